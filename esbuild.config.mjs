@@ -1,0 +1,59 @@
+import { builtinModules } from "node:module";
+import esbuild from "esbuild";
+import process from "node:process";
+
+// `production`: the plugin bundle the community scanner rebuilds (main.js); `cli`: dist/cli.cjs;
+// no argument: watch the plugin for development.
+const mode = process.argv[2] ?? "watch";
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const plugin = {
+	entryPoints: ["src/main.ts"],
+	bundle: true,
+	external: [
+		"obsidian",
+		"electron",
+		"@codemirror/autocomplete",
+		"@codemirror/collab",
+		"@codemirror/commands",
+		"@codemirror/language",
+		"@codemirror/lint",
+		"@codemirror/search",
+		"@codemirror/state",
+		"@codemirror/view",
+		"@lezer/common",
+		"@lezer/highlight",
+		"@lezer/lr",
+		...nodeBuiltins,
+	],
+	format: "cjs",
+	target: "es2022",
+	platform: "browser",
+	logLevel: "info",
+	sourcemap: mode === "production" ? false : "inline",
+	treeShaking: true,
+	minify: mode === "production",
+	outfile: "main.js",
+};
+
+const cli = {
+	entryPoints: ["src/cli/main.ts"],
+	bundle: true,
+	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
+	external: nodeBuiltins,
+	format: "cjs",
+	target: "node20",
+	platform: "node",
+	logLevel: "info",
+	banner: { js: "#!/usr/bin/env node" },
+	outfile: "dist/cli.cjs",
+};
+
+if (mode === "production") {
+	await esbuild.build(plugin);
+} else if (mode === "cli") {
+	await esbuild.build(cli);
+} else {
+	const context = await esbuild.context(plugin);
+	await context.watch();
+}

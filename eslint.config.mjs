@@ -1,0 +1,58 @@
+import obsidianmd from "eslint-plugin-obsidianmd";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const layerMessage = {
+	core: "core/ is pure and shared by the plugin and the CLI: take I/O through a port.",
+	obsidian: "Runs under plain Node: no obsidian runtime here.",
+};
+
+export default tseslint.config(
+	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "examples/", "coverage/"] },
+	...obsidianmd.configs.recommended,
+	{
+		files: ["**/*.ts"],
+		languageOptions: {
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
+	},
+	{
+		// The layer rules (DESIGN.md): dependencies point down to core/, which imports nothing outside itself.
+		files: ["src/core/**/*.ts"],
+		rules: {
+			"no-restricted-imports": [
+				"error",
+				{
+					patterns: [
+						{ group: ["obsidian"], message: layerMessage.core },
+						{ group: ["node:*"], message: layerMessage.core },
+						{ group: ["../node/*", "../../node/*", "../obsidian/*", "../../obsidian/*", "../cli/*", "../../cli/*", "../main", "../../main"], message: layerMessage.core },
+					],
+					paths: ["fs", "fs/promises", "path", "os", "child_process", "crypto", "util", "events", "stream", "url", "process"].map((name) => ({ name, message: layerMessage.core })),
+				},
+			],
+		},
+	},
+	{
+		files: ["src/node/**/*.ts", "src/cli/**/*.ts"],
+		rules: {
+			"no-restricted-imports": [
+				"error",
+				{
+					paths: [{ name: "obsidian", message: layerMessage.obsidian }],
+					patterns: [{ group: ["../obsidian/*", "../main"], message: layerMessage.obsidian }],
+				},
+			],
+		},
+	},
+	{
+		// Tests, benchmarks and build scripts are Node programs, not plugin code.
+		files: ["test/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.mjs", "vitest.config.mts"],
+		languageOptions: { globals: { ...globals.node } },
+		rules: {
+			"no-console": "off",
+			"obsidianmd/prefer-window-timers": "off",
+			"import/no-nodejs-modules": "off",
+		},
+	},
+);

@@ -1,0 +1,1 @@
+process.stdout.write("ai-memory: not yet\n");

@@ -1,0 +1,423 @@
+import type { RawLine } from "./jsonl-lines";
+import { isObject, parseLine } from "./parse-line";
+import { classifyUserText } from "./prompt-text";
+import type { AssistantRecord, ContentBlock, Envelope, SystemRecord, TranscriptRecord, UserRecord } from "./records";
+import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+
+/** Clip limits (characters) for what a session keeps; counts are never clipped. */
+export const LIMITS = {
+	prompt: 20_000,
+	text: 20_000,
+	thinking: 8_000,
+	toolInputString: 2_000,
+	toolResult: 2_000,
+	compactSummary: 8_000,
+	/** Past this much retained text a session keeps only short excerpts of new events. */
+	retainedChars: 16_000_000,
+	excerptWhenOverBudget: 300,
+	events: 50_000,
+	malformedLines: 50,
+} as const;
+
+const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
+
+/** Folds a batch of raw lines (from `splitCompleteLines`) into the model, in order. */
+export function foldLines(model: SessionModel, lines: readonly RawLine[]): void {
+	for (const line of lines) foldLine(model, line);
+}
+
+export function foldLine(model: SessionModel, line: RawLine): void {
+	if (line.text !== null && line.text.trim() === "") return;
+	model.counts.lines++;
+	if (line.text === null) {
+		markMalformed(model, line.no, "invalid UTF-8");
+		return;
+	}
+	const parsed = parseLine(line.text);
+	if (parsed.ok) foldRecord(model, parsed.record);
+	else markMalformed(model, line.no, parsed.reason);
+}
+
+function markMalformed(model: SessionModel, no: number, reason: string): void {
+	model.counts.malformed++;
+	if (model.malformedLines.length < LIMITS.malformedLines) model.malformedLines.push({ line: no, reason });
+}
+
+export function foldRecord(model: SessionModel, record: TranscriptRecord): void {
+	const counts = model.counts;
+	if ("uuid" in record && record.uuid !== undefined) {
+		// Resumed and forked sessions replay earlier lines with the same uuid: fold each once.
+		if (model.index.seenUuids.has(record.uuid)) {
+			counts.duplicates++;
+			return;
+		}
+		model.index.seenUuids.add(record.uuid);
+	}
+	counts.records++;
+	if ("sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
+	if ("timestamp" in record && record.timestamp) noteTime(model, record.timestamp);
+	switch (record.type) {
+		case "user":
+			noteEnvelope(model, record);
+			foldUser(model, record);
+			return;
+		case "assistant":
+			noteEnvelope(model, record);
+			foldAssistant(model, record);
+			return;
+		case "system":
+			noteEnvelope(model, record);
+			foldSystem(model, record);
+			return;
+		case "summary":
+			model.summaries.push({ leafUuid: record.leafUuid, text: record.summary });
+			return;
+		case "ai-title":
+			if (record.title) model.aiTitle = record.title;
+			return;
+		case "custom-title":
+			if (record.title) model.customTitle = record.title;
+			return;
+		case "last-prompt":
+			if (record.lastPrompt) model.lastPrompt = record.lastPrompt;
+			return;
+		case "pr-link":
+			if (record.prUrl && !model.prLinks.includes(record.prUrl)) model.prLinks.push(record.prUrl);
+			return;
+		case "queue-operation":
+			if (record.operation === "enqueue") counts.queuedPrompts++;
+			return;
+		case "progress":
+			noteEnvelope(model, record);
+			// Old clients mirrored sub-agent messages into the parent; only the link is worth keeping.
+			if (record.progressAgentId && record.parentToolUseId) {
+				const call = model.index.calls.get(record.parentToolUseId);
+				if (call && !call.agentId) call.agentId = record.progressAgentId;
+			}
+			return;
+		case "attachment":
+		case "bookkeeping":
+			noteEnvelope(model, record);
+			return;
+		case "file-history-snapshot":
+		case "permission-mode":
+			return;
+		case "unknown":
+			counts.unknownRecords++;
+			model.unknownTypes[record.originalType] = (model.unknownTypes[record.originalType] ?? 0) + 1;
+			return;
+	}
+}
+
+function foldUser(model: SessionModel, record: UserRecord): void {
+	const counts = model.counts;
+	if (record.isCompactSummary) {
+		const last = lastCompaction(model);
+		const text = typeof record.content === "string" ? record.content : joinText(record.content);
+		if (last) last.summary = clip(model, text, LIMITS.compactSummary);
+		return;
+	}
+	const sidechainLine = record.isSidechain === true && model.agentId === undefined;
+	if (typeof record.content === "string") {
+		foldUserText(model, record, record.content, 0, sidechainLine);
+		return;
+	}
+	let text = "";
+	let images = 0;
+	for (const block of record.content) {
+		switch (block.type) {
+			case "tool_result":
+				foldToolResult(model, block.toolUseId, block.isError, block.text, record.toolUseResult);
+				break;
+			case "text":
+				text = text ? `${text}\n${block.text}` : block.text;
+				break;
+			case "image":
+				images++;
+				counts.images++;
+				break;
+			case "unknown":
+				counts.unknownBlocks++;
+				break;
+			default:
+				break;
+		}
+	}
+	if (text || images) foldUserText(model, record, text, images, sidechainLine);
+}
+
+function foldUserText(model: SessionModel, record: UserRecord, raw: string, images: number, sidechainLine: boolean): void {
+	if (sidechainLine) {
+		// Pre-2.1 clients wrote sub-agent conversations inline; a root line is the Task prompt.
+		if (record.parentUuid === null) model.index.sidechain = findTaskByPrompt(model, raw) ?? "?";
+		return;
+	}
+	if (record.isMeta) return;
+	const user = classifyUserText(raw);
+	switch (user.kind) {
+		case "meta":
+			if (images === 0) return;
+			break;
+		case "interruption":
+			model.counts.interruptions++;
+			return;
+		default:
+			break;
+	}
+	const kind = user.kind === "meta" ? "prompt" : user.kind;
+	const text = user.kind === "meta" ? "" : user.text;
+	if (kind === "command") model.counts.slashCommands++;
+	else model.counts.prompts++;
+	model.index.sidechain = undefined;
+	pushEvent(model, {
+		kind: "prompt",
+		promptKind: kind,
+		text: clip(model, text, LIMITS.prompt),
+		uuid: record.uuid,
+		timestamp: record.timestamp,
+		images,
+	});
+}
+
+function findTaskByPrompt(model: SessionModel, prompt: string): string | undefined {
+	const wanted = prompt.trim();
+	for (const call of model.index.calls.values()) {
+		if (!SUBAGENT_TOOLS.has(call.name) || call.result) continue;
+		const p = call.input.prompt;
+		if (typeof p === "string" && wanted.startsWith(p.trim().slice(0, 200))) return call.id;
+	}
+	return undefined;
+}
+
+function foldToolResult(model: SessionModel, toolUseId: string, isError: boolean, text: string, structured: unknown): void {
+	const call = model.index.calls.get(toolUseId);
+	if (!call) {
+		model.counts.orphanResults++;
+		return;
+	}
+	const failed = isError || (typeof structured === "string" && structured.startsWith("Error"));
+	if (failed) model.counts.toolErrors++;
+	call.result = { isError: failed, text: clip(model, text, LIMITS.toolResult) };
+	if (isObject(structured) && typeof structured.agentId === "string") call.agentId = structured.agentId;
+	if (!failed) noteFiles(model, call);
+}
+
+function noteFiles(model: SessionModel, call: ToolCall): void {
+	const path = call.input.file_path ?? call.input.notebook_path;
+	if (typeof path !== "string" || path === "") return;
+	switch (call.name) {
+		case "Read":
+			addFile(model, "read", path);
+			return;
+		case "Write":
+			addFile(model, "written", path);
+			return;
+		case "Edit":
+		case "MultiEdit":
+		case "NotebookEdit":
+			addFile(model, "edited", path);
+			return;
+		default:
+			return;
+	}
+}
+
+function addFile(model: SessionModel, kind: "read" | "written" | "edited", path: string): void {
+	const set = model.index.files[kind];
+	if (set.has(path)) return;
+	set.add(path);
+	model.files[kind].push(path);
+}
+
+function foldAssistant(model: SessionModel, record: AssistantRecord): void {
+	const counts = model.counts;
+	if (record.model && record.model !== "<synthetic>") addUnique(model, "models", record.model);
+	countUsage(model, record);
+	const sidechain = record.isSidechain === true && model.agentId === undefined ? model.index.sidechain ?? "?" : undefined;
+	for (const block of record.content) {
+		switch (block.type) {
+			case "text":
+				if (record.isApiErrorMessage) {
+					counts.apiErrors++;
+					pushEvent(model, { kind: "error", source: "assistant", text: clip(model, block.text, LIMITS.text), timestamp: record.timestamp });
+				} else if (block.text.trim() !== "") {
+					pushEvent(model, { kind: "text", text: clip(model, block.text, LIMITS.text), messageId: record.messageId, timestamp: record.timestamp, sidechain });
+				}
+				break;
+			case "thinking":
+			case "redacted_thinking":
+				counts.thinking++;
+				pushEvent(model, {
+					kind: "thinking",
+					text: block.type === "thinking" ? clip(model, block.thinking, LIMITS.thinking) : "",
+					redacted: block.type === "redacted_thinking",
+					messageId: record.messageId,
+					timestamp: record.timestamp,
+					sidechain,
+				});
+				break;
+			case "tool_use":
+				foldToolUse(model, record, block.id, block.name, block.input, sidechain);
+				break;
+			case "unknown":
+				counts.unknownBlocks++;
+				break;
+			default:
+				break;
+		}
+	}
+}
+
+function foldToolUse(
+	model: SessionModel,
+	record: AssistantRecord,
+	id: string,
+	name: string,
+	input: Record<string, unknown>,
+	sidechain: string | undefined,
+): void {
+	if (model.index.calls.has(id)) return;
+	model.counts.toolCalls++;
+	const call: ToolCall = {
+		id,
+		name,
+		input: clipInput(model, input, 0) as Record<string, unknown>,
+		timestamp: record.timestamp,
+		messageId: record.messageId,
+	};
+	model.index.calls.set(id, call);
+	pushEvent(model, { kind: "tool", call, sidechain });
+}
+
+/** Usage repeats on every line of a message and grows: count each message id once, at its last value. */
+function countUsage(model: SessionModel, record: AssistantRecord): void {
+	const usage = record.usage;
+	const id = record.messageId;
+	const tokens = model.tokens;
+	if (id !== undefined) {
+		const before = model.index.usageByMessage.get(id);
+		if (before === undefined) model.counts.assistantMessages++;
+		if (!usage) return;
+		if (before) {
+			tokens.input -= before.inputTokens;
+			tokens.output -= before.outputTokens;
+			tokens.cacheCreation -= before.cacheCreationInputTokens;
+			tokens.cacheRead -= before.cacheReadInputTokens;
+		}
+		model.index.usageByMessage.set(id, usage);
+	} else if (!usage) {
+		return;
+	}
+	tokens.input += usage.inputTokens;
+	tokens.output += usage.outputTokens;
+	tokens.cacheCreation += usage.cacheCreationInputTokens;
+	tokens.cacheRead += usage.cacheReadInputTokens;
+}
+
+function foldSystem(model: SessionModel, record: SystemRecord): void {
+	switch (record.subtype) {
+		case "compact_boundary":
+			model.counts.compactions++;
+			pushEvent(model, {
+				kind: "compaction",
+				timestamp: record.timestamp,
+				trigger: record.compact?.trigger,
+				preTokens: record.compact?.preTokens,
+			});
+			return;
+		case "microcompact_boundary":
+			model.counts.microcompactions++;
+			return;
+		case "api_error":
+			model.counts.apiErrors++;
+			pushEvent(model, { kind: "error", source: "api", text: clip(model, describeError(record.error), LIMITS.text), timestamp: record.timestamp });
+			return;
+		case "away_summary":
+			if (record.content) model.awaySummary = clip(model, record.content, LIMITS.text);
+			return;
+		default:
+			return;
+	}
+}
+
+function describeError(error: unknown): string {
+	if (typeof error === "string") return error;
+	if (isObject(error)) {
+		const message = error.message ?? (isObject(error.error) ? error.error.message : undefined);
+		if (typeof message === "string" && message) return message;
+		const status = error.status;
+		if (typeof status === "number") return `API error ${status}`;
+	}
+	return "API error";
+}
+
+function lastCompaction(model: SessionModel): Extract<SessionEvent, { kind: "compaction" }> | undefined {
+	for (let i = model.events.length - 1; i >= 0; i--) {
+		const event = model.events[i];
+		if (event?.kind === "compaction") return event;
+	}
+	return undefined;
+}
+
+function noteEnvelope(model: SessionModel, record: Envelope): void {
+	if (record.cwd) {
+		if (model.cwd === undefined) model.cwd = record.cwd;
+		addUnique(model, "cwds", record.cwd);
+	}
+	if (record.gitBranch) {
+		model.gitBranch = record.gitBranch;
+		addUnique(model, "branches", record.gitBranch);
+	}
+	if (record.version) addUnique(model, "versions", record.version);
+}
+
+function noteTime(model: SessionModel, timestamp: string): void {
+	// ISO-8601 UTC strings of one format order as text; lines are not in strict time order.
+	if (model.startedAt === undefined || timestamp < model.startedAt) model.startedAt = timestamp;
+	if (model.endedAt === undefined || timestamp > model.endedAt) model.endedAt = timestamp;
+}
+
+type ListKey = "sessionIds" | "cwds" | "branches" | "versions" | "models";
+
+function addUnique(model: SessionModel, key: ListKey, value: string): void {
+	const set = model.index.sets[key];
+	if (set.has(value)) return;
+	set.add(value);
+	model[key].push(value);
+}
+
+function pushEvent(model: SessionModel, event: SessionEvent): void {
+	if (model.events.length >= LIMITS.events) {
+		model.counts.elidedEvents++;
+		return;
+	}
+	model.events.push(event);
+}
+
+function clip(model: SessionModel, text: string, limit: number): string {
+	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
+	const kept = text.length > max ? `${text.slice(0, max)}…` : text;
+	model.index.retainedChars += kept.length;
+	return kept;
+}
+
+function clipInput(model: SessionModel, value: unknown, depth: number): unknown {
+	if (typeof value === "string") return clip(model, value, LIMITS.toolInputString);
+	if (Array.isArray(value)) {
+		if (depth > 3) return `[${value.length} items]`;
+		return value.slice(0, 50).map((item) => clipInput(model, item, depth + 1));
+	}
+	if (isObject(value)) {
+		if (depth > 3) return "{…}";
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value)) out[key] = clipInput(model, value[key], depth + 1);
+		return out;
+	}
+	return value;
+}
+
+function joinText(blocks: ContentBlock[]): string {
+	const parts: string[] = [];
+	for (const block of blocks) if (block.type === "text") parts.push(block.text);
+	return parts.join("\n");
+}

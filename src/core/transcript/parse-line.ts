@@ -1,0 +1,284 @@
+import type {
+	AssistantRecord,
+	ContentBlock,
+	Envelope,
+	SystemRecord,
+	TranscriptRecord,
+	Usage,
+	UserRecord,
+} from "./records";
+
+export type ParsedLine = { ok: true; record: TranscriptRecord } | { ok: false; reason: string };
+
+type Json = Record<string, unknown>;
+
+/**
+ * Types that carry nothing a note needs. Listed so they count as known; the current client writes
+ * several of these (see test/e2e/FINDINGS.md).
+ */
+const BOOKKEEPING_TYPES = new Set([
+	"mode",
+	"tag",
+	"agent-name",
+	"agent-color",
+	"agent-setting",
+	"saved_hook_context",
+	"cost-state",
+	"api-request",
+	"api-request-start",
+	"api-request-end",
+	"api-response",
+	"worktree-state",
+	"content-replacement",
+	"marble-origami-commit",
+	"marble-origami-snapshot",
+	"speculation-accept",
+]);
+
+/** Parses one transcript line. Never throws: a bad line gives a reason instead of a record. */
+export function parseLine(text: string): ParsedLine {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { ok: false, reason: describeBadJson(text) };
+	}
+	if (!isObject(value)) return { ok: false, reason: "not a JSON object" };
+	try {
+		return { ok: true, record: toRecord(value) };
+	} catch (error) {
+		// A shape no guard expected: keep going, report the line.
+		return { ok: false, reason: `unexpected shape: ${String(error)}` };
+	}
+}
+
+function describeBadJson(text: string): string {
+	if (text.includes("\u0000")) return "NUL bytes in line";
+	if (/^\s*\{.*\}\s*\{.*\}\s*$/s.test(text)) return "two JSON objects on one line";
+	return "invalid JSON";
+}
+
+export function toRecord(o: Json): TranscriptRecord {
+	const type = str(o.type);
+	switch (type) {
+		case "user":
+			return userRecord(o);
+		case "assistant":
+			return assistantRecord(o);
+		case "system":
+			return systemRecord(o);
+		case "summary":
+			return { type: "summary", summary: str(o.summary) ?? "", leafUuid: str(o.leafUuid) };
+		case "ai-title":
+		case "custom-title":
+			return {
+				type,
+				title: str(o.aiTitle) ?? str(o.customTitle) ?? str(o.title) ?? "",
+				sessionId: str(o.sessionId),
+			};
+		case "file-history-snapshot": {
+			const snapshot = isObject(o.snapshot) ? o.snapshot : {};
+			const backups = isObject(snapshot.trackedFileBackups) ? snapshot.trackedFileBackups : {};
+			return {
+				type,
+				messageId: str(o.messageId),
+				isSnapshotUpdate: o.isSnapshotUpdate === true,
+				files: Object.keys(backups),
+			};
+		}
+		case "queue-operation":
+			return {
+				type,
+				operation: str(o.operation) ?? "",
+				sessionId: str(o.sessionId),
+				timestamp: str(o.timestamp),
+				content: typeof o.content === "string" ? o.content : blocksText(o.content),
+			};
+		case "progress": {
+			const data = isObject(o.data) ? o.data : {};
+			return {
+				...envelope(o),
+				type,
+				dataType: str(data.type) ?? "",
+				toolUseId: str(o.toolUseID),
+				parentToolUseId: str(o.parentToolUseID),
+				progressAgentId: str(data.agentId),
+			};
+		}
+		case "attachment": {
+			const a = isObject(o.attachment) ? o.attachment : {};
+			return {
+				...envelope(o),
+				type,
+				attachmentType: str(a.type) ?? "",
+				hookEvent: str(a.hookEvent),
+				hookName: str(a.hookName),
+			};
+		}
+		case "permission-mode":
+			return { type, permissionMode: str(o.permissionMode) ?? "", sessionId: str(o.sessionId) };
+		case "last-prompt":
+			return { type, lastPrompt: str(o.lastPrompt) ?? "", sessionId: str(o.sessionId) };
+		case "pr-link":
+			return {
+				type,
+				prNumber: num(o.prNumber),
+				prUrl: str(o.prUrl),
+				prRepository: str(o.prRepository),
+				sessionId: str(o.sessionId),
+				timestamp: str(o.timestamp),
+			};
+		default:
+			if (type !== undefined && (BOOKKEEPING_TYPES.has(type) || type.startsWith("api-request"))) {
+				return { ...envelope(o), type: "bookkeeping", originalType: type };
+			}
+			return {
+				type: "unknown",
+				originalType: type ?? "(no type)",
+				sessionId: str(o.sessionId),
+				timestamp: str(o.timestamp),
+			};
+	}
+}
+
+function envelope(o: Json): Envelope {
+	return {
+		uuid: str(o.uuid),
+		parentUuid: typeof o.parentUuid === "string" ? o.parentUuid : null,
+		sessionId: str(o.sessionId),
+		timestamp: str(o.timestamp),
+		cwd: str(o.cwd),
+		gitBranch: str(o.gitBranch),
+		version: str(o.version),
+		isSidechain: o.isSidechain === true,
+		agentId: str(o.agentId),
+	};
+}
+
+function userRecord(o: Json): UserRecord {
+	const message = isObject(o.message) ? o.message : {};
+	const content = message.content;
+	return {
+		...envelope(o),
+		type: "user",
+		content: typeof content === "string" ? content : contentBlocks(content),
+		isMeta: o.isMeta === true,
+		isCompactSummary: o.isCompactSummary === true,
+		promptId: str(o.promptId),
+		toolUseResult: o.toolUseResult,
+	};
+}
+
+function assistantRecord(o: Json): AssistantRecord {
+	const message = isObject(o.message) ? o.message : {};
+	return {
+		...envelope(o),
+		type: "assistant",
+		messageId: str(message.id),
+		requestId: str(o.requestId),
+		model: str(message.model),
+		content: contentBlocks(message.content),
+		usage: usage(message.usage),
+		isApiErrorMessage: o.isApiErrorMessage === true,
+	};
+}
+
+function systemRecord(o: Json): SystemRecord {
+	const meta = isObject(o.compactMetadata) ? o.compactMetadata : undefined;
+	return {
+		...envelope(o),
+		type: "system",
+		subtype: str(o.subtype),
+		content: typeof o.content === "string" ? o.content : undefined,
+		level: str(o.level),
+		isMeta: o.isMeta === true,
+		compact: meta ? { trigger: str(meta.trigger), preTokens: num(meta.preTokens) } : undefined,
+		error: o.error,
+		durationMs: num(o.durationMs),
+	};
+}
+
+function contentBlocks(value: unknown): ContentBlock[] {
+	if (typeof value === "string") return [{ type: "text", text: value }];
+	if (!Array.isArray(value)) return [];
+	const blocks: ContentBlock[] = [];
+	for (const item of value) {
+		if (isObject(item)) blocks.push(contentBlock(item));
+	}
+	return blocks;
+}
+
+function contentBlock(b: Json): ContentBlock {
+	switch (b.type) {
+		case "text":
+			return { type: "text", text: str(b.text) ?? "" };
+		case "thinking":
+			return { type: "thinking", thinking: str(b.thinking) ?? "" };
+		case "redacted_thinking":
+			return { type: "redacted_thinking" };
+		case "tool_use":
+		case "server_tool_use":
+			return {
+				type: "tool_use",
+				id: str(b.id) ?? "",
+				name: str(b.name) ?? "",
+				input: isObject(b.input) ? b.input : {},
+			};
+		case "tool_result":
+			return {
+				type: "tool_result",
+				toolUseId: str(b.tool_use_id) ?? "",
+				isError: b.is_error === true,
+				text: typeof b.content === "string" ? b.content : (blocksText(b.content) ?? ""),
+			};
+		case "image": {
+			const source = isObject(b.source) ? b.source : {};
+			return {
+				type: "image",
+				mediaType: str(source.media_type),
+				dataLength: typeof source.data === "string" ? source.data.length : 0,
+			};
+		}
+		case "document": {
+			const source = isObject(b.source) ? b.source : {};
+			return { type: "document", mediaType: str(source.media_type) };
+		}
+		default:
+			return { type: "unknown", originalType: str(b.type) ?? "(no type)" };
+	}
+}
+
+/** Text of a block array (tool results, queued prompts); non-text items become short placeholders. */
+function blocksText(value: unknown): string | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const parts: string[] = [];
+	for (const item of value) {
+		if (!isObject(item)) continue;
+		if (item.type === "text" && typeof item.text === "string") parts.push(item.text);
+		else if (item.type === "image") parts.push("[image]");
+		else if (item.type === "tool_reference") parts.push(`[tool: ${str(item.tool_name) ?? "?"}]`);
+	}
+	return parts.join("\n");
+}
+
+function usage(value: unknown): Usage | undefined {
+	if (!isObject(value)) return undefined;
+	return {
+		inputTokens: num(value.input_tokens) ?? 0,
+		outputTokens: num(value.output_tokens) ?? 0,
+		cacheCreationInputTokens: num(value.cache_creation_input_tokens) ?? 0,
+		cacheReadInputTokens: num(value.cache_read_input_tokens) ?? 0,
+	};
+}
+
+export function isObject(value: unknown): value is Json {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,230 @@
+import type { Usage } from "./records";
+
+export type PromptKind = "prompt" | "command" | "shell";
+
+export interface ToolResult {
+	isError: boolean;
+	/** Short excerpt of the output (clipped, not yet redacted). */
+	text: string;
+}
+
+export interface ToolCall {
+	id: string;
+	name: string;
+	/** The call's input with long strings clipped. */
+	input: Record<string, unknown>;
+	timestamp?: string;
+	messageId?: string;
+	result?: ToolResult;
+	/** For a Task/Agent call: the sub-agent it started, once its result names it. */
+	agentId?: string;
+}
+
+export type SessionEvent =
+	| {
+			kind: "prompt";
+			promptKind: PromptKind;
+			text: string;
+			uuid?: string;
+			timestamp?: string;
+			images: number;
+	  }
+	| { kind: "text"; text: string; messageId?: string; timestamp?: string; sidechain?: string }
+	| { kind: "thinking"; text: string; redacted: boolean; messageId?: string; timestamp?: string; sidechain?: string }
+	| { kind: "tool"; call: ToolCall; sidechain?: string }
+	| { kind: "compaction"; timestamp?: string; trigger?: string; preTokens?: number; summary?: string }
+	| { kind: "error"; source: "api" | "assistant"; text: string; timestamp?: string };
+
+export interface SessionCounts {
+	/** Non-blank lines read, good or bad. */
+	lines: number;
+	records: number;
+	malformed: number;
+	unknownRecords: number;
+	unknownBlocks: number;
+	/** Lines skipped because their uuid was already folded (resume and compaction replays). */
+	duplicates: number;
+	prompts: number;
+	slashCommands: number;
+	assistantMessages: number;
+	toolCalls: number;
+	toolErrors: number;
+	thinking: number;
+	interruptions: number;
+	apiErrors: number;
+	compactions: number;
+	microcompactions: number;
+	queuedPrompts: number;
+	images: number;
+	/** Tool results whose call is not in this file (a transcript that starts mid-chain). */
+	orphanResults: number;
+	/** Events not kept because the session passed its size budget; counts stay complete. */
+	elidedEvents: number;
+}
+
+export interface TokenTotals {
+	input: number;
+	output: number;
+	cacheCreation: number;
+	cacheRead: number;
+}
+
+export interface SessionFiles {
+	read: string[];
+	written: string[];
+	edited: string[];
+}
+
+export interface MalformedLine {
+	line: number;
+	reason: string;
+}
+
+/**
+ * Everything one transcript file says, folded record by record. Arrays keep first-seen order.
+ * The private index (`SessionIndex`) makes folding O(1) per record; `serializeSession` drops it
+ * and `restoreSession` rebuilds it, so the model can be stored and folded further later.
+ */
+export interface SessionModel {
+	/** File stem: the session id for session files, `agent-…` stem for sub-agent files. */
+	fileId: string;
+	/** Set for a sub-agent transcript. */
+	agentId?: string;
+	/** sessionId values found inside the lines (one file can hold two after a plan-mode clear). */
+	sessionIds: string[];
+	/** First cwd seen: the project this session belongs to. */
+	cwd?: string;
+	cwds: string[];
+	gitBranch?: string;
+	branches: string[];
+	versions: string[];
+	models: string[];
+	startedAt?: string;
+	endedAt?: string;
+	customTitle?: string;
+	aiTitle?: string;
+	/** `summary` lines; each titles the session holding its `leafUuid`, often another file. */
+	summaries: { leafUuid?: string; text: string }[];
+	lastPrompt?: string;
+	/** Latest `away_summary` recap Claude Code wrote. */
+	awaySummary?: string;
+	prLinks: string[];
+	events: SessionEvent[];
+	files: SessionFiles;
+	tokens: TokenTotals;
+	counts: SessionCounts;
+	unknownTypes: Record<string, number>;
+	malformedLines: MalformedLine[];
+	/** Internal: for folding further. Not part of the serialized form. */
+	index: SessionIndex;
+}
+
+export interface SessionIndex {
+	seenUuids: Set<string>;
+	usageByMessage: Map<string, Usage>;
+	calls: Map<string, ToolCall>;
+	files: { read: Set<string>; written: Set<string>; edited: Set<string> };
+	sets: { sessionIds: Set<string>; cwds: Set<string>; branches: Set<string>; versions: Set<string>; models: Set<string> };
+	/** Task call whose inline (pre-2.1) sidechain is being folded. */
+	sidechain?: string;
+	retainedChars: number;
+}
+
+export type SerializedSession = Omit<SessionModel, "index"> & {
+	seenUuids: string[];
+	usageByMessage: [string, Usage][];
+	sidechain?: string;
+	retainedChars: number;
+};
+
+export function emptyCounts(): SessionCounts {
+	return {
+		lines: 0,
+		records: 0,
+		malformed: 0,
+		unknownRecords: 0,
+		unknownBlocks: 0,
+		duplicates: 0,
+		prompts: 0,
+		slashCommands: 0,
+		assistantMessages: 0,
+		toolCalls: 0,
+		toolErrors: 0,
+		thinking: 0,
+		interruptions: 0,
+		apiErrors: 0,
+		compactions: 0,
+		microcompactions: 0,
+		queuedPrompts: 0,
+		images: 0,
+		orphanResults: 0,
+		elidedEvents: 0,
+	};
+}
+
+export function createSession(fileId: string, agentId?: string): SessionModel {
+	return {
+		fileId,
+		agentId,
+		sessionIds: [],
+		cwds: [],
+		branches: [],
+		versions: [],
+		models: [],
+		summaries: [],
+		prLinks: [],
+		events: [],
+		files: { read: [], written: [], edited: [] },
+		tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
+		counts: emptyCounts(),
+		unknownTypes: {},
+		malformedLines: [],
+		index: {
+			seenUuids: new Set(),
+			usageByMessage: new Map(),
+			calls: new Map(),
+			files: { read: new Set(), written: new Set(), edited: new Set() },
+			sets: { sessionIds: new Set(), cwds: new Set(), branches: new Set(), versions: new Set(), models: new Set() },
+			retainedChars: 0,
+		},
+	};
+}
+
+export function serializeSession(model: SessionModel): SerializedSession {
+	const { index, ...rest } = model;
+	return {
+		...structuredClone(rest),
+		seenUuids: [...index.seenUuids],
+		usageByMessage: [...index.usageByMessage].map(([id, usage]) => [id, { ...usage }]),
+		sidechain: index.sidechain,
+		retainedChars: index.retainedChars,
+	};
+}
+
+export function restoreSession(data: SerializedSession): SessionModel {
+	const { seenUuids, usageByMessage, sidechain, retainedChars, ...rest } = structuredClone(data);
+	const model: SessionModel = {
+		...rest,
+		index: {
+			seenUuids: new Set(seenUuids),
+			usageByMessage: new Map(usageByMessage),
+			calls: new Map(),
+			files: {
+				read: new Set(rest.files.read),
+				written: new Set(rest.files.written),
+				edited: new Set(rest.files.edited),
+			},
+			sets: {
+				sessionIds: new Set(rest.sessionIds),
+				cwds: new Set(rest.cwds),
+				branches: new Set(rest.branches),
+				versions: new Set(rest.versions),
+				models: new Set(rest.models),
+			},
+			sidechain,
+			retainedChars,
+		},
+	};
+	for (const event of model.events) if (event.kind === "tool") model.index.calls.set(event.call.id, event.call);
+	return model;
+}

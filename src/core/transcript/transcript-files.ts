@@ -1,0 +1,54 @@
+/** A transcript file as the scanner sees it: path and stat only, no content. */
+export interface TranscriptFile {
+	path: string;
+	/** Folder under the projects root (the encoded cwd; never decoded back into a path). */
+	projectDir: string;
+	kind: "session" | "subagent";
+	/** File stem: the session id, or `agent-<id>` for a sub-agent. */
+	fileId: string;
+	/** For a sub-agent in the 2.1.2+ layout: the session folder it sits in. */
+	parentSessionId?: string;
+	agentId?: string;
+	/** `agent-<id>.meta.json` beside a 2.1.x sub-agent, when present. */
+	metaPath?: string;
+	size: number;
+	mtimeMs: number;
+	ino: number;
+}
+
+export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino">;
+
+export interface ScanDiff {
+	added: TranscriptFile[];
+	changed: TranscriptFile[];
+	unchanged: TranscriptFile[];
+	/** Paths known before and gone now: expired upstream, never a reason to delete a note. */
+	removed: string[];
+}
+
+/** Compares a fresh scan with the stamps of the last one. */
+export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: readonly TranscriptFile[]): ScanDiff {
+	const diff: ScanDiff = { added: [], changed: [], unchanged: [], removed: [] };
+	const present = new Set<string>();
+	for (const file of current) {
+		present.add(file.path);
+		const before = previous.get(file.path);
+		if (!before) diff.added.push(file);
+		else if (before.size !== file.size || before.mtimeMs !== file.mtimeMs || before.ino !== file.ino) diff.changed.push(file);
+		else diff.unchanged.push(file);
+	}
+	for (const path of previous.keys()) if (!present.has(path)) diff.removed.push(path);
+	return diff;
+}
+
+const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+const SESSION_FILE = /^(.+)\.jsonl$/;
+
+/** Classifies a `.jsonl` name found directly in a project folder. */
+export function classifyProjectFile(name: string): { kind: "session" | "subagent"; fileId: string; agentId?: string } | undefined {
+	const agent = AGENT_FILE.exec(name);
+	if (agent) return { kind: "subagent", fileId: name.slice(0, -".jsonl".length), agentId: agent[1] };
+	const session = SESSION_FILE.exec(name);
+	if (session?.[1]) return { kind: "session", fileId: session[1] };
+	return undefined;
+}

@@ -1,0 +1,92 @@
+import { open } from "node:fs/promises";
+import { type RawLine, splitCompleteLines } from "../core/transcript/jsonl-lines";
+
+/** Where the last read of a transcript stopped; plain data, stored between runs. */
+export interface TailCursor {
+	/** Bytes consumed: always just after a `\n`. */
+	offset: number;
+	/** Number of the next line to read (1-based). */
+	nextLineNo: number;
+	ino: number;
+	/** Base64 of the file's first bytes (up to HEAD_BYTES), to notice a replaced file. */
+	head: string;
+}
+
+export interface TailRead {
+	cursor: TailCursor;
+	/** True when the file was truncated or replaced: the caller must drop what it folded before. */
+	restarted: boolean;
+	bytesRead: number;
+}
+
+const HEAD_BYTES = 64;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads what was appended to a JSONL file since `cursor`, handing complete lines to `onLines` one
+ * chunk at a time (memory stays bounded for multi-GB files). A half-written last line is left
+ * for the next read. A file that shrank, has another inode, or other first bytes is read anew
+ * from its start, after `onRestart` tells the caller to drop what it folded before.
+ */
+export async function readAppended(
+	path: string,
+	cursor: TailCursor | undefined,
+	onLines: (lines: RawLine[]) => void,
+	options: { onRestart?: () => void; chunkBytes?: number } = {},
+): Promise<TailRead> {
+	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+	const handle = await open(path, "r");
+	try {
+		const stat = await handle.stat();
+		const size = stat.size;
+		const ino = Number(stat.ino);
+		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
+		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
+		let restarted = false;
+		if (cursor && (size < cursor.offset || ino !== cursor.ino || !sameHead(cursor, head))) {
+			start = { offset: 0, nextLineNo: 1, ino, head: "" };
+			restarted = true;
+			options.onRestart?.();
+		}
+		let offset = start.offset;
+		let lineNo = start.nextLineNo;
+		let carry: Buffer | undefined;
+		let position = offset;
+		const chunk = Buffer.allocUnsafe(chunkBytes);
+		while (position < size) {
+			const { bytesRead } = await handle.read(chunk, 0, Math.min(chunkBytes, size - position), position);
+			if (bytesRead === 0) break;
+			position += bytesRead;
+			const piece = chunk.subarray(0, bytesRead);
+			const bytes = carry ? Buffer.concat([carry, piece]) : piece;
+			const split = splitCompleteLines(bytes, lineNo);
+			if (split.lines.length > 0) {
+				onLines(split.lines);
+				lineNo += split.lines.length;
+				offset += split.consumed;
+			}
+			// The unterminated rest waits for the next chunk; copy it, `chunk` is reused.
+			carry = split.consumed < bytes.length ? Buffer.from(bytes.subarray(split.consumed)) : undefined;
+		}
+		return {
+			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64") },
+			restarted,
+			bytesRead: position - start.offset,
+		};
+	} finally {
+		await handle.close();
+	}
+}
+
+async function readHead(handle: import("node:fs/promises").FileHandle, length: number): Promise<Buffer> {
+	const buffer = Buffer.alloc(length);
+	if (length > 0) await handle.read(buffer, 0, length, 0);
+	return buffer;
+}
+
+/** The saved head is a prefix of what the file starts with now (a short file may have grown). */
+function sameHead(cursor: TailCursor, head: Buffer): boolean {
+	const saved = Buffer.from(cursor.head, "base64");
+	if (saved.length > head.length) return false;
+	return head.subarray(0, saved.length).equals(saved);
+}

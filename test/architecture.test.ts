@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layer rules of DESIGN.md, checked from the sources themselves so they hold even if the lint
+ * config is edited: core/ imports nothing outside itself; node/ and cli/ never import obsidian.
+ */
+const SRC = resolve(__dirname, "..", "src");
+const BUILTINS = new Set(builtinModules);
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\brequire\(\s*["']([^"']+)["']\s*\)|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+function sources(dir: string): string[] {
+	return (readdirSync(join(SRC, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(SRC, dir, f));
+}
+
+function importsOf(file: string): string[] {
+	const text = readFileSync(file, "utf8");
+	return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4] ?? "");
+}
+
+function layerOf(file: string, specifier: string): string {
+	if (!specifier.startsWith(".")) return specifier;
+	return relative(SRC, resolve(dirname(file), specifier)).split(/[\\/]/)[0] ?? "";
+}
+
+function violations(dir: string, allowed: (specifier: string, layer: string) => boolean): string[] {
+	const found: string[] = [];
+	for (const file of sources(dir)) {
+		for (const specifier of importsOf(file)) {
+			if (!allowed(specifier, layerOf(file, specifier))) found.push(`${relative(SRC, file)} imports ${specifier}`);
+		}
+	}
+	return found;
+}
+
+const isBuiltin = (s: string) => s.startsWith("node:") || BUILTINS.has(s) || BUILTINS.has(s.split("/")[0] ?? "");
+
+describe("layers", () => {
+	it("core/ imports neither obsidian, nor Node builtins, nor another layer", () => {
+		expect(violations("core", (s, layer) => s !== "obsidian" && !isBuiltin(s) && (!s.startsWith(".") || layer === "core"))).toEqual([]);
+	});
+
+	it("node/ and cli/ never import obsidian or the plugin's UI layer", () => {
+		for (const dir of ["node", "cli"]) {
+			expect(violations(dir, (s, layer) => s !== "obsidian" && layer !== "obsidian" && layer !== "main.ts")).toEqual([]);
+		}
+	});
+
+	it("the checker itself catches a forbidden import", () => {
+		const file = join(SRC, "core", "x.ts");
+		expect(layerOf(file, "../node/transcript-tail")).toBe("node");
+		expect(isBuiltin("fs/promises")).toBe(true);
+		expect(isBuiltin("node:fs")).toBe(true);
+		expect([...'import { a } from "obsidian";\nimport "node:fs";\nconst x = require("path");'.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3])).toEqual(["obsidian", "node:fs", "path"]);
+	});
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe("splitCompleteLines", () => {
+	it("returns complete lines and leaves the unterminated rest", () => {
+		const bytes = enc('{"a":1}\n{"b":2}\n{"c":');
+		const r = splitCompleteLines(bytes, 1);
+		expect(r.lines).toEqual([
+			{ no: 1, text: '{"a":1}' },
+			{ no: 2, text: '{"b":2}' },
+		]);
+		expect(r.consumed).toBe(16);
+	});
+
+	it("returns nothing when no line is complete", () => {
+		expect(splitCompleteLines(enc('{"a":'), 5)).toEqual({ lines: [], consumed: 0 });
+		expect(splitCompleteLines(new Uint8Array(0), 1)).toEqual({ lines: [], consumed: 0 });
+	});
+
+	it("numbers lines from the given start and keeps blank lines", () => {
+		expect(splitCompleteLines(enc("a\n\nb\n"), 10).lines).toEqual([
+			{ no: 10, text: "a" },
+			{ no: 11, text: "" },
+			{ no: 12, text: "b" },
+		]);
+	});
+
+	it("drops a CR before LF (CRLF files)", () => {
+		expect(splitCompleteLines(enc("a\r\nb\r\n"), 1).lines.map((l) => l.text)).toEqual(["a", "b"]);
+	});
+
+	it("splits only on LF, never on U+2028 or U+2029 inside strings", () => {
+		expect(splitCompleteLines(enc('{"t":"x\u2028y\u2029z\u0085"}\n'), 1).lines).toEqual([{ no: 1, text: '{"t":"x\u2028y\u2029z\u0085"}' }]);
+	});
+
+	it("does not consume a multi-byte character cut by the read", () => {
+		const full = enc("한국어\n");
+		const cut = full.subarray(0, 4); // "한" + first byte of "국"
+		expect(splitCompleteLines(cut, 1)).toEqual({ lines: [], consumed: 0 });
+		expect(splitCompleteLines(full, 1).lines[0]?.text).toBe("한국어");
+	});
+
+	it("marks only the lines with invalid UTF-8", () => {
+		const bytes = new Uint8Array([...enc('{"ok":1}\n'), 0xff, 0xfe, 0x0a, ...enc('{"ok":2}\n')]);
+		expect(splitCompleteLines(bytes, 1).lines).toEqual([
+			{ no: 1, text: '{"ok":1}' },
+			{ no: 2, text: null },
+			{ no: 3, text: '{"ok":2}' },
+		]);
+	});
+});

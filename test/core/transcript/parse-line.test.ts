@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { parseLine } from "../../../src/core/transcript/parse-line";
+import type { TranscriptRecord } from "../../../src/core/transcript/records";
+import { assistant, system, text, thinking, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
+
+function record(value: unknown): TranscriptRecord {
+	const parsed = parseLine(typeof value === "string" ? value : JSON.stringify(value));
+	if (!parsed.ok) throw new Error(parsed.reason);
+	return parsed.record;
+}
+
+describe("parseLine: known record types", () => {
+	it("reads a typed prompt with its envelope", () => {
+		const r = record(userText("add a health endpoint", { cwd: "/p", gitBranch: "feat", version: "2.1.114" }));
+		expect(r).toMatchObject({ type: "user", content: "add a health endpoint", cwd: "/p", gitBranch: "feat", version: "2.1.114", isMeta: false });
+	});
+
+	it("reads assistant blocks, model, message id and usage", () => {
+		const r = record(assistant(toolUse("toolu_1", "Bash", { command: "ls" }), { messageId: "msg_9", usage: { input_tokens: 3, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 } }));
+		expect(r).toMatchObject({
+			type: "assistant",
+			messageId: "msg_9",
+			model: "claude-opus-4-7",
+			content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }],
+			usage: { inputTokens: 3, outputTokens: 7, cacheReadInputTokens: 100, cacheCreationInputTokens: 20 },
+		});
+	});
+
+	it("reads thinking, redacted thinking and empty thinking with a signature", () => {
+		expect(record(assistant(thinking("")))).toMatchObject({ content: [{ type: "thinking", thinking: "" }] });
+		expect(record(assistant({ type: "redacted_thinking", data: "xyz" }))).toMatchObject({ content: [{ type: "redacted_thinking" }] });
+	});
+
+	it("reads tool results as string, as block array with images and tool references, and errors", () => {
+		expect(record(toolResult("toolu_1", "ok"))).toMatchObject({ content: [{ type: "tool_result", toolUseId: "toolu_1", isError: false, text: "ok" }] });
+		const arr = record(
+			userBlocks([
+				{
+					type: "tool_result",
+					tool_use_id: "toolu_2",
+					is_error: true,
+					content: [{ type: "text", text: "boom" }, { type: "image", source: { type: "base64", data: "AAAA" } }, { type: "tool_reference", tool_name: "WebFetch" }],
+				},
+			]),
+		);
+		expect(arr).toMatchObject({ content: [{ type: "tool_result", isError: true, text: "boom\n[image]\n[tool: WebFetch]" }] });
+	});
+
+	it("drops base64 image data but keeps its size", () => {
+		const data = "A".repeat(1_000_000);
+		const r = record(userBlocks([{ type: "image", source: { type: "base64", media_type: "image/png", data } }, { type: "text", text: "look" }]));
+		expect(r).toMatchObject({ content: [{ type: "image", mediaType: "image/png", dataLength: 1_000_000 }, { type: "text", text: "look" }] });
+		expect(JSON.stringify(r).length).toBeLessThan(2000);
+	});
+
+	it("reads system subtypes with their payloads", () => {
+		expect(record(system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 155068 }, parentUuid: null }))).toMatchObject({
+			type: "system",
+			subtype: "compact_boundary",
+			compact: { trigger: "auto", preTokens: 155068 },
+		});
+		expect(record(system("api_error", { error: { status: 529 }, retryInMs: 500 }))).toMatchObject({ subtype: "api_error", error: { status: 529 } });
+		expect(record(system("turn_duration", { durationMs: 1200 }))).toMatchObject({ subtype: "turn_duration", durationMs: 1200 });
+		expect(record(system(undefined, { content: "\u001b[1mhook\u001b[22m" }))).toMatchObject({ type: "system", subtype: undefined });
+	});
+
+	it("reads metadata records", () => {
+		expect(record({ type: "summary", summary: "Fix login", leafUuid: "u1" })).toEqual({ type: "summary", summary: "Fix login", leafUuid: "u1" });
+		expect(record({ type: "ai-title", aiTitle: "Add health check", sessionId: "s" })).toEqual({ type: "ai-title", title: "Add health check", sessionId: "s" });
+		expect(record({ type: "custom-title", customTitle: "Mine", sessionId: "s" })).toMatchObject({ type: "custom-title", title: "Mine" });
+		expect(record({ type: "permission-mode", permissionMode: "plan", sessionId: "s" })).toEqual({ type: "permission-mode", permissionMode: "plan", sessionId: "s" });
+		expect(record({ type: "last-prompt", lastPrompt: "go on", sessionId: "s" })).toMatchObject({ type: "last-prompt", lastPrompt: "go on" });
+		expect(record({ type: "pr-link", prNumber: 7, prUrl: "https://example.test/pr/7", prRepository: "o/r", sessionId: "s", timestamp: "t" })).toMatchObject({ type: "pr-link", prNumber: 7 });
+		expect(record({ type: "queue-operation", operation: "enqueue", content: [{ type: "text", text: "/model" }], sessionId: "s", timestamp: "t" })).toMatchObject({ type: "queue-operation", operation: "enqueue", content: "/model" });
+		expect(record({ type: "file-history-snapshot", messageId: "m", snapshot: { trackedFileBackups: { "src/a.ts": {} } }, isSnapshotUpdate: false })).toEqual({
+			type: "file-history-snapshot",
+			messageId: "m",
+			isSnapshotUpdate: false,
+			files: ["src/a.ts"],
+		});
+	});
+
+	it("reads progress and attachment lines", () => {
+		expect(record({ type: "progress", uuid: "p", data: { type: "agent_progress", agentId: "a1" }, toolUseID: "agent_msg_1", parentToolUseID: "toolu_9" })).toMatchObject({
+			type: "progress",
+			dataType: "agent_progress",
+			progressAgentId: "a1",
+			parentToolUseId: "toolu_9",
+		});
+		expect(record({ type: "attachment", uuid: "a", attachment: { type: "hook_success", hookEvent: "SessionStart", hookName: "SessionStart:startup" } })).toMatchObject({
+			type: "attachment",
+			attachmentType: "hook_success",
+			hookEvent: "SessionStart",
+		});
+	});
+
+	it("recognises bookkeeping types of current clients", () => {
+		for (const type of ["cost-state", "api-request", "api-request-start", "mode", "tag", "agent-name", "saved_hook_context"]) {
+			expect(record({ type, sessionId: "s" })).toMatchObject({ type: "bookkeeping", originalType: type });
+		}
+	});
+});
+
+describe("parseLine: what it never throws on", () => {
+	it("keeps unknown types and unknown blocks as unknown", () => {
+		expect(record({ type: "hologram", sessionId: "s" })).toEqual({ type: "unknown", originalType: "hologram", sessionId: "s", timestamp: undefined });
+		expect(record({ foo: 1 })).toMatchObject({ type: "unknown", originalType: "(no type)" });
+		expect(record(assistant({ type: "mystery_block", x: 1 }))).toMatchObject({ content: [{ type: "unknown", originalType: "mystery_block" }] });
+	});
+
+	it("tolerates wrong field types", () => {
+		expect(record({ type: "user", message: "nope", uuid: 5 })).toMatchObject({ type: "user", content: [], uuid: undefined });
+		expect(record({ type: "assistant", message: { content: "plain", usage: "x" } })).toMatchObject({ content: [{ type: "text", text: "plain" }], usage: undefined });
+		expect(record({ type: "user", message: { content: [null, 3, { type: "text" }] } })).toMatchObject({ content: [{ type: "text", text: "" }] });
+	});
+
+	it.each([
+		["{not json", "invalid JSON"],
+		['{"type":"user"}{"type":"summary"}', "two JSON objects on one line"],
+		['{"type":"user","x":"\u0000"}', "NUL bytes in line"],
+		["\u0000\u0000\u0000", "NUL bytes in line"],
+		["[1,2]", "not a JSON object"],
+		["42", "not a JSON object"],
+		["null", "not a JSON object"],
+		['{"type":"user","message":{"content":"cut off', "invalid JSON"],
+	])("rejects %j with a reason", (line, reason) => {
+		expect(parseLine(line)).toEqual({ ok: false, reason });
+	});
+
+	it("keeps user text with a quoted text block", () => {
+		expect(record(userBlocks([text("hello")]))).toMatchObject({ content: [{ type: "text", text: "hello" }] });
+	});
+});

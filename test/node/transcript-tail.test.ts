@@ -1,0 +1,122 @@
+import { appendFile, chmod, mkdtemp, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RawLine } from "../../src/core/transcript/jsonl-lines";
+import { readAppended, type TailCursor } from "../../src/node/transcript-tail";
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "tail-"));
+	file = join(dir, "s.jsonl");
+});
+afterEach(async () => {
+	await chmod(file, 0o644).catch(() => undefined);
+	await rm(dir, { recursive: true, force: true });
+});
+
+async function read(cursor: TailCursor | undefined, chunkBytes?: number) {
+	const lines: RawLine[] = [];
+	let restartedBeforeLines = false;
+	const r = await readAppended(file, cursor, (batch) => lines.push(...batch), {
+		chunkBytes,
+		onRestart: () => {
+			restartedBeforeLines = lines.length === 0;
+		},
+	});
+	return { ...r, lines, texts: lines.map((l) => l.text), restartedBeforeLines };
+}
+
+describe("readAppended", () => {
+	it("reads complete lines and keeps a half-written last line for the next read", async () => {
+		await writeFile(file, '{"n":1}\n{"n":2}\n{"n":');
+		const first = await read(undefined);
+		expect(first.texts).toEqual(['{"n":1}', '{"n":2}']);
+		expect(first.cursor.offset).toBe(16);
+		expect(first.cursor.nextLineNo).toBe(3);
+
+		await appendFile(file, '3}\n{"n":4}\n');
+		const second = await read(first.cursor);
+		expect(second.lines).toEqual([
+			{ no: 3, text: '{"n":3}' },
+			{ no: 4, text: '{"n":4}' },
+		]);
+		expect(second.restarted).toBe(false);
+
+		const third = await read(second.cursor);
+		expect(third.lines).toEqual([]);
+		expect(third.bytesRead).toBe(0);
+	});
+
+	it("decodes multi-byte UTF-8 split across chunk boundaries at every position", async () => {
+		const content = Array.from({ length: 6 }, (_, i) => JSON.stringify({ t: `지난번에 이어서 ${i} 前回 🎉 ✓` })).join("\n") + "\n";
+		await writeFile(file, content);
+		for (const chunkBytes of [1, 2, 3, 5, 7, 11, 64]) {
+			const r = await read(undefined, chunkBytes);
+			expect(r.texts.join("\n") + "\n").toBe(content);
+		}
+	});
+
+	it("reads appends made byte by byte, at every split point, like one read of the whole", async () => {
+		const content = `${JSON.stringify({ a: "한국어" })}\n${JSON.stringify({ b: "x😀y" })}\n`;
+		const bytes = Buffer.from(content);
+		for (let cut = 0; cut <= bytes.length; cut++) {
+			await writeFile(file, bytes.subarray(0, cut));
+			const first = await read(undefined);
+			await appendFile(file, bytes.subarray(cut));
+			const second = await read(first.cursor);
+			expect([...first.texts, ...second.texts]).toEqual([JSON.stringify({ a: "한국어" }), JSON.stringify({ b: "x😀y" })]);
+		}
+	});
+
+	it("starts over when the file was truncated", async () => {
+		await writeFile(file, '{"n":1}\n{"n":2}\n');
+		const first = await read(undefined);
+		await truncate(file, 0);
+		await writeFile(file, '{"m":1}\n');
+		const second = await read(first.cursor);
+		expect(second.restarted).toBe(true);
+		expect(second.restartedBeforeLines).toBe(true);
+		expect(second.lines).toEqual([{ no: 1, text: '{"m":1}' }]);
+	});
+
+	it("starts over when the file was replaced by another (new inode), even if longer", async () => {
+		await writeFile(file, '{"n":1}\n');
+		const first = await read(undefined);
+		const other = join(dir, "other.jsonl");
+		await writeFile(other, '{"n":1}\n{"n":2}\n{"n":3}\n');
+		await rename(other, file);
+		const second = await read(first.cursor);
+		expect(second.restarted).toBe(true);
+		expect(second.texts).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+	});
+
+	it("starts over when the first bytes changed in place", async () => {
+		await writeFile(file, '{"n":1}\n');
+		const first = await read(undefined);
+		await writeFile(file, '{"x":9}\n{"n":2}\n');
+		const second = await read({ ...first.cursor });
+		expect(second.restarted).toBe(true);
+		expect(second.texts).toEqual(['{"x":9}', '{"n":2}']);
+	});
+
+	it("reads CRLF files and a 1 MB line", async () => {
+		const big = JSON.stringify({ type: "user", data: "A".repeat(1_048_576) });
+		await writeFile(file, `{"a":1}\r\n${big}\r\n{"b":2}\r\n`);
+		const r = await read(undefined, 64 * 1024);
+		expect(r.texts).toEqual(['{"a":1}', big, '{"b":2}']);
+	});
+
+	it("reports invalid UTF-8 lines as undecodable and goes on", async () => {
+		await writeFile(file, Buffer.concat([Buffer.from('{"a":1}\n'), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from('{"b":2}\n')]));
+		expect((await read(undefined)).texts).toEqual(['{"a":1}', null, '{"b":2}']);
+	});
+
+	it("reads a read-only transcript, and fails clearly on a missing one", async () => {
+		await writeFile(file, '{"a":1}\n');
+		await chmod(file, 0o444);
+		expect((await read(undefined)).texts).toEqual(['{"a":1}']);
+		await expect(readAppended(join(dir, "gone.jsonl"), undefined, () => undefined)).rejects.toThrow(/ENOENT/);
+	});
+});
