@@ -11,7 +11,7 @@ export default tseslint.config(
 	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "examples/", "coverage/"] },
 	...obsidianmd.configs.recommended,
 	{
-		files: ["**/*.ts"],
+		files: ["**/*.ts", "**/*.mts"],
 		languageOptions: {
 			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
 		},
@@ -53,6 +53,7 @@ export default tseslint.config(
 			"no-console": "off",
 			"obsidianmd/prefer-window-timers": "off",
 			"import/no-nodejs-modules": "off",
+			"obsidianmd/no-global-this": "off",
 		},
 	},
 );

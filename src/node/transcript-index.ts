@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { foldLines } from "../core/transcript/fold";
 import { isObject } from "../core/transcript/parse-line";
 import { createSession, type SessionModel } from "../core/transcript/session-model";
@@ -6,6 +6,8 @@ import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../cor
 import { diffScan, type FileStamp, type TranscriptFile } from "../core/transcript/transcript-files";
 import { readAppended, type TailCursor } from "./transcript-tail";
 import { scanTranscripts } from "./transcript-scanner";
+
+const READ_CONCURRENCY = 3;
 
 export interface IndexedTranscript {
 	file: TranscriptFile;
@@ -53,13 +55,45 @@ export class TranscriptIndex {
 		for (const [path, entry] of this.entries) stamps.set(path, entry.file);
 		const diff = diffScan(stamps, files);
 		const result: RefreshResult = { updated: [], removed: diff.removed, unchanged: diff.unchanged.length, bytesRead: 0, failed: [] };
-		for (const file of [...diff.added, ...diff.changed]) {
+		const queue = [...diff.added, ...diff.changed];
+		// A few files in flight, so parsing one overlaps reading the next.
+		const worker = async () => {
+			for (let file = queue.shift(); file; file = queue.shift()) {
+				try {
+					const entry = await this.readFile(file);
+					result.updated.push(entry);
+					result.bytesRead += entry.lastBytesRead;
+				} catch (error) {
+					result.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+		return result;
+	}
+
+	/**
+	 * Re-reads the given known files without scanning the whole tree (a watcher names the file
+	 * that changed). Unknown paths need a `refresh()`.
+	 */
+	async refreshPaths(paths: readonly string[]): Promise<RefreshResult> {
+		const result: RefreshResult = { updated: [], removed: [], unchanged: 0, bytesRead: 0, failed: [] };
+		for (const path of paths) {
+			const known = this.entries.get(path);
+			if (!known) continue;
 			try {
+				const s = await stat(path);
+				const file = { ...known.file, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
+				if (file.size === known.file.size && file.mtimeMs === known.file.mtimeMs && file.ino === known.file.ino) {
+					result.unchanged++;
+					continue;
+				}
 				const entry = await this.readFile(file);
 				result.updated.push(entry);
 				result.bytesRead += entry.lastBytesRead;
 			} catch (error) {
-				result.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+				if (isMissing(error)) result.removed.push(path);
+				else result.failed.push({ path, reason: error instanceof Error ? error.message : String(error) });
 			}
 		}
 		return result;
@@ -90,6 +124,10 @@ export class TranscriptIndex {
 		this.entries.set(file.path, entry);
 		return { ...entry, lastBytesRead: read.bytesRead };
 	}
+}
+
+function isMissing(error: unknown): boolean {
+	return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ENOENT";
 }
 
 async function readMeta(path: string): Promise<SubagentMeta | undefined> {

@@ -1,5 +1,6 @@
+import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
-import { type RawLine, splitCompleteLines } from "../core/transcript/jsonl-lines";
+import { type RawLine, splitCompleteLines, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 
 /** Where the last read of a transcript stopped; plain data, stored between runs. */
 export interface TailCursor {
@@ -20,7 +21,13 @@ export interface TailRead {
 }
 
 const HEAD_BYTES = 64;
-const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Node's native validation and decoding: several times faster than a fatal TextDecoder. */
+const decodeNative: Utf8Decoder = (bytes) => {
+	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	return isUtf8(buffer) ? buffer.toString("utf8") : null;
+};
+const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Reads what was appended to a JSONL file since `cursor`, handing complete lines to `onLines` one
@@ -52,14 +59,15 @@ export async function readAppended(
 		let lineNo = start.nextLineNo;
 		let carry: Buffer | undefined;
 		let position = offset;
-		const chunk = Buffer.allocUnsafe(chunkBytes);
+		// Sized to what is left, so a small file does not cost a large allocation.
+		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - position)));
 		while (position < size) {
-			const { bytesRead } = await handle.read(chunk, 0, Math.min(chunkBytes, size - position), position);
+			const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - position), position);
 			if (bytesRead === 0) break;
 			position += bytesRead;
 			const piece = chunk.subarray(0, bytesRead);
 			const bytes = carry ? Buffer.concat([carry, piece]) : piece;
-			const split = splitCompleteLines(bytes, lineNo);
+			const split = splitCompleteLines(bytes, lineNo, decodeNative);
 			if (split.lines.length > 0) {
 				onLines(split.lines);
 				lineNo += split.lines.length;

@@ -141,3 +141,18 @@ describe("claudeConfigDir", () => {
 		expect(claudeConfigDir({}, "/home/u")).toBe(join("/home/u", ".claude"));
 	});
 });
+
+describe("TranscriptIndex.refreshPaths", () => {
+	it("re-reads a named file without a scan, and reports a vanished one", async () => {
+		const index = new TranscriptIndex(root);
+		await index.refresh();
+		const path = join(root, "-home-dev-shop-api", `${LEGACY}.jsonl`);
+		expect((await index.refreshPaths([path])).unchanged).toBe(1);
+		await appendFile(path, jsonl([userText("more", { sessionId: LEGACY })]));
+		const r = await index.refreshPaths([path, join(root, "unknown.jsonl")]);
+		expect(r.updated.map((u) => u.file.fileId)).toEqual([LEGACY]);
+		expect(promptsOf(index.get(path)!.model).map((p) => p.text)).toEqual(["old style", "more"]);
+		await unlink(path);
+		expect((await index.refreshPaths([path])).removed).toEqual([path]);
+	});
+});

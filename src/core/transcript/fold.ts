@@ -8,14 +8,14 @@ import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 export const LIMITS = {
 	prompt: 20_000,
 	text: 20_000,
-	thinking: 8_000,
-	toolInputString: 2_000,
-	toolResult: 2_000,
+	thinking: 4_000,
+	toolInputString: 600,
+	toolResult: 400,
 	compactSummary: 8_000,
 	/** Past this much retained text a session keeps only short excerpts of new events. */
-	retainedChars: 16_000_000,
+	retainedChars: 8_000_000,
 	excerptWhenOverBudget: 300,
-	events: 50_000,
+	events: 20_000,
 	malformedLines: 50,
 } as const;
 
@@ -27,7 +27,7 @@ export function foldLines(model: SessionModel, lines: readonly RawLine[]): void 
 }
 
 export function foldLine(model: SessionModel, line: RawLine): void {
-	if (line.text !== null && line.text.trim() === "") return;
+	if (line.text !== null && line.text.charCodeAt(0) !== 0x7b && line.text.trim() === "") return;
 	model.counts.lines++;
 	if (line.text === null) {
 		markMalformed(model, line.no, "invalid UTF-8");
@@ -47,11 +47,12 @@ export function foldRecord(model: SessionModel, record: TranscriptRecord): void 
 	const counts = model.counts;
 	if ("uuid" in record && record.uuid !== undefined) {
 		// Resumed and forked sessions replay earlier lines with the same uuid: fold each once.
-		if (model.index.seenUuids.has(record.uuid)) {
+		const key = hash53(record.uuid);
+		if (model.index.seenUuids.has(key)) {
 			counts.duplicates++;
 			return;
 		}
-		model.index.seenUuids.add(record.uuid);
+		model.index.seenUuids.add(key);
 	}
 	counts.records++;
 	if ("sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
@@ -152,7 +153,7 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 		if (record.parentUuid === null) model.index.sidechain = findTaskByPrompt(model, raw) ?? "?";
 		return;
 	}
-	if (record.isMeta) return;
+	if (record.isMeta || record.isSystemInjected) return;
 	const user = classifyUserText(raw);
 	switch (user.kind) {
 		case "meta":
@@ -197,6 +198,11 @@ function foldToolResult(model: SessionModel, toolUseId: string, isError: boolean
 	}
 	const failed = isError || (typeof structured === "string" && structured.startsWith("Error"));
 	if (failed) model.counts.toolErrors++;
+	if (call.elided) {
+		model.index.calls.delete(toolUseId);
+		if (!failed) noteFiles(model, call);
+		return;
+	}
 	call.result = { isError: failed, text: clip(model, text, LIMITS.toolResult) };
 	if (isObject(structured) && typeof structured.agentId === "string") call.agentId = structured.agentId;
 	if (!failed) noteFiles(model, call);
@@ -278,6 +284,13 @@ function foldToolUse(
 ): void {
 	if (model.index.calls.has(id)) return;
 	model.counts.toolCalls++;
+	if (model.events.length >= LIMITS.events) {
+		// Past the event budget only what the counts need is kept, until the result arrives.
+		const path = input.file_path ?? input.notebook_path;
+		model.index.calls.set(id, { id, name, input: typeof path === "string" ? { file_path: path } : {}, elided: true });
+		model.counts.elidedEvents++;
+		return;
+	}
 	const call: ToolCall = {
 		id,
 		name,
@@ -292,7 +305,7 @@ function foldToolUse(
 /** Usage repeats on every line of a message and grows: count each message id once, at its last value. */
 function countUsage(model: SessionModel, record: AssistantRecord): void {
 	const usage = record.usage;
-	const id = record.messageId;
+	const id = record.messageId === undefined ? undefined : hash53(record.messageId);
 	const tokens = model.tokens;
 	if (id !== undefined) {
 		const before = model.index.usageByMessage.get(id);
@@ -396,9 +409,16 @@ function pushEvent(model: SessionModel, event: SessionEvent): void {
 
 function clip(model: SessionModel, text: string, limit: number): string {
 	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
-	const kept = text.length > max ? `${text.slice(0, max)}…` : text;
+	// A slice would keep the whole original string alive; copy the kept part out of it.
+	const kept = text.length > max ? copyString(`${text.slice(0, max)}…`) : text;
 	model.index.retainedChars += kept.length;
 	return kept;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+function copyString(text: string): string {
+	return decoder.decode(encoder.encode(text));
 }
 
 function clipInput(model: SessionModel, value: unknown, depth: number): unknown {
@@ -414,6 +434,23 @@ function clipInput(model: SessionModel, value: unknown, depth: number): unknown 
 		return out;
 	}
 	return value;
+}
+
+/**
+ * 53-bit hash (cyrb53) of a uuid: a number takes a fraction of a string's memory, and at a
+ * million lines in one file the chance of any collision is about 1 in 10 million.
+ */
+export function hash53(text: string): number {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let i = 0; i < text.length; i++) {
+		const ch = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ ch, 2654435761);
+		h2 = Math.imul(h2 ^ ch, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 function joinText(blocks: ContentBlock[]): string {

@@ -1,7 +1,10 @@
 import type {
 	AssistantRecord,
+	AttachmentRecord,
+	BookkeepingRecord,
 	ContentBlock,
 	Envelope,
+	ProgressRecord,
 	SystemRecord,
 	TranscriptRecord,
 	Usage,
@@ -33,6 +36,8 @@ const BOOKKEEPING_TYPES = new Set([
 	"marble-origami-commit",
 	"marble-origami-snapshot",
 	"speculation-accept",
+	"atis-latch",
+	"tools-used",
 ]);
 
 /** Parses one transcript line. Never throws: a bad line gives a reason instead of a record. */
@@ -96,24 +101,20 @@ export function toRecord(o: Json): TranscriptRecord {
 			};
 		case "progress": {
 			const data = isObject(o.data) ? o.data : {};
-			return {
-				...envelope(o),
-				type,
-				dataType: str(data.type) ?? "",
-				toolUseId: str(o.toolUseID),
-				parentToolUseId: str(o.parentToolUseID),
-				progressAgentId: str(data.agentId),
-			};
+			const r = withEnvelope<ProgressRecord>(o, type);
+			r.dataType = str(data.type) ?? "";
+			r.toolUseId = str(o.toolUseID);
+			r.parentToolUseId = str(o.parentToolUseID);
+			r.progressAgentId = str(data.agentId);
+			return r;
 		}
 		case "attachment": {
 			const a = isObject(o.attachment) ? o.attachment : {};
-			return {
-				...envelope(o),
-				type,
-				attachmentType: str(a.type) ?? "",
-				hookEvent: str(a.hookEvent),
-				hookName: str(a.hookName),
-			};
+			const r = withEnvelope<AttachmentRecord>(o, type);
+			r.attachmentType = str(a.type) ?? "";
+			r.hookEvent = str(a.hookEvent);
+			r.hookName = str(a.hookName);
+			return r;
 		}
 		case "permission-mode":
 			return { type, permissionMode: str(o.permissionMode) ?? "", sessionId: str(o.sessionId) };
@@ -130,7 +131,9 @@ export function toRecord(o: Json): TranscriptRecord {
 			};
 		default:
 			if (type !== undefined && (BOOKKEEPING_TYPES.has(type) || type.startsWith("api-request"))) {
-				return { ...envelope(o), type: "bookkeeping", originalType: type };
+				const r = withEnvelope<BookkeepingRecord>(o, "bookkeeping");
+				r.originalType = type;
+				return r;
 			}
 			return {
 				type: "unknown",
@@ -141,8 +144,13 @@ export function toRecord(o: Json): TranscriptRecord {
 	}
 }
 
-function envelope(o: Json): Envelope {
-	return {
+/**
+ * Starts a record with the envelope fields; callers add their own fields in a fixed order. One
+ * object per line, no spread: this runs for every line of every transcript.
+ */
+function withEnvelope<T extends Envelope & { type: string }>(o: Json, type: T["type"]): T {
+	const r: Envelope & { type: string } = {
+		type,
 		uuid: str(o.uuid),
 		parentUuid: typeof o.parentUuid === "string" ? o.parentUuid : null,
 		sessionId: str(o.sessionId),
@@ -153,49 +161,46 @@ function envelope(o: Json): Envelope {
 		isSidechain: o.isSidechain === true,
 		agentId: str(o.agentId),
 	};
+	return r as T;
 }
 
 function userRecord(o: Json): UserRecord {
 	const message = isObject(o.message) ? o.message : {};
 	const content = message.content;
-	return {
-		...envelope(o),
-		type: "user",
-		content: typeof content === "string" ? content : contentBlocks(content),
-		isMeta: o.isMeta === true,
-		isCompactSummary: o.isCompactSummary === true,
-		promptId: str(o.promptId),
-		toolUseResult: o.toolUseResult,
-	};
+	const r = withEnvelope<UserRecord>(o, "user");
+	r.content = typeof content === "string" ? content : contentBlocks(content);
+	r.isMeta = o.isMeta === true;
+	r.isCompactSummary = o.isCompactSummary === true;
+	// 2.1.3xx marks text the client injected itself (task notifications) this way.
+	r.isSystemInjected = o.promptSource === "system" || isObject(o.origin);
+	r.promptId = str(o.promptId);
+	r.toolUseResult = o.toolUseResult;
+	return r;
 }
 
 function assistantRecord(o: Json): AssistantRecord {
 	const message = isObject(o.message) ? o.message : {};
-	return {
-		...envelope(o),
-		type: "assistant",
-		messageId: str(message.id),
-		requestId: str(o.requestId),
-		model: str(message.model),
-		content: contentBlocks(message.content),
-		usage: usage(message.usage),
-		isApiErrorMessage: o.isApiErrorMessage === true,
-	};
+	const r = withEnvelope<AssistantRecord>(o, "assistant");
+	r.messageId = str(message.id);
+	r.requestId = str(o.requestId);
+	r.model = str(message.model);
+	r.content = contentBlocks(message.content);
+	r.usage = usage(message.usage);
+	r.isApiErrorMessage = o.isApiErrorMessage === true;
+	return r;
 }
 
 function systemRecord(o: Json): SystemRecord {
 	const meta = isObject(o.compactMetadata) ? o.compactMetadata : undefined;
-	return {
-		...envelope(o),
-		type: "system",
-		subtype: str(o.subtype),
-		content: typeof o.content === "string" ? o.content : undefined,
-		level: str(o.level),
-		isMeta: o.isMeta === true,
-		compact: meta ? { trigger: str(meta.trigger), preTokens: num(meta.preTokens) } : undefined,
-		error: o.error,
-		durationMs: num(o.durationMs),
-	};
+	const r = withEnvelope<SystemRecord>(o, "system");
+	r.subtype = str(o.subtype);
+	r.content = typeof o.content === "string" ? o.content : undefined;
+	r.level = str(o.level);
+	r.isMeta = o.isMeta === true;
+	r.compact = meta ? { trigger: str(meta.trigger), preTokens: num(meta.preTokens) } : undefined;
+	r.error = o.error;
+	r.durationMs = num(o.durationMs);
+	return r;
 }
 
 function contentBlocks(value: unknown): ContentBlock[] {

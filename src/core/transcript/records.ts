@@ -79,6 +79,8 @@ export interface UserRecord extends Envelope {
 	content: string | ContentBlock[];
 	isMeta: boolean;
 	isCompactSummary: boolean;
+	/** Written by the client, not typed (`promptSource: "system"` or an `origin`). */
+	isSystemInjected: boolean;
 	promptId?: string;
 	/** The tool's structured result, when this line carries one (`toolUseResult`). */
 	toolUseResult?: unknown;

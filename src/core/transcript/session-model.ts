@@ -18,6 +18,8 @@ export interface ToolCall {
 	result?: ToolResult;
 	/** For a Task/Agent call: the sub-agent it started, once its result names it. */
 	agentId?: string;
+	/** Past the session's event budget: counted, not kept. */
+	elided?: boolean;
 }
 
 export type SessionEvent =
@@ -120,8 +122,10 @@ export interface SessionModel {
 }
 
 export interface SessionIndex {
-	seenUuids: Set<string>;
-	usageByMessage: Map<string, Usage>;
+	/** Hashes of the uuids folded so far (see `hash53`). */
+	seenUuids: Set<number>;
+	/** Last usage seen per message, keyed by the hash of its id. */
+	usageByMessage: Map<number, Usage>;
 	calls: Map<string, ToolCall>;
 	files: { read: Set<string>; written: Set<string>; edited: Set<string> };
 	sets: { sessionIds: Set<string>; cwds: Set<string>; branches: Set<string>; versions: Set<string>; models: Set<string> };
@@ -131,8 +135,8 @@ export interface SessionIndex {
 }
 
 export type SerializedSession = Omit<SessionModel, "index"> & {
-	seenUuids: string[];
-	usageByMessage: [string, Usage][];
+	seenUuids: number[];
+	usageByMessage: [number, Usage][];
 	sidechain?: string;
 	retainedChars: number;
 };

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { foldLine, LIMITS } from "../../../src/core/transcript/fold";
 import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
-import { createSession, restoreSession, serializeSession } from "../../../src/core/transcript/session-model";
+import { createSession, restoreSession, type SerializedSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { errorsOf, isEmptySession, isWarmupAgent, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 import { assistant, jsonl, resetIds, SESSION, system, text, thinking, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
 
@@ -21,6 +21,7 @@ describe("prompts", () => {
 			userBlocks([text("Expanded skill body")], { isMeta: true }),
 			userBlocks([text("[Request interrupted by user]")]),
 			userText("<task-notification>agent done</task-notification>"),
+			userText("The agent finished.", { promptSource: "system", origin: { kind: "task-notification" } }),
 			userText("<bash-input>git status</bash-input>"),
 			userText("<bash-stdout>clean</bash-stdout><bash-stderr></bash-stderr>"),
 			userText("<system-reminder>ctx</system-reminder>\nand also log it"),
@@ -251,7 +252,7 @@ describe("serialization", () => {
 		const later = [toolResult("toolu_1", "ok", { uuid: "u3" }), assistant(text("b"), { uuid: "u2", messageId: "m1" }), assistant(text("c"), { uuid: "u4", messageId: "m1", usage: { input_tokens: 10, output_tokens: 50 } })];
 		const whole = parse([...records, ...later]);
 		const first = parse(records);
-		const restored = restoreSession(JSON.parse(JSON.stringify(serializeSession(first))));
+		const restored = restoreSession(JSON.parse(JSON.stringify(serializeSession(first))) as SerializedSession);
 		later.forEach((r, i) => foldLine(restored, { no: records.length + 1 + i, text: JSON.stringify(r) }));
 		expect(serializeSession(restored)).toEqual(serializeSession(whole));
 	});

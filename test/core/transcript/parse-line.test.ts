@@ -95,7 +95,7 @@ describe("parseLine: known record types", () => {
 	});
 
 	it("recognises bookkeeping types of current clients", () => {
-		for (const type of ["cost-state", "api-request", "api-request-start", "mode", "tag", "agent-name", "saved_hook_context"]) {
+		for (const type of ["cost-state", "api-request", "api-request-shape", "api-request-blob", "atis-latch", "tools-used", "mode", "tag", "agent-name", "saved_hook_context"]) {
 			expect(record({ type, sessionId: "s" })).toMatchObject({ type: "bookkeeping", originalType: type });
 		}
 	});

@@ -1,0 +1,3 @@
+export * from "./claude-install.js";
+export * from "./stub-server.js";
+export * from "./run-claude.js";
