@@ -1,0 +1,55 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The demo: the bundled example transcripts (recorded from the real Claude Code) synced by the
+// built CLI into a demo vault and a demo project's CLAUDE.md, all under ./demo.
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const demo = join(repo, "demo");
+const examples = join(repo, "examples", "claude-projects");
+const recordedCwd = "/tmp/ai-memory-demo/shop-api";
+const project = join(demo, "shop-api");
+const vault = join(demo, "vault");
+const claudeDir = join(demo, "claude");
+
+rmSync(demo, { recursive: true, force: true });
+mkdirSync(project, { recursive: true });
+mkdirSync(vault, { recursive: true });
+
+// The examples were recorded in /tmp/ai-memory-demo/shop-api; move them to ./demo/shop-api.
+const encoded = project.replace(/[^A-Za-z0-9]/g, "-");
+const escapedCwd = JSON.stringify(project).slice(1, -1);
+for (const folder of readdirSync(examples)) {
+	const from = join(examples, folder);
+	const to = join(claudeDir, "projects", encoded);
+	cpSync(from, to, { recursive: true });
+	for (const file of readdirSync(to, { recursive: true })) {
+		const path = join(to, file);
+		if (!statSync(path).isFile()) continue;
+		writeFileSync(path, readFileSync(path, "utf8").split(recordedCwd).join(escapedCwd));
+	}
+}
+
+writeFileSync(
+	join(project, "CLAUDE.md"),
+	"# shop-api\n\nA tiny HTTP API for a shop.\n\n## Conventions\n\n- Plain Node, no framework.\n- Every endpoint gets a test in `test/`.\n",
+);
+
+const cli = join(repo, "dist", "cli.cjs");
+if (!existsSync(cli)) throw new Error("dist/cli.cjs is missing: run `npm run build:all` first");
+const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", claudeDir, "--project", project], { encoding: "utf8" });
+process.stdout.write(run.stdout);
+process.stderr.write(run.stderr);
+if (run.status !== 0) process.exit(run.status ?? 1);
+
+const notes = readdirSync(vault, { recursive: true }).filter((f) => String(f).endsWith(".md"));
+const show = (p) => relative(process.cwd(), p) || ".";
+process.stdout.write(`
+Demo ready. Where to look:
+  Vault (open it in Obsidian, or read the files):  ${show(vault)}
+${notes.map((n) => `    ${n}`).join("\n")}
+  The project's CLAUDE.md, hand-written text kept, context block added:  ${show(join(project, "CLAUDE.md"))}
+  The transcripts it read (recorded from the real Claude Code):  ${show(join(claudeDir, "projects"))}
+Run it again: nothing changes (every note is already current).
+`);

@@ -1,0 +1,38 @@
+/** Characters no file system we care about accepts, plus those Obsidian links choke on. */
+const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
+
+/** Control characters (C0 and DEL), which no file name should hold. */
+function stripControls(text: string): string {
+	let out = "";
+	for (const ch of text) {
+		const code = ch.charCodeAt(0);
+		out += code < 0x20 || code === 0x7f ? " " : ch;
+	}
+	return out;
+}
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const MAX_NAME = 100;
+
+/**
+ * A file name (without extension) that is valid on Windows, macOS and Linux: no forbidden or
+ * control characters, no reserved device names, no trailing dots or spaces, no leading dot,
+ * at most 100 UTF-16 units (well under every limit once a date and `.md` are added).
+ */
+export function safeFileName(raw: string, fallback = "Untitled"): string {
+	let name = stripControls(raw.normalize("NFC")).replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim();
+	if (name.length > MAX_NAME) {
+		name = name.slice(0, MAX_NAME);
+		// Do not cut a surrogate pair in half.
+		if (/[\ud800-\udbff]$/.test(name)) name = name.slice(0, -1);
+	}
+	name = name.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+	if (name === "") return fallback;
+	if (RESERVED.test(name)) return `${name}_`;
+	return name;
+}
+
+/** The last segment of a path written with either separator. */
+export function baseName(path: string): string {
+	const parts = path.split(/[\\/]/).filter((p) => p !== "");
+	return parts[parts.length - 1] ?? path;
+}

@@ -1,0 +1,77 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** The built CLI on the bundled examples: what `npm run demo` does, checked. */
+const repo = resolve(__dirname, "..", "..");
+const cli = join(repo, "dist", "cli.cjs");
+let dir: string;
+
+function run(...args: string[]) {
+	return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+}
+
+beforeAll(() => {
+	// Always from the current sources: a stale bundle would test old code.
+	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
+	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	dir = mkdtempSync(join(tmpdir(), "cli-sync-"));
+	const project = join(dir, "shop-api");
+	mkdirSync(project);
+	mkdirSync(join(dir, "vault"));
+	const target = join(dir, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+	cpSync(join(repo, "examples", "claude-projects", "-tmp-ai-memory-demo-shop-api"), target, { recursive: true });
+	for (const f of readdirSync(target, { recursive: true }) as string[]) {
+		const p = join(target, f);
+		if (statSync(p).isFile()) writeFileSync(p, readFileSync(p, "utf8").split("/tmp/ai-memory-demo/shop-api").join(project));
+	}
+	writeFileSync(join(project, "CLAUDE.md"), "# shop-api\r\nHand-written.  \r\n");
+});
+afterAll(() => {
+	chmodSync(join(dir, "shop-api", "CLAUDE.md"), 0o644);
+	rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ai-memory sync", () => {
+	it("writes a note per session and the block into CLAUDE.md, keeping the hand-written bytes", () => {
+		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--json");
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		const result = JSON.parse(r.stdout) as { notesWritten: string[]; contextWritten: string[] };
+		expect(result.notesWritten).toHaveLength(4);
+		expect(result.contextWritten).toHaveLength(1);
+		const claudeMd = readFileSync(join(dir, "shop-api", "CLAUDE.md"), "utf8");
+		expect(claudeMd.startsWith("# shop-api\r\nHand-written.  \r\n\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n")).toBe(true);
+		expect(claudeMd).toContain("Add a GET /products/:id endpoint to the shop API.");
+		expect(claudeMd).toContain("주문 목록 API에 페이지네이션을 추가해 줘");
+		const notes = readdirSync(join(dir, "vault", "AI Conversations", "shop-api"));
+		expect(notes).toHaveLength(4);
+		const note = readFileSync(join(dir, "vault", "AI Conversations", "shop-api", notes.find((n) => n.startsWith("2026-11-29 Refactor"))!), "utf8");
+		expect(note).toMatch(/^---\nsession_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d03\nproject: shop-api\n/);
+		expect(note).toContain("- Find product validation (Explore)");
+	});
+
+	it("writes nothing the second time", () => {
+		const before = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
+		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--json");
+		expect(JSON.parse(r.stdout)).toMatchObject({ notesWritten: [], notesUnchanged: 4, contextWritten: [] });
+		const after = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
+		expect(after).toEqual(before);
+	});
+
+	it("fails clearly on a missing vault, and on a read-only CLAUDE.md without touching it", () => {
+		const missing = run("sync", "--vault", join(dir, "nope"), "--claude-dir", join(dir, "claude"));
+		expect(missing.status).toBe(2);
+		expect(missing.stderr).toBe(`ai-memory: vault folder ${join(dir, "nope")} does not exist\n`);
+
+		const claudeMd = join(dir, "shop-api", "CLAUDE.md");
+		writeFileSync(claudeMd, "# changed by hand\n");
+		chmodSync(claudeMd, 0o444);
+		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"));
+		expect(readFileSync(claudeMd, "utf8")).toBe("# changed by hand\n");
+		expect(r.status).toBe(1);
+		expect(r.stderr).toBe(`ai-memory: CLAUDE.md in ${join(dir, "shop-api")}: ${claudeMd} is read-only\n`);
+	});
+});

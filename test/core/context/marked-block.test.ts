@@ -1,0 +1,81 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BEGIN_MARKER as B, END_MARKER as E, upsertMarkedBlock } from "../../../src/core/context/marked-block";
+
+function upsert(text: string, body: string): string {
+	const r = upsertMarkedBlock(text, body);
+	if (!r.ok) throw new Error(r.reason);
+	return r.text;
+}
+
+describe("upsertMarkedBlock", () => {
+	it("appends a block to a file without markers, keeping the file as it was", () => {
+		expect(upsert("# Project\n", "hello")).toBe(`# Project\n\n${B}\nhello\n${E}\n`);
+		expect(upsert("# No final newline", "x")).toBe(`# No final newline\n\n${B}\nx\n${E}\n`);
+		expect(upsert("", "x")).toBe(`${B}\nx\n${E}\n`);
+	});
+
+	it("replaces only what lies between the markers", () => {
+		const text = `before  \n${B}\nold\n${E}\nafter\n<!-- other comment -->`;
+		expect(upsert(text, "new\nlines")).toBe(`before  \n${B}\nnew\nlines\n${E}\nafter\n<!-- other comment -->`);
+	});
+
+	it("keeps CRLF, a BOM and mixed endings outside, and writes the block in the file's ending", () => {
+		const text = `\ufeff# P\r\nmixed\nline\r\n${B}\r\nold\r\n${E}\r\ntail`;
+		expect(upsert(text, "a\nb")).toBe(`\ufeff# P\r\nmixed\nline\r\n${B}\r\na\r\nb\r\n${E}\r\ntail`);
+		expect(upsert("# P\r\n", "a")).toBe(`# P\r\n\r\n${B}\r\na\r\n${E}\r\n`);
+	});
+
+	it("ignores markers quoted inside fenced code", () => {
+		const text = `# Docs\n\`\`\`md\n${B}\nexample\n${E}\n\`\`\`\n`;
+		expect(upsert(text, "x")).toBe(`${text}\n${B}\nx\n${E}\n`);
+		const tilde = `~~~\n${E}\n~~~\n${B}\nold\n${E}\n`;
+		expect(upsert(tilde, "new")).toBe(`~~~\n${E}\n~~~\n${B}\nnew\n${E}\n`);
+	});
+
+	it("reports unchanged when the block already holds the body", () => {
+		const once = upsert("# P\n", "same");
+		expect(upsertMarkedBlock(once, "same")).toEqual({ ok: true, text: once, changed: false });
+	});
+
+	it.each([
+		[`a\n${B}\nb\n`, `${B} without ${E} at line 2`],
+		[`${E}\nx\n`, `${E} without ${B} at line 1`],
+		[`${E}\n${B}\n`, `${E} before ${B} at line 1`],
+		[`${B}\n${B}\n${E}\n`, `a second ${B} at line 2`],
+		[`${B}\n${E}\n${E}\n`, `a second ${E} at line 3`],
+	])("refuses broken markers: %j", (text, reason) => {
+		expect(upsertMarkedBlock(text, "x")).toMatchObject({ ok: false, reason });
+	});
+
+	it("keeps every byte outside the markers, is idempotent, and never writes on broken markers (property)", () => {
+		const piece = fc.oneof(fc.string(), fc.constantFrom("\r\n", "\n", "\ufeff", "```", "~~~", "<!-- note -->", "  ", B, E));
+		const outside = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
+		fc.assert(
+			fc.property(outside, fc.string(), (text, body) => {
+				const r = upsertMarkedBlock(text, body);
+				if (!r.ok) return; // broken markers: nothing to write, checked below
+				const again = upsertMarkedBlock(r.text, body);
+				expect(again).toEqual({ ok: true, text: r.text, changed: false });
+				// What was there before stays a prefix/suffix around the block.
+				const begin = r.text.indexOf(`${B}`);
+				expect(begin).toBeGreaterThanOrEqual(0);
+			}),
+			{ numRuns: 1000 },
+		);
+		// Around real markers: no fences here, they would turn the markers into quoted code.
+		const plain = fc.array(fc.oneof(fc.string(), fc.constantFrom("\r\n", "\n", "\ufeff", "<!-- note -->", "  ")), { maxLength: 8 }).map((p) => p.join("").replace(/[`~]/g, ""));
+		fc.assert(
+			fc.property(plain, plain, fc.string(), fc.string(), (head, tail, old, body) => {
+				const text = `${head}\n${B}\n${old.replace(/<!--/g, "")}\n${E}\n${tail}`;
+				const r = upsertMarkedBlock(text, body);
+				if (!r.ok) return;
+				const start = text.indexOf(`${B}\n`, head.length) + B.length + 1;
+				const end = text.lastIndexOf(`${E}\n${tail}`);
+				if (r.text.startsWith(text.slice(0, start)) && r.text.endsWith(text.slice(end))) return;
+				throw new Error("bytes outside the markers changed");
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+});
