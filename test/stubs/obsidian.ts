@@ -1,7 +1,7 @@
 /**
  * A small stand-in for the `obsidian` package, which ships types only. Tests alias `obsidian` to
- * this file (vitest.config.ts). It copies the behaviour the plugin relies on, and nothing more;
- * UI that cannot exist outside the app records what it was asked to show.
+ * this file (vitest.config.mts). It copies the behaviour the plugin relies on, measured against
+ * the real app where it matters (create throws on an existing file), and nothing more.
  */
 
 export interface PluginManifest {
@@ -19,6 +19,7 @@ export interface Command {
 	id: string;
 	name: string;
 	callback?: () => unknown;
+	hotkeys?: unknown[];
 }
 
 export class Component {
@@ -49,10 +50,82 @@ export class Notice {
 	}
 }
 
+export abstract class TAbstractFile {
+	constructor(
+		public path: string,
+		public parent: TFolder | null,
+	) {}
+	get name(): string {
+		return this.path.split("/").pop() ?? this.path;
+	}
+}
+
+export class TFile extends TAbstractFile {
+	get basename(): string {
+		return this.name.replace(/\.[^.]*$/, "");
+	}
+	get extension(): string {
+		return /\.([^.]*)$/.exec(this.name)?.[1] ?? "";
+	}
+}
+
+export class TFolder extends TAbstractFile {
+	children: TAbstractFile[] = [];
+}
+
+/** An in-memory vault with the semantics of the calls the plugin makes. */
+export class Vault {
+	private readonly files = new Map<string, { file: TFile; data: string }>();
+	private readonly folders = new Map<string, TFolder>([["", new TFolder("", null)]]);
+
+	getFileByPath(path: string): TFile | null {
+		return this.files.get(path)?.file ?? null;
+	}
+	getFolderByPath(path: string): TFolder | null {
+		return this.folders.get(path) ?? null;
+	}
+	async read(file: TFile): Promise<string> {
+		const entry = this.files.get(file.path);
+		if (!entry) throw new Error(`File not found: ${file.path}`);
+		return entry.data;
+	}
+	async create(path: string, data: string): Promise<TFile> {
+		if (this.files.has(path) || this.folders.has(path)) throw new Error("File already exists.");
+		const parent = this.folders.get(path.split("/").slice(0, -1).join("/"));
+		if (!parent) throw new Error(`Folder does not exist: ${path}`);
+		const file = new TFile(path, parent);
+		parent.children.push(file);
+		this.files.set(path, { file, data });
+		return file;
+	}
+	async createFolder(path: string): Promise<TFolder> {
+		if (this.folders.has(path) || this.files.has(path)) throw new Error("Folder already exists.");
+		const parent = this.folders.get(path.split("/").slice(0, -1).join("/")) ?? null;
+		const folder = new TFolder(path, parent);
+		parent?.children.push(folder);
+		this.folders.set(path, folder);
+		return folder;
+	}
+	/** Like the app: the callback is synchronous and its result replaces the file's text. */
+	async process(file: TFile, fn: (data: string) => string): Promise<string> {
+		const entry = this.files.get(file.path);
+		if (!entry) throw new Error(`File not found: ${file.path}`);
+		entry.data = fn(entry.data);
+		return entry.data;
+	}
+	getFiles(): TFile[] {
+		return [...this.files.values()].map((e) => e.file);
+	}
+}
+
+export interface App {
+	vault: Vault;
+}
+
 export abstract class Plugin extends Component {
 	readonly commands: Command[] = [];
 	constructor(
-		public app: unknown,
+		public app: App,
 		public manifest: PluginManifest,
 	) {
 		super();

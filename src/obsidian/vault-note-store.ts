@@ -1,0 +1,32 @@
+import { normalizePath, type Vault } from "obsidian";
+import type { NoteStore } from "../core/ports";
+
+/**
+ * Notes through Obsidian's Vault API: `create` for new notes (after their folders), `process` for
+ * existing ones, so Obsidian's cache and open editors stay in step. Paths are normalized.
+ */
+export class VaultNoteStore implements NoteStore {
+	constructor(private readonly vault: Vault) {}
+
+	async read(path: string): Promise<string | null> {
+		const file = this.vault.getFileByPath(normalizePath(path));
+		return file ? this.vault.read(file) : null;
+	}
+
+	async write(path: string, text: string): Promise<void> {
+		const target = normalizePath(path);
+		const file = this.vault.getFileByPath(target);
+		if (file) {
+			await this.vault.process(file, () => text);
+			return;
+		}
+		await this.ensureFolder(target.split("/").slice(0, -1).join("/"));
+		await this.vault.create(target, text);
+	}
+
+	private async ensureFolder(folder: string): Promise<void> {
+		if (folder === "" || this.vault.getFolderByPath(folder)) return;
+		await this.ensureFolder(folder.split("/").slice(0, -1).join("/"));
+		await this.vault.createFolder(folder);
+	}
+}
