@@ -3,7 +3,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { TranscriptIndex } from "../src/node/transcript-index";
+import { openTranscriptIndex } from "../src/node/transcript-index";
 import { scanTranscripts } from "../src/node/transcript-scanner";
 import { generateLongTranscript, generateTree, loadSources } from "./corpus-generator";
 
@@ -78,9 +78,9 @@ async function benchTree(): Promise<void> {
 
 	const a: number[] = [];
 	const b: number[] = [];
-	let index = new TranscriptIndex(root);
+	let index = openTranscriptIndex(root);
 	for (let round = 0; round < 2; round++) {
-		index = new TranscriptIndex(root); // let the previous round's models go
+		index = openTranscriptIndex(root); // let the previous round's models go
 		gc();
 		a.push((await time(() => baseline(paths)))[0]);
 		gc();
@@ -126,11 +126,11 @@ async function oneTurn(path: string): Promise<string> {
 async function benchTreeMemory(): Promise<void> {
 	const root = join(work, "projects");
 	await ensureTree(root);
-	const index = new TranscriptIndex(root);
+	const index = openTranscriptIndex(root);
 	await index.refresh();
 	gc();
 	const heap = process.memoryUsage().heapUsed / MiB;
-	report([["peak RSS of a full parse of the tree", `${peakRssMiB().toFixed(0)} MiB`, `target < 300 MiB; ${heap.toFixed(0)} MiB of heap kept for ${index.all().length} models`, peakRssMiB() < 300]]);
+	report([["peak RSS of a full parse of the tree", `${peakRssMiB().toFixed(0)} MiB`, `target < 300 MiB; ${heap.toFixed(0)} MiB of heap kept for ${index.loaded().length} models`, peakRssMiB() < 300]]);
 }
 
 async function benchLong(): Promise<void> {
@@ -144,9 +144,9 @@ async function benchLong(): Promise<void> {
 		await generateLongTranscript(path, sources, LONG_BYTES);
 	}
 	const size = (await scanTranscripts(root))[0]?.size ?? 0;
-	const index = new TranscriptIndex(root);
+	const index = openTranscriptIndex(root);
 	const [ms] = await time(() => index.refresh());
-	const model = index.all()[0]?.model;
+	const model = index.loaded()[0]?.model;
 	const rows: [string, string, string, boolean][] = [
 		[`parse one ${(size / MiB).toFixed(0)} MiB transcript`, `${(ms / 1000).toFixed(1)} s`, `${(size / MiB / (ms / 1000)).toFixed(0)} MiB/s; ${model?.counts.records ?? 0} records, ${model?.counts.elidedEvents ?? 0} events elided`, true],
 		["peak RSS", `${peakRssMiB().toFixed(0)} MiB`, "target < 300 MiB", peakRssMiB() < 300],

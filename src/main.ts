@@ -1,15 +1,17 @@
-import { Notice, Plugin } from "obsidian";
-import { runSync } from "./core/sync/sync-engine";
+import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { join } from "node:path";
+import { migrateSettings, type Settings } from "./core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { ProjectFolderFiles } from "./node/project-files";
-import { TranscriptIndex } from "./node/transcript-index";
+import { VaultSync } from "./node/vault-sync";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
 
 /** Lifecycle only: registers commands; the work lives in core/ and the adapters. */
 export default class AiConversationMemoryPlugin extends Plugin {
-	private index: TranscriptIndex | undefined;
+	override settings: Settings = migrateSettings(undefined).settings;
+	private syncer: VaultSync | undefined;
 
-	override onload(): void {
+	override async onload(): Promise<void> {
+		this.settings = migrateSettings(await this.loadData()).settings;
 		this.addCommand({
 			id: "sync-ai-conversations",
 			name: "Sync AI conversations",
@@ -18,11 +20,15 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	async sync(): Promise<void> {
-		this.index ??= new TranscriptIndex(claudeProjectsDir(claudeConfigDir()));
+		const adapter = this.app.vault.adapter;
+		if (!(adapter instanceof FileSystemAdapter)) {
+			new Notice("AI Conversation Memory needs a vault on the local file system.");
+			return;
+		}
+		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(adapter.getBasePath(), this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault));
 		try {
-			const read = await this.index.refresh();
-			const report = await runSync(this.index.sessions(), { notesFolder: "AI Conversations", tagPrefix: "ai/", projects: [] }, new VaultNoteStore(this.app.vault), new ProjectFolderFiles());
-			new Notice(`Synced ${read.updated.length} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged.`);
+			const report = await this.syncer.run(this.settings);
+			new Notice(`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged.`);
 		} catch (error) {
 			new Notice(`Sync failed: ${error instanceof Error ? error.message : String(error)}`);
 		}

@@ -15,8 +15,10 @@ program
 	.requiredOption("--vault <dir>", "the vault folder")
 	.option("--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
 	.option("--project <path>", "a project whose CLAUDE.md gets the context block (repeatable)", (value: string, all: string[]) => [...all, resolve(value)], [] as string[])
+	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
+	.option("--full", "re-render every note, recreating notes you deleted")
 	.option("--json", "print the result as JSON")
-	.action(async (options: { vault: string; claudeDir?: string; project: string[]; json?: boolean }) => {
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; json?: boolean }) => {
 		process.exitCode = await runSyncCommand(options);
 	});
 

@@ -1,15 +1,16 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
-import { runSync } from "../core/sync/sync-engine";
+import { readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
-import { ProjectFolderFiles } from "../node/project-files";
-import { TranscriptIndex } from "../node/transcript-index";
+import { pluginFolder, VaultSync } from "../node/vault-sync";
 import { VaultFolder } from "../node/vault-folder";
 
 export interface SyncOptions {
 	vault: string;
 	claudeDir?: string;
+	configDir?: string;
 	project: string[];
+	full?: boolean;
 	json?: boolean;
 }
 
@@ -20,22 +21,32 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir());
 	if (!(await isDirectory(projectsDir))) return fail(`no Claude Code transcripts at ${projectsDir}`);
 
-	const index = new TranscriptIndex(projectsDir);
-	const read = await index.refresh();
-	const report = await runSync(
-		index.sessions(),
-		{ notesFolder: "AI Conversations", tagPrefix: "ai/", projects: options.project.map((path) => ({ path, target: "CLAUDE.md" as const })) },
-		new VaultFolder(vault),
-		new ProjectFolderFiles(),
-	);
-	const errors = [...read.failed.map((f) => `${f.path}: ${f.reason}`), ...report.errors];
+	const folder = pluginFolder(vault, options.configDir);
+	const settings = await loadSettings(join(folder, "data.json"), options.project);
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault));
+	const report = await sync.run(settings, { rebuild: options.full });
 	if (options.json) {
-		process.stdout.write(`${JSON.stringify({ transcriptsRead: read.updated.length, notesWritten: report.notesWritten, notesUnchanged: report.notesUnchanged, contextWritten: report.contextWritten, errors })}\n`);
+		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {
-		process.stdout.write(`Synced ${read.updated.length} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged, ${report.contextWritten.length} CLAUDE.md updated.\n`);
-		for (const error of errors) process.stderr.write(`ai-memory: ${error}\n`);
+		const skipped = report.notesSkipped.length > 0 ? `, ${report.notesSkipped.length} deleted by you and left so` : "";
+		process.stdout.write(
+			`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged${skipped}, ${report.contextWritten.length} CLAUDE.md updated.\n`,
+		);
+		for (const error of report.errors) process.stderr.write(`ai-memory: ${error}\n`);
 	}
-	return errors.length > 0 ? 1 : 0;
+	return report.errors.length > 0 ? 1 : 0;
+}
+
+/** The plugin's settings from the vault when present; `--project` adds enabled projects. */
+async function loadSettings(path: string, projects: readonly string[]): Promise<Settings> {
+	const raw = await readFile(path, "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
+	const { settings } = migrateSettings(raw);
+	for (const projectPath of projects) {
+		const existing = settings.projects.find((p) => p.path === projectPath);
+		if (existing) existing.enabled = true;
+		else settings.projects.push({ path: projectPath, ...DEFAULT_PROJECT });
+	}
+	return settings;
 }
 
 function fail(reason: string): number {

@@ -1,3 +1,8 @@
+import type { RawLine } from "./transcript/jsonl-lines";
+import type { SubagentMeta } from "./transcript/link-subagents";
+import type { SerializedSession } from "./transcript/session-model";
+import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
+
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
 
 /** Notes inside the vault, by vault-relative path with `/` separators. */
@@ -12,4 +17,30 @@ export interface NoteStore {
 export interface ProjectFiles {
 	read(projectPath: string, fileName: string): Promise<string | null>;
 	write(projectPath: string, fileName: string, text: string): Promise<void>;
+}
+
+/** Claude Code's transcripts: listed by stat, read from a byte offset. */
+export interface TranscriptSource {
+	scan(): Promise<TranscriptFile[]>;
+	/** Re-stats one known file; undefined when it is gone. */
+	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;
+	/** Hands complete lines after `cursor` to `onLines`; `onRestart` first if the file was replaced. */
+	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void): Promise<{ cursor: TailCursor; bytesRead: number }>;
+	readMeta(path: string): Promise<SubagentMeta | undefined>;
+}
+
+/** One transcript's folded state, stored between runs so a later run reads only appended bytes. */
+export interface StoredTranscript {
+	file: TranscriptFile;
+	cursor: TailCursor;
+	model: SerializedSession;
+	meta?: SubagentMeta;
+}
+
+/** Where folded transcripts are kept between runs (the plugin's state folder). */
+export interface TranscriptStore {
+	/** The files known from earlier runs, with the stamps they had. */
+	known(): Promise<TranscriptFile[]>;
+	load(path: string): Promise<StoredTranscript | undefined>;
+	save(entry: StoredTranscript): Promise<void>;
 }

@@ -1,17 +1,9 @@
 import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
 import { type RawLine, splitCompleteLines, type Utf8Decoder } from "../core/transcript/jsonl-lines";
+import type { TailCursor } from "../core/transcript/transcript-files";
 
-/** Where the last read of a transcript stopped; plain data, stored between runs. */
-export interface TailCursor {
-	/** Bytes consumed: always just after a `\n`. */
-	offset: number;
-	/** Number of the next line to read (1-based). */
-	nextLineNo: number;
-	ino: number;
-	/** Base64 of the file's first bytes (up to HEAD_BYTES), to notice a replaced file. */
-	head: string;
-}
+export type { TailCursor };
 
 export interface TailRead {
 	cursor: TailCursor;

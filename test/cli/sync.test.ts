@@ -40,23 +40,24 @@ describe("ai-memory sync", () => {
 		expect(r.stderr).toBe("");
 		expect(r.status).toBe(0);
 		const result = JSON.parse(r.stdout) as { notesWritten: string[]; contextWritten: string[] };
-		expect(result.notesWritten).toHaveLength(4);
+		expect(result.notesWritten).toHaveLength(6); // 4 sessions, the project index, the base
 		expect(result.contextWritten).toHaveLength(1);
 		const claudeMd = readFileSync(join(dir, "shop-api", "CLAUDE.md"), "utf8");
 		expect(claudeMd.startsWith("# shop-api\r\nHand-written.  \r\n\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n")).toBe(true);
 		expect(claudeMd).toContain("Add a GET /products/:id endpoint to the shop API.");
 		expect(claudeMd).toContain("주문 목록 API에 페이지네이션을 추가해 줘");
 		const notes = readdirSync(join(dir, "vault", "AI Conversations", "shop-api"));
-		expect(notes).toHaveLength(4);
+		expect(notes).toHaveLength(5);
 		const note = readFileSync(join(dir, "vault", "AI Conversations", "shop-api", notes.find((n) => n.startsWith("2026-11-29 Refactor"))!), "utf8");
 		expect(note).toMatch(/^---\nsession_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d03\nproject: shop-api\n/);
 		expect(note).toContain("- Find product validation (Explore)");
+		expect(note).toContain("Sub-agent Explore: Find product validation");
 	});
 
 	it("writes nothing the second time", () => {
 		const before = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--json");
-		expect(JSON.parse(r.stdout)).toMatchObject({ notesWritten: [], notesUnchanged: 4, contextWritten: [] });
+		expect(JSON.parse(r.stdout)).toMatchObject({ transcriptsRead: 0, notesWritten: [], contextWritten: [], errors: [] });
 		const after = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
 		expect(after).toEqual(before);
 	});

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTranscript } from "../../src/core/transcript/parse-transcript";
 import { isEmptySession, isWarmupAgent, promptsOf, subagentCallsOf } from "../../src/core/transcript/session-queries";
-import { TranscriptIndex } from "../../src/node/transcript-index";
+import { openTranscriptIndex } from "../../src/node/transcript-index";
 
 /** The real transcripts in ../shared (never copied into this repo). */
 const ROOT = join(__dirname, "..", "..", "..", "shared", "corpus", "claude-transcripts");
@@ -131,10 +131,10 @@ describe.skipIf(!present)("the real transcripts of ../shared/corpus", () => {
 	});
 
 	it("links every sub-agent transcript to its parent's call, in both layouts", async () => {
-		const index = new TranscriptIndex(join(ROOT, "daaain__claude-code-log"));
+		const index = openTranscriptIndex(join(ROOT, "daaain__claude-code-log"));
 		const result = await index.refresh();
 		expect(result.failed).toEqual([]);
-		const links = Object.fromEntries(index.sessions().filter((s) => s.subagents.length > 0).map((s) => [s.file.fileId, s.subagents.map((a) => [a.file.agentId, a.toolUseId !== undefined, a.meta?.agentType ?? null]).sort()]));
+		const links = Object.fromEntries((await index.sessions()).filter((s) => s.subagents.length > 0).map((s) => [s.file.fileId, s.subagents.map((a) => [a.file.agentId, a.toolUseId !== undefined, a.meta?.agentType ?? null]).sort()]));
 		expect(links).toEqual({
 			"7acd37a8-2745-4b58-a8a9-46164b22ad9e": [["3430b97e", false, null]],
 			"a7da6a22-facc-4fcd-8bab-f83c87862004": [["c8d9b115", true, null]],
@@ -144,9 +144,9 @@ describe.skipIf(!present)("the real transcripts of ../shared/corpus", () => {
 	});
 
 	it("reads every newline-terminated file through the tail reader exactly as in one piece", async () => {
-		const index = new TranscriptIndex(join(ROOT, "daaain__claude-code-log"));
+		const index = openTranscriptIndex(join(ROOT, "daaain__claude-code-log"));
 		await index.refresh();
-		for (const entry of index.all()) {
+		for (const entry of index.loaded()) {
 			const whole = parseTranscript(readFileSync(entry.file.path), entry.file.fileId, entry.file.agentId);
 			expect(entry.model.counts).toEqual(whole.counts);
 		}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "../../src/core/transcript/parse-transcript";
 import { promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../src/core/transcript/session-queries";
 import { serializeSession } from "../../src/core/transcript/session-model";
-import { TranscriptIndex } from "../../src/node/transcript-index";
+import { openTranscriptIndex } from "../../src/node/transcript-index";
 import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, thinking, toolUse, type Stub } from "./harness/index.js";
 
 describe("transcript engine on real Claude Code transcripts", () => {
@@ -57,7 +57,7 @@ describe("transcript engine on real Claude Code transcripts", () => {
 		const first = await runClaude({ home, cwd, stub, prompt: ["Add a health check module", "What files are there now?"] });
 		expect(first.exitCode, first.stderr).toBe(0);
 		const projects = join(home, ".claude", "projects");
-		const index = new TranscriptIndex(projects);
+		const index = openTranscriptIndex(projects);
 		const r1 = await index.refresh();
 		expect(r1.failed).toEqual([]);
 		expect(r1.updated).toHaveLength(2); // the session and its sub-agent
@@ -67,7 +67,7 @@ describe("transcript engine on real Claude Code transcripts", () => {
 		const r2 = await index.refresh();
 		expect(r2.updated.map((u) => u.file.fileId)).toEqual([first.sessionId]);
 
-		const [session] = index.sessions();
+		const [session] = (await index.sessions());
 		expect(session?.file.fileId).toBe(first.sessionId);
 		const model = session!.model;
 		expect(model.cwd).toBe(cwd);

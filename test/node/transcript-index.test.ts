@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { promptsOf } from "../../src/core/transcript/session-queries";
 import { diffScan } from "../../src/core/transcript/transcript-files";
 import { claudeConfigDir } from "../../src/node/claude-paths";
-import { TranscriptIndex } from "../../src/node/transcript-index";
+import { openTranscriptIndex } from "../../src/node/transcript-index";
 import { scanTranscripts } from "../../src/node/transcript-scanner";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
@@ -85,9 +85,9 @@ describe("diffScan", () => {
 
 describe("TranscriptIndex", () => {
 	it("links sub-agents to their parent and call, in both layouts, dropping Warmup agents", async () => {
-		const index = new TranscriptIndex(root);
+		const index = openTranscriptIndex(root);
 		await index.refresh();
-		const sessions = index.sessions();
+		const sessions = (await index.sessions());
 		const parent = sessions.find((s) => s.file.fileId === PARENT);
 		expect(parent?.subagents.map((a) => [a.file.agentId, a.toolUseId, a.meta?.agentType])).toEqual([["a1234567890abcdef", "toolu_A", "Explore"]]);
 		const legacy = sessions.find((s) => s.file.fileId === LEGACY);
@@ -96,7 +96,7 @@ describe("TranscriptIndex", () => {
 	});
 
 	it("reads only what changed: nothing on a quiet re-scan, only appended bytes after a write", async () => {
-		const index = new TranscriptIndex(root);
+		const index = openTranscriptIndex(root);
 		const first = await index.refresh();
 		expect(first.updated).toHaveLength(6);
 		const quiet = await index.refresh();
@@ -110,27 +110,27 @@ describe("TranscriptIndex", () => {
 		const after = await index.refresh();
 		expect(after.updated.map((u) => u.file.fileId)).toEqual([LEGACY]);
 		expect(after.bytesRead).toBe(Buffer.byteLength(turn));
-		expect(promptsOf(index.get(path)!.model).map((p) => p.text)).toEqual(["old style", "and one more thing"]);
+		expect(promptsOf((await index.get(path))!.model).map((p) => p.text)).toEqual(["old style", "and one more thing"]);
 	});
 
 	it("keeps the model of a transcript that disappeared upstream and reports it removed", async () => {
-		const index = new TranscriptIndex(root);
+		const index = openTranscriptIndex(root);
 		await index.refresh();
 		const path = join(root, "-home-dev-shop-api", `${LEGACY}.jsonl`);
 		await unlink(path);
 		const r = await index.refresh();
 		expect(r.removed).toEqual([path]);
-		expect(index.get(path)?.model.counts.prompts).toBe(1);
+		expect((await index.get(path))?.model.counts.prompts).toBe(1);
 	});
 
 	it("folds a rewritten file anew instead of appending to its old model", async () => {
-		const index = new TranscriptIndex(root);
+		const index = openTranscriptIndex(root);
 		await index.refresh();
 		const path = join(root, "-home-dev-shop-api", `${LEGACY}.jsonl`);
 		await writeFile(path, jsonl([userText("a different first prompt that is longer than before", { sessionId: LEGACY })]));
 		await utimes(path, new Date(), new Date(Date.now() + 5000));
 		await index.refresh();
-		expect(promptsOf(index.get(path)!.model).map((p) => p.text)).toEqual(["a different first prompt that is longer than before"]);
+		expect(promptsOf((await index.get(path))!.model).map((p) => p.text)).toEqual(["a different first prompt that is longer than before"]);
 	});
 });
 
@@ -144,14 +144,14 @@ describe("claudeConfigDir", () => {
 
 describe("TranscriptIndex.refreshPaths", () => {
 	it("re-reads a named file without a scan, and reports a vanished one", async () => {
-		const index = new TranscriptIndex(root);
+		const index = openTranscriptIndex(root);
 		await index.refresh();
 		const path = join(root, "-home-dev-shop-api", `${LEGACY}.jsonl`);
 		expect((await index.refreshPaths([path])).unchanged).toBe(1);
 		await appendFile(path, jsonl([userText("more", { sessionId: LEGACY })]));
 		const r = await index.refreshPaths([path, join(root, "unknown.jsonl")]);
 		expect(r.updated.map((u) => u.file.fileId)).toEqual([LEGACY]);
-		expect(promptsOf(index.get(path)!.model).map((p) => p.text)).toEqual(["old style", "more"]);
+		expect(promptsOf((await index.get(path))!.model).map((p) => p.text)).toEqual(["old style", "more"]);
 		await unlink(path);
 		expect((await index.refreshPaths([path])).removed).toEqual([path]);
 	});

@@ -73,8 +73,17 @@ export class TFolder extends TAbstractFile {
 	children: TAbstractFile[] = [];
 }
 
+/** The desktop adapter: the vault is a folder on disk. */
+export class FileSystemAdapter {
+	constructor(private readonly basePath: string) {}
+	getBasePath(): string {
+		return this.basePath;
+	}
+}
+
 /** An in-memory vault with the semantics of the calls the plugin makes. */
 export class Vault {
+	adapter: FileSystemAdapter | object = {};
 	private readonly files = new Map<string, { file: TFile; data: string }>();
 	private readonly folders = new Map<string, TFolder>([["", new TFolder("", null)]]);
 
@@ -124,11 +133,19 @@ export interface App {
 
 export abstract class Plugin extends Component {
 	readonly commands: Command[] = [];
+	/** What `saveData` stored; `loadData` returns it. */
+	data: unknown = null;
 	constructor(
 		public app: App,
 		public manifest: PluginManifest,
 	) {
 		super();
+	}
+	async loadData(): Promise<unknown> {
+		return this.data;
+	}
+	async saveData(data: unknown): Promise<void> {
+		this.data = data;
 	}
 	addCommand(command: Command): Command {
 		this.commands.push(command);

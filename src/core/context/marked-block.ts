@@ -1,6 +1,14 @@
 export const BEGIN_MARKER = "<!-- AUTO-CONTEXT:BEGIN -->";
 export const END_MARKER = "<!-- AUTO-CONTEXT:END -->";
 
+/** The two marker lines that delimit a generated block. */
+export interface Markers {
+	begin: string;
+	end: string;
+}
+
+export const CONTEXT_MARKERS: Markers = { begin: BEGIN_MARKER, end: END_MARKER };
+
 export type UpsertResult =
 	| { ok: true; text: string; changed: boolean }
 	/** Nothing may be written: the markers in the file do not delimit one block. */
@@ -21,25 +29,25 @@ interface Marker {
  * as a line of its own outside fenced code, so quoting one in a code block is harmless. Broken
  * markers (BEGIN without END, END first, two of either) stop the upsert with the line to fix.
  */
-export function upsertMarkedBlock(text: string, body: string): UpsertResult {
+export function upsertMarkedBlock(text: string, body: string, marks: Markers = CONTEXT_MARKERS): UpsertResult {
 	const eol = detectEol(text);
 	const inner = body === "" ? "" : `${body.replace(/\r?\n/g, eol)}${body.endsWith("\n") ? "" : eol}`;
-	const markers = findMarkers(text);
+	const markers = findMarkers(text, marks);
 	const begins = markers.filter((m) => m.kind === "begin");
 	const ends = markers.filter((m) => m.kind === "end");
 	if (begins.length === 0 && ends.length === 0) {
-		const block = `${BEGIN_MARKER}${eol}${inner}${END_MARKER}${eol}`;
+		const block = `${marks.begin}${eol}${inner}${marks.end}${eol}`;
 		if (text === "" || text === "\ufeff") return { ok: true, text: `${text}${block}`, changed: true };
 		const separator = text.endsWith("\n") ? eol : `${eol}${eol}`;
 		return { ok: true, text: `${text}${separator}${block}`, changed: true };
 	}
-	if (begins.length > 1) return broken(`a second ${BEGIN_MARKER}`, begins[1]!.line);
-	if (ends.length > 1) return broken(`a second ${END_MARKER}`, ends[1]!.line);
+	if (begins.length > 1) return broken(`a second ${marks.begin}`, begins[1]!.line);
+	if (ends.length > 1) return broken(`a second ${marks.end}`, ends[1]!.line);
 	const begin = begins[0];
 	const end = ends[0];
-	if (!begin) return broken(`${END_MARKER} without ${BEGIN_MARKER}`, end!.line);
-	if (!end) return broken(`${BEGIN_MARKER} without ${END_MARKER}`, begin.line);
-	if (end.start < begin.start) return broken(`${END_MARKER} before ${BEGIN_MARKER}`, end.line);
+	if (!begin) return broken(`${marks.end} without ${marks.begin}`, end!.line);
+	if (!end) return broken(`${marks.begin} without ${marks.end}`, begin.line);
+	if (end.start < begin.start) return broken(`${marks.end} before ${marks.begin}`, end.line);
 	// A BEGIN on the file's last line, with no line ending, needs one before the body.
 	const head = begin.next === text.length && !text.endsWith("\n") ? `${text}${eol}` : text.slice(0, begin.next);
 	const updated = `${head}${inner}${text.slice(end.start)}`;
@@ -48,6 +56,11 @@ export function upsertMarkedBlock(text: string, body: string): UpsertResult {
 
 function broken(what: string, line: number): UpsertResult {
 	return { ok: false, reason: `${what} at line ${line}`, line };
+}
+
+/** Whether the text holds either marker line (outside fenced code). */
+export function hasMarkers(text: string, marks: Markers): boolean {
+	return findMarkers(text, marks).length > 0;
 }
 
 /** The file's line ending: CRLF when its first line ends so, else LF. */
@@ -62,7 +75,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * Marker lines outside fenced code. A fence that is never closed does not count as one (an
  * appended block after it must still be found next time), so the scan runs again without it.
  */
-function findMarkers(text: string, unclosed: ReadonlySet<number> = new Set()): Marker[] {
+function findMarkers(text: string, marks: Markers, unclosed: ReadonlySet<number> = new Set()): Marker[] {
 	const markers: Marker[] = [];
 	let fence: { chars: string; line: number } | undefined;
 	let start = text.startsWith("\ufeff") ? 1 : 0;
@@ -80,13 +93,13 @@ function findMarkers(text: string, unclosed: ReadonlySet<number> = new Set()): M
 		} else {
 			const trimmed = content.trim();
 			const next = nl < 0 ? text.length : nl + 1;
-			if (trimmed === BEGIN_MARKER) markers.push({ kind: "begin", line, start, next });
-			else if (trimmed === END_MARKER) markers.push({ kind: "end", line, start, next });
+			if (trimmed === marks.begin) markers.push({ kind: "begin", line, start, next });
+			else if (trimmed === marks.end) markers.push({ kind: "end", line, start, next });
 		}
 		if (nl < 0) break;
 		start = nl + 1;
 		line++;
 	}
-	if (fence !== undefined) return findMarkers(text, new Set([...unclosed, fence.line]));
+	if (fence !== undefined) return findMarkers(text, marks, new Set([...unclosed, fence.line]));
 	return markers;
 }

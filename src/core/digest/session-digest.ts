@@ -1,6 +1,7 @@
 import type { SessionModel, ToolCall } from "../transcript/session-model";
-import { assistantTextsOf, errorsOf, promptsOf, shellCommandsOf, subagentCallsOf } from "../transcript/session-queries";
+import { assistantTextsOf, errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
 import { sessionTitle, shorten } from "./session-title";
+import { findStatements } from "./statements";
 
 /** What a reader wants to know about a session before reading it. Plain data, deterministic. */
 export interface SessionDigest {
@@ -23,6 +24,11 @@ export interface SessionDigest {
 	filesRead: string[];
 	commands: string[];
 	errors: string[];
+	/** Sentences that state a decision or leave something open, from prompts and replies. */
+	decisions: string[];
+	openEnds: string[];
+	/** Names of the tools used, first use first. */
+	tools: string[];
 	subagents: { description: string; type?: string; agentId?: string }[];
 	tokens: { input: number; output: number };
 }
@@ -33,6 +39,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string): Sessi
 	const texts = assistantTextsOf(model);
 	const outcome = texts[texts.length - 1]?.text;
 	const touched = [...model.files.written, ...model.files.edited.filter((f) => !model.files.written.includes(f))];
+	const statements = findStatements([...prompts.filter((p) => p.kind === "prompt").map((p) => p.text), ...texts.map((t) => t.text)]);
 	return {
 		sessionId: model.fileId,
 		title: sessionTitle(model, summaryTitle),
@@ -50,6 +57,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string): Sessi
 		filesRead: model.files.read,
 		commands: unique(shellCommandsOf(model).map((c) => oneLine(String(c.input.command)))),
 		errors: errorsOf(model).map((e) => shorten(oneLine(e.tool ? `${e.tool}: ${e.text}` : e.text), 160)),
+		decisions: statements.decisions,
+		openEnds: statements.openEnds,
+		tools: unique(toolCallsOf(model, true).map((c) => c.name)),
 		subagents: subagentCallsOf(model).map(describeSubagent),
 		tokens: { input: model.tokens.input + model.tokens.cacheCreation + model.tokens.cacheRead, output: model.tokens.output },
 	};

@@ -26,10 +26,13 @@ export function renderFrontmatter(fields: readonly (readonly [string, Frontmatte
 
 const PLAIN = /^[A-Za-z0-9_./@][A-Za-z0-9 _./@()+-]*$/;
 const LOOKS_TYPED = /^(true|false|yes|no|on|off|null|~|[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?|0x[0-9a-fA-F]+|\d{4}-\d\d-\d\d.*)$/i;
+/** Dates and datetimes as Obsidian writes them itself, unquoted, so Properties shows a date. */
+const DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d)?)?$/;
 
 function scalar(value: string | number | boolean | null): string {
 	if (value === null) return "null";
 	if (typeof value !== "string") return String(value);
+	if (DATE.test(value)) return value;
 	if (value !== "" && PLAIN.test(value) && !LOOKS_TYPED.test(value) && !value.endsWith(" ")) return value;
 	return JSON.stringify(value);
 }

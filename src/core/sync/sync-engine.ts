@@ -1,110 +1,239 @@
 import { renderContextBlock } from "../context/context-block";
 import { upsertMarkedBlock } from "../context/marked-block";
 import { digestSession, type SessionDigest } from "../digest/session-digest";
+import { buildKeywordStats, keywordsOf, topicTags } from "../digest/topic-tags";
+import { renderSessionsBase } from "../notes/base-file";
 import { baseName, safeFileName } from "../notes/note-name";
-import { renderSessionNote } from "../notes/render-session-note";
+import { mergeNote } from "../notes/note-regions";
+import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
+import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import type { NoteStore, ProjectFiles } from "../ports";
+import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import type { SessionWithAgents } from "../transcript/link-subagents";
-import { isEmptySession } from "../transcript/session-queries";
+import { promptsOf, isEmptySession } from "../transcript/session-queries";
+import { redactDigest, redactorFor } from "./redaction-policy";
+import type { SessionRecord, SyncState } from "./sync-state";
+import type { RefreshResult, TranscriptIndex } from "./transcript-index";
 
-export interface EnabledProject {
-	path: string;
-	target: "CLAUDE.md" | "CLAUDE.local.md";
-}
-
-export interface SyncSettings {
-	notesFolder: string;
-	tagPrefix: string;
-	projects: EnabledProject[];
+export interface SyncOptions {
+	/** Re-render every note, recreating deleted ones. */
+	rebuild?: boolean;
+	/** Called as notes are written: done of total. */
+	onProgress?: (done: number, total: number) => void;
 }
 
 export interface SyncReport {
+	transcriptsRead: number;
 	notesWritten: string[];
 	notesUnchanged: number;
+	/** Notes the user deleted; they stay deleted. */
+	notesSkipped: string[];
 	contextWritten: string[];
 	/** Problems that stopped one write; the rest of the sync went on. */
 	errors: string[];
 }
 
+export interface SyncDeps {
+	index: TranscriptIndex;
+	settings: Settings;
+	/** Mutated in place; the caller stores it afterwards. */
+	state: SyncState;
+	notes: NoteStore;
+	projects: ProjectFiles;
+}
+
 /**
- * One sync: a note per non-empty session, and the context block in each enabled project's
- * CLAUDE.md. Writes only what changed.
+ * One sync: reads what changed in the transcripts, brings the notes of the sessions it touches
+ * up to date (and the links of their neighbours, the project indexes), and writes the context
+ * block into enabled projects' CLAUDE.md. Writes only files whose bytes change.
  */
-export async function runSync(sessions: readonly SessionWithAgents[], settings: SyncSettings, notes: NoteStore, projects: ProjectFiles): Promise<SyncReport> {
-	const report: SyncReport = { notesWritten: [], notesUnchanged: 0, contextWritten: [], errors: [] };
+export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
+	const { index, settings, state } = deps;
+	const read = await index.refresh();
+	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`) };
+	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
+
+	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : touchedSessionPaths(read, index);
+	const sessions = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
 	const live = sessions.filter((s) => !isEmptySession(s.model));
-	const titles = summaryTitles(sessions);
-	const planned = planNotes(live, titles, settings);
-	for (const note of planned) {
-		const text = renderSessionNote(note.session.model, note.digest, { project: note.project, source: note.session.file.path, tags: note.tags });
-		const before = await notes.read(note.path);
-		if (before === text) {
-			report.notesUnchanged++;
-			continue;
-		}
-		await notes.write(note.path, text);
-		report.notesWritten.push(note.path);
+	const newcomers = new Set<string>();
+	for (const session of live) {
+		if (!state.sessions[session.file.path]) newcomers.add(session.file.path);
+		recordSession(state, session, settings);
 	}
-	const notePaths = Object.fromEntries(planned.map((n) => [n.digest.sessionId, n.path]));
+
+	// Neighbours of new sessions get a new previous/next link.
+	const render = new Set(live.map((s) => s.file.path));
+	for (const path of newcomers) for (const n of neighbours(state, path)) if (n) render.add(n);
+	const toRender = await index.sessions([...render]);
+	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
+	const byPath = new Map(toRender.map((s) => [s.file.path, s]));
+	const total = toRender.length;
+	let done = 0;
+	for (const path of [...render].sort()) {
+		const session = byPath.get(path);
+		const record = state.sessions[path];
+		if (!session || !record) continue;
+		record.tags = topicTags(tagInput(session, record), stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+		await writeSessionNote(deps, session, record, path, report, options.rebuild === true);
+		options.onProgress?.(++done, total);
+	}
+
+	const projects = new Set([...render].map((p) => state.sessions[p]?.project).filter((p): p is string => p !== undefined));
+	for (const project of [...projects].sort()) await writeProjectIndex(deps, project, report);
+	if (projects.size > 0) await writeIfMissing(deps.notes, `${settings.notesFolder}/${settings.notesFolder}.base`, renderSessionsBase(settings.notesFolder), report);
+
+	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md.
 	for (const project of settings.projects) {
-		const digests = planned.filter((n) => n.digest.projectPath === project.path).map((n) => n.digest);
-		const body = renderContextBlock(digests, { sessions: 5, maxChars: 5000, notePaths });
-		try {
-			const before = (await projects.read(project.path, project.target)) ?? "";
-			const result = upsertMarkedBlock(before, body);
-			if (!result.ok) {
-				report.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
-				continue;
-			}
-			if (!result.changed) continue;
-			await projects.write(project.path, project.target, result.text);
-			report.contextWritten.push(`${project.path}/${project.target}`);
-		} catch (error) {
-			report.errors.push(`${project.target} in ${project.path}: ${error instanceof Error ? error.message : String(error)}`);
-		}
+		if (!project.enabled || isExcluded(project.path, settings.excludedProjects)) continue;
+		await writeContext(deps, project, report);
 	}
 	return report;
 }
 
-interface PlannedNote {
-	session: SessionWithAgents;
-	digest: SessionDigest;
-	project: string;
-	path: string;
-	tags: string[];
-}
-
-function planNotes(sessions: readonly SessionWithAgents[], titles: Map<string, string>, settings: SyncSettings): PlannedNote[] {
-	const planned: PlannedNote[] = [];
-	const taken = new Set<string>();
-	const ordered = [...sessions].sort((a, b) => (a.model.startedAt ?? "").localeCompare(b.model.startedAt ?? "") || a.file.fileId.localeCompare(b.file.fileId));
-	for (const session of ordered) {
-		const digest = digestSession(session.model, titles.get(session.file.path));
-		const project = safeFileName(baseName(digest.projectPath ?? session.file.projectDir), "Unknown project");
-		const date = (digest.startedAt ?? "").slice(0, 10) || "undated";
-		let path = `${settings.notesFolder}/${project}/${date} ${safeFileName(digest.title)}.md`;
-		if (taken.has(path.toLowerCase())) path = path.replace(/\.md$/, ` (${digest.sessionId.slice(0, 8)}).md`);
-		taken.add(path.toLowerCase());
-		planned.push({ session, digest, project, path, tags: [`${settings.tagPrefix}claude-code`, `${settings.tagPrefix}project/${tagPart(project)}`] });
-	}
-	return planned;
-}
-
-/** `summary` lines title the session that holds their `leafUuid`, often in another file of the project. */
-function summaryTitles(sessions: readonly SessionWithAgents[]): Map<string, string> {
-	const titles = new Map<string, string>();
-	for (const source of sessions) {
-		for (const summary of source.model.summaries) {
-			if (!summary.leafUuid || !summary.text) continue;
-			const key = hash53(summary.leafUuid);
-			const owner = sessions.find((s) => s.file.projectDir === source.file.projectDir && s.model.index.seenUuids.has(key));
-			if (owner) titles.set(owner.file.path, summary.text);
+/** Session files read this time, and the parents of sub-agent files read this time. */
+function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): string[] {
+	const paths = new Set<string>();
+	const sessions = index.knownFiles().filter((f) => f.kind === "session");
+	for (const entry of read.updated) {
+		if (entry.file.kind === "session") paths.add(entry.file.path);
+		else {
+			const parentId = entry.file.parentSessionId ?? entry.model.sessionIds[0];
+			const parent = sessions.find((s) => s.projectDir === entry.file.projectDir && s.fileId === parentId);
+			if (parent) paths.add(parent.path);
 		}
 	}
-	return titles;
+	return [...paths];
 }
 
-function tagPart(text: string): string {
-	return text.toLowerCase().replace(/[^\p{L}\p{N}_/-]+/gu, "-").replace(/^-+|-+$/g, "") || "unnamed";
+function recordSession(state: SyncState, session: SessionWithAgents, settings: Settings): void {
+	const redact = redactorFor(settings, session.model.cwd);
+	const digest = redactDigest(digestSession(session.model, summaryTitle(state, session)), redact);
+	const existing = state.sessions[session.file.path];
+	const project = existing?.project ?? safeFileName(baseName(digest.projectPath ?? session.file.projectDir), "Unknown project");
+	const notePath = existing?.notePath ?? uniqueNotePath(state, `${settings.notesFolder}/${project}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
+	state.sessions[session.file.path] = {
+		...existing,
+		project,
+		projectPath: digest.projectPath,
+		notePath,
+		digest,
+		tags: existing?.tags ?? [],
+		keywords: keywordsOf(promptsOf(session.model).filter((p) => p.kind === "prompt").map((p) => redact(p.text))),
+	};
+}
+
+function summaryTitle(state: SyncState, session: SessionWithAgents): string | undefined {
+	let title: string | undefined;
+	for (const [key, text] of Object.entries(state.summaries)) if (session.model.index.seenUuids.has(Number(key))) title = text;
+	return title;
+}
+
+function uniqueNotePath(state: SyncState, stem: string): string {
+	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
+	for (let n = 1; ; n++) {
+		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
+		if (!taken.has(path.toLowerCase())) return path;
+	}
+}
+
+/** The sessions before and after this one in its project, by start time. */
+function neighbours(state: SyncState, path: string): [string | undefined, string | undefined] {
+	const record = state.sessions[path];
+	if (!record) return [undefined, undefined];
+	const ordered = projectSessions(state, record.project).map(([p]) => p);
+	const at = ordered.indexOf(path);
+	return [ordered[at - 1], ordered[at + 1]];
+}
+
+function projectSessions(state: SyncState, project: string): [string, SessionRecord][] {
+	return Object.entries(state.sessions)
+		.filter(([, r]) => r.project === project && !r.deleted)
+		.sort(([pa, a], [pb, b]) => (a.digest.startedAt ?? "").localeCompare(b.digest.startedAt ?? "") || pa.localeCompare(pb));
+}
+
+function tagInput(session: SessionWithAgents, record: SessionRecord) {
+	const d = record.digest;
+	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptsOf(session.model).filter((p) => p.kind === "prompt").map((p) => p.text), commands: d.commands };
+}
+
+async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, record: SessionRecord, path: string, report: SyncReport, rebuild: boolean): Promise<void> {
+	const { settings, state, notes } = deps;
+	const existing = await notes.read(record.notePath);
+	if (existing === null && record.written && !rebuild) {
+		record.deleted = true;
+		report.notesSkipped.push(record.notePath);
+		return;
+	}
+	record.deleted = undefined;
+	const [before, after] = neighbours(state, path);
+	const link = (p: string | undefined): NoteLink | undefined => {
+		const r = p ? state.sessions[p] : undefined;
+		return r ? { path: r.notePath, title: r.digest.title } : undefined;
+	};
+	const rendered = renderSessionNote({
+		session,
+		digest: record.digest,
+		project: record.project,
+		tags: record.tags,
+		detail: settings.detail,
+		index: { path: projectIndexPath(settings.notesFolder, record.project), title: record.project },
+		previous: link(before),
+		next: link(after),
+		redact: redactorFor(settings, session.model.cwd),
+	});
+	await writeMerged(notes, record.notePath, existing, rendered, report);
+	record.written = true;
+}
+
+async function writeProjectIndex(deps: SyncDeps, project: string, report: SyncReport): Promise<void> {
+	const records = projectSessions(deps.state, project).map(([, r]) => r);
+	const path = projectIndexPath(deps.settings.notesFolder, project);
+	const rendered = renderProjectIndex(project, records[0]?.projectPath, records, deps.settings.tagPrefix);
+	await writeMerged(deps.notes, path, await deps.notes.read(path), rendered, report);
+}
+
+async function writeMerged(notes: NoteStore, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, report: SyncReport): Promise<void> {
+	const merged = mergeNote(existing, rendered.frontmatter, rendered.body);
+	if (!merged.ok) {
+		report.errors.push(`${path}: ${merged.reason}`);
+		return;
+	}
+	if (merged.text === existing) {
+		report.notesUnchanged++;
+		return;
+	}
+	await notes.write(path, merged.text);
+	report.notesWritten.push(path);
+}
+
+async function writeIfMissing(notes: NoteStore, path: string, text: string, report: SyncReport): Promise<void> {
+	if ((await notes.read(path)) !== null) return;
+	await notes.write(path, text);
+	report.notesWritten.push(path);
+}
+
+async function writeContext(deps: SyncDeps, project: ProjectSettings, report: SyncReport): Promise<void> {
+	const digests: SessionDigest[] = [];
+	const notePaths: Record<string, string> = {};
+	for (const record of Object.values(deps.state.sessions)) {
+		if (record.digest.projectPath !== project.path) continue;
+		digests.push(record.digest);
+		notePaths[record.digest.sessionId] = record.notePath;
+	}
+	const body = renderContextBlock(digests, { sessions: project.sessions, maxChars: 5000, notePaths });
+	try {
+		const before = (await deps.projects.read(project.path, project.target)) ?? "";
+		const result = upsertMarkedBlock(before, body);
+		if (!result.ok) {
+			report.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
+			return;
+		}
+		if (!result.changed) return;
+		await deps.projects.write(project.path, project.target, result.text);
+		report.contextWritten.push(`${project.path}/${project.target}`);
+	} catch (error) {
+		report.errors.push(`${project.target} in ${project.path}: ${error instanceof Error ? error.message : String(error)}`);
+	}
 }

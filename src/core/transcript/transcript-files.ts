@@ -18,6 +18,17 @@ export interface TranscriptFile {
 
 export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino">;
 
+/** Where the last read of a transcript stopped; plain data, stored between runs. */
+export interface TailCursor {
+	/** Bytes consumed: always just after a `\n`. */
+	offset: number;
+	/** Number of the next line to read (1-based). */
+	nextLineNo: number;
+	ino: number;
+	/** Base64 of the file's first bytes, to notice a replaced file. */
+	head: string;
+}
+
 export interface ScanDiff {
 	added: TranscriptFile[];
 	changed: TranscriptFile[];

@@ -20,7 +20,7 @@ describe("renderFrontmatter", () => {
 				["korean", "한국어 제목"],
 			]),
 		).toBe(
-			'---\ntitle: Add health check\ncolon: "a: b"\nbool: "true"\nnum: "42"\ndate: "2026-11-29T10:00"\ncount: 3\nempty: []\nlist:\n  - ai/claude-code\n  - "#hash"\nquote: "say \\"hi\\""\nkorean: "한국어 제목"\n---\n',
+			'---\ntitle: Add health check\ncolon: "a: b"\nbool: "true"\nnum: "42"\ndate: 2026-11-29T10:00\ncount: 3\nempty: []\nlist:\n  - ai/claude-code\n  - "#hash"\nquote: "say \\"hi\\""\nkorean: "한국어 제목"\n---\n',
 		);
 	});
 });

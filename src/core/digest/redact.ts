@@ -1,0 +1,547 @@
+/**
+ * Secret redaction for note bodies: API keys, tokens, private keys, credentials in URLs and
+ * headers, and `KEY=value` assignments whose key names a secret. Each secret becomes
+ * `[redacted:<kind>]`; only the secret part is replaced, so `DB_PASSWORD=[redacted:password]` and
+ * `postgres://app:[redacted:connection-string-password]@db` keep their context.
+ *
+ * Pure: standard JS only, no I/O. See docs/redaction.md for the rule table and the policy on
+ * look-alikes.
+ *
+ * Complexity: each rule is one left-to-right pass (`exec` with the `g` flag) and is skipped
+ * outright when none of its literal hints occurs in the lower-cased text. Every pattern starts
+ * with a literal prefix or a one-character look-behind boundary, so a match attempt only begins
+ * where a token begins; its quantifiers are bounded and run over character classes that the next
+ * element cannot also match (no `(a+)+` shapes), so a failed attempt costs at most its bound and
+ * the whole pass is O(length × small constant). `KEY=value` reads the value only for keys that
+ * name a secret, and a value found harmless is skipped rather than searched again. The
+ * private-key rule walks the body lines after each BEGIN once (sticky regexes) and resumes after
+ * them. Measured: ~70 ms per MB of dense code/JSON; 2 MB adversarial runs finish in < 1 s.
+ *
+ * Idempotent: no rule matches a marker or any part of one, and the contextual rules leave values
+ * that already contain a marker alone, so `redact(redact(x)) === redact(x)` (property-tested).
+ * User patterns can expose new token boundaries, so with them the rules repeat until nothing
+ * changes (at most `MAX_PASSES` rounds).
+ */
+
+export interface RedactionOptions {
+	/**
+	 * Extra user patterns: regex source strings, compiled with the "g" flag. Invalid ones are
+	 * ignored and reported via `invalidPatterns`. Each non-empty match is replaced with
+	 * `[redacted:custom]`; matches that touch an existing marker are left alone.
+	 */
+	extraPatterns?: readonly string[];
+}
+
+export interface RedactionReport {
+	/** The redacted text. */
+	text: string;
+	/** How many secrets were replaced. */
+	count: number;
+	/** Replacements per kind, e.g. `{ "github-token": 2 }`. */
+	byKind: Record<string, number>;
+}
+
+export interface Redactor {
+	/** The text with every secret replaced by `[redacted:<kind>]`. */
+	redact(text: string): string;
+	/** Like `redact`, and says how many secrets of which kinds were replaced. */
+	redactWithReport(text: string): RedactionReport;
+	/** The extra patterns that did not compile, as given. */
+	invalidPatterns: string[];
+}
+
+/** The marker that replaces a secret. */
+export function redactionMarker(kind: string): string {
+	return `[redacted:${kind}]`;
+}
+
+const MARKER_PREFIX = "[redacted:";
+const MARKER_RE = /\[redacted:[a-z0-9-]{1,40}\]/g;
+
+/** One replacement: text[start, end) becomes `replacement`. */
+interface Edit {
+	end: number;
+	replacement: string;
+}
+
+/** Keep the match and resume the search at `skipTo`. */
+interface Skip {
+	skipTo: number;
+}
+
+interface Rule {
+	/** The kind shown in the marker (contextual rules may pick another per match). */
+	readonly kind: string;
+	/** Lower-case literals; the rule runs only when one of them occurs in the lower-cased text. */
+	readonly hints: readonly string[];
+	readonly pattern: RegExp;
+	/** Decides one match: an edit (from `match.index`), a skip, or undefined to keep it and go on after it. */
+	readonly decide: (match: RegExpExecArray, text: string) => (Edit & { kind: string }) | Skip | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values that are not secrets
+
+/** Words that are code, types or config literals rather than secrets. */
+const NOT_SECRET_WORDS = new Set([
+	"true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "nan",
+	"string", "number", "boolean", "bool", "str", "int", "bytes", "any", "unknown", "object", "void", "never",
+	"await", "async", "new", "this", "self", "function", "lambda", "typeof", "yield", "require", "input", "getpass", "return",
+	"required", "optional", "hidden", "redacted", "masked", "secret", "password", "token",
+]);
+
+/**
+ * Placeholders: `<your-token>`, `[TOKEN]`, `{token}`, `xxxx`, `****`, `...`, `changeme`,
+ * `your_api_key_here`, `YOUR-TOKEN`, `placeholder`, `example`, `dummy`, `todo`.
+ */
+const PLACEHOLDER_RE = /^(?:<[^<>]*>|\[[^\]]*\]|\{[^}]*\}|[xX*•._-]{3,}|change[-_]?me|placeholder|example|dummy|sample|todo|tbd|fixme|replace[-_]?me|your[-_ ].*|.*[-_]here)$/i;
+
+/** References to a secret kept elsewhere: `process.env.X`, `os.environ[...]`, `secrets.X`. */
+const REFERENCE_PREFIX_RE = /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv\(|env\(|ENV\[|System\.getenv|secrets\.|vars\.|env\.)/;
+
+/** `a.b.c` without digits: a property chain in code (`req.body.password`), or a host name. */
+const IDENTIFIER_CHAIN_RE = /^[A-Za-z_$][A-Za-z_$]{0,100}(?:\.[A-Za-z_$][A-Za-z_$]{0,100}){1,20}$/;
+const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
+const URL_RE = /^[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\//;
+const PATH_RE = /^(?:~|\.{1,2})?\/[A-Za-z0-9._\-/]*$/;
+
+/**
+ * True when `value` is obviously not a secret: empty, a variable reference (`$FOO`, `${FOO}`,
+ * `%FOO%`, `{{ x }}`, `process.env.FOO`, `os.environ[...]`), a placeholder, a short number, a code
+ * word or type, a property chain, a URL or a path, or a variable named after a secret
+ * (`userPassword`). Under non-password keys an all-lower-case word (`inherit`, `oauth`) is not
+ * one either.
+ */
+function isNotSecret(value: string, kind: string): boolean {
+	const v = value.trim();
+	if (v === "" || v.includes(MARKER_PREFIX)) return true;
+	const first = v[0];
+	if (first === "$" || first === "%" || v.startsWith("{{") || v.startsWith("#{")) return true;
+	if (v.includes("...") || v.includes("…")) return true;
+	if (/^\d{1,5}$/.test(v)) return true;
+	if (NOT_SECRET_WORDS.has(v.toLowerCase())) return true;
+	if (PLACEHOLDER_RE.test(v)) return true;
+	if (REFERENCE_PREFIX_RE.test(v)) return true;
+	if (IDENTIFIER_CHAIN_RE.test(v)) return true;
+	if (URL_RE.test(v) || PATH_RE.test(v)) return true;
+	if (IDENTIFIER_RE.test(v) && !/\d/.test(v) && secretKeyKind(v) !== undefined) return true;
+	if (kind !== "password" && /^[a-z]{1,15}(?:[-_][a-z]{0,15}){0,5}$/.test(v)) return true;
+	return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key names that announce a secret
+
+/** Keywords that may end a word part: `DBPASSWORD`, `AUTHTOKEN`, `clientsecret`. */
+const STRONG_KEYWORD_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY)(?=_|$)/;
+/** Keywords that must be a whole word part: `DB_PASS`, `DB_PWD`, `BASIC_AUTH` (not `BYPASS`, `AUTHOR`). */
+const WEAK_KEYWORD_RE = /(?:^|_)(?:PASS|PWD|AUTH)(?=_|$)/;
+const PASSWORD_KEYWORD_RE = /PASSWORD|PASSWD|PASSPHRASE|(?:^|_)(?:PASS|PWD)(?=_|$)/;
+/** A last word part that makes the key describe the secret, not hold it: `TOKEN_URL`, `PASSWORD_MIN_LENGTH`. */
+const NOT_SECRET_SUFFIXES = new Set([
+	"URL", "URI", "URLS", "ENDPOINT", "HOST", "HOSTNAME", "PORT", "PATH", "FILE", "FILENAME", "DIR", "DIRECTORY", "NAME",
+	"TYPE", "MODE", "METHOD", "PROVIDER", "DOMAIN", "REGION", "LIMIT", "LIMITS", "TTL", "EXPIRY", "EXPIRES", "EXPIRATION",
+	"IN", "TIMEOUT", "LENGTH", "LEN", "COUNT", "SIZE", "MAX", "MIN", "ENABLED", "DISABLED", "ENABLE", "REQUIRED", "HEADER",
+	"PREFIX", "ID", "VERSION", "LEVEL", "POLICY", "STRATEGY", "FORMAT", "SCOPE", "SCOPES", "AUDIENCE", "ISSUER",
+	"ALGORITHM", "ALG", "FIELD", "PARAM", "LABEL", "SOCK", "SOCKET", "COMMAND", "CMD", "HINT", "RESET", "REGEX", "PATTERN",
+	"DURATION", "LIFETIME", "AGE", "ROUNDS", "STORE", "CACHE", "STORAGE", "MANAGER", "HELPER", "SERVICE", "SERVER",
+]);
+/** Shell variables that merely contain a keyword: the working directory. */
+const SHELL_VARIABLES = new Set(["PWD", "OLDPWD"]);
+
+/** A cheap first look: every secret key contains one of these. */
+const KEY_HINT_RE = /pass|pwd|secret|token|key|auth/i;
+
+/** `dbPassword`, `db-password`, `db.password` → `DB_PASSWORD`. */
+function normalizeKey(key: string): string {
+	return key
+		.replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+		.replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+		.replace(/[-.\s]+/g, "_")
+		.toUpperCase();
+}
+
+/** "password" or "secret" when the name announces a secret (`DB_PASSWORD`, `apiKey`), else undefined. */
+function secretKeyKind(key: string): "password" | "secret" | undefined {
+	if (key.length > 64 || !KEY_HINT_RE.test(key)) return undefined;
+	return keywordKind(normalizeKey(key));
+}
+
+function keywordKind(norm: string): "password" | "secret" | undefined {
+	if (!STRONG_KEYWORD_RE.test(norm) && !WEAK_KEYWORD_RE.test(norm)) return undefined;
+	return PASSWORD_KEYWORD_RE.test(norm) ? "password" : "secret";
+}
+
+/** Like `secretKeyKind`, but not for keys that describe a secret (`TOKEN_URL`) or shell variables (`PWD`). */
+function keyDescribesSecret(key: string): "password" | "secret" | undefined {
+	if (key.length > 64 || !KEY_HINT_RE.test(key)) return undefined;
+	const norm = normalizeKey(key);
+	if (SHELL_VARIABLES.has(norm)) return undefined;
+	const last = norm.slice(norm.lastIndexOf("_") + 1);
+	if (NOT_SECRET_SUFFIXES.has(last)) return undefined;
+	return keywordKind(norm);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** A token that is a secret as a whole: the match becomes the marker. */
+function tokenRule(kind: string, hints: readonly string[], pattern: RegExp, valid?: (m: string) => boolean): Rule {
+	return {
+		kind,
+		hints,
+		pattern,
+		decide: (m) => (valid && !valid(m[0]) ? undefined : { end: m.index + m[0].length, replacement: redactionMarker(kind), kind }),
+	};
+}
+
+/** A labelled secret: the `pre` group stays, the `val` group becomes the marker. */
+function valueRule(kind: string, hints: readonly string[], pattern: RegExp, valid?: (value: string) => boolean): Rule {
+	return {
+		kind,
+		hints,
+		pattern,
+		decide: (m) => {
+			const pre = m.groups?.pre ?? "";
+			const val = m.groups?.val ?? "";
+			if (val === "" || (valid && !valid(val))) return undefined;
+			return { end: m.index + pre.length + val.length, replacement: pre + redactionMarker(kind), kind };
+		},
+	};
+}
+
+const mixedCase = (s: string): boolean => /[a-z]/.test(s) && /[A-Z]/.test(s);
+const randomLooking = (s: string): boolean => mixedCase(s) && /\d/.test(s);
+
+/** Anthropic, OpenAI, cloud and SaaS tokens with a recognisable prefix. */
+const TOKEN_RULES: readonly Rule[] = [
+	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g),
+	tokenRule("anthropic-api-key", ["sk-ant-"], /(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,12}\d{2}-[A-Za-z0-9_-]{20,300}/g),
+	tokenRule(
+		"openai-api-key",
+		["sk-"],
+		/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
+		(m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)),
+	),
+	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
+	tokenRule(
+		"gitlab-token",
+		["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glft-", "glimt-", "glsoat-", "glagent-"],
+		/(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,255}(?:\.[A-Za-z0-9_-]{2,64}){0,2}/g,
+	),
+	tokenRule("slack-token", ["xox", "xapp-"], /(?<![A-Za-z0-9_-])(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\d-[A-Za-z0-9-]{10,255})/g),
+	valueRule("slack-webhook", ["hooks.slack.com/"], /(?<pre>hooks\.slack\.com\/(?:services|workflows|triggers)\/)(?<val>[A-Za-z0-9_/+-]{10,255})/g),
+	tokenRule("stripe-key", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], /(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{10,255}/g),
+	tokenRule("stripe-webhook-secret", ["whsec_"], /(?<![A-Za-z0-9_-])whsec_[A-Za-z0-9+/=]{20,255}/g),
+	tokenRule("google-api-key", ["aiza"], /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g),
+	tokenRule("google-oauth-token", ["ya29."], /(?<![A-Za-z0-9_-])ya29\.[A-Za-z0-9_-]{20,2048}/g),
+	tokenRule("google-oauth-client-secret", ["gocspx-"], /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{20,64}/g),
+	tokenRule("npm-token", ["npm_"], /(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g),
+	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9_-])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g),
+	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9_-])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, (m) => mixedCase(m.slice(3))),
+	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g),
+	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9_-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9_-])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g),
+	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
+	valueRule(
+		"aws-secret-access-key",
+		["secret_access_key", "secretaccesskey", "aws_secret_key", "awssecretkey"],
+		/(?<![A-Za-z0-9_])(?<pre>\\?["']?(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)\\?["']?[ \t]*[:=][ \t]*\\?["']?)(?<val>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+	),
+	valueRule("azure-storage-key", ["accountkey="], /(?<pre>AccountKey=)(?<val>[A-Za-z0-9+/]{20,200}={0,2})/g),
+];
+
+// Private keys ----------------------------------------------------------------------------------
+
+const PEM_BEGIN_RE = /-----BEGIN [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/g;
+/**
+ * The lines of a PEM body after the BEGIN line, separated by real or JSON-escaped newlines: base64
+ * lines and `Proc-Type: …` header lines, each running to the end of its line (or a closing quote).
+ * Every repetition starts with a newline, so it cannot backtrack into itself.
+ */
+const PEM_BODY_RE = /(?:(?:\r?\n|\\r\\n|\\n)[ \t]*(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})?(?=[ \t]*(?:\r?\n|\\r|\\n|["'`]|$)))*/y;
+const PEM_END_RE = /(?:\s|\\r|\\n){0,16}-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/y;
+const BASE64_RUN_RE = /[A-Za-z0-9+/]{20}/;
+
+/**
+ * PEM private keys: BEGIN line, body and END line become one marker. A key cut short (no END
+ * line right after its body) loses its BEGIN line and the base64 lines that follow; prose after
+ * it stays. A BEGIN line without a base64 line of 20+ characters (a mention in code) stays.
+ */
+function redactPrivateKeys(text: string, tally: (kind: string) => void): string {
+	if (!text.includes("PRIVATE KEY")) return text;
+	const parts: string[] = [];
+	let last = 0;
+	PEM_BEGIN_RE.lastIndex = 0;
+	for (let m = PEM_BEGIN_RE.exec(text); m !== null; m = PEM_BEGIN_RE.exec(text)) {
+		const bodyStart = m.index + m[0].length;
+		PEM_BODY_RE.lastIndex = bodyStart;
+		const bodyEnd = trimEndOfBody(text, bodyStart, bodyStart + (PEM_BODY_RE.exec(text)?.[0].length ?? 0));
+		const body = text.slice(bodyStart, bodyEnd);
+		PEM_END_RE.lastIndex = bodyEnd;
+		const endLine = PEM_END_RE.exec(text);
+		const end = endLine ? bodyEnd + endLine[0].length : bodyEnd;
+		PEM_BEGIN_RE.lastIndex = end;
+		if (!BASE64_RUN_RE.test(body)) continue;
+		parts.push(text.slice(last, m.index), redactionMarker("private-key"));
+		last = end;
+		tally("private-key");
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(last));
+	return parts.join("");
+}
+
+/** The end of a truncated PEM body without its trailing blank lines. */
+function trimEndOfBody(text: string, start: number, end: number): number {
+	let e = end;
+	while (e > start) {
+		const c = text[e - 1];
+		if (c === " " || c === "\t" || c === "\n" || c === "\r") e--;
+		else if ((c === "n" || c === "r") && text[e - 2] === "\\" && e - 2 >= start) e -= 2;
+		else break;
+	}
+	return e;
+}
+
+// Credentials in URLs and headers ---------------------------------------------------------------
+
+const CONTEXT_RULES: readonly Rule[] = [
+	// scheme://user:password@host — the user part has no ':', so the first ':' splits them.
+	valueRule(
+		"connection-string-password",
+		["://"],
+		/(?<![A-Za-z0-9+.-])(?<pre>[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]\\]{0,128}:)(?<val>[^\s/?#@"'<>[\]\\]{1,256})(?=@)/g,
+		(v) => !isNotSecret(v, "password"),
+	),
+	{
+		// Authorization: Bearer …, "authorization": "Basic …", -H 'Proxy-Authorization: token …'
+		kind: "bearer-token",
+		hints: ["authorization"],
+		pattern: /(?<![A-Za-z0-9_-])(?<pre>(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*(?:[fFrRbB]?\\?["'`])?[ \t]*(?<scheme>bearer|token|bot|basic)[ \t]+)(?<val>[A-Za-z0-9._~+/-]{1,4096}=*)/gi,
+		decide: (m) => {
+			const pre = m.groups?.pre ?? "";
+			const val = m.groups?.val ?? "";
+			if (isNotSecret(val, "secret") || val.length < 8) return undefined;
+			const kind = (m.groups?.scheme ?? "").toLowerCase() === "basic" ? "basic-auth" : "bearer-token";
+			return { end: m.index + pre.length + val.length, replacement: pre + redactionMarker(kind), kind };
+		},
+	},
+	// A bare "Bearer <long token>" in a log line.
+	valueRule(
+		"bearer-token",
+		["bearer"],
+		/(?<![A-Za-z0-9_-])(?<pre>bearer[ \t]+)(?<val>[A-Za-z0-9._~+/-]{20,4096}=*)/gi,
+		(v) => /\d/.test(v) && /[A-Za-z]/.test(v) && !isNotSecret(v, "secret"),
+	),
+	// curl -u user:password, --user=user:password
+	valueRule(
+		"basic-auth",
+		["-u"],
+		/(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$[\]]{1,128}:)(?<val>[^\s"']{1,256})/g,
+		(v) => !isNotSecret(v, "password"),
+	),
+];
+
+// KEY=value assignments -------------------------------------------------------------------------
+
+/**
+ * `KEY=value`, `export KEY=value`, `KEY: value`, `"KEY": "value"`, `key := "value"`: the key and
+ * separator. The value is read by `ASSIGNMENT_VALUE_RE` only for keys that name a secret, so the
+ * many harmless `x = y` in a text cost no more than their key.
+ */
+const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.$\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?<sep>[ \t]*(?::=|:(?![:/])|=(?![=>~]))[ \t]*)/g;
+/** The value after the separator: a quoted string (also JSON-escaped `\"…\"`) or a bare word. */
+const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024}"|'(?:[^'\\\r\n]|\\.){0,1024}'|`[^`\\\r\n]{0,1024}`|[^\s"'`,;&|<>(){}[\]\\]{1,1024}/y;
+
+/** Characters that may precede a structured `key: value` (YAML line start, JSON, header string). */
+const STRUCTURED_BEFORE = new Set(["{", ",", "(", "[", '"', "'", "`"]);
+
+/** True when the `key: value` at `index` starts a line (after spaces, `- ` or `export `) or follows `{ , ( [` or a quote. */
+function structuredPosition(text: string, index: number): boolean {
+	let i = index;
+	const stop = Math.max(0, index - 64);
+	while (i > stop && (text[i - 1] === " " || text[i - 1] === "\t")) i--;
+	if (i === 0) return true;
+	const c = text[i - 1] ?? "";
+	if (c === "{" && text[i - 2] === "$") return false; // ${VAR:-default}
+	if (c === "\n" || c === "\r" || STRUCTURED_BEFORE.has(c)) return true;
+	if (c === "-" && (i === 1 || /\s/.test(text[i - 2] ?? ""))) return structuredPosition(text, i - 1);
+	if (text.slice(Math.max(0, i - 6), i) === "export") return structuredPosition(text, i - 6);
+	return false;
+}
+
+const ASSIGNMENT_RULE: Rule = {
+	kind: "password",
+	hints: ["pass", "pwd", "secret", "token", "key", "auth"],
+	pattern: ASSIGNMENT_RE,
+	decide: (m, text) => {
+		const { q = "", key = "", sep = "" } = m.groups ?? {};
+		const kind = keyDescribesSecret(key);
+		if (kind === undefined) return undefined;
+		const valueStart = m.index + m[0].length;
+		const opening = text[valueStart] ?? "";
+		const quoted = opening === '"' || opening === "'" || opening === "`" || (opening === "\\" && text[valueStart + 1] === '"');
+		// `key: value` in prose ("Your password: keep it safe") is not an assignment.
+		if (sep.trim() === ":" && q === "" && !quoted && !structuredPosition(text, m.index)) return undefined;
+		ASSIGNMENT_VALUE_RE.lastIndex = valueStart;
+		const val = ASSIGNMENT_VALUE_RE.exec(text)?.[0];
+		if (val === undefined) return undefined;
+		// A value found not to be a secret is not searched again for keys.
+		const skip = { skipTo: valueStart + val.length };
+		const after = text[valueStart + val.length] ?? "";
+		const quote = /^(?:\\"|["'`])/.exec(val)?.[0] ?? "";
+		const inner = quote === "" ? val : val.slice(quote.length, val.length - quote.length);
+		if (quote === "") {
+			// Code rather than a value: a call, an index, a string prefix (f"…"), or `x = y;`.
+			if (after === "(" || after === "[" || after === '"' || after === "'" || after === "`") return skip;
+			if (/\s/.test(sep) && sep.includes("=") && IDENTIFIER_RE.test(val) && (after === ";" || after === "," || after === ")")) return skip;
+		} else if (inner.includes("${") || inner.includes("{{") || /^\{[A-Za-z_][\w.]*\}$/.test(inner)) {
+			return skip;
+		}
+		if (isNotSecret(inner, kind)) return skip;
+		return { end: valueStart + val.length, replacement: m[0] + quote + redactionMarker(kind) + quote, kind };
+	},
+};
+
+/** Every built-in rule, in the order they run: specific tokens before contextual rules. */
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ASSIGNMENT_RULE];
+
+/**
+ * Lower-case literals of which at least one must occur (case-insensitively) for any built-in
+ * rule to change a text: text without them comes back unchanged.
+ */
+export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ...BUILTIN_RULES.flatMap((r) => r.hints)])];
+
+// ---------------------------------------------------------------------------------------------
+// Running the rules
+
+function applyRule(text: string, lower: string, rule: Rule, tally: (kind: string) => void): string {
+	if (!rule.hints.some((h) => lower.includes(h))) return text;
+	const re = rule.pattern;
+	const parts: string[] = [];
+	let last = 0;
+	re.lastIndex = 0;
+	for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+		if (m[0] === "") {
+			re.lastIndex++;
+			continue;
+		}
+		const edit = rule.decide(m, text);
+		if (edit === undefined) continue;
+		if ("skipTo" in edit) {
+			re.lastIndex = Math.max(edit.skipTo, re.lastIndex);
+			continue;
+		}
+		parts.push(text.slice(last, m.index), edit.replacement);
+		last = edit.end;
+		re.lastIndex = Math.max(edit.end, m.index + 1);
+		tally(edit.kind);
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(last));
+	return parts.join("");
+}
+
+/** Marker spans in `text`, sorted, for keeping custom patterns off them. */
+function markerSpans(text: string): [number, number][] {
+	const spans: [number, number][] = [];
+	if (!text.includes(MARKER_PREFIX)) return spans;
+	MARKER_RE.lastIndex = 0;
+	for (let m = MARKER_RE.exec(text); m !== null; m = MARKER_RE.exec(text)) spans.push([m.index, m.index + m[0].length]);
+	return spans;
+}
+
+function overlapsSpan(spans: readonly [number, number][], start: number, end: number): boolean {
+	let lo = 0;
+	let hi = spans.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		const span = spans[mid];
+		if (span !== undefined && span[1] <= start) lo = mid + 1;
+		else hi = mid;
+	}
+	const span = spans[lo];
+	return span !== undefined && span[0] < end;
+}
+
+function applyCustom(text: string, re: RegExp, tally: (kind: string) => void): string {
+	const spans = markerSpans(text);
+	const parts: string[] = [];
+	let last = 0;
+	re.lastIndex = 0;
+	for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+		const end = m.index + m[0].length;
+		if (m[0] === "") {
+			re.lastIndex++;
+			continue;
+		}
+		if (overlapsSpan(spans, m.index, end)) continue;
+		parts.push(text.slice(last, m.index), redactionMarker("custom"));
+		last = end;
+		tally("custom");
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(last));
+	return parts.join("");
+}
+
+/** Rounds of user patterns then built-in rules; in practice the second round changes nothing. */
+const MAX_PASSES = 4;
+
+function builtinPass(input: string, tally: (kind: string) => void): string {
+	let text = redactPrivateKeys(input, tally);
+	// Hints are looked up in the input: a replacement only removes text or adds a marker.
+	const lower = input.toLowerCase();
+	for (const rule of BUILTIN_RULES) text = applyRule(text, lower, rule, tally);
+	return text;
+}
+
+/** A redactor with the built-in rules and, after them, the user's extra patterns. */
+export function createRedactor(options: RedactionOptions = {}): Redactor {
+	const custom: RegExp[] = [];
+	const invalidPatterns: string[] = [];
+	for (const source of options.extraPatterns ?? []) {
+		try {
+			if (source.trim() === "") throw new Error("empty");
+			custom.push(new RegExp(source, "g"));
+		} catch {
+			invalidPatterns.push(source);
+		}
+	}
+
+	const redactWithReport = (input: string): RedactionReport => {
+		const byKind: Record<string, number> = {};
+		let count = 0;
+		const tally = (kind: string): void => {
+			byKind[kind] = (byKind[kind] ?? 0) + 1;
+			count++;
+		};
+		let text = builtinPass(input, tally);
+		// A user pattern may remove text that separated a token from what came before it (or
+		// depend on context a marker changed), so with user patterns the passes repeat until
+		// nothing changes; the built-in rules alone are idempotent in one pass.
+		for (let pass = 0; pass < MAX_PASSES && custom.length > 0; pass++) {
+			let next = text;
+			for (const re of custom) next = applyCustom(next, re, tally);
+			if (next === text) break;
+			text = builtinPass(next, tally);
+		}
+		return { text, count, byKind };
+	};
+
+	return {
+		redact: (text) => redactWithReport(text).text,
+		redactWithReport,
+		invalidPatterns,
+	};
+}
+
+const defaultRedactor = createRedactor();
+
+/** The text with every secret the built-in rules know replaced by `[redacted:<kind>]`. */
+export function redactSecrets(text: string): string {
+	return defaultRedactor.redact(text);
+}

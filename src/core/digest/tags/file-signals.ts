@@ -1,0 +1,159 @@
+/**
+ * Topic names read from what a session touched: file paths, shell commands and tool names.
+ * Each function returns the names one item supports; the caller counts them.
+ */
+
+const EXTENSIONS: Record<string, string> = {
+	ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript",
+	js: "javascript", jsx: "javascript", mjs: "javascript", cjs: "javascript",
+	py: "python", pyi: "python", ipynb: "jupyter", rs: "rust", go: "go", java: "java", kt: "kotlin", kts: "kotlin", swift: "swift", rb: "ruby", php: "php", cs: "csharp",
+	cpp: "cpp", cc: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp", hxx: "cpp", c: "c", h: "c",
+	sql: "sql", sh: "shell", bash: "shell", zsh: "shell", ps1: "powershell",
+	css: "css", scss: "css", sass: "css", less: "css", html: "html", htm: "html",
+	vue: "vue", svelte: "svelte", astro: "astro", dart: "dart", lua: "lua", zig: "zig", ex: "elixir", exs: "elixir", hs: "haskell",
+	scala: "scala", ml: "ocaml", erl: "erlang", jl: "julia", tf: "terraform", tfvars: "terraform", prisma: "prisma", graphql: "graphql", gql: "graphql", mk: "make",
+};
+
+/** Whole file names (lower-case). */
+const FILE_NAMES: Record<string, readonly string[]> = {
+	dockerfile: ["docker"], ".dockerignore": ["docker"], "docker-compose.yml": ["docker"], "docker-compose.yaml": ["docker"], "compose.yml": ["docker"], "compose.yaml": ["docker"],
+	"package.json": ["node"], "package-lock.json": ["node"], "pnpm-lock.yaml": ["node"], "pnpm-workspace.yaml": ["node"], "yarn.lock": ["node"], ".npmrc": ["node"], ".nvmrc": ["node"], "bun.lock": ["node"], "bun.lockb": ["node"],
+	"deno.json": ["deno"], "deno.jsonc": ["deno"],
+	"cargo.toml": ["rust"], "cargo.lock": ["rust"], "go.mod": ["go"], "go.sum": ["go"],
+	"pyproject.toml": ["python"], "setup.py": ["python"], "setup.cfg": ["python"], pipfile: ["python"], "poetry.lock": ["python"], "uv.lock": ["python"], "manage.py": ["django", "python"],
+	"pom.xml": ["java"], "build.gradle": ["java"], "build.gradle.kts": ["java"], "settings.gradle": ["java"], "settings.gradle.kts": ["java"],
+	gemfile: ["ruby"], "gemfile.lock": ["ruby"], rakefile: ["ruby"], "composer.json": ["php"], "cmakelists.txt": ["cpp"],
+	"angular.json": ["angular"], "chart.yaml": ["kubernetes"], "kustomization.yaml": ["kubernetes"], "schema.prisma": ["prisma", "database"],
+	".gitlab-ci.yml": ["gitlab-ci"], makefile: ["make"], gnumakefile: ["make"], ".gitignore": ["git"], ".gitattributes": ["git"],
+	"conftest.py": ["testing", "python"], "pytest.ini": ["testing", "python"], "biome.json": ["linting"], "ruff.toml": ["linting"], ".rubocop.yml": ["linting"], ".editorconfig": ["linting"],
+	"claude.md": ["claude-md"], "claude.local.md": ["claude-md"], "readme.md": ["docs"], "readme": ["docs"], "changelog.md": ["docs"], "contributing.md": ["docs"],
+};
+
+/** File names by their stem before the first dot: `next.config.mjs`, `tsconfig.build.json`, `.eslintrc.cjs`. */
+const FILE_STEMS: Record<string, readonly string[]> = {
+	"next.config": ["nextjs"], "nuxt.config": ["nuxt"], "vite.config": ["vite"], "vitest.config": ["testing"], "jest.config": ["testing"], "playwright.config": ["playwright", "testing"], "cypress.config": ["testing"],
+	"tailwind.config": ["tailwind"], "astro.config": ["astro"], "svelte.config": ["svelte"], "remix.config": ["remix"], "webpack.config": ["webpack"],
+	tsconfig: ["typescript"], "eslint.config": ["linting"], ".eslintrc": ["linting"], ".prettierrc": ["linting"], "prettier.config": ["linting"], requirements: ["python"],
+};
+
+const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "e2e", "testing"]);
+const DOC_DIRS = new Set(["docs", "doc", "documentation"]);
+const MIGRATION_DIRS = new Set(["migrations", "migration", "migrate", "alembic"]);
+const K8S_DIRS = new Set(["k8s", "kubernetes", "helm", "charts"]);
+/** Dependencies and build output say nothing about the session's topic. */
+const SKIP_DIRS = new Set(["node_modules", ".venv", "venv", "site-packages", "vendor", ".git", "dist", "build", "target", "__pycache__", ".next"]);
+
+/**
+ * Topic names one path supports. Only the part below the project folder counts when the project
+ * name is found in the path, so `/home/me/test/shop-api/src/a.ts` is not a test file.
+ */
+export function fileSignals(path: string, project = ""): string[] {
+	let parts = path.replace(/\\/g, "/").toLowerCase().split("/").filter((p) => p !== "" && p !== ".");
+	const root = parts.lastIndexOf(project.toLowerCase());
+	if (project !== "" && root >= 0 && root < parts.length - 1) parts = parts.slice(root + 1);
+	const base = parts[parts.length - 1] ?? "";
+	const dirs = parts.slice(0, -1);
+	if (base === "" || dirs.some((d) => SKIP_DIRS.has(d))) return [];
+	const found = new Set<string>();
+	const add = (names: readonly string[] | string | undefined) => {
+		for (const name of typeof names === "string" ? [names] : (names ?? [])) found.add(name);
+	};
+	const dot = base.lastIndexOf(".");
+	const ext = dot > 0 ? base.slice(dot + 1) : "";
+	add(EXTENSIONS[ext]);
+	add(FILE_NAMES[base]);
+	const firstDot = base.indexOf(".", 1);
+	add(FILE_STEMS[firstDot > 0 ? base.slice(0, firstDot) : base]);
+	if (dot > firstDot) add(FILE_STEMS[base.slice(0, dot)]);
+	if (base.startsWith("dockerfile") || base.endsWith(".dockerfile")) add("docker");
+	if (/^requirements.*\.txt$/.test(base)) add("python");
+	if (/\.(test|spec)\.[a-z0-9]+$/.test(base) || /^test_.*\.py$/.test(base) || /_(test|spec)\.(go|py|rb|exs?)$/.test(base)) add("testing");
+	if (dirs.some((d) => TEST_DIRS.has(d))) add("testing");
+	if (dirs.some((d) => DOC_DIRS.has(d)) && /\.(md|mdx|rst|adoc|txt)$/.test(base)) add("docs");
+	if (dirs.some((d) => MIGRATION_DIRS.has(d))) add("database");
+	if (dirs.includes("prisma")) add(["prisma", "database"]);
+	if (/\.ya?ml$/.test(base)) {
+		const workflows = dirs.indexOf("workflows");
+		if (workflows > 0 && dirs[workflows - 1] === ".github") add("github-actions");
+		if (dirs.some((d) => K8S_DIRS.has(d))) add("kubernetes");
+	}
+	return [...found].sort();
+}
+
+/** What a program name (first word of a shell command) says. */
+const PROGRAMS: Record<string, readonly string[]> = {
+	npm: ["node"], pnpm: ["node"], yarn: ["node"], node: ["node"], bun: ["node"], npx: ["node"], bunx: ["node"], pnpx: ["node"], deno: ["deno"], tsc: ["typescript"], tsx: ["typescript"], "ts-node": ["typescript"],
+	vitest: ["testing"], jest: ["testing"], mocha: ["testing"], playwright: ["playwright", "testing"], cypress: ["testing"], eslint: ["linting"], prettier: ["linting"], biome: ["linting"],
+	python: ["python"], pip: ["python"], poetry: ["python"], uv: ["python"], pipenv: ["python"], pytest: ["testing", "python"], ruff: ["linting", "python"], black: ["linting", "python"], mypy: ["python"], flake8: ["linting", "python"], alembic: ["database", "python"], jupyter: ["jupyter"],
+	cargo: ["rust"], rustc: ["rust"], rustup: ["rust"], go: ["go"], gofmt: ["go"], "golangci-lint": ["linting", "go"],
+	ruby: ["ruby"], gem: ["ruby"], bundle: ["ruby"], rake: ["ruby"], rails: ["rails", "ruby"], rspec: ["testing", "ruby"], rubocop: ["linting", "ruby"],
+	mvn: ["java"], gradle: ["java"], gradlew: ["java"], java: ["java"], javac: ["java"], kotlinc: ["kotlin"], dotnet: ["csharp"], swift: ["swift"], php: ["php"], composer: ["php"],
+	dart: ["dart"], flutter: ["dart"], mix: ["elixir"], elixir: ["elixir"], iex: ["elixir"], ghc: ["haskell"], cabal: ["haskell"], stack: ["haskell"], zig: ["zig"], lua: ["lua"],
+	docker: ["docker"], "docker-compose": ["docker"], podman: ["docker"], kubectl: ["kubernetes"], helm: ["kubernetes"], minikube: ["kubernetes"], kind: ["kubernetes"], k9s: ["kubernetes"],
+	terraform: ["terraform"], tofu: ["terraform"], psql: ["postgresql", "database"], pg_dump: ["postgresql", "database"], mysql: ["mysql", "database"], sqlite3: ["sqlite", "database"], "redis-cli": ["redis"], mongosh: ["mongodb", "database"],
+	migrate: ["database"], prisma: ["prisma"], make: ["make"], gh: ["git"],
+};
+
+/** Subcommands that add a topic: `npm test`, `cargo test`, `git commit`, `prisma migrate`. */
+const SUBCOMMANDS: Record<string, Record<string, readonly string[]>> = {
+	git: { commit: ["git"], push: ["git"], rebase: ["git"], merge: ["git"], "cherry-pick": ["git"], revert: ["git"], tag: ["git"], bisect: ["git"] },
+	cargo: { test: ["testing"], nextest: ["testing"], clippy: ["linting"] },
+	go: { test: ["testing"], vet: ["linting"] },
+	mvn: { test: ["testing"] }, gradle: { test: ["testing"] }, gradlew: { test: ["testing"] }, dotnet: { test: ["testing"] }, swift: { test: ["testing"] }, mix: { test: ["testing"] }, flutter: { test: ["testing"] }, deno: { test: ["testing"], lint: ["linting"] },
+	prisma: { migrate: ["database"], db: ["database"] }, rails: { db: ["database"] }, bundle: { exec: [] },
+};
+
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+const RUNNERS = new Set(["npx", "bunx", "pnpx"]);
+const WRAPPERS = new Set(["sudo", "time", "env", "exec", "nohup", "command", "timeout", "xargs"]);
+
+/** Topic names one shell command supports: each `&&`/`;`/`|` part by its program and subcommand. */
+export function commandSignals(command: string): string[] {
+	const found = new Set<string>();
+	for (const part of command.split(/&&|\|\||[;|\n]/)) {
+		const words = part.trim().split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
+		while (words.length > 0 && (WRAPPERS.has(words[0] ?? "") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? "") || /^-/.test(words[0] ?? "") || /^\d+[smh]?$/.test(words[0] ?? ""))) words.shift();
+		programSignals(words, found);
+	}
+	return [...found].sort();
+}
+
+function programSignals(words: string[], found: Set<string>): void {
+	const head = programName(words[0] ?? "");
+	if (head === "" || head === "cd") return;
+	const args = words.slice(1).filter((w) => !w.startsWith("-"));
+	for (const name of PROGRAMS[head] ?? []) found.add(name);
+	for (const name of SUBCOMMANDS[head]?.[args[0] ?? ""] ?? []) found.add(name);
+	if (head === "python" && words.includes("-m")) programSignals(words.slice(words.indexOf("-m") + 1), found);
+	if (RUNNERS.has(head)) programSignals(args, found);
+	if (PACKAGE_MANAGERS.has(head)) {
+		if (args[0] === "exec" || args[0] === "dlx" || args[0] === "x") programSignals(args.slice(1), found);
+		const script = args[0] === "run" ? (args[1] ?? "") : (args[0] ?? "");
+		if (/^test(:|$)/.test(script)) found.add("testing");
+		if (/^lint(:|$)/.test(script)) found.add("linting");
+	}
+}
+
+/** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
+function programName(word: string): string {
+	const base = (word.split("/").pop() ?? "").toLowerCase().replace(/\.exe$/, "");
+	if (/^python[\d.]*$/.test(base)) return "python";
+	if (/^pip[\d.]*$/.test(base)) return "pip";
+	return base;
+}
+
+/** MCP servers that come with the client itself and say nothing about the topic. */
+const BUILT_IN_MCP = new Set(["ide"]);
+
+/** Topic names one tool name supports: web tools → research, `mcp__<server>__<tool>` → `mcp/<server>`. */
+export function toolSignals(tool: string): string[] {
+	if (tool === "WebFetch" || tool === "WebSearch") return ["research"];
+	if (tool === "NotebookEdit") return ["jupyter"];
+	const mcp = /^mcp__(.+?)__/.exec(tool);
+	if (!mcp?.[1]) return [];
+	let server = mcp[1].toLowerCase().replace(/^plugin_/, "");
+	const half = /^(.+)_\1$/.exec(server);
+	if (half?.[1]) server = half[1];
+	server = server.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "");
+	return server === "" || BUILT_IN_MCP.has(server) ? [] : [`mcp/${server}`];
+}

@@ -1,0 +1,11 @@
+/**
+ * Deterministic topic tags for session notes; see docs/topic-tags.md. The implementation lives in
+ * ./tags/: file-signals (files, commands, tools), keywords (prompt keywords, TF-IDF/BM25 against the
+ * corpus), keyword-rules (user rules), stopwords, catalog (known topics and their categories),
+ * tag-name (valid Obsidian tags).
+ */
+export { topicTags, DEFAULT_MAX, DEFAULT_MAX_KEYWORDS, DEFAULT_PREFIX, type TagInput, type TagOptions } from "./tags/topic-tags";
+export { buildKeywordStats, keywordsOf, type KeywordStats } from "./tags/keywords";
+export type { KeywordRule } from "./tags/keyword-rules";
+export { normalizePrefix, projectSlug, toTag } from "./tags/tag-name";
+export { commandSignals, fileSignals, toolSignals } from "./tags/file-signals";

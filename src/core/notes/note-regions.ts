@@ -1,0 +1,75 @@
+import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../context/marked-block";
+
+/** Obsidian comments: hidden in reading view, and they tell a reader where their own text goes. */
+export const NOTE_MARKERS: Markers = {
+	begin: "%% AI Conversation Memory: generated from here %%",
+	end: "%% AI Conversation Memory: generated up to here; write your own notes below %%",
+};
+
+export type MergeResult = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * The note as it should be after a sync: the generated properties and the generated region are
+ * replaced, and everything the user wrote is kept byte for byte (text before and after the
+ * region, and properties of their own, which stay after ours).
+ */
+export function mergeNote(existing: string | null, frontmatter: string, body: string): MergeResult {
+	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
+	const split = splitFrontmatter(existing);
+	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it" };
+	const updated = upsertMarkedBlock(split.rest, body, NOTE_MARKERS);
+	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is` };
+	const eol = detectEol(existing);
+	return { ok: true, text: `${mergeFrontmatter(frontmatter, split.userFields, eol)}${updated.text}` };
+}
+
+interface SplitNote {
+	/** Raw lines of properties we do not generate, in their order. */
+	userFields: string[];
+	rest: string;
+}
+
+function splitFrontmatter(text: string): SplitNote {
+	const match = /^---\r?\n([\s\S]*?\r?\n)?---(\r?\n|$)/.exec(text);
+	if (!match) return { userFields: [], rest: text };
+	const lines = (match[1] ?? "").split(/\r?\n/).filter((l, i, all) => i < all.length - 1 || l !== "");
+	const userFields: string[] = [];
+	let keep = false;
+	for (const line of lines) {
+		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1];
+		if (key !== undefined) keep = !GENERATED_KEYS.has(key.trim());
+		if (keep) userFields.push(line);
+	}
+	return { userFields, rest: text.slice(match[0].length) };
+}
+
+function mergeFrontmatter(generated: string, userFields: readonly string[], eol: string): string {
+	const withEol = generated.replace(/\n/g, eol);
+	if (userFields.length === 0) return withEol;
+	const close = `---${eol}`;
+	return `${withEol.slice(0, withEol.length - close.length)}${userFields.join(eol)}${eol}${close}`;
+}
+
+/** The properties a session note's generator owns; anything else in the frontmatter is the user's. */
+export const GENERATED_KEYS = new Set([
+	"session_id",
+	"project",
+	"project_path",
+	"branch",
+	"started",
+	"ended",
+	"duration",
+	"models",
+	"prompts",
+	"tool_calls",
+	"files",
+	"tokens",
+	"tags",
+	"source",
+	"aliases",
+	"previous",
+	"next",
+	"type",
+	"sessions",
+	"updated",
+]);

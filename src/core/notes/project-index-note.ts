@@ -1,0 +1,32 @@
+import { renderFrontmatter } from "./frontmatter";
+import { wikiLink } from "./links";
+import type { SessionRecord } from "../sync/sync-state";
+
+/** `<notes folder>/<project>/<project>.md`: one index per project, a folder note. */
+export function projectIndexPath(notesFolder: string, project: string): string {
+	return `${notesFolder}/${project}/${project}.md`;
+}
+
+/** The project's sessions, newest first, with their goal and tags. */
+export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly SessionRecord[], tagPrefix: string): { frontmatter: string; body: string } {
+	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.notePath.localeCompare(b.notePath));
+	const frontmatter = renderFrontmatter([
+		["type", "ai-project-index"],
+		["project", project],
+		["project_path", projectPath],
+		["sessions", sessions.length],
+		["tags", [`${tagPrefix}project-index`]],
+	]);
+	const lines = [`# ${project}`, "", `Claude Code sessions in \`${projectPath ?? project}\`, newest first.`, ""];
+	let day = "";
+	for (const r of sessions) {
+		const date = (r.digest.startedAt ?? "").slice(0, 10) || "undated";
+		if (date !== day) {
+			lines.push(`## ${date}`, "");
+			day = date;
+		}
+		const topics = r.tags.filter((t) => !t.startsWith(`${tagPrefix}project/`)).map((t) => `#${t}`);
+		lines.push(`- ${wikiLink(r.notePath, r.digest.title)}${r.digest.prompts ? ` · ${r.digest.prompts} prompt${r.digest.prompts === 1 ? "" : "s"}` : ""}${topics.length > 0 ? ` · ${topics.join(" ")}` : ""}`);
+	}
+	return { frontmatter, body: `${lines.join("\n")}\n` };
+}

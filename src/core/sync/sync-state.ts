@@ -1,0 +1,40 @@
+import type { SessionDigest } from "../digest/session-digest";
+
+/** What the sync remembers about one session between runs. Small: the models live elsewhere. */
+export interface SessionRecord {
+	/** Folder of the project in the vault. */
+	project: string;
+	projectPath?: string;
+	/** The note's path, chosen once: a later title change does not move the note. */
+	notePath: string;
+	/** Set once the note was written; a written note that is gone was deleted by the user. */
+	written?: boolean;
+	/** The user deleted the note: it is not recreated (except by a full rebuild). */
+	deleted?: boolean;
+	digest: SessionDigest;
+	tags: string[];
+	/** Prompt keywords, for the corpus statistics behind topic tags. */
+	keywords: string[];
+}
+
+export interface SyncState {
+	version: number;
+	/** By transcript path. */
+	sessions: Record<string, SessionRecord>;
+	/** `summary` lines seen anywhere, by the hash of their `leafUuid`: they title another session. */
+	summaries: Record<string, string>;
+}
+
+export const SYNC_STATE_VERSION = 1;
+
+export function emptySyncState(): SyncState {
+	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {} };
+}
+
+/** Reads a stored state; anything unreadable or from another version starts afresh. */
+export function restoreSyncState(raw: unknown): SyncState {
+	if (typeof raw !== "object" || raw === null) return emptySyncState();
+	const o = raw as Partial<SyncState>;
+	if (o.version !== SYNC_STATE_VERSION || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
+	return { version: SYNC_STATE_VERSION, sessions: o.sessions, summaries: typeof o.summaries === "object" && o.summaries !== null ? o.summaries : {} };
+}

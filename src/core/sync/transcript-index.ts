@@ -1,0 +1,163 @@
+import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import { foldLines } from "../transcript/fold";
+import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
+import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
+import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+
+const READ_CONCURRENCY = 3;
+
+export interface IndexedTranscript {
+	file: TranscriptFile;
+	cursor: TailCursor;
+	model: SessionModel;
+	meta?: SubagentMeta;
+}
+
+export interface RefreshResult {
+	/** Files read this time (new or grown or replaced). */
+	updated: IndexedTranscript[];
+	/** Paths that disappeared upstream. Their models stay: a purged transcript keeps its note. */
+	removed: string[];
+	unchanged: number;
+	bytesRead: number;
+	/** Files that could not be read this time (permissions, vanished mid-read): path and reason. */
+	failed: { path: string; reason: string }[];
+}
+
+/**
+ * One folded session model per transcript file, brought up to date by reading only appended
+ * bytes. With a store, models survive between runs and are loaded only when their file changed
+ * or a caller asks for them.
+ */
+export class TranscriptIndex {
+	private readonly entries = new Map<string, IndexedTranscript>();
+	private readonly files = new Map<string, TranscriptFile>();
+	private knownLoaded = false;
+
+	/**
+	 * @param prepare applied to what is stored (redaction): the in-memory model keeps the raw text,
+	 * rendering redacts it again, and redaction is idempotent.
+	 */
+	constructor(
+		private readonly source: TranscriptSource,
+		private readonly store?: TranscriptStore,
+		private readonly prepare: (entry: StoredTranscript) => StoredTranscript = (entry) => entry,
+	) {}
+
+	/** The entry of a file, loaded from the store when needed. */
+	async get(path: string): Promise<IndexedTranscript | undefined> {
+		const cached = this.entries.get(path);
+		if (cached || !this.store) return cached;
+		const stored = await this.store.load(path);
+		if (!stored) return undefined;
+		const entry = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta };
+		this.entries.set(path, entry);
+		return entry;
+	}
+
+	/** Entries held in memory (all of them when no store is used). */
+	loaded(): IndexedTranscript[] {
+		return [...this.entries.values()];
+	}
+
+	/** Every transcript file known, read or not. */
+	knownFiles(): TranscriptFile[] {
+		return [...this.files.values()];
+	}
+
+	async refresh(): Promise<RefreshResult> {
+		await this.loadKnown();
+		const scanned = await this.source.scan();
+		const stamps = new Map<string, FileStamp>(this.files);
+		const diff = diffScan(stamps, scanned);
+		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
+		return this.readAll([...diff.added, ...diff.changed], { removed: diff.removed, unchanged: diff.unchanged.length });
+	}
+
+	/** Re-reads known files a watcher named, without scanning the whole tree. */
+	async refreshPaths(paths: readonly string[]): Promise<RefreshResult> {
+		await this.loadKnown();
+		const changed: TranscriptFile[] = [];
+		const removed: string[] = [];
+		let unchanged = 0;
+		for (const path of paths) {
+			const known = this.files.get(path);
+			if (!known) continue;
+			const now = await this.source.stat(known);
+			if (!now) removed.push(path);
+			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino) unchanged++;
+			else changed.push(now);
+		}
+		return this.readAll(changed, { removed, unchanged });
+	}
+
+	/** Sessions with their sub-agents attached, for the given session files (all known ones by default). */
+	async sessions(paths?: readonly string[]): Promise<SessionWithAgents[]> {
+		const wanted = paths ? new Set(paths) : undefined;
+		const sessionFiles = this.knownFiles().filter((f) => f.kind === "session" && (!wanted || wanted.has(f.path)));
+		const projects = new Set(sessionFiles.map((f) => f.projectDir));
+		const sessions = [];
+		for (const file of sessionFiles) {
+			const entry = await this.get(file.path);
+			if (entry) sessions.push(entry);
+		}
+		const agents = [];
+		for (const file of this.knownFiles()) {
+			if (file.kind !== "subagent" || !projects.has(file.projectDir)) continue;
+			if (wanted && file.parentSessionId !== undefined && !sessionFiles.some((s) => s.fileId === file.parentSessionId && s.projectDir === file.projectDir)) continue;
+			const entry = await this.get(file.path);
+			if (entry) agents.push(entry);
+		}
+		return linkSubagents(sessions, agents).sessions;
+	}
+
+	private async loadKnown(): Promise<void> {
+		if (this.knownLoaded) return;
+		this.knownLoaded = true;
+		if (this.store) for (const file of await this.store.known()) this.files.set(file.path, file);
+	}
+
+	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }): Promise<RefreshResult> {
+		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
+		const queue = [...files];
+		// A few files in flight, so parsing one overlaps reading the next.
+		const worker = async () => {
+			for (let file = queue.shift(); file; file = queue.shift()) {
+				try {
+					const { entry, bytesRead } = await this.readFile(file);
+					result.updated.push(entry);
+					result.bytesRead += bytesRead;
+				} catch (error) {
+					result.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+		result.updated.sort((a, b) => a.file.path.localeCompare(b.file.path));
+		return result;
+	}
+
+	private async readFile(file: TranscriptFile): Promise<{ entry: IndexedTranscript; bytesRead: number }> {
+		const known = await this.get(file.path);
+		let model = known?.model ?? createSession(file.fileId, file.agentId);
+		const read = await this.source.readAppended(
+			file.path,
+			known?.cursor,
+			(lines) => foldLines(model, lines),
+			// Truncated or replaced: what was folded no longer describes the file.
+			() => {
+				model = createSession(file.fileId, file.agentId);
+			},
+		);
+		const meta = file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
+		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta };
+		this.entries.set(file.path, entry);
+		this.files.set(file.path, file);
+		if (this.store) await this.store.save(this.prepare(toStored(entry)));
+		return { entry, bytesRead: read.bytesRead };
+	}
+}
+
+function toStored(entry: IndexedTranscript): StoredTranscript {
+	return { file: entry.file, cursor: entry.cursor, model: serializeSession(entry.model), meta: entry.meta };
+}

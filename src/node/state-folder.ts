@@ -1,0 +1,87 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import type { StoredTranscript, TranscriptStore } from "../core/ports";
+import { hash53 } from "../core/transcript/fold";
+import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
+
+/**
+ * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
+ * `sync-state.json` (notes, digests, tags), `transcripts.json` (the files read and their stamps),
+ * and one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and
+ * writes only what changed. Every write is atomic; an unchanged file is not rewritten.
+ */
+export class StateFolder implements TranscriptStore {
+	private files: Map<string, TranscriptFile> | undefined;
+	private readonly written = new Map<string, string>();
+
+	constructor(private readonly dir: string) {}
+
+	async known(): Promise<TranscriptFile[]> {
+		return [...(await this.fileMap()).values()];
+	}
+
+	async load(path: string): Promise<StoredTranscript | undefined> {
+		const data = await this.readJson(this.modelPath(path));
+		return isStoredTranscript(data) && data.file.path === path ? data : undefined;
+	}
+
+	async save(entry: StoredTranscript): Promise<void> {
+		(await this.fileMap()).set(entry.file.path, entry.file);
+		await this.writeJson(this.modelPath(entry.file.path), entry);
+	}
+
+	async loadState(): Promise<SyncState> {
+		return restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
+	}
+
+	/** Writes the state and the list of transcripts read, if they changed. */
+	async flush(state: SyncState): Promise<void> {
+		await this.writeJson(join(this.dir, "sync-state.json"), state);
+		const files = [...(await this.fileMap()).values()].sort((a, b) => a.path.localeCompare(b.path));
+		await this.writeJson(join(this.dir, "transcripts.json"), files);
+	}
+
+	private async fileMap(): Promise<Map<string, TranscriptFile>> {
+		if (!this.files) {
+			const list = await this.readJson(join(this.dir, "transcripts.json"));
+			this.files = new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
+		}
+		return this.files;
+	}
+
+	private modelPath(path: string): string {
+		return join(this.dir, "models", `${hash53(path).toString(36)}.json`);
+	}
+
+	private async readJson(path: string): Promise<unknown> {
+		try {
+			const text = await readFile(path, "utf8");
+			this.written.set(path, text);
+			return JSON.parse(text) as unknown;
+		} catch {
+			// Missing or damaged state only costs a re-read of the transcripts.
+			return undefined;
+		}
+	}
+
+	private async writeJson(path: string, value: unknown): Promise<void> {
+		const text = JSON.stringify(value);
+		if (this.written.get(path) === text) return;
+		const known = await readFile(path, "utf8").catch(() => undefined);
+		if (known === text) {
+			this.written.set(path, text);
+			return;
+		}
+		await mkdir(join(path, ".."), { recursive: true });
+		await writeFileAtomic(path, text);
+		this.written.set(path, text);
+	}
+}
+
+function isStoredTranscript(value: unknown): value is StoredTranscript {
+	if (typeof value !== "object" || value === null) return false;
+	const v = value as Partial<StoredTranscript>;
+	return typeof v.file?.path === "string" && typeof v.cursor?.offset === "number" && typeof v.model === "object" && v.model !== null;
+}

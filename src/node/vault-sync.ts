@@ -1,0 +1,45 @@
+import { join } from "node:path";
+import type { NoteStore } from "../core/ports";
+import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
+import { redactorFor } from "../core/sync/redaction-policy";
+import { redactStored } from "../core/sync/redact-stored";
+import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
+import type { TranscriptIndex } from "../core/sync/transcript-index";
+import { ProjectFolderFiles } from "./project-files";
+import { StateFolder } from "./state-folder";
+import { openTranscriptIndex } from "./transcript-index";
+
+export const PLUGIN_ID = "ai-conversation-memory";
+
+/** `<vault>/<configDir>/plugins/ai-conversation-memory`: settings and sync state, for plugin and CLI. */
+export function pluginFolder(vault: string, configDir = ".obsidian"): string {
+	return join(vault, configDir, "plugins", PLUGIN_ID);
+}
+
+/**
+ * The sync of one vault, as the plugin and the CLI both run it: transcripts from `projectsDir`,
+ * state in `<plugin folder>/state` (redacted like the notes), notes through the given store.
+ * Keeps its index between runs, so a long-lived caller (the plugin) re-reads only appended bytes.
+ */
+export class VaultSync {
+	private readonly store: StateFolder;
+	private readonly index: TranscriptIndex;
+	private settings: Settings = DEFAULT_SETTINGS;
+
+	constructor(
+		projectsDir: string,
+		stateDir: string,
+		private readonly notes: NoteStore,
+	) {
+		this.store = new StateFolder(stateDir);
+		this.index = openTranscriptIndex(projectsDir, this.store, (entry) => redactStored(entry, redactorFor(this.settings, entry.model.cwd)));
+	}
+
+	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
+		this.settings = settings;
+		const state = await this.store.loadState();
+		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles() }, options);
+		await this.store.flush(state);
+		return report;
+	}
+}

@@ -1,0 +1,339 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildKeywordStats, commandSignals, fileSignals, keywordsOf, toolSignals, topicTags, toTag, type KeywordStats, type TagInput } from "../../../src/core/digest/topic-tags";
+
+/** Ten hand-written sessions in four languages: the corpus that prompt keywords stand out against. */
+const CORPUS: Record<string, string[]> = {
+	koPaging: ["주문 목록 API에 페이지네이션을 추가해 줘. page와 limit 파라미터를 받도록 해 줘."],
+	koError: ["주문 API에서 500 에러가 나요. 서버 로그를 확인해 줘"],
+	koCache: ["결제 API 응답 속도가 느려요. 캐시를 적용해 줘", "서버에서 캐시가 안 지워져요"],
+	jaLogin: ["ログイン画面のバリデーションを修正してください"],
+	jaMail: ["ユーザー登録のメール送信が失敗します。ログを確認してください"],
+	zhPaging: ["请帮我给用户列表接口加上分页"],
+	zhCaptcha: ["修复用户登录接口的验证码问题"],
+	enRate: ["Add rate limiting to the login endpoint"],
+	enCheckout: ["The checkout endpoint returns 500 when the cart is empty", "Also log the cart id"],
+	enInvoice: ["Write unit tests for the invoice service", "Now add rate limiting to the invoice service too"],
+};
+const STATS = buildKeywordStats(Object.values(CORPUS).map(keywordsOf));
+
+function tagsFor(prompts: string[], extra: Partial<TagInput> = {}, stats: KeywordStats = STATS): string[] {
+	return topicTags({ project: "shop-api", files: [], tools: [], prompts, ...extra }, stats, { prefix: "ai/" });
+}
+
+describe("toTag", () => {
+	it.each([
+		["ai/", "Docker", "ai/docker"],
+		["ai", "docker", "ai/docker"],
+		["#ai/", "docker", "ai/docker"],
+		["", "Docker", "docker"],
+		["ai/", "Rate Limiting", "ai/rate-limiting"],
+		["ai/", "#hash  tag!", "ai/hash-tag"],
+		["ai/", "Next.js", "ai/next-js"],
+		["ai/", "don't", "ai/dont"],
+		["ai/", "v2", "ai/v2"],
+		["ai/", "ＡＰＩ", "ai/api"],
+		["ai/", "페이지네이션", "ai/페이지네이션"],
+		["ai/", "ログイン画面", "ai/ログイン画面"],
+		["ai/", "lang/TypeScript", "ai/lang/typescript"],
+		["ai/", "a//b/", "ai/a/b"],
+		["ai/", "ai/docker", "ai/docker"],
+		["memory/ai/", "Docker", "memory/ai/docker"],
+	])("toTag(%j, %j) = %j", (prefix, raw, tag) => {
+		expect(toTag(prefix, raw)).toBe(tag);
+	});
+
+	it.each([["2024"], ["2024-01"], [""], ["   "], ["!!!"], ["#"], ["///"]])("rejects %j", (raw) => {
+		expect(toTag("ai/", raw)).toBeUndefined();
+	});
+
+	it("every produced tag is a valid Obsidian tag", () => {
+		const valid = /^[\p{L}\p{M}\p{N}_/-]+$/u;
+		const all = Object.values(CORPUS).flatMap((prompts) => tagsFor(prompts));
+		for (const tag of all) {
+			expect(tag).toMatch(valid);
+			expect(tag).toMatch(/\p{L}/u);
+			expect(tag).toBe(tag.toLowerCase());
+		}
+	});
+});
+
+describe("fileSignals", () => {
+	it.each<[string, string[]]>([
+		["src/app/page.tsx", ["typescript"]],
+		["lib/util.mjs", ["javascript"]],
+		["app/models.py", ["python"]],
+		["src/main.rs", ["rust"]],
+		["cmd/server/main.go", ["go"]],
+		["App.kt", ["kotlin"]],
+		["Sources/App.swift", ["swift"]],
+		["src/engine.cpp", ["cpp"]],
+		["include/list.h", ["c"]],
+		["scripts/deploy.sh", ["shell"]],
+		["styles/site.scss", ["css"]],
+		["lib/app.ex", ["elixir"]],
+		["Dockerfile", ["docker"]],
+		["docker/Dockerfile.dev", ["docker"]],
+		["docker-compose.yml", ["docker"]],
+		["package.json", ["node"]],
+		["tsconfig.build.json", ["typescript"]],
+		["Cargo.toml", ["rust"]],
+		["go.mod", ["go"]],
+		["pyproject.toml", ["python"]],
+		["requirements-dev.txt", ["python"]],
+		["pom.xml", ["java"]],
+		["build.gradle", ["java"]],
+		["Gemfile", ["ruby"]],
+		["next.config.mjs", ["javascript", "nextjs"]],
+		["vite.config.ts", ["typescript", "vite"]],
+		["tailwind.config.js", ["javascript", "tailwind"]],
+		[".github/workflows/ci.yml", ["github-actions"]],
+		["Makefile", ["make"]],
+		["deploy/charts/api/Chart.yaml", ["kubernetes"]],
+		["k8s/deployment.yaml", ["kubernetes"]],
+		["infra/main.tf", ["terraform"]],
+		["prisma/schema.prisma", ["database", "prisma"]],
+		["vitest.config.ts", ["testing", "typescript"]],
+		["jest.config.js", ["javascript", "testing"]],
+		["src/cart.test.ts", ["testing", "typescript"]],
+		["src/cart.spec.js", ["javascript", "testing"]],
+		["tests/test_api.py", ["python", "testing"]],
+		["pkg/cart_test.go", ["go", "testing"]],
+		["db/migrations/001_init.sql", ["database", "sql"]],
+		["eslint.config.mjs", ["javascript", "linting"]],
+		[".eslintrc.json", ["linting"]],
+		["CLAUDE.md", ["claude-md"]],
+		["README.md", ["docs"]],
+		["docs/guide.md", ["docs"]],
+		["C:\\work\\shop\\README.md", ["docs"]],
+		["notes.md", []],
+		["config.yml", []],
+		["data.json", []],
+		["node_modules/left-pad/index.js", []],
+	])("%s → %j", (path, names) => {
+		expect(fileSignals(path)).toEqual(names);
+	});
+
+	it("reads only the part of an absolute path below the project folder", () => {
+		expect(fileSignals("/home/me/test/shop-api/src/cart.ts", "shop-api")).toEqual(["typescript"]);
+		expect(fileSignals("/home/me/test/shop-api/src/cart.ts")).toEqual(["testing", "typescript"]);
+	});
+});
+
+describe("commandSignals", () => {
+	it.each<[string, string[]]>([
+		["npm test", ["node", "testing"]],
+		["pnpm run lint", ["linting", "node"]],
+		["yarn build", ["node"]],
+		["npx tsc --noEmit", ["node", "typescript"]],
+		["cd web && NODE_ENV=test npx vitest run", ["node", "testing"]],
+		["cargo build --release", ["rust"]],
+		["cargo test", ["rust", "testing"]],
+		["pytest -q tests/", ["python", "testing"]],
+		["python -m pytest", ["python", "testing"]],
+		["/usr/bin/python3.12 manage.py migrate", ["python"]],
+		["go test ./...", ["go", "testing"]],
+		["docker compose up -d", ["docker"]],
+		["kubectl apply -f k8s/", ["kubernetes"]],
+		["helm upgrade api ./chart", ["kubernetes"]],
+		["git commit -m 'wip' && git push", ["git"]],
+		["git status", []],
+		["terraform plan", ["terraform"]],
+		["psql -c 'select 1'", ["database", "postgresql"]],
+		["npx prisma migrate dev", ["database", "node", "prisma"]],
+		["sudo timeout 30 make check", ["make"]],
+		["ls -la | grep foo", []],
+	])("%s → %j", (command, names) => {
+		expect(commandSignals(command)).toEqual(names);
+	});
+});
+
+describe("toolSignals", () => {
+	it.each<[string, string[]]>([
+		["WebFetch", ["research"]],
+		["WebSearch", ["research"]],
+		["mcp__github__create_pull_request", ["mcp/github"]],
+		["mcp__plugin_linear_linear__get_issue", ["mcp/linear"]],
+		["mcp__ide__getDiagnostics", []],
+		["Agent", []],
+		["Task", []],
+		["Read", []],
+		["Bash", []],
+	])("%s → %j", (tool, names) => {
+		expect(toolSignals(tool)).toEqual(names);
+	});
+});
+
+describe("keywordsOf", () => {
+	it("Korean: strips particles and 하다 endings, drops verb forms, fillers and one-syllable leftovers", () => {
+		expect(keywordsOf(["주문 목록 API에 페이지네이션을 추가해 줘. page와 limit 파라미터를 받도록 해 줘."])).toEqual([
+			"주문", "주문-목록", "목록", "api", "페이지네이션", "page", "limit", "파라미터",
+		]);
+		expect(keywordsOf(["서버에서 로깅이 안 돼요. 사용자들의 권한을 리팩토링해줘. 속도가 느려요"])).toEqual(["서버", "로깅", "사용자", "권한", "리팩토링", "속도"]);
+	});
+
+	it("Japanese: keeps katakana and kanji nouns, glues split katakana, drops hiragana grammar", () => {
+		expect(keywordsOf(["ログイン画面のバリデーションを修正してください"])).toEqual(["ログイン", "ログイン画面", "画面", "バリデーション"]);
+		expect(keywordsOf(["マイグレーションを書き直して"])).toEqual(["マイグレーション"]);
+	});
+
+	it("Chinese: glues one-character words the dictionary split, drops stop words", () => {
+		expect(keywordsOf(["请帮我给用户列表接口加上分页"])).toEqual(["用户", "用户列表", "列表", "列表接口", "接口", "分页"]);
+		expect(keywordsOf(["部署到服务器"])).toEqual(["部署", "服务器"]);
+	});
+
+	it("English: lower-cases, singularizes, drops stop words, numbers, hex, identifiers, paths and URLs", () => {
+		expect(keywordsOf(["Let's fix the flaky Webhooks in src/hooks.ts, see https://example.com/x and `npm test`: 500 errors, id 3fa85f64c2, getUserById, queries"])).toEqual([
+			"flaky", "flaky-webhook", "webhook", "query",
+		]);
+		expect(keywordsOf(["Add rate-limiting"])).toEqual(["rate-limiting"]);
+	});
+
+	it("maps words for known topics in any language to one name", () => {
+		expect(keywordsOf(["테스트 추가", "テスト", "测试", "unit tests", "数据库"])).toEqual(["testing", "testing", "testing", "unit", "testing", "database"]);
+	});
+});
+
+describe("buildKeywordStats", () => {
+	it("counts each term once per session, whatever the order of sessions", () => {
+		const sessions = Object.values(CORPUS).map(keywordsOf);
+		const reversed = buildKeywordStats([...sessions].reverse());
+		expect(reversed.documents).toBe(STATS.documents);
+		expect([...reversed.df].sort()).toEqual([...STATS.df].sort());
+		expect(STATS.df.get("api")).toBe(3);
+		expect(buildKeywordStats([["a", "a", "b"], ["a"]]).df).toEqual(new Map([["a", 2], ["b", 1]]));
+	});
+});
+
+describe("topicTags: prompt keywords in four languages", () => {
+	it("Korean", () => {
+		const tags = tagsFor(CORPUS.koPaging ?? []);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/주문-목록", "ai/페이지네이션", "ai/page"]);
+		for (const bad of ["ai/추가해", "ai/추가", "ai/줘", "ai/받도록", "ai/api"]) expect(tags).not.toContain(bad);
+	});
+
+	it("Japanese", () => {
+		const tags = tagsFor(CORPUS.jaLogin ?? []);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/ログイン画面", "ai/バリデーション"]);
+		expect(tags).not.toContain("ai/してください");
+		expect(tags).not.toContain("ai/修正");
+	});
+
+	it("Chinese", () => {
+		const tags = tagsFor(CORPUS.zhPaging ?? []);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/用户列表", "ai/分页", "ai/接口"]);
+		for (const bad of ["ai/请", "ai/给", "ai/加上"]) expect(tags).not.toContain(bad);
+	});
+
+	it("English", () => {
+		const tags = tagsFor(CORPUS.enRate ?? []);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/login-endpoint", "ai/rate-limiting"]);
+		for (const bad of ["ai/add", "ai/the", "ai/rate", "ai/limiting"]) expect(tags).not.toContain(bad);
+	});
+
+	it("still tags without a corpus (first sync, one session)", () => {
+		expect(tagsFor(CORPUS.enRate ?? [], {}, buildKeywordStats([]))).toEqual(["ai/project/shop-api", "ai/rate-limiting", "ai/login-endpoint"]);
+	});
+
+	it("never picks a term common to most sessions", () => {
+		const sessions = [
+			["Refactor the widget renderer"],
+			["The widget crashes on resize"],
+			["Widget colors look off in dark mode"],
+			["Make the widget load faster with lazy images"],
+			["Widget tooltip overlaps the toolbar"],
+		];
+		const stats = buildKeywordStats(sessions.map(keywordsOf));
+		expect(keywordsOf(sessions[4] ?? [])).toContain("widget");
+		for (const prompts of sessions) expect(tagsFor(prompts, {}, stats)).not.toContain("ai/widget");
+		expect(tagsFor(sessions[4] ?? [], {}, stats)).toEqual(["ai/project/shop-api", "ai/tooltip-overlap", "ai/toolbar"]);
+	});
+
+	it("skips the words of the project name", () => {
+		expect(tagsFor(["Rename the shop cart page"], {}, buildKeywordStats([]))).toEqual(["ai/project/shop-api", "ai/rename", "ai/cart-page"]);
+	});
+});
+
+describe("topicTags: combining sources", () => {
+	const nextApp: TagInput = {
+		project: "Shop API",
+		files: ["/home/me/Shop API/next.config.js", "app/page.tsx", "app/layout.tsx", "package.json", "app/cart.test.tsx", "app/page.tsx"],
+		tools: ["Read", "Edit", "Bash", "WebFetch"],
+		prompts: [],
+		commands: ["npm test"],
+	};
+
+	it("puts the project tag first, then the most specific topic first: framework, language, activity", () => {
+		expect(topicTags(nextApp, STATS, { prefix: "ai/" })).toEqual(["ai/project/shop-api", "ai/nextjs", "ai/typescript", "ai/node", "ai/javascript", "ai/testing"]);
+	});
+
+	it("respects max (the project tag is extra) and the prefix", () => {
+		expect(topicTags(nextApp, STATS, { prefix: "ai/", max: 2 })).toEqual(["ai/project/shop-api", "ai/nextjs", "ai/typescript"]);
+		expect(topicTags(nextApp, STATS, { prefix: "ai", max: 0 })).toEqual(["ai/project/shop-api"]);
+		expect(topicTags(nextApp, STATS, { prefix: "claude/", max: 1 })).toEqual(["claude/project/shop-api", "claude/nextjs"]);
+	});
+
+	it("drops a weak signal next to its tier's leader", () => {
+		const files = [...Array.from({ length: 10 }, (_, i) => `src/m${i}.py`), "scripts/one.sh"];
+		expect(topicTags({ project: "p", files, tools: [], prompts: [] }, STATS, { prefix: "ai/" })).toEqual(["ai/project/p", "ai/python"]);
+	});
+
+	it("keyword before framework before language before activity; known topics named in prompts join their category", () => {
+		const tags = topicTags(
+			{ project: "shop-api", files: ["src/cart.py", "Dockerfile"], tools: ["mcp__github__create_pull_request"], prompts: ["Add a refund flow to the checkout, with docker"], commands: ["pytest"] },
+			STATS,
+			{ prefix: "ai/", max: 10 },
+		);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/checkout", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing"]);
+	});
+
+	it("applies keyword rules first: Latin words on word boundaries, Korean as substrings", () => {
+		const rules = [
+			{ keyword: "stripe", tag: "payments" },
+			{ keyword: "결제", tag: "결제" },
+			{ keyword: "rate limit", tag: "topic/Rate Limits" },
+			{ keyword: "api", tag: "api" },
+			{ keyword: "bad", tag: "2024" },
+		];
+		const tag = (prompts: string[]) => topicTags({ project: "shop-api", files: [], tools: [], prompts }, STATS, { prefix: "ai/", rules, max: 3 });
+		expect(tag(["Hook up Stripe webhooks"])[1]).toBe("ai/payments");
+		expect(tag(["Hook up Stripes"])[1]).toBe("ai/payments");
+		expect(tag(["Striped shirts; a pinstripe neither"])).not.toContain("ai/payments");
+		expect(tag(["결제를 취소하면 환불해 줘"])[1]).toBe("ai/결제");
+		expect(tag(["Raise the RATE   LIMIT"])).toContain("ai/topic/rate-limits");
+		expect(tag(["주문 API에 필드를 추가"])).toContain("ai/api");
+		expect(tag(["bad bad bad"])).not.toContain("ai/2024");
+		expect(tag(["Stripe 결제 with stripe"]).slice(1, 3)).toEqual(["ai/payments", "ai/결제"]);
+	});
+
+	it("is deterministic", () => {
+		const input: TagInput = { ...nextApp, prompts: CORPUS.enInvoice ?? [] };
+		const once = topicTags(input, STATS, { prefix: "ai/" });
+		expect(topicTags(input, STATS, { prefix: "ai/" })).toEqual(once);
+		const shuffled = buildKeywordStats(Object.values(CORPUS).map(keywordsOf).sort((a, b) => (a.join() < b.join() ? -1 : 1)));
+		expect(topicTags(input, shuffled, { prefix: "ai/" })).toEqual(once);
+	});
+});
+
+/** Not an assertion: prints tags for a few real transcripts when the shared corpus is checked out. */
+const REAL = join(__dirname, "..", "..", "..", "..", "shared", "corpus", "claude-transcripts");
+describe.skipIf(!existsSync(REAL))("real transcripts (sanity print)", () => {
+	it("prints tags for a few first prompts", async () => {
+		const { parseTranscript } = await import("../../../src/core/transcript/parse-transcript");
+		const { promptsOf } = await import("../../../src/core/transcript/session-queries");
+		const { digestSession } = await import("../../../src/core/digest/session-digest");
+		const walk = (dir: string): string[] =>
+			readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? (f === "subagents" ? [] : walk(join(dir, f))) : f.endsWith(".jsonl") ? [join(dir, f)] : []));
+		const sessions = walk(REAL).sort().map((file) => {
+			const model = parseTranscript(readFileSync(file), file);
+			return { model, digest: digestSession(model), prompts: promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text) };
+		});
+		const stats = buildKeywordStats(sessions.map((s) => keywordsOf(s.prompts)));
+		for (const { model, digest, prompts } of sessions.filter((s) => s.prompts.length > 0).slice(0, 4)) {
+			const tools = [...new Set(model.events.flatMap((e) => (e.kind === "tool" ? [e.call.name] : [])))];
+			const tags = topicTags({ project: basename(digest.projectPath ?? "unknown"), files: [...digest.filesTouched, ...digest.filesRead], tools, prompts, commands: digest.commands }, stats, { prefix: "ai/" });
+			process.stdout.write(`${(prompts[0] ?? "").replace(/\s+/g, " ").slice(0, 80)}\n  → ${tags.join(" ")}\n`);
+		}
+	});
+});

@@ -1,0 +1,155 @@
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NOTE_MARKERS } from "../../src/core/notes/note-regions";
+import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
+import { VaultSync } from "../../src/node/vault-sync";
+import { MemoryNotes } from "../fakes/memory-notes";
+import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
+
+const A = "aaaaaaaa-1111-4000-8000-000000000001";
+const B = "bbbbbbbb-2222-4000-8000-000000000002";
+const C = "cccccccc-3333-4000-8000-000000000003";
+let root: string;
+let projects: string;
+let projectPath: string;
+let notes: MemoryNotes;
+
+function session(id: string, prompt: string, answer: string, at: string, extra: unknown[] = []): string {
+	return jsonl([userText(prompt, { sessionId: id, cwd: projectPath, timestamp: at }), assistant(text(answer), { sessionId: id, cwd: projectPath, timestamp: at, messageId: `msg_${id}` }), ...extra]);
+}
+
+function settings(extra: Partial<Settings> = {}): Settings {
+	return { ...migrateSettings({}).settings, projects: [{ path: projectPath, ...DEFAULT_PROJECT }], ...extra };
+}
+
+function newSync(): VaultSync {
+	return new VaultSync(projects, join(root, "state"), notes);
+}
+
+const transcript = (id: string) => join(projects, "-home-dev-shop-api", `${id}.jsonl`);
+const noteOf = (prefix: string) => [...notes.files.keys()].find((k) => k.includes(prefix))!;
+
+beforeEach(async () => {
+	resetIds();
+	root = await mkdtemp(join(tmpdir(), "vault-sync-"));
+	projects = join(root, "claude", "projects");
+	projectPath = join(root, "shop-api");
+	await mkdir(join(projects, "-home-dev-shop-api"), { recursive: true });
+	await mkdir(projectPath);
+	await writeFile(join(projectPath, "CLAUDE.md"), "# Shop API\r\n\r\nHand-written rules.  \r\n");
+	await writeFile(transcript(A), session(A, "Add a health endpoint", "Added GET /health.", "2026-11-20T10:00:00.000Z"));
+	await writeFile(transcript(B), session(B, "Fix the cart total", "Fixed the total; quantity counts now.", "2026-11-21T10:00:00.000Z"));
+	notes = new MemoryNotes();
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("VaultSync", () => {
+	it("writes a note per session, the project index, the base and the CLAUDE.md block; then nothing", async () => {
+		const first = await newSync().run(settings());
+		expect(first.errors).toEqual([]);
+		expect([...notes.files.keys()].sort()).toEqual([
+			"AI Conversations/AI Conversations.base",
+			"AI Conversations/shop-api/2026-11-20 Add a health endpoint.md",
+			"AI Conversations/shop-api/2026-11-21 Fix the cart total.md",
+			"AI Conversations/shop-api/shop-api.md",
+		]);
+		expect(first.contextWritten).toEqual([`${projectPath}/CLAUDE.md`]);
+		const claudeMd = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
+		expect(claudeMd.startsWith("# Shop API\r\n\r\nHand-written rules.  \r\n\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n")).toBe(true);
+
+		const writes = notes.writes;
+		const again = await newSync().run(settings()); // a new process: state from disk
+		expect(again).toMatchObject({ transcriptsRead: 0, notesWritten: [], contextWritten: [], errors: [] });
+		expect(notes.writes).toBe(writes);
+	});
+
+	it("links sessions to the index and to each other, and relinks when a session arrives", async () => {
+		const sync = newSync();
+		await sync.run(settings());
+		const second = () => notes.files.get(noteOf("Fix the cart total"))!;
+		expect(second()).toContain("Project: [[AI Conversations/shop-api/shop-api|shop-api]]");
+		expect(second()).toContain("Previous: [[AI Conversations/shop-api/2026-11-20 Add a health endpoint|Add a health endpoint]]");
+		expect(second()).not.toContain("Next:");
+		await writeFile(transcript(C), session(C, "Add pagination", "Done.", "2026-11-22T10:00:00.000Z"));
+		const r = await sync.run(settings());
+		expect(r.notesWritten).toContain(noteOf("Fix the cart total"));
+		expect(second()).toContain("Next: [[AI Conversations/shop-api/2026-11-22 Add pagination|Add pagination]]");
+		const index = notes.files.get("AI Conversations/shop-api/shop-api.md")!;
+		expect(index.indexOf("Add pagination")).toBeLessThan(index.indexOf("Fix the cart total"));
+	});
+
+	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		const mine = "\n## My notes\n\nCheck the **load balancer** too.  \n\n";
+		const original = notes.files.get(path)!;
+		notes.files.set(path, original.replace("tags:\n", "rating: 5\ntags:\n") + mine);
+		await appendFile(transcript(A), jsonl([userText("Also add a readiness check", { sessionId: A, cwd: projectPath, timestamp: "2026-11-20T10:05:00.000Z" })]));
+		const r = await newSync().run(settings());
+		expect(r.notesWritten).toContain(path);
+		const updated = notes.files.get(path)!;
+		expect(updated).toContain("Also add a readiness check");
+		expect(updated.endsWith(`${NOTE_MARKERS.end}\n${mine}`)).toBe(true);
+		expect(updated).toMatch(/\nrating: 5\n---\n/);
+		expect(updated).toMatch(/^---\nsession_id: aaaaaaaa/);
+	});
+
+	it("does not recreate a note the user deleted, unless asked for a full rebuild; a vanished transcript keeps its note", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		notes.files.delete(path);
+		await appendFile(transcript(A), jsonl([userText("more", { sessionId: A, cwd: projectPath })]));
+		const r = await newSync().run(settings());
+		expect(r.notesSkipped).toEqual([path]);
+		expect(notes.files.has(path)).toBe(false);
+		expect(notes.files.get("AI Conversations/shop-api/shop-api.md")).not.toContain("Add a health endpoint");
+
+		await unlink(transcript(B));
+		const kept = noteOf("Fix the cart total");
+		await newSync().run(settings());
+		expect(notes.files.has(kept)).toBe(true);
+
+		await newSync().run(settings(), { rebuild: true });
+		expect(notes.files.has(path)).toBe(true);
+	});
+
+	it("keeps the note's path when the session gets a title later", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		await appendFile(transcript(A), jsonl([{ type: "custom-title", customTitle: "Health checks", sessionId: A }]));
+		await newSync().run(settings());
+		expect(notes.files.get(path)).toContain("# Health checks");
+		expect([...notes.files.keys()].filter((k) => k.includes("2026-11-20"))).toEqual([path]);
+	});
+
+	it("honours excluded projects everywhere", async () => {
+		const r = await newSync().run(settings({ excludedProjects: [join(root, "*")] }));
+		expect(r.notesWritten).toEqual([]);
+		expect(r.contextWritten).toEqual([]);
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
+	});
+
+	it("writes no secret of a session anywhere: notes, CLAUDE.md or the state folder", async () => {
+		const secrets = ["sk-ant-api03-" + "x".repeat(80) + "AA", "AKIAIOSFODNN7EXAMPLF", "ghp_" + "a1B2".repeat(9), "hunter2hunter2"];
+		await writeFile(
+			transcript(C),
+			jsonl([
+				userText(`Deploy with key ${secrets[0]} please`, { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:00.000Z" }),
+				assistant(toolUse("toolu_s", "Bash", { command: `AWS_ACCESS_KEY_ID=${secrets[1]} ./deploy.sh` }), { sessionId: C, cwd: projectPath, messageId: "msg_s" }),
+				toolResult("toolu_s", `GITHUB_TOKEN=${secrets[2]}\nDB_PASSWORD=${secrets[3]}`, { sessionId: C, cwd: projectPath }),
+				assistant(text(`Deployed. The token ${secrets[2]} is in your env.`), { sessionId: C, cwd: projectPath, messageId: "msg_t" }),
+			]),
+		);
+		await newSync().run(settings());
+		const written = [...notes.files.values(), await readFile(join(projectPath, "CLAUDE.md"), "utf8")];
+		for (const file of await readdir(join(root, "state"), { recursive: true })) {
+			if (String(file).endsWith(".json")) written.push(await readFile(join(root, "state", String(file)), "utf8"));
+		}
+		expect(written.join("\n")).toContain("[redacted:");
+		for (const secret of secrets) expect(written.filter((w) => w.includes(secret))).toEqual([]);
+	});
+});
