@@ -37,7 +37,7 @@ const plugin = {
 };
 
 const cli = {
-	entryPoints: ["src/cli/main.ts"],
+	entryPoints: { cli: "src/cli/main.ts", "fold-worker": "src/node/fold-worker.ts" },
 	bundle: true,
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
@@ -46,7 +46,8 @@ const cli = {
 	platform: "node",
 	logLevel: "info",
 	banner: { js: "#!/usr/bin/env node" },
-	outfile: "dist/cli.cjs",
+	outdir: "dist",
+	outExtension: { ".js": ".cjs" },
 };
 
 if (mode === "production") {

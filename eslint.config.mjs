@@ -36,6 +36,9 @@ export default tseslint.config(
 	{
 		files: ["src/node/**/*.ts", "src/cli/**/*.ts"],
 		rules: {
+			// Outside Obsidian there is no Vault#configDir: the CLI defaults to .obsidian and takes
+			// --config-dir; the plugin passes its own manifest.dir.
+			"obsidianmd/hardcoded-config-path": "off",
 			"no-restricted-imports": [
 				"error",
 				{
@@ -54,6 +57,7 @@ export default tseslint.config(
 			"obsidianmd/prefer-window-timers": "off",
 			"import/no-nodejs-modules": "off",
 			"obsidianmd/no-global-this": "off",
+			"obsidianmd/hardcoded-config-path": "off",
 		},
 	},
 );

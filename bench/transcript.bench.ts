@@ -6,6 +6,12 @@ import { performance } from "node:perf_hooks";
 import { openTranscriptIndex } from "../src/node/transcript-index";
 import { scanTranscripts } from "../src/node/transcript-scanner";
 import { generateLongTranscript, generateTree, loadSources } from "./corpus-generator";
+import { rm } from "node:fs/promises";
+import { migrateSettings } from "../src/core/settings";
+import { VaultFolder } from "../src/node/vault-folder";
+import { VaultSync } from "../src/node/vault-sync";
+import type { SyncReport } from "../src/core/sync/sync-engine";
+import { FoldWorkerPool } from "../src/node/fold-worker-pool";
 
 /**
  * Transcript engine benchmark. `tree`: a >= 256 MiB projects tree of 1,000 sessions;
@@ -133,6 +139,46 @@ async function benchTreeMemory(): Promise<void> {
 	report([["peak RSS of a full parse of the tree", `${peakRssMiB().toFixed(0)} MiB`, `target < 300 MiB; ${heap.toFixed(0)} MiB of heap kept for ${index.loaded().length} models`, peakRssMiB() < 300]]);
 }
 
+/**
+ * The whole job, as the CLI runs it: the tree synced into an empty vault (notes, index, base,
+ * state), then again with nothing changed. Two rounds, each with its own baseline; the best of each.
+ */
+async function benchSync(): Promise<void> {
+	const root = join(work, "projects");
+	await ensureTree(root);
+	const paths = (await scanTranscripts(root)).map((f) => f.path);
+	await baseline(paths); // warm the page cache
+	const settings = migrateSettings({}).settings;
+	const vault = join(work, "vault");
+	const stateDir = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state");
+	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
+	const a: number[] = [];
+	const full: number[] = [];
+	let first: SyncReport | undefined;
+	for (let round = 0; round < 2; round++) {
+		await rm(vault, { recursive: true, force: true });
+		await mkdir(vault, { recursive: true });
+		gc();
+		a.push((await time(() => baseline(paths)))[0]);
+		gc();
+		const [ms, report] = await time(() => new VaultSync(root, stateDir, new VaultFolder(vault), pool).run(settings));
+		full.push(ms);
+		first = report;
+	}
+	gc();
+	const [again, second] = await time(() => new VaultSync(root, stateDir, new VaultFolder(vault), pool).run(settings));
+	await pool?.close();
+	first?.errors.slice(0, 5).forEach((e) => process.stdout.write(`  error: ${e}\n`));
+	const aMin = Math.min(...a);
+	const fullMin = Math.min(...full);
+	report([
+		["(a) baseline: read + JSON.parse every line", `${aMin.toFixed(0)} ms`, "", true],
+		["full sync into an empty vault", `${fullMin.toFixed(0)} ms`, `${(fullMin / aMin).toFixed(2)}x of (a), target <= 2x; ${first?.notesWritten.length ?? 0} files written`, fullMin / aMin <= 2],
+		["re-sync with nothing changed (new process)", `${again.toFixed(1)} ms`, `${second.notesWritten.length} files written, target 0`, second.notesWritten.length === 0 && second.contextWritten.length === 0],
+		["peak RSS", `${peakRssMiB().toFixed(0)} MiB`, "", true],
+	]);
+}
+
 async function benchLong(): Promise<void> {
 	const root = join(work, "long", "projects");
 	const project = join(root, "-home-dev-long");
@@ -165,6 +211,7 @@ async function main(): Promise<void> {
 	await mkdir(work, { recursive: true });
 	if (mode === "tree") await benchTree();
 	else if (mode === "tree-memory") await benchTreeMemory();
+	else if (mode === "sync") await benchSync();
 	else if (mode === "long") await benchLong();
 	else throw new Error(`unknown mode ${mode}`);
 }

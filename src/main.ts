@@ -22,7 +22,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	async sync(): Promise<void> {
 		const adapter = this.app.vault.adapter;
 		if (!(adapter instanceof FileSystemAdapter)) {
-			new Notice("AI Conversation Memory needs a vault on the local file system.");
+			new Notice("This plugin needs a vault on the local file system.");
 			return;
 		}
 		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(adapter.getBasePath(), this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault));

@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
+import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { pluginFolder, VaultSync } from "../node/vault-sync";
 import { VaultFolder } from "../node/vault-folder";
 
@@ -23,8 +24,10 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 
 	const folder = pluginFolder(vault, options.configDir);
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
-	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault));
-	const report = await sync.run(settings, { rebuild: options.full });
+	// The built CLI has the worker script beside it: new transcripts are folded on every core.
+	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), pool);
+	const report = await sync.run(settings, { rebuild: options.full }).finally(() => pool?.close());
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {

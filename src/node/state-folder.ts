@@ -1,6 +1,6 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { writeFileReplacing } from "./atomic-write";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
@@ -15,6 +15,8 @@ import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
 export class StateFolder implements TranscriptStore {
 	private files: Map<string, TranscriptFile> | undefined;
 	private readonly written = new Map<string, string>();
+	/** Model writes under way: a read goes on while the last model is written. */
+	private readonly pending = new Set<Promise<void>>();
 
 	constructor(private readonly dir: string) {}
 
@@ -27,17 +29,24 @@ export class StateFolder implements TranscriptStore {
 		return isStoredTranscript(data) && data.file.path === path ? data : undefined;
 	}
 
-	async save(entry: StoredTranscript): Promise<void> {
+	async save(entry: StoredTranscript, json?: string): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
-		await this.writeJson(this.modelPath(entry.file.path), entry);
+		// Serialized now (the model folds further later); written in the background, a few at a time.
+		const path = this.modelPath(entry.file.path);
+		const text = json ?? JSON.stringify(entry);
+		while (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
+		// A model is saved only when its transcript changed: no need to compare with the file first.
+		const write = writeFileReplacing(path, text).finally(() => this.pending.delete(write));
+		this.pending.add(write);
 	}
 
 	async loadState(): Promise<SyncState> {
 		return restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
 	}
 
-	/** Writes the state and the list of transcripts read, if they changed. */
+	/** Writes the state and the list of transcripts read, if they changed, after every model. */
 	async flush(state: SyncState): Promise<void> {
+		await Promise.all(this.pending);
 		await this.writeJson(join(this.dir, "sync-state.json"), state);
 		const files = [...(await this.fileMap()).values()].sort((a, b) => a.path.localeCompare(b.path));
 		await this.writeJson(join(this.dir, "transcripts.json"), files);
@@ -67,19 +76,22 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private async writeJson(path: string, value: unknown): Promise<void> {
-		const text = JSON.stringify(value);
+		await this.writeText(path, JSON.stringify(value));
+	}
+
+	private async writeText(path: string, text: string): Promise<void> {
 		if (this.written.get(path) === text) return;
 		const known = await readFile(path, "utf8").catch(() => undefined);
 		if (known === text) {
 			this.written.set(path, text);
 			return;
 		}
-		await mkdir(join(path, ".."), { recursive: true });
-		await writeFileAtomic(path, text);
+		await writeFileReplacing(path, text);
 		this.written.set(path, text);
 	}
 }
 
+const MAX_PENDING_WRITES = 8;
 function isStoredTranscript(value: unknown): value is StoredTranscript {
 	if (typeof value !== "object" || value === null) return false;
 	const v = value as Partial<StoredTranscript>;

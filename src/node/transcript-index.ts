@@ -1,4 +1,6 @@
-import type { StoredTranscript, TranscriptStore } from "../core/ports";
+import type { TranscriptStore } from "../core/ports";
+import type { RedactionSpec } from "../core/sync/redaction-policy";
+import type { FoldWorkerPool } from "./fold-worker-pool";
 import { TranscriptIndex } from "../core/sync/transcript-index";
 import { nodeTranscriptSource } from "./transcript-source";
 
@@ -6,6 +8,6 @@ export { TranscriptIndex };
 export type { IndexedTranscript, RefreshResult } from "../core/sync/transcript-index";
 
 /** A transcript index over a projects root on disk, optionally backed by a state store. */
-export function openTranscriptIndex(root: string, store?: TranscriptStore, prepare?: (entry: StoredTranscript) => StoredTranscript): TranscriptIndex {
-	return new TranscriptIndex(nodeTranscriptSource(root), store, prepare);
+export function openTranscriptIndex(root: string, store?: TranscriptStore, redaction?: () => RedactionSpec, pool?: FoldWorkerPool): TranscriptIndex {
+	return new TranscriptIndex(nodeTranscriptSource(root, pool), store, redaction);
 }

@@ -3,12 +3,14 @@ import type { TranscriptSource } from "../core/ports";
 import { isObject } from "../core/transcript/parse-line";
 import type { SubagentMeta } from "../core/transcript/link-subagents";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
+import type { FoldWorkerPool } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
 import { scanTranscripts } from "./transcript-scanner";
 
-/** Transcripts under a projects root, read with Node's file system. */
-export function nodeTranscriptSource(root: string): TranscriptSource {
+/** Transcripts under a projects root, read with Node's file system (new ones in `pool`, if given). */
+export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): TranscriptSource {
 	return {
+		foldWhole: pool ? (file, spec) => pool.fold(file, spec) : undefined,
 		scan: () => scanTranscripts(root),
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
 			try {

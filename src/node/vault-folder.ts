@@ -1,6 +1,6 @@
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { readFile } from "node:fs/promises";
+import { join, resolve, sep } from "node:path";
+import { writeFileReplacing } from "./atomic-write";
 import type { NoteStore } from "../core/ports";
 
 /**
@@ -24,9 +24,7 @@ export class VaultFolder implements NoteStore {
 	}
 
 	async write(path: string, text: string): Promise<void> {
-		const target = this.resolve(path);
-		await mkdir(dirname(target), { recursive: true });
-		await writeFileAtomic(target, text, { encoding: "utf8" });
+		await writeFileReplacing(this.resolve(path), text);
 	}
 
 	private resolve(path: string): string {

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import type { NoteStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
-import { redactorFor } from "../core/sync/redaction-policy";
-import { redactStored } from "../core/sync/redact-stored";
+import { redactionSpec } from "../core/sync/redaction-policy";
 import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
 import type { TranscriptIndex } from "../core/sync/transcript-index";
 import { ProjectFolderFiles } from "./project-files";
+import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
 import { openTranscriptIndex } from "./transcript-index";
 
@@ -18,7 +18,8 @@ export function pluginFolder(vault: string, configDir = ".obsidian"): string {
 
 /**
  * The sync of one vault, as the plugin and the CLI both run it: transcripts from `projectsDir`,
- * state in `<plugin folder>/state` (redacted like the notes), notes through the given store.
+ * state in `<plugin folder>/state`, notes through the given store. Models are redacted as they are
+ * read, so neither notes nor state hold a secret.
  * Keeps its index between runs, so a long-lived caller (the plugin) re-reads only appended bytes.
  */
 export class VaultSync {
@@ -26,13 +27,15 @@ export class VaultSync {
 	private readonly index: TranscriptIndex;
 	private settings: Settings = DEFAULT_SETTINGS;
 
+	/** @param pool worker threads for the first read of new transcripts (the CLI has them). */
 	constructor(
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
+		pool?: FoldWorkerPool,
 	) {
 		this.store = new StateFolder(stateDir);
-		this.index = openTranscriptIndex(projectsDir, this.store, (entry) => redactStored(entry, redactorFor(this.settings, entry.model.cwd)));
+		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), pool);
 	}
 
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {

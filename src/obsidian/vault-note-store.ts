@@ -27,6 +27,11 @@ export class VaultNoteStore implements NoteStore {
 	private async ensureFolder(folder: string): Promise<void> {
 		if (folder === "" || this.vault.getFolderByPath(folder)) return;
 		await this.ensureFolder(folder.split("/").slice(0, -1).join("/"));
-		await this.vault.createFolder(folder);
+		try {
+			await this.vault.createFolder(folder);
+		} catch (error) {
+			// Another write created it meanwhile; anything else is a real failure.
+			if (!this.vault.getFolderByPath(folder)) throw error;
+		}
 	}
 }

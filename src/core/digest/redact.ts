@@ -74,6 +74,8 @@ interface Rule {
 	readonly kind: string;
 	/** Lower-case literals; the rule runs only when one of them occurs in the lower-cased text. */
 	readonly hints: readonly string[];
+	/** A cheaper pattern that must match before the rule's own runs (it may match more). */
+	readonly gate?: RegExp;
 	readonly pattern: RegExp;
 	/** Decides one match: an edit (from `match.index`), a skip, or undefined to keep it and go on after it. */
 	readonly decide: (match: RegExpExecArray, text: string) => (Edit & { kind: string }) | Skip | undefined;
@@ -376,6 +378,8 @@ function structuredPosition(text: string, index: number): boolean {
 const ASSIGNMENT_RULE: Rule = {
 	kind: "password",
 	hints: ["pass", "pwd", "secret", "token", "key", "auth"],
+	// A key naming a secret, then a separator: without one, no key=value in the text can qualify.
+	gate: /(?:pass|pwd|secret|token|key|auth)[A-Za-z0-9_.-]{0,63}\\?["']?[ \t]*(?::|=)/i,
 	pattern: ASSIGNMENT_RE,
 	decide: (m, text) => {
 		const { q = "", key = "", sep = "" } = m.groups ?? {};
@@ -420,6 +424,7 @@ export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ..
 
 function applyRule(text: string, lower: string, rule: Rule, tally: (kind: string) => void): string {
 	if (!rule.hints.some((h) => lower.includes(h))) return text;
+	if (rule.gate && !rule.gate.test(text)) return text;
 	const re = rule.pattern;
 	const parts: string[] = [];
 	let last = 0;
@@ -491,11 +496,24 @@ function applyCustom(text: string, re: RegExp, tally: (kind: string) => void): s
 /** Rounds of user patterns then built-in rules; in practice the second round changes nothing. */
 const MAX_PASSES = 4;
 
+/**
+ * Any hint of three or more characters, in one scan: most strings have none and skip those rules.
+ * Rules whose hints are all shorter ("sk", "-u" occur everywhere) are cheap literal-led patterns
+ * and always run.
+ */
+const ANY_LONG_HINT = new RegExp(
+	REDACTION_HINTS.filter((h) => h.length >= 3)
+		.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+		.join("|"),
+);
+const SHORT_HINT_RULES = BUILTIN_RULES.filter((rule) => rule.hints.every((h) => h.length < 3));
+
 function builtinPass(input: string, tally: (kind: string) => void): string {
 	let text = redactPrivateKeys(input, tally);
 	// Hints are looked up in the input: a replacement only removes text or adds a marker.
 	const lower = input.toLowerCase();
-	for (const rule of BUILTIN_RULES) text = applyRule(text, lower, rule, tally);
+	const rules = ANY_LONG_HINT.test(lower) ? BUILTIN_RULES : SHORT_HINT_RULES;
+	for (const rule of rules) text = applyRule(text, lower, rule, tally);
 	return text;
 }
 

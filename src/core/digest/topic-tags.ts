@@ -5,7 +5,7 @@
  * tag-name (valid Obsidian tags).
  */
 export { topicTags, DEFAULT_MAX, DEFAULT_MAX_KEYWORDS, DEFAULT_PREFIX, type TagInput, type TagOptions } from "./tags/topic-tags";
-export { buildKeywordStats, keywordsOf, type KeywordStats } from "./tags/keywords";
+export { buildKeywordStats, keywordsOf, termOccurrences, type KeywordStats, type TermOccurrence } from "./tags/keywords";
 export type { KeywordRule } from "./tags/keyword-rules";
 export { normalizePrefix, projectSlug, toTag } from "./tags/tag-name";
 export { commandSignals, fileSignals, toolSignals } from "./tags/file-signals";

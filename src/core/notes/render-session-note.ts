@@ -22,16 +22,15 @@ export interface SessionNoteInput {
 	index: NoteLink;
 	previous?: NoteLink;
 	next?: NoteLink;
-	/** Redaction of everything written; identity when turned off. */
-	redact: (text: string) => string;
 }
 
 /**
  * A session note: properties, a digest to read first, then the conversation with tool calls,
  * thinking and sub-agent work folded away. Deterministic: the same input gives the same bytes.
+ * The model comes redacted (the transcript index redacts what it reads).
  */
 export function renderSessionNote(input: SessionNoteInput): { frontmatter: string; body: string } {
-	const { digest, redact } = input;
+	const { digest } = input;
 	const frontmatter = renderFrontmatter([
 		["session_id", digest.sessionId],
 		["project", input.project],
@@ -54,7 +53,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	if (input.next) nav.push(`Next: ${wikiLink(input.next.path, input.next.title)}`);
 	const parts = [`# ${digest.title}`, nav.join(" · "), renderDigest(digest)];
 	if (input.detail !== "digest") parts.push("## Conversation", renderConversation(input.session, input.detail));
-	return { frontmatter: redact(frontmatter), body: redact(`${parts.filter((p) => p !== "").join("\n\n")}\n`) };
+	return { frontmatter, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }
 
 function renderDigest(d: SessionDigest): string {

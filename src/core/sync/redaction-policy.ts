@@ -1,33 +1,34 @@
 import { createRedactor } from "../digest/redact";
-import type { SessionDigest } from "../digest/session-digest";
 import type { Settings } from "../settings";
 
+/** The redaction settings as plain data (what a worker thread needs to redact the same way). */
+export interface RedactionSpec {
+	enabled: boolean;
+	extraPatterns: string[];
+	/** Projects that turned redaction off. */
+	offFor: string[];
+}
+
+export function redactionSpec(settings: Settings): RedactionSpec {
+	return {
+		enabled: settings.redaction.enabled,
+		extraPatterns: settings.redaction.extraPatterns,
+		offFor: settings.projects.filter((p) => p.redaction === false).map((p) => p.path),
+	};
+}
+
 const redactors = new Map<string, (text: string) => string>();
+const identity = (text: string): string => text;
 
 /** The redaction in force for a project: settings-wide, unless the project turned it off. */
-export function redactorFor(settings: Settings, projectPath: string | undefined): (text: string) => string {
-	const project = settings.projects.find((p) => p.path === projectPath);
-	if (!settings.redaction.enabled || project?.redaction === false) return (text) => text;
-	const key = JSON.stringify(settings.redaction.extraPatterns);
+export function redactorFor(spec: RedactionSpec, projectPath: string | undefined): (text: string) => string {
+	if (!spec.enabled || (projectPath !== undefined && spec.offFor.includes(projectPath))) return identity;
+	const key = JSON.stringify(spec.extraPatterns);
 	let redact = redactors.get(key);
 	if (!redact) {
-		const redactor = createRedactor({ extraPatterns: settings.redaction.extraPatterns });
+		const redactor = createRedactor({ extraPatterns: spec.extraPatterns });
 		redact = (text) => redactor.redact(text);
 		redactors.set(key, redact);
 	}
 	return redact;
-}
-
-export function redactDigest(d: SessionDigest, redact: (text: string) => string): SessionDigest {
-	const r = (t: string | undefined) => (t === undefined ? undefined : redact(t));
-	return {
-		...d,
-		title: redact(d.title),
-		goal: r(d.goal),
-		outcome: r(d.outcome),
-		commands: d.commands.map(redact),
-		errors: d.errors.map(redact),
-		decisions: d.decisions.map(redact),
-		openEnds: d.openEnds.map(redact),
-	};
 }

@@ -1,7 +1,7 @@
 import { renderContextBlock } from "../context/context-block";
 import { upsertMarkedBlock } from "../context/marked-block";
-import { digestSession, type SessionDigest } from "../digest/session-digest";
-import { buildKeywordStats, keywordsOf, topicTags } from "../digest/topic-tags";
+import type { SessionDigest } from "../digest/session-digest";
+import { buildKeywordStats, topicTags, type TermOccurrence } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { baseName, safeFileName } from "../notes/note-name";
 import { mergeNote } from "../notes/note-regions";
@@ -11,8 +11,9 @@ import type { NoteStore, ProjectFiles } from "../ports";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import type { SessionWithAgents } from "../transcript/link-subagents";
-import { promptsOf, isEmptySession } from "../transcript/session-queries";
-import { redactDigest, redactorFor } from "./redaction-policy";
+import type { SessionModel } from "../transcript/session-model";
+import { isEmptySession } from "../transcript/session-queries";
+import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
 import type { SessionRecord, SyncState } from "./sync-state";
 import type { RefreshResult, TranscriptIndex } from "./transcript-index";
 
@@ -50,7 +51,11 @@ export interface SyncDeps {
  */
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
 	const { index, settings, state } = deps;
-	const read = await index.refresh();
+	// Digests and prompt terms are worked out as each transcript arrives, while others are read.
+	const prepared = new Map<string, PreparedSession>();
+	const read = await index.refresh((entry) => {
+		if (entry.file.kind === "session") prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, summaryTitle(state, entry.model)));
+	});
 	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`) };
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 
@@ -58,9 +63,15 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const sessions = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
 	const live = sessions.filter((s) => !isEmptySession(s.model));
 	const newcomers = new Set<string>();
+	const occurrences = new Map<string, readonly TermOccurrence[]>();
 	for (const session of live) {
 		if (!state.sessions[session.file.path]) newcomers.add(session.file.path);
-		recordSession(state, session, settings);
+		// Summaries read later in this run may title a session read earlier: digest again then.
+		let ready = prepared.get(session.file.path);
+		const title = summaryTitle(state, session.model);
+		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title);
+		occurrences.set(session.file.path, ready.terms);
+		recordSession(state, session, settings, ready);
 	}
 
 	// Neighbours of new sessions get a new previous/next link.
@@ -71,14 +82,19 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const byPath = new Map(toRender.map((s) => [s.file.path, s]));
 	const total = toRender.length;
 	let done = 0;
-	for (const path of [...render].sort()) {
-		const session = byPath.get(path);
-		const record = state.sessions[path];
-		if (!session || !record) continue;
-		record.tags = topicTags(tagInput(session, record), stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
-		await writeSessionNote(deps, session, record, path, report, options.rebuild === true);
-		options.onProgress?.(++done, total);
-	}
+	const queue = [...render].sort();
+	// A few notes in flight: rendering one overlaps writing the next.
+	const worker = async () => {
+		for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+			const session = byPath.get(path);
+			const record = state.sessions[path];
+			if (!session || !record) continue;
+			record.tags = topicTags({ ...tagInput(session, record), occurrences: occurrences.get(path) }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+			await writeSessionNote(deps, session, record, path, report, options.rebuild === true);
+			options.onProgress?.(++done, total);
+		}
+	};
+	await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
 
 	const projects = new Set([...render].map((p) => state.sessions[p]?.project).filter((p): p is string => p !== undefined));
 	for (const project of [...projects].sort()) await writeProjectIndex(deps, project, report);
@@ -89,8 +105,12 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		if (!project.enabled || isExcluded(project.path, settings.excludedProjects)) continue;
 		await writeContext(deps, project, report);
 	}
+	report.notesWritten.sort();
+	report.notesSkipped.sort();
 	return report;
 }
+
+const WRITE_CONCURRENCY = 8;
 
 /** Session files read this time, and the parents of sub-agent files read this time. */
 function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): string[] {
@@ -107,12 +127,13 @@ function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): strin
 	return [...paths];
 }
 
-function recordSession(state: SyncState, session: SessionWithAgents, settings: Settings): void {
-	const redact = redactorFor(settings, session.model.cwd);
-	const digest = redactDigest(digestSession(session.model, summaryTitle(state, session)), redact);
+function recordSession(state: SyncState, session: SessionWithAgents, settings: Settings, ready: PreparedSession): void {
+	const digest = ready.digest;
+	const keywords = ready.terms.map((t) => t.term);
 	const existing = state.sessions[session.file.path];
 	const project = existing?.project ?? safeFileName(baseName(digest.projectPath ?? session.file.projectDir), "Unknown project");
 	const notePath = existing?.notePath ?? uniqueNotePath(state, `${settings.notesFolder}/${project}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
+	forgetOrder(state);
 	state.sessions[session.file.path] = {
 		...existing,
 		project,
@@ -120,21 +141,31 @@ function recordSession(state: SyncState, session: SessionWithAgents, settings: S
 		notePath,
 		digest,
 		tags: existing?.tags ?? [],
-		keywords: keywordsOf(promptsOf(session.model).filter((p) => p.kind === "prompt").map((p) => redact(p.text))),
+		keywords,
 	};
 }
 
-function summaryTitle(state: SyncState, session: SessionWithAgents): string | undefined {
+function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
 	let title: string | undefined;
-	for (const [key, text] of Object.entries(state.summaries)) if (session.model.index.seenUuids.has(Number(key))) title = text;
+	for (const [key, text] of Object.entries(state.summaries)) if (model.index.seenUuids.has(Number(key))) title = text;
 	return title;
 }
 
+/** Note paths in use, lower-cased (file systems that ignore case must not merge two notes). */
+const takenPaths = new WeakMap<SyncState, Set<string>>();
+
 function uniqueNotePath(state: SyncState, stem: string): string {
-	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
+	let taken = takenPaths.get(state);
+	if (!taken) {
+		taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
+		takenPaths.set(state, taken);
+	}
 	for (let n = 1; ; n++) {
 		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
-		if (!taken.has(path.toLowerCase())) return path;
+		if (!taken.has(path.toLowerCase())) {
+			taken.add(path.toLowerCase());
+			return path;
+		}
 	}
 }
 
@@ -147,22 +178,41 @@ function neighbours(state: SyncState, path: string): [string | undefined, string
 	return [ordered[at - 1], ordered[at + 1]];
 }
 
+/** A project's sessions by start time; cached per state object until a record changes. */
+const ordered = new WeakMap<SyncState, Map<string, [string, SessionRecord][]>>();
+
 function projectSessions(state: SyncState, project: string): [string, SessionRecord][] {
-	return Object.entries(state.sessions)
-		.filter(([, r]) => r.project === project && !r.deleted)
-		.sort(([pa, a], [pb, b]) => (a.digest.startedAt ?? "").localeCompare(b.digest.startedAt ?? "") || pa.localeCompare(pb));
+	let byProject = ordered.get(state);
+	if (!byProject) {
+		byProject = new Map();
+		for (const entry of Object.entries(state.sessions)) {
+			if (entry[1].deleted) continue;
+			const list = byProject.get(entry[1].project) ?? [];
+			list.push(entry);
+			byProject.set(entry[1].project, list);
+		}
+		for (const list of byProject.values()) list.sort(([pa, a], [pb, b]) => (a.digest.startedAt ?? "").localeCompare(b.digest.startedAt ?? "") || pa.localeCompare(pb));
+		ordered.set(state, byProject);
+	}
+	return byProject.get(project) ?? [];
+}
+
+function forgetOrder(state: SyncState): void {
+	ordered.delete(state);
 }
 
 function tagInput(session: SessionWithAgents, record: SessionRecord) {
 	const d = record.digest;
-	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptsOf(session.model).filter((p) => p.kind === "prompt").map((p) => p.text), commands: d.commands };
+	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands };
 }
+
 
 async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, record: SessionRecord, path: string, report: SyncReport, rebuild: boolean): Promise<void> {
 	const { settings, state, notes } = deps;
 	const existing = await notes.read(record.notePath);
 	if (existing === null && record.written && !rebuild) {
 		record.deleted = true;
+		forgetOrder(state);
 		report.notesSkipped.push(record.notePath);
 		return;
 	}
@@ -181,7 +231,6 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		index: { path: projectIndexPath(settings.notesFolder, record.project), title: record.project },
 		previous: link(before),
 		next: link(after),
-		redact: redactorFor(settings, session.model.cwd),
 	});
 	await writeMerged(notes, record.notePath, existing, rendered, report);
 	record.written = true;

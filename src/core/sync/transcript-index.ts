@@ -1,16 +1,22 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import type { PreparedSession } from "./prepare-session";
+import { redactModelInPlace } from "./redact-model";
+import { redactorFor, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
-import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
+import { createSession, restoreSession, serializeSession, type SerializedSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
-const READ_CONCURRENCY = 3;
+/** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
+const READ_CONCURRENCY = 8;
 
 export interface IndexedTranscript {
 	file: TranscriptFile;
 	cursor: TailCursor;
 	model: SessionModel;
 	meta?: SubagentMeta;
+	/** Digest and prompt terms, when a worker thread made them along with the model. */
+	prepared?: PreparedSession;
 }
 
 export interface RefreshResult {
@@ -32,22 +38,24 @@ export interface RefreshResult {
 export class TranscriptIndex {
 	private readonly entries = new Map<string, IndexedTranscript>();
 	private readonly files = new Map<string, TranscriptFile>();
+	/** Files the store has a model for; others need no look there. */
+	private readonly stored = new Set<string>();
 	private knownLoaded = false;
 
 	/**
-	 * @param prepare applied to what is stored (redaction): the in-memory model keeps the raw text,
-	 * rendering redacts it again, and redaction is idempotent.
+	 * @param redaction the redaction settings, applied to every model after each read (only to what
+	 * is new), so nothing downstream (notes, state) sees a secret.
 	 */
 	constructor(
 		private readonly source: TranscriptSource,
 		private readonly store?: TranscriptStore,
-		private readonly prepare: (entry: StoredTranscript) => StoredTranscript = (entry) => entry,
+		private readonly redaction?: () => RedactionSpec,
 	) {}
 
 	/** The entry of a file, loaded from the store when needed. */
 	async get(path: string): Promise<IndexedTranscript | undefined> {
 		const cached = this.entries.get(path);
-		if (cached || !this.store) return cached;
+		if (cached || !this.store || !this.stored.has(path)) return cached;
 		const stored = await this.store.load(path);
 		if (!stored) return undefined;
 		const entry = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta };
@@ -65,13 +73,14 @@ export class TranscriptIndex {
 		return [...this.files.values()];
 	}
 
-	async refresh(): Promise<RefreshResult> {
+	/** @param onRead called for each file as soon as it is read, while others are still being read. */
+	async refresh(onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		await this.loadKnown();
 		const scanned = await this.source.scan();
 		const stamps = new Map<string, FileStamp>(this.files);
 		const diff = diffScan(stamps, scanned);
 		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
-		return this.readAll([...diff.added, ...diff.changed], { removed: diff.removed, unchanged: diff.unchanged.length });
+		return this.readAll([...diff.added, ...diff.changed], { removed: diff.removed, unchanged: diff.unchanged.length }, onRead);
 	}
 
 	/** Re-reads known files a watcher named, without scanning the whole tree. */
@@ -114,10 +123,14 @@ export class TranscriptIndex {
 	private async loadKnown(): Promise<void> {
 		if (this.knownLoaded) return;
 		this.knownLoaded = true;
-		if (this.store) for (const file of await this.store.known()) this.files.set(file.path, file);
+		if (!this.store) return;
+		for (const file of await this.store.known()) {
+			this.files.set(file.path, file);
+			this.stored.add(file.path);
+		}
 	}
 
-	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }): Promise<RefreshResult> {
+	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		const queue = [...files];
 		// A few files in flight, so parsing one overlaps reading the next.
@@ -126,6 +139,7 @@ export class TranscriptIndex {
 				try {
 					const { entry, bytesRead } = await this.readFile(file);
 					result.updated.push(entry);
+					onRead?.(entry);
 					result.bytesRead += bytesRead;
 				} catch (error) {
 					result.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
@@ -139,23 +153,49 @@ export class TranscriptIndex {
 
 	private async readFile(file: TranscriptFile): Promise<{ entry: IndexedTranscript; bytesRead: number }> {
 		const known = await this.get(file.path);
-		let model = known?.model ?? createSession(file.fileId, file.agentId);
-		const read = await this.source.readAppended(
-			file.path,
-			known?.cursor,
-			(lines) => foldLines(model, lines),
-			// Truncated or replaced: what was folded no longer describes the file.
-			() => {
-				model = createSession(file.fileId, file.agentId);
-			},
-		);
+		const spec = this.redaction?.();
+		let model: SessionModel;
+		let read: { cursor: TailCursor; bytesRead: number };
+		let modelJson: string | undefined;
+		let prepared: PreparedSession | undefined;
+		if (!known && this.source.foldWhole) {
+			// A new file: folded (and redacted) on another thread, in parallel with other files.
+			const folded = await this.source.foldWhole(file, spec);
+			modelJson = folded.modelJson;
+			prepared = folded.prepared;
+			model = restoreSession(JSON.parse(modelJson) as SerializedSession);
+			read = folded;
+		} else {
+			let folding = known?.model ?? createSession(file.fileId, file.agentId);
+			read = await this.source.readAppended(
+				file.path,
+				known?.cursor,
+				(lines) => foldLines(folding, lines),
+				// Truncated or replaced: what was folded no longer describes the file.
+				() => {
+					folding = createSession(file.fileId, file.agentId);
+				},
+			);
+			model = folding;
+			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
+		}
 		const meta = file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
-		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta };
+		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, file);
-		if (this.store) await this.store.save(this.prepare(toStored(entry)));
+		if (this.store) {
+			const json = modelJson === undefined ? undefined : storedJson(entry, modelJson);
+			await this.store.save(toStored(entry), json);
+			this.stored.add(file.path);
+		}
 		return { entry, bytesRead: read.bytesRead };
 	}
+}
+
+/** The stored form as JSON around a model that is JSON already. */
+function storedJson(entry: IndexedTranscript, modelJson: string): string {
+	const meta = entry.meta === undefined ? "" : `,"meta":${JSON.stringify(entry.meta)}`;
+	return `{"file":${JSON.stringify(entry.file)},"cursor":${JSON.stringify(entry.cursor)},"model":${modelJson}${meta}}`;
 }
 
 function toStored(entry: IndexedTranscript): StoredTranscript {

@@ -4,8 +4,10 @@ export type PromptKind = "prompt" | "command" | "shell";
 
 export interface ToolResult {
 	isError: boolean;
-	/** Short excerpt of the output (clipped, not yet redacted). */
+	/** Short excerpt of the output (clipped). */
 	text: string;
+	/** Set once the text went through redaction. */
+	redacted?: boolean;
 }
 
 export interface ToolCall {
@@ -132,6 +134,8 @@ export interface SessionIndex {
 	/** Task call whose inline (pre-2.1) sidechain is being folded. */
 	sidechain?: string;
 	retainedChars: number;
+	/** Events before this index have been redacted (see `redactModelInPlace`). */
+	redactedEvents: number;
 }
 
 export type SerializedSession = Omit<SessionModel, "index"> & {
@@ -139,6 +143,7 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	usageByMessage: [number, Usage][];
 	sidechain?: string;
 	retainedChars: number;
+	redactedEvents?: number;
 };
 
 export function emptyCounts(): SessionCounts {
@@ -190,23 +195,27 @@ export function createSession(fileId: string, agentId?: string): SessionModel {
 			files: { read: new Set(), written: new Set(), edited: new Set() },
 			sets: { sessionIds: new Set(), cwds: new Set(), branches: new Set(), versions: new Set(), models: new Set() },
 			retainedChars: 0,
+			redactedEvents: 0,
 		},
 	};
 }
 
+/** Plain data for storage. It shares objects with the model: stringify it before folding further. */
 export function serializeSession(model: SessionModel): SerializedSession {
 	const { index, ...rest } = model;
 	return {
-		...structuredClone(rest),
+		...rest,
 		seenUuids: [...index.seenUuids],
-		usageByMessage: [...index.usageByMessage].map(([id, usage]) => [id, { ...usage }]),
+		usageByMessage: [...index.usageByMessage],
 		sidechain: index.sidechain,
 		retainedChars: index.retainedChars,
+		redactedEvents: index.redactedEvents,
 	};
 }
 
+/** The model back from its plain data, which it takes over (pass a copy to keep the original). */
 export function restoreSession(data: SerializedSession): SessionModel {
-	const { seenUuids, usageByMessage, sidechain, retainedChars, ...rest } = structuredClone(data);
+	const { seenUuids, usageByMessage, sidechain, retainedChars, redactedEvents, ...rest } = data;
 	const model: SessionModel = {
 		...rest,
 		index: {
@@ -227,6 +236,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			},
 			sidechain,
 			retainedChars,
+			redactedEvents: redactedEvents ?? 0,
 		},
 	};
 	for (const event of model.events) if (event.kind === "tool") model.index.calls.set(event.call.id, event.call);

@@ -6,7 +6,7 @@
 import { Tier, isKnownTopic, tierOf } from "./catalog";
 import { commandSignals, fileSignals, toolSignals } from "./file-signals";
 import { ruleHits, ruleText, type KeywordRule } from "./keyword-rules";
-import { rankKeywords, termOccurrences, type KeywordStats } from "./keywords";
+import { rankKeywords, termOccurrences, type KeywordStats, type TermOccurrence } from "./keywords";
 import { projectSlug, toTag } from "./tag-name";
 
 export interface TagInput {
@@ -20,6 +20,8 @@ export interface TagInput {
 	prompts: readonly string[];
 	/** Shell commands run, e.g. ["npm test", "docker compose up"]. */
 	commands?: readonly string[];
+	/** `termOccurrences(prompts)` when the caller has it already (segmenting is the costly part). */
+	occurrences?: readonly TermOccurrence[];
 }
 
 export interface TagOptions {
@@ -66,7 +68,7 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 	};
 	const exclude = new Set([slug, ...slug.split(/[-_]/).filter((w) => w.length >= 3)]);
 	let keywords = 0;
-	for (const { term } of rankKeywords(termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, exclude)) {
+	for (const { term } of rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, exclude)) {
 		if (isKnownTopic(term)) bump(term, 1, true);
 		else if (keywords < maxKeywords) {
 			keywords++;

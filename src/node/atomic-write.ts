@@ -1,0 +1,31 @@
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+let counter = 0;
+const madeDirs = new Set<string>();
+
+/**
+ * Writes a file whole or not at all: to a temporary file beside it, then renamed over it. No
+ * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
+ * state, where a lost write is redone by the next sync. Folders are made once per process.
+ */
+export async function writeFileReplacing(path: string, text: string): Promise<void> {
+	const dir = dirname(path);
+	if (!madeDirs.has(dir)) {
+		await mkdir(dir, { recursive: true });
+		madeDirs.add(dir);
+	}
+	const temp = `${path}.${process.pid}.${++counter}.tmp`;
+	try {
+		await writeFile(temp, text, "utf8").catch(async (error: NodeJS.ErrnoException) => {
+			if (error.code !== "ENOENT") throw error;
+			// The folder went away since it was made (the user deleted it): make it again.
+			await mkdir(dir, { recursive: true });
+			await writeFile(temp, text, "utf8");
+		});
+		await rename(temp, path);
+	} catch (error) {
+		await rm(temp, { force: true }).catch(() => undefined);
+		throw error;
+	}
+}
