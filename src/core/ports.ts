@@ -2,8 +2,7 @@ import type { RawLine } from "./transcript/jsonl-lines";
 import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
 import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
-import type { PreparedSession } from "./sync/prepare-session";
-import type { RedactionSpec } from "./sync/redaction-policy";
+import type { FoldedWhole } from "./sync/fold-whole";
 
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
 
@@ -30,10 +29,10 @@ export interface TranscriptSource {
 	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void): Promise<{ cursor: TailCursor; bytesRead: number }>;
 	readMeta(path: string): Promise<SubagentMeta | undefined>;
 	/**
-	 * Optional: reads and folds a whole transcript elsewhere (a worker thread), redacted per `spec`,
-	 * and returns the stored form as JSON. Used for files with no earlier model (a first sync).
+	 * Optional: reads and folds a whole transcript elsewhere (a worker thread). Used for files with
+	 * no earlier model, so a first sync of a long history uses every core.
 	 */
-	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<{ cursor: TailCursor; bytesRead: number; modelJson: string; prepared?: PreparedSession }>;
+	foldWhole?(file: TranscriptFile): Promise<FoldedWhole>;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */
@@ -49,6 +48,5 @@ export interface TranscriptStore {
 	/** The files known from earlier runs, with the stamps they had. */
 	known(): Promise<TranscriptFile[]>;
 	load(path: string): Promise<StoredTranscript | undefined>;
-	/** `json` is the entry already serialized, when the caller has it (saves a second stringify). */
-	save(entry: StoredTranscript, json?: string): Promise<void>;
+	save(entry: StoredTranscript): Promise<void>;
 }

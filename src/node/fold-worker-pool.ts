@@ -1,24 +1,15 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { PreparedSession } from "../core/sync/prepare-session";
-import type { RedactionSpec } from "../core/sync/redaction-policy";
-import type { TailCursor, TranscriptFile } from "../core/transcript/transcript-files";
+import type { FoldedWhole } from "../core/sync/fold-whole";
+import type { TranscriptFile } from "../core/transcript/transcript-files";
 
 export interface FoldJob {
 	id: number;
 	file: TranscriptFile;
-	spec: RedactionSpec | undefined;
 }
 
-export interface FoldResult {
-	cursor: TailCursor;
-	bytesRead: number;
-	modelJson: string;
-	prepared?: PreparedSession;
-}
-
-type Reply = { id: number; ok: true; result: FoldResult } | { id: number; ok: false; error: string };
+type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string };
 
 /**
  * Worker threads that fold new transcripts in parallel (a first sync of a long history uses every
@@ -29,7 +20,7 @@ export class FoldWorkerPool {
 	private workers: Worker[] = [];
 	private next = 0;
 	private seq = 0;
-	private readonly waiting = new Map<number, { resolve: (r: FoldResult) => void; reject: (e: Error) => void }>();
+	private readonly waiting = new Map<number, { resolve: (r: FoldedWhole) => void; reject: (e: Error) => void }>();
 
 	private constructor(
 		private readonly script: string,
@@ -41,14 +32,14 @@ export class FoldWorkerPool {
 		return existsSync(script) ? new FoldWorkerPool(script, size) : undefined;
 	}
 
-	fold(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldResult> {
+	fold(file: TranscriptFile): Promise<FoldedWhole> {
 		if (this.workers.length === 0) this.start();
 		const id = ++this.seq;
 		const worker = this.workers[this.next++ % this.workers.length]!;
 		return new Promise((resolve, reject) => {
 			this.waiting.set(id, { resolve, reject });
 			this.holdOpen();
-			worker.postMessage({ id, file, spec } satisfies FoldJob);
+			worker.postMessage({ id, file } satisfies FoldJob);
 		});
 	}
 

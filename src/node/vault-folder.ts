@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import type { NoteStore } from "../core/ports";
 
@@ -9,14 +9,18 @@ import type { NoteStore } from "../core/ports";
  */
 export class VaultFolder implements NoteStore {
 	private readonly root: string;
+	/** Names in each folder read so far, so a first sync does not try to open a thousand missing notes. */
+	private readonly listings = new Map<string, Promise<Set<string>>>();
 
 	constructor(root: string) {
 		this.root = resolve(root);
 	}
 
 	async read(path: string): Promise<string | null> {
+		const target = this.resolve(path);
+		if (!(await this.listing(dirname(target))).has(basename(target))) return null;
 		try {
-			return await readFile(this.resolve(path), "utf8");
+			return await readFile(target, "utf8");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 			throw error;
@@ -24,7 +28,21 @@ export class VaultFolder implements NoteStore {
 	}
 
 	async write(path: string, text: string): Promise<void> {
-		await writeFileReplacing(this.resolve(path), text);
+		const target = this.resolve(path);
+		await writeFileReplacing(target, text);
+		(await this.listing(dirname(target))).add(basename(target));
+	}
+
+	private listing(folder: string): Promise<Set<string>> {
+		let names = this.listings.get(folder);
+		if (!names) {
+			names = readdir(folder).then(
+				(entries) => new Set(entries),
+				() => new Set<string>(),
+			);
+			this.listings.set(folder, names);
+		}
+		return names;
 	}
 
 	private resolve(path: string): string {

@@ -54,7 +54,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	// Digests and prompt terms are worked out as each transcript arrives, while others are read.
 	const prepared = new Map<string, PreparedSession>();
 	const read = await index.refresh((entry) => {
-		if (entry.file.kind === "session") prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, summaryTitle(state, entry.model)));
+		if (entry.file.kind === "session") prepared.set(entry.file.path, prepareSession(entry.model, summaryTitle(state, entry.model)));
 	});
 	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`) };
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;

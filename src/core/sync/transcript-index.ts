@@ -1,10 +1,9 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
-import type { PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
 import { redactorFor, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
-import { createSession, restoreSession, serializeSession, type SerializedSession, type SessionModel } from "../transcript/session-model";
+import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -15,8 +14,6 @@ export interface IndexedTranscript {
 	cursor: TailCursor;
 	model: SessionModel;
 	meta?: SubagentMeta;
-	/** Digest and prompt terms, when a worker thread made them along with the model. */
-	prepared?: PreparedSession;
 }
 
 export interface RefreshResult {
@@ -156,14 +153,11 @@ export class TranscriptIndex {
 		const spec = this.redaction?.();
 		let model: SessionModel;
 		let read: { cursor: TailCursor; bytesRead: number };
-		let modelJson: string | undefined;
-		let prepared: PreparedSession | undefined;
+
 		if (!known && this.source.foldWhole) {
-			// A new file: folded (and redacted) on another thread, in parallel with other files.
-			const folded = await this.source.foldWhole(file, spec);
-			modelJson = folded.modelJson;
-			prepared = folded.prepared;
-			model = restoreSession(JSON.parse(modelJson) as SerializedSession);
+			// A new file: folded on another thread, in parallel with other files.
+			const folded = await this.source.foldWhole(file);
+			model = restoreSession(folded.model);
 			read = folded;
 		} else {
 			let folding = known?.model ?? createSession(file.fileId, file.agentId);
@@ -177,25 +171,18 @@ export class TranscriptIndex {
 				},
 			);
 			model = folding;
-			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
+		if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		const meta = file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
-		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
+		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, file);
 		if (this.store) {
-			const json = modelJson === undefined ? undefined : storedJson(entry, modelJson);
-			await this.store.save(toStored(entry), json);
+			await this.store.save(toStored(entry));
 			this.stored.add(file.path);
 		}
 		return { entry, bytesRead: read.bytesRead };
 	}
-}
-
-/** The stored form as JSON around a model that is JSON already. */
-function storedJson(entry: IndexedTranscript, modelJson: string): string {
-	const meta = entry.meta === undefined ? "" : `,"meta":${JSON.stringify(entry.meta)}`;
-	return `{"file":${JSON.stringify(entry.file)},"cursor":${JSON.stringify(entry.cursor)},"model":${modelJson}${meta}}`;
 }
 
 function toStored(entry: IndexedTranscript): StoredTranscript {

@@ -9,8 +9,8 @@ export const LIMITS = {
 	prompt: 20_000,
 	text: 20_000,
 	thinking: 4_000,
-	toolInputString: 600,
-	toolResult: 400,
+	toolInputString: 500,
+	toolResult: 300,
 	compactSummary: 8_000,
 	/** Past this much retained text a session keeps only short excerpts of new events. */
 	retainedChars: 8_000_000,
