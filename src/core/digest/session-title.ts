@@ -10,10 +10,15 @@ const TITLE_MAX = 60;
 export function sessionTitle(model: SessionModel, summaryFor?: string): string {
 	const chosen = model.customTitle ?? model.aiTitle ?? summaryFor;
 	if (chosen) return shorten(chosen);
+	// A typed prompt, or a command with arguments (`/orchestrator build a TODO app`), says what the
+	// session is about; `/clear` or `!ls` at the start does not.
+	let fallback: string | undefined;
 	for (const event of model.events) {
-		if (event.kind === "prompt" && event.text.trim() !== "") return shorten(firstLine(event.text));
+		if (event.kind !== "prompt" || event.text.trim() === "") continue;
+		if (event.promptKind === "prompt" || (event.promptKind === "command" && event.text.includes(" "))) return shorten(firstLine(event.text));
+		fallback ??= event.text;
 	}
-	return "Untitled session";
+	return fallback ? shorten(fallback) : "Untitled session";
 }
 
 function firstLine(text: string): string {

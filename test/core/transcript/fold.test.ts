@@ -262,3 +262,21 @@ describe("serialization", () => {
 	});
 });
 
+
+import { sessionTitle } from "../../../src/core/digest/session-title";
+
+describe("session titles", () => {
+	it("prefer a typed prompt or a command with arguments over a bare command", () => {
+		expect(sessionTitle(parse([userText("<command-name>/clear</command-name>"), userText("Add pagination to the orders list please")]))).toBe("Add pagination to the orders list please");
+		expect(sessionTitle(parse([userText("<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>"), userText("thanks")]))).toBe("/orchestrator create TODO app");
+		expect(sessionTitle(parse([userText("<command-name>/model</command-name>")]))).toBe("/model");
+		expect(sessionTitle(parse([]))).toBe("Untitled session");
+	});
+
+	it("take the user's title, then the generated one, then a summary, and shorten at a word", () => {
+		const long = "Refactor the payment module so that every provider shares one retry policy and one logger";
+		expect(sessionTitle(parse([userText(long)]))).toBe("Refactor the payment module so that every provider shares…");
+		expect(sessionTitle(parse([userText("x"), { type: "ai-title", aiTitle: "Generated", sessionId: SESSION }]), "From summary")).toBe("Generated");
+		expect(sessionTitle(parse([userText("x")]), "From summary")).toBe("From summary");
+	});
+});

@@ -34,6 +34,8 @@ yeah yes yet you you'd you'll you're you've your yours yourself
 hey hi hello wait latest simplest easiest biggest worst understand remember continue allow assume assuming attach mention happen ensure whatever whenever wherever therefore otherwise meanwhile
 regarding relevant specific general certain various several multiple single top bottom missing pending failing invoke handle support return big small large huge tiny fair great awesome cool
 today tomorrow yesterday week month year time minute hour second able unable bring brought came besides instead question answer reason info information sort review reviewing
+move moved moving pick picked mind open opened type typed bare initial examine examined summarize summarise organize organise install installed search searched tool tools decade
+look looking seen saw give given keep kept turn turned mode step steps stage option options version thing item items kind type types way ways end ending start starting
 `);
 
 /** English words ending in -ly or -ed that are not adverbs or past forms (those are dropped). */
