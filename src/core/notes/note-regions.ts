@@ -23,6 +23,37 @@ export function mergeNote(existing: string | null, frontmatter: string, body: st
 	return { ok: true, text: `${mergeFrontmatter(frontmatter, split.userFields, eol)}${updated.text}` };
 }
 
+/**
+ * The tags in a note's properties (block list, inline list, or a single value), for keeping the
+ * ones a person added by hand when the generated ones are replaced.
+ */
+export function tagsInNote(text: string | null): string[] {
+	if (text === null) return [];
+	const match = /^---\r?\n([\s\S]*?\r?\n)?---(\r?\n|$)/.exec(text);
+	if (!match) return [];
+	const lines = (match[1] ?? "").split(/\r?\n/);
+	const at = lines.findIndex((l) => /^tags:/.test(l));
+	if (at < 0) return [];
+	const inline = lines[at]!.slice("tags:".length).trim();
+	const values: string[] = [];
+	if (inline.startsWith("[")) values.push(...inline.replace(/^\[|\]$/g, "").split(","));
+	else if (inline !== "") values.push(inline);
+	else for (let i = at + 1; i < lines.length && /^\s+-\s*/.test(lines[i]!); i++) values.push(lines[i]!.replace(/^\s+-\s*/, ""));
+	return values.map(unquote).map((t) => t.replace(/^#/, "")).filter((t) => t !== "");
+}
+
+function unquote(value: string): string {
+	const v = value.trim();
+	if (v.startsWith('"') && v.endsWith('"')) {
+		try {
+			return String(JSON.parse(v));
+		} catch {
+			return v.slice(1, -1);
+		}
+	}
+	return v.startsWith("'") && v.endsWith("'") ? v.slice(1, -1).replace(/''/g, "'") : v;
+}
+
 interface SplitNote {
 	/** Raw lines of properties we do not generate, in their order. */
 	userFields: string[];

@@ -4,7 +4,7 @@ import type { SessionDigest } from "../digest/session-digest";
 import { buildKeywordStats, topicTags, type TermOccurrence } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { baseName, safeFileName } from "../notes/note-name";
-import { mergeNote } from "../notes/note-regions";
+import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import type { NoteStore, ProjectFiles } from "../ports";
@@ -222,11 +222,13 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		const r = p ? state.sessions[p] : undefined;
 		return r ? { path: r.notePath, title: r.digest.title } : undefined;
 	};
+	// Tags a person added to the note, outside our prefix, stay.
+	const ownTags = tagsInNote(existing).filter((t) => !t.startsWith(settings.tagPrefix) && !record.tags.includes(t));
 	const rendered = renderSessionNote({
 		session,
 		digest: record.digest,
 		project: record.project,
-		tags: record.tags,
+		tags: [...record.tags, ...new Set(ownTags)],
 		detail: settings.detail,
 		index: { path: projectIndexPath(settings.notesFolder, record.project), title: record.project },
 		previous: link(before),

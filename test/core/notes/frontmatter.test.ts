@@ -58,3 +58,15 @@ describe("time zone of the test run", () => {
 		expect(localTime("2026-11-29T22:35:10.000Z")).toBe("2026-11-29T22:35");
 	});
 });
+
+import { tagsInNote } from "../../../src/core/notes/note-regions";
+
+describe("tagsInNote", () => {
+	it("reads block, inline and single tags, quoted or not", () => {
+		expect(tagsInNote('---\ntags:\n  - ai/x\n  - "#mine"\n  - \'it\'\'s\'\nother: 1\n---\nbody')).toEqual(["ai/x", "mine", "it's"]);
+		expect(tagsInNote("---\ntags: [a, \"b c\"]\n---\n")).toEqual(["a", "b c"]);
+		expect(tagsInNote("---\ntags: solo\n---\n")).toEqual(["solo"]);
+		expect(tagsInNote("no frontmatter")).toEqual([]);
+		expect(tagsInNote(null)).toEqual([]);
+	});
+});
