@@ -3,6 +3,7 @@ import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
 import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
 import type { FoldedWhole } from "./sync/fold-whole";
+import type { RedactionSpec } from "./sync/redaction-policy";
 
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
 
@@ -29,10 +30,10 @@ export interface TranscriptSource {
 	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void): Promise<{ cursor: TailCursor; bytesRead: number }>;
 	readMeta(path: string): Promise<SubagentMeta | undefined>;
 	/**
-	 * Optional: reads and folds a whole transcript elsewhere (a worker thread). Used for files with
-	 * no earlier model, so a first sync of a long history uses every core.
+	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for
+	 * files with no earlier model, so a first sync of a long history uses every core.
 	 */
-	foldWhole?(file: TranscriptFile): Promise<FoldedWhole>;
+	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole>;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */
@@ -48,5 +49,6 @@ export interface TranscriptStore {
 	/** The files known from earlier runs, with the stamps they had. */
 	known(): Promise<TranscriptFile[]>;
 	load(path: string): Promise<StoredTranscript | undefined>;
-	save(entry: StoredTranscript): Promise<void>;
+	/** `json` is the entry serialized already, when the caller has it (no second stringify). */
+	save(entry: StoredTranscript, json?: string): Promise<void>;
 }

@@ -2,11 +2,13 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FoldedWhole } from "../core/sync/fold-whole";
+import type { RedactionSpec } from "../core/sync/redaction-policy";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 
 export interface FoldJob {
 	id: number;
 	file: TranscriptFile;
+	spec: RedactionSpec | undefined;
 }
 
 type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string };
@@ -32,14 +34,14 @@ export class FoldWorkerPool {
 		return existsSync(script) ? new FoldWorkerPool(script, size) : undefined;
 	}
 
-	fold(file: TranscriptFile): Promise<FoldedWhole> {
+	fold(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole> {
 		if (this.workers.length === 0) this.start();
 		const id = ++this.seq;
 		const worker = this.workers[this.next++ % this.workers.length]!;
 		return new Promise((resolve, reject) => {
 			this.waiting.set(id, { resolve, reject });
 			this.holdOpen();
-			worker.postMessage({ id, file } satisfies FoldJob);
+			worker.postMessage({ id, file, spec } satisfies FoldJob);
 		});
 	}
 

@@ -29,11 +29,11 @@ export class StateFolder implements TranscriptStore {
 		return isStoredTranscript(data) && data.file.path === path ? data : undefined;
 	}
 
-	async save(entry: StoredTranscript): Promise<void> {
+	async save(entry: StoredTranscript, json?: string): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
 		// Serialized now (the model folds further later); written in the background, a few at a time.
 		const path = this.modelPath(entry.file.path);
-		const text = JSON.stringify(entry);
+		const text = json ?? JSON.stringify(entry);
 		while (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
 		// A model is saved only when its transcript changed: no need to compare with the file first.
 		const write = writeFileReplacing(path, text).finally(() => this.pending.delete(write));

@@ -10,7 +10,7 @@ import { scanTranscripts } from "./transcript-scanner";
 /** Transcripts under a projects root, read with Node's file system (new ones in `pool`, if given). */
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): TranscriptSource {
 	return {
-		foldWhole: pool ? (file) => pool.fold(file) : undefined,
+		foldWhole: pool ? (file, spec) => pool.fold(file, spec) : undefined,
 		scan: () => scanTranscripts(root),
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
 			try {

@@ -22,6 +22,8 @@ export interface SessionNoteInput {
 	index: NoteLink;
 	previous?: NoteLink;
 	next?: NoteLink;
+	/** `renderConversation` of this session, when it was rendered ahead (while others were read). */
+	conversation?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
 	if (input.next) nav.push(`Next: ${wikiLink(input.next.path, input.next.title)}`);
 	const parts = [`# ${digest.title}`, nav.join(" · "), renderDigest(digest)];
-	if (input.detail !== "digest") parts.push("## Conversation", renderConversation(input.session, input.detail));
+	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
 	return { frontmatter, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }
 
@@ -69,7 +71,8 @@ function renderDigest(d: SessionDigest): string {
 	return out.join("\n\n");
 }
 
-function renderConversation(session: SessionWithAgents, detail: DetailLevel): string {
+/** The conversation section: independent of tags and links, so it can be rendered early. */
+export function renderConversation(session: SessionWithAgents, detail: DetailLevel): string {
 	const agents = new Map<string, LinkedSubagent>();
 	for (const agent of session.subagents) if (agent.toolUseId) agents.set(agent.toolUseId, agent);
 	const out: string[] = [];

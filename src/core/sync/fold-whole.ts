@@ -1,21 +1,29 @@
 import type { RawLine } from "../transcript/jsonl-lines";
 import { foldLines } from "../transcript/fold";
-import { createSession, serializeSession, type SerializedSession } from "../transcript/session-model";
+import { createSession, serializeSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
+import { prepareSession, type PreparedSession } from "./prepare-session";
+import { redactModelInPlace } from "./redact-model";
+import { redactorFor, type RedactionSpec } from "./redaction-policy";
 
 export interface FoldedWhole {
 	cursor: TailCursor;
 	bytesRead: number;
-	model: SerializedSession;
+	/** The redacted model's plain form, as JSON: what is stored, and what crosses threads. */
+	modelJson: string;
+	/** Digest and prompt terms of a session (not of a sub-agent), made with no summary title. */
+	prepared?: PreparedSession;
 }
 
 /**
- * What a worker thread does for a new transcript: fold every line into a fresh model and hand
- * back its plain form (structured clone carries it across). Redaction and storage happen on the
- * calling thread, which has time for them while the workers parse.
+ * What a worker thread does for a new transcript: fold every line into a fresh model, redact it,
+ * work out its digest and prompt terms, and serialize it once, for both the state file and the
+ * calling thread (a string crosses threads as a flat copy). The calling thread renders every
+ * note, so it is left as little as possible (measured: it was the bottleneck).
  */
 export async function foldWholeTranscript(
 	file: TranscriptFile,
+	spec: RedactionSpec | undefined,
 	read: (onLines: (lines: RawLine[]) => void, onRestart: () => void) => Promise<{ cursor: TailCursor; bytesRead: number }>,
 ): Promise<FoldedWhole> {
 	let model = createSession(file.fileId, file.agentId);
@@ -25,5 +33,7 @@ export async function foldWholeTranscript(
 			model = createSession(file.fileId, file.agentId);
 		},
 	);
-	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model) };
+	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
+	const prepared = file.kind === "session" ? prepareSession(model, undefined) : undefined;
+	return { cursor: result.cursor, bytesRead: result.bytesRead, modelJson: JSON.stringify(serializeSession(model)), prepared };
 }

@@ -6,7 +6,7 @@ import { renderSessionsBase } from "../notes/base-file";
 import { baseName, safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
-import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
+import { type NoteLink, renderConversation, renderSessionNote } from "../notes/render-session-note";
 import type { NoteStore, ProjectFiles } from "../ports";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
@@ -52,9 +52,15 @@ export interface SyncDeps {
 export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncReport> {
 	const { index, settings, state } = deps;
 	// Digests and prompt terms are worked out as each transcript arrives, while others are read.
+	// So is the conversation of a session without sub-agents: it depends on nothing else.
 	const prepared = new Map<string, PreparedSession>();
+	const conversations = new Map<string, string>();
 	const read = await index.refresh((entry) => {
-		if (entry.file.kind === "session") prepared.set(entry.file.path, prepareSession(entry.model, summaryTitle(state, entry.model)));
+		if (entry.file.kind !== "session") return;
+		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, summaryTitle(state, entry.model)));
+		if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
+			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
+		}
 	});
 	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`) };
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
@@ -90,7 +96,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 			const record = state.sessions[path];
 			if (!session || !record) continue;
 			record.tags = topicTags({ ...tagInput(session, record), occurrences: occurrences.get(path) }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
-			await writeSessionNote(deps, session, record, path, report, options.rebuild === true);
+			const early = session.subagents.length === 0 ? conversations.get(path) : undefined;
+			await writeSessionNote(deps, session, record, path, report, options.rebuild === true, early);
 			options.onProgress?.(++done, total);
 		}
 	};
@@ -207,7 +214,7 @@ function tagInput(session: SessionWithAgents, record: SessionRecord) {
 }
 
 
-async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, record: SessionRecord, path: string, report: SyncReport, rebuild: boolean): Promise<void> {
+async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, record: SessionRecord, path: string, report: SyncReport, rebuild: boolean, conversation?: string): Promise<void> {
 	const { settings, state, notes } = deps;
 	const existing = await notes.read(record.notePath);
 	if (existing === null && record.written && !rebuild) {
@@ -233,6 +240,7 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		index: { path: projectIndexPath(settings.notesFolder, record.project), title: record.project },
 		previous: link(before),
 		next: link(after),
+		conversation,
 	});
 	await writeMerged(notes, record.notePath, existing, rendered, report);
 	record.written = true;

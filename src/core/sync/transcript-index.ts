@@ -1,9 +1,10 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import type { PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
 import { redactorFor, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
-import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
+import { createSession, restoreSession, serializeSession, type SerializedSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -14,6 +15,8 @@ export interface IndexedTranscript {
 	cursor: TailCursor;
 	model: SessionModel;
 	meta?: SubagentMeta;
+	/** Digest and prompt terms, when a worker thread made them along with the model. */
+	prepared?: PreparedSession;
 }
 
 export interface RefreshResult {
@@ -35,6 +38,7 @@ export interface RefreshResult {
 export class TranscriptIndex {
 	private readonly entries = new Map<string, IndexedTranscript>();
 	private readonly files = new Map<string, TranscriptFile>();
+	private lastScan: TranscriptFile[] = [];
 	/** Files the store has a model for; others need no look there. */
 	private readonly stored = new Set<string>();
 	private knownLoaded = false;
@@ -74,6 +78,7 @@ export class TranscriptIndex {
 	async refresh(onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		await this.loadKnown();
 		const scanned = await this.source.scan();
+		this.lastScan = scanned;
 		const stamps = new Map<string, FileStamp>(this.files);
 		const diff = diffScan(stamps, scanned);
 		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
@@ -95,6 +100,15 @@ export class TranscriptIndex {
 			else changed.push(now);
 		}
 		return this.readAll(changed, { removed, unchanged });
+	}
+
+	/**
+	 * Whether a session may have sub-agent transcripts, going by the last scan: one in its
+	 * `subagents/` folder, or any legacy `agent-*.jsonl` in its project (those name their parent
+	 * only inside).
+	 */
+	mayHaveSubagents(session: TranscriptFile): boolean {
+		return this.lastScan.some((f) => f.kind === "subagent" && f.projectDir === session.projectDir && (f.parentSessionId === undefined || f.parentSessionId === session.fileId));
 	}
 
 	/** Sessions with their sub-agents attached, for the given session files (all known ones by default). */
@@ -153,11 +167,14 @@ export class TranscriptIndex {
 		const spec = this.redaction?.();
 		let model: SessionModel;
 		let read: { cursor: TailCursor; bytesRead: number };
-
+		let modelJson: string | undefined;
+		let prepared: PreparedSession | undefined;
 		if (!known && this.source.foldWhole) {
-			// A new file: folded on another thread, in parallel with other files.
-			const folded = await this.source.foldWhole(file);
-			model = restoreSession(folded.model);
+			// A new file: folded, redacted and digested on another thread, in parallel with others.
+			const folded = await this.source.foldWhole(file, spec);
+			modelJson = folded.modelJson;
+			prepared = folded.prepared;
+			model = restoreSession(JSON.parse(modelJson) as SerializedSession);
 			read = folded;
 		} else {
 			let folding = known?.model ?? createSession(file.fileId, file.agentId);
@@ -171,18 +188,24 @@ export class TranscriptIndex {
 				},
 			);
 			model = folding;
+			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
-		if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		const meta = file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
-		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta };
+		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, file);
 		if (this.store) {
-			await this.store.save(toStored(entry));
+			await this.store.save(toStored(entry), modelJson === undefined ? undefined : storedJson(entry, modelJson));
 			this.stored.add(file.path);
 		}
 		return { entry, bytesRead: read.bytesRead };
 	}
+}
+
+/** The stored form as JSON around a model that is JSON already. */
+function storedJson(entry: IndexedTranscript, modelJson: string): string {
+	const meta = entry.meta === undefined ? "" : `,"meta":${JSON.stringify(entry.meta)}`;
+	return `{"file":${JSON.stringify(entry.file)},"cursor":${JSON.stringify(entry.cursor)},"model":${modelJson}${meta}}`;
 }
 
 function toStored(entry: IndexedTranscript): StoredTranscript {
