@@ -11,8 +11,11 @@ import type { RedactionSpec } from "./sync/redaction-policy";
 export interface NoteStore {
 	/** The note's text, or null when there is none. */
 	read(path: string): Promise<string | null>;
-	/** Creates or replaces the note (and its folders). */
-	write(path: string, text: string): Promise<void>;
+	/**
+	 * Creates or replaces the note (and its folders), but only if it still holds `expected` (null:
+	 * does not exist). Returns false, writing nothing, when someone changed it meanwhile.
+	 */
+	write(path: string, text: string, expected: string | null): Promise<boolean>;
 }
 
 /** Files outside the vault that the user enabled: a project's CLAUDE.md. */

@@ -27,10 +27,15 @@ export class VaultFolder implements NoteStore {
 		}
 	}
 
-	async write(path: string, text: string): Promise<void> {
+	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = this.resolve(path);
+		// Checked just before the rename: an edit saved since our read is not overwritten. (Outside
+		// Obsidian there is no lock to make this airtight; the window is one read long.)
+		const current = await readFile(target, "utf8").catch(() => null);
+		if (current !== expected) return false;
 		await writeFileReplacing(target, text);
 		(await this.listing(dirname(target))).add(basename(target));
+		return true;
 	}
 
 	private listing(folder: string): Promise<Set<string>> {

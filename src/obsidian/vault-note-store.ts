@@ -13,15 +13,23 @@ export class VaultNoteStore implements NoteStore {
 		return file ? this.vault.read(file) : null;
 	}
 
-	async write(path: string, text: string): Promise<void> {
+	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = normalizePath(path);
 		const file = this.vault.getFileByPath(target);
 		if (file) {
-			await this.vault.process(file, () => text);
-			return;
+			if (expected === null) return false;
+			// The check and the write happen in one step: an edit made since our read is never overwritten.
+			let swapped = false;
+			await this.vault.process(file, (current) => {
+				swapped = current === expected;
+				return swapped ? text : current;
+			});
+			return swapped;
 		}
+		if (expected !== null) return false;
 		await this.ensureFolder(target.split("/").slice(0, -1).join("/"));
 		await this.vault.create(target, text);
+		return true;
 	}
 
 	private async ensureFolder(folder: string): Promise<void> {

@@ -7,8 +7,13 @@ export class MemoryNotes implements NoteStore {
 	async read(path: string): Promise<string | null> {
 		return this.files.get(path) ?? null;
 	}
-	async write(path: string, text: string): Promise<void> {
+	/** Runs before each write: lets a test change a note "meanwhile". */
+	beforeWrite?: (path: string) => void;
+	async write(path: string, text: string, expected: string | null): Promise<boolean> {
+		this.beforeWrite?.(path);
+		if ((this.files.get(path) ?? null) !== expected) return false;
 		this.writes++;
 		this.files.set(path, text);
+		return true;
 	}
 }

@@ -154,3 +154,25 @@ describe("VaultSync", () => {
 		for (const secret of secrets) expect(written.filter((w) => w.includes(secret))).toEqual([]);
 	});
 });
+
+describe("VaultSync and a person editing at the same time", () => {
+	it("never overwrites an edit made while the sync ran, and updates the note next time", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		await appendFile(transcript(A), jsonl([userText("Also log the uptime", { sessionId: A, cwd: projectPath })]));
+		const edited = `${notes.files.get(path)!}\nMy edit, typed during the sync.\n`;
+		notes.beforeWrite = (p) => {
+			if (p === path && !notes.files.get(p)!.includes("My edit")) notes.files.set(p, edited);
+		};
+		const r = await newSync().run(settings());
+		notes.beforeWrite = undefined;
+		expect(r.errors).toEqual([`${path}: it changed while the sync ran; it is left as it is and updated next time`]);
+		expect(notes.files.get(path)).toBe(edited);
+
+		const next = await newSync().run(settings());
+		expect(next.errors).toEqual([]);
+		expect(next.notesWritten).toContain(path);
+		expect(notes.files.get(path)).toContain("Also log the uptime");
+		expect(notes.files.get(path)).toContain("My edit, typed during the sync.");
+	});
+});

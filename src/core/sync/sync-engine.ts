@@ -80,8 +80,10 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		recordSession(state, session, settings, ready);
 	}
 
-	// Neighbours of new sessions get a new previous/next link.
+	// Neighbours of new sessions get a new previous/next link; notes a person was editing while the
+	// last sync ran are done now.
 	const render = new Set(live.map((s) => s.file.path));
+	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty) render.add(path);
 	for (const path of newcomers) for (const n of neighbours(state, path)) if (n) render.add(n);
 	const toRender = await index.sessions([...render]);
 	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
@@ -242,8 +244,9 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		next: link(after),
 		conversation,
 	});
-	await writeMerged(notes, record.notePath, existing, rendered, report);
-	record.written = true;
+	const done = await writeMerged(notes, record.notePath, existing, rendered, report);
+	record.dirty = done ? undefined : true;
+	if (done) record.written = true;
 }
 
 async function writeProjectIndex(deps: SyncDeps, project: string, report: SyncReport): Promise<void> {
@@ -253,24 +256,28 @@ async function writeProjectIndex(deps: SyncDeps, project: string, report: SyncRe
 	await writeMerged(deps.notes, path, await deps.notes.read(path), rendered, report);
 }
 
-async function writeMerged(notes: NoteStore, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, report: SyncReport): Promise<void> {
+/** Writes the merged note; false when it changed under us and must be done again next time. */
+async function writeMerged(notes: NoteStore, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, report: SyncReport): Promise<boolean> {
 	const merged = mergeNote(existing, rendered.frontmatter, rendered.body);
 	if (!merged.ok) {
 		report.errors.push(`${path}: ${merged.reason}`);
-		return;
+		return true;
 	}
 	if (merged.text === existing) {
 		report.notesUnchanged++;
-		return;
+		return true;
 	}
-	await notes.write(path, merged.text);
+	if (!(await notes.write(path, merged.text, existing))) {
+		report.errors.push(`${path}: it changed while the sync ran; it is left as it is and updated next time`);
+		return false;
+	}
 	report.notesWritten.push(path);
+	return true;
 }
 
 async function writeIfMissing(notes: NoteStore, path: string, text: string, report: SyncReport): Promise<void> {
 	if ((await notes.read(path)) !== null) return;
-	await notes.write(path, text);
-	report.notesWritten.push(path);
+	if (await notes.write(path, text, null)) report.notesWritten.push(path);
 }
 
 async function writeContext(deps: SyncDeps, project: ProjectSettings, report: SyncReport): Promise<void> {

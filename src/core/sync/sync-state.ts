@@ -11,6 +11,8 @@ export interface SessionRecord {
 	written?: boolean;
 	/** The user deleted the note: it is not recreated (except by a full rebuild). */
 	deleted?: boolean;
+	/** The last write was refused because the note changed meanwhile: the next sync does it. */
+	dirty?: boolean;
 	digest: SessionDigest;
 	tags: string[];
 	/** Prompt keywords, for the corpus statistics behind topic tags. */

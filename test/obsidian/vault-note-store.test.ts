@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { VaultNoteStore } from "../../src/obsidian/vault-note-store";
+import { Vault } from "../stubs/obsidian";
+
+const store = (vault: Vault) => new VaultNoteStore(vault as never);
+
+describe("VaultNoteStore", () => {
+	it("creates notes with their folders, and reads them back", async () => {
+		const vault = new Vault();
+		expect(await store(vault).write("AI Conversations/p/a.md", "one", null)).toBe(true);
+		expect(await store(vault).read("AI Conversations/p/a.md")).toBe("one");
+		expect(vault.getFolderByPath("AI Conversations/p")).not.toBeNull();
+	});
+
+	it("replaces a note only if it still holds what was read", async () => {
+		const vault = new Vault();
+		await store(vault).write("n.md", "v1", null);
+		expect(await store(vault).write("n.md", "v2", "v1")).toBe(true);
+		expect(await store(vault).write("n.md", "v3", "v1")).toBe(false);
+		expect(await store(vault).read("n.md")).toBe("v2");
+		expect(await store(vault).write("n.md", "v4", null)).toBe(false);
+		expect(await store(vault).write("new.md", "x", "something")).toBe(false);
+	});
+
+	it("copes with two writes making the same folder at once", async () => {
+		const vault = new Vault();
+		const results = await Promise.all([store(vault).write("f/a.md", "a", null), store(vault).write("f/b.md", "b", null)]);
+		expect(results).toEqual([true, true]);
+		expect(vault.getFiles().map((f) => f.path).sort()).toEqual(["f/a.md", "f/b.md"]);
+	});
+});
