@@ -31,7 +31,8 @@ export class VaultFolder implements NoteStore {
 		const target = this.resolve(path);
 		// Checked just before the rename: an edit saved since our read is not overwritten. (Outside
 		// Obsidian there is no lock to make this airtight; the window is one read long.)
-		const current = await readFile(target, "utf8").catch(() => null);
+		const listed = (await this.listing(dirname(target))).has(basename(target));
+		const current = listed ? await readFile(target, "utf8").catch(() => null) : null;
 		if (current !== expected) return false;
 		await writeFileReplacing(target, text);
 		(await this.listing(dirname(target))).add(basename(target));
