@@ -21,6 +21,18 @@ const decodeNative: Utf8Decoder = (bytes) => {
 };
 const CHUNK_BYTES = 256 * 1024;
 
+/** Read buffers not in use (a few reads run at once), each twice a chunk: room for a carried rest. */
+const spare: Buffer[] = [];
+
+function takeBuffer(chunkBytes: number): Buffer {
+	const found = spare.findIndex((b) => b.length === chunkBytes * 2);
+	return found >= 0 ? spare.splice(found, 1)[0]! : Buffer.allocUnsafe(chunkBytes * 2);
+}
+
+function giveBuffer(buffer: Buffer, chunkBytes: number): void {
+	if (buffer.length === chunkBytes * 2 && spare.length < 8) spare.push(buffer);
+}
+
 /**
  * Reads what was appended to a JSONL file since `cursor`, handing complete lines to `onLines` one
  * chunk at a time (memory stays bounded for multi-GB files). A half-written last line is left
@@ -49,24 +61,36 @@ export async function readAppended(
 		}
 		let offset = start.offset;
 		let lineNo = start.nextLineNo;
-		let carry: Buffer | undefined;
 		let position = offset;
-		// Sized to what is left, so a small file does not cost a large allocation.
-		const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - position)));
-		while (position < size) {
-			const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - position), position);
-			if (bytesRead === 0) break;
-			position += bytesRead;
-			const piece = chunk.subarray(0, bytesRead);
-			const bytes = carry ? Buffer.concat([carry, piece]) : piece;
-			const split = splitCompleteLines(bytes, lineNo, decodeNative);
-			if (split.lines.length > 0) {
-				onLines(split.lines);
-				lineNo += split.lines.length;
-				offset += split.consumed;
+		// One reused buffer per read: the unterminated rest of a chunk moves to its start and the
+		// next chunk is read in behind it (fresh buffers per chunk cost page faults and GC).
+		let buffer = takeBuffer(chunkBytes);
+		let carried = 0;
+		try {
+			while (position < size) {
+				const want = Math.min(chunkBytes, size - position);
+				if (carried + want > buffer.length) {
+					// A line longer than the buffer: grow it for this read only.
+					const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, carried + want));
+					buffer.copy(bigger, 0, 0, carried);
+					giveBuffer(buffer, chunkBytes);
+					buffer = bigger;
+				}
+				const { bytesRead } = await handle.read(buffer, carried, want, position);
+				if (bytesRead === 0) break;
+				position += bytesRead;
+				const bytes = buffer.subarray(0, carried + bytesRead);
+				const split = splitCompleteLines(bytes, lineNo, decodeNative);
+				if (split.lines.length > 0) {
+					onLines(split.lines);
+					lineNo += split.lines.length;
+					offset += split.consumed;
+				}
+				carried = bytes.length - split.consumed;
+				if (carried > 0 && split.consumed > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
 			}
-			// The unterminated rest waits for the next chunk; copy it, `chunk` is reused.
-			carry = split.consumed < bytes.length ? Buffer.from(bytes.subarray(split.consumed)) : undefined;
+		} finally {
+			giveBuffer(buffer, chunkBytes);
 		}
 		return {
 			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64") },

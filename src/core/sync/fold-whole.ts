@@ -26,11 +26,12 @@ export async function foldWholeTranscript(
 	spec: RedactionSpec | undefined,
 	read: (onLines: (lines: RawLine[]) => void, onRestart: () => void) => Promise<{ cursor: TailCursor; bytesRead: number }>,
 ): Promise<FoldedWhole> {
-	let model = createSession(file.fileId, file.agentId);
+	// The model is serialized and dropped right after: no need to copy clipped text.
+	let model = createSession(file.fileId, file.agentId, false);
 	const result = await read(
 		(lines) => foldLines(model, lines),
 		() => {
-			model = createSession(file.fileId, file.agentId);
+			model = createSession(file.fileId, file.agentId, false);
 		},
 	);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));

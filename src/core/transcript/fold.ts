@@ -410,7 +410,8 @@ function pushEvent(model: SessionModel, event: SessionEvent): void {
 function clip(model: SessionModel, text: string, limit: number): string {
 	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
 	// A slice would keep the whole original string alive; copy the kept part out of it.
-	const kept = text.length > max ? copyString(`${text.slice(0, max)}…`) : text;
+	const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
+	const kept = clipped !== text && model.index.copyClips ? copyString(clipped) : clipped;
 	model.index.retainedChars += kept.length;
 	return kept;
 }

@@ -136,6 +136,11 @@ export interface SessionIndex {
 	retainedChars: number;
 	/** Events before this index have been redacted (see `redactModelInPlace`). */
 	redactedEvents: number;
+	/**
+	 * Copy clipped text out of its source line, so a long-lived model does not keep whole lines
+	 * alive. Off where the model is serialized and dropped at once (worker threads): not stored.
+	 */
+	copyClips: boolean;
 }
 
 export type SerializedSession = Omit<SessionModel, "index"> & {
@@ -171,7 +176,7 @@ export function emptyCounts(): SessionCounts {
 	};
 }
 
-export function createSession(fileId: string, agentId?: string): SessionModel {
+export function createSession(fileId: string, agentId?: string, copyClips = true): SessionModel {
 	return {
 		fileId,
 		agentId,
@@ -196,6 +201,7 @@ export function createSession(fileId: string, agentId?: string): SessionModel {
 			sets: { sessionIds: new Set(), cwds: new Set(), branches: new Set(), versions: new Set(), models: new Set() },
 			retainedChars: 0,
 			redactedEvents: 0,
+			copyClips,
 		},
 	};
 }
@@ -237,6 +243,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			sidechain,
 			retainedChars,
 			redactedEvents: redactedEvents ?? 0,
+			copyClips: true,
 		},
 	};
 	for (const event of model.events) if (event.kind === "tool") model.index.calls.set(event.call.id, event.call);
