@@ -143,7 +143,7 @@ async function benchTreeMemory(): Promise<void> {
 /**
  * The whole job, as the CLI runs it: a separate process syncs the tree into an empty vault (notes,
  * index, base, state), then another syncs again with nothing changed. Each sync is timed from the
- * outside, process start included, against a baseline taken just before it; best of two rounds.
+ * outside, process start included, against a baseline taken just before it; best of three rounds.
  */
 async function benchSync(): Promise<void> {
 	const root = join(work, "projects");
@@ -154,7 +154,7 @@ async function benchSync(): Promise<void> {
 	const a: number[] = [];
 	const full: number[] = [];
 	let written = 0;
-	for (let round = 0; round < 2; round++) {
+	for (let round = 0; round < 3; round++) {
 		await rm(vault, { recursive: true, force: true });
 		await mkdir(vault, { recursive: true });
 		// Flush what the last round wrote, so its write-back does not slow this one down.
