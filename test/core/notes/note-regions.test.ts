@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { mergeNote, NOTE_MARKERS } from "../../../src/core/notes/note-regions";
+
+const B = NOTE_MARKERS.begin;
+const E = NOTE_MARKERS.end;
+const fm = (tags: string) => `---\nsession_id: s1\ntags:\n${tags}---\n`;
+
+function merged(existing: string | null, body = "new body\n"): string {
+	const r = mergeNote(existing, fm("  - ai/x\n"), body);
+	if (!r.ok) throw new Error(r.reason);
+	return r.text;
+}
+
+describe("mergeNote", () => {
+	it("writes a new note as properties, then the generated region", () => {
+		expect(merged(null)).toBe(`${fm("  - ai/x\n")}${B}\nnew body\n${E}\n`);
+	});
+
+	it("replaces our properties and region, keeping the user's text and properties byte for byte", () => {
+		const existing = `---\nsession_id: old\nrating: 5\nnote: "mine: yes"\ntags:\n  - ai/old\n---\nIntro I wrote.  \n${B}\nold body\n${E}\n\n## My notes\n\n- keep *this*\n`;
+		expect(merged(existing)).toBe(`---\nsession_id: s1\ntags:\n  - ai/x\nrating: 5\nnote: "mine: yes"\n---\nIntro I wrote.  \n${B}\nnew body\n${E}\n\n## My notes\n\n- keep *this*\n`);
+	});
+
+	it("keeps a note the user converted to CRLF in CRLF", () => {
+		const existing = `---\r\nsession_id: s1\r\ntags:\r\n  - ai/x\r\n---\r\n${B}\r\nold\r\n${E}\r\nmine\r\n`;
+		expect(merged(existing, "a\nb\n")).toBe(`---\r\nsession_id: s1\r\ntags:\r\n  - ai/x\r\n---\r\n${B}\r\na\r\nb\r\n${E}\r\nmine\r\n`);
+	});
+
+	it("refuses, with a reason, a note whose markers were removed or broken", () => {
+		expect(mergeNote(`${fm("")}no markers any more\n`, fm(""), "x")).toEqual({ ok: false, reason: "its generated region markers were removed; it is left as you edited it" });
+		const broken = mergeNote(`${fm("")}${B}\nbody\n`, fm(""), "x");
+		expect(broken.ok).toBe(false);
+		expect(!broken.ok && broken.reason).toBe(`it has ${B} without ${E} at line 1; it is left as it is`);
+	});
+
+	it("changes nothing when nothing changed", () => {
+		const once = merged(null);
+		expect(merged(once)).toBe(once);
+	});
+});
