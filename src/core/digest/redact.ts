@@ -422,8 +422,9 @@ export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ..
 // ---------------------------------------------------------------------------------------------
 // Running the rules
 
-function applyRule(text: string, lower: string, rule: Rule, tally: (kind: string) => void): string {
-	if (!rule.hints.some((h) => lower.includes(h))) return text;
+/** `lower` undefined: run the rule without its hint check (its pattern is cheap and literal-led). */
+function applyRule(text: string, lower: string | undefined, rule: Rule, tally: (kind: string) => void): string {
+	if (lower !== undefined && !rule.hints.some((h) => lower.includes(h))) return text;
 	if (rule.gate && !rule.gate.test(text)) return text;
 	const re = rule.pattern;
 	const parts: string[] = [];
@@ -505,15 +506,20 @@ const ANY_LONG_HINT = new RegExp(
 	REDACTION_HINTS.filter((h) => h.length >= 3)
 		.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
 		.join("|"),
+	"i",
 );
 const SHORT_HINT_RULES = BUILTIN_RULES.filter((rule) => rule.hints.every((h) => h.length < 3));
 
 function builtinPass(input: string, tally: (kind: string) => void): string {
 	let text = redactPrivateKeys(input, tally);
+	// Most strings have no hint at all: found without lower-casing a copy of them first.
+	if (!ANY_LONG_HINT.test(input)) {
+		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally);
+		return text;
+	}
 	// Hints are looked up in the input: a replacement only removes text or adds a marker.
 	const lower = input.toLowerCase();
-	const rules = ANY_LONG_HINT.test(lower) ? BUILTIN_RULES : SHORT_HINT_RULES;
-	for (const rule of rules) text = applyRule(text, lower, rule, tally);
+	for (const rule of BUILTIN_RULES) text = applyRule(text, lower, rule, tally);
 	return text;
 }
 
