@@ -1,3 +1,5 @@
+import type { KeywordRule } from "./digest/topic-tags";
+
 /** Settings shared by the plugin (data.json) and the CLI (which reads the same file). */
 
 export type DetailLevel = "digest" | "conversation" | "full";
@@ -18,18 +20,13 @@ export interface ProjectSettings {
 	redaction: boolean;
 }
 
-export interface KeywordTagRule {
-	keyword: string;
-	tag: string;
-}
-
 export interface Settings {
 	version: number;
 	notesFolder: string;
 	memoryFolder: string;
 	detail: DetailLevel;
 	tagPrefix: string;
-	keywordRules: KeywordTagRule[];
+	keywordRules: KeywordRule[];
 	redaction: { enabled: boolean; extraPatterns: string[] };
 	/** Project paths or glob patterns (`*`, `**`) whose sessions are ignored everywhere. */
 	excludedProjects: string[];

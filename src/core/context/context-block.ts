@@ -1,3 +1,4 @@
+import { oneLine } from "../digest/one-line";
 import type { SessionDigest } from "../digest/session-digest";
 
 export interface ContextBlockOptions {
@@ -33,16 +34,11 @@ export function renderContextBlock(digests: readonly SessionDigest[], options: C
 
 function renderEntry(d: SessionDigest, notePath?: string): string {
 	const lines = [`### ${(d.startedAt ?? "").slice(0, 10)} — ${d.title}`];
-	if (d.goal) lines.push(`- Goal: ${clip(d.goal, 240)}`);
-	if (d.outcome) lines.push(`- Outcome: ${clip(d.outcome, 320)}`);
+	if (d.goal) lines.push(`- Goal: ${oneLine(d.goal, 240)}`);
+	if (d.outcome) lines.push(`- Outcome: ${oneLine(d.outcome, 320)}`);
 	if (d.filesTouched.length > 0) lines.push(`- Files: ${d.filesTouched.slice(0, 6).map((f) => `\`${relative(f, d.projectPath)}\``).join(", ")}${d.filesTouched.length > 6 ? ", …" : ""}`);
 	if (notePath) lines.push(`- Note: \`${notePath}\``);
 	return `${lines.join("\n")}\n`;
-}
-
-function clip(text: string, max: number): string {
-	const one = text.replace(/\s+/g, " ").trim();
-	return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
 function relative(file: string, root?: string): string {

@@ -1,5 +1,6 @@
 import type { SessionModel, ToolCall } from "../transcript/session-model";
 import { assistantTextsOf, errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
+import { oneLine } from "./one-line";
 import { sessionTitle, shorten } from "./session-title";
 import { findStatements } from "./statements";
 
@@ -75,10 +76,6 @@ function minutesBetween(from?: string, to?: string): number | undefined {
 	if (!from || !to) return undefined;
 	const ms = Date.parse(to) - Date.parse(from);
 	return Number.isFinite(ms) ? Math.max(0, Math.round(ms / 60_000)) : undefined;
-}
-
-function oneLine(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
 }
 
 function unique(values: string[]): string[] {

@@ -4,8 +4,8 @@
  * corpus), keyword-rules (user rules), stopwords, catalog (known topics and their categories),
  * tag-name (valid Obsidian tags).
  */
-export { topicTags, DEFAULT_MAX, DEFAULT_MAX_KEYWORDS, DEFAULT_PREFIX, type TagInput, type TagOptions } from "./tags/topic-tags";
+export { topicTags, DEFAULT_MAX, DEFAULT_MAX_KEYWORDS, type TagInput, type TagOptions } from "./tags/topic-tags";
 export { buildKeywordStats, keywordsOf, termOccurrences, type KeywordStats, type TermOccurrence } from "./tags/keywords";
 export type { KeywordRule } from "./tags/keyword-rules";
-export { normalizePrefix, projectSlug, toTag } from "./tags/tag-name";
+export { projectSlug, toTag } from "./tags/tag-name";
 export { commandSignals, fileSignals, toolSignals } from "./tags/file-signals";

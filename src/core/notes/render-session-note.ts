@@ -1,4 +1,5 @@
 import { format } from "date-fns";
+import { oneLine } from "../digest/one-line";
 import type { SessionDigest } from "../digest/session-digest";
 import type { DetailLevel } from "../settings";
 import type { LinkedSubagent, SessionWithAgents } from "../transcript/link-subagents";
@@ -60,8 +61,8 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 
 function renderDigest(d: SessionDigest): string {
 	const out: string[] = [];
-	if (d.goal) out.push(`**Goal:** ${inline(d.goal, 400)}`);
-	if (d.outcome) out.push(`**Outcome:** ${inline(d.outcome, 600)}`);
+	if (d.goal) out.push(`**Goal:** ${oneLine(d.goal, 400)}`);
+	if (d.outcome) out.push(`**Outcome:** ${oneLine(d.outcome, 600)}`);
 	if (d.decisions.length > 0) out.push(`**Decisions:**\n${bullets(d.decisions)}`);
 	if (d.openEnds.length > 0) out.push(`**Open ends:**\n${bullets(d.openEnds)}`);
 	if (d.filesTouched.length > 0) out.push(`**Files touched:**\n${bullets(d.filesTouched.map(code))}`);
@@ -124,7 +125,7 @@ function renderSubagent(agent: LinkedSubagent, detail: DetailLevel): string {
 	for (const event of agent.model.events) {
 		if (event.kind === "text") lines.push(event.text);
 		else if (event.kind === "tool") lines.push(`- ${event.call.result?.isError ? "✗" : "✓"} ${event.call.name}${toolSummary(event.call)}`);
-		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${inline(event.text, 400)}`);
+		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${oneLine(event.text, 400)}`);
 	}
 	const kind = agent.meta?.agentType ?? "sub-agent";
 	const title = agent.meta?.description ? `Sub-agent ${kind}: ${agent.meta.description}` : `Sub-agent ${kind}`;
@@ -133,12 +134,12 @@ function renderSubagent(agent: LinkedSubagent, detail: DetailLevel): string {
 
 function toolSummary(call: ToolCall): string {
 	const value = call.input.file_path ?? call.input.notebook_path ?? call.input.command ?? call.input.description ?? call.input.pattern ?? call.input.url ?? call.input.query;
-	return typeof value === "string" && value.trim() !== "" ? `: ${inline(value, 90)}` : "";
+	return typeof value === "string" && value.trim() !== "" ? `: ${oneLine(value, 90)}` : "";
 }
 
 /** A folded Obsidian callout; every body line is quoted, so Markdown inside stays inside. */
 function callout(type: string, title: string, body: string): string {
-	const head = `> [!${type}]- ${inline(title, 140)}`;
+	const head = `> [!${type}]- ${oneLine(title, 140)}`;
 	if (body.trim() === "") return head;
 	return `${head}\n${body.split("\n").map((l) => (l === "" ? ">" : `> ${l}`)).join("\n")}`;
 }
@@ -157,11 +158,6 @@ function code(text: string): string {
 
 function bullets(items: readonly string[]): string {
 	return items.map((i) => `- ${i}`).join("\n");
-}
-
-function inline(text: string, max: number): string {
-	const one = text.replace(/\s+/g, " ").trim();
-	return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
 /** `2026-11-29T14:05` in the machine's zone: a datetime property for Obsidian. */
