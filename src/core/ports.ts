@@ -34,9 +34,10 @@ export interface TranscriptSource {
 	readMeta(path: string): Promise<SubagentMeta | undefined>;
 	/**
 	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for
-	 * files with no earlier model, so a first sync of a long history uses every core.
+	 * files with no earlier model, so a first sync of a long history uses every core. With
+	 * `saveTo`, it also writes the stored form there (and reads the sub-agent meta for it).
 	 */
-	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole>;
+	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole>;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */
@@ -54,4 +55,8 @@ export interface TranscriptStore {
 	load(path: string): Promise<StoredTranscript | undefined>;
 	/** `json` is the entry serialized already, when the caller has it (no second stringify). */
 	save(entry: StoredTranscript, json?: string): Promise<void>;
+	/** Optional: where a source that writes models itself puts the stored form of `path`. */
+	savePath?(path: string): string;
+	/** The source wrote the stored form of `file` to `savePath` already: remember the file only. */
+	saved?(file: TranscriptFile): Promise<void>;
 }

@@ -1,5 +1,7 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { threadId } from "node:worker_threads";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -15,7 +17,7 @@ export async function writeFileReplacing(path: string, text: string): Promise<vo
 		await mkdir(dir, { recursive: true });
 		madeDirs.add(dir);
 	}
-	const temp = `${path}.${process.pid}.${++counter}.tmp`;
+	const temp = tempName(path);
 	try {
 		await writeFile(temp, text, "utf8").catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
@@ -28,4 +30,26 @@ export async function writeFileReplacing(path: string, text: string): Promise<vo
 		await rm(temp, { force: true }).catch(() => undefined);
 		throw error;
 	}
+}
+
+/** The same, blocking: for worker threads, where blocking stalls no one and costs less. */
+export function writeFileReplacingSync(path: string, text: string): void {
+	const dir = dirname(path);
+	if (!madeDirs.has(dir)) {
+		mkdirSync(dir, { recursive: true });
+		madeDirs.add(dir);
+	}
+	const temp = tempName(path);
+	try {
+		writeFileSync(temp, text, "utf8");
+		renameSync(temp, path);
+	} catch (error) {
+		rmSync(temp, { force: true });
+		throw error;
+	}
+}
+
+/** Unique per process, thread and write: worker threads have their own counter. */
+function tempName(path: string): string {
+	return `${path}.${process.pid}-${threadId}.${++counter}.tmp`;
 }

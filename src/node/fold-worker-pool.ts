@@ -9,6 +9,7 @@ export interface FoldJob {
 	id: number;
 	file: TranscriptFile;
 	spec: RedactionSpec | undefined;
+	saveTo?: string;
 }
 
 type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string };
@@ -34,14 +35,14 @@ export class FoldWorkerPool {
 		return existsSync(script) ? new FoldWorkerPool(script, size) : undefined;
 	}
 
-	fold(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole> {
+	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole> {
 		if (this.workers.length === 0) this.start();
 		const id = ++this.seq;
 		const worker = this.workers[this.next++ % this.workers.length]!;
 		return new Promise((resolve, reject) => {
 			this.waiting.set(id, { resolve, reject });
 			this.holdOpen();
-			worker.postMessage({ id, file, spec } satisfies FoldJob);
+			worker.postMessage({ id, file, spec, saveTo } satisfies FoldJob);
 		});
 	}
 

@@ -40,6 +40,14 @@ export class StateFolder implements TranscriptStore {
 		this.pending.add(write);
 	}
 
+	savePath(path: string): string {
+		return this.modelPath(path);
+	}
+
+	async saved(file: TranscriptFile): Promise<void> {
+		(await this.fileMap()).set(file.path, file);
+	}
+
 	async loadState(): Promise<SyncState> {
 		return restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
 	}

@@ -10,7 +10,7 @@ import { scanTranscripts } from "./transcript-scanner";
 /** Transcripts under a projects root, read with Node's file system (new ones in `pool`, if given). */
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): TranscriptSource {
 	return {
-		foldWhole: pool ? (file, spec) => pool.fold(file, spec) : undefined,
+		foldWhole: pool ? (file, spec, saveTo) => pool.fold(file, spec, saveTo) : undefined,
 		scan: () => scanTranscripts(root),
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
 			try {
@@ -28,7 +28,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): Trans
 	};
 }
 
-async function readMeta(path: string): Promise<SubagentMeta | undefined> {
+export async function readMeta(path: string): Promise<SubagentMeta | undefined> {
 	try {
 		const value: unknown = JSON.parse(await readFile(path, "utf8"));
 		if (!isObject(value)) return undefined;

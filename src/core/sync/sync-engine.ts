@@ -1,9 +1,9 @@
 import { renderContextBlock } from "../context/context-block";
 import { upsertMarkedBlock } from "../context/marked-block";
 import type { SessionDigest } from "../digest/session-digest";
-import { buildKeywordStats, topicTags, type TermOccurrence } from "../digest/topic-tags";
+import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
-import { baseName, safeFileName } from "../notes/note-name";
+import { safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderConversation, renderSessionNote } from "../notes/render-session-note";
@@ -57,7 +57,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const conversations = new Map<string, string>();
 	const read = await index.refresh((entry) => {
 		if (entry.file.kind !== "session") return;
-		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, summaryTitle(state, entry.model)));
+		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, summaryTitle(state, entry.model), entry.file.projectDir));
 		if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
 		}
@@ -69,14 +69,14 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const sessions = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
 	const live = sessions.filter((s) => !isEmptySession(s.model));
 	const newcomers = new Set<string>();
-	const occurrences = new Map<string, readonly TermOccurrence[]>();
+	const readyByPath = new Map<string, PreparedSession>();
 	for (const session of live) {
 		if (!state.sessions[session.file.path]) newcomers.add(session.file.path);
 		// Summaries read later in this run may title a session read earlier: digest again then.
 		let ready = prepared.get(session.file.path);
 		const title = summaryTitle(state, session.model);
-		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title);
-		occurrences.set(session.file.path, ready.terms);
+		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title, session.file.projectDir);
+		readyByPath.set(session.file.path, ready);
 		recordSession(state, session, settings, ready);
 	}
 
@@ -97,7 +97,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 			const session = byPath.get(path);
 			const record = state.sessions[path];
 			if (!session || !record) continue;
-			record.tags = topicTags({ ...tagInput(session, record), occurrences: occurrences.get(path) }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+			const ready = readyByPath.get(path);
+			const known = { occurrences: ready?.terms, signals: ready?.project === record.project ? ready.signals : undefined };
+			record.tags = topicTags({ ...tagInput(session, record), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
 			const early = session.subagents.length === 0 ? conversations.get(path) : undefined;
 			await writeSessionNote(deps, session, record, path, report, options.rebuild === true, early);
 			options.onProgress?.(++done, total);
@@ -140,7 +142,7 @@ function recordSession(state: SyncState, session: SessionWithAgents, settings: S
 	const digest = ready.digest;
 	const keywords = ready.terms.map((t) => t.term);
 	const existing = state.sessions[session.file.path];
-	const project = existing?.project ?? safeFileName(baseName(digest.projectPath ?? session.file.projectDir), "Unknown project");
+	const project = existing?.project ?? ready.project;
 	const notePath = existing?.notePath ?? uniqueNotePath(state, `${settings.notesFolder}/${project}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
 	forgetOrder(state);
 	state.sessions[session.file.path] = {

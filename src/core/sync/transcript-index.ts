@@ -1,4 +1,5 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
 import { redactorFor, type RedactionSpec } from "./redaction-policy";
@@ -143,7 +144,8 @@ export class TranscriptIndex {
 
 	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
-		const queue = [...files];
+		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
+		const queue = [...files].sort((a, b) => b.size - a.size);
 		// A few files in flight, so parsing one overlaps reading the next.
 		const worker = async () => {
 			for (let file = queue.shift(); file; file = queue.shift()) {
@@ -169,11 +171,13 @@ export class TranscriptIndex {
 		let read: { cursor: TailCursor; bytesRead: number };
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
+		let saved: FoldedWhole["saved"];
 		if (!known && this.source.foldWhole) {
-			// A new file: folded, redacted and digested on another thread, in parallel with others.
-			const folded = await this.source.foldWhole(file, spec);
+			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
+			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined);
 			modelJson = folded.modelJson;
 			prepared = folded.prepared;
+			saved = folded.saved;
 			model = restoreSession(JSON.parse(modelJson) as SerializedSession);
 			read = folded;
 		} else {
@@ -190,22 +194,17 @@ export class TranscriptIndex {
 			model = folding;
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
-		const meta = file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
+		const meta = saved ? saved.meta : file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
 		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, file);
 		if (this.store) {
-			await this.store.save(toStored(entry), modelJson === undefined ? undefined : storedJson(entry, modelJson));
+			if (saved && this.store.saved) await this.store.saved(file);
+			else await this.store.save(toStored(entry), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta));
 			this.stored.add(file.path);
 		}
 		return { entry, bytesRead: read.bytesRead };
 	}
-}
-
-/** The stored form as JSON around a model that is JSON already. */
-function storedJson(entry: IndexedTranscript, modelJson: string): string {
-	const meta = entry.meta === undefined ? "" : `,"meta":${JSON.stringify(entry.meta)}`;
-	return `{"file":${JSON.stringify(entry.file)},"cursor":${JSON.stringify(entry.cursor)},"model":${modelJson}${meta}}`;
 }
 
 function toStored(entry: IndexedTranscript): StoredTranscript {

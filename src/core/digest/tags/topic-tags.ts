@@ -22,6 +22,21 @@ export interface TagInput {
 	commands?: readonly string[];
 	/** `termOccurrences(prompts)` when the caller has it already (segmenting is the costly part). */
 	occurrences?: readonly TermOccurrence[];
+	/** `topicSignals(input)` when the caller has it already. */
+	signals?: readonly TopicSignal[];
+}
+
+/** A topic named by the files, commands and tools of a session, with how often. */
+export type TopicSignal = readonly [name: string, weight: number];
+
+/** Topics from files, commands and tools: the part of the tags that needs no corpus. */
+export function topicSignals(input: Pick<TagInput, "project" | "files" | "tools" | "commands">): TopicSignal[] {
+	const weights = new Map<string, number>();
+	const bump = (name: string) => weights.set(name, (weights.get(name) ?? 0) + 1);
+	for (const file of new Set(input.files)) for (const name of fileSignals(file, input.project)) bump(name);
+	for (const command of input.commands ?? []) for (const name of commandSignals(command)) bump(name);
+	for (const tool of input.tools) for (const name of toolSignals(tool)) bump(name);
+	return [...weights];
 }
 
 export interface TagOptions {
@@ -75,9 +90,7 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 			ordered.push(...optional(toTag(prefix, term)));
 		}
 	}
-	for (const file of new Set(input.files)) for (const name of fileSignals(file, input.project)) bump(name, 1);
-	for (const command of input.commands ?? []) for (const name of commandSignals(command)) bump(name, 1);
-	for (const tool of input.tools) for (const name of toolSignals(tool)) bump(name, 1);
+	for (const [name, weight] of input.signals ?? topicSignals(input)) bump(name, weight);
 	ordered.push(...rankSignals(signals).flatMap((name) => optional(toTag(prefix, name))));
 
 	const topics = [...new Set(ordered)].filter((tag) => tag !== projectTag).slice(0, max);

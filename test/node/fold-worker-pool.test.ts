@@ -1,0 +1,82 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import esbuild from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateSettings } from "../../src/core/settings";
+import { FoldWorkerPool } from "../../src/node/fold-worker-pool";
+import { VaultSync } from "../../src/node/vault-sync";
+import { MemoryNotes } from "../fakes/memory-notes";
+
+/**
+ * The CLI folds new transcripts on worker threads, which also write the stored models. Whatever
+ * thread does the work, the notes and the state must be the same.
+ */
+const projects = resolve(__dirname, "..", "..", "examples", "claude-projects");
+let dir: string;
+let script: string;
+
+beforeAll(async () => {
+	dir = await mkdtemp(join(tmpdir(), "fold-pool-"));
+	script = join(dir, "fold-worker.cjs");
+	await esbuild.build({
+		entryPoints: [resolve(__dirname, "..", "..", "src", "node", "fold-worker.ts")],
+		bundle: true,
+		platform: "node",
+		format: "cjs",
+		external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+		outfile: script,
+		logLevel: "warning",
+	});
+});
+
+afterAll(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+async function syncWith(pool: FoldWorkerPool | undefined, stateDir: string, notes = new MemoryNotes()) {
+	const report = await new VaultSync(projects, stateDir, notes, pool).run(migrateSettings({}).settings);
+	return { report, notes };
+}
+
+async function modelFiles(stateDir: string): Promise<Map<string, string>> {
+	const folder = join(stateDir, "models");
+	const names = (await readdir(folder)).sort();
+	return new Map(await Promise.all(names.map(async (n) => [n, await readFile(join(folder, n), "utf8")] as const)));
+}
+
+describe("fold worker pool", () => {
+	it("gives the same notes and stored models as folding on the calling thread", async () => {
+		const pool = FoldWorkerPool.at(script);
+		expect(pool).toBeDefined();
+		const threaded = await syncWith(pool, join(dir, "threaded"));
+		await pool?.close();
+		const inline = await syncWith(undefined, join(dir, "inline"));
+
+		expect(threaded.report.errors).toEqual([]);
+		expect(threaded.report.notesWritten.length).toBeGreaterThan(4);
+		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
+		const threadedModels = await modelFiles(join(dir, "threaded"));
+		expect(threadedModels.size).toBe((await modelFiles(join(dir, "inline"))).size);
+		for (const [name, text] of await modelFiles(join(dir, "inline"))) expect(JSON.parse(threadedModels.get(name) ?? "null")).toEqual(JSON.parse(text));
+		expect((await readdir(join(dir, "threaded", "models"))).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+	});
+
+	it("leaves models a later run loads: nothing is read or written again", async () => {
+		const pool = FoldWorkerPool.at(script);
+		const stateDir = join(dir, "again");
+		const first = await syncWith(pool, stateDir);
+		const second = await syncWith(pool, stateDir, first.notes);
+		await pool?.close();
+		expect(second.report.transcriptsRead).toBe(0);
+		expect(second.report.notesWritten).toEqual([]);
+		expect(first.notes.writes).toBe(first.report.notesWritten.length);
+	});
+
+	it("reports a transcript it cannot read and goes on with the rest", async () => {
+		const pool = FoldWorkerPool.at(script)!;
+		await expect(pool.fold({ path: join(dir, "missing.jsonl"), fileId: "missing", kind: "session", projectDir: "x", size: 1, mtimeMs: 0, ino: 0 }, undefined)).rejects.toThrow(/ENOENT/);
+		await pool.close();
+	});
+});
