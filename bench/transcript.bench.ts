@@ -193,7 +193,7 @@ async function syncInChild(root: string, vault: string): Promise<SyncReport> {
 async function syncOnce(root: string, vault: string): Promise<void> {
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	const stateDir = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state");
-	const report = await new VaultSync(root, stateDir, new VaultFolder(vault), pool).run(migrateSettings({}).settings);
+	const report = await new VaultSync(root, stateDir, new VaultFolder(vault), { pool, vaultPath: vault }).run(migrateSettings({}).settings);
 	await pool?.close();
 	process.stdout.write(JSON.stringify(report));
 }

@@ -26,7 +26,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
-	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), pool);
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault) });
 	const report = await sync.run(settings, { rebuild: options.full }).finally(() => pool?.close());
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -21,7 +21,11 @@ export interface NoteStore {
 /** Files outside the vault that the user enabled: a project's CLAUDE.md. */
 export interface ProjectFiles {
 	read(projectPath: string, fileName: string): Promise<string | null>;
-	write(projectPath: string, fileName: string, text: string): Promise<void>;
+	/**
+	 * Replaces the file with `text` if it still holds `expected` (null: still missing), keeping
+	 * its mode; false when it changed since it was read. Throws a clear error when it cannot write.
+	 */
+	write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean>;
 }
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */

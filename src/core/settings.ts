@@ -15,6 +15,8 @@ export interface ProjectSettings {
 	mode: ContextMode;
 	/** Sessions described in the CLAUDE.md block. */
 	sessions: number;
+	/** Size budget of the eager block, in tokens (about four characters each). */
+	budget: number;
 	memorySharing: boolean;
 	/** Redaction can be turned off per project (it is on by default). */
 	redaction: boolean;
@@ -52,6 +54,7 @@ export const DEFAULT_PROJECT: Omit<ProjectSettings, "path"> = Object.freeze({
 	target: "CLAUDE.md",
 	mode: "eager",
 	sessions: 5,
+	budget: 1000,
 	memorySharing: true,
 	redaction: true,
 });
@@ -83,6 +86,7 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		target: oneOf(p.target, ["CLAUDE.md", "CLAUDE.local.md"], DEFAULT_PROJECT.target),
 		mode: oneOf(p.mode, ["eager", "lazy"], DEFAULT_PROJECT.mode),
 		sessions: typeof p.sessions === "number" && p.sessions >= 1 && p.sessions <= 50 ? Math.floor(p.sessions) : DEFAULT_PROJECT.sessions,
+		budget: typeof p.budget === "number" && p.budget >= 100 && p.budget <= 4000 ? Math.floor(p.budget) : DEFAULT_PROJECT.budget,
 		memorySharing: typeof p.memorySharing === "boolean" ? p.memorySharing : DEFAULT_PROJECT.memorySharing,
 		redaction: typeof p.redaction === "boolean" ? p.redaction : DEFAULT_PROJECT.redaction,
 	};

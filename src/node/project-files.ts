@@ -6,23 +6,37 @@ import type { ProjectFiles } from "../core/ports";
 /** CLAUDE.md and CLAUDE.local.md of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
 	async read(projectPath: string, fileName: string): Promise<string | null> {
-		try {
-			return await readFile(join(projectPath, fileName), "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-			throw error;
-		}
+		return readIfThere(join(projectPath, fileName));
 	}
 
-	async write(projectPath: string, fileName: string, text: string): Promise<void> {
+	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {
 		const folder = await stat(projectPath).catch(() => undefined);
-		if (!folder?.isDirectory()) throw new Error(`project folder ${projectPath} does not exist`);
+		if (!folder?.isDirectory()) throw new Error(`the project folder ${projectPath} does not exist`);
 		const target = join(projectPath, fileName);
 		// A rename would replace a read-only file; the user made it read-only for a reason.
 		const existing = await stat(target).catch(() => undefined);
 		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));
 		if (!writable) throw new Error(`${target} is read-only`);
-		// write-file-atomic keeps the existing file's mode and owner.
-		await writeFileAtomic(target, text, { encoding: "utf8" });
+		// Checked as late as possible: an edit saved since our read is never overwritten. (There is no
+		// lock on a project file, so the window is one read long, not zero.)
+		if ((await readIfThere(target)) !== expected) return false;
+		try {
+			// write-file-atomic writes a temporary file, keeps the existing file's mode and owner, renames.
+			await writeFileAtomic(target, text, { encoding: "utf8" });
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);
+			throw error;
+		}
+		return true;
+	}
+}
+
+async function readIfThere(path: string): Promise<string | null> {
+	try {
+		return await readFile(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
 	}
 }

@@ -27,21 +27,24 @@ export class VaultSync {
 	private readonly index: TranscriptIndex;
 	private settings: Settings = DEFAULT_SETTINGS;
 
-	/** @param pool worker threads for the first read of new transcripts (the CLI has them). */
+	/**
+	 * @param options.pool worker threads for the first read of new transcripts (the CLI has them);
+	 * options.vaultPath the vault's folder, to give Claude Code absolute paths to notes.
+	 */
 	constructor(
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
-		pool?: FoldWorkerPool,
+		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string } = {},
 	) {
 		this.store = new StateFolder(stateDir);
-		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), pool);
+		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
 	}
 
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
 		this.settings = settings;
 		const state = await this.store.loadState();
-		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles() }, options);
+		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath }, options);
 		await this.store.flush(state);
 		return report;
 	}

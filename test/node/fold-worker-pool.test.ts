@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function syncWith(pool: FoldWorkerPool | undefined, stateDir: string, notes = new MemoryNotes()) {
-	const report = await new VaultSync(projects, stateDir, notes, pool).run(migrateSettings({}).settings);
+	const report = await new VaultSync(projects, stateDir, notes, { pool }).run(migrateSettings({}).settings);
 	return { report, notes };
 }
 

@@ -1,6 +1,4 @@
-import { renderContextBlock } from "../context/context-block";
 import { upsertMarkedBlock } from "../context/marked-block";
-import type { SessionDigest } from "../digest/session-digest";
 import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { safeFileName } from "../notes/note-name";
@@ -14,6 +12,7 @@ import type { SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";
 import { isEmptySession } from "../transcript/session-queries";
 import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
+import { projectContext } from "./project-context";
 import type { SessionRecord, SyncState } from "./sync-state";
 import type { RefreshResult, TranscriptIndex } from "./transcript-index";
 
@@ -42,6 +41,8 @@ export interface SyncDeps {
 	state: SyncState;
 	notes: NoteStore;
 	projects: ProjectFiles;
+	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
+	vaultPath?: string;
 }
 
 /**
@@ -282,26 +283,31 @@ async function writeIfMissing(notes: NoteStore, path: string, text: string, repo
 	if (await notes.write(path, text, null)) report.notesWritten.push(path);
 }
 
+/** A CLAUDE.md that keeps changing under us is left alone after this many tries. */
+const CONTEXT_ATTEMPTS = 3;
+
 async function writeContext(deps: SyncDeps, project: ProjectSettings, report: SyncReport): Promise<void> {
-	const digests: SessionDigest[] = [];
-	const notePaths: Record<string, string> = {};
-	for (const record of Object.values(deps.state.sessions)) {
-		if (record.digest.projectPath !== project.path) continue;
-		digests.push(record.digest);
-		notePaths[record.digest.sessionId] = record.notePath;
-	}
-	const body = renderContextBlock(digests, { sessions: project.sessions, maxChars: 5000, notePaths });
+	const context = projectContext(deps.state, project, deps.settings, deps.vaultPath);
+	// The packet first: the facade points at it.
+	if (context.packet) await writeMerged(deps.notes, context.packet.path, await deps.notes.read(context.packet.path), context.packet.note, report);
+	const where = `${project.target} in ${project.path}`;
 	try {
-		const before = (await deps.projects.read(project.path, project.target)) ?? "";
-		const result = upsertMarkedBlock(before, body);
-		if (!result.ok) {
-			report.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
-			return;
+		for (let attempt = 1; attempt <= CONTEXT_ATTEMPTS; attempt++) {
+			const before = await deps.projects.read(project.path, project.target);
+			const result = upsertMarkedBlock(before ?? "", context.block);
+			if (!result.ok) {
+				report.errors.push(`${where} has ${result.reason}; nothing was written`);
+				return;
+			}
+			if (!result.changed) return;
+			// Written only if nobody changed the file since we read it; else read it again.
+			if (await deps.projects.write(project.path, project.target, result.text, before)) {
+				report.contextWritten.push(`${project.path}/${project.target}`);
+				return;
+			}
 		}
-		if (!result.changed) return;
-		await deps.projects.write(project.path, project.target, result.text);
-		report.contextWritten.push(`${project.path}/${project.target}`);
+		report.errors.push(`${where} kept changing while the sync ran; it is left as it is and updated next time`);
 	} catch (error) {
-		report.errors.push(`${project.target} in ${project.path}: ${error instanceof Error ? error.message : String(error)}`);
+		report.errors.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
 	}
 }

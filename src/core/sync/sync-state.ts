@@ -1,3 +1,4 @@
+import type { Checkpoint } from "../context/lazy-context";
 import type { SessionDigest } from "../digest/session-digest";
 
 /** What the sync remembers about one session between runs. Small: the models live elsewhere. */
@@ -25,6 +26,8 @@ export interface SyncState {
 	sessions: Record<string, SessionRecord>;
 	/** `summary` lines seen anywhere, by the hash of their `leafUuid`: they title another session. */
 	summaries: Record<string, string>;
+	/** Resume points recorded before a compaction, by session id: the lazy facade shows the latest. */
+	checkpoints?: Record<string, Checkpoint>;
 }
 
 export const SYNC_STATE_VERSION = 1;
@@ -38,5 +41,6 @@ export function restoreSyncState(raw: unknown): SyncState {
 	if (typeof raw !== "object" || raw === null) return emptySyncState();
 	const o = raw as Partial<SyncState>;
 	if (o.version !== SYNC_STATE_VERSION || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
-	return { version: SYNC_STATE_VERSION, sessions: o.sessions, summaries: typeof o.summaries === "object" && o.summaries !== null ? o.summaries : {} };
+	const record = (v: unknown) => (typeof v === "object" && v !== null ? v : undefined);
+	return { version: SYNC_STATE_VERSION, sessions: o.sessions, summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {}, checkpoints: record(o.checkpoints) as SyncState["checkpoints"] };
 }

@@ -1,0 +1,61 @@
+import { oneLine } from "../digest/one-line";
+import { renderFrontmatter } from "../notes/frontmatter";
+import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
+
+/** A moment the session marked as a resume point (before a compaction), or its last reply. */
+export interface Checkpoint {
+	at?: string;
+	text: string;
+}
+
+/** A fact of the project's memory, as the packet lists it. */
+export interface PacketFact {
+	name: string;
+	description: string;
+}
+
+/** At most about 150 tokens: the facade must cost next to nothing when the history is not needed. */
+export const FACADE_MAX_CHARS = 600;
+
+/**
+ * The lazy CLAUDE.md block: the latest session in a few lines and where the full context packet
+ * is, for Claude Code to read when the task continues earlier work.
+ */
+export function renderFacade(latest: ContextEntry | undefined, packetPath: string, checkpoint?: Checkpoint): string {
+	const head = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n";
+	const pointer = `- Full context: \`${packetPath}\` (read it when the task continues earlier work)\n`;
+	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
+	const d = latest.digest;
+	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (\`${d.sessionId}\`)`];
+	if (d.goal) lines.push(`- Goal: ${oneLine(d.goal, 100)}`);
+	lines.push(`- Status: ${d.openEnds[0] ? `open: ${oneLine(d.openEnds[0], 80)}` : "no open ends stated"}`);
+	const point = checkpoint ?? (d.outcome ? { at: d.endedAt, text: d.outcome } : undefined);
+	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${oneLine(point.text, 100)}`);
+	const files = keyFiles(d, 4);
+	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);
+	// Lines go from the least needed while over budget; the pointer always stays.
+	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
+	return `${head}${lines.join("\n")}\n${pointer}`;
+}
+
+/**
+ * The context packet: a vault note with the project's recent history in more detail than the
+ * eager block, its open ends and its facts. Regenerated on every sync.
+ */
+export function renderContextPacket(project: string, projectPath: string, entries: readonly ContextEntry[], facts: readonly PacketFact[], sessions = 10): { frontmatter: string; body: string } {
+	const recent = recentEntries(entries, sessions);
+	const frontmatter = renderFrontmatter([
+		["type", "ai-context-packet"],
+		["project", project],
+		["project_path", projectPath],
+		["sessions", recent.length],
+	]);
+	const out = [`# ${project}: context packet`, "", BACKGROUND_LINE, ""];
+	const open = recent.flatMap((e) => e.digest.openEnds.slice(0, 3).map((o) => `- ${oneLine(o, 240)} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
+	if (open.length > 0) out.push("## Open ends", "", ...open, "");
+	if (facts.length > 0) out.push("## Facts", "", ...facts.map((f) => `- **${f.name}**: ${oneLine(f.description, 200)}`), "");
+	out.push("## Recent sessions", "");
+	if (recent.length === 0) out.push("No sessions yet.", "");
+	for (const entry of recent) out.push(renderEntry(entry, "long"));
+	return { frontmatter, body: `${out.join("\n").replace(/\n+$/, "")}\n` };
+}

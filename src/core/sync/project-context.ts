@@ -1,0 +1,41 @@
+import { renderContextBlock, type ContextEntry } from "../context/context-block";
+import { renderContextPacket, renderFacade } from "../context/lazy-context";
+import { baseName, safeFileName } from "../notes/note-name";
+import type { ProjectSettings, Settings } from "../settings";
+import type { SyncState } from "./sync-state";
+
+/** What goes into one enabled project's CLAUDE.md, and in lazy mode the packet note beside it. */
+export interface ProjectContext {
+	block: string;
+	packet?: { path: string; note: { frontmatter: string; body: string } };
+}
+
+/** About four characters a token: the budget is set in tokens, the block is cut in characters. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * The context of a project from the sessions the sync knows (their digests are redacted
+ * already). Paths in it are absolute when `vaultPath` is known, so Claude Code can open them.
+ */
+export function projectContext(state: SyncState, project: ProjectSettings, settings: Settings, vaultPath?: string): ProjectContext {
+	const located = (path: string) => (vaultPath ? `${vaultPath.replace(/[\\/]+$/, "")}/${path}` : path);
+	const projectTags = `${settings.tagPrefix}project/`;
+	const records = Object.values(state.sessions).filter((r) => r.digest.projectPath === project.path);
+	const entries: ContextEntry[] = records.map((r) => ({
+		digest: r.digest,
+		topics: r.tags.filter((t) => !t.startsWith(projectTags)).map((t) => (t.startsWith(settings.tagPrefix) ? t.slice(settings.tagPrefix.length) : t)),
+		notePath: r.deleted ? undefined : located(r.notePath),
+	}));
+	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }) };
+
+	const name = records[0]?.project ?? safeFileName(baseName(project.path), "Unknown project");
+	const path = contextPacketPath(settings.notesFolder, name);
+	const note = renderContextPacket(name, project.path, entries, [], Math.max(project.sessions, 10));
+	const latest = [...entries].filter((e) => e.digest.prompts > 0).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))[0];
+	return { block: renderFacade(latest, located(path), latest ? state.checkpoints?.[latest.digest.sessionId] : undefined), packet: { path, note } };
+}
+
+/** `<notes folder>/<project>/<project> context.md`, beside the project's index note. */
+export function contextPacketPath(notesFolder: string, project: string): string {
+	return `${notesFolder}/${project}/${project} context.md`;
+}

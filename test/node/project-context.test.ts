@@ -1,0 +1,146 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ProjectFiles } from "../../src/core/ports";
+import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../src/core/settings";
+import { runSync } from "../../src/core/sync/sync-engine";
+import { emptySyncState, type SyncState } from "../../src/core/sync/sync-state";
+import { ProjectFolderFiles } from "../../src/node/project-files";
+import { openTranscriptIndex } from "../../src/node/transcript-index";
+import { MemoryNotes } from "../fakes/memory-notes";
+import { assistant, jsonl, resetIds, text, userText } from "../fixtures/lines";
+
+/** What the sync writes into a project's CLAUDE.md (and, in lazy mode, the packet), through the engine. */
+const A = "aaaaaaaa-1111-4000-8000-000000000001";
+const B = "bbbbbbbb-2222-4000-8000-000000000002";
+let root: string;
+let projects: string;
+let projectPath: string;
+let notes: MemoryNotes;
+let state: SyncState;
+
+function settings(project: Partial<ProjectSettings> = {}, extra: Partial<Settings> = {}): Settings {
+	return { ...migrateSettings({}).settings, projects: [{ path: projectPath, ...DEFAULT_PROJECT, ...project }], ...extra };
+}
+
+function sync(s: Settings, files: ProjectFiles = new ProjectFolderFiles()) {
+	return runSync({ index: openTranscriptIndex(projects), settings: s, state, notes, projects: files, vaultPath: "/vault" });
+}
+
+const claudeMd = (name = "CLAUDE.md") => readFile(join(projectPath, name), "utf8").catch(() => null);
+
+beforeEach(async () => {
+	resetIds();
+	root = await mkdtemp(join(tmpdir(), "project-context-"));
+	projects = join(root, "projects");
+	projectPath = join(root, "shop-api");
+	const dir = join(projects, "-shop-api");
+	await mkdir(dir, { recursive: true });
+	await mkdir(projectPath);
+	const env = (id: string, at: string) => ({ sessionId: id, cwd: projectPath, timestamp: at });
+	await writeFile(join(dir, `${A}.jsonl`), jsonl([userText("Add rate limiting to checkout", env(A, "2026-11-20T10:00:00.000Z")), assistant(text("Added a token bucket; we still need to tune the limits."), { ...env(A, "2026-11-20T10:05:00.000Z"), messageId: "m1" })]));
+	await writeFile(join(dir, `${B}.jsonl`), jsonl([userText("Fix the cart total", env(B, "2026-11-21T10:00:00.000Z")), assistant(text("Fixed the total."), { ...env(B, "2026-11-21T10:05:00.000Z"), messageId: "m2" })]));
+	notes = new MemoryNotes();
+	state = emptySyncState();
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("the CLAUDE.md block", () => {
+	it("is created for an enabled project without one, and never for a disabled project", async () => {
+		await sync(settings({ enabled: false }));
+		expect(await claudeMd()).toBeNull();
+		const r = await sync(settings());
+		expect(r.contextWritten).toEqual([`${projectPath}/CLAUDE.md`]);
+		const text = (await claudeMd())!;
+		expect(text.startsWith("<!-- AUTO-CONTEXT:BEGIN -->\n## Recent Claude Code sessions\n")).toBe(true);
+		expect(text).toContain("### 2026-11-21 — Fix the cart total");
+		expect(text).toContain("- Note: `/vault/AI Conversations/shop-api/2026-11-20 Add rate limiting to checkout.md`");
+		expect(text.endsWith("<!-- AUTO-CONTEXT:END -->\n")).toBe(true);
+	});
+
+	it("goes to CLAUDE.local.md when that is the target", async () => {
+		await sync(settings({ target: "CLAUDE.local.md" }));
+		expect(await claudeMd()).toBeNull();
+		expect(await claudeMd("CLAUDE.local.md")).toContain("Add rate limiting to checkout");
+	});
+
+	it("reads the file again when it changed between read and write, and keeps the newer text", async () => {
+		await writeFile(join(projectPath, "CLAUDE.md"), "# Rules\r\n");
+		const real = new ProjectFolderFiles();
+		let edits = 0;
+		const racing: ProjectFiles = {
+			read: (p, f) => real.read(p, f),
+			async write(p, f, t, expected) {
+				if (edits++ === 0) await writeFile(join(p, f), "# Rules\r\nA line the user saved just now.\r\n");
+				return real.write(p, f, t, expected);
+			},
+		};
+		const r = await sync(settings(), racing);
+		expect(r.errors).toEqual([]);
+		expect(edits).toBe(2);
+		const text = (await claudeMd())!;
+		expect(text.startsWith("# Rules\r\nA line the user saved just now.\r\n\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n")).toBe(true);
+	});
+
+	it("gives up with a clear error when the file keeps changing, without overwriting it", async () => {
+		await writeFile(join(projectPath, "CLAUDE.md"), "# Rules\n");
+		const real = new ProjectFolderFiles();
+		let n = 0;
+		const busy: ProjectFiles = {
+			read: (p, f) => real.read(p, f),
+			async write(p, f, t, expected) {
+				await writeFile(join(p, f), `# Rules\nedit ${++n}\n`);
+				return real.write(p, f, t, expected);
+			},
+		};
+		const r = await sync(settings(), busy);
+		expect(r.errors).toEqual([`CLAUDE.md in ${projectPath} kept changing while the sync ran; it is left as it is and updated next time`]);
+		expect(await claudeMd()).toBe("# Rules\nedit 3\n");
+	});
+
+	it("writes nothing when the markers are broken, and says where", async () => {
+		const broken = "# Rules\n\n<!-- AUTO-CONTEXT:BEGIN -->\nold\n";
+		await writeFile(join(projectPath, "CLAUDE.md"), broken);
+		const r = await sync(settings());
+		expect(r.errors).toEqual([`CLAUDE.md in ${projectPath} has <!-- AUTO-CONTEXT:BEGIN --> without <!-- AUTO-CONTEXT:END --> at line 3; nothing was written`]);
+		expect(await claudeMd()).toBe(broken);
+	});
+
+	it("reports a missing project folder and goes on", async () => {
+		const r = await sync(settings({ path: join(root, "moved-away") }));
+		expect(r.errors.some((e) => e.includes(`the project folder ${join(root, "moved-away")} does not exist`))).toBe(true);
+	});
+});
+
+describe("lazy mode", () => {
+	it("puts a small facade in CLAUDE.md that points at the context packet in the vault", async () => {
+		const r = await sync(settings({ mode: "lazy" }));
+		expect(r.errors).toEqual([]);
+		const packetPath = "AI Conversations/shop-api/shop-api context.md";
+		const packet = notes.files.get(packetPath)!;
+		expect(packet).toContain("## Recent sessions");
+		expect(packet).toContain("- Goal: Add rate limiting to checkout");
+		const text = (await claudeMd())!;
+		const block = text.slice(text.indexOf("-->") + 4, text.lastIndexOf("<!--"));
+		expect(block.length).toBeLessThanOrEqual(600);
+		expect(block).toContain("- Latest session: 2026-11-21 Fix the cart total (`bbbbbbbb-2222-4000-8000-000000000002`)");
+		expect(block).toContain(`- Full context: \`/vault/${packetPath}\``);
+
+		const writes = notes.writes;
+		const again = await sync(settings({ mode: "lazy" }));
+		expect(again).toMatchObject({ notesWritten: [], contextWritten: [], errors: [] });
+		expect(notes.writes).toBe(writes);
+	});
+
+	it("switching modes replaces the block and leaves the rest of the file alone", async () => {
+		await writeFile(join(projectPath, "CLAUDE.md"), "# Rules\n\nKeep it simple.\n");
+		await sync(settings());
+		await sync(settings({ mode: "lazy" }));
+		const text = (await claudeMd())!;
+		expect(text.startsWith("# Rules\n\nKeep it simple.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n## Project memory\n")).toBe(true);
+		expect(text).not.toContain("## Recent Claude Code sessions");
+	});
+});

@@ -1,0 +1,61 @@
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProjectFolderFiles } from "../../src/node/project-files";
+
+let dir: string;
+const files = new ProjectFolderFiles();
+// Root ignores permission bits; for root the folder is made immutable instead (ext4), where chattr works.
+const asRoot = process.getuid?.() === 0;
+const lock = (folder: string, on: boolean) => (asRoot ? spawnSync("chattr", [on ? "+i" : "-i", folder]).status === 0 : (spawnSync("chmod", [on ? "555" : "755", folder]), true));
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "project-files-"));
+});
+afterEach(async () => {
+	await chmod(dir, 0o755).catch(() => undefined);
+	await rm(dir, { recursive: true, force: true });
+});
+
+describe("ProjectFolderFiles", () => {
+	it("creates a missing file, replaces one that still holds what was read, and keeps its mode", async () => {
+		expect(await files.read(dir, "CLAUDE.md")).toBeNull();
+		expect(await files.write(dir, "CLAUDE.md", "one\r\n", null)).toBe(true);
+		await chmod(join(dir, "CLAUDE.md"), 0o640);
+		expect(await files.write(dir, "CLAUDE.md", "two\r\n", "one\r\n")).toBe(true);
+		expect(await readFile(join(dir, "CLAUDE.md"), "utf8")).toBe("two\r\n");
+		expect((await stat(join(dir, "CLAUDE.md"))).mode & 0o777).toBe(0o640);
+	});
+
+	it("refuses to overwrite a file that changed since it was read", async () => {
+		await writeFile(join(dir, "CLAUDE.md"), "edited by the user meanwhile\n");
+		expect(await files.write(dir, "CLAUDE.md", "ours\n", "what we read\n")).toBe(false);
+		expect(await files.write(dir, "CLAUDE.local.md", "ours\n", "it existed when we read\n")).toBe(false);
+		expect(await readFile(join(dir, "CLAUDE.md"), "utf8")).toBe("edited by the user meanwhile\n");
+	});
+
+	it("says so when the file is read-only, and leaves it", async () => {
+		await writeFile(join(dir, "CLAUDE.md"), "locked\n");
+		await chmod(join(dir, "CLAUDE.md"), 0o444);
+		await expect(files.write(dir, "CLAUDE.md", "ours\n", "locked\n")).rejects.toThrow(`${join(dir, "CLAUDE.md")} is read-only`);
+		expect(await readFile(join(dir, "CLAUDE.md"), "utf8")).toBe("locked\n");
+	});
+
+	it("says so when the project folder is missing", async () => {
+		await expect(files.write(join(dir, "gone"), "CLAUDE.md", "ours\n", null)).rejects.toThrow(`the project folder ${join(dir, "gone")} does not exist`);
+	});
+
+	it("says so when the folder is read-only, and leaves nothing behind", async (context) => {
+		const locked = join(dir, "locked");
+		await mkdir(locked);
+		if (!lock(locked, true)) context.skip();
+		try {
+			await expect(files.write(locked, "CLAUDE.md", "ours\n", null)).rejects.toThrow(/cannot write in .*locked: the folder is read-only \(E(ACCES|PERM)\)/);
+		} finally {
+			lock(locked, false);
+		}
+		expect(await files.read(locked, "CLAUDE.md")).toBeNull();
+	});
+});
