@@ -13,6 +13,7 @@ import { VaultFolder } from "../src/node/vault-folder";
 import { VaultSync } from "../src/node/vault-sync";
 import type { SyncReport } from "../src/core/sync/sync-engine";
 import { FoldWorkerPool } from "../src/node/fold-worker-pool";
+import { benchRecall } from "./recall.bench";
 
 /**
  * Transcript engine benchmark. `tree`: a >= 256 MiB projects tree of 1,000 sessions;
@@ -233,6 +234,7 @@ async function main(): Promise<void> {
 	else if (mode === "sync") await benchSync();
 	else if (mode === "sync-once") await syncOnce(process.argv[3] ?? "", process.argv[4] ?? "");
 	else if (mode === "long") await benchLong();
+	else if (mode === "recall") benchRecall(report);
 	else throw new Error(`unknown mode ${mode}`);
 }
 

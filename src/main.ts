@@ -25,7 +25,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			new Notice("This plugin needs a vault on the local file system.");
 			return;
 		}
-		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(adapter.getBasePath(), this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault), { vaultPath: adapter.getBasePath() });
+		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(adapter.getBasePath(), this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: adapter.getBasePath() });
 		try {
 			const report = await this.syncer.run(this.settings);
 			new Notice(`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged.`);

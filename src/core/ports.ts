@@ -16,6 +16,23 @@ export interface NoteStore {
 	 * does not exist). Returns false, writing nothing, when someone changed it meanwhile.
 	 */
 	write(path: string, text: string, expected: string | null): Promise<boolean>;
+	/** Paths of the files directly in `folder` (none when it does not exist). */
+	list(folder: string): Promise<string[]>;
+	/** Deletes the note (to the trash where there is one), only if it still holds `expected`. */
+	remove(path: string, expected: string): Promise<boolean>;
+}
+
+/**
+ * One project's Claude Code memory folder (`MEMORY.md` and one file per fact), outside the vault.
+ * Same compare-and-swap rules as the note store; names are file names in the folder.
+ */
+export interface MemoryFolder {
+	/** Where it is, for messages. */
+	readonly path: string;
+	/** The text of every `.md` file directly in the folder, by file name (empty when there is no folder). */
+	list(): Promise<Map<string, string>>;
+	write(name: string, text: string, expected: string | null): Promise<boolean>;
+	remove(name: string, expected: string): Promise<boolean>;
 }
 
 /** Files outside the vault that the user enabled: a project's CLAUDE.md. */

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { writeFileReplacingSync } from "./atomic-write";
 import type { NoteStore } from "../core/ports";
@@ -37,6 +37,37 @@ export class VaultFolder implements NoteStore {
 		// Blocking: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
 		writeFileReplacingSync(target, text);
 		(await this.listing(dirname(target))).add(basename(target));
+		return true;
+	}
+
+	async list(folder: string): Promise<string[]> {
+		const target = this.resolve(folder);
+		const entries = await readdir(target, { withFileTypes: true }).catch(() => []);
+		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));
+		return entries
+			.filter((e) => e.isFile())
+			.map((e) => `${folder}/${e.name}`)
+			.sort();
+	}
+
+	/** Moved to the vault's `.trash` folder, as Obsidian does when set to use it: a deleted note can come back. */
+	async remove(path: string, expected: string): Promise<boolean> {
+		const target = this.resolve(path);
+		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
+		const trash = join(this.root, ".trash");
+		await mkdir(trash, { recursive: true });
+		const stem = basename(target).replace(/\.md$/i, "");
+		let n = 0;
+		for (;;) {
+			const name = `${stem}${n === 0 ? "" : ` ${n}`}.md`;
+			const taken = await readFile(join(trash, name)).then(() => true, () => false);
+			if (!taken) {
+				await rename(target, join(trash, name));
+				break;
+			}
+			n++;
+		}
+		(await this.listing(dirname(target))).delete(basename(target));
 		return true;
 	}
 

@@ -1,9 +1,12 @@
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { NoteStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/sync/redaction-policy";
 import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
 import type { TranscriptIndex } from "../core/sync/transcript-index";
+import { ClaudeMemoryFolder } from "./claude-memory-folder";
+import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
@@ -26,6 +29,7 @@ export class VaultSync {
 	private readonly store: StateFolder;
 	private readonly index: TranscriptIndex;
 	private settings: Settings = DEFAULT_SETTINGS;
+	private readonly claudeDir: string;
 
 	/**
 	 * @param options.pool worker threads for the first read of new transcripts (the CLI has them);
@@ -37,6 +41,7 @@ export class VaultSync {
 		private readonly notes: NoteStore,
 		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string } = {},
 	) {
+		this.claudeDir = dirname(projectsDir);
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
 	}
@@ -44,8 +49,22 @@ export class VaultSync {
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
 		this.settings = settings;
 		const state = await this.store.loadState();
-		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath }, options);
+		// Claude Code's own settings say where (and whether) it keeps each project's memory.
+		const claudeSettings = await readJson(join(this.claudeDir, "settings.json"));
+		const claudeMemory = (projectPath: string) => {
+			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
+			return dir === undefined ? undefined : new ClaudeMemoryFolder(dir);
+		};
+		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory }, options);
 		await this.store.flush(state);
 		return report;
+	}
+}
+
+async function readJson(path: string): Promise<unknown> {
+	try {
+		return JSON.parse(await readFile(path, "utf8")) as unknown;
+	} catch {
+		return undefined;
 	}
 }

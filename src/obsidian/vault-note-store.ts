@@ -1,4 +1,4 @@
-import { normalizePath, type Vault } from "obsidian";
+import { normalizePath, TFile, type Vault } from "obsidian";
 import type { NoteStore } from "../core/ports";
 
 /**
@@ -6,7 +6,23 @@ import type { NoteStore } from "../core/ports";
  * existing ones, so Obsidian's cache and open editors stay in step. Paths are normalized.
  */
 export class VaultNoteStore implements NoteStore {
-	constructor(private readonly vault: Vault) {}
+	/** @param trash how a note is deleted: the plugin passes `FileManager.trashFile`, which follows the user's setting. */
+	constructor(
+		private readonly vault: Vault,
+		private readonly trash: (file: TFile) => Promise<void>,
+	) {}
+
+	async list(folder: string): Promise<string[]> {
+		const found = this.vault.getFolderByPath(normalizePath(folder));
+		return (found?.children ?? []).filter((c): c is TFile => c instanceof TFile).map((c) => c.path).sort();
+	}
+
+	async remove(path: string, expected: string): Promise<boolean> {
+		const file = this.vault.getFileByPath(normalizePath(path));
+		if (!file || (await this.vault.read(file)) !== expected) return false;
+		await this.trash(file);
+		return true;
+	}
 
 	async read(path: string): Promise<string | null> {
 		const file = this.vault.getFileByPath(normalizePath(path));

@@ -16,4 +16,12 @@ export class MemoryNotes implements NoteStore {
 		this.files.set(path, text);
 		return true;
 	}
+	async list(folder: string): Promise<string[]> {
+		return [...this.files.keys()].filter((p) => p.startsWith(`${folder}/`) && !p.slice(folder.length + 1).includes("/")).sort();
+	}
+	async remove(path: string, expected: string): Promise<boolean> {
+		if (this.files.get(path) !== expected) return false;
+		this.files.delete(path);
+		return true;
+	}
 }

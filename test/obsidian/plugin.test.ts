@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { type App, FileSystemAdapter, Notice, Vault } from "../stubs/obsidian";
+import { type App, FileManager, FileSystemAdapter, Notice, Vault } from "../stubs/obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
@@ -28,7 +28,7 @@ afterEach(() => {
 
 function stubApp(vault: Vault): never {
 	vault.adapter = new FileSystemAdapter(vaultDir);
-	return { vault } satisfies App as never;
+	return { vault, fileManager: new FileManager(vault) } satisfies App as never;
 }
 
 const pluginManifest = { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" };

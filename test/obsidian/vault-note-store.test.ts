@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { VaultNoteStore } from "../../src/obsidian/vault-note-store";
-import { Vault } from "../stubs/obsidian";
+import { FileManager, Vault } from "../stubs/obsidian";
 
-const store = (vault: Vault) => new VaultNoteStore(vault as never);
+const store = (vault: Vault) => new VaultNoteStore(vault as never, (file) => new FileManager(vault).trashFile(file));
 
 describe("VaultNoteStore", () => {
 	it("creates notes with their folders, and reads them back", async () => {
@@ -27,5 +27,18 @@ describe("VaultNoteStore", () => {
 		const results = await Promise.all([store(vault).write("f/a.md", "a", null), store(vault).write("f/b.md", "b", null)]);
 		expect(results).toEqual([true, true]);
 		expect(vault.getFiles().map((f) => f.path).sort()).toEqual(["f/a.md", "f/b.md"]);
+	});
+
+	it("lists a folder's files and trashes a note only if it still holds what was read", async () => {
+		const vault = new Vault();
+		const s = store(vault);
+		await s.write("AI Memory/p/b.md", "b", null);
+		await s.write("AI Memory/p/a.md", "a", null);
+		await s.write("AI Memory/p/_inbox/c.md", "c", null);
+		expect(await s.list("AI Memory/p")).toEqual(["AI Memory/p/a.md", "AI Memory/p/b.md"]);
+		expect(await s.list("AI Memory/none")).toEqual([]);
+		expect(await s.remove("AI Memory/p/a.md", "changed meanwhile")).toBe(false);
+		expect(await s.remove("AI Memory/p/a.md", "a")).toBe(true);
+		expect(await s.list("AI Memory/p")).toEqual(["AI Memory/p/b.md"]);
 	});
 });

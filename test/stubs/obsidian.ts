@@ -125,10 +125,25 @@ export class Vault {
 	getFiles(): TFile[] {
 		return [...this.files.values()].map((e) => e.file);
 	}
+
+	/** Moves the file to the system trash or the vault's `.trash`; here it is simply gone. */
+	async trash(file: TAbstractFile, _system: boolean): Promise<void> {
+		this.files.delete(file.path);
+		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
+	}
+}
+
+export class FileManager {
+	constructor(private readonly vault: Vault) {}
+	/** Follows the user's "deleted files" setting; the stub's vault just drops it. */
+	async trashFile(file: TAbstractFile): Promise<void> {
+		await this.vault.trash(file, true);
+	}
 }
 
 export interface App {
 	vault: Vault;
+	fileManager: FileManager;
 }
 
 export abstract class Plugin extends Component {

@@ -1,5 +1,5 @@
 import { renderContextBlock, type ContextEntry } from "../context/context-block";
-import { renderContextPacket, renderFacade } from "../context/lazy-context";
+import { renderContextPacket, renderFacade, type PacketFact } from "../context/lazy-context";
 import { baseName, safeFileName } from "../notes/note-name";
 import type { ProjectSettings, Settings } from "../settings";
 import type { SyncState } from "./sync-state";
@@ -17,7 +17,7 @@ const CHARS_PER_TOKEN = 4;
  * The context of a project from the sessions the sync knows (their digests are redacted
  * already). Paths in it are absolute when `vaultPath` is known, so Claude Code can open them.
  */
-export function projectContext(state: SyncState, project: ProjectSettings, settings: Settings, vaultPath?: string): ProjectContext {
+export function projectContext(state: SyncState, project: ProjectSettings, settings: Settings, facts: readonly PacketFact[], vaultPath?: string): ProjectContext {
 	const located = (path: string) => (vaultPath ? `${vaultPath.replace(/[\\/]+$/, "")}/${path}` : path);
 	const projectTags = `${settings.tagPrefix}project/`;
 	const records = Object.values(state.sessions).filter((r) => r.digest.projectPath === project.path);
@@ -28,11 +28,17 @@ export function projectContext(state: SyncState, project: ProjectSettings, setti
 	}));
 	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }) };
 
-	const name = records[0]?.project ?? safeFileName(baseName(project.path), "Unknown project");
+	const name = projectNameFor(state, project.path);
 	const path = contextPacketPath(settings.notesFolder, name);
-	const note = renderContextPacket(name, project.path, entries, [], Math.max(project.sessions, 10));
+	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
 	const latest = [...entries].filter((e) => e.digest.prompts > 0).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))[0];
 	return { block: renderFacade(latest, located(path), latest ? state.checkpoints?.[latest.digest.sessionId] : undefined), packet: { path, note } };
+}
+
+/** The project's folder name in the vault: as its sessions have it, else the last part of its path. */
+export function projectNameFor(state: SyncState, projectPath: string): string {
+	for (const r of Object.values(state.sessions)) if (r.digest.projectPath === projectPath) return r.project;
+	return safeFileName(baseName(projectPath), "Unknown project");
 }
 
 /** `<notes folder>/<project>/<project> context.md`, beside the project's index note. */

@@ -5,14 +5,16 @@ import { safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderConversation, renderSessionNote } from "../notes/render-session-note";
-import type { NoteStore, ProjectFiles } from "../ports";
+import type { FactInfo } from "../memory/fact-file";
+import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";
 import { isEmptySession } from "../transcript/session-queries";
 import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
-import { projectContext } from "./project-context";
+import { projectContext, projectNameFor } from "./project-context";
+import { memoryFolderOf, syncProjectMemory } from "./memory-sync";
 import type { SessionRecord, SyncState } from "./sync-state";
 import type { RefreshResult, TranscriptIndex } from "./transcript-index";
 
@@ -30,8 +32,12 @@ export interface SyncReport {
 	/** Notes the user deleted; they stay deleted. */
 	notesSkipped: string[];
 	contextWritten: string[];
+	/** Fact files and memory indexes written, in the vault and in Claude Code's memory folders. */
+	memoryWritten: string[];
 	/** Problems that stopped one write; the rest of the sync went on. */
 	errors: string[];
+	/** What a person should look at, though nothing failed (a fact changed on both sides). */
+	notices: string[];
 }
 
 export interface SyncDeps {
@@ -43,6 +49,8 @@ export interface SyncDeps {
 	projects: ProjectFiles;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
 	vaultPath?: string;
+	/** A project's Claude Code memory folder; undefined when Claude Code's memory is off for it. */
+	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 }
 
 /**
@@ -63,7 +71,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
 		}
 	});
-	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`) };
+	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], memoryWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`), notices: [] };
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 
 	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : touchedSessionPaths(read, index);
@@ -112,13 +120,19 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	for (const project of [...projects].sort()) await writeProjectIndex(deps, project, report);
 	if (projects.size > 0) await writeIfMissing(deps.notes, `${settings.notesFolder}/${settings.notesFolder}.base`, renderSessionsBase(settings.notesFolder), report);
 
-	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md.
+	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
 	for (const project of settings.projects) {
 		if (!project.enabled || isExcluded(project.path, settings.excludedProjects)) continue;
-		await writeContext(deps, project, report);
+		const folder = memoryFolderOf(settings.memoryFolder, projectNameFor(state, project.path));
+		const memory = await syncProjectMemory(deps.notes, state, folder, project.path, project.memorySharing ? deps.claudeMemory?.(project.path) : undefined);
+		report.memoryWritten.push(...memory.written);
+		report.errors.push(...memory.errors);
+		report.notices.push(...memory.notices);
+		await writeContext(deps, project, memory.facts, report);
 	}
 	report.notesWritten.sort();
 	report.notesSkipped.sort();
+	report.memoryWritten.sort();
 	return report;
 }
 
@@ -286,8 +300,8 @@ async function writeIfMissing(notes: NoteStore, path: string, text: string, repo
 /** A CLAUDE.md that keeps changing under us is left alone after this many tries. */
 const CONTEXT_ATTEMPTS = 3;
 
-async function writeContext(deps: SyncDeps, project: ProjectSettings, report: SyncReport): Promise<void> {
-	const context = projectContext(deps.state, project, deps.settings, deps.vaultPath);
+async function writeContext(deps: SyncDeps, project: ProjectSettings, facts: readonly FactInfo[], report: SyncReport): Promise<void> {
+	const context = projectContext(deps.state, project, deps.settings, facts, deps.vaultPath);
 	// The packet first: the facade points at it.
 	if (context.packet) await writeMerged(deps.notes, context.packet.path, await deps.notes.read(context.packet.path), context.packet.note, report);
 	const where = `${project.target} in ${project.path}`;

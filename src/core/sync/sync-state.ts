@@ -28,6 +28,13 @@ export interface SyncState {
 	summaries: Record<string, string>;
 	/** Resume points recorded before a compaction, by session id: the lazy facade shows the latest. */
 	checkpoints?: Record<string, Checkpoint>;
+	/**
+	 * Shared facts by project path, then Claude Code's file name: the vault file paired with it and
+	 * the text both sides held after the last sync.
+	 */
+	memory?: Record<string, Record<string, { vault: string; base: string }>>;
+	/** Keys of facts proposed once, by project: never proposed again, whether accepted or rejected. */
+	proposed?: Record<string, string[]>;
 }
 
 export const SYNC_STATE_VERSION = 1;
@@ -42,5 +49,12 @@ export function restoreSyncState(raw: unknown): SyncState {
 	const o = raw as Partial<SyncState>;
 	if (o.version !== SYNC_STATE_VERSION || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
 	const record = (v: unknown) => (typeof v === "object" && v !== null ? v : undefined);
-	return { version: SYNC_STATE_VERSION, sessions: o.sessions, summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {}, checkpoints: record(o.checkpoints) as SyncState["checkpoints"] };
+	return {
+		version: SYNC_STATE_VERSION,
+		sessions: o.sessions,
+		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
+		checkpoints: record(o.checkpoints) as SyncState["checkpoints"],
+		memory: record(o.memory) as SyncState["memory"],
+		proposed: record(o.proposed) as SyncState["proposed"],
+	};
 }

@@ -1,0 +1,91 @@
+import { upsertMarkedBlock, type Markers, type UpsertResult } from "../context/marked-block";
+import type { FactInfo } from "./fact-file";
+
+/** Claude Code loads only this much of `MEMORY.md` at session start. */
+export const INDEX_MAX_LINES = 200;
+export const INDEX_MAX_BYTES = 25 * 1024;
+/** Each index line stays under this (Claude Code's own guidance: ~150 characters). */
+const LINE_MAX_CHARS = 150;
+
+/** On lines of their own, HTML comments never reach the model (the client strips them). */
+export const INDEX_MARKERS: Markers = { begin: "<!-- AI-MEMORY:BEGIN -->", end: "<!-- AI-MEMORY:END -->" };
+
+/**
+ * `MEMORY.md` with its generated region brought up to date: one line per fact,
+ * `- [Title](file.md) — hook`, for every fact the text outside the region does not link already
+ * (Claude Code writes its own lines there; they stay, and are not repeated). Facts are listed by
+ * file name; the whole file stays within the load limit, the region ending with a count of what
+ * did not fit.
+ */
+export function updateMemoryIndex(existing: string | null, facts: readonly FactInfo[]): UpsertResult {
+	const text = existing ?? "";
+	const outside = outsideRegion(text);
+	const linked = new Set([...outside.matchAll(/\]\(<?([^)>]+?\.md)>?\)/g)].map((m) => decodeLink(m[1] ?? "")));
+	const missing = [...facts].filter((f) => !linked.has(f.file)).sort((a, b) => compare(a.file, b.file));
+	const lines = missing.map(indexLine);
+	// Room left within the load limit, counting the text outside, the markers and a final count line.
+	const budgetLines = INDEX_MAX_LINES - lineCount(outside) - 4;
+	const budgetBytes = INDEX_MAX_BYTES - utf8Length(outside) - 200;
+	const kept: string[] = [];
+	let bytes = 0;
+	for (const line of lines) {
+		if (kept.length >= budgetLines - 1 || bytes + utf8Length(line) + 1 > budgetBytes) break;
+		kept.push(line);
+		bytes += utf8Length(line) + 1;
+	}
+	if (kept.length < lines.length) kept.push(`- …and ${lines.length - kept.length} more facts in this folder`);
+	// Nothing to add to an index that lists everything already: leave it untouched.
+	if (kept.length === 0 && outside === text) return { ok: true, text, changed: false };
+	return upsertMarkedBlock(text, kept.join("\n"), INDEX_MARKERS);
+}
+
+/** `- [Title](file.md) — description`, the title from the fact's name, the whole line short. */
+export function indexLine(fact: FactInfo): string {
+	const title = humanize(fact.name);
+	const link = `- [${title.replace(/[[\]]/g, "")}](${encodeLink(fact.file)})`;
+	const room = LINE_MAX_CHARS - link.length - 3;
+	const hook = fact.description.length > room ? `${fact.description.slice(0, Math.max(0, room - 1)).trimEnd()}…` : fact.description;
+	return hook ? `${link} — ${hook}` : link;
+}
+
+function humanize(name: string): string {
+	const words = name.replace(/[-_]+/g, " ").trim();
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Markdown links may not hold spaces or parentheses unescaped. */
+function encodeLink(file: string): string {
+	return file.replace(/[ ()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function decodeLink(link: string): string {
+	try {
+		return decodeURIComponent(link).replace(/^\.\//, "");
+	} catch {
+		return link;
+	}
+}
+
+function outsideRegion(text: string): string {
+	const begin = text.indexOf(INDEX_MARKERS.begin);
+	const end = text.indexOf(INDEX_MARKERS.end);
+	if (begin < 0 || end < begin) return text;
+	return text.slice(0, begin) + text.slice(end + INDEX_MARKERS.end.length);
+}
+
+function lineCount(text: string): number {
+	return text === "" ? 0 : text.split("\n").length;
+}
+
+function utf8Length(text: string): number {
+	let bytes = 0;
+	for (const ch of text) {
+		const code = ch.codePointAt(0) ?? 0;
+		bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+	}
+	return bytes;
+}
+
+function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { renderFact } from "../../../src/core/memory/fact-file";
+import { syncProjectMemory } from "../../../src/core/sync/memory-sync";
+import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
+import { FakeMemoryFolder } from "../../fakes/memory-folder";
+import { MemoryNotes } from "../../fakes/memory-notes";
+
+const folder = "AI Memory/shop-api";
+const KEY = "/home/dev/shop-api";
+let notes: MemoryNotes;
+let claude: FakeMemoryFolder;
+let state: SyncState;
+const fact = (name: string, description: string, body = "Body.\n") => renderFact({ name, description, type: "project" }, body);
+const run = () => syncProjectMemory(notes, state, folder, KEY, claude);
+
+beforeEach(() => {
+	notes = new MemoryNotes();
+	claude = new FakeMemoryFolder();
+	state = emptySyncState();
+});
+
+describe("facts shared with Claude Code", () => {
+	it("brings Claude Code's facts into the vault with an index, and adds nothing to Claude Code's own index lines", async () => {
+		claude.files.set("project_db.md", fact("payments-db", "Payments use Postgres 16"));
+		claude.files.set("MEMORY.md", "- [Payments DB](project_db.md) — Postgres 16\n");
+		const r = await run();
+		expect(r.errors).toEqual([]);
+		// Named after its `name` in the vault, so that `[[payments-db]]` links to it there too.
+		expect(notes.files.get(`${folder}/payments-db.md`)).toBe(claude.files.get("project_db.md"));
+		expect(notes.files.get(`${folder}/MEMORY.md`)).toContain("- [Payments db](payments-db.md) — Payments use Postgres 16");
+		expect(claude.files.get("MEMORY.md")).toBe("- [Payments DB](project_db.md) — Postgres 16\n");
+		expect(r.facts.map((f) => f.name)).toEqual(["payments-db"]);
+	});
+
+	it("copies Claude Code's real files byte for byte, named so that their [[name]] links resolve in Obsidian", async () => {
+		const dir = join(__dirname, "..", "..", "fixtures", "claude-memory");
+		for (const f of readdirSync(dir).filter((n) => n.endsWith(".md") && n !== "README.md")) claude.files.set(f, readFileSync(join(dir, f), "utf8"));
+		const index = claude.files.get("MEMORY.md");
+		const r = await run();
+		expect(r.errors).toEqual([]);
+		expect((await notes.list(folder)).map((p) => p.slice(folder.length + 1))).toEqual(["MEMORY.md", "deploy-target.md", "staging-dashboard.md", "use-pnpm.md", "user-backend-dev.md"]);
+		expect(notes.files.get(`${folder}/use-pnpm.md`)).toBe(claude.files.get("feedback_use_pnpm.md"));
+		expect(notes.files.get(`${folder}/use-pnpm.md`)).toContain("[[user-backend-dev]]");
+		// The one fact the client's index does not list gets its line; the client's lines stay as they were.
+		expect(claude.files.get("MEMORY.md")).toBe(`${index}\n<!-- AI-MEMORY:BEGIN -->\n- [Staging dashboard](reference_staging_dashboard.md) — Grafana board for the staging cluster, first place to look when staging is slow\n<!-- AI-MEMORY:END -->\n`);
+		// An edit in the vault goes back to the client's file name.
+		notes.files.set(`${folder}/use-pnpm.md`, notes.files.get(`${folder}/use-pnpm.md`)!.replace("Use pnpm for every install", "Use pnpm 9 for every install"));
+		await run();
+		expect(claude.files.get("feedback_use_pnpm.md")).toContain("Use pnpm 9 for every install");
+		expect(claude.files.has("use-pnpm.md")).toBe(false);
+	});
+
+	it("sends a fact written in the vault to Claude Code, with its line in Claude Code's index", async () => {
+		claude.files.set("MEMORY.md", "# Memory\n");
+		notes.files.set(`${folder}/use-pnpm.md`, fact("use-pnpm", "Install with pnpm, never npm"));
+		await run();
+		expect(claude.files.get("use-pnpm.md")).toBe(notes.files.get(`${folder}/use-pnpm.md`));
+		expect(claude.files.get("MEMORY.md")).toBe("# Memory\n\n<!-- AI-MEMORY:BEGIN -->\n- [Use pnpm](use-pnpm.md) — Install with pnpm, never npm\n<!-- AI-MEMORY:END -->\n");
+	});
+
+	it("writes nothing when nothing changed", async () => {
+		claude.files.set("a.md", fact("a", "Fact a"));
+		notes.files.set(`${folder}/b.md`, fact("b", "Fact b"));
+		await run();
+		const [vaultWrites, claudeWrites] = [notes.writes, claude.writes];
+		const again = await run();
+		expect(again.written).toEqual([]);
+		expect([notes.writes, claude.writes]).toEqual([vaultWrites, claudeWrites]);
+	});
+
+	it("follows edits and deletions either way", async () => {
+		claude.files.set("a.md", fact("a", "Fact a"));
+		claude.files.set("b.md", fact("b", "Fact b"));
+		await run();
+		notes.files.set(`${folder}/a.md`, fact("a", "Fact a, edited in Obsidian"));
+		claude.files.delete("b.md");
+		await run();
+		expect(claude.files.get("a.md")).toContain("edited in Obsidian");
+		expect(notes.files.has(`${folder}/b.md`)).toBe(false);
+		expect(notes.files.get(`${folder}/MEMORY.md`)).not.toContain("b.md");
+	});
+
+	it("keeps both versions when both sides changed a fact, and says so", async () => {
+		claude.files.set("a.md", fact("a", "Fact a"));
+		await run();
+		notes.files.set(`${folder}/a.md`, fact("a", "Vault wording"));
+		claude.files.set("a.md", fact("a", "Claude wording"));
+		const r = await run();
+		expect(notes.files.get(`${folder}/a.md`)).toContain("Vault wording");
+		expect(claude.files.get("a.md")).toContain("Vault wording");
+		expect(notes.files.get(`${folder}/a.conflict-claude.md`)).toContain("Claude wording");
+		expect(r.notices).toEqual([`${folder}/a.md was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${folder}/a.conflict-claude.md`]);
+		expect(claude.files.has("a.conflict-claude.md")).toBe(false);
+		expect((await run()).written).toEqual([]);
+	});
+
+	it("leaves a fact that changes during the sync for the next one", async () => {
+		notes.files.set(`${folder}/a.md`, fact("a", "Fact a"));
+		const real = claude.write.bind(claude);
+		claude.write = async (name, text, expected) => {
+			if (name === "a.md") claude.files.set("a.md", fact("a", "Claude wrote this meanwhile"));
+			return real(name, text, expected);
+		};
+		const r = await run();
+		expect(r.errors).toEqual([`${folder}/a.md: it changed while the sync ran; it is merged next time`]);
+		expect(claude.files.get("a.md")).toContain("meanwhile");
+		expect(state.memory?.[KEY]?.["a.md"]).toBeUndefined();
+	});
+
+	it("keeps the vault index without sharing, and never syncs the inbox, conflict copies or the index as facts", async () => {
+		notes.files.set(`${folder}/a.md`, fact("a", "Fact a"));
+		notes.files.set(`${folder}/a.conflict-claude.md`, fact("a", "old conflict"));
+		notes.files.set(`${folder}/_inbox/p.md`, fact("p", "Proposed"));
+		const r = await syncProjectMemory(notes, state, folder, KEY, undefined);
+		expect(r.facts.map((f) => f.file)).toEqual(["a.md"]);
+		expect(notes.files.get(`${folder}/MEMORY.md`)).toBe("<!-- AI-MEMORY:BEGIN -->\n- [A](a.md) — Fact a\n<!-- AI-MEMORY:END -->\n");
+		await run();
+		expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", "a.md"]);
+	});
+});
