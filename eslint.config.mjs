@@ -60,4 +60,12 @@ export default tseslint.config(
 			"obsidianmd/hardcoded-config-path": "off",
 		},
 	},
+	{
+		// The stub implements the API these rules point plugins to.
+		files: ["test/stubs/**/*.ts"],
+		rules: {
+			"obsidianmd/prefer-create-el": "off",
+			"obsidianmd/prefer-file-manager-trash-file": "off",
+		},
+	},
 );

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { migrateSettings, type Settings } from "./core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { VaultSync } from "./node/vault-sync";
+import { saveSelectionAsFact } from "./obsidian/save-fact-command";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
 
 /** Lifecycle only: registers commands; the work lives in core/ and the adapters. */
@@ -16,6 +17,11 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			id: "sync-ai-conversations",
 			name: "Sync AI conversations",
 			callback: () => this.sync(),
+		});
+		this.addCommand({
+			id: "save-selection-as-memory-fact",
+			name: "Save selection as memory fact",
+			editorCallback: (editor, ctx) => saveSelectionAsFact(this.app, this.settings, editor, ctx.file),
 		});
 	}
 

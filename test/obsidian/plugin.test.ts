@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { type App, FileManager, FileSystemAdapter, Notice, Vault } from "../stubs/obsidian";
+import { type App, FileManager, FileSystemAdapter, MetadataCache, Notice, Vault } from "../stubs/obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
@@ -28,7 +28,7 @@ afterEach(() => {
 
 function stubApp(vault: Vault): never {
 	vault.adapter = new FileSystemAdapter(vaultDir);
-	return { vault, fileManager: new FileManager(vault) } satisfies App as never;
+	return { vault, fileManager: new FileManager(vault), metadataCache: new MetadataCache(vault) } satisfies App as never;
 }
 
 const pluginManifest = { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" };
@@ -41,7 +41,10 @@ describe("the plugin", () => {
 	it("registers its command on load, with no default hotkey", async () => {
 		const plugin = new AiConversationMemoryPlugin(stubApp(new Vault()), pluginManifest);
 		await plugin.onload();
-		expect(commandsOf(plugin).map((c) => [c.id, c.name, c.hotkeys])).toEqual([["sync-ai-conversations", "Sync AI conversations", undefined]]);
+		expect(commandsOf(plugin).map((c) => [c.id, c.name, c.hotkeys])).toEqual([
+			["sync-ai-conversations", "Sync AI conversations", undefined],
+			["save-selection-as-memory-fact", "Save selection as memory fact", undefined],
+		]);
 	});
 
 	it("syncs the transcripts into notes through the vault, and again without changes", async () => {

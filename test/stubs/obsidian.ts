@@ -3,6 +3,7 @@
  * this file (vitest.config.mts). It copies the behaviour the plugin relies on, measured against
  * the real app where it matters (create throws on an existing file), and nothing more.
  */
+import { parse as parseYaml } from "yaml";
 
 export interface PluginManifest {
 	id: string;
@@ -19,7 +20,13 @@ export interface Command {
 	id: string;
 	name: string;
 	callback?: () => unknown;
+	editorCallback?: (editor: Editor, ctx: { file: TFile | null }) => unknown;
 	hotkeys?: unknown[];
+}
+
+/** The part of the editor commands use. */
+export interface Editor {
+	getSelection(): string;
 }
 
 export class Component {
@@ -125,6 +132,10 @@ export class Vault {
 	getFiles(): TFile[] {
 		return [...this.files.values()].map((e) => e.file);
 	}
+	/** Test-only: a note's text without awaiting, as the metadata cache sees it. */
+	cachedText(path: string): string | undefined {
+		return this.files.get(path)?.data;
+	}
 
 	/** Moves the file to the system trash or the vault's `.trash`; here it is simply gone. */
 	async trash(file: TAbstractFile, _system: boolean): Promise<void> {
@@ -141,9 +152,22 @@ export class FileManager {
 	}
 }
 
+/** Frontmatter of a note, read from its text when asked (the app keeps it cached). */
+export class MetadataCache {
+	constructor(private readonly vault: Vault) {}
+	getFileCache(file: TFile): { frontmatter?: Record<string, unknown> } | null {
+		const text = this.vault.cachedText(file.path);
+		if (text === undefined) return null;
+		const match = /^---\n([\s\S]*?)\n---/.exec(text);
+		const data: unknown = match ? parseYaml(match[1] ?? "") : undefined;
+		return { frontmatter: typeof data === "object" && data !== null ? (data as Record<string, unknown>) : undefined };
+	}
+}
+
 export interface App {
 	vault: Vault;
 	fileManager: FileManager;
+	metadataCache: MetadataCache;
 }
 
 export abstract class Plugin extends Component {
@@ -175,4 +199,304 @@ export function normalizePath(path: string): string {
 		.replace(/\u00a0|\u202f/g, " ")
 		.replace(/^\/+|\/+$/g, "");
 	return (cleaned === "" ? "/" : cleaned).normalize("NFC");
+}
+
+// ---------------------------------------------------------------------------------------------
+// UI: real DOM elements (tests that use these run in happy-dom), with the helpers Obsidian adds to
+// HTMLElement, so that a test can type into inputs, pick options and click buttons.
+
+interface DomInfo {
+	text?: string;
+	cls?: string | string[];
+	attr?: Record<string, string>;
+}
+
+type Helpers = {
+	createEl<K extends keyof HTMLElementTagNameMap>(tag: K, o?: DomInfo | string, cb?: (el: HTMLElementTagNameMap[K]) => void): HTMLElementTagNameMap[K];
+	createDiv(o?: DomInfo | string, cb?: (el: HTMLDivElement) => void): HTMLDivElement;
+	createSpan(o?: DomInfo | string, cb?: (el: HTMLSpanElement) => void): HTMLSpanElement;
+	empty(): void;
+	setText(text: string): void;
+	addClass(...cls: string[]): void;
+	removeClass(...cls: string[]): void;
+	toggleClass(cls: string, on: boolean): void;
+};
+
+/** Obsidian's additions to HTMLElement, on the test DOM's prototype (once). */
+function installDomHelpers(): void {
+	const proto = (globalThis as { HTMLElement?: { prototype: HTMLElement & Partial<Helpers> } }).HTMLElement?.prototype;
+	if (!proto || "createEl" in proto) return;
+	const helpers: Helpers & ThisType<HTMLElement> = {
+		createEl(tag, o, cb) {
+			const el = document.createElement(tag);
+			const info: DomInfo = typeof o === "string" ? { cls: o } : (o ?? {});
+			if (info.text !== undefined) el.textContent = info.text;
+			if (info.cls) el.classList.add(...(Array.isArray(info.cls) ? info.cls : info.cls.split(" ")).filter(Boolean));
+			for (const [k, v] of Object.entries(info.attr ?? {})) el.setAttribute(k, v);
+			this.appendChild(el);
+			cb?.(el);
+			return el;
+		},
+		createDiv(o, cb) {
+			return (this as unknown as Helpers).createEl("div", o, cb);
+		},
+		createSpan(o, cb) {
+			return (this as unknown as Helpers).createEl("span", o, cb);
+		},
+		empty() {
+			while (this.firstChild) this.removeChild(this.firstChild);
+		},
+		setText(text) {
+			this.textContent = text;
+		},
+		addClass(...cls) {
+			this.classList.add(...cls);
+		},
+		removeClass(...cls) {
+			this.classList.remove(...cls);
+		},
+		toggleClass(cls, on) {
+			this.classList.toggle(cls, on);
+		},
+	};
+	Object.assign(proto, helpers);
+}
+
+function div(parent?: HTMLElement, cls?: string): HTMLElement {
+	installDomHelpers();
+	const el = document.createElement("div");
+	if (cls) el.className = cls;
+	parent?.appendChild(el);
+	return el;
+}
+
+export class BaseComponent {
+	disabled = false;
+	setDisabled(disabled: boolean): this {
+		this.disabled = disabled;
+		return this;
+	}
+}
+
+export abstract class ValueComponent<T> extends BaseComponent {
+	abstract getValue(): T;
+	abstract setValue(value: T): this;
+}
+
+abstract class InputComponent<E extends HTMLInputElement | HTMLTextAreaElement> extends ValueComponent<string> {
+	constructor(public inputEl: E) {
+		super();
+	}
+	getValue(): string {
+		return this.inputEl.value;
+	}
+	setValue(value: string): this {
+		this.inputEl.value = value;
+		return this;
+	}
+	setPlaceholder(placeholder: string): this {
+		this.inputEl.placeholder = placeholder;
+		return this;
+	}
+	onChange(cb: (value: string) => unknown): this {
+		this.inputEl.addEventListener("input", () => void cb(this.inputEl.value));
+		return this;
+	}
+}
+
+export class TextComponent extends InputComponent<HTMLInputElement> {
+	constructor(containerEl: HTMLElement) {
+		installDomHelpers();
+		const input = document.createElement("input");
+		input.type = "text";
+		containerEl.appendChild(input);
+		super(input);
+	}
+}
+
+export class TextAreaComponent extends InputComponent<HTMLTextAreaElement> {
+	constructor(containerEl: HTMLElement) {
+		installDomHelpers();
+		const area = document.createElement("textarea");
+		containerEl.appendChild(area);
+		super(area);
+	}
+}
+
+export class DropdownComponent extends ValueComponent<string> {
+	selectEl: HTMLSelectElement;
+	constructor(containerEl: HTMLElement) {
+		super();
+		installDomHelpers();
+		this.selectEl = document.createElement("select");
+		containerEl.appendChild(this.selectEl);
+	}
+	addOption(value: string, display: string): this {
+		const option = document.createElement("option");
+		option.value = value;
+		option.textContent = display;
+		this.selectEl.appendChild(option);
+		return this;
+	}
+	addOptions(options: Record<string, string>): this {
+		for (const [value, display] of Object.entries(options)) this.addOption(value, display);
+		return this;
+	}
+	getValue(): string {
+		return this.selectEl.value;
+	}
+	setValue(value: string): this {
+		this.selectEl.value = value;
+		return this;
+	}
+	onChange(cb: (value: string) => unknown): this {
+		this.selectEl.addEventListener("change", () => void cb(this.selectEl.value));
+		return this;
+	}
+}
+
+export class ToggleComponent extends ValueComponent<boolean> {
+	toggleEl: HTMLElement;
+	private value = false;
+	private listeners: ((value: boolean) => unknown)[] = [];
+	constructor(containerEl: HTMLElement) {
+		super();
+		this.toggleEl = div(containerEl, "checkbox-container");
+		this.toggleEl.addEventListener("click", () => {
+			if (this.disabled) return;
+			this.setValue(!this.value);
+			for (const cb of this.listeners) void cb(this.value);
+		});
+	}
+	getValue(): boolean {
+		return this.value;
+	}
+	setValue(on: boolean): this {
+		this.value = on;
+		this.toggleEl.classList.toggle("is-enabled", on);
+		return this;
+	}
+	onChange(cb: (value: boolean) => unknown): this {
+		this.listeners.push(cb);
+		return this;
+	}
+}
+
+export class ButtonComponent extends BaseComponent {
+	buttonEl: HTMLButtonElement;
+	constructor(containerEl: HTMLElement) {
+		super();
+		installDomHelpers();
+		this.buttonEl = document.createElement("button");
+		containerEl.appendChild(this.buttonEl);
+	}
+	setButtonText(name: string): this {
+		this.buttonEl.textContent = name;
+		return this;
+	}
+	setCta(): this {
+		this.buttonEl.classList.add("mod-cta");
+		return this;
+	}
+	setWarning(): this {
+		this.buttonEl.classList.add("mod-warning");
+		return this;
+	}
+	setTooltip(tooltip: string): this {
+		this.buttonEl.setAttribute("aria-label", tooltip);
+		return this;
+	}
+	onClick(cb: (evt: MouseEvent) => unknown): this {
+		this.buttonEl.addEventListener("click", (evt) => {
+			if (!this.disabled) void cb(evt);
+		});
+		return this;
+	}
+}
+
+/** One row of a settings page or modal: name and description on the left, controls on the right. */
+export class Setting {
+	settingEl: HTMLElement;
+	infoEl: HTMLElement;
+	nameEl: HTMLElement;
+	descEl: HTMLElement;
+	controlEl: HTMLElement;
+	components: BaseComponent[] = [];
+	constructor(containerEl: HTMLElement) {
+		this.settingEl = div(containerEl, "setting-item");
+		this.infoEl = div(this.settingEl, "setting-item-info");
+		this.nameEl = div(this.infoEl, "setting-item-name");
+		this.descEl = div(this.infoEl, "setting-item-description");
+		this.controlEl = div(this.settingEl, "setting-item-control");
+	}
+	setName(name: string | DocumentFragment): this {
+		this.nameEl.replaceChildren(name);
+		return this;
+	}
+	setDesc(desc: string | DocumentFragment): this {
+		this.descEl.replaceChildren(desc);
+		return this;
+	}
+	setHeading(): this {
+		this.settingEl.classList.add("setting-item-heading");
+		return this;
+	}
+	setClass(cls: string): this {
+		this.settingEl.classList.add(cls);
+		return this;
+	}
+	private add<C extends BaseComponent>(component: C, cb: (c: C) => unknown): this {
+		this.components.push(component);
+		cb(component);
+		return this;
+	}
+	addText(cb: (c: TextComponent) => unknown): this {
+		return this.add(new TextComponent(this.controlEl), cb);
+	}
+	addTextArea(cb: (c: TextAreaComponent) => unknown): this {
+		return this.add(new TextAreaComponent(this.controlEl), cb);
+	}
+	addDropdown(cb: (c: DropdownComponent) => unknown): this {
+		return this.add(new DropdownComponent(this.controlEl), cb);
+	}
+	addToggle(cb: (c: ToggleComponent) => unknown): this {
+		return this.add(new ToggleComponent(this.controlEl), cb);
+	}
+	addButton(cb: (c: ButtonComponent) => unknown): this {
+		return this.add(new ButtonComponent(this.controlEl), cb);
+	}
+	addExtraButton(cb: (c: ButtonComponent) => unknown): this {
+		return this.add(new ButtonComponent(this.controlEl), cb);
+	}
+}
+
+export class Modal {
+	containerEl: HTMLElement;
+	modalEl: HTMLElement;
+	titleEl: HTMLElement;
+	contentEl: HTMLElement;
+	/** The modals open right now, newest last: a test finds what the plugin opened. */
+	static readonly open: Modal[] = [];
+	constructor(public app: App) {
+		this.containerEl = div(undefined, "modal-container");
+		this.modalEl = div(this.containerEl, "modal");
+		this.titleEl = div(this.modalEl, "modal-title");
+		this.contentEl = div(this.modalEl, "modal-content");
+	}
+	open(): void {
+		document.body.appendChild(this.containerEl);
+		Modal.open.push(this);
+		void this.onOpen();
+	}
+	close(): void {
+		this.onClose();
+		this.containerEl.remove();
+		Modal.open.splice(Modal.open.indexOf(this), 1);
+	}
+	onOpen(): Promise<void> | void {}
+	onClose(): void {}
+	setTitle(title: string): this {
+		this.titleEl.textContent = title;
+		return this;
+	}
 }

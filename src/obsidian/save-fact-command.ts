@@ -1,0 +1,51 @@
+import { type App, type Editor, Notice, normalizePath, type TFile, TFolder } from "obsidian";
+import { newFactFile } from "../core/memory/new-fact";
+import type { Settings } from "../core/settings";
+import { SaveFactModal } from "./save-fact-modal";
+import { VaultNoteStore } from "./vault-note-store";
+
+/**
+ * "Save selection as memory fact": the selected text becomes a fact note in
+ * `<memory folder>/<project>/`, linked back to the note it came from. The project is the one the
+ * note belongs to when it can tell (a session note, a fact, or a note with a `project` property).
+ */
+export function saveSelectionAsFact(app: App, settings: Settings, editor: Editor, file: TFile | null): void {
+	const text = editor.getSelection();
+	if (text.trim() === "") {
+		new Notice("Select the text to save as a fact first.");
+		return;
+	}
+	const projects = projectNames(app, settings);
+	const store = new VaultNoteStore(app.vault, (f) => app.fileManager.trashFile(f));
+	new SaveFactModal(app, text, projects, { project: file ? projectOf(app, settings, file) : undefined }, async (choice) => {
+		const folder = normalizePath(`${settings.memoryFolder}/${choice.project}`);
+		const taken = new Set((await store.list(folder)).map((p) => p.slice(folder.length + 1).toLowerCase()));
+		const fact = newFactFile({ text, description: choice.description, type: choice.type, name: choice.name, source: file ? { path: file.path, title: file.basename } : undefined }, taken);
+		if (!(await store.write(`${folder}/${fact.file}`, fact.text, null))) return `${folder}/${fact.file} exists already; choose another name.`;
+		new Notice(`Saved the fact "${fact.name}" in ${folder}.`);
+		return undefined;
+	}).open();
+}
+
+/** Projects known in the vault: folders of the notes and memory folders, and enabled projects. */
+function projectNames(app: App, settings: Settings): string[] {
+	const names = new Set<string>();
+	for (const root of [settings.notesFolder, settings.memoryFolder]) {
+		const folder = app.vault.getFolderByPath(normalizePath(root));
+		for (const child of folder?.children ?? []) if (child instanceof TFolder) names.add(child.name);
+	}
+	for (const p of settings.projects) names.add(p.path.split(/[\\/]/).filter(Boolean).pop() ?? p.path);
+	return [...names].sort((a, b) => a.localeCompare(b));
+}
+
+function projectOf(app: App, settings: Settings, file: TFile): string | undefined {
+	for (const root of [settings.notesFolder, settings.memoryFolder]) {
+		const prefix = `${normalizePath(root)}/`;
+		if (file.path.startsWith(prefix)) {
+			const parts = file.path.slice(prefix.length).split("/");
+			if (parts.length > 1) return parts[0];
+		}
+	}
+	const property: unknown = app.metadataCache.getFileCache(file)?.frontmatter?.project;
+	return typeof property === "string" ? property : undefined;
+}
