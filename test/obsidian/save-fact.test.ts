@@ -41,7 +41,7 @@ describe("Save selection as memory fact", () => {
 	it("asks for project, type and description, then writes a fact linked to the note it came from", async () => {
 		const note = "AI Conversations/shop-api/2026-11-20 Add rate limiting.md";
 		const { app, vault } = await vaultWith({ [note]: "# Add rate limiting\n", "AI Conversations/other/x.md": "" });
-		saveSelectionAsFact(app as never, settings, editor("Always run pnpm test before pushing. It caught two bugs last week."), vault.getFileByPath(note) as never);
+		saveSelectionAsFact(app as never, settings, editor("Always run pnpm test before pushing. It caught two bugs last week.") as never, vault.getFileByPath(note) as never);
 		expect(modal().titleEl.textContent).toBe("Save as memory fact");
 		const [project, kind] = selects();
 		expect(Array.from(project!.options, (o: HTMLOptionElement) => o.value)).toEqual(["other", "shop-api"]);
@@ -61,7 +61,7 @@ describe("Save selection as memory fact", () => {
 
 	it("takes the project from a note's project property, and never overwrites a fact", async () => {
 		const { app, vault } = await vaultWith({ "Daily/today.md": "---\nproject: shop-api\n---\nnotes", "AI Memory/shop-api/use-pnpm.md": "mine" });
-		saveSelectionAsFact(app as never, settings, editor("Use pnpm."), vault.getFileByPath("Daily/today.md") as never);
+		saveSelectionAsFact(app as never, settings, editor("Use pnpm.") as never, vault.getFileByPath("Daily/today.md") as never);
 		expect(selects()[0]!.value).toBe("shop-api");
 		type(inputs()[0]!, "Use pnpm");
 		await save();
@@ -71,10 +71,10 @@ describe("Save selection as memory fact", () => {
 
 	it("says what is missing instead of saving", async () => {
 		const { app } = await vaultWith({ "AI Conversations/shop-api/a.md": "" });
-		saveSelectionAsFact(app as never, settings, editor("   "), null);
+		saveSelectionAsFact(app as never, settings, editor("   ") as never, null);
 		expect(Notice.shown.at(-1)).toBe("Select the text to save as a fact first.");
 		expect(Modal.open).toHaveLength(0);
-		saveSelectionAsFact(app as never, settings, editor("Some text"), null as TFile | null as never);
+		saveSelectionAsFact(app as never, settings, editor("Some text") as never, null as TFile | null as never);
 		type(inputs()[0]!, " ");
 		await save();
 		expect(modal().contentEl.querySelector(".ai-memory-error")!.textContent).toBe("A project and a description are needed.");

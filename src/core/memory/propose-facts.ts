@@ -2,9 +2,9 @@
  * Candidate facts from the prompts a person typed, with no model: a sentence qualifies when it
  * states a rule, a preference, a decision or a fact about the user in so many words ("always…",
  * "from now on…", "we decided…", "remember that…", 앞으로는, 항상, 기억해, 今後は, 必ず, 以后, 记住).
- * Every proposal is reviewed by a person, so precision comes before recall: a sentence must both
- * hold a trigger and be worded as a rule (imperative, "we", "you should", "I prefer"), and every
- * guard (question, hedge, condition, negation, behaviour report, pasted text) rejects it.
+ * Every proposal is reviewed by a person, so precision comes before recall: a sentence must hold a
+ * trigger, be worded as a rule (imperative, "we", "you should", "I prefer"), and pass every guard
+ * (question, hedge, condition, negation, behaviour report, pasted text, pointer into the session).
  * Pure: no I/O, no clock; the same prompts give the same proposals in the same order.
  * The rules are described in docs/proposed-facts.md.
  */
@@ -44,10 +44,14 @@ export interface ProposedFact {
 }
 
 const MAX_SENTENCE = 300;
+/** A longer line is minified code, a data dump or a pasted page, never typed prose. */
+const MAX_LINE = 5000;
 const MAX_DESCRIPTION = 150;
 const MAX_NAME = 50;
 /** Past this length a prompt is mostly pasted material: only its opening paragraphs are read. */
 const LONG_PROMPT = 2000;
+/** Nobody types a rule this far into a prompt: the rest is not read at all. */
+const MAX_READ = 10_000;
 const DUPLICATE_OVERLAP = 0.6;
 
 export function proposeFacts(prompts: readonly PromptInput[], existing: readonly ExistingFact[], rejectedKeys: ReadonlySet<string> = new Set()): ProposedFact[] {
@@ -136,11 +140,14 @@ function paragraphsOf(text: string): Paragraph[] {
 	return paragraphs;
 }
 
+/** A line ending in a colon introduces pasted text, unless it announces rules: "Two rules:", "앞으로는:". */
+const RULES_FOLLOW = /\b(?:rules?|conventions?|preferences?|guidelines?|remember|from now on|going forward)\b|규칙|앞으로|기억|ルール|今後|覚えて|规则|以后|记住/i;
+
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?/;
 
 /** Lines of prose the person typed: no code, no quote, no log, no pasted block. */
 function typedLines(text: string): string[] {
-	let paragraphs = paragraphsOf(text);
+	let paragraphs = paragraphsOf(text.length > MAX_READ ? text.slice(0, text.lastIndexOf("\n", MAX_READ) + 1 || MAX_READ) : text);
 	if (text.length > LONG_PROMPT) {
 		// A long prompt is a short request followed by what it is about (a page, a log, a plan).
 		const end = paragraphs.findIndex((p) => p.code || /[:?？：]\s*$/.test(p.lines[p.lines.length - 1] ?? ""));
@@ -162,7 +169,7 @@ function typedLines(text: string): string[] {
 		for (const line of paragraph.lines) {
 			if (colon && !LIST_ITEM.test(line)) continue;
 			if (!looksPasted(line)) lines.push(line.replace(LIST_ITEM, ""));
-			colon = /[:：]\s*$/.test(line);
+			colon = /[:：]\s*$/.test(line) && !RULES_FOLLOW.test(line);
 		}
 		introduced = colon;
 	}
@@ -174,6 +181,7 @@ const COMMAND_WORD = /^\s*(?:npm|npx|pnpm|yarn|bun|deno|git|gh|cd|ls|uv|uvx|pip|
 /** A line that reads as machine output, code, a path or a command rather than as prose. */
 function looksPasted(line: string): boolean {
 	const t = line.trim();
+	if (t.length > MAX_LINE) return true;
 	if (/^(?:>|\t| {4,})/.test(line) || /^[#|<{}[\]]/.test(t)) return true;
 	if (/^\[?\d{1,4}[-/:.]\d{1,2}[-/:.]\d{1,4}/.test(t)) return true; // timestamps
 	if (/^\[?(?:error|err!|warn(?:ing)?|info|debug|trace|fatal|panic|npm err!)\]?\s*:|^\[(?:error|warn|info|debug)\]/i.test(t)) return true;
@@ -208,7 +216,7 @@ function splitSentences(line: string): string[] {
 				if (!(c === "." && ABBREVIATION.test(line.slice(start, i)))) end = j;
 			}
 			i = j - 1;
-		} else if (/\s/.test(c) && KO_END.test(line.slice(start, i)) && /[가-힣A-Za-z]/.test(line[i + 1] ?? "")) {
+		} else if (/\s/.test(c) && KO_END.test(line.slice(Math.max(start, i - 3), i)) && /[가-힣A-Za-z]/.test(line[i + 1] ?? "")) {
 			end = i;
 		}
 		if (end > start) {
@@ -300,7 +308,7 @@ const EN_RULES: { pattern: RegExp; type: FactType }[] = [
 	{ pattern: /(?:^|[,;:]\s*)(?:the|our) decision is\b|^decision:/i, type: "project" },
 	{ pattern: rx(String.raw`${CLAUSE}let's (?:use|go with|switch to|stick with|stick to|move to) .+? (?:instead of|rather than|over) `), type: "project" },
 	{ pattern: /(?:^|[,;:]\s*)we (?:use|are using|'re using|will use|'ll use) .+? (?:instead of|rather than) /i, type: "project" },
-	// Preferences: "I prefer small commits", "prefer composition over inheritance", "I want you to…"
+	// Preferences: "I prefer small commits", "I'd rather you…", "prefer composition over inheritance"
 	{ pattern: /(?:^|[,;:]\s*|\b(?:and|but|so|generally|really|honestly)\s+)(?:i|we)(?: generally| really| strongly)?(?: prefer|'d prefer| would prefer|'d rather| would rather) /i, type: "feedback" },
 	{ pattern: rx(String.raw`${CLAUSE}prefer \S.*? (?:over|to|rather than) \S`), type: "feedback" },
 	// Conventions stated as such: "our convention is…", "the rule is…"
@@ -319,7 +327,7 @@ const EN_FROM_NOW = /(?:^|[,;:]\s*)(?:from now on|going forward|moving forward|f
 const EN_REMEMBER = /(?:^|[,;:]\s*|\bplease\s+)(?:remember(?: that\b|\s*:)|keep in mind(?: that\b|\s*:)|don't forget that\b|for future reference\b)[\s,:]*/i;
 const EN_REMEMBER_TO = /(?:^|[,;:]\s*|\bplease\s+)(?:remember|don't forget) to\s+(\w+)/i;
 const EN_RULE_START = rx(
-	String.raw`^(?!(?:it|this|that)\b)[\w\s'-]{1,60}?\b(?:must|should|needs? to|has to|have to)(?: always| never| not| only)?\s+\w|^(?:(?:please|always|never|don't|do not|only)\s+)*(?:${RULE_VERB})\b|^(?:let's|let us)\s|^(?:we|you|i)(?:'ll|'re going to|'d like| will| should| must| need to| have to| want to| want you to| would like| are going to| don't| do not| can't| cannot)?\s+(?:(?:always|never|only)\s+)?(?:${RULE_VERB}|want|prefer|need)\b`,
+	String.raw`^(?!(?:it|this|that)\b)[\w\s'-]{1,60}?\b(?:must|should|needs?(?: to)?|has to|have to|requires?)(?: always| never| not| only)?\s+\w|^(?:(?:please|always|never|don't|do not|only)\s+)*(?:${RULE_VERB})\b|^(?:let's|let us)\s|^(?:we|you|i)(?:'ll|'re going to|'d like| will| should| must| need to| have to| want to| want you to| would like| are going to| don't| do not| can't| cannot)?\s+(?:(?:always|never|only)\s+)?(?:${RULE_VERB}|want|prefer|need)\b`,
 );
 const EN_NEGATED = /\b(?:not|n't|almost|nearly|hardly|rarely|usually|mostly|often|sometimes)\s+(?:always|never)\b/i;
 
@@ -342,8 +350,8 @@ function classifyEnglish(sentence: string): FactType | undefined {
 		if (/https?:\/\/|\b(?:is|are|lives?) (?:at|in|under) \S*[/.]\S+/i.test(fact)) return "reference";
 		return EN_RULE_START.test(fact) || /\b(?:always|never|should|must)\b/i.test(fact) ? "feedback" : "project";
 	}
-	const remember2 = EN_REMEMBER_TO.exec(s);
-	if (remember2 && usable(s, remember2.index + remember2[0].length) && rx(String.raw`^(?:always|never|${RULE_VERB})$`).test(remember2[1] ?? "")) return "feedback";
+	const rememberTo = EN_REMEMBER_TO.exec(s);
+	if (rememberTo && usable(s, rememberTo.index + rememberTo[0].length) && rx(String.raw`^(?:always|never|${RULE_VERB})$`).test(rememberTo[1] ?? "")) return "feedback";
 	return undefined;
 }
 
@@ -363,13 +371,16 @@ function insideQuotes(text: string): boolean {
 const KO_QUESTION = /(?:까|까요|니|나요|냐|래|래요|는지|을지|가요|죠|지요|는데|던데|나)$/;
 const KO_HEDGE = /아마|혹시|같아|같은데|것 ?같|듯|려나|않을까|글쎄|싶기도/;
 /** The sentence reports how something behaves ("항상 에러가 나요"), it is no rule. */
-const KO_BEHAVIOUR = /에러|오류|실패|안 ?돼|안 ?되|깨져|깨지|죽어|죽네|멈춰|멈추|느려|느리|버그|터져|터지|크래시|문제가|떠요|뜨네|뜹니다|나네|납니다|이상해|이상하|안 ?나와|안 ?떠/;
+const KO_BEHAVIOUR = /에러(?!\s?(?:메시지|처리|핸들링|로그))|오류(?!\s?(?:메시지|처리))|실패|안 ?돼|안 ?되|깨져|깨지|죽어|죽네|멈춰|멈추|느려|느리|버그|터져|터지|크래시|문제가|떠요|뜨네|뜹니다|나네|납니다|이상해|이상하|안 ?나와|안 ?떠/;
 /** Request, order and obligation endings: the sentence tells someone what to do. */
 const KO_DIRECTIVE =
 	/(?:줘|줘요|주세요|주십시오|세요|십시오|(?:하|쓰|두|가|보|지키|돌리|넣|붙이|남기|적|만들|읽|맞추|달)자|합시다|(?:해|써|둬|봐|지켜|하)라|지\s?마|지\s?마요|지\s?마세요|지\s?마라|말아|말아요|말\s?것|말기|말자|[할쓸둘볼줄]\s?것|야\s?(?:해|돼|해요|돼요|합니다|됩니다|한다)|면\s?안\s?(?:돼|돼요|됩니다|된다)|기로\s?(?:해|하자|해요)|(?:확인|실행|사용|작성|추가|유지|테스트|커밋|푸시|업데이트|기록|정리|답변|대답|설명|검토|리뷰|포맷|표시|저장|설치|적용|참고|명시|표기|분리|응답|변경|수정|삭제|생성|호출|검증|제출|배포|머지|병합|주석|번역|요약)\s?해|써|돌려|넣어|붙여|지워|적어|남겨|만들어|달아|맞춰|지켜|읽어|알려|올려|나눠|줄여|바꿔|둬|둬요|해야겠어|하기)$/;
 const KO_MARKER = /(?:^|\s)(?:앞으로(?:는|도)?|이제부터(?:는)?|지금부터(?:는)?|다음부터(?:는)?|항상|언제나|매번|절대(?:로)?|무조건|반드시)(?:\s|$)/;
-/** "절대 경로" is an absolute path; "항상 위에 표시되는 창" describes a feature (always on top), not a rule. */
-const KO_MARKER_FALSE = /절대\s?(?:경로|값|좌표|위치|시간|다수|평가|권력)|(?:항상|언제나)\s+(?:\S+\s+)?\S*(?:되는|하는|있는|보이는|켜진|떠\s?있는)\s/;
+/**
+ * "절대 경로" is an absolute path; "항상 위에 표시되는 창" describes a feature (always on top);
+ * "앞으로 할 일", "앞으로 어떻게 할지" speak of what comes next. None is a rule.
+ */
+const KO_MARKER_FALSE = /절대\s?(?:경로|값|좌표|위치|시간|다수|평가|권력)|앞으로\s+(?:\S+\s+)?(?:어떻게|뭘|무엇|무슨|할\s|할지|될|계획|방향|일정|남은|가기|이동)|(?:항상|언제나)\s+(?:\S+\s+)?\S*(?:되는|하는|있는|보이는|켜진|떠\s?있는)\s/;
 const KO_DECISION = /기로\s?했|기로\s?결정|결정했|결정됐|결정함|(?:으)?로\s?정했|로\s?가기로|쓰기로|사용하기로/;
 const KO_REMEMBER = /기억해|기억하세요|기억해\s?(?:줘|둬|주세요)|잊지\s?마/;
 
@@ -395,9 +406,9 @@ function classifyKorean(sentence: string): FactType | undefined {
 
 const JA_QUESTION = /(?:か|かな|かね|でしょうか|ますか|の|っけ)$/;
 const JA_HEDGE = /たぶん|多分|かもしれ|と思う|と思います|みたい|らしい|ような気/;
-const JA_BEHAVIOUR = /エラー|失敗|落ち|動かない|動きません|バグ|クラッシュ|遅い|遅く|壊れ|止ま|になってしま|してしま/;
-const JA_DIRECTIVE = /(?:ください|下さい|なさい|して|てね|でね|ないで|しないこと|すること|こと|ように|べき(?:です|だ)?|ましょう|しよう|にして|使って|書いて|にします|ことにします)$/;
-const JA_MARKER = /今後は?|これからは|以後|常に|必ず(?!しも)|絶対に?|いつも/;
+const JA_BEHAVIOUR = /エラー(?!メッセージ|処理|ハンドリング|ログ)|失敗|落ち|動かない|動きません|バグ|クラッシュ|遅い|遅く|壊れ|止ま|になってしま|してしま/;
+const JA_DIRECTIVE = /(?:ください|下さい|なさい|お願いします|お願い|して|てね|でね|ないで|しないこと|すること|こと|ように|べき(?:です|だ)?|ましょう|しよう|にして|使って|書いて|にします|ことにします)$/;
+const JA_MARKER = /今後(?:は|も|[、,])|これから(?:は|も)|以後は|常に|必ず(?!しも)|絶対に?|いつも/;
 
 function classifyJapanese(sentence: string): FactType | undefined {
 	const s = sentence.replace(/[。.!！]+$/, "").trim();
@@ -418,7 +429,7 @@ function classifyJapanese(sentence: string): FactType | undefined {
 
 const ZH_QUESTION = /[吗呢么嘛]$|是不是|要不要|能不能|可不可以|有没有|为什么|怎么/;
 const ZH_HEDGE = /也许|可能|大概|好像|似乎|我觉得|感觉/;
-const ZH_BEHAVIOUR = /报错|出错|失败|崩溃|错误|卡住|卡死|很慢|变慢|不行|不工作|有问题|异常|挂了|挂掉/;
+const ZH_BEHAVIOUR = /报错|出错|失败|崩溃|错误(?!信息|消息|处理|日志)|卡住|卡死|很慢|变慢|不行|不工作|有问题|异常|挂了|挂掉/;
 const ZH_DIRECTIVE = /请|要|不要|别|不许|禁止|必须|应该|务必|一律|都用|使用|用|采用|写|回答|回复|运行|执行|检查|提交|保持|遵循/;
 
 function classifyChinese(sentence: string): FactType | undefined {
@@ -431,18 +442,21 @@ function classifyChinese(sentence: string): FactType | undefined {
 		if (rest.length < 4) return undefined;
 		return /^(?:要|不要|别|请|用|使用|先|每次|总是|始终)|必须|务必|一律|永远/.test(rest) ? "feedback" : "project";
 	}
-	const lead = /^(?:请|我们|你)?(?:以后|今后|从今以后|从现在开始|往后)(?!再)/.test(s);
+	const lead = /(?:^|[，,；;])\s*(?:请|我们|你)?(?:以后|今后|从今以后|从现在开始|往后)(?!的|再(?!也))/.test(s);
 	const always = /(?:^|[，,；;])\s*(?:请你?|你要|你应该|我们要|要|以后|今后)?(?:都)?(?:总是|始终|一律|务必|一定要|永远不要|永远别|绝对不要|千万不要|千万别)/.test(s);
 	if ((lead || always) && ZH_DIRECTIVE.test(s)) return "feedback";
 	return undefined;
 }
 
 /**
- * "Never do that again", "I prefer the second option", "앞으로는 이렇게 해 줘": the statement points at
- * something in the session and means nothing in a fact file on its own.
+ * "Never do that again", "I prefer the second option", "we decided to look into it tomorrow",
+ * "앞으로는 이렇게 해 줘": the statement points at something in the session, or at a moment of it,
+ * and means nothing in a fact file on its own.
  */
 function pointsIntoSession(statement: string): boolean {
 	const s = statement.toLowerCase();
+	if (/\b(?:right now|for now|today|tomorrow|tonight|this time|next time|at the moment|for the moment|in a bit|in a minute)\b|\bnow\s*[.!]*$/.test(s)) return true;
+	if (/\b(?:into|at|with|about|for|on)\s+(?:it|that|them)\b/.test(s)) return true;
 	if (/\b(?:these|those)\b|\bthis\b(?!\s+(?:repo|repository|project|codebase|code base|app|team|company|monorepo|workspace|package|library|service|org|organisation|organization)\b)/.test(s)) return true;
 	if (/\b(?:it|that|them|so)(?:\s+(?:again|anymore|any more|here|there|way|for now))?\s*[.!]*$/.test(s)) return true;
 	if (/\b(?:the\s+)?(?:first|second|third|last|other|former|latter|above|previous|same)\s+(?:one|option|approach|solution|version|way|idea|proposal|suggestion)\b|\boption\s+(?:[a-d]|\d)\b/.test(s)) return true;
@@ -461,9 +475,9 @@ function statementOf(sentence: string): string {
 		const next = withoutFillers(s)
 			.replace(EN_LEAD_STRIP, "")
 			.replace(/^please\s+/i, "")
-			.replace(/^(?:앞으로(?:는|도)?|이제부터(?:는)?|지금부터(?:는)?|다음부터(?:는)?|참고로|그리고)\s*,?\s*/, "")
+			.replace(/^(?:앞으로(?:는|도)?|이제부터(?:는)?|지금부터(?:는)?|다음부터(?:는)?|참고로|그리고|그럼|그러면|그래서|아무튼|암튼)\s*,?\s*/, "")
 			.replace(/^기억해\s?(?:줘|둬|주세요|둬요)?\s*[:：,]\s*/, "")
-			.replace(/^(?:今後は?|これからは)[、,]?\s*/, "")
+			.replace(/^(?:今後(?:は|も)?|これから(?:は|も))[、,]?\s*/, "")
 			.replace(/^覚えておいて(?:ください)?[：:、,]\s*/, "")
 			.replace(/^(?:请)?(?:记住|记得)[：:，,]?\s*/, "")
 			.replace(/^(?:以后|今后|从今以后|从现在开始)[，,]?\s*/, "")
@@ -484,9 +498,10 @@ function statementOf(sentence: string): string {
 function reasonOf(sentence: string): string | undefined {
 	const s = sentence.trim();
 	const found =
-		/\b(?:because|as otherwise|otherwise|so that)\s+(.{4,}?)[\s.!。]*$/i.exec(s)?.[0] ??
-		/\bsince\s+(?!\d|v\d|yesterday|last\b|then\b|the last\b|version\b)(.{4,}?)[\s.!]*$/i.exec(s)?.[0] ??
-		/^(?:since|because)\s+[^,]{4,},/i.exec(s)?.[0] ??
+		/^(?:since|because)\s+([^,]{4,}),/i.exec(s)?.[1] ??
+		/\bbecause\s+(.{4,}?)[\s.!]*$/i.exec(s)?.[1] ??
+		/\bsince\s+(?!\d|v\d|yesterday|last\b|then\b|the last\b|version\b)(.{4,}?)[\s.!]*$/i.exec(s)?.[1] ??
+		/\b(?:as otherwise|otherwise|so that)\s+.{4,}?(?=[\s.!]*$)/i.exec(s)?.[0] ??
 		/(?:^|[,，]\s*)([^,，]*?(?:때문에|때문이야|때문이에요|왜냐하면\s.+))/.exec(s)?.[1] ??
 		/(?:^|[、，,])([^、，,]*?ので)/.exec(s)?.[1] ??
 		/(?:因为|由于)[^，,。]+/.exec(s)?.[0];
@@ -496,7 +511,7 @@ function reasonOf(sentence: string): string | undefined {
 }
 
 /** Lower-cased, NFKC, punctuation stripped, white space collapsed. */
-export function keyOf(text: string): string {
+function keyOf(text: string): string {
 	return text
 		.normalize("NFKC")
 		.toLowerCase()
@@ -525,7 +540,7 @@ function slugOf(statement: string): string {
 
 function uniqueName(base: string, names: Set<string>): string {
 	let name = base;
-	for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base.slice(0, MAX_NAME - 3)}-${n}`;
+	for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base.slice(0, MAX_NAME - 3).replace(/-+$/, "")}-${n}`;
 	names.add(name.toLowerCase());
 	return name;
 }
@@ -539,7 +554,7 @@ const TOKEN_STOP = new Set(
 		"a an the to of in on at for and or is are be been it this that with by as please always now going forward remember we you i our us lets let should must will just also " +
 		"do me my your so then ever from here make sure keep mind future decided agreed prefer would like want need use " +
 		"앞으로는 앞으로 항상 절대 절대로 기억해 줘 기억해줘 주세요 해줘 해 하지 마 무조건 반드시 이제부터 " +
-		"は が を に で と の て し です ます ください 今後 常に 必ず 絶対 覚え て おい " +
+		"は が を に で と の て し です ます ください 今後 常に 必ず 絶対 覚え おい " +
 		"的 了 是 在 都 要 请 以后 总是 记住 我们 我 你"
 	).split(" "),
 );

@@ -25,6 +25,8 @@ export interface SessionNoteInput {
 	next?: NoteLink;
 	/** `renderConversation` of this session, when it was rendered ahead (while others were read). */
 	conversation?: string;
+	/** Names of facts that came from this session (`[[name]]` finds them in the inbox or the memory). */
+	facts?: readonly string[];
 }
 
 /**
@@ -54,7 +56,9 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	const nav = [`Project: ${wikiLink(input.index.path, input.index.title)}`];
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
 	if (input.next) nav.push(`Next: ${wikiLink(input.next.path, input.next.title)}`);
-	const parts = [`# ${digest.title}`, nav.join(" · "), renderDigest(digest)];
+	const parts = [`# ${digest.title}`, nav.join(" · ")];
+	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
+	parts.push(renderDigest(digest));
 	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
 	return { frontmatter, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }

@@ -66,7 +66,7 @@ interface Pair {
 async function shareFacts(notes: NoteStore, state: SyncState, folder: string, key: string, claude: MemoryFolder, vault: Map<string, string>, out: MemoryOutcome): Promise<void> {
 	const listed = await claude.list();
 	const theirs = new Map([...listed].filter(([name]) => isFactFile(name)));
-	const known = ((state.memory ??= {})[key] ??= {});
+	const known = (state.memory[key] ??= {});
 	const pairs = pairUp(known, vault, theirs);
 	const claudeSide = new Map<string, string>();
 	for (const pair of pairs) {

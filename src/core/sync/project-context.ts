@@ -32,7 +32,7 @@ export function projectContext(state: SyncState, project: ProjectSettings, setti
 	const path = contextPacketPath(settings.notesFolder, name);
 	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
 	const latest = [...entries].filter((e) => e.digest.prompts > 0).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))[0];
-	return { block: renderFacade(latest, located(path), latest ? state.checkpoints?.[latest.digest.sessionId] : undefined), packet: { path, note } };
+	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet: { path, note } };
 }
 
 /** The project's folder name in the vault: as its sessions have it, else the last part of its path. */

@@ -15,6 +15,7 @@ import { isEmptySession } from "../transcript/session-queries";
 import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
 import { projectContext, projectNameFor } from "./project-context";
 import { memoryFolderOf, syncProjectMemory } from "./memory-sync";
+import { proposeFromSessions } from "./propose-sync";
 import type { SessionRecord, SyncState } from "./sync-state";
 import type { RefreshResult, TranscriptIndex } from "./transcript-index";
 
@@ -88,6 +89,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		readyByPath.set(session.file.path, ready);
 		recordSession(state, session, settings, ready);
 	}
+
+	// Facts the user stated in these sessions wait in their project's inbox, linked from the notes.
+	report.memoryWritten.push(...(await proposeFromSessions(deps.notes, state, settings.memoryFolder, live.flatMap((s) => { const record = state.sessions[s.file.path]; return record ? [{ record, model: s.model }] : []; }))));
 
 	// Neighbours of new sessions get a new previous/next link; notes a person was editing while the
 	// last sync ran are done now.
@@ -260,6 +264,7 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		previous: link(before),
 		next: link(after),
 		conversation,
+		facts: record.facts,
 	});
 	const done = await writeMerged(notes, record.notePath, existing, rendered, report);
 	record.dirty = done ? undefined : true;

@@ -18,6 +18,8 @@ export interface SessionRecord {
 	tags: string[];
 	/** Prompt keywords, for the corpus statistics behind topic tags. */
 	keywords: string[];
+	/** Names of the facts proposed from this session, for its note to link. */
+	facts?: string[];
 }
 
 export interface SyncState {
@@ -27,20 +29,20 @@ export interface SyncState {
 	/** `summary` lines seen anywhere, by the hash of their `leafUuid`: they title another session. */
 	summaries: Record<string, string>;
 	/** Resume points recorded before a compaction, by session id: the lazy facade shows the latest. */
-	checkpoints?: Record<string, Checkpoint>;
+	checkpoints: Record<string, Checkpoint>;
 	/**
 	 * Shared facts by project path, then Claude Code's file name: the vault file paired with it and
 	 * the text both sides held after the last sync.
 	 */
-	memory?: Record<string, Record<string, { vault: string; base: string }>>;
+	memory: Record<string, Record<string, { vault: string; base: string }>>;
 	/** Keys of facts proposed once, by project: never proposed again, whether accepted or rejected. */
-	proposed?: Record<string, string[]>;
+	proposed: Record<string, string[]>;
 }
 
 export const SYNC_STATE_VERSION = 1;
 
 export function emptySyncState(): SyncState {
-	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {} };
+	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {} };
 }
 
 /** Reads a stored state; anything unreadable or from another version starts afresh. */
@@ -52,9 +54,10 @@ export function restoreSyncState(raw: unknown): SyncState {
 	return {
 		version: SYNC_STATE_VERSION,
 		sessions: o.sessions,
+		// Always in this order, so that an unchanged state serializes to the same bytes.
 		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
-		checkpoints: record(o.checkpoints) as SyncState["checkpoints"],
-		memory: record(o.memory) as SyncState["memory"],
-		proposed: record(o.proposed) as SyncState["proposed"],
+		checkpoints: (record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {},
+		memory: (record(o.memory) as SyncState["memory"] | undefined) ?? {},
+		proposed: (record(o.proposed) as SyncState["proposed"] | undefined) ?? {},
 	};
 }

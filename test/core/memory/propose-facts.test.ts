@@ -32,6 +32,12 @@ const PROPOSES: [prompt: string, type: FactType, description: string][] = [
 	["We always squash merge pull requests.", "feedback", "We always squash merge pull requests"],
 	["When you add a dependency, always pin its exact version.", "feedback", "When you add a dependency, always pin its exact version"],
 	["Please remember to run the linter before pushing.", "feedback", "Run the linter before pushing"],
+	["Going forward, all API responses must be camelCase.", "feedback", "All API responses must be camelCase"],
+	["Going forward, every new module needs a README.", "feedback", "Every new module needs a README"],
+	["I'd rather you didn't touch the config files.", "feedback", "I'd rather you didn't touch the config files"],
+	["Just so you know, I'm a data scientist, not a web developer.", "user", "I'm a data scientist, not a web developer"],
+	["BTW our staging server is at https://staging.example.com.", "reference", "Our staging server is at https://staging.example.com"],
+	["I'm working on ENT-98. keep our working documentation in Linear.", "reference", "Keep our working documentation in Linear"],
 	// Korean
 	["앞으로는 커밋 메시지를 한국어로 써줘.", "feedback", "커밋 메시지를 한국어로 써줘"],
 	["항상 PR을 만들기 전에 테스트를 돌려 주세요.", "feedback", "항상 PR을 만들기 전에 테스트를 돌려 주세요"],
@@ -44,6 +50,7 @@ const PROPOSES: [prompt: string, type: FactType, description: string][] = [
 	["저는 백엔드 개발자예요.", "user", "저는 백엔드 개발자예요"],
 	["CI가 느리기 때문에 항상 로컬에서 테스트를 돌려줘.", "feedback", "CI가 느리기 때문에 항상 로컬에서 테스트를 돌려줘"],
 	["설계 문서는 docs/design.md에 있어요.", "reference", "설계 문서는 docs/design.md에 있어요"],
+	["앞으로는 에러 메시지를 영어로 써 주세요.", "feedback", "에러 메시지를 영어로 써 주세요"],
 	// Japanese
 	["今後は日本語で回答してください。", "feedback", "日本語で回答してください"],
 	["必ずテストを実行してからコミットしてください。", "feedback", "必ずテストを実行してからコミットしてください"],
@@ -51,6 +58,8 @@ const PROPOSES: [prompt: string, type: FactType, description: string][] = [
 	["データベースはPostgreSQLに決めました。", "project", "データベースはPostgreSQLに決めました"],
 	["ステージング環境のDBは読み取り専用だということを覚えておいてください。", "project", "ステージング環境のDBは読み取り専用だ"],
 	["テストランナーはVitestにしましょう。", "project", "テストランナーはVitestにしましょう"],
+	["今後も日本語でお願いします。", "feedback", "日本語でお願いします"],
+	["今後はエラーメッセージを日本語にしてください。", "feedback", "エラーメッセージを日本語にしてください"],
 	// Chinese
 	["以后都用pnpm安装依赖。", "feedback", "都用pnpm安装依赖"],
 	["请总是用中文回答。", "feedback", "请总是用中文回答"],
@@ -58,6 +67,7 @@ const PROPOSES: [prompt: string, type: FactType, description: string][] = [
 	["我们决定使用PostgreSQL作为数据库。", "project", "我们决定使用PostgreSQL作为数据库"],
 	["记住，我们的API服务器使用3000端口。", "project", "我们的API服务器使用3000端口"],
 	["我是后端工程师。", "user", "我是后端工程师"],
+	["以后再也不要用var了。", "feedback", "再也不要用var了"],
 ];
 
 /** Look-alikes: a trigger word, but no rule, decision or preference. Each must give nothing. */
@@ -70,6 +80,9 @@ const PROPOSES_NOTHING: [why: string, prompt: string][] = [
 	["bug report", "This test always fails when I run it locally"],
 	["behaviour of the user's setup", "I always get a 404 from the API after deploying."],
 	["behaviour", "We always end up with two failed requests."],
+	["behaviour", "Note that the tests never run in parallel."],
+	["behaviour", "The function always returns a promise, so await it."],
+	["habit of the user", "I always forget the syntax for this."],
 	["past event", "We never got a response from the server."],
 	["never mind", "Never mind, I found it."],
 	["always-on", "Make the sidebar always-on by default."],
@@ -97,6 +110,9 @@ const PROPOSES_NOTHING: [why: string, prompt: string][] = [
 	["Korean bug report", "항상 테스트가 실패해."],
 	["Korean: forward button", "앞으로 가기 버튼을 눌러도 반응이 없어요."],
 	["Korean: absolute path", "절대 경로로 바꿔 줘."],
+	["Korean: what comes next", "앞으로 할 일을 목록으로 정리해 줘."],
+	["Korean: what comes next", "앞으로 어떻게 할지 정리해 줘."],
+	["Korean: what a function does", "이 함수는 항상 null을 반환해요."],
 	["Korean: always-on-top feature", "항상 위에 표시되는 창을 만들어 줘."],
 	["Korean question", "이거 기억나?"],
 	["Korean hedge", "앞으로는 pnpm을 쓰는 게 좋을 것 같아요."],
@@ -104,11 +120,25 @@ const PROPOSES_NOTHING: [why: string, prompt: string][] = [
 	["Japanese bug report", "常にエラーが出ます。"],
 	["Japanese: not necessarily", "必ずしも必要ではありません。"],
 	["Japanese question", "今後はどうしますか？"],
+	["Japanese: future plans", "今後の予定を教えてください。"],
+	["Japanese: what a button does", "このボタンは常に表示されます。"],
 	["Chinese bug report", "总是报错。"],
 	["Chinese: later", "以后再说吧。"],
+	["Chinese: later versions", "以后的版本会修复这个问题。"],
+	["Chinese complaint", "你总是忘记跑测试。"],
 	["Chinese recollection", "我记得以前可以用。"],
 	["Chinese question", "为什么总是失败？"],
 	["one-off instruction", "Keep it the same overall length as the pros or cons."],
+	["points into the session", "Please never do that again."],
+	["points into the session", "I prefer the second option."],
+	["points into the session", "Let's use the second approach instead of the first one."],
+	["points into the session", "We decided to postpone this."],
+	["points into the session", "앞으로는 이렇게 해 줘."],
+	["points into the session", "今後はこうしてください。"],
+	["points into the session", "以后都这样做。"],
+	["no rule after the lead-in", "From now on, it works."],
+	["a moment of the session", "We decided to look into it tomorrow."],
+	["a moment of the session", "I'd prefer not to answer that now."],
 	["plain request", "Please update CLAUDE.md for current changes"],
 ];
 
@@ -159,10 +189,13 @@ describe("proposeFacts: the proposal's parts", () => {
 
 	it("adds the reason the sentence gives as a Why line", () => {
 		expect(propose("We decided to use Postgres instead of MySQL because we need JSONB.")[0]?.body).toBe(
-			"> We decided to use Postgres instead of MySQL because we need JSONB.\n\n**Why:** Because we need JSONB",
+			"> We decided to use Postgres instead of MySQL because we need JSONB.\n\n**Why:** We need JSONB",
 		);
-		expect(propose("Since the CI runners are slow, always run the tests locally first.")[0]?.body).toContain("**Why:** Since the CI runners are slow");
-		expect(propose("CI가 느리기 때문에 항상 로컬에서 테스트를 돌려줘.")[0]?.body).toContain("**Why:** CI가 느리기 때문에");
+		expect(propose("Since the CI runners are slow, always run the tests locally first.")[0]?.body).toMatch(/\*\*Why:\*\* The CI runners are slow$/);
+		expect(propose("Always rebase onto main so that the history stays linear.")[0]?.body).toMatch(/\*\*Why:\*\* So that the history stays linear$/);
+		expect(propose("CI가 느리기 때문에 항상 로컬에서 테스트를 돌려줘.")[0]?.body).toMatch(/\*\*Why:\*\* CI가 느리기 때문에$/);
+		expect(propose("CIが遅いので、必ずローカルでテストを実行してください。")[0]?.body).toMatch(/\*\*Why:\*\* CIが遅いので$/);
+		expect(propose("因为CI很慢，以后都在本地运行测试。")[0]?.body).toMatch(/\*\*Why:\*\* 因为CI很慢$/);
 		expect(propose("Never use `any` in TypeScript code.")[0]?.body).toBe("> Never use `any` in TypeScript code.");
 	});
 
@@ -197,6 +230,20 @@ describe("proposeFacts: the proposal's parts", () => {
 			"- Never commit secrets to the repo.",
 		].join("\n");
 		expect(propose(prompt).map((f) => f.quote)).toEqual(["Going forward, always run the build before pushing.", "Never commit secrets to the repo."]);
+	});
+
+	it("reads no further than the first 10,000 characters", () => {
+		const filler = "We talked about the layout of the settings page for a while.\n".repeat(200);
+		expect(filler.length).toBeGreaterThan(10_000);
+		expect(propose(`${filler}Always run the tests before committing.`)).toEqual([]);
+		expect(propose(`Always run the tests before committing.\n${filler}`).map((f) => f.quote)).toEqual(["Always run the tests before committing."]);
+	});
+
+	it("reads the lines after a colon that announces rules", () => {
+		expect(propose("Two rules for this repo:\nAlways run the linter before committing.\nNever push straight to main.").map((f) => f.description)).toEqual([
+			"Always run the linter before committing",
+			"Never push straight to main",
+		]);
 	});
 
 	it("reads only the opening of a long prompt, where the rest is pasted", () => {
