@@ -31,6 +31,11 @@ for (const folder of readdirSync(examples)) {
 	}
 }
 
+// A git repository, as Claude Code keys a project's memory by its git root; then the example
+// memory, where Claude Code keeps it for that root (same folder name as the transcripts').
+if (spawnSync("git", ["init", "-q", project]).status !== 0) mkdirSync(join(project, ".git"));
+cpSync(join(repo, "examples", "claude-memory"), join(claudeDir, "projects", encoded, "memory"), { recursive: true, filter: (p) => !p.endsWith("README.md") });
+
 writeFileSync(
 	join(project, "CLAUDE.md"),
 	"# shop-api\n\nA tiny HTTP API for a shop.\n\n## Conventions\n\n- Plain Node, no framework.\n- Every endpoint gets a test in `test/`.\n",
@@ -43,13 +48,14 @@ process.stdout.write(run.stdout);
 process.stderr.write(run.stderr);
 if (run.status !== 0) process.exit(run.status ?? 1);
 
-const notes = readdirSync(vault, { recursive: true }).filter((f) => String(f).endsWith(".md"));
+const notes = readdirSync(vault, { recursive: true }).filter((f) => String(f).endsWith(".md") && !String(f).startsWith("."));
 const show = (p) => relative(process.cwd(), p) || ".";
 process.stdout.write(`
 Demo ready. Where to look:
   Vault (open it in Obsidian, or read the files):  ${show(vault)}
 ${notes.map((n) => `    ${n}`).join("\n")}
   The project's CLAUDE.md, hand-written text kept, context block added:  ${show(join(project, "CLAUDE.md"))}
+  Claude Code's memory of the project, now also in the vault (AI Memory/shop-api):  ${show(join(claudeDir, "projects", encoded, "memory"))}
   The transcripts it read (recorded from the real Claude Code):  ${show(join(claudeDir, "projects"))}
 Run it again: nothing changes (every note is already current).
 `);

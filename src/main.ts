@@ -35,6 +35,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		try {
 			const report = await this.syncer.run(this.settings);
 			new Notice(`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged.`);
+			for (const notice of report.notices) new Notice(notice);
 		} catch (error) {
 			new Notice(`Sync failed: ${error instanceof Error ? error.message : String(error)}`);
 		}

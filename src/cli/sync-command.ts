@@ -33,8 +33,9 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	} else {
 		const skipped = report.notesSkipped.length > 0 ? `, ${report.notesSkipped.length} deleted by you and left so` : "";
 		process.stdout.write(
-			`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged${skipped}, ${report.contextWritten.length} CLAUDE.md updated.\n`,
+			`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged${skipped}, ${report.contextWritten.length} CLAUDE.md updated, ${report.memoryWritten.length} memory files written.\n`,
 		);
+		for (const notice of report.notices) process.stdout.write(`Note: ${notice}\n`);
 		for (const error of report.errors) process.stderr.write(`ai-memory: ${error}\n`);
 	}
 	return report.errors.length > 0 ? 1 : 0;

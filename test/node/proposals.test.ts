@@ -1,0 +1,75 @@
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFact } from "../../src/core/memory/fact-file";
+import { migrateSettings } from "../../src/core/settings";
+import { VaultSync } from "../../src/node/vault-sync";
+import { MemoryNotes } from "../fakes/memory-notes";
+import { assistant, jsonl, resetIds, text, userText } from "../fixtures/lines";
+
+/** Facts proposed from what the user typed: into the project's inbox, once, linked both ways. */
+const A = "aaaaaaaa-1111-4000-8000-000000000001";
+let root: string;
+let projects: string;
+let notes: MemoryNotes;
+const cwd = "/home/dev/shop-api";
+const transcript = () => join(projects, "-home-dev-shop-api", `${A}.jsonl`);
+const sync = () => new VaultSync(projects, join(root, "state"), notes).run(migrateSettings({}).settings);
+const inbox = () => [...notes.files.keys()].filter((p) => p.startsWith("AI Memory/shop-api/_inbox/")).sort();
+
+beforeEach(async () => {
+	resetIds();
+	root = await mkdtemp(join(tmpdir(), "proposals-"));
+	projects = join(root, "projects");
+	await mkdir(join(projects, "-home-dev-shop-api"), { recursive: true });
+	const env = { sessionId: A, cwd, timestamp: "2026-11-20T10:00:00.000Z" };
+	await writeFile(
+		transcript(),
+		jsonl([
+			userText("Add a cart endpoint. From now on, always use pnpm instead of npm in this repo.", env),
+			assistant(text("Added the endpoint; I will use pnpm from now on."), { ...env, messageId: "m1" }),
+			userText("앞으로는 커밋하기 전에 항상 테스트를 돌려 줘.", { ...env, timestamp: "2026-11-20T10:07:00.000Z" }),
+			assistant(text("네, 그렇게 하겠습니다."), { ...env, messageId: "m2" }),
+		]),
+	);
+	notes = new MemoryNotes();
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("proposed facts", () => {
+	it("go to the project's inbox with their source, and the session note links them", async () => {
+		const r = await sync();
+		expect(r.errors).toEqual([]);
+		const paths = inbox();
+		expect(paths).toHaveLength(2);
+		const english = notes.files.get(paths.find((p) => /pnpm/.test(p))!)!;
+		expect(readFact("x.md", english)).toMatchObject({ type: "feedback" });
+		expect(english).toContain("always use pnpm instead of npm");
+		expect(english).toMatch(/Source: \[\[AI Conversations\/shop-api\/2026-11-20 Add a cart endpoint[^\]]*\]\], prompt 1 \(2026-11-20 10:00\)/);
+		const korean = notes.files.get(paths.find((p) => !/pnpm/.test(p))!)!;
+		expect(korean).toContain("prompt 2 (2026-11-20 10:07)");
+		const note = [...notes.files].find(([p]) => p.startsWith("AI Conversations/shop-api/2026-11-20"))![1];
+		const names = paths.map((p) => p.split("/").pop()!.replace(/\.md$/, ""));
+		expect(note).toContain(`Facts: ${names.map((n) => `[[${n}]]`).join(", ")}`);
+	});
+
+	it("are proposed once: a rejected (deleted) proposal does not come back when the session grows", async () => {
+		await sync();
+		const [first] = inbox();
+		notes.files.delete(first!);
+		await appendFile(transcript(), jsonl([userText("Thanks, that is all for today.", { sessionId: A, cwd, timestamp: "2026-11-20T10:20:00.000Z" })]));
+		const r = await sync();
+		expect(r.transcriptsRead).toBe(1);
+		expect(inbox()).toHaveLength(1);
+		expect(r.memoryWritten).toEqual([]);
+	});
+
+	it("are not proposed when the memory holds the fact already", async () => {
+		notes.files.set("AI Memory/shop-api/use-pnpm.md", "---\nname: use-pnpm\ndescription: Always use pnpm instead of npm in this repo\nmetadata:\n  type: feedback\n---\nUse pnpm.\n");
+		await sync();
+		expect(inbox().some((p) => /pnpm/.test(p))).toBe(false);
+	});
+});
