@@ -1,8 +1,10 @@
+// @vitest-environment happy-dom
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { type App, FileManager, FileSystemAdapter, MetadataCache, Notice, Vault } from "../stubs/obsidian";
+import { Notice, Vault } from "../stubs/obsidian";
+import { stubApp as makeApp } from "../stubs/app";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
@@ -27,8 +29,7 @@ afterEach(() => {
 });
 
 function stubApp(vault: Vault): never {
-	vault.adapter = new FileSystemAdapter(vaultDir);
-	return { vault, fileManager: new FileManager(vault), metadataCache: new MetadataCache(vault) } satisfies App as never;
+	return makeApp(vault, vaultDir) as never;
 }
 
 const pluginManifest = { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" };

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFact } from "../../src/core/memory/fact-file";
 import { migrateSettings } from "../../src/core/settings";
 import { saveSelectionAsFact } from "../../src/obsidian/save-fact-command";
-import { type App, type Editor, FileManager, MetadataCache, Modal, Notice, type TFile, Vault } from "../stubs/obsidian";
+import { type App, type Editor, Modal, Notice, type TFile, Vault } from "../stubs/obsidian";
+import { stubApp } from "../stubs/app";
 
 const settings = migrateSettings({}).settings;
 
@@ -17,7 +18,7 @@ async function vaultWith(files: Record<string, string>): Promise<{ app: App; vau
 		}
 		await vault.create(path, text);
 	}
-	return { app: { vault, fileManager: new FileManager(vault), metadataCache: new MetadataCache(vault) }, vault };
+	return { app: stubApp(vault), vault };
 }
 
 const editor = (selection: string): Editor => ({ getSelection: () => selection });

@@ -168,10 +168,58 @@ export interface App {
 	vault: Vault;
 	fileManager: FileManager;
 	metadataCache: MetadataCache;
+	workspace: Workspace;
+}
+
+export interface EventRef {
+	detach(): void;
+}
+
+/** Obsidian's event emitter: `on` gives a ref that `offref` (or a component's unload) detaches. */
+export class Events {
+	private readonly handlers = new Map<string, Set<(...data: unknown[]) => unknown>>();
+	on(name: string, callback: (...data: unknown[]) => unknown): EventRef {
+		const set = this.handlers.get(name) ?? new Set();
+		set.add(callback);
+		this.handlers.set(name, set);
+		return { detach: () => set.delete(callback) };
+	}
+	offref(ref: EventRef): void {
+		ref.detach();
+	}
+	trigger(name: string, ...data: unknown[]): void {
+		for (const cb of this.handlers.get(name) ?? []) cb(...data);
+	}
+	/** Test-only: how many handlers are attached, to see that unloading detached them. */
+	listenerCount(name?: string): number {
+		return name === undefined ? [...this.handlers.values()].reduce((n, s) => n + s.size, 0) : (this.handlers.get(name)?.size ?? 0);
+	}
+}
+
+/** The layout: plugins defer work until it is ready. The stub is ready when a test says so. */
+export class Workspace extends Events {
+	layoutReady = false;
+	private readonly waiting: (() => unknown)[] = [];
+	onLayoutReady(callback: () => unknown): void {
+		if (this.layoutReady) void callback();
+		else this.waiting.push(callback);
+	}
+	/** Test-only: the app finished loading its layout. */
+	ready(): void {
+		this.layoutReady = true;
+		for (const cb of this.waiting.splice(0)) void cb();
+	}
+	getActiveFile(): TFile | null {
+		return null;
+	}
 }
 
 export abstract class Plugin extends Component {
 	readonly commands: Command[] = [];
+	readonly statusBarItems: HTMLElement[] = [];
+	readonly ribbonIcons: { icon: string; title: string; el: HTMLElement; callback: (evt: MouseEvent) => unknown }[] = [];
+	readonly settingTabs: PluginSettingTab[] = [];
+	readonly intervals = new Set<number>();
 	/** What `saveData` stored; `loadData` returns it. */
 	data: unknown = null;
 	constructor(
@@ -190,6 +238,51 @@ export abstract class Plugin extends Component {
 		this.commands.push(command);
 		return command;
 	}
+	addStatusBarItem(): HTMLElement {
+		const el = div(undefined, "status-bar-item");
+		this.statusBarItems.push(el);
+		this.register(() => el.remove());
+		return el;
+	}
+	addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+		const el = div(undefined, "side-dock-ribbon-action");
+		el.setAttribute("aria-label", title);
+		el.addEventListener("click", (evt) => void callback(evt));
+		this.ribbonIcons.push({ icon, title, el, callback });
+		this.register(() => el.remove());
+		return el;
+	}
+	addSettingTab(tab: PluginSettingTab): void {
+		this.settingTabs.push(tab);
+	}
+	registerEvent(ref: EventRef): void {
+		this.register(() => ref.detach());
+	}
+	registerInterval(id: number): number {
+		this.intervals.add(id);
+		this.register(() => {
+			clearInterval(id);
+			this.intervals.delete(id);
+		});
+		return id;
+	}
+	registerDomEvent(el: EventTarget, type: string, callback: (evt: Event) => unknown): void {
+		el.addEventListener(type, callback);
+		this.register(() => el.removeEventListener(type, callback));
+	}
+}
+
+/** A settings page: `display` fills `containerEl`, `hide` runs when the user leaves it. */
+export abstract class PluginSettingTab {
+	containerEl: HTMLElement;
+	constructor(
+		public app: App,
+		public plugin: Plugin,
+	) {
+		this.containerEl = div(undefined, "vertical-tab-content");
+	}
+	abstract display(): void;
+	hide(): void {}
 }
 
 /** Obsidian's rules: forward slashes, no duplicate or edge slashes, NBSP to space, NFC. */
