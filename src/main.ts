@@ -3,41 +3,112 @@ import { join } from "node:path";
 import { migrateSettings, type Settings } from "./core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { VaultSync } from "./node/vault-sync";
+import { ConfirmModal } from "./obsidian/confirm-modal";
+import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
+import { ReviewFactsModal } from "./obsidian/review-facts-modal";
 import { saveSelectionAsFact } from "./obsidian/save-fact-command";
+import { StatusBar } from "./obsidian/status-bar";
+import { SyncController } from "./obsidian/sync-controller";
+import { SyncLog, SyncLogModal } from "./obsidian/sync-log";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
 
-/** Lifecycle only: registers commands; the work lives in core/ and the adapters. */
+/**
+ * Lifecycle and wiring only. `onload` registers commands, the status bar and the ribbon icon and
+ * touches no file; the work starts when the layout is ready: settings, a catch-up sync of what
+ * changed while Obsidian was closed, then live watching. Everything is registered, so unloading
+ * leaves nothing running.
+ */
 export default class AiConversationMemoryPlugin extends Plugin {
 	override settings: Settings = migrateSettings(undefined).settings;
+	private readonly log = new SyncLog();
+	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
+	private started: Promise<void> | undefined;
 
-	override async onload(): Promise<void> {
-		this.settings = migrateSettings(await this.loadData()).settings;
+	override onload(): void {
+		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
+		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log);
+		this.addRibbonIcon("messages-square", "Sync AI conversations", () => void this.syncNow({ manual: true }));
+		this.addCommands();
+		this.app.workspace.onLayoutReady(() => void this.start());
+	}
+
+	override onunload(): void {
+		void this.controller.stop();
+	}
+
+	/** Settings, then a catch-up sync in the background. */
+	private start(): Promise<void> {
+		this.started ??= (async () => {
+			this.settings = migrateSettings(await this.loadData()).settings;
+			void this.controller.sync();
+		})();
+		return this.started;
+	}
+
+	async syncNow(job: Parameters<SyncController["sync"]>[0] = { manual: true }): Promise<void> {
+		await this.start();
+		if (!this.vaultPath()) {
+			new Notice("This plugin needs a vault on the local file system (desktop).");
+			return;
+		}
+		await this.controller.sync(job);
+	}
+
+	private addCommands(): void {
+		this.addCommand({ id: "sync-ai-conversations", name: "Sync AI conversations", callback: () => void this.syncNow() });
 		this.addCommand({
-			id: "sync-ai-conversations",
-			name: "Sync AI conversations",
-			callback: () => this.sync(),
+			id: "sync-current-project",
+			name: "Sync current project",
+			callback: () => {
+				const file = this.app.workspace.getActiveFile();
+				const project = file ? projectPathOf(this.app, this.settings, file) : undefined;
+				if (project === undefined) new Notice("Open a session note, a fact or a project's note first: its project is the one synced.");
+				else void this.syncNow({ manual: true, project });
+			},
+		});
+		this.addCommand({
+			id: "rebuild-all-notes",
+			name: "Rebuild all notes",
+			callback: () =>
+				new ConfirmModal(
+					this.app,
+					"Rebuild all notes?",
+					"Every session note is rendered again, and notes you deleted are created again. Your own text below each note's generated part is kept.",
+					"Rebuild",
+					() => void this.syncNow({ manual: true, rebuild: true }),
+				).open(),
+		});
+		this.addCommand({ id: "update-claude-md", name: "Update CLAUDE.md now", callback: () => void this.syncNow() });
+		this.addCommand({
+			id: "open-latest-session",
+			name: "Open latest session of this project",
+			callback: () => {
+				const file = this.app.workspace.getActiveFile();
+				const project = (file ? projectOf(this.app, this.settings, file) : undefined) ?? projectNames(this.app, this.settings)[0];
+				const latest = project === undefined ? undefined : latestSessionNote(this.app, this.settings, project);
+				if (latest) void this.app.workspace.getLeaf(false).openFile(latest);
+				else new Notice("No session notes yet: sync first.");
+			},
 		});
 		this.addCommand({
 			id: "save-selection-as-memory-fact",
 			name: "Save selection as memory fact",
 			editorCallback: (editor, ctx) => saveSelectionAsFact(this.app, this.settings, editor, ctx.file),
 		});
+		this.addCommand({ id: "review-proposed-facts", name: "Review proposed facts", callback: () => new ReviewFactsModal(this.app, this.settings).open() });
 	}
 
-	async sync(): Promise<void> {
+	private vaultPath(): string | undefined {
 		const adapter = this.app.vault.adapter;
-		if (!(adapter instanceof FileSystemAdapter)) {
-			new Notice("This plugin needs a vault on the local file system.");
-			return;
-		}
-		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(adapter.getBasePath(), this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: adapter.getBasePath() });
-		try {
-			const report = await this.syncer.run(this.settings);
-			new Notice(`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged.`);
-			for (const notice of report.notices) new Notice(notice);
-		} catch (error) {
-			new Notice(`Sync failed: ${error instanceof Error ? error.message : String(error)}`);
-		}
+		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
+	}
+
+	/** One sync engine for the plugin's life: it keeps its index between syncs and reads only what was appended. */
+	private vaultSync(): VaultSync {
+		const vault = this.vaultPath();
+		if (vault === undefined) throw new Error("This plugin needs a vault on the local file system (desktop).");
+		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: vault });
+		return this.syncer;
 	}
 }

@@ -1,7 +1,8 @@
-import { type App, type Editor, Notice, normalizePath, type TFile, TFolder } from "obsidian";
+import { type App, type Editor, Notice, normalizePath, type TFile } from "obsidian";
 import { newFactFile } from "../core/memory/new-fact";
 import type { Settings } from "../core/settings";
 import { SaveFactModal } from "./save-fact-modal";
+import { projectNames, projectOf } from "./projects";
 import { VaultNoteStore } from "./vault-note-store";
 
 /**
@@ -25,27 +26,4 @@ export function saveSelectionAsFact(app: App, settings: Settings, editor: Editor
 		new Notice(`Saved the fact "${fact.name}" in ${folder}.`);
 		return undefined;
 	}).open();
-}
-
-/** Projects known in the vault: folders of the notes and memory folders, and enabled projects. */
-function projectNames(app: App, settings: Settings): string[] {
-	const names = new Set<string>();
-	for (const root of [settings.notesFolder, settings.memoryFolder]) {
-		const folder = app.vault.getFolderByPath(normalizePath(root));
-		for (const child of folder?.children ?? []) if (child instanceof TFolder) names.add(child.name);
-	}
-	for (const p of settings.projects) names.add(p.path.split(/[\\/]/).filter(Boolean).pop() ?? p.path);
-	return [...names].sort((a, b) => a.localeCompare(b));
-}
-
-function projectOf(app: App, settings: Settings, file: TFile): string | undefined {
-	for (const root of [settings.notesFolder, settings.memoryFolder]) {
-		const prefix = `${normalizePath(root)}/`;
-		if (file.path.startsWith(prefix)) {
-			const parts = file.path.slice(prefix.length).split("/");
-			if (parts.length > 1) return parts[0];
-		}
-	}
-	const property: unknown = app.metadataCache.getFileCache(file)?.frontmatter?.project;
-	return typeof property === "string" ? property : undefined;
 }

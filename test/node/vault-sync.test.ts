@@ -127,6 +127,18 @@ describe("VaultSync", () => {
 		expect([...notes.files.keys()].filter((k) => k.includes("2026-11-20"))).toEqual([path]);
 	});
 
+	it("syncs one project when asked, and the others' sessions read meanwhile at the next sync", async () => {
+		const other = join(root, "billing");
+		await mkdir(join(projects, "-billing"), { recursive: true });
+		await writeFile(join(projects, "-billing", `${C}.jsonl`), jsonl([userText("Add invoices", { sessionId: C, cwd: other, timestamp: "2026-11-22T10:00:00.000Z" })]));
+		const only = await newSync().run(settings(), { project: projectPath });
+		expect(only.notesWritten.filter((p) => p.includes("/billing/"))).toEqual([]);
+		expect(only.notesWritten.filter((p) => p.includes("/shop-api/2026"))).toHaveLength(2);
+		const next = await newSync().run(settings());
+		expect(next.transcriptsRead).toBe(0);
+		expect(next.notesWritten).toContain("AI Conversations/billing/2026-11-22 Add invoices.md");
+	});
+
 	it("honours excluded projects everywhere", async () => {
 		const r = await newSync().run(settings({ excludedProjects: [join(root, "*")] }));
 		expect(r.notesWritten).toEqual([]);

@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { Notice, Vault } from "../stubs/obsidian";
-import { stubApp as makeApp } from "../stubs/app";
+import { Modal, Notice, type TFile, Vault } from "../stubs/obsidian";
+import { stubApp } from "../stubs/app";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
@@ -22,44 +22,148 @@ beforeEach(() => {
 	process.env.CLAUDE_CONFIG_DIR = claudeDir;
 });
 afterEach(() => {
+	while (Modal.open.length > 0) Modal.open.at(-1)!.close();
 	if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
 	else process.env.CLAUDE_CONFIG_DIR = saved;
 	rmSync(claudeDir, { recursive: true, force: true });
 	rmSync(vaultDir, { recursive: true, force: true });
 });
 
-function stubApp(vault: Vault): never {
-	return makeApp(vault, vaultDir) as never;
-}
-
 const pluginManifest = { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" };
 
-function commandsOf(plugin: AiConversationMemoryPlugin): { id: string; name: string; hotkeys?: unknown[] }[] {
-	return (plugin as unknown as { commands: { id: string; name: string; hotkeys?: unknown[] }[] }).commands;
+interface Loaded {
+	plugin: AiConversationMemoryPlugin;
+	app: ReturnType<typeof stubApp>;
+	vault: Vault;
+	stub: {
+		commands: { id: string; name: string; hotkeys?: unknown[]; callback?: () => unknown }[];
+		statusBarItems: HTMLElement[];
+		ribbonIcons: { title: string; el: HTMLElement }[];
+		intervals: Set<number>;
+		data: unknown;
+	};
 }
 
+function load(): Loaded {
+	const vault = new Vault();
+	const app = stubApp(vault, vaultDir);
+	const plugin = new AiConversationMemoryPlugin(app as never, pluginManifest);
+	plugin.load();
+	return { plugin, app, vault, stub: plugin as unknown as Loaded["stub"] };
+}
+
+async function settle(plugin: AiConversationMemoryPlugin): Promise<void> {
+	// The catch-up sync runs in the background once the layout is ready: wait for it and the queue.
+	const inside = plugin as unknown as { started?: Promise<void>; controller: { idle(): Promise<void> } };
+	await inside.started;
+	await new Promise((r) => setTimeout(r, 0));
+	await inside.controller.idle();
+}
+
+function run(l: Loaded, id: string): unknown {
+	const command = l.stub.commands.find((c) => c.id === id);
+	if (!command?.callback) throw new Error(`no command ${id}`);
+	return command.callback();
+}
+
+const sessionNotes = (vault: Vault) => vault.getFiles().filter((f) => /AI Conversations\/shop-api\/2026-/.test(f.path));
+
 describe("the plugin", () => {
-	it("registers its command on load, with no default hotkey", async () => {
-		const plugin = new AiConversationMemoryPlugin(stubApp(new Vault()), pluginManifest);
-		await plugin.onload();
-		expect(commandsOf(plugin).map((c) => [c.id, c.name, c.hotkeys])).toEqual([
+	it("registers its commands, status bar and ribbon icon on load, with no default hotkey, and reads no file yet", () => {
+		const l = load();
+		expect(l.stub.commands.map((c) => [c.id, c.name, c.hotkeys])).toEqual([
 			["sync-ai-conversations", "Sync AI conversations", undefined],
+			["sync-current-project", "Sync current project", undefined],
+			["rebuild-all-notes", "Rebuild all notes", undefined],
+			["update-claude-md", "Update CLAUDE.md now", undefined],
+			["open-latest-session", "Open latest session of this project", undefined],
 			["save-selection-as-memory-fact", "Save selection as memory fact", undefined],
+			["review-proposed-facts", "Review proposed facts", undefined],
 		]);
+		expect(l.stub.statusBarItems[0]?.textContent).toBe("AI memory: idle");
+		expect(l.stub.ribbonIcons.map((r) => r.title)).toEqual(["Sync AI conversations"]);
+		expect(l.vault.getFiles()).toEqual([]);
 	});
 
-	it("syncs the transcripts into notes through the vault, and again without changes", async () => {
-		const vault = new Vault();
-		const plugin = new AiConversationMemoryPlugin(stubApp(vault), pluginManifest);
-		await plugin.onload();
-		await plugin.sync();
-		const paths = vault.getFiles().map((f) => f.path).sort();
-		expect(paths).toHaveLength(6);
-		expect(paths.filter((p) => p.startsWith("AI Conversations/shop-api/2026-11-29 "))).toHaveLength(4);
-		expect(paths).toContain("AI Conversations/shop-api/shop-api.md");
-		expect(paths).toContain("AI Conversations/AI Conversations.base");
-		expect(Notice.shown.at(-1)).toBe("Synced 5 transcripts: 6 notes written, 0 unchanged.");
-		await plugin.sync();
-		expect(Notice.shown.at(-1)).toBe("Synced 0 transcripts: 0 notes written, 0 unchanged.");
+	it("catches up when the layout is ready, silently, then syncs on command with a result notice", async () => {
+		const l = load();
+		const before = Notice.shown.length;
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+		expect(Notice.shown.length).toBe(before);
+		expect(l.stub.statusBarItems[0]?.textContent).toMatch(/^AI memory: synced \d\d:\d\d · 6 notes$/);
+
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(Notice.shown.at(-1)).toBe("Synced: 0 transcripts read, 0 notes written, 0 unchanged.");
+	});
+
+	it("rebuilds all notes only after asking, and brings back a deleted note", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const note = sessionNotes(l.vault)[0]!;
+		await l.app.fileManager.trashFile(note);
+		run(l, "rebuild-all-notes");
+		const modal = Modal.open.at(-1)!;
+		expect(modal.titleEl.textContent).toBe("Rebuild all notes?");
+		modal.contentEl.querySelector<HTMLButtonElement>("button.mod-warning")!.click();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+	});
+
+	it("syncs the project of the open note, and opens the latest session of a project", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		run(l, "sync-current-project");
+		expect(Notice.shown.at(-1)).toMatch(/^Open a session note/);
+
+		l.app.workspace.activeFile = l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md");
+		run(l, "open-latest-session");
+		await Promise.resolve();
+		const opened = l.app.workspace.opened.at(-1) as TFile;
+		expect(opened.path).toMatch(/^AI Conversations\/shop-api\/2026-11-29 /);
+		run(l, "sync-current-project");
+		await settle(l.plugin);
+		expect(Notice.shown.at(-1)).toMatch(/^Synced: 0 transcripts read/);
+	});
+
+	it("reviews proposed facts: accept moves one into the memory, reject deletes it", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const fact = (name: string) => `---\nname: ${name}\ndescription: Always ${name}\nmetadata:\n  type: feedback\n---\nBody\n`;
+		await l.vault.createFolder("AI Memory");
+		await l.vault.createFolder("AI Memory/shop-api");
+		await l.vault.createFolder("AI Memory/shop-api/_inbox");
+		await l.vault.create("AI Memory/shop-api/_inbox/use-pnpm.md", fact("use-pnpm"));
+		await l.vault.create("AI Memory/shop-api/_inbox/run-tests.md", fact("run-tests"));
+		run(l, "review-proposed-facts");
+		await new Promise((r) => setTimeout(r, 0));
+		const modal = Modal.open.at(-1)!;
+		const rows = () => [...modal.contentEl.querySelectorAll(".setting-item")];
+		expect(rows().map((r) => r.querySelector(".setting-item-name")?.textContent)).toEqual(["Always run-tests", "Always use-pnpm"]);
+		rows()[0]!.querySelector<HTMLButtonElement>("button.mod-warning")!.click();
+		await new Promise((r) => setTimeout(r, 0));
+		rows()[0]!.querySelector<HTMLButtonElement>("button.mod-cta")!.click();
+		await new Promise((r) => setTimeout(r, 0));
+		expect(l.vault.getFileByPath("AI Memory/shop-api/_inbox/run-tests.md")).toBeNull();
+		expect(l.vault.getFileByPath("AI Memory/shop-api/use-pnpm.md")).not.toBeNull();
+		expect(modal.contentEl.textContent).toContain("No proposed facts are waiting.");
+	});
+
+	it("leaves nothing behind when unloaded", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const bar = l.stub.statusBarItems[0]!;
+		document.body.appendChild(bar);
+		l.plugin.unload();
+		expect(bar.isConnected).toBe(false);
+		expect(l.stub.intervals.size).toBe(0);
+		expect(l.app.workspace.listenerCount()).toBe(0);
+		expect(l.app.vault.listenerCount?.() ?? 0).toBe(0);
 	});
 });

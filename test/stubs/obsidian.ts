@@ -51,9 +51,22 @@ export class Component {
 }
 
 export class Notice {
+	/** Test-only: every message shown, in order (an updated message is shown again). */
 	static readonly shown: string[] = [];
+	/** Test-only: notices on screen now. */
+	static readonly visible = new Set<Notice>();
+	message = "";
 	constructor(message: string | DocumentFragment, _duration?: number) {
-		Notice.shown.push(typeof message === "string" ? message : (message.textContent ?? ""));
+		this.setMessage(message);
+		Notice.visible.add(this);
+	}
+	setMessage(message: string | DocumentFragment): this {
+		this.message = typeof message === "string" ? message : (message.textContent ?? "");
+		Notice.shown.push(this.message);
+		return this;
+	}
+	hide(): void {
+		Notice.visible.delete(this);
 	}
 }
 
@@ -132,6 +145,26 @@ export class Vault {
 	getFiles(): TFile[] {
 		return [...this.files.values()].map((e) => e.file);
 	}
+	async cachedRead(file: TFile): Promise<string> {
+		return this.read(file);
+	}
+	getAbstractFileByPath(path: string): TAbstractFile | null {
+		return this.files.get(path)?.file ?? this.folders.get(path) ?? null;
+	}
+	/** Like the app: the target folder must exist, the target must not. */
+	async rename(file: TAbstractFile, newPath: string): Promise<void> {
+		const entry = this.files.get(file.path);
+		if (!entry) throw new Error(`File not found: ${file.path}`);
+		if (this.files.has(newPath) || this.folders.has(newPath)) throw new Error("Destination file already exists!");
+		const parent = this.folders.get(newPath.split("/").slice(0, -1).join("/"));
+		if (!parent) throw new Error(`Folder does not exist: ${newPath}`);
+		this.files.delete(file.path);
+		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
+		file.path = newPath;
+		file.parent = parent;
+		parent.children.push(file);
+		this.files.set(newPath, entry);
+	}
 	/** Test-only: a note's text without awaiting, as the metadata cache sees it. */
 	cachedText(path: string): string | undefined {
 		return this.files.get(path)?.data;
@@ -146,6 +179,10 @@ export class Vault {
 
 export class FileManager {
 	constructor(private readonly vault: Vault) {}
+	/** Moves (and renames) a file, creating nothing else; the app would also update links to it. */
+	async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
+		await this.vault.rename(file, newPath);
+	}
 	/** Follows the user's "deleted files" setting; the stub's vault just drops it. */
 	async trashFile(file: TAbstractFile): Promise<void> {
 		await this.vault.trash(file, true);
@@ -209,8 +246,23 @@ export class Workspace extends Events {
 		this.layoutReady = true;
 		for (const cb of this.waiting.splice(0)) void cb();
 	}
+	/** Test-only: the file a test says is open. */
+	activeFile: TFile | null = null;
+	/** Test-only: files opened through leaves, in order. */
+	readonly opened: TFile[] = [];
 	getActiveFile(): TFile | null {
-		return null;
+		return this.activeFile;
+	}
+	getLeaf(_newLeaf?: boolean): WorkspaceLeaf {
+		return new WorkspaceLeaf(this);
+	}
+}
+
+export class WorkspaceLeaf {
+	constructor(private readonly workspace: Workspace) {}
+	async openFile(file: TFile): Promise<void> {
+		this.workspace.opened.push(file);
+		this.workspace.activeFile = file;
 	}
 }
 
@@ -493,6 +545,14 @@ export class ButtonComponent extends BaseComponent {
 	}
 	setWarning(): this {
 		this.buttonEl.classList.add("mod-warning");
+		return this;
+	}
+	setClass(cls: string): this {
+		this.buttonEl.classList.add(cls);
+		return this;
+	}
+	setDestructive(): this {
+		this.buttonEl.classList.add("mod-destructive");
 		return this;
 	}
 	setTooltip(tooltip: string): this {

@@ -24,6 +24,8 @@ export interface SyncOptions {
 	rebuild?: boolean;
 	/** Called as notes are written: done of total. */
 	onProgress?: (done: number, total: number) => void;
+	/** Only this project (its path): its sessions' notes, its facts and its CLAUDE.md. */
+	project?: string;
 }
 
 export interface SyncReport {
@@ -75,8 +77,11 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const report: SyncReport = { transcriptsRead: read.updated.length, notesWritten: [], notesUnchanged: 0, notesSkipped: [], contextWritten: [], memoryWritten: [], errors: read.failed.map((f) => `${f.path}: ${f.reason}`), notices: [] };
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 
-	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : touchedSessionPaths(read, index);
-	const sessions = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
+	// Sessions read by a sync of one project but of another project wait for the next sync.
+	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...state.pending])];
+	const all = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
+	const sessions = options.project === undefined ? all : all.filter((s) => s.model.cwd === options.project);
+	state.pending = all.filter((s) => !sessions.includes(s)).map((s) => s.file.path);
 	const live = sessions.filter((s) => !isEmptySession(s.model));
 	const newcomers = new Set<string>();
 	const readyByPath = new Map<string, PreparedSession>();
@@ -126,7 +131,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
 	for (const project of settings.projects) {
-		if (!project.enabled || isExcluded(project.path, settings.excludedProjects)) continue;
+		if (!project.enabled || isExcluded(project.path, settings.excludedProjects) || (options.project !== undefined && project.path !== options.project)) continue;
 		const folder = memoryFolderOf(settings.memoryFolder, projectNameFor(state, project.path));
 		const memory = await syncProjectMemory(deps.notes, state, folder, project.path, project.memorySharing ? deps.claudeMemory?.(project.path) : undefined);
 		report.memoryWritten.push(...memory.written);

@@ -37,12 +37,14 @@ export interface SyncState {
 	memory: Record<string, Record<string, { vault: string; base: string }>>;
 	/** Keys of facts proposed once, by project: never proposed again, whether accepted or rejected. */
 	proposed: Record<string, string[]>;
+	/** Transcripts read by a sync of one project that belong to others: the next sync does them. */
+	pending: string[];
 }
 
 export const SYNC_STATE_VERSION = 1;
 
 export function emptySyncState(): SyncState {
-	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {} };
+	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [] };
 }
 
 /** Reads a stored state; anything unreadable or from another version starts afresh. */
@@ -59,5 +61,6 @@ export function restoreSyncState(raw: unknown): SyncState {
 		checkpoints: (record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {},
 		memory: (record(o.memory) as SyncState["memory"] | undefined) ?? {},
 		proposed: (record(o.proposed) as SyncState["proposed"] | undefined) ?? {},
+		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 	};
 }
