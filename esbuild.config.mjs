@@ -44,6 +44,8 @@ const cli = {
 	format: "cjs",
 	target: "node20",
 	platform: "node",
+	// ESM builds first: jsonc-parser's CommonJS build loads its parts dynamically, which a bundle cannot.
+	mainFields: ["module", "main"],
 	logLevel: "info",
 	banner: { js: "#!/usr/bin/env node" },
 	outdir: "dist",

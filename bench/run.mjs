@@ -7,6 +7,7 @@ await esbuild.build({
 	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts" },
 	bundle: true,
 	platform: "node",
+	mainFields: ["module", "main"],
 	target: "node20",
 	format: "cjs",
 	external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],

@@ -4,6 +4,7 @@ import { writeFileReplacing } from "./atomic-write";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
+import type { HookContext } from "../core/sync/hook-context";
 import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
 
 /**
@@ -46,6 +47,11 @@ export class StateFolder implements TranscriptStore {
 
 	async saved(file: TranscriptFile): Promise<void> {
 		(await this.fileMap()).set(file.path, file);
+	}
+
+	/** `hooks/<hash>.json`: what a project's hooks print, rewritten only when it changed. */
+	async writeHookContext(projectPath: string, context: HookContext): Promise<void> {
+		await this.writeJson(hookContextPath(this.dir, projectPath), context);
 	}
 
 	async loadState(): Promise<SyncState> {
@@ -100,6 +106,10 @@ export class StateFolder implements TranscriptStore {
 }
 
 const MAX_PENDING_WRITES = 8;
+
+export function hookContextPath(stateDir: string, projectPath: string): string {
+	return join(stateDir, "hooks", `${hash53(projectPath).toString(36)}.json`);
+}
 function isStoredTranscript(value: unknown): value is StoredTranscript {
 	if (typeof value !== "object" || value === null) return false;
 	const v = value as Partial<StoredTranscript>;

@@ -55,7 +55,7 @@ export class VaultSync {
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
 			return dir === undefined ? undefined : new ClaudeMemoryFolder(dir);
 		};
-		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory }, options);
+		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context) }, options);
 		await this.store.flush(state);
 		return report;
 	}

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { Modal, Notice, type TFile, Vault } from "../stubs/obsidian";
+import { Modal, Notice, Vault } from "../stubs/obsidian";
 import { stubApp } from "../stubs/app";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import manifest from "../../manifest.json";
@@ -123,7 +123,7 @@ describe("the plugin", () => {
 		l.app.workspace.activeFile = l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md");
 		run(l, "open-latest-session");
 		await Promise.resolve();
-		const opened = l.app.workspace.opened.at(-1) as TFile;
+		const opened = l.app.workspace.opened.at(-1)!;
 		expect(opened.path).toMatch(/^AI Conversations\/shop-api\/2026-11-29 /);
 		run(l, "sync-current-project");
 		await settle(l.plugin);
@@ -164,6 +164,5 @@ describe("the plugin", () => {
 		expect(bar.isConnected).toBe(false);
 		expect(l.stub.intervals.size).toBe(0);
 		expect(l.app.workspace.listenerCount()).toBe(0);
-		expect(l.app.vault.listenerCount?.() ?? 0).toBe(0);
 	});
 });

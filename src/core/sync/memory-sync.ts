@@ -7,8 +7,9 @@ import type { SyncState } from "./sync-state";
 export const INDEX_FILE = "MEMORY.md";
 
 export interface MemoryOutcome {
-	/** The project's facts after the sync, as the vault has them. */
+	/** The project's facts after the sync, as the vault has them, and their texts by file name. */
 	facts: FactInfo[];
+	texts: Map<string, string>;
 	written: string[];
 	errors: string[];
 	/** Things a person must look at: conflict copies. */
@@ -32,7 +33,7 @@ export function isFactFile(name: string): boolean {
  * ran is left for the next sync.
  */
 export async function syncProjectMemory(notes: NoteStore, state: SyncState, folder: string, key: string, claude: MemoryFolder | undefined): Promise<MemoryOutcome> {
-	const out: MemoryOutcome = { facts: [], written: [], errors: [], notices: [] };
+	const out: MemoryOutcome = { facts: [], texts: new Map(), written: [], errors: [], notices: [] };
 	const vault = new Map<string, string>();
 	for (const path of await notes.list(folder)) {
 		const name = path.slice(folder.length + 1);
@@ -42,6 +43,7 @@ export async function syncProjectMemory(notes: NoteStore, state: SyncState, fold
 	}
 	if (claude) await shareFacts(notes, state, folder, key, claude, vault, out);
 	out.facts = [...vault].map(([name, text]) => readFact(name, text));
+	out.texts = vault;
 
 	if (out.facts.length > 0 || (await notes.read(`${folder}/${INDEX_FILE}`)) !== null) {
 		const path = `${folder}/${INDEX_FILE}`;

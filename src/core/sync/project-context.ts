@@ -7,7 +7,10 @@ import type { SyncState } from "./sync-state";
 /** What goes into one enabled project's CLAUDE.md, and in lazy mode the packet note beside it. */
 export interface ProjectContext {
 	block: string;
-	packet?: { path: string; note: { frontmatter: string; body: string } };
+	/** The packet note: written to the vault in lazy mode; its body is what recall hooks print. */
+	packet: { path: string; note: { frontmatter: string; body: string } };
+	/** Where the facade points (absolute when the vault's folder is known). */
+	packetLocation: string;
 }
 
 /** About four characters a token: the budget is set in tokens, the block is cut in characters. */
@@ -26,13 +29,13 @@ export function projectContext(state: SyncState, project: ProjectSettings, setti
 		topics: r.tags.filter((t) => !t.startsWith(projectTags)).map((t) => (t.startsWith(settings.tagPrefix) ? t.slice(settings.tagPrefix.length) : t)),
 		notePath: r.deleted ? undefined : located(r.notePath),
 	}));
-	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }) };
-
 	const name = projectNameFor(state, project.path);
 	const path = contextPacketPath(settings.notesFolder, name);
 	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
+	const packet = { path, note };
+	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path) };
 	const latest = [...entries].filter((e) => e.digest.prompts > 0).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))[0];
-	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet: { path, note } };
+	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path) };
 }
 
 /** The project's folder name in the vault: as its sessions have it, else the last part of its path. */

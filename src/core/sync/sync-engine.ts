@@ -5,7 +5,6 @@ import { safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { projectIndexPath, renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderConversation, renderSessionNote } from "../notes/render-session-note";
-import type { FactInfo } from "../memory/fact-file";
 import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
@@ -14,7 +13,8 @@ import type { SessionModel } from "../transcript/session-model";
 import { isEmptySession } from "../transcript/session-queries";
 import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
 import { projectContext, projectNameFor } from "./project-context";
-import { memoryFolderOf, syncProjectMemory } from "./memory-sync";
+import { hookContextOf, type HookContext } from "./hook-context";
+import { memoryFolderOf, syncProjectMemory, type MemoryOutcome } from "./memory-sync";
 import { proposeFromSessions } from "./propose-sync";
 import type { SessionRecord, SyncState } from "./sync-state";
 import type { RefreshResult, TranscriptIndex } from "./transcript-index";
@@ -52,6 +52,8 @@ export interface SyncDeps {
 	projects: ProjectFiles;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
 	vaultPath?: string;
+	/** Stores what the hooks of a project print (see `HookContext`). */
+	hookContext?: (projectPath: string, context: HookContext) => Promise<void>;
 	/** A project's Claude Code memory folder; undefined when Claude Code's memory is off for it. */
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 }
@@ -137,7 +139,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		report.memoryWritten.push(...memory.written);
 		report.errors.push(...memory.errors);
 		report.notices.push(...memory.notices);
-		await writeContext(deps, project, memory.facts, report);
+		await writeContext(deps, project, memory, report);
 	}
 	report.notesWritten.sort();
 	report.notesSkipped.sort();
@@ -310,10 +312,12 @@ async function writeIfMissing(notes: NoteStore, path: string, text: string, repo
 /** A CLAUDE.md that keeps changing under us is left alone after this many tries. */
 const CONTEXT_ATTEMPTS = 3;
 
-async function writeContext(deps: SyncDeps, project: ProjectSettings, facts: readonly FactInfo[], report: SyncReport): Promise<void> {
-	const context = projectContext(deps.state, project, deps.settings, facts, deps.vaultPath);
+async function writeContext(deps: SyncDeps, project: ProjectSettings, memory: MemoryOutcome, report: SyncReport): Promise<void> {
+	const context = projectContext(deps.state, project, deps.settings, memory.facts, deps.vaultPath);
+	// What the hooks print, ready for them: they only read a file.
+	await deps.hookContext?.(project.path, hookContextOf(project, context, memory));
 	// The packet first: the facade points at it.
-	if (context.packet) await writeMerged(deps.notes, context.packet.path, await deps.notes.read(context.packet.path), context.packet.note, report);
+	if (project.mode === "lazy") await writeMerged(deps.notes, context.packet.path, await deps.notes.read(context.packet.path), context.packet.note, report);
 	const where = `${project.target} in ${project.path}`;
 	try {
 		for (let attempt = 1; attempt <= CONTEXT_ATTEMPTS; attempt++) {

@@ -1,0 +1,138 @@
+import { applyEdits, type FormattingOptions, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+
+/** The Claude Code events our hooks answer. */
+export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Every command we install carries this argument: it is how ours are told from the user's. */
+export const HOOK_MARK = "--from ai-conversation-memory";
+
+export type HookEdit = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+
+interface HookEntry {
+	type?: string;
+	command?: string;
+	timeout?: number;
+}
+interface MatcherGroup {
+	matcher?: string;
+	hooks?: HookEntry[];
+}
+
+/**
+ * Adds our hook commands to a Claude Code `settings.json` (text; null when there is none),
+ * keeping every other key, hook and the file's formatting. Installing twice changes nothing; an
+ * older install of ours is replaced. Invalid JSON stops with the reason and the line.
+ */
+export function installHooks(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>> = {}): HookEdit {
+	const parsed = parseSettings(text);
+	if (!parsed.ok) return parsed;
+	let out = text ?? "{}\n";
+	for (const event of HOOK_EVENTS) {
+		const groups = groupsOf(parsed.value, event);
+		const entry: HookEntry = { type: "command", command: commands[event], ...(timeouts[event] === undefined ? {} : { timeout: timeouts[event] }) };
+		const ours = findOurs(groups);
+		if (ours.length === 1 && JSON.stringify(groups[ours[0]!.group]?.hooks?.[ours[0]!.hook]) === JSON.stringify(entry)) continue;
+		// Drop every entry of ours (stale paths, duplicates), then add the current one.
+		out = removeOurs(out, event);
+		const now = groupsOf(parse(out) as unknown, event);
+		out = applyEdits(out, modify(out, ["hooks", event, now.length], { hooks: [entry] }, { formattingOptions: formatting(out), isArrayInsertion: true }));
+	}
+	return { ok: true, text: out, changed: out !== (text ?? "{}\n") };
+}
+
+/**
+ * Removes our hook commands only; a group or event or `hooks` key left empty by that goes too.
+ * `before` is the file as it was before our install (the backup; null: there was no file): when
+ * what is left means the same as it, the user gets those exact bytes back (null: delete the file).
+ */
+export function uninstallHooks(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
+	if (text === null) return { ok: true, text: null, changed: false };
+	const parsed = parseSettings(text);
+	if (!parsed.ok) return parsed;
+	let out = text;
+	for (const event of HOOK_EVENTS) out = removeOurs(out, event);
+	const after = parse(out) as { hooks?: Record<string, unknown> } | undefined;
+	if (after?.hooks && Object.keys(after.hooks).length === 0) out = applyEdits(out, modify(out, ["hooks"], undefined, { formattingOptions: formatting(out) }));
+	if (before !== undefined) {
+		const original = parseSettings(before);
+		if (original.ok && JSON.stringify(sortKeys(parse(out))) === JSON.stringify(sortKeys(original.value))) return { ok: true, text: before, changed: before !== text };
+	}
+	return { ok: true, text: out, changed: out !== text };
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortKeys);
+	if (!isRecord(value)) return value;
+	return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+}
+
+/** Which of our events are installed, and with what command. */
+export function installedHooks(text: string | null): Partial<Record<HookEvent, string>> {
+	const parsed = parseSettings(text);
+	if (!parsed.ok) return {};
+	const found: Partial<Record<HookEvent, string>> = {};
+	for (const event of HOOK_EVENTS) {
+		const groups = groupsOf(parsed.value, event);
+		const ours = findOurs(groups)[0];
+		const command = ours ? groups[ours.group]?.hooks?.[ours.hook]?.command : undefined;
+		if (command) found[event] = command;
+	}
+	return found;
+}
+
+function removeOurs(text: string, event: HookEvent): string {
+	let out = text;
+	for (;;) {
+		const groups = groupsOf(parse(out) as unknown, event);
+		const ours = findOurs(groups).at(-1);
+		if (!ours) break;
+		const group = groups[ours.group];
+		const onlyOurs = (group?.hooks ?? []).every((h) => isOurs(h));
+		const path = onlyOurs ? ["hooks", event, ours.group] : ["hooks", event, ours.group, "hooks", ours.hook];
+		out = applyEdits(out, modify(out, path, undefined, { formattingOptions: formatting(out) }));
+		if (onlyOurs && groups.length === 1) out = applyEdits(out, modify(out, ["hooks", event], undefined, { formattingOptions: formatting(out) }));
+	}
+	return out;
+}
+
+function findOurs(groups: readonly MatcherGroup[]): { group: number; hook: number }[] {
+	const found: { group: number; hook: number }[] = [];
+	groups.forEach((g, group) => (g.hooks ?? []).forEach((h, hook) => isOurs(h) && found.push({ group, hook })));
+	return found;
+}
+
+function isOurs(hook: HookEntry): boolean {
+	return typeof hook.command === "string" && hook.command.includes(HOOK_MARK);
+}
+
+function groupsOf(value: unknown, event: HookEvent): MatcherGroup[] {
+	const hooks = isRecord(value) ? value.hooks : undefined;
+	const list = isRecord(hooks) ? hooks[event] : undefined;
+	return Array.isArray(list) ? (list as MatcherGroup[]) : [];
+}
+
+function parseSettings(text: string | null): { ok: true; value: unknown } | { ok: false; reason: string } {
+	if (text === null || text.trim() === "") return { ok: true, value: {} };
+	const errors: ParseError[] = [];
+	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: true });
+	const first = errors[0];
+	if (first) {
+		const line = text.slice(0, first.offset).split("\n").length;
+		return { ok: false, reason: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${line}); nothing was changed` };
+	}
+	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
+	const hooks = value.hooks;
+	if (hooks !== undefined && !isRecord(hooks)) return { ok: false, reason: `its "hooks" is not an object; nothing was changed` };
+	return { ok: true, value };
+}
+
+/** The file's own indentation, so what we add looks like what was there. */
+function formatting(text: string): FormattingOptions {
+	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,39 @@
+import { splitFrontmatter } from "../memory/fact-file";
+import { RecallIndex, type SerializedRecallIndex } from "../memory/recall";
+import type { ProjectSettings } from "../settings";
+import type { MemoryOutcome } from "./memory-sync";
+import type { ProjectContext } from "./project-context";
+
+/**
+ * What a project's Claude Code hooks print, worked out at sync time so that a hook only reads one
+ * small file: the facade (lazy mode's session start), the context packet and the facts with their
+ * recall index (for prompts that ask for the past).
+ */
+export interface HookContext {
+	version: 1;
+	projectPath: string;
+	mode: ProjectSettings["mode"];
+	/** Printed at session start in lazy mode; empty in eager mode (CLAUDE.md has the block). */
+	facade: string;
+	/** The packet's Markdown, without properties. */
+	packet: string;
+	packetPath: string;
+	recall: SerializedRecallIndex;
+	/** Fact bodies by file name, for the facts recall picks. */
+	bodies: Record<string, string>;
+}
+
+export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: MemoryOutcome): HookContext {
+	const bodies: Record<string, string> = {};
+	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim();
+	return {
+		version: 1,
+		projectPath: project.path,
+		mode: project.mode,
+		facade: project.mode === "lazy" ? context.block : "",
+		packet: context.packet.note.body,
+		packetPath: context.packetLocation,
+		recall: RecallIndex.build(memory.facts).serialize(),
+		bodies,
+	};
+}

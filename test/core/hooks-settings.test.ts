@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { HOOK_EVENTS, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../../src/core/hooks/hook-settings";
+
+const commands = Object.fromEntries(HOOK_EVENTS.map((e) => [e, `"/usr/bin/node" "/opt/ai-memory/cli.cjs" hook ${e} --vault "/home/me/Vault" --from ai-conversation-memory`])) as Record<HookEvent, string>;
+
+const userFiles: [string, string | null][] = [
+	["no file", null],
+	["an empty object", "{}\n"],
+	["other keys, four-space indent, inline arrays", `{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(npm test)"]}\n}\n`],
+	[
+		"the user's own hooks, on the same events too",
+		`{\n  "hooks": {\n    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}],\n    "SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n  },\n  "env": {"A": "1"}\n}\n`,
+	],
+	["CRLF and tabs", '{\r\n\t"model": "sonnet"\r\n}\r\n'],
+];
+
+describe("Claude Code hook settings", () => {
+	it.each(userFiles)("install then uninstall gives back the file as the user had it: %s", (_name, before) => {
+		const installed = installHooks(before, commands, { SessionEnd: 10 });
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installed.changed).toBe(true);
+		expect(installedHooks(installed.text)).toEqual(commands);
+		// Every other key and hook is still there.
+		const data = JSON.parse(installed.text) as Record<string, unknown>;
+		const original = JSON.parse(before ?? "{}") as Record<string, unknown>;
+		for (const key of Object.keys(original).filter((k) => k !== "hooks")) expect(data[key]).toEqual(original[key]);
+		if (before?.includes("echo mine")) expect(installed.text).toContain("echo mine");
+
+		const again = installHooks(installed.text, commands, { SessionEnd: 10 });
+		expect(again).toEqual({ ok: true, text: installed.text, changed: false });
+
+		const removed = uninstallHooks(installed.text, before);
+		expect(removed).toEqual({ ok: true, text: before, changed: true });
+	});
+
+	it("removes only ours when the user changed the file meanwhile, and keeps their change", () => {
+		const installed = installHooks(userFiles[3]![1], commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		const edited = installed.text.replace('"A": "1"', '"A": "2"');
+		const removed = uninstallHooks(edited, userFiles[3]![1]);
+		if (!removed.ok || removed.text === null) throw new Error("expected text");
+		expect(installedHooks(removed.text)).toEqual({});
+		expect(JSON.parse(removed.text)).toEqual({ ...JSON.parse(userFiles[3]![1]!), env: { A: "2" } });
+	});
+
+	it("replaces an older install of ours (moved vault or CLI) instead of adding a second", () => {
+		const old = installHooks(null, Object.fromEntries(HOOK_EVENTS.map((e) => [e, `node /old/cli.cjs hook ${e} --from ai-conversation-memory`])) as Record<HookEvent, string>);
+		if (!old.ok) throw new Error(old.reason);
+		const now = installHooks(old.text, commands);
+		if (!now.ok) throw new Error(now.reason);
+		expect(installedHooks(now.text)).toEqual(commands);
+		expect(now.text).not.toContain("/old/cli.cjs");
+	});
+
+	it("stops on invalid JSON with the line, and changes nothing", () => {
+		const broken = '{\n  "model": "opus",\n  "hooks": {\n}\n,}';
+		expect(installHooks(broken, commands)).toEqual({ ok: false, reason: expect.stringMatching(/not valid JSON \(\w+ at line \d\); nothing was changed/) as unknown });
+		expect(uninstallHooks(broken)).toMatchObject({ ok: false });
+		expect(installHooks('{"hooks": []}', commands)).toEqual({ ok: false, reason: 'its "hooks" is not an object; nothing was changed' });
+	});
+});
