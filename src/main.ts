@@ -1,12 +1,14 @@
 import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { migrateSettings, type Settings } from "./core/settings";
-import { claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
+import { migrateSettings, storeSettings, type Settings } from "./core/settings";
+import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
 import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
 import { ReviewFactsModal } from "./obsidian/review-facts-modal";
 import { saveSelectionAsFact } from "./obsidian/save-fact-command";
+import { SettingsTab } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { SyncController } from "./obsidian/sync-controller";
 import { SyncLog, SyncLogModal } from "./obsidian/sync-log";
@@ -30,6 +32,14 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log);
 		this.addRibbonIcon("messages-square", "Sync AI conversations", () => void this.syncNow({ manual: true }));
 		this.addCommands();
+		this.addSettingTab(
+			new SettingsTab(this.app, this, {
+				get: () => this.settings,
+				save: (settings) => this.saveSettings(settings),
+				discover: async () => (this.vaultPath() ? this.vaultSync().projects() : []),
+				checkClaudeDir: (path) => checkClaudeDir(path || claudeConfigDir()),
+			}),
+		);
 		this.app.workspace.onLayoutReady(() => void this.start());
 	}
 
@@ -40,7 +50,11 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	/** Settings, then a catch-up sync in the background. */
 	private start(): Promise<void> {
 		this.started ??= (async () => {
-			this.settings = migrateSettings(await this.loadData()).settings;
+			const raw: unknown = await this.loadData();
+			const { settings, migrated } = migrateSettings(raw, hostname());
+			this.settings = settings;
+			// A version 1 file's projects become this machine's, once.
+			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
 			void this.controller.sync();
 		})();
 		return this.started;
@@ -99,6 +113,13 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		this.addCommand({ id: "review-proposed-facts", name: "Review proposed facts", callback: () => new ReviewFactsModal(this.app, this.settings).open() });
 	}
 
+	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */
+	private async saveSettings(settings: Settings): Promise<void> {
+		if (settings.claudeDir !== this.settings.claudeDir) this.syncer = undefined;
+		this.settings = settings;
+		await this.saveData(storeSettings(settings, (await this.loadData()) as unknown, hostname()));
+	}
+
 	private vaultPath(): string | undefined {
 		const adapter = this.app.vault.adapter;
 		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
@@ -108,7 +129,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private vaultSync(): VaultSync {
 		const vault = this.vaultPath();
 		if (vault === undefined) throw new Error("This plugin needs a vault on the local file system (desktop).");
-		this.syncer ??= new VaultSync(claudeProjectsDir(claudeConfigDir()), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: vault });
+		this.syncer ??= new VaultSync(claudeProjectsDir(this.settings.claudeDir ?? claudeConfigDir()), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: vault });
 		return this.syncer;
 	}
 }

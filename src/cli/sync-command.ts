@@ -1,4 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
@@ -19,11 +20,11 @@ export interface SyncOptions {
 export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(`vault folder ${vault} does not exist`);
-	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir());
-	if (!(await isDirectory(projectsDir))) return fail(`no Claude Code transcripts at ${projectsDir}`);
-
 	const folder = pluginFolder(vault, options.configDir);
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
+	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
+	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : (settings.claudeDir ?? claudeConfigDir()));
+	if (!(await isDirectory(projectsDir))) return fail(`no Claude Code transcripts at ${projectsDir}`);
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault) });
@@ -41,10 +42,21 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	return report.errors.length > 0 ? 1 : 0;
 }
 
-/** The plugin's settings from the vault when present; `--project` adds enabled projects. */
-async function loadSettings(path: string, projects: readonly string[]): Promise<Settings> {
-	const raw = await readFile(path, "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
-	const { settings } = migrateSettings(raw);
+/**
+ * The plugin's settings from the vault when present, as this machine sees them (its own projects
+ * and Claude Code folder, keyed by host name as the plugin keys them); `--project` adds enabled
+ * projects for this run. A data.json that is not JSON is an error, not an empty file.
+ */
+export async function loadSettings(path: string, projects: readonly string[], host: string = hostname()): Promise<Settings> {
+	const text = await readFile(path, "utf8").catch(() => undefined);
+	let raw: unknown;
+	try {
+		raw = text === undefined ? undefined : JSON.parse(text);
+	} catch (error) {
+		// Syncing with default folders and no projects instead would put notes where the user did not ask.
+		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
+	}
+	const { settings } = migrateSettings(raw, host);
 	for (const projectPath of projects) {
 		const existing = settings.projects.find((p) => p.path === projectPath);
 		if (existing) existing.enabled = true;

@@ -1,6 +1,22 @@
 import type { KeywordRule } from "./digest/topic-tags";
+import { toTag } from "./digest/tags/tag-name";
 
-/** Settings shared by the plugin (data.json) and the CLI (which reads the same file). */
+/**
+ * Settings shared by the plugin (data.json) and the CLI (which reads the same file).
+ *
+ * A vault, and with it data.json, is often synced between machines, while some settings name
+ * paths on one machine: the Claude Code folder and the projects whose CLAUDE.md is written. Those
+ * live per device in data.json (`devices[<host>]`), so that a vault opened on another machine never
+ * writes to this machine's paths. `Settings` is the view of one device: the shared values plus that
+ * device's own; `migrateSettings` reads it out of data.json and `storeSettings` writes it back.
+ *
+ * data.json, version 2:
+ * ```
+ * { "version": 2, "notesFolder": …, "memoryFolder": …, "detail": …, "tagPrefix": …,
+ *   "keywordRules": […], "redaction": {…}, "excludedProjects": […], "watch": true, "debounceMs": 2000,
+ *   "devices": { "<host>": { "claudeDir": "/home/me/.claude", "projects": [{ "path": …, … }] } } }
+ * ```
+ */
 
 export type DetailLevel = "digest" | "conversation" | "full";
 export type ContextMode = "eager" | "lazy";
@@ -22,6 +38,7 @@ export interface ProjectSettings {
 	redaction: boolean;
 }
 
+/** The settings one device works with: the shared values and this device's own. */
 export interface Settings {
 	version: number;
 	notesFolder: string;
@@ -32,10 +49,26 @@ export interface Settings {
 	redaction: { enabled: boolean; extraPatterns: string[] };
 	/** Project paths or glob patterns (`*`, `**`) whose sessions are ignored everywhere. */
 	excludedProjects: string[];
+	/** The plugin syncs when transcripts change (else only on command). */
+	watch: boolean;
+	/** Quiet time after the last transcript change before a watched sync runs, in milliseconds. */
+	debounceMs: number;
+	/** This device's Claude Code folder (holding `projects/`); unset: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+	claudeDir?: string;
+	/** This device's projects. */
 	projects: ProjectSettings[];
 }
 
-export const SETTINGS_VERSION = 1;
+/** What one device keeps in data.json under `devices[<id>]`. */
+export interface DeviceSettings {
+	claudeDir?: string;
+	projects: ProjectSettings[];
+}
+
+export const SETTINGS_VERSION = 2;
+
+export const DEBOUNCE_MIN_MS = 250;
+export const DEBOUNCE_MAX_MS = 60_000;
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	version: SETTINGS_VERSION,
@@ -46,6 +79,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	keywordRules: [],
 	redaction: { enabled: true, extraPatterns: [] },
 	excludedProjects: [],
+	watch: true,
+	debounceMs: 2000,
 	projects: [],
 });
 
@@ -59,29 +94,100 @@ export const DEFAULT_PROJECT: Omit<ProjectSettings, "path"> = Object.freeze({
 	redaction: true,
 });
 
-/** Reads whatever is stored (possibly old, partial or hand-edited) into valid settings. */
-export function migrateSettings(raw: unknown): { settings: Settings; migrated: boolean } {
+/** Keys of data.json this version reads; anything else (from a newer version, say) is kept as it is. */
+const KNOWN_KEYS = new Set(["version", "notesFolder", "memoryFolder", "detail", "tagPrefix", "keywordRules", "redaction", "excludedProjects", "watch", "debounceMs", "devices", "projects", "claudeDir"]);
+const KNOWN_DEVICE_KEYS = new Set(["claudeDir", "projects"]);
+
+/**
+ * The key of a device in data.json, from its host name: lower-cased and without the domain, so
+ * that a Mac that is `studio.local` on one network and `studio` on another stays one device.
+ */
+export function deviceIdOf(hostname: string): string {
+	return hostname.trim().toLowerCase().split(".")[0] || "unknown-host";
+}
+
+/**
+ * Reads whatever is stored (old, partial, hand-edited or from a newer version) into valid settings
+ * for the device `hostname` (the caller's `os.hostname()`): the shared values and that device's
+ * claudeDir and projects. A version 1 file kept projects at the top level: they become this
+ * device's. Without a host name, a version 2 file gives no device's values (tests, defaults).
+ * `migrated` says the file is not in this version's shape and is worth storing again.
+ */
+export function migrateSettings(raw: unknown, hostname?: string): { settings: Settings; migrated: boolean } {
 	const o = isRecord(raw) ? raw : {};
-	const settings: Settings = {
+	const legacy = !("devices" in o) && (o.version === undefined || o.version === 1);
+	const device: Record<string, unknown> = legacy ? { projects: o.projects } : hostname === undefined ? {} : ownRecord(o.devices, deviceIdOf(hostname));
+	const settings: Settings = { ...readShared(o), ...readDevice(device) };
+	return { settings, migrated: !isRecord(raw) || raw.version !== SETTINGS_VERSION };
+}
+
+/**
+ * The data.json to save for `settings` as device `hostname` sees them: the shared values, this
+ * device's entry replaced, every other device's entry and every key this version does not know
+ * (a newer version's) kept untouched.
+ */
+export function storeSettings(settings: Settings, raw: unknown, hostname: string): Record<string, unknown> {
+	const o = isRecord(raw) ? raw : {};
+	const id = deviceIdOf(hostname);
+	const shared = readShared(settings as unknown as Record<string, unknown>);
+	const own = readDevice(settings as unknown as Record<string, unknown>);
+	const unknownKeys = Object.fromEntries(Object.entries(o).filter(([k]) => !KNOWN_KEYS.has(k)));
+	const before = ownRecord(o.devices, id);
+	const entry: Record<string, unknown> = { ...Object.fromEntries(Object.entries(before).filter(([k]) => !KNOWN_DEVICE_KEYS.has(k))) };
+	if (own.claudeDir !== undefined) entry.claudeDir = own.claudeDir;
+	entry.projects = own.projects;
+	const devices: Record<string, unknown> = {};
+	if (isRecord(o.devices)) for (const [key, value] of Object.entries(o.devices)) if (key !== id) devices[key] = value;
+	devices[id] = entry;
+	const { version: _version, ...values } = shared;
+	return { version: SETTINGS_VERSION, ...values, ...unknownKeys, devices };
+}
+
+function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "projects"> {
+	const seenRules = new Set<string>();
+	return {
 		version: SETTINGS_VERSION,
 		notesFolder: text(o.notesFolder, DEFAULT_SETTINGS.notesFolder),
 		memoryFolder: text(o.memoryFolder, DEFAULT_SETTINGS.memoryFolder),
 		detail: oneOf(o.detail, ["digest", "conversation", "full"], DEFAULT_SETTINGS.detail),
 		tagPrefix: text(o.tagPrefix, DEFAULT_SETTINGS.tagPrefix),
-		keywordRules: list(o.keywordRules).flatMap((r) => (isRecord(r) && typeof r.keyword === "string" && typeof r.tag === "string" ? [{ keyword: r.keyword, tag: r.tag }] : [])),
+		keywordRules: list(o.keywordRules).flatMap((r) => {
+			if (!isRecord(r) || typeof r.keyword !== "string" || typeof r.tag !== "string" || r.keyword.trim() === "" || r.tag.trim() === "") return [];
+			const rule = { keyword: r.keyword.trim(), tag: r.tag.trim() };
+			const key = JSON.stringify(rule);
+			if (seenRules.has(key)) return [];
+			seenRules.add(key);
+			return [rule];
+		}),
 		redaction: {
 			enabled: isRecord(o.redaction) && typeof o.redaction.enabled === "boolean" ? o.redaction.enabled : true,
-			extraPatterns: isRecord(o.redaction) ? list(o.redaction.extraPatterns).filter((p): p is string => typeof p === "string") : [],
+			extraPatterns: isRecord(o.redaction) ? list(o.redaction.extraPatterns).filter((p): p is string => typeof p === "string" && p.trim() !== "") : [],
 		},
-		excludedProjects: list(o.excludedProjects).filter((p): p is string => typeof p === "string" && p.trim() !== ""),
-		projects: list(o.projects).flatMap((p) => (isRecord(p) && typeof p.path === "string" && p.path !== "" ? [project(p)] : [])),
+		excludedProjects: list(o.excludedProjects).flatMap((p) => (typeof p === "string" && p.trim() !== "" ? [p.trim()] : [])),
+		watch: typeof o.watch === "boolean" ? o.watch : DEFAULT_SETTINGS.watch,
+		debounceMs: typeof o.debounceMs === "number" && Number.isFinite(o.debounceMs) ? clampDebounce(o.debounceMs) : DEFAULT_SETTINGS.debounceMs,
 	};
-	return { settings, migrated: !isRecord(raw) || raw.version !== SETTINGS_VERSION };
+}
+
+function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "projects"> {
+	const seen = new Set<string>();
+	const projects = list(o.projects).flatMap((p) => {
+		if (!isRecord(p) || typeof p.path !== "string" || p.path.trim() === "" || seen.has(p.path.trim())) return [];
+		seen.add(p.path.trim());
+		return [project(p)];
+	});
+	const claudeDir = typeof o.claudeDir === "string" && o.claudeDir.trim() !== "" ? o.claudeDir.trim() : undefined;
+	return claudeDir === undefined ? { projects } : { claudeDir, projects };
+}
+
+/** The debounce a user asked for, within what the watcher accepts. */
+export function clampDebounce(ms: number): number {
+	return Math.min(DEBOUNCE_MAX_MS, Math.max(DEBOUNCE_MIN_MS, Math.round(ms)));
 }
 
 function project(p: Record<string, unknown>): ProjectSettings {
 	return {
-		path: String(p.path),
+		path: String(p.path).trim(),
 		enabled: typeof p.enabled === "boolean" ? p.enabled : DEFAULT_PROJECT.enabled,
 		target: oneOf(p.target, ["CLAUDE.md", "CLAUDE.local.md"], DEFAULT_PROJECT.target),
 		mode: oneOf(p.mode, ["eager", "lazy"], DEFAULT_PROJECT.mode),
@@ -90,6 +196,62 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		memorySharing: typeof p.memorySharing === "boolean" ? p.memorySharing : DEFAULT_PROJECT.memorySharing,
 		redaction: typeof p.redaction === "boolean" ? p.redaction : DEFAULT_PROJECT.redaction,
 	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The text forms the settings tab edits: one item per line.
+
+/** Keyword rules from `keyword: tag` lines (blank lines skipped), or what is wrong, by line. */
+export function parseKeywordRules(source: string): { rules: KeywordRule[]; errors: string[] } {
+	const rules: KeywordRule[] = [];
+	const errors: string[] = [];
+	const seen = new Set<string>();
+	source.split(/\r?\n/).forEach((line, i) => {
+		if (line.trim() === "") return;
+		const colon = Math.max(line.lastIndexOf(":"), line.lastIndexOf("\uff1a"));
+		const keyword = colon < 0 ? "" : line.slice(0, colon).normalize("NFC").trim().replace(/\s+/g, " ");
+		const rawTag = colon < 0 ? "" : line.slice(colon + 1).trim();
+		if (keyword === "" || rawTag === "") {
+			errors.push(`Line ${i + 1}: write it as "keyword: tag".`);
+			return;
+		}
+		const tag = toTag("", rawTag);
+		if (tag === undefined) {
+			errors.push(`Line ${i + 1}: "${rawTag}" cannot be a tag (it needs a letter).`);
+			return;
+		}
+		const key = JSON.stringify([keyword, tag]);
+		if (seen.has(key)) return;
+		seen.add(key);
+		rules.push({ keyword, tag });
+	});
+	return { rules, errors };
+}
+
+export function formatKeywordRules(rules: readonly KeywordRule[]): string {
+	return rules.map((r) => `${r.keyword}: ${r.tag}`).join("\n");
+}
+
+/** Regular expressions, one per line (blank lines skipped), or why one does not compile, by line. */
+export function parsePatterns(source: string): { patterns: string[]; errors: string[] } {
+	const patterns: string[] = [];
+	const errors: string[] = [];
+	source.split(/\r?\n/).forEach((line, i) => {
+		if (line.trim() === "") return;
+		try {
+			// As the redactor compiles it.
+			new RegExp(line, "g");
+			if (!patterns.includes(line)) patterns.push(line);
+		} catch (error) {
+			errors.push(`Line ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	});
+	return { patterns, errors };
+}
+
+/** Non-empty trimmed lines, each once. */
+export function parseLines(source: string): string[] {
+	return [...new Set(source.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== ""))];
 }
 
 /**
@@ -134,6 +296,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function text(value: unknown, fallback: string): string {
 	return typeof value === "string" && value.trim() !== "" ? value.trim() : fallback;
+}
+
+/** `container[key]` when it is the container's own record (never an inherited property such as `constructor`). */
+function ownRecord(container: unknown, key: string): Record<string, unknown> {
+	if (!isRecord(container) || !Object.prototype.hasOwnProperty.call(container, key)) return {};
+	const value = container[key];
+	return isRecord(value) ? value : {};
 }
 
 function list(value: unknown): unknown[] {

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -12,4 +13,12 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env, home: stri
 
 export function claudeProjectsDir(configDir: string): string {
 	return join(configDir, "projects");
+}
+
+/** What is wrong with a Claude Code folder for reading transcripts, or undefined when it is fine. */
+export async function checkClaudeDir(dir: string): Promise<string | undefined> {
+	const isDir = (p: string) => stat(p).then((s) => s.isDirectory(), () => false);
+	if (!(await isDir(dir))) return `${dir} does not exist.`;
+	if (!(await isDir(claudeProjectsDir(dir)))) return `${dir} has no projects folder: is it Claude Code's folder?`;
+	return undefined;
 }

@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { NoteStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/sync/redaction-policy";
 import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
+import { discoverProjects, type DiscoveredProject } from "../core/sync/project-discovery";
 import type { TranscriptIndex } from "../core/sync/transcript-index";
 import { ClaudeMemoryFolder } from "./claude-memory-folder";
 import { claudeMemoryDir } from "./claude-memory-dir";
@@ -44,6 +45,13 @@ export class VaultSync {
 		this.claudeDir = dirname(projectsDir);
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
+	}
+
+	/** Projects with sessions in the sync state whose folder exists on this machine, latest first. */
+	async projects(): Promise<DiscoveredProject[]> {
+		const found = discoverProjects(await this.store.loadState());
+		const here = await Promise.all(found.map((p) => stat(p.path).then((s) => s.isDirectory(), () => false)));
+		return found.filter((_, i) => here[i]);
 	}
 
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {

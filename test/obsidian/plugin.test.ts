@@ -154,6 +154,22 @@ describe("the plugin", () => {
 		expect(modal.contentEl.textContent).toContain("No proposed facts are waiting.");
 	});
 
+	it("has a settings tab, and keeps another machine's projects when this one saves", async () => {
+		const other = { claudeDir: "/Users/me/.claude", projects: [{ path: "/Users/me/code/api", enabled: true }] };
+		const l = load();
+		l.stub.data = { version: 2, notesFolder: "Claude", devices: { "other-laptop": other } };
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(l.plugin.settings.notesFolder).toBe("Claude");
+		expect(l.plugin.settings.projects).toEqual([]);
+		const tab = (l.stub as unknown as { settingTabs: { host: { save(s: unknown): Promise<void> } }[] }).settingTabs;
+		expect(tab).toHaveLength(1);
+		await tab[0]!.host.save({ ...l.plugin.settings, projects: [{ ...l.plugin.settings.projects, path: "/home/dev/shop-api", enabled: true, target: "CLAUDE.md", mode: "lazy", sessions: 5, budget: 1000, memorySharing: true, redaction: true }] });
+		const data = l.stub.data as { devices: Record<string, unknown> };
+		expect(data.devices["other-laptop"]).toEqual(other);
+		expect(Object.keys(data.devices)).toHaveLength(2);
+	});
+
 	it("leaves nothing behind when unloaded", async () => {
 		const l = load();
 		l.app.workspace.ready();

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/cli/sync-command";
+import { DEFAULT_PROJECT, migrateSettings, storeSettings } from "../../src/core/settings";
+
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "cli-settings-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the CLI's settings", () => {
+	it("reads the plugin's data.json as this machine sees it: its own projects and folder only", async () => {
+		const path = join(dir, "data.json");
+		let data: unknown = undefined;
+		data = storeSettings({ ...migrateSettings(data, "other-machine").settings, projects: [{ path: "/elsewhere/api", ...DEFAULT_PROJECT }] }, data, "other-machine");
+		data = storeSettings({ ...migrateSettings(data, hostname()).settings, notesFolder: "Sessions", claudeDir: "/mine/.claude", projects: [{ path: "/mine/api", ...DEFAULT_PROJECT, enabled: false }] }, data, hostname());
+		writeFileSync(path, JSON.stringify(data));
+
+		const settings = await loadSettings(path, []);
+		expect(settings.notesFolder).toBe("Sessions");
+		expect(settings.claudeDir).toBe("/mine/.claude");
+		expect(settings.projects.map((p) => [p.path, p.enabled])).toEqual([["/mine/api", false]]);
+		expect((await loadSettings(path, [], "other-machine")).projects.map((p) => p.path)).toEqual(["/elsewhere/api"]);
+
+		// --project turns a project on for this run, or adds it.
+		const run = await loadSettings(path, ["/mine/api", "/mine/web"]);
+		expect(run.projects.map((p) => [p.path, p.enabled])).toEqual([["/mine/api", true], ["/mine/web", true]]);
+	});
+
+	it("a missing data.json gives the defaults; a broken one is an error, not an empty file", async () => {
+		expect((await loadSettings(join(dir, "none.json"), ["/p"])).projects.map((p) => p.path)).toEqual(["/p"]);
+		expect((await loadSettings(join(dir, "none.json"), [])).notesFolder).toBe("AI Conversations");
+		writeFileSync(join(dir, "broken.json"), "{");
+		await expect(loadSettings(join(dir, "broken.json"), [])).rejects.toThrow(/broken\.json are not valid JSON/);
+	});
+});

@@ -1,0 +1,266 @@
+import { describe, expect, it } from "vitest";
+import {
+	DEFAULT_PROJECT,
+	DEFAULT_SETTINGS,
+	deviceIdOf,
+	formatKeywordRules,
+	isExcluded,
+	migrateSettings,
+	parseKeywordRules,
+	parseLines,
+	parsePatterns,
+	SETTINGS_VERSION,
+	type Settings,
+	storeSettings,
+} from "../../src/core/settings";
+
+const project = (path: string, extra: object = {}) => ({ path, ...DEFAULT_PROJECT, ...extra });
+
+/** data.json as the plugin's first version wrote it. */
+const V1 = {
+	version: 1,
+	notesFolder: "Claude/Sessions",
+	memoryFolder: "Claude/Memory",
+	detail: "conversation",
+	tagPrefix: "cc/",
+	keywordRules: [{ keyword: "invoice", tag: "billing" }],
+	redaction: { enabled: false, extraPatterns: ["ACME-[0-9]{6}"] },
+	excludedProjects: ["/home/me/secret/**"],
+	projects: [{ path: "/home/me/shop-api", enabled: true, target: "CLAUDE.local.md", mode: "lazy", sessions: 8, budget: 1500, memorySharing: false, redaction: true }],
+};
+
+describe("settings version 2", () => {
+	it("defaults: everything readable from nothing", () => {
+		for (const raw of [undefined, null, 42, "text", [], {}]) {
+			const { settings, migrated } = migrateSettings(raw, "laptop");
+			expect(settings).toEqual({ ...DEFAULT_SETTINGS, redaction: { enabled: true, extraPatterns: [] } });
+			expect(settings.version).toBe(2);
+			expect(settings.watch).toBe(true);
+			expect(settings.debounceMs).toBe(2000);
+			expect(settings.claudeDir).toBeUndefined();
+			expect(migrated).toBe(true);
+		}
+	});
+
+	it("migrates version 1: shared values kept, its projects become this device's", () => {
+		const { settings, migrated } = migrateSettings(V1, "laptop");
+		expect(migrated).toBe(true);
+		expect(settings).toEqual({
+			version: SETTINGS_VERSION,
+			notesFolder: "Claude/Sessions",
+			memoryFolder: "Claude/Memory",
+			detail: "conversation",
+			tagPrefix: "cc/",
+			keywordRules: [{ keyword: "invoice", tag: "billing" }],
+			redaction: { enabled: false, extraPatterns: ["ACME-[0-9]{6}"] },
+			excludedProjects: ["/home/me/secret/**"],
+			watch: true,
+			debounceMs: 2000,
+			projects: [V1.projects[0]],
+		});
+
+		const stored = storeSettings(settings, V1, "laptop");
+		expect(stored).toEqual({
+			version: 2,
+			notesFolder: "Claude/Sessions",
+			memoryFolder: "Claude/Memory",
+			detail: "conversation",
+			tagPrefix: "cc/",
+			keywordRules: [{ keyword: "invoice", tag: "billing" }],
+			redaction: { enabled: false, extraPatterns: ["ACME-[0-9]{6}"] },
+			excludedProjects: ["/home/me/secret/**"],
+			watch: true,
+			debounceMs: 2000,
+			devices: { laptop: { projects: [V1.projects[0]] } },
+		});
+		// Once stored, another machine reading the file gets the shared values and none of the paths.
+		const elsewhere = migrateSettings(stored, "desktop");
+		expect(elsewhere.migrated).toBe(false);
+		expect(elsewhere.settings.projects).toEqual([]);
+		expect(elsewhere.settings.notesFolder).toBe("Claude/Sessions");
+		expect(migrateSettings(stored, "laptop")).toEqual({ settings, migrated: false });
+	});
+
+	it("a file without a version is version 1", () => {
+		const { settings } = migrateSettings({ projects: [{ path: "/p" }] }, "laptop");
+		expect(settings.projects).toEqual([project("/p")]);
+	});
+
+	it("round trip: what is stored reads back the same, and storing again changes nothing", () => {
+		const settings: Settings = {
+			...migrateSettings({}, "laptop").settings,
+			notesFolder: "Sessions",
+			detail: "digest",
+			keywordRules: [{ keyword: "결제", tag: "billing" }],
+			watch: false,
+			debounceMs: 5000,
+			claudeDir: "/Users/me/.claude-work",
+			projects: [project("/Users/me/api", { mode: "lazy" }), project("/Users/me/web", { enabled: false })],
+		};
+		const stored = storeSettings(settings, undefined, "laptop");
+		const json = JSON.parse(JSON.stringify(stored)) as unknown;
+		expect(migrateSettings(json, "laptop")).toEqual({ settings, migrated: false });
+		expect(storeSettings(migrateSettings(json, "laptop").settings, json, "laptop")).toEqual(stored);
+		expect(JSON.stringify(storeSettings(settings, json, "laptop"))).toBe(JSON.stringify(stored));
+	});
+
+	it("two devices in one file do not touch each other's paths", () => {
+		let file: unknown = undefined;
+		const laptop = { ...migrateSettings(file, "laptop").settings, claudeDir: "/Users/me/.claude", projects: [project("/Users/me/api")] };
+		file = JSON.parse(JSON.stringify(storeSettings(laptop, file, "laptop")));
+		const desktop = { ...migrateSettings(file, "desktop").settings, projects: [project("/home/me/api", { target: "CLAUDE.local.md" })] };
+		expect(desktop.claudeDir).toBeUndefined();
+		file = JSON.parse(JSON.stringify(storeSettings({ ...desktop, tagPrefix: "work/" }, file, "desktop")));
+
+		const onLaptop = migrateSettings(file, "laptop").settings;
+		expect(onLaptop.projects).toEqual([project("/Users/me/api")]);
+		expect(onLaptop.claudeDir).toBe("/Users/me/.claude");
+		// Shared values are shared: the desktop's new prefix reaches the laptop.
+		expect(onLaptop.tagPrefix).toBe("work/");
+		const onDesktop = migrateSettings(file, "desktop").settings;
+		expect(onDesktop.projects).toEqual([project("/home/me/api", { target: "CLAUDE.local.md" })]);
+		expect(onDesktop.claudeDir).toBeUndefined();
+
+		// The laptop removes its projects: the desktop's stay.
+		file = storeSettings({ ...onLaptop, projects: [] }, file, "laptop");
+		expect(migrateSettings(file, "desktop").settings.projects).toHaveLength(1);
+		expect(Object.keys((file as { devices: object }).devices)).toEqual(["desktop", "laptop"]);
+	});
+
+	it("keys a device by its host name without case or domain, and never by an inherited property", () => {
+		expect(deviceIdOf("Studio.local")).toBe("studio");
+		expect(deviceIdOf(" studio ")).toBe("studio");
+		expect(deviceIdOf("")).toBe("unknown-host");
+		const file = storeSettings({ ...DEFAULT_SETTINGS, projects: [project("/a")] }, undefined, "Studio.local");
+		expect(Object.keys((file as { devices: object }).devices)).toEqual(["studio"]);
+		expect(migrateSettings(file, "studio").settings.projects).toEqual([project("/a")]);
+		expect(migrateSettings(file, "constructor").settings.projects).toEqual([]);
+		expect(migrateSettings({ version: 2, devices: { ["__proto__"]: { projects: [{ path: "/x" }] } } }, "toString").settings.projects).toEqual([]);
+	});
+
+	it("other devices' entries are kept byte for byte, even ones this version cannot read", () => {
+		const raw = { version: 2, devices: { desktop: { projects: "garbage", futureKey: [1, 2] }, phone: 7, laptop: { projects: [], hotkeys: "keep me" } } };
+		const stored = storeSettings({ ...DEFAULT_SETTINGS, projects: [project("/p")] }, raw, "laptop") as { devices: Record<string, unknown> };
+		expect(stored.devices.desktop).toBe(raw.devices.desktop);
+		expect(stored.devices.phone).toBe(7);
+		// This device's entry is replaced; a key this version does not know stays.
+		expect(stored.devices.laptop).toEqual({ hotkeys: "keep me", projects: [project("/p")] });
+	});
+
+	it("unknown and garbage values fall back to defaults, one by one", () => {
+		const { settings } = migrateSettings(
+			{
+				version: 2,
+				notesFolder: "   ",
+				memoryFolder: 5,
+				detail: "everything",
+				tagPrefix: null,
+				keywordRules: [{ keyword: "a", tag: "b" }, { keyword: "a", tag: "b" }, { keyword: "", tag: "x" }, "rule", { keyword: 1, tag: "x" }],
+				redaction: { enabled: "yes", extraPatterns: ["ok", 3, "", "[bad"] },
+				excludedProjects: ["", " /tmp/x ", 4],
+				watch: "false",
+				debounceMs: "3000",
+				devices: {
+					laptop: {
+						claudeDir: "   ",
+						projects: [
+							{ path: "/a", target: "README.md", mode: "fast", sessions: 0, budget: 99999, enabled: "on", memorySharing: 1 },
+							{ path: "/a", enabled: false },
+							{ path: "" },
+							{ enabled: true },
+							"string",
+						],
+					},
+				},
+			},
+			"laptop",
+		);
+		expect(settings).toEqual({ ...DEFAULT_SETTINGS, redaction: { enabled: true, extraPatterns: ["ok", "[bad"] }, keywordRules: [{ keyword: "a", tag: "b" }], excludedProjects: ["/tmp/x"], projects: [project("/a")] });
+	});
+
+	it("clamps the debounce to 250–60000 ms and rounds it", () => {
+		const debounce = (value: unknown) => migrateSettings({ version: 2, debounceMs: value }, "h").settings.debounceMs;
+		expect(debounce(10)).toBe(250);
+		expect(debounce(-5)).toBe(250);
+		expect(debounce(1e9)).toBe(60_000);
+		expect(debounce(1234.6)).toBe(1235);
+		expect(debounce(Number.NaN)).toBe(2000);
+		expect(debounce(Number.POSITIVE_INFINITY)).toBe(2000);
+	});
+
+	it("a newer version: keeps what is readable, and storing keeps what it does not know", () => {
+		const v3 = {
+			version: 3,
+			notesFolder: "Notes",
+			detail: "digest",
+			theme: { accent: "red" },
+			devices: { laptop: { claudeDir: "/c", projects: [{ path: "/a", mode: "lazy", colour: "blue" }], remote: true } },
+		};
+		const { settings, migrated } = migrateSettings(v3, "laptop");
+		expect(migrated).toBe(true);
+		expect(settings).toMatchObject({ notesFolder: "Notes", detail: "digest", claudeDir: "/c", projects: [project("/a", { mode: "lazy" })] });
+		const stored = storeSettings(settings, v3, "laptop");
+		expect(stored).toMatchObject({ version: 2, theme: { accent: "red" }, devices: { laptop: { remote: true, claudeDir: "/c" } } });
+		// A version 3 file without devices (say its layout changed again): shared values only.
+		expect(migrateSettings({ version: 3, notesFolder: "N", projects: [{ path: "/x" }] }, "laptop").settings).toMatchObject({ notesFolder: "N", projects: [] });
+	});
+
+	it("a version 2 file's top-level projects are nobody's: a device's own list is what counts", () => {
+		expect(migrateSettings({ version: 2, projects: [{ path: "/a" }] }, "laptop").settings.projects).toEqual([]);
+		const stored = storeSettings(migrateSettings({ version: 2, projects: [{ path: "/a" }], claudeDir: "/c" }, "laptop").settings, { version: 2, projects: [{ path: "/a" }] }, "laptop");
+		expect(stored).not.toHaveProperty("projects");
+		expect(stored).not.toHaveProperty("claudeDir");
+	});
+
+	it("without a host name (tests, defaults) a version 2 file gives only the shared values", () => {
+		const stored = storeSettings({ ...DEFAULT_SETTINGS, notesFolder: "N", projects: [project("/a")] }, undefined, "laptop");
+		expect(migrateSettings(stored).settings).toMatchObject({ notesFolder: "N", projects: [] });
+		expect(migrateSettings(V1).settings.projects).toHaveLength(1);
+	});
+});
+
+describe("the text forms of the settings tab", () => {
+	it("keyword rules: one `keyword: tag` per line, normalized, errors by line", () => {
+		expect(parseKeywordRules("  Payment   gateway :  #Billing \n\n결제: billing\nC++: cpp\nhttp://x: web\n결제：billing")).toEqual({
+			rules: [
+				{ keyword: "Payment gateway", tag: "billing" },
+				{ keyword: "결제", tag: "billing" },
+				{ keyword: "C++", tag: "cpp" },
+				{ keyword: "http://x", tag: "web" },
+			],
+			errors: [],
+		});
+		expect(parseKeywordRules("no colon\n: tag\nkey:\nyear: 2024").errors).toEqual([
+			'Line 1: write it as "keyword: tag".',
+			'Line 2: write it as "keyword: tag".',
+			'Line 3: write it as "keyword: tag".',
+			'Line 4: "2024" cannot be a tag (it needs a letter).',
+		]);
+		const { rules } = parseKeywordRules("stripe : Payments/Stripe");
+		expect(formatKeywordRules(rules)).toBe("stripe: payments/stripe");
+		expect(parseKeywordRules(formatKeywordRules(rules)).rules).toEqual(rules);
+	});
+
+	it("patterns: one regular expression per line, compiled as the redactor does", () => {
+		expect(parsePatterns("ACME-[0-9]{6}\n\n  \n(?<id>x+)\nACME-[0-9]{6}")).toEqual({ patterns: ["ACME-[0-9]{6}", "(?<id>x+)"], errors: [] });
+		const { patterns, errors } = parsePatterns("ok\n[unclosed\n(?<=a)b\n*");
+		expect(patterns).toEqual(["ok", "(?<=a)b"]);
+		expect(errors).toHaveLength(2);
+		expect(errors[0]).toMatch(/^Line 2: /);
+		expect(errors[1]).toMatch(/^Line 4: /);
+	});
+
+	it("lines: trimmed, each once", () => {
+		expect(parseLines(" /a \n\n/b\n/a")).toEqual(["/a", "/b"]);
+	});
+});
+
+describe("project exclusion", () => {
+	it("matches paths, folders above them and globs", () => {
+		expect(isExcluded("/home/me/secret/api", ["/home/me/secret"])).toBe(true);
+		expect(isExcluded("/home/me/secretive", ["/home/me/secret"])).toBe(false);
+		expect(isExcluded("/home/me/a/b/c", ["/home/me/**/c"])).toBe(true);
+		expect(isExcluded("/home/me/a/b", ["/home/me/*"])).toBe(true);
+		expect(isExcluded("C:\\work\\x", ["C:/work/"])).toBe(true);
+	});
+});
