@@ -21,7 +21,14 @@ export interface Command {
 	name: string;
 	callback?: () => unknown;
 	editorCallback?: (editor: Editor, ctx: { file: TFile | null }) => unknown;
-	hotkeys?: unknown[];
+	hotkeys?: Hotkey[];
+}
+
+export type Modifier = "Mod" | "Ctrl" | "Meta" | "Shift" | "Alt";
+
+export interface Hotkey {
+	modifiers: Modifier[];
+	key: string;
 }
 
 /** The part of the editor commands use. */
@@ -55,6 +62,7 @@ export class Notice {
 	static readonly shown: string[] = [];
 	/** Test-only: notices on screen now. */
 	static readonly visible = new Set<Notice>();
+	/** Test-only: the text shown now. */
 	message = "";
 	constructor(message: string | DocumentFragment, _duration?: number) {
 		this.setMessage(message);
@@ -215,11 +223,13 @@ export interface EventRef {
 /** Obsidian's event emitter: `on` gives a ref that `offref` (or a component's unload) detaches. */
 export class Events {
 	private readonly handlers = new Map<string, Set<(...data: unknown[]) => unknown>>();
-	on(name: string, callback: (...data: unknown[]) => unknown): EventRef {
+	/** Any callback: the app's subclasses type theirs by event name (`file-open` gives a file). */
+	on(name: string, callback: (...data: never[]) => unknown): EventRef {
+		const handler = callback as (...data: unknown[]) => unknown;
 		const set = this.handlers.get(name) ?? new Set();
-		set.add(callback);
+		set.add(handler);
 		this.handlers.set(name, set);
-		return { detach: () => set.delete(callback) };
+		return { detach: () => set.delete(handler) };
 	}
 	offref(ref: EventRef): void {
 		ref.detach();
@@ -253,7 +263,7 @@ export class Workspace extends Events {
 	getActiveFile(): TFile | null {
 		return this.activeFile;
 	}
-	getLeaf(_newLeaf?: boolean): WorkspaceLeaf {
+	getLeaf(_newLeaf?: boolean | "tab" | "split" | "window", _direction?: "vertical" | "horizontal"): WorkspaceLeaf {
 		return new WorkspaceLeaf(this);
 	}
 }
@@ -267,6 +277,7 @@ export class WorkspaceLeaf {
 }
 
 export abstract class Plugin extends Component {
+	// Test-only (test/stubs/conformance.ts lists them): what the plugin registered, which the app keeps to itself.
 	readonly commands: Command[] = [];
 	readonly statusBarItems: HTMLElement[] = [];
 	readonly ribbonIcons: { icon: string; title: string; el: HTMLElement; callback: (evt: MouseEvent) => unknown }[] = [];
@@ -567,6 +578,31 @@ export class ButtonComponent extends BaseComponent {
 	}
 }
 
+/** The small icon button beside a setting (reset, remove): `extraSettingsEl`, clicked without an event. */
+export class ExtraButtonComponent extends BaseComponent {
+	extraSettingsEl: HTMLElement;
+	constructor(containerEl: HTMLElement) {
+		super();
+		this.extraSettingsEl = div(containerEl, "clickable-icon extra-setting-button");
+		this.extraSettingsEl.addEventListener("click", () => {
+			if (!this.disabled) void this.callback?.();
+		});
+	}
+	private callback: (() => unknown) | undefined;
+	setTooltip(tooltip: string): this {
+		this.extraSettingsEl.setAttribute("aria-label", tooltip);
+		return this;
+	}
+	setIcon(icon: string): this {
+		this.extraSettingsEl.dataset.icon = icon;
+		return this;
+	}
+	onClick(callback: () => unknown): this {
+		this.callback = callback;
+		return this;
+	}
+}
+
 /** One row of a settings page or modal: name and description on the left, controls on the right. */
 export class Setting {
 	settingEl: HTMLElement;
@@ -618,8 +654,8 @@ export class Setting {
 	addButton(cb: (c: ButtonComponent) => unknown): this {
 		return this.add(new ButtonComponent(this.controlEl), cb);
 	}
-	addExtraButton(cb: (c: ButtonComponent) => unknown): this {
-		return this.add(new ButtonComponent(this.controlEl), cb);
+	addExtraButton(cb: (c: ExtraButtonComponent) => unknown): this {
+		return this.add(new ExtraButtonComponent(this.controlEl), cb);
 	}
 }
 

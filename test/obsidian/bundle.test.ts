@@ -1,0 +1,144 @@
+// @vitest-environment happy-dom
+/**
+ * The shipped artifact, not the sources: `main.js` is built as for a release
+ * (`node esbuild.config.mjs production`) and loaded with Node's own `require`, its
+ * `require("obsidian")` answered by the in-repo stub, the same module instance this test uses (so
+ * the bundle's `instanceof FileSystemAdapter` and `instanceof TFile` see the test's objects). It
+ * runs "Sync AI conversations" on a temporary vault over the bundled real transcripts and finds
+ * the notes, byte for byte as test/golden/notes/ holds them.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import manifest from "../../manifest.json";
+import { stubApp } from "../stubs/app";
+import * as obsidianStub from "../stubs/obsidian";
+import { Notice, Vault, type App, type Command, type PluginManifest } from "../stubs/obsidian";
+
+const repo = resolve(__dirname, "..", "..");
+const bundlePath = join(repo, "main.js");
+
+interface LoadedPlugin {
+	app: App;
+	commands: Command[];
+	intervals: Set<number>;
+	onload(): unknown;
+	unload(): void;
+}
+type PluginClass = new (app: App, manifest: PluginManifest) => LoadedPlugin;
+
+/** Node's module loader, with the one internal hook that lets a test answer a bare `require`. */
+type Load = (this: unknown, request: string, parent: { filename?: string } | null | undefined, isMain: boolean) => unknown;
+const loader = Module as unknown as { _load: Load };
+
+/**
+ * `require(main.js)`, fresh, with `obsidian` (for that file only) answered by the stub module, as
+ * the app answers it with its own. The hook is removed once the bundle is evaluated: esbuild
+ * hoists its external `require`s to the top of the bundle.
+ */
+function loadBundle(path: string): PluginClass {
+	const load = loader._load;
+	loader._load = function (request, parent, isMain) {
+		if (request === "obsidian" && parent?.filename === path) return obsidianStub;
+		return load.call(this, request, parent, isMain);
+	};
+	try {
+		const req = createRequire(path);
+		delete req.cache[path];
+		const exported = req(path) as { default?: PluginClass } | PluginClass;
+		return typeof exported === "function" ? exported : exported.default!;
+	} finally {
+		loader._load = load;
+	}
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+	const start = Date.now();
+	while (!check()) {
+		if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+let claudeDir: string;
+let vaultDir: string;
+let savedConfigDir: string | undefined;
+let Plugin: PluginClass;
+
+beforeAll(() => {
+	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "production"], { cwd: repo, encoding: "utf8" });
+	if (build.status !== 0) throw new Error(`building main.js failed:\n${build.stderr}`);
+	Plugin = loadBundle(bundlePath);
+	claudeDir = mkdtempSync(join(tmpdir(), "bundle-claude-"));
+	vaultDir = mkdtempSync(join(tmpdir(), "bundle-vault-"));
+	cpSync(join(repo, "examples", "claude-projects"), join(claudeDir, "projects"), { recursive: true });
+	savedConfigDir = process.env.CLAUDE_CONFIG_DIR;
+	process.env.CLAUDE_CONFIG_DIR = claudeDir;
+}, 60_000);
+
+afterAll(() => {
+	if (savedConfigDir === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+	else process.env.CLAUDE_CONFIG_DIR = savedConfigDir;
+	if (claudeDir) rmSync(claudeDir, { recursive: true, force: true });
+	if (vaultDir) rmSync(vaultDir, { recursive: true, force: true });
+});
+
+describe("the built main.js in the obsidian stub", () => {
+	it("is a minified CommonJS bundle that leaves obsidian to the app", () => {
+		const text = readFileSync(bundlePath, "utf8");
+		expect(text).toMatch(/require\("obsidian"\)/);
+		expect(text).not.toContain("test/stubs");
+		expect(typeof Plugin).toBe("function");
+		expect(Plugin.prototype).toBeInstanceOf(obsidianStub.Plugin);
+	});
+
+	it("syncs real transcripts into the vault through 'Sync AI conversations'", async () => {
+		const vault = new Vault();
+		const app = stubApp(vault, vaultDir);
+		const plugin = new Plugin(app, { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" });
+		const shownBefore = Notice.shown.length;
+		await plugin.onload();
+		// The plugin may defer work (a catch-up sync) until the layout is ready: let it.
+		app.workspace.ready();
+
+		const command = plugin.commands.find((c) => c.id === "sync-ai-conversations");
+		expect(command?.name).toBe("Sync AI conversations");
+		const shownByCommand = Notice.shown.length;
+		await command?.callback?.();
+
+		// A sync someone asked for ends with a notice that says what it did (the plugin may run it
+		// after the catch-up sync, queued or in the background).
+		const paths = () => vault.getFiles().map((f) => f.path).sort();
+		await until("the notes and the notice of the sync asked for", () => paths().length >= 6 && Notice.shown.slice(shownByCommand).some((m) => /^Synced\b/.test(m)));
+
+		expect(paths()).toHaveLength(6);
+		expect(paths().filter((p) => p.startsWith("AI Conversations/shop-api/2026-11-29 "))).toHaveLength(4);
+		expect(paths()).toContain("AI Conversations/shop-api/shop-api.md");
+		expect(paths()).toContain("AI Conversations/AI Conversations.base");
+		expect(Notice.shown.slice(shownBefore).filter((m) => /fail|problem|error/i.test(m))).toEqual([]);
+
+		// The notes are exactly those the golden test expects from the same transcripts.
+		const note = (part: string) => {
+			const path = paths().find((p) => p.includes(part));
+			expect(path, part).toBeDefined();
+			return vault.cachedText(path!)!.split(claudeDir).join("<claude-dir>");
+		};
+		const golden = (name: string) => readFileSync(join(repo, "test", "golden", "notes", name), "utf8");
+		expect(note("Add a GET")).toBe(golden("add-endpoint.md"));
+		expect(note("The cart total")).toBe(golden("bug-fix-thinking.md"));
+		expect(note("Refactor")).toBe(golden("refactor-subagent.md"));
+		expect(note("주문 목록")).toBe(golden("korean-pagination.md"));
+		expect(note("shop-api/shop-api.md")).toBe(golden("project-index.md"));
+
+		// The sync state went to the plugin's folder on disk, beside the vault's notes.
+		expect(existsSync(join(vaultDir, ".obsidian", "plugins", "ai-conversation-memory", "state"))).toBe(true);
+
+		// Unloading leaves nothing behind: no event handler, no interval.
+		plugin.unload();
+		expect(app.workspace.listenerCount()).toBe(0);
+		expect(plugin.intervals.size).toBe(0);
+	}, 60_000);
+});
