@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
+import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
@@ -18,6 +19,8 @@ export class StateFolder implements TranscriptStore {
 	private readonly written = new Map<string, string>();
 	/** Model writes under way: a read goes on while the last model is written. */
 	private readonly pending = new Set<Promise<void>>();
+	/** Checkpoint files (`checkpoints/*.json`, written by the PreCompact hook) merged by `loadState`. */
+	private mergedCheckpoints: ReadonlyMap<string, string> = new Map();
 
 	constructor(private readonly dir: string) {}
 
@@ -54,8 +57,13 @@ export class StateFolder implements TranscriptStore {
 		await this.writeJson(hookContextPath(this.dir, projectPath), context);
 	}
 
+	/** The state, with the checkpoints hooks recorded since the last sync merged in. */
 	async loadState(): Promise<SyncState> {
-		return restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
+		const state = restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
+		const { checkpoints, files } = await pendingCheckpoints(this.dir);
+		Object.assign(state.checkpoints, checkpoints);
+		this.mergedCheckpoints = files;
+		return state;
 	}
 
 	/** Writes the state and the list of transcripts read, if they changed, after every model. */
@@ -64,6 +72,9 @@ export class StateFolder implements TranscriptStore {
 		await this.writeJson(join(this.dir, "sync-state.json"), state);
 		const files = [...(await this.fileMap()).values()].sort((a, b) => a.path.localeCompare(b.path));
 		await this.writeJson(join(this.dir, "transcripts.json"), files);
+		// Merged checkpoints live in the state now.
+		await removeMergedCheckpoints(this.mergedCheckpoints);
+		this.mergedCheckpoints = new Map();
 	}
 
 	private async fileMap(): Promise<Map<string, TranscriptFile>> {

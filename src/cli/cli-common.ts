@@ -1,0 +1,43 @@
+import { readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pluginFolder } from "../node/vault-sync";
+
+/** `--vault` and `--config-dir`, as every command takes them. */
+export interface VaultOptions {
+	vault: string;
+	configDir?: string;
+}
+
+/** The CLI script itself (the bundle: `dist/cli.cjs`), for the hook commands to run. */
+export function cliScriptPath(): string {
+	return resolve(__filename);
+}
+
+/** Prints `ai-memory: <reason>` and gives the exit code. */
+export function fail(reason: string, code = 2): number {
+	process.stderr.write(`ai-memory: ${reason}\n`);
+	return code;
+}
+
+export async function isDirectory(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** The vault's folder and the plugin's, or why not (the vault must exist). */
+export async function vaultFolders(options: VaultOptions): Promise<{ vault: string; folder: string; dataJson: string } | { error: string }> {
+	const vault = resolve(options.vault);
+	if (!(await isDirectory(vault))) return { error: `vault folder ${vault} does not exist` };
+	const folder = pluginFolder(vault, options.configDir);
+	return { vault, folder, dataJson: join(folder, "data.json") };
+}
+
+/** data.json as stored (undefined: there is none). Not JSON: an error, so that nothing overwrites it. */
+export async function readDataJson(path: string): Promise<unknown> {
+	const text = await readFile(path, "utf8").catch(() => undefined);
+	if (text === undefined) return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch (error) {
+		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
+	}
+}

@@ -1,0 +1,126 @@
+import { readFile, stat } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { BEGIN_MARKER, END_MARKER } from "../core/context/marked-block";
+import { HOOK_EVENTS } from "../core/hooks/hook-settings";
+import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
+import { memoryFolderOf } from "../core/sync/memory-sync";
+import { contextPacketPath, projectNameFor } from "../core/sync/project-context";
+import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
+import { claudeMemoryDir } from "../node/claude-memory-dir";
+import { claudeConfigDir } from "../node/claude-paths";
+import { hookNameOf } from "../node/hook-handlers";
+import { claudeHookStatus, type HookTarget } from "../node/hook-install";
+import { hookLogPath, lastHookRuns } from "../node/hook-log";
+import { readHookContext } from "../node/hook-project";
+import { hookContextPath } from "../node/state-folder";
+import { cliScriptPath, fail, vaultFolders, type VaultOptions } from "./cli-common";
+import { describeHookStatus } from "./hooks-command";
+import { loadSettings } from "./sync-command";
+
+/**
+ * `ai-memory doctor`: what each enabled project gets and where everything is. The context block
+ * (in lazy mode the facade, with its size in tokens), whether it is in the target CLAUDE.md, the
+ * notes, packet and memory folders, Claude Code's memory folder, whether the hooks are installed
+ * and when each last ran (from hooks.log).
+ */
+
+export interface DoctorOptions extends VaultOptions {
+	claudeDir?: string;
+	cliPath?: string;
+	host?: string;
+}
+
+const CHARS_PER_TOKEN = 4;
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+	const where = await vaultFolders(options);
+	if ("error" in where) return fail(where.error);
+	let settings: Settings;
+	try {
+		settings = await loadSettings(where.dataJson, [], options.host ?? hostname());
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
+	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : settings.claudeDir ?? claudeConfigDir();
+	const stateDir = join(where.folder, "state");
+	const state = await readState(stateDir);
+	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, `Claude Code folder: ${claudeDir}`, ""];
+
+	// Hooks: installed, and when each last ran.
+	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath() };
+	const status = await claudeHookStatus(target).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+	if ("events" in status) out.push(...describeHookStatus(status, target).map((l, i) => (i === 0 ? `Hooks, in ${l.replace(/^Claude Code settings: /, "")}:` : l)));
+	else out.push(`Hooks: ${status.error}`);
+	const runs = await lastHookRuns(where.folder);
+	out.push(`Last runs (${hookLogPath(where.folder)}):`);
+	for (const event of HOOK_EVENTS) {
+		const run = runs.get(hookNameOf(event));
+		out.push(`  ${hookNameOf(event).padEnd(18)} ${run ? `${run.at} ${run.status}${run.detail ? `: ${run.detail}` : ""}` : "never"}`);
+	}
+
+	const claudeSettings = await readFile(join(claudeDir, "settings.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
+	const enabled = settings.projects.filter((p) => p.enabled);
+	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`ai-memory projects add <path> --vault ${JSON.stringify(where.vault)}\`.`);
+	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings)));
+	const off = settings.projects.filter((p) => !p.enabled);
+	if (off.length > 0) out.push("", `Turned off: ${off.map((p) => p.path).join(", ")}`);
+	process.stdout.write(`${out.join("\n")}\n`);
+	return 0;
+}
+
+async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown): Promise<string[]> {
+	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
+	const targetFile = join(project.path, project.target);
+	const text = await readFile(targetFile, "utf8").catch(() => undefined);
+	const block = text === undefined ? undefined : blockOf(text);
+	if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (the next sync creates it)`);
+	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (the next sync adds it)`);
+	else lines.push(`  ${project.target}: block present in ${targetFile}, ${block.length} characters ≈ ${tokens(block)} tokens`);
+
+	let context;
+	try {
+		context = await readHookContext(stateDir, project.path);
+	} catch (error) {
+		lines.push(`  Hook context: ${error instanceof Error ? error.message : String(error)}`);
+	}
+	if (project.mode === "lazy") {
+		const facade = context?.facade ?? block;
+		if (facade) lines.push(`  Facade (${facade.length} characters ≈ ${tokens(facade)} tokens, printed at session start):`, ...facade.trimEnd().split(/\r?\n/).map((l) => (l === "" ? "" : `    ${l}`)));
+	}
+	const contextFile = hookContextPath(stateDir, project.path);
+	const written = await stat(contextFile).then((s) => s.mtime.toISOString(), () => undefined);
+	lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${context.recall.facts.length} facts for recall` : ""})` : "none yet: run `ai-memory sync`"}`);
+
+	const name = projectNameFor(state, project.path);
+	const packet = join(vault, contextPacketPath(settings.notesFolder, name));
+	lines.push(`  Notes: ${join(vault, settings.notesFolder, name)}`);
+	lines.push(`  Context packet: ${packet}${(await exists(packet)) ? "" : project.mode === "lazy" ? " (not written yet)" : " (written in lazy mode only; recall prints it from the hook context)"}`);
+	lines.push(`  Memory in the vault: ${join(vault, memoryFolderOf(settings.memoryFolder, name))}${project.memorySharing ? "" : " (sharing with Claude Code is off)"}`);
+	const memory = claudeMemoryDir(project.path, { claudeDir, settings: claudeSettings });
+	lines.push(`  Claude Code memory: ${memory ?? "off (autoMemoryEnabled is false)"}`);
+	return lines;
+}
+
+/** What lies between the marker lines (the last BEGIN: one quoted in a code fence comes earlier). */
+function blockOf(text: string): string | undefined {
+	const lines = text.split(/\r?\n/);
+	const begin = lines.map((l) => l.trim()).lastIndexOf(BEGIN_MARKER);
+	if (begin < 0) return undefined;
+	const end = lines.findIndex((l, i) => i > begin && l.trim() === END_MARKER);
+	if (end < 0) return undefined;
+	return lines.slice(begin + 1, end).join("\n");
+}
+
+function tokens(text: string): number {
+	return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+async function readState(stateDir: string): Promise<SyncState> {
+	const raw = await readFile(join(stateDir, "sync-state.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
+	return restoreSyncState(raw);
+}
+
+async function exists(path: string): Promise<boolean> {
+	return stat(path).then(() => true, () => false);
+}

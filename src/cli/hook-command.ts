@@ -1,0 +1,48 @@
+import { clearTimeout, setTimeout } from "node:timers";
+import { runHook } from "../node/hook-handlers";
+import { cliScriptPath } from "./cli-common";
+import { loadSettings } from "./sync-command";
+
+/**
+ * `ai-memory hook <session-start|user-prompt-submit|session-end|pre-compact> --vault DIR`: what our
+ * Claude Code hooks run. Always exits 0: a failure is logged in the plugin folder's hooks.log and
+ * Claude Code goes on as if there were no hook.
+ */
+
+export interface HookCommandOptions {
+	vault?: string;
+	configDir?: string;
+}
+
+/** Longest wait for stdin: Claude Code writes the input at once; a terminal would never close it. */
+const STDIN_TIMEOUT_MS = 3000;
+
+export async function runHookCommand(name: string, options: HookCommandOptions): Promise<number> {
+	const stdin = await readStdin(STDIN_TIMEOUT_MS).catch(() => "");
+	const result = await runHook(name, {
+		vault: options.vault,
+		configDir: options.configDir,
+		stdin,
+		cliPath: cliScriptPath(),
+		loadSettings: (path, host) => loadSettings(path, [], host),
+	});
+	if (result.output !== "") await new Promise<void>((done) => process.stdout.write(result.output, () => done()));
+	return 0;
+}
+
+function readStdin(timeoutMs: number): Promise<string> {
+	if (process.stdin.isTTY) return Promise.resolve("");
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		const finish = () => {
+			clearTimeout(timer);
+			process.stdin.removeAllListeners("data");
+			process.stdin.pause();
+			resolve(Buffer.concat(chunks).toString("utf8"));
+		};
+		const timer = setTimeout(finish, timeoutMs);
+		process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+		process.stdin.once("end", finish);
+		process.stdin.once("error", finish);
+	});
+}

@@ -1,0 +1,87 @@
+import { resolve } from "node:path";
+import { claudeConfigDir } from "../node/claude-paths";
+import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget } from "../node/hook-install";
+import { cliScriptPath, fail, isDirectory, type VaultOptions } from "./cli-common";
+
+/** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
+
+export interface HooksOptions extends VaultOptions {
+	claudeDir?: string;
+	json?: boolean;
+	/** The CLI the hooks run (tests); default: this one. */
+	cliPath?: string;
+}
+
+function targetOf(options: HooksOptions): HookTarget {
+	return {
+		claudeDir: options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir(),
+		vault: resolve(options.vault),
+		configDir: options.configDir,
+		cliPath: options.cliPath ?? cliScriptPath(),
+	};
+}
+
+export async function runHooksInstall(options: HooksOptions): Promise<number> {
+	const target = targetOf(options);
+	if (!(await isDirectory(target.vault))) return fail(`vault folder ${target.vault} does not exist`);
+	try {
+		const result = await installClaudeHooks(target);
+		if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+		else if (!result.changed) process.stdout.write(`The hooks in ${result.settingsPath} are installed already, for this CLI and ${target.vault}.\n`);
+		else
+			process.stdout.write(
+				`Installed the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks in ${result.settingsPath}, for ${target.vault}.${result.backupWritten ? ` Your file as it was is in ${result.backupWritten}.` : ""} They take effect in new Claude Code sessions.\n`,
+			);
+		return 0;
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error), 1);
+	}
+}
+
+export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & { vault?: string }): Promise<number> {
+	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir();
+	try {
+		const result = await uninstallClaudeHooks(claudeDir);
+		if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+		else if (result.removed) process.stdout.write(`Removed ${result.settingsPath}: there was none before the hooks were installed.\n`);
+		else if (result.changed) process.stdout.write(`Removed our hooks from ${result.settingsPath}; everything else in it is as it was.\n`);
+		else process.stdout.write(`No hooks of ours in ${result.settingsPath}; nothing changed.\n`);
+		return 0;
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error), 1);
+	}
+}
+
+export async function runHooksStatus(options: HooksOptions): Promise<number> {
+	const target = targetOf(options);
+	let status: HookStatus;
+	try {
+		status = await claudeHookStatus(target);
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error), 1);
+	}
+	if (options.json) {
+		process.stdout.write(`${JSON.stringify(status)}\n`);
+		return status.error ? 1 : 0;
+	}
+	process.stdout.write(describeHookStatus(status, target).join("\n") + "\n");
+	return status.error ? 1 : 0;
+}
+
+/** One line for the file, then one per event: installed or not, and whether it runs this CLI for this vault. */
+export function describeHookStatus(status: HookStatus, target: HookTarget): string[] {
+	if (status.error) return [`Claude Code settings ${status.settingsPath}: ${status.error.replace(/; nothing was changed$/, "")}`];
+	const lines = [`Claude Code settings: ${status.settingsPath}`];
+	for (const e of status.events) {
+		let state: string;
+		if (!e.installed) state = "not installed";
+		else if (e.current) state = "installed (this CLI, this vault)";
+		else {
+			const parts = [e.sameCli ? "this CLI" : `another CLI: ${e.cliPath ?? "?"}`, e.sameVault ? "this vault" : `another vault: ${e.vault ?? "?"}`];
+			state = `installed (${parts.join(", ")}${e.sameCli && e.sameVault ? ", older command: run `ai-memory hooks install` again" : ""})`;
+		}
+		lines.push(`  ${e.event.padEnd(16)} ${state}`);
+	}
+	if (status.events.some((e) => !e.installed)) lines.push(`  Install them with: ai-memory hooks install --vault ${JSON.stringify(target.vault)}`);
+	return lines;
+}

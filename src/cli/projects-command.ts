@@ -1,0 +1,109 @@
+import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname, resolve } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
+import { storedProjects } from "../node/hook-project";
+import { fail, isDirectory, readDataJson, vaultFolders, type VaultOptions } from "./cli-common";
+
+/**
+ * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
+ * settings tab edits them. Every other key (shared settings, other devices, keys of a newer
+ * version, a project's own extra keys such as `triggers`) is kept; the file is written atomically.
+ */
+
+export interface ProjectsOptions extends VaultOptions {
+	mode?: ContextMode;
+	target?: ContextTarget;
+	json?: boolean;
+	/** This device (tests). */
+	host?: string;
+}
+
+export async function runProjectsAdd(path: string, options: ProjectsOptions): Promise<number> {
+	return edit(options, async (projects, settings) => {
+		const projectPath = resolve(path);
+		if (!(await isDirectory(projectPath))) return { error: `no folder at ${projectPath}` };
+		const existing = projects.find((p) => p.path === projectPath);
+		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}) };
+		if (existing) Object.assign(existing, changes);
+		else projects.push({ path: projectPath, ...DEFAULT_PROJECT, ...changes });
+		const project = existing ?? projects.at(-1)!;
+		const excluded = isExcluded(projectPath, settings.excludedProjects) ? " (note: it is also in the excluded projects, so nothing is written for it)" : "";
+		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${project.target}${excluded}. The next sync writes its context.` };
+	});
+}
+
+export async function runProjectsRemove(path: string, options: ProjectsOptions): Promise<number> {
+	return edit(options, async (projects) => {
+		const projectPath = resolve(path);
+		const at = projects.findIndex((p) => p.path === projectPath || p.path === path);
+		if (at < 0) return { error: `${projectPath} is not one of this device's projects (see \`ai-memory projects list\`)`, code: 1 };
+		projects.splice(at, 1);
+		return { message: `Removed ${projectPath}. Its CLAUDE.md keeps the last block written; remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
+	});
+}
+
+export async function runProjectsList(options: ProjectsOptions): Promise<number> {
+	const where = await vaultFolders(options);
+	if ("error" in where) return fail(where.error);
+	let raw: unknown;
+	try {
+		raw = await readDataJson(where.dataJson);
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
+	const { settings } = migrateSettings(raw, options.host ?? hostname());
+	if (options.json) {
+		process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
+		return 0;
+	}
+	if (settings.projects.length === 0) {
+		process.stdout.write(`No projects on this device (${deviceIdOf(options.host ?? hostname())}). Add one with \`ai-memory projects add <path> --vault ${where.vault}\`.\n`);
+		return 0;
+	}
+	for (const p of settings.projects) {
+		const excluded = isExcluded(p.path, settings.excludedProjects) ? "  (excluded)" : "";
+		process.stdout.write(`${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${p.target.padEnd(15)}  ${p.path}${excluded}\n`);
+	}
+	return 0;
+}
+
+type Change = { message: string } | { error: string; code?: number };
+
+/** Reads data.json, lets `change` edit this device's projects, writes it back with everything else kept. */
+async function edit(options: ProjectsOptions, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"]) => Promise<Change>): Promise<number> {
+	const where = await vaultFolders(options);
+	if ("error" in where) return fail(where.error);
+	const host = options.host ?? hostname();
+	let raw: unknown;
+	try {
+		raw = await readDataJson(where.dataJson);
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
+	const { settings } = migrateSettings(raw, host);
+	const result = await change(settings.projects, settings);
+	if ("error" in result) return fail(result.error, result.code);
+	const stored = storeSettings(settings, raw, host);
+	keepProjectExtras(stored, raw, host);
+	await mkdir(dirname(where.dataJson), { recursive: true });
+	await writeFileAtomic(where.dataJson, `${JSON.stringify(stored, null, 2)}\n`);
+	if (options.json) process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
+	else process.stdout.write(`${result.message}\n`);
+	return 0;
+}
+
+/**
+ * Keys of a stored project that this version's settings do not carry (`triggers`, a newer
+ * version's) go back onto the same project: `storeSettings` writes projects as it knows them.
+ */
+function keepProjectExtras(stored: Record<string, unknown>, raw: unknown, host: string): void {
+	const before = storedProjects(raw, host);
+	const after = storedProjects(stored, host);
+	for (const project of after) {
+		const old = before.find((p) => typeof p.path === "string" && p.path.trim() === project.path);
+		if (!old) continue;
+		for (const [key, value] of Object.entries(old)) if (!(key in project)) project[key] = value;
+	}
+}

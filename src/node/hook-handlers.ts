@@ -1,0 +1,218 @@
+import { spawn } from "node:child_process";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { hostname } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import type { HookEvent } from "../core/hooks/hook-settings";
+import { RECALL_FACTS, recallOutput } from "../core/hooks/hook-output";
+import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
+import { RecallIndex } from "../core/memory/recall";
+import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
+import { redactionSpec, redactorFor } from "../core/sync/redaction-policy";
+import { checkpointFromTranscript, writeCheckpoint } from "./checkpoints";
+import { appendHookLog } from "./hook-log";
+import { projectForCwd, readHookContext, triggersOf } from "./hook-project";
+import { pluginFolder } from "./vault-sync";
+
+/**
+ * `ai-memory hook <name>`: what runs when Claude Code fires one of our hooks. Each reads the hook's
+ * JSON from stdin and answers fast; plain stdout (what SessionStart and UserPromptSubmit print
+ * reaches the model) is the only output. They fail open: any error gives no output and exit code 0
+ * (Claude Code goes on as if there were no hook) and a line in `<plugin folder>/hooks.log`.
+ */
+
+export const HOOK_NAMES = {
+	"session-start": "SessionStart",
+	"user-prompt-submit": "UserPromptSubmit",
+	"session-end": "SessionEnd",
+	"pre-compact": "PreCompact",
+} as const satisfies Record<string, HookEvent>;
+export type HookName = keyof typeof HOOK_NAMES;
+
+/** The `ai-memory hook` argument for an event: `SessionStart` → `session-start`. */
+export function hookNameOf(event: HookEvent): HookName {
+	return (Object.keys(HOOK_NAMES) as HookName[]).find((name) => HOOK_NAMES[name] === event)!;
+}
+
+/** The fields of Claude Code's hook input we read (docs/hooks.md; see ../shared/research/anchors-mission.md §1.4). */
+export interface HookInput {
+	session_id?: string;
+	transcript_path?: string;
+	cwd?: string;
+	hook_event_name?: string;
+	prompt?: string;
+	source?: string;
+	trigger?: string;
+	reason?: string;
+}
+
+export interface HookRunOptions {
+	/** `--vault`; missing is an error (logged nowhere but stderr: there is no vault to log into). */
+	vault: string | undefined;
+	configDir?: string;
+	/** What Claude Code wrote on stdin. */
+	stdin: string;
+	/** The CLI script, for the background sync. */
+	cliPath: string;
+	/** Reads data.json as this device sees it (the CLI's `loadSettings`); throws when it is not JSON. */
+	loadSettings: (dataJson: string, host: string) => Promise<Settings>;
+	/** Starts a detached `ai-memory sync` with these arguments. Default: a detached child of this Node. */
+	startSync?: (args: string[]) => void;
+	now?: () => Date;
+	/** This device's host name (settings are per device). */
+	host?: string;
+	/** Where a failure goes when there is no vault to log into. Default: stderr. */
+	warn?: (line: string) => void;
+}
+
+export interface HookRunResult {
+	/** What to print (may be empty). */
+	output: string;
+	ok: boolean;
+}
+
+/** Runs one hook; never throws. */
+export async function runHook(name: string, options: HookRunOptions): Promise<HookRunResult> {
+	const now = options.now ?? (() => new Date());
+	const folder = options.vault ? pluginFolder(resolve(options.vault), options.configDir) : undefined;
+	const log = async (status: "ok" | "error", detail: string) => {
+		const entry = { at: now().toISOString(), hook: name, status, detail };
+		if (folder && (await canLog(folder))) await appendHookLog(folder, entry);
+		else if (status === "error") (options.warn ?? ((line: string) => process.stderr.write(line)))(`ai-memory hook ${name}: ${detail}\n`);
+	};
+	try {
+		if (!(name in HOOK_NAMES)) throw new Error(`unknown hook "${name}" (expected ${Object.keys(HOOK_NAMES).join(", ")})`);
+		if (!options.vault || !folder) throw new Error("no --vault given");
+		const vault = resolve(options.vault);
+		if (!(await isDirectory(vault))) throw new Error(`vault folder ${vault} does not exist`);
+		const input = parseInput(options.stdin);
+		const settings = await options.loadSettings(join(folder, "data.json"), options.host ?? hostname());
+		const cwd = typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd();
+		const project = projectForCwd(settings.projects, cwd);
+		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, now };
+		const { output, detail } = await HANDLERS[name as HookName](ctx);
+		const where = project ? `project=${project.path}` : `project=- cwd=${cwd}`;
+		await log("ok", `${where}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`);
+		return { output, ok: true };
+	} catch (error) {
+		await log("error", error instanceof Error ? error.message : String(error));
+		return { output: "", ok: false };
+	}
+}
+
+interface HandlerContext extends HookRunOptions {
+	name: HookName;
+	vault: string;
+	folder: string;
+	stateDir: string;
+	input: HookInput;
+	settings: Settings;
+	cwd: string;
+	project: ProjectSettings | undefined;
+	now: () => Date;
+}
+
+type Handler = (ctx: HandlerContext) => Promise<{ output: string; detail?: string }>;
+
+const HANDLERS: Record<HookName, Handler> = {
+	/** Lazy mode: the facade, as the last sync made it. Only reads a file. */
+	"session-start": async ({ project, stateDir, input }) => {
+		const source = typeof input.source === "string" ? ` source=${input.source}` : "";
+		if (!project) return { output: "", detail: source.trim() };
+		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
+		const context = await readHookContext(stateDir, project.path);
+		if (!context) return { output: "", detail: `mode=lazy${source} no-context-yet` };
+		return { output: context.facade === "" ? "" : withNewline(context.facade), detail: `mode=lazy${source}` };
+	},
+
+	/** The packet and the facts recall picks, when the prompt asks for the past or is a multi-step task. */
+	"user-prompt-submit": async ({ project, stateDir, input, folder, host }) => {
+		if (!project) return { output: "" };
+		const prompt = typeof input.prompt === "string" ? input.prompt : "";
+		const raw = await readFile(join(folder, "data.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
+		const decision = evaluateRecallTrigger(prompt, triggersOf(project, raw, host ?? hostname()));
+		const why = describe(decision);
+		if (!decision.fire) return { output: "", detail: why };
+		const context = await readHookContext(stateDir, project.path);
+		if (!context) return { output: "", detail: `${why} no-context-yet` };
+		const hits = RecallIndex.restore(context.recall).recall(prompt, RECALL_FACTS);
+		const facts = hits.map(({ fact }) => ({ name: fact.name, description: fact.description, type: fact.type, body: context.bodies[fact.file] ?? "" }));
+		return { output: withNewline(recallOutput(context.packet, context.packetPath, facts)), detail: `${why} facts=${facts.length}` };
+	},
+
+	/** Notes and CLAUDE.md brought up to date in the background: Claude Code gives SessionEnd hooks 1.5 s in all. */
+	"session-end": async (ctx) => {
+		const reason = typeof ctx.input.reason === "string" ? `reason=${ctx.input.reason}` : "";
+		return { output: "", detail: [reason, backgroundSync(ctx)].filter(Boolean).join(" ") };
+	},
+
+	/** A resume point for the facade from the end of the transcript, then the same background sync. */
+	"pre-compact": async (ctx) => {
+		const { project, input, stateDir, settings, now } = ctx;
+		const parts: string[] = typeof input.trigger === "string" ? [`trigger=${input.trigger}`] : [];
+		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
+			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
+			if (checkpoint) {
+				await writeCheckpoint(stateDir, input.session_id, checkpoint);
+				parts.push(`checkpoint=${input.session_id}`);
+			} else parts.push("checkpoint=none");
+		}
+		parts.push(backgroundSync(ctx));
+		return { output: "", detail: parts.join(" ") };
+	},
+};
+
+/** Starts `ai-memory sync` for the vault, detached; returns what the log says about it. */
+function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): string {
+	if (isExcluded(cwd, settings.excludedProjects)) return "sync=excluded";
+	const args = [cliPath, "sync", "--vault", vault];
+	if (configDir && configDir !== ".obsidian") args.push("--config-dir", configDir);
+	const claudeDir = claudeDirOf(input.transcript_path);
+	if (claudeDir) args.push("--claude-dir", claudeDir);
+	(startSync ?? startDetached)(args);
+	return "sync=started";
+}
+
+/** `<claude dir>/projects/<folder>/<session>.jsonl` → `<claude dir>`: the Claude Code that ran, whatever our defaults say. */
+export function claudeDirOf(transcriptPath: unknown): string | undefined {
+	if (typeof transcriptPath !== "string" || !transcriptPath.endsWith(".jsonl")) return undefined;
+	const projects = dirname(dirname(resolve(transcriptPath)));
+	return basename(projects) === "projects" ? dirname(projects) : undefined;
+}
+
+/** A child that outlives this process and Claude Code's hook timeout: own process group, no pipes. */
+function startDetached(args: string[]): void {
+	const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", windowsHide: true });
+	child.on("error", () => undefined);
+	child.unref();
+}
+
+function parseInput(stdin: string): HookInput {
+	let data: unknown;
+	try {
+		data = JSON.parse(stdin);
+	} catch {
+		throw new Error(`the hook input on stdin is not JSON (${JSON.stringify(stdin.slice(0, 60))})`);
+	}
+	if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error("the hook input on stdin is not a JSON object");
+	return data;
+}
+
+function describe(decision: TriggerDecision): string {
+	return `trigger=${decision.reason}${decision.match ? `:${JSON.stringify(decision.match)}` : ""}`;
+}
+
+function withNewline(text: string): string {
+	return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** The plugin folder exists, or is made when the vault does (never a vault folder where there is none). */
+async function canLog(folder: string): Promise<boolean> {
+	if (await isDirectory(folder)) return true;
+	// <vault>/<config>/plugins/<id>: the vault is three levels up.
+	if (!(await isDirectory(dirname(dirname(dirname(folder)))))) return false;
+	return mkdir(folder, { recursive: true }).then(() => true, () => false);
+}

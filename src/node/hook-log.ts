@@ -1,0 +1,55 @@
+import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * `<plugin folder>/hooks.log`: one line per hook run, so that `ai-memory doctor` can say when each
+ * hook last ran and what it did, and a failure (hooks fail open: Claude Code never sees one) leaves
+ * a trace. Tab-separated: time (ISO 8601), hook, `ok` or `error`, then `key=value` details or the
+ * error. Kept under about half a megabyte by dropping its older half.
+ */
+
+export const HOOK_LOG = "hooks.log";
+const MAX_BYTES = 512 * 1024;
+
+export function hookLogPath(pluginFolder: string): string {
+	return join(pluginFolder, HOOK_LOG);
+}
+
+export interface HookLogEntry {
+	at: string;
+	hook: string;
+	status: "ok" | "error";
+	/** `key=value` details, or the error message. */
+	detail: string;
+}
+
+export function formatHookLogLine(entry: HookLogEntry): string {
+	return `${entry.at}\t${entry.hook}\t${entry.status}\t${entry.detail.replace(/[\r\n\t]+/g, " ").trim()}\n`;
+}
+
+/** Appends one line; never throws (a hook that cannot log still answers). */
+export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): Promise<void> {
+	const path = hookLogPath(pluginFolder);
+	try {
+		await appendFile(path, formatHookLogLine(entry), "utf8");
+		if ((await stat(path)).size > MAX_BYTES) {
+			const text = await readFile(path, "utf8");
+			const half = text.indexOf("\n", text.length - MAX_BYTES / 2);
+			await writeFile(path, text.slice(half + 1), "utf8");
+		}
+	} catch {
+		// Nowhere to write: the run still answers.
+	}
+}
+
+/** The last line of each hook in the log. */
+export async function lastHookRuns(pluginFolder: string): Promise<Map<string, HookLogEntry>> {
+	const runs = new Map<string, HookLogEntry>();
+	const text = await readFile(hookLogPath(pluginFolder), "utf8").catch(() => "");
+	for (const line of text.split("\n")) {
+		const [at, hook, status, ...rest] = line.split("\t");
+		if (!at || !hook || (status !== "ok" && status !== "error")) continue;
+		runs.set(hook, { at, hook, status, detail: rest.join(" ") });
+	}
+	return runs;
+}

@@ -1,0 +1,83 @@
+import { realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { resolve, sep } from "node:path";
+import { readTriggerSettings, type RecallTriggerSettings } from "../core/hooks/recall-triggers";
+import { deviceIdOf, type ProjectSettings } from "../core/settings";
+import type { HookContext } from "../core/sync/hook-context";
+import { hookContextPath } from "./state-folder";
+
+/**
+ * What a hook needs to know about the project Claude Code runs in: which enabled project it is,
+ * its recall triggers, and what the last sync prepared for it.
+ */
+
+/**
+ * The enabled project whose folder is `cwd` or holds it (the deepest one when several do), else
+ * undefined. A project configured through a symlink is matched by its real path too, as Claude
+ * Code reports the real cwd.
+ */
+export function projectForCwd<P extends Pick<ProjectSettings, "path" | "enabled">>(projects: readonly P[], cwd: string): P | undefined {
+	const here = comparable(cwd);
+	const enabled = projects.filter((p) => p.enabled);
+	const within = (path: string) => here === path || here.startsWith(path.endsWith(sep) ? path : `${path}${sep}`);
+	const best = (paths: (p: P) => string) =>
+		enabled
+			.map((p) => ({ p, path: paths(p) }))
+			.filter((c) => within(c.path))
+			.sort((a, b) => b.path.length - a.path.length)[0]?.p;
+	return best((p) => comparable(p.path)) ?? best((p) => comparable(realPath(p.path)));
+}
+
+function comparable(path: string): string {
+	const resolved = resolve(path);
+	const trimmed = resolved.length > 1 && resolved.endsWith(sep) && !/^[A-Za-z]:\\$/.test(resolved) ? resolved.slice(0, -1) : resolved;
+	// Windows and macOS folders are usually case-insensitive; Windows always.
+	return process.platform === "win32" ? trimmed.toLowerCase() : trimmed;
+}
+
+function realPath(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
+/**
+ * A project's recall triggers: `project.triggers` once the settings carry it, else the `triggers`
+ * key of the same project in data.json as stored (this device's entry, or a version 1 file's list).
+ */
+export function triggersOf(project: ProjectSettings, rawSettings: unknown, host: string): RecallTriggerSettings {
+	const own = (project as ProjectSettings & { triggers?: unknown }).triggers;
+	if (own !== undefined) return readTriggerSettings(own);
+	return readTriggerSettings(storedProjects(rawSettings, host).find((p) => typeof p.path === "string" && p.path.trim() === project.path)?.triggers);
+}
+
+/** This device's projects in data.json as stored, every key of each kept (`devices[<id>].projects`, or a version 1 file's `projects`). */
+export function storedProjects(rawSettings: unknown, host: string): Record<string, unknown>[] {
+	const o = isRecord(rawSettings) ? rawSettings : {};
+	const devices = isRecord(o.devices) ? o.devices : undefined;
+	const id = deviceIdOf(host);
+	const device = devices && Object.prototype.hasOwnProperty.call(devices, id) && isRecord(devices[id]) ? devices[id] : undefined;
+	const list = device ? device.projects : devices === undefined ? o.projects : undefined;
+	return Array.isArray(list) ? list.filter(isRecord) : [];
+}
+
+/** The project's hook context as the last sync wrote it; undefined when no sync wrote one yet. Throws when it is damaged. */
+export async function readHookContext(stateDir: string, projectPath: string): Promise<HookContext | undefined> {
+	const path = hookContextPath(stateDir, projectPath);
+	let text: string;
+	try {
+		text = await readFile(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		throw error;
+	}
+	const data = JSON.parse(text) as Partial<HookContext> | null;
+	if (!isRecord(data) || data.version !== 1 || typeof data.facade !== "string" || typeof data.packet !== "string") throw new Error(`${path} is not a hook context this version reads`);
+	return { ...(data as HookContext), bodies: isRecord(data.bodies) ? data.bodies : {} };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,125 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RecallIndex } from "../../src/core/memory/recall";
+import type { HookContext } from "../../src/core/sync/hook-context";
+import { hookContextPath } from "../../src/node/state-folder";
+
+/**
+ * The built CLI's hook, hooks, projects and doctor commands, as Claude Code and a person run them.
+ * Built into a temporary folder (not dist/, which other test files rebuild at the same time).
+ */
+const repo = resolve(__dirname, "..", "..");
+let dir: string;
+let cli: string;
+let vault: string;
+let folder: string;
+let project: string;
+let claudeDir: string;
+
+function run(args: string[], stdin?: string) {
+	return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input: stdin, env: { ...process.env, HOME: dir, CLAUDE_CONFIG_DIR: claudeDir } });
+}
+
+beforeAll(async () => {
+	dir = mkdtempSync(join(tmpdir(), "cli-hooks-"));
+	const builtins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+	await build({ entryPoints: { cli: join(repo, "src/cli/main.ts") }, bundle: true, external: builtins, format: "cjs", target: "node20", platform: "node", mainFields: ["module", "main"], outdir: join(dir, "bin"), outExtension: { ".js": ".cjs" }, logLevel: "silent" });
+	cli = join(dir, "bin", "cli.cjs");
+	vault = join(dir, "vault");
+	folder = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
+	project = join(dir, "code", "api");
+	claudeDir = join(dir, "claude");
+	mkdirSync(project, { recursive: true });
+	mkdirSync(vault);
+	mkdirSync(claudeDir);
+	expect(run(["projects", "add", project, "--mode", "lazy", "--vault", vault]).status).toBe(0);
+	const context: HookContext = {
+		version: 1,
+		projectPath: project,
+		mode: "lazy",
+		facade: "## Project memory\n\n- Full context: `/v/api context.md`\n",
+		packet: "# api: context packet\n\nHISTORY-MARK\n",
+		packetPath: "/v/api context.md",
+		recall: RecallIndex.build([{ file: "cache.md", name: "cache-ttl", description: "The cache TTL is ten minutes" }]).serialize(),
+		bodies: { "cache.md": "TTL 600 s, set in config/cache.ts (BODY-MARK)." },
+	};
+	mkdirSync(join(folder, "state", "hooks"), { recursive: true });
+	writeFileSync(hookContextPath(join(folder, "state"), project), JSON.stringify(context));
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("ai-memory hook (what Claude Code runs)", () => {
+	it("prints the facade and the recall on stdout, and accepts the --from mark", () => {
+		const start = run(["hook", "session-start", "--vault", vault, "--from", "ai-conversation-memory"], JSON.stringify({ session_id: "s", cwd: project, source: "startup" }));
+		expect(start).toMatchObject({ status: 0, stdout: "## Project memory\n\n- Full context: `/v/api context.md`\n", stderr: "" });
+		const recall = run(["hook", "user-prompt-submit", "--vault", vault, "--from", "ai-conversation-memory"], JSON.stringify({ cwd: project, prompt: "what was the cache ttl we decided last time?" }));
+		expect(recall.status).toBe(0);
+		expect(recall.stdout).toContain("HISTORY-MARK");
+		expect(recall.stdout).toContain("- **cache-ttl**: The cache TTL is ten minutes\n  TTL 600 s, set in config/cache.ts (BODY-MARK).");
+		expect(run(["hook", "user-prompt-submit", "--vault", vault], JSON.stringify({ cwd: project, prompt: "rename the cache module" })).stdout).toBe("");
+	});
+
+	it.each([
+		["garbage on stdin", ["hook", "session-start", "--vault", "VAULT"], "}{"],
+		["no stdin at all", ["hook", "user-prompt-submit", "--vault", "VAULT"], ""],
+		["an unknown hook", ["hook", "post-tool-use", "--vault", "VAULT"], "{}"],
+		["no hook name", ["hook", "--vault", "VAULT"], "{}"],
+		["an unknown option", ["hook", "session-start", "--vault", "VAULT", "--newer-option", "x"], "{}"],
+	])("fails open: %s → exit 0, nothing printed, a line in hooks.log", (_name, args, stdin) => {
+		const before = existsSync(join(folder, "hooks.log")) ? readFileSync(join(folder, "hooks.log"), "utf8") : "";
+		const r = run(args.map((a) => (a === "VAULT" ? vault : a)), stdin);
+		expect(r).toMatchObject({ status: 0, stdout: "" });
+		const added = readFileSync(join(folder, "hooks.log"), "utf8").slice(before.length);
+		expect(added.split("\n").filter(Boolean)).toHaveLength(1);
+	});
+
+	it("fails open without a vault: exit 0, nothing on stdout, the reason on stderr", () => {
+		const r = run(["hook", "session-start", "--vault", join(dir, "gone")], "{}");
+		expect(r).toMatchObject({ status: 0, stdout: "", stderr: `ai-memory hook session-start: vault folder ${join(dir, "gone")} does not exist\n` });
+		expect(existsSync(join(dir, "gone"))).toBe(false);
+		expect(run(["hook", "session-start"], "{}")).toMatchObject({ status: 0, stdout: "" });
+	});
+
+	it("session-end returns at once, leaving the sync to a detached child", () => {
+		const started = Date.now();
+		const r = run(["hook", "session-end", "--vault", vault], JSON.stringify({ session_id: "s", cwd: project, transcript_path: join(claudeDir, "projects", "-x", "s.jsonl"), reason: "other" }));
+		expect(r).toMatchObject({ status: 0, stdout: "" });
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(readFileSync(join(folder, "hooks.log"), "utf8")).toMatch(/\tsession-end\tok\tproject=\S+ reason=other sync=started printed=0B\n$/);
+	});
+});
+
+describe("ai-memory hooks", () => {
+	it("install, status, uninstall through the CLI; invalid JSON is an error that changes nothing", () => {
+		const original = '{ "model": "opus" }\n';
+		writeFileSync(join(claudeDir, "settings.json"), original);
+		const install = run(["hooks", "install", "--vault", vault, "--claude-dir", claudeDir]);
+		expect(install.status, install.stderr).toBe(0);
+		expect(install.stdout).toContain(`Your file as it was is in ${join(claudeDir, "settings.json.bak-ai-memory")}`);
+		const settings = readFileSync(join(claudeDir, "settings.json"), "utf8");
+		expect(settings).toContain(`${JSON.stringify(`"${process.execPath}" "${cli}" hook session-end --vault "${vault}" --from ai-conversation-memory`)}`);
+		const status = run(["hooks", "status", "--vault", vault, "--claude-dir", claudeDir]);
+		expect(status.stdout.match(/installed \(this CLI, this vault\)/g)).toHaveLength(4);
+		expect(run(["hooks", "status", "--vault", join(dir, "code"), "--claude-dir", claudeDir]).stdout).toContain(`another vault: ${vault}`);
+		const doctor = run(["doctor", "--vault", vault, "--claude-dir", claudeDir]);
+		expect(doctor.status, doctor.stderr).toBe(0);
+		expect(doctor.stdout).toContain(`Project ${project}: lazy mode, context in CLAUDE.md`);
+		expect(doctor.stdout).toMatch(/Facade \(\d+ characters ≈ \d+ tokens, printed at session start\)/);
+		expect(doctor.stdout).toMatch(/ {2}session-start {6}\d{4}-\d\d-\d\dT\S+ ok: project=/);
+		expect(doctor.stdout).toContain("  SessionStart     installed (this CLI, this vault)");
+		expect(run(["hooks", "uninstall", "--claude-dir", claudeDir]).status).toBe(0);
+		expect(readFileSync(join(claudeDir, "settings.json"), "utf8")).toBe(original);
+
+		writeFileSync(join(claudeDir, "settings.json"), "{ nope");
+		const broken = run(["hooks", "install", "--vault", vault, "--claude-dir", claudeDir]);
+		expect(broken.status).toBe(1);
+		expect(broken.stderr).toMatch(/^ai-memory: .*settings\.json: it is not valid JSON \(.* at line 1\); nothing was changed\n$/);
+		expect(readFileSync(join(claudeDir, "settings.json"), "utf8")).toBe("{ nope");
+		expect(existsSync(join(claudeDir, "settings.json.bak-ai-memory"))).toBe(false);
+	});
+});

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runProjectsAdd, runProjectsList, runProjectsRemove } from "../../src/cli/projects-command";
+import { loadSettings } from "../../src/cli/sync-command";
+
+const HOST = "laptop";
+let dir: string;
+let vault: string;
+let dataJson: string;
+let out: string;
+let err: string;
+
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "cli-projects-"));
+	vault = join(dir, "vault");
+	dataJson = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "data.json");
+	mkdirSync(join(dir, "api"), { recursive: true });
+	mkdirSync(join(dir, "web"), { recursive: true });
+	mkdirSync(vault);
+	out = "";
+	err = "";
+	vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((out += String(chunk)), true));
+	vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((err += String(chunk)), true));
+});
+afterEach(() => {
+	vi.restoreAllMocks();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const opts = (more: object = {}) => ({ vault, host: HOST, ...more });
+
+describe("ai-memory projects", () => {
+	it("add, list and remove edit this device's projects, keeping every other key", async () => {
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		const before = {
+			version: 2,
+			notesFolder: "Sessions",
+			futureKey: { kept: true },
+			devices: {
+				desktop: { projects: [{ path: "/desktop/app", enabled: true }], claudeDir: "/d/.claude" },
+				[HOST]: { claudeDir: "/l/.claude", gadget: 1, projects: [{ path: join(dir, "web"), enabled: false, mode: "eager", triggers: { intents: ["ADR"] }, newerKey: "x" }] },
+			},
+		};
+		writeFileSync(dataJson, JSON.stringify(before));
+
+		expect(await runProjectsAdd(join(dir, "api"), opts({ mode: "lazy", target: "CLAUDE.local.md" }))).toBe(0);
+		expect(out).toBe(`Added ${join(dir, "api")}: enabled, lazy mode, context in CLAUDE.local.md. The next sync writes its context.\n`);
+		expect(await runProjectsAdd(join(dir, "web"), opts())).toBe(0);
+		const data = JSON.parse(readFileSync(dataJson, "utf8")) as typeof before & { devices: Record<string, { projects: Array<Record<string, unknown>> }> };
+		expect(data.notesFolder).toBe("Sessions");
+		expect(data.futureKey).toEqual({ kept: true });
+		expect(data.devices.desktop).toEqual(before.devices.desktop);
+		expect(data.devices[HOST]).toMatchObject({ claudeDir: "/l/.claude", gadget: 1 });
+		expect(data.devices[HOST].projects).toEqual([
+			expect.objectContaining({ path: join(dir, "web"), enabled: true, mode: "eager", triggers: { intents: ["ADR"] }, newerKey: "x" }),
+			expect.objectContaining({ path: join(dir, "api"), enabled: true, mode: "lazy", target: "CLAUDE.local.md" }),
+		]);
+		// What the CLI's sync (and the plugin) read back.
+		expect((await loadSettings(dataJson, [], HOST)).projects.map((p) => [p.path, p.enabled, p.mode, p.target])).toEqual([
+			[join(dir, "web"), true, "eager", "CLAUDE.md"],
+			[join(dir, "api"), true, "lazy", "CLAUDE.local.md"],
+		]);
+
+		out = "";
+		expect(await runProjectsList(opts())).toBe(0);
+		expect(out).toBe(`on   eager  CLAUDE.md        ${join(dir, "web")}\non   lazy   CLAUDE.local.md  ${join(dir, "api")}\n`);
+		out = "";
+		expect(await runProjectsList(opts({ json: true }))).toBe(0);
+		expect((JSON.parse(out) as Array<{ path: string }>).map((p) => p.path)).toEqual([join(dir, "web"), join(dir, "api")]);
+
+		expect(await runProjectsRemove(join(dir, "web"), opts())).toBe(0);
+		const after = JSON.parse(readFileSync(dataJson, "utf8")) as typeof data;
+		expect(after.devices[HOST].projects.map((p) => p.path)).toEqual([join(dir, "api")]);
+		expect(after.devices.desktop).toEqual(before.devices.desktop);
+		expect(readFileSync(dataJson, "utf8")).toMatch(/^\{\n {2}"version": 2,\n/);
+	});
+
+	it("a version 1 file: its projects become this device's", async () => {
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(dataJson, JSON.stringify({ notesFolder: "Old", projects: [{ path: join(dir, "web"), enabled: true }] }));
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(0);
+		const data = JSON.parse(readFileSync(dataJson, "utf8")) as { version: number; notesFolder: string; projects?: unknown; devices: Record<string, { projects: Array<{ path: string }> }> };
+		expect(data).toMatchObject({ version: 2, notesFolder: "Old" });
+		expect(data.projects).toBeUndefined();
+		expect(data.devices[HOST]!.projects.map((p) => p.path)).toEqual([join(dir, "web"), join(dir, "api")]);
+	});
+
+	it("no data.json yet: made, with the plugin folder", async () => {
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(0);
+		expect((await loadSettings(dataJson, [], HOST)).projects.map((p) => p.path)).toEqual([join(dir, "api")]);
+	});
+
+	it("errors: a broken data.json (left alone), a missing folder or vault, an unknown project", async () => {
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(dataJson, "{ broken");
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(2);
+		expect(err).toMatch(/data\.json are not valid JSON .*; fix or remove the file\n$/);
+		expect(readFileSync(dataJson, "utf8")).toBe("{ broken");
+		expect(await runProjectsList(opts())).toBe(2);
+		rmSync(dataJson);
+		err = "";
+		expect(await runProjectsAdd(join(dir, "nope"), opts())).toBe(2);
+		expect(err).toBe(`ai-memory: no folder at ${join(dir, "nope")}\n`);
+		err = "";
+		expect(await runProjectsRemove(join(dir, "api"), opts())).toBe(1);
+		expect(err).toContain("is not one of this device's projects");
+		expect(await runProjectsList({ vault: join(dir, "no-vault"), host: HOST })).toBe(2);
+	});
+});

@@ -1,0 +1,249 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/cli/sync-command";
+import { HOOK_OUTPUT_MAX } from "../../src/core/hooks/hook-output";
+import { RecallIndex } from "../../src/core/memory/recall";
+import { DEFAULT_PROJECT, type ProjectSettings } from "../../src/core/settings";
+import type { HookContext } from "../../src/core/sync/hook-context";
+import { checkpointPath } from "../../src/node/checkpoints";
+import { claudeDirOf, runHook, type HookRunOptions } from "../../src/node/hook-handlers";
+import { projectForCwd } from "../../src/node/hook-project";
+import { hookContextPath, StateFolder } from "../../src/node/state-folder";
+
+const HOST = "test-host";
+const FACADE = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n- Latest session: 2026-11-29 Add rate limiting (`s1`)\n- Full context: `/v/api context.md` (read it when the task continues earlier work)\n";
+const PACKET = "# api: context packet\n\n_Automatic summary of past sessions in this project, for background; not instructions._\n\n## Recent sessions\n\n### 2026-11-29 — Add rate limiting\n";
+const FACTS = [
+	{ file: "login-rate-limit.md", name: "login-rate-limit", description: "The login rate limiter allows 5 attempts per minute", type: "project" as const },
+	{ file: "use-pnpm.md", name: "use-pnpm", description: "Installs use pnpm", type: "feedback" as const },
+];
+
+let dir: string;
+let vault: string;
+let folder: string;
+let stateDir: string;
+let api: string;
+let started: string[][];
+let warnings: string[];
+
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "hook-handlers-"));
+	vault = join(dir, "vault");
+	folder = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
+	stateDir = join(folder, "state");
+	api = join(dir, "code", "api");
+	mkdirSync(join(api, "src"), { recursive: true });
+	mkdirSync(folder, { recursive: true });
+	started = [];
+	warnings = [];
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** data.json with this device's projects, written by hand (keys the settings do not know yet, such as `triggers`, included). */
+function writeProjects(projects: Array<Partial<ProjectSettings> & { path: string; triggers?: unknown }>, extra: Record<string, unknown> = {}): void {
+	writeFileSync(join(folder, "data.json"), JSON.stringify({ version: 2, ...extra, devices: { [HOST]: { projects: projects.map((p) => ({ ...DEFAULT_PROJECT, ...p })) } } }));
+}
+
+function writeContext(projectPath: string, context: Partial<HookContext> = {}): void {
+	const full: HookContext = {
+		version: 1,
+		projectPath,
+		mode: "lazy",
+		facade: FACADE,
+		packet: PACKET,
+		packetPath: "/v/api context.md",
+		recall: RecallIndex.build(FACTS).serialize(),
+		bodies: { "login-rate-limit.md": "Sliding window of 60 s per IP in Redis (BODY-MARK).", "use-pnpm.md": "pnpm only." },
+		...context,
+	};
+	mkdirSync(join(stateDir, "hooks"), { recursive: true });
+	writeFileSync(hookContextPath(stateDir, projectPath), JSON.stringify(full));
+}
+
+function options(stdin: unknown, over: Partial<HookRunOptions> = {}): HookRunOptions {
+	return {
+		vault,
+		stdin: typeof stdin === "string" ? stdin : JSON.stringify(stdin),
+		cliPath: "/opt/ai-memory/cli.cjs",
+		loadSettings: (path, host) => loadSettings(path, [], host),
+		startSync: (args) => started.push(args),
+		now: () => new Date("2026-11-30T10:00:00.000Z"),
+		host: HOST,
+		warn: (line) => warnings.push(line),
+		...over,
+	};
+}
+
+function logLines(): string[] {
+	return readFileSync(join(folder, "hooks.log"), "utf8").trimEnd().split("\n");
+}
+
+describe("session-start", () => {
+	it("prints the facade in lazy mode, from a subfolder of the project too, and logs the run", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api);
+		expect(await runHook("session-start", options({ session_id: "s2", cwd: join(api, "src"), source: "startup" }))).toEqual({ output: FACADE, ok: true });
+		expect(logLines()).toEqual([`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${api} mode=lazy source=startup printed=${Buffer.byteLength(FACADE)}B`]);
+	});
+
+	it("prints nothing in eager mode (CLAUDE.md has the history), for other folders, or before any sync", async () => {
+		writeProjects([{ path: api, mode: "eager" }]);
+		writeContext(api, { mode: "eager", facade: "" });
+		expect((await runHook("session-start", options({ cwd: api }))).output).toBe("");
+		expect((await runHook("session-start", options({ cwd: join(dir, "elsewhere") }))).output).toBe("");
+		writeProjects([{ path: api, mode: "lazy" }]);
+		rmSync(join(stateDir, "hooks"), { recursive: true });
+		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: true });
+		expect(logLines()[1]).toContain(`project=- cwd=${join(dir, "elsewhere")} printed=0B`);
+		expect(logLines()[2]).toContain("mode=lazy no-context-yet printed=0B");
+	});
+});
+
+describe("user-prompt-submit", () => {
+	beforeEach(() => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api);
+	});
+
+	it("a prompt that asks for the past gets the packet and the facts recall picks, with their bodies", async () => {
+		const { output } = await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue where we left off with the rate limiter" }));
+		expect(output).toContain("Recalled from earlier sessions in this project");
+		expect(output).toContain(PACKET);
+		expect(output).toContain("- **login-rate-limit** (project): The login rate limiter allows 5 attempts per minute\n  Sliding window of 60 s per IP in Redis (BODY-MARK).");
+		expect(output).not.toContain("use-pnpm");
+		expect(logLines().at(-1)).toMatch(/\tuser-prompt-submit\tok\tproject=.* trigger=intent:"continue" facts=1 printed=\d+B$/);
+	});
+
+	it("an ordinary prompt, or one asking for a fresh start, gets nothing", async () => {
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "write a haiku about the rate limiter" }))).output).toBe("");
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "fresh start: ignore previous context, continue" }))).output).toBe("");
+		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} trigger=none printed=0B`, `project=${api} trigger=negative:"fresh start" printed=0B`]);
+	});
+
+	it("follows the project's triggers in data.json", async () => {
+		writeProjects([{ path: api, mode: "lazy", triggers: { enabled: false } }]);
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue" }))).output).toBe("");
+		writeProjects([{ path: api, mode: "lazy", triggers: { intents: ["ADR"], complexity: false } }]);
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "check the ADR" }))).output).toContain(PACKET);
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "1. a\n2. b\n3. c" }))).output).toBe("");
+		expect(logLines().map((l) => /trigger=\S+/.exec(l)?.[0])).toEqual(["trigger=disabled", 'trigger=intent:"adr"', "trigger=none"]);
+	});
+
+	it("stays within Claude Code's output cap with a huge packet, keeping the facts", async () => {
+		writeContext(api, { packet: `${PACKET}${"- a line of history that goes on and on\n".repeat(1000)}` });
+		const { output } = await runHook("user-prompt-submit", options({ cwd: api, prompt: "as before, the rate limiter" }));
+		expect(output.length).toBeLessThanOrEqual(HOOK_OUTPUT_MAX);
+		expect(output).toContain("BODY-MARK");
+		expect(output).toContain("(the rest of the packet is in /v/api context.md)");
+	});
+});
+
+describe("session-end and pre-compact", () => {
+	it("session-end starts a detached sync of the vault, for the Claude Code folder the transcript is in", async () => {
+		writeProjects([{ path: api }]);
+		const transcript = join(dir, "claude", "projects", "-code-api", "s1.jsonl");
+		expect(await runHook("session-end", options({ session_id: "s1", cwd: api, transcript_path: transcript, reason: "prompt_input_exit" }))).toEqual({ output: "", ok: true });
+		expect(started).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--claude-dir", join(dir, "claude")]]);
+		expect(logLines()[0]).toContain("reason=prompt_input_exit sync=started printed=0B");
+		// A session in an excluded folder starts nothing; one anywhere else still gets its note (another config folder passed on).
+		writeProjects([], { excludedProjects: [join(dir, "secret")] });
+		await runHook("session-end", options({ cwd: join(dir, "secret", "x") }));
+		await runHook("session-end", options({ cwd: join(dir, "other"), transcript_path: "/nowhere.txt" }, { configDir: ".config" }));
+		expect(started.slice(1)).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--config-dir", ".config"]]);
+		expect(warnings).toEqual([]);
+	});
+
+	it("pre-compact records a redacted checkpoint from the end of the transcript, which the next sync merges into its state", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		const transcript = join(dir, "claude", "projects", "-code-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
+		mkdirSync(join(transcript, ".."), { recursive: true });
+		copyFileSync(join(__dirname, "..", "..", "examples", "claude-projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl"), transcript);
+		const secret = `sk-ant-api03-${"x".repeat(80)}AA`;
+		const line = (o: object) => `${JSON.stringify({ sessionId: "s1", cwd: api, timestamp: "2026-11-30T09:59:00.000Z", ...o })}\n`;
+		writeFileSync(transcript, readFileSync(transcript, "utf8") + line({ type: "user", uuid: "u-last", message: { role: "user", content: `Key ${secret} for the lockout mail` } }) + line({ type: "assistant", uuid: "a-last", message: { id: "m-last", role: "assistant", content: [{ type: "text", text: "The lockout mail now goes out after 5 failures." }] } }));
+
+		const result = await runHook("pre-compact", options({ session_id: "s1", cwd: api, transcript_path: transcript, trigger: "auto" }));
+		expect(result).toEqual({ output: "", ok: true });
+		const file = checkpointPath(stateDir, "s1");
+		const stored = JSON.parse(readFileSync(file, "utf8")) as { text: string };
+		expect(stored).toEqual({ sessionId: "s1", at: "2026-11-30T10:00:00.000Z", text: "Asked: Key [redacted:anthropic-api-key] for the lockout mail\nReply: The lockout mail now goes out after 5 failures." });
+		expect(readFileSync(file, "utf8")).not.toContain(secret);
+		expect(started).toHaveLength(1);
+		expect(logLines()[0]).toContain("trigger=auto checkpoint=s1 sync=started");
+
+		const store = new StateFolder(stateDir);
+		const state = await store.loadState();
+		expect(state.checkpoints.s1).toEqual({ at: "2026-11-30T10:00:00.000Z", text: stored.text });
+		await store.flush(state);
+		expect(existsSync(file)).toBe(false);
+		expect((await new StateFolder(stateDir).loadState()).checkpoints.s1?.text).toBe(stored.text);
+	});
+});
+
+describe("fail open: no output, exit 0, one line in hooks.log", () => {
+	it.each([
+		["garbage on stdin", "not json {", /the hook input on stdin is not JSON/],
+		["a JSON array on stdin", "[1,2]", /not a JSON object/],
+		["an unknown hook", { cwd: "/x" }, /unknown hook "stop"/],
+	])("%s", async (_name, stdin, error) => {
+		const result = await runHook(_name === "an unknown hook" ? "stop" : "session-start", options(stdin));
+		expect(result).toEqual({ output: "", ok: false });
+		expect(logLines()).toHaveLength(1);
+		expect(logLines()[0]).toMatch(error);
+		expect(logLines()[0]).toMatch(/^2026-11-30T10:00:00.000Z\t\S+\terror\t/);
+	});
+
+	it("a damaged hook context or data.json", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		mkdirSync(join(stateDir, "hooks"), { recursive: true });
+		writeFileSync(hookContextPath(stateDir, api), "{ half a file");
+		expect(await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue" }))).toEqual({ output: "", ok: false });
+		writeFileSync(hookContextPath(stateDir, api), JSON.stringify({ version: 9 }));
+		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: false });
+		writeFileSync(join(folder, "data.json"), "{");
+		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: false });
+		expect(logLines().map((l) => l.split("\t")[2])).toEqual(["error", "error", "error"]);
+		expect(logLines()[1]).toContain("is not a hook context this version reads");
+		expect(logLines()[2]).toContain("are not valid JSON");
+	});
+
+	it("a missing vault: nothing created, the error goes to stderr", async () => {
+		const missing = join(dir, "no-vault");
+		expect(await runHook("session-start", options({ cwd: api }, { vault: missing }))).toEqual({ output: "", ok: false });
+		expect(await runHook("session-end", options({ cwd: api }, { vault: undefined }))).toEqual({ output: "", ok: false });
+		expect(existsSync(missing)).toBe(false);
+		expect(warnings).toEqual([`ai-memory hook session-start: vault folder ${missing} does not exist\n`, "ai-memory hook session-end: no --vault given\n"]);
+		expect(started).toEqual([]);
+	});
+
+	it("a vault without the plugin folder yet gets it, with the log", async () => {
+		rmSync(join(vault, ".obsidian"), { recursive: true });
+		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: true });
+		expect(readdirSync(folder)).toEqual(["hooks.log"]);
+	});
+});
+
+describe("which project a hook is for", () => {
+	it("the enabled project that is the cwd or holds it, the deepest one", () => {
+		const projects = [
+			{ path: "/w/mono", enabled: true },
+			{ path: "/w/mono/packages/web", enabled: true },
+			{ path: "/w/mono/packages/api", enabled: false },
+			{ path: "/w/other/", enabled: true },
+		];
+		expect(projectForCwd(projects, "/w/mono/packages/web/src")?.path).toBe("/w/mono/packages/web");
+		expect(projectForCwd(projects, "/w/mono/packages/api")?.path).toBe("/w/mono");
+		expect(projectForCwd(projects, "/w/mono")?.path).toBe("/w/mono");
+		expect(projectForCwd(projects, "/w/monolith")).toBeUndefined();
+		expect(projectForCwd(projects, "/w/other")?.path).toBe("/w/other/");
+		expect(projectForCwd(projects, "/")).toBeUndefined();
+	});
+
+	it("the Claude Code folder from a transcript path", () => {
+		expect(claudeDirOf("/h/.claude/projects/-w-api/s1.jsonl")).toBe("/h/.claude");
+		expect(claudeDirOf("/h/elsewhere/s1.jsonl")).toBeUndefined();
+		expect(claudeDirOf(undefined)).toBeUndefined();
+	});
+});

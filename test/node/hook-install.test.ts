@@ -1,0 +1,127 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { HOOK_EVENTS, installedHooks } from "../../src/core/hooks/hook-settings";
+import { claudeHookStatus, hookCommands, installClaudeHooks, parseHookCommand, shellQuote, shellWords, uninstallClaudeHooks, type HookTarget } from "../../src/node/hook-install";
+
+let dir: string;
+let claudeDir: string;
+let settings: string;
+let backup: string;
+let target: HookTarget;
+
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "hook-install-"));
+	claudeDir = join(dir, ".claude");
+	settings = join(claudeDir, "settings.json");
+	backup = `${settings}.bak-ai-memory`;
+	target = { claudeDir, vault: join(dir, "My Vault"), cliPath: "/opt/ai memory/cli.cjs", execPath: "/usr/bin/node" };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const USER = '{\n\t"model": "opus",\n\t"hooks": {\n\t\t"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n\t}\n}\n';
+
+describe("hooks install / uninstall / status", () => {
+	it("installs into the user's file (a backup first), once, and uninstall gives back the same bytes", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, USER);
+		chmodSync(settings, 0o600);
+		expect(await installClaudeHooks(target)).toEqual({ settingsPath: settings, changed: true, backupWritten: backup });
+		expect(readFileSync(backup, "utf8")).toBe(USER);
+		const text = readFileSync(settings, "utf8");
+		expect(installedHooks(text)).toEqual(hookCommands(target));
+		expect(text).toContain("echo mine");
+		expect(statSync(settings).mode & 0o777).toBe(0o600);
+		const data = JSON.parse(text) as { hooks: Record<string, Array<{ hooks: Array<{ timeout?: number }> }>> };
+		expect(data.hooks.SessionEnd?.[0]?.hooks[0]?.timeout).toBe(5);
+
+		expect(await installClaudeHooks(target)).toEqual({ settingsPath: settings, changed: false });
+		expect(readFileSync(settings, "utf8")).toBe(text);
+
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: false });
+		expect(readFileSync(settings, "utf8")).toBe(USER);
+		expect(existsSync(backup)).toBe(false);
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: false, removed: false });
+	});
+
+	it("a reinstall for another vault keeps the backup of the user's own file", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, USER);
+		await installClaudeHooks(target);
+		const other = { ...target, vault: join(dir, "Other") };
+		expect(await installClaudeHooks(other)).toEqual({ settingsPath: settings, changed: true, backupWritten: undefined });
+		expect(readFileSync(backup, "utf8")).toBe(USER);
+		expect(installedHooks(readFileSync(settings, "utf8"))).toEqual(hookCommands(other));
+		await uninstallClaudeHooks(claudeDir);
+		expect(readFileSync(settings, "utf8")).toBe(USER);
+	});
+
+	it("no settings file: created, and removed again on uninstall", async () => {
+		expect((await installClaudeHooks(target)).changed).toBe(true);
+		expect(readFileSync(backup, "utf8")).toBe("");
+		expect(Object.keys(installedHooks(readFileSync(settings, "utf8")))).toEqual([...HOOK_EVENTS]);
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: true });
+		expect(existsSync(settings)).toBe(false);
+		expect(existsSync(backup)).toBe(false);
+	});
+
+	it("what the user changed after the install stays on uninstall", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, USER);
+		await installClaudeHooks(target);
+		writeFileSync(settings, readFileSync(settings, "utf8").replace('"model": "opus"', '"model": "sonnet"'));
+		await uninstallClaudeHooks(claudeDir);
+		const after = JSON.parse(readFileSync(settings, "utf8")) as { model: string; hooks: Record<string, unknown> };
+		expect(after.model).toBe("sonnet");
+		expect(Object.keys(after.hooks)).toEqual(["SessionStart"]);
+		expect(installedHooks(readFileSync(settings, "utf8"))).toEqual({});
+	});
+
+	it("invalid JSON: a clear error, nothing changed, no backup", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, '{\n  "model": "opus",\n}\n');
+		await expect(installClaudeHooks(target)).rejects.toThrow(`${settings}: it is not valid JSON (PropertyNameExpected at line 3); nothing was changed`);
+		expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus",\n}\n');
+		expect(existsSync(backup)).toBe(false);
+		await expect(uninstallClaudeHooks(claudeDir)).rejects.toThrow(/not valid JSON/);
+		expect((await claudeHookStatus(target)).error).toMatch(/not valid JSON/);
+	});
+
+	it("writes through a symlinked settings file (dotfile managers)", async () => {
+		mkdirSync(claudeDir);
+		const real = join(dir, "dotfiles-settings.json");
+		writeFileSync(real, USER);
+		symlinkSync(real, settings);
+		await installClaudeHooks(target);
+		expect(installedHooks(readFileSync(real, "utf8"))).toEqual(hookCommands(target));
+		await uninstallClaudeHooks(claudeDir);
+		expect(readFileSync(real, "utf8")).toBe(USER);
+	});
+
+	it("status: which are installed, and whether they run this CLI for this vault", async () => {
+		expect((await claudeHookStatus(target)).events.map((e) => e.installed)).toEqual([false, false, false, false]);
+		await installClaudeHooks({ ...target, vault: join(dir, "Other") });
+		const status = await claudeHookStatus(target);
+		expect(status.backup).toBe(true);
+		expect(status.events.map((e) => [e.event, e.installed, e.current, e.sameCli, e.sameVault, e.vault])).toEqual(HOOK_EVENTS.map((e) => [e, true, false, true, false, join(dir, "Other")]));
+		await installClaudeHooks(target);
+		expect((await claudeHookStatus(target)).events.every((e) => e.current && e.sameCli && e.sameVault)).toBe(true);
+	});
+});
+
+describe("hook commands", () => {
+	it("absolute, quoted for a POSIX shell, and marked as ours", () => {
+		const commands = hookCommands({ ...target, configDir: ".config" });
+		expect(commands.SessionStart).toBe(`"/usr/bin/node" "/opt/ai memory/cli.cjs" hook session-start --vault "${join(dir, "My Vault")}" --config-dir ".config" --from ai-conversation-memory`);
+		expect(commands.PreCompact).toContain(" hook pre-compact ");
+		expect(parseHookCommand(commands.UserPromptSubmit)).toEqual({ execPath: "/usr/bin/node", cliPath: "/opt/ai memory/cli.cjs", hook: "user-prompt-submit", vault: join(dir, "My Vault"), configDir: ".config" });
+	});
+
+	it("quoting survives every awkward character", () => {
+		for (const word of ['a "b" c', "$HOME/`x`", "back\\slash", "it's", "C:\\Users\\me\\Vault", "日本語 フォルダ", ""]) {
+			expect(shellWords(`cmd ${shellQuote(word)} tail`)).toEqual(["cmd", word, "tail"]);
+		}
+		expect(shellWords(`a 'b c' d\\ e "f\\"g"`)).toEqual(["a", "b c", "d e", 'f"g']);
+	});
+});
