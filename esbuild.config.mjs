@@ -53,7 +53,11 @@ const cli = {
 };
 
 if (mode === "production") {
-	await esbuild.build(plugin);
+	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
+	// so plugin-only users need no npm install for the hooks.
+	const built = await esbuild.build({ ...cli, entryPoints: ["src/cli/main.ts"], outdir: undefined, outExtension: undefined, write: false, minify: true, logLevel: "warning" });
+	const source = built.outputFiles[0]?.text ?? "";
+	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(source) } });
 } else if (mode === "cli") {
 	await esbuild.build(cli);
 } else {

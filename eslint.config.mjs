@@ -1,4 +1,5 @@
 import obsidianmd from "eslint-plugin-obsidianmd";
+import { DEFAULT_BRANDS } from "./node_modules/eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
@@ -15,6 +16,10 @@ export default tseslint.config(
 		languageOptions: {
 			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
 		},
+	},
+	{
+		// "Claude Code" is a product name, written as its makers write it (also in the middle of a sentence).
+		rules: { "obsidianmd/ui/sentence-case": ["warn", { enforceCamelCaseLower: true, brands: [...DEFAULT_BRANDS, "Claude Code", "CLAUDE.md", "CLAUDE.local.md"] }] },
 	},
 	{
 		// The layer rules (DESIGN.md): dependencies point down to core/, which imports nothing outside itself.

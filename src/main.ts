@@ -7,6 +7,7 @@ import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
 import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
 import { ReviewFactsModal } from "./obsidian/review-facts-modal";
+import { type HooksPlace, installHooksFromPlugin, removeHooksFromPlugin } from "./obsidian/hooks-commands";
 import { saveSelectionAsFact } from "./obsidian/save-fact-command";
 import { SettingsTab } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
@@ -111,6 +112,25 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			editorCallback: (editor, ctx) => saveSelectionAsFact(this.app, this.settings, editor, ctx.file),
 		});
 		this.addCommand({ id: "review-proposed-facts", name: "Review proposed facts", callback: () => new ReviewFactsModal(this.app, this.settings).open() });
+		this.addCommand({ id: "install-claude-code-hooks", name: "Install Claude Code hooks", callback: () => void this.withHooksPlace(installHooksFromPlugin) });
+		this.addCommand({ id: "remove-claude-code-hooks", name: "Remove Claude Code hooks", callback: () => void this.withHooksPlace(removeHooksFromPlugin) });
+	}
+
+	private async withHooksPlace(action: (place: HooksPlace) => Promise<void>): Promise<void> {
+		await this.start();
+		const vault = this.vaultPath();
+		if (vault === undefined) {
+			new Notice("This plugin needs a vault on the local file system (desktop).");
+			return;
+		}
+		const claudeDir = this.settings.claudeDir ?? claudeConfigDir();
+		await action({ claudeDir, vault, configDir: this.app.vault.configDir, pluginDir: join(vault, this.manifest.dir ?? "") });
+	}
+
+	/** data.json changed on disk (the CLI's `projects add`, or a vault sync from another device). */
+	override async onExternalSettingsChange(): Promise<void> {
+		const raw: unknown = await this.loadData();
+		this.settings = migrateSettings(raw, hostname()).settings;
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */

@@ -1,11 +1,14 @@
 // @vitest-environment happy-dom
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
 import { Modal, Notice, Vault } from "../stubs/obsidian";
 import { stubApp } from "../stubs/app";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import esbuild from "esbuild";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
 
@@ -66,6 +69,11 @@ function run(l: Loaded, id: string): unknown {
 	return command.callback();
 }
 
+async function waitFor(done: () => boolean): Promise<void> {
+	for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+	expect(done()).toBe(true);
+}
+
 const sessionNotes = (vault: Vault) => vault.getFiles().filter((f) => /AI Conversations\/shop-api\/2026-/.test(f.path));
 
 describe("the plugin", () => {
@@ -79,6 +87,8 @@ describe("the plugin", () => {
 			["open-latest-session", "Open latest session of this project", undefined],
 			["save-selection-as-memory-fact", "Save selection as memory fact", undefined],
 			["review-proposed-facts", "Review proposed facts", undefined],
+			["install-claude-code-hooks", "Install Claude Code hooks", undefined],
+			["remove-claude-code-hooks", "Remove Claude Code hooks", undefined],
 		]);
 		expect(l.stub.statusBarItems[0]?.textContent).toBe("AI memory: idle");
 		expect(l.stub.ribbonIcons.map((r) => r.title)).toEqual(["Sync AI conversations"]);
@@ -168,6 +178,31 @@ describe("the plugin", () => {
 		const data = l.stub.data as { devices: Record<string, unknown> };
 		expect(data.devices["other-laptop"]).toEqual(other);
 		expect(Object.keys(data.devices)).toHaveLength(2);
+	});
+
+	it("installs the Claude Code hooks with the CLI it carries, and removes them leaving no settings file", async () => {
+		const built = await esbuild.build({ entryPoints: [join(repo, "src", "cli", "main.ts")], bundle: true, platform: "node", format: "cjs", mainFields: ["module", "main"], external: builtinModules.flatMap((m) => [m, `node:${m}`]), write: false, logLevel: "warning" });
+		(globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE = built.outputFiles[0]!.text;
+		try {
+			const l = load();
+			l.app.workspace.ready();
+			await settle(l.plugin);
+			run(l, "install-claude-code-hooks");
+			const settingsFile = join(claudeDir, "settings.json");
+			await waitFor(() => existsSync(settingsFile));
+			const cli = join(vaultDir, pluginManifest.dir, "ai-memory.cjs");
+			const hooks = (JSON.parse(readFileSync(settingsFile, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
+			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"]);
+			expect(hooks.SessionStart![0]!.hooks[0]!.command).toContain(`"${cli}" hook session-start --vault "${vaultDir}"`);
+			expect(spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" }).stdout).toContain("ai-memory");
+			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile}.`);
+
+			run(l, "remove-claude-code-hooks");
+			await waitFor(() => !existsSync(settingsFile));
+			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks removed from ${settingsFile}.`);
+		} finally {
+			delete (globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE;
+		}
 	});
 
 	it("leaves nothing behind when unloaded", async () => {

@@ -1,0 +1,57 @@
+import { Notice } from "obsidian";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileReplacing } from "../node/atomic-write";
+import { findNode } from "../node/find-node";
+import { installClaudeHooks, uninstallClaudeHooks } from "../node/hook-install";
+
+/** The CLI, built into main.js at release time, so that hooks need no npm install. */
+declare const AI_MEMORY_CLI_SOURCE: string | undefined;
+
+export interface HooksPlace {
+	/** Claude Code's config folder. */
+	claudeDir: string;
+	vault: string;
+	/** The vault's configuration folder (`.obsidian` unless changed). */
+	configDir: string;
+	/** The plugin's folder on disk. */
+	pluginDir: string;
+}
+
+/**
+ * "Install Claude Code hooks": writes the CLI beside the plugin (`ai-memory.cjs`) and adds our
+ * hooks to Claude Code's settings.json, run by this machine's Node.js. They work while Obsidian
+ * is closed.
+ */
+export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
+	const source = typeof AI_MEMORY_CLI_SOURCE === "string" ? AI_MEMORY_CLI_SOURCE : undefined;
+	if (source === undefined) {
+		new Notice("This build of the plugin carries no command-line tool; install the hooks with `ai-memory hooks install`.");
+		return;
+	}
+	const node = await findNode();
+	if (node === undefined) {
+		new Notice("The hooks need Node.js 18 or later on this machine, and none was found. Install Node.js, then run this command again.", 15_000);
+		return;
+	}
+	try {
+		const cliPath = join(place.pluginDir, "ai-memory.cjs");
+		await writeFileReplacing(cliPath, source);
+		const result = await installClaudeHooks({ claudeDir: place.claudeDir, vault: place.vault, configDir: place.configDir, cliPath, execPath: node });
+		// An empty backup stands for "there was no settings file": nothing to tell then.
+		const kept = result.backupWritten && (await stat(result.backupWritten)).size > 0 ? ` (your file as it was: ${result.backupWritten})` : "";
+		new Notice(result.changed ? `Claude Code hooks installed in ${result.settingsPath}${kept}.` : "The Claude Code hooks were installed already.");
+	} catch (error) {
+		new Notice(`The hooks were not installed: ${error instanceof Error ? error.message : String(error)}`, 15_000);
+	}
+}
+
+/** "Remove Claude Code hooks": ours only; the user's settings.json as it was when nothing else changed. */
+export async function removeHooksFromPlugin(place: HooksPlace): Promise<void> {
+	try {
+		const result = await uninstallClaudeHooks(place.claudeDir);
+		new Notice(result.changed ? `Claude Code hooks removed from ${result.settingsPath}.` : "No hooks of this plugin were installed.");
+	} catch (error) {
+		new Notice(`The hooks were not removed: ${error instanceof Error ? error.message : String(error)}`, 15_000);
+	}
+}
