@@ -1,4 +1,5 @@
 import type { KeywordRule } from "./digest/topic-tags";
+import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
 
 /**
@@ -36,6 +37,8 @@ export interface ProjectSettings {
 	memorySharing: boolean;
 	/** Redaction can be turned off per project (it is on by default). */
 	redaction: boolean;
+	/** When the prompt hook recalls the past for this project (defaults when absent). */
+	triggers?: RecallTriggerSettings;
 }
 
 /** The settings one device works with: the shared values and this device's own. */
@@ -195,7 +198,13 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		budget: typeof p.budget === "number" && p.budget >= 100 && p.budget <= 4000 ? Math.floor(p.budget) : DEFAULT_PROJECT.budget,
 		memorySharing: typeof p.memorySharing === "boolean" ? p.memorySharing : DEFAULT_PROJECT.memorySharing,
 		redaction: typeof p.redaction === "boolean" ? p.redaction : DEFAULT_PROJECT.redaction,
+		...triggers(p.triggers),
 	};
+}
+
+function triggers(raw: unknown): { triggers?: RecallTriggerSettings } {
+	const read = readTriggerSettings(raw);
+	return Object.keys(read).length > 0 ? { triggers: read } : {};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -264,3 +264,13 @@ describe("project exclusion", () => {
 		expect(isExcluded("C:\\work\\x", ["C:/work/"])).toBe(true);
 	});
 });
+
+describe("recall triggers per project", () => {
+	it("are kept through migrate and store, and dropped when unusable", () => {
+		const raw = { version: 2, devices: { box: { projects: [{ path: "/p", triggers: { enabled: false, intents: ["weiter", 3], complexity: "no" } }, { path: "/q", triggers: "x" }] } } };
+		const { settings } = migrateSettings(raw, "box");
+		expect(settings.projects[0]?.triggers).toEqual({ enabled: false, intents: ["weiter"] });
+		expect(settings.projects[1]).not.toHaveProperty("triggers");
+		expect(migrateSettings(storeSettings(settings, raw, "box"), "box").settings.projects[0]?.triggers).toEqual({ enabled: false, intents: ["weiter"] });
+	});
+});
