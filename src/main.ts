@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
+import { type TranscriptWatcher, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
 import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
@@ -27,6 +28,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	private started: Promise<void> | undefined;
+	private watcher: TranscriptWatcher | undefined;
+	private unloading = false;
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
@@ -45,7 +48,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	override onunload(): void {
+		this.unloading = true;
 		void this.controller.stop();
+		void this.stopWatching();
 	}
 
 	/** Settings, then a catch-up sync in the background. */
@@ -57,8 +62,39 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			// A version 1 file's projects become this machine's, once.
 			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
 			void this.controller.sync();
+			await this.startWatching();
 		})();
 		return this.started;
+	}
+
+	/** Live watching of the transcripts folder, as the settings say; a change asks the queue for a sync. */
+	private async startWatching(): Promise<void> {
+		await this.stopWatching();
+		if (!this.settings.watch || this.unloading || !this.vaultPath()) return;
+		let last: WatchMode | undefined;
+		this.watcher = watchTranscripts(this.projectsDir(), {
+			debounceMs: this.settings.debounceMs,
+			onChange: () => void this.controller.sync(),
+			// After a switch to polling (or a folder that appeared), changes in between may be unnamed.
+			onModeChange: (mode, reason) => {
+				const switched = last !== undefined && last !== mode;
+				last = mode;
+				if (!switched) return;
+				this.log.add("notice", `Watching the transcripts: ${mode} (${reason}).`);
+				if (mode !== "waiting") void this.controller.sync();
+			},
+			onError: (error) => this.log.add("problem", `Watching the transcripts: ${error.message}`),
+		});
+	}
+
+	private async stopWatching(): Promise<void> {
+		const watcher = this.watcher;
+		this.watcher = undefined;
+		await watcher?.close();
+	}
+
+	private projectsDir(): string {
+		return claudeProjectsDir(this.settings.claudeDir ?? claudeConfigDir());
 	}
 
 	async syncNow(job: Parameters<SyncController["sync"]>[0] = { manual: true }): Promise<void> {
@@ -135,9 +171,11 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */
 	private async saveSettings(settings: Settings): Promise<void> {
-		if (settings.claudeDir !== this.settings.claudeDir) this.syncer = undefined;
+		const before = this.settings;
+		if (settings.claudeDir !== before.claudeDir) this.syncer = undefined;
 		this.settings = settings;
 		await this.saveData(storeSettings(settings, (await this.loadData()) as unknown, hostname()));
+		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || settings.claudeDir !== before.claudeDir) await this.startWatching();
 	}
 
 	private vaultPath(): string | undefined {
@@ -149,7 +187,11 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private vaultSync(): VaultSync {
 		const vault = this.vaultPath();
 		if (vault === undefined) throw new Error("This plugin needs a vault on the local file system (desktop).");
-		this.syncer ??= new VaultSync(claudeProjectsDir(this.settings.claudeDir ?? claudeConfigDir()), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), { vaultPath: vault });
+		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), {
+			vaultPath: vault,
+			// Shared with the CLI and the hooks: the plugin waits a while for theirs to end.
+			lock: { tool: "plugin", waitMs: 30_000 },
+		});
 		return this.syncer;
 	}
 }

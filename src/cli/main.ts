@@ -22,7 +22,9 @@ program
 	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
 	.option("--full", "re-render every note, recreating notes you deleted")
 	.option("--json", "print the result as JSON")
-	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; json?: boolean }) => {
+	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", Number)
+	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
 		process.exitCode = await runSyncCommand(options);
 	});
 

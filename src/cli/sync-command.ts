@@ -5,6 +5,7 @@ import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/setting
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { pluginFolder, VaultSync } from "../node/vault-sync";
+import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
 
 export interface SyncOptions {
@@ -14,7 +15,14 @@ export interface SyncOptions {
 	project: string[];
 	full?: boolean;
 	json?: boolean;
+	/** Who runs it, for the lock: `hook` when a Claude Code hook started it (it waits longer). */
+	by?: "cli" | "hook";
+	/** Seconds to wait for another sync's lock, instead of the default for `by`. */
+	wait?: number;
 }
+
+/** A person at a terminal waits a little for another sync; a hook's background sync waits longer. */
+const LOCK_WAIT_MS = { cli: 10_000, hook: 120_000 };
 
 /** Runs one sync and prints a one-line result; returns the exit code. */
 export async function runSyncCommand(options: SyncOptions): Promise<number> {
@@ -27,8 +35,18 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (!(await isDirectory(projectsDir))) return fail(`no Claude Code transcripts at ${projectsDir}`);
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
-	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault) });
-	const report = await sync.run(settings, { rebuild: options.full }).finally(() => pool?.close());
+	const tool = options.by ?? "cli";
+	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs } });
+	let report;
+	try {
+		report = await sync.run(settings, { rebuild: options.full });
+	} catch (error) {
+		if (error instanceof SyncLockBusyError) return fail(`${error.message}; waited ${waitMs / 1000} s, try again when it is done`, 3);
+		throw error;
+	} finally {
+		await pool?.close();
+	}
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {
@@ -65,9 +83,9 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 	return settings;
 }
 
-function fail(reason: string): number {
+function fail(reason: string, code = 2): number {
 	process.stderr.write(`ai-memory: ${reason}\n`);
-	return 2;
+	return code;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -164,7 +164,7 @@ const HANDLERS: Record<HookName, Handler> = {
 /** Starts `ai-memory sync` for the vault, detached; returns what the log says about it. */
 function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): string {
 	if (isExcluded(cwd, settings.excludedProjects)) return "sync=excluded";
-	const args = [cliPath, "sync", "--vault", vault];
+	const args = [cliPath, "sync", "--vault", vault, "--by", "hook"];
 	if (configDir && configDir !== ".obsidian") args.push("--config-dir", configDir);
 	const claudeDir = claudeDirOf(input.transcript_path);
 	if (claudeDir) args.push("--claude-dir", claudeDir);

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { NoteStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
@@ -11,6 +11,7 @@ import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
+import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
 
 export const PLUGIN_ID = "ai-conversation-memory";
@@ -31,6 +32,7 @@ export class VaultSync {
 	private readonly index: TranscriptIndex;
 	private settings: Settings = DEFAULT_SETTINGS;
 	private readonly claudeDir: string;
+	private readonly stateDir: string;
 
 	/**
 	 * @param options.pool worker threads for the first read of new transcripts (the CLI has them);
@@ -40,8 +42,9 @@ export class VaultSync {
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
-		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string } = {},
+		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number } } = {},
 	) {
+		this.stateDir = stateDir;
 		this.claudeDir = dirname(projectsDir);
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
@@ -54,7 +57,22 @@ export class VaultSync {
 		return found.filter((_, i) => here[i]);
 	}
 
+	/**
+	 * One sync, under the lock the plugin, the CLI and the hooks share (when `options.lock` is set):
+	 * two writers never run at once. Throws `SyncLockBusyError` (who holds it) after `waitMs`.
+	 */
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
+		if (!this.options.lock) return this.runUnlocked(settings, options);
+		await mkdir(this.stateDir, { recursive: true });
+		const lock = await acquireSyncLock(syncLockPath(this.stateDir), this.options.lock);
+		try {
+			return await this.runUnlocked(settings, options);
+		} finally {
+			await lock.release();
+		}
+	}
+
+	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
 		this.settings = settings;
 		const state = await this.store.loadState();
 		// Claude Code's own settings say where (and whether) it keeps each project's memory.

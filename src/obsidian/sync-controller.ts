@@ -1,17 +1,12 @@
 import { Notice } from "obsidian";
 import type { Settings } from "../core/settings";
 import type { SyncReport } from "../core/sync/sync-engine";
+export type { SyncJob };
+import { SyncQueue, type SyncJob } from "../core/sync/sync-queue";
+import { SyncLockBusyError } from "../node/sync-lock";
 import type { VaultSync } from "../node/vault-sync";
 import type { StatusBar } from "./status-bar";
 import type { SyncLog } from "./sync-log";
-
-export interface SyncJob {
-	/** A person asked: say what happened. Background syncs stay silent unless something failed. */
-	manual?: boolean;
-	rebuild?: boolean;
-	/** Only this project's path. */
-	project?: string;
-}
 
 /** Long manual syncs show their progress past this many notes. */
 const PROGRESS_AFTER = 50;
@@ -22,8 +17,8 @@ const PROGRESS_AFTER = 50;
  * details in the sync log.
  */
 export class SyncController {
-	private tail: Promise<unknown> = Promise.resolve();
-	private stopped = false;
+	/** Requests made while a sync runs wait as one merged follow-up sync. */
+	private readonly queue = new SyncQueue<SyncReport | undefined>((job) => this.run(job));
 
 	constructor(
 		private readonly syncer: () => VaultSync,
@@ -32,25 +27,20 @@ export class SyncController {
 		private readonly log: SyncLog,
 	) {}
 
-	/** Queued behind the sync running now; resolves with its report (undefined when stopped or failed). */
-	sync(job: SyncJob = {}): Promise<SyncReport | undefined> {
-		const run = this.tail.then(() => (this.stopped ? undefined : this.run(job)));
-		this.tail = run.catch(() => undefined);
-		return run;
+	/** Resolves with the report of the run that covered this request (undefined when stopped or failed). */
+	async sync(job: SyncJob = {}): Promise<SyncReport | undefined> {
+		const outcome = await this.queue.request(job);
+		return outcome.status === "done" ? outcome.result : undefined;
 	}
 
 	/** Resolves when every sync asked for so far has run. */
-	async idle(): Promise<void> {
-		for (let seen: Promise<unknown> | undefined; seen !== this.tail; ) {
-			seen = this.tail;
-			await seen;
-		}
+	idle(): Promise<void> {
+		return this.queue.whenIdle();
 	}
 
 	/** No new sync starts; the one running finishes. */
-	async stop(): Promise<void> {
-		this.stopped = true;
-		await this.tail;
+	stop(): Promise<void> {
+		return this.queue.stop();
 	}
 
 	private async run(job: SyncJob): Promise<SyncReport | undefined> {
@@ -73,6 +63,12 @@ export class SyncController {
 			return report;
 		} catch (error) {
 			progress?.hide();
+			if (error instanceof SyncLockBusyError && !job.manual) {
+				// The CLI or a hook is syncing the same vault: the next change brings us back.
+				this.log.add("notice", `Skipped a background sync: ${error.message}.`);
+				this.status.show({ state: "idle" });
+				return undefined;
+			}
 			const text = `Sync failed: ${error instanceof Error ? error.message : String(error)}`;
 			this.log.add("problem", text);
 			if (job.manual || this.log.firstTime(text)) new Notice(text);

@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acquireSyncLock, syncLockPath } from "../../src/node/sync-lock";
 
 /** The built CLI on the bundled examples: what `npm run demo` does, checked. */
 const repo = resolve(__dirname, "..", "..");
@@ -55,10 +56,12 @@ describe("ai-memory sync", () => {
 	});
 
 	it("writes nothing the second time", () => {
-		const before = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
+		// Files only: the sync lock comes and goes in the state folder, which touches the folder itself.
+		const mtimes = () => readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f)))).filter((s) => s.isFile()).map((s) => s.mtimeMs);
+		const before = mtimes();
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--json");
 		expect(JSON.parse(r.stdout)).toMatchObject({ transcriptsRead: 0, notesWritten: [], contextWritten: [], errors: [] });
-		const after = readdirSync(join(dir, "vault"), { recursive: true }).map((f) => statSync(join(dir, "vault", String(f))).mtimeMs);
+		const after = mtimes();
 		expect(after).toEqual(before);
 	});
 
@@ -74,5 +77,23 @@ describe("ai-memory sync", () => {
 		expect(readFileSync(claudeMd, "utf8")).toBe("# changed by hand\n");
 		expect(r.status).toBe(1);
 		expect(r.stderr).toBe(`ai-memory: CLAUDE.md in ${join(dir, "shop-api")}: ${claudeMd} is read-only\n`);
+	});
+
+	it("waits while another sync holds the lock, then says who holds it and writes nothing", async () => {
+		const stateDir = join(dir, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state");
+		const lock = await acquireSyncLock(syncLockPath(stateDir), { tool: "plugin" });
+		try {
+			const r = await new Promise<{ status: number | null; stderr: string }>((done) => {
+				const child = spawn(process.execPath, [cli, "sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--wait", "0.3"]);
+				let stderr = "";
+				child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+				child.on("close", (status) => done({ status, stderr }));
+			});
+			expect(r.status).toBe(3);
+			expect(r.stderr).toMatch(new RegExp(`^ai-memory: another sync is running \\(the Obsidian plugin, pid ${process.pid}, since \\d\\d:\\d\\d:\\d\\d\\); waited 0.3 s, try again when it is done\\n$`));
+		} finally {
+			await lock.release();
+		}
+		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--wait", "0.3").status).not.toBe(3);
 	});
 });

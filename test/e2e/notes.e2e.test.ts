@@ -89,7 +89,8 @@ describe("session notes from real Claude Code sessions", () => {
 		const claudeMd = readFileSync(join(cwd, "CLAUDE.md"), "utf8");
 		expect(claudeMd.startsWith("# billing-api\n\nUse TypeScript strict mode.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n")).toBe(true);
 
-		const mtimes = () => readdirSync(vault, { recursive: true }).map((f) => statSync(join(vault, String(f))).mtimeMs);
+		// Files only: the sync lock comes and goes in the state folder, which touches the folder itself.
+		const mtimes = () => readdirSync(vault, { recursive: true }).map((f) => statSync(join(vault, String(f)))).filter((s) => s.isFile()).map((s) => s.mtimeMs);
 		const before = mtimes();
 		const again = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", cwd, "--json"], { encoding: "utf8" });
 		expect(JSON.parse(again.stdout)).toMatchObject({ transcriptsRead: 0, notesWritten: [], contextWritten: [] });

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -69,8 +69,8 @@ function run(l: Loaded, id: string): unknown {
 	return command.callback();
 }
 
-async function waitFor(done: () => boolean): Promise<void> {
-	for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+async function waitFor(done: () => boolean, ms = 2_000): Promise<void> {
+	for (let i = 0; i < ms / 10 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
 	expect(done()).toBe(true);
 }
 
@@ -205,7 +205,20 @@ describe("the plugin", () => {
 		}
 	});
 
+	it("syncs by itself when a transcript grows, while watching", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
+		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000001", timestamp: "2026-11-29T23:00:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "Also add a watcher test note" } };
+		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		const note = () => sessionNotes(l.vault).find((f) => f.path.includes("Add a GET"));
+		await waitFor(() => l.vault.cachedText(note()!.path)?.includes("Also add a watcher test note") === true, 15_000);
+		l.plugin.unload();
+	}, 20_000);
+
 	it("leaves nothing behind when unloaded", async () => {
+		const before = process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length;
 		const l = load();
 		l.app.workspace.ready();
 		await settle(l.plugin);
@@ -215,5 +228,7 @@ describe("the plugin", () => {
 		expect(bar.isConnected).toBe(false);
 		expect(l.stub.intervals.size).toBe(0);
 		expect(l.app.workspace.listenerCount()).toBe(0);
+		// The watcher and its timers are gone too (a moment for handles to close).
+		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
 	});
 });

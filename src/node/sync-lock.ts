@@ -1,0 +1,273 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
+// Node's timers, not the window's: this runs in the CLI and hooks too.
+import { clearInterval, setInterval, setTimeout } from "node:timers";
+
+/**
+ * The lock that keeps the plugin, the CLI and a Claude Code hook from syncing one vault at once:
+ * a file `<state dir>/sync.lock`, created atomically (`open(…, "wx")`), holding who took it.
+ * Its holder touches it while it holds it, so a lock whose file has not changed for `maxAgeMs`
+ * is stale whoever wrote it; one from this host whose process is gone is stale at once.
+ */
+
+export type SyncTool = "plugin" | "cli" | "hook";
+
+/** What the lock file holds. */
+export interface SyncLockHolder {
+	pid: number;
+	host: string;
+	tool: SyncTool;
+	/** When it was taken (ISO 8601). */
+	since: string;
+	/** Tells this taking apart from any other (a pid can come back). */
+	token?: string;
+}
+
+export const SYNC_LOCK_FILE = "sync.lock";
+
+/** `<state dir>/sync.lock`. */
+export function syncLockPath(stateDir: string): string {
+	return join(stateDir, SYNC_LOCK_FILE);
+}
+
+/** Another sync holds the lock. `holder` is undefined when its file could not be read yet. */
+export class SyncLockBusyError extends Error {
+	override readonly name = "SyncLockBusyError";
+	constructor(
+		readonly path: string,
+		readonly holder: SyncLockHolder | undefined,
+	) {
+		super(`another sync is running (${holder ? describeSyncLockHolder(holder) : `lock file ${path}`})`);
+	}
+}
+
+const TOOL_NAMES: Record<SyncTool, string> = {
+	plugin: "the Obsidian plugin",
+	cli: "the ai-memory CLI",
+	hook: "a Claude Code hook",
+};
+
+/** "the Obsidian plugin, pid 1234, since 10:02:03" (local time; the host when it is not this one). */
+export function describeSyncLockHolder(holder: SyncLockHolder, thisHost = hostname()): string {
+	const tool = TOOL_NAMES[holder.tool] ?? String(holder.tool);
+	const host = holder.host && holder.host !== thisHost ? ` on ${holder.host}` : "";
+	const since = new Date(holder.since);
+	const time = Number.isNaN(since.getTime()) ? String(holder.since) : [since.getHours(), since.getMinutes(), since.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+	return `${tool}, pid ${holder.pid}${host}, since ${time}`;
+}
+
+export interface SyncLockOptions {
+	/** A lock file unchanged for this long is stale, whoever holds it. Default 10 minutes. */
+	maxAgeMs?: number;
+	/** Time between two tries while waiting. Default 100 ms. */
+	retryMs?: number;
+	/** How often the holder touches its file. Default a fifth of `maxAgeMs`. */
+	heartbeatMs?: number;
+	/** For tests: this host's name and process id. */
+	host?: string;
+	pid?: number;
+}
+
+export interface AcquireOptions {
+	tool: SyncTool;
+	/** How long to wait for a held lock before giving up. Default 0: one try. */
+	waitMs?: number;
+}
+
+const DEFAULT_MAX_AGE_MS = 10 * 60_000;
+/** An unreadable lock file this young may be one being written: wait for it rather than break it. */
+const UNREADABLE_GRACE_MS = 5_000;
+/** A `.break` file this old was left by a breaker that died. */
+const BREAKER_STALE_MS = 10_000;
+
+/**
+ * One process's handle on the lock file. `acquire` takes it (or throws `SyncLockBusyError` with
+ * who holds it), `release` gives it back; a released handle can be acquired again.
+ */
+export class SyncLock {
+	private ours: { text: string; holder: SyncLockHolder } | undefined;
+	private heartbeat: ReturnType<typeof setInterval> | undefined;
+	private readonly maxAgeMs: number;
+	private readonly retryMs: number;
+	private readonly heartbeatMs: number;
+	private readonly host: string;
+	private readonly pid: number;
+
+	constructor(
+		readonly path: string,
+		options: SyncLockOptions = {},
+	) {
+		this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+		this.retryMs = options.retryMs ?? 100;
+		this.heartbeatMs = options.heartbeatMs ?? Math.max(1_000, Math.floor(this.maxAgeMs / 5));
+		this.host = options.host ?? hostname();
+		this.pid = options.pid ?? process.pid;
+	}
+
+	/** True while this handle holds the lock. */
+	get held(): boolean {
+		return this.ours !== undefined;
+	}
+
+	/**
+	 * Takes the lock, breaking a stale one, trying again until `waitMs` has passed.
+	 * @throws SyncLockBusyError with the holder when another sync keeps it.
+	 */
+	async acquire(options: AcquireOptions): Promise<SyncLockHolder> {
+		if (this.ours) throw new Error(`${this.path} is already held by this process`);
+		const giveUpAt = Date.now() + Math.max(0, options.waitMs ?? 0);
+		await mkdir(dirname(this.path), { recursive: true });
+		for (;;) {
+			const holder: SyncLockHolder = { pid: this.pid, host: this.host, tool: options.tool, since: new Date().toISOString(), token: randomUUID() };
+			const text = `${JSON.stringify(holder)}\n`;
+			if (await createExclusive(this.path, text)) {
+				this.ours = { text, holder };
+				this.startHeartbeat();
+				return holder;
+			}
+			const current = await this.read();
+			if (current && this.isStale(current) && (await this.breakStale(current.text))) continue;
+			if (Date.now() >= giveUpAt) throw new SyncLockBusyError(this.path, current?.holder);
+			await sleep(Math.min(this.retryMs, Math.max(1, giveUpAt - Date.now())));
+		}
+	}
+
+	/** Who holds the lock now, if anyone (stale or not). */
+	async holder(): Promise<SyncLockHolder | undefined> {
+		return (await this.read())?.holder;
+	}
+
+	/** Removes the lock file if it is still ours; another's lock is left alone. */
+	async release(): Promise<void> {
+		const ours = this.ours;
+		this.stopHeartbeat();
+		this.ours = undefined;
+		if (!ours) return;
+		const text = await readFile(this.path, "utf8").catch(() => undefined);
+		if (text === ours.text) await unlink(this.path).catch(ignoreMissing);
+	}
+
+	private async read(): Promise<{ text: string; holder: SyncLockHolder | undefined; mtimeMs: number } | undefined> {
+		try {
+			const [text, info] = await Promise.all([readFile(this.path, "utf8"), stat(this.path)]);
+			return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
+		} catch (error) {
+			if (codeOf(error) === "ENOENT") return undefined;
+			throw error;
+		}
+	}
+
+	private isStale(current: { holder: SyncLockHolder | undefined; mtimeMs: number }): boolean {
+		const age = Date.now() - current.mtimeMs;
+		if (age > this.maxAgeMs) return true;
+		if (!current.holder) return age > UNREADABLE_GRACE_MS;
+		return current.holder.host === this.host && !isAlive(current.holder.pid);
+	}
+
+	/**
+	 * Removes a stale lock, if it still holds what was judged stale. Breakers take turns through
+	 * `<lock>.break` (created like the lock), so two of them never remove each other's new lock.
+	 * False when another process is breaking it now: try again later.
+	 */
+	private async breakStale(staleText: string): Promise<boolean> {
+		const breaker = `${this.path}.break`;
+		if (!(await createExclusive(breaker, `${this.pid}\n`))) {
+			// A breaker that died mid-break (a few file operations) must not block everyone.
+			const info = await stat(breaker).catch(() => undefined);
+			if (info && Date.now() - info.mtimeMs > BREAKER_STALE_MS) await unlink(breaker).catch(ignoreMissing);
+			return false;
+		}
+		try {
+			const text = await readFile(this.path, "utf8").catch(() => undefined);
+			if (text === staleText) await unlink(this.path).catch(ignoreMissing);
+		} finally {
+			await unlink(breaker).catch(ignoreMissing);
+		}
+		return true;
+	}
+
+	private startHeartbeat(): void {
+		this.heartbeat = setInterval(() => void this.touch(), this.heartbeatMs);
+		// The lock never keeps a process alive by itself.
+		if (typeof this.heartbeat === "object" && "unref" in this.heartbeat) this.heartbeat.unref();
+	}
+
+	private stopHeartbeat(): void {
+		if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+		this.heartbeat = undefined;
+	}
+
+	/** Refreshes the file's time while it is still ours, so no one takes it for stale. */
+	private async touch(): Promise<void> {
+		const ours = this.ours;
+		if (!ours) return;
+		const text = await readFile(this.path, "utf8").catch(() => undefined);
+		if (text !== ours.text || this.ours !== ours) return;
+		const now = new Date();
+		await utimes(this.path, now, now).catch(() => undefined);
+	}
+}
+
+/** Takes the lock at `path`; the handle releases it. Throws `SyncLockBusyError` when held. */
+export async function acquireSyncLock(path: string, options: AcquireOptions & SyncLockOptions): Promise<SyncLock> {
+	const lock = new SyncLock(path, options);
+	await lock.acquire(options);
+	return lock;
+}
+
+/** Creates `path` holding `text` only if it does not exist (atomically): false when it does. */
+async function createExclusive(path: string, text: string): Promise<boolean> {
+	let handle;
+	try {
+		handle = await open(path, "wx");
+	} catch (error) {
+		if (codeOf(error) === "EEXIST") return false;
+		throw error;
+	}
+	try {
+		await handle.writeFile(text, "utf8");
+		await handle.close();
+	} catch (error) {
+		// A lock we could not fill in (disk full…) must not be left behind as an unreadable one.
+		await handle.close().catch(() => undefined);
+		await unlink(path).catch(() => undefined);
+		throw error;
+	}
+	return true;
+}
+
+function parseHolder(text: string): SyncLockHolder | undefined {
+	try {
+		const data = JSON.parse(text) as Partial<SyncLockHolder> | null;
+		if (!data || typeof data !== "object") return undefined;
+		if (typeof data.pid !== "number" || typeof data.host !== "string" || typeof data.tool !== "string" || typeof data.since !== "string") return undefined;
+		return { pid: data.pid, host: data.host, tool: data.tool, since: data.since, ...(typeof data.token === "string" ? { token: data.token } : {}) };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether a process of this host runs under `pid` (EPERM: it runs, under another user). */
+function isAlive(pid: number): boolean {
+	if (!Number.isInteger(pid) || pid <= 0) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return codeOf(error) === "EPERM";
+	}
+}
+
+function codeOf(error: unknown): string | undefined {
+	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+function ignoreMissing(error: unknown): void {
+	if (codeOf(error) !== "ENOENT") throw error;
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,333 @@
+import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from "chokidar";
+import type { Stats } from "node:fs";
+import { readdir, stat, statfs } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+// Node's timers, not the window's: the watcher runs under plain Node too.
+import { clearTimeout, setTimeout } from "node:timers";
+import { debounceBatch, type DebouncedBatch } from "../core/sync/sync-queue";
+
+/**
+ * Watches Claude Code's projects folder (`~/.claude/projects`) and names the transcripts that
+ * changed, debounced into one call per burst. chokidar's native watcher by default; its polling
+ * when asked, when the folder is on a network file system, or once the native watcher fails
+ * (ENOSPC: the inotify limit); and, while the folder does not exist yet, a check for it every
+ * poll interval. Initial files are not reported (the caller syncs everything once at start),
+ * except those of a folder that appears later.
+ */
+
+/** `native`: OS events; `polling`: stat every interval; `waiting`: the root is not there yet. */
+export type WatchMode = "native" | "polling" | "waiting";
+
+export interface TranscriptWatchOptions {
+	/** Quiet time after the last change before `onChange` is called. */
+	debounceMs: number;
+	/** The transcripts (`.jsonl`) and sub-agent `.meta.json` files that were added or grew, each once. */
+	onChange: (paths: string[]) => void;
+	/** Poll from the start instead of using OS events. */
+	usePolling?: boolean;
+	/** Polling interval, and how often a missing root is looked for. Default 2,000 ms. */
+	pollIntervalMs?: number;
+	/** The longest `onChange` waits while changes keep coming. Default max(10 × debounceMs, 10 s). */
+	maxWaitMs?: number;
+	/**
+	 * The watcher changed how it watches. After a switch to `polling` or a root that appeared,
+	 * changes in between may not be named: a caller that cares syncs everything once.
+	 */
+	onModeChange?: (mode: WatchMode, reason: string) => void;
+	/** Errors that do not stop the watching (an unreadable folder, `onChange` throwing). */
+	onError?: (error: Error) => void;
+	/** For tests: creates the chokidar watcher. */
+	createWatcher?: (path: string, options: ChokidarOptions) => FSWatcher;
+}
+
+export interface TranscriptWatcher {
+	readonly mode: WatchMode;
+	/** Resolves once watching (its initial scan done) or waiting for the root. */
+	readonly ready: Promise<void>;
+	/** Stops everything: no timer, watcher or handle is left, and `onChange` is not called again. */
+	close(): Promise<void>;
+}
+
+const DEFAULT_POLL_MS = 2_000;
+/** projects/<project>/<session>/subagents/agent-*.jsonl is three folders below the root. */
+const MAX_DEPTH = 3;
+const WATCHED_FILE = /\.(?:jsonl|meta\.json)$/;
+
+/** Starts watching `root`; see `TranscriptWatchOptions`. */
+export function watchTranscripts(root: string, options: TranscriptWatchOptions): TranscriptWatcher {
+	return new Watcher(resolve(root), options);
+}
+
+class Watcher implements TranscriptWatcher {
+	mode: WatchMode = "waiting";
+	readonly ready: Promise<void>;
+	private closed = false;
+	private current: FSWatcher | undefined;
+	/** Every change of watcher runs in this chain, one after the other; `close` waits for it. */
+	private chain: Promise<void> = Promise.resolve();
+	/** While waiting: the next look for the root; while watching: the next check it is still there. */
+	private rootCheck: ReturnType<typeof setTimeout> | undefined;
+	/** The one look, after a watcher is ready, for what it missed while it started. */
+	private settle: ReturnType<typeof setTimeout> | undefined;
+	private rootIno = 0;
+	private readonly batch: DebouncedBatch<string>;
+	private readonly pollMs: number;
+	private reported: WatchMode | undefined;
+	private markReady: () => void = () => undefined;
+
+	constructor(
+		private readonly root: string,
+		private readonly options: TranscriptWatchOptions,
+	) {
+		this.pollMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+		this.batch = debounceBatch<string>((paths) => this.deliver(paths), {
+			waitMs: options.debounceMs,
+			maxWaitMs: options.maxWaitMs ?? Math.max(10 * options.debounceMs, 10_000),
+			timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
+		});
+		this.ready = new Promise((resolveReady) => {
+			this.markReady = resolveReady;
+		});
+		this.step(() => this.start(true));
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		this.batch.cancel();
+		this.clearTimers();
+		this.markReady();
+		await this.chain;
+		const fsw = this.current;
+		this.current = undefined;
+		await fsw?.close();
+	}
+
+	/** Queues a change of watcher; skipped once closed. */
+	private step(change: () => Promise<void>): void {
+		this.chain = this.chain.then(() => (this.closed ? undefined : change())).catch((error: unknown) => this.report(error));
+	}
+
+	/** Watches the root if it is there, else looks for it again in a poll interval. */
+	private async start(atLaunch: boolean): Promise<void> {
+		const info = await stat(this.root).catch(() => undefined);
+		if (this.closed) return;
+		if (!info?.isDirectory()) {
+			this.setMode("waiting", `${this.root} does not exist (yet)`);
+			this.markReady();
+			this.rootCheck = setTimeout(() => {
+				this.rootCheck = undefined;
+				this.step(() => this.start(false));
+			}, this.pollMs);
+			return;
+		}
+		this.rootIno = info.ino;
+		const network = this.options.usePolling !== true && (await isNetworkFileSystem(this.root));
+		if (this.closed) return;
+		const polling = this.options.usePolling === true || network;
+		const reason = network ? `${this.root} is on a network file system` : polling ? "polling asked for" : "watching";
+		// A root that appeared after launch: what it holds already is new to the caller.
+		this.watch(polling, atLaunch, atLaunch ? reason : `${this.root} appeared; ${reason}`);
+	}
+
+	private watch(polling: boolean, ignoreInitial: boolean, reason: string): void {
+		const create = this.options.createWatcher ?? chokidarWatch;
+		const fsw = create(this.root, {
+			ignoreInitial,
+			usePolling: polling,
+			interval: this.pollMs,
+			binaryInterval: this.pollMs,
+			depth: MAX_DEPTH,
+			// Claude Code appends all the time; the reader takes complete lines only.
+			awaitWriteFinish: false,
+			persistent: true,
+			ignored: (path: string, stats?: Stats) => this.ignored(path, stats?.isFile() ? "file" : stats?.isDirectory() ? "dir" : undefined),
+		});
+		this.current = fsw;
+		const named = (path: string) => {
+			if (this.current === fsw && !this.closed && WATCHED_FILE.test(basename(path))) this.batch.add(path);
+		};
+		fsw.on("add", named);
+		fsw.on("change", named);
+		fsw.on("unlinkDir", (path) => {
+			// chokidar says so for the root only now and then: the check below is what counts.
+			if (resolve(path) === this.root) this.guardRoot(fsw, 0);
+		});
+		fsw.on("error", (error: unknown) => {
+			if (this.current !== fsw) return;
+			if (!polling && isWatchLimitError(error)) {
+				this.replace(fsw, async () => this.watch(true, true, `the native watcher failed (${messageOf(error)}); polling every ${this.pollMs} ms`));
+			} else {
+				this.report(error);
+			}
+		});
+		fsw.once("ready", () => {
+			if (this.current !== fsw || this.closed) return;
+			this.setMode(polling ? "polling" : "native", reason);
+			this.markReady();
+			this.settle = setTimeout(() => {
+				this.settle = undefined;
+				this.reconcile(fsw).catch((error: unknown) => this.report(error));
+			}, 2 * this.pollMs);
+		});
+		this.guardRoot(fsw);
+	}
+
+	/**
+	 * Checks the root is still the folder being watched, every poll interval (one `stat`): when it
+	 * is removed or replaced, the watcher goes back to waiting for it.
+	 */
+	private guardRoot(fsw: FSWatcher, delay = this.pollMs): void {
+		this.clearRootCheck();
+		this.rootCheck = setTimeout(() => {
+			this.rootCheck = undefined;
+			void this.checkRoot(fsw);
+		}, delay);
+	}
+
+	private async checkRoot(fsw: FSWatcher): Promise<void> {
+		const info = await stat(this.root).catch(() => undefined);
+		if (this.closed || this.current !== fsw) return;
+		if (info?.isDirectory() && info.ino === this.rootIno) this.guardRoot(fsw);
+		else this.replace(fsw, () => this.start(false));
+	}
+
+	private clearRootCheck(): void {
+		if (this.rootCheck !== undefined) clearTimeout(this.rootCheck);
+		this.rootCheck = undefined;
+	}
+
+	private clearTimers(): void {
+		this.clearRootCheck();
+		if (this.settle !== undefined) clearTimeout(this.settle);
+		this.settle = undefined;
+	}
+
+	/**
+	 * What chokidar missed while it started: a file or folder made between its reading a folder
+	 * and its baseline for that folder (with polling, the baseline stat comes a moment after
+	 * `ready`, and a new transcript's appends are then never seen; natively, a new project folder
+	 * made between the read and the watch). Walks the tree by the same rules, hands the unknown
+	 * entries to chokidar and names the transcripts among them.
+	 */
+	private async reconcile(fsw: FSWatcher): Promise<void> {
+		const entries: Array<{ path: string; dir: boolean }> = [];
+		const walk = async (dir: string): Promise<void> => {
+			const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
+			for (const child of children) {
+				const path = join(dir, child.name);
+				const kind = child.isDirectory() ? "dir" : child.isFile() ? "file" : undefined;
+				if (!kind || this.ignored(path, kind)) continue;
+				entries.push({ path, dir: kind === "dir" });
+				if (kind === "dir") await walk(path);
+			}
+		};
+		await walk(this.root);
+		if (this.current !== fsw || this.closed) return;
+		const watched = fsw.getWatched();
+		const added: string[] = [];
+		for (const entry of entries) {
+			const under = added.find((a) => entry.path.startsWith(a + sep));
+			if (under === undefined && watched[dirname(entry.path)]?.includes(basename(entry.path))) continue;
+			if (under === undefined) {
+				added.push(entry.path);
+				fsw.add(entry.path);
+			}
+			if (!entry.dir) this.batch.add(entry.path);
+		}
+	}
+
+	/** Closes `fsw` and then runs `next`, once, unless closed meanwhile. */
+	private replace(fsw: FSWatcher, next: () => Promise<void>): void {
+		if (this.current !== fsw || this.closed) return;
+		this.current = undefined;
+		this.clearTimers();
+		this.step(async () => {
+			await fsw.close();
+			if (!this.closed) await next();
+		});
+	}
+
+	/**
+	 * Keeps only what can hold a transcript: `<project>/`, `<project>/*.jsonl|*.meta.json`,
+	 * `<project>/<session>/subagents/*.jsonl|*.meta.json`. Called with and without stats.
+	 */
+	private ignored(path: string, kind: "file" | "dir" | undefined): boolean {
+		const rel = relative(this.root, path);
+		if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
+		const parts = rel.split(sep);
+		const name = parts[parts.length - 1] ?? "";
+		const file = kind === "file";
+		const dir = kind === "dir";
+		switch (parts.length) {
+			case 1: // a project folder
+				return file;
+			case 2: // a session, an old-layout sub-agent, or a session's folder
+				return file ? !WATCHED_FILE.test(name) : false;
+			case 3: // inside a session's folder: only subagents/
+				return name !== "subagents" || file;
+			case 4: // a sub-agent's transcript or meta file
+				return dir || !WATCHED_FILE.test(name);
+			default:
+				return true;
+		}
+	}
+
+	private deliver(paths: string[]): void {
+		if (this.closed) return;
+		try {
+			this.options.onChange(paths.sort());
+		} catch (error) {
+			this.report(error);
+		}
+	}
+
+	private setMode(mode: WatchMode, reason: string): void {
+		this.mode = mode;
+		if (this.reported !== mode) {
+			this.reported = mode;
+			try {
+				this.options.onModeChange?.(mode, reason);
+			} catch (error) {
+				this.report(error);
+			}
+		}
+	}
+
+	private report(error: unknown): void {
+		if (this.closed) return;
+		try {
+			this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+		} catch {
+			// A reporter that throws must not stop the watching.
+		}
+	}
+}
+
+/** Out of OS watches or file handles: the native watcher cannot cover the tree. */
+function isWatchLimitError(error: unknown): boolean {
+	const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+	const syscall = typeof error === "object" && error !== null && "syscall" in error ? String(error.syscall) : "";
+	return code === "ENOSPC" || code === "EMFILE" || code === "ENFILE" || (syscall === "watch" && code !== "ENOENT" && code !== "EACCES" && code !== "EPERM");
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * File systems on which OS events miss what other machines write: NFS, SMB/CIFS, 9p (WSL's view
+ * of Windows drives), AFS, Coda, NCP, Ceph (Linux `statfs` magic numbers); UNC paths on Windows.
+ */
+const NETWORK_FS_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x01021997, 0x5346414f, 0x73757245, 0x564c, 0x00c36400]);
+
+export async function isNetworkFileSystem(path: string): Promise<boolean> {
+	if (process.platform === "win32") return /^\\\\(?!\?\\(?![Uu][Nn][Cc]\\))/.test(path);
+	if (process.platform !== "linux") return false;
+	try {
+		const info = await statfs(path);
+		return NETWORK_FS_TYPES.has(info.type >>> 0);
+	} catch {
+		return false;
+	}
+}
