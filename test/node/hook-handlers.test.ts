@@ -145,13 +145,13 @@ describe("session-end and pre-compact", () => {
 		writeProjects([{ path: api }]);
 		const transcript = join(dir, "claude", "projects", "-code-api", "s1.jsonl");
 		expect(await runHook("session-end", options({ session_id: "s1", cwd: api, transcript_path: transcript, reason: "prompt_input_exit" }))).toEqual({ output: "", ok: true });
-		expect(started).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--claude-dir", join(dir, "claude")]]);
+		expect(started).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--by", "hook", "--claude-dir", join(dir, "claude")]]);
 		expect(logLines()[0]).toContain("reason=prompt_input_exit sync=started printed=0B");
 		// A session in an excluded folder starts nothing; one anywhere else still gets its note (another config folder passed on).
 		writeProjects([], { excludedProjects: [join(dir, "secret")] });
 		await runHook("session-end", options({ cwd: join(dir, "secret", "x") }));
 		await runHook("session-end", options({ cwd: join(dir, "other"), transcript_path: "/nowhere.txt" }, { configDir: ".config" }));
-		expect(started.slice(1)).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--config-dir", ".config"]]);
+		expect(started.slice(1)).toEqual([["/opt/ai-memory/cli.cjs", "sync", "--vault", vault, "--by", "hook", "--config-dir", ".config"]]);
 		expect(warnings).toEqual([]);
 	});
 

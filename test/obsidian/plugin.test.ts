@@ -189,7 +189,7 @@ describe("the plugin", () => {
 			await settle(l.plugin);
 			run(l, "install-claude-code-hooks");
 			const settingsFile = join(claudeDir, "settings.json");
-			await waitFor(() => existsSync(settingsFile));
+			await waitFor(() => Notice.shown.at(-1)?.startsWith("Claude Code hooks installed") === true);
 			const cli = join(vaultDir, pluginManifest.dir, "ai-memory.cjs");
 			const hooks = (JSON.parse(readFileSync(settingsFile, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
 			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"]);
@@ -198,7 +198,8 @@ describe("the plugin", () => {
 			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile}.`);
 
 			run(l, "remove-claude-code-hooks");
-			await waitFor(() => !existsSync(settingsFile));
+			await waitFor(() => Notice.shown.at(-1)?.startsWith("Claude Code hooks removed") === true);
+			expect(existsSync(settingsFile)).toBe(false);
 			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks removed from ${settingsFile}.`);
 		} finally {
 			delete (globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE;
