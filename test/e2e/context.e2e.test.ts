@@ -18,7 +18,7 @@ import { randomInt } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type RecordedRequest, type Stub } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type RecordedRequest, type Stub, buildCli, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
@@ -58,18 +58,6 @@ function requestsOf(stub: Stub, sessionId: string | undefined): RecordedRequest[
 	return stub.mainRequests().filter((r) => r.headers["x-claude-code-session-id"] === sessionId);
 }
 
-/** Every string in a request body (system blocks, messages, reminders), joined by newlines. */
-function requestText(req: RecordedRequest): string {
-	const out: string[] = [];
-	const walk = (v: unknown): void => {
-		if (typeof v === "string") out.push(v);
-		else if (Array.isArray(v)) v.forEach(walk);
-		else if (v && typeof v === "object") Object.values(v).forEach(walk);
-	};
-	walk(req.body);
-	return out.join("\n");
-}
-
 /** Every file under a folder (hidden ones too), with its text. */
 function allFiles(dir: string): Array<{ path: string; text: string }> {
 	return readdirSync(dir, { recursive: true })
@@ -83,8 +71,7 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 	let root: string;
 	beforeAll(async () => {
 		ensureClaudeCode();
-		const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-		if (build.status !== 0) throw new Error(build.stderr);
+		buildCli();
 		stub = await startStub();
 		root = makeTempDir("cc-context-");
 	});

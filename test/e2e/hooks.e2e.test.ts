@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type RecordedRequest, type Stub } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
@@ -26,18 +26,6 @@ function run(...args: string[]) {
 	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
 	expect(r.status, `${args.join(" ")}\n${r.stderr}`).toBe(0);
 	return r.stdout;
-}
-
-/** Every string in a request body, joined by newlines. */
-function requestText(req: RecordedRequest): string {
-	const out: string[] = [];
-	const walk = (v: unknown): void => {
-		if (typeof v === "string") out.push(v);
-		else if (Array.isArray(v)) v.forEach(walk);
-		else if (v && typeof v === "object") Object.values(v).forEach(walk);
-	};
-	walk(req.body);
-	return out.join("\n");
 }
 
 const FACT_BODY = "The login limiter keeps a sliding 60-second window per IP in the Redis key rl:login:<ip> (marker BODY-7f3a).";
@@ -50,8 +38,7 @@ describe("our hooks in the real Claude Code", () => {
 	let root: string;
 	beforeAll(async () => {
 		ensureClaudeCode();
-		const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-		if (build.status !== 0) throw new Error(build.stderr);
+		buildCli();
 		stub = await startStub();
 		root = realpathSync(makeTempDir("cc-hooks-"));
 	});

@@ -12,22 +12,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeMemoryDir, encodeClaudeProjectDir } from "../../src/node/claude-memory-dir";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type RecordedRequest, type Stub } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type Stub, requestText } from "./harness/index.js";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const CONTENTS = (dir: string) => `Contents of ${dir}/MEMORY.md (user's auto-memory, persists across conversations):\n\n`;
-
-/** Every string in a request body, joined by newlines. */
-function requestText(req: RecordedRequest): string {
-	const out: string[] = [];
-	const walk = (v: unknown): void => {
-		if (typeof v === "string") out.push(v);
-		else if (Array.isArray(v)) v.forEach(walk);
-		else if (v && typeof v === "object") Object.values(v).forEach(walk);
-	};
-	walk(req.body);
-	return out.join("\n");
-}
 
 function git(cwd: string, ...args: string[]): void {
 	execFileSync("git", ["-c", "user.email=e2e@example.com", "-c", "user.name=e2e", ...args], { cwd, stdio: "pipe" });

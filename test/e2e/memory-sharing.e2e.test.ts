@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeMemoryDir } from "../../src/node/claude-memory-dir";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type RecordedRequest, type Stub } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
@@ -35,18 +35,6 @@ interface SyncReport {
 	memoryWritten: string[];
 	errors: string[];
 	notices: string[];
-}
-
-/** Every string in a request body, joined by newlines. */
-function requestText(req: RecordedRequest): string {
-	const out: string[] = [];
-	const walk = (v: unknown): void => {
-		if (typeof v === "string") out.push(v);
-		else if (Array.isArray(v)) v.forEach(walk);
-		else if (v && typeof v === "object") Object.values(v).forEach(walk);
-	};
-	walk(req.body);
-	return out.join("\n");
 }
 
 const DEPLOY_DESCRIPTION = "Deploys go to Fly.io region fra, never to us-east";
@@ -71,8 +59,7 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 
 	beforeAll(async () => {
 		ensureClaudeCode();
-		const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-		if (build.status !== 0) throw new Error(build.stderr);
+		buildCli();
 		stub = await startStub({ rules: [], fallbackReply: "Done." });
 		root = realpathSync(makeTempDir("cc-memshare-"));
 		home = join(root, "home");

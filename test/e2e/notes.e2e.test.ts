@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub, buildCli } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
@@ -17,8 +17,7 @@ describe("session notes from real Claude Code sessions", () => {
 	let root: string;
 	beforeAll(async () => {
 		ensureClaudeCode();
-		const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-		if (build.status !== 0) throw new Error(build.stderr);
+		buildCli();
 		stub = await startStub();
 		root = makeTempDir("cc-notes-");
 	});
