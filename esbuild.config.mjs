@@ -48,6 +48,8 @@ const cli = {
 	mainFields: ["module", "main"],
 	logLevel: "info",
 	banner: { js: "#!/usr/bin/env node" },
+	// Smaller is faster to start: a hook runs on every prompt (measured: parsing the bundle was a third of a hook's time).
+	minify: true,
 	outdir: "dist",
 	outExtension: { ".js": ".cjs" },
 };

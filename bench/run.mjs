@@ -16,7 +16,7 @@ await esbuild.build({
 	logLevel: "warning",
 });
 
-const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "long", "recall", "plugin"];
+const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "long", "recall", "hooks", "plugin"];
 let failed = false;
 for (const part of parts) {
 	const run = spawnSync(process.execPath, ["--expose-gc", "bench/out/transcript.bench.cjs", part], { stdio: "inherit" });

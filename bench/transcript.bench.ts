@@ -14,6 +14,7 @@ import { VaultSync } from "../src/node/vault-sync";
 import type { SyncReport } from "../src/core/sync/sync-engine";
 import { FoldWorkerPool } from "../src/node/fold-worker-pool";
 import { benchRecall } from "./recall.bench";
+import { benchHooks } from "./hooks.bench";
 import { benchPlugin } from "./plugin.bench";
 
 /**
@@ -236,6 +237,7 @@ async function main(): Promise<void> {
 	else if (mode === "sync-once") await syncOnce(process.argv[3] ?? "", process.argv[4] ?? "");
 	else if (mode === "long") await benchLong();
 	else if (mode === "recall") benchRecall(report);
+	else if (mode === "hooks") benchHooks(report);
 	else if (mode === "plugin") await benchPlugin({ report, ensureTree, baseline, work });
 	else throw new Error(`unknown mode ${mode}`);
 }

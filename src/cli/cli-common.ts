@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { pluginFolder } from "../node/vault-sync";
+import { pluginFolder } from "../node/plugin-paths";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {

@@ -16,7 +16,7 @@ import { readHookContext } from "../node/hook-project";
 import { hookContextPath } from "../node/state-folder";
 import { cliScriptPath, fail, vaultFolders, type VaultOptions } from "./cli-common";
 import { describeHookStatus } from "./hooks-command";
-import { loadSettings } from "./sync-command";
+import { loadSettings } from "./settings-file";
 
 /**
  * `ai-memory doctor`: what each enabled project gets and where everything is. The context block

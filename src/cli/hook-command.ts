@@ -1,7 +1,7 @@
 import { clearTimeout, setTimeout } from "node:timers";
 import { runHook } from "../node/hook-handlers";
 import { cliScriptPath } from "./cli-common";
-import { loadSettings } from "./sync-command";
+import { loadSettings } from "./settings-file";
 
 /**
  * `ai-memory hook <session-start|user-prompt-submit|session-end|pre-compact> --vault DIR`: what our

@@ -1,7 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
-import { hostname } from "node:os";
+import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
+import { loadSettings } from "./settings-file";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { pluginFolder, VaultSync } from "../node/vault-sync";
@@ -60,28 +59,6 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	return report.errors.length > 0 ? 1 : 0;
 }
 
-/**
- * The plugin's settings from the vault when present, as this machine sees them (its own projects
- * and Claude Code folder, keyed by host name as the plugin keys them); `--project` adds enabled
- * projects for this run. A data.json that is not JSON is an error, not an empty file.
- */
-export async function loadSettings(path: string, projects: readonly string[], host: string = hostname()): Promise<Settings> {
-	const text = await readFile(path, "utf8").catch(() => undefined);
-	let raw: unknown;
-	try {
-		raw = text === undefined ? undefined : JSON.parse(text);
-	} catch (error) {
-		// Syncing with default folders and no projects instead would put notes where the user did not ask.
-		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
-	}
-	const { settings } = migrateSettings(raw, host);
-	for (const projectPath of projects) {
-		const existing = settings.projects.find((p) => p.path === projectPath);
-		if (existing) existing.enabled = true;
-		else settings.projects.push({ path: projectPath, ...DEFAULT_PROJECT });
-	}
-	return settings;
-}
 
 function fail(reason: string, code = 2): number {
 	process.stderr.write(`ai-memory: ${reason}\n`);
@@ -91,3 +68,5 @@ function fail(reason: string, code = 2): number {
 async function isDirectory(path: string): Promise<boolean> {
 	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
+
+export { loadSettings };

@@ -3,15 +3,11 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
-import { RECALL_FACTS, recallOutput } from "../core/hooks/hook-output";
 import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
-import { RecallIndex } from "../core/memory/recall";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
-import { redactionSpec, redactorFor } from "../core/sync/redaction-policy";
-import { checkpointFromTranscript, writeCheckpoint } from "./checkpoints";
 import { appendHookLog } from "./hook-log";
 import { projectForCwd, readHookContext, triggersOf } from "./hook-project";
-import { pluginFolder } from "./vault-sync";
+import { pluginFolder } from "./plugin-paths";
 
 /**
  * `ai-memory hook <name>`: what runs when Claude Code fires one of our hooks. Each reads the hook's
@@ -134,6 +130,8 @@ const HANDLERS: Record<HookName, Handler> = {
 		if (!decision.fire) return { output: "", detail: why };
 		const context = await readHookContext(stateDir, project.path);
 		if (!context) return { output: "", detail: `${why} no-context-yet` };
+		// Loaded only when recall fires: a hook runs on every prompt, and most print nothing.
+		const [{ RecallIndex }, { RECALL_FACTS, recallOutput }] = await Promise.all([import("../core/memory/recall"), import("../core/hooks/hook-output")]);
 		const hits = RecallIndex.restore(context.recall).recall(prompt, RECALL_FACTS);
 		const facts = hits.map(({ fact }) => ({ name: fact.name, description: fact.description, type: fact.type, body: context.bodies[fact.file] ?? "" }));
 		return { output: withNewline(recallOutput(context.packet, context.packetPath, facts)), detail: `${why} facts=${facts.length}` };
@@ -150,6 +148,7 @@ const HANDLERS: Record<HookName, Handler> = {
 		const { project, input, stateDir, settings, now } = ctx;
 		const parts: string[] = typeof input.trigger === "string" ? [`trigger=${input.trigger}`] : [];
 		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
+			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }] = await Promise.all([import("./checkpoints"), import("../core/sync/redaction-policy")]);
 			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
 			if (checkpoint) {
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);

@@ -4,7 +4,7 @@ import { resolve, sep } from "node:path";
 import { readTriggerSettings, type RecallTriggerSettings } from "../core/hooks/recall-triggers";
 import { deviceIdOf, type ProjectSettings } from "../core/settings";
 import type { HookContext } from "../core/sync/hook-context";
-import { hookContextPath } from "./state-folder";
+import { hookContextPath } from "./plugin-paths";
 
 /**
  * What a hook needs to know about the project Claude Code runs in: which enabled project it is,

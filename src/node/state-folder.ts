@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
+import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
@@ -118,11 +119,10 @@ export class StateFolder implements TranscriptStore {
 
 const MAX_PENDING_WRITES = 8;
 
-export function hookContextPath(stateDir: string, projectPath: string): string {
-	return join(stateDir, "hooks", `${hash53(projectPath).toString(36)}.json`);
-}
 function isStoredTranscript(value: unknown): value is StoredTranscript {
 	if (typeof value !== "object" || value === null) return false;
 	const v = value as Partial<StoredTranscript>;
 	return typeof v.file?.path === "string" && typeof v.cursor?.offset === "number" && typeof v.model === "object" && v.model !== null;
 }
+
+export { hookContextPath };

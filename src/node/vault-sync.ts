@@ -14,12 +14,7 @@ import { StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
 
-export const PLUGIN_ID = "ai-conversation-memory";
-
-/** `<vault>/<configDir>/plugins/ai-conversation-memory`: settings and sync state, for plugin and CLI. */
-export function pluginFolder(vault: string, configDir = ".obsidian"): string {
-	return join(vault, configDir, "plugins", PLUGIN_ID);
-}
+export { PLUGIN_ID, pluginFolder } from "./plugin-paths";
 
 /**
  * The sync of one vault, as the plugin and the CLI both run it: transcripts from `projectsDir`,

@@ -3,6 +3,8 @@ import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+import { hash53 } from "./hash";
+export { hash53 };
 
 /** Clip limits (characters) for what a session keeps; counts are never clipped. */
 export const LIMITS = {
@@ -437,22 +439,6 @@ function clipInput(model: SessionModel, value: unknown, depth: number): unknown 
 	return value;
 }
 
-/**
- * 53-bit hash (cyrb53) of a uuid: a number takes a fraction of a string's memory, and at a
- * million lines in one file the chance of any collision is about 1 in 10 million.
- */
-export function hash53(text: string): number {
-	let h1 = 0xdeadbeef;
-	let h2 = 0x41c6ce57;
-	for (let i = 0; i < text.length; i++) {
-		const ch = text.charCodeAt(i);
-		h1 = Math.imul(h1 ^ ch, 2654435761);
-		h2 = Math.imul(h2 ^ ch, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
 
 function joinText(blocks: ContentBlock[]): string {
 	const parts: string[] = [];

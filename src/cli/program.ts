@@ -1,0 +1,128 @@
+import { Command, CommanderError, Option } from "commander";
+import { resolve } from "node:path";
+import { runDoctor } from "./doctor-command";
+import { runHookCommand } from "./hook-command";
+import { runHooksInstall, runHooksStatus, runHooksUninstall } from "./hooks-command";
+import { runProjectsAdd, runProjectsList, runProjectsRemove } from "./projects-command";
+import { runSyncCommand } from "./sync-command";
+
+/** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
+const program = new Command()
+	.name("ai-memory")
+	.description("Turn Claude Code sessions into notes in an Obsidian vault and context in CLAUDE.md.")
+	.exitOverride()
+	.configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+
+program
+	.command("sync")
+	.description("Write a note per session into the vault, and the context block into enabled projects' CLAUDE.md")
+	.requiredOption("--vault <dir>", "the vault folder")
+	.option("--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+	.option("--project <path>", "a project whose CLAUDE.md gets the context block (repeatable)", (value: string, all: string[]) => [...all, resolve(value)], [] as string[])
+	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
+	.option("--full", "re-render every note, recreating notes you deleted")
+	.option("--json", "print the result as JSON")
+	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", Number)
+	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
+		process.exitCode = await runSyncCommand(options);
+	});
+
+const vaultOption = ["--vault <dir>", "the vault folder"] as const;
+const configDirOption = ["--config-dir <name>", "the vault's configuration folder", ".obsidian"] as const;
+const claudeDirOption = ["--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)"] as const;
+
+const projects = program.command("projects").description("This device's projects: CLAUDE.md context and memory sharing (the settings tab's list)");
+projects
+	.command("add <path>")
+	.description("Enable a project (or change one): its CLAUDE.md gets the context block at the next sync")
+	.requiredOption(...vaultOption)
+	.addOption(new Option("--mode <mode>", "eager: recent history in the block; lazy: a short pointer to a context packet").choices(["eager", "lazy"]))
+	.addOption(new Option("--target <file>", "the file that gets the block").choices(["CLAUDE.md", "CLAUDE.local.md"]))
+	.option(...configDirOption)
+	.option("--json", "print the projects as JSON")
+	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; json?: boolean }) => {
+		process.exitCode = await runProjectsAdd(path, options);
+	});
+projects
+	.command("list")
+	.description("List this device's projects")
+	.requiredOption(...vaultOption)
+	.option(...configDirOption)
+	.option("--json", "print them as JSON")
+	.action(async (options: { vault: string; configDir?: string; json?: boolean }) => {
+		process.exitCode = await runProjectsList(options);
+	});
+projects
+	.command("remove <path>")
+	.description("Forget a project (its CLAUDE.md is left as it is)")
+	.requiredOption(...vaultOption)
+	.option(...configDirOption)
+	.option("--json", "print the projects left as JSON")
+	.action(async (path: string, options: { vault: string; configDir?: string; json?: boolean }) => {
+		process.exitCode = await runProjectsRemove(path, options);
+	});
+
+const hooks = program.command("hooks").description("Claude Code hooks: the facade at session start, recall on prompts, a sync when a session ends or compacts");
+hooks
+	.command("install")
+	.description("Add our hooks to Claude Code's settings.json (a backup of yours is kept)")
+	.requiredOption(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.option("--json", "print the result as JSON")
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
+		process.exitCode = await runHooksInstall(options);
+	});
+hooks
+	.command("uninstall")
+	.description("Remove our hooks from Claude Code's settings.json, giving back your file as it was")
+	.option(...vaultOption)
+	.option(...claudeDirOption)
+	.option("--json", "print the result as JSON")
+	.action(async (options: { vault?: string; claudeDir?: string; json?: boolean }) => {
+		process.exitCode = await runHooksUninstall(options);
+	});
+hooks
+	.command("status")
+	.description("Which of our hooks are installed, and whether they run this CLI for this vault")
+	.requiredOption(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.option("--json", "print the status as JSON")
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
+		process.exitCode = await runHooksStatus(options);
+	});
+
+program
+	.command("hook [event]")
+	.description("Run by Claude Code: session-start | user-prompt-submit | session-end | pre-compact (reads the hook JSON on stdin; always exits 0)")
+	.option(...vaultOption)
+	.option(...configDirOption)
+	.option("--from <tag>", "marks the commands we install; ignored")
+	.allowUnknownOption()
+	.allowExcessArguments()
+	.action(async (event: string | undefined, options: { vault?: string; configDir?: string }) => {
+		process.exitCode = await runHookCommand(event ?? "", options);
+	});
+
+program
+	.command("doctor")
+	.description("What each enabled project gets (block, facade and its tokens), where everything is, and the hooks")
+	.requiredOption(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string }) => {
+		process.exitCode = await runDoctor(options);
+	});
+
+export function main(argv: string[]): void {
+	program.parseAsync(argv).catch((error: unknown) => {
+		if (error instanceof CommanderError) {
+			process.exitCode = error.exitCode;
+			return;
+		}
+		process.stderr.write(`ai-memory: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.exitCode = 1;
+	});
+}
