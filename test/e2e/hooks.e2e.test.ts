@@ -30,7 +30,9 @@ function run(...args: string[]) {
 
 const FACT_BODY = "The login limiter keeps a sliding 60-second window per IP in the Redis key rl:login:<ip> (marker BODY-7f3a).";
 const FACT = `---\nname: login-rate-limit\ndescription: The login endpoint's rate limiter allows 5 attempts per minute per IP\nmetadata:\n  type: project\n---\n\n${FACT_BODY}\n`;
-const USER_SETTINGS = '{\n\t"cleanupPeriodDays": 99,\n\t"hooks": {\n\t\t"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]\n\t}\n}\n';
+/** The user's own settings, with hooks of their own: one prints a marker into every prompt's context. */
+const USER_HOOK_MARK = "USER-OWN-HOOK-7c1";
+const USER_SETTINGS = `{\n\t"cleanupPeriodDays": 99,\n\t"hooks": {\n\t\t"Stop": [{"hooks": [{"type": "command", "command": "true"}]}],\n\t\t"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo ${USER_HOOK_MARK}"}]}]\n\t}\n}\n`;
 const PACKET_HEADING = "# rate-api: context packet";
 
 describe("our hooks in the real Claude Code", () => {
@@ -87,17 +89,21 @@ describe("our hooks in the real Claude Code", () => {
 		expect(Object.keys(installed.hooks).sort()).toEqual(["PreCompact", "SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]);
 		expect(run("hooks", "status", "--vault", vault, "--claude-dir", claudeDir).match(/installed \(this CLI, this vault\)/g)).toHaveLength(4);
 
-		// 3. A new session with two prompts: the haiku first (no recall), then the continuation.
+		// 3. A new session with three prompts: the haiku (recall suppressed), a neutral one (no trigger), then the continuation.
 		stub.clear();
-		const two = await runClaude({ home, cwd, stub, prompt: ["fresh start: ignore previous context, write a haiku", "continue where we left off with the rate limiter"] });
+		const two = await runClaude({ home, cwd, stub, prompt: ["fresh start: ignore previous context, write a haiku", "add a unit test for the parser", "continue where we left off with the rate limiter"] });
 		expect(two.exitCode, two.stderr).toBe(0);
 		const requests = stub.mainRequests().filter((r) => r.headers["x-claude-code-session-id"] === two.sessionId);
 		const haiku = requests.filter((r) => r.prompt?.includes("haiku"));
+		const neutral = requests.filter((r) => r.prompt?.includes("unit test for the parser"));
+		expect(neutral.length).toBeGreaterThan(0);
 		const resume = requests.filter((r) => r.prompt?.includes("where we left off"));
 		expect(haiku.length).toBeGreaterThan(0);
 		expect(resume.length).toBeGreaterThan(0);
 		for (const req of requests) expect(requestText(req)).toContain(`SessionStart:startup hook success: ${facade!.trimEnd()}`);
-		for (const req of haiku) {
+		// The user's own prompt hook still runs, beside ours.
+		for (const req of requests) expect(requestText(req)).toContain(USER_HOOK_MARK);
+		for (const req of [...haiku, ...neutral]) {
 			expect(requestText(req)).not.toContain(PACKET_HEADING);
 			expect(requestText(req)).not.toContain("BODY-7f3a");
 		}
@@ -110,6 +116,7 @@ describe("our hooks in the real Claude Code", () => {
 		}
 		const log = readFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "hooks.log"), "utf8");
 		expect(log).toMatch(/\tuser-prompt-submit\tok\t.*trigger=negative:"fresh start" printed=0B/);
+		expect(log).toMatch(/\tuser-prompt-submit\tok\t.*trigger=none printed=0B/);
 		expect(log).toMatch(/\tuser-prompt-submit\tok\t.*trigger=intent:"continue" facts=1 printed=\d+B/);
 
 		// 4. SessionEnd started a sync: the new session's note appears without one from the test.
