@@ -39,7 +39,11 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs } });
 	let report;
 	try {
-		report = await sync.run(settings, { rebuild: options.full });
+		// Progress for a person at a terminal, on one line of stderr; never in --json or a pipe.
+		const tty = process.stderr.isTTY && !options.json;
+		const onProgress = tty ? (done: number, total: number) => process.stderr.write(`\rSyncing ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sessions…`) : undefined;
+		report = await sync.run(settings, { rebuild: options.full, onProgress });
+		if (tty) process.stderr.write("\r\x1b[K");
 	} catch (error) {
 		if (error instanceof SyncLockBusyError) return fail(`${error.message}; waited ${waitMs / 1000} s, try again when it is done`, 3);
 		throw error;

@@ -96,4 +96,23 @@ describe("ai-memory sync", () => {
 		}
 		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--wait", "0.3").status).not.toBe(3);
 	});
+
+	it("writes the same bytes as the plugin: the notes the golden test (and the built main.js) expect", () => {
+		const t = mkdtempSync(join(tmpdir(), "cli-golden-"));
+		try {
+			cpSync(join(repo, "examples", "claude-projects"), join(t, "claude", "projects"), { recursive: true });
+			mkdirSync(join(t, "vault"));
+			expect(run("sync", "--vault", join(t, "vault"), "--claude-dir", join(t, "claude")).status).toBe(0);
+			const folder = join(t, "vault", "AI Conversations", "shop-api");
+			const note = (part: string) => readFileSync(join(folder, readdirSync(folder).find((f) => f.includes(part))!), "utf8").split(join(t, "claude")).join("<claude-dir>");
+			const golden = (name: string) => readFileSync(join(repo, "test", "golden", "notes", name), "utf8");
+			expect(note("Add a GET")).toBe(golden("add-endpoint.md"));
+			expect(note("The cart total")).toBe(golden("bug-fix-thinking.md"));
+			expect(note("Refactor")).toBe(golden("refactor-subagent.md"));
+			expect(note("주문 목록")).toBe(golden("korean-pagination.md"));
+			expect(note("shop-api.md")).toBe(golden("project-index.md"));
+		} finally {
+			rmSync(t, { recursive: true, force: true });
+		}
+	});
 });
