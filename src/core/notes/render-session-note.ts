@@ -150,7 +150,7 @@ function callout(type: string, title: string, body: string): string {
 
 /** A code fence longer than any backtick run inside, so the content cannot close it. */
 function fenced(lang: string, text: string): string {
-	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const longest = text.includes("`") ? Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 2;
 	const fence = "`".repeat(longest + 1);
 	return `${fence}${lang}\n${text}\n${fence}`;
 }

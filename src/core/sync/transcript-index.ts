@@ -39,7 +39,8 @@ export interface RefreshResult {
 export class TranscriptIndex {
 	private readonly entries = new Map<string, IndexedTranscript>();
 	private readonly files = new Map<string, TranscriptFile>();
-	private lastScan: TranscriptFile[] = [];
+	/** Per project, the parents the last scan's sub-agent files name (undefined: a legacy `agent-*.jsonl`). */
+	private subagentParents = new Map<string, Set<string | undefined>>();
 	/** Files the store has a model for; others need no look there. */
 	private readonly stored = new Set<string>();
 	private knownLoaded = false;
@@ -79,7 +80,13 @@ export class TranscriptIndex {
 	async refresh(onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		await this.loadKnown();
 		const scanned = await this.source.scan();
-		this.lastScan = scanned;
+		this.subagentParents = new Map();
+		for (const f of scanned) {
+			if (f.kind !== "subagent") continue;
+			const parents = this.subagentParents.get(f.projectDir) ?? new Set();
+			parents.add(f.parentSessionId);
+			this.subagentParents.set(f.projectDir, parents);
+		}
 		const stamps = new Map<string, FileStamp>(this.files);
 		const diff = diffScan(stamps, scanned);
 		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
@@ -109,7 +116,8 @@ export class TranscriptIndex {
 	 * only inside).
 	 */
 	mayHaveSubagents(session: TranscriptFile): boolean {
-		return this.lastScan.some((f) => f.kind === "subagent" && f.projectDir === session.projectDir && (f.parentSessionId === undefined || f.parentSessionId === session.fileId));
+		const parents = this.subagentParents.get(session.projectDir);
+		return parents !== undefined && (parents.has(undefined) || parents.has(session.fileId));
 	}
 
 	/** Sessions with their sub-agents attached, for the given session files (all known ones by default). */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRedactor, REDACTION_HINTS, redactSecrets } from "../../../src/core/digest/redact";
+import { createRedactor, hintFinder, REDACTION_HINTS, redactSecrets } from "../../../src/core/digest/redact";
 
 // Every token below is synthetic: built at run time from a seeded generator in the right shape,
 // so no secret-looking literal sits in the repository (and no scanner flags this file).
@@ -304,6 +304,18 @@ describe("redactSecrets: properties", () => {
 				expect(r.redact(once)).toBe(once);
 			}),
 			{ numRuns: 500 },
+		);
+	});
+
+	it("finds in one pass exactly the hints a search for each finds, overlapping ones included", () => {
+		const hintsIn = hintFinder(REDACTION_HINTS);
+		const hintText = fc.array(fc.constantFrom(...REDACTION_HINTS, ...REDACTION_HINTS.map((h) => h.slice(1)), "s", "k", "-", "é", "\u212a"), { maxLength: 30 }).map((p) => p.join(""));
+		fc.assert(
+			fc.property(fc.oneof(anyText, hintText), (text) => {
+				const lower = text.toLowerCase();
+				expect([...hintsIn(lower)].sort()).toEqual(REDACTION_HINTS.filter((h) => lower.includes(h)).sort());
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 

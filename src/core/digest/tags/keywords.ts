@@ -189,26 +189,106 @@ function segmenter(locale: string): Intl.Segmenter {
 	return found;
 }
 
+const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]/u;
 const RUN = /(\p{Script=Hangul}+)|([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+)|([^\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+)/gu;
 
 /** Word tokens with what separates each from the previous one; a word mixing scripts (API에) is split. */
 function tokensOf(text: string): Token[] {
 	const tokens: Token[] = [];
 	let gap: Gap = "break";
-	for (const { segment, isWordLike } of segmenter(localeOf(text)).segment(text)) {
+	forEachWordSegment(text, localeOf(text), (segment, isWordLike) => {
 		if (!isWordLike) {
 			if (/^\s+$/.test(segment)) gap = gap === "none" ? "space" : "break";
 			else if (segment === "-" && gap === "none") gap = "hyphen";
 			else gap = "break";
-			continue;
+			return;
+		}
+		// Most words hold no CJK: one Latin run, found without `matchAll` (which copies RUN).
+		if (!CJK.test(segment)) {
+			push(tokens, { text: segment, script: "latin", gap });
+			gap = "none";
+			return;
 		}
 		for (const run of segment.matchAll(RUN)) {
 			const script: Script = run[1] ? "hangul" : run[2] ? "cjk" : "latin";
 			push(tokens, { text: run[0], script, gap });
 			gap = "none";
 		}
-	}
+	});
 	return tokens;
+}
+
+/**
+ * The segments `Intl.Segmenter` cuts `text` into, in order. Lines of ASCII (most of most prompts)
+ * are cut by `asciiSegments` instead, several times faster; a line end always ends a segment
+ * (UAX #29 WB3a/3b), so lines can be cut one by one.
+ */
+export function forEachWordSegment(text: string, locale: string, visit: (segment: string, isWordLike: boolean) => void): void {
+	for (let start = 0; start < text.length; ) {
+		const newline = text.indexOf("\n", start);
+		const end = newline < 0 ? text.length : newline + 1;
+		const line = text.slice(start, end);
+		if (NON_ASCII.test(line)) for (const { segment, isWordLike } of segmenter(locale).segment(line)) visit(segment, isWordLike === true);
+		else asciiSegments(line, visit);
+		start = end;
+	}
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+// Word_Break classes (UAX #29) of ASCII characters; ASCII has no Extend, Format or Hebrew letters.
+const OTHER = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const EXTEND_NUM_LET = 3; // _
+const MID_LETTER = 4; // :
+const MID_NUM = 5; // , ;
+const MID_NUM_LET = 6; // . '
+const SPACE = 7;
+const CR = 8;
+
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+	const c = String.fromCharCode(code);
+	if (/[A-Za-z]/.test(c)) return LETTER;
+	if (/[0-9]/.test(c)) return DIGIT;
+	return { _: EXTEND_NUM_LET, ":": MID_LETTER, ",": MID_NUM, ";": MID_NUM, ".": MID_NUM_LET, "'": MID_NUM_LET, " ": SPACE, "\r": CR }[c] ?? OTHER;
+});
+
+function classAt(text: string, i: number): number {
+	return ASCII_CLASS[text.charCodeAt(i)] ?? OTHER;
+}
+
+/** UAX #29 word segmentation of ASCII text, with `Intl.Segmenter`'s `isWordLike`. */
+function asciiSegments(text: string, visit: (segment: string, isWordLike: boolean) => void): void {
+	for (let start = 0; start < text.length; ) {
+		const first = classAt(text, start);
+		let end = start + 1;
+		let wordLike = false;
+		if (first === CR) {
+			if (text.charCodeAt(end) === 0x0a) end++; // WB3
+		} else if (first === SPACE) {
+			while (classAt(text, end) === SPACE) end++; // WB3d
+		} else if (first === LETTER || first === DIGIT || first === EXTEND_NUM_LET) {
+			// Letters, digits and _ join in any order (WB5, 8-10, 13a/b); a mid character joins two
+			// letters (WB6/7: a.b, it's, a:b) or two digits (WB11/12: 1,000.5).
+			let last = first;
+			let alnum = first !== EXTEND_NUM_LET;
+			for (;;) {
+				const next = classAt(text, end);
+				if (next === LETTER || next === DIGIT || next === EXTEND_NUM_LET) {
+					alnum ||= next !== EXTEND_NUM_LET;
+					last = next;
+					end++;
+				} else if (classAt(text, end + 1) === last && ((last === LETTER && (next === MID_LETTER || next === MID_NUM_LET)) || (last === DIGIT && (next === MID_NUM || next === MID_NUM_LET)))) {
+					end += 2;
+				} else break;
+			}
+			// A lone `_` is not a word; `__` is.
+			wordLike = alnum || end - start > 1;
+		}
+		visit(text.slice(start, end), wordLike);
+		start = end;
+	}
 }
 
 const KATAKANA_ONLY = /^[\p{Script=Katakana}ー]+$/u;

@@ -1,0 +1,41 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { forEachWordSegment } from "../../../src/core/digest/tags/keywords";
+
+function segments(text: string, locale: string): [string, boolean][] {
+	const out: [string, boolean][] = [];
+	forEachWordSegment(text, locale, (segment, isWordLike) => out.push([segment, isWordLike]));
+	return out;
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function intlSegments(text: string, locale: string): [string, boolean][] {
+	if (!segmenters.has(locale)) segmenters.set(locale, new Intl.Segmenter(locale, { granularity: "word" }));
+	return [...segmenters.get(locale)!.segment(text)].map((s) => [s.segment, s.isWordLike === true]);
+}
+
+/** ASCII that the word-break rules treat specially, and a few characters the fast path must leave to ICU. */
+const ASCII_PIECES = [..."aZq09'._-,;: \t\r\n\v\f\"#/@!?(\u0000\u007f", "\r\n", "  ", "it's", "1,000.5", "a.b", "__"];
+const OTHER_PIECES = ["é", "’", "—", "한국어", "国", "カタ", "👍", "\u0301", "\u200d", "\u00a0", "\u3000", "\u2028", "\u0085", "\ufeff"];
+
+describe("forEachWordSegment", () => {
+	it.each([
+		["rate-limiting isn't 1,000.5 a:b 1:2 a_b _ __ x..y", "en"],
+		["API에 페이지네이션을\nadd page_size, limit", "ko"],
+		["ログイン画面\r\nfix login.ts", "ja"],
+		["请帮我给用户列表接口加上分页\n\nthen v2", "zh"],
+	])("cuts %j as Intl.Segmenter does", (text, locale) => {
+		expect(segments(text, locale)).toEqual(intlSegments(text, locale));
+	});
+
+	it("cuts any text as Intl.Segmenter does, ASCII lines included", () => {
+		const text = (pieces: string[]) => fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join(""));
+		fc.assert(
+			fc.property(fc.oneof(text(ASCII_PIECES), text([...ASCII_PIECES, ...OTHER_PIECES]), fc.string()), fc.constantFrom("en", "ko", "ja", "zh"), (t, locale) => {
+				expect(segments(t, locale)).toEqual(intlSegments(t, locale));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+});
