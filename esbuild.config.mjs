@@ -37,7 +37,7 @@ const plugin = {
 };
 
 const cli = {
-	entryPoints: { cli: "src/cli/main.ts", "fold-worker": "src/node/fold-worker.ts" },
+	entryPoints: { cli: "src/cli/main.ts", hook: "src/cli/hook-entry.ts", "fold-worker": "src/node/fold-worker.ts" },
 	bundle: true,
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
@@ -57,9 +57,9 @@ const cli = {
 if (mode === "production") {
 	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
 	// so plugin-only users need no npm install for the hooks.
-	const built = await esbuild.build({ ...cli, entryPoints: ["src/cli/main.ts"], outdir: undefined, outExtension: undefined, write: false, minify: true, logLevel: "warning" });
-	const source = built.outputFiles[0]?.text ?? "";
-	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(source) } });
+	const text = async (entry) => (await esbuild.build({ ...cli, entryPoints: [entry], outdir: undefined, outExtension: undefined, write: false, logLevel: "warning" })).outputFiles[0]?.text ?? "";
+	const [cliSource, hookSource] = await Promise.all([text("src/cli/main.ts"), text("src/cli/hook-entry.ts")]);
+	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource) } });
 } else if (mode === "cli") {
 	await esbuild.build(cli);
 } else {

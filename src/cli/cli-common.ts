@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
@@ -9,6 +10,12 @@ export interface VaultOptions {
 }
 
 /** The CLI script itself (the bundle: `dist/cli.cjs`), for the hook commands to run. */
+/** The hook script built beside the CLI (`hook.cjs`), when there is one: hooks start faster with it. */
+export function hookScriptPath(): string | undefined {
+	const path = join(dirname(resolve(__filename)), "hook.cjs");
+	return existsSync(path) && path !== resolve(__filename) ? path : undefined;
+}
+
 export function cliScriptPath(): string {
 	return resolve(__filename);
 }

@@ -14,7 +14,7 @@ import { claudeHookStatus, type HookTarget } from "../node/hook-install";
 import { hookLogPath, lastHookRuns } from "../node/hook-log";
 import { readHookContext } from "../node/hook-project";
 import { hookContextPath } from "../node/state-folder";
-import { cliScriptPath, fail, vaultFolders, type VaultOptions } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, vaultFolders, type VaultOptions } from "./cli-common";
 import { describeHookStatus } from "./hooks-command";
 import { loadSettings } from "./settings-file";
 
@@ -48,7 +48,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, `Claude Code folder: ${claudeDir}`, ""];
 
 	// Hooks: installed, and when each last ran.
-	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath() };
+	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath(), hookPath: options.cliPath === undefined ? hookScriptPath() : undefined };
 	const status = await claudeHookStatus(target).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
 	if ("events" in status) out.push(...describeHookStatus(status, target).map((l, i) => (i === 0 ? `Hooks, in ${l.replace(/^Claude Code settings: /, "")}:` : l)));
 	else out.push(`Hooks: ${status.error}`);

@@ -12,6 +12,8 @@ import { loadSettings } from "./settings-file";
 export interface HookCommandOptions {
 	vault?: string;
 	configDir?: string;
+	/** The CLI that background syncs run (the hook script passes it; the CLI is itself). */
+	cli?: string;
 }
 
 /** Longest wait for stdin: Claude Code writes the input at once; a terminal would never close it. */
@@ -23,7 +25,7 @@ export async function runHookCommand(name: string, options: HookCommandOptions):
 		vault: options.vault,
 		configDir: options.configDir,
 		stdin,
-		cliPath: cliScriptPath(),
+		cliPath: options.cli ?? cliScriptPath(),
 		loadSettings: (path, host) => loadSettings(path, [], host),
 	});
 	if (result.output !== "") await new Promise<void>((done) => process.stdout.write(result.output, () => done()));

@@ -6,13 +6,14 @@ import { runHookCommand } from "./hook-command";
  */
 export function main(args: readonly string[]): void {
 	let event = "";
-	const options: { vault?: string; configDir?: string } = {};
+	const options: { vault?: string; configDir?: string; cli?: string } = {};
 	for (let i = 0; i < args.length; i++) {
 		const arg = args[i] ?? "";
 		const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
 		const value = () => inline ?? args[++i];
 		if (flag === "--vault") options.vault = value();
 		else if (flag === "--config-dir") options.configDir = value();
+		else if (flag === "--cli") options.cli = value();
 		else if (flag === "--from") value();
 		else if (!flag.startsWith("-") && event === "") event = flag;
 	}

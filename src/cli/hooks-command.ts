@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget } from "../node/hook-install";
-import { cliScriptPath, fail, isDirectory, type VaultOptions } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, type VaultOptions } from "./cli-common";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
 
@@ -18,6 +18,7 @@ function targetOf(options: HooksOptions): HookTarget {
 		vault: resolve(options.vault),
 		configDir: options.configDir,
 		cliPath: options.cliPath ?? cliScriptPath(),
+		hookPath: options.cliPath === undefined ? hookScriptPath() : undefined,
 	};
 }
 

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
 import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import { appendHookLog } from "./hook-log";
-import { projectForCwd, readHookContext, triggersOf } from "./hook-project";
+import { projectForCwd, readHookContext } from "./hook-project";
 import { pluginFolder } from "./plugin-paths";
 
 /**
@@ -52,7 +51,7 @@ export interface HookRunOptions {
 	/** Reads data.json as this device sees it (the CLI's `loadSettings`); throws when it is not JSON. */
 	loadSettings: (dataJson: string, host: string) => Promise<Settings>;
 	/** Starts a detached `ai-memory sync` with these arguments. Default: a detached child of this Node. */
-	startSync?: (args: string[]) => void;
+	startSync?: (args: string[]) => void | Promise<void>;
 	now?: () => Date;
 	/** This device's host name (settings are per device). */
 	host?: string;
@@ -121,11 +120,10 @@ const HANDLERS: Record<HookName, Handler> = {
 	},
 
 	/** The packet and the facts recall picks, when the prompt asks for the past or is a multi-step task. */
-	"user-prompt-submit": async ({ project, stateDir, input, folder, host }) => {
+	"user-prompt-submit": async ({ project, stateDir, input }) => {
 		if (!project) return { output: "" };
 		const prompt = typeof input.prompt === "string" ? input.prompt : "";
-		const raw = await readFile(join(folder, "data.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
-		const decision = evaluateRecallTrigger(prompt, triggersOf(project, raw, host ?? hostname()));
+		const decision = evaluateRecallTrigger(prompt, project.triggers ?? {});
 		const why = describe(decision);
 		if (!decision.fire) return { output: "", detail: why };
 		const context = await readHookContext(stateDir, project.path);
@@ -140,7 +138,7 @@ const HANDLERS: Record<HookName, Handler> = {
 	/** Notes and CLAUDE.md brought up to date in the background: Claude Code gives SessionEnd hooks 1.5 s in all. */
 	"session-end": async (ctx) => {
 		const reason = typeof ctx.input.reason === "string" ? `reason=${ctx.input.reason}` : "";
-		return { output: "", detail: [reason, backgroundSync(ctx)].filter(Boolean).join(" ") };
+		return { output: "", detail: [reason, await backgroundSync(ctx)].filter(Boolean).join(" ") };
 	},
 
 	/** A resume point for the facade from the end of the transcript, then the same background sync. */
@@ -155,19 +153,19 @@ const HANDLERS: Record<HookName, Handler> = {
 				parts.push(`checkpoint=${input.session_id}`);
 			} else parts.push("checkpoint=none");
 		}
-		parts.push(backgroundSync(ctx));
+		parts.push(await backgroundSync(ctx));
 		return { output: "", detail: parts.join(" ") };
 	},
 };
 
 /** Starts `ai-memory sync` for the vault, detached; returns what the log says about it. */
-function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): string {
+async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): Promise<string> {
 	if (isExcluded(cwd, settings.excludedProjects)) return "sync=excluded";
 	const args = [cliPath, "sync", "--vault", vault, "--by", "hook"];
 	if (configDir && configDir !== ".obsidian") args.push("--config-dir", configDir);
 	const claudeDir = claudeDirOf(input.transcript_path);
 	if (claudeDir) args.push("--claude-dir", claudeDir);
-	(startSync ?? startDetached)(args);
+	await (startSync ?? startDetached)(args);
 	return "sync=started";
 }
 
@@ -179,7 +177,9 @@ export function claudeDirOf(transcriptPath: unknown): string | undefined {
 }
 
 /** A child that outlives this process and Claude Code's hook timeout: own process group, no pipes. */
-function startDetached(args: string[]): void {
+async function startDetached(args: string[]): Promise<void> {
+	// Loaded here only: the hooks that print (on every prompt) never start a process.
+	const { spawn } = await import("node:child_process");
 	const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", windowsHide: true });
 	child.on("error", () => undefined);
 	child.unref();

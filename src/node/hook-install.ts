@@ -27,8 +27,10 @@ export interface HookTarget {
 	vault: string;
 	/** The vault's configuration folder when not `.obsidian`. */
 	configDir?: string;
-	/** The CLI script the hooks run (absolute). */
+	/** The CLI (absolute): what the hooks run, or what they start syncs with when `hookPath` is set. */
 	cliPath: string;
+	/** A small script of the hook code alone, which starts faster than the whole CLI (absolute). */
+	hookPath?: string;
 	/** The Node that runs it. Default: this one. */
 	execPath?: string;
 }
@@ -75,7 +77,9 @@ export function shellWords(command: string): string[] {
 /** The commands we install, one per event. */
 export function hookCommands(target: HookTarget): Record<HookEvent, string> {
 	const config = target.configDir && target.configDir !== ".obsidian" ? ` --config-dir ${shellQuote(target.configDir)}` : "";
-	const command = (event: HookEvent) => `${shellQuote(target.execPath ?? process.execPath)} ${shellQuote(resolve(target.cliPath))} hook ${hookNameOf(event)} --vault ${shellQuote(resolve(target.vault))}${config} ${HOOK_MARK}`;
+	const script = target.hookPath ?? target.cliPath;
+	const cli = target.hookPath ? ` --cli ${shellQuote(resolve(target.cliPath))}` : "";
+	const command = (event: HookEvent) => `${shellQuote(target.execPath ?? process.execPath)} ${shellQuote(resolve(script))} hook ${hookNameOf(event)} --vault ${shellQuote(resolve(target.vault))}${config}${cli} ${HOOK_MARK}`;
 	return Object.fromEntries(HOOK_EVENTS.map((e) => [e, command(e)])) as Record<HookEvent, string>;
 }
 
@@ -87,7 +91,7 @@ export function parseHookCommand(command: string): { execPath?: string; cliPath?
 		const i = words.indexOf(name);
 		return i >= 0 ? words[i + 1] : undefined;
 	};
-	return { execPath: at >= 2 ? words[0] : undefined, cliPath: at >= 1 ? words[at - 1] : undefined, hook: at >= 0 ? words[at + 1] : undefined, vault: option("--vault"), configDir: option("--config-dir") };
+	return { execPath: at >= 2 ? words[0] : undefined, cliPath: option("--cli") ?? (at >= 1 ? words[at - 1] : undefined), hook: at >= 0 ? words[at + 1] : undefined, vault: option("--vault"), configDir: option("--config-dir") };
 }
 
 export interface InstallResult {

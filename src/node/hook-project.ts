@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
-import { readTriggerSettings, type RecallTriggerSettings } from "../core/hooks/recall-triggers";
 import { deviceIdOf, type ProjectSettings } from "../core/settings";
 import type { HookContext } from "../core/sync/hook-context";
 import { hookContextPath } from "./plugin-paths";
@@ -43,15 +42,6 @@ function realPath(path: string): string {
 	}
 }
 
-/**
- * A project's recall triggers: `project.triggers` once the settings carry it, else the `triggers`
- * key of the same project in data.json as stored (this device's entry, or a version 1 file's list).
- */
-export function triggersOf(project: ProjectSettings, rawSettings: unknown, host: string): RecallTriggerSettings {
-	const own = (project as ProjectSettings & { triggers?: unknown }).triggers;
-	if (own !== undefined) return readTriggerSettings(own);
-	return readTriggerSettings(storedProjects(rawSettings, host).find((p) => typeof p.path === "string" && p.path.trim() === project.path)?.triggers);
-}
 
 /** This device's projects in data.json as stored, every key of each kept (`devices[<id>].projects`, or a version 1 file's `projects`). */
 export function storedProjects(rawSettings: unknown, host: string): Record<string, unknown>[] {

@@ -5,8 +5,9 @@ import { writeFileReplacing } from "../node/atomic-write";
 import { findNode } from "../node/find-node";
 import { installClaudeHooks, uninstallClaudeHooks } from "../node/hook-install";
 
-/** The CLI, built into main.js at release time, so that hooks need no npm install. */
+/** The CLI and its hook script, built into main.js at release time, so that hooks need no npm install. */
 declare const AI_MEMORY_CLI_SOURCE: string | undefined;
+declare const AI_MEMORY_HOOK_SOURCE: string | undefined;
 
 export interface HooksPlace {
 	/** Claude Code's config folder. */
@@ -37,7 +38,11 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 	try {
 		const cliPath = join(place.pluginDir, "ai-memory.cjs");
 		await writeFileReplacing(cliPath, source);
-		const result = await installClaudeHooks({ claudeDir: place.claudeDir, vault: place.vault, configDir: place.configDir, cliPath, execPath: node });
+		// The hook code alone starts faster; the hooks run it on every prompt.
+		const hook = typeof AI_MEMORY_HOOK_SOURCE === "string" ? AI_MEMORY_HOOK_SOURCE : undefined;
+		const hookPath = hook === undefined ? undefined : join(place.pluginDir, "ai-memory-hook.cjs");
+		if (hookPath !== undefined && hook !== undefined) await writeFileReplacing(hookPath, hook);
+		const result = await installClaudeHooks({ claudeDir: place.claudeDir, vault: place.vault, configDir: place.configDir, cliPath, hookPath, execPath: node });
 		// An empty backup stands for "there was no settings file": nothing to tell then.
 		const kept = result.backupWritten && (await stat(result.backupWritten)).size > 0 ? ` (your file as it was: ${result.backupWritten})` : "";
 		new Notice(result.changed ? `Claude Code hooks installed in ${result.settingsPath}${kept}.` : "The Claude Code hooks were installed already.");

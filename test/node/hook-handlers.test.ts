@@ -68,7 +68,7 @@ function options(stdin: unknown, over: Partial<HookRunOptions> = {}): HookRunOpt
 		stdin: typeof stdin === "string" ? stdin : JSON.stringify(stdin),
 		cliPath: "/opt/ai-memory/cli.cjs",
 		loadSettings: (path, host) => loadSettings(path, [], host),
-		startSync: (args) => started.push(args),
+		startSync: (args) => void started.push(args),
 		now: () => new Date("2026-11-30T10:00:00.000Z"),
 		host: HOST,
 		warn: (line) => warnings.push(line),

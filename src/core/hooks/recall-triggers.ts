@@ -46,9 +46,12 @@ export function readTriggerSettings(raw: unknown): RecallTriggerSettings {
 	return out;
 }
 
-// A Latin word boundary that also works next to CJK characters and punctuation.
-const W0 = "(?<![\\p{L}\\p{N}_])";
-const W1 = "(?![\\p{L}\\p{N}_])";
+// A word boundary for alphabetic scripts (Latin, Greek, Cyrillic), where CJK text and punctuation
+// count as boundaries too. Plain ranges, not \p{L}: a hook compiles these on every prompt, and
+// Unicode property classes made that the slowest part of it (measured).
+const LETTERS = "a-z0-9_\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff";
+const W0 = `(?<![${LETTERS}])`;
+const W1 = `(?![${LETTERS}])`;
 const words = (source: string) => new RegExp(`${W0}(?:${source})${W1}`, "u");
 const inside = (source: string) => new RegExp(source, "u");
 
@@ -172,6 +175,8 @@ function complexity(text: string): string | undefined {
 	return undefined;
 }
 
+const LETTER = /\p{L}/gu;
+
 /** Lines that read as sentences: URLs dropped, and lines that are mostly digits and symbols (logs, markup). */
 function prose(text: string): string {
 	return text
@@ -179,7 +184,7 @@ function prose(text: string): string {
 		.split("\n")
 		.filter((line) => {
 			const chars = line.replace(/\s/g, "");
-			const letters = chars.match(/\p{L}/gu)?.length ?? 0;
+			const letters = chars.match(LETTER)?.length ?? 0;
 			return chars !== "" && letters / chars.length >= 0.7 && !/^\d{1,2}:\d\d/.test(line.trim());
 		})
 		.join("\n");
