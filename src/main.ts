@@ -166,15 +166,20 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	/** data.json changed on disk (the CLI's `projects add`, or a vault sync from another device). */
 	override async onExternalSettingsChange(): Promise<void> {
 		const raw: unknown = await this.loadData();
-		this.settings = migrateSettings(raw, hostname()).settings;
+		await this.applySettings(migrateSettings(raw, hostname()).settings);
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */
 	private async saveSettings(settings: Settings): Promise<void> {
+		await this.saveData(storeSettings(settings, (await this.loadData()) as unknown, hostname()));
+		await this.applySettings(settings);
+	}
+
+	/** New settings in force: another transcripts folder means another sync engine and watcher. */
+	private async applySettings(settings: Settings): Promise<void> {
 		const before = this.settings;
 		if (settings.claudeDir !== before.claudeDir) this.syncer = undefined;
 		this.settings = settings;
-		await this.saveData(storeSettings(settings, (await this.loadData()) as unknown, hostname()));
 		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || settings.claudeDir !== before.claudeDir) await this.startWatching();
 	}
 

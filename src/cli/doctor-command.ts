@@ -13,7 +13,7 @@ import { hookNameOf } from "../node/hook-handlers";
 import { claudeHookStatus, type HookTarget } from "../node/hook-install";
 import { hookLogPath, lastHookRuns } from "../node/hook-log";
 import { readHookContext } from "../node/hook-project";
-import { hookContextPath } from "../node/state-folder";
+import { hookContextPath } from "../node/plugin-paths";
 import { cliScriptPath, fail, hookScriptPath, vaultFolders, type VaultOptions } from "./cli-common";
 import { describeHookStatus } from "./hooks-command";
 import { loadSettings } from "./settings-file";

@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import { loadSettings } from "./settings-file";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
-import { pluginFolder, VaultSync } from "../node/vault-sync";
+import { pluginFolder } from "../node/plugin-paths";
+import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
 

@@ -124,5 +124,3 @@ function isStoredTranscript(value: unknown): value is StoredTranscript {
 	const v = value as Partial<StoredTranscript>;
 	return typeof v.file?.path === "string" && typeof v.cursor?.offset === "number" && typeof v.model === "object" && v.model !== null;
 }
-
-export { hookContextPath };

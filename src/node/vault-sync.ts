@@ -14,7 +14,6 @@ import { StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
 
-export { PLUGIN_ID, pluginFolder } from "./plugin-paths";
 
 /**
  * The sync of one vault, as the plugin and the CLI both run it: transcripts from `projectsDir`,

@@ -3,7 +3,7 @@ import { format } from "date-fns";
 export type SyncStatus =
 	| { state: "idle" }
 	| { state: "syncing"; done?: number; total?: number }
-	| { state: "synced"; at: Date; notes: number; transcripts: number }
+	| { state: "synced"; at: Date; notes: number }
 	| { state: "problem"; count: number };
 
 /**
@@ -27,7 +27,7 @@ export class StatusBar {
 	}
 }
 
-export function statusText(status: SyncStatus): string {
+function statusText(status: SyncStatus): string {
 	switch (status.state) {
 		case "idle":
 			return "AI memory: idle";

@@ -92,7 +92,7 @@ export class SyncController {
 		this.log.resolved([...report.errors, ...report.notices]);
 		if (job.manual) new Notice(summary);
 		if (report.errors.length > 0) this.status.show({ state: "problem", count: report.errors.length });
-		else this.status.show({ state: "synced", at: new Date(), notes: report.notesWritten.length, transcripts: report.transcriptsRead });
+		else this.status.show({ state: "synced", at: new Date(), notes: report.notesWritten.length });
 	}
 }
 

@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecallIndex } from "../../src/core/memory/recall";
 import type { HookContext } from "../../src/core/sync/hook-context";
-import { hookContextPath } from "../../src/node/state-folder";
+import { hookContextPath } from "../../src/node/plugin-paths";
 
 /**
  * The built CLI's hook, hooks, projects and doctor commands, as Claude Code and a person run them.

@@ -10,7 +10,8 @@ import type { HookContext } from "../../src/core/sync/hook-context";
 import { checkpointPath } from "../../src/node/checkpoints";
 import { claudeDirOf, runHook, type HookRunOptions } from "../../src/node/hook-handlers";
 import { projectForCwd } from "../../src/node/hook-project";
-import { hookContextPath, StateFolder } from "../../src/node/state-folder";
+import { hookContextPath } from "../../src/node/plugin-paths";
+import { StateFolder } from "../../src/node/state-folder";
 
 const HOST = "test-host";
 const FACADE = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n- Latest session: 2026-11-29 Add rate limiting (`s1`)\n- Full context: `/v/api context.md` (read it when the task continues earlier work)\n";

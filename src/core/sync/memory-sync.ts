@@ -45,9 +45,9 @@ export async function syncProjectMemory(notes: NoteStore, state: SyncState, fold
 	out.facts = [...vault].map(([name, text]) => readFact(name, text));
 	out.texts = vault;
 
-	if (out.facts.length > 0 || (await notes.read(`${folder}/${INDEX_FILE}`)) !== null) {
-		const path = `${folder}/${INDEX_FILE}`;
-		const before = await notes.read(path);
+	const path = `${folder}/${INDEX_FILE}`;
+	const before = await notes.read(path);
+	if (out.facts.length > 0 || before !== null) {
 		const updated = updateMemoryIndex(before, out.facts);
 		if (!updated.ok) out.errors.push(`${path} has ${updated.reason}; its index was not updated`);
 		else if (updated.changed) {

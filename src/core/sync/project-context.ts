@@ -1,4 +1,4 @@
-import { renderContextBlock, type ContextEntry } from "../context/context-block";
+import { recentEntries, renderContextBlock, type ContextEntry } from "../context/context-block";
 import { renderContextPacket, renderFacade, type PacketFact } from "../context/lazy-context";
 import { baseName, safeFileName } from "../notes/note-name";
 import type { ProjectSettings, Settings } from "../settings";
@@ -34,7 +34,7 @@ export function projectContext(state: SyncState, project: ProjectSettings, setti
 	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
 	const packet = { path, note };
 	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path) };
-	const latest = [...entries].filter((e) => e.digest.prompts > 0).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))[0];
+	const latest = recentEntries(entries, 1)[0];
 	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path) };
 }
 
