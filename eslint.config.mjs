@@ -9,7 +9,7 @@ const layerMessage = {
 };
 
 export default tseslint.config(
-	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "examples/", "coverage/"] },
+	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "eval/out/", "examples/", "coverage/"] },
 	...obsidianmd.configs.recommended,
 	{
 		files: ["**/*.ts", "**/*.mts"],
@@ -54,8 +54,8 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Tests, benchmarks and build scripts are Node programs, not plugin code.
-		files: ["test/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.mjs", "vitest.config.mts"],
+		// Tests, benchmarks, evaluations and build scripts are Node programs, not plugin code.
+		files: ["test/**/*.ts", "bench/**/*.{ts,mjs}", "eval/**/*.ts", "scripts/**/*.mjs", "*.mjs", "vitest.config.mts"],
 		languageOptions: { globals: { ...globals.node } },
 		rules: {
 			"no-console": "off",

@@ -2,7 +2,7 @@ import { open, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import type { Checkpoint } from "../core/context/lazy-context";
-import { checkpointText } from "../core/hooks/hook-output";
+import { checkpointText } from "../core/hooks/checkpoint-text";
 import { splitCompleteLines } from "../core/transcript/jsonl-lines";
 import { foldLine, hash53 } from "../core/transcript/fold";
 import { createSession } from "../core/transcript/session-model";

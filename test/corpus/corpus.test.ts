@@ -125,6 +125,8 @@ describe.skipIf(!present)("the real transcripts of ../shared/corpus", () => {
 			"daaain__claude-code-log/-Users-dain-workspace-claude-code-log-sample/b8b48015-0e89-4b2a-8438-bd16c8c50338.jsonl",
 			"daaain__claude-code-log/-Users-dain-workspace-claude-code-log-sample/4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl",
 			"daaain__claude-code-log/-experiments-ideas/a95fea4a-b88a-4e49-ac07-4cc323d8700c.jsonl",
+			// Leftover summaries and a bare `/model`: nothing typed, nothing said.
+			"daaain__claude-code-log/-Users-dain-workspace-danieldemmel-me-next/3680252d-d4e3-4416-bddd-8f5b5b4fdb7f.jsonl",
 		]) expect(isEmptySession(parseTranscript(readFileSync(join(ROOT, file)), "s"))).toBe(true);
 		const warmup = parseTranscript(readFileSync(join(ROOT, "daaain__claude-code-log/-Users-dain-workspace-claude-code-log-sample/agent-3be551df.jsonl")), "agent-3be551df", "3be551df");
 		expect(isWarmupAgent(warmup)).toBe(true);

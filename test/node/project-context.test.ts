@@ -57,7 +57,8 @@ describe("the CLAUDE.md block", () => {
 		const text = (await claudeMd())!;
 		expect(text.startsWith("<!-- AUTO-CONTEXT:BEGIN -->\n## Recent Claude Code sessions\n")).toBe(true);
 		expect(text).toContain("### 2026-11-21 — Fix the cart total");
-		expect(text).toContain("- Note: `/vault/AI Conversations/shop-api/2026-11-20 Add rate limiting to checkout.md`");
+		expect(text).toContain("Session notes are in `/vault/AI Conversations/shop-api/`.");
+		expect(text).toContain("- Note: `2026-11-20 Add rate limiting to checkout.md`");
 		expect(text.endsWith("<!-- AUTO-CONTEXT:END -->\n")).toBe(true);
 	});
 
@@ -122,7 +123,7 @@ describe("lazy mode", () => {
 		const packetPath = "AI Conversations/shop-api/shop-api context.md";
 		const packet = notes.files.get(packetPath)!;
 		expect(packet).toContain("## Recent sessions");
-		expect(packet).toContain("- Goal: Add rate limiting to checkout");
+		expect(packet).toContain("### 2026-11-20 — Add rate limiting to checkout");
 		const text = (await claudeMd())!;
 		const block = text.slice(text.indexOf("-->") + 4, text.lastIndexOf("<!--"));
 		expect(block.length).toBeLessThanOrEqual(600);
@@ -142,5 +143,22 @@ describe("lazy mode", () => {
 		const text = (await claudeMd())!;
 		expect(text.startsWith("# Rules\n\nKeep it simple.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n## Project memory\n")).toBe(true);
 		expect(text).not.toContain("## Recent Claude Code sessions");
+	});
+});
+
+describe("after an upgrade", () => {
+	it("digests again the sessions whose stored digest an older release made, without their transcripts changing", async () => {
+		const index = openTranscriptIndex(projects);
+		const s = settings();
+		await runSync({ index, settings: s, state, notes, projects: new ProjectFolderFiles(), vaultPath: "/vault" });
+		const [path, record] = Object.entries(state.sessions).find(([, r]) => r.digest.title === "Add rate limiting to checkout")!;
+		const original = structuredClone(record.digest);
+		// What an older release stored: another shape, narration in it.
+		(state.sessions[path] as { digest: unknown }).digest = { ...record.digest, version: undefined, done: [], open: ["Let me update the todo list:"] };
+		await writeFile(join(projectPath, "CLAUDE.md"), (await claudeMd())!.replace("tune the limits", "Let me update the todo list:"));
+		const r = await runSync({ index, settings: s, state, notes, projects: new ProjectFolderFiles(), vaultPath: "/vault" });
+		expect(r.transcriptsRead).toBe(0);
+		expect(state.sessions[path]!.digest).toEqual(original);
+		expect(await claudeMd()).not.toContain("Let me");
 	});
 });

@@ -1,4 +1,4 @@
-import { oneLine } from "../digest/one-line";
+import { cutAtBoundary } from "../digest/clause-cut";
 import type { SessionDigest } from "../digest/session-digest";
 
 /** One past session as the context sees it: its digest, topics and where its note is. */
@@ -20,10 +20,10 @@ export interface ContextBlockOptions {
 /** The disclaimer every generated context opens with: history is background, never orders. */
 export const BACKGROUND_LINE = "_Automatic summary of past sessions in this project, for background; not instructions._";
 
-/** Sessions with at least one prompt, newest first (ties by id: the order never depends on reading order). */
+/** Sessions that asked, did or left something, newest first (ties by id: the order never depends on reading order). */
 export function recentEntries(entries: readonly ContextEntry[], count: number): ContextEntry[] {
 	return [...entries]
-		.filter((e) => e.digest.prompts > 0)
+		.filter((e) => e.digest.asked.length + e.digest.done.length + e.digest.open.length > 0)
 		.sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))
 		.slice(0, count);
 }
@@ -34,33 +34,93 @@ export function recentEntries(entries: readonly ContextEntry[], count: number): 
  * budget. No run timestamps: an unchanged history gives unchanged bytes.
  */
 export function renderContextBlock(entries: readonly ContextEntry[], options: ContextBlockOptions): string {
-	let body = `## Recent Claude Code sessions\n\n${BACKGROUND_LINE}\n`;
-	for (const entry of recentEntries(entries, options.sessions)) {
-		const text = renderEntry(entry);
+	const recent = recentEntries(entries, options.sessions);
+	// The notes share a folder: named once, each entry gives only its note's name.
+	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
+	let body = `## Recent Claude Code sessions\n\n${BACKGROUND_LINE}${folder ? ` Session notes are in \`${folder}/\`.` : ""}\n`;
+	for (const entry of recent) {
+		const text = renderEntry(entry, "short", folder);
 		if (body.length + text.length + 1 > options.maxChars) break;
 		body += `\n${text}`;
 	}
 	return body;
 }
 
-/** One session: heading with date and title, then goal, outcome, open ends, files, note. */
-export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detail: "short" | "long" = "short"): string {
-	const long = detail === "long";
+/** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */
+const SHAPES = {
+	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 350, doneMax: 120, open: 3, openChars: 220, decisions: 2, decisionsChars: 220, files: 3 },
+	long: { asked: 10, askedChars: 1000, askMax: 160, done: 10, doneChars: 1000, doneMax: 240, open: 6, openChars: 600, decisions: 5, decisionsChars: 1000, files: 12 },
+} as const;
+
+/**
+ * One session: heading with date and title, then what was asked, done and left open, the
+ * decisions, the key files and the note. Built from the session's structure (tasks, todos,
+ * commits, checks) and result statements, never narration; a small session gets a small entry.
+ */
+export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detail: "short" | "long" = "short", noteFolder?: string): string {
+	const shape = SHAPES[detail];
 	const lines = [`### ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title}`];
-	if (topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
-	if (d.goal) lines.push(`- Goal: ${oneLine(d.goal, long ? 600 : 240)}`);
-	if (d.outcome) lines.push(`- Outcome: ${oneLine(d.outcome, long ? 800 : 320)}`);
-	if (long) for (const decision of d.decisions.slice(0, 5)) lines.push(`- Decision: ${oneLine(decision, 240)}`);
-	for (const open of d.openEnds.slice(0, long ? 5 : 2)) lines.push(`- Open: ${oneLine(open, 200)}`);
-	const files = keyFiles(d, long ? 12 : 6);
-	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? ", …" : ""}`);
-	if (notePath) lines.push(`- Note: \`${notePath}\``);
+	if (detail === "long" && topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
+	const asked = d.asked.length === 1 && d.asked[0] === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
+	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);
+	pushList(lines, "Done", d.done.map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
+	pushList(lines, "Open", d.open, shape.open, shape.openChars);
+	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
+	const files = keyFiles(d, shape.files);
+	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
+	if (notePath) lines.push(`- Note: \`${noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath}\``);
 	return `${lines.join("\n")}\n`;
+}
+
+/** The folder every path is in, when they all share one. */
+function commonFolder(paths: readonly string[]): string | undefined {
+	const dirs = new Set(paths.map((p) => p.slice(0, Math.max(0, p.lastIndexOf("/")))));
+	const [only] = dirs;
+	return dirs.size === 1 && only ? only : undefined;
+}
+
+/**
+ * The requests to show when not all fit: the first, then those that took the most work, in the
+ * order they were made (a long session's one-word follow-ups give way to its real tasks).
+ */
+function weightiest(d: SessionDigest, max: number, chars: number, askMax: number): { shown: string[]; rest: number } {
+	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(ask, askMax), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
+	const unique = tasks.filter((t, k) => tasks.findIndex((o) => o.ask === t.ask) === k);
+	const [first, ...others] = unique;
+	if (!first) return { shown: [], rest: 0 };
+	const chosen = [first];
+	let used = first.ask.length;
+	for (const t of [...others].sort((a, b) => b.calls - a.calls || a.i - b.i)) {
+		if (chosen.length >= max || used + t.ask.length + 2 > chars) continue;
+		chosen.push(t);
+		used += t.ask.length + 2;
+	}
+	return { shown: chosen.sort((a, b) => a.i - b.i).map((t) => t.ask), rest: unique.length - chosen.length };
+}
+
+/** `- Label: a; b; c` with whole items only, as many as fit; the rest counted. */
+function pushList(lines: string[], label: string, items: readonly string[], max: number, chars: number, more = 0): void {
+	const shown: string[] = [];
+	let used = 0;
+	for (const item of items) {
+		if (shown.length >= max || (shown.length > 0 && used + item.length > chars)) break;
+		shown.push(item);
+		used += item.length + 2;
+	}
+	if (shown.length === 0) return;
+	const rest = items.length - shown.length + more;
+	lines.push(`- ${label}: ${shown.join("; ")}${rest > 0 ? ` (+${rest} more)` : ""}`);
 }
 
 /** The files a session wrote or edited, relative to its project when inside it. */
 export function keyFiles(d: SessionDigest, max: number): string[] {
-	return d.filesTouched.slice(0, max).map((f) => relative(f, d.projectPath));
+	return rankedFiles(d).slice(0, max).map((f) => relative(f, d.projectPath));
+}
+
+/** The project's own files first; Claude Code's scratch (plans, memory under `.claude/`) last. */
+function rankedFiles(d: SessionDigest): string[] {
+	const rank = (f: string) => (/[\\/]\.claude[\\/]/.test(f) ? 2 : d.projectPath && f.startsWith(`${d.projectPath}/`) ? 0 : /^[\\/]|^[A-Za-z]:/.test(f) ? 1 : 0);
+	return d.filesTouched.map((f, i) => [f, rank(f), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map(([f]) => f);
 }
 
 function relative(file: string, root?: string): string {

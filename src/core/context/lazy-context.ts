@@ -1,3 +1,4 @@
+import { cutAtBoundary } from "../digest/clause-cut";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
 import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
@@ -27,10 +28,11 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
 	const d = latest.digest;
 	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (\`${d.sessionId}\`)`];
-	if (d.goal) lines.push(`- Goal: ${oneLine(d.goal, 100)}`);
-	lines.push(`- Status: ${d.openEnds[0] ? `open: ${oneLine(d.openEnds[0], 80)}` : "no open ends stated"}`);
-	const point = checkpoint ?? (d.outcome ? { at: d.endedAt, text: d.outcome } : undefined);
-	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${oneLine(point.text, 100)}`);
+	const goal = d.asked[0];
+	if (goal) lines.push(`- Goal: ${cutAtBoundary(goal, 100)}`);
+	lines.push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
+	const point = checkpoint ?? (d.done[0] ? { at: d.endedAt, text: d.done[d.done.length - 1] ?? d.done[0] } : undefined);
+	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
 	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);
 	// Lines go from the least needed while over budget; the pointer always stays.
@@ -51,7 +53,7 @@ export function renderContextPacket(project: string, projectPath: string, entrie
 		["sessions", recent.length],
 	]);
 	const out = [`# ${project}: context packet`, "", BACKGROUND_LINE, ""];
-	const open = recent.flatMap((e) => e.digest.openEnds.slice(0, 3).map((o) => `- ${oneLine(o, 240)} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
+	const open = recent.flatMap((e) => e.digest.open.slice(0, 3).map((o) => `- ${o} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
 	if (open.length > 0) out.push("## Open ends", "", ...open, "");
 	if (facts.length > 0) out.push("## Facts", "", ...facts.map((f) => `- **${f.name}**: ${oneLine(f.description, 200)}`), "");
 	out.push("## Recent sessions", "");

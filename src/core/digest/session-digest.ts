@@ -1,81 +1,207 @@
+import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import type { SessionModel, ToolCall } from "../transcript/session-model";
-import { assistantTextsOf, errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
+import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
+import { activeMinutes } from "./active-time";
+import { cutAtBoundary } from "./clause-cut";
+import { decisionsOf } from "./decisions";
 import { oneLine } from "./one-line";
+import { isQuestion, proseUnits, statementsOf } from "./prose";
+import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
-import { findStatements } from "./statements";
+import { sessionTasks, type SessionTask } from "./session-tasks";
+import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, userAnswers, type Check, type Commit } from "./work-signals";
+
+/** Bumped when what a digest holds changes: stored digests of an older version are made again. */
+export const DIGEST_VERSION = 2;
+
+/** One task of the session as the note shows it. */
+export interface TaskSummary {
+	ask?: string;
+	/** Tool calls made for it: how much work the task was. */
+	calls: number;
+	/** Result statements of the task's final reply (no narration), Markdown items kept apart. */
+	result: string[];
+	files: string[];
+	commits: Commit[];
+	/** The last check (test, build, lint) of the task. */
+	check?: Check;
+}
 
 /** What a reader wants to know about a session before reading it. Plain data, deterministic. */
 export interface SessionDigest {
+	version: number;
 	sessionId: string;
 	title: string;
 	projectPath?: string;
 	branch?: string;
 	startedAt?: string;
 	endedAt?: string;
-	/** Whole minutes between the first and the last line. */
-	durationMinutes?: number;
+	/** Minutes of activity, long idle gaps left out. */
+	activeMinutes?: number;
 	models: string[];
-	/** The first typed prompt. */
-	goal?: string;
-	/** The last thing the assistant said. */
-	outcome?: string;
+	tasks: TaskSummary[];
+	/** What was asked: the tasks' requests. */
+	asked: string[];
+	/** What was done: commits, pull requests, completed todos, result statements. */
+	done: string[];
+	/** What is left: pending todos, a failing last check, a question left to the user, an unfinished request. */
+	open: string[];
+	/** Choices stated as choices, with their reason when given. */
+	decisions: string[];
+	/** Tasks (typed requests), not slash commands. */
 	prompts: number;
 	toolCalls: number;
 	filesTouched: string[];
 	filesRead: string[];
 	commands: string[];
 	errors: string[];
-	/** Sentences that state a decision or leave something open, from prompts and replies. */
-	decisions: string[];
-	openEnds: string[];
 	/** Names of the tools used, first use first. */
 	tools: string[];
 	subagents: { description: string; type?: string; agentId?: string }[];
-	tokens: { input: number; output: number };
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
-export function digestSession(model: SessionModel, summaryTitle?: string): SessionDigest {
-	const prompts = promptsOf(model);
-	const goal = prompts.find((p) => p.kind === "prompt")?.text ?? prompts[0]?.text;
-	const texts = assistantTextsOf(model);
-	const outcome = texts[texts.length - 1]?.text;
-	const touched = [...model.files.written, ...model.files.edited.filter((f) => !model.files.written.includes(f))];
-	const statements = findStatements([...prompts.filter((p) => p.kind === "prompt").map((p) => p.text), ...texts.map((t) => t.text)]);
+const ITEM_MAX = 160;
+
+/**
+ * The digest of a session, structure first: tasks from the typed requests; done from commits,
+ * pull requests and the todo list's completed items, then the result statements of replies;
+ * open from the todo list's pending items, a failing last check and a closing question. Prose
+ * is used only where structure says nothing, and never narration.
+ * @param agents the session's sub-agent models: their written and edited files count as its work.
+ */
+export function digestSession(model: SessionModel, summaryTitle?: string, agents: readonly SessionModel[] = []): SessionDigest {
+	const tasks = sessionTasks(model);
+	const calls = toolCallsOf(model, true);
+	const todos = finalTodos(toolCallsOf(model));
+	const commits = commitsOf(calls);
+	const checks = checksOf(calls);
+	const summaries = tasks.map(summarizeTask);
+	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
+	const plan = planTitle(calls) ?? (typed[0] === undefined ? undefined : planHeading(typed[0]));
+
+	// Done, best evidence first: commits and pull requests, then what the last task's reply
+	// established, then the todo list's completed outcomes, then the other tasks' results.
+	const done: string[] = [];
+	for (const c of commits) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
+	for (const pr of pullRequestsOf(calls, model.prLinks)) done.push(`PR ${pr.title ? `"${cutAtBoundary(pr.title, ITEM_MAX)}"` : ""}${pr.url ? `${pr.title ? " " : ""}${pr.url}` : ""}`.trim());
+	const lastCheck = checks[checks.length - 1];
+	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
+	const said = summaries.map((s) => (s.commits.length === 0 ? resultsOf(s.result) : []));
+	for (const r of said[said.length - 1] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
+	for (const t of todos) if (t.status === "completed" && !INVESTIGATION.test(t.content)) done.push(cutAtBoundary(t.content, ITEM_MAX));
+	for (const rs of said.slice(0, -1)) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+
+	const open: string[] = [];
+	for (const t of todos) if (t.status !== "completed") open.push(cutAtBoundary(t.content, ITEM_MAX));
+	if (lastCheck && !lastCheck.passed) open.push(`\`${oneLine(lastCheck.command, 60)}\` failed on its last run`);
+	const last = tasks[tasks.length - 1];
+	const question = last ? closingQuestion(last) : undefined;
+	if (question) open.push(`asked: ${question}`);
+	// A last request with no reply, or whose replies say nothing but narration, was cut off.
+	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`unanswered: ${last.ask}`);
+	else if (last?.ask && !question && finalReply(last) === undefined) open.push(`unfinished: ${last.ask}`);
+	if (last) open.push(...deferred(last));
+
+	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
+	const touched = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
 	return {
+		version: DIGEST_VERSION,
 		sessionId: model.fileId,
-		title: sessionTitle(model, summaryTitle),
+		title: sessionTitle(model, summaryTitle, plan, tasks.find((t) => t.ask)?.ask),
 		projectPath: model.cwd,
 		branch: model.gitBranch,
 		startedAt: model.startedAt,
 		endedAt: model.endedAt,
-		durationMinutes: minutesBetween(model.startedAt, model.endedAt),
+		activeMinutes: activeMinutes(model),
 		models: model.models,
-		goal,
-		outcome,
-		prompts: model.counts.prompts + model.counts.slashCommands,
+		tasks: summaries,
+		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
+		done: unique(done),
+		open: unique(open),
+		decisions: unique([...userAnswers(calls).map((a) => cutAtBoundary(a, ITEM_MAX)), ...decisionsOf(typed, tasks.flatMap((t) => t.texts))]).slice(0, 5),
+		prompts: tasks.filter((t) => t.ask !== undefined).length,
 		toolCalls: model.counts.toolCalls,
 		filesTouched: touched,
 		filesRead: model.files.read,
 		commands: unique(shellCommandsOf(model).map((c) => oneLine(String(c.input.command)))),
-		errors: errorsOf(model).map((e) => shorten(oneLine(e.tool ? `${e.tool}: ${e.text}` : e.text), 160)),
-		decisions: statements.decisions,
-		openEnds: statements.openEnds,
-		tools: unique(toolCallsOf(model, true).map((c) => c.name)),
+		errors: errorsOf(model).map((e) => shorten(oneLine(e.tool ? `${e.tool}: ${stripClientBoilerplate(e.text)}` : e.text), 160)),
+		tools: unique(calls.map((c) => c.name)),
 		subagents: subagentCallsOf(model).map(describeSubagent),
-		tokens: { input: model.tokens.input + model.tokens.cacheCreation + model.tokens.cacheRead, output: model.tokens.output },
+		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation },
 	};
 }
+
+/** Todo items that only look (examine, check, read…): steps, not outcomes. */
+const INVESTIGATION = /^(?:examine|explore|check|analy[sz]e|investigate|discover|look|read|review|understand|research|identify|find|search|inspect|study|survey|scan|locate|gather|determine|assess|audit|evaluate|map|trace|debug|diagnose|verify|confirm|test)\b/i;
+
+/** Words that report a change or a result ("added", "now", "passes", "추가했", "追加しました", "已添加"). */
+const RESULT = /\b(?:added|adds|created|creates|fixed|fixes|implemented|updated|removed|renamed|moved|refactored|rewrote|rewritten|replaced|converted|configured|installed|committed|pushed|merged|changed|switched|extracted|introduced|wrote|written|built|migrated|deleted|cleaned|resolved|enabled|disabled|now|passes|pass|passing|succeeds|works|working|complete|completed|done|ready|supports)\b|했습니다|했어요|되었습니다|됐습니다|완료|しました|されました|完了|已|完成/i;
+
+/** The statements of a task's reply that say what it came to: those that report a result (two at most), else the first. */
+function resultsOf(statements: readonly string[]): string[] {
+	const results = statements.filter((s) => RESULT.test(s)).slice(0, 2);
+	return results.length > 0 ? results : statements.slice(0, 1);
+}
+
+/** The last reply of a task that states something (a reply that is only a pasted block or narration is passed over). */
+function finalReply(task: SessionTask): string | undefined {
+	for (let i = task.texts.length - 1; i >= 0; i--) {
+		const text = task.texts[i] ?? "";
+		if (statementsOf(text).length > 0) return text;
+	}
+	return undefined;
+}
+
+function summarizeTask(task: SessionTask): TaskSummary {
+	const reply = finalReply(task) ?? "";
+	const result = statementsOf(reply).map((u) => cutAtBoundary(u.text, 240)).slice(0, 6);
+	const files: string[] = [];
+	for (const call of task.calls) {
+		const path = call.input.file_path ?? call.input.notebook_path;
+		if (typeof path === "string" && /^(?:Write|Edit|MultiEdit|NotebookEdit)$/.test(call.name) && call.result?.isError !== true && !files.includes(path)) files.push(path);
+	}
+	const checks = checksOf(task.calls);
+	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
+}
+
+/** A question the assistant leaves to the user at the very end ("Should I proceed with …?"). */
+function closingQuestion(task: SessionTask): string | undefined {
+	const reply = task.texts[task.texts.length - 1];
+	if (!reply) return undefined;
+	const units = proseUnits(reply);
+	const lastUnit = units[units.length - 1];
+	if (!lastUnit || !isQuestion(lastUnit.text) || !ADDRESSED.test(lastUnit.text)) return undefined;
+	return cutAtBoundary(lastUnit.text, ITEM_MAX);
+}
+
+/** A question put to the user: about what they want, or whether to go on. */
+const ADDRESSED = /\b(?:you|your|should i|shall i|do you|would you|want me|can i|may i)\b|(?:할까요|하시겠어요|원하시나요|드릴까요|까요)\s*[?？]|(?:ますか|ましょうか|でしょうか)\s*[?？]|(?:吗|呢|要不要|是否)\s*[?？]/i;
+
+/** Items the final reply lists as left to do ("Next steps:", "Remaining:", "Not yet …"). */
+function deferred(task: SessionTask): string[] {
+	const reply = finalReply(task);
+	if (!reply) return [];
+	const out: string[] = [];
+	for (const unit of statementsOf(reply)) {
+		if (out.length >= 2) break;
+		if (unit.kind === "item" && DEFERRED_SECTION.test(unit.section)) out.push(cutAtBoundary(unit.text, ITEM_MAX));
+		else if (DEFERRED_SENTENCE.test(unit.text)) {
+			// "Added a token bucket; we still need to tune the limits": only the clause left open.
+			const clause = unit.text.split(/;\s+|,\s+(?=(?:but|and|though|however)\s)/).find((c) => DEFERRED_SENTENCE.test(c)) ?? unit.text;
+			out.push(cutAtBoundary(clause.replace(/^(?:but|and|though|however)\s+/i, ""), ITEM_MAX));
+		}
+	}
+	return out;
+}
+
+const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later)\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
+const DEFERRED_SENTENCE = /\b(?:not (?:yet )?implemented|you (?:may|might|will|would) (?:want|need) to|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later)\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;
 	const type = typeof call.input.subagent_type === "string" ? call.input.subagent_type : undefined;
 	return { description, type, agentId: call.agentId };
-}
-
-function minutesBetween(from?: string, to?: string): number | undefined {
-	if (!from || !to) return undefined;
-	const ms = Date.parse(to) - Date.parse(from);
-	return Number.isFinite(ms) ? Math.max(0, Math.round(ms / 60_000)) : undefined;
 }
 
 function unique(values: string[]): string[] {

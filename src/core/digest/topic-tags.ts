@@ -7,5 +7,5 @@
 export { topicTags, topicSignals, DEFAULT_MAX, DEFAULT_MAX_KEYWORDS, type TagInput, type TagOptions, type TopicSignal } from "./tags/topic-tags";
 export { buildKeywordStats, keywordsOf, termOccurrences, type KeywordStats, type TermOccurrence } from "./tags/keywords";
 export type { KeywordRule } from "./tags/keyword-rules";
-export { projectSlug, toTag } from "./tags/tag-name";
-export { commandSignals, fileSignals, toolSignals } from "./tags/file-signals";
+export { isMeaningfulProjectSlug, projectSlug, projectTagSlug, toTag } from "./tags/tag-name";
+export { commandSignals, fileSignals, gitRefs, toolSignals } from "./tags/file-signals";

@@ -61,14 +61,3 @@ function cutPacket(packet: string, room: number, packetPath: string): string {
 	const cut = packet.lastIndexOf("\n", space - 1);
 	return `${packet.slice(0, cut > 0 ? cut + 1 : space)}${tail}`;
 }
-
-/**
- * A checkpoint's text: what was asked last and what the last reply said, one line each, short
- * (the facade shows about a hundred characters of it).
- */
-export function checkpointText(prompt: string | undefined, reply: string | undefined): string {
-	const lines: string[] = [];
-	if (prompt && prompt.trim() !== "") lines.push(`Asked: ${oneLine(prompt, 60)}`);
-	if (reply && reply.trim() !== "") lines.push(`Reply: ${oneLine(reply, 160)}`);
-	return lines.join("\n");
-}

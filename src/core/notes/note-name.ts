@@ -1,6 +1,23 @@
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
 const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
 
+/** What each forbidden character becomes: a look-alike or a neighbour that keeps the meaning ("quantity > 1" stays a comparison). */
+const SUBSTITUTE: Record<string, string> = {
+	"\\": "∖",
+	"/": "∕",
+	":": "꞉",
+	"*": "＊",
+	"?": "？",
+	'"': "'",
+	"<": "＜",
+	">": "＞",
+	"|": "｜",
+	"#": "＃",
+	"^": "＾",
+	"[": "(",
+	"]": ")",
+};
+
 /** Control characters (C0 and DEL), which no file name should hold. */
 function stripControls(text: string): string {
 	let out = "";
@@ -19,7 +36,7 @@ const MAX_NAME = 100;
  * at most 100 UTF-16 units (well under every limit once a date and `.md` are added).
  */
 export function safeFileName(raw: string, fallback = "Untitled"): string {
-	let name = stripControls(raw.normalize("NFC")).replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim();
+	let name = stripControls(raw.normalize("NFC")).replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	if (name.length > MAX_NAME) {
 		name = name.slice(0, MAX_NAME);
 		// Do not cut a surrogate pair in half.

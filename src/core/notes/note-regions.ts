@@ -94,7 +94,12 @@ export const GENERATED_KEYS = new Set([
 	"prompts",
 	"tool_calls",
 	"files",
+	// `tokens` was one total before the split into four; an older note's is ours to drop.
 	"tokens",
+	"input_tokens",
+	"output_tokens",
+	"cache_read_tokens",
+	"cache_write_tokens",
 	"tags",
 	"source",
 	"aliases",

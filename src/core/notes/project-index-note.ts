@@ -7,7 +7,11 @@ export function projectIndexPath(notesFolder: string, project: string): string {
 	return `${notesFolder}/${project}/${project}.md`;
 }
 
-/** The project's sessions, newest first, with their goal and tags. */
+/**
+ * The project's sessions, newest first, with their goal and topics. The topics are plain words,
+ * not `#tags`: an inline tag would file the index under every topic of every session, so that it
+ * shows up beside the sessions in each tag's search. The sessions' own notes carry the tags.
+ */
 export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly SessionRecord[], tagPrefix: string): { frontmatter: string; body: string } {
 	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.notePath.localeCompare(b.notePath));
 	const frontmatter = renderFrontmatter([
@@ -25,8 +29,13 @@ export function renderProjectIndex(project: string, projectPath: string | undefi
 			lines.push(`## ${date}`, "");
 			day = date;
 		}
-		const topics = r.tags.filter((t) => !t.startsWith(`${tagPrefix}project/`)).map((t) => `#${t}`);
-		lines.push(`- ${wikiLink(r.notePath, r.digest.title)}${r.digest.prompts ? ` · ${r.digest.prompts} prompt${r.digest.prompts === 1 ? "" : "s"}` : ""}${topics.length > 0 ? ` · ${topics.join(" ")}` : ""}`);
+		const topics = topicNames(r.tags, tagPrefix);
+		lines.push(`- ${wikiLink(r.notePath, r.digest.title)}${r.digest.prompts ? ` · ${r.digest.prompts} prompt${r.digest.prompts === 1 ? "" : "s"}` : ""}${topics.length > 0 ? ` · ${topics.join(", ")}` : ""}`);
 	}
 	return { frontmatter, body: `${lines.join("\n")}\n` };
+}
+
+/** A session's topic tags as plain names: the prefix and the project tag left out (`ai/token-usage` → token-usage). */
+function topicNames(tags: readonly string[], tagPrefix: string): string[] {
+	return tags.filter((t) => !t.startsWith(`${tagPrefix}project/`)).map((t) => (tagPrefix !== "" && t.startsWith(tagPrefix) ? t.slice(tagPrefix.length) : t).replace(/^#+/, ""));
 }

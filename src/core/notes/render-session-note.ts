@@ -1,11 +1,14 @@
 import { format } from "date-fns";
 import { oneLine } from "../digest/one-line";
-import type { SessionDigest } from "../digest/session-digest";
+import type { SessionDigest, TaskSummary } from "../digest/session-digest";
 import type { DetailLevel } from "../settings";
 import type { LinkedSubagent, SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionEvent, ToolCall } from "../transcript/session-model";
+import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { renderFrontmatter } from "./frontmatter";
+import { safeFileName } from "./note-name";
 import { wikiLink } from "./links";
+import { renderToolCallBody, toolSummary } from "./render-tool-call";
 
 export interface NoteLink {
 	/** Vault path of the note, with `.md`. */
@@ -25,6 +28,8 @@ export interface SessionNoteInput {
 	next?: NoteLink;
 	/** `renderConversation` of this session, when it was rendered ahead (while others were read). */
 	conversation?: string;
+	/** The note's vault path: its name shows the title, unless the title changed after the name was chosen. */
+	notePath?: string;
 	/** Names of facts that came from this session (`[[name]]` finds them in the inbox or the memory). */
 	facts?: readonly string[];
 }
@@ -43,12 +48,15 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 		["branch", digest.branch],
 		["started", localTime(digest.startedAt)],
 		["ended", localTime(digest.endedAt)],
-		["duration", digest.durationMinutes === undefined ? undefined : `${digest.durationMinutes} min`],
+		["duration", digest.activeMinutes],
 		["models", digest.models],
 		["prompts", digest.prompts],
 		["tool_calls", digest.toolCalls],
 		["files", digest.filesTouched],
-		["tokens", digest.tokens.input + digest.tokens.output],
+		["input_tokens", digest.tokens.input],
+		["output_tokens", digest.tokens.output],
+		["cache_read_tokens", digest.tokens.cacheRead],
+		["cache_write_tokens", digest.tokens.cacheWrite],
 		["tags", input.tags],
 		["source", input.session.file.path],
 		["aliases", [digest.title]],
@@ -56,7 +64,10 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	const nav = [`Project: ${wikiLink(input.index.path, input.index.title)}`];
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
 	if (input.next) nav.push(`Next: ${wikiLink(input.next.path, input.next.title)}`);
-	const parts = [`# ${digest.title}`, nav.join(" · ")];
+	// Obsidian shows the note's name as its title: a heading repeats it only when the session was
+	// retitled after its note was named (the path never moves).
+	const named = input.notePath?.split("/").pop()?.replace(/\.md$/, "");
+	const parts = named === undefined || !named.endsWith(safeFileName(digest.title)) ? [`# ${digest.title}`, nav.join(" · ")] : [nav.join(" · ")];
 	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
 	parts.push(renderDigest(digest));
 	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
@@ -65,15 +76,34 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 
 function renderDigest(d: SessionDigest): string {
 	const out: string[] = [];
-	if (d.goal) out.push(`**Goal:** ${oneLine(d.goal, 400)}`);
-	if (d.outcome) out.push(`**Outcome:** ${oneLine(d.outcome, 600)}`);
+	const tasks = d.tasks.filter((t) => t.ask !== undefined || t.result.length > 0);
+	if (tasks.length > 0) out.push(`**Tasks:**\n${tasks.map((t, i) => renderTask(t, i + 1, d.projectPath)).join("\n")}`);
+	// What the tasks already say is not said twice.
+	const said = tasks.flatMap((t) => t.result);
+	const done = d.done.filter((item) => !said.some((r) => r.startsWith(item.replace(/…$/, ""))));
+	if (done.length > 0) out.push(`**Done:**\n${bullets(done)}`);
+	if (d.open.length > 0) out.push(`**Open:**\n${bullets(d.open)}`);
 	if (d.decisions.length > 0) out.push(`**Decisions:**\n${bullets(d.decisions)}`);
-	if (d.openEnds.length > 0) out.push(`**Open ends:**\n${bullets(d.openEnds)}`);
-	if (d.filesTouched.length > 0) out.push(`**Files touched:**\n${bullets(d.filesTouched.map(code))}`);
+	if (d.filesTouched.length > 0) out.push(`**Files touched:**\n${bullets(d.filesTouched.map((f) => code(relativeTo(f, d.projectPath))))}`);
 	if (d.commands.length > 0) out.push(`**Commands run:**\n${bullets(d.commands.slice(0, 20).map(code))}${d.commands.length > 20 ? `\n- … and ${d.commands.length - 20} more` : ""}`);
 	if (d.errors.length > 0) out.push(`**Errors:**\n${bullets(d.errors.slice(0, 10))}${d.errors.length > 10 ? `\n- … and ${d.errors.length - 10} more` : ""}`);
 	if (d.subagents.length > 0) out.push(`**Sub-agents:**\n${bullets(d.subagents.map((s) => `${s.description}${s.type ? ` (${s.type})` : ""}`))}`);
 	return out.join("\n\n");
+}
+
+/** A task: its request, then what its final reply established, each statement an item of its own. */
+function renderTask(task: TaskSummary, n: number, root: string | undefined): string {
+	const lines = [`${n}. ${task.ask ?? "(work without a typed request)"}`];
+	for (const r of task.result.slice(0, 4)) lines.push(`    - ${r}`);
+	if (task.check) lines.push(`    - ${code(task.check.command)} ${task.check.passed ? "passed" : "failed"}`);
+	if (task.files.length > 0) lines.push(`    - Files: ${task.files.slice(0, 6).map((f) => code(relativeTo(f, root))).join(", ")}${task.files.length > 6 ? ", …" : ""}`);
+	return lines.join("\n");
+}
+
+/** A path inside the project as the project sees it; others as they are. */
+function relativeTo(file: string, root: string | undefined): string {
+	if (root && file.startsWith(`${root}/`)) return file.slice(root.length + 1);
+	return file;
 }
 
 /** The conversation section: independent of tags and links, so it can be rendered early. */
@@ -83,7 +113,7 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 	const out: string[] = [];
 	let speaker: "user" | "assistant" | undefined;
 	for (const event of session.model.events) {
-		const block = renderEvent(event, detail, agents);
+		const block = renderEvent(event, detail, agents, session.model.cwd);
 		if (!block) continue;
 		// A heading where the speaker changes, so a long session reads as a dialogue.
 		const now = event.kind === "prompt" ? "user" : "assistant";
@@ -94,7 +124,7 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 	return out.join("\n\n");
 }
 
-function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyMap<string, LinkedSubagent>): string | undefined {
+function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyMap<string, LinkedSubagent>, root: string | undefined): string | undefined {
 	switch (event.kind) {
 		case "prompt": {
 			const images = event.images > 0 ? `\n\n_(${event.images} image${event.images > 1 ? "s" : ""} attached)_` : "";
@@ -107,7 +137,7 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 			if (event.sidechain || event.text.trim() === "") return undefined;
 			return callout("abstract", "Thinking", event.text);
 		case "tool":
-			return event.sidechain ? undefined : renderTool(event.call, detail, agents.get(event.call.id));
+			return event.sidechain ? undefined : renderTool(event.call, detail, agents.get(event.call.id), root);
 		case "compaction":
 			return callout("info", `Context compacted${event.trigger ? ` (${event.trigger})` : ""}`, event.summary ?? "");
 		case "error":
@@ -115,44 +145,34 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 	}
 }
 
-function renderTool(call: ToolCall, detail: DetailLevel, agent: LinkedSubagent | undefined): string {
+function renderTool(call: ToolCall, detail: DetailLevel, agent: LinkedSubagent | undefined, root: string | undefined): string {
 	const failed = call.result?.isError === true;
-	const body = [fenced("json", JSON.stringify(call.input, null, 2))];
-	if (detail === "full" && call.result && call.result.text.trim() !== "") body.push(`${failed ? "Error" : "Output"}:`, fenced("", call.result.text));
-	if (agent) body.push(renderSubagent(agent, detail));
-	return callout(failed ? "failure" : "example", `${call.name}${toolSummary(call)}`, body.join("\n"));
+	const body = [renderToolCallBody(call, { detail, subagentShown: agent !== undefined })];
+	if (agent) body.push(renderSubagent(agent, detail, root));
+	return callout(failed ? "failure" : "example", `${call.name}${toolSummary(call, root)}`, body.filter((b) => b !== "").join("\n\n"));
 }
 
 /** A sub-agent's own conversation, folded inside the call that started it. */
-function renderSubagent(agent: LinkedSubagent, detail: DetailLevel): string {
+function renderSubagent(agent: LinkedSubagent, detail: DetailLevel, root: string | undefined): string {
 	const lines: string[] = [];
 	for (const event of agent.model.events) {
-		if (event.kind === "text") lines.push(event.text);
-		else if (event.kind === "tool") lines.push(`- ${event.call.result?.isError ? "✗" : "✓"} ${event.call.name}${toolSummary(event.call)}`);
-		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${oneLine(event.text, 400)}`);
+		if (event.kind === "text") {
+			const text = stripClientBoilerplate(event.text);
+			if (text.trim() !== "") lines.push(text);
+		} else if (event.kind === "tool") lines.push(`- ${event.call.result?.isError ? "✗" : "✓"} ${event.call.name}${toolSummary(event.call, root)}`);
+		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${oneLine(stripClientBoilerplate(event.text), 400)}`);
 	}
 	const kind = agent.meta?.agentType ?? "sub-agent";
 	const title = agent.meta?.description ? `Sub-agent ${kind}: ${agent.meta.description}` : `Sub-agent ${kind}`;
 	return callout("note", title, detail === "digest" ? "" : lines.join("\n\n"));
 }
 
-function toolSummary(call: ToolCall): string {
-	const value = call.input.file_path ?? call.input.notebook_path ?? call.input.command ?? call.input.description ?? call.input.pattern ?? call.input.url ?? call.input.query;
-	return typeof value === "string" && value.trim() !== "" ? `: ${oneLine(value, 90)}` : "";
-}
-
 /** A folded Obsidian callout; every body line is quoted, so Markdown inside stays inside. */
 function callout(type: string, title: string, body: string): string {
 	const head = `> [!${type}]- ${oneLine(title, 140)}`;
 	if (body.trim() === "") return head;
-	return `${head}\n${body.split("\n").map((l) => (l === "" ? ">" : `> ${l}`)).join("\n")}`;
-}
-
-/** A code fence longer than any backtick run inside, so the content cannot close it. */
-function fenced(lang: string, text: string): string {
-	const longest = text.includes("`") ? Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 2;
-	const fence = "`".repeat(longest + 1);
-	return `${fence}${lang}\n${text}\n${fence}`;
+	// A lone CR ends a Markdown line too: split on every line ending, or text could leave the callout.
+	return `${head}\n${body.split(/\r\n|\r|\n/).map((l) => (l === "" ? ">" : `> ${l}`)).join("\n")}`;
 }
 
 function code(text: string): string {

@@ -15,9 +15,12 @@ export interface PreparedSession {
 	signals: readonly TopicSignal[];
 }
 
-/** @param projectDir the transcript's folder, naming the project when the session has no cwd. */
-export function prepareSession(model: SessionModel, summaryTitle: string | undefined, projectDir: string): PreparedSession {
-	const digest = digestSession(model, summaryTitle);
+/**
+ * @param projectDir the transcript's folder, naming the project when the session has no cwd.
+ * @param agents the session's sub-agent models, whose files count as the session's work.
+ */
+export function prepareSession(model: SessionModel, summaryTitle: string | undefined, projectDir: string, agents: readonly SessionModel[] = []): PreparedSession {
+	const digest = digestSession(model, summaryTitle, agents);
 	const project = projectName(digest.projectPath, projectDir);
 	const signals = topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands });
 	return { summaryTitle, digest, terms: termOccurrences(promptText(model)), project, signals };

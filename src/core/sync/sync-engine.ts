@@ -1,4 +1,5 @@
 import { upsertMarkedBlock } from "../context/marked-block";
+import { DIGEST_VERSION } from "../digest/session-digest";
 import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { safeFileName } from "../notes/note-name";
@@ -80,7 +81,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 
 	// Sessions read by a sync of one project but of another project wait for the next sync.
-	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...state.pending])];
+	// Sessions whose stored digest an older release made are digested again from their models.
+	const stale = Object.entries(state.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
+	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...state.pending, ...stale])];
 	const all = (await index.sessions(paths)).filter((s) => s.model.cwd === undefined || !isExcluded(s.model.cwd, settings.excludedProjects));
 	const sessions = options.project === undefined ? all : all.filter((s) => s.model.cwd === options.project);
 	state.pending = all.filter((s) => !sessions.includes(s)).map((s) => s.file.path);
@@ -92,7 +95,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		// Summaries read later in this run may title a session read earlier: digest again then.
 		let ready = prepared.get(session.file.path);
 		const title = summaryTitle(state, session.model);
-		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title, session.file.projectDir);
+		if (!ready || ready.summaryTitle !== title || session.subagents.length > 0) ready = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
 		readyByPath.set(session.file.path, ready);
 		recordSession(state, session, settings, ready);
 	}
@@ -240,7 +243,7 @@ function forgetOrder(state: SyncState): void {
 
 function tagInput(session: SessionWithAgents, record: SessionRecord) {
 	const d = record.digest;
-	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands };
+	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
 }
 
 
@@ -271,6 +274,7 @@ async function writeSessionNote(deps: SyncDeps, session: SessionWithAgents, reco
 		previous: link(before),
 		next: link(after),
 		conversation,
+		notePath: record.notePath,
 		facts: record.facts,
 	});
 	const done = await writeMerged(notes, record.notePath, existing, rendered, report);

@@ -50,9 +50,13 @@ export function assistantTextsOf(model: SessionModel): Extract<SessionEvent, { k
 	return model.events.filter((e): e is Extract<SessionEvent, { kind: "text" }> => e.kind === "text" && e.sidechain === undefined);
 }
 
-/** No prompt and no assistant turn: 0-byte, summary-only and snapshot-only files. */
+/**
+ * Nothing to keep: no typed prompt and nothing the assistant said (0-byte, summary-only and
+ * snapshot-only files, and sessions of slash commands alone such as `/model` then quit).
+ */
 export function isEmptySession(model: SessionModel): boolean {
-	return model.counts.prompts === 0 && model.counts.slashCommands === 0 && model.counts.assistantMessages === 0;
+	if (model.counts.prompts > 0) return false;
+	return !model.events.some((e) => (e.kind === "text" && e.sidechain === undefined) || (e.kind === "prompt" && e.promptKind === "prompt"));
 }
 
 /** The "Warmup" sub-agents that 2.0.x spawned by itself: noise, not work. */

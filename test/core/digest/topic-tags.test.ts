@@ -183,9 +183,9 @@ describe("keywordsOf", () => {
 		expect(keywordsOf(["部署到服务器"])).toEqual(["部署", "服务器"]);
 	});
 
-	it("English: lower-cases, singularizes, drops stop words, numbers, hex, identifiers, paths and URLs", () => {
+	it("English: lower-cases, singularizes, drops stop words, numbers, hex, URLs, commands; a path counts by its file name", () => {
 		expect(keywordsOf(["Let's fix the flaky Webhooks in src/hooks.ts, see https://example.com/x and `npm test`: 500 errors, id 3fa85f64c2, getUserById, queries"])).toEqual([
-			"flaky", "flaky-webhook", "webhook", "query",
+			"flaky", "flaky-webhook", "webhook", "hook", "query",
 		]);
 		expect(keywordsOf(["Add rate-limiting"])).toEqual(["rate-limiting"]);
 	});
@@ -207,22 +207,24 @@ describe("buildKeywordStats", () => {
 });
 
 describe("topicTags: prompt keywords in four languages", () => {
+	// One-prompt sessions: only the known technical terms (페이지네이션, ログイン, 分页, rate limiting)
+	// have evidence enough; the other words are said once (see topic-tag-evidence.test.ts).
 	it("Korean", () => {
 		const tags = tagsFor(CORPUS.koPaging ?? []);
-		expect(tags).toEqual(["ai/project/shop-api", "ai/주문-목록", "ai/페이지네이션", "ai/page"]);
-		for (const bad of ["ai/추가해", "ai/추가", "ai/줘", "ai/받도록", "ai/api"]) expect(tags).not.toContain(bad);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/페이지네이션"]);
+		for (const bad of ["ai/추가해", "ai/추가", "ai/줘", "ai/받도록", "ai/api", "ai/page", "ai/limit"]) expect(tags).not.toContain(bad);
 	});
 
 	it("Japanese", () => {
 		const tags = tagsFor(CORPUS.jaLogin ?? []);
-		expect(tags).toEqual(["ai/project/shop-api", "ai/ログイン画面", "ai/バリデーション"]);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/ログイン", "ai/バリデーション"]);
 		expect(tags).not.toContain("ai/してください");
 		expect(tags).not.toContain("ai/修正");
 	});
 
 	it("Chinese", () => {
 		const tags = tagsFor(CORPUS.zhPaging ?? []);
-		expect(tags).toEqual(["ai/project/shop-api", "ai/用户列表", "ai/分页", "ai/接口"]);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/分页"]);
 		for (const bad of ["ai/请", "ai/给", "ai/加上"]) expect(tags).not.toContain(bad);
 	});
 
@@ -247,11 +249,11 @@ describe("topicTags: prompt keywords in four languages", () => {
 		const stats = buildKeywordStats(sessions.map(keywordsOf));
 		expect(keywordsOf(sessions[4] ?? [])).toContain("widget");
 		for (const prompts of sessions) expect(tagsFor(prompts, {}, stats)).not.toContain("ai/widget");
-		expect(tagsFor(sessions[4] ?? [], {}, stats)).toEqual(["ai/project/shop-api", "ai/tooltip-overlap", "ai/toolbar"]);
+		expect(tagsFor(sessions[4] ?? [], {}, stats)).toEqual(["ai/project/shop-api", "ai/tooltip"]);
 	});
 
 	it("skips the words of the project name", () => {
-		expect(tagsFor(["Rename the shop cart page"], {}, buildKeywordStats([]))).toEqual(["ai/project/shop-api", "ai/rename", "ai/cart-page"]);
+		expect(tagsFor(["Rename the shop cart.", "The shop cart is slow"], {}, buildKeywordStats([]))).toEqual(["ai/project/shop-api", "ai/cart"]);
 	});
 });
 
@@ -281,11 +283,11 @@ describe("topicTags: combining sources", () => {
 
 	it("keyword before framework before language before activity; known topics named in prompts join their category", () => {
 		const tags = topicTags(
-			{ project: "shop-api", files: ["src/cart.py", "Dockerfile"], tools: ["mcp__github__create_pull_request"], prompts: ["Add a refund flow to the checkout, with docker"], commands: ["pytest"] },
+			{ project: "shop-api", files: ["src/cart.py", "Dockerfile"], tools: ["mcp__github__create_pull_request"], prompts: ["Add a refund flow to the checkout, with docker", "The refund flow must email the user"], commands: ["pytest"] },
 			STATS,
 			{ prefix: "ai/", max: 10 },
 		);
-		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/checkout", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing"]);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/email", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing"]);
 	});
 
 	it("applies keyword rules first: Latin words on word boundaries, Korean as substrings", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkpointText, HOOK_OUTPUT_MAX, recallOutput, RECALL_FACTS } from "../../../src/core/hooks/hook-output";
+import { checkpointText } from "../../../src/core/hooks/checkpoint-text";
+import { HOOK_OUTPUT_MAX, recallOutput, RECALL_FACTS } from "../../../src/core/hooks/hook-output";
 
 const packet = "# api: context packet\n\n_Automatic summary of past sessions in this project, for background; not instructions._\n\n## Recent sessions\n\n### 2026-11-29 — Add rate limiting\n- Goal: Add rate limiting\n";
 const fact = { name: "login-rate-limit", description: "Login allows 5 attempts per minute", type: "project", body: "Sliding window of 60 s in Redis.\n\n**Why:** brute force." };
@@ -43,8 +44,11 @@ describe("what the recall hook prints", () => {
 	});
 
 	it("a checkpoint is the last prompt and reply, one short line each", () => {
-		expect(checkpointText("Add   the\nlockout message", "Done: the lockout message shows after 5 attempts.")).toBe("Asked: Add the lockout message\nReply: Done: the lockout message shows after 5 attempts.");
-		expect(checkpointText("x".repeat(100), undefined)).toBe(`Asked: ${"x".repeat(60)}…`);
+		expect(checkpointText("Add   the\nlockout message", "Done: the lockout message shows after 5 attempts.")).toBe("Asked: Add the lockout message\nReply: the lockout message shows after 5 attempts.");
+		// Cut at a word, never inside one.
+		expect(checkpointText("word ".repeat(30), undefined)).toBe(`Asked: Word${" word".repeat(11)}…`);
+		// Narration is no checkpoint: the reply's first statement is.
+		expect(checkpointText("Fix the cart total", "Perfect! Let me summarize:\n\nThe total now includes tax.")).toBe("Asked: Fix the cart total\nReply: The total now includes tax.");
 		expect(checkpointText(undefined, " ")).toBe("");
 	});
 });

@@ -26,16 +26,19 @@ describe("renderFrontmatter", () => {
 });
 
 describe("safeFileName", () => {
+	// Forbidden characters become look-alikes, so a name keeps its meaning.
 	it.each([
-		["Add GET /products/:id?", "Add GET products id"],
+		["Add GET /products/:id?", "Add GET ∕products∕꞉id？"],
+		["Show a badge when quantity > 1", "Show a badge when quantity ＞ 1"],
 		["CON", "CON_"],
 		["lpt1.txt", "lpt1.txt_"],
 		["trailing dots...", "trailing dots"],
 		[".hidden", "hidden"],
 		["tabs\tand\nnewlines", "tabs and newlines"],
 		["", "Untitled"],
-		["***", "Untitled"],
-		["a[b]#c^d|e", "a b c d e"],
+		["***", "＊＊＊"],
+		["\u0001\u0002", "Untitled"],
+		["a[b]#c^d|e", "a(b)＃c＾d｜e"],
 	])("%j -> %j", (raw, safe) => {
 		expect(safeFileName(raw)).toBe(safe);
 	});

@@ -196,6 +196,8 @@ describe("duplicates, unknowns and bad lines", () => {
 		expect(isEmptySession(parseTranscript("", SESSION))).toBe(true);
 		expect(isEmptySession(parse([{ type: "summary", summary: "x", leafUuid: "u" }]))).toBe(true);
 		expect(isEmptySession(parse([{ type: "file-history-snapshot", messageId: "m", snapshot: {}, isSnapshotUpdate: false }]))).toBe(true);
+		// Slash commands alone, with their local output: no note, no block entry.
+		expect(isEmptySession(parse([userText("<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"), userText("<local-command-stdout>Set model to opus</local-command-stdout>")]))).toBe(true);
 	});
 });
 

@@ -41,3 +41,42 @@ export const KEYWORD_ALIASES: ReadonlyMap<string, string> = new Map([
 	["eslint", "linting"], ["lint", "linting"], ["linter", "linting"], ["documentation", "docs"], ["readme", "docs"], ["문서", "docs"], ["ドキュメント", "docs"], ["文档", "docs"],
 	["github-action", "github-actions"], ["깃", "git"], ["ipynb", "jupyter"], ["bash", "shell"],
 ]);
+
+/**
+ * Technical terms that are a topic on their own, even named once in passing (`pagination`,
+ * `webhook`, `submodule`): unlike other prompt words, they need no repetition to become a tag.
+ * They stay prompt keywords (ranked against the corpus), not known topics. Written as people write
+ * them; they are normalized like prompt words (lower case, singular). Generic interface words
+ * (api, ui, cli) and words that are mostly verbs (search, deploy, merge, release) are left out:
+ * those need repetition like any other word.
+ */
+export const TECHNICAL_TERMS = `
+endpoint rate-limiting rate-limit throttling grpc websocket webhook http https cors csrf xss csp cookie middleware routing router proxy reverse-proxy cdn dns ssl tls certificate ssh
+load-balancer nginx sse polling openapi swagger json-schema rpc
+authentication authorization oauth jwt sso saml login logout signup password 2fa mfa permissions rbac captcha
+schema migration orm nosql transaction replication sharding backup caching cache pagination full-text-search elasticsearch embedding
+vector-database etl serialization deserialization
+json yaml toml xml csv markdown mdx pdf svg base64 unicode regex
+deployment ci-cd container containerization serverless lambda s3 ec2 aws gcp azure cloudflare vercel netlify heroku firebase supabase ansible
+nix nixos homebrew systemd cron crontab daemon dotfiles monitoring logging logger metrics tracing telemetry observability alerting analytics
+profiling benchmark benchmarking performance optimization latency throughput scalability load-testing
+concurrency parallelism threading multithreading async race-condition deadlock mutex semaphore message-queue kafka rabbitmq pubsub event-loop
+express flask fastapi spring laravel electron tauri flutter react-native expo jquery bootstrap storybook redux zustand pinia trpc zod pydantic
+sqlalchemy pandas numpy pytorch tensorflow cypress selenium puppeteer pytest vitest jest prettier biome ruff mypy pyright babel esbuild rollup
+turbopack bun pnpm yarn npm uv poetry pip cargo maven gradle cmake bazel tmux vim neovim emacs vscode zsh zellij wezterm alacritty iterm
+github gitlab bitbucket jira slack discord notion obsidian figma
+submodule worktree rebase merge-conflict cherry-pick pull-request code-review codeowners gitignore pre-commit git-hook commit-message changelog
+semver monorepo refactoring debugging debugger breakpoint stack-trace exception error-handling unit-test integration-test e2e mocking fixture
+coverage tdd formatter type-checking type-safety generics dependency-injection packaging bundling bundler minification tree-shaking compilation
+compiler interpreter transpiler parser parsing lexer tokenizer tokenization ast codegen code-generation scaffolding docstring i18n l10n
+localization internationalization accessibility a11y seo sitemap responsive-design dark-mode theming animation flexbox css-grid typography
+font modal dropdown tooltip sidebar navbar form-validation validation sanitization drag-and-drop infinite-scroll lazy-loading hydration ssr
+ssg spa pwa service-worker web-worker wasm webassembly webgl canvas audio video streaming file-upload notification push-notification email
+smtp sms payment stripe paypal llm prompt-engineering rag fine-tuning inference openai anthropic mcp subagent sub-agent chatbot transformer
+huggingface ollama security vulnerability encryption decryption hashing sandbox sandboxing memory-leak garbage-collection gpu cuda kernel
+filesystem symlink socket tcp udp ipc terminal tui gui repl keybinding keyboard-shortcut hotkey clipboard timezone datetime
+android swiftui xcode
+페이지네이션 캐시 로그인 인증 배포 마이그레이션 리팩토링 로깅 암호화 알림
+ページネーション キャッシュ ログイン 認証 デプロイ マイグレーション リファクタリング バリデーション 暗号化 通知
+分页 缓存 登录 认证 部署 迁移 重构 日志 加密 验证码
+`;

@@ -157,3 +157,51 @@ export function toolSignals(tool: string): string[] {
 	server = server.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "");
 	return server === "" || BUILT_IN_MCP.has(server) ? [] : [`mcp/${server}`];
 }
+
+/** Git subcommands whose arguments name branches (or other refs). */
+const REF_SUBCOMMANDS = new Set(["checkout", "switch", "branch", "merge", "rebase", "push", "pull", "log", "diff", "cherry-pick", "reset", "show", "fetch", "worktree"]);
+/** Options of those subcommands that take a value that is no ref. */
+const VALUE_OPTIONS = new Set(["-m", "--message", "-C", "--format", "--pretty", "--date", "--author", "--grep", "-n", "-S", "-G", "-X", "--strategy", "--since", "--until", "-F", "--file"]);
+
+/**
+ * Branch (and other ref) names a shell command names: `git checkout -b feat/x`, `git merge a b`,
+ * `git push origin main`, `git diff main...HEAD` → feat/x, a, b, main, main, HEAD. Paths after
+ * `--`, remotes of push/pull/fetch, commit hashes and option values are left out.
+ */
+export function gitRefs(command: string): string[] {
+	const refs: string[] = [];
+	for (const words of shellParts(command)) {
+		const git = words.findIndex((w) => programName(w) === "git");
+		if (git < 0) continue;
+		let i = git + 1;
+		while (i < words.length && (words[i] ?? "").startsWith("-")) i += VALUE_OPTIONS.has(words[i] ?? "") ? 2 : 1; // git -C dir …
+		const sub = words[i] ?? "";
+		if (!REF_SUBCOMMANDS.has(sub)) continue;
+		const args: string[] = [];
+		for (let j = i + 1; j < words.length; j++) {
+			const word = words[j] ?? "";
+			if (word === "--") break;
+			if (VALUE_OPTIONS.has(word)) j++;
+			else if (!word.startsWith("-") && word !== "") args.push(word);
+		}
+		if (sub === "worktree") args.splice(0, 2); // worktree add <path> [<branch>]
+		if (sub === "push" || sub === "pull" || sub === "fetch") args.shift(); // the remote
+		for (const arg of args) {
+			for (const ref of arg.split(/\.{2,3}/)) {
+				const name = ref.replace(/[~^]\d*$/, "").replace(/^refs\/heads\//, "").replace(/^origin\//, "");
+				if (/^[A-Za-z][\w./-]*$/.test(name) && !/^[0-9a-f]{7,40}$/.test(name) && !/\.\w{1,5}$/.test(name)) refs.push(name);
+			}
+		}
+	}
+	return refs;
+}
+
+/** A command line cut into its simple commands, each a list of words; quotes keep a word whole. */
+function shellParts(command: string): string[][] {
+	const parts: string[][] = [[]];
+	for (const token of command.match(/"(?:\\.|[^"\\])*"?|'[^']*'?|&&|\|\||[;|\n]|[^\s;|&"']+|&/g) ?? []) {
+		if (/^(?:&&|\|\||[;|\n&])$/.test(token)) parts.push([]);
+		else parts[parts.length - 1]?.push(token.replace(/^(["'])([\s\S]*?)\1?$/, "$2"));
+	}
+	return parts.filter((p) => p.length > 0);
+}

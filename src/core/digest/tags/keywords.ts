@@ -6,9 +6,9 @@
  * and verb endings, Japanese and Chinese lose grammar words. Stop words never count. Two adjacent
  * kept words also make a phrase candidate (`rate limiting` → `rate-limiting`, 用户+列表 → 用户列表).
  */
-import { isKnownTopic, KEYWORD_ALIASES } from "./catalog";
+import { isKnownTopic, KEYWORD_ALIASES, TECHNICAL_TERMS } from "./catalog";
 import {
-	EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, ZH_STOP,
+	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, ZH_STOP,
 } from "./stopwords";
 
 /** Document frequencies of prompt keywords over all sessions (the "whole corpus"), built once per sync. */
@@ -26,6 +26,12 @@ export interface TermOccurrence {
 	prompt: number;
 	/** Running index over the session's kept terms: earlier is smaller. */
 	position: number;
+	/** Running index of the sentence it is in, over all the session's prompts (a new prompt is a new sentence). */
+	sentence?: number;
+	/** Written as code: camelCase, snake_case, dotted (`logging.Init`, `tokenizer.css`) or in backticks. */
+	identifier?: boolean;
+	/** In a verb's place (`can you list`, `we reset`, `is active`): says what is done, not what about. */
+	verb?: boolean;
 }
 
 /** A prompt keyword picked for a session, best first. */
@@ -35,6 +41,8 @@ export interface ScoredKeyword {
 	position: number;
 	/** The words it is made of: itself for a single word. */
 	parts: readonly string[];
+	/** Written as code somewhere in the session. */
+	identifier?: boolean;
 }
 
 type Script = "latin" | "hangul" | "cjk";
@@ -47,6 +55,11 @@ interface Token {
 	gap: Gap;
 	/** Made only of one-character Han words glued together (分|页 → 分页). */
 	glued?: boolean;
+	sentence: number;
+	/** Written in backticks. */
+	code?: boolean;
+	/** Right after a pronoun, a modal or an auxiliary (`we reset`, `can you list`, `is active`). */
+	verb?: boolean;
 }
 
 interface Kept {
@@ -57,6 +70,9 @@ interface Kept {
 	endsPhrase: boolean;
 	/** A known topic (`docker`, `testing`): a tag of its own, never part of a phrase. */
 	known: boolean;
+	sentence: number;
+	identifier: boolean;
+	verb: boolean;
 }
 
 /** Prompts longer than this are pasted material (logs, files); only their start counts. */
@@ -77,64 +93,179 @@ export function buildKeywordStats(sessions: readonly (readonly string[])[]): Key
 
 export function termOccurrences(prompts: readonly string[]): TermOccurrence[] {
 	const out: TermOccurrence[] = [];
+	const sentence = { next: 0 };
 	prompts.forEach((prompt, index) => {
 		let previous: Kept | undefined;
-		for (const kept of keptTerms(tokensOf(clean(prompt)))) {
+		for (const kept of keptTerms(promptTokens(prompt, sentence))) {
 			if (kept === undefined) {
 				previous = undefined;
 				continue;
 			}
 			const joined = previous ? phraseOf(previous, kept) : undefined;
 			const phrase = joined === undefined ? undefined : (KEYWORD_ALIASES.get(joined) ?? joined);
-			if (phrase && previous) out.push({ term: phrase, parts: [previous.term, kept.term], prompt: index, position: out.length });
-			out.push({ term: kept.term, prompt: index, position: out.length });
+			if (phrase && previous) out.push({ term: phrase, parts: [previous.term, kept.term], prompt: index, position: out.length, sentence: kept.sentence });
+			out.push({ term: kept.term, prompt: index, position: out.length, sentence: kept.sentence, ...(kept.identifier ? { identifier: true } : {}), ...(kept.verb ? { verb: true } : {}) });
 			previous = kept.endsPhrase ? undefined : kept;
 		}
 	});
-	return out;
+	return sameSentencesOnce(out);
+}
+
+/**
+ * A sentence said again (a log line pasted twice, an error shown again with one word more) is one
+ * sentence: the same words, or all the words of an earlier one of three words or more.
+ */
+function sameSentencesOnce(occurrences: TermOccurrence[]): TermOccurrence[] {
+	const words = new Map<number, Set<string>>();
+	for (const o of occurrences) {
+		if (o.parts || o.sentence === undefined) continue;
+		const terms = words.get(o.sentence) ?? new Set<string>();
+		terms.add(o.term);
+		words.set(o.sentence, terms);
+	}
+	const kept: [number, Set<string>][] = [];
+	const same = new Map<number, number>();
+	for (const [sentence, terms] of words) {
+		const earlier = terms.size < 2 ? undefined : kept.find(([, other]) => Math.min(other.size, terms.size) >= (other.size === terms.size ? 2 : 3) && contains(other, terms));
+		if (earlier) same.set(sentence, earlier[0]);
+		else kept.push([sentence, terms]);
+	}
+	if (same.size === 0) return occurrences;
+	return occurrences.map((o) => (o.sentence !== undefined && same.has(o.sentence) ? { ...o, sentence: same.get(o.sentence) } : o));
+}
+
+/** One set holds the other. */
+function contains(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+	const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+	for (const term of small) if (!large.has(term)) return false;
+	return true;
+}
+
+/** The candidate term a raw word or name (`master`, `gemini-cli-agent`) would become, if any. */
+export function termOf(text: string): string | undefined {
+	const terms = latinTerms(text.normalize("NFKC"), false);
+	return terms.length === 1 ? terms[0]?.term : undefined;
 }
 
 /**
  * Prompt keywords ranked against the corpus, BM25 style: idf × saturated term frequency, where words
  * of the first prompt (the session's goal) count twice. Dropped: terms in more than half of the
- * sessions (and phrases with such a word), terms scoring below half of what a term unique to this session would score, and the
- * words in `exclude` (the project name). A phrase of two adjacent words is a candidate when it
- * recurs (twice in the session or in another session), or when it is in the first prompt and its
- * words never occur apart in the session; a picked phrase replaces its words and no two picked
- * phrases share a word.
+ * sessions (and phrases with such a word), terms scoring below half of what a term unique to this
+ * session would score, the words in `exclude` (the project name, branch names), look-alikes of a
+ * common word (typos), and terms without evidence (see `hasEvidence`): a word said once in
+ * passing is not a topic. A picked phrase replaces its words and no two picked phrases share a word.
  * Ties go to the earlier term.
  */
-export function rankKeywords(occurrences: readonly TermOccurrence[], stats: KeywordStats, limit: number, exclude: ReadonlySet<string> = new Set()): ScoredKeyword[] {
-	const seen = new Map<string, { weighted: number; count: number; position: number; parts: readonly string[] | undefined }>();
+export function rankKeywords(occurrences: readonly TermOccurrence[], stats: KeywordStats, limit: number, exclude: ReadonlySet<string> = new Set(), corroborating: ReadonlySet<string> = new Set()): ScoredKeyword[] {
+	const seen = new Map<string, Seen>();
 	for (const o of occurrences) {
-		const entry = seen.get(o.term) ?? { weighted: 0, count: 0, position: o.position, parts: o.parts };
+		const entry = seen.get(o.term) ?? { weighted: 0, count: 0, position: o.position, parts: o.parts, sentences: new Set<number>(), identifier: false };
 		entry.weighted += o.prompt === 0 ? 2 : 1;
 		entry.count += 1;
+		if (!o.verb) entry.sentences.add(o.sentence ?? o.position);
+		entry.identifier ||= o.identifier === true;
 		if (!o.parts) entry.parts = undefined;
 		seen.set(o.term, entry);
 	}
-	const firstPrompt = new Set(occurrences.filter((o) => o.prompt === 0).map((o) => o.term));
+	const evidence = new Map<string, boolean>();
+	const evident = (term: string): boolean => {
+		let found = evidence.get(term);
+		if (found === undefined) {
+			found = hasEvidence(term, seen, stats, corroborating);
+			evidence.set(term, found);
+		}
+		return found;
+	};
 	const scored: ScoredKeyword[] = [];
-	for (const [term, { weighted, count, position, parts }] of seen) {
-		if (exclude.has(term) || parts?.some((p) => exclude.has(p))) continue;
+	for (const [term, { weighted, position, parts, identifier }] of seen) {
+		const words = parts ?? wordsOf(term);
+		if (exclude.has(term) || words.some((p) => exclude.has(p))) continue;
 		const df = Math.max(stats.df.get(term) ?? 0, 1);
 		const documents = Math.max(stats.documents, df);
 		if ([term, ...(parts ?? [])].some((t) => isCommon(t, stats))) continue;
-		if (parts && count < 2 && df < 2 && !(firstPrompt.has(term) && parts.every((p) => seen.get(p)?.count === count))) continue;
+		if (EN_GENERIC.has(term)) continue;
+		if (!evident(term) && !(words.length > 1 && words.every((w) => knownOrNamed(w, seen, corroborating)))) continue;
 		const score = idf(documents, df) * ((weighted * (K1 + 1)) / (weighted + K1));
 		if (score < MIN_SCORE_RATIO * idf(documents, 1)) continue;
-		scored.push({ term, score, position, parts: parts ?? wordsOf(term) });
+		scored.push({ term, score, position, parts: words, ...(identifier ? { identifier } : {}) });
 	}
 	scored.sort((a, b) => b.score - a.score || a.position - b.position);
 	const picked: ScoredKeyword[] = [];
 	for (const candidate of scored) {
 		if (picked.length >= limit) break;
 		if (picked.some((p) => p.term === candidate.term || p.parts.includes(candidate.term))) continue;
+		// Checked last, for the few candidates that get this far: the costliest test.
+		if (!candidate.identifier && candidate.parts.some((w) => looksLikeTypo(w, stats))) continue;
 		if (candidate.parts.length > 1 && picked.some((p) => p.parts.length > 1 && p.parts.some((w) => candidate.parts.includes(w)))) continue;
 		for (let i = picked.length - 1; i >= 0; i--) if (candidate.parts.includes(picked[i]?.term ?? "")) picked.splice(i, 1);
 		picked.push(candidate);
 	}
 	return picked.sort((a, b) => b.score - a.score || a.position - b.position);
+}
+
+interface Seen {
+	weighted: number;
+	count: number;
+	position: number;
+	parts: readonly string[] | undefined;
+	sentences: Set<number>;
+	identifier: boolean;
+}
+
+/**
+ * Whether a term is more than a word said once in passing: it comes back in another sentence or
+ * prompt of the session (not as a verb, not in a copy of the same sentence), it is written as code
+ * (an identifier), it is a known topic or technical term (catalog.ts), the session's branch names
+ * it (`soph/add-agent-to-logging`), or other sessions share it as a compound (`token-usage`, not
+ * a single word: a single word other sessions use too is ordinary vocabulary).
+ */
+function hasEvidence(term: string, seen: ReadonlyMap<string, Seen>, stats: KeywordStats, corroborating: ReadonlySet<string>): boolean {
+	const entry = seen.get(term);
+	if (entry && (entry.identifier || entry.sentences.size > 1)) return true;
+	if (isKnownTopic(term) || isTechnicalTerm(term) || corroborating.has(term)) return true;
+	return (stats.df.get(term) ?? 0) >= 2 && (entry?.parts !== undefined || term.includes("-"));
+}
+
+/**
+ * A misspelling of a common word: a one-off word of 6+ letters that is one slip away from a stop
+ * word (or one of its forms) or from a word other sessions use too: two neighbouring letters
+ * swapped (becuase), a letter too many or too few inside (happend, wortrees). Slips at either end
+ * are left alone: they are how real words differ (model/mode, parser/parse).
+ */
+export function looksLikeTypo(word: string, stats: KeywordStats): boolean {
+	if (!/^[a-z]{6,}$/.test(word) || (stats.df.get(word) ?? 0) > 1 || isTechnicalTerm(word) || isKnownTopic(word) || COMMON_FORMS.has(word)) return false;
+	const common = (w: string) => w !== word && (COMMON_FORMS.has(w) || (stats.df.get(w) ?? 0) >= 2);
+	for (let i = 0; i + 1 < word.length; i++) {
+		if (word[i] !== word[i + 1] && common(`${word.slice(0, i)}${word[i + 1]}${word[i]}${word.slice(i + 2)}`)) return true;
+	}
+	for (let i = 1; i < word.length - 1; i++) if (common(word.slice(0, i) + word.slice(i + 1))) return true;
+	for (let i = 1; i < word.length; i++) for (const c of LETTERS) if (common(word.slice(0, i) + c + word.slice(i))) return true;
+	return false;
+}
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** Stop words and their regular forms (happen → happens, happened, happening). */
+const COMMON_FORMS: ReadonlySet<string> = new Set([...EN_STOP].flatMap((w) => (/^[a-z]+$/.test(w) ? [w, ...formsOf(w)] : [w])));
+
+/** Regular inflections of an English word: use → uses, used, using; try → tries, tried, trying; fix → fixes, fixed. */
+function formsOf(w: string): string[] {
+	if (w.endsWith("e")) return [`${w}s`, `${w}d`, `${w.slice(0, -1)}ing`];
+	if (/[^aeiou]y$/.test(w)) return [`${w.slice(0, -1)}ies`, `${w.slice(0, -1)}ied`, `${w}ing`];
+	return [/(?:s|x|z|ch|sh)$/.test(w) ? `${w}es` : `${w}s`, `${w}ed`, `${w}ing`];
+}
+
+/** Evidence of a word of a phrase said once: written as code, known (a topic or technical term), or named by the branch. */
+function knownOrNamed(word: string, seen: ReadonlyMap<string, Seen>, corroborating: ReadonlySet<string>): boolean {
+	return seen.get(word)?.identifier === true || isKnownTopic(word) || isTechnicalTerm(word) || corroborating.has(word);
+}
+
+let technical: ReadonlySet<string> | undefined;
+
+/** A known technical term (catalog.ts), compared normalized: `webhooks` and `Webhook` are `webhook`. */
+export function isTechnicalTerm(term: string): boolean {
+	technical ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== "").map((t) => (/^[\p{Script=Latin}\p{N}-]+$/u.test(t) ? (termOf(t) ?? t) : t)));
+	return technical.has(term);
 }
 
 /** The words of a hyphenated term (`rate-limiting`), or the term alone. */
@@ -158,17 +289,70 @@ function idf(documents: number, df: number): number {
 // ---------------------------------------------------------------------------------------------
 // Cleaning and segmentation
 
-function clean(text: string): string {
-	return text
+/** Marks a cut inside a sentence (where a URL or a tag was): ends a phrase, not a sentence. */
+const CUT = " ; ";
+
+/**
+ * The word tokens of one prompt: prose cut by `Intl.Segmenter`, and names written as code as code
+ * tokens: in backticks (`logging.Init`, `session_id`, `act`) or the file name of a path
+ * (`docs/shadow-branch-suffixes.md` → shadow-branch-suffixes.md). Code blocks, lines of pasted code
+ * (`display: ruby-base;`, `x := y`) and backticked text with spaces in it (commands, snippets) say
+ * nothing.
+ */
+function promptTokens(prompt: string, sentence: { next: number }): Token[] {
+	const text = prompt
 		.normalize("NFKC")
 		.slice(0, MAX_PROMPT_CHARS)
-		.replace(/```[\s\S]*?(?:```|$)/g, " . ")
-		.replace(/`[^`\n]*`/g, " . ")
-		.replace(/<\/?[A-Za-z][^>\n]{0,200}>/g, " . ")
-		.replace(/\[(?:pasted text|image)[^\]]*\]/gi, " . ")
-		.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, " . ")
-		.replace(/\S+@\S+\.\S+/g, " . ")
-		.replace(/\S*[\\/]\S*/g, (word) => (/^[~.\\/]/.test(word) || /\.\w{1,5}[,.;:!?)]*$/.test(word) || (word.match(/[\\/]/g) ?? []).length > 1 ? " . " : word.replace(/[\\/]/g, " ")));
+		.replace(/```[\s\S]*?(?:```|$)/g, "\n")
+		.split("\n")
+		.map((line) => (CODE_LINE.test(line) ? "" : line))
+		.join("\n");
+	const tokens: Token[] = [];
+	let from = 0;
+	for (const code of text.matchAll(/`([^`\n]*)`/g)) {
+		tokens.push(...proseTokens(text.slice(from, code.index), sentence));
+		tokens.push(...codeTokens(code[1] ?? "", sentence));
+		from = code.index + code[0].length;
+	}
+	tokens.push(...proseTokens(text.slice(from), sentence));
+	sentence.next++;
+	return tokens;
+}
+
+/** A line of code pasted into a prompt: ends in `{`, `}` or `;`, assigns, compares, or is a JSON key. */
+const CODE_LINE = /[{};]\s*$|^\s*[}\])]|:=|=>|[!=]==?|&&|\|\||^\s*[\w.[\]]+\s*[-+*/]?=\s*\S|^\s*"[^"]*"\s*:|^\s*(?:\/\/|#include\b)/;
+
+/** Prose: URLs, e-mails, HTML-like tags and paste markers cut out; a path becomes its file name as code. */
+function proseTokens(prose: string, sentence: { next: number }): Token[] {
+	const text = prose
+		.replace(/<\/?[A-Za-z][^>\n]{0,200}>/g, CUT)
+		.replace(/\[(?:pasted text|image)[^\]]*\]/gi, CUT)
+		.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, CUT)
+		.replace(/\S+@\S+\.\S+/g, CUT);
+	const tokens: Token[] = [];
+	let from = 0;
+	for (const path of text.matchAll(/\S*[\\/]\S*/g)) {
+		const word = path[0];
+		// One slash between words (CI/CD, pros/cons) is not a path.
+		if (!(/^[~.\\/@]/.test(word) || /\.\w{1,5}[,.;:!?)]*$/.test(word) || (word.match(/[\\/]/g) ?? []).length > 1)) continue;
+		tokens.push(...tokensOf(text.slice(from, path.index).replace(/[\\/]/g, " "), sentence));
+		const file = word.replace(/[,.;:!?)'"]+$/, "").split(/[\\/]/).pop() ?? "";
+		// A file name: with an extension, or a well-known one (CODEOWNERS, README, Makefile); not a folder.
+		if (/^[\p{L}\p{N}_-]+\.\w{1,5}$/u.test(file) || /^(?:[A-Z]{4,}|[A-Z][a-z]+file)$/.test(file)) tokens.push(...codeTokens(file, sentence));
+		from = path.index + word.length;
+	}
+	tokens.push(...tokensOf(text.slice(from).replace(/[\\/]/g, " "), sentence));
+	return tokens;
+}
+
+/** A name in backticks, cut at punctuation other than `.`, `_` and `-`: `logging.Init(sessionID)` → logging.Init, sessionID. */
+function codeTokens(code: string, sentence: { next: number }): Token[] {
+	const name = code.trim().replace(/^-+/, "");
+	if (name === "" || name.length > 60 || /\s|[\\/]/.test(name)) return [];
+	return name
+		.split(/[^\p{L}\p{N}_.-]+/u)
+		.filter((piece) => /\p{L}/u.test(piece))
+		.map((piece) => ({ text: piece, script: CJK.test(piece) ? "cjk" : "latin", gap: "break", sentence: sentence.next, code: true }));
 }
 
 function localeOf(text: string): string {
@@ -192,31 +376,53 @@ function segmenter(locale: string): Intl.Segmenter {
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]/u;
 const RUN = /(\p{Script=Hangul}+)|([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+)|([^\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆]+)/gu;
 
-/** Word tokens with what separates each from the previous one; a word mixing scripts (API에) is split. */
-function tokensOf(text: string): Token[] {
+/**
+ * Word tokens with what separates each from the previous one; a word mixing scripts (API에) is
+ * split. A line end or a sentence mark (. ! ? 。) starts a new sentence.
+ */
+function tokensOf(text: string, sentence: { next: number }): Token[] {
 	const tokens: Token[] = [];
 	let gap: Gap = "break";
+	let words = 0;
+	let lastWord = "";
 	forEachWordSegment(text, localeOf(text), (segment, isWordLike) => {
 		if (!isWordLike) {
-			if (/^\s+$/.test(segment)) gap = gap === "none" ? "space" : "break";
+			if (words > 0 && SENTENCE_END.test(segment)) {
+				sentence.next++;
+				words = 0;
+			}
+			if (/^\s+$/.test(segment) && !segment.includes("\n")) gap = gap === "none" ? "space" : "break";
 			else if (segment === "-" && gap === "none") gap = "hyphen";
 			else gap = "break";
+			if (gap === "break") lastWord = "";
 			return;
 		}
+		words++;
 		// Most words hold no CJK: one Latin run, found without `matchAll` (which copies RUN).
 		if (!CJK.test(segment)) {
-			push(tokens, { text: segment, script: "latin", gap });
+			const verb = gap === "space" && VERB_CUES.has(lastWord);
+			push(tokens, { text: segment, script: "latin", gap, sentence: sentence.next, ...(verb ? { verb } : {}) });
+			lastWord = segment.toLowerCase();
 			gap = "none";
 			return;
 		}
+		lastWord = "";
 		for (const run of segment.matchAll(RUN)) {
 			const script: Script = run[1] ? "hangul" : run[2] ? "cjk" : "latin";
-			push(tokens, { text: run[0], script, gap });
+			push(tokens, { text: run[0], script, gap, sentence: sentence.next });
 			gap = "none";
 		}
 	});
 	return tokens;
 }
+
+const SENTENCE_END = /[.!?\n。！？]/;
+
+/** Words after which an English word stands in a verb's (or a predicate's) place: `we reset`, `can you list`, `is active`. */
+const VERB_CUES = new Set(
+	`i you we they he she it can could would should will shall may might must is are was were be been being am do does did
+	don't doesn't didn't won't can't cannot couldn't shouldn't wouldn't isn't aren't wasn't not never please let's lets also just then`.split(/\s+/),
+);
 
 /**
  * The segments `Intl.Segmenter` cuts `text` into, in order. Lines of ASCII (most of most prompts)
@@ -328,20 +534,21 @@ function push(tokens: Token[], token: Token): void {
 /** Kept terms in order; `undefined` where a dropped word breaks the phrase. */
 function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
 	for (const token of tokens) {
-		const terms = token.script === "latin" ? latinTerms(token.text) : token.script === "hangul" ? koreanTerm(token.text) : cjkTerm(token.text);
+		const terms = token.script === "latin" ? latinTerms(token.text, token.code === true) : token.script === "hangul" ? koreanTerm(token.text) : cjkTerm(token.text);
 		if (terms.length === 0) {
 			yield undefined;
 			continue;
 		}
 		for (const [i, t] of terms.entries()) {
 			const term = KEYWORD_ALIASES.get(t.term) ?? t.term;
-			yield { term, script: token.script, gap: i === 0 ? token.gap : "break", endsPhrase: t.endsPhrase, known: term !== t.term || isKnownTopic(term) };
+			const known = term !== t.term || isKnownTopic(term);
+			yield { term, script: token.script, gap: i === 0 ? token.gap : "break", endsPhrase: t.endsPhrase, known, sentence: token.sentence, identifier: t.identifier === true && !known, verb: token.verb === true };
 		}
 	}
 }
 
 function phraseOf(previous: Kept, next: Kept): string | undefined {
-	if (previous.known || next.known || previous.script !== next.script || previous.term.includes("-") || next.term.includes("-") || previous.term === next.term) return undefined;
+	if (previous.known || next.known || previous.identifier || next.identifier || previous.script !== next.script || previous.term.includes("-") || next.term.includes("-") || previous.term === next.term) return undefined;
 	if (next.script === "cjk") return next.gap === "none" ? `${previous.term}${next.term}` : undefined;
 	return next.gap === "space" ? `${previous.term}-${next.term}` : undefined;
 }
@@ -349,13 +556,22 @@ function phraseOf(previous: Kept, next: Kept): string | undefined {
 interface Term {
 	term: string;
 	endsPhrase: boolean;
+	/** Written as code. */
+	identifier?: boolean;
 }
 
 /** Proper names written in camel case that are not code identifiers. */
 const CAMEL_OK = new Set(["github", "gitlab", "websocket", "oauth", "fastapi", "openai", "chatgpt", "devops", "youtube", "iphone", "ipad", "macos", "ios", "linkedin", "paypal", "wordpress", "dynamodb", "bigquery", "nestjs", "sveltekit", "powershell", "javascript", "typescript", "graphql", "postgresql", "mysql", "mongodb", "nextjs", "nodejs", "vscode", "onedrive", "sharepoint", "phpstorm", "intellij"]);
 
-/** A Latin word, or the parts of a hyphenated one: kept whole when every part survives. */
-function latinTerms(text: string): Term[] {
+/**
+ * A Latin word, or the parts of a hyphenated one: kept whole when every part survives. A word
+ * written as code (in backticks, camelCase, snake_case, dotted) becomes an identifier term.
+ */
+function latinTerms(text: string, code: boolean): Term[] {
+	if (code || isIdentifierLike(text)) {
+		const term = identifierTerm(text);
+		return term === undefined ? [] : [{ term, endsPhrase: false, identifier: true }];
+	}
 	if (text.includes("-")) {
 		const parts = text.split("-").map(latinWord);
 		if (parts.length <= 3 && parts.every((p) => p !== undefined)) {
@@ -366,6 +582,50 @@ function latinTerms(text: string): Term[] {
 	}
 	const word = latinWord(text);
 	return word === undefined ? [] : [{ term: word, endsPhrase: false }];
+}
+
+/** snake_case, a dotted name (`logging.Init`, `tokenizer.css`; not `Next.js` or a number), or camelCase that is no proper name (NixOS, GitHub). */
+function isIdentifierLike(text: string): boolean {
+	if (/[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(text)) return true;
+	const lower = text.toLowerCase();
+	if (KEYWORD_ALIASES.has(lower)) return false;
+	if (/\p{L}\.\p{L}/u.test(text)) return true;
+	return /\p{Ll}\p{Lu}/u.test(text) && !text.includes("-") && !CAMEL_OK.has(lower) && !isKnownTopic(lower) && !isTechnicalTerm(lower);
+}
+
+/** First words of a function name that say what it does, not what it is about: `getUser` is about a user. */
+const CODE_VERBS = new Set("get set has is are can should on handle use make create to do with add update remove delete fetch load init build compute parse render read write find check validate format convert generate process run start stop show print emit send save apply reset clear test ensure try".split(" "));
+
+/**
+ * An identifier as a term: a dotted name by its first part (`tokenizer.css` → tokenizer,
+ * `logging.Init` → logging), then camelCase and snake_case cut into words (`TokenUsage`,
+ * `token_usage` → token-usage), leading verbs and stop words dropped (`hasShadowBranch` →
+ * shadow-branch, `currentSessionID` → session-id). Nothing when a stop word is left (`WebSearch`),
+ * or more than three words.
+ */
+function identifierTerm(original: string): string | undefined {
+	const text = original.replace(/\(\)$/, "").replace(/^[-.'’_@#$]+|[-.'’_:,;]+$/g, "").replace(/^www\./i, "");
+	const alias = KEYWORD_ALIASES.get(text.toLowerCase());
+	if (alias) return alias;
+	const head = text.split(".")[0] ?? "";
+	const headAlias = KEYWORD_ALIASES.get(head.toLowerCase());
+	if (headAlias) return headAlias;
+	const parts = head
+		.split(/[_-]+|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u)
+		.filter((p) => p !== "")
+		.map((p) => p.toLowerCase());
+	while (parts.length > 1 && CODE_VERBS.has(parts[0] ?? "")) parts.shift();
+	const words = parts.map(identifierPart);
+	while (words.length > 1 && words[0] === undefined) words.shift();
+	if (words.length === 0 || words.length > 3 || words.some((w) => w === undefined)) return undefined;
+	const term = words.join("-");
+	return term.length <= MAX_TERM_CHARS ? term : undefined;
+}
+
+function identifierPart(part: string): string | undefined {
+	if (!/^\p{L}{2,}$/u.test(part) || EN_STOP.has(part)) return undefined;
+	const word = singular(part);
+	return EN_STOP.has(word) ? undefined : word;
 }
 
 function latinWord(original: string): string | undefined {

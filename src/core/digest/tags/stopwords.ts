@@ -36,6 +36,30 @@ regarding relevant specific general certain various several multiple single top 
 today tomorrow yesterday week month year time minute hour second able unable bring brought came besides instead question answer reason info information sort review reviewing
 move moved moving pick picked mind open opened type typed bare initial examine examined summarize summarise organize organise install installed search searched tool tools decade
 look looking seen saw give given keep kept turn turned mode step steps stage option options version thing item items kind type types way ways end ending start starting
+per either neither upon whereas whilst amongst amid beside beyond despite except unlike versus vs toward towards whom whose whichever whoever hence thereby
+wherein whereby shall ought albeit lest unto outside throughout till behind beneath nobody somebody everybody anybody everyone nowhere everywhere
+herself himself themselves ourselves yourselves furthermore moreover nevertheless nonetheless fatal warn warning warnings
+`);
+
+/**
+ * English words too general to be a topic on their own, though fine inside a phrase (`api-key`,
+ * `dark-mode`, `shadow-branch`, `token-usage`): the kinds of things code and documents are made
+ * of (attribute, field, folder, list, group, index…), the vocabulary of a conversation with an
+ * assistant and of git (session, prompt, message, commit, branch…), and adjectives that only
+ * qualify (separate, manual, auto, local…). A word that is not here but is as general should be:
+ * it is never the answer to "what was this session about?".
+ */
+export const EN_GENERIC = set(`
+attribute field property parameter param argument arg variable var method element column row key name label text string list array object entry
+folder directory dir path index flag event handler helper util wrapper instance child parent block chunk piece section header footer title body
+content format style color colour size width height length count amount level depth order position offset limit page screen window button link
+view display panel tab icon image picture layout template default value values
+session prompt conversation chat message reply response request input source target state status config configuration setting settings detail
+note comment description summary overview context plan approach solution strategy scenario sample demo draft copy report group team user
+people person member library system process environment setup machine program application app tool project repo repository workspace
+commit branch merge push pull diff checkout stash
+custom auto automatic manual separate additional extra entire complete basic advanced complex local remote global internal external public private
+active inactive enabled disabled real actual true null standalone optional required proper correct incorrect invalid valid unknown whole original
 `);
 
 /** English words ending in -ly or -ed that are not adverbs or past forms (those are dropped). */

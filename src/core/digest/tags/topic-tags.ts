@@ -4,10 +4,10 @@
  * Pure: no I/O, no clock, no randomness; the same input gives the same tags.
  */
 import { Tier, isKnownTopic, tierOf } from "./catalog";
-import { commandSignals, fileSignals, toolSignals } from "./file-signals";
+import { commandSignals, fileSignals, gitRefs, toolSignals } from "./file-signals";
 import { ruleHits, ruleText, type KeywordRule } from "./keyword-rules";
-import { rankKeywords, termOccurrences, type KeywordStats, type TermOccurrence } from "./keywords";
-import { projectSlug, toTag } from "./tag-name";
+import { rankKeywords, termOccurrences, termOf, type KeywordStats, type TermOccurrence } from "./keywords";
+import { projectSlug, projectTagSlug, toTag } from "./tag-name";
 
 export interface TagInput {
 	/** Project folder name, e.g. "shop-api". */
@@ -20,6 +20,10 @@ export interface TagInput {
 	prompts: readonly string[];
 	/** Shell commands run, e.g. ["npm test", "docker compose up"]. */
 	commands?: readonly string[];
+	/** The project's folder; a linked worktree (`…/cli/.worktrees/2`) is then tagged with its repository. */
+	projectPath?: string;
+	/** The session's git branches (the transcript's `gitBranch`): never topics, nor a project name. */
+	branches?: readonly string[];
 	/** `termOccurrences(prompts)` when the caller has it already (segmenting is the costly part). */
 	occurrences?: readonly TermOccurrence[];
 	/** `topicSignals(input)` when the caller has it already. */
@@ -69,8 +73,10 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 	const prefix = options.prefix;
 	const max = limitOf(options.max, DEFAULT_MAX);
 	const maxKeywords = limitOf(options.maxKeywords, DEFAULT_MAX_KEYWORDS);
-	const slug = projectSlug(input.project);
-	const projectTag = toTag(prefix, `project/${slug}`) ?? `project/${slug}`;
+	const branches = [...(input.branches ?? []), ...(input.commands ?? []).flatMap(gitRefs)].filter((b) => b !== "");
+	const slug = projectTagSlug(input.project, input.projectPath, branches);
+	const projectTag = slug === undefined ? undefined : (toTag(prefix, `project/${slug}`) ?? `project/${slug}`);
+	const family = toTag(prefix, "project") ?? "project";
 
 	const ordered: string[] = [...ruleTags(input.prompts, options.rules ?? [], prefix)];
 
@@ -81,9 +87,9 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 		signal.mentioned ||= mentioned;
 		signals.set(name, signal);
 	};
-	const exclude = new Set([slug, ...slug.split(/[-_]/).filter((w) => w.length >= 3)]);
 	let keywords = 0;
-	for (const { term } of rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, exclude)) {
+	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, notTopics(input.project, slug, branches), branchWords(branches));
+	for (const { term } of ranked) {
 		if (isKnownTopic(term)) bump(term, 1, true);
 		else if (keywords < maxKeywords) {
 			keywords++;
@@ -93,8 +99,54 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 	for (const [name, weight] of input.signals ?? topicSignals(input)) bump(name, weight);
 	ordered.push(...rankSignals(signals).flatMap((name) => optional(toTag(prefix, name))));
 
-	const topics = [...new Set(ordered)].filter((tag) => tag !== projectTag).slice(0, max);
-	return [projectTag, ...topics];
+	// A topic is never the project again, nor `project` (the parent of every project tag).
+	const topics = [...new Set(ordered)].filter((tag) => tag !== projectTag && tag !== family && !tag.startsWith(`${family}/`)).slice(0, max);
+	return projectTag === undefined ? topics : [projectTag, ...topics];
+}
+
+/** The words of the session's branch names (`soph/add-agent-to-logging` → agent, logging): a prompt word they name is a topic. */
+function branchWords(branches: readonly string[]): Set<string> {
+	const out = new Set<string>();
+	for (const branch of branches) {
+		for (const segment of branch.split("/")) {
+			const words = segment.split(/[-_.]+/).map(termOf).filter((w): w is string => w !== undefined);
+			for (const [i, word] of words.entries()) {
+				out.add(word);
+				const next = words[i + 1];
+				if (next !== undefined) out.add(`${word}-${next}`);
+			}
+		}
+	}
+	return out;
+}
+
+/** The names of git's default branches: never topics. */
+const DEFAULT_BRANCHES = ["master", "main", "trunk", "develop", "head", "gh-pages"];
+
+/**
+ * Prompt terms that are not topics of this session: the words of the project's name (and of the
+ * repository it is tagged with), the word `project`, and branch names: git's default ones, the
+ * session's, and those its git commands name (a one-word branch, the last part of a
+ * `feat/gemini-cli-agent` branch, `entire/sessions` as the phrase entire-session; single words of
+ * a longer name stay, `feat/logging` keeps `logging`).
+ */
+function notTopics(project: string, slug: string | undefined, branches: readonly string[]): Set<string> {
+	const out = new Set<string>(["project", ...DEFAULT_BRANCHES]);
+	for (const name of new Set([projectSlug(project), ...(slug === undefined ? [] : [slug])])) {
+		out.add(name);
+		for (const word of name.split(/[-_]/)) if (word.length >= 3) out.add(word);
+	}
+	for (const branch of branches) {
+		const segments = branch.split("/").filter((s) => s !== "");
+		const last = segments[segments.length - 1];
+		if (last === undefined) continue;
+		// `entire/sessions` written in a prompt reads as the phrase entire-session.
+		for (const name of [segments.length > 1 && !/[-_]/.test(last) ? undefined : last, segments.length > 1 ? segments.join("-") : undefined]) {
+			const term = name === undefined ? undefined : termOf(name);
+			if (term !== undefined) out.add(term);
+		}
+	}
+	return out;
 }
 
 /** Rule tags whose keyword occurs in the prompts, most hits first, then alphabetically. */

@@ -1,0 +1,49 @@
+/**
+ * Text cut to a length at the best boundary that fits: the end of a sentence, else of a clause,
+ * else of a word; never inside a word. Scripts without spaces (CJK) cut after their own
+ * punctuation, else at a character, never inside a surrogate pair.
+ */
+const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
+const CLAUSE_END = /[,;:—–)](?=\s)|\s[-–—]\s|[、，；：]/g;
+
+export function cutAtBoundary(text: string, max: number): string {
+	const clean = text.replace(/\s+/g, " ").trim();
+	if (clean.length <= max) return clean;
+	return closedSpans(cutRaw(clean, max));
+}
+
+/** A cut inside `code` would leave a span open: cut before its opening backtick instead. */
+function closedSpans(cut: string): string {
+	if ((cut.match(/`/g)?.length ?? 0) % 2 === 0) return cut;
+	const open = cut.lastIndexOf("`");
+	return `${trimEnd(cut.slice(0, open))}…`;
+}
+
+function cutRaw(clean: string, max: number): string {
+	const room = clean.slice(0, max);
+	const sentence = lastEnd(room, SENTENCE_END);
+	if (sentence >= max * 0.5) return room.slice(0, sentence).trim();
+	const clause = lastEnd(room, CLAUSE_END);
+	if (clause >= max * 0.5) return `${trimEnd(room.slice(0, clause))}…`;
+	const space = room.lastIndexOf(" ");
+	if (space >= max * 0.4) return `${trimEnd(room.slice(0, space))}…`;
+	// One long word or an unspaced script: a character boundary, not half a surrogate pair.
+	const code = room.charCodeAt(room.length - 1);
+	const cut = code >= 0xd800 && code <= 0xdbff ? room.slice(0, -1) : room;
+	return `${trimEnd(cut)}…`;
+}
+
+/** Index just past the last match of `pattern` in `text`, or -1. */
+function lastEnd(text: string, pattern: RegExp): number {
+	let end = -1;
+	pattern.lastIndex = 0;
+	for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+		end = m.index + m[0].length;
+		if (m[0].length === 0) pattern.lastIndex++;
+	}
+	return end;
+}
+
+function trimEnd(text: string): string {
+	return text.replace(/[\s,;:—–-]+$/, "");
+}

@@ -1,0 +1,48 @@
+import { cutAtBoundary } from "./clause-cut";
+import { isQuestion, isStatement, proseUnits } from "./prose";
+import { stripAsk, typedPart } from "./request-text";
+
+/**
+ * Decisions: sentences that state a choice ("we'll go with X because…", "use pnpm instead of
+ * npm", "X로 하기로 했습니다", "Xを採用しました", "决定使用X"), with their reason when given. A
+ * diagnosis ("…has a `content` field instead of a `message` field") names no choice and does not
+ * count; narration ("Let me use grep instead") neither.
+ */
+const CHOICE_EN =
+	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b.*\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to)\s+[^.]{1,60}?\s+(?:instead of|rather than))\b/i;
+const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
+const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
+const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
+
+/** A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't use Y". */
+const USER_CHOICE = /^(?:(?:ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)[\s,!.]+)*(?:let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|(?:use )?option [a-e1-5]\b)/i;
+
+export function isDecision(sentence: string): boolean {
+	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
+}
+
+/** A user's choice as a statement: "ok, fine, let's do vite" reads "Do vite", "I will use X" reads "Use X". */
+function asChoice(sentence: string): string {
+	const s = stripAsk(sentence).replace(/^(?:(?:ok(?:ay)?|fine|yes|yeah|sure|alright)[\s,!.]+)*(?:let's|let us|i(?:'ll| will)|we(?:'ll| will))\s+/i, "");
+	return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Decisions stated in the typed part of prompts and in the assistant's replies, first stated first. */
+export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4): string[] {
+	const out: string[] = [];
+	const add = (sentence: string) => {
+		if (out.length >= max || !isStatement(sentence) || !isDecision(sentence)) return;
+		const cut = cutAtBoundary(sentence, 200);
+		if (!out.includes(cut)) out.push(cut);
+	};
+	// The user's own words: their choices count even when phrased as "let's…".
+	for (const prompt of prompts) {
+		for (const unit of proseUnits(typedPart(prompt))) {
+			if (out.length >= max || isQuestion(unit.text) || !(USER_CHOICE.test(unit.text) || isDecision(unit.text))) continue;
+			const cut = cutAtBoundary(asChoice(unit.text), 200);
+			if (!out.includes(cut)) out.push(cut);
+		}
+	}
+	for (const reply of replies) for (const unit of proseUnits(reply)) add(unit.text);
+	return out;
+}

@@ -1,0 +1,97 @@
+import { isNarration, stripMarkup, withoutInterjection } from "./narration";
+
+/** One unit of prose in a Markdown text: a sentence of a paragraph, or one list item. */
+export interface ProseUnit {
+	text: string;
+	kind: "sentence" | "item";
+	/** The heading (or list intro) the unit sits under, lower-cased, for "Next steps:"-style sections. */
+	section: string;
+}
+
+/**
+ * The prose of a Markdown text, unit by unit: code blocks, tables, quotes, HTML and headings
+ * left out. One pass over the lines, no recursion: an unclosed fence ends the prose there.
+ */
+export function proseUnits(markdown: string): ProseUnit[] {
+	const units: ProseUnit[] = [];
+	let fence: string | undefined;
+	let section = "";
+	let paragraph: string[] = [];
+	const flush = () => {
+		if (paragraph.length === 0) return;
+		const text = paragraph.join(" ");
+		paragraph = [];
+		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section });
+		// A paragraph that ends in ":" introduces what follows.
+		if (/[:：]\s*$/.test(text)) section = text.toLowerCase();
+	};
+	for (const raw of markdown.split("\n")) {
+		const line = raw.trim();
+		const marker = /^(`{3,}|~{3,})/.exec(line);
+		if (fence !== undefined) {
+			if (marker && marker[1]?.[0] === fence[0] && (marker[1]?.length ?? 0) >= fence.length && line.slice(marker[1]?.length ?? 0).trim() === "") fence = undefined;
+			continue;
+		}
+		if (marker) {
+			flush();
+			fence = marker[1];
+			continue;
+		}
+		if (line === "" || /^(\||>|<\/?[a-z][\w-]*[\s>/]|---+$|\*\*\*+$|===+$)/i.test(line)) {
+			flush();
+			continue;
+		}
+		const heading = /^#{1,6}\s+(.*)$/.exec(line);
+		if (heading) {
+			flush();
+			section = stripMarkup(heading[1] ?? "").toLowerCase();
+			continue;
+		}
+		const item = /^(?:[-*+•]|\d+[.)])\s+(.*)$/.exec(line);
+		if (item) {
+			flush();
+			const text = stripMarkup(withoutLinks(item[1] ?? ""));
+			if (text !== "") units.push({ text, kind: "item", section });
+			continue;
+		}
+		paragraph.push(line);
+	}
+	flush();
+	return units;
+}
+
+/** Sentences of one paragraph, split after . ! ? (and their CJK forms). */
+export function splitSentences(text: string): string[] {
+	const out: string[] = [];
+	for (const part of withoutLinks(text).split(/(?<=[.!?])\s+(?=[^\s\da-z])|(?<=[。！？])/)) {
+		const s = stripMarkup(part).replace(/\s+/g, " ").trim();
+		if (s !== "") out.push(s);
+	}
+	return out;
+}
+
+/** Markdown links as their text: `[package.json](package.json)` reads "package.json". */
+function withoutLinks(text: string): string {
+	return text.includes("](") ? text.replace(/\[([^\]\n]{1,200})\]\([^)\s]{0,500}\)/g, "$1") : text;
+}
+
+/** A unit a reader can take as a statement of result: not narration, not a question, not an offer, long enough. */
+export function isStatement(text: string): boolean {
+	const s = withoutInterjection(text);
+	if (s.length < 8 || isNarration(s) || isQuestion(s)) return false;
+	return !OFFER.test(s);
+}
+
+/** Politeness that closes a reply: "Let me know if…", "Feel free to…", "Happy to…", "Hope this helps". */
+const OFFER = /^(?:let me know|feel free|happy to|hope this helps|i hope|if you(?:'d| would)? (?:like|want|need|have)|should you|please let me know|don't hesitate|you can now|want me to|would you like)|(?:알려주세요|말씀해 주세요|お知らせください|お気軽に|告诉我|随时)/i;
+
+export function isQuestion(text: string): boolean {
+	return /[?？]\s*[)"'*_`]*$/.test(text.trim());
+}
+
+/** The statements of a reply, in order, with interjections taken off. */
+export function statementsOf(markdown: string): ProseUnit[] {
+	return proseUnits(markdown)
+		.filter((u) => isStatement(u.text))
+		.map((u) => ({ ...u, text: withoutInterjection(u.text) }));
+}

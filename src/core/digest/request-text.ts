@@ -1,0 +1,131 @@
+import { cutAtBoundary } from "./clause-cut";
+
+/**
+ * What a typed prompt asks for, as a reader wants it: the request in the user's words, without
+ * greetings ("Hey Claude, can you please…"), and without what was pasted into it (code, logs,
+ * documentation). Undefined for a prompt that asks for nothing: "thanks", "ok", "go on".
+ */
+
+/** Prompts that acknowledge or nudge, in English, Korean, Japanese and Chinese. */
+const ACKNOWLEDGEMENT =
+	/^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?|thank you|thx|ty|cool|great|nice|perfect|awesome|good|lgtm|looks good|sounds good|go(?: on| ahead)?|continue|proceed|do it|carry on|keep going|next|done|right|correct|exactly|agreed|fine|please|please continue|please proceed|yes please|ok thanks|ok continue|go for it|ship it|👍|네|넵|예|응|좋아(?:요)?|좋습니다|감사합니다|고마워(?:요)?|계속(?:해(?:줘|주세요)?)?|진행(?:해(?:줘|주세요)?)?|확인|はい|ええ|ありがとう(?:ございます)?|続けて(?:ください)?|お願いします|いいね|了解|好的?|好的谢谢|谢谢|继续|可以|是的|对|行)[\s.!?。！？~]*$/i;
+
+/** The user's greeting and politeness before the request. */
+const OPENING = /^(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|alright|right|now|well|great|cool|thanks|thank you|oh|ah|hmm|wait)\b[\s,!.]*(?:claude\b)?[\s,!.]*|claude[\s,!:]+)+/i;
+const POLITE = /^(?:(?:can|could|would|will) you(?: please)?|please|pls|let's|let us|i(?:'d| would) like you to|i want you to|i need you to|i(?:'d| would) like to|help me(?: to)?)\s+/i;
+
+/** A sentence that asks: a question, a request word, or an imperative opening. */
+const REQUEST = /[?？]\s*$|^(?:can|could|would|will) you\b|\b(?:please|let's|we should|we need to|i want|i'd like|i would like|i need|make sure|help me)\b|^(?:add|build|change|check|clean|commit|configure|convert|create|debug|delete|deploy|document|explain|find|fix|generate|implement|improve|install|investigate|list|make|merge|migrate|move|open|optimi[sz]e|push|refactor|remove|rename|replace|review|rewrite|run|set up|setup|show|split|support|tell|test|update|upgrade|use|write)\b|(?:해\s*줘|해\s*주세요|하세요|할\s*수\s*있|해야|주세요|してください|して下さい|お願い|してほしい|请|帮我|能不能|可以吗)/i;
+
+/**
+ * True for a prompt that only answers or acknowledges: the fixed phrases, and any reply of at most
+ * three words with no request in it and nothing that names a thing ("that would be perfect",
+ * "I think so", "no i dont ugh"); "fix the tests" or "src/app.ts" still ask.
+ */
+export function isAcknowledgement(prompt: string): boolean {
+	const text = prompt.trim();
+	if (ACKNOWLEDGEMENT.test(text)) return true;
+	const words = text.split(/\s+/).filter((w) => w !== "");
+	if (words.length === 0 || words.length > 4 || REQUEST.test(text)) return false;
+	if (/[/\\.`_@#\d<>=(){}[\]]/.test(text.replace(/[.!?]+$/, "")) || /[\u0080-\uffff]/.test(text)) return false;
+	return words.length <= 3 || /^(?:yes|yeah|no|nope|ok|okay|sure|that|it|i|sounds|looks|perfect|great|nice|sweet|cool)\b/i.test(text);
+}
+
+/** The request of a prompt, cut at a clause boundary; undefined when nothing but paste or an acknowledgement is left. */
+export function requestOf(prompt: string, max = 160): string | undefined {
+	if (isAcknowledgement(prompt)) return undefined;
+	const plan = planHeading(prompt);
+	if (plan) return cutAtBoundary(plan, max);
+	const typed = typedPart(prompt);
+	if (typed === "") return undefined;
+	const request = stripAsk(withoutIntros(requestSentence(typed))).replace(/\?\s*$/, "").trim();
+	if (request === "" || isAcknowledgement(request)) return undefined;
+	return cutAtBoundary(capitalize(request), max);
+}
+
+/** A text that ends in ":" introduced what was pasted after it: that last sentence goes (or, if alone, its colon). */
+function withoutIntros(text: string): string {
+	if (!/[:：]\s*$/.test(text)) return text;
+	const sentences = text.split(/(?<=[.!?。！？])\s+/);
+	const kept = sentences.length > 1 ? sentences.slice(0, -1).join(" ") : text;
+	return kept.replace(/\s*[:：]\s*$/, "");
+}
+
+/** Greetings and politeness off the front, as often as they stack ("Hey Claude, can you please…"). */
+export function stripAsk(text: string): string {
+	let s = text;
+	for (let i = 0; i < 3; i++) {
+		const next = s.replace(OPENING, "").replace(POLITE, "").trim();
+		if (next === s) break;
+		s = next;
+	}
+	return s;
+}
+
+/**
+ * The part of the typed text that asks: from its first sentence that is a request (a question,
+ * "please", an imperative) on, so context told first ("We've just refactored X.") gives way to the
+ * request itself; the whole text when no sentence looks like one.
+ */
+function requestSentence(typed: string): string {
+	const sentences = typed.split(/(?<=[.!?。！？])\s+/);
+	if (sentences.length < 2) return withinSentence(typed);
+	const at = sentences.findIndex((s) => REQUEST.test(stripAsk(s)) || REQUEST.test(s));
+	const from = at < 0 ? typed : withinSentence(sentences.slice(at).join(" "));
+	// "Why?" after the story is no request on its own: the story is what was asked.
+	return stripAsk(from).split(/\s+/).length < 3 ? typed : from;
+}
+
+/** "This was just so you know what is there, but I want to fix the broken APIs": from the request phrase on, when a long preamble comes first. */
+function withinSentence(text: string): string {
+	const m = /(?:^|[,;:]\s+|\s(?:but|and|so)\s+)((?:i want|i'd like|i would like|i need|can you|could you|would you|please|let's|we should|we need to)\b)/i.exec(text);
+	return m && m.index > 30 ? text.slice(m.index + m[0].length - (m[1]?.length ?? 0)) : text;
+}
+
+/** "Implement the following plan: # Title …" prompts (plan mode's hand-over): the plan's title. */
+export function planHeading(prompt: string): string | undefined {
+	if (!/^\s*implement the following plan\b/i.test(prompt)) return undefined;
+	const heading = /^#{1,3}\s+(.+)$/m.exec(prompt);
+	return heading?.[1]?.replace(/^plan:\s*/i, "").trim();
+}
+
+/**
+ * The lines the user typed, not pasted: no code fences, no log- or code-shaped lines, no quoted
+ * text, and at most the first few prose lines (a long paste of documentation is not a request).
+ */
+export function typedPart(prompt: string): string {
+	const kept: string[] = [];
+	let fence = false;
+	let prose = 0;
+	for (const raw of prompt.split("\n")) {
+		const line = raw.trim();
+		if (/^(`{3,}|~{3,})/.test(line)) {
+			fence = !fence;
+			continue;
+		}
+		if (fence || line === "" || isPastedLine(line)) {
+			if (line === "" && kept.length > 0) prose = Math.max(prose, 1);
+			continue;
+		}
+		// Image references and the line-continuation backslash of the client's multi-line input are not words.
+		const words = line.replace(/\[Image #\d+\]\s*/g, "").replace(/\s*\\$/, "").replace(/^[#>*\-\s]+/, "");
+		if (words !== "") kept.push(words);
+		if (++prose >= 4) break;
+	}
+	return kept.join(" ").replace(/\s+/g, " ").trim();
+}
+
+/** A line that looks copied from a terminal, a log, a stack trace or source code. */
+function isPastedLine(line: string): boolean {
+	if (/^(?:-->|==>|\+\+\+ |--- |@@ )|^\S+:\d+(?::\d+)?$/.test(line)) return true;
+	if (/^(?:at\s+\S+\s*\(|at\s+[\w$.]+:\d+|File ".*", line \d+|Traceback|\s*\^+\s*$|[$>❯%#]\s|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\d\d:\d\d|(?:ERROR|WARN|INFO|DEBUG|TRACE)\b|npm (?:ERR|WARN)|error(?:\[\w+\])?:|warning:|\|)/.test(line)) return true;
+	if (/^(?:import|export|const|let|var|function|class|def|fn|pub|public|private|return|if|for|while|#include|package|using)\b.*[;{}()=]/.test(line)) return true;
+	if (/[{};]\s*$/.test(line) && !/[a-z]{3,}\s+[a-z]{3,}\s+[a-z]{3,}/i.test(line)) return true;
+	// Mostly symbols and digits: data, not words.
+	const letters = line.replace(/[^\p{L}]/gu, "").length;
+	return line.length > 20 && letters / line.length < 0.45;
+}
+
+function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

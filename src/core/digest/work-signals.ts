@@ -1,0 +1,197 @@
+import type { ToolCall } from "../transcript/session-model";
+
+/**
+ * What a session's tool calls say in structure, before any prose: the todo list, the plan, the
+ * commits and pull requests it made, the checks (tests, builds) it ran and how the last one
+ * ended. Each reader looks only at calls that succeeded.
+ */
+
+export interface TodoItem {
+	content: string;
+	status: "pending" | "in_progress" | "completed";
+}
+
+/**
+ * The todo list as it stands after these calls: the last `TodoWrite`, with the newer task tools
+ * (`TaskCreate` numbers tasks from 1 in its result, `TaskUpdate` sets a status or deletes one)
+ * applied on top in call order.
+ */
+export function finalTodos(calls: readonly ToolCall[]): TodoItem[] {
+	let list: TodoItem[] = [];
+	const tasks = new Map<string, TodoItem>();
+	let created = 0;
+	for (const call of calls) {
+		if (call.result?.isError === true) continue;
+		if (call.name === "TodoWrite" && Array.isArray(call.input.todos)) {
+			list = call.input.todos.flatMap((t) => {
+				const item = t as Record<string, unknown>;
+				const content = typeof item.content === "string" ? item.content.trim() : "";
+				return content === "" ? [] : [{ content, status: statusOf(item.status) }];
+			});
+			tasks.clear();
+		} else if (call.name === "TaskCreate" && typeof call.input.subject === "string") {
+			created++;
+			const id = /Task #(\d+)/.exec(call.result?.text ?? "")?.[1] ?? String(created);
+			const item: TodoItem = { content: call.input.subject.trim(), status: "pending" };
+			tasks.set(id, item);
+			list.push(item);
+		} else if (call.name === "TaskUpdate") {
+			const raw = call.input.taskId;
+			const id = typeof raw === "string" || typeof raw === "number" ? String(raw) : undefined;
+			const item = id === undefined ? undefined : tasks.get(id);
+			if (!item || id === undefined) continue;
+			if (call.input.status === "deleted") {
+				list = list.filter((t) => t !== item);
+				tasks.delete(id);
+				continue;
+			}
+			if (typeof call.input.status === "string") item.status = statusOf(call.input.status);
+			if (typeof call.input.subject === "string" && call.input.subject.trim() !== "") item.content = call.input.subject.trim();
+		}
+	}
+	return list;
+}
+
+function statusOf(value: unknown): TodoItem["status"] {
+	return value === "completed" || value === "in_progress" ? value : "pending";
+}
+
+/** The title of the last plan presented with `ExitPlanMode`: its first heading, else its first line. */
+export function planTitle(calls: readonly ToolCall[]): string | undefined {
+	let title: string | undefined;
+	for (const call of calls) {
+		if (call.name !== "ExitPlanMode" || typeof call.input.plan !== "string") continue;
+		const plan = call.input.plan;
+		const heading = /^#{1,3}\s+(.+)$/m.exec(plan)?.[1] ?? plan.split("\n").find((l) => l.trim() !== "");
+		if (heading) title = heading.replace(/^plan:\s*/i, "").replace(/[*_`]/g, "").trim();
+	}
+	return title;
+}
+
+export interface Commit {
+	subject: string;
+	hash?: string;
+}
+
+/** Commits made by successful `git commit` calls, with `-m`, `--message` or a heredoc message. */
+export function commitsOf(calls: readonly ToolCall[]): Commit[] {
+	const commits: Commit[] = [];
+	for (const call of calls) {
+		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) continue;
+		const subject = commitSubject(call.input.command);
+		if (!subject) continue;
+		const hash = /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
+		commits.push({ subject, hash });
+	}
+	return commits;
+}
+
+/** The first line of the message a `git commit` command line gives. */
+export function commitSubject(command: string): string | undefined {
+	const at = command.search(/\bgit\s+(?:-C\s+\S+\s+)?commit\b/);
+	if (at < 0) return undefined;
+	const rest = command.slice(at);
+	const flag = /\s(?:-[a-zA-Z]*m|--message)(?:=|\s+)/.exec(rest);
+	if (!flag) return undefined;
+	const value = rest.slice(flag.index + flag[0].length);
+	const heredoc = /^["']?\$\(cat\s+<<-?\s*['"]?(\w+)['"]?\s*\n/.exec(value);
+	let message: string;
+	if (heredoc) {
+		const body = value.slice(heredoc[0].length);
+		const end = body.search(new RegExp(`^\\s*${heredoc[1]}\\s*$`, "m"));
+		message = end < 0 ? body : body.slice(0, end);
+	} else if (value.startsWith('"') || value.startsWith("'")) {
+		message = quoted(value);
+	} else {
+		message = /^\S+/.exec(value)?.[0] ?? "";
+	}
+	const subject = message.split("\n").map((l) => l.trim()).find((l) => l !== "");
+	return subject && subject !== "…" ? subject.replace(/…$/, "").trim() || undefined : undefined;
+}
+
+/** The text of a shell-quoted string that starts `value` (clipped input may end it early). */
+function quoted(value: string): string {
+	const q = value[0];
+	let out = "";
+	for (let i = 1; i < value.length; i++) {
+		const c = value[i];
+		if (c === q) break;
+		if (c === "\\" && q === '"' && i + 1 < value.length) {
+			out += value[++i];
+			continue;
+		}
+		out += c;
+	}
+	return out;
+}
+
+export interface PullRequest {
+	title?: string;
+	url?: string;
+}
+
+/** Pull requests opened with `gh pr create` that succeeded, and links the client recorded. */
+export function pullRequestsOf(calls: readonly ToolCall[], prLinks: readonly string[]): PullRequest[] {
+	const prs: PullRequest[] = [];
+	for (const call of calls) {
+		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) continue;
+		if (!/\bgh\s+pr\s+create\b/.test(call.input.command)) continue;
+		const title = /--title(?:=|\s+)(["'])(.*?)\1/.exec(call.input.command)?.[2];
+		const url = /https?:\/\/\S+\/pull\/\d+/.exec(call.result.text)?.[0];
+		prs.push({ title, url });
+	}
+	for (const url of prLinks) if (!prs.some((p) => p.url === url)) prs.push({ url });
+	return prs;
+}
+
+export interface Check {
+	command: string;
+	passed: boolean;
+}
+
+/** Test, build, lint and type-check commands, with whether each passed. */
+export function checksOf(calls: readonly ToolCall[]): Check[] {
+	const checks: Check[] = [];
+	for (const call of calls) {
+		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result) continue;
+		const command = checkCommand(call.input.command);
+		if (command) checks.push({ command, passed: !call.result.isError });
+	}
+	return checks;
+}
+
+const CHECK =
+	/(?:^|[\s;&|(])((?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|type-check|check|tsc|ci|e2e)[\w:-]*|(?:npx|pnpx|bunx|pnpm\s+exec|yarn)\s+(?:vitest|jest|mocha|tsc|eslint|playwright|ava|tap|biome)\b|(?:vitest|jest|pytest|mocha|phpunit|rspec|tox|nox|tsc|mypy|pyright|ruff\s+check)\b|python3?\s+-m\s+(?:pytest|unittest|mypy)|uv\s+run\s+(?:pytest|mypy|ruff)|go\s+(?:test|build|vet)|cargo\s+(?:test|build|check|clippy|nextest)|make(?:\s+(?:test|check|build|all|lint))?(?=\s*(?:$|[;&|)]))|(?:mise|just|task|turbo|nx|moon)\s+(?:run\s+)?(?:test|build|lint|check|fmt|typecheck|ci|e2e)[\w:-]*|(?:mvn|gradle|\.\/gradlew|dotnet|swift|mix|dune|stack|cabal|deno)\s+(?:test|build|verify|check|package))/;
+
+/** The check a command line runs (without its quoted arguments), or undefined. */
+export function checkCommand(command: string): string | undefined {
+	const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, '""');
+	return CHECK.exec(bare)?.[1]?.trim();
+}
+
+/**
+ * The user's answers to `AskUserQuestion`: choices they made among the options offered, as
+ * "header: answer" (the question's short header, else the question). Read from the result the
+ * client writes (`"question"="answer", …`).
+ */
+export function userAnswers(calls: readonly ToolCall[]): string[] {
+	const answers: string[] = [];
+	for (const call of calls) {
+		if (call.name !== "AskUserQuestion" || !call.result || call.result.isError) continue;
+		const headers = new Map<string, string>();
+		if (Array.isArray(call.input.questions)) {
+			for (const q of call.input.questions as Record<string, unknown>[]) {
+				if (typeof q.question === "string" && typeof q.header === "string") headers.set(q.question.replace(/…$/, ""), q.header);
+			}
+		}
+		for (const m of call.result.text.matchAll(/"((?:[^"\\\n]|\\.){1,400})"="((?:[^"\\\n]|\\.){1,400})"/g)) {
+			const question = m[1] ?? "";
+			const answer = (m[2] ?? "").trim();
+			if (answer === "") continue;
+			let header: string | undefined;
+			for (const [q, h] of headers) if (q.startsWith(question) || question.startsWith(q)) header = h;
+			answers.push(`${header ?? question.replace(/\?$/, "")}: ${answer}`);
+		}
+	}
+	return answers;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { isAcknowledgement, requestOf } from "../../../src/core/digest/request-text";
+
+describe("requestOf", () => {
+	it.each(["thanks", "ok", "OK!", "yes", "go on", "continue", "lgtm", "네", "계속해줘", "はい", "続けてください", "好的", "继续"])("%s asks for nothing", (prompt) => {
+		expect(isAcknowledgement(prompt)).toBe(true);
+		expect(requestOf(prompt)).toBeUndefined();
+	});
+
+	it("drops greetings and politeness", () => {
+		expect(requestOf("Hey Claude, can you please add pagination to the products endpoint?")).toBe("Add pagination to the products endpoint");
+		expect(requestOf("Let's add a retry to the fetch helper")).toBe("Add a retry to the fetch helper");
+		expect(requestOf("Hi! I'd like you to rename the config file")).toBe("Rename the config file");
+	});
+
+	it("leaves out pasted code, logs and the intro to them", () => {
+		const prompt = "The build fails with this error:\n```\nTypeError: generate is not a function\n    at build (/app/next.js:12:3)\n```\nCan you fix it?";
+		expect(requestOf(prompt)).toBe("Fix it");
+		const log = "Fix these\n\nerror[E0308]: mismatched types\n  --> src/main.rs:4:5\n2026-11-20T10:00:00Z ERROR failed";
+		expect(requestOf(log)).toBe("Fix these");
+		expect(requestOf("```\nconst a = 1;\n```")).toBeUndefined();
+	});
+
+	it("starts at the request when context comes first", () => {
+		expect(requestOf("We've just done a big refactoring and many browser tests fail. Can you fix them one by one?")).toBe("Fix them one by one");
+	});
+
+	it("titles a plan hand-over by the plan's heading", () => {
+		expect(requestOf("Implement the following plan:\n\n# Plan: Consolidate logging to one file\n\n## Steps\n1. …")).toBe("Consolidate logging to one file");
+	});
+
+	it("keeps Korean, Japanese and Chinese requests", () => {
+		expect(requestOf("목록 API에 페이지네이션을 추가해줘")).toBe("목록 API에 페이지네이션을 추가해줘");
+		expect(requestOf("[Image #1] ボタンの色を変えてください")).toBe("ボタンの色を変えてください");
+		expect(requestOf("请给列表接口加上分页")).toBe("请给列表接口加上分页");
+	});
+});
+
+describe("requestOf keeps colons that introduce nothing", () => {
+	it("keeps a signature with colons whole", () => {
+		expect(requestOf("Create a function `multiply(a: int, b: int) -> int` that multiplies two numbers together. Add a test for it.")).toBe("Create a function `multiply(a: int, b: int) -> int` that multiplies two numbers together. Add a test for it.");
+	});
+});

@@ -1,0 +1,87 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { digestSession } from "../../../src/core/digest/session-digest";
+import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
+import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";
+
+const at = (minute: number) => ({ timestamp: new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString() });
+
+function digestOf(records: unknown[]) {
+	return digestSession(parseTranscript(Buffer.from(jsonl(records)), SESSION));
+}
+
+describe("digestSession", () => {
+	beforeEach(() => resetIds());
+
+	it("makes tasks of typed requests, not of acknowledgements or control commands", () => {
+		const d = digestOf([
+			userText("Hey Claude, can you please add pagination to GET /products?", at(0)),
+			assistant(text("Let me look at the handler first."), { ...at(1), messageId: "m1" }),
+			assistant(text("Added `page` and `limit` to GET /products; the response has a total count."), { ...at(2), messageId: "m2" }),
+			userText("thanks", at(3)),
+			userText("<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>", at(4)),
+			userText("Now also add a test for page two", at(5)),
+			assistant(text("Perfect! I've added a test for page two, and it passes."), { ...at(6), messageId: "m3" }),
+		]);
+		expect(d.asked).toEqual(["Add pagination to GET /products", "Also add a test for page two"]);
+		expect(d.prompts).toBe(2);
+		expect(d.done).toContain("I've added a test for page two, and it passes.");
+		expect(d.done).toContain("Added `page` and `limit` to GET /products; the response has a total count.");
+		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
+	});
+
+	it("takes done and open from the todo list's final state, commits and a failing last check", () => {
+		const d = digestOf([
+			userText("Add a price formatter and commit it", at(0)),
+			assistant(text("Let me first create a todo list to track this task."), { ...at(1), messageId: "m1" }),
+			assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Write formatPrice", status: "pending" }, { content: "Document the rounding rules", status: "pending" }] }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "Todos have been modified successfully.", at(1)),
+			assistant(toolUse("t2", "Bash", { command: 'git add -A && git commit -m "Add price formatter"' }), { ...at(2), messageId: "m2" }),
+			toolResult("t2", "[main 1a2b3c4] Add price formatter\n 1 file changed", at(2)),
+			assistant(toolUse("t3", "TodoWrite", { todos: [{ content: "Write formatPrice", status: "completed" }, { content: "Document the rounding rules", status: "pending" }] }), { ...at(3), messageId: "m3" }),
+			toolResult("t3", "Todos have been modified successfully.", at(3)),
+			assistant(toolUse("t4", "Bash", { command: "npm test" }), { ...at(4), messageId: "m4" }),
+			toolResult("t4", "1 failed", { ...at(4), isError: true }),
+			assistant(text("Let me update the todo list:"), { ...at(5), messageId: "m5" }),
+		]);
+		expect(d.done.slice(0, 2)).toEqual(["commit 1a2b3c4: Add price formatter", "Write formatPrice"]);
+		// The last reply is narration only: the request itself was left unfinished.
+		expect(d.open).toEqual(["Document the rounding rules", "`npm test` failed on its last run", "unfinished: Add a price formatter and commit it"]);
+	});
+
+	it("leaves a closing question to the user open, and an unanswered request", () => {
+		const asked = digestOf([
+			userText("Refactor the cache layer", at(0)),
+			assistant(text("The cache now lives in one module.\n\nShould I also migrate the old callers?"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(asked.open).toEqual(["asked: Should I also migrate the old callers?"]);
+		const cut = digestOf([userText("Refactor the cache layer", at(0)), assistant(text("Done: one module."), { ...at(1), messageId: "m1" }), userText("Now rename it to store", at(2))]);
+		expect(cut.open).toEqual(["unanswered: Rename it to store"]);
+	});
+
+	it("keeps decisions stated as choices, with their reason, and no diagnosis", () => {
+		const d = digestOf([
+			userText("ok, fine, let's do vite", at(0)),
+			assistant(text("The entry has a `content` field instead of a `message` field.\n\nI went with Vite over http-server because it is cross-platform."), { ...at(1), messageId: "m1" }),
+		]);
+		expect(d.decisions).toEqual(["Do vite", "I went with Vite over http-server because it is cross-platform."]);
+	});
+
+	it("titles by the plan, and counts active minutes without idle gaps", () => {
+		const d = digestOf([
+			userText("Fix ruby elements in Chrome", at(0)),
+			assistant(toolUse("p1", "ExitPlanMode", { plan: "# Plan to fix ruby element support\n\n1. Use <ruby>" }), { ...at(5), messageId: "m1" }),
+			toolResult("p1", "User has approved your plan.", at(6)),
+			assistant(text("Ruby elements render in Chrome now."), { ...at(59), messageId: "m2" }),
+		]);
+		expect(d.title).toBe("Plan to fix ruby element support");
+		expect(d.activeMinutes).toBe(5);
+	});
+
+	it("splits tokens into input, output, cache read and cache write", () => {
+		const d = digestOf([
+			userText("Explain the parser", at(0)),
+			assistant(text("It reads one line at a time."), { ...at(1), messageId: "m1", usage: { input_tokens: 10, output_tokens: 20, cache_read_input_tokens: 300, cache_creation_input_tokens: 40 } }),
+		]);
+		expect(d.tokens).toEqual({ input: 10, output: 20, cacheRead: 300, cacheWrite: 40 });
+	});
+});

