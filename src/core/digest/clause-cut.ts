@@ -7,7 +7,8 @@ const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
 const CLAUSE_END = /[,;:—–)](?=\s)|\s[-–—]\s|[、，；：]/g;
 
 export function cutAtBoundary(text: string, max: number): string {
-	const clean = text.replace(/\s+/g, " ").trim();
+	// Only the start of a long text can show: fold that part (folding a prefix gives a prefix of the fold).
+	const clean = (text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text).replace(/\s+/g, " ").trim();
 	if (clean.length <= max) return clean;
 	return closedSpans(cutRaw(clean, max));
 }

@@ -17,6 +17,9 @@ const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
 /** A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't use Y". */
 const USER_CHOICE = /^(?:(?:ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)[\s,!.]+)*(?:let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|(?:use )?option [a-e1-5]\b)/i;
 
+/** USER_CHOICE unanchored: a cheap look at a whole prompt before it is split. */
+const USER_CHOICE_ANYWHERE = /\b(?:let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|option [a-e1-5])\b/i;
+
 export function isDecision(sentence: string): boolean {
 	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
 }
@@ -37,12 +40,14 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 	};
 	// The user's own words: their choices count even when phrased as "let's…".
 	for (const prompt of prompts) {
+		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
 		for (const unit of proseUnits(typedPart(prompt))) {
 			if (out.length >= max || isQuestion(unit.text) || !(USER_CHOICE.test(unit.text) || isDecision(unit.text))) continue;
 			const cut = cutAtBoundary(asChoice(unit.text), 200);
 			if (!out.includes(cut)) out.push(cut);
 		}
 	}
-	for (const reply of replies) for (const unit of proseUnits(reply)) add(unit.text);
+	// Most replies name no choice at all: only those that do are split into sentences.
+	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) add(unit.text);
 	return out;
 }

@@ -1,5 +1,15 @@
 /** Text on one line (runs of white space folded), cut at `max` characters with an ellipsis. */
 export function oneLine(text: string, max = Number.POSITIVE_INFINITY): string {
-	const one = text.replace(/\s+/g, " ").trim();
+	// Only the start of a long text can show: fold that part (folding a prefix gives a prefix of the fold).
+	const room = max * 4 + 64;
+	if (text.length > room) {
+		const head = fold(text.slice(0, room));
+		if (head.length > max) return `${head.slice(0, max)}…`;
+	}
+	const one = fold(text);
 	return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+function fold(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
 }

@@ -14,6 +14,7 @@ export interface ProseUnit {
  */
 export function proseUnits(markdown: string): ProseUnit[] {
 	const units: ProseUnit[] = [];
+	markdown = headAndTail(markdown);
 	let fence: string | undefined;
 	let section = "";
 	let paragraph: string[] = [];
@@ -60,6 +61,17 @@ export function proseUnits(markdown: string): ProseUnit[] {
 	return units;
 }
 
+/** Past this size a reply is read at its start (what it did) and its end (what is left), not in between. */
+const READ_HEAD = 4_000;
+const READ_TAIL = 2_000;
+
+function headAndTail(text: string): string {
+	if (text.length <= READ_HEAD + READ_TAIL) return text;
+	const head = text.slice(0, text.lastIndexOf("\n", READ_HEAD) + 1 || READ_HEAD);
+	const from = text.indexOf("\n", text.length - READ_TAIL);
+	return `${head}\n${text.slice(from < 0 ? text.length - READ_TAIL : from + 1)}`;
+}
+
 /** Sentences of one paragraph, split after . ! ? (and their CJK forms). */
 export function splitSentences(text: string): string[] {
 	const out: string[] = [];
@@ -90,8 +102,8 @@ export function isQuestion(text: string): boolean {
 }
 
 /** The statements of a reply, in order, with interjections taken off. */
-export function statementsOf(markdown: string): ProseUnit[] {
-	return proseUnits(markdown)
+export function statementsOf(markdown: string, units = proseUnits(markdown)): ProseUnit[] {
+	return units
 		.filter((u) => isStatement(u.text))
 		.map((u) => ({ ...u, text: withoutInterjection(u.text) }));
 }

@@ -97,7 +97,7 @@ export function typedPart(prompt: string): string {
 	const kept: string[] = [];
 	let fence = false;
 	let prose = 0;
-	for (const raw of prompt.split("\n")) {
+	for (const raw of requestLines(prompt)) {
 		const line = raw.trim();
 		if (/^(`{3,}|~{3,})/.test(line)) {
 			fence = !fence;
@@ -115,6 +115,12 @@ export function typedPart(prompt: string): string {
 	return kept.join(" ").replace(/\s+/g, " ").trim();
 }
 
+/** A long prompt is a request around a paste: its first and last lines say what is asked. */
+function requestLines(prompt: string): string[] {
+	const lines = prompt.split("\n");
+	return lines.length <= 60 ? lines : [...lines.slice(0, 40), ...lines.slice(-20)];
+}
+
 /** A line that looks copied from a terminal, a log, a stack trace or source code. */
 function isPastedLine(line: string): boolean {
 	if (/^(?:-->|==>|\+\+\+ |--- |@@ )|^\S+:\d+(?::\d+)?$/.test(line)) return true;
@@ -122,8 +128,7 @@ function isPastedLine(line: string): boolean {
 	if (/^(?:import|export|const|let|var|function|class|def|fn|pub|public|private|return|if|for|while|#include|package|using)\b.*[;{}()=]/.test(line)) return true;
 	if (/[{};]\s*$/.test(line) && !/[a-z]{3,}\s+[a-z]{3,}\s+[a-z]{3,}/i.test(line)) return true;
 	// Mostly symbols and digits: data, not words.
-	const letters = line.replace(/[^\p{L}]/gu, "").length;
-	return line.length > 20 && letters / line.length < 0.45;
+	return line.length > 20 && line.replace(/[^\p{L}]/gu, "").length / line.length < 0.45;
 }
 
 function capitalize(text: string): string {

@@ -5,7 +5,7 @@ import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
 import { decisionsOf } from "./decisions";
 import { oneLine } from "./one-line";
-import { isQuestion, proseUnits, statementsOf } from "./prose";
+import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
@@ -71,12 +71,13 @@ const ITEM_MAX = 160;
  * @param agents the session's sub-agent models: their written and edited files count as its work.
  */
 export function digestSession(model: SessionModel, summaryTitle?: string, agents: readonly SessionModel[] = []): SessionDigest {
+	const statements = new Statements();
 	const tasks = sessionTasks(model);
 	const calls = toolCallsOf(model, true);
 	const todos = finalTodos(toolCallsOf(model));
 	const commits = commitsOf(calls);
 	const checks = checksOf(calls);
-	const summaries = tasks.map(summarizeTask);
+	const summaries = tasks.map((t) => summarizeTask(t, statements));
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
 	const plan = planTitle(calls) ?? (typed[0] === undefined ? undefined : planHeading(typed[0]));
 
@@ -96,12 +97,12 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const t of todos) if (t.status !== "completed") open.push(cutAtBoundary(t.content, ITEM_MAX));
 	if (lastCheck && !lastCheck.passed) open.push(`\`${oneLine(lastCheck.command, 60)}\` failed on its last run`);
 	const last = tasks[tasks.length - 1];
-	const question = last ? closingQuestion(last) : undefined;
+	const question = last ? closingQuestion(last, statements) : undefined;
 	if (question) open.push(`asked: ${question}`);
 	// A last request with no reply, or whose replies say nothing but narration, was cut off.
 	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`unanswered: ${last.ask}`);
-	else if (last?.ask && !question && finalReply(last) === undefined) open.push(`unfinished: ${last.ask}`);
-	if (last) open.push(...deferred(last));
+	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`unfinished: ${last.ask}`);
+	if (last) open.push(...deferred(last, statements));
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
 	const touched = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
@@ -144,18 +145,40 @@ function resultsOf(statements: readonly string[]): string[] {
 	return results.length > 0 ? results : statements.slice(0, 1);
 }
 
+/** Prose units and statements of each reply, worked out once per digest (several readers ask for the same reply). */
+class Statements {
+	private readonly units = new Map<string, ProseUnit[]>();
+	private readonly statements = new Map<string, ProseUnit[]>();
+	unitsOf(text: string): ProseUnit[] {
+		let found = this.units.get(text);
+		if (!found) {
+			found = proseUnits(text);
+			this.units.set(text, found);
+		}
+		return found;
+	}
+	of(text: string): ProseUnit[] {
+		let found = this.statements.get(text);
+		if (!found) {
+			found = statementsOf(text, this.unitsOf(text));
+			this.statements.set(text, found);
+		}
+		return found;
+	}
+}
+
 /** The last reply of a task that states something (a reply that is only a pasted block or narration is passed over). */
-function finalReply(task: SessionTask): string | undefined {
+function finalReply(task: SessionTask, statements: Statements): string | undefined {
 	for (let i = task.texts.length - 1; i >= 0; i--) {
 		const text = task.texts[i] ?? "";
-		if (statementsOf(text).length > 0) return text;
+		if (statements.of(text).length > 0) return text;
 	}
 	return undefined;
 }
 
-function summarizeTask(task: SessionTask): TaskSummary {
-	const reply = finalReply(task) ?? "";
-	const result = statementsOf(reply).map((u) => cutAtBoundary(u.text, 240)).slice(0, 6);
+function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
+	const reply = finalReply(task, statements) ?? "";
+	const result = statements.of(reply).slice(0, 6).map((u) => cutAtBoundary(u.text, 240));
 	const files: string[] = [];
 	for (const call of task.calls) {
 		const path = call.input.file_path ?? call.input.notebook_path;
@@ -166,10 +189,10 @@ function summarizeTask(task: SessionTask): TaskSummary {
 }
 
 /** A question the assistant leaves to the user at the very end ("Should I proceed with …?"). */
-function closingQuestion(task: SessionTask): string | undefined {
+function closingQuestion(task: SessionTask, statements: Statements): string | undefined {
 	const reply = task.texts[task.texts.length - 1];
 	if (!reply) return undefined;
-	const units = proseUnits(reply);
+	const units = statements.unitsOf(reply);
 	const lastUnit = units[units.length - 1];
 	if (!lastUnit || !isQuestion(lastUnit.text) || !ADDRESSED.test(lastUnit.text)) return undefined;
 	return cutAtBoundary(lastUnit.text, ITEM_MAX);
@@ -179,11 +202,11 @@ function closingQuestion(task: SessionTask): string | undefined {
 const ADDRESSED = /\b(?:you|your|should i|shall i|do you|would you|want me|can i|may i)\b|(?:할까요|하시겠어요|원하시나요|드릴까요|까요)\s*[?？]|(?:ますか|ましょうか|でしょうか)\s*[?？]|(?:吗|呢|要不要|是否)\s*[?？]/i;
 
 /** Items the final reply lists as left to do ("Next steps:", "Remaining:", "Not yet …"). */
-function deferred(task: SessionTask): string[] {
-	const reply = finalReply(task);
+function deferred(task: SessionTask, statements: Statements): string[] {
+	const reply = finalReply(task, statements);
 	if (!reply) return [];
 	const out: string[] = [];
-	for (const unit of statementsOf(reply)) {
+	for (const unit of statements.of(reply)) {
 		if (out.length >= 2) break;
 		if (unit.kind === "item" && DEFERRED_SECTION.test(unit.section)) out.push(cutAtBoundary(unit.text, ITEM_MAX));
 		else if (DEFERRED_SENTENCE.test(unit.text)) {

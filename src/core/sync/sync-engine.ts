@@ -1,6 +1,6 @@
 import { upsertMarkedBlock } from "../context/marked-block";
-import { DIGEST_VERSION } from "../digest/session-digest";
-import { buildKeywordStats, topicTags } from "../digest/topic-tags";
+import { DIGEST_VERSION, digestSession } from "../digest/session-digest";
+import { buildKeywordStats, topicSignals, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
@@ -95,7 +95,9 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		// Summaries read later in this run may title a session read earlier: digest again then.
 		let ready = prepared.get(session.file.path);
 		const title = summaryTitle(state, session.model);
-		if (!ready || ready.summaryTitle !== title || session.subagents.length > 0) ready = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
+		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
+		// The worker digested the session alone: its sub-agents' files join it here (the costly prompt terms stay).
+		else if (session.subagents.length > 0) ready = withAgents(ready, session);
 		readyByPath.set(session.file.path, ready);
 		recordSession(state, session, settings, ready);
 	}
@@ -183,6 +185,11 @@ function recordSession(state: SyncState, session: SessionWithAgents, settings: S
 		tags: existing?.tags ?? [],
 		keywords,
 	};
+}
+
+function withAgents(ready: PreparedSession, session: SessionWithAgents): PreparedSession {
+	const digest = digestSession(session.model, ready.summaryTitle, session.subagents.map((a) => a.model));
+	return { ...ready, digest, signals: topicSignals({ project: ready.project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands }) };
 }
 
 function summaryTitle(state: SyncState, model: SessionModel): string | undefined {

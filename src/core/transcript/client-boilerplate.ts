@@ -15,9 +15,10 @@ export function stripClientBoilerplate(text: string): string {
 	out = replaceTagBlocks(out, "tools-used-before-summary", () => "");
 	out = replaceTagBlocks(out, "system-reminder", (inner) => (isReminderBoilerplate(inner) ? "" : `\n${inner.trim()}\n`));
 	out = replaceTagBlocks(out, "usage", (inner, closed) => (/^\s*(?:subagent_tokens|total_tokens):/.test(inner) ? "" : `<usage>${inner}${closed ? "</usage>" : ""}`));
-	for (const [from, to] of REPLACEMENTS) out = out.split(from).join(to);
-	for (const phrase of PHRASES) out = out.split(phrase).join("");
-	for (const pattern of PATTERNS) out = out.replace(pattern, "");
+	// includes() first: most texts hold none of these, and a search allocates nothing.
+	for (const [from, to] of REPLACEMENTS) if (out.includes(from)) out = out.split(from).join(to);
+	for (const phrase of PHRASES) if (out.includes(phrase)) out = out.split(phrase).join("");
+	for (const [needle, pattern] of PATTERNS) if (out.includes(needle)) out = out.replace(pattern, "");
 	for (const phrase of PHRASES) out = dropClippedTail(out, phrase);
 	out = dropAgentIdLines(out);
 	if (out === original) return original;
@@ -52,9 +53,9 @@ const REPLACEMENTS: readonly [string, string][] = [
 ];
 
 /** Hints with a tool name inside; anchored and bounded, so they cost one pass. */
-const PATTERNS = [
-	/\n?\n?The app marks these items in progress and checks them off by itself as the work gets done, so you don't need to call \w{1,40} to change their status\. Use it to rename or delete an item\./g,
-	/Do NOT \w{1,40} or tail this file via the shell tool — it is the full subagent JSONL transcript and reading it will overflow your context\. If the user asks for progress, say the agent is still running; you'll get a completion notification\./g,
+const PATTERNS: readonly [needle: string, pattern: RegExp][] = [
+	["The app marks these items", /\n?\n?The app marks these items in progress and checks them off by itself as the work gets done, so you don't need to call \w{1,40} to change their status\. Use it to rename or delete an item\./g],
+	["or tail this file via the shell tool", /Do NOT \w{1,40} or tail this file via the shell tool — it is the full subagent JSONL transcript and reading it will overflow your context\. If the user asks for progress, say the agent is still running; you'll get a completion notification\./g],
 ];
 
 /** Reminders that are pure boilerplate (dropped); any other reminder keeps its text, unwrapped. */
