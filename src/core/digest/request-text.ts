@@ -24,6 +24,8 @@ const REQUEST = /[?？]\s*$|^(?:can|could|would|will) you\b|\b(?:please|let's|we
  */
 export function isAcknowledgement(prompt: string): boolean {
 	const text = prompt.trim();
+	// A reply of a few words is short: a long prompt is never one (and is not split to find out).
+	if (text.length > 80) return false;
 	if (ACKNOWLEDGEMENT.test(text)) return true;
 	const words = text.split(/\s+/).filter((w) => w !== "");
 	if (words.length === 0 || words.length > 4 || REQUEST.test(text)) return false;
@@ -78,7 +80,7 @@ function requestSentence(typed: string): string {
 
 /** "This was just so you know what is there, but I want to fix the broken APIs": from the request phrase on, when a long preamble comes first. */
 function withinSentence(text: string): string {
-	const m = /(?:^|[,;:]\s+|\s(?:but|and|so)\s+)((?:i want|i'd like|i would like|i need|can you|could you|would you|please|let's|we should|we need to)\b)/i.exec(text);
+	const m = /(?:^|[\s,;:])((?:i want|i'd like|i would like|i need|can you|could you|would you|please|let's|we should|we need to)\b)/i.exec(text);
 	return m && m.index > 30 ? text.slice(m.index + m[0].length - (m[1]?.length ?? 0)) : text;
 }
 

@@ -109,7 +109,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,
-		title: sessionTitle(model, summaryTitle, plan, tasks.find((t) => t.ask)?.ask),
+		// A bare command (`/init`) titles a session only when nothing was typed besides.
+		title: sessionTitle(model, summaryTitle, plan, (tasks.find((t) => t.ask && !/^\/\S+$/.test(t.ask)) ?? tasks.find((t) => t.ask))?.ask),
 		projectPath: model.cwd,
 		branch: model.gitBranch,
 		startedAt: model.startedAt,
@@ -165,20 +166,31 @@ class Statements {
 		}
 		return found;
 	}
+	/** The first `n` statements only: most readers need no more, and judging a unit costs. */
+	first(text: string, n: number): ProseUnit[] {
+		const all = this.statements.get(text);
+		if (all) return all.slice(0, n);
+		const found: ProseUnit[] = [];
+		for (const unit of this.unitsOf(text)) {
+			if (found.length >= n) break;
+			found.push(...statementsOf(text, [unit]));
+		}
+		return found;
+	}
 }
 
 /** The last reply of a task that states something (a reply that is only a pasted block or narration is passed over). */
 function finalReply(task: SessionTask, statements: Statements): string | undefined {
 	for (let i = task.texts.length - 1; i >= 0; i--) {
 		const text = task.texts[i] ?? "";
-		if (statements.of(text).length > 0) return text;
+		if (statements.first(text, 1).length > 0) return text;
 	}
 	return undefined;
 }
 
 function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	const reply = finalReply(task, statements) ?? "";
-	const result = statements.of(reply).slice(0, 6).map((u) => cutAtBoundary(u.text, 240));
+	const result = statements.first(reply, 6).map((u) => cutAtBoundary(u.text, 240));
 	const files: string[] = [];
 	for (const call of task.calls) {
 		const path = call.input.file_path ?? call.input.notebook_path;

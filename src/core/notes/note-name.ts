@@ -36,7 +36,8 @@ const MAX_NAME = 100;
  * at most 100 UTF-16 units (well under every limit once a date and `.md` are added).
  */
 export function safeFileName(raw: string, fallback = "Untitled"): string {
-	let name = stripControls(raw.normalize("NFC")).replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
+	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
+	let name = stripControls(raw.normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	if (name.length > MAX_NAME) {
 		name = name.slice(0, MAX_NAME);
 		// Do not cut a surrogate pair in half.

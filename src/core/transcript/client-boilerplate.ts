@@ -8,7 +8,9 @@
  * cut short at the end is recognised too. Linear in the text: no regex runs over it unbounded.
  */
 export function stripClientBoilerplate(text: string): string {
-	const original = text.replace(/\r\n?/g, "\n");
+	// One pass tells most texts apart: no tag, frame, hint or clipped end, nothing to take out.
+	if (!text.endsWith("…") && !MARKERS.test(text)) return text;
+	const original = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 	let out = unwrapSubagentHandBack(original);
 	out = dropPartialTagAtEnd(out);
 	out = replaceTagBlocks(out, "tool_use_error", (inner) => inner.trim());
@@ -68,6 +70,13 @@ function isReminderBoilerplate(inner: string): boolean {
 }
 
 const FRAME = "[Subagent hand-back]";
+
+/** Anything that can start boilerplate: a tag, the frame, an agent id line, the head of a hint. */
+const MARKERS = new RegExp(
+	[...PHRASES.map((p) => p.trim().slice(0, 24)), ...REPLACEMENTS.map(([from]) => from.slice(0, 24)), ...PATTERNS.map(([needle]) => needle), "<", FRAME, "agentId: ", "\r"]
+		.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+		.join("|"),
+);
 
 /**
  * A sub-agent's report as its parent received it (2.1.x): notes indented by two spaces, the frame

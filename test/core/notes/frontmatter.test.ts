@@ -29,6 +29,7 @@ describe("safeFileName", () => {
 	// Forbidden characters become look-alikes, so a name keeps its meaning.
 	it.each([
 		["Add GET /products/:id?", "Add GET ∕products∕꞉id？"],
+		["/init", "init"],
 		["Show a badge when quantity > 1", "Show a badge when quantity ＞ 1"],
 		["CON", "CON_"],
 		["lpt1.txt", "lpt1.txt_"],
