@@ -134,8 +134,8 @@ describe("our hooks in the real Claude Code", () => {
 		expect(compact.exitCode, compact.stderr).toBe(0);
 		const checkpointLine = () => /^- Last checkpoint: .*$/m.exec(readFileSync(join(cwd, "CLAUDE.md"), "utf8"))?.[0] ?? "";
 		const until = Date.now() + 15_000;
-		while (!checkpointLine().includes("Asked: continue where we left off") && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-		expect(checkpointLine()).toMatch(/^- Last checkpoint: \d{4}-\d\d-\d\d \d\d:\d\d Asked: continue where we left off with the rate limiter Reply: Picking up/);
+		while (!checkpointLine().includes("Asked: Continue where we left off") && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+		expect(checkpointLine()).toMatch(/^- Last checkpoint: \d{4}-\d\d-\d\d \d\d:\d\d Asked: Continue where we left off with the rate limiter Reply: Picking up/);
 		expect(readFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "hooks.log"), "utf8")).toMatch(new RegExp(`\tpre-compact\tok\t.*trigger=manual checkpoint=${two.sessionId} sync=started`));
 
 		// 6. Uninstall: the user's file, byte for byte.

@@ -69,9 +69,9 @@ describe("session notes from real Claude Code sessions", () => {
 		const english = readFileSync(join(folder, notes.find((n) => n.includes("Add a Dockerfile"))!), "utf8");
 		expect(english).toContain(`session_id: ${first.sessionId}`);
 		expect(english).toContain("### You\n\nAdd a Dockerfile and an Invoice type for the billing service");
-		expect(english).toContain("**Outcome:** Added a Dockerfile for Node 20 and src/invoice.ts with the Invoice type.");
-		expect(english).toContain(`- \`${join(cwd, "Dockerfile")}\``);
-		expect(english).toContain(`- \`${join(cwd, "src", "invoice.ts")}\``);
+		expect(english).toContain("**Tasks:**\n1. Add a Dockerfile and an Invoice type for the billing service\n    - Added a Dockerfile for Node 20 and src/invoice.ts with the Invoice type.");
+		// Paths in the body are the project's own.
+		expect(english).toContain("**Files touched:**\n- `Dockerfile`\n- `src/invoice.ts`");
 		expect(english).toContain("- `ls src`");
 		const englishTags = /tags:\n((?: {2}- .*\n)+)/.exec(english)?.[1] ?? "";
 		for (const tag of ["ai/project/billing-api", "docker", "typescript"]) expect(englishTags).toContain(tag);
@@ -79,10 +79,11 @@ describe("session notes from real Claude Code sessions", () => {
 		const korean = readFileSync(join(folder, notes.find((n) => n.includes("청구서"))!), "utf8");
 		expect(korean).toContain(`session_id: ${second.sessionId}`);
 		expect(korean).toContain("청구서 합계를 계산하는 파이썬 스크립트를 추가해 줘");
-		expect(korean).toContain("**Outcome:** 청구서 합계를 계산하는 scripts/total.py를 추가했습니다.");
+		expect(korean).toContain("    - 청구서 합계를 계산하는 scripts/total.py를 추가했습니다.");
 		const koreanTags = /tags:\n((?: {2}- .*\n)+)/.exec(korean)?.[1] ?? "";
 		expect(koreanTags).toContain("python");
-		expect(koreanTags).toMatch(/청구서|합계/);
+		// "청구서 합계" is said once, in one sentence of one session: no evidence for a keyword tag (docs/topic-tags.md).
+		expect(koreanTags).not.toMatch(/청구서|합계/);
 		expect(koreanTags).not.toMatch(/추가해|줘/);
 
 		const claudeMd = readFileSync(join(cwd, "CLAUDE.md"), "utf8");
