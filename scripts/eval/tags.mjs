@@ -21,11 +21,11 @@
 // recall = good tags produced / all good tags in the labels. The second corpus is held out: its
 // tags are printed, never scored.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { builtinModules, createRequire } from "node:module";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import esbuild from "esbuild";
+import { bundleForNode } from "../node-bundle.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const corpusRoot = resolve(repo, "..", "shared", "corpus");
@@ -56,16 +56,7 @@ async function loadCore() {
 	const dir = mkdtempSync(join(tmpdir(), "ai-memory-eval-"));
 	try {
 		const outfile = join(dir, "core.cjs");
-		await esbuild.build({
-			stdin: { contents: entry, resolveDir: repo, loader: "ts", sourcefile: "eval-entry.ts" },
-			bundle: true,
-			platform: "node",
-			format: "cjs",
-			target: "node20",
-			outfile,
-			external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
-			logLevel: "warning",
-		});
+		await bundleForNode({ stdin: { contents: entry, resolveDir: repo, loader: "ts", sourcefile: "eval-entry.ts" }, outfile });
 		return createRequire(import.meta.url)(outfile);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
