@@ -66,10 +66,19 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	pushList(lines, "Done", d.done.map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
-	const files = keyFiles(d, shape.files);
+	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
 	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
 	if (notePath) lines.push(`- Note: \`${noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath}\``);
 	return `${lines.join("\n")}\n`;
+}
+
+/** A long path by its last folders and its name (`…/cli/logging/logger.go`): the name is what a reader looks for. */
+function tail(path: string, max: number): string {
+	if (path.length <= max) return path;
+	const parts = path.split("/");
+	let out = parts.pop() ?? path;
+	for (let part = parts.pop(); part !== undefined && out.length + part.length + 1 <= max - 2; part = parts.pop()) out = `${part}/${out}`;
+	return `…/${out}`;
 }
 
 /** The folder every path is in, when they all share one. */

@@ -70,6 +70,8 @@ export function stripAsk(text: string): string {
  * request itself; the whole text when no sentence looks like one.
  */
 function requestSentence(typed: string): string {
+	// What fits is kept whole: the context told first is part of the request.
+	if (typed.length <= 100) return typed;
 	const sentences = typed.split(/(?<=[.!?。！？])\s+/);
 	if (sentences.length < 2) return withinSentence(typed);
 	const at = sentences.findIndex((s) => REQUEST.test(stripAsk(s)) || REQUEST.test(s));

@@ -88,7 +88,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const pr of pullRequestsOf(calls, model.prLinks)) done.push(`PR ${pr.title ? `"${cutAtBoundary(pr.title, ITEM_MAX)}"` : ""}${pr.url ? `${pr.title ? " " : ""}${pr.url}` : ""}`.trim());
 	const lastCheck = checks[checks.length - 1];
 	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
-	const said = summaries.map((s) => (s.commits.length === 0 ? resultsOf(s.result) : []));
+	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : s.result.slice(0, 2)));
 	for (const r of said[said.length - 1] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
 	for (const t of todos) if (t.status === "completed" && !INVESTIGATION.test(t.content)) done.push(cutAtBoundary(t.content, ITEM_MAX));
 	for (const rs of said.slice(0, -1)) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
@@ -140,7 +140,7 @@ const INVESTIGATION = /^(?:examine|explore|check|analy[sz]e|investigate|discover
 /** Words that report a change or a result ("added", "now", "passes", "추가했", "追加しました", "已添加"). */
 const RESULT = /\b(?:added|adds|created|creates|fixed|fixes|implemented|updated|removed|renamed|moved|refactored|rewrote|rewritten|replaced|converted|configured|installed|committed|pushed|merged|changed|switched|extracted|introduced|wrote|written|built|migrated|deleted|cleaned|resolved|enabled|disabled|now|passes|pass|passing|succeeds|works|working|complete|completed|done|ready|supports)\b|했습니다|했어요|되었습니다|됐습니다|완료|しました|されました|完了|已|完成/i;
 
-/** The statements of a task's reply that say what it came to: those that report a result (two at most), else the first. */
+/** The statements of a task's reply that say what its changes came to: those that report a result (two at most), else the first. An answer (no file changed) is said by its first statements. */
 function resultsOf(statements: readonly string[]): string[] {
 	const results = statements.filter((s) => RESULT.test(s)).slice(0, 2);
 	return results.length > 0 ? results : statements.slice(0, 1);

@@ -15,14 +15,15 @@ describe("requestOf", () => {
 
 	it("leaves out pasted code, logs and the intro to them", () => {
 		const prompt = "The build fails with this error:\n```\nTypeError: generate is not a function\n    at build (/app/next.js:12:3)\n```\nCan you fix it?";
-		expect(requestOf(prompt)).toBe("Fix it");
+		expect(requestOf(prompt)).toBe("The build fails with this error: Can you fix it");
 		const log = "Fix these\n\nerror[E0308]: mismatched types\n  --> src/main.rs:4:5\n2026-11-20T10:00:00Z ERROR failed";
 		expect(requestOf(log)).toBe("Fix these");
 		expect(requestOf("```\nconst a = 1;\n```")).toBeUndefined();
 	});
 
-	it("starts at the request when context comes first", () => {
-		expect(requestOf("We've just done a big refactoring and many browser tests fail. Can you fix them one by one?")).toBe("Fix them one by one");
+	it("starts at the request when a long context comes first, and keeps a short one", () => {
+		expect(requestOf("We've just done a big refactoring (phase 2 of the architecture review), moved the renderer into its own package, and many browser tests fail since. Can you fix them one by one?")).toBe("Fix them one by one");
+		expect(requestOf("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.")).toBe("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.");
 	});
 
 	it("titles a plan hand-over by the plan's heading", () => {
