@@ -1,6 +1,6 @@
 import { cutAtBoundary } from "./clause-cut";
 import { isQuestion, isStatement, proseUnits } from "./prose";
-import { stripAsk, typedPart } from "./request-text";
+import { typedPart } from "./request-text";
 
 /**
  * Decisions: sentences that state a choice ("we'll go with X because…", "use pnpm instead of
@@ -24,10 +24,10 @@ export function isDecision(sentence: string): boolean {
 	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
 }
 
-/** A user's choice as a statement: "ok, fine, let's do vite" reads "Do vite", "I will use X" reads "Use X". */
+/** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
 function asChoice(sentence: string): string {
-	const s = stripAsk(sentence).replace(/^(?:(?:ok(?:ay)?|fine|yes|yeah|sure|alright)[\s,!.]+)*(?:let's|let us|i(?:'ll| will)|we(?:'ll| will))\s+/i, "");
-	return s.charAt(0).toUpperCase() + s.slice(1);
+	const s = sentence.replace(/^(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)\b[\s,!.]*)+/i, "").trim();
+	return `user chose: ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
 }
 
 /** Decisions stated in the typed part of prompts and in the assistant's replies, first stated first. */

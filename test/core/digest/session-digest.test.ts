@@ -63,7 +63,7 @@ describe("digestSession", () => {
 			userText("ok, fine, let's do vite", at(0)),
 			assistant(text("The entry has a `content` field instead of a `message` field.\n\nI went with Vite over http-server because it is cross-platform."), { ...at(1), messageId: "m1" }),
 		]);
-		expect(d.decisions).toEqual(["Do vite", "I went with Vite over http-server because it is cross-platform."]);
+		expect(d.decisions).toEqual(["user chose: let's do vite", "I went with Vite over http-server because it is cross-platform."]);
 	});
 
 	it("titles by the plan, and counts active minutes without idle gaps", () => {
