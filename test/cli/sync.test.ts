@@ -45,7 +45,7 @@ describe("ai-memory sync", () => {
 		expect(result.contextWritten).toHaveLength(1);
 		const claudeMd = readFileSync(join(dir, "shop-api", "CLAUDE.md"), "utf8");
 		expect(claudeMd.startsWith("# shop-api\r\nHand-written.  \r\n\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n")).toBe(true);
-		expect(claudeMd).toContain("Add a GET /products/:id endpoint to the shop API.");
+		expect(claudeMd).toContain("Add a GET /products/:id endpoint to the shop API");
 		expect(claudeMd).toContain("주문 목록 API에 페이지네이션을 추가해 줘");
 		const notes = readdirSync(join(dir, "vault", "AI Conversations", "shop-api"));
 		expect(notes).toHaveLength(5);

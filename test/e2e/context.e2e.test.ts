@@ -125,7 +125,7 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		expect(block1).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint\r\n/);
 		// One request, the title already: no "Asked" line; the reply's result is what was done.
 		expect(block1).not.toContain("- Asked:");
-		expect(block1).toContain("- Done: Checkout is now limited to 30 requests per minute per client (src/rate-limit.ts).\r\n");
+		expect(block1).toContain("- Done: Checkout is now limited to 30 requests per minute per client (src/rate-limit.ts)\r\n");
 		expect(block1).toContain("- Files: `src/rate-limit.ts`");
 
 		// --- nothing new: nothing written.

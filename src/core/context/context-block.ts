@@ -111,7 +111,9 @@ function weightiest(d: SessionDigest, max: number, chars: number, askMax: number
 function pushList(lines: string[], label: string, items: readonly string[], max: number, chars: number, more = 0): void {
 	const shown: string[] = [];
 	let used = 0;
-	for (const item of items) {
+	for (const whole of items) {
+		// Items are joined with "; ": a sentence's own final period would read ".;".
+		const item = whole.replace(/(?<![.…])\.$/, "");
 		if (shown.length >= max || (shown.length > 0 && used + item.length > chars)) break;
 		shown.push(item);
 		used += item.length + 2;

@@ -102,7 +102,7 @@ describe("lazy facade and packet", () => {
 		expect(note.frontmatter).toContain("type: ai-context-packet");
 		expect(note.body).toContain("## Open ends\n\n- Migrate the orders table (2026-11-20)");
 		expect(note.body).toContain("## Facts\n\n- **use-pnpm**: The project uses pnpm, not npm");
-		expect(note.body).toContain("- Decided: We decided to use Redis.");
+		expect(note.body).toContain("- Decided: We decided to use Redis");
 		expect(note.body).toContain(BACKGROUND_LINE);
 	});
 });
