@@ -9,7 +9,7 @@ import { typedPart } from "./request-text";
  * count; narration ("Let me use grep instead") neither.
  */
 const CHOICE_EN =
-	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b.*\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to)\s+[^.]{1,60}?\s+(?:instead of|rather than))\b/i;
+	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to)\s+[^.]{1,60}?\s+(?:instead of|rather than))\b/i;
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;

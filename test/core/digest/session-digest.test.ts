@@ -85,3 +85,13 @@ describe("digestSession", () => {
 		expect(d.tokens).toEqual({ input: 10, output: 20, cacheRead: 300, cacheWrite: 40 });
 	});
 });
+
+describe("digestSession on hostile text", () => {
+	// Bounded patterns and one pass over lines: a backtracking pattern would run into the test's timeout here.
+	it("gets through replies built to make pattern matching backtrack, and keeps narration out", () => {
+		resetIds();
+		const reply = `${"prefer ".repeat(3_000)}\n${"```\n".repeat(5_000)}${"Let me ".repeat(2_000)}${"a, ".repeat(5_000)}?`;
+		const d = digestOf([userText(`Fix it ${"x ".repeat(5_000)}`, at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]);
+		expect([...d.done, ...d.open].join(" ")).not.toMatch(/let me/i);
+	});
+});
