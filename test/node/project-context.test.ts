@@ -161,4 +161,14 @@ describe("after an upgrade", () => {
 		expect(state.sessions[path]!.digest).toEqual(original);
 		expect(await claudeMd()).not.toContain("Let me");
 	});
+
+	it("leaves out an old digest it cannot make again (its transcript and model gone), and goes on", async () => {
+		const s = settings();
+		await sync(s);
+		const [, record] = Object.entries(state.sessions)[0]!;
+		state.sessions["/gone/old-session.jsonl"] = { ...record, notePath: "AI Conversations/shop-api/old.md", digest: { title: "Old release session", projectPath, startedAt: "2026-11-22T10:00:00.000Z", sessionId: "old", goal: "Let me look", openEnds: [] } as never };
+		const r = await sync(s);
+		expect(r.errors).toEqual([]);
+		expect(await claudeMd()).not.toContain("Old release session");
+	});
 });

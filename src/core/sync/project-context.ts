@@ -1,5 +1,6 @@
 import { recentEntries, renderContextBlock, type ContextEntry } from "../context/context-block";
 import { renderContextPacket, renderFacade, type PacketFact } from "../context/lazy-context";
+import { DIGEST_VERSION } from "../digest/session-digest";
 import { baseName, safeFileName } from "../notes/note-name";
 import type { ProjectSettings, Settings } from "../settings";
 import type { SyncState } from "./sync-state";
@@ -23,7 +24,8 @@ const CHARS_PER_TOKEN = 4;
 export function projectContext(state: SyncState, project: ProjectSettings, settings: Settings, facts: readonly PacketFact[], vaultPath?: string): ProjectContext {
 	const located = (path: string) => (vaultPath ? `${vaultPath.replace(/[\\/]+$/, "")}/${path}` : path);
 	const projectTags = `${settings.tagPrefix}project/`;
-	const records = Object.values(state.sessions).filter((r) => r.digest.projectPath === project.path);
+	// A digest an older release stored (its model gone, so never made again) has another shape: left out.
+	const records = Object.values(state.sessions).filter((r) => r.digest.projectPath === project.path && r.digest.version === DIGEST_VERSION);
 	const entries: ContextEntry[] = records.map((r) => ({
 		digest: r.digest,
 		topics: r.tags.filter((t) => !t.startsWith(projectTags)).map((t) => (t.startsWith(settings.tagPrefix) ? t.slice(settings.tagPrefix.length) : t)),
