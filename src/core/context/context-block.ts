@@ -1,5 +1,6 @@
 import { cutAtBoundary } from "../digest/clause-cut";
 import type { SessionDigest } from "../digest/session-digest";
+import { relativeTo } from "../notes/relative-path";
 
 /** One past session as the context sees it: its digest, topics and where its note is. */
 export interface ContextEntry {
@@ -61,7 +62,7 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	const shape = SHAPES[detail];
 	const lines = [`### ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title}`];
 	if (detail === "long" && topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
-	const asked = d.asked.length === 1 && d.asked[0] === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
+	const asked = d.asked.length === 1 && d.asked[0]?.replace(/\.$/, "") === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
 	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);
 	pushList(lines, "Done", d.done.map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
@@ -125,16 +126,11 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 
 /** The files a session wrote or edited, relative to its project when inside it. */
 export function keyFiles(d: SessionDigest, max: number): string[] {
-	return rankedFiles(d).slice(0, max).map((f) => relative(f, d.projectPath));
+	return rankedFiles(d).slice(0, max).map((f) => relativeTo(f, d.projectPath));
 }
 
 /** The project's own files first; Claude Code's scratch (plans, memory under `.claude/`) last. */
 function rankedFiles(d: SessionDigest): string[] {
 	const rank = (f: string) => (/[\\/]\.claude[\\/]/.test(f) ? 2 : d.projectPath && f.startsWith(`${d.projectPath}/`) ? 0 : /^[\\/]|^[A-Za-z]:/.test(f) ? 1 : 0);
 	return d.filesTouched.map((f, i) => [f, rank(f), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map(([f]) => f);
-}
-
-function relative(file: string, root?: string): string {
-	if (root && file.startsWith(`${root}/`)) return file.slice(root.length + 1);
-	return file;
 }

@@ -31,7 +31,9 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	const goal = d.asked[0];
 	if (goal) lines.push(`- Goal: ${cutAtBoundary(goal, 100)}`);
 	lines.push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
-	const point = checkpoint ?? (d.done[0] ? { at: d.endedAt, text: d.done[d.done.length - 1] ?? d.done[0] } : undefined);
+	// Without a recorded checkpoint, where the session stopped: what its last task came to.
+	const reached = d.tasks.filter((t) => t.result.length > 0).at(-1)?.result[0] ?? d.done[0];
+	const point = checkpoint ?? (reached ? { at: d.endedAt, text: reached } : undefined);
 	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
 	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);

@@ -75,18 +75,18 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const tasks = sessionTasks(model);
 	const calls = toolCallsOf(model, true);
 	const todos = finalTodos(toolCallsOf(model));
-	const commits = commitsOf(calls);
-	const checks = checksOf(calls);
+	// Every call belongs to a task: the session's commits and last check are its tasks'.
 	const summaries = tasks.map((t) => summarizeTask(t, statements));
+	const commits = summaries.flatMap((s) => s.commits);
+	const lastCheck = summaries.filter((s) => s.check !== undefined).at(-1)?.check;
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
 	const plan = planTitle(calls) ?? (typed[0] === undefined ? undefined : planHeading(typed[0]));
 
-	// Done, best evidence first: commits and pull requests, then what the last task's reply
-	// established, then the todo list's completed outcomes, then the other tasks' results.
+	// Done, best evidence first: commits and pull requests, the last check when it passed, what the
+	// last task's reply established, the todo list's completed outcomes, the other tasks' results.
 	const done: string[] = [];
 	for (const c of commits) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
 	for (const pr of pullRequestsOf(calls, model.prLinks)) done.push(`PR ${pr.title ? `"${cutAtBoundary(pr.title, ITEM_MAX)}"` : ""}${pr.url ? `${pr.title ? " " : ""}${pr.url}` : ""}`.trim());
-	const lastCheck = checks[checks.length - 1];
 	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
 	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : s.result.slice(0, 2)));
 	for (const r of said[said.length - 1] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
@@ -127,7 +127,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		filesTouched: touched,
 		filesRead: model.files.read,
 		commands: unique(shellCommandsOf(model).map((c) => oneLine(String(c.input.command)))),
-		errors: errorsOf(model).map((e) => shorten(oneLine(e.tool ? `${e.tool}: ${stripClientBoilerplate(e.text)}` : e.text), 160)),
+		errors: errorsOf(model).map((e) => shorten(e.tool ? `${e.tool}: ${stripClientBoilerplate(e.text)}` : e.text, 160)),
 		tools: unique(calls.map((c) => c.name)),
 		subagents: subagentCallsOf(model).map(describeSubagent),
 		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation },

@@ -7,6 +7,7 @@ import type { SessionEvent, ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { renderFrontmatter } from "./frontmatter";
 import { safeFileName } from "./note-name";
+import { relativeTo } from "./relative-path";
 import { wikiLink } from "./links";
 import { renderToolCallBody, toolSummary } from "./render-tool-call";
 
@@ -98,12 +99,6 @@ function renderTask(task: TaskSummary, n: number, root: string | undefined): str
 	if (task.check) lines.push(`    - ${code(task.check.command)} ${task.check.passed ? "passed" : "failed"}`);
 	if (task.files.length > 0) lines.push(`    - Files: ${task.files.slice(0, 6).map((f) => code(relativeTo(f, root))).join(", ")}${task.files.length > 6 ? ", …" : ""}`);
 	return lines.join("\n");
-}
-
-/** A path inside the project as the project sees it; others as they are. */
-function relativeTo(file: string, root: string | undefined): string {
-	if (root && file.startsWith(`${root}/`)) return file.slice(root.length + 1);
-	return file;
 }
 
 /** The conversation section: independent of tags and links, so it can be rendered early. */

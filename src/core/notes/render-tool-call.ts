@@ -3,6 +3,7 @@ import type { DetailLevel } from "../settings";
 import { LIMITS } from "../transcript/fold";
 import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
+import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
 	detail: DetailLevel;
@@ -36,8 +37,8 @@ export function toolSummary(call: ToolCall, root?: string): string {
 	const text = summaryText(call);
 	if (text === undefined) return "";
 	// A file of the project reads as the project names it.
-	const relative = root && (text === call.input.file_path || text === call.input.notebook_path) && text.startsWith(`${root}/`) ? text.slice(root.length + 1) : text;
-	return `: ${oneLine(relative, SUMMARY_MAX)}`;
+	const shown = text === call.input.file_path || text === call.input.notebook_path ? relativeTo(text, root) : text;
+	return `: ${oneLine(shown, SUMMARY_MAX)}`;
 }
 
 const SUMMARY_MAX = 90;

@@ -22,8 +22,20 @@ export interface PreparedSession {
 export function prepareSession(model: SessionModel, summaryTitle: string | undefined, projectDir: string, agents: readonly SessionModel[] = []): PreparedSession {
 	const digest = digestSession(model, summaryTitle, agents);
 	const project = projectName(digest.projectPath, projectDir);
-	const signals = topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands });
-	return { summaryTitle, digest, terms: termOccurrences(promptText(model)), project, signals };
+	return { summaryTitle, digest, terms: termOccurrences(promptText(model)), project, signals: signalsOf(project, digest) };
+}
+
+/**
+ * The same session with its sub-agents' work joined: a worker digests a session alone, the
+ * sub-agents are known only once every file is read. The prompt terms (the costly part) stay.
+ */
+export function withSubagents(ready: PreparedSession, model: SessionModel, agents: readonly SessionModel[]): PreparedSession {
+	const digest = digestSession(model, ready.summaryTitle, agents);
+	return { ...ready, digest, signals: signalsOf(ready.project, digest) };
+}
+
+function signalsOf(project: string, digest: SessionDigest): TopicSignal[] {
+	return topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands });
 }
 
 /** The project's folder name in the vault: the last part of its path. */

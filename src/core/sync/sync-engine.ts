@@ -1,6 +1,6 @@
 import { upsertMarkedBlock } from "../context/marked-block";
-import { DIGEST_VERSION, digestSession } from "../digest/session-digest";
-import { buildKeywordStats, topicSignals, topicTags } from "../digest/topic-tags";
+import { DIGEST_VERSION } from "../digest/session-digest";
+import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { safeFileName } from "../notes/note-name";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
@@ -12,7 +12,7 @@ import { hash53 } from "../transcript/fold";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";
 import { isEmptySession } from "../transcript/session-queries";
-import { prepareSession, promptText, type PreparedSession } from "./prepare-session";
+import { prepareSession, promptText, withSubagents, type PreparedSession } from "./prepare-session";
 import { projectContext, projectNameFor } from "./project-context";
 import { hookContextOf, type HookContext } from "./hook-context";
 import { memoryFolderOf, syncProjectMemory, type MemoryOutcome } from "./memory-sync";
@@ -96,8 +96,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 		let ready = prepared.get(session.file.path);
 		const title = summaryTitle(state, session.model);
 		if (!ready || ready.summaryTitle !== title) ready = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
-		// The worker digested the session alone: its sub-agents' files join it here (the costly prompt terms stay).
-		else if (session.subagents.length > 0) ready = withAgents(ready, session);
+		else if (session.subagents.length > 0) ready = withSubagents(ready, session.model, session.subagents.map((a) => a.model));
 		readyByPath.set(session.file.path, ready);
 		recordSession(state, session, settings, ready);
 	}
@@ -185,11 +184,6 @@ function recordSession(state: SyncState, session: SessionWithAgents, settings: S
 		tags: existing?.tags ?? [],
 		keywords,
 	};
-}
-
-function withAgents(ready: PreparedSession, session: SessionWithAgents): PreparedSession {
-	const digest = digestSession(session.model, ready.summaryTitle, session.subagents.map((a) => a.model));
-	return { ...ready, digest, signals: topicSignals({ project: ready.project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands }) };
 }
 
 function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
