@@ -14,11 +14,14 @@ const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
 
+/** What a reply opens with before the choice itself: "ok, fine, let's do vite". */
+const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)\b[\s,!.]*)*`;
 /** A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't use Y". */
-const USER_CHOICE = /^(?:(?:ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)[\s,!.]+)*(?:let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|(?:use )?option [a-e1-5]\b)/i;
-
-/** USER_CHOICE unanchored: a cheap look at a whole prompt before it is split. */
-const USER_CHOICE_ANYWHERE = /\b(?:let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|option [a-e1-5])\b/i;
+const USER_CHOICES = String.raw`let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|(?:use )?option [a-e1-5]\b`;
+const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
+/** The same, anywhere: a cheap look at a whole prompt before it is split. */
+const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
+const OPENING_ONLY = new RegExp(`^${OPENING}`, "i");
 
 export function isDecision(sentence: string): boolean {
 	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
@@ -26,28 +29,23 @@ export function isDecision(sentence: string): boolean {
 
 /** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
 function asChoice(sentence: string): string {
-	const s = sentence.replace(/^(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)\b[\s,!.]*)+/i, "").trim();
+	const s = sentence.replace(OPENING_ONLY, "").trim();
 	return `user chose: ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
 }
 
 /** Decisions stated in the typed part of prompts and in the assistant's replies, first stated first. */
 export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4): string[] {
 	const out: string[] = [];
-	const add = (sentence: string) => {
-		if (out.length >= max || !isStatement(sentence) || !isDecision(sentence)) return;
-		const cut = cutAtBoundary(sentence, 200);
-		if (!out.includes(cut)) out.push(cut);
+	const add = (text: string) => {
+		const cut = cutAtBoundary(text, 200);
+		if (out.length < max && !out.includes(cut)) out.push(cut);
 	};
 	// The user's own words: their choices count even when phrased as "let's…".
 	for (const prompt of prompts) {
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
-		for (const unit of proseUnits(typedPart(prompt))) {
-			if (out.length >= max || isQuestion(unit.text) || !(USER_CHOICE.test(unit.text) || isDecision(unit.text))) continue;
-			const cut = cutAtBoundary(asChoice(unit.text), 200);
-			if (!out.includes(cut)) out.push(cut);
-		}
+		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(unit.text));
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
-	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) add(unit.text);
+	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) if (isStatement(unit.text) && isDecision(unit.text)) add(unit.text);
 	return out;
 }
