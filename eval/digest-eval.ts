@@ -8,13 +8,14 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
-import type { NoteStore, ProjectFiles } from "../src/core/ports";
+import type { ProjectFiles } from "../src/core/ports";
+import { MemoryNotes } from "../test/fakes/memory-notes";
 import { recallOutput } from "../src/core/hooks/hook-output";
 import { DEFAULT_PROJECT, DEFAULT_SETTINGS, type ContextMode, type Settings } from "../src/core/settings";
 import { redactionSpec } from "../src/core/sync/redaction-policy";
 import { runSync } from "../src/core/sync/sync-engine";
 import { emptySyncState } from "../src/core/sync/sync-state";
-import type { HookContext } from "../src/core/sync/hook-context";
+import type { HookContext } from "../src/core/plan/hook-context";
 import { openTranscriptIndex } from "../src/node/transcript-index";
 
 interface Item {
@@ -34,23 +35,6 @@ const KINDS = ["asked", "done", "open", "decisions"] as const;
 /** The report goes to standard output, a line at a time. */
 function say(line: string): void {
 	process.stdout.write(`${line}\n`);
-}
-
-class Notes implements NoteStore {
-	readonly files = new Map<string, string>();
-	async read(path: string) {
-		return this.files.get(path) ?? null;
-	}
-	async write(path: string, text: string) {
-		this.files.set(path, text);
-		return true;
-	}
-	async list(folder: string) {
-		return [...this.files.keys()].filter((p) => p.startsWith(`${folder}/`));
-	}
-	async remove(path: string) {
-		return this.files.delete(path);
-	}
 }
 
 class Projects implements ProjectFiles {
@@ -88,7 +72,7 @@ async function deliver(corpus: string, file: string): Promise<Delivered | undefi
 		for (const sibling of readdirSync(dirname(source))) if (sibling.startsWith("agent-")) cpSync(join(dirname(source), sibling), join(folder, sibling));
 		const out: Partial<Record<ContextMode, { block: string; hook?: HookContext; notes: number }>> = {};
 		for (const mode of ["eager", "lazy"] as const) {
-			const notes = new Notes();
+			const notes = new MemoryNotes();
 			const projects = new Projects();
 			const state = emptySyncState();
 			let settings: Settings = { ...DEFAULT_SETTINGS, projects: [] };

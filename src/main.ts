@@ -192,7 +192,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private vaultSync(): VaultSync {
 		const vault = this.vaultPath();
 		if (vault === undefined) throw new Error("This plugin needs a vault on the local file system (desktop).");
-		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file)), {
+		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file), (file, to) => this.app.fileManager.renameFile(file, to)), {
 			vaultPath: vault,
 			// Shared with the CLI and the hooks: the plugin waits a while for theirs to end.
 			lock: { tool: "plugin", waitMs: 30_000 },

@@ -3,6 +3,7 @@ import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
 import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
 import type { FoldedWhole } from "./sync/fold-whole";
+import type { ResolvedFolder } from "./projects/project-identity";
 import type { RedactionSpec } from "./sync/redaction-policy";
 
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
@@ -20,6 +21,13 @@ export interface NoteStore {
 	list(folder: string): Promise<string[]>;
 	/** Deletes the note (to the trash where there is one), only if it still holds `expected`. */
 	remove(path: string, expected: string): Promise<boolean>;
+	/**
+	 * Moves notes, links to them following (Obsidian updates them; the vault folder rewrites them).
+	 * A move whose note is gone, or whose target exists already, is not made. Returns those made.
+	 */
+	move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]>;
+	/** Optional: the paths of every Markdown note below `folder` (`""`: the vault), hidden folders left out. */
+	listTree?(folder: string): Promise<string[]>;
 }
 
 /**
@@ -44,6 +52,12 @@ export interface ProjectFiles {
 	 */
 	write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean>;
 }
+
+/**
+ * Where a folder's project is on this machine: its git root (a linked worktree's main checkout),
+ * else the folder; undefined when the folder is not here.
+ */
+export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
 export interface TranscriptSource {

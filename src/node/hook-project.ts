@@ -2,8 +2,9 @@ import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { deviceIdOf, type ProjectSettings } from "../core/settings";
-import type { HookContext } from "../core/sync/hook-context";
+import type { HookContext } from "../core/plan/hook-context";
 import { hookContextPath } from "./plugin-paths";
+import { resolveProjectFolder } from "./project-resolver";
 
 /**
  * What a hook needs to know about the project Claude Code runs in: which enabled project it is,
@@ -12,7 +13,7 @@ import { hookContextPath } from "./plugin-paths";
 
 /**
  * The enabled project whose folder is `cwd` or holds it (the deepest one when several do), else
- * undefined. A project configured through a symlink is matched by its real path too, as Claude
+ * the one of the same git repository (a linked worktree's main checkout), else undefined. A project configured through a symlink is matched by its real path too, as Claude
  * Code reports the real cwd.
  */
 export function projectForCwd<P extends Pick<ProjectSettings, "path" | "enabled">>(projects: readonly P[], cwd: string): P | undefined {
@@ -24,7 +25,14 @@ export function projectForCwd<P extends Pick<ProjectSettings, "path" | "enabled"
 			.map((p) => ({ p, path: paths(p) }))
 			.filter((c) => within(c.path))
 			.sort((a, b) => b.path.length - a.path.length)[0]?.p;
-	return best((p) => comparable(p.path)) ?? best((p) => comparable(realPath(p.path)));
+	return best((p) => comparable(p.path)) ?? best((p) => comparable(realPath(p.path))) ?? sameRepository(enabled, cwd);
+}
+
+/** The enabled project of the same repository: a linked worktree's sessions belong to its main checkout. */
+function sameRepository<P extends Pick<ProjectSettings, "path">>(projects: readonly P[], cwd: string): P | undefined {
+	const here = resolveProjectFolder(cwd);
+	if (!here?.repository) return undefined;
+	return projects.find((p) => resolveProjectFolder(p.path)?.root === here.root);
 }
 
 function comparable(path: string): string {

@@ -6,7 +6,7 @@ import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
-import type { HookContext } from "../core/sync/hook-context";
+import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
 
 /**

@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile, rename } from "node:fs/promises";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { lstat, mkdir, readdir, readFile, rename } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { writeFileReplacingSync } from "./atomic-write";
+import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
 
 /**
@@ -69,6 +70,47 @@ export class VaultFolder implements NoteStore {
 		}
 		(await this.listing(dirname(target))).delete(basename(target));
 		return true;
+	}
+
+	/** Renames each note, then rewrites the vault's links that named an old path, in one pass. */
+	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
+		const made: { from: string; to: string }[] = [];
+		for (const move of moves) {
+			const from = this.resolve(move.from);
+			const to = this.resolve(move.to);
+			const source = await lstat(from).catch(() => undefined);
+			if (!source?.isFile() || (await lstat(to).then(() => true, () => false))) continue;
+			await mkdir(dirname(to), { recursive: true });
+			await rename(from, to);
+			(await this.listing(dirname(from))).delete(basename(from));
+			(await this.listing(dirname(to))).add(basename(to));
+			made.push(move);
+		}
+		if (made.length === 0) return made;
+		const links = new Map(made.map((m) => [m.from, m.to]));
+		for (const path of await this.listTree("")) {
+			const text = await this.read(path);
+			if (text === null) continue;
+			const rewritten = rewriteLinks(text, links);
+			if (rewritten !== text) await this.write(path, rewritten, text);
+		}
+		return made;
+	}
+
+	/** Every Markdown note below `folder`, hidden folders (`.obsidian`, `.trash`) and links to elsewhere left out. */
+	async listTree(folder: string): Promise<string[]> {
+		const found: string[] = [];
+		const walk = async (dir: string): Promise<void> => {
+			const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+			for (const e of entries) {
+				if (e.name.startsWith(".")) continue;
+				const full = join(dir, e.name);
+				if (e.isDirectory()) await walk(full);
+				else if (e.isFile() && /\.md$/i.test(e.name)) found.push(relative(this.root, full).split(sep).join("/"));
+			}
+		};
+		await walk(folder === "" ? this.root : this.resolve(folder));
+		return found.sort();
 	}
 
 	private listing(folder: string): Promise<Set<string>> {

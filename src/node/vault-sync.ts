@@ -4,11 +4,12 @@ import type { NoteStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/sync/redaction-policy";
 import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
-import { discoverProjects, type DiscoveredProject } from "../core/sync/project-discovery";
+import { discoverProjects, type DiscoveredProject } from "../core/projects/project-discovery";
 import type { TranscriptIndex } from "../core/sync/transcript-index";
 import { ClaudeMemoryFolder } from "./claude-memory-folder";
 import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
+import { resolveProjectFolder } from "./project-resolver";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
@@ -75,7 +76,7 @@ export class VaultSync {
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
 			return dir === undefined ? undefined : new ClaudeMemoryFolder(dir);
 		};
-		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context) }, options);
+		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder }, options);
 		await this.store.flush(state);
 		return report;
 	}

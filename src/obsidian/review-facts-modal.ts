@@ -1,7 +1,7 @@
 import { type App, Modal, Notice, normalizePath, Setting, TFile, TFolder } from "obsidian";
 import { readFact } from "../core/memory/fact-file";
 import type { Settings } from "../core/settings";
-import { INBOX } from "../core/sync/propose-sync";
+import { INBOX } from "../core/plan/plan-proposals";
 
 /**
  * "Review proposed facts": every fact waiting in a project's `_inbox`, with its description and

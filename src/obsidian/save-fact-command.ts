@@ -17,7 +17,7 @@ export function saveSelectionAsFact(app: App, settings: Settings, editor: Editor
 		return;
 	}
 	const projects = projectNames(app, settings);
-	const store = new VaultNoteStore(app.vault, (f) => app.fileManager.trashFile(f));
+	const store = new VaultNoteStore(app.vault, (f) => app.fileManager.trashFile(f), (f, to) => app.fileManager.renameFile(f, to));
 	new SaveFactModal(app, text, projects, { project: file ? projectOf(app, settings, file) : undefined }, async (choice) => {
 		const folder = normalizePath(`${settings.memoryFolder}/${choice.project}`);
 		const taken = new Set((await store.list(folder)).map((p) => p.slice(folder.length + 1).toLowerCase()));

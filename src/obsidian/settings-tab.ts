@@ -15,7 +15,7 @@ import {
 	type ContextTarget,
 	type Settings,
 } from "../core/settings";
-import type { DiscoveredProject } from "../core/sync/project-discovery";
+import type { DiscoveredProject } from "../core/projects/project-discovery";
 
 /** What the tab needs from the plugin; the tab itself touches no file. */
 export interface SettingsTabHost {

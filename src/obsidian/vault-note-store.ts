@@ -6,11 +6,37 @@ import type { NoteStore } from "../core/ports";
  * existing ones, so Obsidian's cache and open editors stay in step. Paths are normalized.
  */
 export class VaultNoteStore implements NoteStore {
-	/** @param trash how a note is deleted: the plugin passes `FileManager.trashFile`, which follows the user's setting. */
+	/**
+	 * @param trash how a note is deleted: the plugin passes `FileManager.trashFile`, which follows the user's setting.
+	 * @param rename how a note is moved: the plugin passes `FileManager.renameFile`, which updates the links to it.
+	 */
 	constructor(
 		private readonly vault: Vault,
 		private readonly trash: (file: TFile) => Promise<void>,
+		private readonly rename: (file: TFile, newPath: string) => Promise<void>,
 	) {}
+
+	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
+		const made: { from: string; to: string }[] = [];
+		for (const move of moves) {
+			const file = this.vault.getFileByPath(normalizePath(move.from));
+			const target = normalizePath(move.to);
+			if (!file || this.vault.getAbstractFileByPath(target)) continue;
+			await this.ensureFolder(target.split("/").slice(0, -1).join("/"));
+			await this.rename(file, target);
+			made.push(move);
+		}
+		return made;
+	}
+
+	async listTree(folder: string): Promise<string[]> {
+		const root = folder === "" ? "" : `${normalizePath(folder)}/`;
+		return this.vault
+			.getMarkdownFiles()
+			.map((f) => f.path)
+			.filter((p) => p.startsWith(root) && !p.split("/").some((part) => part.startsWith(".")))
+			.sort();
+	}
 
 	async list(folder: string): Promise<string[]> {
 		const found = this.vault.getFolderByPath(normalizePath(folder));

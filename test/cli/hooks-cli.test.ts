@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecallIndex } from "../../src/core/memory/recall";
-import type { HookContext } from "../../src/core/sync/hook-context";
+import type { HookContext } from "../../src/core/plan/hook-context";
 import { hookContextPath } from "../../src/node/plugin-paths";
 
 /**

@@ -19,6 +19,17 @@ export class MemoryNotes implements NoteStore {
 	async list(folder: string): Promise<string[]> {
 		return [...this.files.keys()].filter((p) => p.startsWith(`${folder}/`) && !p.slice(folder.length + 1).includes("/")).sort();
 	}
+	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
+		const made = moves.filter((m) => this.files.has(m.from) && !this.files.has(m.to));
+		for (const m of made) {
+			this.files.set(m.to, this.files.get(m.from)!);
+			this.files.delete(m.from);
+		}
+		return made;
+	}
+	async listTree(folder: string): Promise<string[]> {
+		return [...this.files.keys()].filter((p) => (folder === "" || p.startsWith(`${folder}/`)) && p.endsWith(".md")).sort();
+	}
 	async remove(path: string, expected: string): Promise<boolean> {
 		if (this.files.get(path) !== expected) return false;
 		this.files.delete(path);

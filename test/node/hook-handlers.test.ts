@@ -6,7 +6,7 @@ import { loadSettings } from "../../src/cli/sync-command";
 import { HOOK_OUTPUT_MAX } from "../../src/core/hooks/hook-output";
 import { RecallIndex } from "../../src/core/memory/recall";
 import { DEFAULT_PROJECT, type ProjectSettings } from "../../src/core/settings";
-import type { HookContext } from "../../src/core/sync/hook-context";
+import type { HookContext } from "../../src/core/plan/hook-context";
 import { checkpointPath } from "../../src/node/checkpoints";
 import { claudeDirOf, runHook, type HookRunOptions } from "../../src/node/hook-handlers";
 import { projectForCwd } from "../../src/node/hook-project";

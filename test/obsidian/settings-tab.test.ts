@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../src/core/settings";
-import type { DiscoveredProject } from "../../src/core/sync/project-discovery";
+import type { DiscoveredProject } from "../../src/core/projects/project-discovery";
 import { SettingsTab, type SettingsTabHost, TEXT_SAVE_DELAY_MS } from "../../src/obsidian/settings-tab";
 import { Notice, Plugin, type PluginSettingTab } from "../stubs/obsidian";
 import { stubApp } from "../stubs/app";

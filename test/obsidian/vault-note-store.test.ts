@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { VaultNoteStore } from "../../src/obsidian/vault-note-store";
 import { FileManager, Vault } from "../stubs/obsidian";
 
-const store = (vault: Vault) => new VaultNoteStore(vault as never, (file) => new FileManager(vault).trashFile(file));
+const store = (vault: Vault) => new VaultNoteStore(vault as never, (file) => new FileManager(vault).trashFile(file), (file, to) => new FileManager(vault).renameFile(file, to));
 
 describe("VaultNoteStore", () => {
 	it("creates notes with their folders, and reads them back", async () => {

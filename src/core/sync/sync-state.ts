@@ -3,8 +3,11 @@ import type { SessionDigest } from "../digest/session-digest";
 
 /** What the sync remembers about one session between runs. Small: the models live elsewhere. */
 export interface SessionRecord {
-	/** Folder of the project in the vault. */
+	/** The project's identity: its repository root (see `projects/project-identity`). Unset in a version 1 state. */
+	projectKey?: string;
+	/** The project's folder in the vault, as `SyncState.projects` names it. */
 	project: string;
+	/** Where the session ran (its `cwd`). */
 	projectPath?: string;
 	/** The note's path, chosen once: a later title change does not move the note. */
 	notePath: string;
@@ -22,40 +25,64 @@ export interface SessionRecord {
 	facts?: string[];
 }
 
+/** What the sync keeps about one project, by identity. */
+export interface ProjectRecord {
+	/** Its folder in the vault (notes, index, packet; memory under the memory folder): chosen once. */
+	folder: string;
+	/** The identity is a git repository's root: sessions recorded in folders below it belong to it. */
+	repository?: boolean;
+	/** Where the user moved the project's notes folder, when they did: new session notes go there. */
+	notesPath?: string;
+	/** Where the user moved the project's memory folder, when they did. */
+	memoryPath?: string;
+	/** Where the user moved the project's index note, when they did. */
+	indexPath?: string;
+	/** Where the user moved the project's context packet, when they did. */
+	packetPath?: string;
+}
+
 export interface SyncState {
 	version: number;
 	/** By transcript path. */
 	sessions: Record<string, SessionRecord>;
+	/** By project identity. */
+	projects: Record<string, ProjectRecord>;
 	/** `summary` lines seen anywhere, by the hash of their `leafUuid`: they title another session. */
 	summaries: Record<string, string>;
 	/** Resume points recorded before a compaction, by session id: the lazy facade shows the latest. */
 	checkpoints: Record<string, Checkpoint>;
 	/**
-	 * Shared facts by project path, then Claude Code's file name: the vault file paired with it and
+	 * Shared facts by project identity, then Claude Code's file name: the vault file paired with it and
 	 * the text both sides held after the last sync.
 	 */
 	memory: Record<string, Record<string, { vault: string; base: string }>>;
-	/** Keys of facts proposed once, by project: never proposed again, whether accepted or rejected. */
+	/** Keys of facts proposed once, by project identity: never proposed again, whether accepted or rejected. */
 	proposed: Record<string, string[]>;
 	/** Transcripts read by a sync of one project that belong to others: the next sync does them. */
 	pending: string[];
 }
 
-export const SYNC_STATE_VERSION = 1;
+/** Version 2: projects by identity. Version 1 (folder names) is read and migrated by the next sync. */
+export const SYNC_STATE_VERSION = 2;
+export const LEGACY_SYNC_STATE_VERSION = 1;
 
 export function emptySyncState(): SyncState {
-	return { version: SYNC_STATE_VERSION, sessions: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [] };
+	return { version: SYNC_STATE_VERSION, sessions: {}, projects: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [] };
 }
 
-/** Reads a stored state; anything unreadable or from another version starts afresh. */
+/**
+ * Reads a stored state; anything unreadable or from an unknown version starts afresh. A version 1
+ * state keeps its version number, so the sync migrates it (`plan/migrate-state`).
+ */
 export function restoreSyncState(raw: unknown): SyncState {
 	if (typeof raw !== "object" || raw === null) return emptySyncState();
 	const o = raw as Partial<SyncState>;
-	if (o.version !== SYNC_STATE_VERSION || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
+	if ((o.version !== SYNC_STATE_VERSION && o.version !== LEGACY_SYNC_STATE_VERSION) || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
 	const record = (v: unknown) => (typeof v === "object" && v !== null ? v : undefined);
 	return {
-		version: SYNC_STATE_VERSION,
+		version: o.version,
 		sessions: o.sessions,
+		projects: (record(o.projects) as SyncState["projects"] | undefined) ?? {},
 		// Always in this order, so that an unchanged state serializes to the same bytes.
 		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
 		checkpoints: (record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {},

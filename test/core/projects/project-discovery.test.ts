@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionDigest } from "../../../src/core/digest/session-digest";
-import { discoverProjects } from "../../../src/core/sync/project-discovery";
+import { discoverProjects } from "../../../src/core/projects/project-discovery";
 import { emptySyncState, type SessionRecord } from "../../../src/core/sync/sync-state";
 
 function record(project: string, projectPath: string | undefined, startedAt?: string, endedAt?: string): SessionRecord {

@@ -1,16 +1,26 @@
 import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
-import type { MemoryFolder, NoteStore } from "../ports";
-import type { SyncState } from "./sync-state";
+import type { SyncState } from "../sync/sync-state";
+import type { PlannedWrite } from "./sync-plan";
 
 export const INDEX_FILE = "MEMORY.md";
 
-export interface MemoryOutcome {
-	/** The project's facts after the sync, as the vault has them, and their texts by file name. */
+/** One project's memory as it was read: the vault folder and, when shared, Claude Code's folder. */
+export interface MemoryTexts {
+	/** `<memory folder>/<project folder>` in the vault. */
+	folder: string;
+	/** Every `.md` file directly in the vault folder, by file name. */
+	vault: ReadonlyMap<string, string>;
+	/** Claude Code's memory folder (where it is, and its `.md` files by name) when sharing is on. */
+	claude?: { path: string; files: ReadonlyMap<string, string> };
+}
+
+export interface MemoryPlan {
+	/** The project's facts after the sync, as the vault will have them, and their texts by file name. */
 	facts: FactInfo[];
 	texts: Map<string, string>;
-	written: string[];
+	writes: PlannedWrite[];
 	errors: string[];
 	/** Things a person must look at: conflict copies. */
 	notices: string[];
@@ -28,32 +38,26 @@ export function isFactFile(name: string): boolean {
 
 /**
  * Brings one project's facts in step between the vault folder and Claude Code's memory folder
- * (when sharing is on: `claude` given), three-way against what both held after the last sync, then
- * regenerates the generated region of `MEMORY.md` on both sides. Any file that changed while this
- * ran is left for the next sync.
+ * (when sharing is on), three-way against what both held after the last sync (`state.memory[key]`,
+ * updated in place as if every write lands), then regenerates the generated region of `MEMORY.md`
+ * on both sides.
+ * @param key the project's identity, which the pairs are kept under.
+ * @param projectPath the enabled project's folder, which its Claude Code writes go with.
  */
-export async function syncProjectMemory(notes: NoteStore, state: SyncState, folder: string, key: string, claude: MemoryFolder | undefined): Promise<MemoryOutcome> {
-	const out: MemoryOutcome = { facts: [], texts: new Map(), written: [], errors: [], notices: [] };
-	const vault = new Map<string, string>();
-	for (const path of await notes.list(folder)) {
-		const name = path.slice(folder.length + 1);
-		if (!isFactFile(name)) continue;
-		const text = await notes.read(path);
-		if (text !== null) vault.set(name, text);
-	}
-	if (claude) await shareFacts(notes, state, folder, key, claude, vault, out);
-	out.facts = [...vault].map(([name, text]) => readFact(name, text));
-	out.texts = vault;
+export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string): MemoryPlan {
+	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
+	const vault = new Map([...texts.vault].filter(([name]) => isFactFile(name)));
+	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out);
+	// By file name, however they arrived: the packet and hook context list them in this order.
+	out.texts = new Map([...vault].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+	out.facts = [...out.texts].map(([name, text]) => readFact(name, text));
 
-	const path = `${folder}/${INDEX_FILE}`;
-	const before = await notes.read(path);
+	const path = `${texts.folder}/${INDEX_FILE}`;
+	const before = texts.vault.get(INDEX_FILE) ?? null;
 	if (out.facts.length > 0 || before !== null) {
 		const updated = updateMemoryIndex(before, out.facts);
 		if (!updated.ok) out.errors.push(`${path} has ${updated.reason}; its index was not updated`);
-		else if (updated.changed) {
-			if (await notes.write(path, updated.text, before)) out.written.push(path);
-			else out.errors.push(`${path}: it changed while the sync ran; it is updated next time`);
-		}
+		else if (updated.changed) out.writes.push({ kind: "note", path, text: updated.text, expected: before, what: "memory" });
 	}
 	return out;
 }
@@ -65,60 +69,47 @@ interface Pair {
 	base: string | null;
 }
 
-async function shareFacts(notes: NoteStore, state: SyncState, folder: string, key: string, claude: MemoryFolder, vault: Map<string, string>, out: MemoryOutcome): Promise<void> {
-	const listed = await claude.list();
-	const theirs = new Map([...listed].filter(([name]) => isFactFile(name)));
+function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan): void {
+	const claude = texts.claude!;
+	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
 	const known = (state.memory[key] ??= {});
-	const pairs = pairUp(known, vault, theirs);
 	const claudeSide = new Map<string, string>();
-	for (const pair of pairs) {
+	for (const pair of pairUp(known, vault, theirs)) {
 		const v = vault.get(pair.vault) ?? null;
 		const c = theirs.get(pair.claude) ?? null;
 		const merge = mergeFact(pair.base, v, c);
-		const path = `${folder}/${pair.vault}`;
-		let done = true;
+		const path = `${texts.folder}/${pair.vault}`;
+		const previous = known[pair.claude];
+		const onConflict = { kind: "memory-pair" as const, project: key, claude: pair.claude, ...(previous ? { previous } : {}) };
+		const toClaude = (text: string | null, expected: string | null): PlannedWrite => ({ kind: "claude-memory", projectPath, folder: claude.path, name: pair.claude, text, expected, onConflict });
 		let claudeText = c;
 		if (merge.action === "to-vault") {
-			done = merge.text === null ? await notes.remove(path, v ?? "") : await notes.write(path, merge.text, v);
-			if (done) {
-				if (merge.text === null) vault.delete(pair.vault);
-				else vault.set(pair.vault, merge.text);
-				out.written.push(path);
-			}
+			out.writes.push({ kind: "note", path, text: merge.text, expected: v, what: "memory", onConflict });
+			if (merge.text === null) vault.delete(pair.vault);
+			else vault.set(pair.vault, merge.text);
 		} else if (merge.action === "to-claude") {
-			done = merge.text === null ? await claude.remove(pair.claude, c ?? "") : await claude.write(pair.claude, merge.text, c);
-			if (done) {
-				claudeText = merge.text;
-				out.written.push(`${claude.path}/${pair.claude}`);
-			}
+			out.writes.push(toClaude(merge.text, c));
+			claudeText = merge.text;
 		} else if (merge.action === "conflict") {
-			const copy = `${folder}/${conflictCopyName(pair.vault)}`;
-			const existing = await notes.read(copy);
-			done = (existing === merge.claudeText || (await notes.write(copy, merge.claudeText, existing))) && (await claude.write(pair.claude, merge.vaultText, c));
-			if (done) {
-				claudeText = merge.vaultText;
-				out.written.push(copy, `${claude.path}/${pair.claude}`);
-				out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
-			}
+			const copyName = conflictCopyName(pair.vault);
+			const copy = `${texts.folder}/${copyName}`;
+			const existing = texts.vault.get(copyName) ?? null;
+			if (existing !== merge.claudeText) out.writes.push({ kind: "note", path: copy, text: merge.claudeText, expected: existing, what: "memory", onConflict });
+			out.writes.push(toClaude(merge.vaultText, c));
+			claudeText = merge.vaultText;
+			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
 		}
 		if (claudeText !== null) claudeSide.set(pair.claude, claudeText);
-		if (!done) {
-			out.errors.push(`${path}: it changed while the sync ran; it is merged next time`);
-			continue;
-		}
 		if (merge.base === null) delete known[pair.claude];
 		else known[pair.claude] = { vault: pair.vault, base: merge.base };
 	}
 
 	const facts = [...claudeSide].map(([name, text]) => readFact(name, text));
-	const before = listed.get(INDEX_FILE) ?? null;
+	const before = claude.files.get(INDEX_FILE) ?? null;
 	if (facts.length === 0 && before === null) return;
 	const updated = updateMemoryIndex(before, facts);
 	if (!updated.ok) out.errors.push(`${claude.path}/${INDEX_FILE} has ${updated.reason}; its index was not updated`);
-	else if (updated.changed) {
-		if (await claude.write(INDEX_FILE, updated.text, before)) out.written.push(`${claude.path}/${INDEX_FILE}`);
-		else out.errors.push(`${claude.path}/${INDEX_FILE}: it changed while the sync ran; it is updated next time`);
-	}
+	else if (updated.changed) out.writes.push({ kind: "claude-memory", projectPath, folder: claude.path, name: INDEX_FILE, text: updated.text, expected: before });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionRecord, SyncState } from "./sync-state";
+import type { SessionRecord, SyncState } from "../sync/sync-state";
 
 /** A project the sync has seen sessions of, for the settings to offer. */
 export interface DiscoveredProject {

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { renderFact } from "../../../src/core/memory/fact-file";
-import { syncProjectMemory } from "../../../src/core/sync/memory-sync";
+import { planProjectMemory } from "../../../src/core/plan/plan-memory";
+import type { SyncPlan } from "../../../src/core/plan/sync-plan";
+import { applyPlan } from "../../../src/core/sync/apply-plan";
 import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
 import { FakeMemoryFolder } from "../../fakes/memory-folder";
 import { MemoryNotes } from "../../fakes/memory-notes";
@@ -13,7 +15,17 @@ let notes: MemoryNotes;
 let claude: FakeMemoryFolder;
 let state: SyncState;
 const fact = (name: string, description: string, body = "Body.\n") => renderFact({ name, description, type: "project" }, body);
-const run = () => syncProjectMemory(notes, state, folder, KEY, claude);
+
+/** One memory sync as the engine does it: read both folders, plan, apply. */
+async function sync(shared: FakeMemoryFolder | undefined) {
+	const vault = new Map<string, string>();
+	for (const path of await notes.list(folder)) vault.set(path.slice(folder.length + 1), notes.files.get(path)!);
+	const memory = planProjectMemory({ folder, vault, ...(shared ? { claude: { path: shared.path, files: await shared.list() } } : {}) }, state, KEY, "/home/dev/shop-api");
+	const plan: SyncPlan = { moves: [], writes: memory.writes, hookContexts: [], state, unchanged: 0, skipped: [], errors: memory.errors, notices: memory.notices };
+	const { report } = await applyPlan(plan, { notes, projects: { read: async () => null, write: async () => true }, claudeMemory: () => shared }, 0);
+	return { facts: memory.facts, errors: report.errors, notices: report.notices, written: report.memoryWritten };
+}
+const run = () => sync(claude);
 
 beforeEach(() => {
 	notes = new MemoryNotes();
@@ -104,7 +116,7 @@ describe("facts shared with Claude Code", () => {
 			return real(name, text, expected);
 		};
 		const r = await run();
-		expect(r.errors).toEqual([`${folder}/a.md: it changed while the sync ran; it is merged next time`]);
+		expect(r.errors).toEqual([`${claude.path}/a.md: it changed while the sync ran; it is left as it is and merged next time`]);
 		expect(claude.files.get("a.md")).toContain("meanwhile");
 		expect(state.memory?.[KEY]?.["a.md"]).toBeUndefined();
 	});
@@ -113,7 +125,7 @@ describe("facts shared with Claude Code", () => {
 		notes.files.set(`${folder}/a.md`, fact("a", "Fact a"));
 		notes.files.set(`${folder}/a.conflict-claude.md`, fact("a", "old conflict"));
 		notes.files.set(`${folder}/_inbox/p.md`, fact("p", "Proposed"));
-		const r = await syncProjectMemory(notes, state, folder, KEY, undefined);
+		const r = await sync(undefined);
 		expect(r.facts.map((f) => f.file)).toEqual(["a.md"]);
 		expect(notes.files.get(`${folder}/MEMORY.md`)).toBe("<!-- AI-MEMORY:BEGIN -->\n- [A](a.md) — Fact a\n<!-- AI-MEMORY:END -->\n");
 		await run();

@@ -1,7 +1,7 @@
 import { splitFrontmatter } from "../memory/fact-file";
 import { RecallIndex, type SerializedRecallIndex } from "../memory/recall";
 import type { ProjectSettings } from "../settings";
-import type { MemoryOutcome } from "./memory-sync";
+import type { MemoryPlan } from "./plan-memory";
 import type { ProjectContext } from "./project-context";
 
 /**
@@ -23,7 +23,7 @@ export interface HookContext {
 	bodies: Record<string, string>;
 }
 
-export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: MemoryOutcome): HookContext {
+export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">): HookContext {
 	const bodies: Record<string, string> = {};
 	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim();
 	return {

@@ -1,0 +1,188 @@
+import { safeFileName } from "../notes/note-name";
+import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
+import { isExcluded, type ProjectSettings, type Settings } from "../settings";
+import type { PreparedSession } from "../sync/prepare-session";
+import { prepareSession, withSubagents } from "../sync/prepare-session";
+import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
+import type { SessionWithAgents } from "../transcript/link-subagents";
+import type { SessionModel } from "../transcript/session-model";
+import { isEmptySession } from "../transcript/session-queries";
+import { notesPathOf } from "./project-paths";
+import { migrateState } from "./migrate-state";
+import type { PlannedMove } from "./sync-plan";
+
+/**
+ * The first, pure half of a sync's plan: which project each session belongs to, its record in the
+ * next state, and what must be read before the notes, memory and CLAUDE.md files can be planned.
+ */
+
+/** What the adapter found on this machine for each folder (undefined: not a folder here). */
+export type Identities = ReadonlyMap<string, ResolvedFolder | undefined>;
+
+export interface SessionScope {
+	/** The next state (a copy: the input state is left as it was). */
+	state: SyncState;
+	/** Sessions of this sync with something in them, recorded. */
+	live: SessionWithAgents[];
+	/** Digest and terms of each live session. */
+	ready: Map<string, PreparedSession>;
+	/** Transcript paths of the sessions to render. */
+	render: string[];
+	/** Identities of the projects whose index notes are rendered. */
+	indexes: string[];
+	/** Notes moved by a migration, before anything is written. */
+	moves: PlannedMove[];
+}
+
+/** A state to change without touching the one given: records are replaced, never changed in place. */
+export function copyState(state: SyncState): SyncState {
+	return {
+		...state,
+		sessions: { ...state.sessions },
+		projects: Object.fromEntries(Object.entries(state.projects).map(([k, v]) => [k, { ...v }])),
+		summaries: { ...state.summaries },
+		checkpoints: { ...state.checkpoints },
+		memory: Object.fromEntries(Object.entries(state.memory).map(([k, v]) => [k, { ...v }])),
+		proposed: Object.fromEntries(Object.entries(state.proposed).map(([k, v]) => [k, [...v]])),
+		pending: [...state.pending],
+	};
+}
+
+/** The folders of sessions and settings that identities are needed for (the adapter resolves them). */
+export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings): string[] {
+	const folders = new Set<string>(settings.projects.map((p) => p.path));
+	for (const s of sessions) if (s.model.cwd !== undefined && !state.sessions[s.file.path]?.projectKey) folders.add(s.model.cwd);
+	for (const r of Object.values(state.sessions)) if (!r.projectKey && r.projectPath !== undefined) folders.add(r.projectPath);
+	return [...folders];
+}
+
+/** The identity of an enabled project, from its configured folder. */
+export function settingsKey(project: Pick<ProjectSettings, "path">, identities: Identities): string {
+	return projectKeyOf(project.path, identities.get(project.path), [], []);
+}
+
+/**
+ * Records the sessions of this sync (new ones get a project, a folder and a note path, chosen
+ * once), migrating a version 1 state first, and works out which notes to render.
+ * @param sessions the sessions read this time (and those waiting), with their sub-agents.
+ * @param prepared digests made while reading, by transcript path.
+ */
+export function scopeSessions(input: {
+	state: SyncState;
+	sessions: readonly SessionWithAgents[];
+	prepared: ReadonlyMap<string, PreparedSession>;
+	settings: Settings;
+	identities: Identities;
+	/** Only this project (a folder inside it): its sessions; the others wait in `pending`. */
+	project?: string;
+	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
+	folderOf: (transcriptPath: string) => string;
+}): SessionScope {
+	const { settings, identities } = input;
+	const state = copyState(input.state);
+	const configured = settings.projects.map((p) => settingsKey(p, identities));
+	const repositories = () => Object.entries(state.projects).flatMap(([key, p]) => (p.repository ? [key] : []));
+	const resolvedRepositories = new Set<string>();
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => {
+		if (cwd === undefined) return input.folderOf(transcriptPath);
+		const resolved = identities.get(cwd);
+		if (resolved?.repository) resolvedRepositories.add(resolved.root);
+		return projectKeyOf(cwd, resolved, repositories(), configured);
+	};
+	const migrated = input.state.version !== SYNC_STATE_VERSION;
+	const moves = migrateState(state, settings.notesFolder, (path) => keyOfCwd(state.sessions[path]?.projectPath, path), (path) => projectKeyOf(path, identities.get(path), [], configured));
+
+	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
+	const excluded = (s: SessionWithAgents) => {
+		const key = keyOf.get(s.file.path)!;
+		return isExcluded(key, settings.excludedProjects) || (s.model.cwd !== undefined && isExcluded(s.model.cwd, settings.excludedProjects));
+	};
+	const all = input.sessions.filter((s) => !excluded(s));
+	const only = input.project === undefined ? undefined : projectKeyOf(input.project, identities.get(input.project), repositories(), configured);
+	const sessions = only === undefined ? all : all.filter((s) => comparablePath(keyOf.get(s.file.path)!) === comparablePath(only) || (s.model.cwd !== undefined && isWithin(s.model.cwd, input.project!)));
+	state.pending = all.filter((s) => !sessions.includes(s)).map((s) => s.file.path);
+	const live = sessions.filter((s) => !isEmptySession(s.model));
+
+	// Enabled projects get theirs too: their packet and memory folder need one before any session.
+	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
+	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...enabled].filter((k) => !state.projects[k]);
+	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
+	for (const key of resolvedRepositories) if (state.projects[key]) state.projects[key].repository = true;
+
+	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
+	const newcomers = new Set<string>();
+	const ready = new Map<string, PreparedSession>();
+	for (const session of live) {
+		const path = session.file.path;
+		const existing = state.sessions[path];
+		if (!existing) newcomers.add(path);
+		const key = keyOf.get(path)!;
+		const project = state.projects[key]!;
+		// Summaries read later in this run may title a session read earlier: digest again then.
+		let prepared = input.prepared.get(path);
+		const title = summaryTitle(state, session.model);
+		if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
+		else if (session.subagents.length > 0) prepared = withSubagents(prepared, session.model, session.subagents.map((a) => a.model));
+		ready.set(path, prepared);
+		const digest = prepared.digest;
+		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
+		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
+		state.sessions[path] = record;
+	}
+
+	const render = new Set(live.map((s) => s.file.path));
+	// After a migration every note is rendered again: links and neighbours changed.
+	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || (migrated && !isExcludedRecord(record, settings))) render.add(path);
+	// A new session is the neighbour of two others: their previous/next links change.
+	const order = projectOrder(state);
+	for (const [path, record] of Object.entries(state.sessions)) {
+		if (!newcomers.has(path)) continue;
+		render.add(path);
+		const list = order.get(record.projectKey!) ?? [];
+		const at = list.indexOf(path);
+		for (const n of [list[at - 1], list[at + 1]]) if (n) render.add(n);
+	}
+	const indexes = new Set<string>();
+	for (const path of render) {
+		const key = state.sessions[path]?.projectKey;
+		if (key) indexes.add(key);
+	}
+	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
+	return { state, live, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves };
+}
+
+function isExcludedRecord(record: SessionRecord, settings: Settings): boolean {
+	return (record.projectKey !== undefined && isExcluded(record.projectKey, settings.excludedProjects)) || (record.projectPath !== undefined && isExcluded(record.projectPath, settings.excludedProjects));
+}
+
+/** Each project's sessions by start time (then transcript path), the user's deleted notes left out. */
+export function projectOrder(state: SyncState): Map<string, string[]> {
+	const byProject = new Map<string, [string, SessionRecord][]>();
+	for (const entry of Object.entries(state.sessions)) {
+		if (entry[1].deleted || entry[1].projectKey === undefined) continue;
+		const list = byProject.get(entry[1].projectKey) ?? [];
+		list.push(entry);
+		byProject.set(entry[1].projectKey, list);
+	}
+	const order = new Map<string, string[]>();
+	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => (a.digest.startedAt ?? "").localeCompare(b.digest.startedAt ?? "") || pa.localeCompare(pb)).map(([p]) => p));
+	return order;
+}
+
+/** The `summary` title of a session (a later session's compaction names an earlier one). */
+function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
+	let title: string | undefined;
+	for (const [key, text] of Object.entries(state.summaries)) if (model.index.seenUuids.has(Number(key))) title = text;
+	return title;
+}
+
+/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
+function uniquePath(taken: Set<string>, stem: string): string {
+	for (let n = 1; ; n++) {
+		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
+		if (!taken.has(path.toLowerCase())) {
+			taken.add(path.toLowerCase());
+			return path;
+		}
+	}
+}

@@ -1,0 +1,198 @@
+import { upsertMarkedBlock } from "../context/marked-block";
+import { buildKeywordStats, topicTags } from "../digest/topic-tags";
+import { renderSessionsBase } from "../notes/base-file";
+import { mergeNote, tagsInNote } from "../notes/note-regions";
+import { renderProjectIndex } from "../notes/project-index-note";
+import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
+import { isExcluded, type Settings } from "../settings";
+import { promptText } from "../sync/prepare-session";
+import type { SessionRecord, SyncState } from "../sync/sync-state";
+import type { SessionWithAgents } from "../transcript/link-subagents";
+import { hookContextOf } from "./hook-context";
+import { indexPathOf, memoryPathOf } from "./project-paths";
+import { planProjectMemory, type MemoryTexts } from "./plan-memory";
+import { planProposals, type FolderTexts } from "./plan-proposals";
+import { projectOrder, settingsKey, type Identities, type SessionScope } from "./plan-scope";
+import { projectContext } from "./project-context";
+import type { PlannedWrite, SyncPlan } from "./sync-plan";
+
+/** The texts a plan is made against, read just before. */
+export interface ExistingTexts {
+	/** Vault notes by path; null: no such note. */
+	notes: ReadonlyMap<string, string | null>;
+	/** Each project's memory folder (its `.md` files by name) and inbox, by identity. */
+	memory: ReadonlyMap<string, { facts: ReadonlyMap<string, string>; inbox: ReadonlyMap<string, string> }>;
+	/** Enabled projects' Claude Code memory folders (where, and their `.md` files), by project path. */
+	claudeMemory: ReadonlyMap<string, { path: string; files: ReadonlyMap<string, string> }>;
+	/** Enabled projects' CLAUDE.md (or CLAUDE.local.md) texts, by project path; null: no such file. */
+	projectFiles: ReadonlyMap<string, string | null>;
+	/** Enabled projects whose CLAUDE.md could not be read, and why, by project path. */
+	unreadable: ReadonlyMap<string, string>;
+	/** Session notes found elsewhere in the vault (the user moved them), by session id. */
+	moved: ReadonlyMap<string, string>;
+}
+
+export interface PlanInput {
+	scope: SessionScope;
+	/** The sessions to render (`scope.render`), with their sub-agents. */
+	sessions: readonly SessionWithAgents[];
+	existing: ExistingTexts;
+	settings: Settings;
+	identities: Identities;
+	/** Full rebuild: notes the user deleted are written again. */
+	rebuild?: boolean;
+	/** Only this project's CLAUDE.md and memory. */
+	project?: string;
+	/** Conversations rendered while the transcripts were read, by transcript path. */
+	conversations?: ReadonlyMap<string, string>;
+	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
+	vaultPath?: string;
+}
+
+/**
+ * Every write of one sync, worked out without writing: the session notes (with their previous and
+ * next links), the project indexes, the Bases file, proposed facts, each enabled project's shared
+ * memory, context packet, CLAUDE.md block and hook context, and the state after it all. Pure: the
+ * same input gives the same plan. Session notes are rendered when written (`render`), so a sync of
+ * a thousand sessions holds one note at a time.
+ */
+export function planSync(input: PlanInput): SyncPlan {
+	const { scope, settings, existing } = input;
+	const state = scope.state;
+	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
+	const text = (path: string): string | null => existing.notes.get(path) ?? null;
+	const movedTo = new Map(scope.moves.map((m) => [m.to, m.from]));
+	// A note that a migration moves holds, at its new place, what it held at the old one.
+	const before = (path: string): string | null => (movedTo.has(path) ? text(movedTo.get(path)!) : text(path));
+
+	// Facts the user stated in these sessions wait in their project's inbox, linked from the notes.
+	const folders = new Map<string, FolderTexts>();
+	for (const [key, texts] of existing.memory) folders.set(key, { folder: memoryPath(state, settings, key), facts: texts.facts, inbox: texts.inbox });
+	plan.writes.push(...planProposals(state, scope.live.flatMap((s) => { const record = state.sessions[s.file.path]; return record ? [{ record, model: s.model }] : []; }), folders));
+
+	// Notes found elsewhere by their session id were moved by the user: they are followed there.
+	for (const session of input.sessions) {
+		const record = state.sessions[session.file.path];
+		const moved = existing.moved.get(record?.digest.sessionId ?? "");
+		if (record && moved && before(record.notePath) === null) state.sessions[session.file.path] = { ...record, notePath: moved };
+	}
+
+	const written = new Map<string, boolean | undefined>();
+	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
+	const byPath = new Map(input.sessions.map((s) => [s.file.path, s]));
+	for (const path of scope.render) {
+		const session = byPath.get(path);
+		const record = state.sessions[path];
+		if (!session || !record) continue;
+		const ready = scope.ready.get(path);
+		const known = { occurrences: ready?.terms, signals: ready?.project === record.project ? ready.signals : undefined };
+		const tags = topicTags({ ...tagInput(session, record), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+		const current = before(record.notePath);
+		if (current === null && record.written && !input.rebuild) {
+			state.sessions[path] = { ...record, tags, deleted: true };
+			plan.skipped.push(record.notePath);
+			continue;
+		}
+		state.sessions[path] = { ...record, tags, deleted: undefined, dirty: undefined, written: true };
+		written.set(path, record.written);
+	}
+
+	// Links and order come from the next state itself.
+	const order = projectOrder(state);
+	const link = (p: string | undefined): NoteLink | undefined => {
+		const r = p ? state.sessions[p] : undefined;
+		return r ? { path: r.notePath, title: r.digest.title } : undefined;
+	};
+	for (const path of scope.render) {
+		const session = byPath.get(path);
+		const record = state.sessions[path];
+		if (!session || !record || record.deleted) continue;
+		const list = order.get(record.projectKey!) ?? [];
+		const at = list.indexOf(path);
+		const current = before(record.notePath);
+		// Tags a person added to the note, outside our prefix, stay.
+		const ownTags = tagsInNote(current).filter((t) => !t.startsWith(settings.tagPrefix) && !record.tags.includes(t));
+		const conversation = session.subagents.length === 0 ? input.conversations?.get(path) : undefined;
+		plan.writes.push({
+			kind: "session-note",
+			path: record.notePath,
+			expected: current,
+			onConflict: { kind: "note-dirty", session: path, written: written.get(path) },
+			render: () =>
+				renderSessionNote({
+					session,
+					digest: record.digest,
+					project: record.project,
+					tags: [...record.tags, ...new Set(ownTags)],
+					detail: settings.detail,
+					index: { path: indexPath(state, settings, record.projectKey!), title: record.project },
+					previous: link(list[at - 1]),
+					next: link(list[at + 1]),
+					conversation,
+					notePath: record.notePath,
+					facts: record.facts,
+				}),
+		});
+	}
+
+	for (const key of scope.indexes) {
+		const project = state.projects[key];
+		if (!project) continue;
+		const records = (order.get(key) ?? []).map((p) => state.sessions[p]!);
+		const path = indexPath(state, settings, key);
+		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix), "note");
+	}
+	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;
+	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder), expected: null, what: "note" });
+
+	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
+	for (const project of settings.projects) {
+		if (!project.enabled || isExcluded(project.path, settings.excludedProjects) || (input.project !== undefined && project.path !== input.project)) continue;
+		const key = settingsKey(project, input.identities);
+		if (isExcluded(key, settings.excludedProjects)) continue;
+		const folder = memoryPath(state, settings, key);
+		const read = existing.memory.get(key);
+		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
+		const memory = planProjectMemory(texts, state, key, project.path);
+		plan.writes.push(...memory.writes);
+		plan.errors.push(...memory.errors);
+		plan.notices.push(...memory.notices);
+
+		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath);
+		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory) });
+		// The packet first: the facade points at it.
+		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
+		const unreadable = existing.unreadable.get(project.path);
+		if (unreadable !== undefined) {
+			plan.errors.push(`${project.target} in ${project.path}: ${unreadable}`);
+			continue;
+		}
+		const current = existing.projectFiles.get(project.path) ?? null;
+		const result = upsertMarkedBlock(current ?? "", context.block);
+		if (!result.ok) plan.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
+		else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: project.target, block: context.block, expected: current });
+	}
+	return plan;
+}
+
+/** The project's facts in the vault. */
+export function memoryPath(state: SyncState, settings: Settings, key: string): string {
+	return memoryPathOf(state.projects[key] ?? { folder: key }, settings.memoryFolder);
+}
+
+function indexPath(state: SyncState, settings: Settings, key: string): string {
+	return indexPathOf(state.projects[key] ?? { folder: key }, settings.notesFolder);
+}
+
+/** A merged note write, or an unchanged count, or the reason it cannot be merged. */
+function mergeInto(plan: SyncPlan, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, what: "note" | "memory"): void {
+	const merged = mergeNote(existing, rendered.frontmatter, rendered.body);
+	if (!merged.ok) plan.errors.push(`${path}: ${merged.reason}`);
+	else if (merged.text === existing) plan.unchanged++;
+	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what });
+}
+
+function tagInput(session: SessionWithAgents, record: SessionRecord) {
+	const d = record.digest;
+	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
+}

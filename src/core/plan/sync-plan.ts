@@ -1,0 +1,55 @@
+import type { HookContext } from "./hook-context";
+import type { SyncState } from "../sync/sync-state";
+
+/**
+ * Everything one sync would do, worked out from the state, the sessions and the texts as they were
+ * read, before anything is written. `applyPlan` carries it out; `sync --dry-run` prints it.
+ */
+export interface SyncPlan {
+	/** Notes to move first (a migration to the new layout), links following them. */
+	moves: PlannedMove[];
+	/** Writes, in order; each only if the target still holds `expected`. */
+	writes: PlannedWrite[];
+	/** What each enabled project's hooks print, stored for them. */
+	hookContexts: { projectPath: string; context: HookContext }[];
+	/** The state after the sync, as if every write lands; a refused write's `onConflict` undoes its part. */
+	state: SyncState;
+	/** Notes whose text would not change. */
+	unchanged: number;
+	/** Notes the user deleted; they stay deleted. */
+	skipped: string[];
+	/** Problems found while planning (broken markers, unreadable notes): those writes are left out. */
+	errors: string[];
+	/** What a person should look at, though nothing failed. */
+	notices: string[];
+}
+
+export interface PlannedMove {
+	from: string;
+	to: string;
+}
+
+/** What a refused write means for the next state. */
+export type ConflictUndo =
+	/** The session's note is done by the next sync (and counts as written only if it was before). */
+	| { kind: "note-dirty"; session: string; written?: boolean }
+	/** A shared fact is merged again by the next sync, against the base it had. */
+	| { kind: "memory-pair"; project: string; claude: string; previous?: { vault: string; base: string } };
+
+export type PlannedWrite =
+	/** A vault note (index, Bases file, packet, fact, proposal); `text: null` deletes it. */
+	| { kind: "note"; path: string; text: string | null; expected: string | null; what: WriteWhat; onConflict?: ConflictUndo }
+	/** A session note, rendered (and merged with `expected`) only when it is written. */
+	| { kind: "session-note"; path: string; render: () => RenderedNote; expected: string | null; onConflict: ConflictUndo }
+	/** A file in a project's Claude Code memory folder; `text: null` deletes it. */
+	| { kind: "claude-memory"; projectPath: string; folder: string; name: string; text: string | null; expected: string | null; onConflict?: ConflictUndo }
+	/** The marked block of an enabled project's CLAUDE.md: upserted into the file as it is when written. */
+	| { kind: "context-block"; projectPath: string; target: string; block: string; expected: string | null };
+
+export interface RenderedNote {
+	frontmatter: string;
+	body: string;
+}
+
+/** Which report list a written note goes to. */
+export type WriteWhat = "note" | "memory";

@@ -1,0 +1,73 @@
+import { baseName, safeFileName } from "../notes/note-name";
+
+/**
+ * A project is a repository: its git root (a linked worktree's is its main checkout's), else the
+ * folder itself. The adapter that can look at the disk resolves a folder that exists here; this
+ * module decides the rest from what is recorded, so that a transcript whose folder is gone, or
+ * that was recorded on another system (`C:\…`, `\\server\share\…`), keeps one stable identity.
+ */
+
+/** A path in the form identities are compared in: `/` separators, no trailing one; Windows paths lower-cased. */
+export function comparablePath(path: string): string {
+	const windows = /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]/.test(path);
+	let out = windows ? path.replace(/\\/g, "/") : path;
+	if (out.length > 1) out = out.replace(/\/+$/, "") || "/";
+	return windows ? out.toLowerCase() : out;
+}
+
+/** Whether `path` is `root` or lies inside it, compared as {@link comparablePath}. */
+export function isWithin(path: string, root: string): boolean {
+	const p = comparablePath(path);
+	const r = comparablePath(root);
+	return p === r || p.startsWith(r.endsWith("/") ? r : `${r}/`);
+}
+
+/** A folder's repository as the adapter found it on this machine. */
+export interface ResolvedFolder {
+	/** The git root (a linked worktree's main checkout), else the folder itself. */
+	root: string;
+	/** Whether `root` is a git repository. */
+	repository: boolean;
+}
+
+/**
+ * The identity of a session's project.
+ * @param cwd where the session ran, as the transcript records it.
+ * @param resolved what the adapter found for it here, when the folder exists.
+ * @param repositories repository roots recorded before: a folder gone from this machine (or
+ * recorded on another) belongs to the deepest one holding it, else it is its own project.
+ * @param configured the identities of the projects in the settings: a configured folder holds the
+ * sessions started below it, in git or not.
+ */
+export function projectKeyOf(cwd: string, resolved: ResolvedFolder | undefined, repositories: readonly string[], configured: readonly string[]): string {
+	const key = resolved?.root ?? deepestHolder(cwd, repositories) ?? cwd;
+	return deepestHolder(key, configured) ?? key;
+}
+
+function deepestHolder(path: string, known: readonly string[]): string | undefined {
+	let best: string | undefined;
+	for (const k of known) if (isWithin(path, k) && (best === undefined || comparablePath(k).length > comparablePath(best).length)) best = k;
+	return best;
+}
+
+/**
+ * A vault folder name for each new identity, unique among those taken (compared without case:
+ * macOS and Windows folders ignore it): the repository's base name, else with its parent folder's
+ * (`cli (devenv)`), else numbered. Names once chosen never change; new ones are chosen in sorted
+ * order, so the same input gives the same names.
+ */
+export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>): Map<string, string> {
+	const used = new Set([...taken].map((t) => t.toLowerCase()));
+	const chosen = new Map<string, string>();
+	for (const key of [...new Set(keys)].sort()) {
+		const parts = key.split(/[\\/]/).filter((p) => p !== "" && !/^[A-Za-z]:$/.test(p));
+		const base = safeFileName(baseName(key), "Unknown project");
+		const parent = parts.length >= 2 ? safeFileName(parts[parts.length - 2]!, "") : "";
+		const candidates = [base, ...(parent ? [`${base} (${parent})`] : [])];
+		let name = candidates.find((c) => !used.has(c.toLowerCase()));
+		for (let n = 2; name === undefined; n++) if (!used.has(`${candidates[candidates.length - 1]} ${n}`.toLowerCase())) name = `${candidates[candidates.length - 1]} ${n}`;
+		used.add(name.toLowerCase());
+		chosen.set(key, name);
+	}
+	return chosen;
+}

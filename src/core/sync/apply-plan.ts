@@ -1,0 +1,153 @@
+import { upsertMarkedBlock } from "../context/marked-block";
+import { mergeNote } from "../notes/note-regions";
+import type { HookContext } from "../plan/hook-context";
+import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
+import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
+import type { SyncState } from "./sync-state";
+
+export interface SyncReport {
+	transcriptsRead: number;
+	notesWritten: string[];
+	notesUnchanged: number;
+	/** Notes the user deleted; they stay deleted. */
+	notesSkipped: string[];
+	/** Notes moved to the project's new folder (a migration). */
+	notesMoved: string[];
+	contextWritten: string[];
+	/** Fact files and memory indexes written, in the vault and in Claude Code's memory folders. */
+	memoryWritten: string[];
+	/** Problems that stopped one write; the rest of the sync went on. */
+	errors: string[];
+	/** What a person should look at, though nothing failed (a fact changed on both sides). */
+	notices: string[];
+}
+
+/** Where a plan is carried out. */
+export interface ApplyPorts {
+	notes: NoteStore;
+	projects: ProjectFiles;
+	/** A project's Claude Code memory folder; undefined when Claude Code's memory is off for it. */
+	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
+	/** Stores what the hooks of a project print. */
+	hookContext?: (projectPath: string, context: HookContext) => Promise<void>;
+	onProgress?: (done: number, total: number) => void;
+}
+
+/** Notes in flight at once: rendering one overlaps writing the next. */
+const WRITE_CONCURRENCY = 8;
+/** A CLAUDE.md that keeps changing under us is left alone after this many tries. */
+const CONTEXT_ATTEMPTS = 3;
+
+/**
+ * Carries out a plan: moves first (the engine makes them before planning the rest, so a plan it
+ * applies has none), then every write, each only if its target still holds what the
+ * plan saw (compare-and-swap); a refused write is reported and its part of the next state undone,
+ * so the next sync does it. Returns the report and the state to store.
+ */
+export async function applyPlan(plan: SyncPlan, ports: ApplyPorts, transcriptsRead: number): Promise<{ report: SyncReport; state: SyncState }> {
+	const report: SyncReport = { transcriptsRead, notesWritten: [], notesUnchanged: plan.unchanged, notesSkipped: [...plan.skipped], notesMoved: [], contextWritten: [], memoryWritten: [], errors: [...plan.errors], notices: [...plan.notices] };
+	const undo: ConflictUndo[] = [];
+	if (plan.moves.length > 0) {
+		try {
+			for (const move of await ports.notes.move(plan.moves)) report.notesMoved.push(`${move.from} → ${move.to}`);
+		} catch (error) {
+			report.errors.push(`Notes could not be moved to their project's new folder: ${messageOf(error)}`);
+		}
+	}
+	const notes = plan.writes.filter((w) => w.kind === "session-note");
+	const total = notes.length;
+	let done = 0;
+	const queue = [...notes];
+	const worker = async () => {
+		for (let write = queue.shift(); write !== undefined; write = queue.shift()) {
+			await applyWrite(write, ports, report, undo);
+			ports.onProgress?.(++done, total);
+		}
+	};
+	await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
+	for (const write of plan.writes) if (write.kind !== "session-note") await applyWrite(write, ports, report, undo);
+	for (const { projectPath, context } of plan.hookContexts) await ports.hookContext?.(projectPath, context);
+	report.notesWritten.sort();
+	report.notesSkipped.sort();
+	report.memoryWritten.sort();
+	return { report, state: undone(plan.state, undo) };
+}
+
+async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncReport, undo: ConflictUndo[]): Promise<void> {
+	const refused = (where: string, what: string) => {
+		report.errors.push(`${where}: it changed while the sync ran; it is left as it is and ${what} next time`);
+		if ("onConflict" in write && write.onConflict) undo.push(write.onConflict);
+	};
+	try {
+		switch (write.kind) {
+			case "session-note": {
+				const rendered = write.render();
+				const merged = mergeNote(write.expected, rendered.frontmatter, rendered.body);
+				if (!merged.ok) report.errors.push(`${write.path}: ${merged.reason}`);
+				else if (merged.text === write.expected) report.notesUnchanged++;
+				else if (await ports.notes.write(write.path, merged.text, write.expected)) report.notesWritten.push(write.path);
+				else refused(write.path, "updated");
+				return;
+			}
+			case "note": {
+				const ok = write.text === null ? await ports.notes.remove(write.path, write.expected ?? "") : await ports.notes.write(write.path, write.text, write.expected);
+				if (ok) (write.what === "memory" ? report.memoryWritten : report.notesWritten).push(write.path);
+				// A note that appeared meanwhile where a new one was to go (the Bases file, a proposal) is theirs.
+				else if (write.expected !== null || write.onConflict) refused(write.path, write.what === "memory" ? "merged" : "updated");
+				return;
+			}
+			case "claude-memory": {
+				const folder = ports.claudeMemory?.(write.projectPath);
+				if (!folder) return;
+				const ok = write.text === null ? await folder.remove(write.name, write.expected ?? "") : await folder.write(write.name, write.text, write.expected);
+				if (ok) report.memoryWritten.push(`${folder.path}/${write.name}`);
+				else refused(`${folder.path}/${write.name}`, "merged");
+				return;
+			}
+			case "context-block":
+				await writeBlock(write, ports.projects, report);
+				return;
+		}
+	} catch (error) {
+		report.errors.push(`${"path" in write ? write.path : `${write.kind === "context-block" ? write.target : write.name} in ${write.projectPath}`}: ${messageOf(error)}`);
+	}
+}
+
+/** The block goes into the file as it is now: if someone changed it since the plan read it, read it again. */
+async function writeBlock(write: Extract<PlannedWrite, { kind: "context-block" }>, projects: ProjectFiles, report: SyncReport): Promise<void> {
+	const where = `${write.target} in ${write.projectPath}`;
+	let before = write.expected;
+	for (let attempt = 1; attempt <= CONTEXT_ATTEMPTS; attempt++) {
+		if (attempt > 1) before = await projects.read(write.projectPath, write.target);
+		const result = upsertMarkedBlock(before ?? "", write.block);
+		if (!result.ok) {
+			report.errors.push(`${where} has ${result.reason}; nothing was written`);
+			return;
+		}
+		if (!result.changed) return;
+		if (await projects.write(write.projectPath, write.target, result.text, before)) {
+			report.contextWritten.push(`${write.projectPath}/${write.target}`);
+			return;
+		}
+	}
+	report.errors.push(`${where} kept changing while the sync ran; it is left as it is and updated next time`);
+}
+
+/** The planned state with the parts of refused writes undone. */
+function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
+	for (const u of undo) {
+		if (u.kind === "note-dirty") {
+			const record = state.sessions[u.session];
+			if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
+		} else {
+			const pairs = (state.memory[u.project] ??= {});
+			if (u.previous) pairs[u.claude] = u.previous;
+			else delete pairs[u.claude];
+		}
+	}
+	return state;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
