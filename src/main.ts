@@ -13,6 +13,7 @@ import { saveSelectionAsFact } from "./obsidian/save-fact-command";
 import { SettingsTab } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { SyncController } from "./obsidian/sync-controller";
+import { RenameLog } from "./obsidian/rename-log";
 import { SyncLog, SyncLogModal } from "./obsidian/sync-log";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
 
@@ -25,6 +26,7 @@ import { VaultNoteStore } from "./obsidian/vault-note-store";
 export default class AiConversationMemoryPlugin extends Plugin {
 	override settings: Settings = migrateSettings(undefined).settings;
 	private readonly log = new SyncLog();
+	private readonly renames = new RenameLog();
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	private started: Promise<void> | undefined;
@@ -33,7 +35,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
-		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log);
+		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames);
+		// A note or folder the user moves keeps its session, index, packet or fact.
+		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.renames.add(oldPath, file.path)));
 		this.addRibbonIcon("messages-square", "Sync AI conversations", () => void this.syncNow({ manual: true }));
 		this.addCommands();
 		this.addSettingTab(

@@ -21,10 +21,11 @@ program
 	.option("--project <path>", "a project whose CLAUDE.md gets the context block (repeatable)", (value: string, all: string[]) => [...all, resolve(value)], [] as string[])
 	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
 	.option("--full", "re-render every note, recreating notes you deleted")
+	.option("--dry-run", "print what the sync would move and write, and write nothing")
 	.option("--json", "print the result as JSON")
 	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", Number)
 	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
-	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
 		process.exitCode = await runSyncCommand(options);
 	});
 

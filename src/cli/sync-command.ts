@@ -7,6 +7,8 @@ import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
+import { describePlan } from "../core/plan/describe-plan";
+import type { PlannedSync } from "../core/sync/sync-engine";
 
 export interface SyncOptions {
 	vault: string;
@@ -14,6 +16,8 @@ export interface SyncOptions {
 	configDir?: string;
 	project: string[];
 	full?: boolean;
+	/** Print the plan; write nothing. */
+	dryRun?: boolean;
 	json?: boolean;
 	/** Who runs it, for the lock: `hook` when a Claude Code hook started it (it waits longer). */
 	by?: "cli" | "hook";
@@ -37,6 +41,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	const tool = options.by ?? "cli";
 	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
+	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { vaultPath: resolve(vault) }).plan(settings, { rebuild: options.full }), options.json === true);
 	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs } });
 	let report;
 	try {
@@ -64,6 +69,20 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	return report.errors.length > 0 ? 1 : 0;
 }
 
+/** `sync --dry-run`: one line per change the sync would make, then what it would report. */
+function printPlan(planned: PlannedSync, json: boolean): number {
+	const changes = describePlan(planned.plan);
+	const problems = [...planned.failed, ...planned.plan.errors];
+	if (json) {
+		process.stdout.write(`${JSON.stringify({ transcriptsRead: planned.transcriptsRead, changes, skipped: planned.plan.skipped, errors: problems, notices: planned.plan.notices })}\n`);
+		return problems.length > 0 ? 1 : 0;
+	}
+	for (const c of changes) process.stdout.write(`would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}\n`);
+	process.stdout.write(`Dry run: ${planned.transcriptsRead} transcripts read, ${changes.length} change${changes.length === 1 ? "" : "s"} planned, nothing written.\n`);
+	for (const notice of planned.plan.notices) process.stdout.write(`Note: ${notice}\n`);
+	for (const problem of problems) process.stderr.write(`ai-memory: ${problem}\n`);
+	return problems.length > 0 ? 1 : 0;
+}
 
 function fail(reason: string, code = 2): number {
 	process.stderr.write(`ai-memory: ${reason}\n`);

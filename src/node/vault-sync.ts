@@ -1,11 +1,12 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { NoteStore } from "../core/ports";
+import type { NoteStore, TranscriptStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/sync/redaction-policy";
-import { runSync, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
+import { planFromSources, runSync, type PlannedSync, type SyncDeps, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
+import type { SyncState } from "../core/sync/sync-state";
+import { TranscriptIndex } from "../core/sync/transcript-index";
 import { discoverProjects, type DiscoveredProject } from "../core/projects/project-discovery";
-import type { TranscriptIndex } from "../core/sync/transcript-index";
 import { ClaudeMemoryFolder } from "./claude-memory-folder";
 import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
@@ -14,6 +15,7 @@ import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
+import { nodeTranscriptSource } from "./transcript-source";
 
 
 /**
@@ -28,6 +30,7 @@ export class VaultSync {
 	private settings: Settings = DEFAULT_SETTINGS;
 	private readonly claudeDir: string;
 	private readonly stateDir: string;
+	private readonly projectsDir: string;
 
 	/**
 	 * @param options.pool worker threads for the first read of new transcripts (the CLI has them);
@@ -40,6 +43,7 @@ export class VaultSync {
 		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number } } = {},
 	) {
 		this.stateDir = stateDir;
+		this.projectsDir = projectsDir;
 		this.claudeDir = dirname(projectsDir);
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
@@ -67,18 +71,34 @@ export class VaultSync {
 		}
 	}
 
+	/**
+	 * What a sync would do, writing nothing: not the notes, not the state, not even the stored
+	 * models (the transcripts are read into a throw-away index).
+	 */
+	async plan(settings: Settings, options: SyncOptions = {}): Promise<PlannedSync> {
+		this.settings = settings;
+		const state = await this.store.loadState();
+		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };
+		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir), readOnly, () => redactionSpec(settings));
+		return planFromSources(await this.deps(settings, state, index), { ...options, dryRun: true });
+	}
+
 	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
 		this.settings = settings;
 		const state = await this.store.loadState();
+		const report = await runSync(await this.deps(settings, state, this.index), options);
+		await this.store.flush(state);
+		return report;
+	}
+
+	private async deps(settings: Settings, state: SyncState, index: TranscriptIndex): Promise<SyncDeps> {
 		// Claude Code's own settings say where (and whether) it keeps each project's memory.
 		const claudeSettings = await readJson(join(this.claudeDir, "settings.json"));
 		const claudeMemory = (projectPath: string) => {
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
 			return dir === undefined ? undefined : new ClaudeMemoryFolder(dir);
 		};
-		const report = await runSync({ index: this.index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder }, options);
-		await this.store.flush(state);
-		return report;
+		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder };
 	}
 }
 

@@ -5,6 +5,7 @@ export type { SyncJob };
 import { SyncQueue, type SyncJob } from "../core/sync/sync-queue";
 import { SyncLockBusyError } from "../node/sync-lock";
 import type { VaultSync } from "../node/vault-sync";
+import type { RenameLog } from "./rename-log";
 import type { StatusBar } from "./status-bar";
 import type { SyncLog } from "./sync-log";
 
@@ -25,6 +26,7 @@ export class SyncController {
 		private readonly settings: () => Settings,
 		private readonly status: StatusBar,
 		private readonly log: SyncLog,
+		private readonly renames: RenameLog,
 	) {}
 
 	/** Resolves with the report of the run that covered this request (undefined when stopped or failed). */
@@ -46,10 +48,12 @@ export class SyncController {
 	private async run(job: SyncJob): Promise<SyncReport | undefined> {
 		this.status.show({ state: "syncing" });
 		let progress: Notice | undefined;
+		const renames = this.renames.take();
 		try {
 			const report = await this.syncer().run(this.settings(), {
 				rebuild: job.rebuild,
 				project: job.project,
+				renames,
 				onProgress: (done, total) => {
 					this.status.show({ state: "syncing", done, total });
 					if (!job.manual || total < PROGRESS_AFTER) return;
@@ -63,6 +67,7 @@ export class SyncController {
 			return report;
 		} catch (error) {
 			progress?.hide();
+			this.renames.putBack(renames);
 			if (error instanceof SyncLockBusyError && !job.manual) {
 				// The CLI or a hook is syncing the same vault: the next change brings us back.
 				this.log.add("notice", `Skipped a background sync: ${error.message}.`);

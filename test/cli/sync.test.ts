@@ -36,6 +36,20 @@ afterAll(() => {
 });
 
 describe("ai-memory sync", () => {
+	it("prints the plan on a dry run and writes nothing: no note, no CLAUDE.md, no state", () => {
+		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run");
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		const lines = r.stdout.trim().split("\n");
+		expect(lines.filter((l) => l.startsWith("would create AI Conversations/shop-api/"))).toHaveLength(5); // 4 sessions, the index
+		expect(lines).toContain("would create AI Conversations/AI Conversations.base");
+		expect(lines).toContain(`would update ${join(dir, "shop-api")}/CLAUDE.md`);
+		expect(lines.at(-1)).toMatch(/^Dry run: 5 transcripts read, \d+ changes planned, nothing written\.$/);
+		expect(readdirSync(join(dir, "vault"), { recursive: true }).filter((f) => !String(f).startsWith(".obsidian"))).toEqual([]);
+		expect(existsSync(join(dir, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state"))).toBe(false);
+		expect(readFileSync(join(dir, "shop-api", "CLAUDE.md"), "utf8")).toBe("# shop-api\r\nHand-written.  \r\n");
+	});
+
 	it("writes a note per session and the block into CLAUDE.md, keeping the hand-written bytes", () => {
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--json");
 		expect(r.stderr).toBe("");

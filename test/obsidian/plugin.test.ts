@@ -123,6 +123,31 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(4);
 	});
 
+	it("follows a session note and the index the user moved: updated where they are now, never taken for deleted", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const note = sessionNotes(l.vault).find((f) => f.path.includes("Add a GET"))!;
+		const index = l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")!;
+		await l.vault.createFolder("Projects");
+		await l.app.fileManager.renameFile(note, "Projects/GET endpoint.md");
+		await l.app.fileManager.renameFile(index, "Projects/Shop API sessions.md");
+		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
+		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000002", timestamp: "2026-11-29T23:00:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "One more thing after the move" } };
+		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(l.vault.cachedText("Projects/GET endpoint.md")).toContain("One more thing after the move");
+		expect(l.vault.getFileByPath(note.path)).toBe(note);
+		expect(sessionNotes(l.vault).some((f) => f.path.includes("Add a GET"))).toBe(false);
+		expect(l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")).toBeNull();
+		expect(l.vault.cachedText("Projects/Shop API sessions.md")).toContain("[[Projects/GET endpoint|");
+		// The other notes link to it where it is now.
+		expect(sessionNotes(l.vault).some((f) => l.vault.cachedText(f.path)?.includes("[[Projects/GET endpoint|"))).toBe(true);
+		expect(Notice.shown.at(-1)).toMatch(/^Synced: 1 transcript read, /);
+		l.plugin.unload();
+	});
+
 	it("syncs the project of the open note, and opens the latest session of a project", async () => {
 		const l = load();
 		l.app.workspace.ready();

@@ -109,8 +109,35 @@ export class FileSystemAdapter {
 	}
 }
 
-/** An in-memory vault with the semantics of the calls the plugin makes. */
-export class Vault {
+export interface EventRef {
+	detach(): void;
+}
+
+/** Obsidian's event emitter: `on` gives a ref that `offref` (or a component's unload) detaches. */
+export class Events {
+	private readonly handlers = new Map<string, Set<(...data: unknown[]) => unknown>>();
+	/** Any callback: the app's subclasses type theirs by event name (`file-open` gives a file). */
+	on(name: string, callback: (...data: never[]) => unknown): EventRef {
+		const handler = callback as (...data: unknown[]) => unknown;
+		const set = this.handlers.get(name) ?? new Set();
+		set.add(handler);
+		this.handlers.set(name, set);
+		return { detach: () => set.delete(handler) };
+	}
+	offref(ref: EventRef): void {
+		ref.detach();
+	}
+	trigger(name: string, ...data: unknown[]): void {
+		for (const cb of this.handlers.get(name) ?? []) cb(...data);
+	}
+	/** Test-only: how many handlers are attached, to see that unloading detached them. */
+	listenerCount(name?: string): number {
+		return name === undefined ? [...this.handlers.values()].reduce((n, s) => n + s.size, 0) : (this.handlers.get(name)?.size ?? 0);
+	}
+}
+
+/** An in-memory vault with the semantics of the calls the plugin makes; like the app's, it emits `rename`. */
+export class Vault extends Events {
 	adapter: FileSystemAdapter | object = {};
 	private readonly files = new Map<string, { file: TFile; data: string }>();
 	private readonly folders = new Map<string, TFolder>([["", new TFolder("", null)]]);
@@ -166,12 +193,17 @@ export class Vault {
 		if (this.files.has(newPath) || this.folders.has(newPath)) throw new Error("Destination file already exists!");
 		const parent = this.folders.get(newPath.split("/").slice(0, -1).join("/"));
 		if (!parent) throw new Error(`Folder does not exist: ${newPath}`);
+		const oldPath = file.path;
 		this.files.delete(file.path);
 		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
 		file.path = newPath;
 		file.parent = parent;
 		parent.children.push(file);
 		this.files.set(newPath, entry);
+		this.trigger("rename", file, oldPath);
+	}
+	getMarkdownFiles(): TFile[] {
+		return this.getFiles().filter((f) => f.extension === "md");
 	}
 	/** Test-only: a note's text without awaiting, as the metadata cache sees it. */
 	cachedText(path: string): string | undefined {
@@ -214,33 +246,6 @@ export interface App {
 	fileManager: FileManager;
 	metadataCache: MetadataCache;
 	workspace: Workspace;
-}
-
-export interface EventRef {
-	detach(): void;
-}
-
-/** Obsidian's event emitter: `on` gives a ref that `offref` (or a component's unload) detaches. */
-export class Events {
-	private readonly handlers = new Map<string, Set<(...data: unknown[]) => unknown>>();
-	/** Any callback: the app's subclasses type theirs by event name (`file-open` gives a file). */
-	on(name: string, callback: (...data: never[]) => unknown): EventRef {
-		const handler = callback as (...data: unknown[]) => unknown;
-		const set = this.handlers.get(name) ?? new Set();
-		set.add(handler);
-		this.handlers.set(name, set);
-		return { detach: () => set.delete(handler) };
-	}
-	offref(ref: EventRef): void {
-		ref.detach();
-	}
-	trigger(name: string, ...data: unknown[]): void {
-		for (const cb of this.handlers.get(name) ?? []) cb(...data);
-	}
-	/** Test-only: how many handlers are attached, to see that unloading detached them. */
-	listenerCount(name?: string): number {
-		return name === undefined ? [...this.handlers.values()].reduce((n, s) => n + s.size, 0) : (this.handlers.get(name)?.size ?? 0);
-	}
 }
 
 /** The layout: plugins defer work until it is ready. The stub is ready when a test says so. */

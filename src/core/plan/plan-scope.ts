@@ -75,23 +75,18 @@ export function scopeSessions(input: {
 	identities: Identities;
 	/** Only this project (a folder inside it): its sessions; the others wait in `pending`. */
 	project?: string;
+	/** Sessions whose notes the user moved: they and their neighbours are rendered, links changed. */
+	renamed?: ReadonlySet<string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
 	folderOf: (transcriptPath: string) => string;
+	/** The state was migrated from version 1 just before, making these moves: every note is rendered again. */
+	migration?: PlannedMove[];
 }): SessionScope {
 	const { settings, identities } = input;
 	const state = copyState(input.state);
-	const configured = settings.projects.map((p) => settingsKey(p, identities));
-	const repositories = () => Object.entries(state.projects).flatMap(([key, p]) => (p.repository ? [key] : []));
-	const resolvedRepositories = new Set<string>();
-	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => {
-		if (cwd === undefined) return input.folderOf(transcriptPath);
-		const resolved = identities.get(cwd);
-		if (resolved?.repository) resolvedRepositories.add(resolved.root);
-		return projectKeyOf(cwd, resolved, repositories(), configured);
-	};
-	const migrated = input.state.version !== SYNC_STATE_VERSION;
-	const moves = migrateState(state, settings.notesFolder, (path) => keyOfCwd(state.sessions[path]?.projectPath, path), (path) => projectKeyOf(path, identities.get(path), [], configured));
-
+	const { keyOfCwd, repositories, configured, resolvedRepositories } = identityRules(state, settings, identities, input.folderOf);
+	const moves = input.migration ?? [];
+	const migrated = input.migration !== undefined;
 	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
 	const excluded = (s: SessionWithAgents) => {
 		const key = keyOf.get(s.file.path)!;
@@ -133,10 +128,10 @@ export function scopeSessions(input: {
 	const render = new Set(live.map((s) => s.file.path));
 	// After a migration every note is rendered again: links and neighbours changed.
 	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || (migrated && !isExcludedRecord(record, settings))) render.add(path);
-	// A new session is the neighbour of two others: their previous/next links change.
+	// A new (or moved) session is the neighbour of two others: their previous/next links change.
 	const order = projectOrder(state);
 	for (const [path, record] of Object.entries(state.sessions)) {
-		if (!newcomers.has(path)) continue;
+		if (!newcomers.has(path) && !input.renamed?.has(path)) continue;
 		render.add(path);
 		const list = order.get(record.projectKey!) ?? [];
 		const at = list.indexOf(path);
@@ -153,6 +148,30 @@ export function scopeSessions(input: {
 
 function isExcludedRecord(record: SessionRecord, settings: Settings): boolean {
 	return (record.projectKey !== undefined && isExcluded(record.projectKey, settings.excludedProjects)) || (record.projectPath !== undefined && isExcluded(record.projectPath, settings.excludedProjects));
+}
+
+/**
+ * A version 1 state brought to identities in place (see `migrateState`); undefined when the state
+ * is of this version already.
+ */
+export function migrateToIdentities(state: SyncState, settings: Settings, identities: Identities, folderOf: (transcriptPath: string) => string): PlannedMove[] | undefined {
+	if (state.version === SYNC_STATE_VERSION) return undefined;
+	const { keyOfCwd, configured } = identityRules(state, settings, identities, folderOf);
+	return migrateState(state, settings.notesFolder, (path) => keyOfCwd(state.sessions[path]?.projectPath, path), (path) => projectKeyOf(path, identities.get(path), [], configured));
+}
+
+/** How a session's folder becomes its project's identity, given what was recorded and configured. */
+function identityRules(state: SyncState, settings: Settings, identities: Identities, folderOf: (transcriptPath: string) => string) {
+	const configured = settings.projects.map((p) => settingsKey(p, identities));
+	const repositories = () => Object.entries(state.projects).flatMap(([key, p]) => (p.repository ? [key] : []));
+	const resolvedRepositories = new Set<string>();
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => {
+		if (cwd === undefined) return folderOf(transcriptPath);
+		const resolved = identities.get(cwd);
+		if (resolved?.repository) resolvedRepositories.add(resolved.root);
+		return projectKeyOf(cwd, resolved, repositories(), configured);
+	};
+	return { keyOfCwd, repositories, configured, resolvedRepositories };
 }
 
 /** Each project's sessions by start time (then transcript path), the user's deleted notes left out. */

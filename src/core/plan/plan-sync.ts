@@ -28,8 +28,6 @@ export interface ExistingTexts {
 	projectFiles: ReadonlyMap<string, string | null>;
 	/** Enabled projects whose CLAUDE.md could not be read, and why, by project path. */
 	unreadable: ReadonlyMap<string, string>;
-	/** Session notes found elsewhere in the vault (the user moved them), by session id. */
-	moved: ReadonlyMap<string, string>;
 }
 
 export interface PlanInput {
@@ -69,13 +67,6 @@ export function planSync(input: PlanInput): SyncPlan {
 	const folders = new Map<string, FolderTexts>();
 	for (const [key, texts] of existing.memory) folders.set(key, { folder: memoryPath(state, settings, key), facts: texts.facts, inbox: texts.inbox });
 	plan.writes.push(...planProposals(state, scope.live.flatMap((s) => { const record = state.sessions[s.file.path]; return record ? [{ record, model: s.model }] : []; }), folders));
-
-	// Notes found elsewhere by their session id were moved by the user: they are followed there.
-	for (const session of input.sessions) {
-		const record = state.sessions[session.file.path];
-		const moved = existing.moved.get(record?.digest.sessionId ?? "");
-		if (record && moved && before(record.notePath) === null) state.sessions[session.file.path] = { ...record, notePath: moved };
-	}
 
 	const written = new Map<string, boolean | undefined>();
 	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));

@@ -3,7 +3,7 @@ import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
-import { copyState, foldersToIdentify, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
+import { copyState, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
 import { planSync, type ExistingTexts } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
@@ -78,7 +78,8 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 export async function planFromSources(deps: SyncDeps, options: SyncOptions = {}): Promise<PlannedSync> {
 	const { index, settings } = deps;
 	const start = copyState(deps.state);
-	followRenames(start, options.renames ?? [], { notes: settings.notesFolder, memory: settings.memoryFolder });
+	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
+	const renamed = followRenames(start, options.renames ?? [], folders);
 	const { read, prepared, conversations } = await ingest(index, start, settings);
 
 	// Sessions read by a sync of one project but of another project wait for the next sync.
@@ -88,7 +89,10 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const candidates = await index.sessions(paths);
 	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
-	let scope = scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, folderOf: (path) => folderOf.get(path) ?? path });
+	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
+	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration });
+	let scope = scopeOf();
 	// Notes move first (links to them follow), so that everything after is planned against the moved vault.
 	const moved: PlannedMove[] = [];
 	const moveErrors: string[] = [];
@@ -100,8 +104,15 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		}
 		scope = { ...scope, moves: [] };
 	}
+	let existing = await readExisting(deps, scope, identities, options);
+	// Notes the user moved while the plugin was not looking, found by their session id: followed there.
+	const found = await movedNotes(deps, scope, existing.notes, options);
+	if (found.length > 0) {
+		for (const path of followRenames(start, found, folders)) renamed.add(path);
+		scope = { ...scopeOf(), moves: scope.moves };
+		existing = await readExisting(deps, scope, identities, options);
+	}
 	const sessions = await index.sessions(scope.render);
-	const existing = await readExisting(deps, scope, identities, options);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, project: options.project, conversations, vaultPath: deps.vaultPath });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
 }
@@ -192,7 +203,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			unreadable.set(project.path, error instanceof Error ? error.message : String(error));
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, moved: await movedNotes(deps, scope, texts, options) };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable };
 }
 
 /** The `.md` files directly in a vault folder, by name. */
@@ -211,17 +222,18 @@ async function readFolder(notes: NoteStore, folder: string): Promise<Map<string,
  * Session notes that are not where the state says, found by the `session_id` in their properties
  * (the user moved them while Obsidian was closed). The vault is searched only when one is missing.
  */
-async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions): Promise<Map<string, string>> {
+async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions): Promise<PlannedMove[]> {
 	const found = new Map<string, string>();
-	if (options.rebuild || !deps.notes.listTree) return found;
+	if (options.rebuild || !deps.notes.listTree) return [];
 	const moved = new Set(scope.moves.map((m) => m.to));
-	const missing = new Set(scope.render.map((p) => scope.state.sessions[p]).filter((r) => r && r.written && !r.deleted && !moved.has(r.notePath) && texts.get(r.notePath) === null).map((r) => r!.digest.sessionId));
-	if (missing.size === 0) return found;
+	const records = scope.render.map((p) => scope.state.sessions[p]).filter((r) => r !== undefined && r.written && !r.deleted && !moved.has(r.notePath) && texts.get(r.notePath) === null);
+	const missing = new Map(records.map((r) => [r!.digest.sessionId, r!.notePath]));
+	if (missing.size === 0) return [];
 	for (const path of await deps.notes.listTree("")) {
 		const id = sessionIdOf(await deps.notes.read(path));
 		if (id !== undefined && missing.has(id) && !found.has(id)) found.set(id, path);
 	}
-	return found;
+	return [...found].map(([id, to]) => ({ from: missing.get(id)!, to }));
 }
 
 /** The `session_id` property of a note, read from its properties block only. */

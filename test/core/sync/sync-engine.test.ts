@@ -1,0 +1,191 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { renderFact } from "../../../src/core/memory/fact-file";
+import type { ProjectFiles } from "../../../src/core/ports";
+import type { ResolvedFolder } from "../../../src/core/projects/project-identity";
+import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
+import { planFromSources, runSync, type SyncDeps } from "../../../src/core/sync/sync-engine";
+import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
+import { TranscriptIndex } from "../../../src/core/sync/transcript-index";
+import { FakeMemoryFolder } from "../../fakes/memory-folder";
+import { MemoryNotes } from "../../fakes/memory-notes";
+import { MemoryTranscripts } from "../../fakes/memory-transcripts";
+import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
+
+/** The whole engine in memory: transcripts, vault, CLAUDE.md files, Claude Code memory folders, the disk's repositories. */
+class MemoryProjects implements ProjectFiles {
+	readonly files = new Map<string, string>();
+	async read(projectPath: string, fileName: string): Promise<string | null> {
+		return this.files.get(`${projectPath}/${fileName}`) ?? null;
+	}
+	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {
+		if ((this.files.get(`${projectPath}/${fileName}`) ?? null) !== expected) return false;
+		this.files.set(`${projectPath}/${fileName}`, text);
+		return true;
+	}
+}
+
+let transcripts: MemoryTranscripts;
+let notes: MemoryNotes;
+let projects: MemoryProjects;
+let memory: Map<string, FakeMemoryFolder>;
+let disk: Map<string, ResolvedFolder>;
+let state: SyncState;
+let index: TranscriptIndex;
+let n = 0;
+
+beforeEach(() => {
+	resetIds();
+	transcripts = new MemoryTranscripts();
+	notes = new MemoryNotes();
+	projects = new MemoryProjects();
+	memory = new Map();
+	disk = new Map();
+	state = emptySyncState();
+	index = new TranscriptIndex(transcripts);
+});
+
+function session(cwd: string, prompt: string, at: string): string {
+	const id = `0000000${++n}-aaaa-4000-8000-00000000000${n}`.slice(-36);
+	const dir = cwd.replace(/[^a-zA-Z0-9]/g, "-");
+	return transcripts.put(dir, id, jsonl([userText(prompt, { sessionId: id, cwd, timestamp: at }), assistant(text(`Done: ${prompt}`), { sessionId: id, cwd, timestamp: at, messageId: `msg_${n}` })]));
+}
+
+function settings(enabled: string[] = [], extra: Partial<ProjectSettings> = {}): Settings {
+	return { ...migrateSettings({}).settings, projects: enabled.map((path) => ({ ...DEFAULT_PROJECT, path, ...extra })) };
+}
+
+function deps(s: Settings): SyncDeps {
+	return { index, settings: s, state, notes, projects, claudeMemory: (path) => memoryOf(path), resolve: (folder) => disk.get(folder) };
+}
+
+function memoryOf(path: string): FakeMemoryFolder {
+	let folder = memory.get(path);
+	if (!folder) memory.set(path, (folder = new FakeMemoryFolder(`/claude/projects/${path.replace(/[^a-zA-Z0-9]/g, "-")}/memory`)));
+	return folder;
+}
+
+const folders = () => [...new Set([...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/") && p.split("/").length === 3).map((p) => p.split("/")[1]!))].sort();
+const sessionNotesIn = (folder: string) => [...notes.files.keys()].filter((p) => p.startsWith(`AI Conversations/${folder}/`) && /\/\d{4}-/.test(p));
+
+describe("projects are repositories", () => {
+	it("keeps five repositories called `cli` apart: a folder and an index each, no links across", async () => {
+		const cwds = ["/Users/alex/workspace/cli", "/Users/soph/Work/entire/devenv/cli", "/home/kim/src/cli", "/srv/tools/cli", "C:\\Users\\pat\\cli"];
+		cwds.forEach((cwd, i) => session(cwd, `Fix bug number ${i + 1} in the parser`, `2026-03-0${i + 1}T10:00:00.000Z`));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(folders()).toEqual(["cli", "cli (devenv)", "cli (pat)", "cli (src)", "cli (tools)"]);
+		for (const folder of folders()) {
+			expect(sessionNotesIn(folder)).toHaveLength(1);
+			expect(notes.files.get(sessionNotesIn(folder)[0]!)).not.toMatch(/Previous|Next/);
+			expect(notes.files.get(`AI Conversations/${folder}/${folder}.md`)).toContain("sessions: 1");
+		}
+		expect(notes.files.get("AI Conversations/cli (pat)/cli (pat).md")).toContain("C:\\Users\\pat\\cli");
+		// Stable: chosen once, the same next time, whatever comes later.
+		session("/opt/cli", "Another cli", "2026-03-09T10:00:00.000Z");
+		await runSync(deps(settings()));
+		expect(folders()).toEqual(["cli", "cli (devenv)", "cli (opt)", "cli (pat)", "cli (src)", "cli (tools)"]);
+		expect(sessionNotesIn("cli")).toHaveLength(1);
+	});
+
+	it("keeps two enabled `api` repositories' facts apart: nothing crosses, a deletion in one leaves the other alone", async () => {
+		const [work, oss] = ["/r/work/api", "/r/oss/api"];
+		session(work, "Rate limit the orders endpoint", "2026-04-01T10:00:00.000Z");
+		session(oss, "Generate the OpenAPI spec", "2026-04-02T10:00:00.000Z");
+		memoryOf(work).files.set("run-tests.md", renderFact({ name: "run-tests", description: "Run make check", type: "feedback" }, "Run make check.\n"));
+		memoryOf(oss).files.set("run-tests.md", renderFact({ name: "run-tests", description: "Run npm test", type: "feedback" }, "Run npm test.\n"));
+		const s = settings([work, oss]);
+		expect((await runSync(deps(s))).errors).toEqual([]);
+		// Both new: chosen in sorted order, so oss (first) has the plain name.
+		expect(notes.files.get("AI Memory/api (work)/run-tests.md")).toContain("make check");
+		expect(notes.files.get("AI Memory/api/run-tests.md")).toContain("npm test");
+		expect([...memoryOf(work).files.keys()].sort()).toEqual(["MEMORY.md", "run-tests.md"]);
+		expect(memoryOf(work).files.get("run-tests.md")).toContain("make check");
+		expect(projects.files.get(`${work}/CLAUDE.md`)).toContain("Rate limit");
+		expect(projects.files.get(`${work}/CLAUDE.md`)).not.toContain("OpenAPI");
+		// The user deletes oss's fact in the vault: gone from oss's Claude Code memory, work's untouched.
+		notes.files.delete("AI Memory/api/run-tests.md");
+		expect((await runSync(deps(s))).errors).toEqual([]);
+		expect(memoryOf(oss).files.has("run-tests.md")).toBe(false);
+		expect(memoryOf(work).files.get("run-tests.md")).toContain("make check");
+		expect(notes.files.get("AI Memory/api (work)/run-tests.md")).toContain("make check");
+	});
+
+	it("puts a linked worktree's and a subfolder's sessions into the repository's project and its CLAUDE.md", async () => {
+		const repo = "/r/repo";
+		disk.set(repo, { root: repo, repository: true });
+		disk.set("/r/repo-wt", { root: repo, repository: true });
+		disk.set("/r/repo/packages/core", { root: repo, repository: true });
+		session(repo, "Zanzibar in the main checkout", "2026-05-01T10:00:00.000Z");
+		session("/r/repo-wt", "Quetzalcoatl on the feature branch", "2026-05-02T10:00:00.000Z");
+		session("/r/repo/packages/core", "Marmalade in the core package", "2026-05-03T10:00:00.000Z");
+		await runSync(deps(settings([repo])));
+		expect(folders()).toEqual(["repo"]);
+		expect(sessionNotesIn("repo")).toHaveLength(3);
+		for (const word of ["Zanzibar", "Quetzalcoatl", "Marmalade"]) expect(projects.files.get(`${repo}/CLAUDE.md`)).toContain(word);
+	});
+
+	it("keeps the identity recorded for a session whose folder is gone, and never merges by name", async () => {
+		disk.set("/r/gone", { root: "/r/gone", repository: true });
+		session("/r/gone", "First, while the repository was here", "2026-06-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		disk.clear();
+		session("/r/gone/src/deep", "Later, in a subfolder, the checkout deleted since", "2026-06-02T10:00:00.000Z");
+		session("/elsewhere/gone", "Another repository with the same name", "2026-06-03T10:00:00.000Z");
+		await runSync(deps(settings()));
+		expect(folders()).toEqual(["gone", "gone (elsewhere)"]);
+		expect(sessionNotesIn("gone")).toHaveLength(2);
+	});
+});
+
+describe("the notes follow the user and the plan", () => {
+	it("rebuilds a deleted note with the right neighbours and index entry, and the next sync changes nothing", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		session("/r/shop", "Gamma task", "2026-07-03T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const beta = sessionNotesIn("shop").find((p) => p.includes("Beta"))!;
+		notes.files.delete(beta);
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
+		// The session grows while its note is deleted: it stays deleted.
+		const betaPath = Object.entries(state.sessions).find(([, r]) => r.notePath === beta)![0];
+		transcripts.append(betaPath, jsonl([userText("One more beta step", { sessionId: state.sessions[betaPath]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([beta]);
+		expect(notes.files.has(beta)).toBe(false);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
+		const rebuilt = await runSync(deps(settings()), { rebuild: true });
+		expect(rebuilt.errors).toEqual([]);
+		const note = notes.files.get(beta)!;
+		expect(note).toContain("One more beta step");
+		expect(note).toMatch(/Next: \[\[[^\]]*Gamma/);
+		expect(note).toMatch(/Previous: \[\[[^\]]*Alpha/);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("Beta");
+		const again = await runSync(deps(settings()));
+		expect(again.notesWritten).toEqual([]);
+	});
+
+	it("follows a session note moved while no plugin watched, by its session id: never taken for deleted", async () => {
+		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const alpha = sessionNotesIn("shop").find((p) => p.includes("Alpha"))!;
+		notes.files.set("Archive/alpha.md", notes.files.get(alpha)!);
+		notes.files.delete(alpha);
+		transcripts.append(path, jsonl([userText("Alpha follow-up", { sessionId: state.sessions[path]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.notesSkipped).toEqual([]);
+		expect(notes.files.get("Archive/alpha.md")).toContain("Alpha follow-up");
+		expect(notes.files.has(alpha)).toBe(false);
+		expect(notes.files.get(sessionNotesIn("shop").find((p) => p.includes("Beta"))!)).toContain("[[Archive/alpha|");
+		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[Archive/alpha|");
+	});
+
+	it("plans without writing on a dry run, and the plan names every write", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		const planned = await planFromSources(deps(settings(["/r/shop"])), { dryRun: true });
+		expect(notes.files.size).toBe(0);
+		expect(projects.files.size).toBe(0);
+		expect(state.sessions).toEqual({});
+		const kinds = planned.plan.writes.map((w) => `${w.kind}:${"path" in w ? w.path : w.kind === "context-block" ? w.target : w.name}`);
+		expect(kinds).toEqual(expect.arrayContaining([expect.stringMatching(/^session-note:AI Conversations\/shop\/2026-07-01 Alpha task\.md$/), "note:AI Conversations/shop/shop.md", "context-block:CLAUDE.md"]));
+	});
+});

@@ -1,0 +1,64 @@
+import type { TranscriptSource } from "../../src/core/ports";
+import { splitCompleteLines } from "../../src/core/transcript/jsonl-lines";
+import type { TailCursor, TranscriptFile } from "../../src/core/transcript/transcript-files";
+
+/**
+ * Claude Code's transcripts folder in memory: `projects/<projectDir>/<session>.jsonl`, appended
+ * to and deleted like the real one. With the in-memory note store, the whole engine runs without
+ * a disk.
+ */
+export class MemoryTranscripts implements TranscriptSource {
+	private readonly files = new Map<string, { projectDir: string; fileId: string; bytes: Buffer; mtimeMs: number; ino: number }>();
+	private clock = 1;
+
+	/** Adds (or replaces) a session transcript; returns its path. */
+	put(projectDir: string, sessionId: string, text: string): string {
+		const path = `/claude/projects/${projectDir}/${sessionId}.jsonl`;
+		this.files.set(path, { projectDir, fileId: sessionId, bytes: Buffer.from(text, "utf8"), mtimeMs: this.clock++, ino: this.clock++ });
+		return path;
+	}
+
+	append(path: string, text: string): void {
+		const file = this.files.get(path);
+		if (!file) throw new Error(`no transcript ${path}`);
+		file.bytes = Buffer.concat([file.bytes, Buffer.from(text, "utf8")]);
+		file.mtimeMs = this.clock++;
+	}
+
+	/** Claude Code purged it (its 30-day retention). */
+	purge(path: string): void {
+		this.files.delete(path);
+	}
+
+	async scan(): Promise<TranscriptFile[]> {
+		return [...this.files.keys()].sort().map((path) => this.fileOf(path)!);
+	}
+
+	async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
+		return this.fileOf(file.path);
+	}
+
+	async readAppended(path: string, cursor: TailCursor | undefined, onLines: Parameters<TranscriptSource["readAppended"]>[2], onRestart: () => void): Promise<{ cursor: TailCursor; bytesRead: number }> {
+		const file = this.files.get(path);
+		if (!file) throw new Error(`ENOENT: ${path}`);
+		const head = file.bytes.subarray(0, 64).toString("base64");
+		let from = cursor;
+		if (from && (from.ino !== file.ino || from.offset > file.bytes.length || !head.startsWith(from.head.slice(0, Math.min(from.head.length, head.length))))) {
+			onRestart();
+			from = undefined;
+		}
+		const offset = from?.offset ?? 0;
+		const split = splitCompleteLines(file.bytes.subarray(offset), from?.nextLineNo ?? 1);
+		if (split.lines.length > 0) onLines(split.lines);
+		return { cursor: { offset: offset + split.consumed, nextLineNo: (from?.nextLineNo ?? 1) + split.lines.length, ino: file.ino, head }, bytesRead: file.bytes.length - offset };
+	}
+
+	async readMeta(): Promise<undefined> {
+		return undefined;
+	}
+
+	private fileOf(path: string): TranscriptFile | undefined {
+		const f = this.files.get(path);
+		return f ? { path, projectDir: f.projectDir, kind: "session", fileId: f.fileId, size: f.bytes.length, mtimeMs: f.mtimeMs, ino: f.ino } : undefined;
+	}
+}
