@@ -78,7 +78,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		let last: WatchMode | undefined;
 		this.watcher = watchTranscripts(this.projectsDir(), {
 			debounceMs: this.settings.debounceMs,
-			onChange: () => void this.controller.sync(),
+			// Only the files it names are read again (a new one brings the whole scan).
+			onChange: (paths) => void this.controller.sync({ paths }),
 			// After a switch to polling (or a folder that appeared), changes in between may be unnamed.
 			onModeChange: (mode, reason) => {
 				const switched = last !== undefined && last !== mode;

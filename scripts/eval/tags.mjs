@@ -41,7 +41,7 @@ const scoreFile = args.includes("--score") ? args[args.indexOf("--score") + 1] :
 const saved = scoreFile ? JSON.parse(readFileSync(scoreFile, "utf8")) : undefined;
 
 const entry = `
-export { parseTranscript } from "./src/core/transcript/parse-transcript";
+export { parseTranscript } from "./test/fixtures/parse-transcript";
 export { isEmptySession } from "./src/core/transcript/session-queries";
 export { prepareSession, promptText } from "./src/core/sync/prepare-session";
 export { buildKeywordStats, topicTags } from "./src/core/digest/topic-tags";

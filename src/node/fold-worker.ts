@@ -17,6 +17,6 @@ async function fold(job: FoldJob): Promise<FoldedWhole> {
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true }));
 	if (job.saveTo === undefined) return result;
 	const meta = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
-	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, result.modelJson, meta));
+	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta));
 	return { ...result, saved: { meta } };
 }

@@ -53,6 +53,7 @@ export class SyncController {
 			const report = await this.syncer().run(this.settings(), {
 				rebuild: job.rebuild,
 				project: job.project,
+				paths: job.paths,
 				renames,
 				onProgress: (done, total) => {
 					this.status.show({ state: "syncing", done, total });

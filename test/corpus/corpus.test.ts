@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseTranscript } from "../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../fixtures/parse-transcript";
 import { isEmptySession, isWarmupAgent, promptsOf, subagentCallsOf } from "../../src/core/transcript/session-queries";
 import { openTranscriptIndex } from "../../src/node/transcript-index";
 

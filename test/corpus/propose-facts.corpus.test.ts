@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type PromptInput, proposeFacts, sentencesOf } from "../../src/core/memory/propose-facts";
-import { parseTranscript } from "../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../fixtures/parse-transcript";
 import type { SessionModel } from "../../src/core/transcript/session-model";
 import { promptsOf } from "../../src/core/transcript/session-queries";
 

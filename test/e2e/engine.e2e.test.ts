@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript } from "../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../fixtures/parse-transcript";
 import { promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../src/core/transcript/session-queries";
 import { serializeSession } from "../../src/core/transcript/session-model";
 import { openTranscriptIndex } from "../../src/node/transcript-index";

@@ -620,10 +620,3 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
 		invalidPatterns,
 	};
 }
-
-const defaultRedactor = createRedactor();
-
-/** The text with every secret the built-in rules know replaced by `[redacted:<kind>]`. */
-export function redactSecrets(text: string): string {
-	return defaultRedactor.redact(text);
-}

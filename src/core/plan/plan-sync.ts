@@ -14,7 +14,7 @@ import { planProjectMemory, type MemoryTexts } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
 import { projectOrder, settingsKey, type Identities, type SessionScope } from "./plan-scope";
 import { projectContext } from "./project-context";
-import type { PlannedWrite, SyncPlan } from "./sync-plan";
+import type { SyncPlan } from "./sync-plan";
 
 /** The texts a plan is made against, read just before. */
 export interface ExistingTexts {

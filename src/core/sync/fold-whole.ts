@@ -1,7 +1,7 @@
 import type { RawLine } from "../transcript/jsonl-lines";
 import type { SubagentMeta } from "../transcript/link-subagents";
 import { foldLines } from "../transcript/fold";
-import { createSession, serializeSession } from "../transcript/session-model";
+import { createSession, serializeSession, type SerializedSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, type PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
@@ -10,8 +10,13 @@ import { redactorFor, type RedactionSpec } from "./redaction-policy";
 export interface FoldedWhole {
 	cursor: TailCursor;
 	bytesRead: number;
-	/** The redacted model's plain form, as JSON: what is stored, and what crosses threads. */
-	modelJson: string;
+	/**
+	 * The redacted model's plain form. It crosses threads as a structured clone: the other side
+	 * gets the objects built, with no JSON string to hold and parse (measured: that string was a
+	 * fifth of the main thread's heap at its peak, in the large-object space, and the parse cost
+	 * more than the clone).
+	 */
+	model: SerializedSession;
 	/** Digest and prompt terms of a session (not of a sub-agent), made with no summary title. */
 	prepared?: PreparedSession;
 	/** Set when the stored form was written by the folding thread (with this meta in it). */
@@ -26,9 +31,9 @@ export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: 
 
 /**
  * What a worker thread does for a new transcript: fold every line into a fresh model, redact it,
- * work out its digest and prompt terms, and serialize it once, for both the state file and the
- * calling thread (a string crosses threads as a flat copy). The calling thread renders every
- * note, so it is left as little as possible (measured: it was the bottleneck).
+ * work out its digest and prompt terms, and give its plain form (to store and to send to the
+ * calling thread). The calling thread renders every note, so it is left as little as possible
+ * (measured: it was the bottleneck).
  */
 export async function foldWholeTranscript(
 	file: TranscriptFile,
@@ -45,5 +50,5 @@ export async function foldWholeTranscript(
 	);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 	const prepared = file.kind === "session" ? prepareSession(model, undefined, file.projectDir) : undefined;
-	return { cursor: result.cursor, bytesRead: result.bytesRead, modelJson: JSON.stringify(serializeSession(model)), prepared };
+	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared };
 }

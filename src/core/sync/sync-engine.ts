@@ -15,7 +15,7 @@ import { isEmptySession } from "../transcript/session-queries";
 import { applyPlan, type SyncReport } from "./apply-plan";
 import { prepareSession, type PreparedSession } from "./prepare-session";
 import type { SyncState } from "./sync-state";
-import type { RefreshResult, TranscriptIndex } from "./transcript-index";
+import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "./transcript-index";
 
 export type { SyncReport };
 
@@ -28,6 +28,8 @@ export interface SyncOptions {
 	project?: string;
 	/** Notes and folders the user renamed or moved in the vault since the last sync (the plugin hears them). */
 	renames?: readonly PlannedMove[];
+	/** The transcripts that changed, as a watcher names them: only they are read, unless one is new. */
+	paths?: readonly string[];
 	/** Plan only: nothing is moved or written (the plan lists the moves a sync would make). */
 	dryRun?: boolean;
 }
@@ -80,7 +82,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const start = copyState(deps.state);
 	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
 	const renamed = followRenames(start, options.renames ?? [], folders);
-	const { read, prepared, conversations } = await ingest(index, start, settings);
+	const { read, prepared, conversations } = await ingest(index, start, settings, options.paths);
 
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
@@ -118,16 +120,19 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 }
 
 /** Brings the index up to date; digests (and conversations without sub-agents) are made as each file arrives. */
-async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, string> }> {
+async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings, paths: readonly string[] | undefined): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, string> }> {
 	const prepared = new Map<string, PreparedSession>();
 	const conversations = new Map<string, string>();
-	const read = await index.refresh((entry) => {
+	// Files a watcher named are read alone; a new one (or a sub-agent's meta file) needs the scan.
+	const named = paths !== undefined && paths.length > 0 && (await Promise.all(paths.map((p) => index.knows(p)))).every(Boolean);
+	const onRead = (entry: IndexedTranscript) => {
 		if (entry.file.kind !== "session") return;
 		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir));
 		if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
 		}
-	});
+	};
+	const read = named ? await index.refreshPaths(paths, onRead) : await index.refresh(onRead);
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 	return { read, prepared, conversations };
 }

@@ -5,7 +5,7 @@ import { redactModelInPlace } from "./redact-model";
 import { redactorFor, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
-import { createSession, restoreSession, serializeSession, type SerializedSession, type SessionModel } from "../transcript/session-model";
+import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -93,8 +93,14 @@ export class TranscriptIndex {
 		return this.readAll([...diff.added, ...diff.changed], { removed: diff.removed, unchanged: diff.unchanged.length }, onRead);
 	}
 
+	/** Whether the file is known (read before, in this run or an earlier one). */
+	async knows(path: string): Promise<boolean> {
+		await this.loadKnown();
+		return this.files.has(path);
+	}
+
 	/** Re-reads known files a watcher named, without scanning the whole tree. */
-	async refreshPaths(paths: readonly string[]): Promise<RefreshResult> {
+	async refreshPaths(paths: readonly string[], onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		await this.loadKnown();
 		const changed: TranscriptFile[] = [];
 		const removed: string[] = [];
@@ -107,7 +113,7 @@ export class TranscriptIndex {
 			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino) unchanged++;
 			else changed.push(now);
 		}
-		return this.readAll(changed, { removed, unchanged });
+		return this.readAll(changed, { removed, unchanged }, onRead);
 	}
 
 	/**
@@ -183,10 +189,11 @@ export class TranscriptIndex {
 		if (!known && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined);
-			modelJson = folded.modelJson;
 			prepared = folded.prepared;
 			saved = folded.saved;
-			model = restoreSession(JSON.parse(modelJson) as SerializedSession);
+			// Stored by the worker, or here from its plain form (before the model takes it over).
+			if (!saved && this.store) modelJson = JSON.stringify(folded.model);
+			model = restoreSession(folded.model);
 			read = folded;
 		} else {
 			let folding = known?.model ?? createSession(file.fileId, file.agentId);

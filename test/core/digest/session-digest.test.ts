@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { digestSession } from "../../../src/core/digest/session-digest";
-import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 const at = (minute: number) => ({ timestamp: new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString() });

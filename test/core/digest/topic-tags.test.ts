@@ -322,7 +322,7 @@ describe("topicTags: combining sources", () => {
 const REAL = join(__dirname, "..", "..", "..", "..", "shared", "corpus", "claude-transcripts");
 describe.skipIf(!existsSync(REAL))("real transcripts (sanity print)", () => {
 	it("prints tags for a few first prompts", async () => {
-		const { parseTranscript } = await import("../../../src/core/transcript/parse-transcript");
+		const { parseTranscript } = await import("../../fixtures/parse-transcript");
 		const { promptsOf } = await import("../../../src/core/transcript/session-queries");
 		const { digestSession } = await import("../../../src/core/digest/session-digest");
 		const walk = (dir: string): string[] =>

@@ -6,7 +6,7 @@ import { renderConversation } from "../../../src/core/notes/render-session-note"
 import { diffLines, fenced, inlineCode, languageOf, renderToolCallBody, toolSummary } from "../../../src/core/notes/render-tool-call";
 import type { DetailLevel } from "../../../src/core/settings";
 import { LIMITS } from "../../../src/core/transcript/fold";
-import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../../fixtures/parse-transcript";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 import type { TranscriptFile } from "../../../src/core/transcript/transcript-files";
 import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";

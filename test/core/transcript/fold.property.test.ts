@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { foldLines } from "../../../src/core/transcript/fold";
 import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 import { parseLine } from "../../../src/core/transcript/parse-line";
-import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../../fixtures/parse-transcript";
 import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
 
 const KNOWN_TYPES = ["user", "assistant", "system", "summary", "ai-title", "custom-title", "file-history-snapshot", "queue-operation", "progress", "attachment", "permission-mode", "last-prompt", "pr-link", "cost-state", "weird"];

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { foldLine, LIMITS } from "../../../src/core/transcript/fold";
-import { parseTranscript } from "../../../src/core/transcript/parse-transcript";
+import { parseTranscript } from "../../fixtures/parse-transcript";
 import { createSession, restoreSession, type SerializedSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { errorsOf, isEmptySession, isWarmupAgent, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 import { assistant, jsonl, resetIds, SESSION, system, text, thinking, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
