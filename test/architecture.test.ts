@@ -48,11 +48,49 @@ describe("layers", () => {
 		}
 	});
 
+	it("inside core/, the sync points down: sync → plan → ingest; plan (and project discovery) read only the state's types from sync", () => {
+		const inCore = (file: string, specifier: string) => relative(join(SRC, "core"), resolve(dirname(file), specifier)).split(/[\\/]/);
+		const found: string[] = [];
+		for (const dir of ["ingest", "plan", "projects", "transcript", "digest", "notes", "memory", "context", "text", "hooks"]) {
+			for (const file of sources(join("core", dir))) {
+				for (const specifier of importsOf(file).filter((s) => s.startsWith("."))) {
+					const [top, name] = inCore(file, specifier);
+					const allowed = top === "sync" ? (dir === "plan" || dir === "projects") && name === "sync-state" : top === "plan" ? dir === "plan" : top === "ingest" ? dir === "ingest" || dir === "plan" : true;
+					if (!allowed) found.push(`${relative(SRC, file)} imports ${specifier}`);
+				}
+			}
+		}
+		expect(found).toEqual([]);
+	});
+
+	it("ports.ts imports none of the modules that use it", () => {
+		const users = new Set((readdirSync(join(SRC, "core"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(SRC, "core", f)).filter((f) => importsOf(f).some((s) => s.startsWith(".") && resolve(dirname(f), s) === join(SRC, "core", "ports"))));
+		const imported = importsOf(join(SRC, "core", "ports.ts")).map((s) => `${resolve(join(SRC, "core"), s)}.ts`);
+		expect(imported.filter((f) => users.has(f)).map((f) => relative(SRC, f))).toEqual([]);
+	});
+
 	it("the checker itself catches a forbidden import", () => {
 		const file = join(SRC, "core", "x.ts");
 		expect(layerOf(file, "../node/transcript-tail")).toBe("node");
 		expect(isBuiltin("fs/promises")).toBe(true);
 		expect(isBuiltin("node:fs")).toBe(true);
 		expect([...'import { a } from "obsidian";\nimport "node:fs";\nconst x = require("path");'.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3])).toEqual(["obsidian", "node:fs", "path"]);
+	});
+});
+
+describe("tests", () => {
+	it("mirror src/ file for file: test/<path>/<name>[.<aspect>].test.ts tests src/<path>/<name>.ts", () => {
+		const TEST = resolve(__dirname);
+		const whole = new Set(["architecture.test.ts"]);
+		const elsewhere = ["e2e", "corpus", "golden", "fixtures", "fakes", "stubs", "contracts"];
+		const unmatched = (readdirSync(TEST, { recursive: true }) as string[])
+			.map((f) => f.split("\\").join("/"))
+			.filter((f) => f.endsWith(".test.ts") && !whole.has(f) && !elsewhere.includes(f.split("/")[0]!))
+			.filter((f) => {
+				const dir = dirname(f) === "." ? "" : dirname(f);
+				const name = f.split("/").pop()!.split(".")[0]!;
+				return !readdirSync(join(SRC, dir)).includes(`${name}.ts`);
+			});
+		expect(unmatched).toEqual([]);
 	});
 });

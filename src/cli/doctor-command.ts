@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { BEGIN_MARKER, END_MARKER } from "../core/context/marked-block";
+import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
 import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import { baseName, safeFileName } from "../core/notes/note-name";

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { storedProjects } from "../node/hook-project";
+import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, isDirectory, readDataJson, vaultFolders, type VaultOptions } from "./cli-common";
 
 /**
@@ -25,6 +26,10 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		const projectPath = resolve(path);
 		if (!(await isDirectory(projectPath))) return { error: `no folder at ${projectPath}` };
 		const existing = projects.find((p) => p.path === projectPath);
+		// One project per repository: a worktree or subfolder of an added one is the same project.
+		const here = resolveProjectFolder(projectPath)?.root;
+		const same = existing ? undefined : projects.find((p) => resolveProjectFolder(p.path)?.root === here);
+		if (same) return { error: `${projectPath} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
 		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}) };
 		if (existing) Object.assign(existing, changes);
 		else projects.push({ path: projectPath, ...DEFAULT_PROJECT, ...changes });

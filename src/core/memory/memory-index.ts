@@ -1,4 +1,4 @@
-import { upsertMarkedBlock, type Markers, type UpsertResult } from "../context/marked-block";
+import { upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
 import type { FactInfo } from "./fact-file";
 
 /** Claude Code loads only this much of `MEMORY.md` at session start. */

@@ -1,4 +1,4 @@
-import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../context/marked-block";
+import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../text/marked-block";
 
 /** Obsidian comments: hidden in reading view, and they tell a reader where their own text goes. */
 export const NOTE_MARKERS: Markers = {

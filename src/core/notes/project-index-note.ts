@@ -1,6 +1,14 @@
 import { renderFrontmatter } from "./frontmatter";
 import { wikiLink } from "./links";
-import type { SessionRecord } from "../sync/sync-state";
+import type { SessionDigest } from "../digest/session-digest";
+
+/** What the index shows of a session (a session record of the sync state has it). */
+export interface IndexedSession {
+	notePath: string;
+	deleted?: boolean;
+	digest: Pick<SessionDigest, "startedAt" | "title" | "prompts">;
+	tags: readonly string[];
+}
 
 /** `<notes folder>/<project>/<project>.md`: one index per project, a folder note. */
 export function projectIndexPath(notesFolder: string, project: string): string {
@@ -12,7 +20,7 @@ export function projectIndexPath(notesFolder: string, project: string): string {
  * not `#tags`: an inline tag would file the index under every topic of every session, so that it
  * shows up beside the sessions in each tag's search. The sessions' own notes carry the tags.
  */
-export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly SessionRecord[], tagPrefix: string): { frontmatter: string; body: string } {
+export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly IndexedSession[], tagPrefix: string): { frontmatter: string; body: string } {
 	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.notePath.localeCompare(b.notePath));
 	const frontmatter = renderFrontmatter([
 		["type", "ai-project-index"],

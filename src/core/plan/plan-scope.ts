@@ -32,6 +32,8 @@ export interface SessionScope {
 	indexes: string[];
 	/** Notes moved by a migration, before anything is written. */
 	moves: PlannedMove[];
+	/** The identity of the one project this sync is for, when it is for one. */
+	only?: string;
 }
 
 /** A state to change without touching the one given: records are replaced, never changed in place. */
@@ -49,8 +51,8 @@ export function copyState(state: SyncState): SyncState {
 }
 
 /** The folders of sessions and settings that identities are needed for (the adapter resolves them). */
-export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings): string[] {
-	const folders = new Set<string>(settings.projects.map((p) => p.path));
+export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings, also: readonly string[] = []): string[] {
+	const folders = new Set<string>([...settings.projects.map((p) => p.path), ...also]);
 	for (const s of sessions) if (s.model.cwd !== undefined && !state.sessions[s.file.path]?.projectKey) folders.add(s.model.cwd);
 	for (const r of Object.values(state.sessions)) if (!r.projectKey && r.projectPath !== undefined) folders.add(r.projectPath);
 	return [...folders];
@@ -59,6 +61,11 @@ export function foldersToIdentify(state: SyncState, sessions: readonly SessionWi
 /** The identity of an enabled project, from its configured folder. */
 export function settingsKey(project: Pick<ProjectSettings, "path">, identities: Identities): string {
 	return projectKeyOf(project.path, identities.get(project.path), [], []);
+}
+
+/** The enabled projects a sync writes CLAUDE.md and memory for: all, or the one it is for. */
+export function enabledProjects(settings: Settings, identities: Identities, only: string | undefined): ProjectSettings[] {
+	return settings.projects.filter((p) => p.enabled && (only === undefined || comparablePath(settingsKey(p, identities)) === comparablePath(only)));
 }
 
 /**
@@ -143,7 +150,7 @@ export function scopeSessions(input: {
 		if (key) indexes.add(key);
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
-	return { state, live, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves };
+	return { state, live, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }) };
 }
 
 function isExcludedRecord(record: SessionRecord, settings: Settings): boolean {

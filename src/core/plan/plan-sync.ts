@@ -1,4 +1,4 @@
-import { upsertMarkedBlock } from "../context/marked-block";
+import { upsertMarkedBlock } from "../text/marked-block";
 import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
@@ -12,7 +12,7 @@ import { hookContextOf } from "./hook-context";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
-import { projectOrder, settingsKey, type Identities, type SessionScope } from "./plan-scope";
+import { enabledProjects, projectOrder, settingsKey, type Identities, type SessionScope } from "./plan-scope";
 import { projectContext } from "./project-context";
 import type { SyncPlan } from "./sync-plan";
 
@@ -39,8 +39,6 @@ export interface PlanInput {
 	identities: Identities;
 	/** Full rebuild: notes the user deleted are written again. */
 	rebuild?: boolean;
-	/** Only this project's CLAUDE.md and memory. */
-	project?: string;
 	/** Conversations rendered while the transcripts were read, by transcript path. */
 	conversations?: ReadonlyMap<string, string>;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
@@ -137,8 +135,8 @@ export function planSync(input: PlanInput): SyncPlan {
 	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder), expected: null, what: "note" });
 
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
-	for (const project of settings.projects) {
-		if (!project.enabled || isExcluded(project.path, settings.excludedProjects) || (input.project !== undefined && project.path !== input.project)) continue;
+	for (const project of enabledProjects(settings, input.identities, scope.only)) {
+		if (isExcluded(project.path, settings.excludedProjects)) continue;
 		const key = settingsKey(project, input.identities);
 		if (isExcluded(key, settings.excludedProjects)) continue;
 		const folder = memoryPath(state, settings, key);

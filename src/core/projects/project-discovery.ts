@@ -19,7 +19,8 @@ export interface DiscoveredProject {
 export function discoverProjects(state: Pick<SyncState, "sessions">): DiscoveredProject[] {
 	const byPath = new Map<string, { project: DiscoveredProject; latest: number }>();
 	for (const record of Object.values(state.sessions) as Partial<SessionRecord>[]) {
-		const path = record.projectPath ?? record.digest?.projectPath;
+		// The repository, not the folder a session ran in (a worktree, a subfolder).
+		const path = record.projectKey ?? record.projectPath ?? record.digest?.projectPath;
 		if (typeof path !== "string" || path === "") continue;
 		const when = record.digest?.endedAt ?? record.digest?.startedAt;
 		const time = when === undefined ? Number.NaN : Date.parse(when);

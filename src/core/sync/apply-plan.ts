@@ -1,4 +1,4 @@
-import { upsertMarkedBlock } from "../context/marked-block";
+import { upsertMarkedBlock } from "../text/marked-block";
 import { mergeNote } from "../notes/note-regions";
 import type { HookContext } from "../plan/hook-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";

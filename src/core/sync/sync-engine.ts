@@ -3,7 +3,7 @@ import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
-import { copyState, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
+import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
 import { planSync, type ExistingTexts } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
@@ -89,7 +89,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const stale = Object.entries(start.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
 	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
 	const candidates = await index.sessions(paths);
-	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings));
+	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project]));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
@@ -115,7 +115,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		existing = await readExisting(deps, scope, identities, options);
 	}
 	const sessions = await index.sessions(scope.render);
-	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, project: options.project, conversations, vaultPath: deps.vaultPath });
+	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, vaultPath: deps.vaultPath });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
 }
 
@@ -176,7 +176,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		if (project) paths.add(indexPathOf(project, settings.notesFolder));
 	}
 	paths.add(`${settings.notesFolder}/${settings.notesFolder}.base`);
-	const enabled = settings.projects.filter((p) => p.enabled && (options.project === undefined || p.path === options.project));
+	const enabled = enabledProjects(settings, identities, scope.only);
 	for (const project of enabled) {
 		const record = state.projects[settingsKey(project, identities)];
 		if (record && project.mode === "lazy") paths.add(packetPathOf(record, settings.notesFolder));

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { hasMarkers } from "../../../src/core/context/marked-block";
+import { hasMarkers } from "../../../src/core/text/marked-block";
 import { stripClientBoilerplate } from "../../../src/core/transcript/client-boilerplate";
 import { NOTE_MARKERS } from "../../../src/core/notes/note-regions";
 import { renderConversation } from "../../../src/core/notes/render-session-note";

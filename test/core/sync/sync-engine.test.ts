@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { renderFact } from "../../../src/core/memory/fact-file";
-import type { ProjectFiles } from "../../../src/core/ports";
 import type { ResolvedFolder } from "../../../src/core/projects/project-identity";
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
 import { planFromSources, runSync, type SyncDeps } from "../../../src/core/sync/sync-engine";
@@ -8,22 +7,11 @@ import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-stat
 import { TranscriptIndex } from "../../../src/core/sync/transcript-index";
 import { FakeMemoryFolder } from "../../fakes/memory-folder";
 import { MemoryNotes } from "../../fakes/memory-notes";
+import { MemoryProjects } from "../../fakes/memory-projects";
 import { MemoryTranscripts } from "../../fakes/memory-transcripts";
 import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
 
 /** The whole engine in memory: transcripts, vault, CLAUDE.md files, Claude Code memory folders, the disk's repositories. */
-class MemoryProjects implements ProjectFiles {
-	readonly files = new Map<string, string>();
-	async read(projectPath: string, fileName: string): Promise<string | null> {
-		return this.files.get(`${projectPath}/${fileName}`) ?? null;
-	}
-	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {
-		if ((this.files.get(`${projectPath}/${fileName}`) ?? null) !== expected) return false;
-		this.files.set(`${projectPath}/${fileName}`, text);
-		return true;
-	}
-}
-
 let transcripts: MemoryTranscripts;
 let notes: MemoryNotes;
 let projects: MemoryProjects;

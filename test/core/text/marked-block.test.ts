@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BEGIN_MARKER as B, END_MARKER as E, upsertMarkedBlock } from "../../../src/core/context/marked-block";
+import { BEGIN_MARKER as B, END_MARKER as E, upsertMarkedBlock } from "../../../src/core/text/marked-block";
 
 function upsert(text: string, body: string): string {
 	const r = upsertMarkedBlock(text, body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../../src/core/hooks/hook-settings";
+import { HOOK_EVENTS, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../../../src/core/hooks/hook-settings";
 
 const commands = Object.fromEntries(HOOK_EVENTS.map((e) => [e, `"/usr/bin/node" "/opt/ai-memory/cli.cjs" hook ${e} --vault "/home/me/Vault" --from ai-conversation-memory`])) as Record<HookEvent, string>;
 

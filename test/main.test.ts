@@ -5,14 +5,14 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
-import { Modal, Notice, Vault } from "../stubs/obsidian";
-import { stubApp } from "../stubs/app";
+import { Modal, Notice, Vault } from "./stubs/obsidian";
+import { stubApp } from "./stubs/app";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import esbuild from "esbuild";
-import manifest from "../../manifest.json";
-import AiConversationMemoryPlugin from "../../src/main";
+import manifest from "../manifest.json";
+import AiConversationMemoryPlugin from "../src/main";
 
-const repo = resolve(__dirname, "..", "..");
+const repo = resolve(__dirname, "..");
 let claudeDir: string;
 let vaultDir: string;
 let saved: string | undefined;

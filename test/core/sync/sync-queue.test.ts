@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { debounceBatch, mergeSyncJobs, SyncQueue, type SyncJob, type TimerFunctions } from "../../src/core/sync/sync-queue";
+import { debounceBatch, mergeSyncJobs, SyncQueue, type SyncJob, type TimerFunctions } from "../../../src/core/sync/sync-queue";
 
 /** A run the test finishes by hand. */
 function deferred<T = void>() {

@@ -2,14 +2,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ProjectFiles } from "../../src/core/ports";
-import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../src/core/settings";
-import { runSync } from "../../src/core/sync/sync-engine";
-import { emptySyncState, type SyncState } from "../../src/core/sync/sync-state";
-import { ProjectFolderFiles } from "../../src/node/project-files";
-import { openTranscriptIndex } from "../../src/node/transcript-index";
-import { MemoryNotes } from "../fakes/memory-notes";
-import { assistant, jsonl, resetIds, text, userText } from "../fixtures/lines";
+import type { ProjectFiles } from "../../../src/core/ports";
+import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
+import { runSync } from "../../../src/core/sync/sync-engine";
+import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
+import { ProjectFolderFiles } from "../../../src/node/project-files";
+import { openTranscriptIndex } from "../../../src/node/transcript-index";
+import { MemoryNotes } from "../../fakes/memory-notes";
+import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
 
 /** What the sync writes into a project's CLAUDE.md (and, in lazy mode, the packet), through the engine. */
 const A = "aaaaaaaa-1111-4000-8000-000000000001";

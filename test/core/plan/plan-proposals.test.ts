@@ -2,11 +2,11 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readFact } from "../../src/core/memory/fact-file";
-import { migrateSettings } from "../../src/core/settings";
-import { VaultSync } from "../../src/node/vault-sync";
-import { MemoryNotes } from "../fakes/memory-notes";
-import { assistant, jsonl, resetIds, text, userText } from "../fixtures/lines";
+import { readFact } from "../../../src/core/memory/fact-file";
+import { migrateSettings } from "../../../src/core/settings";
+import { VaultSync } from "../../../src/node/vault-sync";
+import { MemoryNotes } from "../../fakes/memory-notes";
+import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
 
 /** Facts proposed from what the user typed: into the project's inbox, once, linked both ways. */
 const A = "aaaaaaaa-1111-4000-8000-000000000001";

@@ -13,12 +13,12 @@ import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import manifest from "../../manifest.json";
-import { stubApp } from "../stubs/app";
-import * as obsidianStub from "../stubs/obsidian";
-import { Notice, Vault, type App, type Command, type PluginManifest } from "../stubs/obsidian";
+import manifest from "../manifest.json";
+import { stubApp } from "./stubs/app";
+import * as obsidianStub from "./stubs/obsidian";
+import { Notice, Vault, type App, type Command, type PluginManifest } from "./stubs/obsidian";
 
-const repo = resolve(__dirname, "..", "..");
+const repo = resolve(__dirname, "..");
 const bundlePath = join(repo, "main.js");
 
 interface LoadedPlugin {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildKeywordStats, keywordsOf, projectTagSlug, termOccurrences, topicTags, type KeywordStats, type TagInput } from "../../../src/core/digest/topic-tags";
-import { gitRefs } from "../../../src/core/digest/tags/file-signals";
-import { looksLikeTypo } from "../../../src/core/digest/tags/keywords";
+import { buildKeywordStats, keywordsOf, projectTagSlug, termOccurrences, topicTags, type KeywordStats, type TagInput } from "../../../../src/core/digest/topic-tags";
+import { gitRefs } from "../../../../src/core/digest/tags/file-signals";
+import { looksLikeTypo } from "../../../../src/core/digest/tags/keywords";
 
 /** A small corpus the sessions under test are ranked against (they are added to it, as a sync does). */
 const BACKGROUND: string[][] = [

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,7 @@ afterEach(() => {
 });
 
 const opts = (more: object = {}) => ({ vault, host: HOST, ...more });
+const loadSettingsProjects = () => (JSON.parse(readFileSync(dataJson, "utf8")) as { devices: Record<string, { projects: { path: string }[] }> }).devices[HOST]!.projects.map((p) => p.path);
 
 describe("ai-memory projects", () => {
 	it("add, list and remove edit this device's projects, keeping every other key", async () => {
@@ -90,6 +92,15 @@ describe("ai-memory projects", () => {
 	it("no data.json yet: made, with the plugin folder", async () => {
 		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(0);
 		expect((await loadSettings(dataJson, [], HOST)).projects.map((p) => p.path)).toEqual([join(dir, "api")]);
+	});
+
+	it("refuses a second project in the same repository: a worktree or subfolder of one is that one", async () => {
+		execFileSync("git", ["init", "-q", join(dir, "api")]);
+		mkdirSync(join(dir, "api", "packages", "core"), { recursive: true });
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(0);
+		expect(await runProjectsAdd(join(dir, "api", "packages", "core"), opts())).toBe(2);
+		expect(err).toBe(`ai-memory: ${join(dir, "api", "packages", "core")} is in the same repository as ${join(dir, "api")}, which is a project already: its sessions go there\n`);
+		expect(loadSettingsProjects()).toEqual([join(dir, "api")]);
 	});
 
 	it("errors: a broken data.json (left alone), a missing folder or vault, an unknown project", async () => {

@@ -3,18 +3,18 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writ
 import { hostname } from "node:os";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NOTE_MARKERS } from "../../src/core/notes/note-regions";
-import { deviceIdOf, migrateSettings, type Settings } from "../../src/core/settings";
-import type { SyncReport } from "../../src/core/sync/sync-engine";
-import { VaultFolder } from "../../src/node/vault-folder";
-import { VaultSync } from "../../src/node/vault-sync";
+import { NOTE_MARKERS } from "../../../src/core/notes/note-regions";
+import { deviceIdOf, migrateSettings, type Settings } from "../../../src/core/settings";
+import type { SyncReport } from "../../../src/core/sync/sync-engine";
+import { VaultFolder } from "../../../src/node/vault-folder";
+import { VaultSync } from "../../../src/node/vault-sync";
 
 /**
  * The vault release 0.1.0 wrote (test/fixtures/vault-0.1, see its README): five repositories called
  * `cli` in one folder, two enabled `api` repositories sharing a folder, a memory folder and facts.
  * The first sync of this release moves it to one folder per repository, losing nothing.
  */
-const FIXTURE = join(__dirname, "..", "fixtures", "vault-0.1");
+const FIXTURE = join(__dirname, "..", "..", "fixtures", "vault-0.1");
 const ROOT = "/tmp/ai-memory-fixture-v0.1";
 const VAULT = join(ROOT, "vault");
 const STATE = join(VAULT, ".obsidian", "plugins", "ai-conversation-memory", "state");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forEachWordSegment } from "../../../src/core/digest/tags/keywords";
+import { forEachWordSegment } from "../../../../src/core/digest/tags/keywords";
 
 function segments(text: string, locale: string): [string, boolean][] {
 	const out: [string, boolean][] = [];
