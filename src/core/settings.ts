@@ -62,12 +62,6 @@ export interface Settings {
 	projects: ProjectSettings[];
 }
 
-/** What one device keeps in data.json under `devices[<id>]`. */
-export interface DeviceSettings {
-	claudeDir?: string;
-	projects: ProjectSettings[];
-}
-
 export const SETTINGS_VERSION = 2;
 
 export const DEBOUNCE_MIN_MS = 250;

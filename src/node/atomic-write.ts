@@ -41,7 +41,14 @@ export function writeFileReplacingSync(path: string, text: string): void {
 	}
 	const temp = tempName(path);
 	try {
-		writeFileSync(temp, text, "utf8");
+		try {
+			writeFileSync(temp, text, "utf8");
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+			// The folder went away since it was made (the user deleted it): make it again.
+			mkdirSync(dir, { recursive: true });
+			writeFileSync(temp, text, "utf8");
+		}
 		renameSync(temp, path);
 	} catch (error) {
 		rmSync(temp, { force: true });

@@ -15,7 +15,7 @@ import { assistantTextsOf, promptsOf } from "../core/transcript/session-queries"
  * A hook never touches the sync state itself, so it cannot race a running sync.
  */
 
-export function checkpointsDir(stateDir: string): string {
+function checkpointsDir(stateDir: string): string {
 	return join(stateDir, "checkpoints");
 }
 

@@ -27,7 +27,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 
 /** Longest encoded project folder name before Claude Code cuts it and appends a hash. */
-export const CLAUDE_PROJECT_DIR_MAX = 200;
+const CLAUDE_PROJECT_DIR_MAX = 200;
 
 export interface ClaudeMemoryDirOptions {
 	/** Claude Code's config folder (`~/.claude`, or `$CLAUDE_CONFIG_DIR`). */

@@ -21,16 +21,22 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	}
 
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
-		const target = join(this.path, name);
+		const target = this.fileOf(name);
 		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
 		await writeFileReplacing(target, text);
 		return true;
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {
-		const target = join(this.path, name);
+		const target = this.fileOf(name);
 		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
 		await unlink(target);
 		return true;
+	}
+
+	/** A file directly in the folder: a name that would reach elsewhere (`../x.md`, `a/b.md`) is refused. */
+	private fileOf(name: string): string {
+		if (name === "" || name === "." || name === ".." || /[\\/\0]/.test(name)) throw new Error(`refusing a memory file name that is not a plain file name: ${JSON.stringify(name)}`);
+		return join(this.path, name);
 	}
 }

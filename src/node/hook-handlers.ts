@@ -15,7 +15,7 @@ import { pluginFolder } from "./plugin-paths";
  * (Claude Code goes on as if there were no hook) and a line in `<plugin folder>/hooks.log`.
  */
 
-export const HOOK_NAMES = {
+const HOOK_NAMES = {
 	"session-start": "SessionStart",
 	"user-prompt-submit": "UserPromptSubmit",
 	"session-end": "SessionEnd",

@@ -11,14 +11,14 @@ import { hookNameOf } from "./hook-handlers";
  * uninstalling gives back those exact bytes when nothing else changed meanwhile.
  */
 
-export const BACKUP_SUFFIX = ".bak-ai-memory";
+const BACKUP_SUFFIX = ".bak-ai-memory";
 
 /**
  * Seconds Claude Code gives each hook. SessionEnd hooks share a budget of 1.5 s that a `timeout`
  * raises (up to 60 s): ours spawns a background sync and exits at once, 5 s covers a slow start.
  * UserPromptSubmit defaults to 30 s, and a timed-out hook's output is lost: ours reads two files.
  */
-export const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = { SessionStart: 10, UserPromptSubmit: 10, SessionEnd: 5, PreCompact: 10 };
+const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = { SessionStart: 10, UserPromptSubmit: 10, SessionEnd: 5, PreCompact: 10 };
 
 export interface HookTarget {
 	/** Claude Code's config folder (holds settings.json). */
@@ -35,7 +35,7 @@ export interface HookTarget {
 	execPath?: string;
 }
 
-export function claudeSettingsPath(claudeDir: string): string {
+function claudeSettingsPath(claudeDir: string): string {
 	return join(claudeDir, "settings.json");
 }
 

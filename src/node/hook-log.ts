@@ -8,7 +8,7 @@ import { join } from "node:path";
  * error. Kept under about half a megabyte by dropping its older half.
  */
 
-export const HOOK_LOG = "hooks.log";
+const HOOK_LOG = "hooks.log";
 const MAX_BYTES = 512 * 1024;
 
 export function hookLogPath(pluginFolder: string): string {
@@ -23,7 +23,7 @@ export interface HookLogEntry {
 	detail: string;
 }
 
-export function formatHookLogLine(entry: HookLogEntry): string {
+function formatHookLogLine(entry: HookLogEntry): string {
 	return `${entry.at}\t${entry.hook}\t${entry.status}\t${entry.detail.replace(/[\r\n\t]+/g, " ").trim()}\n`;
 }
 

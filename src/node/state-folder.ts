@@ -20,6 +20,8 @@ export class StateFolder implements TranscriptStore {
 	private readonly written = new Map<string, string>();
 	/** Model writes under way: a read goes on while the last model is written. */
 	private readonly pending = new Set<Promise<void>>();
+	/** The latest write under way of each model file. */
+	private readonly lastWrite = new Map<string, Promise<void>>();
 	/** Checkpoint files (`checkpoints/*.json`, written by the PreCompact hook) merged by `loadState`. */
 	private mergedCheckpoints: ReadonlyMap<string, string> = new Map();
 
@@ -41,8 +43,14 @@ export class StateFolder implements TranscriptStore {
 		const text = json ?? JSON.stringify(entry);
 		while (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
 		// A model is saved only when its transcript changed: no need to compare with the file first.
-		const write = writeFileReplacing(path, text).finally(() => this.pending.delete(write));
+		// Two saves of one model are written in order: the later one wins on disk too.
+		const before = this.lastWrite.get(path);
+		const write: Promise<void> = (before ? before.then(() => writeFileReplacing(path, text)) : writeFileReplacing(path, text)).finally(() => {
+			this.pending.delete(write);
+			if (this.lastWrite.get(path) === write) this.lastWrite.delete(path);
+		});
 		this.pending.add(write);
+		this.lastWrite.set(path, write);
 	}
 
 	savePath(path: string): string {

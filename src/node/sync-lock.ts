@@ -25,7 +25,7 @@ export interface SyncLockHolder {
 	token?: string;
 }
 
-export const SYNC_LOCK_FILE = "sync.lock";
+const SYNC_LOCK_FILE = "sync.lock";
 
 /** `<state dir>/sync.lock`. */
 export function syncLockPath(stateDir: string): string {

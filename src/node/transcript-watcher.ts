@@ -321,7 +321,7 @@ function messageOf(error: unknown): string {
  */
 const NETWORK_FS_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x01021997, 0x5346414f, 0x73757245, 0x564c, 0x00c36400]);
 
-export async function isNetworkFileSystem(path: string): Promise<boolean> {
+async function isNetworkFileSystem(path: string): Promise<boolean> {
 	if (process.platform === "win32") return /^\\\\(?!\?\\(?![Uu][Nn][Cc]\\))/.test(path);
 	if (process.platform !== "linux") return false;
 	try {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { writeFileReplacingSync } from "./atomic-write";
@@ -19,7 +20,8 @@ export class VaultFolder implements NoteStore {
 
 	async read(path: string): Promise<string | null> {
 		const target = this.resolve(path);
-		if (!(await this.listing(dirname(target))).has(basename(target))) return null;
+		// Not listed: looked for on disk all the same (another program may have made it since), with one stat.
+		if (!(await this.listing(dirname(target))).has(basename(target)) && !existsSync(target)) return null;
 		try {
 			return await readFile(target, "utf8");
 		} catch (error) {
@@ -32,8 +34,7 @@ export class VaultFolder implements NoteStore {
 		const target = this.resolve(path);
 		// Checked just before the rename: an edit saved since our read is not overwritten. (Outside
 		// Obsidian there is no lock to make this airtight; the window is one read long.)
-		const listed = (await this.listing(dirname(target))).has(basename(target));
-		const current = listed ? await readFile(target, "utf8").catch(() => null) : null;
+		const current = await readFile(target, "utf8").catch(() => null);
 		if (current !== expected) return false;
 		// Blocking: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
 		writeFileReplacingSync(target, text);
@@ -76,8 +77,15 @@ export class VaultFolder implements NoteStore {
 	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
 		const made: { from: string; to: string }[] = [];
 		for (const move of moves) {
-			const from = this.resolve(move.from);
-			const to = this.resolve(move.to);
+			let from: string;
+			let to: string;
+			try {
+				from = this.resolve(move.from);
+				to = this.resolve(move.to);
+			} catch {
+				// Out of the vault: not made, and the others still are.
+				continue;
+			}
 			const source = await lstat(from).catch(() => undefined);
 			if (!source?.isFile() || (await lstat(to).then(() => true, () => false))) continue;
 			await mkdir(dirname(to), { recursive: true });

@@ -66,7 +66,7 @@ export class ReviewFactsModal extends Modal {
 }
 
 /** Notes in `<memory folder>/<project>/_inbox/`, by project then name. */
-export function proposedFacts(app: App, settings: Settings): { file: TFile; project: string }[] {
+function proposedFacts(app: App, settings: Settings): { file: TFile; project: string }[] {
 	const root = app.vault.getFolderByPath(normalizePath(settings.memoryFolder));
 	const found: { file: TFile; project: string }[] = [];
 	for (const project of root?.children ?? []) {

@@ -6,7 +6,8 @@ export class FakeMemoryFolder implements MemoryFolder {
 	writes = 0;
 	constructor(readonly path = "/home/dev/.claude/projects/-home-dev-shop-api/memory") {}
 	async list(): Promise<Map<string, string>> {
-		return new Map([...this.files].sort(([a], [b]) => (a < b ? -1 : 1)));
+		// Like the folder on disk: the `.md` files directly in it.
+		return new Map([...this.files].filter(([name]) => name.toLowerCase().endsWith(".md") && !name.includes("/")).sort(([a], [b]) => (a < b ? -1 : 1)));
 	}
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
 		if ((this.files.get(name) ?? null) !== expected) return false;

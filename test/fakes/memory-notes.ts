@@ -28,7 +28,7 @@ export class MemoryNotes implements NoteStore {
 		return made;
 	}
 	async listTree(folder: string): Promise<string[]> {
-		return [...this.files.keys()].filter((p) => (folder === "" || p.startsWith(`${folder}/`)) && p.endsWith(".md")).sort();
+		return [...this.files.keys()].filter((p) => (folder === "" || p.startsWith(`${folder}/`)) && p.endsWith(".md") && !p.split("/").some((part) => part.startsWith("."))).sort();
 	}
 	async remove(path: string, expected: string): Promise<boolean> {
 		if (this.files.get(path) !== expected) return false;

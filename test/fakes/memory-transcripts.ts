@@ -43,7 +43,9 @@ export class MemoryTranscripts implements TranscriptSource {
 		if (!file) throw new Error(`ENOENT: ${path}`);
 		const head = file.bytes.subarray(0, 64).toString("base64");
 		let from = cursor;
-		if (from && (from.ino !== file.ino || from.offset > file.bytes.length || !head.startsWith(from.head.slice(0, Math.min(from.head.length, head.length))))) {
+		// Replaced when the bytes it began with are not where they were.
+		const before = from ? Buffer.from(from.head, "base64") : undefined;
+		if (from && before && (from.ino !== file.ino || from.offset > file.bytes.length || !file.bytes.subarray(0, before.length).equals(before))) {
 			onRestart();
 			from = undefined;
 		}

@@ -1,7 +1,7 @@
 import type { SessionModel } from "../transcript/session-model";
 
 /** A pause longer than this is the person away, not work: it does not count. */
-export const IDLE_GAP_MS = 15 * 60_000;
+const IDLE_GAP_MS = 15 * 60_000;
 
 /** Whole minutes of activity: the time between consecutive events, without long idle gaps. */
 export function activeMinutes(model: SessionModel): number | undefined {

@@ -23,7 +23,7 @@ const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
 const OPENING_ONLY = new RegExp(`^${OPENING}`, "i");
 
-export function isDecision(sentence: string): boolean {
+function isDecision(sentence: string): boolean {
 	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
 }
 

@@ -51,7 +51,7 @@ export interface Redactor {
 }
 
 /** The marker that replaces a secret. */
-export function redactionMarker(kind: string): string {
+function redactionMarker(kind: string): string {
 	return `[redacted:${kind}]`;
 }
 

@@ -54,7 +54,7 @@ function withoutIntros(text: string): string {
 }
 
 /** Greetings and politeness off the front, as often as they stack ("Hey Claude, can you please…"). */
-export function stripAsk(text: string): string {
+function stripAsk(text: string): string {
 	let s = text;
 	for (let i = 0; i < 3; i++) {
 		const next = s.replace(OPENING, "").replace(POLITE, "").trim();

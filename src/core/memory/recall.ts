@@ -83,7 +83,7 @@ export class RecallIndex {
 }
 
 /** Single words of a text, normalized like the topic tags' keywords, with a light English stem. */
-export function recallTerms(text: string): string[] {
+function recallTerms(text: string): string[] {
 	return termOccurrences([text])
 		.filter((o) => !o.parts)
 		.flatMap((o) => (o.term.includes("-") ? o.term.split("-") : [o.term]))

@@ -12,7 +12,7 @@ export function rewriteLinks(text: string, moves: ReadonlyMap<string, string>): 
 		const to = stems.get(md ? target.slice(0, -3) : target);
 		return to === undefined ? whole : `[[${to}${md ? ".md" : ""}${rest}]]`;
 	});
-	out = out.replace(MARKDOWN, (whole, angled: string | undefined, plain: string | undefined, anchor: string) => {
+	out = out.replace(MARKDOWN, (whole, angled: string | undefined, plain: string | undefined, anchor: string | undefined = "") => {
 		const raw = angled ?? plain ?? "";
 		const target = angled !== undefined ? raw : safeDecode(raw);
 		const to = moves.get(target);

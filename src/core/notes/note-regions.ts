@@ -82,7 +82,7 @@ function mergeFrontmatter(generated: string, userFields: readonly string[], eol:
 }
 
 /** The properties a session note's generator owns; anything else in the frontmatter is the user's. */
-export const GENERATED_KEYS = new Set([
+const GENERATED_KEYS = new Set([
 	"session_id",
 	"project",
 	"project_path",

@@ -485,7 +485,7 @@ function markdownBlock(text: string): string {
  * The limit a string was clipped at by fold (it keeps `limit` characters and adds "…"), or
  * undefined. Redaction can change the length after the clip; a redacted string near the limit counts.
  */
-export function clippedAt(text: unknown): number | undefined {
+function clippedAt(text: unknown): number | undefined {
 	if (typeof text !== "string" || !text.endsWith("…")) return undefined;
 	const kept = text.length - 1;
 	for (const limit of [LIMITS.toolInputString, LIMITS.excerptWhenOverBudget]) {

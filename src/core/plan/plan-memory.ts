@@ -4,7 +4,7 @@ import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-fac
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
 
-export const INDEX_FILE = "MEMORY.md";
+const INDEX_FILE = "MEMORY.md";
 
 /** One project's memory as it was read: the vault folder and, when shared, Claude Code's folder. */
 export interface MemoryTexts {
@@ -24,11 +24,6 @@ export interface MemoryPlan {
 	errors: string[];
 	/** Things a person must look at: conflict copies. */
 	notices: string[];
-}
-
-/** `<memory folder>/<project>`: the project's facts in the vault. */
-export function memoryFolderOf(memoryFolder: string, project: string): string {
-	return `${memoryFolder}/${project}`;
 }
 
 /** A fact file of the memory folder: not the index, not a conflict copy, not `_inbox` or hidden. */

@@ -1,5 +1,5 @@
-import type { RawLine } from "../transcript/jsonl-lines";
 import type { SubagentMeta } from "../transcript/link-subagents";
+import type { RawLine } from "../transcript/jsonl-lines";
 import { foldLines } from "../transcript/fold";
 import { createSession, serializeSession, type SerializedSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";

@@ -7,7 +7,7 @@ export interface Markers {
 	end: string;
 }
 
-export const CONTEXT_MARKERS: Markers = { begin: BEGIN_MARKER, end: END_MARKER };
+const CONTEXT_MARKERS: Markers = { begin: BEGIN_MARKER, end: END_MARKER };
 
 export type UpsertResult =
 	| { ok: true; text: string; changed: boolean }

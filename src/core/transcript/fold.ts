@@ -45,7 +45,7 @@ function markMalformed(model: SessionModel, no: number, reason: string): void {
 	if (model.malformedLines.length < LIMITS.malformedLines) model.malformedLines.push({ line: no, reason });
 }
 
-export function foldRecord(model: SessionModel, record: TranscriptRecord): void {
+function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 	const counts = model.counts;
 	if ("uuid" in record && record.uuid !== undefined) {
 		// Resumed and forked sessions replay earlier lines with the same uuid: fold each once.

@@ -18,7 +18,7 @@ const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 /** Decodes UTF-8, or returns null for invalid bytes. Adapters may pass a faster native one. */
 export type Utf8Decoder = (bytes: Uint8Array) => string | null;
 
-export const decodeUtf8: Utf8Decoder = (bytes) => {
+const decodeUtf8: Utf8Decoder = (bytes) => {
 	try {
 		return fatalDecoder.decode(bytes);
 	} catch {

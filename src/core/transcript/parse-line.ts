@@ -63,7 +63,7 @@ function describeBadJson(text: string): string {
 	return "invalid JSON";
 }
 
-export function toRecord(o: Json): TranscriptRecord {
+function toRecord(o: Json): TranscriptRecord {
 	const type = str(o.type);
 	switch (type) {
 		case "user":

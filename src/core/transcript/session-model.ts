@@ -151,7 +151,7 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	redactedEvents?: number;
 };
 
-export function emptyCounts(): SessionCounts {
+function emptyCounts(): SessionCounts {
 	return {
 		lines: 0,
 		records: 0,

@@ -263,7 +263,7 @@ function knownOrNamed(word: string, seen: ReadonlyMap<string, Seen>, corroborati
 let technical: ReadonlySet<string> | undefined;
 
 /** A known technical term (catalog.ts), compared normalized: `webhooks` and `Webhook` are `webhook`. */
-export function isTechnicalTerm(term: string): boolean {
+function isTechnicalTerm(term: string): boolean {
 	technical ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== "").map((t) => (/^[\p{Script=Latin}\p{N}-]+$/u.test(t) ? (termOf(t) ?? t) : t)));
 	return technical.has(term);
 }

@@ -53,11 +53,10 @@ export interface TagOptions {
 	maxKeywords?: number;
 }
 
-export const DEFAULT_PREFIX = "ai/";
 export const DEFAULT_MAX = 5;
 export const DEFAULT_MAX_KEYWORDS = 3;
 /** A file/command/tool topic is kept when it has at least this share of the strongest topic of its tier. */
-export const MIN_SHARE_OF_TIER = 0.2;
+const MIN_SHARE_OF_TIER = 0.2;
 
 interface Signal {
 	weight: number;
