@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { chooseFolders, comparablePath, isWithin, projectKeyOf } from "../../../src/core/projects/project-identity";
+
+describe("project identity", () => {
+	it("compares POSIX paths as they are, Windows and UNC paths without case or separator style", () => {
+		expect(comparablePath("/Users/Alex/cli/")).toBe("/Users/Alex/cli");
+		expect(comparablePath("C:\\Users\\Pat\\CLI\\")).toBe("c:/users/pat/cli");
+		expect(comparablePath("\\\\Server\\Share\\cli")).toBe("//server/share/cli");
+		expect(isWithin("C:\\users\\pat\\cli\\src", "c:/Users/Pat/cli")).toBe(true);
+		expect(isWithin("/r/repo-wt", "/r/repo")).toBe(false);
+		expect(isWithin("/R/repo/src", "/r/repo")).toBe(false);
+	});
+
+	it("is the repository root found here; else the deepest recorded repository holding the folder; else the folder", () => {
+		expect(projectKeyOf("/r/repo-wt", { root: "/r/repo", repository: true }, [], [])).toBe("/r/repo");
+		expect(projectKeyOf("/gone/repo/src", undefined, ["/gone", "/gone/repo"], [])).toBe("/gone/repo");
+		expect(projectKeyOf("/gone/other", undefined, ["/gone/repo"], [])).toBe("/gone/other");
+		expect(projectKeyOf("C:\\Users\\pat\\cli\\src", undefined, ["c:/users/pat/cli"], [])).toBe("c:/users/pat/cli");
+		// A configured folder holds the sessions below it, in git or not.
+		expect(projectKeyOf("/home/me/notes/sub", { root: "/home/me/notes/sub", repository: false }, [], ["/home/me/notes"])).toBe("/home/me/notes");
+	});
+
+	it("names folders after the repository, unique without case, with the parent folder, then numbered, in sorted order", () => {
+		const chosen = chooseFolders(["CLI"], ["/Users/soph/devenv/cli", "/srv/tools/cli", "C:\\Users\\pat\\cli", "\\\\nas\\share\\cli", "/a/tools/cli", "/"]);
+		expect(Object.fromEntries(chosen)).toEqual({
+			"/": "Unknown project",
+			"/Users/soph/devenv/cli": "cli (devenv)",
+			"/a/tools/cli": "cli (tools)",
+			"/srv/tools/cli": "cli (tools) 2",
+			"C:\\Users\\pat\\cli": "cli (pat)",
+			"\\\\nas\\share\\cli": "cli (share)",
+		});
+		expect(chooseFolders([], ["/x/con"]).get("/x/con")).toBe("con_");
+	});
+});
