@@ -70,7 +70,8 @@ export function enabledProjects(settings: Settings, identities: Identities, only
 
 /**
  * Records the sessions of this sync (new ones get a project, a folder and a note path, chosen
- * once), migrating a version 1 state first, and works out which notes to render.
+ * once) and works out which notes to render. A version 1 state is migrated before
+ * (`migrateToIdentities`).
  * @param sessions the sessions read this time (and those waiting), with their sub-agents.
  * @param prepared digests made while reading, by transcript path.
  */
@@ -91,7 +92,7 @@ export function scopeSessions(input: {
 }): SessionScope {
 	const { settings, identities } = input;
 	const state = copyState(input.state);
-	const { keyOfCwd, repositories, configured, resolvedRepositories } = identityRules(state, settings, identities, input.folderOf);
+	const { keyOfCwd, repositories, configured } = identityRules(state, settings, identities, input.folderOf);
 	const moves = input.migration ?? [];
 	const migrated = input.migration !== undefined;
 	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
@@ -109,7 +110,8 @@ export function scopeSessions(input: {
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...enabled].filter((k) => !state.projects[k]);
 	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
-	for (const key of resolvedRepositories) if (state.projects[key]) state.projects[key].repository = true;
+	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
+	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
 
 	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
 	const newcomers = new Set<string>();
@@ -171,14 +173,8 @@ export function migrateToIdentities(state: SyncState, settings: Settings, identi
 function identityRules(state: SyncState, settings: Settings, identities: Identities, folderOf: (transcriptPath: string) => string) {
 	const configured = settings.projects.map((p) => settingsKey(p, identities));
 	const repositories = () => Object.entries(state.projects).flatMap(([key, p]) => (p.repository ? [key] : []));
-	const resolvedRepositories = new Set<string>();
-	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => {
-		if (cwd === undefined) return folderOf(transcriptPath);
-		const resolved = identities.get(cwd);
-		if (resolved?.repository) resolvedRepositories.add(resolved.root);
-		return projectKeyOf(cwd, resolved, repositories(), configured);
-	};
-	return { keyOfCwd, repositories, configured, resolvedRepositories };
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => (cwd === undefined ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
+	return { keyOfCwd, repositories, configured };
 }
 
 /** Each project's sessions by start time (then transcript path), the user's deleted notes left out. */
