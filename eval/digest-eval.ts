@@ -12,7 +12,7 @@ import type { ProjectFiles } from "../src/core/ports";
 import { MemoryNotes } from "../test/fakes/memory-notes";
 import { recallOutput } from "../src/core/hooks/hook-output";
 import { DEFAULT_PROJECT, DEFAULT_SETTINGS, type ContextMode, type Settings } from "../src/core/settings";
-import { redactionSpec } from "../src/core/sync/redaction-policy";
+import { redactionSpec } from "../src/core/ingest/redaction-policy";
 import { runSync } from "../src/core/sync/sync-engine";
 import { emptySyncState } from "../src/core/sync/sync-state";
 import type { HookContext } from "../src/core/plan/hook-context";

@@ -43,10 +43,10 @@ const saved = scoreFile ? JSON.parse(readFileSync(scoreFile, "utf8")) : undefine
 const entry = `
 export { parseTranscript } from "./test/fixtures/parse-transcript";
 export { isEmptySession } from "./src/core/transcript/session-queries";
-export { prepareSession, promptText } from "./src/core/sync/prepare-session";
+export { prepareSession, promptText } from "./src/core/ingest/prepare-session";
 export { buildKeywordStats, topicTags } from "./src/core/digest/topic-tags";
-export { redactModelInPlace } from "./src/core/sync/redact-model";
-export { redactorFor } from "./src/core/sync/redaction-policy";
+export { redactModelInPlace } from "./src/core/ingest/redact-model";
+export { redactorFor } from "./src/core/ingest/redaction-policy";
 export { DEFAULT_SETTINGS } from "./src/core/settings";
 `;
 const core = saved ? undefined : await loadCore();

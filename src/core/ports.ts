@@ -2,9 +2,9 @@ import type { RawLine } from "./transcript/jsonl-lines";
 import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
 import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
-import type { FoldedWhole } from "./sync/fold-whole";
+import type { FoldedWhole } from "./ingest/fold-whole";
 import type { ResolvedFolder } from "./projects/project-identity";
-import type { RedactionSpec } from "./sync/redaction-policy";
+import type { RedactionSpec } from "./ingest/redaction-policy";
 
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
 

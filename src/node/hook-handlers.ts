@@ -146,7 +146,7 @@ const HANDLERS: Record<HookName, Handler> = {
 		const { project, input, stateDir, settings, now } = ctx;
 		const parts: string[] = typeof input.trigger === "string" ? [`trigger=${input.trigger}`] : [];
 		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
-			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }] = await Promise.all([import("./checkpoints"), import("../core/sync/redaction-policy")]);
+			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy")]);
 			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
 			if (checkpoint) {
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);

@@ -1,8 +1,8 @@
 import { safeFileName } from "../notes/note-name";
 import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
-import type { PreparedSession } from "../sync/prepare-session";
-import { prepareSession, withSubagents } from "../sync/prepare-session";
+import type { PreparedSession } from "../ingest/prepare-session";
+import { prepareSession, withSubagents } from "../ingest/prepare-session";
 import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";

@@ -5,7 +5,7 @@ import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { isExcluded, type Settings } from "../settings";
-import { promptText } from "../sync/prepare-session";
+import { promptText } from "../ingest/prepare-session";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";

@@ -13,9 +13,9 @@ import type { Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import { isEmptySession } from "../transcript/session-queries";
 import { applyPlan, type SyncReport } from "./apply-plan";
-import { prepareSession, type PreparedSession } from "./prepare-session";
+import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
 import type { SyncState } from "./sync-state";
-import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "./transcript-index";
+import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 
 export type { SyncReport };
 

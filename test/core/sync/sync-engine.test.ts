@@ -4,7 +4,7 @@ import type { ResolvedFolder } from "../../../src/core/projects/project-identity
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
 import { planFromSources, runSync, type SyncDeps } from "../../../src/core/sync/sync-engine";
 import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
-import { TranscriptIndex } from "../../../src/core/sync/transcript-index";
+import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
 import { FakeMemoryFolder } from "../../fakes/memory-folder";
 import { MemoryNotes } from "../../fakes/memory-notes";
 import { MemoryProjects } from "../../fakes/memory-projects";
