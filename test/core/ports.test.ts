@@ -1051,9 +1051,6 @@ transcriptSourceContract(
 	{ rawBytes: true, subagents: true },
 );
 
-const BASE64_HEAD =
-	"MemoryTranscripts compares the cursor's base64 head with the file's as strings; the base64 of a file under 64 bytes (length not a multiple of 3) is no prefix of the grown file's, so it restarts";
-
 transcriptSourceContract(
 	"MemoryTranscripts (test fake)",
 	async () => {

@@ -24,9 +24,9 @@ describe("followRenames", () => {
 		expect([...moved].sort()).toEqual(["/t/a.jsonl", "/t/b.jsonl"]);
 		// A note found again is not deleted any more.
 		expect(state.sessions["/t/a.jsonl"]).toMatchObject({ notePath: "Archive/a.md", deleted: undefined });
-		expect(state.sessions["/t/b.jsonl"]!.notePath).toBe("Projects/cli/b.md");
+		expect(state.sessions["/t/b.jsonl"].notePath).toBe("Projects/cli/b.md");
 		expect(state.projects["/r/cli"]).toEqual({ folder: "cli", notesPath: "Projects/cli", indexPath: "Projects/cli/cli.md", packetPath: "Projects/cli/cli context.md" });
-		expect(state.memory["/r/cli"]!["feedback_pnpm.md"]!.vault).toBe("pnpm only.md");
+		expect(state.memory["/r/cli"]["feedback_pnpm.md"]!.vault).toBe("pnpm only.md");
 	});
 
 	it("follows the memory folder itself, and leaves a fact moved out of it unpaired", () => {
@@ -34,7 +34,7 @@ describe("followRenames", () => {
 		state.projects["/r/cli"] = { folder: "cli" };
 		state.memory["/r/cli"] = { "a.md": { vault: "a.md", base: "x" }, "b.md": { vault: "b.md", base: "y" } };
 		followRenames(state, [{ from: "AI Memory/cli/b.md", to: "Elsewhere/b.md" }, { from: "AI Memory/cli", to: "AI Memory/cli tools" }], folders);
-		expect(state.projects["/r/cli"]!.memoryPath).toBe("AI Memory/cli tools");
-		expect(state.memory["/r/cli"]!["b.md"]!.vault).toBe("b.md");
+		expect(state.projects["/r/cli"].memoryPath).toBe("AI Memory/cli tools");
+		expect(state.memory["/r/cli"]["b.md"]!.vault).toBe("b.md");
 	});
 });
