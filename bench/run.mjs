@@ -9,6 +9,11 @@ await bundleForNode({
 });
 
 const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "long", "recall", "hooks", "plugin"];
+// `sync` times the built CLI (dist/cli.cjs) from outside: build it from these sources first.
+if (parts.includes("sync")) {
+	const build = spawnSync(process.execPath, ["esbuild.config.mjs", "cli"], { stdio: ["ignore", "ignore", "inherit"] });
+	if (build.status !== 0) process.exit(1);
+}
 let failed = false;
 for (const part of parts) {
 	const run = spawnSync(process.execPath, ["--expose-gc", "bench/out/transcript.bench.cjs", part], { stdio: "inherit" });

@@ -1,9 +1,12 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { clearTimeout, setTimeout } from "node:timers";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
-import type { FoldedWhole } from "../core/sync/fold-whole";
-import type { RedactionSpec } from "../core/sync/redaction-policy";
+import type { FoldedWhole } from "../core/ingest/fold-whole";
+import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { runFoldJob } from "./fold-worker-job";
 
 export interface FoldJob {
 	id: number;
@@ -14,10 +17,16 @@ export interface FoldJob {
 
 type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string };
 
+interface Waiting {
+	job: FoldJob;
+	resolve: (r: FoldedWhole) => void;
+	reject: (e: Error) => void;
+}
+
 /**
  * A worker's young generation (MiB). V8's default gives each worker tens of MiB of it, which a
- * fold does not need: what survives a line is the model, small and soon serialized (measured on
- * the bench tree: 8 MiB costs no time and takes the peak RSS of a first sync down by ~35 MiB).
+ * fold does not need: what outlives a line is the model, small and soon sent (measured on the
+ * bench tree: 8 MiB takes the peak RSS of a first sync down by ~35 MiB for no time).
  */
 const YOUNG_GENERATION_MB = 8;
 
@@ -25,23 +34,48 @@ const YOUNG_GENERATION_MB = 8;
 const IDLE_MS = 50;
 
 /**
+ * V8's optimizing compiler is tuned for a few hot loops; a first sync runs a wide code base (fold,
+ * redaction, digest, tags, notes) on three threads, each compiling it for itself, and that was a
+ * fifth of the sync's CPU (perf, on the bench tree). Optimizing a function after more calls and
+ * inlining less into it keeps most of the speed of the optimized code for much less compiling
+ * (measured: 7.8 s of CPU and 4.5 s of wall time became 6.4 s and 4.0 s). Only tuning: no flag
+ * changes what any code does. Set once, for the whole process, when a pool is made (the CLI's
+ * sync); V8 reads these at each compilation, and workers take the process's flags.
+ */
+const BATCH_JIT_FLAGS = ["--interrupt-budget=540000", "--max-inlined-bytecode-size-cumulative=200"];
+let jitTuned = false;
+
+function tuneJitForBatch(): void {
+	if (jitTuned) return;
+	jitTuned = true;
+	for (const flag of BATCH_JIT_FLAGS) setFlagsFromString(flag);
+}
+
+/**
  * Worker threads that fold new transcripts in parallel (a first sync of a long history uses every
- * core). Started on first use; ended by `close`, or as soon as they have been idle for a moment,
- * so the memory of their heaps is given back while the sync goes on to render the notes. Used
- * only where the worker script exists (the built CLI); elsewhere transcripts are folded on the
- * calling thread.
+ * core). Jobs wait here and go to whichever worker is free, one at a time (a worker stuck on a
+ * long transcript holds up no others). Started on first use; ended by `close`, or once they have
+ * all been idle for a moment, so their heaps are given back while the sync goes on to render the
+ * notes. A worker that fails on a job (it runs out of memory) fails that job and is replaced; one
+ * that fails before its first reply (its script does not load) leaves the pool folding on the
+ * calling thread, as it would with no worker script: slower, never a sync that does not happen.
+ * Used only where the worker script exists (the built CLI); elsewhere transcripts are folded on
+ * the calling thread.
  */
 export class FoldWorkerPool {
-	private workers: Worker[] = [];
-	private next = 0;
+	private readonly busy = new Map<Worker, Waiting | undefined>();
+	private readonly queue: Waiting[] = [];
 	private seq = 0;
-	private readonly waiting = new Map<number, { resolve: (r: FoldedWhole) => void; reject: (e: Error) => void }>();
 	private idleTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Set when a worker could not start: jobs are then folded on this thread. */
+	private broken: Error | undefined;
 
 	private constructor(
 		private readonly script: string,
 		private readonly size: number,
-	) {}
+	) {
+		tuneJitForBatch();
+	}
 
 	/** A pool for `script`, or undefined when the script is not there. */
 	static at(script: string, size = Math.max(1, Math.min(4, availableParallelism()))): FoldWorkerPool | undefined {
@@ -49,55 +83,85 @@ export class FoldWorkerPool {
 	}
 
 	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole> {
-		if (this.workers.length === 0) this.start();
-		const id = ++this.seq;
-		const worker = this.workers[this.next++ % this.workers.length]!;
 		return new Promise((resolve, reject) => {
-			this.waiting.set(id, { resolve, reject });
-			this.holdOpen();
-			worker.postMessage({ id, file, spec, saveTo } satisfies FoldJob);
+			this.queue.push({ job: { id: ++this.seq, file, spec, saveTo }, resolve, reject });
+			this.dispatch();
 		});
 	}
 
 	async close(): Promise<void> {
 		clearTimeout(this.idleTimer);
-		const workers = this.workers;
-		this.workers = [];
+		this.idleTimer = undefined;
+		const workers = [...this.busy.keys()];
+		this.busy.clear();
 		await Promise.all(workers.map((w) => w.terminate()));
 	}
 
-	private start(): void {
-		for (let i = 0; i < this.size; i++) {
-			const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-			worker.on("message", (reply: Reply) => {
-				const waiter = this.waiting.get(reply.id);
-				if (!waiter) return;
-				this.waiting.delete(reply.id);
-				this.holdOpen();
-				if (reply.ok) waiter.resolve(reply.result);
-				else waiter.reject(new Error(reply.error));
-			});
-			worker.on("error", (error) => {
-				for (const waiter of this.waiting.values()) waiter.reject(error);
-				this.waiting.clear();
-				this.holdOpen();
-			});
-			this.workers.push(worker);
+	/** Hands waiting jobs to free workers, starting workers up to the pool's size. */
+	private dispatch(): void {
+		if (this.broken) {
+			for (const waiting of this.queue.splice(0)) runFoldJob(waiting.job).then(waiting.resolve, waiting.reject);
+			return;
 		}
+		while (this.queue.length > 0) {
+			let free = [...this.busy].find(([, job]) => job === undefined)?.[0];
+			if (!free && this.busy.size < this.size) free = this.startWorker();
+			if (!free) break;
+			const waiting = this.queue.shift()!;
+			this.busy.set(free, waiting);
+			free.postMessage(waiting.job);
+		}
+		this.holdOpen();
 	}
 
-	/** Workers keep the process alive while a job is out, and not a moment longer. */
+	private startWorker(): Worker {
+		const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+		this.busy.set(worker, undefined);
+		let replied = false;
+		worker.on("message", (reply: Reply) => {
+			const waiting = this.busy.get(worker);
+			if (!waiting || waiting.job.id !== reply.id) return;
+			replied = true;
+			this.busy.set(worker, undefined);
+			if (reply.ok) waiting.resolve(reply.result);
+			else waiting.reject(new Error(reply.error));
+			this.dispatch();
+		});
+		// An error ends the worker: its job fails, the others go on (on a new worker if need be).
+		// A worker that never replied could not start: its job and all later ones run here.
+		const fail = (error: Error) => {
+			if (!this.busy.has(worker)) return;
+			const waiting = this.busy.get(worker);
+			this.busy.delete(worker);
+			void worker.terminate();
+			// Out of memory is the job's doing (a worker starts with a little), not the script's.
+			if (!replied && (error as NodeJS.ErrnoException).code !== "ERR_WORKER_OUT_OF_MEMORY") {
+				this.broken ??= error;
+				if (waiting) this.queue.unshift(waiting);
+			} else {
+				waiting?.reject(error);
+			}
+			this.dispatch();
+		};
+		worker.on("error", fail);
+		worker.on("exit", (code) => fail(new Error(`fold worker stopped (exit code ${code})`)));
+		return worker;
+	}
+
+	/**
+	 * Workers keep the process alive while a job is out or waiting, and not a moment longer; once
+	 * all are idle, they end (see `IDLE_MS`).
+	 */
 	private holdOpen(): void {
-		for (const worker of this.workers) {
-			if (this.waiting.size > 0) worker.ref();
+		const working = this.queue.length > 0 || [...this.busy.values()].some((job) => job !== undefined);
+		for (const worker of this.busy.keys()) {
+			if (working) worker.ref();
 			else worker.unref();
 		}
 		clearTimeout(this.idleTimer);
 		this.idleTimer = undefined;
-		if (this.waiting.size === 0 && this.workers.length > 0) {
-			this.idleTimer = setTimeout(() => {
-				if (this.waiting.size === 0) void this.close();
-			}, IDLE_MS);
+		if (!working && this.busy.size > 0) {
+			this.idleTimer = setTimeout(() => void this.close(), IDLE_MS);
 			this.idleTimer.unref();
 		}
 	}

@@ -100,7 +100,8 @@ export class StateFolder implements TranscriptStore {
 
 	private async readJson(path: string): Promise<unknown> {
 		try {
-			const text = await readFile(path, "utf8");
+			// Decoded in one pass (with an encoding, Node decodes and joins it chunk by chunk).
+			const text = (await readFile(path)).toString("utf8");
 			this.written.set(path, text);
 			return JSON.parse(text) as unknown;
 		} catch {
@@ -114,8 +115,11 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private async writeText(path: string, text: string): Promise<void> {
-		if (this.written.get(path) === text) return;
-		const known = await readFile(path, "utf8").catch(() => undefined);
+		const cached = this.written.get(path);
+		if (cached === text) return;
+		// What this run read or wrote is what the file holds (writers take the sync lock): only a
+		// file not seen yet is read to tell (sync-state.json is megabytes, read again for nothing).
+		const known = cached ?? (await readFile(path, "utf8").catch(() => undefined));
 		if (known === text) {
 			this.written.set(path, text);
 			return;

@@ -1,6 +1,6 @@
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { statSync, type Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join, sep } from "node:path";
 import { classifyProjectFile, type TranscriptFile } from "../core/transcript/transcript-files";
 
 /**
@@ -19,16 +19,16 @@ export async function scanTranscripts(root: string): Promise<TranscriptFile[]> {
 async function scanProject(root: string, projectDir: string): Promise<TranscriptFile[]> {
 	const dir = join(root, projectDir);
 	const entries = await list(dir);
-	const jobs: Promise<TranscriptFile | TranscriptFile[] | undefined>[] = [];
+	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
 	for (const entry of entries) {
 		if (entry.isFile()) {
 			const kind = classifyProjectFile(entry.name);
-			if (kind) jobs.push(stamp(join(dir, entry.name), { projectDir, ...kind }));
+			if (kind) jobs.push(stamp(child(dir, entry.name), { projectDir, ...kind }));
 		} else if (entry.isDirectory() && entry.name !== "memory") {
 			jobs.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name));
 		}
 	}
-	const found = await Promise.all(jobs);
+	const found = await Promise.all(jobs.map((job) => Promise.resolve(job)));
 	return found.flat().filter((f): f is TranscriptFile => f !== undefined);
 }
 
@@ -36,18 +36,18 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 	const entries = await list(dir);
 	if (entries.length === 0) return [];
 	const names = new Set(entries.map((e) => e.name));
-	const jobs: Promise<TranscriptFile | TranscriptFile[] | undefined>[] = [];
+	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
 	for (const entry of entries) {
 		if (entry.isFile()) {
 			const kind = classifyProjectFile(entry.name);
 			if (kind?.kind !== "subagent") continue;
 			const metaName = `${kind.fileId}.meta.json`;
 			jobs.push(
-				stamp(join(dir, entry.name), {
+				stamp(child(dir, entry.name), {
 					projectDir,
 					...kind,
 					parentSessionId,
-					metaPath: names.has(metaName) ? join(dir, metaName) : undefined,
+					metaPath: names.has(metaName) ? child(dir, metaName) : undefined,
 				}),
 			);
 		} else if (entry.isDirectory()) {
@@ -61,19 +61,22 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			);
 		}
 	}
-	const found = await Promise.all(jobs);
+	const found = await Promise.all(jobs.map((job) => Promise.resolve(job)));
 	return found.flat().filter((f): f is TranscriptFile => f !== undefined);
 }
 
-async function stamp(
-	path: string,
-	info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">,
-): Promise<TranscriptFile | undefined> {
+/**
+ * A file's stamp, by a blocking `stat`: a few microseconds each from the page cache, against tens
+ * for a promise and a thread-pool round trip (measured: the bench tree's 1,216 files in 5 ms
+ * instead of 15–20, a tenth of a sync with nothing to do). Folders are still listed
+ * asynchronously, so the event loop is held for one folder's stats at a time.
+ */
+function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">): TranscriptFile | undefined {
 	try {
-		const s = await stat(path);
-		return { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
-	} catch {
 		// Deleted between readdir and stat (Claude Code's cleanup): simply not there.
+		const s = statSync(path, { throwIfNoEntry: false });
+		return s === undefined ? undefined : { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
+	} catch {
 		return undefined;
 	}
 }
@@ -84,4 +87,12 @@ async function list(dir: string): Promise<Dirent[]> {
 	} catch {
 		return [];
 	}
+}
+
+/**
+ * A file in a folder, as `join` would write it: the folder comes from `join` already and a listed
+ * name holds no separator, so there is nothing to normalize (per file, `join` was a third of a scan).
+ */
+function child(dir: string, name: string): string {
+	return `${dir}${sep}${name}`;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -77,6 +77,29 @@ describe("fold worker pool", () => {
 	it("reports a transcript it cannot read and goes on with the rest", async () => {
 		const pool = FoldWorkerPool.at(script)!;
 		await expect(pool.fold({ path: join(dir, "missing.jsonl"), fileId: "missing", kind: "session", projectDir: "x", size: 1, mtimeMs: 0, ino: 0 }, undefined)).rejects.toThrow(/ENOENT/);
+		await pool.close();
+	});
+
+	it("folds on the calling thread when its workers cannot start, with the same result", async () => {
+		const broken = join(dir, "broken-worker.cjs");
+		await writeFile(broken, 'throw new Error("no worker here");\n');
+		const brokenPool = FoldWorkerPool.at(broken)!;
+		const threaded = await syncWith(brokenPool, join(dir, "broken"));
+		await brokenPool.close();
+		const inline = await syncWith(undefined, join(dir, "inline-2"));
+		expect(threaded.report.errors).toEqual([]);
+		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
+		for (const [name, text] of await modelFiles(join(dir, "inline-2"))) expect(JSON.parse((await modelFiles(join(dir, "broken"))).get(name) ?? "null")).toEqual(JSON.parse(text));
+	});
+
+	it("ends idle workers, and starts them again for the next job", async () => {
+		const pool = FoldWorkerPool.at(script)!;
+		const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl"), fileId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", kind: "session" as const, projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+		const first = await pool.fold(file, undefined);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const second = await pool.fold(file, undefined);
+		expect(second.model).toEqual(first.model);
+		expect(first.model.counts.records).toBeGreaterThan(0);
 		await pool.close();
 	});
 });

@@ -10,6 +10,9 @@ export function oneLine(text: string, max = Number.POSITIVE_INFINITY): string {
 	return one.length > max ? `${one.slice(0, max)}…` : one;
 }
 
+/** White space other than a lone space: only then is there a run to fold (most texts have none). */
+const FOLDS = /[^\S ]| {2}/;
+
 function fold(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
+	return (FOLDS.test(text) ? text.replace(/\s+/g, " ") : text).trim();
 }

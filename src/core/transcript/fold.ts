@@ -293,12 +293,15 @@ function foldToolUse(
 		model.counts.elidedEvents++;
 		return;
 	}
+	// Every field from the start (see `createSession`): a result and a sub-agent come later.
 	const call: ToolCall = {
 		id,
 		name,
 		input: clipInput(model, input, 0) as Record<string, unknown>,
 		timestamp: record.timestamp,
 		messageId: record.messageId,
+		result: undefined,
+		agentId: undefined,
 	};
 	model.index.calls.set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain });
@@ -338,6 +341,8 @@ function foldSystem(model: SessionModel, record: SystemRecord): void {
 				timestamp: record.timestamp,
 				trigger: record.compact?.trigger,
 				preTokens: record.compact?.preTokens,
+				// The summary line comes next (see `foldUser`); set then, with no new hidden class.
+				summary: undefined,
 			});
 			return;
 		case "microcompact_boundary":

@@ -176,34 +176,86 @@ function emptyCounts(): SessionCounts {
 	};
 }
 
-export function createSession(fileId: string, agentId?: string, copyClips = true): SessionModel {
+/**
+ * Every model has every field from the start (optional ones undefined, which JSON leaves out), in
+ * the order of `SessionModel`, created here or restored: folding adds no property, so each
+ * function that reads a model sees one hidden class and V8's optimized code for it holds
+ * (measured: models that grew `cwd`, `startedAt`… in the order their lines came were the main
+ * cause of deoptimizations in a first sync, each one a recompilation on every thread).
+ */
+function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): SessionModel {
 	return {
-		fileId,
-		agentId,
-		sessionIds: [],
-		cwds: [],
-		branches: [],
-		versions: [],
-		models: [],
-		summaries: [],
-		prLinks: [],
-		events: [],
-		files: { read: [], written: [], edited: [] },
-		tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
-		counts: emptyCounts(),
-		unknownTypes: {},
-		malformedLines: [],
-		index: {
+		fileId: data.fileId,
+		agentId: data.agentId,
+		sessionIds: data.sessionIds,
+		cwd: data.cwd,
+		cwds: data.cwds,
+		gitBranch: data.gitBranch,
+		branches: data.branches,
+		versions: data.versions,
+		models: data.models,
+		startedAt: data.startedAt,
+		endedAt: data.endedAt,
+		customTitle: data.customTitle,
+		aiTitle: data.aiTitle,
+		summaries: data.summaries,
+		lastPrompt: data.lastPrompt,
+		awaySummary: data.awaySummary,
+		prLinks: data.prLinks,
+		events: data.events,
+		files: data.files,
+		tokens: data.tokens,
+		counts: data.counts,
+		unknownTypes: data.unknownTypes,
+		malformedLines: data.malformedLines,
+		index,
+	};
+}
+
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "files" | "sets" | "sidechain" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+	return {
+		seenUuids: fields.seenUuids,
+		usageByMessage: fields.usageByMessage,
+		calls: new Map(),
+		files: fields.files,
+		sets: fields.sets,
+		sidechain: fields.sidechain,
+		retainedChars: fields.retainedChars,
+		redactedEvents: fields.redactedEvents,
+		copyClips: fields.copyClips,
+	};
+}
+
+export function createSession(fileId: string, agentId?: string, copyClips = true): SessionModel {
+	return modelOf(
+		{
+			fileId,
+			agentId,
+			sessionIds: [],
+			cwds: [],
+			branches: [],
+			versions: [],
+			models: [],
+			summaries: [],
+			prLinks: [],
+			events: [],
+			files: { read: [], written: [], edited: [] },
+			tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
+			counts: emptyCounts(),
+			unknownTypes: {},
+			malformedLines: [],
+		},
+		indexOf({
 			seenUuids: new Set(),
 			usageByMessage: new Map(),
-			calls: new Map(),
 			files: { read: new Set(), written: new Set(), edited: new Set() },
 			sets: { sessionIds: new Set(), cwds: new Set(), branches: new Set(), versions: new Set(), models: new Set() },
+			sidechain: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
 			copyClips,
-		},
-	};
+		}),
+	);
 }
 
 /** Plain data for storage. It shares objects with the model: stringify it before folding further. */
@@ -221,31 +273,29 @@ export function serializeSession(model: SessionModel): SerializedSession {
 
 /** The model back from its plain data, which it takes over (pass a copy to keep the original). */
 export function restoreSession(data: SerializedSession): SessionModel {
-	const { seenUuids, usageByMessage, sidechain, retainedChars, redactedEvents, ...rest } = data;
-	const model: SessionModel = {
-		...rest,
-		index: {
-			seenUuids: new Set(seenUuids),
-			usageByMessage: new Map(usageByMessage),
-			calls: new Map(),
+	const model = modelOf(
+		data,
+		indexOf({
+			seenUuids: new Set(data.seenUuids),
+			usageByMessage: new Map(data.usageByMessage),
 			files: {
-				read: new Set(rest.files.read),
-				written: new Set(rest.files.written),
-				edited: new Set(rest.files.edited),
+				read: new Set(data.files.read),
+				written: new Set(data.files.written),
+				edited: new Set(data.files.edited),
 			},
 			sets: {
-				sessionIds: new Set(rest.sessionIds),
-				cwds: new Set(rest.cwds),
-				branches: new Set(rest.branches),
-				versions: new Set(rest.versions),
-				models: new Set(rest.models),
+				sessionIds: new Set(data.sessionIds),
+				cwds: new Set(data.cwds),
+				branches: new Set(data.branches),
+				versions: new Set(data.versions),
+				models: new Set(data.models),
 			},
-			sidechain,
-			retainedChars,
-			redactedEvents: redactedEvents ?? 0,
+			sidechain: data.sidechain,
+			retainedChars: data.retainedChars,
+			redactedEvents: data.redactedEvents ?? 0,
 			copyClips: true,
-		},
-	};
+		}),
+	);
 	for (const event of model.events) if (event.kind === "tool") model.index.calls.set(event.call.id, event.call);
 	return model;
 }

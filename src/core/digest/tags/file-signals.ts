@@ -169,6 +169,8 @@ const VALUE_OPTIONS = new Set(["-m", "--message", "-C", "--format", "--pretty", 
  * `--`, remotes of push/pull/fetch, commit hashes and option values are left out.
  */
 export function gitRefs(command: string): string[] {
+	// A word that is git holds g, i, t (in any case): most commands are not cut into words at all.
+	if (!GIT_WORD.test(command)) return [];
 	const refs: string[] = [];
 	for (const words of shellParts(command)) {
 		const git = words.findIndex((w) => programName(w) === "git");
@@ -195,6 +197,8 @@ export function gitRefs(command: string): string[] {
 	}
 	return refs;
 }
+
+const GIT_WORD = /git/i;
 
 /** A command line cut into its simple commands, each a list of words; quotes keep a word whole. */
 function shellParts(command: string): string[][] {

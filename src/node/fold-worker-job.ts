@@ -1,0 +1,18 @@
+import { foldWholeTranscript, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
+import { writeFileReplacingSync } from "./atomic-write";
+import type { FoldJob } from "./fold-worker-pool";
+import { readAppended } from "./transcript-tail";
+import { readMeta } from "./transcript-source";
+
+/**
+ * One job of a fold worker: read, fold, redact and digest a whole transcript, and store its model
+ * when asked to. Run on a worker thread (`fold-worker.ts`), or on the calling thread when no
+ * worker can start.
+ */
+export async function runFoldJob(job: FoldJob): Promise<FoldedWhole> {
+	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true }));
+	if (job.saveTo === undefined) return result;
+	const meta = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
+	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta));
+	return { ...result, saved: { meta } };
+}
