@@ -118,16 +118,23 @@ export function scopeSessions(input: {
 	const ready = new Map<string, PreparedSession>();
 	for (const session of live) {
 		const path = session.file.path;
-		const existing = state.sessions[path];
-		if (!existing) newcomers.add(path);
-		const key = keyOf.get(path)!;
-		const project = state.projects[key]!;
 		// Summaries read later in this run may title a session read earlier: digest again then.
 		let prepared = input.prepared.get(path);
 		const title = summaryTitle(state, session.model);
 		if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
 		else if (session.subagents.length > 0) prepared = withSubagents(prepared, session.model, session.subagents.map((a) => a.model));
 		ready.set(path, prepared);
+	}
+	// Note paths in start order (then transcript path), whatever order the files were read in:
+	// of two sessions with one title the earlier gets the plain name, on every machine.
+	const byStart = [...live].sort((a, b) => (ready.get(a.file.path)!.digest.startedAt ?? "").localeCompare(ready.get(b.file.path)!.digest.startedAt ?? "") || a.file.path.localeCompare(b.file.path));
+	for (const session of byStart) {
+		const path = session.file.path;
+		const existing = state.sessions[path];
+		if (!existing) newcomers.add(path);
+		const key = keyOf.get(path)!;
+		const project = state.projects[key]!;
+		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
 		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
 		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };

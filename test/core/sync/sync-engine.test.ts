@@ -167,6 +167,16 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[Archive/alpha|");
 	});
 
+	it("names two sessions with one title by start time, whatever order their files were read in", async () => {
+		session("/r/shop", "Fix the build", "2026-07-01T09:00:00.000Z");
+		// The later one is bigger: the index reads biggest first.
+		const later = session("/r/shop", "Fix the build", "2026-07-01T15:00:00.000Z");
+		transcripts.append(later, jsonl([assistant(text("x".repeat(5_000)), { cwd: "/r/shop", timestamp: "2026-07-01T15:01:00.000Z", messageId: "msg_long" })]));
+		await runSync(deps(settings()));
+		const name = (path: string) => state.sessions[path]!.notePath.split("/").pop();
+		expect(name(later)).toBe("2026-07-01 Fix the build (2).md");
+	});
+
 	it("plans without writing on a dry run, and the plan names every write", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		const planned = await planFromSources(deps(settings(["/r/shop"])), { dryRun: true });
