@@ -41,7 +41,10 @@ export function planProposals(state: SyncState, sessions: readonly { record: Ses
 		const prompts = promptsOf(model)
 			.filter((p) => p.kind === "prompt")
 			.map((p, index) => ({ text: p.text, timestamp: p.timestamp, index }));
-		for (const fact of proposeFacts(prompts, project.existing, new Set(proposed))) {
+		// Only prompts typed since the last look: the earlier ones were weighed already.
+		const fresh = prompts.filter((p) => p.index >= (record.proposedPrompts ?? 0));
+		record.proposedPrompts = prompts.length;
+		for (const fact of proposeFacts(fresh, project.existing, new Set(proposed))) {
 			let name = fact.name;
 			for (let n = 2; project.taken.has(`${name}.md`.toLowerCase()); n++) name = `${fact.name}-${n}`;
 			const at = prompts[fact.prompt]?.timestamp;

@@ -23,6 +23,8 @@ export interface SessionRecord {
 	keywords: string[];
 	/** Names of the facts proposed from this session, for its note to link. */
 	facts?: string[];
+	/** Typed prompts of this session already weighed for facts to propose: a grown session is weighed from there. */
+	proposedPrompts?: number;
 }
 
 /** What the sync keeps about one project, by identity. */

@@ -67,6 +67,16 @@ describe("proposed facts", () => {
 		expect(r.memoryWritten).toEqual([]);
 	});
 
+	it("come from the prompts typed since the last sync when a session grows, numbered in the whole session", async () => {
+		await sync();
+		expect(inbox()).toHaveLength(2);
+		await appendFile(transcript(), jsonl([userText("Remember that the staging database is read-only on Fridays.", { sessionId: A, cwd, timestamp: "2026-11-20T10:30:00.000Z" })]));
+		const r = await sync();
+		const added = r.memoryWritten.filter((p) => p.includes("/_inbox/"));
+		expect(added).toHaveLength(1);
+		expect(notes.files.get(added[0]!)).toMatch(/, prompt 3 \(2026-11-20 10:30\)/);
+	});
+
 	it("are not proposed when the memory holds the fact already", async () => {
 		notes.files.set("AI Memory/shop-api/use-pnpm.md", "---\nname: use-pnpm\ndescription: Always use pnpm instead of npm in this repo\nmetadata:\n  type: feedback\n---\nUse pnpm.\n");
 		await sync();
