@@ -30,7 +30,10 @@ export function migrateState(state: SyncState, notesFolder: string, keyOf: (tran
 	}
 	// Each identity prefers the old folder named after it, else the one most of its sessions are in;
 	// of those preferring a folder, the one with most sessions there keeps it, then the one there first.
-	const rank = ([ka, a]: [string, number], [kb, b]: [string, number]) => b - a || (firstStart.get(ka) ?? "").localeCompare(firstStart.get(kb) ?? "") || (ka < kb ? -1 : 1);
+	const rank = ([ka, a]: [string, number], [kb, b]: [string, number]) => {
+		const [sa, sb] = [firstStart.get(ka) ?? "", firstStart.get(kb) ?? ""];
+		return b - a || (sa < sb ? -1 : sa > sb ? 1 : 0) || (ka < kb ? -1 : 1);
+	};
 	const counts = new Map<string, Map<string, number>>();
 	for (const [folder, byKey] of byFolder) for (const [key, n] of byKey) counts.set(key, (counts.get(key) ?? new Map<string, number>()).set(folder, n));
 	const preferred = new Map<string, string>();

@@ -127,7 +127,7 @@ export function scopeSessions(input: {
 	}
 	// Note paths in start order (then transcript path), whatever order the files were read in:
 	// of two sessions with one title the earlier gets the plain name, on every machine.
-	const byStart = [...live].sort((a, b) => (ready.get(a.file.path)!.digest.startedAt ?? "").localeCompare(ready.get(b.file.path)!.digest.startedAt ?? "") || a.file.path.localeCompare(b.file.path));
+	const byStart = [...live].sort((a, b) => codeUnitOrder(ready.get(a.file.path)!.digest.startedAt ?? "", ready.get(b.file.path)!.digest.startedAt ?? "") || codeUnitOrder(a.file.path, b.file.path));
 	for (const session of byStart) {
 		const path = session.file.path;
 		const existing = state.sessions[path];
@@ -194,8 +194,13 @@ export function projectOrder(state: SyncState): Map<string, string[]> {
 		byProject.set(entry[1].projectKey, list);
 	}
 	const order = new Map<string, string[]>();
-	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => (a.digest.startedAt ?? "").localeCompare(b.digest.startedAt ?? "") || pa.localeCompare(pb)).map(([p]) => p));
+	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => codeUnitOrder(a.digest.startedAt ?? "", b.digest.startedAt ?? "") || codeUnitOrder(pa, pb)).map(([p]) => p));
 	return order;
+}
+
+/** Plain string order: the same on every machine and locale (the plugin's and the CLI's notes must match), and fast. */
+function codeUnitOrder(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The `summary` title of a session (a later session's compaction names an earlier one). */
