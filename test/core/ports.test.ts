@@ -2,15 +2,11 @@
  * One contract suite per port of src/core/ports.ts, run against every implementation: the
  * adapters in node/ and obsidian/ and the fakes the core's tests use. The cases restate the
  * interfaces' doc comments; a fake that passes them is a fair stand-in for the adapter.
- *
- * A case an implementation is known to break runs as `it.fails` (see KnownViolations), named
- * after the bug; fixing the bug turns the case red until the entry goes. `CONTRACT_STRICT=1`
- * runs them as plain cases, to see how they fail.
  */
 import { spawnSync } from "node:child_process";
 import { appendFile, chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { beforeEach, afterEach, describe, expect } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MemoryFolder, NoteStore, ProjectFiles, StoredTranscript, TranscriptSource, TranscriptStore } from "../../src/core/ports";
 import { splitCompleteLines, type RawLine } from "../../src/core/transcript/jsonl-lines";
 import { foldLines } from "../../src/core/transcript/fold";
@@ -23,7 +19,7 @@ import { StateFolder } from "../../src/node/state-folder";
 import { nodeTranscriptSource } from "../../src/node/transcript-source";
 import { VaultFolder } from "../../src/node/vault-folder";
 import { VaultNoteStore } from "../../src/obsidian/vault-note-store";
-import { contractCases, type KnownViolations, tempDir, TRICKY_TEXTS } from "../contracts/cases";
+import { tempDir, TRICKY_TEXTS } from "../contracts/cases";
 import { FakeMemoryFolder } from "../fakes/memory-folder";
 import { MemoryNotes } from "../fakes/memory-notes";
 import { MemoryProjects } from "../fakes/memory-projects";
@@ -76,13 +72,11 @@ interface NoteStoreOptions {
 	onDisk?: boolean;
 	/** The other writer can delete folders (the harness gives `removeFolder`). */
 	foldersCanGo?: boolean;
-	violations?: KnownViolations;
 }
 
 function noteStoreContract(name: string, make: Make<NoteStoreHarness>, options: NoteStoreOptions = {}): void {
 	describe(`NoteStore contract: ${name}`, () => {
 		const h = harness(make);
-		const it = contractCases(options.violations);
 		const store = () => h().store;
 
 		it("reads null for a note that does not exist, also in a folder that does not exist", async () => {
@@ -448,10 +442,9 @@ interface MemoryFolderHarness {
 	};
 }
 
-function memoryFolderContract(name: string, make: Make<MemoryFolderHarness>, options: { violations?: KnownViolations } = {}): void {
+function memoryFolderContract(name: string, make: Make<MemoryFolderHarness>): void {
 	describe(`MemoryFolder contract: ${name}`, () => {
 		const h = harness(make);
-		const it = contractCases(options.violations);
 		const folder = () => h().folder;
 
 		it("has a path to name in messages", async () => {
@@ -584,8 +577,6 @@ memoryFolderContract(
 			},
 		};
 	},
-	{
-	},
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -615,10 +606,9 @@ interface ProjectFilesHarness {
 	unwritable?(): Promise<Unwritable[]>;
 }
 
-function projectFilesContract(name: string, make: Make<ProjectFilesHarness>, options: { onDisk?: boolean; violations?: KnownViolations } = {}): void {
+function projectFilesContract(name: string, make: Make<ProjectFilesHarness>, options: { onDisk?: boolean } = {}): void {
 	describe(`ProjectFiles contract: ${name}`, () => {
 		const h = harness(make);
-		const it = contractCases(options.violations);
 		const files = () => h().files;
 
 		it("reads null for a file that does not exist", async () => {
@@ -795,7 +785,6 @@ interface TranscriptSourceOptions {
 	rawBytes?: boolean;
 	/** Sub-agent files and their meta (the harness has `putSubagent`). */
 	subagents?: boolean;
-	violations?: KnownViolations;
 }
 
 async function readAll(source: TranscriptSource, path: string, cursor?: TailCursor) {
@@ -823,7 +812,6 @@ const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 function transcriptSourceContract(name: string, make: Make<TranscriptSourceHarness>, options: TranscriptSourceOptions = {}): void {
 	describe(`TranscriptSource contract: ${name}`, () => {
 		const h = harness(make);
-		const it = contractCases(options.violations);
 		const source = () => h().source;
 
 		it("scans the session transcripts, with their stamps", async () => {
@@ -1074,8 +1062,6 @@ transcriptSourceContract(
 			remove: async (path) => fake.purge(path),
 		};
 	},
-	{
-	},
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1091,7 +1077,6 @@ interface TranscriptStoreHarness {
 interface TranscriptStoreOptions {
 	/** Has savePath and saved: a source may write the stored form itself. */
 	savesElsewhere?: boolean;
-	violations?: KnownViolations;
 }
 
 function transcriptFile(path: string, extra: Partial<TranscriptFile> = {}): TranscriptFile {
@@ -1113,7 +1098,6 @@ function storedTranscript(file: TranscriptFile, prompt = "fix the login bug", me
 function transcriptStoreContract(name: string, make: Make<TranscriptStoreHarness>, options: TranscriptStoreOptions = {}): void {
 	describe(`TranscriptStore contract: ${name}`, () => {
 		const h = harness(make);
-		const it = contractCases(options.violations);
 		const later = async (store: TranscriptStore) => {
 			await h().persist(store);
 			return h().open();
