@@ -63,9 +63,14 @@ export function settingsKey(project: Pick<ProjectSettings, "path">, identities: 
 	return projectKeyOf(project.path, identities.get(project.path), [], []);
 }
 
-/** The enabled projects a sync writes CLAUDE.md and memory for: all, or the one it is for. */
+/** The enabled, not excluded projects a sync writes CLAUDE.md and memory for: all, or the one it is for. */
 export function enabledProjects(settings: Settings, identities: Identities, only: string | undefined): ProjectSettings[] {
-	return settings.projects.filter((p) => p.enabled && (only === undefined || comparablePath(settingsKey(p, identities)) === comparablePath(only)));
+	return settings.projects.filter((p) => {
+		if (!p.enabled) return false;
+		const key = settingsKey(p, identities);
+		if (isExcluded(p.path, settings.excludedProjects) || isExcluded(key, settings.excludedProjects)) return false;
+		return only === undefined || comparablePath(key) === comparablePath(only);
+	});
 }
 
 /**

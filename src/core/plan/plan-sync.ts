@@ -4,7 +4,7 @@ import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
-import { isExcluded, type Settings } from "../settings";
+import type { Settings } from "../settings";
 import { promptText } from "../ingest/prepare-session";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
@@ -136,9 +136,7 @@ export function planSync(input: PlanInput): SyncPlan {
 
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
 	for (const project of enabledProjects(settings, input.identities, scope.only)) {
-		if (isExcluded(project.path, settings.excludedProjects)) continue;
 		const key = settingsKey(project, input.identities);
-		if (isExcluded(key, settings.excludedProjects)) continue;
 		const folder = memoryPath(state, settings, key);
 		const read = existing.memory.get(key);
 		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };

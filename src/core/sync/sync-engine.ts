@@ -246,8 +246,10 @@ function sessionIdOf(text: string | null): string | undefined {
 	if (text === null || !text.startsWith("---")) return undefined;
 	const end = text.indexOf("\n---", 3);
 	for (const line of text.slice(0, end < 0 ? 0 : end).split("\n")) {
-		const m = /^session_id:\s*["']?([^"'\r]+?)["']?\s*$/.exec(line);
-		if (m) return m[1];
+		if (!line.startsWith("session_id:")) continue;
+		// The value as our frontmatter writes it, quoted or not; no pattern runs over the user's line.
+		const value = line.slice("session_id:".length).trim().replace(/^(["'])(.*)\1$/, "$2");
+		return value === "" ? undefined : value;
 	}
 	return undefined;
 }
