@@ -1,4 +1,6 @@
 import { builtinModules } from "node:module";
+import { createHash } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
 import esbuild from "esbuild";
 import process from "node:process";
 
@@ -36,9 +38,25 @@ const plugin = {
 	outfile: "main.js",
 };
 
+/**
+ * Commander loads `child_process` when it loads, for subcommands that are programs of their own,
+ * which this CLI has none of; loading it was 13 ms of every sync (a twentieth of one appended turn).
+ * Commander gets it on first use instead.
+ */
+const lazyChildProcess = {
+	name: "lazy-child-process",
+	setup(build) {
+		build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined));
+		build.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
+			contents: 'module.exports = new Proxy({}, { get: (_, key) => require("node:child_process")[key] });',
+			loader: "js",
+		}));
+	},
+};
+
 const cli = {
-	entryPoints: { cli: "src/cli/main.ts", hook: "src/cli/hook-entry.ts", "fold-worker": "src/node/fold-worker.ts" },
 	bundle: true,
+	plugins: [lazyChildProcess],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
 	format: "cjs",
@@ -46,22 +64,43 @@ const cli = {
 	platform: "node",
 	// ESM builds first: jsonc-parser's CommonJS build loads its parts dynamically, which a bundle cannot.
 	mainFields: ["module", "main"],
-	logLevel: "info",
-	banner: { js: "#!/usr/bin/env node" },
+	logLevel: "warning",
 	// Smaller is faster to start: a hook runs on every prompt (measured: parsing the bundle was a third of a hook's time).
 	minify: true,
-	outdir: "dist",
-	outExtension: { ".js": ".cjs" },
 };
+
+const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: [entry], write: false })).outputFiles[0]?.text ?? "";
+
+/**
+ * `cli.cjs`: a small loader with the CLI bundle inside it as text, which it runs with V8's code
+ * cache (src/node/code-cache.ts); named by the bundle's hash, so a cache of another build is never used.
+ */
+async function cliText() {
+	const bundle = await bundleText("src/cli/main.ts");
+	const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
+	const loader = await esbuild.build({
+		...cli,
+		entryPoints: ["src/cli/cli-loader.ts"],
+		write: false,
+		banner: { js: "#!/usr/bin/env node" },
+		define: { AI_MEMORY_CLI_BUNDLE: JSON.stringify(bundle), AI_MEMORY_CLI_BUNDLE_HASH: JSON.stringify(hash) },
+	});
+	return loader.outputFiles[0]?.text ?? "";
+}
+
+async function buildCli() {
+	await mkdir("dist", { recursive: true });
+	await writeFile("dist/cli.cjs", await cliText(), { mode: 0o755 });
+	await esbuild.build({ ...cli, entryPoints: { hook: "src/cli/hook-entry.ts", "fold-worker": "src/node/fold-worker.ts" }, banner: { js: "#!/usr/bin/env node" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
+}
 
 if (mode === "production") {
 	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
 	// so plugin-only users need no npm install for the hooks.
-	const text = async (entry) => (await esbuild.build({ ...cli, entryPoints: [entry], outdir: undefined, outExtension: undefined, write: false, logLevel: "warning" })).outputFiles[0]?.text ?? "";
-	const [cliSource, hookSource] = await Promise.all([text("src/cli/main.ts"), text("src/cli/hook-entry.ts")]);
+	const [cliSource, hookSource] = await Promise.all([cliText(), bundleText("src/cli/hook-entry.ts").then((t) => `#!/usr/bin/env node\n${t}`)]);
 	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource) } });
 } else if (mode === "cli") {
-	await esbuild.build(cli);
+	await buildCli();
 } else {
 	const context = await esbuild.context(plugin);
 	await context.watch();

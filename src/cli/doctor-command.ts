@@ -8,7 +8,8 @@ import { baseName, safeFileName } from "../core/notes/note-name";
 import { memoryPathOf, notesPathOf, packetPathOf } from "../core/plan/project-paths";
 import { projectKeyOf } from "../core/projects/project-identity";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
+import type { SyncState } from "../core/sync/sync-state";
+import { StateFolder } from "../node/state-folder";
 import { claudeMemoryDir } from "../node/claude-memory-dir";
 import { claudeConfigDir } from "../node/claude-paths";
 import { hookNameOf } from "../node/hook-handlers";
@@ -120,9 +121,8 @@ function tokens(text: string): number {
 	return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-async function readState(stateDir: string): Promise<SyncState> {
-	const raw = await readFile(join(stateDir, "sync-state.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
-	return restoreSyncState(raw);
+function readState(stateDir: string): Promise<SyncState> {
+	return new StateFolder(stateDir).loadState();
 }
 
 async function exists(path: string): Promise<boolean> {

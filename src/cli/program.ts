@@ -1,10 +1,10 @@
 import { Command, CommanderError, Option } from "commander";
 import { resolve } from "node:path";
-import { runDoctor } from "./doctor-command";
-import { runHookCommand } from "./hook-command";
-import { runHooksInstall, runHooksStatus, runHooksUninstall } from "./hooks-command";
-import { runProjectsAdd, runProjectsList, runProjectsRemove } from "./projects-command";
-import { runSyncCommand } from "./sync-command";
+
+// Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
+const sync = () => import("./sync-command");
+const projectsCommand = () => import("./projects-command");
+const hooksCommand = () => import("./hooks-command");
 
 /** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
 const program = new Command()
@@ -26,7 +26,7 @@ program
 	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", Number)
 	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
-		process.exitCode = await runSyncCommand(options);
+		process.exitCode = await (await sync()).runSyncCommand(options);
 	});
 
 const vaultOption = ["--vault <dir>", "the vault folder"] as const;
@@ -43,7 +43,7 @@ projects
 	.option(...configDirOption)
 	.option("--json", "print the projects as JSON")
 	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; json?: boolean }) => {
-		process.exitCode = await runProjectsAdd(path, options);
+		process.exitCode = await (await projectsCommand()).runProjectsAdd(path, options);
 	});
 projects
 	.command("list")
@@ -52,7 +52,7 @@ projects
 	.option(...configDirOption)
 	.option("--json", "print them as JSON")
 	.action(async (options: { vault: string; configDir?: string; json?: boolean }) => {
-		process.exitCode = await runProjectsList(options);
+		process.exitCode = await (await projectsCommand()).runProjectsList(options);
 	});
 projects
 	.command("remove <path>")
@@ -61,7 +61,7 @@ projects
 	.option(...configDirOption)
 	.option("--json", "print the projects left as JSON")
 	.action(async (path: string, options: { vault: string; configDir?: string; json?: boolean }) => {
-		process.exitCode = await runProjectsRemove(path, options);
+		process.exitCode = await (await projectsCommand()).runProjectsRemove(path, options);
 	});
 
 const hooks = program.command("hooks").description("Claude Code hooks: the facade at session start, recall on prompts, a sync when a session ends or compacts");
@@ -73,7 +73,7 @@ hooks
 	.option(...configDirOption)
 	.option("--json", "print the result as JSON")
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
-		process.exitCode = await runHooksInstall(options);
+		process.exitCode = await (await hooksCommand()).runHooksInstall(options);
 	});
 hooks
 	.command("uninstall")
@@ -82,7 +82,7 @@ hooks
 	.option(...claudeDirOption)
 	.option("--json", "print the result as JSON")
 	.action(async (options: { vault?: string; claudeDir?: string; json?: boolean }) => {
-		process.exitCode = await runHooksUninstall(options);
+		process.exitCode = await (await hooksCommand()).runHooksUninstall(options);
 	});
 hooks
 	.command("status")
@@ -92,7 +92,7 @@ hooks
 	.option(...configDirOption)
 	.option("--json", "print the status as JSON")
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
-		process.exitCode = await runHooksStatus(options);
+		process.exitCode = await (await hooksCommand()).runHooksStatus(options);
 	});
 
 program
@@ -104,7 +104,7 @@ program
 	.allowUnknownOption()
 	.allowExcessArguments()
 	.action(async (event: string | undefined, options: { vault?: string; configDir?: string }) => {
-		process.exitCode = await runHookCommand(event ?? "", options);
+		process.exitCode = await (await import("./hook-command")).runHookCommand(event ?? "", options);
 	});
 
 program
@@ -114,7 +114,7 @@ program
 	.option(...claudeDirOption)
 	.option(...configDirOption)
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string }) => {
-		process.exitCode = await runDoctor(options);
+		process.exitCode = await (await import("./doctor-command")).runDoctor(options);
 	});
 
 export function main(argv: string[]): void {

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { clearTimeout, setTimeout } from "node:timers";
-import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { FoldedWhole } from "../core/ingest/fold-whole";
 import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { markBatchRun } from "./code-cache";
 import { runFoldJob } from "./fold-worker-job";
 
 export interface FoldJob {
@@ -34,24 +34,6 @@ const YOUNG_GENERATION_MB = 8;
 const IDLE_MS = 50;
 
 /**
- * V8's optimizing compiler is tuned for a few hot loops; a first sync runs a wide code base (fold,
- * redaction, digest, tags, notes) on three threads, each compiling it for itself, and that was a
- * fifth of the sync's CPU (perf, on the bench tree). Optimizing a function after more calls and
- * inlining less into it keeps most of the speed of the optimized code for much less compiling
- * (measured: 7.8 s of CPU and 4.5 s of wall time became 6.4 s and 4.0 s). Only tuning: no flag
- * changes what any code does. Set once, for the whole process, when a pool is made (the CLI's
- * sync); V8 reads these at each compilation, and workers take the process's flags.
- */
-const BATCH_JIT_FLAGS = ["--interrupt-budget=540000", "--max-inlined-bytecode-size-cumulative=200"];
-let jitTuned = false;
-
-function tuneJitForBatch(): void {
-	if (jitTuned) return;
-	jitTuned = true;
-	for (const flag of BATCH_JIT_FLAGS) setFlagsFromString(flag);
-}
-
-/**
  * Worker threads that fold new transcripts in parallel (a first sync of a long history uses every
  * core). Jobs wait here and go to whichever worker is free, one at a time (a worker stuck on a
  * long transcript holds up no others). Started on first use; ended by `close`, or once they have
@@ -73,16 +55,20 @@ export class FoldWorkerPool {
 	private constructor(
 		private readonly script: string,
 		private readonly size: number,
-	) {
-		tuneJitForBatch();
-	}
+	) {}
 
 	/** A pool for `script`, or undefined when the script is not there. */
 	static at(script: string, size = Math.max(1, Math.min(4, availableParallelism()))): FoldWorkerPool | undefined {
 		return existsSync(script) ? new FoldWorkerPool(script, size) : undefined;
 	}
 
+	/** A sync of this process has transcripts to read: the code cache is worth making again (see `code-cache`). */
+	batchStarted(): void {
+		markBatchRun();
+	}
+
 	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole> {
+		markBatchRun();
 		return new Promise((resolve, reject) => {
 			this.queue.push({ job: { id: ++this.seq, file, spec, saveTo }, resolve, reject });
 			this.dispatch();

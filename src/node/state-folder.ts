@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
+import { codeUnitOrder } from "../core/text/code-unit-order";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
@@ -7,13 +8,19 @@ import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
-import { restoreSyncState, type SyncState } from "../core/sync/sync-state";
+import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
- * `sync-state.json` (notes, digests, tags), `transcripts.json` (the files read and their stamps),
- * and one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and
- * writes only what changed. Every write is atomic; an unchanged file is not rewritten.
+ * `sync-state.json` (projects, facts, summaries), `sessions/*.json` (the session records of one
+ * project a file: notes, digests, tags), `transcripts.json` (the files read and their stamps), and
+ * one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and writes
+ * only what changed. Every write is atomic; an unchanged file is not rewritten.
+ *
+ * A session file is named by its project and the time it was written, and `sync-state.json` lists the ones
+ * in use: new files are written first, the list last (one rename), old files removed after, so a
+ * process killed at any moment leaves a list whose every file is whole. A sync that touched one
+ * session of one project writes that project's file and the small list, not megabytes.
  */
 export class StateFolder implements TranscriptStore {
 	private files: Map<string, TranscriptFile> | undefined;
@@ -24,6 +31,9 @@ export class StateFolder implements TranscriptStore {
 	private readonly lastWrite = new Map<string, Promise<void>>();
 	/** Checkpoint files (`checkpoints/*.json`, written by the PreCompact hook) merged by `loadState`. */
 	private mergedCheckpoints: ReadonlyMap<string, string> = new Map();
+	/** The session files on disk as this run knows them, with the records each holds. */
+	private readonly sessionFiles = new Map<string, { records: Map<string, SessionRecord> }>();
+	private generation = 0;
 
 	constructor(private readonly dir: string) {}
 
@@ -68,7 +78,7 @@ export class StateFolder implements TranscriptStore {
 
 	/** The state, with the checkpoints hooks recorded since the last sync merged in. */
 	async loadState(): Promise<SyncState> {
-		const state = restoreSyncState(await this.readJson(join(this.dir, "sync-state.json")));
+		const state = restoreSyncState(await this.readSessionFiles(await this.readJson(join(this.dir, STATE_FILE))));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
 		this.mergedCheckpoints = files;
@@ -78,12 +88,71 @@ export class StateFolder implements TranscriptStore {
 	/** Writes the state and the list of transcripts read, if they changed, after every model. */
 	async flush(state: SyncState): Promise<void> {
 		await Promise.all(this.pending);
-		await this.writeJson(join(this.dir, "sync-state.json"), state);
-		const files = [...(await this.fileMap()).values()].sort((a, b) => a.path.localeCompare(b.path));
+		const names = await this.writeSessionFiles(state.sessions);
+		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, [SESSION_FILES]: names });
+		// Only now that the list names the new files may the others go (those of a run killed before its list, too).
+		const inUse = new Set(names);
+		for (const name of this.sessionFiles.keys()) if (!inUse.has(name)) this.sessionFiles.delete(name);
+		const present = await readdir(join(this.dir, SESSIONS_DIR)).catch(() => [] as string[]);
+		for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, SESSIONS_DIR, name), { force: true }).catch(() => undefined);
+		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
 		await this.writeJson(join(this.dir, "transcripts.json"), files);
 		// Merged checkpoints live in the state now.
 		await removeMergedCheckpoints(this.mergedCheckpoints);
 		this.mergedCheckpoints = new Map();
+	}
+
+	/** The state as stored, with the session files it lists read into `sessions` (an older state holds them itself). */
+	private async readSessionFiles(raw: unknown): Promise<unknown> {
+		if (typeof raw !== "object" || raw === null) return raw;
+		const { [SESSION_FILES]: names, ...rest } = raw as Record<string, unknown>;
+		if (!Array.isArray(names)) return raw;
+		const sessions: Record<string, SessionRecord> = {};
+		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readJson(join(this.dir, SESSIONS_DIR, name)) })));
+		for (const { name, part } of parts) {
+			// A file that is gone or damaged costs its sessions' records, which the next change of a session makes again.
+			if (typeof part !== "object" || part === null) continue;
+			const records = new Map<string, SessionRecord>();
+			for (const [path, record] of Object.entries(part as Record<string, SessionRecord>)) {
+				// Frozen: the sync replaces a record it changes, and `writeSessionFiles` knows a file is unchanged by its records.
+				records.set(path, Object.freeze(record));
+				sessions[path] = record;
+			}
+			this.sessionFiles.set(name, { records });
+		}
+		return { ...rest, sessions };
+	}
+
+	/**
+	 * Writes each project's session records to a new file, unless
+	 * that file holds these very records already; returns the names of the files in use.
+	 */
+	private async writeSessionFiles(sessions: Record<string, SessionRecord>): Promise<string[]> {
+		const byProject = new Map<string, Map<string, SessionRecord>>();
+		for (const [path, record] of Object.entries(sessions)) {
+			const key = record.projectKey ?? record.project;
+			const records = byProject.get(key) ?? new Map<string, SessionRecord>();
+			records.set(path, record);
+			byProject.set(key, records);
+		}
+		const names: string[] = [];
+		for (const [key, records] of [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+			const project = hash53(key).toString(36);
+			const same = [...this.sessionFiles].find(([name, file]) => name.startsWith(`${project}-`) && sameRecords(file.records, records));
+			if (same) {
+				names.push(same[0]);
+				continue;
+			}
+			// A new name each time (never one in use), so the list in use is never written over.
+			let name: string;
+			do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
+			while (this.sessionFiles.has(name));
+			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), JSON.stringify(Object.fromEntries(records)));
+			for (const record of records.values()) Object.freeze(record);
+			this.sessionFiles.set(name, { records });
+			names.push(name);
+		}
+		return names;
 	}
 
 	private async fileMap(): Promise<Map<string, TranscriptFile>> {
@@ -130,6 +199,22 @@ export class StateFolder implements TranscriptStore {
 }
 
 const MAX_PENDING_WRITES = 8;
+const STATE_FILE = "sync-state.json";
+const SESSIONS_DIR = "sessions";
+/** The key of `sync-state.json` that lists the session files. */
+const SESSION_FILES = "sessionFiles";
+
+/** What this folder names a session file: a name from elsewhere never becomes a path. */
+function isSessionFileName(name: unknown): name is string {
+	return typeof name === "string" && /^[0-9a-z]+-[0-9a-z]+\.json$/.test(name);
+}
+
+/** The same paths with the very same record objects (records are frozen once stored: a change makes a new one). */
+function sameRecords(a: ReadonlyMap<string, SessionRecord>, b: ReadonlyMap<string, SessionRecord>): boolean {
+	if (a.size !== b.size) return false;
+	for (const [path, record] of b) if (a.get(path) !== record) return false;
+	return true;
+}
 
 function isStoredTranscript(value: unknown): value is StoredTranscript {
 	if (typeof value !== "object" || value === null) return false;

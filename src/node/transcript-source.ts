@@ -21,6 +21,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): Trans
 			}
 		},
 		async readAppended(path, cursor, onLines, onRestart) {
+			pool?.batchStarted();
 			const read = await readAppended(path, cursor, onLines, { onRestart });
 			return { cursor: read.cursor, bytesRead: read.bytesRead };
 		},

@@ -1,10 +1,11 @@
 import { cutAtBoundary } from "../digest/clause-cut";
-import type { SessionDigest } from "../digest/session-digest";
+import { codeUnitOrder } from "../text/code-unit-order";
+import type { StoredDigest } from "../digest/session-digest";
 import { relativeTo } from "../notes/relative-path";
 
 /** One past session as the context sees it: its digest, topics and where its note is. */
 export interface ContextEntry {
-	digest: SessionDigest;
+	digest: StoredDigest;
 	/** Topic names without the tag prefix, most specific first (no project tag). */
 	topics: readonly string[];
 	/** The session note, as a path Claude Code can open (absolute when the vault's folder is known). */
@@ -25,7 +26,7 @@ export const BACKGROUND_LINE = "_Automatic summary of past sessions in this proj
 export function recentEntries(entries: readonly ContextEntry[], count: number): ContextEntry[] {
 	return [...entries]
 		.filter((e) => e.digest.asked.length + e.digest.done.length + e.digest.open.length > 0)
-		.sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.digest.sessionId.localeCompare(b.digest.sessionId))
+		.sort((a, b) => codeUnitOrder(b.digest.startedAt ?? "", a.digest.startedAt ?? "") || codeUnitOrder(a.digest.sessionId, b.digest.sessionId))
 		.slice(0, count);
 }
 
@@ -93,7 +94,7 @@ function commonFolder(paths: readonly string[]): string | undefined {
  * The requests to show when not all fit: the first, then those that took the most work, in the
  * order they were made (a long session's one-word follow-ups give way to its real tasks).
  */
-function weightiest(d: SessionDigest, max: number, chars: number, askMax: number): { shown: string[]; rest: number } {
+function weightiest(d: StoredDigest, max: number, chars: number, askMax: number): { shown: string[]; rest: number } {
 	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(ask, askMax), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
 	const unique = tasks.filter((t, k) => tasks.findIndex((o) => o.ask === t.ask) === k);
 	const [first, ...others] = unique;
@@ -125,12 +126,12 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 }
 
 /** The files a session wrote or edited, relative to its project when inside it. */
-export function keyFiles(d: SessionDigest, max: number): string[] {
+export function keyFiles(d: StoredDigest, max: number): string[] {
 	return rankedFiles(d).slice(0, max).map((f) => relativeTo(f, d.projectPath));
 }
 
 /** The project's own files first; Claude Code's scratch (plans, memory under `.claude/`) last. */
-function rankedFiles(d: SessionDigest): string[] {
+function rankedFiles(d: StoredDigest): string[] {
 	const rank = (f: string) => (/[\\/]\.claude[\\/]/.test(f) ? 2 : d.projectPath && f.startsWith(`${d.projectPath}/`) ? 0 : /^[\\/]|^[A-Za-z]:/.test(f) ? 1 : 0);
 	return d.filesTouched.map((f, i) => [f, rank(f), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map(([f]) => f);
 }

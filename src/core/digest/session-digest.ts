@@ -61,6 +61,20 @@ export interface SessionDigest {
 	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 
+/**
+ * What the sync state keeps of a digest: what the context, the packet and the index notes read.
+ * A note is rendered from the whole digest, made again from the session's model when needed; the
+ * parts only a note shows (each task's results, files and checks, the commands, errors and files
+ * read) were two thirds of the state's bytes, read and written by every sync.
+ */
+export type StoredDigest = Omit<SessionDigest, "tasks" | "commands" | "errors" | "filesRead"> & { tasks: Pick<TaskSummary, "ask" | "calls" | "result">[] };
+
+/** The stored form of a digest: each task keeps its request, its size and its first result. */
+export function storedDigest(d: SessionDigest): StoredDigest {
+	const { tasks, commands: _commands, errors: _errors, filesRead: _filesRead, ...rest } = d;
+	return { ...rest, tasks: tasks.map((t) => ({ ...(t.ask === undefined ? {} : { ask: t.ask }), calls: t.calls, result: t.result.slice(0, 1) })) };
+}
+
 const ITEM_MAX = 160;
 
 /**

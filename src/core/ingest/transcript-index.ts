@@ -1,4 +1,5 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
@@ -174,7 +175,7 @@ export class TranscriptIndex {
 			}
 		};
 		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-		result.updated.sort((a, b) => a.file.path.localeCompare(b.file.path));
+		result.updated.sort((a, b) => codeUnitOrder(a.file.path, b.file.path));
 		return result;
 	}
 

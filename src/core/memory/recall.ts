@@ -1,4 +1,5 @@
 import { termOccurrences } from "../digest/topic-tags";
+import { codeUnitOrder } from "../text/code-unit-order";
 import type { FactInfo } from "./fact-file";
 
 export interface RecallHit {
@@ -77,7 +78,7 @@ export class RecallIndex {
 		}
 		return [...scores]
 			.map(([doc, score]) => ({ fact: this.facts[doc]!, score }))
-			.sort((a, b) => b.score - a.score || (b.fact.modified ?? "").localeCompare(a.fact.modified ?? "") || a.fact.file.localeCompare(b.fact.file))
+			.sort((a, b) => b.score - a.score || codeUnitOrder(b.fact.modified ?? "", a.fact.modified ?? "") || codeUnitOrder(a.fact.file, b.fact.file))
 			.slice(0, Math.max(0, limit));
 	}
 }

@@ -1,4 +1,5 @@
 import { renderFrontmatter } from "./frontmatter";
+import { codeUnitOrder } from "../text/code-unit-order";
 import { wikiLink } from "./links";
 import type { SessionDigest } from "../digest/session-digest";
 
@@ -21,7 +22,7 @@ export function projectIndexPath(notesFolder: string, project: string): string {
  * shows up beside the sessions in each tag's search. The sessions' own notes carry the tags.
  */
 export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly IndexedSession[], tagPrefix: string): { frontmatter: string; body: string } {
-	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => (b.digest.startedAt ?? "").localeCompare(a.digest.startedAt ?? "") || a.notePath.localeCompare(b.notePath));
+	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => codeUnitOrder(b.digest.startedAt ?? "", a.digest.startedAt ?? "") || codeUnitOrder(a.notePath, b.notePath));
 	const frontmatter = renderFrontmatter([
 		["type", "ai-project-index"],
 		["project", project],

@@ -1,4 +1,6 @@
+import { storedDigest } from "../digest/session-digest";
 import { safeFileName } from "../notes/note-name";
+import { codeUnitOrder } from "../text/code-unit-order";
 import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
@@ -142,7 +144,7 @@ export function scopeSessions(input: {
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
 		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
-		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
+		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest: storedDigest(digest), tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		state.sessions[path] = record;
 	}
 
@@ -203,13 +205,8 @@ export function projectOrder(state: SyncState): Map<string, string[]> {
 	return order;
 }
 
-/** Plain string order: the same on every machine and locale (the plugin's and the CLI's notes must match), and fast. */
-function codeUnitOrder(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The `summary` title of a session (a later session's compaction names an earlier one). */
-function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
+export function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
 	let title: string | undefined;
 	for (const [key, text] of Object.entries(state.summaries)) if (model.index.seenUuids.has(Number(key))) title = text;
 	return title;

@@ -5,14 +5,15 @@ import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import type { Settings } from "../settings";
-import { promptText } from "../ingest/prepare-session";
+import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
+import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
-import { enabledProjects, projectOrder, settingsKey, type Identities, type SessionScope } from "./plan-scope";
+import { enabledProjects, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import { projectContext } from "./project-context";
 import type { SyncPlan } from "./sync-plan";
 
@@ -69,13 +70,23 @@ export function planSync(input: PlanInput): SyncPlan {
 	const written = new Map<string, boolean | undefined>();
 	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
 	const byPath = new Map(input.sessions.map((s) => [s.file.path, s]));
+	// The whole digest of each session to render: made this run, or made again from its model (a
+	// neighbour whose links change): the state keeps a short one. Its title stays the recorded one.
+	const whole = new Map<string, PreparedSession>();
 	for (const path of scope.render) {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
 		if (!session || !record) continue;
-		const ready = scope.ready.get(path);
-		const known = { occurrences: ready?.terms, signals: ready?.project === record.project ? ready.signals : undefined };
-		const tags = topicTags({ ...tagInput(session, record), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+		const made = scope.ready.get(path) ?? prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, session.subagents.map((a) => a.model));
+		whole.set(path, { ...made, digest: { ...made.digest, title: record.digest.title } });
+	}
+	for (const path of scope.render) {
+		const session = byPath.get(path);
+		const record = state.sessions[path];
+		const ready = whole.get(path);
+		if (!session || !record || !ready) continue;
+		const known = { occurrences: ready.terms, signals: ready.project === record.project ? ready.signals : undefined };
+		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
 		const current = before(record.notePath);
 		if (current === null && record.written && !input.rebuild) {
 			state.sessions[path] = { ...record, tags, deleted: true };
@@ -95,7 +106,8 @@ export function planSync(input: PlanInput): SyncPlan {
 	for (const path of scope.render) {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
-		if (!session || !record || record.deleted) continue;
+		const digest = whole.get(path)?.digest;
+		if (!session || !record || !digest || record.deleted) continue;
 		const list = order.get(record.projectKey!) ?? [];
 		const at = list.indexOf(path);
 		const current = before(record.notePath);
@@ -110,7 +122,7 @@ export function planSync(input: PlanInput): SyncPlan {
 			render: () =>
 				renderSessionNote({
 					session,
-					digest: record.digest,
+					digest,
 					project: record.project,
 					tags: [...record.tags, ...new Set(ownTags)],
 					detail: settings.detail,
@@ -179,7 +191,6 @@ function mergeInto(plan: SyncPlan, path: string, existing: string | null, render
 	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what });
 }
 
-function tagInput(session: SessionWithAgents, record: SessionRecord) {
-	const d = record.digest;
+function tagInput(session: SessionWithAgents, record: SessionRecord, d: SessionDigest) {
 	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
 }

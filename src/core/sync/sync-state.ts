@@ -1,5 +1,5 @@
 import type { Checkpoint } from "../context/lazy-context";
-import type { SessionDigest } from "../digest/session-digest";
+import type { StoredDigest } from "../digest/session-digest";
 
 /** What the sync remembers about one session between runs. Small: the models live elsewhere. */
 export interface SessionRecord {
@@ -17,7 +17,8 @@ export interface SessionRecord {
 	deleted?: boolean;
 	/** The last write was refused because the note changed meanwhile: the next sync does it. */
 	dirty?: boolean;
-	digest: SessionDigest;
+	/** The short form (see `StoredDigest`): a note is rendered from the whole one. */
+	digest: StoredDigest;
 	tags: string[];
 	/** Prompt keywords, for the corpus statistics behind topic tags. */
 	keywords: string[];

@@ -9,7 +9,7 @@ import { FakeMemoryFolder } from "../../fakes/memory-folder";
 import { MemoryNotes } from "../../fakes/memory-notes";
 import { MemoryProjects } from "../../fakes/memory-projects";
 import { MemoryTranscripts } from "../../fakes/memory-transcripts";
-import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
+import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 /** The whole engine in memory: transcripts, vault, CLAUDE.md files, Claude Code memory folders, the disk's repositories. */
 let transcripts: MemoryTranscripts;
@@ -126,6 +126,28 @@ describe("projects are repositories", () => {
 });
 
 describe("the notes follow the user and the plan", () => {
+	it("a neighbour rendered again (its Next link changes) keeps what only its whole digest holds; the state keeps the short one", async () => {
+		const cwd = "/r/app";
+		const id = "00000000-bbbb-4000-8000-000000000001";
+		const env = { sessionId: id, cwd, timestamp: "2026-05-01T10:00:00.000Z" };
+		const first = transcripts.put("-r-app", id, jsonl([
+			userText("Run the test suite and fix what fails", env),
+			assistant(toolUse("toolu_1", "Bash", { command: "npm test -- --run parser" }), { ...env, messageId: "msg_a" }),
+			toolResult("toolu_1", "1 failed: parser.test.ts", { ...env, isError: true }),
+			assistant(text("Fixed the parser: the suite passes now."), { ...env, messageId: "msg_b" }),
+		]));
+		await runSync(deps(settings()));
+		const note = state.sessions[first]!.notePath;
+		// The digest's list of commands, which the state does not keep.
+		expect(notes.files.get(note)).toContain("**Commands run:**\n- `npm test -- --run parser`");
+		expect(JSON.stringify(state.sessions[first]!.digest)).not.toContain("npm test -- --run parser");
+		session(cwd, "Now add a changelog entry", "2026-05-02T10:00:00.000Z");
+		const report = await runSync(deps(settings()));
+		expect(report.notesWritten).toContain(note);
+		expect(notes.files.get(note)).toMatch(/Next/);
+		expect(notes.files.get(note)).toContain("**Commands run:**\n- `npm test -- --run parser`");
+	});
+
 	it("rebuilds a deleted note with the right neighbours and index entry, and the next sync changes nothing", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");

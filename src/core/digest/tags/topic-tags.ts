@@ -4,6 +4,7 @@
  * Pure: no I/O, no clock, no randomness; the same input gives the same tags.
  */
 import { Tier, isKnownTopic, tierOf } from "./catalog";
+import { codeUnitOrder } from "../../text/code-unit-order";
 import { commandSignals, fileSignals, gitRefs, toolSignals } from "./file-signals";
 import { ruleHits, ruleText, type KeywordRule } from "./keyword-rules";
 import { rankKeywords, termOccurrences, termOf, type KeywordStats, type TermOccurrence } from "./keywords";
@@ -158,7 +159,7 @@ function ruleTags(prompts: readonly string[], rules: readonly KeywordRule[], pre
 		const count = tag === undefined ? 0 : ruleHits(rule.keyword, text);
 		if (tag !== undefined && count > 0) hits.set(tag, (hits.get(tag) ?? 0) + count);
 	}
-	return [...hits].sort((a, b) => b[1] - a[1] || compare(a[0], b[0])).map(([tag]) => tag);
+	return [...hits].sort((a, b) => b[1] - a[1] || codeUnitOrder(a[0], b[0])).map(([tag]) => tag);
 }
 
 /** Topic names by tier, then weight, then name; weak ones next to their tier's leader are dropped. */
@@ -167,7 +168,7 @@ function rankSignals(signals: ReadonlyMap<string, Signal>): string[] {
 	for (const [name, { weight }] of signals) leader.set(tierOf(name), Math.max(leader.get(tierOf(name)) ?? 0, weight));
 	return [...signals]
 		.filter(([name, { weight, mentioned }]) => mentioned || weight >= MIN_SHARE_OF_TIER * (leader.get(tierOf(name)) ?? 0))
-		.sort(([a, x], [b, y]) => tierOf(a) - tierOf(b) || y.weight - x.weight || compare(a, b))
+		.sort(([a, x], [b, y]) => tierOf(a) - tierOf(b) || y.weight - x.weight || codeUnitOrder(a, b))
 		.map(([name]) => name);
 }
 
@@ -179,7 +180,3 @@ function optional<T>(value: T | undefined): T[] {
 	return value === undefined ? [] : [value];
 }
 
-/** Code-unit order: the same everywhere, unlike localeCompare. */
-function compare(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,0 +1,109 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeCacheDir } from "../../src/node/code-cache";
+
+/**
+ * The code cache as the CLI uses it, in real child processes (the cache is written when a process
+ * ends): a bundle run with it prints what it computes, whether V8 took the cache, and what the
+ * cache folder then holds.
+ */
+
+let work: string;
+let runner: string;
+
+/** The child: runs `source` (a CommonJS bundle as text) through the cache in `dir`, as `cli-loader` does. */
+const CHILD = `
+const { runWithCodeCache, markBatchRun } = require(process.argv[2]);
+const [, , , source, hash, dir, batch] = process.argv;
+const bundled = { exports: {} };
+runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
+if (batch === "batch") markBatchRun();
+process.stdout.write(String(bundled.exports.answer()));
+`;
+
+beforeAll(async () => {
+	work = await mkdtemp(join(tmpdir(), "ai-memory-code-cache-"));
+	const bundle = join(work, "code-cache.cjs");
+	await build({ entryPoints: [join(__dirname, "../../src/node/code-cache.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "warning" });
+	runner = join(work, "child.cjs");
+	await writeFile(runner, CHILD);
+	runner = `${runner}\u0000${bundle}`;
+});
+
+afterAll(async () => {
+	await rm(work, { recursive: true, force: true });
+});
+
+const SOURCE = "function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);";
+
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+	const [child, bundle] = runner.split("\u0000") as [string, string];
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.batch ? "batch" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	expect(result.stderr).toBe("");
+	expect(result.status).toBe(0);
+	return result.stdout;
+}
+
+describe("code cache", () => {
+	it("is made by the first run and used, not rewritten, by the next", async () => {
+		const dir = join(work, "a");
+		expect(run(dir)).toBe("45");
+		const file = join(dir, "cli-00aa.v8-cache");
+		const made = await stat(file);
+		expect(made.size).toBeGreaterThan(1);
+		expect(made.mode & 0o777).toBe(0o600);
+		expect(run(dir)).toBe("45");
+		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
+	});
+
+	it("is made again after the first run that read transcripts, then kept", async () => {
+		const dir = join(work, "b");
+		run(dir);
+		const file = join(dir, "cli-00aa.v8-cache");
+		expect((await readFile(file))[0]).toBe(0);
+		run(dir, { batch: true });
+		expect((await readFile(file))[0]).toBe(1);
+		const batch = await stat(file);
+		run(dir);
+		run(dir, { batch: true });
+		expect((await stat(file)).mtimeMs).toBe(batch.mtimeMs);
+	});
+
+	it("a damaged cache is refused by V8 and replaced; the code runs all the same", async () => {
+		const dir = join(work, "c");
+		run(dir);
+		const file = join(dir, "cli-00aa.v8-cache");
+		await writeFile(file, Buffer.from([1, 9, 9, 9, 9, 9, 9, 9, 9]));
+		expect(run(dir)).toBe("45");
+		expect((await readFile(file)).length).toBeGreaterThan(9);
+	});
+
+	it("a new build (another hash) gets its own cache and the old one goes", async () => {
+		const dir = join(work, "d");
+		run(dir);
+		const source = SOURCE.replace("f(10)", "f(11)");
+		expect(run(dir, { source, hash: "00bb" })).toBe("55");
+		expect(await readdir(dir)).toEqual(["cli-00bb.v8-cache"]);
+	});
+
+	it("AI_MEMORY_CODE_CACHE=off writes nothing; an unwritable folder costs only the compiling", async () => {
+		const dir = join(work, "e");
+		expect(run(dir, { env: { AI_MEMORY_CODE_CACHE: "off" } })).toBe("45");
+		expect(existsSync(dir)).toBe(false);
+		const file = join(work, "not-a-folder");
+		await writeFile(file, "x");
+		expect(run(join(file, "cache"))).toBe("45");
+	});
+
+	it("lives in the user's cache folder, never a shared temporary one", () => {
+		expect(codeCacheDir({}, "/home/u", "linux")).toBe("/home/u/.cache/ai-memory");
+		expect(codeCacheDir({ XDG_CACHE_HOME: "/x" }, "/home/u", "linux")).toBe("/x/ai-memory");
+		expect(codeCacheDir({}, "/Users/u", "darwin")).toBe("/Users/u/Library/Caches/ai-memory");
+		expect(codeCacheDir({ LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local" }, "C:\\Users\\u", "win32")).toBe(join("C:\\Users\\u\\AppData\\Local", "ai-memory", "Cache"));
+	});
+});

@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StateFolder } from "../../src/node/state-folder";
+import { emptySyncState, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
+
+let dir: string;
+
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "ai-memory-state-"));
+});
+
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+function record(projectKey: string, title: string): SessionRecord {
+	return {
+		projectKey,
+		project: projectKey.split("/").at(-1)!,
+		notePath: `AI Conversations/${title}.md`,
+		digest: { version: 1, sessionId: title, title, models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+		tags: [],
+		keywords: ["word"],
+	};
+}
+
+function stateWith(sessions: Record<string, SessionRecord>): SyncState {
+	return { ...emptySyncState(), sessions, projects: { "/w/api": { folder: "api" }, "/w/cli": { folder: "cli" } } };
+}
+
+const sessionFiles = async () => (await readdir(join(dir, "sessions"))).sort();
+const listed = async () => (JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as { sessionFiles: string[] }).sessionFiles;
+
+describe("state folder: session records a project a file", () => {
+	it("keeps the records in one file per project, listed by sync-state.json, and reads them back", async () => {
+		const state = stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two"), "/t/3.jsonl": record("/w/cli", "three") });
+		await new StateFolder(dir).flush(state);
+		const main = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;
+		expect(main.sessions).toBeUndefined();
+		expect(await sessionFiles()).toEqual([...(await listed())].sort());
+		expect(await listed()).toHaveLength(2);
+		expect(await new StateFolder(dir).loadState()).toEqual(state);
+	});
+
+	it("a sync that changed one project's records writes that project's file only, and removes its old one", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
+		const before = await listed();
+		const store = new StateFolder(dir);
+		const state = await store.loadState();
+		state.sessions["/t/2.jsonl"] = { ...state.sessions["/t/2.jsonl"]!, tags: ["x"] };
+		await store.flush(state);
+		const after = await listed();
+		expect(after.filter((n) => before.includes(n))).toHaveLength(1);
+		expect(await sessionFiles()).toEqual([...after].sort());
+		expect((await new StateFolder(dir).loadState()).sessions["/t/2.jsonl"]?.tags).toEqual(["x"]);
+	});
+
+	it("records read are frozen: a change must make a new record, or it would not be written", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
+		const state = await new StateFolder(dir).loadState();
+		expect(() => {
+			(state.sessions["/t/1.jsonl"] as { tags: string[] }).tags = ["y"];
+		}).toThrow();
+	});
+
+	it("a state of the older layout (records inside sync-state.json) is read, and written in the new one", async () => {
+		const state = stateWith({ "/t/1.jsonl": record("/w/api", "one") });
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify(state));
+		const store = new StateFolder(dir);
+		const loaded = await store.loadState();
+		expect(loaded).toEqual(state);
+		await store.flush(loaded);
+		expect(await sessionFiles()).toHaveLength(1);
+		expect(await new StateFolder(dir).loadState()).toEqual(state);
+	});
+
+	it("a file a killed run left unlisted goes; a listed file that is gone costs only its records", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
+		await writeFile(join(dir, "sessions", "zzz-orphan.json"), "{}");
+		const [first] = await listed();
+		await rm(join(dir, "sessions", first!));
+		const store = new StateFolder(dir);
+		const state = await store.loadState();
+		expect(Object.keys(state.sessions)).toHaveLength(1);
+		await store.flush(state);
+		expect(await sessionFiles()).toEqual(await listed());
+		expect(existsSync(join(dir, "sessions", "zzz-orphan.json"))).toBe(false);
+	});
+
+	it("a listed name that is not a plain file name is never read", async () => {
+		await mkdir(join(dir, "sessions"), { recursive: true });
+		await writeFile(join(dir, "outside.json"), JSON.stringify({ "/t/9.jsonl": record("/w/api", "stolen") }));
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...emptySyncState(), sessions: undefined, sessionFiles: ["../outside.json"] }));
+		expect((await new StateFolder(dir).loadState()).sessions).toEqual({});
+	});
+});
