@@ -9,7 +9,7 @@ import { renderFrontmatter } from "./frontmatter";
 import { safeFileName } from "./note-name";
 import { relativeTo } from "./relative-path";
 import { wikiLink } from "./links";
-import { renderToolCallBody, toolSummary } from "./render-tool-call";
+import { renderToolCallBody, safeMarkdown, toolSummary } from "./render-tool-call";
 
 export interface NoteLink {
 	/** Vault path of the note, with `.md`. */
@@ -123,11 +123,11 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 	switch (event.kind) {
 		case "prompt": {
 			const images = event.images > 0 ? `\n\n_(${event.images} image${event.images > 1 ? "s" : ""} attached)_` : "";
-			if (event.promptKind === "prompt") return `### You\n\n${event.text}${images}`;
+			if (event.promptKind === "prompt") return `### You\n\n${safeMarkdown(event.text)}${images}`;
 			return `### You\n\n${code(event.text)}${images}`;
 		}
 		case "text":
-			return event.sidechain ? undefined : event.text;
+			return event.sidechain ? undefined : safeMarkdown(event.text);
 		case "thinking":
 			if (event.sidechain || event.text.trim() === "") return undefined;
 			return callout("abstract", "Thinking", event.text);

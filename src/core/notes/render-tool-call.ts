@@ -463,9 +463,19 @@ const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
  * left open (clipping cuts plans mid-block) closed, so it cannot swallow what follows it.
  */
 function markdownBlock(text: string): string {
+	return safeMarkdown(text.replace(/\r\n?/g, "\n").trim());
+}
+
+/**
+ * Transcript Markdown in a note (a prompt, a reply): `%%` escaped outside code, so a pasted note's
+ * own markers cannot end our generated region, and a fence left open closed, so it cannot swallow
+ * what follows (the rest of the conversation, the user's notes). Otherwise the bytes as they were.
+ */
+export function safeMarkdown(text: string): string {
+	if (!text.includes("%%") && !/^ {0,3}(?:```|~~~)/m.test(text)) return text;
 	const out: string[] = [];
 	let open: string | undefined;
-	for (const line of text.replace(/\r\n?/g, "\n").trim().split("\n")) {
+	for (const line of text.split("\n")) {
 		const fence = FENCE_LINE.exec(line)?.[1];
 		if (open === undefined) {
 			if (fence) open = fence;

@@ -73,33 +73,82 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Marker lines outside fenced code. A fence that is never closed does not count as one (an
- * appended block after it must still be found next time), so the scan runs again without it.
+ * appended block after it must still be found next time): its line is plain text. One pass, and
+ * each opening fence finds its closing line by a jump, never by scanning again, so the scan stays
+ * linear however many fences are left open (clipped code replies in a long session).
  */
-function findMarkers(text: string, marks: Markers, unclosed: ReadonlySet<number> = new Set()): Marker[] {
-	const markers: Marker[] = [];
-	let fence: { chars: string; line: number } | undefined;
-	let start = text.startsWith("\ufeff") ? 1 : 0;
-	let line = 1;
-	for (;;) {
+function findMarkers(text: string, marks: Markers): Marker[] {
+	const lines: { start: number; next: number; content: string }[] = [];
+	for (let start = text.startsWith("\ufeff") ? 1 : 0; ; ) {
 		const nl = text.indexOf("\n", start);
 		const stop = nl < 0 ? text.length : nl;
-		const content = text.slice(start, stop).replace(/\r$/, "");
-		const open = unclosed.has(line) ? null : FENCE.exec(content);
-		if (fence !== undefined) {
-			// A fence closes with the same character, at least as long, and nothing after it.
-			if (open && open[1]![0] === fence.chars[0] && open[1]!.length >= fence.chars.length && content.trim() === open[1]) fence = undefined;
-		} else if (open) {
-			fence = { chars: open[1]!, line };
-		} else {
-			const trimmed = content.trim();
-			const next = nl < 0 ? text.length : nl + 1;
-			if (trimmed === marks.begin) markers.push({ kind: "begin", line, start, next });
-			else if (trimmed === marks.end) markers.push({ kind: "end", line, start, next });
-		}
+		lines.push({ start, next: nl < 0 ? text.length : nl + 1, content: text.slice(start, stop).replace(/\r$/, "") });
 		if (nl < 0) break;
 		start = nl + 1;
-		line++;
 	}
-	if (fence !== undefined) return findMarkers(text, marks, new Set([...unclosed, fence.line]));
+	const closers = fenceClosers(lines.map((l) => l.content));
+	const markers: Marker[] = [];
+	for (let i = 0; i < lines.length; i++) {
+		const { content, start, next } = lines[i]!;
+		const open = FENCE.exec(content);
+		if (open) {
+			const close = closers.after(i, open[1]!);
+			// Inside the fence until its closing line; a fence never closed is a plain line.
+			if (close !== undefined) {
+				i = close;
+				continue;
+			}
+		}
+		const trimmed = content.trim();
+		if (trimmed === marks.begin) markers.push({ kind: "begin", line: i + 1, start, next });
+		else if (trimmed === marks.end) markers.push({ kind: "end", line: i + 1, start, next });
+	}
 	return markers;
+}
+
+/**
+ * The lines that can close a fence (a run of backticks or tildes and nothing else), and for an
+ * opening fence the first of them after it that closes it: same character, at least as long.
+ * `longer[k]` is the next closer of the same character that is longer than closer `k`, so a query
+ * skips every closer too short at once; the jumps from one closer grow strictly in length, and
+ * lengths of distinct lines add up to at most the text's length, so a query takes at most about
+ * the square root of the text's length in jumps (in practice one or two).
+ */
+function fenceClosers(contents: readonly string[]): { after(line: number, opening: string): number | undefined } {
+	const byChar = new Map<string, { lines: number[]; lengths: number[]; longer: number[] }>();
+	for (let line = 0; line < contents.length; line++) {
+		const open = FENCE.exec(contents[line]!);
+		if (!open || contents[line]!.trim() !== open[1]) continue;
+		const char = open[1]![0]!;
+		let list = byChar.get(char);
+		if (!list) byChar.set(char, (list = { lines: [], lengths: [], longer: [] }));
+		list.lines.push(line);
+		list.lengths.push(open[1]!.length);
+	}
+	for (const list of byChar.values()) {
+		// Next strictly longer closer, by a stack from the end.
+		const stack: number[] = [];
+		for (let k = list.lines.length - 1; k >= 0; k--) {
+			while (stack.length > 0 && list.lengths[stack[stack.length - 1]!]! <= list.lengths[k]!) stack.pop();
+			list.longer[k] = stack.length > 0 ? stack[stack.length - 1]! : -1;
+			stack.push(k);
+		}
+	}
+	return {
+		after(line, opening) {
+			const list = byChar.get(opening[0]!);
+			if (!list) return undefined;
+			// The first closer after the line (binary search), then jumps past the ones too short.
+			let low = 0;
+			let high = list.lines.length;
+			while (low < high) {
+				const mid = (low + high) >> 1;
+				if (list.lines[mid]! > line) high = mid;
+				else low = mid + 1;
+			}
+			let k = low < list.lines.length ? low : -1;
+			while (k >= 0 && list.lengths[k]! < opening.length) k = list.longer[k]!;
+			return k >= 0 ? list.lines[k] : undefined;
+		},
+	};
 }

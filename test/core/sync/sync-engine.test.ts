@@ -126,6 +126,25 @@ describe("projects are repositories", () => {
 });
 
 describe("the notes follow the user and the plan", () => {
+	it("a pasted note's markers or a code reply left open never freeze the note: the next turn reaches it, the user's text stays", async () => {
+		const cwd = "/r/paste";
+		const id = "00000000-cccc-4000-8000-000000000001";
+		const env = { sessionId: id, cwd, timestamp: "2026-06-01T10:00:00.000Z" };
+		const pasted = "Summarize this note:\n%% AI Conversation Memory: generated from here %%\nold\n%% AI Conversation Memory: generated up to here; write your own notes below %%";
+		const path = transcripts.put("-r-paste", id, jsonl([userText(pasted, env), assistant(text("Here is the start:\n```ts\nconst a = 1;"), { ...env, messageId: "msg_p1" })]));
+		await runSync(deps(settings()));
+		const note = state.sessions[path]!.notePath;
+		notes.files.set(note, `${notes.files.get(note)}\nMy own line.\n`);
+		transcripts.append(path, jsonl([userText("And the rest of it", { ...env, timestamp: "2026-06-01T10:05:00.000Z" }), assistant(text("The rest is done."), { ...env, timestamp: "2026-06-01T10:05:00.000Z", messageId: "msg_p2" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		const after = notes.files.get(note)!;
+		expect(after).toContain("The rest is done.");
+		expect(after.endsWith("My own line.\n")).toBe(true);
+		// The reply's fence is closed before the next turn, so Obsidian shows the rest as text.
+		expect(after).toMatch(/const a = 1;\n```\n/);
+	});
+
 	it("a neighbour rendered again (its Next link changes) keeps what only its whole digest holds; the state keeps the short one", async () => {
 		const cwd = "/r/app";
 		const id = "00000000-bbbb-4000-8000-000000000001";

@@ -78,4 +78,48 @@ describe("upsertMarkedBlock", () => {
 			{ numRuns: 1000 },
 		);
 	});
+
+	it("stays linear with 100,000 fences left open, and still finds the block after them", () => {
+		const clipped = "```python\nprint(1)\n".repeat(100_000);
+		const text = `${clipped}\n${B}\nold\n${E}\n`;
+		const started = Date.now();
+		expect(upsert(text, "new")).toBe(`${clipped}\n${B}\nnew\n${E}\n`);
+		const tilde = `${"~~~~\n~~~\n".repeat(50_000)}${B}\nold\n${E}\n`;
+		expect(upsertMarkedBlock(tilde, "new").ok).toBe(true);
+		// No timing assertion can be exact here; this one is a hundred times the linear scan's time.
+		expect(Date.now() - started).toBeLessThan(10_000);
+	});
+
+	it("finds the same markers as a fence-by-fence rescan (the former algorithm, on small texts)", () => {
+		const line = fc.constantFrom("```", "````", "```js", "~~~", "~~~~", "   ```", "    ```", "``` ", "text", B, E, "");
+		fc.assert(
+			fc.property(fc.array(line, { maxLength: 14 }), (lines) => {
+				const text = lines.join("\n");
+				const expected = rescanMarkers(text);
+				const r = upsertMarkedBlock(text, "x");
+				const begins = expected.filter((m) => m === "begin").length;
+				const ends = expected.filter((m) => m === "end").length;
+				if (begins === 0 && ends === 0) expect(r.ok && r.text.startsWith(text)).toBe(true);
+				else if (begins === 1 && ends === 1 && expected.indexOf("begin") < expected.indexOf("end")) expect(r.ok).toBe(true);
+				else expect(r.ok).toBe(false);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
 });
+
+/** The former scan: rescans with each fence that never closed taken as plain text (quadratic; a reference only). */
+function rescanMarkers(text: string, unclosed: ReadonlySet<number> = new Set()): ("begin" | "end")[] {
+	const found: ("begin" | "end")[] = [];
+	let fence: { chars: string; line: number } | undefined;
+	const lines = text.split("\n");
+	lines.forEach((content, line) => {
+		const open = unclosed.has(line) ? null : /^ {0,3}(`{3,}|~{3,})/.exec(content);
+		if (fence !== undefined) {
+			if (open && open[1]![0] === fence.chars[0] && open[1]!.length >= fence.chars.length && content.trim() === open[1]) fence = undefined;
+		} else if (open) fence = { chars: open[1]!, line };
+		else if (content.trim() === B) found.push("begin");
+		else if (content.trim() === E) found.push("end");
+	});
+	return fence !== undefined ? rescanMarkers(text, new Set([...unclosed, fence.line])) : found;
+}
