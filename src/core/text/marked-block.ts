@@ -119,11 +119,11 @@ function fenceClosers(contents: readonly string[]): { after(line: number, openin
 	for (let line = 0; line < contents.length; line++) {
 		const open = FENCE.exec(contents[line]!);
 		if (!open || contents[line]!.trim() !== open[1]) continue;
-		const char = open[1]![0]!;
+		const char = open[1][0]!;
 		let list = byChar.get(char);
 		if (!list) byChar.set(char, (list = { lines: [], lengths: [], longer: [] }));
 		list.lines.push(line);
-		list.lengths.push(open[1]!.length);
+		list.lengths.push(open[1].length);
 	}
 	for (const list of byChar.values()) {
 		// Next strictly longer closer, by a stack from the end.
