@@ -2,17 +2,21 @@ import { access, constants, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { ProjectFiles } from "../core/ports";
+import { confinedFile } from "./confined-path";
 
 /** CLAUDE.md and CLAUDE.local.md of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
+	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */
 	async read(projectPath: string, fileName: string): Promise<string | null> {
-		return readIfThere(join(projectPath, fileName));
+		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
+		return real === undefined ? null : readIfThere(real);
 	}
 
 	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {
 		const folder = await stat(projectPath).catch(() => undefined);
 		if (!folder?.isDirectory()) throw new Error(`the project folder ${projectPath} does not exist`);
-		const target = join(projectPath, fileName);
+		// The real file, checked to be inside the project: a link is written through, never replaced or followed out.
+		const target = (await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`)) ?? join(projectPath, fileName);
 		// A rename would replace a read-only file; the user made it read-only for a reason.
 		const existing = await stat(target).catch(() => undefined);
 		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { writeFileReplacingSync } from "./atomic-write";
+import { confinedFile, confinedFolder } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
 
@@ -13,6 +14,8 @@ export class VaultFolder implements NoteStore {
 	private readonly root: string;
 	/** Names in each folder read so far, so a first sync does not try to open a thousand missing notes. */
 	private readonly listings = new Map<string, Promise<Set<string>>>();
+	/** Folders whose real path was checked to be inside the vault (see `confine`). */
+	private readonly confinedFolders = new Map<string, Promise<void>>();
 
 	constructor(root: string) {
 		this.root = resolve(root);
@@ -23,7 +26,7 @@ export class VaultFolder implements NoteStore {
 		// Not listed: looked for on disk all the same (another program may have made it since), with one stat.
 		if (!(await this.listing(dirname(target))).has(basename(target)) && !existsSync(target)) return null;
 		try {
-			return await readFile(target, "utf8");
+			return await readFile((await this.confine(target, path)) ?? target, "utf8");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 			throw error;
@@ -32,6 +35,7 @@ export class VaultFolder implements NoteStore {
 
 	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = this.resolve(path);
+		await this.confine(target, path);
 		// Checked just before the rename: an edit saved since our read is not overwritten. (Outside
 		// Obsidian there is no lock to make this airtight; the window is one read long.)
 		const current = await readFile(target, "utf8").catch(() => null);
@@ -131,6 +135,20 @@ export class VaultFolder implements NoteStore {
 			this.listings.set(folder, names);
 		}
 		return names;
+	}
+
+	/**
+	 * The note's real path once links are followed, refused when it leads out of the vault or is no
+	 * plain file (a FIFO would hang the read). Checked for each folder once, for each note by one lstat.
+	 */
+	private async confine(target: string, path: string): Promise<string | undefined> {
+		const folder = dirname(target);
+		let checked = this.confinedFolders.get(folder);
+		if (!checked) this.confinedFolders.set(folder, (checked = confinedFolder(this.root, folder, `The note ${path}`)));
+		await checked;
+		const link = await lstat(target).catch(() => undefined);
+		if (link === undefined || link.isFile()) return undefined;
+		return confinedFile(this.root, target, `The note ${path}`);
 	}
 
 	private resolve(path: string): string {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +17,49 @@ beforeEach(async () => {
 afterEach(async () => {
 	await chmod(dir, 0o755).catch(() => undefined);
 	await rm(dir, { recursive: true, force: true });
+});
+
+describe("ProjectFolderFiles: nothing outside the project", () => {
+	it("refuses a CLAUDE.md that links outside the project: the outside file is neither read nor written", async () => {
+		const project = join(dir, "repo");
+		await mkdir(project);
+		const bashrc = join(dir, "bashrc");
+		await writeFile(bashrc, "export PATH=$PATH\n");
+		await symlink(bashrc, join(project, "CLAUDE.md"));
+		await expect(files.read(project, "CLAUDE.md")).rejects.toThrow(/link to .*bashrc, outside/);
+		await expect(files.write(project, "CLAUDE.md", "block\n", null)).rejects.toThrow(/outside/);
+		expect(await readFile(bashrc, "utf8")).toBe("export PATH=$PATH\n");
+		// Relative links and links through a linked folder are followed the same way.
+		await rm(join(project, "CLAUDE.md"));
+		await symlink("../bashrc", join(project, "CLAUDE.md"));
+		await expect(files.write(project, "CLAUDE.md", "block\n", "export PATH=$PATH\n")).rejects.toThrow(/outside/);
+		expect(await readFile(bashrc, "utf8")).toBe("export PATH=$PATH\n");
+	});
+
+	it("writes through a link inside the project (CLAUDE.md → AGENTS.md), which stays a link", async () => {
+		const project = join(dir, "repo");
+		await mkdir(project);
+		await writeFile(join(project, "AGENTS.md"), "# Agents\n");
+		await symlink("AGENTS.md", join(project, "CLAUDE.md"));
+		expect(await files.read(project, "CLAUDE.md")).toBe("# Agents\n");
+		expect(await files.write(project, "CLAUDE.md", "# Agents\nblock\n", "# Agents\n")).toBe(true);
+		expect(await readFile(join(project, "AGENTS.md"), "utf8")).toBe("# Agents\nblock\n");
+		expect((await lstat(join(project, "CLAUDE.md"))).isSymbolicLink()).toBe(true);
+	});
+
+	it("never opens a FIFO, a folder or a dangling link: a clear error instead of a hang", async () => {
+		const project = join(dir, "repo");
+		await mkdir(project);
+		expect(spawnSync("mkfifo", [join(project, "CLAUDE.md")]).status).toBe(0);
+		await expect(files.read(project, "CLAUDE.md")).rejects.toThrow(/not a plain file \(a FIFO\)/);
+		await rm(join(project, "CLAUDE.md"));
+		await mkdir(join(project, "CLAUDE.md"));
+		await expect(files.read(project, "CLAUDE.md")).rejects.toThrow(/a folder/);
+		await rm(join(project, "CLAUDE.md"), { recursive: true });
+		await symlink(join(dir, "gone"), join(project, "CLAUDE.md"));
+		await expect(files.write(project, "CLAUDE.md", "x\n", null)).rejects.toThrow(/link to nowhere/);
+		expect((await lstat(join(project, "CLAUDE.md"))).isSymbolicLink()).toBe(true);
+	});
 });
 
 describe("ProjectFolderFiles", () => {

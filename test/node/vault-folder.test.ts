@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +11,29 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	await rm(dir, { recursive: true, force: true });
+});
+
+describe("VaultFolder: nothing outside the vault, no hang", () => {
+	it("refuses a note or a folder that links out of the vault, and reads a FIFO never", async () => {
+		const vault = join(dir, "vault");
+		const outside = join(dir, "outside");
+		await mkdir(join(vault, "AI Conversations", "p"), { recursive: true });
+		await mkdir(outside);
+		await writeFile(join(outside, "secret.md"), "theirs\n");
+		await symlink(join(outside, "secret.md"), join(vault, "AI Conversations", "p", "a.md"));
+		const store = new VaultFolder(vault);
+		await expect(store.read("AI Conversations/p/a.md")).rejects.toThrow(/outside/);
+		await expect(store.write("AI Conversations/p/a.md", "ours", "theirs\n")).rejects.toThrow(/outside/);
+		expect(await readFile(join(outside, "secret.md"), "utf8")).toBe("theirs\n");
+		await symlink(outside, join(vault, "AI Conversations", "linked"));
+		await expect(store.write("AI Conversations/linked/new.md", "ours", null)).rejects.toThrow(/outside/);
+		expect(await readdir(outside)).toEqual(["secret.md"]);
+		// A FIFO among the notes: refused at once; the folder's other notes are read and written as ever.
+		expect(spawnSync("mkfifo", [join(vault, "AI Conversations", "p", "b.md")]).status).toBe(0);
+		await expect(store.read("AI Conversations/p/b.md")).rejects.toThrow(/FIFO/);
+		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
+		expect(await store.read("AI Conversations/p/c.md")).toBe("c");
+	});
 });
 
 describe("VaultFolder", () => {

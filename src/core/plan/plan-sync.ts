@@ -29,6 +29,8 @@ export interface ExistingTexts {
 	projectFiles: ReadonlyMap<string, string | null>;
 	/** Enabled projects whose CLAUDE.md could not be read, and why, by project path. */
 	unreadable: ReadonlyMap<string, string>;
+	/** Notes that could not be read (a link out of the vault, a FIFO, no permission), and why: never written. */
+	unreadableNotes?: ReadonlyMap<string, string>;
 }
 
 export interface PlanInput {
@@ -57,6 +59,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	const { scope, settings, existing } = input;
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
+	// A note that could not be read is not written either: what it holds is unknown.
+	for (const [path, reason] of existing.unreadableNotes ?? []) plan.errors.push(`${path}: ${reason}`);
+	const readable = (path: string) => !existing.unreadableNotes?.has(path);
 	const text = (path: string): string | null => existing.notes.get(path) ?? null;
 	const movedTo = new Map(scope.moves.map((m) => [m.to, m.from]));
 	// A note that a migration moves holds, at its new place, what it held at the old one.
@@ -88,6 +93,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const known = { occurrences: ready.terms, signals: ready.project === record.project ? ready.signals : undefined };
 		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
 		const current = before(record.notePath);
+		if (!readable(record.notePath)) continue;
 		if (current === null && record.written && !input.rebuild) {
 			state.sessions[path] = { ...record, tags, deleted: true };
 			plan.skipped.push(record.notePath);
@@ -171,6 +177,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (!result.ok) plan.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
 		else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: project.target, block: context.block, expected: current });
 	}
+	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path));
 	return plan;
 }
 

@@ -182,9 +182,16 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		if (record && project.mode === "lazy") paths.add(packetPathOf(record, settings.notesFolder));
 	}
 	const texts = new Map<string, string | null>();
+	const unreadableNotes = new Map<string, string>();
 	const queue = [...paths];
 	await Promise.all(Array.from({ length: READ_CONCURRENCY }, async () => {
-		for (let path = queue.shift(); path !== undefined; path = queue.shift()) texts.set(path, await notes.read(path));
+		for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+			try {
+				texts.set(path, await notes.read(path));
+			} catch (error) {
+				unreadableNotes.set(path, `not read, so not written: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
 	}));
 
 	const memory = new Map<string, { facts: Map<string, string>; inbox: Map<string, string> }>();
@@ -208,7 +215,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			unreadable.set(project.path, error instanceof Error ? error.message : String(error));
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes };
 }
 
 /** The `.md` files directly in a vault folder, by name. */

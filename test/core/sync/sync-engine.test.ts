@@ -126,6 +126,25 @@ describe("projects are repositories", () => {
 });
 
 describe("the notes follow the user and the plan", () => {
+	it("a note that cannot be read is reported and left alone; the other sessions sync as ever", async () => {
+		const bad = session("/r/two", "First session of two", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const badNote = state.sessions[bad]!.notePath;
+		transcripts.append(bad, jsonl([userText("More work", { sessionId: state.sessions[bad]!.digest.sessionId, cwd: "/r/two", timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const good = session("/r/two", "Second session of two", "2026-07-02T10:00:00.000Z");
+		const read = notes.read.bind(notes);
+		notes.read = async (path: string) => {
+			if (path === badNote) throw new Error("it is not a plain file (a FIFO)");
+			return read(path);
+		};
+		const before = notes.files.get(badNote);
+		const report = await runSync(deps(settings()));
+		expect(report.errors.join("\n")).toContain(`${badNote}: not read, so not written: it is not a plain file (a FIFO)`);
+		expect(notes.files.get(badNote)).toBe(before);
+		expect(state.sessions[bad]!.deleted).toBeUndefined();
+		expect(report.notesWritten).toContain(state.sessions[good]!.notePath);
+	});
+
 	it("a pasted note's markers or a code reply left open never freeze the note: the next turn reaches it, the user's text stays", async () => {
 		const cwd = "/r/paste";
 		const id = "00000000-cccc-4000-8000-000000000001";

@@ -1,0 +1,62 @@
+import { lstat, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+
+/** A path the sync may not read or write: it leads outside where it belongs, or is no plain file. */
+export class ConfinedPathError extends Error {}
+
+/** Whether `path` is `root` or inside it (both real, absolute paths). */
+function inside(path: string, root: string): boolean {
+	const rel = relative(root, path);
+	return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * Checks, before a read or a write, that `path` stays inside `root` once every link is followed
+ * (its own, and its folders'), and that it is a plain file when it exists: git ships symbolic
+ * links, so a repository's `CLAUDE.md` can point at `~/.bashrc`, and a FIFO would hang the read.
+ * A link inside the root (`CLAUDE.md → AGENTS.md`) is fine. Returns the real path to use, so a
+ * link changed after the check is not followed; undefined when nothing is there yet.
+ * @param what names the file in the message ("CLAUDE.md of /work/app").
+ */
+export async function confinedFile(root: string, path: string, what: string): Promise<string | undefined> {
+	const realRoot = await realpath(root);
+	const link = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return undefined;
+		throw error;
+	});
+	if (link === undefined) {
+		// Not there yet: the folder it would be made in must be inside.
+		const folder = await realpath(dirname(path)).catch(() => undefined);
+		if (folder !== undefined && !inside(folder, realRoot)) throw new ConfinedPathError(`${what}: its folder leads to ${folder}, outside ${realRoot}; nothing was written`);
+		return undefined;
+	}
+	const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+		if (link.isSymbolicLink()) throw new ConfinedPathError(`${what} is a link to nowhere (${error.code ?? error.message}); nothing was read or written`);
+		throw error;
+	});
+	if (!inside(real, realRoot)) throw new ConfinedPathError(`${what} is a link to ${real}, outside ${realRoot}; it is neither read nor written (point it inside the project, or remove the link)`);
+	const target = await stat(real);
+	if (!target.isFile()) throw new ConfinedPathError(`${what} is not a plain file (${kindOf(target)}); it is neither read nor written`);
+	return resolve(real);
+}
+
+/** Checks that `folder`, or the nearest folder of it that exists, is inside `root` once links are followed. */
+export async function confinedFolder(root: string, folder: string, what: string): Promise<void> {
+	const realRoot = await realpath(root);
+	for (let dir = folder; ; dir = dirname(dir)) {
+		const real = await realpath(dir).catch(() => undefined);
+		if (real !== undefined) {
+			if (!inside(real, realRoot)) throw new ConfinedPathError(`${what}: its folder leads to ${real}, outside ${realRoot}; nothing was read or written`);
+			return;
+		}
+		if (dirname(dir) === dir) return;
+	}
+}
+
+function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+	if (s.isDirectory()) return "a folder";
+	if (s.isFIFO()) return "a FIFO";
+	if (s.isSocket()) return "a socket";
+	if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
+	return "not a regular file";
+}
