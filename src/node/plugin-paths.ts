@@ -15,7 +15,7 @@ export function pluginFolder(vault: string, configDir = ".obsidian"): string {
 }
 
 function isFolderName(name: string): boolean {
-	return name !== "" && name !== "." && name !== ".." && !/[\\/\u0000-\u001f]/.test(name) && name.trim() === name;
+	return name !== "" && name !== "." && name !== ".." && !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20) && name.trim() === name;
 }
 
 /** `state/hooks/<hash>.json`: what a project's hooks print, prepared by each sync. */

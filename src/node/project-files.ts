@@ -8,6 +8,8 @@ import { confinedFile } from "./confined-path";
 export class ProjectFolderFiles implements ProjectFiles {
 	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */
 	async read(projectPath: string, fileName: string): Promise<string | null> {
+		// A project folder that is gone has no file (writing says so).
+		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return null;
 		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
 		return real === undefined ? null : readIfThere(real);
 	}
