@@ -143,7 +143,7 @@ export function scopeSessions(input: {
 		const project = state.projects[key]!;
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
-		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${(digest.startedAt ?? "").slice(0, 10) || "undated"} ${safeFileName(digest.title)}`);
+		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
 		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest: storedDigest(digest), tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		state.sessions[path] = record;
 	}
@@ -221,4 +221,10 @@ function uniquePath(taken: Set<string>, stem: string): string {
 			return path;
 		}
 	}
+}
+
+/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
+function dayOf(startedAt: string | undefined): string {
+	const day = (startedAt ?? "").slice(0, 10);
+	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
 }

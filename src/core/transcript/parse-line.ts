@@ -96,7 +96,7 @@ function toRecord(o: Json): TranscriptRecord {
 				type,
 				operation: str(o.operation) ?? "",
 				sessionId: str(o.sessionId),
-				timestamp: str(o.timestamp),
+				timestamp: isoTime(o.timestamp),
 				content: typeof o.content === "string" ? o.content : blocksText(o.content),
 			};
 		case "progress": {
@@ -127,7 +127,7 @@ function toRecord(o: Json): TranscriptRecord {
 				prUrl: str(o.prUrl),
 				prRepository: str(o.prRepository),
 				sessionId: str(o.sessionId),
-				timestamp: str(o.timestamp),
+				timestamp: isoTime(o.timestamp),
 			};
 		default:
 			if (type !== undefined && (BOOKKEEPING_TYPES.has(type) || type.startsWith("api-request"))) {
@@ -139,7 +139,7 @@ function toRecord(o: Json): TranscriptRecord {
 				type: "unknown",
 				originalType: type ?? "(no type)",
 				sessionId: str(o.sessionId),
-				timestamp: str(o.timestamp),
+				timestamp: isoTime(o.timestamp),
 			};
 	}
 }
@@ -154,7 +154,7 @@ function withEnvelope<T extends Envelope & { type: string }>(o: Json, type: T["t
 		uuid: str(o.uuid),
 		parentUuid: typeof o.parentUuid === "string" ? o.parentUuid : null,
 		sessionId: str(o.sessionId),
-		timestamp: str(o.timestamp),
+		timestamp: isoTime(o.timestamp),
 		cwd: str(o.cwd),
 		gitBranch: str(o.gitBranch),
 		version: str(o.version),
@@ -286,4 +286,14 @@ function str(value: unknown): string | undefined {
 
 function num(value: unknown): number | undefined {
 	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * A record's time, when it is one: an ISO-8601 date and time as Claude Code writes them. Anything
+ * else is dropped here, at the source, because a time becomes part of a note's path
+ * (`2026-01-15 Title.md`): `"../../x"`, `"2026/01/15"` or a newline must never reach one.
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+export function isoTime(value: unknown): string | undefined {
+	return typeof value === "string" && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
 }

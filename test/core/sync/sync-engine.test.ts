@@ -126,6 +126,20 @@ describe("projects are repositories", () => {
 });
 
 describe("the notes follow the user and the plan", () => {
+	it("a timestamp that is not a time never reaches a path: no note outside its folder, the other sessions as ever", async () => {
+		const hostile = ["../../../x", "../../zzzz", "2026/01/15", "2026-01-15\nx", "2026-13-45T99:99:99Z"];
+		hostile.forEach((at, i) => {
+			const id = `00000000-dddd-4000-8000-00000000000${i}`;
+			transcripts.put("-r-hostile", id, jsonl([userText(`Hostile time number ${i}`, { sessionId: id, cwd: "/r/hostile", timestamp: at }), assistant(text("ok"), { sessionId: id, cwd: "/r/hostile", timestamp: at, messageId: `msg_h${i}` })]));
+		});
+		const fine = session("/r/hostile", "A session with a real time", "2026-08-01T10:00:00.000Z");
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		for (const path of notes.files.keys()) expect(path).toMatch(/^AI Conversations\/hostile\/[^/\n]+\.md$|^AI Conversations\/AI Conversations\.base$/);
+		expect(sessionNotesIn("hostile")).toEqual([state.sessions[fine]!.notePath]);
+		expect([...notes.files.keys()].filter((p) => p.includes("/undated "))).toHaveLength(hostile.length);
+	});
+
 	it("a note that cannot be read is reported and left alone; the other sessions sync as ever", async () => {
 		const bad = session("/r/two", "First session of two", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
