@@ -1,3 +1,4 @@
+import { ignoreClosedOutput } from "./closed-output";
 import { runHookCommand } from "./hook-command";
 
 /**
@@ -5,6 +6,7 @@ import { runHookCommand } from "./hook-command";
  * command line (a hook must start fast). Unknown options are ignored; it always exits 0.
  */
 export function main(args: readonly string[]): void {
+	ignoreClosedOutput();
 	let event = "";
 	const options: { vault?: string; configDir?: string; cli?: string } = {};
 	for (let i = 0; i < args.length; i++) {

@@ -1,5 +1,6 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
+import { ignoreClosedOutput } from "./closed-output";
 
 // Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
 const sync = () => import("./sync-command");
@@ -23,11 +24,18 @@ program
 	.option("--full", "re-render every note, recreating notes you deleted")
 	.option("--dry-run", "print what the sync would move and write, and write nothing")
 	.option("--json", "print the result as JSON")
-	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", Number)
+	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", waitSeconds)
 	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
 		process.exitCode = await (await sync()).runSyncCommand(options);
 	});
+
+/** `--wait`: seconds, from 0 to an hour; anything else is refused before anything starts (`abc` waited forever). */
+function waitSeconds(value: string): number {
+	const seconds = Number(value);
+	if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0 || seconds > 3600) throw new InvalidArgumentError("give a number of seconds from 0 to 3600");
+	return seconds;
+}
 
 const vaultOption = ["--vault <dir>", "the vault folder"] as const;
 const configDirOption = ["--config-dir <name>", "the vault's configuration folder", ".obsidian"] as const;
@@ -118,6 +126,7 @@ program
 	});
 
 export function main(argv: string[]): void {
+	ignoreClosedOutput();
 	program.parseAsync(argv).catch((error: unknown) => {
 		if (error instanceof CommanderError) {
 			process.exitCode = error.exitCode;

@@ -36,6 +36,19 @@ afterAll(() => {
 });
 
 describe("ai-memory sync", () => {
+	it("refuses a --wait that is no number of seconds, and a --config-dir that leaves the vault, before anything starts", () => {
+		const vault = join(dir, "vault");
+		for (const wait of ["abc", "1e12", "-1", ""]) {
+			const r = run("sync", "--vault", vault, "--claude-dir", join(dir, "claude"), "--wait", wait);
+			expect(r.status).not.toBe(0);
+			expect(r.stderr).toContain("give a number of seconds from 0 to 3600");
+		}
+		const r = run("sync", "--vault", vault, "--claude-dir", join(dir, "claude"), "--config-dir", "../..");
+		expect(r.status).toBe(1);
+		expect(r.stderr).toContain("--config-dir must be the name of a folder inside the vault");
+		expect(existsSync(join(dir, "plugins"))).toBe(false);
+	});
+
 	it("prints the plan on a dry run and writes nothing: no note, no CLAUDE.md, no state", () => {
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run");
 		expect(r.stderr).toBe("");
