@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
 
@@ -8,7 +8,11 @@ import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/setting
  * projects for this run. A data.json that is not JSON is an error, not an empty file.
  */
 export async function loadSettings(path: string, projects: readonly string[], host: string = hostname()): Promise<Settings> {
-	const text = await readFile(path, "utf8").catch(() => undefined);
+	// Missing is the defaults; unreadable is not missing (the defaults would sync an excluded project).
+	const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return undefined;
+		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was synced`);
+	});
 	let raw: unknown;
 	try {
 		raw = text === undefined ? undefined : JSON.parse(text);

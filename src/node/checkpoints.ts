@@ -1,4 +1,5 @@
-import { open, readdir, readFile, unlink } from "node:fs/promises";
+import { readdir, readFile, unlink } from "node:fs/promises";
+import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import type { Checkpoint } from "../core/context/lazy-context";
@@ -81,7 +82,7 @@ const TAIL_BYTES = [1 << 20, 8 << 20];
  * the file holds neither.
  */
 export async function checkpointFromTranscript(path: string, at: string, redact: (text: string) => string = (t) => t): Promise<Checkpoint | undefined> {
-	const handle = await open(path, "r");
+	const handle = await openPlainFile(path);
 	try {
 		const size = (await handle.stat()).size;
 		let found: Checkpoint | undefined;

@@ -1,4 +1,5 @@
-import { lstat, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 
 /** A path the sync may not read or write: it leads outside where it belongs, or is no plain file. */
@@ -59,4 +60,26 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
 	if (s.isSocket()) return "a socket";
 	if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
 	return "not a regular file";
+}
+
+/**
+ * Opens a file for reading only if it is a plain file: opened without blocking (a FIFO would wait
+ * for a writer forever, holding the sync's lock fresh all the while), then checked.
+ */
+export async function openPlainFile(path: string): Promise<FileHandle> {
+	const handle = await open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	const s = await handle.stat();
+	if (s.isFile()) return handle;
+	await handle.close();
+	throw new ConfinedPathError(`${path} is not a plain file (${kindOf(s)}); it is not read`);
+}
+
+/** The text of a plain file (see `openPlainFile`). */
+export async function readPlainFile(path: string): Promise<string> {
+	const handle = await openPlainFile(path);
+	try {
+		return await handle.readFile("utf8");
+	} finally {
+		await handle.close();
+	}
 }

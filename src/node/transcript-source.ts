@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
 import type { TranscriptSource } from "../core/ports";
 import { isObject } from "../core/transcript/parse-line";
 import type { SubagentMeta } from "../core/transcript/link-subagents";
@@ -31,7 +32,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): Trans
 
 export async function readMeta(path: string): Promise<SubagentMeta | undefined> {
 	try {
-		const value: unknown = JSON.parse(await readFile(path, "utf8"));
+		const value: unknown = JSON.parse(await readPlainFile(path));
 		if (!isObject(value)) return undefined;
 		const text = (v: unknown) => (typeof v === "string" ? v : undefined);
 		return { agentType: text(value.agentType), description: text(value.description), worktreePath: text(value.worktreePath) };

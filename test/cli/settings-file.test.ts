@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +13,22 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the CLI's settings", () => {
+	it("an unreadable data.json stops the sync with a message: unreadable is not missing; a FIFO is never opened", async () => {
+		const folder = join(dir, "as-folder.json");
+		mkdirSync(folder);
+		await expect(loadSettings(folder, [])).rejects.toThrow(/cannot be read/);
+		const fifo = join(dir, "fifo.json");
+		expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+		await expect(loadSettings(fifo, [])).rejects.toThrow(/cannot be read/);
+		if (process.getuid?.() !== 0) {
+			const locked = join(dir, "locked.json");
+			writeFileSync(locked, "{}");
+			chmodSync(locked, 0o000);
+			await expect(loadSettings(locked, [])).rejects.toThrow(/cannot be read \(EACCES\)/);
+		}
+		expect((await loadSettings(join(dir, "missing.json"), [])).projects).toEqual([]);
+	});
+
 	it("reads the plugin's data.json as this machine sees it: its own projects and folder only", async () => {
 		const path = join(dir, "data.json");
 		let data: unknown = undefined;

@@ -1,0 +1,47 @@
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkpointFromTranscript } from "../../src/node/checkpoints";
+import { confinedFile, confinedFolder, readPlainFile } from "../../src/node/confined-path";
+import { readMeta } from "../../src/node/transcript-source";
+
+let dir: string;
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "confined-"));
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+const fifo = async (name: string) => {
+	const path = join(dir, name);
+	expect(spawnSync("mkfifo", [path]).status).toBe(0);
+	return path;
+};
+
+describe("never a hang on a FIFO", () => {
+	it("a sub-agent's meta.json, a hook's transcript_path or any file read is refused at once when it is a FIFO", async () => {
+		await expect(readPlainFile(await fifo("agent-a.meta.json"))).rejects.toThrow(/not a plain file \(a FIFO\)/);
+		expect(await readMeta(join(dir, "agent-a.meta.json"))).toBeUndefined();
+		await expect(checkpointFromTranscript(await fifo("session.jsonl"), "2026-01-01T00:00:00Z")).rejects.toThrow(/FIFO/);
+		await writeFile(join(dir, "plain.json"), "{}");
+		expect(await readPlainFile(join(dir, "plain.json"))).toBe("{}");
+	});
+});
+
+describe("paths confined to a root", () => {
+	it("follows links, its own and its folders', and names where they lead", async () => {
+		const root = join(dir, "root");
+		await mkdir(join(root, "sub"), { recursive: true });
+		await writeFile(join(root, "sub", "a.md"), "a");
+		await symlink("sub/a.md", join(root, "inside.md"));
+		expect(await confinedFile(root, join(root, "inside.md"), "inside.md")).toBe(join(await realpath(root), "sub", "a.md"));
+		expect(await confinedFile(root, join(root, "new.md"), "new.md")).toBeUndefined();
+		await symlink(dir, join(root, "up"));
+		await expect(confinedFile(root, join(root, "up", "x.md"), "x.md")).rejects.toThrow(/outside/);
+		await expect(confinedFolder(root, join(root, "up", "deeper", "still"), "x")).rejects.toThrow(/outside/);
+		await expect(confinedFolder(root, join(root, "sub", "new", "folder"), "x")).resolves.toBeUndefined();
+	});
+});
