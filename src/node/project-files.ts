@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { access, constants, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -38,11 +39,24 @@ export class ProjectFolderFiles implements ProjectFiles {
 	}
 }
 
+/**
+ * The file's text, refused when it is not UTF-8 (Windows PowerShell 5 writes UTF-16LE with a BOM;
+ * Latin-1 and CESU-8 are seen too): decoding would put U+FFFD outside the markers, and writing it
+ * back would change bytes that are not ours.
+ */
 async function readIfThere(path: string): Promise<string | null> {
 	try {
-		return await readFile(path, "utf8");
+		const bytes = await readFile(path);
+		if (!isUtf8(bytes)) throw new Error(`${path} is not UTF-8 (${encodingGuess(bytes)}); it is left as it is: save it as UTF-8 to get the block`);
+		return bytes.toString("utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
+}
+
+function encodingGuess(bytes: Buffer): string {
+	if (bytes[0] === 0xff && bytes[1] === 0xfe) return "UTF-16LE, by its byte order mark";
+	if (bytes[0] === 0xfe && bytes[1] === 0xff) return "UTF-16BE, by its byte order mark";
+	return "perhaps Latin-1 or CESU-8";
 }

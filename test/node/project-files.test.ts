@@ -62,6 +62,20 @@ describe("ProjectFolderFiles: nothing outside the project", () => {
 	});
 });
 
+describe("ProjectFolderFiles: only UTF-8 is read or written", () => {
+	it("refuses a CLAUDE.md in UTF-16LE with BOM, Latin-1 or CESU-8, and keeps its bytes exactly", async () => {
+		const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("# Notes\r\n", "utf16le")]);
+		const latin1 = Buffer.from("Caf\xe9 notes\n", "latin1");
+		const cesu8 = Buffer.from([0x23, 0x20, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80, 0x0a]);
+		for (const [bytes, guess] of [[utf16, /UTF-16LE/], [latin1, /Latin-1/], [cesu8, /CESU-8/]] as const) {
+			await writeFile(join(dir, "CLAUDE.md"), bytes);
+			await expect(files.read(dir, "CLAUDE.md")).rejects.toThrow(guess);
+			await expect(files.write(dir, "CLAUDE.md", "block\n", "whatever")).rejects.toThrow(/not UTF-8/);
+			expect(await readFile(join(dir, "CLAUDE.md"))).toEqual(bytes);
+		}
+	});
+});
+
 describe("ProjectFolderFiles", () => {
 	it("creates a missing file, replaces one that still holds what was read, and keeps its mode", async () => {
 		expect(await files.read(dir, "CLAUDE.md")).toBeNull();

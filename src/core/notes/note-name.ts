@@ -1,3 +1,4 @@
+import { wellFormed } from "../text/well-formed";
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
 const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
 
@@ -37,7 +38,7 @@ const MAX_NAME = 100;
  */
 export function safeFileName(raw: string, fallback = "Untitled"): string {
 	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
-	let name = stripControls(raw.normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
+	let name = stripControls(wellFormed(raw).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	if (name.length > MAX_NAME) {
 		name = name.slice(0, MAX_NAME);
 		// Do not cut a surrogate pair in half.

@@ -15,7 +15,8 @@ import { planProjectMemory, type MemoryTexts } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
 import { enabledProjects, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import { projectContext } from "./project-context";
-import type { SyncPlan } from "./sync-plan";
+import type { PlannedWrite, SyncPlan } from "./sync-plan";
+import { wellFormed } from "../text/well-formed";
 
 /** The texts a plan is made against, read just before. */
 export interface ExistingTexts {
@@ -177,7 +178,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (!result.ok) plan.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
 		else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: project.target, block: context.block, expected: current });
 	}
-	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path));
+	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path)).map(wellFormedWrite);
 	return plan;
 }
 
@@ -200,4 +201,18 @@ function mergeInto(plan: SyncPlan, path: string, existing: string | null, render
 
 function tagInput(session: SessionWithAgents, record: SessionRecord, d: SessionDigest) {
 	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
+}
+
+/** Each text as the file will hold it (see `wellFormed`): what is written is what the next sync reads back. */
+function wellFormedWrite(write: PlannedWrite): PlannedWrite {
+	switch (write.kind) {
+		case "session-note": {
+			const render = write.render;
+			return { ...write, render: () => { const note = render(); return { frontmatter: wellFormed(note.frontmatter), body: wellFormed(note.body) }; } };
+		}
+		case "context-block":
+			return { ...write, block: wellFormed(write.block) };
+		default:
+			return "text" in write && typeof write.text === "string" ? { ...write, text: wellFormed(write.text) } : write;
+	}
 }

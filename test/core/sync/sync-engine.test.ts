@@ -126,6 +126,26 @@ describe("projects are repositories", () => {
 });
 
 describe("the notes follow the user and the plan", () => {
+	it("a lone surrogate in a title: the note is found again, a rebuild keeps the user's text, and a title differing only there gets its own note", async () => {
+		// A vault on disk: names and texts come back as UTF-8 makes them.
+		const disk = (t: string) => Buffer.from(t, "utf8").toString("utf8");
+		const read = notes.read.bind(notes);
+		const write = notes.write.bind(notes);
+		notes.read = (path) => read(disk(path));
+		notes.write = (path, text, expected) => write(disk(path), disk(text), expected);
+		session("/r/emoji", "Fix the \ud83d parser", "2026-09-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const [note] = sessionNotesIn("emoji");
+		expect(note).toContain("\ufffd");
+		notes.files.set(note!, `${notes.files.get(note!)}\nMine.\n`);
+		session("/r/emoji", "Fix the \ude00 parser", "2026-09-01T11:00:00.000Z");
+		const report = await runSync({ ...deps(settings()) }, { rebuild: true });
+		expect(report.errors).toEqual([]);
+		expect(notes.files.get(note!)!.endsWith("Mine.\n")).toBe(true);
+		expect(sessionNotesIn("emoji")).toHaveLength(2);
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
 	it("a timestamp that is not a time never reaches a path: no note outside its folder, the other sessions as ever", async () => {
 		const hostile = ["../../../x", "../../zzzz", "2026/01/15", "2026-01-15\nx", "2026-13-45T99:99:99Z"];
 		hostile.forEach((at, i) => {
