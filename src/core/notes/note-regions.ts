@@ -11,11 +11,13 @@ export type MergeResult = { ok: true; text: string } | { ok: false; reason: stri
 /**
  * The note as it should be after a sync: the generated properties and the generated region are
  * replaced, and everything the user wrote is kept byte for byte (text before and after the
- * region, and properties of their own, which stay after ours).
+ * region, and properties and YAML comments of their own, which stay after ours). The sync's
+ * properties are the ones this note's `frontmatter` holds, and `formerKeys` that an older release
+ * wrote into this kind of note: a `type` or `next` a person adds to a session note is theirs.
  */
-export function mergeNote(existing: string | null, frontmatter: string, body: string): MergeResult {
+export function mergeNote(existing: string | null, frontmatter: string, body: string, formerKeys: readonly string[] = []): MergeResult {
 	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
-	const split = splitFrontmatter(existing);
+	const split = splitFrontmatter(existing, new Set([...keysOf(frontmatter), ...formerKeys]));
 	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it" };
 	const updated = upsertMarkedBlock(split.rest, body, NOTE_MARKERS);
 	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is` };
@@ -60,7 +62,7 @@ interface SplitNote {
 	rest: string;
 }
 
-function splitFrontmatter(text: string): SplitNote {
+function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNote {
 	const match = /^---\r?\n([\s\S]*?\r?\n)?---(\r?\n|$)/.exec(text);
 	if (!match) return { userFields: [], rest: text };
 	const lines = (match[1] ?? "").split(/\r?\n/).filter((l, i, all) => i < all.length - 1 || l !== "");
@@ -68,8 +70,9 @@ function splitFrontmatter(text: string): SplitNote {
 	let keep = false;
 	for (const line of lines) {
 		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1];
-		if (key !== undefined) keep = !GENERATED_KEYS.has(key.trim());
-		if (keep) userFields.push(line);
+		if (key !== undefined) keep = !generated.has(key.trim());
+		// A comment of the user's at the top level stays, wherever it was.
+		if (keep || (key === undefined && /^#/.test(line))) userFields.push(line);
 	}
 	return { userFields, rest: text.slice(match[0].length) };
 }
@@ -81,31 +84,17 @@ function mergeFrontmatter(generated: string, userFields: readonly string[], eol:
 	return `${withEol.slice(0, withEol.length - close.length)}${userFields.join(eol)}${eol}${close}`;
 }
 
-/** The properties a session note's generator owns; anything else in the frontmatter is the user's. */
-const GENERATED_KEYS = new Set([
-	"session_id",
-	"project",
-	"project_path",
-	"branch",
-	"started",
-	"ended",
-	"duration",
-	"models",
-	"prompts",
-	"tool_calls",
-	"files",
-	// `tokens` was one total before the split into four; an older note's is ours to drop.
-	"tokens",
-	"input_tokens",
-	"output_tokens",
-	"cache_read_tokens",
-	"cache_write_tokens",
-	"tags",
-	"source",
-	"aliases",
-	"previous",
-	"next",
-	"type",
-	"sessions",
-	"updated",
-]);
+/** The top-level keys of a generated frontmatter block. */
+function keysOf(frontmatter: string): string[] {
+	return [...frontmatter.matchAll(/^([^\s#:-][^:\n]*):/gm)].map((m) => m[1]!.trim());
+}
+
+/**
+ * Every property a session note's generator may write (one it leaves out this time, such as a
+ * `branch` the session no longer names, is still its own), and `tokens`, one total before the
+ * split into four, which an older note may hold.
+ */
+export const SESSION_NOTE_KEYS = [
+	"session_id", "project", "project_path", "branch", "started", "ended", "duration", "models", "prompts", "tool_calls", "files",
+	"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "tags", "source", "aliases", "tokens",
+] as const;

@@ -1,5 +1,5 @@
 import { upsertMarkedBlock } from "../text/marked-block";
-import { mergeNote } from "../notes/note-regions";
+import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
 import type { HookContext } from "../plan/hook-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
@@ -82,7 +82,7 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 		switch (write.kind) {
 			case "session-note": {
 				const rendered = write.render();
-				const merged = mergeNote(write.expected, rendered.frontmatter, rendered.body);
+				const merged = mergeNote(write.expected, rendered.frontmatter, rendered.body, SESSION_NOTE_KEYS);
 				if (!merged.ok) report.errors.push(`${write.path}: ${merged.reason}`);
 				else if (merged.text === write.expected) report.notesUnchanged++;
 				else if (await ports.notes.write(write.path, merged.text, write.expected)) report.notesWritten.push(write.path);

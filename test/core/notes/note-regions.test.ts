@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeNote, NOTE_MARKERS } from "../../../src/core/notes/note-regions";
+import { mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
 
 const B = NOTE_MARKERS.begin;
 const E = NOTE_MARKERS.end;
@@ -36,5 +36,24 @@ describe("mergeNote", () => {
 	it("changes nothing when nothing changed", () => {
 		const once = merged(null);
 		expect(merged(once)).toBe(once);
+	});
+});
+
+describe("only the keys a note type writes are the sync's", () => {
+	it("keeps a person's `type`, `updated`, `sessions`, `previous`, `next` and YAML comments in a session note", () => {
+		const ours = "---\nsession_id: s1\ntags:\n  - ai/x\n---\n";
+		const first = mergeNote(null, ours, "body");
+		if (!first.ok) throw new Error(first.reason);
+		const edited = first.text.replace("---\nsession_id: s1\n", "---\n# my comment\nsession_id: s1\ntype: meeting\nupdated: 2026-01-01\nsessions: 3\nprevious: \"[[A]]\"\nnext: \"[[B]]\"\n");
+		const again = mergeNote(edited, "---\nsession_id: s1\ntags:\n  - ai/y\n---\n", "body 2", SESSION_NOTE_KEYS);
+		if (!again.ok) throw new Error(again.reason);
+		for (const line of ["# my comment", "type: meeting", "updated: 2026-01-01", "sessions: 3", 'previous: "[[A]]"', 'next: "[[B]]"']) expect(again.text).toContain(`${line}\n`);
+		expect(again.text).toContain("  - ai/y\n");
+		expect(again.text).not.toContain("ai/x");
+		// A generated key this render leaves out (no branch now) is still ours, not kept as the user's.
+		const withBranch = edited.replace("session_id: s1\n", "session_id: s1\nbranch: old\n");
+		const third = mergeNote(withBranch, "---\nsession_id: s1\n---\n", "body 3", SESSION_NOTE_KEYS);
+		expect(third.ok && third.text.includes("branch: old")).toBe(false);
+		expect(third.ok && third.text.includes(NOTE_MARKERS.begin)).toBe(true);
 	});
 });
