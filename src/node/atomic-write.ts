@@ -60,3 +60,24 @@ export function writeFileReplacingSync(path: string, text: string): void {
 function tempName(path: string): string {
 	return `${path}.${process.pid}-${threadId}.${++counter}.tmp`;
 }
+
+const TEMP = /\.(\d+)-\d+\.\d+\.tmp$/;
+
+/**
+ * Whether a file name is one of our temporary files whose process is gone (killed mid-write,
+ * `kill -9`): such a file is never renamed into place, and may go.
+ */
+export function isStaleTemp(name: string, alive: (pid: number) => boolean = processAlive): boolean {
+	const pid = TEMP.exec(name)?.[1];
+	return pid !== undefined && !alive(Number(pid));
+}
+
+function processAlive(pid: number): boolean {
+	if (pid === process.pid) return true;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}

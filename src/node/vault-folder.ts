@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { writeFileReplacingSync } from "./atomic-write";
+import { isStaleTemp, writeFileReplacingSync } from "./atomic-write";
 import { confinedFile, confinedFolder } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
@@ -129,7 +129,12 @@ export class VaultFolder implements NoteStore {
 		let names = this.listings.get(folder);
 		if (!names) {
 			names = readdir(folder).then(
-				(entries) => new Set(entries),
+				async (entries) => {
+					// What a killed sync left half-written here goes now.
+					const stale = new Set(entries.filter((e) => isStaleTemp(e)));
+					for (const name of stale) await rm(join(folder, name), { force: true }).catch(() => undefined);
+					return new Set(entries.filter((e) => !stale.has(e)));
+				},
 				() => new Set<string>(),
 			);
 			this.listings.set(folder, names);

@@ -36,6 +36,20 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 	});
 });
 
+describe("VaultFolder: what a killed sync leaves", () => {
+	it("removes temporary files of processes that are gone, and only those", async () => {
+		const folder = join(dir, "AI Conversations", "p");
+		await mkdir(folder, { recursive: true });
+		const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+		await writeFile(join(folder, `a.md.${dead}-0.3.tmp`), "half a note");
+		await writeFile(join(folder, `b.md.${process.pid}-0.1.tmp`), "being written");
+		await writeFile(join(folder, "notes.tmp"), "the user's");
+		const store = new VaultFolder(dir);
+		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
+		expect((await readdir(folder)).sort()).toEqual([`b.md.${process.pid}-0.1.tmp`, "c.md", "notes.tmp"]);
+	});
+});
+
 describe("VaultFolder", () => {
 	it("writes only over what was read, lists a folder's files, and refuses paths outside the vault", async () => {
 		const vault = new VaultFolder(dir);
