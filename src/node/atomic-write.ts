@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
 
@@ -79,5 +80,51 @@ function processAlive(pid: number): boolean {
 		return true;
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+/** How long after a replace the old file is watched for bytes still coming in. */
+const LATE_APPEND_MS = 3;
+
+/**
+ * Replaces a file that another program may be appending to (a person typing into a note, a tool
+ * adding lines to CLAUDE.md), losing none of their bytes. The old file stays open from the
+ * compare to after the rename: bytes that reached it meanwhile (its open handle still sees them)
+ * are appended to the new file, as they would have been had they come a moment later.
+ * @param read the text of the current bytes (it may refuse them by throwing)
+ * @param replace writes the new file whole and renames it into place
+ * @returns false, writing nothing, when the file does not hold `expected`
+ */
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void): Promise<boolean> {
+	const old = await open(path, "r").catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return undefined;
+		throw error;
+	});
+	try {
+		const bytes = old ? await old.readFile() : undefined;
+		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
+		await replace();
+		if (old && bytes) await carryLateAppends(old, bytes.length, path);
+		return true;
+	} finally {
+		await old?.close();
+	}
+}
+
+async function carryLateAppends(old: FileHandle, from: number, path: string): Promise<void> {
+	let quiet = 0;
+	// Watched until it has been still for a moment (bounded: a writer that never stops is not waited for).
+	for (let round = 0; round < 50 && quiet < 2; round++) {
+		if (round > 0) await sleep(LATE_APPEND_MS);
+		const size = (await old.stat()).size;
+		if (size <= from) {
+			quiet++;
+			continue;
+		}
+		quiet = 0;
+		const late = Buffer.alloc(size - from);
+		await old.read(late, 0, late.length, from);
+		await appendFile(path, late);
+		from = size;
 	}
 }

@@ -3,6 +3,7 @@ import { access, constants, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { ProjectFiles } from "../core/ports";
+import { replaceKeepingAppends } from "./atomic-write";
 import { confinedFile } from "./confined-path";
 
 /** CLAUDE.md and CLAUDE.local.md of enabled projects, written atomically with their mode kept. */
@@ -24,18 +25,16 @@ export class ProjectFolderFiles implements ProjectFiles {
 		const existing = await stat(target).catch(() => undefined);
 		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));
 		if (!writable) throw new Error(`${target} is read-only`);
-		// Checked as late as possible: an edit saved since our read is never overwritten. (There is no
-		// lock on a project file, so the window is one read long, not zero.)
-		if ((await readIfThere(target)) !== expected) return false;
 		try {
+			// Compared as late as possible (an edit saved since our read is never overwritten), and lines
+			// another program appends meanwhile are carried into the new file (`replaceKeepingAppends`).
 			// write-file-atomic writes a temporary file, keeps the existing file's mode and owner, renames.
-			await writeFileAtomic(target, text, { encoding: "utf8" });
+			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileAtomic(target, text, { encoding: "utf8" }));
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);
 			throw error;
 		}
-		return true;
 	}
 }
 
@@ -46,13 +45,16 @@ export class ProjectFolderFiles implements ProjectFiles {
  */
 async function readIfThere(path: string): Promise<string | null> {
 	try {
-		const bytes = await readFile(path);
-		if (!isUtf8(bytes)) throw new Error(`${path} is not UTF-8 (${encodingGuess(bytes)}); it is left as it is: save it as UTF-8 to get the block`);
-		return bytes.toString("utf8");
+		return utf8Text(path, await readFile(path));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
+}
+
+function utf8Text(path: string, bytes: Buffer): string {
+	if (!isUtf8(bytes)) throw new Error(`${path} is not UTF-8 (${encodingGuess(bytes)}); it is left as it is: save it as UTF-8 to get the block`);
+	return bytes.toString("utf8");
 }
 
 function encodingGuess(bytes: Buffer): string {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { isStaleTemp, writeFileReplacingSync } from "./atomic-write";
+import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
 import { confinedFile, confinedFolder } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
@@ -36,14 +36,12 @@ export class VaultFolder implements NoteStore {
 	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = this.resolve(path);
 		await this.confine(target, path);
-		// Checked just before the rename: an edit saved since our read is not overwritten. (Outside
-		// Obsidian there is no lock to make this airtight; the window is one read long.)
-		const current = await readFile(target, "utf8").catch(() => null);
-		if (current !== expected) return false;
-		// Blocking: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
-		writeFileReplacingSync(target, text);
-		(await this.listing(dirname(target))).add(basename(target));
-		return true;
+		// Compared just before the rename (an edit saved since our read is not overwritten), and what
+		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
+		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
+		const written = await replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacingSync(target, text));
+		if (written) (await this.listing(dirname(target))).add(basename(target));
+		return written;
 	}
 
 	async list(folder: string): Promise<string[]> {

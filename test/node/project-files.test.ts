@@ -1,4 +1,6 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { upsertMarkedBlock } from "../../src/core/text/marked-block";
 import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,6 +76,31 @@ describe("ProjectFolderFiles: only UTF-8 is read or written", () => {
 			expect(await readFile(join(dir, "CLAUDE.md"))).toEqual(bytes);
 		}
 	});
+});
+
+describe("ProjectFolderFiles: other writers", () => {
+	it("loses no byte of programs appending to CLAUDE.md while hundreds of syncs rewrite its block", async () => {
+		const target = join(dir, "CLAUDE.md");
+		await writeFile(target, "# Project\n");
+		const APPENDER = `const fs = require("node:fs"); const [, path, tag, n] = process.argv; let i = 0;
+			const next = () => { if (i >= Number(n)) return; fs.appendFileSync(path, tag + " line " + i++ + "\\n"); setImmediate(next); }; next();`;
+		const children = ["a", "b"].map((tag) => spawn(process.execPath, ["-e", APPENDER, target, tag, "400"], { stdio: "ignore" }));
+		const done = Promise.all(children.map((c) => once(c, "exit")));
+		let running = true;
+		void done.then(() => (running = false));
+		let syncs = 0;
+		for (let round = 0; running || round < 300; round++) {
+			const text = (await files.read(dir, "CLAUDE.md"))!;
+			const next = upsertMarkedBlock(text, `sync ${round}`);
+			if (next.ok && next.changed && (await files.write(dir, "CLAUDE.md", next.text, text))) syncs++;
+			if (!running && round >= 300) break;
+		}
+		await done;
+		const final = await readFile(target, "utf8");
+		for (const tag of ["a", "b"]) for (let i = 0; i < 400; i++) expect(final).toContain(`${tag} line ${i}\n`);
+		expect(final.match(/ line \d+\n/g)).toHaveLength(800);
+		expect(syncs).toBeGreaterThan(200);
+	}, 60_000);
 });
 
 describe("ProjectFolderFiles", () => {

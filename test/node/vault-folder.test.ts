@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +49,27 @@ describe("VaultFolder: what a killed sync leaves", () => {
 		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
 		expect((await readdir(folder)).sort()).toEqual([`b.md.${process.pid}-0.1.tmp`, "c.md", "notes.tmp"]);
 	});
+});
+
+describe("VaultFolder: a person typing meanwhile", () => {
+	it("loses no line typed into a note while hundreds of syncs rewrite it", async () => {
+		const store = new VaultFolder(dir);
+		await store.write("AI Conversations/p/n.md", "generated 0\n", null);
+		const target = join(dir, "AI Conversations", "p", "n.md");
+		const TYPIST = `const fs = require("node:fs"); const [, path, n] = process.argv; let i = 0;
+			const next = () => { if (i >= Number(n)) return; fs.appendFileSync(path, "typed " + i++ + "\\n"); setImmediate(next); }; next();`;
+		const typist = spawn(process.execPath, ["-e", TYPIST, target, "700"], { stdio: "ignore" });
+		let running = true;
+		const done = once(typist, "exit").then(() => (running = false));
+		for (let round = 1; running || round < 300; round++) {
+			const text = (await store.read("AI Conversations/p/n.md"))!;
+			await store.write("AI Conversations/p/n.md", text.replace(/^generated \d+\n/, `generated ${round}\n`), text);
+			if (!running && round >= 300) break;
+		}
+		await done;
+		const final = await readFile(target, "utf8");
+		expect(final.match(/^typed \d+$/gm)).toHaveLength(700);
+	}, 60_000);
 });
 
 describe("VaultFolder", () => {
