@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { lstat, mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
@@ -58,7 +58,10 @@ export function describeSyncLockHolder(holder: SyncLockHolder, thisHost = hostna
 }
 
 export interface SyncLockOptions {
-	/** A lock file unchanged for this long is stale, whoever holds it. Default 10 minutes. */
+	/**
+	 * A lock file unchanged for this long is stale, whoever holds it (its holder touches it far more
+	 * often). Default 30 s: a dead holder whose pid another process took since blocks no longer.
+	 */
 	maxAgeMs?: number;
 	/** Time between two tries while waiting. Default 100 ms. */
 	retryMs?: number;
@@ -75,7 +78,9 @@ export interface AcquireOptions {
 	waitMs?: number;
 }
 
-const DEFAULT_MAX_AGE_MS = 10 * 60_000;
+const DEFAULT_MAX_AGE_MS = 30_000;
+/** A lock file dated this far in the future was not written by a live holder's clock: garbage. */
+const FUTURE_SKEW_MS = 60_000;
 /** An unreadable lock file this young may be one being written: wait for it rather than break it. */
 const UNREADABLE_GRACE_MS = 5_000;
 /** A `.break` file this old was left by a breaker that died. */
@@ -100,7 +105,7 @@ export class SyncLock {
 	) {
 		this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
 		this.retryMs = options.retryMs ?? 100;
-		this.heartbeatMs = options.heartbeatMs ?? Math.max(1_000, Math.floor(this.maxAgeMs / 5));
+		this.heartbeatMs = options.heartbeatMs ?? Math.max(1_000, Math.floor(this.maxAgeMs / 6));
 		this.host = options.host ?? hostname();
 		this.pid = options.pid ?? process.pid;
 	}
@@ -127,8 +132,10 @@ export class SyncLock {
 				return holder;
 			}
 			const current = await this.read();
-			if (current && this.isStale(current) && (await this.breakStale(current.text))) continue;
-			if (Date.now() >= giveUpAt) throw new SyncLockBusyError(this.path, current?.holder);
+			// Gone since (released, or a link that was no lock): try again at once.
+			if (current === undefined) continue;
+			if (this.isStale(current) && (await this.breakStale(current.text))) continue;
+			if (Date.now() >= giveUpAt) throw new SyncLockBusyError(this.path, current.holder);
 			await sleep(Math.min(this.retryMs, Math.max(1, giveUpAt - Date.now())));
 		}
 	}
@@ -150,7 +157,14 @@ export class SyncLock {
 
 	private async read(): Promise<{ text: string; holder: SyncLockHolder | undefined; mtimeMs: number } | undefined> {
 		try {
-			const [text, info] = await Promise.all([readFile(this.path, "utf8"), stat(this.path)]);
+			const info = await lstat(this.path);
+			// We only ever make a plain file: a link (dangling or not) is no one's lock; a folder is no lock at all.
+			if (info.isSymbolicLink()) {
+				await unlink(this.path).catch(ignoreMissing);
+				return undefined;
+			}
+			if (!info.isFile()) throw new Error(`${this.path} is not a lock file (it is ${info.isDirectory() ? "a folder" : "no plain file"}): remove it, and syncs can run again`);
+			const text = await readFile(this.path, "utf8");
 			return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
 		} catch (error) {
 			if (codeOf(error) === "ENOENT") return undefined;
@@ -160,7 +174,7 @@ export class SyncLock {
 
 	private isStale(current: { holder: SyncLockHolder | undefined; mtimeMs: number }): boolean {
 		const age = Date.now() - current.mtimeMs;
-		if (age > this.maxAgeMs) return true;
+		if (age > this.maxAgeMs || age < -FUTURE_SKEW_MS) return true;
 		if (!current.holder) return age > UNREADABLE_GRACE_MS;
 		return current.holder.host === this.host && !isAlive(current.holder.pid);
 	}

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -224,6 +224,32 @@ describe("SyncLock", () => {
 		expect(lock.held).toBe(true);
 		await lock.release();
 		child.kill("SIGKILL");
+	});
+
+	it("a dead holder's lock whose pid another live process took since blocks for the max age only (30 s by default)", async () => {
+		// This test's own pid stands for the reused one: alive, but not the holder.
+		await writeFile(lockPath, lockText({ pid: process.ppid, tool: "plugin" }));
+		await busyError(acquireSyncLock(lockPath, { tool: "cli" }));
+		const old = new Date(Date.now() - 31_000);
+		await utimes(lockPath, old, old);
+		const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+		expect(lock.held).toBe(true);
+		await lock.release();
+	});
+
+	it("a garbage lock dated in the future, a dangling link and a folder: broken, broken, and a clear message", async () => {
+		await writeFile(lockPath, "garbage");
+		const future = new Date(Date.now() + 3_600_000);
+		await utimes(lockPath, future, future);
+		const first = await acquireSyncLock(lockPath, { tool: "cli" });
+		await first.release();
+		await symlink(join(work, "nowhere"), lockPath);
+		const second = await acquireSyncLock(lockPath, { tool: "cli" });
+		expect(JSON.parse(await readFile(lockPath, "utf8"))).toMatchObject({ pid: process.pid });
+		await second.release();
+		await mkdir(lockPath);
+		await expect(acquireSyncLock(lockPath, { tool: "cli" })).rejects.toThrow(/is not a lock file \(it is a folder\): remove it/);
+		await rm(lockPath, { recursive: true });
 	});
 
 	it("waits for an unreadable lock being written, and breaks one left unreadable", async () => {
