@@ -4,7 +4,7 @@
  * `[redacted:<kind>]`; only the secret part is replaced, so `DB_PASSWORD=[redacted:password]` and
  * `postgres://app:[redacted:connection-string-password]@db` keep their context.
  *
- * Pure: standard JS only, no I/O. See docs/redaction.md for the rule table and the policy on
+ * Pure: no I/O; the user's own patterns run on re2js (RE2, linear time). See docs/redaction.md for the rule table and the policy on
  * look-alikes.
  *
  * Complexity: each rule is one left-to-right pass (`exec` with the `g` flag) and is skipped
@@ -22,6 +22,7 @@
  * User patterns can expose new token boundaries, so with them the rules repeat until nothing
  * changes (at most `MAX_PASSES` rounds).
  */
+import { RE2JS } from "re2js";
 
 export interface RedactionOptions {
 	/**
@@ -473,19 +474,17 @@ function overlapsSpan(spans: readonly [number, number][], start: number, end: nu
 	return span !== undefined && span[0] < end;
 }
 
-function applyCustom(text: string, re: RegExp, tally: (kind: string) => void): string {
+function applyCustom(text: string, re: RE2JS, tally: (kind: string) => void): string {
 	const spans = markerSpans(text);
 	const parts: string[] = [];
 	let last = 0;
-	re.lastIndex = 0;
-	for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-		const end = m.index + m[0].length;
-		if (m[0] === "") {
-			re.lastIndex++;
-			continue;
-		}
-		if (overlapsSpan(spans, m.index, end)) continue;
-		parts.push(text.slice(last, m.index), redactionMarker("custom"));
+	const m = re.matcher(text);
+	while (m.find()) {
+		const start = m.start();
+		const end = m.end();
+		// An empty match redacts nothing (the matcher moves on by itself).
+		if (end === start || overlapsSpan(spans, start, end)) continue;
+		parts.push(text.slice(last, start), redactionMarker("custom"));
 		last = end;
 		tally("custom");
 	}
@@ -589,12 +588,15 @@ export function hintFinder(hints: readonly string[]): (text: string) => Set<stri
 
 /** A redactor with the built-in rules and, after them, the user's extra patterns. */
 export function createRedactor(options: RedactionOptions = {}): Redactor {
-	const custom: RegExp[] = [];
+	// The user's patterns run on RE2 (re2js): linear in the text whatever the pattern, so `(a+)+$`
+	// cannot hang a sync as it would with JavaScript's backtracking engine. RE2 has no lookaround
+	// and no backreferences: such a pattern is reported as invalid.
+	const custom: RE2JS[] = [];
 	const invalidPatterns: string[] = [];
 	for (const source of options.extraPatterns ?? []) {
 		try {
 			if (source.trim() === "") throw new Error("empty");
-			custom.push(new RegExp(source, "g"));
+			custom.push(RE2JS.compile(source));
 		} catch {
 			invalidPatterns.push(source);
 		}

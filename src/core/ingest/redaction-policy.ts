@@ -32,3 +32,8 @@ export function redactorFor(spec: RedactionSpec, projectPath: string | undefined
 	}
 	return redact;
 }
+
+/** The user's redaction patterns that cannot run (not RE2 syntax: see `createRedactor`), to report. */
+export function invalidRedactionPatterns(settings: Settings): string[] {
+	return settings.redaction.enabled ? createRedactor({ extraPatterns: settings.redaction.extraPatterns }).invalidPatterns : [];
+}

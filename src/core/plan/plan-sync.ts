@@ -6,6 +6,7 @@ import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import type { Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
+import { invalidRedactionPatterns } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
@@ -60,6 +61,7 @@ export function planSync(input: PlanInput): SyncPlan {
 	const { scope, settings, existing } = input;
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
+	for (const pattern of invalidRedactionPatterns(settings)) plan.errors.push(`The redaction pattern ${JSON.stringify(pattern)} is not valid RE2 (no lookaround, no backreferences) and is not applied: fix it in the settings`);
 	// A note that could not be read is not written either: what it holds is unknown.
 	for (const [path, reason] of existing.unreadableNotes ?? []) plan.errors.push(`${path}: ${reason}`);
 	const readable = (path: string) => !existing.unreadableNotes?.has(path);

@@ -365,3 +365,21 @@ describe("redactSecrets: adversarial input", () => {
 		expect(typeof out).toBe("string");
 	});
 });
+
+describe("the user's own patterns", () => {
+	it("run in linear time: `(a+)+$` over 100,000 characters does not hang, and still redacts what it matches", () => {
+		const redactor = createRedactor({ extraPatterns: ["(a+)+$", "ticket-[0-9]+"] });
+		const hostile = `${"a".repeat(100_000)}b`;
+		const started = Date.now();
+		expect(redactor.redact(hostile)).toBe(hostile);
+		expect(redactor.redact("see ticket-4711 and aaa")).toBe("see [redacted:custom] and [redacted:custom]");
+		// JavaScript's engine takes exponential time here; RE2 takes well under a second.
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+
+	it("a pattern RE2 cannot run (lookaround, backreferences) is reported and not applied", () => {
+		const redactor = createRedactor({ extraPatterns: ["(?<=key=)\\w+", "(x)\\1", "[unclosed"] });
+		expect(redactor.invalidPatterns).toEqual(["(?<=key=)\\w+", "(x)\\1", "[unclosed"]);
+		expect(redactor.redact("key=abc xx")).toBe("key=abc xx");
+	});
+});
