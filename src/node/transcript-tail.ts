@@ -55,7 +55,7 @@ export async function readAppended(
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
-		if (cursor && (size < cursor.offset || ino !== cursor.ino || !sameHead(cursor, head))) {
+		if (cursor && (size < cursor.offset || ino !== cursor.ino || !sameHead(cursor, head) || !(await sameTail(handle, cursor)))) {
 			start = { offset: 0, nextLineNo: 1, ino, head: "" };
 			restarted = true;
 			options.onRestart?.();
@@ -94,7 +94,7 @@ export async function readAppended(
 			giveBuffer(buffer, chunkBytes);
 		}
 		return {
-			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64") },
+			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64") },
 			restarted,
 			bytesRead: position - start.offset,
 		};
@@ -127,6 +127,20 @@ async function readHead(handle: ReadHandle, length: number): Promise<Buffer> {
 	const buffer = Buffer.alloc(length);
 	if (length > 0) await handle.read(buffer, 0, length, 0);
 	return buffer;
+}
+
+/** The bytes just before `offset` (at most a head's worth). */
+async function readBefore(handle: ReadHandle, offset: number): Promise<Buffer> {
+	const length = Math.min(HEAD_BYTES, offset);
+	const buffer = Buffer.alloc(length);
+	if (length > 0) await handle.read(buffer, 0, length, offset - length);
+	return buffer;
+}
+
+/** The bytes before the cursor are still those it was made after (a cursor of an older release has none to check). */
+async function sameTail(handle: ReadHandle, cursor: TailCursor): Promise<boolean> {
+	if (cursor.tail === undefined) return true;
+	return (await readBefore(handle, cursor.offset)).equals(Buffer.from(cursor.tail, "base64"));
 }
 
 /** The saved head is a prefix of what the file starts with now (a short file may have grown). */

@@ -92,6 +92,22 @@ describe("readAppended", () => {
 		expect(second.texts).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
 	});
 
+	it("starts over when it was rewritten in place past its start (same inode, same first bytes, longer): a scrubbed password is not kept", async () => {
+		const start = `{"type":"summary","summary":"${"x".repeat(80)}"}\n`;
+		await writeFile(file, `${start}{"password":"hunter2"}\n`);
+		const first = await read(undefined);
+		// The user scrubs the line in place, and the session goes on.
+		await writeFile(file, `${start}{"password":"*******"}\n{"n":3}\n`);
+		const second = await read(first.cursor);
+		expect(second.restarted).toBe(true);
+		expect(second.texts).toEqual([start.trimEnd(), '{"password":"*******"}', '{"n":3}']);
+		// Only appended: read on from where it was.
+		await appendFile(file, '{"n":4}\n');
+		const third = await read(second.cursor);
+		expect(third.restarted).toBe(false);
+		expect(third.texts).toEqual(['{"n":4}']);
+	});
+
 	it("starts over when the first bytes changed in place", async () => {
 		await writeFile(file, '{"n":1}\n');
 		const first = await read(undefined);

@@ -27,6 +27,11 @@ export interface TailCursor {
 	ino: number;
 	/** Base64 of the file's first bytes, to notice a replaced file. */
 	head: string;
+	/**
+	 * Base64 of the bytes just before `offset`: a file rewritten in place (same inode, same start,
+	 * longer, a password scrubbed from a line already read) no longer has them, and is read anew.
+	 */
+	tail?: string;
 }
 
 export interface ScanDiff {
