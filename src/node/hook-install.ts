@@ -1,4 +1,4 @@
-import { mkdir, readFile, unlink } from "node:fs/promises";
+import { access, constants, mkdir, readFile, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { HOOK_EVENTS, HOOK_MARK, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../core/hooks/hook-settings";
@@ -211,6 +211,7 @@ async function readText(path: string): Promise<string | null> {
 /** Writes `text` (atomically, mode kept, through a symlink) unless the file no longer holds `expected`. */
 async function writeIfUnchanged(path: string, expected: string | null, text: string): Promise<boolean> {
 	if ((await readText(path)) !== expected) return false;
+	await refuseReadOnly(path);
 	await mkdir(dirname(path), { recursive: true });
 	await writeFileAtomic(path, text);
 	return true;
@@ -218,6 +219,15 @@ async function writeIfUnchanged(path: string, expected: string | null, text: str
 
 async function removeIfUnchanged(path: string, expected: string): Promise<boolean> {
 	if ((await readText(path)) !== expected) return false;
+	await refuseReadOnly(path);
 	await unlink(path);
 	return true;
+}
+
+/** A settings.json the user made read-only stays as it is: a rename would replace it all the same. */
+async function refuseReadOnly(path: string): Promise<void> {
+	const info = await stat(path).catch(() => undefined);
+	if (info === undefined) return;
+	const writable = (info.mode & 0o222) !== 0 && (await access(path, constants.W_OK).then(() => true, () => false));
+	if (!writable) throw new Error(`${path} is read-only; nothing was changed (make it writable to install or remove the hooks)`);
 }

@@ -22,6 +22,39 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const USER = '{\n\t"model": "opus",\n\t"hooks": {\n\t\t"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n\t}\n}\n';
 
+describe("hooks install: the user's file and the user's hooks", () => {
+	it("leaves a read-only settings.json as it is, with a message", async () => {
+		mkdirSync(claudeDir, { recursive: true });
+		writeFileSync(settings, "{}\n");
+		chmodSync(settings, 0o444);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/read-only; nothing was changed/);
+		expect(readFileSync(settings, "utf8")).toBe("{}\n");
+		chmodSync(settings, 0o644);
+	});
+
+	it("refuses two \"hooks\" keys (only the last counts) and an event that is not a list, with a message", async () => {
+		mkdirSync(claudeDir, { recursive: true });
+		const twice = '{\n  "hooks": {"Stop": []},\n  "model": "opus",\n  "hooks": {}\n}\n';
+		writeFileSync(settings, twice);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/has "hooks" twice, and only the last one counts/);
+		expect(readFileSync(settings, "utf8")).toBe(twice);
+		const stringEvent = '{"hooks": {"SessionStart": "echo hi"}}\n';
+		writeFileSync(settings, stringEvent);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/"hooks"."SessionStart" is not a list of matcher groups/);
+		expect(readFileSync(settings, "utf8")).toBe(stringEvent);
+	});
+
+	it("uninstall keeps a user's hook whose command merely mentions our mark", async () => {
+		mkdirSync(claudeDir, { recursive: true });
+		const mine = '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "grep -- \'--from ai-conversation-memory\' ~/log"}]}]}}\n';
+		writeFileSync(settings, mine);
+		await installClaudeHooks(target);
+		await uninstallClaudeHooks(claudeDir);
+		expect(readFileSync(settings, "utf8")).toBe(mine);
+		expect(installedHooks(mine)).toEqual({});
+	});
+});
+
 describe("hooks install / uninstall / status", () => {
 	it("installs into the user's file (a backup first), once, and uninstall gives back the same bytes", async () => {
 		mkdirSync(claudeDir);

@@ -1,4 +1,4 @@
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { applyEdits, findNodeAtLocation, type FormattingOptions, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 
 /** The Claude Code events our hooks answer. */
 export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"] as const;
@@ -102,8 +102,14 @@ function findOurs(groups: readonly MatcherGroup[]): { group: number; hook: numbe
 	return found;
 }
 
+/**
+ * A command of ours has the shape we write: `… hook <event> --vault … --from ai-conversation-memory`,
+ * the mark last. A user's command that merely mentions the mark is theirs, and stays.
+ */
+const OUR_COMMAND = new RegExp(` hook [A-Za-z-]+(?: .*)? ${HOOK_MARK}$`);
+
 function isOurs(hook: HookEntry): boolean {
-	return typeof hook.command === "string" && hook.command.includes(HOOK_MARK);
+	return typeof hook.command === "string" && OUR_COMMAND.test(hook.command.trim());
 }
 
 function groupsOf(value: unknown, event: HookEvent): MatcherGroup[] {
@@ -124,6 +130,13 @@ function parseSettings(text: string | null): { ok: true; value: unknown } | { ok
 	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
 	const hooks = value.hooks;
 	if (hooks !== undefined && !isRecord(hooks)) return { ok: false, reason: `its "hooks" is not an object; nothing was changed` };
+	for (const event of HOOK_EVENTS) {
+		const list = isRecord(hooks) ? hooks[event] : undefined;
+		if (list !== undefined && !Array.isArray(list)) return { ok: false, reason: `its "hooks"."${event}" is not a list of matcher groups (Claude Code's format is [{ "hooks": [ … ] }]); nothing was changed` };
+	}
+	// Claude Code, as JSON.parse, reads only the last of two equal keys: a hook added to the first would not run.
+	const twice = duplicateKey(text);
+	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
 	return { ok: true, value };
 }
 
@@ -135,4 +148,20 @@ function formatting(text: string): FormattingOptions {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The first key that appears twice in one object, at the top or in `hooks` (where our edits go). */
+function duplicateKey(text: string): string | undefined {
+	const root = parseTree(text);
+	const twiceIn = (node: JsonNode | undefined, where: string): string | undefined => {
+		const seen = new Set<string>();
+		for (const property of node?.type === "object" ? (node.children ?? []) : []) {
+			const key = property.children?.[0]?.value;
+			if (typeof key !== "string") continue;
+			if (seen.has(key)) return `${where}"${key}"`;
+			seen.add(key);
+		}
+		return undefined;
+	};
+	return twiceIn(root, "") ?? twiceIn(root ? findNodeAtLocation(root, ["hooks"]) : undefined, '"hooks".');
 }
