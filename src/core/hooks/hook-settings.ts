@@ -156,7 +156,7 @@ function duplicateKey(text: string): string | undefined {
 	const twiceIn = (node: JsonNode | undefined, where: string): string | undefined => {
 		const seen = new Set<string>();
 		for (const property of node?.type === "object" ? (node.children ?? []) : []) {
-			const key = property.children?.[0]?.value;
+			const key: unknown = property.children?.[0]?.value;
 			if (typeof key !== "string") continue;
 			if (seen.has(key)) return `${where}"${key}"`;
 			seen.add(key);
