@@ -84,29 +84,34 @@ const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: 
  * `cli.cjs`: a small loader with the CLI bundle inside it as text, which it runs with V8's code
  * cache (src/node/code-cache.ts); named by the bundle's hash, so a cache of another build is never used.
  */
-async function cliText() {
-	const bundle = await bundleText("src/cli/main.ts");
+async function loaderText(entry, loader, name) {
+	const bundle = await bundleText(entry);
 	const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
-	const loader = await esbuild.build({
+	const built = await esbuild.build({
 		...cli,
-		entryPoints: ["src/cli/cli-loader.ts"],
+		entryPoints: [loader],
 		write: false,
 		banner: { js: "#!/usr/bin/env node" },
-		define: { AI_MEMORY_CLI_BUNDLE: JSON.stringify(bundle), AI_MEMORY_CLI_BUNDLE_HASH: JSON.stringify(hash) },
+		define: { [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
 	});
-	return loader.outputFiles[0]?.text ?? "";
+	return built.outputFiles[0]?.text ?? "";
 }
+
+const cliText = () => loaderText("src/cli/main.ts", "src/cli/cli-loader.ts", "CLI");
+/** `hook.cjs`, the same way: Claude Code starts it on every prompt. */
+const hookText = () => loaderText("src/cli/hook-entry.ts", "src/cli/hook-loader.ts", "HOOK");
 
 async function buildCli() {
 	await mkdir("dist", { recursive: true });
 	await writeFile("dist/cli.cjs", await cliText(), { mode: 0o755 });
-	await esbuild.build({ ...cli, entryPoints: { hook: "src/cli/hook-entry.ts", "fold-worker": "src/node/fold-worker.ts" }, banner: { js: "#!/usr/bin/env node" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
+	await writeFile("dist/hook.cjs", await hookText(), { mode: 0o755 });
+	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
 }
 
 if (mode === "production") {
 	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
 	// so plugin-only users need no npm install for the hooks.
-	const [cliSource, hookSource] = await Promise.all([cliText(), bundleText("src/cli/hook-entry.ts").then((t) => `#!/usr/bin/env node\n${t}`)]);
+	const [cliSource, hookSource] = await Promise.all([cliText(), hookText()]);
 	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource) } });
 } else if (mode === "cli") {
 	await buildCli();

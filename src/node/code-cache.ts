@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Script } from "node:vm";
 
 /**
- * V8's code cache for the CLI, the way Node 22's `module.enableCompileCache` does it (Node 20 has
+ * V8's code cache for the CLI and the hooks, the way Node 22's `module.enableCompileCache` does it (Node 20 has
  * none). A CLI run is short, and a third of its own CPU went to parsing and compiling its bundle
  * (callgrind, one appended turn: 287 M of 2,000 M instructions): with the bytecode V8 made in an
  * earlier run, that is skipped.
@@ -65,9 +65,9 @@ export interface CommonJsScope {
  * it, and once more after the first run that read transcripts if the cache was made by one that
  * did not. `AI_MEMORY_CODE_CACHE=off` turns it off.
  */
-export function runWithCodeCache(source: string, hash: string, scope: CommonJsScope, dir: string = codeCacheDir()): void {
+export function runWithCodeCache(source: string, hash: string, scope: CommonJsScope, dir: string = codeCacheDir(), bundle = "cli"): void {
 	const off = process.env.AI_MEMORY_CODE_CACHE === "off";
-	const name = `cli-${hash}.v8-cache`;
+	const name = `${bundle}-${hash}.v8-cache`;
 	const path = join(dir, name);
 	let stored: Buffer | undefined;
 	if (!off) {
@@ -85,20 +85,20 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		process.once("beforeExit", () => {
 			const batch = isBatchRun();
 			if (accepted && (stored?.[0] === MADE_BY_BATCH || !batch)) return;
-			writeCache(dir, name, Buffer.concat([Buffer.from([batch ? MADE_BY_BATCH : MADE_BY_OTHER]), script.createCachedData()]));
+			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([batch ? MADE_BY_BATCH : MADE_BY_OTHER]), script.createCachedData()]));
 		});
 	}
 	run(scope.module.exports, scope.require, scope.module, scope.filename, scope.dirname);
 }
 
-function writeCache(dir: string, name: string, data: Buffer): void {
+function writeCache(dir: string, bundle: string, name: string, data: Buffer): void {
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		const temp = join(dir, `.${name}.${process.pid}.tmp`);
 		writeFileSync(temp, data, { mode: 0o600 });
 		renameSync(temp, join(dir, name));
 		// Caches of other builds are of no more use.
-		for (const other of readdirSync(dir)) if (/^cli-[0-9a-f]+\.v8-cache$/.test(other) && other !== name) rmSync(join(dir, other), { force: true });
+		for (const other of readdirSync(dir)) if (other.startsWith(`${bundle}-`) && /^[a-z]+-[0-9a-f]+\.v8-cache$/.test(other) && other !== name) rmSync(join(dir, other), { force: true });
 	} catch {
 		// A folder we may not write to: the next run compiles again.
 	}

@@ -1,5 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { codeUnitOrder } from "../core/text/code-unit-order";
+import { storedDigest } from "../core/digest/session-digest";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
@@ -147,7 +148,7 @@ export class StateFolder implements TranscriptStore {
 			let name: string;
 			do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 			while (this.sessionFiles.has(name));
-			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), JSON.stringify(Object.fromEntries(records)));
+			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), JSON.stringify(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
 			for (const record of records.values()) Object.freeze(record);
 			this.sessionFiles.set(name, { records });
 			names.push(name);

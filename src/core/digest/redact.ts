@@ -22,7 +22,7 @@
  * User patterns can expose new token boundaries, so with them the rules repeat until nothing
  * changes (at most `MAX_PASSES` rounds).
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 
 export interface RedactionOptions {
 	/**
@@ -586,6 +586,15 @@ export function hintFinder(hints: readonly string[]): (text: string) => Set<stri
 	};
 }
 
+let re2js: typeof import("re2js") | undefined;
+
+/** re2js, loaded only for a user who has patterns of their own: its Unicode tables cost every thread memory. */
+function re2(): typeof import("re2js") {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start (bundled either way)
+	re2js ??= require("re2js") as typeof import("re2js");
+	return re2js;
+}
+
 /** A redactor with the built-in rules and, after them, the user's extra patterns. */
 export function createRedactor(options: RedactionOptions = {}): Redactor {
 	// The user's patterns run on RE2 (re2js): linear in the text whatever the pattern, so `(a+)+$`
@@ -596,7 +605,7 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
 	for (const source of options.extraPatterns ?? []) {
 		try {
 			if (source.trim() === "") throw new Error("empty");
-			custom.push(RE2JS.compile(source));
+			custom.push(re2().RE2JS.compile(source));
 		} catch {
 			invalidPatterns.push(source);
 		}

@@ -69,9 +69,12 @@ export interface SessionDigest {
  */
 export type StoredDigest = Omit<SessionDigest, "tasks" | "commands" | "errors" | "filesRead"> & { tasks: Pick<TaskSummary, "ask" | "calls" | "result">[] };
 
-/** The stored form of a digest: each task keeps its request, its size and its first result. */
-export function storedDigest(d: SessionDigest): StoredDigest {
-	const { tasks, commands: _commands, errors: _errors, filesRead: _filesRead, ...rest } = d;
+/**
+ * The stored form of a digest: each task keeps its request, its size and its first result. Made
+ * when the state is saved: during a sync a record shares the whole digest its note is made from.
+ */
+export function storedDigest(d: StoredDigest | SessionDigest): StoredDigest {
+	const { tasks, commands: _commands, errors: _errors, filesRead: _filesRead, ...rest } = d as SessionDigest;
 	return { ...rest, tasks: tasks.map((t) => ({ ...(t.ask === undefined ? {} : { ask: t.ask }), calls: t.calls, result: t.result.slice(0, 1) })) };
 }
 

@@ -1,4 +1,3 @@
-import { storedDigest } from "../digest/session-digest";
 import { safeFileName } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
@@ -144,7 +143,7 @@ export function scopeSessions(input: {
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
 		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
-		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest: storedDigest(digest), tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
+		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		state.sessions[path] = record;
 	}
 

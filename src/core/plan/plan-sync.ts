@@ -86,7 +86,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const record = state.sessions[path];
 		if (!session || !record) continue;
 		const made = scope.ready.get(path) ?? prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, session.subagents.map((a) => a.model));
-		whole.set(path, { ...made, digest: { ...made.digest, title: record.digest.title } });
+		whole.set(path, made.digest.title === record.digest.title ? made : { ...made, digest: { ...made.digest, title: record.digest.title } });
 	}
 	for (const path of scope.render) {
 		const session = byPath.get(path);

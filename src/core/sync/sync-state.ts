@@ -17,7 +17,7 @@ export interface SessionRecord {
 	deleted?: boolean;
 	/** The last write was refused because the note changed meanwhile: the next sync does it. */
 	dirty?: boolean;
-	/** The short form (see `StoredDigest`): a note is rendered from the whole one. */
+	/** The whole digest during a sync, the short form once stored (see `StoredDigest`): a note is rendered from the whole one. */
 	digest: StoredDigest;
 	tags: string[];
 	/** Prompt keywords, for the corpus statistics behind topic tags. */
