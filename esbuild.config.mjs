@@ -86,6 +86,8 @@ const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: 
  */
 async function loaderText(entry, loader, name) {
 	const bundle = await bundleText(entry);
+	// The bundle runs as a script (the code cache), where `import()` fails: every module comes by `require`.
+	if (/\bimport\(/.test(bundle)) throw new Error(`${entry}: the bundle keeps an import(); use require for Node's modules loaded late`);
 	const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
 	const built = await esbuild.build({
 		...cli,

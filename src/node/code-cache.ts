@@ -78,6 +78,8 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		}
 	}
 	const cachedData = stored && stored.length > 1 ? stored.subarray(1) : undefined;
+	// A script has no `import()` (Node's loader for it is still experimental): the build refuses a
+	// bundle that keeps one (esbuild.config.mjs), so the bundle uses `require` alone.
 	const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: scope.filename, cachedData });
 	const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
 	if (!off) {

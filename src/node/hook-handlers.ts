@@ -177,12 +177,15 @@ export function claudeDirOf(transcriptPath: unknown): string | undefined {
 }
 
 /** A child that outlives this process and Claude Code's hook timeout: own process group, no pipes. */
-async function startDetached(args: string[]): Promise<void> {
-	// Loaded here only: the hooks that print (on every prompt) never start a process.
-	const { spawn } = await import("node:child_process");
+function startDetached(args: string[]): Promise<void> {
+	// Loaded here only: the hooks that print (on every prompt) never start a process. A `require`,
+	// not `import()`: the bundles run through V8's code cache, as a script (see `node/code-cache`).
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+	const { spawn } = require("node:child_process") as typeof import("node:child_process");
 	const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", windowsHide: true });
 	child.on("error", () => undefined);
 	child.unref();
+	return Promise.resolve();
 }
 
 function parseInput(stdin: string): HookInput {
