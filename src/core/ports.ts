@@ -81,6 +81,8 @@ export interface StoredTranscript {
 	cursor: TailCursor;
 	model: SerializedSession;
 	meta?: SubagentMeta;
+	/** The redaction the model went through (`redactionKey`): another one now means redacting it again. */
+	redaction?: string;
 }
 
 /** Where folded transcripts are kept between runs (the plugin's state folder). */

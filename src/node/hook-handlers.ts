@@ -193,7 +193,8 @@ function parseInput(stdin: string): HookInput {
 	try {
 		data = JSON.parse(stdin);
 	} catch {
-		throw new Error(`the hook input on stdin is not JSON (${JSON.stringify(stdin.slice(0, 60))})`);
+		// Its length only: the message goes to hooks.log, and the input may hold a prompt with a secret.
+		throw new Error(`the hook input on stdin is not JSON (${stdin.length} characters)`);
 	}
 	if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error("the hook input on stdin is not a JSON object");
 	return data;

@@ -24,9 +24,9 @@ export interface FoldedWhole {
 }
 
 /** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */
-export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: string, meta: SubagentMeta | undefined): string {
+export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: string, meta: SubagentMeta | undefined, redaction: string): string {
 	const metaPart = meta === undefined ? "" : `,"meta":${JSON.stringify(meta)}`;
-	return `{"file":${JSON.stringify(file)},"cursor":${JSON.stringify(cursor)},"model":${modelJson}${metaPart}}`;
+	return `{"file":${JSON.stringify(file)},"cursor":${JSON.stringify(cursor)},"model":${modelJson}${metaPart},"redaction":${JSON.stringify(redaction)}}`;
 }
 
 /**

@@ -6,6 +6,13 @@ import type { SessionEvent, SessionModel } from "../transcript/session-model";
  * results not yet marked `redacted` (a result can arrive for an older call). Both marks are part
  * of the stored model, so a restored model is not redacted twice.
  */
+/** Redacts the whole model again (the redaction settings changed since it was stored). */
+export function redactModelAgain(model: SessionModel, redact: (text: string) => string): void {
+	model.index.redactedEvents = 0;
+	for (const event of model.events) if (event.kind === "tool" && event.call.result) event.call.result.redacted = false;
+	redactModelInPlace(model, redact);
+}
+
 export function redactModelInPlace(model: SessionModel, redact: (text: string) => string): void {
 	const events = model.events;
 	for (let i = model.index.redactedEvents; i < events.length; i++) redactEvent(events[i]!, redact);
@@ -15,6 +22,9 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 		event.call.result.redacted = true;
 	}
 	model.index.redactedEvents = events.length;
+	// A compaction's summary can come in a later read than its boundary (which was redacted then):
+	// all of them, every time (few, short, and redaction leaves its own markers alone).
+	for (const event of events) if (event.kind === "compaction" && event.summary) event.summary = redact(event.summary);
 	for (const summary of model.summaries) summary.text = redact(summary.text);
 	if (model.lastPrompt) model.lastPrompt = redact(model.lastPrompt);
 	if (model.awaySummary) model.awaySummary = redact(model.awaySummary);

@@ -37,3 +37,9 @@ export function redactorFor(spec: RedactionSpec, projectPath: string | undefined
 export function invalidRedactionPatterns(settings: Settings): string[] {
 	return settings.redaction.enabled ? createRedactor({ extraPatterns: settings.redaction.extraPatterns }).invalidPatterns : [];
 }
+
+/** What a model's redaction depends on, as one string: a stored model made under another is redacted again. */
+export function redactionKey(spec: RedactionSpec | undefined, projectPath: string | undefined): string {
+	if (!spec || !spec.enabled || (projectPath !== undefined && spec.offFor.includes(projectPath))) return "off";
+	return `on:${JSON.stringify(spec.extraPatterns)}`;
+}

@@ -2,8 +2,8 @@ import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../por
 import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
-import { redactModelInPlace } from "./redact-model";
-import { redactorFor, type RedactionSpec } from "./redaction-policy";
+import { redactModelAgain, redactModelInPlace } from "./redact-model";
+import { redactionKey, redactorFor, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
@@ -64,6 +64,12 @@ export class TranscriptIndex {
 		if (!stored) return undefined;
 		const entry = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta };
 		this.entries.set(path, entry);
+		// Redacted under other settings (a pattern added, redaction turned on): redacted again, and stored so.
+		const spec = this.redaction?.();
+		if (spec && stored.redaction !== redactionKey(spec, entry.model.cwd)) {
+			redactModelAgain(entry.model, redactorFor(spec, entry.model.cwd));
+			await this.store.save(toStored(entry, spec));
+		}
 		return entry;
 	}
 
@@ -216,13 +222,13 @@ export class TranscriptIndex {
 		this.files.set(file.path, file);
 		if (this.store) {
 			if (saved && this.store.saved) await this.store.saved(file);
-			else await this.store.save(toStored(entry), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta));
+			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
 			this.stored.add(file.path);
 		}
 		return { entry, bytesRead: read.bytesRead };
 	}
 }
 
-function toStored(entry: IndexedTranscript): StoredTranscript {
-	return { file: entry.file, cursor: entry.cursor, model: serializeSession(entry.model), meta: entry.meta };
+function toStored(entry: IndexedTranscript, spec: RedactionSpec | undefined): StoredTranscript {
+	return { file: entry.file, cursor: entry.cursor, model: serializeSession(entry.model), meta: entry.meta, redaction: redactionKey(spec, entry.model.cwd) };
 }

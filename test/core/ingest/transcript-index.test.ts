@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
+import type { RedactionSpec } from "../../../src/core/ingest/redaction-policy";
+import { MemoryTranscriptStore } from "../../fakes/memory-transcript-store";
+import { MemoryTranscripts } from "../../fakes/memory-transcripts";
+import { assistant, jsonl, system, text, userText } from "../../fixtures/lines";
+
+const id = "00000000-eeee-4000-8000-000000000001";
+const env = { sessionId: id, cwd: "/r/app", timestamp: "2026-10-01T10:00:00.000Z" };
+const spec = (extraPatterns: string[]): RedactionSpec => ({ enabled: true, extraPatterns, offFor: [] });
+const stored = (store: MemoryTranscriptStore) => [...store.shelf.models.values()].join("\n");
+
+describe("the transcript index and redaction", () => {
+	it("a pattern added later redacts what is stored already, in the model and on the shelf", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Close ticket-4711 for me", env), assistant(text("Closed ticket-4711."), { ...env, messageId: "msg_1" })]));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		expect(stored(store)).toContain("ticket-4711");
+
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec(["ticket-[0-9]+"]));
+		await later.refresh();
+		const entry = await later.get(path);
+		expect(JSON.stringify(entry!.model.events)).not.toContain("ticket-4711");
+		expect(JSON.stringify(entry!.model.events)).toContain("[redacted:custom]");
+		expect(stored(store)).not.toContain("ticket-4711");
+	});
+
+	it("a compaction summary read in a later sync than its boundary is redacted too", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Start", env), system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 1000 } }, env)]));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		transcripts.append(path, jsonl([{ ...userText("The key was sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA and the work went on", env), isCompactSummary: true }]));
+		await index.refresh();
+		const compaction = (await index.get(path))!.model.events.find((e) => e.kind === "compaction");
+		expect(compaction).toBeDefined();
+		expect(JSON.stringify(compaction)).toContain("went on");
+		expect(JSON.stringify(compaction)).not.toContain("sk-ant-api03");
+	});
+});
