@@ -1,5 +1,5 @@
 import { createRedactor } from "../digest/redact";
-import type { Settings } from "../settings";
+import { isExcluded, type Settings } from "../settings";
 
 /** The redaction settings as plain data (what a worker thread needs to redact the same way). */
 export interface RedactionSpec {
@@ -7,6 +7,8 @@ export interface RedactionSpec {
 	extraPatterns: string[];
 	/** Projects that turned redaction off. */
 	offFor: string[];
+	/** Projects excluded from the sync (paths or patterns): their sessions are read, never stored. */
+	excluded?: string[];
 }
 
 export function redactionSpec(settings: Settings): RedactionSpec {
@@ -14,6 +16,7 @@ export function redactionSpec(settings: Settings): RedactionSpec {
 		enabled: settings.redaction.enabled,
 		extraPatterns: settings.redaction.extraPatterns,
 		offFor: settings.projects.filter((p) => p.redaction === false).map((p) => p.path),
+		excluded: settings.excludedProjects,
 	};
 }
 
@@ -42,4 +45,9 @@ export function invalidRedactionPatterns(settings: Settings): string[] {
 export function redactionKey(spec: RedactionSpec | undefined, projectPath: string | undefined): string {
 	if (!spec || !spec.enabled || (projectPath !== undefined && spec.offFor.includes(projectPath))) return "off";
 	return `on:${JSON.stringify(spec.extraPatterns)}`;
+}
+
+/** Whether a session that ran in `cwd` belongs to an excluded project: nothing of it is stored, not even redacted. */
+export function storedNot(spec: RedactionSpec | undefined, cwd: string | undefined): boolean {
+	return cwd !== undefined && spec?.excluded !== undefined && isExcluded(cwd, spec.excluded);
 }

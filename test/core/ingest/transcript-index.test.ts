@@ -38,4 +38,18 @@ describe("the transcript index and redaction", () => {
 		expect(JSON.stringify(compaction)).toContain("went on");
 		expect(JSON.stringify(compaction)).not.toContain("sk-ant-api03");
 	});
+
+	it("an excluded project's sessions are folded for the run, and never stored", async () => {
+		const transcripts = new MemoryTranscripts();
+		const secret = "the whole conversation of a private project";
+		const path = transcripts.put("-r-private", id, jsonl([userText(secret, { ...env, cwd: "/r/private" })]));
+		transcripts.put("-r-app", "00000000-eeee-4000-8000-000000000002", jsonl([userText("a public one", env)]));
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => ({ ...spec([]), excluded: ["/r/private"] }));
+		await index.refresh();
+		expect(JSON.stringify((await index.get(path))!.model.events)).toContain(secret);
+		expect(stored(store)).not.toContain(secret);
+		expect(stored(store)).toContain("a public one");
+	});
 });
+
