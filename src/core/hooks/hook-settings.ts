@@ -132,7 +132,8 @@ function parseSettings(text: string | null): { ok: true; value: unknown } | { ok
 	if (hooks !== undefined && !isRecord(hooks)) return { ok: false, reason: `its "hooks" is not an object; nothing was changed` };
 	for (const event of HOOK_EVENTS) {
 		const list = isRecord(hooks) ? hooks[event] : undefined;
-		if (list !== undefined && !Array.isArray(list)) return { ok: false, reason: `its "hooks"."${event}" is not a list of matcher groups (Claude Code's format is [{ "hooks": [ … ] }]); nothing was changed` };
+		const groupsOk = (l: unknown[]) => l.every((g) => isRecord(g) && (g.hooks === undefined || (Array.isArray(g.hooks) && g.hooks.every(isRecord))));
+		if (list !== undefined && (!Array.isArray(list) || !groupsOk(list))) return { ok: false, reason: `its "hooks"."${event}" is not a list of matcher groups (Claude Code's format is [{ "hooks": [ … ] }]); nothing was changed` };
 	}
 	// Claude Code, as JSON.parse, reads only the last of two equal keys: a hook added to the first would not run.
 	const twice = duplicateKey(text);

@@ -59,3 +59,19 @@ describe("Claude Code hook settings", () => {
 		expect(installHooks('{"hooks": []}', commands)).toEqual({ ok: false, reason: 'its "hooks" is not an object; nothing was changed' });
 	});
 });
+
+describe("fuzz: settings.json as people leave it", () => {
+	it("any text or JSON value gets an edit or a reason, never a throw, and a refused edit changes nothing", async () => {
+		const fc = (await import("fast-check")).default;
+		const text = fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ hooks: v })), fc.jsonValue().map((v) => JSON.stringify({ hooks: { SessionStart: v } })));
+		fc.assert(
+			fc.property(text, (t) => {
+				const install = installHooks(t, commands);
+				if (install.ok) expect(installHooks(install.text, commands)).toMatchObject({ ok: true, changed: false });
+				const uninstall = uninstallHooks(t);
+				expect(typeof uninstall.ok).toBe("boolean");
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+});

@@ -114,3 +114,17 @@ describe("MEMORY.md", () => {
 		expect(updateMemoryIndex(`${INDEX_MARKERS.begin}\n- x\n`, facts)).toMatchObject({ ok: false });
 	});
 });
+
+describe("fuzz: fact files as the model may write them", () => {
+	it("any text, with or without frontmatter, is read without a throw", async () => {
+		const fc = (await import("fast-check")).default;
+		const { readFact } = await import("../../../src/core/memory/fact-file");
+		const piece = fc.oneof(fc.string(), fc.constantFrom("---\n", "name: x\n", "metadata:\n  type: user\n", "description: [unclosed\n", ": :\n", "\t- a\n", "\ufeff", "\r\n"));
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+				readFact("fuzz.md", pieces.join(""));
+			}),
+			{ numRuns: 1000 },
+		);
+	});
+});

@@ -282,3 +282,36 @@ describe("session titles", () => {
 		expect(sessionTitle(parse([userText("x")]), "From summary")).toBe("From summary");
 	});
 });
+
+describe("fuzz: hostile transcripts never break the fold, the digest or the note", () => {
+	it("any mix of records of known types with fields of the wrong kinds, and of plain garbage, is folded without a throw", async () => {
+		const fc = (await import("fast-check")).default;
+		const { digestSession } = await import("../../../src/core/digest/session-digest");
+		const { renderConversation } = await import("../../../src/core/notes/render-session-note");
+		const anything = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.string(), { maxKeys: 3 }));
+		const block = fc.record({ type: fc.constantFrom("text", "tool_use", "tool_result", "thinking", "image", "weird"), text: anything, id: anything, name: anything, input: anything, content: anything, tool_use_id: anything }, { requiredKeys: ["type"] });
+		const record = fc.record({
+			type: fc.constantFrom("user", "assistant", "system", "summary", "progress", "attachment", "custom-title", "ai-title", "queue-operation", "unknown"),
+			uuid: anything,
+			parentUuid: anything,
+			timestamp: fc.oneof(anything, fc.constantFrom("../../x", "2026-01-01T00:00:00Z", "\ud800")),
+			sessionId: anything,
+			cwd: anything,
+			subtype: anything,
+			isCompactSummary: anything,
+			message: fc.oneof(anything, fc.record({ role: anything, id: anything, model: anything, content: fc.oneof(anything, fc.array(block, { maxLength: 4 })), usage: anything })),
+			toolUseResult: anything,
+		});
+		const line = fc.oneof(record.map((r) => JSON.stringify(r)), fc.string(), fc.constantFrom("{", "[]", "null", '{"type":"user"}', "```", "%% AI Conversation Memory: generated from here %%"));
+		fc.assert(
+			fc.property(fc.array(line, { maxLength: 25 }), (lines) => {
+				const model = createSession("fuzz");
+				lines.forEach((text, i) => foldLine(model, { no: i + 1, text }));
+				digestSession(model);
+				renderConversation({ file: { path: "/p/fuzz.jsonl", projectDir: "p", kind: "session", fileId: "fuzz", size: 0, mtimeMs: 0, ino: 0 }, model, subagents: [] }, "full");
+				restoreSession(JSON.parse(JSON.stringify(serializeSession(model))) as SerializedSession);
+			}),
+			{ numRuns: 400 },
+		);
+	});
+});
