@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { Script } from "node:vm";
 
 /**
- * V8's code cache for the CLI and the hooks, the way Node 22's `module.enableCompileCache` does it (Node 20 has
- * none). A CLI run is short, and a third of its own CPU went to parsing and compiling its bundle
+ * V8's code cache for the CLI and the hooks, the way Node 22's `module.enableCompileCache` does
+ * it (Node 20 has none). A CLI run is short, and a third of its own CPU went to parsing and compiling its bundle
  * (callgrind, one appended turn: 287 M of 2,000 M instructions): with the bytecode V8 made in an
  * earlier run, that is skipped.
  *
@@ -78,6 +78,7 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		}
 	}
 	const cachedData = stored && stored.length > 1 ? stored.subarray(1) : undefined;
+	const madeByBatch = stored?.[0] === MADE_BY_BATCH;
 	// A script has no `import()` (Node's loader for it is still experimental): the build refuses a
 	// bundle that keeps one (esbuild.config.mjs), so the bundle uses `require` alone.
 	const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: scope.filename, cachedData });
@@ -86,7 +87,7 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		const accepted = cachedData !== undefined && script.cachedDataRejected !== true;
 		process.once("beforeExit", () => {
 			const batch = isBatchRun();
-			if (accepted && (stored?.[0] === MADE_BY_BATCH || !batch)) return;
+			if (accepted && (madeByBatch || !batch)) return;
 			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([batch ? MADE_BY_BATCH : MADE_BY_OTHER]), script.createCachedData()]));
 		});
 	}

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 
 /** A path the sync may not read or write: it leads outside where it belongs, or is no plain file. */
 export class ConfinedPathError extends Error {}
@@ -38,7 +38,7 @@ export async function confinedFile(root: string, path: string, what: string): Pr
 	if (!inside(real, realRoot)) throw new ConfinedPathError(`${what} is a link to ${real}, outside ${realRoot}; it is neither read nor written (point it inside the project, or remove the link)`);
 	const target = await stat(real);
 	if (!target.isFile()) throw new ConfinedPathError(`${what} is not a plain file (${kindOf(target)}); it is neither read nor written`);
-	return resolve(real);
+	return real;
 }
 
 /** Checks that `folder`, or the nearest folder of it that exists, is inside `root` once links are followed. */

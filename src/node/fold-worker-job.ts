@@ -1,5 +1,5 @@
 import { foldWholeTranscript, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
-import { redactionKey, storedNot } from "../core/ingest/redaction-policy";
+import { redactionKey, isKeptOutOfStore } from "../core/ingest/redaction-policy";
 import { writeFileReplacingSync } from "./atomic-write";
 import type { FoldJob } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
@@ -12,7 +12,7 @@ import { readMeta } from "./transcript-source";
  */
 export async function runFoldJob(job: FoldJob): Promise<FoldedWhole> {
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true }));
-	if (job.saveTo === undefined || storedNot(job.spec, result.model.cwd)) return result;
+	if (job.saveTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
 	const meta = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redactionKey(job.spec, result.model.cwd)));
 	return { ...result, saved: { meta } };

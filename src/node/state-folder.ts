@@ -137,7 +137,7 @@ export class StateFolder implements TranscriptStore {
 			byProject.set(key, records);
 		}
 		const names: string[] = [];
-		for (const [key, records] of [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+		for (const [key, records] of [...byProject].sort(([a], [b]) => codeUnitOrder(a, b))) {
 			const project = hash53(key).toString(36);
 			const same = [...this.sessionFiles].find(([name, file]) => name.startsWith(`${project}-`) && sameRecords(file.records, records));
 			if (same) {

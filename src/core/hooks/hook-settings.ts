@@ -132,8 +132,7 @@ function parseSettings(text: string | null): { ok: true; value: unknown } | { ok
 	if (hooks !== undefined && !isRecord(hooks)) return { ok: false, reason: `its "hooks" is not an object; nothing was changed` };
 	for (const event of HOOK_EVENTS) {
 		const list = isRecord(hooks) ? hooks[event] : undefined;
-		const groupsOk = (l: unknown[]) => l.every((g) => isRecord(g) && (g.hooks === undefined || (Array.isArray(g.hooks) && g.hooks.every(isRecord))));
-		if (list !== undefined && (!Array.isArray(list) || !groupsOk(list))) return { ok: false, reason: `its "hooks"."${event}" is not a list of matcher groups (Claude Code's format is [{ "hooks": [ … ] }]); nothing was changed` };
+		if (list !== undefined && !isGroupList(list)) return { ok: false, reason: `its "hooks"."${event}" is not a list of matcher groups (Claude Code's format is [{ "hooks": [ … ] }]); nothing was changed` };
 	}
 	// Claude Code, as JSON.parse, reads only the last of two equal keys: a hook added to the first would not run.
 	const twice = duplicateKey(text);
@@ -145,6 +144,11 @@ function parseSettings(text: string | null): { ok: true; value: unknown } | { ok
 function formatting(text: string): FormattingOptions {
 	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
 	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
+
+/** Claude Code's shape for an event: `[{ "matcher"?: …, "hooks": [{ … }] }]`. */
+function isGroupList(value: unknown): boolean {
+	return Array.isArray(value) && value.every((g) => isRecord(g) && (g.hooks === undefined || (Array.isArray(g.hooks) && g.hooks.every(isRecord))));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

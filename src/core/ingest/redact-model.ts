@@ -1,11 +1,5 @@
 import type { SessionEvent, SessionModel } from "../transcript/session-model";
 
-/**
- * Redacts a session model in place, so neither its notes nor the stored state can hold a secret.
- * Only what is new since the last call is touched: events past `index.redactedEvents`, and tool
- * results not yet marked `redacted` (a result can arrive for an older call). Both marks are part
- * of the stored model, so a restored model is not redacted twice.
- */
 /** Redacts the whole model again (the redaction settings changed since it was stored). */
 export function redactModelAgain(model: SessionModel, redact: (text: string) => string): void {
 	model.index.redactedEvents = 0;
@@ -13,6 +7,12 @@ export function redactModelAgain(model: SessionModel, redact: (text: string) => 
 	redactModelInPlace(model, redact);
 }
 
+/**
+ * Redacts a session model in place, so neither its notes nor the stored state can hold a secret.
+ * Only what is new since the last call is touched: events past `index.redactedEvents`, and tool
+ * results not yet marked `redacted` (a result can arrive for an older call). Both marks are part
+ * of the stored model, so a restored model is not redacted twice.
+ */
 export function redactModelInPlace(model: SessionModel, redact: (text: string) => string): void {
 	const events = model.events;
 	for (let i = model.index.redactedEvents; i < events.length; i++) redactEvent(events[i]!, redact);

@@ -48,6 +48,6 @@ export function redactionKey(spec: RedactionSpec | undefined, projectPath: strin
 }
 
 /** Whether a session that ran in `cwd` belongs to an excluded project: nothing of it is stored, not even redacted. */
-export function storedNot(spec: RedactionSpec | undefined, cwd: string | undefined): boolean {
+export function isKeptOutOfStore(spec: RedactionSpec | undefined, cwd: string | undefined): boolean {
 	return cwd !== undefined && spec?.excluded !== undefined && isExcluded(cwd, spec.excluded);
 }

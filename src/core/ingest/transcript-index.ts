@@ -3,7 +3,7 @@ import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactModelAgain, redactModelInPlace } from "./redact-model";
-import { redactionKey, redactorFor, storedNot, type RedactionSpec } from "./redaction-policy";
+import { redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
@@ -222,7 +222,7 @@ export class TranscriptIndex {
 		this.files.set(file.path, file);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
 		// only the file's stamp (so it is not read again until it changes).
-		if (this.store && storedNot(spec, model.cwd)) await this.store.saved?.(file);
+		if (this.store && isKeptOutOfStore(spec, model.cwd)) await this.store.saved?.(file);
 		else if (this.store) {
 			if (saved && this.store.saved) await this.store.saved(file);
 			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
