@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syncLockPath } from "../../src/node/sync-lock";
 import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
@@ -46,7 +47,11 @@ describe("our hooks in the real Claude Code", () => {
 	});
 	afterAll(async () => {
 		await stub?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
+		if (!root) return;
+		// The SessionEnd hook's background sync may still be storing its state: it holds the lock until done.
+		const lock = syncLockPath(join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state"));
+		for (const giveUp = Date.now() + 30_000; existsSync(lock) && Date.now() < giveUp; ) await new Promise((r) => setTimeout(r, 50));
+		rmSync(root, { recursive: true, force: true, maxRetries: 5 });
 	});
 
 	it("facade at session start, recall on the right prompt only, a note after the session ends, and a clean uninstall", async () => {
