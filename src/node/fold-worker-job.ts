@@ -1,5 +1,6 @@
 import { foldWholeTranscript, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
-import { redactionKey, isKeptOutOfStore } from "../core/ingest/redaction-policy";
+import { redactMeta } from "../core/ingest/redact-model";
+import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/redaction-policy";
 import { writeFileReplacingSync } from "./atomic-write";
 import type { FoldJob } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
@@ -13,7 +14,8 @@ import { readMeta } from "./transcript-source";
 export async function runFoldJob(job: FoldJob): Promise<FoldedWhole> {
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true }));
 	if (job.saveTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
-	const meta = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
+	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
+	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
 	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redactionKey(job.spec, result.model.cwd)));
 	return { ...result, saved: { meta } };
 }

@@ -1,3 +1,4 @@
+import type { SubagentMeta } from "../transcript/link-subagents";
 import type { SessionEvent, SessionModel } from "../transcript/session-model";
 
 /** Redacts the whole model again (the redaction settings changed since it was stored). */
@@ -30,6 +31,32 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	if (model.awaySummary) model.awaySummary = redact(model.awaySummary);
 	if (model.customTitle) model.customTitle = redact(model.customTitle);
 	if (model.aiTitle) model.aiTitle = redact(model.aiTitle);
+	// Names the transcript gives (branches, file paths, PR links) reach notes and tags too. Few,
+	// and redaction is idempotent: all of them each time. The fold's own sets keep the raw names
+	// (what it compares new ones with); two names that redact alike become one.
+	if (model.gitBranch) model.gitBranch = redact(model.gitBranch);
+	model.branches = redactedList(model.branches, redact);
+	model.prLinks = redactedList(model.prLinks, redact);
+	model.files.read = redactedList(model.files.read, redact);
+	model.files.written = redactedList(model.files.written, redact);
+	model.files.edited = redactedList(model.files.edited, redact);
+}
+
+/** A sub-agent's `meta.json` fields (its description is the parent's prompt for it), redacted. */
+export function redactMeta(meta: SubagentMeta | undefined, redact: (text: string) => string): SubagentMeta | undefined {
+	if (!meta) return meta;
+	const field = (v: string | undefined) => (v === undefined ? v : redact(v));
+	return { agentType: field(meta.agentType), description: field(meta.description), worktreePath: field(meta.worktreePath) };
+}
+
+function redactedList(list: string[], redact: (text: string) => string): string[] {
+	let changed = false;
+	const out = list.map((item) => {
+		const redacted = redact(item);
+		changed ||= redacted !== item;
+		return redacted;
+	});
+	return changed ? [...new Set(out)] : list;
 }
 
 function redactEvent(event: SessionEvent, redact: (text: string) => string): void {

@@ -2,7 +2,7 @@ import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../por
 import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
-import { redactModelAgain, redactModelInPlace } from "./redact-model";
+import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
@@ -67,7 +67,9 @@ export class TranscriptIndex {
 		// Redacted under other settings (a pattern added, redaction turned on): redacted again, and stored so.
 		const spec = this.redaction?.();
 		if (spec && stored.redaction !== redactionKey(spec, entry.model.cwd)) {
-			redactModelAgain(entry.model, redactorFor(spec, entry.model.cwd));
+			const redact = redactorFor(spec, entry.model.cwd);
+			redactModelAgain(entry.model, redact);
+			entry.meta = redactMeta(entry.meta, redact);
 			await this.store.save(toStored(entry, spec));
 		}
 		return entry;
@@ -216,7 +218,8 @@ export class TranscriptIndex {
 			model = folding;
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
-		const meta = saved ? saved.meta : file.metaPath ? ((await this.source.readMeta(file.metaPath)) ?? known?.meta) : known?.meta;
+		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
+		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
 		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, file);

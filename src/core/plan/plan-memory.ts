@@ -1,6 +1,7 @@
 import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
+import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
 
@@ -17,7 +18,7 @@ export interface MemoryTexts {
 }
 
 export interface MemoryPlan {
-	/** The project's facts after the sync, as the vault will have them, and their texts by file name. */
+	/** The project's facts after the sync, as the vault will have them, and their texts by file name, redacted (they go to the context and recall). */
 	facts: FactInfo[];
 	texts: Map<string, string>;
 	writes: PlannedWrite[];
@@ -36,15 +37,17 @@ export function isFactFile(name: string): boolean {
  * (when sharing is on), three-way against what both held after the last sync (`state.memory[key]`,
  * updated in place as if every write lands), then regenerates the generated region of `MEMORY.md`
  * on both sides.
+ * The merge runs on redacted texts (`redact`, the project's redaction), so the state keeps none of
+ * a secret either side holds; each write gets back the secrets of the file it replaces.
  * @param key the project's identity, which the pairs are kept under.
  * @param projectPath the enabled project's folder, which its Claude Code writes go with.
  */
-export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string): MemoryPlan {
+export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t): MemoryPlan {
 	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
 	const vault = new Map([...texts.vault].filter(([name]) => isFactFile(name)));
-	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out);
+	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact);
 	// By file name, however they arrived: the packet and hook context list them in this order.
-	out.texts = new Map([...vault].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+	out.texts = new Map([...vault].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, text]) => [name, redact(text)]));
 	out.facts = [...out.texts].map(([name, text]) => readFact(name, text));
 
 	const path = `${texts.folder}/${INDEX_FILE}`;
@@ -64,34 +67,42 @@ interface Pair {
 	base: string | null;
 }
 
-function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan): void {
+function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
 	const claude = texts.claude!;
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
 	const known = (state.memory[key] ??= {});
 	const claudeSide = new Map<string, string>();
+	const redacted = (text: string | null) => (text === null ? null : redact(text));
 	for (const pair of pairUp(known, vault, theirs)) {
-		const v = vault.get(pair.vault) ?? null;
-		const c = theirs.get(pair.claude) ?? null;
-		const merge = mergeFact(pair.base, v, c);
+		const rawV = vault.get(pair.vault) ?? null;
+		const rawC = theirs.get(pair.claude) ?? null;
+		const v = redacted(rawV);
+		const c = redacted(rawC);
+		// A base stored by an older release may hold a secret: compared redacted, kept redacted.
+		const merge = mergeFact(redacted(pair.base), v, c);
+		// The vault gets its own secrets back, never Claude Code's; Claude Code gets back both sides' own.
+		const toVaultText = (text: string | null) => (text === null ? null : restoreSecrets(text, [rawV], redact));
+		const toClaudeText = (text: string | null) => (text === null ? null : restoreSecrets(text, [rawC, rawV], redact));
 		const path = `${texts.folder}/${pair.vault}`;
 		const previous = known[pair.claude];
 		const onConflict = { kind: "memory-pair" as const, project: key, claude: pair.claude, ...(previous ? { previous } : {}) };
 		const toClaude = (text: string | null, expected: string | null): PlannedWrite => ({ kind: "claude-memory", projectPath, folder: claude.path, name: pair.claude, text, expected, onConflict });
-		let claudeText = c;
+		let claudeText = rawC;
 		if (merge.action === "to-vault") {
-			out.writes.push({ kind: "note", path, text: merge.text, expected: v, what: "memory", onConflict });
-			if (merge.text === null) vault.delete(pair.vault);
-			else vault.set(pair.vault, merge.text);
+			const text = toVaultText(merge.text);
+			out.writes.push({ kind: "note", path, text, expected: rawV, what: "memory", onConflict });
+			if (text === null) vault.delete(pair.vault);
+			else vault.set(pair.vault, text);
 		} else if (merge.action === "to-claude") {
-			out.writes.push(toClaude(merge.text, c));
-			claudeText = merge.text;
+			claudeText = toClaudeText(merge.text);
+			out.writes.push(toClaude(claudeText, rawC));
 		} else if (merge.action === "conflict") {
 			const copyName = conflictCopyName(pair.vault);
 			const copy = `${texts.folder}/${copyName}`;
 			const existing = texts.vault.get(copyName) ?? null;
 			if (existing !== merge.claudeText) out.writes.push({ kind: "note", path: copy, text: merge.claudeText, expected: existing, what: "memory", onConflict });
-			out.writes.push(toClaude(merge.vaultText, c));
-			claudeText = merge.vaultText;
+			claudeText = toClaudeText(merge.vaultText);
+			out.writes.push(toClaude(claudeText, rawC));
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
 		}
 		if (claudeText !== null) claudeSide.set(pair.claude, claudeText);

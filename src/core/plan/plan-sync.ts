@@ -6,7 +6,7 @@ import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import type { Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
-import { invalidRedactionPatterns } from "../ingest/redaction-policy";
+import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
@@ -161,7 +161,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const folder = memoryPath(state, settings, key);
 		const read = existing.memory.get(key);
 		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
-		const memory = planProjectMemory(texts, state, key, project.path);
+		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path));
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);
 		plan.notices.push(...memory.notices);

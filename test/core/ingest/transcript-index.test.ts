@@ -3,7 +3,9 @@ import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
 import type { RedactionSpec } from "../../../src/core/ingest/redaction-policy";
 import { MemoryTranscriptStore } from "../../fakes/memory-transcript-store";
 import { MemoryTranscripts } from "../../fakes/memory-transcripts";
-import { assistant, jsonl, system, text, userText } from "../../fixtures/lines";
+import { assistant, jsonl, system, text, toolResult, toolUse, userText } from "../../fixtures/lines";
+import { redactMeta } from "../../../src/core/ingest/redact-model";
+import { redactorFor } from "../../../src/core/ingest/redaction-policy";
 
 const id = "00000000-eeee-4000-8000-000000000001";
 const env = { sessionId: id, cwd: "/r/app", timestamp: "2026-10-01T10:00:00.000Z" };
@@ -51,5 +53,36 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).not.toContain(secret);
 		expect(stored(store)).toContain("a public one");
 	});
-});
 
+	it("names the transcript gives are redacted too: the branch, file paths and PR links", async () => {
+		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
+		const transcripts = new MemoryTranscripts();
+		const branch = { ...env, gitBranch: `fix/${token}` };
+		const path = transcripts.put(
+			"-r-app",
+			id,
+			jsonl([
+				userText("Read the notes", branch),
+				assistant(toolUse("toolu_1", "Read", { file_path: `/r/app/tmp/${token}.txt` }), { ...branch, messageId: "msg_1" }),
+				toolResult("toolu_1", "done", branch),
+				{ type: "pr-link", sessionId: id, prNumber: 7, prUrl: `https://github.com/acme/app/pull/7?token=${token}`, prRepository: "acme/app", timestamp: env.timestamp },
+			]),
+		);
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => spec([]));
+		await index.refresh();
+		const model = (await index.get(path))!.model;
+		expect(model.files.read).toHaveLength(1);
+		for (const value of [model.gitBranch, ...model.branches, ...model.files.read, ...model.prLinks]) {
+			expect(value).toContain("[redacted:");
+			expect(value).not.toContain(token);
+		}
+		expect(stored(store)).not.toContain(token);
+	});
+
+	it("a sub-agent's meta.json description is redacted", () => {
+		const meta = redactMeta({ agentType: "general-purpose", description: "Log in with sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, redactorFor(spec([]), "/r/app"));
+		expect(meta?.description).toBe("Log in with [redacted:anthropic-api-key]");
+		expect(meta?.agentType).toBe("general-purpose");
+	});
+});
