@@ -83,7 +83,7 @@ async function deliver(corpus: string, file: string): Promise<Delivered | undefi
 			const cwd = Object.values(state.sessions)[0]?.digest.projectPath;
 			if (!cwd) return undefined;
 			settings = { ...settings, projects: [{ ...DEFAULT_PROJECT, path: cwd, enabled: true, mode, memorySharing: false }] };
-			await runSync({ index, settings, state, notes, projects, vaultPath: VAULT, hookContext: async (_p, c) => void (hook = c) });
+			await runSync({ index, settings, state, notes, projects, vaultPath: VAULT, hookContext: async (_p, c) => void (hook = c ?? undefined) });
 			const claude = projects.files.get(`${cwd}/CLAUDE.md`) ?? "";
 			const begin = claude.indexOf("<!-- AUTO-CONTEXT:BEGIN -->");
 			const end = claude.indexOf("<!-- AUTO-CONTEXT:END -->");

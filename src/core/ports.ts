@@ -96,4 +96,6 @@ export interface TranscriptStore {
 	savePath?(path: string): string;
 	/** The source wrote the stored form of `file` to `savePath` already: remember the file only. */
 	saved?(file: TranscriptFile): Promise<void>;
+	/** Optional: drops what is stored of `path`, its model and its stamp. */
+	forget?(path: string): Promise<void>;
 }

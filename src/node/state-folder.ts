@@ -72,9 +72,19 @@ export class StateFolder implements TranscriptStore {
 		(await this.fileMap()).set(file.path, file);
 	}
 
-	/** `hooks/<hash>.json`: what a project's hooks print, rewritten only when it changed. */
-	async writeHookContext(projectPath: string, context: HookContext): Promise<void> {
-		await this.writeJson(hookContextPath(this.dir, projectPath), context);
+	async forget(path: string): Promise<void> {
+		(await this.fileMap()).delete(path);
+		const model = this.modelPath(path);
+		await this.lastWrite.get(model);
+		await rm(model, { force: true });
+	}
+
+	/** `hooks/<hash>.json`: what a project's hooks print, rewritten only when it changed; null removes it. */
+	async writeHookContext(projectPath: string, context: HookContext | null): Promise<void> {
+		const path = hookContextPath(this.dir, projectPath);
+		if (context !== null) return this.writeJson(path, context);
+		this.written.delete(path);
+		await rm(path, { force: true });
 	}
 
 	/** The state, with the checkpoints hooks recorded since the last sync merged in. */

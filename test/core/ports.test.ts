@@ -1157,6 +1157,21 @@ function transcriptStoreContract(name: string, make: Make<TranscriptStoreHarness
 			expect(await next.known()).toEqual([second.file]);
 		});
 
+		it("forgets a transcript, its model and its stamp, and keeps the others", async () => {
+			const store = h().open();
+			const a = storedTranscript(transcriptFile("/claude/projects/p/a.jsonl"), "one");
+			const b = storedTranscript(transcriptFile("/claude/projects/p/b.jsonl"), "two");
+			await store.save(a);
+			await store.save(b);
+			await h().persist(store);
+			const next = await later(store);
+			await next.forget?.(a.file.path);
+			const after = await later(next);
+			expect(await after.load(a.file.path)).toBeUndefined();
+			expect(await after.known()).toEqual([b.file]);
+			expect(await after.load(b.file.path)).toEqual(b);
+		});
+
 		it("keeps transcripts apart, sub-agents and their meta too", async () => {
 			const store = h().open();
 			const entries = [

@@ -32,4 +32,9 @@ export class MemoryTranscriptStore implements TranscriptStore {
 		this.shelf.files.set(entry.file.path, { ...entry.file });
 		this.shelf.models.set(entry.file.path, json ?? JSON.stringify(entry));
 	}
+
+	async forget(path: string): Promise<void> {
+		this.shelf.files.delete(path);
+		this.shelf.models.delete(path);
+	}
 }

@@ -146,6 +146,31 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
 	});
 
+	it("forgets what it stored of a project excluded after it was read, keeps its notes, and reads it again once the exclusion goes", async () => {
+		await newSync().run(settings());
+		const noteA = noteOf("Add a health endpoint");
+		const before = notes.files.get(noteA);
+		const stored = async () => (await readdir(join(root, "state", "models"))).length;
+		const everything = async () => (await Promise.all((await readdir(join(root, "state"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => readFile(join(d.parentPath, d.name), "utf8")))).join("\n");
+		expect(await stored()).toBe(2);
+		expect(await everything()).toContain("health endpoint");
+
+		const excluded = await newSync().run(settings({ excludedProjects: [projectPath] }));
+		expect(excluded.errors).toEqual([]);
+		expect(await stored()).toBe(0);
+		expect(await everything()).not.toContain("health endpoint");
+		expect(await everything()).not.toContain("cart total");
+		expect(notes.files.get(noteA)).toBe(before);
+		// Excluded still: read (it is new to the store again), never stored.
+		await newSync().run(settings({ excludedProjects: [projectPath] }));
+		expect(await stored()).toBe(0);
+
+		const back = await newSync().run(settings());
+		expect(back.transcriptsRead).toBe(2);
+		expect(await stored()).toBe(2);
+		expect(notes.files.get(noteA)).toBe(before);
+	});
+
 	it("writes no secret of a session anywhere: notes, CLAUDE.md or the state folder", async () => {
 		const secrets = ["sk-ant-api03-" + "x".repeat(80) + "AA", "AKIAIOSFODNN7EXAMPLF", "ghp_" + "a1B2".repeat(9), "hunter2hunter2"];
 		await writeFile(

@@ -51,3 +51,8 @@ export function redactionKey(spec: RedactionSpec | undefined, projectPath: strin
 export function isKeptOutOfStore(spec: RedactionSpec | undefined, cwd: string | undefined): boolean {
 	return cwd !== undefined && spec?.excluded !== undefined && isExcluded(cwd, spec.excluded);
 }
+
+/** The exclusions in force, as one string: a file kept out under other exclusions is read again. */
+export function exclusionKey(spec: RedactionSpec | undefined): string {
+	return JSON.stringify(spec?.excluded ?? []);
+}

@@ -3,7 +3,7 @@ import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
-import { redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
+import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
@@ -80,6 +80,17 @@ export class TranscriptIndex {
 		return [...this.entries.values()];
 	}
 
+	/** Drops files from the index and the store, their stamps too: a later refresh reads them as new. */
+	async forget(paths: readonly string[]): Promise<void> {
+		await this.loadKnown();
+		for (const path of paths) {
+			this.entries.delete(path);
+			this.files.delete(path);
+			this.stored.delete(path);
+			await this.store?.forget?.(path);
+		}
+	}
+
 	/** Every transcript file known, read or not. */
 	knownFiles(): TranscriptFile[] {
 		return [...this.files.values()];
@@ -99,7 +110,11 @@ export class TranscriptIndex {
 		const stamps = new Map<string, FileStamp>(this.files);
 		const diff = diffScan(stamps, scanned);
 		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
-		return this.readAll([...diff.added, ...diff.changed], { removed: diff.removed, unchanged: diff.unchanged.length }, onRead);
+		// Kept out of the store under other exclusions (one was lifted, say): read again.
+		const exclusions = exclusionKey(this.redaction?.());
+		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });
+		const unchanged = diff.unchanged.length - again.length;
+		return this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead);
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */
@@ -225,7 +240,11 @@ export class TranscriptIndex {
 		this.files.set(file.path, file);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
 		// only the file's stamp (so it is not read again until it changes).
-		if (this.store && isKeptOutOfStore(spec, model.cwd)) await this.store.saved?.(file);
+		if (this.store && isKeptOutOfStore(spec, model.cwd)) {
+			const stamp = { ...file, keptOut: exclusionKey(spec) };
+			this.files.set(file.path, stamp);
+			await this.store.saved?.(stamp);
+		}
 		else if (this.store) {
 			if (saved && this.store.saved) await this.store.saved(file);
 			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));

@@ -7,6 +7,7 @@ import { prepareSession, withSubagents } from "../ingest/prepare-session";
 import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
 import type { SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";
+import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
 import { notesPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
@@ -66,12 +67,12 @@ export function settingsKey(project: Pick<ProjectSettings, "path">, identities: 
 
 /** The enabled, not excluded projects a sync writes CLAUDE.md and memory for: all, or the one it is for. */
 export function enabledProjects(settings: Settings, identities: Identities, only: string | undefined): ProjectSettings[] {
-	return settings.projects.filter((p) => {
-		if (!p.enabled) return false;
-		const key = settingsKey(p, identities);
-		if (isExcluded(p.path, settings.excludedProjects) || isExcluded(key, settings.excludedProjects)) return false;
-		return only === undefined || comparablePath(key) === comparablePath(only);
-	});
+	return settings.projects.filter((p) => p.enabled && !isExcludedProject(p, settings, identities) && (only === undefined || comparablePath(settingsKey(p, identities)) === comparablePath(only)));
+}
+
+/** A configured project the exclusions name, by its folder or its identity. */
+export function isExcludedProject(project: Pick<ProjectSettings, "path">, settings: Settings, identities: Identities): boolean {
+	return isExcluded(project.path, settings.excludedProjects) || isExcluded(settingsKey(project, identities), settings.excludedProjects);
 }
 
 /**
@@ -166,6 +167,34 @@ export function scopeSessions(input: {
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
 	return { state, live, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }) };
+}
+
+/**
+ * Transcripts of projects excluded since they were read: the state keeps their records (digests,
+ * titles) and the store their models. All of it goes, with their sub-agents' models and the
+ * files' stamps, so nothing of an excluded project stays stored (lifting the exclusion reads them
+ * again). Their notes stay in the vault: they are the user's.
+ */
+export function excludedTranscripts(state: SyncState, files: readonly TranscriptFile[], settings: Settings): string[] {
+	if (settings.excludedProjects.length === 0) return [];
+	const gone = new Set(Object.entries(state.sessions).filter(([, r]) => isExcludedRecord(r, settings)).map(([path]) => path));
+	if (gone.size === 0) return [];
+	const byPath = new Map(files.map((f) => [f.path, f]));
+	const goneIn = new Map<string, Set<string>>();
+	const keptIn = new Set<string>();
+	for (const path of Object.keys(state.sessions)) {
+		const file = byPath.get(path);
+		if (!file) continue;
+		if (!gone.has(path)) keptIn.add(file.projectDir);
+		else goneIn.set(file.projectDir, (goneIn.get(file.projectDir) ?? new Set()).add(file.fileId));
+	}
+	for (const file of files) {
+		const sessions = file.kind === "subagent" ? goneIn.get(file.projectDir) : undefined;
+		if (!sessions) continue;
+		// The 2.1 layout names the parent; an older sub-agent sits beside its sessions: it goes when all of them do.
+		if (file.parentSessionId !== undefined ? sessions.has(file.parentSessionId) : !keptIn.has(file.projectDir)) gone.add(file.path);
+	}
+	return [...gone].sort(codeUnitOrder);
 }
 
 function isExcludedRecord(record: SessionRecord, settings: Settings): boolean {

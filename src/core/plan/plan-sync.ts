@@ -14,7 +14,8 @@ import { hookContextOf } from "./hook-context";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
-import { enabledProjects, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
+import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
+import type { TranscriptFile } from "../transcript/transcript-files";
 import { projectContext } from "./project-context";
 import type { PlannedWrite, SyncPlan } from "./sync-plan";
 import { wellFormed } from "../text/well-formed";
@@ -48,6 +49,8 @@ export interface PlanInput {
 	conversations?: ReadonlyMap<string, string>;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
 	vaultPath?: string;
+	/** Every transcript file known (read or not): those of excluded projects are forgotten. */
+	known?: readonly TranscriptFile[];
 }
 
 /**
@@ -61,6 +64,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	const { scope, settings, existing } = input;
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
+	const forget = excludedTranscripts(state, input.known ?? [], settings);
+	for (const path of forget) delete state.sessions[path];
+	if (forget.length > 0) plan.forget = forget;
 	for (const pattern of invalidRedactionPatterns(settings)) plan.errors.push(`The redaction pattern ${JSON.stringify(pattern)} is not valid RE2 (no lookaround, no backreferences) and is not applied: fix it in the settings`);
 	// A note that could not be read is not written either: what it holds is unknown.
 	for (const [path, reason] of existing.unreadableNotes ?? []) plan.errors.push(`${path}: ${reason}`);
@@ -155,6 +161,8 @@ export function planSync(input: PlanInput): SyncPlan {
 	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;
 	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder), expected: null, what: "note" });
 
+	// An enabled project excluded since: its hooks print nothing of it any more.
+	for (const project of settings.projects) if (project.enabled && !scope.only && isExcludedProject(project, settings, input.identities)) plan.hookContexts.push({ projectPath: project.path, context: null });
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
 	for (const project of enabledProjects(settings, input.identities, scope.only)) {
 		const key = settingsKey(project, input.identities);

@@ -10,8 +10,8 @@ export interface SyncPlan {
 	moves: PlannedMove[];
 	/** Writes, in order; each only if the target still holds `expected`. */
 	writes: PlannedWrite[];
-	/** What each enabled project's hooks print, stored for them. */
-	hookContexts: { projectPath: string; context: HookContext }[];
+	/** What each enabled project's hooks print, stored for them; null: nothing any more (the project is excluded). */
+	hookContexts: { projectPath: string; context: HookContext | null }[];
 	/** The state after the sync, as if every write lands; a refused write's `onConflict` undoes its part. */
 	state: SyncState;
 	/** Notes whose text would not change. */
@@ -22,6 +22,8 @@ export interface SyncPlan {
 	errors: string[];
 	/** What a person should look at, though nothing failed. */
 	notices: string[];
+	/** Transcripts whose stored model and stamp go (projects excluded since they were read). */
+	forget?: string[];
 }
 
 export interface PlannedMove {

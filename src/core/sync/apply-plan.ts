@@ -29,7 +29,7 @@ export interface ApplyPorts {
 	/** A project's Claude Code memory folder; undefined when Claude Code's memory is off for it. */
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 	/** Stores what the hooks of a project print. */
-	hookContext?: (projectPath: string, context: HookContext) => Promise<void>;
+	hookContext?: (projectPath: string, context: HookContext | null) => Promise<void>;
 	onProgress?: (done: number, total: number) => void;
 }
 

@@ -44,7 +44,7 @@ export interface SyncDeps {
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
 	vaultPath?: string;
 	/** Stores what the hooks of a project print (see `HookContext`). */
-	hookContext?: (projectPath: string, context: HookContext) => Promise<void>;
+	hookContext?: (projectPath: string, context: HookContext | null) => Promise<void>;
 	/** A project's Claude Code memory folder; undefined when Claude Code's memory is off for it. */
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 	/** Finds a folder's repository on this machine; without it, every folder is its own project. */
@@ -71,6 +71,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const { report, state } = await applyPlan(planned.plan, { notes: deps.notes, projects: deps.projects, claudeMemory: deps.claudeMemory, hookContext: deps.hookContext, onProgress: options.onProgress }, planned.transcriptsRead);
 	report.errors.unshift(...planned.failed, ...planned.moveErrors);
 	report.notesMoved.push(...planned.moved.map((m) => `${m.from} → ${m.to}`));
+	if (planned.plan.forget) await deps.index.forget(planned.plan.forget);
 	for (const key of Object.keys(deps.state)) delete (deps.state as unknown as Record<string, unknown>)[key];
 	Object.assign(deps.state, state);
 	return report;
@@ -115,7 +116,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		existing = await readExisting(deps, scope, identities, options);
 	}
 	const sessions = await index.sessions(scope.render);
-	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, vaultPath: deps.vaultPath });
+	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, vaultPath: deps.vaultPath, known: index.knownFiles() });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
 }
 

@@ -14,6 +14,8 @@ export interface TranscriptFile {
 	size: number;
 	mtimeMs: number;
 	ino: number;
+	/** Read while its project was excluded (under these exclusions, see `exclusionKey`): only its stamp is stored. */
+	keptOut?: string;
 }
 
 export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino">;
