@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { fail, isDirectory } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
@@ -9,6 +9,7 @@ import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
 import { describePlan } from "../core/plan/describe-plan";
 import type { PlannedSync } from "../core/sync/sync-engine";
+import { describeWriteError, isFileSystemError } from "../core/write-error";
 
 export interface SyncOptions {
 	vault: string;
@@ -52,6 +53,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		if (tty) process.stderr.write("\r\x1b[K");
 	} catch (error) {
 		if (error instanceof SyncLockBusyError) return fail(`${error.message}; waited ${waitMs / 1000} s, try again when it is done`, 3);
+		// A full disk, a read-only state folder: a sentence, not a stack.
+		if (isFileSystemError(error)) return fail(`the sync stopped${pathOf(error)}: ${describeWriteError(error)}. Every file is written whole or not at all, so nothing was lost: fix that and sync again`, 1);
 		throw error;
 	} finally {
 		await pool?.close();
@@ -84,13 +87,10 @@ function printPlan(planned: PlannedSync, json: boolean): number {
 	return problems.length > 0 ? 1 : 0;
 }
 
-function fail(reason: string, code = 2): number {
-	process.stderr.write(`ai-memory: ${reason}\n`);
-	return code;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+/** ` writing <path>`, when the error names one. */
+function pathOf(error: unknown): string {
+	const path = (error as { path?: unknown }).path;
+	return typeof path === "string" ? ` writing ${path}` : "";
 }
 
 export { loadSettings };

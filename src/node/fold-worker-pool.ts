@@ -15,7 +15,8 @@ export interface FoldJob {
 	saveTo?: string;
 }
 
-type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string };
+/** A failure comes back as its message and, for a file system error, its code (a full disk reads differently from a bad file). */
+type Reply = { id: number; ok: true; result: FoldedWhole } | { id: number; ok: false; error: string; code?: string };
 
 interface Waiting {
 	job: FoldJob;
@@ -110,7 +111,7 @@ export class FoldWorkerPool {
 			replied = true;
 			this.busy.set(worker, undefined);
 			if (reply.ok) waiting.resolve(reply.result);
-			else waiting.reject(new Error(reply.error));
+			else waiting.reject(Object.assign(new Error(reply.error), reply.code === undefined ? {} : { code: reply.code }));
 			this.dispatch();
 		});
 		// An error ends the worker: its job fails, the others go on (on a new worker if need be).

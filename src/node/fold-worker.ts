@@ -6,6 +6,9 @@ import { runFoldJob } from "./fold-worker-job";
 parentPort?.on("message", (job: FoldJob) => {
 	runFoldJob(job).then(
 		(result) => parentPort?.postMessage({ id: job.id, ok: true, result }),
-		(error: unknown) => parentPort?.postMessage({ id: job.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+		(error: unknown) => {
+			const code = (error as { code?: unknown } | undefined)?.code;
+			parentPort?.postMessage({ id: job.id, ok: false, error: error instanceof Error ? error.message : String(error), ...(typeof code === "string" ? { code } : {}) });
+		},
 	);
 });

@@ -103,7 +103,7 @@ describe("ai-memory sync", () => {
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"));
 		expect(readFileSync(claudeMd, "utf8")).toBe("# changed by hand\n");
 		expect(r.status).toBe(1);
-		expect(r.stderr).toBe(`ai-memory: CLAUDE.md in ${join(dir, "shop-api")}: ${claudeMd} is read-only\n`);
+		expect(r.stderr).toBe(`ai-memory: CLAUDE.md in ${join(dir, "shop-api")}: not written, ${claudeMd} is read-only; the next sync tries again\n`);
 	});
 
 	it("waits while another sync holds the lock, then says who holds it and writes nothing", async () => {

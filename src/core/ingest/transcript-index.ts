@@ -3,6 +3,7 @@ import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
+import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { foldLines } from "../transcript/fold";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
@@ -193,7 +194,8 @@ export class TranscriptIndex {
 					onRead?.(entry);
 					result.bytesRead += bytesRead;
 				} catch (error) {
-					result.failed.push({ path: file.path, reason: error instanceof Error ? error.message : String(error) });
+					// Its stamp is not kept: the next sync reads it again.
+					result.failed.push({ path: file.path, reason: isFileSystemError(error) ? `not read into the state: ${describeWriteError(error)}; the next sync reads it again` : error instanceof Error ? error.message : String(error) });
 				}
 			}
 		};

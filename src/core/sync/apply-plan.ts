@@ -4,6 +4,7 @@ import type { HookContext } from "../plan/hook-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
 import type { SyncState } from "./sync-state";
+import { describeWriteError } from "../write-error";
 
 export interface SyncReport {
 	transcriptsRead: number;
@@ -109,7 +110,11 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 				return;
 		}
 	} catch (error) {
-		report.errors.push(`${"path" in write ? write.path : `${write.kind === "context-block" ? write.target : write.name} in ${write.projectPath}`}: ${messageOf(error)}`);
+		// Not written (a full disk, a read-only folder): whole files only, so nothing was lost; like a
+		// refused write, its part of the state is undone and the next sync does it.
+		const where = "path" in write ? write.path : `${write.kind === "context-block" ? write.target : write.name} in ${write.projectPath}`;
+		report.errors.push(`${where}: not written, ${describeWriteError(error)}; the next sync tries again`);
+		if ("onConflict" in write && write.onConflict) undo.push(write.onConflict);
 	}
 }
 

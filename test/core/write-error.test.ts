@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { describeWriteError, isFileSystemError } from "../../src/core/write-error";
+
+describe("describeWriteError", () => {
+	it("names what a person can act on, by the error's code; other errors keep their message", () => {
+		const full = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+		expect(describeWriteError(full)).toBe("the disk is full (ENOSPC)");
+		expect(isFileSystemError(full)).toBe(true);
+		expect(describeWriteError(Object.assign(new Error("x"), { code: "EROFS" }))).toBe("the file system is read-only (EROFS)");
+		const other = new Error("/p/CLAUDE.md is read-only");
+		expect(describeWriteError(other)).toBe("/p/CLAUDE.md is read-only");
+		expect(isFileSystemError(other)).toBe(false);
+		expect(isFileSystemError(Object.assign(new Error("x"), { code: 28 }))).toBe(false);
+		expect(describeWriteError("plain")).toBe("plain");
+	});
+});
