@@ -25,10 +25,10 @@ export interface FolderTexts {
  * Updates `state.proposed` and the session records' `facts` (for their notes to link).
  * @param folders the memory folder texts of each session's project, by project identity.
  */
-export function planProposals(state: SyncState, sessions: readonly { record: SessionRecord; model: SessionModel }[], folders: ReadonlyMap<string, FolderTexts>): PlannedWrite[] {
+export function planProposals(state: SyncState, sessions: readonly { path: string; record: SessionRecord; model: SessionModel }[], folders: ReadonlyMap<string, FolderTexts>): PlannedWrite[] {
 	const writes: PlannedWrite[] = [];
 	const known = new Map<string, { existing: ExistingFact[]; taken: Set<string> }>();
-	for (const { record, model } of sessions) {
+	for (const { path, record, model } of sessions) {
 		const key = record.projectKey ?? record.project;
 		const texts = folders.get(key);
 		if (!texts) continue;
@@ -49,7 +49,9 @@ export function planProposals(state: SyncState, sessions: readonly { record: Ses
 			for (let n = 2; project.taken.has(`${name}.md`.toLowerCase()); n++) name = `${fact.name}-${n}`;
 			const at = prompts[fact.prompt]?.timestamp;
 			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at.slice(0, 16).replace("T", " ")})` : ""}`;
-			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text: renderFact({ name, description: fact.description, type: fact.type }, `${fact.body.trim()}\n\n${source}\n`), expected: null, what: "memory" });
+			// Not written (a full disk): proposed again by the next sync.
+			const onConflict = { kind: "proposal" as const, session: path, project: key, key: fact.key, name, prompt: fact.prompt };
+			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text: renderFact({ name, description: fact.description, type: fact.type }, `${fact.body.trim()}\n\n${source}\n`), expected: null, what: "memory", onConflict });
 			proposed.push(fact.key);
 			project.taken.add(`${name}.md`.toLowerCase());
 			project.existing.push({ name, description: fact.description, body: fact.body });

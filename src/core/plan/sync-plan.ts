@@ -36,7 +36,9 @@ export type ConflictUndo =
 	/** The session's note is done by the next sync (and counts as written only if it was before). */
 	| { kind: "note-dirty"; session: string; written?: boolean }
 	/** A shared fact is merged again by the next sync, against the base it had. */
-	| { kind: "memory-pair"; project: string; claude: string; previous?: { vault: string; base: string } };
+	| { kind: "memory-pair"; project: string; claude: string; previous?: { vault: string; base: string } }
+	/** A proposed fact is proposed again by the next sync (its prompt weighed again). */
+	| { kind: "proposal"; session: string; project: string; key: string; name: string; prompt: number };
 
 export type PlannedWrite =
 	/** A vault note (index, Bases file, packet, fact, proposal); `text: null` deletes it. */

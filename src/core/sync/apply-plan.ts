@@ -144,6 +144,12 @@ function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
 		if (u.kind === "note-dirty") {
 			const record = state.sessions[u.session];
 			if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
+		} else if (u.kind === "proposal") {
+			state.proposed[u.project] = (state.proposed[u.project] ?? []).filter((k) => k !== u.key);
+			const record = state.sessions[u.session];
+			if (record) state.sessions[u.session] = { ...record, facts: record.facts?.filter((f) => f !== u.name), proposedPrompts: Math.min(record.proposedPrompts ?? 0, u.prompt) };
+			// Read again by the next sync, which weighs its prompts then.
+			if (!state.pending.includes(u.session)) state.pending.push(u.session);
 		} else {
 			const pairs = (state.memory[u.project] ??= {});
 			if (u.previous) pairs[u.claude] = u.previous;

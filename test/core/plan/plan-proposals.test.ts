@@ -40,6 +40,22 @@ afterEach(async () => {
 });
 
 describe("proposed facts", () => {
+	it("that could not be written (a full disk) are proposed again by the next sync", async () => {
+		notes.beforeWrite = (path) => {
+			if (path.includes("/_inbox/")) throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+		};
+		const full = await sync();
+		expect(full.errors).toHaveLength(2);
+		expect(full.errors[0]).toMatch(/_inbox\/.*: not written, the disk is full \(ENOSPC\); the next sync tries again/);
+		expect(inbox()).toEqual([]);
+		notes.beforeWrite = undefined;
+		const next = await sync();
+		expect(next.errors).toEqual([]);
+		expect(inbox()).toHaveLength(2);
+		const note = [...notes.files].find(([p]) => p.startsWith("AI Conversations/shop-api/2026"))![1];
+		for (const path of inbox()) expect(note).toContain(path.split("/").pop()!.replace(/\.md$/, ""));
+	});
+
 	it("go to the project's inbox with their source, and the session note links them", async () => {
 		const r = await sync();
 		expect(r.errors).toEqual([]);
