@@ -1,6 +1,6 @@
 import { builtinModules } from "node:module";
 import { createHash } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import esbuild from "esbuild";
 import process from "node:process";
 
@@ -103,11 +103,19 @@ const cliText = () => loaderText("src/cli/main.ts", "src/cli/cli-loader.ts", "CL
 /** `hook.cjs`, the same way: Claude Code starts it on every prompt. */
 const hookText = () => loaderText("src/cli/hook-entry.ts", "src/cli/hook-loader.ts", "HOOK");
 
+/** Whole or not at all: tests build the CLI while others run it, and a half-written script would fail them. */
+async function writeWhole(path, text, mode = 0o644) {
+	const temp = `${path}.${process.pid}.tmp`;
+	await writeFile(temp, text, { mode });
+	await rename(temp, path);
+}
+
 async function buildCli() {
 	await mkdir("dist", { recursive: true });
-	await writeFile("dist/cli.cjs", await cliText(), { mode: 0o755 });
-	await writeFile("dist/hook.cjs", await hookText(), { mode: 0o755 });
-	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" } });
+	const worker = await esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false });
+	await writeWhole("dist/fold-worker.cjs", worker.outputFiles[0]?.text ?? "");
+	await writeWhole("dist/cli.cjs", await cliText(), 0o755);
+	await writeWhole("dist/hook.cjs", await hookText(), 0o755);
 }
 
 if (mode === "production") {

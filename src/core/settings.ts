@@ -1,6 +1,7 @@
 import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
+import { isAgentId, type AgentId } from "./transcript/agents";
 
 /**
  * Settings shared by the plugin (data.json) and the CLI (which reads the same file).
@@ -15,7 +16,8 @@ import { toTag } from "./digest/tags/tag-name";
  * ```
  * { "version": 2, "notesFolder": …, "memoryFolder": …, "detail": …, "tagPrefix": …,
  *   "keywordRules": […], "redaction": {…}, "excludedProjects": […], "watch": true, "debounceMs": 2000,
- *   "devices": { "<host>": { "claudeDir": "/home/me/.claude", "projects": [{ "path": …, … }] } } }
+ *   "agents": ["claude-code", "codex", …],
+ *   "devices": { "<host>": { "claudeDir": "/home/me/.claude", "agentDirs": { "codex": … }, "projects": [{ "path": …, … }] } } }
  * ```
  */
 
@@ -56,8 +58,12 @@ export interface Settings {
 	watch: boolean;
 	/** Quiet time after the last transcript change before a watched sync runs, in milliseconds. */
 	debounceMs: number;
+	/** The agents whose sessions are read (each from its folder on this device, when it has one). */
+	agents: AgentId[];
 	/** This device's Claude Code folder (holding `projects/`); unset: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
 	claudeDir?: string;
+	/** This device's folder of each other agent (`~/.codex`, `~/.gemini`…); unset: the agent's own default. */
+	agentDirs?: Partial<Record<AgentId, string>>;
 	/** This device's projects. */
 	projects: ProjectSettings[];
 }
@@ -78,6 +84,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	excludedProjects: [],
 	watch: true,
 	debounceMs: 2000,
+	agents: ["claude-code", "codex", "gemini-cli"] as AgentId[],
 	projects: [],
 });
 
@@ -92,8 +99,8 @@ export const DEFAULT_PROJECT: Omit<ProjectSettings, "path"> = Object.freeze({
 });
 
 /** Keys of data.json this version reads; anything else (from a newer version, say) is kept as it is. */
-const KNOWN_KEYS = new Set(["version", "notesFolder", "memoryFolder", "detail", "tagPrefix", "keywordRules", "redaction", "excludedProjects", "watch", "debounceMs", "devices", "projects", "claudeDir"]);
-const KNOWN_DEVICE_KEYS = new Set(["claudeDir", "projects"]);
+const KNOWN_KEYS = new Set(["version", "notesFolder", "memoryFolder", "detail", "tagPrefix", "keywordRules", "redaction", "excludedProjects", "watch", "debounceMs", "devices", "projects", "claudeDir", "agents"]);
+const KNOWN_DEVICE_KEYS = new Set(["claudeDir", "agentDirs", "projects"]);
 
 /**
  * The key of a device in data.json, from its host name: lower-cased and without the domain, so
@@ -132,6 +139,7 @@ export function storeSettings(settings: Settings, raw: unknown, hostname: string
 	const before = ownRecord(o.devices, id);
 	const entry: Record<string, unknown> = { ...Object.fromEntries(Object.entries(before).filter(([k]) => !KNOWN_DEVICE_KEYS.has(k))) };
 	if (own.claudeDir !== undefined) entry.claudeDir = own.claudeDir;
+	if (own.agentDirs !== undefined) entry.agentDirs = own.agentDirs;
 	entry.projects = own.projects;
 	const devices: Record<string, unknown> = {};
 	if (isRecord(o.devices)) for (const [key, value] of Object.entries(o.devices)) if (key !== id) devices[key] = value;
@@ -140,7 +148,7 @@ export function storeSettings(settings: Settings, raw: unknown, hostname: string
 	return { version: SETTINGS_VERSION, ...values, ...unknownKeys, devices };
 }
 
-function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "projects"> {
+function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "agentDirs" | "projects"> {
 	const seenRules = new Set<string>();
 	return {
 		version: SETTINGS_VERSION,
@@ -163,10 +171,11 @@ function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "p
 		excludedProjects: list(o.excludedProjects).flatMap((p) => (typeof p === "string" && p.trim() !== "" ? [p.trim()] : [])),
 		watch: typeof o.watch === "boolean" ? o.watch : DEFAULT_SETTINGS.watch,
 		debounceMs: typeof o.debounceMs === "number" && Number.isFinite(o.debounceMs) ? clampDebounce(o.debounceMs) : DEFAULT_SETTINGS.debounceMs,
+		agents: Array.isArray(o.agents) ? [...new Set(o.agents.filter(isAgentId))] : [...DEFAULT_SETTINGS.agents],
 	};
 }
 
-function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "projects"> {
+function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "agentDirs" | "projects"> {
 	const seen = new Set<string>();
 	const projects = list(o.projects).flatMap((p) => {
 		if (!isRecord(p) || typeof p.path !== "string" || p.path.trim() === "" || seen.has(p.path.trim())) return [];
@@ -174,7 +183,8 @@ function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "p
 		return [project(p)];
 	});
 	const claudeDir = typeof o.claudeDir === "string" && o.claudeDir.trim() !== "" ? o.claudeDir.trim() : undefined;
-	return claudeDir === undefined ? { projects } : { claudeDir, projects };
+	const dirs = isRecord(o.agentDirs) ? Object.entries(o.agentDirs).filter((e): e is [AgentId, string] => isAgentId(e[0]) && e[0] !== "claude-code" && typeof e[1] === "string" && e[1].trim() !== "") : [];
+	return { ...(claudeDir === undefined ? {} : { claudeDir }), ...(dirs.length === 0 ? {} : { agentDirs: Object.fromEntries(dirs.map(([a, d]) => [a, d.trim()])) }), projects };
 }
 
 /** The debounce a user asked for, within what the watcher accepts. */

@@ -77,7 +77,7 @@ describe("ai-memory sync", () => {
 		const notes = readdirSync(join(dir, "vault", "AI Conversations", "shop-api"));
 		expect(notes).toHaveLength(5);
 		const note = readFileSync(join(dir, "vault", "AI Conversations", "shop-api", notes.find((n) => n.startsWith("2026-11-29 Refactor"))!), "utf8");
-		expect(note).toMatch(/^---\nsession_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d03\nproject: shop-api\n/);
+		expect(note).toMatch(/^---\nsession_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d03\nagent: claude-code\nproject: shop-api\n/);
 		expect(note).toContain("- Find product validation (Explore)");
 		expect(note).toContain("Sub-agent Explore: Find product validation");
 	});

@@ -56,6 +56,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
+			agents: ["claude-code", "codex", "gemini-cli"],
 			projects: [V1.projects[0]],
 		});
 
@@ -71,6 +72,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
+			agents: ["claude-code", "codex", "gemini-cli"],
 			devices: { laptop: { projects: [V1.projects[0]] } },
 		});
 		// Once stored, another machine reading the file gets the shared values and none of the paths.
@@ -272,5 +274,16 @@ describe("recall triggers per project", () => {
 		expect(settings.projects[0]?.triggers).toEqual({ enabled: false, intents: ["weiter"] });
 		expect(settings.projects[1]).not.toHaveProperty("triggers");
 		expect(migrateSettings(storeSettings(settings, raw, "box"), "box").settings.projects[0]?.triggers).toEqual({ enabled: false, intents: ["weiter"] });
+	});
+
+	it("reads which agents to read, and each one's folder per device", () => {
+		const raw = { version: 2, agents: ["codex", "nobody", "codex", "claude-code"], devices: { laptop: { agentDirs: { codex: " /home/me/.codex-work ", "claude-code": "/x", nobody: "/y", "gemini-cli": "" } } } };
+		const { settings } = migrateSettings(raw, "laptop");
+		expect(settings.agents).toEqual(["codex", "claude-code"]);
+		expect(settings.agentDirs).toEqual({ codex: "/home/me/.codex-work" });
+		expect(migrateSettings(raw, "desktop").settings.agentDirs).toBeUndefined();
+		const stored = storeSettings(settings, raw, "laptop") as { agents: unknown; devices: Record<string, { agentDirs?: unknown }> };
+		expect(stored.agents).toEqual(["codex", "claude-code"]);
+		expect(stored.devices.laptop?.agentDirs).toEqual({ codex: "/home/me/.codex-work" });
 	});
 });

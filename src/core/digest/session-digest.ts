@@ -1,3 +1,4 @@
+import { agentOf, type AgentId } from "../transcript/agents";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import type { SessionModel, ToolCall } from "../transcript/session-model";
 import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
@@ -12,7 +13,7 @@ import { sessionTasks, type SessionTask } from "./session-tasks";
 import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, userAnswers, type Check, type Commit } from "./work-signals";
 
 /** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 2;
+export const DIGEST_VERSION = 3;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -31,6 +32,8 @@ export interface TaskSummary {
 export interface SessionDigest {
 	version: number;
 	sessionId: string;
+	/** The agent the session ran in. */
+	agent: AgentId;
 	title: string;
 	projectPath?: string;
 	branch?: string;
@@ -126,6 +129,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,
+		agent: agentOf(model),
 		// A bare command (`/init`) titles a session only when nothing was typed besides.
 		title: sessionTitle(model, summaryTitle, plan, (tasks.find((t) => t.ask && !/^\/\S+$/.test(t.ask)) ?? tasks.find((t) => t.ask))?.ask),
 		projectPath: model.cwd,

@@ -1,5 +1,5 @@
 /**
- * An Obsidian Bases view of all session notes: by date, by project, by tag. Written once when
+ * An Obsidian Bases view of all session notes: by date, by project, by agent, by tag. Written once when
  * missing; after that it is the user's to change.
  */
 export function renderSessionsBase(notesFolder: string): string {
@@ -20,6 +20,7 @@ views:
     name: By date
     order:
       - file.name
+      - agent
       - project
       - started
       - duration
@@ -39,6 +40,19 @@ views:
       - prompts
       - tool_calls
       - tags
+    sort:
+      - property: started
+        direction: DESC
+  - type: table
+    name: By agent
+    groupBy:
+      property: agent
+      direction: ASC
+    order:
+      - file.name
+      - project
+      - started
+      - prompts
     sort:
       - property: started
         direction: DESC

@@ -95,6 +95,6 @@ function keysOf(frontmatter: string): string[] {
  * split into four, which an older note may hold.
  */
 export const SESSION_NOTE_KEYS = [
-	"session_id", "project", "project_path", "branch", "started", "ended", "duration", "models", "prompts", "tool_calls", "files",
+	"session_id", "agent", "project", "project_path", "branch", "started", "ended", "duration", "models", "prompts", "tool_calls", "files",
 	"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "tags", "source", "aliases", "tokens",
 ] as const;

@@ -44,6 +44,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	const { digest } = input;
 	const frontmatter = renderFrontmatter([
 		["session_id", digest.sessionId],
+		["agent", digest.agent],
 		["project", input.project],
 		["project_path", digest.projectPath],
 		["branch", digest.branch],

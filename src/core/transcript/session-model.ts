@@ -1,3 +1,4 @@
+import type { AgentId } from "./agents";
 import type { Usage } from "./records";
 
 export type PromptKind = "prompt" | "command" | "shell";
@@ -90,6 +91,8 @@ export interface MalformedLine {
  * and `restoreSession` rebuilds it, so the model can be stored and folded further later.
  */
 export interface SessionModel {
+	/** The agent that wrote the transcript; absent: Claude Code. */
+	agent?: AgentId;
 	/** File stem: the session id for session files, `agent-…` stem for sub-agent files. */
 	fileId: string;
 	/** Set for a sub-agent transcript. */
@@ -185,6 +188,7 @@ function emptyCounts(): SessionCounts {
  */
 function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): SessionModel {
 	return {
+		agent: data.agent,
 		fileId: data.fileId,
 		agentId: data.agentId,
 		sessionIds: data.sessionIds,
@@ -226,9 +230,11 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "fi
 	};
 }
 
-export function createSession(fileId: string, agentId?: string, copyClips = true): SessionModel {
+export function createSession(fileId: string, agentId?: string, copyClips = true, agent?: AgentId): SessionModel {
 	return modelOf(
 		{
+			// Claude Code's models say nothing, as before other agents: their stored form stays the same.
+			agent: agent === "claude-code" ? undefined : agent,
 			fileId,
 			agentId,
 			sessionIds: [],

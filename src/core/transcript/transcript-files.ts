@@ -1,6 +1,9 @@
+import type { AgentId } from "./agents";
 /** A transcript file as the scanner sees it: path and stat only, no content. */
 export interface TranscriptFile {
 	path: string;
+	/** The agent that wrote it; absent: Claude Code. */
+	agent?: AgentId;
 	/** Folder under the projects root (the encoded cwd; never decoded back into a path). */
 	projectDir: string;
 	kind: "session" | "subagent";

@@ -5,8 +5,9 @@ import type { SessionDigest } from "../../../src/core/digest/session-digest";
 
 function digest(id: string, day: string, extra: Partial<SessionDigest> = {}): SessionDigest {
 	return {
-		version: 2,
+		version: 3,
 		sessionId: id,
+		agent: "claude-code",
 		title: `Session ${id}`,
 		projectPath: "/home/dev/shop-api",
 		startedAt: `2026-11-${day}T10:00:00.000Z`,

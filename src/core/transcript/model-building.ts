@@ -1,0 +1,91 @@
+import type { SessionEvent, SessionModel } from "./session-model";
+import { isObject } from "./parse-line";
+
+/**
+ * What every agent's fold builds a session model with: the clip limits and budgets, and the
+ * steps that keep the model's lists unique and its counts true.
+ */
+
+/** Clip limits (characters) for what a session keeps; counts are never clipped. */
+export const LIMITS = {
+	prompt: 20_000,
+	text: 20_000,
+	thinking: 4_000,
+	toolInputString: 500,
+	toolResult: 300,
+	compactSummary: 8_000,
+	/** Past this much retained text a session keeps only short excerpts of new events. */
+	retainedChars: 8_000_000,
+	excerptWhenOverBudget: 300,
+	events: 20_000,
+	malformedLines: 50,
+} as const;
+
+/** A line that could not be read: counted, and the first few listed with why. */
+export function markMalformed(model: SessionModel, no: number, reason: string): void {
+	model.counts.malformed++;
+	if (model.malformedLines.length < LIMITS.malformedLines) model.malformedLines.push({ line: no, reason });
+}
+
+/** A file the session read, wrote or edited: listed once, first seen first. */
+export function addFile(model: SessionModel, kind: "read" | "written" | "edited", path: string): void {
+	const set = model.index.files[kind];
+	if (set.has(path)) return;
+	set.add(path);
+	model.files[kind].push(path);
+}
+
+export function noteTime(model: SessionModel, timestamp: string): void {
+	// ISO-8601 UTC strings of one format order as text; lines are not in strict time order.
+	if (model.startedAt === undefined || timestamp < model.startedAt) model.startedAt = timestamp;
+	if (model.endedAt === undefined || timestamp > model.endedAt) model.endedAt = timestamp;
+}
+
+export type ListKey = "sessionIds" | "cwds" | "branches" | "versions" | "models";
+
+export function addUnique(model: SessionModel, key: ListKey, value: string): void {
+	const set = model.index.sets[key];
+	if (set.has(value)) return;
+	set.add(value);
+	model[key].push(value);
+}
+
+export function pushEvent(model: SessionModel, event: SessionEvent): void {
+	if (model.events.length >= LIMITS.events) {
+		model.counts.elidedEvents++;
+		return;
+	}
+	model.events.push(event);
+}
+
+export function clip(model: SessionModel, text: string, limit: number): string {
+	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
+	// A slice would keep the whole original string alive; copy the kept part out of it.
+	const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
+	const kept = clipped !== text && model.index.copyClips ? copyString(clipped) : clipped;
+	model.index.retainedChars += kept.length;
+	return kept;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+function copyString(text: string): string {
+	return decoder.decode(encoder.encode(text));
+}
+
+export function clipInput(model: SessionModel, value: unknown, depth: number): unknown {
+	if (typeof value === "string") return clip(model, value, LIMITS.toolInputString);
+	if (Array.isArray(value)) {
+		if (depth > 3) return `[${value.length} items]`;
+		return value.slice(0, 50).map((item) => clipInput(model, item, depth + 1));
+	}
+	if (isObject(value)) {
+		if (depth > 3) return "{…}";
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value)) out[key] = clipInput(model, value[key], depth + 1);
+		return out;
+	}
+	return value;
+}
+
+
