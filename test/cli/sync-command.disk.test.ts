@@ -78,7 +78,7 @@ describe.skipIf(!canMount)(`ai-memory sync on an unlucky disk${canMount ? "" : "
 			}
 		}
 		expect(filled).toBeGreaterThanOrEqual(3);
-	});
+	}, 120_000);
 
 	it("with a read-only notes folder, says which notes were not written, goes on, and writes them once the folder is writable", () => {
 		const vault = join(dir, "read-only");
@@ -109,5 +109,5 @@ describe.skipIf(!canMount)(`ai-memory sync on an unlucky disk${canMount ? "" : "
 		}
 		expect(sync(vault).status).toBe(0);
 		expect(notesOf(vault)).toEqual(notesOf(join(dir, "reference")));
-	});
+	}, 60_000);
 });

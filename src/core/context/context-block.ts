@@ -2,6 +2,7 @@ import { cutAtBoundary } from "../digest/clause-cut";
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { StoredDigest } from "../digest/session-digest";
 import { relativeTo } from "../notes/relative-path";
+import { AGENT_NAMES, agentOf } from "../transcript/agents";
 
 /** One past session as the context sees it: its digest, topics and where its note is. */
 export interface ContextEntry {
@@ -39,7 +40,7 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 	const recent = recentEntries(entries, options.sessions);
 	// The notes share a folder: named once, each entry gives only its note's name.
 	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
-	let body = `## Recent Claude Code sessions\n\n${BACKGROUND_LINE}${folder ? ` Session notes are in \`${folder}/\`.` : ""}\n`;
+	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` Session notes are in \`${folder}/\`.` : ""}\n`;
 	for (const entry of recent) {
 		const text = renderEntry(entry, "short", folder);
 		if (body.length + text.length + 1 > options.maxChars) break;
@@ -55,13 +56,13 @@ const SHAPES = {
 } as const;
 
 /**
- * One session: heading with date and title, then what was asked, done and left open, the
+ * One session: heading with date, title and agent, then what was asked, done and left open, the
  * decisions, the key files and the note. Built from the session's structure (tasks, todos,
  * commits, checks) and result statements, never narration; a small session gets a small entry.
  */
 export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detail: "short" | "long" = "short", noteFolder?: string): string {
 	const shape = SHAPES[detail];
-	const lines = [`### ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title}`];
+	const lines = [`### ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})`];
 	if (detail === "long" && topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
 	const asked = d.asked.length === 1 && d.asked[0]?.replace(/\.$/, "") === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
 	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);

@@ -37,9 +37,9 @@ describe("eager block", () => {
 	it("describes the latest sessions newest first: date, title, asked, done, open, decisions, files, note", () => {
 		const b = digest("b", "21", { open: ["Migrate the orders table"], decisions: ["Use Redis over Memcached because it persists"] });
 		const block = renderContextBlock([entry(digest("a", "20")), entry(b, ["typescript", "rate-limit"])], { sessions: 5, maxChars: 4000 });
-		expect(block.startsWith(`## Recent Claude Code sessions\n\n${BACKGROUND_LINE} Session notes are in \`/vault/AI Conversations/shop-api/\`.\n`)).toBe(true);
-		expect(block.indexOf("### 2026-11-21 — Session b")).toBeLessThan(block.indexOf("### 2026-11-20 — Session a"));
-		expect(block).toContain("### 2026-11-21 — Session b\n- Asked: Goal of b\n- Done: Outcome of b\n- Open: Migrate the orders table\n- Decided: Use Redis over Memcached because it persists\n- Files: `src/cart.ts`\n- Note: `b.md`");
+		expect(block.startsWith(`## Recent sessions\n\n${BACKGROUND_LINE} Session notes are in \`/vault/AI Conversations/shop-api/\`.\n`)).toBe(true);
+		expect(block.indexOf("### 2026-11-21 — Session b (Claude Code)")).toBeLessThan(block.indexOf("### 2026-11-20 — Session a (Claude Code)"));
+		expect(block).toContain("### 2026-11-21 — Session b (Claude Code)\n- Asked: Goal of b\n- Done: Outcome of b\n- Open: Migrate the orders table\n- Decided: Use Redis over Memcached because it persists\n- Files: `src/cart.ts`\n- Note: `b.md`");
 	});
 
 	it("shows whole items only, as many as fit, and counts the rest", () => {

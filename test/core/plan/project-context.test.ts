@@ -55,7 +55,7 @@ describe("the CLAUDE.md block", () => {
 		const r = await sync(settings());
 		expect(r.contextWritten).toEqual([`${projectPath}/CLAUDE.md`]);
 		const text = (await claudeMd())!;
-		expect(text.startsWith("<!-- AUTO-CONTEXT:BEGIN -->\n## Recent Claude Code sessions\n")).toBe(true);
+		expect(text.startsWith("<!-- AUTO-CONTEXT:BEGIN -->\n## Recent sessions\n")).toBe(true);
 		expect(text).toContain("### 2026-11-21 — Fix the cart total");
 		expect(text).toContain("Session notes are in `/vault/AI Conversations/shop-api/`.");
 		expect(text).toContain("- Note: `2026-11-20 Add rate limiting to checkout.md`");
@@ -142,7 +142,7 @@ describe("lazy mode", () => {
 		await sync(settings({ mode: "lazy" }));
 		const text = (await claudeMd())!;
 		expect(text.startsWith("# Rules\n\nKeep it simple.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n## Project memory\n")).toBe(true);
-		expect(text).not.toContain("## Recent Claude Code sessions");
+		expect(text).not.toContain("## Recent sessions");
 	});
 });
 
