@@ -6,8 +6,9 @@ const obsidianStub = fileURLToPath(new URL("./test/stubs/obsidian.ts", import.me
 export default defineConfig({
 	resolve: { alias: { obsidian: obsidianStub } },
 	test: {
-		// Dates in notes are formatted in local time; one zone for every run.
-		env: { TZ: "UTC" },
+		// Dates in notes are formatted in local time; one zone for every run. The other agents'
+		// folders point nowhere: a developer's own Codex or Gemini CLI sessions never enter a test.
+		env: { TZ: "UTC", CODEX_HOME: "/nonexistent/codex-home", GEMINI_CLI_HOME: "/nonexistent/gemini-home" },
 		projects: [
 			{
 				extends: true,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { type TranscriptWatcher, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { agentRoots } from "./node/agent-homes";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
 import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
@@ -201,6 +202,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			vaultPath: vault,
 			// Shared with the CLI and the hooks: the plugin waits a while for theirs to end.
 			lock: { tool: "plugin", waitMs: 30_000 },
+			// Every agent the settings turn on, each from its folder on this device.
+			roots: (settings) => agentRoots(settings, this.projectsDir()),
 		});
 		return this.syncer;
 	}

@@ -3,6 +3,8 @@ import { fail, isDirectory } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
+import { agentRoots } from "../node/agent-homes";
+import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
@@ -37,13 +39,17 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : (settings.claudeDir ?? claudeConfigDir()));
-	if (!(await isDirectory(projectsDir))) return fail(`no Claude Code transcripts at ${projectsDir}`);
+	const roots = (s: typeof settings) => agentRoots(s, projectsDir);
+	const where = Object.entries(roots(settings)) as [AgentId, string][];
+	if (!(await Promise.all(where.map(([, dir]) => isDirectory(dir)))).some(Boolean)) {
+		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${where.map(([agent, dir]) => `${dir} (${AGENT_NAMES[agent]})`).join(", ")}`);
+	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	const tool = options.by ?? "cli";
 	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
-	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { vaultPath: resolve(vault) }).plan(settings, { rebuild: options.full }), options.json === true);
-	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs } });
+	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs }, roots });
 	let report;
 	try {
 		// Progress for a person at a terminal, on one line of stderr; never in --json or a pipe.

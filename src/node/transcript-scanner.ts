@@ -71,7 +71,7 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
  * instead of 15–20, a tenth of a sync with nothing to do). Folders are still listed
  * asynchronously, so the event loop is held for one folder's stats at a time.
  */
-function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">): TranscriptFile | undefined {
+export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">): TranscriptFile | undefined {
 	try {
 		// Deleted between readdir and stat (Claude Code's cleanup): simply not there.
 		const s = statSync(path, { throwIfNoEntry: false });
@@ -81,7 +81,7 @@ function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtime
 	}
 }
 
-async function list(dir: string): Promise<Dirent[]> {
+export async function list(dir: string): Promise<Dirent[]> {
 	try {
 		return await readdir(dir, { withFileTypes: true });
 	} catch {
@@ -93,6 +93,6 @@ async function list(dir: string): Promise<Dirent[]> {
  * A file in a folder, as `join` would write it: the folder comes from `join` already and a listed
  * name holds no separator, so there is nothing to normalize (per file, `join` was a third of a scan).
  */
-function child(dir: string, name: string): string {
+export function child(dir: string, name: string): string {
 	return `${dir}${sep}${name}`;
 }

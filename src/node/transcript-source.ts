@@ -7,12 +7,34 @@ import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
 import { scanTranscripts } from "./transcript-scanner";
+import { scanCodex, scanGemini } from "./agent-scanners";
 
-/** Transcripts under a projects root, read with Node's file system (new ones in `pool`, if given). */
-export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool): TranscriptSource {
+/** Where each agent keeps its sessions on this device, as a sync reads them (see `agentHomes`); absent: not read. */
+export interface AgentRoots {
+	/** Claude Code's `projects/` folder. */
+	"claude-code"?: string;
+	/** Codex CLI's home (`~/.codex`). */
+	codex?: string;
+	/** Gemini CLI's folder (`~/.gemini`). */
+	"gemini-cli"?: string;
+}
+
+/**
+ * Transcripts under a projects root, read with Node's file system (new ones in `pool`, if given).
+ * @param roots the agents to read and where, asked at each scan (settings change); default: Claude Code's `root` alone.
+ */
+export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
 	return {
 		foldWhole: pool ? (file, spec, saveTo) => pool.fold(file, spec, saveTo) : undefined,
-		scan: () => scanTranscripts(root),
+		scan: async () => {
+			const where = roots();
+			const found = await Promise.all([
+				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"]),
+				where.codex === undefined ? [] : scanCodex(where.codex),
+				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"]),
+			]);
+			return found.flat();
+		},
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
 			try {
 				const s = await stat(file.path);

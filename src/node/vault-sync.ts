@@ -15,7 +15,7 @@ import type { FoldWorkerPool } from "./fold-worker-pool";
 import { StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
-import { nodeTranscriptSource } from "./transcript-source";
+import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
 
 
 /**
@@ -40,13 +40,18 @@ export class VaultSync {
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
-		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number } } = {},
+		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number }; roots?: (settings: Settings) => AgentRoots } = {},
 	) {
 		this.stateDir = stateDir;
 		this.projectsDir = projectsDir;
 		this.claudeDir = dirname(projectsDir);
 		this.store = new StateFolder(stateDir);
-		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool);
+		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool, () => this.roots(this.settings));
+	}
+
+	/** The agents to read and where: as the caller says, else Claude Code's folder alone. */
+	private roots(settings: Settings): AgentRoots {
+		return this.options.roots?.(settings) ?? { "claude-code": this.projectsDir };
 	}
 
 	/** Projects with sessions in the sync state whose folder exists on this machine, latest first. */
@@ -79,7 +84,7 @@ export class VaultSync {
 		this.settings = settings;
 		const state = await this.store.loadState();
 		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };
-		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir), readOnly, () => redactionSpec(settings));
+		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir, undefined, () => this.roots(settings)), readOnly, () => redactionSpec(settings));
 		return planFromSources(await this.deps(settings, state, index), { ...options, dryRun: true });
 	}
 

@@ -1,7 +1,7 @@
 import type { SubagentMeta } from "../transcript/link-subagents";
 import type { RawLine } from "../transcript/jsonl-lines";
-import { foldLines } from "../transcript/fold";
-import { createSession, serializeSession, type SerializedSession } from "../transcript/session-model";
+import { foldFor, sessionFor } from "../transcript/fold-for";
+import { serializeSession, type SerializedSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, type PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
@@ -41,11 +41,12 @@ export async function foldWholeTranscript(
 	read: (onLines: (lines: RawLine[]) => void, onRestart: () => void) => Promise<{ cursor: TailCursor; bytesRead: number }>,
 ): Promise<FoldedWhole> {
 	// The model is serialized and dropped right after: no need to copy clipped text.
-	let model = createSession(file.fileId, file.agentId, false);
+	let model = sessionFor(file, false);
+	const fold = foldFor(file);
 	const result = await read(
-		(lines) => foldLines(model, lines),
+		(lines) => fold(model, lines),
 		() => {
-			model = createSession(file.fileId, file.agentId, false);
+			model = sessionFor(file, false);
 		},
 	);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));

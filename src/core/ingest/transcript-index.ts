@@ -5,9 +5,9 @@ import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
-import { foldLines } from "../transcript/fold";
+import { foldFor, readsWhole, sessionFor } from "../transcript/fold-for";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
-import { createSession, restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
+import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -212,7 +212,9 @@ export class TranscriptIndex {
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
 		let saved: FoldedWhole["saved"];
-		if (!known && this.source.foldWhole) {
+		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`).
+		const anew = known !== undefined && readsWhole(file);
+		if ((!known || anew) && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined);
 			prepared = folded.prepared;
@@ -222,14 +224,15 @@ export class TranscriptIndex {
 			model = restoreSession(folded.model);
 			read = folded;
 		} else {
-			let folding = known?.model ?? createSession(file.fileId, file.agentId);
+			let folding = known && !anew ? known.model : sessionFor(file);
+			const fold = foldFor(file);
 			read = await this.source.readAppended(
 				file.path,
-				known?.cursor,
-				(lines) => foldLines(folding, lines),
+				anew ? undefined : known?.cursor,
+				(lines) => fold(folding, lines),
 				// Truncated or replaced: what was folded no longer describes the file.
 				() => {
-					folding = createSession(file.fileId, file.agentId);
+					folding = sessionFor(file);
 				},
 			);
 			model = folding;

@@ -4,6 +4,8 @@ export interface TranscriptFile {
 	path: string;
 	/** The agent that wrote it; absent: Claude Code. */
 	agent?: AgentId;
+	/** The session's folder, when the agent records it beside the file rather than in it (Gemini CLI). */
+	cwd?: string;
 	/** Folder under the projects root (the encoded cwd; never decoded back into a path). */
 	projectDir: string;
 	kind: "session" | "subagent";

@@ -1,0 +1,313 @@
+import type { RawLine } from "./jsonl-lines";
+import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { isObject, isoTime } from "./parse-line";
+import type { SessionModel, ToolCall } from "./session-model";
+
+/**
+ * Codex CLI's rollout files (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`), folded into the
+ * same session model as Claude Code's transcripts. Each line is `{timestamp, type, payload}`:
+ * `session_meta` first, then `turn_context`, `event_msg`, `response_item` and `compacted`.
+ *
+ * The conversation is written twice: as events (`event_msg`: `user_message`, `agent_message`,
+ * `agent_reasoning` up to 0.140; `item_completed` with `UserMessage`, `AgentMessage`, `Reasoning`,
+ * `CommandExecution` items from 0.171) and as model input items (`response_item`: `message`,
+ * `reasoning`). The events are what the person saw; the items also hold what the client injected
+ * (instructions, AGENTS.md, the environment). So the text comes from the events, and tool calls
+ * from the items, with a command's execution (its id is the call's) completing its call.
+ *
+ * Tools become the names the digest knows: a shell call is `Bash` with its command line, a plan
+ * update is `TodoWrite` with its steps; `apply_patch` keeps its name and gives the files it touched.
+ */
+export function foldCodexLines(model: SessionModel, lines: readonly RawLine[]): void {
+	for (const line of lines) foldCodexLine(model, line);
+}
+
+function foldCodexLine(model: SessionModel, line: RawLine): void {
+	if (line.text !== null && line.text.trim() === "") return;
+	model.counts.lines++;
+	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	let value: unknown;
+	try {
+		value = JSON.parse(line.text);
+	} catch {
+		return markMalformed(model, line.no, "invalid JSON");
+	}
+	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
+	const payload = isObject(value.payload) ? value.payload : {};
+	const timestamp = isoTime(value.timestamp);
+	model.counts.records++;
+	if (timestamp) noteTime(model, timestamp);
+	switch (value.type) {
+		case "session_meta":
+			return foldMeta(model, payload);
+		case "turn_context":
+			noteCwd(model, payload.cwd);
+			if (typeof payload.model === "string" && payload.model !== "") addUnique(model, "models", payload.model);
+			return;
+		case "event_msg":
+			return foldEvent(model, payload, timestamp);
+		case "response_item":
+			return foldItem(model, payload, timestamp);
+		case "compacted":
+			model.counts.compactions++;
+			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof payload.message === "string" && payload.message !== "" ? clip(model, payload.message, LIMITS.compactSummary) : undefined });
+			return;
+		default:
+			return unknown(model, `codex:${String(value.type)}`);
+	}
+}
+
+function foldMeta(model: SessionModel, payload: Record<string, unknown>): void {
+	// Newer writers say `session_id`, older ones `id`: Codex reads both.
+	const id = typeof payload.session_id === "string" ? payload.session_id : typeof payload.id === "string" ? payload.id : undefined;
+	if (id) addUnique(model, "sessionIds", id);
+	noteCwd(model, payload.cwd);
+	if (typeof payload.cli_version === "string" && payload.cli_version !== "") addUnique(model, "versions", payload.cli_version);
+	const branch = isObject(payload.git) && typeof payload.git.branch === "string" ? payload.git.branch : undefined;
+	if (branch) {
+		model.gitBranch = branch;
+		addUnique(model, "branches", branch);
+	}
+}
+
+function noteCwd(model: SessionModel, cwd: unknown): void {
+	if (typeof cwd !== "string" || cwd === "") return;
+	if (model.cwd === undefined) model.cwd = cwd;
+	addUnique(model, "cwds", cwd);
+}
+
+function foldEvent(model: SessionModel, payload: Record<string, unknown>, timestamp: string | undefined): void {
+	switch (payload.type) {
+		case "user_message": {
+			const text = typeof payload.message === "string" ? payload.message : "";
+			const images = Array.isArray(payload.images) ? payload.images.length : 0;
+			if (text.trim() === "" && images === 0) return;
+			model.counts.prompts++;
+			model.counts.images += images;
+			model.lastPrompt = text;
+			pushEvent(model, { kind: "prompt", promptKind: "prompt", text: clip(model, text, LIMITS.prompt), uuid: undefined, timestamp, images });
+			return;
+		}
+		case "agent_message": {
+			const text = typeof payload.message === "string" ? payload.message : "";
+			if (text.trim() === "") return;
+			model.counts.assistantMessages++;
+			pushEvent(model, { kind: "text", text: clip(model, text, LIMITS.text), messageId: undefined, timestamp, sidechain: undefined });
+			return;
+		}
+		case "agent_reasoning": {
+			const text = typeof payload.text === "string" ? payload.text : "";
+			model.counts.thinking++;
+			pushEvent(model, { kind: "thinking", text: clip(model, text, LIMITS.thinking), redacted: false, messageId: undefined, timestamp, sidechain: undefined });
+			return;
+		}
+		case "token_count":
+			return noteTokens(model, payload.info);
+		case "item_completed":
+			return foldCompletedItem(model, isObject(payload.item) ? payload.item : {}, timestamp);
+		case "error":
+		case "stream_error": {
+			model.counts.apiErrors++;
+			const text = typeof payload.message === "string" ? payload.message : "error";
+			pushEvent(model, { kind: "error", source: "api", text: clip(model, text, LIMITS.text), timestamp });
+			return;
+		}
+		case "turn_aborted":
+			model.counts.interruptions++;
+			return;
+		default:
+			// Progress the client shows (task started, command begun and ended, patches applied): the items carry it.
+			return;
+	}
+}
+
+/** `total_token_usage` is the session's running total: the last one is the session's. Input counts cached input too. */
+function noteTokens(model: SessionModel, info: unknown): void {
+	if (!isObject(info) || !isObject(info.total_token_usage)) return;
+	const total = info.total_token_usage;
+	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+	const cached = n(total.cached_input_tokens);
+	model.tokens.input = Math.max(0, n(total.input_tokens) - cached);
+	model.tokens.cacheRead = cached;
+	model.tokens.output = n(total.output_tokens);
+	model.tokens.cacheCreation = n(total.cache_write_input_tokens);
+}
+
+/** Text of an item's content parts (`[{type: "text" | "Text", text}]`). */
+function partsText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.flatMap((part) => (isObject(part) && typeof part.text === "string" ? [part.text] : [])).join("\n");
+}
+
+/** An item the client showed (0.171+), as the events of older versions. */
+function foldCompletedItem(model: SessionModel, item: Record<string, unknown>, timestamp: string | undefined): void {
+	switch (item.type) {
+		case "UserMessage":
+			return foldEvent(model, { type: "user_message", message: partsText(item.content) }, timestamp);
+		case "AgentMessage":
+			return foldEvent(model, { type: "agent_message", message: partsText(item.content) }, timestamp);
+		case "Reasoning":
+			return foldEvent(model, { type: "agent_reasoning", text: Array.isArray(item.summary_text) ? item.summary_text.filter((t) => typeof t === "string").join("\n\n") : "" }, timestamp);
+		case "CommandExecution": {
+			const id = typeof item.id === "string" ? item.id : undefined;
+			const command = commandLine(item.command);
+			if (command === undefined) return;
+			const output = { output: typeof item.aggregated_output === "string" ? item.aggregated_output : "", metadata: { exit_code: typeof item.exit_code === "number" ? item.exit_code : item.status === "failed" ? 1 : 0 } };
+			const call = id === undefined ? undefined : model.index.calls.get(id);
+			// The execution of a call already folded (its id is the call's): it completes that call.
+			if (call) {
+				if (!call.elided) call.input = { command: clip(model, command, LIMITS.toolInputString) };
+				call.name = "Bash";
+			} else foldCall(model, id, "shell", { command }, timestamp);
+			return foldOutput(model, id ?? `codex-call-${model.counts.toolCalls}`, output);
+		}
+		default:
+			return;
+	}
+}
+
+function foldItem(model: SessionModel, payload: Record<string, unknown>, timestamp: string | undefined): void {
+	const callId = typeof payload.call_id === "string" ? payload.call_id : typeof payload.id === "string" ? payload.id : undefined;
+	switch (payload.type) {
+		case "message":
+		case "reasoning":
+			// Written as events too (see above); the items alone also hold injected instructions.
+			return;
+		case "function_call": {
+			const name = typeof payload.name === "string" ? payload.name : "tool";
+			return foldCall(model, callId, name, parseArguments(payload.arguments), timestamp);
+		}
+		case "custom_tool_call": {
+			const name = typeof payload.name === "string" ? payload.name : "tool";
+			return foldCall(model, callId, name, typeof payload.input === "string" ? { input: payload.input } : {}, timestamp);
+		}
+		case "local_shell_call": {
+			const action = isObject(payload.action) ? payload.action : {};
+			return foldCall(model, callId, "local_shell", { command: action.command, workdir: action.working_directory }, timestamp);
+		}
+		case "web_search_call": {
+			const action = isObject(payload.action) ? payload.action : {};
+			return foldCall(model, callId, "web_search", { query: action.query }, timestamp);
+		}
+		case "function_call_output":
+		case "custom_tool_call_output":
+		case "local_shell_call_output":
+			return foldOutput(model, callId, payload.output);
+		default:
+			return unknown(model, `codex:response_item:${String(payload.type)}`);
+	}
+}
+
+function parseArguments(raw: unknown): Record<string, unknown> {
+	if (isObject(raw)) return raw;
+	if (typeof raw !== "string") return {};
+	try {
+		const value: unknown = JSON.parse(raw);
+		return isObject(value) ? value : { arguments: raw };
+	} catch {
+		return { arguments: raw };
+	}
+}
+
+const SHELL_TOOLS = new Set(["shell", "shell_command", "exec_command", "local_shell", "container.exec"]);
+
+/** A Codex call as the model's vocabulary has it (see the file's comment). */
+function normalized(name: string, input: Record<string, unknown>): { name: string; input: Record<string, unknown> } {
+	if (SHELL_TOOLS.has(name)) {
+		const command = commandLine(input.command ?? input.cmd);
+		if (command !== undefined) return { name: "Bash", input: { command, ...(typeof input.workdir === "string" ? { workdir: input.workdir } : {}) } };
+	}
+	if (name === "update_plan" && Array.isArray(input.plan)) {
+		const todos = input.plan.flatMap((step) => (isObject(step) && typeof step.step === "string" ? [{ content: step.step, status: typeof step.status === "string" ? step.status : "pending" }] : []));
+		return { name: "TodoWrite", input: { todos } };
+	}
+	return { name, input };
+}
+
+/** `["bash", "-lc", "npm test"]` is `npm test`; other argument lists are joined with spaces. */
+function commandLine(command: unknown): string | undefined {
+	if (typeof command === "string") return command;
+	if (!Array.isArray(command) || !command.every((part): part is string => typeof part === "string")) return undefined;
+	const parts = command;
+	if (parts.length === 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]!) && /^-l?c$/.test(parts[1]!)) return parts[2];
+	return parts.join(" ");
+}
+
+function foldCall(model: SessionModel, id: string | undefined, rawName: string, rawInput: Record<string, unknown>, timestamp: string | undefined): void {
+	const callId = id ?? `codex-call-${model.counts.toolCalls + 1}`;
+	if (model.index.calls.has(callId)) return;
+	const { name, input } = normalized(rawName, rawInput);
+	model.counts.toolCalls++;
+	const patch = typeof input.input === "string" ? input.input : typeof input.patch === "string" ? input.patch : "";
+	if (name === "apply_patch") for (const [kind, path] of patchedFiles(patch)) addFile(model, kind, absolute(model, path));
+	if (model.events.length >= LIMITS.events) {
+		model.index.calls.set(callId, { id: callId, name, input: {}, elided: true });
+		model.counts.elidedEvents++;
+		return;
+	}
+	const call: ToolCall = { id: callId, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId: undefined, result: undefined, agentId: undefined };
+	model.index.calls.set(callId, call);
+	pushEvent(model, { kind: "tool", call, sidechain: undefined });
+}
+
+/** The files an `apply_patch` envelope adds, updates or deletes (`*** Update File: src/a.ts`). */
+function patchedFiles(patch: string): ["written" | "edited", string][] {
+	const out: ["written" | "edited", string][] = [];
+	for (const line of patch.split("\n")) {
+		const m = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line.trimEnd());
+		if (m) out.push([m[1] === "Add" ? "written" : "edited", m[2]!.trim()]);
+		const moved = /^\*\*\* Move to: (.+)$/.exec(line.trimEnd());
+		if (moved) out.push(["written", moved[1]!.trim()]);
+	}
+	return out;
+}
+
+function absolute(model: SessionModel, path: string): string {
+	if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || model.cwd === undefined) return path;
+	return `${model.cwd.replace(/[\\/]+$/, "")}/${path.replace(/^\.\//, "")}`;
+}
+
+function foldOutput(model: SessionModel, id: string | undefined, output: unknown): void {
+	const call = id === undefined ? undefined : model.index.calls.get(id);
+	if (!call) {
+		model.counts.orphanResults++;
+		return;
+	}
+	const { text, failed } = outputOf(output);
+	if (failed) model.counts.toolErrors++;
+	if (call.elided) {
+		model.index.calls.delete(call.id);
+		return;
+	}
+	call.result = { isError: failed, text: clip(model, text, LIMITS.toolResult) };
+}
+
+/** Shell outputs come as JSON (`{"output": …, "metadata": {"exit_code": 1}}`), as text with an exit code line, or as content parts. */
+function outputOf(output: unknown): { text: string; failed: boolean } {
+	const value = typeof output === "string" ? tryJson(output) : output;
+	if (isObject(value)) {
+		const text = typeof value.output === "string" ? value.output : typeof value.content === "string" ? value.content : JSON.stringify(value);
+		const exit = isObject(value.metadata) ? value.metadata.exit_code : undefined;
+		return { text, failed: value.success === false || (typeof exit === "number" && exit !== 0) };
+	}
+	const text = typeof output === "string" ? output : partsText(output);
+	// `exec_command` reports "Process exited with code 3", then "Output:" and the output; `shell` "Exit code: 3".
+	const exit = /^(?:Exit code:|Process exited with code) (\d+)/m.exec(text);
+	const at = text.indexOf("\nOutput:\n");
+	return { text: at >= 0 ? text.slice(at + "\nOutput:\n".length) : text, failed: exit !== null && exit[1] !== "0" };
+}
+
+function tryJson(text: string): unknown {
+	if (!text.startsWith("{")) return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+function unknown(model: SessionModel, type: string): void {
+	model.counts.unknownRecords++;
+	model.unknownTypes[type] = (model.unknownTypes[type] ?? 0) + 1;
+}

@@ -1,0 +1,38 @@
+import { agentOf } from "./agents";
+import { foldCodexLines } from "./codex-fold";
+import { foldLines } from "./fold";
+import { foldGeminiLines } from "./gemini-fold";
+import type { RawLine } from "./jsonl-lines";
+import { createSession, type SessionModel } from "./session-model";
+import type { TranscriptFile } from "./transcript-files";
+
+/** Folds a batch of a transcript's lines into its model, the way its agent writes them. */
+export type LineFold = (model: SessionModel, lines: readonly RawLine[]) => void;
+
+/** The fold for a file's agent. */
+export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
+	switch (agentOf(file)) {
+		case "codex":
+			return foldCodexLines;
+		case "gemini-cli":
+			return foldGeminiLines;
+		default:
+			return foldLines;
+	}
+}
+
+/** Gemini CLI's later lines change what earlier ones meant (see `gemini-fold.ts`): its files are read whole each time. */
+export function readsWhole(file: Pick<TranscriptFile, "agent">): boolean {
+	return agentOf(file) === "gemini-cli";
+}
+
+/** An empty model for a file, its agent recorded (and its folder, when the agent keeps that beside the file). */
+export function sessionFor(file: Pick<TranscriptFile, "fileId" | "agentId" | "agent" | "cwd">, copyClips = true): SessionModel {
+	const model = createSession(file.fileId, file.agentId, copyClips, file.agent);
+	if (file.cwd !== undefined) {
+		model.cwd = file.cwd;
+		model.cwds.push(file.cwd);
+		model.index.sets.cwds.add(file.cwd);
+	}
+	return model;
+}

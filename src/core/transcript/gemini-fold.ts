@@ -1,0 +1,241 @@
+import type { RawLine } from "./jsonl-lines";
+import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { isObject, isoTime } from "./parse-line";
+import type { SessionModel, ToolCall } from "./session-model";
+
+/**
+ * Gemini CLI's session files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`), folded into the
+ * same session model as Claude Code's. Lines only append, but what they mean does not: a message
+ * line repeated with the same `id` replaces the earlier one in its place, `{"$set": {"messages":
+ * […]}}` replaces the whole list (a resume), and `{"$rewindTo": id}` drops that message and all
+ * after it. So the fold keeps the messages by id, as the CLI does, and makes the session's events
+ * again from them after each batch of lines; a changed file is read from its start (the files
+ * are small: tool outputs are capped at 50 KB).
+ *
+ * Tools become the names the digest knows (`run_shell_command` is `Bash`, `read_file` is `Read`…).
+ * The `<session_context>` message the CLI puts first (date, folder tree, GEMINI.md) is not a prompt.
+ */
+export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]): void {
+	const state = stateOf(model);
+	for (const line of lines) foldGeminiLine(model, state, line);
+	rebuild(model, state);
+}
+
+interface Message {
+	id: string;
+	type: string;
+	timestamp?: string;
+	content: unknown;
+	thoughts?: unknown;
+	tokens?: unknown;
+	model?: unknown;
+	toolCalls?: unknown;
+}
+
+interface GeminiState {
+	/** The conversation by message id, in the CLI's order. */
+	messages: Map<string, Message>;
+	/** The fullest version of each message seen on a line of its own: a resume's snapshot drops tokens, thoughts and tools. */
+	rich: Map<string, Message>;
+	summary?: string;
+}
+
+/** Kept beside the model while a file is read (a changed file is read again from its start). */
+const STATES = new WeakMap<SessionModel, GeminiState>();
+
+function stateOf(model: SessionModel): GeminiState {
+	let state = STATES.get(model);
+	if (!state) {
+		state = { messages: new Map(), rich: new Map() };
+		STATES.set(model, state);
+	}
+	return state;
+}
+
+function foldGeminiLine(model: SessionModel, state: GeminiState, line: RawLine): void {
+	if (line.text !== null && line.text.trim() === "") return;
+	model.counts.lines++;
+	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	let value: unknown;
+	try {
+		value = JSON.parse(line.text);
+	} catch {
+		return markMalformed(model, line.no, "invalid JSON");
+	}
+	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
+	model.counts.records++;
+	if (typeof value.$rewindTo === "string") return rewind(state, value.$rewindTo);
+	if (typeof value.id === "string") {
+		const message = messageOf(value);
+		state.messages.set(message.id, message);
+		state.rich.set(message.id, message);
+		return;
+	}
+	if (isObject(value.$set)) {
+		const set = value.$set;
+		if (Array.isArray(set.messages)) {
+			state.messages.clear();
+			for (const item of set.messages) if (isObject(item) && typeof item.id === "string") state.messages.set(item.id, state.rich.get(item.id) ?? messageOf(item));
+		}
+		if (typeof set.summary === "string") state.summary = set.summary;
+		if (typeof set.sessionId === "string") addUnique(model, "sessionIds", set.sessionId);
+		return;
+	}
+	if (typeof value.sessionId === "string") {
+		addUnique(model, "sessionIds", value.sessionId);
+		const start = isoTime(value.startTime);
+		if (start) noteTime(model, start);
+		if (Array.isArray(value.directories)) for (const dir of value.directories) if (typeof dir === "string") noteCwd(model, dir);
+		return;
+	}
+	model.counts.unknownRecords++;
+	model.unknownTypes["gemini:unknown"] = (model.unknownTypes["gemini:unknown"] ?? 0) + 1;
+}
+
+function messageOf(o: Record<string, unknown>): Message {
+	return { id: String(o.id), type: typeof o.type === "string" ? o.type : "unknown", timestamp: isoTime(o.timestamp), content: o.content, thoughts: o.thoughts, tokens: o.tokens, model: o.model, toolCalls: o.toolCalls };
+}
+
+function rewind(state: GeminiState, id: string): void {
+	let found = false;
+	for (const key of [...state.messages.keys()]) {
+		if (key === id) found = true;
+		if (found) state.messages.delete(key);
+	}
+	if (!found) state.messages.clear();
+}
+
+function noteCwd(model: SessionModel, cwd: string): void {
+	if (cwd === "") return;
+	if (model.cwd === undefined) model.cwd = cwd;
+	addUnique(model, "cwds", cwd);
+}
+
+/** The session's events, counts, tokens and files made again from the messages as they stand. */
+function rebuild(model: SessionModel, state: GeminiState): void {
+	const counts = model.counts;
+	model.events = [];
+	model.index.calls.clear();
+	model.index.retainedChars = 0;
+	model.files = { read: [], written: [], edited: [] };
+	model.index.files = { read: new Set(), written: new Set(), edited: new Set() };
+	model.tokens = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
+	Object.assign(counts, { prompts: 0, assistantMessages: 0, toolCalls: 0, toolErrors: 0, thinking: 0, apiErrors: 0, elidedEvents: 0, images: 0 });
+	model.index.redactedEvents = 0;
+	if (state.summary) model.aiTitle = state.summary;
+	for (const message of state.messages.values()) {
+		if (message.timestamp) noteTime(model, message.timestamp);
+		switch (message.type) {
+			case "user":
+				foldUser(model, message);
+				break;
+			case "gemini":
+				foldReply(model, message);
+				break;
+			case "error":
+				counts.apiErrors++;
+				pushEvent(model, { kind: "error", source: "api", text: clip(model, partsText(message.content), LIMITS.text), timestamp: message.timestamp });
+				break;
+			default:
+				// `info` and `warning`: the CLI's own notices.
+				break;
+		}
+	}
+}
+
+/** Text of `content`: a string, or parts `[{text}]` (functionResponse parts are tool results, thought parts are not text). */
+function partsText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.flatMap((part) => (isObject(part) && typeof part.text === "string" && part.thought !== true ? [part.text] : [])).join("\n");
+}
+
+/** Parts the CLI adds to a user message (the session's context, GEMINI.md for a sub-agent): not what the person typed. */
+const INJECTED = /^\s*(?:<session_context>|<hook_context>|<loaded_context>)/;
+
+function foldUser(model: SessionModel, message: Message): void {
+	// A tool's result comes back as a user message of functionResponse parts: it is in the call already.
+	const parts = Array.isArray(message.content) ? message.content.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : message.content;
+	const text = partsText(parts);
+	if (text.trim() === "" || INJECTED.test(text)) return;
+	const command = /^\s*[/?]/.test(text);
+	if (command) model.counts.slashCommands++;
+	else model.counts.prompts++;
+	model.lastPrompt = text;
+	pushEvent(model, { kind: "prompt", promptKind: command ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: message.id, timestamp: message.timestamp, images: 0 });
+}
+
+function foldReply(model: SessionModel, message: Message): void {
+	model.counts.assistantMessages++;
+	if (typeof message.model === "string" && message.model !== "") addUnique(model, "models", message.model);
+	noteTokens(model, message.tokens);
+	if (Array.isArray(message.thoughts)) {
+		for (const thought of message.thoughts) {
+			if (!isObject(thought)) continue;
+			const text = [thought.subject, thought.description].filter((t): t is string => typeof t === "string" && t !== "").join("\n\n");
+			model.counts.thinking++;
+			pushEvent(model, { kind: "thinking", text: clip(model, text, LIMITS.thinking), redacted: false, messageId: message.id, timestamp: message.timestamp, sidechain: undefined });
+		}
+	}
+	const text = partsText(message.content);
+	if (text.trim() !== "") pushEvent(model, { kind: "text", text: clip(model, text, LIMITS.text), messageId: message.id, timestamp: message.timestamp, sidechain: undefined });
+	if (Array.isArray(message.toolCalls)) for (const call of message.toolCalls) if (isObject(call)) foldToolCall(model, call, message);
+}
+
+/** Tokens per reply, each message once (a repeated id replaced the earlier line). `input` includes the cached part. */
+function noteTokens(model: SessionModel, tokens: unknown): void {
+	if (!isObject(tokens)) return;
+	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+	const cached = n(tokens.cached);
+	model.tokens.input += Math.max(0, n(tokens.input) - cached);
+	model.tokens.cacheRead += cached;
+	model.tokens.output += n(tokens.output) + n(tokens.thoughts);
+}
+
+const TOOL_NAMES: Record<string, string> = { run_shell_command: "Bash", read_file: "Read", write_file: "Write", replace: "Edit", google_web_search: "WebSearch", web_fetch: "WebFetch", invoke_agent: "Task" };
+
+function foldToolCall(model: SessionModel, raw: Record<string, unknown>, message: Message): void {
+	const id = typeof raw.id === "string" ? raw.id : `${message.id}-${model.counts.toolCalls}`;
+	if (model.index.calls.has(id)) return;
+	const original = typeof raw.name === "string" ? raw.name : "tool";
+	const name = TOOL_NAMES[original] ?? original;
+	const args = isObject(raw.args) ? raw.args : {};
+	const input = name === "Task" ? { description: args.agent_name, prompt: args.prompt, subagent_type: args.agent_name } : args;
+	model.counts.toolCalls++;
+	const failed = typeof raw.status === "string" && raw.status !== "success";
+	if (failed) model.counts.toolErrors++;
+	const path = typeof args.file_path === "string" ? args.file_path : undefined;
+	if (path && !failed) {
+		if (name === "Read") addFile(model, "read", path);
+		else if (name === "Write") addFile(model, "written", path);
+		else if (name === "Edit") addFile(model, "edited", path);
+	}
+	if (model.events.length >= LIMITS.events) {
+		model.counts.elidedEvents++;
+		return;
+	}
+	const call: ToolCall = {
+		id,
+		name,
+		input: clipInput(model, input, 0) as Record<string, unknown>,
+		timestamp: isoTime(raw.timestamp) ?? message.timestamp,
+		messageId: message.id,
+		result: { isError: failed, text: clip(model, resultText(raw), LIMITS.toolResult) },
+		agentId: typeof raw.agentId === "string" ? raw.agentId : undefined,
+	};
+	model.index.calls.set(id, call);
+	pushEvent(model, { kind: "tool", call, sidechain: undefined });
+}
+
+/** A call's result: the plain display when the CLI gave one, else the function response's output. */
+function resultText(call: Record<string, unknown>): string {
+	if (typeof call.resultDisplay === "string" && call.resultDisplay !== "") return call.resultDisplay;
+	if (!Array.isArray(call.result)) return "";
+	return call.result
+		.flatMap((part) => {
+			const response = isObject(part) && isObject(part.functionResponse) && isObject(part.functionResponse.response) ? part.functionResponse.response : undefined;
+			const output = response?.output ?? response?.error;
+			return typeof output === "string" ? [output] : [];
+		})
+		.join("\n");
+}

@@ -1,0 +1,99 @@
+import { join } from "node:path";
+import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { openPlainFile, readPlainFile } from "./confined-path";
+import { child, list, stamp } from "./transcript-scanner";
+
+/**
+ * The other agents' session files, listed by stat alone like Claude Code's (see
+ * `transcript-scanner.ts`). Unreadable or missing folders give nothing, never an error.
+ */
+
+const ROLLOUT = /^rollout-.*\.jsonl$/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * Codex CLI: `<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl` and the same names in
+ * `<home>/archived_sessions/`. A rollout holds its own cwd; `projectDir` only groups them.
+ */
+export async function scanCodex(home: string): Promise<TranscriptFile[]> {
+	const found: TranscriptFile[] = [];
+	const visit = async (dir: string, depth: number): Promise<void> => {
+		for (const entry of await list(dir)) {
+			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1);
+			else if (entry.isFile() && ROLLOUT.test(entry.name)) {
+				const fileId = UUID.exec(entry.name)?.[0] ?? entry.name.slice(0, -".jsonl".length);
+				const file = stamp(child(dir, entry.name), { agent: "codex", projectDir: "codex", kind: "session", fileId });
+				if (file) found.push(file);
+			}
+		}
+	};
+	await visit(join(home, "sessions"), 3);
+	await visit(join(home, "archived_sessions"), 0);
+	return found;
+}
+
+const GEMINI_SESSION = /^session-.*\.jsonl?$/;
+
+/**
+ * Gemini CLI: `<home>/tmp/<project>/chats/session-<time>-<id8>.jsonl` (older ones `.json`), and
+ * sub-agents in `chats/<parent session id>/<id>.jsonl`. The project's folder is in
+ * `tmp/<project>/.project_root`, not in the session files.
+ */
+export async function scanGemini(home: string): Promise<TranscriptFile[]> {
+	const found: TranscriptFile[] = [];
+	const tmp = join(home, "tmp");
+	for (const project of await list(tmp)) {
+		if (!project.isDirectory()) continue;
+		const cwd = await projectRoot(child(child(tmp, project.name), ".project_root"));
+		const chats = child(child(tmp, project.name), "chats");
+		const base = { agent: "gemini-cli" as const, projectDir: project.name, ...(cwd === undefined ? {} : { cwd }) };
+		const entries = await list(chats);
+		const names = new Set(entries.map((e) => e.name));
+		for (const entry of entries) {
+			if (entry.isFile() && GEMINI_SESSION.test(entry.name)) {
+				// A `.json` of an older CLI is converted to a `.jsonl` of the same name when resumed: one of them is read.
+				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;
+				// The file's name has 8 characters of the session id; its first line has all of it (sub-agents name their parent by it).
+				const path = child(chats, entry.name);
+				const fileId = (await headerSessionId(path)) ?? entry.name.replace(/\.jsonl?$/, "");
+				const file = stamp(path, { ...base, kind: "session", fileId });
+				if (file) found.push(file);
+			} else if (entry.isDirectory()) {
+				for (const agent of await list(child(chats, entry.name))) {
+					if (!agent.isFile() || !agent.name.endsWith(".jsonl")) continue;
+					const id = agent.name.slice(0, -".jsonl".length);
+					const file = stamp(child(child(chats, entry.name), agent.name), { ...base, kind: "subagent", fileId: id, agentId: id, parentSessionId: entry.name });
+					if (file) found.push(file);
+				}
+			}
+		}
+	}
+	return found;
+}
+
+/** The `sessionId` of a Gemini CLI session file's first line (or of an older whole-JSON file's start). */
+async function headerSessionId(path: string): Promise<string | undefined> {
+	try {
+		const handle = await openPlainFile(path);
+		try {
+			const buffer = Buffer.alloc(1024);
+			const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+			const id = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(buffer.toString("utf8", 0, bytesRead))?.[1];
+			return id;
+		} finally {
+			await handle.close();
+		}
+	} catch {
+		return undefined;
+	}
+}
+
+/** The project folder Gemini CLI wrote for a project's folder: a small plain file (never a FIFO), or nothing. */
+async function projectRoot(path: string): Promise<string | undefined> {
+	try {
+		const text = (await readPlainFile(path)).trim();
+		return text.length > 0 && text.length < 4096 && !text.includes("\n") ? text : undefined;
+	} catch {
+		return undefined;
+	}
+}

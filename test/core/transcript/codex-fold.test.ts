@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { foldCodexLines } from "../../../src/core/transcript/codex-fold";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
+
+/** Codex CLI rollouts recorded from the real client (0.60.1, 0.140.0, 0.171.0) against a stub of the Responses API. */
+const ROOT = join(__dirname, "..", "..", "fixtures", "agents", "codex");
+const rollouts = readdirSync(ROOT, { recursive: true })
+	.map(String)
+	.filter((f) => /rollout-.*\.jsonl$/.test(f))
+	.sort();
+const scenario = (name: string) => rollouts.filter((f) => f.includes(`/${name}/`));
+
+function fold(text: string, cut?: number): SessionModel {
+	const model = createSession("s", undefined, true, "codex");
+	const bytes = Buffer.from(text, "utf8");
+	// Read in two pieces (a sync that came while the file grew), or whole.
+	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
+	let no = 1;
+	let rest = Buffer.alloc(0);
+	for (const part of parts) {
+		const joined = Buffer.concat([rest, part]);
+		const split = splitCompleteLines(joined, no);
+		foldCodexLines(model, split.lines);
+		no += split.lines.length;
+		rest = joined.subarray(split.consumed);
+	}
+	return model;
+}
+const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
+
+describe("the Codex CLI fold, on recorded rollouts", () => {
+	it("has recordings of three versions", () => {
+		expect(new Set(rollouts.map((f) => f.split("/")[0]))).toEqual(new Set(["0.60.1", "0.140.0", "0.171.0"]));
+	});
+
+	it.each(rollouts)("%s: the person's prompts and the replies, not what the client injected", (f) => {
+		const model = fold(read(f));
+		const prompts = promptsOf(model).map((p) => p.text);
+		expect(prompts.length).toBeGreaterThan(0);
+		for (const p of prompts) expect(p).not.toMatch(/AGENTS\.md instructions|<environment_context>|<INSTRUCTIONS>/);
+		expect(model.events.some((e) => e.kind === "text")).toBe(true);
+		expect(model.cwd).toMatch(/\/project$/);
+		expect(model.versions[0]).toBe(f.split("/")[0]);
+		expect(model.sessionIds).toHaveLength(1);
+		expect(model.counts.malformed).toBe(0);
+		expect(model.tokens.input + model.tokens.cacheRead).toBeGreaterThan(0);
+	});
+
+	it.each(scenario("b-tool-call").concat(scenario("b2-function-call")))("%s: the shell commands with their output and exit code", (f) => {
+		const model = fold(read(f));
+		const calls = toolCallsOf(model).filter((c) => c.name === "Bash");
+		const commands = calls.map((c) => c.input.command);
+		expect(commands).toContain("cat README.md");
+		const failing = calls.find((c) => String(c.input.command).includes("exit 3"));
+		expect(failing?.result?.isError).toBe(true);
+		expect(calls.find((c) => c.input.command === "cat README.md")?.result?.text).toContain("Demo project");
+		expect(model.gitBranch).toBe("feature/demo");
+		expect(model.events.some((e) => e.kind === "thinking")).toBe(true);
+	});
+
+	it.each(scenario("c-resume"))("%s: a resumed session appends its turns to the same rollout", (f) => {
+		expect(promptsOf(fold(read(f))).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it.each(rollouts)("%s: read in two pieces, the same model as read whole", (f) => {
+		const text = read(f);
+		const whole = JSON.stringify(serializeSession(fold(text)));
+		for (const cut of [1, Math.floor(text.length / 3), Math.floor(text.length / 2) + 7]) expect(JSON.stringify(serializeSession(fold(text, cut)))).toBe(whole);
+	});
+
+	it("counts a bad line with its number, and an unknown record type, and goes on", () => {
+		const f = scenario("a-plain-text")[0]!;
+		const lines = read(f).split("\n");
+		lines.splice(2, 0, "{not json", JSON.stringify({ timestamp: "2026-12-01T15:40:06.000Z", type: "future_thing", payload: {} }));
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([{ line: 3, reason: "invalid JSON" }]);
+		expect(model.unknownTypes["codex:future_thing"]).toBe(1);
+		expect(promptsOf(model).length).toBeGreaterThan(0);
+	});
+});

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { foldGeminiLines } from "../../../src/core/transcript/gemini-fold";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
+
+/** Gemini CLI 0.61.0 session files recorded from the real client against a stub of the Gemini API. */
+const ROOT = join(__dirname, "..", "..", "fixtures", "agents", "gemini-cli", "0.61.0");
+const files = readdirSync(ROOT, { recursive: true })
+	.map(String)
+	.filter((f) => f.endsWith(".jsonl"))
+	.sort();
+const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
+const find = (part: string) => files.find((f) => f.includes(part))!;
+
+function fold(text: string, cut?: number): SessionModel {
+	const model = createSession("s", undefined, true, "gemini-cli");
+	const bytes = Buffer.from(text, "utf8");
+	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
+	let no = 1;
+	let rest = Buffer.alloc(0);
+	for (const part of parts) {
+		const joined = Buffer.concat([rest, part]);
+		const split = splitCompleteLines(joined, no);
+		foldGeminiLines(model, split.lines);
+		no += split.lines.length;
+		rest = joined.subarray(split.consumed);
+	}
+	return model;
+}
+
+describe("the Gemini CLI fold, on recorded sessions", () => {
+	it.each(files)("%s: folds without a bad line, and read in two pieces gives the same model", (f) => {
+		const text = read(f);
+		const whole = fold(text);
+		expect(whole.counts.malformed).toBe(0);
+		expect(whole.sessionIds.length).toBeGreaterThanOrEqual(1);
+		for (const cut of [Math.floor(text.length / 3), Math.floor(text.length / 2) + 5]) expect(JSON.stringify(serializeSession(fold(text, cut)))).toBe(JSON.stringify(serializeSession(whole)));
+	});
+
+	it("a text session: the typed prompt, not the CLI's <session_context>, and the reply with its tokens and model", () => {
+		const model = fold(read(find("session-2026-12-01T15-36-25212a91")));
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Say hello"]);
+		expect(model.events.filter((e) => e.kind === "text").map((e) => (e.kind === "text" ? e.text : ""))).toEqual(["STUB-REPLY-TEXT: Hello from the stub. Second chunk of the reply."]);
+		expect(model.models).toEqual(["gemini-3.8-flash"]);
+		expect(model.tokens.input).toBe(10226);
+		expect(model.tokens.output).toBe(23);
+	});
+
+	it("a tool session: the call once (its line is written twice), with its result, the thoughts, and the file read", () => {
+		const f = files.find((name) => /demo-project\/chats\/session-/.test(name) && read(name).includes('"read_file"'))!;
+		const model = fold(read(f));
+		const reads = toolCallsOf(model).filter((c) => c.name === "Read");
+		expect(reads).toHaveLength(1);
+		expect(reads[0]?.result?.text ?? "").not.toBe("");
+		expect(model.files.read).toContain("README.md");
+		expect(model.events.some((e) => e.kind === "thinking")).toBe(true);
+		expect(model.counts.toolCalls).toBe(toolCallsOf(model).length);
+	});
+
+	it("a resumed session: the turns before the resume and after it, each once", () => {
+		const model = fold(read(find("resumed-later/tmp/demo-project/chats/session-2026-12-01T15-36-a77a5599")));
+		const prompts = promptsOf(model).map((p) => p.text);
+		expect(prompts.length).toBeGreaterThanOrEqual(2);
+		expect(new Set(prompts).size).toBe(prompts.length);
+	});
+
+	it("$rewindTo drops that message and all after it", () => {
+		const lines = [
+			{ sessionId: "0f000000-0000-4000-8000-000000000001", projectHash: "x", startTime: "2026-12-01T10:00:00.000Z", kind: "main" },
+			{ id: "u1", timestamp: "2026-12-01T10:00:01.000Z", type: "user", content: [{ text: "first" }] },
+			{ id: "g1", timestamp: "2026-12-01T10:00:02.000Z", type: "gemini", content: "one" },
+			{ id: "u2", timestamp: "2026-12-01T10:00:03.000Z", type: "user", content: [{ text: "second" }] },
+			{ id: "g2", timestamp: "2026-12-01T10:00:04.000Z", type: "gemini", content: "two" },
+			{ $rewindTo: "u2" },
+			{ id: "u3", timestamp: "2026-12-01T10:00:05.000Z", type: "user", content: [{ text: "third" }] },
+		];
+		const model = fold(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["first", "third"]);
+		expect(model.events.filter((e) => e.kind === "text")).toHaveLength(1);
+	});
+
+	it("counts a bad line with its number and goes on", () => {
+		const f = find("session-2026-12-01T15-36-25212a91");
+		const lines = read(f).split("\n");
+		lines.splice(1, 0, "{not json");
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([{ line: 2, reason: "invalid JSON" }]);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Say hello"]);
+	});
+
+	it("a sub-agent's file: its task, not the GEMINI.md the CLI put before it", () => {
+		const model = fold(read(files.find((f) => /chats\/[0-9a-f-]{36}\//.test(f))!));
+		expect(promptsOf(model).map((p) => p.text).join("\n")).not.toContain("loaded_context");
+		expect(model.cwd).toBe("/tmp/gemini-record/work/demo-project");
+	});
+});

@@ -1,0 +1,99 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
+import { VaultSync } from "../../src/node/vault-sync";
+import { MemoryNotes } from "../fakes/memory-notes";
+
+/**
+ * Codex CLI and Gemini CLI sessions recorded from the real clients, with the bundled Claude Code
+ * examples, into one vault: one history across agents. The recorded sessions ran in folders that
+ * are gone; each is moved to one project folder here, as if the person used all three agents in it.
+ */
+const FIXTURES = join(__dirname, "..", "fixtures", "agents");
+let root: string;
+let project: string;
+let notes: MemoryNotes;
+
+/** Copies a tree, replacing a path inside every file (the recorded project folders). */
+function copyWith(from: string, to: string, replace: [string, string][]): void {
+	cpSync(from, to, { recursive: true });
+	for (const f of readdirSync(to, { recursive: true }) as string[]) {
+		const path = join(to, f);
+		if (!statSync(path).isFile()) continue;
+		let text = readFileSync(path, "utf8");
+		for (const [a, b] of replace) text = text.split(a).join(b);
+		writeFileSync(path, text);
+	}
+}
+
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "vault-agents-"));
+	project = join(root, "demo-project");
+	cpSync(join(__dirname, "..", "..", "examples", "claude-projects"), join(root, "claude", "projects"), { recursive: true });
+	const recorded = readFileSync(join(FIXTURES, "codex", "0.171.0", "b-tool-call", "sessions", "2026", "12", "01", readdirSync(join(FIXTURES, "codex", "0.171.0", "b-tool-call", "sessions", "2026", "12", "01"))[0]!), "utf8");
+	const codexCwd = /"cwd":"([^"]+)"/.exec(recorded)![1]!;
+	copyWith(join(FIXTURES, "codex", "0.171.0", "b-tool-call"), join(root, "codex"), [[codexCwd, project]]);
+	copyWith(join(FIXTURES, "gemini-cli", "0.61.0", "home"), join(root, "gemini"), [["/tmp/gemini-record/work/demo-project", project]]);
+	mkdirSync(project);
+	notes = new MemoryNotes();
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const settings = (extra: Partial<Settings> = {}): Settings => ({ ...migrateSettings({}).settings, projects: [{ ...DEFAULT_PROJECT, path: project, memorySharing: false }], ...extra });
+const sync = (s: Settings) =>
+	new VaultSync(join(root, "claude", "projects"), join(root, "state"), notes, {
+		roots: (x) => ({ ...(x.agents.includes("claude-code") ? { "claude-code": join(root, "claude", "projects") } : {}), ...(x.agents.includes("codex") ? { codex: join(root, "codex") } : {}), ...(x.agents.includes("gemini-cli") ? { "gemini-cli": join(root, "gemini") } : {}) }),
+	}).run(s);
+const agentOfNote = (text: string) => /\nagent: (\S+)\n/.exec(text)?.[1];
+
+describe("VaultSync with Codex CLI and Gemini CLI", () => {
+	it("writes every agent's sessions as notes of one project, each with its agent, and names them in the context block", async () => {
+		const report = await sync(settings());
+		expect(report.errors).toEqual([]);
+		// The recorded Gemini sessions include one of another folder named demo-project: that one gets the parent's name too.
+		const folder = [...notes.files.keys()].find((p) => agentOfNote(notes.files.get(p)!) === "codex")!.split("/").slice(0, 2).join("/");
+		const inProject = [...notes.files].filter(([p]) => p.startsWith(`${folder}/2026`));
+		const agents = new Set(inProject.map(([, text]) => agentOfNote(text)));
+		expect(agents).toEqual(new Set(["codex", "gemini-cli"]));
+		const codex = inProject.find(([, t]) => agentOfNote(t) === "codex")![1];
+		expect(codex).toContain("cat README.md");
+		expect(codex).toContain("branch: feature/demo");
+		// Claude Code's examples are another project's, with their own agent.
+		expect([...notes.files].filter(([p]) => p.startsWith("AI Conversations/shop-api/2026")).every(([, t]) => agentOfNote(t) === "claude-code")).toBe(true);
+		const block = readFileSync(join(project, "CLAUDE.md"), "utf8");
+		expect(block).toContain("(Codex)");
+		expect(block).toContain("(Gemini CLI)");
+		// Nothing to do the second time.
+		const again = await sync(settings());
+		expect(again).toMatchObject({ transcriptsRead: 0, notesWritten: [], errors: [] });
+	});
+
+	it("reads only the agents the settings turn on", async () => {
+		await sync(settings({ agents: ["claude-code"] }));
+		expect([...notes.files.values()].some((t) => agentOfNote(t) === "codex" || agentOfNote(t) === "gemini-cli")).toBe(false);
+		await sync(settings({ agents: ["claude-code", "codex"] }));
+		expect([...notes.files.values()].some((t) => agentOfNote(t) === "codex")).toBe(true);
+		expect([...notes.files.values()].some((t) => agentOfNote(t) === "gemini-cli")).toBe(false);
+	});
+
+	it("a Gemini CLI session that grows is read again whole: its turns each once", async () => {
+		await sync(settings({ agents: ["gemini-cli"] }));
+		const chats = join(root, "gemini", "tmp", "demo-project", "chats");
+		const file = readdirSync(chats).find((f) => f.endsWith(".jsonl") && readFileSync(join(chats, f), "utf8").includes('"Say hello"'))!;
+		const id = /"sessionId":"([^"]+)"/.exec(readFileSync(join(chats, file), "utf8"))![1]!;
+		const noteOf = () => [...notes.files.values()].find((t) => t.startsWith(`---\nsession_id: ${id}\n`))!;
+		const count = (text: string, part: string) => text.split(part).length - 1;
+		const before = count(noteOf(), "STUB-REPLY-TEXT: Hello from the stub");
+		const lines = [
+			{ id: "u-more", timestamp: "2026-12-01T15:50:00.000Z", type: "user", content: [{ text: "And one more thing" }] },
+			{ id: "g-more", timestamp: "2026-12-01T15:50:01.000Z", type: "gemini", content: "Done the one more thing.", model: "gemini-3.8-flash" },
+		];
+		writeFileSync(join(chats, file), `${readFileSync(join(chats, file), "utf8")}${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const report = await sync(settings({ agents: ["gemini-cli"] }));
+		expect(report.transcriptsRead).toBe(1);
+		expect(noteOf()).toContain("And one more thing");
+		expect(count(noteOf(), "STUB-REPLY-TEXT: Hello from the stub")).toBe(before);
+	});
+});
