@@ -148,6 +148,9 @@ const NOT_SECRET_SUFFIXES = new Set([
 	"PREFIX", "ID", "VERSION", "LEVEL", "POLICY", "STRATEGY", "FORMAT", "SCOPE", "SCOPES", "AUDIENCE", "ISSUER",
 	"ALGORITHM", "ALG", "FIELD", "PARAM", "LABEL", "SOCK", "SOCKET", "COMMAND", "CMD", "HINT", "RESET", "REGEX", "PATTERN",
 	"DURATION", "LIFETIME", "AGE", "ROUNDS", "STORE", "CACHE", "STORAGE", "MANAGER", "HELPER", "SERVICE", "SERVER",
+	// Text about the thing, found as false positives in real transcripts (`token_usage_str = " | "`,
+	// `token_summary = "Token usage – "`): measured against gitleaks' rules, docs/redaction.md.
+	"STR", "STRING", "SUMMARY", "TEXT", "MESSAGE", "MSG", "DESCRIPTION", "SEPARATOR", "SEP", "DELIMITER", "TITLE", "PARTS",
 ]);
 /** Shell variables that merely contain a keyword: the working directory. */
 const SHELL_VARIABLES = new Set(["PWD", "OLDPWD"]);
