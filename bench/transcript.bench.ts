@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { appendFile, mkdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import type { AgentId } from "../src/core/transcript/agents";
 import { performance } from "node:perf_hooks";
 import { openTranscriptIndex } from "../src/node/transcript-index";
 import { scanTranscripts } from "../src/node/transcript-scanner";
@@ -303,6 +304,63 @@ function syncReport(run: Measured): SyncReportJson {
 	return JSON.parse(run.stdout) as SyncReportJson;
 }
 
+/**
+ * Each other agent's reader against the read-and-parse baseline on the same files, both fresh
+ * processes timed from outside, in alternating rounds. The files are the recordings of the real
+ * clients (test/fixtures/agents), copied many times with other session ids into a tree of the
+ * size a person's history reaches.
+ */
+async function benchAgents(): Promise<void> {
+	const fixtures = join(repoRoot, "test", "fixtures", "agents");
+	const trees: [AgentId, string, string][] = [
+		["codex", join(fixtures, "codex"), join(work, "agents", "codex")],
+		["gemini-cli", join(fixtures, "gemini-cli", "0.61.0", "home"), join(work, "agents", "gemini")],
+	];
+	const rows: [string, string, string, boolean][] = [];
+	for (const [agent, from, to] of trees) {
+		const bytes = await replicate(agent, from, to, 48 * MiB);
+		const reader = join(repoRoot, "bench", "out", "agent-read.cjs");
+		const base: Measured[] = [];
+		const ours: Measured[] = [];
+		await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]); // warm the page cache
+		for (let round = 0; round < 5; round++) {
+			if (round % 2 === 0) base.push(await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]));
+			ours.push(await nodeProcess([reader, agent, to]));
+			if (round % 2 === 1) base.push(await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]));
+		}
+		const b = median(base.map((m) => m.ms));
+		const o = median(ours.map((m) => m.ms));
+		const read = JSON.parse(ours[0]!.stdout) as { files: number; prompts: number; failed: number };
+		rows.push([`${agent} reader (${read.files} files, ${(bytes / MiB).toFixed(0)} MiB)`, `${o.toFixed(0)} ms`, `${(o / b).toFixed(2)}x of reading + JSON.parse of every line (${b.toFixed(0)} ms), target <= 1.5x; ${read.prompts} prompts, ${read.failed} failed`, o / b <= 1.5 && read.failed === 0]);
+	}
+	process.stdout.write(`\nother agents' readers: medians of 5 alternating rounds, each a new process timed from outside\n`);
+	report(rows);
+}
+
+/** Copies an agent's recorded tree again and again, each copy's session ids changed, until it holds `bytes`. */
+async function replicate(agent: AgentId, from: string, to: string, bytes: number): Promise<number> {
+	const files = (readdirSync(from, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl") || f.endsWith(".project_root"));
+	const marker = join(to, ".complete");
+	const sizeOf = () => (readdirSync(to, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl")).reduce((n, f) => n + statSync(join(to, f)).size, 0);
+	if (existsSync(marker)) return sizeOf();
+	await rm(to, { recursive: true, force: true });
+	let total = 0;
+	for (let copy = 0; total < bytes; copy++) {
+		const tag = copy.toString(16).padStart(4, "0");
+		for (const f of files) {
+			const text = readFileSync(join(from, f), "utf8");
+			// Another session id in each copy (uuids: their first group; Gemini's eight-character names too).
+			const changed = text.replace(/\b([0-9a-f]{4})([0-9a-f]{4})-([0-9a-f]{4})-/g, (_m, _a: string, b: string, c: string) => `${tag}${b}-${c}-`);
+			const path = agent === "codex" ? join(to, "sessions", "2026", "12", `c${tag}`, f.split("/").pop()!.replace(/^rollout-(.*)-([0-9a-f]{4})/, `rollout-$1-${tag}`)) : join(to, "tmp", `p${tag}-${f.split("/")[1]}`, ...f.split("/").slice(2));
+			await mkdir(dirname(path), { recursive: true });
+			await writeFile(path, changed);
+			if (f.endsWith(".jsonl")) total += Buffer.byteLength(changed);
+		}
+	}
+	await writeFile(marker, "");
+	return total;
+}
+
 async function benchLong(): Promise<void> {
 	const root = join(work, "long", "projects");
 	const project = join(root, "-home-dev-long");
@@ -337,6 +395,7 @@ async function main(): Promise<void> {
 	else if (mode === "tree-memory") await benchTreeMemory();
 	else if (mode === "sync") await benchSync();
 	else if (mode === "long") await benchLong();
+	else if (mode === "agents") await benchAgents();
 	else if (mode === "recall") benchRecall(report);
 	else if (mode === "hooks") benchHooks(report);
 	else if (mode === "plugin") await benchPlugin({ report, ensureTree, baseline, work });

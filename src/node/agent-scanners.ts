@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
-import { openPlainFile, readPlainFile } from "./confined-path";
+import { readPlainHeadSync } from "./confined-path";
 import { child, list, stamp } from "./transcript-scanner";
 
 /**
@@ -44,7 +44,7 @@ export async function scanGemini(home: string): Promise<TranscriptFile[]> {
 	const tmp = join(home, "tmp");
 	for (const project of await list(tmp)) {
 		if (!project.isDirectory()) continue;
-		const cwd = await projectRoot(child(child(tmp, project.name), ".project_root"));
+		const cwd = projectRoot(child(child(tmp, project.name), ".project_root"));
 		const chats = child(child(tmp, project.name), "chats");
 		const base = { agent: "gemini-cli" as const, projectDir: project.name, ...(cwd === undefined ? {} : { cwd }) };
 		const entries = await list(chats);
@@ -55,7 +55,7 @@ export async function scanGemini(home: string): Promise<TranscriptFile[]> {
 				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;
 				// The file's name has 8 characters of the session id; its first line has all of it (sub-agents name their parent by it).
 				const path = child(chats, entry.name);
-				const fileId = (await headerSessionId(path)) ?? entry.name.replace(/\.jsonl?$/, "");
+				const fileId = headerSessionId(path) ?? entry.name.replace(/\.jsonl?$/, "");
 				const file = stamp(path, { ...base, kind: "session", fileId });
 				if (file) found.push(file);
 			} else if (entry.isDirectory()) {
@@ -72,26 +72,18 @@ export async function scanGemini(home: string): Promise<TranscriptFile[]> {
 }
 
 /** The `sessionId` of a Gemini CLI session file's first line (or of an older whole-JSON file's start). */
-async function headerSessionId(path: string): Promise<string | undefined> {
+function headerSessionId(path: string): string | undefined {
 	try {
-		const handle = await openPlainFile(path);
-		try {
-			const buffer = Buffer.alloc(1024);
-			const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-			const id = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(buffer.toString("utf8", 0, bytesRead))?.[1];
-			return id;
-		} finally {
-			await handle.close();
-		}
+		return /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(readPlainHeadSync(path, 1024))?.[1];
 	} catch {
 		return undefined;
 	}
 }
 
 /** The project folder Gemini CLI wrote for a project's folder: a small plain file (never a FIFO), or nothing. */
-async function projectRoot(path: string): Promise<string | undefined> {
+function projectRoot(path: string): string | undefined {
 	try {
-		const text = (await readPlainFile(path)).trim();
+		const text = readPlainHeadSync(path, 4096).trim();
 		return text.length > 0 && text.length < 4096 && !text.includes("\n") ? text : undefined;
 	} catch {
 		return undefined;

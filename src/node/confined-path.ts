@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative } from "node:path";
 
@@ -81,5 +81,22 @@ export async function readPlainFile(path: string): Promise<string> {
 		return await handle.readFile("utf8");
 	} finally {
 		await handle.close();
+	}
+}
+
+/**
+ * The first `bytes` of a plain file, read blocking (a scan reads thousands of small heads: a
+ * thread-pool round trip each was most of its time); a FIFO or a device is refused the same way.
+ */
+export function readPlainHeadSync(path: string, bytes: number): string {
+	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		const s = fstatSync(fd);
+		if (!s.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(s)}); it is not read`);
+		const buffer = Buffer.alloc(Math.min(bytes, s.size));
+		const read = buffer.length === 0 ? 0 : readSync(fd, buffer, 0, buffer.length, 0);
+		return buffer.toString("utf8", 0, read);
+	} finally {
+		closeSync(fd);
 	}
 }
