@@ -16,6 +16,7 @@ import {
 	type Settings,
 } from "../core/settings";
 import type { DiscoveredProject } from "../core/projects/project-discovery";
+import { AGENT_NAMES } from "../core/transcript/agents";
 
 /** What the tab needs from the plugin; the tab itself touches no file. */
 export interface SettingsTabHost {
@@ -35,6 +36,8 @@ export interface SettingsTabHost {
 // Names and paths, not prose: kept out of the sentence-case check, which would lower-case them.
 const CLAUDE_CODE = "Claude Code";
 const HOME_CLAUDE_DIR = "~/.claude";
+/** Where each other agent keeps its sessions when its folder is not set (see node/agent-homes.ts). */
+const AGENT_DEFAULT_DIRS = { codex: "$CODEX_HOME or ~/.codex", "gemini-cli": "~/.gemini" } as const;
 const DEFAULT_CLAUDE_DIR = `$CLAUDE_CONFIG_DIR, else ${HOME_CLAUDE_DIR}`;
 const RULES_EXAMPLE = "payment: billing\n결제: billing";
 
@@ -174,6 +177,37 @@ export class SettingsTab extends PluginSettingTab {
 		void check(this.draft.claudeDir ?? "").then((problem) => {
 			if (generation === this.generation && !this.pending.has("claudeDir")) show(problem);
 		});
+
+		// The other agents: read or not (shared), and each one's folder on this device.
+		for (const agent of ["codex", "gemini-cli"] as const) {
+			const name = AGENT_NAMES[agent];
+			new Setting(el)
+				.setName(`Read ${name} sessions`)
+				.setDesc(`Its sessions become notes like ${CLAUDE_CODE}'s, in the same projects.`)
+				.addToggle((t) =>
+					t.setValue(this.draft.agents.includes(agent)).onChange((on) =>
+						this.now(() => {
+							this.draft.agents = on ? [...new Set([...this.draft.agents, agent])] : this.draft.agents.filter((a) => a !== agent);
+						}),
+					),
+				);
+			new Setting(el)
+				.setName(`${name} folder`)
+				.setDesc(`Leave empty for the default: ${AGENT_DEFAULT_DIRS[agent]}. Kept per device.`)
+				.addText((text) => {
+					text.setPlaceholder(AGENT_DEFAULT_DIRS[agent]).setValue(this.draft.agentDirs?.[agent] ?? "");
+					text.onChange(() =>
+						this.later(`agentDir:${agent}`, () => {
+							const value = text.getValue().trim();
+							const dirs = { ...this.draft.agentDirs };
+							if (value === "") delete dirs[agent];
+							else dirs[agent] = value;
+							this.draft.agentDirs = Object.keys(dirs).length === 0 ? undefined : dirs;
+							return true;
+						}),
+					);
+				});
+		}
 
 		new Setting(el)
 			.setName("Sync when transcripts change")
