@@ -122,7 +122,7 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		expect(afterOne.slice(handWritten.length)).toMatch(/^\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n[^]*\r\n<!-- AUTO-CONTEXT:END -->\r\n$/);
 		const block1 = blockOf(afterOne);
 		expect(block1).toContain(BACKGROUND);
-		expect(block1).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint\r\n/);
+		expect(block1).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint \(Claude Code\)\r\n/);
 		// One request, the title already: no "Asked" line; the reply's result is what was done.
 		expect(block1).not.toContain("- Asked:");
 		expect(block1).toContain("- Done: Checkout is now limited to 30 requests per minute per client (src/rate-limit.ts)\r\n");
@@ -140,7 +140,7 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		for (const req of twoRequests) {
 			const seen = requestText(req);
 			expect(seen).toContain(block1.replace(/\r\n/g, "\n"));
-			expect(seen).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint\n/);
+			expect(seen).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint \(Claude Code\)\n/);
 		}
 
 		// --- sync after session two: the block leads with it; still the same hand-written bytes.
@@ -149,8 +149,8 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		expect(afterTwo.startsWith(handWritten)).toBe(true);
 		expect(afterTwo.slice(handWritten.length)).toMatch(/^\r\n<!-- AUTO-CONTEXT:BEGIN -->\r\n[^]*\r\n<!-- AUTO-CONTEXT:END -->\r\n$/);
 		const block2 = blockOf(afterTwo);
-		expect(block2).toMatch(/### \d{4}-\d\d-\d\d — Format prices in the customer's currency\r\n/);
-		expect(block2).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint\r\n/);
+		expect(block2).toMatch(/### \d{4}-\d\d-\d\d — Format prices in the customer's currency \(Claude Code\)\r\n/);
+		expect(block2).toMatch(/### \d{4}-\d\d-\d\d — Add rate limiting to the checkout endpoint \(Claude Code\)\r\n/);
 		expect(block2.indexOf("currency")).toBeLessThan(block2.indexOf("rate limiting"));
 	});
 
