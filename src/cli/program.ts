@@ -10,7 +10,7 @@ const hooksCommand = () => import("./hooks-command");
 /** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
 const program = new Command()
 	.name("ai-memory")
-	.description("Turn Claude Code sessions into notes in an Obsidian vault and context in CLAUDE.md.")
+	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI) into notes in an Obsidian vault and context in CLAUDE.md.")
 	.exitOverride()
 	.configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
 
@@ -48,9 +48,10 @@ projects
 	.requiredOption(...vaultOption)
 	.addOption(new Option("--mode <mode>", "eager: recent history in the block; lazy: a short pointer to a context packet").choices(["eager", "lazy"]))
 	.addOption(new Option("--target <file>", "the file that gets the block").choices(["CLAUDE.md", "CLAUDE.local.md"]))
+	.addOption(new Option("--also <file>", "another agent's file that gets the same block: AGENTS.md (Codex), GEMINI.md (Gemini CLI); repeatable").choices(["AGENTS.md", "GEMINI.md"]).argParser((value: string, all: string[] = []) => [...all, value]))
 	.option(...configDirOption)
 	.option("--json", "print the projects as JSON")
-	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; json?: boolean }) => {
+	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; also?: ("AGENTS.md" | "GEMINI.md")[]; json?: boolean }) => {
 		process.exitCode = await (await projectsCommand()).runProjectsAdd(path, options);
 	});
 projects

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
+import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { storedProjects } from "../node/hook-project";
 import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, isDirectory, readDataJson, vaultFolders, type VaultOptions } from "./cli-common";
@@ -16,6 +16,8 @@ import { fail, isDirectory, readDataJson, vaultFolders, type VaultOptions } from
 export interface ProjectsOptions extends VaultOptions {
 	mode?: ContextMode;
 	target?: ContextTarget;
+	/** Other agents' files that get the block too. */
+	also?: AgentFile[];
 	json?: boolean;
 	/** This device (tests). */
 	host?: string;
@@ -30,12 +32,12 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		const here = resolveProjectFolder(projectPath)?.root;
 		const same = existing ? undefined : projects.find((p) => resolveProjectFolder(p.path)?.root === here);
 		if (same) return { error: `${projectPath} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
-		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}) };
+		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}), ...(options.also ? { alsoWriteTo: [...new Set(options.also)] } : {}) };
 		if (existing) Object.assign(existing, changes);
 		else projects.push({ path: projectPath, ...DEFAULT_PROJECT, ...changes });
 		const project = existing ?? projects.at(-1)!;
 		const excluded = isExcluded(projectPath, settings.excludedProjects) ? " (note: it is also in the excluded projects, so nothing is written for it)" : "";
-		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${project.target}${excluded}. The next sync writes its context.` };
+		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${contextFilesOf(project).join(" and ")}${excluded}. The next sync writes its context.` };
 	});
 }
 
@@ -69,7 +71,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 	}
 	for (const p of settings.projects) {
 		const excluded = isExcluded(p.path, settings.excludedProjects) ? "  (excluded)" : "";
-		process.stdout.write(`${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${p.target.padEnd(15)}  ${p.path}${excluded}\n`);
+		process.stdout.write(`${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${contextFilesOf(p).join(", ").padEnd(15)}  ${p.path}${excluded}\n`);
 	}
 	return 0;
 }

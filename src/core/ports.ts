@@ -51,6 +51,8 @@ export interface ProjectFiles {
 	 * its mode; false when it changed since it was read. Throws a clear error when it cannot write.
 	 */
 	write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean>;
+	/** Optional: the file's real path (links followed), undefined when it does not exist: two names of one file get one block. */
+	realPath?(projectPath: string, fileName: string): Promise<string | undefined>;
 }
 
 /**

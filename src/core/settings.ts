@@ -24,6 +24,9 @@ import { isAgentId, type AgentId } from "./transcript/agents";
 export type DetailLevel = "digest" | "conversation" | "full";
 export type ContextMode = "eager" | "lazy";
 export type ContextTarget = "CLAUDE.md" | "CLAUDE.local.md";
+/** Other agents' instruction files that can get the block too: Codex (and Copilot CLI, opencode) read `AGENTS.md`, Gemini CLI `GEMINI.md`. */
+export type AgentFile = "AGENTS.md" | "GEMINI.md";
+export const AGENT_FILES: readonly AgentFile[] = ["AGENTS.md", "GEMINI.md"];
 
 export interface ProjectSettings {
 	/** Absolute project path, as Claude Code records it in `cwd`. */
@@ -31,6 +34,8 @@ export interface ProjectSettings {
 	/** CLAUDE.md and memory sharing happen only for enabled projects. */
 	enabled: boolean;
 	target: ContextTarget;
+	/** Other agents' files that get the same block (none by default: files in the repository are written only when asked). */
+	alsoWriteTo?: AgentFile[];
 	mode: ContextMode;
 	/** Sessions described in the CLAUDE.md block. */
 	sessions: number;
@@ -197,6 +202,7 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		path: String(p.path).trim(),
 		enabled: typeof p.enabled === "boolean" ? p.enabled : DEFAULT_PROJECT.enabled,
 		target: oneOf(p.target, ["CLAUDE.md", "CLAUDE.local.md"], DEFAULT_PROJECT.target),
+		...alsoWriteTo(p.alsoWriteTo),
 		mode: oneOf(p.mode, ["eager", "lazy"], DEFAULT_PROJECT.mode),
 		sessions: typeof p.sessions === "number" && p.sessions >= 1 && p.sessions <= 50 ? Math.floor(p.sessions) : DEFAULT_PROJECT.sessions,
 		budget: typeof p.budget === "number" && p.budget >= 100 && p.budget <= 4000 ? Math.floor(p.budget) : DEFAULT_PROJECT.budget,
@@ -204,6 +210,16 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		redaction: typeof p.redaction === "boolean" ? p.redaction : DEFAULT_PROJECT.redaction,
 		...triggers(p.triggers),
 	};
+}
+
+function alsoWriteTo(raw: unknown): { alsoWriteTo?: AgentFile[] } {
+	const files = Array.isArray(raw) ? [...new Set(raw.filter((f): f is AgentFile => (AGENT_FILES as readonly unknown[]).includes(f)))] : [];
+	return files.length === 0 ? {} : { alsoWriteTo: files };
+}
+
+/** The files a project's block goes into: its target, then the other agents' files it asks for. */
+export function contextFilesOf(project: Pick<ProjectSettings, "target" | "alsoWriteTo">): string[] {
+	return [project.target, ...(project.alsoWriteTo ?? [])];
 }
 
 function triggers(raw: unknown): { triggers?: RecallTriggerSettings } {

@@ -6,7 +6,7 @@ import type { ProjectFiles } from "../core/ports";
 import { replaceKeepingAppends } from "./atomic-write";
 import { confinedFile } from "./confined-path";
 
-/** CLAUDE.md and CLAUDE.local.md of enabled projects, written atomically with their mode kept. */
+/** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
 	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */
 	async read(projectPath: string, fileName: string): Promise<string | null> {
@@ -14,6 +14,11 @@ export class ProjectFolderFiles implements ProjectFiles {
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return null;
 		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
 		return real === undefined ? null : readIfThere(real);
+	}
+
+	async realPath(projectPath: string, fileName: string): Promise<string | undefined> {
+		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return undefined;
+		return confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
 	}
 
 	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {

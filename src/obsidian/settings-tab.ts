@@ -444,6 +444,21 @@ export class SettingsTab extends PluginSettingTab {
 			for (const [value, name] of Object.entries(TARGET_NAMES)) d.addOption(value, name);
 			d.setValue(project.target).onChange((value) => this.now(() => (project.target = value as ContextTarget)));
 		});
+		for (const [file, agent] of [["AGENTS.md", "Codex"], ["GEMINI.md", "Gemini CLI"]] as const) {
+			new Setting(options)
+				.setName(`Also write to ${file}`)
+				.setDesc(`The same block, for ${agent}. Written once when one file links to or imports the other.`)
+				.addToggle((t) =>
+					t.setValue(project.alsoWriteTo?.includes(file) ?? false).onChange((on) =>
+						this.now(() => {
+							const files = (project.alsoWriteTo ?? []).filter((f) => f !== file);
+							if (on) files.push(file);
+							if (files.length > 0) project.alsoWriteTo = files;
+							else delete project.alsoWriteTo;
+						}),
+					),
+				);
+		}
 		new Setting(options).setName("Mode").addDropdown((d) => {
 			for (const [value, name] of Object.entries(MODE_NAMES)) d.addOption(value, name);
 			d.setValue(project.mode).onChange((value) => this.now(() => (project.mode = value as ContextMode)));

@@ -13,6 +13,7 @@ import {
 	type Settings,
 	storeSettings,
 } from "../../src/core/settings";
+import { contextFilesOf } from "../../src/core/settings";
 
 const project = (path: string, extra: object = {}) => ({ path, ...DEFAULT_PROJECT, ...extra });
 
@@ -285,5 +286,14 @@ describe("recall triggers per project", () => {
 		const stored = storeSettings(settings, raw, "laptop") as { agents: unknown; devices: Record<string, { agentDirs?: unknown }> };
 		expect(stored.agents).toEqual(["codex", "claude-code"]);
 		expect(stored.devices.laptop?.agentDirs).toEqual({ codex: "/home/me/.codex-work" });
+	});
+
+	it("reads the other agents' files a project's block goes into, known names only, each once", () => {
+		const raw = { version: 2, devices: { laptop: { projects: [{ path: "/p", alsoWriteTo: ["GEMINI.md", "AGENTS.md", "GEMINI.md", "../x.md"] }, { path: "/q", alsoWriteTo: "AGENTS.md" }] } } };
+		const [p, q] = migrateSettings(raw, "laptop").settings.projects;
+		expect(p?.alsoWriteTo).toEqual(["GEMINI.md", "AGENTS.md"]);
+		expect(contextFilesOf(p!)).toEqual(["CLAUDE.md", "GEMINI.md", "AGENTS.md"]);
+		expect(q?.alsoWriteTo).toBeUndefined();
+		expect(contextFilesOf(q!)).toEqual(["CLAUDE.md"]);
 	});
 });

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -137,6 +137,37 @@ describe("VaultSync", () => {
 		const next = await newSync().run(settings());
 		expect(next.transcriptsRead).toBe(0);
 		expect(next.notesWritten).toContain("AI Conversations/billing/2026-11-22 Add invoices.md");
+	});
+
+	it("writes the block into the other agents' files the project asks for, each once: a link or an import is not a second copy", async () => {
+		await writeFile(join(projectPath, "AGENTS.md"), "# Agents\n\nRun the tests before a commit.\n");
+		const both = settings({ projects: [{ path: projectPath, ...DEFAULT_PROJECT, alsoWriteTo: ["AGENTS.md", "GEMINI.md"] }] });
+		const r = await newSync().run(both);
+		expect(r.errors).toEqual([]);
+		expect(r.contextWritten.sort()).toEqual([`${projectPath}/AGENTS.md`, `${projectPath}/CLAUDE.md`, `${projectPath}/GEMINI.md`]);
+		const agents = await readFile(join(projectPath, "AGENTS.md"), "utf8");
+		expect(agents.startsWith("# Agents\n\nRun the tests before a commit.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n")).toBe(true);
+		expect(await readFile(join(projectPath, "GEMINI.md"), "utf8")).toContain("Add a health endpoint (Claude Code)");
+
+		// CLAUDE.md imports AGENTS.md: Claude Code reads the block there, CLAUDE.md gets none of its own.
+		await writeFile(join(projectPath, "CLAUDE.md"), "@AGENTS.md\n\nHand-written rules.\n");
+		await writeFile(transcript(C), session(C, "Add pagination", "Done.", "2026-11-22T10:00:00.000Z"));
+		const imported = await newSync().run(both);
+		expect(imported.contextWritten.sort()).toEqual([`${projectPath}/AGENTS.md`, `${projectPath}/GEMINI.md`]);
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("@AGENTS.md\n\nHand-written rules.\n");
+		expect(await readFile(join(projectPath, "AGENTS.md"), "utf8")).toContain("Add pagination (Claude Code)");
+	});
+
+	it("writes one block into a CLAUDE.md that is a link to AGENTS.md", async () => {
+		await rm(join(projectPath, "CLAUDE.md"));
+		await writeFile(join(projectPath, "AGENTS.md"), "# Agents\n");
+		await symlink("AGENTS.md", join(projectPath, "CLAUDE.md"));
+		const r = await newSync().run(settings({ projects: [{ path: projectPath, ...DEFAULT_PROJECT, alsoWriteTo: ["AGENTS.md"] }] }));
+		expect(r.errors).toEqual([]);
+		expect(r.contextWritten).toEqual([`${projectPath}/CLAUDE.md`]);
+		const text = await readFile(join(projectPath, "AGENTS.md"), "utf8");
+		expect(text.split("<!-- AUTO-CONTEXT:BEGIN -->")).toHaveLength(2);
+		expect((await lstat(join(projectPath, "CLAUDE.md"))).isSymbolicLink()).toBe(true);
 	});
 
 	it("honours excluded projects everywhere", async () => {

@@ -30,7 +30,7 @@ export function renderProjectIndex(project: string, projectPath: string | undefi
 		["sessions", sessions.length],
 		["tags", [`${tagPrefix}project-index`]],
 	]);
-	const lines = [`# ${project}`, "", `Claude Code sessions in \`${projectPath ?? project}\`, newest first.`, ""];
+	const lines = [`# ${project}`, "", `Sessions in \`${projectPath ?? project}\`, newest first.`, ""];
 	let day = "";
 	for (const r of sessions) {
 		const date = (r.digest.startedAt ?? "").slice(0, 10) || "undated";

@@ -1,4 +1,5 @@
 import { format } from "date-fns";
+import { AGENT_NAMES } from "../transcript/agents";
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, TaskSummary } from "../digest/session-digest";
 import type { DetailLevel } from "../settings";
@@ -108,12 +109,14 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 	for (const agent of session.subagents) if (agent.toolUseId) agents.set(agent.toolUseId, agent);
 	const out: string[] = [];
 	let speaker: "user" | "assistant" | undefined;
+	// The assistant by its agent's name: "Claude" for Claude Code (as the notes always said), "Codex", "Gemini CLI".
+	const assistant = session.model.agent === undefined ? "Claude" : AGENT_NAMES[session.model.agent];
 	for (const event of session.model.events) {
 		const block = renderEvent(event, detail, agents, session.model.cwd);
 		if (!block) continue;
 		// A heading where the speaker changes, so a long session reads as a dialogue.
 		const now = event.kind === "prompt" ? "user" : "assistant";
-		if (now === "assistant" && speaker !== "assistant") out.push("### Claude");
+		if (now === "assistant" && speaker !== "assistant") out.push(`### ${assistant}`);
 		speaker = now;
 		out.push(block);
 	}

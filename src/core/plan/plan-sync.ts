@@ -4,7 +4,7 @@ import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
-import type { Settings } from "../settings";
+import { contextFilesOf, type ProjectSettings, type Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
 import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
@@ -28,10 +28,12 @@ export interface ExistingTexts {
 	memory: ReadonlyMap<string, { facts: ReadonlyMap<string, string>; inbox: ReadonlyMap<string, string> }>;
 	/** Enabled projects' Claude Code memory folders (where, and their `.md` files), by project path. */
 	claudeMemory: ReadonlyMap<string, { path: string; files: ReadonlyMap<string, string> }>;
-	/** Enabled projects' CLAUDE.md (or CLAUDE.local.md) texts, by project path; null: no such file. */
+	/** The files enabled projects' blocks go into (CLAUDE.md, AGENTS.md…), by `projectFileKey`; null: no such file. */
 	projectFiles: ReadonlyMap<string, string | null>;
-	/** Enabled projects whose CLAUDE.md could not be read, and why, by project path. */
+	/** Those that could not be read, and why, by `projectFileKey`. */
 	unreadable: ReadonlyMap<string, string>;
+	/** A file that is a link to another of the project's (`CLAUDE.md → AGENTS.md`), by `projectFileKey`: that one's name. */
+	sameAs?: ReadonlyMap<string, string>;
 	/** Notes that could not be read (a link out of the vault, a FIFO, no permission), and why: never written. */
 	unreadableNotes?: ReadonlyMap<string, string>;
 }
@@ -178,18 +180,45 @@ export function planSync(input: PlanInput): SyncPlan {
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory) });
 		// The packet first: the facade points at it.
 		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
-		const unreadable = existing.unreadable.get(project.path);
-		if (unreadable !== undefined) {
-			plan.errors.push(`${project.target} in ${project.path}: ${unreadable}`);
-			continue;
+		for (const name of blockFiles(project, existing)) {
+			const key = projectFileKey(project.path, name);
+			const unreadable = existing.unreadable.get(key);
+			if (unreadable !== undefined) {
+				plan.errors.push(`${name} in ${project.path}: ${unreadable}`);
+				continue;
+			}
+			const current = existing.projectFiles.get(key) ?? null;
+			const result = upsertMarkedBlock(current ?? "", context.block);
+			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
+			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
 		}
-		const current = existing.projectFiles.get(project.path) ?? null;
-		const result = upsertMarkedBlock(current ?? "", context.block);
-		if (!result.ok) plan.errors.push(`${project.target} in ${project.path} has ${result.reason}; nothing was written`);
-		else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: project.target, block: context.block, expected: current });
 	}
 	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path)).map(wellFormedWrite);
 	return plan;
+}
+
+/** A project's file in `ExistingTexts`: the project's path and the file's name. */
+export function projectFileKey(projectPath: string, name: string): string {
+	return `${projectPath}\u0000${name}`;
+}
+
+/**
+ * The files a project's block is written into: each one once. A file that is a link to another of
+ * them is that file; a file that imports another (`@AGENTS.md` in CLAUDE.md, as Claude Code and
+ * Gemini CLI read it) gets that file's block through the import, not one of its own.
+ */
+function blockFiles(project: ProjectSettings, existing: ExistingTexts): string[] {
+	const names = contextFilesOf(project).filter((name) => !existing.sameAs?.has(projectFileKey(project.path, name)));
+	return names.filter((name) => {
+		const text = existing.projectFiles.get(projectFileKey(project.path, name));
+		return !names.some((other) => other !== name && text != null && importsFile(text, other));
+	});
+}
+
+/** `@AGENTS.md` or `@./AGENTS.md` at the start of a line or after a space: the import syntax of Claude Code and Gemini CLI. */
+function importsFile(text: string, name: string): boolean {
+	const escaped = name.replace(/\./g, "\\.");
+	return new RegExp(`(?:^|\\s)@(?:\\./)?${escaped}(?=\\s|$)`, "m").test(text);
 }
 
 /** The project's facts in the vault. */

@@ -4,12 +4,12 @@ import { followRenames } from "../plan/follow-renames";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
-import { planSync, type ExistingTexts } from "../plan/plan-sync";
+import { planSync, projectFileKey, type ExistingTexts } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver } from "../ports";
 import type { ResolvedFolder } from "../projects/project-identity";
-import type { Settings } from "../settings";
+import { contextFilesOf, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import { isEmptySession } from "../transcript/session-queries";
 import { applyPlan, type SyncReport } from "./apply-plan";
@@ -207,16 +207,25 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	const claudeMemory = new Map<string, { path: string; files: Map<string, string> }>();
 	const projectFiles = new Map<string, string | null>();
 	const unreadable = new Map<string, string>();
+	const sameAs = new Map<string, string>();
 	for (const project of enabled) {
 		const folder = project.memorySharing ? deps.claudeMemory?.(project.path) : undefined;
 		if (folder) claudeMemory.set(project.path, { path: folder.path, files: await folder.list() });
-		try {
-			projectFiles.set(project.path, await deps.projects.read(project.path, project.target));
-		} catch (error) {
-			unreadable.set(project.path, error instanceof Error ? error.message : String(error));
+		// Each file the block goes into; one that is a link to another of them (`CLAUDE.md → AGENTS.md`) is that one.
+		const real = new Map<string, string>();
+		for (const name of contextFilesOf(project)) {
+			const key = projectFileKey(project.path, name);
+			try {
+				projectFiles.set(key, await deps.projects.read(project.path, name));
+				const path = await deps.projects.realPath?.(project.path, name);
+				if (path !== undefined && real.has(path)) sameAs.set(key, real.get(path)!);
+				else if (path !== undefined) real.set(path, name);
+			} catch (error) {
+				unreadable.set(key, error instanceof Error ? error.message : String(error));
+			}
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs };
 }
 
 /** The `.md` files directly in a vault folder, by name. */
