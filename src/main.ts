@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { type TranscriptWatcher, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { CLAUDE_LAYOUT, CODEX_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
@@ -31,7 +31,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	private started: Promise<void> | undefined;
-	private watcher: TranscriptWatcher | undefined;
+	private watchers: TranscriptWatcher[] = [];
 	private unloading = false;
 
 	override onload(): void {
@@ -72,31 +72,39 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		return this.started;
 	}
 
-	/** Live watching of the transcripts folder, as the settings say; a change asks the queue for a sync. */
+	/** Live watching of each agent's sessions folder, as the settings say; a change asks the queue for a sync. */
 	private async startWatching(): Promise<void> {
 		await this.stopWatching();
 		if (!this.settings.watch || this.unloading || !this.vaultPath()) return;
-		let last: WatchMode | undefined;
-		this.watcher = watchTranscripts(this.projectsDir(), {
-			debounceMs: this.settings.debounceMs,
-			// Only the files it names are read again (a new one brings the whole scan).
-			onChange: (paths) => void this.controller.sync({ paths }),
-			// After a switch to polling (or a folder that appeared), changes in between may be unnamed.
-			onModeChange: (mode, reason) => {
-				const switched = last !== undefined && last !== mode;
-				last = mode;
-				if (!switched) return;
-				this.log.add("notice", `Watching the transcripts: ${mode} (${reason}).`);
-				if (mode !== "waiting") void this.controller.sync();
-			},
-			onError: (error) => this.log.add("problem", `Watching the transcripts: ${error.message}`),
+		const roots = agentRoots(this.settings, this.projectsDir());
+		const folders: [string, string, WatchLayout][] = [];
+		if (roots["claude-code"]) folders.push(["Claude Code", roots["claude-code"], CLAUDE_LAYOUT]);
+		if (roots.codex) folders.push(["Codex", join(roots.codex, "sessions"), CODEX_LAYOUT]);
+		if (roots["gemini-cli"]) folders.push(["Gemini CLI", join(roots["gemini-cli"], "tmp"), GEMINI_LAYOUT]);
+		this.watchers = folders.map(([agent, folder, layout]) => {
+			let last: WatchMode | undefined;
+			return watchTranscripts(folder, {
+				debounceMs: this.settings.debounceMs,
+				layout,
+				// Only the files it names are read again (a new one brings the whole scan).
+				onChange: (paths) => void this.controller.sync({ paths }),
+				// After a switch to polling (or a folder that appeared), changes in between may be unnamed.
+				onModeChange: (mode, reason) => {
+					const switched = last !== undefined && last !== mode;
+					last = mode;
+					if (!switched) return;
+					this.log.add("notice", `Watching the ${agent} sessions: ${mode} (${reason}).`);
+					if (mode !== "waiting") void this.controller.sync();
+				},
+				onError: (error) => this.log.add("problem", `Watching the ${agent} sessions: ${error.message}`),
+			});
 		});
 	}
 
 	private async stopWatching(): Promise<void> {
-		const watcher = this.watcher;
-		this.watcher = undefined;
-		await watcher?.close();
+		const watchers = this.watchers;
+		this.watchers = [];
+		await Promise.all(watchers.map((w) => w.close()));
 	}
 
 	private projectsDir(): string {

@@ -38,7 +38,42 @@ export interface TranscriptWatchOptions {
 	onError?: (error: Error) => void;
 	/** For tests: creates the chokidar watcher. */
 	createWatcher?: (path: string, options: ChokidarOptions) => FSWatcher;
+	/** Which paths under the root can hold a session (its parts, relative to the root): Claude Code's layout by default. */
+	layout?: WatchLayout;
 }
+
+/** Whether a path (split into its parts below the root) is watched: a folder on the way to a session file, or one. */
+export type WatchLayout = (parts: readonly string[], kind: "file" | "dir" | undefined) => boolean;
+
+/** `projects/<project>/*.jsonl`, `<project>/<session>/subagents/agent-*.jsonl|*.meta.json`. */
+export const CLAUDE_LAYOUT: WatchLayout = (parts, kind) => {
+	const name = parts[parts.length - 1] ?? "";
+	const file = kind === "file";
+	switch (parts.length) {
+		case 1: // a project folder
+			return !file;
+		case 2: // a session, an old-layout sub-agent, or a session's folder
+			return file ? WATCHED_FILE.test(name) : true;
+		case 3: // inside a session's folder: only subagents/
+			return name === "subagents" && !file;
+		case 4: // a sub-agent's transcript or meta file
+			return kind !== "dir" && WATCHED_FILE.test(name);
+		default:
+			return false;
+	}
+};
+
+/** Codex CLI, below `<home>/sessions`: `YYYY/MM/DD/rollout-*.jsonl`. */
+export const CODEX_LAYOUT: WatchLayout = (parts, kind) => (parts.length < 4 ? kind !== "file" : parts.length === 4 && kind !== "dir" && /^rollout-.*\.jsonl$/.test(parts[3]!));
+
+/** Gemini CLI, below `<home>/tmp`: `<project>/chats/session-*.jsonl`, and `<project>/chats/<session>/<agent>.jsonl`. */
+export const GEMINI_LAYOUT: WatchLayout = (parts, kind) => {
+	if (parts.length === 1) return kind !== "file";
+	if (parts[1] !== "chats") return false;
+	if (parts.length === 2) return kind !== "file";
+	if (parts.length === 3) return kind === "file" ? /\.jsonl?$/.test(parts[2]!) : true;
+	return parts.length === 4 && kind !== "dir" && parts[3]!.endsWith(".jsonl");
+};
 
 export interface TranscriptWatcher {
 	readonly mode: WatchMode;
@@ -248,29 +283,11 @@ class Watcher implements TranscriptWatcher {
 		});
 	}
 
-	/**
-	 * Keeps only what can hold a transcript: `<project>/`, `<project>/*.jsonl|*.meta.json`,
-	 * `<project>/<session>/subagents/*.jsonl|*.meta.json`. Called with and without stats.
-	 */
+	/** Keeps only what can hold a session file, by the layout (Claude Code's by default). Called with and without stats. */
 	private ignored(path: string, kind: "file" | "dir" | undefined): boolean {
 		const rel = relative(this.root, path);
 		if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
-		const parts = rel.split(sep);
-		const name = parts[parts.length - 1] ?? "";
-		const file = kind === "file";
-		const dir = kind === "dir";
-		switch (parts.length) {
-			case 1: // a project folder
-				return file;
-			case 2: // a session, an old-layout sub-agent, or a session's folder
-				return file ? !WATCHED_FILE.test(name) : false;
-			case 3: // inside a session's folder: only subagents/
-				return name !== "subagents" || file;
-			case 4: // a sub-agent's transcript or meta file
-				return dir || !WATCHED_FILE.test(name);
-			default:
-				return true;
-		}
+		return !(this.options.layout ?? CLAUDE_LAYOUT)(rel.split(sep), kind);
 	}
 
 	private deliver(paths: string[]): void {

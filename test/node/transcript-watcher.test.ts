@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
+import { CODEX_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
 
 /**
  * Real file system, real chokidar. Nothing asserts how fast an event arrives: every wait ends as
@@ -343,5 +343,36 @@ Promise.all([slow.ready, quick.ready]).then(() => {
 		const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
 		clearTimeout(timer);
 		expect({ code, signal, out }).toEqual({ code: 0, signal: null, out: "closed after 1, slow calls 0\n" });
+	});
+});
+
+describe("the other agents' layouts", () => {
+	it("Codex: YYYY/MM/DD/rollout-*.jsonl below sessions/, nothing else", () => {
+		expect(CODEX_LAYOUT(["2026"], "dir")).toBe(true);
+		expect(CODEX_LAYOUT(["2026", "12", "01", "rollout-2026-12-01T10-00-00-0a.jsonl"], "file")).toBe(true);
+		expect(CODEX_LAYOUT(["2026", "12", "01", "notes.txt"], "file")).toBe(false);
+		expect(CODEX_LAYOUT(["history.jsonl"], "file")).toBe(false);
+		expect(CODEX_LAYOUT(["2026", "12", "01", "x", "rollout-a.jsonl"], "file")).toBe(false);
+	});
+
+	it("watches a Codex sessions folder with its layout: a new rollout three folders down is named", async () => {
+		await mkdir(join(root, "2026", "12", "01"), { recursive: true });
+		const w = start({ layout: CODEX_LAYOUT });
+		await w.watcher.ready;
+		const path = join(root, "2026", "12", "01", "rollout-2026-12-01T10-00-00-0a.jsonl");
+		await writeFile(path, line(1));
+		await writeFile(join(root, "2026", "12", "01", "other.txt"), "x");
+		await w.calledTimes(1);
+		expect(w.calls.flat()).toEqual([path]);
+	});
+
+	it("Gemini CLI: <project>/chats/session-*.jsonl and sub-agents one folder deeper, below tmp/", () => {
+		expect(GEMINI_LAYOUT(["demo"], "dir")).toBe(true);
+		expect(GEMINI_LAYOUT(["demo", "chats"], "dir")).toBe(true);
+		expect(GEMINI_LAYOUT(["demo", "logs.json"], "file")).toBe(false);
+		expect(GEMINI_LAYOUT(["demo", "chats", "session-2026-12-01T15-36-25212a91.jsonl"], "file")).toBe(true);
+		expect(GEMINI_LAYOUT(["demo", "chats", "f17111ec-2c36-47af-b37c-0cb47f648841"], "dir")).toBe(true);
+		expect(GEMINI_LAYOUT(["demo", "chats", "f17111ec-2c36-47af-b37c-0cb47f648841", "e263ffee.jsonl"], "file")).toBe(true);
+		expect(GEMINI_LAYOUT(["demo", "tool-outputs", "x.jsonl"], "file")).toBe(false);
 	});
 });
