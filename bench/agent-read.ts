@@ -6,12 +6,14 @@ import { FoldWorkerPool } from "../src/node/fold-worker-pool";
 
 /**
  * One agent's reader as a process of its own (bench/out/agent-read.cjs <agent> <folder>): scans
- * the folder the way a sync does and folds every session file on the fold workers, as the CLI's
- * first sync does, nothing else (no redaction, no notes, nothing stored). Prints the number of prompts found. The benchmark times it from outside against
+ * the folder the way a sync does and reads and folds every session file into its model on this
+ * thread, nothing else (no digest, no redaction, no notes, nothing stored), like the Claude Code
+ * tree's "full parse into session models". With `--workers`, on the fold workers as the CLI's
+ * first sync does (which digests each session there too). Prints the number of prompts found. The benchmark times it from outside against
  * bench/read-baseline.mjs on the same files.
  */
-const [agent, folder] = process.argv.slice(2) as [AgentId, string];
-const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
+const [agent, folder, workers] = process.argv.slice(2) as [AgentId, string, string | undefined];
+const pool = workers === "--workers" ? FoldWorkerPool.at(join(__dirname, "fold-worker.cjs")) : undefined;
 const index = new TranscriptIndex(nodeTranscriptSource(folder, pool, () => ({ [agent]: folder })));
 void index.refresh().then(async (read) => {
 	await pool?.close();

@@ -337,6 +337,15 @@ async function benchAgents(): Promise<void> {
 	report(rows);
 }
 
+/** A copy of a Gemini CLI file in the same project folder (a person's projects are few, their sessions many). */
+function geminiCopyPath(to: string, f: string, tag: string): string {
+	const parts = f.split("/");
+	const name = parts[parts.length - 1]!;
+	// Session files get another name; a sub-agent's folder (its parent's id) another id, as the file's content does.
+	const renamed = parts.map((p, i) => (i === parts.length - 1 ? (name.startsWith("session-") ? name.replace(/-([0-9a-f]{4})([0-9a-f]{4})\.jsonl$/, `-${tag}$2.jsonl`) : name.replace(/^([0-9a-f]{4})([0-9a-f]{4})-/, `${tag}$2-`)) : /^[0-9a-f]{8}-/.test(p) ? p.replace(/^([0-9a-f]{4})/, tag) : p));
+	return join(to, ...renamed);
+}
+
 /** Copies an agent's recorded tree again and again, each copy's session ids changed, until it holds `bytes`. */
 async function replicate(agent: AgentId, from: string, to: string, bytes: number): Promise<number> {
 	const files = (readdirSync(from, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl") || f.endsWith(".project_root"));
@@ -351,7 +360,7 @@ async function replicate(agent: AgentId, from: string, to: string, bytes: number
 			const text = readFileSync(join(from, f), "utf8");
 			// Another session id in each copy (uuids: their first group; Gemini's eight-character names too).
 			const changed = text.replace(/\b([0-9a-f]{4})([0-9a-f]{4})-([0-9a-f]{4})-/g, (_m, _a: string, b: string, c: string) => `${tag}${b}-${c}-`);
-			const path = agent === "codex" ? join(to, "sessions", "2026", "12", `c${tag}`, f.split("/").pop()!.replace(/^rollout-(.*)-([0-9a-f]{4})/, `rollout-$1-${tag}`)) : join(to, "tmp", `p${tag}-${f.split("/")[1]}`, ...f.split("/").slice(2));
+			const path = agent === "codex" ? join(to, "sessions", "2026", "12", `c${tag}`, f.split("/").pop()!.replace(/^rollout-(.*)-([0-9a-f]{4})/, `rollout-$1-${tag}`)) : geminiCopyPath(to, f, tag);
 			await mkdir(dirname(path), { recursive: true });
 			await writeFile(path, changed);
 			if (f.endsWith(".jsonl")) total += Buffer.byteLength(changed);

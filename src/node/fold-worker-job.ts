@@ -4,7 +4,7 @@ import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/reda
 import { writeFileReplacingSync } from "./atomic-write";
 import type { FoldJob } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
-import { readMeta } from "./transcript-source";
+import { readMeta } from "./subagent-meta";
 
 /**
  * One job of a fold worker: read, fold, redact and digest a whole transcript, and store its model

@@ -1,13 +1,15 @@
 import { stat } from "node:fs/promises";
-import { readPlainFile } from "./confined-path";
 import type { TranscriptSource } from "../core/ports";
-import { isObject } from "../core/transcript/parse-line";
-import type { SubagentMeta } from "../core/transcript/link-subagents";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { readAppended } from "./transcript-tail";
+import { runFoldJob } from "./fold-worker-job";
+import { readMeta } from "./subagent-meta";
 import { scanTranscripts } from "./transcript-scanner";
 import { scanCodex, scanGemini } from "./agent-scanners";
+
+/** Files smaller than this are folded on the calling thread (see `foldWhole`). */
+const FOLD_HERE_BYTES = 32 * 1024;
 
 /** Where each agent keeps its sessions on this device, as a sync reads them (see `agentHomes`); absent: not read. */
 export interface AgentRoots {
@@ -25,7 +27,9 @@ export interface AgentRoots {
  */
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
 	return {
-		foldWhole: pool ? (file, spec, saveTo) => pool.fold(file, spec, saveTo) : undefined,
+		// A small file costs less to fold here, blocking, than its round trip to a worker (Gemini CLI
+		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
+		foldWhole: pool ? (file, spec, saveTo) => (file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, saveTo }) : pool.fold(file, spec, saveTo)) : undefined,
 		scan: async () => {
 			const where = roots();
 			const found = await Promise.all([
@@ -50,15 +54,4 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		},
 		readMeta,
 	};
-}
-
-export async function readMeta(path: string): Promise<SubagentMeta | undefined> {
-	try {
-		const value: unknown = JSON.parse(await readPlainFile(path));
-		if (!isObject(value)) return undefined;
-		const text = (v: unknown) => (typeof v === "string" ? v : undefined);
-		return { agentType: text(value.agentType), description: text(value.description), worktreePath: text(value.worktreePath) };
-	} catch {
-		return undefined;
-	}
 }

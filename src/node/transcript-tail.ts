@@ -52,6 +52,9 @@ export async function readAppended(
 		const stat = await handle.stat();
 		const size = stat.size;
 		const ino = Number(stat.ino);
+		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
+		// small files, as Gemini CLI writes them, were mostly system calls).
+		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, onLines);
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
@@ -101,6 +104,24 @@ export async function readAppended(
 	} finally {
 		await handle.close();
 	}
+}
+
+/** The first read of a file no bigger than a chunk, in one read. */
+async function readWholeSmall(handle: ReadHandle, size: number, ino: number, onLines: (lines: RawLine[]) => void): Promise<TailRead> {
+	const bytes = Buffer.allocUnsafe(size);
+	let filled = 0;
+	while (filled < size) {
+		const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+		if (bytesRead === 0) break;
+		filled += bytesRead;
+	}
+	const read = bytes.subarray(0, filled);
+	const split = splitCompleteLines(read, 1, decodeNative);
+	if (split.lines.length > 0) onLines(split.lines);
+	const offset = split.consumed;
+	const head = Buffer.from(read.subarray(0, HEAD_BYTES)).toString("base64");
+	const tail = Buffer.from(read.subarray(Math.max(0, offset - HEAD_BYTES), offset)).toString("base64");
+	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail }, restarted: false, bytesRead: filled };
 }
 
 /** What a read needs of a file handle. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointFromTranscript } from "../../src/node/checkpoints";
 import { confinedFile, confinedFolder, readPlainFile } from "../../src/node/confined-path";
-import { readMeta } from "../../src/node/transcript-source";
+import { readMeta } from "../../src/node/subagent-meta";
 
 let dir: string;
 beforeEach(async () => {
