@@ -8,7 +8,7 @@ export default defineConfig({
 	test: {
 		// Dates in notes are formatted in local time; one zone for every run. The other agents'
 		// folders point nowhere: a developer's own Codex or Gemini CLI sessions never enter a test.
-		env: { TZ: "UTC", CODEX_HOME: "/nonexistent/codex-home", GEMINI_CLI_HOME: "/nonexistent/gemini-home" },
+		env: { TZ: "UTC", CODEX_HOME: "/nonexistent/codex-home", GEMINI_CLI_HOME: "/nonexistent/gemini-home", COPILOT_HOME: "/nonexistent/copilot-home" },
 		projects: [
 			{
 				extends: true,

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { CLAUDE_LAYOUT, CODEX_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
@@ -81,6 +81,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (roots["claude-code"]) folders.push(["Claude Code", roots["claude-code"], CLAUDE_LAYOUT]);
 		if (roots.codex) folders.push(["Codex", join(roots.codex, "sessions"), CODEX_LAYOUT]);
 		if (roots["gemini-cli"]) folders.push(["Gemini CLI", join(roots["gemini-cli"], "tmp"), GEMINI_LAYOUT]);
+		if (roots["copilot-cli"]) folders.push(["Copilot CLI", join(roots["copilot-cli"], "session-state"), COPILOT_LAYOUT]);
 		this.watchers = folders.map(([agent, folder, layout]) => {
 			let last: WatchMode | undefined;
 			return watchTranscripts(folder, {

@@ -10,7 +10,7 @@ const hooksCommand = () => import("./hooks-command");
 /** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
 const program = new Command()
 	.name("ai-memory")
-	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI) into notes in an Obsidian vault and context in CLAUDE.md.")
+	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI) into notes in an Obsidian vault and context in CLAUDE.md.")
 	.exitOverride()
 	.configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
 

@@ -6,7 +6,7 @@ import type { AgentRoots } from "./transcript-source";
 /**
  * Where a sync reads each agent this device has turned on: the folder set in the settings, else
  * the agent's own environment variable, else its default (`$CODEX_HOME` or `~/.codex`;
- * `$GEMINI_CLI_HOME/.gemini` or `~/.gemini`). A folder that does not exist simply gives nothing.
+ * `$GEMINI_CLI_HOME/.gemini` or `~/.gemini`; `$COPILOT_HOME` or `~/.copilot`). A folder that does not exist simply gives nothing.
  * @param claudeProjects Claude Code's `projects/` folder, found as before (`--claude-dir`, the settings, `$CLAUDE_CONFIG_DIR`).
  */
 export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs">, claudeProjects: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): AgentRoots {
@@ -15,5 +15,6 @@ export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs">, cla
 	if (on.has("claude-code")) roots["claude-code"] = claudeProjects;
 	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (env.CODEX_HOME?.trim() || join(home, ".codex"));
 	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(env.GEMINI_CLI_HOME?.trim() || home, ".gemini");
+	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (env.COPILOT_HOME?.trim() || join(home, ".copilot"));
 	return roots;
 }

@@ -32,6 +32,18 @@ export async function scanCodex(home: string): Promise<TranscriptFile[]> {
 	return found;
 }
 
+/** GitHub Copilot CLI: `<home>/session-state/<session id>/events.jsonl`. */
+export async function scanCopilot(home: string): Promise<TranscriptFile[]> {
+	const found: TranscriptFile[] = [];
+	const state = join(home, "session-state");
+	for (const entry of await list(state)) {
+		if (!entry.isDirectory()) continue;
+		const file = stamp(child(child(state, entry.name), "events.jsonl"), { agent: "copilot-cli", projectDir: "copilot", kind: "session", fileId: entry.name });
+		if (file) found.push(file);
+	}
+	return found;
+}
+
 const GEMINI_SESSION = /^session-.*\.jsonl?$/;
 
 /**

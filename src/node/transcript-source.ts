@@ -6,7 +6,7 @@ import { readAppended } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts } from "./transcript-scanner";
-import { scanCodex, scanGemini } from "./agent-scanners";
+import { scanCodex, scanCopilot, scanGemini } from "./agent-scanners";
 
 /** Files smaller than this are folded on the calling thread (see `foldWhole`). */
 const FOLD_HERE_BYTES = 32 * 1024;
@@ -19,6 +19,8 @@ export interface AgentRoots {
 	codex?: string;
 	/** Gemini CLI's folder (`~/.gemini`). */
 	"gemini-cli"?: string;
+	/** Copilot CLI's folder (`~/.copilot`). */
+	"copilot-cli"?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"]),
 				where.codex === undefined ? [] : scanCodex(where.codex),
 				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"]),
+				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
 			]);
 			return found.flat();
 		},

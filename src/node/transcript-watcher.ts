@@ -66,6 +66,9 @@ export const CLAUDE_LAYOUT: WatchLayout = (parts, kind) => {
 /** Codex CLI, below `<home>/sessions`: `YYYY/MM/DD/rollout-*.jsonl`. */
 export const CODEX_LAYOUT: WatchLayout = (parts, kind) => (parts.length < 4 ? kind !== "file" : parts.length === 4 && kind !== "dir" && /^rollout-.*\.jsonl$/.test(parts[3]!));
 
+/** Copilot CLI, below `<home>/session-state`: `<session id>/events.jsonl`. */
+export const COPILOT_LAYOUT: WatchLayout = (parts, kind) => (parts.length === 1 ? kind !== "file" : parts.length === 2 && kind !== "dir" && parts[1] === "events.jsonl");
+
 /** Gemini CLI, below `<home>/tmp`: `<project>/chats/session-*.jsonl`, and `<project>/chats/<session>/<agent>.jsonl`. */
 export const GEMINI_LAYOUT: WatchLayout = (parts, kind) => {
 	if (parts.length === 1) return kind !== "file";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scanCodex, scanGemini } from "../../src/node/agent-scanners";
+import { scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 
@@ -29,5 +29,14 @@ describe("scanGemini", () => {
 		const agent = files.find((f) => f.kind === "subagent");
 		expect(agent?.parentSessionId).toBe("f17111ec-2c36-47af-b37c-0cb47f648841");
 		expect(sessions.some((s) => s.fileId === agent?.parentSessionId)).toBe(true);
+	});
+});
+
+describe("scanCopilot", () => {
+	it("finds session-state/<id>/events.jsonl, named by the session's id", async () => {
+		const files = await scanCopilot(join(FIXTURES, "copilot-cli", "1.0.102", "c-resume"));
+		expect(files).toHaveLength(1);
+		expect(files[0]).toMatchObject({ agent: "copilot-cli", kind: "session", projectDir: "copilot" });
+		expect(files[0]!.path.endsWith(`${files[0]!.fileId}/events.jsonl`)).toBe(true);
 	});
 });

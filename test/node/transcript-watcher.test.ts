@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CODEX_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
+import { CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
 
 /**
  * Real file system, real chokidar. Nothing asserts how fast an event arrives: every wait ends as
@@ -364,6 +364,13 @@ describe("the other agents' layouts", () => {
 		await writeFile(join(root, "2026", "12", "01", "other.txt"), "x");
 		await w.calledTimes(1);
 		expect(w.calls.flat()).toEqual([path]);
+	});
+
+	it("Copilot CLI: <session id>/events.jsonl below session-state/, nothing else", () => {
+		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152"], "dir")).toBe(true);
+		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "events.jsonl"], "file")).toBe(true);
+		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "workspace.yaml"], "file")).toBe(false);
+		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "checkpoints"], "dir")).toBe(false);
 	});
 
 	it("Gemini CLI: <project>/chats/session-*.jsonl and sub-agents one folder deeper, below tmp/", () => {

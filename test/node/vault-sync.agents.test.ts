@@ -36,6 +36,9 @@ beforeEach(() => {
 	const codexCwd = /"cwd":"([^"]+)"/.exec(recorded)![1]!;
 	copyWith(join(FIXTURES, "codex", "0.171.0", "b-tool-call"), join(root, "codex"), [[codexCwd, project]]);
 	copyWith(join(FIXTURES, "gemini-cli", "0.61.0", "home"), join(root, "gemini"), [["/tmp/gemini-record/work/demo-project", project]]);
+	const copilot = join(FIXTURES, "copilot-cli", "1.0.102", "b-tool-calls");
+	const copilotCwd = /"cwd":"([^"]+)"/.exec(readFileSync(join(copilot, "session-state", readdirSync(join(copilot, "session-state"))[0]!, "events.jsonl"), "utf8"))![1]!;
+	copyWith(copilot, join(root, "copilot"), [[copilotCwd, project]]);
 	mkdirSync(project);
 	notes = new MemoryNotes();
 });
@@ -44,11 +47,11 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const settings = (extra: Partial<Settings> = {}): Settings => ({ ...migrateSettings({}).settings, projects: [{ ...DEFAULT_PROJECT, path: project, memorySharing: false }], ...extra });
 const sync = (s: Settings) =>
 	new VaultSync(join(root, "claude", "projects"), join(root, "state"), notes, {
-		roots: (x) => ({ ...(x.agents.includes("claude-code") ? { "claude-code": join(root, "claude", "projects") } : {}), ...(x.agents.includes("codex") ? { codex: join(root, "codex") } : {}), ...(x.agents.includes("gemini-cli") ? { "gemini-cli": join(root, "gemini") } : {}) }),
+		roots: (x) => ({ ...(x.agents.includes("claude-code") ? { "claude-code": join(root, "claude", "projects") } : {}), ...(x.agents.includes("codex") ? { codex: join(root, "codex") } : {}), ...(x.agents.includes("gemini-cli") ? { "gemini-cli": join(root, "gemini") } : {}), ...(x.agents.includes("copilot-cli") ? { "copilot-cli": join(root, "copilot") } : {}) }),
 	}).run(s);
 const agentOfNote = (text: string) => /\nagent: (\S+)\n/.exec(text)?.[1];
 
-describe("VaultSync with Codex CLI and Gemini CLI", () => {
+describe("VaultSync with Codex CLI, Gemini CLI and Copilot CLI", () => {
 	it("writes every agent's sessions as notes of one project, each with its agent, and names them in the context block", async () => {
 		const report = await sync(settings());
 		expect(report.errors).toEqual([]);
@@ -56,7 +59,7 @@ describe("VaultSync with Codex CLI and Gemini CLI", () => {
 		const folder = [...notes.files.keys()].find((p) => agentOfNote(notes.files.get(p)!) === "codex")!.split("/").slice(0, 2).join("/");
 		const inProject = [...notes.files].filter(([p]) => p.startsWith(`${folder}/2026`));
 		const agents = new Set(inProject.map(([, text]) => agentOfNote(text)));
-		expect(agents).toEqual(new Set(["codex", "gemini-cli"]));
+		expect(agents).toEqual(new Set(["codex", "gemini-cli", "copilot-cli"]));
 		const codex = inProject.find(([, t]) => agentOfNote(t) === "codex")![1];
 		expect(codex).toContain("cat README.md");
 		expect(codex).toContain("branch: feature/demo");
@@ -65,6 +68,7 @@ describe("VaultSync with Codex CLI and Gemini CLI", () => {
 		const block = readFileSync(join(project, "CLAUDE.md"), "utf8");
 		expect(block).toContain("(Codex)");
 		expect(block).toContain("(Gemini CLI)");
+		expect(block).toContain("(Copilot CLI)");
 		// Nothing to do the second time.
 		const again = await sync(settings());
 		expect(again).toMatchObject({ transcriptsRead: 0, notesWritten: [], errors: [] });

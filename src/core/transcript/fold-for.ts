@@ -1,5 +1,6 @@
 import { agentOf } from "./agents";
 import { foldCodexLines } from "./codex-fold";
+import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
 import { foldGeminiLines } from "./gemini-fold";
 import type { RawLine } from "./jsonl-lines";
@@ -16,6 +17,8 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 			return foldCodexLines;
 		case "gemini-cli":
 			return foldGeminiLines;
+		case "copilot-cli":
+			return foldCopilotLines;
 		default:
 			return foldLines;
 	}

@@ -1,0 +1,162 @@
+import type { RawLine } from "./jsonl-lines";
+import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { isObject, isoTime } from "./parse-line";
+import type { SessionModel, ToolCall } from "./session-model";
+
+/**
+ * GitHub Copilot CLI's sessions (`~/.copilot/session-state/<id>/events.jsonl`), folded into the
+ * same session model as Claude Code's. Each line is `{type, data, agentId?, id, timestamp,
+ * parentId}`; the file only grows (a resume appends `session.resume` … `session.shutdown`).
+ * A sub-agent's events sit inline, tagged with its `agentId`: they become the session's sidechain,
+ * as Claude Code's older inline sub-agents do. Tokens come from `session.usage_record`, one per
+ * model call (`session.shutdown`'s totals include earlier runs of a resumed session).
+ *
+ * Tools become the names the digest knows: `bash` is `Bash`, `view` is `Read`, `create` is
+ * `Write`; edits (`apply_patch`, `edit`) give the files they touched.
+ */
+export function foldCopilotLines(model: SessionModel, lines: readonly RawLine[]): void {
+	for (const line of lines) foldCopilotLine(model, line);
+}
+
+function foldCopilotLine(model: SessionModel, line: RawLine): void {
+	if (line.text !== null && line.text.trim() === "") return;
+	model.counts.lines++;
+	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	let value: unknown;
+	try {
+		value = JSON.parse(line.text);
+	} catch {
+		return markMalformed(model, line.no, "invalid JSON");
+	}
+	if (!isObject(value) || typeof value.type !== "string") return markMalformed(model, line.no, "not a JSON object");
+	model.counts.records++;
+	const data = isObject(value.data) ? value.data : {};
+	const timestamp = isoTime(value.timestamp);
+	if (timestamp) noteTime(model, timestamp);
+	const sidechain = typeof value.agentId === "string" ? value.agentId : undefined;
+	switch (value.type) {
+		case "session.start":
+		case "session.resume":
+			return foldStart(model, data);
+		case "user.message":
+			return foldUser(model, data, timestamp, sidechain);
+		case "assistant.message":
+			return foldAssistant(model, data, timestamp, sidechain);
+		case "tool.execution_complete":
+			return foldResult(model, data);
+		case "session.usage_record":
+			return foldUsage(model, data.usage);
+		case "session.error":
+			model.counts.apiErrors++;
+			pushEvent(model, { kind: "error", source: "api", text: clip(model, typeof data.message === "string" ? data.message : "error", LIMITS.text), timestamp });
+			return;
+		case "abort":
+			model.counts.interruptions++;
+			return;
+		case "session.compaction_complete":
+			model.counts.compactions++;
+			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof data.summaryContent === "string" ? clip(model, data.summaryContent, LIMITS.compactSummary) : undefined });
+			return;
+		default:
+			// Turns, tool starts, sub-agent bookkeeping, system prompts, model changes: the events above carry what a note shows.
+			return;
+	}
+}
+
+function foldStart(model: SessionModel, data: Record<string, unknown>): void {
+	if (typeof data.sessionId === "string") addUnique(model, "sessionIds", data.sessionId);
+	if (typeof data.copilotVersion === "string" && data.copilotVersion !== "") addUnique(model, "versions", data.copilotVersion);
+	const context = isObject(data.context) ? data.context : {};
+	if (typeof context.cwd === "string" && context.cwd !== "") {
+		if (model.cwd === undefined) model.cwd = context.cwd;
+		addUnique(model, "cwds", context.cwd);
+	}
+	if (typeof context.branch === "string" && context.branch !== "") {
+		model.gitBranch = context.branch;
+		addUnique(model, "branches", context.branch);
+	}
+}
+
+function foldUser(model: SessionModel, data: Record<string, unknown>, timestamp: string | undefined, sidechain: string | undefined): void {
+	const text = typeof data.content === "string" ? data.content : "";
+	// `source` says who wrote it: a sub-agent's task (`agent-…`), autopilot, skills and the system are not the person.
+	const source = typeof data.source === "string" ? data.source : undefined;
+	if (text.trim() === "" || (source !== undefined && source !== "user")) return;
+	if (sidechain !== undefined) return;
+	model.counts.prompts++;
+	model.lastPrompt = text;
+	pushEvent(model, { kind: "prompt", promptKind: /^\s*\//.test(text) ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: typeof data.messageId === "string" ? data.messageId : undefined, timestamp, images: 0 });
+}
+
+function foldAssistant(model: SessionModel, data: Record<string, unknown>, timestamp: string | undefined, sidechain: string | undefined): void {
+	model.counts.assistantMessages++;
+	const messageId = typeof data.messageId === "string" ? data.messageId : undefined;
+	if (typeof data.model === "string" && data.model !== "") addUnique(model, "models", data.model);
+	if (typeof data.reasoningText === "string" && data.reasoningText.trim() !== "") {
+		model.counts.thinking++;
+		pushEvent(model, { kind: "thinking", text: clip(model, data.reasoningText, LIMITS.thinking), redacted: false, messageId, timestamp, sidechain });
+	}
+	if (typeof data.content === "string" && data.content.trim() !== "") pushEvent(model, { kind: "text", text: clip(model, data.content, LIMITS.text), messageId, timestamp, sidechain });
+	if (Array.isArray(data.toolRequests)) for (const request of data.toolRequests) if (isObject(request)) foldCall(model, request, messageId, timestamp, sidechain);
+}
+
+const TOOL_NAMES: Record<string, string> = { bash: "Bash", powershell: "Bash", view: "Read", create: "Write", edit: "Edit", task: "Task", web_fetch: "WebFetch", glob: "Glob", grep: "Grep" };
+
+function foldCall(model: SessionModel, request: Record<string, unknown>, messageId: string | undefined, timestamp: string | undefined, sidechain: string | undefined): void {
+	const id = typeof request.toolCallId === "string" ? request.toolCallId : `copilot-call-${model.counts.toolCalls + 1}`;
+	if (model.index.calls.has(id)) return;
+	const original = typeof request.name === "string" ? request.name : "tool";
+	const name = TOOL_NAMES[original] ?? original;
+	const args = isObject(request.arguments) ? request.arguments : typeof request.arguments === "string" ? { input: request.arguments } : {};
+	// The digest reads a file's path as `file_path`, as Claude Code's tools give it.
+	const input = typeof args.path === "string" && args.file_path === undefined ? { ...args, file_path: args.path } : args;
+	model.counts.toolCalls++;
+	if (model.events.length >= LIMITS.events) {
+		model.index.calls.set(id, { id, name, input: typeof input.file_path === "string" ? { file_path: input.file_path } : {}, elided: true });
+		model.counts.elidedEvents++;
+		return;
+	}
+	const call: ToolCall = { id, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId, result: undefined, agentId: undefined };
+	model.index.calls.set(id, call);
+	pushEvent(model, { kind: "tool", call, sidechain });
+}
+
+function foldResult(model: SessionModel, data: Record<string, unknown>): void {
+	const call = typeof data.toolCallId === "string" ? model.index.calls.get(data.toolCallId) : undefined;
+	if (!call) {
+		model.counts.orphanResults++;
+		return;
+	}
+	const exit = isObject(data.shellExecution) ? data.shellExecution.exitCode : undefined;
+	const failed = data.success === false || (typeof exit === "number" && exit !== 0);
+	if (failed) model.counts.toolErrors++;
+	if (!failed) noteFiles(model, call, data.fileEdits);
+	if (call.elided) {
+		model.index.calls.delete(call.id);
+		return;
+	}
+	const result = isObject(data.result) && typeof data.result.content === "string" ? data.result.content : isObject(data.error) && typeof data.error.message === "string" ? data.error.message : "";
+	call.result = { isError: failed, text: clip(model, result, LIMITS.toolResult) };
+}
+
+/** The files a call read, wrote or edited: its own path, and the edits the client reports. */
+function noteFiles(model: SessionModel, call: ToolCall, edits: unknown): void {
+	const path = call.input.file_path;
+	if (typeof path === "string" && path !== "") {
+		if (call.name === "Read") addFile(model, "read", path);
+		else if (call.name === "Write") addFile(model, "written", path);
+		else if (call.name === "Edit") addFile(model, "edited", path);
+	}
+	if (!Array.isArray(edits)) return;
+	for (const edit of edits) if (isObject(edit) && typeof edit.path === "string") addFile(model, edit.kind === "create" ? "written" : "edited", edit.path);
+}
+
+/** One model call's tokens, as the client records them (input, output, cache read and cache write apart). */
+function foldUsage(model: SessionModel, usage: unknown): void {
+	if (!isObject(usage)) return;
+	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+	model.tokens.input += n(usage.inputTokens);
+	model.tokens.output += n(usage.outputTokens);
+	model.tokens.cacheRead += n(usage.cacheReadTokens);
+	model.tokens.cacheCreation += n(usage.cacheWriteTokens);
+}

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { foldCopilotLines } from "../../../src/core/transcript/copilot-fold";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
+
+/** Copilot CLI 1.0.102 sessions recorded from the real client in its bring-your-own-key mode against a stub. */
+const ROOT = join(__dirname, "..", "..", "fixtures", "agents", "copilot-cli", "1.0.102");
+const files = readdirSync(ROOT, { recursive: true })
+	.map(String)
+	.filter((f) => f.endsWith("events.jsonl"))
+	.sort();
+const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
+const scenario = (name: string) => files.find((f) => f.startsWith(`${name}/`))!;
+
+function fold(text: string, cut?: number): SessionModel {
+	const model = createSession("s", undefined, true, "copilot-cli");
+	const bytes = Buffer.from(text, "utf8");
+	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
+	let no = 1;
+	let rest = Buffer.alloc(0);
+	for (const part of parts) {
+		const joined = Buffer.concat([rest, part]);
+		const split = splitCompleteLines(joined, no);
+		foldCopilotLines(model, split.lines);
+		no += split.lines.length;
+		rest = joined.subarray(split.consumed);
+	}
+	return model;
+}
+
+describe("the Copilot CLI fold, on recorded sessions", () => {
+	it.each(files)("%s: no bad line, the session's id, version and folder; read in two pieces, the same model", (f) => {
+		const text = read(f);
+		const whole = fold(text);
+		expect(whole.counts.malformed).toBe(0);
+		expect(whole.sessionIds).toHaveLength(1);
+		expect(whole.versions).toEqual(["1.0.102"]);
+		expect(whole.cwd).toMatch(/\/project$/);
+		expect(JSON.stringify(serializeSession(fold(text, Math.floor(text.length / 2) + 3)))).toBe(JSON.stringify(serializeSession(whole)));
+	});
+
+	it("tool calls: the commands with their exit codes, a failing read, the files a patch touched", () => {
+		const model = fold(read(scenario("b-tool-calls")));
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Inspect the project: read the README, run two commands, and add notes."]);
+		const calls = toolCallsOf(model);
+		const bash = calls.filter((c) => c.name === "Bash");
+		expect(bash.map((c) => c.input.command)).toEqual(["echo from-bash && ls", "echo about to fail >&2; exit 3"]);
+		expect(bash[1]?.result?.isError).toBe(true);
+		expect(bash[0]?.result?.isError).toBe(false);
+		expect(calls.filter((c) => c.name === "Read").map((c) => c.result?.isError)).toEqual([false, true]);
+		expect(model.files.written.some((f) => f.endsWith("/NOTES.md"))).toBe(true);
+		expect(model.files.edited.some((f) => f.endsWith("/src/hello.js"))).toBe(true);
+		expect(model.files.read.some((f) => f.endsWith("/README.md"))).toBe(true);
+		expect(model.gitBranch).toBe("feature/demo");
+		expect(model.tokens.input).toBeGreaterThan(7000 * 5 - 1);
+	});
+
+	it("a resumed session: each run's prompt, in one file", () => {
+		expect(promptsOf(fold(read(scenario("c-resume")))).length).toBe(3);
+	});
+
+	it("a sub-agent's work is the session's sidechain, and its task is no prompt of the person's", () => {
+		const model = fold(read(scenario("d-subagent")));
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Delegate this to a sub-agent: what is the README title?"]);
+		expect(model.events.some((e) => e.kind === "text" && e.sidechain !== undefined && e.text.includes("SUBAGENT RESULT"))).toBe(true);
+	});
+
+	it("counts a bad line with its number and goes on", () => {
+		const lines = read(scenario("a-plain-text")).split("\n");
+		lines.splice(1, 0, "{not json");
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([{ line: 2, reason: "invalid JSON" }]);
+		expect(promptsOf(model)).toHaveLength(1);
+	});
+});
