@@ -149,12 +149,16 @@ describe("VaultSync", () => {
 		expect(agents.startsWith("# Agents\n\nRun the tests before a commit.\n\n<!-- AUTO-CONTEXT:BEGIN -->\n")).toBe(true);
 		expect(await readFile(join(projectPath, "GEMINI.md"), "utf8")).toContain("Add a health endpoint (Claude Code)");
 
-		// CLAUDE.md imports AGENTS.md: Claude Code reads the block there, CLAUDE.md gets none of its own.
-		await writeFile(join(projectPath, "CLAUDE.md"), "@AGENTS.md\n\nHand-written rules.\n");
+		// CLAUDE.md now imports AGENTS.md: Claude Code reads the block there; CLAUDE.md's own goes, its other bytes stay.
+		const claudeMd = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
+		await writeFile(join(projectPath, "CLAUDE.md"), `@AGENTS.md\n\n${claudeMd}`);
 		await writeFile(transcript(C), session(C, "Add pagination", "Done.", "2026-11-22T10:00:00.000Z"));
 		const imported = await newSync().run(both);
-		expect(imported.contextWritten.sort()).toEqual([`${projectPath}/AGENTS.md`, `${projectPath}/GEMINI.md`]);
-		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("@AGENTS.md\n\nHand-written rules.\n");
+		expect(imported.contextWritten.sort()).toEqual([`${projectPath}/AGENTS.md`, `${projectPath}/CLAUDE.md`, `${projectPath}/GEMINI.md`]);
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("@AGENTS.md\n\n# Shop API\r\n\r\nHand-written rules.  \r\n");
+		// And then it is left alone.
+		const quiet = await newSync().run(both);
+		expect(quiet.contextWritten).toEqual([]);
 		expect(await readFile(join(projectPath, "AGENTS.md"), "utf8")).toContain("Add pagination (Claude Code)");
 	});
 

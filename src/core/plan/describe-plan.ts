@@ -1,4 +1,4 @@
-import { upsertMarkedBlock } from "../text/marked-block";
+import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
 import type { SyncPlan } from "./sync-plan";
 
@@ -23,7 +23,7 @@ export function describePlan(plan: SyncPlan): PlannedChange[] {
 		} else if (write.kind === "note") changes.push({ action: action(write.text, write.expected), target: write.path });
 		else if (write.kind === "claude-memory") changes.push({ action: action(write.text, write.expected), target: `${write.folder}/${write.name}` });
 		else {
-			const result = upsertMarkedBlock(write.expected ?? "", write.block);
+			const result = write.remove ? removeMarkedBlock(write.expected ?? "") : upsertMarkedBlock(write.expected ?? "", write.block);
 			if (result.ok && result.changed) changes.push({ action: write.expected === null ? "create" : "update", target: `${write.projectPath.replace(/[\\/]+$/, "")}/${write.target}` });
 		}
 	}

@@ -1,4 +1,4 @@
-import { upsertMarkedBlock } from "../text/marked-block";
+import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { buildKeywordStats, topicTags } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
@@ -180,7 +180,14 @@ export function planSync(input: PlanInput): SyncPlan {
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory) });
 		// The packet first: the facade points at it.
 		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
-		for (const name of blockFiles(project, existing)) {
+		const files = blockFiles(project, existing);
+		// A file that now imports another of them had a block of its own before: it goes (the import brings the block).
+		for (const name of contextFilesOf(project).filter((n) => !files.includes(n) && !existing.sameAs?.has(projectFileKey(project.path, n)))) {
+			const current = existing.projectFiles.get(projectFileKey(project.path, name)) ?? null;
+			const removed = current === null ? undefined : removeMarkedBlock(current);
+			if (removed?.ok && removed.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: "", expected: current, remove: true });
+		}
+		for (const name of files) {
 			const key = projectFileKey(project.path, name);
 			const unreadable = existing.unreadable.get(key);
 			if (unreadable !== undefined) {

@@ -48,7 +48,7 @@ export type PlannedWrite =
 	/** A file in a project's Claude Code memory folder; `text: null` deletes it. */
 	| { kind: "claude-memory"; projectPath: string; folder: string; name: string; text: string | null; expected: string | null; onConflict?: ConflictUndo }
 	/** The marked block of an enabled project's CLAUDE.md: upserted into the file as it is when written. */
-	| { kind: "context-block"; projectPath: string; target: string; block: string; expected: string | null };
+	| { kind: "context-block"; projectPath: string; target: string; block: string; expected: string | null; remove?: boolean };
 
 export interface RenderedNote {
 	frontmatter: string;

@@ -1,4 +1,4 @@
-import { upsertMarkedBlock } from "../text/marked-block";
+import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
 import type { HookContext } from "../plan/hook-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
@@ -124,7 +124,7 @@ async function writeBlock(write: Extract<PlannedWrite, { kind: "context-block" }
 	let before = write.expected;
 	for (let attempt = 1; attempt <= CONTEXT_ATTEMPTS; attempt++) {
 		if (attempt > 1) before = await projects.read(write.projectPath, write.target);
-		const result = upsertMarkedBlock(before ?? "", write.block);
+		const result = write.remove ? removeMarkedBlock(before ?? "") : upsertMarkedBlock(before ?? "", write.block);
 		if (!result.ok) {
 			report.errors.push(`${where} has ${result.reason}; nothing was written`);
 			return;

@@ -54,6 +54,23 @@ export function upsertMarkedBlock(text: string, body: string, marks: Markers = C
 	return { ok: true, text: updated, changed: updated !== text };
 }
 
+/**
+ * Removes the marked block, marker lines included, and the blank line `upsertMarkedBlock` put
+ * before it; every other byte stays (a file that had no final line ending gets one). No block:
+ * nothing changes. Broken markers: nothing is removed.
+ */
+export function removeMarkedBlock(text: string, marks: Markers = CONTEXT_MARKERS): UpsertResult {
+	const markers = findMarkers(text, marks);
+	if (markers.length === 0) return { ok: true, text, changed: false };
+	const [begin, end] = markers;
+	if (markers.length !== 2 || begin!.kind !== "begin" || end!.kind !== "end") return broken(`markers that do not make one block (${markers.length} marker lines)`, markers[0]!.line);
+	// The line ending the block was written with: its BEGIN line's.
+	const eol = text.slice(begin!.start, begin!.next).endsWith("\r\n") ? "\r\n" : "\n";
+	let head = text.slice(0, begin!.start);
+	if (head.endsWith(`${eol}${eol}`)) head = head.slice(0, -eol.length);
+	return { ok: true, text: `${head}${text.slice(end!.next)}`, changed: true };
+}
+
 function broken(what: string, line: number): UpsertResult {
 	return { ok: false, reason: `${what} at line ${line}`, line };
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BEGIN_MARKER as B, END_MARKER as E, upsertMarkedBlock } from "../../../src/core/text/marked-block";
+import { BEGIN_MARKER as B, END_MARKER as E, removeMarkedBlock, upsertMarkedBlock } from "../../../src/core/text/marked-block";
 
 function upsert(text: string, body: string): string {
 	const r = upsertMarkedBlock(text, body);
@@ -123,3 +123,24 @@ function rescanMarkers(text: string, unclosed: ReadonlySet<number> = new Set()):
 	});
 	return fence !== undefined ? rescanMarkers(text, new Set([...unclosed, fence.line])) : found;
 }
+
+describe("removeMarkedBlock", () => {
+	it("gives back the text as it was before the block was added, for a text that ended with a line ending (property)", () => {
+		// Without a final line ending the upsert adds two, and the result is the same as for the text with one: that one comes back.
+		const text = fc.string().filter((t) => !t.includes("AUTO-CONTEXT") && !/(`{3,}|~{3,})/.test(t) && !t.includes("\r")).map((t) => (t === "" ? t : `${t}\n`));
+		fc.assert(
+			fc.property(text, fc.string({ minLength: 1 }).filter((b) => !b.includes("AUTO-CONTEXT")), (before, body) => {
+				const added = upsertMarkedBlock(before, body);
+				if (!added.ok) return;
+				const removed = removeMarkedBlock(added.text);
+				expect(removed).toEqual({ ok: true, text: before, changed: true });
+			}),
+		);
+	});
+
+	it("keeps every other byte, leaves a text without a block alone, and refuses broken markers", () => {
+		expect(removeMarkedBlock(`# Rules\r\n\r\n${B}\r\nold\r\n${E}\r\nafter  \r\n`)).toEqual({ ok: true, text: "# Rules\r\n\r\nafter  \r\n".replace("\r\n\r\nafter", "\r\nafter"), changed: true });
+		expect(removeMarkedBlock("no block here\n")).toEqual({ ok: true, text: "no block here\n", changed: false });
+		expect(removeMarkedBlock(`${B}\nx\n`).ok).toBe(false);
+	});
+});

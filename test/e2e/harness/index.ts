@@ -5,3 +5,6 @@ export * from "./project-cli.js";
 export * from "./codex-install.js";
 export * from "./codex-stub.js";
 export * from "./run-codex.js";
+export * from "./gemini-install.js";
+export * from "./gemini-stub.js";
+export * from "./run-gemini.js";

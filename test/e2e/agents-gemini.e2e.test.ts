@@ -1,0 +1,243 @@
+/**
+ * Gemini CLI and Claude Code share one project history, end to end with BOTH real clients: Gemini CLI
+ * 0.61.0 (`gemini -p`, against the Generative Language API stub in `harness/gemini-stub.ts`) and Claude
+ * Code 2.1.332 (against the Messages API stub), with the built CLI syncing in between. Proves:
+ * 1. Gemini CLI → Claude Code: a Gemini session (a `read_file` call of README.md, then a reply) becomes
+ *    a note with `agent: gemini-cli` in the project's folder, the project's CLAUDE.md block names it
+ *    ("… (Gemini CLI)"), and the next real Claude Code session's request to the model holds that title.
+ * 2. Claude Code → Gemini CLI: with `projects add --also GEMINI.md`, the sync writes the same block into
+ *    the project's GEMINI.md (the hand-written part kept), and the next real Gemini session's requests
+ *    hold the Claude Code session's title in the `<session_context>` Gemini sends; the sync after it
+ *    adds that Gemini session to both files.
+ *
+ * Gemini's folder is given the way a person's machine has it: `$GEMINI_CLI_HOME` (its `.gemini`; the
+ * e2e config points it nowhere by default). Both clients share one temp HOME (`.claude` and `.gemini`).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+	buildCli,
+	ensureClaudeCode,
+	ensureGeminiCli,
+	geminiCall,
+	geminiText,
+	makeTempDir,
+	requestText,
+	runClaude,
+	runGemini,
+	sessionContextOf,
+	startGeminiStub,
+	startStub,
+	text,
+	toolUse,
+	type GeminiStub,
+	type Stub,
+} from "./harness/index.js";
+
+const repo = resolve(__dirname, "..", "..");
+const cli = join(repo, "dist", "cli.cjs");
+const BEGIN = "<!-- AUTO-CONTEXT:BEGIN -->";
+const END = "<!-- AUTO-CONTEXT:END -->";
+const NOTES = "AI Conversations";
+
+interface SyncReport {
+	transcriptsRead: number;
+	notesWritten: string[];
+	contextWritten: string[];
+	errors: string[];
+}
+
+function cliRun(args: string[], env: NodeJS.ProcessEnv = process.env): string {
+	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
+	expect(r.status, `ai-memory ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
+	return r.stdout;
+}
+
+/** One `ai-memory sync --json`, reading Claude Code from `<home>/.claude` and Gemini CLI from `<home>/.gemini`. */
+function sync(vault: string, home: string, project?: string): SyncReport {
+	const args = ["sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--json", ...(project ? ["--project", project] : [])];
+	return JSON.parse(cliRun(args, { ...process.env, GEMINI_CLI_HOME: home })) as SyncReport;
+}
+
+/** What lies between the marker lines. */
+function blockOf(file: string): string {
+	const from = file.indexOf(BEGIN);
+	const to = file.indexOf(END, from);
+	expect(from, "no AUTO-CONTEXT block").toBeGreaterThanOrEqual(0);
+	expect(to).toBeGreaterThan(from);
+	return file.slice(from + BEGIN.length, to);
+}
+
+/** Every `.md` note under the vault's notes folder (vault-relative, `/`-separated) with its text. */
+function notesIn(vault: string): Array<{ path: string; text: string }> {
+	const dir = join(vault, NOTES);
+	if (!existsSync(dir)) return [];
+	return readdirSync(dir, { recursive: true })
+		.map((f) => join(dir, String(f)))
+		.filter((p) => p.endsWith(".md") && statSync(p).isFile())
+		.map((p) => ({ path: relative(vault, p).split("\\").join("/"), text: readFileSync(p, "utf8") }));
+}
+
+/** The session note of one session id (its front matter starts with `session_id:`). */
+function noteOf(vault: string, sessionId: string): { path: string; text: string } {
+	const found = notesIn(vault).filter((n) => n.text.startsWith(`---\nsession_id: ${sessionId}\n`));
+	expect(found.map((n) => n.path), `one note for session ${sessionId}`).toHaveLength(1);
+	return found[0]!;
+}
+
+const agentOf = (note: string) => /\nagent: (\S+)\n/.exec(note)?.[1];
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The block's heading for one session: `### YYYY-MM-DD — <title> (<agent>)`. */
+const heading = (title: string, agent: "Gemini CLI" | "Claude Code") => new RegExp(`### \\d{4}-\\d\\d-\\d\\d — ${escape(title)} \\(${escape(agent)}\\)\\r?\\n`);
+
+describe("Gemini CLI and Claude Code share the project's history through its context files", () => {
+	let claudeStub: Stub;
+	let geminiStub: GeminiStub;
+	let root: string;
+	beforeAll(async () => {
+		ensureClaudeCode();
+		ensureGeminiCli();
+		buildCli();
+		claudeStub = await startStub();
+		geminiStub = await startGeminiStub();
+		root = makeTempDir("agents-gemini-e2e-");
+	});
+	afterAll(async () => {
+		await claudeStub?.close();
+		await geminiStub?.close();
+		if (root) rmSync(root, { recursive: true, force: true });
+	});
+
+	it("a Gemini CLI session becomes a note and a CLAUDE.md entry, and the next Claude Code session reads it", async () => {
+		const project = join(root, "work", "tamarind");
+		const home = join(root, "home-1");
+		const vault = join(root, "vault-1");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(vault);
+		writeFileSync(join(project, "README.md"), "# Tamarind\n\nTamarind onboards new staff: accounts, laptops, badges.\n");
+		const title = "Summarize the README of the Tamarind service";
+		geminiStub.setScript({
+			rules: [
+				{
+					match: "Summarize the README",
+					steps: [[geminiText("Let me read the README first."), geminiCall("read_file", { file_path: "README.md" })], "Tamarind onboards new staff: it sets up their accounts, laptops and badges."],
+				},
+			],
+		});
+
+		// --- the real Gemini session: one read_file call, its output back to the model, then the reply.
+		const gemini = await runGemini({ home, cwd: project, stub: geminiStub, prompt: title });
+		expect(gemini.exitCode, gemini.stderr).toBe(0);
+		expect(gemini.response).toBe("Tamarind onboards new staff: it sets up their accounts, laptops and badges.");
+		expect(gemini.sessionPath, `no session file for ${gemini.sessionId} in ${home}/.gemini`).toBeTruthy();
+		// Nothing but model calls (a 404 would leave `kind` unset): the routing classifier, then the main turns.
+		expect(gemini.requests.map((r) => r.kind)).toEqual(["router", "main", "main"]);
+		const main = gemini.requests.filter((r) => r.kind === "main");
+		expect(main.map((r) => [r.rule, r.step])).toEqual([
+			[0, 0],
+			[0, 1],
+		]);
+		// The tool really ran: the file's text is what the second request sends back.
+		expect(JSON.stringify(main[1]!.body)).toContain("Tamarind onboards new staff: accounts, laptops, badges.");
+
+		// --- sync: the session's note, with its agent and its tool call, in the project's folder.
+		const report = sync(vault, home, project);
+		expect(report.errors).toEqual([]);
+		expect(report.contextWritten).toEqual([join(project, "CLAUDE.md")]);
+		const note = noteOf(vault, gemini.sessionId!);
+		expect(note.path.startsWith(`${NOTES}/tamarind/`), note.path).toBe(true);
+		expect(report.notesWritten).toContain(note.path);
+		expect(agentOf(note.text)).toBe("gemini-cli");
+		expect(note.text).toContain(title);
+		// The note renders Gemini's `read_file` like Claude Code's Read: a callout with the path and the file's text.
+		expect(note.text).toContain("\ntool_calls: 1\n");
+		expect(note.text).toContain("Read: README.md");
+		expect(note.text).toContain("> Tamarind onboards new staff: accounts, laptops, badges.");
+		const block = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
+		expect(block).toMatch(heading(title, "Gemini CLI"));
+
+		// --- the next real Claude Code session receives that entry through CLAUDE.md.
+		claudeStub.setScript({ rules: [{ match: "where we left off", steps: ["The README was summarized last time."] }] });
+		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: "Remind me where we left off" });
+		expect(claude.exitCode, claude.stderr).toBe(0);
+		const claudeRequests = claudeStub.mainRequests().filter((r) => r.headers["x-claude-code-session-id"] === claude.sessionId);
+		expect(claudeRequests.length).toBeGreaterThan(0);
+		for (const req of claudeRequests) {
+			expect(requestText(req)).toContain(block.trim());
+			expect(requestText(req)).toMatch(heading(title, "Gemini CLI"));
+		}
+
+		// --- and the two agents' sessions are one project history: both notes in its folder, both entries.
+		const after = sync(vault, home, project);
+		expect(after.errors).toEqual([]);
+		const claudeNote = noteOf(vault, claude.sessionId!);
+		expect(agentOf(claudeNote.text)).toBe("claude-code");
+		expect(claudeNote.path.startsWith(`${NOTES}/tamarind/`), claudeNote.path).toBe(true);
+		const both = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
+		expect(both).toMatch(heading("Remind me where we left off", "Claude Code"));
+		expect(both).toMatch(heading(title, "Gemini CLI"));
+	});
+
+	it("a Claude Code session reaches the next Gemini CLI session through GEMINI.md", async () => {
+		const project = join(root, "work", "quince");
+		const home = join(root, "home-2");
+		const vault = join(root, "vault-2");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(vault);
+		const handWritten = "# quince\n\nGemini: run `npm test` before you finish.\n";
+		writeFileSync(join(project, "GEMINI.md"), handWritten);
+		cliRun(["projects", "add", project, "--vault", vault, "--also", "GEMINI.md"]);
+
+		// --- a real Claude Code session, then sync: the block goes into CLAUDE.md and GEMINI.md.
+		const title = "Add the Quince retry policy to the HTTP client";
+		claudeStub.setScript({
+			rules: [
+				{
+					match: "Quince retry policy",
+					steps: [[text("Adding exponential backoff."), toolUse("Write", { file_path: join(project, "src", "retry.ts"), content: "export const MAX_RETRIES = 4;\n" })], "Requests now retry up to 4 times with exponential backoff (src/retry.ts)."],
+				},
+			],
+		});
+		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
+		expect(claude.exitCode, claude.stderr).toBe(0);
+		const report = sync(vault, home);
+		expect(report.errors).toEqual([]);
+		expect([...report.contextWritten].sort()).toEqual([join(project, "CLAUDE.md"), join(project, "GEMINI.md")]);
+		const geminiMd = readFileSync(join(project, "GEMINI.md"), "utf8");
+		expect(geminiMd.startsWith(handWritten)).toBe(true);
+		const block = blockOf(geminiMd);
+		expect(block).toMatch(heading(title, "Claude Code"));
+		expect(block).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
+
+		// --- the next real Gemini session: every main request carries GEMINI.md, block and hand-written part.
+		geminiStub.setScript({ rules: [{ match: "retry work", steps: ["The retry policy from last time is in src/retry.ts; continuing from there."] }] });
+		const gemini = await runGemini({ home, cwd: project, stub: geminiStub, prompt: "Continue the retry work" });
+		expect(gemini.exitCode, gemini.stderr).toBe(0);
+		expect(gemini.sessionPath, `no session file for ${gemini.sessionId}`).toBeTruthy();
+		expect(gemini.requests.every((r) => r.kind !== undefined), JSON.stringify(gemini.requests.map((r) => r.url))).toBe(true);
+		const main = gemini.requests.filter((r) => r.kind === "main");
+		expect(main.map((r) => [r.rule, r.step])).toEqual([[0, 0]]);
+		for (const req of main) {
+			const sent = sessionContextOf(req.body);
+			expect(sent, "no <session_context> in the request").toBeDefined();
+			expect(sent).toContain(`--- Context from: ${join(project, "GEMINI.md")} ---`);
+			expect(sent).toContain("Gemini: run `npm test` before you finish.");
+			expect(sent).toMatch(heading(title, "Claude Code"));
+			expect(sent).toContain(block.trim());
+		}
+
+		// --- the sync after it adds the Gemini session to both files, newest first.
+		const after = sync(vault, home);
+		expect(after.errors).toEqual([]);
+		expect(agentOf(noteOf(vault, gemini.sessionId!).text)).toBe("gemini-cli");
+		const next = readFileSync(join(project, "GEMINI.md"), "utf8");
+		expect(next.startsWith(handWritten)).toBe(true);
+		const nextBlock = blockOf(next);
+		expect(nextBlock).toMatch(heading("Continue the retry work", "Gemini CLI"));
+		expect(nextBlock).toMatch(heading(title, "Claude Code"));
+		expect(nextBlock.indexOf("Continue the retry work")).toBeLessThan(nextBlock.indexOf(title));
+		expect(nextBlock).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
+	});
+});
