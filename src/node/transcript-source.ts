@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
@@ -52,7 +53,9 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		},
 		async readAppended(path, cursor, onLines, onRestart) {
 			pool?.batchStarted();
-			const read = await readAppended(path, cursor, onLines, { onRestart });
+			// A small file is read blocking: microseconds, against a thread-pool round trip per step.
+			const small = (statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) < FOLD_HERE_BYTES;
+			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small });
 			return { cursor: read.cursor, bytesRead: read.bytesRead };
 		},
 		readMeta,
