@@ -315,6 +315,7 @@ async function benchAgents(): Promise<void> {
 	const trees: [AgentId, string, string][] = [
 		["codex", join(fixtures, "codex"), join(work, "agents", "codex")],
 		["gemini-cli", join(fixtures, "gemini-cli", "0.61.0", "home"), join(work, "agents", "gemini")],
+		["copilot-cli", join(fixtures, "copilot-cli", "1.0.102"), join(work, "agents", "copilot")],
 	];
 	const rows: [string, string, string, boolean][] = [];
 	for (const [agent, from, to] of trees) {
@@ -360,7 +361,10 @@ async function replicate(agent: AgentId, from: string, to: string, bytes: number
 			const text = readFileSync(join(from, f), "utf8");
 			// Another session id in each copy (uuids: their first group; Gemini's eight-character names too).
 			const changed = text.replace(/\b([0-9a-f]{4})([0-9a-f]{4})-([0-9a-f]{4})-/g, (_m, _a: string, b: string, c: string) => `${tag}${b}-${c}-`);
-			const path = agent === "codex" ? join(to, "sessions", "2026", "12", `c${tag}`, f.split("/").pop()!.replace(/^rollout-(.*)-([0-9a-f]{4})/, `rollout-$1-${tag}`)) : geminiCopyPath(to, f, tag);
+			const path =
+				agent === "codex" ? join(to, "sessions", "2026", "12", `c${tag}`, f.split("/").pop()!.replace(/^rollout-(.*)-([0-9a-f]{4})/, `rollout-$1-${tag}`))
+				: agent === "copilot-cli" ? join(to, "session-state", `${tag}-${f.split("/").at(-2)!}`, "events.jsonl")
+				: geminiCopyPath(to, f, tag);
 			await mkdir(dirname(path), { recursive: true });
 			await writeFile(path, changed);
 			if (f.endsWith(".jsonl")) total += Buffer.byteLength(changed);
