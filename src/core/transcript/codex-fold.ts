@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
 
@@ -23,19 +23,10 @@ export function foldCodexLines(model: SessionModel, lines: readonly RawLine[]): 
 }
 
 function foldCodexLine(model: SessionModel, line: RawLine): void {
-	if (line.text !== null && line.text.trim() === "") return;
-	model.counts.lines++;
-	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
-	let value: unknown;
-	try {
-		value = JSON.parse(line.text);
-	} catch {
-		return markMalformed(model, line.no, "invalid JSON");
-	}
-	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
+	const value = objectLine(model, line);
+	if (!value) return;
 	const payload = isObject(value.payload) ? value.payload : {};
 	const timestamp = isoTime(value.timestamp);
-	model.counts.records++;
 	if (timestamp) noteTime(model, timestamp);
 	switch (value.type) {
 		case "session_meta":
@@ -53,7 +44,7 @@ function foldCodexLine(model: SessionModel, line: RawLine): void {
 			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof payload.message === "string" && payload.message !== "" ? clip(model, payload.message, LIMITS.compactSummary) : undefined });
 			return;
 		default:
-			return unknown(model, `codex:${String(value.type)}`);
+			return countUnknown(model, `codex:${String(value.type)}`);
 	}
 }
 
@@ -195,7 +186,7 @@ function foldItem(model: SessionModel, payload: Record<string, unknown>, timesta
 		case "local_shell_call_output":
 			return foldOutput(model, callId, payload.output);
 		default:
-			return unknown(model, `codex:response_item:${String(payload.type)}`);
+			return countUnknown(model, `codex:response_item:${String(payload.type)}`);
 	}
 }
 
@@ -305,9 +296,4 @@ function tryJson(text: string): unknown {
 	} catch {
 		return text;
 	}
-}
-
-function unknown(model: SessionModel, type: string): void {
-	model.counts.unknownRecords++;
-	model.unknownTypes[type] = (model.unknownTypes[type] ?? 0) + 1;
 }

@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
 
@@ -19,17 +19,9 @@ export function foldCopilotLines(model: SessionModel, lines: readonly RawLine[])
 }
 
 function foldCopilotLine(model: SessionModel, line: RawLine): void {
-	if (line.text !== null && line.text.trim() === "") return;
-	model.counts.lines++;
-	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
-	let value: unknown;
-	try {
-		value = JSON.parse(line.text);
-	} catch {
-		return markMalformed(model, line.no, "invalid JSON");
-	}
-	if (!isObject(value) || typeof value.type !== "string") return markMalformed(model, line.no, "not a JSON object");
-	model.counts.records++;
+	const value = objectLine(model, line);
+	if (!value) return;
+	if (typeof value.type !== "string") return countUnknown(model, "copilot:untyped");
 	const data = isObject(value.data) ? value.data : {};
 	const timestamp = isoTime(value.timestamp);
 	if (timestamp) noteTime(model, timestamp);

@@ -4,7 +4,7 @@ import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 import { hash53 } from "./hash";
-import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
 export { hash53, LIMITS };
 
 const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
@@ -87,9 +87,7 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 		case "permission-mode":
 			return;
 		case "unknown":
-			counts.unknownRecords++;
-			model.unknownTypes[record.originalType] = (model.unknownTypes[record.originalType] ?? 0) + 1;
-			return;
+			return countUnknown(model, record.originalType);
 	}
 }
 

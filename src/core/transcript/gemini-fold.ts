@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
 
@@ -53,17 +53,8 @@ function stateOf(model: SessionModel): GeminiState {
 }
 
 function foldGeminiLine(model: SessionModel, state: GeminiState, line: RawLine): void {
-	if (line.text !== null && line.text.trim() === "") return;
-	model.counts.lines++;
-	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
-	let value: unknown;
-	try {
-		value = JSON.parse(line.text);
-	} catch {
-		return markMalformed(model, line.no, "invalid JSON");
-	}
-	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
-	model.counts.records++;
+	const value = objectLine(model, line);
+	if (!value) return;
 	if (typeof value.$rewindTo === "string") return rewind(state, value.$rewindTo);
 	if (typeof value.id === "string") {
 		const message = messageOf(value);
@@ -88,8 +79,7 @@ function foldGeminiLine(model: SessionModel, state: GeminiState, line: RawLine):
 		if (Array.isArray(value.directories)) for (const dir of value.directories) if (typeof dir === "string") noteCwd(model, dir);
 		return;
 	}
-	model.counts.unknownRecords++;
-	model.unknownTypes["gemini:unknown"] = (model.unknownTypes["gemini:unknown"] ?? 0) + 1;
+	countUnknown(model, "gemini:unknown");
 }
 
 function messageOf(o: Record<string, unknown>): Message {

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionModel } from "./session-model";
+import type { RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
 /**
@@ -25,6 +26,32 @@ export const LIMITS = {
 export function markMalformed(model: SessionModel, no: number, reason: string): void {
 	model.counts.malformed++;
 	if (model.malformedLines.length < LIMITS.malformedLines) model.malformedLines.push({ line: no, reason });
+}
+
+/**
+ * One line of a JSONL session file as an object, for the folds of agents whose lines need no more
+ * than `JSON.parse` (Codex, Gemini CLI, Copilot CLI): counted as a line and as a record; a blank
+ * line is skipped, a bad one is counted with its number and why, and gives undefined.
+ */
+export function objectLine(model: SessionModel, line: RawLine): Record<string, unknown> | undefined {
+	if (line.text !== null && line.text.trim() === "") return undefined;
+	model.counts.lines++;
+	if (line.text === null) return void markMalformed(model, line.no, "invalid UTF-8");
+	let value: unknown;
+	try {
+		value = JSON.parse(line.text);
+	} catch {
+		return void markMalformed(model, line.no, "invalid JSON");
+	}
+	if (!isObject(value)) return void markMalformed(model, line.no, "not a JSON object");
+	model.counts.records++;
+	return value;
+}
+
+/** A record of a type the fold does not know (a newer client): counted by type, never fatal. */
+export function countUnknown(model: SessionModel, type: string): void {
+	model.counts.unknownRecords++;
+	model.unknownTypes[type] = (model.unknownTypes[type] ?? 0) + 1;
 }
 
 /** A file the session read, wrote or edited: listed once, first seen first. */

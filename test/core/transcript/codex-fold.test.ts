@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldCodexLines } from "../../../src/core/transcript/codex-fold";
-import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
-import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { serializeSession } from "../../../src/core/transcript/session-model";
+import { foldInPieces } from "../../fixtures/fold-pieces";
 import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 
 /** Codex CLI rollouts recorded from the real client (0.60.1, 0.140.0, 0.171.0) against a stub of the Responses API. */
@@ -14,22 +14,7 @@ const rollouts = readdirSync(ROOT, { recursive: true })
 	.sort();
 const scenario = (name: string) => rollouts.filter((f) => f.includes(`/${name}/`));
 
-function fold(text: string, cut?: number): SessionModel {
-	const model = createSession("s", undefined, true, "codex");
-	const bytes = Buffer.from(text, "utf8");
-	// Read in two pieces (a sync that came while the file grew), or whole.
-	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
-	let no = 1;
-	let rest = Buffer.alloc(0);
-	for (const part of parts) {
-		const joined = Buffer.concat([rest, part]);
-		const split = splitCompleteLines(joined, no);
-		foldCodexLines(model, split.lines);
-		no += split.lines.length;
-		rest = joined.subarray(split.consumed);
-	}
-	return model;
-}
+const fold = (text: string, cut?: number) => foldInPieces(foldCodexLines, "codex", text, cut);
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 
 describe("the Codex CLI fold, on recorded rollouts", () => {

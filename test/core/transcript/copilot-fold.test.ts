@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldCopilotLines } from "../../../src/core/transcript/copilot-fold";
-import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
-import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { serializeSession } from "../../../src/core/transcript/session-model";
+import { foldInPieces } from "../../fixtures/fold-pieces";
 import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 
 /** Copilot CLI 1.0.102 sessions recorded from the real client in its bring-your-own-key mode against a stub. */
@@ -15,21 +15,7 @@ const files = readdirSync(ROOT, { recursive: true })
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 const scenario = (name: string) => files.find((f) => f.startsWith(`${name}/`))!;
 
-function fold(text: string, cut?: number): SessionModel {
-	const model = createSession("s", undefined, true, "copilot-cli");
-	const bytes = Buffer.from(text, "utf8");
-	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
-	let no = 1;
-	let rest = Buffer.alloc(0);
-	for (const part of parts) {
-		const joined = Buffer.concat([rest, part]);
-		const split = splitCompleteLines(joined, no);
-		foldCopilotLines(model, split.lines);
-		no += split.lines.length;
-		rest = joined.subarray(split.consumed);
-	}
-	return model;
-}
+const fold = (text: string, cut?: number) => foldInPieces(foldCopilotLines, "copilot-cli", text, cut);
 
 describe("the Copilot CLI fold, on recorded sessions", () => {
 	it.each(files)("%s: no bad line, the session's id, version and folder; read in two pieces, the same model", (f) => {

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldGeminiLines } from "../../../src/core/transcript/gemini-fold";
-import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
-import { createSession, serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { serializeSession } from "../../../src/core/transcript/session-model";
+import { foldInPieces } from "../../fixtures/fold-pieces";
 import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 
 /** Gemini CLI 0.61.0 session files recorded from the real client against a stub of the Gemini API. */
@@ -15,21 +15,7 @@ const files = readdirSync(ROOT, { recursive: true })
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 const find = (part: string) => files.find((f) => f.includes(part))!;
 
-function fold(text: string, cut?: number): SessionModel {
-	const model = createSession("s", undefined, true, "gemini-cli");
-	const bytes = Buffer.from(text, "utf8");
-	const parts = cut === undefined ? [bytes] : [bytes.subarray(0, cut), bytes.subarray(cut)];
-	let no = 1;
-	let rest = Buffer.alloc(0);
-	for (const part of parts) {
-		const joined = Buffer.concat([rest, part]);
-		const split = splitCompleteLines(joined, no);
-		foldGeminiLines(model, split.lines);
-		no += split.lines.length;
-		rest = joined.subarray(split.consumed);
-	}
-	return model;
-}
+const fold = (text: string, cut?: number) => foldInPieces(foldGeminiLines, "gemini-cli", text, cut);
 
 describe("the Gemini CLI fold, on recorded sessions", () => {
 	it.each(files)("%s: folds without a bad line, and read in two pieces gives the same model", (f) => {
