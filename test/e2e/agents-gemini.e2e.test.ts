@@ -13,9 +13,8 @@
  * Gemini's folder is given the way a person's machine has it: `$GEMINI_CLI_HOME` (its `.gemini`; the
  * e2e config points it nowhere by default). Both clients share one temp HOME (`.claude` and `.gemini`).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	buildCli,
@@ -34,63 +33,14 @@ import {
 	toolUse,
 	type GeminiStub,
 	type Stub,
+	agentOfNote,
+	blockOf,
+	cliRun,
+	entryHeading,
+	NOTES,
+	noteOf,
+	syncVault,
 } from "./harness/index.js";
-
-const repo = resolve(__dirname, "..", "..");
-const cli = join(repo, "dist", "cli.cjs");
-const BEGIN = "<!-- AUTO-CONTEXT:BEGIN -->";
-const END = "<!-- AUTO-CONTEXT:END -->";
-const NOTES = "AI Conversations";
-
-interface SyncReport {
-	transcriptsRead: number;
-	notesWritten: string[];
-	contextWritten: string[];
-	errors: string[];
-}
-
-function cliRun(args: string[], env: NodeJS.ProcessEnv = process.env): string {
-	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
-	expect(r.status, `ai-memory ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
-	return r.stdout;
-}
-
-/** One `ai-memory sync --json`, reading Claude Code from `<home>/.claude` and Gemini CLI from `<home>/.gemini`. */
-function sync(vault: string, home: string, project?: string): SyncReport {
-	const args = ["sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--json", ...(project ? ["--project", project] : [])];
-	return JSON.parse(cliRun(args, { ...process.env, GEMINI_CLI_HOME: home })) as SyncReport;
-}
-
-/** What lies between the marker lines. */
-function blockOf(file: string): string {
-	const from = file.indexOf(BEGIN);
-	const to = file.indexOf(END, from);
-	expect(from, "no AUTO-CONTEXT block").toBeGreaterThanOrEqual(0);
-	expect(to).toBeGreaterThan(from);
-	return file.slice(from + BEGIN.length, to);
-}
-
-/** Every `.md` note under the vault's notes folder (vault-relative, `/`-separated) with its text. */
-function notesIn(vault: string): Array<{ path: string; text: string }> {
-	const dir = join(vault, NOTES);
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir, { recursive: true })
-		.map((f) => join(dir, String(f)))
-		.filter((p) => p.endsWith(".md") && statSync(p).isFile())
-		.map((p) => ({ path: relative(vault, p).split("\\").join("/"), text: readFileSync(p, "utf8") }));
-}
-
-/** The session note of one session id (its front matter starts with `session_id:`). */
-function noteOf(vault: string, sessionId: string): { path: string; text: string } {
-	const found = notesIn(vault).filter((n) => n.text.startsWith(`---\nsession_id: ${sessionId}\n`));
-	expect(found.map((n) => n.path), `one note for session ${sessionId}`).toHaveLength(1);
-	return found[0]!;
-}
-
-const agentOf = (note: string) => /\nagent: (\S+)\n/.exec(note)?.[1];
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The block's heading for one session: `### YYYY-MM-DD — <title> (<agent>)`. */
-const heading = (title: string, agent: "Gemini CLI" | "Claude Code") => new RegExp(`### \\d{4}-\\d\\d-\\d\\d — ${escape(title)} \\(${escape(agent)}\\)\\r?\\n`);
 
 describe("Gemini CLI and Claude Code share the project's history through its context files", () => {
 	let claudeStub: Stub;
@@ -143,20 +93,20 @@ describe("Gemini CLI and Claude Code share the project's history through its con
 		expect(JSON.stringify(main[1]!.body)).toContain("Tamarind onboards new staff: accounts, laptops, badges.");
 
 		// --- sync: the session's note, with its agent and its tool call, in the project's folder.
-		const report = sync(vault, home, project);
+		const report = syncVault(vault, home, { GEMINI_CLI_HOME: home }, project);
 		expect(report.errors).toEqual([]);
 		expect(report.contextWritten).toEqual([join(project, "CLAUDE.md")]);
 		const note = noteOf(vault, gemini.sessionId!);
 		expect(note.path.startsWith(`${NOTES}/tamarind/`), note.path).toBe(true);
 		expect(report.notesWritten).toContain(note.path);
-		expect(agentOf(note.text)).toBe("gemini-cli");
+		expect(agentOfNote(note.text)).toBe("gemini-cli");
 		expect(note.text).toContain(title);
 		// The note renders Gemini's `read_file` like Claude Code's Read: a callout with the path and the file's text.
 		expect(note.text).toContain("\ntool_calls: 1\n");
 		expect(note.text).toContain("Read: README.md");
 		expect(note.text).toContain("> Tamarind onboards new staff: accounts, laptops, badges.");
 		const block = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
-		expect(block).toMatch(heading(title, "Gemini CLI"));
+		expect(block).toMatch(entryHeading(title, "Gemini CLI"));
 
 		// --- the next real Claude Code session receives that entry through CLAUDE.md.
 		claudeStub.setScript({ rules: [{ match: "where we left off", steps: ["The README was summarized last time."] }] });
@@ -166,18 +116,18 @@ describe("Gemini CLI and Claude Code share the project's history through its con
 		expect(claudeRequests.length).toBeGreaterThan(0);
 		for (const req of claudeRequests) {
 			expect(requestText(req)).toContain(block.trim());
-			expect(requestText(req)).toMatch(heading(title, "Gemini CLI"));
+			expect(requestText(req)).toMatch(entryHeading(title, "Gemini CLI"));
 		}
 
 		// --- and the two agents' sessions are one project history: both notes in its folder, both entries.
-		const after = sync(vault, home, project);
+		const after = syncVault(vault, home, { GEMINI_CLI_HOME: home }, project);
 		expect(after.errors).toEqual([]);
 		const claudeNote = noteOf(vault, claude.sessionId!);
-		expect(agentOf(claudeNote.text)).toBe("claude-code");
+		expect(agentOfNote(claudeNote.text)).toBe("claude-code");
 		expect(claudeNote.path.startsWith(`${NOTES}/tamarind/`), claudeNote.path).toBe(true);
 		const both = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
-		expect(both).toMatch(heading("Remind me where we left off", "Claude Code"));
-		expect(both).toMatch(heading(title, "Gemini CLI"));
+		expect(both).toMatch(entryHeading("Remind me where we left off", "Claude Code"));
+		expect(both).toMatch(entryHeading(title, "Gemini CLI"));
 	});
 
 	it("a Claude Code session reaches the next Gemini CLI session through GEMINI.md", async () => {
@@ -202,13 +152,13 @@ describe("Gemini CLI and Claude Code share the project's history through its con
 		});
 		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
 		expect(claude.exitCode, claude.stderr).toBe(0);
-		const report = sync(vault, home);
+		const report = syncVault(vault, home, { GEMINI_CLI_HOME: home });
 		expect(report.errors).toEqual([]);
 		expect([...report.contextWritten].sort()).toEqual([join(project, "CLAUDE.md"), join(project, "GEMINI.md")]);
 		const geminiMd = readFileSync(join(project, "GEMINI.md"), "utf8");
 		expect(geminiMd.startsWith(handWritten)).toBe(true);
 		const block = blockOf(geminiMd);
-		expect(block).toMatch(heading(title, "Claude Code"));
+		expect(block).toMatch(entryHeading(title, "Claude Code"));
 		expect(block).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
 
 		// --- the next real Gemini session: every main request carries GEMINI.md, block and hand-written part.
@@ -224,19 +174,19 @@ describe("Gemini CLI and Claude Code share the project's history through its con
 			expect(sent, "no <session_context> in the request").toBeDefined();
 			expect(sent).toContain(`--- Context from: ${join(project, "GEMINI.md")} ---`);
 			expect(sent).toContain("Gemini: run `npm test` before you finish.");
-			expect(sent).toMatch(heading(title, "Claude Code"));
+			expect(sent).toMatch(entryHeading(title, "Claude Code"));
 			expect(sent).toContain(block.trim());
 		}
 
 		// --- the sync after it adds the Gemini session to both files, newest first.
-		const after = sync(vault, home);
+		const after = syncVault(vault, home, { GEMINI_CLI_HOME: home });
 		expect(after.errors).toEqual([]);
-		expect(agentOf(noteOf(vault, gemini.sessionId!).text)).toBe("gemini-cli");
+		expect(agentOfNote(noteOf(vault, gemini.sessionId!).text)).toBe("gemini-cli");
 		const next = readFileSync(join(project, "GEMINI.md"), "utf8");
 		expect(next.startsWith(handWritten)).toBe(true);
 		const nextBlock = blockOf(next);
-		expect(nextBlock).toMatch(heading("Continue the retry work", "Gemini CLI"));
-		expect(nextBlock).toMatch(heading(title, "Claude Code"));
+		expect(nextBlock).toMatch(entryHeading("Continue the retry work", "Gemini CLI"));
+		expect(nextBlock).toMatch(entryHeading(title, "Claude Code"));
 		expect(nextBlock.indexOf("Continue the retry work")).toBeLessThan(nextBlock.indexOf(title));
 		expect(nextBlock).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
 	});

@@ -13,9 +13,8 @@
  * Each agent's folder is given the way a person's machine has it: Claude Code's with `--claude-dir`,
  * Codex's with `$CODEX_HOME` (the e2e config points it nowhere by default).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	agentsMdInstructions,
@@ -34,63 +33,16 @@ import {
 	toolUse,
 	type CodexStub,
 	type Stub,
+	agentOfNote,
+	BEGIN,
+	blockOf,
+	cliRun,
+	END,
+	entryHeading,
+	NOTES,
+	noteOf,
+	syncVault,
 } from "./harness/index.js";
-
-const repo = resolve(__dirname, "..", "..");
-const cli = join(repo, "dist", "cli.cjs");
-const BEGIN = "<!-- AUTO-CONTEXT:BEGIN -->";
-const END = "<!-- AUTO-CONTEXT:END -->";
-const NOTES = "AI Conversations";
-
-interface SyncReport {
-	transcriptsRead: number;
-	notesWritten: string[];
-	contextWritten: string[];
-	errors: string[];
-}
-
-function cliRun(args: string[], env: NodeJS.ProcessEnv = process.env): string {
-	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
-	expect(r.status, `ai-memory ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
-	return r.stdout;
-}
-
-/** One `ai-memory sync --json`, reading Claude Code from `<home>/.claude` and Codex from `codexHome`. */
-function sync(vault: string, home: string, codexHome: string, project?: string): SyncReport {
-	const args = ["sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--json", ...(project ? ["--project", project] : [])];
-	return JSON.parse(cliRun(args, { ...process.env, CODEX_HOME: codexHome })) as SyncReport;
-}
-
-/** What lies between the marker lines. */
-function blockOf(file: string): string {
-	const from = file.indexOf(BEGIN);
-	const to = file.indexOf(END, from);
-	expect(from, "no AUTO-CONTEXT block").toBeGreaterThanOrEqual(0);
-	expect(to).toBeGreaterThan(from);
-	return file.slice(from + BEGIN.length, to);
-}
-
-/** Every `.md` note under the vault's notes folder (vault-relative, `/`-separated) with its text. */
-function notesIn(vault: string): Array<{ path: string; text: string }> {
-	const dir = join(vault, NOTES);
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir, { recursive: true })
-		.map((f) => join(dir, String(f)))
-		.filter((p) => p.endsWith(".md") && statSync(p).isFile())
-		.map((p) => ({ path: relative(vault, p).split("\\").join("/"), text: readFileSync(p, "utf8") }));
-}
-
-/** The session note of one session id (its front matter starts with `session_id:`). */
-function noteOf(vault: string, sessionId: string): { path: string; text: string } {
-	const found = notesIn(vault).filter((n) => n.text.startsWith(`---\nsession_id: ${sessionId}\n`));
-	expect(found.map((n) => n.path), `one note for session ${sessionId}`).toHaveLength(1);
-	return found[0]!;
-}
-
-const agentOf = (note: string) => /\nagent: (\S+)\n/.exec(note)?.[1];
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The block's heading for one session: `### YYYY-MM-DD — <title> (<agent>)`. */
-const heading = (title: string, agent: "Codex" | "Claude Code") => new RegExp(`### \\d{4}-\\d\\d-\\d\\d — ${escape(title)} \\(${escape(agent)}\\)\\r?\\n`);
 
 describe("Codex CLI and Claude Code share the project's history through its context files", () => {
 	let claudeStub: Stub;
@@ -143,17 +95,17 @@ describe("Codex CLI and Claude Code share the project's history through its cont
 		expect(JSON.stringify(codexRequests[1]!.body)).toContain("Tamarind onboards new staff: accounts, laptops, badges.");
 
 		// --- sync: the session's note, with its agent and its tool call, in the project's folder.
-		const report = sync(vault, home, codexHome, project);
+		const report = syncVault(vault, home, { CODEX_HOME: codexHome }, project);
 		expect(report.errors).toEqual([]);
 		expect(report.contextWritten).toEqual([join(project, "CLAUDE.md")]);
 		const note = noteOf(vault, codex.sessionId!);
 		expect(note.path.startsWith(`${NOTES}/tamarind/`), note.path).toBe(true);
 		expect(report.notesWritten).toContain(note.path);
-		expect(agentOf(note.text)).toBe("codex");
+		expect(agentOfNote(note.text)).toBe("codex");
 		expect(note.text).toContain(title);
 		expect(note.text).toContain("cat README.md");
 		const block = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
-		expect(block).toMatch(heading(title, "Codex"));
+		expect(block).toMatch(entryHeading(title, "Codex"));
 
 		// --- the next real Claude Code session receives that entry through CLAUDE.md.
 		claudeStub.setScript({ rules: [{ match: "where we left off", steps: ["The README was summarized last time."] }] });
@@ -163,18 +115,18 @@ describe("Codex CLI and Claude Code share the project's history through its cont
 		expect(claudeRequests.length).toBeGreaterThan(0);
 		for (const req of claudeRequests) {
 			expect(requestText(req)).toContain(block.trim());
-			expect(requestText(req)).toMatch(heading(title, "Codex"));
+			expect(requestText(req)).toMatch(entryHeading(title, "Codex"));
 		}
 
 		// --- and the two agents' sessions are one project history: both notes in its folder, both entries.
-		const after = sync(vault, home, codexHome, project);
+		const after = syncVault(vault, home, { CODEX_HOME: codexHome }, project);
 		expect(after.errors).toEqual([]);
 		const claudeNote = noteOf(vault, claude.sessionId!);
-		expect(agentOf(claudeNote.text)).toBe("claude-code");
+		expect(agentOfNote(claudeNote.text)).toBe("claude-code");
 		expect(claudeNote.path.startsWith(`${NOTES}/tamarind/`), claudeNote.path).toBe(true);
 		const both = blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8"));
-		expect(both).toMatch(heading("Remind me where we left off", "Claude Code"));
-		expect(both).toMatch(heading(title, "Codex"));
+		expect(both).toMatch(entryHeading("Remind me where we left off", "Claude Code"));
+		expect(both).toMatch(entryHeading(title, "Codex"));
 	});
 
 	it("a Claude Code session reaches the next Codex session through AGENTS.md", async () => {
@@ -200,13 +152,13 @@ describe("Codex CLI and Claude Code share the project's history through its cont
 		});
 		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
 		expect(claude.exitCode, claude.stderr).toBe(0);
-		const report = sync(vault, home, codexHome);
+		const report = syncVault(vault, home, { CODEX_HOME: codexHome });
 		expect(report.errors).toEqual([]);
 		expect([...report.contextWritten].sort()).toEqual([join(project, "AGENTS.md"), join(project, "CLAUDE.md")]);
 		const agentsMd = readFileSync(join(project, "AGENTS.md"), "utf8");
 		expect(agentsMd.startsWith(handWritten)).toBe(true);
 		const block = blockOf(agentsMd);
-		expect(block).toMatch(heading(title, "Claude Code"));
+		expect(block).toMatch(entryHeading(title, "Claude Code"));
 		expect(block).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
 
 		// --- the next real Codex session: every request carries AGENTS.md, block and hand-written part.
@@ -222,18 +174,18 @@ describe("Codex CLI and Claude Code share the project's history through its cont
 			expect(sent).toContain("Codex: run `npm test` before you finish.");
 			// Codex sends the file as it is, marker comments and all (Claude Code drops those lines).
 			expect(sent).toContain(`${BEGIN}${block}${END}`);
-			expect(sent).toMatch(heading(title, "Claude Code"));
+			expect(sent).toMatch(entryHeading(title, "Claude Code"));
 		}
 
 		// --- the sync after it adds the Codex session to both files, newest first.
-		const after = sync(vault, home, codexHome);
+		const after = syncVault(vault, home, { CODEX_HOME: codexHome });
 		expect(after.errors).toEqual([]);
-		expect(agentOf(noteOf(vault, codex.sessionId!).text)).toBe("codex");
+		expect(agentOfNote(noteOf(vault, codex.sessionId!).text)).toBe("codex");
 		const next = readFileSync(join(project, "AGENTS.md"), "utf8");
 		expect(next.startsWith(handWritten)).toBe(true);
 		const nextBlock = blockOf(next);
-		expect(nextBlock).toMatch(heading("Continue the retry work", "Codex"));
-		expect(nextBlock).toMatch(heading(title, "Claude Code"));
+		expect(nextBlock).toMatch(entryHeading("Continue the retry work", "Codex"));
+		expect(nextBlock).toMatch(entryHeading(title, "Claude Code"));
 		expect(nextBlock.indexOf("Continue the retry work")).toBeLessThan(nextBlock.indexOf(title));
 		expect(nextBlock).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
 	});

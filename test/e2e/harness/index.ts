@@ -8,3 +8,4 @@ export * from "./run-codex.js";
 export * from "./gemini-install.js";
 export * from "./gemini-stub.js";
 export * from "./run-gemini.js";
+export * from "./agent-vault.js";
