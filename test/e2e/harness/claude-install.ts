@@ -16,9 +16,10 @@
  * `CLAUDE_CODE_E2E_BIN=/path/to/claude` skips the install (use a binary you have).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readSync, closeSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installOnce, npmInstall } from "./npm-install.js";
 
 /** The one pinned Claude Code version the e2e tests run. */
 export const CLAUDE_CODE_VERSION = "2.1.332";
@@ -82,27 +83,7 @@ export function findBinaryIn(prefix: string): string | undefined {
 }
 
 function installInto(prefix: string, version: string, log: (msg: string) => void): void {
-	mkdirSync(prefix, { recursive: true });
-	// A package.json keeps npm from walking up into the repo's own package.json.
-	writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "claude-code-e2e-cache", private: true }) + "\n");
-	log(`installing ${CLAUDE_CODE_PACKAGE}@${version} into ${prefix}`);
-	execFileSync(
-		"npm",
-		[
-			"install",
-			"--prefix",
-			prefix,
-			"--no-save",
-			"--ignore-scripts",
-			"--no-audit",
-			"--no-fund",
-			"--no-package-lock",
-			"--engine-strict=false",
-			"--loglevel=error",
-			`${CLAUDE_CODE_PACKAGE}@${version}`,
-		],
-		{ stdio: ["ignore", "pipe", "pipe"], cwd: prefix, timeout: 300_000 },
-	);
+	npmInstall(prefix, `${CLAUDE_CODE_PACKAGE}@${version}`, log);
 	// Run the wrapper's postinstall ourselves (it only links the platform binary into bin/).
 	const wrapperDir = join(prefix, "node_modules", CLAUDE_CODE_PACKAGE);
 	try {
@@ -124,30 +105,7 @@ export function ensureClaudeCode(opts: { version?: string; log?: (msg: string) =
 	const version = opts.version ?? CLAUDE_CODE_VERSION;
 	if (cached && version === CLAUDE_CODE_VERSION) return cached;
 	const log = opts.log ?? ((m: string) => process.stderr.write(`[claude-install] ${m}\n`));
-	const target = claudeCacheDir(version);
-	let bin = existsSync(target) ? findBinaryIn(target) : undefined;
-	if (!bin) {
-		const parent = dirname(target);
-		mkdirSync(parent, { recursive: true });
-		const tmp = join(parent, `.tmp-${version}-${process.pid}-${Date.now()}`);
-		const started = Date.now();
-		try {
-			installInto(tmp, version, log);
-			if (!findBinaryIn(tmp)) throw new Error(`no native Claude Code binary found after installing into ${tmp}`);
-			if (existsSync(target) && !findBinaryIn(target)) rmSync(target, { recursive: true, force: true }); // broken leftover
-			try {
-				renameSync(tmp, target);
-			} catch (err) {
-				// Another process won the race: use its install.
-				if (!findBinaryIn(target)) throw err;
-			}
-		} finally {
-			rmSync(tmp, { recursive: true, force: true });
-		}
-		log(`installed in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-		bin = findBinaryIn(target);
-		if (!bin) throw new Error(`Claude Code install at ${target} has no native binary`);
-	}
+	const bin = installOnce(claudeCacheDir(version), findBinaryIn, (tmp) => installInto(tmp, version, log), log, `Claude Code ${version}`);
 	if (statSync(bin).size < 1_000_000) throw new Error(`${bin} is too small to be the Claude Code binary`);
 	if (version === CLAUDE_CODE_VERSION) cached = bin;
 	return bin;

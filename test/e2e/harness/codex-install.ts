@@ -11,10 +11,10 @@
  *
  * `CODEX_E2E_BIN=/path/to/codex` skips the install (use a binary you have).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { repoRoot } from "./claude-install.js";
+import { installOnce, npmInstall } from "./npm-install.js";
 
 /** The one pinned Codex CLI version the e2e tests run. */
 export const CODEX_VERSION = "0.171.0";
@@ -59,31 +59,6 @@ export function findCodexIn(prefix: string, version = CODEX_VERSION): CodexInsta
 	return { bin, packageRoot, version };
 }
 
-function installInto(prefix: string, version: string, log: (msg: string) => void): void {
-	mkdirSync(prefix, { recursive: true });
-	// A package.json keeps npm from walking up into the repo's own package.json.
-	writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "codex-e2e-cache", private: true }) + "\n");
-	log(`installing ${CODEX_PACKAGE}@${version} into ${prefix}`);
-	execFileSync(
-		"npm",
-		[
-			"install",
-			"--prefix",
-			prefix,
-			"--no-save",
-			"--ignore-scripts",
-			// The binary IS the optional dependency: a config that omits optionals would leave only the launcher.
-			"--include=optional",
-			"--no-audit",
-			"--no-fund",
-			"--no-package-lock",
-			"--engine-strict=false",
-			"--loglevel=error",
-			`${CODEX_PACKAGE}@${version}`,
-		],
-		{ stdio: ["ignore", "pipe", "pipe"], cwd: prefix, timeout: 300_000 },
-	);
-}
 
 let cached: CodexInstall | undefined;
 
@@ -97,31 +72,9 @@ export function ensureCodex(opts: { version?: string; log?: (msg: string) => voi
 	const version = opts.version ?? CODEX_VERSION;
 	if (cached && cached.version === version) return cached;
 	const log = opts.log ?? ((m: string) => process.stderr.write(`[codex-install] ${m}\n`));
-	const target = codexCacheDir(version);
-	let found = existsSync(target) ? findCodexIn(target, version) : undefined;
-	if (!found) {
-		if (!platformTarget()) throw new Error(`Codex CLI has no native binary for ${process.platform}-${process.arch}`);
-		const parent = dirname(target);
-		mkdirSync(parent, { recursive: true });
-		const tmp = join(parent, `.tmp-${version}-${process.pid}-${Date.now()}`);
-		const started = Date.now();
-		try {
-			installInto(tmp, version, log);
-			if (!findCodexIn(tmp, version)) throw new Error(`no native Codex binary found after installing into ${tmp}`);
-			if (existsSync(target) && !findCodexIn(target, version)) rmSync(target, { recursive: true, force: true }); // broken leftover
-			try {
-				renameSync(tmp, target);
-			} catch (err) {
-				// Another process won the race: use its install.
-				if (!findCodexIn(target, version)) throw err;
-			}
-		} finally {
-			rmSync(tmp, { recursive: true, force: true });
-		}
-		log(`installed in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-		found = findCodexIn(target, version);
-		if (!found) throw new Error(`Codex install at ${target} has no native binary`);
-	}
+	if (!platformTarget()) throw new Error(`Codex CLI has no native binary for ${process.platform}-${process.arch}`);
+	// The binary IS the optional dependency: a config that omits optionals would leave only the launcher.
+	const found = installOnce(codexCacheDir(version), (dir) => findCodexIn(dir, version), (tmp) => npmInstall(tmp, `${CODEX_PACKAGE}@${version}`, log, ["--include=optional"]), log, `Codex CLI ${version}`);
 	cached = found;
 	return found;
 }

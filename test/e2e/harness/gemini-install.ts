@@ -10,10 +10,10 @@
  *
  * `GEMINI_E2E_JS=/path/to/bundle/gemini.js` skips the install (use a client you have).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { repoRoot } from "./claude-install.js";
+import { installOnce, npmInstall } from "./npm-install.js";
 
 /** The one pinned Gemini CLI version the e2e tests run. */
 export const GEMINI_CLI_VERSION = "0.61.0";
@@ -38,17 +38,6 @@ export function findGeminiIn(prefix: string, version = GEMINI_CLI_VERSION): Gemi
 	return existsSync(entry) ? { entry, version } : undefined;
 }
 
-function installInto(prefix: string, version: string, log: (msg: string) => void): void {
-	mkdirSync(prefix, { recursive: true });
-	// A package.json keeps npm from walking up into the repo's own package.json.
-	writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "gemini-cli-e2e-cache", private: true }) + "\n");
-	log(`installing ${GEMINI_CLI_PACKAGE}@${version} into ${prefix}`);
-	execFileSync(
-		"npm",
-		["install", "--prefix", prefix, "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--engine-strict=false", "--loglevel=error", `${GEMINI_CLI_PACKAGE}@${version}`],
-		{ stdio: ["ignore", "pipe", "pipe"], cwd: prefix, timeout: 300_000 },
-	);
-}
 
 let cached: GeminiInstall | undefined;
 
@@ -62,30 +51,7 @@ export function ensureGeminiCli(opts: { version?: string; log?: (msg: string) =>
 	if (override) return { entry: override, version };
 	if (cached && cached.version === version) return cached;
 	const log = opts.log ?? ((m: string) => process.stderr.write(`[gemini-install] ${m}\n`));
-	const target = geminiCacheDir(version);
-	let found = existsSync(target) ? findGeminiIn(target, version) : undefined;
-	if (!found) {
-		const parent = dirname(target);
-		mkdirSync(parent, { recursive: true });
-		const tmp = join(parent, `.tmp-${version}-${process.pid}-${Date.now()}`);
-		const started = Date.now();
-		try {
-			installInto(tmp, version, log);
-			if (!findGeminiIn(tmp, version)) throw new Error(`no bundle/gemini.js found after installing into ${tmp}`);
-			if (existsSync(target) && !findGeminiIn(target, version)) rmSync(target, { recursive: true, force: true }); // broken leftover
-			try {
-				renameSync(tmp, target);
-			} catch (err) {
-				// Another process won the race: use its install.
-				if (!findGeminiIn(target, version)) throw err;
-			}
-		} finally {
-			rmSync(tmp, { recursive: true, force: true });
-		}
-		log(`installed in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-		found = findGeminiIn(target, version);
-		if (!found) throw new Error(`Gemini CLI install at ${target} has no bundle/gemini.js`);
-	}
+	const found = installOnce(geminiCacheDir(version), (dir) => findGeminiIn(dir, version), (tmp) => npmInstall(tmp, `${GEMINI_CLI_PACKAGE}@${version}`, log), log, `Gemini CLI ${version}`);
 	cached = found;
 	return found;
 }
