@@ -14,8 +14,7 @@
  * (`call_e2e_r<rule>s<step>n<seq>`), so the stub keeps no per-conversation state.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { decodeBody, listenLocal } from "./stub-http.js";
 
 export type CodexStubItem =
 	| { type: "text"; text: string }
@@ -140,16 +139,6 @@ function resolveShell(item: CodexStubItem, body: ResponsesRequest): CodexStubIte
 	return { type: "text", text: `(stub: no shell function offered; tools: ${[...tools].join(", ")}; set model = "gpt-5.5")` };
 }
 
-function decodeBody(buf: Buffer, encoding: string | undefined): Buffer {
-	try {
-		if (encoding === "gzip") return gunzipSync(buf);
-		if (encoding === "deflate") return inflateSync(buf);
-		if (encoding === "br") return brotliDecompressSync(buf);
-	} catch {
-		// not what it said: keep the bytes
-	}
-	return buf;
-}
 
 export async function startCodexStub(initial: CodexStubScript = { rules: [] }): Promise<CodexStub> {
 	let script = initial;
@@ -232,10 +221,9 @@ export async function startCodexStub(initial: CodexStubScript = { rules: [] }): 
 			res.end();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	const port = (server.address() as AddressInfo).port;
+	const { url, port, close } = await listenLocal(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		port,
 		requests,
 		requestsOf: (sessionId) => requests.filter((r) => r.method === "POST" && r.url.split("?")[0]!.endsWith("/responses") && sessionId !== undefined && r.headers["session-id"] === sessionId),
@@ -245,10 +233,6 @@ export async function startCodexStub(initial: CodexStubScript = { rules: [] }): 
 		clear() {
 			requests.length = 0;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close,
 	};
 }

@@ -15,8 +15,7 @@
  * needs no functionCall ids (the public API sends none; the CLI makes them up).
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { gunzipSync, inflateSync } from "node:zlib";
+import { decodeBody, listenLocal } from "./stub-http.js";
 
 /** One Gemini `Part` as the stub sends it. */
 export type GeminiPart = { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
@@ -130,15 +129,6 @@ function sideJson(body: GenerateContentRequest): Record<string, unknown> {
 	return out;
 }
 
-function decodeBody(buf: Buffer, encoding: string | undefined): Buffer {
-	try {
-		if (encoding === "gzip") return gunzipSync(buf);
-		if (encoding === "deflate") return inflateSync(buf);
-	} catch {
-		// not what it said: keep the bytes
-	}
-	return buf;
-}
 
 export async function startGeminiStub(initial: GeminiStubScript = { rules: [] }): Promise<GeminiStub> {
 	let script = initial;
@@ -224,10 +214,9 @@ export async function startGeminiStub(initial: GeminiStubScript = { rules: [] })
 			})();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	const port = (server.address() as AddressInfo).port;
+	const { url, port, close } = await listenLocal(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		port,
 		requests,
 		mainRequests: () => requests.filter((r) => r.kind === "main"),
@@ -237,10 +226,6 @@ export async function startGeminiStub(initial: GeminiStubScript = { rules: [] })
 		clear() {
 			requests.length = 0;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close,
 	};
 }

@@ -22,7 +22,7 @@
  * `sideReply`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocal } from "./stub-http.js";
 
 export type StubBlock =
 	| { type: "text"; text: string }
@@ -340,11 +340,10 @@ export async function startStub(initial: StubScript = { rules: [] }): Promise<St
 			}
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	const port = (server.address() as AddressInfo).port;
+	const { url, port, close } = await listenLocal(server);
 
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		port,
 		requests,
 		mainRequests: () => requests.filter((r) => r.kind === "main"),
@@ -354,11 +353,7 @@ export async function startStub(initial: StubScript = { rules: [] }): Promise<St
 		clear() {
 			requests.length = 0;
 		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		close,
 	};
 }
 
