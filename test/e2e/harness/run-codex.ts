@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { repoRoot } from "./claude-install.js";
 import { ensureCodex } from "./codex-install.js";
 import type { CodexStub } from "./codex-stub.js";
+import { collectProcess } from "./collect-process.js";
 
 export interface RunCodexOptions {
 	/** CODEX_HOME: `config.toml` is (re)written here; sessions land in `<codexHome>/sessions/YYYY/MM/DD/rollout-*.jsonl`. */
@@ -130,24 +131,8 @@ export async function runCodex(opts: RunCodexOptions): Promise<RunCodexResult> {
 		// stdin closed: with a pipe `codex exec` waits to read more prompt from it.
 		stdio: ["ignore", "pipe", "pipe"],
 	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8");
-	child.stderr.setEncoding("utf8");
-	child.stdout.on("data", (c: string) => (stdout += c));
-	child.stderr.on("data", (c: string) => (stderr += c));
 	const timeoutMs = opts.timeoutMs ?? 120_000;
-	const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-		const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-		child.on("error", (e) => {
-			clearTimeout(timer);
-			reject(e);
-		});
-		child.on("close", (c, s) => {
-			clearTimeout(timer);
-			resolve({ code: c, signal: s });
-		});
-	});
+	const { code, signal, stdout, stderr: written } = await collectProcess(child, timeoutMs);
 	const events: Array<Record<string, unknown>> = [];
 	for (const line of stdout.split("\n")) {
 		if (!line.trim().startsWith("{")) continue;
@@ -159,7 +144,7 @@ export async function runCodex(opts: RunCodexOptions): Promise<RunCodexResult> {
 	}
 	const sessionId = events.find((e) => e.type === "thread.started" && typeof e.thread_id === "string")?.thread_id as string | undefined;
 	const rolloutPath = sessionId ? listRollouts(opts.codexHome).find((p) => p.endsWith(`-${sessionId}.jsonl`)) : undefined;
-	if (signal === "SIGKILL" && Date.now() - started >= timeoutMs) stderr += `\n[runCodex] killed after ${timeoutMs} ms timeout`;
+	const stderr = signal === "SIGKILL" && Date.now() - started >= timeoutMs ? `${written}\n[runCodex] killed after ${timeoutMs} ms timeout` : written;
 	return { exitCode: code, signal, stdout, stderr, sessionId, rolloutPath, events, durationMs: Date.now() - started };
 }
 

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { ensureGeminiCli } from "./gemini-install.js";
 import type { GeminiRecordedRequest, GeminiStub } from "./gemini-stub.js";
+import { collectProcess } from "./collect-process.js";
 
 export interface RunGeminiOptions {
 	/** HOME for the child: settings are (re)written to `<home>/.gemini/settings.json`; sessions land in `<home>/.gemini/tmp/<slug>/chats/`. */
@@ -104,24 +105,8 @@ export async function runGemini(opts: RunGeminiOptions): Promise<RunGeminiResult
 	const firstRequest = opts.stub.requests.length;
 	const started = Date.now();
 	const child = spawn(process.execPath, args, { cwd: opts.cwd, env: geminiEnv(opts.home, opts.stub.url, opts.env), stdio: ["ignore", "pipe", "pipe"] });
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8");
-	child.stderr.setEncoding("utf8");
-	child.stdout.on("data", (c: string) => (stdout += c));
-	child.stderr.on("data", (c: string) => (stderr += c));
 	const timeoutMs = opts.timeoutMs ?? 120_000;
-	const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-		const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-		child.on("error", (e) => {
-			clearTimeout(timer);
-			reject(e);
-		});
-		child.on("close", (c, s) => {
-			clearTimeout(timer);
-			resolve({ code: c, signal: s });
-		});
-	});
+	const { code, signal, stdout, stderr: written } = await collectProcess(child, timeoutMs);
 	let sessionId: string | undefined;
 	let response: string | undefined;
 	const json = stdout.slice(stdout.indexOf("{"));
@@ -133,6 +118,6 @@ export async function runGemini(opts: RunGeminiOptions): Promise<RunGeminiResult
 		// not JSON (an error before the run started)
 	}
 	const sessionPath = sessionId ? listGeminiSessions(opts.home).find((p) => p.endsWith(`-${sessionId.slice(0, 8)}.jsonl`) && sessionIdOf(p) === sessionId) : undefined;
-	if (signal === "SIGKILL" && Date.now() - started >= timeoutMs) stderr += `\n[runGemini] killed after ${timeoutMs} ms timeout`;
+	const stderr = signal === "SIGKILL" && Date.now() - started >= timeoutMs ? `${written}\n[runGemini] killed after ${timeoutMs} ms timeout` : written;
 	return { exitCode: code, signal, stdout, stderr, sessionId, response, sessionPath, requests: opts.stub.requests.slice(firstRequest), durationMs: Date.now() - started };
 }
