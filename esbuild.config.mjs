@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import esbuild from "esbuild";
 import process from "node:process";
+import { dirname, join } from "node:path";
 
 // `production`: the plugin bundle the community scanner rebuilds (main.js); `cli`: dist/cli.cjs;
 // no argument: watch the plugin for development.
@@ -62,10 +63,38 @@ const lazyChildProcess = {
 	},
 };
 
+/**
+ * The MCP SDK's server imports its default JSON Schema validator (Ajv), which compiles schemas
+ * into functions with `new Function`; our server passes a validator of its own (it never asks a
+ * client for input, the one thing that validator checks), so the bundles get a stand-in instead.
+ */
+const noAjv = {
+	name: "no-ajv",
+	setup(build) {
+		build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) => (/[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: "ajv-provider", namespace: "no-ajv" } : undefined));
+		build.onLoad({ filter: /.*/, namespace: "no-ajv" }, () => ({
+			contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("no JSON Schema validator in this build: pass jsonSchemaValidator"); } }',
+			loader: "js",
+		}));
+	},
+};
+
+/**
+ * zod (the MCP SDK's schemas) exports its error messages in every language it has, a quarter of a
+ * megabyte; the CLI answers in English only, so the bundles keep that one.
+ */
+const zodEnglishOnly = {
+	name: "zod-english-only",
+	setup(build) {
+		build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(args.resolveDir, "..", "locales", "en.js"), namespace: "zod-en" } : undefined));
+		build.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: "js", resolveDir: dirname(args.path) }));
+	},
+};
+
 const cli = {
 	...noEvalNames,
 	bundle: true,
-	plugins: [lazyChildProcess],
+	plugins: [lazyChildProcess, noAjv, zodEnglishOnly],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
 	format: "cjs",
@@ -102,6 +131,8 @@ async function loaderText(entry, loader, name) {
 const cliText = () => loaderText("src/cli/main.ts", "src/cli/cli-loader.ts", "CLI");
 /** `hook.cjs`, the same way: Claude Code starts it on every prompt. */
 const hookText = () => loaderText("src/cli/hook-entry.ts", "src/cli/hook-loader.ts", "HOOK");
+/** `mcp.cjs`, the same way: the MCP server, kept out of cli.cjs (the SDK would make every other command slower to start). */
+const mcpText = () => loaderText("src/cli/mcp-entry.ts", "src/cli/mcp-loader.ts", "MCP");
 
 /** Whole or not at all: tests build the CLI while others run it, and a half-written script would fail them. */
 async function writeWhole(path, text, mode = 0o644) {
@@ -116,13 +147,14 @@ async function buildCli() {
 	await writeWhole("dist/fold-worker.cjs", worker.outputFiles[0]?.text ?? "");
 	await writeWhole("dist/cli.cjs", await cliText(), 0o755);
 	await writeWhole("dist/hook.cjs", await hookText(), 0o755);
+	await writeWhole("dist/mcp.cjs", await mcpText(), 0o755);
 }
 
 if (mode === "production") {
 	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
 	// so plugin-only users need no npm install for the hooks.
-	const [cliSource, hookSource] = await Promise.all([cliText(), hookText()]);
-	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource) } });
+	const [cliSource, hookSource, mcpSource] = await Promise.all([cliText(), hookText(), mcpText()]);
+	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
 } else if (mode === "cli") {
 	await buildCli();
 } else {

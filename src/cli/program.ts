@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
+import { fail } from "./cli-common";
 import { ignoreClosedOutput } from "./closed-output";
 
 // Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
@@ -115,6 +116,21 @@ program
 	.action(async (event: string | undefined, options: { vault?: string; configDir?: string }) => {
 		process.exitCode = await (await import("./hook-command")).runHookCommand(event ?? "", options);
 	});
+
+const mcp = program
+	.command("mcp")
+	.description("Serve the recall tools (search_sessions, get_session, recall_facts, project_context) to an agent over MCP on stdin and stdout")
+	.option(...vaultOption)
+	.option(...configDirOption)
+	.action(async (options: { vault?: string }) => {
+		if (options.vault === undefined) {
+			process.exitCode = fail("mcp needs --vault <dir>");
+			return;
+		}
+		// The server is a script of its own (dist/mcp.cjs): the SDK would make every other command slower to start.
+		process.exitCode = (await import("./mcp-script")).runMcpScript();
+	});
+void mcp;
 
 program
 	.command("doctor")

@@ -232,3 +232,21 @@ function isStoredTranscript(value: unknown): value is StoredTranscript {
 	const v = value as Partial<StoredTranscript>;
 	return typeof v.file?.path === "string" && typeof v.cursor?.offset === "number" && typeof v.model === "object" && v.model !== null;
 }
+
+/**
+ * For readers that keep the sessions in memory (the MCP server): `sync-state.json` as stored
+ * (the session files it lists in `sessionFiles`; an older state holds `sessions` itself).
+ */
+export async function readStoredState(dir: string): Promise<{ sessionFiles: string[]; raw: Record<string, unknown> } | undefined> {
+	const raw = await readFile(join(dir, STATE_FILE)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	if (typeof raw !== "object" || raw === null) return undefined;
+	const names = (raw as Record<string, unknown>)[SESSION_FILES];
+	return { sessionFiles: Array.isArray(names) ? names.filter(isSessionFileName) : [], raw: raw as Record<string, unknown> };
+}
+
+/** One session file the state lists: its records by transcript path (empty when gone or damaged). */
+export async function readSessionFile(dir: string, name: string): Promise<Record<string, SessionRecord>> {
+	if (!isSessionFileName(name)) return {};
+	const part = await readFile(join(dir, SESSIONS_DIR, name)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	return typeof part === "object" && part !== null && !Array.isArray(part) ? (part as Record<string, SessionRecord>) : {};
+}

@@ -1,4 +1,4 @@
-import { termOccurrences } from "../digest/topic-tags";
+import { Bm25, recallTerms } from "./bm25";
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { FactInfo } from "./fact-file";
 
@@ -15,34 +15,19 @@ export interface SerializedRecallIndex {
 	terms: string[][];
 }
 
-const K1 = 1.2;
-const B = 0.75;
-
 /**
  * Picks facts by their name and description, never their bodies: the words of each (English,
  * Korean, Japanese, Chinese, segmented and normalized as the topic tags are) in an inverted index,
  * ranked by BM25, then the most recently modified, then by file name.
  */
 export class RecallIndex {
-	private readonly postings = new Map<string, { doc: number; tf: number }[]>();
-	private readonly lengths: number[];
-	private readonly averageLength: number;
+	private readonly index = new Bm25();
 
 	private constructor(
 		private readonly facts: readonly FactInfo[],
 		private readonly terms: readonly (readonly string[])[],
 	) {
-		this.lengths = terms.map((t) => t.length);
-		this.averageLength = this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, terms.length) || 1;
-		terms.forEach((list, doc) => {
-			const counts = new Map<string, number>();
-			for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
-			for (const [term, tf] of counts) {
-				const posting = this.postings.get(term) ?? [];
-				posting.push({ doc, tf });
-				this.postings.set(term, posting);
-			}
-		});
+		for (const list of terms) this.index.add(list);
 	}
 
 	static build(facts: readonly FactInfo[]): RecallIndex {
@@ -65,34 +50,9 @@ export class RecallIndex {
 	}
 
 	recall(query: string, limit: number): RecallHit[] {
-		const scores = new Map<number, number>();
-		const n = this.facts.length;
-		for (const term of new Set(recallTerms(query))) {
-			const posting = this.postings.get(term);
-			if (!posting) continue;
-			const idf = Math.log(1 + (n - posting.length + 0.5) / (posting.length + 0.5));
-			for (const { doc, tf } of posting) {
-				const norm = tf + K1 * (1 - B + (B * (this.lengths[doc] ?? 0)) / this.averageLength);
-				scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / norm);
-			}
-		}
-		return [...scores]
+		return [...this.index.score(recallTerms(query))]
 			.map(([doc, score]) => ({ fact: this.facts[doc]!, score }))
 			.sort((a, b) => b.score - a.score || codeUnitOrder(b.fact.modified ?? "", a.fact.modified ?? "") || codeUnitOrder(a.fact.file, b.fact.file))
 			.slice(0, Math.max(0, limit));
 	}
-}
-
-/** Single words of a text, normalized like the topic tags' keywords, with a light English stem. */
-function recallTerms(text: string): string[] {
-	return termOccurrences([text])
-		.filter((o) => !o.parts)
-		.flatMap((o) => (o.term.includes("-") ? o.term.split("-") : [o.term]))
-		.map(stem);
-}
-
-/** `testing` and `tests` find `test`; `configured` finds `config…` no further than that. */
-function stem(word: string): string {
-	if (!/^[a-z]+$/.test(word) || word.length < 5) return word;
-	return word.replace(/(?:ing|ed|es|s)$/, "");
 }

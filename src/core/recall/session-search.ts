@@ -1,0 +1,149 @@
+import { Bm25, recallTerms } from "../memory/bm25";
+import type { StoredDigest } from "../digest/session-digest";
+import { codeUnitOrder } from "../text/code-unit-order";
+import { agentOf, type AgentId } from "../transcript/agents";
+
+/** A session as the sync state keeps it (a `SessionRecord`, with its transcript path as `key`). */
+export interface SearchableSession {
+	/** The transcript's path: the state's key for the session. */
+	key: string;
+	/** The project's vault folder. */
+	project: string;
+	/** The project's identity (its repository root); unset in states of old releases. */
+	projectKey?: string;
+	projectPath?: string;
+	notePath: string;
+	/** The user deleted the note. */
+	deleted?: boolean;
+	tags: readonly string[];
+	digest: StoredDigest;
+}
+
+export interface SessionFilter {
+	/** Project identities (or, for old records, vault folders) to keep; undefined: every project. */
+	projects?: ReadonlySet<string>;
+	agent?: AgentId;
+	/** ISO date or date-time: sessions active at or after it. */
+	since?: string;
+}
+
+export interface SessionHit {
+	session: SearchableSession;
+	/** 0 when the query was empty (the most recent sessions). */
+	score: number;
+}
+
+/**
+ * What the MCP tools and any other reader ask of a search over sessions: the one interface, so
+ * that another engine (a full-text index of whole conversations, say) can take this one's place.
+ */
+export interface SessionSearch {
+	search(query: string, filter: SessionFilter, limit: number): SessionHit[];
+	/** The session with this id, or the one whose id starts with it (when only one does). */
+	byId(id: string): SearchableSession | undefined;
+}
+
+/** A word that names a commit or a session (`3f2a9c1`, a session id's start): matched as it is, not as a term. */
+const LITERAL = /^[0-9a-f]{7,40}$|^[0-9a-f]{8}-[0-9a-f-]{4,}$/i;
+/** What a literal match adds: more than any term score a short query reaches. */
+const LITERAL_SCORE = 100;
+
+/**
+ * Sessions ranked by BM25 over what their digest says (title, requests, what was done and left
+ * open, decisions, files touched, topic tags), with the terms the project's fact recall uses
+ * (`memory/bm25`); ties go to the most recent. Kept up to date by `put` and `delete`.
+ */
+export class SessionIndex implements SessionSearch {
+	private readonly index = new Bm25();
+	private readonly docs = new Map<string, { doc: number; session: SearchableSession }>();
+	private readonly byDoc = new Map<number, SearchableSession>();
+	private readonly ids = new Map<string, SearchableSession>();
+
+	put(session: SearchableSession): void {
+		this.delete(session.key);
+		const doc = this.index.add(recallTerms(searchText(session)));
+		this.docs.set(session.key, { doc, session });
+		this.byDoc.set(doc, session);
+		this.ids.set(session.digest.sessionId, session);
+	}
+
+	delete(key: string): void {
+		const found = this.docs.get(key);
+		if (!found) return;
+		this.index.remove(found.doc);
+		this.docs.delete(key);
+		this.byDoc.delete(found.doc);
+		if (this.ids.get(found.session.digest.sessionId) === found.session) this.ids.delete(found.session.digest.sessionId);
+	}
+
+	get size(): number {
+		return this.docs.size;
+	}
+
+	sessions(): IterableIterator<SearchableSession> {
+		return this.ids.values();
+	}
+
+	byId(id: string): SearchableSession | undefined {
+		const exact = this.ids.get(id);
+		if (exact || id.length < 6) return exact;
+		let found: SearchableSession | undefined;
+		for (const [sessionId, session] of this.ids) {
+			if (!sessionId.startsWith(id)) continue;
+			if (found) return undefined;
+			found = session;
+		}
+		return found;
+	}
+
+	search(query: string, filter: SessionFilter, limit: number): SessionHit[] {
+		const keep = (s: SearchableSession) => matchesFilter(s, filter);
+		const max = Math.max(0, limit);
+		const terms = recallTerms(query);
+		const literals = query.split(/[\s,;:()[\]`'"]+/).filter((w) => LITERAL.test(w)).map((w) => w.toLowerCase());
+		if (terms.length === 0 && literals.length === 0) {
+			// No words to look for: the most recent sessions that pass the filter.
+			if (query.trim() !== "") return [];
+			return [...this.ids.values()].filter(keep).sort(byRecency).slice(0, max).map((session) => ({ session, score: 0 }));
+		}
+		const scores = new Map<SearchableSession, number>();
+		for (const [doc, score] of this.index.score(terms)) {
+			const session = this.byDoc.get(doc);
+			if (session && keep(session)) scores.set(session, score);
+		}
+		if (literals.length > 0) {
+			for (const session of this.ids.values()) {
+				if (!keep(session)) continue;
+				const hits = literals.filter((w) => session.digest.sessionId.toLowerCase().startsWith(w) || session.digest.done.some((d) => d.toLowerCase().includes(w))).length;
+				if (hits > 0) scores.set(session, (scores.get(session) ?? 0) + hits * LITERAL_SCORE);
+			}
+		}
+		return [...scores]
+			.map(([session, score]) => ({ session, score }))
+			.sort((a, b) => b.score - a.score || byRecency(a.session, b.session))
+			.slice(0, max);
+	}
+}
+
+/** What a session is found by: its digest's words and its topics (the tags' last parts). */
+export function searchText(s: SearchableSession): string {
+	const d = s.digest;
+	const files = d.filesTouched.map((f) => f.split(/[\\/]/).slice(-2).join(" "));
+	const topics = s.tags.map((t) => t.split("/").slice(1).join(" "));
+	return [d.title, ...d.asked, ...d.tasks.flatMap((t) => t.result), ...d.done, ...d.open, ...d.decisions, ...files, ...topics, d.branch ?? ""].join(".\n");
+}
+
+function matchesFilter(s: SearchableSession, filter: SessionFilter): boolean {
+	if (filter.projects && !filter.projects.has(s.projectKey ?? s.project)) return false;
+	if (filter.agent && agentOf(s.digest) !== filter.agent) return false;
+	if (filter.since) {
+		const last = s.digest.endedAt ?? s.digest.startedAt;
+		if (last === undefined || last < filter.since) return false;
+	}
+	return true;
+}
+
+/** The most recent first (by when it ended), then by transcript path, so the order is the same every time. */
+export function byRecency(a: SearchableSession, b: SearchableSession): number {
+	return codeUnitOrder(b.digest.endedAt ?? b.digest.startedAt ?? "", a.digest.endedAt ?? a.digest.startedAt ?? "") || codeUnitOrder(a.key, b.key);
+}

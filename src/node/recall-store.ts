@@ -1,0 +1,113 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { digestSession, DIGEST_VERSION, type SessionDigest } from "../core/digest/session-digest";
+import type { HookContext } from "../core/plan/hook-context";
+import { SessionIndex, type SearchableSession } from "../core/recall/session-search";
+import type { ProjectRecord, SessionRecord } from "../core/sync/sync-state";
+import { restoreSession } from "../core/transcript/session-model";
+import { readHookContext } from "./hook-project";
+import { hookContextPath } from "./plugin-paths";
+import { readSessionFile, readStoredState, StateFolder } from "./state-folder";
+
+/**
+ * What the sync prepared, held in memory for a long-running reader (the MCP server): the session
+ * records as a search index, the projects, and each project's hook context. Brought up to date on
+ * each request by one `stat`: the state is rewritten by a rename, and the session files it lists
+ * never change once written (a change is a new file), so only new files are read.
+ */
+export class RecallStore {
+	readonly sessions = new SessionIndex();
+	projects: Readonly<Record<string, ProjectRecord>> = {};
+	private stamp: string | undefined;
+	/** Session files read, with the transcript paths each holds. */
+	private readonly files = new Map<string, string[]>();
+	private refreshing: Promise<void> | undefined;
+	private readonly contexts = new Map<string, { stamp: string; context: HookContext | undefined }>();
+
+	constructor(readonly stateDir: string) {}
+
+	/** Reads what changed since the last call (one `stat` when nothing did). Never throws: a state being written is read next time. */
+	refresh(): Promise<void> {
+		this.refreshing ??= this.load().finally(() => (this.refreshing = undefined));
+		return this.refreshing;
+	}
+
+	private async load(): Promise<void> {
+		const stamp = await stampOf(join(this.stateDir, "sync-state.json"));
+		if (stamp === this.stamp) return;
+		const stored = await readStoredState(this.stateDir);
+		if (!stored) {
+			if (stamp !== "none") return;
+			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);
+			this.files.clear();
+			this.projects = {};
+			this.stamp = stamp;
+			return;
+		}
+		// A state of an older release holds its sessions itself: one file of its own, read again whenever the state changes.
+		const inline = isRecord(stored.raw.sessions) ? (stored.raw.sessions as Record<string, SessionRecord>) : undefined;
+		const wanted = new Set(inline ? ["(inline)"] : stored.sessionFiles);
+		for (const [name, keys] of this.files) {
+			if (wanted.has(name) && name !== "(inline)") continue;
+			for (const key of keys) this.sessions.delete(key);
+			this.files.delete(name);
+		}
+		for (const name of wanted) {
+			if (this.files.has(name)) continue;
+			const records = inline ?? (await readSessionFile(this.stateDir, name));
+			const keys: string[] = [];
+			for (const [key, record] of Object.entries(records)) {
+				const session = searchable(key, record);
+				if (!session) continue;
+				this.sessions.put(session);
+				keys.push(key);
+			}
+			this.files.set(name, keys);
+		}
+		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
+		this.stamp = stamp;
+	}
+
+	/** The hook context the last sync wrote for an enabled project (read again only when its file changed). */
+	async hookContext(projectPath: string): Promise<HookContext | undefined> {
+		const path = hookContextPath(this.stateDir, projectPath);
+		const stamp = await stampOf(path);
+		const cached = this.contexts.get(path);
+		if (cached?.stamp === stamp) return cached.context;
+		const context = stamp === "none" ? undefined : await readHookContext(this.stateDir, projectPath);
+		this.contexts.set(path, { stamp, context });
+		return context;
+	}
+
+	/**
+	 * The whole digest of a session (each task's results, commands, errors, files read), made again
+	 * from its stored model, which the sync redacted before storing; the stored digest's title and
+	 * files (its sub-agents' included) are kept. Undefined when the model is gone.
+	 */
+	async wholeDigest(session: SearchableSession): Promise<SessionDigest | undefined> {
+		const stored = await new StateFolder(this.stateDir).load(session.key).catch(() => undefined);
+		if (!stored) return undefined;
+		try {
+			const whole = digestSession(restoreSession(stored.model));
+			return { ...whole, title: session.digest.title, filesTouched: session.digest.filesTouched };
+		} catch {
+			return undefined;
+		}
+	}
+}
+
+/** A record as the index takes it; one of another digest version or shape is left out. */
+function searchable(key: string, record: SessionRecord): SearchableSession | undefined {
+	const d = record?.digest as Partial<SessionRecord["digest"]> | undefined;
+	if (!d || d.version !== DIGEST_VERSION || typeof d.sessionId !== "string" || !Array.isArray(d.asked) || !Array.isArray(d.done) || !Array.isArray(d.tasks)) return undefined;
+	return { key, project: record.project, projectKey: record.projectKey, projectPath: record.projectPath, notePath: record.notePath, deleted: record.deleted, tags: Array.isArray(record.tags) ? record.tags : [], digest: record.digest };
+}
+
+async function stampOf(path: string): Promise<string> {
+	const info = await stat(path).catch(() => undefined);
+	return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "none";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,196 @@
+import { stat } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { redactionSpec, redactorFor } from "../core/ingest/redaction-policy";
+import { RecallIndex } from "../core/memory/recall";
+import { isWithin } from "../core/projects/project-identity";
+import { entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, type FactText } from "../core/recall/recall-text";
+import type { SessionFilter } from "../core/recall/session-search";
+import type { ProjectSettings, Settings } from "../core/settings";
+import type { AgentId } from "../core/transcript/agents";
+import { appendHookLog } from "./hook-log";
+import { projectForCwd } from "./hook-project";
+import { pluginFolder } from "./plugin-paths";
+import { RecallStore } from "./recall-store";
+
+/**
+ * The recall tools an agent can call (served over MCP by `ai-memory mcp`), independent of the
+ * protocol: each takes checked arguments and answers Markdown, redacted and bounded. They read
+ * only what the sync prepared (the session records, stored models, hook contexts), never a
+ * transcript. Each answer is logged in hooks.log (`mcp:<tool>`, its size), for `doctor`.
+ */
+
+/** A request the tools cannot answer as asked (unknown project or session, bad date): the message says what to ask instead. */
+export class RecallToolError extends Error {}
+
+export interface RecallToolsOptions {
+	vault: string;
+	configDir?: string;
+	/** The folder the agent runs in (the server's working directory): the project asked about by default. */
+	cwd: string;
+	loadSettings: (dataJson: string, host: string) => Promise<Settings>;
+	host?: string;
+	now?: () => Date;
+}
+
+export const SEARCH_LIMIT_DEFAULT = 5;
+export const SEARCH_LIMIT_MAX = 20;
+export const FACTS_LIMIT = 5;
+
+export class RecallTools {
+	readonly store: RecallStore;
+	private readonly folder: string;
+	private settings: { stamp: string; value: Settings } | undefined;
+
+	constructor(private readonly options: RecallToolsOptions) {
+		this.folder = pluginFolder(resolve(options.vault), options.configDir);
+		this.store = new RecallStore(join(this.folder, "state"));
+	}
+
+	async searchSessions(args: { query: string; project?: string; agent?: AgentId; since?: string; limit?: number }): Promise<string> {
+		return this.answer("search_sessions", async () => {
+			const { settings, projects } = await this.ready(args.project);
+			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()) };
+			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
+			const hits = this.store.sessions.search(args.query, filter, limit);
+			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
+			return { text: projects.note ? text.replace(RECALL_HEAD, `${RECALL_HEAD} ${projects.note}`) : text, project: projects.label };
+		});
+	}
+
+	async getSession(args: { id: string; detail?: "summary" | "full" }): Promise<string> {
+		return this.answer("get_session", async () => {
+			const { settings } = await this.ready(undefined, false);
+			const id = args.id.trim().replace(/^`|`$/g, "");
+			const session = this.store.sessions.byId(id);
+			if (!session) throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.`);
+			const whole = args.detail === "full" ? await this.store.wholeDigest(session) : undefined;
+			const text = renderSession(session, entryOf(session, settings.tagPrefix, this.located), whole);
+			return { text: args.detail === "full" && !whole ? `${text}\n(The whole digest is not available: the session's stored model is gone; this is its summary.)\n` : text, project: session.projectKey ?? session.project };
+		});
+	}
+
+	async recallFacts(args: { query: string; project?: string; limit?: number }): Promise<string> {
+		return this.answer("recall_facts", async () => {
+			const { settings } = await this.ready(undefined, false);
+			const chosen = this.enabledProjects(settings, args.project);
+			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? FACTS_LIMIT)));
+			const found: (FactText & { score: number })[] = [];
+			for (const project of chosen) {
+				const context = await this.store.hookContext(project.path);
+				if (!context) continue;
+				for (const { fact, score } of RecallIndex.restore(context.recall).recall(args.query, limit)) {
+					found.push({ name: fact.name, description: fact.description, type: fact.type, body: context.bodies[fact.file] ?? "", project: chosen.length > 1 ? project.path : undefined, score });
+				}
+			}
+			found.sort((a, b) => b.score - a.score);
+			return { text: renderFacts(args.query, found.slice(0, limit)), project: chosen.length === 1 ? chosen[0]!.path : "all" };
+		});
+	}
+
+	async projectContext(args: { project?: string }): Promise<string> {
+		return this.answer("project_context", async () => {
+			const { settings } = await this.ready(undefined, false);
+			const [project, ...others] = this.enabledProjects(settings, args.project);
+			if (!project || others.length > 0) throw new RecallToolError(`Name one project: ${this.enabledList(settings)}.`);
+			const context = await this.store.hookContext(project.path);
+			if (!context) throw new RecallToolError(`No context was prepared for ${project.path} yet: the next sync (\`ai-memory sync\`, or the plugin) prepares it.`);
+			return { text: renderProjectContext(project.path, context.packet, context.packetPath), project: project.path };
+		});
+	}
+
+	/** Runs a tool: its answer redacted, logged with its size; a failure logged and thrown on. */
+	private async answer(tool: string, run: () => Promise<{ text: string; project: string }>): Promise<string> {
+		try {
+			const { text, project } = await run();
+			const settings = this.settings?.value;
+			const out = settings ? redactorFor(redactionSpec(settings), undefined)(text) : text;
+			await this.log(tool, "ok", `project=${project} printed=${Buffer.byteLength(out, "utf8")}B`);
+			return out;
+		} catch (error) {
+			await this.log(tool, "error", error instanceof Error ? error.message : String(error));
+			throw error;
+		}
+	}
+
+	/** The settings and the state brought up to date, and which projects a search covers. */
+	private async ready(project: string | undefined, sessions = true): Promise<{ settings: Settings; projects: { keys?: ReadonlySet<string>; label: string; note?: string } }> {
+		const [settings] = await Promise.all([this.loadSettings(), this.store.refresh()]);
+		return { settings, projects: sessions ? this.sessionProjects(project) : { label: "" } };
+	}
+
+	/** `project` as identities of the state's projects: by name, path, or the folder the agent runs in when unset; `all` is every one. */
+	private sessionProjects(project: string | undefined): { keys?: ReadonlySet<string>; label: string; note?: string } {
+		const keys = new Set<string>();
+		for (const s of this.store.sessions.sessions()) keys.add(s.projectKey ?? s.project);
+		const byPath = (path: string) => [...keys].filter((k) => isWithin(path, k) || isWithin(k, path));
+		if (project === undefined) {
+			const here = byPath(this.options.cwd);
+			if (here.length > 0) return { keys: new Set(here), label: here.join(",") };
+			return { label: "all", note: `(The folder ${this.options.cwd} is no known project: every project is searched.)` };
+		}
+		const wanted = project.trim();
+		if (wanted === "" || wanted === "all" || wanted === "*") return { label: "all" };
+		const named = Object.entries(this.store.projects).filter(([, p]) => p.folder.toLowerCase() === wanted.toLowerCase()).map(([k]) => k);
+		const matched = named.length > 0 ? named : /[\\/]/.test(wanted) ? byPath(resolve(this.options.cwd, wanted)) : [];
+		if (matched.length === 0) throw new RecallToolError(`No project ${JSON.stringify(wanted)} has sessions. Known projects: ${this.knownList()}; or "all".`);
+		return { keys: new Set(matched), label: matched.join(",") };
+	}
+
+	/** The enabled projects `project` names (by path, folder name or "all"), or the one the agent runs in. */
+	private enabledProjects(settings: Settings, project: string | undefined): ProjectSettings[] {
+		const enabled = settings.projects.filter((p) => p.enabled);
+		if (project === undefined) {
+			const here = projectForCwd(enabled, this.options.cwd);
+			if (!here) throw new RecallToolError(`The folder ${this.options.cwd} is in no enabled project; name one: ${this.enabledList(settings)}.`);
+			return [here];
+		}
+		const wanted = project.trim();
+		if (wanted === "all" || wanted === "*") return enabled;
+		const folders = new Map(Object.entries(this.store.projects).map(([k, p]) => [p.folder.toLowerCase(), k]));
+		const key = folders.get(wanted.toLowerCase());
+		const found = enabled.filter((p) => (key !== undefined && (isWithin(p.path, key) || isWithin(key, p.path))) || (/[\\/]/.test(wanted) && isWithin(resolve(this.options.cwd, wanted), p.path)));
+		if (found.length === 0) throw new RecallToolError(`No enabled project ${JSON.stringify(wanted)}: ${this.enabledList(settings)}.`);
+		return found;
+	}
+
+	private enabledList(settings: Settings): string {
+		const paths = settings.projects.filter((p) => p.enabled).map((p) => p.path);
+		return paths.length === 0 ? "none is enabled (`ai-memory projects add <path>`)" : `the enabled ones are ${paths.slice(0, 20).map((p) => JSON.stringify(p)).join(", ")}${paths.length > 20 ? ", …" : ""}`;
+	}
+
+	private knownList(): string {
+		const names = [...new Set(Object.values(this.store.projects).map((p) => p.folder))].sort();
+		return names.length === 0 ? "none yet" : `${names.slice(0, 20).map((n) => JSON.stringify(n)).join(", ")}${names.length > 20 ? ", …" : ""}`;
+	}
+
+	private readonly located = (notePath: string) => `${resolve(this.options.vault)}/${notePath}`;
+
+	private async loadSettings(): Promise<Settings> {
+		const path = join(this.folder, "data.json");
+		const info = await stat(path).catch(() => undefined);
+		const stamp = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : "none";
+		if (this.settings?.stamp !== stamp) this.settings = { stamp, value: await this.options.loadSettings(path, this.options.host ?? hostname()) };
+		return this.settings.value;
+	}
+
+	private now(): Date {
+		return (this.options.now ?? (() => new Date()))();
+	}
+
+	private async log(tool: string, status: "ok" | "error", detail: string): Promise<void> {
+		if (!(await stat(this.folder).then((s) => s.isDirectory(), () => false))) return;
+		await appendHookLog(this.folder, { at: this.now().toISOString(), hook: `mcp:${tool}`, status, detail });
+	}
+}
+
+/** `since` as an ISO prefix: a date (`2026-11-01`), a date-time, or days back (`7d`), weeks (`2w`). */
+export function sinceOf(value: string, now: Date): string {
+	const text = value.trim();
+	const relative = /^(\d{1,4})\s*([dw])$/i.exec(text);
+	if (relative) return new Date(now.getTime() - Number(relative[1]) * (relative[2]!.toLowerCase() === "w" ? 7 : 1) * 86_400_000).toISOString();
+	if (/^\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/.test(text) && !Number.isNaN(Date.parse(text.replace(" ", "T")))) {
+		return text.length === 10 ? text : new Date(Date.parse(text.replace(" ", "T"))).toISOString();
+	}
+	throw new RecallToolError(`since ${JSON.stringify(value)} is no date: give one like 2026-11-01, 2026-11-01T09:00Z, or days back like 7d (weeks: 2w).`);
+}
