@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { StoredDigest } from "../../../src/core/digest/session-digest";
+import { DIGEST_VERSION } from "../../../src/core/digest/session-digest";
+import { SessionIndex, type SearchableSession } from "../../../src/core/recall/session-search";
+
+function session(id: string, fields: Partial<StoredDigest> & { project?: string; key?: string; tags?: string[] } = {}): SearchableSession {
+	const { project = "api", key = `/t/${id}.jsonl`, tags = [], ...digest } = fields;
+	return {
+		key,
+		project,
+		projectKey: `/code/${project}`,
+		notePath: `AI Conversations/${project}/${id}.md`,
+		tags,
+		digest: { version: DIGEST_VERSION, sessionId: id, agent: "claude-code", title: "", models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ...digest },
+	};
+}
+
+const limiter = session("aaaaaaaa-1111", { title: "Add a rate limiter", asked: ["Add a sliding-window rate limiter to login"], done: ["commit 3f2a9c1: Add rate limiter"], endedAt: "2026-11-20T10:00:00Z" });
+const cache = session("bbbbbbbb-2222", { title: "Cache the product list", asked: ["Cache products in Redis"], filesTouched: ["/code/api/src/cache/redis-client.ts"], endedAt: "2026-11-21T10:00:00Z", agent: "codex" });
+const korean = session("cccccccc-3333", { title: "주문 목록 페이지네이션", asked: ["주문 목록 API에 페이지네이션을 추가해 줘"], endedAt: "2026-11-22T10:00:00Z", project: "shop" });
+
+function index(...sessions: SearchableSession[]): SessionIndex {
+	const i = new SessionIndex();
+	for (const s of sessions) i.put(s);
+	return i;
+}
+
+describe("SessionIndex", () => {
+	it("ranks by the digest's words (requests, results, files, tags), in any language, and by commit hash or id", () => {
+		const i = index(limiter, cache, korean);
+		expect(i.search("rate limiting for the login", {}, 5).map((h) => h.session)).toEqual([limiter]);
+		expect(i.search("redis client", {}, 5).map((h) => h.session)).toEqual([cache]);
+		expect(i.search("페이지네이션", {}, 5).map((h) => h.session)).toEqual([korean]);
+		expect(i.search("what was 3f2a9c1 about?", {}, 5)[0]?.session).toBe(limiter);
+		expect(i.search("bbbbbbbb-2222", {}, 5)[0]?.session).toBe(cache);
+		expect(i.search("kubernetes", {}, 5)).toEqual([]);
+	});
+
+	it("an empty query lists the most recent; filters by project, agent and date", () => {
+		const i = index(limiter, cache, korean);
+		expect(i.search("", {}, 2).map((h) => h.session)).toEqual([korean, cache]);
+		expect(i.search("", { projects: new Set(["/code/api"]) }, 5).map((h) => h.session)).toEqual([cache, limiter]);
+		expect(i.search("", { agent: "codex" }, 5).map((h) => h.session)).toEqual([cache]);
+		expect(i.search("", { since: "2026-11-21" }, 5).map((h) => h.session)).toEqual([korean, cache]);
+		expect(i.search("a the of", {}, 5)).toEqual([]);
+	});
+
+	it("a session put again replaces itself, a deleted one is gone; ids by their start when only one starts so", () => {
+		const i = index(limiter, cache);
+		i.put({ ...limiter, digest: { ...limiter.digest, title: "Tune the retry policy", asked: ["Tune retries"], done: [] } });
+		expect(i.size).toBe(2);
+		expect(i.search("rate limiter", {}, 5)).toEqual([]);
+		expect(i.search("retry policy", {}, 5)).toHaveLength(1);
+		i.delete(cache.key);
+		expect(i.search("redis", {}, 5)).toEqual([]);
+		expect(i.byId("aaaaaaaa")?.digest.title).toBe("Tune the retry policy");
+		expect(i.byId("aaa")).toBeUndefined();
+		const twins = index(session("dddddddd-1"), session("dddddddd-2"));
+		expect(twins.byId("dddddddd")).toBeUndefined();
+		expect(twins.byId("dddddddd-2")?.digest.sessionId).toBe("dddddddd-2");
+	});
+});

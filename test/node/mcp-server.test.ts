@@ -1,0 +1,170 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runProjectsAdd } from "../../src/cli/projects-command";
+import { loadSettings } from "../../src/cli/settings-file";
+import { runSyncCommand } from "../../src/cli/sync-command";
+import { RECALL_TEXT_MAX } from "../../src/core/recall/recall-text";
+import { hookLogPath } from "../../src/node/hook-log";
+import { recallServer, RECALL_TOOL_NAMES } from "../../src/node/mcp-server";
+import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
+
+/**
+ * The MCP server as a client sees it: the SDK's own client, over the SDK's in-memory transport,
+ * against a vault the real sync wrote from transcripts (one session with a commit, one with a
+ * secret in its request, a fact in the vault's memory).
+ */
+let dir: string;
+let vault: string;
+let project: string;
+let other: string;
+let client: Client;
+
+const A = "aaaaaaaa-1111-4111-8111-111111111111";
+const B = "bbbbbbbb-2222-4222-8222-222222222222";
+const C = "cccccccc-3333-4333-8333-333333333333";
+const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+
+function transcripts(claude: string) {
+	resetIds();
+	const projectDir = join(claude, "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+	mkdirSync(projectDir, { recursive: true });
+	const env = (id: string, at: string) => ({ sessionId: id, cwd: project, timestamp: at });
+	writeFileSync(
+		join(projectDir, `${A}.jsonl`),
+		jsonl([
+			userText("Add a sliding-window rate limiter to the login endpoint", env(A, "2026-11-20T10:00:00.000Z")),
+			assistant(toolUse("toolu_1", "Bash", { command: 'git commit -am "Add sliding-window rate limiter for login"' }), { ...env(A, "2026-11-20T10:01:00.000Z"), messageId: "msg_a1" }),
+			toolResult("toolu_1", "[main 3f2a9c1] Add sliding-window rate limiter for login\n 1 file changed", env(A, "2026-11-20T10:01:05.000Z")),
+			assistant(text("The login endpoint now allows 5 attempts per minute per IP."), { ...env(A, "2026-11-20T10:02:00.000Z"), messageId: "msg_a2" }),
+		]),
+	);
+	writeFileSync(
+		join(projectDir, `${B}.jsonl`),
+		jsonl([
+			userText(`Deploy the invoice worker with token ${SECRET} to staging`, env(B, "2026-11-22T09:00:00.000Z")),
+			assistant(text("The invoice worker is deployed to staging."), { ...env(B, "2026-11-22T09:05:00.000Z"), messageId: "msg_b1" }),
+		]),
+	);
+	const otherDir = join(claude, "projects", other.replace(/[^A-Za-z0-9]/g, "-"));
+	mkdirSync(otherDir, { recursive: true });
+	writeFileSync(join(otherDir, `${C}.jsonl`), jsonl([userText("Tune the rate limiter of the search service", { sessionId: C, cwd: other, timestamp: "2026-11-23T09:00:00.000Z" }), assistant(text("The search rate limiter now allows 50 requests per second."), { sessionId: C, cwd: other, timestamp: "2026-11-23T09:01:00.000Z", messageId: "msg_c1" })]));
+}
+
+beforeAll(async () => {
+	dir = mkdtempSync(join(tmpdir(), "mcp-server-"));
+	vault = join(dir, "vault");
+	project = join(dir, "code", "rate-api");
+	other = join(dir, "code", "search-api");
+	const claude = join(dir, "claude");
+	for (const d of [vault, project, other]) mkdirSync(d, { recursive: true });
+	mkdirSync(join(vault, "AI Memory", "rate-api"), { recursive: true });
+	writeFileSync(join(vault, "AI Memory", "rate-api", "login-rate-limit.md"), "---\nname: login-rate-limit\ndescription: The login rate limiter allows 5 attempts per minute per IP\nmetadata:\n  type: project\n---\n\nKept in Redis under rl:login:<ip> (BODY-MARK).\n");
+	transcripts(claude);
+	const quiet = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+	try {
+		expect(await runProjectsAdd(project, { vault, mode: "lazy" })).toBe(0);
+		expect(await runSyncCommand({ vault, claudeDir: claude, project: [], json: true })).toBe(0);
+	} finally {
+		quiet.mockRestore();
+	}
+	const { server } = recallServer({ vault, cwd: project, loadSettings: (path, host) => loadSettings(path, [], host) });
+	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+	await server.connect(serverSide);
+	client = new Client({ name: "test", version: "1" });
+	await client.connect(clientSide);
+}, 60_000);
+afterAll(async () => {
+	await client?.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+
+describe("ai-memory mcp, through the SDK's client", () => {
+	it("lists the four tools, read-only, each argument described", async () => {
+		const { tools } = await client.listTools();
+		expect(tools.map((t) => t.name)).toEqual([...RECALL_TOOL_NAMES]);
+		for (const tool of tools) {
+			expect(tool.annotations?.readOnlyHint).toBe(true);
+			for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) expect((schema as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+		}
+		expect(tools.find((t) => t.name === "search_sessions")?.inputSchema.required).toEqual(["query"]);
+	});
+
+	it("search_sessions finds the session by its words and by its commit hash, with its id and commit line, in the current folder's project only", async () => {
+		const found = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "rate limiter login" } }));
+		expect(found).toContain("commit 3f2a9c1: Add sliding-window rate limiter for login");
+		expect(found).toContain(`- Id: \`${A}\``);
+		expect(found).not.toContain(C);
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "3f2a9c1" } }))).toContain(A);
+		const all = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "all" } }));
+		expect(all).toContain(A);
+		expect(all).toContain(C);
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "search-api" } }))).not.toContain(A);
+	});
+
+	it("search_sessions filters by date and agent, lists the latest for an empty query, and answers redacted", async () => {
+		const since = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", since: "2026-11-21" } }));
+		expect(since).toContain(B);
+		expect(since).not.toContain(A);
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "limiter", agent: "codex" } }))).toContain("No session matches");
+		const latest = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", limit: 1 } }));
+		expect(latest).toContain(B);
+		expect(latest).not.toContain(SECRET);
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "invoice worker" } }))).not.toContain(SECRET);
+	});
+
+	it("get_session gives the session's digest by id or its start; full adds each task and the commands", async () => {
+		const summary = textOf(await client.callTool({ name: "get_session", arguments: { id: A } }));
+		expect(summary).toContain(`Session \`${A}\``);
+		expect(summary).toContain("Add sliding-window rate limiter for login");
+		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: A.slice(0, 8) } }))).toBe(summary);
+		const full = textOf(await client.callTool({ name: "get_session", arguments: { id: A, detail: "full" } }));
+		expect(full).toContain("#### Tasks");
+		expect(full).toContain("#### Commands run");
+		expect(full).toContain('git commit -am "Add sliding-window rate limiter for login"');
+		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: B, detail: "full" } }))).not.toContain(SECRET);
+	});
+
+	it("recall_facts gives the fact with its body; project_context the packet", async () => {
+		const facts = textOf(await client.callTool({ name: "recall_facts", arguments: { query: "login attempts limit" } }));
+		expect(facts).toContain("**login-rate-limit** (project)");
+		expect(facts).toContain("BODY-MARK");
+		const context = textOf(await client.callTool({ name: "project_context", arguments: {} }));
+		expect(context).toContain("# rate-api: context packet");
+		expect(context.length).toBeLessThanOrEqual(RECALL_TEXT_MAX);
+	});
+
+	it("answers a bad argument or an unknown name with a tool error that says what to give, and keeps serving", async () => {
+		const cases: [string, Record<string, unknown>, RegExp][] = [
+			["search_sessions", { query: 42 }, /expected string/],
+			["search_sessions", {}, /query/],
+			["search_sessions", { query: "x", limit: 500 }, /limit/],
+			["search_sessions", { query: "x", agent: "emacs" }, /agent/],
+			["search_sessions", { query: "x", since: "last tuesday" }, /since "last tuesday" is no date/],
+			["search_sessions", { query: "x", project: "nowhere" }, /No project "nowhere" has sessions\. Known projects: .*"rate-api"/],
+			["get_session", { id: "0000" }, /No session has the id "0000" \(give at least its first 6 characters\)/],
+			["get_session", { id: A, detail: "everything" }, /detail/],
+			["recall_facts", { query: "x", project: "search-api" }, /No enabled project "search-api": the enabled ones are/],
+			["project_context", { project: "nowhere" }, /No enabled project "nowhere"/],
+		];
+		for (const [name, args, message] of cases) {
+			const result = await client.callTool({ name, arguments: args });
+			expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+			expect(textOf(result)).toMatch(message);
+		}
+		await expect(client.callTool({ name: "delete_everything", arguments: {} })).resolves.toMatchObject({ isError: true });
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "limiter" } }))).toContain(A);
+	});
+
+	it("logs each answer with its size in hooks.log, for doctor", async () => {
+		const { readFileSync } = await import("node:fs");
+		const log = readFileSync(hookLogPath(join(vault, ".obsidian", "plugins", "ai-conversation-memory")), "utf8");
+		expect(log).toMatch(/\tmcp:search_sessions\tok\tproject=\S+rate-api printed=\d+B/);
+		expect(log).toMatch(/\tmcp:get_session\terror\tNo session has the id/);
+	});
+});
