@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget } from "../node/hook-install";
+import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
 import { cliScriptPath, fail, hookScriptPath, isDirectory, type VaultOptions } from "./cli-common";
+import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
 
@@ -10,6 +12,10 @@ export interface HooksOptions extends VaultOptions {
 	json?: boolean;
 	/** The CLI the hooks run (tests); default: this one. */
 	cliPath?: string;
+	/** Also the MCP server in Claude Code's user configuration (the facade names its tools); `--no-mcp` is false. Default: when its script is beside this CLI. */
+	mcp?: boolean;
+	/** The MCP server script (tests); default: the one beside this CLI. */
+	mcpPath?: string;
 }
 
 function targetOf(options: HooksOptions): HookTarget {
@@ -27,12 +33,17 @@ export async function runHooksInstall(options: HooksOptions): Promise<number> {
 	if (!(await isDirectory(target.vault))) return fail(`vault folder ${target.vault} does not exist`);
 	try {
 		const result = await installClaudeHooks(target);
-		if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-		else if (!result.changed) process.stdout.write(`The hooks in ${result.settingsPath} are installed already, for this CLI and ${target.vault}.\n`);
-		else
-			process.stdout.write(
-				`Installed the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks in ${result.settingsPath}, for ${target.vault}.${result.backupWritten ? ` Your file as it was is in ${result.backupWritten}.` : ""} They take effect in new Claude Code sessions.\n`,
-			);
+		const server = options.mcp === false ? undefined : (options.mcpPath ?? mcpScriptPath());
+		const mcp = server === undefined ? undefined : await installMcpServer("claude-code", claudeUserConfigPath(target.claudeDir), mcpEntry({ serverPath: server, vault: target.vault, configDir: target.configDir }));
+		if (options.json) process.stdout.write(`${JSON.stringify(mcp ? { ...result, mcp } : result)}\n`);
+		else {
+			if (!result.changed) process.stdout.write(`The hooks in ${result.settingsPath} are installed already, for this CLI and ${target.vault}.\n`);
+			else
+				process.stdout.write(
+					`Installed the SessionStart, UserPromptSubmit, SessionEnd, PreCompact and InstructionsLoaded hooks in ${result.settingsPath}, for ${target.vault}.${result.backupWritten ? ` Your file as it was is in ${result.backupWritten}.` : ""} They take effect in new Claude Code sessions.\n`,
+				);
+			if (mcp?.changed) process.stdout.write(`Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}\n`);
+		}
 		return 0;
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error), 1);
@@ -43,7 +54,9 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir();
 	try {
 		const result = await uninstallClaudeHooks(claudeDir);
-		if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(claudeDir));
+		if (mcp.changed && !options.json) process.stdout.write(`Removed our MCP server from ${mcp.configPath}${mcp.removed ? " (there was no such file before)" : "; everything else in it is as it was"}.\n`);
+		if (options.json) process.stdout.write(`${JSON.stringify({ ...result, mcp })}\n`);
 		else if (result.removed) process.stdout.write(`Removed ${result.settingsPath}: there was none before the hooks were installed.\n`);
 		else if (result.changed) process.stdout.write(`Removed our hooks from ${result.settingsPath}; everything else in it is as it was.\n`);
 		else process.stdout.write(`No hooks of ours in ${result.settingsPath}; nothing changed.\n`);

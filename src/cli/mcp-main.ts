@@ -10,6 +10,8 @@ export function main(args: readonly string[]): void {
 		const value = () => inline ?? args[++i];
 		if (flag === "--vault") options.vault = value();
 		else if (flag === "--config-dir") options.configDir = value();
+		// The mark `mcp install` ends its command line with, to know its entry from the user's.
+		else if (flag === "--from") value();
 		else unknown.push(arg);
 	}
 	const fail = (reason: string) => {

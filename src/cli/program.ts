@@ -13,6 +13,8 @@ const program = new Command()
 	.name("ai-memory")
 	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI) into notes in an Obsidian vault and context in CLAUDE.md.")
 	.exitOverride()
+	// `mcp --vault X` serves, `mcp install --vault X` installs: each command's options are its own.
+	.enablePositionalOptions()
 	.configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
 
 program
@@ -77,17 +79,18 @@ projects
 const hooks = program.command("hooks").description("Claude Code hooks: the facade at session start, recall on prompts, a sync when a session ends or compacts");
 hooks
 	.command("install")
-	.description("Add our hooks to Claude Code's settings.json (a backup of yours is kept)")
+	.description("Add our hooks to Claude Code's settings.json, and our MCP server to its ~/.claude.json (a backup of each file is kept)")
 	.requiredOption(...vaultOption)
 	.option(...claudeDirOption)
 	.option(...configDirOption)
+	.option("--no-mcp", "leave out the MCP server")
 	.option("--json", "print the result as JSON")
-	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean; mcp?: boolean }) => {
 		process.exitCode = await (await hooksCommand()).runHooksInstall(options);
 	});
 hooks
 	.command("uninstall")
-	.description("Remove our hooks from Claude Code's settings.json, giving back your file as it was")
+	.description("Remove our hooks from Claude Code's settings.json and our MCP server from its ~/.claude.json, giving back your files as they were")
 	.option(...vaultOption)
 	.option(...claudeDirOption)
 	.option("--json", "print the result as JSON")
@@ -122,6 +125,8 @@ const mcp = program
 	.description("Serve the recall tools (search_sessions, get_session, recall_facts, project_context) to an agent over MCP on stdin and stdout")
 	.option(...vaultOption)
 	.option(...configDirOption)
+	.addOption(new Option("--from <tag>", "marks the command `mcp install` writes; ignored").hideHelp())
+	.enablePositionalOptions()
 	.action(async (options: { vault?: string }) => {
 		if (options.vault === undefined) {
 			process.exitCode = fail("mcp needs --vault <dir>");
@@ -130,7 +135,43 @@ const mcp = program
 		// The server is a script of its own (dist/mcp.cjs): the SDK would make every other command slower to start.
 		process.exitCode = (await import("./mcp-script")).runMcpScript();
 	});
-void mcp;
+const agentOption = () =>
+	new Option("--agent <agent>", "an agent whose user configuration gets the server: claude-code (default), codex, gemini-cli; repeatable")
+		.choices(["claude-code", "codex", "gemini-cli"])
+		.argParser((value: string, all: string[] = []) => [...all, value]);
+const mcpInstall = () => import("./mcp-install-command");
+mcp
+	.command("install")
+	.description("Add the MCP server to Claude Code's user configuration (~/.claude.json; a backup of yours is kept), or to Codex's or Gemini CLI's")
+	.requiredOption(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.addOption(agentOption())
+	.option("--json", "print the result as JSON")
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; agent?: ("claude-code" | "codex" | "gemini-cli")[]; json?: boolean }) => {
+		process.exitCode = await (await mcpInstall()).runMcpInstall(options);
+	});
+mcp
+	.command("uninstall")
+	.description("Remove our MCP server from every agent's user configuration, giving back your file as it was")
+	.option(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.addOption(agentOption())
+	.option("--json", "print the result as JSON")
+	.action(async (options: { vault?: string; claudeDir?: string; configDir?: string; agent?: ("claude-code" | "codex" | "gemini-cli")[]; json?: boolean }) => {
+		process.exitCode = await (await mcpInstall()).runMcpUninstall(options);
+	});
+mcp
+	.command("status")
+	.description("Which agents have our MCP server, and whether it runs this CLI for this vault")
+	.requiredOption(...vaultOption)
+	.option(...claudeDirOption)
+	.option(...configDirOption)
+	.option("--json", "print the status as JSON")
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; json?: boolean }) => {
+		process.exitCode = await (await mcpInstall()).runMcpStatus(options);
+	});
 
 program
 	.command("doctor")

@@ -1,4 +1,4 @@
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, realpath, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
@@ -20,6 +20,7 @@ const HOOK_NAMES = {
 	"user-prompt-submit": "UserPromptSubmit",
 	"session-end": "SessionEnd",
 	"pre-compact": "PreCompact",
+	"instructions-loaded": "InstructionsLoaded",
 } as const satisfies Record<string, HookEvent>;
 export type HookName = keyof typeof HOOK_NAMES;
 
@@ -38,6 +39,10 @@ export interface HookInput {
 	source?: string;
 	trigger?: string;
 	reason?: string;
+	/** InstructionsLoaded: the file loaded, its kind (`Project`, `Local`, `User`, `Managed`) and why (`session_start`, `compact`, `include`…). */
+	file_path?: string;
+	memory_type?: string;
+	load_reason?: string;
 }
 
 export interface HookRunOptions {
@@ -86,7 +91,9 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, now };
 		const { output, detail } = await HANDLERS[name as HookName](ctx);
 		const where = project ? `project=${project.path}` : `project=- cwd=${cwd}`;
-		await log("ok", `${where}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`);
+		// The session, so that `doctor` can tell what reached the last one (an id is letters, digits and dashes).
+		const session = typeof input.session_id === "string" && /^[\w-]{1,100}$/.test(input.session_id) ? ` session=${input.session_id}` : "";
+		await log("ok", `${where}${session}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`);
 		return { output, ok: true };
 	} catch (error) {
 		await log("error", error instanceof Error ? error.message : String(error));
@@ -109,14 +116,18 @@ interface HandlerContext extends HookRunOptions {
 type Handler = (ctx: HandlerContext) => Promise<{ output: string; detail?: string }>;
 
 const HANDLERS: Record<HookName, Handler> = {
-	/** Lazy mode: the facade, as the last sync made it. Only reads a file. */
+	/**
+	 * Lazy mode: the facade, when the project's files could not take it (CLAUDE.md brings it
+	 * otherwise, and the model would read it twice). Only reads a file.
+	 */
 	"session-start": async ({ project, stateDir, input }) => {
 		const source = typeof input.source === "string" ? ` source=${input.source}` : "";
 		if (!project) return { output: "", detail: source.trim() };
 		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
 		const context = await readHookContext(stateDir, project.path);
 		if (!context) return { output: "", detail: `mode=lazy${source} no-context-yet` };
-		return { output: context.facade === "" ? "" : withNewline(context.facade), detail: `mode=lazy${source}` };
+		if (context.blockInFile !== false) return { output: "", detail: `mode=lazy${source} facade=in-file` };
+		return { output: context.facade === "" ? "" : withNewline(context.facade), detail: `mode=lazy${source} facade=printed` };
 	},
 
 	/** The packet and the facts recall picks, when the prompt asks for the past or is a multi-step task. */
@@ -139,6 +150,18 @@ const HANDLERS: Record<HookName, Handler> = {
 	"session-end": async (ctx) => {
 		const reason = typeof ctx.input.reason === "string" ? `reason=${ctx.input.reason}` : "";
 		return { output: "", detail: [reason, await backgroundSync(ctx)].filter(Boolean).join(" ") };
+	},
+
+	/**
+	 * What Claude Code loaded into the session's instructions: whether it is a file that carries the
+	 * project's block. Prints nothing (Claude Code uses no output of this hook).
+	 */
+	"instructions-loaded": async ({ project, input }) => {
+		const file = typeof input.file_path === "string" ? input.file_path : "";
+		const reason = typeof input.load_reason === "string" && /^[\w-]{1,40}$/.test(input.load_reason) ? ` reason=${input.load_reason}` : "";
+		if (!project || file === "") return { output: "", detail: `block=no${reason}` };
+		const ours = (await Promise.all([project.target, ...(project.alsoWriteTo ?? [])].map((name) => sameFile(join(project.path, name), file)))).some(Boolean);
+		return { output: "", detail: `block=${ours ? "yes" : "no"} file=${JSON.stringify(file)}${reason}` };
 	},
 
 	/** A resume point for the facade from the end of the transcript, then the same background sync. */
@@ -202,6 +225,13 @@ function parseInput(stdin: string): HookInput {
 
 function describe(decision: TriggerDecision): string {
 	return `trigger=${decision.reason}${decision.match ? `:${JSON.stringify(decision.match)}` : ""}`;
+}
+
+/** The same file by path, or by its real path (a project reached through a symlink). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+	if (resolve(a) === resolve(b)) return true;
+	const [ra, rb] = await Promise.all([realpath(a).catch(() => undefined), realpath(b).catch(() => undefined)]);
+	return ra !== undefined && ra === rb;
 }
 
 function withNewline(text: string): string {

@@ -18,7 +18,7 @@ const BACKUP_SUFFIX = ".bak-ai-memory";
  * raises (up to 60 s): ours spawns a background sync and exits at once, 5 s covers a slow start.
  * UserPromptSubmit defaults to 30 s, and a timed-out hook's output is lost: ours reads two files.
  */
-const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = { SessionStart: 10, UserPromptSubmit: 10, SessionEnd: 5, PreCompact: 10 };
+const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = { SessionStart: 10, UserPromptSubmit: 10, SessionEnd: 5, PreCompact: 10, InstructionsLoaded: 5 };
 
 export interface HookTarget {
 	/** Claude Code's config folder (holds settings.json). */
@@ -199,7 +199,7 @@ export async function claudeHookStatus(target: HookTarget): Promise<HookStatus> 
 
 const ATTEMPTS = 3;
 
-async function readText(path: string): Promise<string | null> {
+export async function readText(path: string): Promise<string | null> {
 	try {
 		return await readFile(path, "utf8");
 	} catch (error) {
@@ -209,7 +209,7 @@ async function readText(path: string): Promise<string | null> {
 }
 
 /** Writes `text` (atomically, mode kept, through a symlink) unless the file no longer holds `expected`. */
-async function writeIfUnchanged(path: string, expected: string | null, text: string): Promise<boolean> {
+export async function writeIfUnchanged(path: string, expected: string | null, text: string): Promise<boolean> {
 	if ((await readText(path)) !== expected) return false;
 	await refuseReadOnly(path);
 	await mkdir(dirname(path), { recursive: true });
@@ -217,7 +217,7 @@ async function writeIfUnchanged(path: string, expected: string | null, text: str
 	return true;
 }
 
-async function removeIfUnchanged(path: string, expected: string): Promise<boolean> {
+export async function removeIfUnchanged(path: string, expected: string): Promise<boolean> {
 	if ((await readText(path)) !== expected) return false;
 	await refuseReadOnly(path);
 	await unlink(path);

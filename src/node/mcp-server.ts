@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { MCP_SERVER_NAME } from "../core/hooks/mcp-config";
 import { AGENTS } from "../core/transcript/agents";
 import { PLUGIN_ID } from "./plugin-paths";
 import { FACTS_LIMIT, RecallToolError, RecallTools, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, type RecallToolsOptions } from "./recall-tools";
@@ -10,8 +11,6 @@ import { FACTS_LIMIT, RecallToolError, RecallTools, SEARCH_LIMIT_DEFAULT, SEARCH
 // No code generated at run time: zod's parsers are interpreted (the CLI's text travels inside main.js, where nothing may build functions from strings).
 z.config({ jitless: true });
 
-/** What Claude Code names the server (`mcp__ai-memory__search_sessions`), and what `mcp install` writes. */
-export const MCP_SERVER_NAME = "ai-memory";
 
 /** The recall tools' names, as every client lists them. */
 export const RECALL_TOOL_NAMES = ["search_sessions", "get_session", "recall_facts", "project_context"] as const;

@@ -47,6 +47,8 @@ beforeAll(async () => {
 		packetPath: "/v/api context.md",
 		recall: RecallIndex.build([{ file: "cache.md", name: "cache-ttl", description: "The cache TTL is ten minutes" }]).serialize(),
 		bodies: { "cache.md": "TTL 600 s, set in config/cache.ts (BODY-MARK)." },
+		// As when CLAUDE.md could not take the block: the session start prints the facade then.
+		blockInFile: false,
 	};
 	mkdirSync(join(folder, "state", "hooks"), { recursive: true });
 	writeFileSync(hookContextPath(join(folder, "state"), project), JSON.stringify(context));
@@ -90,7 +92,7 @@ describe("ai-memory hook (what Claude Code runs)", () => {
 		const r = run(["hook", "session-end", "--vault", vault], JSON.stringify({ session_id: "s", cwd: project, transcript_path: join(claudeDir, "projects", "-x", "s.jsonl"), reason: "other" }));
 		expect(r).toMatchObject({ status: 0, stdout: "" });
 		expect(Date.now() - started).toBeLessThan(1500);
-		expect(readFileSync(join(folder, "hooks.log"), "utf8")).toMatch(/\tsession-end\tok\tproject=\S+ reason=other sync=started printed=0B\n$/);
+		expect(readFileSync(join(folder, "hooks.log"), "utf8")).toMatch(/\tsession-end\tok\tproject=\S+ session=s reason=other sync=started printed=0B\n$/);
 	});
 });
 
@@ -104,7 +106,7 @@ describe("ai-memory hooks", () => {
 		const settings = readFileSync(join(claudeDir, "settings.json"), "utf8");
 		expect(settings).toContain(`${JSON.stringify(`"${process.execPath}" "${cli}" hook session-end --vault "${vault}" --from ai-conversation-memory`)}`);
 		const status = run(["hooks", "status", "--vault", vault, "--claude-dir", claudeDir]);
-		expect(status.stdout.match(/installed \(this CLI, this vault\)/g)).toHaveLength(4);
+		expect(status.stdout.match(/installed \(this CLI, this vault\)/g)).toHaveLength(5);
 		expect(run(["hooks", "status", "--vault", join(dir, "code"), "--claude-dir", claudeDir]).stdout).toContain(`another vault: ${vault}`);
 		const doctor = run(["doctor", "--vault", vault, "--claude-dir", claudeDir]);
 		expect(doctor.status, doctor.stderr).toBe(0);

@@ -82,11 +82,27 @@ function logLines(): string[] {
 }
 
 describe("session-start", () => {
-	it("prints the facade in lazy mode, from a subfolder of the project too, and logs the run", async () => {
+	it("prints the facade in lazy mode only when the project's files could not take it (else the model would read it twice), from a subfolder too, and logs the run", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api, { blockInFile: false });
+		expect(await runHook("session-start", options({ session_id: "s2", cwd: join(api, "src"), source: "startup" }))).toEqual({ output: FACADE, ok: true });
+		writeContext(api, { blockInFile: true });
+		expect(await runHook("session-start", options({ session_id: "s3", cwd: api, source: "startup" }))).toEqual({ output: "", ok: true });
+		expect(logLines()).toEqual([
+			`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${api} session=s2 mode=lazy source=startup facade=printed printed=${Buffer.byteLength(FACADE)}B`,
+			`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${api} session=s3 mode=lazy source=startup facade=in-file printed=0B`,
+		]);
+	});
+
+	it("instructions-loaded prints nothing and records whether the file loaded is one that carries the block", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
 		writeContext(api);
-		expect(await runHook("session-start", options({ session_id: "s2", cwd: join(api, "src"), source: "startup" }))).toEqual({ output: FACADE, ok: true });
-		expect(logLines()).toEqual([`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${api} mode=lazy source=startup printed=${Buffer.byteLength(FACADE)}B`]);
+		expect(await runHook("instructions-loaded", options({ session_id: "s4", cwd: api, file_path: join(api, "CLAUDE.md"), memory_type: "Project", load_reason: "session_start" }))).toEqual({ output: "", ok: true });
+		expect(await runHook("instructions-loaded", options({ session_id: "s4", cwd: api, file_path: join(dir, "home", ".claude", "CLAUDE.md"), memory_type: "User", load_reason: "session_start" }))).toEqual({ output: "", ok: true });
+		expect(logLines()).toEqual([
+			`2026-11-30T10:00:00.000Z\tinstructions-loaded\tok\tproject=${api} session=s4 block=yes file=${JSON.stringify(join(api, "CLAUDE.md"))} reason=session_start printed=0B`,
+			`2026-11-30T10:00:00.000Z\tinstructions-loaded\tok\tproject=${api} session=s4 block=no file=${JSON.stringify(join(dir, "home", ".claude", "CLAUDE.md"))} reason=session_start printed=0B`,
+		]);
 	});
 
 	it("prints nothing in eager mode (CLAUDE.md has the history), for other folders, or before any sync", async () => {

@@ -133,7 +133,7 @@ describe("hooks install / uninstall / status", () => {
 	});
 
 	it("status: which are installed, and whether they run this CLI for this vault", async () => {
-		expect((await claudeHookStatus(target)).events.map((e) => e.installed)).toEqual([false, false, false, false]);
+		expect((await claudeHookStatus(target)).events.map((e) => e.installed)).toEqual([false, false, false, false, false]);
 		await installClaudeHooks({ ...target, vault: join(dir, "Other") });
 		const status = await claudeHookStatus(target);
 		expect(status.backup).toBe(true);

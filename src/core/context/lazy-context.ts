@@ -19,12 +19,18 @@ export interface PacketFact {
 export const FACADE_MAX_CHARS = 600;
 
 /**
+ * The recall tools of `ai-memory mcp`, by the names every agent's model sees in them (Claude Code
+ * prefixes them with `mcp__ai-memory__`): the facade says they are there to be asked.
+ */
+export const TOOLS_LINE = "- Search earlier sessions with `search_sessions`, facts with `recall_facts` (MCP server `ai-memory`)\n";
+
+/**
  * The lazy CLAUDE.md block: the latest session in a few lines and where the full context packet
  * is, for Claude Code to read when the task continues earlier work.
  */
 export function renderFacade(latest: ContextEntry | undefined, packetPath: string, checkpoint?: Checkpoint): string {
 	const head = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n";
-	const pointer = `- Full context: \`${packetPath}\` (read it when the task continues earlier work)\n`;
+	const pointer = `- Full context: \`${packetPath}\` (read it when the task continues earlier work)\n${TOOLS_LINE}`;
 	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
 	const d = latest.digest;
 	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (\`${d.sessionId}\`)`];
@@ -37,7 +43,7 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
 	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);
-	// Lines go from the least needed while over budget; the pointer always stays.
+	// Lines go from the least needed while over budget; the pointer and the tools always stay.
 	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
 	return `${head}${lines.join("\n")}\n${pointer}`;
 }

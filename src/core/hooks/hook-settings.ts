@@ -1,7 +1,10 @@
 import { applyEdits, findNodeAtLocation, type FormattingOptions, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 
-/** The Claude Code events our hooks answer. */
-export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"] as const;
+/**
+ * The Claude Code events our hooks answer. InstructionsLoaded (Claude Code 2.1.332 has it: a
+ * CLAUDE.md or rule file loaded) prints nothing; it records what reached the session, for `doctor`.
+ */
+export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "InstructionsLoaded"] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Every command we install carries this argument: it is how ours are told from the user's. */

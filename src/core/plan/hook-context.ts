@@ -13,8 +13,14 @@ export interface HookContext {
 	version: 1;
 	projectPath: string;
 	mode: ProjectSettings["mode"];
-	/** Printed at session start in lazy mode; empty in eager mode (CLAUDE.md has the block). */
+	/** Lazy mode's facade (empty in eager mode, where CLAUDE.md has the block). */
 	facade: string;
+	/**
+	 * The project's files hold the block (the facade in lazy mode), so the session start prints
+	 * nothing: the model would get it twice. False when a file could not take it (broken markers,
+	 * not UTF-8): the SessionStart hook delivers it then. Unset in contexts of older releases.
+	 */
+	blockInFile?: boolean;
 	/** The packet's Markdown, without properties. */
 	packet: string;
 	packetPath: string;
@@ -23,7 +29,7 @@ export interface HookContext {
 	bodies: Record<string, string>;
 }
 
-export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">): HookContext {
+export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">, blockInFile = true): HookContext {
 	const bodies: Record<string, string> = {};
 	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim();
 	return {
@@ -31,6 +37,7 @@ export function hookContextOf(project: ProjectSettings, context: ProjectContext,
 		projectPath: project.path,
 		mode: project.mode,
 		facade: project.mode === "lazy" ? context.block : "",
+		blockInFile,
 		packet: context.packet.note.body,
 		packetPath: context.packetLocation,
 		recall: RecallIndex.build(memory.facts).serialize(),

@@ -177,7 +177,8 @@ export function planSync(input: PlanInput): SyncPlan {
 		plan.notices.push(...memory.notices);
 
 		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath);
-		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory) });
+		// Whether every file that gets the block will hold it: then the session start has it from there, and the hook prints nothing more.
+		let blockInFiles = true;
 		// The packet first: the facade points at it.
 		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
 		const files = blockFiles(project, existing);
@@ -192,13 +193,16 @@ export function planSync(input: PlanInput): SyncPlan {
 			const unreadable = existing.unreadable.get(key);
 			if (unreadable !== undefined) {
 				plan.errors.push(`${name} in ${project.path}: ${unreadable}`);
+				blockInFiles = false;
 				continue;
 			}
 			const current = existing.projectFiles.get(key) ?? null;
 			const result = upsertMarkedBlock(current ?? "", context.block);
 			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
 			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
+			blockInFiles &&= result.ok;
 		}
+		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0) });
 	}
 	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path)).map(wellFormedWrite);
 	return plan;

@@ -1,0 +1,216 @@
+import { applyEdits, findNodeAtLocation, type FormattingOptions, modify, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+
+/**
+ * Our MCP server in each agent's user configuration, added and removed as text edits that keep
+ * every other byte: Claude Code's `~/.claude.json` and Gemini CLI's `settings.json` hold
+ * `"mcpServers": { "<name>": { … } }` (what `claude mcp add --scope user` and `gemini mcp add
+ * --scope user` write), Codex CLI's `config.toml` a `[mcp_servers.<name>]` table (what `codex mcp
+ * add` writes). An entry is ours when its arguments end with our mark; a server of the same name
+ * that is not ours is never touched.
+ */
+
+/** What agents name our server: Claude Code lists its tools as `mcp__ai-memory__<tool>`. */
+export const MCP_SERVER_NAME = "ai-memory";
+
+/** The last argument of every server entry we write (the server ignores it), as the hooks carry theirs. */
+export const MCP_MARK = ["--from", "ai-conversation-memory"] as const;
+
+export interface McpEntry {
+	command: string;
+	args: string[];
+}
+
+export type ConfigEdit = { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string };
+
+/** Whether a configured server (its JSON value) is one we wrote. */
+export function isOurEntry(value: unknown): boolean {
+	const args = isRecord(value) && Array.isArray(value.args) ? value.args : [];
+	return args.length >= 2 && args[args.length - 2] === MCP_MARK[0] && args[args.length - 1] === MCP_MARK[1];
+}
+
+/**
+ * Adds (or updates) our server in a JSON settings file (text; null when there is none).
+ * `shape` is what the agent writes itself: Claude Code adds `"type": "stdio"` and `"env": {}`.
+ */
+export function addJsonServer(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
+	const parsed = parseJsonConfig(text);
+	if (!parsed.ok) return parsed;
+	const value = shape === "claude" ? { type: "stdio", command: entry.command, args: entry.args, env: {} } : { command: entry.command, args: entry.args };
+	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
+	const current = isRecord(servers) ? servers[name] : undefined;
+	if (current !== undefined && !isOurEntry(current)) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
+	if (current !== undefined && JSON.stringify(current) === JSON.stringify(value)) return { ok: true, text: text ?? "", changed: false };
+	const base = text === null || text.trim() === "" ? "{}\n" : text;
+	const out = applyEdits(base, modify(base, ["mcpServers", name], value, { formattingOptions: formatting(base) }));
+	return { ok: true, text: out, changed: out !== text };
+}
+
+/**
+ * Removes our server; an `mcpServers` left empty goes too. `before` is the file as it was before
+ * our install (null: there was none): when what is left means the same, those exact bytes.
+ */
+export function removeJsonServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	if (text === null) return { ok: true, text: null, changed: false };
+	const parsed = parseJsonConfig(text);
+	if (!parsed.ok) return parsed;
+	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
+	let out = text;
+	if (isRecord(servers) && isOurEntry(servers[name])) {
+		const alone = Object.keys(servers).length === 1;
+		out = applyEdits(out, modify(out, alone ? ["mcpServers"] : ["mcpServers", name], undefined, { formattingOptions: formatting(out) }));
+	}
+	if (before !== undefined) {
+		if (before === null) {
+			if (isRecord(parse(out)) && Object.keys(parse(out) as object).length === 0) return { ok: true, text: null, changed: true };
+		} else {
+			const original = parseJsonConfig(before);
+			if (original.ok && sameJson(parse(out), original.value)) return { ok: true, text: before, changed: before !== text };
+		}
+	}
+	return { ok: true, text: out, changed: out !== text };
+}
+
+/** Our server's entry in a JSON settings file, if there is one. */
+export function jsonServerOf(text: string | null, name: string): McpEntry | undefined {
+	const parsed = parseJsonConfig(text);
+	if (!parsed.ok || !isRecord(parsed.value) || !isRecord(parsed.value.mcpServers)) return undefined;
+	const entry = parsed.value.mcpServers[name];
+	if (!isOurEntry(entry) || !isRecord(entry) || typeof entry.command !== "string") return undefined;
+	return { command: entry.command, args: (entry.args as unknown[]).filter((a): a is string => typeof a === "string") };
+}
+
+function parseJsonConfig(text: string | null): { ok: true; value: unknown } | { ok: false; reason: string } {
+	if (text === null || text.trim() === "") return { ok: true, value: {} };
+	const errors: ParseError[] = [];
+	// Gemini CLI reads comments in its settings; Claude Code's file has none, and keeps none we would add.
+	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: false });
+	const first = errors[0];
+	if (first) return { ok: false, reason: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${text.slice(0, first.offset).split("\n").length}); nothing was changed` };
+	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
+	if (value.mcpServers !== undefined && !isRecord(value.mcpServers)) return { ok: false, reason: `its "mcpServers" is not an object; nothing was changed` };
+	const root = parseTree(text);
+	const twice = duplicateKey(root?.children, "") ?? duplicateKey(root ? findNodeAtLocation(root, ["mcpServers"])?.children : undefined, '"mcpServers".');
+	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
+	return { ok: true, value };
+}
+
+function duplicateKey(properties: readonly { children?: { value?: unknown }[] }[] | undefined, where: string): string | undefined {
+	const seen = new Set<string>();
+	for (const property of properties ?? []) {
+		const key = property.children?.[0]?.value;
+		if (typeof key !== "string") continue;
+		if (seen.has(key)) return `${where}"${key}"`;
+		seen.add(key);
+	}
+	return undefined;
+}
+
+// ---- Codex CLI's config.toml ----
+
+/** `[mcp_servers.ai-memory]` and its quoted forms; a line of its own. */
+function tableHeader(name: string): RegExp {
+	const escaped = name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+	return new RegExp(`^[ \\t]*\\[[ \\t]*mcp_servers[ \\t]*\\.[ \\t]*(?:${escaped}|"${escaped}"|'${escaped}')[ \\t]*\\][ \\t]*(?:#.*)?$`);
+}
+
+/** A TOML basic string. */
+function tomlString(value: string): string {
+	return `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+}
+
+/** Our table as Codex writes one (`codex mcp add`): `command` and `args`. */
+export function codexTable(name: string, entry: McpEntry): string {
+	return `[mcp_servers.${name}]\ncommand = ${tomlString(entry.command)}\nargs = [${entry.args.map(tomlString).join(", ")}]\n`;
+}
+
+interface TomlBlock {
+	/** Line indexes: the header, and the first line after the table. */
+	start: number;
+	end: number;
+	ours: boolean;
+}
+
+/** Where our table is, whether it is ours, or why the file cannot be edited safely. */
+function findTable(lines: readonly string[], name: string): { ok: true; block?: TomlBlock } | { ok: false; reason: string } {
+	const header = tableHeader(name);
+	// Servers given another way (`mcp_servers = {…}`, `[mcp_servers]` with dotted keys): a table of ours added beside them would make the file invalid.
+	const other = lines.findIndex((l) => /^[ \t]*mcp_servers[ \t]*(?:=|\.)/.test(l) || /^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(?:#.*)?$/.test(l) || /^[ \t]*\[\[[ \t]*mcp_servers\b/.test(l));
+	if (other >= 0) return { ok: false, reason: `its line ${other + 1} defines mcp_servers in a form this installer does not edit; add the server with \`codex mcp add\`, or by hand; nothing was changed` };
+	const at = lines.findIndex((l) => header.test(l));
+	if (at < 0) return { ok: true };
+	let end = at + 1;
+	while (end < lines.length && !/^[ \t]*\[/.test(lines[end]!)) end++;
+	// Trailing blank lines and comments belong to whatever comes next.
+	while (end > at + 1 && /^[ \t]*(?:#.*)?$/.test(lines[end - 1]!)) end--;
+	const body = lines.slice(at + 1, end).join("\n");
+	const ours = body.includes(`${tomlString(MCP_MARK[0])}, ${tomlString(MCP_MARK[1])}]`);
+	return { ok: true, block: { start: at, end, ours } };
+}
+
+/** Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). */
+export function addCodexServer(text: string | null, name: string, entry: McpEntry): ConfigEdit {
+	const source = text ?? "";
+	const eol = source.includes("\r\n") ? "\r\n" : "\n";
+	const lines = source.split(/\r?\n/);
+	const found = findTable(lines, name);
+	if (!found.ok) return found;
+	const table = codexTable(name, entry).replace(/\n/g, eol);
+	if (found.block) {
+		if (!found.block.ours) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
+		const replaced = [...lines.slice(0, found.block.start), ...table.split(eol).slice(0, -1), ...lines.slice(found.block.end)].join(eol);
+		return { ok: true, text: replaced, changed: replaced !== source };
+	}
+	const gap = source === "" ? "" : source.endsWith("\n") ? eol : `${eol}${eol}`;
+	return { ok: true, text: `${source}${gap}${table}`, changed: true };
+}
+
+/** Removes our table; the file as it was before the install (`before`, null: none) when the rest is the same. */
+export function removeCodexServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	if (text === null) return { ok: true, text: null, changed: false };
+	const eol = text.includes("\r\n") ? "\r\n" : "\n";
+	const lines = text.split(/\r?\n/);
+	const found = findTable(lines, name);
+	if (!found.ok || !found.block?.ours) return found.ok ? { ok: true, text, changed: false } : found;
+	const kept = [...lines.slice(0, found.block.start), ...lines.slice(found.block.end)];
+	// The blank line the install put before the table goes with it.
+	if (found.block.start > 0 && kept[found.block.start - 1] === "" && (found.block.start === kept.length - 1 || kept[found.block.start] === "")) kept.splice(found.block.start - 1, 1);
+	const out = kept.join(eol);
+	if (before === null && out.trim() === "") return { ok: true, text: null, changed: true };
+	if (typeof before === "string" && out.trimEnd() === before.trimEnd()) return { ok: true, text: before, changed: before !== text };
+	return { ok: true, text: out, changed: out !== text };
+}
+
+/** Our server's entry in Codex's `config.toml`, if there is one (its arguments as written). */
+export function codexServerOf(text: string | null, name: string): McpEntry | undefined {
+	if (text === null) return undefined;
+	const lines = text.split(/\r?\n/);
+	const found = findTable(lines, name);
+	if (!found.ok || !found.block?.ours) return undefined;
+	const body = lines.slice(found.block.start + 1, found.block.end);
+	const command = body.map((l) => /^[ \t]*command[ \t]*=[ \t]*("(?:[^"\\]|\\.)*")/.exec(l)?.[1]).find(Boolean);
+	const args = body.map((l) => /^[ \t]*args[ \t]*=[ \t]*(\[.*\])[ \t]*$/.exec(l)?.[1]).find(Boolean);
+	try {
+		return command && args ? { command: JSON.parse(command) as string, args: JSON.parse(args) as string[] } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function formatting(text: string): FormattingOptions {
+	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+	return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortKeys);
+	if (!isRecord(value)) return value;
+	return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
