@@ -14,7 +14,10 @@ import { claudeMemoryDir } from "../node/claude-memory-dir";
 import { claudeConfigDir } from "../node/claude-paths";
 import { hookNameOf } from "../node/hook-handlers";
 import { claudeHookStatus, type HookTarget } from "../node/hook-install";
-import { hookLogPath, lastHookRuns } from "../node/hook-log";
+import { hookLogEntries, hookLogPath, lastHookRuns } from "../node/hook-log";
+import { lastSessionDelivery, type DeliveryEntry } from "../core/hooks/delivery";
+import { claudeUserConfigPath, mcpEntry, mcpServerStatus, type McpStatus } from "../node/mcp-install";
+import { mcpScriptPath } from "./mcp-script";
 import { readHookContext } from "../node/hook-project";
 import { hookContextPath } from "../node/plugin-paths";
 import { cliScriptPath, fail, hookScriptPath, vaultFolders, type VaultOptions } from "./cli-common";
@@ -24,8 +27,10 @@ import { loadSettings } from "./settings-file";
 /**
  * `ai-memory doctor`: what each enabled project gets and where everything is. The context block
  * (in lazy mode the facade, with its size in tokens), whether it is in the target CLAUDE.md, the
- * notes, packet and memory folders, Claude Code's memory folder, whether the hooks are installed
- * and when each last ran (from hooks.log).
+ * notes, packet and memory folders, Claude Code's memory folder, whether the hooks and the MCP
+ * server are installed and when each hook last ran (from hooks.log); and for each project, what
+ * reached its last session (the block, the facade, each recall and tool answer), with a warning for
+ * what was produced but never delivered.
  */
 
 export interface DoctorOptions extends VaultOptions {
@@ -62,17 +67,23 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 		out.push(`  ${hookNameOf(event).padEnd(18)} ${run ? `${run.at} ${run.status}${run.detail ? `: ${run.detail}` : ""}` : "never"}`);
 	}
 
+	const server = mcpScriptPath();
+	const mcp: McpStatus = await mcpServerStatus("claude-code", claudeUserConfigPath(claudeDir), server ? mcpEntry({ serverPath: server, vault: where.vault, configDir: options.configDir }) : { command: "", args: [] });
+	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
+
 	const claudeSettings = await readFile(join(claudeDir, "settings.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
 	const enabled = settings.projects.filter((p) => p.enabled);
 	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`ai-memory projects add <path> --vault ${JSON.stringify(where.vault)}\`.`);
-	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings)));
+	const log = await hookLogEntries(where.folder);
+	const instructionsHook = "events" in status && status.events.some((e) => e.event === "InstructionsLoaded" && e.installed);
+	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings, { log, instructionsHook })));
 	const off = settings.projects.filter((p) => !p.enabled);
 	if (off.length > 0) out.push("", `Turned off: ${off.map((p) => p.path).join(", ")}`);
 	process.stdout.write(`${out.join("\n")}\n`);
 	return 0;
 }
 
-async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown): Promise<string[]> {
+async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }): Promise<string[]> {
 	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
 	const targetFile = join(project.path, project.target);
 	const text = await readFile(targetFile, "utf8").catch(() => undefined);
@@ -89,7 +100,8 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	}
 	if (project.mode === "lazy") {
 		const facade = context?.facade ?? block;
-		if (facade) lines.push(`  Facade (${facade.length} characters ≈ ${tokens(facade)} tokens, printed at session start):`, ...facade.trimEnd().split(/\r?\n/).map((l) => (l === "" ? "" : `    ${l}`)));
+		const how = context?.blockInFile === false ? "printed at session start" : `in ${project.target}`;
+		if (facade) lines.push(`  Facade (${facade.length} characters ≈ ${tokens(facade)} tokens, ${how}):`, ...facade.trimEnd().split(/\r?\n/).map((l) => (l === "" ? "" : `    ${l}`)));
 	}
 	const contextFile = hookContextPath(stateDir, project.path);
 	const written = await stat(contextFile).then((s) => s.mtime.toISOString(), () => undefined);
@@ -104,6 +116,10 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	lines.push(`  Memory in the vault: ${join(vault, memoryPathOf(record, settings.memoryFolder))}${project.memorySharing ? "" : " (sharing with Claude Code is off)"}`);
 	const memory = claudeMemoryDir(project.path, { claudeDir, settings: claudeSettings });
 	lines.push(`  Claude Code memory: ${memory ?? "off (autoMemoryEnabled is false)"}`);
+
+	// What reached the last session, from hooks.log.
+	const reached = lastSessionDelivery(delivery.log, { path: project.path, key, mode: project.mode, target: project.target, blockPresent: block !== undefined, blockInFile: context?.blockInFile, instructionsHook: delivery.instructionsHook });
+	lines.push(...reached.lines.map((l) => `  ${l}`), ...reached.warnings.map((w) => `  WARNING: ${w}`));
 	return lines;
 }
 

@@ -53,3 +53,14 @@ export async function lastHookRuns(pluginFolder: string): Promise<Map<string, Ho
 	}
 	return runs;
 }
+
+/** Every line of the log, oldest first (lines that are not ours are skipped). */
+export async function hookLogEntries(pluginFolder: string): Promise<HookLogEntry[]> {
+	const text = await readFile(hookLogPath(pluginFolder), "utf8").catch(() => "");
+	const entries: HookLogEntry[] = [];
+	for (const line of text.split("\n")) {
+		const [at, hook, status, ...rest] = line.split("\t");
+		if (at && hook && (status === "ok" || status === "error")) entries.push({ at, hook, status, detail: rest.join(" ") });
+	}
+	return entries;
+}
