@@ -42,7 +42,7 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 		const input = (event: string, extra: Record<string, unknown> = {}) => JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: project, hook_event_name: event, ...extra });
 		const cases: [string, string[], string | undefined][] = [
 			["node -e 0", ["-e", "0"], undefined],
-			["session-start (lazy: prints the facade)", argsOf("SessionStart"), input("SessionStart", { source: "startup" })],
+			["session-start (lazy: the facade is in CLAUDE.md)", argsOf("SessionStart"), input("SessionStart", { source: "startup" })],
 			["user-prompt-submit, no trigger", argsOf("UserPromptSubmit"), input("UserPromptSubmit", { prompt: "add a unit test for the parser" })],
 			["user-prompt-submit, recall fires", argsOf("UserPromptSubmit"), input("UserPromptSubmit", { prompt: "continue where we left off with the cart total" })],
 			["pre-compact (checkpoint, starts a sync)", argsOf("PreCompact"), input("PreCompact", { trigger: "manual" })],

@@ -3,12 +3,12 @@ import { bundleForNode } from "../scripts/node-bundle.mjs";
 
 // Bundles the TypeScript benchmark and runs each part in its own process, so each peak RSS is its own.
 await bundleForNode({
-	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts", "agent-read": "bench/agent-read.ts" },
+	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts", "agent-read": "bench/agent-read.ts", "mcp-echo-server": "bench/mcp-echo-server.ts" },
 	outdir: "bench/out",
 	outExtension: { ".js": ".cjs" },
 });
 
-const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "agents", "long", "recall", "hooks", "plugin"];
+const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "agents", "long", "recall", "hooks", "mcp", "plugin"];
 // `sync` times the built CLI (dist/cli.cjs) from outside: build it from these sources first.
 if (parts.includes("sync")) {
 	const build = spawnSync(process.execPath, ["esbuild.config.mjs", "cli"], { stdio: ["ignore", "ignore", "inherit"] });

@@ -10,6 +10,7 @@ import { scanTranscripts } from "../src/node/transcript-scanner";
 import { generateLongTranscript, generateTree, loadSources } from "./corpus-generator";
 import { benchRecall } from "./recall.bench";
 import { benchHooks } from "./hooks.bench";
+import { benchMcp } from "./mcp.bench";
 import { benchPlugin } from "./plugin.bench";
 
 /**
@@ -411,6 +412,7 @@ async function main(): Promise<void> {
 	else if (mode === "agents") await benchAgents();
 	else if (mode === "recall") benchRecall(report);
 	else if (mode === "hooks") benchHooks(report);
+	else if (mode === "mcp") await benchMcp(report);
 	else if (mode === "plugin") await benchPlugin({ report, ensureTree, baseline, work });
 	else throw new Error(`unknown mode ${mode}`);
 }

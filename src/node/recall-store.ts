@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { digestSession, DIGEST_VERSION, type SessionDigest } from "../core/digest/session-digest";
+import { RecallIndex } from "../core/memory/recall";
 import type { HookContext } from "../core/plan/hook-context";
 import { SessionIndex, type SearchableSession } from "../core/recall/session-search";
 import type { ProjectRecord, SessionRecord } from "../core/sync/sync-state";
@@ -22,7 +23,7 @@ export class RecallStore {
 	/** Session files read, with the transcript paths each holds. */
 	private readonly files = new Map<string, string[]>();
 	private refreshing: Promise<void> | undefined;
-	private readonly contexts = new Map<string, { stamp: string; context: HookContext | undefined }>();
+	private readonly contexts = new Map<string, { stamp: string; context: HookContext | undefined; recall?: RecallIndex }>();
 
 	constructor(readonly stateDir: string) {}
 
@@ -77,6 +78,15 @@ export class RecallStore {
 		const context = stamp === "none" ? undefined : await readHookContext(this.stateDir, projectPath);
 		this.contexts.set(path, { stamp, context });
 		return context;
+	}
+
+	/** The facts' recall index of an enabled project's hook context, restored once per version of the file. */
+	async recallIndex(projectPath: string): Promise<{ index: RecallIndex; context: HookContext } | undefined> {
+		const context = await this.hookContext(projectPath);
+		if (!context) return undefined;
+		const cached = this.contexts.get(hookContextPath(this.stateDir, projectPath));
+		const index = cached?.context === context ? (cached.recall ??= RecallIndex.restore(context.recall)) : RecallIndex.restore(context.recall);
+		return { index, context };
 	}
 
 	/**

@@ -2,7 +2,6 @@ import { stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { redactionSpec, redactorFor } from "../core/ingest/redaction-policy";
-import { RecallIndex } from "../core/memory/recall";
 import { isWithin } from "../core/projects/project-identity";
 import { entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, type FactText } from "../core/recall/recall-text";
 import type { SessionFilter } from "../core/recall/session-search";
@@ -77,9 +76,10 @@ export class RecallTools {
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? FACTS_LIMIT)));
 			const found: (FactText & { score: number })[] = [];
 			for (const project of chosen) {
-				const context = await this.store.hookContext(project.path);
-				if (!context) continue;
-				for (const { fact, score } of RecallIndex.restore(context.recall).recall(args.query, limit)) {
+				const prepared = await this.store.recallIndex(project.path);
+				if (!prepared) continue;
+				const { index, context } = prepared;
+				for (const { fact, score } of index.recall(args.query, limit)) {
 					found.push({ name: fact.name, description: fact.description, type: fact.type, body: context.bodies[fact.file] ?? "", project: chosen.length > 1 ? project.path : undefined, score });
 				}
 			}
@@ -121,8 +121,7 @@ export class RecallTools {
 
 	/** `project` as identities of the state's projects: by name, path, or the folder the agent runs in when unset; `all` is every one. */
 	private sessionProjects(project: string | undefined): { keys?: ReadonlySet<string>; label: string; note?: string } {
-		const keys = new Set<string>();
-		for (const s of this.store.sessions.sessions()) keys.add(s.projectKey ?? s.project);
+		const keys = this.store.sessions.projects();
 		const byPath = (path: string) => [...keys].filter((k) => isWithin(path, k) || isWithin(k, path));
 		if (project === undefined) {
 			const here = byPath(this.options.cwd);

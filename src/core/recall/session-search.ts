@@ -1,4 +1,5 @@
-import { Bm25, recallTerms } from "../memory/bm25";
+import { Bm25 } from "../memory/bm25";
+import { searchTerms } from "./search-terms";
 import type { StoredDigest } from "../digest/session-digest";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { agentOf, type AgentId } from "../transcript/agents";
@@ -50,20 +51,22 @@ const LITERAL_SCORE = 100;
 
 /**
  * Sessions ranked by BM25 over what their digest says (title, requests, what was done and left
- * open, decisions, files touched, topic tags), with the terms the project's fact recall uses
- * (`memory/bm25`); ties go to the most recent. Kept up to date by `put` and `delete`.
+ * open, decisions, files touched, topic tags): fact recall's scoring (`memory/bm25`) with search
+ * terms of their own (`search-terms`); ties go to the most recent. Kept up to date by `put` and `delete`.
  */
 export class SessionIndex implements SessionSearch {
 	private readonly index = new Bm25();
 	private readonly docs = new Map<string, { doc: number; session: SearchableSession }>();
-	private readonly byDoc = new Map<number, SearchableSession>();
+	private readonly byDoc: (SearchableSession | undefined)[] = [];
+	private projectSet: Set<string> | undefined;
 	private readonly ids = new Map<string, SearchableSession>();
 
 	put(session: SearchableSession): void {
 		this.delete(session.key);
-		const doc = this.index.add(recallTerms(searchText(session)));
+		const doc = this.index.add(searchTerms(searchText(session)));
 		this.docs.set(session.key, { doc, session });
-		this.byDoc.set(doc, session);
+		this.byDoc[doc] = session;
+		this.projectSet = undefined;
 		this.ids.set(session.digest.sessionId, session);
 	}
 
@@ -72,7 +75,8 @@ export class SessionIndex implements SessionSearch {
 		if (!found) return;
 		this.index.remove(found.doc);
 		this.docs.delete(key);
-		this.byDoc.delete(found.doc);
+		this.byDoc[found.doc] = undefined;
+		this.projectSet = undefined;
 		if (this.ids.get(found.session.digest.sessionId) === found.session) this.ids.delete(found.session.digest.sessionId);
 	}
 
@@ -82,6 +86,12 @@ export class SessionIndex implements SessionSearch {
 
 	sessions(): IterableIterator<SearchableSession> {
 		return this.ids.values();
+	}
+
+	/** The projects (identities, or vault folders for old records) that have sessions. */
+	projects(): ReadonlySet<string> {
+		this.projectSet ??= new Set([...this.ids.values()].map((s) => s.projectKey ?? s.project));
+		return this.projectSet;
 	}
 
 	byId(id: string): SearchableSession | undefined {
@@ -99,29 +109,50 @@ export class SessionIndex implements SessionSearch {
 	search(query: string, filter: SessionFilter, limit: number): SessionHit[] {
 		const keep = (s: SearchableSession) => matchesFilter(s, filter);
 		const max = Math.max(0, limit);
-		const terms = recallTerms(query);
+		const terms = searchTerms(query);
 		const literals = query.split(/[\s,;:()[\]`'"]+/).filter((w) => LITERAL.test(w)).map((w) => w.toLowerCase());
 		if (terms.length === 0 && literals.length === 0) {
 			// No words to look for: the most recent sessions that pass the filter.
 			if (query.trim() !== "") return [];
-			return [...this.ids.values()].filter(keep).sort(byRecency).slice(0, max).map((session) => ({ session, score: 0 }));
+			const recent = new TopHits(max);
+			for (const session of this.ids.values()) if (keep(session)) recent.offer(session, 0);
+			return recent.hits;
 		}
-		const scores = new Map<SearchableSession, number>();
-		for (const [doc, score] of this.index.score(terms)) {
-			const session = this.byDoc.get(doc);
-			if (session && keep(session)) scores.set(session, score);
-		}
+		const top = new TopHits(max);
+		const literalScores = new Map<SearchableSession, number>();
 		if (literals.length > 0) {
 			for (const session of this.ids.values()) {
 				if (!keep(session)) continue;
 				const hits = literals.filter((w) => session.digest.sessionId.toLowerCase().startsWith(w) || session.digest.done.some((d) => d.toLowerCase().includes(w))).length;
-				if (hits > 0) scores.set(session, (scores.get(session) ?? 0) + hits * LITERAL_SCORE);
+				if (hits > 0) literalScores.set(session, hits * LITERAL_SCORE);
 			}
 		}
-		return [...scores]
-			.map(([session, score]) => ({ session, score }))
-			.sort((a, b) => b.score - a.score || byRecency(a.session, b.session))
-			.slice(0, max);
+		this.index.visit(terms, (doc, score) => {
+			const session = this.byDoc[doc];
+			if (!session || !keep(session)) return;
+			const literal = literalScores.get(session);
+			if (literal !== undefined) literalScores.delete(session);
+			top.offer(session, score + (literal ?? 0));
+		});
+		for (const [session, score] of literalScores) top.offer(session, score);
+		return top.hits;
+	}
+}
+
+/** The `max` best hits, best first, kept as they come: a common word scores thousands of sessions, and none of them is sorted or copied. */
+class TopHits {
+	readonly hits: SessionHit[] = [];
+	constructor(private readonly max: number) {}
+
+	offer(session: SearchableSession, score: number): void {
+		const hits = this.hits;
+		if (this.max <= 0) return;
+		const last = hits[hits.length - 1];
+		if (hits.length === this.max && last && (score < last.score || (score === last.score && byRecency(session, last.session) >= 0))) return;
+		let at = hits.length;
+		while (at > 0 && (score > hits[at - 1]!.score || (score === hits[at - 1]!.score && byRecency(session, hits[at - 1]!.session) < 0))) at--;
+		hits.splice(at, 0, { session, score });
+		if (hits.length > this.max) hits.pop();
 	}
 }
 
