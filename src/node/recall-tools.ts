@@ -108,7 +108,8 @@ export class RecallTools {
 			await this.log(tool, "ok", `project=${project} printed=${Buffer.byteLength(out, "utf8")}B`);
 			return out;
 		} catch (error) {
-			await this.log(tool, "error", error instanceof Error ? error.message : String(error));
+			const here = this.settings ? projectForCwd(this.settings.value.projects, this.options.cwd)?.path : undefined;
+			await this.log(tool, "error", `project=${here ?? this.options.cwd} error=${JSON.stringify(error instanceof Error ? error.message : String(error))}`);
 			throw error;
 		}
 	}

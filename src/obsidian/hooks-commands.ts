@@ -4,10 +4,13 @@ import { join } from "node:path";
 import { writeFileReplacing } from "../node/atomic-write";
 import { findNode } from "../node/find-node";
 import { installClaudeHooks, uninstallClaudeHooks } from "../node/hook-install";
+import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
 
 /** The CLI and its hook script, built into main.js at release time, so that hooks need no npm install. */
 declare const AI_MEMORY_CLI_SOURCE: string | undefined;
 declare const AI_MEMORY_HOOK_SOURCE: string | undefined;
+/** The MCP server (`ai-memory mcp`), carried the same way. */
+declare const AI_MEMORY_MCP_SOURCE: string | undefined;
 
 export interface HooksPlace {
 	/** Claude Code's config folder. */
@@ -20,9 +23,9 @@ export interface HooksPlace {
 }
 
 /**
- * "Install Claude Code hooks": writes the CLI beside the plugin (`ai-memory.cjs`) and adds our
- * hooks to Claude Code's settings.json, run by this machine's Node.js. They work while Obsidian
- * is closed.
+ * "Install Claude Code hooks": writes the CLI beside the plugin (`ai-memory.cjs`, with its hook
+ * and MCP server scripts), adds our hooks to Claude Code's settings.json and our MCP server to its
+ * user configuration, run by this machine's Node.js. They work while Obsidian is closed.
  */
 export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 	const source = typeof AI_MEMORY_CLI_SOURCE === "string" ? AI_MEMORY_CLI_SOURCE : undefined;
@@ -43,9 +46,18 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 		const hookPath = hook === undefined ? undefined : join(place.pluginDir, "ai-memory-hook.cjs");
 		if (hookPath !== undefined && hook !== undefined) await writeFileReplacing(hookPath, hook);
 		const result = await installClaudeHooks({ claudeDir: place.claudeDir, vault: place.vault, configDir: place.configDir, cliPath, hookPath, execPath: node });
+		// The recall tools the facade names: the server script beside the CLI, in Claude Code's user configuration.
+		const server = typeof AI_MEMORY_MCP_SOURCE === "string" ? AI_MEMORY_MCP_SOURCE : undefined;
+		let tools = "";
+		if (server !== undefined) {
+			const serverPath = join(place.pluginDir, "ai-memory-mcp.cjs");
+			await writeFileReplacing(serverPath, server);
+			const mcp = await installMcpServer("claude-code", claudeUserConfigPath(place.claudeDir), mcpEntry({ execPath: node, serverPath, vault: place.vault, configDir: place.configDir }));
+			if (mcp.changed) tools = ` The recall tools are in ${mcp.configPath}.`;
+		}
 		// An empty backup stands for "there was no settings file": nothing to tell then.
 		const kept = result.backupWritten && (await stat(result.backupWritten)).size > 0 ? ` (your file as it was: ${result.backupWritten})` : "";
-		new Notice(result.changed ? `Claude Code hooks installed in ${result.settingsPath}${kept}.` : "The Claude Code hooks were installed already.");
+		new Notice(result.changed ? `Claude Code hooks installed in ${result.settingsPath}${kept}.${tools}` : `The Claude Code hooks were installed already.${tools}`);
 	} catch (error) {
 		new Notice(`The hooks were not installed: ${error instanceof Error ? error.message : String(error)}`, 15_000);
 	}
@@ -55,7 +67,9 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 export async function removeHooksFromPlugin(place: HooksPlace): Promise<void> {
 	try {
 		const result = await uninstallClaudeHooks(place.claudeDir);
-		new Notice(result.changed ? `Claude Code hooks removed from ${result.settingsPath}.` : "No hooks of this plugin were installed.");
+		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(place.claudeDir));
+		const tools = mcp.changed ? ` The recall tools are removed from ${mcp.configPath}.` : "";
+		new Notice(result.changed ? `Claude Code hooks removed from ${result.settingsPath}.${tools}` : `No hooks of this plugin were installed.${tools}`);
 	} catch (error) {
 		new Notice(`The hooks were not removed: ${error instanceof Error ? error.message : String(error)}`, 15_000);
 	}

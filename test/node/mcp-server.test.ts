@@ -165,6 +165,6 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		const { readFileSync } = await import("node:fs");
 		const log = readFileSync(hookLogPath(join(vault, ".obsidian", "plugins", "ai-conversation-memory")), "utf8");
 		expect(log).toMatch(/\tmcp:search_sessions\tok\tproject=\S+rate-api printed=\d+B/);
-		expect(log).toMatch(/\tmcp:get_session\terror\tNo session has the id/);
+		expect(log).toMatch(/\tmcp:get_session\terror\tproject=\S+rate-api error="No session has the id/);
 	});
 });

@@ -76,14 +76,14 @@ export function lastSessionDelivery(entries: readonly DeliveryEntry[], project: 
 	const printedFacade = start !== undefined && start.d.facade === "printed";
 	if (project.mode === "lazy" && start) lines.push(`  Facade: ${printedFacade ? `printed at session start (${bytes(start.d)} bytes)` : withBlock.length > 0 || start.d.facade === "in-file" ? `in ${project.target}` : "not printed"}`);
 	for (const e of ofSession.filter((x) => x.hook === "user-prompt-submit" && bytes(x.d) > 0)) lines.push(`  Recall on a prompt (${e.d.trigger ?? "?"}): ${bytes(e.d)} bytes${e.d.facts ? `, ${e.d.facts} facts` : ""}`);
-	for (const e of tools) lines.push(`  Tool ${e.hook.slice(4)}: ${e.status === "ok" ? `${bytes(e.d)} bytes` : `error: ${e.detail}`}`);
+	for (const e of tools) lines.push(`  Tool ${e.hook.slice(4)}: ${e.status === "ok" ? `${bytes(e.d)} bytes` : `error: ${e.d.error ?? e.detail}`}`);
 	if (tools.length === 0) lines.push("  No recall tool was called.");
 
 	if (project.blockPresent && project.instructionsHook && loaded.length > 0 && withBlock.length === 0) warnings.push(`the block in ${project.target} was written but the last session did not load it (Claude Code loaded: ${others.join(", ") || "nothing"})`);
 	if (project.blockPresent && project.instructionsHook && loaded.length === 0) warnings.push(`the last session loaded no instruction file (or ran before the InstructionsLoaded hook was installed): the block in ${project.target} may not have reached it`);
 	if (printedFacade && withBlock.length > 0) warnings.push("the facade reached the last session twice: printed at session start and in the block");
 	if (project.mode === "lazy" && project.blockInFile === false && start && !printedFacade) warnings.push(`the facade was produced but never delivered: ${project.target} could not take the block and the session start printed nothing`);
-	for (const e of ofSession.filter((x) => x.hook === "user-prompt-submit" && bytes(x.d) === 0 && /no-context-yet/.test(x.detail))) warnings.push(`a prompt asked for the past (${e.d.trigger ?? "?"}) but nothing was delivered: no context prepared yet (run a sync)`);
+	for (const e of ofSession.filter((x) => x.hook === "user-prompt-submit" && bytes(x.d) === 0 && /no-context-yet/.test(x.detail))) warnings.push(`a prompt asked for the past (${(e.d.trigger ?? "?").replace(/ no-context-yet$/, "")}) but nothing was delivered: no context prepared yet (run a sync)`);
 	for (const e of ofSession.filter((x) => x.status === "error")) warnings.push(`${e.hook} failed: ${e.detail}`);
 	return { sessionId, lines, warnings };
 }

@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, type FormattingOptions, modify, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { findNodeAtLocation, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 
 /**
  * Our MCP server in each agent's user configuration, added and removed as text edits that keep
@@ -41,7 +41,7 @@ export function addJsonServer(text: string | null, name: string, entry: McpEntry
 	if (current !== undefined && !isOurEntry(current)) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
 	if (current !== undefined && JSON.stringify(current) === JSON.stringify(value)) return { ok: true, text: text ?? "", changed: false };
 	const base = text === null || text.trim() === "" ? "{}\n" : text;
-	const out = applyEdits(base, modify(base, ["mcpServers", name], value, { formattingOptions: formatting(base) }));
+	const out = setProperty(base, name, value);
 	return { ok: true, text: out, changed: out !== text };
 }
 
@@ -56,8 +56,10 @@ export function removeJsonServer(text: string | null, name: string, before?: str
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
 	let out = text;
 	if (isRecord(servers) && isOurEntry(servers[name])) {
+		const root = parseTree(out)!;
+		const holder = findNodeAtLocation(root, ["mcpServers"])!.parent!;
 		const alone = Object.keys(servers).length === 1;
-		out = applyEdits(out, modify(out, alone ? ["mcpServers"] : ["mcpServers", name], undefined, { formattingOptions: formatting(out) }));
+		out = removeProperty(out, alone ? root : findNodeAtLocation(root, ["mcpServers"])!, alone ? holder : findNodeAtLocation(root, ["mcpServers", name])!.parent!);
 	}
 	if (before !== undefined) {
 		if (before === null) {
@@ -77,6 +79,52 @@ export function jsonServerOf(text: string | null, name: string): McpEntry | unde
 	const entry = parsed.value.mcpServers[name];
 	if (!isOurEntry(entry) || !isRecord(entry) || typeof entry.command !== "string") return undefined;
 	return { command: entry.command, args: (entry.args as unknown[]).filter((a): a is string => typeof a === "string") };
+}
+
+/**
+ * `mcpServers.<name> = value`, as text inserted or replaced in place: jsonc-parser's own edits
+ * reformat the neighbouring entries (a user's compact `{ "command": "x" }` over several lines).
+ */
+function setProperty(text: string, name: string, value: unknown): string {
+	const root = parseTree(text)!;
+	const { indent, eol } = styleOf(text);
+	const servers = findNodeAtLocation(root, ["mcpServers"]);
+	const current = servers ? findNodeAtLocation(root, ["mcpServers", name]) : undefined;
+	if (current) return `${text.slice(0, current.offset)}${json(value, indent, eol, 2)}${text.slice(current.offset + current.length)}`;
+	if (servers) return insertProperty(text, servers, `${JSON.stringify(name)}: ${json(value, indent, eol, 2)}`, indent, eol, 2);
+	return insertProperty(text, root, `"mcpServers": {${eol}${indent.repeat(2)}${JSON.stringify(name)}: ${json(value, indent, eol, 2)}${eol}${indent}}`, indent, eol, 1);
+}
+
+/** Adds `property` as the last one of `object` (at nesting `level`), the text around it as it was. */
+function insertProperty(text: string, object: JsonNode, property: string, indent: string, eol: string, level: number): string {
+	const last = object.children?.at(-1);
+	if (last) return `${text.slice(0, last.offset + last.length)},${eol}${indent.repeat(level)}${property}${text.slice(last.offset + last.length)}`;
+	const close = object.offset + object.length - 1;
+	return `${text.slice(0, object.offset + 1)}${eol}${indent.repeat(level)}${property}${eol}${indent.repeat(level - 1)}${text.slice(close)}`;
+}
+
+/** Removes one property of `object` with the comma and the line break before it (or after it, when it is the first). */
+function removeProperty(text: string, object: JsonNode, property: JsonNode): string {
+	const siblings = object.children ?? [];
+	const at = siblings.indexOf(property);
+	if (siblings.length === 1) {
+		// The object is left empty: `{}` as it would have been.
+		return `${text.slice(0, object.offset + 1)}${text.slice(object.offset + object.length - 1)}`;
+	}
+	if (at > 0) {
+		const previous = siblings[at - 1]!;
+		return `${text.slice(0, previous.offset + previous.length)}${text.slice(property.offset + property.length)}`;
+	}
+	return `${text.slice(0, property.offset)}${text.slice(siblings[1]!.offset)}`;
+}
+
+/** JSON text of `value` at nesting `level`, indented like the file. */
+function json(value: unknown, indent: string, eol: string, level: number): string {
+	return JSON.stringify(value, null, indent).split("\n").join(`${eol}${indent.repeat(level)}`);
+}
+
+function styleOf(text: string): { indent: string; eol: string } {
+	return { indent: /\n([ \t]+)"/.exec(text)?.[1] ?? "  ", eol: text.includes("\r\n") ? "\r\n" : "\n" };
 }
 
 function parseJsonConfig(text: string | null): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -194,11 +242,6 @@ export function codexServerOf(text: string | null, name: string): McpEntry | und
 	} catch {
 		return undefined;
 	}
-}
-
-function formatting(text: string): FormattingOptions {
-	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

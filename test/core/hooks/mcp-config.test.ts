@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, removeCodexServer, removeJsonServer } from "../../../src/core/hooks/mcp-config";
+
+const entry = { command: "/usr/bin/node", args: ["/opt/ai memory/mcp.cjs", "mcp", "--vault", '/home/me/My "Vault"', ...MCP_MARK] };
+const ok = <T extends { ok: boolean }>(edit: T) => {
+	expect(edit.ok, JSON.stringify(edit)).toBe(true);
+	return edit as T & { ok: true; text: string | null; changed: boolean };
+};
+
+describe("MCP servers in JSON settings (Claude Code, Gemini CLI)", () => {
+	it("adds the entry as each client writes it, keeps every other byte, and removing it gives the file back", () => {
+		const user = '{\n\t"numStartups": 7,\n\t"mcpServers": {\n\t\t"github": { "command": "gh-mcp" }\n\t}\n}\n';
+		const added = ok(addJsonServer(user, "ai-memory", entry, "claude"));
+		expect(JSON.parse(added.text!)).toEqual({ numStartups: 7, mcpServers: { github: { command: "gh-mcp" }, "ai-memory": { type: "stdio", ...entry, env: {} } } });
+		expect(added.text!.startsWith('{\n\t"numStartups": 7,\n\t"mcpServers": {\n\t\t"github": { "command": "gh-mcp" }')).toBe(true);
+		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(addJsonServer(added.text, "ai-memory", entry, "claude")).changed).toBe(false);
+		expect(ok(removeJsonServer(added.text, "ai-memory")).text).toBe(user);
+		const gemini = ok(addJsonServer(null, "ai-memory", entry, "gemini"));
+		expect(JSON.parse(gemini.text!)).toEqual({ mcpServers: { "ai-memory": entry } });
+		expect(ok(removeJsonServer(gemini.text, "ai-memory", null)).text).toBeNull();
+		// Comments (Gemini CLI reads them) stay.
+		const commented = '{\n  // mine\n  "theme": "dark"\n}\n';
+		expect(ok(removeJsonServer(ok(addJsonServer(commented, "ai-memory", entry, "gemini")).text, "ai-memory", commented)).text).toBe(commented);
+	});
+
+	it("never touches a server of the same name that is not ours, and refuses what it cannot edit safely", () => {
+		const theirs = '{ "mcpServers": { "ai-memory": { "command": "their-server" } } }';
+		expect(addJsonServer(theirs, "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not ours") });
+		expect(ok(removeJsonServer(theirs, "ai-memory")).text).toBe(theirs);
+		expect(addJsonServer("{ nope", "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not valid JSON") });
+		expect(addJsonServer('{ "mcpServers": [] }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not an object") });
+		expect(addJsonServer('{ "mcpServers": {}, "mcpServers": {} }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("twice") });
+	});
+
+	it("any JSON object: install then uninstall gives back the same bytes", () => {
+		fc.assert(
+			fc.property(fc.dictionary(fc.string().filter((k) => k !== "mcpServers" && k !== "__proto__"), fc.jsonValue()), fc.constantFrom(0, 2, "\t"), (value, indent) => {
+				const text = `${JSON.stringify(value, null, indent)}\n`;
+				const added = ok(addJsonServer(text, "ai-memory", entry, "claude"));
+				expect(ok(removeJsonServer(added.text, "ai-memory", text)).text).toBe(text);
+				expect(JSON.stringify(JSON.parse(ok(removeJsonServer(added.text, "ai-memory")).text!))).toBe(JSON.stringify(value));
+			}),
+			{ numRuns: 100 },
+		);
+	});
+});
+
+describe("MCP servers in Codex CLI's config.toml", () => {
+	it("appends the table `codex mcp add` writes, reads it back, and removes it byte for byte", () => {
+		const user = '# mine\nmodel = "o3"\n\n[profiles.x]\nmodel = "gpt"\n';
+		const added = ok(addCodexServer(user, "ai-memory", entry));
+		expect(added.text).toBe(`${user}\n[mcp_servers.ai-memory]\ncommand = "/usr/bin/node"\nargs = ["/opt/ai memory/mcp.cjs", "mcp", "--vault", "/home/me/My \\"Vault\\"", "--from", "ai-conversation-memory"]\n`);
+		expect(codexServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(addCodexServer(added.text, "ai-memory", entry)).changed).toBe(false);
+		expect(ok(removeCodexServer(added.text, "ai-memory")).text).toBe(user);
+		for (const text of [null, "", 'model = "o3"', 'a = 1\r\nb = 2\r\n']) {
+			const there = ok(addCodexServer(text, "ai-memory", entry)).text;
+			expect(ok(removeCodexServer(there, "ai-memory", text ?? null)).text).toBe(text);
+		}
+		// An update replaces only our table; a table after it stays.
+		const later = `${added.text}\n[profiles.y]\nmodel = "z"\n`;
+		const moved = ok(addCodexServer(later, "ai-memory", { ...entry, command: "/opt/node" })).text!;
+		expect(moved).toContain('command = "/opt/node"');
+		expect(moved.endsWith('[profiles.y]\nmodel = "z"\n')).toBe(true);
+	});
+
+	it("leaves a server of that name that is not ours, and servers written in another form, as they are", () => {
+		const theirs = '[mcp_servers.ai-memory]\ncommand = "their-server"\n';
+		expect(addCodexServer(theirs, "ai-memory", entry)).toMatchObject({ ok: false, reason: expect.stringContaining("not ours") });
+		expect(ok(removeCodexServer(theirs, "ai-memory")).changed).toBe(false);
+		for (const other of ['mcp_servers = { x = { command = "y" } }\n', '[mcp_servers]\nx.command = "y"\n', 'mcp_servers.x.command = "y"\n']) expect(addCodexServer(other, "ai-memory", entry)).toMatchObject({ ok: false, reason: expect.stringContaining("codex mcp add") });
+	});
+});

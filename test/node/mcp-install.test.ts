@@ -1,0 +1,59 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { claudeUserConfigPath, installMcpServer, mcpEntry, mcpServerStatus, uninstallMcpServer } from "../../src/node/mcp-install";
+
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "mcp-install-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const entry = () => mcpEntry({ execPath: "/usr/bin/node", serverPath: "/opt/ai-memory/mcp.cjs", vault: join(dir, "Vault") });
+
+describe("the MCP server in the agents' user configuration", () => {
+	it("finds Claude Code's .claude.json where the client does: beside ~/.claude, or in $CLAUDE_CONFIG_DIR", () => {
+		expect(claudeUserConfigPath("/home/me/.claude", {}, "/home/me")).toBe("/home/me/.claude.json");
+		expect(claudeUserConfigPath("/tmp/t/home/.claude", {}, "/home/me")).toBe("/tmp/t/home/.claude.json");
+		expect(claudeUserConfigPath("/srv/claude", { CLAUDE_CONFIG_DIR: "/srv/claude" }, "/home/me")).toBe("/srv/claude/.claude.json");
+		expect(claudeUserConfigPath("/srv/claude", {}, "/home/me")).toBe("/srv/claude/.claude.json");
+	});
+
+	it("installs with a backup, and uninstalling gives back the file byte for byte; a file that was not there goes again", async () => {
+		const path = join(dir, ".claude.json");
+		const user = '{\n  "numStartups": 3,\n  "mcpServers": { "github": { "command": "gh" } }\n}\n';
+		writeFileSync(path, user);
+		const installed = await installMcpServer("claude-code", path, entry());
+		expect(installed).toMatchObject({ changed: true, backupWritten: `${path}.bak-ai-memory` });
+		expect(readFileSync(`${path}.bak-ai-memory`, "utf8")).toBe(user);
+		expect(readFileSync(path, "utf8")).toContain('"mcpServers": { "github": { "command": "gh" },');
+		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: true });
+		expect((await installMcpServer("claude-code", path, entry())).changed).toBe(false);
+		expect(await uninstallMcpServer("claude-code", path)).toMatchObject({ changed: true, removed: false });
+		expect(readFileSync(path, "utf8")).toBe(user);
+		expect(existsSync(`${path}.bak-ai-memory`)).toBe(false);
+
+		const fresh = join(dir, "codex", "config.toml");
+		await installMcpServer("codex", fresh, entry());
+		expect(statSync(fresh).mode & 0o777).toBe(0o600);
+		expect(await uninstallMcpServer("codex", fresh)).toMatchObject({ changed: true, removed: true });
+		expect(existsSync(fresh)).toBe(false);
+	});
+
+	it("keeps what the client wrote meanwhile, removing only our entry; refuses a read-only file and a file that is not JSON", async () => {
+		const path = join(dir, "settings.json");
+		writeFileSync(path, '{ "theme": "dark" }\n');
+		await installMcpServer("gemini-cli", path, entry());
+		writeFileSync(path, readFileSync(path, "utf8").replace('"theme": "dark"', '"theme": "light"'));
+		await uninstallMcpServer("gemini-cli", path);
+		expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ theme: "light" });
+
+		writeFileSync(path, "{ nope");
+		await expect(installMcpServer("gemini-cli", path, entry())).rejects.toThrow(/not valid JSON .*nothing was changed/);
+		writeFileSync(path, "{}\n");
+		chmodSync(path, 0o444);
+		await expect(installMcpServer("gemini-cli", path, entry())).rejects.toThrow(/read-only/);
+		expect(readFileSync(path, "utf8")).toBe("{}\n");
+	});
+});
