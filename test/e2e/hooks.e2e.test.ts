@@ -3,7 +3,7 @@
  * 1. `ai-memory projects add --mode lazy` and one past session synced (a fact in the vault's memory);
  * 2. `ai-memory hooks install` into the temp HOME's `.claude/settings.json` (a user file with its own
  *    keys, tabs and hooks), which the client then runs with their JSON on stdin;
- * 3. a new session: every request holds the facade as SessionStart's output; the prompt "fresh
+ * 3. a new session: every request holds the facade once, from CLAUDE.md (SessionStart prints nothing then); the prompt "fresh
  *    start: ignore previous context, write a haiku" gets no packet; "continue where we left off
  *    with the rate limiter" gets the context packet and the body of the fact recall picks (a body
  *    the client itself never loads: only MEMORY.md's index lines are);
@@ -91,8 +91,8 @@ describe("our hooks in the real Claude Code", () => {
 		expect(run("hooks", "install", "--vault", vault, "--claude-dir", claudeDir)).toContain("Installed");
 		const installed = JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8")) as { cleanupPeriodDays: number; hooks: Record<string, unknown[]> };
 		expect(installed.cleanupPeriodDays).toBe(99);
-		expect(Object.keys(installed.hooks).sort()).toEqual(["PreCompact", "SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]);
-		expect(run("hooks", "status", "--vault", vault, "--claude-dir", claudeDir).match(/installed \(this CLI, this vault\)/g)).toHaveLength(4);
+		expect(Object.keys(installed.hooks).sort()).toEqual(["InstructionsLoaded", "PreCompact", "SessionEnd", "SessionStart", "Stop", "UserPromptSubmit"]);
+		expect(run("hooks", "status", "--vault", vault, "--claude-dir", claudeDir).match(/installed \(this CLI, this vault\)/g)).toHaveLength(5);
 
 		// 3. A new session with three prompts: the haiku (recall suppressed), a neutral one (no trigger), then the continuation.
 		stub.clear();
@@ -105,7 +105,10 @@ describe("our hooks in the real Claude Code", () => {
 		const resume = requests.filter((r) => r.prompt?.includes("where we left off"));
 		expect(haiku.length).toBeGreaterThan(0);
 		expect(resume.length).toBeGreaterThan(0);
-		for (const req of requests) expect(requestText(req)).toContain(`SessionStart:startup hook success: ${facade!.trimEnd()}`);
+		for (const req of requests) {
+			expect(requestText(req)).toContain(facade!.trimEnd());
+			expect(requestText(req).split("## Project memory").length - 1, "the facade once").toBe(1);
+		}
 		// The user's own prompt hook still runs, beside ours.
 		for (const req of requests) expect(requestText(req)).toContain(USER_HOOK_MARK);
 		for (const req of [...haiku, ...neutral]) {

@@ -163,7 +163,12 @@ function tableHeader(name: string): RegExp {
 
 /** A TOML basic string. */
 function tomlString(value: string): string {
-	return `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+	let out = "";
+	for (const c of value) {
+		const code = c.charCodeAt(0);
+		out += c === "\\" || c === '"' ? `\\${c}` : code < 0x20 || code === 0x7f ? `\\u${code.toString(16).padStart(4, "0")}` : c;
+	}
+	return `"${out}"`;
 }
 
 /** Our table as Codex writes one (`codex mcp add`): `command` and `args`. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, removeCodexServer, removeJsonServer } from "../../../src/core/hooks/mcp-config";
 
 const entry = { command: "/usr/bin/node", args: ["/opt/ai memory/mcp.cjs", "mcp", "--vault", '/home/me/My "Vault"', ...MCP_MARK] };
+const stringContaining = (text: string): unknown => expect.stringContaining(text);
 const ok = <T extends { ok: boolean }>(edit: T) => {
 	expect(edit.ok, JSON.stringify(edit)).toBe(true);
 	return edit as T & { ok: true; text: string | null; changed: boolean };
@@ -27,11 +28,11 @@ describe("MCP servers in JSON settings (Claude Code, Gemini CLI)", () => {
 
 	it("never touches a server of the same name that is not ours, and refuses what it cannot edit safely", () => {
 		const theirs = '{ "mcpServers": { "ai-memory": { "command": "their-server" } } }';
-		expect(addJsonServer(theirs, "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not ours") });
+		expect(addJsonServer(theirs, "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: stringContaining("not ours") });
 		expect(ok(removeJsonServer(theirs, "ai-memory")).text).toBe(theirs);
-		expect(addJsonServer("{ nope", "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not valid JSON") });
-		expect(addJsonServer('{ "mcpServers": [] }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("not an object") });
-		expect(addJsonServer('{ "mcpServers": {}, "mcpServers": {} }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: expect.stringContaining("twice") });
+		expect(addJsonServer("{ nope", "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: stringContaining("not valid JSON") });
+		expect(addJsonServer('{ "mcpServers": [] }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: stringContaining("not an object") });
+		expect(addJsonServer('{ "mcpServers": {}, "mcpServers": {} }', "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: stringContaining("twice") });
 	});
 
 	it("any JSON object: install then uninstall gives back the same bytes", () => {
@@ -68,8 +69,8 @@ describe("MCP servers in Codex CLI's config.toml", () => {
 
 	it("leaves a server of that name that is not ours, and servers written in another form, as they are", () => {
 		const theirs = '[mcp_servers.ai-memory]\ncommand = "their-server"\n';
-		expect(addCodexServer(theirs, "ai-memory", entry)).toMatchObject({ ok: false, reason: expect.stringContaining("not ours") });
+		expect(addCodexServer(theirs, "ai-memory", entry)).toMatchObject({ ok: false, reason: stringContaining("not ours") });
 		expect(ok(removeCodexServer(theirs, "ai-memory")).changed).toBe(false);
-		for (const other of ['mcp_servers = { x = { command = "y" } }\n', '[mcp_servers]\nx.command = "y"\n', 'mcp_servers.x.command = "y"\n']) expect(addCodexServer(other, "ai-memory", entry)).toMatchObject({ ok: false, reason: expect.stringContaining("codex mcp add") });
+		for (const other of ['mcp_servers = { x = { command = "y" } }\n', '[mcp_servers]\nx.command = "y"\n', 'mcp_servers.x.command = "y"\n']) expect(addCodexServer(other, "ai-memory", entry)).toMatchObject({ ok: false, reason: stringContaining("codex mcp add") });
 	});
 });
