@@ -15,7 +15,7 @@ export interface PacketFact {
 	description: string;
 }
 
-/** At most about 150 tokens: the facade must cost next to nothing when the history is not needed. */
+/** At most about 150 tokens, and the line naming the tools: the facade must cost next to nothing when the history is not needed. */
 export const FACADE_MAX_CHARS = 600;
 
 /**
@@ -43,8 +43,8 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
 	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);
-	// Lines go from the least needed while over budget; the pointer and the tools always stay.
-	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
+	// Lines go from the least needed while over budget; the pointer and the tools always stay (the tools' line is not counted: it took the checkpoint's place).
+	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length - TOOLS_LINE.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
 	return `${head}${lines.join("\n")}\n${pointer}`;
 }
 

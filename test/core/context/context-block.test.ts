@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BACKGROUND_LINE, renderContextBlock, type ContextEntry } from "../../../src/core/context/context-block";
-import { FACADE_MAX_CHARS, renderContextPacket, renderFacade } from "../../../src/core/context/lazy-context";
+import { FACADE_MAX_CHARS, renderContextPacket, renderFacade, TOOLS_LINE } from "../../../src/core/context/lazy-context";
 import type { SessionDigest } from "../../../src/core/digest/session-digest";
 
 function digest(id: string, day: string, extra: Partial<SessionDigest> = {}): SessionDigest {
@@ -85,7 +85,8 @@ describe("lazy facade and packet", () => {
 		});
 		const packet = `/home/dev/${"Vault/".repeat(10)}AI Conversations/shop-api/shop-api context.md`;
 		const facade = renderFacade(entry(long), packet);
-		expect(facade.length).toBeLessThanOrEqual(FACADE_MAX_CHARS);
+		expect(facade.length).toBeLessThanOrEqual(FACADE_MAX_CHARS + TOOLS_LINE.length);
+		expect(facade.endsWith(TOOLS_LINE)).toBe(true);
 		expect(facade).toContain(`- Full context: \`${packet}\``);
 		expect(facade).toContain("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
 	});
