@@ -217,7 +217,7 @@ describe("the plugin", () => {
 			await waitFor(() => Notice.shown.at(-1)?.startsWith("Claude Code hooks installed") === true);
 			const cli = join(vaultDir, pluginManifest.dir, "ai-memory.cjs");
 			const hooks = (JSON.parse(readFileSync(settingsFile, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
-			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact"]);
+			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "InstructionsLoaded"]);
 			expect(hooks.SessionStart![0]!.hooks[0]!.command).toContain(`"${cli}" hook session-start --vault "${vaultDir}"`);
 			expect(spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" }).stdout).toContain("ai-memory");
 			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile}.`);

@@ -1,6 +1,6 @@
 import { mkdir, realpath, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
 import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
@@ -120,13 +120,14 @@ const HANDLERS: Record<HookName, Handler> = {
 	 * Lazy mode: the facade, when the project's files could not take it (CLAUDE.md brings it
 	 * otherwise, and the model would read it twice). Only reads a file.
 	 */
-	"session-start": async ({ project, stateDir, input }) => {
+	"session-start": async ({ project, stateDir, input, cwd }) => {
 		const source = typeof input.source === "string" ? ` source=${input.source}` : "";
 		if (!project) return { output: "", detail: source.trim() };
 		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
 		const context = await readHookContext(stateDir, project.path);
 		if (!context) return { output: "", detail: `mode=lazy${source} no-context-yet` };
-		if (context.blockInFile !== false) return { output: "", detail: `mode=lazy${source} facade=in-file` };
+		// A session in the project's folder loads its CLAUDE.md; one in a linked worktree elsewhere does not.
+		if (context.blockInFile !== false && (await isInside(cwd, project.path))) return { output: "", detail: `mode=lazy${source} facade=in-file` };
 		return { output: context.facade === "" ? "" : withNewline(context.facade), detail: `mode=lazy${source} facade=printed` };
 	},
 
@@ -225,6 +226,14 @@ function parseInput(stdin: string): HookInput {
 
 function describe(decision: TriggerDecision): string {
 	return `trigger=${decision.reason}${decision.match ? `:${JSON.stringify(decision.match)}` : ""}`;
+}
+
+/** `path` is `folder` or lies inside it, by path or by real path. */
+async function isInside(path: string, folder: string): Promise<boolean> {
+	const within = (p: string, f: string) => p === f || p.startsWith(f.endsWith(sep) ? f : `${f}${sep}`);
+	if (within(resolve(path), resolve(folder))) return true;
+	const [rp, rf] = await Promise.all([realpath(path).catch(() => undefined), realpath(folder).catch(() => undefined)]);
+	return rp !== undefined && rf !== undefined && within(rp, rf);
 }
 
 /** The same file by path, or by its real path (a project reached through a symlink). */

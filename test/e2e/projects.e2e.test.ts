@@ -227,9 +227,12 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 			const requests = stub.mainRequests().filter((q) => q.headers["x-claude-code-session-id"] === r.sessionId);
 			expect(requests.length, key).toBeGreaterThan(0);
 			const seen = requestText(requests.at(-1)!);
-			// What the hooks printed, not CLAUDE.md (which a subfolder session loads from the parent folder anyway).
+			// The facade once: a subfolder session loads the project's CLAUDE.md (SessionStart prints nothing then),
+			// a linked worktree's does not, and SessionStart prints it.
 			const start = /SessionStart:startup hook success: ([^]*?)(?=\n<\/system-reminder>|$)/.exec(seen)?.[1] ?? "";
-			if (!start.includes("## Project memory") || !start.includes(pointer!)) problems.push(`${key}: no project facade from SessionStart`);
+			if (key === "worktree" && (!start.includes("## Project memory") || !start.includes(pointer!))) problems.push(`${key}: no project facade from SessionStart`);
+			if (key === "sub" && start.includes("## Project memory")) problems.push(`${key}: the facade from SessionStart too`);
+			if (!seen.includes(pointer!) || seen.split("## Project memory").length - 1 !== 1) problems.push(`${key}: the facade not exactly once`);
 			const recall = seen.indexOf("UserPromptSubmit hook success: Recalled from earlier sessions in this project");
 			if (recall < 0) problems.push(`${key}: no recall packet from UserPromptSubmit`);
 			else {
