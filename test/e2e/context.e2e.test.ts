@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
+import { FACADE_MAX_CHARS, TOOLS_LINE } from "../../src/core/context/lazy-context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type RecordedRequest, type Stub, buildCli, requestText } from "./harness/index.js";
 
@@ -186,9 +187,10 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		const file = readFileSync(join(cwd, "CLAUDE.md"), "utf8");
 		expect(file.startsWith(handWritten)).toBe(true);
 
-		// The facade: at most ~150 tokens, with the absolute path of a packet note inside the vault.
+		// The facade: at most ~150 tokens and the line naming the MCP tools, with the absolute path of a packet note inside the vault.
 		const facade = blockOf(file);
-		expect(facade.length).toBeLessThanOrEqual(600);
+		expect(facade.length).toBeLessThanOrEqual(FACADE_MAX_CHARS + TOOLS_LINE.length + 2);
+		expect(facade).toContain(TOOLS_LINE);
 		const pointer = /^- Full context: `([^`]+)`/m.exec(facade);
 		expect(pointer, `no "- Full context:" line in:\n${facade}`).not.toBeNull();
 		const packet = pointer![1]!;
@@ -212,7 +214,7 @@ describe("CLAUDE.md context reaches the next real Claude Code session", () => {
 		// After session two the packet holds its goal: the latest session.
 		expect(sync(vault, home)).toMatchObject({ errors: [] });
 		expect(readFileSync(packet, "utf8")).toContain("Send a low-stock alert below 5 units");
-		expect(blockOf(readFileSync(join(cwd, "CLAUDE.md"), "utf8")).length).toBeLessThanOrEqual(600);
+		expect(blockOf(readFileSync(join(cwd, "CLAUDE.md"), "utf8")).length).toBeLessThanOrEqual(FACADE_MAX_CHARS + TOOLS_LINE.length + 2);
 	});
 
 	it("redaction: a secret typed in a session reaches neither CLAUDE.md nor any file in the vault", async () => {
