@@ -85,6 +85,8 @@ export interface StoredTranscript {
 	meta?: SubagentMeta;
 	/** The redaction the model went through (`redactionKey`): another one now means redacting it again. */
 	redaction?: string;
+	/** For a file that holds several sessions: their paths, in the file's order (see `sectionFile`). */
+	sections?: string[];
 }
 
 /** Where folded transcripts are kept between runs (the plugin's state folder). */

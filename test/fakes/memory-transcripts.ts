@@ -8,7 +8,7 @@ import type { TailCursor, TranscriptFile } from "../../src/core/transcript/trans
  * a disk.
  */
 export class MemoryTranscripts implements TranscriptSource {
-	private readonly files = new Map<string, { projectDir: string; fileId: string; bytes: Buffer; mtimeMs: number; ino: number }>();
+	private readonly files = new Map<string, { projectDir: string; fileId: string; bytes: Buffer; mtimeMs: number; ino: number; as?: Pick<TranscriptFile, "agent" | "kind" | "cwd"> }>();
 	private clock = 1;
 
 	/** Adds (or replaces) a session transcript; returns its path. */
@@ -18,10 +18,25 @@ export class MemoryTranscripts implements TranscriptSource {
 		return path;
 	}
 
-	append(path: string, text: string): void {
+	/** Adds (or replaces) Aider's chat history in a project's folder; returns its path. */
+	putAiderHistory(project: string, text: string | Buffer): string {
+		const path = `${project}/.aider.chat.history.md`;
+		this.files.set(path, { projectDir: "aider", fileId: "aider-app", bytes: Buffer.from(text), mtimeMs: this.clock++, ino: this.clock++, as: { agent: "aider", kind: "sessions", cwd: project } });
+		return path;
+	}
+
+	append(path: string, text: string | Buffer): void {
 		const file = this.files.get(path);
 		if (!file) throw new Error(`no transcript ${path}`);
-		file.bytes = Buffer.concat([file.bytes, Buffer.from(text, "utf8")]);
+		file.bytes = Buffer.concat([file.bytes, Buffer.from(text)]);
+		file.mtimeMs = this.clock++;
+	}
+
+	/** Rewritten in place: the same inode, other bytes (truncated, or edited in an editor). */
+	rewrite(path: string, text: string | Buffer): void {
+		const file = this.files.get(path);
+		if (!file) throw new Error(`no transcript ${path}`);
+		file.bytes = Buffer.from(text);
 		file.mtimeMs = this.clock++;
 	}
 
@@ -61,6 +76,6 @@ export class MemoryTranscripts implements TranscriptSource {
 
 	private fileOf(path: string): TranscriptFile | undefined {
 		const f = this.files.get(path);
-		return f ? { path, projectDir: f.projectDir, kind: "session", fileId: f.fileId, size: f.bytes.length, mtimeMs: f.mtimeMs, ino: f.ino } : undefined;
+		return f ? { path, projectDir: f.projectDir, kind: "session", fileId: f.fileId, ...f.as, size: f.bytes.length, mtimeMs: f.mtimeMs, ino: f.ino } : undefined;
 	}
 }

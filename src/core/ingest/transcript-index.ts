@@ -5,10 +5,11 @@ import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
-import { foldFor, readsWhole, sessionFor } from "../transcript/fold-for";
+import { foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
+import type { RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
-import { diffScan, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import { diffScan, sectionFile, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
 const READ_CONCURRENCY = 8;
@@ -20,6 +21,8 @@ export interface IndexedTranscript {
 	meta?: SubagentMeta;
 	/** Digest and prompt terms, when a worker thread made them along with the model. */
 	prepared?: PreparedSession;
+	/** For a file that holds several sessions: their paths, in the file's order (its model is empty). */
+	sections?: string[];
 }
 
 export interface RefreshResult {
@@ -63,7 +66,7 @@ export class TranscriptIndex {
 		if (cached || !this.store || !this.stored.has(path)) return cached;
 		const stored = await this.store.load(path);
 		if (!stored) return undefined;
-		const entry = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta };
+		const entry: IndexedTranscript = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta, ...(stored.sections ? { sections: stored.sections } : {}) };
 		this.entries.set(path, entry);
 		// Redacted under other settings (a pattern added, redaction turned on): redacted again, and stored so.
 		const spec = this.redaction?.();
@@ -84,7 +87,9 @@ export class TranscriptIndex {
 	/** Drops files from the index and the store, their stamps too: a later refresh reads them as new. */
 	async forget(paths: readonly string[]): Promise<void> {
 		await this.loadKnown();
-		for (const path of paths) {
+		// A session of a file of several goes with that file's cursor: a later read finds it again.
+		const holders = paths.flatMap((p) => { const within = this.files.get(p)?.within; return within === undefined ? [] : [within]; });
+		for (const path of new Set([...paths, ...holders])) {
 			this.entries.delete(path);
 			this.files.delete(path);
 			this.stored.delete(path);
@@ -108,7 +113,8 @@ export class TranscriptIndex {
 			parents.add(f.parentSessionId);
 			this.subagentParents.set(f.projectDir, parents);
 		}
-		const stamps = new Map<string, FileStamp>(this.files);
+		// The sessions of a file of several are not on disk by themselves: the file's stamp is theirs.
+		const stamps = new Map<string, FileStamp>([...this.files].filter(([, f]) => f.within === undefined));
 		const diff = diffScan(stamps, scanned);
 		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
 		// Kept out of the store under other exclusions (one was lifted, say): read again.
@@ -189,9 +195,11 @@ export class TranscriptIndex {
 		const worker = async () => {
 			for (let file = queue.shift(); file; file = queue.shift()) {
 				try {
-					const { entry, bytesRead } = await this.readFile(file);
-					result.updated.push(entry);
-					onRead?.(entry);
+					const { entries, bytesRead } = file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file);
+					for (const entry of entries) {
+						result.updated.push(entry);
+						onRead?.(entry);
+					}
 					result.bytesRead += bytesRead;
 				} catch (error) {
 					// Its stamp is not kept: the next sync reads it again.
@@ -204,7 +212,7 @@ export class TranscriptIndex {
 		return result;
 	}
 
-	private async readFile(file: TranscriptFile): Promise<{ entry: IndexedTranscript; bytesRead: number }> {
+	private async readFile(file: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
 		const known = await this.get(file.path);
 		const spec = this.redaction?.();
 		let model: SessionModel;
@@ -255,10 +263,96 @@ export class TranscriptIndex {
 			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
 			this.stored.add(file.path);
 		}
-		return { entry, bytesRead: read.bytesRead };
+		return { entries: [entry], bytesRead: read.bytesRead };
+	}
+
+	/**
+	 * A file that holds several sessions, read on from its cursor like any other: its lines go to
+	 * the session they belong to, the last one known going on until a line starts another. Each
+	 * session read becomes an entry of its own (`sectionFile`); the file's own entry keeps the
+	 * cursor and the list of its sessions. A replaced or truncated file starts over: sessions
+	 * found again (by their start) are folded anew, the others keep what was read of them.
+	 */
+	private async readSessions(file: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
+		const known = await this.get(file.path);
+		const spec = this.redaction?.();
+		const startOf = sessionStartFor(file);
+		const fold = foldFor(file);
+		let sections = [...(known?.sections ?? [])];
+		const last = sections[sections.length - 1];
+		let current = last === undefined ? undefined : await this.get(last);
+		const touched = new Map<string, IndexedTranscript>();
+		// Sessions that only got blank lines are stored (where the fold stands changed) but not reported.
+		const grew = new Set<string>();
+		const start = (key: string) => {
+			let unique = key;
+			for (let n = 2; sections.includes(sectionFile(file, unique).path); n++) unique = `${key} #${n}`;
+			const section = sectionFile(file, unique);
+			sections.push(section.path);
+			// Its cursor is the file's, set once the read is done.
+			current = { file: section, cursor: { offset: 0, nextLineNo: 1, ino: file.ino, head: "" }, model: sessionFor(section) };
+		};
+		const foldInto = (lines: RawLine[]) => {
+			if (lines.length === 0) return;
+			// Lines before the file's first session start are a session of their own (no start); blank ones are nothing.
+			if (!current) {
+				if (lines.every((l) => l.text !== null && l.text.trim() === "")) return;
+				start("");
+			}
+			fold(current!.model, lines);
+			touched.set(current!.file.path, current!);
+			if (lines.some((l) => l.text === null || l.text.trim() !== "")) grew.add(current!.file.path);
+		};
+		const read = await this.source.readAppended(
+			file.path,
+			known?.cursor,
+			(lines) => {
+				let from = 0;
+				for (let i = 0; i < lines.length; i++) {
+					const key = startOf?.(lines[i]!);
+					if (key === undefined) continue;
+					foldInto(lines.slice(from, i));
+					start(key);
+					touched.set(current!.file.path, current!);
+					grew.add(current!.file.path);
+					from = i;
+				}
+				foldInto(lines.slice(from));
+			},
+			() => {
+				sections = [];
+				current = undefined;
+				touched.clear();
+				grew.clear();
+			},
+		);
+		const store = this.store;
+		const entries = [...touched.values()];
+		for (const entry of entries) {
+			entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
+			entry.cursor = read.cursor;
+			if (spec) redactModelInPlace(entry.model, redactorFor(spec, entry.model.cwd));
+			this.entries.set(entry.file.path, entry);
+			this.files.set(entry.file.path, entry.file);
+		}
+		const holder: IndexedTranscript = { file, cursor: read.cursor, model: known?.model ?? sessionFor(file), sections };
+		this.entries.set(file.path, holder);
+		this.files.set(file.path, file);
+		if (store && isKeptOutOfStore(spec, file.cwd)) {
+			// As for any file of an excluded project: its stamp alone is stored, its sessions are this run's only.
+			const stamp = { ...file, keptOut: exclusionKey(spec) };
+			this.files.set(file.path, stamp);
+			await store.saved?.(stamp);
+		} else if (store) {
+			for (const entry of [...entries, holder]) {
+				await store.save(toStored(entry, spec));
+				this.stored.add(entry.file.path);
+			}
+		}
+		return { entries: entries.filter((e) => grew.has(e.file.path)), bytesRead: read.bytesRead };
 	}
 }
 
 function toStored(entry: IndexedTranscript, spec: RedactionSpec | undefined): StoredTranscript {
-	return { file: entry.file, cursor: entry.cursor, model: serializeSession(entry.model), meta: entry.meta, redaction: redactionKey(spec, entry.model.cwd) };
+	return { file: entry.file, cursor: entry.cursor, model: serializeSession(entry.model), meta: entry.meta, redaction: redactionKey(spec, entry.model.cwd), ...(entry.sections ? { sections: entry.sections } : {}) };
 }

@@ -1,4 +1,5 @@
 import { agentOf } from "./agents";
+import { aiderSessionStart, foldAiderLines } from "./aider-fold";
 import { foldCodexLines } from "./codex-fold";
 import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
@@ -19,6 +20,8 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 			return foldGeminiLines;
 		case "copilot-cli":
 			return foldCopilotLines;
+		case "aider":
+			return foldAiderLines;
 		default:
 			return foldLines;
 	}
@@ -27,6 +30,14 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 /** Gemini CLI's later lines change what earlier ones meant (see `gemini-fold.ts`): its files are read whole each time. */
 export function readsWhole(file: Pick<TranscriptFile, "agent">): boolean {
 	return agentOf(file) === "gemini-cli";
+}
+
+/**
+ * For a file that holds several sessions (`kind: "sessions"`, Aider's chat history): the key of
+ * the session a line starts (its start as written), else undefined. Undefined for other files.
+ */
+export function sessionStartFor(file: Pick<TranscriptFile, "agent">): ((line: RawLine) => string | undefined) | undefined {
+	return agentOf(file) === "aider" ? aiderSessionStart : undefined;
 }
 
 /** An empty model for a file, its agent recorded (and its folder, when the agent keeps that beside the file). */

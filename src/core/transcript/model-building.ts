@@ -77,12 +77,14 @@ export function addUnique(model: SessionModel, key: ListKey, value: string): voi
 	model[key].push(value);
 }
 
-export function pushEvent(model: SessionModel, event: SessionEvent): void {
+/** Adds the event, or counts it elided past the budget; whether it was added. */
+export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 	if (model.events.length >= LIMITS.events) {
 		model.counts.elidedEvents++;
-		return;
+		return false;
 	}
 	model.events.push(event);
+	return true;
 }
 
 export function clip(model: SessionModel, text: string, limit: number): string {

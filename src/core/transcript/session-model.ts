@@ -72,6 +72,22 @@ export interface TokenTotals {
 	output: number;
 	cacheCreation: number;
 	cacheRead: number;
+	/** What the session cost in US dollars, when the agent says (Aider prints it). */
+	costUsd?: number;
+}
+
+/**
+ * Where a fold stopped inside a message that its next lines may continue, for formats whose
+ * messages span many lines (Aider's Markdown history): kept with the model between reads.
+ */
+export interface OpenBlock {
+	kind: "none" | "prompt" | "text" | "thinking" | "output";
+	/** The event the block's next line extends; -1: none made yet, -2: past the event budget. */
+	event: number;
+	/** Blank lines since the block's last line. */
+	blankLines: number;
+	/** The last line of output, which the next one may be about (`Add file to the chat?` after the file's name). */
+	previous?: string;
 }
 
 export interface SessionFiles {
@@ -122,6 +138,8 @@ export interface SessionModel {
 	counts: SessionCounts;
 	unknownTypes: Record<string, number>;
 	malformedLines: MalformedLine[];
+	/** See `OpenBlock`; absent for line formats of one record a line. */
+	openBlock?: OpenBlock;
 	/** Internal: for folding further. Not part of the serialized form. */
 	index: SessionIndex;
 }
@@ -212,6 +230,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 		counts: data.counts,
 		unknownTypes: data.unknownTypes,
 		malformedLines: data.malformedLines,
+		openBlock: data.openBlock,
 		index,
 	};
 }

@@ -8,7 +8,10 @@ export interface TranscriptFile {
 	cwd?: string;
 	/** Folder under the projects root (the encoded cwd; never decoded back into a path). */
 	projectDir: string;
-	kind: "session" | "subagent";
+	/** `sessions`: a file that holds several, each read as a `session` of its own (see `sectionFile`). */
+	kind: "session" | "subagent" | "sessions";
+	/** For a session inside a file of several: that file's path. */
+	within?: string;
 	/** File stem: the session id, or `agent-<id>` for a sub-agent. */
 	fileId: string;
 	/** For a sub-agent in the 2.1.2+ layout: the session folder it sits in. */
@@ -21,6 +24,15 @@ export interface TranscriptFile {
 	ino: number;
 	/** Read while its project was excluded (under these exclusions, see `exclusionKey`): only its stamp is stored. */
 	keptOut?: string;
+}
+
+/**
+ * One session of a file that holds several (Aider's chat history: one per start in the file),
+ * known by the file's path and the session's key (its start as written): `<path>#<key>`.
+ */
+export function sectionFile(file: TranscriptFile, key: string): TranscriptFile {
+	const id = key.replace(/[^0-9A-Za-z]+/g, "-").replace(/^-|-$/g, "");
+	return { ...file, path: `${file.path}#${key}`, kind: "session", within: file.path, fileId: `${file.fileId}-${id === "" ? "start" : id}` };
 }
 
 export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino">;

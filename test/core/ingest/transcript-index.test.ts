@@ -86,3 +86,71 @@ describe("the transcript index and redaction", () => {
 		expect(meta?.agentType).toBe("general-purpose");
 	});
 });
+
+describe("the transcript index and a file of several sessions (Aider's chat history)", () => {
+	const start = (time: string) => `\n# aider chat started at ${time}\n\n`;
+	const ask = (text: string) => `\n#### ${text}  \n`;
+	const key = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+	it("each session is an entry of its own, read on from the file's cursor: only the sessions that grew are read again", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory("/r/app", start("2026-11-30 09:00:00") + ask("first") + start("2026-11-30 10:00:00") + ask("second"));
+		const store = new MemoryTranscriptStore();
+		const first = await new TranscriptIndex(transcripts, store).refresh();
+		expect(first.updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 09:00:00`, `${path}#2026-11-30 10:00:00`]);
+		expect(first.updated.every((e) => e.file.kind === "session" && e.file.within === path)).toBe(true);
+		transcripts.append(path, "\nDone.\n\n");
+		const index = new TranscriptIndex(transcripts, store.reopen());
+		const second = await index.refresh();
+		// The last session went on; the earlier one was not touched, the file's bytes read once.
+		expect(second.updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 10:00:00`]);
+		expect(second.bytesRead).toBe("\nDone.\n\n".length);
+		transcripts.append(path, start("2026-11-30 11:00:00") + ask("third"));
+		const third = await index.refreshPaths([path]);
+		expect(third.updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 11:00:00`]);
+		const sessions = await index.sessions();
+		expect(sessions.map((s) => s.model.events.map((e) => (e.kind === "prompt" || e.kind === "text" ? e.text : e.kind)))).toEqual([["first"], ["second", "Done."], ["third"]]);
+	});
+
+	it("a reply that goes on in a later read is redacted again as a whole: nothing of a secret is stored", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory("/r/app", `${start("2026-11-30 09:00:00")}${ask("set up the client")}\nUse this key:\n`);
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => spec([]));
+		await index.refresh();
+		transcripts.append(path, `${key}\n\n`);
+		await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh();
+		expect(stored(store)).not.toContain(key);
+		expect(stored(store)).toContain("Use this key:\\n[redacted:anthropic-api-key]");
+		void index;
+	});
+
+	it("a truncated or rewritten file starts over: its sessions are folded anew, none twice", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory("/r/app", start("2026-11-30 09:00:00") + ask("first") + start("2026-11-30 10:00:00") + ask("second"));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store).refresh();
+		transcripts.rewrite(path, start("2026-11-30 09:00:00") + ask("first, edited"));
+		const index = new TranscriptIndex(transcripts, store.reopen());
+		const read = await index.refresh();
+		expect(read.updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 09:00:00`]);
+		const prompts = (await index.sessions()).map((s) => s.model.events.flatMap((e) => (e.kind === "prompt" ? [e.text] : [])));
+		// The session gone from the file keeps what was read of it (as a purged transcript keeps its note).
+		expect(prompts).toEqual([["first, edited"], ["second"]]);
+	});
+
+	it("an excluded project's history is read for the run and never stored; forgetting one of its sessions reads the file again", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory("/r/private", start("2026-11-30 09:00:00") + ask("a private request"));
+		const store = new MemoryTranscriptStore();
+		const excluded = new TranscriptIndex(transcripts, store, () => ({ ...spec([]), excluded: ["/r/private"] }));
+		expect((await excluded.refresh()).updated).toHaveLength(1);
+		expect(stored(store)).not.toContain("a private request");
+		const index = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		expect((await index.refresh()).updated).toHaveLength(1);
+		expect(stored(store)).toContain("a private request");
+		await index.forget([`${path}#2026-11-30 09:00:00`]);
+		expect(store.shelf.files.has(path)).toBe(false);
+		expect((await index.refresh()).updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 09:00:00`]);
+	});
+});

@@ -1,0 +1,244 @@
+import type { RawLine } from "./jsonl-lines";
+import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
+import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
+
+/**
+ * Aider's chat history (`.aider.chat.history.md` at the repository's root), folded into the same
+ * session model as Claude Code's transcripts. Aider cannot run here (it is a Python program), so
+ * this follows what its source writes (`aider/io.py`, `aider/coders/base_coder.py`; see
+ * docs/agents/aider-format.md): one file for every session in the repository, each begun by
+ * `# aider chat started at 2024-08-05 19:33:06` (local time), the person's input as `#### `
+ * lines, Aider's own output as `> ` lines, and the model's replies as plain Markdown between
+ * them. Every line Aider writes as input or output ends with two spaces (a Markdown line break);
+ * a reply's lines need not. The file's sessions are told apart by the transcript index
+ * (`aiderSessionStart`): this fold sees one session's lines.
+ *
+ * A message spans many lines and a read can stop inside one, so where the fold stands is kept
+ * in the model (`openBlock`) and the next read's lines extend the same event.
+ *
+ * What Aider's output says becomes the names the digest knows: `Applied edit to a.py` an `Edit`
+ * of that file, `Running npm test` (a shell command the reply suggested) and `/run` a `Bash`
+ * call, `Commit 1a2b3c4 fix: …` a `git commit` with its hash, `Tokens: 2.1k sent, 340
+ * received. Cost: $0.01 message, $0.02 session.` the session's tokens and cost.
+ */
+export function foldAiderLines(model: SessionModel, lines: readonly RawLine[]): void {
+	for (const line of lines) foldAiderLine(model, line);
+}
+
+const HEADER_PREFIX = "# aider chat started at ";
+
+/** The start of a session, when the line is one (`# aider chat started at <time>`): its time as written. */
+export function aiderSessionStart(line: RawLine): string | undefined {
+	const text = line.no === 1 ? withoutBom(line.text) : line.text;
+	if (text === null || !text.startsWith(HEADER_PREFIX)) return undefined;
+	return text.slice(HEADER_PREFIX.length).trim().slice(0, 64);
+}
+
+function withoutBom(text: string | null): string | null {
+	return text !== null && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function foldAiderLine(model: SessionModel, line: RawLine): void {
+	const text = line.no === 1 ? withoutBom(line.text) : line.text;
+	const block = model.openBlock;
+	if (text !== null && text.trim() === "") {
+		if (block) block.blankLines++;
+		return;
+	}
+	model.counts.lines++;
+	if (text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	model.counts.records++;
+	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, text.slice(HEADER_PREFIX.length).trim());
+	// Lines before the first session's start are no session's: counted, not read.
+	if (!block) return countUnknown(model, "aider:before-first-session");
+	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, text.slice(5).trim());
+	const open = block.kind === "text" || block.kind === "thinking";
+	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
+	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, text.slice(1).trim());
+	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, text.trim());
+	foldReply(model, block, text);
+}
+
+/** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
+function foldStart(model: SessionModel, time: string): void {
+	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
+	const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(time);
+	if (!m) return;
+	const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+	const date = new Date(year, month - 1, day, hour, minute, second);
+	if (Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 || date.getDate() !== day) return;
+	const iso = date.toISOString();
+	if (model.startedAt === undefined || iso < model.startedAt) model.startedAt = iso;
+}
+
+/** Modes that take a request (`/ask how does…`): the request is a prompt like any other. */
+const MODE_REQUEST = /^\/(?:ask|code|architect|context)\s+(\S[\s\S]*)$/;
+/** Commands that run a shell command: `/run`, `!`, `/test`, and `/git` (which runs git). */
+const SHELL_COMMAND = /^(?:\/(?:run|test)\s+|!)(\S[\s\S]*)$/;
+/** A question Aider answered itself for a group ("(A)ll" chosen before): written as input, not typed. */
+const AUTO_ANSWER = /\(Y\)es\/\(N\)o.*\]: ?\S*$/;
+
+function foldInput(model: SessionModel, block: OpenBlock, text: string): void {
+	if (block.kind === "prompt" && block.blankLines === 0) return extendPrompt(model, block, text);
+	if (text === "<blank>" || AUTO_ANSWER.test(text)) {
+		setBlock(block, "output", -1);
+		return;
+	}
+	const request = MODE_REQUEST.exec(text)?.[1];
+	const command = request === undefined && /^[/!]/.test(text);
+	if (command) model.counts.slashCommands++;
+	else model.counts.prompts++;
+	const prompt = request ?? text;
+	model.lastPrompt = clip(model, prompt, LIMITS.prompt);
+	const pushed = pushEvent(model, { kind: "prompt", promptKind: command ? "command" : "prompt", text: clip(model, prompt, LIMITS.prompt), uuid: undefined, timestamp: undefined, images: 0 });
+	setBlock(block, "prompt", pushed ? model.events.length - 1 : -2);
+	const shell = SHELL_COMMAND.exec(text)?.[1] ?? (/^\/git\s+\S/.test(text) ? text.slice(1) : undefined);
+	if (shell !== undefined) foldCall(model, "Bash", { command: shell.trim() }, undefined);
+}
+
+function extendPrompt(model: SessionModel, block: OpenBlock, text: string): void {
+	if (model.lastPrompt !== undefined) model.lastPrompt = extended(model, model.lastPrompt, text, 0, LIMITS.prompt);
+	const event = block.event >= 0 ? model.events[block.event] : undefined;
+	if (event?.kind === "prompt") {
+		event.text = extended(model, event.text, text, 0, LIMITS.prompt);
+		again(model, block.event);
+	}
+}
+
+/** A message's text with one more line (after the blank lines between), unless it was clipped already. */
+function extended(model: SessionModel, before: string, line: string, blankLines: number, limit: number): string {
+	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
+	if (before.length > max) return before;
+	model.index.retainedChars -= before.length;
+	return clip(model, `${before}${"\n".repeat(blankLines + 1)}${line}`, limit);
+}
+
+/** An event that changed after it was redacted is redacted again (redaction is idempotent). */
+function again(model: SessionModel, event: number): void {
+	if (model.index.redactedEvents > event) model.index.redactedEvents = event;
+}
+
+function setBlock(block: OpenBlock, kind: OpenBlock["kind"], event: number): void {
+	block.kind = kind;
+	block.event = event;
+	block.blankLines = 0;
+	block.previous = undefined;
+}
+
+/** The tags Aider puts around a model's reasoning (`<thinking-content-…>`), and the ones models use themselves. */
+const THINKING_OPEN = /^<(?:thinking-content-[0-9a-f]{32}|think|thinking|reasoning)>$/;
+const THINKING_CLOSE = /^<\/(?:thinking-content-[0-9a-f]{32}|think|thinking|reasoning)>$/;
+
+function foldReply(model: SessionModel, block: OpenBlock, text: string): void {
+	const line = text.trimEnd();
+	if (block.kind === "thinking") {
+		if (THINKING_CLOSE.test(line.trim())) setBlock(block, "text", -1);
+		else appendLine(model, block, "thinking", line);
+		return;
+	}
+	if (block.kind !== "text") {
+		model.counts.assistantMessages++;
+		setBlock(block, "text", -1);
+		if (THINKING_OPEN.test(line.trim())) {
+			model.counts.thinking++;
+			setBlock(block, "thinking", -1);
+			return;
+		}
+	}
+	appendLine(model, block, "text", line);
+}
+
+/** A line of a reply or its reasoning: the block's event made, or extended. */
+function appendLine(model: SessionModel, block: OpenBlock, kind: "text" | "thinking", line: string): void {
+	const limit = kind === "text" ? LIMITS.text : LIMITS.thinking;
+	if (block.event === -1) {
+		const text = clip(model, line, limit);
+		const pushed = pushEvent(model, kind === "text" ? { kind, text, messageId: undefined, timestamp: undefined, sidechain: undefined } : { kind, text, redacted: false, messageId: undefined, timestamp: undefined, sidechain: undefined });
+		setBlock(block, kind, pushed ? model.events.length - 1 : -2);
+		return;
+	}
+	const event = block.event >= 0 ? model.events[block.event] : undefined;
+	if (event?.kind === kind) {
+		event.text = extended(model, event.text, line, block.blankLines, limit);
+		again(model, block.event);
+	}
+	block.blankLines = 0;
+}
+
+const TOKENS = /^Tokens: ([\d.]+k?) sent(?:, ([\d.]+k?) cache write)?(?:, ([\d.]+k?) cache hit)?, ([\d.]+k?) received\.(?:\s+(Cost: .*))?$/;
+const COST = /^Cost: \$([\d.]+) message, \$([\d.]+) session\.$/;
+const APPLIED = /^Applied edit to (.+)$/;
+const CREATED = /^Creating empty file (.+)$/;
+const ADDED = /^Added (.+?) to (?:the chat(?: \(read-only\))?\.?|read-only files\.)$/;
+const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
+const RUNNING = /^Running (.+)$/;
+const VERSION = /^Aider v(\S+)$/;
+const MODEL = /^(?:Main model|Model): (.+?) with \S+ edit format/;
+const MENTIONED = /^Add file to the chat\? \(Y\)es\/\(N\)o.*\]: ?([a-z]?)$/;
+const API_ERROR = /^litellm\.\w+(?:Error|Exception)\b/;
+
+/** A line of Aider's own output (without its `> `): what it says the session did. */
+function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
+	const previous = block.kind === "output" ? block.previous : undefined;
+	setBlock(block, "output", -1);
+	if (text === "") return;
+	block.previous = text.slice(0, 1000);
+	let m: RegExpExecArray | null;
+	if ((m = MENTIONED.exec(text))) {
+		// A file the request named, added when the person said yes (its name is the line before).
+		if (previous !== undefined && m[1] !== "n" && m[1] !== "s" && m[1] !== "d") addFile(model, "read", absolute(model, previous));
+	} else if ((m = TOKENS.exec(text))) {
+		const [sent, write, hit, received] = [m[1], m[2], m[3], m[4]].map(count) as [number, number, number, number];
+		// `sent` is the whole prompt, the cached parts (which Aider names) in it.
+		model.tokens.input += Math.max(0, sent - write - hit);
+		model.tokens.cacheCreation += write;
+		model.tokens.cacheRead += hit;
+		model.tokens.output += received;
+		if (m[5]) foldOutput(model, block, m[5]);
+	} else if ((m = COST.exec(text))) {
+		// The session's figure is Aider's running total for the session.
+		const total = Number(m[2]);
+		if (Number.isFinite(total)) model.tokens.costUsd = total;
+	} else if ((m = APPLIED.exec(text))) {
+		const path = absolute(model, m[1]!.trim());
+		addFile(model, "edited", path);
+		foldCall(model, "Edit", { file_path: path }, { isError: false, text });
+	} else if ((m = CREATED.exec(text))) addFile(model, "written", absolute(model, m[1]!.trim()));
+	else if ((m = ADDED.exec(text)) && !/^\d+ lines? of output$/.test(m[1]!)) addFile(model, "read", absolute(model, m[1]!.trim()));
+	else if ((m = COMMIT.exec(text))) {
+		// Aider commits with `git commit -m <message>`: the digest's commit, with its hash.
+		foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: `[${m[1]}] ${m[2]}` });
+	} else if ((m = RUNNING.exec(text))) foldCall(model, "Bash", { command: m[1]! }, undefined);
+	else if ((m = VERSION.exec(text))) addUnique(model, "versions", m[1]!);
+	else if ((m = MODEL.exec(text))) addUnique(model, "models", m[1]!);
+	else if (text === "^C again to exit" || text === "^C KeyboardInterrupt") model.counts.interruptions++;
+	else if (API_ERROR.test(text)) {
+		model.counts.apiErrors++;
+		pushEvent(model, { kind: "error", source: "api", text: clip(model, text, LIMITS.text), timestamp: undefined });
+	} else if (text === "The LLM did not conform to the edit format.") pushEvent(model, { kind: "error", source: "assistant", text, timestamp: undefined });
+}
+
+/** `2.1k` is 2,100 (Aider rounds to a tenth of a thousand, or a thousand past 10k); absent is 0. */
+function count(value: string | undefined): number {
+	if (value === undefined) return 0;
+	const n = value.endsWith("k") ? Number(value.slice(0, -1)) * 1000 : Number(value);
+	return Number.isFinite(n) && n > 0 ? Math.round(n) : 0;
+}
+
+function foldCall(model: SessionModel, name: string, input: Record<string, unknown>, result: ToolCall["result"]): void {
+	model.counts.toolCalls++;
+	const id = `aider-call-${model.counts.toolCalls}`;
+	if (model.events.length >= LIMITS.events) {
+		model.counts.elidedEvents++;
+		return;
+	}
+	const call: ToolCall = { id, name, input: { ...input, ...(typeof input.command === "string" ? { command: clip(model, input.command, LIMITS.toolInputString) } : {}) }, timestamp: undefined, messageId: undefined, result: result && { isError: result.isError, text: clip(model, result.text, LIMITS.toolResult) }, agentId: undefined };
+	model.index.calls.set(id, call);
+	pushEvent(model, { kind: "tool", call, sidechain: undefined });
+}
+
+/** Aider names files relative to the repository's root, the session's folder. */
+function absolute(model: SessionModel, path: string): string {
+	if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || model.cwd === undefined) return path;
+	return `${model.cwd.replace(/[\\/]+$/, "")}/${path.replace(/^\.\//, "")}`;
+}

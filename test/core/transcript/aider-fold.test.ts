@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
+import { aiderSessionStart } from "../../../src/core/transcript/aider-fold";
+import { serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
+import { promptsOf, shellCommandsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
+import { digestSession } from "../../../src/core/digest/session-digest";
+import { MemoryTranscriptStore } from "../../fakes/memory-transcript-store";
+import { MemoryTranscripts } from "../../fakes/memory-transcripts";
+
+/**
+ * Aider cannot run here (a Python program, and PyPI is out of reach): the fixture is written by
+ * hand the way its source appends to `.aider.chat.history.md` (aider/io.py, base_coder.py at
+ * 0.86; see docs/agents/aider-format.md), three sessions of one repository.
+ */
+const HISTORY = readFileSync(join(__dirname, "..", "..", "fixtures", "agents", "aider", "0.86", "project", ".aider.chat.history.md"));
+const PROJECT = "/home/dev/shop";
+
+/** The sessions of a history, read by the transcript index in the reads given (each a byte count to add), the store reopened between them. */
+async function sessionsOf(bytes: Buffer, cuts: number[] = []): Promise<SessionModel[]> {
+	const transcripts = new MemoryTranscripts();
+	let store = new MemoryTranscriptStore();
+	const ends = [...cuts, bytes.length];
+	const path = transcripts.putAiderHistory(PROJECT, bytes.subarray(0, ends[0]));
+	await new TranscriptIndex(transcripts, store).refresh();
+	for (let i = 1; i < ends.length; i++) {
+		transcripts.append(path, bytes.subarray(ends[i - 1], ends[i]));
+		store = store.reopen();
+		await new TranscriptIndex(transcripts, store).refresh();
+	}
+	const index = new TranscriptIndex(transcripts, store.reopen());
+	await index.refresh();
+	return (await index.sessions()).map((s) => s.model);
+}
+
+const texts = (model: SessionModel, kind: "text" | "thinking") => model.events.flatMap((e) => (e.kind === kind ? [e.text] : []));
+
+describe("the Aider fold, on a history written the way Aider's source writes it", () => {
+	it("one session per start, in the file's order, each with its start (local time) and Aider's version", async () => {
+		const sessions = await sessionsOf(HISTORY);
+		expect(sessions.map((s) => s.startedAt)).toEqual(["2026-11-30T09:12:03.000Z", "2026-11-30T14:40:55.000Z", "2026-12-01T08:05:10.000Z"]);
+		expect(sessions.map((s) => s.fileId)).toEqual(["aider-app-2026-11-30-09-12-03", "aider-app-2026-11-30-14-40-55", "aider-app-2026-12-01-08-05-10"]);
+		for (const s of sessions) {
+			expect(s.agent).toBe("aider");
+			expect(s.cwd).toBe(PROJECT);
+			expect(s.versions).toEqual(["0.86.1"]);
+			expect(s.counts.malformed).toBe(0);
+			expect(s.counts.unknownRecords).toBe(0);
+		}
+		expect(sessions.map((s) => s.models)).toEqual([["anthropic/claude-sonnet-4-20250514"], ["deepseek/deepseek-reasoner"], ["gpt-4.1"]]);
+	});
+
+	it("prompts (a request of several lines is one), commands, replies, edits, commits and commands run", async () => {
+		const [first] = await sessionsOf(HISTORY);
+		const model = first!;
+		expect(promptsOf(model).map((p) => [p.kind, p.text])).toEqual([
+			["prompt", "The cart total ignores the discount.\nFix it and add a test for a 10% discount."],
+			["command", "/run python -m pytest -q"],
+			["command", "/add src/totals.py"],
+			["prompt", "Use the money helper in src/rounding.py for the rounding too."],
+			["command", "/exit"],
+		]);
+		expect(model.counts).toMatchObject({ prompts: 2, slashCommands: 3, assistantMessages: 2, malformed: 0 });
+		const replies = texts(model, "text");
+		expect(replies).toHaveLength(2);
+		// A reply keeps its blank lines and code; the output after it is not part of it.
+		expect(replies[0]).toMatch(/^I'll apply the discount after summing the items, and add a test\.\n\nsrc\/cart\.py\n```python\n<<<<<<< SEARCH\n/);
+		expect(replies[0]).toMatch(/```bash\npython -m pytest -q\n```$/);
+		expect(model.files.edited).toEqual([`${PROJECT}/tests/test_cart.py`, `${PROJECT}/src/cart.py`]);
+		expect(model.files.read).toEqual([`${PROJECT}/src/cart.py`, `${PROJECT}/src/totals.py`, `${PROJECT}/src/rounding.py`]);
+		expect(shellCommandsOf(model).map((c) => c.input.command)).toEqual([
+			'git commit -m "fix: Apply the cart discount after summing the items"',
+			"python -m pytest -q",
+			"python -m pytest -q",
+			'git commit -m "refactor: Round cart totals with the money helper"',
+		]);
+		expect(toolCallsOf(model).filter((c) => c.name === "Edit").map((c) => c.input.file_path)).toEqual([`${PROJECT}/tests/test_cart.py`, `${PROJECT}/src/cart.py`, `${PROJECT}/src/cart.py`]);
+		const digest = digestSession(model);
+		expect(digest.done.slice(0, 2)).toEqual(["commit 1a2b3c4: fix: Apply the cart discount after summing the items", "commit 5d6e7f8: refactor: Round cart totals with the money helper"]);
+		expect(digest.title).toMatch(/cart total ignores the discount/i);
+	});
+
+	it("tokens and cost: a usage report of two lines (cache write and hit) and one of one line, the session's cost last", async () => {
+		const [first, second] = await sessionsOf(HISTORY);
+		// 4.2k sent holds the 2.0k written to the cache and the 1.6k read from it; 5.1k the 4.0k read.
+		expect(first!.tokens).toEqual({ input: 600 + 1100, output: 512 + 120, cacheCreation: 2000, cacheRead: 1600 + 4000, costUsd: 0.03 });
+		expect(second!.tokens).toEqual({ input: 2300, output: 190, cacheCreation: 0, cacheRead: 0, costUsd: 0.001 });
+	});
+
+	it("ask mode, reasoning, a quote and a heading inside a reply, an API error, a blank input and an interrupt", async () => {
+		const [, second] = await sessionsOf(HISTORY);
+		const model = second!;
+		expect(promptsOf(model).map((p) => [p.kind, p.text])).toEqual([["prompt", "why does the checkout round twice?"]]);
+		expect(texts(model, "thinking")).toEqual(["The user asks about double rounding. `Cart.total` rounds with `money`, and `checkout` rounds the total again."]);
+		const [reply] = texts(model, "text");
+		expect(reply).toMatch(/^`checkout\(\)` calls/);
+		expect(reply).toContain("\n\n> Rounding should happen once, at the edge.\n\n#### Suggestion\n\nRemove the `round` call in `checkout()`.");
+		expect(model.counts).toMatchObject({ thinking: 1, assistantMessages: 1, apiErrors: 1, interruptions: 1, prompts: 1, slashCommands: 0 });
+		const error = model.events.find((e) => e.kind === "error");
+		expect(error?.kind === "error" && error.source === "api" && error.text.startsWith("litellm.APIConnectionError")).toBe(true);
+	});
+
+	it("a shell command typed with `!` is a command and a command run; a last request still unanswered", async () => {
+		const [, , third] = await sessionsOf(HISTORY);
+		expect(promptsOf(third!).map((p) => p.text)).toEqual(["!git status", "Rename Item.qty to quantity everywhere."]);
+		expect(shellCommandsOf(third!).map((c) => c.input.command)).toEqual(["git status"]);
+		expect(digestSession(third!).open).toEqual(["unanswered: Rename Item.qty to quantity everywhere."]);
+	});
+
+	it("read in pieces (cut at every 97th byte, mid-line and mid-reply), the store reopened each time: the same sessions as one read", async () => {
+		const whole = (await sessionsOf(HISTORY)).map((m) => JSON.stringify(serializeSession(m)));
+		const cuts = Array.from({ length: Math.floor(HISTORY.length / 97) }, (_, i) => (i + 1) * 97);
+		const pieces = (await sessionsOf(HISTORY, cuts)).map((m) => JSON.stringify(serializeSession(m)));
+		expect(pieces).toEqual(whole);
+	});
+
+	it("the last line half-written waits for its end", async () => {
+		const cut = HISTORY.indexOf("Rename Item.qty") + 10;
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory(PROJECT, HISTORY.subarray(0, cut));
+		const index = new TranscriptIndex(transcripts);
+		await index.refresh();
+		let last = (await index.sessions()).at(-1)!.model;
+		expect(promptsOf(last).map((p) => p.text)).toEqual(["!git status"]);
+		transcripts.append(path, HISTORY.subarray(cut));
+		await index.refresh();
+		last = (await index.sessions()).at(-1)!.model;
+		expect(promptsOf(last).map((p) => p.text)).toEqual(["!git status", "Rename Item.qty to quantity everywhere."]);
+	});
+
+	it("odd encodings: CRLF line ends and a byte-order mark read alike; a line of Latin-1 is counted with its number and skipped", async () => {
+		const lf = (await sessionsOf(HISTORY)).map((m) => promptsOf(m).map((p) => p.text));
+		const crlf = Buffer.from(`\uFEFF${HISTORY.toString("utf8").replace(/\n/g, "\r\n")}`, "utf8");
+		expect((await sessionsOf(crlf)).map((m) => promptsOf(m).map((p) => p.text))).toEqual(lf);
+		const at = HISTORY.indexOf("#### /add src/totals.py");
+		const latin1 = Buffer.concat([HISTORY.subarray(0, at), Buffer.from("#### caf\xe9 au lait  \n", "latin1"), HISTORY.subarray(at)]);
+		const [first] = await sessionsOf(latin1);
+		const lineNo = HISTORY.subarray(0, at).toString("utf8").split("\n").length;
+		expect(first!.malformedLines).toEqual([{ line: lineNo, reason: "invalid UTF-8" }]);
+		expect(promptsOf(first!)).toHaveLength(5);
+	});
+
+	it("lines before the first start are no session's: counted as unknown, no prompt, no note", async () => {
+		const sessions = await sessionsOf(Buffer.concat([Buffer.from("some notes the user typed\n> and a quote  \n"), HISTORY]));
+		expect(sessions).toHaveLength(4);
+		expect(sessions[0]).toMatchObject({ fileId: "aider-app-start", counts: { unknownRecords: 2, prompts: 0 }, unknownTypes: { "aider:before-first-session": 2 } });
+		expect(sessions[0]!.events).toEqual([]);
+	});
+
+	it("a session start is its line alone; a start written twice in a second is two sessions", async () => {
+		expect(aiderSessionStart({ no: 2, text: "# aider chat started at 2026-11-30 09:12:03" })).toBe("2026-11-30 09:12:03");
+		expect(aiderSessionStart({ no: 1, text: "\uFEFF# aider chat started at 2026-11-30 09:12:03" })).toBe("2026-11-30 09:12:03");
+		expect(aiderSessionStart({ no: 2, text: "## aider chat started at 2026-11-30 09:12:03" })).toBeUndefined();
+		expect(aiderSessionStart({ no: 2, text: null })).toBeUndefined();
+		const twice = Buffer.from("\n# aider chat started at 2026-11-30 09:12:03\n\n#### one  \n\n# aider chat started at 2026-11-30 09:12:03\n\n#### two  \n");
+		const sessions = await sessionsOf(twice);
+		expect(sessions.map((s) => [s.fileId, promptsOf(s).map((p) => p.text)])).toEqual([
+			["aider-app-2026-11-30-09-12-03", ["one"]],
+			["aider-app-2026-11-30-09-12-03-2", ["two"]],
+		]);
+	});
+});
