@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { AIDER_LAYOUT, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
@@ -82,6 +82,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (roots.codex) folders.push(["Codex", join(roots.codex, "sessions"), CODEX_LAYOUT]);
 		if (roots["gemini-cli"]) folders.push(["Gemini CLI", join(roots["gemini-cli"], "tmp"), GEMINI_LAYOUT]);
 		if (roots["copilot-cli"]) folders.push(["Copilot CLI", join(roots["copilot-cli"], "session-state"), COPILOT_LAYOUT]);
+		for (const project of roots.aider ?? []) folders.push(["Aider", project, AIDER_LAYOUT]);
 		this.watchers = folders.map(([agent, folder, layout]) => {
 			let last: WatchMode | undefined;
 			return watchTranscripts(folder, {
@@ -195,7 +196,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		const before = this.settings;
 		if (settings.claudeDir !== before.claudeDir) this.syncer = undefined;
 		this.settings = settings;
-		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || settings.claudeDir !== before.claudeDir) await this.startWatching();
+		// The folders watched follow the agents read, their folders and (for Aider) the enabled projects.
+		const watched = (s: Settings) => JSON.stringify(agentRoots(s, claudeProjectsDir(s.claudeDir ?? claudeConfigDir())));
+		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || watched(settings) !== watched(before)) await this.startWatching();
 	}
 
 	private vaultPath(): string | undefined {

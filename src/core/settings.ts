@@ -89,7 +89,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	excludedProjects: [],
 	watch: true,
 	debounceMs: 2000,
-	agents: ["claude-code", "codex", "gemini-cli", "copilot-cli"] as AgentId[],
+	agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"] as AgentId[],
 	projects: [],
 });
 

@@ -7,14 +7,16 @@ import type { AgentRoots } from "./transcript-source";
  * Where a sync reads each agent this device has turned on: the folder set in the settings, else
  * the agent's own environment variable, else its default (`$CODEX_HOME` or `~/.codex`;
  * `$GEMINI_CLI_HOME/.gemini` or `~/.gemini`; `$COPILOT_HOME` or `~/.copilot`). A folder that does not exist simply gives nothing.
+ * Aider keeps its history in the repository: the enabled projects' folders are where it is read.
  * @param claudeProjects Claude Code's `projects/` folder, found as before (`--claude-dir`, the settings, `$CLAUDE_CONFIG_DIR`).
  */
-export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs">, claudeProjects: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): AgentRoots {
+export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs" | "projects">, claudeProjects: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): AgentRoots {
 	const on = new Set(settings.agents);
 	const roots: AgentRoots = {};
 	if (on.has("claude-code")) roots["claude-code"] = claudeProjects;
 	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (env.CODEX_HOME?.trim() || join(home, ".codex"));
 	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(env.GEMINI_CLI_HOME?.trim() || home, ".gemini");
 	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (env.COPILOT_HOME?.trim() || join(home, ".copilot"));
+	if (on.has("aider")) roots.aider = settings.projects.filter((p) => p.enabled).map((p) => p.path);
 	return roots;
 }

@@ -1,4 +1,6 @@
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadSync } from "./confined-path";
 import { child, list, stamp } from "./transcript-scanner";
@@ -100,4 +102,27 @@ function projectRoot(path: string): string | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/** The name Aider gives its chat history, at the root of the repository it runs in (its default `--chat-history-file`). */
+export const AIDER_HISTORY = ".aider.chat.history.md";
+
+/**
+ * Aider: `<project>/.aider.chat.history.md` in each enabled project, one file of all its sessions
+ * (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO or a
+ * folder of that name is not read.
+ */
+export async function scanAider(projects: readonly string[]): Promise<TranscriptFile[]> {
+	const found: TranscriptFile[] = [];
+	for (const project of new Set(projects)) {
+		const path = join(project, AIDER_HISTORY);
+		try {
+			const s = lstatSync(path, { throwIfNoEntry: false });
+			if (!s?.isFile()) continue;
+			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
+		} catch {
+			// Unreadable: nothing, as for a folder that is not there.
+		}
+	}
+	return found;
 }

@@ -7,7 +7,7 @@ import { readAppended } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts } from "./transcript-scanner";
-import { scanCodex, scanCopilot, scanGemini } from "./agent-scanners";
+import { scanAider, scanCodex, scanCopilot, scanGemini } from "./agent-scanners";
 
 /** Files smaller than this are folded on the calling thread (see `foldWhole`). */
 const FOLD_HERE_BYTES = 32 * 1024;
@@ -22,6 +22,8 @@ export interface AgentRoots {
 	"gemini-cli"?: string;
 	/** Copilot CLI's folder (`~/.copilot`). */
 	"copilot-cli"?: string;
+	/** The projects whose folders may hold Aider's chat history. */
+	aider?: readonly string[];
 }
 
 /**
@@ -40,6 +42,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				where.codex === undefined ? [] : scanCodex(where.codex),
 				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"]),
 				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
+				where.aider === undefined ? [] : scanAider(where.aider),
 			]);
 			return found.flat();
 		},

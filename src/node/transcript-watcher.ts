@@ -69,6 +69,9 @@ export const CODEX_LAYOUT: WatchLayout = (parts, kind) => (parts.length < 4 ? ki
 /** Copilot CLI, below `<home>/session-state`: `<session id>/events.jsonl`. */
 export const COPILOT_LAYOUT: WatchLayout = (parts, kind) => (parts.length === 1 ? kind !== "file" : parts.length === 2 && kind !== "dir" && parts[1] === "events.jsonl");
 
+/** Aider, in a project's folder: its chat history alone (no folder below is watched). */
+export const AIDER_LAYOUT: WatchLayout = (parts, kind) => parts.length === 1 && kind !== "dir" && parts[0] === ".aider.chat.history.md";
+
 /** Gemini CLI, below `<home>/tmp`: `<project>/chats/session-*.jsonl`, and `<project>/chats/<session>/<agent>.jsonl`. */
 export const GEMINI_LAYOUT: WatchLayout = (parts, kind) => {
 	if (parts.length === 1) return kind !== "file";
@@ -90,6 +93,8 @@ const DEFAULT_POLL_MS = 2_000;
 /** projects/<project>/<session>/subagents/agent-*.jsonl is three folders below the root. */
 const MAX_DEPTH = 3;
 const WATCHED_FILE = /\.(?:jsonl|meta\.json)$/;
+/** What a change is reported for: the session files of every layout (Aider's history has a name of its own). */
+const REPORTED_FILE = /\.(?:jsonl|meta\.json)$|^\.aider\.chat\.history\.md$/;
 
 /** Starts watching `root`; see `TranscriptWatchOptions`. */
 export function watchTranscripts(root: string, options: TranscriptWatchOptions): TranscriptWatcher {
@@ -183,7 +188,7 @@ class Watcher implements TranscriptWatcher {
 		});
 		this.current = fsw;
 		const named = (path: string) => {
-			if (this.current === fsw && !this.closed && WATCHED_FILE.test(basename(path))) this.batch.add(path);
+			if (this.current === fsw && !this.closed && REPORTED_FILE.test(basename(path))) this.batch.add(path);
 		};
 		fsw.on("add", named);
 		fsw.on("change", named);

@@ -209,6 +209,18 @@ export class SettingsTab extends PluginSettingTab {
 				});
 		}
 
+		// Aider keeps its history in the repository: read in the enabled projects, no folder to set.
+		new Setting(el)
+			.setName(`Read ${AGENT_NAMES.aider} sessions`)
+			.setDesc(`From each enabled project's .aider.chat.history.md; its sessions become notes like ${CLAUDE_CODE}'s.`)
+			.addToggle((t) =>
+				t.setValue(this.draft.agents.includes("aider")).onChange((on) =>
+					this.now(() => {
+						this.draft.agents = on ? [...new Set([...this.draft.agents, "aider" as const])] : this.draft.agents.filter((a) => a !== "aider");
+					}),
+				),
+			);
+
 		new Setting(el)
 			.setName("Sync when transcripts change")
 			.setDesc("Off: sync only with the command.")

@@ -57,7 +57,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
-			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli"],
+			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"],
 			projects: [V1.projects[0]],
 		});
 
@@ -73,7 +73,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
-			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli"],
+			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"],
 			devices: { laptop: { projects: [V1.projects[0]] } },
 		});
 		// Once stored, another machine reading the file gets the shared values and none of the paths.

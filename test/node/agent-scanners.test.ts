@@ -1,6 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
+import { AIDER_HISTORY, scanAider, scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 
@@ -38,5 +41,30 @@ describe("scanCopilot", () => {
 		expect(files).toHaveLength(1);
 		expect(files[0]).toMatchObject({ agent: "copilot-cli", kind: "session", projectDir: "copilot" });
 		expect(files[0]!.path.endsWith(`${files[0]!.fileId}/events.jsonl`)).toBe(true);
+	});
+});
+
+describe("scanAider", () => {
+	it("finds each project's .aider.chat.history.md, a file of several sessions with the project as its folder", async () => {
+		const project = join(FIXTURES, "aider", "0.86", "project");
+		const files = await scanAider([project, project, join(FIXTURES, "nowhere")]);
+		expect(files).toHaveLength(1);
+		expect(files[0]).toMatchObject({ path: join(project, AIDER_HISTORY), agent: "aider", kind: "sessions", cwd: project, projectDir: "aider" });
+		expect(files[0]!.fileId).toMatch(/^aider-[0-9a-z]+$/);
+	});
+
+	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing", async () => {
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-"));
+		try {
+			const [linked, fifo, folder] = ["linked", "fifo", "folder"].map((n) => join(root, n));
+			for (const dir of [linked, fifo, folder]) mkdirSync(dir);
+			writeFileSync(join(root, "real.md"), "\n# aider chat started at 2026-11-30 09:12:03\n");
+			symlinkSync(join(root, "real.md"), join(linked!, AIDER_HISTORY));
+			execFileSync("mkfifo", [join(fifo!, AIDER_HISTORY)]);
+			mkdirSync(join(folder!, AIDER_HISTORY));
+			expect(await scanAider([linked!, fifo!, folder!])).toEqual([]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
+import { AIDER_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
 
 /**
  * Real file system, real chokidar. Nothing asserts how fast an event arrives: every wait ends as
@@ -371,6 +371,26 @@ describe("the other agents' layouts", () => {
 		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "events.jsonl"], "file")).toBe(true);
 		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "workspace.yaml"], "file")).toBe(false);
 		expect(COPILOT_LAYOUT(["3a92c195-4d69-45c0-9415-8a55d979f152", "checkpoints"], "dir")).toBe(false);
+	});
+
+	it("Aider: the chat history in the project's folder, no folder below it", () => {
+		expect(AIDER_LAYOUT([".aider.chat.history.md"], "file")).toBe(true);
+		expect(AIDER_LAYOUT([".aider.chat.history.md"], undefined)).toBe(true);
+		expect(AIDER_LAYOUT([".aider.input.history"], "file")).toBe(false);
+		expect(AIDER_LAYOUT(["src"], "dir")).toBe(false);
+		expect(AIDER_LAYOUT(["src", ".aider.chat.history.md"], "file")).toBe(false);
+	});
+
+	it("watches a project's folder with Aider's layout: its history growing is named, nothing else", async () => {
+		await mkdir(join(root, "src"), { recursive: true });
+		const w = start({ layout: AIDER_LAYOUT });
+		await w.watcher.ready;
+		const path = join(root, ".aider.chat.history.md");
+		await writeFile(join(root, "README.md"), "x");
+		await writeFile(join(root, "src", "a.jsonl"), line(1));
+		await writeFile(path, "\n# aider chat started at 2026-11-30 09:12:03\n\n");
+		await w.calledTimes(1);
+		expect(w.calls.flat()).toEqual([path]);
 	});
 
 	it("Gemini CLI: <project>/chats/session-*.jsonl and sub-agents one folder deeper, below tmp/", () => {

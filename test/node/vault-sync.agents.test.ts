@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -40,6 +40,8 @@ beforeEach(() => {
 	const copilotCwd = /"cwd":"([^"]+)"/.exec(readFileSync(join(copilot, "session-state", readdirSync(join(copilot, "session-state"))[0]!, "events.jsonl"), "utf8"))![1]!;
 	copyWith(copilot, join(root, "copilot"), [[copilotCwd, project]]);
 	mkdirSync(project);
+	// Aider's history is in the project's folder (written by hand the way Aider's source writes it).
+	cpSync(join(FIXTURES, "aider", "0.86", "project", ".aider.chat.history.md"), join(project, ".aider.chat.history.md"));
 	notes = new MemoryNotes();
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -47,19 +49,21 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const settings = (extra: Partial<Settings> = {}): Settings => ({ ...migrateSettings({}).settings, projects: [{ ...DEFAULT_PROJECT, path: project, memorySharing: false }], ...extra });
 const sync = (s: Settings) =>
 	new VaultSync(join(root, "claude", "projects"), join(root, "state"), notes, {
-		roots: (x) => ({ ...(x.agents.includes("claude-code") ? { "claude-code": join(root, "claude", "projects") } : {}), ...(x.agents.includes("codex") ? { codex: join(root, "codex") } : {}), ...(x.agents.includes("gemini-cli") ? { "gemini-cli": join(root, "gemini") } : {}), ...(x.agents.includes("copilot-cli") ? { "copilot-cli": join(root, "copilot") } : {}) }),
+		roots: (x) => ({ ...(x.agents.includes("claude-code") ? { "claude-code": join(root, "claude", "projects") } : {}), ...(x.agents.includes("codex") ? { codex: join(root, "codex") } : {}), ...(x.agents.includes("gemini-cli") ? { "gemini-cli": join(root, "gemini") } : {}), ...(x.agents.includes("copilot-cli") ? { "copilot-cli": join(root, "copilot") } : {}), ...(x.agents.includes("aider") ? { aider: x.projects.map((p) => p.path) } : {}) }),
 	}).run(s);
 const agentOfNote = (text: string) => /\nagent: (\S+)\n/.exec(text)?.[1];
 
-describe("VaultSync with Codex CLI, Gemini CLI and Copilot CLI", () => {
+describe("VaultSync with Codex CLI, Gemini CLI, Copilot CLI and Aider", () => {
 	it("writes every agent's sessions as notes of one project, each with its agent, and names them in the context block", async () => {
-		const report = await sync(settings());
+		// A block of 12 sessions: Aider's sessions are the oldest of this project's.
+		const all = () => settings({ projects: [{ ...DEFAULT_PROJECT, path: project, memorySharing: false, sessions: 12 }] });
+		const report = await sync(all());
 		expect(report.errors).toEqual([]);
 		// The recorded Gemini sessions include one of another folder named demo-project: that one gets the parent's name too.
 		const folder = [...notes.files.keys()].find((p) => agentOfNote(notes.files.get(p)!) === "codex")!.split("/").slice(0, 2).join("/");
 		const inProject = [...notes.files].filter(([p]) => p.startsWith(`${folder}/2026`));
 		const agents = new Set(inProject.map(([, text]) => agentOfNote(text)));
-		expect(agents).toEqual(new Set(["codex", "gemini-cli", "copilot-cli"]));
+		expect(agents).toEqual(new Set(["codex", "gemini-cli", "copilot-cli", "aider"]));
 		const codex = inProject.find(([, t]) => agentOfNote(t) === "codex")![1];
 		expect(codex).toContain("cat README.md");
 		expect(codex).toContain("branch: feature/demo");
@@ -69,8 +73,9 @@ describe("VaultSync with Codex CLI, Gemini CLI and Copilot CLI", () => {
 		expect(block).toContain("(Codex)");
 		expect(block).toContain("(Gemini CLI)");
 		expect(block).toContain("(Copilot CLI)");
+		expect(block).toContain("(Aider)");
 		// Nothing to do the second time.
-		const again = await sync(settings());
+		const again = await sync(all());
 		expect(again).toMatchObject({ transcriptsRead: 0, notesWritten: [], errors: [] });
 	});
 
@@ -99,5 +104,23 @@ describe("VaultSync with Codex CLI, Gemini CLI and Copilot CLI", () => {
 		expect(report.transcriptsRead).toBe(1);
 		expect(noteOf()).toContain("And one more thing");
 		expect(count(noteOf(), "STUB-REPLY-TEXT: Hello from the stub")).toBe(before);
+	});
+
+	it("Aider: one note per session of the history; a session that grows is read on, the others left alone", async () => {
+		await sync(settings({ agents: ["aider"] }));
+		const aider = () => [...notes.files].filter(([, t]) => agentOfNote(t) === "aider");
+		const ids = aider().map(([, t]) => /\nsession_id: (\S+)\n/.exec(t)?.[1] ?? "");
+		expect(ids.map((id) => id.replace(/^aider-\w+-/, "")).sort()).toEqual(["2026-11-30-09-12-03", "2026-11-30-14-40-55", "2026-12-01-08-05-10"]);
+		const first = aider().find(([, t]) => t.includes("cart total ignores the discount"))![1];
+		expect(first).toContain("commit 1a2b3c4");
+		expect(first).toContain("cost_usd: 0.03");
+		appendFileSync(join(project, ".aider.chat.history.md"), "\nI'll rename `qty` to `quantity` in `src/cart.py` and its tests.\n\n> Applied edit to src/cart.py  \n");
+		const report = await sync(settings({ agents: ["aider"] }));
+		expect(report.transcriptsRead).toBe(1);
+		const sessionNotes = report.notesWritten.filter((p) => aider().some(([q]) => q === p));
+		expect(sessionNotes).toHaveLength(1);
+		const last = aider().find(([, t]) => t.includes("Rename Item.qty"))![1];
+		expect(last).toContain("rename `qty` to `quantity`");
+		expect(last).toContain("src/cart.py");
 	});
 });

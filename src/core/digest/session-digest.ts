@@ -61,7 +61,8 @@ export interface SessionDigest {
 	/** Names of the tools used, first use first. */
 	tools: string[];
 	subagents: { description: string; type?: string; agentId?: string }[];
-	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+	/** `costUsd` when the agent says what the session cost (Aider). */
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd?: number };
 }
 
 /**
@@ -151,7 +152,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		errors: errorsOf(model).map((e) => shorten(e.tool ? `${e.tool}: ${stripClientBoilerplate(e.text)}` : e.text, 160)),
 		tools: unique(calls.map((c) => c.name)),
 		subagents: subagentCallsOf(model).map(describeSubagent),
-		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation },
+		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation, ...(model.tokens.costUsd === undefined ? {} : { costUsd: model.tokens.costUsd }) },
 	};
 }
 

@@ -60,6 +60,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 		["output_tokens", digest.tokens.output],
 		["cache_read_tokens", digest.tokens.cacheRead],
 		["cache_write_tokens", digest.tokens.cacheWrite],
+		["cost_usd", digest.tokens.costUsd],
 		["tags", input.tags],
 		["source", input.session.file.path],
 		["aliases", [digest.title]],
