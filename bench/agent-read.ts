@@ -1,6 +1,7 @@
 import type { AgentId } from "../src/core/transcript/agents";
 import { nodeTranscriptSource } from "../src/node/transcript-source";
 import { TranscriptIndex } from "../src/core/ingest/transcript-index";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FoldWorkerPool } from "../src/node/fold-worker-pool";
 
@@ -14,7 +15,9 @@ import { FoldWorkerPool } from "../src/node/fold-worker-pool";
  */
 const [agent, folder, workers] = process.argv.slice(2) as [AgentId, string, string | undefined];
 const pool = workers === "--workers" ? FoldWorkerPool.at(join(__dirname, "fold-worker.cjs")) : undefined;
-const index = new TranscriptIndex(nodeTranscriptSource(folder, pool, () => ({ [agent]: folder })));
+// Aider's history is read in the projects' folders: each folder under the tree is a project.
+const roots = agent === "aider" ? { aider: readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(folder, d.name)) } : { [agent]: folder };
+const index = new TranscriptIndex(nodeTranscriptSource(folder, pool, () => roots));
 void index.refresh().then(async (read) => {
 	await pool?.close();
 	const prompts = read.updated.reduce((n, e) => n + e.model.counts.prompts, 0);

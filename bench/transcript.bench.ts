@@ -317,23 +317,30 @@ async function benchAgents(): Promise<void> {
 		["codex", join(fixtures, "codex"), join(work, "agents", "codex")],
 		["gemini-cli", join(fixtures, "gemini-cli", "0.61.0", "home"), join(work, "agents", "gemini")],
 		["copilot-cli", join(fixtures, "copilot-cli", "1.0.102"), join(work, "agents", "copilot")],
+		["aider", join(fixtures, "aider", "0.86", "project"), join(work, "agents", "aider")],
 	];
 	const rows: [string, string, string, boolean][] = [];
+	// BENCH_AGENTS=codex,aider measures those alone.
+	const only = process.env.BENCH_AGENTS?.split(",");
 	for (const [agent, from, to] of trees) {
+		if (only && !only.includes(agent)) continue;
 		const bytes = await replicate(agent, from, to, 48 * MiB);
 		const reader = join(repoRoot, "bench", "out", "agent-read.cjs");
 		const base: Measured[] = [];
 		const ours: Measured[] = [];
-		await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]); // warm the page cache
+		const baseline = () => nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]);
+		await baseline(); // warm the page cache
 		for (let round = 0; round < 5; round++) {
-			if (round % 2 === 0) base.push(await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]));
+			if (round % 2 === 0) base.push(await baseline());
 			ours.push(await nodeProcess([reader, agent, to]));
-			if (round % 2 === 1) base.push(await nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]));
+			if (round % 2 === 1) base.push(await baseline());
 		}
 		const b = median(base.map((m) => m.ms));
 		const o = median(ours.map((m) => m.ms));
 		const read = JSON.parse(ours[0]!.stdout) as { files: number; prompts: number; failed: number };
-		rows.push([`${agent} reader (${read.files} files, ${(bytes / MiB).toFixed(0)} MiB)`, `${o.toFixed(0)} ms`, `${(o / b).toFixed(2)}x of reading + JSON.parse of every line (${b.toFixed(0)} ms), target <= 1.5x; ${read.prompts} prompts, ${read.failed} failed`, o / b <= 1.5 && read.failed === 0]);
+		// Aider's Markdown has no JSON: its parse is the split into messages Aider's own reader makes.
+		const floor = agent === "aider" ? "reading + Aider's split into messages" : "reading + JSON.parse of every line";
+		rows.push([`${agent} reader (${read.files} ${agent === "aider" ? "sessions" : "files"}, ${(bytes / MiB).toFixed(0)} MiB)`, `${o.toFixed(0)} ms`, `${(o / b).toFixed(2)}x of ${floor} (${b.toFixed(0)} ms), target <= 1.5x; ${read.prompts} prompts, ${read.failed} failed`, o / b <= 1.5 && read.failed === 0]);
 	}
 	process.stdout.write(`\nother agents' readers: medians of 5 alternating rounds, each a new process timed from outside\n`);
 	report(rows);
@@ -348,8 +355,37 @@ function geminiCopyPath(to: string, f: string, tag: string): string {
 	return join(to, ...renamed);
 }
 
+/**
+ * Aider's history, many times: 64 projects, each with one file of the fixture's sessions over and
+ * over (each copy's starts a day later), as a person's repositories with months of Aider in each.
+ */
+async function replicateAider(from: string, to: string, bytes: number): Promise<number> {
+	const marker = join(to, ".complete");
+	const files = () => (readdirSync(to, { recursive: true }) as string[]).filter((f) => f.endsWith(".aider.chat.history.md"));
+	if (existsSync(marker)) return files().reduce((n, f) => n + statSync(join(to, f)).size, 0);
+	await rm(to, { recursive: true, force: true });
+	const text = readFileSync(join(from, ".aider.chat.history.md"), "utf8");
+	const projects = 64;
+	const copies = Math.ceil(bytes / projects / Buffer.byteLength(text));
+	let total = 0;
+	for (let p = 0; p < projects; p++) {
+		const parts: string[] = [];
+		for (let copy = 0; copy < copies; copy++) {
+			const day = new Date(Date.UTC(2024, 0, 1) + (p * copies + copy) * 86_400_000).toISOString().slice(0, 10);
+			parts.push(text.replace(/started at \d{4}-\d\d-\d\d/g, `started at ${day}`));
+		}
+		const file = join(to, `project-${p}`, ".aider.chat.history.md");
+		await mkdir(dirname(file), { recursive: true });
+		await writeFile(file, parts.join(""));
+		total += Buffer.byteLength(parts.join(""));
+	}
+	await writeFile(marker, "");
+	return total;
+}
+
 /** Copies an agent's recorded tree again and again, each copy's session ids changed, until it holds `bytes`. */
 async function replicate(agent: AgentId, from: string, to: string, bytes: number): Promise<number> {
+	if (agent === "aider") return replicateAider(from, to, bytes);
 	const files = (readdirSync(from, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl") || f.endsWith(".project_root"));
 	const marker = join(to, ".complete");
 	const sizeOf = () => (readdirSync(to, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl")).reduce((n, f) => n + statSync(join(to, f)).size, 0);

@@ -15,11 +15,21 @@ export interface TailRead {
 
 const HEAD_BYTES = 64;
 
-/** Node's native validation and decoding: several times faster than a fatal TextDecoder. */
-const decodeNative: Utf8Decoder = (bytes) => {
-	const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-	return isUtf8(buffer) ? buffer.toString("utf8") : null;
-};
+/**
+ * Node's native validation and decoding (several times faster than a fatal TextDecoder), for the
+ * complete lines of `buffer`: checked once as a whole, each line then decoded without a check of
+ * its own (a newline byte is never inside a character, so the lines of valid bytes are valid; a
+ * view and a check per line were a third of the Aider reader's time). Lines of a chunk with
+ * invalid bytes somewhere are checked one by one.
+ */
+function nativeDecoder(buffer: Buffer): Utf8Decoder {
+	const end = buffer.lastIndexOf(0x0a) + 1;
+	if (isUtf8(buffer.subarray(0, end))) return (_bytes, start, stop) => buffer.toString("utf8", start, stop);
+	return (_bytes, start, stop) => {
+		const line = buffer.subarray(start, stop);
+		return isUtf8(line) ? line.toString("utf8") : null;
+	};
+}
 const CHUNK_BYTES = 256 * 1024;
 
 /** Read buffers not in use (a few reads run at once), each twice a chunk: room for a carried rest. */
@@ -84,7 +94,7 @@ export async function readAppended(
 				if (bytesRead === 0) break;
 				position += bytesRead;
 				const bytes = buffer.subarray(0, carried + bytesRead);
-				const split = splitCompleteLines(bytes, lineNo, decodeNative);
+				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes));
 				if (split.lines.length > 0) {
 					onLines(split.lines);
 					lineNo += split.lines.length;
@@ -116,7 +126,7 @@ async function readWholeSmall(handle: ReadHandle, size: number, ino: number, onL
 		filled += bytesRead;
 	}
 	const read = bytes.subarray(0, filled);
-	const split = splitCompleteLines(read, 1, decodeNative);
+	const split = splitCompleteLines(read, 1, nativeDecoder(read));
 	if (split.lines.length > 0) onLines(split.lines);
 	const offset = split.consumed;
 	const head = Buffer.from(read.subarray(0, HEAD_BYTES)).toString("base64");

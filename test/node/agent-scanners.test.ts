@@ -56,13 +56,15 @@ describe("scanAider", () => {
 	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing", async () => {
 		const root = mkdtempSync(join(tmpdir(), "scan-aider-"));
 		try {
-			const [linked, fifo, folder] = ["linked", "fifo", "folder"].map((n) => join(root, n));
+			const linked = join(root, "linked");
+			const fifo = join(root, "fifo");
+			const folder = join(root, "folder");
 			for (const dir of [linked, fifo, folder]) mkdirSync(dir);
 			writeFileSync(join(root, "real.md"), "\n# aider chat started at 2026-11-30 09:12:03\n");
-			symlinkSync(join(root, "real.md"), join(linked!, AIDER_HISTORY));
-			execFileSync("mkfifo", [join(fifo!, AIDER_HISTORY)]);
-			mkdirSync(join(folder!, AIDER_HISTORY));
-			expect(await scanAider([linked!, fifo!, folder!])).toEqual([]);
+			symlinkSync(join(root, "real.md"), join(linked, AIDER_HISTORY));
+			execFileSync("mkfifo", [join(fifo, AIDER_HISTORY)]);
+			mkdirSync(join(folder, AIDER_HISTORY));
+			expect(await scanAider([linked, fifo, folder])).toEqual([]);
 		} finally {
 			rmSync(root, { recursive: true, force: true });
 		}

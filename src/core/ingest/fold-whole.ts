@@ -1,6 +1,6 @@
 import type { SubagentMeta } from "../transcript/link-subagents";
 import type { RawLine } from "../transcript/jsonl-lines";
-import { foldFor, sessionFor } from "../transcript/fold-for";
+import { endRead, foldFor, sessionFor } from "../transcript/fold-for";
 import { serializeSession, type SerializedSession } from "../transcript/session-model";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, type PreparedSession } from "./prepare-session";
@@ -49,6 +49,7 @@ export async function foldWholeTranscript(
 			model = sessionFor(file, false);
 		},
 	);
+	endRead(model);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 	const prepared = file.kind === "session" ? prepareSession(model, undefined, file.projectDir) : undefined;
 	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared };

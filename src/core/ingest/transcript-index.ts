@@ -5,7 +5,7 @@ import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
-import { foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
+import { endRead, foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import type { RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
@@ -244,6 +244,7 @@ export class TranscriptIndex {
 				},
 			);
 			model = folding;
+			endRead(model);
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
@@ -279,6 +280,7 @@ export class TranscriptIndex {
 		const startOf = sessionStartFor(file);
 		const fold = foldFor(file);
 		let sections = [...(known?.sections ?? [])];
+		let taken = new Set(sections);
 		const last = sections[sections.length - 1];
 		let current = last === undefined ? undefined : await this.get(last);
 		const touched = new Map<string, IndexedTranscript>();
@@ -286,9 +288,10 @@ export class TranscriptIndex {
 		const grew = new Set<string>();
 		const start = (key: string) => {
 			let unique = key;
-			for (let n = 2; sections.includes(sectionFile(file, unique).path); n++) unique = `${key} #${n}`;
+			for (let n = 2; taken.has(`${file.path}#${unique}`); n++) unique = `${key} #${n}`;
 			const section = sectionFile(file, unique);
 			sections.push(section.path);
+			taken.add(section.path);
 			// Its cursor is the file's, set once the read is done.
 			current = { file: section, cursor: { offset: 0, nextLineNo: 1, ino: file.ino, head: "" }, model: sessionFor(section) };
 		};
@@ -321,6 +324,7 @@ export class TranscriptIndex {
 			},
 			() => {
 				sections = [];
+				taken = new Set();
 				current = undefined;
 				touched.clear();
 				grew.clear();
@@ -329,7 +333,8 @@ export class TranscriptIndex {
 		const store = this.store;
 		const entries = [...touched.values()];
 		for (const entry of entries) {
-			entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
+			// A session started in this read has the file's stamp already; one that went on gets it.
+			if (entry.file.size !== file.size || entry.file.mtimeMs !== file.mtimeMs || entry.file.ino !== file.ino) entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
 			entry.cursor = read.cursor;
 			if (spec) redactModelInPlace(entry.model, redactorFor(spec, entry.model.cwd));
 			this.entries.set(entry.file.path, entry);

@@ -23,6 +23,28 @@ import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
  */
 export function foldAiderLines(model: SessionModel, lines: readonly RawLine[]): void {
 	for (const line of lines) foldAiderLine(model, line);
+	flush();
+}
+
+/**
+ * The reply (or reasoning) being read in this batch of lines: its lines are joined into its event
+ * once, when it ends or the batch does (a string grown line by line was most of the reader's
+ * garbage). Its event's text waits until then.
+ */
+interface Pending {
+	model: SessionModel;
+	event: { text: string };
+	parts: string[];
+	length: number;
+	limit: number;
+}
+let pending: Pending | undefined;
+
+function flush(): void {
+	if (!pending) return;
+	const { model, event, parts, limit } = pending;
+	pending = undefined;
+	event.text = clip(model, parts.length === 1 ? parts[0]! : parts.join(""), limit);
 }
 
 const HEADER_PREFIX = "# aider chat started at ";
@@ -61,6 +83,7 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
 function foldStart(model: SessionModel, time: string): void {
+	flush();
 	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
 	const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(time);
 	if (!m) return;
@@ -119,6 +142,7 @@ function again(model: SessionModel, event: number): void {
 }
 
 function setBlock(block: OpenBlock, kind: OpenBlock["kind"], event: number): void {
+	flush();
 	block.kind = kind;
 	block.event = event;
 	block.blankLines = 0;
@@ -131,15 +155,16 @@ const THINKING_CLOSE = /^<\/(?:thinking-content-[0-9a-f]{32}|think|thinking|reas
 
 function foldReply(model: SessionModel, block: OpenBlock, text: string): void {
 	const line = text.trimEnd();
+	const tag = line.charCodeAt(0) === 60 || line.trimStart().charCodeAt(0) === 60; // "<"
 	if (block.kind === "thinking") {
-		if (THINKING_CLOSE.test(line.trim())) setBlock(block, "text", -1);
+		if (tag && THINKING_CLOSE.test(line.trim())) setBlock(block, "text", -1);
 		else appendLine(model, block, "thinking", line);
 		return;
 	}
 	if (block.kind !== "text") {
 		model.counts.assistantMessages++;
 		setBlock(block, "text", -1);
-		if (THINKING_OPEN.test(line.trim())) {
+		if (tag && THINKING_OPEN.test(line.trim())) {
 			model.counts.thinking++;
 			setBlock(block, "thinking", -1);
 			return;
@@ -148,19 +173,31 @@ function foldReply(model: SessionModel, block: OpenBlock, text: string): void {
 	appendLine(model, block, "text", line);
 }
 
-/** A line of a reply or its reasoning: the block's event made, or extended. */
+/** A line of a reply or its reasoning: the block's event made, or extended (see `Pending`). */
 function appendLine(model: SessionModel, block: OpenBlock, kind: "text" | "thinking", line: string): void {
 	const limit = kind === "text" ? LIMITS.text : LIMITS.thinking;
+	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
 	if (block.event === -1) {
-		const text = clip(model, line, limit);
-		const pushed = pushEvent(model, kind === "text" ? { kind, text, messageId: undefined, timestamp: undefined, sidechain: undefined } : { kind, text, redacted: false, messageId: undefined, timestamp: undefined, sidechain: undefined });
+		const event = kind === "text" ? { kind, text: "", messageId: undefined, timestamp: undefined, sidechain: undefined } : { kind, text: "", redacted: false, messageId: undefined, timestamp: undefined, sidechain: undefined };
+		const pushed = pushEvent(model, event);
 		setBlock(block, kind, pushed ? model.events.length - 1 : -2);
+		if (pushed) pending = { model, event, parts: [line], length: line.length, limit };
 		return;
 	}
-	const event = block.event >= 0 ? model.events[block.event] : undefined;
-	if (event?.kind === kind) {
-		event.text = extended(model, event.text, line, block.blankLines, limit);
-		again(model, block.event);
+	if (pending === undefined && block.event >= 0) {
+		// A reply an earlier read stopped inside: it goes on, unless it was clipped already.
+		const event = model.events[block.event];
+		if (event?.kind === kind && event.text.length <= max) {
+			model.index.retainedChars -= event.text.length;
+			pending = { model, event, parts: [event.text], length: event.text.length, limit };
+			again(model, block.event);
+		}
+	}
+	// Past the clip limit the rest is cut anyway: not kept.
+	if (pending !== undefined && pending.length <= max) {
+		const gap = block.blankLines === 0 ? "\n" : "\n".repeat(block.blankLines + 1);
+		pending.parts.push(gap, line);
+		pending.length += gap.length + line.length;
 	}
 	block.blankLines = 0;
 }
@@ -183,39 +220,60 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 	setBlock(block, "output", -1);
 	if (text === "") return;
 	block.previous = text.slice(0, 1000);
+	// Each kind of line starts with its own letter: one or two patterns tried, not all of them.
 	let m: RegExpExecArray | null;
-	if ((m = MENTIONED.exec(text))) {
-		// A file the request named, added when the person said yes (its name is the line before).
-		if (previous !== undefined && m[1] !== "n" && m[1] !== "s" && m[1] !== "d") addFile(model, "read", absolute(model, previous));
-	} else if ((m = TOKENS.exec(text))) {
-		const [sent, write, hit, received] = [m[1], m[2], m[3], m[4]].map(count) as [number, number, number, number];
-		// `sent` is the whole prompt, the cached parts (which Aider names) in it.
-		model.tokens.input += Math.max(0, sent - write - hit);
-		model.tokens.cacheCreation += write;
-		model.tokens.cacheRead += hit;
-		model.tokens.output += received;
-		if (m[5]) foldOutput(model, block, m[5]);
-	} else if ((m = COST.exec(text))) {
-		// The session's figure is Aider's running total for the session.
-		const total = Number(m[2]);
-		if (Number.isFinite(total)) model.tokens.costUsd = total;
-	} else if ((m = APPLIED.exec(text))) {
-		const path = absolute(model, m[1]!.trim());
-		addFile(model, "edited", path);
-		foldCall(model, "Edit", { file_path: path }, { isError: false, text });
-	} else if ((m = CREATED.exec(text))) addFile(model, "written", absolute(model, m[1]!.trim()));
-	else if ((m = ADDED.exec(text)) && !/^\d+ lines? of output$/.test(m[1]!)) addFile(model, "read", absolute(model, m[1]!.trim()));
-	else if ((m = COMMIT.exec(text))) {
-		// Aider commits with `git commit -m <message>`: the digest's commit, with its hash.
-		foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: `[${m[1]}] ${m[2]}` });
-	} else if ((m = RUNNING.exec(text))) foldCall(model, "Bash", { command: m[1]! }, undefined);
-	else if ((m = VERSION.exec(text))) addUnique(model, "versions", m[1]!);
-	else if ((m = MODEL.exec(text))) addUnique(model, "models", m[1]!);
-	else if (text === "^C again to exit" || text === "^C KeyboardInterrupt") model.counts.interruptions++;
-	else if (API_ERROR.test(text)) {
-		model.counts.apiErrors++;
-		pushEvent(model, { kind: "error", source: "api", text: clip(model, text, LIMITS.text), timestamp: undefined });
-	} else if (text === "The LLM did not conform to the edit format.") pushEvent(model, { kind: "error", source: "assistant", text, timestamp: undefined });
+	switch (text.charCodeAt(0)) {
+		case 65: // A
+			if ((m = APPLIED.exec(text))) {
+				const path = absolute(model, m[1]!.trim());
+				addFile(model, "edited", path);
+				foldCall(model, "Edit", { file_path: path }, { isError: false, text });
+			} else if ((m = ADDED.exec(text))) {
+				if (!/^\d+ lines? of output$/.test(m[1]!)) addFile(model, "read", absolute(model, m[1]!.trim()));
+			} else if ((m = MENTIONED.exec(text))) {
+				// A file the request named, added when the person said yes (its name is the line before).
+				if (previous !== undefined && m[1] !== "n" && m[1] !== "s" && m[1] !== "d") addFile(model, "read", absolute(model, previous));
+			} else if ((m = VERSION.exec(text))) addUnique(model, "versions", m[1]!);
+			return;
+		case 67: // C
+			if ((m = COST.exec(text))) {
+				// The session's figure is Aider's running total for the session.
+				const total = Number(m[2]);
+				if (Number.isFinite(total)) model.tokens.costUsd = total;
+			} else if ((m = COMMIT.exec(text))) {
+				// Aider commits with `git commit -m <message>`: the digest's commit, with its hash.
+				foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: `[${m[1]}] ${m[2]}` });
+			} else if ((m = CREATED.exec(text))) addFile(model, "written", absolute(model, m[1]!.trim()));
+			return;
+		case 77: // M
+			if ((m = MODEL.exec(text))) addUnique(model, "models", m[1]!);
+			return;
+		case 82: // R
+			if ((m = RUNNING.exec(text))) foldCall(model, "Bash", { command: m[1]! }, undefined);
+			return;
+		case 84: // T
+			if ((m = TOKENS.exec(text))) {
+				const [sent, write, hit, received] = [m[1], m[2], m[3], m[4]].map(count) as [number, number, number, number];
+				// `sent` is the whole prompt, the cached parts (which Aider names) in it.
+				model.tokens.input += Math.max(0, sent - write - hit);
+				model.tokens.cacheCreation += write;
+				model.tokens.cacheRead += hit;
+				model.tokens.output += received;
+				if (m[5]) foldOutput(model, block, m[5]);
+			} else if (text === "The LLM did not conform to the edit format.") pushEvent(model, { kind: "error", source: "assistant", text, timestamp: undefined });
+			return;
+		case 94: // ^
+			if (text === "^C again to exit" || text === "^C KeyboardInterrupt") model.counts.interruptions++;
+			return;
+		case 108: // l
+			if (API_ERROR.test(text)) {
+				model.counts.apiErrors++;
+				pushEvent(model, { kind: "error", source: "api", text: clip(model, text, LIMITS.text), timestamp: undefined });
+			}
+			return;
+		default:
+			return;
+	}
 }
 
 /** `2.1k` is 2,100 (Aider rounds to a tenth of a thousand, or a thousand past 10k); absent is 0. */

@@ -3,7 +3,8 @@ import { aiderSessionStart, foldAiderLines } from "./aider-fold";
 import { foldCodexLines } from "./codex-fold";
 import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
-import { foldGeminiLines } from "./gemini-fold";
+import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
+import { addUnique } from "./model-building";
 import type { RawLine } from "./jsonl-lines";
 import { createSession, type SessionModel } from "./session-model";
 import type { TranscriptFile } from "./transcript-files";
@@ -27,6 +28,11 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 	}
 }
 
+/** A file's read is done (all its lines folded): what its fold kept beside the model for the read goes. */
+export function endRead(model: SessionModel): void {
+	if (agentOf(model) === "gemini-cli") endGeminiRead(model);
+}
+
 /** Gemini CLI's later lines change what earlier ones meant (see `gemini-fold.ts`): its files are read whole each time. */
 export function readsWhole(file: Pick<TranscriptFile, "agent">): boolean {
 	return agentOf(file) === "gemini-cli";
@@ -45,8 +51,7 @@ export function sessionFor(file: Pick<TranscriptFile, "fileId" | "agentId" | "ag
 	const model = createSession(file.fileId, file.agentId, copyClips, file.agent);
 	if (file.cwd !== undefined) {
 		model.cwd = file.cwd;
-		model.cwds.push(file.cwd);
-		model.index.sets.cwds.add(file.cwd);
+		addUnique(model, "cwds", file.cwd);
 	}
 	return model;
 }

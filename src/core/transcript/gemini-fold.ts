@@ -43,6 +43,15 @@ interface GeminiState {
 /** Kept beside the model while a file is read (a changed file is read again from its start). */
 const STATES = new WeakMap<SessionModel, GeminiState>();
 
+/**
+ * The file's read is done: its messages go (a changed file is read anew, into a new model). Kept,
+ * they held every parsed line of every file while the sync went on: most of a first sync's garbage
+ * collection.
+ */
+export function endGeminiRead(model: SessionModel): void {
+	STATES.delete(model);
+}
+
 function stateOf(model: SessionModel): GeminiState {
 	let state = STATES.get(model);
 	if (!state) {
@@ -108,7 +117,7 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 	model.index.calls.clear();
 	model.index.retainedChars = 0;
 	model.files = { read: [], written: [], edited: [] };
-	model.index.files = { read: new Set(), written: new Set(), edited: new Set() };
+	model.index.files = {};
 	model.tokens = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
 	Object.assign(counts, { prompts: 0, assistantMessages: 0, toolCalls: 0, toolErrors: 0, thinking: 0, apiErrors: 0, elidedEvents: 0, images: 0 });
 	model.index.redactedEvents = 0;

@@ -15,12 +15,12 @@ const NEWLINE = 0x0a;
 const CR = 0x0d;
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Decodes UTF-8, or returns null for invalid bytes. Adapters may pass a faster native one. */
-export type Utf8Decoder = (bytes: Uint8Array) => string | null;
+/** Decodes the UTF-8 of `bytes` from `start` to `end`, or returns null for invalid bytes. Adapters may pass a faster native one. */
+export type Utf8Decoder = (bytes: Uint8Array, start: number, end: number) => string | null;
 
-const decodeUtf8: Utf8Decoder = (bytes) => {
+const decodeUtf8: Utf8Decoder = (bytes, start, end) => {
 	try {
-		return fatalDecoder.decode(bytes);
+		return fatalDecoder.decode(bytes.subarray(start, end));
 	} catch {
 		return null;
 	}
@@ -43,7 +43,7 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
 	for (let start = 0; start <= end; no++) {
 		const newline = bytes.indexOf(NEWLINE, start);
 		const stop = newline > start && bytes[newline - 1] === CR ? newline - 1 : newline;
-		lines.push({ no, text: decode(bytes.subarray(start, stop)) });
+		lines.push({ no, text: decode(bytes, start, stop) });
 		start = newline + 1;
 	}
 	return { lines, consumed: end + 1 };

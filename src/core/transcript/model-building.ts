@@ -54,12 +54,26 @@ export function countUnknown(model: SessionModel, type: string): void {
 	model.unknownTypes[type] = (model.unknownTypes[type] ?? 0) + 1;
 }
 
+/** Past this length a list is looked up in a set (a hostile transcript's thousands of names stay linear). */
+const SHORT_LIST = 16;
+
+/** Adds `value` to `list` unless it is there, the list's set (in `sets`, by `key`) made once it is long. */
+function addOnce<K extends string>(list: string[], sets: Partial<Record<K, Set<string>>>, key: K, value: string): void {
+	let set = sets[key];
+	if (set === undefined) {
+		if (list.includes(value)) return;
+		list.push(value);
+		if (list.length >= SHORT_LIST) sets[key] = new Set(list);
+		return;
+	}
+	if (set.has(value)) return;
+	set.add(value);
+	list.push(value);
+}
+
 /** A file the session read, wrote or edited: listed once, first seen first. */
 export function addFile(model: SessionModel, kind: "read" | "written" | "edited", path: string): void {
-	const set = model.index.files[kind];
-	if (set.has(path)) return;
-	set.add(path);
-	model.files[kind].push(path);
+	addOnce(model.files[kind], model.index.files, kind, path);
 }
 
 export function noteTime(model: SessionModel, timestamp: string): void {
@@ -71,10 +85,7 @@ export function noteTime(model: SessionModel, timestamp: string): void {
 export type ListKey = "sessionIds" | "cwds" | "branches" | "versions" | "models";
 
 export function addUnique(model: SessionModel, key: ListKey, value: string): void {
-	const set = model.index.sets[key];
-	if (set.has(value)) return;
-	set.add(value);
-	model[key].push(value);
+	addOnce(model[key], model.index.sets, key, value);
 }
 
 /** Adds the event, or counts it elided past the budget; whether it was added. */

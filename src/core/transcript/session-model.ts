@@ -150,8 +150,12 @@ export interface SessionIndex {
 	/** Last usage seen per message, keyed by the hash of its id. */
 	usageByMessage: Map<number, Usage>;
 	calls: Map<string, ToolCall>;
-	files: { read: Set<string>; written: Set<string>; edited: Set<string> };
-	sets: { sessionIds: Set<string>; cwds: Set<string>; branches: Set<string>; versions: Set<string>; models: Set<string> };
+	/**
+	 * Sets of the model's longer lists, made once a list is long (see `addOnce` in model-building.ts):
+	 * most lists hold a few names, and ten empty sets were half of a new model's memory.
+	 */
+	files: Partial<Record<"read" | "written" | "edited", Set<string>>>;
+	sets: Partial<Record<"sessionIds" | "cwds" | "branches" | "versions" | "models", Set<string>>>;
 	/** Task call whose inline (pre-2.1) sidechain is being folded. */
 	sidechain?: string;
 	retainedChars: number;
@@ -273,8 +277,8 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 		indexOf({
 			seenUuids: new Set(),
 			usageByMessage: new Map(),
-			files: { read: new Set(), written: new Set(), edited: new Set() },
-			sets: { sessionIds: new Set(), cwds: new Set(), branches: new Set(), versions: new Set(), models: new Set() },
+			files: {},
+			sets: {},
 			sidechain: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
@@ -303,18 +307,8 @@ export function restoreSession(data: SerializedSession): SessionModel {
 		indexOf({
 			seenUuids: new Set(data.seenUuids),
 			usageByMessage: new Map(data.usageByMessage),
-			files: {
-				read: new Set(data.files.read),
-				written: new Set(data.files.written),
-				edited: new Set(data.files.edited),
-			},
-			sets: {
-				sessionIds: new Set(data.sessionIds),
-				cwds: new Set(data.cwds),
-				branches: new Set(data.branches),
-				versions: new Set(data.versions),
-				models: new Set(data.models),
-			},
+			files: {},
+			sets: {},
 			sidechain: data.sidechain,
 			retainedChars: data.retainedChars,
 			redactedEvents: data.redactedEvents ?? 0,
