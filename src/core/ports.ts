@@ -63,11 +63,15 @@ export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
 export interface TranscriptSource {
-	scan(): Promise<TranscriptFile[]>;
+	/** @param known the files as the last scan saw them: a source may skip looking into those unchanged. */
+	scan(known?: ReadonlyMap<string, TranscriptFile>): Promise<TranscriptFile[]>;
 	/** Re-stats one known file; undefined when it is gone. */
 	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;
-	/** Hands complete lines after `cursor` to `onLines`; `onRestart` first if the file was replaced. */
-	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void): Promise<{ cursor: TailCursor; bytesRead: number }>;
+	/**
+	 * Hands complete lines after `cursor` to `onLines`; `onRestart` first if the file was replaced.
+	 * `size`: the file's size at its last stat, when known (to choose how to read it, not what).
+	 */
+	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void, size?: number): Promise<{ cursor: TailCursor; bytesRead: number }>;
 	readMeta(path: string): Promise<SubagentMeta | undefined>;
 	/**
 	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for

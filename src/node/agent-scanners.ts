@@ -1,8 +1,8 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
-import { readPlainHeadSync } from "./confined-path";
+import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { child, list, stamp } from "./transcript-scanner";
 
 /**
@@ -48,14 +48,31 @@ export async function scanCopilot(home: string): Promise<TranscriptFile[]> {
 
 const GEMINI_SESSION = /^session-.*\.jsonl?$/;
 
+/** The files a scan read whole (for the read that follows it), by path, with the stat they were read at. */
+export type Prefetched = Map<string, { bytes: Buffer; ino: number }>;
+
+/** A Gemini CLI session file up to this size is read whole by the scan that opens it for its id (most are a few KB). */
+const PREFETCH_FILE_BYTES = 64 * 1024;
+const SLAB_BYTES = 1024 * 1024;
+/** What one scan keeps of the files it read whole, at most, until they are folded. */
+const PREFETCH_TOTAL_BYTES = 64 * 1024 * 1024;
+
 /**
  * Gemini CLI: `<home>/tmp/<project>/chats/session-<time>-<id8>.jsonl` (older ones `.json`), and
  * sub-agents in `chats/<parent session id>/<id>.jsonl`. The project's folder is in
  * `tmp/<project>/.project_root`, not in the session files.
+ *
+ * A session file's id is on its first line, so a new or changed one is opened: then a small one is
+ * read whole and kept in `prefetch` for the read that comes next (one open of each new file, not
+ * two: the scan's opens were as many as the reads). A file unchanged since `known` keeps its id, unopened.
  */
-export async function scanGemini(home: string): Promise<TranscriptFile[]> {
+export async function scanGemini(home: string, known?: ReadonlyMap<string, TranscriptFile>, prefetch?: Prefetched): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const tmp = join(home, "tmp");
+	let kept = 0;
+	// Files read whole go into slabs of a megabyte, not a buffer each (thousands of small buffers were a tenth of the read).
+	let slab = Buffer.allocUnsafe(0);
+	let used = 0;
 	for (const project of await list(tmp)) {
 		if (!project.isDirectory()) continue;
 		const cwd = projectRoot(child(child(tmp, project.name), ".project_root"));
@@ -67,11 +84,32 @@ export async function scanGemini(home: string): Promise<TranscriptFile[]> {
 			if (entry.isFile() && GEMINI_SESSION.test(entry.name)) {
 				// A `.json` of an older CLI is converted to a `.jsonl` of the same name when resumed: one of them is read.
 				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;
-				// The file's name has 8 characters of the session id; its first line has all of it (sub-agents name their parent by it).
 				const path = child(chats, entry.name);
-				const fileId = headerSessionId(path) ?? entry.name.replace(/\.jsonl?$/, "");
-				const file = stamp(path, { ...base, kind: "session", fileId });
-				if (file) found.push(file);
+				const before = known?.get(path);
+				if (before && before.agent === "gemini-cli") {
+					const now = stamp(path, { ...base, kind: "session", fileId: before.fileId });
+					if (now && now.size === before.size && now.mtimeMs === before.mtimeMs && now.ino === before.ino) {
+						found.push(now);
+						continue;
+					}
+				}
+				// The file's name has 8 characters of the session id; its first line has all of it (sub-agents name their parent by it).
+				const whole = prefetch !== undefined && kept < PREFETCH_TOTAL_BYTES;
+				if (whole && slab.length - used < PREFETCH_FILE_BYTES) {
+					slab = Buffer.allocUnsafe(SLAB_BYTES);
+					used = 0;
+				}
+				const read = readHead(path, whole ? PREFETCH_FILE_BYTES : 1024, whole ? slab.subarray(used) : undefined);
+				if (!read) continue;
+				const { head, stats } = read;
+				const fileId = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(head.toString("latin1", 0, Math.min(head.length, 1024)))?.[1] ?? entry.name.replace(/\.jsonl?$/, "");
+				const file = { path, ...base, kind: "session" as const, fileId, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino) };
+				if (whole && head.length === stats.size) {
+					prefetch.set(path, { bytes: head, ino: file.ino });
+					kept += head.length;
+					used += head.length;
+				}
+				found.push(file);
 			} else if (entry.isDirectory()) {
 				for (const agent of await list(child(chats, entry.name))) {
 					if (!agent.isFile() || !agent.name.endsWith(".jsonl")) continue;
@@ -85,10 +123,10 @@ export async function scanGemini(home: string): Promise<TranscriptFile[]> {
 	return found;
 }
 
-/** The `sessionId` of a Gemini CLI session file's first line (or of an older whole-JSON file's start). */
-function headerSessionId(path: string): string | undefined {
+/** A Gemini CLI session file's first bytes and stat (one open); undefined when it is gone or not a plain file. */
+function readHead(path: string, bytes: number, into?: Buffer): { head: Buffer; stats: Stats } | undefined {
 	try {
-		return /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(readPlainHeadSync(path, 1024))?.[1];
+		return readPlainHeadAndStatSync(path, bytes, into);
 	} catch {
 		return undefined;
 	}

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative } from "node:path";
 
@@ -89,13 +89,24 @@ export async function readPlainFile(path: string): Promise<string> {
  * thread-pool round trip each was most of its time); a FIFO or a device is refused the same way.
  */
 export function readPlainHeadSync(path: string, bytes: number): string {
+	return readPlainHeadAndStatSync(path, bytes).head.toString("utf8");
+}
+
+/** The first `bytes` of a plain file as `readPlainHeadSync` reads them, and its stat from the same open (a scan that needs both makes one open). */
+export function readPlainHeadAndStatSync(path: string, bytes: number, into?: Buffer): { head: Buffer; stats: Stats } {
 	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
-		const s = fstatSync(fd);
-		if (!s.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(s)}); it is not read`);
-		const buffer = Buffer.alloc(Math.min(bytes, s.size));
-		const read = buffer.length === 0 ? 0 : readSync(fd, buffer, 0, buffer.length, 0);
-		return buffer.toString("utf8", 0, read);
+		const stats = fstatSync(fd);
+		if (!stats.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
+		// `into`: where to read (a part of a larger buffer the caller keeps), at least `bytes` long.
+		const buffer = into ? into.subarray(0, Math.min(bytes, stats.size)) : Buffer.allocUnsafe(Math.min(bytes, stats.size));
+		let read = 0;
+		while (read < buffer.length) {
+			const n = readSync(fd, buffer, read, buffer.length - read, read);
+			if (n === 0) break;
+			read += n;
+		}
+		return { head: buffer.subarray(0, read), stats };
 	} finally {
 		closeSync(fd);
 	}

@@ -3,14 +3,16 @@ import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
-import { readAppended } from "./transcript-tail";
+import { readAppended, readWholeBytes } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts } from "./transcript-scanner";
-import { scanAider, scanCodex, scanCopilot, scanGemini } from "./agent-scanners";
+import { scanAider, scanCodex, scanCopilot, scanGemini, type Prefetched } from "./agent-scanners";
 
 /** Files smaller than this are folded on the calling thread (see `foldWhole`). */
 const FOLD_HERE_BYTES = 32 * 1024;
+/** Reads of at most this much are made blocking: one chunk of `readAppended`. */
+const BLOCKING_READ_BYTES = 256 * 1024;
 
 /** Where each agent keeps its sessions on this device, as a sync reads them (see `agentHomes`); absent: not read. */
 export interface AgentRoots {
@@ -31,16 +33,25 @@ export interface AgentRoots {
  * @param roots the agents to read and where, asked at each scan (settings change); default: Claude Code's `root` alone.
  */
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
+	// Files the last scan read whole, each given to its first read (and to nothing else): see `scanGemini`.
+	let prefetched: Prefetched = new Map();
 	return {
 		// A small file costs less to fold here, blocking, than its round trip to a worker (Gemini CLI
 		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
-		foldWhole: pool ? (file, spec, saveTo) => (file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, saveTo }) : pool.fold(file, spec, saveTo)) : undefined,
-		scan: async () => {
+		foldWhole: pool
+			? (file, spec, saveTo) => {
+					const whole = prefetched.get(file.path);
+					prefetched.delete(file.path);
+					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, saveTo }, whole) : pool.fold(file, spec, saveTo);
+				}
+			: undefined,
+		scan: async (known) => {
 			const where = roots();
+			prefetched = new Map();
 			const found = await Promise.all([
 				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"]),
 				where.codex === undefined ? [] : scanCodex(where.codex),
-				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"]),
+				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched),
 				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
 				where.aider === undefined ? [] : scanAider(where.aider),
 			]);
@@ -54,10 +65,22 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				return undefined;
 			}
 		},
-		async readAppended(path, cursor, onLines, onRestart) {
+		async readAppended(path, cursor, onLines, onRestart, size) {
 			pool?.batchStarted();
-			// A small file is read blocking: microseconds, against a thread-pool round trip per step.
-			const small = (statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) < FOLD_HERE_BYTES;
+			const whole = prefetched.get(path);
+			if (whole) {
+				prefetched.delete(path);
+				// Read by the scan, at the stamp the caller has: a file read from its start is these bytes.
+				if (cursor === undefined) {
+					const read = readWholeBytes(whole.bytes, whole.ino, onLines);
+					return { cursor: read.cursor, bytesRead: read.bytesRead };
+				}
+			}
+			// What one read takes is read blocking: microseconds from the page cache, against a
+			// thread-pool round trip per step (open, stat, read, close; measured: a Codex file of 35 KB
+			// cost a third more read through the pool). Longer reads go through the pool, chunk by chunk.
+			const length = (size ?? statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) - (cursor?.offset ?? 0);
+			const small = length <= BLOCKING_READ_BYTES;
 			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small });
 			return { cursor: read.cursor, bytesRead: read.bytesRead };
 		},

@@ -125,13 +125,17 @@ async function readWholeSmall(handle: ReadHandle, size: number, ino: number, onL
 		if (bytesRead === 0) break;
 		filled += bytesRead;
 	}
-	const read = bytes.subarray(0, filled);
+	return readWholeBytes(bytes.subarray(0, filled), ino, onLines);
+}
+
+/** A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its lines, head and tail. */
+export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void): TailRead {
 	const split = splitCompleteLines(read, 1, nativeDecoder(read));
 	if (split.lines.length > 0) onLines(split.lines);
 	const offset = split.consumed;
 	const head = Buffer.from(read.subarray(0, HEAD_BYTES)).toString("base64");
 	const tail = Buffer.from(read.subarray(Math.max(0, offset - HEAD_BYTES), offset)).toString("base64");
-	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail }, restarted: false, bytesRead: filled };
+	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail }, restarted: false, bytesRead: read.length };
 }
 
 /** What a read needs of a file handle. */

@@ -105,7 +105,7 @@ export class TranscriptIndex {
 	/** @param onRead called for each file as soon as it is read, while others are still being read. */
 	async refresh(onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
 		await this.loadKnown();
-		const scanned = await this.source.scan();
+		const scanned = await this.source.scan(this.files);
 		this.subagentParents = new Map();
 		for (const f of scanned) {
 			if (f.kind !== "subagent") continue;
@@ -242,6 +242,7 @@ export class TranscriptIndex {
 				() => {
 					folding = sessionFor(file);
 				},
+				file.size,
 			);
 			model = folding;
 			endRead(model);
@@ -329,6 +330,7 @@ export class TranscriptIndex {
 				touched.clear();
 				grew.clear();
 			},
+			file.size,
 		);
 		const store = this.store;
 		const entries = [...touched.values()];
