@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,25 @@ describe("scanGemini", () => {
 		const agent = files.find((f) => f.kind === "subagent");
 		expect(agent?.parentSessionId).toBe("f17111ec-2c36-47af-b37c-0cb47f648841");
 		expect(sessions.some((s) => s.fileId === agent?.parentSessionId)).toBe(true);
+	});
+});
+
+describe("scanGemini, again and for a read", () => {
+	it("a file unchanged since the last scan keeps its id unopened; a new one is read whole for the fold, bytes as on disk", async () => {
+		const home = join(FIXTURES, "gemini-cli", "0.61.0", "home");
+		const first = await scanGemini(home);
+		const session = first.find((f) => f.kind === "session")!;
+		const known = new Map(first.map((f) => [f.path, f.path === session.path ? { ...f, fileId: "as-known-before" } : f]));
+		const prefetch = new Map<string, { bytes: Buffer; ino: number }>();
+		const again = await scanGemini(home, known, prefetch);
+		expect(again.find((f) => f.path === session.path)?.fileId).toBe("as-known-before");
+		// Nothing changed: nothing opened, nothing kept.
+		expect(prefetch.size).toBe(0);
+		const fresh = new Map<string, { bytes: Buffer; ino: number }>();
+		await scanGemini(home, undefined, fresh);
+		expect(fresh.size).toBe(first.filter((f) => f.kind === "session").length);
+		expect(fresh.get(session.path)?.bytes.equals(readFileSync(session.path))).toBe(true);
+		expect(fresh.get(session.path)?.ino).toBe(session.ino);
 	});
 });
 
