@@ -10,13 +10,13 @@ import type { AgentRoots } from "./transcript-source";
  * Aider keeps its history in the repository: the enabled projects' folders are where it is read.
  * @param claudeProjects Claude Code's `projects/` folder, found as before (`--claude-dir`, the settings, `$CLAUDE_CONFIG_DIR`).
  */
-export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs" | "projects">, claudeProjects: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): AgentRoots {
+export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs"> & Partial<Pick<Settings, "projects">>, claudeProjects: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): AgentRoots {
 	const on = new Set(settings.agents);
 	const roots: AgentRoots = {};
 	if (on.has("claude-code")) roots["claude-code"] = claudeProjects;
 	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (env.CODEX_HOME?.trim() || join(home, ".codex"));
 	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(env.GEMINI_CLI_HOME?.trim() || home, ".gemini");
 	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (env.COPILOT_HOME?.trim() || join(home, ".copilot"));
-	if (on.has("aider")) roots.aider = settings.projects.filter((p) => p.enabled).map((p) => p.path);
+	if (on.has("aider")) roots.aider = (settings.projects ?? []).filter((p) => p.enabled).map((p) => p.path);
 	return roots;
 }
