@@ -21,7 +21,7 @@ function record(projectKey: string, title: string): SessionRecord {
 		projectKey,
 		project: projectKey.split("/").at(-1)!,
 		notePath: `AI Conversations/${title}.md`,
-		digest: { version: 1, sessionId: title, agent: "claude-code", title, models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+		digest: { version: 1, sessionId: title, agent: "claude-code", title, models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, usage: [] },
 		tags: [],
 		keywords: ["word"],
 	};

@@ -10,10 +10,11 @@ import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
+import { usageDays, type UsageDay } from "./usage-days";
 import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, userAnswers, type Check, type Commit } from "./work-signals";
 
 /** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 3;
+export const DIGEST_VERSION = 4;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -63,6 +64,8 @@ export interface SessionDigest {
 	subagents: { description: string; type?: string; agentId?: string }[];
 	/** `costUsd` when the agent says what the session cost (Aider). */
 	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd?: number };
+	/** Tokens by local day and model, its sub-agents' included (the charts and the cost estimate read these). */
+	usage: UsageDay[];
 }
 
 /**
@@ -153,6 +156,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		tools: unique(calls.map((c) => c.name)),
 		subagents: subagentCallsOf(model).map(describeSubagent),
 		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation, ...(model.tokens.costUsd === undefined ? {} : { costUsd: model.tokens.costUsd }) },
+		usage: usageDays(model, agents),
 	};
 }
 

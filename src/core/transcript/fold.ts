@@ -294,7 +294,8 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 			tokens.cacheCreation -= before.cacheCreationInputTokens;
 			tokens.cacheRead -= before.cacheReadInputTokens;
 		}
-		model.index.usageByMessage.set(id, usage);
+		// When and by which model, for usage per day and model (counted at the message's last value too).
+		model.index.usageByMessage.set(id, { ...usage, at: record.timestamp, model: record.model });
 	} else if (!usage) {
 		return;
 	}

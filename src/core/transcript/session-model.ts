@@ -1,6 +1,9 @@
 import type { AgentId } from "./agents";
 import type { Usage } from "./records";
 
+/** A message's usage as the fold keeps it: its last value, when it was written and by which model. */
+export type MessageUsage = Usage & { at?: string; model?: string };
+
 export type PromptKind = "prompt" | "command" | "shell";
 
 export interface ToolResult {
@@ -148,7 +151,7 @@ export interface SessionIndex {
 	/** Hashes of the uuids folded so far (see `hash53`). */
 	seenUuids: Set<number>;
 	/** Last usage seen per message, keyed by the hash of its id. */
-	usageByMessage: Map<number, Usage>;
+	usageByMessage: Map<number, MessageUsage>;
 	calls: Map<string, ToolCall>;
 	/**
 	 * Sets of the model's longer lists, made once a list is long (see `addOnce` in model-building.ts):
@@ -170,7 +173,7 @@ export interface SessionIndex {
 
 export type SerializedSession = Omit<SessionModel, "index"> & {
 	seenUuids: number[];
-	usageByMessage: [number, Usage][];
+	usageByMessage: [number, MessageUsage][];
 	sidechain?: string;
 	retainedChars: number;
 	redactedEvents?: number;

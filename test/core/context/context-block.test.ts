@@ -27,6 +27,7 @@ function digest(id: string, day: string, extra: Partial<SessionDigest> = {}): Se
 		tools: [],
 		subagents: [],
 		tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		usage: [],
 		...extra,
 	};
 }
