@@ -68,7 +68,7 @@ describe("session notes from real Claude Code sessions", () => {
 		expect(notes).toHaveLength(2);
 		const english = readFileSync(join(folder, notes.find((n) => n.includes("Add a Dockerfile"))!), "utf8");
 		expect(english).toContain(`session_id: ${first.sessionId}`);
-		expect(english).toContain("### You\n\nAdd a Dockerfile and an Invoice type for the billing service");
+		expect(english).toContain("### You · 1\n\nAdd a Dockerfile and an Invoice type for the billing service");
 		expect(english).toContain("**Tasks:**\n1. Add a Dockerfile and an Invoice type for the billing service\n    - Added a Dockerfile for Node 20 and src/invoice.ts with the Invoice type.");
 		// Paths in the body are the project's own.
 		expect(english).toContain("**Files touched:**\n- `Dockerfile`\n- `src/invoice.ts`");

@@ -112,8 +112,10 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 	let speaker: "user" | "assistant" | undefined;
 	// The assistant by its agent's name: "Claude" for Claude Code (as the notes always said), "Codex", "Gemini CLI".
 	const assistant = session.model.agent === undefined ? "Claude" : AGENT_NAMES[session.model.agent];
+	let turn = 0;
 	for (const event of session.model.events) {
-		const block = renderEvent(event, detail, agents, session.model.cwd);
+		if (event.kind === "prompt") turn++;
+		const block = renderEvent(event, detail, agents, session.model.cwd, turn);
 		if (!block) continue;
 		// A heading where the speaker changes, so a long session reads as a dialogue.
 		const now = event.kind === "prompt" ? "user" : "assistant";
@@ -124,12 +126,20 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 	return out.join("\n\n");
 }
 
-function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyMap<string, LinkedSubagent>, root: string | undefined): string | undefined {
+/**
+ * The heading of a session's `turn`th prompt (1-based, in the order of its prompt events): the
+ * stable anchor a search result opens (`note#You · 3`). A session that grows only adds turns.
+ */
+export function turnHeading(turn: number): string {
+	return `You · ${turn}`;
+}
+
+function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyMap<string, LinkedSubagent>, root: string | undefined, turn: number): string | undefined {
 	switch (event.kind) {
 		case "prompt": {
 			const images = event.images > 0 ? `\n\n_(${event.images} image${event.images > 1 ? "s" : ""} attached)_` : "";
-			if (event.promptKind === "prompt") return `### You\n\n${safeMarkdown(event.text)}${images}`;
-			return `### You\n\n${code(event.text)}${images}`;
+			if (event.promptKind === "prompt") return `### ${turnHeading(turn)}\n\n${safeMarkdown(event.text)}${images}`;
+			return `### ${turnHeading(turn)}\n\n${code(event.text)}${images}`;
 		}
 		case "text":
 			return event.sidechain ? undefined : safeMarkdown(event.text);
