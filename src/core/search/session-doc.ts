@@ -1,0 +1,33 @@
+import type { StoredDigest } from "../digest/session-digest";
+import type { SessionEvent } from "../transcript/session-model";
+import type { SearchDoc, SearchTurn } from "./session-search";
+
+/**
+ * What search reads of a session: turn 0 its digest (title, requests, outcomes, open items,
+ * decisions, tags, files), then each prompt with the assistant's words that answer it, numbered
+ * as the note numbers its `### You · n` headings (every prompt event counts). Tool input and
+ * output and thinking stay out: they are the note's folded parts, not what a person remembers.
+ * @param events the session's events, from its stored (redacted) model; none: the digest alone.
+ */
+export function sessionSearchDoc(id: string, digest: StoredDigest, tags: readonly string[], events: readonly SessionEvent[] = []): SearchDoc {
+	const turns: SearchTurn[] = [];
+	const digestText = [digest.title, ...digest.asked, ...digest.tasks.flatMap((t) => t.result), ...digest.done, ...digest.open, ...digest.decisions, ...tags, ...digest.filesTouched].join("\n");
+	turns.push({ turn: 0, text: digestText });
+	let turn = 0;
+	let parts: string[] = [];
+	const flush = () => {
+		if (turn > 0 && parts.length > 0) turns.push({ turn, text: parts.join("\n\n") });
+		parts = [];
+	};
+	for (const event of events) {
+		if (event.kind === "prompt") {
+			flush();
+			turn++;
+			parts.push(event.text);
+		} else if (event.kind === "text" && !event.sidechain && turn > 0) {
+			parts.push(event.text);
+		}
+	}
+	flush();
+	return { id, turns };
+}
