@@ -2,6 +2,7 @@ import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
 import { isAgentId, type AgentId } from "./transcript/agents";
+import { readPriceTable, type ModelPrice } from "./usage/model-prices";
 
 /**
  * Settings shared by the plugin (data.json) and the CLI (which reads the same file).
@@ -65,6 +66,8 @@ export interface Settings {
 	debounceMs: number;
 	/** The agents whose sessions are read (each from its folder on this device, when it has one). */
 	agents: AgentId[];
+	/** The user's prices per model (dollars per million tokens), over the bundled table, for the cost estimates. */
+	prices: Record<string, ModelPrice>;
 	/** This device's Claude Code folder (holding `projects/`); unset: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
 	claudeDir?: string;
 	/** This device's folder of each other agent (`~/.codex`, `~/.gemini`…); unset: the agent's own default. */
@@ -90,6 +93,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	watch: true,
 	debounceMs: 2000,
 	agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"] as AgentId[],
+	prices: {},
 	projects: [],
 });
 
@@ -104,7 +108,7 @@ export const DEFAULT_PROJECT: Omit<ProjectSettings, "path"> = Object.freeze({
 });
 
 /** Keys of data.json this version reads; anything else (from a newer version, say) is kept as it is. */
-const KNOWN_KEYS = new Set(["version", "notesFolder", "memoryFolder", "detail", "tagPrefix", "keywordRules", "redaction", "excludedProjects", "watch", "debounceMs", "devices", "projects", "claudeDir", "agents"]);
+const KNOWN_KEYS = new Set(["version", "notesFolder", "memoryFolder", "detail", "tagPrefix", "keywordRules", "redaction", "excludedProjects", "watch", "debounceMs", "devices", "projects", "claudeDir", "agents", "prices"]);
 const KNOWN_DEVICE_KEYS = new Set(["claudeDir", "agentDirs", "projects"]);
 
 /**
@@ -149,8 +153,9 @@ export function storeSettings(settings: Settings, raw: unknown, hostname: string
 	const devices: Record<string, unknown> = {};
 	if (isRecord(o.devices)) for (const [key, value] of Object.entries(o.devices)) if (key !== id) devices[key] = value;
 	devices[id] = entry;
-	const { version: _version, ...values } = shared;
-	return { version: SETTINGS_VERSION, ...values, ...unknownKeys, devices };
+	// No price table of one's own: no key, so data.json stays as it was for everyone else.
+	const { version: _version, prices, ...values } = shared;
+	return { version: SETTINGS_VERSION, ...values, ...(Object.keys(prices).length > 0 ? { prices } : {}), ...unknownKeys, devices };
 }
 
 function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "agentDirs" | "projects"> {
@@ -177,6 +182,7 @@ function readShared(o: Record<string, unknown>): Omit<Settings, "claudeDir" | "a
 		watch: typeof o.watch === "boolean" ? o.watch : DEFAULT_SETTINGS.watch,
 		debounceMs: typeof o.debounceMs === "number" && Number.isFinite(o.debounceMs) ? clampDebounce(o.debounceMs) : DEFAULT_SETTINGS.debounceMs,
 		agents: Array.isArray(o.agents) ? [...new Set(o.agents.filter(isAgentId))] : [...DEFAULT_SETTINGS.agents],
+		prices: readPriceTable(o.prices),
 	};
 }
 

@@ -58,6 +58,7 @@ describe("settings version 2", () => {
 			watch: true,
 			debounceMs: 2000,
 			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"],
+			prices: {},
 			projects: [V1.projects[0]],
 		});
 
@@ -295,5 +296,14 @@ describe("recall triggers per project", () => {
 		expect(contextFilesOf(p!)).toEqual(["CLAUDE.md", "GEMINI.md", "AGENTS.md"]);
 		expect(q?.alsoWriteTo).toBeUndefined();
 		expect(contextFilesOf(q!)).toEqual(["CLAUDE.md"]);
+	});
+});
+
+describe("price overrides", () => {
+	it("keeps entries with an input and an output price, cache prices defaulting to 0, and drops the rest", () => {
+		const { settings } = migrateSettings({ version: 2, prices: { "claude-opus-4-8": { input: 5, output: 25, cacheRead: 0.5 }, bad: { input: -1, output: 2 }, "": { input: 1, output: 1 }, text: "x" } });
+		expect(settings.prices).toEqual({ "claude-opus-4-8": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 0 } });
+		const stored = storeSettings(settings, {}, "laptop");
+		expect(migrateSettings(stored, "laptop").settings.prices).toEqual(settings.prices);
 	});
 });

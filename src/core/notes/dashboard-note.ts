@@ -1,0 +1,47 @@
+import { count, dollars, minutes, tokens, type Chart } from "../charts/dashboard-charts";
+import { serializeSvg } from "../charts/svg";
+import { PRICES_AS_OF } from "../usage/model-prices";
+import type { UsageSummary } from "../usage/usage-summary";
+import { renderFrontmatter } from "./frontmatter";
+
+export interface DashboardFiles {
+	/** The note's body (its generated region; `mergeNote` keeps the user's text around it). */
+	frontmatter: string;
+	body: string;
+	/** Vault path of each picture and its bytes. */
+	svgs: { path: string; text: string }[];
+}
+
+/**
+ * The dashboard note: the totals, then every picture embedded from an SVG file beside it
+ * (`<notes folder>/Dashboard/<chart>.svg`), so a phone or a vault without the plugin shows the same.
+ * Deterministic: the same sessions give the same bytes, and unchanged pictures are not rewritten.
+ */
+export function renderDashboard(notesFolder: string, summary: UsageSummary, charts: readonly Chart[], sessions: number): DashboardFiles {
+	const folder = `${notesFolder}/Dashboard`;
+	const totals = summary.tokens.reduce((t, u) => ({ input: t.input + u.input, output: t.output + u.output, cacheRead: t.cacheRead + u.cacheRead, cacheWrite: t.cacheWrite + u.cacheWrite }), { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+	const active = summary.activity.reduce((n, a) => n + a.activeMinutes, 0);
+	const first = summary.activity[0]?.day;
+	const last = summary.activity.at(-1)?.day;
+	const lines = [
+		"# Sessions dashboard",
+		"",
+		first && last ? `${count(sessions)} sessions from ${first} to ${last}, ${minutes(active)} active.` : "No sessions yet.",
+		"",
+		"| | tokens |",
+		"| --- | ---: |",
+		`| input | ${tokens(totals.input)} |`,
+		`| output | ${tokens(totals.output)} |`,
+		`| cache read | ${tokens(totals.cacheRead)} |`,
+		`| cache write | ${tokens(totals.cacheWrite)} |`,
+		"",
+		`Estimated cost: **${dollars(summary.totalCost)}**, an estimate from list prices as of ${PRICES_AS_OF} (your own prices in the plugin's settings win)${summary.unpriced.length > 0 ? `; models without a price, not counted: ${summary.unpriced.join(", ")}` : ""}. A subscription is billed otherwise.`,
+		"",
+		...charts.flatMap((c) => [`![[${folder}/${c.id}.svg]]`, ""]),
+	];
+	return {
+		frontmatter: renderFrontmatter([["aliases", ["Sessions dashboard"]]]),
+		body: lines.join("\n"),
+		svgs: charts.map((c) => ({ path: `${folder}/${c.id}.svg`, text: `${serializeSvg(c.svg)}\n` })),
+	};
+}

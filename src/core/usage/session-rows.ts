@@ -1,0 +1,71 @@
+import { format } from "date-fns";
+import type { StoredDigest } from "../digest/session-digest";
+import type { UsageDay } from "../digest/usage-days";
+import { relativeTo } from "../notes/relative-path";
+import { codeUnitOrder } from "../text/code-unit-order";
+import type { AgentId } from "../transcript/agents";
+
+/** What the sync keeps of a session that the view and the dashboard read (a `SessionRecord`'s shape). */
+export interface SessionSource {
+	project: string;
+	notePath: string;
+	deleted?: boolean;
+	digest: StoredDigest;
+	tags: string[];
+}
+
+/** One session as the Sessions view lists it and the charts count it. */
+export interface SessionRow {
+	/** Its transcript path: the key of the sync's record and of the search index. */
+	id: string;
+	title: string;
+	project: string;
+	agent: AgentId;
+	started?: string;
+	/** Local day it started (`YYYY-MM-DD`), as its note's name says. */
+	day?: string;
+	activeMinutes: number;
+	prompts: number;
+	tags: string[];
+	/** Files it wrote or edited, relative to its project. */
+	files: string[];
+	notePath: string;
+	/** The user deleted its note: it still counts, and opening it says so. */
+	deleted: boolean;
+	usage: UsageDay[];
+	/** All its tokens (input, output, cache read and write), sub-agents' included: the size the list shows. */
+	tokens: number;
+}
+
+/** The sessions newest first (then by title and key), sub-agent transcripts aside, each from its record. */
+export function sessionRows(records: Readonly<Record<string, SessionSource>>): SessionRow[] {
+	const rows: SessionRow[] = [];
+	for (const [id, r] of Object.entries(records)) {
+		const d = r.digest;
+		// Older digests have no usage: their totals, on their first day, under their first model.
+		const usage = d.usage ?? (d.startedAt ? [{ day: localDay(d.startedAt)!, model: d.models[0] ?? "unknown", ...d.tokens }] : []);
+		rows.push({
+			id,
+			title: d.title,
+			project: r.project,
+			agent: d.agent ?? "claude-code",
+			started: d.startedAt,
+			day: localDay(d.startedAt),
+			activeMinutes: d.activeMinutes ?? 0,
+			prompts: d.prompts,
+			tags: r.tags,
+			files: d.filesTouched.map((f) => relativeTo(f, d.projectPath)),
+			notePath: r.notePath,
+			deleted: r.deleted === true,
+			usage,
+			tokens: usage.reduce((n, u) => n + u.input + u.output + u.cacheRead + u.cacheWrite, 0),
+		});
+	}
+	return rows.sort((a, b) => codeUnitOrder(b.started ?? "", a.started ?? "") || codeUnitOrder(a.title, b.title) || codeUnitOrder(a.id, b.id));
+}
+
+export function localDay(iso: string | undefined): string | undefined {
+	if (!iso) return undefined;
+	const date = new Date(iso);
+	return Number.isNaN(date.getTime()) ? undefined : format(date, "yyyy-MM-dd");
+}
