@@ -17,6 +17,9 @@ import { SyncController } from "./obsidian/sync-controller";
 import { RenameLog } from "./obsidian/rename-log";
 import { SyncLog, SyncLogModal } from "./obsidian/sync-log";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
+import { SESSIONS_VIEW_TYPE, SessionsView } from "./obsidian/sessions-view";
+import { writeDashboardNote } from "./obsidian/dashboard-command";
+import { SessionCatalog } from "./node/session-catalog";
 
 /**
  * Lifecycle and wiring only. `onload` registers commands, the status bar and the ribbon icon and
@@ -36,10 +39,17 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
-		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames);
+		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames, () => this.refreshSessionsViews());
 		// A note or folder the user moves keeps its session, index, packet or fact.
 		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.renames.add(oldPath, file.path)));
 		this.addRibbonIcon("messages-square", "Sync AI conversations", () => void this.syncNow({ manual: true }));
+		// The view reads nothing until it opens (the sessions, then the search index in the background).
+		this.registerView(SESSIONS_VIEW_TYPE, (leaf) => new SessionsView(leaf, {
+			source: () => this.sessionCatalog(),
+			prices: () => this.settings.prices,
+			writeDashboard: (rows) => writeDashboardNote(this.app, this.settings, rows),
+		}));
+		this.addRibbonIcon("history", "Open AI sessions", () => void this.openSessionsView());
 		this.addCommands();
 		this.addSettingTab(
 			new SettingsTab(this.app, this, {
@@ -163,6 +173,17 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			name: "Save selection as memory fact",
 			editorCallback: (editor, ctx) => saveSelectionAsFact(this.app, this.settings, editor, ctx.file),
 		});
+		this.addCommand({ id: "open-sessions-view", name: "Open sessions view", callback: () => void this.openSessionsView() });
+		this.addCommand({
+			id: "update-sessions-dashboard",
+			name: "Update sessions dashboard",
+			callback: async () => {
+				await this.start();
+				const catalog = this.sessionCatalog();
+				if (!catalog) new Notice("This plugin needs a vault on the local file system (desktop).");
+				else new Notice(await writeDashboardNote(this.app, this.settings, await catalog.rows()));
+			},
+		});
 		this.addCommand({ id: "review-proposed-facts", name: "Review proposed facts", callback: () => new ReviewFactsModal(this.app, this.settings).open() });
 		this.addCommand({ id: "install-claude-code-hooks", name: "Install Claude Code hooks", callback: () => void this.withHooksPlace(installHooksFromPlugin) });
 		this.addCommand({ id: "remove-claude-code-hooks", name: "Remove Claude Code hooks", callback: () => void this.withHooksPlace(removeHooksFromPlugin) });
@@ -177,6 +198,29 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		}
 		const claudeDir = this.settings.claudeDir ?? claudeConfigDir();
 		await action({ claudeDir, vault, configDir: this.app.vault.configDir, pluginDir: join(vault, this.manifest.dir ?? "") });
+	}
+
+	/** The Sessions view in the right sidebar: the open one, or a new one. */
+	private async openSessionsView(): Promise<void> {
+		await this.start();
+		const workspace = this.app.workspace;
+		let leaf = workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)[0];
+		if (!leaf) {
+			leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
+			await leaf.setViewState({ type: SESSIONS_VIEW_TYPE, active: true });
+		}
+		await workspace.revealLeaf(leaf);
+	}
+
+	/** Open Sessions views read the sessions again: only what changed is indexed and drawn again. */
+	private refreshSessionsViews(): void {
+		for (const leaf of this.app.workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)) if (leaf.view instanceof SessionsView) void leaf.view.refresh();
+	}
+
+	/** What the sync prepared in the plugin's state folder, read by the Sessions view. */
+	private sessionCatalog(): SessionCatalog | undefined {
+		const vault = this.vaultPath();
+		return vault === undefined ? undefined : new SessionCatalog(join(vault, this.manifest.dir ?? "", "state"));
 	}
 
 	/** data.json changed on disk (the CLI's `projects add`, or a vault sync from another device). */

@@ -86,12 +86,14 @@ describe("the plugin", () => {
 			["update-claude-md", "Update CLAUDE.md now", undefined],
 			["open-latest-session", "Open latest session of this project", undefined],
 			["save-selection-as-memory-fact", "Save selection as memory fact", undefined],
+			["open-sessions-view", "Open sessions view", undefined],
+			["update-sessions-dashboard", "Update sessions dashboard", undefined],
 			["review-proposed-facts", "Review proposed facts", undefined],
 			["install-claude-code-hooks", "Install Claude Code hooks", undefined],
 			["remove-claude-code-hooks", "Remove Claude Code hooks", undefined],
 		]);
 		expect(l.stub.statusBarItems[0]?.textContent).toBe("AI memory: idle");
-		expect(l.stub.ribbonIcons.map((r) => r.title)).toEqual(["Sync AI conversations"]);
+		expect(l.stub.ribbonIcons.map((r) => r.title)).toEqual(["Sync AI conversations", "Open AI sessions"]);
 		expect(l.vault.getFiles()).toEqual([]);
 	});
 

@@ -27,6 +27,8 @@ export class SyncController {
 		private readonly status: StatusBar,
 		private readonly log: SyncLog,
 		private readonly renames: RenameLog,
+		/** After each sync that finished (the Sessions view reads what it prepared). */
+		private readonly onSynced: () => void = () => undefined,
 	) {}
 
 	/** Resolves with the report of the run that covered this request (undefined when stopped or failed). */
@@ -65,6 +67,7 @@ export class SyncController {
 			});
 			progress?.hide();
 			this.report(report, job);
+			this.onSynced();
 			return report;
 		} catch (error) {
 			progress?.hide();

@@ -89,6 +89,6 @@ describe.skipIf(!existsSync(CCUSAGE))("usage per day agrees with ccusage", () =>
 		expect(unexplained).toEqual([]);
 		expect(theirs.size).toBeGreaterThan(3);
 		// Printed for the README: how many days agree to the token.
-		console.log(`usage per day vs ccusage: ${days.length - differ.length} of ${days.length} days equal; ${differ.length} differ, each a day with sub-agent progress records (${differ.join(", ")})`);
+		process.stdout.write(`usage per day vs ccusage: ${days.length - differ.length} of ${days.length} days equal; ${differ.length} differ, each a day with sub-agent progress records (${differ.join(", ")})\n`);
 	});
 });

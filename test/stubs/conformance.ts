@@ -71,6 +71,9 @@ type Implemented = [
 	[Real.ValueComponent<boolean>, Stub.ValueComponent<boolean>],
 	[Real.BaseComponent, Stub.BaseComponent],
 	[Real.MarkdownFileInfo, StubEditorContext],
+	// After MarkdownFileInfo: a MarkdownView is both, and an editor command is given the stub's context.
+	[Real.ItemView, Stub.ItemView],
+	[Real.View, Stub.View],
 	[Real.Editor, Stub.Editor],
 	[Real.Events, Stub.Events],
 	[Real.Component, Stub.Component],
@@ -158,7 +161,9 @@ type Checked =
 	| "ExtraButtonComponent"
 	| "Setting"
 	| "Modal"
-	| "WorkspaceLeaf";
+	| "WorkspaceLeaf"
+	| "View"
+	| "ItemView";
 
 export type Checks = [
 	Expect<Equal<Exclude<keyof typeof Stub, Checked>, never>>,
@@ -179,8 +184,13 @@ export type Checks = [
 	Expect<Conforms<Stub.Vault, Real.Vault, /* test-only: a note's text without awaiting; handlers attached */ "cachedText" | "listenerCount", "adapter">>,
 	Expect<Conforms<Stub.FileManager, Real.FileManager>>,
 	Expect<Conforms<Stub.MetadataCache, Real.MetadataCache>>,
-	Expect<Conforms<Stub.Workspace, Real.Workspace, /* test-only: the layout becomes ready; the open file; files opened */ "ready" | "listenerCount" | "activeFile" | "opened">>,
-	Expect<Conforms<Stub.WorkspaceLeaf, Real.WorkspaceLeaf>>,
+	Expect<Conforms<Stub.Workspace, Real.Workspace, /* test-only: the layout becomes ready; the open file; files opened */ "ready" | "listenerCount" | "activeFile" | "opened" | "app" | "viewCreators" | "leaves" | "openedLinks">>,
+	Expect<Conforms<Stub.WorkspaceLeaf, Real.WorkspaceLeaf, /* test-only: the workspace it belongs to */ "workspace">>,
+	// `open`/`close`: the app's own lifecycle around onOpen/onClose, which tests drive.
+	Expect<Conforms<Stub.View, Real.View, "open" | "close">>,
+	Expect<ConstructorConforms<typeof Stub.View, typeof Real.View>>,
+	Expect<Conforms<Stub.ItemView, Real.ItemView, "open" | "close">>,
+	Expect<ConstructorConforms<typeof Stub.ItemView, typeof Real.ItemView>>,
 	Expect<Conforms<Stub.App, Real.App>>,
 
 	Expect<Conforms<Stub.Plugin, Real.Plugin, /* test-only: what the plugin registered */ "commands" | "statusBarItems" | "ribbonIcons" | "settingTabs" | "intervals" | "data">>,

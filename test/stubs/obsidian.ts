@@ -252,6 +252,12 @@ export interface App {
 export class Workspace extends Events {
 	layoutReady = false;
 	private readonly waiting: (() => unknown)[] = [];
+	/** Test-only: the views plugins registered, by type. */
+	readonly viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
+	/** Test-only: the leaves holding a view, in the order they were opened. */
+	readonly leaves: WorkspaceLeaf[] = [];
+	/** Test-only: the link texts opened, in order (`note.md#heading`). */
+	readonly openedLinks: string[] = [];
 	onLayoutReady(callback: () => unknown): void {
 		if (this.layoutReady) void callback();
 		else this.waiting.push(callback);
@@ -271,13 +277,107 @@ export class Workspace extends Events {
 	getLeaf(_newLeaf?: boolean | "tab" | "split" | "window", _direction?: "vertical" | "horizontal"): WorkspaceLeaf {
 		return new WorkspaceLeaf(this);
 	}
+	/** A leaf in the right sidebar (always there in the stub). */
+	getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+		return new WorkspaceLeaf(this);
+	}
+	getLeavesOfType(viewType: string): WorkspaceLeaf[] {
+		return this.leaves.filter((l) => l.view?.getViewType() === viewType);
+	}
+	async revealLeaf(_leaf: WorkspaceLeaf): Promise<void> {}
+	detachLeavesOfType(viewType: string): void {
+		for (const leaf of this.getLeavesOfType(viewType)) leaf.detach();
+	}
+	/** Opens a link as the app does from a note: the path's file, at the heading or block after `#`. */
+	async openLinkText(linktext: string, _sourcePath: string, _newLeaf?: boolean | "tab" | "split" | "window", _openViewState?: unknown): Promise<void> {
+		this.openedLinks.push(linktext);
+		const path = linktext.split("#")[0] ?? "";
+		const vault = this.app?.vault;
+		const file = vault?.getFileByPath(path) ?? vault?.getFileByPath(`${path}.md`) ?? null;
+		if (file) {
+			this.opened.push(file);
+			this.activeFile = file;
+		}
+	}
+	/** Test-only: the app this workspace belongs to (views get it; links resolve in its vault). */
+	app: App | undefined;
 }
 
 export class WorkspaceLeaf {
-	constructor(private readonly workspace: Workspace) {}
+	view!: View;
+	constructor(readonly workspace: Workspace) {}
 	async openFile(file: TFile): Promise<void> {
 		this.workspace.opened.push(file);
 		this.workspace.activeFile = file;
+	}
+	/** Puts the registered view of that type in this leaf and opens it, as the app does. */
+	async setViewState(viewState: { type: string; active?: boolean }, _eState?: unknown): Promise<void> {
+		const create = this.workspace.viewCreators.get(viewState.type);
+		if (!create) throw new Error(`No view of type ${viewState.type}`);
+		if (this.view) await this.view.close();
+		this.view = create(this);
+		if (!this.workspace.leaves.includes(this)) this.workspace.leaves.push(this);
+		await this.view.open(document.body);
+	}
+	detach(): void {
+		const i = this.workspace.leaves.indexOf(this);
+		if (i >= 0) this.workspace.leaves.splice(i, 1);
+		void this.view?.close();
+	}
+}
+
+/** A pane's content. `open` and `close` are the app's lifecycle around `onOpen` and `onClose`. */
+export abstract class View extends Component {
+	app: App;
+	icon = "";
+	navigation = false;
+	leaf: WorkspaceLeaf;
+	containerEl: HTMLElement;
+	scope: null = null;
+	constructor(leaf: WorkspaceLeaf) {
+		super();
+		this.leaf = leaf;
+		const app = leaf.workspace.app;
+		if (!app) throw new Error("The stub's workspace has no app: make it with stubApp().");
+		this.app = app;
+		this.containerEl = div(undefined, "workspace-leaf-content");
+	}
+	/** Test-only (the app's own): shows the view in `parent` and runs `onOpen`. */
+	async open(parent: Node): Promise<void> {
+		parent.appendChild(this.containerEl);
+		this.load();
+		await this.onOpen();
+	}
+	/** Test-only (the app's own): runs `onClose` and takes the view out. */
+	async close(): Promise<void> {
+		await this.onClose();
+		this.unload();
+		this.containerEl.remove();
+	}
+	protected async onOpen(): Promise<void> {}
+	protected async onClose(): Promise<void> {}
+	abstract getViewType(): string;
+	abstract getDisplayText(): string;
+	getIcon(): string {
+		return this.icon;
+	}
+	onResize(): void {}
+}
+
+/** A view with a header (`containerEl.children[0]`) and its content (`contentEl`). */
+export abstract class ItemView extends View {
+	contentEl: HTMLElement;
+	constructor(leaf: WorkspaceLeaf) {
+		super(leaf);
+		div(this.containerEl, "view-header");
+		this.contentEl = div(this.containerEl, "view-content");
+	}
+	addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+		const el = div(this.containerEl.children[0] as HTMLElement, "clickable-icon view-action");
+		el.setAttribute("aria-label", title);
+		el.dataset.icon = icon;
+		el.addEventListener("click", (evt) => void callback(evt));
+		return el;
 	}
 }
 
@@ -322,6 +422,10 @@ export abstract class Plugin extends Component {
 	}
 	addSettingTab(tab: PluginSettingTab): void {
 		this.settingTabs.push(tab);
+	}
+	registerView(type: string, viewCreator: (leaf: WorkspaceLeaf) => View): void {
+		this.app.workspace.viewCreators.set(type, viewCreator);
+		this.register(() => this.app.workspace.viewCreators.delete(type));
 	}
 	registerEvent(ref: EventRef): void {
 		this.register(() => ref.detach());
@@ -381,6 +485,7 @@ type Helpers = {
 	addClass(...cls: string[]): void;
 	removeClass(...cls: string[]): void;
 	toggleClass(cls: string, on: boolean): void;
+	setCssProps(props: Record<string, string>): void;
 };
 
 /** Obsidian's additions to HTMLElement, on the test DOM's prototype (once). */
@@ -418,6 +523,9 @@ function installDomHelpers(): void {
 		},
 		toggleClass(cls, on) {
 			this.classList.toggle(cls, on);
+		},
+		setCssProps(props) {
+			for (const [k, v] of Object.entries(props)) this.style.setProperty(k, v);
 		},
 	};
 	Object.assign(proto, helpers);

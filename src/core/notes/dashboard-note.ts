@@ -2,7 +2,9 @@ import { count, dollars, minutes, tokens, type Chart } from "../charts/dashboard
 import { serializeSvg } from "../charts/svg";
 import { PRICES_AS_OF } from "../usage/model-prices";
 import type { UsageSummary } from "../usage/usage-summary";
+import type { NoteStore } from "../ports";
 import { renderFrontmatter } from "./frontmatter";
+import { mergeNote } from "./note-regions";
 
 export interface DashboardFiles {
 	/** The note's body (its generated region; `mergeNote` keeps the user's text around it). */
@@ -44,4 +46,22 @@ export function renderDashboard(notesFolder: string, summary: UsageSummary, char
 		body: lines.join("\n"),
 		svgs: charts.map((c) => ({ path: `${folder}/${c.id}.svg`, text: `${serializeSvg(c.svg)}\n` })),
 	};
+}
+
+/**
+ * Writes the dashboard through a note store: each picture only when its bytes changed, the note
+ * with the user's text around its generated region kept. Returns the paths written.
+ */
+export async function writeDashboard(store: NoteStore, path: string, files: DashboardFiles): Promise<{ written: string[]; problem?: string }> {
+	const written: string[] = [];
+	for (const svg of files.svgs) {
+		const before = await store.read(svg.path);
+		if (before === svg.text) continue;
+		if (await store.write(svg.path, svg.text, before)) written.push(svg.path);
+	}
+	const before = await store.read(path);
+	const merged = mergeNote(before, files.frontmatter, files.body);
+	if (!merged.ok) return { written, problem: `${path}: ${merged.reason}` };
+	if (merged.text !== before && (await store.write(path, merged.text, before))) written.push(path);
+	return { written };
 }

@@ -89,3 +89,12 @@ describe("charts", () => {
 		expect(cost).toContain("no price for claude-opus-4-8");
 	});
 });
+
+describe("the plugin's stylesheet", () => {
+	it("styles every class the charts use, as the SVG files' own style does", async () => {
+		const { readFileSync } = await import("node:fs");
+		const css = readFileSync(new URL("../../../styles.css", import.meta.url), "utf8");
+		const used = new Set(dashboardCharts(summarizeUsage(many)).flatMap((c) => [...serializeSvg(c.svg).matchAll(/class="([^"]+)"/g)].map((m) => m[1]!)));
+		for (const cls of used) expect(css, cls).toContain(`.${cls}`);
+	});
+});

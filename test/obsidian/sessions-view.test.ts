@@ -1,0 +1,285 @@
+// @vitest-environment happy-dom
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Notice, Vault } from "../stubs/obsidian";
+import { stubApp } from "../stubs/app";
+import manifest from "../../manifest.json";
+import AiConversationMemoryPlugin from "../../src/main";
+import { SESSIONS_VIEW_TYPE, SessionsView, type SessionsSource } from "../../src/obsidian/sessions-view";
+import type { SessionRow } from "../../src/core/usage/session-rows";
+import type { SearchDoc } from "../../src/core/search/session-search";
+
+const repo = resolve(__dirname, "..", "..");
+let claudeDir: string;
+let vaultDir: string;
+let saved: string | undefined;
+
+beforeEach(() => {
+	claudeDir = mkdtempSync(join(tmpdir(), "view-claude-"));
+	vaultDir = mkdtempSync(join(tmpdir(), "view-vault-"));
+	cpSync(join(repo, "examples", "claude-projects"), join(claudeDir, "projects"), { recursive: true });
+	saved = process.env.CLAUDE_CONFIG_DIR;
+	process.env.CLAUDE_CONFIG_DIR = claudeDir;
+});
+afterEach(() => {
+	if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+	else process.env.CLAUDE_CONFIG_DIR = saved;
+	rmSync(claudeDir, { recursive: true, force: true });
+	rmSync(vaultDir, { recursive: true, force: true });
+	document.body.replaceChildren();
+});
+
+async function waitFor(done: () => boolean, ms = 5_000): Promise<void> {
+	for (let i = 0; i < ms / 10 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+	expect(done()).toBe(true);
+}
+
+function key(target: EventTarget, k: string): void {
+	target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
+}
+
+function type(input: HTMLInputElement, text: string): void {
+	input.value = text;
+	input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+function rowsShown(view: SessionsView): HTMLElement[] {
+	return Array.from(view.contentEl.querySelectorAll<HTMLElement>(".acm-session-row"));
+}
+
+function selectedTitle(view: SessionsView): string | undefined {
+	return view.contentEl.querySelector('.acm-session-row[aria-selected="true"] .acm-session-title')?.textContent ?? undefined;
+}
+
+/** The real plugin on the bundled examples: synced, then the view opened by its command. */
+async function openOnExamples() {
+	const vault = new Vault();
+	const app = stubApp(vault, vaultDir);
+	const plugin = new AiConversationMemoryPlugin(app as never, { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" });
+	plugin.load();
+	app.workspace.ready();
+	const inside = plugin as unknown as { started?: Promise<void>; controller: { idle(): Promise<void> } };
+	await inside.started;
+	await new Promise((r) => setTimeout(r, 0));
+	await inside.controller.idle();
+	const commands = (plugin as unknown as { commands: { id: string; callback?: () => unknown }[] }).commands;
+	const run = async (id: string) => {
+		await commands.find((c) => c.id === id)!.callback!();
+	};
+	// The command starts opening the view and returns, as commands do: wait until it lists something.
+	await run("open-sessions-view");
+	await waitFor(() => app.workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)[0]?.view.containerEl.querySelector(".acm-sessions-status")?.textContent !== "");
+	const leaf = app.workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)[0]!;
+	const view = leaf.view as unknown as SessionsView;
+	await view.indexed;
+	return { app, vault, plugin, view, leaf, run };
+}
+
+describe("the Sessions view on synced sessions", () => {
+	it("opens from its command and its ribbon icon, once, listing the sessions newest first", async () => {
+		const { app, view, plugin } = await openOnExamples();
+		expect(view.getViewType()).toBe(SESSIONS_VIEW_TYPE);
+		const titles = rowsShown(view).map((r) => r.querySelector(".acm-session-title")!.textContent);
+		expect(titles).toHaveLength(4);
+		expect(view.contentEl.querySelector(".acm-sessions-status")!.textContent).toBe("4 of 4 sessions");
+		expect(rowsShown(view)[0]!.querySelector(".acm-session-meta")!.textContent).toContain("shop-api · Claude Code");
+		const ribbon = (plugin as unknown as { ribbonIcons: { title: string; el: HTMLElement }[] }).ribbonIcons.find((r) => r.title === "Open AI sessions")!;
+		ribbon.el.click();
+		await new Promise((r) => setTimeout(r, 0));
+		expect(app.workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)).toHaveLength(1);
+	});
+
+	it("search finds a prompt's words and Enter opens the note at that turn's heading", async () => {
+		const { app, vault, view } = await openOnExamples();
+		const search = view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
+		type(search, "404 when the product");
+		const shown = rowsShown(view);
+		expect(shown).toHaveLength(1);
+		expect(shown[0]!.querySelector(".acm-session-snippet")!.textContent).toMatch(/^turn 2: .*404/);
+		key(search, "Enter");
+		await new Promise((r) => setTimeout(r, 0));
+		const link = app.workspace.openedLinks.at(-1)!;
+		expect(link).toMatch(/^AI Conversations\/shop-api\/2026-11-29 .*\.md#You · 2$/);
+		// The heading is in the note, and the turn under it holds the words searched for.
+		const text = vault.cachedText(link.split("#")[0]!)!;
+		const turn = text.split("### You · 2\n")[1]!.split("### You · 3")[0]!;
+		expect(turn).toContain("Return a 404 when the product does not exist.");
+		expect(app.workspace.activeFile?.path).toBe(link.split("#")[0]);
+	});
+
+	it("finds words of replies and digests too; Escape clears the search", async () => {
+		const { view } = await openOnExamples();
+		const search = view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
+		type(search, "ignores line.quantity");
+		expect(rowsShown(view)).toHaveLength(1);
+		type(search, "nothing-matches-this");
+		expect(rowsShown(view)).toHaveLength(0);
+		expect(view.contentEl.querySelector(".acm-sessions-status")!.textContent).toBe("0 found");
+		key(search, "Escape");
+		expect(search.value).toBe("");
+		expect(rowsShown(view)).toHaveLength(4);
+	});
+
+	it("keyboard: arrows, End and Home move the selection; Enter opens the selected session's note", async () => {
+		const { app, vault, view } = await openOnExamples();
+		const list = view.contentEl.querySelector<HTMLElement>(".acm-sessions-list")!;
+		const titles = rowsShown(view).map((r) => r.querySelector(".acm-session-title")!.textContent);
+		expect(selectedTitle(view)).toBe(titles[0]);
+		key(list, "ArrowDown");
+		expect(selectedTitle(view)).toBe(titles[1]);
+		key(list, "End");
+		expect(selectedTitle(view)).toBe(titles[3]);
+		key(list, "ArrowDown");
+		expect(selectedTitle(view)).toBe(titles[3]);
+		key(list, "Home");
+		key(list, "ArrowUp");
+		expect(selectedTitle(view)).toBe(titles[0]);
+		key(list, "ArrowDown");
+		key(list, "Enter");
+		await new Promise((r) => setTimeout(r, 0));
+		expect(app.workspace.openedLinks.at(-1)).toMatch(/\.md$/);
+		// File names swap some characters for look-alikes; the note names its title in its aliases.
+		expect(app.workspace.activeFile).not.toBeNull();
+		expect(vault.cachedText(app.workspace.activeFile!.path)).toContain(titles[1]!);
+	});
+
+	it("a session whose note was deleted says so instead of opening nothing", async () => {
+		const { app, vault, view } = await openOnExamples();
+		const first = rowsShown(view)[0]!;
+		const note = vault.getFiles().find((f) => f.path.endsWith(".md") && f.basename.includes(first.querySelector(".acm-session-title")!.textContent.slice(0, 20)))!;
+		await app.fileManager.trashFile(note);
+		const before = app.workspace.openedLinks.length;
+		key(view.contentEl.querySelector(".acm-sessions-list")!, "Enter");
+		await new Promise((r) => setTimeout(r, 0));
+		expect(app.workspace.openedLinks.length).toBe(before);
+		expect(Notice.shown.at(-1)).toMatch(/was deleted or moved away/);
+	});
+
+	it("pictures: 14 charts of the sessions; the dashboard note and its SVG files, written once", async () => {
+		const { vault, view, run } = await openOnExamples();
+		view.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
+		const svgs = view.contentEl.querySelectorAll(".acm-sessions-pictures svg");
+		expect(svgs).toHaveLength(14);
+		expect(view.contentEl.querySelector(".acm-sessions-pictures style")).toBeNull();
+		await run("update-sessions-dashboard");
+		const note = vault.cachedText("AI Conversations/Sessions dashboard.md")!;
+		expect(note).toContain("4 sessions from 2026-11-29 to 2026-11-29");
+		expect(note).toContain("an estimate from list prices as of");
+		expect(note).toContain("![[AI Conversations/Dashboard/heatmap.svg]]");
+		const heatmap = vault.cachedText("AI Conversations/Dashboard/heatmap.svg")!;
+		expect(heatmap.startsWith("<svg ")).toBe(true);
+		await run("update-sessions-dashboard");
+		expect(Notice.shown.at(-1)).toBe("The dashboard is up to date.");
+		// The user's own words below the generated part stay.
+		const file = vault.getFileByPath("AI Conversations/Sessions dashboard.md")!;
+		await vault.process(file, (t) => `${t}\nMy notes.\n`);
+		await run("update-sessions-dashboard");
+		expect(vault.cachedText(file.path)).toContain("My notes.");
+	});
+});
+
+/** Generated sessions: three projects, two agents, tags, a day each, for the filters and the virtual list. */
+function generated(n: number): SessionRow[] {
+	return Array.from({ length: n }, (_, i) => {
+		const day = new Date(Date.UTC(2026, 0, 1) + (n - 1 - i) * 3_600_000 * 6).toISOString().slice(0, 10);
+		return {
+			id: `/t/${i}.jsonl`,
+			title: `Session ${i}`,
+			project: ["api", "web", "cli"][i % 3]!,
+			agent: i % 5 === 0 ? "codex" : "claude-code",
+			started: `${day}T12:00:00.000Z`,
+			day,
+			activeMinutes: 10,
+			prompts: 1,
+			tags: i % 2 === 0 ? ["ai/auth"] : ["ai/ui"],
+			files: [],
+			notePath: `AI Conversations/${i}.md`,
+			deleted: false,
+			usage: [{ day, model: "claude-sonnet-4-5", input: 10, output: 10, cacheRead: 0, cacheWrite: 0 }],
+			tokens: 20,
+		} satisfies SessionRow;
+	});
+}
+
+async function openOn(rows: SessionRow[], docs: (id: string) => SearchDoc | undefined = () => undefined) {
+	const app = stubApp(new Vault(), vaultDir);
+	const source: SessionsSource = { rows: async () => rows, searchDoc: async (id) => docs(id) };
+	const leaf = app.workspace.getLeaf();
+	const view = new SessionsView(leaf as never, { source: () => source, prices: () => ({}), writeDashboard: async () => "" });
+	await (view as unknown as { open(parent: Node): Promise<void> }).open(document.body);
+	await view.indexed;
+	return view;
+}
+
+function choose(view: SessionsView, label: string, value: string): void {
+	const el = view.contentEl.querySelector<HTMLSelectElement | HTMLInputElement>(`[aria-label="${label}"]`)!;
+	el.value = value;
+	el.dispatchEvent(new Event("change"));
+}
+
+describe("the Sessions view's filters and list", () => {
+	it("filters by project, agent, tag and date range, together", async () => {
+		const rows = generated(300);
+		const view = await openOn(rows);
+		const status = () => view.contentEl.querySelector(".acm-sessions-status")!.textContent;
+		expect(status()).toBe("300 of 300 sessions");
+		choose(view, "Project", "api");
+		expect(view.visibleItems).toBe(100);
+		choose(view, "Agent", "codex");
+		expect(view.visibleItems).toBe(rows.filter((r) => r.project === "api" && r.agent === "codex").length);
+		choose(view, "Agent", "");
+		choose(view, "Tag", "ai/ui");
+		expect(view.visibleItems).toBe(rows.filter((r) => r.project === "api" && r.tags.includes("ai/ui")).length);
+		choose(view, "Tag", "");
+		choose(view, "From", "2026-01-10");
+		choose(view, "To", "2026-01-20");
+		const expected = rows.filter((r) => r.project === "api" && r.day! >= "2026-01-10" && r.day! <= "2026-01-20");
+		expect(view.visibleItems).toBe(expected.length);
+		expect(rowsShown(view)[0]!.querySelector(".acm-session-title")!.textContent).toBe(expected[0]!.title);
+		// The menus list what the sessions have.
+		const options = Array.from(view.contentEl.querySelectorAll<HTMLOptionElement>('[aria-label="Agent"] option')).map((o) => o.textContent);
+		expect(options).toEqual(["All agents", "Claude Code", "Codex"]);
+	});
+
+	it("search keeps to the filters", async () => {
+		const rows = generated(30);
+		const view = await openOn(rows, (id) => ({ id, turns: [{ turn: 1, text: `refresh the token in ${id}` }] }));
+		const search = view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
+		type(search, "token");
+		expect(view.visibleItems).toBe(30);
+		choose(view, "Project", "web");
+		expect(view.visibleItems).toBe(10);
+		expect(rowsShown(view).every((r) => r.querySelector(".acm-session-meta")!.textContent.startsWith("web"))).toBe(true);
+	});
+
+	it("10,000 sessions: only the rows in sight are in the DOM; End reaches the last, Page Down a page", async () => {
+		const view = await openOn(generated(10_000));
+		expect(view.visibleItems).toBe(10_000);
+		expect(rowsShown(view).length).toBeLessThan(40);
+		const list = view.contentEl.querySelector<HTMLElement>(".acm-sessions-list")!;
+		key(list, "PageDown");
+		expect(selectedTitle(view)).toMatch(/^Session 1\d$/);
+		key(list, "End");
+		expect(selectedTitle(view)).toBe("Session 9999");
+		expect(rowsShown(view).length).toBeLessThan(40);
+		expect(list.scrollTop).toBeGreaterThan(0);
+	});
+
+	it("redraws only the pictures whose bytes changed", async () => {
+		const view = await openOn(generated(60));
+		view.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
+		const before = new Map(Array.from(view.contentEl.querySelectorAll<HTMLElement>(".acm-chart-slot")).map((s) => [s.dataset.chart!, s.firstElementChild]));
+		view.update();
+		const same = Array.from(view.contentEl.querySelectorAll<HTMLElement>(".acm-chart-slot")).filter((s) => before.get(s.dataset.chart!) === s.firstElementChild);
+		expect(same).toHaveLength(14);
+		choose(view, "Tag", "ai/ui");
+		const after = Array.from(view.contentEl.querySelectorAll<HTMLElement>(".acm-chart-slot"));
+		const redrawn = after.filter((s) => before.get(s.dataset.chart!) !== s.firstElementChild).map((s) => s.dataset.chart);
+		// Half the sessions: their counts and tokens change; no files on either side, so that chart stays.
+		expect(redrawn).toContain("heatmap");
+		expect(redrawn).toContain("top-tags");
+		expect(redrawn).not.toContain("top-files");
+	});
+});
