@@ -23,16 +23,20 @@ export const UNKNOWN_MODEL = "unknown";
  */
 export function usageDays(model: SessionModel, agents: readonly SessionModel[] = []): UsageDay[] {
 	const days = new Map<string, UsageDay>();
-	for (const m of [model, ...agents]) addModel(days, m, model);
+	// A message the session and a sub-agent both hold (a replay) counts once, where it was first seen.
+	const seen = new Set<number>();
+	for (const m of [model, ...agents]) addModel(days, m, model, seen);
 	return [...days.values()].filter((d) => d.input + d.output + d.cacheRead + d.cacheWrite > 0).sort((a, b) => codeUnitOrder(a.day, b.day) || codeUnitOrder(a.model, b.model));
 }
 
-function addModel(days: Map<string, UsageDay>, m: SessionModel, session: SessionModel): void {
+function addModel(days: Map<string, UsageDay>, m: SessionModel, session: SessionModel, seen: Set<number>): void {
 	const rest = { input: m.tokens.input, output: m.tokens.output, cacheRead: m.tokens.cacheRead, cacheWrite: m.tokens.cacheCreation };
-	for (const usage of m.index.usageByMessage.values()) {
+	for (const [id, usage] of m.index.usageByMessage) {
 		const day = localDay(usage.at);
-		if (day === undefined) continue;
-		add(days, day, usage.model, { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadInputTokens, cacheWrite: usage.cacheCreationInputTokens });
+		const again = seen.has(id);
+		seen.add(id);
+		if (day === undefined && !again) continue;
+		if (day !== undefined && !again) add(days, day, usage.model, { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadInputTokens, cacheWrite: usage.cacheCreationInputTokens });
 		rest.input -= usage.inputTokens;
 		rest.output -= usage.outputTokens;
 		rest.cacheRead -= usage.cacheReadInputTokens;
