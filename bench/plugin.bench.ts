@@ -60,7 +60,7 @@ function percentile(values: number[], p: number): number {
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 /** A window for the stub's DOM (status bar item, ribbon icon), as the app has one. */
-function installDom(): void {
+export function installDom(): void {
 	if ("document" in globalThis) return;
 	const { Window } = createRequire(__filename)("happy-dom") as typeof import("happy-dom");
 	const window = new Window();

@@ -6,9 +6,11 @@ await bundleForNode({
 	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts", "agent-read": "bench/agent-read.ts", "mcp-echo-server": "bench/mcp-echo-server.ts" },
 	outdir: "bench/out",
 	outExtension: { ".js": ".cjs" },
+	// The Sessions view's benchmark builds the view against the in-repo stub, as its tests do.
+	alias: { obsidian: "./test/stubs/obsidian.ts" },
 });
 
-const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "agents", "long", "recall", "hooks", "mcp", "plugin"];
+const parts = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["tree", "tree-memory", "sync", "agents", "long", "recall", "hooks", "mcp", "plugin", "sessions"];
 // `sync` times the built CLI (dist/cli.cjs) from outside: build it from these sources first.
 if (parts.includes("sync")) {
 	const build = spawnSync(process.execPath, ["esbuild.config.mjs", "cli"], { stdio: ["ignore", "ignore", "inherit"] });

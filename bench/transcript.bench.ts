@@ -12,6 +12,7 @@ import { benchRecall } from "./recall.bench";
 import { benchHooks } from "./hooks.bench";
 import { benchMcp } from "./mcp.bench";
 import { benchPlugin } from "./plugin.bench";
+import { benchSessions } from "./sessions.bench";
 
 /**
  * Transcript engine benchmark. `tree`: a >= 256 MiB projects tree of 1,000 sessions;
@@ -450,6 +451,7 @@ async function main(): Promise<void> {
 	else if (mode === "hooks") benchHooks(report);
 	else if (mode === "mcp") await benchMcp(report);
 	else if (mode === "plugin") await benchPlugin({ report, ensureTree, baseline, work });
+	else if (mode === "sessions") await benchSessions(report, work);
 	else throw new Error(`unknown mode ${mode}`);
 }
 

@@ -10,6 +10,7 @@ import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
+import { catalogEntry, type SessionSource } from "../core/usage/session-rows";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
@@ -106,11 +107,31 @@ export class StateFolder implements TranscriptStore {
 		for (const name of this.sessionFiles.keys()) if (!inUse.has(name)) this.sessionFiles.delete(name);
 		const present = await readdir(join(this.dir, SESSIONS_DIR)).catch(() => [] as string[]);
 		for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, SESSIONS_DIR, name), { force: true }).catch(() => undefined);
+		const catalog = await readdir(join(this.dir, CATALOG_DIR)).catch(() => [] as string[]);
+		for (const name of catalog) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, CATALOG_DIR, name), { force: true }).catch(() => undefined);
 		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
 		await this.writeJson(join(this.dir, "transcripts.json"), files);
 		// Merged checkpoints live in the state now.
 		await removeMergedCheckpoints(this.mergedCheckpoints);
 		this.mergedCheckpoints = new Map();
+	}
+
+	/**
+	 * Every session's catalog entry (what the Sessions view lists and draws), by transcript path, from
+	 * the files the state lists; a file written before catalogs existed is read whole instead. Reads only.
+	 */
+	async loadCatalog(): Promise<Record<string, SessionSource>> {
+		const raw = await readJsonOnly(join(this.dir, STATE_FILE));
+		const names = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[SESSION_FILES] : undefined;
+		const out: Record<string, SessionSource> = {};
+		if (!Array.isArray(names)) {
+			// A state from before session files: its records are in the state itself.
+			const sessions = typeof raw === "object" && raw !== null ? (raw as { sessions?: unknown }).sessions : undefined;
+			return typeof sessions === "object" && sessions !== null ? (sessions as Record<string, SessionSource>) : out;
+		}
+		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => (await readJsonOnly(join(this.dir, CATALOG_DIR, name))) ?? (await readJsonOnly(join(this.dir, SESSIONS_DIR, name)))));
+		for (const part of parts) if (typeof part === "object" && part !== null) Object.assign(out, part);
+		return out;
 	}
 
 	/** The state as stored, with the session files it lists read into `sessions` (an older state holds them itself). */
@@ -159,6 +180,8 @@ export class StateFolder implements TranscriptStore {
 			do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 			while (this.sessionFiles.has(name));
 			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), JSON.stringify(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
+			// The Sessions view's cut of the same records, under the same name (written first: the list names both).
+			await writeFileReplacing(join(this.dir, CATALOG_DIR, name), JSON.stringify(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)]))));
 			for (const record of records.values()) Object.freeze(record);
 			this.sessionFiles.set(name, { records });
 			names.push(name);
@@ -212,6 +235,16 @@ export class StateFolder implements TranscriptStore {
 const MAX_PENDING_WRITES = 8;
 const STATE_FILE = "sync-state.json";
 const SESSIONS_DIR = "sessions";
+const CATALOG_DIR = "catalog";
+
+/** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */
+async function readJsonOnly(path: string): Promise<unknown> {
+	try {
+		return JSON.parse((await readFile(path)).toString("utf8")) as unknown;
+	} catch {
+		return undefined;
+	}
+}
 /** The key of `sync-state.json` that lists the session files. */
 const SESSION_FILES = "sessionFiles";
 

@@ -33,6 +33,7 @@ interface Item {
 }
 
 const ROW_HEIGHT = 58;
+const MAX_TAGS = 200;
 /** Stored models read per pause while the search index fills, so the view stays responsive. */
 const INDEX_BATCH = 40;
 
@@ -126,7 +127,9 @@ export class SessionsView extends ItemView {
 		this.byId = new Map(this.rows.map((r) => [r.id, r]));
 		this.renderFilters();
 		this.update();
-		this.indexed = this.fillIndex(source, ++this.generation);
+		// Search fills in after the list is on screen.
+		const generation = ++this.generation;
+		this.indexed = new Promise<void>((resolve) => window.setTimeout(resolve, 0)).then(() => this.fillIndex(source, generation));
 	}
 
 	/** The rows and hits the filters and the query leave, drawn again; pictures only where their bytes changed. */
@@ -225,8 +228,23 @@ export class SessionsView extends ItemView {
 		const select = (label: string, values: readonly string[], current: string | undefined, name: (v: string) => string, set: (v: string | undefined) => void) => {
 			const s = el.createEl("select", { cls: "dropdown", attr: { "aria-label": label } });
 			s.createEl("option", { text: `All ${label.toLowerCase()}s`, attr: { value: "" } });
-			for (const v of values) s.createEl("option", { text: name(v), attr: { value: v } });
+			// The menu is filled when it is first used: thousands of options cost the open, not the choice.
+			const fill = (all: boolean) => {
+				for (const v of values) if (all || v === current) s.createEl("option", { text: name(v), attr: { value: v } });
+			};
+			fill(false);
 			s.value = current ?? "";
+			let filled = false;
+			const fillAll = () => {
+				if (filled) return;
+				filled = true;
+				const keep = s.value;
+				while (s.options.length > 1) s.remove(1);
+				fill(true);
+				s.value = keep;
+			};
+			s.addEventListener("focus", fillAll);
+			s.addEventListener("pointerdown", fillAll);
 			s.addEventListener("change", () => {
 				set(s.value === "" ? undefined : s.value);
 				this.update();
@@ -234,7 +252,8 @@ export class SessionsView extends ItemView {
 		};
 		select("Project", choices.projects, this.filter.project, (v) => v, (v) => (this.filter.project = v));
 		select("Agent", choices.agents, this.filter.agent, (v) => AGENT_NAMES[v as AgentId] ?? v, (v) => (this.filter.agent = v as AgentId | undefined));
-		select("Tag", choices.tags, this.filter.tag, (v) => v, (v) => (this.filter.tag = v));
+		// The most used tags: a menu of thousands helps nobody (search finds the others).
+		select("Tag", choices.tags.slice(0, MAX_TAGS), this.filter.tag, (v) => v, (v) => (this.filter.tag = v));
 		for (const [key, label] of [
 			["from", "From"],
 			["to", "To"],

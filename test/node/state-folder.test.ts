@@ -97,3 +97,27 @@ describe("state folder: session records a project a file", () => {
 		expect((await new StateFolder(dir).loadState()).sessions).toEqual({});
 	});
 });
+
+describe("state folder: the Sessions view's catalog", () => {
+	it("beside each project's records, the same records cut to what the view reads, under the same name; old ones go with theirs", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
+		expect((await readdir(join(dir, "catalog"))).sort()).toEqual(await sessionFiles());
+		const catalog = await new StateFolder(dir).loadCatalog();
+		expect(Object.keys(catalog).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
+		expect(catalog["/t/1.jsonl"]).toEqual({ project: "api", notePath: "AI Conversations/one.md", tags: [], digest: { title: "one", agent: "claude-code", models: [], prompts: 1, filesTouched: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, usage: [] } });
+		const store = new StateFolder(dir);
+		const state = await store.loadState();
+		state.sessions["/t/2.jsonl"] = { ...state.sessions["/t/2.jsonl"]!, tags: ["x"] };
+		await store.flush(state);
+		expect((await readdir(join(dir, "catalog"))).sort()).toEqual(await sessionFiles());
+		expect((await new StateFolder(dir).loadCatalog())["/t/2.jsonl"]?.tags).toEqual(["x"]);
+	});
+
+	it("a session file written before catalogs existed is read whole", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
+		await rm(join(dir, "catalog"), { recursive: true });
+		expect((await new StateFolder(dir).loadCatalog())["/t/1.jsonl"]?.digest.title).toBe("one");
+		await rm(join(dir, "sync-state.json"));
+		expect(await new StateFolder(dir).loadCatalog()).toEqual({});
+	});
+});

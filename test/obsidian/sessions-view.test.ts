@@ -215,6 +215,8 @@ async function openOn(rows: SessionRow[], docs: (id: string) => SearchDoc | unde
 
 function choose(view: SessionsView, label: string, value: string): void {
 	const el = view.contentEl.querySelector<HTMLSelectElement | HTMLInputElement>(`[aria-label="${label}"]`)!;
+	// A menu is filled when it gets the focus, as a person opening it gives it.
+	el.dispatchEvent(new Event("focus"));
 	el.value = value;
 	el.dispatchEvent(new Event("change"));
 }
@@ -238,7 +240,8 @@ describe("the Sessions view's filters and list", () => {
 		const expected = rows.filter((r) => r.project === "api" && r.day! >= "2026-01-10" && r.day! <= "2026-01-20");
 		expect(view.visibleItems).toBe(expected.length);
 		expect(rowsShown(view)[0]!.querySelector(".acm-session-title")!.textContent).toBe(expected[0]!.title);
-		// The menus list what the sessions have.
+		// The menus list what the sessions have, once opened.
+		view.contentEl.querySelector('[aria-label="Agent"]')!.dispatchEvent(new Event("focus"));
 		const options = Array.from(view.contentEl.querySelectorAll<HTMLOptionElement>('[aria-label="Agent"] option')).map((o) => o.textContent);
 		expect(options).toEqual(["All agents", "Claude Code", "Codex"]);
 	});

@@ -22,8 +22,8 @@ export interface SearchHit {
 	/** The best matching turn: 0 the digest, n the nth prompt. */
 	turn: number;
 	score: number;
-	/** A short piece of the turn's text around the first match. */
-	snippet: string;
+	/** A short piece of the turn's text around the first match (cut when read). */
+	readonly snippet: string;
 }
 
 export interface SearchOptions {
@@ -119,22 +119,30 @@ export class SessionSearch {
 		// The last word is still being typed unless the query ends in a space.
 		const typing = /[\p{L}\p{N}\p{M}_]$/u.test(query.normalize("NFKC"));
 		const average = this.totalLength / this.liveUnits;
-		let scores: Map<number, number> | undefined;
-		for (let w = 0; w < words.length; w++) {
-			const word = words[w]!;
+		// Each word's postings (a prefix: every term it starts), the rarest word first: the
+		// turns it holds are the candidates, and the other words only look those up.
+		const groups = words.map((word, w) => {
 			const terms = typing && w === words.length - 1 ? this.withPrefix(word) : this.postings.has(word) ? [word] : [];
+			const postings = terms.map((t) => this.postings.get(t)!);
+			return { postings, size: postings.reduce((n, p) => n + p.length, 0) };
+		});
+		if (groups.some((g) => g.size === 0)) return [];
+		groups.sort((a, b) => a.size - b.size);
+		let scores: Map<number, number> | undefined;
+		for (const { postings } of groups) {
 			const next = new Map<number, number>();
-			for (const term of terms) {
-				const posting = this.postings.get(term)!;
+			for (const posting of postings) {
 				const df = posting.length / 2;
 				const idf = Math.log(1 + (this.liveUnits - df + 0.5) / (df + 0.5));
 				for (let i = 0; i < posting.length; i += 2) {
 					const unit = posting[i]!;
+					const before = scores === undefined ? 0 : scores.get(unit);
+					if (before === undefined) continue;
 					const u = this.units[unit];
-					if (!u || (scores && !scores.has(unit))) continue;
+					if (!u) continue;
 					const tf = posting[i + 1]!;
 					const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * u.length) / average));
-					next.set(unit, (next.get(unit) ?? scores?.get(unit) ?? 0) + s);
+					next.set(unit, (next.get(unit) ?? before) + s);
 				}
 			}
 			scores = next;
@@ -142,9 +150,14 @@ export class SessionSearch {
 		}
 		// Each session once, at its best turn (the earlier turn on a tie).
 		const best = new Map<number, { unit: number; score: number }>();
+		const accepted = new Map<number, boolean>();
 		for (const [unit, score] of scores!) {
 			const u = this.units[unit]!;
-			if (options.accept && !options.accept(this.docIds[u.doc]!)) continue;
+			if (options.accept) {
+				let ok = accepted.get(u.doc);
+				if (ok === undefined) accepted.set(u.doc, (ok = options.accept(this.docIds[u.doc]!)));
+				if (!ok) continue;
+			}
 			const b = best.get(u.doc);
 			if (!b || score > b.score || (score === b.score && u.turn < this.units[b.unit]!.turn)) best.set(u.doc, { unit, score });
 		}
@@ -153,7 +166,7 @@ export class SessionSearch {
 			.slice(0, limit)
 			.map(({ unit, score }) => {
 				const u = this.units[unit]!;
-				return { id: this.docIds[u.doc]!, turn: u.turn, score, snippet: snippetOf(u.text, words) };
+				return new Hit(this.docIds[u.doc]!, u.turn, score, u.text, words);
 			});
 	}
 
@@ -194,6 +207,21 @@ export class SessionSearch {
 		for (const [doc, list] of this.unitsOf) this.unitsOf.set(doc, list.map((u) => renumber.get(u)!));
 		this.units = units;
 		this.sortedTerms = undefined;
+	}
+}
+
+/** A hit's snippet is cut when first read: a list shows a screenful of a thousand hits. */
+class Hit implements SearchHit {
+	private cut: string | undefined;
+	constructor(
+		readonly id: string,
+		readonly turn: number,
+		readonly score: number,
+		private readonly text: string,
+		private readonly words: readonly string[],
+	) {}
+	get snippet(): string {
+		return (this.cut ??= snippetOf(this.text, this.words));
 	}
 }
 
