@@ -18,6 +18,11 @@ import { parse as parseYaml } from "yaml";
  *   bundled for the browser with `obsidian` answered by the test stub, whose controls build the DOM
  *   Obsidian builds (`setting-item`, `checkbox-container`…), in Obsidian's settings window, with
  *   the plugin's own styles.css; its projects are those the demo's sync found.
+ * - `sessions-{demo,1000}-{list,pictures}-{light,dark}.png`: the real Sessions view
+ *   (src/obsidian/sessions-view.ts, bundled with the stub) in the right sidebar's place, on what the
+ *   sync prepared: the demo's vault, with a search typed, and a generated vault of 1,000 sessions
+ *   (the real transcripts of ../shared/corpus, or the examples, under fresh ids and spread over a
+ *   year, synced by the built CLI), its list and its pictures.
  *
  * The styles copy Obsidian's default theme through its CSS variables. Not run by CI:
  * `apt-get install -y chromium fonts-inter fonts-noto-cjk`, then `node scripts/screenshots.mjs`
@@ -404,7 +409,7 @@ async function settingsPage() {
 	const entry = `
 		import { Plugin } from "obsidian";
 		import { migrateSettings } from "./src/core/settings";
-		import { discoverProjects } from "./src/core/sync/project-discovery";
+		import { discoverProjects } from "./src/core/projects/project-discovery";
 		import { SettingsTab } from "./src/obsidian/settings-tab";
 		import { stubApp } from "./test/stubs/app";
 
@@ -499,6 +504,93 @@ button.mod-cta { background: var(--interactive-accent); color: var(--text-on-acc
 `;
 
 // ---------------------------------------------------------------------------------------------
+// (c) The Sessions view, the real class, on what a sync prepared.
+
+/** A vault of 1,000 sessions: real transcripts under fresh ids, each moved to a day of the year before the demo's. */
+function thousandVault() {
+	const root = join(work, "thousand");
+	const projects = join(root, "claude", "projects");
+	const sources = [join(repo, "..", "shared", "corpus"), join(repo, "..", "..", "shared", "corpus"), join(repo, "examples", "claude-projects")].filter((d) => existsSync(d));
+	const files = sources.flatMap((d) => readdirSync(d, { recursive: true }).map((f) => join(d, f))).filter((f) => f.endsWith(".jsonl") && !f.includes("subagents") && !basename(f).startsWith("agent-") && statSync(f).size < 400_000);
+	const texts = files.map((f) => readFileSync(f, "utf8")).filter((t) => t.includes('"assistant"') && t.includes('"timestamp"'));
+	const end = Date.parse("2026-11-29T12:00:00Z");
+	for (let i = 0; i < 1000; i++) {
+		const text = texts[i % texts.length];
+		const first = /"timestamp":"([^"]+)"/.exec(text)[1];
+		// Busier on weekdays and in recent months, as a person's year is.
+		const daysBack = Math.floor(Math.pow((i * 7919) % 1000 / 1000, 1.6) * 360);
+		const shift = end - daysBack * 86_400_000 - Date.parse(first) - ((i * 37) % 10) * 3_600_000;
+		const id = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+		const oldId = /"sessionId":"([^"]+)"/.exec(text)?.[1];
+		const body = (oldId ? text.split(oldId).join(id) : text)
+			.replace(/"timestamp":"([^"]+)"/g, (_m, t) => `"timestamp":"${new Date(Date.parse(t) + shift).toISOString()}"`)
+			.replace(/"cwd":"([^"]*)"/g, () => `"cwd":"/home/dev/${["shop-api", "web", "billing", "infra", "docs", "cli", "mobile"][i % 7]}"`)
+			.replace(/"(uuid|parentUuid|messageId)":"([0-9a-f]{8})/g, (_m, key, head) => `"${key}":"${(parseInt(head, 16) ^ (i + 1)).toString(16).padStart(8, "0")}`)
+			.replace(/"id":"msg_/g, `"id":"msg_${i}_`);
+		const dir = join(projects, `-home-dev-p${i % 7}`);
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, `${id}.jsonl`), body.endsWith("\n") ? body : `${body}\n`);
+	}
+	const vaultDir = join(root, "vault");
+	mkdirSync(vaultDir, { recursive: true });
+	const sync = spawnSync(process.execPath, [join(repo, "dist", "cli.cjs"), "sync", "--vault", vaultDir, "--claude-dir", join(root, "claude")], { encoding: "utf8" });
+	if (sync.status !== 0) throw new Error(`sync of the 1,000 sessions failed:\n${sync.stderr}`);
+	process.stdout.write(`  1,000 sessions synced: ${sync.stdout.trim()}\n`);
+	return vaultDir;
+}
+
+/** What the view would read (rows and search documents), read here by the real catalog. */
+async function sessionsData(vaultDir) {
+	const entry = `
+		import { SessionCatalog } from "./src/node/session-catalog";
+		const catalog = new SessionCatalog(process.argv[2]);
+		void (async () => {
+			const rows = await catalog.rows();
+			const docs = await Promise.all(rows.map((r) => catalog.searchDoc(r.id)));
+			process.stdout.write(JSON.stringify({ rows, docs }));
+		})();
+	`;
+	const outfile = join(work, "sessions-data.cjs");
+	await esbuild.build({ stdin: { contents: entry, resolveDir: repo, loader: "ts", sourcefile: "sessions-data.ts" }, bundle: true, platform: "node", format: "cjs", target: "node20", outfile, logLevel: "warning" });
+	const run = spawnSync(process.execPath, [outfile, join(vaultDir, ".obsidian", "plugins", "ai-conversation-memory", "state")], { encoding: "utf8", maxBuffer: 1 << 30 });
+	if (run.status !== 0) throw new Error(run.stderr);
+	return run.stdout;
+}
+
+async function sessionsPage(name, data) {
+	const entry = `
+		import { SessionsView } from "./src/obsidian/sessions-view";
+		import { stubApp } from "./test/stubs/app";
+		const data = JSON.parse(document.getElementById("data")!.textContent!);
+		const docs = new Map(data.docs.filter(Boolean).map((d: { id: string }) => [d.id, d]));
+		const app = stubApp();
+		const view = new SessionsView(app.workspace.getLeaf() as never, { source: () => ({ rows: async () => data.rows, searchDoc: async (id: string) => docs.get(id) }), prices: () => ({}), writeDashboard: async () => "" });
+		(window as unknown as { ready: Promise<unknown> }).ready = (view as unknown as { open(p: Node): Promise<void> }).open(document.querySelector(".leaf")!).then(() => view.indexed);
+		(window as unknown as { view: unknown }).view = view;
+	`;
+	await esbuild.build({ stdin: { contents: entry, resolveDir: repo, loader: "ts", sourcefile: "sessions-page.ts" }, bundle: true, format: "iife", platform: "browser", target: "chrome120", alias: { obsidian: join(repo, "test", "stubs", "obsidian.ts") }, outfile: join(work, `sessions-${name}.js`), logLevel: "warning" });
+	return `<!doctype html><html><head><meta charset="utf-8"><style>${THEME}${SESSIONS_CSS}${readFileSync(join(repo, "styles.css"), "utf8")}</style></head>
+<body class="theme-light"><div class="sidebar"><div class="leaf"></div></div>
+<script type="application/json" id="data">${data.replace(/</g, "\\u003c")}</script>
+<script src="sessions-${name}.js"></script></body></html>`;
+}
+
+const SESSIONS_CSS = `
+body { background: var(--background-secondary); padding: 0; }
+.sidebar { width: 760px; height: 900px; background: var(--background-secondary); border-left: 1px solid var(--background-modifier-border); display: flex; flex-direction: column; }
+.leaf, .workspace-leaf-content { display: flex; flex-direction: column; flex: 1; min-height: 0; }
+.view-header { height: 40px; display: flex; justify-content: flex-end; align-items: center; padding: 0 12px; gap: 8px; color: var(--text-muted); border-bottom: 1px solid var(--background-modifier-border); }
+.view-header::before { content: "AI sessions"; margin-right: auto; color: var(--text-normal); font-size: var(--font-ui-small); font-weight: 600; }
+.view-action::after { content: "⟳"; font-size: 16px; }
+.view-content { flex: 1; min-height: 0; padding: 12px; box-sizing: border-box; }
+input, select, button { font-family: var(--font-interface); font-size: var(--font-ui-small); color: var(--text-normal); background: var(--background-modifier-form-field); border: 1px solid var(--background-modifier-border); border-radius: var(--radius-s); padding: 4px 8px; height: 30px; box-sizing: border-box; }
+input::placeholder { color: var(--text-faint); }
+button { cursor: pointer; }
+.acm-session-row { color: var(--text-normal); font-size: var(--font-ui-small); }
+.acm-sessions-pictures { padding-bottom: 24px; }
+`;
+
+// ---------------------------------------------------------------------------------------------
 // Chromium over the DevTools protocol, on a pipe (--remote-debugging-pipe: fd 3 in, fd 4 out).
 
 function launchBrowser() {
@@ -558,7 +650,7 @@ function launchBrowser() {
 }
 
 /** Opens `file`, runs `prepare` in the page, and saves the whole page (its full height) as `png`. */
-async function screenshot(browser, file, png, prepare) {
+async function screenshot(browser, file, png, prepare, width = WIDTH) {
 	const { targetId } = await browser.send("Target.createTarget", { url: "about:blank" });
 	const { sessionId } = await browser.send("Target.attachToTarget", { targetId, flatten: true });
 	const send = (method, params) => browser.send(method, params, sessionId);
@@ -569,19 +661,19 @@ async function screenshot(browser, file, png, prepare) {
 	};
 	await send("Page.enable");
 	await send("Runtime.enable");
-	await send("Emulation.setDeviceMetricsOverride", { width: WIDTH, height: 900, deviceScaleFactor: 1, mobile: false });
+	await send("Emulation.setDeviceMetricsOverride", { width, height: 900, deviceScaleFactor: 1, mobile: false });
 	const loaded = browser.once("Page.loadEventFired", sessionId);
 	await send("Page.navigate", { url: pathToFileURL(file).href });
 	await loaded;
 	await evaluate(prepare);
 	await evaluate("document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))");
 	const height = await evaluate("Math.ceil(document.documentElement.scrollHeight)");
-	await send("Emulation.setDeviceMetricsOverride", { width: WIDTH, height, deviceScaleFactor: 1, mobile: false });
+	await send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
 	await evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
 	const { data } = await send("Page.captureScreenshot", { format: "png" });
 	writeFileSync(png, Buffer.from(data, "base64"));
 	await browser.send("Target.closeTarget", { targetId });
-	process.stdout.write(`  ${png.slice(repo.length + 1)} (${WIDTH}x${height}, ${(statSync(png).size / 1024).toFixed(0)} KiB)\n`);
+	process.stdout.write(`  ${png.slice(repo.length + 1)} (${width}x${height}, ${(statSync(png).size / 1024).toFixed(0)} KiB)\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -598,12 +690,25 @@ const openToolCall = `document.querySelectorAll("details.callout").forEach((d) =
 const projectsListed = `new Promise((resolve, reject) => { const t0 = Date.now(); (function poll() { if (document.querySelector(".ai-memory-project")) resolve(true); else if (Date.now() - t0 > 5000) reject(new Error("no projects listed")); else setTimeout(poll, 20); })(); })`;
 const theme = (name) => `document.body.classList.remove("theme-light", "theme-dark"); document.body.classList.add("theme-${name}");`;
 
+// The Sessions view on the demo and on 1,000 sessions.
+writeFileSync(join(work, "sessions-demo.html"), await sessionsPage("demo", await sessionsData(vault)));
+writeFileSync(join(work, "sessions-1000.html"), await sessionsPage("1000", await sessionsData(thousandVault())));
+const viewReady = "window.ready";
+const typeQuery = (q) => `${viewReady}.then(() => { const s = document.querySelector(".acm-sessions-search"); s.value = ${JSON.stringify(q)}; s.dispatchEvent(new Event("input")); document.querySelector(".acm-sessions-list").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true })); })`;
+const pictures = `${viewReady}.then(() => document.querySelector('[data-tab="pictures"]').click())`;
+// A picture tab is as tall as its charts: the sidebar grows to show them all.
+const tall = `document.querySelector(".sidebar").style.height = "auto"; document.querySelector(".acm-sessions-pictures").style.overflow = "visible";`;
+
 const browser = launchBrowser();
 try {
 	process.stdout.write("screenshots:\n");
 	for (const name of ["light", "dark"]) {
 		await screenshot(browser, join(work, "note.html"), join(out, `session-note-${name}.png`), `${theme(name)} ${openToolCall}`);
 		await screenshot(browser, join(work, "settings.html"), join(out, `settings-${name}.png`), `${theme(name)} ${projectsListed}`);
+		await screenshot(browser, join(work, "sessions-demo.html"), join(out, `sessions-demo-list-${name}.png`), `${theme(name)} ${typeQuery("product")}`, 760);
+		await screenshot(browser, join(work, "sessions-demo.html"), join(out, `sessions-demo-pictures-${name}.png`), `${theme(name)} ${pictures}.then(() => { ${tall} })`, 760);
+		await screenshot(browser, join(work, "sessions-1000.html"), join(out, `sessions-1000-list-${name}.png`), `${theme(name)} ${viewReady}`, 760);
+		await screenshot(browser, join(work, "sessions-1000.html"), join(out, `sessions-1000-pictures-${name}.png`), `${theme(name)} ${pictures}.then(() => { ${tall} })`, 760);
 	}
 } finally {
 	await browser.close();

@@ -17,6 +17,7 @@ import {
 } from "../core/settings";
 import type { DiscoveredProject } from "../core/projects/project-discovery";
 import { AGENT_NAMES } from "../core/transcript/agents";
+import { BUNDLED_PRICES, formatPriceLines, parsePriceLines, PRICES_AS_OF } from "../core/usage/model-prices";
 
 /** What the tab needs from the plugin; the tab itself touches no file. */
 export interface SettingsTabHost {
@@ -113,6 +114,7 @@ export class SettingsTab extends PluginSettingTab {
 		this.notesSection(containerEl);
 		this.tagsSection(containerEl);
 		this.redactionSection(containerEl);
+		this.pricesSection(containerEl);
 		this.projectsSection(containerEl, generation);
 	}
 
@@ -315,6 +317,28 @@ export class SettingsTab extends PluginSettingTab {
 			area.inputEl.addEventListener("blur", () => {
 				if (!this.pending.has("keywordRules") && rulesError.textContent === "") area.setValue(formatKeywordRules(this.draft.keywordRules));
 			});
+		});
+	}
+
+	/** The prices the cost estimates use: the bundled, dated table, and the user's own over it. */
+	private pricesSection(el: HTMLElement): void {
+		new Setting(el).setName("Cost estimates").setHeading();
+		const prices = new Setting(el)
+			.setName("Model prices")
+			.setDesc(`The sessions view estimates cost from list prices as of ${PRICES_AS_OF} (${Object.keys(BUNDLED_PRICES).length} models). Your own prices win, one model per line: model: input output cache-read cache-write, in dollars per million tokens.`);
+		const pricesError = prices.descEl.createDiv({ cls: ERROR });
+		prices.addTextArea((area) => {
+			area.setPlaceholder("claude-opus-4-5: 5 25 0.5 6.25").setValue(formatPriceLines(this.draft.prices));
+			area.inputEl.rows = 3;
+			area.onChange(() =>
+				this.later("prices", () => {
+					const { prices: parsed, errors } = parsePriceLines(area.getValue());
+					pricesError.setText(errors.join("\n"));
+					if (errors.length > 0 || JSON.stringify(parsed) === JSON.stringify(this.draft.prices)) return false;
+					this.draft.prices = parsed;
+					return true;
+				}),
+			);
 		});
 	}
 

@@ -108,7 +108,7 @@ describe("the settings tab", () => {
 			watch: false,
 			debounceMs: 5000,
 		});
-		expect(Array.from(el.querySelectorAll(".setting-item-heading .setting-item-name"), (h) => h.textContent)).toEqual(["Transcripts", "Notes", "Tags", "Privacy", "Projects"]);
+		expect(Array.from(el.querySelectorAll(".setting-item-heading .setting-item-name"), (h) => h.textContent)).toEqual(["Transcripts", "Notes", "Tags", "Privacy", "Cost estimates", "Projects"]);
 		expect(input(el, "Transcripts folder").value).toBe("/Users/me/.claude");
 		expect(input(el, "Notes folder").value).toBe("Sessions");
 		expect(input(el, "Memory folder").value).toBe("Facts");
@@ -177,6 +177,18 @@ describe("the settings tab", () => {
 		expect(current().notesFolder).toBe("Sessions");
 		await tab.flush();
 		expect(saved).toHaveLength(1);
+	});
+
+	it("model prices: a line a model, saved over the bundled table; a bad line saves nothing and says which", async () => {
+		const { el, tab, current } = await open();
+		const prices = area(el, "Model prices");
+		type(prices, "claude-opus-4-8: 5 25 0.5 6.25\nmy-model: 1 2");
+		await tab.flush();
+		expect(current().prices).toEqual({ "claude-opus-4-8": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, "my-model": { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } });
+		type(area(el, "Model prices"), "claude-opus-4-8: five");
+		await tab.flush();
+		expect(current().prices["my-model"]).toBeDefined();
+		expect(error(el, "Model prices")).toMatch(/^Line 1: write it as "model: input output cache-read cache-write"/);
 	});
 
 	it("keyword rules: parsed, saved and shown back normalized; a bad line saves nothing", async () => {
@@ -405,6 +417,6 @@ describe("the settings tab", () => {
 		await settle();
 		expect(current().notesFolder).toBe("Sessions");
 		expect(input(tab.containerEl, "Notes folder").value).toBe("Sessions");
-		expect(tab.containerEl.querySelectorAll(".setting-item-heading")).toHaveLength(5);
+		expect(tab.containerEl.querySelectorAll(".setting-item-heading")).toHaveLength(6);
 	});
 });

@@ -44,7 +44,8 @@ export function dashboardCharts(summary: UsageSummary): Chart[] {
 	const models = [...new Set(summary.tokens.map((t) => t.model))].sort();
 	const tokensOf = new Map(summary.tokens.map((t) => [`${t.day}\u0000${t.model}`, t]));
 	const costs = new Map(summary.costByDay.map((c) => [c.label, c.value]));
-	const estimate = `Estimate from list prices as of ${PRICES_AS_OF}${summary.unpriced.length > 0 ? `; no price for ${summary.unpriced.join(", ")}` : ""}`;
+	const unpriced = summary.unpriced.length <= 2 ? summary.unpriced.join(", ") : `${summary.unpriced.slice(0, 2).join(", ")} and ${summary.unpriced.length - 2} more`;
+	const estimate = `Estimate from list prices as of ${PRICES_AS_OF}${summary.unpriced.length > 0 ? `; no price for ${unpriced}` : ""}`;
 	const charts: Chart[] = [
 		{
 			id: "heatmap",

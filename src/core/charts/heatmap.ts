@@ -29,6 +29,7 @@ export function calendarHeatmap(title: string, days: readonly HeatmapDay[], week
 	const cells: SvgNode[] = [];
 	const labels: SvgNode[] = [];
 	let month = "";
+	let lastLabel = -10;
 	for (const day of daysBetween(first, last)) {
 		const index = Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000);
 		const col = Math.floor(index / 7);
@@ -39,9 +40,13 @@ export function calendarHeatmap(title: string, days: readonly HeatmapDay[], week
 		const level = !d || d.value <= 0 || max <= 0 ? 0 : Math.min(4, Math.max(1, Math.ceil((d.value / max) * 4)));
 		cells.push(el("rect", { x, y, width: CELL, height: CELL, rx: 2, class: `acm-l${level}` }, [el("title", {}, [`${day}: ${d ? d.label : "nothing"}`])]));
 		const m = day.slice(0, 7);
+		// A month's name over its first whole week, unless the last name is too close to read.
 		if (row === 0 && m !== month) {
 			month = m;
-			labels.push(text(x, TOP - 6, MONTHS[Number(day.slice(5, 7)) - 1]!, { class: "acm-muted" }));
+			if (col - lastLabel >= 3) {
+				labels.push(text(x, TOP - 6, MONTHS[Number(day.slice(5, 7)) - 1]!, { class: "acm-muted" }));
+				lastLabel = col;
+			}
 		}
 	}
 	const weekdays = [

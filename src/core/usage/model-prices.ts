@@ -69,3 +69,28 @@ export function readPriceTable(raw: unknown): Record<string, ModelPrice> {
 	}
 	return out;
 }
+
+/** The settings tab's form of a price table: `model: input output cache-read cache-write` a line, dollars per million tokens. */
+export function formatPriceLines(table: PriceTable): string {
+	return Object.entries(table)
+		.map(([model, p]) => `${model}: ${p.input} ${p.output} ${p.cacheRead} ${p.cacheWrite}`)
+		.join("\n");
+}
+
+/** Reads the settings tab's lines; a line that is not `model: n n [n [n]]` is an error by its number. */
+export function parsePriceLines(source: string): { prices: Record<string, ModelPrice>; errors: string[] } {
+	const prices: Record<string, ModelPrice> = {};
+	const errors: string[] = [];
+	source.split(/\r?\n/).forEach((line, i) => {
+		if (line.trim() === "") return;
+		const colon = line.lastIndexOf(":");
+		const model = colon < 0 ? "" : line.slice(0, colon).trim();
+		const numbers = colon < 0 ? [] : line.slice(colon + 1).trim().split(/\s+/).map(Number);
+		if (model === "" || numbers.length < 2 || numbers.length > 4 || numbers.some((n) => !Number.isFinite(n) || n < 0)) {
+			errors.push(`Line ${i + 1}: write it as "model: input output cache-read cache-write" (dollars per million tokens).`);
+			return;
+		}
+		prices[model] = { input: numbers[0]!, output: numbers[1]!, cacheRead: numbers[2] ?? 0, cacheWrite: numbers[3] ?? 0 };
+	});
+	return { prices, errors };
+}
