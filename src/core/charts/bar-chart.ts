@@ -14,6 +14,8 @@ export interface BarChartInput {
 	format: (value: number) => string;
 	/** A line under the title (the estimate's date, what is left out). */
 	note?: string;
+	/** Name the series under the chart even when there is one (a model). */
+	legend?: boolean;
 }
 
 const WIDTH = 640;
@@ -25,7 +27,8 @@ const RIGHT = 10;
 export function barChart(input: BarChartInput): SvgNode {
 	const { title, labels, series, format } = input;
 	const top = input.note ? 44 : 30;
-	const legendRows = series.length > 1 ? Math.ceil(series.length / 3) : 0;
+	const named = series.length > 1 || input.legend === true;
+	const legendRows = named ? Math.ceil(series.length / 3) : 0;
 	const bottom = HEIGHT - 24 - legendRows * 16;
 	const head = [text(0, 14, title, { class: "acm-title" }), input.note ? text(0, 30, input.note, { class: "acm-muted" }) : undefined];
 	const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
@@ -43,7 +46,7 @@ export function barChart(input: BarChartInput): SvgNode {
 			if (v <= 0) return;
 			const h = v * scale;
 			y -= h;
-			bars.push(el("rect", { x: LEFT + i * step + (step - barWidth) / 2, y, width: barWidth, height: h, class: series.length > 1 ? `acm-s-${SERIES[k % SERIES.length]}` : "acm-bar" }, [el("title", {}, [`${label}${series.length > 1 ? ` · ${s.name}` : ""}: ${format(v)}`])]));
+			bars.push(el("rect", { x: LEFT + i * step + (step - barWidth) / 2, y, width: barWidth, height: h, class: named ? `acm-s-${SERIES[k % SERIES.length]}` : "acm-bar" }, [el("title", {}, [`${label}${series.length > 1 ? ` · ${s.name}` : ""}: ${format(v)}`])]));
 		});
 	});
 	// About six labels under the axis, the last bar's always.
@@ -51,7 +54,7 @@ export function barChart(input: BarChartInput): SvgNode {
 	const ticks = labels.flatMap((label, i) => ((labels.length - 1 - i) % every === 0 ? [text(LEFT + i * step + step / 2, bottom + 14, label, { class: "acm-muted", "text-anchor": "middle" })] : []));
 	const axis = [el("line", { x1: LEFT, y1: bottom, x2: WIDTH - RIGHT, y2: bottom, class: "acm-grid" }), el("line", { x1: LEFT, y1: top, x2: WIDTH - RIGHT, y2: top, class: "acm-grid" }), text(LEFT - 4, top + 4, format(max), { class: "acm-muted", "text-anchor": "end" }), text(LEFT - 4, bottom, "0", { class: "acm-muted", "text-anchor": "end" })];
 	const legend =
-		series.length > 1
+		named
 			? series.map((s, k) => {
 					const x = (k % 3) * (WIDTH / 3);
 					const y = HEIGHT - legendRows * 16 + Math.floor(k / 3) * 16;

@@ -62,7 +62,7 @@ export function dashboardCharts(summary: UsageSummary): Chart[] {
 		...KINDS.map(([kind, id, title]) => ({
 			id,
 			title,
-			svg: barChart({ title: `${title} by model, last 30 days`, labels: days.map(short), series: models.map((m) => ({ name: m, values: days.map((d) => tokensOf.get(`${d}\u0000${m}`)?.[kind] ?? 0) })), format: tokens }),
+			svg: barChart({ title: `${title} by model, last 30 days`, labels: days.map(short), series: models.map((m) => ({ name: m, values: days.map((d) => tokensOf.get(`${d}\u0000${m}`)?.[kind] ?? 0) })), format: tokens, legend: true }),
 		})),
 		{ id: "cost-daily", title: "Estimated cost per day", svg: barChart({ title: "Estimated cost per day, last 30 days", note: estimate, labels: days.map(short), series: [{ name: "cost", values: days.map((d) => costs.get(d) ?? 0) }], format: dollars }) },
 		{ id: "cost-projects", title: "Estimated cost by project", svg: rankChart({ title: "Estimated cost by project", note: estimate, items: summary.costByProject, format: dollars }) },

@@ -11,7 +11,10 @@ import type { SearchDoc, SearchTurn } from "./session-search";
  */
 export function sessionSearchDoc(id: string, digest: StoredDigest, tags: readonly string[], events: readonly SessionEvent[] = []): SearchDoc {
 	const turns: SearchTurn[] = [];
-	const digestText = [digest.title, ...digest.asked, ...digest.tasks.flatMap((t) => t.result), ...digest.done, ...digest.open, ...digest.decisions, ...tags, ...digest.filesTouched].join("\n");
+	// Each line once; the title is left out when it is the first request cut short.
+	const lines = [...new Set([digest.title, ...digest.asked, ...digest.tasks.flatMap((t) => t.result), ...digest.done, ...digest.open, ...digest.decisions, ...tags, ...digest.filesTouched])];
+	const cut = digest.title.replace(/…$/, "");
+	const digestText = (digest.asked.some((a) => a !== digest.title && a.startsWith(cut)) ? lines.slice(1) : lines).join("\n");
 	turns.push({ turn: 0, text: digestText });
 	let turn = 0;
 	let parts: string[] = [];
