@@ -1,5 +1,5 @@
-import { sessionSearchDoc } from "../core/search/session-doc";
-import type { SearchDoc } from "../core/search/session-search";
+import { conversationDoc } from "../core/search/conversation-doc";
+import type { SearchDoc } from "../core/search/conversation-index";
 import type { SessionRecord } from "../core/sync/sync-state";
 import { sessionRows, type SessionRow } from "../core/usage/session-rows";
 import { StateFolder } from "./state-folder";
@@ -30,6 +30,6 @@ export class SessionCatalog {
 		const record = (await this.records)[id];
 		if (!record) return undefined;
 		const stored = await this.folder.load(id).catch(() => undefined);
-		return sessionSearchDoc(id, record.digest, record.tags, stored?.model.events);
+		return conversationDoc(id, record.digest, record.tags, stored?.model.events);
 	}
 }

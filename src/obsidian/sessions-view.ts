@@ -2,7 +2,7 @@ import { ItemView, Notice, type WorkspaceLeaf } from "obsidian";
 import { dashboardCharts, tokens as formatTokens } from "../core/charts/dashboard-charts";
 import { serializeSvg } from "../core/charts/svg";
 import { turnHeading } from "../core/notes/render-session-note";
-import { SessionSearch, type SearchDoc, type SearchHit } from "../core/search/session-search";
+import { ConversationIndex, type SearchDoc, type SearchHit } from "../core/search/conversation-index";
 import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import type { PriceTable } from "../core/usage/model-prices";
 import { filterChoices, matchesFilter, type SessionFilter } from "../core/usage/session-filter";
@@ -47,7 +47,7 @@ const INDEX_BATCH = 40;
 export class SessionsView extends ItemView {
 	private rows: SessionRow[] = [];
 	private byId = new Map<string, SessionRow>();
-	private readonly index = new SessionSearch();
+	private readonly index = new ConversationIndex();
 	/** What each indexed session was indexed from: a refresh indexes only what changed. */
 	private readonly indexedAs = new Map<string, string>();
 	private filter: SessionFilter = {};

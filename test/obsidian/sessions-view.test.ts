@@ -9,7 +9,7 @@ import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
 import { SESSIONS_VIEW_TYPE, SessionsView, type SessionsSource } from "../../src/obsidian/sessions-view";
 import type { SessionRow } from "../../src/core/usage/session-rows";
-import type { SearchDoc } from "../../src/core/search/session-search";
+import type { SearchDoc } from "../../src/core/search/conversation-index";
 
 const repo = resolve(__dirname, "..", "..");
 let claudeDir: string;

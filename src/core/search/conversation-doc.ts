@@ -1,6 +1,6 @@
 import type { StoredDigest } from "../digest/session-digest";
 import type { SessionEvent } from "../transcript/session-model";
-import type { SearchDoc, SearchTurn } from "./session-search";
+import type { SearchDoc, SearchTurn } from "./conversation-index";
 
 /**
  * What search reads of a session: turn 0 its digest (title, requests, outcomes, open items,
@@ -9,7 +9,7 @@ import type { SearchDoc, SearchTurn } from "./session-search";
  * output and thinking stay out: they are the note's folded parts, not what a person remembers.
  * @param events the session's events, from its stored (redacted) model; none: the digest alone.
  */
-export function sessionSearchDoc(id: string, digest: StoredDigest, tags: readonly string[], events: readonly SessionEvent[] = []): SearchDoc {
+export function conversationDoc(id: string, digest: StoredDigest, tags: readonly string[], events: readonly SessionEvent[] = []): SearchDoc {
 	const turns: SearchTurn[] = [];
 	// Each line once; the title is left out when it is the first request cut short.
 	const lines = [...new Set([digest.title, ...digest.asked, ...digest.tasks.flatMap((t) => t.result), ...digest.done, ...digest.open, ...digest.decisions, ...tags, ...digest.filesTouched])];

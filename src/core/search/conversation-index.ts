@@ -1,4 +1,4 @@
-import { searchTerms } from "./search-terms";
+import { conversationTerms } from "./conversation-terms";
 
 /**
  * Full-text search over sessions, shared by the Sessions view and anything else that searches them
@@ -49,7 +49,7 @@ interface Unit {
  * session again replaces it; removed sessions are skipped, and compacted away when they pile up.
  * Chosen over minisearch and a linear scan on measurement (`npm run bench search`, README).
  */
-export class SessionSearch {
+export class ConversationIndex {
 	private readonly postings = new Map<string, number[]>();
 	private units: (Unit | undefined)[] = [];
 	private readonly docIds: string[] = [];
@@ -74,7 +74,7 @@ export class SessionSearch {
 		this.docOf.set(doc.id, index);
 		const mine: number[] = [];
 		for (const turn of doc.turns) {
-			const terms = searchTerms(turn.text);
+			const terms = conversationTerms(turn.text);
 			if (terms.length === 0) continue;
 			const unit = this.units.length;
 			this.units.push({ doc: index, turn: turn.turn, length: terms.length, text: turn.text });
@@ -114,7 +114,7 @@ export class SessionSearch {
 
 	search(query: string, options: SearchOptions = {}): SearchHit[] {
 		const limit = options.limit ?? 50;
-		const words = [...new Set(searchTerms(query))];
+		const words = [...new Set(conversationTerms(query))];
 		if (words.length === 0 || this.liveUnits === 0) return [];
 		// The last word is still being typed unless the query ends in a space.
 		const typing = /[\p{L}\p{N}\p{M}_]$/u.test(query.normalize("NFKC"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scanSessions, SessionSearch, snippetOf, type SearchDoc } from "../../../src/core/search/session-search";
+import { scanSessions, ConversationIndex, snippetOf, type SearchDoc } from "../../../src/core/search/conversation-index";
 
 const docs: SearchDoc[] = [
 	{ id: "a", turns: [{ turn: 0, text: "Fix the login page" }, { turn: 1, text: "The login page crashes" }, { turn: 2, text: "Now fix the token refresh in the auth client" }] },
@@ -7,13 +7,13 @@ const docs: SearchDoc[] = [
 	{ id: "c", turns: [{ turn: 0, text: "토큰 갱신 버그 수정" }, { turn: 1, text: "令牌刷新失败了，请修复" }] },
 ];
 
-function index(): SessionSearch {
-	const s = new SessionSearch();
+function index(): ConversationIndex {
+	const s = new ConversationIndex();
 	for (const d of docs) s.add(d);
 	return s;
 }
 
-describe("SessionSearch", () => {
+describe("ConversationIndex", () => {
 	it("finds the session and the turn where every word is", () => {
 		const hits = index().search("token refresh ");
 		expect(hits.map((h) => [h.id, h.turn])).toEqual([["a", 2]]);
@@ -62,7 +62,7 @@ describe("SessionSearch", () => {
 	});
 
 	it("ranks a turn where a rare word is frequent first", () => {
-		const s = new SessionSearch();
+		const s = new ConversationIndex();
 		s.add({ id: "once", turns: [{ turn: 1, text: "deploy the app, then the deploy script, then more words here and there" }] });
 		s.add({ id: "twice", turns: [{ turn: 1, text: "deploy deploy deploy" }] });
 		expect(s.search("deploy ").map((h) => h.id)).toEqual(["twice", "once"]);

@@ -4,7 +4,7 @@
  * give overlapping character pairs, so "토큰 갱신", "令牌刷新" and "token refresh" all find their
  * words. Cheap on purpose: it runs over every prompt and reply of every session.
  */
-export function searchTerms(text: string): string[] {
+export function conversationTerms(text: string): string[] {
 	const out: string[] = [];
 	for (const match of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
 		const word = match[0];
