@@ -66,6 +66,7 @@ function digestOf(i: number, r: () => number, project: string): StoredDigest {
 		tools: ["Read", "Edit", "Bash"],
 		subagents: [],
 		tokens: { input: 1000, output: 500, cacheRead: 20_000, cacheWrite: 3_000 },
+		usage: [],
 	};
 }
 

@@ -5,7 +5,7 @@ import { cutAtLine, entryOf, renderFacts, renderProjectContext, renderSearchHits
 import type { SearchableSession } from "../../../src/core/recall/session-search";
 
 function session(i: number, words: string): SearchableSession {
-	const digest: StoredDigest = { version: DIGEST_VERSION, sessionId: `id-${i}`, agent: "claude-code", title: `Session ${i} ${words.slice(0, 60)}`, startedAt: "2026-11-20T10:00:00Z", models: [], tasks: [], asked: [words], done: [`commit ${String(i).padStart(7, "0")}: ${words}`], open: [], decisions: [], prompts: 1, toolCalls: 3, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+	const digest: StoredDigest = { version: DIGEST_VERSION, sessionId: `id-${i}`, agent: "claude-code", title: `Session ${i} ${words.slice(0, 60)}`, startedAt: "2026-11-20T10:00:00Z", models: [], tasks: [], asked: [words], done: [`commit ${String(i).padStart(7, "0")}: ${words}`], open: [], decisions: [], prompts: 1, toolCalls: 3, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, usage: [] };
 	return { key: `/t/${i}.jsonl`, project: "api", notePath: `AI Conversations/api/${i}.md`, tags: ["ai/project/api", "ai/redis"], digest };
 }
 

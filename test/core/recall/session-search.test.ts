@@ -11,7 +11,7 @@ function session(id: string, fields: Partial<StoredDigest> & { project?: string;
 		projectKey: `/code/${project}`,
 		notePath: `AI Conversations/${project}/${id}.md`,
 		tags,
-		digest: { version: DIGEST_VERSION, sessionId: id, agent: "claude-code", title: "", models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ...digest },
+		digest: { version: DIGEST_VERSION, sessionId: id, agent: "claude-code", title: "", models: [], tasks: [], asked: [], done: [], open: [], decisions: [], prompts: 1, toolCalls: 0, filesTouched: [], tools: [], subagents: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, usage: [], ...digest },
 	};
 }
 
