@@ -47,7 +47,9 @@ interface Unit {
  * An inverted index of turns ranked by BM25: every query word must be in the turn, the last one
  * as a prefix (the word being typed), and each session is listed once, at its best turn. Adding a
  * session again replaces it; removed sessions are skipped, and compacted away when they pile up.
- * Chosen over minisearch and a linear scan on measurement (`npm run bench search`, README).
+ * Chosen over minisearch and a linear scan on measurement (`npm run bench sessions`, README).
+ * The MCP tools' `recall/session-search` ranks whole sessions by their digests alone; this one
+ * reaches every prompt and reply, and could answer behind that interface too.
  */
 export class ConversationIndex {
 	private readonly postings = new Map<string, number[]>();
