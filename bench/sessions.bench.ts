@@ -205,8 +205,9 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 		scanSessions(docs, q);
 	}
 	const tOurs = timeEach(qs, (q) => ours.search(q, { limit: 1000 }));
-	const tMini = timeEach(qs, (q) => mini.search(q));
-	const tScan = timeEach(qs, (q) => scanSessions(docs, q, 1000));
+	// The two baselines on the first 100 queries: a scan of 10,000 sessions takes a while.
+	const tMini = timeEach(qs.slice(0, 100), (q) => mini.search(q));
+	const tScan = timeEach(qs.slice(0, 100), (q) => scanSessions(docs, q, 1000));
 	// The view's own path: the box's input event to the list on screen.
 	const search = view!.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
 	// The DOM's own Event (Node has one of its own, which the DOM refuses).
@@ -216,7 +217,7 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 		search.dispatchEvent(new DomEvent("input"));
 	});
 	const found = qs.filter((q) => ours.search(q, { limit: 1 }).length > 0).length;
-	const scanFound = qs.filter((q) => scanSessions(docs, q, 1).length > 0).length;
+	const scanFound = qs.slice(0, 100).filter((q) => scanSessions(docs, q, 1).length > 0).length;
 	const p95 = percentile(tOurs, 0.95);
 	const open = percentile(openRuns, 0.5);
 	const base = percentile(baselineRuns, 0.5);
@@ -226,10 +227,10 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 		["  of which: SessionCatalog.rows()", `${percentile(rowsRuns, 0.5).toFixed(0)} ms`, "the catalog read, rows made and sorted", true],
 		["view opens: records read, list on screen", `${open.toFixed(0)} ms`, `${(open / base).toFixed(2)}x (o); ${rowsInDom} rows in the DOM; target < 200 ms`, open < 200],
 		["search index filled from the stored models", `${(indexMs / 1000).toFixed(1)} s`, "in the background, the list usable meanwhile", true],
-		[`(s) baseline: linear scan, p95`, `${percentile(tScan, 0.95).toFixed(1)} ms`, `median ${percentile(tScan, 0.5).toFixed(1)} ms; ${scanFound} of ${QUERIES} queries found sessions (whole words only)`, true],
+		[`(s) baseline: linear scan, p95`, `${percentile(tScan, 0.95).toFixed(1)} ms`, `median ${percentile(tScan, 0.5).toFixed(1)} ms; ${scanFound} of the first 100 queries found sessions (whole words only)`, true],
 		["search (ConversationIndex), p95", `${p95.toFixed(1)} ms`, `median ${percentile(tOurs, 0.5).toFixed(2)} ms, ${(percentile(tScan, 0.95) / p95).toFixed(0)}x faster than (s); ${found} found; target < 50 ms`, p95 < 50],
 		["search through the view (input to list), p95", `${percentile(tView, 0.95).toFixed(1)} ms`, `median ${percentile(tView, 0.5).toFixed(1)} ms`, percentile(tView, 0.95) < 50],
-		["minisearch 7, same words, p95", `${percentile(tMini, 0.95).toFixed(1)} ms`, `median ${percentile(tMini, 0.5).toFixed(2)} ms`, true],
+		["minisearch 7, same words, p95", `${percentile(tMini, 0.95).toFixed(1)} ms`, `median ${percentile(tMini, 0.5).toFixed(2)} ms (the first 100 queries)`, true],
 		["build: ConversationIndex / minisearch", `${oursBuild.toFixed(0)} ms`, `minisearch ${miniBuild.toFixed(0)} ms; heap ${mb(oursHeap)} / ${mb(miniHeap)}`, true],
 	]);
 	await (view as unknown as { close(): Promise<void> }).close();

@@ -10,7 +10,7 @@ import { hash53 } from "../core/transcript/fold";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
-import { catalogEntry, type SessionSource } from "../core/usage/session-rows";
+import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
@@ -117,13 +117,13 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	/**
-	 * Every session's catalog entry (what the Sessions view lists and draws), by transcript path, from
+	 * Every session's catalog entry (its row in the Sessions view), by transcript path, from
 	 * the files the state lists; a file written before catalogs existed is read whole instead. Reads only.
 	 */
-	async loadCatalog(): Promise<Record<string, SessionSource>> {
+	async loadCatalog(): Promise<Record<string, CatalogEntry | SessionSource>> {
 		const raw = await readJsonOnly(join(this.dir, STATE_FILE));
 		const names = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[SESSION_FILES] : undefined;
-		const out: Record<string, SessionSource> = {};
+		const out: Record<string, CatalogEntry | SessionSource> = {};
 		if (!Array.isArray(names)) {
 			// A state from before session files: its records are in the state itself.
 			const sessions = typeof raw === "object" && raw !== null ? (raw as { sessions?: unknown }).sessions : undefined;

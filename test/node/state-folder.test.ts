@@ -104,7 +104,7 @@ describe("state folder: the Sessions view's catalog", () => {
 		expect((await readdir(join(dir, "catalog"))).sort()).toEqual(await sessionFiles());
 		const catalog = await new StateFolder(dir).loadCatalog();
 		expect(Object.keys(catalog).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
-		expect(catalog["/t/1.jsonl"]).toEqual({ project: "api", notePath: "AI Conversations/one.md", tags: [], digest: { title: "one", agent: "claude-code", models: [], prompts: 1, filesTouched: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, usage: [] } });
+		expect(catalog["/t/1.jsonl"]).toEqual({ title: "one", project: "api", agent: "claude-code", activeMinutes: 0, prompts: 1, tags: [], files: [], notePath: "AI Conversations/one.md", deleted: false, usage: [], tokens: 0 });
 		const store = new StateFolder(dir);
 		const state = await store.loadState();
 		state.sessions["/t/2.jsonl"] = { ...state.sessions["/t/2.jsonl"]!, tags: ["x"] };
@@ -116,7 +116,7 @@ describe("state folder: the Sessions view's catalog", () => {
 	it("a session file written before catalogs existed is read whole", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
 		await rm(join(dir, "catalog"), { recursive: true });
-		expect((await new StateFolder(dir).loadCatalog())["/t/1.jsonl"]?.digest.title).toBe("one");
+		expect((await new StateFolder(dir).loadCatalog())["/t/1.jsonl"]).toMatchObject({ notePath: "AI Conversations/one.md", digest: { title: "one" } });
 		await rm(join(dir, "sync-state.json"));
 		expect(await new StateFolder(dir).loadCatalog()).toEqual({});
 	});

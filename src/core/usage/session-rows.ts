@@ -7,28 +7,13 @@ import type { AgentId } from "../transcript/agents";
 /** The part of a digest the list and the pictures read. */
 export type CatalogDigest = Pick<StoredDigest, "title" | "agent" | "projectPath" | "startedAt" | "activeMinutes" | "models" | "prompts" | "filesTouched" | "tokens" | "usage">;
 
-/** What the sync keeps of a session that the view and the dashboard read (a `SessionRecord`'s shape, or its catalog entry). */
+/** What the sync keeps of a session that the view and the dashboard read (a `SessionRecord`'s shape). */
 export interface SessionSource {
 	project: string;
 	notePath: string;
 	deleted?: boolean;
 	digest: CatalogDigest;
 	tags: string[];
-}
-
-/**
- * A session record cut to what the list and the pictures read: the sync writes these beside the
- * records (a tenth of their bytes), so the view opens on 10,000 sessions without parsing 30 MB.
- */
-export function catalogEntry(r: SessionSource): SessionSource {
-	const d = r.digest;
-	return {
-		project: r.project,
-		notePath: r.notePath,
-		...(r.deleted ? { deleted: true } : {}),
-		tags: r.tags,
-		digest: { title: d.title, agent: d.agent, projectPath: d.projectPath, startedAt: d.startedAt, activeMinutes: d.activeMinutes, models: d.models, prompts: d.prompts, filesTouched: d.filesTouched, tokens: d.tokens, usage: d.usage },
-	};
 }
 
 /** One session as the Sessions view lists it and the charts count it. */
@@ -54,34 +39,42 @@ export interface SessionRow {
 	tokens: number;
 }
 
-/** The sessions newest first (then by title and key), sub-agent transcripts aside, each from its record. */
-export function sessionRows(records: Readonly<Record<string, SessionSource>>): SessionRow[] {
+/** A session as the sync writes it for the view (`state/catalog/`): its row, worked out at sync time. */
+export type CatalogEntry = Omit<SessionRow, "id">;
+
+/**
+ * A session record cut to the row the list and the pictures read: the sync writes these beside
+ * the records (a tenth of their bytes), so the view opens on 10,000 sessions without parsing 50 MB
+ * or working anything out.
+ */
+export function catalogEntry(r: SessionSource): CatalogEntry {
+	const d = r.digest;
+	// Older digests have no usage: their totals, on their first day, under their first model.
+	const usage = (d as Partial<CatalogDigest>).usage ?? (d.startedAt ? [{ day: localDay(d.startedAt)!, model: d.models[0] ?? "unknown", ...d.tokens }] : []);
+	return {
+		title: d.title,
+		project: r.project,
+		agent: d.agent ?? "claude-code",
+		started: d.startedAt,
+		day: localDay(d.startedAt),
+		activeMinutes: d.activeMinutes ?? 0,
+		prompts: d.prompts,
+		tags: r.tags,
+		files: d.filesTouched.map((f) => relativeTo(f, d.projectPath)),
+		notePath: r.notePath,
+		deleted: r.deleted === true,
+		usage,
+		tokens: usage.reduce((n, u) => n + u.input + u.output + u.cacheRead + u.cacheWrite, 0),
+	};
+}
+
+/** The sessions newest first (then by title and key), from catalog entries or whole records. */
+export function sessionRows(records: Readonly<Record<string, SessionSource | CatalogEntry>>): SessionRow[] {
 	const rows: SessionRow[] = [];
-	for (const [id, r] of Object.entries(records)) {
-		const d = r.digest;
-		// Older digests have no usage: their totals, on their first day, under their first model.
-		const usage = (d as Partial<CatalogDigest>).usage ?? (d.startedAt ? [{ day: localDay(d.startedAt)!, model: d.models[0] ?? "unknown", ...d.tokens }] : []);
-		rows.push({
-			id,
-			title: d.title,
-			project: r.project,
-			agent: d.agent ?? "claude-code",
-			started: d.startedAt,
-			day: localDay(d.startedAt),
-			activeMinutes: d.activeMinutes ?? 0,
-			prompts: d.prompts,
-			tags: r.tags,
-			files: d.filesTouched.map((f) => relativeTo(f, d.projectPath)),
-			notePath: r.notePath,
-			deleted: r.deleted === true,
-			usage,
-			tokens: usage.reduce((n, u) => n + u.input + u.output + u.cacheRead + u.cacheWrite, 0),
-		});
-	}
+	for (const [id, r] of Object.entries(records)) rows.push({ id, ...("digest" in r ? catalogEntry(r) : r) });
 	return rows.sort((a, b) => codeUnitOrder(b.started ?? "", a.started ?? "") || codeUnitOrder(a.title, b.title) || codeUnitOrder(a.id, b.id));
 }
 
-/** The local date of a time, as date-fns's `yyyy-MM-dd` gives it, without its cost (10,000 rows at each open). */
 export function localDay(iso: string | undefined): string | undefined {
 	if (!iso) return undefined;
 	const date = new Date(iso);
