@@ -123,6 +123,13 @@ function queries(): string[] {
 	});
 }
 
+/** A query typed into the view's search box (with the DOM's own Event: Node has one the DOM refuses). */
+function typeInto(view: SessionsView, q: string): void {
+	const box = view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
+	box.value = q;
+	box.dispatchEvent(new (box.ownerDocument.defaultView as unknown as { Event: typeof Event }).Event("input"));
+}
+
 function timeEach(list: readonly string[], fn: (q: string) => unknown): number[] {
 	return list.map((q) => {
 		const start = performance.now();
@@ -180,6 +187,11 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 	await view!.indexed;
 	const indexMs = performance.now() - i0;
 
+	// The view's own path first, while nothing else of this benchmark is in memory.
+	const qs = queries();
+	for (const q of qs.slice(0, 20)) typeInto(view!, q);
+	const tView = timeEach(qs, (q) => typeInto(view!, q));
+
 	// The same documents for the three ways to search.
 	const catalog = new SessionCatalog(dir);
 	const rows = await catalog.rows();
@@ -198,7 +210,6 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 	const miniBuild = performance.now() - b2;
 	const miniHeap = heap() - h1;
 
-	const qs = queries();
 	for (const q of qs.slice(0, 20)) {
 		ours.search(q);
 		mini.search(q);
@@ -208,14 +219,6 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 	// The two baselines on the first 100 queries: a scan of 10,000 sessions takes a while.
 	const tMini = timeEach(qs.slice(0, 100), (q) => mini.search(q));
 	const tScan = timeEach(qs.slice(0, 100), (q) => scanSessions(docs, q, 1000));
-	// The view's own path: the box's input event to the list on screen.
-	const search = view!.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!;
-	// The DOM's own Event (Node has one of its own, which the DOM refuses).
-	const DomEvent = (search.ownerDocument.defaultView as unknown as { Event: typeof Event }).Event;
-	const tView = timeEach(qs.slice(0, 100), (q) => {
-		search.value = q;
-		search.dispatchEvent(new DomEvent("input"));
-	});
 	const found = qs.filter((q) => ours.search(q, { limit: 1 }).length > 0).length;
 	const scanFound = qs.slice(0, 100).filter((q) => scanSessions(docs, q, 1).length > 0).length;
 	const p95 = percentile(tOurs, 0.95);

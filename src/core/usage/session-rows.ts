@@ -44,7 +44,7 @@ export type CatalogEntry = Omit<SessionRow, "id">;
 
 /**
  * A session record cut to the row the list and the pictures read: the sync writes these beside
- * the records (a tenth of their bytes), so the view opens on 10,000 sessions without parsing 50 MB
+ * the records (a ninth of their bytes), so the view opens on 10,000 sessions without parsing 50 MB
  * or working anything out.
  */
 export function catalogEntry(r: SessionSource): CatalogEntry {
