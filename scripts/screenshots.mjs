@@ -438,7 +438,10 @@ async function settingsPage() {
 		outfile: join(work, "settings.js"),
 		logLevel: "warning",
 	});
-	const state = JSON.parse(readFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state", "sync-state.json"), "utf8"));
+	const stateDir = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state");
+	const state = JSON.parse(readFileSync(join(stateDir, "sync-state.json"), "utf8"));
+	// The session records live in the files the state lists (one a project).
+	state.sessions = Object.assign({}, ...(state.sessionFiles ?? []).map((name) => JSON.parse(readFileSync(join(stateDir, "sessions", name), "utf8"))));
 	const input = {
 		manifest: { ...JSON.parse(readFileSync(join(repo, "manifest.json"), "utf8")), dir: ".obsidian/plugins/ai-conversation-memory" },
 		// What the demo syncs with: its project turned on, everything else as it comes.
