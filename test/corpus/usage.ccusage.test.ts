@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { usageDays } from "../../src/core/digest/usage-days";
 import { parseTranscript } from "../fixtures/parse-transcript";
+import { installOnce, npmInstall } from "../e2e/harness/npm-install";
 
 /**
  * The usage figures the charts and cost estimates read (`usageDays`: each message id once, at its
@@ -19,7 +20,22 @@ import { parseTranscript } from "../fixtures/parse-transcript";
  */
 const REPO = join(__dirname, "..", "..");
 const SOURCES = [join(REPO, "examples", "claude-projects"), join(REPO, "..", "..", "shared", "corpus"), join(REPO, "..", "shared", "corpus")].filter((d) => existsSync(d));
-const CCUSAGE = join(REPO, "node_modules", "ccusage", "src", "cli.js");
+/**
+ * ccusage is installed on first use into `.cache/` (as the e2e harness installs the clients), not
+ * as a development dependency: its package names platform binaries the registry does not all hold,
+ * which `npm ci` refuses. Only its JavaScript CLI is used (`--ignore-scripts`).
+ */
+const CCUSAGE_VERSION = "20.0.24";
+const CCUSAGE = installOnce(
+	join(REPO, ".cache", `ccusage-${CCUSAGE_VERSION}`),
+	(dir) => {
+		const cli = join(dir, "node_modules", "ccusage", "src", "cli.js");
+		return existsSync(cli) ? cli : undefined;
+	},
+	(tmp) => npmInstall(tmp, `ccusage@${CCUSAGE_VERSION}`, () => {}),
+	() => {},
+	"ccusage",
+);
 
 function jsonlFiles(dir: string): string[] {
 	const out: string[] = [];
