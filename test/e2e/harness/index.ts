@@ -9,3 +9,6 @@ export * from "./gemini-install.js";
 export * from "./gemini-stub.js";
 export * from "./run-gemini.js";
 export * from "./agent-vault.js";
+export * from "./opencode-install.js";
+export * from "./opencode-stub.js";
+export * from "./run-opencode.js";
