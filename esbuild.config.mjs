@@ -17,8 +17,15 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
  */
 const noEvalNames = { mangleProps: /^eval$/ };
 
+/**
+ * SQLite (wa-sqlite, for opencode's database) comes as WebAssembly: its bytes go inside the bundle
+ * (a plugin is main.js alone), and its module never needs a URL of its own (`import.meta` is empty in CommonJS).
+ */
+const wasmInside = { loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" } };
+
 const plugin = {
 	...noEvalNames,
+	...wasmInside,
 	entryPoints: ["src/main.ts"],
 	bundle: true,
 	external: [
@@ -93,6 +100,7 @@ const zodEnglishOnly = {
 
 const cli = {
 	...noEvalNames,
+	...wasmInside,
 	bundle: true,
 	plugins: [lazyChildProcess, noAjv, zodEnglishOnly],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
@@ -123,7 +131,7 @@ async function loaderText(entry, loader, name) {
 		entryPoints: [loader],
 		write: false,
 		banner: { js: "#!/usr/bin/env node" },
-		define: { [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
+		define: { ...wasmInside.define, [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
 	});
 	return built.outputFiles[0]?.text ?? "";
 }
@@ -154,7 +162,7 @@ if (mode === "production") {
 	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
 	// so plugin-only users need no npm install for the hooks.
 	const [cliSource, hookSource, mcpSource] = await Promise.all([cliText(), hookText(), mcpText()]);
-	await esbuild.build({ ...plugin, define: { AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
+	await esbuild.build({ ...plugin, define: { ...wasmInside.define, AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
 } else if (mode === "cli") {
 	await buildCli();
 } else {

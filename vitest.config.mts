@@ -5,10 +5,14 @@ const obsidianStub = fileURLToPath(new URL("./test/stubs/obsidian.ts", import.me
 
 export default defineConfig({
 	resolve: { alias: { obsidian: obsidianStub } },
+	// A `.wasm` import is its bytes, as esbuild's `binary` loader gives them in the bundles.
+	plugins: [{ name: "wasm-bytes", enforce: "pre", load: (id) => (id.endsWith(".wasm") ? `import { readFileSync } from "node:fs";\nexport default new Uint8Array(readFileSync(${JSON.stringify(id)}));` : undefined) }],
 	test: {
+		// The `.wasm` file goes through the plugin above, not to Node (which cannot import one).
+		server: { deps: { inline: [/\.wasm$/] } },
 		// Dates in notes are formatted in local time; one zone for every run. The other agents'
 		// folders point nowhere: a developer's own Codex or Gemini CLI sessions never enter a test.
-		env: { TZ: "UTC", CODEX_HOME: "/nonexistent/codex-home", GEMINI_CLI_HOME: "/nonexistent/gemini-home", COPILOT_HOME: "/nonexistent/copilot-home" },
+		env: { TZ: "UTC", CODEX_HOME: "/nonexistent/codex-home", GEMINI_CLI_HOME: "/nonexistent/gemini-home", COPILOT_HOME: "/nonexistent/copilot-home", XDG_DATA_HOME: "/nonexistent/xdg-data" },
 		projects: [
 			{
 				extends: true,

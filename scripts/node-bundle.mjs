@@ -11,6 +11,9 @@ export function bundleForNode(options) {
 		format: "cjs",
 		external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
 		logLevel: "warning",
+		// As the CLI bundle has them (esbuild.config.mjs): SQLite's WebAssembly inside, no `import.meta`.
+		loader: { ".wasm": "binary" },
+		define: { "import.meta.url": "undefined" },
 		...options,
 	});
 }

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { AIDER_LAYOUT, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { AIDER_LAYOUT, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
@@ -92,6 +92,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (roots.codex) folders.push(["Codex", join(roots.codex, "sessions"), CODEX_LAYOUT]);
 		if (roots["gemini-cli"]) folders.push(["Gemini CLI", join(roots["gemini-cli"], "tmp"), GEMINI_LAYOUT]);
 		if (roots["copilot-cli"]) folders.push(["Copilot CLI", join(roots["copilot-cli"], "session-state"), COPILOT_LAYOUT]);
+		// opencode writes every session into one database: its WAL changes at each step of a turn.
+		if (roots.opencode) folders.push(["opencode", roots.opencode, OPENCODE_LAYOUT]);
 		for (const project of roots.aider ?? []) folders.push(["Aider", project, AIDER_LAYOUT]);
 		this.watchers = folders.map(([agent, folder, layout]) => {
 			let last: WatchMode | undefined;

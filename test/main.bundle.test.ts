@@ -141,4 +141,30 @@ describe("the built main.js in the obsidian stub", () => {
 		expect(app.workspace.listenerCount()).toBe(0);
 		expect(plugin.intervals.size).toBe(0);
 	}, 60_000);
+
+	it("reads opencode's database (SQLite as WebAssembly inside main.js, WAL applied) in a window of its own", async () => {
+		const data = mkdtempSync(join(tmpdir(), "bundle-xdg-"));
+		const vaultOf = mkdtempSync(join(tmpdir(), "bundle-vault-opencode-"));
+		const saved = process.env.XDG_DATA_HOME;
+		cpSync(join(repo, "test", "fixtures", "agents", "opencode", "1.18.33", "data"), join(data, "opencode"), { recursive: true });
+		process.env.XDG_DATA_HOME = data;
+		try {
+			const vault = new Vault();
+			const app = stubApp(vault, vaultOf);
+			const plugin = new Plugin(app, { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" });
+			await plugin.onload();
+			app.workspace.ready();
+			await plugin.commands.find((c) => c.id === "sync-ai-conversations")?.callback?.();
+			const opencode = () => vault.getFiles().filter((f) => /\nagent: opencode\n/.test(vault.cachedText(f.path) ?? ""));
+			await until("the opencode notes", () => opencode().length >= 9);
+			expect(opencode()).toHaveLength(9);
+			expect(opencode().some((f) => vault.cachedText(f.path)!.includes("You are in the src folder of the demo project."))).toBe(true);
+			plugin.unload();
+		} finally {
+			if (saved === undefined) delete process.env.XDG_DATA_HOME;
+			else process.env.XDG_DATA_HOME = saved;
+			rmSync(data, { recursive: true, force: true });
+			rmSync(vaultOf, { recursive: true, force: true });
+		}
+	}, 60_000);
 });

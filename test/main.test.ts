@@ -208,7 +208,7 @@ describe("the plugin", () => {
 	});
 
 	it("installs the Claude Code hooks with the CLI it carries, and removes them leaving no settings file", async () => {
-		const built = await esbuild.build({ entryPoints: [join(repo, "src", "cli", "main.ts")], bundle: true, platform: "node", format: "cjs", mainFields: ["module", "main"], external: builtinModules.flatMap((m) => [m, `node:${m}`]), write: false, logLevel: "warning" });
+		const built = await esbuild.build({ entryPoints: [join(repo, "src", "cli", "main.ts")], bundle: true, platform: "node", format: "cjs", mainFields: ["module", "main"], external: builtinModules.flatMap((m) => [m, `node:${m}`]), loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" }, write: false, logLevel: "warning" });
 		(globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE = built.outputFiles[0]!.text;
 		try {
 			const l = load();

@@ -63,7 +63,10 @@ export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
 export interface TranscriptSource {
-	/** @param known the files as the last scan saw them: a source may skip looking into those unchanged. */
+	/**
+	 * @param known the files as the last scan saw them: a source may skip looking into those
+	 * unchanged (a database whose files have not changed gives its sessions back untouched).
+	 */
 	scan(known?: ReadonlyMap<string, TranscriptFile>): Promise<TranscriptFile[]>;
 	/** Re-stats one known file; undefined when it is gone. */
 	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;

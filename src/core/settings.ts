@@ -92,7 +92,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 	excludedProjects: [],
 	watch: true,
 	debounceMs: 2000,
-	agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"] as AgentId[],
+	agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "aider"] as AgentId[],
 	prices: {},
 	projects: [],
 });

@@ -6,7 +6,9 @@ import type { AgentRoots } from "./transcript-source";
 /**
  * Where a sync reads each agent this device has turned on: the folder set in the settings, else
  * the agent's own environment variable, else its default (`$CODEX_HOME` or `~/.codex`;
- * `$GEMINI_CLI_HOME/.gemini` or `~/.gemini`; `$COPILOT_HOME` or `~/.copilot`). A folder that does not exist simply gives nothing.
+ * `$GEMINI_CLI_HOME/.gemini` or `~/.gemini`; `$COPILOT_HOME` or `~/.copilot`; opencode's data folder,
+ * `$XDG_DATA_HOME/opencode` or `~/.local/share/opencode`, on every system as opencode itself has it).
+ * A folder that does not exist simply gives nothing.
  * Aider keeps its history in the repository: the enabled projects' folders are where it is read.
  * @param claudeProjects Claude Code's `projects/` folder, found as before (`--claude-dir`, the settings, `$CLAUDE_CONFIG_DIR`).
  */
@@ -17,6 +19,7 @@ export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs"> & Pa
 	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (env.CODEX_HOME?.trim() || join(home, ".codex"));
 	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(env.GEMINI_CLI_HOME?.trim() || home, ".gemini");
 	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (env.COPILOT_HOME?.trim() || join(home, ".copilot"));
+	if (on.has("opencode")) roots.opencode = settings.agentDirs?.opencode ?? join(env.XDG_DATA_HOME?.trim() || join(home, ".local", "share"), "opencode");
 	if (on.has("aider")) roots.aider = (settings.projects ?? []).filter((p) => p.enabled).map((p) => p.path);
 	return roots;
 }

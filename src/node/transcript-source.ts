@@ -8,6 +8,8 @@ import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts } from "./transcript-scanner";
 import { scanAider, scanCodex, scanCopilot, scanGemini, type Prefetched } from "./agent-scanners";
+import { foldWholeTranscript } from "../core/ingest/fold-whole";
+import { OpencodeSessions } from "./opencode-sessions";
 
 /** Files smaller than this are folded on the calling thread (see `foldWhole`). */
 const FOLD_HERE_BYTES = 32 * 1024;
@@ -26,6 +28,8 @@ export interface AgentRoots {
 	"copilot-cli"?: string;
 	/** The projects whose folders may hold Aider's chat history. */
 	aider?: readonly string[];
+	/** opencode's data folder (`~/.local/share/opencode`). */
+	opencode?: string;
 }
 
 /**
@@ -35,11 +39,16 @@ export interface AgentRoots {
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
 	// Files the last scan read whole, each given to its first read (and to nothing else): see `scanGemini`.
 	let prefetched: Prefetched = new Map();
+	// opencode's sessions are rows of one database: read here, through one open view of it, never on a worker.
+	let opencode: OpencodeSessions | undefined;
+	const opencodeOf = (path: string) => (opencode?.owns(path) ? opencode : undefined);
 	return {
 		// A small file costs less to fold here, blocking, than its round trip to a worker (Gemini CLI
 		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
 		foldWhole: pool
 			? (file, spec, saveTo) => {
+					const sessions = opencodeOf(file.path);
+					if (sessions) return foldWholeTranscript(file, spec, (onLines) => sessions.read(file.path, onLines));
 					const whole = prefetched.get(file.path);
 					prefetched.delete(file.path);
 					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, saveTo }, whole) : pool.fold(file, spec, saveTo);
@@ -48,16 +57,21 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		scan: async (known) => {
 			const where = roots();
 			prefetched = new Map();
+			if (where.opencode === undefined) opencode = undefined;
+			else if (opencode === undefined || opencode.dataDir !== where.opencode) opencode = new OpencodeSessions(where.opencode);
 			const found = await Promise.all([
 				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"]),
 				where.codex === undefined ? [] : scanCodex(where.codex),
 				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched),
 				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
 				where.aider === undefined ? [] : scanAider(where.aider),
+				opencode === undefined ? [] : opencode.scan([...(known?.values() ?? [])]),
 			]);
 			return found.flat();
 		},
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
+			const sessions = opencodeOf(file.path);
+			if (sessions) return sessions.stat(file);
 			try {
 				const s = await stat(file.path);
 				return { ...file, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
@@ -66,6 +80,12 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			}
 		},
 		async readAppended(path, cursor, onLines, onRestart, size) {
+			const sessions = opencodeOf(path);
+			if (sessions) {
+				// Read whole each time (`readsWhole`): what was folded before is dropped first.
+				if (cursor !== undefined) onRestart();
+				return sessions.read(path, onLines);
+			}
 			pool?.batchStarted();
 			const whole = prefetched.get(path);
 			if (whole) {

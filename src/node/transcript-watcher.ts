@@ -81,6 +81,19 @@ export const GEMINI_LAYOUT: WatchLayout = (parts, kind) => {
 	return parts.length === 4 && kind !== "dir" && parts[3]!.endsWith(".jsonl");
 };
 
+/**
+ * opencode, below its data folder: the databases (`opencode*.db`) and their WAL, where every write
+ * lands first; and the older JSON sessions, `storage/session/<project>/<session>.json`. Nothing
+ * else (its `snapshot/` git folders, logs).
+ */
+export const OPENCODE_LAYOUT: WatchLayout = (parts, kind) => {
+	const name = parts[parts.length - 1] ?? "";
+	if (parts.length === 1) return kind === "dir" ? name === "storage" : kind === "file" ? /^opencode(?:-[\w.-]+)?\.db(?:-wal)?$/.test(name) : name === "storage" || /^opencode.*\.db/.test(name);
+	if (parts[0] !== "storage" || parts[1] !== "session") return false;
+	if (parts.length <= 3) return kind !== "file";
+	return parts.length === 4 && kind !== "dir" && name.endsWith(".json");
+};
+
 export interface TranscriptWatcher {
 	readonly mode: WatchMode;
 	/** Resolves once watching (its initial scan done) or waiting for the root. */
@@ -93,8 +106,6 @@ const DEFAULT_POLL_MS = 2_000;
 /** projects/<project>/<session>/subagents/agent-*.jsonl is three folders below the root. */
 const MAX_DEPTH = 3;
 const WATCHED_FILE = /\.(?:jsonl|meta\.json)$/;
-/** What a change is reported for: the session files of every layout (Aider's history has a name of its own). */
-const REPORTED_FILE = /\.(?:jsonl|meta\.json)$|^\.aider\.chat\.history\.md$/;
 
 /** Starts watching `root`; see `TranscriptWatchOptions`. */
 export function watchTranscripts(root: string, options: TranscriptWatchOptions): TranscriptWatcher {
@@ -188,7 +199,7 @@ class Watcher implements TranscriptWatcher {
 		});
 		this.current = fsw;
 		const named = (path: string) => {
-			if (this.current === fsw && !this.closed && REPORTED_FILE.test(basename(path))) this.batch.add(path);
+			if (this.current === fsw && !this.closed && this.isSessionFile(path)) this.batch.add(path);
 		};
 		fsw.on("add", named);
 		fsw.on("change", named);
@@ -289,6 +300,13 @@ class Watcher implements TranscriptWatcher {
 			await fsw.close();
 			if (!this.closed) await next();
 		});
+	}
+
+	/** A file the layout names as holding sessions (a transcript, a sub-agent's meta file, a database or its WAL). */
+	private isSessionFile(path: string): boolean {
+		const rel = relative(this.root, path);
+		if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
+		return (this.options.layout ?? CLAUDE_LAYOUT)(rel.split(sep), "file");
 	}
 
 	/** Keeps only what can hold a session file, by the layout (Claude Code's by default). Called with and without stats. */

@@ -38,7 +38,7 @@ export interface SettingsTabHost {
 const CLAUDE_CODE = "Claude Code";
 const HOME_CLAUDE_DIR = "~/.claude";
 /** Where each other agent keeps its sessions when its folder is not set (see node/agent-homes.ts). */
-const AGENT_DEFAULT_DIRS = { codex: "$CODEX_HOME or ~/.codex", "gemini-cli": "~/.gemini", "copilot-cli": "$COPILOT_HOME or ~/.copilot" } as const;
+const AGENT_DEFAULT_DIRS = { codex: "$CODEX_HOME or ~/.codex", "gemini-cli": "~/.gemini", "copilot-cli": "$COPILOT_HOME or ~/.copilot", opencode: "$XDG_DATA_HOME/opencode or ~/.local/share/opencode" } as const;
 const DEFAULT_CLAUDE_DIR = `$CLAUDE_CONFIG_DIR, else ${HOME_CLAUDE_DIR}`;
 const RULES_EXAMPLE = "payment: billing\n결제: billing";
 
@@ -181,7 +181,7 @@ export class SettingsTab extends PluginSettingTab {
 		});
 
 		// The other agents: read or not (shared), and each one's folder on this device.
-		for (const agent of ["codex", "gemini-cli", "copilot-cli"] as const) {
+		for (const agent of ["codex", "gemini-cli", "copilot-cli", "opencode"] as const) {
 			const name = AGENT_NAMES[agent];
 			new Setting(el)
 				.setName(`Read ${name} sessions`)

@@ -28,7 +28,7 @@ function run(args: string[], stdin?: string) {
 beforeAll(async () => {
 	dir = mkdtempSync(join(tmpdir(), "cli-hooks-"));
 	const builtins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-	await build({ entryPoints: { cli: join(repo, "src/cli/main.ts") }, bundle: true, external: builtins, format: "cjs", target: "node20", platform: "node", mainFields: ["module", "main"], outdir: join(dir, "bin"), outExtension: { ".js": ".cjs" }, logLevel: "silent" });
+	await build({ entryPoints: { cli: join(repo, "src/cli/main.ts") }, bundle: true, external: builtins, format: "cjs", target: "node20", platform: "node", mainFields: ["module", "main"], outdir: join(dir, "bin"), outExtension: { ".js": ".cjs" }, loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" }, logLevel: "silent" });
 	cli = join(dir, "bin", "cli.cjs");
 	vault = join(dir, "vault");
 	folder = join(vault, ".obsidian", "plugins", "ai-conversation-memory");

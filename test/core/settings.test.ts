@@ -57,7 +57,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
-			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"],
+			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "aider"],
 			prices: {},
 			projects: [V1.projects[0]],
 		});
@@ -74,7 +74,7 @@ describe("settings version 2", () => {
 			excludedProjects: ["/home/me/secret/**"],
 			watch: true,
 			debounceMs: 2000,
-			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "aider"],
+			agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "aider"],
 			devices: { laptop: { projects: [V1.projects[0]] } },
 		});
 		// Once stored, another machine reading the file gets the shared values and none of the paths.

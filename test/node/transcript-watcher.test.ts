@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { AIDER_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
+import { AIDER_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
 
 /**
  * Real file system, real chokidar. Nothing asserts how fast an event arrives: every wait ends as
@@ -401,5 +401,32 @@ describe("the other agents' layouts", () => {
 		expect(GEMINI_LAYOUT(["demo", "chats", "f17111ec-2c36-47af-b37c-0cb47f648841"], "dir")).toBe(true);
 		expect(GEMINI_LAYOUT(["demo", "chats", "f17111ec-2c36-47af-b37c-0cb47f648841", "e263ffee.jsonl"], "file")).toBe(true);
 		expect(GEMINI_LAYOUT(["demo", "tool-outputs", "x.jsonl"], "file")).toBe(false);
+	});
+
+	it("opencode: its databases and their WAL, and the older JSON sessions; not its snapshots, logs or -shm", () => {
+		expect(OPENCODE_LAYOUT(["opencode.db"], "file")).toBe(true);
+		expect(OPENCODE_LAYOUT(["opencode.db-wal"], "file")).toBe(true);
+		expect(OPENCODE_LAYOUT(["opencode-beta.db"], "file")).toBe(true);
+		expect(OPENCODE_LAYOUT(["opencode.db-shm"], "file")).toBe(false);
+		expect(OPENCODE_LAYOUT(["auth.json"], "file")).toBe(false);
+		expect(OPENCODE_LAYOUT(["snapshot"], "dir")).toBe(false);
+		expect(OPENCODE_LAYOUT(["log"], "dir")).toBe(false);
+		expect(OPENCODE_LAYOUT(["storage"], "dir")).toBe(true);
+		expect(OPENCODE_LAYOUT(["storage", "session"], "dir")).toBe(true);
+		expect(OPENCODE_LAYOUT(["storage", "message"], "dir")).toBe(false);
+		expect(OPENCODE_LAYOUT(["storage", "session", "864845f3"], "dir")).toBe(true);
+		expect(OPENCODE_LAYOUT(["storage", "session", "864845f3", "ses_dcd8fa738ffeJk36E7SCGcsKxQ.json"], "file")).toBe(true);
+		expect(OPENCODE_LAYOUT(["storage", "session", "864845f3", "x", "y.json"], "file")).toBe(false);
+	});
+
+	it("watches opencode's data folder: a write to the WAL is named, the -shm beside it is not", async () => {
+		await mkdir(root, { recursive: true });
+		await writeFile(join(root, "opencode.db"), "");
+		const w = start({ layout: OPENCODE_LAYOUT });
+		await w.watcher.ready;
+		await writeFile(join(root, "opencode.db-shm"), "x");
+		const wal = join(root, "opencode.db-wal");
+		await appendUntil(wal, () => w.calls.flat().includes(wal));
+		expect(new Set(w.calls.flat())).toEqual(new Set([wal]));
 	});
 });

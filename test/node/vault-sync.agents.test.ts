@@ -1,7 +1,8 @@
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SqliteImage } from "../../src/node/sqlite-image";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
 import { VaultSync } from "../../src/node/vault-sync";
 import { MemoryNotes } from "../fakes/memory-notes";
@@ -122,5 +123,78 @@ describe("VaultSync with Codex CLI, Gemini CLI, Copilot CLI and Aider", () => {
 		const last = aider().find(([, t]) => t.includes("Rename Item.qty"))![1];
 		expect(last).toContain("rename `qty` to `quantity`");
 		expect(last).toContain("src/cart.py");
+	});
+});
+
+describe("VaultSync with opencode", () => {
+	const OPENCODE = join(FIXTURES, "opencode");
+	const data = () => join(root, "opencode");
+	const syncOpencode = () => new VaultSync(join(root, "claude", "projects"), join(root, "state"), notes, { roots: () => ({ opencode: data() }) }).run(settings({ agents: ["opencode"] }));
+	const noteOf = (id: string) => [...notes.files].find(([, t]) => t.startsWith(`---\nsession_id: ${id}\n`));
+	const PARENT = "ses_dcd5c92d6ffelM9p6XPBL08S0T";
+	const CHILD = "ses_dcd5c7bb6ffeqh9l1DiBpzPbIE";
+	const LAST = "ses_dcd5c0560ffegzsr8e2qThfHvJ";
+
+	it("each session (the one in the WAL too) becomes a note with agent opencode, its cost; a sub-agent's work is in its parent's note", async () => {
+		cpSync(join(OPENCODE, "1.18.33", "data"), data(), { recursive: true });
+		const report = await syncOpencode();
+		expect(report.errors).toEqual([]);
+		const written = [...notes.files].filter(([, t]) => agentOfNote(t) === "opencode");
+		// Ten sessions, one of them a sub-agent's: nine notes.
+		expect(written).toHaveLength(9);
+		expect(noteOf(LAST)?.[1]).toContain("You are in the src folder of the demo project.");
+		expect(noteOf(CHILD)).toBeUndefined();
+		const parent = noteOf(PARENT)![1];
+		expect(parent).toContain("Top-level files: README.md, AGENTS.md, src/.");
+		expect(parent).toMatch(/\ncost_usd: 0\.\d+\n/);
+		expect(parent).toContain("\nagent: opencode\n");
+		// No file was written beside opencode's database, none was changed.
+		expect(readdirSync(data()).sort()).toEqual(["opencode.db", "opencode.db-wal"]);
+		expect(readFileSync(join(data(), "opencode.db")).equals(readFileSync(join(OPENCODE, "1.18.33", "data", "opencode.db")))).toBe(true);
+		expect(readFileSync(join(data(), "opencode.db-wal")).equals(readFileSync(join(OPENCODE, "1.18.33", "data", "opencode.db-wal")))).toBe(true);
+		expect(await syncOpencode()).toMatchObject({ transcriptsRead: 0, notesWritten: [], errors: [] });
+	});
+
+	it("a database that changed: only the sessions that changed are read again", async () => {
+		// The recording's main file alone is the database as it was before its last run (see the fixture's README).
+		mkdirSync(data());
+		cpSync(join(OPENCODE, "1.18.33", "data", "opencode.db"), join(data(), "opencode.db"));
+		const before = await syncOpencode();
+		expect(before.errors).toEqual([]);
+		expect(before.transcriptsRead).toBe(9);
+		expect(noteOf(LAST)).toBeUndefined();
+		// Then the last run's log arrives.
+		cpSync(join(OPENCODE, "1.18.33", "data", "opencode.db-wal"), join(data(), "opencode.db-wal"));
+		const after = await syncOpencode();
+		expect(after).toMatchObject({ transcriptsRead: 1, errors: [] });
+		expect(noteOf(LAST)).toBeDefined();
+	});
+
+	it("a database whose files did not change is not even opened; one that became garbage is reported, every note kept", async () => {
+		cpSync(join(OPENCODE, "1.18.33", "data"), data(), { recursive: true });
+		expect((await syncOpencode()).errors).toEqual([]);
+		const opened = vi.spyOn(SqliteImage, "open");
+		try {
+			expect(await syncOpencode()).toMatchObject({ transcriptsRead: 0, errors: [] });
+			expect(opened).not.toHaveBeenCalled();
+		} finally {
+			opened.mockRestore();
+		}
+		const db = join(data(), "opencode.db");
+		writeFileSync(db, Buffer.alloc(statSync(db).size, 0x41), { flag: "r+" });
+		const broken = await syncOpencode();
+		expect(broken.errors).toHaveLength(1);
+		expect(broken.errors).toEqual([`${db}: not an SQLite database`]);
+		expect([...notes.files.values()].filter((t) => agentOfNote(t) === "opencode")).toHaveLength(9);
+	});
+
+	it("the JSON files of versions before 1.2 are read too, beside a database", async () => {
+		cpSync(join(OPENCODE, "1.18.33", "data"), data(), { recursive: true });
+		cpSync(join(OPENCODE, "1.1.65", "data", "storage"), join(data(), "storage"), { recursive: true });
+		const report = await syncOpencode();
+		expect(report.errors).toEqual([]);
+		// Nine from the database, three from the files (and their sub-agent's work in its parent's note).
+		expect([...notes.files.values()].filter((t) => agentOfNote(t) === "opencode")).toHaveLength(12);
+		expect(noteOf("ses_dcd596c7fffetKgfQdRGdO5JSa")?.[1]).toContain("Top-level files: README.md, AGENTS.md, src/.");
 	});
 });

@@ -116,7 +116,16 @@ export class TranscriptIndex {
 		// The sessions of a file of several are not on disk by themselves: the file's stamp is theirs.
 		const stamps = new Map<string, FileStamp>([...this.files].filter(([, f]) => f.within === undefined));
 		const diff = diffScan(stamps, scanned);
-		for (const file of diff.unchanged) if (!this.files.has(file.path)) this.files.set(file.path, file);
+		for (const file of diff.unchanged) {
+			const known = this.files.get(file.path);
+			if (!known) this.files.set(file.path, file);
+			// A session in a database that changed elsewhere: the database's new stamp is remembered with it.
+			else if (known.container !== file.container) {
+				const moved = { ...known, container: file.container };
+				this.files.set(file.path, moved);
+				await this.store?.saved?.(moved);
+			}
+		}
 		// Kept out of the store under other exclusions (one was lifted, say): read again.
 		const exclusions = exclusionKey(this.redaction?.());
 		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });

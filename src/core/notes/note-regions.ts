@@ -96,5 +96,5 @@ function keysOf(frontmatter: string): string[] {
  */
 export const SESSION_NOTE_KEYS = [
 	"session_id", "agent", "project", "project_path", "branch", "started", "ended", "duration", "models", "prompts", "tool_calls", "files",
-	"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "tags", "source", "aliases", "tokens",
+	"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "tags", "source", "aliases", "tokens",
 ] as const;

@@ -5,6 +5,7 @@ import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
 import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
 import { addUnique } from "./model-building";
+import { foldOpencodeLines } from "./opencode-fold";
 import type { RawLine } from "./jsonl-lines";
 import { createSession, type SessionModel } from "./session-model";
 import type { TranscriptFile } from "./transcript-files";
@@ -23,6 +24,8 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 			return foldCopilotLines;
 		case "aider":
 			return foldAiderLines;
+		case "opencode":
+			return foldOpencodeLines;
 		default:
 			return foldLines;
 	}
@@ -33,9 +36,13 @@ export function endRead(model: SessionModel): void {
 	if (agentOf(model) === "gemini-cli") endGeminiRead(model);
 }
 
-/** Gemini CLI's later lines change what earlier ones meant (see `gemini-fold.ts`): its files are read whole each time. */
+/**
+ * Gemini CLI's later lines change what earlier ones meant (see `gemini-fold.ts`), and opencode
+ * updates its rows in place (see `opencode-fold.ts`): their sessions are read whole each time.
+ */
 export function readsWhole(file: Pick<TranscriptFile, "agent">): boolean {
-	return agentOf(file) === "gemini-cli";
+	const agent = agentOf(file);
+	return agent === "gemini-cli" || agent === "opencode";
 }
 
 /**

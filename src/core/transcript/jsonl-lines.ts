@@ -3,6 +3,11 @@ export interface RawLine {
 	/** 1-based line number in the file. */
 	no: number;
 	text: string | null;
+	/**
+	 * Fields of the line the reader had apart (opencode's rows: their columns, with `text` the
+	 * row's JSON alone), so no line is made of them only to be taken apart again.
+	 */
+	value?: readonly unknown[];
 }
 
 export interface SplitResult {

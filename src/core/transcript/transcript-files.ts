@@ -22,6 +22,12 @@ export interface TranscriptFile {
 	size: number;
 	mtimeMs: number;
 	ino: number;
+	/**
+	 * For a session inside a database (opencode's `opencode.db`, where one file holds every
+	 * session): the stamp of the database's files when it was listed. A scan whose database is
+	 * still so gives the sessions known, without opening it.
+	 */
+	container?: string;
 	/** Read while its project was excluded (under these exclusions, see `exclusionKey`): only its stamp is stored. */
 	keptOut?: string;
 }

@@ -1,0 +1,364 @@
+import type { RawLine } from "./jsonl-lines";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { isObject } from "./parse-line";
+import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+
+/**
+ * opencode's sessions, folded into the same session model as Claude Code's. opencode keeps them
+ * in SQLite (`opencode.db`: tables `session`, `message`, `part`; JSON in `data` columns) or, before
+ * 1.2, in JSON files (`storage/`); the reader (`node/opencode-db.ts`, `node/opencode-storage.ts`)
+ * hands one session's rows over as lines, each a JSON array:
+ *
+ * - `["session", {id, parent_id, directory, title, version, time_created, time_updated, …}]` first;
+ * - `["message", id, time_created, time_updated, data]` for each message, by time, each followed by
+ * - `["part", id, message_id, time_created, time_updated, data]` for its parts, in order.
+ *
+ * `data` is the row's JSON as opencode wrote it, put in verbatim (an array of a fixed length, so
+ * bad JSON there cannot pass for more fields); or, as the reader gives them, the columns come
+ * apart (`RawLine.value`) and the line's text is the row's JSON alone. Rows are updated in place while a turn runs (a
+ * text part grows, a tool goes pending → running → completed), so a changed session is folded
+ * anew from all its rows (`readsWhole`).
+ *
+ * A turn is a user message, then one assistant message per model call; tool calls and their
+ * results are one `tool` part. Tools become the names the digest knows (`bash` is `Bash`, `read`
+ * is `Read`…); `task` starts a sub-agent, a child session of its own (its note is the parent's:
+ * see `TranscriptFile.kind`). Tokens and cost come from each assistant message (`tokens`, `cost`).
+ */
+export function foldOpencodeLines(model: SessionModel, lines: readonly RawLine[]): void {
+	const state = stateOf(model);
+	for (const line of lines) foldOpencodeLine(model, state, line);
+	// The session's first and last times, made ISO once per batch (not for every row).
+	if (state.firstMs !== undefined) noteTime(model, new Date(state.firstMs).toISOString());
+	if (state.lastMs !== undefined) noteTime(model, new Date(state.lastMs).toISOString());
+}
+
+interface OpencodeState {
+	/** The role of each message seen, by id (parts name their message). */
+	roles: Map<string, { role: string; ms?: number; iso?: string; summary: boolean }>;
+	/** The earliest and latest times seen (ms). */
+	firstMs?: number;
+	lastMs?: number;
+	/** The user message being read: its prompt event once a text part gave one, images attached before it. */
+	prompt?: { id: string; event?: Extract<SessionEvent, { kind: "prompt" }>; images: number; time?: string };
+	/** Versions before 1.2 counted reasoning inside `tokens.output`. */
+	outputHasReasoning: boolean;
+	/** The compaction whose summary the next `summary: true` assistant message writes. */
+	compaction?: { summary?: string };
+}
+
+const STATES = new WeakMap<SessionModel, OpencodeState>();
+
+function stateOf(model: SessionModel): OpencodeState {
+	let state = STATES.get(model);
+	if (!state) {
+		state = { roles: new Map(), outputHasReasoning: false };
+		STATES.set(model, state);
+	}
+	return state;
+}
+
+function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLine): void {
+	if (line.value === undefined && line.text !== null && line.text.trim() === "") return;
+	model.counts.lines++;
+	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	// The row's fields, and its JSON (the last field): apart as the reader gives them, or in one text.
+	let fields: readonly unknown[];
+	let data: unknown;
+	let apart = 0;
+	if (Array.isArray(line.value)) {
+		fields = line.value;
+		apart = 1;
+		try {
+			data = JSON.parse(line.text);
+		} catch {
+			return markMalformed(model, line.no, `${String(fields[0])} ${String(fields[1])}: its data is not valid JSON`);
+		}
+	} else {
+		let row: unknown;
+		try {
+			row = JSON.parse(line.text);
+		} catch {
+			// The row's own JSON is what breaks the line: say which row it was.
+			const named = /^\["(message|part)","([^"\\]{1,100})"/.exec(line.text);
+			return markMalformed(model, line.no, named ? `${named[1]} ${named[2]}: its data is not valid JSON` : "invalid JSON");
+		}
+		if (!Array.isArray(row)) return markMalformed(model, line.no, "not an opencode row");
+		fields = row;
+		data = row[row.length - 1];
+	}
+	const kind = fields[0];
+	if (typeof kind !== "string") return markMalformed(model, line.no, "not an opencode row");
+	const count = fields.length + apart;
+	switch (kind) {
+		case "session":
+			if (count !== 2 || !isObject(data)) return markMalformed(model, line.no, "a session row without its columns");
+			model.counts.records++;
+			return foldSession(model, state, data);
+		case "message":
+			if (count !== 5 || typeof fields[1] !== "string") return markMalformed(model, line.no, `message ${String(fields[1])}: not one JSON value in its data`);
+			if (!isObject(data)) return markMalformed(model, line.no, `message ${fields[1]}: its data is not a JSON object`);
+			model.counts.records++;
+			return foldMessage(model, state, fields[1], msOf(fields[2]), data);
+		case "part":
+			if (count !== 6 || typeof fields[1] !== "string") return markMalformed(model, line.no, `part ${String(fields[1])}: not one JSON value in its data`);
+			if (!isObject(data)) return markMalformed(model, line.no, `part ${fields[1]}: its data is not a JSON object`);
+			model.counts.records++;
+			return foldPart(model, state, fields[1], typeof fields[2] === "string" ? fields[2] : "", data);
+		default:
+			model.counts.records++;
+			return countUnknown(model, `opencode:${kind}`);
+	}
+}
+
+/** Milliseconds since the epoch, when they are a plausible time (1970 to 9999). */
+function msOf(value: unknown): number | undefined {
+	return typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > 253_402_300_799_999 ? undefined : value;
+}
+
+/** Milliseconds since the epoch as an ISO time, when they are a plausible time. */
+function msTime(value: unknown): string | undefined {
+	const ms = msOf(value);
+	return ms === undefined ? undefined : new Date(ms).toISOString();
+}
+
+function noteMs(state: OpencodeState, ms: number | undefined): void {
+	if (ms === undefined) return;
+	if (state.firstMs === undefined || ms < state.firstMs) state.firstMs = ms;
+	if (state.lastMs === undefined || ms > state.lastMs) state.lastMs = ms;
+}
+
+/** A message's time as ISO, made once. */
+function messageTime(message: { ms?: number; iso?: string } | undefined): string | undefined {
+	if (message?.ms === undefined) return undefined;
+	message.iso ??= new Date(message.ms).toISOString();
+	return message.iso;
+}
+
+/** opencode's title until its title agent answers: no title at all. */
+const PLACEHOLDER_TITLE = /^(?:New session|Child session) - \d{4}-\d\d-\d\dT/;
+
+function foldSession(model: SessionModel, state: OpencodeState, s: Record<string, unknown>): void {
+	if (typeof s.id === "string") addUnique(model, "sessionIds", s.id);
+	if (typeof s.version === "string" && s.version !== "") {
+		addUnique(model, "versions", s.version);
+		state.outputHasReasoning = /^(?:0\.|1\.[01]\.)/.test(s.version);
+	}
+	if (typeof s.directory === "string" && s.directory !== "") {
+		if (model.cwd === undefined) model.cwd = s.directory;
+		addUnique(model, "cwds", s.directory);
+	}
+	if (typeof s.title === "string" && s.title.trim() !== "" && !PLACEHOLDER_TITLE.test(s.title)) model.aiTitle = clip(model, s.title.trim(), LIMITS.prompt);
+	noteMs(state, msOf(s.time_created));
+	noteMs(state, msOf(s.time_updated));
+}
+
+function foldMessage(model: SessionModel, state: OpencodeState, id: string, rowMs: number | undefined, data: Record<string, unknown>): void {
+	state.prompt = undefined;
+	const time = isObject(data.time) ? data.time : {};
+	const createdMs = msOf(time.created) ?? rowMs;
+	noteMs(state, createdMs);
+	noteMs(state, msOf(time.completed));
+	const role = typeof data.role === "string" ? data.role : "unknown";
+	const summary = data.summary === true;
+	const message = { role, ms: createdMs, iso: undefined as string | undefined, summary };
+	state.roles.set(id, message);
+	if (role === "user") {
+		state.prompt = { id, images: 0, time: messageTime(message) };
+		return;
+	}
+	if (role !== "assistant") return countUnknown(model, `opencode:message:${role}`);
+	model.counts.assistantMessages++;
+	if (typeof data.modelID === "string" && data.modelID !== "") addUnique(model, "models", data.modelID);
+	foldUsage(model, state, data);
+	if (summary) state.compaction ??= {};
+	if (isObject(data.error)) foldError(model, data.error, messageTime(message));
+}
+
+function foldUsage(model: SessionModel, state: OpencodeState, data: Record<string, unknown>): void {
+	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+	if (isObject(data.tokens)) {
+		const t = data.tokens;
+		const cache = isObject(t.cache) ? t.cache : {};
+		model.tokens.input += n(t.input);
+		// Reasoning is billed as output; 1.2+ keeps it apart from `output`.
+		model.tokens.output += n(t.output) + (state.outputHasReasoning ? 0 : n(t.reasoning));
+		model.tokens.cacheRead += n(cache.read);
+		model.tokens.cacheCreation += n(cache.write);
+	}
+	if (n(data.cost) > 0) model.tokens.costUsd = Math.round(((model.tokens.costUsd ?? 0) + n(data.cost)) * 1e9) / 1e9;
+}
+
+function foldError(model: SessionModel, error: Record<string, unknown>, timestamp: string | undefined): void {
+	const name = typeof error.name === "string" ? error.name : "error";
+	if (name === "MessageAbortedError") {
+		model.counts.interruptions++;
+		return;
+	}
+	const inner = isObject(error.data) ? error.data : {};
+	const message = typeof inner.message === "string" && inner.message !== "" ? inner.message : name;
+	model.counts.apiErrors++;
+	pushEvent(model, { kind: "error", source: "api", text: clip(model, message, LIMITS.text), timestamp });
+}
+
+/**
+ * A text part of the person's message: the first makes the prompt, the next ones (a message can
+ * have several) are added to it. Done part by part, so a session read in batches, cut anywhere,
+ * gives the same prompts as one read at once.
+ */
+function addPromptText(model: SessionModel, prompt: NonNullable<OpencodeState["prompt"]>, text: string): void {
+	if (prompt.event) {
+		prompt.event.text = clip(model, `${prompt.event.text}\n\n${text}`, LIMITS.prompt);
+		model.lastPrompt = prompt.event.text;
+		return;
+	}
+	model.counts.prompts++;
+	model.counts.images += prompt.images;
+	model.lastPrompt = text;
+	prompt.event = { kind: "prompt", promptKind: /^\s*\//.test(text) ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: prompt.id, timestamp: prompt.time, images: prompt.images };
+	pushEvent(model, prompt.event);
+}
+
+/**
+ * `opencode run "a prompt"` stores the argument in double quotes (each word with a space is
+ * quoted again by the CLI); the TUI does not. A prompt that is one quoted string is unquoted.
+ */
+function typedText(text: string): string {
+	const trimmed = text.trim();
+	return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') && !trimmed.slice(1, -1).includes('"') ? trimmed.slice(1, -1) : trimmed;
+}
+
+function foldPart(model: SessionModel, state: OpencodeState, id: string, messageId: string, p: Record<string, unknown>): void {
+	const message = state.roles.get(messageId);
+	const role = message?.role ?? "assistant";
+	const time = isObject(p.time) ? p.time : {};
+	// Made only for what becomes an event (most parts are step bounds).
+	const at = () => msTime(time.start) ?? messageTime(message);
+	const type = typeof p.type === "string" ? p.type : "untyped";
+	switch (type) {
+		case "text": {
+			const text = typeof p.text === "string" ? p.text : "";
+			if (role === "user") {
+				// Parts opencode made itself (the "continue" after a compaction) are not the person's.
+				if (p.synthetic === true || p.ignored === true || state.prompt?.id !== messageId) return;
+				if (text.trim() !== "") addPromptText(model, state.prompt, typedText(text));
+				return;
+			}
+			if (text.trim() === "") return;
+			if (message?.summary) {
+				const compaction = state.compaction ?? {};
+				compaction.summary = clip(model, text, LIMITS.compactSummary);
+				for (let i = model.events.length - 1; i >= 0; i--) {
+					const event = model.events[i]!;
+					if (event.kind !== "compaction") continue;
+					event.summary = compaction.summary;
+					break;
+				}
+				state.compaction = undefined;
+				return;
+			}
+			pushEvent(model, { kind: "text", text: clip(model, text, LIMITS.text), messageId, timestamp: at() });
+			return;
+		}
+		case "reasoning": {
+			const text = typeof p.text === "string" ? p.text : "";
+			if (text.trim() === "") return;
+			model.counts.thinking++;
+			pushEvent(model, { kind: "thinking", text: clip(model, text, LIMITS.thinking), redacted: false, messageId, timestamp: at() });
+			return;
+		}
+		case "tool":
+			return foldTool(model, id, messageId, p, at());
+		case "patch":
+			if (Array.isArray(p.files)) for (const file of p.files) if (typeof file === "string" && file !== "" && !model.files.written.includes(file)) addFile(model, "edited", file);
+			return;
+		case "file":
+			if (role !== "user" || state.prompt?.id !== messageId || typeof p.mime !== "string" || !p.mime.startsWith("image/")) return;
+			if (state.prompt.event) {
+				state.prompt.event.images++;
+				model.counts.images++;
+			} else state.prompt.images++;
+			return;
+		case "compaction":
+			model.counts.compactions++;
+			state.compaction = {};
+			pushEvent(model, { kind: "compaction", timestamp: messageTime(message), trigger: p.auto === true ? "auto" : "manual", preTokens: undefined, summary: undefined });
+			return;
+		case "subtask":
+			// A command that runs a sub-agent: the task it was given, like a Task call's input.
+			foldCall(model, id, "Task", { description: p.description, prompt: p.prompt, subagent_type: p.agent }, messageId, at());
+			return;
+		case "retry": {
+			const error = isObject(p.error) ? p.error : {};
+			const inner = isObject(error.data) ? error.data : {};
+			model.counts.apiErrors++;
+			pushEvent(model, { kind: "error", source: "api", text: clip(model, `retried: ${typeof inner.message === "string" ? inner.message : typeof error.name === "string" ? error.name : "error"}`, LIMITS.text), timestamp: at() });
+			return;
+		}
+		case "step-start":
+		case "step-finish":
+		case "snapshot":
+		case "agent":
+			// Step bounds (their tokens are the message's), snapshot hashes, an @agent mention: nothing a note shows.
+			return;
+		default:
+			return countUnknown(model, `opencode:part:${type}`);
+	}
+}
+
+const TOOL_NAMES: Record<string, string> = {
+	bash: "Bash",
+	read: "Read",
+	write: "Write",
+	edit: "Edit",
+	multiedit: "MultiEdit",
+	apply_patch: "Edit",
+	patch: "Edit",
+	glob: "Glob",
+	grep: "Grep",
+	list: "LS",
+	task: "Task",
+	todowrite: "TodoWrite",
+	todoread: "TodoRead",
+	webfetch: "WebFetch",
+	websearch: "WebSearch",
+};
+
+function foldTool(model: SessionModel, partId: string, messageId: string, p: Record<string, unknown>, timestamp: string | undefined): void {
+	const original = typeof p.tool === "string" ? p.tool : "tool";
+	const name = TOOL_NAMES[original] ?? original;
+	const state = isObject(p.state) ? p.state : {};
+	const input = isObject(state.input) ? state.input : {};
+	const id = typeof p.callID === "string" && p.callID !== "" ? p.callID : partId;
+	const call = foldCall(model, id, name, input, messageId, timestamp);
+	const status = state.status;
+	if (status !== "completed" && status !== "error") return; // pending or running: a live turn, read again when it ends
+	const failed = status === "error";
+	if (failed) model.counts.toolErrors++;
+	const metadata = isObject(state.metadata) ? state.metadata : {};
+	if (!failed) {
+		const path = typeof input.filePath === "string" ? input.filePath : undefined;
+		if (path && name === "Read") addFile(model, "read", path);
+		else if (path && name === "Write") addFile(model, "written", path);
+		else if (path && (name === "Edit" || name === "MultiEdit")) addFile(model, "edited", path);
+	}
+	if (!call) return;
+	if (name === "Task" && typeof metadata.sessionId === "string") call.agentId = metadata.sessionId;
+	const text = failed ? (typeof state.error === "string" ? state.error : "error") : typeof state.output === "string" ? state.output : "";
+	call.result = { isError: failed || (name === "Bash" && typeof metadata.exit === "number" && metadata.exit !== 0), text: clip(model, text, LIMITS.toolResult) };
+	if (!failed && call.result.isError) model.counts.toolErrors++;
+}
+
+function foldCall(model: SessionModel, id: string, name: string, raw: Record<string, unknown>, messageId: string, timestamp: string | undefined): ToolCall | undefined {
+	if (model.index.calls.has(id)) return model.index.calls.get(id);
+	// The digest reads a file's path as `file_path`, as Claude Code's tools give it.
+	const input = typeof raw.filePath === "string" && raw.file_path === undefined ? { ...raw, file_path: raw.filePath } : raw;
+	model.counts.toolCalls++;
+	if (model.events.length >= LIMITS.events) {
+		model.counts.elidedEvents++;
+		return undefined;
+	}
+	const call: ToolCall = { id, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId, result: undefined, agentId: undefined };
+	model.index.calls.set(id, call);
+	pushEvent(model, { kind: "tool", call });
+	return call;
+}

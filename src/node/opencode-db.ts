@@ -1,0 +1,202 @@
+import type { RawLine } from "../core/transcript/jsonl-lines";
+import type { ReadOnlyDatabase, SqlValue } from "./sqlite-reader";
+
+/**
+ * opencode's database (`<data dir>/opencode.db`, SQLite in WAL mode, 1.2 and later): its sessions
+ * as the scanner lists them, and one session's rows as the lines `opencode-fold.ts` reads. The
+ * tables and columns are those observed in 1.18.33 (docs/agents/opencode-format.md); columns are
+ * read by name, so one a version lacks is simply absent.
+ */
+
+export interface DbSession {
+	id: string;
+	parentId: string | undefined;
+	/** `time_updated` (ms). */
+	updated: number;
+	/**
+	 * The last event number of the session (`event_sequence.seq`): every change to the session, its
+	 * messages or parts bumps it, even after `time_updated` (a message's diff summary comes later).
+	 * -1 where the table is missing.
+	 */
+	seq: number;
+}
+
+const num = (v: SqlValue | undefined): number => (typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : 0);
+const str = (v: SqlValue | undefined): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+interface Shape {
+	tables: Set<string>;
+	/** The session columns the fold reads that this version has. */
+	sessionColumns: string[];
+	worktrees: Map<string, { worktree: SqlValue; vcs: SqlValue }>;
+}
+
+/** Each view's session rows, as its listing read them. */
+const listed = new WeakMap<ReadOnlyDatabase, Map<string, Record<string, SqlValue>>>();
+
+/** What a view of the database holds, looked up once per view (a view is one moment of the database). */
+const shapes = new WeakMap<ReadOnlyDatabase, Promise<Shape>>();
+
+function shapeOf(db: ReadOnlyDatabase): Promise<Shape> {
+	let shape = shapes.get(db);
+	if (!shape) {
+		shape = (async () => {
+			const tables = new Set((await db.all("SELECT name FROM sqlite_master WHERE type = 'table'")).map((r) => String(r.name)));
+			const columns = tables.has("session") ? new Set((await db.all("SELECT name FROM pragma_table_info('session')")).map((r) => String(r.name))) : new Set<string>();
+			const worktrees = new Map<string, { worktree: SqlValue; vcs: SqlValue }>();
+			if (tables.has("project")) for (const p of await db.all("SELECT id, worktree, vcs FROM project")) worktrees.set(String(p.id), { worktree: p.worktree ?? null, vcs: p.vcs ?? null });
+			return { tables, sessionColumns: SESSION_COLUMNS.filter((c) => columns.has(c)), worktrees };
+		})();
+		shapes.set(db, shape);
+	}
+	return shape;
+}
+
+async function tablesOf(db: ReadOnlyDatabase): Promise<Set<string>> {
+	return (await shapeOf(db)).tables;
+}
+
+/** Every session of the database (children too), with what a scan needs. */
+export async function listSessions(db: ReadOnlyDatabase): Promise<DbSession[]> {
+	const tables = await tablesOf(db);
+	if (!tables.has("session")) return [];
+	// Two plain scans joined here: cheaper than a lookup per session.
+	const seqs = new Map<string, number>();
+	if (tables.has("event_sequence")) await db.each("SELECT aggregate_id, seq FROM event_sequence", [], (v) => seqs.set(String(v[0]), num(v[1])));
+	const sessions: DbSession[] = [];
+	const { sessionColumns } = await shapeOf(db);
+	// The columns a session's first line holds, kept for reading its rows with this view.
+	const rows = new Map<string, Record<string, SqlValue>>();
+	listed.set(db, rows);
+	const at = (name: string) => sessionColumns.indexOf(name);
+	const [idAt, parentAt, updatedAt] = [at("id"), at("parent_id"), at("time_updated")];
+	await db.each(`SELECT ${sessionColumns.join(", ")} FROM session`, [], (v) => {
+		const id = str(v[idAt]);
+		if (id === undefined) return;
+		sessions.push({ id, parentId: str(v[parentAt]), updated: num(v[updatedAt]), seq: seqs.get(id) ?? -1 });
+		const row: Record<string, SqlValue> = {};
+		sessionColumns.forEach((c, i) => (row[c] = v[i] ?? null));
+		rows.set(id, row);
+	});
+	return sessions;
+}
+
+/** One session's rows as lines (see `opencode-fold.ts`), and the bytes of JSON in them. */
+export interface SessionRows {
+	lines: RawLine[];
+	bytes: number;
+}
+
+/**
+ * The rows of the sessions `ids` as lines, by session: the session (with its project's worktree),
+ * then each message by time, each followed by its parts in order. A session not in this database
+ * has no entry. A few queries for all of them (through the indexes opencode keeps on `session_id`),
+ * so reading a thousand sessions costs little more than reading their rows.
+ */
+export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[], whole = false): Promise<Map<string, SessionRows>> {
+	const out = new Map<string, SessionRows>();
+	if (ids.length === 0) return out;
+	const { tables, sessionColumns, worktrees } = await shapeOf(db);
+	if (!tables.has("session")) return out;
+	if (ids.length > BATCH_SIZE && !whole) throw new Error(`at most ${BATCH_SIZE} sessions at a time`);
+	// Always as many marks (ids repeated to fill them): one query text, prepared once per view.
+	// Or, `whole`, every row of the tables in one pass, the sessions asked for kept.
+	const marks = Array.from({ length: BATCH_SIZE }, () => "?").join(", ");
+	const params = whole ? [] : Array.from({ length: BATCH_SIZE }, (_, i) => ids[i % ids.length]!);
+	const where = (column: string) => (whole ? "" : ` WHERE ${column} IN (${marks})`);
+	const wanted = whole ? new Set(ids) : undefined;
+	const known = listed.get(db);
+	const sessions = known && ids.every((id) => known.has(id)) ? ids.map((id) => ({ ...known.get(id)! })) : await db.all(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params);
+	for (const session of sessions) {
+		if (wanted && !wanted.has(String(session.id))) continue;
+		const project = worktrees.get(String(session.project_id));
+		if (project) Object.assign(session, project);
+		out.set(String(session.id), { lines: [{ no: 1, text: JSON.stringify(["session", plain(session)]) }], bytes: 0 });
+	}
+	// Parts first, by message: each message's line is followed by its parts', in id order (sorted
+	// here, per message: cheaper than SQLite sorting every part of the batch). Lines are kept as
+	// they are, nothing around them: a first sync holds every row of the database at once.
+	const parts = new Map<string, RawLine[]>();
+	const unsorted = new Set<string>();
+	if (tables.has("part")) {
+		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
+		await db.each(`SELECT message_id, id, data${whole ? ", session_id" : ""} FROM part${where("session_id")}`, params, (v) => {
+			if (wanted && !wanted.has(String(v[3]))) return;
+			const messageId = String(v[0]);
+			const id = String(v[1]);
+			const line = rowLine(["part", id, messageId, 0, 0], typeof v[2] === "string" ? v[2] : "null");
+			const list = parts.get(messageId);
+			if (!list) parts.set(messageId, [line]);
+			else {
+				// Rows come in the order they were made, which is the ids' order: sorted only when not.
+				if (idOf(list[list.length - 1]!) > id) unsorted.add(messageId);
+				list.push(line);
+			}
+		});
+	}
+	if (tables.has("message")) {
+		// By the index on (session_id, time_created, id), each session's messages in order; sorted
+		// here when not (an ORDER BY made SQLite sort the whole batch: twice the time, measured).
+		const messages = new Map<string, RawLine[]>();
+		await db.each(`SELECT session_id, id, time_created, data FROM message${where("session_id")}`, params, (v) => {
+			const sessionId = String(v[0]);
+			if (wanted && !wanted.has(sessionId)) return;
+			const line = rowLine(["message", String(v[1]), num(v[2]), 0], typeof v[3] === "string" ? v[3] : "null");
+			const list = messages.get(sessionId);
+			if (!list) messages.set(sessionId, [line]);
+			else list.push(line);
+		});
+		for (const [sessionId, list] of messages) {
+			const rows = out.get(sessionId);
+			if (!rows) continue;
+			if (list.some((m, i) => i > 0 && before(m, list[i - 1]!))) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+			for (const message of list) {
+				message.no = rows.lines.length + 1;
+				rows.lines.push(message);
+				rows.bytes += message.text?.length ?? 0;
+				const messageId = idOf(message);
+				const own = parts.get(messageId) ?? [];
+				if (unsorted.has(messageId)) own.sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
+				for (const part of own) {
+					part.no = rows.lines.length + 1;
+					rows.lines.push(part);
+					rows.bytes += part.text?.length ?? 0;
+				}
+			}
+		}
+	}
+	return out;
+}
+
+/** The sessions `sessionsLines` reads at once, at most. */
+export const BATCH_SIZE = 50;
+
+/** A row line's id (its second field). */
+function idOf(line: RawLine): string {
+	return line.value![1] as string;
+}
+
+/** Message order, as opencode keeps it: by time, then id. */
+function before(a: RawLine, b: RawLine): boolean {
+	const [at, bt] = [a.value![2] as number, b.value![2] as number];
+	return at < bt || (at === bt && idOf(a) < idOf(b));
+}
+
+/** The session columns the fold reads (`opencode-fold.ts`), and its project's. */
+const SESSION_COLUMNS = ["id", "parent_id", "project_id", "directory", "title", "version", "time_created", "time_updated"];
+
+/**
+ * A row as a line: its columns apart, its JSON as the text, parsed by the fold (once, and let go
+ * with the row: parsed here, a batch of rows would outlive the young generation).
+ */
+export function rowLine(columns: readonly (string | number)[], data: string): RawLine {
+	return { no: 0, text: data, value: columns };
+}
+
+/** A row as JSON can hold it (integers past 2^53 as numbers; blobs left out). */
+function plain(row: Record<string, SqlValue>): Record<string, string | number | null> {
+	const out: Record<string, string | number | null> = {};
+	for (const [key, value] of Object.entries(row)) out[key] = typeof value === "bigint" ? Number(value) : value instanceof Uint8Array ? null : value;
+	return out;
+}
+

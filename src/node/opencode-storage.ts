@@ -1,0 +1,113 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { RawLine } from "../core/transcript/jsonl-lines";
+import { readPlainHeadSync } from "./confined-path";
+import { rowLine } from "./opencode-db";
+
+/**
+ * opencode's sessions before 1.2, as JSON files under `<data dir>/storage/`:
+ * `session/<project id>/<session id>.json`, `message/<session id>/<message id>.json`,
+ * `part/<message id>/<part id>.json`, `project/<project id>.json`. A session's files are made
+ * into the same lines as a database session's (`opencode-db.ts`): one reader, one fold.
+ */
+
+export interface StorageSession {
+	id: string;
+	parentId: string | undefined;
+	/** `session/<project id>/<id>.json`. */
+	path: string;
+	projectId: string;
+	/** A stamp that moves when the session, its list of messages or its latest message's parts change. */
+	size: number;
+	mtimeMs: number;
+}
+
+/** A file's JSON text; undefined when it is missing, not a plain file, or over 64 MiB. */
+function readText(path: string): string | undefined {
+	try {
+		return readPlainHeadSync(path, 64 * 1024 * 1024);
+	} catch {
+		return undefined;
+	}
+}
+
+function names(dir: string, suffix = ".json"): string[] {
+	try {
+		return readdirSync(dir).filter((n) => n.endsWith(suffix)).sort();
+	} catch {
+		return [];
+	}
+}
+
+const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+export function listStorageSessions(storage: string): StorageSession[] {
+	const found: StorageSession[] = [];
+	const sessions = join(storage, "session");
+	let projects: string[];
+	try {
+		projects = readdirSync(sessions);
+	} catch {
+		return [];
+	}
+	for (const projectId of projects) {
+		for (const name of names(join(sessions, projectId))) {
+			const path = join(sessions, projectId, name);
+			const text = readText(path);
+			if (text === undefined) continue;
+			let info: { id?: unknown; parentID?: unknown };
+			try {
+				info = JSON.parse(text) as typeof info;
+			} catch {
+				continue; // half-written by opencode: the next scan sees it whole
+			}
+			const id = typeof info.id === "string" ? info.id : name.slice(0, -".json".length);
+			const messagesDir = join(storage, "message", id);
+			const messages = names(messagesDir);
+			const last = messages[messages.length - 1];
+			const lastParts = last === undefined ? undefined : join(storage, "part", last.slice(0, -".json".length));
+			const stamps = [mtime(path), mtime(messagesDir), last === undefined ? 0 : mtime(join(messagesDir, last)), lastParts === undefined ? 0 : mtime(lastParts), ...(lastParts === undefined ? [] : names(lastParts).map((p) => mtime(join(lastParts, p))))];
+			found.push({ id, parentId: typeof info.parentID === "string" ? info.parentID : undefined, path, projectId, size: text.length + messages.length, mtimeMs: Math.max(...stamps) });
+		}
+	}
+	return found;
+}
+
+/** One session's files as lines (see `opencode-fold.ts`); undefined when its session file is gone. */
+export function storageSessionLines(storage: string, session: Pick<StorageSession, "id" | "path" | "projectId">): { lines: RawLine[]; bytes: number } | undefined {
+	const text = readText(session.path);
+	if (text === undefined) return undefined;
+	let info: Record<string, unknown>;
+	try {
+		info = JSON.parse(text) as Record<string, unknown>;
+	} catch {
+		return { lines: [{ no: 1, text: JSON.stringify(["session"]) }], bytes: text.length };
+	}
+	const time = typeof info.time === "object" && info.time !== null ? (info.time as Record<string, unknown>) : {};
+	const project = readText(join(storage, "project", `${session.projectId}.json`));
+	let worktree: unknown;
+	try {
+		worktree = project === undefined ? undefined : (JSON.parse(project) as { worktree?: unknown }).worktree;
+	} catch {
+		worktree = undefined;
+	}
+	// The columns a database session has, from the file's fields.
+	const row = { id: info.id ?? session.id, parent_id: info.parentID ?? null, project_id: session.projectId, directory: info.directory ?? null, title: info.title ?? null, version: info.version ?? null, time_created: time.created ?? null, time_updated: time.updated ?? null, worktree: worktree ?? null };
+	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", row]) }];
+	let bytes = text.length;
+	const messagesDir = join(storage, "message", session.id);
+	// Ids sort in the order opencode made them (time first); the folder's listing order means nothing.
+	for (const name of names(messagesDir)) {
+		const id = name.slice(0, -".json".length);
+		const data = readText(join(messagesDir, name)) ?? "null";
+		bytes += data.length;
+		lines.push({ ...rowLine(["message", id, 0, 0], data), no: lines.length + 1 });
+		const partsDir = join(storage, "part", id);
+		for (const part of names(partsDir)) {
+			const partData = readText(join(partsDir, part)) ?? "null";
+			bytes += partData.length;
+			lines.push({ ...rowLine(["part", part.slice(0, -".json".length), id, 0, 0], partData), no: lines.length + 1 });
+		}
+	}
+	return { lines, bytes };
+}

@@ -1,0 +1,113 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { OpencodeSessions } from "../../src/node/opencode-sessions";
+import { SqliteImage } from "../../src/node/sqlite-image";
+import { closeDatabases } from "../../src/node/sqlite-reader";
+
+/** opencode's data folder as the scanner lists it: the recorded database (1.18.33) and JSON files (1.1.65). */
+const FIXTURES = join(__dirname, "..", "fixtures", "agents", "opencode");
+let data: string;
+beforeEach(() => {
+	data = mkdtempSync(join(tmpdir(), "opencode-data-"));
+});
+afterEach(async () => {
+	await closeDatabases();
+	rmSync(data, { recursive: true, force: true });
+});
+const withDatabase = () => cpSync(join(FIXTURES, "1.18.33", "data"), data, { recursive: true });
+const withStorage = () => cpSync(join(FIXTURES, "1.1.65", "data", "storage"), join(data, "storage"), { recursive: true });
+
+describe("OpencodeSessions", () => {
+	it("lists each session of the database as a transcript of its own; a child session is its parent's sub-agent", async () => {
+		withDatabase();
+		const files = await new OpencodeSessions(data).scan([]);
+		expect(files).toHaveLength(10);
+		for (const f of files) expect(f).toMatchObject({ agent: "opencode", path: `${data}#${f.fileId}`, projectDir: "opencode.db", ino: 0 });
+		const child = files.find((f) => f.kind === "subagent")!;
+		expect(child).toMatchObject({ fileId: "ses_dcd5c7bb6ffeqh9l1DiBpzPbIE", agentId: "ses_dcd5c7bb6ffeqh9l1DiBpzPbIE", parentSessionId: "ses_dcd5c92d6ffelM9p6XPBL08S0T" });
+		// Stamped by the session's last event and its time: the database's stamp goes with them.
+		expect(files.every((f) => f.size > 0 && f.mtimeMs > 1.7e12 && f.container === files[0]!.container)).toBe(true);
+	});
+
+	it("gives the known sessions back without opening the database while its files are as they were", async () => {
+		withDatabase();
+		const sessions = new OpencodeSessions(data);
+		const first = await sessions.scan([]);
+		const opened = vi.spyOn(SqliteImage, "open");
+		try {
+			expect(await new OpencodeSessions(data).scan(first)).toEqual(first);
+			expect(opened).not.toHaveBeenCalled();
+			// Once the WAL grows, it is listed again.
+			writeFileSync(join(data, "opencode.db-wal"), Buffer.alloc(0), { flag: "a" });
+			utimesSync(join(data, "opencode.db-wal"), new Date(), new Date(Date.now() + 2_000));
+			const again = await new OpencodeSessions(data).scan(first);
+			expect(opened).toHaveBeenCalled();
+			expect(again.map((f) => [f.path, f.size, f.mtimeMs])).toEqual(first.map((f) => [f.path, f.size, f.mtimeMs]));
+			expect(again[0]!.container).not.toBe(first[0]!.container);
+		} finally {
+			opened.mockRestore();
+		}
+	});
+
+	it("reads the JSON files of versions before 1.2, and a session that is in a database too only once (the database's)", async () => {
+		withDatabase();
+		withStorage();
+		const storage = join(data, "storage", "session");
+		const project = readdirSync(storage)[0]!;
+		// A copy of one database session in the files, as 1.2's migration left them.
+		const copied = JSON.parse(readFileSync(join(storage, project, readdirSync(join(storage, project))[0]!), "utf8")) as Record<string, unknown>;
+		writeFileSync(join(storage, project, "ses_dcd5d4f9effe6yCSo2deSmp2gl.json"), JSON.stringify({ ...copied, id: "ses_dcd5d4f9effe6yCSo2deSmp2gl" }));
+		const files = await new OpencodeSessions(data).scan([]);
+		expect(files).toHaveLength(14);
+		expect(files.filter((f) => f.fileId === "ses_dcd5d4f9effe6yCSo2deSmp2gl").map((f) => f.projectDir)).toEqual(["opencode.db"]);
+		const legacy = files.filter((f) => f.projectDir === "storage");
+		expect(legacy).toHaveLength(4);
+		expect(legacy.filter((f) => f.kind === "subagent")).toHaveLength(1);
+	});
+
+	it("a legacy session's stamp moves when a part of its latest message changes", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const before = await sessions.scan([]);
+		const target = before.find((f) => f.kind === "session")!;
+		const messages = join(data, "storage", "message", target.fileId);
+		const last = readdirSync(messages).sort().at(-1)!.replace(/\.json$/, "");
+		const parts = join(data, "storage", "part", last);
+		const part = join(parts, readdirSync(parts)[0]!);
+		utimesSync(part, new Date(), new Date(Date.now() + 60_000));
+		const after = await sessions.scan(before);
+		expect(after.find((f) => f.path === target.path)!.mtimeMs).toBeGreaterThan(target.mtimeMs);
+		expect(after.filter((f) => f.path !== target.path).map((f) => f.mtimeMs)).toEqual(before.filter((f) => f.path !== target.path).map((f) => f.mtimeMs));
+	});
+
+	it("lists other release channels' databases too", async () => {
+		mkdirSync(data, { recursive: true });
+		cpSync(join(FIXTURES, "1.18.33", "data", "opencode.db"), join(data, "opencode-beta.db"));
+		const files = await new OpencodeSessions(data).scan([]);
+		expect(files).toHaveLength(9);
+		expect(new Set(files.map((f) => f.projectDir))).toEqual(new Set(["opencode-beta.db"]));
+	});
+
+	it("a database it cannot read is one transcript that fails with the reason; its known sessions stay", async () => {
+		withDatabase();
+		const sessions = new OpencodeSessions(data);
+		const first = await sessions.scan([]);
+		writeFileSync(join(data, "opencode.db"), "garbage");
+		const files = await sessions.scan(first);
+		expect(files.filter((f) => f.fileId !== "")).toEqual(first);
+		const failed = files.find((f) => f.fileId === "")!;
+		expect(failed.path).toBe(join(data, "opencode.db"));
+		expect(sessions.owns(failed.path)).toBe(true);
+		await expect(sessions.read(failed.path, () => undefined)).rejects.toThrow("not an SQLite database");
+	});
+
+	it("a session gone since the scan is said to be gone", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const file = (await sessions.scan([]))[0]!;
+		rmSync(join(data, "storage"), { recursive: true });
+		await expect(sessions.read(file.path, () => undefined)).rejects.toThrow(/no longer in .*the next sync looks again/);
+	});
+});

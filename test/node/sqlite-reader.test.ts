@@ -1,0 +1,66 @@
+import { cpSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeDatabases, DatabaseChangedError, readDatabase } from "../../src/node/sqlite-reader";
+
+/** Reading opencode's recorded database while it "changes": the view is read again, or the read says why not. */
+const FIXTURE = join(__dirname, "..", "fixtures", "agents", "opencode", "1.18.33", "data");
+let dir: string;
+let db: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "sqlite-reader-"));
+	cpSync(FIXTURE, dir, { recursive: true });
+	db = join(dir, "opencode.db");
+});
+afterEach(async () => {
+	await closeDatabases();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+/** What a checkpoint does to the main file's stamp. */
+let bump = 0;
+const checkpoint = () => utimesSync(db, new Date(), new Date(Date.now() + 10_000 + ++bump * 1_000));
+const count = (sql: string) => async (d: Parameters<Parameters<typeof readDatabase>[1]>[0]) => Number((await d.all(sql))[0]!.n);
+
+describe("readDatabase", () => {
+	it("reads rows by name and by position, with parameters", async () => {
+		const rows = await readDatabase(db, (d) => d.all("SELECT id, parent_id FROM session WHERE parent_id IS NOT NULL"));
+		expect(rows).toEqual([{ id: "ses_dcd5c7bb6ffeqh9l1DiBpzPbIE", parent_id: "ses_dcd5c92d6ffelM9p6XPBL08S0T" }]);
+		const titles: unknown[] = [];
+		await readDatabase(db, (d) => d.each("SELECT title FROM session WHERE id = ?", ["ses_dcd5c7bb6ffeqh9l1DiBpzPbIE"], (v) => titles.push(v[0])));
+		expect(titles).toEqual(["List top-level files (@explore subagent)"]);
+	});
+
+	it("a database that changed during the read is read again, and the later read is what comes back", async () => {
+		let calls = 0;
+		const n = await readDatabase(db, async (d) => {
+			if (++calls === 1) checkpoint();
+			return count("SELECT count(*) AS n FROM part")(d);
+		});
+		expect(calls).toBe(2);
+		expect(n).toBeGreaterThan(50);
+	});
+
+	it("one that keeps changing gives up with a reason that says the next sync reads it again", async () => {
+		const read = readDatabase(db, async (d) => {
+			checkpoint();
+			return count("SELECT count(*) AS n FROM message")(d);
+		});
+		await expect(read).rejects.toBeInstanceOf(DatabaseChangedError);
+		await expect(read).rejects.toThrow(/kept changing while it was read.*the next sync reads it again/);
+	});
+
+	it("reads at once go one after another through one view; a changed database gets a new one", async () => {
+		const [a, b] = await Promise.all([readDatabase(db, count("SELECT count(*) AS n FROM session")), readDatabase(db, count("SELECT count(*) AS n FROM session"))]);
+		expect([a, b]).toEqual([10, 10]);
+		rmSync(`${db}-wal`);
+		expect(await readDatabase(db, count("SELECT count(*) AS n FROM session"))).toBe(9);
+	});
+
+	it("an SQL error is no reason to read again: it is thrown at once, with the database named", async () => {
+		let calls = 0;
+		await expect(readDatabase(db, (d) => (calls++, d.all("SELECT x FROM nowhere")))).rejects.toThrow(`${db}: no such table: nowhere`);
+		expect(calls).toBe(1);
+	});
+});
