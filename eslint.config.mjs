@@ -9,7 +9,7 @@ const layerMessage = {
 };
 
 export default tseslint.config(
-	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "bench/redaction-rules/build/", "bench/redaction-rules/node_modules/", "eval/out/", "examples/", "coverage/"] },
+	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "bench/redaction-rules/build/", "bench/redaction-rules/node_modules/", "bench/sqlite-candidates/node_modules/", "bench/sqlite-candidates/build/", "eval/out/", "examples/", "coverage/"] },
 	...obsidianmd.configs.recommended,
 	{
 		files: ["**/*.ts", "**/*.mts"],

@@ -3,7 +3,7 @@ import { bundleForNode } from "../scripts/node-bundle.mjs";
 
 // Bundles the TypeScript benchmark and runs each part in its own process, so each peak RSS is its own.
 await bundleForNode({
-	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts", "agent-read": "bench/agent-read.ts", "mcp-echo-server": "bench/mcp-echo-server.ts" },
+	entryPoints: { "transcript.bench": "bench/transcript.bench.ts", "fold-worker": "src/node/fold-worker.ts", "agent-read": "bench/agent-read.ts", "mcp-echo-server": "bench/mcp-echo-server.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" },
 	outdir: "bench/out",
 	outExtension: { ".js": ".cjs" },
 	// The Sessions view's benchmark builds the view against the in-repo stub, as its tests do.

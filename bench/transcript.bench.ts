@@ -13,6 +13,7 @@ import { benchHooks } from "./hooks.bench";
 import { benchMcp } from "./mcp.bench";
 import { benchPlugin } from "./plugin.bench";
 import { benchSessions } from "./sessions.bench";
+import { generateOpencodeData } from "./opencode-db-generator";
 
 /**
  * Transcript engine benchmark. `tree`: a >= 256 MiB projects tree of 1,000 sessions;
@@ -319,17 +320,20 @@ async function benchAgents(): Promise<void> {
 		["gemini-cli", join(fixtures, "gemini-cli", "0.61.0", "home"), join(work, "agents", "gemini")],
 		["copilot-cli", join(fixtures, "copilot-cli", "1.0.102"), join(work, "agents", "copilot")],
 		["aider", join(fixtures, "aider", "0.86", "project"), join(work, "agents", "aider")],
+		["opencode", join(fixtures, "opencode", "1.18.33", "data"), join(work, "agents", "opencode")],
 	];
 	const rows: [string, string, string, boolean][] = [];
 	// BENCH_AGENTS=codex,aider measures those alone.
 	const only = process.env.BENCH_AGENTS?.split(",");
 	for (const [agent, from, to] of trees) {
 		if (only && !only.includes(agent)) continue;
-		const bytes = await replicate(agent, from, to, 48 * MiB);
+		// opencode's sessions are rows of one SQLite database: its baseline reads every row of it with the same library.
+		const bytes = agent === "opencode" ? await opencodeData(from, to, OPENCODE_PAYLOAD) : await replicate(agent, from, to, 48 * MiB);
 		const reader = join(repoRoot, "bench", "out", "agent-read.cjs");
+		const baselineArgs = agent === "opencode" ? [join(repoRoot, "bench", "out", "opencode-read-baseline.cjs"), to] : [join(repoRoot, "bench", "read-baseline.mjs"), to];
 		const base: Measured[] = [];
 		const ours: Measured[] = [];
-		const baseline = () => nodeProcess([join(repoRoot, "bench", "read-baseline.mjs"), to]);
+		const baseline = () => nodeProcess(baselineArgs);
 		await baseline(); // warm the page cache
 		for (let round = 0; round < 5; round++) {
 			if (round % 2 === 0) base.push(await baseline());
@@ -340,11 +344,30 @@ async function benchAgents(): Promise<void> {
 		const o = median(ours.map((m) => m.ms));
 		const read = JSON.parse(ours[0]!.stdout) as { files: number; prompts: number; failed: number };
 		// Aider's Markdown has no JSON: its parse is the split into messages Aider's own reader makes.
-		const floor = agent === "aider" ? "reading + Aider's split into messages" : "reading + JSON.parse of every line";
-		rows.push([`${agent} reader (${read.files} ${agent === "aider" ? "sessions" : "files"}, ${(bytes / MiB).toFixed(0)} MiB)`, `${o.toFixed(0)} ms`, `${(o / b).toFixed(2)}x of ${floor} (${b.toFixed(0)} ms), target <= 1.5x; ${read.prompts} prompts, ${read.failed} failed`, o / b <= 1.5 && read.failed === 0]);
+		const floor = agent === "aider" ? "reading + Aider's split into messages" : agent === "opencode" ? "reading every session, message and part row with the same library + JSON.parse" : "reading + JSON.parse of every line";
+		const what = agent === "opencode" ? `${read.files} sessions, ${(bytes / MiB).toFixed(0)} MiB of JSON in a ${(sizeOfData(to) / MiB).toFixed(0)} MiB database` : `${read.files} ${agent === "aider" ? "sessions" : "files"}, ${(bytes / MiB).toFixed(0)} MiB`;
+		rows.push([`${agent} reader (${what})`, `${o.toFixed(0)} ms`, `${(o / b).toFixed(2)}x of ${floor} (${b.toFixed(0)} ms), target <= 1.5x; ${read.prompts} prompts, ${read.failed} failed`, o / b <= 1.5 && read.failed === 0]);
 	}
 	process.stdout.write(`\nother agents' readers: medians of 5 alternating rounds, each a new process timed from outside\n`);
 	report(rows);
+}
+
+/** JSON (messages' and parts') in the generated opencode database: about a year of a heavy user's sessions without the event log's bulk. */
+const OPENCODE_PAYLOAD = 12 * MiB;
+
+/** The generated opencode data folder (made once: SQLite writes it, which takes a minute). Returns the JSON bytes in it. */
+async function opencodeData(fixture: string, to: string, payload: number): Promise<number> {
+	const marker = join(to, ".complete");
+	if (existsSync(marker)) return Number(readFileSync(marker, "utf8"));
+	await rm(to, { recursive: true, force: true });
+	process.stdout.write("generating an opencode database…\n");
+	const made = await generateOpencodeData(fixture, to, payload);
+	await writeFile(marker, String(made.payload));
+	return made.payload;
+}
+
+function sizeOfData(dir: string): number {
+	return ["opencode.db", "opencode.db-wal"].reduce((n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0);
 }
 
 /** A copy of a Gemini CLI file in the same project folder (a person's projects are few, their sessions many). */
