@@ -11,7 +11,7 @@ const hooksCommand = () => import("./hooks-command");
 /** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
 const program = new Command()
 	.name("ai-memory")
-	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, opencode) into notes in an Obsidian vault and context in CLAUDE.md.")
+	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, opencode, Aider) into notes in an Obsidian vault and context in CLAUDE.md.")
 	.exitOverride()
 	// `mcp --vault X` serves, `mcp install --vault X` installs: each command's options are its own.
 	.enablePositionalOptions()

@@ -44,7 +44,10 @@ export function findOpencodeIn(prefix: string, version = OPENCODE_VERSION): Open
 		const bin = join(prefix, "node_modules", pkg, "bin", process.platform === "win32" ? "opencode.exe" : "opencode");
 		if (!existsSync(bin)) continue;
 		// A binary for a CPU feature or libc this machine lacks exits at once: the next one is tried.
-		const run = spawnSync(bin, ["--version"], { encoding: "utf8", env: { ...process.env, HOME: join(prefix, ".version-check") }, timeout: 60_000 });
+		// Its folders in a scratch place: even `--version` makes opencode's data and log folders.
+		const scratch = join(prefix, ".version-check");
+		const env = { ...process.env, HOME: scratch, XDG_DATA_HOME: join(scratch, "data"), XDG_CONFIG_HOME: join(scratch, "config"), XDG_STATE_HOME: join(scratch, "state"), XDG_CACHE_HOME: join(scratch, "cache") };
+		const run = spawnSync(bin, ["--version"], { encoding: "utf8", env, timeout: 60_000 });
 		if (run.status === 0 && run.stdout.trim() === version) return { bin, version };
 	}
 	return undefined;
