@@ -185,6 +185,9 @@ describe("the opencode fold, row by row", () => {
 			{ no: 8, text: '["session"]' },
 			{ no: 9, text: "" },
 			{ no: 10, text: part("prt_ok", "msg_u1", { type: "text", text: "Fix the cart total" }) },
+			// As the reader gives rows: the columns apart, the row's JSON as the text.
+			{ no: 11, text: '{"type":"text","text":"cut', value: ["part", "prt_cut", "msg_u1", 0, 0] },
+			{ no: 12, text: '{"type":"text","text":"And the tax."}', value: ["part", "prt_tax", "msg_u1", 0, 0] },
 		]);
 		expect(model.malformedLines).toEqual([
 			{ line: 3, reason: "part prt_bad: its data is not valid JSON" },
@@ -193,9 +196,10 @@ describe("the opencode fold, row by row", () => {
 			{ line: 6, reason: "invalid UTF-8" },
 			{ line: 7, reason: "not an opencode row" },
 			{ line: 8, reason: "a session row without its columns" },
+			{ line: 11, reason: "part prt_cut: its data is not valid JSON" },
 		]);
-		expect(model.counts).toMatchObject({ malformed: 6, lines: 9 });
-		expect(promptsOf(model).map((p) => p.text)).toEqual(["Fix the cart total"]);
+		expect(model.counts).toMatchObject({ malformed: 7, lines: 11 });
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Fix the cart total\n\nAnd the tax."]);
 	});
 
 	it("read in batches (at any cut), the same model as read at once", () => {
