@@ -1,13 +1,16 @@
 import { builtinModules } from "node:module";
 import { createHash } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import esbuild from "esbuild";
 import process from "node:process";
 import { dirname, join } from "node:path";
 
-// `production`: the plugin bundle the community scanner rebuilds (main.js); `cli`: dist/cli.cjs;
-// no argument: watch the plugin for development.
+// `production` (`npm run build`): the plugin bundle the community scanner rebuilds (main.js) and
+// the CLI beside it (dist/cli.cjs, dist/hook.cjs, dist/mcp.cjs, dist/fold-worker.cjs); `cli`: the CLI alone
+// (tests and benchmarks, faster); no argument (`npm run dev`): watch the plugin for development.
 const mode = process.argv[2] ?? "watch";
+/** `ai-memory --version`. */
+const version = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8")).version;
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 /**
@@ -101,6 +104,7 @@ const zodEnglishOnly = {
 const cli = {
 	...noEvalNames,
 	...wasmInside,
+	define: { ...wasmInside.define, AI_MEMORY_VERSION: JSON.stringify(version) },
 	bundle: true,
 	plugins: [lazyChildProcess, noAjv, zodEnglishOnly],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
@@ -131,7 +135,7 @@ async function loaderText(entry, loader, name) {
 		entryPoints: [loader],
 		write: false,
 		banner: { js: "#!/usr/bin/env node" },
-		define: { ...wasmInside.define, [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
+		define: { ...cli.define, [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
 	});
 	return built.outputFiles[0]?.text ?? "";
 }
@@ -149,19 +153,21 @@ async function writeWhole(path, text, mode = 0o644) {
 	await rename(temp, path);
 }
 
+/** dist/: the CLI, the hook script, the MCP server and the fold worker; returns the three scripts' text. */
 async function buildCli() {
 	await mkdir("dist", { recursive: true });
-	const worker = await esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false });
+	const [worker, cliSource, hookSource, mcpSource] = await Promise.all([esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false }), cliText(), hookText(), mcpText()]);
 	await writeWhole("dist/fold-worker.cjs", worker.outputFiles[0]?.text ?? "");
-	await writeWhole("dist/cli.cjs", await cliText(), 0o755);
-	await writeWhole("dist/hook.cjs", await hookText(), 0o755);
-	await writeWhole("dist/mcp.cjs", await mcpText(), 0o755);
+	await writeWhole("dist/cli.cjs", cliSource, 0o755);
+	await writeWhole("dist/hook.cjs", hookSource, 0o755);
+	await writeWhole("dist/mcp.cjs", mcpSource, 0o755);
+	return { cliSource, hookSource, mcpSource };
 }
 
 if (mode === "production") {
-	// The CLI goes inside main.js as text: "Install Claude Code hooks" writes it beside the plugin,
-	// so plugin-only users need no npm install for the hooks.
-	const [cliSource, hookSource, mcpSource] = await Promise.all([cliText(), hookText(), mcpText()]);
+	// The CLI goes inside main.js as text too: "Install Claude Code hooks" writes it beside the
+	// plugin, so plugin-only users need no npm install for the hooks.
+	const { cliSource, hookSource, mcpSource } = await buildCli();
 	await esbuild.build({ ...plugin, define: { ...wasmInside.define, AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
 } else if (mode === "cli") {
 	await buildCli();

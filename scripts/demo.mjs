@@ -42,7 +42,7 @@ writeFileSync(
 );
 
 const cli = join(repo, "dist", "cli.cjs");
-if (!existsSync(cli)) throw new Error("dist/cli.cjs is missing: run `npm run build:all` first");
+if (!existsSync(cli)) throw new Error("dist/cli.cjs is missing: run `npm run build` first");
 const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", claudeDir, "--project", project], { encoding: "utf8" });
 process.stdout.write(run.stdout);
 process.stderr.write(run.stderr);

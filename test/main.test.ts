@@ -108,7 +108,7 @@ describe("the plugin", () => {
 
 		run(l, "sync-ai-conversations");
 		await settle(l.plugin);
-		expect(Notice.shown.at(-1)).toBe("Synced: 0 transcripts read, 0 notes written, 0 unchanged.");
+		expect(Notice.shown.at(-1)).toBe("Nothing to sync: no transcript changed since the last sync, nothing written.");
 	});
 
 	it("rebuilds all notes only after asking, and brings back a deleted note", async () => {
@@ -146,7 +146,7 @@ describe("the plugin", () => {
 		expect(l.vault.cachedText("Projects/Shop API sessions.md")).toContain("[[Projects/GET endpoint|");
 		// The other notes link to it where it is now.
 		expect(sessionNotes(l.vault).some((f) => l.vault.cachedText(f.path)?.includes("[[Projects/GET endpoint|"))).toBe(true);
-		expect(Notice.shown.at(-1)).toMatch(/^Synced: 1 transcript read, /);
+		expect(Notice.shown.at(-1)).toMatch(/^Synced 1 transcript: /);
 		l.plugin.unload();
 	});
 
@@ -164,7 +164,7 @@ describe("the plugin", () => {
 		expect(opened.path).toMatch(/^AI Conversations\/shop-api\/2026-11-29 /);
 		run(l, "sync-current-project");
 		await settle(l.plugin);
-		expect(Notice.shown.at(-1)).toMatch(/^Synced: 0 transcripts read/);
+		expect(Notice.shown.at(-1)).toMatch(/^Nothing to sync/);
 	});
 
 	it("reviews proposed facts: accept moves one into the memory, reject deletes it", async () => {
@@ -222,7 +222,8 @@ describe("the plugin", () => {
 			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "InstructionsLoaded"]);
 			expect(hooks.SessionStart![0]!.hooks[0]!.command).toContain(`"${cli}" hook session-start --vault "${vaultDir}"`);
 			expect(spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" }).stdout).toContain("ai-memory");
-			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile}.`);
+			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile} (a new file: there was none).`);
+			expect(existsSync(`${settingsFile}.bak-ai-memory`)).toBe(false);
 
 			run(l, "remove-claude-code-hooks");
 			await waitFor(() => Notice.shown.at(-1)?.startsWith("Claude Code hooks removed") === true);

@@ -48,3 +48,23 @@ export async function readDataJson(path: string): Promise<unknown> {
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
 	}
 }
+
+/** A word as a POSIX shell reads it: bare when safe, else in single quotes. */
+export function shellArg(word: string): string {
+	return /^[A-Za-z0-9_/.,:@%+=~-]+$/.test(word) && !word.startsWith("~") ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A command to suggest, with the folders this run was given, so that following the hint
+ * literally acts on the same vault and Claude Code folder (not on ~/.claude by default).
+ */
+export function suggestCommand(command: string, where: { vault?: string; claudeDir?: string; configDir?: string }): string {
+	const words = [`ai-memory ${command}`];
+	if (where.vault !== undefined) words.push(`--vault ${shellArg(resolve(where.vault))}`);
+	if (where.claudeDir !== undefined) words.push(`--claude-dir ${shellArg(resolve(where.claudeDir))}`);
+	if (where.configDir !== undefined && where.configDir !== ".obsidian") words.push(`--config-dir ${shellArg(where.configDir)}`);
+	return words.join(" ");
+}
+
+
+export { count } from "../core/sync/sync-summary";

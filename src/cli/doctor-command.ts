@@ -20,7 +20,7 @@ import { claudeUserConfigPath, mcpEntry, mcpServerStatus, type McpStatus } from 
 import { mcpScriptPath } from "./mcp-script";
 import { readHookContext } from "../node/hook-project";
 import { hookContextPath } from "../node/plugin-paths";
-import { cliScriptPath, fail, hookScriptPath, vaultFolders, type VaultOptions } from "./cli-common";
+import { cliScriptPath, count, fail, hookScriptPath, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
 import { describeHookStatus } from "./hooks-command";
 import { loadSettings } from "./settings-file";
 
@@ -73,24 +73,25 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 	const claudeSettings = await readFile(join(claudeDir, "settings.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
 	const enabled = settings.projects.filter((p) => p.enabled);
-	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`ai-memory projects add <path> --vault ${JSON.stringify(where.vault)}\`.`);
+	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`${suggestCommand("projects add <path>", { vault: where.vault, configDir: options.configDir })}\`.`);
 	const log = await hookLogEntries(where.folder);
 	const instructionsHook = "events" in status && status.events.some((e) => e.event === "InstructionsLoaded" && e.installed);
-	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings, { log, instructionsHook })));
+	const syncCommand = suggestCommand("sync", { vault: where.vault, claudeDir: options.claudeDir, configDir: options.configDir });
+	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings, { log, instructionsHook }, syncCommand)));
 	const off = settings.projects.filter((p) => !p.enabled);
 	if (off.length > 0) out.push("", `Turned off: ${off.map((p) => p.path).join(", ")}`);
 	process.stdout.write(`${out.join("\n")}\n`);
 	return 0;
 }
 
-async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }): Promise<string[]> {
+async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }, syncCommand: string): Promise<string[]> {
 	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
 	const targetFile = join(project.path, project.target);
 	const text = await readFile(targetFile, "utf8").catch(() => undefined);
 	const block = text === undefined ? undefined : blockOf(text);
 	if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (the next sync creates it)`);
 	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (the next sync adds it)`);
-	else lines.push(`  ${project.target}: block present in ${targetFile}, ${block.length} characters ≈ ${tokens(block)} tokens`);
+	else lines.push(`  ${project.target}: block present in ${targetFile}, ${count(block.length, "character")} ≈ ${count(tokens(block), "token")}`);
 
 	let context;
 	try {
@@ -101,11 +102,11 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	if (project.mode === "lazy") {
 		const facade = context?.facade ?? block;
 		const how = context?.blockInFile === false ? "printed at session start" : `in ${project.target}`;
-		if (facade) lines.push(`  Facade (${facade.length} characters ≈ ${tokens(facade)} tokens, ${how}):`, ...facade.trimEnd().split(/\r?\n/).map((l) => (l === "" ? "" : `    ${l}`)));
+		if (facade) lines.push(`  Facade (${count(facade.length, "character")} ≈ ${count(tokens(facade), "token")}, ${how}):`, ...facade.trimEnd().split(/\r?\n/).map((l) => (l === "" ? "" : `    ${l}`)));
 	}
 	const contextFile = hookContextPath(stateDir, project.path);
 	const written = await stat(contextFile).then((s) => s.mtime.toISOString(), () => undefined);
-	lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${context.recall.facts.length} facts for recall` : ""})` : "none yet: run `ai-memory sync`"}`);
+	lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${count(context.recall.facts.length, "fact")} for recall` : ""})` : `none yet: run \`${syncCommand}\``}`);
 
 	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const record = state.projects[key] ?? { folder: safeFileName(baseName(key), "Unknown project") };

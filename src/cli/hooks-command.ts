@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
+import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { claudeConfigDir } from "../node/claude-paths";
-import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget } from "../node/hook-install";
+import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, type VaultOptions } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, suggestCommand, type VaultOptions } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -37,17 +38,24 @@ export async function runHooksInstall(options: HooksOptions): Promise<number> {
 		const mcp = server === undefined ? undefined : await installMcpServer("claude-code", claudeUserConfigPath(target.claudeDir), mcpEntry({ serverPath: server, vault: target.vault, configDir: target.configDir }));
 		if (options.json) process.stdout.write(`${JSON.stringify(mcp ? { ...result, mcp } : result)}\n`);
 		else {
-			if (!result.changed) process.stdout.write(`The hooks in ${result.settingsPath} are installed already, for this CLI and ${target.vault}.\n`);
-			else
-				process.stdout.write(
-					`Installed the SessionStart, UserPromptSubmit, SessionEnd, PreCompact and InstructionsLoaded hooks in ${result.settingsPath}, for ${target.vault}.${result.backupWritten ? ` Your file as it was is in ${result.backupWritten}.` : ""} They take effect in new Claude Code sessions.\n`,
-				);
+			process.stdout.write(`${describeInstall(result, target.vault)}\n`);
 			if (mcp?.changed) process.stdout.write(`Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}\n`);
 		}
 		return 0;
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error), 1);
 	}
+}
+
+const EVENTS = `${HOOK_EVENTS.slice(0, -1).join(", ")} and ${HOOK_EVENTS.at(-1)} hooks`;
+
+/** What `hooks install` did, in one sentence or two. */
+export function describeInstall(result: InstallResult, vault: string): string {
+	if (!result.changed) return `Our hooks are in ${result.settingsPath} already, for this CLI and ${vault}; nothing changed.`;
+	const then = "They take effect in new Claude Code sessions.";
+	if (result.created) return `Created ${result.settingsPath} (there was none) with the ${EVENTS}, for ${vault}. ${then}`;
+	const backup = result.backupWritten ? ` Your file as it was is in ${result.backupWritten}.` : "";
+	return `Installed the ${EVENTS} in ${result.settingsPath}, for ${vault}.${backup} ${then}`;
 }
 
 export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & { vault?: string }): Promise<number> {
@@ -57,7 +65,7 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(claudeDir));
 		if (mcp.changed && !options.json) process.stdout.write(`Removed our MCP server from ${mcp.configPath}${mcp.removed ? " (there was no such file before)" : "; everything else in it is as it was"}.\n`);
 		if (options.json) process.stdout.write(`${JSON.stringify({ ...result, mcp })}\n`);
-		else if (result.removed) process.stdout.write(`Removed ${result.settingsPath}: there was none before the hooks were installed.\n`);
+		else if (result.removed) process.stdout.write(`Removed our hooks, and ${result.settingsPath} with them: nothing else was in it.\n`);
 		else if (result.changed) process.stdout.write(`Removed our hooks from ${result.settingsPath}; everything else in it is as it was.\n`);
 		else process.stdout.write(`No hooks of ours in ${result.settingsPath}; nothing changed.\n`);
 		return 0;
@@ -92,10 +100,12 @@ export function describeHookStatus(status: HookStatus, target: HookTarget): stri
 		else if (e.current) state = "installed (this CLI, this vault)";
 		else {
 			const parts = [e.sameCli ? "this CLI" : `another CLI: ${e.cliPath ?? "?"}`, e.sameVault ? "this vault" : `another vault: ${e.vault ?? "?"}`];
-			state = `installed (${parts.join(", ")}${e.sameCli && e.sameVault ? ", older command: run `ai-memory hooks install` again" : ""})`;
+			state = `installed (${parts.join(", ")}${e.sameCli && e.sameVault ? ", an older command: install them again" : ""})`;
 		}
 		lines.push(`  ${e.event.padEnd(16)} ${state}`);
 	}
-	if (status.events.some((e) => !e.installed)) lines.push(`  Install them with: ai-memory hooks install --vault ${JSON.stringify(target.vault)}`);
+	const install = suggestCommand("hooks install", target);
+	if (status.events.some((e) => !e.installed)) lines.push(`  Install them with: ${install}`);
+	else if (status.events.some((e) => !e.current)) lines.push(`  Point them at this CLI and vault with: ${install}`);
 	return lines;
 }

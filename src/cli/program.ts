@@ -8,10 +8,27 @@ const sync = () => import("./sync-command");
 const projectsCommand = () => import("./projects-command");
 const hooksCommand = () => import("./hooks-command");
 
+/** The package's version, set at build time (esbuild.config.mjs). */
+declare const AI_MEMORY_VERSION: string | undefined;
+
 /** `ai-memory`: the same engine as the plugin, for hooks, scripts and a closed Obsidian. */
 const program = new Command()
 	.name("ai-memory")
 	.description("Turn coding-agent sessions (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, opencode, Aider) into notes in an Obsidian vault and context in CLAUDE.md.")
+	.version(typeof AI_MEMORY_VERSION === "string" ? AI_MEMORY_VERSION : "0.0.0-source", "-V, --version", "print the version")
+	.helpOption("-h, --help", "print help for a command")
+	.helpCommand("help [command]", "print help for a command")
+	.addHelpText(
+		"after",
+		`
+First steps (DIR is your Obsidian vault's folder):
+  ai-memory sync --vault DIR                     a note per session, into DIR
+  ai-memory projects add ~/code/app --vault DIR  ~/code/app/CLAUDE.md gets the context block
+  ai-memory hooks install --vault DIR            lazy recall and syncs from Claude Code's hooks
+  ai-memory doctor --vault DIR                   what each project gets, and where
+
+Run \`ai-memory <command> --help\` for a command's options.`,
+	)
 	.exitOverride()
 	// `mcp --vault X` serves, `mcp install --vault X` installs: each command's options are its own.
 	.enablePositionalOptions()
@@ -22,15 +39,15 @@ program
 	.description("Write a note per session into the vault, and the context block into enabled projects' CLAUDE.md")
 	.requiredOption("--vault <dir>", "the vault folder")
 	.option("--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
-	.option("--project <path>", "a project whose CLAUDE.md gets the context block (repeatable)", (value: string, all: string[]) => [...all, resolve(value)], [] as string[])
+	.option("--project <path>", "a project whose CLAUDE.md gets the context block, for this run (repeatable; `projects add` keeps one)", (value: string, all: string[] = []) => [...all, resolve(value)])
 	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
 	.option("--full", "re-render every note, recreating notes you deleted")
 	.option("--dry-run", "print what the sync would move and write, and write nothing")
 	.option("--json", "print the result as JSON")
 	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", waitSeconds)
 	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
-	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
-		process.exitCode = await (await sync()).runSyncCommand(options);
+	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project?: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
+		process.exitCode = await (await sync()).runSyncCommand({ ...options, project: options.project ?? [] });
 	});
 
 /** `--wait`: seconds, from 0 to an hour; anything else is refused before anything starts (`abc` waited forever). */
@@ -79,7 +96,7 @@ projects
 const hooks = program.command("hooks").description("Claude Code hooks: the facade at session start, recall on prompts, a sync when a session ends or compacts");
 hooks
 	.command("install")
-	.description("Add our hooks to Claude Code's settings.json, and our MCP server to its ~/.claude.json (a backup of each file is kept)")
+	.description("Add our hooks to Claude Code's settings.json, and our MCP server to its ~/.claude.json (each file is copied to <file>.bak-ai-memory first, when there is one)")
 	.requiredOption(...vaultOption)
 	.option(...claudeDirOption)
 	.option(...configDirOption)
@@ -108,16 +125,30 @@ hooks
 		process.exitCode = await (await hooksCommand()).runHooksStatus(options);
 	});
 
-program
+const hook = program
 	.command("hook [event]")
-	.description("Run by Claude Code: session-start | user-prompt-submit | session-end | pre-compact (reads the hook JSON on stdin; always exits 0)")
+	.description("What the hooks that `hooks install` writes run; Claude Code starts it with the hook's JSON on stdin (always exits 0)")
 	.option(...vaultOption)
 	.option(...configDirOption)
 	.option("--from <tag>", "marks the commands we install; ignored")
 	.allowUnknownOption()
 	.allowExcessArguments()
+	.addHelpText(
+		"after",
+		`
+Events:
+  session-start       prints the lazy facade of the session's project (nothing in eager mode)
+  user-prompt-submit  prints the context packet and recalled facts when the prompt asks for the past
+  session-end         starts a sync in the background and returns at once
+  pre-compact         records a checkpoint (the last prompt and reply) for the facade
+
+You do not run it yourself; to see what one prints:
+  echo '{"cwd": "/path/to/project"}' | ai-memory hook session-start --vault DIR
+Failures go to hooks.log in the plugin's folder (\`ai-memory doctor\` shows the last runs).`,
+	)
 	.action(async (event: string | undefined, options: { vault?: string; configDir?: string }) => {
-		process.exitCode = await (await import("./hook-command")).runHookCommand(event ?? "", options);
+		if (event === undefined || event === "help") return hook.help();
+		process.exitCode = await (await import("./hook-command")).runHookCommand(event, options);
 	});
 
 const mcp = program
@@ -175,7 +206,7 @@ mcp
 
 program
 	.command("doctor")
-	.description("What each enabled project gets (block, facade and its tokens), where everything is, and the hooks")
+	.description("What each enabled project gets (block, facade and its tokens), where everything is, and whether the hooks are installed and last ran")
 	.requiredOption(...vaultOption)
 	.option(...claudeDirOption)
 	.option(...configDirOption)

@@ -5,7 +5,7 @@ import writeFileAtomic from "write-file-atomic";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { storedProjects } from "../node/hook-project";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { fail, isDirectory, readDataJson, vaultFolders, type VaultOptions } from "./cli-common";
+import { fail, isDirectory, readDataJson, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -45,7 +45,7 @@ export async function runProjectsRemove(path: string, options: ProjectsOptions):
 	return edit(options, async (projects) => {
 		const projectPath = resolve(path);
 		const at = projects.findIndex((p) => p.path === projectPath || p.path === path);
-		if (at < 0) return { error: `${projectPath} is not one of this device's projects (see \`ai-memory projects list\`)`, code: 1 };
+		if (at < 0) return { error: `${projectPath} is not one of this device's projects (see \`${suggestCommand("projects list", options)}\`)`, code: 1 };
 		projects.splice(at, 1);
 		return { message: `Removed ${projectPath}. Its CLAUDE.md keeps the last block written; remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
 	});
@@ -66,7 +66,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 		return 0;
 	}
 	if (settings.projects.length === 0) {
-		process.stdout.write(`No projects on this device (${deviceIdOf(options.host ?? hostname())}). Add one with \`ai-memory projects add <path> --vault ${where.vault}\`.\n`);
+		process.stdout.write(`No projects on this device (${deviceIdOf(options.host ?? hostname())}). Add one with \`${suggestCommand("projects add <path>", options)}\`.\n`);
 		return 0;
 	}
 	for (const p of settings.projects) {

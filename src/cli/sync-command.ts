@@ -10,6 +10,7 @@ import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
 import { describePlan } from "../core/plan/describe-plan";
+import { count, describeSyncReport } from "../core/sync/sync-summary";
 import type { PlannedSync } from "../core/sync/sync-engine";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 
@@ -68,10 +69,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {
-		const skipped = report.notesSkipped.length > 0 ? `, ${report.notesSkipped.length} deleted by you and left so` : "";
-		process.stdout.write(
-			`Synced ${report.transcriptsRead} transcripts: ${report.notesWritten.length} notes written, ${report.notesUnchanged} unchanged${skipped}, ${report.contextWritten.length} CLAUDE.md updated, ${report.memoryWritten.length} memory files written.\n`,
-		);
+		process.stdout.write(`${describeSyncReport(report)}\n`);
 		for (const notice of report.notices) process.stdout.write(`Note: ${notice}\n`);
 		for (const error of report.errors) process.stderr.write(`ai-memory: ${error}\n`);
 	}
@@ -87,7 +85,8 @@ function printPlan(planned: PlannedSync, json: boolean): number {
 		return problems.length > 0 ? 1 : 0;
 	}
 	for (const c of changes) process.stdout.write(`would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}\n`);
-	process.stdout.write(`Dry run: ${planned.transcriptsRead} transcripts read, ${changes.length} change${changes.length === 1 ? "" : "s"} planned, nothing written.\n`);
+	const what = changes.length === 0 ? "nothing to do" : `${count(changes.length, "change")} planned`;
+	process.stdout.write(`Dry run: ${count(planned.transcriptsRead, "transcript")} read, ${what}; nothing written.\n`);
 	for (const notice of planned.plan.notices) process.stdout.write(`Note: ${notice}\n`);
 	for (const problem of problems) process.stderr.write(`ai-memory: ${problem}\n`);
 	return problems.length > 0 ? 1 : 0;

@@ -7,8 +7,9 @@ import { hookNameOf } from "./hook-handlers";
 /**
  * Our hooks in Claude Code's user settings (`<claude dir>/settings.json`), installed and removed
  * with `hook-settings.ts` (every other key, hook and byte kept). Before the first install the
- * user's file is copied to `settings.json.bak-ai-memory` (an empty backup: there was no file), and
- * uninstalling gives back those exact bytes when nothing else changed meanwhile.
+ * user's file is copied to `settings.json.bak-ai-memory`, and uninstalling gives back those exact
+ * bytes when nothing else changed meanwhile. With no file there is no backup: uninstalling removes
+ * the file again when nothing but our hooks is in it.
  */
 
 const BACKUP_SUFFIX = ".bak-ai-memory";
@@ -97,6 +98,8 @@ export function parseHookCommand(command: string): { execPath?: string; cliPath?
 export interface InstallResult {
 	settingsPath: string;
 	changed: boolean;
+	/** There was no settings.json: it was made for our hooks (and no backup was written). */
+	created?: boolean;
 	/** The backup written now, if one was. */
 	backupWritten?: string;
 }
@@ -113,12 +116,11 @@ export async function installClaudeHooks(target: HookTarget): Promise<InstallRes
 		let backupWritten: string | undefined;
 		// The backup keeps the user's own file: written before our first install, never over one
 		// taken then (unless the file now holds none of our hooks, so it is the user's again).
-		if ((await readText(backupPath)) === null || Object.keys(installedHooks(text)).length === 0) {
-			await mkdir(target.claudeDir, { recursive: true });
-			await writeFileAtomic(backupPath, text ?? "");
+		if (text !== null && ((await readText(backupPath)) === null || Object.keys(installedHooks(text)).length === 0)) {
+			await writeFileAtomic(backupPath, text);
 			backupWritten = backupPath;
 		}
-		if (await writeIfUnchanged(settingsPath, text, edit.text)) return { settingsPath, changed: true, backupWritten };
+		if (await writeIfUnchanged(settingsPath, text, edit.text)) return { settingsPath, changed: true, ...(text === null ? { created: true } : {}), backupWritten };
 	}
 	throw new Error(`${settingsPath} kept changing while the hooks were installed; nothing was changed, try again`);
 }
@@ -126,7 +128,7 @@ export async function installClaudeHooks(target: HookTarget): Promise<InstallRes
 export interface UninstallResult {
 	settingsPath: string;
 	changed: boolean;
-	/** settings.json was removed: there was none before our install. */
+	/** settings.json was removed: it held nothing but our hooks, and there was no backup of a file of the user's. */
 	removed: boolean;
 }
 
@@ -137,7 +139,9 @@ export async function uninstallClaudeHooks(claudeDir: string): Promise<Uninstall
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(settingsPath);
 		const backup = await readText(backupPath);
-		const before = backup === null ? undefined : backup === "" ? null : backup;
+		// No backup (or the empty one an older release wrote): there was no file, so a file left
+		// with nothing in it goes.
+		const before = backup === null || backup === "" ? null : backup;
 		const edit = uninstallHooks(text, before);
 		if (!edit.ok) throw new Error(`${settingsPath}: ${edit.reason}`);
 		let done: boolean;

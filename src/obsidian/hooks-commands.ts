@@ -1,5 +1,4 @@
 import { Notice } from "obsidian";
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileReplacing } from "../node/atomic-write";
 import { findNode } from "../node/find-node";
@@ -55,8 +54,7 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 			const mcp = await installMcpServer("claude-code", claudeUserConfigPath(place.claudeDir), mcpEntry({ execPath: node, serverPath, vault: place.vault, configDir: place.configDir }));
 			if (mcp.changed) tools = ` The recall tools are in ${mcp.configPath}.`;
 		}
-		// An empty backup stands for "there was no settings file": nothing to tell then.
-		const kept = result.backupWritten && (await stat(result.backupWritten)).size > 0 ? ` (your file as it was: ${result.backupWritten})` : "";
+		const kept = result.created ? " (a new file: there was none)" : result.backupWritten ? ` (your file as it was: ${result.backupWritten})` : "";
 		new Notice(result.changed ? `Claude Code hooks installed in ${result.settingsPath}${kept}.${tools}` : `The Claude Code hooks were installed already.${tools}`);
 	} catch (error) {
 		new Notice(`The hooks were not installed: ${error instanceof Error ? error.message : String(error)}`, 15_000);

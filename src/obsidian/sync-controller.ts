@@ -3,6 +3,7 @@ import type { Settings } from "../core/settings";
 import type { SyncReport } from "../core/sync/sync-engine";
 export type { SyncJob };
 import { SyncQueue, type SyncJob } from "../core/sync/sync-queue";
+import { count, describeSyncReport } from "../core/sync/sync-summary";
 import { SyncLockBusyError } from "../node/sync-lock";
 import type { VaultSync } from "../node/vault-sync";
 import type { RenameLog } from "./rename-log";
@@ -106,9 +107,6 @@ export class SyncController {
 }
 
 export function summarize(r: SyncReport): string {
-	const parts = [`${r.transcriptsRead} transcript${r.transcriptsRead === 1 ? "" : "s"} read`, `${r.notesWritten.length} note${r.notesWritten.length === 1 ? "" : "s"} written`, `${r.notesUnchanged} unchanged`];
-	if (r.contextWritten.length > 0) parts.push(`${r.contextWritten.length} CLAUDE.md updated`);
-	if (r.memoryWritten.length > 0) parts.push(`${r.memoryWritten.length} memory file${r.memoryWritten.length === 1 ? "" : "s"} written`);
-	if (r.errors.length > 0) parts.push(`${r.errors.length} problem${r.errors.length === 1 ? "" : "s"} (see the sync log)`);
-	return `Synced: ${parts.join(", ")}.`;
+	const problems = r.errors.length > 0 ? ` ${count(r.errors.length, "problem")}: see the sync log.` : "";
+	return `${describeSyncReport(r)}${problems}`;
 }

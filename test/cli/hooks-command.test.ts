@@ -124,4 +124,46 @@ describe("ai-memory hooks", () => {
 		expect(readFileSync(join(claudeDir, "settings.json"), "utf8")).toBe("{ nope");
 		expect(existsSync(join(claudeDir, "settings.json.bak-ai-memory"))).toBe(false);
 	});
+
+	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
+		const fresh = join(dir, "fresh-claude");
+		mkdirSync(fresh);
+		const install = run(["hooks", "install", "--vault", vault, "--claude-dir", fresh]);
+		expect(install.stdout).toBe(`Created ${join(fresh, "settings.json")} (there was none) with the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks, for ${vault}. They take effect in new Claude Code sessions.\n`);
+		expect(existsSync(join(fresh, "settings.json.bak-ai-memory"))).toBe(false);
+		expect(run(["hooks", "install", "--vault", vault, "--claude-dir", fresh]).stdout).toBe(`Our hooks are in ${join(fresh, "settings.json")} already, for this CLI and ${vault}; nothing changed.\n`);
+		expect(run(["hooks", "uninstall", "--claude-dir", fresh]).stdout).toBe(`Removed our hooks, and ${join(fresh, "settings.json")} with them: nothing else was in it.\n`);
+		expect(existsSync(join(fresh, "settings.json"))).toBe(false);
+		expect(run(["hooks", "uninstall", "--claude-dir", fresh]).stdout).toBe(`No hooks of ours in ${join(fresh, "settings.json")}; nothing changed.\n`);
+	});
+
+	it("the hints of status and doctor name the folders they were run with: followed literally, they act on those", () => {
+		const other = join(dir, "other claude");
+		mkdirSync(other);
+		const status = run(["hooks", "status", "--vault", vault, "--claude-dir", other]);
+		const hint = `ai-memory hooks install --vault ${vault} --claude-dir '${other}'`;
+		expect(status.stdout).toContain(`  Install them with: ${hint}\n`);
+		expect(run(["doctor", "--vault", vault, "--claude-dir", other]).stdout).toContain(`  Install them with: ${hint}\n`);
+		// The hint, run as a shell would split it, installs into that folder and not into $HOME/.claude.
+		const words = ["hooks", "install", "--vault", vault, "--claude-dir", other];
+		expect(run(words).status).toBe(0);
+		expect(existsSync(join(other, "settings.json"))).toBe(true);
+		expect(existsSync(join(dir, ".claude", "settings.json"))).toBe(false);
+		expect(run(["hooks", "uninstall", "--claude-dir", other]).status).toBe(0);
+	});
+});
+
+describe("ai-memory help", () => {
+	it.each([[["--help"]], [["hook", "--help"]], [["hook"]], [["help", "hook"]], [["hooks", "install", "--help"]], [["sync", "--help"]], [["projects", "add", "--help"]], [["doctor", "--help"]]])("%j prints the help and exits 0", (args) => {
+		const r = run(args);
+		expect(r.status, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/^Usage: ai-memory/);
+		expect(r.stdout).not.toMatch(/unknown hook/);
+	});
+
+	it("the hook's help lists the events and how to try one", () => {
+		const r = run(["hook", "--help"]);
+		for (const event of ["session-start", "user-prompt-submit", "session-end", "pre-compact"]) expect(r.stdout).toContain(`  ${event} `);
+		expect(r.stdout).toContain("| ai-memory hook session-start --vault DIR");
+	});
 });

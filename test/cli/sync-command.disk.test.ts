@@ -103,7 +103,7 @@ describe.skipIf(!canMount)(`ai-memory sync on an unlucky disk${canMount ? "" : "
 			const blocked = sync(vault);
 			expect(blocked.status).toBe(1);
 			expect(blocked.stderr).toMatch(/not written, the file system is read-only \(EROFS\); the next sync tries again/);
-			expect(blocked.stdout).toMatch(/^Synced 1 transcripts/);
+			expect(blocked.stdout).toMatch(/^Synced 1 transcript:/);
 		} finally {
 			sh("umount", folder);
 		}

@@ -57,7 +57,7 @@ describe("ai-memory sync", () => {
 		expect(lines.filter((l) => l.startsWith("would create AI Conversations/shop-api/"))).toHaveLength(5); // 4 sessions, the index
 		expect(lines).toContain("would create AI Conversations/AI Conversations.base");
 		expect(lines).toContain(`would update ${join(dir, "shop-api")}/CLAUDE.md`);
-		expect(lines.at(-1)).toMatch(/^Dry run: 5 transcripts read, \d+ changes planned, nothing written\.$/);
+		expect(lines.at(-1)).toMatch(/^Dry run: 5 transcripts read, \d+ changes planned; nothing written\.$/);
 		expect(readdirSync(join(dir, "vault"), { recursive: true }).filter((f) => !String(f).startsWith(".obsidian"))).toEqual([]);
 		expect(existsSync(join(dir, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state"))).toBe(false);
 		expect(readFileSync(join(dir, "shop-api", "CLAUDE.md"), "utf8")).toBe("# shop-api\r\nHand-written.  \r\n");
@@ -90,6 +90,15 @@ describe("ai-memory sync", () => {
 		expect(JSON.parse(r.stdout)).toMatchObject({ transcriptsRead: 0, notesWritten: [], contextWritten: [], errors: [] });
 		const after = mtimes();
 		expect(after).toEqual(before);
+		// And says so, in words.
+		const words = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"));
+		expect(words.stdout).toBe("Nothing to sync: no transcript changed since the last sync, nothing written.\n");
+		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run").stdout).toBe("Dry run: 0 transcripts read, nothing to do; nothing written.\n");
+	});
+
+	it("--version prints the package's version", () => {
+		const version = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string }).version;
+		expect(run("--version")).toMatchObject({ status: 0, stdout: `${version}\n` });
 	});
 
 	it("fails clearly on a missing vault, and on a read-only CLAUDE.md without touching it", () => {

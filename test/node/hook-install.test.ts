@@ -90,13 +90,38 @@ describe("hooks install / uninstall / status", () => {
 		expect(readFileSync(settings, "utf8")).toBe(USER);
 	});
 
-	it("no settings file: created, and removed again on uninstall", async () => {
-		expect((await installClaudeHooks(target)).changed).toBe(true);
-		expect(readFileSync(backup, "utf8")).toBe("");
+	it("no settings file: created with no backup (there is nothing to back up), and removed again on uninstall", async () => {
+		expect(await installClaudeHooks(target)).toEqual({ settingsPath: settings, changed: true, created: true, backupWritten: undefined });
+		expect(existsSync(backup)).toBe(false);
 		expect(Object.keys(installedHooks(readFileSync(settings, "utf8")))).toEqual([...HOOK_EVENTS]);
 		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: true });
 		expect(existsSync(settings)).toBe(false);
 		expect(existsSync(backup)).toBe(false);
+	});
+
+	it("no settings file, then the user adds to it: uninstall keeps their keys and the file", async () => {
+		await installClaudeHooks(target);
+		writeFileSync(settings, readFileSync(settings, "utf8").replace("{\n", '{\n  "model": "opus",\n'));
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: false });
+		expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
+	});
+
+	it("the empty backup an older release left for \"there was no file\" still means that", async () => {
+		await installClaudeHooks(target);
+		writeFileSync(backup, "");
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: true });
+		expect(existsSync(settings) || existsSync(backup)).toBe(false);
+	});
+
+	it("a compact entry of the user's keeps its one line through install, an unrelated edit and uninstall", async () => {
+		mkdirSync(claudeDir);
+		const mine = '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }]\n  }\n}\n';
+		writeFileSync(settings, mine);
+		await installClaudeHooks(target);
+		expect(readFileSync(settings, "utf8")).toContain('\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }],\n');
+		writeFileSync(settings, readFileSync(settings, "utf8").replace('"opus"', '"sonnet"'));
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: false });
+		expect(readFileSync(settings, "utf8")).toBe(mine.replace('"opus"', '"sonnet"'));
 	});
 
 	it("what the user changed after the install stays on uninstall", async () => {
@@ -136,7 +161,7 @@ describe("hooks install / uninstall / status", () => {
 		expect((await claudeHookStatus(target)).events.map((e) => e.installed)).toEqual([false, false, false, false, false]);
 		await installClaudeHooks({ ...target, vault: join(dir, "Other") });
 		const status = await claudeHookStatus(target);
-		expect(status.backup).toBe(true);
+		expect(status.backup).toBe(false);
 		expect(status.events.map((e) => [e.event, e.installed, e.current, e.sameCli, e.sameVault, e.vault])).toEqual(HOOK_EVENTS.map((e) => [e, true, false, true, false, join(dir, "Other")]));
 		await installClaudeHooks(target);
 		expect((await claudeHookStatus(target)).events.every((e) => e.current && e.sameCli && e.sameVault)).toBe(true);

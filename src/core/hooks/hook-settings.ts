@@ -1,4 +1,4 @@
-import { applyEdits, findNodeAtLocation, type FormattingOptions, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { applyEdits, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 
 /**
  * The Claude Code events our hooks answer. InstructionsLoaded (Claude Code 2.1.332 has it: a
@@ -39,7 +39,7 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
 		// Drop every entry of ours (stale paths, duplicates), then add the current one.
 		out = removeOurs(out, event);
 		const now = groupsOf(parse(out) as unknown, event);
-		out = applyEdits(out, modify(out, ["hooks", event, now.length], { hooks: [entry] }, { formattingOptions: formatting(out), isArrayInsertion: true }));
+		out = insertAt(out, ["hooks", event, now.length], { hooks: [entry] });
 	}
 	return { ok: true, text: out, changed: out !== (text ?? "{}\n") };
 }
@@ -56,7 +56,7 @@ export function uninstallHooks(text: string | null, before?: string | null): { o
 	let out = text;
 	for (const event of HOOK_EVENTS) out = removeOurs(out, event);
 	const after = parse(out) as { hooks?: Record<string, unknown> } | undefined;
-	if (after?.hooks && Object.keys(after.hooks).length === 0) out = applyEdits(out, modify(out, ["hooks"], undefined, { formattingOptions: formatting(out) }));
+	if (after?.hooks && Object.keys(after.hooks).length === 0) out = removeAt(out, ["hooks"]);
 	if (before !== undefined) {
 		const original = parseSettings(before);
 		if (original.ok && JSON.stringify(sortKeys(parse(out))) === JSON.stringify(sortKeys(original.value))) return { ok: true, text: before, changed: before !== text };
@@ -93,8 +93,8 @@ function removeOurs(text: string, event: HookEvent): string {
 		const group = groups[ours.group];
 		const onlyOurs = (group?.hooks ?? []).every((h) => isOurs(h));
 		const path = onlyOurs ? ["hooks", event, ours.group] : ["hooks", event, ours.group, "hooks", ours.hook];
-		out = applyEdits(out, modify(out, path, undefined, { formattingOptions: formatting(out) }));
-		if (onlyOurs && groups.length === 1) out = applyEdits(out, modify(out, ["hooks", event], undefined, { formattingOptions: formatting(out) }));
+		out = removeAt(out, path);
+		if (onlyOurs && groups.length === 1) out = removeAt(out, ["hooks", event]);
 	}
 	return out;
 }
@@ -141,6 +141,57 @@ function parseSettings(text: string | null): { ok: true; value: unknown } | { ok
 	const twice = duplicateKey(text);
 	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
 	return { ok: true, value };
+}
+
+/**
+ * Inserts `value` at `path` and formats only the inserted text, in the file's own indentation:
+ * jsonc-parser's formatting of an edit reformats the whole line it lands on, which took a user's
+ * compact `"Stop": [{…}]` apart. Into an empty container (or a new file) the container is ours and
+ * formatted whole; into a list or object written on one line (or a one-line file), compact.
+ */
+function insertAt(text: string, path: JSONPath, value: unknown): string {
+	const [edit] = modify(text, path, value, { isArrayInsertion: typeof path.at(-1) === "number" });
+	if (!edit) return text;
+	const before = parseTree(text);
+	const container = before && deepestContainer(before, edit.offset);
+	const oneLine = (node: JsonNode) => (node.children?.length ?? 0) > 0 && !/[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
+	const out = applyEdits(text, [edit]);
+	if (before && container && (oneLine(before) || oneLine(container))) return out;
+	const empty = container !== undefined && (container.children?.length ?? 0) === 0;
+	const range = empty ? { offset: container.offset, length: container.length + edit.content.length } : { offset: edit.offset, length: edit.content.length };
+	return applyEdits(out, format(out, range, formatting(text)));
+}
+
+function deepestContainer(node: JsonNode, offset: number): JsonNode | undefined {
+	if (!(node.type === "object" || node.type === "array") || offset <= node.offset || offset >= node.offset + node.length) return undefined;
+	for (const child of node.children ?? []) {
+		const inner = deepestContainer(child.type === "property" ? (child.children?.[1] ?? child) : child, offset);
+		if (inner) return inner;
+	}
+	return node;
+}
+
+/**
+ * Removes the property or item at `path` and nothing else: with the comma and line break before
+ * it when it is the last one, else with those after it (the inverse of `insertAt`); an only child
+ * leaves its container empty (`{}`).
+ */
+function removeAt(text: string, path: JSONPath): string {
+	const root = parseTree(text);
+	const node = root && findNodeAtLocation(root, path);
+	if (!node) return text;
+	const item = node.parent?.type === "property" ? node.parent : node;
+	const container = item.parent;
+	const siblings = container?.children ?? [];
+	const at = siblings.indexOf(item);
+	if (!container || at < 0) return text;
+	let edit: Edit;
+	if (siblings.length === 1) edit = { offset: container.offset + 1, length: container.length - 2, content: "" };
+	else if (at === siblings.length - 1) {
+		const previous = siblings[at - 1]!;
+		edit = { offset: previous.offset + previous.length, length: item.offset + item.length - (previous.offset + previous.length), content: "" };
+	} else edit = { offset: item.offset, length: siblings[at + 1]!.offset - item.offset, content: "" };
+	return applyEdits(text, [edit]);
 }
 
 /** The file's own indentation, so what we add looks like what was there. */

@@ -60,6 +60,54 @@ describe("Claude Code hook settings", () => {
 	});
 });
 
+describe("the user's formatting of what is not ours", () => {
+	const compact = `{\n  "model": "opus",\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }],\n    "SessionStart": [{ "hooks": [{ "type": "command", "command": "echo mine" }] }]\n  }\n}\n`;
+
+	it("an entry written on one line stays on its line, on install and on uninstall after an unrelated edit", () => {
+		const installed = installHooks(compact, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installed.text).toContain(`\n    "Stop": [{ "hooks": [{ "type": "command", "command": "say done" }] }],\n`);
+		// Our group goes on the user's one-line list, in one line too.
+		expect(installed.text).toContain(`\n    "SessionStart": [{ "hooks": [{ "type": "command", "command": "echo mine" }] },{"hooks":[{"type":"command","command":${JSON.stringify(commands.SessionStart)}}]}],\n`);
+		// Our new events are indented as the file is.
+		expect(installed.text).toContain(`\n    "UserPromptSubmit": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n`);
+		// Every line of the user's file is still there, byte for byte, apart from the one we added to.
+		const lines = installed.text.split("\n");
+		for (const line of compact.split("\n").filter((l) => !l.includes("echo mine"))) expect(lines).toContain(line);
+
+		const edited = installed.text.replace('"opus"', '"sonnet"');
+		const removed = uninstallHooks(edited, compact);
+		expect(removed).toEqual({ ok: true, text: compact.replace('"opus"', '"sonnet"'), changed: true });
+	});
+
+	it("a file on one line stays on one line", () => {
+		const oneLine = '{"model":"opus","hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}';
+		const installed = installHooks(oneLine, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installed.text).not.toContain("\n");
+		expect(installedHooks(installed.text)).toEqual(commands);
+		expect(uninstallHooks(installed.text.replace("opus", "haiku"))).toEqual({ ok: true, text: oneLine.replace("opus", "haiku"), changed: true });
+	});
+
+	it("property test: install then uninstall after an edit elsewhere is that edit alone", async () => {
+		const fc = (await import("fast-check")).default;
+		const user = fc.record({ model: fc.string(), hooks: fc.dictionary(fc.constantFrom("Stop", "SessionStart", "PreToolUse", "PreCompact"), fc.array(fc.record({ hooks: fc.array(fc.record({ type: fc.constant("command"), command: fc.string() }), { maxLength: 2 }) }), { minLength: 1, maxLength: 2 }), { minKeys: 1 }) });
+		fc.assert(
+			fc.property(user, fc.constantFrom(0, 2, "\t"), (value, indent) => {
+				const text = `${JSON.stringify(value, null, indent)}\n`;
+				const installed = installHooks(text, commands);
+				if (!installed.ok) throw new Error(installed.reason);
+				const marker = JSON.stringify(value.model);
+				const edited = installed.text.replace(`"model": ${marker}`, `"model": "EDITED"`).replace(`"model":${marker}`, `"model":"EDITED"`);
+				const removed = uninstallHooks(edited);
+				if (!removed.ok || removed.text === null) throw new Error("expected text");
+				expect(removed.text).toBe(text.replace(`"model": ${marker}`, `"model": "EDITED"`).replace(`"model":${marker}`, `"model":"EDITED"`));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
 describe("fuzz: settings.json as people leave it", () => {
 	it("any text or JSON value gets an edit or a reason, never a throw, and a refused edit changes nothing", async () => {
 		const fc = (await import("fast-check")).default;
