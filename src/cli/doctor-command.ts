@@ -89,8 +89,11 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	const targetFile = join(project.path, project.target);
 	const text = await readFile(targetFile, "utf8").catch(() => undefined);
 	const block = text === undefined ? undefined : blockOf(text);
-	if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (the next sync creates it)`);
-	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (the next sync adds it)`);
+	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
+	const sessions = Object.values(state.sessions).filter((r) => r.projectKey === key).length;
+	const when = sessions === 0 ? "no session of it is known yet: the block comes with its first session" : "the next sync adds it";
+	if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
+	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (${when})`);
 	else lines.push(`  ${project.target}: block present in ${targetFile}, ${count(block.length, "character")} ≈ ${count(tokens(block), "token")}`);
 
 	let context;
@@ -108,9 +111,8 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	const written = await stat(contextFile).then((s) => s.mtime.toISOString(), () => undefined);
 	lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${count(context.recall.facts.length, "fact")} for recall` : ""})` : `none yet: run \`${syncCommand}\``}`);
 
-	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const record = state.projects[key] ?? { folder: safeFileName(baseName(key), "Unknown project") };
-	lines.push(`  Identity: ${key}${record.folder ? ` (vault folder "${record.folder}")` : ""}`);
+	lines.push(`  Identity: ${key}${record.folder ? ` (vault folder "${record.folder}")` : ""}, ${count(sessions, "session")} synced`);
 	const packet = join(vault, packetPathOf(record, settings.notesFolder));
 	lines.push(`  Notes: ${join(vault, notesPathOf(record, settings.notesFolder))}`);
 	lines.push(`  Context packet: ${packet}${(await exists(packet)) ? "" : project.mode === "lazy" ? " (not written yet)" : " (written in lazy mode only; recall prints it from the hook context)"}`);

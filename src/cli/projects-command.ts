@@ -1,9 +1,12 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { hostname } from "node:os";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
+import { isWithin } from "../core/projects/project-identity";
+import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
+import { StateFolder } from "../node/state-folder";
 import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, isDirectory, readDataJson, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
 
@@ -24,7 +27,7 @@ export interface ProjectsOptions extends VaultOptions {
 }
 
 export async function runProjectsAdd(path: string, options: ProjectsOptions): Promise<number> {
-	return edit(options, async (projects, settings) => {
+	return edit(options, async (projects, settings, folder) => {
 		const projectPath = resolve(path);
 		if (!(await isDirectory(projectPath))) return { error: `no folder at ${projectPath}` };
 		const existing = projects.find((p) => p.path === projectPath);
@@ -37,7 +40,15 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		else projects.push({ path: projectPath, ...DEFAULT_PROJECT, ...changes });
 		const project = existing ?? projects.at(-1)!;
 		const excluded = isExcluded(projectPath, settings.excludedProjects) ? " (note: it is also in the excluded projects, so nothing is written for it)" : "";
-		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${contextFilesOf(project).join(" and ")}${excluded}. The next sync writes its context.` };
+		const files = contextFilesOf(project).join(" and ");
+		const sessions = await knownSessions(projectPath, here, folder, settings.claudeDir ?? claudeConfigDir());
+		const next =
+			sessions.synced > 0
+				? `The next sync writes its context from ${sessions.synced === 1 ? "its session" : `its ${sessions.synced.toLocaleString("en-US")} sessions`}.`
+				: sessions.transcripts
+					? "The next sync reads its sessions and writes its context."
+					: `No session of it is known yet (none in the vault's last sync, no Claude Code transcripts for it in ${sessions.claudeProjects}): ${files} get${contextFilesOf(project).length === 1 ? "s" : ""} the context block with its first session.`;
+		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${files}${excluded}. ${next}` };
 	});
 }
 
@@ -76,10 +87,24 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 	return 0;
 }
 
+/**
+ * Sessions of a project the vault's last sync recorded, and whether Claude Code has a transcript
+ * folder for it or a folder below it (named by the session's `cwd`, every other character a `-`).
+ */
+async function knownSessions(projectPath: string, root: string | undefined, pluginFolder: string, claudeDir: string): Promise<{ synced: number; transcripts: boolean; claudeProjects: string }> {
+	const state = await new StateFolder(join(pluginFolder, "state")).loadState().catch(() => undefined);
+	const holder = root ?? projectPath;
+	const synced = Object.values(state?.sessions ?? {}).filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath))).length;
+	const claudeProjects = claudeProjectsDir(claudeDir);
+	const encoded = projectPath.replace(/[^A-Za-z0-9]/g, "-");
+	const names = await readdir(claudeProjects).catch(() => [] as string[]);
+	return { synced, transcripts: names.some((n) => n === encoded || n.startsWith(`${encoded}-`)), claudeProjects };
+}
+
 type Change = { message: string } | { error: string; code?: number };
 
 /** Reads data.json, lets `change` edit this device's projects, writes it back with everything else kept. */
-async function edit(options: ProjectsOptions, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"]) => Promise<Change>): Promise<number> {
+async function edit(options: ProjectsOptions, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"], pluginFolder: string) => Promise<Change>): Promise<number> {
 	const where = await vaultFolders(options);
 	if ("error" in where) return fail(where.error);
 	const host = options.host ?? hostname();
@@ -90,7 +115,7 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 		return fail(error instanceof Error ? error.message : String(error));
 	}
 	const { settings } = migrateSettings(raw, host);
-	const result = await change(settings.projects, settings);
+	const result = await change(settings.projects, settings, where.folder);
 	if ("error" in result) return fail(result.error, result.code);
 	const stored = storeSettings(settings, raw, host);
 	keepProjectExtras(stored, raw, host);

@@ -34,6 +34,19 @@ const opts = (more: object = {}) => ({ vault, host: HOST, ...more });
 const loadSettingsProjects = () => (JSON.parse(readFileSync(dataJson, "utf8")) as { devices: Record<string, { projects: { path: string }[] }> }).devices[HOST]!.projects.map((p) => p.path);
 
 describe("ai-memory projects", () => {
+	it("add says whether the project has sessions to write its context from", async () => {
+		const claudeDir = join(dir, "claude");
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(dataJson, JSON.stringify({ version: 2, devices: { [HOST]: { claudeDir, projects: [] } } }));
+		expect(await runProjectsAdd(join(dir, "api"), opts({ also: ["AGENTS.md"] }))).toBe(0);
+		expect(out).toBe(`Added ${join(dir, "api")}: enabled, eager mode, context in CLAUDE.md and AGENTS.md. No session of it is known yet (none in the vault's last sync, no Claude Code transcripts for it in ${join(claudeDir, "projects")}): CLAUDE.md and AGENTS.md get the context block with its first session.\n`);
+		// A session started in a subfolder of it: Claude Code names its folder after that cwd.
+		mkdirSync(join(claudeDir, "projects", `${join(dir, "web", "src").replace(/[^A-Za-z0-9]/g, "-")}`), { recursive: true });
+		out = "";
+		expect(await runProjectsAdd(join(dir, "web"), opts())).toBe(0);
+		expect(out).toBe(`Added ${join(dir, "web")}: enabled, eager mode, context in CLAUDE.md. The next sync reads its sessions and writes its context.\n`);
+	});
+
 	it("add, list and remove edit this device's projects, keeping every other key", async () => {
 		mkdirSync(join(dataJson, ".."), { recursive: true });
 		const before = {
@@ -48,7 +61,7 @@ describe("ai-memory projects", () => {
 		writeFileSync(dataJson, JSON.stringify(before));
 
 		expect(await runProjectsAdd(join(dir, "api"), opts({ mode: "lazy", target: "CLAUDE.local.md" }))).toBe(0);
-		expect(out).toBe(`Added ${join(dir, "api")}: enabled, lazy mode, context in CLAUDE.local.md. The next sync writes its context.\n`);
+		expect(out).toBe(`Added ${join(dir, "api")}: enabled, lazy mode, context in CLAUDE.local.md. No session of it is known yet (none in the vault's last sync, no Claude Code transcripts for it in /l/.claude/projects): CLAUDE.local.md gets the context block with its first session.\n`);
 		expect(await runProjectsAdd(join(dir, "web"), opts())).toBe(0);
 		const data = JSON.parse(readFileSync(dataJson, "utf8")) as typeof before & { devices: Record<string, { projects: Array<Record<string, unknown>> }> };
 		expect(data.notesFolder).toBe("Sessions");

@@ -177,6 +177,11 @@ export function planSync(input: PlanInput): SyncPlan {
 		plan.notices.push(...memory.notices);
 
 		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath);
+		// No session of it yet: nothing to tell, so no empty block (a block written before stays as it is).
+		if (context.sessions === 0) {
+			plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, false) });
+			continue;
+		}
 		// Whether every file that gets the block will hold it: then the session start has it from there, and the hook prints nothing more.
 		let blockInFiles = true;
 		// The packet first: the facade points at it.

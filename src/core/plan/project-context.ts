@@ -12,6 +12,8 @@ export interface ProjectContext {
 	packet: { path: string; note: { frontmatter: string; body: string } };
 	/** Where the facade points (absolute when the vault's folder is known). */
 	packetLocation: string;
+	/** Sessions it is made from: with none there is nothing to tell, and no block is written. */
+	sessions: number;
 }
 
 /** About four characters a token: the budget is set in tokens, the block is cut in characters. */
@@ -36,7 +38,8 @@ export function projectContext(state: SyncState, key: string, project: ProjectSe
 	const path = packetPathOf(record ?? { folder: name }, settings.notesFolder);
 	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
 	const packet = { path, note };
-	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path) };
+	const sessions = entries.length;
+	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path), sessions };
 	const latest = recentEntries(entries, 1)[0];
-	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path) };
+	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path), sessions };
 }

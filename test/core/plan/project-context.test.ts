@@ -111,8 +111,25 @@ describe("the CLAUDE.md block", () => {
 	});
 
 	it("reports a missing project folder and goes on", async () => {
-		const r = await sync(settings({ path: join(root, "moved-away") }));
-		expect(r.errors.some((e) => e.includes(`the project folder ${join(root, "moved-away")} does not exist`))).toBe(true);
+		await rm(projectPath, { recursive: true });
+		const r = await sync(settings());
+		expect(r.errors.some((e) => e.includes(`the project folder ${projectPath} does not exist`))).toBe(true);
+		expect(r.notesWritten.length).toBeGreaterThan(0);
+	});
+
+	it.each(["eager", "lazy"] as const)("a project with no session yet gets no block (%s mode): no empty history, no file made", async (mode) => {
+		const empty = join(root, "new-app");
+		await mkdir(empty);
+		const s = { ...settings(), projects: [...settings().projects, { ...DEFAULT_PROJECT, path: empty, mode }] };
+		const r = await sync(s);
+		expect(r.errors).toEqual([]);
+		expect(r.contextWritten).toEqual([join(projectPath, "CLAUDE.md")]);
+		expect(await readFile(join(empty, "CLAUDE.md"), "utf8").catch(() => null)).toBeNull();
+		expect([...notes.files.keys()].some((p) => p.includes("new-app"))).toBe(false);
+		// A file of the user's is left as it is too.
+		await writeFile(join(empty, "CLAUDE.md"), "# new-app\n");
+		expect((await sync(s)).contextWritten).toEqual([]);
+		expect(await readFile(join(empty, "CLAUDE.md"), "utf8")).toBe("# new-app\n");
 	});
 });
 
