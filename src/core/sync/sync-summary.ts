@@ -21,7 +21,7 @@ export function describeSyncReport(r: SyncReport): string {
 	if (r.notesMoved.length > 0) parts.push(`${count(r.notesMoved.length, "note")} moved`);
 	if (r.contextWritten.length > 0) parts.push(`${contextFiles(r.contextWritten)} updated`);
 	if (r.memoryWritten.length > 0) parts.push(`${count(r.memoryWritten.length, "memory file")} written`);
-	return `Synced ${count(r.transcriptsRead, "transcript")}: ${parts.join(", ")}.`;
+	return `Synced${r.transcriptsRead > 0 ? ` ${count(r.transcriptsRead, "transcript")}` : ""}: ${parts.join(", ")}.`;
 }
 
 /** "1 CLAUDE.md", "2 CLAUDE.md files", "3 context files (AGENTS.md, CLAUDE.md)". */

@@ -19,6 +19,10 @@ describe("the one-line result of a sync", () => {
 		expect(describeSyncReport({ ...empty, transcriptsRead: 2, contextWritten: ["/p/CLAUDE.md", "C:\\q\\AGENTS.md"] })).toBe("Synced 2 transcripts: 0 notes written, 2 context files (AGENTS.md, CLAUDE.md) updated.");
 	});
 
+	it("a sync that read nothing new but wrote (a fact edited in the vault) says what it wrote", () => {
+		expect(describeSyncReport({ ...empty, memoryWritten: ["m.md"] })).toBe("Synced: 0 notes written, 1 memory file written.");
+	});
+
 	it("a sync that only failed is not 'nothing to do'", () => {
 		expect(describeSyncReport({ ...empty, transcriptsRead: 1, errors: ["x"] })).toBe("Synced 1 transcript: 0 notes written.");
 	});
