@@ -49,7 +49,7 @@ export async function scanCopilot(home: string): Promise<TranscriptFile[]> {
 const GEMINI_SESSION = /^session-.*\.jsonl?$/;
 
 /** The files a scan read whole (for the read that follows it), by path, with the stat they were read at. */
-export type Prefetched = Map<string, { bytes: Buffer; ino: number }>;
+export type Prefetched = Map<string, { bytes: Buffer; ino: number; mtimeMs: number }>;
 
 /** A Gemini CLI session file up to this size is read whole by the scan that opens it for its id (most are a few KB). */
 const PREFETCH_FILE_BYTES = 64 * 1024;
@@ -105,7 +105,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				const fileId = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(head.toString("latin1", 0, Math.min(head.length, 1024)))?.[1] ?? entry.name.replace(/\.jsonl?$/, "");
 				const file = { path, ...base, kind: "session" as const, fileId, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino) };
 				if (whole && head.length === stats.size) {
-					prefetch.set(path, { bytes: head, ino: file.ino });
+					prefetch.set(path, { bytes: head, ino: file.ino, mtimeMs: file.mtimeMs });
 					kept += head.length;
 					used += head.length;
 				}

@@ -3,7 +3,7 @@ import { redactMeta } from "../core/ingest/redact-model";
 import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/redaction-policy";
 import { writeFileReplacingSync } from "./atomic-write";
 import type { FoldJob } from "./fold-worker-pool";
-import { readAppended, readWholeBytes } from "./transcript-tail";
+import { hasSettled, readAppended, readWholeBytes } from "./transcript-tail";
 import { readMeta } from "./subagent-meta";
 
 /**
@@ -11,9 +11,9 @@ import { readMeta } from "./subagent-meta";
  * when asked to. Run on a worker thread (`fold-worker.ts`), or on the calling thread when no
  * worker can start.
  */
-export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number }): Promise<FoldedWhole> {
+export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
-	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines)) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })));
+	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs))) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })));
 	if (job.saveTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { type RawLine, splitCompleteLines, type Utf8Decoder } from "../core/transcript/jsonl-lines";
+import { type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
 export type { TailCursor };
@@ -32,6 +32,19 @@ function nativeDecoder(buffer: Buffer): Utf8Decoder {
 }
 const CHUNK_BYTES = 256 * 1024;
 
+/**
+ * A last line with no `\n` after it is taken when it is whole JSON and the file has not changed
+ * for this long: a writer that puts the newline in a write of its own has done so by then. Below
+ * the watcher's shortest debounce (250 ms), so the sync a change starts finds the file settled.
+ */
+export const SETTLE_MS = 200;
+
+/** Whether a file stamped `mtimeMs` has settled. A stamp in the future (another machine's clock, a network drive) tells nothing: the JSON alone decides then. */
+export function hasSettled(mtimeMs: number, now = Date.now()): boolean {
+	const age = now - mtimeMs;
+	return age >= SETTLE_MS || age < -SETTLE_MS;
+}
+
 /** Read buffers not in use (a few reads run at once), each twice a chunk: room for a carried rest. */
 const spare: Buffer[] = [];
 
@@ -47,14 +60,15 @@ function giveBuffer(buffer: Buffer, chunkBytes: number): void {
 /**
  * Reads what was appended to a JSONL file since `cursor`, handing complete lines to `onLines` one
  * chunk at a time (memory stays bounded for multi-GB files). A half-written last line is left
- * for the next read. A file that shrank, has another inode, or other first bytes is read anew
+ * for the next read; a last line without its `\n` that is whole JSON is taken once the file has
+ * settled (`SETTLE_MS`). A file that shrank, has another inode, or other first bytes is read anew
  * from its start, after `onRestart` tells the caller to drop what it folded before.
  */
 export async function readAppended(
 	path: string,
 	cursor: TailCursor | undefined,
 	onLines: (lines: RawLine[]) => void,
-	options: { onRestart?: () => void; chunkBytes?: number; blocking?: boolean } = {},
+	options: { onRestart?: () => void; chunkBytes?: number; blocking?: boolean; now?: number } = {},
 ): Promise<TailRead> {
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
 	const handle = options.blocking ? openBlocking(path) : await open(path, "r");
@@ -62,9 +76,10 @@ export async function readAppended(
 		const stat = await handle.stat();
 		const size = stat.size;
 		const ino = Number(stat.ino);
+		const settled = hasSettled(stat.mtimeMs, options.now);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
-		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, onLines);
+		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, settled, onLines);
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
@@ -75,11 +90,14 @@ export async function readAppended(
 		}
 		let offset = start.offset;
 		let lineNo = start.nextLineNo;
+		// The newline of a line taken without one: it ends that line, it is not an empty line of its own.
+		if (start.open && offset < size) offset += await newlineAt(handle, offset, size);
 		let position = offset;
 		// One reused buffer per read: the unterminated rest of a chunk moves to its start and the
 		// next chunk is read in behind it (fresh buffers per chunk cost page faults and GC).
 		let buffer = takeBuffer(chunkBytes);
 		let carried = 0;
+		let last: { text?: string; settling?: boolean } = {};
 		try {
 			while (position < size) {
 				const want = Math.min(chunkBytes, size - position);
@@ -103,11 +121,20 @@ export async function readAppended(
 				carried = bytes.length - split.consumed;
 				if (carried > 0 && split.consumed > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
 			}
+			if (position >= size && carried > 0) last = lastLine(buffer.subarray(0, carried), settled);
+			if (last.text !== undefined) {
+				onLines([{ no: lineNo, text: last.text }]);
+				lineNo++;
+				offset += carried;
+			}
 		} finally {
 			giveBuffer(buffer, chunkBytes);
 		}
+		// Still open: a line taken without its newline now, or before with nothing come since.
+		const stillOpen = last.text !== undefined || (start.open === true && offset === start.offset);
+		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
 		return {
-			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64") },
+			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), ...flags },
 			restarted,
 			bytesRead: position - start.offset,
 		};
@@ -116,8 +143,32 @@ export async function readAppended(
 	}
 }
 
+/** Node's check and decoding of one piece of bytes (the unterminated end of a file). */
+const decodePiece: Utf8Decoder = (bytes, start, end) => {
+	const piece = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
+	return isUtf8(piece) ? piece.toString("utf8") : null;
+};
+
+/**
+ * The unterminated end of a file: taken as a line when it is whole JSON and the file has settled;
+ * `settling` when it is whole JSON but the file changed a moment ago (the next read takes it).
+ */
+function lastLine(rest: Uint8Array, settled: boolean): { text?: string; settling?: boolean } {
+	const text = unterminatedLine(rest, decodePiece);
+	if (text === undefined) return {};
+	return settled ? { text } : { settling: true };
+}
+
+/** 1 or 2 when a `\n` (or `\r\n`) is at `offset`, else 0. */
+async function newlineAt(handle: ReadHandle, offset: number, size: number): Promise<number> {
+	const bytes = Buffer.alloc(Math.min(2, size - offset));
+	await handle.read(bytes, 0, bytes.length, offset);
+	if (bytes[0] === 0x0a) return 1;
+	return bytes[0] === 0x0d && bytes[1] === 0x0a ? 2 : 0;
+}
+
 /** The first read of a file no bigger than a chunk, in one read. */
-async function readWholeSmall(handle: ReadHandle, size: number, ino: number, onLines: (lines: RawLine[]) => void): Promise<TailRead> {
+async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void): Promise<TailRead> {
 	const bytes = Buffer.allocUnsafe(size);
 	let filled = 0;
 	while (filled < size) {
@@ -125,22 +176,28 @@ async function readWholeSmall(handle: ReadHandle, size: number, ino: number, onL
 		if (bytesRead === 0) break;
 		filled += bytesRead;
 	}
-	return readWholeBytes(bytes.subarray(0, filled), ino, onLines);
+	return readWholeBytes(bytes.subarray(0, filled), ino, onLines, settled);
 }
 
-/** A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its lines, head and tail. */
-export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void): TailRead {
+/**
+ * A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its
+ * lines, head and tail. `settled`: the file has not changed for `SETTLE_MS` (see `hasSettled`).
+ */
+export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean): TailRead {
 	const split = splitCompleteLines(read, 1, nativeDecoder(read));
+	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled) : {};
+	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
 	if (split.lines.length > 0) onLines(split.lines);
-	const offset = split.consumed;
+	const offset = last.text === undefined ? split.consumed : read.length;
 	const head = Buffer.from(read.subarray(0, HEAD_BYTES)).toString("base64");
 	const tail = Buffer.from(read.subarray(Math.max(0, offset - HEAD_BYTES), offset)).toString("base64");
-	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail }, restarted: false, bytesRead: read.length };
+	const flags = { ...(last.text !== undefined ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
+	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...flags }, restarted: false, bytesRead: read.length };
 }
 
 /** What a read needs of a file handle. */
 interface ReadHandle {
-	stat(): Promise<{ size: number; ino: number | bigint }>;
+	stat(): Promise<{ size: number; ino: number | bigint; mtimeMs: number }>;
 	read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
 	close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { appendFile, chmod, mkdtemp, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdtemp, rename, rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -27,6 +27,63 @@ async function read(cursor: TailCursor | undefined, chunkBytes?: number) {
 	});
 	return { ...r, lines, texts: lines.map((l) => l.text), restartedBeforeLines };
 }
+
+/** The file as one that stopped growing a while ago. */
+const settle = () => utimes(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+
+describe("readAppended: a last line without its newline", () => {
+	it.each([["read whole (a small file)", undefined], ["read in chunks", 8]])("is taken once the file has settled and the line is whole JSON, and its newline when it comes is no line of its own (%s)", async (_how, chunkBytes) => {
+		await writeFile(file, '{"n":1}\n{"n":2}');
+		await settle();
+		const first = await read(undefined, chunkBytes);
+		expect(first.lines).toEqual([{ no: 1, text: '{"n":1}' }, { no: 2, text: '{"n":2}' }]);
+		expect(first.cursor).toMatchObject({ offset: 15, nextLineNo: 3, open: true });
+		// Nothing new: nothing again, still open.
+		expect(await read(first.cursor, chunkBytes)).toMatchObject({ lines: [], cursor: { offset: 15, open: true } });
+
+		await appendFile(file, '\n{"n":3}\n');
+		const second = await read(first.cursor, chunkBytes);
+		expect(second.lines).toEqual([{ no: 3, text: '{"n":3}' }]);
+		expect(second.cursor.open).toBeUndefined();
+		expect(second.restarted).toBe(false);
+	});
+
+	it("waits while the file changed a moment ago (settling), and takes it at the next read once it has settled", async () => {
+		await writeFile(file, '{"n":1}\n{"n":2}');
+		const early = await read(undefined);
+		expect(early.texts).toEqual(['{"n":1}']);
+		expect(early.cursor).toMatchObject({ offset: 8, settling: true });
+		expect(early.cursor.open).toBeUndefined();
+		await settle();
+		const later = await read(early.cursor);
+		expect(later.lines).toEqual([{ no: 2, text: '{"n":2}' }]);
+		expect(later.cursor.settling).toBeUndefined();
+	});
+
+	it("a half-written line is never taken, however old the file; a bare value neither", async () => {
+		await writeFile(file, '{"n":1}\n{"n":2,"text":"still wri');
+		await settle();
+		const half = await read(undefined);
+		expect(half.texts).toEqual(['{"n":1}']);
+		expect(half.cursor.settling).toBeUndefined();
+		await appendFile(file, 'ting"}');
+		await settle();
+		expect((await read(half.cursor)).lines).toEqual([{ no: 2, text: '{"n":2,"text":"still writing"}' }]);
+
+		await writeFile(file, '{"n":1}\n12');
+		await settle();
+		expect((await read(undefined)).texts).toEqual(['{"n":1}']);
+	});
+
+	it("CRLF: the \\r\\n that ends a line taken without it is skipped whole", async () => {
+		await writeFile(file, '{"n":1}\r\n{"n":2}');
+		await settle();
+		const first = await read(undefined);
+		expect(first.texts).toEqual(['{"n":1}', '{"n":2}']);
+		await appendFile(file, '\r\n{"n":3}\r\n');
+		expect((await read(first.cursor)).lines).toEqual([{ no: 3, text: '{"n":3}' }]);
+	});
+});
 
 describe("readAppended", () => {
 	it("reads complete lines and keeps a half-written last line for the next read", async () => {

@@ -150,7 +150,7 @@ export class TranscriptIndex {
 			if (!known) continue;
 			const now = await this.source.stat(known);
 			if (!now) removed.push(path);
-			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino) unchanged++;
+			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino && !known.settling) unchanged++;
 			else changed.push(now);
 		}
 		return this.readAll(changed, { removed, unchanged }, onRead);
@@ -257,21 +257,24 @@ export class TranscriptIndex {
 			endRead(model);
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
+		// A last line left to settle: the file is read again at the next refresh, changed or not.
+		const { settling: _wasSettling, ...plain } = file;
+		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
-		const entry: IndexedTranscript = { file, cursor: read.cursor, model, meta, prepared };
+		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared };
 		this.entries.set(file.path, entry);
-		this.files.set(file.path, file);
+		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
 		// only the file's stamp (so it is not read again until it changes).
 		if (this.store && isKeptOutOfStore(spec, model.cwd)) {
-			const stamp = { ...file, keptOut: exclusionKey(spec) };
+			const stamp = { ...stamped, keptOut: exclusionKey(spec) };
 			this.files.set(file.path, stamp);
 			await this.store.saved?.(stamp);
 		}
 		else if (this.store) {
-			if (saved && this.store.saved) await this.store.saved(file);
-			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(file, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
+			if (saved && this.store.saved) await this.store.saved(stamped);
+			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(stamped, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
 			this.stored.add(file.path);
 		}
 		return { entries: [entry], bytesRead: read.bytesRead };

@@ -53,3 +53,22 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
 	}
 	return { lines, consumed: end + 1 };
 }
+
+/**
+ * The last piece of a file that has no `\n` after it, as a line, when it is one whole JSON object
+ * or array (what a JSONL line is): such a line cannot grow into another valid one, so it is not
+ * a line still being written. Anything else (a half-written object, a bare value, invalid UTF-8)
+ * is undefined: it waits for the rest.
+ */
+export function unterminatedLine(bytes: Uint8Array, decode: Utf8Decoder = decodeUtf8): string | undefined {
+	const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+	const text = decode(bytes, 0, end);
+	const trimmed = text?.trim() ?? "";
+	if (!/^[[{]/.test(trimmed) || !/[\]}]$/.test(trimmed)) return undefined;
+	try {
+		JSON.parse(trimmed);
+	} catch {
+		return undefined;
+	}
+	return text ?? undefined;
+}

@@ -30,6 +30,8 @@ export interface TranscriptFile {
 	container?: string;
 	/** Read while its project was excluded (under these exclusions, see `exclusionKey`): only its stamp is stored. */
 	keptOut?: string;
+	/** Its last line, complete but without its newline, was left because the file had just changed: read again, unchanged or not. */
+	settling?: true;
 }
 
 /**
@@ -41,11 +43,11 @@ export function sectionFile(file: TranscriptFile, key: string): TranscriptFile {
 	return { ...file, path: `${file.path}#${key}`, kind: "session", within: file.path, fileId: `${file.fileId}-${id === "" ? "start" : id}` };
 }
 
-export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino">;
+export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "settling">;
 
 /** Where the last read of a transcript stopped; plain data, stored between runs. */
 export interface TailCursor {
-	/** Bytes consumed: always just after a `\n`. */
+	/** Bytes consumed: just after a `\n`, or at the end of a last line taken without one (`open`). */
 	offset: number;
 	/** Number of the next line to read (1-based). */
 	nextLineNo: number;
@@ -57,6 +59,10 @@ export interface TailCursor {
 	 * longer, a password scrubbed from a line already read) no longer has them, and is read anew.
 	 */
 	tail?: string;
+	/** The line before `offset` was taken without its `\n` (see `unterminatedLine`): a `\n` that comes next ends it, not a line of its own. */
+	open?: true;
+	/** A complete last line without its `\n` was left, as the file had changed a moment before: the next read takes it. */
+	settling?: true;
 }
 
 export interface ScanDiff {
@@ -75,7 +81,7 @@ export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: read
 		present.add(file.path);
 		const before = previous.get(file.path);
 		if (!before) diff.added.push(file);
-		else if (before.size !== file.size || before.mtimeMs !== file.mtimeMs || before.ino !== file.ino) diff.changed.push(file);
+		else if (before.size !== file.size || before.mtimeMs !== file.mtimeMs || before.ino !== file.ino || before.settling) diff.changed.push(file);
 		else diff.unchanged.push(file);
 	}
 	for (const path of previous.keys()) if (!present.has(path)) diff.removed.push(path);

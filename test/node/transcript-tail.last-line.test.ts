@@ -1,0 +1,84 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentId } from "../../src/core/transcript/agents";
+import { serializeSession } from "../../src/core/transcript/session-model";
+import { openTranscriptIndex } from "../../src/node/transcript-index";
+import type { AgentRoots } from "../../src/node/transcript-source";
+import { SETTLE_MS } from "../../src/node/transcript-tail";
+
+/**
+ * A transcript whose last line has no final newline, through every agent's reader (the scan, the
+ * tail reader, the agent's fold): once the file has settled, the model is the one the file with
+ * its newline gives; while it has just changed, that line waits, and the next refresh takes it
+ * though the file did not change again.
+ */
+const repo = resolve(__dirname, "..", "..");
+const fixtures = join(repo, "test", "fixtures", "agents");
+const homes: [AgentId, string][] = [
+	["claude-code", join(repo, "examples", "claude-projects")],
+	["codex", join(fixtures, "codex", "0.171.0", "b-tool-call")],
+	["gemini-cli", join(fixtures, "gemini-cli", "0.61.0", "home")],
+	["copilot-cli", join(fixtures, "copilot-cli", "1.0.102", "b-tool-calls")],
+];
+
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "last-line-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function copyHome(agent: AgentId, from: string, name: string): { roots: AgentRoots; transcript: string } {
+	const home = join(dir, name);
+	cpSync(from, home, { recursive: true });
+	const files = (readdirSync(home, { recursive: true }) as string[]).map((f) => join(home, f)).filter((p) => p.endsWith(".jsonl") && statSync(p).isFile());
+	const transcript = files.sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b))[0]!;
+	return { roots: { [agent]: home } as AgentRoots, transcript };
+}
+
+async function modelOf(roots: AgentRoots, agent: AgentId, transcript: string) {
+	const index = openTranscriptIndex(agent === "claude-code" ? roots["claude-code"]! : join(dir, "none"), undefined, undefined, undefined, () => roots);
+	const result = await index.refresh();
+	const entry = result.updated.find((e) => e.file.path === transcript);
+	if (!entry) throw new Error(`${transcript} was not read`);
+	return { index, entry, model: serializeSession(entry.model) };
+}
+
+const old = new Date(Date.now() - 60_000);
+
+describe.each(homes)("%s: a last line without its newline", (agent, from) => {
+	it("is read once the file has stopped growing: the same model as with the newline", async () => {
+		const whole = copyHome(agent, from, "whole");
+		const cut = copyHome(agent, from, "cut");
+		const text = readFileSync(cut.transcript, "utf8");
+		expect(text.endsWith("\n")).toBe(true);
+		writeFileSync(cut.transcript, text.replace(/\r?\n$/, ""));
+		utimesSync(cut.transcript, old, old);
+		const expected = (await modelOf(whole.roots, agent, whole.transcript)).model;
+		expect((await modelOf(cut.roots, agent, cut.transcript)).model).toEqual(expected);
+	});
+
+	it("waits while the file has just changed, and the next refresh takes it with the file unchanged", async () => {
+		const cut = copyHome(agent, from, "cut");
+		const text = readFileSync(cut.transcript, "utf8").replace(/\r?\n$/, "");
+		const lastLine = text.slice(text.lastIndexOf("\n") + 1);
+		writeFileSync(cut.transcript, text.slice(0, text.length - lastLine.length));
+		utimesSync(cut.transcript, old, old);
+		const withoutLast = (await modelOf(cut.roots, agent, cut.transcript)).model;
+		// The whole line, just written: not yet.
+		writeFileSync(cut.transcript, text);
+		const { index, entry, model } = await modelOf(cut.roots, agent, cut.transcript);
+		expect(entry.cursor.settling).toBe(true);
+		expect(model).toEqual(withoutLast);
+		await new Promise((done) => setTimeout(done, SETTLE_MS + 50));
+		const again = await index.refresh();
+		const taken = again.updated.find((e) => e.file.path === cut.transcript);
+		expect(taken?.cursor.settling).toBeUndefined();
+		const whole = copyHome(agent, from, "whole");
+		const expected = (await modelOf(whole.roots, agent, whole.transcript)).model;
+		expect(serializeSession(taken!.model)).toEqual(expected);
+		// The last line counts in the model: the test would see it missing.
+		expect(withoutLast).not.toEqual(expected);
+	});
+});
