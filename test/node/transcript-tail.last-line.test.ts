@@ -34,7 +34,7 @@ function copyHome(agent: AgentId, from: string, name: string): { roots: AgentRoo
 	cpSync(from, home, { recursive: true });
 	const files = (readdirSync(home, { recursive: true }) as string[]).map((f) => join(home, f)).filter((p) => p.endsWith(".jsonl") && statSync(p).isFile());
 	const transcript = files.sort((a, b) => statSync(b).size - statSync(a).size || a.localeCompare(b))[0]!;
-	return { roots: { [agent]: home } as AgentRoots, transcript };
+	return { roots: { [agent]: home }, transcript };
 }
 
 async function modelOf(roots: AgentRoots, agent: AgentId, transcript: string) {
