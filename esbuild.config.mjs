@@ -26,9 +26,23 @@ const noEvalNames = { mangleProps: /^eval$/ };
  */
 const wasmInside = { loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" } };
 
+/**
+ * gray-matter's default engines: js-yaml, and a JavaScript engine that runs `eval`. Ours passes its
+ * own YAML engine (the `yaml` package) on every call and reads nothing else
+ * (src/core/notes/frontmatter.ts), so the bundles get none of them: no `eval` in main.js, no js-yaml.
+ */
+const grayMatterEngines = {
+	name: "gray-matter-without-engines",
+	setup(build) {
+		build.onResolve({ filter: /^\.\/(lib\/)?engines$/ }, (args) => (/[\\/]node_modules[\\/]gray-matter[\\/]/.test(args.importer) ? { path: "gray-matter-engines", namespace: "gray-matter-engines" } : undefined));
+		build.onLoad({ filter: /.*/, namespace: "gray-matter-engines" }, () => ({ contents: "module.exports = {};", loader: "js" }));
+	},
+};
+
 const plugin = {
 	...noEvalNames,
 	...wasmInside,
+	plugins: [grayMatterEngines],
 	entryPoints: ["src/main.ts"],
 	bundle: true,
 	external: [
@@ -106,7 +120,7 @@ const cli = {
 	...wasmInside,
 	define: { ...wasmInside.define, AI_MEMORY_VERSION: JSON.stringify(version) },
 	bundle: true,
-	plugins: [lazyChildProcess, noAjv, zodEnglishOnly],
+	plugins: [lazyChildProcess, noAjv, zodEnglishOnly, grayMatterEngines],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
 	format: "cjs",

@@ -1,5 +1,4 @@
-import { parse as parseYaml } from "yaml";
-import { renderFrontmatter } from "../notes/frontmatter";
+import { readFrontmatter, renderFrontmatter } from "../notes/frontmatter";
 
 export type FactType = "user" | "feedback" | "project" | "reference";
 export const FACT_TYPES: readonly FactType[] = ["user", "feedback", "project", "reference"];
@@ -32,15 +31,8 @@ export function readFact(file: string, text: string): FactInfo {
 
 /** Frontmatter as data (empty when missing or not valid YAML) and the text after it. */
 export function splitFrontmatter(text: string): { data: Record<string, unknown>; body: string } {
-	const match = /^\ufeff?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-	if (!match) return { data: {}, body: text };
-	let data: unknown;
-	try {
-		data = parseYaml(match[1] ?? "");
-	} catch {
-		data = undefined;
-	}
-	return { data: isRecord(data) ? data : {}, body: text.slice(match[0].length) };
+	const read = readFrontmatter(text);
+	return read ? { data: read.data, body: read.body } : { data: {}, body: text };
 }
 
 /**

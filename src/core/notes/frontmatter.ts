@@ -1,3 +1,6 @@
+import matter from "gray-matter";
+import { parse as parseYaml } from "yaml";
+
 export type FrontmatterValue = string | number | boolean | null | readonly string[];
 
 /**
@@ -35,4 +38,46 @@ function scalar(value: string | number | boolean | null): string {
 	if (DATE.test(value)) return value;
 	if (value !== "" && PLAIN.test(value) && !LOOKS_TYPED.test(value) && !value.endsWith(" ")) return value;
 	return JSON.stringify(value);
+}
+
+/** A note's properties as written: the YAML between the `---` lines, its data, and what follows. */
+export interface ReadFrontmatter {
+	/** The YAML text between the delimiter lines (no leading newline). */
+	yaml: string;
+	/** The properties; empty when the YAML is not valid or not a mapping. */
+	data: Record<string, unknown>;
+	/** Everything after the closing `---` line, byte for byte. */
+	body: string;
+}
+
+/**
+ * Splits a note into its frontmatter and the rest with gray-matter, and parses the YAML with
+ * `yaml` (gray-matter's own engines are dropped from the bundles: see esbuild.config.mjs).
+ * `parse: false` only splits. Undefined: the text has no frontmatter closed by a `---` line.
+ * Only YAML is read: a `---js` or `---json` first line (gray-matter would `eval` JavaScript) is no
+ * frontmatter here, and options are always given (without them gray-matter caches every text).
+ */
+export function readFrontmatter(text: string, options: { parse?: boolean } = {}): ReadFrontmatter | undefined {
+	if (!/^\ufeff?---\r?\n/.test(text)) return undefined;
+	const split = (yaml: (source: string) => object) => matter(text, { language: "yaml", engines: { yaml } });
+	let data: unknown;
+	let file: { content: string; matter: string };
+	try {
+		file = split(options.parse === false ? () => ({}) : (source) => parseYaml(source.replace(/\r$/, ""), { logLevel: "error" }) as object);
+		data = file.matter === "" ? {} : (file as { data?: unknown }).data;
+	} catch {
+		// Not valid YAML: the split is still good, the properties are none.
+		file = split(() => ({}));
+		data = undefined;
+	}
+	const body = file.content;
+	const head = text.slice(0, text.length - body.length);
+	// gray-matter takes a missing `---` for one at the end, and `---x` for one: neither closes properties here.
+	if (!/\n---(\r?\n)?$/.test(head) || (!/\n$/.test(head) && body !== "")) return undefined;
+	// gray-matter cuts at the `\n` of the closing line: a CRLF file leaves its `\r` on the last property.
+	return { yaml: file.matter.replace(/^\r?\n/, "").replace(/\r$/, ""), data: isRecord(data) ? data : {}, body };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }

@@ -1,3 +1,4 @@
+import { readFrontmatter } from "./frontmatter";
 import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../text/marked-block";
 
 /** Obsidian comments: hidden in reading view, and they tell a reader where their own text goes. */
@@ -30,10 +31,9 @@ export function mergeNote(existing: string | null, frontmatter: string, body: st
  * ones a person added by hand when the generated ones are replaced.
  */
 export function tagsInNote(text: string | null): string[] {
-	if (text === null) return [];
-	const match = /^---\r?\n([\s\S]*?\r?\n)?---(\r?\n|$)/.exec(text);
-	if (!match) return [];
-	const lines = (match[1] ?? "").split(/\r?\n/);
+	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
+	if (!split) return [];
+	const lines = split.yaml.split(/\r?\n/);
 	const at = lines.findIndex((l) => /^tags:/.test(l));
 	if (at < 0) return [];
 	const inline = lines[at]!.slice("tags:".length).trim();
@@ -63,9 +63,9 @@ interface SplitNote {
 }
 
 function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNote {
-	const match = /^---\r?\n([\s\S]*?\r?\n)?---(\r?\n|$)/.exec(text);
-	if (!match) return { userFields: [], rest: text };
-	const lines = (match[1] ?? "").split(/\r?\n/).filter((l, i, all) => i < all.length - 1 || l !== "");
+	const split = readFrontmatter(text, { parse: false });
+	if (!split) return { userFields: [], rest: text };
+	const lines = split.yaml === "" ? [] : split.yaml.split(/\r?\n/);
 	const userFields: string[] = [];
 	let keep = false;
 	for (const line of lines) {
@@ -74,7 +74,7 @@ function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNo
 		// A comment of the user's at the top level stays, wherever it was.
 		if (keep || (key === undefined && /^#/.test(line))) userFields.push(line);
 	}
-	return { userFields, rest: text.slice(match[0].length) };
+	return { userFields, rest: split.body };
 }
 
 function mergeFrontmatter(generated: string, userFields: readonly string[], eol: string): string {

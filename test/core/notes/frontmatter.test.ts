@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFrontmatter } from "../../../src/core/notes/frontmatter";
+import { readFrontmatter, renderFrontmatter } from "../../../src/core/notes/frontmatter";
 import { baseName, safeFileName } from "../../../src/core/notes/note-name";
 import { localTime } from "../../../src/core/notes/render-session-note";
 
@@ -72,5 +72,32 @@ describe("tagsInNote", () => {
 		expect(tagsInNote("---\ntags: solo\n---\n")).toEqual(["solo"]);
 		expect(tagsInNote("no frontmatter")).toEqual([]);
 		expect(tagsInNote(null)).toEqual([]);
+	});
+});
+
+describe("readFrontmatter (gray-matter, YAML by the yaml package)", () => {
+	it("gives the YAML, its data and the body byte for byte", () => {
+		expect(readFrontmatter("---\nname: use-pnpm\nmetadata:\n  type: feedback\n---\nUse pnpm.\n")).toEqual({ yaml: "name: use-pnpm\nmetadata:\n  type: feedback", data: { name: "use-pnpm", metadata: { type: "feedback" } }, body: "Use pnpm.\n" });
+		expect(readFrontmatter("---\r\na: 1\r\n---\r\n\r\nbody\r\n")).toEqual({ yaml: "a: 1", data: { a: 1 }, body: "\r\nbody\r\n" });
+		expect(readFrontmatter("\ufeff---\na: 1\n---\nbody")?.body).toBe("body");
+		expect(readFrontmatter("---\n---\nbody")).toEqual({ yaml: "", data: {}, body: "body" });
+		expect(readFrontmatter("---\na: 1\n---")).toEqual({ yaml: "a: 1", data: { a: 1 }, body: "" });
+	});
+
+	it("no frontmatter: none at the start, not closed, closed by a line that is not `---`, a `----` rule", () => {
+		for (const text of ["no properties\n---\na: 1\n---\n", "---\na: 1\nnever closed\n", "---\na: 1\n---x\nbody", "----\na: 1\n----\n", ""]) expect(readFrontmatter(text)).toBeUndefined();
+	});
+
+	it("invalid YAML still splits, with no properties; `parse: false` only splits", () => {
+		expect(readFrontmatter("---\na: [unclosed\n---\nbody")).toEqual({ yaml: "a: [unclosed", data: {}, body: "body" });
+		expect(readFrontmatter("---\na: 1\na: 2\n---\nbody")?.data).toEqual({});
+		expect(readFrontmatter("---\na: 1\n---\nbody", { parse: false })).toEqual({ yaml: "a: 1", data: {}, body: "body" });
+	});
+
+	it("never runs JavaScript frontmatter (gray-matter's `---js` engine evaluates it)", () => {
+		const probe = globalThis as { frontmatterRan?: boolean };
+		expect(readFrontmatter("---js\n{ a: (globalThis.frontmatterRan = true) }\n---\nbody")).toBeUndefined();
+		expect(readFrontmatter("---\n!!js/function 'function () { globalThis.frontmatterRan = true }'\n---\n")?.data).toEqual({});
+		expect(probe.frontmatterRan).toBeUndefined();
 	});
 });
