@@ -161,7 +161,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix), "note");
 	}
 	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;
-	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder), expected: null, what: "note" });
+	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note" });
 
 	// An enabled project excluded since: its hooks print nothing of it any more.
 	for (const project of settings.projects) if (project.enabled && !scope.only && isExcludedProject(project, settings, input.identities)) plan.hookContexts.push({ projectPath: project.path, context: null });
