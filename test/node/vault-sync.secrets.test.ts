@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createRedactor } from "../../src/core/digest/redact";
+import { withoutFlatProperties } from "../../src/core/memory/fact-properties";
 import { renderFact } from "../../src/core/memory/fact-file";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
 import { claudeMemoryDir } from "../../src/node/claude-memory-dir";
@@ -27,7 +28,8 @@ let notes: MemoryNotes;
 
 const settings = (): Settings => ({ ...migrateSettings({}).settings, projects: [{ path: projectPath, ...DEFAULT_PROJECT }] });
 const sync = () => new VaultSync(projects, join(root, "state"), notes).run(settings());
-const FACT = () => renderFact({ name: "deploy-keys", description: `Deploy with ${SECRETS.anthropic}`, type: "project" }, `password: ${SECRETS.password} (staging)\nCI uses ${SECRETS.github}.\nDeploys go through CI.\n`);
+/** As Claude Code keeps it: `metadata.type` only (renderFact writes the vault's form, with a flat copy). */
+const FACT = () => withoutFlatProperties(renderFact({ name: "deploy-keys", description: `Deploy with ${SECRETS.anthropic}`, type: "project" }, `password: ${SECRETS.password} (staging)\nCI uses ${SECRETS.github}.\nDeploys go through CI.\n`));
 
 async function everythingWritten(): Promise<string> {
 	const state = join(root, "state");

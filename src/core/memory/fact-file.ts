@@ -1,4 +1,5 @@
 import { readFrontmatter, renderFrontmatter } from "../notes/frontmatter";
+import { withFlatProperties } from "./fact-properties";
 
 export type FactType = "user" | "feedback" | "project" | "reference";
 export const FACT_TYPES: readonly FactType[] = ["user", "feedback", "project", "reference"];
@@ -24,9 +25,10 @@ export function readFact(file: string, text: string): FactInfo {
 	const { data, body } = splitFrontmatter(text);
 	const str = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" || v instanceof Date ? String(v instanceof Date ? v.toISOString() : v) : undefined);
 	const metadata = isRecord(data.metadata) ? data.metadata : {};
-	const type = [metadata.type, data.type].map(str).find((t): t is FactType => FACT_TYPES.includes(t as FactType));
+	// A flat `type` first: the vault's copy shows it flat for Obsidian's Properties view, where it is edited (see fact-properties.ts).
+	const type = [data.type, metadata.type].map(str).find((t): t is FactType => FACT_TYPES.includes(t as FactType));
 	const description = str(data.description) || firstLine(body);
-	return { file, name: str(data.name) || file.replace(/\.md$/i, ""), description, type, modified: str(metadata.modified) ?? str(data.modified) };
+	return { file, name: str(data.name) || file.replace(/\.md$/i, ""), description, type, modified: str(data.modified) ?? str(metadata.modified) };
 }
 
 /** Frontmatter as data (empty when missing or not valid YAML) and the text after it. */
@@ -36,8 +38,10 @@ export function splitFrontmatter(text: string): { data: Record<string, unknown>;
 }
 
 /**
- * A new fact file in the current client's format: `name`, `description`, then `metadata` with
- * `type` and, when given, `modified` (where Claude Code 2.1.332 stamps it); then the body.
+ * A new fact note in the current client's format: `name`, `description`, then `metadata` with
+ * `type` and, when given, `modified` (where Claude Code 2.1.332 stamps it); then the body. As the
+ * vault holds it: with `type` (and `modified`) flat too, for Obsidian's Properties view
+ * (`withFlatProperties`; Claude Code's copy goes without).
  */
 export function renderFact(fact: { name: string; description: string; type: FactType; modified?: string }, body: string): string {
 	const head = renderFrontmatter([
@@ -45,7 +49,7 @@ export function renderFact(fact: { name: string; description: string; type: Fact
 		["description", oneLineOf(fact.description)],
 	]).replace(/---\n$/, "");
 	const modified = fact.modified === undefined ? "" : `  modified: ${fact.modified}\n`;
-	return `${head}metadata:\n  type: ${fact.type}\n${modified}---\n${body.replace(/^\n+/, "").replace(/\s*$/, "\n")}`;
+	return withFlatProperties(`${head}metadata:\n  type: ${fact.type}\n${modified}---\n${body.replace(/^\n+/, "").replace(/\s*$/, "\n")}`);
 }
 
 /** A kebab-case slug for a fact name; letters of any script are kept (a valid file name and link). */

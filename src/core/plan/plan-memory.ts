@@ -1,4 +1,5 @@
 import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
+import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { restoreSecrets } from "../memory/redacted-copy";
@@ -46,6 +47,15 @@ export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: str
 	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
 	const vault = new Map([...texts.vault].filter(([name]) => isFactFile(name)));
 	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact);
+	// The vault's copy shows `metadata.type` and `modified` flat too, for Obsidian's Properties view
+	// (an edit there goes into `metadata`): facts that lack it, or whose two values differ, are rewritten.
+	for (const [name, text] of vault) {
+		const path = `${texts.folder}/${name}`;
+		const shown = withFlatProperties(withoutFlatProperties(text));
+		if (shown === text || out.writes.some((w) => w.kind === "note" && w.path === path)) continue;
+		out.writes.push({ kind: "note", path, text: shown, expected: text, what: "memory" });
+		vault.set(name, shown);
+	}
 	// By file name, however they arrived: the packet and hook context list them in this order.
 	out.texts = new Map([...vault].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, text]) => [name, redact(text)]));
 	out.facts = [...out.texts].map(([name, text]) => readFact(name, text));
@@ -74,14 +84,16 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	const claudeSide = new Map<string, string>();
 	const redacted = (text: string | null) => (text === null ? null : redact(text));
 	for (const pair of pairUp(known, vault, theirs)) {
-		const rawV = vault.get(pair.vault) ?? null;
+		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
+		const shownV = vault.get(pair.vault) ?? null;
+		const rawV = shownV === null ? null : withoutFlatProperties(shownV);
 		const rawC = theirs.get(pair.claude) ?? null;
 		const v = redacted(rawV);
-		const c = redacted(rawC);
+		const c = redacted(rawC === null ? null : withoutFlatProperties(rawC));
 		// A base stored by an older release may hold a secret: compared redacted, kept redacted.
 		const merge = mergeFact(redacted(pair.base), v, c);
 		// The vault gets its own secrets back, never Claude Code's; Claude Code gets back both sides' own.
-		const toVaultText = (text: string | null) => (text === null ? null : restoreSecrets(text, [rawV], redact));
+		const toVaultText = (text: string | null) => (text === null ? null : withFlatProperties(restoreSecrets(text, [rawV], redact)));
 		const toClaudeText = (text: string | null) => (text === null ? null : restoreSecrets(text, [rawC, rawV], redact));
 		const path = `${texts.folder}/${pair.vault}`;
 		const previous = known[pair.claude];
@@ -90,7 +102,7 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		let claudeText = rawC;
 		if (merge.action === "to-vault") {
 			const text = toVaultText(merge.text);
-			out.writes.push({ kind: "note", path, text, expected: rawV, what: "memory", onConflict });
+			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
 			if (text === null) vault.delete(pair.vault);
 			else vault.set(pair.vault, text);
 		} else if (merge.action === "to-claude") {
@@ -100,7 +112,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			const copyName = conflictCopyName(pair.vault);
 			const copy = `${texts.folder}/${copyName}`;
 			const existing = texts.vault.get(copyName) ?? null;
-			if (existing !== merge.claudeText) out.writes.push({ kind: "note", path: copy, text: merge.claudeText, expected: existing, what: "memory", onConflict });
+			const copyText = withFlatProperties(merge.claudeText);
+			if (existing !== copyText) out.writes.push({ kind: "note", path: copy, text: copyText, expected: existing, what: "memory", onConflict });
 			claudeText = toClaudeText(merge.vaultText);
 			out.writes.push(toClaude(claudeText, rawC));
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);

@@ -42,7 +42,8 @@ describe("fact files", () => {
 
 	it("writes new facts in the current client's format, which reads back the same", () => {
 		const text = renderFact({ name: "use-pnpm", description: "Use pnpm, not npm: the lockfile is pnpm's", type: "project", modified: "2026-11-21T09:00:00.000Z" }, "\n\nThe project uses pnpm.\n\n");
-		expect(text).toBe('---\nname: use-pnpm\ndescription: "Use pnpm, not npm: the lockfile is pnpm\'s"\nmetadata:\n  type: project\n  modified: 2026-11-21T09:00:00.000Z\n---\nThe project uses pnpm.\n');
+		// As the vault holds it: `type` and `modified` flat too, for Obsidian's Properties view.
+		expect(text).toBe('---\nname: use-pnpm\ndescription: "Use pnpm, not npm: the lockfile is pnpm\'s"\nmetadata:\n  type: project\n  modified: 2026-11-21T09:00:00.000Z\ntype: project\nmodified: 2026-11-21T09:00:00.000Z\n---\nThe project uses pnpm.\n');
 		expect(readFact("use-pnpm.md", text)).toEqual({ file: "use-pnpm.md", name: "use-pnpm", description: "Use pnpm, not npm: the lockfile is pnpm's", type: "project", modified: "2026-11-21T09:00:00.000Z" });
 	});
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { renderFact } from "../../../src/core/memory/fact-file";
+import { withFlatProperties, withoutFlatProperties } from "../../../src/core/memory/fact-properties";
 import { planProjectMemory } from "../../../src/core/plan/plan-memory";
 import type { SyncPlan } from "../../../src/core/plan/sync-plan";
 import { applyPlan } from "../../../src/core/sync/apply-plan";
@@ -40,20 +41,22 @@ describe("facts shared with Claude Code", () => {
 		const r = await run();
 		expect(r.errors).toEqual([]);
 		// Named after its `name` in the vault, so that `[[payments-db]]` links to it there too.
-		expect(notes.files.get(`${folder}/payments-db.md`)).toBe(claude.files.get("project_db.md"));
+		// Claude Code's bytes, and its `metadata.type` flat too for Obsidian's Properties view.
+		expect(notes.files.get(`${folder}/payments-db.md`)).toBe(withFlatProperties(claude.files.get("project_db.md")!));
+		expect(notes.files.get(`${folder}/payments-db.md`)).toContain("metadata:\n  type: project\ntype: project\n---\n");
 		expect(notes.files.get(`${folder}/MEMORY.md`)).toContain("- [Payments db](payments-db.md) — Payments use Postgres 16");
 		expect(claude.files.get("MEMORY.md")).toBe("- [Payments DB](project_db.md) — Postgres 16\n");
 		expect(r.facts.map((f) => f.name)).toEqual(["payments-db"]);
 	});
 
-	it("copies Claude Code's real files byte for byte, named so that their [[name]] links resolve in Obsidian", async () => {
+	it("copies Claude Code's real files byte for byte (with the flat copies of type and modified), named so that their [[name]] links resolve in Obsidian", async () => {
 		const dir = join(__dirname, "..", "..", "fixtures", "claude-memory");
 		for (const f of readdirSync(dir).filter((n) => n.endsWith(".md") && n !== "README.md")) claude.files.set(f, readFileSync(join(dir, f), "utf8"));
 		const index = claude.files.get("MEMORY.md");
 		const r = await run();
 		expect(r.errors).toEqual([]);
 		expect((await notes.list(folder)).map((p) => p.slice(folder.length + 1))).toEqual(["MEMORY.md", "deploy-target.md", "staging-dashboard.md", "use-pnpm.md", "user-backend-dev.md"]);
-		expect(notes.files.get(`${folder}/use-pnpm.md`)).toBe(claude.files.get("feedback_use_pnpm.md"));
+		expect(notes.files.get(`${folder}/use-pnpm.md`)).toBe(withFlatProperties(claude.files.get("feedback_use_pnpm.md")!));
 		expect(notes.files.get(`${folder}/use-pnpm.md`)).toContain("[[user-backend-dev]]");
 		// The one fact the client's index does not list gets its line; the client's lines stay as they were.
 		expect(claude.files.get("MEMORY.md")).toBe(`${index}\n<!-- AI-MEMORY:BEGIN -->\n- [Staging dashboard](reference_staging_dashboard.md) — Grafana board for the staging cluster, first place to look when staging is slow\n<!-- AI-MEMORY:END -->\n`);
@@ -62,13 +65,29 @@ describe("facts shared with Claude Code", () => {
 		await run();
 		expect(claude.files.get("feedback_use_pnpm.md")).toContain("Use pnpm 9 for every install");
 		expect(claude.files.has("use-pnpm.md")).toBe(false);
+		// Claude Code's copy never gets the flat keys.
+		expect(claude.files.get("feedback_use_pnpm.md")).toBe(withoutFlatProperties(claude.files.get("feedback_use_pnpm.md")!));
+	});
+
+	it("a type changed in Obsidian's Properties view (the flat one) reaches Claude Code's metadata.type", async () => {
+		claude.files.set("project_db.md", "---\nname: payments-db\ndescription: Payments use Postgres 16\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-11-30T00:45:01.905Z\n---\nBody.\n");
+		await run();
+		const vaultCopy = notes.files.get(`${folder}/payments-db.md`)!;
+		expect(vaultCopy).toBe("---\nname: payments-db\ndescription: Payments use Postgres 16\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-11-30T00:45:01.905Z\ntype: project\nmodified: 2026-11-30T00:45:01.905Z\n---\nBody.\n");
+		const writes = claude.writes;
+		expect((await run()).errors).toEqual([]);
+		expect(claude.writes).toBe(writes);
+		notes.files.set(`${folder}/payments-db.md`, vaultCopy.replace("\ntype: project\n", "\ntype: reference\n"));
+		await run();
+		expect(claude.files.get("project_db.md")).toBe("---\nname: payments-db\ndescription: Payments use Postgres 16\nmetadata:\n  node_type: memory\n  type: reference\n  modified: 2026-11-30T00:45:01.905Z\n---\nBody.\n");
+		expect(notes.files.get(`${folder}/payments-db.md`)).toContain("  type: reference\n  modified: 2026-11-30T00:45:01.905Z\ntype: reference\n");
 	});
 
 	it("sends a fact written in the vault to Claude Code, with its line in Claude Code's index", async () => {
 		claude.files.set("MEMORY.md", "# Memory\n");
 		notes.files.set(`${folder}/use-pnpm.md`, fact("use-pnpm", "Install with pnpm, never npm"));
 		await run();
-		expect(claude.files.get("use-pnpm.md")).toBe(notes.files.get(`${folder}/use-pnpm.md`));
+		expect(claude.files.get("use-pnpm.md")).toBe(withoutFlatProperties(notes.files.get(`${folder}/use-pnpm.md`)!));
 		expect(claude.files.get("MEMORY.md")).toBe("# Memory\n\n<!-- AI-MEMORY:BEGIN -->\n- [Use pnpm](use-pnpm.md) — Install with pnpm, never npm\n<!-- AI-MEMORY:END -->\n");
 	});
 
