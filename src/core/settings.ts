@@ -79,6 +79,9 @@ export interface Settings {
 export const SETTINGS_VERSION = 2;
 
 export const DEBOUNCE_MIN_MS = 250;
+/** A project's token budget for the eager block: what the settings tab and data.json accept. */
+export const BUDGET_MIN = 100;
+export const BUDGET_MAX = 4000;
 export const DEBOUNCE_MAX_MS = 60_000;
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -211,7 +214,7 @@ function project(p: Record<string, unknown>): ProjectSettings {
 		...alsoWriteTo(p.alsoWriteTo),
 		mode: oneOf(p.mode, ["eager", "lazy"], DEFAULT_PROJECT.mode),
 		sessions: typeof p.sessions === "number" && p.sessions >= 1 && p.sessions <= 50 ? Math.floor(p.sessions) : DEFAULT_PROJECT.sessions,
-		budget: typeof p.budget === "number" && p.budget >= 100 && p.budget <= 4000 ? Math.floor(p.budget) : DEFAULT_PROJECT.budget,
+		budget: typeof p.budget === "number" && p.budget >= BUDGET_MIN && p.budget <= BUDGET_MAX ? Math.floor(p.budget) : DEFAULT_PROJECT.budget,
 		memorySharing: typeof p.memorySharing === "boolean" ? p.memorySharing : DEFAULT_PROJECT.memorySharing,
 		redaction: typeof p.redaction === "boolean" ? p.redaction : DEFAULT_PROJECT.redaction,
 		...triggers(p.triggers),

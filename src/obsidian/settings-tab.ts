@@ -1,6 +1,8 @@
 import { type App, Notice, normalizePath, type Plugin, PluginSettingTab, Setting, type SettingDefinitionItem } from "obsidian";
 import { normalizePrefix } from "../core/digest/tags/tag-name";
 import {
+	BUDGET_MAX,
+	BUDGET_MIN,
 	clampDebounce,
 	DEBOUNCE_MAX_MS,
 	DEBOUNCE_MIN_MS,
@@ -506,6 +508,14 @@ export class SettingsTab extends PluginSettingTab {
 			apply: (n) => (project.sessions = Math.round(n)),
 			min: 1,
 			max: 50,
+		});
+		this.numberField(options, `budget:${path}`, {
+			name: "Token budget",
+			desc: `The most the summary may take in eager mode, in tokens (about four characters each), from ${BUDGET_MIN} to ${BUDGET_MAX}.`,
+			value: () => project.budget,
+			apply: (n) => (project.budget = n),
+			min: BUDGET_MIN,
+			max: BUDGET_MAX,
 		});
 		new Setting(options)
 			.setName("Share facts with Claude")

@@ -317,6 +317,7 @@ describe("the settings tab", () => {
 		expect(select(legacy, "Write to").value).toBe("CLAUDE.md");
 		expect(select(legacy, "Mode").value).toBe("eager");
 		expect(input(legacy, "Sessions in the summary").value).toBe("5");
+		expect(input(legacy, "Token budget").value).toBe("1000");
 		expect(isOn(toggle(legacy, "Share facts with Claude"))).toBe(true);
 	});
 
@@ -337,6 +338,17 @@ describe("the settings tab", () => {
 		await tab.flush();
 		expect(error(projectBox(el, "/home/me/shop-api"), "Sessions in the summary")).toBe("Enter a whole number from 1 to 50.");
 		expect(current().projects[0]!.sessions).toBe(8);
+		// The token budget of the eager block, within what data.json accepts.
+		type(input(projectBox(el, "/home/me/shop-api"), "Token budget"), "99");
+		await tab.flush();
+		expect(error(projectBox(el, "/home/me/shop-api"), "Token budget")).toBe("Enter a whole number from 100 to 4000.");
+		expect(current().projects[0]!.budget).toBe(1000);
+		type(input(projectBox(el, "/home/me/shop-api"), "Token budget"), "2500");
+		await tab.flush();
+		expect(error(projectBox(el, "/home/me/shop-api"), "Token budget")).toBe("");
+		expect(current().projects[0]!.budget).toBe(2500);
+		type(input(projectBox(el, "/home/me/shop-api"), "Token budget"), "1000");
+		await tab.flush();
 
 		// Off keeps its options for next time.
 		toggle(projectBox(el, "/home/me/shop-api"), "shop-api").click();
