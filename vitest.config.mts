@@ -16,7 +16,7 @@ export default defineConfig({
 		projects: [
 			{
 				extends: true,
-				test: { name: "unit", environment: "node", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] },
+				test: { name: "unit", environment: "node", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"], globalSetup: ["test/corpus/global-setup.ts"] },
 			},
 			{
 				extends: true,

@@ -66,7 +66,7 @@ const EXPECTED: [file: string, prompts: number, commands: number, tools: number,
 	["entireio__cli/ec/38b74f08e3/0/full.jsonl", 3, 1, 5, 1, 0, 0],
 ];
 
-describe.skipIf(!present)("the real transcripts of ../shared/corpus", () => {
+describe.skipIf(!present)(`the real transcripts of ../shared/corpus${present ? "" : " (skipped: ../shared/corpus is not beside this clone)"}`, () => {
 	it("lists every transcript of the corpus in the table", () => {
 		const files = (readdirSync(ROOT, { recursive: true }) as string[]).filter((f) => f.endsWith(".jsonl")).map((f) => f.split("\\").join("/")).sort();
 		expect(files).toEqual(EXPECTED.map((row) => row[0]).sort());

@@ -12,7 +12,8 @@ import { loadLabels, scoreCorpus } from "../../eval/digest-eval";
 const SHARED = join(__dirname, "..", "..", "..", "shared", "corpus");
 const LABELS = join(__dirname, "..", "..", "eval", "labels");
 
-describe.skipIf(!existsSync(join(SHARED, "claude-transcripts")))("digest evaluation on the public corpus", () => {
+const present = existsSync(join(SHARED, "claude-transcripts"));
+describe.skipIf(!present)(`digest evaluation on the public corpus${present ? "" : " (skipped: ../shared/corpus is not beside this clone)"}`, () => {
 	it("keeps narration out, entries small, and coverage of the labels", async () => {
 		const f = await scoreCorpus(join(SHARED, "claude-transcripts"), loadLabels(join(LABELS, "claude-transcripts-*.json")));
 		expect(f.narration).toEqual([]);

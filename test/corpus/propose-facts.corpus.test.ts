@@ -58,7 +58,7 @@ function isSubagent(file: string, model: SessionModel): boolean {
 	return model.agentId !== undefined || file.includes("/subagents/");
 }
 
-describe.skipIf(!present)("proposed facts over the real transcripts of ../shared/corpus", () => {
+describe.skipIf(!present)(`proposed facts over the real transcripts of ../shared/corpus${present ? "" : " (skipped: ../shared/corpus is not beside this clone)"}`, () => {
 	it("proposes exactly the facts judged good by hand, and nothing else", () => {
 		const found: [string, number, string, string][] = [];
 		for (const file of files()) {
