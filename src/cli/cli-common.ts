@@ -66,5 +66,4 @@ export function suggestCommand(command: string, where: { vault?: string; claudeD
 	return words.join(" ");
 }
 
-
 export { count } from "../core/sync/sync-summary";
