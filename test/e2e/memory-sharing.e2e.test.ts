@@ -13,11 +13,14 @@
  * 4. a fact changed on both sides: the vault's text goes to Claude Code, Claude Code's becomes a
  *    conflict copy in the vault (a notice), not indexed, not shared;
  * 5. lazy mode: the context packet's "## Facts" lists both facts.
+ * The vault's copy of a fact also carries `metadata.type` (and `modified`) flat, for Obsidian's
+ * Properties view (`withFlatProperties`); Claude Code's copy never does.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withFlatProperties, withoutFlatProperties } from "../../src/core/memory/fact-properties";
 import { claudeMemoryDir } from "../../src/node/claude-memory-dir";
 import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
 
@@ -115,8 +118,10 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 		expect(existsSync(memDir)).toBe(false);
 
 		const first = sync();
-		expect(first.memoryWritten).toEqual([join(memDir, "MEMORY.md"), join(memDir, "deploy-region.md"), "AI Memory/deploy-api/MEMORY.md"].sort());
+		expect(first.memoryWritten).toEqual([join(memDir, "MEMORY.md"), join(memDir, "deploy-region.md"), "AI Memory/deploy-api/MEMORY.md", "AI Memory/deploy-api/deploy-region.md"].sort());
 		expect(read(join(memDir, "deploy-region.md"))).toBe(DEPLOY_FACT);
+		expect(read(join(vaultFacts, "deploy-region.md"))).toBe(withFlatProperties(DEPLOY_FACT));
+		expect(read(join(vaultFacts, "deploy-region.md"))).toContain("metadata:\n  type: project\ntype: project\n---\n");
 		const index = `${BEGIN}\n${DEPLOY_LINE}\n${END}\n`;
 		expect(read(join(memDir, "MEMORY.md"))).toBe(index);
 		expect(read(join(vaultFacts, "MEMORY.md"))).toBe(index);
@@ -161,7 +166,7 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 		const report = sync();
 		// Claude Code's MEMORY.md links the fact already (its own line): nothing to add there.
 		expect(report.memoryWritten).toEqual(["AI Memory/deploy-api/MEMORY.md", "AI Memory/deploy-api/use-pnpm.md"]);
-		expect(read(join(vaultFacts, "use-pnpm.md"))).toBe(onDisk);
+		expect(read(join(vaultFacts, "use-pnpm.md"))).toBe(withFlatProperties(onDisk));
 		expect(existsSync(join(vaultFacts, "feedback_use_pnpm.md"))).toBe(false);
 		expect(read(join(vaultFacts, "MEMORY.md"))).toBe(`${BEGIN}\n${DEPLOY_LINE}\n- [Use pnpm](use-pnpm.md) — Use pnpm and never npm or yarn\n${END}\n`);
 		expect(read(join(memDir, "MEMORY.md"))).toBe(claudeIndex);
@@ -176,7 +181,7 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 		writeFileSync(join(vaultFacts, "use-pnpm.md"), vaultEdit);
 		const toClaude = sync();
 		expect(toClaude.memoryWritten).toEqual([join(memDir, "feedback_use_pnpm.md"), "AI Memory/deploy-api/MEMORY.md"].sort());
-		expect(read(join(memDir, "feedback_use_pnpm.md"))).toBe(vaultEdit);
+		expect(read(join(memDir, "feedback_use_pnpm.md"))).toBe(withoutFlatProperties(vaultEdit));
 		expect(read(join(vaultFacts, "MEMORY.md"))).toContain("- [Use pnpm](use-pnpm.md) — Use pnpm, also in CI; never npm or yarn\n");
 		// Claude Code's own line stays as it wrote it.
 		expect(read(join(memDir, "MEMORY.md"))).toBe(`${BEGIN}\n${DEPLOY_LINE}\n${END}\n${PNPM_OWN_LINE}`);
@@ -202,13 +207,13 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 		const claudeEdit = read(join(memDir, "feedback_use_pnpm.md"));
 		expect(claudeEdit).toContain("never `npm`, never `bun`.");
 		expect(claudeEdit).toContain("Use pnpm for every install, script and CI job.");
-		expect(claudeEdit).not.toBe(vaultEdit.replace("never `npm`.", "never `npm`, never `bun`.")); // re-stamped `modified`
+		expect(claudeEdit).not.toBe(withoutFlatProperties(vaultEdit).replace("never `npm`.", "never `npm`, never `bun`.")); // re-stamped `modified`
 
 		const toVault = sync();
 		expect(toVault.memoryWritten).toEqual(["AI Memory/deploy-api/use-pnpm.md"]);
-		expect(read(join(vaultFacts, "use-pnpm.md"))).toBe(claudeEdit);
+		expect(read(join(vaultFacts, "use-pnpm.md"))).toBe(withFlatProperties(claudeEdit));
 		expect(sync().memoryWritten).toEqual([]);
-		expect(read(join(vaultFacts, "deploy-region.md"))).toBe(DEPLOY_FACT);
+		expect(read(join(vaultFacts, "deploy-region.md"))).toBe(withFlatProperties(DEPLOY_FACT));
 		expect(read(join(memDir, "deploy-region.md"))).toBe(DEPLOY_FACT);
 	});
 
@@ -237,12 +242,13 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 
 		const report = sync({ noticesExpected: true });
 		const copy = "AI Memory/deploy-api/deploy-region.conflict-claude.md";
-		expect(report.memoryWritten).toEqual([join(memDir, "deploy-region.md"), copy].sort());
+		// The vault's text, written by hand without the flat copies, gets them too.
+		expect(report.memoryWritten).toEqual([join(memDir, "deploy-region.md"), copy, "AI Memory/deploy-api/deploy-region.md"].sort());
 		expect(report.notices).toHaveLength(1);
 		expect(report.notices[0]).toContain("deploy-region.md was changed in the vault and by Claude Code");
-		expect(read(join(vaultFacts, "deploy-region.md"))).toBe(vaultEdit);
+		expect(read(join(vaultFacts, "deploy-region.md"))).toBe(withFlatProperties(vaultEdit));
 		expect(read(join(memDir, "deploy-region.md"))).toBe(vaultEdit);
-		expect(read(join(vault, copy))).toBe(claudeEdit);
+		expect(read(join(vault, copy))).toBe(withFlatProperties(claudeEdit));
 		// The copy is for a person: not a fact, not indexed, not sent to Claude Code.
 		expect(read(join(vaultFacts, "MEMORY.md"))).not.toContain("conflict");
 		expect(existsSync(join(memDir, "deploy-region.conflict-claude.md"))).toBe(false);
