@@ -60,6 +60,12 @@ describe("readAppended: a last line without its newline", () => {
 		expect(later.cursor.settling).toBeUndefined();
 	});
 
+	it("a file stamped in the future (another machine's clock) is not waited for: its whole last line is taken", async () => {
+		await writeFile(file, '{"n":1}\n{"n":2}');
+		await utimes(file, new Date(Date.now() + 3_600_000), new Date(Date.now() + 3_600_000));
+		expect((await read(undefined)).texts).toEqual(['{"n":1}', '{"n":2}']);
+	});
+
 	it("a half-written line is never taken, however old the file; a bare value neither", async () => {
 		await writeFile(file, '{"n":1}\n{"n":2,"text":"still wri');
 		await settle();
