@@ -58,7 +58,7 @@ export async function runProjectsRemove(path: string, options: ProjectsOptions):
 		const at = projects.findIndex((p) => p.path === projectPath || p.path === path);
 		if (at < 0) return { error: `${projectPath} is not one of this device's projects (see \`${suggestCommand("projects list", options)}\`)`, code: 1 };
 		projects.splice(at, 1);
-		return { message: `Removed ${projectPath}. Its CLAUDE.md keeps the last block written; remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
+		return { message: `Removed ${projectPath} from this device's projects. A context block the sync wrote into its files stays there: remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
 	});
 }
 
