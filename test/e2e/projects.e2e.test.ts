@@ -215,7 +215,8 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 		expect(facade).toContain("## Project memory");
 		const pointer = /- Full context: `([^`]+)`/.exec(facade)?.[0];
 		expect(pointer, facade).toBeDefined();
-		expect(cliRun("hooks", "install", "--vault", vault, "--claude-dir", claudeDir)).toContain("Installed");
+		// No settings.json in this Claude Code folder: the install makes one, and says so.
+		expect(cliRun("hooks", "install", "--vault", vault, "--claude-dir", claudeDir)).toContain("(there was none) with the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks");
 
 		stub.clear();
 		const runs = { sub: subDir, worktree: wtDir };
