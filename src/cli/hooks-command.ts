@@ -39,7 +39,7 @@ export async function runHooksInstall(options: HooksOptions): Promise<number> {
 		if (options.json) process.stdout.write(`${JSON.stringify(mcp ? { ...result, mcp } : result)}\n`);
 		else {
 			process.stdout.write(`${describeInstall(result, target.vault)}\n`);
-			if (mcp?.changed) process.stdout.write(`Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}\n`);
+			if (mcp?.changed) process.stdout.write(`Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}${mcp.created ? " (a new file: there was none)" : ""}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}\n`);
 		}
 		return 0;
 	} catch (error) {
@@ -63,7 +63,7 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 	try {
 		const result = await uninstallClaudeHooks(claudeDir);
 		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(claudeDir));
-		if (mcp.changed && !options.json) process.stdout.write(`Removed our MCP server from ${mcp.configPath}${mcp.removed ? " (there was no such file before)" : "; everything else in it is as it was"}.\n`);
+		if (mcp.changed && !options.json) process.stdout.write(mcp.removed ? `Removed our MCP server, and ${mcp.configPath} with it: nothing else was in it.\n` : `Removed our MCP server from ${mcp.configPath}; everything else in it is as it was.\n`);
 		if (options.json) process.stdout.write(`${JSON.stringify({ ...result, mcp })}\n`);
 		else if (result.removed) process.stdout.write(`Removed our hooks, and ${result.settingsPath} with them: nothing else was in it.\n`);
 		else if (result.changed) process.stdout.write(`Removed our hooks from ${result.settingsPath}; everything else in it is as it was.\n`);

@@ -54,7 +54,7 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 	if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
 	else
 		for (const r of results) {
-			const kept = r.backupWritten ? ` Your file as it was is in ${r.backupWritten}.` : "";
+			const kept = r.created ? " The file is new: there was none." : r.backupWritten ? ` Your file as it was is in ${r.backupWritten}.` : "";
 			process.stdout.write(r.changed ? `Installed the MCP server "ai-memory" for ${AGENT_NAMES[r.agent]} in ${r.configPath}, for ${vault}.${kept} New sessions get its tools.\n` : `The MCP server in ${r.configPath} is installed already, for this CLI and ${vault}.\n`);
 		}
 	return 0;
@@ -73,7 +73,7 @@ export async function runMcpUninstall(options: McpInstallOptions): Promise<numbe
 	if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
 	else {
 		const changed = results.filter((r) => r.changed);
-		for (const r of changed) process.stdout.write(r.removed ? `Removed ${r.configPath}: there was none before the MCP server was installed.\n` : `Removed our MCP server from ${r.configPath}; everything else in it is as it was.\n`);
+		for (const r of changed) process.stdout.write(r.removed ? `Removed our MCP server, and ${r.configPath} with it: nothing else was in it.\n` : `Removed our MCP server from ${r.configPath}; everything else in it is as it was.\n`);
 		if (changed.length === 0) process.stdout.write("No MCP server of ours was installed; nothing changed.\n");
 	}
 	return 0;

@@ -70,6 +70,8 @@ export interface McpInstallResult {
 	agent: McpAgent;
 	configPath: string;
 	changed: boolean;
+	/** There was no such file: it was made for our server (and no backup was written). */
+	created?: boolean;
 	backupWritten?: string;
 }
 
@@ -83,9 +85,9 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 		if (!edit.changed || edit.text === null) return { agent, configPath, changed: false };
 		let backupWritten: string | undefined;
 		// The user's own file, taken before our first install (again once it holds nothing of ours).
-		if ((await readText(backupPath)) === null || installedEntry(agent, text) === undefined) {
-			await mkdir(dirname(configPath), { recursive: true });
-			await writeFileAtomic(backupPath, text ?? "", { mode: 0o600 });
+		// With no file there is nothing to keep: uninstalling removes the file again when only ours is in it.
+		if (text !== null && ((await readText(backupPath)) === null || installedEntry(agent, text) === undefined)) {
+			await writeFileAtomic(backupPath, text, { mode: 0o600 });
 			backupWritten = backupPath;
 		}
 		if (text === null) {
@@ -93,7 +95,7 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 			await mkdir(dirname(configPath), { recursive: true });
 			if ((await readText(configPath)) !== null) continue;
 			await writeFileAtomic(configPath, edit.text, { mode: 0o600 });
-			return { agent, configPath, changed: true, backupWritten };
+			return { agent, configPath, changed: true, created: true };
 		}
 		if (await writeIfUnchanged(configPath, text, edit.text)) return { agent, configPath, changed: true, backupWritten };
 	}
@@ -104,7 +106,7 @@ export interface McpUninstallResult {
 	agent: McpAgent;
 	configPath: string;
 	changed: boolean;
-	/** The file was removed: there was none before our install. */
+	/** The file was removed: nothing but our server was in it, and there was no backup of a file of the user's. */
 	removed: boolean;
 }
 
@@ -114,7 +116,8 @@ export async function uninstallMcpServer(agent: McpAgent, configPath: string): P
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(configPath);
 		const backup = await readText(backupPath);
-		const edit = remove(agent, text, backup === null ? undefined : backup === "" ? null : backup);
+		// No backup (or the empty one an older release wrote): there was no file before ours.
+		const edit = remove(agent, text, backup === null || backup === "" ? null : backup);
 		if (!edit.ok) throw new Error(`${configPath}: ${edit.reason}`);
 		let done: boolean;
 		if (edit.text === null) done = text === null || (await removeIfUnchanged(configPath, text));

@@ -129,7 +129,7 @@ describe("ai-memory hooks", () => {
 		const fresh = join(dir, "fresh-claude");
 		mkdirSync(fresh);
 		const install = run(["hooks", "install", "--vault", vault, "--claude-dir", fresh]);
-		expect(install.stdout).toBe(`Created ${join(fresh, "settings.json")} (there was none) with the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks, for ${vault}. They take effect in new Claude Code sessions.\n`);
+		expect(install.stdout).toBe(`Created ${join(fresh, "settings.json")} (there was none) with the SessionStart, UserPromptSubmit, SessionEnd, PreCompact and InstructionsLoaded hooks, for ${vault}. They take effect in new Claude Code sessions.\n`);
 		expect(existsSync(join(fresh, "settings.json.bak-ai-memory"))).toBe(false);
 		expect(run(["hooks", "install", "--vault", vault, "--claude-dir", fresh]).stdout).toBe(`Our hooks are in ${join(fresh, "settings.json")} already, for this CLI and ${vault}; nothing changed.\n`);
 		expect(run(["hooks", "uninstall", "--claude-dir", fresh]).stdout).toBe(`Removed our hooks, and ${join(fresh, "settings.json")} with them: nothing else was in it.\n`);

@@ -216,7 +216,7 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 		const pointer = /- Full context: `([^`]+)`/.exec(facade)?.[0];
 		expect(pointer, facade).toBeDefined();
 		// No settings.json in this Claude Code folder: the install makes one, and says so.
-		expect(cliRun("hooks", "install", "--vault", vault, "--claude-dir", claudeDir)).toContain("(there was none) with the SessionStart, UserPromptSubmit, SessionEnd and PreCompact hooks");
+		expect(cliRun("hooks", "install", "--vault", vault, "--claude-dir", claudeDir)).toContain("(there was none) with the SessionStart, UserPromptSubmit, SessionEnd, PreCompact and InstructionsLoaded hooks");
 
 		stub.clear();
 		const runs = { sub: subDir, worktree: wtDir };

@@ -41,15 +41,17 @@ describe("scanGemini, again and for a read", () => {
 		const first = await scanGemini(home);
 		const session = first.find((f) => f.kind === "session")!;
 		const known = new Map(first.map((f) => [f.path, f.path === session.path ? { ...f, fileId: "as-known-before" } : f]));
-		const prefetch = new Map<string, { bytes: Buffer; ino: number }>();
+		const prefetch = new Map<string, { bytes: Buffer; ino: number; mtimeMs: number }>();
 		const again = await scanGemini(home, known, prefetch);
 		expect(again.find((f) => f.path === session.path)?.fileId).toBe("as-known-before");
 		// Nothing changed: nothing opened, nothing kept.
 		expect(prefetch.size).toBe(0);
-		const fresh = new Map<string, { bytes: Buffer; ino: number }>();
+		const fresh = new Map<string, { bytes: Buffer; ino: number; mtimeMs: number }>();
 		await scanGemini(home, undefined, fresh);
 		expect(fresh.size).toBe(first.filter((f) => f.kind === "session").length);
 		expect(fresh.get(session.path)?.bytes.equals(readFileSync(session.path))).toBe(true);
+		// With the file's stamp: a last line without its newline is judged by it (see transcript-tail.ts).
+		expect(fresh.get(session.path)?.mtimeMs).toBe(session.mtimeMs);
 		expect(fresh.get(session.path)?.ino).toBe(session.ino);
 	});
 });

@@ -35,7 +35,9 @@ describe("the MCP server in the agents' user configuration", () => {
 		expect(existsSync(`${path}.bak-ai-memory`)).toBe(false);
 
 		const fresh = join(dir, "codex", "config.toml");
-		await installMcpServer("codex", fresh, entry());
+		// No file: made for the server, and no backup of nothing.
+		expect(await installMcpServer("codex", fresh, entry())).toEqual({ agent: "codex", configPath: fresh, changed: true, created: true });
+		expect(existsSync(`${fresh}.bak-ai-memory`)).toBe(false);
 		expect(statSync(fresh).mode & 0o777).toBe(0o600);
 		expect(await uninstallMcpServer("codex", fresh)).toMatchObject({ changed: true, removed: true });
 		expect(existsSync(fresh)).toBe(false);
