@@ -137,10 +137,11 @@ const hook = program
 		"after",
 		`
 Events:
-  session-start       prints the lazy facade of the session's project (nothing in eager mode)
-  user-prompt-submit  prints the context packet and recalled facts when the prompt asks for the past
-  session-end         starts a sync in the background and returns at once
-  pre-compact         records a checkpoint (the last prompt and reply) for the facade
+  session-start        prints the lazy facade when CLAUDE.md could not take it (nothing in eager mode)
+  user-prompt-submit   prints the context packet and recalled facts when the prompt asks for the past
+  session-end          starts a sync in the background and returns at once
+  pre-compact          records a checkpoint (the last prompt and reply) for the facade
+  instructions-loaded  notes whether the file Claude Code loaded carries the block (for doctor)
 
 You do not run it yourself; to see what one prints:
   echo '{"cwd": "/path/to/project"}' | ai-memory hook session-start --vault DIR

@@ -163,7 +163,7 @@ describe("ai-memory help", () => {
 
 	it("the hook's help lists the events and how to try one", () => {
 		const r = run(["hook", "--help"]);
-		for (const event of ["session-start", "user-prompt-submit", "session-end", "pre-compact"]) expect(r.stdout).toContain(`  ${event} `);
+		for (const event of ["session-start", "user-prompt-submit", "session-end", "pre-compact", "instructions-loaded"]) expect(r.stdout).toContain(`  ${event} `);
 		expect(r.stdout).toContain("| ai-memory hook session-start --vault DIR");
 	});
 });
