@@ -222,6 +222,8 @@ describe("the plugin", () => {
 			expect(Object.keys(hooks)).toEqual(["SessionStart", "UserPromptSubmit", "SessionEnd", "PreCompact", "InstructionsLoaded"]);
 			expect(hooks.SessionStart![0]!.hooks[0]!.command).toContain(`"${cli}" hook session-start --vault "${vaultDir}"`);
 			expect(spawnSync(process.execPath, [cli, "--help"], { encoding: "utf8" }).stdout).toContain("ai-memory");
+			// The CLI reads SQLite's WebAssembly (opencode's database) from beside it: written with it, byte for byte.
+			expect(readFileSync(join(vaultDir, pluginManifest.dir, "wa-sqlite.wasm")).equals(readFileSync(join(repo, "node_modules", "@journeyapps", "wa-sqlite", "dist", "wa-sqlite.wasm")))).toBe(true);
 			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks installed in ${settingsFile} (a new file: there was none).`);
 			expect(existsSync(`${settingsFile}.bak-ai-memory`)).toBe(false);
 

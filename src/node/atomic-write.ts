@@ -12,7 +12,7 @@ const madeDirs = new Set<string>();
  * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
  * state, where a lost write is redone by the next sync. Folders are made once per process.
  */
-export async function writeFileReplacing(path: string, text: string): Promise<void> {
+export async function writeFileReplacing(path: string, text: string | Uint8Array): Promise<void> {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		await mkdir(dir, { recursive: true });
@@ -20,11 +20,12 @@ export async function writeFileReplacing(path: string, text: string): Promise<vo
 	}
 	const temp = tempName(path);
 	try {
-		await writeFile(temp, text, "utf8").catch(async (error: NodeJS.ErrnoException) => {
+		const encoding = typeof text === "string" ? "utf8" : undefined;
+		await writeFile(temp, text, encoding).catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			await mkdir(dir, { recursive: true });
-			await writeFile(temp, text, "utf8");
+			await writeFile(temp, text, encoding);
 		});
 		await rename(temp, path);
 	} catch (error) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { writeFileReplacing } from "../node/atomic-write";
 import { findNode } from "../node/find-node";
 import { installClaudeHooks, uninstallClaudeHooks } from "../node/hook-install";
+import { SQLITE_WASM_FILE } from "../node/sqlite-wasm-file";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
 
 /** The CLI and its hook script, built into main.js at release time, so that hooks need no npm install. */
@@ -40,6 +41,9 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 	try {
 		const cliPath = join(place.pluginDir, "ai-memory.cjs");
 		await writeFileReplacing(cliPath, source);
+		// The CLI reads SQLite's WebAssembly (for opencode's database) from a file beside it.
+		const { sqliteWasm } = await import("../node/sqlite-wasm");
+		await writeFileReplacing(join(place.pluginDir, SQLITE_WASM_FILE), sqliteWasm);
 		// The hook code alone starts faster; the hooks run it on every prompt.
 		const hook = typeof AI_MEMORY_HOOK_SOURCE === "string" ? AI_MEMORY_HOOK_SOURCE : undefined;
 		const hookPath = hook === undefined ? undefined : join(place.pluginDir, "ai-memory-hook.cjs");
