@@ -295,7 +295,9 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 			tokens.cacheRead -= before.cacheReadInputTokens;
 		}
 		// When and by which model, for usage per day and model (counted at the message's last value too).
-		model.index.usageByMessage.set(id, { ...usage, at: record.timestamp, model: record.model });
+		// The model's name as `models` holds it: one string for all of its messages, not one per line parsed.
+		const name = record.model === undefined ? undefined : (model.models.find((m) => m === record.model) ?? record.model);
+		model.index.usageByMessage.set(id, { ...usage, at: record.timestamp, model: name });
 	} else if (!usage) {
 		return;
 	}
