@@ -29,13 +29,11 @@ import {
 	sessionContextOf,
 	startGeminiStub,
 	startStub,
-	text,
-	toolUse,
 	type GeminiStub,
 	type Stub,
 	agentOfNote,
 	blockOf,
-	cliRun,
+	claudeSessionInto,
 	entryHeading,
 	NOTES,
 	noteOf,
@@ -131,35 +129,8 @@ describe("Gemini CLI and Claude Code share the project's history through its con
 	});
 
 	it("a Claude Code session reaches the next Gemini CLI session through GEMINI.md", async () => {
-		const project = join(root, "work", "quince");
-		const home = join(root, "home-2");
-		const vault = join(root, "vault-2");
-		mkdirSync(project, { recursive: true });
-		mkdirSync(vault);
-		const handWritten = "# quince\n\nGemini: run `npm test` before you finish.\n";
-		writeFileSync(join(project, "GEMINI.md"), handWritten);
-		cliRun(["projects", "add", project, "--vault", vault, "--also", "GEMINI.md"]);
-
 		// --- a real Claude Code session, then sync: the block goes into CLAUDE.md and GEMINI.md.
-		const title = "Add the Quince retry policy to the HTTP client";
-		claudeStub.setScript({
-			rules: [
-				{
-					match: "Quince retry policy",
-					steps: [[text("Adding exponential backoff."), toolUse("Write", { file_path: join(project, "src", "retry.ts"), content: "export const MAX_RETRIES = 4;\n" })], "Requests now retry up to 4 times with exponential backoff (src/retry.ts)."],
-				},
-			],
-		});
-		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
-		expect(claude.exitCode, claude.stderr).toBe(0);
-		const report = syncVault(vault, home, { GEMINI_CLI_HOME: home });
-		expect(report.errors).toEqual([]);
-		expect([...report.contextWritten].sort()).toEqual([join(project, "CLAUDE.md"), join(project, "GEMINI.md")]);
-		const geminiMd = readFileSync(join(project, "GEMINI.md"), "utf8");
-		expect(geminiMd.startsWith(handWritten)).toBe(true);
-		const block = blockOf(geminiMd);
-		expect(block).toMatch(entryHeading(title, "Claude Code"));
-		expect(block).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
+		const { project, home, vault, handWritten, title, block } = await claudeSessionInto({ root, file: "GEMINI.md", agent: "Gemini", claudeStub, env: { GEMINI_CLI_HOME: join(root, "home-2") } });
 
 		// --- the next real Gemini session: every main request carries GEMINI.md, block and hand-written part.
 		geminiStub.setScript({ rules: [{ match: "retry work", steps: ["The retry policy from last time is in src/retry.ts; continuing from there."] }] });

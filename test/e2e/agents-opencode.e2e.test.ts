@@ -27,7 +27,7 @@ import {
 	agentOfNote,
 	blockOf,
 	buildCli,
-	cliRun,
+	claudeSessionInto,
 	ensureClaudeCode,
 	ensureOpencode,
 	entryHeading,
@@ -43,8 +43,6 @@ import {
 	startStub,
 	syncVault,
 	systemTextOf,
-	text,
-	toolUse,
 	type OpencodeStub,
 	type Stub,
 } from "./harness/index.js";
@@ -161,36 +159,10 @@ describe("opencode and Claude Code share the project's history through its conte
 	});
 
 	it("a Claude Code session reaches the next opencode session through AGENTS.md", async () => {
-		const project = join(root, "work", "quince");
-		const home = join(root, "home-2");
 		const dirs = opencodeDirs(join(root, "opencode-2"));
 		const env = { XDG_DATA_HOME: dirs.data };
-		const vault = join(root, "vault-2");
-		mkdirSync(project, { recursive: true });
-		mkdirSync(vault);
-		const handWritten = "# quince\n\nopencode: run `npm test` before you finish.\n";
-		writeFileSync(join(project, "AGENTS.md"), handWritten);
-		cliRun(["projects", "add", project, "--vault", vault, "--also", "AGENTS.md"]);
-
 		// --- a real Claude Code session, then sync: the block goes into CLAUDE.md and AGENTS.md.
-		const title = "Add the Quince retry policy to the HTTP client";
-		claudeStub.setScript({
-			rules: [
-				{
-					match: "Quince retry policy",
-					steps: [[text("Adding exponential backoff."), toolUse("Write", { file_path: join(project, "src", "retry.ts"), content: "export const MAX_RETRIES = 4;\n" })], "Requests now retry up to 4 times with exponential backoff (src/retry.ts)."],
-				},
-			],
-		});
-		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
-		expect(claude.exitCode, claude.stderr).toBe(0);
-		const report = syncVault(vault, home, env);
-		expect(report.errors).toEqual([]);
-		expect([...report.contextWritten].sort()).toEqual([join(project, "AGENTS.md"), join(project, "CLAUDE.md")]);
-		const agentsMd = readFileSync(join(project, "AGENTS.md"), "utf8");
-		expect(agentsMd.startsWith(handWritten)).toBe(true);
-		const block = blockOf(agentsMd);
-		expect(block).toMatch(entryHeading(title, "Claude Code"));
+		const { project, home, vault, handWritten, title, block } = await claudeSessionInto({ root, file: "AGENTS.md", agent: "opencode", claudeStub, env });
 
 		// --- the next real opencode session: every main request's system prompt carries AGENTS.md, block and hand-written part.
 		opencodeStub.setScript({ titleReply: "Continue the retry work", rules: [{ match: "retry work", steps: ["The retry policy from last time is in src/retry.ts; continuing from there."] }] });

@@ -29,14 +29,12 @@ import {
 	runCodex,
 	startCodexStub,
 	startStub,
-	text,
-	toolUse,
 	type CodexStub,
 	type Stub,
 	agentOfNote,
 	BEGIN,
 	blockOf,
-	cliRun,
+	claudeSessionInto,
 	END,
 	entryHeading,
 	NOTES,
@@ -130,36 +128,9 @@ describe("Codex CLI and Claude Code share the project's history through its cont
 	});
 
 	it("a Claude Code session reaches the next Codex session through AGENTS.md", async () => {
-		const project = join(root, "work", "quince");
-		const home = join(root, "home-2");
 		const codexHome = newCodexHome();
-		const vault = join(root, "vault-2");
-		mkdirSync(project, { recursive: true });
-		mkdirSync(vault);
-		const handWritten = "# quince\n\nCodex: run `npm test` before you finish.\n";
-		writeFileSync(join(project, "AGENTS.md"), handWritten);
-		cliRun(["projects", "add", project, "--vault", vault, "--also", "AGENTS.md"]);
-
 		// --- a real Claude Code session, then sync: the block goes into CLAUDE.md and AGENTS.md.
-		const title = "Add the Quince retry policy to the HTTP client";
-		claudeStub.setScript({
-			rules: [
-				{
-					match: "Quince retry policy",
-					steps: [[text("Adding exponential backoff."), toolUse("Write", { file_path: join(project, "src", "retry.ts"), content: "export const MAX_RETRIES = 4;\n" })], "Requests now retry up to 4 times with exponential backoff (src/retry.ts)."],
-				},
-			],
-		});
-		const claude = await runClaude({ home, cwd: project, stub: claudeStub, prompt: title });
-		expect(claude.exitCode, claude.stderr).toBe(0);
-		const report = syncVault(vault, home, { CODEX_HOME: codexHome });
-		expect(report.errors).toEqual([]);
-		expect([...report.contextWritten].sort()).toEqual([join(project, "AGENTS.md"), join(project, "CLAUDE.md")]);
-		const agentsMd = readFileSync(join(project, "AGENTS.md"), "utf8");
-		expect(agentsMd.startsWith(handWritten)).toBe(true);
-		const block = blockOf(agentsMd);
-		expect(block).toMatch(entryHeading(title, "Claude Code"));
-		expect(block).toBe(blockOf(readFileSync(join(project, "CLAUDE.md"), "utf8")));
+		const { project, home, vault, handWritten, title, block } = await claudeSessionInto({ root, file: "AGENTS.md", agent: "Codex", claudeStub, env: { CODEX_HOME: codexHome } });
 
 		// --- the next real Codex session: every request carries AGENTS.md, block and hand-written part.
 		codexStub.setScript({ rules: [{ match: "retry work", steps: ["The retry policy from last time is in src/retry.ts; continuing from there."] }] });

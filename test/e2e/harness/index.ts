@@ -12,3 +12,4 @@ export * from "./agent-vault.js";
 export * from "./opencode-install.js";
 export * from "./opencode-stub.js";
 export * from "./run-opencode.js";
+export * from "./claude-first.js";
