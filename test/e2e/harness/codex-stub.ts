@@ -14,7 +14,7 @@
  * (`call_e2e_r<rule>s<step>n<seq>`), so the stub keeps no per-conversation state.
  */
 import { createServer } from "node:http";
-import { decodeBody, listenLocal } from "./stub-http.js";
+import { listenLocal, readRequest } from "./stub-http.js";
 
 export type CodexStubItem =
 	| { type: "text"; text: string }
@@ -168,20 +168,7 @@ export async function startCodexStub(initial: CodexStubScript = { rules: [] }): 
 	};
 
 	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on("data", (c: Buffer) => chunks.push(c));
-		req.on("end", () => {
-			const raw = decodeBody(Buffer.concat(chunks), req.headers["content-encoding"]?.toLowerCase()).toString("utf8");
-			let body: unknown = null;
-			if (raw.length > 0) {
-				try {
-					body = JSON.parse(raw);
-				} catch {
-					body = raw;
-				}
-			}
-			const headers = { ...req.headers };
-			delete headers.authorization;
+		readRequest(req, ["authorization"], (body, headers, raw) => {
 			const rec: CodexRecordedRequest = { seq: ++seq, method: req.method ?? "", url: req.url ?? "", headers, body };
 			requests.push(rec);
 			const path = (req.url ?? "").split("?")[0] ?? "";

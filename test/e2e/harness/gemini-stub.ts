@@ -15,7 +15,7 @@
  * needs no functionCall ids (the public API sends none; the CLI makes them up).
  */
 import { createServer } from "node:http";
-import { decodeBody, listenLocal } from "./stub-http.js";
+import { listenLocal, readRequest } from "./stub-http.js";
 
 /** One Gemini `Part` as the stub sends it. */
 export type GeminiPart = { text: string; thought?: boolean } | { functionCall: { name: string; args: Record<string, unknown> } };
@@ -159,22 +159,8 @@ export async function startGeminiStub(initial: GeminiStubScript = { rules: [] })
 	};
 
 	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on("data", (c: Buffer) => chunks.push(c));
-		req.on("end", () => {
+		readRequest(req, ["x-goog-api-key", "authorization"], (body, headers, raw) => {
 			void (async () => {
-				const raw = decodeBody(Buffer.concat(chunks), req.headers["content-encoding"]?.toLowerCase()).toString("utf8");
-				let body: unknown = null;
-				if (raw.length > 0) {
-					try {
-						body = JSON.parse(raw);
-					} catch {
-						body = raw;
-					}
-				}
-				const headers = { ...req.headers };
-				delete headers["x-goog-api-key"];
-				delete headers.authorization;
 				const path = (req.url ?? "").split("?")[0] ?? "";
 				const m = /\/models\/([^/:]+):(\w+)$/.exec(path);
 				const rec: GeminiRecordedRequest = { seq: ++seq, method: req.method ?? "", url: req.url ?? "", action: m?.[2], model: m?.[1], headers, body };

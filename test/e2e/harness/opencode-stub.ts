@@ -19,7 +19,7 @@
  * reported as cached, completion tokens from the reply's length.
  */
 import { createServer, type ServerResponse } from "node:http";
-import { decodeBody, listenLocal } from "./stub-http.js";
+import { listenLocal, readRequest } from "./stub-http.js";
 
 export type OpencodeStubItem =
 	| { type: "text"; text: string }
@@ -146,20 +146,7 @@ export async function startOpencodeStub(initial: OpencodeStubScript = { rules: [
 	};
 
 	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on("data", (c: Buffer) => chunks.push(c));
-		req.on("end", () => {
-			const raw = decodeBody(Buffer.concat(chunks), req.headers["content-encoding"]?.toLowerCase()).toString("utf8");
-			let body: unknown = null;
-			if (raw.length > 0) {
-				try {
-					body = JSON.parse(raw);
-				} catch {
-					body = raw;
-				}
-			}
-			const headers = { ...req.headers };
-			delete headers.authorization;
+		readRequest(req, ["authorization"], (body, headers) => {
 			const rec: OpencodeRecordedRequest = { seq: ++seq, method: req.method ?? "", url: req.url ?? "", headers, body };
 			requests.push(rec);
 			const path = (req.url ?? "").split("?")[0] ?? "";

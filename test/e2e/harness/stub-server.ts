@@ -22,7 +22,7 @@
  * `sideReply`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { listenLocal } from "./stub-http.js";
+import { listenLocal, readRequest } from "./stub-http.js";
 
 export type StubBlock =
 	| { type: "text"; text: string }
@@ -302,21 +302,7 @@ export async function startStub(initial: StubScript = { rules: [] }): Promise<St
 	}
 
 	const server: Server = createServer((req, res) => {
-		const bufs: Buffer[] = [];
-		req.on("data", (c: Buffer) => bufs.push(c));
-		req.on("end", () => {
-			const raw = Buffer.concat(bufs).toString("utf8");
-			let body: unknown = null;
-			if (raw.length > 0) {
-				try {
-					body = JSON.parse(raw);
-				} catch {
-					body = raw;
-				}
-			}
-			const headers = { ...req.headers };
-			delete headers["x-api-key"];
-			delete headers.authorization;
+		readRequest(req, ["x-api-key", "authorization"], (body, headers) => {
 			const rec: RecordedRequest = { seq: ++seq, method: req.method ?? "", url: req.url ?? "", headers, body, kind: "other" };
 			requests.push(rec);
 			const path = (req.url ?? "").split("?")[0];
