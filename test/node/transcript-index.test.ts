@@ -95,6 +95,25 @@ describe("TranscriptIndex", () => {
 		expect(sessions).toHaveLength(3);
 	});
 
+	it("keeps a Warmup agent apart, for its parent's usage only, and makes a sub-agent without its session a session of its own", async () => {
+		const project = join(root, "-home-dev-shop-api");
+		const GONE = "cccccccc-0000-4000-8000-000000000003";
+		await writeFile(join(project, "agent-d00df00d.jsonl"), jsonl([userText("Review the diff", { sessionId: GONE, isSidechain: true, agentId: "d00df00d" }), assistant(text("Looks fine"), { sessionId: GONE, isSidechain: true })]));
+		await mkdir(join(project, GONE, "subagents"), { recursive: true });
+		await writeFile(join(project, GONE, "subagents", "agent-a99.jsonl"), jsonl([userText("Find the bug", { sessionId: GONE, isSidechain: true, agentId: "a99" })]));
+		// A warmup whose session was never written: nothing happened, nothing to note.
+		await writeFile(join(project, "agent-0000beef.jsonl"), jsonl([userText("Warmup", { sessionId: GONE, isSidechain: true, agentId: "0000beef" })]));
+		const index = openTranscriptIndex(root);
+		await index.refresh();
+		const sessions = await index.sessions();
+		expect(sessions.find((s) => s.file.fileId === LEGACY)?.warmups?.map((m) => m.agentId)).toEqual(["3be551df"]);
+		expect(sessions.map((s) => s.file.fileId).filter((id) => id.startsWith("agent-")).sort()).toEqual(["agent-a99", "agent-d00df00d"]);
+		// Asked for by path, as a sync asks for what changed: the sub-agent alone, not one that has its session.
+		const orphan = join(project, GONE, "subagents", "agent-a99.jsonl");
+		expect((await index.sessions([orphan])).map((s) => s.file.path)).toEqual([orphan]);
+		expect(await index.sessions([join(project, PARENT, "subagents", "agent-a1234567890abcdef.jsonl")])).toEqual([]);
+	});
+
 	it("reads only what changed: nothing on a quiet re-scan, only appended bytes after a write", async () => {
 		const index = openTranscriptIndex(root);
 		const first = await index.refresh();

@@ -67,6 +67,22 @@ describe("VaultSync", () => {
 		expect(notes.writes).toBe(writes);
 	});
 
+	it("writes a sub-agent whose session's transcript is not there as a note of its own, and follows it as it grows", async () => {
+		const dir = join(projects, "-home-dev-shop-api", C, "subagents");
+		await mkdir(dir, { recursive: true });
+		const agent = join(dir, "agent-a42.jsonl");
+		const line = (prompt: string, answer: string, at: string) => jsonl([userText(prompt, { sessionId: C, cwd: projectPath, timestamp: at, isSidechain: true, agentId: "a42" }), assistant(text(answer), { sessionId: C, cwd: projectPath, timestamp: at, isSidechain: true, agentId: "a42", messageId: `msg_${at}` })]);
+		await writeFile(agent, line("Review the checkout module", "The checkout module double-counts tax.", "2026-11-22T10:00:00.000Z"));
+		const first = await newSync().run(settings());
+		expect(first.errors).toEqual([]);
+		const note = noteOf("Review the checkout module");
+		expect(note).toBe("AI Conversations/shop-api/2026-11-22 Review the checkout module.md");
+		await appendFile(agent, line("And the refunds", "Refunds round down.", "2026-11-22T10:05:00.000Z"));
+		const second = await newSync().run(settings());
+		expect(second.notesWritten).toEqual([note]);
+		expect(notes.files.get(note)).toContain("And the refunds");
+	});
+
 	it("links sessions to the index and to each other, and relinks when a session arrives", async () => {
 		const sync = newSync();
 		await sync.run(settings());

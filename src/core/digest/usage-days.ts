@@ -17,15 +17,26 @@ export interface UsageDay {
 export const UNKNOWN_MODEL = "unknown";
 
 /**
- * A session's usage by day and model: its own messages and its sub-agents'. What a message does not
- * date (an older stored model, another agent that records totals only) goes to the session's first
- * day and model, so the totals always equal the note's tokens plus its sub-agents'.
+ * A session's usage by day and model: its own messages and its sub-agents', each message id once.
+ * A sub-agent counts from its own transcript, else from the copies of its messages the parent holds.
+ * What a message does not date (an older stored model, another agent that records totals only) goes
+ * to the session's first day and model, so the totals always equal the note's tokens plus its
+ * sub-agents'.
  */
 export function usageDays(model: SessionModel, agents: readonly SessionModel[] = []): UsageDay[] {
 	const days = new Map<string, UsageDay>();
 	// A message the session and a sub-agent both hold (a replay) counts once, where it was first seen.
 	const seen = new Set<number>();
 	for (const m of [model, ...agents]) addModel(days, m, model, seen);
+	// A sub-agent's messages copied into its parent count when its own file is not here (purged, or never written).
+	for (const m of [model, ...agents]) {
+		for (const [id, usage] of m.index.agentUsageByMessage) {
+			if (seen.has(id)) continue;
+			seen.add(id);
+			const day = localDay(usage.at);
+			if (day !== undefined) add(days, day, usage.model, { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadInputTokens, cacheWrite: usage.cacheCreationInputTokens });
+		}
+	}
 	return [...days.values()].filter((d) => d.input + d.output + d.cacheRead + d.cacheWrite > 0).sort((a, b) => codeUnitOrder(a.day, b.day) || codeUnitOrder(a.model, b.model));
 }
 

@@ -7,7 +7,7 @@ import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import type { RawLine } from "../transcript/jsonl-lines";
-import { linkSubagents, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
+import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, sectionFile, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
@@ -178,12 +178,17 @@ export class TranscriptIndex {
 		}
 		const agents = [];
 		for (const file of this.knownFiles()) {
-			if (file.kind !== "subagent" || !projects.has(file.projectDir)) continue;
-			if (wanted && file.parentSessionId !== undefined && !sessionFiles.some((s) => s.fileId === file.parentSessionId && s.projectDir === file.projectDir)) continue;
+			if (file.kind !== "subagent" || !(projects.has(file.projectDir) || wanted?.has(file.path) === true || !wanted)) continue;
+			if (wanted && !wanted.has(file.path) && file.parentSessionId !== undefined && !sessionFiles.some((s) => s.fileId === file.parentSessionId && s.projectDir === file.projectDir)) continue;
 			const entry = await this.get(file.path);
 			if (entry) agents.push(entry);
 		}
-		return linkSubagents(sessions, agents).sessions;
+		const linked = linkSubagents(sessions, agents);
+		// A sub-agent whose session is not here at all (its transcript gone, or never read) is a session
+		// of its own, so that its work still reaches the vault.
+		const present = new Set(this.knownFiles().filter((f) => f.kind === "session").map((f) => `${f.projectDir}\u0000${f.fileId}`));
+		const orphans = linked.orphans.filter((o) => (!wanted || wanted.has(o.file.path)) && !present.has(`${o.file.projectDir}\u0000${parentIdOf(o.file, o.model)}`));
+		return [...linked.sessions, ...orphans.map((o) => ({ file: o.file, model: o.model, subagents: [] }))];
 	}
 
 	private async loadKnown(): Promise<void> {

@@ -5,7 +5,7 @@ import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
 import { prepareSession, withSubagents } from "../ingest/prepare-session";
 import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
-import type { SessionWithAgents } from "../transcript/link-subagents";
+import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import type { SessionModel } from "../transcript/session-model";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
@@ -128,8 +128,8 @@ export function scopeSessions(input: {
 		// Summaries read later in this run may title a session read earlier: digest again then.
 		let prepared = input.prepared.get(path);
 		const title = summaryTitle(state, session.model);
-		if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, session.subagents.map((a) => a.model));
-		else if (session.subagents.length > 0) prepared = withSubagents(prepared, session.model, session.subagents.map((a) => a.model));
+		if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, agentModels(session));
+		else if (session.subagents.length > 0 || session.warmups) prepared = withSubagents(prepared, session.model, agentModels(session));
 		ready.set(path, prepared);
 	}
 	// Note paths in start order (then transcript path), whatever order the files were read in:

@@ -9,7 +9,7 @@ import { prepareSession, promptText, type PreparedSession } from "../ingest/prep
 import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
-import type { SessionWithAgents } from "../transcript/link-subagents";
+import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts } from "./plan-memory";
@@ -93,7 +93,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
 		if (!session || !record) continue;
-		const made = scope.ready.get(path) ?? prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, session.subagents.map((a) => a.model));
+		const made = scope.ready.get(path) ?? prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, agentModels(session));
 		whole.set(path, made.digest.title === record.digest.title ? made : { ...made, digest: { ...made.digest, title: record.digest.title } });
 	}
 	for (const path of scope.render) {

@@ -12,6 +12,7 @@ import type { ResolvedFolder } from "../projects/project-identity";
 import { contextFilesOf, type Settings } from "../settings";
 import { hash53 } from "../transcript/fold";
 import { isEmptySession } from "../transcript/session-queries";
+import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
 import type { SyncState } from "./sync-state";
@@ -88,7 +89,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
 	const stale = Object.entries(start.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
-	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind === "session").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
+	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind !== "sessions").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
 	const candidates = await index.sessions(paths);
 	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project]));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
@@ -145,9 +146,10 @@ function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): strin
 	for (const entry of read.updated) {
 		if (entry.file.kind === "session") paths.add(entry.file.path);
 		else {
-			const parentId = entry.file.parentSessionId ?? entry.model.sessionIds[0];
+			const parentId = parentIdOf(entry.file, entry.model);
 			const parent = sessions.find((s) => s.projectDir === entry.file.projectDir && s.fileId === parentId);
-			if (parent) paths.add(parent.path);
+			// A sub-agent without its session is a session of its own (see `TranscriptIndex.sessions`).
+			paths.add(parent ? parent.path : entry.file.path);
 		}
 	}
 	return [...paths];

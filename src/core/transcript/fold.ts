@@ -1,7 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
-import type { AssistantRecord, ContentBlock, Envelope, SystemRecord, TranscriptRecord, UserRecord } from "./records";
+import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 import { hash53 } from "./hash";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
@@ -78,6 +78,8 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 				const call = model.index.calls.get(record.parentToolUseId);
 				if (call && !call.agentId) call.agentId = record.progressAgentId;
 			}
+			// 2.1 copies a sub-agent's messages here: their usage counts where the sub-agent's own file is missing.
+			if (record.agentMessage) countAgentUsage(model, record.agentMessage);
 			return;
 		case "attachment":
 		case "bookkeeping":
@@ -305,6 +307,12 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 	tokens.output += usage.outputTokens;
 	tokens.cacheCreation += usage.cacheCreationInputTokens;
 	tokens.cacheRead += usage.cacheReadInputTokens;
+}
+
+/** A sub-agent's message copied into a progress record: each id once, at its last value, apart from the session's own tokens. */
+function countAgentUsage(model: SessionModel, message: NonNullable<ProgressRecord["agentMessage"]>): void {
+	const name = message.model === undefined ? undefined : (model.models.find((m) => m === message.model) ?? message.model);
+	model.index.agentUsageByMessage.set(hash53(message.messageId), { ...message.usage, at: message.timestamp, model: name });
 }
 
 function foldSystem(model: SessionModel, record: SystemRecord): void {

@@ -20,12 +20,19 @@ export interface SessionWithAgents {
 	file: TranscriptFile;
 	model: SessionModel;
 	subagents: LinkedSubagent[];
+	/** The client's warmup agents (a "Warmup" prompt, no work): not shown, but their tokens were spent. */
+	warmups?: SessionModel[];
+}
+
+/** The models a session's digest joins: its sub-agents', warmups included (they count in its usage only). */
+export function agentModels(session: SessionWithAgents): SessionModel[] {
+	return [...session.subagents.map((a) => a.model), ...(session.warmups ?? [])];
 }
 
 /**
  * Attaches sub-agent transcripts to their parent session: by folder (2.1.2+ layout) or by the
  * parent's sessionId inside the lines (legacy `agent-*.jsonl` siblings), then to the exact call
- * through `toolUseResult.agentId`. Warmup agents are dropped; agents without a parent are returned.
+ * through `toolUseResult.agentId`. Warmup agents are kept apart (usage only); agents without a parent are returned.
  */
 export function linkSubagents(
 	sessions: readonly { file: TranscriptFile; model: SessionModel }[],
@@ -40,9 +47,12 @@ export function linkSubagents(
 	}
 	const orphans: LinkedSubagent[] = [];
 	for (const agent of agents) {
-		if (isWarmupAgent(agent.model)) continue;
-		const parentId = agent.file.parentSessionId ?? agent.model.sessionIds[0];
+		const parentId = parentIdOf(agent.file, agent.model);
 		const parent = parentId === undefined ? undefined : byKey.get(`${agent.file.projectDir}\u0000${parentId}`);
+		if (isWarmupAgent(agent.model)) {
+			if (parent) (parent.warmups ??= []).push(agent.model);
+			continue;
+		}
 		const linked: LinkedSubagent = { file: agent.file, model: agent.model, meta: agent.meta };
 		if (!parent) {
 			orphans.push(linked);
@@ -52,6 +62,11 @@ export function linkSubagents(
 		parent.subagents.push(linked);
 	}
 	return { sessions: result, orphans };
+}
+
+/** The session a sub-agent belongs to: named by its folder (2.1.2+), else inside its lines. */
+export function parentIdOf(file: TranscriptFile, model: SessionModel): string | undefined {
+	return file.parentSessionId ?? model.sessionIds[0];
 }
 
 function findCallFor(parent: SessionModel, agentId: string | undefined): string | undefined {

@@ -106,6 +106,7 @@ function toRecord(o: Json): TranscriptRecord {
 			r.toolUseId = str(o.toolUseID);
 			r.parentToolUseId = str(o.parentToolUseID);
 			r.progressAgentId = str(data.agentId);
+			r.agentMessage = agentMessage(data.message);
 			return r;
 		}
 		case "attachment": {
@@ -264,6 +265,15 @@ function blocksText(value: unknown): string | undefined {
 		else if (item.type === "tool_reference") parts.push(`[tool: ${str(item.tool_name) ?? "?"}]`);
 	}
 	return parts.join("\n");
+}
+
+/** A sub-agent's assistant message inside an `agent_progress` record: `{type, timestamp, message: {id, model, usage}}`. */
+function agentMessage(value: unknown): ProgressRecord["agentMessage"] {
+	if (!isObject(value) || value.type !== "assistant" || !isObject(value.message)) return undefined;
+	const messageId = str(value.message.id);
+	const counted = usage(value.message.usage);
+	if (messageId === undefined || counted === undefined) return undefined;
+	return { messageId, usage: counted, model: str(value.message.model), timestamp: isoTime(value.timestamp) };
 }
 
 function usage(value: unknown): Usage | undefined {

@@ -154,6 +154,8 @@ export interface ProgressRecord extends Envelope {
 	parentToolUseId?: string;
 	/** `agent_progress`: the sub-agent whose message is mirrored into the parent file. */
 	progressAgentId?: string;
+	/** `agent_progress` (2.1): a sub-agent's assistant message copied into the parent, with its usage. */
+	agentMessage?: { messageId: string; usage: Usage; model?: string; timestamp?: string };
 }
 
 export interface AttachmentRecord extends Envelope {

@@ -152,6 +152,8 @@ export interface SessionIndex {
 	seenUuids: Set<number>;
 	/** Last usage seen per message, keyed by the hash of its id. */
 	usageByMessage: Map<number, MessageUsage>;
+	/** Sub-agents' messages the parent holds copies of (Claude Code 2.1's `agent_progress`), by the hash of their id. */
+	agentUsageByMessage: Map<number, MessageUsage>;
 	calls: Map<string, ToolCall>;
 	/**
 	 * Sets of the model's longer lists, made once a list is long (see `addOnce` in model-building.ts):
@@ -174,6 +176,8 @@ export interface SessionIndex {
 export type SerializedSession = Omit<SessionModel, "index"> & {
 	seenUuids: number[];
 	usageByMessage: [number, MessageUsage][];
+	/** Absent when empty, and in models stored before it was kept. */
+	agentUsageByMessage?: [number, MessageUsage][];
 	sidechain?: string;
 	retainedChars: number;
 	redactedEvents?: number;
@@ -242,10 +246,11 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "files" | "sets" | "sidechain" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
 		usageByMessage: fields.usageByMessage,
+		agentUsageByMessage: fields.agentUsageByMessage,
 		calls: new Map(),
 		files: fields.files,
 		sets: fields.sets,
@@ -280,6 +285,7 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 		indexOf({
 			seenUuids: new Set(),
 			usageByMessage: new Map(),
+			agentUsageByMessage: new Map(),
 			files: {},
 			sets: {},
 			sidechain: undefined,
@@ -297,6 +303,7 @@ export function serializeSession(model: SessionModel): SerializedSession {
 		...rest,
 		seenUuids: [...index.seenUuids],
 		usageByMessage: [...index.usageByMessage],
+		...(index.agentUsageByMessage.size > 0 ? { agentUsageByMessage: [...index.agentUsageByMessage] } : {}),
 		sidechain: index.sidechain,
 		retainedChars: index.retainedChars,
 		redactedEvents: index.redactedEvents,
@@ -310,6 +317,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 		indexOf({
 			seenUuids: new Set(data.seenUuids),
 			usageByMessage: new Map(data.usageByMessage),
+			agentUsageByMessage: new Map(data.agentUsageByMessage ?? []),
 			files: {},
 			sets: {},
 			sidechain: data.sidechain,

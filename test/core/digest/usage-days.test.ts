@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { usageDays } from "../../../src/core/digest/usage-days";
 import { restoreSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { parseTranscript } from "../../fixtures/parse-transcript";
-import { assistant, jsonl, resetIds, text, userText } from "../../fixtures/lines";
+import { agentProgress, assistant, jsonl, resetIds, text, toolUse, userText } from "../../fixtures/lines";
 
 beforeEach(() => resetIds());
 
@@ -31,6 +31,35 @@ describe("usageDays", () => {
 		const parent = parseTranscript(jsonl([userText("go"), assistant(text("a"), { messageId: "m1", usage: usage(1, 1), timestamp: "2026-11-20T10:00:00.000Z" })]), "p");
 		const agent = parseTranscript(jsonl([assistant(text("a"), { messageId: "m1", usage: usage(1, 1), timestamp: "2026-11-20T10:00:00.000Z" }), assistant(text("b"), { messageId: "m9", usage: usage(5, 5), timestamp: "2026-11-20T10:01:00.000Z" })]), "agent-x", "x");
 		expect(usageDays(parent, [agent])).toEqual([{ day: "2026-11-20", model: "claude-opus-4-7", input: 6, output: 6, cacheRead: 0, cacheWrite: 0 }]);
+	});
+
+	it("counts a sub-agent's messages copied into its parent once: from its own file when there, else from the copies", () => {
+		const own = [
+			assistant(text("partial"), { messageId: "s1", model: "claude-haiku-4-5", usage: usage(2, 3), timestamp: "2026-11-21T09:00:00.000Z" }),
+			assistant(text("final"), { messageId: "s1", model: "claude-haiku-4-5", usage: usage(2, 40), timestamp: "2026-11-21T09:00:01.000Z" }),
+		];
+		const lines = [
+			userText("go", { timestamp: "2026-11-21T08:59:00.000Z" }),
+			assistant(toolUse("toolu_1", "Agent", { prompt: "look" }), { messageId: "m1", usage: usage(1, 1), timestamp: "2026-11-21T08:59:01.000Z" }),
+			// Copied while the reply streamed: the first line's usage only.
+			agentProgress("a1", "toolu_1", own[0]!),
+		];
+		const parent = parseTranscript(jsonl(lines), "p");
+		const agent = parseTranscript(jsonl(own), "agent-a1", "a1");
+		// The sub-agent's own file: its final value, the copy not again.
+		expect(usageDays(parent, [agent])).toEqual([
+			{ day: "2026-11-21", model: "claude-haiku-4-5", input: 2, output: 40, cacheRead: 0, cacheWrite: 0 },
+			{ day: "2026-11-21", model: "claude-opus-4-7", input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+		]);
+		// Its file gone (or never read): the copy counts, once however many lines copy it; the note's own tokens are the parent's alone.
+		const twice = parseTranscript(jsonl([...lines, agentProgress("a1", "toolu_1", own[0]!)]), "p");
+		expect(usageDays(twice)).toEqual([
+			{ day: "2026-11-21", model: "claude-haiku-4-5", input: 2, output: 3, cacheRead: 0, cacheWrite: 0 },
+			{ day: "2026-11-21", model: "claude-opus-4-7", input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+		]);
+		expect(twice.tokens).toEqual({ input: 1, output: 1, cacheRead: 0, cacheCreation: 0 });
+		// And the copies are kept with a stored model.
+		expect(usageDays(restoreSession(serializeSession(twice)))).toEqual(usageDays(twice));
 	});
 
 	it("a model stored before messages were dated counts its totals on its first day, under its first model", () => {

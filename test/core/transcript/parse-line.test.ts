@@ -80,6 +80,18 @@ describe("parseLine: known record types", () => {
 		});
 	});
 
+	it("reads the usage of a sub-agent's message copied into a progress line, and nothing from other progress", () => {
+		const copied = { type: "assistant", timestamp: "2026-02-12T16:02:51.467Z", message: { model: "claude-sonnet-4-5", id: "msg_A", usage: { input_tokens: 3, output_tokens: 7, cache_read_input_tokens: 11, cache_creation_input_tokens: 13 } }, requestId: "req_A" };
+		expect(record({ type: "progress", data: { type: "agent_progress", agentId: "a1", message: copied } })).toMatchObject({
+			agentMessage: { messageId: "msg_A", model: "claude-sonnet-4-5", timestamp: "2026-02-12T16:02:51.467Z", usage: { inputTokens: 3, outputTokens: 7, cacheReadInputTokens: 11, cacheCreationInputTokens: 13 } },
+		});
+		for (const message of [{ ...copied, type: "user" }, { ...copied, message: { ...copied.message, id: undefined } }, { ...copied, message: { ...copied.message, usage: "x" } }, "text", null]) {
+			expect(record({ type: "progress", data: { type: "agent_progress", message } })).toMatchObject({ agentMessage: undefined });
+		}
+		// A time that is not one is dropped (the message counts on no day), as everywhere.
+		expect(record({ type: "progress", data: { message: { ...copied, timestamp: "../x" } } })).toMatchObject({ agentMessage: { timestamp: undefined } });
+	});
+
 	it("reads progress and attachment lines", () => {
 		expect(record({ type: "progress", uuid: "p", data: { type: "agent_progress", agentId: "a1" }, toolUseID: "agent_msg_1", parentToolUseID: "toolu_9" })).toMatchObject({
 			type: "progress",
