@@ -1,4 +1,5 @@
-import { findNodeAtLocation, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { parse } from "jsonc-parser";
+import { insertAt, isRecord, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * Our MCP server in each agent's user configuration, added and removed as text edits that keep
@@ -41,7 +42,7 @@ export function addJsonServer(text: string | null, name: string, entry: McpEntry
 	if (current !== undefined && !isOurEntry(current)) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
 	if (current !== undefined && JSON.stringify(current) === JSON.stringify(value)) return { ok: true, text: text ?? "", changed: false };
 	const base = text === null || text.trim() === "" ? "{}\n" : text;
-	const out = setProperty(base, name, value);
+	const out = insertAt(base, ["mcpServers", name], value);
 	return { ok: true, text: out, changed: out !== text };
 }
 
@@ -55,12 +56,7 @@ export function removeJsonServer(text: string | null, name: string, before?: str
 	if (!parsed.ok) return parsed;
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
 	let out = text;
-	if (isRecord(servers) && isOurEntry(servers[name])) {
-		const root = parseTree(out)!;
-		const holder = findNodeAtLocation(root, ["mcpServers"])!.parent!;
-		const alone = Object.keys(servers).length === 1;
-		out = removeProperty(out, alone ? root : findNodeAtLocation(root, ["mcpServers"])!, alone ? holder : findNodeAtLocation(root, ["mcpServers", name])!.parent!);
-	}
+	if (isRecord(servers) && isOurEntry(servers[name])) out = removeAt(out, Object.keys(servers).length === 1 ? ["mcpServers"] : ["mcpServers", name]);
 	if (before !== undefined) {
 		if (before === null) {
 			if (isRecord(parse(out)) && Object.keys(parse(out) as object).length === 0) return { ok: true, text: null, changed: true };
@@ -81,76 +77,9 @@ export function jsonServerOf(text: string | null, name: string): McpEntry | unde
 	return { command: entry.command, args: (entry.args as unknown[]).filter((a): a is string => typeof a === "string") };
 }
 
-/**
- * `mcpServers.<name> = value`, as text inserted or replaced in place: jsonc-parser's own edits
- * reformat the neighbouring entries (a user's compact `{ "command": "x" }` over several lines).
- */
-function setProperty(text: string, name: string, value: unknown): string {
-	const root = parseTree(text)!;
-	const { indent, eol } = styleOf(text);
-	const servers = findNodeAtLocation(root, ["mcpServers"]);
-	const current = servers ? findNodeAtLocation(root, ["mcpServers", name]) : undefined;
-	if (current) return `${text.slice(0, current.offset)}${json(value, indent, eol, 2)}${text.slice(current.offset + current.length)}`;
-	if (servers) return insertProperty(text, servers, `${JSON.stringify(name)}: ${json(value, indent, eol, 2)}`, indent, eol, 2);
-	return insertProperty(text, root, `"mcpServers": {${eol}${indent.repeat(2)}${JSON.stringify(name)}: ${json(value, indent, eol, 2)}${eol}${indent}}`, indent, eol, 1);
-}
-
-/** Adds `property` as the last one of `object` (at nesting `level`), the text around it as it was. */
-function insertProperty(text: string, object: JsonNode, property: string, indent: string, eol: string, level: number): string {
-	const last = object.children?.at(-1);
-	if (last) return `${text.slice(0, last.offset + last.length)},${eol}${indent.repeat(level)}${property}${text.slice(last.offset + last.length)}`;
-	const close = object.offset + object.length - 1;
-	return `${text.slice(0, object.offset + 1)}${eol}${indent.repeat(level)}${property}${eol}${indent.repeat(level - 1)}${text.slice(close)}`;
-}
-
-/** Removes one property of `object` with the comma and the line break before it (or after it, when it is the first). */
-function removeProperty(text: string, object: JsonNode, property: JsonNode): string {
-	const siblings = object.children ?? [];
-	const at = siblings.indexOf(property);
-	if (siblings.length === 1) {
-		// The object is left empty: `{}` as it would have been.
-		return `${text.slice(0, object.offset + 1)}${text.slice(object.offset + object.length - 1)}`;
-	}
-	if (at > 0) {
-		const previous = siblings[at - 1]!;
-		return `${text.slice(0, previous.offset + previous.length)}${text.slice(property.offset + property.length)}`;
-	}
-	return `${text.slice(0, property.offset)}${text.slice(siblings[1]!.offset)}`;
-}
-
-/** JSON text of `value` at nesting `level`, indented like the file. */
-function json(value: unknown, indent: string, eol: string, level: number): string {
-	return JSON.stringify(value, null, indent).split("\n").join(`${eol}${indent.repeat(level)}`);
-}
-
-function styleOf(text: string): { indent: string; eol: string } {
-	return { indent: /\n([ \t]+)"/.exec(text)?.[1] ?? "  ", eol: text.includes("\r\n") ? "\r\n" : "\n" };
-}
-
 function parseJsonConfig(text: string | null): { ok: true; value: unknown } | { ok: false; reason: string } {
-	if (text === null || text.trim() === "") return { ok: true, value: {} };
-	const errors: ParseError[] = [];
 	// Gemini CLI reads comments in its settings; Claude Code's file has none, and keeps none we would add.
-	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: false });
-	const first = errors[0];
-	if (first) return { ok: false, reason: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${text.slice(0, first.offset).split("\n").length}); nothing was changed` };
-	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
-	if (value.mcpServers !== undefined && !isRecord(value.mcpServers)) return { ok: false, reason: `its "mcpServers" is not an object; nothing was changed` };
-	const root = parseTree(text);
-	const twice = duplicateKey(root?.children, "") ?? duplicateKey(root ? findNodeAtLocation(root, ["mcpServers"])?.children : undefined, '"mcpServers".');
-	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
-	return { ok: true, value };
-}
-
-function duplicateKey(properties: readonly { children?: { value?: unknown }[] }[] | undefined, where: string): string | undefined {
-	const seen = new Set<string>();
-	for (const property of properties ?? []) {
-		const key = property.children?.[0]?.value;
-		if (typeof key !== "string") continue;
-		if (seen.has(key)) return `${where}"${key}"`;
-		seen.add(key);
-	}
-	return undefined;
+	return parseJsonObject(text, "mcpServers", { comments: true });
 }
 
 // ---- Codex CLI's config.toml ----
@@ -247,18 +176,4 @@ export function codexServerOf(text: string | null, name: string): McpEntry | und
 	} catch {
 		return undefined;
 	}
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-	return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(sortKeys);
-	if (!isRecord(value)) return value;
-	return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,113 @@
+import { applyEdits, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+
+/**
+ * Edits of an agent's JSON settings that keep every other byte (Claude Code's `settings.json` and
+ * `~/.claude.json`, Gemini CLI's `settings.json`): what the hooks and the MCP server install
+ * share. The reasons read as the end of "<file> was left alone: …".
+ */
+
+export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
+
+/**
+ * The file's object; an empty or missing file is `{}`. `container` is the key our edits go into:
+ * it must be an object, and neither it nor the top level may hold a key twice (a client reads the
+ * last of two, so an edit of the first would do nothing).
+ */
+export function parseJsonObject(text: string | null, container: string, options: { comments: boolean }): ParsedObject {
+	if (text === null || text.trim() === "") return { ok: true, value: {} };
+	const errors: ParseError[] = [];
+	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: !options.comments });
+	const first = errors[0];
+	if (first) return { ok: false, reason: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${text.slice(0, first.offset).split("\n").length}); nothing was changed` };
+	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
+	if (value[container] !== undefined && !isRecord(value[container])) return { ok: false, reason: `its "${container}" is not an object; nothing was changed` };
+	const root = parseTree(text);
+	const twice = duplicateKey(root, "") ?? duplicateKey(root ? findNodeAtLocation(root, [container]) : undefined, `"${container}".`);
+	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
+	return { ok: true, value };
+}
+
+/**
+ * Sets `value` at `path` (inserted, or in place of what is there) and formats only that text, in
+ * the file's own indentation: jsonc-parser's formatting of an edit reformats the whole line it
+ * lands on, which took a user's compact `"Stop": [{…}]` apart. Into an empty container (or a new
+ * file) the container is ours and formatted whole; into a list or object written on one line (or
+ * a one-line file), compact. A number last in `path` inserts into a list.
+ */
+export function insertAt(text: string, path: JSONPath, value: unknown): string {
+	const [edit] = modify(text, path, value, { isArrayInsertion: typeof path.at(-1) === "number" });
+	if (!edit) return text;
+	const before = parseTree(text);
+	const container = before && deepestContainer(before, edit.offset);
+	const oneLine = (node: JsonNode) => (node.children?.length ?? 0) > 0 && !/[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
+	const out = applyEdits(text, [edit]);
+	if (before && container && (oneLine(before) || oneLine(container))) return out;
+	const empty = container !== undefined && (container.children?.length ?? 0) === 0;
+	const range = empty ? { offset: container.offset, length: container.length + edit.content.length - edit.length } : { offset: edit.offset, length: edit.content.length };
+	return applyEdits(out, format(out, range, formatting(text)));
+}
+
+function deepestContainer(node: JsonNode, offset: number): JsonNode | undefined {
+	if (!(node.type === "object" || node.type === "array") || offset <= node.offset || offset >= node.offset + node.length) return undefined;
+	for (const child of node.children ?? []) {
+		const inner = deepestContainer(child.type === "property" ? (child.children?.[1] ?? child) : child, offset);
+		if (inner) return inner;
+	}
+	return node;
+}
+
+/**
+ * Removes the property or item at `path` and nothing else: with the comma and line break before
+ * it when it is the last one, else with those after it (the inverse of `insertAt`); an only child
+ * leaves its container empty (`{}`).
+ */
+export function removeAt(text: string, path: JSONPath): string {
+	const root = parseTree(text);
+	const node = root && findNodeAtLocation(root, path);
+	if (!node) return text;
+	const item = node.parent?.type === "property" ? node.parent : node;
+	const container = item.parent;
+	const siblings = container?.children ?? [];
+	const at = siblings.indexOf(item);
+	if (!container || at < 0) return text;
+	let edit: Edit;
+	if (siblings.length === 1) edit = { offset: container.offset + 1, length: container.length - 2, content: "" };
+	else if (at === siblings.length - 1) {
+		const previous = siblings[at - 1]!;
+		edit = { offset: previous.offset + previous.length, length: item.offset + item.length - (previous.offset + previous.length), content: "" };
+	} else edit = { offset: item.offset, length: siblings[at + 1]!.offset - item.offset, content: "" };
+	return applyEdits(text, [edit]);
+}
+
+/** The file's own indentation, so what we add looks like what was there. */
+function formatting(text: string): FormattingOptions {
+	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
+
+/** The first key that appears twice in `node` (an object), named after `where`. */
+function duplicateKey(node: JsonNode | undefined, where: string): string | undefined {
+	const seen = new Set<string>();
+	for (const property of node?.type === "object" ? (node.children ?? []) : []) {
+		const key: unknown = property.children?.[0]?.value;
+		if (typeof key !== "string") continue;
+		if (seen.has(key)) return `${where}"${key}"`;
+		seen.add(key);
+	}
+	return undefined;
+}
+
+/** Whether two JSON values mean the same, whatever the order of their keys. */
+export function sameJson(a: unknown, b: unknown): boolean {
+	return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortKeys);
+	if (!isRecord(value)) return value;
+	return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
