@@ -24,10 +24,16 @@ function stripControls(text: string): string {
 	let out = "";
 	for (const ch of text) {
 		const code = ch.charCodeAt(0);
-		out += code < 0x20 || code === 0x7f ? " " : ch;
+		out += code < 0x20 || code === 0x7f ? " " : INVISIBLE.test(ch) ? "" : ch;
 	}
 	return out;
 }
+/**
+ * Direction overrides and isolates, direction marks, zero-width spaces and the BOM: invisible in a
+ * file list, where they reorder or hide what a name seems to say ("Review\u202Edm.exe"). The
+ * joiners (U+200C, U+200D) stay: scripts and emoji need them.
+ */
+const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const MAX_NAME = 100;
 

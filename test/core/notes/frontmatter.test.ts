@@ -40,6 +40,10 @@ describe("safeFileName", () => {
 		["***", "＊＊＊"],
 		["\u0001\u0002", "Untitled"],
 		["a[b]#c^d|e", "a(b)＃c＾d｜e"],
+		// Invisible reordering and hiding go; joiners stay (emoji, scripts).
+		["Review\u202Etxt.exe", "Reviewtxt.exe"],
+		["\ufeffa\u200bb\u2066c\u2069\u200fd", "abcd"],
+		["👩\u200d💻 fix", "👩\u200d💻 fix"],
 	])("%j -> %j", (raw, safe) => {
 		expect(safeFileName(raw)).toBe(safe);
 	});
