@@ -279,11 +279,16 @@ function agentMessage(value: unknown): ProgressRecord["agentMessage"] {
 function usage(value: unknown): Usage | undefined {
 	if (!isObject(value)) return undefined;
 	return {
-		inputTokens: num(value.input_tokens) ?? 0,
-		outputTokens: num(value.output_tokens) ?? 0,
-		cacheCreationInputTokens: num(value.cache_creation_input_tokens) ?? 0,
-		cacheReadInputTokens: num(value.cache_read_input_tokens) ?? 0,
+		inputTokens: tokenCount(value.input_tokens),
+		outputTokens: tokenCount(value.output_tokens),
+		cacheCreationInputTokens: tokenCount(value.cache_creation_input_tokens),
+		cacheReadInputTokens: tokenCount(value.cache_read_input_tokens),
 	};
+}
+
+/** A count of tokens is a whole number, not negative: anything else (a damaged or forged line) counts 0, not -5 or 1e308. */
+export function tokenCount(value: unknown): number {
+	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
 export function isObject(value: unknown): value is Json {

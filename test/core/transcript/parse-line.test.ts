@@ -80,6 +80,12 @@ describe("parseLine: known record types", () => {
 		});
 	});
 
+	it("counts a token count that is not a whole number at or above zero as 0", () => {
+		const line = (usage: Record<string, unknown>) => record({ type: "assistant", message: { id: "m", content: [], usage } });
+		expect(line({ input_tokens: -5, output_tokens: 1e308, cache_read_input_tokens: 2.5, cache_creation_input_tokens: "7" })).toMatchObject({ usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } });
+		expect(line({ input_tokens: 3, output_tokens: 2 ** 40 })).toMatchObject({ usage: { inputTokens: 3, outputTokens: 2 ** 40 } });
+	});
+
 	it("reads the usage of a sub-agent's message copied into a progress line, and nothing from other progress", () => {
 		const copied = { type: "assistant", timestamp: "2026-02-12T16:02:51.467Z", message: { model: "claude-sonnet-4-5", id: "msg_A", usage: { input_tokens: 3, output_tokens: 7, cache_read_input_tokens: 11, cache_creation_input_tokens: 13 } }, requestId: "req_A" };
 		expect(record({ type: "progress", data: { type: "agent_progress", agentId: "a1", message: copied } })).toMatchObject({
