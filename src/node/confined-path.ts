@@ -93,20 +93,23 @@ export function readPlainHeadSync(path: string, bytes: number): string {
 }
 
 /** The first `bytes` of a plain file as `readPlainHeadSync` reads them, and its stat from the same open (a scan that needs both makes one open). */
-export function readPlainHeadAndStatSync(path: string, bytes: number, into?: Buffer): { head: Buffer; stats: Stats } {
+export function readPlainHeadAndStatSync(path: string, bytes: number, into?: Buffer, at = 0): { head: Buffer; stats: Stats } {
 	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
 	try {
 		const stats = fstatSync(fd);
 		if (!stats.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
-		// `into`: where to read (a part of a larger buffer the caller keeps), at least `bytes` long.
-		const buffer = into ? into.subarray(0, Math.min(bytes, stats.size)) : Buffer.allocUnsafe(Math.min(bytes, stats.size));
+		// `into` (from `at`): where to read, a part of a larger buffer the caller keeps, with room for
+		// `bytes`. Read into in place: one view of it made, for what was read.
+		const buffer = into ?? Buffer.allocUnsafe(Math.min(bytes, stats.size));
+		const start = into ? at : 0;
+		const want = Math.min(bytes, stats.size);
 		let read = 0;
-		while (read < buffer.length) {
-			const n = readSync(fd, buffer, read, buffer.length - read, read);
+		while (read < want) {
+			const n = readSync(fd, buffer, start + read, want - read, read);
 			if (n === 0) break;
 			read += n;
 		}
-		return { head: buffer.subarray(0, read), stats };
+		return { head: start === 0 && read === buffer.length ? buffer : buffer.subarray(start, start + read), stats };
 	} finally {
 		closeSync(fd);
 	}

@@ -24,7 +24,7 @@ const HEAD_BYTES = 64;
  */
 function nativeDecoder(buffer: Buffer): Utf8Decoder {
 	const end = buffer.lastIndexOf(0x0a) + 1;
-	if (isUtf8(buffer.subarray(0, end))) return (_bytes, start, stop) => buffer.toString("utf8", start, stop);
+	if (isUtf8(end === buffer.length ? buffer : buffer.subarray(0, end))) return (_bytes, start, stop) => buffer.toString("utf8", start, stop);
 	return (_bytes, start, stop) => {
 		const line = buffer.subarray(start, stop);
 		return isUtf8(line) ? line.toString("utf8") : null;
@@ -189,8 +189,9 @@ export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLi
 	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
 	if (split.lines.length > 0) onLines(split.lines);
 	const offset = last.text === undefined ? split.consumed : read.length;
-	const head = Buffer.from(read.subarray(0, HEAD_BYTES)).toString("base64");
-	const tail = Buffer.from(read.subarray(Math.max(0, offset - HEAD_BYTES), offset)).toString("base64");
+	// Encoded from the bytes where they are: no view or copy of them made (thousands of small files).
+	const head = read.toString("base64", 0, Math.min(HEAD_BYTES, read.length));
+	const tail = read.toString("base64", Math.max(0, offset - HEAD_BYTES), offset);
 	const flags = { ...(last.text !== undefined ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
 	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...flags }, restarted: false, bytesRead: read.length };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,37 @@ describe("scanGemini", () => {
 		const agent = files.find((f) => f.kind === "subagent");
 		expect(agent?.parentSessionId).toBe("f17111ec-2c36-47af-b37c-0cb47f648841");
 		expect(sessions.some((s) => s.fileId === agent?.parentSessionId)).toBe(true);
+	});
+});
+
+describe("scanGemini, sub-agent folders", () => {
+	it("lists each session's sub-agents (all folders at once) in the place of its folder, as a listing in turn would", async () => {
+		const home = mkdtempSync(join(tmpdir(), "gemini-agents-"));
+		try {
+			const chats = join(home, "tmp", "proj", "chats");
+			mkdirSync(chats, { recursive: true });
+			const parents = ["aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"];
+			for (const [i, parent] of parents.entries()) {
+				writeFileSync(join(chats, `session-2026-12-01T10-0${i}-${parent.slice(0, 8)}.jsonl`), `${JSON.stringify({ sessionId: parent, startTime: "2026-12-01T10:00:00.000Z" })}\n`);
+				mkdirSync(join(chats, parent));
+				for (const agent of ["one", "two"]) writeFileSync(join(chats, parent, `${agent}-${i}.jsonl`), "{}\n");
+				writeFileSync(join(chats, parent, "notes.txt"), "not a transcript");
+			}
+			// What a listing in turn gives: the folder's entries in their order, each sub-agent folder's files where it is.
+			const expected: string[] = [];
+			for (const entry of readdirSync(chats, { withFileTypes: true })) {
+				if (entry.isFile()) expected.push(join(chats, entry.name));
+				else for (const agent of readdirSync(join(chats, entry.name))) if (agent.endsWith(".jsonl")) expected.push(join(chats, entry.name, agent));
+			}
+			const files = await scanGemini(home);
+			expect(files.map((f) => f.path)).toEqual(expected);
+			const agents = files.filter((f) => f.kind === "subagent");
+			expect(agents).toHaveLength(6);
+			for (const agent of agents) expect(agent.path.startsWith(join(chats, agent.parentSessionId!))).toBe(true);
+			expect(files.filter((f) => f.kind === "session").map((f) => f.fileId).sort()).toEqual(parents);
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
 	});
 });
 

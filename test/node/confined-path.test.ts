@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointFromTranscript } from "../../src/node/checkpoints";
-import { confinedFile, confinedFolder, readPlainFile } from "../../src/node/confined-path";
+import { confinedFile, confinedFolder, readPlainFile, readPlainHeadAndStatSync } from "../../src/node/confined-path";
 import { readMeta } from "../../src/node/subagent-meta";
 
 let dir: string;
@@ -43,5 +43,24 @@ describe("paths confined to a root", () => {
 		await expect(confinedFile(root, join(root, "up", "x.md"), "x.md")).rejects.toThrow(/outside/);
 		await expect(confinedFolder(root, join(root, "up", "deeper", "still"), "x")).rejects.toThrow(/outside/);
 		await expect(confinedFolder(root, join(root, "sub", "new", "folder"), "x")).resolves.toBeUndefined();
+	});
+});
+
+describe("readPlainHeadAndStatSync", () => {
+	it("reads a file's first bytes into a larger buffer at the place given, and gives a view of just them", async () => {
+		const path = join(dir, "a.jsonl");
+		await writeFile(path, "hello world\n");
+		const slab = Buffer.alloc(64, 0x2e);
+		const { head, stats } = readPlainHeadAndStatSync(path, 32, slab, 10);
+		expect(head.toString()).toBe("hello world\n");
+		expect(head.buffer).toBe(slab.buffer);
+		expect(slab.toString("latin1", 0, 10)).toBe("..........");
+		expect(slab.toString("latin1", 10, 22)).toBe("hello world\n");
+		expect(slab[22]).toBe(0x2e);
+		expect(stats.size).toBe(12);
+		// At most `bytes`, and a buffer of its own without one.
+		expect(readPlainHeadAndStatSync(path, 5, slab, 40).head.toString()).toBe("hello");
+		expect(readPlainHeadAndStatSync(path, 5).head.toString()).toBe("hello");
+		expect(readPlainHeadAndStatSync(path, 100).head.toString()).toBe("hello world\n");
 	});
 });

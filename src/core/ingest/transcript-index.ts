@@ -6,10 +6,10 @@ import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
-import type { RawLine } from "../transcript/jsonl-lines";
+import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
-import { diffScan, sectionFile, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import { diffScan, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
 const READ_CONCURRENCY = 8;
@@ -205,9 +205,11 @@ export class TranscriptIndex {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
 		const queue = [...files].sort((a, b) => b.size - a.size);
-		// A few files in flight, so parsing one overlaps reading the next.
+		// A few files in flight, so parsing one overlaps reading the next. Taken by position: `shift`
+		// moves the whole rest of a long queue each time (tens of thousands of files).
+		let next = 0;
 		const worker = async () => {
-			for (let file = queue.shift(); file; file = queue.shift()) {
+			for (let file = queue[next++]; file; file = queue[next++]) {
 				try {
 					const { entries, bytesRead } = file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file);
 					for (const entry of entries) {
@@ -306,23 +308,30 @@ export class TranscriptIndex {
 		const grew = new Set<string>();
 		const start = (key: string) => {
 			let unique = key;
-			for (let n = 2; taken.has(`${file.path}#${unique}`); n++) unique = `${key} #${n}`;
-			const section = sectionFile(file, unique);
-			sections.push(section.path);
-			taken.add(section.path);
+			let path = sectionPath(file, key);
+			for (let n = 2; taken.has(path); n++) {
+				unique = `${key} #${n}`;
+				path = sectionPath(file, unique);
+			}
+			// The session before it is read to its end (for this read).
+			if (current) endRead(current.model);
+			const section = sectionFile(file, unique, path);
+			sections.push(path);
+			taken.add(path);
 			// Its cursor is the file's, set once the read is done.
 			current = { file: section, cursor: { offset: 0, nextLineNo: 1, ino: file.ino, head: "" }, model: sessionFor(section) };
 		};
 		const foldInto = (lines: RawLine[]) => {
 			if (lines.length === 0) return;
 			// Lines before the file's first session start are a session of their own (no start); blank ones are nothing.
+			const blank = allBlank(lines);
 			if (!current) {
-				if (lines.every((l) => l.text !== null && l.text.trim() === "")) return;
+				if (blank) return;
 				start("");
 			}
 			fold(current!.model, lines);
 			touched.set(current!.file.path, current!);
-			if (lines.some((l) => l.text === null || l.text.trim() !== "")) grew.add(current!.file.path);
+			if (!blank) grew.add(current!.file.path);
 		};
 		const read = await this.source.readAppended(
 			file.path,
@@ -351,6 +360,7 @@ export class TranscriptIndex {
 		);
 		const store = this.store;
 		const entries = [...touched.values()];
+		if (current) endRead(current.model);
 		for (const entry of entries) {
 			// A session started in this read has the file's stamp already; one that went on gets it.
 			if (entry.file.size !== file.size || entry.file.mtimeMs !== file.mtimeMs || entry.file.ino !== file.ino) entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
@@ -375,6 +385,12 @@ export class TranscriptIndex {
 		}
 		return { entries: entries.filter((e) => grew.has(e.file.path)), bytesRead: read.bytesRead };
 	}
+}
+
+/** Whether every line is blank (whitespace only; an undecodable one is not), without a trimmed copy of each. */
+function allBlank(lines: readonly RawLine[]): boolean {
+	for (const line of lines) if (line.text === null || !isBlank(line.text)) return false;
+	return true;
 }
 
 function toStored(entry: IndexedTranscript, spec: RedactionSpec | undefined): StoredTranscript {

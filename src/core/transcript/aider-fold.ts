@@ -1,4 +1,4 @@
-import type { RawLine } from "./jsonl-lines";
+import { isBlank, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
@@ -63,21 +63,21 @@ function withoutBom(text: string | null): string | null {
 function foldAiderLine(model: SessionModel, line: RawLine): void {
 	const text = line.no === 1 ? withoutBom(line.text) : line.text;
 	const block = model.openBlock;
-	if (text !== null && text.trim() === "") {
+	if (text !== null && isBlank(text)) {
 		if (block) block.blankLines++;
 		return;
 	}
 	model.counts.lines++;
 	if (text === null) return markMalformed(model, line.no, "invalid UTF-8");
 	model.counts.records++;
-	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, text.slice(HEADER_PREFIX.length).trim());
+	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
 	// Lines before the first session's start are no session's: counted, not read.
 	if (!block) return countUnknown(model, "aider:before-first-session");
-	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, text.slice(5).trim());
+	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, trimmedFrom(text, 5));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
-	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, text.slice(1).trim());
-	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, text.trim());
+	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1));
+	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0));
 	foldReply(model, block, text);
 }
 
@@ -85,13 +85,41 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 function foldStart(model: SessionModel, time: string): void {
 	flush();
 	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
-	const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(time);
-	if (!m) return;
-	const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-	const date = new Date(year, month - 1, day, hour, minute, second);
+	if (!START_TIME.test(time)) return;
+	// The digits read in place (a match's six strings and two arrays per session were a tenth of the fold).
+	const month = digits(time, 5, 7);
+	const day = digits(time, 8, 10);
+	const date = new Date(digits(time, 0, 4), month - 1, day, digits(time, 11, 13), digits(time, 14, 16), digits(time, 17, 19));
 	if (Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 || date.getDate() !== day) return;
 	const iso = date.toISOString();
 	if (model.startedAt === undefined || iso < model.startedAt) model.startedAt = iso;
+}
+
+const START_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+
+/** The number the ASCII digits of `text` from `start` to `end` write. */
+function digits(text: string, start: number, end: number): number {
+	let n = 0;
+	for (let i = start; i < end; i++) n = n * 10 + text.charCodeAt(i) - 48;
+	return n;
+}
+
+/**
+ * `text.slice(from).trim()`, made as one slice (or none: the line itself when nothing is cut), not
+ * a slice and then a trimmed copy of it: Aider ends each line of its own with two spaces.
+ */
+function trimmedFrom(text: string, from: number): string {
+	let start = from;
+	let end = text.length;
+	while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
+	while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+	// A space past ASCII at either end (a no-break space…): `trim` knows them all.
+	if (start < end && (text.charCodeAt(start) > 127 || text.charCodeAt(end - 1) > 127)) return text.slice(start, end).trim();
+	return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+function isAsciiSpace(c: number): boolean {
+	return c === 32 || (c >= 9 && c <= 13);
 }
 
 /** Modes that take a request (`/ask how does…`): the request is a prompt like any other. */
@@ -103,7 +131,7 @@ const AUTO_ANSWER = /\(Y\)es\/\(N\)o.*\]: ?\S*$/;
 
 function foldInput(model: SessionModel, block: OpenBlock, text: string): void {
 	if (block.kind === "prompt" && block.blankLines === 0) return extendPrompt(model, block, text);
-	if (text === "<blank>" || AUTO_ANSWER.test(text)) {
+	if (text === "<blank>" || (text.includes("(Y)es/(N)o") && AUTO_ANSWER.test(text))) {
 		setBlock(block, "output", -1);
 		return;
 	}
@@ -210,6 +238,7 @@ const ADDED = /^Added (.+?) to (?:the chat(?: \(read-only\))?\.?|read-only files
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
 const RUNNING = /^Running (.+)$/;
 const VERSION = /^Aider v(\S+)$/;
+const [APPLIED_PREFIX, CREATED_PREFIX, RUNNING_PREFIX, VERSION_PREFIX] = ["Applied edit to ", "Creating empty file ", "Running ", "Aider v"].map((p) => p.length) as [number, number, number, number];
 const MODEL = /^(?:Main model|Model): (.+?) with \S+ edit format/;
 const MENTIONED = /^Add file to the chat\? \(Y\)es\/\(N\)o.*\]: ?([a-z]?)$/;
 const API_ERROR = /^litellm\.\w+(?:Error|Exception)\b/;
@@ -224,8 +253,9 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 	let m: RegExpExecArray | null;
 	switch (text.charCodeAt(0)) {
 		case 65: // A
-			if ((m = APPLIED.exec(text))) {
-				const path = absolute(model, m[1]!.trim());
+			// A line that is a prefix and the rest: tested, and the rest cut (no match array made).
+			if (APPLIED.test(text)) {
+				const path = absolute(model, trimmedFrom(text, APPLIED_PREFIX));
 				addFile(model, "edited", path);
 				foldCall(model, "Edit", { file_path: path }, { isError: false, text });
 			} else if ((m = ADDED.exec(text))) {
@@ -233,7 +263,7 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 			} else if ((m = MENTIONED.exec(text))) {
 				// A file the request named, added when the person said yes (its name is the line before).
 				if (previous !== undefined && m[1] !== "n" && m[1] !== "s" && m[1] !== "d") addFile(model, "read", absolute(model, previous));
-			} else if ((m = VERSION.exec(text))) addUnique(model, "versions", m[1]!);
+			} else if (VERSION.test(text)) addUnique(model, "versions", text.slice(VERSION_PREFIX));
 			return;
 		case 67: // C
 			if ((m = COST.exec(text))) {
@@ -243,13 +273,13 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 			} else if ((m = COMMIT.exec(text))) {
 				// Aider commits with `git commit -m <message>`: the digest's commit, with its hash.
 				foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: `[${m[1]}] ${m[2]}` });
-			} else if ((m = CREATED.exec(text))) addFile(model, "written", absolute(model, m[1]!.trim()));
+			} else if (CREATED.test(text)) addFile(model, "written", absolute(model, trimmedFrom(text, CREATED_PREFIX)));
 			return;
 		case 77: // M
 			if ((m = MODEL.exec(text))) addUnique(model, "models", m[1]!);
 			return;
 		case 82: // R
-			if ((m = RUNNING.exec(text))) foldCall(model, "Bash", { command: m[1]! }, undefined);
+			if (RUNNING.test(text)) foldCall(model, "Bash", { command: text.slice(RUNNING_PREFIX) }, undefined);
 			return;
 		case 84: // T
 			if ((m = TOKENS.exec(text))) {
@@ -290,13 +320,19 @@ function foldCall(model: SessionModel, name: string, input: Record<string, unkno
 		model.counts.elidedEvents++;
 		return;
 	}
-	const call: ToolCall = { id, name, input: { ...input, ...(typeof input.command === "string" ? { command: clip(model, input.command, LIMITS.toolInputString) } : {}) }, timestamp: undefined, messageId: undefined, result: result && { isError: result.isError, text: clip(model, result.text, LIMITS.toolResult) }, agentId: undefined };
+	// `input` and `result` are the caller's own new objects: clipped in place, not copied.
+	if (typeof input.command === "string") input.command = clip(model, input.command, LIMITS.toolInputString);
+	if (result) result.text = clip(model, result.text, LIMITS.toolResult);
+	const call: ToolCall = { id, name, input, timestamp: undefined, messageId: undefined, result, agentId: undefined };
 	model.index.calls.set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain: undefined });
 }
 
 /** Aider names files relative to the repository's root, the session's folder. */
 function absolute(model: SessionModel, path: string): string {
-	if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || model.cwd === undefined) return path;
-	return `${model.cwd.replace(/[\\/]+$/, "")}/${path.replace(/^\.\//, "")}`;
+	const cwd = model.cwd;
+	if (cwd === undefined || path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) return path;
+	const last = cwd.charCodeAt(cwd.length - 1);
+	const base = last === 47 || last === 92 ? cwd.replace(/[\\/]+$/, "") : cwd; // "/" or "\\"
+	return `${base}/${path.startsWith("./") ? path.slice(2) : path}`;
 }

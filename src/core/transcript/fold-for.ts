@@ -7,7 +7,7 @@ import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
 import { addUnique } from "./model-building";
 import { foldOpencodeLines } from "./opencode-fold";
 import type { RawLine } from "./jsonl-lines";
-import { createSession, type SessionModel } from "./session-model";
+import { compactLists, createSession, type SessionModel } from "./session-model";
 import type { TranscriptFile } from "./transcript-files";
 
 /** Folds a batch of a transcript's lines into its model, the way its agent writes them. */
@@ -34,6 +34,7 @@ export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
 /** A file's read is done (all its lines folded): what its fold kept beside the model for the read goes. */
 export function endRead(model: SessionModel): void {
 	if (agentOf(model) === "gemini-cli") endGeminiRead(model);
+	compactLists(model);
 }
 
 /**

@@ -72,3 +72,17 @@ export function unterminatedLine(bytes: Uint8Array, decode: Utf8Decoder = decode
 	}
 	return text ?? undefined;
 }
+
+/**
+ * Whether `text.trim() === ""`, without the trimmed copy `trim` makes of a line that ends in
+ * spaces (Aider ends every line of its own so: a copy per line, only to be compared and dropped).
+ */
+export function isBlank(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		// Space, tab, \n, \v, \f, \r; anything past ASCII is left to `trim`, which knows Unicode's spaces.
+		if (c === 32 || (c >= 9 && c <= 13)) continue;
+		return c > 127 && text.trim() === "";
+	}
+	return true;
+}

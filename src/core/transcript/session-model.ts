@@ -261,6 +261,53 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "ag
 	};
 }
 
+/**
+ * The uuid and usage indexes of a model whose agent never fills them (only Claude Code's lines
+ * carry uuids and per-message usage, its own and its sub-agents'): one shared empty of each, which
+ * refuses to be written (a Set and two Maps per model were a tenth of what a read of many small
+ * sessions kept).
+ */
+class NoUuids extends Set<number> {
+	override add(): this {
+		throw new Error("only Claude Code's sessions index uuids");
+	}
+}
+class NoUsage extends Map<number, MessageUsage> {
+	override set(): this {
+		throw new Error("only Claude Code's sessions index usage by message");
+	}
+}
+const NO_UUIDS: Set<number> = new NoUuids();
+const NO_USAGE: Map<number, MessageUsage> = new NoUsage();
+
+/** Whether the agent's fold writes `seenUuids` and `usageByMessage` (Claude Code's, `fold.ts`). */
+function indexesUuids(agent: AgentId | undefined): boolean {
+	return agent === undefined || agent === "claude-code";
+}
+
+/**
+ * A model's lists made as long as they are (after a read): an array grown by `push` from empty
+ * holds room for 16, and most of a session's lists hold one to a few names (measured: a tenth of
+ * what a read of many small sessions kept). Nothing else holds these arrays.
+ */
+export function compactLists(model: SessionModel): void {
+	const fit = <T>(list: T[]): T[] => (list.length > 0 && list.length < COMPACT_BELOW ? list.slice() : list);
+	model.sessionIds = fit(model.sessionIds);
+	model.cwds = fit(model.cwds);
+	model.branches = fit(model.branches);
+	model.versions = fit(model.versions);
+	model.models = fit(model.models);
+	model.summaries = fit(model.summaries);
+	model.prLinks = fit(model.prLinks);
+	model.events = fit(model.events);
+	model.files.read = fit(model.files.read);
+	model.files.written = fit(model.files.written);
+	model.files.edited = fit(model.files.edited);
+	model.malformedLines = fit(model.malformedLines);
+}
+/** Lists this long or longer are left: what they have spare is a third of them at most. */
+const COMPACT_BELOW = 64;
+
 export function createSession(fileId: string, agentId?: string, copyClips = true, agent?: AgentId): SessionModel {
 	return modelOf(
 		{
@@ -283,9 +330,9 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			malformedLines: [],
 		},
 		indexOf({
-			seenUuids: new Set(),
-			usageByMessage: new Map(),
-			agentUsageByMessage: new Map(),
+			seenUuids: indexesUuids(agent) ? new Set<number>() : NO_UUIDS,
+			usageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
+			agentUsageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
 			files: {},
 			sets: {},
 			sidechain: undefined,
@@ -315,9 +362,9 @@ export function restoreSession(data: SerializedSession): SessionModel {
 	const model = modelOf(
 		data,
 		indexOf({
-			seenUuids: new Set(data.seenUuids),
-			usageByMessage: new Map(data.usageByMessage),
-			agentUsageByMessage: new Map(data.agentUsageByMessage ?? []),
+			seenUuids: indexesUuids(data.agent) || data.seenUuids.length > 0 ? new Set(data.seenUuids) : NO_UUIDS,
+			usageByMessage: indexesUuids(data.agent) || data.usageByMessage.length > 0 ? new Map(data.usageByMessage) : NO_USAGE,
+			agentUsageByMessage: indexesUuids(data.agent) || (data.agentUsageByMessage?.length ?? 0) > 0 ? new Map(data.agentUsageByMessage ?? []) : NO_USAGE,
 			files: {},
 			sets: {},
 			sidechain: data.sidechain,

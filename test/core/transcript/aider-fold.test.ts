@@ -160,4 +160,31 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 			["aider-app-2026-11-30-09-12-03-2", ["two"]],
 		]);
 	});
+
+	it("spaces around input and output are cut as `trim` cuts them, Unicode's too; a start's time that is no time gives none", async () => {
+		const text = [
+			"# aider chat started at 2026-11-30 09:12:03  ",
+			"",
+			"> Aider v0.86.1  ",
+			"> Applied edit to \u00a0src/a.py\u3000  ",
+			"> Running   npm test  ",
+			"",
+			"#### \u00a0\tfix the cart\u2003  ",
+			"",
+			"Done.",
+			"",
+			"# aider chat started at 2026-13-45 09:12:03",
+			"",
+			"#### \ttwo\u00a0  ",
+			"",
+		].join("\n");
+		const [first, second] = await sessionsOf(Buffer.from(text));
+		expect(first!.startedAt).toBe(new Date(2026, 10, 30, 9, 12, 3).toISOString());
+		expect(first!.versions).toEqual(["0.86.1"]);
+		expect(promptsOf(first!).map((p) => p.text)).toEqual(["fix the cart"]);
+		expect(first!.files.edited).toEqual([`${PROJECT}/src/a.py`]);
+		expect(shellCommandsOf(first!).map((c) => c.input.command)).toEqual(["  npm test"]);
+		expect(second!.startedAt).toBeUndefined();
+		expect(promptsOf(second!).map((p) => p.text)).toEqual(["two"]);
+	});
 });

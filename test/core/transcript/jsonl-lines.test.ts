@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { isBlank, splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -49,5 +50,13 @@ describe("splitCompleteLines", () => {
 			{ no: 2, text: null },
 			{ no: 3, text: '{"ok":2}' },
 		]);
+	});
+});
+
+describe("isBlank", () => {
+	it("says what `trim() === \"\"` says, Unicode's spaces included", () => {
+		for (const text of ["", "  ", "\t\r\n\v\f", "\u00a0", " \u2028 \u3000\ufeff", "  x  ", "\u00a0x", "x\u00a0", "#### hi  ", "\u200b"]) expect(isBlank(text), JSON.stringify(text)).toBe(text.trim() === "");
+		const piece = fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\ufeff", "\u200b", "a", "é", ">", "\u0085");
+		fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => isBlank(pieces.join("")) === (pieces.join("").trim() === "")));
 	});
 });
