@@ -9,6 +9,8 @@ describe("createSession and restoreSession", () => {
 		expect(codex.index.seenUuids).toBe(gemini.index.seenUuids);
 		expect(codex.index.seenUuids.size).toBe(0);
 		expect(() => codex.index.seenUuids.add(1)).toThrow(/only Claude Code/);
+		expect(codex.index.agentUsageByMessage).toBe(gemini.index.agentUsageByMessage);
+		expect(() => codex.index.agentUsageByMessage.set(1, { inputTokens: 1, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })).toThrow(/only Claude Code/);
 		expect(() => codex.index.usageByMessage.set(1, { inputTokens: 1, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 })).toThrow(/only Claude Code/);
 		const claude = createSession("c");
 		const other = createSession("d", undefined, true, "claude-code");
