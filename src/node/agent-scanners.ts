@@ -113,7 +113,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				found.push(file);
 			} else if (entry.isDirectory()) {
 				// A folder of sub-agents per session that had one: listed all at once, not one after
-				// another (measured: the bench's 1,643 such folders, waited for in turn, were a fifth of its read).
+				// another (measured: the bench's 1,643 such folders, waited for in turn, were nearly a fifth of its read).
 				const dir = child(chats, entry.name);
 				subagents.push({ at: found.length, files: list(dir).then((agents) => subagentFiles(dir, agents, base, entry.name)) });
 			}

@@ -86,7 +86,7 @@ function foldStart(model: SessionModel, time: string): void {
 	flush();
 	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
 	if (!START_TIME.test(time)) return;
-	// The digits read in place (a match's six strings and two arrays per session were a tenth of the fold).
+	// The digits read in place (a match's six strings and two arrays per session were nearly a tenth of the fold).
 	const month = digits(time, 5, 7);
 	const day = digits(time, 8, 10);
 	const date = new Date(digits(time, 0, 4), month - 1, day, digits(time, 11, 13), digits(time, 14, 16), digits(time, 17, 19));
