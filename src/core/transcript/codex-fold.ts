@@ -2,6 +2,7 @@ import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
+import { tokenCount } from "./token-count";
 
 /**
  * Codex CLI's rollout files (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`), folded into the
@@ -116,12 +117,11 @@ function foldEvent(model: SessionModel, payload: Record<string, unknown>, timest
 function noteTokens(model: SessionModel, info: unknown): void {
 	if (!isObject(info) || !isObject(info.total_token_usage)) return;
 	const total = info.total_token_usage;
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
-	const cached = n(total.cached_input_tokens);
-	model.tokens.input = Math.max(0, n(total.input_tokens) - cached);
+	const cached = tokenCount(total.cached_input_tokens);
+	model.tokens.input = Math.max(0, tokenCount(total.input_tokens) - cached);
 	model.tokens.cacheRead = cached;
-	model.tokens.output = n(total.output_tokens);
-	model.tokens.cacheCreation = n(total.cache_write_input_tokens);
+	model.tokens.output = tokenCount(total.output_tokens);
+	model.tokens.cacheCreation = tokenCount(total.cache_write_input_tokens);
 }
 
 /** Text of an item's content parts (`[{type: "text" | "Text", text}]`). */

@@ -2,6 +2,7 @@ import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
+import { tokenCount } from "./token-count";
 
 /**
  * GitHub Copilot CLI's sessions (`~/.copilot/session-state/<id>/events.jsonl`), folded into the
@@ -146,9 +147,8 @@ function noteFiles(model: SessionModel, call: ToolCall, edits: unknown): void {
 /** One model call's tokens, as the client records them (input, output, cache read and cache write apart). */
 function foldUsage(model: SessionModel, usage: unknown): void {
 	if (!isObject(usage)) return;
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
-	model.tokens.input += n(usage.inputTokens);
-	model.tokens.output += n(usage.outputTokens);
-	model.tokens.cacheRead += n(usage.cacheReadTokens);
-	model.tokens.cacheCreation += n(usage.cacheWriteTokens);
+	model.tokens.input += tokenCount(usage.inputTokens);
+	model.tokens.output += tokenCount(usage.outputTokens);
+	model.tokens.cacheRead += tokenCount(usage.cacheReadTokens);
+	model.tokens.cacheCreation += tokenCount(usage.cacheWriteTokens);
 }

@@ -2,6 +2,7 @@ import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
+import { tokenCount } from "./token-count";
 
 /**
  * Gemini CLI's session files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`), folded into the
@@ -184,11 +185,10 @@ function foldReply(model: SessionModel, message: Message): void {
 /** Tokens per reply, each message once (a repeated id replaced the earlier line). `input` includes the cached part. */
 function noteTokens(model: SessionModel, tokens: unknown): void {
 	if (!isObject(tokens)) return;
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
-	const cached = n(tokens.cached);
-	model.tokens.input += Math.max(0, n(tokens.input) - cached);
+	const cached = tokenCount(tokens.cached);
+	model.tokens.input += Math.max(0, tokenCount(tokens.input) - cached);
 	model.tokens.cacheRead += cached;
-	model.tokens.output += n(tokens.output) + n(tokens.thoughts);
+	model.tokens.output += tokenCount(tokens.output) + tokenCount(tokens.thoughts);
 }
 
 const TOOL_NAMES: Record<string, string> = { run_shell_command: "Bash", read_file: "Read", write_file: "Write", replace: "Edit", google_web_search: "WebSearch", web_fetch: "WebFetch", invoke_agent: "Task" };

@@ -2,6 +2,7 @@ import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
 import { isObject } from "./parse-line";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+import { tokenCount } from "./token-count";
 
 /**
  * opencode's sessions, folded into the same session model as Claude Code's. opencode keeps them
@@ -175,17 +176,18 @@ function foldMessage(model: SessionModel, state: OpencodeState, id: string, rowM
 }
 
 function foldUsage(model: SessionModel, state: OpencodeState, data: Record<string, unknown>): void {
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
 	if (isObject(data.tokens)) {
 		const t = data.tokens;
 		const cache = isObject(t.cache) ? t.cache : {};
-		model.tokens.input += n(t.input);
+		model.tokens.input += tokenCount(t.input);
 		// Reasoning is billed as output; 1.2+ keeps it apart from `output`.
-		model.tokens.output += n(t.output) + (state.outputHasReasoning ? 0 : n(t.reasoning));
-		model.tokens.cacheRead += n(cache.read);
-		model.tokens.cacheCreation += n(cache.write);
+		model.tokens.output += tokenCount(t.output) + (state.outputHasReasoning ? 0 : tokenCount(t.reasoning));
+		model.tokens.cacheRead += tokenCount(cache.read);
+		model.tokens.cacheCreation += tokenCount(cache.write);
 	}
-	if (n(data.cost) > 0) model.tokens.costUsd = Math.round(((model.tokens.costUsd ?? 0) + n(data.cost)) * 1e9) / 1e9;
+	// Dollars, a fraction: positive and finite, else not counted.
+	const cost = typeof data.cost === "number" && Number.isFinite(data.cost) && data.cost > 0 ? data.cost : 0;
+	if (cost > 0) model.tokens.costUsd = Math.round(((model.tokens.costUsd ?? 0) + cost) * 1e9) / 1e9;
 }
 
 function foldError(model: SessionModel, error: Record<string, unknown>, timestamp: string | undefined): void {

@@ -10,6 +10,7 @@ import type {
 	Usage,
 	UserRecord,
 } from "./records";
+import { tokenCount } from "./token-count";
 
 export type ParsedLine = { ok: true; record: TranscriptRecord } | { ok: false; reason: string };
 
@@ -284,11 +285,6 @@ function usage(value: unknown): Usage | undefined {
 		cacheCreationInputTokens: tokenCount(value.cache_creation_input_tokens),
 		cacheReadInputTokens: tokenCount(value.cache_read_input_tokens),
 	};
-}
-
-/** A count of tokens is a whole number, not negative: anything else (a damaged or forged line) counts 0, not -5 or 1e308. */
-export function tokenCount(value: unknown): number {
-	return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
 export function isObject(value: unknown): value is Json {
