@@ -5,6 +5,7 @@ import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
 import type { FoldedWhole } from "./ingest/fold-whole";
 import type { ResolvedFolder } from "./projects/project-identity";
 import type { RedactionSpec } from "./ingest/redaction-policy";
+import type { DetailLevel } from "./settings";
 
 /** The I/O the core needs, implemented by the adapters in node/ (CLI) and obsidian/ (plugin). */
 
@@ -80,8 +81,10 @@ export interface TranscriptSource {
 	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for
 	 * files with no earlier model, so a first sync of a long history uses every core. With
 	 * `saveTo`, it also writes the stored form there (and reads the sub-agent meta for it).
+	 * `detail`: a session's conversation is rendered there too, and once stored, only the partial
+	 * form of its model may come back (`FoldedWhole.partial`).
 	 */
-	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole>;
+	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string, detail?: DetailLevel): Promise<FoldedWhole>;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */

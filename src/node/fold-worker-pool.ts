@@ -4,6 +4,7 @@ import { clearTimeout, setTimeout } from "node:timers";
 import { Worker } from "node:worker_threads";
 import type { FoldedWhole } from "../core/ingest/fold-whole";
 import type { RedactionSpec } from "../core/ingest/redaction-policy";
+import type { DetailLevel } from "../core/settings";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { markBatchRun } from "./code-cache";
 import { runFoldJob } from "./fold-worker-job";
@@ -13,6 +14,8 @@ export interface FoldJob {
 	file: TranscriptFile;
 	spec: RedactionSpec | undefined;
 	saveTo?: string;
+	/** For a session with no sub-agents: the note detail its conversation is rendered at (see `runFoldJob`). */
+	detail?: DetailLevel;
 }
 
 /** A failure comes back as its message and, for a file system error, its code (a full disk reads differently from a bad file). */
@@ -68,10 +71,10 @@ export class FoldWorkerPool {
 		markBatchRun();
 	}
 
-	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string): Promise<FoldedWhole> {
+	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
 		markBatchRun();
 		return new Promise((resolve, reject) => {
-			this.queue.push({ job: { id: ++this.seq, file, spec, saveTo }, resolve, reject });
+			this.queue.push({ job: { id: ++this.seq, file, spec, saveTo, ...(detail === undefined ? {} : { detail }) }, resolve, reject });
 			this.dispatch();
 		});
 	}

@@ -1,7 +1,9 @@
 import type { SubagentMeta } from "../transcript/link-subagents";
 import type { RawLine } from "../transcript/jsonl-lines";
 import { endRead, foldFor, sessionFor } from "../transcript/fold-for";
-import { serializeSession, type SerializedSession } from "../transcript/session-model";
+import { serializeSession, type SerializedSession, type SessionEvent } from "../transcript/session-model";
+import { renderConversation } from "../notes/render-session-note";
+import type { DetailLevel } from "../settings";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, type PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
@@ -21,6 +23,30 @@ export interface FoldedWhole {
 	prepared?: PreparedSession;
 	/** Set when the stored form was written by the folding thread (with this meta in it). */
 	saved?: { meta: SubagentMeta | undefined };
+	/** The session's conversation section at the detail asked for (`renderConversation`, no sub-agents). */
+	conversation?: string;
+	/** Set when `model` is the partial form (`partialModel`): the whole one is in the store. */
+	partial?: true;
+}
+
+/**
+ * What a sync reads of a session's model once its digest and conversation are made: everything
+ * but its events, of which only the prompts (facts, keywords) and its first reply (whether it is
+ * empty) are kept. Sent instead of the whole model by a worker that stored it (measured on the
+ * bench tree: the clone of the whole models was a tenth of the workers' time, and the models
+ * most of the calling thread's heap).
+ */
+export function partialModel(model: SerializedSession): SerializedSession {
+	const events: SessionEvent[] = [];
+	let reply = false;
+	for (const e of model.events) {
+		if (e.kind === "prompt") events.push(e);
+		else if (!reply && e.kind === "text" && e.sidechain === undefined) {
+			events.push(e);
+			reply = true;
+		}
+	}
+	return { ...model, events };
 }
 
 /** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */
@@ -34,11 +60,13 @@ export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: 
  * work out its digest and prompt terms, and give its plain form (to store and to send to the
  * calling thread). The calling thread renders every note, so it is left as little as possible
  * (measured: it was the bottleneck).
+ * @param detail for a session with no sub-agents, the note detail: its conversation section is rendered here too.
  */
 export async function foldWholeTranscript(
 	file: TranscriptFile,
 	spec: RedactionSpec | undefined,
 	read: (onLines: (lines: RawLine[]) => void, onRestart: () => void) => Promise<{ cursor: TailCursor; bytesRead: number }>,
+	detail?: DetailLevel,
 ): Promise<FoldedWhole> {
 	// The model is serialized and dropped right after: no need to copy clipped text.
 	let model = sessionFor(file, false);
@@ -52,5 +80,6 @@ export async function foldWholeTranscript(
 	endRead(model);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 	const prepared = file.kind === "session" ? prepareSession(model, undefined, file.projectDir) : undefined;
-	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared };
+	const conversation = file.kind === "session" && detail !== undefined && detail !== "digest" ? renderConversation({ file, model, subagents: [] }, detail) : undefined;
+	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared, ...(conversation === undefined ? {} : { conversation }) };
 }

@@ -10,6 +10,7 @@ import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import type { DetailLevel } from "../settings";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
 const READ_CONCURRENCY = 8;
@@ -23,6 +24,10 @@ export interface IndexedTranscript {
 	prepared?: PreparedSession;
 	/** For a file that holds several sessions: their paths, in the file's order (its model is empty). */
 	sections?: string[];
+	/** The session's conversation section, rendered where it was folded (see `refresh`). */
+	conversation?: string;
+	/** Set when `model` is the partial form (`partialModel`): `whole` loads the rest from the store. */
+	partial?: true;
 }
 
 export interface RefreshResult {
@@ -60,10 +65,26 @@ export class TranscriptIndex {
 		private readonly redaction?: () => RedactionSpec,
 	) {}
 
-	/** The entry of a file, loaded from the store when needed. */
+	/** The entry of a file, loaded from the store when needed (its model may be partial: see `whole`). */
 	async get(path: string): Promise<IndexedTranscript | undefined> {
 		const cached = this.entries.get(path);
 		if (cached || !this.store || !this.stored.has(path)) return cached;
+		return this.load(path);
+	}
+
+	/** Whether the entry in memory holds only the partial form of its model. */
+	isPartial(path: string): boolean {
+		return this.entries.get(path)?.partial === true;
+	}
+
+	/** Entries whose model is partial get their whole model from the store (a digest or a conversation made here again needs it). */
+	async whole(paths: Iterable<string>): Promise<void> {
+		for (const path of paths) if (this.isPartial(path)) await this.load(path);
+	}
+
+	/** The entry as stored, now the one in memory. */
+	private async load(path: string): Promise<IndexedTranscript | undefined> {
+		if (!this.store) return undefined;
 		const stored = await this.store.load(path);
 		if (!stored) return undefined;
 		const entry: IndexedTranscript = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta, ...(stored.sections ? { sections: stored.sections } : {}) };
@@ -102,8 +123,12 @@ export class TranscriptIndex {
 		return [...this.files.values()];
 	}
 
-	/** @param onRead called for each file as soon as it is read, while others are still being read. */
-	async refresh(onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
+	/**
+	 * @param onRead called for each file as soon as it is read, while others are still being read.
+	 * @param detail the note detail: a session with no sub-agents folded elsewhere (a worker) comes
+	 * with its conversation rendered there, and may come with a partial model (see `whole`).
+	 */
+	async refresh(onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
 		const scanned = await this.source.scan(this.files);
 		this.subagentParents = new Map();
@@ -130,7 +155,7 @@ export class TranscriptIndex {
 		const exclusions = exclusionKey(this.redaction?.());
 		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });
 		const unchanged = diff.unchanged.length - again.length;
-		return this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead);
+		return this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead, detail);
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */
@@ -140,7 +165,7 @@ export class TranscriptIndex {
 	}
 
 	/** Re-reads known files a watcher named, without scanning the whole tree. */
-	async refreshPaths(paths: readonly string[], onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
+	async refreshPaths(paths: readonly string[], onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
 		const changed: TranscriptFile[] = [];
 		const removed: string[] = [];
@@ -153,7 +178,7 @@ export class TranscriptIndex {
 			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino && !known.settling) unchanged++;
 			else changed.push(now);
 		}
-		return this.readAll(changed, { removed, unchanged }, onRead);
+		return this.readAll(changed, { removed, unchanged }, onRead, detail);
 	}
 
 	/**
@@ -201,7 +226,7 @@ export class TranscriptIndex {
 		}
 	}
 
-	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void): Promise<RefreshResult> {
+	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
 		const queue = [...files].sort((a, b) => b.size - a.size);
@@ -211,7 +236,7 @@ export class TranscriptIndex {
 		const worker = async () => {
 			for (let file = queue[next++]; file; file = queue[next++]) {
 				try {
-					const { entries, bytesRead } = file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file);
+					const { entries, bytesRead } = file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file, detail);
 					for (const entry of entries) {
 						result.updated.push(entry);
 						onRead?.(entry);
@@ -228,7 +253,9 @@ export class TranscriptIndex {
 		return result;
 	}
 
-	private async readFile(file: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
+	private async readFile(file: TranscriptFile, detail: DetailLevel | undefined): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
+		// Folded further from its whole model, never from a partial one.
+		await this.whole([file.path]);
 		const known = await this.get(file.path);
 		const spec = this.redaction?.();
 		let model: SessionModel;
@@ -236,13 +263,20 @@ export class TranscriptIndex {
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
 		let saved: FoldedWhole["saved"];
+		let conversation: string | undefined;
+		let partial: true | undefined;
 		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`).
 		const anew = known !== undefined && readsWhole(file);
 		if ((!known || anew) && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
-			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined);
+			// A session's sub-agents are linked here, later: its conversation is rendered here then.
+			const conversationAt = file.kind === "session" && !this.mayHaveSubagents(file) ? detail : undefined;
+			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined, conversationAt);
 			prepared = folded.prepared;
 			saved = folded.saved;
+			conversation = folded.conversation;
+			// Partial only when the whole model is stored, where `whole` finds it.
+			partial = folded.partial && saved ? true : undefined;
 			// Stored by the worker, or here from its plain form (before the model takes it over).
 			if (!saved && this.store) modelJson = JSON.stringify(folded.model);
 			model = restoreSession(folded.model);
@@ -269,7 +303,7 @@ export class TranscriptIndex {
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
-		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared };
+		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}) };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,

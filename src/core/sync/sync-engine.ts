@@ -3,7 +3,7 @@ import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
-import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, type Identities, type SessionScope } from "../plan/plan-scope";
+import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
 import { planSync, projectFileKey, type ExistingTexts } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
@@ -90,7 +90,14 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Sessions whose stored digest an older release made are digested again from their models.
 	const stale = Object.entries(start.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
 	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind !== "sessions").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
-	const candidates = await index.sessions(paths);
+	let candidates = await index.sessions(paths);
+	// A session digested where it was folded and titled by a summary read since, or linked to a
+	// sub-agent after all, is digested again here: from its whole model.
+	const digestAgain = candidates.filter((s) => index.isPartial(s.file.path) && (s.subagents.length > 0 || summaryTitle(start, s.model) !== prepared.get(s.file.path)?.summaryTitle));
+	if (digestAgain.length > 0) {
+		await index.whole(digestAgain.map((s) => s.file.path));
+		candidates = await index.sessions(paths);
+	}
 	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project]));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
@@ -116,6 +123,8 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		scope = { ...scopeOf(), moves: scope.moves };
 		existing = await readExisting(deps, scope, identities, options);
 	}
+	// A note rendered with no digest or conversation made ahead is made from the whole model.
+	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, vaultPath: deps.vaultPath, known: index.knownFiles() });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
@@ -130,11 +139,13 @@ async function ingest(index: TranscriptIndex, state: SyncState, settings: Settin
 	const onRead = (entry: IndexedTranscript) => {
 		if (entry.file.kind !== "session") return;
 		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir));
-		if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
+		if (entry.conversation !== undefined) conversations.set(entry.file.path, entry.conversation);
+		else if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
 		}
 	};
-	const read = named ? await index.refreshPaths(paths, onRead) : await index.refresh(onRead);
+	// Where a worker folds a session, it renders its conversation too (and sends less of its model back).
+	const read = named ? await index.refreshPaths(paths, onRead, settings.detail) : await index.refresh(onRead, settings.detail);
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
 	return { read, prepared, conversations };
 }
