@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { localDate } from "../text/local-date";
 import type { SessionModel } from "../transcript/session-model";
 import { codeUnitOrder } from "../text/code-unit-order";
 
@@ -72,5 +72,5 @@ function add(days: Map<string, UsageDay>, day: string, model: string | undefined
 function localDay(iso: string | undefined): string | undefined {
 	if (!iso) return undefined;
 	const date = new Date(iso);
-	return Number.isNaN(date.getTime()) ? undefined : format(date, "yyyy-MM-dd");
+	return Number.isNaN(date.getTime()) ? undefined : localDate(date);
 }

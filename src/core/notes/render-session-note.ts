@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { localMinute } from "../text/local-date";
 import { AGENT_NAMES } from "../transcript/agents";
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, TaskSummary } from "../digest/session-digest";
@@ -198,5 +198,5 @@ function bullets(items: readonly string[]): string {
 export function localTime(iso?: string): string | undefined {
 	if (!iso) return undefined;
 	const date = new Date(iso);
-	return Number.isNaN(date.getTime()) ? undefined : format(date, "yyyy-MM-dd'T'HH:mm");
+	return Number.isNaN(date.getTime()) ? undefined : localMinute(date);
 }

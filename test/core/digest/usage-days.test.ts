@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { format } from "date-fns";
 import { usageDays } from "../../../src/core/digest/usage-days";
 import { restoreSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { parseTranscript } from "../../fixtures/parse-transcript";
@@ -67,6 +69,15 @@ describe("usageDays", () => {
 		const stored = serializeSession(model);
 		const undated = restoreSession({ ...stored, usageByMessage: stored.usageByMessage.map(([k, u]) => [k, { inputTokens: u.inputTokens, outputTokens: u.outputTokens, cacheCreationInputTokens: u.cacheCreationInputTokens, cacheReadInputTokens: u.cacheReadInputTokens }]) });
 		expect(usageDays(undated)).toEqual([{ day: "2026-11-20", model: "claude-opus-4-7", input: 4, output: 2, cacheRead: 0, cacheWrite: 0 }]);
+	});
+
+	it("dates each message on its local day as date-fns writes it", () => {
+		fc.assert(
+			fc.property(fc.date({ min: new Date("1000-01-02T00:00:00Z"), max: new Date("9999-12-30T00:00:00Z"), noInvalidDate: true }), (date) => {
+				const model = parseTranscript(jsonl([userText("go"), assistant(text("a"), { messageId: "m1", usage: usage(1, 1), timestamp: date.toISOString() })]), "d");
+				expect(usageDays(model).map((d) => d.day)).toEqual([format(date, "yyyy-MM-dd")]);
+			}),
+		);
 	});
 
 	it("is empty for a session without tokens", () => {
