@@ -2,7 +2,7 @@ import type { RawLine } from "./transcript/jsonl-lines";
 import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
 import type { TailCursor, TranscriptFile } from "./transcript/transcript-files";
-import type { FoldedWhole } from "./ingest/fold-whole";
+import type { FoldedWhole, PackedAt } from "./ingest/fold-whole";
 import type { ResolvedFolder } from "./projects/project-identity";
 import type { RedactionSpec } from "./ingest/redaction-policy";
 import type { DetailLevel } from "./settings";
@@ -80,11 +80,12 @@ export interface TranscriptSource {
 	/**
 	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for
 	 * files with no earlier model, so a first sync of a long history uses every core. With
-	 * `saveTo`, it also writes the stored form there (and reads the sub-agent meta for it).
+	 * `packTo` (a store's `packFolder`), it also stores the stored form there (and reads the
+	 * sub-agent meta for it): `FoldedWhole.saved.at` says where.
 	 * `detail`: a session's conversation is rendered there too, and once stored, only the partial
 	 * form of its model may come back (`FoldedWhole.partial`).
 	 */
-	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string, detail?: DetailLevel): Promise<FoldedWhole>;
+	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole>;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */
@@ -107,9 +108,9 @@ export interface TranscriptStore {
 	/** `json` is the entry serialized already, when the caller has it (no second stringify). */
 	save(entry: StoredTranscript, json?: string): Promise<void>;
 	/** Optional: where a source that writes models itself puts the stored form of `path`. */
-	savePath?(path: string): string;
-	/** The source wrote the stored form of `file` to `savePath` already: remember the file only. */
-	saved?(file: TranscriptFile): Promise<void>;
+	packFolder?(): string;
+	/** The source stored the form of `file` itself, at `at` in a pack of `packFolder`: remember the file (and where). Without `at`: its stamp alone. */
+	saved?(file: TranscriptFile, at?: PackedAt): Promise<void>;
 	/** Optional: drops what is stored of `path`, its model and its stamp. */
 	forget?(path: string): Promise<void>;
 }

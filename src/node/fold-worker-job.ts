@@ -1,7 +1,7 @@
 import { foldWholeTranscript, partialModel, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
 import { redactMeta } from "../core/ingest/redact-model";
 import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/redaction-policy";
-import { writeFileReplacingSync } from "./atomic-write";
+import { appendToPack } from "./model-pack";
 import type { FoldJob } from "./fold-worker-pool";
 import { hasSettled, readAppended, readWholeBytes } from "./transcript-tail";
 import { readMeta } from "./subagent-meta";
@@ -9,16 +9,16 @@ import { readMeta } from "./subagent-meta";
 /**
  * One job of a fold worker: read, fold, redact and digest a whole transcript, and store its model
  * when asked to. Run on a worker thread (`fold-worker.ts`), or on the calling thread when no
- * worker can start. With `job.detail`, a session's conversation is rendered too and, once the
+ * worker can start. Stored models go to the thread's pack (`appendToPack`). With `job.detail`, a session's conversation is rendered too and, once the
  * whole model is stored, only its partial form goes back (see `partialModel`).
  */
 export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs))) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })), job.detail);
-	if (job.saveTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
+	if (job.packTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
-	writeFileReplacingSync(job.saveTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redactionKey(job.spec, result.model.cwd)));
-	if (job.detail !== undefined && job.file.kind === "session") return { ...result, model: partialModel(result.model), partial: true, saved: { meta } };
-	return { ...result, saved: { meta } };
+	const at = appendToPack(job.packTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redactionKey(job.spec, result.model.cwd)));
+	if (job.detail !== undefined && job.file.kind === "session") return { ...result, model: partialModel(result.model), partial: true, saved: { meta, at } };
+	return { ...result, saved: { meta, at } };
 }

@@ -13,7 +13,8 @@ export interface FoldJob {
 	id: number;
 	file: TranscriptFile;
 	spec: RedactionSpec | undefined;
-	saveTo?: string;
+	/** The store's folder for packs: the stored form goes there (see `runFoldJob`). */
+	packTo?: string;
 	/** For a session with no sub-agents: the note detail its conversation is rendered at (see `runFoldJob`). */
 	detail?: DetailLevel;
 }
@@ -71,10 +72,10 @@ export class FoldWorkerPool {
 		markBatchRun();
 	}
 
-	fold(file: TranscriptFile, spec: RedactionSpec | undefined, saveTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
+	fold(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
 		markBatchRun();
 		return new Promise((resolve, reject) => {
-			this.queue.push({ job: { id: ++this.seq, file, spec, saveTo, ...(detail === undefined ? {} : { detail }) }, resolve, reject });
+			this.queue.push({ job: { id: ++this.seq, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, resolve, reject });
 			this.dispatch();
 		});
 	}

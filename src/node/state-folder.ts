@@ -7,6 +7,8 @@ import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
+import type { PackedAt } from "../core/ingest/fold-whole";
+import { isOwnPack, isPackName, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
@@ -17,7 +19,10 @@ import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usa
  * `sync-state.json` (projects, facts, summaries), `sessions/*.json` (the session records of one
  * project a file: notes, digests, tags), `transcripts.json` (the files read and their stamps), and
  * one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and writes
- * only what changed. Every write is atomic; an unchanged file is not rewritten.
+ * only what changed. Every write is atomic; an unchanged file is not rewritten. Models that worker
+ * threads fold are appended to packs instead (`models/pack-*.jsonl`, see `appendToPack`), found by
+ * `models/packs.json`; a model saved later goes to its own file and its pack entry is dropped, and
+ * a pack no entry names any more is removed.
  *
  * A session file is named by its project and the time it was written, and `sync-state.json` lists the ones
  * in use: new files are written first, the list last (one rename), old files removed after, so a
@@ -36,6 +41,10 @@ export class StateFolder implements TranscriptStore {
 	/** The session files on disk as this run knows them, with the records each holds. */
 	private readonly sessionFiles = new Map<string, { records: Map<string, SessionRecord> }>();
 	private generation = 0;
+	/** Where packed models are, as `models/packs.json` said when this run first looked. */
+	private packs: Map<string, PackedAt> | undefined;
+	/** This run's changes to it (null: no longer packed), merged into the file as it is at `flush`. */
+	private readonly packChanges = new Map<string, PackedAt | null>();
 
 	constructor(private readonly dir: string) {}
 
@@ -44,12 +53,21 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	async load(path: string): Promise<StoredTranscript | undefined> {
-		const data = await this.readJson(this.modelPath(path));
+		const at = (await this.packMap()).get(path);
+		if (at) {
+			const packed = await readPacked(this.modelsDir(), at).then((text) => JSON.parse(text) as unknown, () => undefined);
+			if (isStoredTranscript(packed) && packed.file.path === path) return packed;
+			// A pack gone (removed by a run that saved this model to a file of its own since): that file, then.
+		}
+		const file = this.modelPath(path);
+		await this.lastWrite.get(file);
+		const data = await this.readJson(file);
 		return isStoredTranscript(data) && data.file.path === path ? data : undefined;
 	}
 
 	async save(entry: StoredTranscript, json?: string): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
+		if ((await this.packMap()).has(entry.file.path)) this.setPacked(entry.file.path, null);
 		// Serialized now (the model folds further later); written in the background, a few at a time.
 		const path = this.modelPath(entry.file.path);
 		const text = json ?? JSON.stringify(entry);
@@ -65,16 +83,21 @@ export class StateFolder implements TranscriptStore {
 		this.lastWrite.set(path, write);
 	}
 
-	savePath(path: string): string {
-		return this.modelPath(path);
+	packFolder(): string {
+		return this.modelsDir();
 	}
 
-	async saved(file: TranscriptFile): Promise<void> {
+	async saved(file: TranscriptFile, at?: PackedAt): Promise<void> {
 		(await this.fileMap()).set(file.path, file);
+		if (at) {
+			await this.packMap();
+			this.setPacked(file.path, at);
+		}
 	}
 
 	async forget(path: string): Promise<void> {
 		(await this.fileMap()).delete(path);
+		if ((await this.packMap()).has(path)) this.setPacked(path, null);
 		const model = this.modelPath(path);
 		await this.lastWrite.get(model);
 		await rm(model, { force: true });
@@ -90,6 +113,8 @@ export class StateFolder implements TranscriptStore {
 
 	/** The state, with the checkpoints hooks recorded since the last sync merged in. */
 	async loadState(): Promise<SyncState> {
+		// Read again at each run: another process (the CLI beside the plugin) may have packed models since.
+		if (this.packChanges.size === 0) this.packs = undefined;
 		const state = restoreSyncState(await this.readSessionFiles(await this.readJson(join(this.dir, STATE_FILE))));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
@@ -109,6 +134,8 @@ export class StateFolder implements TranscriptStore {
 		for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, SESSIONS_DIR, name), { force: true }).catch(() => undefined);
 		const catalog = await readdir(join(this.dir, CATALOG_DIR)).catch(() => [] as string[]);
 		for (const name of catalog) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, CATALOG_DIR, name), { force: true }).catch(() => undefined);
+		// Before the list of transcripts: a model it lists is where the index says (or read again).
+		await this.writePacks();
 		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
 		await this.writeJson(join(this.dir, "transcripts.json"), files);
 		// Merged checkpoints live in the state now.
@@ -197,8 +224,45 @@ export class StateFolder implements TranscriptStore {
 		return this.files;
 	}
 
+	private modelsDir(): string {
+		return join(this.dir, "models");
+	}
+
 	private modelPath(path: string): string {
-		return join(this.dir, "models", `${hash53(path).toString(36)}.json`);
+		return join(this.modelsDir(), `${hash53(path).toString(36)}.json`);
+	}
+
+	private async packMap(): Promise<Map<string, PackedAt>> {
+		this.packs ??= packIndexOf(await readJsonOnly(join(this.modelsDir(), PACK_INDEX)));
+		return this.packs;
+	}
+
+	private setPacked(path: string, at: PackedAt | null): void {
+		this.packChanges.set(path, at);
+		if (at) this.packs?.set(path, at);
+		else this.packs?.delete(path);
+	}
+
+	/**
+	 * This run's pack changes, merged into `packs.json` as it is on disk (so a process holding an
+	 * older view changes only its own entries), then packs no entry names are removed (not this
+	 * process's own: they may still be appended to).
+	 */
+	private async writePacks(): Promise<void> {
+		if (this.packChanges.size === 0) return;
+		const index = join(this.modelsDir(), PACK_INDEX);
+		const merged = packIndexOf(await readJsonOnly(index));
+		for (const [path, at] of this.packChanges) {
+			if (at) merged.set(path, at);
+			else merged.delete(path);
+		}
+		await writeFileReplacing(index, JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
+		this.packChanges.clear();
+		this.packs = merged;
+		const named = new Set([...merged.values()].map((at) => at.pack));
+		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
+			if (isPackName(name) && !named.has(name) && !isOwnPack(name)) await rm(join(this.modelsDir(), name), { force: true }).catch(() => undefined);
+		}
 	}
 
 	private async readJson(path: string): Promise<unknown> {
@@ -233,6 +297,19 @@ export class StateFolder implements TranscriptStore {
 }
 
 const MAX_PENDING_WRITES = 8;
+/** In `models/`: where each packed model is, by transcript path. */
+const PACK_INDEX = "packs.json";
+
+/** `packs.json` as read (anything else in it is dropped: an entry that is not a pack location is read again). */
+function packIndexOf(raw: unknown): Map<string, PackedAt> {
+	const out = new Map<string, PackedAt>();
+	if (typeof raw !== "object" || raw === null) return out;
+	for (const [path, at] of Object.entries(raw as Record<string, unknown>)) {
+		const a = at as Partial<PackedAt> | null;
+		if (a && isPackName(a.pack) && Number.isSafeInteger(a.offset) && Number.isSafeInteger(a.length)) out.set(path, { pack: a.pack, offset: a.offset!, length: a.length! });
+	}
+	return out;
+}
 const STATE_FILE = "sync-state.json";
 const SESSIONS_DIR = "sessions";
 const CATALOG_DIR = "catalog";

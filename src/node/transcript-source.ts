@@ -46,12 +46,12 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		// A small file costs less to fold here, blocking, than its round trip to a worker (Gemini CLI
 		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
 		foldWhole: pool
-			? (file, spec, saveTo, detail) => {
+			? (file, spec, packTo, detail) => {
 					const sessions = opencodeOf(file.path);
 					if (sessions) return foldWholeTranscript(file, spec, (onLines) => sessions.read(file.path, onLines), detail);
 					const whole = prefetched.get(file.path);
 					prefetched.delete(file.path);
-					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, saveTo, ...(detail === undefined ? {} : { detail }) }, whole) : pool.fold(file, spec, saveTo, detail);
+					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, whole) : pool.fold(file, spec, packTo, detail);
 				}
 			: undefined,
 		scan: async (known) => {

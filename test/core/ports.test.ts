@@ -18,6 +18,7 @@ import { ProjectFolderFiles } from "../../src/node/project-files";
 import { StateFolder } from "../../src/node/state-folder";
 import { nodeTranscriptSource } from "../../src/node/transcript-source";
 import { VaultFolder } from "../../src/node/vault-folder";
+import { appendToPack } from "../../src/node/model-pack";
 import { VaultNoteStore } from "../../src/obsidian/vault-note-store";
 import { tempDir, TRICKY_TEXTS } from "../contracts/cases";
 import { FakeMemoryFolder } from "../fakes/memory-folder";
@@ -1075,7 +1076,7 @@ interface TranscriptStoreHarness {
 }
 
 interface TranscriptStoreOptions {
-	/** Has savePath and saved: a source may write the stored form itself. */
+	/** Has packFolder and saved: a source may write the stored form itself. */
 	savesElsewhere?: boolean;
 }
 
@@ -1198,32 +1199,45 @@ function transcriptStoreContract(name: string, make: Make<TranscriptStoreHarness
 			expect(await (await later(store)).load(entry.file.path)).toEqual(entry);
 		});
 
-		it("has savePath and saved together, or neither", async () => {
+		it("has packFolder and saved together, or neither", async () => {
 			const store = h().open();
-			expect(typeof store.savePath).toBe(typeof store.saved);
-			expect(store.savePath !== undefined).toBe(options.savesElsewhere === true);
+			expect(typeof store.packFolder).toBe(typeof store.saved);
+			expect(store.packFolder !== undefined).toBe(options.savesElsewhere === true);
 		});
 
 		if (options.savesElsewhere) {
-			it("names one save path per transcript, the same in every run", async () => {
-				const store = h().open();
-				const a = store.savePath!("/claude/projects/p/a.jsonl");
-				const b = store.savePath!("/claude/projects/p/b.jsonl");
-				expect(a).not.toBe(b);
-				expect(h().open().savePath!("/claude/projects/p/a.jsonl")).toBe(a);
+			it("names one pack folder, the same in every run", async () => {
+				expect(h().open().packFolder!()).toBe(h().open().packFolder!());
 			});
 
-			it("remembers a file whose stored form the source wrote to its save path", async () => {
+			it("remembers a file whose stored form the source appended to a pack, and finds it there in a later run", async () => {
 				const store = h().open();
-				const entry = storedTranscript(transcriptFile("/claude/projects/p/s.jsonl"));
-				const target = store.savePath!(entry.file.path);
-				await mkdir(dirname(target), { recursive: true });
-				await writeFile(target, JSON.stringify(entry));
-				await store.saved!(entry.file);
-				expect(await store.known()).toEqual([entry.file]);
+				const entries = ["a", "b", "c"].map((n) => storedTranscript(transcriptFile(`/claude/projects/p/${n}.jsonl`), `prompt ${n}`));
+				for (const entry of entries) await store.saved!(entry.file, appendToPack(store.packFolder!(), JSON.stringify(entry)));
+				expect(await store.known()).toEqual(entries.map((e) => e.file));
 				const next = await later(store);
-				expect(await next.known()).toEqual([entry.file]);
-				expect(await next.load(entry.file.path)).toEqual(entry);
+				expect(await next.known()).toEqual(entries.map((e) => e.file));
+				for (const entry of entries) expect(await next.load(entry.file.path)).toEqual(entry);
+			});
+
+			it("a packed model saved again is the saved one from then on, in this run and later ones", async () => {
+				const store = h().open();
+				const file = transcriptFile("/claude/projects/p/s.jsonl");
+				await store.saved!(file, appendToPack(store.packFolder!(), JSON.stringify(storedTranscript(file, "first"))));
+				const grown = storedTranscript({ ...file, size: 200 }, "first, then more");
+				await store.save(grown);
+				expect(await store.load(file.path)).toEqual(grown);
+				expect(await (await later(store)).load(file.path)).toEqual(grown);
+			});
+
+			it("a packed model forgotten is gone", async () => {
+				const store = h().open();
+				const file = transcriptFile("/claude/projects/p/s.jsonl");
+				await store.saved!(file, appendToPack(store.packFolder!(), JSON.stringify(storedTranscript(file))));
+				await store.forget!(file.path);
+				const next = await later(store);
+				expect(await next.load(file.path)).toBeUndefined();
+				expect(await next.known()).toEqual([]);
 			});
 		}
 	});

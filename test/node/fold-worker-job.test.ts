@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runFoldJob } from "../../src/node/fold-worker-job";
+import { readPacked } from "../../src/node/model-pack";
 import { jsonl, userText } from "../fixtures/lines";
 
 const SECRET = "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx";
@@ -20,10 +21,12 @@ describe("runFoldJob", () => {
 		const metaPath = join(dir, "agent-a1.meta.json");
 		await writeFile(path, jsonl([userText("Check the webhook", { isSidechain: true, agentId: "a1" })]));
 		await writeFile(metaPath, JSON.stringify({ agentType: "Explore", description: `Check the ${SECRET} webhook` }));
-		const saveTo = join(dir, "model.json");
+		const packTo = join(dir, "models");
 		const file = { path, projectDir: "-r-app", kind: "subagent" as const, fileId: "agent-a1", agentId: "a1", metaPath, size: 1, mtimeMs: 0, ino: 0 };
-		const result = await runFoldJob({ id: 1, file, spec: { enabled: true, extraPatterns: [], offFor: [] }, saveTo });
+		const result = await runFoldJob({ id: 1, file, spec: { enabled: true, extraPatterns: [], offFor: [] }, packTo });
 		expect(result.saved?.meta).toEqual({ agentType: "Explore", description: "Check the [redacted:slack-token] webhook", worktreePath: undefined });
-		expect(await readFile(saveTo, "utf8")).not.toContain(SECRET);
+		const stored = await readPacked(packTo, result.saved!.at!);
+		expect(JSON.parse(stored).meta.description).toBe("Check the [redacted:slack-token] webhook");
+		expect(await readFile(join(packTo, result.saved!.at!.pack), "utf8")).not.toContain(SECRET);
 	});
 });

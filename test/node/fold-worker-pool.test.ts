@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateSettings } from "../../src/core/settings";
 import { FoldWorkerPool } from "../../src/node/fold-worker-pool";
 import { VaultSync } from "../../src/node/vault-sync";
+import { StateFolder } from "../../src/node/state-folder";
 import { MemoryNotes } from "../fakes/memory-notes";
 
 /**
@@ -40,10 +41,11 @@ async function syncWith(pool: FoldWorkerPool | undefined, stateDir: string, note
 	return { report, notes };
 }
 
-async function modelFiles(stateDir: string): Promise<Map<string, string>> {
-	const folder = join(stateDir, "models");
-	const names = (await readdir(folder)).sort();
-	return new Map(await Promise.all(names.map(async (n) => [n, await readFile(join(folder, n), "utf8")] as const)));
+/** Every stored model, by transcript path, as a later run loads it (from its own file or a pack). */
+async function storedModels(stateDir: string): Promise<Map<string, unknown>> {
+	const store = new StateFolder(stateDir);
+	const paths = (await store.known()).map((f) => f.path).sort();
+	return new Map(await Promise.all(paths.map(async (p) => [p, await store.load(p)] as const)));
 }
 
 describe("fold worker pool", () => {
@@ -57,10 +59,16 @@ describe("fold worker pool", () => {
 		expect(threaded.report.errors).toEqual([]);
 		expect(threaded.report.notesWritten.length).toBeGreaterThan(4);
 		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
-		const threadedModels = await modelFiles(join(dir, "threaded"));
-		expect(threadedModels.size).toBe((await modelFiles(join(dir, "inline"))).size);
-		for (const [name, text] of await modelFiles(join(dir, "inline"))) expect(JSON.parse(threadedModels.get(name) ?? "null")).toEqual(JSON.parse(text));
-		expect((await readdir(join(dir, "threaded", "models"))).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+		const threadedModels = await storedModels(join(dir, "threaded"));
+		const inlineModels = await storedModels(join(dir, "inline"));
+		expect(threadedModels.size).toBeGreaterThan(4);
+		expect([...threadedModels.values()].every((m) => m !== undefined)).toBe(true);
+		expect(threadedModels).toEqual(inlineModels);
+		// The workers' models went to packs, a few files for all of them.
+		const files = await readdir(join(dir, "threaded", "models"));
+		expect(files.filter((n) => n.endsWith(".tmp"))).toEqual([]);
+		expect(files.filter((n) => n.startsWith("pack-")).length).toBeGreaterThan(0);
+		expect(files.filter((n) => n.startsWith("pack-")).length).toBeLessThan(threadedModels.size);
 	});
 
 	it("leaves models a later run loads: nothing is read or written again", async () => {
@@ -89,7 +97,7 @@ describe("fold worker pool", () => {
 		const inline = await syncWith(undefined, join(dir, "inline-2"));
 		expect(threaded.report.errors).toEqual([]);
 		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
-		for (const [name, text] of await modelFiles(join(dir, "inline-2"))) expect(JSON.parse((await modelFiles(join(dir, "broken"))).get(name) ?? "null")).toEqual(JSON.parse(text));
+		expect(await storedModels(join(dir, "broken"))).toEqual(await storedModels(join(dir, "inline-2")));
 	});
 
 	it("ends idle workers, and starts them again for the next job", async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StateFolder } from "../../src/node/state-folder";
+import { appendToPack } from "../../src/node/model-pack";
 import { emptySyncState, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
 
 let dir: string;
@@ -119,5 +120,57 @@ describe("state folder: the Sessions view's catalog", () => {
 		expect((await new StateFolder(dir).loadCatalog())["/t/1.jsonl"]).toMatchObject({ notePath: "AI Conversations/one.md", digest: { title: "one" } });
 		await rm(join(dir, "sync-state.json"));
 		expect(await new StateFolder(dir).loadCatalog()).toEqual({});
+	});
+});
+
+describe("state folder: models packed by the threads that folded them", () => {
+	const file = (name: string) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size: 10, mtimeMs: 1, ino: 1 });
+	const stored = (name: string, prompt = "hi") => ({ file: file(name), cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: name, prompt } as never });
+
+	it("a pack no entry names any more goes at the next flush that changes packs; one of this process stays", async () => {
+		const first = new StateFolder(dir);
+		for (const n of ["a", "b"]) await first.saved(file(n), appendToPack(first.packFolder(), JSON.stringify(stored(n))));
+		await first.flush(emptySyncState());
+		const [pack] = (await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-"));
+		// Another process's pack, left by a run killed before its flush: named by no entry.
+		const orphan = pack!.replace(/^pack-\d+-/, "pack-999999999-");
+		await writeFile(join(dir, "models", orphan), `${JSON.stringify(stored("z"))}\n`);
+		const later = new StateFolder(dir);
+		await later.loadState();
+		for (const n of ["a", "b"]) await later.save(stored(n, "grown"));
+		await later.flush(emptySyncState());
+		const left = (await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-"));
+		// This process's own pack is named by nothing now, but a thread of it may still append to it.
+		expect(left).toEqual([pack]);
+		expect((await new StateFolder(dir).load(file("a").path))?.model).toEqual({ fileId: "a", prompt: "grown" });
+	});
+
+	it("a pack that is gone gives the model's own file, or nothing (the transcript is read again)", async () => {
+		const store = new StateFolder(dir);
+		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
+		await store.flush(emptySyncState());
+		for (const n of (await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-"))) await rm(join(dir, "models", n));
+		expect(await new StateFolder(dir).load(file("a").path)).toBeUndefined();
+	});
+
+	it("models packed by a run killed before its flush are not known: their transcripts are read again", async () => {
+		const store = new StateFolder(dir);
+		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
+		const next = new StateFolder(dir);
+		expect(await next.known()).toEqual([]);
+		expect(await next.load(file("a").path)).toBeUndefined();
+	});
+
+	it("packs.json is merged at flush: a run holding an older view changes only its own entries", async () => {
+		const one = new StateFolder(dir);
+		const two = new StateFolder(dir);
+		await one.loadState();
+		await two.loadState();
+		await one.saved(file("a"), appendToPack(one.packFolder(), JSON.stringify(stored("a"))));
+		await one.flush(emptySyncState());
+		await two.saved(file("b"), appendToPack(two.packFolder(), JSON.stringify(stored("b"))));
+		await two.flush(emptySyncState());
+		const index = JSON.parse(await readFile(join(dir, "models", "packs.json"), "utf8")) as Record<string, unknown>;
+		expect(Object.keys(index).sort()).toEqual([file("a").path, file("b").path]);
 	});
 });

@@ -21,8 +21,8 @@ export interface FoldedWhole {
 	model: SerializedSession;
 	/** Digest and prompt terms of a session (not of a sub-agent), made with no summary title. */
 	prepared?: PreparedSession;
-	/** Set when the stored form was written by the folding thread (with this meta in it). */
-	saved?: { meta: SubagentMeta | undefined };
+	/** Set when the stored form was written by the folding thread (with this meta in it), and where. */
+	saved?: { meta: SubagentMeta | undefined; at?: PackedAt };
 	/** The session's conversation section at the detail asked for (`renderConversation`, no sub-agents). */
 	conversation?: string;
 	/** Set when `model` is the partial form (`partialModel`): the whole one is in the store. */
@@ -47,6 +47,13 @@ export function partialModel(model: SerializedSession): SerializedSession {
 		}
 	}
 	return { ...model, events };
+}
+
+/** Where a stored form was appended: a pack file (by name, in the store's folder for them), its bytes from `offset`. */
+export interface PackedAt {
+	pack: string;
+	offset: number;
+	length: number;
 }
 
 /** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */

@@ -271,7 +271,7 @@ export class TranscriptIndex {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			// A session's sub-agents are linked here, later: its conversation is rendered here then.
 			const conversationAt = file.kind === "session" && !this.mayHaveSubagents(file) ? detail : undefined;
-			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.savePath?.(file.path) : undefined, conversationAt);
+			const folded = await this.source.foldWhole(file, spec, this.store?.saved ? this.store.packFolder?.() : undefined, conversationAt);
 			prepared = folded.prepared;
 			saved = folded.saved;
 			conversation = folded.conversation;
@@ -314,7 +314,7 @@ export class TranscriptIndex {
 			await this.store.saved?.(stamp);
 		}
 		else if (this.store) {
-			if (saved && this.store.saved) await this.store.saved(stamped);
+			if (saved && this.store.saved) await this.store.saved(stamped, saved.at);
 			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(stamped, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
 			this.stored.add(file.path);
 		}

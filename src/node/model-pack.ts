@@ -1,0 +1,62 @@
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
+import { threadId } from "node:worker_threads";
+import type { PackedAt } from "../core/ingest/fold-whole";
+
+/**
+ * Stored models appended to a pack, one file per thread and run, instead of a file each: a first
+ * sync of a thousand sessions creates a few files, not a thousand (measured on the bench tree:
+ * creating the model files was most of the workers' system time, and on ext4 a file is dearer to
+ * create the more files were deleted nearby lately). A pack is only ever appended to, by the thread
+ * that made it; what is in it is found by the offsets the store keeps (`StateFolder`).
+ */
+let current: { folder: string; name: string; fd: number; size: number } | undefined;
+let made = 0;
+
+/** Appends `text` (one stored model, JSON) to this thread's pack in `folder`; where it went. */
+export function appendToPack(folder: string, text: string): PackedAt {
+	if (current?.folder !== folder) {
+		if (current) closeSync(current.fd);
+		mkdirSync(folder, { recursive: true });
+		const name = `pack-${process.pid}-${threadId}-${Date.now().toString(36)}${(++made).toString(36)}.jsonl`;
+		current = { folder, name, fd: openSync(join(folder, name), "a"), size: 0 };
+	}
+	const pack = current;
+	const bytes = Buffer.from(`${text}\n`, "utf8");
+	try {
+		for (let done = 0; done < bytes.length; ) done += writeSync(pack.fd, bytes, done, bytes.length - done);
+	} catch (error) {
+		// Half a line may be in it now: the next model starts a pack of its own.
+		closeSync(pack.fd);
+		current = undefined;
+		throw error;
+	}
+	const at = { pack: pack.name, offset: pack.size, length: bytes.length - 1 };
+	pack.size += bytes.length;
+	return at;
+}
+
+/** The text at `at` in a pack of `folder`. */
+export async function readPacked(folder: string, at: PackedAt): Promise<string> {
+	if (!isPackName(at.pack) || !Number.isSafeInteger(at.offset) || !Number.isSafeInteger(at.length) || at.offset < 0 || at.length < 0) throw new Error("not a pack location");
+	const file = await open(join(folder, at.pack), "r");
+	try {
+		const bytes = Buffer.alloc(at.length);
+		const { bytesRead } = await file.read(bytes, 0, at.length, at.offset);
+		if (bytesRead !== at.length) throw new Error(`${at.pack} is shorter than its index says`);
+		return bytes.toString("utf8");
+	} finally {
+		await file.close();
+	}
+}
+
+/** What packs are named (a name from elsewhere never becomes a path). */
+export function isPackName(name: unknown): name is string {
+	return typeof name === "string" && /^pack-\d+-\d+-[0-9a-z]+\.jsonl$/.test(name);
+}
+
+/** Whether a pack was made by this process (it may still be appended to). */
+export function isOwnPack(name: string): boolean {
+	return name.startsWith(`pack-${process.pid}-`);
+}
