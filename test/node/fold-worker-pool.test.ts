@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +9,7 @@ import { FoldWorkerPool } from "../../src/node/fold-worker-pool";
 import { VaultSync } from "../../src/node/vault-sync";
 import { StateFolder } from "../../src/node/state-folder";
 import { MemoryNotes } from "../fakes/memory-notes";
+import { assistant, jsonl, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
 /**
  * The CLI folds new transcripts on worker threads, which also write the stored models. Whatever
@@ -69,6 +70,30 @@ describe("fold worker pool", () => {
 		expect(files.filter((n) => n.endsWith(".tmp"))).toEqual([]);
 		expect(files.filter((n) => n.startsWith("pack-")).length).toBeGreaterThan(0);
 		expect(files.filter((n) => n.startsWith("pack-")).length).toBeLessThan(threadedModels.size);
+	});
+
+	it("a session a worker digested and a summary in another file titles is digested again from its whole model, as on the calling thread", async () => {
+		const tree = join(dir, "summary-tree");
+		const folder = join(tree, "-home-dev-shop-api");
+		await mkdir(folder, { recursive: true });
+		const one = "aaaaaaaa-0000-4000-8000-000000000001";
+		// Long enough to go to a worker (small files are folded on the calling thread), with a command its digest names.
+		const answer = `Fixed: ${"the session cookie now renews before it expires. ".repeat(900)}`;
+		await writeFile(join(folder, "aaaaaaaa-0000-4000-8000-000000000001.jsonl"), jsonl([userText("fix the login bug", { uuid: "u-login", sessionId: one }), assistant(text("Looking at the cookie code."), { sessionId: one }), assistant(toolUse("t1", "Bash", { command: "npm test -- login" }), { sessionId: one }), toolResult("t1", "1 passing", { sessionId: one }), assistant(text(answer), { sessionId: one })]));
+		await writeFile(join(folder, "aaaaaaaa-0000-4000-8000-000000000002.jsonl"), jsonl([{ type: "summary", summary: "Login cookie renewal", leafUuid: "u-login" }, userText("and now the logout", { sessionId: "aaaaaaaa-0000-4000-8000-000000000002", timestamp: "2026-11-21T10:00:00.000Z" }), assistant(text(answer), { sessionId: "aaaaaaaa-0000-4000-8000-000000000002", timestamp: "2026-11-21T10:00:01.000Z" })]));
+		const run = async (pool: FoldWorkerPool | undefined, stateDir: string) => {
+			const notes = new MemoryNotes();
+			const report = await new VaultSync(tree, stateDir, notes, { pool }).run(migrateSettings({}).settings);
+			return { report, notes };
+		};
+		const pool = FoldWorkerPool.at(script);
+		const threaded = await run(pool, join(dir, "summary-threaded"));
+		await pool?.close();
+		const inline = await run(undefined, join(dir, "summary-inline"));
+		expect(threaded.report.errors).toEqual([]);
+		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
+		expect([...threaded.notes.files.keys()].some((p) => p.includes("Login cookie renewal"))).toBe(true);
+		expect(await storedModels(join(dir, "summary-threaded"))).toEqual(await storedModels(join(dir, "summary-inline")));
 	});
 
 	it("leaves models a later run loads: nothing is read or written again", async () => {
