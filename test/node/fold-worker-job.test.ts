@@ -26,7 +26,7 @@ describe("runFoldJob", () => {
 		const result = await runFoldJob({ id: 1, file, spec: { enabled: true, extraPatterns: [], offFor: [] }, packTo });
 		expect(result.saved?.meta).toEqual({ agentType: "Explore", description: "Check the [redacted:slack-token] webhook", worktreePath: undefined });
 		const stored = await readPacked(packTo, result.saved!.at!);
-		expect(JSON.parse(stored).meta.description).toBe("Check the [redacted:slack-token] webhook");
+		expect((JSON.parse(stored) as { meta: { description: string } }).meta.description).toBe("Check the [redacted:slack-token] webhook");
 		expect(await readFile(join(packTo, result.saved!.at!.pack), "utf8")).not.toContain(SECRET);
 	});
 });
