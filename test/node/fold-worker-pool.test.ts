@@ -113,6 +113,16 @@ describe("fold worker pool", () => {
 		await pool.close();
 	});
 
+	it("a worker holds its next job while it folds one: a failed one fails alone, the others come back", async () => {
+		const pool = FoldWorkerPool.at(script, 1)!;
+		const session = (name: string) => ({ path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session" as const, projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 });
+		const [first, missing, last] = await Promise.allSettled([pool.fold(session("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01"), undefined), pool.fold({ ...session("x"), path: join(dir, "missing.jsonl") }, undefined), pool.fold(session("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02"), undefined)]);
+		await pool.close();
+		expect(first.status === "fulfilled" && first.value.model.fileId).toBe("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01");
+		expect(missing.status === "rejected" && String(missing.reason)).toMatch(/ENOENT/);
+		expect(last.status === "fulfilled" && last.value.model.fileId).toBe("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02");
+	});
+
 	it("folds on the calling thread when its workers cannot start, with the same result", async () => {
 		const broken = join(dir, "broken-worker.cjs");
 		await writeFile(broken, 'throw new Error("no worker here");\n');
