@@ -5,7 +5,7 @@ import { serializeSession, type SerializedSession, type SessionEvent } from "../
 import { renderConversation } from "../notes/render-session-note";
 import type { DetailLevel } from "../settings";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
-import { prepareSession, type PreparedSession } from "./prepare-session";
+import { prepareSession, promptFactQuotes, type PreparedSession } from "./prepare-session";
 import { redactModelInPlace } from "./redact-model";
 import { redactorFor, type RedactionSpec } from "./redaction-policy";
 
@@ -86,7 +86,8 @@ export async function foldWholeTranscript(
 	);
 	endRead(model);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
-	const prepared = file.kind === "session" ? prepareSession(model, undefined, file.projectDir) : undefined;
+	// Every prompt of a session read whole is new: the sentences that may be facts are found here too.
+	const prepared = file.kind === "session" ? { ...prepareSession(model, undefined, file.projectDir), factQuotes: promptFactQuotes(model) } : undefined;
 	const conversation = file.kind === "session" && detail !== undefined && detail !== "digest" ? renderConversation({ file, model, subagents: [] }, detail) : undefined;
 	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared, ...(conversation === undefined ? {} : { conversation }) };
 }

@@ -3,6 +3,7 @@ import { termOccurrences, topicSignals, type TermOccurrence, type TopicSignal } 
 import { baseName, safeFileName } from "../notes/note-name";
 import type { SessionModel } from "../transcript/session-model";
 import { promptsOf } from "../transcript/session-queries";
+import { factQuotes, type FactQuote } from "../memory/propose-facts";
 
 /** The per-session work that needs only the session itself: done as soon as it is read. */
 export interface PreparedSession {
@@ -13,6 +14,8 @@ export interface PreparedSession {
 	/** The project name the signals were worked out for. */
 	project: string;
 	signals: readonly TopicSignal[];
+	/** Of each typed prompt in order, `factQuotes` (made where a whole session is read, every prompt of it new). */
+	factQuotes?: readonly (readonly FactQuote[])[];
 }
 
 /**
@@ -41,6 +44,13 @@ function signalsOf(project: string, digest: SessionDigest): TopicSignal[] {
 /** The project's folder name in the vault: the last part of its path. */
 function projectName(projectPath: string | undefined, projectDir: string): string {
 	return safeFileName(baseName(projectPath ?? projectDir), "Unknown project");
+}
+
+/** `factQuotes` of each typed prompt, in order (what `planProposals` weighs). */
+export function promptFactQuotes(model: SessionModel): FactQuote[][] {
+	return promptsOf(model)
+		.filter((p) => p.kind === "prompt")
+		.map((p) => factQuotes(p.text));
 }
 
 /** What the user typed, as keyword material: the start of each prompt, a bounded amount in all (pasted logs are not topics). */

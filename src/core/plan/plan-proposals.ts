@@ -1,5 +1,5 @@
 import { readFact, renderFact, splitFrontmatter } from "../memory/fact-file";
-import { proposeFacts, type ExistingFact } from "../memory/propose-facts";
+import { proposeFacts, type ExistingFact, type FactQuote } from "../memory/propose-facts";
 import { wikiLink } from "../notes/links";
 import type { SessionModel } from "../transcript/session-model";
 import { promptsOf } from "../transcript/session-queries";
@@ -25,10 +25,10 @@ export interface FolderTexts {
  * Updates `state.proposed` and the session records' `facts` (for their notes to link).
  * @param folders the memory folder texts of each session's project, by project identity.
  */
-export function planProposals(state: SyncState, sessions: readonly { path: string; record: SessionRecord; model: SessionModel }[], folders: ReadonlyMap<string, FolderTexts>): PlannedWrite[] {
+export function planProposals(state: SyncState, sessions: readonly { path: string; record: SessionRecord; model: SessionModel; quotes?: readonly (readonly FactQuote[])[] }[], folders: ReadonlyMap<string, FolderTexts>): PlannedWrite[] {
 	const writes: PlannedWrite[] = [];
 	const known = new Map<string, { existing: ExistingFact[]; taken: Set<string> }>();
-	for (const { path, record, model } of sessions) {
+	for (const { path, record, model, quotes } of sessions) {
 		const key = record.projectKey ?? record.project;
 		const texts = folders.get(key);
 		if (!texts) continue;
@@ -40,7 +40,7 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 		const proposed = (state.proposed[key] ??= []);
 		const prompts = promptsOf(model)
 			.filter((p) => p.kind === "prompt")
-			.map((p, index) => ({ text: p.text, timestamp: p.timestamp, index }));
+			.map((p, index) => ({ text: p.text, timestamp: p.timestamp, index, ...(quotes?.[index] ? { quotes: quotes[index] } : {}) }));
 		// Only prompts typed since the last look: the earlier ones were weighed already.
 		const fresh = prompts.filter((p) => p.index >= (record.proposedPrompts ?? 0));
 		record.proposedPrompts = prompts.length;

@@ -24,7 +24,7 @@ export type Identities = ReadonlyMap<string, ResolvedFolder | undefined>;
 export interface SessionScope {
 	/** The next state (a copy: the input state is left as it was). */
 	state: SyncState;
-	/** Sessions of this sync with something in them, recorded. */
+	/** Sessions of this sync with something in them, recorded; in start order (then transcript path). */
 	live: SessionWithAgents[];
 	/** Digest and terms of each live session. */
 	ready: Map<string, PreparedSession>;
@@ -166,7 +166,8 @@ export function scopeSessions(input: {
 		if (key) indexes.add(key);
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
-	return { state, live, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }) };
+	// In start order: what depends on the order (which of two sessions proposes a fact both state) never depends on the order files were read in.
+	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }) };
 }
 
 /**

@@ -81,7 +81,7 @@ export function planSync(input: PlanInput): SyncPlan {
 	// Facts the user stated in these sessions wait in their project's inbox, linked from the notes.
 	const folders = new Map<string, FolderTexts>();
 	for (const [key, texts] of existing.memory) folders.set(key, { folder: memoryPath(state, settings, key), facts: texts.facts, inbox: texts.inbox });
-	plan.writes.push(...planProposals(state, scope.live.flatMap((s) => { const record = state.sessions[s.file.path]; return record ? [{ path: s.file.path, record, model: s.model }] : []; }), folders));
+	plan.writes.push(...planProposals(state, scope.live.flatMap((s) => { const record = state.sessions[s.file.path]; const quotes = scope.ready.get(s.file.path)?.factQuotes; return record ? [{ path: s.file.path, record, model: s.model, ...(quotes ? { quotes } : {}) }] : []; }), folders));
 
 	const written = new Map<string, boolean | undefined>();
 	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ExistingFact, type FactType, proposeFacts, sentencesOf } from "../../../src/core/memory/propose-facts";
+import { type ExistingFact, type FactType, factQuotes, proposeFacts, sentencesOf } from "../../../src/core/memory/propose-facts";
 
 function propose(text: string, existing: ExistingFact[] = [], rejected?: Set<string>) {
 	return proposeFacts([{ text, index: 0, uuid: "u-0" }], existing, rejected);
@@ -166,6 +166,16 @@ describe("proposeFacts: what it proposes", () => {
 		const found = PROPOSES.filter(([prompt]) => propose(prompt).length === 1).length;
 		const junk = PROPOSES_NOTHING.filter(([, prompt]) => propose(prompt).length > 0).length;
 		expect([found, junk]).toEqual([PROPOSES.length, 0]);
+	});
+});
+
+describe("proposeFacts: sentences found ahead", () => {
+	it("proposes the same from each prompt's factQuotes made ahead (where the session was read) as from the prompts alone", () => {
+		const texts = [...PROPOSES.map(([p]) => p), ...PROPOSES_NOTHING.map(([, p]) => p)];
+		const prompts = texts.map((text, index) => ({ text, index, uuid: `u-${index}` }));
+		const ahead = prompts.map((p) => ({ ...p, quotes: factQuotes(p.text) }));
+		expect(proposeFacts(ahead, [])).toEqual(proposeFacts(prompts, []));
+		expect(proposeFacts(ahead, []).length).toBe(PROPOSES.length);
 	});
 });
 

@@ -57,6 +57,19 @@ const folders = () => [...new Set([...notes.files.keys()].filter((p) => p.starts
 const sessionNotesIn = (folder: string) => [...notes.files.keys()].filter((p) => p.startsWith(`AI Conversations/${folder}/`) && /\/\d{4}-/.test(p));
 
 describe("projects are repositories", () => {
+	it("of two sessions that state one fact, the one started first proposes it, whatever order they are read in", async () => {
+		const rule = "From now on always use pnpm, never npm.";
+		const earlier = session("/w/shop", rule, "2026-11-20T10:00:00.000Z");
+		// Longer, so read first (the biggest files are read first).
+		const later = transcripts.put("-w-shop", "later-aaaa-4000-8000-000000000009", jsonl([userText(rule, { sessionId: "later", cwd: "/w/shop", timestamp: "2026-11-21T10:00:00.000Z" }), assistant(text(`Done: ${"x".repeat(5000)}`), { sessionId: "later", cwd: "/w/shop", timestamp: "2026-11-21T10:00:01.000Z" })]));
+		await runSync(deps(settings()));
+		const facts = [...notes.files].filter(([p]) => p.includes("/_inbox/"));
+		expect(facts).toHaveLength(1);
+		const noteOf = (path: string) => notes.files.get(state.sessions[path]!.notePath)!;
+		expect(noteOf(earlier)).toContain("Facts: [[");
+		expect(noteOf(later)).not.toContain("Facts: [[");
+	});
+
 	it("keeps five repositories called `cli` apart: a folder and an index each, no links across", async () => {
 		const cwds = ["/Users/alex/workspace/cli", "/Users/soph/Work/entire/devenv/cli", "/home/kim/src/cli", "/srv/tools/cli", "C:\\Users\\pat\\cli"];
 		cwds.forEach((cwd, i) => session(cwd, `Fix bug number ${i + 1} in the parser`, `2026-03-0${i + 1}T10:00:00.000Z`));
