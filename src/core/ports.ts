@@ -86,6 +86,8 @@ export interface TranscriptSource {
 	 * form of its model may come back (`FoldedWhole.partial`).
 	 */
 	foldWhole?(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole>;
+	/** Optional: whether `foldWhole` folds this file on the calling thread (a small one), not elsewhere. */
+	foldsHere?(file: TranscriptFile): boolean;
 }
 
 /** One transcript's folded state, stored between runs so a later run reads only appended bytes. */

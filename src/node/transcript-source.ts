@@ -54,6 +54,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, whole) : pool.fold(file, spec, packTo, detail);
 				}
 			: undefined,
+		foldsHere: pool ? (file) => opencodeOf(file.path) !== undefined || file.size < FOLD_HERE_BYTES : undefined,
 		scan: async (known) => {
 			const where = roots();
 			prefetched = new Map();

@@ -229,7 +229,12 @@ export class TranscriptIndex {
 	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
-		const queue = [...files].sort((a, b) => b.size - a.size);
+		// Files folded on this thread come right after the first few that go elsewhere: this thread
+		// folds them while the others fold those, rather than alone once they are done.
+		const sorted = [...files].sort((a, b) => b.size - a.size);
+		const here = this.source.foldsHere ? sorted.filter((f) => this.source.foldsHere!(f)) : [];
+		const elsewhere = here.length === 0 ? sorted : sorted.filter((f) => !this.source.foldsHere!(f));
+		const queue = [...elsewhere.slice(0, READ_CONCURRENCY / 2), ...here, ...elsewhere.slice(READ_CONCURRENCY / 2)];
 		// A few files in flight, so parsing one overlaps reading the next. Taken by position: `shift`
 		// moves the whole rest of a long queue each time (tens of thousands of files).
 		let next = 0;
