@@ -41,8 +41,8 @@ export class StateFolder implements TranscriptStore {
 	/** The session files on disk as this run knows them, with the records each holds. */
 	private readonly sessionFiles = new Map<string, { records: Map<string, SessionRecord> }>();
 	private generation = 0;
-	/** Where packed models are, as `models/packs.json` said when this run first looked. */
-	private packs: Map<string, PackedAt> | undefined;
+	/** Where packed models are, as `models/packs.json` said when this run first looked (one read, however many ask at once). */
+	private packs: Promise<Map<string, PackedAt>> | undefined;
 	/** This run's changes to it (null: no longer packed), merged into the file as it is at `flush`. */
 	private readonly packChanges = new Map<string, PackedAt | null>();
 
@@ -67,7 +67,7 @@ export class StateFolder implements TranscriptStore {
 
 	async save(entry: StoredTranscript, json?: string): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
-		if ((await this.packMap()).has(entry.file.path)) this.setPacked(entry.file.path, null);
+		if ((await this.packMap()).has(entry.file.path)) await this.setPacked(entry.file.path, null);
 		// Serialized now (the model folds further later); written in the background, a few at a time.
 		const path = this.modelPath(entry.file.path);
 		const text = json ?? JSON.stringify(entry);
@@ -89,15 +89,12 @@ export class StateFolder implements TranscriptStore {
 
 	async saved(file: TranscriptFile, at?: PackedAt): Promise<void> {
 		(await this.fileMap()).set(file.path, file);
-		if (at) {
-			await this.packMap();
-			this.setPacked(file.path, at);
-		}
+		if (at) await this.setPacked(file.path, at);
 	}
 
 	async forget(path: string): Promise<void> {
 		(await this.fileMap()).delete(path);
-		if ((await this.packMap()).has(path)) this.setPacked(path, null);
+		if ((await this.packMap()).has(path)) await this.setPacked(path, null);
 		const model = this.modelPath(path);
 		await this.lastWrite.get(model);
 		await rm(model, { force: true });
@@ -232,15 +229,16 @@ export class StateFolder implements TranscriptStore {
 		return join(this.modelsDir(), `${hash53(path).toString(36)}.json`);
 	}
 
-	private async packMap(): Promise<Map<string, PackedAt>> {
-		this.packs ??= packIndexOf(await readJsonOnly(join(this.modelsDir(), PACK_INDEX)));
+	private packMap(): Promise<Map<string, PackedAt>> {
+		this.packs ??= readJsonOnly(join(this.modelsDir(), PACK_INDEX)).then(packIndexOf);
 		return this.packs;
 	}
 
-	private setPacked(path: string, at: PackedAt | null): void {
+	private async setPacked(path: string, at: PackedAt | null): Promise<void> {
 		this.packChanges.set(path, at);
-		if (at) this.packs?.set(path, at);
-		else this.packs?.delete(path);
+		const packs = await this.packMap();
+		if (at) packs.set(path, at);
+		else packs.delete(path);
 	}
 
 	/**
@@ -258,7 +256,7 @@ export class StateFolder implements TranscriptStore {
 		}
 		await writeFileReplacing(index, JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
-		this.packs = merged;
+		this.packs = Promise.resolve(merged);
 		const named = new Set([...merged.values()].map((at) => at.pack));
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
 			if (isPackName(name) && !named.has(name) && !isOwnPack(name)) await rm(join(this.modelsDir(), name), { force: true }).catch(() => undefined);

@@ -174,3 +174,17 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect(Object.keys(index).sort()).toEqual([file("a").path, file("b").path]);
 	});
 });
+
+describe("state folder: pack entries recorded at once", () => {
+	it("entries recorded all at once, before the index is first read, are all found in this run and the next", async () => {
+		const file = (name: string) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size: 10, mtimeMs: 1, ino: 1 });
+		const stored = (name: string) => ({ file: file(name), cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: name } as never });
+		const store = new StateFolder(dir);
+		const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
+		await Promise.all(names.map((n) => store.saved(file(n), appendToPack(store.packFolder(), JSON.stringify(stored(n))))));
+		for (const n of names) expect((await store.load(file(n).path))?.file.path).toBe(file(n).path);
+		await store.flush(emptySyncState());
+		const next = new StateFolder(dir);
+		for (const n of names) expect((await next.load(file(n).path))?.file.path).toBe(file(n).path);
+	});
+});
