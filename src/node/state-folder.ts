@@ -53,7 +53,17 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	async load(path: string): Promise<StoredTranscript | undefined> {
-		const at = (await this.packMap()).get(path);
+		const found = await this.loadWith(await this.packMap(), path);
+		if (found || this.packChanges.size > 0) return found;
+		// A reader that lives long (the Sessions view) may hold an index older than a sync that packed this model since.
+		const fresh = packIndexOf(await readJsonOnly(join(this.modelsDir(), PACK_INDEX)));
+		if (!fresh.has(path)) return undefined;
+		this.packs = Promise.resolve(fresh);
+		return this.loadWith(fresh, path);
+	}
+
+	private async loadWith(packs: ReadonlyMap<string, PackedAt>, path: string): Promise<StoredTranscript | undefined> {
+		const at = packs.get(path);
 		if (at) {
 			const packed = await readPacked(this.modelsDir(), at).then((text) => JSON.parse(text) as unknown, () => undefined);
 			if (isStoredTranscript(packed) && packed.file.path === path) return packed;

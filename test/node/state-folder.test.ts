@@ -188,3 +188,15 @@ describe("state folder: pack entries recorded at once", () => {
 		for (const n of names) expect((await next.load(file(n).path))?.file.path).toBe(file(n).path);
 	});
 });
+
+describe("state folder: a reader that lives long", () => {
+	it("finds a model another process packed after this one first read the index", async () => {
+		const file = { path: "/claude/projects/p/late.jsonl", projectDir: "p", kind: "session" as const, fileId: "late", size: 10, mtimeMs: 1, ino: 1 };
+		const reader = new StateFolder(dir);
+		expect(await reader.load(file.path)).toBeUndefined();
+		const writer = new StateFolder(dir);
+		await writer.saved(file, appendToPack(writer.packFolder(), JSON.stringify({ file, cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: "late" } })));
+		await writer.flush(emptySyncState());
+		expect((await reader.load(file.path))?.file.path).toBe(file.path);
+	});
+});
