@@ -93,7 +93,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	let candidates = await index.sessions(paths);
 	// A session digested where it was folded and titled by a summary read since, or linked to a
 	// sub-agent after all, is digested again here: from its whole model.
-	const digestAgain = candidates.filter((s) => index.isPartial(s.file.path) && (s.subagents.length > 0 || summaryTitle(start, s.model) !== prepared.get(s.file.path)?.summaryTitle));
+	const digestAgain = candidates.filter((s) => index.isPartial(s.file.path) && (s.subagents.length > 0 || s.warmups !== undefined || summaryTitle(start, s.model) !== prepared.get(s.file.path)?.summaryTitle));
 	if (digestAgain.length > 0) {
 		await index.whole(digestAgain.map((s) => s.file.path));
 		candidates = await index.sessions(paths);
