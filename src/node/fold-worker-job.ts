@@ -18,7 +18,8 @@ export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: num
 	if (job.packTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
-	const at = appendToPack(job.packTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redactionKey(job.spec, result.model.cwd)));
+	const redaction = redactionKey(job.spec, result.model.cwd);
+	const at = { ...appendToPack(job.packTo, storedJson(job.file, result.cursor, JSON.stringify(result.model), meta, redaction)), redaction };
 	if (job.detail !== undefined && job.file.kind === "session") return { ...result, model: partialModel(result.model), partial: true, saved: { meta, at } };
 	return { ...result, saved: { meta, at } };
 }

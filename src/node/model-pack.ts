@@ -37,6 +37,13 @@ export function appendToPack(folder: string, text: string): PackedAt {
 	return at;
 }
 
+/** A pack about to be removed: this thread appends no more to it. */
+export function leavePack(name: string): void {
+	if (current?.name !== name) return;
+	closeSync(current.fd);
+	current = undefined;
+}
+
 /** The text at `at` in a pack of `folder`. */
 export async function readPacked(folder: string, at: PackedAt): Promise<string> {
 	if (!isPackName(at.pack) || !Number.isSafeInteger(at.offset) || !Number.isSafeInteger(at.length) || at.offset < 0 || at.length < 0) throw new Error("not a pack location");

@@ -8,7 +8,7 @@ import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { PackedAt } from "../core/ingest/fold-whole";
-import { isOwnPack, isPackName, readPacked } from "./model-pack";
+import { isOwnPack, isPackName, leavePack, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
@@ -22,7 +22,9 @@ import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usa
  * only what changed. Every write is atomic; an unchanged file is not rewritten. Models that worker
  * threads fold are appended to packs instead (`models/pack-*.jsonl`, see `appendToPack`), found by
  * `models/packs.json`; a model saved later goes to its own file and its pack entry is dropped, and
- * a pack no entry names any more is removed.
+ * a pack no entry names any more is removed. A pack that held a model forgotten (an excluded
+ * project) or redacted again (other redaction settings) is removed at once, its other models
+ * moved to files of their own: no byte of those stays behind in it.
  *
  * A session file is named by its project and the time it was written, and `sync-state.json` lists the ones
  * in use: new files are written first, the list last (one rename), old files removed after, so a
@@ -45,6 +47,8 @@ export class StateFolder implements TranscriptStore {
 	private packs: Promise<Map<string, PackedAt>> | undefined;
 	/** This run's changes to it (null: no longer packed), merged into the file as it is at `flush`. */
 	private readonly packChanges = new Map<string, PackedAt | null>();
+	/** Packs that held a model whose bytes must not stay (forgotten, or redacted again): rewritten without it at `flush`. */
+	private readonly packsToRemove = new Set<string>();
 
 	constructor(private readonly dir: string) {}
 
@@ -77,7 +81,11 @@ export class StateFolder implements TranscriptStore {
 
 	async save(entry: StoredTranscript, json?: string): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
-		if ((await this.packMap()).has(entry.file.path)) await this.setPacked(entry.file.path, null);
+		const packed = (await this.packMap()).get(entry.file.path);
+		if (packed) {
+			if (packed.redaction !== entry.redaction) this.packsToRemove.add(packed.pack);
+			await this.setPacked(entry.file.path, null);
+		}
 		// Serialized now (the model folds further later); written in the background, a few at a time.
 		const path = this.modelPath(entry.file.path);
 		const text = json ?? JSON.stringify(entry);
@@ -104,7 +112,11 @@ export class StateFolder implements TranscriptStore {
 
 	async forget(path: string): Promise<void> {
 		(await this.fileMap()).delete(path);
-		if ((await this.packMap()).has(path)) await this.setPacked(path, null);
+		const packed = (await this.packMap()).get(path);
+		if (packed) {
+			this.packsToRemove.add(packed.pack);
+			await this.setPacked(path, null);
+		}
 		const model = this.modelPath(path);
 		await this.lastWrite.get(model);
 		await rm(model, { force: true });
@@ -264,13 +276,22 @@ export class StateFolder implements TranscriptStore {
 			if (at) merged.set(path, at);
 			else merged.delete(path);
 		}
+		// The other models of a pack to remove get files of their own first (a kill before the index is written loses nothing).
+		for (const [path, at] of [...merged]) {
+			if (!this.packsToRemove.has(at.pack)) continue;
+			await writeFileReplacing(this.modelPath(path), await readPacked(this.modelsDir(), at));
+			merged.delete(path);
+		}
 		await writeFileReplacing(index, JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
 		this.packs = Promise.resolve(merged);
 		const named = new Set([...merged.values()].map((at) => at.pack));
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
-			if (isPackName(name) && !named.has(name) && !isOwnPack(name)) await rm(join(this.modelsDir(), name), { force: true }).catch(() => undefined);
+			if (!isPackName(name) || named.has(name) || (isOwnPack(name) && !this.packsToRemove.has(name))) continue;
+			leavePack(name);
+			await rm(join(this.modelsDir(), name), { force: true }).catch(() => undefined);
 		}
+		this.packsToRemove.clear();
 	}
 
 	private async readJson(path: string): Promise<unknown> {
@@ -314,7 +335,7 @@ function packIndexOf(raw: unknown): Map<string, PackedAt> {
 	if (typeof raw !== "object" || raw === null) return out;
 	for (const [path, at] of Object.entries(raw as Record<string, unknown>)) {
 		const a = at as Partial<PackedAt> | null;
-		if (a && isPackName(a.pack) && Number.isSafeInteger(a.offset) && Number.isSafeInteger(a.length)) out.set(path, { pack: a.pack, offset: a.offset!, length: a.length! });
+		if (a && isPackName(a.pack) && Number.isSafeInteger(a.offset) && Number.isSafeInteger(a.length)) out.set(path, { pack: a.pack, offset: a.offset!, length: a.length!, ...(typeof a.redaction === "string" ? { redaction: a.redaction } : {}) });
 	}
 	return out;
 }

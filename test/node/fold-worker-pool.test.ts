@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -94,6 +94,24 @@ describe("fold worker pool", () => {
 		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
 		expect([...threaded.notes.files.keys()].some((p) => p.includes("Login cookie renewal"))).toBe(true);
 		expect(await storedModels(join(dir, "summary-threaded"))).toEqual(await storedModels(join(dir, "summary-inline")));
+	});
+
+	it("a project excluded after its sessions were packed keeps no byte of them in the state", async () => {
+		const tree = join(dir, "exclude-tree");
+		const folder = join(tree, "-home-dev-secret-app");
+		await mkdir(folder, { recursive: true });
+		const id = "bbbbbbbb-0000-4000-8000-000000000001";
+		const marker = "PRIVATE-PROJECT-DETAIL ".repeat(2000);
+		await writeFile(join(folder, `${id}.jsonl`), jsonl([userText("look at the secret app", { sessionId: id, cwd: "/home/dev/secret-app" }), assistant(text(marker), { sessionId: id, cwd: "/home/dev/secret-app" })]));
+		const stateDir = join(dir, "exclude-state");
+		const pool = FoldWorkerPool.at(script);
+		const run = (settings: ReturnType<typeof migrateSettings>["settings"]) => new VaultSync(tree, stateDir, new MemoryNotes(), { pool }).run(settings);
+		await run(migrateSettings({}).settings);
+		const stateText = async () => (await Promise.all((await readdir(join(stateDir, "models"))).map((n) => readFile(join(stateDir, "models", n), "utf8")))).join("");
+		expect(await stateText()).toContain("PRIVATE-PROJECT-DETAIL");
+		await run(migrateSettings({ excludedProjects: ["/home/dev/secret-app"] }).settings);
+		await pool?.close();
+		expect(await stateText()).not.toContain("PRIVATE-PROJECT-DETAIL");
 	});
 
 	it("leaves models a later run loads: nothing is read or written again", async () => {

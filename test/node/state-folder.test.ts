@@ -200,3 +200,46 @@ describe("state folder: a reader that lives long", () => {
 		expect((await reader.load(file.path))?.file.path).toBe(file.path);
 	});
 });
+
+describe("state folder: no byte of a forgotten or redacted-again model stays in a pack", () => {
+	const file = (name: string) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size: 10, mtimeMs: 1, ino: 1 });
+	const stored = (name: string, text: string, redaction = "on:[]") => ({ file: file(name), cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: name, text } as never, redaction });
+	const packBytes = async () => {
+		const names = (await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-"));
+		return (await Promise.all(names.map((n) => readFile(join(dir, "models", n), "utf8")))).join("");
+	};
+	const packTwo = async (store: StateFolder) => {
+		for (const [n, text] of [["kept", "KEEP-ME"], ["gone", "SECRET-TEXT"]] as const) {
+			const entry = stored(n, text);
+			await store.saved(file(n), { ...appendToPack(store.packFolder(), JSON.stringify(entry)), redaction: entry.redaction });
+		}
+		await store.flush(emptySyncState());
+	};
+
+	it("a model forgotten (its project excluded) leaves its pack with the sync that forgot it; the others are still found", async () => {
+		await packTwo(new StateFolder(dir));
+		const store = new StateFolder(dir);
+		await store.loadState();
+		await store.forget(file("gone").path);
+		await store.flush(emptySyncState());
+		expect(await packBytes()).not.toContain("SECRET-TEXT");
+		const next = new StateFolder(dir);
+		expect((await next.load(file("kept").path))?.model).toEqual({ fileId: "kept", text: "KEEP-ME" });
+		expect(await next.load(file("gone").path)).toBeUndefined();
+	});
+
+	it("a model redacted again under other settings leaves its pack; one saved under the same settings (grown) may stay there", async () => {
+		await packTwo(new StateFolder(dir));
+		const grown = new StateFolder(dir);
+		await grown.save(stored("kept", "KEEP-ME and more"));
+		await grown.flush(emptySyncState());
+		expect(await packBytes()).toContain("SECRET-TEXT");
+		const store = new StateFolder(dir);
+		await store.save(stored("gone", "[redacted]", 'on:["SECRET"]'));
+		await store.flush(emptySyncState());
+		expect(await packBytes()).not.toContain("SECRET-TEXT");
+		const next = new StateFolder(dir);
+		expect((await next.load(file("kept").path))?.model).toEqual({ fileId: "kept", text: "KEEP-ME and more" });
+		expect((await next.load(file("gone").path))?.model).toEqual({ fileId: "gone", text: "[redacted]" });
+	});
+});

@@ -54,6 +54,8 @@ export interface PackedAt {
 	pack: string;
 	offset: number;
 	length: number;
+	/** The redaction the packed model went through (`redactionKey`). */
+	redaction?: string;
 }
 
 /** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */
