@@ -1,5 +1,5 @@
 import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
-import { buildKeywordStats, topicTags } from "../digest/topic-tags";
+import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
@@ -49,6 +49,8 @@ export interface PlanInput {
 	rebuild?: boolean;
 	/** Conversations rendered while the transcripts were read, by transcript path. */
 	conversations?: ReadonlyMap<string, string>;
+	/** Tag bases worked out while the transcripts were read (`sessionTagBasis`), by transcript path. */
+	tagBases?: ReadonlyMap<string, SessionTagBasis>;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
 	vaultPath?: string;
 	/** Every transcript file known (read or not): those of excluded projects are forgotten. */
@@ -102,7 +104,10 @@ export function planSync(input: PlanInput): SyncPlan {
 		const ready = whole.get(path);
 		if (!session || !record || !ready) continue;
 		const known = { occurrences: ready.terms, signals: ready.project === record.project ? ready.signals : undefined };
-		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
+		// Made ahead for this very digest and project name, or made now.
+		const ahead = input.tagBases?.get(path);
+		const basis = ahead && ahead.digest === ready.digest && ahead.project === record.project ? ahead.basis : undefined;
+		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
 		const current = before(record.notePath);
 		if (!readable(record.notePath)) continue;
 		if (current === null && record.written && !input.rebuild) {
@@ -254,8 +259,25 @@ function mergeInto(plan: SyncPlan, path: string, existing: string | null, render
 	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what });
 }
 
-function tagInput(session: SessionWithAgents, record: SessionRecord, d: SessionDigest) {
+function tagInput(session: SessionWithAgents, record: Pick<SessionRecord, "project">, d: SessionDigest) {
 	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
+}
+
+function tagOptions(settings: Settings) {
+	return { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 };
+}
+
+/** A session's `tagBasis`, with the digest and project name it was made for (the plan uses it only for those). */
+export interface SessionTagBasis {
+	digest: SessionDigest;
+	project: string;
+	basis: TagBasis;
+}
+
+/** `tagBasis` of a session just read, under the name its project would have (`PreparedSession.project`). */
+export function sessionTagBasis(session: SessionWithAgents, prepared: PreparedSession, settings: Settings): SessionTagBasis {
+	const input = { ...tagInput(session, prepared, prepared.digest), signals: prepared.signals };
+	return { digest: prepared.digest, project: prepared.project, basis: tagBasis(input, tagOptions(settings)) };
 }
 
 /** Each text as the file will hold it (see `wellFormed`): what is written is what the next sync reads back. */

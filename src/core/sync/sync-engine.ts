@@ -4,7 +4,7 @@ import { followRenames } from "../plan/follow-renames";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
-import { planSync, projectFileKey, type ExistingTexts } from "../plan/plan-sync";
+import { planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver } from "../ports";
@@ -84,7 +84,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const start = copyState(deps.state);
 	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
 	const renamed = followRenames(start, options.renames ?? [], folders);
-	const { read, prepared, conversations } = await ingest(index, start, settings, options.paths);
+	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
@@ -126,19 +126,23 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// A note rendered with no digest or conversation made ahead is made from the whole model.
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
-	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, vaultPath: deps.vaultPath, known: index.knownFiles() });
+	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles() });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
 }
 
 /** Brings the index up to date; digests (and conversations without sub-agents) are made as each file arrives. */
-async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings, paths: readonly string[] | undefined): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, string> }> {
+async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings, paths: readonly string[] | undefined): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, string>; tagBases: Map<string, SessionTagBasis> }> {
 	const prepared = new Map<string, PreparedSession>();
 	const conversations = new Map<string, string>();
+	const tagBases = new Map<string, SessionTagBasis>();
 	// Files a watcher named are read alone; a new one (or a sub-agent's meta file) needs the scan.
 	const named = paths !== undefined && paths.length > 0 && (await Promise.all(paths.map((p) => index.knows(p)))).every(Boolean);
 	const onRead = (entry: IndexedTranscript) => {
 		if (entry.file.kind !== "session") return;
-		prepared.set(entry.file.path, entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir));
+		const ready = entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir);
+		prepared.set(entry.file.path, ready);
+		// The part of its tags that needs no other session, while other files are still being read.
+		tagBases.set(entry.file.path, sessionTagBasis({ file: entry.file, model: entry.model, subagents: [] }, ready, settings));
 		if (entry.conversation !== undefined) conversations.set(entry.file.path, entry.conversation);
 		else if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
@@ -147,7 +151,7 @@ async function ingest(index: TranscriptIndex, state: SyncState, settings: Settin
 	// Where a worker folds a session, it renders its conversation too (and sends less of its model back).
 	const read = named ? await index.refreshPaths(paths, onRead, settings.detail) : await index.refresh(onRead, settings.detail);
 	for (const entry of read.updated) for (const s of entry.model.summaries) if (s.leafUuid && s.text) state.summaries[String(hash53(s.leafUuid))] = s.text;
-	return { read, prepared, conversations };
+	return { read, prepared, conversations, tagBases };
 }
 
 /** Session files read this time, and the parents of sub-agent files read this time. */

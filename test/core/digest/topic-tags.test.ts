@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildKeywordStats, commandSignals, fileSignals, keywordsOf, toolSignals, topicTags, toTag, type KeywordStats, type TagInput } from "../../../src/core/digest/topic-tags";
+import { buildKeywordStats, commandSignals, fileSignals, keywordsOf, tagBasis, toolSignals, topicTags, toTag, type KeywordStats, type TagInput } from "../../../src/core/digest/topic-tags";
 
 /** Ten hand-written sessions in four languages: the corpus that prompt keywords stand out against. */
 const CORPUS: Record<string, string[]> = {
@@ -337,5 +337,16 @@ describe.skipIf(!existsSync(REAL))("real transcripts (sanity print)", () => {
 			const tags = topicTags({ project: basename(digest.projectPath ?? "unknown"), files: [...digest.filesTouched, ...digest.filesRead], tools, prompts, commands: digest.commands }, stats, { prefix: "ai/" });
 			process.stdout.write(`${(prompts[0] ?? "").replace(/\s+/g, " ").slice(0, 80)}\n  → ${tags.join(" ")}\n`);
 		}
+	});
+});
+
+describe("tagBasis", () => {
+	it("made ahead, gives the very tags topicTags makes on its own", () => {
+		const inputs: TagInput[] = [
+			{ project: "shop-api", files: ["/w/shop-api/src/auth.ts", "/w/shop-api/Dockerfile"], tools: ["Edit", "Bash"], prompts: ["fix the login rate limit and add a docker healthcheck"], commands: ["git checkout -b feat/rate-limit", "npm test"], projectPath: "/w/shop-api", branches: ["feat/rate-limit"] },
+			{ project: "cli", files: [], tools: ["WebFetch"], prompts: ["always use pnpm in this repo", "the entire/sessions branch"], branches: ["entire/sessions"] },
+		];
+		const options = { prefix: "ai/", rules: [{ keyword: "rate limit", tag: "rate-limiting" }], max: 5 };
+		for (const input of inputs) expect(topicTags(input, STATS, options, tagBasis(input, options))).toEqual(topicTags(input, STATS, options));
 	});
 });

@@ -65,20 +65,43 @@ interface Signal {
 	mentioned: boolean;
 }
 
+/** What a session's tags take from the session and the options alone, not from the corpus: `tagBasis`. */
+export interface TagBasis {
+	projectTag: string | undefined;
+	family: string;
+	ruleTags: readonly string[];
+	notTopics: ReadonlySet<string>;
+	branchWords: ReadonlySet<string>;
+	signals: readonly TopicSignal[];
+}
+
+/** The part of `topicTags` that needs no corpus: worked out as soon as a session is read, while others still are. */
+export function tagBasis(input: TagInput, options: TagOptions): TagBasis {
+	const prefix = options.prefix;
+	const branches = [...(input.branches ?? []), ...(input.commands ?? []).flatMap(gitRefs)].filter((b) => b !== "");
+	const slug = projectTagSlug(input.project, input.projectPath, branches);
+	return {
+		projectTag: slug === undefined ? undefined : (toTag(prefix, `project/${slug}`) ?? `project/${slug}`),
+		family: toTag(prefix, "project") ?? "project",
+		ruleTags: ruleTags(input.prompts, options.rules ?? [], prefix),
+		notTopics: notTopics(input.project, slug, branches),
+		branchWords: branchWords(branches),
+		signals: input.signals ?? topicSignals(input),
+	};
+}
+
 /**
  * `[<prefix>project/<slug>, ...topics]`: the project tag always comes first and does not count
  * against `max`; the topics follow most specific first, ties broken alphabetically.
+ * @param basis `tagBasis(input, options)`, when it was worked out already.
  */
-export function topicTags(input: TagInput, stats: KeywordStats, options: TagOptions): string[] {
+export function topicTags(input: TagInput, stats: KeywordStats, options: TagOptions, basis: TagBasis = tagBasis(input, options)): string[] {
 	const prefix = options.prefix;
 	const max = limitOf(options.max, DEFAULT_MAX);
 	const maxKeywords = limitOf(options.maxKeywords, DEFAULT_MAX_KEYWORDS);
-	const branches = [...(input.branches ?? []), ...(input.commands ?? []).flatMap(gitRefs)].filter((b) => b !== "");
-	const slug = projectTagSlug(input.project, input.projectPath, branches);
-	const projectTag = slug === undefined ? undefined : (toTag(prefix, `project/${slug}`) ?? `project/${slug}`);
-	const family = toTag(prefix, "project") ?? "project";
+	const { projectTag, family } = basis;
 
-	const ordered: string[] = [...ruleTags(input.prompts, options.rules ?? [], prefix)];
+	const ordered: string[] = [...basis.ruleTags];
 
 	const signals = new Map<string, Signal>();
 	const bump = (name: string, weight: number, mentioned = false) => {
@@ -88,7 +111,7 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 		signals.set(name, signal);
 	};
 	let keywords = 0;
-	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, notTopics(input.project, slug, branches), branchWords(branches));
+	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, basis.notTopics, basis.branchWords);
 	for (const { term } of ranked) {
 		if (isKnownTopic(term)) bump(term, 1, true);
 		else if (keywords < maxKeywords) {
@@ -96,7 +119,7 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 			ordered.push(...optional(toTag(prefix, term)));
 		}
 	}
-	for (const [name, weight] of input.signals ?? topicSignals(input)) bump(name, weight);
+	for (const [name, weight] of basis.signals) bump(name, weight);
 	ordered.push(...rankSignals(signals).flatMap((name) => optional(toTag(prefix, name))));
 
 	// A topic is never the project again, nor `project` (the parent of every project tag).
