@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CCUSAGE))("usage per day agrees with ccusage", () =>
 		const sum = (m: Map<string, DayTotals>) => [...m.values()].reduce((n, t) => n + t.input + t.output + t.cacheRead + t.cacheWrite, 0);
 		// Printed for the README.
 		process.stdout.write(`usage per day vs ccusage, over ${files} transcript files: ${equal.length} of ${days.length} days equal to the token; the others differ by exactly ${sum(known.warmups)} tokens of warmups without a session and ${sum(known.copies)} tokens ccusage counts from a sub-agent's partial copy (${days.filter((d) => !equal.includes(d)).join(", ")})\n`);
-	});
+	}, 120_000);
 });
 
 interface MessageTokens {
