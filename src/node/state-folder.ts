@@ -32,7 +32,8 @@ import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usa
  * session of one project writes that project's file and the small list, not megabytes.
  */
 export class StateFolder implements TranscriptStore {
-	private files: Map<string, TranscriptFile> | undefined;
+	/** Read once however many ask at once: a second read would replace the map the first one's callers added to. */
+	private files: Promise<Map<string, TranscriptFile>> | undefined;
 	private readonly written = new Map<string, string>();
 	/** Model writes under way: a read goes on while the last model is written. */
 	private readonly pending = new Set<Promise<void>>();
@@ -235,11 +236,8 @@ export class StateFolder implements TranscriptStore {
 		return names;
 	}
 
-	private async fileMap(): Promise<Map<string, TranscriptFile>> {
-		if (!this.files) {
-			const list = await this.readJson(join(this.dir, "transcripts.json"));
-			this.files = new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
-		}
+	private fileMap(): Promise<Map<string, TranscriptFile>> {
+		this.files ??= this.readJson(join(this.dir, "transcripts.json")).then((list) => new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []));
 		return this.files;
 	}
 

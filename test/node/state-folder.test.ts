@@ -145,6 +145,12 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect((await new StateFolder(dir).load(file("a").path))?.model).toEqual({ fileId: "a", prompt: "grown" });
 	});
 
+	it("files recorded at once, before the list of transcripts was read, are all kept", async () => {
+		const store = new StateFolder(dir);
+		await Promise.all(["a", "b", "c"].map((n) => store.saved(file(n))));
+		expect((await store.known()).map((f) => f.fileId).sort()).toEqual(["a", "b", "c"]);
+	});
+
 	it("a pack that is gone gives the model's own file, or nothing (the transcript is read again)", async () => {
 		const store = new StateFolder(dir);
 		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
