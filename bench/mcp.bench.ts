@@ -11,6 +11,7 @@ import type { HookContext } from "../src/core/plan/hook-context";
 import { emptySyncState, type SyncState } from "../src/core/sync/sync-state";
 import { hookContextPath } from "../src/node/plugin-paths";
 import { StateFolder } from "../src/node/state-folder";
+import { pick, rng } from "./seeded-random";
 
 type Row = [string, string, string, boolean];
 
@@ -28,14 +29,6 @@ const EN = "payments orders cart checkout invoice database postgres redis cache 
 const KO = "결제 주문 장바구니 배포 테스트 데이터베이스 캐시 로그인 인증 로그 모니터링 마이그레이션 스키마 백업 재시도 검색 페이지네이션 업로드 이미지 알림".split(" ");
 const VERBS = ["Add", "Fix", "Refactor", "Speed up", "Document", "Remove", "Test", "Migrate"];
 
-function rng(seed: number): () => number {
-	let s = seed >>> 0;
-	return () => {
-		s = (s * 1664525 + 1013904223) >>> 0;
-		return s / 2 ** 32;
-	};
-}
-const pick = <T>(list: readonly T[], r: () => number): T => list[Math.floor(r() * list.length)]!;
 
 function digestOf(i: number, r: () => number, project: string): StoredDigest {
 	const korean = r() < 0.15;

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { FactInfo } from "../src/core/memory/fact-file";
 import { RecallIndex } from "../src/core/memory/recall";
+import { pick, rng } from "./seeded-random";
 
 /**
  * Recall over 10,000 facts, in-process: build the index (done at sync time), load it from its
@@ -14,18 +15,6 @@ const EN = "payments orders cart checkout invoice database postgres redis cache 
 const KO = "결제 주문 장바구니 배포 테스트 데이터베이스 캐시 로그인 인증 로그 모니터링 마이그레이션 스키마 백업 재시도 검색 페이지네이션 업로드 이미지 알림".split(" ");
 const VERBS = ["always use", "never touch", "prefer", "we decided on", "remember that", "run", "keep", "avoid"];
 
-/** A small deterministic generator: the same facts and prompts every run. */
-function rng(seed: number): () => number {
-	let s = seed >>> 0;
-	return () => {
-		s = (s * 1664525 + 1013904223) >>> 0;
-		return s / 2 ** 32;
-	};
-}
-
-function pick<T>(list: readonly T[], r: () => number): T {
-	return list[Math.floor(r() * list.length)]!;
-}
 
 function makeFacts(): FactInfo[] {
 	const r = rng(7);

@@ -16,6 +16,7 @@ import { SessionsView } from "../src/obsidian/sessions-view";
 import { stubApp } from "../test/stubs/app";
 import { Vault } from "../test/stubs/obsidian";
 import { installDom } from "./plugin.bench";
+import { pick, rng } from "./seeded-random";
 
 /**
  * The Sessions view on 10,000 sessions, in-process, against baselines measured in the same run:
@@ -49,15 +50,6 @@ const NAMES = Array.from({ length: 30_000 }, (_, i) => {
 const WORDS = [...COMMON, ...TOPICS, ...NAMES];
 const PROJECTS = ["shop-api", "web", "cli", "infra", "docs", "mobile", "billing", "search"];
 
-function rng(seed: number): () => number {
-	let s = seed >>> 0;
-	return () => {
-		s = (s * 1664525 + 1013904223) >>> 0;
-		return s / 2 ** 32;
-	};
-}
-
-const pick = <T>(list: readonly T[], r: () => number): T => list[Math.floor(r() * list.length)]!;
 /** A word by rank: rank k about as often as 1/k (log-uniform ranks). */
 const zipf = (r: () => number, from = 0) => WORDS[Math.min(WORDS.length - 1, from + Math.floor(Math.pow(WORDS.length - from, r())) - 1)]!;
 const sentence = (r: () => number, n: number) => Array.from({ length: n }, () => zipf(r)).join(" ");
