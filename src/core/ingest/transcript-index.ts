@@ -201,10 +201,15 @@ export class TranscriptIndex {
 			const entry = await this.get(file.path);
 			if (entry) sessions.push(entry);
 		}
+		// The sub-agents asked for themselves (one may stand alone), and those that may belong to a session asked for.
+		const needed = (file: TranscriptFile) => {
+			if (!wanted || wanted.has(file.path)) return true;
+			if (!projects.has(file.projectDir)) return false;
+			return file.parentSessionId === undefined || sessionFiles.some((s) => s.fileId === file.parentSessionId && s.projectDir === file.projectDir);
+		};
 		const agents = [];
 		for (const file of this.knownFiles()) {
-			if (file.kind !== "subagent" || !(projects.has(file.projectDir) || wanted?.has(file.path) === true || !wanted)) continue;
-			if (wanted && !wanted.has(file.path) && file.parentSessionId !== undefined && !sessionFiles.some((s) => s.fileId === file.parentSessionId && s.projectDir === file.projectDir)) continue;
+			if (file.kind !== "subagent" || !needed(file)) continue;
 			const entry = await this.get(file.path);
 			if (entry) agents.push(entry);
 		}
