@@ -1,4 +1,4 @@
-import { localDate } from "../text/local-date";
+import { localDay } from "../text/local-date";
 import type { SessionModel } from "../transcript/session-model";
 import { codeUnitOrder } from "../text/code-unit-order";
 
@@ -67,10 +67,4 @@ function add(days: Map<string, UsageDay>, day: string, model: string | undefined
 	d.cacheRead += t.cacheRead;
 	d.cacheWrite += t.cacheWrite;
 	days.set(key, d);
-}
-
-function localDay(iso: string | undefined): string | undefined {
-	if (!iso) return undefined;
-	const date = new Date(iso);
-	return Number.isNaN(date.getTime()) ? undefined : localDate(date);
 }

@@ -17,6 +17,13 @@ export function localMinute(date: Date): string {
 	return `${localDate(date)}T${pad2(date.getHours())}:${pad2(date.getMinutes())}`;
 }
 
+/** The local day of an ISO time, `YYYY-MM-DD`; undefined when it is none. */
+export function localDay(iso: string | undefined): string | undefined {
+	if (!iso) return undefined;
+	const date = new Date(iso);
+	return Number.isNaN(date.getTime()) ? undefined : localDate(date);
+}
+
 function pad2(n: number): string {
 	return n < 10 ? `0${n}` : String(n);
 }

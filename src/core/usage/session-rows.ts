@@ -2,6 +2,7 @@ import type { StoredDigest } from "../digest/session-digest";
 import type { UsageDay } from "../digest/usage-days";
 import { relativeTo } from "../notes/relative-path";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { localDay } from "../text/local-date";
 import type { AgentId } from "../transcript/agents";
 
 /** The part of a digest the list and the pictures read. */
@@ -73,12 +74,4 @@ export function sessionRows(records: Readonly<Record<string, SessionSource | Cat
 	const rows: SessionRow[] = [];
 	for (const [id, r] of Object.entries(records)) rows.push({ id, ...("digest" in r ? catalogEntry(r) : r) });
 	return rows.sort((a, b) => codeUnitOrder(b.started ?? "", a.started ?? "") || codeUnitOrder(a.title, b.title) || codeUnitOrder(a.id, b.id));
-}
-
-export function localDay(iso: string | undefined): string | undefined {
-	if (!iso) return undefined;
-	const date = new Date(iso);
-	if (Number.isNaN(date.getTime())) return undefined;
-	const y = date.getFullYear();
-	return `${y < 0 ? "-" : ""}${String(Math.abs(y)).padStart(4, "0")}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
 }
