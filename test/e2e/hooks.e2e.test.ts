@@ -14,11 +14,10 @@
  * 6. `ai-memory hooks uninstall` gives back the settings file byte for byte.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { syncLockPath } from "../../src/node/sync-lock";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, toolUse, type Stub, buildCli, removeWhenIdle, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
@@ -47,11 +46,8 @@ describe("our hooks in the real Claude Code", () => {
 	});
 	afterAll(async () => {
 		await stub?.close();
-		if (!root) return;
-		// The SessionEnd hook's background sync may still be storing its state: it holds the lock until done.
-		const lock = syncLockPath(join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state"));
-		for (const giveUp = Date.now() + 30_000; existsSync(lock) && Date.now() < giveUp; ) await new Promise((r) => setTimeout(r, 50));
-		rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+		// The SessionEnd hook's background sync may still be running: the folder goes when it is done.
+		if (root) await removeWhenIdle(root);
 	});
 
 	it("facade at session start, recall on the right prompt only, a note after the session ends, and a clean uninstall", async () => {

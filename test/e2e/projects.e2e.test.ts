@@ -18,10 +18,10 @@
  * repository's project): before that change, steps 2–5 fail.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli, encodeProjectDir, ensureClaudeCode, listTranscripts, makeTempDir, requestText, runClaude, startStub, text, toolUse, type RunClaudeResult, type Stub } from "./harness/index.js";
+import { buildCli, encodeProjectDir, ensureClaudeCode, listTranscripts, makeTempDir, requestText, runClaude, startStub, text, toolUse, removeWhenIdle, type RunClaudeResult, type Stub } from "./harness/index.js";
 
 const projectRoot = resolve(__dirname, "..", "..");
 const cli = join(projectRoot, "dist", "cli.cjs");
@@ -91,7 +91,6 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 	const sessions = {} as Record<keyof typeof WORDS, RunClaudeResult>;
 	let syncOut = "";
 	/** Sessions run with our hooks installed (each starts a background sync when it ends). */
-	let hookRuns = 0;
 
 	beforeAll(async () => {
 		ensureClaudeCode();
@@ -147,17 +146,9 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 	});
 
 	afterAll(async () => {
-		// The hook sessions' SessionEnd starts a detached sync: let it finish before the folder goes.
-		if (vault) {
-			const state = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
-			const log = join(state, "hooks.log");
-			const deadline = Date.now() + 15_000;
-			const ended = () => (existsSync(log) ? (readFileSync(log, "utf8").match(/\tsession-end\t/g) ?? []).length : 0);
-			while (Date.now() < deadline && (ended() < hookRuns || existsSync(join(state, "state", "sync.lock")))) await new Promise((r) => setTimeout(r, 200));
-			await new Promise((r) => setTimeout(r, 300));
-		}
 		await stub?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
+		// The hook sessions' SessionEnd starts detached syncs: the folder goes when they are done.
+		if (root) await removeWhenIdle(root);
 	});
 
 	it("(harness) three transcripts, in the folders named after each cwd, with that cwd and its branch", () => {
@@ -222,7 +213,6 @@ describe("a project is its repository: worktree and subfolder sessions, real Cla
 		const runs = { sub: subDir, worktree: wtDir };
 		const problems: string[] = [];
 		for (const [key, cwd] of Object.entries(runs)) {
-			hookRuns++;
 			const r = await runClaude({ home, cwd, stub, prompt: CONTINUE });
 			expect(r.exitCode, r.stderr).toBe(0);
 			const requests = stub.mainRequests().filter((q) => q.headers["x-claude-code-session-id"] === r.sessionId);

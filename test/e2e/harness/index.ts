@@ -13,3 +13,4 @@ export * from "./opencode-install.js";
 export * from "./opencode-stub.js";
 export * from "./run-opencode.js";
 export * from "./claude-first.js";
+export * from "./detached-syncs.js";
