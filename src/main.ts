@@ -3,8 +3,9 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
-import { AIDER_LAYOUT, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
+import { aiderLayout, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
+import { aiderHistoryName } from "./node/agent-scanners";
 import { VaultSync } from "./node/vault-sync";
 import { ConfirmModal } from "./obsidian/confirm-modal";
 import { latestSessionNote, projectNames, projectOf, projectPathOf } from "./obsidian/projects";
@@ -94,7 +95,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (roots["copilot-cli"]) folders.push(["Copilot CLI", join(roots["copilot-cli"], "session-state"), COPILOT_LAYOUT]);
 		// opencode writes every session into one database: its WAL changes at each step of a turn.
 		if (roots.opencode) folders.push(["opencode", roots.opencode, OPENCODE_LAYOUT]);
-		for (const project of roots.aider ?? []) folders.push(["Aider", project, AIDER_LAYOUT]);
+		for (const project of roots.aider ?? []) folders.push(["Aider", project, aiderLayout(aiderHistoryName(project))]);
 		this.watchers = folders.map(([agent, folder, layout]) => {
 			let last: WatchMode | undefined;
 			return watchTranscripts(folder, {

@@ -1,5 +1,7 @@
-import { lstatSync, type Dirent, type Stats } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
@@ -178,16 +180,52 @@ function projectRoot(path: string): string | undefined {
 
 /** The name Aider gives its chat history, at the root of the repository it runs in (its default `--chat-history-file`). */
 export const AIDER_HISTORY = ".aider.chat.history.md";
+const AIDER_CONFIG = ".aider.conf.yml";
 
 /**
- * Aider: `<project>/.aider.chat.history.md` in each enabled project, one file of all its sessions
- * (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO or a
- * folder of that name is not read.
+ * Where Aider keeps a project's chat history: the `chat-history-file` of the project's
+ * `.aider.conf.yml`, else of `~/.aider.conf.yml` (Aider reads both, the project's last), else
+ * `.aider.chat.history.md`; a relative name is the project's (Aider runs at its root). The
+ * project's config is the repository's, untrusted: a name that leads out of the project (`../…`,
+ * an absolute path elsewhere, a folder that is a link out) is not followed, and the default is read.
+ * @returns the path relative to the project, with `/` between its parts
  */
-export async function scanAider(projects: readonly string[]): Promise<TranscriptFile[]> {
+export function aiderHistoryName(project: string, home: string = homedir()): string {
+	for (const config of [join(project, AIDER_CONFIG), join(home, AIDER_CONFIG)]) {
+		let named: string | undefined;
+		try {
+			named = aiderHistorySetting(readPlainHeadSync(config, 64 * 1024));
+		} catch {
+			continue; // none, or no plain file
+		}
+		if (named === undefined) continue;
+		const inProject = confinedName(project, named.startsWith("~/") ? join(home, named.slice(2)) : named);
+		if (inProject !== undefined) return inProject;
+	}
+	return AIDER_HISTORY;
+}
+
+/** `name` as a path inside `project` once its folders' links are followed, or undefined. */
+function confinedName(project: string, name: string): string | undefined {
+	try {
+		const root = realpathSync(project);
+		const folder = realpathSync(dirname(resolve(project, name)));
+		const rel = relative(root, join(folder, basename(name)));
+		return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? undefined : rel.split(sep).join("/");
+	} catch {
+		return undefined; // its folder is not there
+	}
+}
+
+/**
+ * Aider: each enabled project's chat history (see `aiderHistoryName`), one file of all its
+ * sessions (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO
+ * or a folder of that name is not read.
+ */
+export async function scanAider(projects: readonly string[], home?: string): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
-		const path = join(project, AIDER_HISTORY);
+		const path = join(project, ...aiderHistoryName(project, home).split("/"));
 		try {
 			const s = lstatSync(path, { throwIfNoEntry: false });
 			if (!s?.isFile()) continue;

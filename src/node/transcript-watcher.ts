@@ -69,8 +69,17 @@ export const CODEX_LAYOUT: WatchLayout = (parts, kind) => (parts.length < 4 ? ki
 /** Copilot CLI, below `<home>/session-state`: `<session id>/events.jsonl`. */
 export const COPILOT_LAYOUT: WatchLayout = (parts, kind) => (parts.length === 1 ? kind !== "file" : parts.length === 2 && kind !== "dir" && parts[1] === "events.jsonl");
 
-/** Aider, in a project's folder: its chat history alone (no folder below is watched). */
-export const AIDER_LAYOUT: WatchLayout = (parts, kind) => parts.length === 1 && kind !== "dir" && parts[0] === ".aider.chat.history.md";
+/**
+ * Aider, in a project's folder: its chat history alone, `name` relative to the project (see
+ * `aiderHistoryName`); only the folders on the way to it are watched.
+ */
+export function aiderLayout(name: string): WatchLayout {
+	const want = name.split("/");
+	return (parts, kind) => {
+		if (parts.length > want.length || parts.some((part, i) => part !== want[i])) return false;
+		return parts.length === want.length ? kind !== "dir" : kind !== "file";
+	};
+}
 
 /** Gemini CLI, below `<home>/tmp`: `<project>/chats/session-*.jsonl`, and `<project>/chats/<session>/<agent>.jsonl`. */
 export const GEMINI_LAYOUT: WatchLayout = (parts, kind) => {

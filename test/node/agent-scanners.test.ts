@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AIDER_HISTORY, scanAider, scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
+import { AIDER_HISTORY, aiderHistoryName, scanAider, scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 
@@ -103,6 +103,44 @@ describe("scanAider", () => {
 		expect(files).toHaveLength(1);
 		expect(files[0]).toMatchObject({ path: join(project, AIDER_HISTORY), agent: "aider", kind: "sessions", cwd: project, projectDir: "aider" });
 		expect(files[0]!.fileId).toMatch(/^aider-[0-9a-z]+$/);
+	});
+
+	it("follows chat-history-file of the project's .aider.conf.yml, else of ~/.aider.conf.yml, inside the project only", async () => {
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-conf-"));
+		try {
+			const home = join(root, "home");
+			const project = join(root, "repo");
+			const outside = join(root, "elsewhere");
+			for (const dir of [home, join(project, "notes"), outside]) mkdirSync(dir, { recursive: true });
+			const history = "\n# aider chat started at 2026-11-30 09:12:03\n";
+			writeFileSync(join(project, "notes", "aider.md"), history);
+			writeFileSync(join(outside, "secret.md"), history);
+			symlinkSync(outside, join(project, "out"));
+			const found = async () => (await scanAider([project], home)).map((f) => f.path);
+
+			// No config: the default name, not there.
+			expect(await found()).toEqual([]);
+			expect(aiderHistoryName(project, home)).toBe(AIDER_HISTORY);
+			// The home config names a file relative to the project.
+			writeFileSync(join(home, ".aider.conf.yml"), "chat-history-file: notes/aider.md\n");
+			expect(await found()).toEqual([join(project, "notes", "aider.md")]);
+			// The project's own wins; a name that leads out of the project is not followed (then the home one counts).
+			for (const out of ["../elsewhere/secret.md", join(outside, "secret.md"), "out/secret.md", "~/../elsewhere/secret.md"]) {
+				writeFileSync(join(project, ".aider.conf.yml"), `# the repository's\nchat-history-file: ${JSON.stringify(out)}\n`);
+				expect(aiderHistoryName(project, home), out).toBe("notes/aider.md");
+			}
+			// Not YAML, a list, an alias bomb: as if it named nothing.
+			for (const text of ["chat-history-file: [a", "- a\n- b\n", "a: &a [x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b]\nchat-history-file: x.md\n"]) {
+				writeFileSync(join(project, ".aider.conf.yml"), text);
+				expect(aiderHistoryName(project, home)).toBe("notes/aider.md");
+			}
+			writeFileSync(join(project, ".aider.conf.yml"), "chat-history-file: ./.history/chat.md\n");
+			mkdirSync(join(project, ".history"));
+			writeFileSync(join(project, ".history", "chat.md"), history);
+			expect(await found()).toEqual([join(project, ".history", "chat.md")]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 
 	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing", async () => {

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { AIDER_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
+import { aiderLayout, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, watchTranscripts, type TranscriptWatcher, type TranscriptWatchOptions, type WatchMode } from "../../src/node/transcript-watcher";
 
 /**
  * Real file system, real chokidar. Nothing asserts how fast an event arrives: every wait ends as
@@ -374,16 +374,27 @@ describe("the other agents' layouts", () => {
 	});
 
 	it("Aider: the chat history in the project's folder, no folder below it", () => {
-		expect(AIDER_LAYOUT([".aider.chat.history.md"], "file")).toBe(true);
-		expect(AIDER_LAYOUT([".aider.chat.history.md"], undefined)).toBe(true);
-		expect(AIDER_LAYOUT([".aider.input.history"], "file")).toBe(false);
-		expect(AIDER_LAYOUT(["src"], "dir")).toBe(false);
-		expect(AIDER_LAYOUT(["src", ".aider.chat.history.md"], "file")).toBe(false);
+		const layout = aiderLayout(".aider.chat.history.md");
+		expect(layout([".aider.chat.history.md"], "file")).toBe(true);
+		expect(layout([".aider.chat.history.md"], undefined)).toBe(true);
+		expect(layout([".aider.input.history"], "file")).toBe(false);
+		expect(layout(["src"], "dir")).toBe(false);
+		expect(layout(["src", ".aider.chat.history.md"], "file")).toBe(false);
+	});
+
+	it("Aider with a chat-history-file in a folder: that folder on the way, and the file, nothing beside", () => {
+		const layout = aiderLayout("notes/aider.md");
+		expect(layout(["notes"], "dir")).toBe(true);
+		expect(layout(["notes"], "file")).toBe(false);
+		expect(layout(["notes", "aider.md"], "file")).toBe(true);
+		expect(layout(["notes", "other.md"], "file")).toBe(false);
+		expect(layout([".aider.chat.history.md"], "file")).toBe(false);
+		expect(layout(["notes", "aider.md", "x"], "file")).toBe(false);
 	});
 
 	it("watches a project's folder with Aider's layout: its history growing is named, nothing else", async () => {
 		await mkdir(join(root, "src"), { recursive: true });
-		const w = start({ layout: AIDER_LAYOUT });
+		const w = start({ layout: aiderLayout(".aider.chat.history.md") });
 		await w.watcher.ready;
 		const path = join(root, ".aider.chat.history.md");
 		await writeFile(join(root, "README.md"), "x");
