@@ -186,7 +186,7 @@ export async function benchSessions(report: (rows: [string, string, string, bool
 
 	// The same documents for the three ways to search.
 	const catalog = new SessionCatalog(dir);
-	const rows = await catalog.rows();
+	const rows = (await catalog.rows()).sessions;
 	const docs = (await Promise.all(rows.map((row) => catalog.searchDoc(row.id)))).filter((d): d is SearchDoc => d !== undefined);
 	const h0 = heap();
 	const b1 = performance.now();

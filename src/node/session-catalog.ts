@@ -1,7 +1,7 @@
 import { conversationDoc } from "../core/search/conversation-doc";
 import type { SearchDoc } from "../core/search/conversation-index";
 import type { SessionRecord } from "../core/sync/sync-state";
-import { sessionRows, type SessionRow } from "../core/usage/session-rows";
+import { sessionRows, usageOnlyRows, type CatalogRows } from "../core/usage/session-rows";
 import { StateFolder } from "./state-folder";
 
 /**
@@ -18,10 +18,11 @@ export class SessionCatalog {
 		this.folder = new StateFolder(stateDir);
 	}
 
-	/** The sessions as the last sync left them, newest first. */
-	async rows(): Promise<SessionRow[]> {
+	/** The sessions as the last sync left them, newest first, and the usage no session holds. */
+	async rows(): Promise<CatalogRows> {
 		this.records = undefined;
-		return sessionRows(await this.folder.loadCatalog());
+		const catalog = await this.folder.loadCatalog();
+		return { sessions: sessionRows(catalog.sessions), usageOnly: usageOnlyRows(catalog.usageOnly) };
 	}
 
 	/** A session's search document: its digest, and its prompts and replies from its stored model when there is one. */

@@ -11,7 +11,7 @@ import type { PackedAt } from "../core/ingest/fold-whole";
 import { isOwnPack, isPackName, leavePack, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
-import { restoreSyncState, type SessionRecord, type SyncState } from "../core/sync/sync-state";
+import { restoreSyncState, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 
 /**
@@ -165,20 +165,24 @@ export class StateFolder implements TranscriptStore {
 
 	/**
 	 * Every session's catalog entry (its row in the Sessions view), by transcript path, from
-	 * the files the state lists; a file written before catalogs existed is read whole instead. Reads only.
+	 * the files the state lists; a file written before catalogs existed is read whole instead. With
+	 * them, the usage no session holds, from the state itself (none in a state an older release
+	 * wrote). Reads only.
 	 */
-	async loadCatalog(): Promise<Record<string, CatalogEntry | SessionSource>> {
+	async loadCatalog(): Promise<{ sessions: Record<string, CatalogEntry | SessionSource>; usageOnly: Record<string, UsageOnlyRecord> }> {
 		const raw = await readJsonOnly(join(this.dir, STATE_FILE));
-		const names = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)[SESSION_FILES] : undefined;
+		const fields = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+		const names = fields[SESSION_FILES];
+		const usageOnly = usageOnlyOf(fields.usageOnly);
 		const out: Record<string, CatalogEntry | SessionSource> = {};
 		if (!Array.isArray(names)) {
 			// A state from before session files: its records are in the state itself.
-			const sessions = typeof raw === "object" && raw !== null ? (raw as { sessions?: unknown }).sessions : undefined;
-			return typeof sessions === "object" && sessions !== null ? (sessions as Record<string, SessionSource>) : out;
+			const sessions = fields.sessions;
+			return { sessions: typeof sessions === "object" && sessions !== null ? (sessions as Record<string, SessionSource>) : out, usageOnly };
 		}
 		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => (await readJsonOnly(join(this.dir, CATALOG_DIR, name))) ?? (await readJsonOnly(join(this.dir, SESSIONS_DIR, name)))));
 		for (const part of parts) if (typeof part === "object" && part !== null) Object.assign(out, part);
-		return out;
+		return { sessions: out, usageOnly };
 	}
 
 	/** The state as stored, with the session files it lists read into `sessions` (an older state holds them itself). */

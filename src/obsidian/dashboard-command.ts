@@ -2,7 +2,7 @@ import { normalizePath, type App } from "obsidian";
 import { dashboardCharts } from "../core/charts/dashboard-charts";
 import { renderDashboard, writeDashboard } from "../core/notes/dashboard-note";
 import type { Settings } from "../core/settings";
-import type { SessionRow } from "../core/usage/session-rows";
+import type { CatalogRows } from "../core/usage/session-rows";
 import { summarizeUsage } from "../core/usage/usage-summary";
 import { VaultNoteStore } from "./vault-note-store";
 
@@ -15,10 +15,10 @@ export function dashboardPath(settings: Settings): string {
  * The dashboard of every session, written into the vault through the Vault API: pictures whose
  * bytes did not change are left alone, the user's own text in the note is kept. Returns what it did.
  */
-export async function writeDashboardNote(app: App, settings: Settings, rows: readonly SessionRow[]): Promise<string> {
+export async function writeDashboardNote(app: App, settings: Settings, rows: CatalogRows): Promise<string> {
 	const store = new VaultNoteStore(app.vault, (file) => app.fileManager.trashFile(file), (file, to) => app.fileManager.renameFile(file, to));
-	const summary = summarizeUsage(rows, settings.prices);
-	const files = renderDashboard(normalizePath(settings.notesFolder), summary, dashboardCharts(summary), rows.length);
+	const summary = summarizeUsage(rows.sessions, settings.prices, rows.usageOnly);
+	const files = renderDashboard(normalizePath(settings.notesFolder), summary, dashboardCharts(summary), rows.sessions.length);
 	const path = dashboardPath(settings);
 	const result = await writeDashboard(store, path, files);
 	if (result.problem) return `Dashboard not updated: ${result.problem}`;

@@ -6,7 +6,7 @@ import { ConversationIndex, type SearchDoc, type SearchHit } from "../core/searc
 import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import type { PriceTable } from "../core/usage/model-prices";
 import { filterChoices, matchesFilter, type SessionFilter } from "../core/usage/session-filter";
-import type { SessionRow } from "../core/usage/session-rows";
+import type { CatalogRows, SessionRow, UsageOnlyRow } from "../core/usage/session-rows";
 import { summarizeUsage } from "../core/usage/usage-summary";
 import { svgElement } from "./svg-dom";
 import { VirtualList } from "./virtual-list";
@@ -15,7 +15,8 @@ export const SESSIONS_VIEW_TYPE = "ai-memory-sessions";
 
 /** Where the view's data comes from: what the sync prepared (see `node/session-catalog`). */
 export interface SessionsSource {
-	rows(): Promise<SessionRow[]>;
+	/** The sessions to list, and the usage no session holds (counted in the pictures only). */
+	rows(): Promise<CatalogRows>;
 	searchDoc(id: string): Promise<SearchDoc | undefined>;
 }
 
@@ -24,7 +25,7 @@ export interface SessionsViewDeps {
 	source(): SessionsSource | undefined;
 	prices(): PriceTable;
 	/** Writes the dashboard note and its pictures; resolves to a one-line result. */
-	writeDashboard(rows: readonly SessionRow[]): Promise<string>;
+	writeDashboard(rows: CatalogRows): Promise<string>;
 }
 
 interface Item {
@@ -46,6 +47,8 @@ const INDEX_BATCH = 40;
  */
 export class SessionsView extends ItemView {
 	private rows: SessionRow[] = [];
+	/** Tokens no session holds: in the pictures, never in the list, its menus or search. */
+	private usageOnly: UsageOnlyRow[] = [];
 	private byId = new Map<string, SessionRow>();
 	private readonly index = new ConversationIndex();
 	/** What each indexed session was indexed from: a refresh indexes only what changed. */
@@ -123,7 +126,7 @@ export class SessionsView extends ItemView {
 			this.statusEl.setText("The sessions view needs a vault on the local file system (desktop).");
 			return;
 		}
-		this.rows = await source.rows();
+		({ sessions: this.rows, usageOnly: this.usageOnly } = await source.rows());
 		this.byId = new Map(this.rows.map((r) => [r.id, r]));
 		this.renderFilters();
 		this.update();
@@ -289,10 +292,11 @@ export class SessionsView extends ItemView {
 		const el = this.picturesEl;
 		if (!el.querySelector(".acm-dashboard-button")) {
 			const b = el.createEl("button", { text: "Write dashboard note", cls: "acm-dashboard-button" });
-			b.addEventListener("click", () => void this.deps.writeDashboard(this.rows).then((msg) => new Notice(msg)));
+			b.addEventListener("click", () => void this.deps.writeDashboard({ sessions: this.rows, usageOnly: this.usageOnly }).then((msg) => new Notice(msg)));
 		}
 		const rows = this.rows.filter((r) => matchesFilter(r, this.filter));
-		for (const chart of dashboardCharts(summarizeUsage(rows, this.deps.prices()))) {
+		const usageOnly = this.usageOnly.filter((r) => matchesFilter(r, this.filter));
+		for (const chart of dashboardCharts(summarizeUsage(rows, this.deps.prices(), usageOnly))) {
 			const bytes = serializeSvg(chart.svg);
 			const before = this.drawn.get(chart.id);
 			if (before?.bytes === bytes) continue;

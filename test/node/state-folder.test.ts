@@ -103,7 +103,7 @@ describe("state folder: the Sessions view's catalog", () => {
 	it("beside each project's records, the same records cut to what the view reads, under the same name; old ones go with theirs", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
 		expect((await readdir(join(dir, "catalog"))).sort()).toEqual(await sessionFiles());
-		const catalog = await new StateFolder(dir).loadCatalog();
+		const catalog = (await new StateFolder(dir).loadCatalog()).sessions;
 		expect(Object.keys(catalog).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
 		expect(catalog["/t/1.jsonl"]).toEqual({ title: "one", project: "api", agent: "claude-code", activeMinutes: 0, prompts: 1, tags: [], files: [], notePath: "AI Conversations/one.md", deleted: false, usage: [], tokens: 0 });
 		const store = new StateFolder(dir);
@@ -111,15 +111,31 @@ describe("state folder: the Sessions view's catalog", () => {
 		state.sessions["/t/2.jsonl"] = { ...state.sessions["/t/2.jsonl"]!, tags: ["x"] };
 		await store.flush(state);
 		expect((await readdir(join(dir, "catalog"))).sort()).toEqual(await sessionFiles());
-		expect((await new StateFolder(dir).loadCatalog())["/t/2.jsonl"]?.tags).toEqual(["x"]);
+		expect((await new StateFolder(dir).loadCatalog()).sessions["/t/2.jsonl"]?.tags).toEqual(["x"]);
 	});
 
 	it("a session file written before catalogs existed is read whole", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
 		await rm(join(dir, "catalog"), { recursive: true });
-		expect((await new StateFolder(dir).loadCatalog())["/t/1.jsonl"]).toMatchObject({ notePath: "AI Conversations/one.md", digest: { title: "one" } });
+		expect((await new StateFolder(dir).loadCatalog()).sessions["/t/1.jsonl"]).toMatchObject({ notePath: "AI Conversations/one.md", digest: { title: "one" } });
 		await rm(join(dir, "sync-state.json"));
-		expect(await new StateFolder(dir).loadCatalog()).toEqual({});
+		expect(await new StateFolder(dir).loadCatalog()).toEqual({ sessions: {}, usageOnly: {} });
+	});
+
+	it("usage no session holds is kept in the state and read with the catalog; a state from before it has none, and a damaged entry is left out", async () => {
+		const usage = [{ day: "2026-11-02", model: "claude-haiku-4-5", input: 3, output: 1, cacheRead: 0, cacheWrite: 40 }];
+		const warmup = { projectKey: "/w/api", project: "api", agent: "claude-code" as const, startedAt: "2026-11-02T10:00:00Z", usage };
+		await new StateFolder(dir).flush({ ...stateWith({ "/t/1.jsonl": record("/w/api", "one") }), usageOnly: { "/t/agent-1.jsonl": warmup } });
+		expect((await new StateFolder(dir).loadState()).usageOnly).toEqual({ "/t/agent-1.jsonl": warmup });
+		const catalog = await new StateFolder(dir).loadCatalog();
+		expect([Object.keys(catalog.sessions), catalog.usageOnly]).toEqual([["/t/1.jsonl"], { "/t/agent-1.jsonl": warmup }]);
+		// As the previous release wrote it: no `usageOnly` at all.
+		const raw = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...raw, usageOnly: undefined }));
+		expect((await new StateFolder(dir).loadState()).usageOnly).toEqual({});
+		expect(Object.keys((await new StateFolder(dir).loadCatalog()).sessions)).toEqual(["/t/1.jsonl"]);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...raw, usageOnly: { a: warmup, b: { ...warmup, usage: [{ day: 1 }] }, c: "x" } }));
+		expect(Object.keys((await new StateFolder(dir).loadCatalog()).usageOnly)).toEqual(["a"]);
 	});
 });
 

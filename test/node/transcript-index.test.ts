@@ -106,12 +106,17 @@ describe("TranscriptIndex", () => {
 		const index = openTranscriptIndex(root);
 		await index.refresh();
 		const sessions = await index.sessions();
-		expect(sessions.find((s) => s.file.fileId === LEGACY)?.warmups?.map((m) => m.agentId)).toEqual(["3be551df"]);
+		expect(sessions.find((s) => s.file.fileId === LEGACY)?.warmups?.map((w) => w.model.agentId)).toEqual(["3be551df"]);
 		expect(sessions.map((s) => s.file.fileId).filter((id) => id.startsWith("agent-")).sort()).toEqual(["agent-a99", "agent-d00df00d"]);
 		// Asked for by path, as a sync asks for what changed: the sub-agent alone, not one that has its session.
 		const orphan = join(project, GONE, "subagents", "agent-a99.jsonl");
 		expect((await index.sessions([orphan])).map((s) => s.file.path)).toEqual([orphan]);
 		expect(await index.sessions([join(project, PARENT, "subagents", "agent-a1234567890abcdef.jsonl")])).toEqual([]);
+		// Its tokens were spent all the same: asked for on its own, or among all (the one with a session joins it).
+		const alone = join(project, "agent-0000beef.jsonl");
+		expect((await index.warmupsWithoutSession()).map((w) => w.file.path)).toEqual([alone]);
+		expect((await index.warmupsWithoutSession([alone, orphan])).map((w) => w.file.path)).toEqual([alone]);
+		expect(await index.warmupsWithoutSession([orphan])).toEqual([]);
 	});
 
 	it("reads only what changed: nothing on a quiet re-scan, only appended bytes after a write", async () => {

@@ -8,7 +8,7 @@ import { stubApp } from "../stubs/app";
 import manifest from "../../manifest.json";
 import AiConversationMemoryPlugin from "../../src/main";
 import { SESSIONS_VIEW_TYPE, SessionsView, type SessionsSource } from "../../src/obsidian/sessions-view";
-import type { SessionRow } from "../../src/core/usage/session-rows";
+import type { SessionRow, UsageOnlyRow } from "../../src/core/usage/session-rows";
 import type { SearchDoc } from "../../src/core/search/conversation-index";
 
 const repo = resolve(__dirname, "..", "..");
@@ -203,9 +203,9 @@ function generated(n: number): SessionRow[] {
 	});
 }
 
-async function openOn(rows: SessionRow[], docs: (id: string) => SearchDoc | undefined = () => undefined) {
+async function openOn(rows: SessionRow[], docs: (id: string) => SearchDoc | undefined = () => undefined, usageOnly: UsageOnlyRow[] = []) {
 	const app = stubApp(new Vault(), vaultDir);
-	const source: SessionsSource = { rows: async () => rows, searchDoc: async (id) => docs(id) };
+	const source: SessionsSource = { rows: async () => ({ sessions: rows, usageOnly }), searchDoc: async (id) => docs(id) };
 	const leaf = app.workspace.getLeaf();
 	const view = new SessionsView(leaf as never, { source: () => source, prices: () => ({}), writeDashboard: async () => "" });
 	await (view as unknown as { open(parent: Node): Promise<void> }).open(document.body);
@@ -255,6 +255,42 @@ describe("the Sessions view's filters and list", () => {
 		choose(view, "Project", "web");
 		expect(view.visibleItems).toBe(10);
 		expect(rowsShown(view).every((r) => r.querySelector(".acm-session-meta")!.textContent.startsWith("web"))).toBe(true);
+	});
+
+	it("usage no session holds is in the pictures and nowhere else: not listed, counted, offered in a menu or searched", async () => {
+		const rows = generated(30);
+		const warmup: UsageOnlyRow = { id: "/t/agent-0000beef.jsonl", project: "billing", agent: "claude-code", day: rows[0]!.day, usage: [{ day: rows[0]!.day!, model: "claude-haiku-4-5", input: 3, output: 1, cacheRead: 0, cacheWrite: 2000 }] };
+		const asked: string[] = [];
+		const docs = (id: string) => {
+			asked.push(id);
+			return { id, turns: [{ turn: 1, text: `Warmup in ${id}` }] };
+		};
+		const charts = (view: SessionsView) => new Map(Array.from(view.contentEl.querySelectorAll<HTMLElement>(".acm-chart-slot")).map((s) => [s.dataset.chart!, s.innerHTML]));
+		const plain = await openOn(rows);
+		plain.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
+		const without = charts(plain);
+		document.body.replaceChildren();
+
+		const view = await openOn(rows, docs, [warmup]);
+		expect(view.contentEl.querySelector(".acm-sessions-status")!.textContent).toBe("30 of 30 sessions");
+		expect(view.visibleItems).toBe(30);
+		expect(asked.sort()).toEqual(rows.map((r) => r.id).sort());
+		type(view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!, "agent-0000beef");
+		expect(view.visibleItems).toBe(0);
+		type(view.contentEl.querySelector<HTMLInputElement>(".acm-sessions-search")!, "");
+		const menu = view.contentEl.querySelector<HTMLSelectElement>('[aria-label="Project"]')!;
+		menu.dispatchEvent(new Event("focus"));
+		expect(Array.from(menu.options).map((o) => o.value)).toEqual(["", "api", "cli", "web"]);
+		view.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
+		const withWarmup = charts(view);
+		const changed = [...withWarmup.keys()].filter((id) => withWarmup.get(id) !== without.get(id)).sort();
+		// Its tokens, by model (a new one), and its project's cost (haiku is priced); no session, activity, file or tag.
+		expect(changed).toEqual(["cost-daily", "cost-projects", "tokens-cache-write", "tokens-input", "tokens-output"]);
+		expect(withWarmup.get("cost-projects")).toContain("billing");
+		// A tag filter leaves it out, as it leaves out every session without the tag.
+		choose(view, "Tag", "ai/ui");
+		const tagged = charts(view);
+		expect(tagged.get("cost-projects")).not.toContain("billing");
 	});
 
 	it("10,000 sessions: only the rows in sight are in the DOM; End reaches the last, Page Down a page", async () => {

@@ -7,7 +7,8 @@ import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
-import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta } from "../transcript/link-subagents";
+import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
+import { isWarmupAgent } from "../transcript/session-queries";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { diffScan, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 import type { DetailLevel } from "../settings";
@@ -219,6 +220,25 @@ export class TranscriptIndex {
 		const present = new Set(this.knownFiles().filter((f) => f.kind === "session").map((f) => `${f.projectDir}\u0000${f.fileId}`));
 		const orphans = linked.orphans.filter((o) => (!wanted || wanted.has(o.file.path)) && !present.has(`${o.file.projectDir}\u0000${parentIdOf(o.file, o.model)}`));
 		return [...linked.sessions, ...orphans.map((o) => ({ file: o.file, model: o.model, subagents: [] }))];
+	}
+
+	/**
+	 * The warmup agents among the given files (all known ones by default) whose session's transcript
+	 * is not here (opened and left before it was written): no session to join, but real calls, so
+	 * their tokens count on their own (`SyncState.usageOnly`). One whose session is here joins it (`sessions`).
+	 */
+	async warmupsWithoutSession(paths?: readonly string[]): Promise<Warmup[]> {
+		await this.loadKnown();
+		const files = paths ? [...new Set(paths)].flatMap((p) => this.files.get(p) ?? []) : this.knownFiles();
+		if (!files.some((f) => f.kind === "subagent")) return [];
+		const present = new Set(this.knownFiles().filter((f) => f.kind === "session").map((f) => `${f.projectDir}\u0000${f.fileId}`));
+		const out: Warmup[] = [];
+		for (const file of files) {
+			if (file.kind !== "subagent") continue;
+			const entry = await this.get(file.path);
+			if (entry && isWarmupAgent(entry.model) && !present.has(`${file.projectDir}\u0000${parentIdOf(file, entry.model)}`)) out.push({ file: entry.file, model: entry.model });
+		}
+		return out;
 	}
 
 	private async loadKnown(): Promise<void> {

@@ -5,7 +5,8 @@ import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
 import { prepareSession, withSubagents } from "../ingest/prepare-session";
 import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
-import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
+import { agentModels, type SessionWithAgents, type Warmup } from "../transcript/link-subagents";
+import { usageDays } from "../digest/usage-days";
 import type { SessionModel } from "../transcript/session-model";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
@@ -49,13 +50,15 @@ export function copyState(state: SyncState): SyncState {
 		memory: Object.fromEntries(Object.entries(state.memory).map(([k, v]) => [k, { ...v }])),
 		proposed: Object.fromEntries(Object.entries(state.proposed).map(([k, v]) => [k, [...v]])),
 		pending: [...state.pending],
+		usageOnly: { ...state.usageOnly },
 	};
 }
 
 /** The folders of sessions and settings that identities are needed for (the adapter resolves them). */
-export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings, also: readonly string[] = []): string[] {
+export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings, also: readonly string[] = [], warmups: readonly Warmup[] = []): string[] {
 	const folders = new Set<string>([...settings.projects.map((p) => p.path), ...also]);
 	for (const s of sessions) if (s.model.cwd !== undefined && !state.sessions[s.file.path]?.projectKey) folders.add(s.model.cwd);
+	for (const w of [...warmups, ...sessions.flatMap((s) => s.warmups ?? [])]) if (w.model.cwd !== undefined && !state.usageOnly[w.file.path]) folders.add(w.model.cwd);
 	for (const r of Object.values(state.sessions)) if (!r.projectKey && r.projectPath !== undefined) folders.add(r.projectPath);
 	return [...folders];
 }
@@ -96,6 +99,8 @@ export function scopeSessions(input: {
 	folderOf: (transcriptPath: string) => string;
 	/** The state was migrated from version 1 just before, making these moves: every note is rendered again. */
 	migration?: PlannedMove[];
+	/** Warmups read this time whose session's transcript is not here (`TranscriptIndex.warmupsWithoutSession`). */
+	warmups?: readonly Warmup[];
 }): SessionScope {
 	const { settings, identities } = input;
 	const state = copyState(input.state);
@@ -103,19 +108,25 @@ export function scopeSessions(input: {
 	const moves = input.migration ?? [];
 	const migrated = input.migration !== undefined;
 	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
-	const excluded = (s: SessionWithAgents) => {
+	const excluded = (s: { file: TranscriptFile; model: SessionModel }) => {
 		const key = keyOf.get(s.file.path)!;
 		return isExcluded(key, settings.excludedProjects) || (s.model.cwd !== undefined && isExcluded(s.model.cwd, settings.excludedProjects));
 	};
 	const all = input.sessions.filter((s) => !excluded(s));
 	const only = input.project === undefined ? undefined : projectKeyOf(input.project, identities.get(input.project), repositories(), configured);
-	const sessions = only === undefined ? all : all.filter((s) => comparablePath(keyOf.get(s.file.path)!) === comparablePath(only) || (s.model.cwd !== undefined && isWithin(s.model.cwd, input.project!)));
-	state.pending = all.filter((s) => !sessions.includes(s)).map((s) => s.file.path);
+	const inScope = (s: { file: TranscriptFile; model: SessionModel }) => only === undefined || comparablePath(keyOf.get(s.file.path)!) === comparablePath(only) || (s.model.cwd !== undefined && isWithin(s.model.cwd, input.project!));
+	const sessions = all.filter(inScope);
 	const live = sessions.filter((s) => !isEmptySession(s.model));
+	// Warmups no session holds count on their own (usage only): those of no session here, and those of a session with nothing in it.
+	const warmups = [...(input.warmups ?? []), ...sessions.filter((s) => !live.includes(s)).flatMap((s) => s.warmups ?? [])];
+	for (const w of warmups) keyOf.set(w.file.path, state.usageOnly[w.file.path]?.projectKey ?? keyOfCwd(w.model.cwd, w.file.path));
+	const allWarmups = warmups.filter((w) => !excluded(w));
+	const usageOnly = allWarmups.filter(inScope);
+	state.pending = [...all.filter((s) => !sessions.includes(s)), ...allWarmups.filter((w) => !usageOnly.includes(w))].map((s) => s.file.path);
 
 	// Enabled projects get theirs too: their packet and memory folder need one before any session.
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
-	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...enabled].filter((k) => !state.projects[k]);
+	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
 	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
@@ -148,6 +159,14 @@ export function scopeSessions(input: {
 		state.sessions[path] = record;
 	}
 
+	// A session holding a warmup has its tokens in its usage now; one that holds none keeps them apart.
+	for (const session of live) for (const w of session.warmups ?? []) delete state.usageOnly[w.file.path];
+	for (const w of usageOnly) {
+		const usage = usageDays(w.model);
+		if (usage.length === 0) delete state.usageOnly[w.file.path];
+		else state.usageOnly[w.file.path] = { projectKey: keyOf.get(w.file.path)!, project: state.projects[keyOf.get(w.file.path)!]!.folder, agent: w.model.agent ?? "claude-code", ...(w.model.cwd === undefined ? {} : { projectPath: w.model.cwd }), ...(w.model.startedAt === undefined ? {} : { startedAt: w.model.startedAt }), usage };
+	}
+
 	const render = new Set(live.map((s) => s.file.path));
 	// After a migration every note is rendered again: links and neighbours changed.
 	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || (migrated && !isExcludedRecord(record, settings))) render.add(path);
@@ -172,14 +191,15 @@ export function scopeSessions(input: {
 
 /**
  * Transcripts of projects excluded since they were read: the state keeps their records (digests,
- * titles) and the store their models. All of it goes, with their sub-agents' models and the
+ * titles, usage) and the store their models. All of it goes, with their sub-agents' models and the
  * files' stamps, so nothing of an excluded project stays stored (lifting the exclusion reads them
  * again). Their notes stay in the vault: they are the user's.
  */
 export function excludedTranscripts(state: SyncState, files: readonly TranscriptFile[], settings: Settings): string[] {
 	if (settings.excludedProjects.length === 0) return [];
 	const gone = new Set(Object.entries(state.sessions).filter(([, r]) => isExcludedRecord(r, settings)).map(([path]) => path));
-	if (gone.size === 0) return [];
+	const warmups = Object.entries(state.usageOnly).filter(([, r]) => isExcludedRecord(r, settings)).map(([path]) => path);
+	if (gone.size === 0) return warmups.sort(codeUnitOrder);
 	const byPath = new Map(files.map((f) => [f.path, f]));
 	const goneIn = new Map<string, Set<string>>();
 	const keptIn = new Set<string>();
@@ -195,10 +215,11 @@ export function excludedTranscripts(state: SyncState, files: readonly Transcript
 		// The 2.1 layout names the parent; an older sub-agent sits beside its sessions: it goes when all of them do.
 		if (file.parentSessionId !== undefined ? sessions.has(file.parentSessionId) : !keptIn.has(file.projectDir)) gone.add(file.path);
 	}
+	for (const path of warmups) gone.add(path);
 	return [...gone].sort(codeUnitOrder);
 }
 
-function isExcludedRecord(record: SessionRecord, settings: Settings): boolean {
+function isExcludedRecord(record: Pick<SessionRecord, "projectKey" | "projectPath">, settings: Settings): boolean {
 	return (record.projectKey !== undefined && isExcluded(record.projectKey, settings.excludedProjects)) || (record.projectPath !== undefined && isExcluded(record.projectPath, settings.excludedProjects));
 }
 

@@ -69,7 +69,10 @@ export function planSync(input: PlanInput): SyncPlan {
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
 	const forget = excludedTranscripts(state, input.known ?? [], settings);
-	for (const path of forget) delete state.sessions[path];
+	for (const path of forget) {
+		delete state.sessions[path];
+		delete state.usageOnly[path];
+	}
 	if (forget.length > 0) plan.forget = forget;
 	for (const pattern of invalidRedactionPatterns(settings)) plan.errors.push(`The redaction pattern ${JSON.stringify(pattern)} is not valid RE2 (no lookaround, no backreferences) and is not applied: fix it in the settings`);
 	// A note that could not be read is not written either: what it holds is unknown.

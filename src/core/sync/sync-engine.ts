@@ -98,11 +98,13 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		await index.whole(digestAgain.map((s) => s.file.path));
 		candidates = await index.sessions(paths);
 	}
-	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project]));
+	// Warmups of sessions never written: their tokens count, apart from any session.
+	const warmups = await index.warmupsWithoutSession(paths);
+	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project], warmups));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration });
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration, warmups });
 	let scope = scopeOf();
 	// Notes move first (links to them follow), so that everything after is planned against the moved vault.
 	const moved: PlannedMove[] = [];

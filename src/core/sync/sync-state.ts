@@ -1,5 +1,7 @@
 import type { Checkpoint } from "../context/lazy-context";
 import type { StoredDigest } from "../digest/session-digest";
+import type { UsageDay } from "../digest/usage-days";
+import type { AgentId } from "../transcript/agents";
 
 /** What the sync remembers about one session between runs. Small: the models live elsewhere. */
 export interface SessionRecord {
@@ -26,6 +28,22 @@ export interface SessionRecord {
 	facts?: string[];
 	/** Typed prompts of this session already weighed for facts to propose: a grown session is weighed from there. */
 	proposedPrompts?: number;
+}
+
+/**
+ * Tokens of a transcript that makes no session: a warmup agent whose session was never written
+ * (or has nothing in it). Real calls, so the usage figures count them; noise, so no note, list row,
+ * index or CLAUDE.md line shows them. Goes once a session holds the warmup (its usage has it then).
+ */
+export interface UsageOnlyRecord {
+	projectKey: string;
+	/** The project's folder in the vault, as `SyncState.projects` names it. */
+	project: string;
+	agent: AgentId;
+	/** Where it ran (its `cwd`): an exclusion of that folder drops it. */
+	projectPath?: string;
+	startedAt?: string;
+	usage: UsageDay[];
 }
 
 /** What the sync keeps about one project, by identity. */
@@ -63,6 +81,8 @@ export interface SyncState {
 	proposed: Record<string, string[]>;
 	/** Transcripts read by a sync of one project that belong to others: the next sync does them. */
 	pending: string[];
+	/** Usage no session holds (see `UsageOnlyRecord`), by transcript path. Absent from a state an older release wrote. */
+	usageOnly: Record<string, UsageOnlyRecord>;
 }
 
 /** Version 2: projects by identity. Version 1 (folder names) is read and migrated by the next sync. */
@@ -70,7 +90,7 @@ export const SYNC_STATE_VERSION = 2;
 export const LEGACY_SYNC_STATE_VERSION = 1;
 
 export function emptySyncState(): SyncState {
-	return { version: SYNC_STATE_VERSION, sessions: {}, projects: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [] };
+	return { version: SYNC_STATE_VERSION, sessions: {}, projects: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [], usageOnly: {} };
 }
 
 /**
@@ -92,5 +112,23 @@ export function restoreSyncState(raw: unknown): SyncState {
 		memory: (record(o.memory) as SyncState["memory"] | undefined) ?? {},
 		proposed: (record(o.proposed) as SyncState["proposed"] | undefined) ?? {},
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
+		usageOnly: usageOnlyOf(o.usageOnly),
 	};
+}
+
+/** Stored usage-only records, each as read or left out when it is not one (damaged: its tokens only go uncounted). */
+export function usageOnlyOf(raw: unknown): Record<string, UsageOnlyRecord> {
+	const out: Record<string, UsageOnlyRecord> = {};
+	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
+	for (const [path, value] of Object.entries(raw as Record<string, unknown>)) {
+		const r = value as Partial<UsageOnlyRecord> | null;
+		if (typeof r !== "object" || r === null || typeof r.projectKey !== "string" || typeof r.project !== "string" || !Array.isArray(r.usage) || !r.usage.every(isUsageDay)) continue;
+		out[path] = r as UsageOnlyRecord;
+	}
+	return out;
+}
+
+function isUsageDay(u: unknown): u is UsageDay {
+	const d = u as Partial<UsageDay> | null;
+	return typeof d === "object" && d !== null && typeof d.day === "string" && typeof d.model === "string" && [d.input, d.output, d.cacheRead, d.cacheWrite].every((n) => typeof n === "number" && Number.isFinite(n));
 }

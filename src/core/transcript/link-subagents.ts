@@ -21,12 +21,18 @@ export interface SessionWithAgents {
 	model: SessionModel;
 	subagents: LinkedSubagent[];
 	/** The client's warmup agents (a "Warmup" prompt, no work): not shown, but their tokens were spent. */
-	warmups?: SessionModel[];
+	warmups?: Warmup[];
+}
+
+/** A warmup agent's transcript: its path keys its usage when no session holds it (`SyncState.usageOnly`). */
+export interface Warmup {
+	file: TranscriptFile;
+	model: SessionModel;
 }
 
 /** The models a session's digest joins: its sub-agents', warmups included (they count in its usage only). */
 export function agentModels(session: SessionWithAgents): SessionModel[] {
-	return [...session.subagents.map((a) => a.model), ...(session.warmups ?? [])];
+	return [...session.subagents.map((a) => a.model), ...(session.warmups ?? []).map((w) => w.model)];
 }
 
 /**
@@ -50,7 +56,7 @@ export function linkSubagents(
 		const parentId = parentIdOf(agent.file, agent.model);
 		const parent = parentId === undefined ? undefined : byKey.get(`${agent.file.projectDir}\u0000${parentId}`);
 		if (isWarmupAgent(agent.model)) {
-			if (parent) (parent.warmups ??= []).push(agent.model);
+			if (parent) (parent.warmups ??= []).push({ file: agent.file, model: agent.model });
 			continue;
 		}
 		const linked: LinkedSubagent = { file: agent.file, model: agent.model, meta: agent.meta };

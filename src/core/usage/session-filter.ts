@@ -1,6 +1,6 @@
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { AgentId } from "../transcript/agents";
-import type { SessionRow } from "./session-rows";
+import type { SessionRow, UsageOnlyRow } from "./session-rows";
 
 /** What the Sessions view narrows the list (and its pictures) to; an unset field lets everything through. */
 export interface SessionFilter {
@@ -12,10 +12,11 @@ export interface SessionFilter {
 	to?: string;
 }
 
-export function matchesFilter(row: SessionRow, f: SessionFilter): boolean {
+/** A session's row, or usage no session holds (it has no tags: a tag filter leaves it out). */
+export function matchesFilter(row: SessionRow | UsageOnlyRow, f: SessionFilter): boolean {
 	if (f.project !== undefined && row.project !== f.project) return false;
 	if (f.agent !== undefined && row.agent !== f.agent) return false;
-	if (f.tag !== undefined && !row.tags.includes(f.tag)) return false;
+	if (f.tag !== undefined && !("tags" in row && row.tags.includes(f.tag))) return false;
 	if (f.from !== undefined && (row.day === undefined || row.day < f.from)) return false;
 	if (f.to !== undefined && (row.day === undefined || row.day > f.to)) return false;
 	return true;

@@ -4,6 +4,7 @@ import { relativeTo } from "../notes/relative-path";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { localDay } from "../text/local-date";
 import type { AgentId } from "../transcript/agents";
+import type { UsageOnlyRecord } from "../sync/sync-state";
 
 /** The part of a digest the list and the pictures read. */
 export type CatalogDigest = Pick<StoredDigest, "title" | "agent" | "projectPath" | "startedAt" | "activeMinutes" | "models" | "prompts" | "filesTouched" | "tokens" | "usage">;
@@ -40,6 +41,27 @@ export interface SessionRow {
 	tokens: number;
 }
 
+/**
+ * Tokens no session holds (a warmup whose session was never written, `UsageOnlyRecord`): the
+ * pictures count them in tokens and cost, by day and project; the list, its filters' menus, search
+ * and the session and activity counts never see them.
+ */
+export interface UsageOnlyRow {
+	/** Its transcript path. */
+	id: string;
+	project: string;
+	agent: AgentId;
+	/** Local day it started, as a session row's: the date filter reads it. */
+	day?: string;
+	usage: UsageDay[];
+}
+
+/** What the view reads of the catalog: the sessions it lists, and the usage it only counts. */
+export interface CatalogRows {
+	sessions: SessionRow[];
+	usageOnly: UsageOnlyRow[];
+}
+
 /** A session as the sync writes it for the view (`state/catalog/`): its row, worked out at sync time. */
 export type CatalogEntry = Omit<SessionRow, "id">;
 
@@ -74,4 +96,11 @@ export function sessionRows(records: Readonly<Record<string, SessionSource | Cat
 	const rows: SessionRow[] = [];
 	for (const [id, r] of Object.entries(records)) rows.push({ id, ...("digest" in r ? catalogEntry(r) : r) });
 	return rows.sort((a, b) => codeUnitOrder(b.started ?? "", a.started ?? "") || codeUnitOrder(a.title, b.title) || codeUnitOrder(a.id, b.id));
+}
+
+/** The usage-only records as rows, by transcript path (the order of the pictures' sums never depends on the state's). */
+export function usageOnlyRows(records: Readonly<Record<string, UsageOnlyRecord>>): UsageOnlyRow[] {
+	return Object.entries(records)
+		.map(([id, r]) => ({ id, project: r.project, agent: r.agent ?? "claude-code", day: localDay(r.startedAt), usage: r.usage }))
+		.sort((a, b) => codeUnitOrder(a.id, b.id));
 }

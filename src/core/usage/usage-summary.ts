@@ -1,7 +1,7 @@
 import type { UsageDay } from "../digest/usage-days";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { costOf, type PriceTable } from "./model-prices";
-import type { SessionRow } from "./session-rows";
+import type { SessionRow, UsageOnlyRow } from "./session-rows";
 
 export interface DayActivity {
 	day: string;
@@ -33,7 +33,11 @@ export interface UsageSummary {
 
 const TOP = 10;
 
-export function summarizeUsage(rows: readonly SessionRow[], prices: PriceTable = {}): UsageSummary {
+/**
+ * @param usageOnly tokens no session holds (warmups of sessions never written): counted in the
+ * tokens and the cost by day and project, not as sessions, activity or a session's cost.
+ */
+export function summarizeUsage(rows: readonly SessionRow[], prices: PriceTable = {}, usageOnly: readonly UsageOnlyRow[] = []): UsageSummary {
 	const activity = new Map<string, DayActivity>();
 	const tokens = new Map<string, UsageDay>();
 	const costDay = new Map<string, number>();
@@ -43,14 +47,9 @@ export function summarizeUsage(rows: readonly SessionRow[], prices: PriceTable =
 	const files = new Map<string, number>();
 	const tags = new Map<string, number>();
 	let totalCost = 0;
-	for (const row of rows) {
-		if (row.day) {
-			const a = activity.get(row.day) ?? { day: row.day, sessions: 0, activeMinutes: 0 };
-			a.sessions++;
-			a.activeMinutes += row.activeMinutes;
-			activity.set(row.day, a);
-		}
-		let sessionCost = 0;
+	/** Adds a row's tokens and cost to the days, its project and the total; returns its cost. */
+	const countUsage = (row: SessionRow | UsageOnlyRow): number => {
+		let cost = 0;
 		for (const u of row.usage) {
 			const key = `${u.day}\u0000${u.model}`;
 			const t = tokens.get(key) ?? { day: u.day, model: u.model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -59,19 +58,28 @@ export function summarizeUsage(rows: readonly SessionRow[], prices: PriceTable =
 			t.cacheRead += u.cacheRead;
 			t.cacheWrite += u.cacheWrite;
 			tokens.set(key, t);
-			const cost = costOf(u, prices);
-			if (cost === undefined) {
+			const dollars = costOf(u, prices);
+			if (dollars === undefined) {
 				unpriced.add(u.model);
 				continue;
 			}
-			sessionCost += cost;
-			costDay.set(u.day, (costDay.get(u.day) ?? 0) + cost);
+			cost += dollars;
+			costDay.set(u.day, (costDay.get(u.day) ?? 0) + dollars);
 		}
-		totalCost += sessionCost;
-		if (sessionCost > 0) {
-			costProject.set(row.project, (costProject.get(row.project) ?? 0) + sessionCost);
-			costSession.push({ label: `${row.day ?? ""} ${row.title}`.trim(), value: sessionCost });
+		totalCost += cost;
+		if (cost > 0) costProject.set(row.project, (costProject.get(row.project) ?? 0) + cost);
+		return cost;
+	};
+	for (const row of usageOnly) countUsage(row);
+	for (const row of rows) {
+		if (row.day) {
+			const a = activity.get(row.day) ?? { day: row.day, sessions: 0, activeMinutes: 0 };
+			a.sessions++;
+			a.activeMinutes += row.activeMinutes;
+			activity.set(row.day, a);
 		}
+		const sessionCost = countUsage(row);
+		if (sessionCost > 0) costSession.push({ label: `${row.day ?? ""} ${row.title}`.trim(), value: sessionCost });
 		for (const f of row.files) files.set(`${row.project}/${f}`, (files.get(`${row.project}/${f}`) ?? 0) + 1);
 		for (const t of row.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
 	}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costOf, priceOf } from "../../../src/core/usage/model-prices";
-import { sessionRows } from "../../../src/core/usage/session-rows";
+import { matchesFilter } from "../../../src/core/usage/session-filter";
+import { sessionRows, usageOnlyRows } from "../../../src/core/usage/session-rows";
 import { addDays, summarizeUsage, weekOf } from "../../../src/core/usage/usage-summary";
 import type { StoredDigest } from "../../../src/core/digest/session-digest";
 
@@ -50,6 +51,28 @@ describe("sessionRows and summarizeUsage", () => {
 			{ label: "ai/db", value: 1 },
 		]);
 		expect(s.topFiles).toEqual([{ label: "api/src/a.ts", value: 2 }, { label: "web/src/a.ts", value: 1 }]);
+	});
+
+	it("usage no session holds counts in the tokens and the cost by day and project, not as a session, activity, a session's cost, files or tags", () => {
+		const warmups = usageOnlyRows({
+			"/t/agent-2.jsonl": { projectKey: "/p/web", project: "web", agent: "claude-code", startedAt: "2026-11-04T09:00:00Z", usage: [{ day: "2026-11-04", model: "claude-sonnet-4-5", input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 }] },
+			"/t/agent-1.jsonl": { projectKey: "/p/api", project: "api", agent: "claude-code", usage: [{ day: "2026-11-02", model: "mystery-2", input: 7, output: 0, cacheRead: 0, cacheWrite: 0 }] },
+		});
+		expect(warmups.map((w) => [w.id, w.day])).toEqual([["/t/agent-1.jsonl", undefined], ["/t/agent-2.jsonl", "2026-11-04"]]);
+		const without = summarizeUsage(sessionRows(records));
+		const s = summarizeUsage(sessionRows(records), {}, warmups);
+		expect(s.tokens.filter((t) => !without.tokens.some((w) => w.day === t.day && w.model === t.model))).toEqual([
+			{ day: "2026-11-02", model: "mystery-2", input: 7, output: 0, cacheRead: 0, cacheWrite: 0 },
+			{ day: "2026-11-04", model: "claude-sonnet-4-5", input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 },
+		]);
+		expect(s.costByDay.map((c) => [c.label, Math.round(c.value * 100) / 100])).toEqual([["2026-11-02", 22.05], ["2026-11-03", 22.05], ["2026-11-04", 3]]);
+		expect(s.costByProject.map((c) => [c.label, Math.round(c.value * 100) / 100])).toEqual([["api", 44.1], ["web", 3]]);
+		expect(s.totalCost).toBeCloseTo(without.totalCost + 3, 10);
+		expect(s.unpriced).toEqual(["mystery-1", "mystery-2"]);
+		expect([s.activity, s.costBySession, s.topFiles, s.topTags]).toEqual([without.activity, without.costBySession, without.topFiles, without.topTags]);
+		// The filters: by project, agent and day as a session; a tag filter leaves it out (it has none).
+		expect(warmups.filter((w) => matchesFilter(w, { project: "web", from: "2026-11-04" })).map((w) => w.id)).toEqual(["/t/agent-2.jsonl"]);
+		expect(warmups.filter((w) => matchesFilter(w, { tag: "ai/auth" }))).toEqual([]);
 	});
 
 	it("weeks start on Monday, by the calendar alone", () => {
