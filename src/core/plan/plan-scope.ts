@@ -118,7 +118,7 @@ export function scopeSessions(input: {
 	const sessions = all.filter(inScope);
 	const live = sessions.filter((s) => !isEmptySession(s.model));
 	// Warmups no session holds count on their own (usage only): those of no session here, and those of a session with nothing in it.
-	const warmups = [...(input.warmups ?? []), ...sessions.filter((s) => !live.includes(s)).flatMap((s) => s.warmups ?? [])];
+	const warmups = [...(input.warmups ?? []), ...sessions.flatMap((s) => (s.warmups && isEmptySession(s.model) ? s.warmups : []))];
 	for (const w of warmups) keyOf.set(w.file.path, state.usageOnly[w.file.path]?.projectKey ?? keyOfCwd(w.model.cwd, w.file.path));
 	const allWarmups = warmups.filter((w) => !excluded(w));
 	const usageOnly = allWarmups.filter(inScope);
