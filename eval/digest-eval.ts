@@ -211,9 +211,9 @@ async function main(): Promise<void> {
 		rest.length > 0
 			? [[rest[0] ?? "", rest[1]]]
 			: [
-					[join(shared, "claude-transcripts"), join(repo, "eval/labels/claude-transcripts-*.json")],
+					[join(shared, "claude-transcripts"), join(repo, "eval/labels/claude-transcripts-[a-z].json")],
 					[join(repo, "examples", "claude-projects"), join(repo, "eval/labels/examples.json")],
-					[join(shared, "claude-transcripts-2"), undefined],
+					[join(shared, "claude-transcripts-2"), join(repo, "eval/labels/claude-transcripts-2.json")],
 				];
 	for (const [corpus, pattern] of runs) {
 		if (!existsSync(corpus)) {
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
 	}
 }
 
-/** Labels from one file, or from every file a `*` pattern in the last part names. */
+/** Labels from one file, or from every file a `*` (or `[a-z]`) pattern in the last part names. */
 export function loadLabels(pattern: string): Label[] {
 	const dir = dirname(pattern);
 	const name = basename(pattern);
