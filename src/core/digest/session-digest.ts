@@ -5,6 +5,7 @@ import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } fr
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
 import { decisionsOf } from "./decisions";
+import { isHollow } from "./hollow-claims";
 import { oneLine } from "./one-line";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
@@ -113,9 +114,14 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const pr of pullRequestsOf(calls, model.prLinks)) done.push(`PR ${pr.title ? `"${cutAtBoundary(pr.title, ITEM_MAX)}"` : ""}${pr.url ? `${pr.title ? " " : ""}${pr.url}` : ""}`.trim());
 	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
 	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : s.result.slice(0, 2)));
-	for (const r of said[said.length - 1] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
+	// The last task that said or committed something: a last request cut off before any reply leaves the one before as the latest word.
+	let latest = said.length - 1;
+	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
+	for (const r of said[latest] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
 	for (const t of todos) if (t.status === "completed" && !INVESTIGATION.test(t.content)) done.push(cutAtBoundary(t.content, ITEM_MAX));
-	for (const rs of said.slice(0, -1)) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	for (const [i, rs] of said.entries()) if (i !== latest) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
+	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 
 	const open: string[] = [];
 	for (const t of todos) if (t.status !== "completed") open.push(cutAtBoundary(t.content, ITEM_MAX));
@@ -126,6 +132,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// A last request with no reply, or whose replies say nothing but narration, was cut off.
 	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`unanswered: ${last.ask}`);
 	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`unfinished: ${last.ask}`);
+	// A transcript that ends on a tool call ended in the middle of the work: the step it was on.
+	const step = cutOffStep(model);
+	if (step) open.push(`cut off during: ${step}`);
 	if (last) open.push(...deferred(last, statements));
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
@@ -216,7 +225,11 @@ function finalReply(task: SessionTask, statements: Statements): string | undefin
 
 function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	const reply = finalReply(task, statements) ?? "";
-	const result = statements.first(reply, 6).map((u) => cutAtBoundary(u.text, 240));
+	const result = statements
+		.first(reply, 8)
+		.filter((u) => !isHollow(u.text))
+		.slice(0, 6)
+		.map((u) => cutAtBoundary(u.text, 240));
 	const files: string[] = [];
 	for (const call of task.calls) {
 		const path = call.input.file_path ?? call.input.notebook_path;
@@ -224,6 +237,25 @@ function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	}
 	const checks = checksOf(task.calls);
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
+}
+
+/**
+ * The step a transcript stopped on when its last event is a tool call (no reply after it): the
+ * client was closed, or the copy was taken, in the middle of the work. Said by the call's own
+ * description when it has one ("Push changes to remote"), else by its command or file.
+ */
+function cutOffStep(model: SessionModel): string | undefined {
+	for (let i = model.events.length - 1; i >= 0; i--) {
+		const event = model.events[i];
+		if (!event || event.kind === "thinking" || event.kind === "compaction" || ("sidechain" in event && event.sidechain !== undefined)) continue;
+		if (event.kind !== "tool") return undefined;
+		const input = event.call.input;
+		const described = typeof input.description === "string" ? input.description : undefined;
+		const command = typeof input.command === "string" ? `\`${oneLine(input.command, 60)}\`` : undefined;
+		const path = typeof input.file_path === "string" ? `${event.call.name} \`${input.file_path.split("/").pop() ?? ""}\`` : undefined;
+		return cutAtBoundary(oneLine(described ?? command ?? path ?? event.call.name, 100), 100);
+	}
+	return undefined;
 }
 
 /** A question the assistant leaves to the user at the very end ("Should I proceed with …?"). */
@@ -256,8 +288,9 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 	return out;
 }
 
-const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later)\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
-const DEFERRED_SENTENCE = /\b(?:not (?:yet )?implemented|you (?:may|might|will|would) (?:want|need) to|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later)\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
+const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later|to get started|before (?:you|it) (?:can|start|works?)|on your (?:side|end)|for you to do|what you need to do|action (?:required|needed))\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
+const DEFERRED_SENTENCE =
+	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|you (?:may|might|will|would) (?:want|need) to|you (?:still )?need to|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;

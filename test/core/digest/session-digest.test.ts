@@ -58,6 +58,48 @@ describe("digestSession", () => {
 		expect(cut.open).toEqual(["unanswered: Rename it to store"]);
 	});
 
+	it("passes over replies that only claim an end, and gives the latest word to the last task that said something", () => {
+		const d = digestOf([
+			userText("Make the importer skip blank rows", at(0)),
+			assistant(toolUse("e1", "Edit", { file_path: "/p/src/importer.ts", old_string: "a", new_string: "b" }), { ...at(1), messageId: "m1" }),
+			toolResult("e1", "ok", at(1)),
+			assistant(text("All changes are complete. The importer now drops rows whose cells are all empty."), { ...at(2), messageId: "m2" }),
+			userText("Also trim the header names", at(3)),
+			assistant(text("Yep — classic issue. Header names are trimmed before they are matched, so ' id' finds the id column."), { ...at(4), messageId: "m3" }),
+			// A last request the transcript holds no reply to: the task before is the latest word.
+			userText("Push the branch to origin", at(5)),
+			assistant(toolUse("b1", "Bash", { command: "git push", description: "Push the branch" }), { ...at(6), messageId: "m4" }),
+		]);
+		expect(d.done).toEqual([
+			"Header names are trimmed before they are matched, so ' id' finds the id column.",
+			"The importer now drops rows whose cells are all empty.",
+		]);
+		// It ended on a call with no result: the step it was on is open.
+		expect(d.open).toEqual(["unfinished: Push the branch to origin", "cut off during: Push the branch"]);
+	});
+
+	it("lists what a committed task's reply adds after the other evidence", () => {
+		const d = digestOf([
+			userText("Rename the config key and commit", at(0)),
+			assistant(toolUse("c1", "Bash", { command: 'git commit -am "Rename timeout to timeoutMs"' }), { ...at(1), messageId: "m1" }),
+			toolResult("c1", "[main 9f8e7d6] Rename timeout to timeoutMs", at(1)),
+			assistant(text("Renamed `timeout` to `timeoutMs` in all three loaders; old configs still load."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done).toEqual(["commit 9f8e7d6: Rename timeout to timeoutMs", "Renamed `timeout` to `timeoutMs` in all three loaders; old configs still load."]);
+		expect(d.open).toEqual([]);
+	});
+
+	it("leaves open what the final reply leaves to the user or says is not there yet", () => {
+		const d = digestOf([
+			userText("Wire up the OAuth login", at(0)),
+			assistant(
+				text("The login button now redirects to the provider. The docs and the staging config are still uncommitted.\n\nTo get started:\n1. Register an OAuth app with redirect URI `http://localhost:5173`\n2. Put its client ID in `.env`"),
+				{ ...at(1), messageId: "m1" },
+			),
+		]);
+		expect(d.open).toEqual(["The docs and the staging config are still uncommitted.", "Register an OAuth app with redirect URI `http://localhost:5173`"]);
+	});
+
 	it("keeps decisions stated as choices, with their reason, and no diagnosis", () => {
 		const d = digestOf([
 			userText("ok, fine, let's do vite", at(0)),

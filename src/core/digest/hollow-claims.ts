@@ -1,0 +1,31 @@
+import { withoutInterjection } from "./narration";
+
+/**
+ * Statements that claim an end or agree without saying what: "All changes are complete.", "I have
+ * fully completed the task.", "Everything is clean and pushed.", "That makes sense.", "Yep —
+ * classic issue.". True enough, but a result slot filled with one is a result lost: the statement
+ * after it ("`access()` now only checks the inode exists") is what the next session needs.
+ * Anything that names a thing (code, a path, a number, a name in capitals past the first word)
+ * is never hollow.
+ */
+const HOLLOW = [
+	// "All changes are complete", "All done", "All set", "Everything is clean and pushed".
+	/^(?:all|everything)(?: (?:the |of the |my )?(?:changes|tasks|work|items|steps|edits|fixes|updates))?(?: (?:are|is|have been|has been|looks?|seems?))?(?: now)?(?: (?:done|complete|completed|finished|in place|set|good|green|clean|correct|working|fixed|ready))(?: and (?:pushed|committed|tested|verified|clean|working|ready))?$/i,
+	// "I have fully completed the task", "I've finished", "I've identified and fixed the bug".
+	/^i(?:'ve| have)(?: now)?(?: (?:fully|successfully|completely))? (?:completed|finished|done|identified and fixed|fixed|resolved|made the changes?|implemented the changes?)(?: (?:the|this|your|all(?: the)?|both))?(?: (?:task|tasks|work|request|changes?|bug|issue|problem|fix|fixes|requirements?))?$/i,
+	// "The task is complete", "The fix is done", "The implementation is finished".
+	/^the (?:task|tasks|work|implementation|change|changes|fix|fixes|update|request)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready)$/i,
+	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point".
+	/^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
+	// "Classic issue.", "A known gotcha." (the explanation follows in the next sentence).
+	/^(?:a |the |this is a |that's a )?(?:classic|common|known|well-known|typical|frequent) (?:issue|problem|gotcha|limitation|pitfall|mistake|one)$/i,
+];
+
+/** True for a statement that claims completion or agrees, and names nothing. */
+export function isHollow(statement: string): boolean {
+	const s = withoutInterjection(statement).replace(/[\s.!。！]+$/, "").trim();
+	if (s === "" || s.length > 80) return false;
+	// Code, paths, numbers and names say something.
+	if (/[`/\\\d_@#=<>()[\]{}]|\.\w/.test(s) || /\s[A-Z]/.test(s)) return false;
+	return HOLLOW.some((re) => re.test(s));
+}

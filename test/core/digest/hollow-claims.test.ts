@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { isHollow } from "../../../src/core/digest/hollow-claims";
+
+describe("hollow claims", () => {
+	it.each([
+		"All changes are complete.",
+		"All done!",
+		"Everything is clean and pushed.",
+		"I have fully completed the task.",
+		"I've identified and fixed the bug.",
+		"The task is complete.",
+		"That makes sense given what we've been doing today.",
+		"Good to know.",
+		"Yep — classic issue.",
+	])("%s says nothing of what was done", (s) => {
+		expect(isHollow(s)).toBe(true);
+	});
+
+	it.each([
+		"All 40 tests pass.",
+		"All changes are in `src/cache.ts`.",
+		"Everything under /api now requires a token.",
+		"I've fixed the off-by-one in the pager.",
+		"Both files deleted.",
+		"The fix is in the Redis adapter.",
+		"All done except the migration, which needs a DBA.",
+		"This is a well-known GitHub limitation: PRs opened by a workflow token trigger no other workflow.",
+	])("%s names what was done", (s) => {
+		expect(isHollow(s)).toBe(false);
+	});
+});
