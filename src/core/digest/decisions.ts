@@ -9,7 +9,7 @@ import { typedPart } from "./request-text";
  * count; narration ("Let me use grep instead") neither.
  */
 const CHOICE_EN =
-	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to)\s+[^.]{1,60}?\s+(?:instead of|rather than))\b/i;
+	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+[^.]{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
@@ -17,7 +17,7 @@ const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
 /** What a reply opens with before the choice itself: "ok, fine, let's do vite". */
 const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)\b[\s,!.]*)*`;
 /** A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't use Y". */
-const USER_CHOICES = String.raw`let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don't use|do not use|never use|always use|(?:use )?option [a-e1-5]\b`;
+const USER_CHOICES = String.raw`let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don'?t use|do not use|never use|always use|(?:use )?option [a-e1-5]\b`;
 const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 /** The same, anywhere: a cheap look at a whole prompt before it is split. */
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
@@ -33,6 +33,21 @@ function asChoice(sentence: string): string {
 	return `user chose: ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
 }
 
+/** Where the choice starts in a long unit (a prompt typed as one run-on paragraph): the clause it is in, not the unit's first words. */
+function choiceClause(unit: string): string {
+	if (unit.length <= 200) return unit;
+	const at = [CHOICE_EN, CHOICE_KO, CHOICE_JA, CHOICE_ZH, USER_CHOICE_ANYWHERE].map((re) => unit.search(re)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? 0;
+	if (at < 80) return unit;
+	const from = Math.max(0, at - 80);
+	const before = unit.slice(from, at);
+	const stop = Math.max(before.lastIndexOf(". "), before.lastIndexOf(", "), before.lastIndexOf("; "), before.lastIndexOf("。"), before.lastIndexOf("，"), before.lastIndexOf(","));
+	if (stop >= 0) return unit.slice(from + stop + 1).trim();
+	// No punctuation: from the last joining word ("… and after the demo we'll go with …"), else the word before.
+	const joins = [...before.matchAll(/(?:^|\s)(?:and|then|so|but|because|since|also)\s/gi)].at(-1);
+	const word = before.search(/\S+\s*$/);
+	return unit.slice(from + (joins ? joins.index + (joins[0].startsWith(" ") ? 1 : 0) : Math.max(0, word))).trim();
+}
+
 /** Decisions stated in the typed part of prompts and in the assistant's replies, first stated first. */
 export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4): string[] {
 	const out: string[] = [];
@@ -43,9 +58,9 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 	// The user's own words: their choices count even when phrased as "let's…".
 	for (const prompt of prompts) {
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
-		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(unit.text));
+		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
-	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) if (isStatement(unit.text) && isDecision(unit.text)) add(unit.text);
+	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) if (isStatement(unit.text) && isDecision(unit.text)) add(choiceClause(unit.text));
 	return out;
 }

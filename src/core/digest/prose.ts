@@ -101,9 +101,12 @@ export function isQuestion(text: string): boolean {
 	return /[?？]\s*[)"'*_`]*$/.test(text.trim());
 }
 
+/** An intro that asks the user to fill in the list after it ("What would you like? Please tell me:"): its items are questions. */
+const ASKING_INTRO = /[?？]|\b(?:please (?:tell|let|provide|share|send|confirm|choose|pick|answer)|let me know|tell me|could you|can you|do you (?:want|prefer))\b/i;
+
 /** The statements of a reply, in order, with interjections taken off. */
 export function statementsOf(markdown: string, units = proseUnits(markdown)): ProseUnit[] {
 	return units
-		.filter((u) => isStatement(u.text))
+		.filter((u) => !(u.kind === "item" && ASKING_INTRO.test(u.section)) && isStatement(u.text))
 		.map((u) => ({ ...u, text: withoutInterjection(u.text) }));
 }

@@ -8,7 +8,7 @@ import { cutAtBoundary } from "./clause-cut";
 
 /** Prompts that acknowledge or nudge, in English, Korean, Japanese and Chinese. */
 const ACKNOWLEDGEMENT =
-	/^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?|thank you|thx|ty|cool|great|nice|perfect|awesome|good|lgtm|looks good|sounds good|go(?: on| ahead)?|continue|proceed|do it|carry on|keep going|next|done|right|correct|exactly|agreed|fine|please|please continue|please proceed|yes please|ok thanks|ok continue|go for it|ship it|👍|네|넵|예|응|좋아(?:요)?|좋습니다|감사합니다|고마워(?:요)?|계속(?:해(?:줘|주세요)?)?|진행(?:해(?:줘|주세요)?)?|확인|はい|ええ|ありがとう(?:ございます)?|続けて(?:ください)?|お願いします|いいね|了解|好的?|好的谢谢|谢谢|继续|可以|是的|对|行)[\s.!?。！？~]*$/i;
+	/^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?|thank you|thx|ty|cool|great|nice|perfect|awesome|good|lgtm|looks good|sounds good|go(?: on| ahead)?|continue|proceed|do it|carry on|keep going|next|done|right|correct|exactly|agreed|fine|please|please continue|please proceed|yes please|ok thanks|ok continue|go for it|ship it|👍|네|넵|예|응|좋아(?:요)?|좋습니다|감사합니다|고마워(?:요)?|계속(?:해(?:줘|주세요)?)?|진행(?:해(?:줘|주세요)?)?|확인|はい|ええ|ありがとう(?:ございます)?|続けて(?:ください)?|お願いします|いいね|了解|好的?|好的谢谢|谢谢|继续|繼續|可以|是的|对|對|行|要|開始|开始|好啊|好喔|沒問題|没问题|嗯|當然|当然)[\s.!?。！？~]*$/i;
 
 /** The user's greeting and politeness before the request. */
 const OPENING = /^(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|alright|right|now|well|great|cool|thanks|thank you|oh|ah|hmm|wait)\b[\s,!.]*(?:claude\b)?[\s,!.]*|claude[\s,!:]+)+/i;
@@ -40,8 +40,10 @@ export function requestOf(prompt: string, max = 160): string | undefined {
 	if (plan) return cutAtBoundary(plan, max);
 	const typed = typedPart(prompt);
 	if (typed === "") return undefined;
-	const request = stripAsk(withoutIntros(requestSentence(typed))).replace(/\?\s*$/, "").trim();
-	if (request === "" || isAcknowledgement(request)) return undefined;
+	const asked = stripAsk(withoutIntros(requestSentence(typed))).trim();
+	const request = asked.replace(/\?\s*$/, "").trim();
+	// A short question ("did you push?") asks, even when the same words without "?" would not.
+	if (request === "" || isAcknowledgement(asked) || (!/\s/.test(request) && isAcknowledgement(request))) return undefined;
 	return cutAtBoundary(capitalize(request), max);
 }
 
@@ -72,12 +74,27 @@ function stripAsk(text: string): string {
 function requestSentence(typed: string): string {
 	// What fits is kept whole: the context told first is part of the request.
 	if (typed.length <= 100) return typed;
-	const sentences = typed.split(/(?<=[.!?。！？])\s+/);
-	if (sentences.length < 2) return withinSentence(typed);
+	// Quoted text (an error message, a label) is not the user's own sentences: its "Please try again." asks nothing.
+	const { masked, restore } = maskQuotes(typed);
+	const sentences = masked.split(/(?<=[.!?。！？])\s+/);
+	if (sentences.length < 2) return restore(withinSentence(masked));
 	const at = sentences.findIndex((s) => REQUEST.test(stripAsk(s)) || REQUEST.test(s));
-	const from = at < 0 ? typed : withinSentence(sentences.slice(at).join(" "));
+	// "How do I handle this?" needs what "this" is: a short sentence just before it comes along.
+	const back = at > 0 && DEICTIC.test(sentences[at] ?? "") && (sentences[at - 1]?.length ?? 0) <= 100 ? 1 : 0;
+	const from = at < 0 ? masked : withinSentence(sentences.slice(at - back).join(" "));
 	// "Why?" after the story is no request on its own: the story is what was asked.
-	return stripAsk(from).split(/\s+/).length < 3 ? typed : from;
+	return restore(stripAsk(from).split(/\s+/).length < 3 ? masked : from);
+}
+
+/** A sentence whose first words point back at what was said before it ("How do I handle this…", "Can you fix that?"). */
+const DEICTIC = /^(?:\S+\s+){0,6}(?:this|that|it|these|those)\b/i;
+
+/** The text with each quoted span ("…", “…”) swapped for a placeholder, and the function that puts them back. */
+function maskQuotes(text: string): { masked: string; restore: (s: string) => string } {
+	const quotes: string[] = [];
+	const masked = text.replace(/"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d/g, (q) => `\u0000${quotes.push(q) - 1}\u0000`);
+	if (quotes.length === 0) return { masked: text, restore: (s) => s };
+	return { masked, restore: (s) => s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quotes[Number(i)] ?? "") };
 }
 
 /** "This was just so you know what is there, but I want to fix the broken APIs": from the request phrase on, when a long preamble comes first. */

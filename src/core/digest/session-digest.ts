@@ -223,10 +223,29 @@ function finalReply(task: SessionTask, statements: Statements): string | undefin
 	return undefined;
 }
 
+/**
+ * The reply that tells a task's result: its final one, or, when that is a short note after the
+ * summary (a background job reporting in, a last look at the output), the long reply written
+ * after the task's last change, then the note.
+ */
+function resultReplies(task: SessionTask, statements: Statements): string[] {
+	const final = finalReply(task, statements) ?? "";
+	if (final.length >= 300) return [final];
+	let lastChange = -1;
+	task.calls.forEach((c, i) => {
+		if (/^(?:Write|Edit|MultiEdit|NotebookEdit|Bash)$/.test(c.name)) lastChange = i;
+	});
+	for (let i = task.texts.length - 1; i >= 0; i--) {
+		const text = task.texts[i] ?? "";
+		if ((task.textAt[i] ?? 0) <= lastChange) break;
+		if (text !== final && text.length >= 600 && text.length >= 3 * final.length && statements.first(text, 1).length > 0) return [text, final];
+	}
+	return [final];
+}
+
 function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
-	const reply = finalReply(task, statements) ?? "";
-	const result = statements
-		.first(reply, 8)
+	const result = resultReplies(task, statements)
+		.flatMap((reply) => statements.first(reply, 8))
 		.filter((u) => !isHollow(u.text))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(u.text, 240));

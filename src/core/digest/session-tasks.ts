@@ -14,6 +14,8 @@ export interface SessionTask {
 	calls: ToolCall[];
 	/** The assistant's texts in the task, in order (main thread only). */
 	texts: string[];
+	/** For each text, how many of the task's calls came before it. */
+	textAt: number[];
 }
 
 /** Built-in commands that steer the client rather than ask for work. */
@@ -29,7 +31,7 @@ export function sessionTasks(model: SessionModel): SessionTask[] {
 	let current: SessionTask | undefined;
 	const work = (): SessionTask => {
 		if (!current) {
-			current = { calls: [], texts: [] };
+			current = { calls: [], texts: [], textAt: [] };
 			tasks.push(current);
 		}
 		return current;
@@ -38,12 +40,14 @@ export function sessionTasks(model: SessionModel): SessionTask[] {
 		if (event.kind === "prompt") {
 			const ask = askOf(event);
 			if (ask === null) continue;
-			current = { ask, timestamp: event.timestamp, calls: [], texts: [] };
+			current = { ask, timestamp: event.timestamp, calls: [], texts: [], textAt: [] };
 			tasks.push(current);
 		} else if (event.kind === "tool") {
 			work().calls.push(event.call);
 		} else if (event.kind === "text" && event.sidechain === undefined) {
-			work().texts.push(event.text);
+			const task = work();
+			task.texts.push(event.text);
+			task.textAt.push(task.calls.length);
 		}
 	}
 	return tasks;

@@ -21,6 +21,8 @@ describe("narration", () => {
 		"首先，我们需要更新配置。",
 		"完璧です！",
 		"완벽합니다!",
+		"Expected — I'll use that alias in the next edits.",
+		"To remove the pane labels, I need to modify the options section.",
 	])("%s is narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(true);
 	});
@@ -34,6 +36,8 @@ describe("narration", () => {
 		"已添加分页功能。",
 		"Letter spacing is now configurable.",
 		"Firstly-named exports are kept.",
+		"To fix the race, the lock is now taken before the read.",
+		"Root cause — the cache key ignored the locale.",
 	])("%s is not narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(false);
 	});

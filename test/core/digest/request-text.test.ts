@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isAcknowledgement, requestOf } from "../../../src/core/digest/request-text";
 
 describe("requestOf", () => {
-	it.each(["thanks", "ok", "OK!", "yes", "go on", "continue", "lgtm", "네", "계속해줘", "はい", "続けてください", "好的", "继续"])("%s asks for nothing", (prompt) => {
+	it.each(["thanks", "ok", "OK!", "yes", "go on", "continue", "lgtm", "네", "계속해줘", "はい", "続けてください", "好的", "继续", "要", "開始"])("%s asks for nothing", (prompt) => {
 		expect(isAcknowledgement(prompt)).toBe(true);
 		expect(requestOf(prompt)).toBeUndefined();
 	});
@@ -24,6 +24,17 @@ describe("requestOf", () => {
 	it("starts at the request when a long context comes first, and keeps a short one", () => {
 		expect(requestOf("We've just done a big refactoring (phase 2 of the architecture review), moved the renderer into its own package, and many browser tests fail since. Can you fix them one by one?")).toBe("Fix them one by one");
 		expect(requestOf("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.")).toBe("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.");
+	});
+
+	it("keeps a short question a question", () => {
+		expect(requestOf("did you push?")).toBe("Did you push");
+		expect(requestOf("why?")).toBeUndefined();
+		expect(requestOf("ok 開始")).toBeUndefined();
+	});
+
+	it("does not take a quoted message for the user's request, and keeps what 'this' points back to", () => {
+		const prompt = 'It deploys now. Clicking Connect says "Client ID is not configured. Please check your .env file." on the page. The .env file is not checked in. How do I handle this on GitHub Pages?';
+		expect(requestOf(prompt)).toBe("The .env file is not checked in. How do I handle this on GitHub Pages");
 	});
 
 	it("titles a plan hand-over by the plan's heading", () => {
