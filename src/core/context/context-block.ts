@@ -96,7 +96,10 @@ function commonFolder(paths: readonly string[]): string | undefined {
  * order they were made (a long session's one-word follow-ups give way to its real tasks).
  */
 function weightiest(d: StoredDigest, max: number, chars: number, askMax: number): { shown: string[]; rest: number } {
-	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(ask, askMax), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
+	// A session of one or two requests has the room to show each at more length ("… goal_type NEED right after clearing", not "… if I clear a target (uses…").
+	const count = Math.min(new Set(d.asked).size, max);
+	const each = Math.min(2 * askMax, Math.max(askMax, Math.floor((chars - 2 * (count - 1)) / Math.max(1, count))));
+	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(ask, each), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
 	const unique = tasks.filter((t, k) => tasks.findIndex((o) => o.ask === t.ask) === k);
 	const [first, ...others] = unique;
 	if (!first) return { shown: [], rest: 0 };

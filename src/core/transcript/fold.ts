@@ -186,7 +186,7 @@ function foldToolResult(model: SessionModel, toolUseId: string, isError: boolean
 		if (!failed) noteFiles(model, call);
 		return;
 	}
-	call.result = { isError: failed, text: clip(model, text, LIMITS.toolResult) };
+	call.result = { isError: failed, text: clip(model, text, call.name === "AskUserQuestion" ? LIMITS.answersResult : LIMITS.toolResult) };
 	if (isObject(structured) && typeof structured.agentId === "string") call.agentId = structured.agentId;
 	if (!failed) noteFiles(model, call);
 }

@@ -14,6 +14,8 @@ export const LIMITS = {
 	thinking: 4_000,
 	toolInputString: 500,
 	toolResult: 300,
+	/** The user's answers to `AskUserQuestion` come after each question's full text: a longer result, or the answers are cut off. */
+	answersResult: 4_000,
 	compactSummary: 8_000,
 	/** Past this much retained text a session keeps only short excerpts of new events. */
 	retainedChars: 8_000_000,

@@ -52,6 +52,14 @@ describe("eager block", () => {
 		expect(asked).not.toMatch(/…/);
 	});
 
+	it("gives a session of one request the room to show more of it, and a busy session short requests", () => {
+		const long = "In the billing app, clearing a target syncs it and right after that a second sync sends goal_type NEED again; help me find where that default comes from";
+		const one = renderContextBlock([entry(digest("a", "20", { asked: [long] }))], { sessions: 5, maxChars: 4000 });
+		expect(/^- Asked: (.*)$/m.exec(one)?.[1]).toContain("goal_type NEED");
+		const many = renderContextBlock([entry(digest("b", "21", { asked: Array.from({ length: 6 }, (_, i) => `${long} (${i})`) }))], { sessions: 5, maxChars: 4000 });
+		for (const ask of (/^- Asked: (.*)$/m.exec(many)?.[1] ?? "").replace(/ \(\+\d+ more\)$/, "").split("; ")) expect(ask.length).toBeLessThanOrEqual(81);
+	});
+
 	it("never carries tool output: commands run and errors met stay out", () => {
 		const block = renderContextBlock([entry(digest("a", "20"))], { sessions: 5, maxChars: 4000 });
 		expect(block).not.toContain("npm ERR!");

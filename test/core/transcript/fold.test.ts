@@ -96,6 +96,20 @@ describe("assistant turns, tools and usage", () => {
 		expect(shellCommandsOf(m).map((c) => c.input.command)).toEqual(["npm test"]);
 	});
 
+	it("keeps the whole answer to a long multiple-choice question, and other results short", () => {
+		const question = `Which of these should I change on the branch now? ${"(the list ranges from fixes I can verify to redesigns you must check) ".repeat(4)}`;
+		const m = parse([
+			userText("rework the benchmark"),
+			assistant(toolUse("toolu_Q", "AskUserQuestion", { questions: [{ question, header: "Scope", options: [] }] }), { messageId: "msg_Q" }),
+			toolResult("toolu_Q", `User has answered your questions: "${question}"="Measurement rework, continuation tasks". You can now continue.`),
+			assistant(toolUse("toolu_R", "Read", { file_path: "/p/big.md" }), { messageId: "msg_R" }),
+			toolResult("toolu_R", "x".repeat(2_000)),
+		]);
+		const [ask, read] = toolCallsOf(m);
+		expect(ask?.result?.text).toContain('="Measurement rework, continuation tasks"');
+		expect(read?.result?.text.length).toBeLessThanOrEqual(LIMITS.toolResult + 1);
+	});
+
 	it("lists files read, written and edited, not those of failed calls", () => {
 		expect(session().files).toEqual({ read: ["/p/test.ts"], written: ["/p/notes.md"], edited: ["/p/src.ts"] });
 	});
