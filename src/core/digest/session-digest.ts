@@ -15,7 +15,7 @@ import { usageDays, type UsageDay } from "./usage-days";
 import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, userAnswers, type Check, type Commit } from "./work-signals";
 
 /** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 4;
+export const DIGEST_VERSION = 5;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

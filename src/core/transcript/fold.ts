@@ -1,7 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
-import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
+import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 import { hash53 } from "./hash";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
@@ -70,6 +70,7 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			return;
 		case "queue-operation":
 			if (record.operation === "enqueue") counts.queuedPrompts++;
+			foldQueue(model, record);
 			return;
 		case "progress":
 			noteEnvelope(model, record);
@@ -130,6 +131,42 @@ function foldUser(model: SessionModel, record: UserRecord): void {
 	if (text || images) foldUserText(model, record, text, images, sidechainLine);
 }
 
+/**
+ * Prompts typed while the agent works. Claude Code queues them (`enqueue`, with the text) and then
+ * writes them as a user line once the turn ends (`dequeue`), hands them to the agent in the middle
+ * of its turn with no user line (`remove`), or gives them back to the input box (`popAll`). Only
+ * the handed-over ones would be lost: they become prompts where they were handed over. The
+ * client's own entries (task notifications, job records) are not the user's and are not kept.
+ */
+function foldQueue(model: SessionModel, record: QueueOperationRecord): void {
+	const index = model.index;
+	switch (record.operation) {
+		case "enqueue": {
+			const text = record.content?.trim() ?? "";
+			if (text !== "" && !/^[<{]/.test(text)) (index.queued ??= []).push(text);
+			return;
+		}
+		case "dequeue":
+			index.queued?.shift();
+			return;
+		case "popAll":
+			index.queued = undefined;
+			return;
+		case "remove": {
+			const text = index.queued?.shift();
+			if (text === undefined) return;
+			index.sidechain = undefined;
+			const kind = text.startsWith("/") ? "command" : "prompt";
+			if (kind === "command") model.counts.slashCommands++;
+			else model.counts.prompts++;
+			pushEvent(model, { kind: "prompt", promptKind: kind, text: clip(model, text, LIMITS.prompt), timestamp: record.timestamp, images: 0 });
+			return;
+		}
+		default:
+			return;
+	}
+}
+
 function foldUserText(model: SessionModel, record: UserRecord, raw: string, images: number, sidechainLine: boolean): void {
 	if (sidechainLine) {
 		// Pre-2.1 clients wrote sub-agent conversations inline; a root line is the Task prompt.
@@ -150,6 +187,9 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 	}
 	const kind = user.kind === "meta" ? "prompt" : user.kind;
 	const text = user.kind === "meta" ? "" : user.text;
+	// A queued prompt written as a user line after all is no longer waiting.
+	const waiting = model.index.queued?.indexOf(text.trim()) ?? -1;
+	if (waiting >= 0) model.index.queued?.splice(waiting, 1);
 	if (kind === "command") model.counts.slashCommands++;
 	else model.counts.prompts++;
 	model.index.sidechain = undefined;

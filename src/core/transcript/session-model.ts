@@ -163,6 +163,8 @@ export interface SessionIndex {
 	sets: Partial<Record<"sessionIds" | "cwds" | "branches" | "versions" | "models", Set<string>>>;
 	/** Task call whose inline (pre-2.1) sidechain is being folded. */
 	sidechain?: string;
+	/** Prompts typed while the agent worked (`queue-operation`), not yet written as a user line or handed to the agent. */
+	queued?: string[];
 	retainedChars: number;
 	/** Events before this index have been redacted (see `redactModelInPlace`). */
 	redactedEvents: number;
@@ -179,6 +181,8 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	/** Absent when empty, and in models stored before it was kept. */
 	agentUsageByMessage?: [number, MessageUsage][];
 	sidechain?: string;
+	/** Absent when empty. */
+	queued?: string[];
 	retainedChars: number;
 	redactedEvents?: number;
 };
@@ -246,7 +250,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
 		usageByMessage: fields.usageByMessage,
@@ -255,6 +259,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "ag
 		files: fields.files,
 		sets: fields.sets,
 		sidechain: fields.sidechain,
+		queued: fields.queued,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
 		copyClips: fields.copyClips,
@@ -337,6 +342,7 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			files: {},
 			sets: {},
 			sidechain: undefined,
+			queued: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
 			copyClips,
@@ -353,6 +359,7 @@ export function serializeSession(model: SessionModel): SerializedSession {
 		usageByMessage: [...index.usageByMessage],
 		...(index.agentUsageByMessage.size > 0 ? { agentUsageByMessage: [...index.agentUsageByMessage] } : {}),
 		sidechain: index.sidechain,
+		...(index.queued && index.queued.length > 0 ? { queued: [...index.queued] } : {}),
 		retainedChars: index.retainedChars,
 		redactedEvents: index.redactedEvents,
 	};
@@ -369,6 +376,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			files: {},
 			sets: {},
 			sidechain: data.sidechain,
+			queued: data.queued,
 			retainedChars: data.retainedChars,
 			redactedEvents: data.redactedEvents ?? 0,
 			copyClips: true,

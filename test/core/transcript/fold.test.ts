@@ -62,6 +62,37 @@ describe("prompts", () => {
 	});
 });
 
+describe("prompts typed while the agent works", () => {
+	const queue = (operation: string, content?: string) => ({ type: "queue-operation", operation, timestamp: "2026-11-20T10:00:00.000Z", sessionId: "s", ...(content === undefined ? {} : { content }) });
+
+	it("keeps a queued prompt handed to the agent mid-turn, once, and not the client's own queue entries", () => {
+		const m = parse([
+			userText("implement the epic"),
+			assistant(text("Working on task 1."), { messageId: "m1" }),
+			queue("enqueue", "<task-notification>\n<task-id>b1</task-id>\n</task-notification>"),
+			queue("enqueue", "new tasks were added to the epic, tackle them"),
+			queue("remove"),
+			assistant(text("Picking up the new tasks."), { messageId: "m2" }),
+			// Written as a user line when the turn ended: one prompt, not two.
+			queue("enqueue", "did you push?"),
+			queue("dequeue"),
+			userText("did you push?"),
+			// Given back to the input box: no prompt.
+			queue("enqueue", "stop"),
+			queue("popAll"),
+		]);
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["implement the epic", "new tasks were added to the epic, tackle them", "did you push?"]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "prompt", "text", "prompt"]);
+	});
+
+	it("remembers what is queued across a stored model", () => {
+		const first = parse([userText("start"), queue("enqueue", "also update the docs")]);
+		const restored = restoreSession(structuredClone(serializeSession(first)));
+		foldLine(restored, { no: 3, text: JSON.stringify(queue("remove")) });
+		expect(promptsOf(restored).map((p) => p.text)).toEqual(["start", "also update the docs"]);
+	});
+});
+
 describe("assistant turns, tools and usage", () => {
 	const session = () =>
 		parse([
