@@ -21,9 +21,14 @@ const HOLLOW = [
 	/^(?:a |the |this is a |that's a )?(?:classic|common|known|well-known|typical|frequent) (?:issue|problem|gotcha|limitation|pitfall|mistake|one)$/i,
 ];
 
+/** What was looked at before the findings ("I've read the whole thing — the harness, the tasks…"): the reading, not what it found. */
+const LOOKED =
+	/^i(?:'ve| have)(?: now)? (?:read|reviewed|looked (?:at|through|over)|gone (?:through|over)|examined|explored|checked|studied|analy[sz]ed) (?:the whole thing|everything|it all|all of it|all of (?:the|your) \w+|the (?:whole|entire|full) \w+)(?: ?[—–:-] .*)?$/i;
+
 /** True for a statement that claims completion or agrees, and names nothing. */
 export function isHollow(statement: string): boolean {
 	const s = withoutInterjection(statement).replace(/[\s.!。！]+$/, "").trim();
+	if (LOOKED.test(s)) return true;
 	if (s === "" || s.length > 80) return false;
 	// Code, paths, numbers and names say something.
 	if (/[`/\\\d_@#=<>()[\]{}]|\.\w/.test(s) || /\s[A-Z]/.test(s)) return false;

@@ -75,7 +75,8 @@ function headAndTail(text: string): string {
 /** Sentences of one paragraph, split after . ! ? (and their CJK forms). */
 export function splitSentences(text: string): string[] {
 	const out: string[] = [];
-	for (const part of withoutLinks(text).split(/(?<=[.!?])\s+(?=[^\s\da-z])|(?<=[。！？])/)) {
+	// A sentence may close its emphasis or quote after the stop: "**It's a small phase.** Here's why".
+	for (const part of withoutLinks(text).split(/(?<=[.!?][*_"'\u201d\u2019)\]]{0,3})\s+(?=[^\s\da-z])|(?<=[。！？])/)) {
 		const s = stripMarkup(part).replace(/\s+/g, " ").trim();
 		if (s !== "") out.push(s);
 	}

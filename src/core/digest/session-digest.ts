@@ -118,13 +118,13 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	let latest = said.length - 1;
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
 	for (const r of said[latest] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
-	for (const t of todos) if (t.status === "completed" && !INVESTIGATION.test(t.content)) done.push(cutAtBoundary(t.content, ITEM_MAX));
+	for (const t of alike(todos.filter((t) => t.status === "completed" && !INVESTIGATION.test(t.content)).map((t) => t.content))) done.push(cutAtBoundary(t, ITEM_MAX));
 	for (const [i, rs] of said.entries()) if (i !== latest) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 
 	const open: string[] = [];
-	for (const t of todos) if (t.status !== "completed") open.push(cutAtBoundary(t.content, ITEM_MAX));
+	for (const t of alike(todos.filter((t) => t.status !== "completed").map((t) => t.content))) open.push(cutAtBoundary(t, ITEM_MAX));
 	if (lastCheck && !lastCheck.passed) open.push(`\`${oneLine(lastCheck.command, 60)}\` failed on its last run`);
 	const last = tasks[tasks.length - 1];
 	const question = last ? closingQuestion(last, statements) : undefined;
@@ -167,6 +167,31 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation, ...(model.tokens.costUsd === undefined ? {} : { costUsd: model.tokens.costUsd }) },
 		usage: usageDays(model, agents),
 	};
+}
+
+/**
+ * Runs of three or more todo items that differ in their middle only ("Port string_utils module",
+ * "Port math_utils module", …) as one item naming each: one step repeated per part would fill
+ * the list and leave the steps after it out.
+ */
+export function alike(items: readonly string[]): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < items.length; ) {
+		const words = (items[i] ?? "").split(" ");
+		const middles = [words.slice(1, -1).join(" ")];
+		let j = i + 1;
+		if (words.length >= 3 && words.length <= 6) {
+			for (; j < items.length; j++) {
+				const other = (items[j] ?? "").split(" ");
+				if (other.length !== words.length || other[0] !== words[0] || other[other.length - 1] !== words[words.length - 1]) break;
+				middles.push(other.slice(1, -1).join(" "));
+			}
+		}
+		if (j - i >= 3) out.push(`${words[0]} ${middles.slice(0, -1).join(", ")} and ${middles[middles.length - 1]} ${words[words.length - 1]}`);
+		else out.push(...items.slice(i, j));
+		i = j;
+	}
+	return out;
 }
 
 /** Todo items that only look (examine, check, read…): steps, not outcomes. */

@@ -12,6 +12,7 @@ describe("hollow claims", () => {
 		"That makes sense given what we've been doing today.",
 		"Good to know.",
 		"Yep — classic issue.",
+		"I've read the whole thing — the harness, the tasks, all the result summaries, and your notes.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -22,6 +23,7 @@ describe("hollow claims", () => {
 		"Everything under /api now requires a token.",
 		"I've fixed the off-by-one in the pager.",
 		"Both files deleted.",
+		"I've read the logs: the worker dies on the third retry.",
 		"The fix is in the Redis adapter.",
 		"All done except the migration, which needs a DBA.",
 		"This is a well-known GitHub limitation: PRs opened by a workflow token trigger no other workflow.",

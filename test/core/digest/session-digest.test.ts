@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { digestSession } from "../../../src/core/digest/session-digest";
+import { alike, digestSession } from "../../../src/core/digest/session-digest";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
@@ -98,6 +98,17 @@ describe("digestSession", () => {
 			),
 		]);
 		expect(d.open).toEqual(["The docs and the staging config are still uncommitted.", "Register an OAuth app with redirect URI `http://localhost:5173`"]);
+	});
+
+	it("names a step repeated per part once, so the steps after it still show", () => {
+		expect(alike(["Set up the crate", "Port strings module", "Port math module", "Port lists module", "Update the Justfile"])).toEqual([
+			"Set up the crate",
+			"Port strings, math and lists module",
+			"Update the Justfile",
+		]);
+		// Two alike, or alike only in their first word, stay as they are.
+		expect(alike(["Port strings module", "Port math module"])).toEqual(["Port strings module", "Port math module"]);
+		expect(alike(["Update README", "Update tests", "Update docs"])).toEqual(["Update README", "Update tests", "Update docs"]);
 	});
 
 	it("keeps decisions stated as choices, with their reason, and no diagnosis", () => {

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { splitSentences, statementsOf } from "../../../src/core/digest/prose";
+
+describe("prose", () => {
+	it("ends a sentence whose emphasis or quote closes after the stop", () => {
+		expect(splitSentences("**It's a solid phase, but a small one.** Here's why it fits in one.")).toEqual(["It's a solid phase, but a small one.", "Here's why it fits in one."]);
+		expect(splitSentences('He said "the build is green." Then the deploy failed.')).toEqual(['He said "the build is green."', "Then the deploy failed."]);
+		// No break inside a version or a file name.
+		expect(splitSentences("Upgraded to v2.1 and kept app.ts as is.")).toEqual(["Upgraded to v2.1 and kept app.ts as is."]);
+	});
+
+	it("takes the items of a list the reply asks the user to fill in for questions, not statements", () => {
+		const reply = "What shortcuts would you like to add? Please tell me:\n\n1. The key combination you want\n2. The action it should trigger\n\nThe config reloads by itself.";
+		expect(statementsOf(reply).map((u) => u.text)).toEqual(["The config reloads by itself."]);
+		const report = "Changes made:\n\n1. The key combination SUPER+V opens the clipboard\n2. The old binding is gone";
+		expect(statementsOf(report).map((u) => u.text)).toEqual(["The key combination SUPER+V opens the clipboard", "The old binding is gone"]);
+	});
+});
