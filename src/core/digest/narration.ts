@@ -13,6 +13,9 @@ const INTERJECTION =
 const NEXT_STEP_EN =
 	/^(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i'm gonna|i need to|i should|i must|i want to|i'd like to|i can now|i'm now|i am now|i'm (?:checking|looking|reading|searching|running|going|trying|starting|updating|adding|creating|writing|fixing|reviewing|examining|analyzing|investigating)|now (?:i|i'll|let|let's|we|we'll|to)\b|now,|first,|first (?:i|let|we)\b|next,|next (?:i|let|we)\b|then (?:i|let|we)\b|finally, (?:i|let)\b|after that,|to (?:do|start|begin) (?:this|that)|time to|looking at|checking|reading|searching|examining|investigating|analyzing|reviewing|i can see|i see\b|i notice|i found that|it looks like|it seems|now that|before (?:i|we)\b|okay, (?:i|let|now)|ok, (?:i|let|now)|alright, (?:i|let|now)|so (?:i|let|now)\b|good, (?:i|let|now)|great, (?:i|let|now)|perfect, (?:i|let|now))/i;
 
+/** A sentence that opens on the step being taken. */
+const IN_PROGRESS = /^(?:creating|spawning|running|starting|launching|committing|pushing|building|installing|writing|updating|adding|fixing|applying|setting up|moving|fetching|waiting|continuing|proceeding|kicking off|dispatching|delegating|handing off)\b/i;
+
 /** One or two words and a dash, or a purpose clause ("To fix this, …"), before the sentence proper. */
 const LEAD_IN = /^(?:[^\s,—–-]+(?: [^\s,—–-]+)? ?[—–] |(?:to|in order to) [^,]{1,80}, )(.+)$/i;
 
@@ -48,6 +51,8 @@ export function isNarration(sentence: string): boolean {
 	if (s === "" || /^[\p{P}\p{S}\s]*$/u.test(s)) return true;
 	if (/[:：]\s*$/.test(s)) return true;
 	if (NEXT_STEP_EN.test(s) || NEXT_STEP_ZH.test(s) || PRAISE.test(s)) return true;
+	// A step in progress ("Spawning planner.", "Committing and pushing the overhaul."), unless it says what came of it ("Updating the lockfile fixed CI").
+	if (IN_PROGRESS.test(s) && !/\b(?:fixed|solved|resolved|works|worked|passes|passed|failed|broke|now|was|were|is|are|has|have|had)\b/i.test(s)) return true;
 	// The same behind a short lead-in: "Expected — I'll use that alias next", "To drop the labels, I need to edit the options".
 	const behind = LEAD_IN.exec(s)?.[1];
 	if (behind !== undefined && NEXT_STEP_EN.test(behind)) return true;

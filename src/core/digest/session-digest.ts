@@ -132,9 +132,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// A last request with no reply, or whose replies say nothing but narration, was cut off.
 	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`unanswered: ${last.ask}`);
 	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`unfinished: ${last.ask}`);
-	// A transcript that ends on a tool call ended in the middle of the work: the step it was on.
+	// A transcript that ends on a tool call ended in the middle of the work: the step it was on (when the request is not already told unfinished).
 	const step = cutOffStep(model);
-	if (step) open.push(`cut off during: ${step}`);
+	if (step && !open.some((o) => o.startsWith("unfinished: ") || o.startsWith("unanswered: "))) open.push(`cut off during: ${step}`);
 	if (last) open.push(...deferred(last, statements));
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);

@@ -23,6 +23,9 @@ describe("narration", () => {
 		"완벽합니다!",
 		"Expected — I'll use that alias in the next edits.",
 		"To remove the pane labels, I need to modify the options section.",
+		"Spawning planner.",
+		"Committing and pushing the overhaul.",
+		"Creating quick task 011: restore the login footer.",
 	])("%s is narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(true);
 	});
@@ -38,6 +41,7 @@ describe("narration", () => {
 		"Firstly-named exports are kept.",
 		"To fix the race, the lock is now taken before the read.",
 		"Root cause — the cache key ignored the locale.",
+		"Updating the lockfile fixed the CI run.",
 	])("%s is not narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(false);
 	});

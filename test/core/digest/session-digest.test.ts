@@ -74,8 +74,15 @@ describe("digestSession", () => {
 			"Header names are trimmed before they are matched, so ' id' finds the id column.",
 			"The importer now drops rows whose cells are all empty.",
 		]);
-		// It ended on a call with no result: the step it was on is open.
-		expect(d.open).toEqual(["unfinished: Push the branch to origin", "cut off during: Push the branch"]);
+		// It ended on a call with no reply after it: the request is unfinished.
+		expect(d.open).toEqual(["unfinished: Push the branch to origin"]);
+		// A reply that says something, then a last call: the step it stopped on is open.
+		const cut = digestOf([
+			userText("Tag the release", at(0)),
+			assistant(text("The changelog lists the three fixes since 1.2.0."), { ...at(1), messageId: "m1" }),
+			assistant(toolUse("b2", "Bash", { command: "git tag v1.3.0 && git push --tags", description: "Tag and push the release" }), { ...at(2), messageId: "m2" }),
+		]);
+		expect(cut.open).toEqual(["cut off during: Tag and push the release"]);
 	});
 
 	it("lists what a committed task's reply adds after the other evidence", () => {
