@@ -15,21 +15,28 @@ const LABELS = join(__dirname, "..", "..", "eval", "labels");
 const present = existsSync(join(SHARED, "claude-transcripts"));
 describe.skipIf(!present)(`digest evaluation on the public corpus${present ? "" : " (skipped: ../shared/corpus is not beside this clone)"}`, () => {
 	it("keeps narration out, entries small, and coverage of the labels", async () => {
-		const f = await scoreCorpus(join(SHARED, "claude-transcripts"), loadLabels(join(LABELS, "claude-transcripts-*.json")));
+		const f = await scoreCorpus(join(SHARED, "claude-transcripts"), loadLabels(join(LABELS, "claude-transcripts-[a-z].json")));
 		expect(f.narration).toEqual([]);
 		expect(f.emptyWithEntry).toBe(0);
 		expect(f.meanEntryChars).toBeLessThanOrEqual(700);
 		const share = (k: keyof typeof f.coverage) => f.coverage[k][0] / f.coverage[k][1];
-		expect(share("asked")).toBeGreaterThanOrEqual(0.75);
-		expect(share("done")).toBeGreaterThanOrEqual(0.65);
+		expect(share("asked")).toBeGreaterThanOrEqual(0.8);
+		expect(share("done")).toBeGreaterThanOrEqual(0.68);
 		expect(share("open")).toBeGreaterThanOrEqual(0.7);
-		expect(share("decisions")).toBeGreaterThanOrEqual(0.45);
+		expect(share("decisions")).toBeGreaterThanOrEqual(0.5);
 	});
 
-	it("keeps narration out of the second corpus too (held out: no labels, not tuned on)", async () => {
-		const f = await scoreCorpus(join(SHARED, "claude-transcripts-2"), undefined);
+	// Labeled from the transcripts before the digest was measured or changed on them (README).
+	it("does the same on the second corpus, from other repositories and clients", async () => {
+		const f = await scoreCorpus(join(SHARED, "claude-transcripts-2"), loadLabels(join(LABELS, "claude-transcripts-2.json")));
 		expect(f.narration).toEqual([]);
-		expect(f.entries).toBeGreaterThan(0);
+		expect(f.emptyWithEntry).toBe(0);
+		expect(f.meanEntryChars).toBeLessThanOrEqual(800);
+		const share = (k: keyof typeof f.coverage) => f.coverage[k][0] / f.coverage[k][1];
+		expect(share("asked")).toBeGreaterThanOrEqual(0.82);
+		expect(share("done")).toBeGreaterThanOrEqual(0.66);
+		expect(share("open")).toBeGreaterThanOrEqual(0.66);
+		expect(share("decisions")).toBeGreaterThanOrEqual(0.44);
 	});
 });
 
