@@ -111,7 +111,11 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// last task's reply established, the todo list's completed outcomes, the other tasks' results.
 	const done: string[] = [];
 	for (const c of commits) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
-	for (const pr of pullRequestsOf(calls, model.prLinks)) done.push(`PR ${pr.title ? `"${cutAtBoundary(pr.title, ITEM_MAX)}"` : ""}${pr.url ? `${pr.title ? " " : ""}${pr.url}` : ""}`.trim());
+	for (const pr of pullRequestsOf(calls, model.prLinks)) {
+		// A pull request named after the commit it holds is told by its link: the title is already in the list.
+		const title = pr.title && !commits.some((c) => c.subject === pr.title) ? pr.title : undefined;
+		done.push(`PR ${title ? `"${cutAtBoundary(title, ITEM_MAX)}"` : ""}${pr.url ? `${title ? " " : ""}${pr.url}` : ""}`.trim());
+	}
 	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
 	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : s.result.slice(0, 2)));
 	// The last task that said or committed something: a last request cut off before any reply leaves the one before as the latest word.

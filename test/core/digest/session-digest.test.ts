@@ -96,6 +96,19 @@ describe("digestSession", () => {
 		expect(d.open).toEqual([]);
 	});
 
+	it("tells a pull request named after its commit by its link alone", () => {
+		const d = digestOf([
+			userText("Commit, push and open a PR", at(0)),
+			assistant(toolUse("c1", "Bash", { command: 'git commit -m "Use a PAT for release-please"' }), { ...at(1), messageId: "m1" }),
+			toolResult("c1", "[fix/ci 5769572] Use a PAT for release-please", at(1)),
+			assistant(toolUse("p1", "Bash", { command: 'gh pr create --title "Use a PAT for release-please" --body "x"' }), { ...at(2), messageId: "m2" }),
+			toolResult("p1", "https://github.com/acme/app/pull/106", at(2)),
+			assistant(toolUse("p2", "Bash", { command: 'gh pr create --title "Docs: explain the token" --body "y"' }), { ...at(3), messageId: "m3" }),
+			toolResult("p2", "https://github.com/acme/app/pull/107", at(3)),
+		]);
+		expect(d.done.slice(0, 3)).toEqual(["commit 5769572: Use a PAT for release-please", "PR https://github.com/acme/app/pull/106", 'PR "Docs: explain the token" https://github.com/acme/app/pull/107']);
+	});
+
 	it("leaves open what the final reply leaves to the user or says is not there yet", () => {
 		const d = digestOf([
 			userText("Wire up the OAuth login", at(0)),
