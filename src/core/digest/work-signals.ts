@@ -1,3 +1,4 @@
+import { cutAtBoundary } from "./clause-cut";
 import type { ToolCall } from "../transcript/session-model";
 
 /**
@@ -171,27 +172,37 @@ export function checkCommand(command: string): string | undefined {
 
 /**
  * The user's answers to `AskUserQuestion`: choices they made among the options offered, as
- * "header: answer" (the question's short header, else the question). Read from the result the
- * client writes (`"question"="answer", …`).
+ * "header: answer" (the question's short header, else the question), and answers they typed
+ * instead as "question → answer". Read from the result the client writes (`"question"="answer", …`).
  */
 export function userAnswers(calls: readonly ToolCall[]): string[] {
 	const answers: string[] = [];
 	for (const call of calls) {
 		if (call.name !== "AskUserQuestion" || !call.result || call.result.isError) continue;
-		const headers = new Map<string, string>();
+		const asked: { question: string; header?: string; labels: string[] }[] = [];
 		if (Array.isArray(call.input.questions)) {
 			for (const q of call.input.questions as Record<string, unknown>[]) {
-				if (typeof q.question === "string" && typeof q.header === "string") headers.set(q.question.replace(/…$/, ""), q.header);
+				if (typeof q.question !== "string") continue;
+				const labels = Array.isArray(q.options) ? (q.options as Record<string, unknown>[]).flatMap((o) => (typeof o.label === "string" ? [o.label] : [])) : [];
+				asked.push({ question: q.question.replace(/…$/, ""), header: typeof q.header === "string" ? q.header : undefined, labels });
 			}
 		}
 		for (const m of call.result.text.matchAll(/"((?:[^"\\\n]|\\.){1,400})"="((?:[^"\\\n]|\\.){1,400})"/g)) {
 			const question = m[1] ?? "";
 			const answer = (m[2] ?? "").trim();
 			if (answer === "") continue;
-			let header: string | undefined;
-			for (const [q, h] of headers) if (q.startsWith(question) || question.startsWith(q)) header = h;
-			answers.push(`${header ?? question.replace(/\?$/, "")}: ${answer}`);
+			const q = asked.find((a) => a.question.startsWith(question) || question.startsWith(a.question));
+			// A picked option reads well under the question's short header; an answer the user typed needs the question itself.
+			const typed = q !== undefined && q.labels.length > 0 && !q.labels.includes(answer) && !answer.split(/,\s*/).every((a) => q.labels.includes(a));
+			const label = typed || !q?.header ? cutAtBoundary(firstSentence(question), 100) : q.header;
+			answers.push(`${label}${typed ? " →" : ":"} ${answer}`);
 		}
 	}
 	return answers;
+}
+
+/** A question's first sentence, without its "?" when it ends there ("Pre-commit blocks on X. How should we proceed?" reads "Pre-commit blocks on X"). */
+function firstSentence(question: string): string {
+	const first = question.split(/(?<=[.!?])\s+/)[0] ?? question;
+	return first.replace(/[?.]\s*$/, "");
 }

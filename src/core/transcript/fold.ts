@@ -311,7 +311,8 @@ function foldToolUse(
 	const call: ToolCall = {
 		id,
 		name,
-		input: clipInput(model, input, 0) as Record<string, unknown>,
+		// The options of a multiple-choice question sit one level deeper than other inputs go: kept, so an answer can be told picked or typed.
+		input: clipInput(model, input, name === "AskUserQuestion" ? -1 : 0) as Record<string, unknown>,
 		timestamp: record.timestamp,
 		messageId: record.messageId,
 		result: undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf } from "../../../src/core/digest/work-signals";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf, userAnswers } from "../../../src/core/digest/work-signals";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 let n = 0;
@@ -94,5 +94,33 @@ describe("checks", () => {
 describe("planTitle", () => {
 	it("is the heading of the last plan presented", () => {
 		expect(planTitle([call("ExitPlanMode", { plan: "# Plan: Fix ruby elements\n\n1. …" }, {}), call("ExitPlanMode", { plan: "## Make it **installable** as a uv tool\n…" }, {})])).toBe("Make it installable as a uv tool");
+	});
+});
+
+describe("userAnswers", () => {
+	const ask = (answers: string) =>
+		call(
+			"AskUserQuestion",
+			{
+				questions: [
+					{ question: "Which tools should we set up?", header: "Tools", options: [{ label: "All four" }, { label: "Credo" }, { label: "Dialyxir" }, { label: "Yes, all of them" }] },
+					{ question: "The pre-commit hook blocks on old lint errors in files we did not touch. How should we proceed?", header: "Commit", options: [{ label: "Skip the hook" }, { label: "Fix them first" }] },
+				],
+			},
+			{ text: `User has answered your questions: ${answers}. You can now continue.` },
+		);
+
+	it("reads a picked option under the question's header", () => {
+		expect(userAnswers([ask('"Which tools should we set up?"="Yes, all of them"')])).toEqual(["Tools: Yes, all of them"]);
+		expect(userAnswers([ask('"Which tools should we set up?"="Credo, Dialyxir", "The pre-commit hook blocks on old lint errors in files we did not touch. How should we proceed?"="Fix them first"')])).toEqual([
+			"Tools: Credo, Dialyxir",
+			"Commit: Fix them first",
+		]);
+	});
+
+	it("reads an answer the user typed with the question it answers", () => {
+		expect(userAnswers([ask('"The pre-commit hook blocks on old lint errors in files we did not touch. How should we proceed?"="main was clean; fix the issues"')])).toEqual([
+			"The pre-commit hook blocks on old lint errors in files we did not touch → main was clean; fix the issues",
+		]);
 	});
 });

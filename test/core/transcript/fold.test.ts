@@ -127,17 +127,18 @@ describe("assistant turns, tools and usage", () => {
 		expect(shellCommandsOf(m).map((c) => c.input.command)).toEqual(["npm test"]);
 	});
 
-	it("keeps the whole answer to a long multiple-choice question, and other results short", () => {
+	it("keeps the whole answer to a long multiple-choice question and its options, and other results short", () => {
 		const question = `Which of these should I change on the branch now? ${"(the list ranges from fixes I can verify to redesigns you must check) ".repeat(4)}`;
 		const m = parse([
 			userText("rework the benchmark"),
-			assistant(toolUse("toolu_Q", "AskUserQuestion", { questions: [{ question, header: "Scope", options: [] }] }), { messageId: "msg_Q" }),
+			assistant(toolUse("toolu_Q", "AskUserQuestion", { questions: [{ question, header: "Scope", options: [{ label: "Measurement rework", description: "cost model" }] }] }), { messageId: "msg_Q" }),
 			toolResult("toolu_Q", `User has answered your questions: "${question}"="Measurement rework, continuation tasks". You can now continue.`),
 			assistant(toolUse("toolu_R", "Read", { file_path: "/p/big.md" }), { messageId: "msg_R" }),
 			toolResult("toolu_R", "x".repeat(2_000)),
 		]);
 		const [ask, read] = toolCallsOf(m);
 		expect(ask?.result?.text).toContain('="Measurement rework, continuation tasks"');
+		expect(ask?.input).toEqual({ questions: [{ question, header: "Scope", options: [{ label: "Measurement rework", description: "cost model" }] }] });
 		expect(read?.result?.text.length).toBeLessThanOrEqual(LIMITS.toolResult + 1);
 	});
 
