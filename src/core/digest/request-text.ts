@@ -92,9 +92,9 @@ const DEICTIC = /^(?:\S+\s+){0,6}(?:this|that|it|these|those)\b/i;
 /** The text with each quoted span ("…", “…”) swapped for a placeholder, and the function that puts them back. */
 function maskQuotes(text: string): { masked: string; restore: (s: string) => string } {
 	const quotes: string[] = [];
-	const masked = text.replace(/"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d/g, (q) => `\u0000${quotes.push(q) - 1}\u0000`);
+	const masked = text.replace(/"[^"\n]{1,300}"|\u201c[^\u201d\n]{1,300}\u201d/g, (q) => `\uE000${quotes.push(q) - 1}\uE000`);
 	if (quotes.length === 0) return { masked: text, restore: (s) => s };
-	return { masked, restore: (s) => s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quotes[Number(i)] ?? "") };
+	return { masked, restore: (s) => s.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quotes[Number(i)] ?? "") };
 }
 
 /** "This was just so you know what is there, but I want to fix the broken APIs": from the request phrase on, when a long preamble comes first. */
