@@ -17,6 +17,8 @@ const HOLLOW = [
 	/^the (?:task|tasks|work|implementation|change|changes|fix|fixes|update|request)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready)$/i,
 	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point".
 	/^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
+	// A bare "Committed." or "Done and pushed." after the commit itself is listed.
+	/^(?:committed|pushed|done|fixed|saved|finished|completed|deployed|merged)(?: and (?:pushed|committed|deployed|merged|tested))?$/i,
 	// "Classic issue.", "A known gotcha." (the explanation follows in the next sentence).
 	/^(?:a |the |this is a |that's a )?(?:classic|common|known|well-known|typical|frequent) (?:issue|problem|gotcha|limitation|pitfall|mistake|one)$/i,
 ];

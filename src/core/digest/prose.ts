@@ -92,6 +92,8 @@ function withoutLinks(text: string): string {
 export function isStatement(text: string): boolean {
 	const s = withoutInterjection(text);
 	if (s.length < 8 || isNarration(s) || isQuestion(s)) return false;
+	// A label with nothing after it ("Depends on: —") says nothing.
+	if (/^[^:]{1,40}:[\s\p{P}\p{S}]*$/u.test(s)) return false;
 	return !OFFER.test(s);
 }
 

@@ -11,6 +11,8 @@ describe("hollow claims", () => {
 		"The task is complete.",
 		"That makes sense given what we've been doing today.",
 		"Good to know.",
+		"Committed.",
+		"Done and pushed.",
 		"Yep — classic issue.",
 		"I've read the whole thing — the harness, the tasks, all the result summaries, and your notes.",
 	])("%s says nothing of what was done", (s) => {

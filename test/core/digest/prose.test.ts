@@ -9,6 +9,10 @@ describe("prose", () => {
 		expect(splitSentences("Upgraded to v2.1 and kept app.ts as is.")).toEqual(["Upgraded to v2.1 and kept app.ts as is."]);
 	});
 
+	it("takes a label with no value for no statement", () => {
+		expect(statementsOf("Epic `app-7` created.\n\n- Depends on: —\n- Blocks: none yet").map((u) => u.text)).toEqual(["Epic `app-7` created.", "Blocks: none yet"]);
+	});
+
 	it("takes the items of a list the reply asks the user to fill in for questions, not statements", () => {
 		const reply = "What shortcuts would you like to add? Please tell me:\n\n1. The key combination you want\n2. The action it should trigger\n\nThe config reloads by itself.";
 		expect(statementsOf(reply).map((u) => u.text)).toEqual(["The config reloads by itself."]);
