@@ -8,6 +8,12 @@ const layerMessage = {
 	obsidian: "Runs under plain Node: no obsidian runtime here.",
 };
 
+// A read that opens a FIFO waits for a writer forever (holding the sync lock fresh): files are read
+// through node/confined-path.ts (readPlainFile, readPlainBytes, openPlainFile…), which refuse them
+// (an `open` for reading takes O_NONBLOCK and checks the file, as transcript-tail.ts and sqlite-image.ts do).
+const plainReadMessage = "Read files through node/confined-path.ts (readPlainFile, readPlainBytes, readPlainBytesSync, openPlainFile): a FIFO or a device would block the read.";
+const plainReadPaths = ["node:fs", "node:fs/promises", "fs", "fs/promises"].map((name) => ({ name, importNames: ["readFile", "readFileSync", "createReadStream"], message: plainReadMessage }));
+
 export default tseslint.config(
 	{ ignores: ["node_modules/", "main.js", "dist/", "demo/", ".cache/", "bench/out/", "bench/redaction-rules/build/", "bench/redaction-rules/node_modules/", "bench/sqlite-candidates/node_modules/", "bench/sqlite-candidates/build/", "eval/out/", "examples/", "coverage/"] },
 	...obsidianmd.configs.recommended,
@@ -47,11 +53,16 @@ export default tseslint.config(
 			"no-restricted-imports": [
 				"error",
 				{
-					paths: [{ name: "obsidian", message: layerMessage.obsidian }],
+					paths: [{ name: "obsidian", message: layerMessage.obsidian }, ...plainReadPaths],
 					patterns: [{ group: ["../obsidian/*", "../main"], message: layerMessage.obsidian }],
 				},
 			],
 		},
+	},
+	{
+		// The one place that opens files for reading (without blocking, plain files only).
+		files: ["src/node/confined-path.ts"],
+		rules: { "no-restricted-imports": ["error", { paths: [{ name: "obsidian", message: layerMessage.obsidian }] }] },
 	},
 	{
 		// Tests, benchmarks, evaluations and build scripts are Node programs, not plugin code.

@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
@@ -40,10 +41,19 @@ export async function vaultFolders(options: VaultOptions): Promise<{ vault: stri
 
 /** data.json as stored (undefined: there is none). Not JSON: an error, so that nothing overwrites it. */
 export async function readDataJson(path: string): Promise<unknown> {
-	const text = await readFile(path, "utf8").catch(() => undefined);
-	if (text === undefined) return undefined;
+	return (await readDataJsonText(path)).raw;
+}
+
+/** data.json's text (null: there is none) and its value; unreadable or not JSON throws (see `readDataJson`). */
+export async function readDataJsonText(path: string): Promise<{ text: string | null; raw: unknown }> {
+	// Missing is none; unreadable is not missing (what is written next would replace the user's settings).
+	const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return null;
+		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was changed`);
+	});
+	if (text === null) return { text, raw: undefined };
 	try {
-		return JSON.parse(text) as unknown;
+		return { text, raw: JSON.parse(text) as unknown };
 	} catch (error) {
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
 	}

@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
@@ -71,7 +72,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	const mcp: McpStatus = await mcpServerStatus("claude-code", claudeUserConfigPath(claudeDir), server ? mcpEntry({ serverPath: server, vault: where.vault, configDir: options.configDir }) : { command: "", args: [] });
 	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
 
-	const claudeSettings = await readFile(join(claudeDir, "settings.json"), "utf8").then((t) => JSON.parse(t) as unknown, () => undefined);
+	const claudeSettings = await readPlainFile(join(claudeDir, "settings.json")).then((t) => JSON.parse(t) as unknown, () => undefined);
 	const enabled = settings.projects.filter((p) => p.enabled);
 	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`${suggestCommand("projects add <path>", { vault: where.vault, configDir: options.configDir })}\`.`);
 	const log = await hookLogEntries(where.folder);
@@ -87,7 +88,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }, syncCommand: string): Promise<string[]> {
 	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
 	const targetFile = join(project.path, project.target);
-	const text = await readFile(targetFile, "utf8").catch(() => undefined);
+	const text = await readPlainFile(targetFile).catch(() => undefined);
 	const block = text === undefined ? undefined : blockOf(text);
 	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const sessions = Object.values(state.sessions).filter((r) => r.projectKey === key).length;

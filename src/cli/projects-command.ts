@@ -1,14 +1,14 @@
 import { mkdir, readdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { writeIfUnchanged } from "../node/hook-install";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { isWithin } from "../core/projects/project-identity";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { fail, isDirectory, readDataJson, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
+import { fail, isDirectory, readDataJson, readDataJsonText, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -108,19 +108,26 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 	const where = await vaultFolders(options);
 	if ("error" in where) return fail(where.error);
 	const host = options.host ?? hostname();
-	let raw: unknown;
+	let read: { text: string | null; raw: unknown };
 	try {
-		raw = await readDataJson(where.dataJson);
+		read = await readDataJsonText(where.dataJson);
 	} catch (error) {
 		return fail(error instanceof Error ? error.message : String(error));
 	}
+	const raw = read.raw;
 	const { settings } = migrateSettings(raw, host);
 	const result = await change(settings.projects, settings, where.folder);
 	if ("error" in result) return fail(result.error, result.code);
 	const stored = storeSettings(settings, raw, host);
 	keepProjectExtras(stored, raw, host);
 	await mkdir(dirname(where.dataJson), { recursive: true });
-	await writeFileAtomic(where.dataJson, `${JSON.stringify(stored, null, 2)}\n`);
+	// Written only if it still holds what was read (the plugin may have saved its settings meanwhile),
+	// and never over a data.json the user made read-only (a rename would replace it all the same).
+	try {
+		if (!(await writeIfUnchanged(where.dataJson, read.text, `${JSON.stringify(stored, null, 2)}\n`))) return fail(`the settings in ${where.dataJson} changed while they were edited (the plugin saved them?); nothing was changed: run the command again`);
+	} catch (error) {
+		return fail(error instanceof Error ? error.message : String(error));
+	}
 	if (options.json) process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
 	else process.stdout.write(`${result.message}\n`);
 	return 0;

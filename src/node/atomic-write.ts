@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { appendFile, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { appendFile, mkdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { openPlainFile } from "./confined-path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
@@ -100,7 +101,7 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
-		: await open(path, "r").catch((error: NodeJS.ErrnoException) => {
+		: await openPlainFile(path).catch((error: NodeJS.ErrnoException) => {
 				if (error.code === "ENOENT") return undefined;
 				throw error;
 			});

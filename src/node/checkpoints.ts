@@ -1,5 +1,5 @@
-import { readdir, readFile, unlink } from "node:fs/promises";
-import { openPlainFile } from "./confined-path";
+import { readdir, unlink } from "node:fs/promises";
+import { openPlainFile, readPlainFile } from "./confined-path";
 import { join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import type { Checkpoint } from "../core/context/lazy-context";
@@ -46,7 +46,7 @@ export async function pendingCheckpoints(stateDir: string): Promise<{ checkpoint
 	const names = await readdir(dir).catch(() => [] as string[]);
 	for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
 		const path = join(dir, name);
-		const text = await readFile(path, "utf8").catch(() => undefined);
+		const text = await readPlainFile(path).catch(() => undefined);
 		if (text === undefined) continue;
 		files.set(path, text);
 		const data = parse(text);
@@ -58,7 +58,7 @@ export async function pendingCheckpoints(stateDir: string): Promise<{ checkpoint
 /** Removes merged files that still hold what was read (a newer checkpoint written meanwhile stays for the next sync). */
 export async function removeMergedCheckpoints(files: ReadonlyMap<string, string>): Promise<void> {
 	for (const [path, text] of files) {
-		const now = await readFile(path, "utf8").catch(() => undefined);
+		const now = await readPlainFile(path).catch(() => undefined);
 		if (now === text) await unlink(path).catch(() => undefined);
 	}
 }

@@ -22,7 +22,8 @@
  * Not modelled: project/local/policy settings (they can also set both keys), `CLAUDE_CODE_SIMPLE`
  * (`--bare`), the remote/cowork overrides and `CLAUDE_CODE_PROJECT_DIR_NAME`.
  */
-import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { readPlainBytesSync } from "./confined-path";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 
@@ -95,7 +96,7 @@ export function findGitRoot(start: string): string | undefined {
  */
 export function canonicalGitRoot(root: string): string {
 	try {
-		const dotGit = readFileSync(join(root, ".git"), "utf8").trim(); // EISDIR for a normal checkout
+		const dotGit = readPlainBytesSync(join(root, ".git")).toString("utf8").trim(); // EISDIR for a normal checkout
 		if (!dotGit.startsWith("gitdir:")) return root;
 		const gitDir = resolve(root, dotGit.slice("gitdir:".length).trim());
 		const commonDirText = readSmall(join(gitDir, "commondir"));
@@ -155,7 +156,7 @@ function readSmall(path: string): string | undefined {
 	try {
 		const info = statSync(path);
 		if (!info.isFile() || info.size > 64 * 1024) return undefined;
-		return readFileSync(path, "utf8").trim();
+		return readPlainBytesSync(path).toString("utf8").trim();
 	} catch {
 		return undefined;
 	}

@@ -1,42 +1,73 @@
-import { readdir, readFile, unlink } from "node:fs/promises";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { writeFileReplacing } from "./atomic-write";
+import { ConfinedPathError, confinedFile, confinedFolder, readPlainFile } from "./confined-path";
 
 /**
  * A project's Claude Code memory folder on disk. Writes are atomic (temp file and rename) and
  * refused when the file changed since it was read; the folder is made on the first write.
+ * The model writes in this folder: the folder itself, and each file, must stay inside `root` once
+ * links are followed (a `memory` link to `~` would have the facts written there), and only plain
+ * files are read (a FIFO named like a fact would hang the sync).
  */
 export class ClaudeMemoryFolder implements MemoryFolder {
-	constructor(readonly path: string) {}
+	/**
+	 * @param root where the folder must stay: Claude Code's `projects/` folder for the default
+	 * place, the folder itself for one the user set (`autoMemoryDirectory`).
+	 */
+	constructor(readonly path: string, private readonly root: string = path) {}
 
 	async list(): Promise<Map<string, string>> {
+		await this.confineFolder();
 		const entries = await readdir(this.path, { withFileTypes: true }).catch(() => []);
 		const found = new Map<string, string>();
+		// Plain files only (a link is not a fact of this folder, wherever it points).
 		for (const entry of entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-			const text = await readFile(join(this.path, entry.name), "utf8").catch(() => null);
+			const text = await readPlainFile(join(this.path, entry.name)).catch(() => null);
 			if (text !== null) found.set(entry.name, text);
 		}
 		return found;
 	}
 
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
-		const target = this.fileOf(name);
-		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
+		const target = await this.fileOf(name);
+		if ((await this.current(target)) !== expected) return false;
 		await writeFileReplacing(target, text);
 		return true;
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {
-		const target = this.fileOf(name);
-		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
+		const target = await this.fileOf(name);
+		if ((await this.current(target)) !== expected) return false;
 		await unlink(target);
 		return true;
 	}
 
-	/** A file directly in the folder: a name that would reach elsewhere (`../x.md`, `a/b.md`) is refused. */
-	private fileOf(name: string): string {
+	/** The folder, once links are followed, is inside the root; with no root yet, nothing under it can lead elsewhere. */
+	private async confineFolder(): Promise<void> {
+		if (!(await stat(this.root).then(() => true, () => false))) return;
+		await confinedFolder(this.root, this.path, `Claude Code's memory folder ${this.path}`);
+	}
+
+	/** The file's text, null when there is none; a FIFO, a folder or a link out is refused (throws), not taken for none. */
+	private async current(target: string): Promise<string | null> {
+		return readPlainFile(target).catch((error: NodeJS.ErrnoException) => {
+			if (error.code === "ENOENT") return null;
+			throw error;
+		});
+	}
+
+	/** A file directly in the folder: a name that would reach elsewhere (`../x.md`, `a/b.md`) is refused, and so is a folder or file that leads out of `root`. */
+	private async fileOf(name: string): Promise<string> {
 		if (name === "" || name === "." || name === ".." || /[\\/\0]/.test(name)) throw new Error(`refusing a memory file name that is not a plain file name: ${JSON.stringify(name)}`);
-		return join(this.path, name);
+		await this.confineFolder();
+		const target = join(this.path, name);
+		// No folder yet (Claude Code makes it at a session's start): the write makes it, nothing in it can lead elsewhere.
+		if (!(await stat(this.path).then(() => true, () => false))) return target;
+		const real = await confinedFile(this.path, target, `The memory file ${target}`);
+		// A link inside the folder is written as the link (a rename replaces it), never through it.
+		if (real !== undefined && real !== target) throw new ConfinedPathError(`The memory file ${target} is a link; it is neither read nor written`);
+		return target;
 	}
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readPlainBytesSync } from "./confined-path";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { Script } from "node:vm";
@@ -72,7 +73,7 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 	let stored: Buffer | undefined;
 	if (!off) {
 		try {
-			stored = readFileSync(path);
+			stored = readPlainBytesSync(path);
 		} catch {
 			stored = undefined;
 		}

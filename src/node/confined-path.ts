@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative } from "node:path";
 
@@ -76,11 +76,36 @@ export async function openPlainFile(path: string): Promise<FileHandle> {
 
 /** The text of a plain file (see `openPlainFile`). */
 export async function readPlainFile(path: string): Promise<string> {
+	return (await readPlainBytes(path)).toString("utf8");
+}
+
+/** The bytes of a plain file (see `openPlainFile`). */
+export async function readPlainBytes(path: string): Promise<Buffer> {
 	const handle = await openPlainFile(path);
 	try {
-		return await handle.readFile("utf8");
+		return await handle.readFile();
 	} finally {
 		await handle.close();
+	}
+}
+
+/** The text of a plain file, or null when there is none (ENOENT); any other failure throws. */
+export async function readPlainFileIfThere(path: string): Promise<string | null> {
+	return readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === "ENOENT") return null;
+		throw error;
+	});
+}
+
+/** The bytes of a plain file, read blocking (see `readPlainHeadAndStatSync`): a FIFO or a device is refused, not waited on. */
+export function readPlainBytesSync(path: string): Buffer {
+	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		const stats = fstatSync(fd);
+		if (!stats.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
+		return readFileSync(fd);
+	} finally {
+		closeSync(fd);
 	}
 }
 

@@ -1,4 +1,5 @@
-import { access, constants, mkdir, readFile, stat, unlink } from "node:fs/promises";
+import { access, constants, mkdir, stat, unlink } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
 import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { HOOK_EVENTS, HOOK_MARK, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../core/hooks/hook-settings";
@@ -205,7 +206,7 @@ const ATTEMPTS = 3;
 
 export async function readText(path: string): Promise<string | null> {
 	try {
-		return await readFile(path, "utf8");
+		return await readPlainFile(path);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
@@ -228,10 +229,10 @@ export async function removeIfUnchanged(path: string, expected: string): Promise
 	return true;
 }
 
-/** A settings.json the user made read-only stays as it is: a rename would replace it all the same. */
+/** A file the user made read-only (settings.json, data.json) stays as it is: a rename would replace it all the same. */
 async function refuseReadOnly(path: string): Promise<void> {
 	const info = await stat(path).catch(() => undefined);
 	if (info === undefined) return;
 	const writable = (info.mode & 0o222) !== 0 && (await access(path, constants.W_OK).then(() => true, () => false));
-	if (!writable) throw new Error(`${path} is read-only; nothing was changed (make it writable to install or remove the hooks)`);
+	if (!writable) throw new Error(`${path} is read-only; nothing was changed (make it writable, then run the command again)`);
 }

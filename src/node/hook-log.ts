@@ -1,4 +1,5 @@
-import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, stat, writeFile } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
 import { join } from "node:path";
 
 /**
@@ -33,7 +34,7 @@ export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): 
 	try {
 		await appendFile(path, formatHookLogLine(entry), "utf8");
 		if ((await stat(path)).size > MAX_BYTES) {
-			const text = await readFile(path, "utf8");
+			const text = await readPlainFile(path);
 			const half = text.indexOf("\n", text.length - MAX_BYTES / 2);
 			await writeFile(path, text.slice(half + 1), "utf8");
 		}
@@ -45,7 +46,7 @@ export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): 
 /** The last line of each hook in the log. */
 export async function lastHookRuns(pluginFolder: string): Promise<Map<string, HookLogEntry>> {
 	const runs = new Map<string, HookLogEntry>();
-	const text = await readFile(hookLogPath(pluginFolder), "utf8").catch(() => "");
+	const text = await readPlainFile(hookLogPath(pluginFolder)).catch(() => "");
 	for (const line of text.split("\n")) {
 		const [at, hook, status, ...rest] = line.split("\t");
 		if (!at || !hook || (status !== "ok" && status !== "error")) continue;
@@ -56,7 +57,7 @@ export async function lastHookRuns(pluginFolder: string): Promise<Map<string, Ho
 
 /** Every line of the log, oldest first (lines that are not ours are skipped). */
 export async function hookLogEntries(pluginFolder: string): Promise<HookLogEntry[]> {
-	const text = await readFile(hookLogPath(pluginFolder), "utf8").catch(() => "");
+	const text = await readPlainFile(hookLogPath(pluginFolder)).catch(() => "");
 	const entries: HookLogEntry[] = [];
 	for (const line of text.split("\n")) {
 		const [at, hook, status, ...rest] = line.split("\t");

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
 import { resolve, sep } from "node:path";
 import { deviceIdOf, type ProjectSettings } from "../core/settings";
 import type { HookContext } from "../core/plan/hook-context";
@@ -66,7 +66,7 @@ export async function readHookContext(stateDir: string, projectPath: string): Pr
 	const path = hookContextPath(stateDir, projectPath);
 	let text: string;
 	try {
-		text = await readFile(path, "utf8");
+		text = await readPlainFile(path);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw error;

@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { PackedAt } from "../core/ingest/fold-whole";
@@ -47,7 +47,7 @@ export function leavePack(name: string): void {
 /** The text at `at` in a pack of `folder`. */
 export async function readPacked(folder: string, at: PackedAt): Promise<string> {
 	if (!isPackName(at.pack) || !Number.isSafeInteger(at.offset) || !Number.isSafeInteger(at.length) || at.offset < 0 || at.length < 0) throw new Error("not a pack location");
-	const file = await open(join(folder, at.pack), "r");
+	const file = await openPlainFile(join(folder, at.pack));
 	try {
 		const bytes = Buffer.alloc(at.length);
 		const { bytesRead } = await file.read(bytes, 0, at.length, at.offset);

@@ -1,10 +1,10 @@
 import { isUtf8 } from "node:buffer";
-import { access, constants, readFile, stat } from "node:fs/promises";
+import { access, constants, stat } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { ProjectFiles } from "../core/ports";
 import { replaceKeepingAppends } from "./atomic-write";
-import { confinedFile } from "./confined-path";
+import { confinedFile, readPlainBytes } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
@@ -50,7 +50,7 @@ export class ProjectFolderFiles implements ProjectFiles {
  */
 async function readIfThere(path: string): Promise<string | null> {
 	try {
-		return utf8Text(path, await readFile(path));
+		return utf8Text(path, await readPlainBytes(path));
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;

@@ -1,4 +1,5 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
+import { readPlainBytes, readPlainFile } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
 import { join } from "node:path";
@@ -299,7 +300,7 @@ export class StateFolder implements TranscriptStore {
 	private async readJson(path: string): Promise<unknown> {
 		try {
 			// Decoded in one pass (with an encoding, Node decodes and joins it chunk by chunk).
-			const text = (await readFile(path)).toString("utf8");
+			const text = (await readPlainBytes(path)).toString("utf8");
 			this.written.set(path, text);
 			return JSON.parse(text) as unknown;
 		} catch {
@@ -317,7 +318,7 @@ export class StateFolder implements TranscriptStore {
 		if (cached === text) return;
 		// What this run read or wrote is what the file holds (writers take the sync lock): only a
 		// file not seen yet is read to tell (sync-state.json is megabytes, read again for nothing).
-		const known = cached ?? (await readFile(path, "utf8").catch(() => undefined));
+		const known = cached ?? (await readPlainFile(path).catch(() => undefined));
 		if (known === text) {
 			this.written.set(path, text);
 			return;
@@ -348,7 +349,7 @@ const CATALOG_DIR = "catalog";
 /** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */
 async function readJsonOnly(path: string): Promise<unknown> {
 	try {
-		return JSON.parse((await readFile(path)).toString("utf8")) as unknown;
+		return JSON.parse((await readPlainBytes(path)).toString("utf8")) as unknown;
 	} catch {
 		return undefined;
 	}
@@ -379,7 +380,7 @@ function isStoredTranscript(value: unknown): value is StoredTranscript {
  * (the session files it lists in `sessionFiles`; an older state holds `sessions` itself).
  */
 export async function readStoredState(dir: string): Promise<{ sessionFiles: string[]; raw: Record<string, unknown> } | undefined> {
-	const raw = await readFile(join(dir, STATE_FILE)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	const raw = await readPlainBytes(join(dir, STATE_FILE)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
 	if (typeof raw !== "object" || raw === null) return undefined;
 	const names = (raw as Record<string, unknown>)[SESSION_FILES];
 	return { sessionFiles: Array.isArray(names) ? names.filter(isSessionFileName) : [], raw: raw as Record<string, unknown> };
@@ -388,6 +389,6 @@ export async function readStoredState(dir: string): Promise<{ sessionFiles: stri
 /** One session file the state lists: its records by transcript path (empty when gone or damaged). */
 export async function readSessionFile(dir: string, name: string): Promise<Record<string, SessionRecord>> {
 	if (!isSessionFileName(name)) return {};
-	const part = await readFile(join(dir, SESSIONS_DIR, name)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	const part = await readPlainBytes(join(dir, SESSIONS_DIR, name)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
 	return typeof part === "object" && part !== null && !Array.isArray(part) ? (part as Record<string, SessionRecord>) : {};
 }

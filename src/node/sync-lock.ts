@@ -1,4 +1,5 @@
-import { lstat, mkdir, open, readFile, stat, unlink, utimes } from "node:fs/promises";
+import { lstat, mkdir, open, stat, unlink, utimes } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
@@ -151,7 +152,7 @@ export class SyncLock {
 		this.stopHeartbeat();
 		this.ours = undefined;
 		if (!ours) return;
-		const text = await readFile(this.path, "utf8").catch(() => undefined);
+		const text = await readPlainFile(this.path).catch(() => undefined);
 		if (text === ours.text) await unlink(this.path).catch(ignoreMissing);
 	}
 
@@ -164,7 +165,7 @@ export class SyncLock {
 				return undefined;
 			}
 			if (!info.isFile()) throw new Error(`${this.path} is not a lock file (it is ${info.isDirectory() ? "a folder" : "no plain file"}): remove it, and syncs can run again`);
-			const text = await readFile(this.path, "utf8");
+			const text = await readPlainFile(this.path);
 			return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
 		} catch (error) {
 			if (codeOf(error) === "ENOENT") return undefined;
@@ -193,7 +194,7 @@ export class SyncLock {
 			return false;
 		}
 		try {
-			const text = await readFile(this.path, "utf8").catch(() => undefined);
+			const text = await readPlainFile(this.path).catch(() => undefined);
 			if (text === staleText) await unlink(this.path).catch(ignoreMissing);
 		} finally {
 			await unlink(breaker).catch(ignoreMissing);
@@ -216,7 +217,7 @@ export class SyncLock {
 	private async touch(): Promise<void> {
 		const ours = this.ours;
 		if (!ours) return;
-		const text = await readFile(this.path, "utf8").catch(() => undefined);
+		const text = await readPlainFile(this.path).catch(() => undefined);
 		if (text !== ours.text || this.ours !== ours) return;
 		const now = new Date();
 		await utimes(this.path, now, now).catch(() => undefined);

@@ -1,8 +1,8 @@
 import { existsSync, lstatSync, type Stats } from "node:fs";
-import { lstat, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
-import { confinedFile, confinedFolder } from "./confined-path";
+import { confinedFile, confinedFolder, readPlainFile } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
 
@@ -26,7 +26,7 @@ export class VaultFolder implements NoteStore {
 		// Not listed: looked for on disk all the same (another program may have made it since), with one stat.
 		if (!(await this.listing(dirname(target))).has(basename(target)) && !existsSync(target)) return null;
 		try {
-			return await readFile((await this.confine(target, path)) ?? target, "utf8");
+			return await readPlainFile((await this.confine(target, path)) ?? target);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 			throw error;
@@ -57,14 +57,14 @@ export class VaultFolder implements NoteStore {
 	/** Moved to the vault's `.trash` folder, as Obsidian does when set to use it: a deleted note can come back. */
 	async remove(path: string, expected: string): Promise<boolean> {
 		const target = this.resolve(path);
-		if ((await readFile(target, "utf8").catch(() => null)) !== expected) return false;
+		if ((await readPlainFile(target).catch(() => null)) !== expected) return false;
 		const trash = join(this.root, ".trash");
 		await mkdir(trash, { recursive: true });
 		const stem = basename(target).replace(/\.md$/i, "");
 		let n = 0;
 		for (;;) {
 			const name = `${stem}${n === 0 ? "" : ` ${n}`}.md`;
-			const taken = await readFile(join(trash, name)).then(() => true, () => false);
+			const taken = await lstat(join(trash, name)).then(() => true, () => false);
 			if (!taken) {
 				await rename(target, join(trash, name));
 				break;

@@ -1,5 +1,6 @@
-import { mkdir, readFile, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, stat } from "node:fs/promises";
+import { readPlainFile } from "./confined-path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { NoteStore, TranscriptStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/ingest/redaction-policy";
@@ -101,7 +102,10 @@ export class VaultSync {
 		const claudeSettings = await readJson(join(this.claudeDir, "settings.json"));
 		const claudeMemory = (projectPath: string) => {
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
-			return dir === undefined ? undefined : new ClaudeMemoryFolder(dir);
+			if (dir === undefined) return undefined;
+			// The default folder stays inside Claude Code's projects folder; one the user set, inside itself.
+			const projects = resolve(this.claudeDir, "projects").normalize("NFC");
+			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir);
 		};
 		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder };
 	}
@@ -109,7 +113,7 @@ export class VaultSync {
 
 async function readJson(path: string): Promise<unknown> {
 	try {
-		return JSON.parse(await readFile(path, "utf8")) as unknown;
+		return JSON.parse(await readPlainFile(path)) as unknown;
 	} catch {
 		return undefined;
 	}

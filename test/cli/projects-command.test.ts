@@ -133,3 +133,28 @@ describe("ai-memory projects", () => {
 		expect(await runProjectsList({ vault: join(dir, "no-vault"), host: HOST })).toBe(2);
 	});
 });
+
+describe("ai-memory projects and a data.json it cannot take as it is", () => {
+	const plugin = () => join(dataJson, "..");
+	it("a data.json that is a FIFO or a folder is unreadable, not missing: it stops with a sentence, at once, and nothing replaces it", async () => {
+		mkdirSync(plugin(), { recursive: true });
+		execFileSync("mkfifo", [dataJson]);
+		expect(await runProjectsAdd(join(dir, "api"), opts())).not.toBe(0);
+		expect(err).toMatch(/data\.json cannot be read .*FIFO.*nothing was changed/);
+		expect(await runProjectsList(opts())).not.toBe(0);
+		rmSync(dataJson);
+		mkdirSync(dataJson);
+		err = "";
+		expect(await runProjectsAdd(join(dir, "api"), opts())).not.toBe(0);
+		expect(err).toMatch(/data\.json cannot be read .*folder/);
+	});
+
+	it("a data.json the user made read-only is left as it is", async () => {
+		mkdirSync(plugin(), { recursive: true });
+		const before = JSON.stringify({ version: 2, notesFolder: "Mine", devices: { [HOST]: { projects: [] } } });
+		writeFileSync(dataJson, before, { mode: 0o444 });
+		expect(await runProjectsAdd(join(dir, "api"), opts())).not.toBe(0);
+		expect(err).toMatch(/read-only; nothing was changed/);
+		expect(readFileSync(dataJson, "utf8")).toBe(before);
+	});
+});

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -50,6 +50,13 @@ function run(dir: string, options: { source?: string; hash?: string; batch?: boo
 }
 
 describe("code cache", () => {
+	it("a cache file that is a FIFO is not waited on: the run goes on without a cache", async () => {
+		const dir = join(work, "fifo");
+		await mkdir(dir);
+		expect(spawnSync("mkfifo", [join(dir, "cli-00aa.v8-cache")]).status).toBe(0);
+		expect(run(dir)).toBe("45");
+	});
+
 	it("is made by the first run and used, not rewritten, by the next", async () => {
 		const dir = join(work, "a");
 		expect(run(dir)).toBe("45");

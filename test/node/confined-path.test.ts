@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointFromTranscript } from "../../src/node/checkpoints";
-import { confinedFile, confinedFolder, readPlainFile, readPlainHeadAndStatSync } from "../../src/node/confined-path";
+import { confinedFile, confinedFolder, readPlainBytesSync, readPlainFile, readPlainFileIfThere, readPlainHeadAndStatSync } from "../../src/node/confined-path";
 import { readMeta } from "../../src/node/subagent-meta";
 
 let dir: string;
@@ -26,8 +26,12 @@ describe("never a hang on a FIFO", () => {
 		await expect(readPlainFile(await fifo("agent-a.meta.json"))).rejects.toThrow(/not a plain file \(a FIFO\)/);
 		expect(await readMeta(join(dir, "agent-a.meta.json"))).toBeUndefined();
 		await expect(checkpointFromTranscript(await fifo("session.jsonl"), "2026-01-01T00:00:00Z")).rejects.toThrow(/FIFO/);
+		expect(() => readPlainBytesSync(join(dir, "agent-a.meta.json"))).toThrow(/FIFO/);
+		await expect(readPlainFileIfThere(join(dir, "session.jsonl"))).rejects.toThrow(/FIFO/);
+		expect(await readPlainFileIfThere(join(dir, "none.json"))).toBeNull();
 		await writeFile(join(dir, "plain.json"), "{}");
 		expect(await readPlainFile(join(dir, "plain.json"))).toBe("{}");
+		expect(readPlainBytesSync(join(dir, "plain.json")).toString()).toBe("{}");
 	});
 });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,15 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const USER = '{\n\t"model": "opus",\n\t"hooks": {\n\t\t"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n\t}\n}\n';
 
 describe("hooks install: the user's file and the user's hooks", () => {
+	it("a settings.json that is a FIFO is refused at once, never waited on (install, status and uninstall)", async () => {
+		mkdirSync(claudeDir, { recursive: true });
+		expect(spawnSync("mkfifo", [settings]).status).toBe(0);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/not a plain file \(a FIFO\)/);
+		await expect(claudeHookStatus(target)).rejects.toThrow(/FIFO/);
+		await expect(uninstallClaudeHooks(claudeDir)).rejects.toThrow(/FIFO/);
+		expect(statSync(settings).isFIFO()).toBe(true);
+	});
+
 	it("leaves a read-only settings.json as it is, with a message", async () => {
 		mkdirSync(claudeDir, { recursive: true });
 		writeFileSync(settings, "{}\n");
