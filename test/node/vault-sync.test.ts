@@ -264,3 +264,36 @@ describe("VaultSync and a person editing at the same time", () => {
 		expect(notes.files.get(path)).toContain("My edit, typed during the sync.");
 	});
 });
+
+describe("VaultSync and files that are not plain files", () => {
+	const mkfifo = async (path: string) => {
+		await mkdir(join(path, ".."), { recursive: true });
+		expect((await import("node:child_process")).spawnSync("mkfifo", [path]).status).toBe(0);
+	};
+
+	it("a FIFO as Claude Code's settings.json or as the state's files is never waited on: the sync runs, and writes its state anew", async () => {
+		await mkfifo(join(root, "claude", "settings.json"));
+		await newSync().run(settings());
+		for (const name of ["sync-state.json", "transcripts.json"]) {
+			await rm(join(root, "state", name), { force: true });
+			await mkfifo(join(root, "state", name));
+		}
+		await appendFile(transcript(A), session(A, "And a readiness endpoint", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		const report = await newSync().run(settings());
+		expect(report.errors).toEqual([]);
+		expect(notes.files.get(noteOf("health"))).toContain("readiness endpoint");
+		expect((await lstat(join(root, "state", "sync-state.json"))).isFile()).toBe(true);
+	});
+
+	it("a Claude Code memory folder that is a link out of Claude Code's folder is reported and not shared; the rest of the sync is done", async () => {
+		const outside = join(root, "elsewhere");
+		await mkdir(outside);
+		await mkdir(join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-")), { recursive: true });
+		await symlink(outside, join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory"));
+		notes.files.set("AI Memory/shop-api/use-pnpm.md", "---\nname: use-pnpm\ndescription: pnpm, not npm\nmetadata:\n  type: feedback\n---\nUse pnpm.\n");
+		const report = await newSync().run(settings());
+		expect(report.errors.join("\n")).toMatch(/memory: not read, so no fact is shared with it: .*leads to .*elsewhere/);
+		expect(await readdir(outside)).toEqual([]);
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toContain("AUTO-CONTEXT:BEGIN");
+	});
+});

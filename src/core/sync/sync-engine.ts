@@ -229,7 +229,14 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	const sameAs = new Map<string, string>();
 	for (const project of enabled) {
 		const folder = project.memorySharing ? deps.claudeMemory?.(project.path) : undefined;
-		if (folder) claudeMemory.set(project.path, { path: folder.path, files: await folder.list() });
+		// A folder that cannot be read (a link out of Claude Code's folder) is not shared this time; the others are.
+		if (folder) {
+			try {
+				claudeMemory.set(project.path, { path: folder.path, files: await folder.list() });
+			} catch (error) {
+				unreadableNotes.set(folder.path, `not read, so no fact is shared with it: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
 		// Each file the block goes into; one that is a link to another of them (`CLAUDE.md → AGENTS.md`) is that one.
 		const real = new Map<string, string>();
 		for (const name of contextFilesOf(project)) {

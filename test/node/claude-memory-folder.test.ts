@@ -1,0 +1,72 @@
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ClaudeMemoryFolder } from "../../src/node/claude-memory-folder";
+
+// Claude Code's memory folder is written by the model: it can hold links and FIFOs, and be a link itself.
+let dir: string;
+let projects: string;
+let memory: string;
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "claude-memory-"));
+	projects = join(dir, "claude", "projects");
+	memory = join(projects, "-work-app", "memory");
+	await mkdir(join(dir, "outside"), { recursive: true });
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+const mkfifo = (path: string) => expect(spawnSync("mkfifo", [path]).status).toBe(0);
+
+describe("ClaudeMemoryFolder", () => {
+	it("writes, lists and removes plain fact files", async () => {
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		expect(await folder.write("a.md", "A\n", null)).toBe(true);
+		expect(await folder.list()).toEqual(new Map([["a.md", "A\n"]]));
+		expect(await folder.write("a.md", "B\n", "stale")).toBe(false);
+		expect(await folder.remove("a.md", "A\n")).toBe(true);
+		expect(await readdir(memory)).toEqual([]);
+	});
+
+	it("a memory folder that is a link out of Claude Code's projects folder is neither listed nor written", async () => {
+		await mkdir(join(projects, "-work-app"), { recursive: true });
+		await writeFile(join(dir, "outside", "notes.md"), "mine\n");
+		await symlink(join(dir, "outside"), memory);
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		await expect(folder.list()).rejects.toThrow(/leads to .*outside.*nothing was read or written/);
+		await expect(folder.write("fact.md", "x\n", null)).rejects.toThrow(/outside/);
+		expect(await readdir(join(dir, "outside"))).toEqual(["notes.md"]);
+	});
+
+	it("a FIFO named like a fact is refused at once, never waited on, and stays as it is", async () => {
+		await mkdir(memory, { recursive: true });
+		mkfifo(join(memory, "fact.md"));
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		expect(await folder.list()).toEqual(new Map());
+		await expect(folder.write("fact.md", "x\n", null)).rejects.toThrow(/not a plain file \(a FIFO\)/);
+		await expect(folder.remove("fact.md", "x\n")).rejects.toThrow(/FIFO/);
+		expect((await readdir(memory, { withFileTypes: true }))[0]!.isFIFO()).toBe(true);
+	});
+
+	it("a fact file that is a link (out, or inside) is neither read through nor written through", async () => {
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(dir, "outside", "bashrc"), "export A=1\n");
+		await symlink(join(dir, "outside", "bashrc"), join(memory, "out.md"));
+		await writeFile(join(memory, "real.md"), "R\n");
+		await symlink("real.md", join(memory, "alias.md"));
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		expect([...(await folder.list()).keys()]).toEqual(["real.md"]);
+		await expect(folder.write("out.md", "x\n", null)).rejects.toThrow(/outside/);
+		await expect(folder.write("alias.md", "x\n", null)).rejects.toThrow(/is a link/);
+		expect(await readFile(join(dir, "outside", "bashrc"), "utf8")).toBe("export A=1\n");
+		expect(await readFile(join(memory, "real.md"), "utf8")).toBe("R\n");
+	});
+
+	it("refuses names that would reach another folder", async () => {
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		for (const name of ["../x.md", "a/b.md", "..", "", "a\0.md"]) await expect(folder.write(name, "x", null)).rejects.toThrow(/not a plain file name/);
+	});
+});
