@@ -55,6 +55,9 @@ beforeEach(async () => {
 			toolResult("toolu_1", "(key)", env),
 			assistant(toolUse("toolu_2", "Agent", { description: "Webhook", prompt: "Check the webhook", subagent_type: "Explore" }), { ...env, messageId: "msg_2" }),
 			toolResult("toolu_2", "done", { ...env, toolUseResult: { status: "completed", agentId: "a1234567890abcdef" } }),
+			// A tool's name and its input's keys are the transcript's too (an MCP tool's input is any JSON).
+			assistant(toolUse("toolu_3", `mcp__deploy.${SECRETS.aws}`, { headers: { [SECRETS.anthropic]: "set" } }), { ...env, messageId: "msg_4" }),
+			toolResult("toolu_3", "ok", env),
 			assistant(text("Checked."), { ...env, messageId: "msg_3" }),
 		]),
 	);

@@ -68,6 +68,8 @@ function redactEvent(event: SessionEvent, redact: (text: string) => string): voi
 			event.text = redact(event.text);
 			return;
 		case "tool":
+			// The name too: an MCP tool's name holds its server's name, which the user's config gives.
+			event.call.name = redact(event.call.name);
 			event.call.input = redactValue(event.call.input, redact) as Record<string, unknown>;
 			return;
 		case "compaction":
@@ -81,7 +83,8 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 	if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
 	if (typeof value === "object" && value !== null) {
 		const out: Record<string, unknown> = {};
-		for (const [key, item] of Object.entries(value)) out[key] = redactValue(item, redact);
+		// Keys as well as values: an MCP tool's input is any JSON, and a key can be the secret (`{ "<token>": … }`).
+		for (const [key, item] of Object.entries(value)) out[key.length < 8 ? key : redact(key)] = redactValue(item, redact);
 		return out;
 	}
 	return value;
