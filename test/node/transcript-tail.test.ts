@@ -199,3 +199,12 @@ describe("readAppended", () => {
 		await expect(readAppended(join(dir, "gone.jsonl"), undefined, () => undefined)).rejects.toThrow(/ENOENT/);
 	});
 });
+
+describe("readAppended and a file that is not a plain file", () => {
+	it("a FIFO (Copilot CLI's events.jsonl is taken by its name alone) is refused at once, in the main thread and in a worker's blocking read", async () => {
+		const fifo = join(dir, "events.jsonl");
+		expect((await import("node:child_process")).spawnSync("mkfifo", [fifo]).status).toBe(0);
+		await expect(readAppended(fifo, undefined, () => undefined)).rejects.toThrow(/not a plain file/);
+		await expect(readAppended(fifo, undefined, () => undefined, { blocking: true })).rejects.toThrow(/not a plain file/);
+	});
+});
