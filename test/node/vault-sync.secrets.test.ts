@@ -58,6 +58,9 @@ beforeEach(async () => {
 			// A tool's name and its input's keys are the transcript's too (an MCP tool's input is any JSON).
 			assistant(toolUse("toolu_3", `mcp__deploy.${SECRETS.aws}`, { headers: { [SECRETS.anthropic]: "set" } }), { ...env, messageId: "msg_4" }),
 			toolResult("toolu_3", "ok", env),
+			// So are the names it reports: a model, the client's version, a record type this version does not know.
+			assistant(text("Noted."), { ...env, messageId: "msg_5", model: `proxy ${SECRETS.slack}`, version: `2.1 ${SECRETS.github}` }),
+			{ type: `x ${SECRETS.anthropic}`, sessionId: ID },
 			assistant(text("Checked."), { ...env, messageId: "msg_3" }),
 		]),
 	);

@@ -40,6 +40,17 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	model.files.read = redactedList(model.files.read, redact);
 	model.files.written = redactedList(model.files.written, redact);
 	model.files.edited = redactedList(model.files.edited, redact);
+	// And the names of things it reports: models, client versions, record types it did not know.
+	model.models = redactedList(model.models, redact);
+	model.versions = redactedList(model.versions, redact);
+	if (Object.keys(model.unknownTypes).some((type) => redact(type) !== type)) model.unknownTypes = redactedCounts(model.unknownTypes, redact);
+	for (const usage of [...model.index.usageByMessage.values(), ...model.index.agentUsageByMessage.values()]) if (usage.model) usage.model = redact(usage.model);
+}
+
+function redactedCounts(counts: Record<string, number>, redact: (text: string) => string): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const [key, n] of Object.entries(counts)) out[redact(key)] = (out[redact(key)] ?? 0) + n;
+	return out;
 }
 
 /** A sub-agent's `meta.json` fields (its description is the parent's prompt for it), redacted. */
