@@ -92,7 +92,7 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		const { output, detail } = await HANDLERS[name as HookName](ctx);
 		const where = project ? `project=${project.path}` : `project=- cwd=${cwd}`;
 		// The session, so that `doctor` can tell what reached the last one (an id is letters, digits and dashes).
-		const session = typeof input.session_id === "string" && /^[\w-]{1,100}$/.test(input.session_id) ? ` session=${input.session_id}` : "";
+		const session = typeof input.session_id === "string" && isSessionId(input.session_id) ? ` session=${input.session_id}` : "";
 		await log("ok", `${where}${session}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`);
 		return { output, ok: true };
 	} catch (error) {
@@ -115,13 +115,27 @@ interface HandlerContext extends HookRunOptions {
 
 type Handler = (ctx: HandlerContext) => Promise<{ output: string; detail?: string }>;
 
+/**
+ * What hooks.log keeps of a field Claude Code sends as one of its names (`startup`, `prompt_input_exit`,
+ * `session_start`, `manual`): such a name, or `other`. The log is read by people and by `doctor`; a
+ * value of any other shape is text from elsewhere, and could be a secret.
+ */
+function logWord(value: unknown): string {
+	return typeof value === "string" && /^[a-z][a-z_]{0,39}$/.test(value) ? value : "other";
+}
+
+/** A session id of a shape that can be a file name and a log word (Claude Code's are UUIDs). */
+function isSessionId(value: string): boolean {
+	return /^[\w-]{1,100}$/.test(value);
+}
+
 const HANDLERS: Record<HookName, Handler> = {
 	/**
 	 * Lazy mode: the facade, when the project's files could not take it (CLAUDE.md brings it
 	 * otherwise, and the model would read it twice). Only reads a file.
 	 */
 	"session-start": async ({ project, stateDir, input, cwd }) => {
-		const source = typeof input.source === "string" ? ` source=${input.source}` : "";
+		const source = input.source === undefined ? "" : ` source=${logWord(input.source)}`;
 		if (!project) return { output: "", detail: source.trim() };
 		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
 		const context = await readHookContext(stateDir, project.path);
@@ -149,7 +163,7 @@ const HANDLERS: Record<HookName, Handler> = {
 
 	/** Notes and CLAUDE.md brought up to date in the background: Claude Code gives SessionEnd hooks 1.5 s in all. */
 	"session-end": async (ctx) => {
-		const reason = typeof ctx.input.reason === "string" ? `reason=${ctx.input.reason}` : "";
+		const reason = ctx.input.reason === undefined ? "" : `reason=${logWord(ctx.input.reason)}`;
 		return { output: "", detail: [reason, await backgroundSync(ctx)].filter(Boolean).join(" ") };
 	},
 
@@ -159,7 +173,7 @@ const HANDLERS: Record<HookName, Handler> = {
 	 */
 	"instructions-loaded": async ({ project, input }) => {
 		const file = typeof input.file_path === "string" ? input.file_path : "";
-		const reason = typeof input.load_reason === "string" && /^[\w-]{1,40}$/.test(input.load_reason) ? ` reason=${input.load_reason}` : "";
+		const reason = input.load_reason === undefined ? "" : ` reason=${logWord(input.load_reason)}`;
 		if (!project || file === "") return { output: "", detail: `block=no${reason}` };
 		const ours = (await Promise.all([project.target, ...(project.alsoWriteTo ?? [])].map((name) => sameFile(join(project.path, name), file)))).some(Boolean);
 		return { output: "", detail: `block=${ours ? "yes" : "no"} file=${JSON.stringify(file)}${reason}` };
@@ -168,13 +182,13 @@ const HANDLERS: Record<HookName, Handler> = {
 	/** A resume point for the facade from the end of the transcript, then the same background sync. */
 	"pre-compact": async (ctx) => {
 		const { project, input, stateDir, settings, now } = ctx;
-		const parts: string[] = typeof input.trigger === "string" ? [`trigger=${input.trigger}`] : [];
+		const parts: string[] = input.trigger === undefined ? [] : [`trigger=${logWord(input.trigger)}`];
 		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
 			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy")]);
 			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
 			if (checkpoint) {
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);
-				parts.push(`checkpoint=${input.session_id}`);
+				parts.push(`checkpoint=${isSessionId(input.session_id) ? input.session_id : "written"}`);
 			} else parts.push("checkpoint=none");
 		}
 		parts.push(await backgroundSync(ctx));

@@ -94,6 +94,19 @@ describe("session-start", () => {
 		]);
 	});
 
+	it("hooks.log keeps Claude Code's names (source, reason, trigger) and nothing else of those fields: another value is `other`", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api, { blockInFile: true });
+		const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+		await runHook("session-start", options({ session_id: "s5", cwd: api, source: token }));
+		await runHook("instructions-loaded", options({ session_id: "s5", cwd: api, file_path: join(api, "CLAUDE.md"), load_reason: `${token}\nforged line` }));
+		expect(logLines().join("\n")).not.toContain(token);
+		expect(logLines()).toEqual([
+			`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${api} session=s5 mode=lazy source=other facade=in-file printed=0B`,
+			`2026-11-30T10:00:00.000Z\tinstructions-loaded\tok\tproject=${api} session=s5 block=yes file=${JSON.stringify(join(api, "CLAUDE.md"))} reason=other printed=0B`,
+		]);
+	});
+
 	it("instructions-loaded prints nothing and records whether the file loaded is one that carries the block", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
 		writeContext(api);
