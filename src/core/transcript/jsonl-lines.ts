@@ -48,10 +48,15 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
 	for (let start = 0; start <= end; no++) {
 		const newline = bytes.indexOf(NEWLINE, start);
 		const stop = newline > start && bytes[newline - 1] === CR ? newline - 1 : newline;
-		lines.push({ no, text: decode(bytes, start, stop) });
+		lines.push({ no, text: decode(bytes, no === 1 ? afterBom(bytes, start, stop) : start, stop) });
 		start = newline + 1;
 	}
 	return { lines, consumed: end + 1 };
+}
+
+/** Past a UTF-8 byte order mark at `start` (an editor that saved the file may have put one before its first line; JSON has none). */
+function afterBom(bytes: Uint8Array, start: number, stop: number): number {
+	return stop - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf ? start + 3 : start;
 }
 
 /**

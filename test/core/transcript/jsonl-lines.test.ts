@@ -5,6 +5,15 @@ import { isBlank, splitCompleteLines } from "../../../src/core/transcript/jsonl-
 const enc = (s: string) => new TextEncoder().encode(s);
 
 describe("splitCompleteLines", () => {
+	it("drops a UTF-8 byte order mark before the file's first line (an editor's save), and only there", () => {
+		// As the adapters decode (Buffer's decoder keeps a BOM; TextDecoder drops one at the start of each line).
+		const decode = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", start, end);
+		const bytes = Buffer.from('\ufeff{"a":1}\n\ufeff{"b":2}\n', "utf8");
+		expect(splitCompleteLines(bytes, 1, decode).lines.map((l) => l.text)).toEqual(['{"a":1}', '\ufeff{"b":2}']);
+		expect(splitCompleteLines(Buffer.from('\ufeff{"c":3}\n', "utf8"), 7, decode).lines[0]!.text).toBe('\ufeff{"c":3}');
+		expect(splitCompleteLines(bytes, 1).lines[0]!.text).toBe('{"a":1}');
+	});
+
 	it("returns complete lines and leaves the unterminated rest", () => {
 		const bytes = enc('{"a":1}\n{"b":2}\n{"c":');
 		const r = splitCompleteLines(bytes, 1);
