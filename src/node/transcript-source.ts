@@ -93,7 +93,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				prefetched.delete(path);
 				// Read by the scan, at the stamp the caller has: a file read from its start is these bytes.
 				if (cursor === undefined) {
-					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs));
+					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs);
 					return { cursor: read.cursor, bytesRead: read.bytesRead };
 				}
 			}

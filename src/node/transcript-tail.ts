@@ -79,11 +79,11 @@ export async function readAppended(
 		const settled = hasSettled(stat.mtimeMs, options.now);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
-		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, settled, onLines);
+		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs);
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
-		if (cursor && (size < cursor.offset || ino !== cursor.ino || !sameHead(cursor, head) || !(await sameTail(handle, cursor)))) {
+		if (cursor && (size < cursor.offset || ino !== cursor.ino || rewrittenInPlace(cursor, size, stat.mtimeMs) || !sameHead(cursor, head) || !(await sameTail(handle, cursor)))) {
 			start = { offset: 0, nextLineNo: 1, ino, head: "" };
 			restarted = true;
 			options.onRestart?.();
@@ -134,7 +134,7 @@ export async function readAppended(
 		const stillOpen = last.text !== undefined || (start.open === true && offset === start.offset);
 		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
 		return {
-			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), ...flags },
+			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), mtimeMs: stat.mtimeMs, ...flags },
 			restarted,
 			bytesRead: position - start.offset,
 		};
@@ -168,7 +168,7 @@ async function newlineAt(handle: ReadHandle, offset: number, size: number): Prom
 }
 
 /** The first read of a file no bigger than a chunk, in one read. */
-async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void): Promise<TailRead> {
+async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number): Promise<TailRead> {
 	const bytes = Buffer.allocUnsafe(size);
 	let filled = 0;
 	while (filled < size) {
@@ -176,14 +176,14 @@ async function readWholeSmall(handle: ReadHandle, size: number, ino: number, set
 		if (bytesRead === 0) break;
 		filled += bytesRead;
 	}
-	return readWholeBytes(bytes.subarray(0, filled), ino, onLines, settled);
+	return readWholeBytes(bytes.subarray(0, filled), ino, onLines, settled, mtimeMs);
 }
 
 /**
  * A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its
  * lines, head and tail. `settled`: the file has not changed for `SETTLE_MS` (see `hasSettled`).
  */
-export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean): TailRead {
+export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number): TailRead {
 	const split = splitCompleteLines(read, 1, nativeDecoder(read));
 	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled) : {};
 	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
@@ -193,7 +193,7 @@ export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLi
 	const head = read.toString("base64", 0, Math.min(HEAD_BYTES, read.length));
 	const tail = read.toString("base64", Math.max(0, offset - HEAD_BYTES), offset);
 	const flags = { ...(last.text !== undefined ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
-	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...flags }, restarted: false, bytesRead: read.length };
+	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...(mtimeMs === undefined ? {} : { mtimeMs }), ...flags }, restarted: false, bytesRead: read.length };
 }
 
 /** What a read needs of a file handle. */
@@ -240,6 +240,11 @@ async function readBefore(handle: ReadHandle, offset: number): Promise<Buffer> {
 async function sameTail(handle: ReadHandle, cursor: TailCursor): Promise<boolean> {
 	if (cursor.tail === undefined) return true;
 	return (await readBefore(handle, cursor.offset)).equals(Buffer.from(cursor.tail, "base64"));
+}
+
+/** Nothing came past the cursor, yet the file's time moved: not an append, a rewrite (see `TailCursor.mtimeMs`). */
+function rewrittenInPlace(cursor: TailCursor, size: number, mtimeMs: number): boolean {
+	return cursor.mtimeMs !== undefined && size === cursor.offset && mtimeMs !== cursor.mtimeMs;
 }
 
 /** The saved head is a prefix of what the file starts with now (a short file may have grown). */

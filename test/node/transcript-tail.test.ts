@@ -1,4 +1,4 @@
-import { appendFile, chmod, mkdtemp, rename, rm, truncate, utimes, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdtemp, open, rename, rm, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -169,6 +169,25 @@ describe("readAppended", () => {
 		const third = await read(second.cursor);
 		expect(third.restarted).toBe(false);
 		expect(third.texts).toEqual(['{"n":4}']);
+	});
+
+	it("starts over when it was rewritten in place at the same size (a secret scrubbed with as many `*` in the middle): its time moved, and no byte came", async () => {
+		const start = `{"type":"summary","summary":"${"x".repeat(80)}"}\n`;
+		const end = `{"type":"summary","summary":"${"y".repeat(80)}"}\n`;
+		await writeFile(file, `${start}{"password":"hunter2"}\n${end}`);
+		const first = await read(undefined);
+		const handle = await open(file, "r+");
+		await handle.write(Buffer.from("*******"), 0, 7, start.length + '{"password":"'.length);
+		await handle.close();
+		const later = new Date(Date.now() + 5000);
+		await utimes(file, later, later);
+		const second = await read(first.cursor);
+		expect(second.restarted).toBe(true);
+		expect(second.texts).toEqual([start.trimEnd(), '{"password":"*******"}', end.trimEnd()]);
+		// Its time alone, with nothing changed since this read: read no more.
+		const third = await read(second.cursor);
+		expect(third.restarted).toBe(false);
+		expect(third.texts).toEqual([]);
 	});
 
 	it("starts over when the first bytes changed in place", async () => {

@@ -102,6 +102,12 @@ export interface TailCursor {
 	 * longer, a password scrubbed from a line already read) no longer has them, and is read anew.
 	 */
 	tail?: string;
+	/**
+	 * The file's mtime when it was read: a file whose time moved while no byte came past `offset`
+	 * was not appended to (an append makes it longer) but rewritten in place, at the same size (a
+	 * secret scrubbed with as many `*`), and is read anew.
+	 */
+	mtimeMs?: number;
 	/** The line before `offset` was taken without its `\n` (see `unterminatedLine`): a `\n` that comes next ends it, not a line of its own. */
 	open?: true;
 	/** A complete last line without its `\n` was left, as the file had changed a moment before: the next read takes it. */
