@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { appendFile, mkdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
-import { openPlainFile } from "./confined-path";
+import { openPlainFile, readPlainBytes } from "./confined-path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
@@ -89,15 +89,19 @@ function processAlive(pid: number): boolean {
 const LATE_APPEND_MS = 3;
 
 /**
- * Replaces a file that another program may be appending to (a person typing into a note, a tool
- * adding lines to CLAUDE.md), losing none of their bytes. The old file stays open from the
- * compare to after the rename: bytes that reached it meanwhile (its open handle still sees them)
- * are appended to the new file, as they would have been had they come a moment later.
+ * Replaces a file that another program may be writing to (a person typing into a note, a tool
+ * adding lines to CLAUDE.md, an editor saving it), losing none of their bytes. The old file stays
+ * open from the compare to after the rename, and what reached it meanwhile (its open handle still
+ * sees it) is kept: bytes appended to it are appended to the new file, as they would have been had
+ * they come a moment later; a file rewritten in place (an editor's save: Obsidian, VS Code and vim
+ * truncate the file and write it whole) is newer than our write, which yields to it: the new file
+ * gets their text back, and the write counts as not done (the next sync does it).
  * @param read the text of the current bytes (it may refuse them by throwing)
- * @param replace writes the new file whole and renames it into place
- * @returns false, writing nothing, when the file does not hold `expected`
+ * @param replace writes `written` whole and renames it into place
+ * @returns false when the file does not hold `expected` (nothing written), or when another
+ * program rewrote it meanwhile (their text kept)
  */
-export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void): Promise<boolean> {
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array): Promise<boolean> {
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
@@ -109,27 +113,79 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 		const bytes = old ? await old.readFile() : undefined;
 		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
 		await replace();
-		if (old && bytes) await carryLateAppends(old, bytes.length, path);
+		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written));
 		return true;
 	} finally {
 		await old?.close();
 	}
 }
 
-async function carryLateAppends(old: FileHandle, from: number, path: string): Promise<void> {
+/**
+ * Watches the replaced file until it has been still for a moment (bounded: a writer that never
+ * stops is not waited for). Its whole text is compared once, then again whenever its size or time
+ * moves: still starting with what was read, it was appended to; else it was rewritten in place,
+ * and is watched on until it is still (a save truncates, then writes: the empty file between is
+ * not their text), then kept.
+ */
+async function carryLateWrites(old: FileHandle, original: Buffer, path: string, written: Buffer): Promise<boolean> {
+	let kept = original;
+	let ours = written;
+	let rewritten: { text: Buffer; mode: number } | undefined;
+	let seen: { size: number; mtimeMs: number } | undefined;
 	let quiet = 0;
-	// Watched until it has been still for a moment (bounded: a writer that never stops is not waited for).
-	for (let round = 0; round < 50 && quiet < 2; round++) {
+	// Rewritten: given back as soon as it has been still for one round (its next save would go to the new file, over ours).
+	for (let round = 0; round < 50 && quiet < (rewritten ? 1 : 2); round++) {
 		if (round > 0) await sleep(LATE_APPEND_MS);
-		const size = (await old.stat()).size;
-		if (size <= from) {
+		const now = await old.stat();
+		if (seen && now.size === seen.size && now.mtimeMs === seen.mtimeMs) {
+			quiet++;
+			continue;
+		}
+		seen = { size: now.size, mtimeMs: now.mtimeMs };
+		const current = await readWhole(old, now.size);
+		// An empty file that gets text is a save completing (truncated when it was read), not an append.
+		if (!rewritten && current.length >= kept.length && kept.length > 0 && current.subarray(0, kept.length).equals(kept)) {
+			if (current.length === kept.length) {
+				quiet++;
+				continue;
+			}
+			const late = current.subarray(kept.length);
+			await appendFile(path, late);
+			ours = Buffer.concat([ours, late]);
+			kept = current;
+		} else if (current.length !== kept.length || !current.equals(kept)) rewritten = { text: current, mode: now.mode };
+		else {
 			quiet++;
 			continue;
 		}
 		quiet = 0;
-		const late = Buffer.alloc(size - from);
-		await old.read(late, 0, late.length, from);
-		await appendFile(path, late);
-		from = size;
 	}
+	if (!rewritten) return true;
+	await yieldTo(path, rewritten.text, ours, rewritten.mode);
+	return false;
+}
+
+/** The new file gets the other program's text, if it still holds ours (else someone wrote it since: theirs stays). Whole or not at all, with the old file's mode. */
+async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number): Promise<void> {
+	const now = await readPlainBytes(path).catch(() => undefined);
+	if (now === undefined || !now.equals(ours)) return;
+	const temp = tempName(path);
+	try {
+		await writeFile(temp, theirs, { mode: mode & 0o7777 });
+		await rename(temp, path);
+	} catch (error) {
+		await rm(temp, { force: true }).catch(() => undefined);
+		throw error;
+	}
+}
+
+async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+	const buffer = Buffer.alloc(size);
+	let filled = 0;
+	while (filled < size) {
+		const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+		if (bytesRead === 0) break;
+		filled += bytesRead;
+	}
+	return filled === size ? buffer : buffer.subarray(0, filled);
 }

@@ -34,7 +34,7 @@ export class ProjectFolderFiles implements ProjectFiles {
 			// Compared as late as possible (an edit saved since our read is never overwritten), and lines
 			// another program appends meanwhile are carried into the new file (`replaceKeepingAppends`).
 			// write-file-atomic writes a temporary file, keeps the existing file's mode and owner, renames.
-			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileAtomic(target, text, { encoding: "utf8" }));
+			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileAtomic(target, text, { encoding: "utf8" }), text);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);

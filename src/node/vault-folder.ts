@@ -39,7 +39,7 @@ export class VaultFolder implements NoteStore {
 		// Compared just before the rename (an edit saved since our read is not overwritten), and what
 		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
 		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
-		const written = await replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacingSync(target, text));
+		const written = await replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacingSync(target, text), text);
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}

@@ -103,6 +103,32 @@ describe("ProjectFolderFiles: other writers", () => {
 	}, 60_000);
 });
 
+describe("ProjectFolderFiles: an editor saving in place", () => {
+	it("loses no edit of an editor that saves CLAUDE.md in place (truncate, write whole: VS Code, vim) while hundreds of syncs rewrite its block, and never doubles the block", async () => {
+		const target = join(dir, "CLAUDE.md");
+		await writeFile(target, "# Project\n");
+		// Each save reads the file, adds a line under the title (outside the block), truncates it and writes it whole, by its path.
+		const EDITOR = `const fs = require("node:fs"); const [, path, n] = process.argv; let i = 0;
+			const next = () => { if (i >= Number(n)) return; const lines = fs.readFileSync(path, "utf8").split("\\n"); lines.splice(lines.indexOf("# Project") + 1, 0, "edit " + i++);
+				const fd = fs.openSync(path, "r+"); fs.ftruncateSync(fd, 0); fs.writeSync(fd, lines.join("\\n"), 0); fs.closeSync(fd); setTimeout(next, 50); }; next();`;
+		const editor = spawn(process.execPath, ["-e", EDITOR, target, "150"], { stdio: "ignore" });
+		let running = true;
+		const done = once(editor, "exit").then(() => (running = false));
+		let syncs = 0;
+		for (let round = 0; running || round < 200; round++) {
+			const text = await files.read(dir, "CLAUDE.md");
+			const next = upsertMarkedBlock(text ?? "", `sync ${round}`);
+			if (next.ok && next.changed && (await files.write(dir, "CLAUDE.md", next.text, text))) syncs++;
+			if (!running && round >= 200) break;
+		}
+		await done;
+		const final = await readFile(target, "utf8");
+		for (let i = 0; i < 150; i++) expect(final).toContain(`edit ${i}\n`);
+		expect(final.split("<!-- AUTO-CONTEXT:BEGIN -->").length).toBeLessThanOrEqual(2);
+		expect(syncs).toBeGreaterThan(50);
+	}, 60_000);
+});
+
 describe("ProjectFolderFiles", () => {
 	it("creates a missing file, replaces one that still holds what was read, and keeps its mode", async () => {
 		expect(await files.read(dir, "CLAUDE.md")).toBeNull();

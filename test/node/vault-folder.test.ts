@@ -72,6 +72,30 @@ describe("VaultFolder: a person typing meanwhile", () => {
 	}, 60_000);
 });
 
+describe("VaultFolder: Obsidian saving a note meanwhile", () => {
+	it("loses no edit saved in place (Obsidian truncates a note and writes it whole) while hundreds of syncs rewrite the note", async () => {
+		const store = new VaultFolder(dir);
+		await store.write("AI Conversations/p/n.md", "generated 0\n## Mine\n", null);
+		const target = join(dir, "AI Conversations", "p", "n.md");
+		const EDITOR = `const fs = require("node:fs"); const [, path, n] = process.argv; let i = 0;
+			const next = () => { if (i >= Number(n)) return; const text = fs.readFileSync(path, "utf8").replace("## Mine\\n", "## Mine\\nedit " + i++ + "\\n");
+				const fd = fs.openSync(path, "r+"); fs.ftruncateSync(fd, 0); fs.writeSync(fd, text, 0); fs.closeSync(fd); setTimeout(next, 50); }; next();`;
+		const editor = spawn(process.execPath, ["-e", EDITOR, target, "150"], { stdio: "ignore" });
+		let running = true;
+		const done = once(editor, "exit").then(() => (running = false));
+		for (let round = 1; running || round < 200; round++) {
+			const text = (await store.read("AI Conversations/p/n.md"))!;
+			// A torn read (the editor's save half done) has no generated line: nothing to update.
+			if (/^generated \d+\n/.test(text)) await store.write("AI Conversations/p/n.md", text.replace(/^generated \d+\n/, `generated ${round}\n`), text);
+			if (!running && round >= 200) break;
+		}
+		await done;
+		const final = await readFile(target, "utf8");
+		for (let i = 0; i < 150; i++) expect(final).toContain(`edit ${i}\n`);
+		expect(final.match(/^generated \d+$/gm)).toHaveLength(1);
+	}, 60_000);
+});
+
 describe("VaultFolder", () => {
 	it("writes only over what was read, lists a folder's files, and refuses paths outside the vault", async () => {
 		const vault = new VaultFolder(dir);
