@@ -75,7 +75,8 @@ export function isStaleTemp(name: string, alive: (pid: number) => boolean = proc
 	return pid !== undefined && !alive(Number(pid));
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id runs (one of another user counts: it is there). */
+export function processAlive(pid: number): boolean {
 	if (pid === process.pid) return true;
 	try {
 		process.kill(pid, 0);

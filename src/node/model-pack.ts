@@ -63,6 +63,11 @@ export function isPackName(name: unknown): name is string {
 	return typeof name === "string" && /^pack-\d+-\d+-[0-9a-z]+\.jsonl$/.test(name);
 }
 
+/** The process that made a pack (see `isPackName`). */
+export function packPid(name: string): number {
+	return Number(/^pack-(\d+)-/.exec(name)?.[1]);
+}
+
 /** Whether a pack was made by this process (it may still be appended to). */
 export function isOwnPack(name: string): boolean {
 	return name.startsWith(`pack-${process.pid}-`);

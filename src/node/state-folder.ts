@@ -1,15 +1,15 @@
 import { readdir, rm } from "node:fs/promises";
-import { readPlainBytes, readPlainFile } from "./confined-path";
+import { readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
 import { join } from "node:path";
-import { writeFileReplacing } from "./atomic-write";
+import { processAlive, writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
 import type { PackedAt } from "../core/ingest/fold-whole";
-import { isOwnPack, isPackName, leavePack, readPacked } from "./model-pack";
+import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { restoreSyncState, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
@@ -252,6 +252,28 @@ export class StateFolder implements TranscriptStore {
 
 	private modelPath(path: string): string {
 		return join(this.modelsDir(), `${hash53(path).toString(36)}.json`);
+	}
+
+	/**
+	 * Removes the packs a killed or failed run left: made by a process that is gone, and named by no
+	 * entry of `packs.json`. They only take room: on a full disk each failed sync left its packs,
+	 * and the next could never fit again. An index that cannot be read (damaged, no plain file)
+	 * keeps them all: it may name them. Called by a sync under the lock, before it reads the state.
+	 */
+	async removeLeftPacks(): Promise<void> {
+		const dir = this.modelsDir();
+		const names = await readdir(dir).catch(() => [] as string[]);
+		const left = names.filter((name) => isPackName(name) && !isOwnPack(name) && !processAlive(packPid(name)));
+		if (left.length === 0) return;
+		const text = await readPlainFileIfThere(join(dir, PACK_INDEX)).catch(() => undefined);
+		if (text === undefined) return;
+		let named: Set<string>;
+		try {
+			named = new Set([...packIndexOf(text === null ? {} : (JSON.parse(text) as unknown)).values()].map((at) => at.pack));
+		} catch {
+			return;
+		}
+		for (const name of left) if (!named.has(name)) await rm(join(dir, name), { force: true }).catch(() => undefined);
 	}
 
 	private packMap(): Promise<Map<string, PackedAt>> {

@@ -91,6 +91,7 @@ export class VaultSync {
 
 	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
 		this.settings = settings;
+		await this.store.removeLeftPacks();
 		const state = await this.store.loadState();
 		const report = await runSync(await this.deps(settings, state, this.index), options);
 		await this.store.flush(state);

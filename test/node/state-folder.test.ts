@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -263,5 +264,31 @@ describe("state folder: no byte of a forgotten or redacted-again model stays in 
 		const next = new StateFolder(dir);
 		expect((await next.load(file("kept").path))?.model).toEqual({ fileId: "kept", text: "KEEP-ME and more" });
 		expect((await next.load(file("gone").path))?.model).toEqual({ fileId: "gone", text: "[redacted]" });
+	});
+});
+
+describe("state folder: packs a failed or killed run left", () => {
+	// A pid that runs no process (spawned and gone), and one that does (this test's parent).
+	const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
+	it("removes the packs of processes that are gone that no entry names; keeps named ones, live processes' ones, and all of them when the index cannot be read", async () => {
+		const models = join(dir, "models");
+		await mkdir(models, { recursive: true });
+		const dead = deadPid();
+		const named = `pack-${dead}-0-a1.jsonl`;
+		const left = `pack-${dead}-1-b2.jsonl`;
+		const live = `pack-${process.ppid}-0-c3.jsonl`;
+		for (const name of [named, left, live]) await writeFile(join(models, name), "{}\n");
+		await writeFile(join(models, "packs.json"), JSON.stringify({ "/t/a.jsonl": { pack: named, offset: 0, length: 2 } }));
+		await new StateFolder(dir).removeLeftPacks();
+		expect((await readdir(models)).sort()).toEqual([live, named, "packs.json"].sort());
+		// A damaged index may name any pack: none goes.
+		await writeFile(join(models, left), "{}\n");
+		await writeFile(join(models, "packs.json"), "{ damaged");
+		await new StateFolder(dir).removeLeftPacks();
+		expect(await readdir(models)).toContain(left);
+		// No index at all (a first sync killed before it wrote one): nothing names them.
+		await rm(join(models, "packs.json"));
+		await new StateFolder(dir).removeLeftPacks();
+		expect((await readdir(models)).sort()).toEqual([live]);
 	});
 });
