@@ -269,7 +269,7 @@ describe("state folder: no byte of a forgotten or redacted-again model stays in 
 
 describe("state folder: packs a failed or killed run left", () => {
 	// A pid that runs no process (spawned and gone), and one that does (this test's parent).
-	const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
+	const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
 	it("removes the packs of processes that are gone that no entry names; keeps named ones, live processes' ones, and all of them when the index cannot be read", async () => {
 		const models = join(dir, "models");
 		await mkdir(models, { recursive: true });
