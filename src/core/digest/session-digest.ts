@@ -230,6 +230,8 @@ class Statements {
 		}
 		return found;
 	}
+	/** Each unit as judged, once: `first` is asked for the same replies again, with other counts. */
+	private readonly judged = new Map<ProseUnit, ProseUnit[]>();
 	/** The first `n` statements only: most readers need no more, and judging a unit costs. */
 	first(text: string, n: number): ProseUnit[] {
 		const all = this.statements.get(text);
@@ -237,7 +239,12 @@ class Statements {
 		const found: ProseUnit[] = [];
 		for (const unit of this.unitsOf(text)) {
 			if (found.length >= n) break;
-			found.push(...statementsOf(text, [unit]));
+			let statements = this.judged.get(unit);
+			if (!statements) {
+				statements = statementsOf(text, [unit]);
+				this.judged.set(unit, statements);
+			}
+			found.push(...statements);
 		}
 		return found;
 	}
