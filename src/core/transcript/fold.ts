@@ -135,8 +135,9 @@ function foldUser(model: SessionModel, record: UserRecord): void {
  * Prompts typed while the agent works. Claude Code queues them (`enqueue`, with the text) and then
  * writes them as a user line once the turn ends (`dequeue`), hands them to the agent in the middle
  * of its turn with no user line (`remove`), or gives them back to the input box (`popAll`). Only
- * the handed-over ones would be lost: they become prompts where they were handed over. The
- * client's own entries (task notifications, job records) are not the user's and are not kept.
+ * the handed-over ones would be lost: they become prompts where they were handed over (a queued
+ * slash command is run by the client, not handed over). The client's own entries (task
+ * notifications, job records) are not the user's and are not kept.
  */
 function foldQueue(model: SessionModel, record: QueueOperationRecord): void {
 	const index = model.index;
@@ -154,12 +155,12 @@ function foldQueue(model: SessionModel, record: QueueOperationRecord): void {
 			return;
 		case "remove": {
 			const text = index.queued?.shift();
-			if (text === undefined) return;
+			// A slash command is taken off the queue to run in the client (`/model`), not handed to
+			// the agent: what it does is written as a command line of its own, if at all.
+			if (text === undefined || text.startsWith("/")) return;
 			index.sidechain = undefined;
-			const kind = text.startsWith("/") ? "command" : "prompt";
-			if (kind === "command") model.counts.slashCommands++;
-			else model.counts.prompts++;
-			pushEvent(model, { kind: "prompt", promptKind: kind, text: clip(model, text, LIMITS.prompt), timestamp: record.timestamp, images: 0 });
+			model.counts.prompts++;
+			pushEvent(model, { kind: "prompt", promptKind: "prompt", text: clip(model, text, LIMITS.prompt), timestamp: record.timestamp, images: 0 });
 			return;
 		}
 		default:

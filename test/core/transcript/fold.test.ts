@@ -85,6 +85,19 @@ describe("prompts typed while the agent works", () => {
 		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "prompt", "text", "prompt"]);
 	});
 
+	it("takes a queued slash command off the queue without a prompt: the client runs it, and its own command line counts it", () => {
+		const m = parse([
+			userText("implement the epic"),
+			queue("enqueue", "/model"),
+			assistant(text("Working on it."), { messageId: "m1" }),
+			queue("remove"),
+			queue("enqueue", "and the docs"),
+			queue("remove"),
+		]);
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["implement the epic", "and the docs"]);
+		expect(m.counts.slashCommands).toBe(0);
+	});
+
 	it("remembers what is queued across a stored model", () => {
 		const first = parse([userText("start"), queue("enqueue", "also update the docs")]);
 		const restored = restoreSession(structuredClone(serializeSession(first)));
