@@ -216,7 +216,7 @@ export class SettingsTab extends PluginSettingTab {
 		// Aider keeps its history in the repository: read in the enabled projects, no folder to set.
 		new Setting(el)
 			.setName(`Read ${AGENT_NAMES.aider} sessions`)
-			.setDesc(`From each enabled project's .aider.chat.history.md; its sessions become notes like ${CLAUDE_CODE}'s.`)
+			.setDesc(`From each enabled project's chat history (.aider.chat.history.md, or the chat-history-file its .aider.conf.yml names); its sessions become notes like ${CLAUDE_CODE}'s.`)
 			.addToggle((t) =>
 				t.setValue(this.draft.agents.includes("aider")).onChange((on) =>
 					this.now(() => {
