@@ -133,12 +133,15 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const last = tasks[tasks.length - 1];
 	const question = last ? closingQuestion(last, statements) : undefined;
 	if (question) open.push(`asked: ${question}`);
-	// A last request with no reply, or whose replies say nothing but narration, was cut off.
-	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`unanswered: ${last.ask}`);
-	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`unfinished: ${last.ask}`);
+	// A last request with no reply, or whose replies say nothing but narration, was cut off; by the user, when they stopped the agent last.
+	const stopped = stoppedByUser(model);
+	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`${stopped ? "interrupted by the user" : "unanswered"}: ${last.ask}`);
+	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`${stopped ? "interrupted by the user" : "unfinished"}: ${last.ask}`);
 	// A transcript that ends on a tool call ended in the middle of the work: the step it was on (when the request is not already told unfinished).
 	const step = cutOffStep(model);
-	if (step && !open.some((o) => o.startsWith("unfinished: ") || o.startsWith("unanswered: "))) open.push(`cut off during: ${step}`);
+	const told = open.some((o) => /^(?:unfinished|unanswered|interrupted by the user): /.test(o));
+	if (step && !told) open.push(`${stopped ? "interrupted by the user" : "cut off"} during: ${step}`);
+	else if (stopped && !told && last?.ask) open.push(`interrupted by the user: ${last.ask}`);
 	if (last) open.push(...deferred(last, statements));
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
@@ -292,6 +295,17 @@ function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	}
 	const checks = checksOf(task.calls);
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
+}
+
+/** The user stopped the agent, and nothing of the session came after (no prompt, reply or step). */
+function stoppedByUser(model: SessionModel): boolean {
+	if (model.interruptedAt === undefined) return false;
+	for (let i = model.interruptedAt; i < model.events.length; i++) {
+		const event = model.events[i];
+		if (!event || event.kind === "thinking" || event.kind === "compaction" || ("sidechain" in event && event.sidechain !== undefined)) continue;
+		return false;
+	}
+	return true;
 }
 
 /**

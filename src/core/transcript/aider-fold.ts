@@ -293,6 +293,7 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 			} else if (text === "The LLM did not conform to the edit format.") pushEvent(model, { kind: "error", source: "assistant", text, timestamp: undefined });
 			return;
 		case 94: // ^
+			// Counted only: ^C is also how Aider is quit, so one at the end stops no work.
 			if (text === "^C again to exit" || text === "^C KeyboardInterrupt") model.counts.interruptions++;
 			return;
 		case 108: // l

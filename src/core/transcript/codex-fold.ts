@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -105,7 +105,7 @@ function foldEvent(model: SessionModel, payload: Record<string, unknown>, timest
 			return;
 		}
 		case "turn_aborted":
-			model.counts.interruptions++;
+			noteInterruption(model);
 			return;
 		default:
 			// Progress the client shows (task started, command begun and ended, patches applied): the items carry it.

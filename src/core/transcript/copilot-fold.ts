@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import type { SessionModel, ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -44,7 +44,7 @@ function foldCopilotLine(model: SessionModel, line: RawLine): void {
 			pushEvent(model, { kind: "error", source: "api", text: clip(model, typeof data.message === "string" ? data.message : "error", LIMITS.text), timestamp });
 			return;
 		case "abort":
-			model.counts.interruptions++;
+			noteInterruption(model);
 			return;
 		case "session.compaction_complete":
 			model.counts.compactions++;

@@ -4,7 +4,7 @@ import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 import { hash53 } from "./hash";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 export { hash53, LIMITS };
 
 const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
@@ -181,7 +181,7 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 			if (images === 0) return;
 			break;
 		case "interruption":
-			model.counts.interruptions++;
+			noteInterruption(model);
 			return;
 		default:
 			break;

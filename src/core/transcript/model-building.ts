@@ -91,6 +91,12 @@ export function addUnique(model: SessionModel, key: ListKey, value: string): voi
 }
 
 /** Adds the event, or counts it elided past the budget; whether it was added. */
+/** The user stopped the agent mid-turn: counted, and where in the events it happened. */
+export function noteInterruption(model: SessionModel): void {
+	model.counts.interruptions++;
+	model.interruptedAt = model.events.length;
+}
+
 export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 	if (model.events.length >= LIMITS.events) {
 		model.counts.elidedEvents++;

@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 import { isObject } from "./parse-line";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -193,7 +193,7 @@ function foldUsage(model: SessionModel, state: OpencodeState, data: Record<strin
 function foldError(model: SessionModel, error: Record<string, unknown>, timestamp: string | undefined): void {
 	const name = typeof error.name === "string" ? error.name : "error";
 	if (name === "MessageAbortedError") {
-		model.counts.interruptions++;
+		noteInterruption(model);
 		return;
 	}
 	const inner = isObject(error.data) ? error.data : {};

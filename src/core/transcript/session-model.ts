@@ -134,6 +134,8 @@ export interface SessionModel {
 	lastPrompt?: string;
 	/** Latest `away_summary` recap Claude Code wrote. */
 	awaySummary?: string;
+	/** How many events there were when the user last interrupted the agent (Esc, ^C, an abort). */
+	interruptedAt?: number;
 	prLinks: string[];
 	events: SessionEvent[];
 	files: SessionFiles;
@@ -238,6 +240,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 		summaries: data.summaries,
 		lastPrompt: data.lastPrompt,
 		awaySummary: data.awaySummary,
+		interruptedAt: data.interruptedAt,
 		prLinks: data.prLinks,
 		events: data.events,
 		files: data.files,

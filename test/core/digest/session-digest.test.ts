@@ -85,6 +85,31 @@ describe("digestSession", () => {
 		expect(cut.open).toEqual(["cut off during: Tag and push the release"]);
 	});
 
+	it("says a session the user stopped last was interrupted by them, at the request or the step; not one they went on after", () => {
+		const stopped = digestOf([
+			userText("Research why scrolling back fails in the terminal", at(0)),
+			assistant(toolUse("w1", "WebSearch", { query: "terminal scrollback tmux" }), { ...at(1), messageId: "m1" }),
+			toolResult("w1", "The user doesn't want to proceed with this tool use.", { ...at(2), isError: true }),
+			userText("[Request interrupted by user for tool use]", at(2)),
+		]);
+		expect(stopped.open).toEqual(["interrupted by the user: Research why scrolling back fails in the terminal"]);
+		const atStep = digestOf([
+			userText("Tag the release", at(0)),
+			assistant(text("The changelog lists the three fixes since 1.2.0."), { ...at(1), messageId: "m1" }),
+			assistant(toolUse("b2", "Bash", { command: "git tag v1.3.0 && git push --tags", description: "Tag and push the release" }), { ...at(2), messageId: "m2" }),
+			userText("[Request interrupted by user]", at(3)),
+		]);
+		expect(atStep.open).toEqual(["interrupted by the user during: Tag and push the release"]);
+		const wentOn = digestOf([
+			userText("Tag the release", at(0)),
+			assistant(toolUse("b3", "Bash", { command: "git tag v1.3.0", description: "Tag the release" }), { ...at(1), messageId: "m1" }),
+			userText("[Request interrupted by user]", at(2)),
+			userText("Call it v2.0.0 instead", at(3)),
+			assistant(text("Tagged the release as v2.0.0 and pushed the tag."), { ...at(4), messageId: "m2" }),
+		]);
+		expect(wentOn.open).toEqual([]);
+	});
+
 	it("lists what a committed task's reply adds after the other evidence", () => {
 		const d = digestOf([
 			userText("Rename the config key and commit", at(0)),

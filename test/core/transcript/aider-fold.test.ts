@@ -97,6 +97,8 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(reply).toMatch(/^`checkout\(\)` calls/);
 		expect(reply).toContain("\n\n> Rounding should happen once, at the edge.\n\n#### Suggestion\n\nRemove the `round` call in `checkout()`.");
 		expect(model.counts).toMatchObject({ thinking: 1, assistantMessages: 1, apiErrors: 1, interruptions: 1, prompts: 1, slashCommands: 0 });
+		// ^C is also how Aider is quit: counted, never taken for work the user stopped.
+		expect(model.interruptedAt).toBeUndefined();
 		const error = model.events.find((e) => e.kind === "error");
 		expect(error?.kind === "error" && error.source === "api" && error.text.startsWith("litellm.APIConnectionError")).toBe(true);
 	});

@@ -62,6 +62,15 @@ describe("prompts", () => {
 	});
 });
 
+describe("interruptions", () => {
+	it("records where the user last stopped the agent, and keeps it across a stored model", () => {
+		const m = parse([userText("first"), assistant(text("Working."), { messageId: "m1" }), userText("[Request interrupted by user]"), userText("second"), userBlocks([text("[Request interrupted by user for tool use]")])]);
+		expect(m.counts.interruptions).toBe(2);
+		expect(m.interruptedAt).toBe(m.events.length);
+		expect(restoreSession(structuredClone(serializeSession(m))).interruptedAt).toBe(m.events.length);
+	});
+});
+
 describe("prompts typed while the agent works", () => {
 	const queue = (operation: string, content?: string) => ({ type: "queue-operation", operation, timestamp: "2026-11-20T10:00:00.000Z", sessionId: "s", ...(content === undefined ? {} : { content }) });
 

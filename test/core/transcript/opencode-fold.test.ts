@@ -162,6 +162,8 @@ describe("the opencode fold, row by row", () => {
 			part("r1", "msg_a2", { type: "retry", attempt: 1, error: { name: "APIError", data: { message: "overloaded" } } }),
 		]);
 		expect(model.counts).toMatchObject({ apiErrors: 2, interruptions: 1 });
+		// Where it happened: the retry's error came after it.
+		expect(model.interruptedAt).toBe(1 + model.events.findIndex((e) => e.kind === "error" && e.text === "stub: invalid request"));
 		expect(model.events.filter((e) => e.kind === "error").map((e) => e.kind === "error" && e.text)).toEqual(["stub: invalid request", "retried: overloaded"]);
 	});
 
