@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { appendFile, mkdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
-import { openPlainFile, readPlainBytes } from "./confined-path";
+import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { dirname } from "node:path";
 import { threadId } from "node:worker_threads";
@@ -13,7 +13,7 @@ const madeDirs = new Set<string>();
  * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
  * state, where a lost write is redone by the next sync. Folders are made once per process.
  */
-export async function writeFileReplacing(path: string, text: string | Uint8Array): Promise<void> {
+export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		await mkdir(dir, { recursive: true });
@@ -21,12 +21,12 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 	}
 	const temp = tempName(path);
 	try {
-		const encoding = typeof text === "string" ? "utf8" : undefined;
-		await writeFile(temp, text, encoding).catch(async (error: NodeJS.ErrnoException) => {
+		const options = { encoding: typeof text === "string" ? ("utf8" as const) : null, ...(mode === undefined ? {} : { mode }) };
+		await writeFile(temp, text, options).catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			await mkdir(dir, { recursive: true });
-			await writeFile(temp, text, encoding);
+			await writeFile(temp, text, options);
 		});
 		await rename(temp, path);
 	} catch (error) {
@@ -143,7 +143,7 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 			continue;
 		}
 		seen = { size: now.size, mtimeMs: now.mtimeMs };
-		const current = await readWhole(old, now.size);
+		const current = await readUpTo(old, Buffer.alloc(now.size));
 		// An empty file that gets text is a save completing (truncated when it was read), not an append.
 		if (!rewritten && current.length >= kept.length && kept.length > 0 && current.subarray(0, kept.length).equals(kept)) {
 			if (current.length === kept.length) {
@@ -170,23 +170,6 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number): Promise<void> {
 	const now = await readPlainBytes(path).catch(() => undefined);
 	if (now === undefined || !now.equals(ours)) return;
-	const temp = tempName(path);
-	try {
-		await writeFile(temp, theirs, { mode: mode & 0o7777 });
-		await rename(temp, path);
-	} catch (error) {
-		await rm(temp, { force: true }).catch(() => undefined);
-		throw error;
-	}
+	await writeFileReplacing(path, theirs, mode & 0o7777);
 }
 
-async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
-	const buffer = Buffer.alloc(size);
-	let filled = 0;
-	while (filled < size) {
-		const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-		if (bytesRead === 0) break;
-		filled += bytesRead;
-	}
-	return filled === size ? buffer : buffer.subarray(0, filled);
-}

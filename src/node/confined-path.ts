@@ -74,6 +74,17 @@ export async function openPlainFile(path: string): Promise<FileHandle> {
 	throw new ConfinedPathError(`${path} is not a plain file (${kindOf(s)}); it is not read`);
 }
 
+/** Fills `buffer` from the start of an open file, read by read; the part filled (shorter when the file is). */
+export async function readUpTo(handle: { read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> }, buffer: Buffer): Promise<Buffer> {
+	let filled = 0;
+	while (filled < buffer.length) {
+		const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+		if (bytesRead === 0) break;
+		filled += bytesRead;
+	}
+	return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+}
+
 /** The text of a plain file (see `openPlainFile`). */
 export async function readPlainFile(path: string): Promise<string> {
 	return (await readPlainBytes(path)).toString("utf8");

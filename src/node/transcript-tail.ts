@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { ConfinedPathError, openPlainFile } from "./confined-path";
+import { ConfinedPathError, openPlainFile, readUpTo } from "./confined-path";
 import { type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
@@ -169,14 +169,7 @@ async function newlineAt(handle: ReadHandle, offset: number, size: number): Prom
 
 /** The first read of a file no bigger than a chunk, in one read. */
 async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number): Promise<TailRead> {
-	const bytes = Buffer.allocUnsafe(size);
-	let filled = 0;
-	while (filled < size) {
-		const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
-		if (bytesRead === 0) break;
-		filled += bytesRead;
-	}
-	return readWholeBytes(bytes.subarray(0, filled), ino, onLines, settled, mtimeMs);
+	return readWholeBytes(await readUpTo(handle, Buffer.allocUnsafe(size)), ino, onLines, settled, mtimeMs);
 }
 
 /**
