@@ -1,6 +1,6 @@
 import { agentOf, type AgentId } from "../transcript/agents";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
-import type { SessionModel, ToolCall } from "../transcript/session-model";
+import type { SessionEvent, SessionModel, ToolCall } from "../transcript/session-model";
 import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
@@ -297,12 +297,17 @@ function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
 }
 
+/** Not a step of the session's own conversation: thinking, a compaction, a sub-agent's part. */
+function inBackground(event: SessionEvent): boolean {
+	return event.kind === "thinking" || event.kind === "compaction" || ("sidechain" in event && event.sidechain !== undefined);
+}
+
 /** The user stopped the agent, and nothing of the session came after (no prompt, reply or step). */
 function stoppedByUser(model: SessionModel): boolean {
 	if (model.interruptedAt === undefined) return false;
 	for (let i = model.interruptedAt; i < model.events.length; i++) {
 		const event = model.events[i];
-		if (!event || event.kind === "thinking" || event.kind === "compaction" || ("sidechain" in event && event.sidechain !== undefined)) continue;
+		if (!event || inBackground(event)) continue;
 		return false;
 	}
 	return true;
@@ -316,7 +321,7 @@ function stoppedByUser(model: SessionModel): boolean {
 function cutOffStep(model: SessionModel): string | undefined {
 	for (let i = model.events.length - 1; i >= 0; i--) {
 		const event = model.events[i];
-		if (!event || event.kind === "thinking" || event.kind === "compaction" || ("sidechain" in event && event.sidechain !== undefined)) continue;
+		if (!event || inBackground(event)) continue;
 		if (event.kind !== "tool") return undefined;
 		const input = event.call.input;
 		const described = typeof input.description === "string" ? input.description : undefined;
