@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 
 // `production` (`npm run build`): the plugin bundle the community scanner rebuilds (main.js) and
 // the CLI beside it (dist/cli.cjs, dist/hook.cjs, dist/mcp.cjs, dist/fold-worker.cjs); `cli`: the CLI alone
-// (tests and benchmarks, faster); no argument (`npm run dev`): watch the plugin for development.
+// (tests and benchmarks, faster); `bench`: the benchmark's reader processes, built as the CLI is;
+// no argument (`npm run dev`): watch the plugin for development.
 const mode = process.argv[2] ?? "watch";
 /** `ai-memory --version`. */
 const version = JSON.parse(await readFile(new URL("./package.json", import.meta.url), "utf8")).version;
@@ -196,6 +197,17 @@ async function buildCli() {
 	return { cliSource, hookSource, mcpSource };
 }
 
+/**
+ * bench/out/: the other agents' readers and opencode's baseline, each a process the benchmark
+ * times, built as the CLI is (minified, SQLite's WebAssembly read from the file beside them, no
+ * gray-matter engines), so what is timed is the code the CLI runs.
+ */
+async function buildBenchReaders() {
+	await mkdir("bench/out", { recursive: true });
+	await esbuild.build({ ...cli, entryPoints: { "agent-read": "bench/agent-read.ts", "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
+	await writeWhole("bench/out/wa-sqlite.wasm", await readFile(SQLITE_WASM));
+}
+
 if (mode === "production") {
 	// The CLI goes inside main.js as text too: "Install Claude Code hooks" writes it beside the
 	// plugin, so plugin-only users need no npm install for the hooks.
@@ -203,6 +215,8 @@ if (mode === "production") {
 	await esbuild.build({ ...plugin, define: { ...wasmInside.define, AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
 } else if (mode === "cli") {
 	await buildCli();
+} else if (mode === "bench") {
+	await buildBenchReaders();
 } else {
 	const context = await esbuild.context(plugin);
 	await context.watch();
