@@ -17,6 +17,14 @@ const CHOICE_EN =
  * robust", "My recommendation: Vite"): a choice once it holds, a proposal until then (see `heldReplies`).
  */
 const RECOMMEND = /\b(?:i(?:'d| would)? (?:strongly )?recommend\s+(?:\*\*)?(?:option|approach|going with|using|sticking with|keeping|switching to)|my recommendation(?: is)?)\b/i;
+/**
+ * A change told with its reason: "Used `seen_ids` to avoid double-counting", "Made an empty id
+ * valid, since the file name no longer comes from it". A sentence (or a list item, after its
+ * label) that opens on the change; `REASONED_LINE` finds one at a line's start in a whole reply.
+ */
+const REASONED_VERBS = String.raw`(?:i |we )?(?:used|kept|made|moved|switched|replaced|removed|dropped|chose|put|skipped|left)\b[^.\n]{3,140}?\b(?:because|since|so that|to avoid|to prevent)\b`;
+const REASONED = new RegExp(String.raw`^(?:[^:\n]{1,40}:\s+)?${REASONED_VERBS}`, "i");
+const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*[:\s—-]*)?${REASONED_VERBS}`, "im");
 /** The "no … needed" choice of `CHOICE_EN` anywhere in a reply: the cheap look before a reply is split is not anchored to its start. */
 const NOT_NEEDED_ANYWHERE = /\bno (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
 /**
@@ -83,11 +91,11 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 	// Most replies name no choice at all: only those that do are split into sentences.
 	for (const reply of replies) {
 		const recommends = held === undefined || held.has(reply);
-		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !(recommends && RECOMMEND.test(reply))) continue;
+		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(recommends && RECOMMEND.test(reply))) continue;
 		for (const unit of proseUnits(reply)) {
 			const text = unit.text;
 			if (!isStatement(text) || TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
-			if (isDecision(text) || (recommends && RECOMMEND.test(text))) add(asResult(choiceClause(text)));
+			if (isDecision(text) || REASONED.test(text) || (recommends && RECOMMEND.test(text))) add(asResult(choiceClause(text)));
 		}
 	}
 	return out;

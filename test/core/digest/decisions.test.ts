@@ -28,6 +28,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf(["hey dont use the staging bucket for this"], [])).toEqual(["user chose: dont use the staging bucket for this"]);
 	});
 
+	it("knows a change told with its reason, in a summary's list too", () => {
+		const reply = "All green.\n\nChanges:\n- **Totals**: Used `seen_ids` to avoid counting a retried request twice\n- Added a `--json` flag\n- Kept the old parser since two plugins import it";
+		expect(decisionsOf([], [reply])).toEqual(["Totals: Used `seen_ids` to avoid counting a retried request twice", "Kept the old parser since two plugins import it"]);
+		// A change without a reason is a result, not a choice.
+		expect(decisionsOf([], ["Removed the unused export.\n\n- Moved the helpers to `util.ts`"])).toEqual([]);
+	});
+
 	it("finds a 'no … needed' choice anywhere in a reply, not only at its start", () => {
 		const reply = "Build succeeds. Here's the summary:\n\n**No cache flush required.** The new key prefix only applies to fresh entries.";
 		expect(decisionsOf([], [reply])).toEqual(["No cache flush required."]);
