@@ -5,7 +5,7 @@ import type { SessionEvent } from "../transcript/session-model";
 /**
  * The user's pick among options the agent laid out, told by the option itself: after "Option A:
  * keep the endpoint / Option B: a nightly job", the answer "b please" reads "user chose: Option B:
- * a nightly job"; after a list of three approaches, "first option sounds easy" reads "user chose:
+ * a nightly job" (and "b option" after "- **(b) …**" items); after a list of three approaches, "first option sounds easy" reads "user chose:
  * <the first approach>". A pick that names no option found is left to the prompt's own words.
  */
 export interface PickedOption {
@@ -16,13 +16,14 @@ export interface PickedOption {
 
 /** "ok, the second one", "let's go with option 2", "b please", "first option sounds easy"; never a question. */
 const PICK =
-	/^(?:(?:ok(?:ay)?|yes|yeah|sure|fine|hmm|alright)\b[\s,!.]*)*(?:(?:let'?s|i'?ll|we'?ll)\s+)?(?:(?:go with|do|use|take|pick|try|choose)\s+)?(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)(?:\s+(?:one|option|approach|way|choice)\b|(?=\s*(?:$|[.!]|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))|option\s*\(?([a-e1-9])\)?(?![\w-])|\(?([a-e1-9])\)?(?=\s*(?:$|[.!,]|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))/i;
+	/^(?:(?:ok(?:ay)?|yes|yeah|sure|fine|hmm|alright)\b[\s,!.]*)*(?:(?:let'?s|i'?ll|we'?ll)\s+)?(?:(?:go with|do|use|take|pick|try|choose)\s+)?(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)(?:\s+(?:one|option|approach|way|choice)\b|(?=\s*(?:$|[.!]|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))|option\s*\(?([a-e1-9])\)?(?![\w-])|\(?([a-e1-9])\)?(?=\s*(?:$|[.!,]|option\b|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))/i;
 const ORDINALS: Record<string, number> = { first: 0, "1st": 0, second: 1, "2nd": 1, third: 2, "3rd": 2, fourth: 3, "4th": 3, last: -1 };
 
 /** "Option B: …", "**Option 2** — …", "### Option C (extra field)". */
 const LABELED = /^(?:#{1,4}\s+)?(?:[-*]\s+)?\**option\s+\(?([a-e1-9])\)?\**\s*[:.)—–-]*\s*(.*)$/i;
-/** "1. …", "b) …", "- …" */
-const ITEM = /^(?:\**\(?([a-e]|\d{1,2})[.)]\**|[-*•])\s+(.+)$/i;
+/** "1. …", "b) …", "- **(b) …**": an item with its key; "- …": one without. */
+const KEYED = /^(?:[-*•]\s+)?\**\(?([a-e]|\d{1,2})[.)]\**\s+(.+)$/i;
+const BULLET = /^[-*•]\s+(.+)$/;
 
 interface Option {
 	key?: string;
@@ -43,16 +44,17 @@ function optionsOf(reply: string): { labeled: Option[]; lastList: Option[] } {
 		}
 		// A nested line belongs to the item above it.
 		if (/^\s{2,}\S/.test(raw)) continue;
-		const item = ITEM.exec(line);
-		if (item) {
-			list.push({ key: item[1]?.toLowerCase(), text: item[2] ?? "" });
+		const keyed = KEYED.exec(line);
+		const bullet = keyed ? null : BULLET.exec(line);
+		if (keyed || bullet) {
+			list.push(keyed ? { key: keyed[1]?.toLowerCase(), text: keyed[2] ?? "" } : { text: bullet?.[1] ?? "" });
 			lastList = list;
 		} else if (line !== "") list = [];
 	}
 	return { labeled, lastList };
 }
 
-/** The option a pick names in a reply, as its label reads ("Graph API + device code flow", not its explanation after the dash). */
+/** The option a pick names in a reply. */
 function resolve(reply: string, ordinal: string | undefined, key: string | undefined): string | undefined {
 	const { labeled, lastList } = optionsOf(reply);
 	let found: Option | undefined;
@@ -64,10 +66,8 @@ function resolve(reply: string, ordinal: string | undefined, key: string | undef
 		found = labeled.find((o) => o.key === key) ?? lastList.find((o) => o.key === key);
 	}
 	if (!found) return undefined;
-	const text = found.text.replace(/\*\*/g, "");
-	// An option's explanation after its dash (or, for a list item, after its colon) is not the option.
-	const label = (found.key !== undefined && labeled.includes(found) ? text.split(/\s[—–-]\s/) : stripMarkup(text).split(/\s[—–-]\s|:\s/))[0] ?? text;
-	return cutAtBoundary(label, 120);
+	// The option with what it says after its name ("Keep confirmation on — point the template at `/auth/confirm`"), as much as fits.
+	return cutAtBoundary(stripMarkup(found.text), 120);
 }
 
 /** Each prompt that picks an option of the reply just before it, with the option picked. One pass over the events. */

@@ -55,7 +55,7 @@ describe("digestSession", () => {
 			userText("a please", at(3)),
 			assistant(text("Added Vite with pnpm; `pnpm dev` serves the page on port 5173."), { ...at(4), messageId: "m3" }),
 		]);
-		expect(d.decisions).toEqual(["user chose: use pnpm", "user chose: Option A: Vite"]);
+		expect(d.decisions).toEqual(["user chose: use pnpm", "user chose: Option A: Vite — hot reload, one dependency."]);
 	});
 
 	it("takes done and open from the todo list's final state, commits and a failing last check", () => {
