@@ -7,8 +7,8 @@
  * fill is a result lost. Anchored patterns over one statement: linear.
  */
 
-/** An opening verb that hands a step to the reader. */
-const INSTRUCTION = /^(?:run|open|go to|visit|click|paste|type|navigate to|restart|reload|refresh|try|copy|press|select|enter|sign in|log in|head to)\b/i;
+/** An opening verb that hands a step to the reader, or a plan's next step ("Then remove the manual call"). */
+const INSTRUCTION = /^(?:then\s+)?(?:run|open|go to|visit|click|paste|type|navigate to|restart|reload|refresh|try|copy|press|select|enter|sign in|log in|head to)\b|^then (?:remove|add|update|delete|change|replace|call|use|create|move|set|push|commit)\b/i;
 /** An option laid out: "Option A: …", "Option 2 — …", "Option (b) (…)". */
 const OPTION = /^option\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(-]/i;
 /** What would, could or will happen, not what did ("…will now open Vivaldi" did happen). */

@@ -6,6 +6,7 @@ describe("statements that tell no result", () => {
 		"Run `make seed` to load the sample rows.",
 		"Open http://localhost:5173 in a browser.",
 		"Go to Settings → Secrets and add the token.",
+		"Then remove the manual `log()` calls from lines 10 and 12.",
 		"Option A: keep the old endpoint and add a flag.",
 		"Option 2 — a nightly job instead of the hook.",
 		"That will create the bucket and upload everything in one command.",
@@ -26,6 +27,7 @@ describe("statements that tell no result", () => {
 		"Options are read from `config.toml` first.",
 		"Running the seed script loads 40 rows.",
 		"It now retries three times before failing.",
+		"Then the build passed on the second run.",
 		"設定ファイルを更新しました。",
 		"Still works with the old config files.",
 	])("%s is a result", (s) => {
