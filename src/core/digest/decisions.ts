@@ -1,6 +1,6 @@
 import { asResult } from "./as-result";
 import { cutAtBoundary } from "./clause-cut";
-import { isQuestion, isStatement, proseUnits } from "./prose";
+import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { typedPart } from "./request-text";
 import type { SessionEvent } from "../transcript/session-model";
 
@@ -76,8 +76,9 @@ function choiceClause(unit: string): string {
 /**
  * Decisions stated in the typed part of prompts and in the assistant's replies, first stated
  * first; a recommendation only from a reply in `held` (the user took it up, or the agent acted on it).
+ * @param unitsOf a reply's prose units (the digest passes the ones it already made for the results).
  */
-export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4, held?: ReadonlySet<string>): string[] {
+export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
 	const out: string[] = [];
 	const add = (text: string) => {
 		const cut = cutAtBoundary(text, 200);
@@ -92,7 +93,7 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 	for (const reply of replies) {
 		const recommends = held === undefined || held.has(reply);
 		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(recommends && RECOMMEND.test(reply))) continue;
-		for (const unit of proseUnits(reply)) {
+		for (const unit of unitsOf(reply)) {
 			const text = unit.text;
 			if (!isStatement(text) || TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
 			if (isDecision(text) || REASONED.test(text) || (recommends && RECOMMEND.test(text))) add(asResult(choiceClause(text)));

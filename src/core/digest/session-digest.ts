@@ -167,7 +167,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		// What is told left open is not also done (a "next steps" item that reads like a result).
 		done: unique(done).filter((d) => !open.includes(d)),
 		open: unique(open),
-		decisions: decisionsIn(model, calls, typed, tasks),
+		decisions: decisionsIn(model, calls, typed, tasks, statements),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,
 		toolCalls: model.counts.toolCalls,
 		filesTouched: touched,
@@ -185,11 +185,11 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
  * The session's choices, the user's own first: answers to the agent's questions, what they said
  * when refusing a step, options they picked by name or place; then choices stated in prompts and replies.
  */
-function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[]): string[] {
+function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements): string[] {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
 	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...picked.map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
-	const stated = decisionsOf(typed.filter((p) => !pickers.has(p)), tasks.flatMap((t) => t.texts), 4, heldReplies(model.events));
+	const stated = decisionsOf(typed.filter((p) => !pickers.has(p)), tasks.flatMap((t) => t.texts), 4, heldReplies(model.events), (text) => statements.unitsOf(text));
 	return unique([...theirs, ...stated]).slice(0, 5);
 }
 
