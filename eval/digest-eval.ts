@@ -3,7 +3,9 @@
  * default settings, through the real engine (`runSync`); its eager CLAUDE.md entry scored against
  * hand-made labels (what the session asked, did, left open and decided), and everything that
  * reaches the next session (eager block, lazy facade, context packet, recall hook output)
- * searched for narration. Run with `npm run eval:digest [-- corpus-folder labels.json …]`.
+ * searched for narration. Run with `npm run eval:digest [-- corpus-folder labels.json …]`;
+ * `--misses` prints each session that missed a labeled item with its entry and what it missed,
+ * `--verbose` every entry and every miss.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -189,9 +191,16 @@ export async function scoreCorpus(corpus: string, labels: readonly Label[] | und
 	return figures;
 }
 
-async function evaluate(corpus: string, labels: Label[] | undefined, verbose: boolean): Promise<void> {
+async function evaluate(corpus: string, labels: Label[] | undefined, verbose: boolean, misses: boolean): Promise<void> {
 	const f = await scoreCorpus(corpus, labels);
 	if (verbose) for (const { file, entry } of f.entries_) say(`\n=== ${file}\n${entry || "(no entry)"}`);
+	// Each session that missed an item: its entry, then what it missed (to group the misses by what would catch them).
+	if (misses && !verbose) {
+		for (const { file, entry } of f.entries_) {
+			const missed = f.missed.filter((m) => m.endsWith(` — ${file}`));
+			if (missed.length > 0) say(`\n=== ${file}\n${entry || "(no entry)"}\n  missed:\n    ${missed.map((m) => m.slice(0, -(file.length + 3))).join("\n    ")}`);
+		}
+	}
 	const pct = (k: (typeof KINDS)[number]) => (f.coverage[k][1] === 0 ? "n/a" : `${Math.round((100 * f.coverage[k][0]) / f.coverage[k][1])}% (${f.coverage[k][0]}/${f.coverage[k][1]})`);
 	say(`\n## ${relative(process.cwd(), corpus) || corpus}`);
 	if (labels) say(`asked ${pct("asked")} · done ${pct("done")} · open ${pct("open")} · decisions ${pct("decisions")}`);
@@ -203,7 +212,8 @@ async function evaluate(corpus: string, labels: Label[] | undefined, verbose: bo
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const verbose = args.includes("--verbose");
-	const rest = args.filter((a) => a !== "--verbose");
+	const misses = args.includes("--misses");
+	const rest = args.filter((a) => a !== "--verbose" && a !== "--misses");
 	// The bundle runs from eval/out/.
 	const repo = join(__dirname, "..", "..");
 	const shared = join(repo, "..", "shared", "corpus");
@@ -220,7 +230,7 @@ async function main(): Promise<void> {
 			say(`\n## ${corpus}: not here, skipped`);
 			continue;
 		}
-		await evaluate(corpus, pattern ? loadLabels(pattern) : undefined, verbose);
+		await evaluate(corpus, pattern ? loadLabels(pattern) : undefined, verbose, misses);
 	}
 }
 

@@ -1,6 +1,8 @@
+import { asResult } from "./as-result";
 import { cutAtBoundary } from "./clause-cut";
-import { isQuestion, isStatement, proseUnits } from "./prose";
+import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { typedPart } from "./request-text";
+import type { SessionEvent } from "../transcript/session-model";
 
 /**
  * Decisions: sentences that state a choice ("we'll go with X because…", "use pnpm instead of
@@ -9,7 +11,30 @@ import { typedPart } from "./request-text";
  * count; narration ("Let me use grep instead") neither.
  */
 const CHOICE_EN =
-	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+[^.]{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
+	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed|ing)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+[^.]{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
+/**
+ * The agent's recommendation among options ("I'd recommend Option 1 (…) as it is the most
+ * robust", "My recommendation: Vite"): a choice once it holds, a proposal until then (see `heldReplies`).
+ */
+const RECOMMEND = /\b(?:i(?:'d| would)? (?:strongly )?recommend\s+(?:\*\*)?(?:option|approach|going with|using|sticking with|keeping|switching to)|my recommendation(?: is)?)\b/i;
+/**
+ * A change told with its reason: "Used `seen_ids` to avoid double-counting", "Made an empty id
+ * valid, since the file name no longer comes from it". A sentence (or a list item, after its
+ * label) that opens on the change; `REASONED_LINE` finds one at a line's start in a whole reply.
+ */
+const REASONED_VERBS = String.raw`(?:i |we )?(?:used|kept|made|moved|switched|replaced|removed|dropped|chose|put|skipped|left)\b[^.\n]{3,140}?\b(?:because|since|so that|to avoid|to prevent)\b`;
+const REASONED = new RegExp(String.raw`^(?:[^:\n]{1,40}:\s+)?${REASONED_VERBS}`, "i");
+const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*[:\s—-]*)?${REASONED_VERBS}`, "im");
+/** The "no … needed" choice of `CHOICE_EN` anywhere in a reply: the cheap look before a reply is split is not anchored to its start. */
+const NOT_NEEDED_ANYWHERE = /\bno (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
+/**
+ * A reply's sentence that weighs a choice rather than states one ("Wait, I think the better
+ * approach is…", "The best approach is to X, OR keep Y"), or that echoes the user's own answer
+ * back ("You chose to share the string — paste it now"), which their answer already says.
+ */
+const TENTATIVE = /^(?:wait|hmm|actually|alternatively)\b|\b(?:maybe|perhaps|might)\b|^you (?:chose|picked|selected|opted)\b/i;
+/** An alternative shouted as one ("…set the base dynamically, OR keep it standalone"): still open. */
+const SHOUTED_OR = /\sOR\s/;
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
@@ -28,7 +53,7 @@ function isDecision(sentence: string): boolean {
 }
 
 /** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
-function asChoice(sentence: string): string {
+export function asChoice(sentence: string): string {
 	const s = sentence.replace(OPENING_ONLY, "").trim();
 	return `user chose: ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
 }
@@ -48,12 +73,16 @@ function choiceClause(unit: string): string {
 	return unit.slice(from + (joins ? joins.index + (joins[0].startsWith(" ") ? 1 : 0) : Math.max(0, word))).trim();
 }
 
-/** Decisions stated in the typed part of prompts and in the assistant's replies, first stated first. */
-export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4): string[] {
+/**
+ * Decisions stated in the typed part of prompts and in the assistant's replies, first stated
+ * first; a recommendation only from a reply in `held` (the user took it up, or the agent acted on it).
+ * @param unitsOf a reply's prose units (the digest passes the ones it already made for the results).
+ */
+export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
 	const out: string[] = [];
 	const add = (text: string) => {
 		const cut = cutAtBoundary(text, 200);
-		if (out.length < max && !out.includes(cut)) out.push(cut);
+		if (out.length < max && !out.some((o) => sameChoice(o, cut))) out.push(cut);
 	};
 	// The user's own words: their choices count even when phrased as "let's…".
 	for (const prompt of prompts) {
@@ -61,6 +90,68 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
-	for (const reply of replies) if (isDecision(reply)) for (const unit of proseUnits(reply)) if (isStatement(unit.text) && isDecision(unit.text)) add(choiceClause(unit.text));
+	for (const reply of replies) {
+		const recommends = held === undefined || held.has(reply);
+		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(recommends && RECOMMEND.test(reply))) continue;
+		for (const unit of unitsOf(reply)) {
+			const text = unit.text;
+			if (!isStatement(text) || TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
+			if (isDecision(text) || REASONED.test(text) || (recommends && RECOMMEND.test(text))) add(asResult(choiceClause(text)));
+		}
+	}
 	return out;
+}
+
+/**
+ * The same choice said twice ("No staging reset needed." and, in the summary, "No staging reset
+ * required."): two thirds of the words that name things in their openings shared.
+ */
+function sameChoice(a: string, b: string): boolean {
+	if (a === b) return true;
+	const x = namingWords(a);
+	const y = namingWords(b);
+	let shared = 0;
+	for (const w of x) if (y.has(w)) shared++;
+	const fewer = Math.min(x.size, y.size);
+	return fewer >= 2 && shared * 3 >= fewer * 2;
+}
+
+/** The words of four letters or more in the first eight, the "user chose:" mark and joining words aside. */
+function namingWords(text: string): Set<string> {
+	const words = text.replace(/^user chose: /, "").toLowerCase().split(/[^\p{L}\p{N}_-]+/u).slice(0, 8);
+	return new Set(words.filter((w) => w.length >= 4 && !JOINING.has(w)));
+}
+const JOINING = new Set(["that", "this", "with", "from", "into", "than", "then", "also", "have", "been", "will", "were", "only", "just", "when", "instead", "rather"]);
+
+/** A prompt that takes up what the agent proposed: "yes", "ok, let's do that", "sounds good", "go with it". */
+const ACCEPTS = /^(?:yes|yeah|yep|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm|go ahead|go for it|agreed|do it|perfect|great|fine|please do|proceed|let'?s (?:do|go))\b/i;
+/** "Yes, but…", "ok but rather…": taken up with a change, so not as proposed. */
+const BUT = /^\S+(?:\s+\S+)?[\s,]+but\b/i;
+
+/**
+ * The replies whose proposals hold: every main-thread reply but the one the user answered with
+ * something other than a yes (they asked again, or steered elsewhere), and the session's last
+ * reply when nothing answered it. A reply the agent went on working after holds.
+ */
+export function heldReplies(events: readonly SessionEvent[]): Set<string> {
+	const held = new Set<string>();
+	const unheld = new Set<string>();
+	let last: string | undefined;
+	for (const event of events) {
+		if (event.kind === "text" && event.sidechain === undefined) {
+			if (last !== undefined) held.add(last);
+			last = event.text;
+		} else if (event.kind === "tool" && event.sidechain === undefined && last !== undefined) {
+			held.add(last);
+			last = undefined;
+		} else if (event.kind === "prompt" && event.promptKind === "prompt" && last !== undefined) {
+			const text = event.text.trim();
+			(ACCEPTS.test(text) && !BUT.test(text) ? held : unheld).add(last);
+			last = undefined;
+		}
+	}
+	if (last !== undefined) unheld.add(last);
+	// A text said twice (a resumed session) and once left unanswered does not hold.
+	for (const text of unheld) held.delete(text);
+	return held;
 }

@@ -10,11 +10,13 @@ import { withoutInterjection } from "./narration";
  */
 const HOLLOW = [
 	// "All changes are complete", "All done", "All set", "Everything is clean and pushed".
-	/^(?:all|everything)(?: (?:the |of the |my )?(?:changes|tasks|work|items|steps|edits|fixes|updates))?(?: (?:are|is|have been|has been|looks?|seems?))?(?: now)?(?: (?:done|complete|completed|finished|in place|set|good|green|clean|correct|working|fixed|ready))(?: and (?:pushed|committed|tested|verified|clean|working|ready))?$/i,
+	/^(?:all|everything)(?: (?:two|three|four|five|six|seven|eight|nine|ten))?(?: (?:the |of the |my )?(?:changes|tasks|work|items|steps|edits|fixes|updates))?(?: (?:are|is|have been|has been|looks?|seems?))?(?: now)?(?: (?:done|complete|completed|finished|in place|set|good|green|clean|correct|working|fixed|ready|captured|covered|handled|accounted for))(?: and (?:pushed|committed|tested|verified|clean|working|ready))?$/i,
 	// "I have fully completed the task", "I've finished", "I've identified and fixed the bug".
 	/^i(?:'ve| have)(?: now)?(?: (?:fully|successfully|completely))? (?:completed|finished|done|identified and fixed|fixed|resolved|made the changes?|implemented the changes?)(?: (?:the|this|your|all(?: the)?|both))?(?: (?:task|tasks|work|request|changes?|bug|issue|problem|fix|fixes|requirements?))?$/i,
 	// "The task is complete", "The fix is done", "The implementation is finished".
-	/^the (?:task|tasks|work|implementation|change|changes|fix|fixes|update|request)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready)$/i,
+	/^(?:the )?(?:task|tasks|work|implementation|change|changes|fix|fixes|update|request|experiment|job|migration|refactor|refactoring|setup)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready|clean)$/i,
+	// "Ready to merge.", "Ready to commit when you are.": a state the next step waits in, not a result.
+	/^(?:(?:it's|it is|this is|that's|everything is|all) )?ready (?:to|for) (?:merge|commit|push|review|use|go|test|deploy|ship|the next step)(?: when(?:ever)? you(?:'re| are)(?: ready)?)?$/i,
 	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point".
 	/^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
 	// A bare "Committed." or "Done and pushed." after the commit itself is listed.

@@ -97,8 +97,8 @@ export function isStatement(text: string): boolean {
 	return !OFFER.test(s);
 }
 
-/** Politeness that closes a reply: "Let me know if…", "Feel free to…", "Happy to…", "Hope this helps". */
-const OFFER = /^(?:let me know|feel free|happy to|hope this helps|i hope|if you(?:'d| would)? (?:like|want|need|have)|should you|please let me know|don't hesitate|you can now|want me to|would you like)|(?:알려주세요|말씀해 주세요|お知らせください|お気軽に|告诉我|随时)/i;
+/** Politeness that closes a reply: "Let me know if…", "Feel free to…", "Happy to…", "Hope this helps", "You're welcome!" (and the client's own "No response requested."). */
+const OFFER = /^(?:let me know|feel free|happy to|hope this helps|i hope|if you(?:'d| would)? (?:like|want|need|have)|should you|please let me know|don't hesitate|you can now|want me to|would you like|you're welcome|you are welcome|glad (?:i could|to) help|thanks for|thank you|no response requested)|(?:알려주세요|말씀해 주세요|お知らせください|お気軽に|告诉我|随时)/i;
 
 export function isQuestion(text: string): boolean {
 	return /[?？]\s*[)"'*_`]*$/.test(text.trim());

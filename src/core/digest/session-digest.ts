@@ -4,18 +4,21 @@ import type { SessionEvent, SessionModel, ToolCall } from "../transcript/session
 import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
-import { decisionsOf } from "./decisions";
+import { asChoice, decisionsOf, heldReplies } from "./decisions";
+import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
+import { isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
+import { pickedOptions } from "./picked-options";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
-import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, userAnswers, type Check, type Commit } from "./work-signals";
+import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
 
 /** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 5;
+export const DIGEST_VERSION = 6;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -107,10 +110,11 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
 	const plan = planTitle(calls) ?? (typed[0] === undefined ? undefined : planHeading(typed[0]));
 
-	// Done, best evidence first: commits and pull requests, the last check when it passed, what the
-	// last task's reply established, the todo list's completed outcomes, the other tasks' results.
+	// Done, best evidence first: commits (newest first, as `git log` tells them: a short entry shows
+	// where the work got to) and pull requests, the last check when it passed, what the last task's
+	// reply established, the todo list's completed outcomes, the other tasks' results.
 	const done: string[] = [];
-	for (const c of commits) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
+	for (const c of [...commits].reverse()) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
 	for (const pr of pullRequestsOf(calls, model.prLinks)) {
 		// A pull request named after the commit it holds is told by its link: the title is already in the list.
 		const title = pr.title && !commits.some((c) => c.subject === pr.title) ? pr.title : undefined;
@@ -160,9 +164,10 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		models: model.models,
 		tasks: summaries,
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
-		done: unique(done),
+		// What is told left open is not also done (a "next steps" item that reads like a result).
+		done: unique(done).filter((d) => !open.includes(d)),
 		open: unique(open),
-		decisions: unique([...userAnswers(calls).map((a) => cutAtBoundary(a, ITEM_MAX)), ...decisionsOf(typed, tasks.flatMap((t) => t.texts))]).slice(0, 5),
+		decisions: decisionsIn(model, calls, typed, tasks, statements),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,
 		toolCalls: model.counts.toolCalls,
 		filesTouched: touched,
@@ -174,6 +179,18 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		tokens: { input: model.tokens.input, output: model.tokens.output, cacheRead: model.tokens.cacheRead, cacheWrite: model.tokens.cacheCreation, ...(model.tokens.costUsd === undefined ? {} : { costUsd: model.tokens.costUsd }) },
 		usage: usageDays(model, agents),
 	};
+}
+
+/**
+ * The session's choices, the user's own first: answers to the agent's questions, what they said
+ * when refusing a step, options they picked by name or place; then choices stated in prompts and replies.
+ */
+function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements): string[] {
+	const picked = pickedOptions(model.events);
+	const pickers = new Set(picked.map((p) => p.prompt));
+	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...picked.map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
+	const stated = decisionsOf(typed.filter((p) => !pickers.has(p)), tasks.flatMap((t) => t.texts), 4, heldReplies(model.events), (text) => statements.unitsOf(text));
+	return unique([...theirs, ...stated]).slice(0, 5);
 }
 
 /**
@@ -285,9 +302,10 @@ function resultReplies(task: SessionTask, statements: Statements): string[] {
 function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	const result = resultReplies(task, statements)
 		.flatMap((reply) => statements.first(reply, 8))
-		.filter((u) => !isHollow(u.text))
+		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !DEFERRED_SENTENCE.test(u.text))
 		.slice(0, 6)
-		.map((u) => cutAtBoundary(u.text, 240));
+		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const files: string[] = [];
 	for (const call of task.calls) {
 		const path = call.input.file_path ?? call.input.notebook_path;

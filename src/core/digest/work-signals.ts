@@ -206,3 +206,24 @@ function firstSentence(question: string): string {
 	const first = question.split(/(?<=[.!?])\s+/)[0] ?? question;
 	return first.replace(/[?.]\s*$/, "");
 }
+
+/** What Claude Code writes in a refused call's result before the words the user gave with the refusal. */
+const REFUSED_WITH_WORDS = /\b(?:the user provided the following reason for the rejection|to tell you how to proceed, the user said):\s*/i;
+
+/**
+ * What the user said when they refused a step (a command, an edit, a plan): "use pnpm", "keep
+ * the file's name but point the script at it". The user's own correction of the agent's course,
+ * so a choice; a refusal without words says nothing and counts for nothing.
+ */
+export function refusalWords(calls: readonly ToolCall[]): string[] {
+	const words: string[] = [];
+	for (const call of calls) {
+		if (call.result?.isError !== true) continue;
+		const text = call.result.text;
+		const at = text.search(REFUSED_WITH_WORDS);
+		if (at < 0) continue;
+		const said = text.slice(at).replace(REFUSED_WITH_WORDS, "").replace(/\s+/g, " ").trim();
+		if (said.length >= 3) words.push(said);
+	}
+	return words;
+}

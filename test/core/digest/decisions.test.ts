@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decisionsOf } from "../../../src/core/digest/decisions";
+import { decisionsOf, heldReplies } from "../../../src/core/digest/decisions";
+import type { SessionEvent } from "../../../src/core/transcript/session-model";
 
 describe("decisionsOf", () => {
 	it("knows choices stated as the fix to make, as what to keep or call instead, and as what is not needed", () => {
@@ -25,5 +26,59 @@ describe("decisionsOf", () => {
 
 	it("reads a user's 'dont use' as a choice, with or without the apostrophe", () => {
 		expect(decisionsOf(["hey dont use the staging bucket for this"], [])).toEqual(["user chose: dont use the staging bucket for this"]);
+	});
+
+	it("knows a change told with its reason, in a summary's list too", () => {
+		const reply = "All green.\n\nChanges:\n- **Totals**: Used `seen_ids` to avoid counting a retried request twice\n- Added a `--json` flag\n- Kept the old parser since two plugins import it";
+		expect(decisionsOf([], [reply])).toEqual(["Totals: Used `seen_ids` to avoid counting a retried request twice", "Kept the old parser since two plugins import it"]);
+		// A change without a reason is a result, not a choice.
+		expect(decisionsOf([], ["Removed the unused export.\n\n- Moved the helpers to `util.ts`"])).toEqual([]);
+	});
+
+	it("finds a 'no … needed' choice anywhere in a reply, not only at its start", () => {
+		const reply = "Build succeeds. Here's the summary:\n\n**No cache flush required.** The new key prefix only applies to fresh entries.";
+		expect(decisionsOf([], [reply])).toEqual(["No cache flush required."]);
+		// Telling the user there is nothing for them to do is no choice.
+		expect(decisionsOf([], ["Deployed. No action needed on your end."])).toEqual([]);
+	});
+
+	it("passes over a choice still being weighed, and a choice echoed back to the user", () => {
+		const replies = [
+			"Wait, I think the better approach is to serve the assets from the CDN.",
+			"The best approach is to pin the version, OR vendor the library.",
+			"Maybe the cleanest fix is to drop the cache.",
+			"You chose to paste the key — please send it now.",
+			"Kept the old endpoint instead of removing it, since two clients still call it.",
+		];
+		expect(decisionsOf([], replies)).toEqual(["Kept the old endpoint instead of removing it, since two clients still call it."]);
+	});
+
+	it("tells a choice once when a summary repeats it in other words", () => {
+		expect(decisionsOf([], ["No schema change needed.", "Done. No schema change required: the column exists."])).toEqual(["No schema change needed."]);
+		// Two choices of the user that differ in what they name are two.
+		expect(decisionsOf(["let's use Postgres for the store", "let's use Redis for the queue"], [])).toHaveLength(2);
+	});
+
+	it("counts a recommendation only from a reply that holds, said as the result", () => {
+		const recommend = "I'd recommend Option 2 (a nightly job) as it is the least invasive.";
+		expect(decisionsOf([], [recommend], 4, new Set([recommend]))).toEqual([recommend]);
+		expect(decisionsOf([], [recommend], 4, new Set())).toEqual([]);
+		expect(decisionsOf([], ["I've successfully switched to the streaming parser instead of the DOM one."])).toEqual(["Switched to the streaming parser instead of the DOM one."]);
+	});
+});
+
+describe("heldReplies", () => {
+	const say = (text: string): SessionEvent => ({ kind: "text", text });
+	const ask = (text: string): SessionEvent => ({ kind: "prompt", promptKind: "prompt", text, images: 0 });
+	const step: SessionEvent = { kind: "tool", call: { id: "t", name: "Bash", input: {} } };
+
+	it("holds a reply the user said yes to, or the agent went on working after", () => {
+		const held = heldReplies([say("I'd recommend option A."), ask("ok, let's do it"), say("I'd recommend the queue."), step, say("Done.")]);
+		expect([...held]).toEqual(["I'd recommend option A.", "I'd recommend the queue."]);
+	});
+
+	it("does not hold a reply the user answered otherwise, took up with a 'but', or never answered", () => {
+		const held = heldReplies([say("My recommendation is option 1."), ask("Or would we rather check at startup?"), say("I'd recommend B."), ask("yes, but keep the flag"), say("I recommend using C.")]);
+		expect(held.size).toBe(0);
 	});
 });

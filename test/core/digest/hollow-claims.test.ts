@@ -15,6 +15,12 @@ describe("hollow claims", () => {
 		"Done and pushed.",
 		"Yep — classic issue.",
 		"I've read the whole thing — the harness, the tasks, all the result summaries, and your notes.",
+		"All four tasks done.",
+		"Everything is captured.",
+		"Experiment complete.",
+		"The change is clean.",
+		"Ready to merge.",
+		"Ready to commit when you are.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -29,6 +35,9 @@ describe("hollow claims", () => {
 		"The fix is in the Redis adapter.",
 		"All done except the migration, which needs a DBA.",
 		"This is a well-known GitHub limitation: PRs opened by a workflow token trigger no other workflow.",
+		"The migration is complete for orders; invoices still use the old table.",
+		"Ready to merge once the staging deploy goes green.",
+		"All four tasks done except the export.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});

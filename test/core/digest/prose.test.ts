@@ -19,4 +19,8 @@ describe("prose", () => {
 		const report = "Changes made:\n\n1. The key combination SUPER+V opens the clipboard\n2. The old binding is gone";
 		expect(statementsOf(report).map((u) => u.text)).toEqual(["The key combination SUPER+V opens the clipboard", "The old binding is gone"]);
 	});
+
+	it("takes thanks returned, and the client's own 'No response requested.', for no statement", () => {
+		expect(statementsOf("You're welcome! Glad I could help with the parser.\n\nNo response requested.\n\nThe parser handles quoted commas.").map((u) => u.text)).toEqual(["The parser handles quoted commas."]);
+	});
 });

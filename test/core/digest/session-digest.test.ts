@@ -24,9 +24,38 @@ describe("digestSession", () => {
 		]);
 		expect(d.asked).toEqual(["Add pagination to GET /products", "Also add a test for page two"]);
 		expect(d.prompts).toBe(2);
-		expect(d.done).toContain("I've added a test for page two, and it passes.");
+		// Said as the result, without its speaker.
+		expect(d.done).toContain("Added a test for page two, and it passes.");
 		expect(d.done).toContain("Added `page` and `limit` to GET /products; the response has a total count.");
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
+	});
+
+	it("tells the latest commits first, and leaves steps for the user, options and what is left out of done", () => {
+		const d = digestOf([
+			userText("Split the importer into a parser and a writer, commit each step", at(0)),
+			assistant(toolUse("t1", "Bash", { command: 'git commit -am "Extract the CSV parser"' }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "[main 1111111] Extract the CSV parser", at(1)),
+			assistant(toolUse("t2", "Bash", { command: 'git commit -am "Move the writer to its own module"' }), { ...at(2), messageId: "m2" }),
+			toolResult("t2", "[main 2222222] Move the writer to its own module", at(2)),
+			assistant(
+				text("The importer is now two modules, `parser.ts` and `writer.ts`.\n\nRun `npm run import -- --dry` to try it.\n\nOption A: keep the old entry point as a shim.\n\nThe bulk mode is still missing."),
+				{ ...at(3), messageId: "m3" },
+			),
+		]);
+		expect(d.done).toEqual(["commit 2222222: Move the writer to its own module", "commit 1111111: Extract the CSV parser", "The importer is now two modules, `parser.ts` and `writer.ts`."]);
+		expect(d.open).toEqual(["The bulk mode is still missing."]);
+	});
+
+	it("takes the user's own choices first: answers, words given with a refusal, an option picked by its letter", () => {
+		const d = digestOf([
+			userText("Set up a dev server for the demo page", at(0)),
+			assistant(toolUse("t1", "Bash", { command: "npm install --save-dev vite" }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  use pnpm", { ...at(1), isError: true }),
+			assistant(text("Two ways to serve it:\n\n**Option A: Vite** — hot reload, one dependency.\n\n**Option B: a static server** — nothing to build.\n\nWhich one?"), { ...at(2), messageId: "m2" }),
+			userText("a please", at(3)),
+			assistant(text("Added Vite with pnpm; `pnpm dev` serves the page on port 5173."), { ...at(4), messageId: "m3" }),
+		]);
+		expect(d.decisions).toEqual(["user chose: use pnpm", "user chose: Option A: Vite — hot reload, one dependency."]);
 	});
 
 	it("takes done and open from the todo list's final state, commits and a failing last check", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf, userAnswers } from "../../../src/core/digest/work-signals";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 let n = 0;
@@ -122,5 +122,28 @@ describe("userAnswers", () => {
 		expect(userAnswers([ask('"The pre-commit hook blocks on old lint errors in files we did not touch. How should we proceed?"="main was clean; fix the issues"')])).toEqual([
 			"The pre-commit hook blocks on old lint errors in files we did not touch → main was clean; fix the issues",
 		]);
+	});
+});
+
+describe("refusalWords", () => {
+	const refused = (words: string) => call("Bash", { command: "npm install" }, { isError: true, text: `The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). ${words}` });
+
+	it("reads what the user said when refusing a step, in both of the client's wordings", () => {
+		expect(
+			refusalWords([
+				refused("The user provided the following reason for the rejection:  use yarn, not npm"),
+				refused("To tell you how to proceed, the user said:\nkeep the old port\nand restart"),
+			]),
+		).toEqual(["use yarn, not npm", "keep the old port and restart"]);
+	});
+
+	it("counts a refusal without words, a failed call and a call that went through for nothing", () => {
+		expect(
+			refusalWords([
+				refused("STOP what you are doing and wait for the user to tell you how to proceed."),
+				call("Bash", { command: "make" }, { isError: true, text: "make: *** No rule to make target. the user said: nothing" }),
+				call("Bash", { command: "ls" }, { text: "To tell you how to proceed, the user said: use pnpm" }),
+			]),
+		).toEqual([]);
 	});
 });

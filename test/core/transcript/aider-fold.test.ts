@@ -77,7 +77,8 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		]);
 		expect(toolCallsOf(model).filter((c) => c.name === "Edit").map((c) => c.input.file_path)).toEqual([`${PROJECT}/tests/test_cart.py`, `${PROJECT}/src/cart.py`, `${PROJECT}/src/cart.py`]);
 		const digest = digestSession(model);
-		expect(digest.done.slice(0, 2)).toEqual(["commit 1a2b3c4: fix: Apply the cart discount after summing the items", "commit 5d6e7f8: refactor: Round cart totals with the money helper"]);
+		// Newest first, as `git log` tells them.
+		expect(digest.done.slice(0, 2)).toEqual(["commit 5d6e7f8: refactor: Round cart totals with the money helper", "commit 1a2b3c4: fix: Apply the cart discount after summing the items"]);
 		expect(digest.title).toMatch(/cart total ignores the discount/i);
 	});
 

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { isNotResult } from "../../../src/core/digest/not-results";
+
+describe("statements that tell no result", () => {
+	it.each([
+		"Run `make seed` to load the sample rows.",
+		"Open http://localhost:5173 in a browser.",
+		"Go to Settings → Secrets and add the token.",
+		"Then remove the manual `log()` calls from lines 10 and 12.",
+		"Option A: keep the old endpoint and add a flag.",
+		"Option 2 — a nightly job instead of the hook.",
+		"That will create the bucket and upload everything in one command.",
+		"It would have caught the bad migration in dev instead of staging.",
+		"This could break older clients.",
+		"Still compiling the test dependencies (first build).",
+		"Depends on: Task 1",
+		".env.example",
+		"src/cache/lru.ts",
+	])("%s is not a result", (s) => {
+		expect(isNotResult(s)).toBe(true);
+	});
+
+	it.each([
+		"`Ctrl+Alt+M` will now open the mixer.",
+		"Added a retry with backoff to the uploader.",
+		"The option parser now rejects unknown flags.",
+		"Options are read from `config.toml` first.",
+		"Running the seed script loads 40 rows.",
+		"It now retries three times before failing.",
+		"Then the build passed on the second run.",
+		"設定ファイルを更新しました。",
+		"Still works with the old config files.",
+	])("%s is a result", (s) => {
+		expect(isNotResult(s)).toBe(false);
+	});
+});
