@@ -16,10 +16,11 @@
 //                                              branch (TagInput.projectPath/branches), which the sync
 //                                              engine does once its tagInput() hands them over
 //
-// Labels (eval/tags/labels.json) are for the first corpus only: every tag judged "good" (a topic a
-// person would file the session under) or "bad". Precision = good / labelled tags produced;
-// recall = good tags produced / all good tags in the labels. The second corpus is held out: its
-// tags are printed, never scored.
+// Labels: eval/tags/labels.json for the first corpus (every tag the code produced, judged "good" —
+// a topic a person would file the session under — or "bad"), eval/tags/labels-2.json for the second
+// (good and bad tags written from the sessions before their tags were looked at, so a produced tag
+// may be in neither list: it is counted apart as not labelled). Precision = good / labelled tags
+// produced; recall = good tags produced / all good tags in the labels.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -30,8 +31,8 @@ import { bundleForNode } from "../node-bundle.mjs";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const corpusRoot = resolve(repo, "..", "shared", "corpus");
 const CORPORA = ["claude-transcripts", "claude-transcripts-2"];
-const LABELLED = "claude-transcripts";
-const labelsPath = join(repo, "eval", "tags", "labels.json");
+/** Each corpus's labels: the first corpus's judged from the code's tags, the second's written from the sessions first. */
+const LABELS = { "claude-transcripts": join(repo, "eval", "tags", "labels.json"), "claude-transcripts-2": join(repo, "eval", "tags", "labels-2.json") };
 
 const args = process.argv.slice(2);
 const quiet = args.includes("--quiet");
@@ -110,7 +111,6 @@ function corpusTags(root) {
 }
 
 const pct = (n, d) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)} %`);
-const labels = existsSync(labelsPath) ? JSON.parse(readFileSync(labelsPath, "utf8")).sessions : {};
 const dump = {};
 
 for (const name of CORPORA) {
@@ -126,7 +126,8 @@ for (const name of CORPORA) {
 	print(`\n== ${name}${saved ? ` (as saved in ${scoreFile})` : withContext ? " (with project paths and branches)" : ""}`);
 	print(`sessions: ${result.size}`);
 	print(`tags per session: ${(topics / Math.max(result.size, 1)).toFixed(2)} topic tags + the project tag (${topics} topic tags in all; sessions with none: ${topicCounts.filter((n) => n === 0).length})`);
-	if (name === LABELLED) {
+	if (LABELS[name] && existsSync(LABELS[name])) {
+		const labels = JSON.parse(readFileSync(LABELS[name], "utf8")).sessions;
 		let good = 0;
 		let bad = 0;
 		let goodTopics = 0;
@@ -156,7 +157,7 @@ for (const name of CORPORA) {
 		print(`precision, topic tags (project tag left out): ${pct(goodTopics, goodTopics + badTopics)} (${goodTopics} good of ${goodTopics + badTopics})`);
 		print(`recall of good tags: ${pct(good, allGood)} (${good} of ${allGood}); of good topic tags: ${pct(goodTopics, allGoodTopics)} (${goodTopics} of ${allGoodTopics})`);
 		if (badProduced.length > 0) print(`bad tags produced: ${badProduced.join(", ")}`);
-		if (unlabelled.length > 0) print(`not labelled (${unlabelled.length}):\n  ${unlabelled.join("\n  ")}`);
+		if (unlabelled.length > 0) print(`not labelled: ${unlabelled.length} of ${good + bad + unlabelled.length} tags produced${quiet ? "" : `:\n  ${unlabelled.join("\n  ")}`}`);
 	}
 	if (!quiet) {
 		print("");
