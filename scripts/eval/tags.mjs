@@ -13,8 +13,8 @@
 //   node scripts/eval/tags.mjs --score FILE    scores such a file (eval/tags/before.json: the tags of
 //                                              the code before the evidence rules) instead
 //   node scripts/eval/tags.mjs --with-context  also passes each session's project path and git
-//                                              branch (TagInput.projectPath/branches), which the sync
-//                                              engine does once its tagInput() hands them over
+//                                              branches (TagInput.projectPath/branches), as the sync
+//                                              engine's tagInput() (src/core/plan/plan-sync.ts) does
 //
 // Labels: eval/tags/labels.json for the first corpus (every tag the code produced, judged "good" —
 // a topic a person would file the session under — or "bad"), eval/tags/labels-2.json for the second
@@ -102,7 +102,7 @@ function corpusTags(root) {
 			commands: d.commands,
 			occurrences: ready.terms,
 			signals: ready.signals,
-			...(withContext ? { projectPath: d.projectPath, branches: d.branch ? [d.branch] : [] } : {}),
+			...(withContext ? { projectPath: d.projectPath, branches: model.branches } : {}),
 		};
 		const tags = core.topicTags(input, stats, { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 });
 		out.set(key, { tags, title: d.title, project: ready.project });
@@ -134,11 +134,15 @@ for (const name of CORPORA) {
 		let badTopics = 0;
 		let allGood = 0;
 		let allGoodTopics = 0;
+		// A session's tags hold the project tag and 5 topics: more good tags than that cannot all be produced.
+		let attainable = 0;
 		const unlabelled = [];
 		const badProduced = [];
 		for (const [key, { tags }] of result) {
 			const judged = labels[key]?.tags ?? {};
-			for (const verdict of Object.values(judged)) if (verdict === "good") allGood++;
+			const goods = Object.values(judged).filter((v) => v === "good").length;
+			allGood += goods;
+			attainable += Math.min(goods, 6);
 			for (const [tag, verdict] of Object.entries(judged)) if (verdict === "good" && !tag.includes("/project/")) allGoodTopics++;
 			tags.forEach((tag, i) => {
 				const verdict = judged[tag];
@@ -156,6 +160,7 @@ for (const name of CORPORA) {
 		print(`precision, all tags: ${pct(good, good + bad)} (${good} good of ${good + bad} labelled)`);
 		print(`precision, topic tags (project tag left out): ${pct(goodTopics, goodTopics + badTopics)} (${goodTopics} good of ${goodTopics + badTopics})`);
 		print(`recall of good tags: ${pct(good, allGood)} (${good} of ${allGood}); of good topic tags: ${pct(goodTopics, allGoodTopics)} (${goodTopics} of ${allGoodTopics})`);
+		print(`recall of what six tags a session can hold: ${pct(good, attainable)} (${good} of ${attainable})`);
 		if (badProduced.length > 0) print(`bad tags produced: ${badProduced.join(", ")}`);
 		if (unlabelled.length > 0) print(`not labelled: ${unlabelled.length} of ${good + bad + unlabelled.length} tags produced${quiet ? "" : `:\n  ${unlabelled.join("\n  ")}`}`);
 	}
