@@ -1,26 +1,113 @@
 import { cutAtBoundary } from "./clause-cut";
+import { planHeading, typedPart } from "./request-text";
+import { commitsOf } from "./work-signals";
 import type { SessionModel } from "../transcript/session-model";
+import { toolCallsOf } from "../transcript/session-queries";
 
 const TITLE_MAX = 60;
 
 /**
- * The session's title: the user's `/rename`, else the heading of the plan the session presented
- * or was handed, else the client's generated title, else the newest `summary` line naming this
- * session, else its first request (greetings and paste already dropped), shortened at a word.
- * `summaryFor` resolves summary lines written into other files of the project.
+ * The session's title: the user's `/rename`, else the heading of the plan the session was handed
+ * or presented (handed first: a plan presented after a hand-over is a follow-up), else the
+ * client's generated title, else the newest `summary` line naming this session, else its first
+ * request told as a subject (`askTitle`), shortened at a word. `summaryFor` resolves summary lines
+ * written into other files of the project.
  */
 export function sessionTitle(model: SessionModel, summaryFor?: string, plan?: string, firstAsk?: string): string {
-	const chosen = model.customTitle ?? plan ?? model.aiTitle ?? summaryFor ?? firstAsk;
-	if (chosen) return shorten(chosen);
+	const chosen = model.customTitle ?? handedPlan(model) ?? plan ?? model.aiTitle ?? summaryFor;
+	if (chosen) return titleCut(chosen);
+	if (firstAsk) return askTitle(model, firstAsk);
 	// A command with arguments (`/orchestrator build a TODO app`) says what the session is
 	// about; `/clear` or `!ls` at the start does not.
 	let fallback: string | undefined;
 	for (const event of model.events) {
 		if (event.kind !== "prompt" || event.text.trim() === "") continue;
-		if (event.promptKind === "prompt" || (event.promptKind === "command" && event.text.includes(" "))) return shorten(firstLine(event.text));
+		if (event.promptKind === "prompt" || (event.promptKind === "command" && event.text.includes(" "))) return titleOf(firstLine(event.text));
 		fallback ??= event.text;
 	}
-	return fallback ? shorten(fallback) : "Untitled session";
+	return fallback ? titleCut(fallback) : "Untitled session";
+}
+
+/** The heading of an "Implement the following plan:" first prompt. */
+function handedPlan(model: SessionModel): string | undefined {
+	for (const event of model.events) if (event.kind === "prompt" && event.promptKind === "prompt") return planHeading(event.text);
+	return undefined;
+}
+
+/**
+ * The first request as a title: without the command that carried it, without the chat around it
+ * ("I want to…", "Can you…"), with paths told by their file name. A request that is only talk
+ * (a question, "we were working on this", a word or two) names the session less well than what it
+ * did: its first commit, when one was made in the prompts' script; else the first sentence of the
+ * prompt that is not talk ("I'm working on ENT-98. Keep the notes in Linear.").
+ */
+function askTitle(model: SessionModel, ask: string): string {
+	const title = titleOf(ask);
+	const first = firstTyped(model);
+	if (!isTalk(title) && !(first !== undefined && isTalk(first.trim()))) return title;
+	const commit = commitsOf(toolCallsOf(model, true)).find((c) => c.subject.trim() !== "" && isCjk(c.subject) === isCjk(ask));
+	if (commit) return titleOf(commit.subject.replace(CONVENTIONAL, ""));
+	const ran = shellBefore(model);
+	if (ran && POINTING.test(title)) return titleCut(`${title.replace(/…$/, "")}: ${ran}`);
+	if (!isTalk(title) || first === undefined) return title;
+	const sentence = typedPart(first)
+		.split(/(?<=[.!?])\s+/)
+		.slice(1)
+		.map((s) => s.replace(/[.!]+$/, ""))
+		.find((s) => s.split(/\s+/).length >= 3 && IMPERATIVE.test(titleOf(s)));
+	return sentence === undefined ? title : titleOf(sentence);
+}
+
+/** The user's own `!command` just before the first typed prompt: what "fix these" points at. */
+function shellBefore(model: SessionModel): string | undefined {
+	let ran: string | undefined;
+	for (const event of model.events) {
+		if (event.kind !== "prompt") continue;
+		if (event.promptKind === "prompt" && event.text.trim() !== "") return ran;
+		ran = event.promptKind === "shell" ? event.text.replace(/^!\s*/, "").split("\n")[0]?.trim() || undefined : undefined;
+	}
+	return undefined;
+}
+
+/** A short request that only points back at what came before it. */
+const POINTING = /^\S+(?:\s+\S+)?\s+(?:this|these|that|those|it|them)[.!]?$/i;
+
+function firstTyped(model: SessionModel): string | undefined {
+	for (const event of model.events) if (event.kind === "prompt" && event.promptKind === "prompt" && event.text.trim() !== "") return event.text.slice(0, 400);
+	return undefined;
+}
+
+/** `feat(api)!: ` and the like, before a commit subject. */
+const CONVENTIONAL = /^\s*[a-z]+(?:\([^)\n]{0,40}\))?!?:\s+/i;
+
+/** Talk to the agent rather than a subject: first or second person, a question, chit-chat, a word or two pointing back ("fix these"). */
+const TALK_OPENING = /^(?:i|i'm|im|i'd|i've|i was|we|we're|we've|we were|you|do you|did you|can you|could you|would you|is there|are there|was there|were there|where|what|why|how|there's|there is|so|ok|okay|hmm|well)\b/i;
+function isTalk(text: string): boolean {
+	if (isCjk(text)) return false;
+	const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+	return TALK_OPENING.test(text) || /[?？]\s*$/.test(text) || words <= 1 || (words <= 3 && /\b(?:this|these|that|those|it|them)\b/i.test(text));
+}
+
+/** A sentence that asks for work: it opens with what to do. */
+const IMPERATIVE = /^(?:add|build|change|check|clean|commit|configure|convert|create|debug|delete|deploy|document|explain|find|fix|generate|implement|improve|install|investigate|keep|list|make|merge|migrate|move|pretend|put|refactor|remove|rename|replace|research|review|rewrite|run|search|set up|setup|show|split|support|test|update|upgrade|use|write)\b/i;
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+function isCjk(text: string): boolean {
+	return CJK.test(text);
+}
+
+/** Leading chat a title does without: "I want to", "Can you please", "Help me", "Let's". */
+const CHAT = /^(?:(?:i(?:'d| would)? like (?:your |some )?help (?:with|on)|i need (?:your |some )?help (?:with|on)|i(?:'d| would)? like to|i want to|i need to|we need to|we should|let'?s|let us|help me(?: to)?|(?:can|could|would|will) you(?: please)?|please|pls|also|so|ok(?:ay)?|hey|hi|now)(?:[\s,.!:]+|(?=\.\.)))+/i;
+
+/** An absolute or home path of three parts or more, not inside a URL. */
+const LONG_PATH = /(?<![\w:/.~-])(?:~|\/)(?:[\w.@+-]+\/){2,}([\w.@+-]+)/g;
+
+/** A title made of user text: the command name, the chat and long paths dropped, shortened. */
+function titleOf(text: string): string {
+	let t = text.replace(/^\/[\w:.-]+\s+(?=\S)/, "").replace(LONG_PATH, "$1");
+	const bare = t.replace(CHAT, "").replace(/^[.\s]+/, "");
+	if (bare.length >= 8) t = bare.charAt(0).toUpperCase() + bare.slice(1);
+	return titleCut(t);
 }
 
 function firstLine(text: string): string {
@@ -28,7 +115,24 @@ function firstLine(text: string): string {
 	return line.replace(/^[#>*\-\s]+/, "");
 }
 
+/** Words a cut title must not end on: it would read as the start of a phrase that never comes. */
+const DANGLING = /[\s,;:(–—-]+(?:and|or|but|nor|the|a|an|to|of|with|for|in|on|at|by|from|into|that|which|who|if|when|as|is|are|was|be|so|than|then|e|ou|de|da|do|para|com|em|que|um|uma|y|o|del|con|en|por)$/i;
+
 /** At most TITLE_MAX characters, cut at a sentence, clause or word boundary; no closing period. */
 export function shorten(text: string, max = TITLE_MAX): string {
 	return cutAtBoundary(text, max).replace(/(?<!\.)\.$/, "");
+}
+
+/** `shorten`, and a title does not end on a connecting word or inside an opened parenthesis ("… (allowed or…"). */
+export function titleCut(text: string, max = TITLE_MAX): string {
+	let t = shorten(text, max);
+	const cut = t.endsWith("…");
+	if (cut) t = t.slice(0, -1);
+	const open = t.lastIndexOf("(");
+	if (open > max * 0.4 && t.indexOf(")", open) < 0) t = t.slice(0, open);
+	for (let before = ""; before !== t; ) {
+		before = t;
+		t = t.replace(DANGLING, "").replace(/[\s,;:(–—-]+$/, "");
+	}
+	return cut ? `${t}…` : t;
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { storedDigest } from "../../../src/core/digest/session-digest";
+import { DIGEST_VERSION, storedDigest } from "../../../src/core/digest/session-digest";
 import { renderFact } from "../../../src/core/memory/fact-file";
 import type { ResolvedFolder } from "../../../src/core/projects/project-identity";
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
@@ -158,6 +158,26 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(note!)!.endsWith("Mine.\n")).toBe(true);
 		expect(sessionNotesIn("emoji")).toHaveLength(2);
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
+	it("a session whose title changes (a digest of an older version, then a rename) keeps its note: never moved, never doubled", async () => {
+		const path = session("/r/titled", "I want to add a price formatter", "2026-05-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const note = state.sessions[path]!.notePath;
+		expect(note).toMatch(/Add a price formatter\.md$/);
+		// As an older version of the digest titled it: digested again, under the same path.
+		state.sessions[path]!.digest = { ...state.sessions[path]!.digest, version: DIGEST_VERSION - 1, title: "I want to add a price formatter" };
+		let report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(state.sessions[path]!.digest).toMatchObject({ version: DIGEST_VERSION, title: "Add a price formatter" });
+		expect(state.sessions[path]!.notePath).toBe(note);
+		transcripts.append(path, jsonl([{ type: "custom-title", customTitle: "Formatting prices", sessionId: state.sessions[path]!.digest.sessionId }]));
+		report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(state.sessions[path]!.digest.title).toBe("Formatting prices");
+		expect(state.sessions[path]!.notePath).toBe(note);
+		expect(sessionNotesIn("titled")).toEqual([note]);
+		expect(notes.files.get(note)).toContain("Formatting prices");
 	});
 
 	it("a timestamp that is not a time never reaches a path: no note outside its folder, the other sessions as ever", async () => {

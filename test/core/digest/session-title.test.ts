@@ -1,0 +1,76 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { digestSession } from "../../../src/core/digest/session-digest";
+import { titleCut } from "../../../src/core/digest/session-title";
+import { parseTranscript } from "../../fixtures/parse-transcript";
+import { assistant, jsonl, resetIds, SESSION, toolResult, toolUse, userText } from "../../fixtures/lines";
+
+const at = (minute: number) => ({ timestamp: new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString() });
+
+/** The title the digest gives a session made of these records. */
+function titleOf(records: unknown[]): string {
+	return digestSession(parseTranscript(Buffer.from(jsonl(records)), SESSION)).title;
+}
+
+function committing(subject: string, minute: number): unknown[] {
+	const id = `c${minute}`;
+	return [
+		assistant(toolUse(id, "Bash", { command: `git commit -m "${subject}"` }), { ...at(minute), messageId: `m${minute}` }),
+		toolResult(id, `[main 1a2b3c${minute}] ${subject}\n 1 file changed`, at(minute)),
+	];
+}
+
+describe("sessionTitle", () => {
+	beforeEach(() => resetIds());
+
+	it("takes the plan the session was handed before one it presented later", () => {
+		const title = titleOf([
+			userText("Implement the following plan:\n\n# Cache the weather lookups\n\n## Context\nEvery request calls the API.", at(0)),
+			assistant(toolUse("p1", "ExitPlanMode", { plan: "# Add a cache size option\n\n1. Read it from the config" }), { ...at(5), messageId: "m1" }),
+			toolResult("p1", "User has approved your plan.", at(6)),
+		]);
+		expect(title).toBe("Cache the weather lookups");
+	});
+
+	it("drops the command that carried the request, the chat around it and the folders of a long path", () => {
+		expect(titleOf([userText("<command-message>orchestrator</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>build a recipe box with Svelte</command-args>", at(0))])).toBe("Build a recipe box with Svelte");
+		expect(titleOf([userText("I want to add dark mode to the settings page", at(0))])).toBe("Add dark mode to the settings page");
+		expect(titleOf([userText("I'd like your help with splitting the invoice module", at(0))])).toBe("Splitting the invoice module");
+		expect(titleOf([userText("Summarize /home/ana/work/notes/kickoff.md for the team", at(0))])).toBe("Summarize kickoff.md for the team");
+		// A URL keeps its path.
+		expect(titleOf([userText("Port https://github.com/acme/widgets/tree/main to Deno", at(0))])).toBe("Port https://github.com/acme/widgets/tree/main to Deno");
+	});
+
+	it("tells a session whose request is only talk by its first commit, in the prompts' script", () => {
+		const question = [userText("is there an easy way to stop the nightly job from running twice?", at(0)), ...committing("fix(cron): take a lock before the nightly job", 1)];
+		expect(titleOf(question)).toBe("Take a lock before the nightly job");
+		// A commit in another script than the prompts does not title them.
+		const chinese = [userText("我們剛剛說到哪裡了？", at(0)), ...committing("Add the export button", 1)];
+		expect(titleOf(chinese)).toBe("我們剛剛說到哪裡了？");
+		// A request that says what to do keeps its words.
+		expect(titleOf([userText("Rename the billing tables", at(0)), ...committing("Rename tables", 1)])).toBe("Rename the billing tables");
+	});
+
+	it("without a commit, takes the sentence of the prompt that asks for work", () => {
+		expect(titleOf([userText("I'm on ticket OPS-12 today. Keep the release notes in the wiki.", at(0))])).toBe("Keep the release notes in the wiki");
+		// No sentence asks: the request stays as it is.
+		expect(titleOf([userText("We were looking at the flaky login test yesterday", at(0))])).toBe("We were looking at the flaky login test yesterday");
+	});
+
+	it("names what a request that only points back points at: the user's own command just before", () => {
+		const title = titleOf([
+			userText("<bash-input>npm run typecheck</bash-input>", at(0)),
+			userText("<bash-stdout>src/a.ts(3,1): error TS2322</bash-stdout><bash-stderr></bash-stderr>", at(0)),
+			userText("fix these", at(1)),
+		]);
+		expect(title).toBe("Fix these: npm run typecheck");
+	});
+});
+
+describe("titleCut", () => {
+	it("does not end on a connecting word, nor inside a parenthesis it opened", () => {
+		expect(titleCut("Which of the parsers handle nested quotes (the fast one or the strict one) well")).toBe("Which of the parsers handle nested quotes…");
+		expect(titleCut("Move the upload limits into the settings and")).toBe("Move the upload limits into the settings");
+		expect(titleCut("We should return an error, or")).toBe("We should return an error");
+		expect(titleCut("Add retries to the webhook sender")).toBe("Add retries to the webhook sender");
+	});
+});
