@@ -62,6 +62,9 @@ describe("toTag", () => {
 describe("fileSignals", () => {
 	it.each<[string, string[]]>([
 		["src/app/page.tsx", ["typescript"]],
+		["/home/ana/.config/hypr/bindings.conf", ["hyprland"]],
+		["/home/ana/dotfiles/.config/nvim/init.lua", ["lua", "neovim"]],
+		["/home/ana/.config/unknown-app/x.conf", []],
 		["lib/util.mjs", ["javascript"]],
 		["app/models.py", ["python"]],
 		["src/main.rs", ["rust"]],
@@ -144,6 +147,10 @@ describe("commandSignals", () => {
 		["npx prisma migrate dev", ["database", "node", "prisma"]],
 		["sudo timeout 30 make check", ["make"]],
 		["ls -la | grep foo", []],
+		["brew install zellij", ["homebrew"]],
+		["hyprctl reload && killall hypridle", ["hyprland"]],
+		["mix phx.server", ["elixir", "phoenix"]],
+		["mix ecto.migrate", ["database", "elixir"]],
 	])("%s → %j", (command, names) => {
 		expect(commandSignals(command)).toEqual(names);
 	});
@@ -254,6 +261,12 @@ describe("topicTags: prompt keywords in four languages", () => {
 
 	it("skips the words of the project name", () => {
 		expect(tagsFor(["Rename the shop cart.", "The shop cart is slow"], {}, buildKeywordStats([]))).toEqual(["ai/project/shop-api", "ai/cart"]);
+	});
+
+	it("skips the project's name written apart (Pay Roll for PayRoll)", () => {
+		const tags = topicTags({ project: "PayRoll", files: [], tools: [], prompts: ["The pay roll export drops the overtime column.", "Pay roll totals are off too"] }, buildKeywordStats([]), { prefix: "ai/" });
+		expect(tags).not.toContain("ai/pay-roll");
+		expect(tags[0]).toBe("ai/project/payroll");
 	});
 });
 

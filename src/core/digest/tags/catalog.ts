@@ -76,6 +76,8 @@ smtp sms payment stripe paypal llm prompt-engineering rag fine-tuning inference 
 huggingface ollama security vulnerability encryption decryption hashing sandbox sandboxing memory-leak garbage-collection gpu cuda kernel
 filesystem symlink socket tcp udp ipc terminal tui gui repl keybinding keyboard-shortcut hotkey clipboard timezone datetime
 android swiftui xcode
+hyprland waybar wayland udev fuse smb typeorm streamlit shadcn livekit webrtc solana posthog datadog sentry phoenix liveview ecto ember
+github-pages localstorage sessionstorage xterm ghostty kitty
 페이지네이션 캐시 로그인 인증 배포 마이그레이션 리팩토링 로깅 암호화 알림
 ページネーション キャッシュ ログイン 認証 デプロイ マイグレーション リファクタリング バリデーション 暗号化 通知
 分页 缓存 登录 认证 部署 迁移 重构 日志 加密 验证码

@@ -36,6 +36,11 @@ const FILE_STEMS: Record<string, readonly string[]> = {
 	tsconfig: ["typescript"], "eslint.config": ["linting"], ".eslintrc": ["linting"], ".prettierrc": ["linting"], "prettier.config": ["linting"], requirements: ["python"],
 };
 
+/** Folders under `.config/` (dotfiles) named for the program they configure. */
+const CONFIG_DIRS: Record<string, string> = {
+	hypr: "hyprland", waybar: "waybar", nvim: "neovim", zellij: "zellij", ghostty: "ghostty", alacritty: "alacritty", kitty: "kitty", wezterm: "wezterm", tmux: "tmux", i3: "i3", sway: "sway", fish: "shell", zsh: "shell",
+};
+
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "e2e", "testing"]);
 const DOC_DIRS = new Set(["docs", "doc", "documentation"]);
 const MIGRATION_DIRS = new Set(["migrations", "migration", "migrate", "alembic"]);
@@ -72,6 +77,8 @@ export function fileSignals(path: string, project = ""): string[] {
 	if (dirs.some((d) => DOC_DIRS.has(d)) && /\.(md|mdx|rst|adoc|txt)$/.test(base)) add("docs");
 	if (dirs.some((d) => MIGRATION_DIRS.has(d))) add("database");
 	if (dirs.includes("prisma")) add(["prisma", "database"]);
+	const config = dirs.indexOf(".config");
+	if (config >= 0) add(CONFIG_DIRS[dirs[config + 1] ?? ""]);
 	if (/\.ya?ml$/.test(base)) {
 		const workflows = dirs.indexOf("workflows");
 		if (workflows > 0 && dirs[workflows - 1] === ".github") add("github-actions");
@@ -92,6 +99,7 @@ const PROGRAMS: Record<string, readonly string[]> = {
 	docker: ["docker"], "docker-compose": ["docker"], podman: ["docker"], kubectl: ["kubernetes"], helm: ["kubernetes"], minikube: ["kubernetes"], kind: ["kubernetes"], k9s: ["kubernetes"],
 	terraform: ["terraform"], tofu: ["terraform"], psql: ["postgresql", "database"], pg_dump: ["postgresql", "database"], mysql: ["mysql", "database"], sqlite3: ["sqlite", "database"], "redis-cli": ["redis"], mongosh: ["mongodb", "database"],
 	migrate: ["database"], prisma: ["prisma"], make: ["make"], gh: ["git"],
+	brew: ["homebrew"], hyprctl: ["hyprland"], hypridle: ["hyprland"], hyprpaper: ["hyprland"], udevadm: ["udev"], supabase: ["supabase"], vercel: ["vercel"], streamlit: ["streamlit", "python"],
 };
 
 /** Subcommands that add a topic: `npm test`, `cargo test`, `git commit`, `prisma migrate`. */
@@ -124,6 +132,9 @@ function programSignals(words: string[], found: Set<string>): void {
 	const args = words.slice(1).filter((w) => !w.startsWith("-"));
 	for (const name of PROGRAMS[head] ?? []) found.add(name);
 	for (const name of SUBCOMMANDS[head]?.[args[0] ?? ""] ?? []) found.add(name);
+	// `mix phx.server`, `mix ecto.migrate`: Phoenix's and Ecto's tasks.
+	if (head === "mix" && /^phx\./.test(args[0] ?? "")) found.add("phoenix");
+	if (head === "mix" && /^ecto\./.test(args[0] ?? "")) found.add("database");
 	if (head === "python" && words.includes("-m")) programSignals(words.slice(words.indexOf("-m") + 1), found);
 	if (RUNNERS.has(head)) programSignals(args, found);
 	if (PACKAGE_MANAGERS.has(head)) {

@@ -8,7 +8,7 @@
  */
 import { isKnownTopic, KEYWORD_ALIASES, TECHNICAL_TERMS } from "./catalog";
 import {
-	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, ZH_STOP,
+	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhStop,
 } from "./stopwords";
 
 /** Document frequencies of prompt keywords over all sessions (the "whole corpus"), built once per sync. */
@@ -521,8 +521,8 @@ function push(tokens: Token[], token: Token): void {
 			last.text += token.text;
 			return;
 		}
-		if (token.script === "cjk" && HAN_ONE.test(token.text) && !ZH_STOP.has(token.text) && HAN_ONLY.test(last.text) && last.text.length < 4) {
-			const lastIsLoose = (last.glued === true || HAN_ONE.test(last.text)) && !ZH_STOP.has(last.text);
+		if (token.script === "cjk" && HAN_ONE.test(token.text) && !isZhStop(token.text) && HAN_ONLY.test(last.text) && last.text.length < 4) {
+			const lastIsLoose = (last.glued === true || HAN_ONE.test(last.text)) && !isZhStop(last.text);
 			if (lastIsLoose || HAN_SUFFIXES.has(token.text)) {
 				last.text += token.text;
 				last.glued = lastIsLoose;
@@ -558,6 +558,9 @@ function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
 
 function phraseOf(previous: Kept, next: Kept): string | undefined {
 	if (previous.known || next.known || previous.identifier || next.identifier || previous.script !== next.script || previous.term.includes("-") || next.term.includes("-") || previous.term === next.term) return undefined;
+	// A tool and a generic word (`zellij config`, `supabase project`): the tool is the topic, unless the two name one thing (`github pages`).
+	const tool = (isTechnicalTerm(previous.term) && EN_GENERIC.has(next.term)) || (EN_GENERIC.has(previous.term) && isTechnicalTerm(next.term));
+	if (tool && next.script !== "cjk" && !isTechnicalTerm(`${previous.term}-${next.term}`) && !KEYWORD_ALIASES.has(`${previous.term}-${next.term}`)) return undefined;
 	if (next.script === "cjk") return next.gap === "none" ? `${previous.term}${next.term}` : undefined;
 	return next.gap === "space" ? `${previous.term}-${next.term}` : undefined;
 }
@@ -570,7 +573,7 @@ interface Term {
 }
 
 /** Proper names written in camel case that are not code identifiers. */
-const CAMEL_OK = new Set(["github", "gitlab", "websocket", "oauth", "fastapi", "openai", "chatgpt", "devops", "youtube", "iphone", "ipad", "macos", "ios", "linkedin", "paypal", "wordpress", "dynamodb", "bigquery", "nestjs", "sveltekit", "powershell", "javascript", "typescript", "graphql", "postgresql", "mysql", "mongodb", "nextjs", "nodejs", "vscode", "onedrive", "sharepoint", "phpstorm", "intellij"]);
+const CAMEL_OK = new Set(["datadog", "posthog", "sendgrid", "mailchimp", "hubspot", "clickhouse", "mariadb", "couchdb", "github", "gitlab", "websocket", "oauth", "fastapi", "openai", "chatgpt", "devops", "youtube", "iphone", "ipad", "macos", "ios", "linkedin", "paypal", "wordpress", "dynamodb", "bigquery", "nestjs", "sveltekit", "powershell", "javascript", "typescript", "graphql", "postgresql", "mysql", "mongodb", "nextjs", "nodejs", "vscode", "onedrive", "sharepoint", "phpstorm", "intellij"]);
 
 /**
  * A Latin word, or the parts of a hyphenated one: kept whole when every part survives. A word
@@ -699,7 +702,7 @@ const HIRAGANA = /\p{Script=Hiragana}/u;
 
 /** A Japanese or Chinese word: hiragana (grammar, verb forms), stop words and single characters are dropped. */
 function cjkTerm(word: string): Term[] {
-	if (HIRAGANA.test(word) || JA_STOP.has(word) || ZH_STOP.has(word)) return [];
+	if (HIRAGANA.test(word) || JA_STOP.has(word) || isZhStop(word)) return [];
 	if (word.length < 2 || word.length > 12 || /^[ー々]+$/u.test(word)) return [];
 	return [{ term: word, endsPhrase: false }];
 }

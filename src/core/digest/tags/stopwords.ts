@@ -10,6 +10,7 @@ function set(words: string): ReadonlySet<string> {
 
 /** English function words plus code-chat verbs and fillers. Compared after lower-casing, before and after plural stemming. */
 export const EN_STOP = set(`
+ready weird strange connect verify split command commands callback
 a about above across actually add added adding after again against ago all almost along already also although always am among an and another any anyone anything anyway anywhere are aren't around as ask asked at available away
 back bad based be because been before being below best better between both break broke broken bug bugs but by
 call called can can't cannot case change changed changes check claude clean code come could couldn't create created current currently
@@ -50,6 +51,7 @@ herself himself themselves ourselves yourselves furthermore moreover nevertheles
  * it is never the answer to "what was this session about?".
  */
 export const EN_GENERIC = set(`
+action actions
 attribute field property parameter param argument arg variable var method element column row key name label text string list array object entry
 folder directory dir path index flag event handler helper util wrapper instance child parent block chunk piece section header footer title body
 content format style color colour size width height length count amount level depth order position offset limit page screen window button link
@@ -71,7 +73,7 @@ export const EN_SHORT_OK = set("ai ml ui ux db ci qa vm s3 ec2 k8s");
 /** Latin words that end in `s` but are not plurals. */
 export const EN_NO_STEM = set(`
 aws axis alias analysis atlas basis bonus bus canvas chaos class cors corpus css dns does focus gas gaps ios jenkins kubernetes
-lens macos minus news nexus next.js nodejs plus postgres process progress redis sass scss series species status success
+lens macos nixos chromeos freertos minus news nexus next.js nodejs plus postgres process progress redis sass scss series species status success
 thesis this was has is its us virus yes express address access less unless across various previous always
 crisis emphasis synopsis tennis genesis hypothesis diagnosis parenthesis ellipsis synthesis
 `);
@@ -123,11 +125,24 @@ export const JA_STOP = set(`
 説明 処理 適用 解決 改善 検討 整理 作業 利用 関連 ファイル コード 実行 クロード 具体 簡単 一部 一緒 状態 結果 理由 意味 自分 皆 何 誰
 `);
 
-/** Chinese words that are grammar or request vocabulary. */
+/** Chinese words that are grammar or request vocabulary, written in simplified characters (see `isZhStop`). */
 export const ZH_STOP = set(`
+还是 时间 做法 这是 那是 我的 你的 开始 讨论 分析 并且 请先 后再 先 再 一次 东西 是否 能否 目前 还差 详细 请问 想要 结合 提供 输出 一段 另外 以下 以上 这样 那样 怎样 随机 论文 刚刚 只是
 的 了 是 在 和 把 给 吗 呢 吧 啊 请 帮 帮我 我 你 您 他 她 它 我们 你们 他们 一个 这个 那个 这些 那些 一下 一些 就 也 都 还 要 会 能 可以 需要 怎么 什么 为什么 如何 现在 然后 如果 因为 所以 但是 或者 而且 已经 没有 不 有 让 被 对 从 到 为 与 及 等 并 又 很 更 最
 加上 添加 增加 修改 修复 删除 实现 使用 支持 问题 代码 文件 功能 方法 进行 处理 创建 更新 检查 看看 写 做 用 加 改 看 去 来 说 想 里 上 下 中 时候 之后 之前 以后 以前 部分 内容 一起 谢谢 感谢 麻烦 告诉 解释 出现 发现 觉得 应该 可能 必须 直接 相关 所有 其他 整个
 `);
+
+/** Traditional forms of the characters in ZH_STOP (這個 is 这个): Taiwan and Hong Kong write them so. */
+const TRADITIONAL = "這这 個个 們们 麼么 開开 時时 為为 還还 會会 對对 從从 與与 來来 說说 裡里 後后 沒没 讓让 給给 幫帮 請请 嗎吗 現现 應应 該该 須须 關关 題题 碼码 實实 處处 創创 檢检 謝谢 煩烦 訴诉 釋释 發发 覺觉 當当 刪删 復复 並并 討讨 論论 東东 詳详 問问 結结 輸输 樣样 隨随 剛刚 於于 間间";
+const SIMPLIFIED = new Map(TRADITIONAL.split(" ").map((pair): [string, string] => [pair.charAt(0), pair.charAt(1)]));
+
+/** A Chinese stop word, in simplified or traditional characters. */
+export function isZhStop(word: string): boolean {
+	if (ZH_STOP.has(word)) return true;
+	let simplified = "";
+	for (const c of word) simplified += SIMPLIFIED.get(c) ?? c;
+	return simplified !== word && ZH_STOP.has(simplified);
+}
 
 /** Han characters that attach to the word before them when segmentation split a compound (服务|器 → 服务器, 数据|库 → 数据库). */
 export const HAN_SUFFIXES = set("器 码 库 表 类 型 性 化 端 层 件 栏 框 符 量 值 键 池 图 流 源 段 率 机 集 页 面");

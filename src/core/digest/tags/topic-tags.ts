@@ -111,8 +111,11 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 		signals.set(name, signal);
 	};
 	let keywords = 0;
+	// The project's name written apart (`Fund Wise` for FundWise) is still the project.
+	const squashed = projectSlug(input.project).replace(/-/g, "");
 	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, basis.notTopics, basis.branchWords);
 	for (const { term } of ranked) {
+		if (term.includes("-") && term.replace(/-/g, "") === squashed) continue;
 		if (isKnownTopic(term)) bump(term, 1, true);
 		else if (keywords < maxKeywords) {
 			keywords++;

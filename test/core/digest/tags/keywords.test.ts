@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forEachWordSegment } from "../../../../src/core/digest/tags/keywords";
+import { forEachWordSegment, keywordsOf } from "../../../../src/core/digest/tags/keywords";
 
 function segments(text: string, locale: string): [string, boolean][] {
 	const out: [string, boolean][] = [];
@@ -37,5 +37,23 @@ describe("forEachWordSegment", () => {
 			}),
 			{ numRuns: 3000 },
 		);
+	});
+});
+
+describe("keywordsOf: names and phrases", () => {
+	it("keeps a product name written in camel case whole", () => {
+		expect(keywordsOf(["Moving my laptop to NixOS"])).toContain("nixos");
+		expect(keywordsOf(["Send the traces to DataDog"])).toEqual(["send", "trace", "datadog"]);
+	});
+
+	it("a tool and a generic word make no phrase, two words that name one thing do", () => {
+		expect(keywordsOf(["The ghostty config looks off"])).toEqual(["ghostty", "config"]);
+		expect(keywordsOf(["Publish the site on GitHub Pages"])).toContain("github-page");
+	});
+
+	it("drops Chinese stop words written in traditional characters", () => {
+		const terms = keywordsOf(["這是我的專案，我們先討論後再開始"]);
+		for (const stop of ["這是", "我的", "我們", "討論", "開始"]) expect(terms).not.toContain(stop);
+		expect(terms).toContain("專案");
 	});
 });
