@@ -338,7 +338,7 @@ import { sessionTitle } from "../../../src/core/digest/session-title";
 describe("session titles", () => {
 	it("prefer a typed prompt or a command with arguments over a bare command", () => {
 		expect(sessionTitle(parse([userText("<command-name>/clear</command-name>"), userText("Add pagination to the orders list please")]))).toBe("Add pagination to the orders list please");
-		expect(sessionTitle(parse([userText("<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>"), userText("thanks")]))).toBe("/orchestrator create TODO app");
+		expect(sessionTitle(parse([userText("<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>"), userText("thanks")]))).toBe("Create TODO app");
 		expect(sessionTitle(parse([userText("<command-name>/model</command-name>")]))).toBe("/model");
 		expect(sessionTitle(parse([]))).toBe("Untitled session");
 	});
