@@ -42,8 +42,8 @@ function handedPlan(model: SessionModel): string | undefined {
  * prompt that is not talk ("I'm working on ENT-98. Keep the notes in Linear.").
  */
 function askTitle(model: SessionModel, ask: string): string {
-	const title = titleOf(ask);
 	const first = firstTyped(model);
+	const title = withErrorName(titleOf(ask), first);
 	if (!isTalk(title) && !(first !== undefined && isTalk(first.trim()))) return title;
 	const commit = commitsOf(toolCallsOf(model, true)).find((c) => c.subject.trim() !== "" && isCjk(c.subject) === isCjk(ask));
 	if (commit) return titleOf(commit.subject.replace(CONVENTIONAL, ""));
@@ -57,6 +57,17 @@ function askTitle(model: SessionModel, ask: string): string {
 		.find((s) => s.split(/\s+/).length >= 3 && IMPERATIVE.test(titleOf(s)));
 	return sentence === undefined ? title : titleOf(sentence);
 }
+
+/** "Help me find the source of this" about a pasted `QuotaExceededError`: the title names it. */
+function withErrorName(title: string, prompt: string | undefined): string {
+	if (prompt === undefined || !/\b(?:this|these|that|it)\b/i.test(title)) return title;
+	const name = ERROR_NAME.exec(prompt)?.[1];
+	if (name === undefined || title.includes(name)) return title;
+	return `${titleCut(title.replace(/…$/, ""), TITLE_MAX - name.length - 3).replace(/…$/, "")} (${name})`;
+}
+
+/** An error's class name in pasted text: `TypeError`, `QuotaExceededError`, `NullPointerException`. */
+const ERROR_NAME = /\b([A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception))\b/;
 
 /** The user's own `!command` just before the first typed prompt: what "fix these" points at. */
 function shellBefore(model: SessionModel): string | undefined {
@@ -73,7 +84,7 @@ function shellBefore(model: SessionModel): string | undefined {
 const POINTING = /^\S+(?:\s+\S+)?\s+(?:this|these|that|those|it|them)[.!]?$/i;
 
 function firstTyped(model: SessionModel): string | undefined {
-	for (const event of model.events) if (event.kind === "prompt" && event.promptKind === "prompt" && event.text.trim() !== "") return event.text.slice(0, 400);
+	for (const event of model.events) if (event.kind === "prompt" && event.promptKind === "prompt" && event.text.trim() !== "") return event.text.slice(0, 2000);
 	return undefined;
 }
 
@@ -97,7 +108,7 @@ function isCjk(text: string): boolean {
 }
 
 /** Leading chat a title does without: "I want to", "Can you please", "Help me", "Let's". */
-const CHAT = /^(?:(?:i(?:'d| would)? like (?:your |some )?help (?:with|on)|i need (?:your |some )?help (?:with|on)|i(?:'d| would)? like to|i want to|i need to|we need to|we should|let'?s|let us|help me(?: to)?|(?:can|could|would|will) you(?: please)?|please|pls|also|so|ok(?:ay)?|hey|hi|now)(?:[\s,.!:]+|(?=\.\.)))+/i;
+const CHAT = /^(?:(?:i(?:'m| am)? (?:keep |still )?(?:getting|seeing|having)|i keep getting|i(?:'d| would)? like (?:your |some )?help (?:with|on)|i need (?:your |some )?help (?:with|on)|i(?:'d| would)? like to|i want to|i need to|we need to|we should|let'?s|let us|help me(?: to)?|(?:can|could|would|will) you(?: please)?|please|pls|also|so|ok(?:ay)?|hey|hi|now)(?:[\s,.!:]+|(?=\.\.)))+/i;
 
 /** An absolute or home path of three parts or more, not inside a URL. */
 const LONG_PATH = /(?<![\w:/.~-])(?:~|\/)(?:[\w.@+-]+\/){2,}([\w.@+-]+)/g;
@@ -118,6 +129,9 @@ function firstLine(text: string): string {
 /** Words a cut title must not end on: it would read as the start of a phrase that never comes. */
 const DANGLING = /[\s,;:(–—-]+(?:and|or|but|nor|the|a|an|to|of|with|for|in|on|at|by|from|into|that|which|who|if|when|as|is|are|was|be|so|than|then|e|ou|de|da|do|para|com|em|que|um|uma|y|o|del|con|en|por)$/i;
 
+/** More words a title cut short must not end on: the cut fell inside a clause ("…inside a folder while…"). */
+const DANGLING_CUT = /\s+(?:while|where|because|after|before|until|about|like|my|your|our|their|its|his|her|this|these|those|some|any|every|each|not|no|very|also|just|only|still|i|we|you|they|he|she|it|will|would|should|could|can|do|does|did|have|has|had)$/i;
+
 /** At most TITLE_MAX characters, cut at a sentence, clause or word boundary; no closing period. */
 export function shorten(text: string, max = TITLE_MAX): string {
 	return cutAtBoundary(text, max).replace(/(?<!\.)\.$/, "");
@@ -133,6 +147,7 @@ export function titleCut(text: string, max = TITLE_MAX): string {
 	for (let before = ""; before !== t; ) {
 		before = t;
 		t = t.replace(DANGLING, "").replace(/[\s,;:(–—-]+$/, "");
+		if (cut) t = t.replace(DANGLING_CUT, "");
 	}
 	return cut ? `${t}…` : t;
 }

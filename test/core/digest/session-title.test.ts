@@ -64,6 +64,13 @@ describe("sessionTitle", () => {
 		]);
 		expect(title).toBe("Fix these: npm run typecheck");
 	});
+
+	it("tells a symptom by itself, and names the pasted error a request points at", () => {
+		expect(titleOf([userText("I keep getting timeouts from the staging database", at(0))])).toBe("Timeouts from the staging database");
+		expect(titleOf([userText("The browser console shows:\n\n```\nStorageFullError: the bucket is over its quota\n    at save (store.js:10:3)\n```\n\nHelp me find the source of this.", at(0))])).toMatch(/^\S.{8,} \(StorageFullError\)$/);
+		// Nothing pointed at: no name added.
+		expect(titleOf([userText("Rename TypeError to a domain error in the parser", at(0))])).toBe("Rename TypeError to a domain error in the parser");
+	});
 });
 
 describe("titleCut", () => {
@@ -72,5 +79,8 @@ describe("titleCut", () => {
 		expect(titleCut("Move the upload limits into the settings and")).toBe("Move the upload limits into the settings");
 		expect(titleCut("We should return an error, or")).toBe("We should return an error");
 		expect(titleCut("Add retries to the webhook sender")).toBe("Add retries to the webhook sender");
+		// Cut short inside a clause: the clause's opening word goes too; a whole title keeps its last word.
+		expect(titleCut("Problems when a session starts inside a folder while the tool runs in auto mode")).toBe("Problems when a session starts inside a folder…");
+		expect(titleCut("Fix these")).toBe("Fix these");
 	});
 });
