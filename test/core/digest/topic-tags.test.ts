@@ -151,6 +151,10 @@ describe("commandSignals", () => {
 		["hyprctl reload && killall hypridle", ["hyprland"]],
 		["mix phx.server", ["elixir", "phoenix"]],
 		["mix ecto.migrate", ["database", "elixir"]],
+		["npm install @supabase/ssr @supabase/supabase-js", ["node", "supabase"]],
+		["pnpm add -D tailwindcss", ["node", "tailwind"]],
+		["pip install fastapi==0.110 uvicorn", ["fastapi", "python"]],
+		["npm install left-pad", ["node"]],
 	])("%s → %j", (command, names) => {
 		expect(commandSignals(command)).toEqual(names);
 	});

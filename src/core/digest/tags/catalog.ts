@@ -82,3 +82,20 @@ github-pages localstorage sessionstorage xterm ghostty kitty
 ページネーション キャッシュ ログイン 認証 デプロイ マイグレーション リファクタリング バリデーション 暗号化 通知
 分页 缓存 登录 认证 部署 迁移 重构 日志 加密 验证码
 `;
+
+let technicalNames: ReadonlySet<string> | undefined;
+
+/**
+ * The topic a package name stands for (`@supabase/ssr` → supabase, `tailwindcss` → tailwind,
+ * `react` → react), when it is a known topic or a technical term as written; else undefined.
+ */
+export function packageTopic(spec: string): string | undefined {
+	technicalNames ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== ""));
+	const scoped = /^@([^/\s]+)\//.exec(spec);
+	const bare = (scoped ? scoped[1]! : spec.replace(/(?<=.)@.*$/, "").replace(/[=<>~^!].*$/, "")).toLowerCase();
+	for (const name of [bare, bare.replace(/(?:[-.]js|-client|-sdk)$/, "")]) {
+		const alias = KEYWORD_ALIASES.get(name) ?? name;
+		if (isKnownTopic(alias) || technicalNames.has(alias)) return alias;
+	}
+	return undefined;
+}

@@ -2,6 +2,7 @@
  * Topic names read from what a session touched: file paths, shell commands and tool names.
  * Each function returns the names one item supports; the caller counts them.
  */
+import { packageTopic } from "./catalog";
 
 const EXTENSIONS: Record<string, string> = {
 	ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript",
@@ -112,6 +113,11 @@ const SUBCOMMANDS: Record<string, Record<string, readonly string[]>> = {
 };
 
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+/** `<program> <subcommand> <package>…` installs packages: `npm install @supabase/ssr`, `pip install fastapi`, `cargo add tokio`. */
+const INSTALLS: Record<string, ReadonlySet<string>> = {
+	npm: new Set(["install", "i", "add"]), pnpm: new Set(["add", "install", "i"]), yarn: new Set(["add"]), bun: new Set(["add", "install", "i"]),
+	pip: new Set(["install"]), uv: new Set(["add", "pip"]), poetry: new Set(["add"]), cargo: new Set(["add"]), gem: new Set(["install"]), go: new Set(["get"]),
+};
 const RUNNERS = new Set(["npx", "bunx", "pnpx"]);
 const WRAPPERS = new Set(["sudo", "time", "env", "exec", "nohup", "command", "timeout", "xargs"]);
 
@@ -136,6 +142,8 @@ function programSignals(words: string[], found: Set<string>): void {
 	if (head === "mix" && /^phx\./.test(args[0] ?? "")) found.add("phoenix");
 	if (head === "mix" && /^ecto\./.test(args[0] ?? "")) found.add("database");
 	if (head === "python" && words.includes("-m")) programSignals(words.slice(words.indexOf("-m") + 1), found);
+	// A package the session installed is what it works with, when the package is a known topic.
+	if (INSTALLS[head]?.has(args[0] ?? "")) for (const spec of args.slice(head === "uv" && args[0] === "pip" ? 2 : 1, 12)) add(found, packageTopic(spec));
 	if (RUNNERS.has(head)) programSignals(args, found);
 	if (PACKAGE_MANAGERS.has(head)) {
 		if (args[0] === "exec" || args[0] === "dlx" || args[0] === "x") programSignals(args.slice(1), found);
@@ -143,6 +151,10 @@ function programSignals(words: string[], found: Set<string>): void {
 		if (/^test(:|$)/.test(script)) found.add("testing");
 		if (/^lint(:|$)/.test(script)) found.add("linting");
 	}
+}
+
+function add(found: Set<string>, name: string | undefined): void {
+	if (name !== undefined) found.add(name);
 }
 
 /** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
