@@ -14,7 +14,7 @@ const TITLE_MAX = 60;
  * written into other files of the project.
  */
 export function sessionTitle(model: SessionModel, summaryFor?: string, plan?: string, firstAsk?: string): string {
-	const chosen = model.customTitle ?? handedPlan(model) ?? plan ?? model.aiTitle ?? summaryFor;
+	const chosen = slugWords(model.customTitle) ?? handedPlan(model) ?? plan ?? model.aiTitle ?? summaryFor;
 	if (chosen) return titleCut(chosen);
 	if (firstAsk) return askTitle(model, firstAsk);
 	// A command with arguments (`/orchestrator build a TODO app`) says what the session is
@@ -26,6 +26,13 @@ export function sessionTitle(model: SessionModel, summaryFor?: string, plan?: st
 		fallback ??= event.text;
 	}
 	return fallback ? titleCut(fallback) : "Untitled session";
+}
+
+/** A title written as a slug (`add-teams-keybinding`) read as words: "Add teams keybinding". */
+function slugWords(title: string | undefined): string | undefined {
+	if (title === undefined || !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(title.trim())) return title;
+	const words = title.trim().replace(/-/g, " ");
+	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The heading of an "Implement the following plan:" first prompt. */

@@ -22,6 +22,11 @@ function committing(subject: string, minute: number): unknown[] {
 describe("sessionTitle", () => {
 	beforeEach(() => resetIds());
 
+	it("reads a title written as a slug as words; any other title as it is", () => {
+		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "add-teams-keybinding", sessionId: SESSION }])).toBe("Add teams keybinding");
+		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "Keys for Teams", sessionId: SESSION }])).toBe("Keys for Teams");
+	});
+
 	it("takes the plan the session was handed before one it presented later", () => {
 		const title = titleOf([
 			userText("Implement the following plan:\n\n# Cache the weather lookups\n\n## Context\nEvery request calls the API.", at(0)),
