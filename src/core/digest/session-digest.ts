@@ -18,7 +18,7 @@ import { usageDays, type UsageDay } from "./usage-days";
 import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
 
 /** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 6;
+export const DIGEST_VERSION = 7;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
