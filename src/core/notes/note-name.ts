@@ -36,11 +36,34 @@ function stripControls(text: string): string {
 const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const MAX_NAME = 100;
+/**
+ * And at most this many UTF-8 bytes: file systems count bytes (255 on ext4, APFS and NTFS count
+ * differently: 255 bytes is the tightest), and a name gets a day before it, ` (2)`, ` context.md`
+ * or `.md` and our temporary suffix (`.<pid>-<thread>.<n>.tmp`) after it. 100 CJK characters are
+ * 300 bytes: such a project's notes could never be written.
+ */
+export const MAX_NAME_BYTES = 180;
+
+/** `name` cut to at most `max` UTF-8 bytes, at a code point's end. */
+export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
+	// A UTF-16 unit is at most 3 UTF-8 bytes (a pair, two units, is 4).
+	if (name.length * 3 <= max) return name;
+	let bytes = 0;
+	let end = 0;
+	for (const ch of name) {
+		const code = ch.codePointAt(0)!;
+		const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+		if (bytes + size > max) break;
+		bytes += size;
+		end += ch.length;
+	}
+	return name.slice(0, end);
+}
 
 /**
  * A file name (without extension) that is valid on Windows, macOS and Linux: no forbidden or
  * control characters, no reserved device names, no trailing dots or spaces, no leading dot,
- * at most 100 UTF-16 units (well under every limit once a date and `.md` are added).
+ * at most 100 UTF-16 units and `MAX_NAME_BYTES` bytes (under every limit once a date and `.md` are added).
  */
 export function safeFileName(raw: string, fallback = "Untitled"): string {
 	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
@@ -50,6 +73,7 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 		// Do not cut a surrogate pair in half.
 		if (/[\ud800-\udbff]$/.test(name)) name = name.slice(0, -1);
 	}
+	name = capBytes(name);
 	name = name.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
 	if (name === "") return fallback;
 	if (RESERVED.test(name)) return `${name}_`;

@@ -1,4 +1,4 @@
-import { baseName, safeFileName } from "../notes/note-name";
+import { baseName, capBytes, safeFileName } from "../notes/note-name";
 
 /**
  * A project is a repository: its git root (a linked worktree's is its main checkout's), else the
@@ -63,7 +63,9 @@ export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>): 
 		const parts = key.split(/[\\/]/).filter((p) => p !== "" && !/^[A-Za-z]:$/.test(p));
 		const base = safeFileName(baseName(key), "Unknown project");
 		const parent = parts.length >= 2 ? safeFileName(parts[parts.length - 2]!, "") : "";
-		const candidates = [base, ...(parent ? [`${base} (${parent})`] : [])];
+		// Base and parent together stay within a name's bytes, as each one does alone (see `MAX_NAME_BYTES`).
+		const withParent = `${base} (${parent})`;
+		const candidates = [base, ...(parent && capBytes(withParent) === withParent ? [withParent] : [])];
 		let name = candidates.find((c) => !used.has(c.toLowerCase()));
 		for (let n = 2; name === undefined; n++) if (!used.has(`${candidates[candidates.length - 1]} ${n}`.toLowerCase())) name = `${candidates[candidates.length - 1]} ${n}`;
 		used.add(name.toLowerCase());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFrontmatter, renderFrontmatter } from "../../../src/core/notes/frontmatter";
-import { baseName, safeFileName } from "../../../src/core/notes/note-name";
+import { baseName, MAX_NAME_BYTES, safeFileName } from "../../../src/core/notes/note-name";
 import { localTime } from "../../../src/core/notes/render-session-note";
 
 describe("renderFrontmatter", () => {
@@ -52,6 +52,15 @@ describe("safeFileName", () => {
 		const name = safeFileName(`${"a".repeat(99)}😀tail`);
 		expect(name.length).toBeLessThanOrEqual(100);
 		expect(name).toBe("a".repeat(99));
+	});
+
+	it("caps the UTF-8 bytes too, at a code point: 100 CJK characters (300 bytes) would be no file name at all", () => {
+		const name = safeFileName("頁".repeat(100));
+		expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(MAX_NAME_BYTES);
+		expect(name).toBe("頁".repeat(60));
+		const emoji = safeFileName(`a${"😀".repeat(60)}`);
+		expect(emoji).toBe(`a${"😀".repeat(44)}`);
+		expect(safeFileName("a".repeat(100))).toBe("a".repeat(100));
 	});
 
 	it("takes the last path segment with either separator", () => {

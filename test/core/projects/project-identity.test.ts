@@ -32,4 +32,10 @@ describe("project identity", () => {
 		});
 		expect(chooseFolders([], ["/x/con"]).get("/x/con")).toBe("con_");
 	});
+
+	it("keeps a folder with its parent's name within a name's bytes: long names are numbered instead", () => {
+		const long = "頁".repeat(55); // 165 bytes each: the two together would be 333
+		const chosen = chooseFolders([long], [`/a/${long}/${long}`]);
+		expect(chosen.get(`/a/${long}/${long}`)).toBe(`${long} 2`);
+	});
 });
