@@ -1,4 +1,6 @@
-import { appendFile, stat, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import { writeFileReplacing } from "./atomic-write";
 import { readPlainFile } from "./confined-path";
 import { join } from "node:path";
 
@@ -28,18 +30,35 @@ function formatHookLogLine(entry: HookLogEntry): string {
 	return `${entry.at}\t${entry.hook}\t${entry.status}\t${entry.detail.replace(/[\r\n\t]+/g, " ").trim()}\n`;
 }
 
+/**
+ * Opened to append only when it is a plain file of its own: not through a link (appended to
+ * whatever it points at), and without blocking (a FIFO would wait for a reader forever, and every
+ * hook and recall tool with it).
+ */
+const APPEND = constants.O_NOFOLLOW === undefined ? "a" : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /** Appends one line; never throws (a hook that cannot log still answers). */
 export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): Promise<void> {
 	const path = hookLogPath(pluginFolder);
 	try {
-		await appendFile(path, formatHookLogLine(entry), "utf8");
-		if ((await stat(path)).size > MAX_BYTES) {
+		const handle = await open(path, APPEND, 0o644);
+		let size: number;
+		try {
+			const before = await handle.stat();
+			if (!before.isFile()) return;
+			await handle.appendFile(formatHookLogLine(entry), "utf8");
+			size = (await handle.stat()).size;
+		} finally {
+			await handle.close();
+		}
+		if (size > MAX_BYTES) {
 			const text = await readPlainFile(path);
 			const half = text.indexOf("\n", text.length - MAX_BYTES / 2);
-			await writeFile(path, text.slice(half + 1), "utf8");
+			// Replaced by a rename, as every file of ours: a crash leaves the old log or the new one.
+			await writeFileReplacing(path, text.slice(half + 1));
 		}
 	} catch {
-		// Nowhere to write: the run still answers.
+		// Nowhere to write (or no plain file to write in): the run still answers.
 	}
 }
 
