@@ -5,7 +5,7 @@ import { redactionSpec, redactorFor } from "../core/ingest/redaction-policy";
 import { isWithin } from "../core/projects/project-identity";
 import { entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, type FactText } from "../core/recall/recall-text";
 import type { SessionFilter } from "../core/recall/session-search";
-import type { ProjectSettings, Settings } from "../core/settings";
+import { DEFAULT_SETTINGS, type ProjectSettings, type Settings } from "../core/settings";
 import type { AgentId } from "../core/transcript/agents";
 import { appendHookLog } from "./hook-log";
 import { projectForCwd } from "./hook-project";
@@ -19,8 +19,16 @@ import { RecallStore } from "./recall-store";
  * transcript. Each answer is logged in hooks.log (`mcp:<tool>`, its size), for `doctor`.
  */
 
-/** A request the tools cannot answer as asked (unknown project or session, bad date): the message says what to ask instead. */
-export class RecallToolError extends Error {}
+/**
+ * A request the tools cannot answer as asked (unknown project or session, bad date): the message
+ * says what to ask instead. `reason` is what hooks.log keeps: fixed words, never the arguments
+ * (the model writes them; a secret it passes as an id would stay in the log).
+ */
+export class RecallToolError extends Error {
+	constructor(message: string, readonly reason: string) {
+		super(message);
+	}
+}
 
 export interface RecallToolsOptions {
 	vault: string;
@@ -62,7 +70,7 @@ export class RecallTools {
 			const { settings } = await this.ready(undefined, false);
 			const id = args.id.trim().replace(/^`|`$/g, "");
 			const session = this.store.sessions.byId(id);
-			if (!session) throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.`);
+			if (!session) throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.`, "unknown session id");
 			const whole = args.detail === "full" ? await this.store.wholeDigest(session) : undefined;
 			const text = renderSession(session, entryOf(session, settings.tagPrefix, this.located), whole);
 			return { text: args.detail === "full" && !whole ? `${text}\n(The whole digest is not available: the session's stored model is gone; this is its summary.)\n` : text, project: session.projectKey ?? session.project };
@@ -92,9 +100,9 @@ export class RecallTools {
 		return this.answer("project_context", async () => {
 			const { settings } = await this.ready(undefined, false);
 			const [project, ...others] = this.enabledProjects(settings, args.project);
-			if (!project || others.length > 0) throw new RecallToolError(`Name one project: ${this.enabledList(settings)}.`);
+			if (!project || others.length > 0) throw new RecallToolError(`Name one project: ${this.enabledList(settings)}.`, "not one enabled project");
 			const context = await this.store.hookContext(project.path);
-			if (!context) throw new RecallToolError(`No context was prepared for ${project.path} yet: the next sync (\`ai-memory sync\`, or the plugin) prepares it.`);
+			if (!context) throw new RecallToolError(`No context was prepared for ${project.path} yet: the next sync (\`ai-memory sync\`, or the plugin) prepares it.`, "no context prepared yet");
 			return { text: renderProjectContext(project.path, context.packet, context.packetPath), project: project.path };
 		});
 	}
@@ -109,7 +117,10 @@ export class RecallTools {
 			return out;
 		} catch (error) {
 			const here = this.settings ? projectForCwd(this.settings.value.projects, this.options.cwd)?.path : undefined;
-			await this.log(tool, "error", `project=${here ?? this.options.cwd} error=${JSON.stringify(error instanceof Error ? error.message : String(error))}`);
+			// A refused request by its reason; a failure by its message, redacted (it may quote a file).
+			const message = error instanceof RecallToolError ? error.reason : error instanceof Error ? error.message : String(error);
+			const logged = error instanceof RecallToolError ? message : redactorFor(redactionSpec(this.settings?.value ?? DEFAULT_SETTINGS), undefined)(message);
+			await this.log(tool, "error", `project=${here ?? this.options.cwd} error=${JSON.stringify(logged)}`);
 			throw error;
 		}
 	}
@@ -133,7 +144,7 @@ export class RecallTools {
 		if (wanted === "" || wanted === "all" || wanted === "*") return { label: "all" };
 		const named = Object.entries(this.store.projects).filter(([, p]) => p.folder.toLowerCase() === wanted.toLowerCase()).map(([k]) => k);
 		const matched = named.length > 0 ? named : /[\\/]/.test(wanted) ? byPath(resolve(this.options.cwd, wanted)) : [];
-		if (matched.length === 0) throw new RecallToolError(`No project ${JSON.stringify(wanted)} has sessions. Known projects: ${this.knownList()}; or "all".`);
+		if (matched.length === 0) throw new RecallToolError(`No project ${JSON.stringify(wanted)} has sessions. Known projects: ${this.knownList()}; or "all".`, "unknown project");
 		return { keys: new Set(matched), label: matched.join(",") };
 	}
 
@@ -142,7 +153,7 @@ export class RecallTools {
 		const enabled = settings.projects.filter((p) => p.enabled);
 		if (project === undefined) {
 			const here = projectForCwd(enabled, this.options.cwd);
-			if (!here) throw new RecallToolError(`The folder ${this.options.cwd} is in no enabled project; name one: ${this.enabledList(settings)}.`);
+			if (!here) throw new RecallToolError(`The folder ${this.options.cwd} is in no enabled project; name one: ${this.enabledList(settings)}.`, "the folder is in no enabled project");
 			return [here];
 		}
 		const wanted = project.trim();
@@ -150,7 +161,7 @@ export class RecallTools {
 		const folders = new Map(Object.entries(this.store.projects).map(([k, p]) => [p.folder.toLowerCase(), k]));
 		const key = folders.get(wanted.toLowerCase());
 		const found = enabled.filter((p) => (key !== undefined && (isWithin(p.path, key) || isWithin(key, p.path))) || (/[\\/]/.test(wanted) && isWithin(resolve(this.options.cwd, wanted), p.path)));
-		if (found.length === 0) throw new RecallToolError(`No enabled project ${JSON.stringify(wanted)}: ${this.enabledList(settings)}.`);
+		if (found.length === 0) throw new RecallToolError(`No enabled project ${JSON.stringify(wanted)}: ${this.enabledList(settings)}.`, "unknown enabled project");
 		return found;
 	}
 
@@ -192,5 +203,5 @@ export function sinceOf(value: string, now: Date): string {
 	if (/^\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/.test(text) && !Number.isNaN(Date.parse(text.replace(" ", "T")))) {
 		return text.length === 10 ? text : new Date(Date.parse(text.replace(" ", "T"))).toISOString();
 	}
-	throw new RecallToolError(`since ${JSON.stringify(value)} is no date: give one like 2026-11-01, 2026-11-01T09:00Z, or days back like 7d (weeks: 2w).`);
+	throw new RecallToolError(`since ${JSON.stringify(value)} is no date: give one like 2026-11-01, 2026-11-01T09:00Z, or days back like 7d (weeks: 2w).`, "since is no date");
 }

@@ -151,6 +151,9 @@ describe("ai-memory mcp, through the SDK's client", () => {
 			["get_session", { id: A, detail: "everything" }, /detail/],
 			["recall_facts", { query: "x", project: "search-api" }, /No enabled project "search-api": the enabled ones are/],
 			["project_context", { project: "nowhere" }, /No enabled project "nowhere"/],
+			// What the model passes is the model's: said back to it, never kept in hooks.log (see below).
+			["get_session", { id: "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8" }, /No session has the id "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"/],
+			["search_sessions", { query: "x", project: "sk_live_abcdefghijklmnop1234" }, /No project "sk_live_abcdefghijklmnop1234"/],
 		];
 		for (const [name, args, message] of cases) {
 			const result = await client.callTool({ name, arguments: args });
@@ -165,6 +168,9 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		const { readFileSync } = await import("node:fs");
 		const log = readFileSync(hookLogPath(join(vault, ".obsidian", "plugins", "ai-conversation-memory")), "utf8");
 		expect(log).toMatch(/\tmcp:search_sessions\tok\tproject=\S+rate-api printed=\d+B/);
-		expect(log).toMatch(/\tmcp:get_session\terror\tproject=\S+rate-api error="No session has the id/);
+		expect(log).toMatch(/\tmcp:get_session\terror\tproject=\S+rate-api error="unknown session id"/);
+		expect(log).toMatch(/\tmcp:search_sessions\terror\tproject=\S+rate-api error="unknown project"/);
+		expect(log).not.toContain("ghp_A1b2");
+		expect(log).not.toContain("sk_live_");
 	});
 });
