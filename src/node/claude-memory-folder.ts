@@ -18,13 +18,25 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	 */
 	constructor(readonly path: string, private readonly root: string = path) {}
 
+	/**
+	 * Throws, rather than leave out, a fact it cannot read (a link, a FIFO, no permission) and a
+	 * folder it cannot list: a fact left out would look deleted, and the vault's copy would go.
+	 */
 	async list(): Promise<Map<string, string>> {
 		await this.confineFolder();
-		const entries = await readdir(this.path, { withFileTypes: true }).catch(() => []);
+		const entries = await readdir(this.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+			if (error.code === "ENOENT") return [];
+			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
+		});
 		const found = new Map<string, string>();
-		// Plain files only (a link is not a fact of this folder, wherever it points).
-		for (const entry of entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-			const text = await readPlainFile(join(this.path, entry.name)).catch(() => null);
+		for (const entry of entries.filter((e) => e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+			const path = join(this.path, entry.name);
+			// Plain files only: a link is not a fact of this folder, wherever it points, nor read through.
+			if (!entry.isFile()) throw new ConfinedPathError(`The memory file ${path} is ${entry.isSymbolicLink() ? "a link" : "not a plain file"}; it is neither read nor written (remove it, or make it a plain file)`);
+			const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+				if (error.code === "ENOENT") return null;
+				throw new Error(`The memory file ${path} cannot be read (${error.code ?? error.message})`);
+			});
 			if (text !== null) found.set(entry.name, text);
 		}
 		return found;

@@ -44,12 +44,18 @@ export class VaultFolder implements NoteStore {
 		return written;
 	}
 
+	/** Throws when the folder leads out of the vault or cannot be listed: an unlisted fact would look deleted. */
 	async list(folder: string): Promise<string[]> {
 		const target = this.resolve(folder);
-		const entries = await readdir(target, { withFileTypes: true }).catch(() => []);
+		await confinedFolder(this.root, target, `The folder ${folder}`);
+		const entries = await readdir(target, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+			if (error.code === "ENOENT") return [];
+			throw new Error(`The folder ${folder} cannot be listed (${error.code ?? error.message})`);
+		});
 		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));
+		// Links and FIFOs too: reading them is refused, said, not taken for no file.
 		return entries
-			.filter((e) => e.isFile())
+			.filter((e) => !e.isDirectory())
 			.map((e) => `${folder}/${e.name}`)
 			.sort();
 	}

@@ -45,7 +45,8 @@ describe("ClaudeMemoryFolder", () => {
 		await mkdir(memory, { recursive: true });
 		mkfifo(join(memory, "fact.md"));
 		const folder = new ClaudeMemoryFolder(memory, projects);
-		expect(await folder.list()).toEqual(new Map());
+		// Refused, not left out: a fact left out would look deleted, and its vault copy would go.
+		await expect(folder.list()).rejects.toThrow(/fact\.md is not a plain file/);
 		await expect(folder.write("fact.md", "x\n", null)).rejects.toThrow(/not a plain file \(a FIFO\)/);
 		await expect(folder.remove("fact.md", "x\n")).rejects.toThrow(/FIFO/);
 		expect((await readdir(memory, { withFileTypes: true }))[0]!.isFIFO()).toBe(true);
@@ -58,7 +59,7 @@ describe("ClaudeMemoryFolder", () => {
 		await writeFile(join(memory, "real.md"), "R\n");
 		await symlink("real.md", join(memory, "alias.md"));
 		const folder = new ClaudeMemoryFolder(memory, projects);
-		expect([...(await folder.list()).keys()]).toEqual(["real.md"]);
+		await expect(folder.list()).rejects.toThrow(/alias\.md is a link; it is neither read nor written/);
 		await expect(folder.write("out.md", "x\n", null)).rejects.toThrow(/outside/);
 		await expect(folder.write("alias.md", "x\n", null)).rejects.toThrow(/is a link/);
 		expect(await readFile(join(dir, "outside", "bashrc"), "utf8")).toBe("export A=1\n");

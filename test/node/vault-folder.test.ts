@@ -29,6 +29,10 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 		await symlink(outside, join(vault, "AI Conversations", "linked"));
 		await expect(store.write("AI Conversations/linked/new.md", "ours", null)).rejects.toThrow(/outside/);
 		expect(await readdir(outside)).toEqual(["secret.md"]);
+		// Nor listed: what is outside is not the vault's (an empty listing would read as facts deleted).
+		await expect(store.list("AI Conversations/linked")).rejects.toThrow(/leads to .*outside/);
+		// A link or FIFO among a folder's files is listed, to be refused when read, never left out unsaid.
+		expect(await store.list("AI Conversations/p")).toEqual(["AI Conversations/p/a.md"]);
 		// A FIFO among the notes: refused at once; the folder's other notes are read and written as ever.
 		expect(spawnSync("mkfifo", [join(vault, "AI Conversations", "p", "b.md")]).status).toBe(0);
 		await expect(store.read("AI Conversations/p/b.md")).rejects.toThrow(/FIFO/);

@@ -1,4 +1,4 @@
-import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -295,5 +295,58 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(report.errors.join("\n")).toMatch(/memory: not read, so no fact is shared with it: .*leads to .*elsewhere/);
 		expect(await readdir(outside)).toEqual([]);
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toContain("AUTO-CONTEXT:BEGIN");
+	});
+
+	const fact = (name: string) => `---\nname: ${name}\ndescription: About ${name}\ntype: project\n---\nWe do ${name}.\n`;
+	const sharing = () => settings({ projects: [{ path: projectPath, ...DEFAULT_PROJECT, memorySharing: true }] });
+
+	it("a fact in Claude Code's memory that becomes a FIFO or a link is reported, and is not taken for deleted: the vault's copy stays", async () => {
+		const memory = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
+		await writeFile(join(memory, "tabs.md"), fact("tabs"));
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect([...notes.files.keys()].filter((k) => k.startsWith("AI Memory/"))).toEqual(expect.arrayContaining(["AI Memory/shop-api/use-pnpm.md", "AI Memory/shop-api/tabs.md"]));
+		await unlink(join(memory, "use-pnpm.md"));
+		await mkfifo(join(memory, "use-pnpm.md"));
+		await unlink(join(memory, "tabs.md"));
+		await writeFile(join(root, "tabs-elsewhere.md"), fact("tabs"));
+		await symlink(join(root, "tabs-elsewhere.md"), join(memory, "tabs.md"));
+		const report = await newSync().run(sharing());
+		expect(report.errors.join("\n")).toMatch(/memory: not read, so no fact is shared with it: The memory file .*tabs\.md is a link/);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		expect(notes.files.has("AI Memory/shop-api/tabs.md")).toBe(true);
+		expect(await readFile(join(root, "tabs-elsewhere.md"), "utf8")).toBe(fact("tabs"));
+	});
+
+	it("a vault memory folder that is a link out of the vault, or holds a FIFO, is reported and not merged: Claude Code's facts stay", async () => {
+		const { VaultFolder } = await import("../../src/node/vault-folder");
+		const vault = join(root, "vault");
+		await mkdir(vault);
+		const folder = new VaultFolder(vault);
+		const memory = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
+		await writeFile(join(memory, "tabs.md"), fact("tabs"));
+		const run = () => new VaultSync(projects, join(root, "state"), new VaultFolder(vault)).run(sharing());
+		expect((await new VaultSync(projects, join(root, "state"), folder).run(sharing())).errors).toEqual([]);
+		const shared = (await readdir(memory)).sort();
+		const inVault = join(vault, "AI Memory", "shop-api");
+		expect((await readdir(inVault)).sort()).toEqual(["MEMORY.md", "tabs.md", "use-pnpm.md"]);
+		// The folder moved away, a link to an empty folder outside in its place.
+		await mkdir(join(root, "empty"));
+		await rename(inVault, join(root, "kept"));
+		await symlink(join(root, "empty"), inVault);
+		expect((await run()).errors.join("\n")).toMatch(/AI Memory\/shop-api: not read, so no fact of it is merged or shared this time: .*leads to .*empty/);
+		expect((await readdir(memory)).sort()).toEqual(shared);
+		expect(await readdir(join(root, "empty"))).toEqual([]);
+		// Back, with a FIFO for one of its facts.
+		await unlink(inVault);
+		await rename(join(root, "kept"), inVault);
+		await unlink(join(inVault, "tabs.md"));
+		await mkfifo(join(inVault, "tabs.md"));
+		expect((await run()).errors.join("\n")).toMatch(/AI Memory\/shop-api: not read, so no fact of it is merged or shared this time: .*tabs\.md is not a plain file \(a FIFO\)/);
+		expect((await readdir(memory)).sort()).toEqual(shared);
+		expect(await readFile(join(memory, "tabs.md"), "utf8")).toBe(fact("tabs"));
 	});
 });

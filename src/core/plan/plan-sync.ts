@@ -36,6 +36,8 @@ export interface ExistingTexts {
 	sameAs?: ReadonlyMap<string, string>;
 	/** Notes that could not be read (a link out of the vault, a FIFO, no permission), and why: never written. */
 	unreadableNotes?: ReadonlyMap<string, string>;
+	/** Memory folders in the vault that could not be read whole, and why, by identity: neither merged nor shared. */
+	unreadableMemory?: ReadonlyMap<string, string>;
 }
 
 export interface PlanInput {
@@ -178,7 +180,10 @@ export function planSync(input: PlanInput): SyncPlan {
 		const key = settingsKey(project, input.identities);
 		const folder = memoryPath(state, settings, key);
 		const read = existing.memory.get(key);
-		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
+		const unreadableMemory = existing.unreadableMemory?.get(key);
+		if (unreadableMemory !== undefined) plan.errors.push(unreadableMemory);
+		// Unread, it is no side of a merge (read as empty, its facts would be deleted in Claude Code's folder).
+		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
 		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path));
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);

@@ -215,12 +215,19 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	}));
 
 	const memory = new Map<string, { facts: Map<string, string>; inbox: Map<string, string> }>();
+	const unreadableMemory = new Map<string, string>();
 	const keys = new Set([...scope.live.map((s) => state.sessions[s.file.path]?.projectKey), ...enabled.map((p) => settingsKey(p, identities))]);
 	for (const key of keys) {
 		const project = key === undefined ? undefined : state.projects[key];
 		if (!key || !project) continue;
 		const folder = memoryPathOf(project, settings.memoryFolder);
-		memory.set(key, { facts: await readFolder(notes, folder), inbox: await readFolder(notes, `${folder}/${INBOX}`) });
+		// A folder that cannot be read whole (a link out of the vault, a FIFO named like a fact) is
+		// not merged this time: a fact missing from the read would look deleted, on both sides.
+		try {
+			memory.set(key, { facts: await readFolder(notes, folder), inbox: await readFolder(notes, `${folder}/${INBOX}`) });
+		} catch (error) {
+			unreadableMemory.set(key, `${folder}: not read, so no fact of it is merged or shared this time: ${error instanceof Error ? error.message : String(error)}`);
+		}
 	}
 
 	const claudeMemory = new Map<string, { path: string; files: Map<string, string> }>();
@@ -251,7 +258,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			}
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs, unreadableMemory };
 }
 
 /** The `.md` files directly in a vault folder, by name. */
