@@ -184,9 +184,10 @@ const HANDLERS: Record<HookName, Handler> = {
 		const { project, input, stateDir, settings, now } = ctx;
 		const parts: string[] = input.trigger === undefined ? [] : [`trigger=${logWord(input.trigger)}`];
 		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
-			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy")]);
+			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }, { confineStateFolder }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy"), import("./state-folder")]);
 			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
 			if (checkpoint) {
+				await confineStateFolder(stateDir);
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);
 				parts.push(`checkpoint=${isSessionId(input.session_id) ? input.session_id : "written"}`);
 			} else parts.push("checkpoint=none");

@@ -1,8 +1,8 @@
-import { readdir, rm } from "node:fs/promises";
-import { readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
+import { readdir, rm, stat } from "node:fs/promises";
+import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { processAlive, writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
@@ -367,6 +367,19 @@ function packIndexOf(raw: unknown): Map<string, PackedAt> {
 const STATE_FILE = "sync-state.json";
 const SESSIONS_DIR = "sessions";
 const CATALOG_DIR = "catalog";
+/** The state's folders: each written in, so none may be a link that leads out of the plugin's folder. */
+const STATE_FOLDERS = ["", SESSIONS_DIR, CATALOG_DIR, "models", "hooks", "checkpoints"];
+
+/**
+ * Checks, before a sync or a hook writes, that the state folder and each of its folders stay inside
+ * the plugin's folder once links are followed (a `state` link to `~` would have the state, the lock
+ * and stale-file clean-ups there). The plugin's folder itself may be a link (a developer's checkout).
+ */
+export async function confineStateFolder(stateDir: string): Promise<void> {
+	const plugin = dirname(stateDir);
+	if (!(await stat(plugin).then(() => true, () => false))) return;
+	for (const folder of STATE_FOLDERS) await confinedFolder(plugin, join(stateDir, folder), `The state folder ${join(stateDir, folder)}`);
+}
 
 /** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */
 async function readJsonOnly(path: string): Promise<unknown> {

@@ -13,7 +13,7 @@ import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import { resolveProjectFolder } from "./project-resolver";
 import type { FoldWorkerPool } from "./fold-worker-pool";
-import { StateFolder } from "./state-folder";
+import { confineStateFolder, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
@@ -67,6 +67,7 @@ export class VaultSync {
 	 * two writers never run at once. Throws `SyncLockBusyError` (who holds it) after `waitMs`.
 	 */
 	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
+		await confineStateFolder(this.stateDir);
 		if (!this.options.lock) return this.runUnlocked(settings, options);
 		await mkdir(this.stateDir, { recursive: true });
 		const lock = await acquireSyncLock(syncLockPath(this.stateDir), this.options.lock);

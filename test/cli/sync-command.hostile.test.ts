@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,5 +44,38 @@ describe("ai-memory sync on hostile names", () => {
 		const notes = readdirSync(join(root, "vault", "AI Conversations", folder!));
 		expect(notes.some((n) => n.startsWith("2026-11-20 Add pagination"))).toBe(true);
 		expect(notes).toContain(`${folder}.md`);
+	});
+
+	it("refuses a state folder, or a folder of it, that is a link out of the plugin's folder; the plugin's folder itself may be a link", () => {
+		const root = join(dir, "state-link");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		session(root, project);
+		const plugin = join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory");
+		mkdirSync(plugin, { recursive: true });
+		const outside = join(root, "home");
+		mkdirSync(outside);
+		const sync = () => spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude")], { encoding: "utf8" });
+		symlinkSync(outside, join(plugin, "state"));
+		let r = sync();
+		expect(r.status).toBe(1);
+		expect(r.stderr).toMatch(/The state folder .*state: its folder leads to .*home, outside .*ai-conversation-memory; nothing was read or written/);
+		expect(readdirSync(outside)).toEqual([]);
+		rmSync(join(plugin, "state"));
+		mkdirSync(join(plugin, "state"));
+		symlinkSync(outside, join(plugin, "state", "hooks"));
+		r = sync();
+		expect(r.status).toBe(1);
+		expect(r.stderr).toMatch(/The state folder .*state\/hooks: its folder leads to .*home/);
+		expect(readdirSync(outside)).toEqual([]);
+		// A developer's checkout linked in as the plugin's folder: its state is its own.
+		rmSync(plugin, { recursive: true });
+		const checkout = join(root, "checkout");
+		mkdirSync(checkout);
+		symlinkSync(checkout, plugin);
+		r = sync();
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(readdirSync(join(checkout, "state"))).toContain("sync-state.json");
 	});
 });
