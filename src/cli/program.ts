@@ -37,9 +37,9 @@ Run \`ai-memory <command> --help\` for a command's options.`,
 program
 	.command("sync")
 	.description("Write a note per session into the vault, and the context block into enabled projects' CLAUDE.md")
-	.requiredOption("--vault <dir>", "the vault folder")
-	.option("--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
-	.option("--project <path>", "a project whose CLAUDE.md gets the context block, for this run (repeatable; `projects add` keeps one)", (value: string, all: string[] = []) => [...all, resolve(value)])
+	.requiredOption("--vault <dir>", "the vault folder", folderArg)
+	.option("--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)", folderArg)
+	.option("--project <path>", "a project whose CLAUDE.md gets the context block, for this run (repeatable; `projects add` keeps one)", (value: string, all: string[] = []) => [...all, resolve(folderArg(value))])
 	.option("--config-dir <name>", "the vault's configuration folder", ".obsidian")
 	.option("--full", "re-render every note, recreating notes you deleted")
 	.option("--dry-run", "print what the sync would move and write, and write nothing")
@@ -57,9 +57,20 @@ function waitSeconds(value: string): number {
 	return seconds;
 }
 
-const vaultOption = ["--vault <dir>", "the vault folder"] as const;
+/**
+ * A folder given on the command line: an empty one (`--vault "$VAULT"` with the variable unset)
+ * would resolve to the current folder, and a vault, a project or a Claude Code folder would be
+ * made there; refused before anything starts.
+ */
+function folderArg(value: string): string {
+	if (value.trim() === "") throw new InvalidArgumentError("give a folder (an empty value would mean the current folder)");
+	if (value.includes("\0")) throw new InvalidArgumentError("a folder's path holds no NUL character");
+	return value;
+}
+
+const vaultOption = ["--vault <dir>", "the vault folder", folderArg] as const;
 const configDirOption = ["--config-dir <name>", "the vault's configuration folder", ".obsidian"] as const;
-const claudeDirOption = ["--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)"] as const;
+const claudeDirOption = ["--claude-dir <dir>", "Claude Code's config folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)", folderArg] as const;
 
 const projects = program.command("projects").description("This device's projects: CLAUDE.md context and memory sharing (the settings tab's list)");
 projects
@@ -128,7 +139,8 @@ hooks
 const hook = program
 	.command("hook [event]")
 	.description("What the hooks that `hooks install` writes run; Claude Code starts it with the hook's JSON on stdin (always exits 0)")
-	.option(...vaultOption)
+	// Not checked here: a hook always exits 0, and says what was wrong in hooks.log or on stderr.
+	.option("--vault <dir>", "the vault folder")
 	.option(...configDirOption)
 	.option("--from <tag>", "marks the commands we install; ignored")
 	.allowUnknownOption()

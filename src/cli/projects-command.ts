@@ -28,6 +28,8 @@ export interface ProjectsOptions extends VaultOptions {
 
 export async function runProjectsAdd(path: string, options: ProjectsOptions): Promise<number> {
 	return edit(options, async (projects, settings, folder) => {
+		// An empty path would be the current folder, which is not what was meant.
+		if (path.trim() === "") return { error: "give the project's folder (an empty path would mean the current folder)" };
 		const projectPath = resolve(path);
 		if (!(await isDirectory(projectPath))) return { error: `no folder at ${projectPath}` };
 		const existing = projects.find((p) => p.path === projectPath);

@@ -78,4 +78,32 @@ describe("ai-memory sync on hostile names", () => {
 		expect(r.status).toBe(0);
 		expect(readdirSync(join(checkout, "state"))).toContain("sync-state.json");
 	});
+
+	it("refuses an empty folder on the command line (`--vault \"$VAULT\"` unset) rather than make a vault or a project of the current folder", () => {
+		const root = join(dir, "empty-flags");
+		const here = join(root, "here");
+		mkdirSync(here, { recursive: true });
+		mkdirSync(join(root, "vault"));
+		session(root, join(root, "app"));
+		const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: here, encoding: "utf8" });
+		for (const args of [
+			["sync", "--vault", ""],
+			["sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", ""],
+			["sync", "--vault", join(root, "vault"), "--claude-dir", " "],
+			["doctor", "--vault", ""],
+			["mcp", "--vault", ""],
+			["hooks", "install", "--vault", "", "--claude-dir", join(root, "claude")],
+			["projects", "add", "", "--vault", join(root, "vault")],
+		]) {
+			const r = run(...args);
+			expect(r.status, args.join(" ")).not.toBe(0);
+			expect(r.stderr, args.join(" ")).toMatch(/an empty (value|path) would mean the current folder/);
+		}
+		expect(readdirSync(here)).toEqual([]);
+		// A hook still exits 0, and says why on stderr.
+		const hook = spawnSync(process.execPath, [cli, "hook", "session-start", "--vault", ""], { cwd: here, input: "{}", encoding: "utf8" });
+		expect(hook.status).toBe(0);
+		expect(hook.stderr).toContain("no --vault given");
+		expect(readdirSync(here)).toEqual([]);
+	});
 });
