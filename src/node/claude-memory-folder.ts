@@ -1,7 +1,7 @@
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
-import { writeFileReplacing } from "./atomic-write";
+import { replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
 import { ConfinedPathError, confinedFile, confinedFolder, readPlainFile } from "./confined-path";
 
 /**
@@ -44,9 +44,9 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
 		const target = await this.fileOf(name);
-		if ((await this.current(target)) !== expected) return false;
-		await writeFileReplacing(target, text);
-		return true;
+		// The model may write the fact while we replace it: compared just before the rename, and what
+		// reaches the old file meanwhile is carried over or given back (see `replaceKeepingAppends`).
+		return replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacing(target, text), text);
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {

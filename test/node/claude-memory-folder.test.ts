@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,4 +71,23 @@ describe("ClaudeMemoryFolder", () => {
 		const folder = new ClaudeMemoryFolder(memory, projects);
 		for (const name of ["../x.md", "a/b.md", "..", "", "a\0.md"]) await expect(folder.write(name, "x", null)).rejects.toThrow(/not a plain file name/);
 	});
+});
+
+describe("ClaudeMemoryFolder and the model writing meanwhile", () => {
+	it("loses no line the model appends to a fact while hundreds of syncs rewrite it", async () => {
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		await folder.write("fact.md", "merged 0\n", null);
+		const WRITER = `const fs = require("node:fs"); const [, path, n] = process.argv; let i = 0;
+			const next = () => { if (i >= Number(n)) return; fs.appendFileSync(path, "added " + i++ + "\\n"); setImmediate(next); }; next();`;
+		const writer = spawn(process.execPath, ["-e", WRITER, join(memory, "fact.md"), "2000"], { stdio: "ignore" });
+		let running = true;
+		const done = once(writer, "exit").then(() => (running = false));
+		for (let round = 1; running || round < 300; round++) {
+			const text = (await folder.list()).get("fact.md")!;
+			await folder.write("fact.md", text.replace(/^merged \d+\n/, `merged ${round}\n`), text);
+			if (!running && round >= 300) break;
+		}
+		await done;
+		expect((await readFile(join(memory, "fact.md"), "utf8")).match(/^added \d+$/gm)).toHaveLength(2000);
+	}, 60_000);
 });
