@@ -60,10 +60,16 @@ export interface ReadFrontmatter {
 export function readFrontmatter(text: string, options: { parse?: boolean } = {}): ReadFrontmatter | undefined {
 	if (!/^\ufeff?---\r?\n/.test(text)) return undefined;
 	const split = (yaml: (source: string) => object) => matter(text, { language: "yaml", engines: { yaml } });
+	// Parsed only when closed and not huge: the YAML parser checks each key against the others (a
+	// fact the model wrote with 50,000 properties took 24 s, every sync), and an unclosed block,
+	// which is no frontmatter here, would be parsed whole first. The properties of one that is
+	// larger are none, as for invalid YAML.
+	const close = /\n---/.exec(text.slice(3, MAX_PARSED_YAML + 3));
+	const parse = options.parse !== false && close !== null;
 	let data: unknown;
 	let file: { content: string; matter: string };
 	try {
-		file = split(options.parse === false ? () => ({}) : (source) => parseYaml(source.replace(/\r$/, ""), { logLevel: "error" }) as object);
+		file = split(!parse ? () => ({}) : (source) => parseYaml(source.replace(/\r$/, ""), { logLevel: "error" }) as object);
 		data = file.matter === "" ? {} : (file as { data?: unknown }).data;
 	} catch {
 		// Not valid YAML: the split is still good, the properties are none.
@@ -77,6 +83,9 @@ export function readFrontmatter(text: string, options: { parse?: boolean } = {})
 	// gray-matter cuts at the `\n` of the closing line: a CRLF file leaves its `\r` on the last property.
 	return { yaml: file.matter.replace(/^\r?\n/, "").replace(/\r$/, ""), data: isRecord(data) ? data : {}, body };
 }
+
+/** Properties larger than this are not parsed (see `readFrontmatter`): a fact's are a few hundred bytes. */
+const MAX_PARSED_YAML = 32 * 1024;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);

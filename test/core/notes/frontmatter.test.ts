@@ -107,6 +107,15 @@ describe("readFrontmatter (gray-matter, YAML by the yaml package)", () => {
 		expect(readFrontmatter("---\na: 1\n---\nbody", { parse: false })).toEqual({ yaml: "a: 1", data: {}, body: "body" });
 	});
 
+	it("parses no huge properties (the parser checks each key against the others: 50,000 took 24 s), and still splits them", () => {
+		const yaml = Array.from({ length: 50_000 }, (_, i) => `k${i}: v`).join("\n");
+		expect(readFrontmatter(`---\nname: big\n${yaml}\n---\nbody\n`)).toEqual({ yaml: `name: big\n${yaml}`, data: {}, body: "body\n" });
+		// Just under the bound: parsed as ever.
+		const some = Array.from({ length: 2_000 }, (_, i) => `k${i}: v`).join("\n");
+		expect(Object.keys(readFrontmatter(`---\n${some}\n---\nbody\n`)!.data)).toHaveLength(2_000);
+		expect(readFrontmatter(`---\n${yaml}\nnever closed\n`)).toBeUndefined();
+	});
+
 	it("never runs JavaScript frontmatter (gray-matter's `---js` engine evaluates it)", () => {
 		const probe = globalThis as { frontmatterRan?: boolean };
 		expect(readFrontmatter("---js\n{ a: (globalThis.frontmatterRan = true) }\n---\nbody")).toBeUndefined();
