@@ -183,7 +183,10 @@ const HANDLERS: Record<HookName, Handler> = {
 	"pre-compact": async (ctx) => {
 		const { project, input, stateDir, settings, now } = ctx;
 		const parts: string[] = input.trigger === undefined ? [] : [`trigger=${logWord(input.trigger)}`];
-		if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
+		// An excluded project stores nothing, a checkpoint (its last prompt and reply) included, even when it is enabled too.
+		const excluded = project !== undefined && (isExcluded(project.path, settings.excludedProjects) || isExcluded(ctx.cwd, settings.excludedProjects));
+		if (excluded) parts.push("checkpoint=excluded");
+		else if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
 			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }, { confineStateFolder }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy"), import("./state-folder")]);
 			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
 			if (checkpoint) {

@@ -210,6 +210,19 @@ describe("session-end and pre-compact", () => {
 		expect(existsSync(file)).toBe(false);
 		expect((await new StateFolder(stateDir).loadState()).checkpoints.s1?.text).toBe(stored.text);
 	});
+
+	it("pre-compact keeps no checkpoint of an excluded project, even one that is enabled too: an excluded project stores nothing", async () => {
+		writeProjects([{ path: api, mode: "lazy" }], { excludedProjects: [api] });
+		const transcript = join(dir, "claude", "projects", "-code-api", "s2.jsonl");
+		mkdirSync(join(transcript, ".."), { recursive: true });
+		const line = (o: object) => `${JSON.stringify({ sessionId: "s2", cwd: api, timestamp: "2026-11-30T09:59:00.000Z", ...o })}\n`;
+		writeFileSync(transcript, line({ type: "user", uuid: "u1", message: { role: "user", content: "The private roadmap says launch in May" } }) + line({ type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Noted the May launch." }] } }));
+		const result = await runHook("pre-compact", options({ session_id: "s2", cwd: join(api, "src"), transcript_path: transcript, trigger: "auto" }));
+		expect(result).toEqual({ output: "", ok: true });
+		expect(existsSync(checkpointPath(stateDir, "s2"))).toBe(false);
+		expect(logLines()[0]).toContain("checkpoint=excluded");
+		expect(started).toHaveLength(0);
+	});
 });
 
 describe("fail open: no output, exit 0, one line in hooks.log", () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NOTE_MARKERS } from "../../src/core/notes/note-regions";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
+import { writeCheckpoint } from "../../src/node/checkpoints";
 import { VaultSync } from "../../src/node/vault-sync";
 import { MemoryNotes } from "../fakes/memory-notes";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
@@ -205,12 +206,17 @@ describe("VaultSync", () => {
 		const everything = async () => (await Promise.all((await readdir(join(root, "state"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => readFile(join(d.parentPath, d.name), "utf8")))).join("\n");
 		expect(await stored()).toBe(2);
 		expect(await everything()).toContain("health endpoint");
+		// A checkpoint a pre-compact hook kept of one of its sessions, merged into the state by a sync.
+		await writeCheckpoint(join(root, "state"), A, { at: "2026-11-20T10:05:00.000Z", text: "Asked: the launch checklist\nReply: wrote it" });
+		await newSync().run(settings());
+		expect(await everything()).toContain("the launch checklist");
 
 		const excluded = await newSync().run(settings({ excludedProjects: [projectPath] }));
 		expect(excluded.errors).toEqual([]);
 		expect(await stored()).toBe(0);
 		expect(await everything()).not.toContain("health endpoint");
 		expect(await everything()).not.toContain("cart total");
+		expect(await everything()).not.toContain("the launch checklist");
 		expect(notes.files.get(noteA)).toBe(before);
 		// Excluded still: read (it is new to the store again), never stored.
 		await newSync().run(settings({ excludedProjects: [projectPath] }));

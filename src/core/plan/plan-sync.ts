@@ -72,6 +72,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
 	const forget = excludedTranscripts(state, input.known ?? [], settings);
 	for (const path of forget) {
+		// Its checkpoint too (the last prompt and reply a pre-compact hook kept for the facade).
+		const sessionId = state.sessions[path]?.digest.sessionId;
+		if (sessionId !== undefined) delete state.checkpoints[sessionId];
 		delete state.sessions[path];
 		delete state.usageOnly[path];
 	}
