@@ -79,6 +79,14 @@ export function planSync(input: PlanInput): SyncPlan {
 		delete state.usageOnly[path];
 	}
 	if (forget.length > 0) plan.forget = forget;
+	// Checkpoints were redacted by a hook with the settings of then: again with today's, in the state too.
+	if (Object.keys(state.checkpoints).length > 0) {
+		const projectOf = new Map(Object.values(state.sessions).map((r) => [r.digest.sessionId, r.projectPath]));
+		for (const [id, checkpoint] of Object.entries(state.checkpoints)) {
+			const text = redactorFor(redactionSpec(settings), projectOf.get(id))(checkpoint.text);
+			if (text !== checkpoint.text) state.checkpoints[id] = { ...checkpoint, text };
+		}
+	}
 	for (const pattern of invalidRedactionPatterns(settings)) plan.errors.push(`The redaction pattern ${JSON.stringify(pattern)} is not valid RE2 (no lookaround, no backreferences) and is not applied: fix it in the settings`);
 	// A note that could not be read is not written either: what it holds is unknown.
 	for (const [path, reason] of existing.unreadableNotes ?? []) plan.errors.push(`${path}: ${reason}`);

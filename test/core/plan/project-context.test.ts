@@ -153,6 +153,16 @@ describe("lazy mode", () => {
 		expect(notes.writes).toBe(writes);
 	});
 
+	it("redacts the stored checkpoints, and so the facade's, with today's settings: a pattern added after the hook kept one applies", async () => {
+		await sync(settings({ mode: "lazy" }));
+		state.checkpoints[B] = { at: "2026-11-21T10:06:00.000Z", text: "Asked: deploy with ACME-123456\nReply: deployed" };
+		await sync(settings({ mode: "lazy" }, { redaction: { enabled: true, extraPatterns: ["ACME-[0-9]{6}"] } }));
+		const text = (await claudeMd())!;
+		expect(text).toContain("- Last checkpoint: 2026-11-21 10:06 Asked: deploy with [redacted:custom]");
+		expect(text).not.toContain("ACME-123456");
+		expect(state.checkpoints[B]?.text).toBe("Asked: deploy with [redacted:custom]\nReply: deployed");
+	});
+
 	it("switching modes replaces the block and leaves the rest of the file alone", async () => {
 		await writeFile(join(projectPath, "CLAUDE.md"), "# Rules\n\nKeep it simple.\n");
 		await sync(settings());
