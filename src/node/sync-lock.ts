@@ -1,5 +1,5 @@
 import { lstat, mkdir, open, stat, unlink, utimes } from "node:fs/promises";
-import { readPlainFile } from "./confined-path";
+import { openPlainFile, readUpTo } from "./confined-path";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
@@ -152,7 +152,7 @@ export class SyncLock {
 		this.stopHeartbeat();
 		this.ours = undefined;
 		if (!ours) return;
-		const text = await readPlainFile(this.path).catch(() => undefined);
+		const text = await readLockText(this.path).catch(() => undefined);
 		if (text === ours.text) await unlink(this.path).catch(ignoreMissing);
 	}
 
@@ -165,7 +165,7 @@ export class SyncLock {
 				return undefined;
 			}
 			if (!info.isFile()) throw new Error(`${this.path} is not a lock file (it is ${info.isDirectory() ? "a folder" : "no plain file"}): remove it, and syncs can run again`);
-			const text = await readPlainFile(this.path);
+			const text = await readLockText(this.path);
 			return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
 		} catch (error) {
 			if (codeOf(error) === "ENOENT") return undefined;
@@ -194,7 +194,7 @@ export class SyncLock {
 			return false;
 		}
 		try {
-			const text = await readPlainFile(this.path).catch(() => undefined);
+			const text = await readLockText(this.path).catch(() => undefined);
 			if (text === staleText) await unlink(this.path).catch(ignoreMissing);
 		} finally {
 			await unlink(breaker).catch(ignoreMissing);
@@ -217,7 +217,7 @@ export class SyncLock {
 	private async touch(): Promise<void> {
 		const ours = this.ours;
 		if (!ours) return;
-		const text = await readPlainFile(this.path).catch(() => undefined);
+		const text = await readLockText(this.path).catch(() => undefined);
 		if (text !== ours.text || this.ours !== ours) return;
 		const now = new Date();
 		await utimes(this.path, now, now).catch(() => undefined);
@@ -250,6 +250,19 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 		throw error;
 	}
 	return true;
+}
+
+/** Ours is a few hundred bytes: more is no lock of ours, read no further (a 3 GB file gave a raw "greater than 2 GiB" at every sync). */
+const LOCK_TEXT_MAX = 64 * 1024;
+
+/** The lock's text, its first `LOCK_TEXT_MAX` bytes at most (a FIFO refused, not waited on). */
+async function readLockText(path: string): Promise<string> {
+	const handle = await openPlainFile(path);
+	try {
+		return (await readUpTo(handle, Buffer.alloc(LOCK_TEXT_MAX))).toString("utf8");
+	} finally {
+		await handle.close();
+	}
 }
 
 function parseHolder(text: string): SyncLockHolder | undefined {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -260,6 +260,16 @@ describe("SyncLock", () => {
 		const old = new Date(Date.now() - 60_000);
 		await utimes(lockPath, old, old);
 		const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+		await lock.release();
+	});
+
+	it("a huge file in the lock's place (3 GB, sparse) is read no further than a lock's size, and broken as garbage", async () => {
+		await writeFile(lockPath, "");
+		await truncate(lockPath, 3 * 1024 ** 3);
+		const old = new Date(Date.now() - 60_000);
+		await utimes(lockPath, old, old);
+		const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+		expect(JSON.parse(await readFile(lockPath, "utf8"))).toMatchObject({ tool: "cli", pid: process.pid });
 		await lock.release();
 	});
 
