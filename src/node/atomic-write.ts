@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { appendFile, mkdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { appendFile, mkdir, readdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 
 let counter = 0;
@@ -59,8 +59,8 @@ export function writeFileReplacingSync(path: string, text: string): void {
 	}
 }
 
-/** Unique per process, thread and write: worker threads have their own counter. */
-function tempName(path: string): string {
+/** Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed writer's leftover (`isStaleTemp`). */
+export function tempName(path: string): string {
 	return `${path}.${process.pid}-${threadId}.${++counter}.tmp`;
 }
 
@@ -73,6 +73,23 @@ const TEMP = /\.(\d+)-\d+\.\d+\.tmp$/;
 export function isStaleTemp(name: string, alive: (pid: number) => boolean = processAlive): boolean {
 	const pid = TEMP.exec(name)?.[1];
 	return pid !== undefined && !alive(Number(pid));
+}
+
+/**
+ * Removes the temporary files of `path` that a killed process left beside it (`kill -9` mid-write:
+ * never renamed into place), in a folder that is not ours alone (a project's, where a leftover would
+ * show in `git status` for good). Only ours, by their name, and only those whose process is gone.
+ */
+export async function removeStaleTemps(path: string): Promise<void> {
+	const name = basename(path);
+	const names = await readdir(dirname(path)).catch(() => [] as string[]);
+	for (const other of names) if (other.startsWith(`${name}.`) && isStaleTemp(other)) await rm(join(dirname(path), other), { force: true }).catch(() => undefined);
+}
+
+/** Removes every temporary file a killed process left directly in `folder` (see `isStaleTemp`). */
+export async function removeStaleTempsIn(folder: string): Promise<void> {
+	const names = await readdir(folder).catch(() => [] as string[]);
+	for (const name of names) if (isStaleTemp(name)) await rm(join(folder, name), { force: true }).catch(() => undefined);
 }
 
 /** Whether a process with this id runs (one of another user counts: it is there). */

@@ -1,7 +1,7 @@
-import { readdir, stat, unlink } from "node:fs/promises";
+import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
-import { replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
+import { isStaleTemp, replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
 import { ConfinedPathError, confinedFile, confinedFolder, readPlainFile } from "./confined-path";
 
 /**
@@ -28,6 +28,8 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 			if (error.code === "ENOENT") return [];
 			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
 		});
+		// What a killed sync left half-written here goes (never renamed into place, it is no fact).
+		for (const entry of entries) if (entry.isFile() && isStaleTemp(entry.name)) await rm(join(this.path, entry.name), { force: true }).catch(() => undefined);
 		const found = new Map<string, string>();
 		for (const entry of entries.filter((e) => e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
 			const path = join(this.path, entry.name);

@@ -1,9 +1,8 @@
 import { isUtf8 } from "node:buffer";
-import { access, constants, stat } from "node:fs/promises";
+import { access, constants, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import type { ProjectFiles } from "../core/ports";
-import { replaceKeepingAppends } from "./atomic-write";
+import { removeStaleTemps, replaceKeepingAppends, tempName } from "./atomic-write";
 import { confinedFile, readPlainBytes } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
@@ -31,15 +30,46 @@ export class ProjectFolderFiles implements ProjectFiles {
 		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));
 		if (!writable) throw new Error(`${target} is read-only`);
 		try {
+			// What a killed sync left beside it goes (our temporary names carry the writer's pid).
+			await removeStaleTemps(target);
 			// Compared as late as possible (an edit saved since our read is never overwritten), and lines
 			// another program appends meanwhile are carried into the new file (`replaceKeepingAppends`).
-			// write-file-atomic writes a temporary file, keeps the existing file's mode and owner, renames.
-			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileAtomic(target, text, { encoding: "utf8" }), text);
+			// Written to a temporary file with the existing file's mode and owner, then renamed.
+			const keep = existing && { mode: existing.mode & 0o7777, owner: { uid: existing.uid, gid: existing.gid } };
+			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeDurably(target, text, keep), text);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);
 			throw error;
 		}
+	}
+}
+
+/**
+ * Writes the file whole, by a temporary file beside it renamed over it: the temporary file has our
+ * name (its pid tells a killed writer's leftover, which the next write removes), the existing
+ * file's mode and owner (when we may give it: root syncing a user's project), and reaches the disk
+ * before the rename (this is the user's file: a crash must leave the old text or the new).
+ */
+async function writeDurably(target: string, text: string, keep: { mode: number; owner: { uid: number; gid: number } } | undefined): Promise<void> {
+	const temp = tempName(target);
+	try {
+		const handle = await open(temp, "wx", keep?.mode ?? 0o666);
+		try {
+			await handle.writeFile(text, "utf8");
+			if (keep) {
+				// Exactly the mode (the umask took bits from it).
+				await handle.chmod(keep.mode);
+				if (process.getuid?.() === 0) await handle.chown(keep.owner.uid, keep.owner.gid);
+			}
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		await rename(temp, target);
+	} catch (error) {
+		await rm(temp, { force: true }).catch(() => undefined);
+		throw error;
 	}
 }
 

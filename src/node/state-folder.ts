@@ -3,7 +3,7 @@ import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } f
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
 import { dirname, join } from "node:path";
-import { processAlive, writeFileReplacing } from "./atomic-write";
+import { processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
@@ -375,6 +375,11 @@ const STATE_FOLDERS = ["", SESSIONS_DIR, CATALOG_DIR, "models", "hooks", "checkp
  * the plugin's folder once links are followed (a `state` link to `~` would have the state, the lock
  * and stale-file clean-ups there). The plugin's folder itself may be a link (a developer's checkout).
  */
+/** What killed runs left half-written in the state's folders goes (their temporary files are never renamed into place). */
+export async function removeStateLeftovers(stateDir: string): Promise<void> {
+	for (const folder of STATE_FOLDERS) await removeStaleTempsIn(join(stateDir, folder));
+}
+
 export async function confineStateFolder(stateDir: string): Promise<void> {
 	const plugin = dirname(stateDir);
 	if (!(await stat(plugin).then(() => true, () => false))) return;

@@ -13,7 +13,7 @@ import { claudeMemoryDir } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import { resolveProjectFolder } from "./project-resolver";
 import type { FoldWorkerPool } from "./fold-worker-pool";
-import { confineStateFolder, StateFolder } from "./state-folder";
+import { confineStateFolder, removeStateLeftovers, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
@@ -93,6 +93,7 @@ export class VaultSync {
 	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
 		this.settings = settings;
 		await this.store.removeLeftPacks();
+		await removeStateLeftovers(this.stateDir);
 		const state = await this.store.loadState();
 		const report = await runSync(await this.deps(settings, state, this.index), options);
 		await this.store.flush(state);

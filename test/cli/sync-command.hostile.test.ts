@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,4 +107,49 @@ describe("ai-memory sync on hostile names", () => {
 		expect(hook.stderr).toContain("no --vault given");
 		expect(readdirSync(here)).toEqual([]);
 	});
+
+	it("after kill -9 mid-write of CLAUDE.md, of the state and of a memory fact, the next sync leaves nothing half-written behind, and loses nothing", async () => {
+		const root = join(dir, "killed");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(join(root, "vault"));
+		session(root, project);
+		// Large enough that its write takes a while: the kill lands in it.
+		const mine = `# app\n${"a line of the user's own\n".repeat(1_200_000)}`;
+		writeFileSync(join(project, "CLAUDE.md"), mine);
+		const args = [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", project];
+		let caught = false;
+		for (let attempt = 0; attempt < 5 && !caught; attempt++) {
+			writeFileSync(join(project, "CLAUDE.md"), `${mine}attempt ${attempt}\n`);
+			const child = spawn(process.execPath, args, { stdio: "ignore" });
+			const exited = once(child, "exit");
+			for (let i = 0; i < 5000 && child.exitCode === null; i++) {
+				if (readdirSync(project).some((n) => n.startsWith("CLAUDE.md."))) {
+					child.kill("SIGKILL");
+					caught = true;
+					break;
+				}
+				await new Promise((r) => setTimeout(r, 1));
+			}
+			await exited;
+		}
+		expect(caught).toBe(true);
+		expect(readdirSync(project).filter((n) => n !== "CLAUDE.md")).toHaveLength(1);
+		// What other killed runs left in the state and in Claude Code's memory folder (a pid that is gone).
+		const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+		const state = join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state");
+		const memory = join(root, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		mkdirSync(join(state, "hooks"), { recursive: true });
+		mkdirSync(memory, { recursive: true });
+		const left = [join(state, `sync-state.json.${gone}-0.3.tmp`), join(state, "hooks", `x.json.${gone}-0.4.tmp`), join(memory, `fact.md.${gone}-0.5.tmp`)];
+		for (const path of left) writeFileSync(path, "half");
+		const r = spawnSync(process.execPath, args, { encoding: "utf8" });
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(readdirSync(project)).toEqual(["CLAUDE.md"]);
+		for (const path of left) expect(existsSync(path), path).toBe(false);
+		const text = readFileSync(join(project, "CLAUDE.md"), "utf8");
+		expect(text.startsWith(mine)).toBe(true);
+		expect(text).toContain("<!-- AUTO-CONTEXT:BEGIN -->");
+	}, 120_000);
 });
