@@ -2,7 +2,7 @@ import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
-import { ConfinedPathError, confinedFile, confinedFolder, readPlainFile } from "./confined-path";
+import { ConfinedPathError, confinedFile, confinedFolder, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /**
  * A project's Claude Code memory folder on disk. Writes are atomic (temp file and rename) and
@@ -35,9 +35,9 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 			const path = join(this.path, entry.name);
 			// Plain files only: a link is not a fact of this folder, wherever it points, nor read through.
 			if (!entry.isFile()) throw new ConfinedPathError(`The memory file ${path} is ${entry.isSymbolicLink() ? "a link" : "not a plain file"}; it is neither read nor written (remove it, or make it a plain file)`);
-			const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
-				if (error.code === "ENOENT") return null;
-				throw new Error(`The memory file ${path} cannot be read (${error.code ?? error.message})`);
+			// Not UTF-8 (saved as Latin-1): refused, as unreadable, not decoded with U+FFFD and shared so.
+			const text = await readPlainUtf8IfThere(path).catch((error: NodeJS.ErrnoException) => {
+				throw error.code === undefined ? error : new Error(`The memory file ${path} cannot be read (${error.code})`);
 			});
 			if (text !== null) found.set(entry.name, text);
 		}
@@ -48,7 +48,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		const target = await this.fileOf(name);
 		// The model may write the fact while we replace it: compared just before the rename, and what
 		// reaches the old file meanwhile is carried over or given back (see `replaceKeepingAppends`).
-		return replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacing(target, text), text);
+		return replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacing(target, text), text);
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {
@@ -66,10 +66,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 
 	/** The file's text, null when there is none; a FIFO, a folder or a link out is refused (throws), not taken for none. */
 	private async current(target: string): Promise<string | null> {
-		return readPlainFile(target).catch((error: NodeJS.ErrnoException) => {
-			if (error.code === "ENOENT") return null;
-			throw error;
-		});
+		return readPlainUtf8IfThere(target);
 	}
 
 	/** A file directly in the folder: a name that would reach elsewhere (`../x.md`, `a/b.md`) is refused, and so is a folder or file that leads out of `root`. */

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative } from "node:path";
@@ -83,6 +84,33 @@ export async function readUpTo(handle: { read(buffer: Buffer, offset: number, le
 		filled += bytesRead;
 	}
 	return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+}
+
+/**
+ * The bytes as text, refused when they are not UTF-8 (Windows PowerShell 5 writes UTF-16LE with a
+ * BOM; Latin-1 and CESU-8 are seen too): decoding would put U+FFFD in, and writing the text back
+ * would change bytes that are not ours.
+ */
+export function utf8Text(path: string, bytes: Buffer): string {
+	if (!isUtf8(bytes)) throw new Error(`${path} is not UTF-8 (${encodingGuess(bytes)}); it is left as it is (save it as UTF-8 to have it synced)`);
+	return bytes.toString("utf8");
+}
+
+function encodingGuess(bytes: Buffer): string {
+	if (bytes[0] === 0xff && bytes[1] === 0xfe) return "UTF-16LE, by its byte order mark";
+	if (bytes[0] === 0xfe && bytes[1] === 0xff) return "UTF-16BE, by its byte order mark";
+	return "perhaps Latin-1 or CESU-8";
+}
+
+/** The text of a plain file that is UTF-8 (see `utf8Text`); null when there is none (ENOENT). */
+export async function readPlainUtf8IfThere(path: string): Promise<string | null> {
+	return readPlainBytes(path).then(
+		(bytes) => utf8Text(path, bytes),
+		(error: NodeJS.ErrnoException) => {
+			if (error.code === "ENOENT") return null;
+			throw error;
+		},
+	);
 }
 
 /** The text of a plain file (see `openPlainFile`). */

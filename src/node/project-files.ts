@@ -1,9 +1,8 @@
-import { isUtf8 } from "node:buffer";
 import { access, constants, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProjectFiles } from "../core/ports";
 import { removeStaleTemps, replaceKeepingAppends, tempName } from "./atomic-write";
-import { confinedFile, readPlainBytes } from "./confined-path";
+import { confinedFile, readPlainBytes, utf8Text } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
@@ -85,15 +84,4 @@ async function readIfThere(path: string): Promise<string | null> {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
-}
-
-function utf8Text(path: string, bytes: Buffer): string {
-	if (!isUtf8(bytes)) throw new Error(`${path} is not UTF-8 (${encodingGuess(bytes)}); it is left as it is: save it as UTF-8 to get the block`);
-	return bytes.toString("utf8");
-}
-
-function encodingGuess(bytes: Buffer): string {
-	if (bytes[0] === 0xff && bytes[1] === 0xfe) return "UTF-16LE, by its byte order mark";
-	if (bytes[0] === 0xfe && bytes[1] === 0xff) return "UTF-16BE, by its byte order mark";
-	return "perhaps Latin-1 or CESU-8";
 }

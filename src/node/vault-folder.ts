@@ -2,7 +2,7 @@ import { existsSync, lstatSync, type Stats } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
-import { confinedFile, confinedFolder, readPlainFile } from "./confined-path";
+import { confinedFile, confinedFolder, readPlainBytes, readPlainFile, utf8Text } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
 
@@ -26,7 +26,9 @@ export class VaultFolder implements NoteStore {
 		// Not listed: looked for on disk all the same (another program may have made it since), with one stat.
 		if (!(await this.listing(dirname(target))).has(basename(target)) && !existsSync(target)) return null;
 		try {
-			return await readPlainFile((await this.confine(target, path)) ?? target);
+			// Not UTF-8 (a note saved as Latin-1): refused, not decoded with U+FFFD and written back so.
+			const real = (await this.confine(target, path)) ?? target;
+			return utf8Text(real, await readPlainBytes(real));
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 			throw error;
@@ -39,7 +41,7 @@ export class VaultFolder implements NoteStore {
 		// Compared just before the rename (an edit saved since our read is not overwritten), and what
 		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
 		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
-		const written = await replaceKeepingAppends(target, expected, (bytes) => bytes.toString("utf8"), () => writeFileReplacingSync(target, text), text);
+		const written = await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacingSync(target, text), text);
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}

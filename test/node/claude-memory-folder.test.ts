@@ -67,6 +67,16 @@ describe("ClaudeMemoryFolder", () => {
 		expect(await readFile(join(memory, "real.md"), "utf8")).toBe("R\n");
 	});
 
+	it("refuses a fact or index that is not UTF-8 (Latin-1), keeping its bytes: decoded, it would be shared and written back with U+FFFD", async () => {
+		await mkdir(memory, { recursive: true });
+		const latin1 = Buffer.from("# Memory index\nNotes for the caf\xe9 team\n", "latin1");
+		await writeFile(join(memory, "MEMORY.md"), latin1);
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		await expect(folder.list()).rejects.toThrow(/MEMORY\.md is not UTF-8 \(perhaps Latin-1 or CESU-8\); it is left as it is/);
+		await expect(folder.write("MEMORY.md", "x\n", "# Memory index\nNotes for the caf\ufffd team\n")).rejects.toThrow(/not UTF-8/);
+		expect((await readFile(join(memory, "MEMORY.md"))).equals(latin1)).toBe(true);
+	});
+
 	it("refuses names that would reach another folder", async () => {
 		const folder = new ClaudeMemoryFolder(memory, projects);
 		for (const name of ["../x.md", "a/b.md", "..", "", "a\0.md"]) await expect(folder.write(name, "x", null)).rejects.toThrow(/not a plain file name/);

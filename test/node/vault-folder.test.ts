@@ -38,6 +38,12 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 		await expect(store.read("AI Conversations/p/b.md")).rejects.toThrow(/FIFO/);
 		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
 		expect(await store.read("AI Conversations/p/c.md")).toBe("c");
+		// A note saved as Latin-1: refused, its bytes kept (decoded, it would be written back with U+FFFD).
+		const latin1 = Buffer.from("caf\xe9\n", "latin1");
+		await writeFile(join(vault, "AI Conversations", "p", "d.md"), latin1);
+		await expect(store.read("AI Conversations/p/d.md")).rejects.toThrow(/d\.md is not UTF-8/);
+		await expect(store.write("AI Conversations/p/d.md", "ours", "caf\ufffd\n")).rejects.toThrow(/not UTF-8/);
+		expect((await readFile(join(vault, "AI Conversations", "p", "d.md"))).equals(latin1)).toBe(true);
 	});
 });
 
