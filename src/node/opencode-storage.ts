@@ -31,6 +31,11 @@ function readText(path: string): string | undefined {
 	}
 }
 
+/** A name of one folder entry: no separator, not `.` or `..`, no control character. */
+function isPlainName(name: string): boolean {
+	return name !== "" && name !== "." && name !== ".." && !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20);
+}
+
 function names(dir: string, suffix = ".json"): string[] {
 	try {
 		return readdirSync(dir).filter((n) => n.endsWith(suffix)).sort();
@@ -61,7 +66,8 @@ export function listStorageSessions(storage: string): StorageSession[] {
 			} catch {
 				continue; // half-written by opencode: the next scan sees it whole
 			}
-			const id = typeof info.id === "string" ? info.id : name.slice(0, -".json".length);
+			// The id names folders (`message/<id>`): one that is a path (`../../..`) is not taken, the file's name is.
+			const id = typeof info.id === "string" && isPlainName(info.id) ? info.id : name.slice(0, -".json".length);
 			const messagesDir = join(storage, "message", id);
 			const messages = names(messagesDir);
 			const last = messages[messages.length - 1];

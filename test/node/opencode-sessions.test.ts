@@ -82,6 +82,25 @@ describe("OpencodeSessions", () => {
 		expect(after.filter((f) => f.path !== target.path).map((f) => f.mtimeMs)).toEqual(before.filter((f) => f.path !== target.path).map((f) => f.mtimeMs));
 	});
 
+	it("a legacy session whose id is a path (`../../..`) is known by its file's name: no folder outside the storage is read", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const target = (await sessions.scan([])).find((f) => f.kind === "session")!;
+		// Messages planted outside the storage, which the id would lead to: `storage/message/../../../outside`.
+		const outside = join(data, "..", "outside");
+		cpSync(join(data, "storage", "message", target.fileId), outside, { recursive: true });
+		for (const name of readdirSync(outside)) writeFileSync(join(outside, name), readFileSync(join(outside, name), "utf8").replace(/"role":"user"/, `"role":"user","planted":"OUTSIDE-MARK"`));
+		const project = readdirSync(join(data, "storage", "session"))[0]!;
+		const copied = JSON.parse(readFileSync(target.container!, "utf8")) as Record<string, unknown>;
+		writeFileSync(join(data, "storage", "session", project, "ses_planted.json"), JSON.stringify({ ...copied, id: "../../../outside" }));
+		const planted = (await sessions.scan([])).find((f) => f.container?.endsWith("ses_planted.json"))!;
+		expect(planted.fileId).toBe("ses_planted");
+		const lines: string[] = [];
+		await sessions.read(planted.path, (read) => lines.push(...read.map((l) => l.text)));
+		expect(lines.join("\n")).not.toContain("OUTSIDE-MARK");
+		expect(lines).toHaveLength(1);
+	});
+
 	it("lists other release channels' databases too", async () => {
 		mkdirSync(data, { recursive: true });
 		cpSync(join(FIXTURES, "1.18.33", "data", "opencode.db"), join(data, "opencode-beta.db"));
