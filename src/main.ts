@@ -34,7 +34,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private readonly renames = new RenameLog();
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
-	private started: Promise<void> | undefined;
+	/** Settings read and the catch-up sync started; false: the settings could not be read (tried again at the next command). */
+	private started: Promise<boolean> | undefined;
 	private watchers: TranscriptWatcher[] = [];
 	private unloading = false;
 
@@ -69,16 +70,31 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		void this.stopWatching();
 	}
 
-	/** Settings, then a catch-up sync in the background. */
-	private start(): Promise<void> {
+	/**
+	 * Settings, then a catch-up sync in the background. A data.json that cannot be read (not JSON, no
+	 * permission) is not missing: with the defaults, notes would go to the wrong folder and an
+	 * excluded project would be synced. Nothing runs then; the user is told, and the next command
+	 * tries again.
+	 */
+	private start(): Promise<boolean> {
 		this.started ??= (async () => {
-			const raw: unknown = await this.loadData();
+			let raw: unknown;
+			try {
+				raw = await this.loadData();
+			} catch (error) {
+				const message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
+				this.log.add("problem", message);
+				new Notice(message);
+				this.started = undefined;
+				return false;
+			}
 			const { settings, migrated } = migrateSettings(raw, hostname());
 			this.settings = settings;
 			// A version 1 file's projects become this machine's, once.
 			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
 			void this.controller.sync();
 			await this.startWatching();
+			return true;
 		})();
 		return this.started;
 	}
@@ -127,7 +143,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	async syncNow(job: Parameters<SyncController["sync"]>[0] = { manual: true }): Promise<void> {
-		await this.start();
+		if (!(await this.start())) return;
 		if (!this.vaultPath()) {
 			new Notice("This plugin needs a vault on the local file system (desktop).");
 			return;
@@ -181,7 +197,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			id: "update-sessions-dashboard",
 			name: "Update sessions dashboard",
 			callback: async () => {
-				await this.start();
+				if (!(await this.start())) return;
 				const catalog = this.sessionCatalog();
 				if (!catalog) new Notice("This plugin needs a vault on the local file system (desktop).");
 				else new Notice(await writeDashboardNote(this.app, this.settings, await catalog.rows()));
@@ -193,7 +209,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	private async withHooksPlace(action: (place: HooksPlace) => Promise<void>): Promise<void> {
-		await this.start();
+		if (!(await this.start())) return;
 		const vault = this.vaultPath();
 		if (vault === undefined) {
 			new Notice("This plugin needs a vault on the local file system (desktop).");
@@ -205,7 +221,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	/** The Sessions view in the right sidebar: the open one, or a new one. */
 	private async openSessionsView(): Promise<void> {
-		await this.start();
+		if (!(await this.start())) return;
 		const workspace = this.app.workspace;
 		let leaf = workspace.getLeavesOfType(SESSIONS_VIEW_TYPE)[0];
 		if (!leaf) {

@@ -111,6 +111,24 @@ describe("the plugin", () => {
 		expect(Notice.shown.at(-1)).toBe("Nothing to sync: no transcript changed since the last sync, nothing written.");
 	});
 
+	it("settings it cannot read are not missing: it syncs nothing, says so, and starts once they can be read", async () => {
+		const l = load();
+		const plugin = l.plugin as unknown as { loadData(): Promise<unknown> };
+		const stored = plugin.loadData.bind(plugin);
+		plugin.loadData = () => Promise.reject(new SyntaxError("Unexpected token } in JSON at position 12"));
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(0);
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: its settings \(data\.json\) cannot be read, so nothing is synced: Unexpected token/);
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(0);
+		plugin.loadData = stored;
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+	});
+
 	it("rebuilds all notes only after asking, and brings back a deleted note", async () => {
 		const l = load();
 		l.app.workspace.ready();

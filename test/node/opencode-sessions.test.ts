@@ -91,12 +91,12 @@ describe("OpencodeSessions", () => {
 		cpSync(join(data, "storage", "message", target.fileId), outside, { recursive: true });
 		for (const name of readdirSync(outside)) writeFileSync(join(outside, name), readFileSync(join(outside, name), "utf8").replace(/"role":"user"/, `"role":"user","planted":"OUTSIDE-MARK"`));
 		const project = readdirSync(join(data, "storage", "session"))[0]!;
-		const copied = JSON.parse(readFileSync(target.container!, "utf8")) as Record<string, unknown>;
+		const copied = JSON.parse(readFileSync(target.container as string, "utf8")) as Record<string, unknown>;
 		writeFileSync(join(data, "storage", "session", project, "ses_planted.json"), JSON.stringify({ ...copied, id: "../../../outside" }));
 		const planted = (await sessions.scan([])).find((f) => f.container?.endsWith("ses_planted.json"))!;
 		expect(planted.fileId).toBe("ses_planted");
 		const lines: string[] = [];
-		await sessions.read(planted.path, (read) => lines.push(...read.map((l) => l.text)));
+		await sessions.read(planted.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
 		expect(lines.join("\n")).not.toContain("OUTSIDE-MARK");
 		expect(lines).toHaveLength(1);
 	});
