@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { readPlainFile } from "../node/confined-path";
+import { ProjectFolderFiles } from "../node/project-files";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
@@ -88,12 +89,18 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }, syncCommand: string): Promise<string[]> {
 	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
 	const targetFile = join(project.path, project.target);
-	const text = await readPlainFile(targetFile).catch(() => undefined);
+	// Read as the sync reads it: a link out of the project, a FIFO or a file that is not UTF-8 is said to be one.
+	let refused: string | undefined;
+	const text = await new ProjectFolderFiles().read(project.path, project.target).then(
+		(t) => t ?? undefined,
+		(error: unknown) => void (refused = error instanceof Error ? error.message : String(error)),
+	);
 	const block = text === undefined ? undefined : blockOf(text);
 	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const sessions = Object.values(state.sessions).filter((r) => r.projectKey === key).length;
 	const when = sessions === 0 ? "no session of it is known yet: the block comes with its first session" : "the next sync adds it";
-	if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
+	if (refused !== undefined) lines.push(`  ${project.target}: ${refused}; the sync writes no block into it`);
+	else if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
 	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (${when})`);
 	else lines.push(`  ${project.target}: block present in ${targetFile}, ${count(block.length, "character")} ≈ ${count(tokens(block), "token")}`);
 

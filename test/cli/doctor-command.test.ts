@@ -1,0 +1,46 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** `ai-memory doctor` from the built CLI, on files the sync would refuse. */
+const repo = resolve(__dirname, "..", "..");
+const cli = join(repo, "dist", "cli.cjs");
+let dir: string;
+
+beforeAll(() => {
+	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
+	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	dir = mkdtempSync(join(tmpdir(), "cli-doctor-"));
+});
+afterAll(() => {
+	rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ai-memory doctor", () => {
+	it("says that a CLAUDE.md the sync refuses (a link out of the project, a FIFO, not UTF-8) is refused, not that the next sync adds the block", () => {
+		const project = join(dir, "app");
+		mkdirSync(project);
+		mkdirSync(join(dir, "vault"));
+		const run = () => spawnSync(process.execPath, [cli, "doctor", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude")], { encoding: "utf8", timeout: 20_000 });
+		expect(spawnSync(process.execPath, [cli, "projects", "add", project, "--vault", join(dir, "vault")], { encoding: "utf8" }).status).toBe(0);
+		writeFileSync(join(dir, "bashrc"), "export PATH=/usr/bin\n");
+		symlinkSync(join(dir, "bashrc"), join(project, "CLAUDE.md"));
+		let r = run();
+		expect(r.status).toBe(0);
+		expect(r.stdout).toMatch(/CLAUDE\.md: CLAUDE\.md of .*app is a link to .*bashrc, outside .*app; it is neither read nor written .*; the sync writes no block into it/);
+		rmSync(join(project, "CLAUDE.md"));
+		if (process.platform !== "win32") {
+			expect(spawnSync("mkfifo", [join(project, "CLAUDE.md")]).status).toBe(0);
+			r = run();
+			expect(r.status).toBe(0);
+			expect(r.stdout).toMatch(/CLAUDE\.md: .* is not a plain file \(a FIFO\)/);
+			rmSync(join(project, "CLAUDE.md"));
+		}
+		writeFileSync(join(project, "CLAUDE.md"), Buffer.from("caf\xe9\n", "latin1"));
+		r = run();
+		expect(r.stdout).toMatch(/CLAUDE\.md: .*CLAUDE\.md is not UTF-8 \(perhaps Latin-1 or CESU-8\)/);
+		expect(r.stdout).not.toContain("the next sync adds it");
+	});
+});
