@@ -146,13 +146,22 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 		taken.add(candidate.toLowerCase());
 		return candidate;
 	};
+	// Claude Code's folder may hold names that differ only in case (`Style.md` beside `style.md`, on
+	// Linux): each is a fact of its own, paired by its exact name, and a new name never takes one of
+	// theirs without case (on macOS and Windows it would be the same file).
+	const claudeExact = new Set(pairs.map((p) => p.claude));
+	const theirsLower = [...theirs.keys()].map((n) => n.toLowerCase());
 	for (const name of [...vault.keys()].sort()) {
 		if (vaultTaken.has(name.toLowerCase())) continue;
 		vaultTaken.add(name.toLowerCase());
-		pairs.push({ vault: name, claude: free(claudeTaken, name), base: null });
+		const claude = theirs.has(name) && !claudeExact.has(name) ? name : free(new Set([...claudeTaken, ...theirsLower]), name);
+		claudeTaken.add(claude.toLowerCase());
+		claudeExact.add(claude);
+		pairs.push({ vault: name, claude, base: null });
 	}
 	for (const [name, text] of [...theirs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-		if (claudeTaken.has(name.toLowerCase())) continue;
+		if (claudeExact.has(name)) continue;
+		claudeExact.add(name);
 		claudeTaken.add(name.toLowerCase());
 		const preferred = `${factSlug(readFact(name, text).name)}.md`;
 		pairs.push({ vault: free(vaultTaken, vault.has(preferred) ? name : preferred), claude: name, base: null });

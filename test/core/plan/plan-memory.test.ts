@@ -91,6 +91,26 @@ describe("facts shared with Claude Code", () => {
 		expect(claude.files.get("MEMORY.md")).toBe("# Memory\n\n<!-- AI-MEMORY:BEGIN -->\n- [Use pnpm](use-pnpm.md) — Install with pnpm, never npm\n<!-- AI-MEMORY:END -->\n");
 	});
 
+	it("shares two Claude Code facts whose names differ only in case (Linux has both) as two: the second was never shared, and never said", async () => {
+		claude.files.set("style.md", fact("style", "Tabs"));
+		expect((await run()).errors).toEqual([]);
+		claude.files.set("Style.md", fact("style", "Spaces"));
+		const r = await run();
+		expect(r.errors).toEqual([]);
+		const inVault = [...notes.files.entries()].filter(([p]) => p.startsWith(`${folder}/`) && !p.endsWith("MEMORY.md"));
+		expect(inVault.map(([, t]) => /description: (\w+)/.exec(t)?.[1]).sort()).toEqual(["Spaces", "Tabs"]);
+		expect([...claude.files.keys()].filter((n) => n.toLowerCase() === "style.md").sort()).toEqual(["Style.md", "style.md"]);
+	});
+
+	it("gives a new vault fact no name in Claude Code's folder that one of its files has without case (on macOS it would be that file)", async () => {
+		claude.files.set("Deploy.md", fact("deploy", "Theirs"));
+		notes.files.set(`${folder}/deploy.md`, fact("deploy", "Ours"));
+		expect((await run()).errors).toEqual([]);
+		expect(claude.files.get("Deploy.md")).toBe(fact("deploy", "Theirs"));
+		expect(claude.files.has("deploy.md")).toBe(false);
+		expect(claude.files.get("deploy 2.md")).toContain("description: Ours");
+	});
+
 	it("writes nothing when nothing changed", async () => {
 		claude.files.set("a.md", fact("a", "Fact a"));
 		notes.files.set(`${folder}/b.md`, fact("b", "Fact b"));
