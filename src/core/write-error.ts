@@ -12,6 +12,7 @@ const REASONS: Record<string, string> = {
 	ENAMETOOLONG: "the name is too long for the file system (ENAMETOOLONG)",
 	EMFILE: "too many files are open (EMFILE)",
 	EIO: "the disk reported an I/O error (EIO)",
+	EFBIG: "the file is larger than this system lets a file be (EFBIG: a file size limit, `ulimit -f`)",
 };
 
 /** The reason for a failed file operation, by its error code; other errors as their message. */

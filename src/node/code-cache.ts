@@ -96,14 +96,19 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 }
 
 function writeCache(dir: string, bundle: string, name: string, data: Buffer): void {
+	const temp = join(dir, `.${name}.${process.pid}.tmp`);
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		const temp = join(dir, `.${name}.${process.pid}.tmp`);
 		writeFileSync(temp, data, { mode: 0o600 });
 		renameSync(temp, join(dir, name));
 		// Caches of other builds are of no more use.
 		for (const other of readdirSync(dir)) if (other.startsWith(`${bundle}-`) && /^[a-z]+-[0-9a-f]+\.v8-cache$/.test(other) && other !== name) rmSync(join(dir, other), { force: true });
 	} catch {
-		// A folder we may not write to: the next run compiles again.
+		// A folder we may not write to, or a full disk: the next run compiles again; no half-written cache stays.
+		try {
+			rmSync(temp, { force: true });
+		} catch {
+			// Not even that: it is a hidden file in our cache folder, replaced at the next write.
+		}
 	}
 }

@@ -152,4 +152,26 @@ describe("ai-memory sync on hostile names", () => {
 		expect(text.startsWith(mine)).toBe(true);
 		expect(text).toContain("<!-- AUTO-CONTEXT:BEGIN -->");
 	}, 120_000);
+
+	it.skipIf(process.platform === "win32")("under a file size limit (ulimit -f) stops with a sentence, leaves no temporary file (the code cache's neither), and the next sync finishes", () => {
+		const root = join(dir, "ulimit");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(join(root, "vault"));
+		mkdirSync(join(root, "home"));
+		for (let i = 0; i < 12; i++) session(root, project, `11111111-2222-4333-8444-${String(i).padStart(12, "0")}`);
+		const args = ["sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", project].map((a) => `'${a}'`).join(" ");
+		const env = { ...process.env, HOME: join(root, "home"), XDG_CACHE_HOME: join(root, "home", ".cache") };
+		// 16 KiB a file at most: the stored models and the state are larger.
+		const limited = spawnSync("sh", ["-c", `ulimit -f 32 && exec '${process.execPath}' '${cli}' ${args}`], { encoding: "utf8", env });
+		expect(limited.status, limited.stderr).toBe(1);
+		expect(limited.stderr).toMatch(/^ai-memory: .*the file is larger than this system lets a file be \(EFBIG: a file size limit/);
+		expect(limited.stderr).not.toMatch(/\n\s+at /);
+		const temporaries = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".tmp"));
+		expect(temporaries).toEqual([]);
+		const r = spawnSync(process.execPath, [cli, ...["sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", project]], { encoding: "utf8", env });
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(readdirSync(join(root, "vault", "AI Conversations", "app")).filter((n) => n.startsWith("2026-11-20"))).toHaveLength(12);
+	});
 });

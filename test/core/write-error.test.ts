@@ -12,5 +12,7 @@ describe("describeWriteError", () => {
 		expect(isFileSystemError(other)).toBe(false);
 		expect(isFileSystemError(Object.assign(new Error("x"), { code: 28 }))).toBe(false);
 		expect(describeWriteError("plain")).toBe("plain");
+		// A file size limit (`ulimit -f`) is one too, not a raw "EFBIG: file too large, write".
+		expect(describeWriteError(Object.assign(new Error("EFBIG: file too large, write"), { code: "EFBIG" }))).toMatch(/^the file is larger than this system lets a file be \(EFBIG/);
 	});
 });
