@@ -18,6 +18,12 @@ export interface HookCommandOptions {
 
 /** Longest wait for stdin: Claude Code writes the input at once; a terminal would never close it. */
 const STDIN_TIMEOUT_MS = 3000;
+/**
+ * Most of stdin read: the input is a few fields and the prompt; 200 MB of it (a huge paste) made
+ * the hook die out of memory, exit 134 instead of 0. Past this, what was read is no JSON, and the
+ * run fails open like any other input that is not.
+ */
+const STDIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export async function runHookCommand(name: string, options: HookCommandOptions): Promise<number> {
 	const stdin = await readStdin(STDIN_TIMEOUT_MS).catch(() => "");
@@ -43,7 +49,12 @@ function readStdin(timeoutMs: number): Promise<string> {
 			resolve(Buffer.concat(chunks).toString("utf8"));
 		};
 		const timer = setTimeout(finish, timeoutMs);
-		process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+		let bytes = 0;
+		process.stdin.on("data", (chunk: Buffer) => {
+			chunks.push(chunk);
+			bytes += chunk.length;
+			if (bytes > STDIN_MAX_BYTES) finish();
+		});
 		process.stdin.once("end", finish);
 		process.stdin.once("error", finish);
 	});

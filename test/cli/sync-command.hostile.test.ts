@@ -174,4 +174,15 @@ describe("ai-memory sync on hostile names", () => {
 		expect(r.status).toBe(0);
 		expect(readdirSync(join(root, "vault", "AI Conversations", "app")).filter((n) => n.startsWith("2026-11-20"))).toHaveLength(12);
 	});
+
+	it("a hook given a huge input (a 40 MB paste; 200 MB made it die out of memory, exit 134) reads no more than 16 MiB of it, and exits 0", () => {
+		const root = join(dir, "huge-hook-input");
+		mkdirSync(join(root, "vault"), { recursive: true });
+		const input = JSON.stringify({ cwd: root, session_id: "s1", prompt: "x".repeat(40_000_000) });
+		const r = spawnSync(process.execPath, [join(repo, "dist", "hook.cjs"), "hook", "user-prompt-submit", "--vault", join(root, "vault")], { input, encoding: "utf8", maxBuffer: 1024 * 1024 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toBe("");
+		const log = readFileSync(join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory", "hooks.log"), "utf8");
+		expect(log).toMatch(/\tuser-prompt-submit\terror\tthe hook input on stdin is not JSON \(\d+ characters\)\n$/);
+	}, 60_000);
 });
