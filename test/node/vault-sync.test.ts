@@ -104,7 +104,8 @@ describe("VaultSync", () => {
 		const path = noteOf("Add a health endpoint");
 		const mine = "\n## My notes\n\nCheck the **load balancer** too.  \n\n";
 		const original = notes.files.get(path)!;
-		notes.files.set(path, original.replace("tags:\n", "rating: 5\ntags:\n  - to-review\n") + mine);
+		// Obsidian's Properties view adds an alias after the title's.
+		notes.files.set(path, original.replace("tags:\n", "rating: 5\ntags:\n  - to-review\n").replace(/(aliases:\n {2}- .*\n)/, "$1  - Health check\n") + mine);
 		await appendFile(transcript(A), jsonl([userText("Also add a readiness check", { sessionId: A, cwd: projectPath, timestamp: "2026-11-20T10:05:00.000Z" })]));
 		const r = await newSync().run(settings());
 		expect(r.notesWritten).toContain(path);
@@ -113,6 +114,7 @@ describe("VaultSync", () => {
 		expect(updated.endsWith(`${NOTE_MARKERS.end}\n${mine}`)).toBe(true);
 		expect(updated).toMatch(/\nrating: 5\n---\n/);
 		expect(updated).toMatch(/tags:\n {2}- ai\/project\/shop-api\n(?: {2}- ai\/.*\n)* {2}- to-review\n/);
+		expect(updated).toMatch(/aliases:\n {2}- Add a health endpoint\n {2}- Health check\n/);
 		expect(updated).toMatch(/^---\nsession_id: aaaaaaaa/);
 	});
 

@@ -31,17 +31,30 @@ export function mergeNote(existing: string | null, frontmatter: string, body: st
  * ones a person added by hand when the generated ones are replaced.
  */
 export function tagsInNote(text: string | null): string[] {
+	return listInNote(text, "tags").map((t) => t.replace(/^#/, "")).filter((t) => t !== "");
+}
+
+/**
+ * The aliases a person added to a session note: all but the first, which is the title we write
+ * (Obsidian's Properties view adds new ones after it). They stay when the note is updated.
+ */
+export function ownAliasesInNote(text: string | null): string[] {
+	return listInNote(text, "aliases").slice(1).filter((a) => a !== "");
+}
+
+/** A list property's values (block list, inline list, or a single value), unquoted. */
+function listInNote(text: string | null, key: string): string[] {
 	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
 	if (!split) return [];
 	const lines = split.yaml.split(/\r?\n/);
-	const at = lines.findIndex((l) => /^tags:/.test(l));
+	const at = lines.findIndex((l) => l.startsWith(`${key}:`));
 	if (at < 0) return [];
-	const inline = lines[at]!.slice("tags:".length).trim();
+	const inline = lines[at]!.slice(key.length + 1).trim();
 	const values: string[] = [];
 	if (inline.startsWith("[")) values.push(...inline.replace(/^\[|\]$/g, "").split(","));
 	else if (inline !== "") values.push(inline);
 	else for (let i = at + 1; i < lines.length && /^\s+-\s*/.test(lines[i]!); i++) values.push(lines[i]!.replace(/^\s+-\s*/, ""));
-	return values.map(unquote).map((t) => t.replace(/^#/, "")).filter((t) => t !== "");
+	return values.map(unquote);
 }
 
 function unquote(value: string): string {

@@ -24,6 +24,8 @@ export interface SessionNoteInput {
 	/** Folder name of the project in the vault. */
 	project: string;
 	tags: readonly string[];
+	/** Aliases a person added to the note, after the title (which is always the first). */
+	aliases?: readonly string[];
 	detail: DetailLevel;
 	index: NoteLink;
 	previous?: NoteLink;
@@ -63,7 +65,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 		["cost_usd", digest.tokens.costUsd],
 		["tags", input.tags],
 		["source", input.session.file.path],
-		["aliases", [digest.title]],
+		["aliases", [digest.title, ...(input.aliases ?? []).filter((a) => a !== digest.title)]],
 	]);
 	const nav = [`Project: ${wikiLink(input.index.path, input.index.title)}`];
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);

@@ -1,7 +1,7 @@
 import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
-import { mergeNote, tagsInNote } from "../notes/note-regions";
+import { mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, type ProjectSettings, type Settings } from "../settings";
@@ -151,6 +151,8 @@ export function planSync(input: PlanInput): SyncPlan {
 		const current = before(record.notePath);
 		// Tags a person added to the note, outside our prefix, stay.
 		const ownTags = tagsInNote(current).filter((t) => !t.startsWith(settings.tagPrefix) && !record.tags.includes(t));
+		// And aliases (after the title, ours).
+		const ownAliases = ownAliasesInNote(current);
 		const conversation = session.subagents.length === 0 ? input.conversations?.get(path) : undefined;
 		plan.writes.push({
 			kind: "session-note",
@@ -163,6 +165,7 @@ export function planSync(input: PlanInput): SyncPlan {
 					digest,
 					project: record.project,
 					tags: [...record.tags, ...new Set(ownTags)],
+					aliases: [...new Set(ownAliases)],
 					detail: settings.detail,
 					index: { path: indexPath(state, settings, record.projectKey!), title: record.project },
 					previous: link(list[at - 1]),
