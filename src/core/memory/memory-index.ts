@@ -41,11 +41,27 @@ export function updateMemoryIndex(existing: string | null, facts: readonly FactI
 
 /** `- [Title](file.md) — description`, the title from the fact's name, the whole line short. */
 export function indexLine(fact: FactInfo): string {
-	const title = humanize(fact.name);
+	const title = oneLine(humanize(fact.name));
 	const link = `- [${title.replace(/[[\]]/g, "")}](${encodeLink(fact.file)})`;
 	const room = LINE_MAX_CHARS - link.length - 3;
-	const hook = fact.description.length > room ? `${fact.description.slice(0, Math.max(0, room - 1)).trimEnd()}…` : fact.description;
+	const description = oneLine(fact.description);
+	const hook = description.length > room ? `${description.slice(0, Math.max(0, room - 1)).trimEnd()}…` : description;
 	return hook ? `${link} — ${hook}` : link;
+}
+
+/**
+ * The model writes facts: a description with line breaks and our markers in it would add lines of
+ * its own to the index (Claude Code reads MEMORY.md at every session start) and close the block
+ * early, so that no later sync could update it. One line, and no comment can open or close in it.
+ */
+function oneLine(text: string): string {
+	return [...text]
+		.map((c) => (c.charCodeAt(0) < 0x20 || c === "\u007f" ? " " : c))
+		.join("")
+		.replace(/\s+/g, " ")
+		.trim()
+		.replace(/<!--/g, "&lt;!--")
+		.replace(/-->/g, "--&gt;");
 }
 
 function humanize(name: string): string {
