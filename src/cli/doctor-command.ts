@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { readPlainFile } from "../node/confined-path";
 import { ProjectFolderFiles } from "../node/project-files";
+import { printable } from "../core/text/printable";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
@@ -82,7 +83,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	for (const project of enabled) out.push("", ...(await describeProject(project, settings, state, where.vault, stateDir, claudeDir, claudeSettings, { log, instructionsHook }, syncCommand)));
 	const off = settings.projects.filter((p) => !p.enabled);
 	if (off.length > 0) out.push("", `Turned off: ${off.map((p) => p.path).join(", ")}`);
-	process.stdout.write(`${out.join("\n")}\n`);
+	// Titles and facades come from prompts: no terminal escape of theirs reaches the user's terminal.
+	process.stdout.write(`${printable(out.join("\n"))}\n`);
 	return 0;
 }
 

@@ -3,6 +3,7 @@ import { renderContextPacket, renderFacade, type PacketFact } from "../context/l
 import { DIGEST_VERSION } from "../digest/session-digest";
 import type { ProjectSettings, Settings } from "../settings";
 import type { SyncState } from "../sync/sync-state";
+import { printable } from "../text/printable";
 import { packetPathOf } from "./project-paths";
 
 /** What goes into one enabled project's CLAUDE.md, and in lazy mode the packet note beside it. */
@@ -36,10 +37,12 @@ export function projectContext(state: SyncState, key: string, project: ProjectSe
 	const record = state.projects[key];
 	const name = record?.folder ?? key;
 	const path = packetPathOf(record ?? { folder: name }, settings.notesFolder);
-	const note = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
+	const rendered = renderContextPacket(name, project.path, entries, facts, Math.max(project.sessions, 10));
+	// What prompts and replies put in them, terminal escapes aside (see `printable`).
+	const note = { frontmatter: rendered.frontmatter, body: printable(rendered.body) };
 	const packet = { path, note };
 	const sessions = entries.length;
-	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path), sessions };
+	if (project.mode === "eager") return { block: printable(renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN })), packet, packetLocation: located(path), sessions };
 	const latest = recentEntries(entries, 1)[0];
-	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path), sessions };
+	return { block: printable(renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined)), packet, packetLocation: located(path), sessions };
 }

@@ -163,6 +163,19 @@ describe("lazy mode", () => {
 		expect(state.checkpoints[B]?.text).toBe("Asked: deploy with [redacted:custom]\nReply: deployed");
 	});
 
+	it("puts no terminal escape of a prompt into CLAUDE.md or the packet, in either mode", async () => {
+		const dir = join(projects, "-shop-api");
+		const C = "cccccccc-3333-4000-8000-000000000003";
+		const env = { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:00.000Z" };
+		await writeFile(join(dir, `${C}.jsonl`), jsonl([userText("Fix \u001b]0;pwned\u0007 the \u001b[2Jcheckout", env), assistant(text("Fixed \u001b[31mit\u001b[0m."), { ...env, messageId: "m3" })]));
+		await sync(settings());
+		expect(await claudeMd()).toContain("Fix ]0;pwned the [2Jcheckout");
+		expect(await claudeMd()).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+		await sync(settings({ mode: "lazy" }));
+		expect(await claudeMd()).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+		expect(notes.files.get("AI Conversations/shop-api/shop-api context.md")).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+	});
+
 	it("switching modes replaces the block and leaves the rest of the file alone", async () => {
 		await writeFile(join(projectPath, "CLAUDE.md"), "# Rules\n\nKeep it simple.\n");
 		await sync(settings());
