@@ -25,7 +25,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	async list(): Promise<Map<string, string>> {
 		await this.confineFolder();
 		const entries = await readdir(this.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-			if (error.code === "ENOENT") return [];
+			if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
 			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
 		});
 		// What a killed sync left half-written here goes (never renamed into place, it is no fact).

@@ -51,7 +51,8 @@ export class VaultFolder implements NoteStore {
 		const target = this.resolve(folder);
 		await confinedFolder(this.root, target, `The folder ${folder}`);
 		const entries = await readdir(target, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-			if (error.code === "ENOENT") return [];
+			// No folder there (ENOTDIR: a file where a folder of the path would be) is an empty one.
+			if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
 			throw new Error(`The folder ${folder} cannot be listed (${error.code ?? error.message})`);
 		});
 		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));
