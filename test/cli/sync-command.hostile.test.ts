@@ -38,7 +38,7 @@ describe("ai-memory sync on hostile names", () => {
 		session(root, project);
 		const r = spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--json"], { encoding: "utf8" });
 		expect(r.stderr).toBe("");
-		expect(JSON.parse(r.stdout).errors).toEqual([]);
+		expect((JSON.parse(r.stdout) as { errors: string[] }).errors).toEqual([]);
 		expect(r.status).toBe(0);
 		const [folder] = readdirSync(join(root, "vault", "AI Conversations")).filter((f) => !f.endsWith(".base"));
 		expect(Buffer.byteLength(folder!)).toBeLessThanOrEqual(180);

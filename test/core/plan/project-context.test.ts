@@ -170,10 +170,11 @@ describe("lazy mode", () => {
 		await writeFile(join(dir, `${C}.jsonl`), jsonl([userText("Fix \u001b]0;pwned\u0007 the \u001b[2Jcheckout", env), assistant(text("Fixed \u001b[31mit\u001b[0m."), { ...env, messageId: "m3" })]));
 		await sync(settings());
 		expect(await claudeMd()).toContain("Fix ]0;pwned the [2Jcheckout");
-		expect(await claudeMd()).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+		const controls = (text: string | null | undefined) => [...(text ?? "")].filter((c) => c === "\u001b" || c === "\u0007");
+		expect(controls(await claudeMd())).toEqual([]);
 		await sync(settings({ mode: "lazy" }));
-		expect(await claudeMd()).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
-		expect(notes.files.get("AI Conversations/shop-api/shop-api context.md")).not.toMatch(/[\u0000-\u0008\u001b\u007f]/);
+		expect(controls(await claudeMd())).toEqual([]);
+		expect(controls(notes.files.get("AI Conversations/shop-api/shop-api context.md"))).toEqual([]);
 	});
 
 	it("switching modes replaces the block and leaves the rest of the file alone", async () => {
