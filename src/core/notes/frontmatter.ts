@@ -64,8 +64,7 @@ export function readFrontmatter(text: string, options: { parse?: boolean } = {})
 	// fact the model wrote with 50,000 properties took 24 s, every sync), and an unclosed block,
 	// which is no frontmatter here, would be parsed whole first. The properties of one that is
 	// larger are none, as for invalid YAML.
-	const close = /\n---/.exec(text.slice(3, MAX_PARSED_YAML + 3));
-	const parse = options.parse !== false && close !== null;
+	const parse = options.parse !== false && /\n---/.test(text.slice(3, MAX_PARSED_YAML + 3));
 	let data: unknown;
 	let file: { content: string; matter: string };
 	try {
