@@ -1,3 +1,4 @@
+import { codeUnitOrder } from "../text/code-unit-order";
 import type { SessionModel } from "./session-model";
 import { isWarmupAgent } from "./session-queries";
 import type { TranscriptFile } from "./transcript-files";
@@ -67,7 +68,15 @@ export function linkSubagents(
 		linked.toolUseId = findCallFor(parent.model, agent.file.agentId);
 		parent.subagents.push(linked);
 	}
+	// In the order they started, whatever order their files were read in (reads run in parallel):
+	// the note's sections and the digest's files follow it, so the same transcripts give the same note.
+	for (const entry of result) if (entry.subagents.length > 1) entry.subagents.sort(byStart);
 	return { sessions: result, orphans };
+}
+
+function byStart(a: LinkedSubagent, b: LinkedSubagent): number {
+	const at = codeUnitOrder(a.model.startedAt ?? "", b.model.startedAt ?? "");
+	return at !== 0 ? at : codeUnitOrder(a.file.path, b.file.path);
 }
 
 /** The session a sub-agent belongs to: named by its folder (2.1.2+), else inside its lines. */
