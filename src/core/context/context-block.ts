@@ -33,20 +33,40 @@ export function recentEntries(entries: readonly ContextEntry[], count: number): 
 
 /**
  * The eager CLAUDE.md block: a compact history of the latest sessions, newest first, built from
- * typed prompts and assistant text only (never tool output). Whole entries are dropped past the
- * budget. No run timestamps: an unchanged history gives unchanged bytes.
+ * typed prompts and assistant text only (never tool output). Past the budget, whole entries give
+ * way to one line each (date, title, note), then to nothing. No run timestamps: an unchanged
+ * history gives unchanged bytes.
  */
 export function renderContextBlock(entries: readonly ContextEntry[], options: ContextBlockOptions): string {
 	const recent = recentEntries(entries, options.sessions);
 	// The notes share a folder: named once, each entry gives only its note's name.
 	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
 	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` Session notes are in \`${folder}/\`.` : ""}\n`;
-	for (const entry of recent) {
-		const text = renderEntry(entry, "short", folder);
+	let at = 0;
+	for (; at < recent.length; at++) {
+		const text = renderEntry(recent[at]!, "short", folder);
 		if (body.length + text.length + 1 > options.maxChars) break;
 		body += `\n${text}`;
 	}
-	return body;
+	// Those past the budget are still named, one line each, as many as fit: the next session
+	// knows they happened and where to read them, rather than not hearing of them at all.
+	const brief = `\n${EARLIER_HEADING}\n\n`;
+	let earlier = "";
+	for (const entry of recent.slice(at)) {
+		const line = `${briefEntry(entry, folder)}\n`;
+		if (body.length + brief.length + earlier.length + line.length > options.maxChars) break;
+		earlier += line;
+	}
+	return earlier === "" ? body : `${body}${brief}${earlier}`;
+}
+
+/** The heading of the sessions the budget left no room to describe. */
+export const EARLIER_HEADING = "### Earlier sessions, described in their notes";
+
+/** A session in one line: its date, title and agent, and its note. */
+function briefEntry({ digest: d, notePath }: ContextEntry, noteFolder?: string): string {
+	const note = notePath ? `: \`${noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath}\`` : "";
+	return `- ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})${note}`;
 }
 
 /** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */

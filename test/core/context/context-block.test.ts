@@ -75,6 +75,26 @@ describe("eager block", () => {
 		expect(tight.endsWith("\n")).toBe(true);
 	});
 
+	it("names the recent sessions the budget leaves no room for, one line each with their note, newest first", () => {
+		const many = Array.from({ length: 6 }, (_, i) => entry(digest(`s${i}`, String(10 + i), { asked: ["word ".repeat(60)], done: ["done ".repeat(60)] })));
+		const full = renderContextBlock(many, { sessions: 6, maxChars: 100_000 });
+		const block = renderContextBlock(many, { sessions: 6, maxChars: 1500 });
+		expect(block.length).toBeLessThanOrEqual(1500);
+		const described = [...block.matchAll(/^### (2026-11-\d\d) — /gm)].map((m) => m[1]);
+		const named = [...block.matchAll(/^- (2026-11-\d\d) — Session s\d \(Claude Code\): `s\d\.md`$/gm)].map((m) => m[1]);
+		expect(described.length).toBeGreaterThan(0);
+		expect(named.length).toBeGreaterThan(0);
+		// Newest first throughout: the described ones, then the named ones, none twice.
+		expect([...described, ...named]).toEqual(["15", "14", "13", "12", "11", "10"].slice(0, described.length + named.length).map((d) => `2026-11-${d}`));
+		expect(block).toContain("### Earlier sessions, described in their notes");
+		// With room for all, every session is described and none only named.
+		expect(full).not.toContain("Earlier sessions");
+		// With no room even for one line, nothing is named.
+		const none = renderContextBlock(many, { sessions: 6, maxChars: 200 });
+		expect(none).not.toContain("Earlier sessions");
+		expect(none.length).toBeLessThanOrEqual(200);
+	});
+
 	it("is the same whatever order the sessions come in, and skips sessions that asked, did and left nothing", () => {
 		const list = [entry(digest("a", "20")), entry(digest("b", "20")), entry(digest("c", "22", { prompts: 0, asked: [], done: [] }))];
 		const one = renderContextBlock(list, { sessions: 5, maxChars: 4000 });
