@@ -7,9 +7,10 @@
  * `--misses` prints each session that missed a labeled item with its entry and what it missed,
  * `--verbose` every entry and every miss.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
+import { sessionFiles } from "./corpus-files";
 import type { ProjectFiles } from "../src/core/ports";
 import { MemoryNotes } from "../test/fakes/memory-notes";
 import { recallOutput } from "../src/core/hooks/hook-output";
@@ -137,13 +138,6 @@ export function narrationLines(text: string): string[] {
 		}
 	}
 	return found;
-}
-
-function sessionFiles(corpus: string): string[] {
-	return (readdirSync(corpus, { recursive: true }) as string[])
-		.map((f) => f.split("\\").join("/"))
-		.filter((f) => f.endsWith(".jsonl") && !basename(f).startsWith("agent-") && !f.includes("/subagents/") && statSync(join(corpus, f)).isFile())
-		.sort();
 }
 
 export interface Figures {

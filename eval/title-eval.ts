@@ -9,8 +9,9 @@
  * another script or language than the prompts. A title is good when it passes both.
  * Run with `npm run eval:titles`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { sessionFiles } from "./corpus-files";
 import { parseTranscript } from "../test/fixtures/parse-transcript";
 import { isEmptySession, promptsOf } from "../src/core/transcript/session-queries";
 import { prepareSession } from "../src/core/ingest/prepare-session";
@@ -51,17 +52,6 @@ export interface TitleFigures {
 export function loadTitleLabels(file: string, corpus: string): Record<string, TitleLabel> {
 	const all = JSON.parse(readFileSync(file, "utf8")) as { corpora: Record<string, Record<string, TitleLabel>> };
 	return all.corpora[corpus] ?? {};
-}
-
-/** Main session transcripts: `.jsonl` files, not `agent-*.jsonl`, not under a `subagents/` folder. */
-function sessionFiles(dir: string): string[] {
-	return readdirSync(dir)
-		.sort()
-		.flatMap((name) => {
-			const path = join(dir, name);
-			if (statSync(path).isDirectory()) return name === "subagents" || name === "memory" ? [] : sessionFiles(path);
-			return name.endsWith(".jsonl") && !name.startsWith("agent-") ? [path] : [];
-		});
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
@@ -148,7 +138,7 @@ export function corpusTitles(root: string): { key: string; title: string; prompt
 	const read: { key: string; file: string; model: SessionModel }[] = [];
 	// The sync state keeps every `summary` line read, keyed by its leaf; a session takes the last naming one of its messages.
 	const summaries = new Map<number, string>();
-	for (const file of sessionFiles(root)) {
+	for (const file of sessionFiles(root).map((f) => join(root, f))) {
 		const fileId = file.split("/").pop()!.slice(0, -".jsonl".length);
 		const model = parseTranscript(readFileSync(file), fileId);
 		for (const s of model.summaries) if (s.leafUuid && s.text) summaries.set(hash53(s.leafUuid), s.text);
