@@ -1,3 +1,5 @@
+import { capitalize } from "./request-text";
+
 /**
  * A result said without its speaker: "I've successfully converted the display to ruby elements"
  * reads "Converted the display to ruby elements", "Summary: Added a docstring" reads "Added a
@@ -17,8 +19,4 @@ export function asResult(statement: string): string {
 	const said = SPEAKER.exec(s)?.[1];
 	if (said === undefined || NOT_A_RESULT.test(said)) return s === statement ? statement : capitalize(s);
 	return capitalize(said);
-}
-
-function capitalize(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -152,6 +152,7 @@ function isPastedLine(line: string): boolean {
 	return line.length > 20 && line.replace(/[^\p{L}]/gu, "").length / line.length < 0.45;
 }
 
-function capitalize(text: string): string {
+/** The text with its first letter in upper case. */
+export function capitalize(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }

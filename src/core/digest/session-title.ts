@@ -1,5 +1,5 @@
 import { cutAtBoundary } from "./clause-cut";
-import { planHeading, typedPart } from "./request-text";
+import { capitalize, planHeading, typedPart } from "./request-text";
 import { commitsOf } from "./work-signals";
 import type { SessionModel } from "../transcript/session-model";
 import { toolCallsOf } from "../transcript/session-queries";
@@ -31,8 +31,7 @@ export function sessionTitle(model: SessionModel, summaryFor?: string, plan?: st
 /** A title written as a slug (`add-teams-keybinding`) read as words: "Add teams keybinding". */
 function slugWords(title: string | undefined): string | undefined {
 	if (title === undefined || !/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(title.trim())) return title;
-	const words = title.trim().replace(/-/g, " ");
-	return words.charAt(0).toUpperCase() + words.slice(1);
+	return capitalize(title.trim().replace(/-/g, " "));
 }
 
 /** The heading of an "Implement the following plan:" first prompt. */
@@ -124,7 +123,7 @@ const LONG_PATH = /(?<![\w:/.~-])(?:~|\/)(?:[\w.@+-]+\/){2,}([\w.@+-]+)/g;
 function titleOf(text: string): string {
 	let t = text.replace(/^\/[\w:.-]+\s+(?=\S)/, "").replace(LONG_PATH, "$1");
 	const bare = t.replace(CHAT, "").replace(/^[.\s]+/, "");
-	if (bare.length >= 8) t = bare.charAt(0).toUpperCase() + bare.slice(1);
+	if (bare.length >= 8) t = capitalize(bare);
 	return titleCut(t);
 }
 
