@@ -64,9 +64,18 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 export const EARLIER_HEADING = "### Earlier sessions, described in their notes";
 
 /** A session in one line: its date, title and agent, and its note. */
-function briefEntry({ digest: d, notePath }: ContextEntry, noteFolder?: string): string {
-	const note = notePath ? `: \`${noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath}\`` : "";
-	return `- ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})${note}`;
+function briefEntry({ digest, notePath }: ContextEntry, noteFolder?: string): string {
+	return `- ${heading(digest)}${notePath ? `: \`${noteName(notePath, noteFolder)}\`` : ""}`;
+}
+
+/** "2026-11-30 — Title (Claude Code)": what names a session in an entry's heading and in a one-line one. */
+function heading(d: StoredDigest): string {
+	return `${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})`;
+}
+
+/** A note's path within the folder named at the block's top, else whole. */
+function noteName(notePath: string, noteFolder: string | undefined): string {
+	return noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath;
 }
 
 /** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */
@@ -82,7 +91,7 @@ const SHAPES = {
  */
 export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detail: "short" | "long" = "short", noteFolder?: string): string {
 	const shape = SHAPES[detail];
-	const lines = [`### ${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})`];
+	const lines = [`### ${heading(d)}`];
 	if (detail === "long" && topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
 	const asked = d.asked.length === 1 && d.asked[0]?.replace(/\.$/, "") === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
 	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);
@@ -91,7 +100,7 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
 	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
-	if (notePath) lines.push(`- Note: \`${noteFolder && notePath.startsWith(`${noteFolder}/`) ? notePath.slice(noteFolder.length + 1) : notePath}\``);
+	if (notePath) lines.push(`- Note: \`${noteName(notePath, noteFolder)}\``);
 	return `${lines.join("\n")}\n`;
 }
 

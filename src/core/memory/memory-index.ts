@@ -1,4 +1,5 @@
 import { upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
+import { printable } from "../text/printable";
 import type { FactInfo } from "./fact-file";
 
 /** Claude Code loads only this much of `MEMORY.md` at session start. */
@@ -55,13 +56,7 @@ export function indexLine(fact: FactInfo): string {
  * early, so that no later sync could update it. One line, and no comment can open or close in it.
  */
 function oneLine(text: string): string {
-	return [...text]
-		.map((c) => (c.charCodeAt(0) < 0x20 || c === "\u007f" ? " " : c))
-		.join("")
-		.replace(/\s+/g, " ")
-		.trim()
-		.replace(/<!--/g, "&lt;!--")
-		.replace(/-->/g, "--&gt;");
+	return printable(text).replace(/\s+/g, " ").trim().replace(/<!--/g, "&lt;!--").replace(/-->/g, "--&gt;");
 }
 
 function humanize(name: string): string {
