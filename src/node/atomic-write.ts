@@ -81,15 +81,13 @@ export function isStaleTemp(name: string, alive: (pid: number) => boolean = proc
  * show in `git status` for good). Only ours, by their name, and only those whose process is gone.
  */
 export async function removeStaleTemps(path: string): Promise<void> {
-	const name = basename(path);
-	const names = await readdir(dirname(path)).catch(() => [] as string[]);
-	for (const other of names) if (other.startsWith(`${name}.`) && isStaleTemp(other)) await rm(join(dirname(path), other), { force: true }).catch(() => undefined);
+	await removeStaleTempsIn(dirname(path), `${basename(path)}.`);
 }
 
-/** Removes every temporary file a killed process left directly in `folder` (see `isStaleTemp`). */
-export async function removeStaleTempsIn(folder: string): Promise<void> {
+/** Removes the temporary files a killed process left directly in `folder` (see `isStaleTemp`), those of names starting with `prefix` only. */
+export async function removeStaleTempsIn(folder: string, prefix = ""): Promise<void> {
 	const names = await readdir(folder).catch(() => [] as string[]);
-	for (const name of names) if (isStaleTemp(name)) await rm(join(folder, name), { force: true }).catch(() => undefined);
+	for (const name of names) if (name.startsWith(prefix) && isStaleTemp(name)) await rm(join(folder, name), { force: true }).catch(() => undefined);
 }
 
 /** Whether a process with this id runs (one of another user counts: it is there). */
