@@ -93,10 +93,12 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	const targetFile = join(project.path, project.target);
 	// Read as the sync reads it: a link out of the project, a FIFO or a file that is not UTF-8 is said to be one.
 	let refused: string | undefined;
-	const text = await new ProjectFolderFiles().read(project.path, project.target).then(
-		(t) => t ?? undefined,
-		(error: unknown) => void (refused = error instanceof Error ? error.message : String(error)),
-	);
+	let text: string | undefined;
+	try {
+		text = (await new ProjectFolderFiles().read(project.path, project.target)) ?? undefined;
+	} catch (error) {
+		refused = error instanceof Error ? error.message : String(error);
+	}
 	const block = text === undefined ? undefined : blockOf(text);
 	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const sessions = Object.values(state.sessions).filter((r) => r.projectKey === key).length;

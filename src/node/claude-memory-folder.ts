@@ -53,7 +53,8 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 
 	async remove(name: string, expected: string): Promise<boolean> {
 		const target = await this.fileOf(name);
-		if ((await this.current(target)) !== expected) return false;
+		// A FIFO, a folder or a link out is refused (throws), not taken for no file.
+		if ((await readPlainUtf8IfThere(target)) !== expected) return false;
 		await unlink(target);
 		return true;
 	}
@@ -62,11 +63,6 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	private async confineFolder(): Promise<void> {
 		if (!(await stat(this.root).then(() => true, () => false))) return;
 		await confinedFolder(this.root, this.path, `Claude Code's memory folder ${this.path}`);
-	}
-
-	/** The file's text, null when there is none; a FIFO, a folder or a link out is refused (throws), not taken for none. */
-	private async current(target: string): Promise<string | null> {
-		return readPlainUtf8IfThere(target);
 	}
 
 	/** A file directly in the folder: a name that would reach elsewhere (`../x.md`, `a/b.md`) is refused, and so is a folder or file that leads out of `root`. */

@@ -2,7 +2,7 @@ import { access, constants, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProjectFiles } from "../core/ports";
 import { removeStaleTemps, replaceKeepingAppends, tempName } from "./atomic-write";
-import { confinedFile, readPlainBytes, utf8Text } from "./confined-path";
+import { confinedFile, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
@@ -11,7 +11,7 @@ export class ProjectFolderFiles implements ProjectFiles {
 		// A project folder that is gone has no file (writing says so).
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return null;
 		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
-		return real === undefined ? null : readIfThere(real);
+		return real === undefined ? null : readPlainUtf8IfThere(real);
 	}
 
 	async realPath(projectPath: string, fileName: string): Promise<string | undefined> {
@@ -68,20 +68,6 @@ async function writeDurably(target: string, text: string, keep: { mode: number; 
 		await rename(temp, target);
 	} catch (error) {
 		await rm(temp, { force: true }).catch(() => undefined);
-		throw error;
-	}
-}
-
-/**
- * The file's text, refused when it is not UTF-8 (Windows PowerShell 5 writes UTF-16LE with a BOM;
- * Latin-1 and CESU-8 are seen too): decoding would put U+FFFD outside the markers, and writing it
- * back would change bytes that are not ours.
- */
-async function readIfThere(path: string): Promise<string | null> {
-	try {
-		return utf8Text(path, await readPlainBytes(path));
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
 		throw error;
 	}
 }
