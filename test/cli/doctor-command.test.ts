@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 
 /** `ai-memory doctor` from the built CLI, on files the sync would refuse. */
 const repo = resolve(__dirname, "..", "..");
@@ -10,8 +11,7 @@ const cli = join(repo, "dist", "cli.cjs");
 let dir: string;
 
 beforeAll(() => {
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	buildCli();
 	dir = mkdtempSync(join(tmpdir(), "cli-doctor-"));
 });
 afterAll(() => {

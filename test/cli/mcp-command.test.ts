@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 import { RecallIndex } from "../../src/core/memory/recall";
 import type { HookContext } from "../../src/core/plan/hook-context";
 import { hookContextPath } from "../../src/node/plugin-paths";
@@ -21,8 +22,7 @@ let vault: string;
 let project: string;
 
 beforeAll(() => {
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0 || !existsSync(mcp)) throw new Error(build.stderr);
+	buildCli("mcp.cjs");
 	dir = mkdtempSync(join(tmpdir(), "cli-mcp-"));
 	vault = join(dir, "vault");
 	project = join(dir, "code", "api");

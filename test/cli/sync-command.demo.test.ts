@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 
 /** `npm run demo` (scripts/demo.mjs with the built CLI), into a temporary folder: run twice, an edit made between the runs stays. */
 const repo = resolve(__dirname, "..", "..");
@@ -12,8 +13,7 @@ const runDemo = (...args: string[]) => spawnSync(process.execPath, [join(repo, "
 const files = (dir: string) => (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((p) => statSync(p).isFile() && !p.includes(`${join("state", "")}`) && !p.includes(".git"));
 
 beforeAll(() => {
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0) throw new Error(build.stderr);
+	buildCli();
 	demo = mkdtempSync(join(tmpdir(), "demo-"));
 });
 afterAll(() => rmSync(demo, { recursive: true, force: true }));

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 
 /**
  * An unlucky disk, for real: the vault on a small tmpfs that fills up during the sync, and a notes
@@ -38,8 +39,7 @@ const temporaries = (vault: string) => [...tree(vault).keys()].filter((f) => f.e
 
 beforeAll(() => {
 	if (!canMount) return;
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	buildCli();
 	dir = mkdtempSync(join(tmpdir(), "cli-disk-"));
 	cpSync(join(repo, "examples", "claude-projects"), join(dir, "claude", "projects"), { recursive: true });
 	mkdirSync(join(dir, "reference"));

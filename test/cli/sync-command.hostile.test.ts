@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 import { assistant, jsonl, text, userText } from "../fixtures/lines";
 
 /** The built CLI against names and files a hostile repository or an unlucky machine gives it, in real processes. */
@@ -12,8 +13,7 @@ const cli = join(repo, "dist", "cli.cjs");
 let dir: string;
 
 beforeAll(() => {
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	buildCli();
 	dir = mkdtempSync(join(tmpdir(), "cli-hostile-"));
 });
 afterAll(() => {

@@ -3,6 +3,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli } from "../fixtures/built-cli";
 import { acquireSyncLock, syncLockPath } from "../../src/node/sync-lock";
 
 /** The built CLI on the bundled examples: what `npm run demo` does, checked. */
@@ -15,9 +16,7 @@ function run(...args: string[]) {
 }
 
 beforeAll(() => {
-	// Always from the current sources: a stale bundle would test old code.
-	const build = spawnSync(process.execPath, [join(repo, "esbuild.config.mjs"), "cli"], { cwd: repo, encoding: "utf8" });
-	if (build.status !== 0 || !existsSync(cli)) throw new Error(build.stderr);
+	buildCli();
 	dir = mkdtempSync(join(tmpdir(), "cli-sync-"));
 	const project = join(dir, "shop-api");
 	mkdirSync(project);
