@@ -136,12 +136,24 @@ export async function readPlainFileIfThere(path: string): Promise<string | null>
 	});
 }
 
-/** The bytes of a plain file, read blocking (see `readPlainHeadAndStatSync`): a FIFO or a device is refused, not waited on. */
-export function readPlainBytesSync(path: string): Buffer {
+/**
+ * A plain file opened for blocking reads, with its stat: opened without blocking (a FIFO would
+ * wait for a writer forever) and refused, closed, unless it is a plain file. The caller closes `fd`.
+ */
+export function openPlainFileSync(path: string): { fd: number; stats: Stats } {
 	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	const stats = fstatSync(fd);
+	if (!stats.isFile()) {
+		closeSync(fd);
+		throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
+	}
+	return { fd, stats };
+}
+
+/** The bytes of a plain file, read blocking (see `openPlainFileSync`): a FIFO or a device is refused, not waited on. */
+export function readPlainBytesSync(path: string): Buffer {
+	const { fd } = openPlainFileSync(path);
 	try {
-		const stats = fstatSync(fd);
-		if (!stats.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
 		return readFileSync(fd);
 	} finally {
 		closeSync(fd);
@@ -158,10 +170,8 @@ export function readPlainHeadSync(path: string, bytes: number): string {
 
 /** The first `bytes` of a plain file as `readPlainHeadSync` reads them, and its stat from the same open (a scan that needs both makes one open). */
 export function readPlainHeadAndStatSync(path: string, bytes: number, into?: Buffer, at = 0): { head: Buffer; stats: Stats } {
-	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	const { fd, stats } = openPlainFileSync(path);
 	try {
-		const stats = fstatSync(fd);
-		if (!stats.isFile()) throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
 		// `into` (from `at`): where to read, a part of a larger buffer the caller keeps, with room for
 		// `bytes`. Read into in place: one view of it made, for what was read.
 		const buffer = into ?? Buffer.allocUnsafe(Math.min(bytes, stats.size));

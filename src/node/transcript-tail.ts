@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { ConfinedPathError, openPlainFile, readUpTo } from "./confined-path";
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
@@ -201,13 +201,8 @@ interface ReadHandle {
  * skips the thread-pool round trip and file-handle objects (measured: a fifth of a worker's time).
  */
 function openBlocking(path: string): ReadHandle {
-	// Without blocking, and refused unless a plain file: a FIFO swapped in since the scan would wait forever.
-	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
-	const stats = fstatSync(fd);
-	if (!stats.isFile()) {
-		closeSync(fd);
-		throw new ConfinedPathError(`${path} is not a plain file; it is not read`);
-	}
+	// Refused unless a plain file: a FIFO swapped in since the scan would wait forever.
+	const { fd } = openPlainFileSync(path);
 	return {
 		stat: () => Promise.resolve(fstatSync(fd)),
 		read: (buffer, offset, length, position) => Promise.resolve({ bytesRead: readSync(fd, buffer, offset, length, position) }),
