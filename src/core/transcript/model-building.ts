@@ -90,13 +90,13 @@ export function addUnique(model: SessionModel, key: ListKey, value: string): voi
 	addOnce(model[key], model.index.sets, key, value);
 }
 
-/** Adds the event, or counts it elided past the budget; whether it was added. */
 /** The user stopped the agent mid-turn: counted, and where in the events it happened. */
 export function noteInterruption(model: SessionModel): void {
 	model.counts.interruptions++;
 	model.interruptedAt = model.events.length;
 }
 
+/** Adds the event, or counts it elided past the budget; whether it was added. */
 export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 	if (model.events.length >= LIMITS.events) {
 		model.counts.elidedEvents++;
