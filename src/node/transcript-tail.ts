@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
-import { type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
+import { MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
 export type { TailCursor };
@@ -14,6 +14,7 @@ export interface TailRead {
 }
 
 const HEAD_BYTES = 64;
+const NEWLINE = 0x0a;
 
 /**
  * Node's native validation and decoding (several times faster than a fatal TextDecoder), for the
@@ -68,9 +69,10 @@ export async function readAppended(
 	path: string,
 	cursor: TailCursor | undefined,
 	onLines: (lines: RawLine[]) => void,
-	options: { onRestart?: () => void; chunkBytes?: number; blocking?: boolean; now?: number } = {},
+	options: { onRestart?: () => void; chunkBytes?: number; maxLineBytes?: number; blocking?: boolean; now?: number } = {},
 ): Promise<TailRead> {
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+	const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
 	const handle = options.blocking ? openBlocking(path) : await openPlainFile(path);
 	try {
 		const stat = await handle.stat();
@@ -79,7 +81,7 @@ export async function readAppended(
 		const settled = hasSettled(stat.mtimeMs, options.now);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
-		if (cursor === undefined && size <= chunkBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs);
+		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs);
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
@@ -94,9 +96,12 @@ export async function readAppended(
 		if (start.open && offset < size) offset += await newlineAt(handle, offset, size);
 		let position = offset;
 		// One reused buffer per read: the unterminated rest of a chunk moves to its start and the
-		// next chunk is read in behind it (fresh buffers per chunk cost page faults and GC).
+		// next chunk is read in behind it (fresh buffers per chunk cost page faults and GC). The
+		// buffer's first byte is the file's byte at `offset`; its first `carried` bytes hold no `\n`.
 		let buffer = takeBuffer(chunkBytes);
 		let carried = 0;
+		// Inside a line longer than `maxLineBytes`: its bytes are dropped as they come, up to its `\n`.
+		let skipping = start.skipping === true;
 		let last: { text?: string; settling?: boolean } = {};
 		try {
 			while (position < size) {
@@ -111,15 +116,38 @@ export async function readAppended(
 				const { bytesRead } = await handle.read(buffer, carried, want, position);
 				if (bytesRead === 0) break;
 				position += bytesRead;
-				const bytes = buffer.subarray(0, carried + bytesRead);
-				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes));
-				if (split.lines.length > 0) {
-					onLines(split.lines);
-					lineNo += split.lines.length;
-					offset += split.consumed;
+				let bytes = buffer.subarray(0, carried + bytesRead);
+				// Only the new bytes are searched for a line's end: a long line is not searched again at every chunk.
+				let fresh = carried;
+				if (skipping) {
+					const end = bytes.indexOf(NEWLINE);
+					if (end < 0) {
+						offset = position;
+						continue;
+					}
+					skipping = false;
+					lineNo++;
+					offset += end + 1;
+					buffer.copy(buffer, 0, end + 1, bytes.length);
+					bytes = buffer.subarray(0, bytes.length - end - 1);
+					fresh = 0;
 				}
+				if (bytes.indexOf(NEWLINE, fresh) < 0) {
+					carried = bytes.length;
+					if (carried <= maxLineBytes) continue;
+					// Too long to hold: counted as a line that could not be read, and skipped.
+					onLines([{ no: lineNo, text: null, tooLong: true }]);
+					skipping = true;
+					offset = position;
+					carried = 0;
+					continue;
+				}
+				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes));
+				onLines(split.lines);
+				lineNo += split.lines.length;
+				offset += split.consumed;
 				carried = bytes.length - split.consumed;
-				if (carried > 0 && split.consumed > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
+				if (carried > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
 			}
 			if (position >= size && carried > 0) last = lastLine(buffer.subarray(0, carried), settled);
 			if (last.text !== undefined) {
@@ -132,7 +160,7 @@ export async function readAppended(
 		}
 		// Still open: a line taken without its newline now, or before with nothing come since.
 		const stillOpen = last.text !== undefined || (start.open === true && offset === start.offset);
-		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
+		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}), ...(skipping ? { skipping: true as const } : {}) };
 		return {
 			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), mtimeMs: stat.mtimeMs, ...flags },
 			restarted,

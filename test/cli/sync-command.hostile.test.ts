@@ -175,6 +175,32 @@ describe("ai-memory sync on hostile names", () => {
 		expect(readdirSync(join(root, "vault", "AI Conversations", "app")).filter((n) => n.startsWith("2026-11-20"))).toHaveLength(12);
 	});
 
+	it("a transcript line longer than 64 MiB (a 640 MB one took 155 s and failed every sync) is skipped, counted, and the rest of the session is read; one still being written is skipped as it grows", () => {
+		const root = join(dir, "huge-line");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(join(root, "vault"));
+		const folder = join(root, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(folder, { recursive: true });
+		const env = { cwd: project, sessionId: "11111111-2222-4333-8444-555555555555" };
+		const file = join(folder, `${env.sessionId}.jsonl`);
+		const huge = `{"type":"user","message":{"role":"user","content":"${"x".repeat(70 * 1024 * 1024)}"}}`;
+		writeFileSync(file, jsonl([userText("Add pagination to the orders list", env)]) + huge);
+		const sync = () => spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--json"], { encoding: "utf8" });
+		const first = sync();
+		expect(first.status).toBe(0);
+		expect((JSON.parse(first.stdout) as { errors: string[] }).errors).toEqual([]);
+		// The line ends, and the session goes on after it.
+		writeFileSync(file, `${readFileSync(file, "utf8")}\n${jsonl([assistant(text("Added pagination to the orders list."), { ...env, timestamp: "2026-11-20T10:00:09.000Z" })])}`);
+		const second = sync();
+		expect(second.status).toBe(0);
+		const notes = readdirSync(join(root, "vault", "AI Conversations", "app")).filter((n) => n !== "app.md");
+		expect(notes).toHaveLength(1);
+		const note = readFileSync(join(root, "vault", "AI Conversations", "app", notes[0]!), "utf8");
+		expect(note).toContain("Added pagination to the orders list.");
+		expect(note).not.toContain("xxxxxxxxxx");
+	}, 60_000);
+
 	it("a hook given a huge input (a 40 MB paste; 200 MB made it die out of memory, exit 134) reads no more than 16 MiB of it, and exits 0", () => {
 		const root = join(dir, "huge-hook-input");
 		mkdirSync(join(root, "vault"), { recursive: true });

@@ -1,4 +1,4 @@
-import { isBlank, type RawLine } from "./jsonl-lines";
+import { isBlank, unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
@@ -68,7 +68,7 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 		return;
 	}
 	model.counts.lines++;
-	if (text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	if (text === null) return markMalformed(model, line.no, unreadable(line));
 	model.counts.records++;
 	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
 	// Lines before the first session's start are no session's: counted, not read.

@@ -1,4 +1,4 @@
-import type { RawLine } from "./jsonl-lines";
+import { unreadable, type RawLine } from "./jsonl-lines";
 import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
@@ -18,7 +18,7 @@ export function foldLine(model: SessionModel, line: RawLine): void {
 	if (line.text !== null && line.text.charCodeAt(0) !== 0x7b && line.text.trim() === "") return;
 	model.counts.lines++;
 	if (line.text === null) {
-		markMalformed(model, line.no, "invalid UTF-8");
+		markMalformed(model, line.no, unreadable(line));
 		return;
 	}
 	const parsed = parseLine(line.text);

@@ -1,8 +1,10 @@
-/** One complete line of a JSONL file; `text` is null when its bytes are not valid UTF-8. */
+/** One complete line of a JSONL file; `text` is null when its bytes are not valid UTF-8, or are too many (`tooLong`). */
 export interface RawLine {
 	/** 1-based line number in the file. */
 	no: number;
 	text: string | null;
+	/** Longer than `MAX_LINE_BYTES`: skipped unread (see `unreadable`). */
+	tooLong?: true;
 	/**
 	 * Fields of the line the reader had apart (opencode's rows: their columns, with `text` the
 	 * row's JSON alone), so no line is made of them only to be taken apart again.
@@ -18,6 +20,18 @@ export interface SplitResult {
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+
+/**
+ * A line longer than this is skipped, its bytes never held: no agent writes one near it (an
+ * image is a few MB, the corpora's longest line 1 MB), and a reader that held a longer one whole
+ * took minutes and failed every sync (a 640 MB line: 155 s, then a string longer than V8 allows).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Why a line has no text, for the count of malformed lines. */
+export function unreadable(line: RawLine): string {
+	return line.tooLong ? `longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB: skipped` : "invalid UTF-8";
+}
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Decodes the UTF-8 of `bytes` from `start` to `end`, or returns null for invalid bytes. Adapters may pass a faster native one. */

@@ -1,5 +1,5 @@
 import type { SessionEvent, SessionModel } from "./session-model";
-import type { RawLine } from "./jsonl-lines";
+import { unreadable, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
 /**
@@ -38,7 +38,7 @@ export function markMalformed(model: SessionModel, no: number, reason: string): 
 export function objectLine(model: SessionModel, line: RawLine): Record<string, unknown> | undefined {
 	if (line.text !== null && line.text.trim() === "") return undefined;
 	model.counts.lines++;
-	if (line.text === null) return void markMalformed(model, line.no, "invalid UTF-8");
+	if (line.text === null) return void markMalformed(model, line.no, unreadable(line));
 	let value: unknown;
 	try {
 		value = JSON.parse(line.text);

@@ -1,4 +1,4 @@
-import type { RawLine } from "./jsonl-lines";
+import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 import { isObject } from "./parse-line";
 import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
@@ -61,7 +61,7 @@ function stateOf(model: SessionModel): OpencodeState {
 function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLine): void {
 	if (line.value === undefined && line.text !== null && line.text.trim() === "") return;
 	model.counts.lines++;
-	if (line.text === null) return markMalformed(model, line.no, "invalid UTF-8");
+	if (line.text === null) return markMalformed(model, line.no, unreadable(line));
 	// The row's fields, and its JSON (the last field): apart as the reader gives them, or in one text.
 	let fields: readonly unknown[];
 	let data: unknown;

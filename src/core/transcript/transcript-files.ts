@@ -112,6 +112,8 @@ export interface TailCursor {
 	open?: true;
 	/** A complete last line without its `\n` was left, as the file had changed a moment before: the next read takes it. */
 	settling?: true;
+	/** `offset` is inside a line too long to read (`MAX_LINE_BYTES`): its bytes up to the next `\n` are skipped, its number counted then. */
+	skipping?: true;
 }
 
 export interface ScanDiff {
