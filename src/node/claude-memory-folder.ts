@@ -2,7 +2,7 @@ import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
-import { ConfinedPathError, confinedFile, confinedFolder, readPlainUtf8IfThere, utf8Text } from "./confined-path";
+import { ConfinedPathError, confinedFile, confinedFolder, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /**
  * A project's Claude Code memory folder on disk. Writes are atomic (temp file and rename) and
@@ -36,7 +36,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 			// Plain files only: a link is not a fact of this folder, wherever it points, nor read through.
 			if (!entry.isFile()) throw new ConfinedPathError(`The memory file ${path} is ${entry.isSymbolicLink() ? "a link" : "not a plain file"}; it is neither read nor written (remove it, or make it a plain file)`);
 			// Not UTF-8 (saved as Latin-1): refused, as unreadable, not decoded with U+FFFD and shared so.
-			const text = await readPlainUtf8IfThere(path).catch((error: NodeJS.ErrnoException) => {
+			const text = await readPlainUtf8IfThere(path, INSTRUCTION_FILE_MAX_BYTES).catch((error: NodeJS.ErrnoException) => {
 				throw error.code === undefined ? error : new Error(`The memory file ${path} cannot be read (${error.code})`);
 			});
 			if (text !== null) found.set(entry.name, text);
@@ -54,7 +54,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	async remove(name: string, expected: string): Promise<boolean> {
 		const target = await this.fileOf(name);
 		// A FIFO, a folder or a link out is refused (throws), not taken for no file.
-		if ((await readPlainUtf8IfThere(target)) !== expected) return false;
+		if ((await readPlainUtf8IfThere(target, INSTRUCTION_FILE_MAX_BYTES)) !== expected) return false;
 		await unlink(target);
 		return true;
 	}

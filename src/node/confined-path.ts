@@ -68,11 +68,31 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
  * for a writer forever, holding the sync's lock fresh all the while), then checked.
  */
 export async function openPlainFile(path: string): Promise<FileHandle> {
+	return (await openPlain(path)).handle;
+}
+
+async function openPlain(path: string): Promise<{ handle: FileHandle; stats: Stats }> {
 	const handle = await open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
-	const s = await handle.stat();
-	if (s.isFile()) return handle;
+	const stats = await handle.stat();
+	if (stats.isFile()) return { handle, stats };
 	await handle.close();
-	throw new ConfinedPathError(`${path} is not a plain file (${kindOf(s)}); it is not read`);
+	throw new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
+}
+
+/**
+ * The most a file read whole may hold. Past it the read is refused with a sentence: a file of
+ * 600 MB (a repository's `CLAUDE.md`) gave V8's "Cannot create a string longer than 0x1fffffe8
+ * characters" at every sync, after holding the bytes. Callers that read what another program
+ * writes pass less (`INSTRUCTION_FILE_MAX_BYTES`).
+ */
+export const WHOLE_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** An instruction or memory file (CLAUDE.md, AGENTS.md, a memory fact): what an agent reads at every start is never near this. */
+export const INSTRUCTION_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+function refuseLarger(path: string, size: number, maxBytes: number): void {
+	const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;
+	if (size > maxBytes) throw new ConfinedPathError(`${path} is ${mib(size)}, more than the ${mib(maxBytes)} a file read whole may hold; it is left as it is`);
 }
 
 /** Fills `buffer` from the start of an open file, read by read; the part filled (shorter when the file is). */
@@ -103,8 +123,8 @@ function encodingGuess(bytes: Buffer): string {
 }
 
 /** The text of a plain file that is UTF-8 (see `utf8Text`); null when there is none (ENOENT). */
-export async function readPlainUtf8IfThere(path: string): Promise<string | null> {
-	return readPlainBytes(path).then(
+export async function readPlainUtf8IfThere(path: string, maxBytes = WHOLE_FILE_MAX_BYTES): Promise<string | null> {
+	return readPlainBytes(path, maxBytes).then(
 		(bytes) => utf8Text(path, bytes),
 		(error: NodeJS.ErrnoException) => {
 			if (error.code === "ENOENT") return null;
@@ -118,10 +138,11 @@ export async function readPlainFile(path: string): Promise<string> {
 	return (await readPlainBytes(path)).toString("utf8");
 }
 
-/** The bytes of a plain file (see `openPlainFile`). */
-export async function readPlainBytes(path: string): Promise<Buffer> {
-	const handle = await openPlainFile(path);
+/** The bytes of a plain file (see `openPlainFile`), refused past `maxBytes`. */
+export async function readPlainBytes(path: string, maxBytes = WHOLE_FILE_MAX_BYTES): Promise<Buffer> {
+	const { handle, stats } = await openPlain(path);
 	try {
+		refuseLarger(path, stats.size, maxBytes);
 		return await handle.readFile();
 	} finally {
 		await handle.close();
@@ -151,9 +172,10 @@ export function openPlainFileSync(path: string): { fd: number; stats: Stats } {
 }
 
 /** The bytes of a plain file, read blocking (see `openPlainFileSync`): a FIFO or a device is refused, not waited on. */
-export function readPlainBytesSync(path: string): Buffer {
-	const { fd } = openPlainFileSync(path);
+export function readPlainBytesSync(path: string, maxBytes = WHOLE_FILE_MAX_BYTES): Buffer {
+	const { fd, stats } = openPlainFileSync(path);
 	try {
+		refuseLarger(path, stats.size, maxBytes);
 		return readFileSync(fd);
 	} finally {
 		closeSync(fd);

@@ -2,7 +2,7 @@ import { access, constants, open, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProjectFiles } from "../core/ports";
 import { removeStaleTemps, replaceKeepingAppends, tempName } from "./atomic-write";
-import { confinedFile, readPlainUtf8IfThere, utf8Text } from "./confined-path";
+import { confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
@@ -11,7 +11,7 @@ export class ProjectFolderFiles implements ProjectFiles {
 		// A project folder that is gone has no file (writing says so).
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return null;
 		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
-		return real === undefined ? null : readPlainUtf8IfThere(real);
+		return real === undefined ? null : readPlainUtf8IfThere(real, INSTRUCTION_FILE_MAX_BYTES);
 	}
 
 	async realPath(projectPath: string, fileName: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { upsertMarkedBlock } from "../../src/core/text/marked-block";
-import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -75,6 +75,18 @@ describe("ProjectFolderFiles: only UTF-8 is read or written", () => {
 			await expect(files.write(dir, "CLAUDE.md", "block\n", "whatever")).rejects.toThrow(/not UTF-8/);
 			expect(await readFile(join(dir, "CLAUDE.md"))).toEqual(bytes);
 		}
+	});
+});
+
+describe("ProjectFolderFiles: a file too large to read whole", () => {
+	it("refuses a CLAUDE.md over 16 MiB with a sentence (600 MB gave V8's string-length error at every sync), and leaves it as it is", async () => {
+		const path = join(dir, "CLAUDE.md");
+		await writeFile(path, "# Notes\n");
+		await truncate(path, 17 * 1024 * 1024);
+		const before = await stat(path);
+		await expect(files.read(dir, "CLAUDE.md")).rejects.toThrow(/CLAUDE\.md is 17 MiB, more than the 16 MiB a file read whole may hold; it is left as it is/);
+		const after = await stat(path);
+		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
 	});
 });
 
