@@ -88,7 +88,7 @@ async function openPlain(path: string): Promise<{ handle: FileHandle; stats: Sta
 export const WHOLE_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 /** An instruction or memory file (CLAUDE.md, AGENTS.md, a memory fact): what an agent reads at every start is never near this. */
-export const INSTRUCTION_FILE_MAX_BYTES = 16 * 1024 * 1024;
+export const INSTRUCTION_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 function refuseLarger(path: string, size: number, maxBytes: number): void {
 	const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;

@@ -27,7 +27,8 @@ export class SessionCatalog {
 
 	/** A session's search document: its digest, and its prompts and replies from its stored model when there is one. */
 	async searchDoc(id: string): Promise<SearchDoc | undefined> {
-		this.records ??= this.folder.loadState().then((s) => s.sessions);
+		// A state that cannot be read stops the sync, which says so; the view finds nothing in it meanwhile.
+		this.records ??= this.folder.loadState().then((s) => s.sessions, () => ({}));
 		const record = (await this.records)[id];
 		if (!record) return undefined;
 		const stored = await this.folder.load(id).catch(() => undefined);

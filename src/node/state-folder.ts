@@ -12,7 +12,7 @@ import type { PackedAt } from "../core/ingest/fold-whole";
 import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
-import { restoreSyncState, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
+import { LEGACY_SYNC_STATE_VERSION, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 
 /**
@@ -132,11 +132,18 @@ export class StateFolder implements TranscriptStore {
 		await rm(path, { force: true });
 	}
 
-	/** The state, with the checkpoints hooks recorded since the last sync merged in. */
+	/**
+	 * The state, with the checkpoints hooks recorded since the last sync merged in. None yet is a
+	 * first sync; one that is there but cannot be read stops the sync (`DamagedStateError`): taken
+	 * as none, it dropped every session's record, so the next change rewrote each project's index
+	 * and context with that session alone, and forgot the facts proposed and shared.
+	 */
 	async loadState(): Promise<SyncState> {
 		// Read again at each run: another process (the CLI beside the plugin) may have packed models since.
 		if (this.packChanges.size === 0) this.packs = undefined;
-		const state = restoreSyncState(await this.readSessionFiles(await this.readJson(join(this.dir, STATE_FILE))));
+		const raw = await this.readStateJson(join(this.dir, STATE_FILE));
+		if (raw !== undefined) checkVersion(join(this.dir, STATE_FILE), raw);
+		const state = restoreSyncState(await this.readSessionFiles(raw));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
 		this.mergedCheckpoints = files;
@@ -192,10 +199,8 @@ export class StateFolder implements TranscriptStore {
 		const { [SESSION_FILES]: names, ...rest } = raw as Record<string, unknown>;
 		if (!Array.isArray(names)) return raw;
 		const sessions: Record<string, SessionRecord> = {};
-		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readJson(join(this.dir, SESSIONS_DIR, name)) })));
+		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readStateJson(join(this.dir, SESSIONS_DIR, name), true) })));
 		for (const { name, part } of parts) {
-			// A file that is gone or damaged costs its sessions' records, which the next change of a session makes again.
-			if (typeof part !== "object" || part === null) continue;
 			const records = new Map<string, SessionRecord>();
 			for (const [path, record] of Object.entries(part as Record<string, SessionRecord>)) {
 				// Frozen: the sync replaces a record it changes, and `writeSessionFiles` knows a file is unchanged by its records.
@@ -319,6 +324,30 @@ export class StateFolder implements TranscriptStore {
 		this.packsToRemove.clear();
 	}
 
+	/**
+	 * A file of the sync state as JSON, undefined when it is not there (and not `listed` by the
+	 * state); anything else that keeps it from being read throws `DamagedStateError`.
+	 */
+	private async readStateJson(path: string, listed = false): Promise<Record<string, unknown> | undefined> {
+		let text: string;
+		try {
+			text = (await readPlainBytes(path)).toString("utf8");
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOENT" && !listed) return undefined;
+			throw damagedState(path, code === "ENOENT" ? "the state lists it, and it is gone" : error instanceof Error ? error.message : String(error));
+		}
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			throw damagedState(path, "it is not JSON");
+		}
+		if (typeof value !== "object" || value === null || Array.isArray(value)) throw damagedState(path, "it is not a JSON object");
+		this.written.set(path, text);
+		return value as Record<string, unknown>;
+	}
+
 	private async readJson(path: string): Promise<unknown> {
 		try {
 			// Decoded in one pass (with an encoding, Node decodes and joins it chunk by chunk).
@@ -384,6 +413,22 @@ export async function confineStateFolder(stateDir: string): Promise<void> {
 	const plugin = dirname(stateDir);
 	if (!(await stat(plugin).then(() => true, () => false))) return;
 	for (const folder of STATE_FOLDERS) await confinedFolder(plugin, join(stateDir, folder), `The state folder ${join(stateDir, folder)}`);
+}
+
+/** The sync state is there but cannot be read: the sync stops rather than start afresh over it (see `loadState`). */
+export class DamagedStateError extends Error {}
+
+function damagedState(path: string, why: string): DamagedStateError {
+	return new DamagedStateError(
+		`The sync state ${path} cannot be read (${why}); nothing was synced. It holds what the sync remembers between runs (each session's note and digest, the projects' folders, the facts shared and proposed): put back a good copy, or move the state folder away to start over (the notes stay where they are; the next sync makes every session's record again, and proposes facts afresh)`,
+	);
+}
+
+/** A state of a release newer than this one is not ours to rewrite; one of no version we know is damaged. */
+function checkVersion(path: string, raw: Record<string, unknown>): void {
+	const version = raw.version;
+	if (typeof version === "number" && version > SYNC_STATE_VERSION) throw new DamagedStateError(`The sync state ${path} was written by a newer release (state version ${version}, this one knows ${SYNC_STATE_VERSION}); nothing was synced: update AI Conversation Memory here too`);
+	if (version !== SYNC_STATE_VERSION && version !== LEGACY_SYNC_STATE_VERSION) throw damagedState(path, `its version is ${JSON.stringify(version)}`);
 }
 
 /** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */

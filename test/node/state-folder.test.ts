@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StateFolder } from "../../src/node/state-folder";
+import { DamagedStateError, StateFolder } from "../../src/node/state-folder";
 import { appendToPack } from "../../src/node/model-pack";
 import { emptySyncState, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
 
@@ -79,17 +79,46 @@ describe("state folder: session records a project a file", () => {
 		expect(await new StateFolder(dir).loadState()).toEqual(state);
 	});
 
-	it("a file a killed run left unlisted goes; a listed file that is gone costs only its records", async () => {
+	it("a file a killed run left unlisted goes", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
 		await writeFile(join(dir, "sessions", "zzz-orphan.json"), "{}");
-		const [first] = await listed();
-		await rm(join(dir, "sessions", first!));
 		const store = new StateFolder(dir);
 		const state = await store.loadState();
-		expect(Object.keys(state.sessions)).toHaveLength(1);
+		expect(Object.keys(state.sessions)).toHaveLength(2);
 		await store.flush(state);
-		expect(await sessionFiles()).toEqual(await listed());
+		expect(await sessionFiles()).toEqual((await listed()).sort());
 		expect(existsSync(join(dir, "sessions", "zzz-orphan.json"))).toBe(false);
+	});
+
+	it("a state that is there but cannot be read stops the sync with a sentence, and is left as it is: taken as none, it dropped every session's record", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
+		const good = await readFile(join(dir, "sync-state.json"), "utf8");
+		const [first] = await listed();
+		const part = await readFile(join(dir, "sessions", first!), "utf8");
+		const refused = async (why: RegExp) => {
+			await expect(new StateFolder(dir).loadState()).rejects.toThrow(DamagedStateError);
+			await expect(new StateFolder(dir).loadState()).rejects.toThrow(why);
+		};
+		await writeFile(join(dir, "sync-state.json"), good.slice(0, -1));
+		await refused(/sync-state\.json cannot be read \(it is not JSON\); nothing was synced\..*move the state folder away to start over/);
+		expect(await readFile(join(dir, "sync-state.json"), "utf8")).toBe(good.slice(0, -1));
+		await writeFile(join(dir, "sync-state.json"), "[]");
+		await refused(/it is not a JSON object/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...JSON.parse(good), version: 99 }));
+		await refused(/written by a newer release \(state version 99, this one knows 2\)/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...JSON.parse(good), version: "x" }));
+		await refused(/its version is "x"/);
+		// A session file it lists: damaged, gone, or not a plain file.
+		await writeFile(join(dir, "sync-state.json"), good);
+		await writeFile(join(dir, "sessions", first!), "{");
+		await refused(new RegExp(`${first!.replace(".", "\\.")} cannot be read \\(it is not JSON\\)`));
+		await rm(join(dir, "sessions", first!));
+		await refused(/the state lists it, and it is gone/);
+		expect(spawnSync("mkfifo", [join(dir, "sessions", first!)]).status).toBe(0);
+		await refused(/is not a plain file \(a FIFO\)/);
+		await rm(join(dir, "sessions", first!));
+		await writeFile(join(dir, "sessions", first!), part);
+		expect(Object.keys((await new StateFolder(dir).loadState()).sessions).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
 	});
 
 	it("a listed name that is not a plain file name is never read", async () => {

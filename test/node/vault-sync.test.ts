@@ -279,18 +279,26 @@ describe("VaultSync and files that are not plain files", () => {
 		expect((await import("node:child_process")).spawnSync("mkfifo", [path]).status).toBe(0);
 	};
 
-	it("a FIFO as Claude Code's settings.json or as the state's files is never waited on: the sync runs, and writes its state anew", async () => {
+	it("a FIFO as Claude Code's settings.json or as the state's files is never waited on: as the list of transcripts read, the transcripts are read again; as the state, the sync stops with a sentence, and runs once it is a file again", async () => {
 		await mkfifo(join(root, "claude", "settings.json"));
 		await newSync().run(settings());
-		for (const name of ["sync-state.json", "transcripts.json"]) {
-			await rm(join(root, "state", name), { force: true });
-			await mkfifo(join(root, "state", name));
-		}
+		await rm(join(root, "state", "transcripts.json"), { force: true });
+		await mkfifo(join(root, "state", "transcripts.json"));
 		await appendFile(transcript(A), session(A, "And a readiness endpoint", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
 		const report = await newSync().run(settings());
 		expect(report.errors).toEqual([]);
 		expect(notes.files.get(noteOf("health"))).toContain("readiness endpoint");
-		expect((await lstat(join(root, "state", "sync-state.json"))).isFile()).toBe(true);
+		expect((await lstat(join(root, "state", "transcripts.json"))).isFile()).toBe(true);
+		const state = await readFile(join(root, "state", "sync-state.json"));
+		await rm(join(root, "state", "sync-state.json"));
+		await mkfifo(join(root, "state", "sync-state.json"));
+		await appendFile(transcript(A), session(A, "And a liveness endpoint", "Added GET /live.", "2026-11-20T12:00:00.000Z"));
+		await expect(newSync().run(settings())).rejects.toThrow(/sync-state\.json cannot be read \(.*is not a plain file \(a FIFO\).*\); nothing was synced/);
+		expect(notes.files.get(noteOf("health"))).not.toContain("liveness endpoint");
+		await rm(join(root, "state", "sync-state.json"));
+		await writeFile(join(root, "state", "sync-state.json"), state);
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		expect(notes.files.get(noteOf("health"))).toContain("liveness endpoint");
 	});
 
 	it("a Claude Code memory folder that is a link out of Claude Code's folder is reported and not shared; the rest of the sync is done", async () => {
