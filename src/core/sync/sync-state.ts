@@ -94,7 +94,7 @@ export function emptySyncState(): SyncState {
 }
 
 /**
- * Reads a stored state; anything unreadable or from an unknown version starts afresh. A version 1
+ * Reads a stored state (the state folder refuses one it cannot read, see `StateFolder.loadState`); a value that is no state starts afresh. A version 1
  * state keeps its version number, so the sync migrates it (`plan/migrate-state`).
  */
 export function restoreSyncState(raw: unknown): SyncState {
