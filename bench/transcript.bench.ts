@@ -196,6 +196,15 @@ async function benchSync(): Promise<void> {
 		report.errors.slice(0, 5).forEach((e) => process.stdout.write(`  error: ${e}\n`));
 	}
 
+	// Two baselines at once: how much a second core adds to work like a first sync's (reading,
+	// parsing, allocating), the most two fold threads can get from this machine.
+	const pairs: number[] = [];
+	for (let round = 0; round < SYNC_ROUNDS; round++) {
+		spawnSync("sync");
+		const both = await Promise.all([readBaseline(false), readBaseline(false)]);
+		pairs.push(Math.max(...both.map((m) => m.ms)));
+	}
+
 	// Nothing changed since the last round's sync, then one turn appended to the longest session.
 	spawnSync("sync");
 	const empty: Measured[] = [];
@@ -219,7 +228,6 @@ async function benchSync(): Promise<void> {
 		await truncate(target.path, target.size);
 	}
 	await rm(vaults, { recursive: true, force: true });
-	await rm(RSS_FILE, { force: true });
 
 	const againWrites = again.map(syncReport).map((r) => r.notesWritten.length + r.contextWritten.length + r.memoryWritten.length);
 	const appendedReads = appended.map(syncReport).map((r) => r.transcriptsRead);
@@ -236,6 +244,7 @@ async function benchSync(): Promise<void> {
 	report([
 		["(a) baseline: a process reads + JSON.parses all", `${aMs.toFixed(0)} ms`, `range ${range(base, 1000)} s; peak RSS ${Math.max(...base.map((m) => m.rssMiB)).toFixed(0)} MiB`, true],
 		["(a') same, each file decoded as one string", `${wMs.toFixed(0)} ms`, `${(wMs / aMs).toFixed(2)}x of (a); for reference only`, true],
+		["(a2) two of (a) at once, the later's end", `${median(pairs).toFixed(0)} ms`, `two cores do ${((2 * aMs) / median(pairs)).toFixed(2)}x the work of one here (2.00 would be two whole cores); for reference only`, true],
 		["full sync into an empty vault", `${fMs.toFixed(0)} ms`, `${(fMs / aMs).toFixed(2)}x of (a) (${(fMs / wMs).toFixed(2)}x of (a')), target <= 2x; range ${range(full, 1000)} s; ${written} files written`, fMs / aMs <= 2],
 		["peak RSS of the full sync", `${peak.toFixed(0)} MiB`, `target < 300 MiB; median ${median(full.map((m) => m.rssMiB)).toFixed(0)} MiB`, peak < 300],
 		["(b) baseline: node -e 0", `${eMs.toFixed(0)} ms`, `peak RSS ${Math.max(...empty.map((m) => m.rssMiB)).toFixed(0)} MiB`, true],
@@ -266,8 +275,12 @@ const RSS_FILE = join(work, `rss-${process.pid}.txt`);
 const RSS_HOW = hasGnuTime ? "from GNU time (wait4 ru_maxrss)" : "from /proc/<pid>/status VmHWM, read every 5 ms";
 
 /** Runs `node <args>` as a new process; wall time seen from here (spawn to exit), peak RSS from outside. */
+let rssFiles = 0;
+
 async function nodeProcess(args: string[]): Promise<Measured> {
-	const [command, argv] = hasGnuTime ? [GNU_TIME, ["-f", "%M", "-o", RSS_FILE, process.execPath, ...args]] : [process.execPath, args];
+	// A file of its own for each run: two may run at once.
+	const rssFile = `${RSS_FILE}.${rssFiles++}`;
+	const [command, argv] = hasGnuTime ? [GNU_TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]] : [process.execPath, args];
 	const start = performance.now();
 	const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
 	let hwm = Number.NaN;
@@ -283,7 +296,8 @@ async function nodeProcess(args: string[]): Promise<Measured> {
 	if (poll) clearInterval(poll);
 	if (status !== 0) throw new Error(`node ${args.join(" ")} exited with ${status}: ${Buffer.concat(err).toString()}`);
 	// GNU time writes "Command exited with non-zero status …" first when it did: the last line is %M.
-	const kib = hasGnuTime ? Number((await readFile(RSS_FILE, "utf8")).trim().split("\n").pop()) : hwm;
+	const kib = hasGnuTime ? Number((await readFile(rssFile, "utf8")).trim().split("\n").pop()) : hwm;
+	await rm(rssFile, { force: true });
 	return { ms, rssMiB: kib / 1024, stdout: Buffer.concat(out).toString() };
 }
 
