@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { appendFile, mkdir, readdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { appendFile, mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { basename, dirname, join } from "node:path";
@@ -188,3 +188,43 @@ async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number)
 	await writeFileReplacing(path, theirs, mode & 0o7777);
 }
 
+/**
+ * Writes the file whole, by a temporary file beside it renamed over it: the temporary file has our
+ * name (its pid tells a killed writer's leftover, which the next write removes), the existing
+ * file's mode and owner (when we may give it: root syncing a user's project), or the mode given, and reaches the disk
+ * before the rename (this is the user's file: a crash must leave the old text or the new).
+ */
+export async function writeDurably(target: string, text: string, keep: { mode: number; owner?: { uid: number; gid: number } } | undefined): Promise<void> {
+	const temp = tempName(target);
+	try {
+		const handle = await open(temp, "wx", keep?.mode ?? 0o666);
+		try {
+			await handle.writeFile(text, "utf8");
+			if (keep) {
+				// Exactly the mode (the umask took bits from it).
+				await handle.chmod(keep.mode);
+				if (keep.owner && process.getuid?.() === 0) await handle.chown(keep.owner.uid, keep.owner.gid);
+			}
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		await rename(temp, target);
+	} catch (error) {
+		await rm(temp, { force: true }).catch(() => undefined);
+		throw error;
+	}
+}
+
+/**
+ * A file of the user's that another program reads (Claude Code's `settings.json`, an agent's MCP
+ * configuration) replaced whole (`writeDurably`): through a link, the link kept; with the file's
+ * mode and owner, `newMode` for a new one. What a killed run left beside it goes first (with
+ * write-file-atomic, a `settings.json.<hash>` stayed for good after `kill -9`).
+ */
+export async function writeUserFile(path: string, text: string, newMode?: number): Promise<void> {
+	const target = await realpath(path).catch(() => path);
+	const existing = await stat(target).catch(() => undefined);
+	await removeStaleTemps(target);
+	await writeDurably(target, text, existing ? { mode: existing.mode & 0o7777, owner: { uid: existing.uid, gid: existing.gid } } : newMode === undefined ? undefined : { mode: newMode });
+}

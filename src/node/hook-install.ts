@@ -1,7 +1,7 @@
 import { access, constants, mkdir, stat, unlink } from "node:fs/promises";
 import { readPlainFile } from "./confined-path";
+import { writeUserFile } from "./atomic-write";
 import { dirname, join, resolve } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { HOOK_EVENTS, HOOK_MARK, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../core/hooks/hook-settings";
 import { hookNameOf } from "./hook-handlers";
 
@@ -118,7 +118,7 @@ export async function installClaudeHooks(target: HookTarget): Promise<InstallRes
 		// The backup keeps the user's own file: written before our first install, never over one
 		// taken then (unless the file now holds none of our hooks, so it is the user's again).
 		if (text !== null && ((await readText(backupPath)) === null || Object.keys(installedHooks(text)).length === 0)) {
-			await writeFileAtomic(backupPath, text);
+			await writeUserFile(backupPath, text);
 			backupWritten = backupPath;
 		}
 		if (await writeIfUnchanged(settingsPath, text, edit.text)) return { settingsPath, changed: true, ...(text === null ? { created: true } : {}), backupWritten };
@@ -218,7 +218,7 @@ export async function writeIfUnchanged(path: string, expected: string | null, te
 	if ((await readText(path)) !== expected) return false;
 	await refuseReadOnly(path);
 	await mkdir(dirname(path), { recursive: true });
-	await writeFileAtomic(path, text);
+	await writeUserFile(path, text);
 	return true;
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { writeUserFile } from "./atomic-write";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, MCP_SERVER_NAME, removeCodexServer, removeJsonServer, type ConfigEdit, type McpEntry } from "../core/hooks/mcp-config";
 import { readText, removeIfUnchanged, writeIfUnchanged } from "./hook-install";
 
@@ -87,14 +87,14 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 		// The user's own file, taken before our first install (again once it holds nothing of ours).
 		// With no file there is nothing to keep: uninstalling removes the file again when only ours is in it.
 		if (text !== null && ((await readText(backupPath)) === null || installedEntry(agent, text) === undefined)) {
-			await writeFileAtomic(backupPath, text, { mode: 0o600 });
+			await writeUserFile(backupPath, text, 0o600);
 			backupWritten = backupPath;
 		}
 		if (text === null) {
 			// A new file: only its owner reads it (Claude Code keeps its account in .claude.json).
 			await mkdir(dirname(configPath), { recursive: true });
 			if ((await readText(configPath)) !== null) continue;
-			await writeFileAtomic(configPath, edit.text, { mode: 0o600 });
+			await writeUserFile(configPath, edit.text, 0o600);
 			return { agent, configPath, changed: true, created: true };
 		}
 		if (await writeIfUnchanged(configPath, text, edit.text)) return { agent, configPath, changed: true, backupWritten };

@@ -1,7 +1,7 @@
-import { access, constants, open, rename, rm, stat } from "node:fs/promises";
+import { access, constants, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProjectFiles } from "../core/ports";
-import { removeStaleTemps, replaceKeepingAppends, tempName } from "./atomic-write";
+import { removeStaleTemps, replaceKeepingAppends, writeDurably } from "./atomic-write";
 import { confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
@@ -41,33 +41,5 @@ export class ProjectFolderFiles implements ProjectFiles {
 			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);
 			throw error;
 		}
-	}
-}
-
-/**
- * Writes the file whole, by a temporary file beside it renamed over it: the temporary file has our
- * name (its pid tells a killed writer's leftover, which the next write removes), the existing
- * file's mode and owner (when we may give it: root syncing a user's project), and reaches the disk
- * before the rename (this is the user's file: a crash must leave the old text or the new).
- */
-async function writeDurably(target: string, text: string, keep: { mode: number; owner: { uid: number; gid: number } } | undefined): Promise<void> {
-	const temp = tempName(target);
-	try {
-		const handle = await open(temp, "wx", keep?.mode ?? 0o666);
-		try {
-			await handle.writeFile(text, "utf8");
-			if (keep) {
-				// Exactly the mode (the umask took bits from it).
-				await handle.chmod(keep.mode);
-				if (process.getuid?.() === 0) await handle.chown(keep.owner.uid, keep.owner.gid);
-			}
-			await handle.sync();
-		} finally {
-			await handle.close();
-		}
-		await rename(temp, target);
-	} catch (error) {
-		await rm(temp, { force: true }).catch(() => undefined);
-		throw error;
 	}
 }

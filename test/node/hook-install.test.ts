@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -165,6 +165,22 @@ describe("hooks install / uninstall / status", () => {
 		expect(installedHooks(readFileSync(real, "utf8"))).toEqual(hookCommands(target));
 		await uninstallClaudeHooks(claudeDir);
 		expect(readFileSync(real, "utf8")).toBe(USER);
+	});
+
+	it("keeps the file's mode, reaches it through a link, and removes what a killed install left beside it (its pid gone); another's temporary file stays", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, USER, { mode: 0o640 });
+		chmodSync(settings, 0o640);
+		const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+		const left = `${settings}.${gone}-0.7.tmp`;
+		const theirs = `${settings}.swp`;
+		writeFileSync(left, "half");
+		writeFileSync(theirs, "vim");
+		await installClaudeHooks(target);
+		expect(statSync(settings).mode & 0o777).toBe(0o640);
+		expect(existsSync(left)).toBe(false);
+		expect(existsSync(theirs)).toBe(true);
+		expect(readdirSync(claudeDir).sort()).toEqual(["settings.json", "settings.json.bak-ai-memory", "settings.json.swp"]);
 	});
 
 	it("status: which are installed, and whether they run this CLI for this vault", async () => {
