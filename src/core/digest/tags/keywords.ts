@@ -273,8 +273,19 @@ let technical: ReadonlySet<string> | undefined;
 
 /** A known technical term (catalog.ts), compared normalized: `webhooks` and `Webhook` are `webhook`. */
 function isTechnicalTerm(term: string): boolean {
-	technical ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== "").map((t) => (/^[\p{Script=Latin}\p{N}-]+$/u.test(t) ? (termOf(t) ?? t) : t)));
+	technical ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== "").map(catalogTerm));
 	return technical.has(term);
+}
+
+/**
+ * A catalog term as the prompts' terms are written: each word of a hyphenated one normalized on its
+ * own, and kept joined (`error-handling`, `github-pages` → `github-page`), as a phrase of two words
+ * is; normalized whole, such a term became its one word that is not a stop word (`handling`,
+ * `text`, `dark`), which then counted as technical wherever it was said.
+ */
+export function catalogTerm(t: string): string {
+	if (!/^[\p{Script=Latin}\p{N}-]+$/u.test(t)) return t;
+	return t.includes("-") ? t.split("-").map((part) => termOf(part) ?? part).join("-") : (termOf(t) ?? t);
 }
 
 /** The words of a hyphenated term (`rate-limiting`), or the term alone. */

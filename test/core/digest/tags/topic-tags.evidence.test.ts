@@ -50,6 +50,13 @@ describe("rule 1: a keyword tag needs evidence beyond one sentence", () => {
 		expect(tagsOf(["Turn this into a git submodule"])).toContain("ai/submodule");
 	});
 
+	it("a known term of two words is, named once, and a word of one alone is not (`error-handling`, `dark-mode` and `full-text-search` made `handling`, `dark` and `text` technical)", () => {
+		expect(tagsOf(["Set up github pages for the docs"])).toContain("ai/github-page");
+		expect(tagsOf(["The handling of refunds is slow"])).not.toContain("ai/handling");
+		expect(tagsOf(["The header looks too dark on phones"])).not.toContain("ai/dark");
+		expect(tagsOf(["Paste the text into the box"])).not.toContain("ai/text");
+	});
+
 	it("a compound another session shares is; a plain word other sessions use too is not", () => {
 		expect(tagsOf(["Show the token usage per model"])).toContain("ai/token-usage");
 		const folders = [["Open the folder in the editor"], ["The folder is empty again"]];
