@@ -283,7 +283,7 @@ function isTechnicalTerm(term: string): boolean {
  * is; normalized whole, such a term became its one word that is not a stop word (`handling`,
  * `text`, `dark`), which then counted as technical wherever it was said.
  */
-export function catalogTerm(t: string): string {
+function catalogTerm(t: string): string {
 	if (!/^[\p{Script=Latin}\p{N}-]+$/u.test(t)) return t;
 	return t.includes("-") ? t.split("-").map((part) => termOf(part) ?? part).join("-") : (termOf(t) ?? t);
 }
