@@ -671,9 +671,12 @@ function latinWord(original: string): string | undefined {
 
 const IRREGULAR: Record<string, string> = { caches: "cache", cookies: "cookie", movies: "movie", indices: "index", aliases: "alias", statuses: "status", menus: "menu", data: "data", criteria: "criterion" };
 
-/** Light, deterministic plural stripping for lower-case ASCII words. */
+/**
+ * Light, deterministic plural stripping for lower-case ASCII words. Names of libraries that end in
+ * `js` (nextjs, chartjs) and fields that end in `ics` (analytics, physics) are no plurals.
+ */
 function singular(word: string): string {
-	if (!/^[a-z]+$/.test(word) || word.length < 4 || EN_NO_STEM.has(word)) return word;
+	if (!/^[a-z]+$/.test(word) || word.length < 4 || EN_NO_STEM.has(word) || word.endsWith("js") || word.endsWith("ics")) return word;
 	const irregular = IRREGULAR[word];
 	if (irregular) return irregular;
 	if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;

@@ -76,6 +76,7 @@ aws axis alias analysis atlas basis bonus bus canvas chaos class cors corpus css
 lens macos nixos chromeos freertos minus news nexus next.js nodejs plus postgres process progress redis sass scss series species status success
 thesis this was has is its us virus yes express address access less unless across various previous always
 crisis emphasis synopsis tennis genesis hypothesis diagnosis parenthesis ellipsis synthesis
+emacs pandas rails
 `);
 
 /**

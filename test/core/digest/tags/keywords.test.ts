@@ -51,6 +51,12 @@ describe("keywordsOf: names and phrases", () => {
 		expect(keywordsOf(["Publish the site on GitHub Pages"])).toContain("github-page");
 	});
 
+	it("a name or a field that ends in s or js is no plural (emacs, pandas, rails, nextjs, analytics); a plural is made singular", () => {
+		expect(keywordsOf(["Configure emacs", "Load it with pandas", "Upgrade rails"])).toEqual(expect.arrayContaining(["emacs", "pandas", "rails"]));
+		expect(keywordsOf(["Migrate the nextjs app to chartjs analytics"])).toEqual(expect.arrayContaining(["nextjs", "chartjs", "analytics"]));
+		expect(keywordsOf(["Retry failed webhooks"])).toContain("webhook");
+	});
+
 	it("drops Chinese stop words written in traditional characters", () => {
 		const terms = keywordsOf(["這是我的專案，我們先討論後再開始"]);
 		for (const stop of ["這是", "我的", "我們", "討論", "開始"]) expect(terms).not.toContain(stop);
