@@ -156,7 +156,8 @@ export class VaultFolder implements NoteStore {
 	private async confine(target: string, path: string): Promise<string | undefined> {
 		const folder = dirname(target);
 		let checked = this.confinedFolders.get(folder);
-		if (!checked) this.confinedFolders.set(folder, (checked = confinedFolder(this.root, folder, `The note ${path}`)));
+		// Named by the folder: the check is made once for all the notes in it.
+		if (!checked) this.confinedFolders.set(folder, (checked = confinedFolder(this.root, folder, `The folder ${dirname(path)}`)));
 		await checked;
 		// One blocking lstat: a thread-pool round trip and an error for each new note cost more (measured).
 		const link = lstatQuietly(target);

@@ -28,6 +28,8 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 		expect(await readFile(join(outside, "secret.md"), "utf8")).toBe("theirs\n");
 		await symlink(outside, join(vault, "AI Conversations", "linked"));
 		await expect(store.write("AI Conversations/linked/new.md", "ours", null)).rejects.toThrow(/outside/);
+		// Named by its folder, checked once for all its notes: never by another note's name.
+		await expect(store.write("AI Conversations/linked/other.md", "ours", null)).rejects.toThrow(/^The folder AI Conversations\/linked: its folder leads to .*outside/);
 		expect(await readdir(outside)).toEqual(["secret.md"]);
 		// Nor listed: what is outside is not the vault's (an empty listing would read as facts deleted).
 		await expect(store.list("AI Conversations/linked")).rejects.toThrow(/leads to .*outside/);
