@@ -1,7 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
-import type { SessionModel, ToolCall } from "./session-model";
+import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
 /**
@@ -233,12 +233,12 @@ function foldCall(model: SessionModel, id: string | undefined, rawName: string, 
 	const patch = typeof input.input === "string" ? input.input : typeof input.patch === "string" ? input.patch : "";
 	if (name === "apply_patch") for (const [kind, path] of patchedFiles(patch)) addFile(model, kind, absolute(model, path));
 	if (model.events.length >= LIMITS.events) {
-		model.index.calls.set(callId, { id: callId, name, input: {}, elided: true });
+		ownCalls(model).set(callId, { id: callId, name, input: {}, elided: true });
 		model.counts.elidedEvents++;
 		return;
 	}
 	const call: ToolCall = { id: callId, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId: undefined, result: undefined, agentId: undefined };
-	model.index.calls.set(callId, call);
+	ownCalls(model).set(callId, call);
 	pushEvent(model, { kind: "tool", call, sidechain: undefined });
 }
 

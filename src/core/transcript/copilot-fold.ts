@@ -1,7 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
-import type { SessionModel, ToolCall } from "./session-model";
+import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
 /**
@@ -105,12 +105,12 @@ function foldCall(model: SessionModel, request: Record<string, unknown>, message
 	const input = typeof args.path === "string" && args.file_path === undefined ? { ...args, file_path: args.path } : args;
 	model.counts.toolCalls++;
 	if (model.events.length >= LIMITS.events) {
-		model.index.calls.set(id, { id, name, input: typeof input.file_path === "string" ? { file_path: input.file_path } : {}, elided: true });
+		ownCalls(model).set(id, { id, name, input: typeof input.file_path === "string" ? { file_path: input.file_path } : {}, elided: true });
 		model.counts.elidedEvents++;
 		return;
 	}
 	const call: ToolCall = { id, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId, result: undefined, agentId: undefined };
-	model.index.calls.set(id, call);
+	ownCalls(model).set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain });
 }
 

@@ -2,7 +2,7 @@ import { unreadable, type RawLine } from "./jsonl-lines";
 import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
-import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+import { ownCalls, own, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 export { hash53, LIMITS };
@@ -54,7 +54,7 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			foldSystem(model, record);
 			return;
 		case "summary":
-			model.summaries.push({ leafUuid: record.leafUuid, text: record.summary });
+			(model.summaries = own(model.summaries)).push({ leafUuid: record.leafUuid, text: record.summary });
 			return;
 		case "ai-title":
 			if (record.title) model.aiTitle = record.title;
@@ -66,7 +66,7 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			if (record.lastPrompt) model.lastPrompt = record.lastPrompt;
 			return;
 		case "pr-link":
-			if (record.prUrl && !model.prLinks.includes(record.prUrl)) model.prLinks.push(record.prUrl);
+			if (record.prUrl && !model.prLinks.includes(record.prUrl)) (model.prLinks = own(model.prLinks)).push(record.prUrl);
 			return;
 		case "queue-operation":
 			if (record.operation === "enqueue") counts.queuedPrompts++;
@@ -304,7 +304,7 @@ function foldToolUse(
 	if (model.events.length >= LIMITS.events) {
 		// Past the event budget only what the counts need is kept, until the result arrives.
 		const path = input.file_path ?? input.notebook_path;
-		model.index.calls.set(id, { id, name, input: typeof path === "string" ? { file_path: path } : {}, elided: true });
+		ownCalls(model).set(id, { id, name, input: typeof path === "string" ? { file_path: path } : {}, elided: true });
 		model.counts.elidedEvents++;
 		return;
 	}
@@ -319,7 +319,7 @@ function foldToolUse(
 		result: undefined,
 		agentId: undefined,
 	};
-	model.index.calls.set(id, call);
+	ownCalls(model).set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain });
 }
 

@@ -1,7 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
-import type { SessionModel, ToolCall } from "./session-model";
+import { ownCalls, NO_ITEMS, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
 /**
@@ -114,11 +114,11 @@ function noteCwd(model: SessionModel, cwd: string): void {
 /** The session's events, counts, tokens and files made again from the messages as they stand. */
 function rebuild(model: SessionModel, state: GeminiState): void {
 	const counts = model.counts;
-	model.events = [];
+	model.events = NO_ITEMS;
 	model.index.calls.clear();
 	model.index.retainedChars = 0;
-	model.files = { read: [], written: [], edited: [] };
-	model.index.files = {};
+	model.files = { read: NO_ITEMS, written: NO_ITEMS, edited: NO_ITEMS };
+	model.index.files = undefined;
 	model.tokens = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 };
 	Object.assign(counts, { prompts: 0, assistantMessages: 0, toolCalls: 0, toolErrors: 0, thinking: 0, apiErrors: 0, elidedEvents: 0, images: 0 });
 	model.index.redactedEvents = 0;
@@ -222,7 +222,7 @@ function foldToolCall(model: SessionModel, raw: Record<string, unknown>, message
 		result: { isError: failed, text: clip(model, resultText(raw), LIMITS.toolResult) },
 		agentId: typeof raw.agentId === "string" ? raw.agentId : undefined,
 	};
-	model.index.calls.set(id, call);
+	ownCalls(model).set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain: undefined });
 }
 

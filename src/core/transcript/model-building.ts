@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionModel } from "./session-model";
+import { own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
@@ -27,7 +27,7 @@ export const LIMITS = {
 /** A line that could not be read: counted, and the first few listed with why. */
 export function markMalformed(model: SessionModel, no: number, reason: string): void {
 	model.counts.malformed++;
-	if (model.malformedLines.length < LIMITS.malformedLines) model.malformedLines.push({ line: no, reason });
+	if (model.malformedLines.length < LIMITS.malformedLines) (model.malformedLines = own(model.malformedLines)).push({ line: no, reason });
 }
 
 /**
@@ -53,29 +53,37 @@ export function objectLine(model: SessionModel, line: RawLine): Record<string, u
 /** A record of a type the fold does not know (a newer client): counted by type, never fatal. */
 export function countUnknown(model: SessionModel, type: string): void {
 	model.counts.unknownRecords++;
-	model.unknownTypes[type] = (model.unknownTypes[type] ?? 0) + 1;
+	const types = ownTypes(model);
+	types[type] = (types[type] ?? 0) + 1;
 }
 
 /** Past this length a list is looked up in a set (a hostile transcript's thousands of names stay linear). */
 const SHORT_LIST = 16;
 
-/** Adds `value` to `list` unless it is there, the list's set (in `sets`, by `key`) made once it is long. */
-function addOnce<K extends string>(list: string[], sets: Partial<Record<K, Set<string>>>, key: K, value: string): void {
-	let set = sets[key];
+/**
+ * Adds `value` to `lists[key]` unless it is there (the list made the model's own, see `own`), the
+ * list's set (in `sets`, by `key`) made once it is long; the sets after, made when first needed.
+ */
+function addOnce<K extends string>(lists: Record<K, string[]>, sets: Partial<Record<K, Set<string>>> | undefined, key: K, value: string): Partial<Record<K, Set<string>>> | undefined {
+	const set = sets?.[key];
 	if (set === undefined) {
-		if (list.includes(value)) return;
+		if (lists[key].includes(value)) return sets;
+		const list = (lists[key] = own(lists[key]));
 		list.push(value);
-		if (list.length >= SHORT_LIST) sets[key] = new Set(list);
-		return;
+		if (list.length < SHORT_LIST) return sets;
+		const made: Partial<Record<K, Set<string>>> = sets ?? {};
+		made[key] = new Set(list);
+		return made;
 	}
-	if (set.has(value)) return;
+	if (set.has(value)) return sets;
 	set.add(value);
-	list.push(value);
+	lists[key].push(value);
+	return sets;
 }
 
 /** A file the session read, wrote or edited: listed once, first seen first. */
 export function addFile(model: SessionModel, kind: "read" | "written" | "edited", path: string): void {
-	addOnce(model.files[kind], model.index.files, kind, path);
+	model.index.files = addOnce(model.files, model.index.files, kind, path);
 }
 
 export function noteTime(model: SessionModel, timestamp: string): void {
@@ -87,7 +95,7 @@ export function noteTime(model: SessionModel, timestamp: string): void {
 export type ListKey = "sessionIds" | "cwds" | "branches" | "versions" | "models";
 
 export function addUnique(model: SessionModel, key: ListKey, value: string): void {
-	addOnce(model[key], model.index.sets, key, value);
+	model.index.sets = addOnce(model, model.index.sets, key, value);
 }
 
 /** The user stopped the agent mid-turn: counted, and where in the events it happened. */
@@ -102,7 +110,7 @@ export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 		model.counts.elidedEvents++;
 		return false;
 	}
-	model.events.push(event);
+	(model.events = own(model.events)).push(event);
 	return true;
 }
 

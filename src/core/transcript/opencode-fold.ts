@@ -1,7 +1,7 @@
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 import { isObject } from "./parse-line";
-import type { SessionEvent, SessionModel, ToolCall } from "./session-model";
+import { ownCalls, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
 /**
@@ -360,7 +360,7 @@ function foldCall(model: SessionModel, id: string, name: string, raw: Record<str
 		return undefined;
 	}
 	const call: ToolCall = { id, name, input: clipInput(model, input, 0) as Record<string, unknown>, timestamp, messageId, result: undefined, agentId: undefined };
-	model.index.calls.set(id, call);
+	ownCalls(model).set(id, call);
 	pushEvent(model, { kind: "tool", call });
 	return call;
 }

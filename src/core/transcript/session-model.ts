@@ -156,13 +156,15 @@ export interface SessionIndex {
 	usageByMessage: Map<number, MessageUsage>;
 	/** Sub-agents' messages the parent holds copies of (Claude Code 2.1's `agent_progress`), by the hash of their id. */
 	agentUsageByMessage: Map<number, MessageUsage>;
+	/** The shared `NO_CALLS` until a call is indexed (see `ownCalls`). */
 	calls: Map<string, ToolCall>;
 	/**
 	 * Sets of the model's longer lists, made once a list is long (see `addOnce` in model-building.ts):
-	 * most lists hold a few names, and ten empty sets were half of a new model's memory.
+	 * most lists hold a few names, and ten empty sets were half of a new model's memory. Absent
+	 * until the first is made.
 	 */
-	files: Partial<Record<"read" | "written" | "edited", Set<string>>>;
-	sets: Partial<Record<"sessionIds" | "cwds" | "branches" | "versions" | "models", Set<string>>>;
+	files: Partial<Record<"read" | "written" | "edited", Set<string>>> | undefined;
+	sets: Partial<Record<"sessionIds" | "cwds" | "branches" | "versions" | "models", Set<string>>> | undefined;
 	/** Task call whose inline (pre-2.1) sidechain is being folded. */
 	sidechain?: string;
 	/** Prompts typed while the agent worked (`queue-operation`), not yet written as a user line or handed to the agent. */
@@ -258,7 +260,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "ag
 		seenUuids: fields.seenUuids,
 		usageByMessage: fields.usageByMessage,
 		agentUsageByMessage: fields.agentUsageByMessage,
-		calls: new Map(),
+		calls: NO_CALLS,
 		files: fields.files,
 		sets: fields.sets,
 		sidechain: fields.sidechain,
@@ -288,6 +290,39 @@ class NoUsage extends Map<number, MessageUsage> {
 const NO_UUIDS: Set<number> = new NoUuids();
 const NO_USAGE: Map<number, MessageUsage> = new NoUsage();
 
+/**
+ * What a new model's lists, its unknown types and its call index are until something goes in: one
+ * shared empty of each, frozen (or refusing writes), made the model's own by the helpers that add
+ * (`own`, `ownCalls`, and those of model-building.ts). A read of many small sessions keeps a model
+ * each, and a dozen empty arrays, two empty objects and an empty Map were half of a new model
+ * (measured: an empty model kept 1,411 bytes of heap, now 674).
+ */
+export const NO_ITEMS: never[] = Object.freeze([]) as never[];
+export const NO_TYPES: Record<string, number> = Object.freeze({});
+class NoCalls extends Map<string, ToolCall> {
+	override set(): this {
+		throw new Error("a model's call index is made its own (ownCalls) before a call goes in");
+	}
+}
+const NO_CALLS: Map<string, ToolCall> = new NoCalls();
+
+/** The list to add to: `list` itself, or a new one in place of the shared empty (`NO_ITEMS`); assign it back. */
+export function own<T>(list: T[]): T[] {
+	return list === NO_ITEMS ? [] : list;
+}
+
+/** The model's call index to write to, made its own first (see `NO_CALLS`). */
+export function ownCalls(model: SessionModel): Map<string, ToolCall> {
+	if (model.index.calls === NO_CALLS) model.index.calls = new Map();
+	return model.index.calls;
+}
+
+/** The model's counts of unknown record types to write to, made its own first (see `NO_TYPES`). */
+export function ownTypes(model: SessionModel): Record<string, number> {
+	if (model.unknownTypes === NO_TYPES) model.unknownTypes = {};
+	return model.unknownTypes;
+}
+
 /** Whether the agent's fold writes `seenUuids` and `usageByMessage` (Claude Code's, `fold.ts`). */
 function indexesUuids(agent: AgentId | undefined): boolean {
 	return agent === undefined || agent === "claude-code";
@@ -297,10 +332,14 @@ function indexesUuids(agent: AgentId | undefined): boolean {
  * A model's lists made as long as they are (after a read): an array grown by `push` from empty
  * holds room for 16, and most of a session's lists hold one to a few names (measured with the
  * shared indexes above: 15–18% less kept by the bench's Aider and Gemini CLI reads). Nothing else
- * holds these arrays.
+ * holds these arrays. An empty one becomes the shared empty.
  */
 export function compactLists(model: SessionModel): void {
-	const fit = <T>(list: T[]): T[] => (list.length > 0 && list.length < COMPACT_BELOW ? list.slice() : list);
+	eachList(model, (list) => (list.length === 0 ? NO_ITEMS : list.length < COMPACT_BELOW ? list.slice() : list));
+}
+
+/** Each of the model's lists replaced by what `fit` makes of it. */
+function eachList(model: SessionModel, fit: <T>(list: T[]) => T[]): void {
 	model.sessionIds = fit(model.sessionIds);
 	model.cwds = fit(model.cwds);
 	model.branches = fit(model.branches);
@@ -324,26 +363,26 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			agent: agent === "claude-code" ? undefined : agent,
 			fileId,
 			agentId,
-			sessionIds: [],
-			cwds: [],
-			branches: [],
-			versions: [],
-			models: [],
-			summaries: [],
-			prLinks: [],
-			events: [],
-			files: { read: [], written: [], edited: [] },
+			sessionIds: NO_ITEMS,
+			cwds: NO_ITEMS,
+			branches: NO_ITEMS,
+			versions: NO_ITEMS,
+			models: NO_ITEMS,
+			summaries: NO_ITEMS,
+			prLinks: NO_ITEMS,
+			events: NO_ITEMS,
+			files: { read: NO_ITEMS, written: NO_ITEMS, edited: NO_ITEMS },
 			tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
 			counts: emptyCounts(),
-			unknownTypes: {},
-			malformedLines: [],
+			unknownTypes: NO_TYPES,
+			malformedLines: NO_ITEMS,
 		},
 		indexOf({
 			seenUuids: indexesUuids(agent) ? new Set<number>() : NO_UUIDS,
 			usageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
 			agentUsageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
-			files: {},
-			sets: {},
+			files: undefined,
+			sets: undefined,
 			sidechain: undefined,
 			queued: undefined,
 			retainedChars: 0,
@@ -376,8 +415,8 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			seenUuids: indexesUuids(data.agent) || data.seenUuids.length > 0 ? new Set(data.seenUuids) : NO_UUIDS,
 			usageByMessage: indexesUuids(data.agent) || data.usageByMessage.length > 0 ? new Map(data.usageByMessage) : NO_USAGE,
 			agentUsageByMessage: indexesUuids(data.agent) || (data.agentUsageByMessage?.length ?? 0) > 0 ? new Map(data.agentUsageByMessage ?? []) : NO_USAGE,
-			files: {},
-			sets: {},
+			files: undefined,
+			sets: undefined,
 			sidechain: data.sidechain,
 			queued: data.queued,
 			retainedChars: data.retainedChars,
@@ -385,6 +424,14 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			copyClips: true,
 		}),
 	);
-	for (const event of model.events) if (event.kind === "tool") model.index.calls.set(event.call.id, event.call);
+	for (const event of model.events) if (event.kind === "tool") ownCalls(model).set(event.call.id, event.call);
+	// Its empties the shared ones, as a model folded here has them (JSON made each list a new array).
+	eachList(model, (list) => (list.length === 0 ? NO_ITEMS : list));
+	if (isEmpty(model.unknownTypes)) model.unknownTypes = NO_TYPES;
 	return model;
+}
+
+function isEmpty(record: Record<string, unknown>): boolean {
+	for (const _ in record) return false;
+	return true;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addUnique, pushEvent } from "../../../src/core/transcript/model-building";
-import { compactLists, createSession, restoreSession, serializeSession, type SerializedSession } from "../../../src/core/transcript/session-model";
+import { addFile, addUnique, countUnknown, markMalformed, pushEvent } from "../../../src/core/transcript/model-building";
+import { compactLists, createSession, ownCalls, restoreSession, serializeSession, type SerializedSession } from "../../../src/core/transcript/session-model";
 
 describe("createSession and restoreSession", () => {
 	it("give another agent's model one shared uuid and usage index that refuses to be written; Claude Code's model its own", () => {
@@ -27,12 +27,46 @@ describe("createSession and restoreSession", () => {
 	});
 });
 
+describe("a new model's empties", () => {
+	it("are shared by every model until an add through the helpers makes the model's own; the shared ones refuse writes", () => {
+		const [a, b] = [createSession("a", undefined, true, "aider"), createSession("b")];
+		expect(a.events).toBe(b.events);
+		expect(a.files.read).toBe(b.cwds);
+		expect(a.unknownTypes).toBe(b.unknownTypes);
+		expect(a.index.calls).toBe(b.index.calls);
+		expect(() => a.events.push({ kind: "error", source: "api", text: "x" })).toThrow();
+		expect(() => a.index.calls.set("x", { id: "x", name: "Bash", input: {} })).toThrow(/ownCalls/);
+		pushEvent(a, { kind: "error", source: "api", text: "one" });
+		addFile(a, "read", "/r.py");
+		addUnique(a, "models", "m1");
+		countUnknown(a, "hologram");
+		markMalformed(a, 3, "invalid JSON");
+		ownCalls(a).set("c1", { id: "c1", name: "Bash", input: {} });
+		expect([a.events.length, a.files.read, a.models, a.unknownTypes, a.malformedLines.length, a.index.calls.size]).toEqual([1, ["/r.py"], ["m1"], { hologram: 1 }, 1, 1]);
+		expect([b.events.length, b.files.read.length, b.models.length, b.unknownTypes, b.malformedLines.length, b.index.calls.size]).toEqual([0, 0, 0, {}, 0, 0]);
+		// Through storage and back: the empties shared again, the rest as it was.
+		const restored = restoreSession(JSON.parse(JSON.stringify(serializeSession(a))) as SerializedSession);
+		expect(restored.cwds).toBe(b.cwds);
+		expect(restored.unknownTypes).toEqual({ hologram: 1 });
+		expect(serializeSession(restored)).toEqual(serializeSession(a));
+		expect(serializeSession(restoreSession(JSON.parse(JSON.stringify(serializeSession(b))) as SerializedSession)).unknownTypes).toBe(b.unknownTypes);
+	});
+
+	it("a list past the short length gets its set, and stays unique", () => {
+		const model = createSession("a", undefined, true, "codex");
+		for (let i = 0; i < 40; i++) addFile(model, "edited", `/f${i % 20}.py`);
+		expect(model.files.edited).toHaveLength(20);
+		expect(model.index.files?.edited?.size).toBe(20);
+		expect(model.index.sets).toBeUndefined();
+	});
+});
+
 describe("compactLists", () => {
 	it("keeps every list's items and order, and the model folds on as before", () => {
 		const model = createSession("a", undefined, true, "aider");
 		for (const name of ["m1", "m2"]) addUnique(model, "models", name);
 		pushEvent(model, { kind: "error", source: "api", text: "one" });
-		model.files.edited.push("/a.py");
+		addFile(model, "edited", "/a.py");
 		const before = serializeSession(model);
 		const events = model.events;
 		compactLists(model);
