@@ -284,9 +284,10 @@ export class TranscriptIndex {
 	}
 
 	private async readFile(file: TranscriptFile, detail: DetailLevel | undefined): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
-		// Folded further from its whole model, never from a partial one.
-		await this.whole([file.path]);
-		const known = await this.get(file.path);
+		// Folded further from its whole model, never from a partial one. Most files are new: no
+		// promise is waited for them (two per file were a tenth of a read of many small files).
+		if (this.isPartial(file.path)) await this.load(file.path);
+		const known = this.entries.get(file.path) ?? (this.store && this.stored.has(file.path) ? await this.load(file.path) : undefined);
 		const spec = this.redaction?.();
 		let model: SessionModel;
 		let read: { cursor: TailCursor; bytesRead: number };
@@ -329,7 +330,8 @@ export class TranscriptIndex {
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
 		// A last line left to settle: the file is read again at the next refresh, changed or not.
-		const { settling: _wasSettling, ...plain } = file;
+		// The scan's stamp is kept as it is when it has no mark to drop (a copy per file, kept).
+		const plain = file.settling ? withoutSettling(file) : file;
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
@@ -367,9 +369,12 @@ export class TranscriptIndex {
 		let taken = new Set(sections);
 		const last = sections[sections.length - 1];
 		let current = last === undefined ? undefined : await this.get(last);
-		const touched = new Map<string, IndexedTranscript>();
+		// By entry, not by path: a session's path is a new string, hashed once more for each.
+		const touched = new Set<IndexedTranscript>();
 		// Sessions that only got blank lines are stored (where the fold stands changed) but not reported.
-		const grew = new Set<string>();
+		const grew = new Set<IndexedTranscript>();
+		// Each session's cursor is the file's, set once the read is done; until then, one for all.
+		const unread: TailCursor = { offset: 0, nextLineNo: 1, ino: file.ino, head: "" };
 		const start = (key: string) => {
 			let unique = key;
 			let path = sectionPath(file, key);
@@ -382,8 +387,7 @@ export class TranscriptIndex {
 			const section = sectionFile(file, unique, path);
 			sections.push(path);
 			taken.add(path);
-			// Its cursor is the file's, set once the read is done.
-			current = { file: section, cursor: { offset: 0, nextLineNo: 1, ino: file.ino, head: "" }, model: sessionFor(section) };
+			current = { file: section, cursor: unread, model: sessionFor(section) };
 		};
 		const foldInto = (lines: RawLine[]) => {
 			if (lines.length === 0) return;
@@ -394,8 +398,8 @@ export class TranscriptIndex {
 				start("");
 			}
 			fold(current!.model, lines);
-			touched.set(current!.file.path, current!);
-			if (!blank) grew.add(current!.file.path);
+			touched.add(current!);
+			if (!blank) grew.add(current!);
 		};
 		const read = await this.source.readAppended(
 			file.path,
@@ -407,8 +411,8 @@ export class TranscriptIndex {
 					if (key === undefined) continue;
 					foldInto(lines.slice(from, i));
 					start(key);
-					touched.set(current!.file.path, current!);
-					grew.add(current!.file.path);
+					touched.add(current!);
+					grew.add(current!);
 					from = i;
 				}
 				foldInto(lines.slice(from));
@@ -423,7 +427,7 @@ export class TranscriptIndex {
 			file.size,
 		);
 		const store = this.store;
-		const entries = [...touched.values()];
+		const entries = [...touched];
 		if (current) endRead(current.model);
 		for (const entry of entries) {
 			// A session started in this read has the file's stamp already; one that went on gets it.
@@ -447,8 +451,13 @@ export class TranscriptIndex {
 				this.stored.add(entry.file.path);
 			}
 		}
-		return { entries: entries.filter((e) => grew.has(e.file.path)), bytesRead: read.bytesRead };
+		return { entries: entries.filter((e) => grew.has(e)), bytesRead: read.bytesRead };
 	}
+}
+
+function withoutSettling(file: TranscriptFile): TranscriptFile {
+	const { settling: _wasSettling, ...plain } = file;
+	return plain;
 }
 
 /** Whether every line is blank (whitespace only; an undecodable one is not), without a trimmed copy of each. */
