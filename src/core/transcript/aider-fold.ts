@@ -1,6 +1,6 @@
 import { isBlank, unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
-import { ownCalls, type OpenBlock, type SessionModel, type ToolCall } from "./session-model";
+import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
 /**
  * Aider's chat history (`.aider.chat.history.md` at the repository's root), folded into the same
@@ -324,8 +324,8 @@ function foldCall(model: SessionModel, name: string, input: Record<string, unkno
 	// `input` and `result` are the caller's own new objects: clipped in place, not copied.
 	if (typeof input.command === "string") input.command = clip(model, input.command, LIMITS.toolInputString);
 	if (result) result.text = clip(model, result.text, LIMITS.toolResult);
+	// Not indexed by id: its result comes with it, and no sub-agent looks for it.
 	const call: ToolCall = { id, name, input, timestamp: undefined, messageId: undefined, result, agentId: undefined };
-	ownCalls(model).set(id, call);
 	pushEvent(model, { kind: "tool", call, sidechain: undefined });
 }
 
