@@ -200,11 +200,13 @@ async function buildCli() {
 /**
  * bench/out/: the other agents' readers and opencode's baseline, each a process the benchmark
  * times, built as the CLI is (minified, SQLite's WebAssembly read from the file beside them, no
- * gray-matter engines), so what is timed is the code the CLI runs.
+ * gray-matter engines), so what is timed is the code the CLI runs; the readers run as the CLI
+ * does too (a loader that sets its V8 flags and uses V8's code cache).
  */
 async function buildBenchReaders() {
 	await mkdir("bench/out", { recursive: true });
-	await esbuild.build({ ...cli, entryPoints: { "agent-read": "bench/agent-read.ts", "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
+	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
+	await writeWhole("bench/out/agent-read.cjs", await loaderText("bench/agent-read.ts", "bench/agent-read-loader.ts", "READER"));
 	await writeWhole("bench/out/wa-sqlite.wasm", await readFile(SQLITE_WASM));
 }
 
