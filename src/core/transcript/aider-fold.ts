@@ -1,4 +1,5 @@
 import { isBlank, unreadable, type RawLine } from "./jsonl-lines";
+import { digitsAt } from "./parse-line";
 import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
@@ -87,22 +88,15 @@ function foldStart(model: SessionModel, time: string): void {
 	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
 	if (!START_TIME.test(time)) return;
 	// The digits read in place (a match's six strings and two arrays per session were nearly a tenth of the fold).
-	const month = digits(time, 5, 7);
-	const day = digits(time, 8, 10);
-	const date = new Date(digits(time, 0, 4), month - 1, day, digits(time, 11, 13), digits(time, 14, 16), digits(time, 17, 19));
+	const month = digitsAt(time, 5, 7);
+	const day = digitsAt(time, 8, 10);
+	const date = new Date(digitsAt(time, 0, 4), month - 1, day, digitsAt(time, 11, 13), digitsAt(time, 14, 16), digitsAt(time, 17, 19));
 	if (Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 || date.getDate() !== day) return;
 	const iso = date.toISOString();
 	if (model.startedAt === undefined || iso < model.startedAt) model.startedAt = iso;
 }
 
 const START_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-
-/** The number the ASCII digits of `text` from `start` to `end` write. */
-function digits(text: string, start: number, end: number): number {
-	let n = 0;
-	for (let i = start; i < end; i++) n = n * 10 + text.charCodeAt(i) - 48;
-	return n;
-}
 
 /**
  * `text.slice(from).trim()`, made as one slice (or none: the line itself when nothing is cut), not

@@ -306,5 +306,39 @@ function num(value: unknown): number | undefined {
  */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 export function isoTime(value: unknown): string | undefined {
-	return typeof value === "string" && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined;
+	return typeof value === "string" && (isPlainUtcTime(value) || (ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)))) ? value : undefined;
+}
+
+/**
+ * A time as `toISOString` writes it (`2026-12-01T15:37:04.123Z`, nearly every time in a
+ * transcript), read by its digits: a real date, hour, minute and second, which the pattern and
+ * `Date.parse` accept. Anything else goes the long way (measured: a pattern and `Date.parse` were
+ * a twentieth of a Gemini CLI read).
+ */
+function isPlainUtcTime(v: string): boolean {
+	if (v.length !== 24 || v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 84 || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58 || v.charCodeAt(19) !== 46 || v.charCodeAt(23) !== 90) return false;
+	const year = digitsAt(v, 0, 4);
+	const month = digitsAt(v, 5, 7);
+	const day = digitsAt(v, 8, 10);
+	return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && inRange(digitsAt(v, 17, 19), 59) && digitsAt(v, 20, 23) >= 0;
+}
+
+/** The number the ASCII digits of `text` from `start` to `end` write; -1 if one is not a digit. */
+export function digitsAt(text: string, start: number, end: number): number {
+	let n = 0;
+	for (let i = start; i < end; i++) {
+		const d = text.charCodeAt(i) - 48;
+		if (d < 0 || d > 9) return -1;
+		n = n * 10 + d;
+	}
+	return n;
+}
+
+function inRange(n: number, max: number): boolean {
+	return n >= 0 && n <= max;
+}
+
+function daysIn(year: number, month: number): number {
+	if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }

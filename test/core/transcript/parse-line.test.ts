@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseLine } from "../../../src/core/transcript/parse-line";
+import fc from "fast-check";
+import { isoTime, parseLine } from "../../../src/core/transcript/parse-line";
 import type { TranscriptRecord } from "../../../src/core/transcript/records";
 import { assistant, system, text, thinking, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
 
@@ -147,5 +148,25 @@ describe("parseLine: what it never throws on", () => {
 
 	it("keeps user text with a quoted text block", () => {
 		expect(record(userBlocks([text("hello")]))).toMatchObject({ content: [{ type: "text", text: "hello" }] });
+	});
+});
+
+describe("isoTime", () => {
+	// What it was before the digits were read for the common form: a pattern and `Date.parse`.
+	const PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+	const byPattern = (value: string) => (PATTERN.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+
+	it("takes and refuses what the pattern and Date.parse take and refuse, the form toISOString writes most of all", () => {
+		const edges = ["2024-02-29T23:59:59.999Z", "2023-02-29T00:00:00.000Z", "2100-02-29T00:00:00.000Z", "2000-02-29T00:00:00.000Z", "2024-04-31T00:00:00.000Z", "2024-13-01T00:00:00.000Z", "2024-00-10T00:00:00.000Z", "2024-01-00T00:00:00.000Z", "2024-01-32T00:00:00.000Z", "2024-01-01T24:00:00.000Z", "2024-01-01T24:00:01.000Z", "2024-01-01T23:60:00.000Z", "2024-01-01T23:59:60.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-01-01T00:00:00.00aZ", "2024-01-01T00:00:00.000z", "2024-01-01 00:00:00.000Z", "2024-1-01T00:00:00.000ZZ", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123456Z", "2024-01-01T00:00:00.000+02:00", "2024-01-01T00:00", "+02024-01-01T00:00:00.000Z"];
+		for (const value of edges) expect(isoTime(value), value).toBe(byPattern(value));
+		fc.assert(
+			fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 999 }), (y, mo, d, h, mi, s, ms) => {
+				const pad = (n: number, w: number) => String(n).padStart(w, "0");
+				const value = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}Z`;
+				expect(isoTime(value)).toBe(byPattern(value));
+			}),
+			{ numRuns: 20_000 },
+		);
+		expect([isoTime(20240101), isoTime(undefined), isoTime("../../x")]).toEqual([undefined, undefined, undefined]);
 	});
 });
