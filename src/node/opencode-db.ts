@@ -104,8 +104,9 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	const marks = Array.from({ length: BATCH_SIZE }, () => "?").join(", ");
 	const params = whole ? [] : Array.from({ length: BATCH_SIZE }, (_, i) => ids[i % ids.length]!);
 	const where = (column: string) => (whole ? "" : ` WHERE ${column} IN (${marks})`);
-	const wanted = whole ? new Set(ids) : undefined;
 	const known = listed.get(db);
+	// Every session of the database (a first sync): no row need be told apart by its session.
+	const wanted = whole && !(known !== undefined && ids.length >= known.size && ids.every((id) => known.has(id))) ? new Set(ids) : undefined;
 	const sessions = known && ids.every((id) => known.has(id)) ? ids.map((id) => ({ ...known.get(id)! })) : await db.all(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params);
 	for (const session of sessions) {
 		if (wanted && !wanted.has(String(session.id))) continue;
@@ -120,7 +121,7 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	const unsorted = new Set<string>();
 	if (tables.has("part")) {
 		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
-		await db.each(`SELECT message_id, id, data${whole ? ", session_id" : ""} FROM part${where("session_id")}`, params, (v) => {
+		await db.each(`SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`, params, (v) => {
 			if (wanted && !wanted.has(String(v[3]))) return;
 			const messageId = String(v[0]);
 			const id = String(v[1]);

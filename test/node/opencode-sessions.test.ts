@@ -2,9 +2,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utim
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { listSessions, sessionsLines } from "../../src/node/opencode-db";
 import { OpencodeSessions } from "../../src/node/opencode-sessions";
 import { SqliteImage } from "../../src/node/sqlite-image";
-import { closeDatabases } from "../../src/node/sqlite-reader";
+import { closeDatabases, readDatabase } from "../../src/node/sqlite-reader";
 
 /** opencode's data folder as the scanner lists it: the recorded database (1.18.33) and JSON files (1.1.65). */
 const FIXTURES = join(__dirname, "..", "fixtures", "agents", "opencode");
@@ -128,5 +129,23 @@ describe("OpencodeSessions", () => {
 		const file = (await sessions.scan([]))[0]!;
 		rmSync(join(data, "storage"), { recursive: true });
 		await expect(sessions.read(file.path, () => undefined)).rejects.toThrow(/no longer in .*the next sync looks again/);
+	});
+});
+
+describe("sessionsLines", () => {
+	it("in one pass over the tables gives each session asked for the lines a batch gives it, for every session of the database or a few", async () => {
+		withDatabase();
+		await readDatabase(join(data, "opencode.db"), async (db) => {
+			const ids = (await listSessions(db)).map((s) => s.id);
+			const batched = await sessionsLines(db, ids);
+			const all = await sessionsLines(db, ids, true);
+			const few = await sessionsLines(db, ids.slice(0, 2), true);
+			expect(ids.length).toBeGreaterThan(2);
+			expect([...all.keys()].sort()).toEqual([...ids].sort());
+			for (const id of ids) expect(all.get(id), id).toEqual(batched.get(id));
+			expect([...few.keys()]).toEqual(ids.slice(0, 2));
+			for (const id of ids.slice(0, 2)) expect(few.get(id)).toEqual(batched.get(id));
+			expect(batched.get(ids[0]!)!.lines.length).toBeGreaterThan(1);
+		});
 	});
 });
