@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
+import { threadId } from "node:worker_threads";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import esbuild from "esbuild";
@@ -139,6 +140,21 @@ describe("fold worker pool", () => {
 		expect(first.status === "fulfilled" && first.value.model.fileId).toBe("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01");
 		expect(missing.status === "rejected" && String(missing.reason)).toMatch(/ENOENT/);
 		expect(last.status === "fulfilled" && last.value.model.fileId).toBe("5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02");
+	});
+
+	it("the calling thread folds a waiting job while every worker holds its share, one at a time", async () => {
+		const pool = FoldWorkerPool.at(script, 1)!;
+		const packs = join(dir, "packs-here");
+		await mkdir(packs);
+		const names = ["5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02"];
+		const session = (name: string) => ({ path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session" as const, projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 });
+		const folded = await Promise.all([...names, ...names].map((n) => pool.fold(session(n), undefined, packs)));
+		await pool.close();
+		expect(folded.map((f) => f.model.fileId)).toEqual([...names, ...names]);
+		// Packs are named for the thread that wrote them: this one (0) and the worker.
+		const threads = new Set((await readdir(packs)).map((f) => f.split("-")[2]));
+		expect(threads.has(String(threadId))).toBe(true);
+		expect(threads.size).toBe(2);
 	});
 
 	it("folds on the calling thread when its workers cannot start, with the same result", async () => {

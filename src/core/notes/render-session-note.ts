@@ -183,8 +183,18 @@ function renderSubagent(agent: LinkedSubagent, detail: DetailLevel, root: string
 function callout(type: string, title: string, body: string): string {
 	const head = `> [!${type}]- ${oneLine(title, 140)}`;
 	if (body.trim() === "") return head;
-	// A lone CR ends a Markdown line too: split on every line ending, or text could leave the callout.
-	return `${head}\n${body.split(/\r\n|\r|\n/).map((l) => (l === "" ? ">" : `> ${l}`)).join("\n")}`;
+	return `${head}\n${quoteLines(body)}`;
+}
+
+/**
+ * Every line of `text` as a line of a quote: `> line`, or `>` for an empty one. A lone CR ends a
+ * Markdown line too: every line ending counts, or text could leave the callout. Two passes over
+ * the text, no array of its lines (tool output makes this a tenth of a session's rendering).
+ */
+export function quoteLines(text: string): string {
+	const quoted = `> ${text.replace(/\r\n|\r|\n/g, "\n> ")}`;
+	// Only `\n` ends a line of `quoted`, and each line starts with the `> ` put there.
+	return text === "" || /^[\r\n]|[\r\n]$|\n[\r\n]|\r\r/.test(text) ? quoted.replace(/(^|\n)> (?=\n|$)/g, "$1>") : quoted;
 }
 
 function code(text: string): string {
