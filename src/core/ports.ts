@@ -69,6 +69,8 @@ export interface TranscriptSource {
 	 * unchanged (a database whose files have not changed gives its sessions back untouched).
 	 */
 	scan(known?: ReadonlyMap<string, TranscriptFile>): Promise<TranscriptFile[]>;
+	/** What the last scan found where transcripts are and did not read (a link, a FIFO): path and why. */
+	passedOver?(): readonly { path: string; reason: string }[];
 	/** Re-stats one known file; undefined when it is gone. */
 	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;
 	/**

@@ -3,20 +3,35 @@ import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { classifyProjectFile, type TranscriptFile } from "../core/transcript/transcript-files";
 
+/** An entry a scan found and did not read, and why. */
+export interface PassedOver {
+	path: string;
+	reason: string;
+}
+
 /**
  * Lists every transcript under a projects root by stat alone: sessions and legacy sibling
  * sub-agents (`<project>/*.jsonl`), and 2.1.2+ sub-agents (`<project>/<session>/subagents/…`,
- * including Workflow runs one level deeper). Unreadable folders are skipped, never fatal.
+ * including Workflow runs one level deeper). Unreadable folders are skipped, never fatal. A link
+ * or a FIFO where a project folder or a transcript would be is not read (nothing is read through
+ * a link out of the agents' folders, and a FIFO blocks a read) and goes into `passed`, so the
+ * sync can say so: the user who put it there learns why its sessions have no notes.
  */
-export async function scanTranscripts(root: string): Promise<TranscriptFile[]> {
+export async function scanTranscripts(root: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const projects = await list(root);
+	for (const d of projects) if (!d.isDirectory() && !d.isFile()) passed.push(passedOver(join(root, d.name), d));
 	const perProject = await Promise.all(
-		projects.filter((d) => d.isDirectory() && d.name !== "memory").map((d) => scanProject(root, d.name)),
+		projects.filter((d) => d.isDirectory() && d.name !== "memory").map((d) => scanProject(root, d.name, passed)),
 	);
 	return perProject.flat();
 }
 
-async function scanProject(root: string, projectDir: string): Promise<TranscriptFile[]> {
+/** Why an entry that is neither a plain file nor a folder is not read. */
+function passedOver(path: string, entry: Dirent): PassedOver {
+	return { path, reason: entry.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: neither a file nor a folder (a FIFO, a socket or a device)" };
+}
+
+async function scanProject(root: string, projectDir: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
 	const dir = join(root, projectDir);
 	const entries = await list(dir);
 	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
@@ -26,6 +41,8 @@ async function scanProject(root: string, projectDir: string): Promise<Transcript
 			if (kind) jobs.push(stamp(child(dir, entry.name), { projectDir, ...kind }));
 		} else if (entry.isDirectory() && entry.name !== "memory") {
 			jobs.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name));
+		} else if (!entry.isDirectory() && classifyProjectFile(entry.name)) {
+			passed.push(passedOver(join(dir, entry.name), entry));
 		}
 	}
 	const found = await Promise.all(jobs.map((job) => Promise.resolve(job)));

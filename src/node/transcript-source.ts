@@ -6,7 +6,7 @@ import type { FoldWorkerPool } from "./fold-worker-pool";
 import { hasSettled, readAppended, readWholeBytes } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
-import { scanTranscripts } from "./transcript-scanner";
+import { scanTranscripts, type PassedOver } from "./transcript-scanner";
 import { scanAider, scanCodex, scanCopilot, scanGemini, type Prefetched } from "./agent-scanners";
 import { foldWholeTranscript } from "../core/ingest/fold-whole";
 import { OpencodeSessions } from "./opencode-sessions";
@@ -39,6 +39,8 @@ export interface AgentRoots {
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
 	// Files the last scan read whole, each given to its first read (and to nothing else): see `scanGemini`.
 	let prefetched: Prefetched = new Map();
+	// What the last scan of Claude Code's folder did not read (see `scanTranscripts`).
+	let passed: PassedOver[] = [];
 	// opencode's sessions are rows of one database: read here, through one open view of it, never on a worker.
 	let opencode: OpencodeSessions | undefined;
 	const opencodeOf = (path: string) => (opencode?.owns(path) ? opencode : undefined);
@@ -58,10 +60,11 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		scan: async (known) => {
 			const where = roots();
 			prefetched = new Map();
+			passed = [];
 			if (where.opencode === undefined) opencode = undefined;
 			else if (opencode === undefined || opencode.dataDir !== where.opencode) opencode = new OpencodeSessions(where.opencode);
 			const found = await Promise.all([
-				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"]),
+				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"], passed),
 				where.codex === undefined ? [] : scanCodex(where.codex),
 				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched),
 				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
@@ -70,6 +73,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			]);
 			return found.flat();
 		},
+		passedOver: () => passed,
 		async stat(file: TranscriptFile): Promise<TranscriptFile | undefined> {
 			const sessions = opencodeOf(file.path);
 			if (sessions) return sessions.stat(file);

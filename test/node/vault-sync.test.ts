@@ -49,6 +49,16 @@ afterEach(async () => {
 });
 
 describe("VaultSync", () => {
+	it("says which entries of Claude Code's folder it did not read, a link out of it among them, and reads nothing through them", async () => {
+		const outside = join(root, "outside.jsonl");
+		await writeFile(outside, session(C, "The secret plan", "Outside the agent's folder.", "2026-11-22T10:00:00.000Z"));
+		await symlink(outside, transcript(C));
+		const report = await newSync().run(settings());
+		expect(report.errors).toEqual([]);
+		expect(report.notices).toEqual([`${transcript(C)}: not read: a link (transcripts are read where the agent writes them, never through a link)`]);
+		expect([...notes.files.values()].some((t) => t.includes("secret plan"))).toBe(false);
+	});
+
 	it("writes a note per session, the project index, the base and the CLAUDE.md block; then nothing", async () => {
 		const first = await newSync().run(settings());
 		expect(first.errors).toEqual([]);

@@ -40,6 +40,8 @@ export interface RefreshResult {
 	bytesRead: number;
 	/** Files that could not be read this time (permissions, vanished mid-read): path and reason. */
 	failed: { path: string; reason: string }[];
+	/** What the scan found and did not read, and why (see `TranscriptSource.passedOver`). */
+	passedOver?: readonly { path: string; reason: string }[];
 }
 
 /**
@@ -156,7 +158,8 @@ export class TranscriptIndex {
 		const exclusions = exclusionKey(this.redaction?.());
 		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });
 		const unchanged = diff.unchanged.length - again.length;
-		return this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead, detail);
+		const read = await this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead, detail);
+		return { ...read, passedOver: this.source.passedOver?.() ?? [] };
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */

@@ -1,5 +1,7 @@
 import matter from "gray-matter";
 import { parse as parseYaml } from "yaml";
+import { printable } from "../text/printable";
+import { wellFormed } from "../text/well-formed";
 
 export type FrontmatterValue = string | number | boolean | null | readonly string[];
 
@@ -32,9 +34,11 @@ const LOOKS_TYPED = /^(true|false|yes|no|on|off|null|~|[-+]?(\d[\d_]*(\.\d*)?|\.
 /** Dates and datetimes as Obsidian writes them itself, unquoted, so Properties shows a date. */
 const DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d)?)?$/;
 
-function scalar(value: string | number | boolean | null): string {
-	if (value === null) return "null";
-	if (typeof value !== "string") return String(value);
+function scalar(raw: string | number | boolean | null): string {
+	if (raw === null) return "null";
+	if (typeof raw !== "string") return String(raw);
+	// Obsidian shows what the YAML holds: an escaped control character or lone surrogate is still one.
+	const value = printable(wellFormed(raw));
 	if (DATE.test(value)) return value;
 	if (value !== "" && PLAIN.test(value) && !LOOKS_TYPED.test(value) && !value.endsWith(" ")) return value;
 	return JSON.stringify(value);

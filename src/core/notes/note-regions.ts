@@ -1,5 +1,6 @@
 import { readFrontmatter } from "./frontmatter";
 import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../text/marked-block";
+import { printable } from "../text/printable";
 
 /** Obsidian comments: hidden in reading view, and they tell a reader where their own text goes. */
 export const NOTE_MARKERS: Markers = {
@@ -16,7 +17,9 @@ export type MergeResult = { ok: true; text: string } | { ok: false; reason: stri
  * properties are the ones this note's `frontmatter` holds, and `formerKeys` that an older release
  * wrote into this kind of note: a `type` or `next` a person adds to a session note is theirs.
  */
-export function mergeNote(existing: string | null, frontmatter: string, body: string, formerKeys: readonly string[] = []): MergeResult {
+export function mergeNote(existing: string | null, frontmatter: string, generated: string, formerKeys: readonly string[] = []): MergeResult {
+	// Text from transcripts: no terminal escape, NUL or bidirectional override in a note (`cat` acts on them; `grep` and `git` take a NUL for binary).
+	const body = printable(generated);
 	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
 	const split = splitFrontmatter(existing, new Set([...keysOf(frontmatter), ...formerKeys]));
 	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it" };

@@ -58,6 +58,8 @@ export interface PlannedSync {
 	transcriptsRead: number;
 	/** Transcripts that could not be read, with why. */
 	failed: string[];
+	/** What the scan found where transcripts are and did not read (a link, a FIFO), with why. */
+	passedOver: string[];
 	/** Notes moved before the plan was made (a migration), and problems moving them. */
 	moved: PlannedMove[];
 	moveErrors: string[];
@@ -71,6 +73,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const planned = await planFromSources(deps, options);
 	const { report, state } = await applyPlan(planned.plan, { notes: deps.notes, projects: deps.projects, claudeMemory: deps.claudeMemory, hookContext: deps.hookContext, onProgress: options.onProgress }, planned.transcriptsRead);
 	report.errors.unshift(...planned.failed, ...planned.moveErrors);
+	report.notices.push(...planned.passedOver);
 	report.notesMoved.push(...planned.moved.map((m) => `${m.from} → ${m.to}`));
 	if (planned.plan.forget) await deps.index.forget(planned.plan.forget);
 	for (const key of Object.keys(deps.state)) delete (deps.state as unknown as Record<string, unknown>)[key];
@@ -129,7 +132,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles() });
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), passedOver: (read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
 }
 
 /** Brings the index up to date; digests (and conversations without sub-agents) are made as each file arrives. */

@@ -1,18 +1,36 @@
+/** A character `printable` drops: C0 but tab and line breaks, DEL, C1, and bidirectional embeddings, overrides and isolates. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const DROPPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A terminal's escape sequence, whole: CSI (`ESC [ 31 m`, colours and cursor moves, or its one-byte
+ * form) and OSC ended by BEL or `ESC \` (`ESC ]0;title BEL`), bounded to a line, so a stray
+ * `ESC ]` never takes the text after it. Each part matches characters the next cannot: linear.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const ESCAPE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]{0,1024}(?:\u0007|\u001b\\)/g;
+
 /**
  * The text without control characters but tab and line breaks: C0 (ESC, BEL, backspace…), DEL
- * and C1. A prompt can hold terminal escapes (`ESC ]0;…BEL` retitles the terminal, `ESC [2J`
- * clears it); none of them means anything in CLAUDE.md or on our output, and shown with `cat`
- * or by `ai-memory doctor` they would act on the user's terminal.
+ * and C1, and without the bidirectional controls that make text read in another order than it
+ * is (U+202A–U+202E, U+2066–U+2069: `exe.txt` shown as `txt.exe`). A terminal's escape sequences go
+ * whole (coloured tool output keeps its words, not `[31m`). A prompt can hold terminal escapes
+ * (`ESC ]0;…BEL` retitles the terminal, `ESC [2J` clears it); none of them means anything in
+ * CLAUDE.md, a note or our output, and shown with `cat` or by `ai-memory doctor` they would act
+ * on the user's terminal; a NUL makes `grep` and `git` take a note for binary.
  */
 export function printable(text: string): string {
+	// Most text has none: one native scan, no copy.
+	if (!DROPPED.test(text)) return text;
+	const plain = text.includes("\u001b") || text.includes("\u009b") ? text.replace(ESCAPE, "") : text;
 	let out = "";
 	let from = 0;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f)) {
-			out += text.slice(from, i);
+	for (let i = 0; i < plain.length; i++) {
+		const code = plain.charCodeAt(i);
+		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) {
+			out += plain.slice(from, i);
 			from = i + 1;
 		}
 	}
-	return from === 0 ? text : out + text.slice(from);
+	return from === 0 ? plain : out + plain.slice(from);
 }

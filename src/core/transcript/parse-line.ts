@@ -304,10 +304,24 @@ function num(value: unknown): number | undefined {
  * else is dropped here, at the source, because a time becomes part of a note's path
  * (`2026-01-15 Title.md`): `"../../x"`, `"2026/01/15"` or a newline must never reach one.
  */
+/** No agent wrote a transcript before this year: an earlier time (`0000-01-01`) is made up. */
+const FIRST_YEAR = 1970;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 export function isoTime(value: unknown): string | undefined {
-	return typeof value === "string" && (isPlainUtcTime(value) || (ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)))) ? value : undefined;
+	return typeof value === "string" && (isPlainUtcTime(value) || (ISO_TIME.test(value) && isRealTime(value) && !Number.isNaN(Date.parse(value)))) ? value : undefined;
 }
+
+/**
+ * Whether a time of ISO_TIME's shape names a real day and time since 1970: `Date.parse` rolls
+ * `2024-02-30` over to March 1st, and the note would be named for a day that is not its own.
+ */
+function isRealTime(v: string): boolean {
+	const year = digitsAt(v, 0, 4);
+	const month = digitsAt(v, 5, 7);
+	const day = digitsAt(v, 8, 10);
+	return year >= FIRST_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && (v.length < 19 || v.charCodeAt(16) !== 58 || inRange(digitsAt(v, 17, 19), 59));
+}
+
 
 /**
  * A time as `toISOString` writes it (`2026-12-01T15:37:04.123Z`, nearly every time in a
@@ -320,7 +334,7 @@ function isPlainUtcTime(v: string): boolean {
 	const year = digitsAt(v, 0, 4);
 	const month = digitsAt(v, 5, 7);
 	const day = digitsAt(v, 8, 10);
-	return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && inRange(digitsAt(v, 17, 19), 59) && digitsAt(v, 20, 23) >= 0;
+	return year >= FIRST_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && inRange(digitsAt(v, 17, 19), 59) && digitsAt(v, 20, 23) >= 0;
 }
 
 /** The number the ASCII digits of `text` from `start` to `end` write; -1 if one is not a digit. */

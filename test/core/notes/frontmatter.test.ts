@@ -25,6 +25,12 @@ describe("renderFrontmatter", () => {
 	});
 });
 
+describe("renderFrontmatter, on text from a transcript", () => {
+	it("holds no control character, bidirectional override or lone surrogate, not even escaped", () => {
+		expect(renderFrontmatter([["aliases", ["Nul\u0000byte \u001b]0;pwned\u0007 \u202egnp.exe\u202c lone \ud800 end"]]])).toBe('---\naliases:\n  - "Nulbyte  gnp.exe lone \ufffd end"\n---\n');
+	});
+});
+
 describe("safeFileName", () => {
 	// Forbidden characters become look-alikes, so a name keeps its meaning.
 	it.each([

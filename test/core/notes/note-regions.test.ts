@@ -33,6 +33,13 @@ describe("mergeNote", () => {
 		expect(!broken.ok && broken.reason).toBe(`it has ${B} without ${E} at line 1; it is left as it is`);
 	});
 
+	it("puts no NUL, terminal escape or bidirectional override of a transcript into the note, and leaves the user's text alone", () => {
+		const body = "Asked: fix\u0000 it \u001b]0;pwned\u0007now \u001b[31mred\u001b[0m \u202egnp.exe\u202c\n";
+		expect(mergeNote(null, fm(""), body)).toEqual({ ok: true, text: `${fm("")}${B}\nAsked: fix it now red gnp.exe\n${E}\n` });
+		const mine = `${fm("")}${B}\nold\n${E}\nmine \u001b[1mbold\u001b[0m\n`;
+		expect(mergeNote(mine, fm(""), body)).toEqual({ ok: true, text: `${fm("")}${B}\nAsked: fix it now red gnp.exe\n${E}\nmine \u001b[1mbold\u001b[0m\n` });
+	});
+
 	it("changes nothing when nothing changed", () => {
 		const once = merged(null);
 		expect(merged(once)).toBe(once);

@@ -169,7 +169,7 @@ describe("lazy mode", () => {
 		const env = { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:00.000Z" };
 		await writeFile(join(dir, `${C}.jsonl`), jsonl([userText("Fix \u001b]0;pwned\u0007 the \u001b[2Jcheckout", env), assistant(text("Fixed \u001b[31mit\u001b[0m."), { ...env, messageId: "m3" })]));
 		await sync(settings());
-		expect(await claudeMd()).toContain("Fix ]0;pwned the [2Jcheckout");
+		expect(await claudeMd()).toContain("Fix  the checkout");
 		const controls = (text: string | null | undefined) => [...(text ?? "")].filter((c) => c === "\u001b" || c === "\u0007");
 		expect(controls(await claudeMd())).toEqual([]);
 		await sync(settings({ mode: "lazy" }));

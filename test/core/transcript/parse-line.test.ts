@@ -154,19 +154,28 @@ describe("parseLine: what it never throws on", () => {
 describe("isoTime", () => {
 	// What it was before the digits were read for the common form: a pattern and `Date.parse`.
 	const PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-	const byPattern = (value: string) => (PATTERN.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+	// ...and a day and time that are real (no roll-over: Date.parse reads `2024-02-30` as March 1st), since 1970.
+	const real = (value: string) => {
+		const [y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0] = [0, 5, 8, 11, 14, 17].map((at) => Number(value.slice(at, at + (at === 0 ? 4 : 2))));
+		const t = new Date(Date.UTC(y, mo - 1, d, h, mi, value[16] === ":" ? sec : 0));
+		return y >= 1970 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && (value[16] !== ":" || t.getUTCSeconds() === sec);
+	};
+	const byPattern = (value: string) => (PATTERN.test(value) && !Number.isNaN(Date.parse(value)) && real(value) ? value : undefined);
 
-	it("takes and refuses what the pattern and Date.parse take and refuse, the form toISOString writes most of all", () => {
-		const edges = ["2024-02-29T23:59:59.999Z", "2023-02-29T00:00:00.000Z", "2100-02-29T00:00:00.000Z", "2000-02-29T00:00:00.000Z", "2024-04-31T00:00:00.000Z", "2024-13-01T00:00:00.000Z", "2024-00-10T00:00:00.000Z", "2024-01-00T00:00:00.000Z", "2024-01-32T00:00:00.000Z", "2024-01-01T24:00:00.000Z", "2024-01-01T24:00:01.000Z", "2024-01-01T23:60:00.000Z", "2024-01-01T23:59:60.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-01-01T00:00:00.00aZ", "2024-01-01T00:00:00.000z", "2024-01-01 00:00:00.000Z", "2024-1-01T00:00:00.000ZZ", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123456Z", "2024-01-01T00:00:00.000+02:00", "2024-01-01T00:00", "+02024-01-01T00:00:00.000Z"];
+	it("takes a real time since 1970 of the pattern that Date.parse takes, the form toISOString writes most of all", () => {
+		const edges = ["2024-02-29T23:59:59.999Z", "2023-02-29T00:00:00.000Z", "2100-02-29T00:00:00.000Z", "2000-02-29T00:00:00.000Z", "2024-04-31T00:00:00.000Z", "2024-13-01T00:00:00.000Z", "2024-00-10T00:00:00.000Z", "2024-01-00T00:00:00.000Z", "2024-01-32T00:00:00.000Z", "2024-01-01T24:00:00.000Z", "2024-01-01T24:00:01.000Z", "2024-01-01T23:60:00.000Z", "2024-01-01T23:59:60.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-01-01T00:00:00.00aZ", "2024-01-01T00:00:00.000z", "2024-01-01 00:00:00.000Z", "2024-1-01T00:00:00.000ZZ", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123456Z", "2024-01-01T00:00:00.000+02:00", "2024-01-01T00:00", "+02024-01-01T00:00:00.000Z", "2024-02-30T10:00:00Z", "2023-02-29T00:00:00+02:00", "2024-04-31T10:00", "2024-01-01T23:59:60Z", "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z"];
 		for (const value of edges) expect(isoTime(value), value).toBe(byPattern(value));
 		fc.assert(
 			fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 999 }), (y, mo, d, h, mi, s, ms) => {
 				const pad = (n: number, w: number) => String(n).padStart(w, "0");
 				const value = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}Z`;
 				expect(isoTime(value)).toBe(byPattern(value));
+				// Without the milliseconds, and with an offset: the long way.
+				for (const other of [value.replace(/\.\d{3}Z$/, "Z"), value.replace(/Z$/, "+05:30")]) expect(isoTime(other), other).toBe(byPattern(other));
 			}),
 			{ numRuns: 20_000 },
 		);
 		expect([isoTime(20240101), isoTime(undefined), isoTime("../../x")]).toEqual([undefined, undefined, undefined]);
+		expect([isoTime("2024-02-30T10:00:00Z"), isoTime("0000-01-01T00:00:00.000Z"), isoTime("2024-02-29T10:00:00+01:00")]).toEqual([undefined, undefined, "2024-02-29T10:00:00+01:00"]);
 	});
 });

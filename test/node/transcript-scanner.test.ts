@@ -1,0 +1,39 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scanTranscripts, type PassedOver } from "../../src/node/transcript-scanner";
+
+const ID = "aaaaaaaa-1111-4000-8000-000000000001";
+let root: string;
+
+beforeEach(async () => {
+	root = await mkdtemp(join(tmpdir(), "scanner-"));
+	await mkdir(join(root, "projects", "-p"), { recursive: true });
+	await mkdir(join(root, "elsewhere", "-q"), { recursive: true });
+	await writeFile(join(root, "projects", "-p", `${ID}.jsonl`), "{}\n");
+	await writeFile(join(root, "elsewhere", "secret.jsonl"), '{"type":"user","message":{"content":"secret"}}\n');
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+describe("scanTranscripts: what it does not read", () => {
+	it("reads no link and no FIFO where a transcript or a project folder would be, and says which and why", async () => {
+		const projects = join(root, "projects");
+		await symlink(join(root, "elsewhere", "secret.jsonl"), join(projects, "-p", "bbbbbbbb-2222-4000-8000-000000000002.jsonl"));
+		await symlink(join(root, "elsewhere", "-q"), join(projects, "-q"));
+		execFileSync("mkfifo", [join(projects, "-p", "cccccccc-3333-4000-8000-000000000003.jsonl")]);
+		// Not a transcript's name: none of ours, nothing to say.
+		await symlink(join(root, "elsewhere", "secret.jsonl"), join(projects, "-p", "notes.txt"));
+		const passed: PassedOver[] = [];
+		const files = await scanTranscripts(projects, passed);
+		expect(files.map((f) => f.path)).toEqual([join(projects, "-p", `${ID}.jsonl`)]);
+		expect(passed.map((p) => [p.path.slice(projects.length + 1), p.reason]).sort()).toEqual([
+			["-p/bbbbbbbb-2222-4000-8000-000000000002.jsonl", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
+			["-p/cccccccc-3333-4000-8000-000000000003.jsonl", "not read: neither a file nor a folder (a FIFO, a socket or a device)"],
+			["-q", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
+		]);
+	});
+});
