@@ -219,37 +219,41 @@ function valueRule(kind: string, hints: readonly string[], pattern: RegExp, vali
 const mixedCase = (s: string): boolean => /[a-z]/.test(s) && /[A-Z]/.test(s);
 const randomLooking = (s: string): boolean => mixedCase(s) && /\d/.test(s);
 
-/** Anthropic, OpenAI, cloud and SaaS tokens with a recognisable prefix. */
+/**
+ * Anthropic, OpenAI, cloud and SaaS tokens with a recognisable prefix. Each starts after anything
+ * but a letter or digit: a token glued to a name by `-` or `_` is still one (`claude-ghp_…` as a
+ * model's name, `key_ghp_…` as a key of a tool's input were kept whole).
+ */
 const TOKEN_RULES: readonly Rule[] = [
-	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g),
-	tokenRule("anthropic-api-key", ["sk-ant-"], /(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,12}\d{2}-[A-Za-z0-9_-]{20,300}/g),
+	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g),
+	tokenRule("anthropic-api-key", ["sk-ant-"], /(?<![A-Za-z0-9])sk-ant-[a-z]{2,12}\d{2}-[A-Za-z0-9_-]{20,300}/g),
 	tokenRule(
 		"openai-api-key",
 		["sk-"],
-		/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
+		/(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
 		(m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)),
 	),
-	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
+	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
 	tokenRule(
 		"gitlab-token",
 		["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glft-", "glimt-", "glsoat-", "glagent-"],
-		/(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,255}(?:\.[A-Za-z0-9_-]{2,64}){0,2}/g,
+		/(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,255}(?:\.[A-Za-z0-9_-]{2,64}){0,2}/g,
 	),
-	tokenRule("slack-token", ["xox", "xapp-"], /(?<![A-Za-z0-9_-])(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\d-[A-Za-z0-9-]{10,255})/g),
+	tokenRule("slack-token", ["xox", "xapp-"], /(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\d-[A-Za-z0-9-]{10,255})/g),
 	valueRule("slack-webhook", ["hooks.slack.com/"], /(?<pre>hooks\.slack\.com\/(?:services|workflows|triggers)\/)(?<val>[A-Za-z0-9_/+-]{10,255})/g),
-	tokenRule("stripe-key", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], /(?<![A-Za-z0-9_-])[sr]k_(?:live|test)_[A-Za-z0-9]{10,255}/g),
-	tokenRule("stripe-webhook-secret", ["whsec_"], /(?<![A-Za-z0-9_-])whsec_[A-Za-z0-9+/=]{20,255}/g),
-	tokenRule("google-api-key", ["aiza"], /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g),
-	tokenRule("google-oauth-token", ["ya29."], /(?<![A-Za-z0-9_-])ya29\.[A-Za-z0-9_-]{20,2048}/g),
-	tokenRule("google-oauth-client-secret", ["gocspx-"], /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{20,64}/g),
-	tokenRule("npm-token", ["npm_"], /(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g),
-	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9_-])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g),
-	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9_-])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, (m) => mixedCase(m.slice(3))),
-	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g),
-	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9_-])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9_-])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g),
+	tokenRule("stripe-key", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{10,255}/g),
+	tokenRule("stripe-webhook-secret", ["whsec_"], /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{20,255}/g),
+	tokenRule("google-api-key", ["aiza"], /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g),
+	tokenRule("google-oauth-token", ["ya29."], /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,2048}/g),
+	tokenRule("google-oauth-client-secret", ["gocspx-"], /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{20,64}/g),
+	tokenRule("npm-token", ["npm_"], /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g),
+	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g),
+	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, (m) => mixedCase(m.slice(3))),
+	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g),
+	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g),
 	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
 	valueRule(
 		"aws-secret-access-key",

@@ -31,6 +31,10 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	if (model.awaySummary) model.awaySummary = redact(model.awaySummary);
 	if (model.customTitle) model.customTitle = redact(model.customTitle);
 	if (model.aiTitle) model.aiTitle = redact(model.aiTitle);
+	// Prompts queued while the agent worked, not yet handed to it: stored with the model until then.
+	// (One written as a prompt of its own later is found by its text; one that held a secret and
+	// comes in a later read is not, and shows twice: better than a secret stored whole.)
+	if (model.index.queued) model.index.queued = model.index.queued.map(redact);
 	// Names the transcript gives (branches, file paths, PR links) reach notes and tags too. Few,
 	// and redaction is idempotent: all of them each time. The fold's own sets keep the raw names
 	// (what it compares new ones with); two names that redact alike become one.

@@ -95,6 +95,9 @@ const SECRETS: [string, string, string][] = [
 	["github-token", `git remote set-url origin https://${t.ghp}@github.com/acme/app.git`, `git remote set-url origin https://${m("github-token")}@github.com/acme/app.git`],
 	["github-token", `{"oauth_token": "${t.gho}", "user": "octocat"}`, `{"oauth_token": "${m("github-token")}", "user": "octocat"}`],
 	["github-token", `[actions] GITHUB_TOKEN resolved to ${t.ghs} (expires in 1h)`, `[actions] GITHUB_TOKEN resolved to ${m("github-token")} (expires in 1h)`],
+	// Glued to a name by - or _: a model's name, a key of a tool's input.
+	["github-token", `model claude-${t.ghp}, key_${t.gho}`, `model claude-${m("github-token")}, key_${m("github-token")}`],
+	["anthropic-api-key", `ANTHROPIC_KEY_${t.anthropic}`, `ANTHROPIC_KEY_${m("anthropic-api-key")}`],
 	["github-token", `echo ${t.ghu} | gh auth login --with-token`, `echo ${m("github-token")} | gh auth login --with-token`],
 	["github-token", `gh auth login --with-token <<< ${t.githubPat}`, `gh auth login --with-token <<< ${m("github-token")}`],
 	["gitlab-token", `curl --header "PRIVATE-TOKEN: ${t.glpat}" https://gitlab.example.com/api/v4/projects`, `curl --header "PRIVATE-TOKEN: ${m("gitlab-token")}" https://gitlab.example.com/api/v4/projects`],

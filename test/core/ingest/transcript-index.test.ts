@@ -54,6 +54,28 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).toContain("a public one");
 	});
 
+	it("nothing of a secret is stored from a prompt still queued, a token glued to a name by - or _, or a model's name", async () => {
+		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
+		const key = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put(
+			"-r-app",
+			id,
+			jsonl([
+				userText("Deploy it", env),
+				{ type: "queue-operation", operation: "enqueue", sessionId: id, timestamp: env.timestamp, content: `then rotate ${key}` },
+				assistant(toolUse("toolu_1", "mcp__vault__put", { [`key_${token}`]: "v", label: `tag-${token}` }), { ...env, messageId: "msg_1", model: `claude-${token}` }),
+			]),
+		);
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => spec([]));
+		await index.refresh();
+		expect((await index.get(path))!.model.index.queued).toEqual(["then rotate [redacted:anthropic-api-key]"]);
+		expect(stored(store)).not.toContain(token);
+		expect(stored(store)).not.toContain(key);
+		expect(stored(store)).toContain("key_[redacted:github-token]");
+	});
+
 	it("names the transcript gives are redacted too: the branch, file paths and PR links", async () => {
 		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
 		const transcripts = new MemoryTranscripts();
