@@ -129,6 +129,16 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(4);
 	});
 
+	it("a data.json whose notes folder leads out of the vault syncs nothing and says why", async () => {
+		const l = load();
+		l.stub.data = { version: 2, notesFolder: "../outside" };
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(0);
+		expect(Notice.shown.at(-1)).toBe('Sync failed: the notes folder "../outside" leads out of the vault: set one inside it');
+		expect(l.vault.getFiles().map((f) => f.path)).toEqual([]);
+	});
+
 	it("rebuilds all notes only after asking, and brings back a deleted note", async () => {
 		const l = load();
 		l.app.workspace.ready();

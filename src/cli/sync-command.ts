@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { fail, isDirectory } from "./cli-common";
 import { loadSettings } from "./settings-file";
+import { foldersProblem } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { agentRoots } from "../node/agent-homes";
@@ -38,6 +39,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (!(await isDirectory(vault))) return fail(`vault folder ${vault} does not exist`);
 	const folder = pluginFolder(vault, options.configDir);
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
+	const folders = foldersProblem(settings);
+	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : (settings.claudeDir ?? claudeConfigDir()));
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);

@@ -8,6 +8,7 @@ import {
 	DEBOUNCE_MIN_MS,
 	DEFAULT_PROJECT,
 	DEFAULT_SETTINGS,
+	foldersProblem,
 	type DetailLevel,
 	formatKeywordRules,
 	parseKeywordRules,
@@ -253,8 +254,9 @@ export class SettingsTab extends PluginSettingTab {
 						this.later(key, () => {
 							const raw = text.getValue().trim();
 							const value = raw === "" ? DEFAULT_SETTINGS[key] : normalizePath(raw);
-							if (value.toLowerCase() === this.draft[other].toLowerCase()) {
-								folderError?.setText("The notes folder and the memory folder must differ.");
+							const problem = foldersProblem(key === "notesFolder" ? { notesFolder: value, memoryFolder: this.draft.memoryFolder } : { notesFolder: this.draft.notesFolder, memoryFolder: value });
+							if (problem) {
+								folderError?.setText(`${problem[0]!.toUpperCase()}${problem.slice(1)}.`);
 								return false;
 							}
 							folderError?.setText("");

@@ -1,5 +1,5 @@
 import { Notice } from "obsidian";
-import type { Settings } from "../core/settings";
+import { foldersProblem, type Settings } from "../core/settings";
 import type { SyncReport } from "../core/sync/sync-engine";
 export type { SyncJob };
 import { SyncQueue, type SyncJob } from "../core/sync/sync-queue";
@@ -53,6 +53,9 @@ export class SyncController {
 		let progress: Notice | undefined;
 		const renames = this.renames.take();
 		try {
+			// A hand-edited data.json: one sentence, not a failure per note.
+			const folders = foldersProblem(this.settings());
+			if (folders) throw new Error(folders);
 			const report = await this.syncer().run(this.settings(), {
 				rebuild: job.rebuild,
 				project: job.project,

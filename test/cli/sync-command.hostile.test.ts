@@ -108,6 +108,23 @@ describe("ai-memory sync on hostile names", () => {
 		expect(readdirSync(here)).toEqual([]);
 	});
 
+	it("a data.json whose notes folder leads out of the vault or hides in its config folder stops the sync with one sentence, and writes nothing", () => {
+		const root = join(dir, "folders");
+		const vault = join(root, "vault");
+		const plugin = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
+		mkdirSync(plugin, { recursive: true });
+		session(root, join(root, "app"));
+		for (const [folder, why] of [["../../escaped", "leads out of the vault"], [".obsidian/notes", "is hidden"], ["notes/../../x", "leads out of the vault"]]) {
+			writeFileSync(join(plugin, "data.json"), JSON.stringify({ version: 2, notesFolder: folder }));
+			const r = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(root, "claude")], { encoding: "utf8" });
+			expect(r.status, folder).toBe(2);
+			expect(r.stderr.trim().split("\n"), folder).toEqual([`ai-memory: the notes folder "${folder}" ${why}${why === "is hidden" ? " (a folder whose name starts with a dot): Obsidian would show none of its notes; set another" : ": set one inside it"} (in ${join(plugin, "data.json")}); nothing was synced`]);
+			expect(readdirSync(vault), folder).toEqual([".obsidian"]);
+			expect(readdirSync(plugin), folder).toEqual(["data.json"]);
+			expect(existsSync(join(root, "escaped")) || existsSync(join(root, "x"))).toBe(false);
+		}
+	});
+
 	it("after kill -9 mid-write of CLAUDE.md, of the state and of a memory fact, the next sync leaves nothing half-written behind, and loses nothing", async () => {
 		const root = join(dir, "killed");
 		const project = join(root, "app");

@@ -13,7 +13,7 @@ import {
 	type Settings,
 	storeSettings,
 } from "../../src/core/settings";
-import { contextFilesOf } from "../../src/core/settings";
+import { contextFilesOf, foldersProblem } from "../../src/core/settings";
 
 const project = (path: string, extra: object = {}) => ({ path, ...DEFAULT_PROJECT, ...extra });
 
@@ -305,5 +305,19 @@ describe("price overrides", () => {
 		expect(settings.prices).toEqual({ "claude-opus-4-8": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 0 } });
 		const stored = storeSettings(settings, {}, "laptop");
 		expect(migrateSettings(stored, "laptop").settings.prices).toEqual(settings.prices);
+	});
+});
+
+describe("foldersProblem", () => {
+	it("refuses a folder out of the vault, one hidden from Obsidian, and one folder for both; takes the rest", () => {
+		const ok = { notesFolder: "AI Conversations", memoryFolder: "AI Memory" };
+		expect(foldersProblem(ok)).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "Work/./AI notes" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "a/b..c/d" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "../x" })).toMatch(/^the notes folder "..\/x" leads out of the vault/);
+		expect(foldersProblem({ ...ok, memoryFolder: "a\\..\\..\\b" })).toMatch(/^the memory folder .* leads out of the vault/);
+		expect(foldersProblem({ ...ok, memoryFolder: ".obsidian" })).toMatch(/^the memory folder ".obsidian" is hidden/);
+		expect(foldersProblem({ ...ok, notesFolder: "notes/.trash" })).toMatch(/is hidden/);
+		expect(foldersProblem({ notesFolder: "Same", memoryFolder: "same" })).toBe("the notes folder and the memory folder must differ");
 	});
 });

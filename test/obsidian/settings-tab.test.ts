@@ -291,6 +291,17 @@ describe("the settings tab", () => {
 		expect(saved).toHaveLength(0);
 	});
 
+	it("a folder out of the vault or hidden from Obsidian is refused, with why", async () => {
+		const { el, tab, saved } = await open();
+		type(input(el, "Notes folder"), "../elsewhere");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toBe('The notes folder "../elsewhere" leads out of the vault: set one inside it.');
+		type(input(el, "Notes folder"), ".obsidian/notes");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toBe('The notes folder ".obsidian/notes" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another.');
+		expect(saved).toHaveLength(0);
+	});
+
 	it("excluded projects: one per line", async () => {
 		const { el, tab, current } = await open();
 		type(area(el, "Excluded projects"), " /home/me/secret/** \n\n/tmp/x\n/tmp/x");
