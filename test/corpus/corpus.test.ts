@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTranscript } from "../fixtures/parse-transcript";
-import { isEmptySession, isWarmupAgent, promptsOf, subagentCallsOf } from "../../src/core/transcript/session-queries";
+import { assistantTextsOf, isEmptySession, isWarmupAgent, promptsOf, subagentCallsOf } from "../../src/core/transcript/session-queries";
 import { openTranscriptIndex } from "../../src/node/transcript-index";
 
 /** The real transcripts in ../shared (never copied into this repo). */
@@ -55,7 +55,7 @@ const EXPECTED: [file: string, prompts: number, commands: number, tools: number,
 	["entireio__cli/05/a188c59540/0/full.jsonl", 2, 0, 14, 0, 0, 0],
 	["entireio__cli/10/a740e118e0/0/full.jsonl", 1, 2, 4, 0, 1, 0],
 	["entireio__cli/1e/868c83dbb7/0/full.jsonl", 8, 0, 13, 0, 0, 0],
-	["entireio__cli/37/995ebed6e4/2/full.jsonl", 5, 0, 41, 2, 1, 1],
+	["entireio__cli/37/995ebed6e4/2/full.jsonl", 5, 0, 41, 2, 1, 0],
 	["entireio__cli/4c/02af2759b6/0/full.jsonl", 1, 0, 1, 0, 1, 0],
 	["entireio__cli/76/62d755ef9f/2/full.jsonl", 9, 0, 60, 0, 0, 0],
 	["entireio__cli/8c/fa910f8ef9/5/full.jsonl", 3, 0, 58, 2, 0, 0],
@@ -88,9 +88,11 @@ describe.skipIf(!present)(`the real transcripts of ../shared/corpus${present ? "
 		expect(model.counts.unknownBlocks).toBe(0);
 	});
 
-	it("reports the glued line of entireio 37/995ebed6e4 with its line number", () => {
+	it("reads both records of the glued line of entireio 37/995ebed6e4: the session's last reply and its summary", () => {
 		const model = parseTranscript(readFileSync(join(ROOT, "entireio__cli/37/995ebed6e4/2/full.jsonl")), "s");
-		expect(model.malformedLines).toEqual([{ line: 128, reason: "two JSON objects on one line" }]);
+		expect(model.malformedLines).toEqual([]);
+		expect(assistantTextsOf(model).some((t) => t.text.startsWith("Done. I updated `TestLogging_IncludesContextValues`"))).toBe(true);
+		expect(model.summaries.map((s) => s.text)).toContain("Add agent name to logging context automatically");
 	});
 
 	it("reads the 1 MB image line and keeps no image data", () => {

@@ -49,6 +49,14 @@ afterEach(async () => {
 });
 
 describe("VaultSync", () => {
+	it("says which transcript it could read no line of (UTF-16 text), which therefore has no note", async () => {
+		await writeFile(transcript(C), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(session(C, "Sixteen bits", "Read.", "2026-11-22T10:00:00.000Z"), "utf16le")]));
+		const report = await newSync().run(settings());
+		expect(report.errors).toEqual([]);
+		expect(report.notices).toEqual([`${transcript(C)}: none of its 2 lines could be read, so it has no note (line 1: invalid UTF-8)`]);
+		expect(noteOf("Sixteen")).toBeUndefined();
+	});
+
 	it("says which entries of Claude Code's folder it did not read, a link out of it among them, and reads nothing through them", async () => {
 		const outside = join(root, "outside.jsonl");
 		await writeFile(outside, session(C, "The secret plan", "Outside the agent's folder.", "2026-11-22T10:00:00.000Z"));

@@ -58,8 +58,8 @@ export interface PlannedSync {
 	transcriptsRead: number;
 	/** Transcripts that could not be read, with why. */
 	failed: string[];
-	/** What the scan found where transcripts are and did not read (a link, a FIFO), with why. */
-	passedOver: string[];
+	/** What the read did not take in, with why: entries where transcripts are that are not read (a link, a FIFO), transcripts of which no line could be read. */
+	readNotices: string[];
 	/** Notes moved before the plan was made (a migration), and problems moving them. */
 	moved: PlannedMove[];
 	moveErrors: string[];
@@ -73,7 +73,7 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	const planned = await planFromSources(deps, options);
 	const { report, state } = await applyPlan(planned.plan, { notes: deps.notes, projects: deps.projects, claudeMemory: deps.claudeMemory, hookContext: deps.hookContext, onProgress: options.onProgress }, planned.transcriptsRead);
 	report.errors.unshift(...planned.failed, ...planned.moveErrors);
-	report.notices.push(...planned.passedOver);
+	report.notices.push(...planned.readNotices);
 	report.notesMoved.push(...planned.moved.map((m) => `${m.from} → ${m.to}`));
 	if (planned.plan.forget) await deps.index.forget(planned.plan.forget);
 	for (const key of Object.keys(deps.state)) delete (deps.state as unknown as Record<string, unknown>)[key];
@@ -132,7 +132,19 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles() });
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), passedOver: (read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated)], moved, moveErrors };
+}
+
+/**
+ * Transcripts read this time of which no line could be read (UTF-16 text, a binary file under a
+ * transcript's name): they make no note, and without a word the user would not know why.
+ */
+function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
+	return entries.flatMap(({ file, model }) => {
+		const first = model.malformedLines[0];
+		if (model.counts.records > 0 || !first) return [];
+		return [`${file.path}: none of its ${model.counts.malformed === 1 ? "line" : `${model.counts.malformed} lines`} could be read, so it has no note (line ${first.line}: ${first.reason}${/^(invalid JSON|NUL bytes in line)$/.test(first.reason) ? "; is it UTF-8?" : ""})`];
+	});
 }
 
 /** Brings the index up to date; digests (and conversations without sub-agents) are made as each file arrives. */

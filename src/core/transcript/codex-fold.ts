@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -20,12 +20,11 @@ import { tokenCount } from "./token-count";
  * update is `TodoWrite` with its steps; `apply_patch` keeps its name and gives the files it touched.
  */
 export function foldCodexLines(model: SessionModel, lines: readonly RawLine[]): void {
-	for (const line of lines) foldCodexLine(model, line);
+	const fold = (value: Record<string, unknown>) => foldCodexValue(model, value);
+	for (const line of lines) eachObject(model, line, fold);
 }
 
-function foldCodexLine(model: SessionModel, line: RawLine): void {
-	const value = objectLine(model, line);
-	if (!value) return;
+function foldCodexValue(model: SessionModel, value: Record<string, unknown>): void {
 	const payload = isObject(value.payload) ? value.payload : {};
 	const timestamp = isoTime(value.timestamp);
 	if (timestamp) noteTime(model, timestamp);

@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -16,12 +16,11 @@ import { tokenCount } from "./token-count";
  * `Write`; edits (`apply_patch`, `edit`) give the files they touched.
  */
 export function foldCopilotLines(model: SessionModel, lines: readonly RawLine[]): void {
-	for (const line of lines) foldCopilotLine(model, line);
+	const fold = (value: Record<string, unknown>) => foldCopilotValue(model, value);
+	for (const line of lines) eachObject(model, line, fold);
 }
 
-function foldCopilotLine(model: SessionModel, line: RawLine): void {
-	const value = objectLine(model, line);
-	if (!value) return;
+function foldCopilotValue(model: SessionModel, value: Record<string, unknown>): void {
 	if (typeof value.type !== "string") return countUnknown(model, "copilot:untyped");
 	const data = isObject(value.data) ? value.data : {};
 	const timestamp = isoTime(value.timestamp);

@@ -1,4 +1,4 @@
-import { unreadable, type RawLine } from "./jsonl-lines";
+import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
 import { isObject, parseLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
@@ -22,7 +22,10 @@ export function foldLine(model: SessionModel, line: RawLine): void {
 		return;
 	}
 	const parsed = parseLine(line.text);
-	if (parsed.ok) foldRecord(model, parsed.record);
+	if (parsed.ok) return foldRecord(model, parsed.record);
+	// Two records written onto one line: both are read (see `objectsOnOneLine`).
+	const several = objectsOnOneLine(line.text)?.map(parseLine);
+	if (several?.every((p) => p.ok)) for (const p of several) foldRecord(model, (p as { record: TranscriptRecord }).record);
 	else markMalformed(model, line.no, parsed.reason);
 }
 

@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, objectLine, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { ownCalls, NO_ITEMS, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -18,7 +18,8 @@ import { tokenCount } from "./token-count";
  */
 export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]): void {
 	const state = stateOf(model);
-	for (const line of lines) foldGeminiLine(model, state, line);
+	const fold = (value: Record<string, unknown>) => foldGeminiValue(model, state, value);
+	for (const line of lines) eachObject(model, line, fold);
 	rebuild(model, state);
 }
 
@@ -62,9 +63,7 @@ function stateOf(model: SessionModel): GeminiState {
 	return state;
 }
 
-function foldGeminiLine(model: SessionModel, state: GeminiState, line: RawLine): void {
-	const value = objectLine(model, line);
-	if (!value) return;
+function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<string, unknown>): void {
 	if (typeof value.$rewindTo === "string") return rewind(state, value.$rewindTo);
 	if (typeof value.id === "string") {
 		const message = messageOf(value);

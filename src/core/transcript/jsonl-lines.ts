@@ -28,6 +28,42 @@ const CR = 0x0d;
  */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The objects of a line that holds several back to back (`{…}{…}`, blanks between allowed), each
+ * as its text; undefined for anything else. Two writes that met leave one: a real Claude Code
+ * transcript has its last reply and the session's summary on one line, and both were lost with
+ * it. One pass over the line, strings skipped by their escapes; only a line `JSON.parse` refused
+ * comes here.
+ */
+export function objectsOnOneLine(text: string): string[] | undefined {
+	const out: string[] = [];
+	let depth = 0;
+	let start = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 0x5c) i++;
+			else if (c === 0x22) inString = false;
+		} else if (c === 0x22) {
+			if (depth === 0) return undefined;
+			inString = true;
+		} else if (c === 0x7b || c === 0x5b) {
+			if (depth === 0) {
+				if (c !== 0x7b) return undefined;
+				start = i;
+			}
+			depth++;
+		} else if (c === 0x7d || c === 0x5d) {
+			if (--depth < 0) return undefined;
+			if (depth === 0) out.push(text.slice(start, i + 1));
+		} else if (depth === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+			return undefined;
+		}
+	}
+	return depth === 0 && !inString && out.length > 1 ? out : undefined;
+}
+
 /** Why a line has no text, for the count of malformed lines. */
 export function unreadable(line: RawLine): string {
 	return line.tooLong ? `longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB: skipped` : "invalid UTF-8";

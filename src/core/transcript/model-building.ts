@@ -1,5 +1,5 @@
 import { own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
-import { unreadable, type RawLine } from "./jsonl-lines";
+import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
 /**
@@ -31,23 +31,37 @@ export function markMalformed(model: SessionModel, no: number, reason: string): 
 }
 
 /**
- * One line of a JSONL session file as an object, for the folds of agents whose lines need no more
- * than `JSON.parse` (Codex, Gemini CLI, Copilot CLI): counted as a line and as a record; a blank
- * line is skipped, a bad one is counted with its number and why, and gives undefined.
+ * Each object of a line of a JSONL session file, handed to `fold`, for the folds of agents whose
+ * lines need no more than `JSON.parse` (Codex, Gemini CLI, Copilot CLI): counted as a line, and
+ * each object as a record; a blank line is skipped, a bad one is counted with its number and why.
+ * A line of several objects back to back (two writes that met) gives each (`objectsOnOneLine`).
  */
-export function objectLine(model: SessionModel, line: RawLine): Record<string, unknown> | undefined {
-	if (line.text !== null && line.text.trim() === "") return undefined;
+export function eachObject(model: SessionModel, line: RawLine, fold: (value: Record<string, unknown>) => void): void {
+	if (line.text !== null && line.text.trim() === "") return;
 	model.counts.lines++;
-	if (line.text === null) return void markMalformed(model, line.no, unreadable(line));
+	if (line.text === null) return markMalformed(model, line.no, unreadable(line));
 	let value: unknown;
 	try {
 		value = JSON.parse(line.text);
 	} catch {
-		return void markMalformed(model, line.no, "invalid JSON");
+		const several = objectsOnOneLine(line.text)?.map(objectOrUndefined);
+		if (!several?.every((o) => o !== undefined)) return markMalformed(model, line.no, "invalid JSON");
+		model.counts.records += several.length;
+		for (const o of several) fold(o);
+		return;
 	}
-	if (!isObject(value)) return void markMalformed(model, line.no, "not a JSON object");
+	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
 	model.counts.records++;
-	return value;
+	fold(value);
+}
+
+function objectOrUndefined(text: string): Record<string, unknown> | undefined {
+	try {
+		const value: unknown = JSON.parse(text);
+		return isObject(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** A record of a type the fold does not know (a newer client): counted by type, never fatal. */

@@ -57,6 +57,13 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		for (const cut of [1, Math.floor(text.length / 3), Math.floor(text.length / 2) + 7]) expect(JSON.stringify(serializeSession(fold(text, cut)))).toBe(whole);
 	});
 
+	it("reads every record of lines glued two by two (two writes that met) as it reads them apart", () => {
+		const lines = read(scenario("a-plain-text")[0]!).split("\n").filter((l) => l.trim() !== "");
+		const glued = lines.map((l, i) => (i % 2 === 0 ? l : `${l}\n`)).join("");
+		expect(serializeSession(fold(glued)).events).toEqual(serializeSession(fold(lines.join("\n"))).events);
+		expect(fold(glued).counts.malformed).toBe(0);
+	});
+
 	it("counts a bad line with its number, and an unknown record type, and goes on", () => {
 		const f = scenario("a-plain-text")[0]!;
 		const lines = read(f).split("\n");

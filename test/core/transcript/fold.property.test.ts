@@ -85,7 +85,9 @@ describe("properties of the parser and the fold", () => {
 			const model = parseTranscript(bytes, "s");
 			const nonBlank = new TextDecoder().decode(bytes).split("\n").filter((l) => l.trim() !== "").length;
 			expect(model.counts.lines).toBe(nonBlank);
-			expect(model.counts.records + model.counts.malformed + model.counts.duplicates).toBe(nonBlank);
+			// A line of several objects back to back gives a record each.
+			expect(model.counts.records + model.counts.malformed + model.counts.duplicates).toBeGreaterThanOrEqual(nonBlank);
+			expect(model.counts.malformed).toBeLessThanOrEqual(nonBlank);
 		}), { numRuns: 500 });
 	});
 

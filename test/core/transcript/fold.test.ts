@@ -250,13 +250,23 @@ describe("duplicates, unknowns and bad lines", () => {
 	});
 
 	it("skips and counts malformed lines with their line numbers", () => {
-		const m = parseTranscript(jsonl([userText("a"), "{broken", '{"type":"user"}{"type":"summary"}', "", userText("b")]), SESSION);
+		const m = parseTranscript(jsonl([userText("a"), "{broken", '{"type":"user"}{"type":"summary"', "", userText("b")]), SESSION);
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["a", "b"]);
 		expect(m.malformedLines).toEqual([
 			{ line: 2, reason: "invalid JSON" },
-			{ line: 3, reason: "two JSON objects on one line" },
+			{ line: 3, reason: "invalid JSON" },
 		]);
 		expect(m.counts).toMatchObject({ malformed: 2, lines: 4 });
+	});
+
+	it("reads each record of a line that holds two back to back (two writes that met), and nothing of one broken", () => {
+		const a = JSON.stringify(userText("Fix the {brace} \\\" parser", { uuid: "u-a" }));
+		const b = JSON.stringify(assistant(text("Fixed: } and { both"), { uuid: "u-b" }));
+		const glued = parseTranscript(`${a}${b}\n${a.slice(0, 20)}${b}\n`, SESSION);
+		const apart = parseTranscript(`${a}\n${b}\n`, SESSION);
+		expect(glued.events).toEqual(apart.events);
+		expect(glued.counts).toMatchObject({ lines: 2, records: 2, malformed: 1 });
+		expect(glued.malformedLines).toEqual([{ line: 2, reason: "invalid JSON" }]);
 	});
 
 	it("reads a file without a final newline, and empty or metadata-only files as empty sessions", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isBlank, splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { isBlank, objectsOnOneLine, splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -59,6 +59,20 @@ describe("splitCompleteLines", () => {
 			{ no: 2, text: null },
 			{ no: 3, text: '{"ok":2}' },
 		]);
+	});
+});
+
+describe("objectsOnOneLine", () => {
+	it("splits objects back to back, braces and quotes inside strings kept, and nothing else", () => {
+		expect(objectsOnOneLine('{"a":"}{\\"x"} {"b":[1,{"c":2}]}\r')).toEqual(['{"a":"}{\\"x"}', '{"b":[1,{"c":2}]}']);
+		for (const text of ['{"a":1}', '{"a":1}x{"b":2}', '[1]{"a":1}', '{"a":1}{"b":', '{"a":"1}{"b":2}', '"s"{"a":1}', '{"a":1}}{"b":2}', ""]) expect(objectsOnOneLine(text), text).toBeUndefined();
+	});
+
+	it("gives back the objects that were glued, whatever they hold", () => {
+		fc.assert(fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { minLength: 2, maxLength: 4 }), (objects) => {
+			const texts = objects.map((o) => JSON.stringify(o));
+			expect(objectsOnOneLine(texts.join(""))).toEqual(texts);
+		}));
 	});
 });
 
