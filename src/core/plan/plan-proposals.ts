@@ -1,6 +1,7 @@
 import { readFact, renderFact, splitFrontmatter } from "../memory/fact-file";
 import { proposeFacts, type ExistingFact, type FactQuote } from "../memory/propose-facts";
 import { wikiLink } from "../notes/links";
+import { printable } from "../text/printable";
 import type { SessionModel } from "../transcript/session-model";
 import { promptsOf } from "../transcript/session-queries";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
@@ -51,7 +52,9 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at.slice(0, 16).replace("T", " ")})` : ""}`;
 			// Not written (a full disk): proposed again by the next sync.
 			const onConflict = { kind: "proposal" as const, session: path, project: key, key: fact.key, name, prompt: fact.prompt };
-			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text: renderFact({ name, description: fact.description, type: fact.type }, `${fact.body.trim()}\n\n${source}\n`), expected: null, what: "memory", onConflict });
+			// A prompt's text: no terminal escape, NUL or bidirectional override in the file (see `printable`).
+			const text = renderFact({ name, description: printable(fact.description), type: fact.type }, `${printable(fact.body).trim()}\n\n${source}\n`);
+			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text, expected: null, what: "memory", onConflict });
 			proposed.push(fact.key);
 			project.taken.add(`${name}.md`.toLowerCase());
 			project.existing.push({ name, description: fact.description, body: fact.body });

@@ -72,6 +72,15 @@ describe("proposed facts", () => {
 		expect(note).toContain(`Facts: ${names.map((n) => `[[${n}]]`).join(", ")}`);
 	});
 
+	it("hold no control character or bidirectional override of the prompt they come from", async () => {
+		const env = { sessionId: A, cwd, timestamp: "2026-11-21T10:00:00.000Z" };
+		await appendFile(transcript(), jsonl([userText("From now on, always run the \u202elinter\u202c before you commit.\u0007\u0000", env), assistant(text("Will do."), { ...env, messageId: "m3" })]));
+		await sync();
+		const lint = inbox().map((p) => notes.files.get(p)!).find((t) => t.includes("linter"));
+		expect(lint).toContain("always run the linter before you commit");
+		expect([...lint!].filter((c) => (c < " " && c !== "\n") || c === "\u202e" || c === "\u202c")).toEqual([]);
+	});
+
 	it("are proposed once: a rejected (deleted) proposal does not come back when the session grows", async () => {
 		await sync();
 		const [first] = inbox();
