@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
 import { HOOK_EVENTS } from "../core/hooks/hook-settings";
-import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
+import { foldersProblem, isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import { baseName, safeFileName } from "../core/notes/note-name";
 import { memoryPathOf, notesPathOf, packetPathOf } from "../core/plan/project-paths";
 import { projectKeyOf } from "../core/projects/project-identity";
@@ -56,7 +56,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : settings.claudeDir ?? claudeConfigDir();
 	const stateDir = join(where.folder, "state");
 	const state = await readState(stateDir);
-	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, `Claude Code folder: ${claudeDir}`, ""];
+	const folders = foldersProblem(settings);
+	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, ...(folders ? [`  Problem: ${folders}; no sync runs until it is fixed`] : []), `Claude Code folder: ${claudeDir}`, ""];
 
 	// Hooks: installed, and when each last ran.
 	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath(), hookPath: options.cliPath === undefined ? hookScriptPath() : undefined };

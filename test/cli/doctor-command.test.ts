@@ -43,4 +43,13 @@ describe("ai-memory doctor", () => {
 		expect(r.stdout).toMatch(/CLAUDE\.md: .*CLAUDE\.md is not UTF-8 \(perhaps Latin-1 or CESU-8\)/);
 		expect(r.stdout).not.toContain("the next sync adds it");
 	});
+
+	it("says that a notes folder out of the vault stops every sync", () => {
+		const vault = join(dir, "vault-folders");
+		mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
+		writeFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "data.json"), JSON.stringify({ version: 2, notesFolder: "../out" }));
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8", timeout: 20_000 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toContain('  Problem: the notes folder "../out" leads out of the vault: set one inside it; no sync runs until it is fixed\n');
+	});
 });
