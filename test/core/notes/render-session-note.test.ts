@@ -10,11 +10,13 @@ const byLines = (text: string): string =>
 		.join("\n");
 
 describe("quoteLines", () => {
-	it("quotes every line, empty ones as `>`, whatever the line endings", () => {
-		expect(quoteLines("a\n\nb")).toBe("> a\n>\n> b");
-		expect(quoteLines("\r\na\r\rb\r\n")).toBe(">\n> a\n>\n> b\n>");
-		expect(quoteLines("x > \n> ")).toBe("> x > \n> > ");
-		expect(quoteLines("a\r\n\nb")).toBe("> a\n>\n> b");
+	it.each([
+		["a\n\nb", "> a\n>\n> b"],
+		["\r\na\r\rb\r\n", ">\n> a\n>\n> b\n>"],
+		["x > \n> ", "> x > \n> > "],
+		["a\r\n\nb", "> a\n>\n> b"],
+	])("quotes every line, empty ones as `>`, whatever the line endings: %j", (text, quoted) => {
+		expect(quoteLines(text)).toBe(quoted);
 	});
 
 	it("gives what splitting into lines gives, for any text of line endings, spaces and `>`", () => {
