@@ -164,6 +164,8 @@ describe("the built main.js in the obsidian stub", () => {
 			await until("the opencode notes", () => opencode().length >= 9);
 			expect(opencode()).toHaveLength(9);
 			expect(opencode().some((f) => vault.cachedText(f.path)!.includes("You are in the src folder of the demo project."))).toBe(true);
+			// The notes come before the state is stored: the sync ends before the folder is removed.
+			await (plugin as unknown as { controller: { idle(): Promise<void> } }).controller.idle();
 			plugin.unload();
 		} finally {
 			if (saved === undefined) delete process.env.XDG_DATA_HOME;
