@@ -222,7 +222,9 @@ const randomLooking = (s: string): boolean => mixedCase(s) && /\d/.test(s);
 /**
  * Anthropic, OpenAI, cloud and SaaS tokens with a recognisable prefix. Each starts after anything
  * but a letter or digit: a token glued to a name by `-` or `_` is still one (`claude-ghp_…` as a
- * model's name, `key_ghp_…` as a key of a tool's input were kept whole).
+ * model's name, `key_ghp_…` as a key of a tool's input were kept whole). The short prefixes
+ * (`sk-`, `SK`, `key-`) still want no `-` or `_` before them: inside a base64url string or a slug
+ * they would take what follows for a key.
  */
 const TOKEN_RULES: readonly Rule[] = [
 	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g),
@@ -230,7 +232,7 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule(
 		"openai-api-key",
 		["sk-"],
-		/(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
+		/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
 		(m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)),
 	),
 	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
@@ -250,8 +252,8 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g),
 	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, (m) => mixedCase(m.slice(3))),
 	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g),
-	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
 	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g),
 	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g),
 	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),

@@ -170,6 +170,8 @@ const LOOK_ALIKES: string[] = [
 	"Authorization: `Bearer ${token}`\ncurl -H \"Authorization: Bearer $TOKEN\" https://api.example.com",
 	"DATABASE_URL=postgres://user:${DB_PASS}@localhost/db and https://user@example.com/x",
 	"docker run -u 1000:1000 alpine id",
+	// A short prefix inside a base64url string or a slug is not a key's start.
+	"cursor Zm9vYmFy-sk-AbCdEfGh1234567890abcdEFGH_x and task_SK0123456789abcdef0123456789abcdef and api-key-0123456789abcdef0123456789abcdef",
 	"The token: it expires after an hour. Your password: keep it safe.",
 	"AUTH_URL=https://auth.example.com/oauth\nTOKEN_TTL=3600\nPASSWORD_MIN_LENGTH=12",
 	"jobs:\n  release:\n    secrets: inherit\n    auth: required",
