@@ -525,12 +525,71 @@ function builtinPass(input: string, tally: (kind: string) => void): string {
 	// Most strings have no hint at all: found without lower-casing a copy of them first.
 	if (!ANY_LONG_HINT.test(input)) {
 		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally);
-		return text;
+		return redactCutToken(text, tally);
 	}
 	// Hints are looked up in the input: a replacement only removes text or adds a marker.
 	const found = hintsIn(input.toLowerCase());
 	for (const rule of BUILTIN_RULES) text = applyRule(text, found, rule, tally);
+	return redactCutToken(text, tally);
+}
+
+/**
+ * The start of each kind of token, in the characters its body may hold: two past a prefix no word
+ * has, six past one that is a common word part (`sk-`, `npm_`, `hf_`, `SG.`; one of them a digit
+ * too, `digit`) or the start of any base64 JSON (`eyJ`).
+ */
+const CUT_TOKENS: readonly { start: RegExp; kind: string; digit?: true }[] = [
+	{ start: /^(?:gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,})$/, kind: "github-token" },
+	{ start: /^gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{2,}$/, kind: "gitlab-token" },
+	{ start: /^sk-ant-[A-Za-z0-9_-]{2,}$/, kind: "anthropic-api-key" },
+	{ start: /^sk-[A-Za-z0-9_-]{6,}$/, kind: "openai-api-key", digit: true },
+	{ start: /^(?:xox[abposre]-|xapp-)[A-Za-z0-9-]{2,}$/, kind: "slack-token" },
+	{ start: /^[sr]k_(?:live|test)_[A-Za-z0-9]{2,}$/, kind: "stripe-key" },
+	{ start: /^whsec_[A-Za-z0-9]{2,}$/, kind: "stripe-webhook-secret" },
+	{ start: /^AIza[A-Za-z0-9_-]{2,}$/, kind: "google-api-key" },
+	{ start: /^ya29\.[A-Za-z0-9_-]{2,}$/, kind: "google-oauth-token" },
+	{ start: /^GOCSPX-[A-Za-z0-9_-]{2,}$/, kind: "google-oauth-client-secret" },
+	{ start: /^npm_[A-Za-z0-9]{6,}$/, kind: "npm-token", digit: true },
+	{ start: /^pypi-AgE[A-Za-z0-9_-]{2,}$/, kind: "pypi-token" },
+	{ start: /^hf_[A-Za-z0-9]{6,}$/, kind: "huggingface-token", digit: true },
+	{ start: /^SG\.[A-Za-z0-9_.-]{6,}$/, kind: "sendgrid-api-key", digit: true },
+	{ start: /^shp(?:at|ss|ca|pa)_[a-fA-F0-9]{2,}$/, kind: "shopify-token" },
+	{ start: /^do[por]_v1_[a-f0-9]{2,}$/, kind: "digitalocean-token" },
+	{ start: /^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2,}$/, kind: "aws-access-key" },
+	{ start: /^eyJ[A-Za-z0-9_.-]{6,}$/, kind: "jwt" },
+];
+
+/** The token a text ends with, cut short by a clip (`…`): letters, digits and `_-.` up to it. */
+const CUT_AT_END = /(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-.]{4,}…$/;
+
+/**
+ * A token the fold clipped (a long text is kept to its first characters, then `…`) is shorter than
+ * its pattern wants, and was kept: 33 of a GitHub token's 36 characters went into the note. A
+ * text that ends with the start of one (see `CUT_TOKENS`) loses it.
+ */
+function redactCutToken(text: string, tally: (kind: string) => void): string {
+	if (text.charCodeAt(text.length - 1) !== 0x2026) return text;
+	const cut = CUT_AT_END.exec(text.slice(-400));
+	if (!cut) return text;
+	const run = cut[0].slice(0, -1);
+	// The token may be glued to a name before it (`claude-ghp_…`): it starts the run or follows a `-`, `_` or `.` in it.
+	for (let at = 0; at >= 0; at = nextStart(run, at)) {
+		const token = run.slice(at);
+		const found = CUT_TOKENS.find((t) => t.start.test(token) && (!t.digit || /[0-9]/.test(token)));
+		if (!found) continue;
+		tally(found.kind);
+		return `${text.slice(0, text.length - token.length - 1)}${redactionMarker(found.kind)}…`;
+	}
 	return text;
+}
+
+/** Where the next part of a run of token characters starts: after its next `-`, `_` or `.`; -1 past the last. */
+function nextStart(run: string, from: number): number {
+	for (let i = from + 1; i < run.length - 1; i++) {
+		const c = run.charCodeAt(i);
+		if (c === 0x2d || c === 0x5f || c === 0x2e) return i + 1;
+	}
+	return -1;
 }
 
 /** The hints that occur in a lower-cased text (the automaton is built on first use: every CLI start pays for it otherwise). */

@@ -40,6 +40,8 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	// (what it compares new ones with); two names that redact alike become one.
 	if (model.gitBranch) model.gitBranch = redact(model.gitBranch);
 	model.branches = redactedList(model.branches, redact);
+	// The folders a session moved to after its first (its identity, `cwd`, names the project and stays).
+	model.cwds = redactedList(model.cwds, redact);
 	model.prLinks = redactedList(model.prLinks, redact);
 	model.files.read = redactedList(model.files.read, redact);
 	model.files.written = redactedList(model.files.written, redact);

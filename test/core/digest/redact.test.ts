@@ -200,6 +200,23 @@ describe("redactSecrets: real-format secrets", () => {
 	});
 });
 
+describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
+	it.each([
+		["the key is ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0A…", `the key is ${m("github-token")}…`],
+		["model claude-ghp_Zq8Xw2Vr5T…", `model claude-${m("github-token")}…`],
+		['"key": "sk-ant-api03-AbCdEf…', `"key": "${m("anthropic-api-key")}…`],
+		["creds AKIAIOSFODNN7E…", `creds ${m("aws-access-key")}…`],
+		["cut at once: ghp_Zq…", `cut at once: ${m("github-token")}…`],
+	])("%s", (input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+	});
+
+	it.each(["run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…"])("keeps %s", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
 describe("redactSecrets: look-alikes", () => {
 	it.each(LOOK_ALIKES)("keeps look-alike #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);

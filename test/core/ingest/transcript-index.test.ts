@@ -76,6 +76,19 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).toContain("key_[redacted:github-token]");
 	});
 
+	it("the folders a session moved to are redacted; the first, the project's identity, stays", async () => {
+		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Start", env), userText("Go on", { ...env, cwd: `/r/app/${token}` })]));
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => spec([]));
+		await index.refresh();
+		const model = (await index.get(path))!.model;
+		expect(model.cwd).toBe("/r/app");
+		expect(model.cwds).toEqual(["/r/app", "/r/app/[redacted:github-token]"]);
+		expect(stored(store)).not.toContain(token);
+	});
+
 	it("names the transcript gives are redacted too: the branch, file paths and PR links", async () => {
 		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
 		const transcripts = new MemoryTranscripts();
