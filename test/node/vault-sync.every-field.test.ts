@@ -7,16 +7,20 @@ import { VaultSync } from "../../src/node/vault-sync";
 import { MemoryNotes } from "../fakes/memory-notes";
 
 /**
- * A secret put into every free-text field of every line and file of every agent's recordings
- * (Claude Code's examples, Codex, Gemini CLI, Copilot CLI, opencode's JSON storage, Aider's
- * history), all synced into one vault: no piece of it may reach a note, the state or CLAUDE.md.
+ * A secret and a terminal's escapes put into every free-text field of every line and file of every
+ * agent's recordings (Claude Code's examples, Codex, Gemini CLI, Copilot CLI, opencode's JSON
+ * storage, Aider's history), all synced into one vault: no piece of the secret may reach a note,
+ * the state or CLAUDE.md, and no control character a note or CLAUDE.md.
  * The fields that name the session's identity (its folder) and the records' structure are left
  * alone: they are not redacted by design, and a secret there would change what is read.
  */
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 const SECRET = "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0Ap2Qe7";
 /** Several times over, so that some text the fold keeps only the start of is cut inside one. */
-const SECRETS = Array.from({ length: 7 }, () => SECRET).join(" ");
+const SECRETS = `${Array.from({ length: 7 }, () => SECRET).join(" ")} \u001b]0;retitled\u0007\u0000\u202eexe.txt\u202c`;
+/** What `printable` drops: no note or CLAUDE.md may hold one. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** A piece of it long enough to be found anywhere it was kept, even cut short. */
 const PIECE = SECRET.slice(4, 9);
 const STRUCTURE = /^(type|role|id|.*_id|.*Id|.*ID|uuid|parentUuid|leafUuid|timestamp|.*[tT]ime.*|status|kind|operation|subtype|cwd|directory|worktree|version|.*_version|source|originator|mimeType|encoding|\$rewindTo|event|level|projectHash|ordinal|agent|mode|stop_reason|model_provider|created|updated|start|end|completed)$/;
@@ -65,8 +69,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe("a secret in every field of every agent's sessions", () => {
-	it("reaches no note, no file of the state and no CLAUDE.md, not even a piece of it", async () => {
+describe("a secret and terminal escapes in every field of every agent's sessions", () => {
+	it("the secret reaches no note, no file of the state and no CLAUDE.md, not even a piece of it; no NUL, escape or bidirectional override reaches a note or CLAUDE.md", async () => {
 		const notes = new MemoryNotes();
 		const settings = { ...migrateSettings({}).settings, agents: ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "aider"] as const, projects: [{ ...DEFAULT_PROJECT, path: project, memorySharing: false }] };
 		const report = await new VaultSync(join(root, "claude", "projects"), join(root, "state"), notes, {
@@ -77,11 +81,16 @@ describe("a secret in every field of every agent's sessions", () => {
 		const agents = new Set([...notes.files.values()].map((t) => /\nagent: (\S+)\n/.exec(t)?.[1]).filter(Boolean));
 		expect([...agents].sort()).toEqual(["aider", "claude-code", "codex", "copilot-cli", "gemini-cli", "opencode"]);
 		expect([...notes.files.values()].join("\n")).toContain("[redacted:github-token]");
-		for (const [path, text] of notes.files) expect(text.includes(PIECE), path).toBe(false);
+		for (const [path, text] of notes.files) {
+			expect(text.includes(PIECE), path).toBe(false);
+			expect(CONTROL.exec(text)?.[0], path).toBeUndefined();
+		}
 		for (const f of readdirSync(join(root, "state"), { recursive: true }) as string[]) {
 			const path = join(root, "state", f);
 			if (statSync(path).isFile()) expect(readFileSync(path, "utf8").includes(PIECE), f).toBe(false);
 		}
-		expect(readFileSync(join(project, "CLAUDE.md"), "utf8").includes(PIECE)).toBe(false);
+		const claudeMd = readFileSync(join(project, "CLAUDE.md"), "utf8");
+		expect(claudeMd.includes(PIECE)).toBe(false);
+		expect(CONTROL.exec(claudeMd)?.[0]).toBeUndefined();
 	});
 });
