@@ -49,6 +49,25 @@ afterEach(async () => {
 });
 
 describe("VaultSync", () => {
+	it("a Claude Code folder moved elsewhere (another CLAUDE_CONFIG_DIR, a new home) keeps every note: none is written a second time, and the next turn lands in the same note", async () => {
+		await newSync().run(settings());
+		const before = [...notes.files.keys()].sort();
+		const moved = join(root, "elsewhere", "projects");
+		await mkdir(join(root, "elsewhere"));
+		await rename(projects, moved);
+		const report = await new VaultSync(moved, join(root, "state"), notes).run(settings());
+		expect(report.errors).toEqual([]);
+		expect([...notes.files.keys()].sort()).toEqual(before);
+		expect(report.notices.some((n) => n.startsWith("2 transcripts were found in a new place"))).toBe(true);
+		await appendFile(join(moved, "-home-dev-shop-api", `${A}.jsonl`), session(A, "Also add a readiness probe", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		await new VaultSync(moved, join(root, "state"), notes).run(settings());
+		expect([...notes.files.keys()].sort()).toEqual(before);
+		expect(notes.files.get(noteOf("2026-11-20"))).toContain("Also add a readiness probe");
+		// Rebuilt from what is stored: still one note a session.
+		await new VaultSync(moved, join(root, "state"), notes).run(settings(), { rebuild: true });
+		expect([...notes.files.keys()].sort()).toEqual(before);
+	});
+
 	it("says which transcript it could read no line of (UTF-16 text), which therefore has no note", async () => {
 		await writeFile(transcript(C), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(session(C, "Sixteen bits", "Read.", "2026-11-22T10:00:00.000Z"), "utf16le")]));
 		const report = await newSync().run(settings());

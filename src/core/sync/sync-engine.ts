@@ -1,6 +1,7 @@
 import { DIGEST_VERSION } from "../digest/session-digest";
 import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
+import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
@@ -88,6 +89,11 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
 	const renamed = followRenames(start, options.renames ?? [], folders);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
+	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
+	const transcriptMoves = movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));
+	followMovedTranscripts(start, transcriptMoves);
+	// The old place's model goes now: kept, it would be a session of its own (its sub-agents' parent, say).
+	if (transcriptMoves.length > 0) await index.forget(transcriptMoves.map((m) => m.from));
 
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
@@ -132,7 +138,14 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles() });
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated)], moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
+}
+
+function movedNotice(all: readonly TranscriptMove[]): string[] {
+	const moves = all.filter((m) => !m.subagent);
+	if (moves.length === 0) return [];
+	const [first] = moves;
+	return [`${moves.length === 1 ? "A transcript was" : `${moves.length} transcripts were`} found in a new place (${first!.from} is now ${first!.to}${moves.length > 1 ? ", and others" : ""}): their notes are kept and brought up to date, none is written again`];
 }
 
 /**
