@@ -68,6 +68,17 @@ describe("VaultSync", () => {
 		expect([...notes.files.keys()].sort()).toEqual(before);
 	});
 
+	it("keeps a tag a person added to a project's index note when the index is written again", async () => {
+		await newSync().run(settings());
+		const index = "AI Conversations/shop-api/shop-api.md";
+		notes.files.set(index, notes.files.get(index)!.replace("tags:\n", "tags:\n  - work/clients\n"));
+		await writeFile(transcript(C), session(C, "Add a coupon field", "Added the coupon field.", "2026-11-22T10:00:00.000Z"));
+		const report = await newSync().run(settings());
+		expect(report.errors).toEqual([]);
+		expect(notes.files.get(index)).toContain("Add a coupon field");
+		expect(notes.files.get(index)).toMatch(/\ntags:\n {2}- ai\/project-index\n {2}- work\/clients\n/);
+	});
+
 	it("says which transcript it could read no line of (UTF-16 text), which therefore has no note", async () => {
 		await writeFile(transcript(C), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(session(C, "Sixteen bits", "Read.", "2026-11-22T10:00:00.000Z"), "utf16le")]));
 		const report = await newSync().run(settings());

@@ -21,14 +21,15 @@ export function projectIndexPath(notesFolder: string, project: string): string {
  * not `#tags`: an inline tag would file the index under every topic of every session, so that it
  * shows up beside the sessions in each tag's search. The sessions' own notes carry the tags.
  */
-export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly IndexedSession[], tagPrefix: string): { frontmatter: string; body: string } {
+export function renderProjectIndex(project: string, projectPath: string | undefined, records: readonly IndexedSession[], tagPrefix: string, ownTags: readonly string[] = []): { frontmatter: string; body: string } {
 	const sessions = [...records].filter((r) => !r.deleted).sort((a, b) => codeUnitOrder(b.digest.startedAt ?? "", a.digest.startedAt ?? "") || codeUnitOrder(a.notePath, b.notePath));
 	const frontmatter = renderFrontmatter([
 		["type", "ai-project-index"],
 		["project", project],
 		["project_path", projectPath],
 		["sessions", sessions.length],
-		["tags", [`${tagPrefix}project-index`]],
+		// And the tags a person added, outside our prefix.
+		["tags", [`${tagPrefix}project-index`, ...ownTags]],
 	]);
 	const lines = [`# ${project}`, "", `Sessions in \`${projectPath ?? project}\`, newest first.`, ""];
 	let day = "";

@@ -182,7 +182,8 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (!project) continue;
 		const records = (order.get(key) ?? []).map((p) => state.sessions[p]!);
 		const path = indexPath(state, settings, key);
-		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix), "note");
+		const ownTags = [...new Set(tagsInNote(text(path)).filter((t) => !t.startsWith(settings.tagPrefix)))];
+		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note");
 	}
 	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;
 	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note" });
