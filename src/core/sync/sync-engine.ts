@@ -90,7 +90,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const renamed = followRenames(start, options.renames ?? [], folders);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
-	const transcriptMoves = movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));
+	const transcriptMoves = read.removed.length === 0 ? [] : movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));
 	followMovedTranscripts(start, transcriptMoves);
 	// The old place's model goes now: kept, it would be a session of its own (its sub-agents' parent, say).
 	if (transcriptMoves.length > 0) await index.forget(transcriptMoves.map((m) => m.from));
