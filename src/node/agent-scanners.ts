@@ -5,7 +5,7 @@ import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
-import { child, list, stamp } from "./transcript-scanner";
+import { child, list, passedOver, stamp, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -19,11 +19,12 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
  * Codex CLI: `<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl` and the same names in
  * `<home>/archived_sessions/`. A rollout holds its own cwd; `projectDir` only groups them.
  */
-export async function scanCodex(home: string): Promise<TranscriptFile[]> {
+export async function scanCodex(home: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const visit = async (dir: string, depth: number): Promise<void> => {
 		for (const entry of await list(dir)) {
 			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1);
+			else if (!entry.isFile() && !entry.isDirectory() && ROLLOUT.test(entry.name)) passed.push(passedOver(child(dir, entry.name), entry));
 			else if (entry.isFile() && ROLLOUT.test(entry.name)) {
 				const fileId = UUID.exec(entry.name)?.[0] ?? entry.name.slice(0, -".jsonl".length);
 				const file = stamp(child(dir, entry.name), { agent: "codex", projectDir: "codex", kind: "session", fileId });
@@ -37,10 +38,11 @@ export async function scanCodex(home: string): Promise<TranscriptFile[]> {
 }
 
 /** GitHub Copilot CLI: `<home>/session-state/<session id>/events.jsonl`. */
-export async function scanCopilot(home: string): Promise<TranscriptFile[]> {
+export async function scanCopilot(home: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const state = join(home, "session-state");
 	for (const entry of await list(state)) {
+		if (entry.isSymbolicLink() && UUID.test(entry.name)) passed.push(passedOver(child(state, entry.name), entry));
 		if (!entry.isDirectory()) continue;
 		const file = stamp(child(child(state, entry.name), "events.jsonl"), { agent: "copilot-cli", projectDir: "copilot", kind: "session", fileId: entry.name });
 		if (file) found.push(file);
@@ -68,7 +70,7 @@ const PREFETCH_TOTAL_BYTES = 64 * 1024 * 1024;
  * read whole and kept in `prefetch` for the read that comes next (one open of each new file, not
  * two: the scan's opens were as many as the reads). A file unchanged since `known` keeps its id, unopened.
  */
-export async function scanGemini(home: string, known?: ReadonlyMap<string, TranscriptFile>, prefetch?: Prefetched): Promise<TranscriptFile[]> {
+export async function scanGemini(home: string, known?: ReadonlyMap<string, TranscriptFile>, prefetch?: Prefetched, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const tmp = join(home, "tmp");
 	let kept = 0;
@@ -84,6 +86,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		const entries = await list(chats);
 		const names = new Set(entries.map((e) => e.name));
 		for (const entry of entries) {
+			if (!entry.isFile() && !entry.isDirectory() && GEMINI_SESSION.test(entry.name)) passed.push(passedOver(child(chats, entry.name), entry));
 			if (entry.isFile() && GEMINI_SESSION.test(entry.name)) {
 				// A `.json` of an older CLI is converted to a `.jsonl` of the same name when resumed: one of them is read.
 				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;

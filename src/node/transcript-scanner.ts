@@ -27,7 +27,7 @@ export async function scanTranscripts(root: string, passed: PassedOver[] = []): 
 }
 
 /** Why an entry that is neither a plain file nor a folder is not read. */
-function passedOver(path: string, entry: Dirent): PassedOver {
+export function passedOver(path: string, entry: Dirent): PassedOver {
 	return { path, reason: entry.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: neither a file nor a folder (a FIFO, a socket or a device)" };
 }
 

@@ -39,7 +39,7 @@ export interface AgentRoots {
 export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots: () => AgentRoots = () => ({ "claude-code": root })): TranscriptSource {
 	// Files the last scan read whole, each given to its first read (and to nothing else): see `scanGemini`.
 	let prefetched: Prefetched = new Map();
-	// What the last scan of Claude Code's folder did not read (see `scanTranscripts`).
+	// What the last scan of the agents' folders did not read (see `scanTranscripts`).
 	let passed: PassedOver[] = [];
 	// opencode's sessions are rows of one database: read here, through one open view of it, never on a worker.
 	let opencode: OpencodeSessions | undefined;
@@ -65,9 +65,9 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			else if (opencode === undefined || opencode.dataDir !== where.opencode) opencode = new OpencodeSessions(where.opencode);
 			const found = await Promise.all([
 				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"], passed),
-				where.codex === undefined ? [] : scanCodex(where.codex),
-				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched),
-				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"]),
+				where.codex === undefined ? [] : scanCodex(where.codex, passed),
+				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched, passed),
+				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"], passed),
 				where.aider === undefined ? [] : scanAider(where.aider),
 				opencode === undefined ? [] : opencode.scan([...(known?.values() ?? [])]),
 			]);

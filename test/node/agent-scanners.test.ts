@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AIDER_HISTORY, aiderHistoryName, scanAider, scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
+import type { PassedOver } from "../../src/node/transcript-scanner";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 
@@ -17,6 +18,38 @@ describe("scanCodex", () => {
 
 	it("gives nothing for a folder that is not there", async () => {
 		expect(await scanCodex(join(FIXTURES, "nowhere"))).toEqual([]);
+	});
+});
+
+describe("the other agents' folders: what is not read", () => {
+	it("a link or FIFO where a Codex rollout, a Gemini CLI session or a Copilot CLI session goes is not read, and said", async () => {
+		const root = mkdtempSync(join(tmpdir(), "agent-passed-"));
+		try {
+			const outside = join(root, "outside.jsonl");
+			writeFileSync(outside, "{}\n");
+			const day = join(root, "codex", "sessions", "2026", "12", "01");
+			mkdirSync(day, { recursive: true });
+			symlinkSync(outside, join(day, "rollout-2026-12-01T10-00-00-01a23243-6605-7bf0-a729-fbdb07820fd2.jsonl"));
+			execFileSync("mkfifo", [join(day, "rollout-2026-12-01T11-00-00-01a23243-6605-7bf0-a729-fbdb07820fd3.jsonl")]);
+			const chats = join(root, "gemini", "tmp", "p", "chats");
+			mkdirSync(chats, { recursive: true });
+			symlinkSync(outside, join(chats, "session-2026-12-01T10-00-ad6bc2cc.jsonl"));
+			mkdirSync(join(root, "copilot", "session-state"), { recursive: true });
+			mkdirSync(join(root, "elsewhere"));
+			symlinkSync(join(root, "elsewhere"), join(root, "copilot", "session-state", "02e30a0b-e727-4fae-a24a-00401b71d0b4"));
+			const passed: PassedOver[] = [];
+			expect(await scanCodex(join(root, "codex"), passed)).toEqual([]);
+			expect(await scanGemini(join(root, "gemini"), undefined, undefined, passed)).toEqual([]);
+			expect(await scanCopilot(join(root, "copilot"), passed)).toEqual([]);
+			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
+				"codex/sessions/2026/12/01/rollout-2026-12-01T10-00-00-01a23243-6605-7bf0-a729-fbdb07820fd2.jsonl: not read: a link",
+				"codex/sessions/2026/12/01/rollout-2026-12-01T11-00-00-01a23243-6605-7bf0-a729-fbdb07820fd3.jsonl: not read: neither a file nor a folder",
+				"copilot/session-state/02e30a0b-e727-4fae-a24a-00401b71d0b4: not read: a link",
+				"gemini/tmp/p/chats/session-2026-12-01T10-00-ad6bc2cc.jsonl: not read: a link",
+			]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });
 
