@@ -80,6 +80,18 @@ interface Rule {
 	readonly pattern: RegExp;
 	/** Decides one match: an edit (from `match.index`), a skip, or undefined to keep it and go on after it. */
 	readonly decide: (match: RegExpExecArray, text: string) => (Edit & { kind: string }) | Skip | undefined;
+	/** A token's start, for one a clip cut short (see `redactCutToken`). */
+	readonly cut?: CutStart;
+}
+
+/**
+ * The start of a token, in the characters its body may hold: two past a prefix no word has, six
+ * past one that is a common word part (`sk-`, `npm_`, `hf_`, `SG.`; one of them a digit too,
+ * `digit`) or the start of any base64 JSON (`eyJ`).
+ */
+interface CutStart {
+	readonly start: RegExp;
+	readonly digit?: true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,12 +204,14 @@ function keyDescribesSecret(key: string): "password" | "secret" | undefined {
 // Rules
 
 /** A token that is a secret as a whole: the match becomes the marker. */
-function tokenRule(kind: string, hints: readonly string[], pattern: RegExp, valid?: (m: string) => boolean): Rule {
+function tokenRule(kind: string, hints: readonly string[], pattern: RegExp, options: { valid?: (m: string) => boolean; cut?: CutStart } = {}): Rule {
+	const { valid, cut } = options;
 	return {
 		kind,
 		hints,
 		pattern,
 		decide: (m) => (valid && !valid(m[0]) ? undefined : { end: m.index + m[0].length, replacement: redactionMarker(kind), kind }),
+		...(cut ? { cut } : {}),
 	};
 }
 
@@ -227,36 +241,37 @@ const randomLooking = (s: string): boolean => mixedCase(s) && /\d/.test(s);
  * they would take what follows for a key.
  */
 const TOKEN_RULES: readonly Rule[] = [
-	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g),
-	tokenRule("anthropic-api-key", ["sk-ant-"], /(?<![A-Za-z0-9])sk-ant-[a-z]{2,12}\d{2}-[A-Za-z0-9_-]{20,300}/g),
+	tokenRule("jwt", ["eyj"], /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,8192}\.eyJ[A-Za-z0-9_-]{4,8192}\.[A-Za-z0-9_-]{0,8192}/g, { cut: { start: /^eyJ[A-Za-z0-9_.-]{6,}$/ } }),
+	tokenRule("anthropic-api-key", ["sk-ant-"], /(?<![A-Za-z0-9])sk-ant-[a-z]{2,12}\d{2}-[A-Za-z0-9_-]{20,300}/g, { cut: { start: /^sk-ant-[A-Za-z0-9_-]{2,}$/ } }),
 	tokenRule(
 		"openai-api-key",
 		["sk-"],
 		/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
-		(m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)),
+		{ valid: (m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)), cut: { start: /^sk-[A-Za-z0-9_-]{6,}$/, digit: true } },
 	),
-	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g),
+	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g, { cut: { start: /^(?:gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,})$/ } }),
 	tokenRule(
 		"gitlab-token",
 		["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glft-", "glimt-", "glsoat-", "glagent-"],
 		/(?<![A-Za-z0-9])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,255}(?:\.[A-Za-z0-9_-]{2,64}){0,2}/g,
+		{ cut: { start: /^gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{2,}$/ } },
 	),
-	tokenRule("slack-token", ["xox", "xapp-"], /(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\d-[A-Za-z0-9-]{10,255})/g),
+	tokenRule("slack-token", ["xox", "xapp-"], /(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\d-[A-Za-z0-9-]{10,255})/g, { cut: { start: /^(?:xox[abposre]-|xapp-)[A-Za-z0-9-]{2,}$/ } }),
 	valueRule("slack-webhook", ["hooks.slack.com/"], /(?<pre>hooks\.slack\.com\/(?:services|workflows|triggers)\/)(?<val>[A-Za-z0-9_/+-]{10,255})/g),
-	tokenRule("stripe-key", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{10,255}/g),
-	tokenRule("stripe-webhook-secret", ["whsec_"], /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{20,255}/g),
-	tokenRule("google-api-key", ["aiza"], /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g),
-	tokenRule("google-oauth-token", ["ya29."], /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,2048}/g),
-	tokenRule("google-oauth-client-secret", ["gocspx-"], /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{20,64}/g),
-	tokenRule("npm-token", ["npm_"], /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g),
-	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g),
-	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, (m) => mixedCase(m.slice(3))),
-	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g),
+	tokenRule("stripe-key", ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{10,255}/g, { cut: { start: /^[sr]k_(?:live|test)_[A-Za-z0-9]{2,}$/ } }),
+	tokenRule("stripe-webhook-secret", ["whsec_"], /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{20,255}/g, { cut: { start: /^whsec_[A-Za-z0-9]{2,}$/ } }),
+	tokenRule("google-api-key", ["aiza"], /(?<![A-Za-z0-9])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g, { cut: { start: /^AIza[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("google-oauth-token", ["ya29."], /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,2048}/g, { cut: { start: /^ya29\.[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("google-oauth-client-secret", ["gocspx-"], /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{20,64}/g, { cut: { start: /^GOCSPX-[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("npm-token", ["npm_"], /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g, { cut: { start: /^npm_[A-Za-z0-9]{6,}$/, digit: true } }),
+	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g, { cut: { start: /^pypi-AgE[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, { valid: (m) => mixedCase(m.slice(3)), cut: { start: /^hf_[A-Za-z0-9]{6,}$/, digit: true } }),
+	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { cut: { start: /^SG\.[A-Za-z0-9_.-]{6,}$/, digit: true } }),
 	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
 	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g),
-	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g),
-	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
+	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g, { cut: { start: /^shp(?:at|ss|ca|pa)_[a-fA-F0-9]{2,}$/ } }),
+	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g, { cut: { start: /^do[por]_v1_[a-f0-9]{2,}$/ } }),
+	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, { cut: { start: /^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2,}$/ } }),
 	valueRule(
 		"aws-secret-access-key",
 		["secret_access_key", "secretaccesskey", "aws_secret_key", "awssecretkey"],
@@ -533,31 +548,8 @@ function builtinPass(input: string, tally: (kind: string) => void): string {
 	return redactCutToken(text, tally);
 }
 
-/**
- * The start of each kind of token, in the characters its body may hold: two past a prefix no word
- * has, six past one that is a common word part (`sk-`, `npm_`, `hf_`, `SG.`; one of them a digit
- * too, `digit`) or the start of any base64 JSON (`eyJ`).
- */
-const CUT_TOKENS: readonly { start: RegExp; kind: string; digit?: true }[] = [
-	{ start: /^(?:gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,})$/, kind: "github-token" },
-	{ start: /^gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-[A-Za-z0-9_-]{2,}$/, kind: "gitlab-token" },
-	{ start: /^sk-ant-[A-Za-z0-9_-]{2,}$/, kind: "anthropic-api-key" },
-	{ start: /^sk-[A-Za-z0-9_-]{6,}$/, kind: "openai-api-key", digit: true },
-	{ start: /^(?:xox[abposre]-|xapp-)[A-Za-z0-9-]{2,}$/, kind: "slack-token" },
-	{ start: /^[sr]k_(?:live|test)_[A-Za-z0-9]{2,}$/, kind: "stripe-key" },
-	{ start: /^whsec_[A-Za-z0-9]{2,}$/, kind: "stripe-webhook-secret" },
-	{ start: /^AIza[A-Za-z0-9_-]{2,}$/, kind: "google-api-key" },
-	{ start: /^ya29\.[A-Za-z0-9_-]{2,}$/, kind: "google-oauth-token" },
-	{ start: /^GOCSPX-[A-Za-z0-9_-]{2,}$/, kind: "google-oauth-client-secret" },
-	{ start: /^npm_[A-Za-z0-9]{6,}$/, kind: "npm-token", digit: true },
-	{ start: /^pypi-AgE[A-Za-z0-9_-]{2,}$/, kind: "pypi-token" },
-	{ start: /^hf_[A-Za-z0-9]{6,}$/, kind: "huggingface-token", digit: true },
-	{ start: /^SG\.[A-Za-z0-9_.-]{6,}$/, kind: "sendgrid-api-key", digit: true },
-	{ start: /^shp(?:at|ss|ca|pa)_[a-fA-F0-9]{2,}$/, kind: "shopify-token" },
-	{ start: /^do[por]_v1_[a-f0-9]{2,}$/, kind: "digitalocean-token" },
-	{ start: /^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2,}$/, kind: "aws-access-key" },
-	{ start: /^eyJ[A-Za-z0-9_.-]{6,}$/, kind: "jwt" },
-];
+/** The token rules that know their token's start, in the order they are tried (`sk-ant-` before `sk-`). */
+const CUT_RULES = TOKEN_RULES.flatMap((rule) => (rule.cut ? [{ kind: rule.kind, cut: rule.cut }] : []));
 
 /** The token a text ends with, cut short by a clip (`…`): letters, digits and `_-.` up to it. */
 const CUT_AT_END = /(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-.]{4,}…$/;
@@ -565,7 +557,7 @@ const CUT_AT_END = /(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-.]{4,}…$/;
 /**
  * A token the fold clipped (a long text is kept to its first characters, then `…`) is shorter than
  * its pattern wants, and was kept: 33 of a GitHub token's 36 characters went into the note. A
- * text that ends with the start of one (see `CUT_TOKENS`) loses it.
+ * text that ends with the start of one (see `CutStart`) loses it.
  */
 function redactCutToken(text: string, tally: (kind: string) => void): string {
 	if (text.charCodeAt(text.length - 1) !== 0x2026) return text;
@@ -575,7 +567,7 @@ function redactCutToken(text: string, tally: (kind: string) => void): string {
 	// The token may be glued to a name before it (`claude-ghp_…`): it starts the run or follows a `-`, `_` or `.` in it.
 	for (let at = 0; at >= 0; at = nextStart(run, at)) {
 		const token = run.slice(at);
-		const found = CUT_TOKENS.find((t) => t.start.test(token) && (!t.digit || /[0-9]/.test(token)));
+		const found = CUT_RULES.find(({ cut }) => cut.start.test(token) && (!cut.digit || /[0-9]/.test(token)));
 		if (!found) continue;
 		tally(found.kind);
 		return `${text.slice(0, text.length - token.length - 1)}${redactionMarker(found.kind)}…`;
