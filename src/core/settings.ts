@@ -201,7 +201,6 @@ function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "a
 	return { ...(claudeDir === undefined ? {} : { claudeDir }), ...(dirs.length === 0 ? {} : { agentDirs: Object.fromEntries(dirs.map(([a, d]) => [a, d.trim()])) }), projects };
 }
 
-/** The debounce a user asked for, within what the watcher accepts. */
 /**
  * Why the notes and memory folders cannot be used as set, if they cannot: one that leads out of
  * the vault (`../x`), one hidden from Obsidian (a folder whose name starts with a dot, its config
@@ -218,6 +217,7 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 	return undefined;
 }
 
+/** The debounce a user asked for, within what the watcher accepts. */
 export function clampDebounce(ms: number): number {
 	return Math.min(DEBOUNCE_MAX_MS, Math.max(DEBOUNCE_MIN_MS, Math.round(ms)));
 }

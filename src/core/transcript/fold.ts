@@ -1,5 +1,5 @@
 import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
-import { isObject, parseLine } from "./parse-line";
+import { isObject, parseLine, type ParsedLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, UserRecord } from "./records";
 import { ownCalls, own, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
@@ -25,8 +25,12 @@ export function foldLine(model: SessionModel, line: RawLine): void {
 	if (parsed.ok) return foldRecord(model, parsed.record);
 	// Two records written onto one line: both are read (see `objectsOnOneLine`).
 	const several = objectsOnOneLine(line.text)?.map(parseLine);
-	if (several?.every((p) => p.ok)) for (const p of several) foldRecord(model, (p as { record: TranscriptRecord }).record);
+	if (several?.every(isParsed)) for (const p of several) foldRecord(model, p.record);
 	else markMalformed(model, line.no, parsed.reason);
+}
+
+function isParsed(line: ParsedLine): line is Extract<ParsedLine, { ok: true }> {
+	return line.ok;
 }
 
 function foldRecord(model: SessionModel, record: TranscriptRecord): void {

@@ -299,14 +299,15 @@ function num(value: unknown): number | undefined {
 	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/** No agent wrote a transcript before this year: an earlier time (`0000-01-01`) is made up. */
+const FIRST_YEAR = 1970;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
 /**
  * A record's time, when it is one: an ISO-8601 date and time as Claude Code writes them. Anything
  * else is dropped here, at the source, because a time becomes part of a note's path
  * (`2026-01-15 Title.md`): `"../../x"`, `"2026/01/15"` or a newline must never reach one.
  */
-/** No agent wrote a transcript before this year: an earlier time (`0000-01-01`) is made up. */
-const FIRST_YEAR = 1970;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 export function isoTime(value: unknown): string | undefined {
 	return typeof value === "string" && (isPlainUtcTime(value) || (ISO_TIME.test(value) && isRealTime(value) && !Number.isNaN(Date.parse(value)))) ? value : undefined;
 }
@@ -322,7 +323,6 @@ function isRealTime(v: string): boolean {
 	return year >= FIRST_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && (v.length < 19 || v.charCodeAt(16) !== 58 || inRange(digitsAt(v, 17, 19), 59));
 }
 
-
 /**
  * A time as `toISOString` writes it (`2026-12-01T15:37:04.123Z`, nearly every time in a
  * transcript), read by its digits: a real date, hour, minute and second, which the pattern and
@@ -331,10 +331,7 @@ function isRealTime(v: string): boolean {
  */
 function isPlainUtcTime(v: string): boolean {
 	if (v.length !== 24 || v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 84 || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58 || v.charCodeAt(19) !== 46 || v.charCodeAt(23) !== 90) return false;
-	const year = digitsAt(v, 0, 4);
-	const month = digitsAt(v, 5, 7);
-	const day = digitsAt(v, 8, 10);
-	return year >= FIRST_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && inRange(digitsAt(v, 11, 13), 23) && inRange(digitsAt(v, 14, 16), 59) && inRange(digitsAt(v, 17, 19), 59) && digitsAt(v, 20, 23) >= 0;
+	return isRealTime(v) && digitsAt(v, 20, 23) >= 0;
 }
 
 /** The number the ASCII digits of `text` from `start` to `end` write; -1 if one is not a digit. */
