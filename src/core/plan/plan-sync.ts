@@ -1,4 +1,5 @@
-import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
+import { linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
+import { codeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
@@ -248,21 +249,45 @@ export function projectFileKey(projectPath: string, name: string): string {
 
 /**
  * The files a project's block is written into: each one once. A file that is a link to another of
- * them is that file; a file that imports another (`@AGENTS.md` in CLAUDE.md, as Claude Code and
- * Gemini CLI read it) gets that file's block through the import, not one of its own.
+ * them is that file; a file whose agent follows imports (CLAUDE.md and CLAUDE.local.md for Claude
+ * Code, GEMINI.md for Gemini CLI) and that imports another of them (`@AGENTS.md`) gets that file's
+ * block through the import, not one of its own. AGENTS.md always gets its own: Codex follows no
+ * import. Of two files that import each other, the later one keeps the block.
  */
 function blockFiles(project: ProjectSettings, existing: ExistingTexts): string[] {
 	const names = contextFilesOf(project).filter((name) => !existing.sameAs?.has(projectFileKey(project.path, name)));
-	return names.filter((name) => {
+	const through = new Set<string>();
+	for (const name of names) {
 		const text = existing.projectFiles.get(projectFileKey(project.path, name));
-		return !names.some((other) => other !== name && text != null && importsFile(text, other));
-	});
+		if (text == null || !FOLLOWS_IMPORTS.has(name)) continue;
+		const lines = linesOutsideBlock(text);
+		if (names.some((other) => other !== name && !through.has(other) && importsFile(lines, other))) through.add(name);
+	}
+	return names.filter((name) => !through.has(name));
 }
 
-/** `@AGENTS.md` or `@./AGENTS.md` at the start of a line or after a space: the import syntax of Claude Code and Gemini CLI. */
-function importsFile(text: string, name: string): boolean {
-	const escaped = name.replace(/\./g, "\\.");
-	return new RegExp(`(?:^|\\s)@(?:\\./)?${escaped}(?=\\s|$)`, "m").test(text);
+/** The instruction files whose agents read `@file` imports in them. */
+const FOLLOWS_IMPORTS = new Set(["CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"]);
+
+/**
+ * `@AGENTS.md` or `@./AGENTS.md` at the start of a line or after a space, as Claude Code and
+ * Gemini CLI import: not in fenced code or a code span (they skip those), nor in the block a sync
+ * wrote (its text comes from sessions).
+ */
+function importsFile(lines: readonly string[], name: string): boolean {
+	const pattern = new RegExp(`(?:^|\\s)@(?:\\./)?${name.replace(/\./g, "\\.")}(?=\\s|$)`);
+	return lines.some((line) => line.includes("@") && pattern.test(outsideCodeSpans(line)));
+}
+
+/** The line with its code spans blanked. */
+function outsideCodeSpans(line: string): string {
+	let out = "";
+	let from = 0;
+	for (const [start, end] of codeSpans(line)) {
+		out += `${line.slice(from, start)} `;
+		from = end;
+	}
+	return out + line.slice(from);
 }
 
 /** The project's facts in the vault. */

@@ -88,13 +88,30 @@ export function detectEol(text: string): string {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/**
- * Marker lines outside fenced code. A fence that is never closed does not count as one (an
- * appended block after it must still be found next time): its line is plain text. One pass, and
- * each opening fence finds its closing line by a jump, never by scanning again, so the scan stays
- * linear however many fences are left open (clipped code replies in a long session).
- */
+/** Marker lines outside fenced code (see `scanLines`). */
 function findMarkers(text: string, marks: Markers): Marker[] {
+	return scanLines(text, marks).markers;
+}
+
+/**
+ * The lines of the text a reader takes as prose: outside fenced code and outside the marked block
+ * (what a file says of its own, not what a sync wrote into it).
+ */
+export function linesOutsideBlock(text: string, marks: Markers = CONTEXT_MARKERS): string[] {
+	const { markers, prose } = scanLines(text, marks);
+	const [begin, end] = markers;
+	if (markers.length !== 2 || begin!.kind !== "begin" || end!.kind !== "end") return prose.map((l) => l.content);
+	return prose.filter((l) => l.line < begin!.line || l.line > end!.line).map((l) => l.content);
+}
+
+/**
+ * Marker lines, and every other line outside fenced code (`line` 1-based). A fence that is never
+ * closed does not count as one (an appended block after it must still be found next time): its
+ * line is plain text. One pass, and each opening fence finds its closing line by a jump, never by
+ * scanning again, so the scan stays linear however many fences are left open (clipped code
+ * replies in a long session).
+ */
+function scanLines(text: string, marks: Markers): { markers: Marker[]; prose: { line: number; content: string }[] } {
 	const lines: { start: number; next: number; content: string }[] = [];
 	for (let start = text.startsWith("\ufeff") ? 1 : 0; ; ) {
 		const nl = text.indexOf("\n", start);
@@ -105,6 +122,7 @@ function findMarkers(text: string, marks: Markers): Marker[] {
 	}
 	const closers = fenceClosers(lines.map((l) => l.content));
 	const markers: Marker[] = [];
+	const prose: { line: number; content: string }[] = [];
 	for (let i = 0; i < lines.length; i++) {
 		const { content, start, next } = lines[i]!;
 		const open = FENCE.exec(content);
@@ -119,8 +137,9 @@ function findMarkers(text: string, marks: Markers): Marker[] {
 		const trimmed = content.trim();
 		if (trimmed === marks.begin) markers.push({ kind: "begin", line: i + 1, start, next });
 		else if (trimmed === marks.end) markers.push({ kind: "end", line: i + 1, start, next });
+		else prose.push({ line: i + 1, content });
 	}
-	return markers;
+	return { markers, prose };
 }
 
 /**

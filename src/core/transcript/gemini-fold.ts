@@ -28,6 +28,8 @@ interface Message {
 	type: string;
 	timestamp?: string;
 	content: unknown;
+	/** What the person typed, where the CLI sent more (the files an `@path` brought in). */
+	displayContent?: unknown;
 	thoughts?: unknown;
 	tokens?: unknown;
 	model?: unknown;
@@ -92,7 +94,7 @@ function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<
 }
 
 function messageOf(o: Record<string, unknown>): Message {
-	return { id: String(o.id), type: typeof o.type === "string" ? o.type : "unknown", timestamp: isoTime(o.timestamp), content: o.content, thoughts: o.thoughts, tokens: o.tokens, model: o.model, toolCalls: o.toolCalls };
+	return { id: String(o.id), type: typeof o.type === "string" ? o.type : "unknown", timestamp: isoTime(o.timestamp), content: o.content, displayContent: o.displayContent, thoughts: o.thoughts, tokens: o.tokens, model: o.model, toolCalls: o.toolCalls };
 }
 
 function rewind(state: GeminiState, id: string): void {
@@ -154,7 +156,8 @@ const INJECTED = /^\s*(?:<session_context>|<hook_context>|<loaded_context>)/;
 
 function foldUser(model: SessionModel, message: Message): void {
 	// A tool's result comes back as a user message of functionResponse parts: it is in the call already.
-	const parts = Array.isArray(message.content) ? message.content.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : message.content;
+	const typed = typedContent(message);
+	const parts = Array.isArray(typed) ? typed.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : typed;
 	const text = partsText(parts);
 	if (text.trim() === "" || INJECTED.test(text)) return;
 	const command = /^\s*[/?]/.test(text);
@@ -162,6 +165,22 @@ function foldUser(model: SessionModel, message: Message): void {
 	else model.counts.prompts++;
 	model.lastPrompt = text;
 	pushEvent(model, { kind: "prompt", promptKind: command ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: message.id, timestamp: message.timestamp, images: 0 });
+}
+
+/** Where the files an `@path` mention brought in start, in a user message's parts (Gemini CLI's `REFERENCE_CONTENT_START`). */
+const REFERENCED = "--- Content from referenced files ---";
+
+/**
+ * A user message as the person typed it: its `displayContent` where the CLI recorded one (it does
+ * when it sent more: the text of each file an `@path` named), else its parts up to the files an
+ * `@path` brought in. Those files are not the prompt: in a title or a context block they would
+ * pass a file's text off as the person's words.
+ */
+function typedContent(message: Message): unknown {
+	if (partsText(message.displayContent).trim() !== "") return message.displayContent;
+	if (!Array.isArray(message.content)) return message.content;
+	const at = message.content.findIndex((part) => isObject(part) && typeof part.text === "string" && part.text.trim() === REFERENCED);
+	return at < 0 ? message.content : message.content.slice(0, at);
 }
 
 function foldReply(model: SessionModel, message: Message): void {

@@ -213,3 +213,49 @@ describe("after an upgrade", () => {
 		expect(await claudeMd()).not.toContain("Old release session");
 	});
 });
+
+describe("files agents read as instructions", () => {
+	const C = "cccccccc-3333-4000-8000-000000000003";
+	const blocks = (text: string | null) => (text ?? "").split("<!-- AUTO-CONTEXT:BEGIN -->").length - 1;
+
+	it("quote a prompt's @file mentions as code, so no agent imports those files from the block", async () => {
+		const env = { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:00.000Z" };
+		await writeFile(join(projects, "-shop-api", `${C}.jsonl`), jsonl([userText("Review @src/auth.ts and @.env, then mail ops@example.com", env), assistant(text("Reviewed @src/auth.ts: the session check is fine."), { ...env, messageId: "m3" })]));
+		const r = await sync(settings({ alsoWriteTo: ["GEMINI.md"] }));
+		expect(r.errors).toEqual([]);
+		for (const name of ["CLAUDE.md", "GEMINI.md"]) {
+			const text = (await claudeMd(name))!;
+			expect(text).toContain("Review `@src/auth.ts` and `@.env`, then mail ops@example.com");
+			// No mention left that an agent would take for an import: `@` at a line's start or after a space.
+			expect(text.replace(/`[^`\n]*`/g, "")).not.toMatch(/(^|\s)@\S/m);
+		}
+	});
+
+	it("count an @AGENTS.md import only where the agent reads one: not in code, not in the block, not in AGENTS.md", async () => {
+		const both = settings({ alsoWriteTo: ["AGENTS.md"] });
+		// Documentation of the import, in a fence and in a code span: CLAUDE.md imports nothing, so it keeps its block.
+		await writeFile(join(projectPath, "CLAUDE.md"), "# Shop\n\nTo share rules, write `@AGENTS.md` here, like this:\n\n```\n@AGENTS.md\n```\n");
+		await sync(both);
+		expect(blocks(await claudeMd())).toBe(1);
+		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
+		// AGENTS.md importing CLAUDE.md: Codex follows no import, so AGENTS.md keeps its own block.
+		await writeFile(join(projectPath, "AGENTS.md"), `@CLAUDE.md\n\n${(await claudeMd("AGENTS.md"))!}`);
+		await sync(both);
+		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
+		expect(blocks(await claudeMd())).toBe(1);
+		// A real import in CLAUDE.md: its block goes, AGENTS.md's stays.
+		await writeFile(join(projectPath, "CLAUDE.md"), `@AGENTS.md\n\n${(await claudeMd())!}`);
+		await sync(both);
+		expect(blocks(await claudeMd())).toBe(0);
+		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
+	});
+
+	it("write the block once where two files import each other", async () => {
+		await writeFile(join(projectPath, "CLAUDE.md"), "@GEMINI.md\n");
+		await writeFile(join(projectPath, "GEMINI.md"), "@CLAUDE.md\n");
+		const r = await sync(settings({ alsoWriteTo: ["GEMINI.md"] }));
+		expect(r.errors).toEqual([]);
+		expect(blocks(await claudeMd()) + blocks(await claudeMd("GEMINI.md"))).toBe(1);
+		expect(blocks(await claudeMd("GEMINI.md"))).toBe(1);
+	});
+});

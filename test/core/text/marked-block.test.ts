@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BEGIN_MARKER as B, END_MARKER as E, removeMarkedBlock, upsertMarkedBlock } from "../../../src/core/text/marked-block";
+import { BEGIN_MARKER as B, END_MARKER as E, linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../../../src/core/text/marked-block";
 
 function upsert(text: string, body: string): string {
 	const r = upsertMarkedBlock(text, body);
@@ -142,5 +142,17 @@ describe("removeMarkedBlock", () => {
 		expect(removeMarkedBlock(`# Rules\r\n\r\n${B}\r\nold\r\n${E}\r\nafter  \r\n`)).toEqual({ ok: true, text: "# Rules\r\n\r\nafter  \r\n".replace("\r\n\r\nafter", "\r\nafter"), changed: true });
 		expect(removeMarkedBlock("no block here\n")).toEqual({ ok: true, text: "no block here\n", changed: false });
 		expect(removeMarkedBlock(`${B}\nx\n`).ok).toBe(false);
+	});
+});
+
+describe("linesOutsideBlock", () => {
+	it("gives the file's own lines: not the marked block, not fenced code", () => {
+		const text = ["# Rules", "", "```", "@AGENTS.md in a fence", "```", B, "@AGENTS.md in the block", E, "last `@x` line"].join("\r\n");
+		expect(linesOutsideBlock(text)).toEqual(["# Rules", "", "last `@x` line"]);
+	});
+
+	it("gives every line outside fenced code when the markers make no block", () => {
+		expect(linesOutsideBlock(["a", E, "b", B].join("\n"))).toEqual(["a", "b"]);
+		expect(linesOutsideBlock("one\n```\nnever closed")).toEqual(["one", "```", "never closed"]);
 	});
 });

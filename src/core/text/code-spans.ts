@@ -1,0 +1,40 @@
+/**
+ * The inline code spans of one line of Markdown, as CommonMark pairs them: a run of backticks
+ * opens a span that the next run of the same length closes; a run that nothing closes is plain
+ * text. Returned as [start, end) offsets, delimiters included. Linear: each run looks ahead for
+ * its closer through an index of runs by length, never by rescanning the line.
+ */
+export function codeSpans(line: string): [number, number][] {
+	if (!line.includes("`")) return [];
+	const runs: { at: number; length: number }[] = [];
+	for (let i = line.indexOf("`"); i >= 0; i = line.indexOf("`", i)) {
+		let end = i;
+		while (line.charCodeAt(end) === 0x60) end++;
+		runs.push({ at: i, length: end - i });
+		i = end;
+	}
+	// For each run, the next run of the same length (or -1).
+	const next = new Array<number>(runs.length).fill(-1);
+	const last = new Map<number, number>();
+	for (let k = runs.length - 1; k >= 0; k--) {
+		next[k] = last.get(runs[k]!.length) ?? -1;
+		last.set(runs[k]!.length, k);
+	}
+	const spans: [number, number][] = [];
+	for (let k = 0; k < runs.length; k++) {
+		const close = next[k]!;
+		if (close < 0) continue;
+		spans.push([runs[k]!.at, runs[close]!.at + runs[close]!.length]);
+		k = close;
+	}
+	return spans;
+}
+
+/** A run of backticks that occurs nowhere in `line` as a run of its own: delimiters that pair only with each other. */
+export function unusedTicks(line: string): string {
+	const lengths = new Set<number>();
+	for (const run of line.match(/`+/g) ?? []) lengths.add(run.length);
+	let n = 1;
+	while (lengths.has(n)) n++;
+	return "`".repeat(n);
+}
