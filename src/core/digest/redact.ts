@@ -128,7 +128,8 @@ const PATH_RE = /^(?:~|\.{1,2})?\/[A-Za-z0-9._\-/]*$/;
  * one either.
  */
 function isNotSecret(value: string, kind: string): boolean {
-	const v = value.trim();
+	// A value a clip cut short (`…` at its end) is judged by what is left of it: it may be a secret's start.
+	const v = value.trim().replace(/(?<=.{6})…$/u, "");
 	if (v === "" || v.includes(MARKER_PREFIX)) return true;
 	const first = v[0];
 	if (first === "$" || first === "%" || v.startsWith("{{") || v.startsWith("#{")) return true;
@@ -284,13 +285,21 @@ const TOKEN_RULES: readonly Rule[] = [
 
 const PEM_BEGIN_RE = /-----BEGIN [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/g;
 /**
- * The lines of a PEM body after the BEGIN line, separated by real or JSON-escaped newlines: base64
- * lines and `Proc-Type: …` header lines, each running to the end of its line (or a closing quote).
- * Every repetition starts with a newline, so it cannot backtrack into itself.
+ * What may stand before a line of a key where it was shown: Markdown quote marks (`> `), then the
+ * line number a file viewer gives it (Claude Code's Read: `     2\t…`, older clients `     2→…`).
  */
-const PEM_BODY_RE = /(?:(?:\r?\n|\\r\\n|\\n)[ \t]*(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})?(?=[ \t]*(?:\r?\n|\\r|\\n|["'`]|$)))*/y;
-const PEM_END_RE = /(?:\s|\\r|\\n){0,16}-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/y;
+const PEM_LINE_PREFIX = String.raw`[ \t]*(?:>[ \t]*){0,8}(?:\d{1,7}(?:\t|→))?[ \t]*`;
+/**
+ * The lines of a PEM body after the BEGIN line, separated by real (LF, CRLF or a lone CR) or
+ * JSON-escaped newlines: base64 lines and `Proc-Type: …` header lines, each running to the end of
+ * its line (or a closing quote). Every repetition starts with a newline, so it cannot backtrack
+ * into itself.
+ */
+const PEM_BODY_RE = new RegExp(String.raw`(?:(?:\r?\n|\r|\\r\\n|\\n)${PEM_LINE_PREFIX}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})?(?=[ \t]*(?:\r?\n|\r|\\r|\\n|["'\x60]|$)))*`, "y");
+const PEM_END_RE = new RegExp(String.raw`(?:\s|\\r|\\n){0,16}${PEM_LINE_PREFIX}-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----`, "y");
 const BASE64_RUN_RE = /[A-Za-z0-9+/]{20}/;
+/** A key on one line (its newlines made spaces, as in a `.env` value): how far its body may run. */
+const ONE_LINE_BODY_MAX = 16_384;
 
 /**
  * PEM private keys: BEGIN line, body and END line become one marker. A key cut short (no END
@@ -305,7 +314,9 @@ function redactPrivateKeys(text: string, tally: (kind: string) => void): string 
 	for (let m = PEM_BEGIN_RE.exec(text); m !== null; m = PEM_BEGIN_RE.exec(text)) {
 		const bodyStart = m.index + m[0].length;
 		PEM_BODY_RE.lastIndex = bodyStart;
-		const bodyEnd = trimEndOfBody(text, bodyStart, bodyStart + (PEM_BODY_RE.exec(text)?.[0].length ?? 0));
+		let bodyEnd = trimEndOfBody(text, bodyStart, bodyStart + (PEM_BODY_RE.exec(text)?.[0].length ?? 0));
+		// No line of a body: the key may be on the BEGIN line's own line, its base64 runs apart by spaces.
+		if (bodyEnd === bodyStart) bodyEnd = trimEndOfBody(text, bodyStart, oneLineBodyEnd(text, bodyStart));
 		const body = text.slice(bodyStart, bodyEnd);
 		PEM_END_RE.lastIndex = bodyEnd;
 		const endLine = PEM_END_RE.exec(text);
@@ -319,6 +330,18 @@ function redactPrivateKeys(text: string, tally: (kind: string) => void): string 
 	if (parts.length === 0) return text;
 	parts.push(text.slice(last));
 	return parts.join("");
+}
+
+/** Where a body of base64 runs and blanks on one line ends (`ONE_LINE_BODY_MAX` at most). */
+function oneLineBodyEnd(text: string, start: number): number {
+	const limit = Math.min(text.length, start + ONE_LINE_BODY_MAX);
+	let i = start;
+	for (; i < limit; i++) {
+		const c = text.charCodeAt(i);
+		const base64 = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x3d;
+		if (!base64 && c !== 0x20 && c !== 0x09) break;
+	}
+	return i;
 }
 
 /** The end of a truncated PEM body without its trailing blank lines. */
@@ -336,13 +359,18 @@ function trimEndOfBody(text: string, start: number, end: number): number {
 // Credentials in URLs and headers ---------------------------------------------------------------
 
 const CONTEXT_RULES: readonly Rule[] = [
-	// scheme://user:password@host — the user part has no ':', so the first ':' splits them.
-	valueRule(
-		"connection-string-password",
-		["://"],
-		/(?<![A-Za-z0-9+.-])(?<pre>[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]\\]{0,128}:)(?<val>[^\s/?#@"'<>[\]\\]{1,256})(?=@)/g,
-		(v) => !isNotSecret(v, "password"),
-	),
+	{
+		// scheme://user:password@host — the user part has no ':', so the first ':' splits them (see `urlPassword`).
+		kind: "connection-string-password",
+		hints: ["://"],
+		pattern: /(?<![A-Za-z0-9+.-])(?<pre>[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'<>[\]\\]{0,128}:)(?<val>[^\s"'<>[\]\\]{1,256})/g,
+		decide: (m) => {
+			const pre = m.groups?.pre ?? "";
+			const password = urlPassword(m.groups?.val ?? "");
+			if (password === undefined || isNotSecret(password, "password")) return undefined;
+			return { end: m.index + pre.length + password.length, replacement: pre + redactionMarker("connection-string-password"), kind: "connection-string-password" };
+		},
+	},
 	{
 		// Authorization: Bearer …, "authorization": "Basic …", -H 'Proxy-Authorization: token …'
 		kind: "bearer-token",
@@ -363,6 +391,13 @@ const CONTEXT_RULES: readonly Rule[] = [
 		/(?<![A-Za-z0-9_-])(?<pre>bearer[ \t]+)(?<val>[A-Za-z0-9._~+/-]{20,4096}=*)/gi,
 		(v) => /\d/.test(v) && /[A-Za-z]/.test(v) && !isNotSecret(v, "secret"),
 	),
+	// mysql -pPASSWORD (the password glued to -p; `-p` alone asks for it)
+	valueRule(
+		"password",
+		["mysql", "mariadb"],
+		/(?<pre>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n;|&]{0,256}?[ \t]-p)(?<val>[^\s"'`;|&]{1,256})/g,
+		(v) => !isNotSecret(v, "password"),
+	),
 	// curl -u user:password, --user=user:password
 	valueRule(
 		"basic-auth",
@@ -371,6 +406,20 @@ const CONTEXT_RULES: readonly Rule[] = [
 		(v) => !isNotSecret(v, "password"),
 	),
 ];
+
+/**
+ * The password of a URL's `user:` from what follows it: up to the last `@` before the path. Written
+ * unescaped, a `/`, `?` or `#` in it comes before any `@`: then it runs to the first `@` (unless what
+ * comes first is a port, `host:8080/@scope/pkg`). A clip may have cut it (`…` at the end, no `@`).
+ */
+function urlPassword(rest: string): string | undefined {
+	const path = rest.search(/[/?#]/);
+	const at = (path < 0 ? rest : rest.slice(0, path)).lastIndexOf("@");
+	if (at >= 0) return at > 0 ? rest.slice(0, at) : undefined;
+	const next = rest.indexOf("@");
+	if (next > 0) return /^\d{1,5}(?:[/?#]|$)/.test(rest) ? undefined : rest.slice(0, next);
+	return rest.endsWith("…") ? rest : undefined;
+}
 
 // KEY=value assignments -------------------------------------------------------------------------
 
@@ -400,6 +449,11 @@ function structuredPosition(text: string, index: number): boolean {
 	return false;
 }
 
+/** What a call or an index follows: a name or a property chain (`getpass(`, `os.environ[`). */
+const IDENTIFIER_CHAIN_OR_NAME_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+/** A string literal's prefix in Python and others: `f"…"`, `rb'…'`. */
+const STRING_PREFIX_RE = /^(?:[rRbBuUfF]|[rR][bBfF]|[bBfF][rR])$/;
+
 const ASSIGNMENT_RULE: Rule = {
 	kind: "password",
 	hints: ["pass", "pwd", "secret", "token", "key", "auth"],
@@ -424,8 +478,10 @@ const ASSIGNMENT_RULE: Rule = {
 		const quote = /^(?:\\"|["'`])/.exec(val)?.[0] ?? "";
 		const inner = quote === "" ? val : val.slice(quote.length, val.length - quote.length);
 		if (quote === "") {
-			// Code rather than a value: a call, an index, a string prefix (f"…"), or `x = y;`.
-			if (after === "(" || after === "[" || after === '"' || after === "'" || after === "`") return skip;
+			// Code rather than a value: a call, an index, a string prefix (f"…"), or `x = y;`. A quote
+			// after anything else closes a string the assignment is in (`-H "x-api-key: …"`, `'…?api_key=…'`).
+			if ((after === "(" || after === "[") && IDENTIFIER_CHAIN_OR_NAME_RE.test(val)) return skip;
+			if ((after === '"' || after === "'" || after === "`") && STRING_PREFIX_RE.test(val)) return skip;
 			if (/\s/.test(sep) && sep.includes("=") && IDENTIFIER_RE.test(val) && (after === ";" || after === "," || after === ")")) return skip;
 		} else if (inner.includes("${") || inner.includes("{{") || /^\{[A-Za-z_][\w.]*\}$/.test(inner)) {
 			return skip;

@@ -248,6 +248,34 @@ describe("redactSecrets: shapes of text", () => {
 		expect(redactSecrets(`key:\n-----BEGIN PRIVATE KEY-----\n${t.pemBody[0] ?? ""}`)).toBe(`key:\n${m("private-key")}`);
 	});
 
+	it("replaces a key as a file viewer shows it: numbered lines (Claude Code's Read), quoted lines, lone CR line ends, one line", () => {
+		const numbered = (arrow: boolean) => [`-----BEGIN RSA PRIVATE KEY-----`, ...t.pemBody, `-----END RSA PRIVATE KEY-----`].map((line, i) => `${String(i + 1).padStart(arrow ? 6 : 0)}${arrow ? "→" : "\t"}${line}`).join("\n");
+		expect(redactSecrets(`${numbered(false)}\n`)).toBe(`1\t${m("private-key")}\n`);
+		expect(redactSecrets(numbered(true))).toBe(`     1→${m("private-key")}`);
+		expect(redactSecrets(`> ${pem("PRIVATE KEY", "\n> ")}\n\nwhy?`)).toBe(`> ${m("private-key")}\n\nwhy?`);
+		expect(redactSecrets(`here:\r${pem("PRIVATE KEY", "\r")}\rwhy does ssh reject it?`)).toBe(`here:\r${m("private-key")}\rwhy does ssh reject it?`);
+		expect(redactSecrets(`PRIVATE_KEY="${pem("PRIVATE KEY", " ")}"`)).toBe(`PRIVATE_KEY="${m("private-key")}"`);
+		// Cut short on its one line: the base64 goes, up to where it stops.
+		expect(redactSecrets(`key: -----BEGIN PRIVATE KEY----- ${t.pemBody[0]}…`)).toBe(`key: ${m("private-key")}…`);
+	});
+
+	it("replaces a value in a quoted command line, and a mysql password glued to -p", () => {
+		expect(redactSecrets(`curl -H "x-api-key: ${t.password}" https://api.example.com/v1`)).toBe(`curl -H "x-api-key: ${m("secret")}" https://api.example.com/v1`);
+		expect(redactSecrets(`curl 'https://api.example.com/v1/items?api_key=${t.password}'`)).toBe(`curl 'https://api.example.com/v1/items?api_key=${m("secret")}'`);
+		expect(redactSecrets(`mysql -h db.internal -u root -p${t.password} shop`)).toBe(`mysql -h db.internal -u root -p${m("password")} shop`);
+		expect(redactSecrets("mysql -u root -p shop && mysqldump -p$MYSQL_PWD shop")).toBe("mysql -u root -p shop && mysqldump -p$MYSQL_PWD shop");
+	});
+
+	it("replaces a URL's password holding @, / or # unescaped, and one a clip cut short", () => {
+		for (const password of [`p@${t.password}`, `pa/${t.password}`, `pa#${t.password}`]) {
+			expect(redactSecrets(`postgres://app:${password}@db.internal:5432/shop`)).toBe(`postgres://app:${m("connection-string-password")}@db.internal:5432/shop`);
+		}
+		expect(redactSecrets(`DATABASE_URL=postgres://app:${t.password}…`)).toBe(`DATABASE_URL=postgres://app:${m("connection-string-password")}`);
+		expect(redactSecrets(`DB_PASSWORD=${t.password}…`)).toBe(`DB_PASSWORD=${m("password")}`);
+		// A port and a path with an @ in it (a scoped package) are no password.
+		expect(redactSecrets("https://registry.example.com:443/@scope/pkg and http://host:8080/a@b")).toBe("https://registry.example.com:443/@scope/pkg and http://host:8080/a@b");
+	});
+
 	it("keeps CRLF line ends", () => {
 		const env = `DB_HOST=db\r\nDB_PASSWORD=${t.password}\r\nGITHUB_TOKEN=${t.ghp}\r\n`;
 		expect(redactSecrets(env)).toBe(`DB_HOST=db\r\nDB_PASSWORD=${m("password")}\r\nGITHUB_TOKEN=${m("github-token")}\r\n`);
