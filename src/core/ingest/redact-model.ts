@@ -35,6 +35,8 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	// (One written as a prompt of its own later is found by its text; one that held a secret and
 	// comes in a later read is not, and shows twice: better than a secret stored whole.)
 	if (model.index.queued) model.index.queued = model.index.queued.map(redact);
+	// The last line of an Aider output block, kept for the next read (see `OpenBlock.previous`).
+	if (model.openBlock?.previous !== undefined) model.openBlock.previous = redact(model.openBlock.previous);
 	// Names the transcript gives (branches, file paths, PR links) reach notes and tags too. Few,
 	// and redaction is idempotent: all of them each time. The fold's own sets keep the raw names
 	// (what it compares new ones with); two names that redact alike become one.
