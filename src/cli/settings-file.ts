@@ -1,5 +1,6 @@
 import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
+import { withExclusionsHere } from "../node/exclusions";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
 
 /**
@@ -26,5 +27,6 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 		if (existing) existing.enabled = true;
 		else settings.projects.push({ path: projectPath, ...DEFAULT_PROJECT });
 	}
-	return settings;
+	// `~` and links in the excluded projects, as this machine resolves them (the hooks check them too).
+	return withExclusionsHere(settings);
 }

@@ -310,12 +310,13 @@ export function parseLines(source: string): string[] {
 
 /**
  * Whether a project path is excluded: an exact path or a folder above it, or a glob where `*`
- * matches within one folder and `**` across folders. Separators and a trailing slash do not matter.
+ * matches within one folder and `**` across folders. Separators, a trailing slash and case do not
+ * matter (macOS and Windows folders are named either way; an exclusion errs on the side of keeping out).
  */
 export function isExcluded(projectPath: string, patterns: readonly string[]): boolean {
-	const path = normalizeSlashes(projectPath);
+	const path = normalizeSlashes(projectPath).toLowerCase();
 	for (const raw of patterns) {
-		const pattern = normalizeSlashes(raw.trim());
+		const pattern = normalizeSlashes(raw.trim()).toLowerCase();
 		if (pattern === "") continue;
 		if (!pattern.includes("*")) {
 			if (path === pattern || path.startsWith(`${pattern}/`)) return true;

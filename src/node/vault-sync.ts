@@ -1,3 +1,4 @@
+import { withExclusionsHere } from "./exclusions";
 import { mkdir, stat } from "node:fs/promises";
 import { readPlainFile } from "./confined-path";
 import { dirname, join, resolve, sep } from "node:path";
@@ -66,7 +67,8 @@ export class VaultSync {
 	 * One sync, under the lock the plugin, the CLI and the hooks share (when `options.lock` is set):
 	 * two writers never run at once. Throws `SyncLockBusyError` (who holds it) after `waitMs`.
 	 */
-	async run(settings: Settings, options: SyncOptions = {}): Promise<SyncReport> {
+	async run(given: Settings, options: SyncOptions = {}): Promise<SyncReport> {
+		const settings = withExclusionsHere(given);
 		await confineStateFolder(this.stateDir);
 		if (!this.options.lock) return this.runUnlocked(settings, options);
 		await mkdir(this.stateDir, { recursive: true });
@@ -82,7 +84,8 @@ export class VaultSync {
 	 * What a sync would do, writing nothing: not the notes, not the state, not even the stored
 	 * models (the transcripts are read into a throw-away index).
 	 */
-	async plan(settings: Settings, options: SyncOptions = {}): Promise<PlannedSync> {
+	async plan(given: Settings, options: SyncOptions = {}): Promise<PlannedSync> {
+		const settings = withExclusionsHere(given);
 		this.settings = settings;
 		const state = await this.store.loadState();
 		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };

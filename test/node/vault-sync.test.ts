@@ -248,6 +248,21 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
 	});
 
+	it("honours an exclusion written through a link or with another case: Claude Code records the real folder", async () => {
+		// `work/shop-api` is a link to the project's real folder, where the sessions ran.
+		await mkdir(join(root, "work"));
+		await symlink(projectPath, join(root, "work", "shop-api"));
+		for (const excluded of [join(root, "work", "shop-api"), join(root, "work", "shop-*"), projectPath.toUpperCase()]) {
+			await rm(join(root, "state"), { recursive: true, force: true });
+			notes = new MemoryNotes();
+			const r = await newSync().run(settings({ excludedProjects: [excluded] }));
+			expect(r.notesWritten, excluded).toEqual([]);
+			const stored = (await readdir(join(root, "state"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
+			const texts = await Promise.all(stored.map((d) => readFile(join(d.parentPath, d.name), "utf8")));
+			expect(texts.some((t) => t.includes("health endpoint")), excluded).toBe(false);
+		}
+	});
+
 	it("forgets what it stored of a project excluded after it was read, keeps its notes, and reads it again once the exclusion goes", async () => {
 		await newSync().run(settings());
 		const noteA = noteOf("Add a health endpoint");
