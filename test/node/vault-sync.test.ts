@@ -248,6 +248,24 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
 	});
 
+	it("renames a note named while redaction was off once it is on: no secret stays in a note's name, a link or CLAUDE.md", async () => {
+		const token = `ghp${"_"}Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0AbCdEf`;
+		await writeFile(transcript(C), session(C, `Rotate ${token} today`, "Rotated it.", "2026-11-22T10:00:00.000Z"));
+		const off = settings({ redaction: { ...settings().redaction, enabled: false } });
+		await newSync().run(off);
+		const named = [...notes.files.keys()].find((k) => k.includes(token.slice(4, 12)));
+		expect(named).toBeDefined();
+		notes.files.set(named!, notes.files.get(named!)!.replace(/\n$/, "\nMy own line.\n"));
+		const r = await newSync().run(settings(), { rebuild: true });
+		expect(r.errors).toEqual([]);
+		expect(r.notesMoved.length).toBe(1);
+		expect([...notes.files.keys()].filter((k) => k.includes(token.slice(4, 12)))).toEqual([]);
+		const renamed = [...notes.files.keys()].find((k) => k.includes("2026-11-22 Rotate"))!;
+		expect(notes.files.get(renamed)).toContain("My own line.");
+		for (const [path, text] of notes.files) expect(text, path).not.toContain(token.slice(4, 12));
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).not.toContain(token.slice(4, 12));
+	});
+
 	it("honours an exclusion written through a link or with another case: Claude Code records the real folder", async () => {
 		// `work/shop-api` is a link to the project's real folder, where the sessions ran.
 		await mkdir(join(root, "work"));

@@ -7,6 +7,7 @@ import { prepareSession, withSubagents } from "../ingest/prepare-session";
 import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents, type Warmup } from "../transcript/link-subagents";
 import { usageDays } from "../digest/usage-days";
+import { redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionModel } from "../transcript/session-model";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
@@ -105,7 +106,7 @@ export function scopeSessions(input: {
 	const { settings, identities } = input;
 	const state = copyState(input.state);
 	const { keyOfCwd, repositories, configured } = identityRules(state, settings, identities, input.folderOf);
-	const moves = input.migration ?? [];
+	const moves = [...(input.migration ?? [])];
 	const migrated = input.migration !== undefined;
 	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
 	const excluded = (s: { file: TranscriptFile; model: SessionModel }) => {
@@ -133,6 +134,7 @@ export function scopeSessions(input: {
 
 	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
 	const newcomers = new Set<string>();
+	const renamedHere = new Set<string>();
 	const ready = new Map<string, PreparedSession>();
 	for (const session of live) {
 		const path = session.file.path;
@@ -154,7 +156,15 @@ export function scopeSessions(input: {
 		const project = state.projects[key]!;
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
-		const notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
+		let notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
+		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
+		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
+		const clean = existing ? redactedNotePath(existing.notePath, redactorFor(redactionSpec(settings), session.model.cwd), taken) : undefined;
+		if (clean !== undefined) {
+			moves.push({ from: notePath, to: clean });
+			notePath = clean;
+			renamedHere.add(path);
+		}
 		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		state.sessions[path] = record;
 	}
@@ -173,7 +183,7 @@ export function scopeSessions(input: {
 	// A new (or moved) session is the neighbour of two others: their previous/next links change.
 	const order = projectOrder(state);
 	for (const [path, record] of Object.entries(state.sessions)) {
-		if (!newcomers.has(path) && !input.renamed?.has(path)) continue;
+		if (!newcomers.has(path) && !input.renamed?.has(path) && !renamedHere.has(path)) continue;
 		render.add(path);
 		const list = order.get(record.projectKey!) ?? [];
 		const at = list.indexOf(path);
@@ -263,6 +273,14 @@ export function summaryTitle(state: SyncState, model: SessionModel): string | un
 }
 
 /** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
+/** The note's path with its name redacted, when redaction changes the name (a new unique path); else undefined. */
+function redactedNotePath(notePath: string, redact: (text: string) => string, taken: Set<string>): string | undefined {
+	const slash = notePath.lastIndexOf("/");
+	const name = notePath.slice(slash + 1).replace(/\.md$/, "");
+	const clean = redact(name);
+	return clean === name ? undefined : uniquePath(taken, `${notePath.slice(0, slash + 1)}${safeFileName(clean)}`);
+}
+
 function uniquePath(taken: Set<string>, stem: string): string {
 	for (let n = 1; ; n++) {
 		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
