@@ -3,6 +3,7 @@ import type { DetailLevel } from "../settings";
 import { LIMITS } from "../transcript/fold";
 import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
+import { closesFence, fenceOpening } from "../text/fences";
 import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
@@ -456,8 +457,6 @@ function escapeComments(text: string): string {
 	return text.replace(/%%/g, "%\\%");
 }
 
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
-
 /**
  * Transcript Markdown (a plan, a prompt) inside the callout: `%%` escaped outside code, and a fence
  * left open (clipping cuts plans mid-block) closed, so it cannot swallow what follows it.
@@ -476,12 +475,11 @@ export function safeMarkdown(text: string): string {
 	const out: string[] = [];
 	let open: string | undefined;
 	for (const line of text.split("\n")) {
-		const fence = FENCE_LINE.exec(line)?.[1];
 		if (open === undefined) {
-			if (fence) open = fence;
-			out.push(fence ? line : escapeComments(line));
+			open = fenceOpening(line);
+			out.push(open ? line : escapeComments(line));
 		} else {
-			if (fence && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) open = undefined;
+			if (closesFence(line, open)) open = undefined;
 			out.push(line);
 		}
 	}

@@ -1,3 +1,4 @@
+import { fenceOpening } from "./fences";
 export const BEGIN_MARKER = "<!-- AUTO-CONTEXT:BEGIN -->";
 export const END_MARKER = "<!-- AUTO-CONTEXT:END -->";
 
@@ -125,9 +126,9 @@ function scanLines(text: string, marks: Markers): { markers: Marker[]; prose: { 
 	const prose: { line: number; content: string }[] = [];
 	for (let i = 0; i < lines.length; i++) {
 		const { content, start, next } = lines[i]!;
-		const open = FENCE.exec(content);
+		const open = fenceOpening(content);
 		if (open) {
-			const close = closers.after(i, open[1]!);
+			const close = closers.after(i, open);
 			// Inside the fence until its closing line; a fence never closed is a plain line.
 			if (close !== undefined) {
 				i = close;

@@ -233,6 +233,17 @@ describe("fences", () => {
 		expect(diff).toBe("`````diff\n-````\n`````");
 	});
 
+	it("a prompt's ```inline``` code is no fence: what follows it is not made code", async () => {
+		const { default: MarkdownIt } = (await import("markdown-it")) as { default: new (preset: string) => { parse(src: string, env: object): { type: string; content: string }[] } };
+		const prompt = "```npm install``` fails with this:\n```\nnpm ERR! code ERESOLVE\n```\nwhat now?";
+		const model = parseTranscript(jsonl([userText(prompt), assistant(text("REPLY_ONE: delete node_modules.")), userText("SECOND_PROMPT thanks")]), SESSION);
+		const file: TranscriptFile = { path: "/p/s.jsonl", projectDir: "p", kind: "session", fileId: SESSION, size: 0, mtimeMs: 0, ino: 0 };
+		const note = `${renderConversation({ file, model, subagents: [] }, "full")}\nMY_OWN_NOTES\n`;
+		const code = new MarkdownIt("commonmark").parse(note, {}).filter((t) => t.type === "fence" || t.type === "code_block").map((t) => t.content).join("\n");
+		expect(code).toContain("npm ERR! code ERESOLVE");
+		for (const word of ["REPLY_ONE", "SECOND_PROMPT", "MY_OWN_NOTES"]) expect(code).not.toContain(word);
+	});
+
 	it("inline code cannot be closed from inside either", () => {
 		expect(inlineCode("a`b")).toBe("``a`b``");
 		expect(inlineCode("`x`")).toBe("`` `x` ``");

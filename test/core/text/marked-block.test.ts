@@ -145,6 +145,13 @@ describe("removeMarkedBlock", () => {
 	});
 });
 
+describe("markers after ```inline``` code", () => {
+	it("are found: a line of inline code in triple backticks opens no fence", () => {
+		const text = ["```npm test``` runs the tests", "", B, "old", E, "", "```", "code", "```", ""].join("\n");
+		expect(upsert(text, "new")).toBe(text.replace("old", "new"));
+	});
+});
+
 describe("linesOutsideBlock", () => {
 	it("gives the file's own lines: not the marked block, not fenced code", () => {
 		const text = ["# Rules", "", "```", "@AGENTS.md in a fence", "```", B, "@AGENTS.md in the block", E, "last `@x` line"].join("\r\n");
