@@ -248,6 +248,21 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
 	});
 
+	it("a session whose folder, tool or record type is named like an object's own property (`constructor`, `__proto__`, `toString`) is one like any other", async () => {
+		const names = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+		for (const [i, name] of names.entries()) {
+			const id = `dddddddd-4444-4000-8000-00000000000${i}`;
+			const env = { sessionId: id, cwd: name, timestamp: `2026-11-2${i}T10:00:00.000Z` };
+			await writeFile(transcript(id), jsonl([userText(`Run the ${name} check`, env), assistant(toolUse(`toolu_${i}`, name, { x: 1 }), { ...env, messageId: `m_${i}` }), toolResult(`toolu_${i}`, "ok", env), { ...env, type: name, uuid: `u_${i}` }, assistant(text("Done."), { ...env, messageId: `n_${i}` })]));
+		}
+		for (let run = 0; run < 2; run++) {
+			// The second sync starts from the state the first stored (parsed from JSON again).
+			const r = await newSync().run(settings(), run === 0 ? {} : { rebuild: true });
+			expect(r.errors).toEqual([]);
+			for (const name of names) expect([...notes.files.keys()].some((k) => k.includes(`Run the ${name} check`)), name).toBe(true);
+		}
+	});
+
 	it("renames a note named while redaction was off once it is on: no secret stays in a note's name, a link or CLAUDE.md", async () => {
 		const token = `ghp${"_"}Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0AbCdEf`;
 		await writeFile(transcript(C), session(C, `Rotate ${token} today`, "Rotated it.", "2026-11-22T10:00:00.000Z"));

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { baseName, safeFileName } from "../notes/note-name";
 import { chooseFolders } from "../projects/project-identity";
 import { LEGACY_SYNC_STATE_VERSION, SYNC_STATE_VERSION, type SyncState } from "../sync/sync-state";
@@ -63,14 +64,14 @@ export function migrateState(state: SyncState, notesFolder: string, keyOf: (tran
 		state.sessions[path] = { ...record, projectKey: key, project: folder, notePath };
 	}
 
-	const memory: SyncState["memory"] = {};
+	const memory: SyncState["memory"] = dict();
 	for (const [projectPath, pairs] of Object.entries(state.memory)) {
 		const key = pathKey(projectPath);
 		// The project that moved out starts its sharing afresh from its own Claude Code folder.
 		if (!movers.includes(key) && !(key in memory)) memory[key] = pairs;
 	}
 	state.memory = memory;
-	const proposed: SyncState["proposed"] = {};
+	const proposed: SyncState["proposed"] = dict();
 	for (const [folder, made] of Object.entries(state.proposed)) for (const key of byFolder.get(folder)?.keys() ?? []) proposed[key] = [...new Set([...(proposed[key] ?? []), ...made])];
 	state.proposed = proposed;
 	state.version = SYNC_STATE_VERSION;

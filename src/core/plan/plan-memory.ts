@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
@@ -80,7 +81,7 @@ interface Pair {
 function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
 	const claude = texts.claude!;
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
-	const known = (state.memory[key] ??= {});
+	const known = (state.memory[key] ??= dict());
 	const claudeSide = new Map<string, string>();
 	const redacted = (text: string | null) => (text === null ? null : redact(text));
 	for (const pair of pairUp(known, vault, theirs)) {

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { safeFileName } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
@@ -44,14 +45,14 @@ export interface SessionScope {
 export function copyState(state: SyncState): SyncState {
 	return {
 		...state,
-		sessions: { ...state.sessions },
-		projects: Object.fromEntries(Object.entries(state.projects).map(([k, v]) => [k, { ...v }])),
-		summaries: { ...state.summaries },
-		checkpoints: { ...state.checkpoints },
-		memory: Object.fromEntries(Object.entries(state.memory).map(([k, v]) => [k, { ...v }])),
-		proposed: Object.fromEntries(Object.entries(state.proposed).map(([k, v]) => [k, [...v]])),
+		sessions: dict(state.sessions),
+		projects: dict(Object.entries(state.projects).map(([k, v]) => [k, { ...v }] as const)),
+		summaries: dict(state.summaries),
+		checkpoints: dict(state.checkpoints),
+		memory: dict(Object.entries(state.memory).map(([k, v]) => [k, dict(v)] as const)),
+		proposed: dict(Object.entries(state.proposed).map(([k, v]): [string, string[]] => [k, [...v]])),
 		pending: [...state.pending],
-		usageOnly: { ...state.usageOnly },
+		usageOnly: dict(state.usageOnly),
 	};
 }
 

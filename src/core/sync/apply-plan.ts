@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
 import type { HookContext } from "../plan/hook-context";
@@ -151,7 +152,7 @@ function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
 			// Read again by the next sync, which weighs its prompts then.
 			if (!state.pending.includes(u.session)) state.pending.push(u.session);
 		} else {
-			const pairs = (state.memory[u.project] ??= {});
+			const pairs = (state.memory[u.project] ??= dict());
 			if (u.previous) pairs[u.claude] = u.previous;
 			else delete pairs[u.claude];
 		}

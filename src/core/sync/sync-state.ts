@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import type { Checkpoint } from "../context/lazy-context";
 import type { StoredDigest } from "../digest/session-digest";
 import type { UsageDay } from "../digest/usage-days";
@@ -90,8 +91,9 @@ export const SYNC_STATE_VERSION = 2;
 export const LEGACY_SYNC_STATE_VERSION = 1;
 
 export function emptySyncState(): SyncState {
-	return { version: SYNC_STATE_VERSION, sessions: {}, projects: {}, summaries: {}, checkpoints: {}, memory: {}, proposed: {}, pending: [], usageOnly: {} };
+	return { version: SYNC_STATE_VERSION, sessions: dict(), projects: dict(), summaries: dict(), checkpoints: dict(), memory: dict(), proposed: dict(), pending: [], usageOnly: dict() };
 }
+
 
 /**
  * Reads a stored state (the state folder refuses one it cannot read, see `StateFolder.loadState`); a value that is no state starts afresh. A version 1
@@ -102,15 +104,17 @@ export function restoreSyncState(raw: unknown): SyncState {
 	const o = raw as Partial<SyncState>;
 	if ((o.version !== SYNC_STATE_VERSION && o.version !== LEGACY_SYNC_STATE_VERSION) || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
 	const record = (v: unknown) => (typeof v === "object" && v !== null ? v : undefined);
+	const memory = dict((record(o.memory) as SyncState["memory"] | undefined) ?? {});
+	for (const key of Object.keys(memory)) memory[key] = dict(memory[key]);
 	return {
 		version: o.version,
-		sessions: o.sessions,
-		projects: (record(o.projects) as SyncState["projects"] | undefined) ?? {},
+		sessions: dict(o.sessions),
+		projects: dict((record(o.projects) as SyncState["projects"] | undefined) ?? {}),
 		// Always in this order, so that an unchanged state serializes to the same bytes.
-		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
-		checkpoints: (record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {},
-		memory: (record(o.memory) as SyncState["memory"] | undefined) ?? {},
-		proposed: (record(o.proposed) as SyncState["proposed"] | undefined) ?? {},
+		summaries: dict((record(o.summaries) as SyncState["summaries"] | undefined) ?? {}),
+		checkpoints: dict((record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {}),
+		memory,
+		proposed: dict((record(o.proposed) as SyncState["proposed"] | undefined) ?? {}),
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 		usageOnly: usageOnlyOf(o.usageOnly),
 	};
@@ -118,7 +122,7 @@ export function restoreSyncState(raw: unknown): SyncState {
 
 /** Stored usage-only records, each as read or left out when it is not one (damaged: its tokens only go uncounted). */
 export function usageOnlyOf(raw: unknown): Record<string, UsageOnlyRecord> {
-	const out: Record<string, UsageOnlyRecord> = {};
+	const out = dict<UsageOnlyRecord>();
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
 	for (const [path, value] of Object.entries(raw as Record<string, unknown>)) {
 		const r = value as Partial<UsageOnlyRecord> | null;

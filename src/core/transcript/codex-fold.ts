@@ -1,3 +1,4 @@
+import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
@@ -44,7 +45,7 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>): vo
 			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof payload.message === "string" && payload.message !== "" ? clip(model, payload.message, LIMITS.compactSummary) : undefined });
 			return;
 		default:
-			return countUnknown(model, `codex:${String(value.type)}`);
+			return countUnknown(model, `codex:${shown(value.type)}`);
 	}
 }
 
@@ -185,7 +186,7 @@ function foldItem(model: SessionModel, payload: Record<string, unknown>, timesta
 		case "local_shell_call_output":
 			return foldOutput(model, callId, payload.output);
 		default:
-			return countUnknown(model, `codex:response_item:${String(payload.type)}`);
+			return countUnknown(model, `codex:response_item:${shown(payload.type)}`);
 	}
 }
 

@@ -98,7 +98,7 @@ function foldCall(model: SessionModel, request: Record<string, unknown>, message
 	const id = typeof request.toolCallId === "string" ? request.toolCallId : `copilot-call-${model.counts.toolCalls + 1}`;
 	if (model.index.calls.has(id)) return;
 	const original = typeof request.name === "string" ? request.name : "tool";
-	const name = TOOL_NAMES[original] ?? original;
+	const name = (Object.hasOwn(TOOL_NAMES, original) ? TOOL_NAMES[original] : undefined) ?? original;
 	const args = isObject(request.arguments) ? request.arguments : typeof request.arguments === "string" ? { input: request.arguments } : {};
 	// The digest reads a file's path as `file_path`, as Claude Code's tools give it.
 	const input = typeof args.path === "string" && args.file_path === undefined ? { ...args, file_path: args.path } : args;

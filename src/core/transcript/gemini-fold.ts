@@ -215,7 +215,7 @@ function foldToolCall(model: SessionModel, raw: Record<string, unknown>, message
 	const id = typeof raw.id === "string" ? raw.id : `${message.id}-${model.counts.toolCalls}`;
 	if (model.index.calls.has(id)) return;
 	const original = typeof raw.name === "string" ? raw.name : "tool";
-	const name = TOOL_NAMES[original] ?? original;
+	const name = (Object.hasOwn(TOOL_NAMES, original) ? TOOL_NAMES[original] : undefined) ?? original;
 	const args = isObject(raw.args) ? raw.args : {};
 	const input = name === "Task" ? { description: args.agent_name, prompt: args.prompt, subagent_type: args.agent_name } : args;
 	model.counts.toolCalls++;

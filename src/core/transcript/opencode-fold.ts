@@ -1,3 +1,4 @@
+import { shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 import { isObject } from "./parse-line";
@@ -72,7 +73,7 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 		try {
 			data = JSON.parse(line.text);
 		} catch {
-			return markMalformed(model, line.no, `${String(fields[0])} ${String(fields[1])}: its data is not valid JSON`);
+			return markMalformed(model, line.no, `${shown(fields[0])} ${shown(fields[1])}: its data is not valid JSON`);
 		}
 	} else {
 		let row: unknown;
@@ -96,12 +97,12 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 			model.counts.records++;
 			return foldSession(model, state, data);
 		case "message":
-			if (count !== 5 || typeof fields[1] !== "string") return markMalformed(model, line.no, `message ${String(fields[1])}: not one JSON value in its data`);
+			if (count !== 5 || typeof fields[1] !== "string") return markMalformed(model, line.no, `message ${shown(fields[1])}: not one JSON value in its data`);
 			if (!isObject(data)) return markMalformed(model, line.no, `message ${fields[1]}: its data is not a JSON object`);
 			model.counts.records++;
 			return foldMessage(model, state, fields[1], msOf(fields[2]), data);
 		case "part":
-			if (count !== 6 || typeof fields[1] !== "string") return markMalformed(model, line.no, `part ${String(fields[1])}: not one JSON value in its data`);
+			if (count !== 6 || typeof fields[1] !== "string") return markMalformed(model, line.no, `part ${shown(fields[1])}: not one JSON value in its data`);
 			if (!isObject(data)) return markMalformed(model, line.no, `part ${fields[1]}: its data is not a JSON object`);
 			model.counts.records++;
 			return foldPart(model, state, fields[1], typeof fields[2] === "string" ? fields[2] : "", data);
@@ -327,7 +328,7 @@ const TOOL_NAMES: Record<string, string> = {
 
 function foldTool(model: SessionModel, partId: string, messageId: string, p: Record<string, unknown>, timestamp: string | undefined): void {
 	const original = typeof p.tool === "string" ? p.tool : "tool";
-	const name = TOOL_NAMES[original] ?? original;
+	const name = (Object.hasOwn(TOOL_NAMES, original) ? TOOL_NAMES[original] : undefined) ?? original;
 	const state = isObject(p.state) ? p.state : {};
 	const input = isObject(state.input) ? state.input : {};
 	const id = typeof p.callID === "string" && p.callID !== "" ? p.callID : partId;

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import type { AgentId } from "./agents";
 import type { Usage } from "./records";
 
@@ -319,7 +320,8 @@ export function ownCalls(model: SessionModel): Map<string, ToolCall> {
 
 /** The model's counts of unknown record types to write to, made its own first (see `NO_TYPES`). */
 export function ownTypes(model: SessionModel): Record<string, number> {
-	if (model.unknownTypes === NO_TYPES) model.unknownTypes = {};
+	// Restored from storage it is a plain object: one with no prototype, for types named `toString`.
+	if (model.unknownTypes === NO_TYPES || Object.getPrototypeOf(model.unknownTypes) !== null) model.unknownTypes = dict(model.unknownTypes);
 	return model.unknownTypes;
 }
 

@@ -17,6 +17,14 @@ const scenario = (name: string) => rollouts.filter((f) => f.includes(`/${name}/`
 const fold = (text: string, cut?: number) => foldInPieces(foldCodexLines, "codex", text, cut);
 const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
 
+describe("the Codex fold, on hostile lines", () => {
+	it("counts a line whose type is no string as an unknown type, and a type named like an object's property like any other", () => {
+		const lines = [{ timestamp: "2026-12-01T15:40:15.280Z", type: { toString: 1 }, payload: {} }, { timestamp: "2026-12-01T15:40:16.280Z", type: "toString", payload: {} }, { timestamp: "2026-12-01T15:40:17.280Z", type: "toString", payload: {} }];
+		const model = fold(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		expect(model.unknownTypes).toEqual({ 'codex:{"toString":1}': 1, "codex:toString": 2 });
+	});
+});
+
 describe("the Codex CLI fold, on recorded rollouts", () => {
 	it("has recordings of three versions", () => {
 		expect(new Set(rollouts.map((f) => f.split("/")[0]))).toEqual(new Set(["0.60.1", "0.140.0", "0.171.0"]));
