@@ -1,3 +1,4 @@
+import { isAbsentFolder, whatIsAt } from "./absent-folder";
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
@@ -24,8 +25,10 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	 */
 	async list(): Promise<Map<string, string>> {
 		await this.confineFolder();
-		const entries = await readdir(this.path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-			if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+		const entries = await readdir(this.path, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
+			// No folder yet is an empty one; a file, a FIFO or a dangling link there is not (see `isAbsentFolder`).
+			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(this.path))) return [];
+			if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`Claude Code's memory folder ${this.path} is ${await whatIsAt(this.path)}; make it a folder again`);
 			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
 		});
 		// What a killed sync left half-written here goes (never renamed into place, it is no fact).

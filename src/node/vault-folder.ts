@@ -1,3 +1,4 @@
+import { isAbsentFolder, whatIsAt } from "./absent-folder";
 import { existsSync, lstatSync, type Stats } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -50,9 +51,10 @@ export class VaultFolder implements NoteStore {
 	async list(folder: string): Promise<string[]> {
 		const target = this.resolve(folder);
 		await confinedFolder(this.root, target, `The folder ${folder}`);
-		const entries = await readdir(target, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-			// No folder there (ENOTDIR: a file where a folder of the path would be) is an empty one.
-			if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+		const entries = await readdir(target, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
+			// No folder there yet is an empty one; a file, a FIFO or a dangling link there is not (see `isAbsentFolder`).
+			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(target))) return [];
+			if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`The folder ${folder} is ${await whatIsAt(target)}; make it a folder again`);
 			throw new Error(`The folder ${folder} cannot be listed (${error.code ?? error.message})`);
 		});
 		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));

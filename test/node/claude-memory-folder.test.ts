@@ -32,6 +32,25 @@ describe("ClaudeMemoryFolder", () => {
 		expect(await readdir(memory)).toEqual([]);
 	});
 
+	it("a memory folder not made yet lists as empty; a file, a FIFO or a dangling link in its place is refused, not taken for one with no fact", async () => {
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		expect(await folder.list()).toEqual(new Map());
+		await mkdir(join(projects, "-work-app"), { recursive: true });
+		await writeFile(memory, "x\n");
+		await expect(folder.list()).rejects.toThrow(/memory folder .* is a file; make it a folder again/);
+		await rm(memory);
+		mkfifo(memory);
+		await expect(folder.list()).rejects.toThrow(/is a FIFO/);
+		await rm(memory);
+		await symlink(join(projects, "-work-app", "gone"), memory);
+		await expect(folder.list()).rejects.toThrow(/is a link that leads to no folder/);
+		// A file in place of a folder above it.
+		const below = new ClaudeMemoryFolder(join(memory, "deeper"), projects);
+		await rm(memory);
+		await writeFile(memory, "x\n");
+		await expect(below.list()).rejects.toThrow(/make it a folder again/);
+	});
+
 	it("a memory folder that is a link out of Claude Code's projects folder is neither listed nor written", async () => {
 		await mkdir(join(projects, "-work-app"), { recursive: true });
 		await writeFile(join(dir, "outside", "notes.md"), "mine\n");

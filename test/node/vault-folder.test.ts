@@ -49,6 +49,24 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 	});
 });
 
+describe("VaultFolder: a folder that is none", () => {
+	it("lists a folder not made yet as empty, and refuses a file, a FIFO or a dangling link in its place", async () => {
+		const vault = join(dir, "vault");
+		await mkdir(join(vault, "AI Memory"), { recursive: true });
+		const store = new VaultFolder(vault);
+		expect(await store.list("AI Memory/app")).toEqual([]);
+		await writeFile(join(vault, "AI Memory", "app"), "x\n");
+		await expect(store.list("AI Memory/app")).rejects.toThrow(/The folder AI Memory\/app is a file; make it a folder again/);
+		await expect(store.list("AI Memory/app/_inbox")).rejects.toThrow(/make it a folder again/);
+		await rm(join(vault, "AI Memory", "app"));
+		expect(spawnSync("mkfifo", [join(vault, "AI Memory", "app")]).status).toBe(0);
+		await expect(store.list("AI Memory/app")).rejects.toThrow(/is a FIFO/);
+		await rm(join(vault, "AI Memory", "app"));
+		await symlink("nothere", join(vault, "AI Memory", "app"));
+		await expect(store.list("AI Memory/app")).rejects.toThrow(/link that leads to no folder/);
+	});
+});
+
 describe("VaultFolder: what a killed sync leaves", () => {
 	it("removes temporary files of processes that are gone, and only those", async () => {
 		const folder = join(dir, "AI Conversations", "p");
