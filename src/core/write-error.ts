@@ -12,6 +12,8 @@ const REASONS: Record<string, string> = {
 	ENAMETOOLONG: "the name is too long for the file system (ENAMETOOLONG)",
 	EMFILE: "too many files are open (EMFILE)",
 	EIO: "the disk reported an I/O error (EIO)",
+	ELOOP: "a link there leads back to itself (ELOOP)",
+	ENOTDIR: "a file stands where a folder of the path should be (ENOTDIR)",
 	EFBIG: "the file is larger than this system lets a file be (EFBIG: a file size limit, `ulimit -f`)",
 };
 

@@ -10,6 +10,7 @@ import { scanTranscripts, type PassedOver } from "./transcript-scanner";
 import { scanAider, scanCodex, scanCopilot, scanGemini, type Prefetched } from "./agent-scanners";
 import { foldWholeTranscript } from "../core/ingest/fold-whole";
 import { OpencodeSessions } from "./opencode-sessions";
+import { describeWriteError } from "../core/write-error";
 
 /** Files smaller than this are folded on the calling thread (see `foldWhole`). */
 const FOLD_HERE_BYTES = 32 * 1024;
@@ -63,13 +64,21 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			passed = [];
 			if (where.opencode === undefined) opencode = undefined;
 			else if (opencode === undefined || opencode.dataDir !== where.opencode) opencode = new OpencodeSessions(where.opencode);
+			// An agent's folder that cannot be listed (a link loop in it, a file where a folder was) is
+			// named among what the sync passed over; the other agents' sessions are read all the same.
+			const scanned = (dir: string, scan: () => Promise<TranscriptFile[]>) =>
+				scan().catch((error: unknown) => {
+					const at = (error as NodeJS.ErrnoException).path;
+					passed.push({ path: dir, reason: `not read this time: ${describeWriteError(error)}${at && at !== dir ? ` at ${at}` : ""}` });
+					return [];
+				});
 			const found = await Promise.all([
-				where["claude-code"] === undefined ? [] : scanTranscripts(where["claude-code"], passed),
-				where.codex === undefined ? [] : scanCodex(where.codex, passed),
-				where["gemini-cli"] === undefined ? [] : scanGemini(where["gemini-cli"], known, prefetched, passed),
-				where["copilot-cli"] === undefined ? [] : scanCopilot(where["copilot-cli"], passed),
-				where.aider === undefined ? [] : scanAider(where.aider),
-				opencode === undefined ? [] : opencode.scan([...(known?.values() ?? [])]),
+				where["claude-code"] === undefined ? [] : scanned(where["claude-code"], () => scanTranscripts(where["claude-code"]!, passed)),
+				where.codex === undefined ? [] : scanned(where.codex, () => scanCodex(where.codex!, passed)),
+				where["gemini-cli"] === undefined ? [] : scanned(where["gemini-cli"], () => scanGemini(where["gemini-cli"]!, known, prefetched, passed)),
+				where["copilot-cli"] === undefined ? [] : scanned(where["copilot-cli"], () => scanCopilot(where["copilot-cli"]!, passed)),
+				where.aider === undefined ? [] : scanned(where.aider.join(", "), () => scanAider(where.aider!)),
+				opencode === undefined ? [] : scanned(opencode.dataDir, () => opencode!.scan([...(known?.values() ?? [])])),
 			]);
 			return found.flat();
 		},
