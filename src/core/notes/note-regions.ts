@@ -47,8 +47,15 @@ export function ownAliasesInNote(text: string | null): string[] {
 
 /** A list property's values (block list, inline list, or a single value), unquoted. */
 function listInNote(text: string | null, key: string): string[] {
-	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
+	const split = text === null ? undefined : readFrontmatter(text);
 	if (!split) return [];
+	// As YAML reads it: a list not indented (`- a` under `tags:`, as many tools write it) or with a
+	// comment among its items is one list (read line by line, the items after either were lost).
+	const value = split.data[key];
+	if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? [v] : typeof v === "number" ? [String(v)] : []));
+	if (typeof value === "string") return [value];
+	if (value !== undefined) return [];
+	// Properties not parsed (too large, or not valid YAML): the key's lines, as written.
 	const lines = split.yaml.split(/\r?\n/);
 	const at = lines.findIndex((l) => l.startsWith(`${key}:`));
 	if (at < 0) return [];

@@ -92,6 +92,13 @@ describe("tagsInNote", () => {
 		expect(tagsInNote("no frontmatter")).toEqual([]);
 		expect(tagsInNote(null)).toEqual([]);
 	});
+
+	it("reads a list as YAML does: not indented, or with comments among its items", () => {
+		expect(tagsInNote("---\ntags:\n- ai/x\n- mine\nother: 1\n---\n")).toEqual(["ai/x", "mine"]);
+		expect(tagsInNote("---\ntags:\n  - ai/x\n  # my own below\n  - mine\n---\n")).toEqual(["ai/x", "mine"]);
+		// Not valid YAML: read line by line, as written.
+		expect(tagsInNote("---\ntags:\n  - ai/x\n  - mine\nbad: [\n---\n")).toEqual(["ai/x", "mine"]);
+	});
 });
 
 describe("readFrontmatter (gray-matter, YAML by the yaml package)", () => {
