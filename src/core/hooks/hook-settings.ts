@@ -88,8 +88,10 @@ function removeOurs(text: string, event: HookEvent): string {
 		const group = groups[ours.group];
 		const onlyOurs = (group?.hooks ?? []).every((h) => isOurs(h));
 		const path = onlyOurs ? ["hooks", event, ours.group] : ["hooks", event, ours.group, "hooks", ours.hook];
-		out = removeAt(out, path);
-		if (onlyOurs && groups.length === 1) out = removeAt(out, ["hooks", event]);
+		const next = removeAt(out, path);
+		// Nothing removed (the parse and the edit saw different lists): stop rather than try again for ever.
+		if (next === out) break;
+		out = onlyOurs && groups.length === 1 ? removeAt(next, ["hooks", event]) : next;
 	}
 	return out;
 }
@@ -101,10 +103,11 @@ function findOurs(groups: readonly MatcherGroup[]): { group: number; hook: numbe
 }
 
 /**
- * A command of ours has the shape we write: `… hook <event> --vault … --from ai-conversation-memory`,
- * the mark last. A user's command that merely mentions the mark is theirs, and stays.
+ * A command of ours has the shape we write: `… hook <event> --vault <vault> … --from
+ * ai-conversation-memory`, the mark last. A user's command that merely mentions the mark is
+ * theirs, and stays (`notify hook session-end --from ai-conversation-memory` has no vault).
  */
-const OUR_COMMAND = new RegExp(` hook [A-Za-z-]+(?: .*)? ${HOOK_MARK}$`);
+const OUR_COMMAND = new RegExp(String.raw` hook [A-Za-z-]+ --vault (?:"(?:[^"\\]|\\.)+"|'[^']+'|[^\s"']+)(?: .*)? ${HOOK_MARK}$`);
 
 function isOurs(hook: HookEntry): boolean {
 	return typeof hook.command === "string" && OUR_COMMAND.test(hook.command.trim());

@@ -22,7 +22,7 @@ export function parseJsonObject(text: string | null, container: string, options:
 	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };
 	if (value[container] !== undefined && !isRecord(value[container])) return { ok: false, reason: `its "${container}" is not an object; nothing was changed` };
 	const root = parseTree(text);
-	const twice = duplicateKey(root, "") ?? duplicateKey(root ? findNodeAtLocation(root, [container]) : undefined, `"${container}".`);
+	const twice = duplicateKey(root, "") ?? duplicateKeyWithin(root ? findNodeAtLocation(root, [container]) : undefined, `"${container}".`);
 	if (twice) return { ok: false, reason: `it has ${twice} twice, and only the last one counts: merge them, then install again; nothing was changed` };
 	return { ok: true, value };
 }
@@ -83,6 +83,20 @@ export function removeAt(text: string, path: JSONPath): string {
 function formatting(text: string): FormattingOptions {
 	const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
 	return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
+
+/** The first key that appears twice in `node` or in an object anywhere inside it (a matcher group's two "hooks"), named after `where`. */
+function duplicateKeyWithin(node: JsonNode | undefined, where: string, depth = 0): string | undefined {
+	if (!node || depth > 32) return undefined;
+	const own = duplicateKey(node, where);
+	if (own) return own;
+	for (const child of node.children ?? []) {
+		const value = child.type === "property" ? child.children?.[1] : child;
+		const name = child.type === "property" ? `${where}"${String(child.children?.[0]?.value)}".` : where;
+		const found = duplicateKeyWithin(value, name, depth + 1);
+		if (found) return found;
+	}
+	return undefined;
 }
 
 /** The first key that appears twice in `node` (an object), named after `where`. */

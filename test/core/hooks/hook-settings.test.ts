@@ -44,7 +44,7 @@ describe("Claude Code hook settings", () => {
 	});
 
 	it("replaces an older install of ours (moved vault or CLI) instead of adding a second", () => {
-		const old = installHooks(null, Object.fromEntries(HOOK_EVENTS.map((e) => [e, `node /old/cli.cjs hook ${e} --from ai-conversation-memory`])) as Record<HookEvent, string>);
+		const old = installHooks(null, Object.fromEntries(HOOK_EVENTS.map((e) => [e, `node /old/cli.cjs hook ${e} --vault /old/Vault --from ai-conversation-memory`])) as Record<HookEvent, string>);
 		if (!old.ok) throw new Error(old.reason);
 		const now = installHooks(old.text, commands);
 		if (!now.ok) throw new Error(now.reason);
@@ -57,6 +57,25 @@ describe("Claude Code hook settings", () => {
 		expect(installHooks(broken, commands)).toEqual({ ok: false, reason: expect.stringMatching(/not valid JSON \(\w+ at line \d\); nothing was changed/) as unknown });
 		expect(uninstallHooks(broken)).toMatchObject({ ok: false });
 		expect(installHooks('{"hooks": []}', commands)).toEqual({ ok: false, reason: 'its "hooks" is not an object; nothing was changed' });
+	});
+});
+
+describe("what is not ours, and what cannot be edited", () => {
+	it("keeps a user's command that ends with our mark but has not our shape (no vault after the event)", () => {
+		const theirs = ["/usr/local/bin/notify hook session-end --from ai-conversation-memory", "logger -t audit hook fired --from ai-conversation-memory"];
+		const before = JSON.stringify({ hooks: { SessionEnd: [{ hooks: theirs.map((command) => ({ type: "command", command })) }] } }, null, 2);
+		const installed = installHooks(before, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		for (const command of theirs) expect(installed.text).toContain(command);
+		const removed = uninstallHooks(installed.text, null);
+		if (!removed.ok) throw new Error(removed.reason);
+		for (const command of theirs) expect(removed.text).toContain(command);
+	});
+
+	it("refuses a matcher group that holds \"hooks\" twice (only the last counts), at once", () => {
+		const group = `{"hooks": [{"type": "command", "command": "echo mine-a"}], "hooks": [{"type": "command", "command": "echo mine-b"}, {"type": "command", "command": ${JSON.stringify(commands.SessionEnd)}}]}`;
+		const text = `{\n  "hooks": {\n    "SessionEnd": [\n      ${group}\n    ]\n  }\n}\n`;
+		for (const result of [installHooks(text, commands), uninstallHooks(text, null)]) expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/"hooks"\."SessionEnd"\.(?:.*)"hooks" twice/) as unknown });
 	});
 });
 
