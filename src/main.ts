@@ -1,7 +1,7 @@
 import { FileSystemAdapter, Notice, Plugin } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { migrateSettings, storeSettings, type Settings } from "./core/settings";
+import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { aiderLayout, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
@@ -83,6 +83,15 @@ export default class AiConversationMemoryPlugin extends Plugin {
 				raw = await this.loadData();
 			} catch (error) {
 				const message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
+				this.log.add("problem", message);
+				new Notice(message);
+				this.started = undefined;
+				return false;
+			}
+			// Obsidian gives null for no data.json: the defaults.
+			const problem = settingsProblem(raw === null ? undefined : raw);
+			if (problem !== undefined) {
+				const message = `AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`;
 				this.log.add("problem", message);
 				new Notice(message);
 				this.started = undefined;

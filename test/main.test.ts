@@ -111,6 +111,21 @@ describe("the plugin", () => {
 		expect(Notice.shown.at(-1)).toBe("Nothing to sync: no transcript changed since the last sync, nothing written.");
 	});
 
+	it("settings of the wrong type where they keep things out are not the defaults: it syncs nothing and says what is wrong", async () => {
+		const l = load();
+		const plugin = l.plugin as unknown as { loadData(): Promise<unknown> };
+		const stored = plugin.loadData.bind(plugin);
+		plugin.loadData = () => Promise.resolve({ excludedProjects: "/home/me/secret" });
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(0);
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: its settings \(data\.json\) are not valid, so nothing is synced: "excludedProjects" is not a list of paths/);
+		plugin.loadData = stored;
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+	});
+
 	it("settings it cannot read are not missing: it syncs nothing, says so, and starts once they can be read", async () => {
 		const l = load();
 		const plugin = l.plugin as unknown as { loadData(): Promise<unknown> };

@@ -1,7 +1,7 @@
 import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
 import { withExclusionsHere } from "../node/exclusions";
-import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../core/settings";
+import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from "../core/settings";
 
 /**
  * The plugin's settings from the vault when present, as this machine sees them (its own projects
@@ -21,6 +21,9 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 		// Syncing with default folders and no projects instead would put notes where the user did not ask.
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
 	}
+	// Wrong types in what keeps things out are not defaults either (see `settingsProblem`).
+	const problem = settingsProblem(raw);
+	if (problem !== undefined) throw new Error(`the settings in ${path} are not valid: ${problem}; fix the file, nothing was synced`);
 	const { settings } = migrateSettings(raw, host);
 	for (const projectPath of projects) {
 		const existing = settings.projects.find((p) => p.path === projectPath);

@@ -138,6 +138,24 @@ export function migrateSettings(raw: unknown, hostname?: string): { settings: Se
 }
 
 /**
+ * What is wrong with a data.json that is JSON but not settings, in the values that keep things
+ * out (a wrong type there was taken for the default: an excluded project given as one string was
+ * synced, a redaction pattern given as a string was dropped); undefined when nothing is. Missing
+ * values are fine: they are the defaults.
+ */
+export function settingsProblem(raw: unknown): string | undefined {
+	if (raw === undefined) return undefined;
+	if (!isRecord(raw)) return `it holds ${raw === null ? "null" : Array.isArray(raw) ? "a list" : `a ${typeof raw}`}, not the settings' object`;
+	const strings = (value: unknown) => value === undefined || (Array.isArray(value) && value.every((v) => typeof v === "string"));
+	if (!strings(raw.excludedProjects)) return `"excludedProjects" is not a list of paths (["/path/one", "/path/two"])`;
+	const redaction = raw.redaction;
+	if (redaction !== undefined && !isRecord(redaction)) return `"redaction" is not an object`;
+	if (isRecord(redaction) && redaction.enabled !== undefined && typeof redaction.enabled !== "boolean") return `"redaction"."enabled" is not true or false`;
+	if (isRecord(redaction) && !strings(redaction.extraPatterns)) return `"redaction"."extraPatterns" is not a list of patterns (["ACME-[0-9]+"])`;
+	return undefined;
+}
+
+/**
  * The data.json to save for `settings` as device `hostname` sees them: the shared values, this
  * device's entry replaced, every other device's entry and every key this version does not know
  * (a newer version's) kept untouched.

@@ -53,4 +53,21 @@ describe("the CLI's settings", () => {
 		writeFileSync(join(dir, "broken.json"), "{");
 		await expect(loadSettings(join(dir, "broken.json"), [])).rejects.toThrow(/broken\.json are not valid JSON/);
 	});
+
+	it("JSON that is not the settings, or a wrong type in what keeps things out, is an error, not the defaults", async () => {
+		const cases: [string, RegExp][] = [
+			["null", /holds null/],
+			["[]", /holds a list/],
+			["42", /holds a number/],
+			['{"excludedProjects": "/home/me/secret"}', /"excludedProjects" is not a list of paths/],
+			['{"redaction": {"extraPatterns": "ACME-[0-9]+"}}', /"extraPatterns" is not a list of patterns/],
+			['{"redaction": {"enabled": "yes"}}', /"enabled" is not true or false/],
+		];
+		for (const [text, problem] of cases) {
+			writeFileSync(join(dir, "odd.json"), text);
+			await expect(loadSettings(join(dir, "odd.json"), []), text).rejects.toThrow(problem);
+		}
+		writeFileSync(join(dir, "fine.json"), '{"excludedProjects": ["/home/me/secret"], "redaction": {"enabled": false, "extraPatterns": []}}');
+		expect((await loadSettings(join(dir, "fine.json"), [])).excludedProjects).toEqual(["/home/me/secret"]);
+	});
 });
