@@ -1,5 +1,5 @@
 import { isAbsentFolder, whatIsAt } from "./absent-folder";
-import { existsSync, lstatSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
@@ -39,6 +39,8 @@ export class VaultFolder implements NoteStore {
 	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = this.resolve(path);
 		await this.confine(target, path);
+		// A note the user made read-only stays as it is: a rename would replace it (and make it writable).
+		if (expected !== null && ((statSync(target, { throwIfNoEntry: false })?.mode ?? 0o200) & 0o222) === 0) throw new Error(`${path} is read-only; it is left as it is (make it writable for the sync to update it)`);
 		// Compared just before the rename (an edit saved since our read is not overwritten), and what
 		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
 		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -46,6 +46,19 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 		await expect(store.read("AI Conversations/p/d.md")).rejects.toThrow(/d\.md is not UTF-8/);
 		await expect(store.write("AI Conversations/p/d.md", "ours", "caf\ufffd\n")).rejects.toThrow(/not UTF-8/);
 		expect((await readFile(join(vault, "AI Conversations", "p", "d.md"))).equals(latin1)).toBe(true);
+	});
+});
+
+describe("VaultFolder: a note made read-only", () => {
+	it("is left as it is, with a sentence, not replaced and made writable", async () => {
+		const vault = join(dir, "vault");
+		await mkdir(join(vault, "n"), { recursive: true });
+		await writeFile(join(vault, "n", "a.md"), "mine\n");
+		await chmod(join(vault, "n", "a.md"), 0o444);
+		const store = new VaultFolder(vault);
+		await expect(store.write("n/a.md", "ours\n", "mine\n")).rejects.toThrow(/n\/a\.md is read-only; it is left as it is/);
+		expect(await readFile(join(vault, "n", "a.md"), "utf8")).toBe("mine\n");
+		expect((await stat(join(vault, "n", "a.md"))).mode & 0o777).toBe(0o444);
 	});
 });
 

@@ -31,6 +31,8 @@ interface Marker {
  * markers (BEGIN without END, END first, two of either) stop the upsert with the line to fix.
  */
 export function upsertMarkedBlock(text: string, body: string, marks: Markers = CONTEXT_MARKERS): UpsertResult {
+	// Lines ended by CR alone (classic Mac OS): its markers would not be seen, and a second block added.
+	if (!text.includes("\n") && text.includes("\r")) return { ok: false, reason: "lines ended by CR alone (an old Mac format); save it with LF or CRLF line ends", line: 1 };
 	const eol = detectEol(text);
 	const inner = body === "" ? "" : `${body.replace(/\r?\n/g, eol)}${body.endsWith("\n") ? "" : eol}`;
 	const markers = findMarkers(text, marks);

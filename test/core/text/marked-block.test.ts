@@ -145,6 +145,14 @@ describe("removeMarkedBlock", () => {
 	});
 });
 
+describe("a file whose lines end with CR alone", () => {
+	it("is refused, not given a second block", () => {
+		const text = `# Rules\r\r${B}\rold\r${E}\r`;
+		expect(upsertMarkedBlock(text, "new")).toMatchObject({ ok: false, reason: expect.stringMatching(/lines ended by CR alone/) as unknown });
+		expect(upsert("", "new")).toBe(`${B}\nnew\n${E}\n`);
+	});
+});
+
 describe("markers after ```inline``` code", () => {
 	it("are found: a line of inline code in triple backticks opens no fence", () => {
 		const text = ["```npm test``` runs the tests", "", B, "old", E, "", "```", "code", "```", ""].join("\n");
