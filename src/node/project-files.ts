@@ -1,8 +1,8 @@
-import { access, constants, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { access, constants, realpath, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
 import type { ProjectFiles } from "../core/ports";
 import { removeStaleTemps, replaceKeepingAppends, writeDurably } from "./atomic-write";
-import { confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
+import { ConfinedPathError, confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
@@ -10,20 +10,20 @@ export class ProjectFolderFiles implements ProjectFiles {
 	async read(projectPath: string, fileName: string): Promise<string | null> {
 		// A project folder that is gone has no file (writing says so).
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return null;
-		const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
+		const real = await instructionFile(projectPath, fileName);
 		return real === undefined ? null : readPlainUtf8IfThere(real, INSTRUCTION_FILE_MAX_BYTES);
 	}
 
 	async realPath(projectPath: string, fileName: string): Promise<string | undefined> {
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return undefined;
-		return confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
+		return instructionFile(projectPath, fileName);
 	}
 
 	async write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean> {
 		const folder = await stat(projectPath).catch(() => undefined);
 		if (!folder?.isDirectory()) throw new Error(`the project folder ${projectPath} does not exist`);
 		// The real file, checked to be inside the project: a link is written through, never replaced or followed out.
-		const target = (await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`)) ?? join(projectPath, fileName);
+		const target = (await instructionFile(projectPath, fileName)) ?? join(projectPath, fileName);
 		// A rename would replace a read-only file; the user made it read-only for a reason.
 		const existing = await stat(target).catch(() => undefined);
 		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));
@@ -42,4 +42,17 @@ export class ProjectFolderFiles implements ProjectFiles {
 			throw error;
 		}
 	}
+}
+
+/**
+ * The real file of a project's instruction file (see `confinedFile`: inside the project, a plain
+ * file), and a Markdown file out of git's folder: a repository can ship `AGENTS.md` as a link to
+ * `.git/config`, or to the vault's settings kept in it, and the block went into them.
+ */
+async function instructionFile(projectPath: string, fileName: string): Promise<string | undefined> {
+	const real = await confinedFile(projectPath, join(projectPath, fileName), `${fileName} of ${projectPath}`);
+	if (real === undefined) return undefined;
+	const within = relative(await realpath(projectPath), real);
+	if (!/\.md$/i.test(real) || within.split(/[\\/]/).includes(".git")) throw new ConfinedPathError(`${fileName} of ${projectPath} leads to ${real}, which is no Markdown file of the project's own; nothing was read or written`);
+	return real;
 }

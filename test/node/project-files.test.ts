@@ -49,6 +49,23 @@ describe("ProjectFolderFiles: nothing outside the project", () => {
 		expect((await lstat(join(project, "CLAUDE.md"))).isSymbolicLink()).toBe(true);
 	});
 
+	it("refuses a link inside the project to what is no Markdown file of its own (git's config, the vault's settings)", async () => {
+		const project = join(dir, "repo");
+		await mkdir(join(project, ".git"), { recursive: true });
+		await mkdir(join(project, "vault", ".obsidian"), { recursive: true });
+		await writeFile(join(project, ".git", "config"), "[core]\n");
+		await writeFile(join(project, ".git", "notes.md"), "# git's\n");
+		await writeFile(join(project, "vault", ".obsidian", "data.json"), "{}\n");
+		for (const target of [".git/config", ".git/notes.md", "vault/.obsidian/data.json"]) {
+			await rm(join(project, "AGENTS.md"), { force: true });
+			await symlink(target, join(project, "AGENTS.md"));
+			await expect(files.read(project, "AGENTS.md"), target).rejects.toThrow(/no Markdown file of the project's own; nothing was read or written/);
+			await expect(files.write(project, "AGENTS.md", "block\n", null), target).rejects.toThrow(/no Markdown file/);
+		}
+		expect(await readFile(join(project, ".git", "config"), "utf8")).toBe("[core]\n");
+		expect(await readFile(join(project, "vault", ".obsidian", "data.json"), "utf8")).toBe("{}\n");
+	});
+
 	it("never opens a FIFO, a folder or a dangling link: a clear error instead of a hang", async () => {
 		const project = join(dir, "repo");
 		await mkdir(project);
