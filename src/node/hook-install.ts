@@ -1,3 +1,4 @@
+import { readBackup, writeBackup } from "./backup-file";
 import { access, constants, mkdir, stat, unlink } from "node:fs/promises";
 import { readPlainFile } from "./confined-path";
 import { writeUserFile } from "./atomic-write";
@@ -117,8 +118,8 @@ export async function installClaudeHooks(target: HookTarget): Promise<InstallRes
 		let backupWritten: string | undefined;
 		// The backup keeps the user's own file: written before our first install, never over one
 		// taken then (unless the file now holds none of our hooks, so it is the user's again).
-		if (text !== null && ((await readText(backupPath)) === null || Object.keys(installedHooks(text)).length === 0)) {
-			await writeUserFile(backupPath, text);
+		if (text !== null && ((await readBackup(backupPath)) === null || Object.keys(installedHooks(text)).length === 0)) {
+			await writeBackup(backupPath, text);
 			backupWritten = backupPath;
 		}
 		if (await writeIfUnchanged(settingsPath, text, edit.text)) return { settingsPath, changed: true, ...(text === null ? { created: true } : {}), backupWritten };
@@ -139,7 +140,7 @@ export async function uninstallClaudeHooks(claudeDir: string): Promise<Uninstall
 	const backupPath = `${settingsPath}${BACKUP_SUFFIX}`;
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(settingsPath);
-		const backup = await readText(backupPath);
+		const backup = await readBackup(backupPath);
 		// No backup (or the empty one an older release wrote): there was no file, so a file left
 		// with nothing in it goes.
 		const before = backup === null || backup === "" ? null : backup;
@@ -179,7 +180,7 @@ export interface HookStatus {
 export async function claudeHookStatus(target: HookTarget): Promise<HookStatus> {
 	const settingsPath = claudeSettingsPath(target.claudeDir);
 	const text = await readText(settingsPath);
-	const backup = (await readText(`${settingsPath}${BACKUP_SUFFIX}`)) !== null;
+	const backup = (await readBackup(`${settingsPath}${BACKUP_SUFFIX}`)) !== null;
 	const check = installHooks(text, hookCommands(target), HOOK_TIMEOUTS);
 	const error = check.ok ? undefined : check.reason;
 	const found = installedHooks(text);

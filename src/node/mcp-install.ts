@@ -1,3 +1,4 @@
+import { readBackup, writeBackup } from "./backup-file";
 import { mkdir, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -86,8 +87,8 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 		let backupWritten: string | undefined;
 		// The user's own file, taken before our first install (again once it holds nothing of ours).
 		// With no file there is nothing to keep: uninstalling removes the file again when only ours is in it.
-		if (text !== null && ((await readText(backupPath)) === null || installedEntry(agent, text) === undefined)) {
-			await writeUserFile(backupPath, text, 0o600);
+		if (text !== null && ((await readBackup(backupPath)) === null || installedEntry(agent, text) === undefined)) {
+			await writeBackup(backupPath, text, 0o600);
 			backupWritten = backupPath;
 		}
 		if (text === null) {
@@ -115,7 +116,7 @@ export async function uninstallMcpServer(agent: McpAgent, configPath: string): P
 	const backupPath = `${configPath}${BACKUP_SUFFIX}`;
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(configPath);
-		const backup = await readText(backupPath);
+		const backup = await readBackup(backupPath);
 		// No backup (or the empty one an older release wrote): there was no file before ours.
 		const edit = remove(agent, text, backup === null || backup === "" ? null : backup);
 		if (!edit.ok) throw new Error(`${configPath}: ${edit.reason}`);

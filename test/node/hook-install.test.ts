@@ -54,6 +54,18 @@ describe("hooks install: the user's file and the user's hooks", () => {
 		expect(readFileSync(settings, "utf8")).toBe(stringEvent);
 	});
 
+	it("never writes or reads the backup through a link: the file it leads to stays as it was", async () => {
+		mkdirSync(claudeDir, { recursive: true });
+		writeFileSync(settings, USER);
+		const precious = join(dir, "precious.txt");
+		writeFileSync(precious, "precious user data\n");
+		symlinkSync(precious, backup);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/bak-ai-memory is a link, not a backup of ours; nothing was changed/);
+		await expect(uninstallClaudeHooks(claudeDir)).rejects.toThrow(/is a link, not a backup of ours/);
+		expect(readFileSync(precious, "utf8")).toBe("precious user data\n");
+		expect(readFileSync(settings, "utf8")).toBe(USER);
+	});
+
 	it("uninstall keeps a user's hook whose command merely mentions our mark", async () => {
 		mkdirSync(claudeDir, { recursive: true });
 		const mine = '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "grep -- \'--from ai-conversation-memory\' ~/log"}]}]}}\n';
