@@ -5,7 +5,7 @@ import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
-import { child, list, passedOver, stamp, type PassedOver } from "./transcript-scanner";
+import { child, list, listOwn, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -44,7 +44,7 @@ export async function scanCopilot(home: string, passed: PassedOver[] = []): Prom
 	for (const entry of await list(state)) {
 		if (entry.isSymbolicLink() && UUID.test(entry.name)) passed.push(passedOver(child(state, entry.name), entry));
 		if (!entry.isDirectory()) continue;
-		const file = stamp(child(child(state, entry.name), "events.jsonl"), { agent: "copilot-cli", projectDir: "copilot", kind: "session", fileId: entry.name });
+		const file = stampOwn(child(child(state, entry.name), "events.jsonl"), { agent: "copilot-cli", projectDir: "copilot", kind: "session", fileId: entry.name }, passed);
 		if (file) found.push(file);
 	}
 	return found;
@@ -83,7 +83,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		const cwd = projectRoot(child(child(tmp, project.name), ".project_root"));
 		const chats = child(child(tmp, project.name), "chats");
 		const base = { agent: "gemini-cli" as const, projectDir: project.name, ...(cwd === undefined ? {} : { cwd }) };
-		const entries = await list(chats);
+		const entries = await listOwn(chats, passed);
 		const names = new Set(entries.map((e) => e.name));
 		for (const entry of entries) {
 			if (!entry.isFile() && !entry.isDirectory() && GEMINI_SESSION.test(entry.name)) passed.push(passedOver(child(chats, entry.name), entry));

@@ -1,4 +1,4 @@
-import { statSync, type Dirent } from "node:fs";
+import { lstatSync, statSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { classifyProjectFile, type TranscriptFile } from "../core/transcript/transcript-files";
@@ -40,7 +40,7 @@ async function scanProject(root: string, projectDir: string, passed: PassedOver[
 			const kind = classifyProjectFile(entry.name);
 			if (kind) jobs.push(stamp(child(dir, entry.name), { projectDir, ...kind }));
 		} else if (entry.isDirectory() && entry.name !== "memory") {
-			jobs.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name));
+			jobs.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name, passed));
 		} else if (!entry.isDirectory() && classifyProjectFile(entry.name)) {
 			passed.push(passedOver(join(dir, entry.name), entry));
 		}
@@ -49,8 +49,8 @@ async function scanProject(root: string, projectDir: string, passed: PassedOver[
 	return found.flat().filter((f): f is TranscriptFile => f !== undefined);
 }
 
-async function scanSubagents(dir: string, projectDir: string, parentSessionId: string): Promise<TranscriptFile[]> {
-	const entries = await list(dir);
+async function scanSubagents(dir: string, projectDir: string, parentSessionId: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
+	const entries = await listOwn(dir, passed);
 	if (entries.length === 0) return [];
 	const names = new Set(entries.map((e) => e.name));
 	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
@@ -72,7 +72,7 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			jobs.push(
 				list(join(dir, entry.name)).then((runs) =>
 					Promise.all(
-						runs.filter((r) => r.isDirectory()).map((r) => scanSubagents(join(dir, entry.name, r.name), projectDir, parentSessionId)),
+						runs.filter((r) => r.isDirectory()).map((r) => scanSubagents(join(dir, entry.name, r.name), projectDir, parentSessionId, passed)),
 					).then((x) => x.flat()),
 				),
 			);
@@ -96,6 +96,31 @@ export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" |
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * A folder inside an agent's own folder (a session's `subagents/`, a Gemini project's `chats/`),
+ * listed only when it is one: a link there is named in `passed` and not followed (the transcripts
+ * it led to, outside the agent's folder, were read into notes and the state).
+ */
+export async function listOwn(dir: string, passed: PassedOver[]): Promise<Dirent[]> {
+	const found = lstatSync(dir, { throwIfNoEntry: false });
+	if (found?.isSymbolicLink()) {
+		passed.push({ path: dir, reason: "not read: a link (transcripts are read where the agent writes them, never through a link)" });
+		return [];
+	}
+	return found?.isDirectory() ? list(dir) : [];
+}
+
+/** A transcript at a place its agent names (Copilot's `events.jsonl`): stamped when it is a plain file, else named in `passed`. */
+export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">, passed: PassedOver[]): TranscriptFile | undefined {
+	const found = lstatSync(path, { throwIfNoEntry: false });
+	if (found === undefined) return undefined;
+	if (!found.isFile()) {
+		passed.push({ path, reason: found.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: not a plain file (a FIFO, a socket, a device or a folder)" });
+		return undefined;
+	}
+	return stamp(path, info);
 }
 
 export async function list(dir: string): Promise<Dirent[]> {

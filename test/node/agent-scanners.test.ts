@@ -51,6 +51,29 @@ describe("the other agents' folders: what is not read", () => {
 			rmSync(root, { recursive: true, force: true });
 		}
 	});
+
+	it("a link in place of a Copilot CLI session's events.jsonl, or of a Gemini CLI project's chats folder, is not followed, and said", async () => {
+		const root = mkdtempSync(join(tmpdir(), "agent-passed-"));
+		try {
+			mkdirSync(join(root, "outside", "chats"), { recursive: true });
+			writeFileSync(join(root, "outside", "events.jsonl"), "{}\n");
+			writeFileSync(join(root, "outside", "chats", "session-2026-12-01T10-00-ad6bc2cc.jsonl"), "{}\n");
+			const session = join(root, "copilot", "session-state", "02e30a0b-e727-4fae-a24a-00401b71d0b4");
+			mkdirSync(session, { recursive: true });
+			symlinkSync(join(root, "outside", "events.jsonl"), join(session, "events.jsonl"));
+			mkdirSync(join(root, "gemini", "tmp", "p"), { recursive: true });
+			symlinkSync(join(root, "outside", "chats"), join(root, "gemini", "tmp", "p", "chats"));
+			const passed: PassedOver[] = [];
+			expect(await scanCopilot(join(root, "copilot"), passed)).toEqual([]);
+			expect(await scanGemini(join(root, "gemini"), undefined, undefined, passed)).toEqual([]);
+			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
+				"copilot/session-state/02e30a0b-e727-4fae-a24a-00401b71d0b4/events.jsonl: not read: a link",
+				"gemini/tmp/p/chats: not read: a link",
+			]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
 });
 
 describe("scanGemini", () => {

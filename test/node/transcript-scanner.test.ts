@@ -27,12 +27,18 @@ describe("scanTranscripts: what it does not read", () => {
 		execFileSync("mkfifo", [join(projects, "-p", "cccccccc-3333-4000-8000-000000000003.jsonl")]);
 		// Not a transcript's name: none of ours, nothing to say.
 		await symlink(join(root, "elsewhere", "secret.jsonl"), join(projects, "-p", "notes.txt"));
+		// A session's subagents folder that links out.
+		await mkdir(join(root, "elsewhere", "subagents"));
+		await writeFile(join(root, "elsewhere", "subagents", "agent-abc.jsonl"), "{}\n");
+		await mkdir(join(projects, "-p", ID));
+		await symlink(join(root, "elsewhere", "subagents"), join(projects, "-p", ID, "subagents"));
 		const passed: PassedOver[] = [];
 		const files = await scanTranscripts(projects, passed);
 		expect(files.map((f) => f.path)).toEqual([join(projects, "-p", `${ID}.jsonl`)]);
 		expect(passed.map((p) => [p.path.slice(projects.length + 1), p.reason]).sort()).toEqual([
 			["-p/bbbbbbbb-2222-4000-8000-000000000002.jsonl", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 			["-p/cccccccc-3333-4000-8000-000000000003.jsonl", "not read: neither a file nor a folder (a FIFO, a socket or a device)"],
+			[`-p/${ID}/subagents`, "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 			["-q", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 		]);
 	});
