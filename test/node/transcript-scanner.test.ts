@@ -36,9 +36,9 @@ describe("scanTranscripts: what it does not read", () => {
 		const files = await scanTranscripts(projects, passed);
 		expect(files.map((f) => f.path)).toEqual([join(projects, "-p", `${ID}.jsonl`)]);
 		expect(passed.map((p) => [p.path.slice(projects.length + 1), p.reason]).sort()).toEqual([
+			[`-p/${ID}/subagents`, "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 			["-p/bbbbbbbb-2222-4000-8000-000000000002.jsonl", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 			["-p/cccccccc-3333-4000-8000-000000000003.jsonl", "not read: neither a file nor a folder (a FIFO, a socket or a device)"],
-			[`-p/${ID}/subagents`, "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 			["-q", "not read: a link (transcripts are read where the agent writes them, never through a link)"],
 		]);
 	});
