@@ -109,8 +109,12 @@ export interface TranscriptStore {
 	/** The files known from earlier runs, with the stamps they had. */
 	known(): Promise<TranscriptFile[]>;
 	load(path: string): Promise<StoredTranscript | undefined>;
-	/** `json` is the entry serialized already, when the caller has it (no second stringify). */
-	save(entry: StoredTranscript, json?: string): Promise<void>;
+	/**
+	 * `json` is the entry serialized already, when the caller has it (no second stringify).
+	 * `readAnew`: the transcript was read again from its start (rewritten in place: a secret scrubbed
+	 * from it), so no byte of the form stored before may stay.
+	 */
+	save(entry: StoredTranscript, json?: string, readAnew?: boolean): Promise<void>;
 	/** Optional: where a source that writes models itself puts the stored form of `path`. */
 	packFolder?(): string;
 	/** The source stored the form of `file` itself, at `at` in a pack of `packFolder`: remember the file (and where). Without `at`: its stamp alone. */

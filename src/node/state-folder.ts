@@ -81,11 +81,12 @@ export class StateFolder implements TranscriptStore {
 		return isStoredTranscript(data) && data.file.path === path ? data : undefined;
 	}
 
-	async save(entry: StoredTranscript, json?: string): Promise<void> {
+	async save(entry: StoredTranscript, json?: string, readAnew = false): Promise<void> {
 		(await this.fileMap()).set(entry.file.path, entry.file);
 		const packed = (await this.packMap()).get(entry.file.path);
 		if (packed) {
-			if (packed.redaction !== entry.redaction) this.packsToRemove.add(packed.pack);
+			// Its bytes in the pack are an earlier form of this model, harmless, unless they were redacted otherwise or read from what the file no longer holds.
+			if (packed.redaction !== entry.redaction || readAnew) this.packsToRemove.add(packed.pack);
 			await this.setPacked(entry.file.path, null);
 		}
 		// Serialized now (the model folds further later); written in the background, a few at a time.

@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
+import * as zlib from "node:zlib";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
@@ -14,6 +15,12 @@ export interface TailRead {
 }
 
 const HEAD_BYTES = 64;
+
+/**
+ * CRC-32 of bytes, carried on from `value` (Node 20.15 and later; without it no sum is kept, and
+ * the head and tail checks alone tell a rewritten file).
+ */
+const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 const NEWLINE = 0x0a;
 
 /**
@@ -85,15 +92,24 @@ export async function readAppended(
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
-		if (cursor && (size < cursor.offset || ino !== cursor.ino || rewrittenInPlace(cursor, size, stat.mtimeMs) || !sameHead(cursor, head) || !(await sameTail(handle, cursor)))) {
+		if (cursor && (size < cursor.offset || ino !== cursor.ino || rewrittenInPlace(cursor, size, stat.mtimeMs) || !sameHead(cursor, head) || !(await sameTail(handle, cursor)) || !(await samePrefix(handle, cursor, chunkBytes)))) {
 			start = { offset: 0, nextLineNo: 1, ino, head: "" };
 			restarted = true;
 			options.onRestart?.();
 		}
 		let offset = start.offset;
 		let lineNo = start.nextLineNo;
+		// The sum of the bytes before `offset` (see `TailCursor.sum`): none when a cursor of an older release had none.
+		let sum = crc32 === undefined || (start.offset > 0 && start.sum === undefined) ? undefined : (start.sum ?? 0);
+		const consumed = (bytes: Uint8Array) => {
+			if (sum !== undefined) sum = crc32!(bytes, sum);
+		};
 		// The newline of a line taken without one: it ends that line, it is not an empty line of its own.
-		if (start.open && offset < size) offset += await newlineAt(handle, offset, size);
+		if (start.open && offset < size) {
+			const newline = await newlineAt(handle, offset, size);
+			consumed(NEWLINES[newline]!);
+			offset += newline;
+		}
 		let position = offset;
 		// One reused buffer per read: the unterminated rest of a chunk moves to its start and the
 		// next chunk is read in behind it (fresh buffers per chunk cost page faults and GC). The
@@ -122,11 +138,13 @@ export async function readAppended(
 				if (skipping) {
 					const end = bytes.indexOf(NEWLINE);
 					if (end < 0) {
+						consumed(bytes);
 						offset = position;
 						continue;
 					}
 					skipping = false;
 					lineNo++;
+					consumed(bytes.subarray(0, end + 1));
 					offset += end + 1;
 					buffer.copy(buffer, 0, end + 1, bytes.length);
 					bytes = buffer.subarray(0, bytes.length - end - 1);
@@ -138,6 +156,7 @@ export async function readAppended(
 					// Too long to hold: counted as a line that could not be read, and skipped.
 					onLines([{ no: lineNo, text: null, tooLong: true }]);
 					skipping = true;
+					consumed(bytes);
 					offset = position;
 					carried = 0;
 					continue;
@@ -145,6 +164,7 @@ export async function readAppended(
 				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes));
 				onLines(split.lines);
 				lineNo += split.lines.length;
+				consumed(bytes.subarray(0, split.consumed));
 				offset += split.consumed;
 				carried = bytes.length - split.consumed;
 				if (carried > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
@@ -153,6 +173,7 @@ export async function readAppended(
 			if (last.text !== undefined) {
 				onLines([{ no: lineNo, text: last.text }]);
 				lineNo++;
+				consumed(buffer.subarray(0, carried));
 				offset += carried;
 			}
 		} finally {
@@ -162,7 +183,7 @@ export async function readAppended(
 		const stillOpen = last.text !== undefined || (start.open === true && offset === start.offset);
 		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}), ...(skipping ? { skipping: true as const } : {}) };
 		return {
-			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), mtimeMs: stat.mtimeMs, ...flags },
+			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), ...(sum === undefined ? {} : { sum }), mtimeMs: stat.mtimeMs, ...flags },
 			restarted,
 			bytesRead: position - start.offset,
 		};
@@ -214,7 +235,8 @@ export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLi
 	const head = read.toString("base64", 0, Math.min(HEAD_BYTES, read.length));
 	const tail = read.toString("base64", Math.max(0, offset - HEAD_BYTES), offset);
 	const flags = { ...(last.text !== undefined ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
-	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...(mtimeMs === undefined ? {} : { mtimeMs }), ...flags }, restarted: false, bytesRead: read.length };
+	const sum = crc32?.(read.subarray(0, offset));
+	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...(sum === undefined ? {} : { sum }), ...(mtimeMs === undefined ? {} : { mtimeMs }), ...flags }, restarted: false, bytesRead: read.length };
 }
 
 /** What a read needs of a file handle. */
@@ -256,6 +278,31 @@ async function readBefore(handle: ReadHandle, offset: number): Promise<Buffer> {
 async function sameTail(handle: ReadHandle, cursor: TailCursor): Promise<boolean> {
 	if (cursor.tail === undefined) return true;
 	return (await readBefore(handle, cursor.offset)).equals(Buffer.from(cursor.tail, "base64"));
+}
+
+/** The `\n` or `\r\n` `newlineAt` found, by its length. */
+const NEWLINES = [Buffer.alloc(0), Buffer.from("\n"), Buffer.from("\r\n")];
+
+/**
+ * The bytes before the cursor sum as they did (see `TailCursor.sum`): a line read before and
+ * changed since in place (a password scrubbed from it, the same length) is read again. Read a
+ * chunk at a time; a cursor with no sum (an older release's) has nothing to check.
+ */
+async function samePrefix(handle: ReadHandle, cursor: TailCursor, chunkBytes: number): Promise<boolean> {
+	if (cursor.sum === undefined || crc32 === undefined) return true;
+	const buffer = takeBuffer(chunkBytes);
+	try {
+		let sum = 0;
+		for (let at = 0; at < cursor.offset; ) {
+			const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, cursor.offset - at), at);
+			if (bytesRead === 0) return false;
+			sum = crc32(buffer.subarray(0, bytesRead), sum);
+			at += bytesRead;
+		}
+		return sum === cursor.sum;
+	} finally {
+		giveBuffer(buffer, chunkBytes);
+	}
 }
 
 /** Nothing came past the cursor, yet the file's time moved: not an append, a rewrite (see `TailCursor.mtimeMs`). */

@@ -191,6 +191,25 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect((await new StateFolder(dir).load(file("a").path))?.model).toEqual({ fileId: "a", prompt: "grown" });
 	});
 
+	it("a model read anew (its transcript rewritten in place) leaves no byte of its packed form behind; one that only grew leaves the pack alone", async () => {
+		const first = new StateFolder(dir);
+		await first.saved(file("a"), appendToPack(first.packFolder(), JSON.stringify(stored("a", "scrubbed-secret"))));
+		await first.saved(file("b"), appendToPack(first.packFolder(), JSON.stringify(stored("b"))));
+		await first.flush(emptySyncState());
+		const packText = async () => (await Promise.all((await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-")).map((n) => readFile(join(dir, "models", n), "utf8")))).join("");
+		const grown = new StateFolder(dir);
+		await grown.loadState();
+		await grown.save(stored("b", "grown"));
+		await grown.flush(emptySyncState());
+		expect(await packText()).toContain("scrubbed-secret");
+		const anew = new StateFolder(dir);
+		await anew.loadState();
+		await anew.save(stored("a", "****"), undefined, true);
+		await anew.flush(emptySyncState());
+		expect(await packText()).not.toContain("scrubbed-secret");
+		expect((await new StateFolder(dir).load(file("a").path))?.model).toEqual({ fileId: "a", prompt: "****" });
+	});
+
 	it("files recorded at once, before the list of transcripts was read, are all kept", async () => {
 		const store = new StateFolder(dir);
 		await Promise.all(["a", "b", "c"].map((n) => store.saved(file(n))));

@@ -190,6 +190,26 @@ describe("readAppended", () => {
 		expect(third.texts).toEqual([]);
 	});
 
+	it.each([["read whole (a small file)", undefined], ["read in chunks", 16]])("starts over when a line in the middle was changed in place, the same length, and the file grew: the bytes before the cursor sum otherwise (%s)", async (_how, chunkBytes) => {
+		const start = `{"type":"summary","summary":"${"x".repeat(80)}"}\n`;
+		const end = `{"type":"summary","summary":"${"y".repeat(80)}"}\n`;
+		await writeFile(file, `${start}{"password":"hunter2"}\n${end}`);
+		const first = await read(undefined, chunkBytes);
+		expect(first.cursor.sum).toBeTypeOf("number");
+		const handle = await open(file, "r+");
+		await handle.write(Buffer.from("*******"), 0, 7, start.length + '{"password":"'.length);
+		await handle.close();
+		await appendFile(file, '{"n":4}\n');
+		const second = await read(first.cursor, chunkBytes);
+		expect(second.restarted).toBe(true);
+		expect(second.texts).toEqual([start.trimEnd(), '{"password":"*******"}', end.trimEnd(), '{"n":4}']);
+		// Appended to alone: read on, the sum carried on over the new bytes.
+		await appendFile(file, '{"n":5}\n');
+		const third = await read(second.cursor, chunkBytes);
+		expect(third.restarted).toBe(false);
+		expect(third.texts).toEqual(['{"n":5}']);
+	});
+
 	it("starts over when the first bytes changed in place", async () => {
 		await writeFile(file, '{"n":1}\n');
 		const first = await read(undefined);

@@ -294,6 +294,8 @@ export class TranscriptIndex {
 		const spec = this.redaction?.();
 		let model: SessionModel;
 		let read: { cursor: TailCursor; bytesRead: number };
+		// The file was read anew from its start (rewritten in place, truncated): the stored form before this one no longer describes it.
+		let readAnew = false;
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
 		let saved: FoldedWhole["saved"];
@@ -325,6 +327,7 @@ export class TranscriptIndex {
 				// Truncated or replaced: what was folded no longer describes the file.
 				() => {
 					folding = sessionFor(file);
+					readAnew = true;
 				},
 				file.size,
 			);
@@ -350,7 +353,7 @@ export class TranscriptIndex {
 		}
 		else if (this.store) {
 			if (saved && this.store.saved) await this.store.saved(stamped, saved.at);
-			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(stamped, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)));
+			else await this.store.save(toStored(entry, spec), modelJson === undefined ? undefined : storedJson(stamped, entry.cursor, modelJson, meta, redactionKey(spec, model.cwd)), readAnew);
 			this.stored.add(file.path);
 		}
 		return { entries: [entry], bytesRead: read.bytesRead };

@@ -103,6 +103,12 @@ export interface TailCursor {
 	 */
 	tail?: string;
 	/**
+	 * CRC-32 of every byte before `offset`: a line read before and changed since in place (a
+	 * password scrubbed from it, another of the same length put there) changes it, and the file is
+	 * read anew; the head and the tail alone saw only changes at the start and just before `offset`.
+	 */
+	sum?: number;
+	/**
 	 * The file's mtime when it was read: a file whose time moved while no byte came past `offset`
 	 * was not appended to (an append makes it longer) but rewritten in place, at the same size (a
 	 * secret scrubbed with as many `*`), and is read anew.
