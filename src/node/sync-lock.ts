@@ -1,4 +1,4 @@
-import { lstat, mkdir, open, stat, unlink, utimes } from "node:fs/promises";
+import { lstat, mkdir, open, unlink, utimes } from "node:fs/promises";
 import { openPlainFile, readUpTo } from "./confined-path";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
@@ -135,7 +135,7 @@ export class SyncLock {
 			const current = await this.read();
 			// Gone since (released, or a link that was no lock): try again at once.
 			if (current === undefined) continue;
-			if (this.isStale(current) && (await this.breakStale(current.text))) continue;
+			if (this.isStale(current) && (await this.breakStale(current))) continue;
 			if (Date.now() >= giveUpAt) throw new SyncLockBusyError(this.path, current.holder);
 			await sleep(Math.min(this.retryMs, Math.max(1, giveUpAt - Date.now())));
 		}
@@ -156,7 +156,7 @@ export class SyncLock {
 		if (text === ours.text) await unlink(this.path).catch(ignoreMissing);
 	}
 
-	private async read(): Promise<{ text: string; holder: SyncLockHolder | undefined; mtimeMs: number } | undefined> {
+	private async read(): Promise<{ text: string | undefined; holder: SyncLockHolder | undefined; mtimeMs: number } | undefined> {
 		try {
 			const info = await lstat(this.path);
 			// We only ever make a plain file: a link (dangling or not) is no one's lock; a folder is no lock at all.
@@ -165,8 +165,12 @@ export class SyncLock {
 				return undefined;
 			}
 			if (!info.isFile()) throw new Error(`${this.path} is not a lock file (it is ${info.isDirectory() ? "a folder" : "no plain file"}): remove it, and syncs can run again`);
-			const text = await readLockText(this.path);
-			return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
+			// One another user made unreadable is a lock of no one we know: stale once old enough (its folder lets it go).
+			const text = await readLockText(this.path).catch((error: unknown) => {
+				if (codeOf(error) === "EACCES" || codeOf(error) === "EPERM") return undefined;
+				throw error;
+			});
+			return { text, holder: text === undefined ? undefined : parseHolder(text), mtimeMs: info.mtimeMs };
 		} catch (error) {
 			if (codeOf(error) === "ENOENT") return undefined;
 			throw error;
@@ -185,17 +189,20 @@ export class SyncLock {
 	 * `<lock>.break` (created like the lock), so two of them never remove each other's new lock.
 	 * False when another process is breaking it now: try again later.
 	 */
-	private async breakStale(staleText: string): Promise<boolean> {
+	private async breakStale(stale: { text: string | undefined; mtimeMs: number }): Promise<boolean> {
 		const breaker = `${this.path}.break`;
 		if (!(await createExclusive(breaker, `${this.pid}\n`))) {
 			// A breaker that died mid-break (a few file operations) must not block everyone.
-			const info = await stat(breaker).catch(() => undefined);
+			const info = await lstat(breaker).catch(() => undefined);
+			if (info && !info.isFile()) throw new Error(`${breaker} is not a file of ours (it is ${info.isDirectory() ? "a folder" : "no plain file"}): remove it, and syncs can run again`);
 			if (info && Date.now() - info.mtimeMs > BREAKER_STALE_MS) await unlink(breaker).catch(ignoreMissing);
 			return false;
 		}
 		try {
-			const text = await readLockText(this.path).catch(() => undefined);
-			if (text === staleText) await unlink(this.path).catch(ignoreMissing);
+			// Still what was judged stale: the same text, or (unreadable) the same file's time.
+			const now = await lstat(this.path).catch(() => undefined);
+			const text = stale.text === undefined ? undefined : await readLockText(this.path).catch(() => undefined);
+			if (stale.text === undefined ? now?.mtimeMs === stale.mtimeMs : text === stale.text) await unlink(this.path).catch(ignoreMissing);
 		} finally {
 			await unlink(breaker).catch(ignoreMissing);
 		}

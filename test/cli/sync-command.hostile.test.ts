@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,29 @@ function session(root: string, project: string, id = "11111111-2222-4333-8444-55
 	const env = { cwd: project, sessionId: id };
 	writeFileSync(join(folder, `${id}.jsonl`), jsonl([userText("Add pagination to the orders list", env), assistant(text("Added pagination to the orders list."), { ...env, timestamp: "2026-11-20T10:00:09.000Z" })]));
 }
+
+describe("ai-memory sync and a lock another user left unreadable", () => {
+	// As another user than the lock's owner (root can read anything): `setpriv` to `nobody`.
+	const other = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+	it.runIf(other)("breaks a stale lock it cannot read (its folder lets it), and syncs", () => {
+		const root = join(dir, "unreadable-lock");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		session(root, project);
+		const state = join(root, "vault", ".obsidian", "plugins", "ai-conversation-memory", "state");
+		mkdirSync(state, { recursive: true });
+		writeFileSync(join(state, "sync.lock"), '{"pid": 1}\n', { mode: 0o000 });
+		const old = new Date(Date.now() - 3_600_000);
+		utimesSync(join(state, "sync.lock"), old, old);
+		spawnSync("chmod", ["a+rx", dir, root]);
+		spawnSync("chmod", ["-R", "a+rwX", join(root, "vault"), join(root, "claude"), project]);
+		spawnSync("chmod", ["000", join(state, "sync.lock")]);
+		const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--wait", "2"], { encoding: "utf8", env: { ...process.env, HOME: root } });
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(r.stdout).toMatch(/notes written/);
+	});
+});
 
 describe("ai-memory sync on hostile names", () => {
 	it("writes the notes of a project whose folder name is 255 bytes of CJK (a name capped by characters alone is too long for the file system)", () => {

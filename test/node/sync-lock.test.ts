@@ -252,6 +252,16 @@ describe("SyncLock", () => {
 		await rm(lockPath, { recursive: true });
 	});
 
+	it("a folder in place of the breakers' file (`.break`) gives a clear message, not a raw error", async () => {
+		await writeFile(lockPath, "garbage");
+		const old = new Date(Date.now() - 3_600_000);
+		await utimes(lockPath, old, old);
+		await mkdir(`${lockPath}.break`);
+		await utimes(`${lockPath}.break`, old, old);
+		await expect(acquireSyncLock(lockPath, { tool: "cli" })).rejects.toThrow(/sync\.lock\.break is not a file of ours \(it is a folder\): remove it, and syncs can run again/);
+		await rm(`${lockPath}.break`, { recursive: true });
+	});
+
 	it("waits for an unreadable lock being written, and breaks one left unreadable", async () => {
 		await writeFile(lockPath, "");
 		const error = await busyError(acquireSyncLock(lockPath, { tool: "cli" }));
