@@ -248,6 +248,20 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe("# Shop API\r\n\r\nHand-written rules.  \r\n");
 	});
 
+	it("a session no state recorded takes the note a killed sync wrote for it (found by its session_id), even after a new title: no second note", async () => {
+		await writeFile(transcript(C), session(C, "Alpha title", "Done.", "2026-11-22T10:00:00.000Z"));
+		await newSync().run(settings());
+		const alpha = noteOf("2026-11-22 Alpha title");
+		expect(alpha).toBeDefined();
+		// The run was killed before its state was stored; the session got a new title meanwhile.
+		await rm(join(root, "state"), { recursive: true, force: true });
+		await appendFile(transcript(C), jsonl([{ type: "custom-title", customTitle: "Beta title", sessionId: C }]));
+		const r = await newSync().run(settings());
+		expect(r.errors).toEqual([]);
+		const forC = [...notes.files].filter(([, text]) => text.includes(`session_id: ${C}`)).map(([path]) => path);
+		expect(forC).toEqual([alpha]);
+	});
+
 	it("a session whose folder, tool or record type is named like an object's own property (`constructor`, `__proto__`, `toString`) is one like any other", async () => {
 		const names = ["constructor", "__proto__", "toString", "hasOwnProperty"];
 		for (const [i, name] of names.entries()) {

@@ -97,6 +97,8 @@ export function scopeSessions(input: {
 	project?: string;
 	/** Sessions whose notes the user moved: they and their neighbours are rendered, links changed. */
 	renamed?: ReadonlySet<string>;
+	/** Notes of no record, by the session id in their properties: a session never recorded takes its note (a sync killed before it stored its state wrote it). */
+	orphans?: ReadonlyMap<string, string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
 	folderOf: (transcriptPath: string) => string;
 	/** The state was migrated from version 1 just before, making these moves: every note is rendered again. */
@@ -157,7 +159,9 @@ export function scopeSessions(input: {
 		const project = state.projects[key]!;
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
-		let notePath = existing?.notePath ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
+		const orphan = existing ? undefined : input.orphans?.get(digest.sessionId);
+		if (orphan !== undefined) taken.add(orphan.toLowerCase());
+		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
 		const clean = existing ? redactedNotePath(existing.notePath, redactorFor(redactionSpec(settings), session.model.cwd), taken) : undefined;

@@ -113,8 +113,12 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration, warmups });
+	let orphans: ReadonlyMap<string, string> | undefined;
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration, warmups, orphans });
 	let scope = scopeOf();
+	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before storing its state): they take it.
+	orphans = await orphanNotes(deps, scope, start, options);
+	if (orphans.size > 0) scope = scopeOf();
 	// Notes move first (links to them follow), so that everything after is planned against the moved vault.
 	const moved: PlannedMove[] = [];
 	const moveErrors: string[] = [];
@@ -317,6 +321,26 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		if (id !== undefined && missing.has(id) && !found.has(id)) found.set(id, path);
 	}
 	return [...found].map(([id, to]) => ({ from: missing.get(id)!, to }));
+}
+
+/**
+ * Notes under the notes folder that no record names, by their `session_id`, for the sessions of
+ * this sync that no state recorded before (see `SessionScope.orphans`). Only when there are such
+ * sessions, and only notes no record names are read.
+ */
+async function orphanNotes(deps: SyncDeps, scope: SessionScope, start: SyncState, options: SyncOptions): Promise<Map<string, string>> {
+	const found = new Map<string, string>();
+	if (!deps.notes.listTree) return found;
+	const fresh = new Set(scope.live.filter((s) => start.sessions[s.file.path] === undefined).map((s) => scope.state.sessions[s.file.path]?.digest.sessionId));
+	fresh.delete(undefined);
+	if (fresh.size === 0 || options.dryRun) return found;
+	const named = new Set(Object.values(scope.state.sessions).map((r) => r.notePath));
+	for (const path of await deps.notes.listTree(deps.settings.notesFolder)) {
+		if (named.has(path)) continue;
+		const id = sessionIdOf(await deps.notes.read(path).catch(() => null));
+		if (id !== undefined && fresh.has(id) && !found.has(id)) found.set(id, path);
+	}
+	return found;
 }
 
 /** The `session_id` property of a note, read from its properties block only. */
