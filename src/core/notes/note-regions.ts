@@ -47,15 +47,8 @@ export function ownAliasesInNote(text: string | null): string[] {
 
 /** A list property's values (block list, inline list, or a single value), unquoted. */
 function listInNote(text: string | null, key: string): string[] {
-	const split = text === null ? undefined : readFrontmatter(text);
+	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
 	if (!split) return [];
-	// As YAML reads it: a list not indented (`- a` under `tags:`, as many tools write it) or with a
-	// comment among its items is one list (read line by line, the items after either were lost).
-	const value = split.data[key];
-	if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? [v] : typeof v === "number" ? [String(v)] : []));
-	if (typeof value === "string") return [value];
-	if (value !== undefined) return [];
-	// Properties not parsed (too large, or not valid YAML): the key's lines, as written.
 	const lines = split.yaml.split(/\r?\n/);
 	const at = lines.findIndex((l) => l.startsWith(`${key}:`));
 	if (at < 0) return [];
@@ -63,8 +56,21 @@ function listInNote(text: string | null, key: string): string[] {
 	const values: string[] = [];
 	if (inline.startsWith("[")) values.push(...inline.replace(/^\[|\]$/g, "").split(","));
 	else if (inline !== "") values.push(inline);
-	else for (let i = at + 1; i < lines.length && /^\s+-\s*/.test(lines[i]!); i++) values.push(lines[i]!.replace(/^\s+-\s*/, ""));
+	else {
+		let i = at + 1;
+		for (; i < lines.length && /^\s+-\s*/.test(lines[i]!); i++) values.push(lines[i]!.replace(/^\s+-\s*/, ""));
+		// A list not indented (`- a` under `tags:`, as many tools write it) or a comment among its
+		// items: read as YAML reads it (line by line, the items after either were lost).
+		if (i < lines.length && /^\s*[-#]/.test(lines[i]!)) return parsedList(text!, key) ?? values.map(unquote);
+	}
 	return values.map(unquote);
+}
+
+/** The property as the YAML parser reads it, when it is a list or a value; undefined when the properties are not parsed (too large, not valid YAML). */
+function parsedList(text: string, key: string): string[] | undefined {
+	const value = readFrontmatter(text)?.data[key];
+	if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? [v] : typeof v === "number" ? [String(v)] : []));
+	return typeof value === "string" ? [value] : undefined;
 }
 
 function unquote(value: string): string {

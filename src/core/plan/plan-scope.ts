@@ -45,14 +45,14 @@ export interface SessionScope {
 export function copyState(state: SyncState): SyncState {
 	return {
 		...state,
-		sessions: dict(state.sessions),
+		sessions: { ...state.sessions },
 		projects: dict(Object.entries(state.projects).map(([k, v]) => [k, { ...v }] as const)),
-		summaries: dict(state.summaries),
+		summaries: { ...state.summaries },
 		checkpoints: dict(state.checkpoints),
 		memory: dict(Object.entries(state.memory).map(([k, v]) => [k, dict(v)] as const)),
 		proposed: dict(Object.entries(state.proposed).map(([k, v]): [string, string[]] => [k, [...v]])),
 		pending: [...state.pending],
-		usageOnly: dict(state.usageOnly),
+		usageOnly: { ...state.usageOnly },
 	};
 }
 

@@ -108,10 +108,11 @@ export function restoreSyncState(raw: unknown): SyncState {
 	for (const key of Object.keys(memory)) memory[key] = dict(memory[key]);
 	return {
 		version: o.version,
-		sessions: dict(o.sessions),
+		// By transcript path (a file system's, never a bare word): a plain object serves.
+		sessions: o.sessions,
 		projects: dict((record(o.projects) as SyncState["projects"] | undefined) ?? {}),
 		// Always in this order, so that an unchanged state serializes to the same bytes.
-		summaries: dict((record(o.summaries) as SyncState["summaries"] | undefined) ?? {}),
+		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
 		checkpoints: dict((record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {}),
 		memory,
 		proposed: dict((record(o.proposed) as SyncState["proposed"] | undefined) ?? {}),
@@ -122,7 +123,7 @@ export function restoreSyncState(raw: unknown): SyncState {
 
 /** Stored usage-only records, each as read or left out when it is not one (damaged: its tokens only go uncounted). */
 export function usageOnlyOf(raw: unknown): Record<string, UsageOnlyRecord> {
-	const out = dict<UsageOnlyRecord>();
+	const out: Record<string, UsageOnlyRecord> = {};
 	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
 	for (const [path, value] of Object.entries(raw as Record<string, unknown>)) {
 		const r = value as Partial<UsageOnlyRecord> | null;
