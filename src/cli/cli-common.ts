@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -77,3 +78,10 @@ export function suggestCommand(command: string, where: { vault?: string; claudeD
 }
 
 export { count } from "../core/sync/sync-summary";
+
+/** An error as the sentence the CLI prints: a file system's with its path (`ELOOP: too many symbolic links…, open '…'` was printed raw), others as their message. */
+export function errorSentence(error: unknown): string {
+	const path = (error as NodeJS.ErrnoException | undefined)?.path;
+	if (isFileSystemError(error) && typeof path === "string") return `${path}: ${describeWriteError(error)}`;
+	return error instanceof Error ? error.message : String(error);
+}

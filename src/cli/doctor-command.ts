@@ -23,7 +23,7 @@ import { claudeUserConfigPath, mcpEntry, mcpServerStatus, type McpStatus } from 
 import { mcpScriptPath } from "./mcp-script";
 import { readHookContext } from "../node/hook-project";
 import { hookContextPath } from "../node/plugin-paths";
-import { cliScriptPath, count, fail, hookScriptPath, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
+import { cliScriptPath, count, fail, hookScriptPath, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 import { describeHookStatus } from "./hooks-command";
 import { loadSettings } from "./settings-file";
 
@@ -51,7 +51,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	try {
 		settings = await loadSettings(where.dataJson, [], options.host ?? hostname());
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error));
+		return fail(errorSentence(error));
 	}
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : settings.claudeDir ?? claudeConfigDir();
 	const stateDir = join(where.folder, "state");

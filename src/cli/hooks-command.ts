@@ -3,7 +3,7 @@ import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, suggestCommand, type VaultOptions } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -43,7 +43,7 @@ export async function runHooksInstall(options: HooksOptions): Promise<number> {
 		}
 		return 0;
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error), 1);
+		return fail(errorSentence(error), 1);
 	}
 }
 
@@ -70,7 +70,7 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 		else process.stdout.write(`No hooks of ours in ${result.settingsPath}; nothing changed.\n`);
 		return 0;
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error), 1);
+		return fail(errorSentence(error), 1);
 	}
 }
 
@@ -80,7 +80,7 @@ export async function runHooksStatus(options: HooksOptions): Promise<number> {
 	try {
 		status = await claudeHookStatus(target);
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error), 1);
+		return fail(errorSentence(error), 1);
 	}
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(status)}\n`);

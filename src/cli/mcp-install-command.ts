@@ -4,7 +4,7 @@ import { agentRoots } from "../node/agent-homes";
 import { claudeConfigDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
-import { fail, isDirectory, vaultFolders } from "./cli-common";
+import { fail, isDirectory, vaultFolders, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 import { loadSettings } from "./settings-file";
 
@@ -48,7 +48,7 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 		try {
 			results.push(await installMcpServer(agent, paths[agent], mcpEntry(target)));
 		} catch (error) {
-			return fail(error instanceof Error ? error.message : String(error), 1);
+			return fail(errorSentence(error), 1);
 		}
 	}
 	if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
@@ -67,7 +67,7 @@ export async function runMcpUninstall(options: McpInstallOptions): Promise<numbe
 		try {
 			results.push(await uninstallMcpServer(agent, paths[agent]));
 		} catch (error) {
-			return fail(error instanceof Error ? error.message : String(error), 1);
+			return fail(errorSentence(error), 1);
 		}
 	}
 	if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);

@@ -8,7 +8,7 @@ import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { fail, isDirectory, readDataJson, readDataJsonText, suggestCommand, vaultFolders, type VaultOptions } from "./cli-common";
+import { fail, isDirectory, readDataJson, readDataJsonText, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -71,7 +71,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 	try {
 		raw = await readDataJson(where.dataJson);
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error));
+		return fail(errorSentence(error));
 	}
 	const { settings } = migrateSettings(raw, options.host ?? hostname());
 	if (options.json) {
@@ -114,7 +114,7 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 	try {
 		read = await readDataJsonText(where.dataJson);
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error));
+		return fail(errorSentence(error));
 	}
 	const raw = read.raw;
 	const { settings } = migrateSettings(raw, host);
@@ -128,7 +128,7 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 	try {
 		if (!(await writeIfUnchanged(where.dataJson, read.text, `${JSON.stringify(stored, null, 2)}\n`))) return fail(`the settings in ${where.dataJson} changed while they were edited (the plugin saved them?); nothing was changed: run the command again`);
 	} catch (error) {
-		return fail(error instanceof Error ? error.message : String(error));
+		return fail(errorSentence(error));
 	}
 	if (options.json) process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
 	else process.stdout.write(`${result.message}\n`);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -123,6 +123,14 @@ describe("ai-memory hooks", () => {
 		expect(broken.stderr).toMatch(/^ai-memory: .*settings\.json: it is not valid JSON \(.* at line 1\); nothing was changed\n$/);
 		expect(readFileSync(join(claudeDir, "settings.json"), "utf8")).toBe("{ nope");
 		expect(existsSync(join(claudeDir, "settings.json.bak-ai-memory"))).toBe(false);
+
+		// A link that leads back to itself: a sentence with the path, not the raw error.
+		rmSync(join(claudeDir, "settings.json"));
+		symlinkSync("settings.json", join(claudeDir, "settings.json"));
+		const loop = run(["hooks", "install", "--vault", vault, "--claude-dir", claudeDir]);
+		expect(loop.status).toBe(1);
+		expect(loop.stderr).toBe(`ai-memory: ${join(claudeDir, "settings.json")}: a link there leads back to itself (ELOOP)\n`);
+		rmSync(join(claudeDir, "settings.json"));
 	});
 
 	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
