@@ -40,6 +40,9 @@ function nativeDecoder(buffer: Buffer): Utf8Decoder {
 }
 const CHUNK_BYTES = 256 * 1024;
 
+/** The largest transcript read: the corpora's largest is a few tens of MB. */
+export const MAX_TRANSCRIPT_BYTES = 4 * 2 ** 30;
+
 /**
  * A last line with no `\n` after it is taken when it is whole JSON and the file has not changed
  * for this long: a writer that puts the newline in a write of its own has done so by then. Below
@@ -86,6 +89,8 @@ export async function readAppended(
 		const size = stat.size;
 		const ino = Number(stat.ino);
 		const settled = hasSettled(stat.mtimeMs, options.now);
+		// No agent writes a transcript near this: a sparse file of a terabyte took the sync with it, read byte by byte.
+		if (size > MAX_TRANSCRIPT_BYTES) throw new Error(`it is ${(size / 2 ** 30).toFixed(0)} GiB, larger than any transcript (${MAX_TRANSCRIPT_BYTES / 2 ** 30} GiB at most): it is not read`);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
 		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs);

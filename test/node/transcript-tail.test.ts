@@ -210,6 +210,12 @@ describe("readAppended", () => {
 		expect(third.texts).toEqual(['{"n":5}']);
 	});
 
+	it("refuses a file larger than any transcript (a sparse terabyte was read byte by byte) with a sentence", async () => {
+		await writeFile(file, '{"n":1}\n');
+		await truncate(file, 5 * 2 ** 30);
+		await expect(read(undefined)).rejects.toThrow(/it is 5 GiB, larger than any transcript \(4 GiB at most\): it is not read/);
+	});
+
 	it("starts over when the first bytes changed in place", async () => {
 		await writeFile(file, '{"n":1}\n');
 		const first = await read(undefined);
