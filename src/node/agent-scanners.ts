@@ -225,12 +225,14 @@ function confinedName(project: string, name: string): string | undefined {
  * sessions (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO
  * or a folder of that name is not read.
  */
-export async function scanAider(projects: readonly string[], home?: string): Promise<TranscriptFile[]> {
+export async function scanAider(projects: readonly string[], home?: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
 		const path = join(project, ...aiderHistoryName(project, home).split("/"));
 		try {
 			const s = lstatSync(path, { throwIfNoEntry: false });
+			// Something else under the history's name (a link, a FIFO, a folder): not read, and said.
+			if (s !== undefined && !s.isFile()) passed.push({ path, reason: s.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: not a plain file (a FIFO, a socket, a device or a folder)" });
 			if (!s?.isFile()) continue;
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
 		} catch {

@@ -77,7 +77,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				where.codex === undefined ? [] : scanned(where.codex, () => scanCodex(where.codex!, passed)),
 				where["gemini-cli"] === undefined ? [] : scanned(where["gemini-cli"], () => scanGemini(where["gemini-cli"]!, known, prefetched, passed)),
 				where["copilot-cli"] === undefined ? [] : scanned(where["copilot-cli"], () => scanCopilot(where["copilot-cli"]!, passed)),
-				where.aider === undefined ? [] : scanned(where.aider.join(", "), () => scanAider(where.aider!)),
+				where.aider === undefined ? [] : scanned(where.aider.join(", "), () => scanAider(where.aider!, undefined, passed)),
 				opencode === undefined ? [] : scanned(opencode.dataDir, () => opencode!.scan([...(known?.values() ?? [])])),
 			]);
 			return found.flat();

@@ -199,7 +199,7 @@ describe("scanAider", () => {
 		}
 	});
 
-	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing", async () => {
+	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing, and is said", async () => {
 		const root = mkdtempSync(join(tmpdir(), "scan-aider-"));
 		try {
 			const linked = join(root, "linked");
@@ -210,7 +210,9 @@ describe("scanAider", () => {
 			symlinkSync(join(root, "real.md"), join(linked, AIDER_HISTORY));
 			execFileSync("mkfifo", [join(fifo, AIDER_HISTORY)]);
 			mkdirSync(join(folder, AIDER_HISTORY));
-			expect(await scanAider([linked, fifo, folder])).toEqual([]);
+			const passed: PassedOver[] = [];
+			expect(await scanAider([linked, fifo, folder], undefined, passed)).toEqual([]);
+			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason.split(" (")[0]}`)).toEqual([`linked/${AIDER_HISTORY}: not read: a link`, `fifo/${AIDER_HISTORY}: not read: not a plain file`, `folder/${AIDER_HISTORY}: not read: not a plain file`]);
 		} finally {
 			rmSync(root, { recursive: true, force: true });
 		}
