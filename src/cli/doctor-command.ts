@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
 import { HOOK_EVENTS } from "../core/hooks/hook-settings";
-import { foldersProblem, isExcluded, type ProjectSettings, type Settings } from "../core/settings";
+import { contextFilesOf, foldersProblem, isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import { baseName, safeFileName } from "../core/notes/note-name";
 import { memoryPathOf, notesPathOf, packetPathOf } from "../core/plan/project-paths";
 import { projectKeyOf } from "../core/projects/project-identity";
@@ -90,24 +90,29 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 }
 
 async function describeProject(project: ProjectSettings, settings: Settings, state: SyncState, vault: string, stateDir: string, claudeDir: string, claudeSettings: unknown, delivery: { log: readonly DeliveryEntry[]; instructionsHook: boolean }, syncCommand: string): Promise<string[]> {
-	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${project.target}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
-	const targetFile = join(project.path, project.target);
-	// Read as the sync reads it: a link out of the project, a FIFO or a file that is not UTF-8 is said to be one.
-	let refused: string | undefined;
-	let text: string | undefined;
-	try {
-		text = (await new ProjectFolderFiles().read(project.path, project.target)) ?? undefined;
-	} catch (error) {
-		refused = error instanceof Error ? error.message : String(error);
-	}
-	const block = text === undefined ? undefined : blockOf(text);
+	const files = contextFilesOf(project);
+	const lines = [`Project ${project.path}: ${project.mode} mode, context in ${files.join(", ")}${isExcluded(project.path, settings.excludedProjects) ? " (EXCLUDED: nothing is written for it)" : ""}`];
 	const key = projectKeyOf(project.path, resolveProjectFolder(project.path), [], []);
 	const sessions = Object.values(state.sessions).filter((r) => r.projectKey === key).length;
 	const when = sessions === 0 ? "no session of it is known yet: the block comes with its first session" : "the next sync adds it";
-	if (refused !== undefined) lines.push(`  ${project.target}: ${refused}; the sync writes no block into it`);
-	else if (text === undefined) lines.push(`  ${project.target}: ${targetFile} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
-	else if (block === undefined) lines.push(`  ${project.target}: no context block in ${targetFile} yet (${when})`);
-	else lines.push(`  ${project.target}: block present in ${targetFile}, ${count(block.length, "character")} ≈ ${count(tokens(block), "token")}`);
+	// Each file as the sync reads it (AGENTS.md and GEMINI.md too): a link out of the project, a FIFO or a file that is not UTF-8 is said to be one.
+	let block: string | undefined;
+	for (const name of files) {
+		const file = join(project.path, name);
+		let refused: string | undefined;
+		let text: string | undefined;
+		try {
+			text = (await new ProjectFolderFiles().read(project.path, name)) ?? undefined;
+		} catch (error) {
+			refused = error instanceof Error ? error.message : String(error);
+		}
+		const found = text === undefined ? undefined : blockOf(text);
+		if (name === project.target) block = found;
+		if (refused !== undefined) lines.push(`  ${name}: ${refused}; the sync writes no block into it`);
+		else if (text === undefined) lines.push(`  ${name}: ${file} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
+		else if (found === undefined) lines.push(`  ${name}: no context block in ${file} yet (${when}, unless it imports another of these files)`);
+		else lines.push(`  ${name}: block present in ${file}, ${count(found.length, "character")} ≈ ${count(tokens(found), "token")}`);
+	}
 
 	let context;
 	try {

@@ -44,6 +44,21 @@ describe("ai-memory doctor", () => {
 		expect(r.stdout).not.toContain("the next sync adds it");
 	});
 
+	it("names each file the block goes into (AGENTS.md, GEMINI.md too), and a refused one", () => {
+		const project = join(dir, "agents-app");
+		mkdirSync(project);
+		const vault = join(dir, "vault-agents");
+		mkdirSync(vault);
+		expect(spawnSync(process.execPath, [cli, "projects", "add", project, "--vault", vault, "--also", "AGENTS.md", "--also", "GEMINI.md"], { encoding: "utf8" }).status).toBe(0);
+		writeFileSync(join(dir, "outside.md"), "# theirs\n");
+		symlinkSync(join(dir, "outside.md"), join(project, "GEMINI.md"));
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8", timeout: 20_000 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toContain(`Project ${project}: eager mode, context in CLAUDE.md, AGENTS.md, GEMINI.md`);
+		expect(r.stdout).toMatch(/\n {2}AGENTS\.md: .*AGENTS\.md does not exist yet/);
+		expect(r.stdout).toMatch(/\n {2}GEMINI\.md: GEMINI\.md of .* is a link to .*outside\.md, outside .*; the sync writes no block into it/);
+	});
+
 	it("says that a notes folder out of the vault stops every sync", () => {
 		const vault = join(dir, "vault-folders");
 		mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
