@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RawLine } from "../core/transcript/jsonl-lines";
 import type { TailCursor, TranscriptFile } from "../core/transcript/transcript-files";
@@ -6,6 +6,7 @@ import { BATCH_SIZE, listSessions, sessionsLines, type SessionRows } from "./ope
 import { listStorageSessions, storageSessionLines } from "./opencode-storage";
 import { databaseStamp } from "./sqlite-image";
 import { readDatabase } from "./sqlite-reader";
+import type { PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions in one data folder (`$XDG_DATA_HOME/opencode`): those of its databases
@@ -37,7 +38,7 @@ export class OpencodeSessions {
 		return path.startsWith(`${this.dataDir}#`) || this.failures.has(path);
 	}
 
-	async scan(known: readonly TranscriptFile[]): Promise<TranscriptFile[]> {
+	async scan(known: readonly TranscriptFile[], passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 		const found: TranscriptFile[] = [];
 		const inDatabases = new Set<string>();
 		const mine = known.filter((f) => f.agent === "opencode" && f.path.startsWith(`${this.dataDir}#`));
@@ -45,7 +46,12 @@ export class OpencodeSessions {
 		for (const name of databaseNames(this.dataDir)) {
 			const path = join(this.dataDir, name);
 			const stamp = databaseStamp(path);
-			if (stamp === undefined) continue;
+			if (stamp === undefined) {
+				// Something else under a database's name (a FIFO, a folder, a link that leads nowhere): not read, and said.
+				const found = lstatSync(path, { throwIfNoEntry: false });
+				if (found) passed.push({ path, reason: `not read: ${found.isSymbolicLink() ? "a link that leads to no file" : "not a plain file (a FIFO, a socket, a device or a folder)"}` });
+				continue;
+			}
 			const before = mine.filter((f) => f.projectDir === name);
 			let sessions: TranscriptFile[];
 			if (before.length > 0 && before.every((f) => f.container === stamp)) sessions = before;

@@ -78,7 +78,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				where["gemini-cli"] === undefined ? [] : scanned(where["gemini-cli"], () => scanGemini(where["gemini-cli"]!, known, prefetched, passed)),
 				where["copilot-cli"] === undefined ? [] : scanned(where["copilot-cli"], () => scanCopilot(where["copilot-cli"]!, passed)),
 				where.aider === undefined ? [] : scanned(where.aider.join(", "), () => scanAider(where.aider!, undefined, passed)),
-				opencode === undefined ? [] : scanned(opencode.dataDir, () => opencode!.scan([...(known?.values() ?? [])])),
+				opencode === undefined ? [] : scanned(opencode.dataDir, () => opencode!.scan([...(known?.values() ?? [])], passed)),
 			]);
 			return found.flat();
 		},

@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -6,6 +7,7 @@ import { listSessions, sessionsLines } from "../../src/node/opencode-db";
 import { OpencodeSessions } from "../../src/node/opencode-sessions";
 import { SqliteImage } from "../../src/node/sqlite-image";
 import { closeDatabases, readDatabase } from "../../src/node/sqlite-reader";
+import type { PassedOver } from "../../src/node/transcript-scanner";
 
 /** opencode's data folder as the scanner lists it: the recorded database (1.18.33) and JSON files (1.1.65). */
 const FIXTURES = join(__dirname, "..", "fixtures", "agents", "opencode");
@@ -21,6 +23,17 @@ const withDatabase = () => cpSync(join(FIXTURES, "1.18.33", "data"), data, { rec
 const withStorage = () => cpSync(join(FIXTURES, "1.1.65", "data", "storage"), join(data, "storage"), { recursive: true });
 
 describe("OpencodeSessions", () => {
+	it("names what stands under a database's name and is none (a FIFO, a folder, a dangling link), and reads the others", async () => {
+		withDatabase();
+		execFileSync("mkfifo", [join(data, "opencode-beta.db")]);
+		mkdirSync(join(data, "opencode-dev.db"));
+		symlinkSync(join(data, "gone.db"), join(data, "opencode-old.db"));
+		const passed: PassedOver[] = [];
+		const found = await new OpencodeSessions(data).scan([], passed);
+		expect(found.length).toBeGreaterThan(0);
+		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual(["opencode-beta.db: not read: not a plain file", "opencode-dev.db: not read: not a plain file", "opencode-old.db: not read: a link that leads to no file"]);
+	});
+
 	it("lists each session of the database as a transcript of its own; a child session is its parent's sub-agent", async () => {
 		withDatabase();
 		const files = await new OpencodeSessions(data).scan([]);
