@@ -591,7 +591,17 @@ const ANY_LONG_HINT = new RegExp(
 );
 const SHORT_HINT_RULES = BUILTIN_RULES.filter((rule) => rule.hints.every((h) => h.length < 3));
 
-function builtinPass(input: string, tally: (kind: string) => void): string {
+/**
+ * Invisible characters between two characters of a token (a zero-width space, a soft hyphen):
+ * pasted from a chat or a page, a token holding one was kept whole, and works once they are
+ * dropped. They are dropped between letters, digits and `_-+/=` only (a zero-width joiner, which
+ * joins emoji, is not among them).
+ */
+const INVISIBLE_IN_TOKEN = /(?<=[A-Za-z0-9_\-+/=])[\u200B\u200C\u2060\uFEFF\u00AD]+(?=[A-Za-z0-9_\-+/=])/g;
+const ANY_INVISIBLE = /[\u200B\u200C\u2060\uFEFF\u00AD]/;
+
+function builtinPass(given: string, tally: (kind: string) => void): string {
+	const input = ANY_INVISIBLE.test(given) ? given.replace(INVISIBLE_IN_TOKEN, "") : given;
 	let text = redactPrivateKeys(input, tally);
 	// Most strings have no hint at all: found without lower-casing a copy of them first.
 	if (!ANY_LONG_HINT.test(input)) {

@@ -266,6 +266,13 @@ describe("redactSecrets: shapes of text", () => {
 		expect(redactSecrets("mysql -u root -p shop && mysqldump -p$MYSQL_PWD shop")).toBe("mysql -u root -p shop && mysqldump -p$MYSQL_PWD shop");
 	});
 
+	it("finds a token with an invisible character inside (a zero-width space, a soft hyphen) and keeps a zero-width joiner's emoji", () => {
+		const [head, tail] = [t.ghp.slice(0, 12), t.ghp.slice(12)];
+		expect(redactSecrets(`copied: ${head}\u200b${tail} and ${t.awsAccess.slice(0, 4)}\u00ad${t.awsAccess.slice(4)}`)).toBe(`copied: ${m("github-token")} and ${m("aws-access-key")}`);
+		expect(redactSecrets("family 👨\u200d👩\u200d👧 and a\u200bb")).toBe("family 👨\u200d👩\u200d👧 and ab");
+		expect(redactSecrets(`curl 'https://api.example.com/?access_token=ghp%5F${t.ghp.slice(4)}'`)).toBe(`curl 'https://api.example.com/?access_token=${m("secret")}'`);
+	});
+
 	it("replaces a URL's password holding @, / or # unescaped, and one a clip cut short", () => {
 		for (const password of [`p@${t.password}`, `pa/${t.password}`, `pa#${t.password}`]) {
 			expect(redactSecrets(`postgres://app:${password}@db.internal:5432/shop`)).toBe(`postgres://app:${m("connection-string-password")}@db.internal:5432/shop`);
