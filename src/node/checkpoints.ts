@@ -1,3 +1,4 @@
+import { isWithin } from "../core/projects/project-identity";
 import { readdir, unlink } from "node:fs/promises";
 import { openPlainFile, readPlainFile } from "./confined-path";
 import { join } from "node:path";
@@ -81,7 +82,7 @@ const TAIL_BYTES = [1 << 20, 8 << 20];
  * of the session itself (sub-agents left out), redacted with `redact`. Undefined when the end of
  * the file holds neither.
  */
-export async function checkpointFromTranscript(path: string, at: string, redact: (text: string) => string = (t) => t): Promise<Checkpoint | undefined> {
+export async function checkpointFromTranscript(path: string, at: string, redact: (text: string) => string = (t) => t, cwd?: string): Promise<Checkpoint | undefined> {
 	const handle = await openPlainFile(path);
 	try {
 		const size = (await handle.stat()).size;
@@ -97,6 +98,8 @@ export async function checkpointFromTranscript(path: string, at: string, redact:
 			const whole = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? Buffer.concat([bytes, Buffer.from("\n")]) : bytes;
 			const model = createSession(path);
 			for (const line of splitCompleteLines(whole, 1).lines) foldLine(model, line);
+			// A transcript of another folder is not this session's (the hook's input named it): no checkpoint of it here.
+			if (cwd !== undefined && ![model.cwd, ...model.cwds].some((at) => at !== undefined && (isWithin(at, cwd) || isWithin(cwd, at)))) return undefined;
 			const prompt = promptsOf(model).filter((p) => p.kind === "prompt").at(-1)?.text;
 			const reply = assistantTextsOf(model).at(-1)?.text;
 			const text = checkpointText(prompt === undefined ? undefined : redact(prompt), reply === undefined ? undefined : redact(reply));

@@ -186,9 +186,9 @@ const HANDLERS: Record<HookName, Handler> = {
 		// An excluded project stores nothing, a checkpoint (its last prompt and reply) included, even when it is enabled too.
 		const excluded = project !== undefined && (isExcluded(project.path, settings.excludedProjects) || isExcluded(ctx.cwd, settings.excludedProjects));
 		if (excluded) parts.push("checkpoint=excluded");
-		else if (project && typeof input.session_id === "string" && typeof input.transcript_path === "string") {
+		else if (project && typeof input.session_id === "string" && ownTranscript(input) !== undefined) {
 			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }, { confineStateFolder }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy"), import("./state-folder")]);
-			const checkpoint = await checkpointFromTranscript(input.transcript_path, now().toISOString(), redactorFor(redactionSpec(settings), project.path));
+			const checkpoint = await checkpointFromTranscript(ownTranscript(input)!, now().toISOString(), redactorFor(redactionSpec(settings), project.path), ctx.cwd);
 			if (checkpoint) {
 				await confineStateFolder(stateDir);
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);
@@ -205,10 +205,22 @@ async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath,
 	if (isExcluded(cwd, settings.excludedProjects)) return "sync=excluded";
 	const args = [cliPath, "sync", "--vault", vault, "--by", "hook"];
 	if (configDir && configDir !== ".obsidian") args.push("--config-dir", configDir);
-	const claudeDir = claudeDirOf(input.transcript_path);
+	const claudeDir = claudeDirOf(ownTranscript(input));
 	if (claudeDir) args.push("--claude-dir", claudeDir);
 	await (startSync ?? startDetached)(args);
 	return "sync=started";
+}
+
+/**
+ * The session's transcript as Claude Code names it, `<claude dir>/projects/<folder>/<session id>.jsonl`;
+ * undefined for any other path (a forged `transcript_path` took another project's transcript into
+ * this one's checkpoint, and any folder's for the background sync's Claude Code folder).
+ */
+function ownTranscript(input: HookInput): string | undefined {
+	const path = input.transcript_path;
+	if (typeof path !== "string" || typeof input.session_id !== "string" || !/^[\w-]{1,128}$/.test(input.session_id)) return undefined;
+	const full = resolve(path);
+	return basename(full) === `${input.session_id}.jsonl` && basename(dirname(dirname(full))) === "projects" ? full : undefined;
 }
 
 /** `<claude dir>/projects/<folder>/<session>.jsonl` → `<claude dir>`: the Claude Code that ran, whatever our defaults say. */
