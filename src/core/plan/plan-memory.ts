@@ -2,6 +2,7 @@ import { dict } from "../dict";
 import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
+import { printable } from "../text/printable";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
@@ -59,7 +60,8 @@ export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: str
 	}
 	// By file name, however they arrived: the packet and hook context list them in this order.
 	out.texts = new Map([...vault].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, text]) => [name, redact(text)]));
-	out.facts = [...out.texts].map(([name, text]) => readFact(name, text));
+	// Its properties as YAML reads them: an escape (`"\x67hp_…"`) is a secret again once read, and a control character a character.
+	out.facts = [...out.texts].map(([name, text]) => shownFact(readFact(name, text), redact));
 
 	const path = `${texts.folder}/${INDEX_FILE}`;
 	const before = texts.vault.get(INDEX_FILE) ?? null;
@@ -69,6 +71,11 @@ export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: str
 		else if (updated.changed) out.writes.push({ kind: "note", path, text: updated.text, expected: before, what: "memory" });
 	}
 	return out;
+}
+
+/** A fact's name and description as the packet, the hooks and the index show them: redacted as read, printable. */
+function shownFact(fact: FactInfo, redact: (text: string) => string): FactInfo {
+	return { ...fact, name: printable(redact(fact.name)), description: printable(redact(fact.description)) };
 }
 
 /** A fact known to both sides: its file name in each (the vault's follows its `name`, so `[[name]]` links work). */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { createRedactor } from "../../../src/core/digest/redact";
 import { renderFact } from "../../../src/core/memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../../../src/core/memory/fact-properties";
 import { planProjectMemory } from "../../../src/core/plan/plan-memory";
@@ -35,6 +36,20 @@ beforeEach(() => {
 });
 
 describe("facts shared with Claude Code", () => {
+	it("redacts a fact's name and description as YAML reads them: an escape is a secret again once read, a control character a character", async () => {
+		const token = `ghp${"_"}A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`;
+		const escaped = token.replace("g", "\\x67");
+		claude.files.set("ci.md", `---\nname: "ci-key-${escaped}"\ndescription: "deploy key ${escaped} \\e]0;title\\a and \\u202e"\nmetadata:\n  type: project\n---\nBody.\n`);
+		const vault = new Map<string, string>();
+		const memory = planProjectMemory({ folder, vault, claude: { path: claude.path, files: await claude.list() } }, state, KEY, "/home/dev/shop-api", (t) => createRedactor().redact(t));
+		const shown = JSON.stringify(memory.facts);
+		expect(shown).not.toContain(token.slice(4, 14));
+		expect(shown).toContain("[redacted:github-token]");
+		for (const c of ["\u001b", "\u0007", "\u202e"]) expect(shown).not.toContain(c);
+		const index = memory.writes.find((w) => w.kind === "note" && w.path === `${folder}/MEMORY.md`);
+		expect(index && "text" in index ? index.text : "").not.toContain(token.slice(4, 14));
+	});
+
 	it("brings Claude Code's facts into the vault with an index, and adds nothing to Claude Code's own index lines", async () => {
 		claude.files.set("project_db.md", fact("payments-db", "Payments use Postgres 16"));
 		claude.files.set("MEMORY.md", "- [Payments DB](project_db.md) — Postgres 16\n");
