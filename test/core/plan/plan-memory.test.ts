@@ -42,7 +42,7 @@ describe("facts shared with Claude Code", () => {
 		claude.files.set("ci.md", `---\nname: "ci-key-${escaped}"\ndescription: "deploy key ${escaped} \\e]0;title\\a and \\u202e"\nmetadata:\n  type: project\n---\nBody.\n`);
 		const vault = new Map<string, string>();
 		const memory = planProjectMemory({ folder, vault, claude: { path: claude.path, files: await claude.list() } }, state, KEY, "/home/dev/shop-api", (t) => createRedactor().redact(t));
-		const shown = JSON.stringify(memory.facts);
+		const shown = memory.facts.map((f) => `${f.name}\n${f.description}`).join("\n");
 		expect(shown).not.toContain(token.slice(4, 14));
 		expect(shown).toContain("[redacted:github-token]");
 		for (const c of ["\u001b", "\u0007", "\u202e"]) expect(shown).not.toContain(c);
