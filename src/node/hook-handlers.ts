@@ -1,3 +1,4 @@
+import { printable } from "../core/text/printable";
 import { mkdir, realpath, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -89,7 +90,10 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		const cwd = typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd();
 		const project = projectForCwd(settings.projects, cwd);
 		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, now };
-		const { output, detail } = await HANDLERS[name as HookName](ctx);
+		const handled = await HANDLERS[name as HookName](ctx);
+		// What reaches the model and the terminal: terminal escapes and control characters from transcripts and facts aside.
+		const output = printable(handled.output);
+		const detail = handled.detail;
 		const where = project ? `project=${project.path}` : `project=- cwd=${cwd}`;
 		// The session, so that `doctor` can tell what reached the last one (an id is letters, digits and dashes).
 		const session = typeof input.session_id === "string" && isSessionId(input.session_id) ? ` session=${input.session_id}` : "";

@@ -1,3 +1,4 @@
+import { printable } from "../core/text/printable";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -93,10 +94,11 @@ export function recallServer(options: RecallToolsOptions): { server: McpServer; 
 /** A tool's text, or its failure as a tool error: a question it cannot answer says why, anything else names itself. */
 async function answer(run: () => Promise<string>): Promise<CallToolResult> {
 	try {
-		return { content: [{ type: "text", text: await run() }] };
+		// What transcripts and facts put in it, terminal escapes and control characters aside (see `printable`).
+		return { content: [{ type: "text", text: printable(await run()) }] };
 	} catch (error) {
 		const message = error instanceof RecallToolError ? error.message : `${PLUGIN_ID} could not answer: ${error instanceof Error ? error.message : String(error)}`;
-		return { content: [{ type: "text", text: message }], isError: true };
+		return { content: [{ type: "text", text: printable(message) }], isError: true };
 	}
 }
 
