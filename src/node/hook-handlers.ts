@@ -258,8 +258,9 @@ function parseInput(stdin: string): HookInput {
 	return data;
 }
 
+/** Why recall ran or not, without the words that matched: a pattern's match can take a word of the prompt next to it (an access key, lowercased). */
 function describe(decision: TriggerDecision): string {
-	return `trigger=${decision.reason}${decision.match ? `:${JSON.stringify(decision.match)}` : ""}`;
+	return `trigger=${decision.reason}`;
 }
 
 /** `path` is `folder` or lies inside it, by path or by real path. */

@@ -150,13 +150,13 @@ describe("user-prompt-submit", () => {
 		expect(output).toContain(PACKET);
 		expect(output).toContain("- **login-rate-limit** (project): The login rate limiter allows 5 attempts per minute\n  Sliding window of 60 s per IP in Redis (BODY-MARK).");
 		expect(output).not.toContain("use-pnpm");
-		expect(logLines().at(-1)).toMatch(/\tuser-prompt-submit\tok\tproject=.* trigger=intent:"continue" facts=1 printed=\d+B$/);
+		expect(logLines().at(-1)).toMatch(/\tuser-prompt-submit\tok\tproject=.* trigger=intent facts=1 printed=\d+B$/);
 	});
 
 	it("an ordinary prompt, or one asking for a fresh start, gets nothing", async () => {
 		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "write a haiku about the rate limiter" }))).output).toBe("");
 		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "fresh start: ignore previous context, continue" }))).output).toBe("");
-		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} trigger=none printed=0B`, `project=${api} trigger=negative:"fresh start" printed=0B`]);
+		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} trigger=none printed=0B`, `project=${api} trigger=negative printed=0B`]);
 	});
 
 	it("follows the project's triggers in data.json", async () => {
@@ -165,7 +165,7 @@ describe("user-prompt-submit", () => {
 		writeProjects([{ path: api, mode: "lazy", triggers: { intents: ["ADR"], complexity: false } }]);
 		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "check the ADR" }))).output).toContain(PACKET);
 		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "1. a\n2. b\n3. c" }))).output).toBe("");
-		expect(logLines().map((l) => /trigger=\S+/.exec(l)?.[0])).toEqual(["trigger=disabled", 'trigger=intent:"adr"', "trigger=none"]);
+		expect(logLines().map((l) => /trigger=\S+/.exec(l)?.[0])).toEqual(["trigger=disabled", "trigger=intent", "trigger=none"]);
 	});
 
 	it("stays within Claude Code's output cap with a huge packet, keeping the facts", async () => {
