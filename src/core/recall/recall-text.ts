@@ -53,9 +53,10 @@ export function renderSession(session: SearchableSession, entry: ContextEntry, w
 	const head = [
 		`${RECALL_HEAD}`,
 		"",
-		`Session \`${d.sessionId}\` (${AGENT_NAMES[agentOf(d)]}), project ${session.project}${d.projectPath ? ` (\`${d.projectPath}\`)` : ""}${d.branch ? `, branch \`${oneLine(d.branch, 80)}\`` : ""}`,
+		// Every field of the head cut too: a session naming 3,000 models made an answer of 267,000 characters.
+		`Session \`${oneLine(d.sessionId, 80)}\` (${AGENT_NAMES[agentOf(d)]}), project ${oneLine(session.project, 120)}${d.projectPath ? ` (\`${oneLine(d.projectPath, 200)}\`)` : ""}${d.branch ? `, branch \`${oneLine(d.branch, 80)}\`` : ""}`,
 		`- When: ${d.startedAt ?? "undated"}${d.endedAt && d.endedAt !== d.startedAt ? ` to ${d.endedAt}` : ""}${d.activeMinutes !== undefined ? `, ${d.activeMinutes} active minutes` : ""}`,
-		`- Size: ${d.prompts} requests, ${d.toolCalls} tool calls${d.models.length > 0 ? `; models ${d.models.join(", ")}` : ""}`,
+		`- Size: ${d.prompts} requests, ${d.toolCalls} tool calls${d.models.length > 0 ? `; models ${oneLine(d.models.slice(0, 6).join(", "), 300)}${d.models.length > 6 ? ` (+${d.models.length - 6})` : ""}` : ""}`,
 		"",
 	].join("\n");
 	const sections = [renderEntry(entry, "long")];

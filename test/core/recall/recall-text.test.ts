@@ -27,6 +27,14 @@ describe("recall answers", () => {
 		);
 	});
 
+	it("stay within the bound however many models, and however long a folder or branch, a session names", () => {
+		const many = session(1, "a");
+		many.digest = { ...many.digest, models: Array.from({ length: 3000 }, (_, i) => `model-${i}-${"x".repeat(60)}`), projectPath: `/${"p".repeat(5000)}`, branch: "b".repeat(5000), sessionId: "s".repeat(5000) };
+		const out = renderSession(many, entryOf(many, "ai/"));
+		expect(out.length).toBeLessThanOrEqual(RECALL_TEXT_MAX);
+		expect(out).toContain("(+2994)");
+	});
+
 	it("say what was left out; topics come without the tag prefix and the project tag", () => {
 		const hits = Array.from({ length: 40 }, (_, i) => ({ session: session(i, "x ".repeat(200)), score: 1 }));
 		expect(renderSearchHits("q", hits, (s) => entryOf(s, "ai/"))).toMatch(/\(\d+ more not shown: ask with a narrower query or a smaller limit\)\n$/);
