@@ -61,7 +61,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 	// Hooks: installed, and when each last ran.
 	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath(), hookPath: options.cliPath === undefined ? hookScriptPath() : undefined };
-	const status = await claudeHookStatus(target).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+	const status = await claudeHookStatus(target).catch((error: unknown) => ({ error: errorSentence(error) }));
 	if ("events" in status) out.push(...describeHookStatus(status, target).map((l, i) => (i === 0 ? `Hooks, in ${l.replace(/^Claude Code settings: /, "")}:` : l)));
 	else out.push(`Hooks: ${status.error}`);
 	const runs = await lastHookRuns(where.folder);

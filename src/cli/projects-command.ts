@@ -1,4 +1,5 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { confinedFile } from "../node/confined-path";
+import { lstat, mkdir, readdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
@@ -112,6 +113,8 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 	const host = options.host ?? hostname();
 	let read: { text: string | null; raw: unknown };
 	try {
+		// The settings are the plugin's: a data.json that links out of its folder is not written through.
+		if ((await lstat(where.dataJson).catch(() => undefined))?.isSymbolicLink()) await confinedFile(where.folder, where.dataJson, "The plugin's settings (data.json)");
 		read = await readDataJsonText(where.dataJson);
 	} catch (error) {
 		return fail(errorSentence(error));

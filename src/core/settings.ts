@@ -148,6 +148,8 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (!isRecord(raw)) return `it holds ${raw === null ? "null" : Array.isArray(raw) ? "a list" : `a ${typeof raw}`}, not the settings' object`;
 	const strings = (value: unknown) => value === undefined || (Array.isArray(value) && value.every((v) => typeof v === "string"));
 	if (!strings(raw.excludedProjects)) return `"excludedProjects" is not a list of paths (["/path/one", "/path/two"])`;
+	if (raw.projects !== undefined && !Array.isArray(raw.projects)) return `"projects" is not a list of projects`;
+	if (raw.devices !== undefined && !isRecord(raw.devices)) return `"devices" is not an object of each device's projects`;
 	const redaction = raw.redaction;
 	if (redaction !== undefined && !isRecord(redaction)) return `"redaction" is not an object`;
 	if (isRecord(redaction) && redaction.enabled !== undefined && typeof redaction.enabled !== "boolean") return `"redaction"."enabled" is not true or false`;

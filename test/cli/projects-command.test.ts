@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -100,6 +100,15 @@ describe("ai-memory projects", () => {
 		expect(data).toMatchObject({ version: 2, notesFolder: "Old" });
 		expect(data.projects).toBeUndefined();
 		expect(data.devices[HOST]!.projects.map((p) => p.path)).toEqual([join(dir, "web"), join(dir, "api")]);
+	});
+
+	it("never writes the settings through a data.json that links out of the plugin's folder", async () => {
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(join(dir, "outside.json"), "{}\n");
+		symlinkSync(join(dir, "outside.json"), dataJson);
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(2);
+		expect(err).toMatch(/data\.json\) is a link to .*outside\.json, outside .*ai-conversation-memory; it is neither read nor written/);
+		expect(readFileSync(join(dir, "outside.json"), "utf8")).toBe("{}\n");
 	});
 
 	it("no data.json yet: made, with the plugin folder", async () => {

@@ -62,6 +62,7 @@ describe("the CLI's settings", () => {
 			['{"excludedProjects": "/home/me/secret"}', /"excludedProjects" is not a list of paths/],
 			['{"redaction": {"extraPatterns": "ACME-[0-9]+"}}', /"extraPatterns" is not a list of patterns/],
 			['{"redaction": {"enabled": "yes"}}', /"enabled" is not true or false/],
+			['{"projects": "/home/me/app"}', /"projects" is not a list of projects/],
 		];
 		for (const [text, problem] of cases) {
 			writeFileSync(join(dir, "odd.json"), text);
