@@ -24,7 +24,7 @@ export async function scanCodex(home: string, passed: PassedOver[] = []): Promis
 	const visit = async (dir: string, depth: number): Promise<void> => {
 		for (const entry of await list(dir)) {
 			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1);
-			else if (!entry.isFile() && !entry.isDirectory() && ROLLOUT.test(entry.name)) passed.push(passedOver(child(dir, entry.name), entry));
+			else if (!entry.isFile() && ROLLOUT.test(entry.name)) passed.push(entry.isDirectory() ? { path: child(dir, entry.name), reason: "not read: a folder under a rollout's name" } : passedOver(child(dir, entry.name), entry));
 			else if (entry.isFile() && ROLLOUT.test(entry.name)) {
 				const fileId = UUID.exec(entry.name)?.[0] ?? entry.name.slice(0, -".jsonl".length);
 				const file = stamp(child(dir, entry.name), { agent: "codex", projectDir: "codex", kind: "session", fileId });
@@ -120,7 +120,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				// A folder of sub-agents per session that had one: listed all at once, not one after
 				// another (measured: the bench's 1,643 such folders, waited for in turn, were nearly a fifth of its read).
 				const dir = child(chats, entry.name);
-				subagents.push({ at: found.length, files: list(dir).then((agents) => subagentFiles(dir, agents, base, entry.name)) });
+				subagents.push({ at: found.length, files: list(dir).then((agents) => subagentFiles(dir, agents, base, entry.name, passed)) });
 			}
 		}
 	}
@@ -136,10 +136,15 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	return all;
 }
 
-function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string): TranscriptFile[] {
+function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[]): TranscriptFile[] {
 	const files: TranscriptFile[] = [];
 	for (const agent of agents) {
-		if (!agent.isFile() || !agent.name.endsWith(".jsonl")) continue;
+		if (!agent.name.endsWith(".jsonl")) continue;
+		// A link or a FIFO under a sub-agent's name: not read, and said.
+		if (!agent.isFile()) {
+			if (!agent.isDirectory()) passed.push(passedOver(child(dir, agent.name), agent));
+			continue;
+		}
 		const id = agent.name.slice(0, -".jsonl".length);
 		const file = stamp(child(dir, agent.name), { ...base, kind: "subagent", fileId: id, agentId: id, parentSessionId });
 		if (file) files.push(file);
