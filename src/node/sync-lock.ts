@@ -80,8 +80,10 @@ export interface AcquireOptions {
 }
 
 const DEFAULT_MAX_AGE_MS = 30_000;
-/** A lock file dated this far in the future was not written by a live holder's clock: garbage. */
+/** A lock file of another host dated this far in the future was not written by a live holder's clock: garbage. */
 const FUTURE_SKEW_MS = 60_000;
+/** One of this host (or no one's) this far in the future: its holder's heartbeat sets this clock's time, so none wrote it (a lock 55 s ahead blocked syncs for 85 s). */
+const LOCAL_FUTURE_SKEW_MS = 5_000;
 /** An unreadable lock file this young may be one being written: wait for it rather than break it. */
 const UNREADABLE_GRACE_MS = 5_000;
 /** A `.break` file this old was left by a breaker that died. */
@@ -179,7 +181,8 @@ export class SyncLock {
 
 	private isStale(current: { holder: SyncLockHolder | undefined; mtimeMs: number }): boolean {
 		const age = Date.now() - current.mtimeMs;
-		if (age > this.maxAgeMs || age < -FUTURE_SKEW_MS) return true;
+		const skew = current.holder && current.holder.host !== this.host ? FUTURE_SKEW_MS : LOCAL_FUTURE_SKEW_MS;
+		if (age > this.maxAgeMs || age < -skew) return true;
 		if (!current.holder) return age > UNREADABLE_GRACE_MS;
 		return current.holder.host === this.host && !isAlive(current.holder.pid);
 	}

@@ -252,6 +252,19 @@ describe("SyncLock", () => {
 		await rm(lockPath, { recursive: true });
 	});
 
+	it("breaks a lock of this host dated in the future, even of a live process (its heartbeat sets this clock's time); another host's gets a minute of skew", async () => {
+		const live = { pid: process.ppid, host: hostname(), tool: "cli", since: new Date().toISOString() };
+		await writeFile(lockPath, JSON.stringify(live));
+		const ahead = new Date(Date.now() + 55_000);
+		await utimes(lockPath, ahead, ahead);
+		const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+		await lock.release();
+		await writeFile(lockPath, JSON.stringify({ ...live, host: "elsewhere" }));
+		await utimes(lockPath, ahead, ahead);
+		await expect(acquireSyncLock(lockPath, { tool: "cli" })).rejects.toThrow(/another sync is running/);
+		await rm(lockPath);
+	});
+
 	it("a folder in place of the breakers' file (`.break`) gives a clear message, not a raw error", async () => {
 		await writeFile(lockPath, "garbage");
 		const old = new Date(Date.now() - 3_600_000);
