@@ -1,6 +1,7 @@
 import { printable } from "../core/text/printable";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { guardedInput } from "./mcp-input";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -103,10 +104,15 @@ async function answer(run: () => Promise<string>): Promise<CallToolResult> {
 }
 
 /** Serves the tools on a transport (stdin and stdout by default) until the client closes it. */
-export async function serveRecall(options: RecallToolsOptions, transport: Transport = new StdioServerTransport()): Promise<McpServer> {
+export async function serveRecall(options: RecallToolsOptions, transport: Transport = stdioTransport()): Promise<McpServer> {
 	const { server, tools } = recallServer(options);
 	await server.connect(transport);
 	// Ready before the first question: reading the state of a long history is the slow part.
 	void tools.store.refresh().catch(() => undefined);
 	return server;
+}
+
+/** The SDK's stdio transport, reading the requests through `guardedInput`: what it cannot take is answered, not dropped. */
+function stdioTransport(): Transport {
+	return new StdioServerTransport(guardedInput(process.stdin, (reply) => process.stdout.write(`${JSON.stringify(reply)}\n`)), process.stdout);
 }

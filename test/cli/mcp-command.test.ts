@@ -69,7 +69,7 @@ describe("ai-memory mcp over stdio", () => {
 		}
 	});
 
-	it("answers a line that is not JSON-RPC with nothing and goes on; exits when its input closes", async () => {
+	it("answers a line that is not JSON-RPC with an error and goes on, a request too long too; exits when its input closes", async () => {
 		const child = spawn(process.execPath, [mcp, "mcp", "--vault", vault], { cwd: project, stdio: ["pipe", "pipe", "pipe"] });
 		let out = "";
 		child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
@@ -78,6 +78,12 @@ describe("ai-memory mcp over stdio", () => {
 		for (const until = Date.now() + 10_000; !out.includes('"id":1') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
 		expect(out).toContain('"serverInfo":{"name":"ai-memory"');
 		expect(out).toMatch(/"id":7[^\n]*-32601|-32601[^\n]*"id":7/);
+		expect(out).toContain('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not JSON"}}');
+		// Over 10 MiB the SDK closed its transport and the server ended without a word.
+		child.stdin.write(`${"x".repeat(11 * 1024 * 1024)}\n${JSON.stringify({ jsonrpc: "2.0", id: 8, method: "ping" })}\n`);
+		for (const until = Date.now() + 10_000; !out.includes('"id":8') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+		expect(out).toContain("a request longer than 4 MiB is not read");
+		expect(out).toMatch(/"result":\{\},"jsonrpc":"2.0","id":8|"id":8,"result":\{\}/);
 		child.stdin.end();
 		const code = await new Promise<number | null>((done) => child.on("exit", done));
 		expect(code).toBe(0);

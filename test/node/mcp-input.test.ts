@@ -1,0 +1,43 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { guardedInput, MCP_LINE_MAX, type RpcErrorReply } from "../../src/node/mcp-input";
+
+/** What the guard passes on and what it answers, for the bytes given in `chunks`. */
+async function guard(chunks: (string | Buffer)[]): Promise<{ passed: string; replies: RpcErrorReply[] }> {
+	const input = new PassThrough();
+	const replies: RpcErrorReply[] = [];
+	const out = guardedInput(input, (reply) => replies.push(reply));
+	let passed = "";
+	out.on("data", (b: Buffer) => (passed += b.toString("utf8")));
+	const ended = new Promise((done) => out.on("end", done));
+	for (const chunk of chunks) input.write(chunk);
+	input.end();
+	await ended;
+	return { passed, replies };
+}
+
+describe("guardedInput", () => {
+	it("passes a JSON-RPC message on as it came, split or not", async () => {
+		const message = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+		expect(await guard([message.slice(0, 10), `${message.slice(10)}\n`, '{"jsonrpc":"2.0","method":"notifications/initialized"}\r\n'])).toEqual({ passed: `${message}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`, replies: [] });
+	});
+
+	it("answers what the transport would drop: not JSON, a batch, a bad id, no jsonrpc", async () => {
+		const { passed, replies } = await guard(['not json\n[{"jsonrpc":"2.0","id":3,"method":"ping"}]\n{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n{"id":9,"method":"ping"}\n']);
+		expect(passed).toBe("");
+		expect(replies.map((r) => [r.id, r.error.code])).toEqual([
+			[null, -32700],
+			[null, -32600],
+			[null, -32600],
+			[9, -32600],
+		]);
+	});
+
+	it("drops a line longer than the limit as it comes, answers it, and goes on with the next", async () => {
+		const big = Buffer.alloc(MCP_LINE_MAX + 10, 0x61);
+		const next = '{"jsonrpc":"2.0","id":2,"method":"ping"}';
+		const { passed, replies } = await guard([big.subarray(0, 1024 * 1024), big.subarray(1024 * 1024), `\n${next}\n`]);
+		expect(passed).toBe(`${next}\n`);
+		expect(replies).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "a request longer than 4 MiB is not read" } }]);
+	});
+});
