@@ -7,7 +7,7 @@
 export function dict<T>(from?: Readonly<Record<string, T>> | Iterable<readonly [string, T]>): Record<string, T> {
 	const out = Object.create(null) as Record<string, T>;
 	if (from === undefined) return out;
-	for (const [key, value] of Symbol.iterator in from ? (from) : Object.entries(from as Record<string, T>)) out[key] = value;
+	for (const [key, value] of Symbol.iterator in from ? from : Object.entries(from as Record<string, T>)) out[key] = value;
 	return out;
 }
 
