@@ -97,12 +97,13 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	const when = sessions === 0 ? "no session of it is known yet: the block comes with its first session" : "the next sync adds it";
 	// Each file as the sync reads it (AGENTS.md and GEMINI.md too): a link out of the project, a FIFO or a file that is not UTF-8 is said to be one.
 	let block: string | undefined;
+	const folderFiles = new ProjectFolderFiles();
 	for (const name of files) {
 		const file = join(project.path, name);
 		let refused: string | undefined;
 		let text: string | undefined;
 		try {
-			text = (await new ProjectFolderFiles().read(project.path, name)) ?? undefined;
+			text = (await folderFiles.read(project.path, name)) ?? undefined;
 		} catch (error) {
 			refused = error instanceof Error ? error.message : String(error);
 		}

@@ -189,10 +189,11 @@ const HANDLERS: Record<HookName, Handler> = {
 		const parts: string[] = input.trigger === undefined ? [] : [`trigger=${logWord(input.trigger)}`];
 		// An excluded project stores nothing, a checkpoint (its last prompt and reply) included, even when it is enabled too.
 		const excluded = project !== undefined && (isExcluded(project.path, settings.excludedProjects) || isExcluded(ctx.cwd, settings.excludedProjects));
+		let transcript: string | undefined;
 		if (excluded) parts.push("checkpoint=excluded");
-		else if (project && typeof input.session_id === "string" && ownTranscript(input) !== undefined) {
+		else if (project && typeof input.session_id === "string" && (transcript = ownTranscript(input)) !== undefined) {
 			const [{ checkpointFromTranscript, writeCheckpoint }, { redactionSpec, redactorFor }, { confineStateFolder }] = await Promise.all([import("./checkpoints"), import("../core/ingest/redaction-policy"), import("./state-folder")]);
-			const checkpoint = await checkpointFromTranscript(ownTranscript(input)!, now().toISOString(), redactorFor(redactionSpec(settings), project.path), ctx.cwd);
+			const checkpoint = await checkpointFromTranscript(transcript, now().toISOString(), redactorFor(redactionSpec(settings), project.path), ctx.cwd);
 			if (checkpoint) {
 				await confineStateFolder(stateDir);
 				await writeCheckpoint(stateDir, input.session_id, checkpoint);

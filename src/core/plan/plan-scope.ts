@@ -151,6 +151,7 @@ export function scopeSessions(input: {
 	// Note paths in start order (then transcript path), whatever order the files were read in:
 	// of two sessions with one title the earlier gets the plain name, on every machine.
 	const byStart = [...live].sort((a, b) => codeUnitOrder(ready.get(a.file.path)!.digest.startedAt ?? "", ready.get(b.file.path)!.digest.startedAt ?? "") || codeUnitOrder(a.file.path, b.file.path));
+	const spec = redactionSpec(settings);
 	for (const session of byStart) {
 		const path = session.file.path;
 		const existing = state.sessions[path];
@@ -164,7 +165,7 @@ export function scopeSessions(input: {
 		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
-		const clean = existing ? redactedNotePath(existing.notePath, redactorFor(redactionSpec(settings), session.model.cwd), taken) : undefined;
+		const clean = existing ? redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) : undefined;
 		if (clean !== undefined) {
 			moves.push({ from: notePath, to: clean });
 			notePath = clean;
@@ -277,7 +278,6 @@ export function summaryTitle(state: SyncState, model: SessionModel): string | un
 	return title;
 }
 
-/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
 /** The note's path with its name redacted, when redaction changes the name (a new unique path); else undefined. */
 function redactedNotePath(notePath: string, redact: (text: string) => string, taken: Set<string>): string | undefined {
 	const slash = notePath.lastIndexOf("/");
@@ -286,6 +286,7 @@ function redactedNotePath(notePath: string, redact: (text: string) => string, ta
 	return clean === name ? undefined : uniquePath(taken, `${notePath.slice(0, slash + 1)}${safeFileName(clean)}`);
 }
 
+/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
 function uniquePath(taken: Set<string>, stem: string): string {
 	for (let n = 1; ; n++) {
 		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;

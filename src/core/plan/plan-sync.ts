@@ -83,8 +83,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	// Checkpoints were redacted by a hook with the settings of then: again with today's, in the state too.
 	if (Object.keys(state.checkpoints).length > 0) {
 		const projectOf = new Map(Object.values(state.sessions).map((r) => [r.digest.sessionId, r.projectPath]));
+		const spec = redactionSpec(settings);
 		for (const [id, checkpoint] of Object.entries(state.checkpoints)) {
-			const text = redactorFor(redactionSpec(settings), projectOf.get(id))(checkpoint.text);
+			const text = redactorFor(spec, projectOf.get(id))(checkpoint.text);
 			if (text !== checkpoint.text) state.checkpoints[id] = { ...checkpoint, text };
 		}
 	}
