@@ -13,8 +13,14 @@ export function fenceOpening(line: string): string | undefined {
 	return run[0] === "`" && line.indexOf("`", line.indexOf(run) + run.length) >= 0 ? undefined : run;
 }
 
+/** The run of a line that can close a fence: a run of backticks or tildes with nothing after but blanks. */
+export function closingRun(line: string): string | undefined {
+	const run = FENCE.exec(line)?.[1];
+	return run !== undefined && line.trim() === run ? run : undefined;
+}
+
 /** Whether the line closes a block `open` opened: the same character, at least as many, nothing after but blanks. */
 export function closesFence(line: string, open: string): boolean {
-	const run = FENCE.exec(line)?.[1];
-	return run !== undefined && run[0] === open[0] && run.length >= open.length && line.trim() === run;
+	const run = closingRun(line);
+	return run !== undefined && run[0] === open[0] && run.length >= open.length;
 }

@@ -1,4 +1,4 @@
-import { fenceOpening } from "./fences";
+import { closingRun, fenceOpening } from "./fences";
 export const BEGIN_MARKER = "<!-- AUTO-CONTEXT:BEGIN -->";
 export const END_MARKER = "<!-- AUTO-CONTEXT:END -->";
 
@@ -89,8 +89,6 @@ export function detectEol(text: string): string {
 	return nl > 0 && text[nl - 1] === "\r" ? "\r\n" : "\n";
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
 /** Marker lines outside fenced code (see `scanLines`). */
 function findMarkers(text: string, marks: Markers): Marker[] {
 	return scanLines(text, marks).markers;
@@ -156,13 +154,13 @@ function scanLines(text: string, marks: Markers): { markers: Marker[]; prose: { 
 function fenceClosers(contents: readonly string[]): { after(line: number, opening: string): number | undefined } {
 	const byChar = new Map<string, { lines: number[]; lengths: number[]; longer: number[] }>();
 	for (let line = 0; line < contents.length; line++) {
-		const open = FENCE.exec(contents[line]!);
-		if (!open || contents[line]!.trim() !== open[1]) continue;
-		const char = open[1][0]!;
+		const run = closingRun(contents[line]!);
+		if (run === undefined) continue;
+		const char = run[0]!;
 		let list = byChar.get(char);
 		if (!list) byChar.set(char, (list = { lines: [], lengths: [], longer: [] }));
 		list.lines.push(line);
-		list.lengths.push(open[1].length);
+		list.lengths.push(run.length);
 	}
 	for (const list of byChar.values()) {
 		// Next strictly longer closer, by a stack from the end.
