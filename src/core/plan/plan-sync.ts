@@ -1,5 +1,5 @@
 import { linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
-import { codeSpans } from "../text/code-spans";
+import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
@@ -278,17 +278,6 @@ const FOLLOWS_IMPORTS = new Set(["CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"]);
 function importsFile(lines: readonly string[], name: string): boolean {
 	const pattern = new RegExp(`(?:^|\\s)@(?:\\./)?${name.replace(/\./g, "\\.")}(?=\\s|$)`);
 	return lines.some((line) => line.includes("@") && pattern.test(outsideCodeSpans(line)));
-}
-
-/** The line with its code spans blanked. */
-function outsideCodeSpans(line: string): string {
-	let out = "";
-	let from = 0;
-	for (const [start, end] of codeSpans(line)) {
-		out += `${line.slice(from, start)} `;
-		from = end;
-	}
-	return out + line.slice(from);
 }
 
 /** The project's facts in the vault. */

@@ -30,6 +30,17 @@ export function codeSpans(line: string): [number, number][] {
 	return spans;
 }
 
+/** The line with each code span blanked to one space: what a reader of imports and mentions takes as live text. */
+export function outsideCodeSpans(line: string): string {
+	let out = "";
+	let from = 0;
+	for (const [start, end] of codeSpans(line)) {
+		out += `${line.slice(from, start)} `;
+		from = end;
+	}
+	return out + line.slice(from);
+}
+
 /** A run of backticks that occurs nowhere in `line` as a run of its own: delimiters that pair only with each other. */
 export function unusedTicks(line: string): string {
 	const lengths = new Set<number>();

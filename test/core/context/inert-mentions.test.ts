@@ -1,20 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inertMentions } from "../../../src/core/context/inert-mentions";
-import { codeSpans } from "../../../src/core/text/code-spans";
+import { outsideCodeSpans } from "../../../src/core/text/code-spans";
 
 /** Mentions an agent would import: `@` and a path at the line's start or after a space, outside code spans (a path starts with no backtick). */
 function liveMentions(text: string): string[] {
-	return text.split("\n").flatMap((line) => {
-		let outside = "";
-		let from = 0;
-		for (const [start, end] of codeSpans(line)) {
-			outside += `${line.slice(from, start)} `;
-			from = end;
-		}
-		outside += line.slice(from);
-		return outside.match(/(?:^|\s)@[^\s`]+/g) ?? [];
-	});
+	return text.split("\n").flatMap((line) => outsideCodeSpans(line).match(/(?:^|\s)@[^\s`]+/g) ?? []);
 }
 
 describe("inertMentions", () => {
