@@ -5,7 +5,7 @@ import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
-import { child, list, listOwn, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
+import { child, list, listOwn, notPlainFile, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -237,7 +237,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 		try {
 			const s = lstatSync(path, { throwIfNoEntry: false });
 			// Something else under the history's name (a link, a FIFO, a folder): not read, and said.
-			if (s !== undefined && !s.isFile()) passed.push({ path, reason: s.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: not a plain file (a FIFO, a socket, a device or a folder)" });
+			if (s !== undefined && !s.isFile()) passed.push(notPlainFile(path, s));
 			if (!s?.isFile()) continue;
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
 		} catch {

@@ -26,9 +26,16 @@ export async function scanTranscripts(root: string, passed: PassedOver[] = []): 
 	return perProject.flat();
 }
 
+const THROUGH_A_LINK = "not read: a link (transcripts are read where the agent writes them, never through a link)";
+
 /** Why an entry that is neither a plain file nor a folder is not read. */
 export function passedOver(path: string, entry: Dirent): PassedOver {
-	return { path, reason: entry.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: neither a file nor a folder (a FIFO, a socket or a device)" };
+	return { path, reason: entry.isSymbolicLink() ? THROUGH_A_LINK : "not read: neither a file nor a folder (a FIFO, a socket or a device)" };
+}
+
+/** Why what lies under a transcript's own name (`found`, its lstat) is not read: it is not a plain file. */
+export function notPlainFile(path: string, found: { isSymbolicLink(): boolean }): PassedOver {
+	return { path, reason: found.isSymbolicLink() ? THROUGH_A_LINK : "not read: not a plain file (a FIFO, a socket, a device or a folder)" };
 }
 
 async function scanProject(root: string, projectDir: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
@@ -106,7 +113,7 @@ export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" |
 export async function listOwn(dir: string, passed: PassedOver[]): Promise<Dirent[]> {
 	const found = lstatSync(dir, { throwIfNoEntry: false });
 	if (found?.isSymbolicLink()) {
-		passed.push({ path: dir, reason: "not read: a link (transcripts are read where the agent writes them, never through a link)" });
+		passed.push({ path: dir, reason: THROUGH_A_LINK });
 		return [];
 	}
 	return found?.isDirectory() ? list(dir) : [];
@@ -117,7 +124,7 @@ export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size
 	const found = lstatSync(path, { throwIfNoEntry: false });
 	if (found === undefined) return undefined;
 	if (!found.isFile()) {
-		passed.push({ path, reason: found.isSymbolicLink() ? "not read: a link (transcripts are read where the agent writes them, never through a link)" : "not read: not a plain file (a FIFO, a socket, a device or a folder)" });
+		passed.push(notPlainFile(path, found));
 		return undefined;
 	}
 	return stamp(path, info);
