@@ -12,7 +12,7 @@ import { redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionModel } from "../transcript/session-model";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
-import { notesPathOf } from "./project-paths";
+import { indexPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
 import type { PlannedMove } from "./sync-plan";
 
@@ -135,7 +135,10 @@ export function scopeSessions(input: {
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
 
-	const taken = new Set(Object.values(state.sessions).map((r) => r.notePath.toLowerCase()));
+	// Each project's index and packet are taken too: a project folder named `<day> <title>` gave
+	// a session of that title the index's path, and the index was never written.
+	const reserved = new Set(Object.values(state.projects).flatMap((p) => [indexPathOf(p, settings.notesFolder), packetPathOf(p, settings.notesFolder)].map((path) => path.toLowerCase())));
+	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...reserved]);
 	const newcomers = new Set<string>();
 	const renamedHere = new Set<string>();
 	const ready = new Map<string, PreparedSession>();
@@ -165,7 +168,8 @@ export function scopeSessions(input: {
 		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
-		const clean = existing ? redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) : undefined;
+		// A note already on such a path (written before this was checked) moves off it too.
+		const clean = existing ? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken)) : undefined;
 		if (clean !== undefined) {
 			moves.push({ from: notePath, to: clean });
 			notePath = clean;
@@ -284,6 +288,11 @@ function redactedNotePath(notePath: string, redact: (text: string) => string, ta
 	const name = notePath.slice(slash + 1).replace(/\.md$/, "");
 	const clean = redact(name);
 	return clean === name ? undefined : uniquePath(taken, `${notePath.slice(0, slash + 1)}${safeFileName(clean)}`);
+}
+
+/** A new unique path for a note that sits on a project's index or packet path; else undefined. */
+function offReserved(notePath: string, reserved: ReadonlySet<string>, taken: Set<string>): string | undefined {
+	return reserved.has(notePath.toLowerCase()) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
 }
 
 /** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */

@@ -297,6 +297,40 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[Archive/alpha|");
 	});
 
+	it("never gives a session note the project index's path (a folder named `<day> <title>`): the index is written, later syncs succeed", async () => {
+		const cwd = "/r/2026-07-01 Fix login";
+		const first = session(cwd, "Fix login", "2026-07-01T10:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		const index = "AI Conversations/2026-07-01 Fix login/2026-07-01 Fix login.md";
+		expect(notes.files.get(index)).toContain("type: ai-project-index");
+		expect(state.sessions[first]!.notePath).toBe("AI Conversations/2026-07-01 Fix login/2026-07-01 Fix login (2).md");
+		session(cwd, "Add logout", "2026-07-02T10:00:00.000Z");
+		transcripts.append(first, jsonl([userText("Also fix signup", { sessionId: state.sessions[first]!.digest.sessionId, cwd, timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(notes.files.get(index)).toContain("type: ai-project-index");
+		expect(notes.files.get(state.sessions[first]!.notePath)).toContain("Also fix signup");
+	});
+
+	it("moves a session note that an older release put on the project index's path, with the user's text", async () => {
+		const cwd = "/r/2026-07-01 Fix login";
+		const first = session(cwd, "Fix login", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		// As an older release left it: the note on the index's path, no index.
+		const index = "AI Conversations/2026-07-01 Fix login/2026-07-01 Fix login.md";
+		const note = state.sessions[first]!.notePath;
+		notes.files.set(index, `${notes.files.get(note)!}\nMy own line.\n`);
+		notes.files.delete(note);
+		state.sessions[first]!.notePath = index;
+		transcripts.append(first, jsonl([userText("Also fix signup", { sessionId: state.sessions[first]!.digest.sessionId, cwd, timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(state.sessions[first]!.notePath).toBe(note);
+		expect(notes.files.get(note)).toContain("My own line.");
+		expect(notes.files.get(note)).toContain("Also fix signup");
+		expect(notes.files.get(index)).toContain("type: ai-project-index");
+	});
+
 	it("names two sessions with one title by start time, whatever order their files were read in", async () => {
 		session("/r/shop", "Fix the build", "2026-07-01T09:00:00.000Z");
 		// The later one is bigger: the index reads biggest first.
