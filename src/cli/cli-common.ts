@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { printable } from "../core/text/printable";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
@@ -22,9 +23,18 @@ export function cliScriptPath(): string {
 	return resolve(__filename);
 }
 
+/**
+ * Writes a line for a person to read. Paths and names in it may come from a repository or a
+ * transcript: no escape sequence or control character of theirs reaches the terminal (a cloned
+ * repository's file name retitled it and cleared the screen).
+ */
+export function say(stream: NodeJS.WritableStream, line: string): void {
+	stream.write(`${printable(line)}\n`);
+}
+
 /** Prints `ai-memory: <reason>` and gives the exit code. */
 export function fail(reason: string, code = 2): number {
-	process.stderr.write(`ai-memory: ${reason}\n`);
+	say(process.stderr, `ai-memory: ${reason}`);
 	return code;
 }
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
-import { errorSentence, fail } from "./cli-common";
+import { errorSentence, fail, say } from "./cli-common";
 import { ignoreClosedOutput } from "./closed-output";
 
 // Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
@@ -234,7 +234,7 @@ export function main(argv: string[]): void {
 			process.exitCode = error.exitCode;
 			return;
 		}
-		process.stderr.write(`ai-memory: ${errorSentence(error)}\n`);
+		say(process.stderr, `ai-memory: ${errorSentence(error)}`);
 		process.exitCode = 1;
 	});
 }

@@ -9,7 +9,7 @@ import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { fail, isDirectory, readDataJson, readDataJsonText, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
+import { fail, isDirectory, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -85,7 +85,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 	}
 	for (const p of settings.projects) {
 		const excluded = isExcluded(p.path, settings.excludedProjects) ? "  (excluded)" : "";
-		process.stdout.write(`${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${contextFilesOf(p).join(", ").padEnd(15)}  ${p.path}${excluded}\n`);
+		say(process.stdout, `${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${contextFilesOf(p).join(", ").padEnd(15)}  ${p.path}${excluded}`);
 	}
 	return 0;
 }
@@ -134,7 +134,7 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 		return fail(errorSentence(error));
 	}
 	if (options.json) process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
-	else process.stdout.write(`${result.message}\n`);
+	else say(process.stdout, result.message);
 	return 0;
 }
 

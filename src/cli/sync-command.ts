@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { fail, isDirectory } from "./cli-common";
+import { fail, isDirectory, say } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
@@ -72,9 +72,9 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {
-		process.stdout.write(`${describeSyncReport(report)}\n`);
-		for (const notice of report.notices) process.stdout.write(`Note: ${notice}\n`);
-		for (const error of report.errors) process.stderr.write(`ai-memory: ${error}\n`);
+		say(process.stdout, describeSyncReport(report));
+		for (const notice of report.notices) say(process.stdout, `Note: ${notice}`);
+		for (const error of report.errors) say(process.stderr, `ai-memory: ${error}`);
 	}
 	return report.errors.length > 0 ? 1 : 0;
 }
@@ -87,11 +87,11 @@ function printPlan(planned: PlannedSync, json: boolean): number {
 		process.stdout.write(`${JSON.stringify({ transcriptsRead: planned.transcriptsRead, changes, skipped: planned.plan.skipped, errors: problems, notices: planned.plan.notices })}\n`);
 		return problems.length > 0 ? 1 : 0;
 	}
-	for (const c of changes) process.stdout.write(`would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}\n`);
+	for (const c of changes) say(process.stdout, `would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}`);
 	const what = changes.length === 0 ? "nothing to do" : `${count(changes.length, "change")} planned`;
-	process.stdout.write(`Dry run: ${count(planned.transcriptsRead, "transcript")} read, ${what}; nothing written.\n`);
-	for (const notice of planned.plan.notices) process.stdout.write(`Note: ${notice}\n`);
-	for (const problem of problems) process.stderr.write(`ai-memory: ${problem}\n`);
+	say(process.stdout, `Dry run: ${count(planned.transcriptsRead, "transcript")} read, ${what}; nothing written.`);
+	for (const notice of planned.plan.notices) say(process.stdout, `Note: ${notice}`);
+	for (const problem of problems) say(process.stderr, `ai-memory: ${problem}`);
 	return problems.length > 0 ? 1 : 0;
 }
 

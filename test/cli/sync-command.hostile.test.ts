@@ -131,6 +131,21 @@ describe("ai-memory sync on hostile names", () => {
 		expect(readdirSync(here)).toEqual([]);
 	});
 
+	it("prints no escape sequence or control character a repository's file names hold (a CLAUDE.md linked to one retitled the terminal and cleared it)", () => {
+		const root = join(dir, "escapes");
+		const project = join(root, "app");
+		const evil = "docs\u001b]0;PWNED\u0007\u001b[2J";
+		mkdirSync(join(project, evil), { recursive: true });
+		writeFileSync(join(project, evil, "AGENTS.txt"), "# notes\n");
+		symlinkSync(join(evil, "AGENTS.txt"), join(project, "CLAUDE.md"));
+		mkdirSync(join(root, "vault"));
+		session(root, project);
+		const r = spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", project], { encoding: "utf8", env: { ...process.env, HOME: root } });
+		expect(r.stderr).toContain("which is no Markdown file of the project's own");
+		// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+		expect(`${r.stdout}${r.stderr}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+	});
+
 	it("a data.json whose notes folder leads out of the vault or hides in its config folder stops the sync with one sentence, and writes nothing", () => {
 		const root = join(dir, "folders");
 		const vault = join(root, "vault");
