@@ -257,7 +257,17 @@ export function migrateToIdentities(state: SyncState, settings: Settings, identi
 function identityRules(state: SyncState, settings: Settings, identities: Identities, folderOf: (transcriptPath: string) => string) {
 	const configured = settings.projects.map((p) => settingsKey(p, identities));
 	const repositories = () => Object.entries(state.projects).flatMap(([key, p]) => (p.repository ? [key] : []));
-	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => (cwd === undefined ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
+	// Paths that compare equal are one identity, the one recorded first: a Windows folder recorded
+	// as `C:\…` and as `c:\…` (Windows ignores case) made two projects.
+	const byComparable = new Map(Object.keys(state.projects).map((key) => [comparablePath(key), key]));
+	const recorded = (key: string) => {
+		const comparable = comparablePath(key);
+		const first = byComparable.get(comparable);
+		if (first !== undefined) return first;
+		byComparable.set(comparable, key);
+		return key;
+	};
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => recorded(cwd === undefined ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
 	return { keyOfCwd, repositories, configured };
 }
 

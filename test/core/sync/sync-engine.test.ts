@@ -126,6 +126,17 @@ describe("projects are repositories", () => {
 		for (const word of ["Zanzibar", "Quetzalcoatl", "Marmalade"]) expect(projects.files.get(`${repo}/CLAUDE.md`)).toContain(word);
 	});
 
+	it("takes a Windows folder recorded as `C:\\…` and as `c:\\…\\` for one project, in one sync or across two", async () => {
+		session("C:\\Users\\me\\proj", "Fix the parser", "2026-03-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		session("c:\\Users\\me\\proj\\", "Add a test for the parser", "2026-03-02T10:00:00.000Z");
+		session("C:\\users\\ME\\proj", "Document the parser", "2026-03-03T10:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(folders()).toEqual(["proj"]);
+		expect(sessionNotesIn("proj")).toHaveLength(3);
+		expect(Object.keys(state.projects)).toEqual(["C:\\Users\\me\\proj"]);
+	});
+
 	it("keeps the identity recorded for a session whose folder is gone, and never merges by name", async () => {
 		disk.set("/r/gone", { root: "/r/gone", repository: true });
 		session("/r/gone", "First, while the repository was here", "2026-06-01T10:00:00.000Z");
