@@ -131,9 +131,13 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		scope = { ...scope, moves: [] };
 	}
 	let existing = await readExisting(deps, scope, identities, options);
-	// Notes the user moved while the plugin was not looking, found by their session id: followed there.
-	const found = await movedNotes(deps, scope, existing.notes, options);
-	if (found.length > 0) {
+	// Notes the user moved while the plugin was not looking, found by their session id: followed
+	// there. Their neighbours are rendered then (links to them changed), and may have moved too
+	// (a project folder renamed): looked for again, in the same listing of the vault.
+	const vault: VaultSessionNotes = {};
+	for (let round = 0; round < 3; round++) {
+		const found = await movedNotes(deps, scope, existing.notes, options, vault);
+		if (found.length === 0) break;
 		for (const path of followRenames(start, found, folders)) renamed.add(path);
 		scope = { ...scopeOf(), moves: scope.moves };
 		existing = await readExisting(deps, scope, identities, options);
@@ -305,23 +309,48 @@ async function readFolder(notes: NoteStore, folder: string): Promise<Map<string,
 	return files;
 }
 
+/** The vault's notes and the session notes among them by `session_id`, listed once per sync (see `movedNotes`). */
+interface VaultSessionNotes {
+	listed?: { paths: readonly string[]; byId: Map<string, string> };
+}
+
 /**
  * Session notes that are not where the state says, found by the `session_id` in their properties
- * (the user moved them while Obsidian was closed). The vault is searched only when one is missing.
+ * (the user moved them while Obsidian was closed). The vault is listed only when one is missing,
+ * once. A note found under its own name in another folder, its old folder gone from the vault,
+ * is its folder's move (a project folder renamed): the folder is followed, with the index, the
+ * packet and every note in it.
  */
-async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions): Promise<PlannedMove[]> {
-	const found = new Map<string, string>();
+async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions, vault: VaultSessionNotes): Promise<PlannedMove[]> {
 	if (options.rebuild || !deps.notes.listTree) return [];
 	const moved = new Set(scope.moves.map((m) => m.to));
 	const records = scope.render.map((p) => scope.state.sessions[p]).filter((r) => r !== undefined && r.written && !r.deleted && !moved.has(r.notePath) && texts.get(r.notePath) === null);
 	const missing = new Map(records.map((r) => [r!.digest.sessionId, r!.notePath]));
 	if (missing.size === 0) return [];
-	for (const path of await deps.notes.listTree("")) {
-		const id = sessionIdOf(await deps.notes.read(path));
-		if (id !== undefined && missing.has(id) && !found.has(id)) found.set(id, path);
+	if (!vault.listed) {
+		const paths = await deps.notes.listTree("");
+		const byId = new Map<string, string>();
+		for (const path of paths) {
+			const id = sessionIdOf(await deps.notes.read(path).catch(() => null));
+			if (id !== undefined && !byId.has(id)) byId.set(id, path);
+		}
+		vault.listed = { paths, byId };
 	}
-	return [...found].map(([id, to]) => ({ from: missing.get(id)!, to }));
+	const { paths, byId } = vault.listed;
+	const moves = new Map<string, PlannedMove>();
+	for (const [id, from] of missing) {
+		const to = byId.get(id);
+		if (to === undefined || to === from) continue;
+		const [fromFolder, toFolder] = [folderOf(from), folderOf(to)];
+		const folderMoved = baseNameOf(from) === baseNameOf(to) && fromFolder !== toFolder && fromFolder.includes("/") && !paths.some((p) => p.startsWith(`${fromFolder}/`));
+		const move = folderMoved ? { from: fromFolder, to: toFolder } : { from, to };
+		moves.set(`${move.from}\0${move.to}`, move);
+	}
+	return [...moves.values()];
 }
+
+const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+const baseNameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /**
  * Notes under the notes folder that no record names, by their `session_id`, for the sessions of

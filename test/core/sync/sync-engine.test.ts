@@ -342,6 +342,30 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(index)).toContain("type: ai-project-index");
 	});
 
+	it("follows a project folder renamed while no plugin watched: every note in it, the index too, none taken for deleted", async () => {
+		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		const beta = session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		for (const [path, text] of [...notes.files]) {
+			if (!path.startsWith("AI Conversations/shop/")) continue;
+			notes.files.set(path.replace("AI Conversations/shop/", "AI Conversations/shop renamed/"), text);
+			notes.files.delete(path);
+		}
+		const grow = (path: string, prompt: string, at: string) => transcripts.append(path, jsonl([userText(prompt, { sessionId: state.sessions[path]!.digest.sessionId, cwd: "/r/shop", timestamp: at })]));
+		grow(alpha, "Alpha follow-up", "2026-07-01T11:00:00.000Z");
+		const report = await runSync(deps(settings()));
+		expect(report.notesSkipped).toEqual([]);
+		grow(beta, "Beta follow-up", "2026-07-02T11:00:00.000Z");
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
+		expect([...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/shop/"))).toEqual([]);
+		expect(notes.files.get(state.sessions[alpha]!.notePath)).toContain("Alpha follow-up");
+		expect(notes.files.get(state.sessions[beta]!.notePath)).toContain("Beta follow-up");
+		expect(state.sessions[beta]!.notePath.startsWith("AI Conversations/shop renamed/")).toBe(true);
+		const index = notes.files.get("AI Conversations/shop renamed/shop.md")!;
+		expect(index).toContain("Alpha task");
+		expect(index).toContain("Beta task");
+	});
+
 	it("names two sessions with one title by start time, whatever order their files were read in", async () => {
 		session("/r/shop", "Fix the build", "2026-07-01T09:00:00.000Z");
 		// The later one is bigger: the index reads biggest first.
