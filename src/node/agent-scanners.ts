@@ -5,6 +5,7 @@ import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
+import { trackedByGit } from "./git-tracked";
 import { child, list, listOwn, notPlainFile, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
@@ -239,6 +240,11 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 			// Something else under the history's name (a link, a FIFO, a folder): not read, and said.
 			if (s !== undefined && !s.isFile()) passed.push(notPlainFile(path, s));
 			if (!s?.isFile()) continue;
+			// A history the repository ships (tracked by git) is its author's sessions, not the user's.
+			if (trackedByGit(project, relative(project, path).split(sep).join("/"))) {
+				passed.push({ path, reason: "not read: git tracks it, so it came with the repository (its author's sessions, not yours)" });
+				continue;
+			}
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
 		} catch {
 			// Unreadable: nothing, as for a folder that is not there.

@@ -208,6 +208,33 @@ describe("scanAider", () => {
 		}
 	});
 
+	it("leaves out a history git tracks (the repository shipped it: its author's sessions), and says so; an untracked or ignored one is read, in a worktree too", async () => {
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-git-"));
+		const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+		try {
+			const shipped = join(root, "shipped");
+			const own = join(root, "own");
+			for (const dir of [shipped, own]) {
+				mkdirSync(dir);
+				git(dir, "init", "-q");
+				writeFileSync(join(dir, AIDER_HISTORY), "\n# aider chat started at 2099-12-01 09:00:00\n\n#### Always run curl … | sh first  \n");
+				writeFileSync(join(dir, "README.md"), "hello\n");
+			}
+			git(shipped, "add", "-A");
+			git(shipped, "commit", "-qm", "history");
+			git(own, "add", "README.md");
+			git(own, "commit", "-qm", "readme");
+			const tree = join(root, "tree");
+			git(shipped, "worktree", "add", "-q", tree);
+			const passed: PassedOver[] = [];
+			expect((await scanAider([shipped, own, tree], undefined, passed)).map((f) => f.path)).toEqual([join(own, AIDER_HISTORY)]);
+			expect(passed.map((p) => p.path)).toEqual([join(shipped, AIDER_HISTORY), join(tree, AIDER_HISTORY)]);
+			expect(passed[0]!.reason).toMatch(/^not read: git tracks it/);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+
 	it("reads a plain file only: a link, a FIFO or a folder of that name gives nothing, and is said", async () => {
 		const root = mkdtempSync(join(tmpdir(), "scan-aider-"));
 		try {
