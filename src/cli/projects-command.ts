@@ -39,6 +39,7 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		const same = existing ? undefined : projects.find((p) => resolveProjectFolder(p.path)?.root === here);
 		if (same) return { error: `${projectPath} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
 		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}), ...(options.also ? { alsoWriteTo: [...new Set(options.also)] } : {}) };
+		const before = existing ? contextFilesOf(existing) : [];
 		if (existing) Object.assign(existing, changes);
 		else projects.push({ path: projectPath, ...DEFAULT_PROJECT, ...changes });
 		const project = existing ?? projects.at(-1)!;
@@ -51,7 +52,10 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 				: sessions.transcripts
 					? "The next sync reads its sessions and writes its context."
 					: `No session of it is known yet (none in the vault's last sync, no Claude Code transcripts for it in ${sessions.claudeProjects}): ${files} get${contextFilesOf(project).length === 1 ? "s" : ""} the context block with its first session.`;
-		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${files}${excluded}. ${next}` };
+		// A file the block no longer goes to keeps the block written there: its agent would load that stale copy.
+		const left = before.filter((name) => !contextFilesOf(project).includes(name));
+		const stays = left.length > 0 ? ` The block already in ${left.join(" and ")} stays there, and its agent loads it: remove the lines between the AUTO-CONTEXT markers by hand unless another device writes it there.` : "";
+		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${files}${excluded}. ${next}${stays}` };
 	});
 }
 

@@ -267,6 +267,12 @@ export function contextFilesOf(project: Pick<ProjectSettings, "target" | "alsoWr
 	return [project.target, ...(project.alsoWriteTo ?? [])];
 }
 
+/** The instruction files a project's block could go into and, with these settings, does not. */
+export function otherContextFiles(project: Pick<ProjectSettings, "target" | "alsoWriteTo">): string[] {
+	const files = contextFilesOf(project);
+	return ["CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"].filter((name) => !files.includes(name));
+}
+
 function triggers(raw: unknown): { triggers?: RecallTriggerSettings } {
 	const read = readTriggerSettings(raw);
 	return Object.keys(read).length > 0 ? { triggers: read } : {};

@@ -1,11 +1,11 @@
-import { linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
+import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
 import { mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
-import { contextFilesOf, type ProjectSettings, type Settings } from "../settings";
+import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
 import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
@@ -238,6 +238,16 @@ export function planSync(input: PlanInput): SyncPlan {
 			blockInFiles &&= result.ok;
 		}
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0) });
+		// A block left in a file the block no longer goes to (the target was CLAUDE.md, then
+		// CLAUDE.local.md): its agent loads it still, stale. Said, not removed: another device of
+		// the user's may write it there (a committed file, shared).
+		for (const name of otherContextFiles(project)) {
+			const key = projectFileKey(project.path, name);
+			const current = existing.projectFiles.get(key);
+			const removed = current === undefined || current === null || existing.sameAs?.has(key) ? undefined : removeMarkedBlock(current);
+			if (!removed?.ok || !removed.changed) continue;
+			plan.notices.push(`${name} in ${project.path} still holds a context block, from an earlier setting (it goes to ${files.join(" and ")} now), and its agent loads that stale copy too; remove it from ${name} (the lines from ${BEGIN_MARKER} to ${END_MARKER}) unless another device of yours writes it there`);
+		}
 	}
 	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path)).map(wellFormedWrite);
 	return plan;

@@ -10,7 +10,8 @@ import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver } from "../ports";
 import type { ResolvedFolder } from "../projects/project-identity";
-import { contextFilesOf, type Settings } from "../settings";
+import { contextFilesOf, otherContextFiles, type Settings } from "../settings";
+import { BEGIN_MARKER } from "../text/marked-block";
 import { hash53 } from "../transcript/fold";
 import { isEmptySession } from "../transcript/session-queries";
 import { parentIdOf } from "../transcript/link-subagents";
@@ -282,15 +283,19 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		}
 		// Each file the block goes into; one that is a link to another of them (`CLAUDE.md → AGENTS.md`) is that one.
 		const real = new Map<string, string>();
-		for (const name of contextFilesOf(project)) {
+		for (const name of [...contextFilesOf(project), ...otherContextFiles(project)]) {
 			const key = projectFileKey(project.path, name);
+			const target = contextFilesOf(project).includes(name);
 			try {
-				projectFiles.set(key, await deps.projects.read(project.path, name));
+				const text = await deps.projects.read(project.path, name);
+				// A file the block no longer goes to is kept only when a block stayed in it (see `planSync`).
+				if (!target && !(text?.includes(BEGIN_MARKER) ?? false)) continue;
+				projectFiles.set(key, text);
 				const path = await deps.projects.realPath?.(project.path, name);
 				if (path !== undefined && real.has(path)) sameAs.set(key, real.get(path)!);
 				else if (path !== undefined) real.set(path, name);
 			} catch (error) {
-				unreadable.set(key, error instanceof Error ? error.message : String(error));
+				if (target) unreadable.set(key, error instanceof Error ? error.message : String(error));
 			}
 		}
 	}

@@ -376,6 +376,21 @@ describe("the notes follow the user and the plan", () => {
 		expect(name(later)).toBe("2026-07-01 Fix the build (2).md");
 	});
 
+	it("says that a block stayed in a file the block no longer goes to (CLAUDE.md after switching to CLAUDE.local.md), and leaves that file as it is", async () => {
+		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings(["/r/shop"])));
+		const before = projects.files.get("/r/shop/CLAUDE.md")!;
+		expect(before).toContain("Alpha task");
+		transcripts.append(alpha, jsonl([userText("Alpha follow-up", { sessionId: state.sessions[alpha]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings(["/r/shop"], { target: "CLAUDE.local.md" })));
+		expect(projects.files.get("/r/shop/CLAUDE.local.md")).toContain("Alpha task");
+		expect(projects.files.get("/r/shop/CLAUDE.md")).toBe(before);
+		expect(report.notices.filter((n) => n.startsWith("CLAUDE.md in /r/shop still holds a context block"))).toHaveLength(1);
+		// Once the user removed it, nothing more is said.
+		projects.files.set("/r/shop/CLAUDE.md", "# Shop\n");
+		expect((await runSync(deps(settings(["/r/shop"], { target: "CLAUDE.local.md" })), { rebuild: true })).notices.filter((n) => n.includes("still holds a context block"))).toEqual([]);
+	});
+
 	it("plans without writing on a dry run, and the plan names every write", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		const planned = await planFromSources(deps(settings(["/r/shop"])), { dryRun: true });
