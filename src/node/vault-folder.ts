@@ -91,6 +91,9 @@ export class VaultFolder implements NoteStore {
 	/** Renames each note, then rewrites the vault's links that named an old path, in one pass. */
 	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
 		const made: { from: string; to: string }[] = [];
+		// Moves made by a sync killed before it rewrote the links (the note is at its new place, none
+		// at its old one): their links are rewritten now, or a link in the user's note stays broken.
+		const madeBefore: { from: string; to: string }[] = [];
 		for (const move of moves) {
 			let from: string;
 			let to: string;
@@ -102,15 +105,17 @@ export class VaultFolder implements NoteStore {
 				continue;
 			}
 			const source = await lstat(from).catch(() => undefined);
-			if (!source?.isFile() || (await lstat(to).then(() => true, () => false))) continue;
+			const there = await lstat(to).then((s) => s.isFile(), () => false);
+			if (source === undefined && there) madeBefore.push(move);
+			if (!source?.isFile() || there) continue;
 			await mkdir(dirname(to), { recursive: true });
 			await rename(from, to);
 			(await this.listing(dirname(from))).delete(basename(from));
 			(await this.listing(dirname(to))).add(basename(to));
 			made.push(move);
 		}
-		if (made.length === 0) return made;
-		const links = new Map(made.map((m) => [m.from, m.to]));
+		if (made.length === 0 && madeBefore.length === 0) return made;
+		const links = new Map([...madeBefore, ...made].map((m) => [m.from, m.to]));
 		for (const path of await this.listTree("")) {
 			const text = await this.read(path);
 			if (text === null) continue;

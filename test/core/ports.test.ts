@@ -279,6 +279,14 @@ function noteStoreContract(name: string, make: Make<NoteStoreHarness>, options: 
 				expect(await store().move([{ from: "old/a.md", to: "new/a.md" }])).toHaveLength(1);
 				expect(await store().read("index.md")).toBe("see [[new/a]], [[new/a.md#H|alias]] and [[a]]\r\n[x](new/a.md), [y](<new/a.md>), [z](new/a.md#h)\r\n");
 			});
+
+			it("rewrites the links of a move a killed sync made before it rewrote them (the note at its new place, none at its old one)", async () => {
+				await store().write("new/a.md", "A", null);
+				await store().write("index.md", "see [[old/a]]\n", null);
+				expect(await store().move([{ from: "old/a.md", to: "new/a.md" }])).toEqual([]);
+				expect(await store().read("index.md")).toBe("see [[new/a]]\n");
+				expect(await store().read("new/a.md")).toBe("A");
+			});
 		}
 
 		it("lists the Markdown notes below a folder recursively, sorted, hidden folders left out", async () => {
