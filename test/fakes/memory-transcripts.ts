@@ -9,7 +9,8 @@ import type { TailCursor, TranscriptFile } from "../../src/core/transcript/trans
  */
 export class MemoryTranscripts implements TranscriptSource {
 	private readonly files = new Map<string, { projectDir: string; fileId: string; bytes: Buffer; mtimeMs: number; ino: number; as?: Pick<TranscriptFile, "agent" | "kind" | "cwd"> }>();
-	private clock = 1;
+	/** Modification times (and inode numbers) as a counter: from a time after every session the tests write, as a real file's last write is after the lines it holds. */
+	private clock = Date.UTC(2030, 0, 1);
 
 	/** Adds (or replaces) a session transcript; returns its path. */
 	put(projectDir: string, sessionId: string, text: string): string {

@@ -72,6 +72,10 @@ export function planSync(input: PlanInput): SyncPlan {
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
 	const forget = excludedTranscripts(state, input.known ?? [], settings);
+	// No session starts after its transcript was last written: one dated later (a history file that
+	// says 2099) would stay on top of every block for good. A day of leeway for time zones.
+	const newestWrite = Math.max(...(input.known ?? []).map((f) => f.mtimeMs).filter(Number.isFinite));
+	const notAfter = Number.isFinite(newestWrite) ? new Date(newestWrite + 86_400_000).toISOString() : undefined;
 	for (const path of forget) {
 		// Its checkpoint too (the last prompt and reply a pre-compact hook kept for the facade).
 		const sessionId = state.sessions[path]?.digest.sessionId;
@@ -206,7 +210,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		plan.errors.push(...memory.errors);
 		plan.notices.push(...memory.notices);
 
-		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath);
+		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath, notAfter);
 		// No session of it yet: nothing to tell, so no empty block (a block written before stays as it is).
 		if (context.sessions === 0) {
 			plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, false) });

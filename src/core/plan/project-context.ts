@@ -25,11 +25,12 @@ const CHARS_PER_TOKEN = 4;
  * The context of a project from the sessions the sync knows (their digests are redacted
  * already). Paths in it are absolute when `vaultPath` is known, so Claude Code can open them.
  */
-export function projectContext(state: SyncState, key: string, project: ProjectSettings, settings: Settings, facts: readonly PacketFact[], vaultPath?: string): ProjectContext {
+export function projectContext(state: SyncState, key: string, project: ProjectSettings, settings: Settings, facts: readonly PacketFact[], vaultPath?: string, notAfter?: string): ProjectContext {
 	const located = (path: string) => (vaultPath ? `${vaultPath.replace(/[\\/]+$/, "")}/${path}` : path);
 	const projectTags = `${settings.tagPrefix}project/`;
 	// A digest an older release stored (its model gone, so never made again) has another shape: left out.
-	const records = Object.values(state.sessions).filter((r) => r.projectKey === key && r.digest.version === DIGEST_VERSION);
+	// One dated after `notAfter` (the newest transcript's last write) is left out: no session starts after its transcript was written.
+	const records = Object.values(state.sessions).filter((r) => r.projectKey === key && r.digest.version === DIGEST_VERSION && (notAfter === undefined || (r.digest.startedAt ?? "") <= notAfter));
 	const entries: ContextEntry[] = records.map((r) => ({
 		digest: r.digest,
 		topics: r.tags.filter((t) => !t.startsWith(projectTags)).map((t) => (t.startsWith(settings.tagPrefix) ? t.slice(settings.tagPrefix.length) : t)),
