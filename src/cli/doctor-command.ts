@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
 import { HOOK_EVENTS } from "../core/hooks/hook-settings";
-import { contextFilesOf, foldersProblem, isExcluded, type ProjectSettings, type Settings } from "../core/settings";
+import { contextFilesOf, foldersProblem, isExcluded, otherContextFiles, type ProjectSettings, type Settings } from "../core/settings";
 import { baseName, safeFileName } from "../core/notes/note-name";
 import { memoryPathOf, notesPathOf, packetPathOf } from "../core/plan/project-paths";
 import { projectKeyOf } from "../core/projects/project-identity";
@@ -113,6 +113,15 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 		else if (text === undefined) lines.push(`  ${name}: ${file} does not exist yet (${sessions === 0 ? when : "the next sync creates it"})`);
 		else if (found === undefined) lines.push(`  ${name}: no context block in ${file} yet (${when}, unless it imports another of these files)`);
 		else lines.push(`  ${name}: block present in ${file}, ${count(found.length, "character")} ≈ ${count(tokens(found), "token")}`);
+	}
+	// A block left in a file the block no longer goes to: its agent loads that stale copy too (unless the file is a link to one that gets it).
+	for (const name of otherContextFiles(project)) {
+		const text = await folderFiles.read(project.path, name).catch(() => null);
+		if (text === null || blockOf(text) === undefined) continue;
+		const real = await folderFiles.realPath(project.path, name).catch(() => undefined);
+		const targets = await Promise.all(files.map((f) => folderFiles.realPath(project.path, f).catch(() => undefined)));
+		if (real !== undefined && targets.includes(real)) continue;
+		lines.push(`  WARNING: ${name}: ${join(project.path, name)} still holds a context block from an earlier setting; its agent loads that stale copy too (remove the lines between the markers unless another device writes it there)`);
 	}
 
 	let context;

@@ -59,6 +59,21 @@ describe("ai-memory doctor", () => {
 		expect(r.stdout).toMatch(/\n {2}GEMINI\.md: GEMINI\.md of .* is a link to .*outside\.md, outside .*; the sync writes no block into it/);
 	});
 
+	it("warns of a block left in a file the block no longer goes to (CLAUDE.md after switching to CLAUDE.local.md), not of a link to the target", () => {
+		const project = join(dir, "switched");
+		mkdirSync(project);
+		const vault = join(dir, "vault-switched");
+		mkdirSync(vault);
+		expect(spawnSync(process.execPath, [cli, "projects", "add", project, "--vault", vault, "--target", "CLAUDE.local.md"], { encoding: "utf8" }).status).toBe(0);
+		writeFileSync(join(project, "CLAUDE.md"), "# Rules\n\n<!-- AUTO-CONTEXT:BEGIN -->\n## Recent sessions\n<!-- AUTO-CONTEXT:END -->\n");
+		symlinkSync("CLAUDE.local.md", join(project, "AGENTS.md"));
+		writeFileSync(join(project, "CLAUDE.local.md"), "<!-- AUTO-CONTEXT:BEGIN -->\n## Recent sessions\n<!-- AUTO-CONTEXT:END -->\n");
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8", timeout: 20_000 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toMatch(/WARNING: CLAUDE\.md: .*CLAUDE\.md still holds a context block from an earlier setting/);
+		expect(r.stdout).not.toMatch(/WARNING: AGENTS\.md/);
+	});
+
 	it("says that a notes folder out of the vault stops every sync", () => {
 		const vault = join(dir, "vault-folders");
 		mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
