@@ -329,8 +329,25 @@ interface VaultSessionNotes {
 async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions, vault: VaultSessionNotes): Promise<PlannedMove[]> {
 	if (options.rebuild || !deps.notes.listTree) return [];
 	const moved = new Set(scope.moves.map((m) => m.to));
-	const records = scope.render.map((p) => scope.state.sessions[p]).filter((r) => r !== undefined && r.written && !r.deleted && !moved.has(r.notePath) && texts.get(r.notePath) === null);
-	const missing = new Map(records.map((r) => [r!.digest.sessionId, r!.notePath]));
+	// The notes rendered, and the other notes of their projects (the index and the neighbours link
+	// them: one renamed in its folder left those links on its old name), each told missing by its
+	// folder's listing when it was not read.
+	const rendered = new Set(scope.render);
+	const projects = new Set(scope.render.flatMap((p) => scope.state.sessions[p]?.projectKey ?? []));
+	const listings = new Map<string, Promise<Set<string> | undefined>>();
+	const isMissing = async (notePath: string): Promise<boolean> => {
+		if (texts.has(notePath)) return texts.get(notePath) === null;
+		const folder = folderOf(notePath);
+		let listing = listings.get(folder);
+		if (!listing) listings.set(folder, (listing = deps.notes.list(folder).then((names) => new Set(names), () => undefined)));
+		const names = await listing;
+		return names !== undefined && !names.has(notePath);
+	};
+	const missing = new Map<string, string>();
+	for (const [path, r] of Object.entries(scope.state.sessions)) {
+		if (!r.written || r.deleted || moved.has(r.notePath) || !(rendered.has(path) || (r.projectKey !== undefined && projects.has(r.projectKey)))) continue;
+		if (await isMissing(r.notePath)) missing.set(r.digest.sessionId, r.notePath);
+	}
 	if (missing.size === 0) return [];
 	if (!vault.listed) {
 		const paths = await deps.notes.listTree("");

@@ -366,6 +366,21 @@ describe("the notes follow the user and the plan", () => {
 		expect(index).toContain("Beta task");
 	});
 
+	it("follows a note renamed in its folder while no plugin watched when a neighbour changes: the neighbour's link and the index name the new name", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		const beta = session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const alpha = sessionNotesIn("shop").find((p) => p.includes("Alpha"))!;
+		notes.files.set("AI Conversations/shop/My alpha.md", notes.files.get(alpha)!);
+		notes.files.delete(alpha);
+		transcripts.append(beta, jsonl([userText("Beta follow-up", { sessionId: state.sessions[beta]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.notesSkipped).toEqual([]);
+		expect(notes.files.get(state.sessions[beta]!.notePath)).toContain("[[AI Conversations/shop/My alpha|");
+		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[AI Conversations/shop/My alpha|");
+		expect(notes.files.has(alpha)).toBe(false);
+	});
+
 	it("names two sessions with one title by start time, whatever order their files were read in", async () => {
 		session("/r/shop", "Fix the build", "2026-07-01T09:00:00.000Z");
 		// The later one is bigger: the index reads biggest first.
