@@ -279,26 +279,27 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule("groq-api-key", ["gsk_"], /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9_-])/g, { cut: { start: /^gsk_[A-Za-z0-9]{2,}$/ } }),
 	tokenRule("xai-api-key", ["xai-"], /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{70,90}(?![A-Za-z0-9_-])/g, { cut: { start: /^xai-[A-Za-z0-9]{6,}$/, digit: true } }),
 	tokenRule("perplexity-api-key", ["pplx-"], /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{40,60}(?![A-Za-z0-9_-])/g, { cut: { start: /^pplx-[A-Za-z0-9]{2,}$/ } }),
-	tokenRule("replicate-api-token", ["r8_"], /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(3)) }),
+	tokenRule("replicate-api-token", ["r8_"], /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(3)), cut: { start: /^r8_[A-Za-z0-9]{6,}$/, digit: true } }),
 	// Developer services met in the same sessions.
 	tokenRule("linear-api-key", ["lin_api_"], /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9_-])/g, { cut: { start: /^lin_api_[A-Za-z0-9]{2,}$/ } }),
 	tokenRule("notion-token", ["ntn_"], /(?<![A-Za-z0-9])ntn_[A-Za-z0-9]{40,50}(?![A-Za-z0-9_-])/g, { cut: { start: /^ntn_[A-Za-z0-9]{6,}$/, digit: true } }),
 	tokenRule("supabase-token", ["sbp_"], /(?<![A-Za-z0-9])sbp_[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { cut: { start: /^sbp_[0-9a-f]{2,}$/ } }),
 	tokenRule("sentry-token", ["sntrys_", "sntryu_"], /(?<![A-Za-z0-9])(?:sntrys_[A-Za-z0-9+/=_]{40,400}|sntryu_[0-9a-f]{64})(?![A-Za-z0-9_-])/g, { cut: { start: /^sntry[su]_[A-Za-z0-9]{2,}$/ } }),
-	tokenRule("grafana-token", ["glsa_", "glc_"], /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9_-])/g, { cut: { start: /^gls?a?_[A-Za-z0-9]{6,}$/, digit: true } }),
+	tokenRule("grafana-token", ["glsa_", "glc_"], /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9_-])/g, { cut: { start: /^(?:glsa_[A-Za-z0-9]{6,}(?:_[0-9a-f]*)?|glc_[A-Za-z0-9+/]{6,})$/, digit: true } }),
 	tokenRule("vault-token", ["hvs.", "hvb."], /(?<![A-Za-z0-9])hv[sb]\.[A-Za-z0-9_-]{24,400}/g, { cut: { start: /^hv[sb]\.[A-Za-z0-9_-]{6,}$/, digit: true } }),
 	tokenRule("postman-api-key", ["pmak-"], /(?<![A-Za-z0-9])PMAK-[0-9a-f]{24}-[0-9a-f]{34}(?![A-Za-z0-9_-])/g, { cut: { start: /^PMAK-[0-9a-f-]{2,}$/ } }),
 	tokenRule("newrelic-api-key", ["nrak-"], /(?<![A-Za-z0-9])NRAK-[A-Z0-9]{27}(?![A-Za-z0-9_-])/g, { cut: { start: /^NRAK-[A-Z0-9]{2,}$/ } }),
 	tokenRule("atlassian-api-token", ["atatt3"], /(?<![A-Za-z0-9])ATATT3[A-Za-z0-9_=-]{100,300}/g, { cut: { start: /^ATATT3[A-Za-z0-9_=-]{2,}$/ } }),
-	tokenRule("databricks-token", ["dapi"], /(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?:-\d)?(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(4)) }),
+	tokenRule("databricks-token", ["dapi"], /(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?:-\d)?(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(4)), cut: { start: /^dapi[0-9a-f]{6,}$/, digit: true } }),
 	tokenRule("doppler-token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct."], /(?<![A-Za-z0-9])dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,44}(?![A-Za-z0-9_-])/g, { cut: { start: /^dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{2,}$/ } }),
-	tokenRule("pulumi-token", ["pul-"], /(?<![A-Za-z0-9])pul-[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(4)) }),
+	tokenRule("pulumi-token", ["pul-"], /(?<![A-Za-z0-9])pul-[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { valid: (m) => /\d/.test(m.slice(4)), cut: { start: /^pul-[0-9a-f]{6,}$/, digit: true } }),
 	tokenRule("fly-token", ["fo1_"], /(?<![A-Za-z0-9])fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { cut: { start: /^fo1_[A-Za-z0-9_-]{6,}$/, digit: true } }),
-	tokenRule("cloudflare-origin-ca-key", ["v1.0-"], /(?<![A-Za-z0-9])v1\.0-[0-9a-f]{24}-[0-9a-f]{146}(?![A-Za-z0-9_-])/g),
+	tokenRule("cloudflare-origin-ca-key", ["v1.0-"], /(?<![A-Za-z0-9])v1\.0-[0-9a-f]{24}-[0-9a-f]{146}(?![A-Za-z0-9_-])/g, { cut: { start: /^v1\.0-[0-9a-f]{6,}(?:-[0-9a-f]*)?$/, digit: true } }),
 	// Also in the API's URLs, right after `/bot`.
 	tokenRule("telegram-bot-token", [":aa"], /(?:(?<=\/bot)|(?<![A-Za-z0-9:]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g),
 	// A kubeconfig's client key: the PEM of a private key, base64-encoded whole.
-	valueRule("private-key", ["client-key-data"], /(?<pre>client-key-data:[ \t]*["']?)(?<val>[A-Za-z0-9+/]{40,20000}={0,2})/g),
+	// YAML (`client-key-data: …`) or JSON (`"client-key-data": "…"`, what `kubectl config view --raw -o json` prints).
+	valueRule("private-key", ["client-key-data"], /(?<pre>client-key-data\\?["']?[ \t]*:[ \t]*\\?["']?)(?<val>[A-Za-z0-9+/]{40,20000}={0,2})/g),
 	tokenRule("aws-access-key", ["akia", "asia", "abia", "acca"], /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, { cut: { start: /^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2,}$/ } }),
 	valueRule(
 		"aws-secret-access-key",

@@ -166,6 +166,7 @@ const SECRETS: [string, string, string][] = [
 	["cloudflare-origin-ca-key", `X-Auth-User-Service-Key: ${t.cloudflareOrigin}`, `X-Auth-User-Service-Key: ${m("cloudflare-origin-ca-key")}`],
 	["telegram-bot-token", `curl https://api.telegram.org/bot${t.telegram}/getMe`, `curl https://api.telegram.org/bot${m("telegram-bot-token")}/getMe`],
 	["private-key", `users:\n- name: admin\n  user:\n    client-key-data: ${t.kubeKey}\n`, `users:\n- name: admin\n  user:\n    client-key-data: ${m("private-key")}\n`],
+	["private-key", `{"users": [{"name": "u", "user": {"client-key-data": "${t.kubeKey}"}}]}`, `{"users": [{"name": "u", "user": {"client-key-data": "${m("private-key")}"}}]}`],
 	["azure-storage-key", `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${t.azure};EndpointSuffix=core.windows.net`, `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${m("azure-storage-key")};EndpointSuffix=core.windows.net`],
 	["jwt", `[auth] 2025-03-01 login ok id_token=${t.jwt} user=42`, `[auth] 2025-03-01 login ok id_token=${m("jwt")} user=42`],
 	["bearer-token", `{"headers": {"authorization": "Bearer ${t.bearer}"}}`, `{"headers": {"authorization": "Bearer ${m("bearer-token")}"}}`],
@@ -251,12 +252,17 @@ describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
 		['"key": "sk-ant-api03-AbCdEf…', `"key": "${m("anthropic-api-key")}…`],
 		["creds AKIAIOSFODNN7E…", `creds ${m("aws-access-key")}…`],
 		["cut at once: ghp_Zq…", `cut at once: ${m("github-token")}…`],
+		['{"job": "dapi3a18f6d4b2907e5c3a…', `{"job": "${m("databricks-token")}…`],
+		["pulumi login pul-3a18f6d4b29…", `pulumi login ${m("pulumi-token")}…`],
+		["REPLICATE r8_dJpvc5kr6aGm4…", `REPLICATE ${m("replicate-api-token")}…`],
+		["key v1.0-3a18f6d4b2907e5c3a18f6d4-3a18f6…", `key ${m("cloudflare-origin-ca-key")}…`],
+		["grafana glsa_Ab3dEf9hIj1lMn_0f…", `grafana ${m("grafana-token")}…`],
 	])("%s", (input, expected) => {
 		expect(redactSecrets(input)).toBe(expected);
 		expect(redactSecrets(expected)).toBe(expected);
 	});
 
-	it.each(["run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…"])("keeps %s", (text) => {
+	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…"])("keeps %s", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
 });
