@@ -241,7 +241,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 			if (s !== undefined && !s.isFile()) passed.push(notPlainFile(path, s));
 			if (!s?.isFile()) continue;
 			// A history the repository ships (tracked by git) is its author's sessions, not the user's.
-			if (trackedByGit(project, relative(project, path).split(sep).join("/"))) {
+			if (trackedByGit(path)) {
 				passed.push({ path, reason: "not read: git tracks it, so it came with the repository (its author's sessions, not yours)" });
 				continue;
 			}

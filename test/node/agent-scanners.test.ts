@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -163,11 +163,22 @@ describe("scanCopilot", () => {
 
 describe("scanAider", () => {
 	it("finds each project's .aider.chat.history.md, a file of several sessions with the project as its folder", async () => {
-		const project = join(FIXTURES, "aider", "0.86", "project");
-		const files = await scanAider([project, project, join(FIXTURES, "nowhere")]);
-		expect(files).toHaveLength(1);
-		expect(files[0]).toMatchObject({ path: join(project, AIDER_HISTORY), agent: "aider", kind: "sessions", cwd: project, projectDir: "aider" });
-		expect(files[0]!.fileId).toMatch(/^aider-[0-9a-z]+$/);
+		// A copy outside this repository: here git tracks the fixture, and a tracked history is not read.
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-"));
+		try {
+			const project = join(root, "project");
+			cpSync(join(FIXTURES, "aider", "0.86", "project"), project, { recursive: true });
+			const files = await scanAider([project, project, join(root, "nowhere")]);
+			expect(files).toHaveLength(1);
+			expect(files[0]).toMatchObject({ path: join(project, AIDER_HISTORY), agent: "aider", kind: "sessions", cwd: project, projectDir: "aider" });
+			expect(files[0]!.fileId).toMatch(/^aider-[0-9a-z]+$/);
+			// In place, the fixture is a history this repository ships.
+			const passed: PassedOver[] = [];
+			expect(await scanAider([join(FIXTURES, "aider", "0.86", "project")], undefined, passed)).toEqual([]);
+			expect(passed[0]?.reason).toMatch(/^not read: git tracks it/);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 
 	it("follows chat-history-file of the project's .aider.conf.yml, else of ~/.aider.conf.yml, inside the project only", async () => {
@@ -226,9 +237,17 @@ describe("scanAider", () => {
 			git(own, "commit", "-qm", "readme");
 			const tree = join(root, "tree");
 			git(shipped, "worktree", "add", "-q", tree);
+			// An enabled subfolder of a repository that ships a history there, and an index in version 4 (paths compressed).
+			const sub = join(root, "mono");
+			mkdirSync(join(sub, "pkg"), { recursive: true });
+			git(sub, "init", "-q");
+			writeFileSync(join(sub, "pkg", AIDER_HISTORY), "\n# aider chat started at 2099-12-01 09:00:00\n");
+			git(sub, "add", "-A");
+			git(sub, "commit", "-qm", "history");
+			git(sub, "update-index", "--index-version", "4");
 			const passed: PassedOver[] = [];
-			expect((await scanAider([shipped, own, tree], undefined, passed)).map((f) => f.path)).toEqual([join(own, AIDER_HISTORY)]);
-			expect(passed.map((p) => p.path)).toEqual([join(shipped, AIDER_HISTORY), join(tree, AIDER_HISTORY)]);
+			expect((await scanAider([shipped, own, tree, join(sub, "pkg")], undefined, passed)).map((f) => f.path)).toEqual([join(own, AIDER_HISTORY)]);
+			expect(passed.map((p) => p.path)).toEqual([join(shipped, AIDER_HISTORY), join(tree, AIDER_HISTORY), join(sub, "pkg", AIDER_HISTORY)]);
 			expect(passed[0]!.reason).toMatch(/^not read: git tracks it/);
 		} finally {
 			rmSync(root, { recursive: true, force: true });
