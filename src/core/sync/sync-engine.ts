@@ -1,4 +1,5 @@
 import { DIGEST_VERSION } from "../digest/session-digest";
+import { NOTE_MARKERS } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
@@ -394,10 +395,15 @@ async function orphanNotes(deps: SyncDeps, scope: SessionScope, start: SyncState
 	return found;
 }
 
-/** The `session_id` property of a note, read from its properties block only. */
+/**
+ * The `session_id` property of a session note, read from its properties block only. A note without
+ * our generated region is the user's own (a review note that names the session in its properties):
+ * it is never taken for the session's note.
+ */
 function sessionIdOf(text: string | null): string | undefined {
 	if (text === null || !text.startsWith("---")) return undefined;
 	const end = text.indexOf("\n---", 3);
+	if (end < 0 || !text.includes(NOTE_MARKERS.begin, end)) return undefined;
 	for (const line of text.slice(0, end < 0 ? 0 : end).split("\n")) {
 		if (!line.startsWith("session_id:")) continue;
 		// The value as our frontmatter writes it, quoted or not; no pattern runs over the user's line.

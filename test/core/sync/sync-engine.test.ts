@@ -342,6 +342,22 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(index)).toContain("type: ai-project-index");
 	});
 
+	it("never takes a note of the user's that names a session in its properties (no generated region) for that session's moved note", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		const beta = session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const note = state.sessions[beta]!.notePath;
+		const id = state.sessions[beta]!.digest.sessionId;
+		notes.files.set("Archive/Review.md", `---\nsession_id: ${id}\nrating: 4\n---\nMy review of the beta work.\n`);
+		notes.files.set("Work/Beta.md", notes.files.get(note)!);
+		notes.files.delete(note);
+		transcripts.append(beta, jsonl([userText("Beta follow-up", { sessionId: id, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(state.sessions[beta]!.notePath).toBe("Work/Beta.md");
+		expect(notes.files.get("Work/Beta.md")).toContain("Beta follow-up");
+		expect(notes.files.get("Archive/Review.md")).toBe(`---\nsession_id: ${id}\nrating: 4\n---\nMy review of the beta work.\n`);
+	});
+
 	it("follows a project folder renamed while no plugin watched: every note in it, the index too, none taken for deleted", async () => {
 		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		const beta = session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
