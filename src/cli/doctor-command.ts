@@ -115,11 +115,12 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 		else lines.push(`  ${name}: block present in ${file}, ${count(found.length, "character")} ≈ ${count(tokens(found), "token")}`);
 	}
 	// A block left in a file the block no longer goes to: its agent loads that stale copy too (unless the file is a link to one that gets it).
+	const realPath = (name: string) => folderFiles.realPath(project.path, name).catch(() => undefined);
+	const targets = await Promise.all(files.map(realPath));
 	for (const name of otherContextFiles(project)) {
 		const text = await folderFiles.read(project.path, name).catch(() => null);
 		if (text === null || blockOf(text) === undefined) continue;
-		const real = await folderFiles.realPath(project.path, name).catch(() => undefined);
-		const targets = await Promise.all(files.map((f) => folderFiles.realPath(project.path, f).catch(() => undefined)));
+		const real = await realPath(name);
 		if (real !== undefined && targets.includes(real)) continue;
 		lines.push(`  WARNING: ${name}: ${join(project.path, name)} still holds a context block from an earlier setting; its agent loads that stale copy too (remove the lines between the markers unless another device writes it there)`);
 	}

@@ -74,7 +74,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	const forget = excludedTranscripts(state, input.known ?? [], settings);
 	// No session starts after its transcript was last written: one dated later (a history file that
 	// says 2099) would stay on top of every block for good. A day of leeway for time zones.
-	const newestWrite = Math.max(...(input.known ?? []).map((f) => f.mtimeMs).filter(Number.isFinite));
+	// A loop, not `Math.max(...)`: a history of 100,000+ files overflows the call's arguments.
+	let newestWrite = Number.NEGATIVE_INFINITY;
+	for (const file of input.known ?? []) if (file.mtimeMs > newestWrite) newestWrite = file.mtimeMs;
 	const notAfter = Number.isFinite(newestWrite) ? new Date(newestWrite + 86_400_000).toISOString() : undefined;
 	for (const path of forget) {
 		// Its checkpoint too (the last prompt and reply a pre-compact hook kept for the facade).

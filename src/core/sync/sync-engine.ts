@@ -284,9 +284,10 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		}
 		// Each file the block goes into; one that is a link to another of them (`CLAUDE.md → AGENTS.md`) is that one.
 		const real = new Map<string, string>();
-		for (const name of [...contextFilesOf(project), ...otherContextFiles(project)]) {
+		const targets = contextFilesOf(project);
+		for (const name of [...targets, ...otherContextFiles(project)]) {
 			const key = projectFileKey(project.path, name);
-			const target = contextFilesOf(project).includes(name);
+			const target = targets.includes(name);
 			try {
 				const text = await deps.projects.read(project.path, name);
 				// A file the block no longer goes to is kept only when a block stayed in it (see `planSync`).
@@ -404,7 +405,7 @@ function sessionIdOf(text: string | null): string | undefined {
 	if (text === null || !text.startsWith("---")) return undefined;
 	const end = text.indexOf("\n---", 3);
 	if (end < 0 || !text.includes(NOTE_MARKERS.begin, end)) return undefined;
-	for (const line of text.slice(0, end < 0 ? 0 : end).split("\n")) {
+	for (const line of text.slice(0, end).split("\n")) {
 		if (!line.startsWith("session_id:")) continue;
 		// The value as our frontmatter writes it, quoted or not; no pattern runs over the user's line.
 		const value = line.slice("session_id:".length).trim().replace(/^(["'])(.*)\1$/, "$2");
