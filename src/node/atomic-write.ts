@@ -103,6 +103,13 @@ export function processAlive(pid: number): boolean {
 
 /** How long after a replace the old file is watched for bytes still coming in. */
 const LATE_APPEND_MS = 3;
+/** How long at most the old file is watched: a writer that never stops is not waited for. */
+const WATCH_MS = 250;
+/**
+ * How long a file emptied in place is waited on: a save truncates, then writes, and a busy machine
+ * may pause the saver between the two; the empty file is its text only if it stays empty so long.
+ */
+const EMPTIED_MS = 2_000;
 
 /**
  * Replaces a file that another program may be writing to (a person typing into a note, a tool
@@ -137,11 +144,12 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 }
 
 /**
- * Watches the replaced file until it has been still for a moment (bounded: a writer that never
- * stops is not waited for). Its whole text is compared once, then again whenever its size or time
- * moves: still starting with what was read, it was appended to; else it was rewritten in place,
- * and is watched on until it is still (a save truncates, then writes: the empty file between is
- * not their text), then kept.
+ * Watches the replaced file until it has been still for a moment (bounded in time: a writer that
+ * never stops is not waited for). Its whole text is compared once, then again whenever its size or
+ * time moves: still starting with what was read, it was appended to; else it was rewritten in
+ * place, and is watched on until it is still, then kept. Emptied, it is watched longer (a save
+ * truncates, then writes: the empty file between is not their text, and yielding to it would put
+ * an empty note in place while their text goes to the file no longer there).
  */
 async function carryLateWrites(old: FileHandle, original: Buffer, path: string, written: Buffer): Promise<boolean> {
 	let kept = original;
@@ -149,8 +157,10 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 	let rewritten: { text: Buffer; mode: number } | undefined;
 	let seen: { size: number; mtimeMs: number } | undefined;
 	let quiet = 0;
+	const start = Date.now();
+	const stillEnough = () => (rewritten ? (rewritten.text.length > 0 ? quiet >= 1 : Date.now() - start >= EMPTIED_MS) : quiet >= 2);
 	// Rewritten: given back as soon as it has been still for one round (its next save would go to the new file, over ours).
-	for (let round = 0; round < 50 && quiet < (rewritten ? 1 : 2); round++) {
+	for (let round = 0; !stillEnough() && Date.now() - start < (rewritten?.text.length === 0 ? EMPTIED_MS : WATCH_MS); round++) {
 		if (round > 0) await sleep(LATE_APPEND_MS);
 		const now = await old.stat();
 		if (seen && now.size === seen.size && now.mtimeMs === seen.mtimeMs) {

@@ -1,0 +1,62 @@
+import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { replaceKeepingAppends, writeFileReplacingSync } from "../../src/node/atomic-write";
+
+let dir: string;
+let path: string;
+beforeEach(async () => {
+	dir = await mkdtemp(join(tmpdir(), "atomic-write-"));
+	path = join(dir, "n.md");
+	await writeFile(path, "generated 0\nmine\n");
+});
+afterEach(async () => {
+	await rm(dir, { recursive: true, force: true });
+});
+
+const text = (bytes: Buffer) => bytes.toString("utf8");
+
+describe("replaceKeepingAppends: another program writing to the replaced file", () => {
+	it("carries lines appended to the old file after the rename into the new one", async () => {
+		// A typist who opened the file before the rename appends to the old one.
+		const typist = openSync(path, "a");
+		const written = await replaceKeepingAppends(path, "generated 0\nmine\n", text, async () => {
+			writeFileReplacingSync(path, "generated 1\nmine\n");
+			setTimeout(() => writeSync(typist, "typed\n"), 1);
+		}, "generated 1\nmine\n");
+		closeSync(typist);
+		expect(written).toBe(true);
+		expect(await readFile(path, "utf8")).toBe("generated 1\nmine\ntyped\n");
+	});
+
+	it("waits out an editor paused between truncating the old file and writing it: the note is theirs, never empty", async () => {
+		let editor = Promise.resolve();
+		const written = await replaceKeepingAppends(path, "generated 0\nmine\n", text, async () => {
+			// The editor's save began before the rename (truncated), and its write comes 300 ms later.
+			const save = openSync(path, "r+");
+			ftruncateSync(save, 0);
+			writeFileReplacingSync(path, "generated 1\nmine\n");
+			editor = sleep(300).then(() => {
+				writeSync(save, "generated 0\nmine\nedited\n", 0);
+				closeSync(save);
+			});
+		}, "generated 1\nmine\n");
+		await editor;
+		expect(written).toBe(false);
+		expect(await readFile(path, "utf8")).toBe("generated 0\nmine\nedited\n");
+	});
+
+	it("yields to a file the user emptied in place once it has stayed empty", async () => {
+		const written = await replaceKeepingAppends(path, "generated 0\nmine\n", text, async () => {
+			const save = openSync(path, "r+");
+			ftruncateSync(save, 0);
+			closeSync(save);
+			writeFileReplacingSync(path, "generated 1\nmine\n");
+		}, "generated 1\nmine\n");
+		expect(written).toBe(false);
+		expect(await readFile(path, "utf8")).toBe("");
+	});
+});
