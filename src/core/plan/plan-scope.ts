@@ -95,8 +95,8 @@ export function scopeSessions(input: {
 	identities: Identities;
 	/** Only this project (a folder inside it): its sessions; the others wait in `pending`. */
 	project?: string;
-	/** Sessions whose notes the user moved: they and their neighbours are rendered, links changed. */
-	renamed?: ReadonlySet<string>;
+	/** Sessions whose notes the user moved or deleted: they and their neighbours are rendered, links changed. */
+	relinked?: ReadonlySet<string>;
 	/** Notes of no record, by the session id in their properties: a session never recorded takes its note (a sync killed before it stored its state wrote it). */
 	orphans?: ReadonlyMap<string, string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
@@ -190,10 +190,10 @@ export function scopeSessions(input: {
 	const render = new Set(live.map((s) => s.file.path));
 	// After a migration every note is rendered again: links and neighbours changed.
 	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || (migrated && !isExcludedRecord(record, settings))) render.add(path);
-	// A new (or moved) session is the neighbour of two others: their previous/next links change.
+	// A new (moved, deleted) session is the neighbour of two others: their previous/next links change.
 	const order = projectOrder(state);
 	for (const [path, record] of Object.entries(state.sessions)) {
-		if (!newcomers.has(path) && !input.renamed?.has(path) && !renamedHere.has(path)) continue;
+		if (!newcomers.has(path) && !input.relinked?.has(path) && !renamedHere.has(path)) continue;
 		render.add(path);
 		const list = order.get(record.projectKey!) ?? [];
 		const at = list.indexOf(path);

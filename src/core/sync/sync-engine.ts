@@ -89,7 +89,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const { index, settings } = deps;
 	const start = copyState(deps.state);
 	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
-	const renamed = followRenames(start, options.renames ?? [], folders);
+	const relinked = followRenames(start, options.renames ?? [], folders);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
 	const transcriptMoves = read.removed.length === 0 ? [] : movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));
@@ -116,7 +116,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
 	let orphans: ReadonlyMap<string, string> | undefined;
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, renamed, folderOf: folderOfPath, migration, warmups, orphans });
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, folderOf: folderOfPath, migration, warmups, orphans });
 	let scope = scopeOf();
 	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before storing its state): they take it.
 	orphans = await orphanNotes(deps, scope, start, options);
@@ -140,9 +140,23 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	for (let round = 0; round < 3; round++) {
 		const found = await movedNotes(deps, scope, existing.notes, options, vault);
 		if (found.length === 0) break;
-		for (const path of followRenames(start, found, folders)) renamed.add(path);
+		for (const path of followRenames(start, found, folders)) relinked.add(path);
 		scope = { ...scopeOf(), moves: scope.moves };
 		existing = await readExisting(deps, scope, identities, options);
+	}
+	// Notes found deleted by the user (written once, gone now, not found moved) stay so; their
+	// neighbours are rendered too, and link past them. A neighbour's note may be gone as well: looked again.
+	if (!options.rebuild) {
+		for (let round = 0; round < 8; round++) {
+			const gone = scope.render.filter((p) => {
+				const record = scope.state.sessions[p];
+				return record?.written && !record.deleted && !relinked.has(p) && existing.notes.get(record.notePath) == null && !existing.unreadableNotes?.has(record.notePath);
+			});
+			if (gone.length === 0) break;
+			for (const path of gone) relinked.add(path);
+			scope = { ...scopeOf(), moves: scope.moves };
+			existing = await readExisting(deps, scope, identities, options);
+		}
 	}
 	// A note rendered with no digest or conversation made ahead is made from the whole model.
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));

@@ -292,6 +292,27 @@ describe("the notes follow the user and the plan", () => {
 		expect(again.notesWritten).toEqual([]);
 	});
 
+	it("links past notes found deleted: the neighbours of a deleted note (and of two in a row) are rendered again", async () => {
+		const at = (day: number) => `2026-07-0${day}T10:00:00.000Z`;
+		const paths = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"].map((name, i) => session("/r/shop", `${name} task`, at(i + 1)));
+		await runSync(deps(settings()));
+		const noteOf = (path: string) => state.sessions[path]!.notePath;
+		const [alpha, beta, gamma, delta, epsilon] = paths.map(noteOf) as [string, string, string, string, string];
+		// Beta's and Gamma's notes deleted; only Beta's session grows, so only it is looked at first.
+		notes.files.delete(beta);
+		notes.files.delete(gamma);
+		transcripts.append(paths[1]!, jsonl([userText("One more beta step", { sessionId: state.sessions[paths[1]!]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped.sort()).toEqual([beta, gamma].sort());
+		expect([...notes.files.keys()].filter((p) => p === beta || p === gamma)).toEqual([]);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Delta/);
+		expect(notes.files.get(delta)).toMatch(/Previous: \[\[[^\]]*Alpha/);
+		expect(notes.files.get(epsilon)).toMatch(/Previous: \[\[[^\]]*Delta/);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toMatch(/Beta|Gamma/);
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
 	it("follows a session note moved while no plugin watched, by its session id: never taken for deleted", async () => {
 		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
