@@ -92,6 +92,8 @@ interface Rule {
 interface CutStart {
 	readonly start: RegExp;
 	readonly digit?: true;
+	/** What the run may have before the token and keeps (`bot` in a Telegram API URL). */
+	readonly keep?: RegExp;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +298,11 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule("fly-token", ["fo1_"], /(?<![A-Za-z0-9])fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { cut: { start: /^fo1_[A-Za-z0-9_-]{6,}$/, digit: true } }),
 	tokenRule("cloudflare-origin-ca-key", ["v1.0-"], /(?<![A-Za-z0-9])v1\.0-[0-9a-f]{24}-[0-9a-f]{146}(?![A-Za-z0-9_-])/g, { cut: { start: /^v1\.0-[0-9a-f]{6,}(?:-[0-9a-f]*)?$/, digit: true } }),
 	// Also in the API's URLs, right after `/bot`.
-	tokenRule("telegram-bot-token", [":aa"], /(?:(?<=\/bot)|(?<![A-Za-z0-9:]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g),
+	tokenRule("telegram-bot-token", [":aa"], /(?:(?<=\/bot)|(?<![A-Za-z0-9:]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, { cut: { start: /^(?:bot)?\d{8,10}:AA[A-Za-z0-9_-]*$/, keep: /^bot(?=\d)/ } }),
+	// No prefix of its own: its first part is the bot's user id (17 to 20 digits) in base64, which
+	// tells it from any other dotted name. Three digits in base64 are four characters of a few
+	// each (`MTk4` is "198"): the pattern starts so, which keeps it cheap (0.7 ms a MB of text, measured).
+	tokenRule("discord-bot-token", ["."], /(?<![A-Za-z0-9_.-])[MNO][DTjz][AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{20,22}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])/g, { valid: (m) => isSnowflakeBase64(m.slice(0, m.indexOf("."))) }),
 	// A kubeconfig's client key: the PEM of a private key, base64-encoded whole.
 	// YAML (`client-key-data: …`) or JSON (`"client-key-data": "…"`, what `kubectl config view --raw -o json` prints).
 	valueRule("private-key", ["client-key-data"], /(?<pre>client-key-data\\?["']?[ \t]*:[ \t]*\\?["']?)(?<val>[A-Za-z0-9+/]{40,20000}={0,2})/g),
@@ -642,11 +648,32 @@ function builtinPass(given: string, tally: (kind: string) => void): string {
 	return redactCutToken(text, tally);
 }
 
+/** Whether base64url text decodes to a Discord user id: 17 to 20 ASCII digits (`MTk4…` is "198…"). */
+function isSnowflakeBase64(part: string): boolean {
+	const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	let bits = 0;
+	let value = 0;
+	let digits = 0;
+	for (let i = 0; i < part.length; i++) {
+		const v = ALPHABET.indexOf(part[i]!);
+		if (v < 0) return false;
+		value = ((value << 6) | v) & 0xffff;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			const byte = (value >> bits) & 0xff;
+			if (byte < 0x30 || byte > 0x39) return false;
+			digits++;
+		}
+	}
+	return digits >= 17 && digits <= 20;
+}
+
 /** The token rules that know their token's start, in the order they are tried (`sk-ant-` before `sk-`). */
 const CUT_RULES = TOKEN_RULES.flatMap((rule) => (rule.cut ? [{ kind: rule.kind, cut: rule.cut }] : []));
 
-/** The token a text ends with, cut short by a clip (`…`): letters, digits and `_-.` up to it. */
-const CUT_AT_END = /(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-.]{4,}…$/;
+/** The token a text ends with, cut short by a clip (`…`): letters, digits and `_-.:` up to it (a Telegram bot's has a colon). */
+const CUT_AT_END = /(?<![A-Za-z0-9_\-.:])[A-Za-z0-9][A-Za-z0-9_\-.:]{4,}…$/;
 
 /**
  * A token the fold clipped (a long text is kept to its first characters, then `…`) is shorter than
@@ -658,22 +685,23 @@ function redactCutToken(text: string, tally: (kind: string) => void): string {
 	const cut = CUT_AT_END.exec(text.slice(-400));
 	if (!cut) return text;
 	const run = cut[0].slice(0, -1);
-	// The token may be glued to a name before it (`claude-ghp_…`): it starts the run or follows a `-`, `_` or `.` in it.
+	// The token may be glued to a name before it (`claude-ghp_…`, `key:ghp_…`): it starts the run or follows a `-`, `_`, `.` or `:` in it.
 	for (let at = 0; at >= 0; at = nextStart(run, at)) {
 		const token = run.slice(at);
 		const found = CUT_RULES.find(({ cut }) => cut.start.test(token) && (!cut.digit || /[0-9]/.test(token)));
 		if (!found) continue;
 		tally(found.kind);
-		return `${text.slice(0, text.length - token.length - 1)}${redactionMarker(found.kind)}…`;
+		const kept = found.cut.keep?.exec(token)?.[0].length ?? 0;
+		return `${text.slice(0, text.length - token.length - 1 + kept)}${redactionMarker(found.kind)}…`;
 	}
 	return text;
 }
 
-/** Where the next part of a run of token characters starts: after its next `-`, `_` or `.`; -1 past the last. */
+/** Where the next part of a run of token characters starts: after its next `-`, `_`, `.` or `:`; -1 past the last. */
 function nextStart(run: string, from: number): number {
 	for (let i = from + 1; i < run.length - 1; i++) {
 		const c = run.charCodeAt(i);
-		if (c === 0x2d || c === 0x5f || c === 0x2e) return i + 1;
+		if (c === 0x2d || c === 0x5f || c === 0x2e || c === 0x3a) return i + 1;
 	}
 	return -1;
 }

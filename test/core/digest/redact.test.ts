@@ -91,6 +91,8 @@ const t = {
 	fly: "fo1" + "_" + gen(B64URL, 43),
 	cloudflareOrigin: "v1.0-" + gen(HEX, 24) + "-" + gen(HEX, 146),
 	telegram: gen(DIGITS, 10) + ":AA" + gen(B64URL, 33),
+	// The bot's user id in base64 (as Discord makes it), then a time and an HMAC.
+	discord: Buffer.from("1" + gen(DIGITS, 18)).toString("base64url") + "." + gen(B64URL, 6) + "." + gen(B64URL, 38),
 	kubeKey: gen(B64, 400) + "=",
 	azure: gen(B64, 86) + "==",
 	jwt: "eyJ" + gen(B64URL, 33) + ".eyJ" + gen(B64URL, 120) + "." + gen(B64URL, 43),
@@ -165,6 +167,8 @@ const SECRETS: [string, string, string][] = [
 	["fly-token", `fly auth token is ${t.fly}`, `fly auth token is ${m("fly-token")}`],
 	["cloudflare-origin-ca-key", `X-Auth-User-Service-Key: ${t.cloudflareOrigin}`, `X-Auth-User-Service-Key: ${m("cloudflare-origin-ca-key")}`],
 	["telegram-bot-token", `curl https://api.telegram.org/bot${t.telegram}/getMe`, `curl https://api.telegram.org/bot${m("telegram-bot-token")}/getMe`],
+	["discord-bot-token", `client.login("${t.discord}");`, `client.login("${m("discord-bot-token")}");`],
+	["discord-bot-token", `DISCORD_TOKEN=${t.discord}\n`, `DISCORD_TOKEN=${m("discord-bot-token")}\n`],
 	["private-key", `users:\n- name: admin\n  user:\n    client-key-data: ${t.kubeKey}\n`, `users:\n- name: admin\n  user:\n    client-key-data: ${m("private-key")}\n`],
 	["private-key", `{"users": [{"name": "u", "user": {"client-key-data": "${t.kubeKey}"}}]}`, `{"users": [{"name": "u", "user": {"client-key-data": "${m("private-key")}"}}]}`],
 	["azure-storage-key", `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${t.azure};EndpointSuffix=core.windows.net`, `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${m("azure-storage-key")};EndpointSuffix=core.windows.net`],
@@ -190,6 +194,8 @@ const SECRETS: [string, string, string][] = [
 
 /** Text that looks a bit like a secret and must come back unchanged. */
 const LOOK_ALIKES: string[] = [
+	// The shape of a Discord bot token, but its first part is no user id in base64.
+	"services.AddSingleton<MyApplicationConfigurator.Loader.ExtensionMethodsForServiceCollection>();",
 	// Found in the bench tree (real transcripts) when its redaction was compared with gitleaks' rules.
 	'token_usage_str = " | ".join(token_parts)',
 	'token_summary = "Token usage – "',
@@ -257,12 +263,15 @@ describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
 		["REPLICATE r8_dJpvc5kr6aGm4…", `REPLICATE ${m("replicate-api-token")}…`],
 		["key v1.0-3a18f6d4b2907e5c3a18f6d4-3a18f6…", `key ${m("cloudflare-origin-ca-key")}…`],
 		["grafana glsa_Ab3dEf9hIj1lMn_0f…", `grafana ${m("grafana-token")}…`],
+		["bot token 7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K…", `bot token ${m("telegram-bot-token")}…`],
+		["https://api.telegram.org/bot7123456789:AAHdq…", `https://api.telegram.org/bot${m("telegram-bot-token")}…`],
+		["ref:ghp_Zq8Xw2Vr5Ty7Ub…", `ref:${m("github-token")}…`],
 	])("%s", (input, expected) => {
 		expect(redactSecrets(input)).toBe(expected);
 		expect(redactSecrets(expected)).toBe(expected);
 	});
 
-	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…"])("keeps %s", (text) => {
+	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…", "at 12:30:45.123…", "build 2026.12.04:AAA…"])("keeps %s", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
 });
