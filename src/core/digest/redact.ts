@@ -669,6 +669,22 @@ function isSnowflakeBase64(part: string): boolean {
 	return digits >= 17 && digits <= 20;
 }
 
+/** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
+const RULES_REVISION = 1;
+
+/**
+ * The built-in rules as a short fingerprint (their patterns' text, which the bundles keep, and `RULES_REVISION`): a model stored under other rules (an older release's)
+ * is redacted again when loaded, so a token a new rule knows leaves the store too.
+ */
+export const BUILTIN_RULES_ID: string = fingerprint(`${RULES_REVISION}\u0001` + BUILTIN_RULES.map((r) => `${r.kind}\u0000${r.pattern.source}\u0000${r.pattern.flags}\u0000${r.cut?.start.source ?? ""}`).join("\u0001"));
+
+/** FNV-1a, 32 bits, in base 36: enough to tell one rule set from another. */
+function fingerprint(text: string): string {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+	return h.toString(36);
+}
+
 /** The token rules that know their token's start, in the order they are tried (`sk-ant-` before `sk-`). */
 const CUT_RULES = TOKEN_RULES.flatMap((rule) => (rule.cut ? [{ kind: rule.kind, cut: rule.cut }] : []));
 

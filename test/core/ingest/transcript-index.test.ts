@@ -28,6 +28,22 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).not.toContain("ticket-4711");
 	});
 
+	it("a model stored under an older release's built-in rules is redacted again with today's when loaded", async () => {
+		const transcripts = new MemoryTranscripts();
+		const token = `${Buffer.from("198622483471925248").toString("base64url")}.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWsAbCdEfGh`;
+		const path = transcripts.put("-r-app", id, jsonl([userText(`Log the bot in with ${token} please`, env)]));
+		const store = new MemoryTranscriptStore();
+		// Stored with redaction off, then labelled as an older release labelled a redacted model (no rule set in its key).
+		await new TranscriptIndex(transcripts, store, () => ({ ...spec([]), enabled: false })).refresh();
+		const entry = JSON.parse(store.shelf.models.get(path)!) as { redaction: string };
+		store.shelf.models.set(path, JSON.stringify({ ...entry, redaction: "on:[]" }));
+		expect(stored(store)).toContain(token);
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		await later.refresh();
+		expect(JSON.stringify((await later.get(path))!.model.events)).toContain("[redacted:discord-bot-token]");
+		expect(stored(store)).not.toContain(token);
+	});
+
 	it("a compaction summary read in a later sync than its boundary is redacted too", async () => {
 		const transcripts = new MemoryTranscripts();
 		const path = transcripts.put("-r-app", id, jsonl([userText("Start", env), system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 1000 } }, env)]));
