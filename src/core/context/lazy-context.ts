@@ -1,4 +1,5 @@
 import { cutAtBoundary } from "../digest/clause-cut";
+import { inertLine } from "../notes/inert-markdown";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
 import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
@@ -67,5 +68,6 @@ export function renderContextPacket(project: string, projectPath: string, entrie
 	out.push("## Recent sessions", "");
 	if (recent.length === 0) out.push("No sessions yet.", "");
 	for (const entry of recent) out.push(renderEntry(entry, "long"));
-	return { frontmatter, body: `${out.join("\n").replace(/\n+$/, "")}\n` };
+	// A note in the vault: what the sessions said is made inert for Obsidian (see inert-markdown.ts).
+	return { frontmatter, body: `${out.join("\n").split("\n").map(inertLine).join("\n").replace(/\n+$/, "")}\n` };
 }

@@ -1,6 +1,9 @@
+import { inertCode } from "./inert-markdown";
+
 /** `[[path|title]]` for a vault path; the alias is cleaned of what would end the link early. */
 export function wikiLink(path: string, title: string): string {
 	const target = path.replace(/\.md$/, "");
-	const alias = title.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim();
+	// Templater would run a `<%` in a new note (see inert-markdown.ts).
+	const alias = inertCode(title.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim());
 	return alias && alias !== target ? `[[${target}|${alias}]]` : `[[${target}]]`;
 }

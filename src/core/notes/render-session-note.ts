@@ -9,6 +9,7 @@ import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { renderFrontmatter } from "./frontmatter";
 import { safeFileName } from "./note-name";
 import { relativeTo } from "./relative-path";
+import { inertLine, inertCode } from "./inert-markdown";
 import { wikiLink } from "./links";
 import { renderToolCallBody, safeMarkdown, toolSummary } from "./render-tool-call";
 
@@ -65,7 +66,8 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 		["cost_usd", digest.tokens.costUsd],
 		["tags", input.tags],
 		["source", input.session.file.path],
-		["aliases", [digest.title, ...(input.aliases ?? []).filter((a) => a !== digest.title)]],
+		// Templater reads the properties too (see inert-markdown.ts).
+		["aliases", [inertCode(digest.title), ...(input.aliases ?? []).filter((a) => a !== digest.title)]],
 	]);
 	const nav = [`Project: ${wikiLink(input.index.path, input.index.title)}`];
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
@@ -73,7 +75,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	// Obsidian shows the note's name as its title: a heading repeats it only when the session was
 	// retitled after its note was named (the path never moves).
 	const named = input.notePath?.split("/").pop()?.replace(/\.md$/, "");
-	const parts = named === undefined || !named.endsWith(safeFileName(digest.title)) ? [`# ${digest.title}`, nav.join(" · ")] : [nav.join(" · ")];
+	const parts = named === undefined || !named.endsWith(safeFileName(digest.title)) ? [`# ${inertLine(digest.title)}`, nav.join(" · ")] : [nav.join(" · ")];
 	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
 	parts.push(renderDigest(digest));
 	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
@@ -94,7 +96,8 @@ function renderDigest(d: SessionDigest): string {
 	if (d.commands.length > 0) out.push(`**Commands run:**\n${bullets(d.commands.slice(0, 20).map(code))}${d.commands.length > 20 ? `\n- … and ${d.commands.length - 20} more` : ""}`);
 	if (d.errors.length > 0) out.push(`**Errors:**\n${bullets(d.errors.slice(0, 10))}${d.errors.length > 10 ? `\n- … and ${d.errors.length - 10} more` : ""}`);
 	if (d.subagents.length > 0) out.push(`**Sub-agents:**\n${bullets(d.subagents.map((s) => `${s.description}${s.type ? ` (${s.type})` : ""}`))}`);
-	return out.join("\n\n");
+	// Every item is transcript text: made inert line by line (our own markup has nothing it changes).
+	return out.join("\n\n").split("\n").map(inertLine).join("\n");
 }
 
 /** A task: its request, then what its final reply established, each statement an item of its own. */

@@ -4,6 +4,7 @@ import { LIMITS } from "../transcript/fold";
 import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { closesFence, fenceOpening } from "../text/fences";
+import { inertCode, inertFenceLine, inertLine } from "./inert-markdown";
 import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
@@ -448,39 +449,36 @@ export function inlineCode(text: string): string {
 	return `${tick}${pad}${one}${pad}${tick}`;
 }
 
-/** Transcript text as one line of Markdown; `%%` would open an Obsidian comment that hides the rest. */
+/** Transcript text as one line of Markdown, inert (see `inertLine`). */
 function mdInline(text: string): string {
-	return escapeComments(oneLine(text));
-}
-
-function escapeComments(text: string): string {
-	return text.replace(/%%/g, "%\\%");
+	return inertLine(oneLine(text));
 }
 
 /**
- * Transcript Markdown (a plan, a prompt) inside the callout: `%%` escaped outside code, and a fence
- * left open (clipping cuts plans mid-block) closed, so it cannot swallow what follows it.
+ * Transcript Markdown (a plan, a prompt) inside the callout: a fence left open (clipping cuts plans
+ * mid-block) closed, so it cannot swallow what follows it; inert as `safeMarkdown` makes it.
  */
 function markdownBlock(text: string): string {
 	return safeMarkdown(text.replace(/\r\n?/g, "\n").trim());
 }
 
 /**
- * Transcript Markdown in a note (a prompt, a reply): `%%` escaped outside code, so a pasted note's
- * own markers cannot end our generated region, and a fence left open closed, so it cannot swallow
- * what follows (the rest of the conversation, the user's notes). Otherwise the bytes as they were.
+ * Transcript Markdown in a note (a prompt, a reply): a fence left open closed, so it cannot swallow
+ * what follows (the rest of the conversation, the user's notes), and nothing in it that Obsidian or
+ * a plugin would run, or that would hide the rest (see inert-markdown.ts). Otherwise the bytes as
+ * they were.
  */
 export function safeMarkdown(text: string): string {
-	if (!text.includes("%%") && !/^ {0,3}(?:```|~~~)/m.test(text)) return text;
+	if (!/[%<`~]/.test(text)) return text;
 	const out: string[] = [];
 	let open: string | undefined;
 	for (const line of text.split("\n")) {
 		if (open === undefined) {
 			open = fenceOpening(line);
-			out.push(open ? line : escapeComments(line));
+			out.push(open ? inertFenceLine(line, open) : inertLine(line));
 		} else {
 			if (closesFence(line, open)) open = undefined;
-			out.push(line);
+			out.push(inertCode(line));
 		}
 	}
 	if (open !== undefined) out.push(open);

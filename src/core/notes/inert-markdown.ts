@@ -1,0 +1,71 @@
+import { codeSpans } from "../text/code-spans";
+
+/**
+ * Transcript text in a note, made inert for Obsidian and the plugins people run in it. A prompt or
+ * a reply is untrusted (a repository's files steer what the model writes), and a note shows it:
+ * - a ```` ```dataviewjs ```` block runs as JavaScript when the note is shown (Dataview with
+ *   JavaScript queries on, as many turn it), with Node's `require` on the desktop; so do
+ *   `js-engine` and Meta Bind's `meta-bind-js-view`; `button` and `meta-bind-button` make a button
+ *   that runs a command: their language becomes `js` or `yaml`, the name kept after it;
+ * - an inline `` `$= …` `` runs as Dataview JavaScript: a zero-width space goes before its `$`;
+ * - `<% … %>` runs as Templater JavaScript in a new note when Templater is set to run on new
+ *   files: `<%` becomes `<\%` in text (it reads the same) and `<`, a zero-width space, `%` in code;
+ * - raw HTML (`<iframe src=…>`, `<details>`, and `Vec<String>`, which Obsidian took for a tag and
+ *   hid) is shown as written: its `<` is escaped (`\<`);
+ * - `%%` would open an Obsidian comment that hides the rest of the note (and can end ours): `%\%`.
+ * The words stay the same to a reader; only what would run or vanish changes.
+ */
+
+const ZWSP = "\u200b";
+/** Fenced languages that run as JavaScript when shown, or make a button that runs a command. */
+const AS_SCRIPT = new Set(["dataviewjs", "js-engine", "js-engine-debug", "meta-bind-js-view"]);
+const AS_BUTTON = new Set(["button", "meta-bind-button"]);
+/** Nothing to do without one of these. */
+const ANY = /[%<`]/;
+/** Outside code: `%%`, `<%`, and a `<` that opens a tag, a comment or a declaration (after an even run of backslashes: not escaped already). */
+const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)<(?=([%A-Za-z/!?]))/g;
+
+/** One line of transcript Markdown outside a fenced block (see above). */
+export function inertLine(line: string): string {
+	if (!ANY.test(line)) return line;
+	const spans = line.includes("`") ? codeSpans(line) : [];
+	if (spans.length === 0) return inertText(line);
+	let out = "";
+	let from = 0;
+	for (const [start, end] of spans) {
+		out += inertText(line.slice(from, start)) + inertSpan(line.slice(start, end));
+		from = end;
+	}
+	return out + inertText(line.slice(from));
+}
+
+/** The opening line of a fenced block (`run` its backticks or tildes), its language made inert when it would run. */
+export function inertFenceLine(line: string, run: string): string {
+	const at = line.indexOf(run) + run.length;
+	const info = /^([ \t]*)([^\s`]+)/.exec(line.slice(at));
+	if (!info) return line;
+	const language = info[2]!.toLowerCase();
+	const swap = AS_SCRIPT.has(language) ? "js" : AS_BUTTON.has(language) ? "yaml" : undefined;
+	return swap === undefined ? line : `${line.slice(0, at)}${info[1]}${swap} ${line.slice(at + info[1]!.length)}`;
+}
+
+/** A line inside a fenced block. */
+export function inertCode(line: string): string {
+	return line.includes("<%") ? line.replaceAll("<%", `<${ZWSP}%`) : line;
+}
+
+function inertText(text: string): string {
+	if (!text.includes("%") && !text.includes("<")) return text;
+	// `<%` keeps its `<` and escapes the `%`: `\<%` would still hold `<%` for Templater to find.
+	return text.replace(IN_TEXT, (match, slashes: string | undefined, next: string | undefined) => (match === "%%" ? "%\\%" : next === "%" ? `${slashes ?? ""}<\\` : `${slashes ?? ""}\\<`));
+}
+
+/** A code span (its delimiters included): Dataview's inline JavaScript prefix broken, `<%` too. */
+function inertSpan(span: string): string {
+	let ticks = 0;
+	while (span.charCodeAt(ticks) === 0x60) ticks++;
+	let spaces = ticks;
+	while (span.charCodeAt(spaces) === 0x20) spaces++;
+	const body = span.startsWith("$=", spaces) ? `${span.slice(0, spaces)}${ZWSP}${span.slice(spaces)}` : span;
+	return inertCode(body);
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { inertCode, inertFenceLine, inertLine } from "../../../src/core/notes/inert-markdown";
+import { safeMarkdown } from "../../../src/core/notes/render-tool-call";
+
+const ZWSP = "\u200b";
+
+describe("inertLine: transcript text that Obsidian or a plugin would run, or that would vanish", () => {
+	it.each([
+		["Dataview inline JavaScript", "Run `$= dv.el('b', app.vault.adapter.basePath)` now", `Run \`${ZWSP}$= dv.el('b', app.vault.adapter.basePath)\` now`],
+		["the same with a double delimiter", "Run `` $= dv.pages().length `` now", `Run \`\` ${ZWSP}$= dv.pages().length \`\` now`],
+		["Templater in text", "<%* await app.vault.delete(f) %>", "<\\%* await app.vault.delete(f) %>"],
+		["Templater in code", "`<%= user.name %>`", `\`<${ZWSP}%= user.name %>\``],
+		["an iframe", '<iframe src="https://evil.example"></iframe>', '\\<iframe src="https://evil.example">\\</iframe>'],
+		["a generic type Obsidian took for a tag", "returns Vec<String> here", "returns Vec\\<String> here"],
+		["an HTML comment", "<!-- hidden -->", "\\<!-- hidden -->"],
+		["an Obsidian comment", "a %%hidden%% word", "a %\\%hidden%\\% word"],
+	])("%s", (_what, input, expected) => {
+		expect(inertLine(input)).toBe(expected);
+		// Made once: a second pass changes nothing more.
+		expect(inertLine(expected)).toBe(expected);
+	});
+
+	it.each(["a < b and c > d", "x <= 3", "50% of 3 <- 4", "`<div>` in code stays", "`= this.file.name` is a read-only query", "already escaped \\<div>", "plain words"])("keeps %s", (text) => {
+		expect(inertLine(text)).toBe(text);
+	});
+});
+
+describe("safeMarkdown: fenced blocks", () => {
+	it("turns a block a plugin would run into plain code of its language, its name kept after it", () => {
+		const reply = "Here:\n```dataviewjs\ndv.paragraph(require('child_process').execSync('id').toString())\n```\nand\n~~~ js-engine\nreturn 1\n~~~\n```button\nname Run\naction Delete current file\n```";
+		expect(safeMarkdown(reply)).toBe(
+			"Here:\n```js dataviewjs\ndv.paragraph(require('child_process').execSync('id').toString())\n```\nand\n~~~ js js-engine\nreturn 1\n~~~\n```yaml button\nname Run\naction Delete current file\n```",
+		);
+	});
+
+	it("keeps code as it is, but for Templater's `<%`; a block left open is closed", () => {
+		expect(safeMarkdown("```erb\n<%= @user.name %>\n<div>\n```\n<b>bold</b>")).toBe(`\`\`\`erb\n<${ZWSP}%= @user.name %>\n<div>\n\`\`\`\n\\<b>bold\\</b>`);
+		expect(safeMarkdown("```ts\nconst a: Array<string> = [];")).toBe("```ts\nconst a: Array<string> = [];\n```");
+		expect(inertFenceLine("```DataviewJS", "```")).toBe("```js DataviewJS");
+		expect(inertFenceLine("```typescript title=x", "```")).toBe("```typescript title=x");
+		expect(inertCode("a <%b")).toBe(`a <${ZWSP}%b`);
+	});
+});
