@@ -17,8 +17,12 @@ import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
 import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
 
-/** Bumped when what a digest holds changes: stored digests of an older version are made again. */
-export const DIGEST_VERSION = 7;
+/**
+ * Bumped when what a digest holds changes, or when every note made from one must be rendered again:
+ * stored digests of an older version are made again, and their notes rendered. 8: transcript text
+ * in notes made inert (inert-markdown.ts), so a note an older release wrote runs nothing either.
+ */
+export const DIGEST_VERSION = 8;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
