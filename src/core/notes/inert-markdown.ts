@@ -49,9 +49,14 @@ export function inertFenceLine(line: string, run: string): string {
 	return swap === undefined ? line : `${line.slice(0, at)}${info[1]}${swap} ${line.slice(at + info[1]!.length)}`;
 }
 
-/** A line inside a fenced block. */
-export function inertCode(line: string): string {
-	return line.includes("<%") ? line.replaceAll("<%", `<${ZWSP}%`) : line;
+/** Code: a line inside a fenced block, a fenced block's body, a property's value. */
+export function inertCode(text: string): string {
+	return text.includes("<%") ? text.replaceAll("<%", `<${ZWSP}%`) : text;
+}
+
+/** The text of an inline code span we make (its delimiters added after). */
+export function inertSpanText(text: string): string {
+	return inertCode(text.startsWith("$=") ? `${ZWSP}${text}` : text);
 }
 
 function inertText(text: string): string {

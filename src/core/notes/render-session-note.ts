@@ -9,7 +9,7 @@ import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { renderFrontmatter } from "./frontmatter";
 import { safeFileName } from "./note-name";
 import { relativeTo } from "./relative-path";
-import { inertLine, inertCode } from "./inert-markdown";
+import { inertCode, inertLine, inertSpanText } from "./inert-markdown";
 import { wikiLink } from "./links";
 import { renderToolCallBody, safeMarkdown, toolSummary } from "./render-tool-call";
 
@@ -201,7 +201,7 @@ export function quoteLines(text: string): string {
 }
 
 function code(text: string): string {
-	const one = text.replace(/\s+/g, " ").trim();
+	const one = inertSpanText(text.replace(/\s+/g, " ").trim());
 	return one.includes("`") ? `\`\` ${one} \`\`` : `\`${one}\``;
 }
 

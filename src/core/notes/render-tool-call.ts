@@ -4,7 +4,7 @@ import { LIMITS } from "../transcript/fold";
 import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { closesFence, fenceOpening } from "../text/fences";
-import { inertCode, inertFenceLine, inertLine } from "./inert-markdown";
+import { inertCode, inertFenceLine, inertLine, inertSpanText } from "./inert-markdown";
 import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
@@ -433,7 +433,7 @@ function outputPart(call: ToolCall, options: ToolCallBodyOptions): string | unde
 /** A code fence longer than any backtick run inside, so the content cannot close it. */
 export function fenced(lang: string, text: string): string {
 	// One final line break is the fence's own.
-	const body = text.replace(/\r\n?/g, "\n").replace(/\n$/, "");
+	const body = inertCode(text.replace(/\r\n?/g, "\n").replace(/\n$/, ""));
 	const longest = body.includes("`") ? Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length)) : 2;
 	const fence = "`".repeat(longest + 1);
 	return `${fence}${lang}\n${body}\n${fence}`;
@@ -441,7 +441,7 @@ export function fenced(lang: string, text: string): string {
 
 /** Inline code whose delimiter no backtick run inside can end. */
 export function inlineCode(text: string): string {
-	const one = oneLine(text);
+	const one = inertSpanText(oneLine(text));
 	if (one === "") return "` `";
 	const longest = one.includes("`") ? Math.max(...[...one.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
 	const tick = "`".repeat(longest + 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inertCode, inertFenceLine, inertLine } from "../../../src/core/notes/inert-markdown";
-import { safeMarkdown } from "../../../src/core/notes/render-tool-call";
+import { fenced, inlineCode, safeMarkdown } from "../../../src/core/notes/render-tool-call";
 
 const ZWSP = "\u200b";
 
@@ -39,5 +39,13 @@ describe("safeMarkdown: fenced blocks", () => {
 		expect(inertFenceLine("```DataviewJS", "```")).toBe("```js DataviewJS");
 		expect(inertFenceLine("```typescript title=x", "```")).toBe("```typescript title=x");
 		expect(inertCode("a <%b")).toBe(`a <${ZWSP}%b`);
+	});
+});
+
+describe("the code we make of tool input and output", () => {
+	it("breaks Templater's <% in a block and Dataview's $= in a span", () => {
+		expect(fenced("erb", "<%= render 'form' %>")).toBe(`\`\`\`erb\n<${ZWSP}%= render 'form' %>\n\`\`\``);
+		expect(inlineCode("$= dv.pages().length")).toBe(`\`${ZWSP}$= dv.pages().length\``);
+		expect(inlineCode("src/app.ts")).toBe("`src/app.ts`");
 	});
 });
