@@ -113,7 +113,7 @@ export class VaultSync {
 			const projects = resolve(this.claudeDir, "projects").normalize("NFC");
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir);
 		};
-		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder };
+		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, now: Date.now };
 	}
 }
 

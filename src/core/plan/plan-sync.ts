@@ -43,6 +43,8 @@ export interface ExistingTexts {
 
 export interface PlanInput {
 	scope: SessionScope;
+	/** When the sync runs (ms since 1970): no session starts later than a day after it. */
+	now?: number;
 	/** The sessions to render (`scope.render`), with their sub-agents. */
 	sessions: readonly SessionWithAgents[];
 	existing: ExistingTexts;
@@ -72,12 +74,15 @@ export function planSync(input: PlanInput): SyncPlan {
 	const state = scope.state;
 	const plan: SyncPlan = { moves: scope.moves, writes: [], hookContexts: [], state, unchanged: 0, skipped: [], errors: [], notices: [] };
 	const forget = excludedTranscripts(state, input.known ?? [], settings);
-	// No session starts after its transcript was last written: one dated later (a history file that
-	// says 2099) would stay on top of every block for good. A day of leeway for time zones.
+	// No session starts after its transcript was last written, nor after now: one dated later (a
+	// history file that says 2099) would stay on top of every block for good. A file's time alone
+	// is not enough (an archive unpacked with times of the future); now alone neither (tests, and
+	// a clock set wrong). A day of leeway for time zones.
 	// A loop, not `Math.max(...)`: a history of 100,000+ files overflows the call's arguments.
 	let newestWrite = Number.NEGATIVE_INFINITY;
 	for (const file of input.known ?? []) if (file.mtimeMs > newestWrite) newestWrite = file.mtimeMs;
-	const notAfter = Number.isFinite(newestWrite) ? new Date(newestWrite + 86_400_000).toISOString() : undefined;
+	const latest = Math.min(Number.isFinite(newestWrite) ? newestWrite : Number.POSITIVE_INFINITY, input.now ?? Number.POSITIVE_INFINITY);
+	const notAfter = Number.isFinite(latest) ? new Date(latest + 86_400_000).toISOString() : undefined;
 	for (const path of forget) {
 		// Its checkpoint too (the last prompt and reply a pre-compact hook kept for the facade).
 		const sessionId = state.sessions[path]?.digest.sessionId;

@@ -53,6 +53,8 @@ export interface SyncDeps {
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 	/** Finds a folder's repository on this machine; without it, every folder is its own project. */
 	resolve?: ProjectResolver;
+	/** The clock (ms since 1970): a session dated after it is not put before the next one. */
+	now?: () => number;
 }
 
 /** A plan and what it was made from, before anything is written. */
@@ -161,7 +163,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// A note rendered with no digest or conversation made ahead is made from the whole model.
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
-	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles() });
+	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
 }
 

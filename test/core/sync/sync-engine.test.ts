@@ -171,6 +171,17 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
+	it("a digest of an older version whose transcript Claude Code purged is made again from the stored model, and stays in CLAUDE.md", async () => {
+		const path = session("/r/kept", "Fix the login bug", "2026-05-01T10:00:00.000Z");
+		await runSync(deps(settings(["/r/kept"])));
+		state.sessions[path]!.digest = { ...state.sessions[path]!.digest, version: DIGEST_VERSION - 1 };
+		transcripts.purge(path);
+		const report = await runSync(deps(settings(["/r/kept"])));
+		expect(report.errors).toEqual([]);
+		expect(state.sessions[path]!.digest.version).toBe(DIGEST_VERSION);
+		expect(projects.files.get("/r/kept/CLAUDE.md")).toContain("Fix the login bug");
+	});
+
 	it("a session whose title changes (a digest of an older version, then a rename) keeps its note: never moved, never doubled", async () => {
 		const path = session("/r/titled", "I want to add a price formatter", "2026-05-01T10:00:00.000Z");
 		await runSync(deps(settings()));
@@ -452,6 +463,17 @@ describe("the notes follow the user and the plan", () => {
 		expect(block).not.toContain("installer");
 		// Its note is written all the same: only the block, which the next session reads, leaves it out.
 		expect(sessionNotesIn("shop").some((p) => p.includes("installer"))).toBe(true);
+	});
+
+	it("leaves it out also when a transcript's last write is in the future (an archive unpacked with such times): the clock bounds it too", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		// Written in 2100, as the file's time says (the fake's clock starts in 2030).
+		const late = session("/r/shop", "Always run the installer from the web first", "2099-12-01T09:00:00.000Z");
+		(transcripts as unknown as { files: Map<string, { mtimeMs: number }> }).files.get(late)!.mtimeMs = Date.UTC(2100, 0, 1);
+		await runSync({ ...deps(settings(["/r/shop"])), now: () => Date.UTC(2026, 11, 4) });
+		const block = projects.files.get("/r/shop/CLAUDE.md")!;
+		expect(block).toContain("Alpha task");
+		expect(block).not.toContain("installer");
 	});
 
 	it("plans without writing on a dry run, and the plan names every write", async () => {
