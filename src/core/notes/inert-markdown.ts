@@ -12,6 +12,9 @@ import { codeSpans } from "../text/code-spans";
  *   files: `<%` becomes `<\%` in text (it reads the same) and `<`, a zero-width space, `%` in code;
  * - raw HTML (`<iframe src=…>`, `<details>`, and `Vec<String>`, which Obsidian took for a tag and
  *   hid) is shown as written: its `<` is escaped (`\<`);
+ * - an image (`![…](https://…)`) would be fetched as soon as the note is shown, with whatever the
+ *   model was steered to put in its address (the known way to carry a conversation off): it stays
+ *   a link, `\![…](…)`, that loads nothing until clicked; an embed of a vault note (`![[…]]`) stays;
  * - `%%` would open an Obsidian comment that hides the rest of the note (and can end ours): `%\%`.
  * The words stay the same to a reader; only what would run or vanish changes.
  */
@@ -21,9 +24,12 @@ const ZWSP = "\u200b";
 const AS_SCRIPT = new Set(["dataviewjs", "js-engine", "js-engine-debug", "meta-bind-js-view"]);
 const AS_BUTTON = new Set(["button", "meta-bind-button"]);
 /** Nothing to do without one of these. */
-const ANY = /[%<`]/;
-/** Outside code: `%%`, `<%`, and a `<` that opens a tag, a comment or a declaration (after an even run of backslashes: not escaped already). */
-const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)<(?=([%A-Za-z/!?]))/g;
+const ANY = /[%<`!]/;
+/**
+ * Outside code: `%%`, `<%`, a `<` that opens a tag, a comment or a declaration, and the `!` of an
+ * image (each after an even run of backslashes: not escaped already).
+ */
+const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)(?:<(?=([%A-Za-z/!?]))|!(?=\[(?!\[)))/g;
 
 /** One line of transcript Markdown outside a fenced block (see above). */
 export function inertLine(line: string): string {
@@ -60,9 +66,14 @@ export function inertSpanText(text: string): string {
 }
 
 function inertText(text: string): string {
-	if (!text.includes("%") && !text.includes("<")) return text;
+	if (!text.includes("%") && !text.includes("<") && !text.includes("![")) return text;
 	// `<%` keeps its `<` and escapes the `%`: `\<%` would still hold `<%` for Templater to find.
-	return text.replace(IN_TEXT, (match, slashes: string | undefined, next: string | undefined) => (match === "%%" ? "%\\%" : next === "%" ? `${slashes ?? ""}<\\` : `${slashes ?? ""}\\<`));
+	return text.replace(IN_TEXT, (match, slashes: string | undefined, next: string | undefined) => {
+		if (match === "%%") return "%\\%";
+		const before = slashes ?? "";
+		if (match.endsWith("!")) return `${before}\\!`;
+		return next === "%" ? `${before}<\\` : `${before}\\<`;
+	});
 }
 
 /** A code span (its delimiters included): Dataview's inline JavaScript prefix broken, `<%` too. */

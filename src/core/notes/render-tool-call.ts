@@ -469,7 +469,7 @@ function markdownBlock(text: string): string {
  * they were.
  */
 export function safeMarkdown(text: string): string {
-	if (!/[%<`~]/.test(text)) return text;
+	if (!/[%<`~!]/.test(text)) return text;
 	const out: string[] = [];
 	let open: string | undefined;
 	for (const line of text.split("\n")) {

