@@ -5,6 +5,7 @@ import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
+import { whatIsAt } from "../node/absent-folder";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {
@@ -42,10 +43,17 @@ export async function isDirectory(path: string): Promise<boolean> {
 	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
+/** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
+export async function noFolder(what: string, path: string): Promise<string> {
+	const found = await whatIsAt(path);
+	if (found === "missing") return `${what} ${path} does not exist`;
+	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
+}
+
 /** The vault's folder and the plugin's, or why not (the vault must exist). */
 export async function vaultFolders(options: VaultOptions): Promise<{ vault: string; folder: string; dataJson: string } | { error: string }> {
 	const vault = resolve(options.vault);
-	if (!(await isDirectory(vault))) return { error: `vault folder ${vault} does not exist` };
+	if (!(await isDirectory(vault))) return { error: await noFolder("vault folder", vault) };
 	const folder = pluginFolder(vault, options.configDir);
 	return { vault, folder, dataJson: join(folder, "data.json") };
 }

@@ -3,7 +3,7 @@ import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, say, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, say, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -31,7 +31,7 @@ function targetOf(options: HooksOptions): HookTarget {
 
 export async function runHooksInstall(options: HooksOptions): Promise<number> {
 	const target = targetOf(options);
-	if (!(await isDirectory(target.vault))) return fail(`vault folder ${target.vault} does not exist`);
+	if (!(await isDirectory(target.vault))) return fail(await noFolder("vault folder", target.vault));
 	try {
 		const result = await installClaudeHooks(target);
 		const server = options.mcp === false ? undefined : (options.mcpPath ?? mcpScriptPath());

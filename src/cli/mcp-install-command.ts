@@ -4,7 +4,7 @@ import { agentRoots } from "../node/agent-homes";
 import { claudeConfigDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
-import { fail, isDirectory, say, vaultFolders, errorSentence } from "./cli-common";
+import { fail, isDirectory, noFolder, say, vaultFolders, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 import { loadSettings } from "./settings-file";
 
@@ -39,7 +39,7 @@ function serverTarget(options: McpInstallOptions & { vault: string }): McpServer
 
 export async function runMcpInstall(options: McpInstallOptions & { vault: string }): Promise<number> {
 	const vault = resolve(options.vault);
-	if (!(await isDirectory(vault))) return fail(`vault folder ${vault} does not exist`);
+	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
 	const target = serverTarget(options);
 	if ("error" in target) return fail(target.error);
 	const paths = await configPaths(options);

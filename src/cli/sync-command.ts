@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { fail, isDirectory, say } from "./cli-common";
+import { fail, isDirectory, noFolder, say } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
@@ -36,7 +36,7 @@ const LOCK_WAIT_MS = { cli: 10_000, hook: 120_000 };
 /** Runs one sync and prints a one-line result; returns the exit code. */
 export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const vault = resolve(options.vault);
-	if (!(await isDirectory(vault))) return fail(`vault folder ${vault} does not exist`);
+	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
 	const folder = pluginFolder(vault, options.configDir);
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	const folders = foldersProblem(settings);
@@ -44,9 +44,11 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : (settings.claudeDir ?? claudeConfigDir()));
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);
-	const where = Object.entries(roots(settings)) as [AgentId, string][];
-	if (!(await Promise.all(where.map(([, dir]) => isDirectory(dir)))).some(Boolean)) {
-		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${where.map(([agent, dir]) => `${dir} (${AGENT_NAMES[agent]})`).join(", ")}`);
+	const where = Object.entries(roots(settings)) as [AgentId, string | readonly string[]][];
+	// Aider's histories are in the enabled projects' folders: one of them there is enough.
+	const there = (dir: string | readonly string[]) => (typeof dir === "string" ? isDirectory(dir) : Promise.all(dir.map(isDirectory)).then((found) => found.some(Boolean)));
+	if (!(await Promise.all(where.map(([, dir]) => there(dir)))).some(Boolean)) {
+		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${where.flatMap(([agent, dir]) => (typeof dir === "string" ? [`${dir} (${AGENT_NAMES[agent]})`] : dir.length === 0 ? [] : [`the enabled projects (${AGENT_NAMES[agent]})`])).join(", ")}`);
 	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));

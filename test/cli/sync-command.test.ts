@@ -104,6 +104,12 @@ describe("ai-memory sync", () => {
 		const missing = run("sync", "--vault", join(dir, "nope"), "--claude-dir", join(dir, "claude"));
 		expect(missing.status).toBe(2);
 		expect(missing.stderr).toBe(`ai-memory: vault folder ${join(dir, "nope")} does not exist\n`);
+		// No agent's folder anywhere: each is named, Aider's (the enabled projects: none) left out.
+		const none = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "no-claude"));
+		expect(none.status).toBe(2);
+		expect(none.stderr).toMatch(/^ai-memory: no transcripts: none of these folders exists: .*no-claude\/projects \(Claude Code\), .* \(opencode\)\n$/);
+		writeFileSync(join(dir, "a-file"), "");
+		expect(run("sync", "--vault", join(dir, "a-file"), "--claude-dir", join(dir, "claude")).stderr).toBe(`ai-memory: vault folder ${join(dir, "a-file")} is a file, not a folder\n`);
 
 		const claudeMd = join(dir, "shop-api", "CLAUDE.md");
 		writeFileSync(claudeMd, "# changed by hand\n");
