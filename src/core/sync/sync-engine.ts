@@ -137,28 +137,20 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	let existing = await readExisting(deps, scope, identities, options);
 	// Notes the user moved while the plugin was not looking, found by their session id: followed
 	// there. Their neighbours are rendered then (links to them changed), and may have moved too
-	// (a project folder renamed): looked for again, in the same listing of the vault.
+	// (a project folder renamed): looked for again, in the same listing of the vault. A note not
+	// found anywhere was deleted by the user and stays so; its neighbours are rendered too, to link
+	// past it, and their notes may be gone or moved as well: each round looks at the ones it added.
 	const vault: VaultSessionNotes = {};
-	for (let round = 0; round < 3; round++) {
+	for (let round = 0; round < 8; round++) {
 		const found = await movedNotes(deps, scope, existing.notes, options, vault);
-		if (found.length === 0) break;
-		for (const path of followRenames(start, found, folders)) relinked.add(path);
+		const gone = found.length > 0 || options.rebuild ? [] : scope.render.filter((p) => {
+			const record = scope.state.sessions[p];
+			return record?.written && !record.deleted && !relinked.has(p) && existing.notes.get(record.notePath) == null && !existing.unreadableNotes?.has(record.notePath);
+		});
+		if (found.length === 0 && gone.length === 0) break;
+		for (const path of [...followRenames(start, found, folders), ...gone]) relinked.add(path);
 		scope = { ...scopeOf(), moves: scope.moves };
 		existing = await readExisting(deps, scope, identities, options);
-	}
-	// Notes found deleted by the user (written once, gone now, not found moved) stay so; their
-	// neighbours are rendered too, and link past them. A neighbour's note may be gone as well: looked again.
-	if (!options.rebuild) {
-		for (let round = 0; round < 8; round++) {
-			const gone = scope.render.filter((p) => {
-				const record = scope.state.sessions[p];
-				return record?.written && !record.deleted && !relinked.has(p) && existing.notes.get(record.notePath) == null && !existing.unreadableNotes?.has(record.notePath);
-			});
-			if (gone.length === 0) break;
-			for (const path of gone) relinked.add(path);
-			scope = { ...scopeOf(), moves: scope.moves };
-			existing = await readExisting(deps, scope, identities, options);
-		}
 	}
 	// A note rendered with no digest or conversation made ahead is made from the whole model.
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));

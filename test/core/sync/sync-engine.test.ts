@@ -324,6 +324,23 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
+	it("a neighbour rendered to link past a deleted note, whose own note the user moved, is followed there: never taken for deleted", async () => {
+		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
+		notes.files.delete(beta);
+		notes.files.set("Archive/gamma.md", notes.files.get(gamma)!);
+		notes.files.delete(gamma);
+		transcripts.append(paths[1]!, jsonl([userText("One more beta step", { sessionId: state.sessions[paths[1]!]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual([beta]);
+		expect(state.sessions[paths[2]!]!.notePath).toBe("Archive/gamma.md");
+		expect(state.sessions[paths[2]!]!.deleted).toBeFalsy();
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[Archive\/gamma/);
+		expect(notes.files.get("Archive/gamma.md")).toMatch(/Previous: \[\[[^\]]*Alpha/);
+	});
+
 	it("follows a session note moved while no plugin watched, by its session id: never taken for deleted", async () => {
 		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
