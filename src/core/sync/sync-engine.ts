@@ -138,15 +138,15 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Notes the user moved while the plugin was not looking, found by their session id: followed
 	// there. Their neighbours are rendered then (links to them changed), and may have moved too
 	// (a project folder renamed): looked for again, in the same listing of the vault. A note not
-	// found anywhere was deleted by the user and stays so; its neighbours are rendered too, to link
-	// past it, and their notes may be gone or moved as well: each round looks at the ones it added.
+	// found anywhere (of a session rendered, or of another in its project) was deleted by the user
+	// and stays so; its neighbours are rendered too, to link past it, and their notes may be gone or
+	// moved as well: each round looks at the ones it added.
 	const vault: VaultSessionNotes = {};
 	for (let round = 0; round < 8; round++) {
-		const found = await movedNotes(deps, scope, existing.notes, options, vault);
-		const gone = found.length > 0 || options.rebuild ? [] : scope.render.filter((p) => {
-			const record = scope.state.sessions[p];
-			return record?.written && !record.deleted && !relinked.has(p) && existing.notes.get(record.notePath) == null && !existing.unreadableNotes?.has(record.notePath);
-		});
+		const { moves: found, lost } = await movedNotes(deps, scope, existing.notes, options, vault);
+		// Gone: a rendered session's note not read, or a note of its project found nowhere in the vault (a session that did not grow).
+		const missingHere = scope.render.filter((p) => { const record = scope.state.sessions[p]; return record?.written && existing.notes.get(record.notePath) == null && !existing.unreadableNotes?.has(record.notePath); });
+		const gone = found.length > 0 || options.rebuild ? [] : [...new Set([...lost, ...missingHere])].filter((p) => !relinked.has(p) && !scope.state.sessions[p]?.deleted);
 		if (found.length === 0 && gone.length === 0) break;
 		for (const path of [...followRenames(start, found, folders), ...gone]) relinked.add(path);
 		scope = { ...scopeOf(), moves: scope.moves };
@@ -336,8 +336,8 @@ interface VaultSessionNotes {
  * is its folder's move (a project folder renamed): the folder is followed, with the index, the
  * packet and every note in it.
  */
-async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions, vault: VaultSessionNotes): Promise<PlannedMove[]> {
-	if (options.rebuild || !deps.notes.listTree) return [];
+async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions, vault: VaultSessionNotes): Promise<{ moves: PlannedMove[]; lost: string[] }> {
+	if (options.rebuild || !deps.notes.listTree) return { moves: [], lost: [] };
 	const moved = new Set(scope.moves.map((m) => m.to));
 	// The notes rendered, and the other notes of their projects (the index and the neighbours link
 	// them: one renamed in its folder left those links on its old name), each told missing by its
@@ -353,12 +353,12 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		const names = await listing;
 		return names !== undefined && !names.has(notePath);
 	};
-	const missing = new Map<string, string>();
+	const missing = new Map<string, { from: string; session: string }>();
 	for (const [path, r] of Object.entries(scope.state.sessions)) {
 		if (!r.written || r.deleted || moved.has(r.notePath) || !(rendered.has(path) || (r.projectKey !== undefined && projects.has(r.projectKey)))) continue;
-		if (await isMissing(r.notePath)) missing.set(r.digest.sessionId, r.notePath);
+		if (await isMissing(r.notePath)) missing.set(r.digest.sessionId, { from: r.notePath, session: path });
 	}
-	if (missing.size === 0) return [];
+	if (missing.size === 0) return { moves: [], lost: [] };
 	if (!vault.listed) {
 		const paths = await deps.notes.listTree("");
 		const byId = new Map<string, string>();
@@ -370,15 +370,17 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 	}
 	const { paths, byId } = vault.listed;
 	const moves = new Map<string, PlannedMove>();
-	for (const [id, from] of missing) {
+	const lost: string[] = [];
+	for (const [id, { from, session }] of missing) {
 		const to = byId.get(id);
+		if (to === undefined) lost.push(session);
 		if (to === undefined || to === from) continue;
 		const [fromFolder, toFolder] = [folderOf(from), folderOf(to)];
 		const folderMoved = baseNameOf(from) === baseNameOf(to) && fromFolder !== toFolder && fromFolder.includes("/") && !paths.some((p) => p.startsWith(`${fromFolder}/`));
 		const move = folderMoved ? { from: fromFolder, to: toFolder } : { from, to };
 		moves.set(`${move.from}\0${move.to}`, move);
 	}
-	return [...moves.values()];
+	return { moves: [...moves.values()], lost };
 }
 
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));

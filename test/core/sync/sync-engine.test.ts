@@ -324,6 +324,22 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
+	it("notices a deleted note of a session that did not grow when another of its project does: the links go past it", async () => {
+		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
+		notes.files.delete(beta);
+		transcripts.append(paths[0]!, jsonl([userText("One more alpha step", { sessionId: state.sessions[paths[0]!]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-01T11:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual([beta]);
+		expect(notes.files.has(beta)).toBe(false);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
+		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
 	it("a neighbour rendered to link past a deleted note, whose own note the user moved, is followed there: never taken for deleted", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
