@@ -31,8 +31,17 @@ const ANY = /[%<`!]/;
  */
 const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)(?:<(?=([%A-Za-z/!?]))|!(?=\[(?!\[)))/g;
 
+/**
+ * A fence opened inside a quote or a list item (`> ```dataviewjs`, `- ```dataviewjs`): Obsidian
+ * runs a plugin's block there too, and only the top level is told a fence by `safeMarkdown`.
+ */
+const NESTED_FENCE = /^((?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+)(`{3,}|~{3,})/;
+
 /** One line of transcript Markdown outside a fenced block (see above). */
 export function inertLine(line: string): string {
+	if (!ANY.test(line) && !line.includes("~")) return line;
+	const nested = NESTED_FENCE.exec(line);
+	if (nested) return `${nested[1]}${inertFenceLine(line.slice(nested[1]!.length), nested[2]!)}`;
 	if (!ANY.test(line)) return line;
 	const spans = line.includes("`") ? codeSpans(line) : [];
 	if (spans.length === 0) return inertText(line);
@@ -49,10 +58,10 @@ export function inertLine(line: string): string {
 export function inertFenceLine(line: string, run: string): string {
 	const at = line.indexOf(run) + run.length;
 	const info = /^([ \t]*)([^\s`]+)/.exec(line.slice(at));
-	if (!info) return line;
+	if (!info) return inertCode(line);
 	const language = info[2]!.toLowerCase();
 	const swap = AS_SCRIPT.has(language) ? "js" : AS_BUTTON.has(language) ? "yaml" : undefined;
-	return swap === undefined ? line : `${line.slice(0, at)}${info[1]}${swap} ${line.slice(at + info[1]!.length)}`;
+	return inertCode(swap === undefined ? line : `${line.slice(0, at)}${info[1]}${swap} ${line.slice(at + info[1]!.length)}`);
 }
 
 /** Code: a line inside a fenced block, a fenced block's body, a property's value. */

@@ -39,6 +39,11 @@ describe("safeMarkdown: fenced blocks", () => {
 		expect(safeMarkdown("```erb\n<%= @user.name %>\n<div>\n```\n<b>bold</b>")).toBe(`\`\`\`erb\n<${ZWSP}%= @user.name %>\n<div>\n\`\`\`\n\\<b>bold\\</b>`);
 		expect(safeMarkdown("```ts\nconst a: Array<string> = [];")).toBe("```ts\nconst a: Array<string> = [];\n```");
 		expect(inertFenceLine("```DataviewJS", "```")).toBe("```js DataviewJS");
+		// Inside a quote or a list item Obsidian runs it too.
+		expect(safeMarkdown("> ```dataviewjs\n> dv.el('b', 1)\n> ```")).toBe("> ```js dataviewjs\n> dv.el('b', 1)\n> ```");
+		expect(inertLine("- ~~~dataviewjs")).toBe("- ~~~js dataviewjs");
+		expect(inertLine("> > 1. ```button")).toBe("> > 1. ```yaml button");
+		expect(inertLine("> ```ts")).toBe("> ```ts");
 		expect(inertFenceLine("```typescript title=x", "```")).toBe("```typescript title=x");
 		expect(inertCode("a <%b")).toBe(`a <${ZWSP}%b`);
 	});
