@@ -1,5 +1,5 @@
 import { cutAtBoundary } from "../digest/clause-cut";
-import { inertLine } from "../notes/inert-markdown";
+import { inertCode, inertLine } from "../notes/inert-markdown";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
 import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
@@ -69,5 +69,5 @@ export function renderContextPacket(project: string, projectPath: string, entrie
 	if (recent.length === 0) out.push("No sessions yet.", "");
 	for (const entry of recent) out.push(renderEntry(entry, "long"));
 	// A note in the vault: what the sessions said is made inert for Obsidian (see inert-markdown.ts).
-	return { frontmatter, body: `${out.join("\n").split("\n").map(inertLine).join("\n").replace(/\n+$/, "")}\n` };
+	return { frontmatter: inertCode(frontmatter), body: `${out.join("\n").split("\n").map(inertLine).join("\n").replace(/\n+$/, "")}\n` };
 }

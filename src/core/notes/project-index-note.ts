@@ -1,3 +1,4 @@
+import { inertCode } from "./inert-markdown";
 import { renderFrontmatter } from "./frontmatter";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { wikiLink } from "./links";
@@ -42,7 +43,8 @@ export function renderProjectIndex(project: string, projectPath: string | undefi
 		const topics = topicNames(r.tags, tagPrefix);
 		lines.push(`- ${wikiLink(r.notePath, r.digest.title)}${r.digest.prompts ? ` · ${r.digest.prompts} prompt${r.digest.prompts === 1 ? "" : "s"}` : ""}${topics.length > 0 ? ` · ${topics.join(", ")}` : ""}`);
 	}
-	return { frontmatter, body: `${lines.join("\n")}\n` };
+	// Titles and the project's folder as the disk names it: Templater's `<%` broken (see inert-markdown.ts).
+	return { frontmatter: inertCode(frontmatter), body: inertCode(`${lines.join("\n")}\n`) };
 }
 
 /** A session's topic tags as plain names: the prefix and the project tag left out (`ai/token-usage` → token-usage). */

@@ -66,8 +66,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 		["cost_usd", digest.tokens.costUsd],
 		["tags", input.tags],
 		["source", input.session.file.path],
-		// Templater reads the properties too (see inert-markdown.ts).
-		["aliases", [inertCode(digest.title), ...(input.aliases ?? []).filter((a) => a !== digest.title)]],
+		["aliases", [digest.title, ...(input.aliases ?? []).filter((a) => a !== digest.title)]],
 	]);
 	const nav = [`Project: ${wikiLink(input.index.path, input.index.title)}`];
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
@@ -79,7 +78,8 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
 	parts.push(renderDigest(digest));
 	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
-	return { frontmatter, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
+	// Templater reads the properties too (a `project_path` is a folder's name as the disk has it).
+	return { frontmatter: inertCode(frontmatter), body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }
 
 function renderDigest(d: SessionDigest): string {

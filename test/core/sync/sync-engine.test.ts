@@ -324,6 +324,16 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
+	it("no note, index or packet the sync writes holds Templater's <% (a folder's name, a title): it would run in a new note", async () => {
+		session("/r/<%* tp.file.delete() %>", "Fix <% the %> parser", "2026-07-01T10:00:00.000Z");
+		const report = await runSync(deps(settings(["/r/<%* tp.file.delete() %>"], { mode: "lazy" })));
+		expect(report.errors).toEqual([]);
+		const written = [...notes.files].filter(([p]) => p.endsWith(".md"));
+		expect(written.length).toBeGreaterThanOrEqual(3);
+		for (const [path, text] of written) expect(text, path).not.toContain("<%");
+		expect(written.some(([, text]) => text.includes("tp.file.delete()"))).toBe(true);
+	});
+
 	it("notices a deleted note of a session that did not grow when another of its project does: the links go past it", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
