@@ -4,6 +4,7 @@ import { withFlatProperties, withoutFlatProperties } from "../memory/fact-proper
 import { updateMemoryIndex } from "../memory/memory-index";
 import { printable } from "../text/printable";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
+import { inertFact, liveFact } from "../memory/inert-fact";
 import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
@@ -90,7 +91,9 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
 	const known = (state.memory[key] ??= dict());
 	const claudeSide = new Map<string, string>();
-	const redacted = (text: string | null) => (text === null ? null : redact(text));
+	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
+	const shown = (text: string) => inertFact(redact(text));
+	const redacted = (text: string | null) => (text === null ? null : shown(text));
 	for (const pair of pairUp(known, vault, theirs)) {
 		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
 		const shownV = vault.get(pair.vault) ?? null;
@@ -101,8 +104,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		// A base stored by an older release may hold a secret: compared redacted, kept redacted.
 		const merge = mergeFact(redacted(pair.base), v, c);
 		// The vault gets its own secrets back, never Claude Code's; Claude Code gets back both sides' own.
-		const toVaultText = (text: string | null) => (text === null ? null : withFlatProperties(restoreSecrets(text, [rawV], redact)));
-		const toClaudeText = (text: string | null) => (text === null ? null : restoreSecrets(text, [rawC, rawV], redact));
+		const toVaultText = (text: string | null) => (text === null ? null : withFlatProperties(inertFact(restoreSecrets(text, [rawV], shown))));
+		const toClaudeText = (text: string | null) => (text === null ? null : liveFact(restoreSecrets(text, [rawC, rawV], shown)));
 		const path = `${texts.folder}/${pair.vault}`;
 		const previous = known[pair.claude];
 		const onConflict = { kind: "memory-pair" as const, project: key, claude: pair.claude, ...(previous ? { previous } : {}) };
@@ -125,6 +128,11 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			claudeText = toClaudeText(merge.vaultText);
 			out.writes.push(toClaude(claudeText, rawC));
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
+		} else if (shownV !== null && inertFact(shownV) !== shownV) {
+			// A copy an older release made (or an edit since): what would run in it is made inert; Claude Code's stays.
+			const text = inertFact(shownV);
+			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
+			vault.set(pair.vault, text);
 		}
 		if (claudeText !== null) claudeSide.set(pair.claude, claudeText);
 		if (merge.base === null) delete known[pair.claude];

@@ -84,6 +84,39 @@ describe("facts shared with Claude Code", () => {
 		expect(claude.files.get("feedback_use_pnpm.md")).toBe(withoutFlatProperties(claude.files.get("feedback_use_pnpm.md")!));
 	});
 
+	it("a fact the model wrote runs nothing in the vault (Dataview, Templater, an image that would be fetched), and goes back to Claude Code as it was", async () => {
+		const body = "Status board:\n\n```dataviewjs\ndv.el('b', require('child_process').execSync('id'))\n```\n\n> ~~~js-engine\n> return 1\n> ~~~\n\nInline `$= dv.pages().length` and <%* tp.file.delete() %> and ![x](https://attacker.example/?d=1) and <iframe src=x> and ![[local note]].\n";
+		const original = withoutFlatProperties(fact("board", "The status board", body));
+		claude.files.set("project_board.md", original);
+		expect((await run()).errors).toEqual([]);
+		const copy = notes.files.get(`${folder}/board.md`)!;
+		for (const live of ["```dataviewjs", "~~~js-engine", "`$=", "<%", "![x]", "<iframe"]) expect(copy).not.toContain(live);
+		expect(copy).toContain("![[local note]]");
+		expect(copy.replaceAll("\u200b", "")).toBe(withFlatProperties(original));
+		const writes = claude.writes;
+		expect((await run()).written).toEqual([]);
+		expect(claude.writes).toBe(writes);
+		// Edited in the vault: Claude Code gets the edit, and its own bytes everywhere else.
+		notes.files.set(`${folder}/board.md`, copy.replace("Status board:", "Status board (v2):"));
+		await run();
+		expect(claude.files.get("project_board.md")).toBe(original.replace("Status board:", "Status board (v2):"));
+		expect((await run()).written).toEqual([]);
+	});
+
+	it("makes inert a vault copy an older release made as Claude Code wrote it, and leaves Claude Code's alone", async () => {
+		const original = withoutFlatProperties(fact("board", "The status board", "```dataviewjs\ndv.el('b', 1)\n```\n"));
+		claude.files.set("project_board.md", original);
+		await run();
+		// As an older release left it: the copy as Claude Code wrote it.
+		notes.files.set(`${folder}/board.md`, withFlatProperties(original));
+		const writes = claude.writes;
+		await run();
+		expect(notes.files.get(`${folder}/board.md`)).not.toContain("```dataviewjs");
+		expect(claude.writes).toBe(writes);
+		expect(claude.files.get("project_board.md")).toBe(original);
+		expect((await run()).written).toEqual([]);
+	});
+
 	it("a type changed in Obsidian's Properties view (the flat one) reaches Claude Code's metadata.type", async () => {
 		claude.files.set("project_db.md", "---\nname: payments-db\ndescription: Payments use Postgres 16\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-11-30T00:45:01.905Z\n---\nBody.\n");
 		await run();
