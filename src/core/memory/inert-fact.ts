@@ -13,15 +13,18 @@
 
 const ZWSP = "\u200b";
 const LANGUAGES = "dataviewjs|js-engine-debug|js-engine|meta-bind-js-view|meta-bind-button|button";
-const FENCE = new RegExp(`^((?:[ \\t]*(?:>|[-*+]|\\d{1,9}[.)])[ \\t]*)*[ \\t]*(?:\`{3,}|~{3,})[ \\t]*)(?=(?:${LANGUAGES})(?![\\w-]))`, "gim");
-const FENCE_BACK = new RegExp(`^((?:[ \\t]*(?:>|[-*+]|\\d{1,9}[.)])[ \\t]*)*[ \\t]*(?:\`{3,}|~{3,})[ \\t]*)${ZWSP}(?=(?:${LANGUAGES})(?![\\w-]))`, "gim");
+/** Quote and list markers before a fence, each after its blanks: one way to read a line only (no backtracking that grows with them). */
+const BEFORE_FENCE = "(?:[ \\t]*(?:>|[-*+]|\\d{1,9}[.)]))*[ \\t]*";
+const FENCE = new RegExp(`^(${BEFORE_FENCE}(?:\`{3,}|~{3,})[ \\t]*)(?=(?:${LANGUAGES})(?![\\w-]))`, "gim");
+const FENCE_BACK = new RegExp(`^(${BEFORE_FENCE}(?:\`{3,}|~{3,})[ \\t]*)${ZWSP}(?=(?:${LANGUAGES})(?![\\w-]))`, "gim");
 const TAGS = "iframe|img|image|video|audio|source|object|embed|script|style|link|meta|form|svg|math|frame|frameset";
 const OPENS = new RegExp(`<(?=%|/?(?:${TAGS})\\b)`, "gi");
 const OPENS_BACK = new RegExp(`<${ZWSP}(?=%|/?(?:${TAGS})\\b)`, "gi");
 const IMAGE = /!(?=\[(?!\[))/g;
 const IMAGE_BACK = new RegExp(`!${ZWSP}(?=\\[(?!\\[))`, "g");
-const INLINE_JS = /(`+ *)(?=\$=)/g;
-const INLINE_JS_BACK = new RegExp(`(\`+ *)${ZWSP}(?=\\$=)`, "g");
+/** From the start of a backtick run only: tried from inside one too, a long run took time by its square. */
+const INLINE_JS = /(?<!`)(`+ *)(?=\$=)/g;
+const INLINE_JS_BACK = new RegExp(`(?<!\`)(\`+ *)${ZWSP}(?=\\$=)`, "g");
 
 /** The vault's copy of a fact: made inert (idempotent: a copy made so is left as it is). */
 export function inertFact(text: string): string {

@@ -33,9 +33,10 @@ const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)(?:<(?=([%A-Za-z/!?]))|!(?=\[(?!\[)))/g;
 
 /**
  * A fence opened inside a quote or a list item (`> ```dataviewjs`, `- ```dataviewjs`): Obsidian
- * runs a plugin's block there too, and only the top level is told a fence by `safeMarkdown`.
+ * runs a plugin's block there too, and only the top level is told a fence by `safeMarkdown`. Each
+ * marker takes the blanks before it, so a line reads one way only (linear, however many markers).
  */
-const NESTED_FENCE = /^((?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+)(`{3,}|~{3,})/;
+const NESTED_FENCE = /^((?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))+[ \t]*)(`{3,}|~{3,})/;
 
 /** One line of transcript Markdown outside a fenced block (see above). */
 export function inertLine(line: string): string {

@@ -23,3 +23,14 @@ describe("inertFact and liveFact: a fact the model wrote, in the vault and back"
 		);
 	});
 });
+
+describe("inertFact and liveFact on hostile text", () => {
+	it("stay linear: 100,000 list markers before a fence, a run of 100,000 backticks with or without spaces after", () => {
+		const texts = [`${"- ".repeat(100_000)}\`\`\``, `${"`".repeat(100_000)}x`, `${"`".repeat(100_000)}${" ".repeat(100_000)}x`, `${"> ".repeat(50_000)}~~~button`];
+		const started = Date.now();
+		for (const text of texts) expect(liveFact(inertFact(text))).toBe(text);
+		// No timing can be exact; before, the first took minutes (each marker doubled it) and the second 12 s.
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+});
+

@@ -56,3 +56,15 @@ describe("the code we make of tool input and output", () => {
 		expect(inlineCode("src/app.ts")).toBe("`src/app.ts`");
 	});
 });
+
+describe("inert Markdown on hostile text", () => {
+	it("stays linear: 100,000 list markers or quotes before a fence, 100,000 backslashes or backticks", () => {
+		const lines = [`${"- ".repeat(100_000)}\`\`\`dataviewjs`, `${"> ".repeat(100_000)}x`, `${"\\".repeat(100_000)}<x`, `${"`".repeat(100_000)}$= x`];
+		const started = Date.now();
+		expect(inertLine(lines[0]!).endsWith("```js dataviewjs")).toBe(true);
+		for (const line of lines.slice(1)) inertLine(line);
+		// No timing can be exact; each is a few milliseconds when linear.
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+});
+
