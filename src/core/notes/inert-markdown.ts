@@ -15,7 +15,8 @@ import { codeSpans } from "../text/code-spans";
  * - an image (`![…](https://…)`) would be fetched as soon as the note is shown, with whatever the
  *   model was steered to put in its address (the known way to carry a conversation off): it stays
  *   a link, `\![…](…)`, that loads nothing until clicked; an embed of a vault note (`![[…]]`) stays;
- * - `%%` would open an Obsidian comment that hides the rest of the note (and can end ours): `%\%`.
+ * - `%%` would open an Obsidian comment that hides the rest of the note (and can end ours): `%\%`;
+ * - a task list item (`- [ ] …`) would be one of the user's tasks in Tasks and Dataview: `- \[ ] …`.
  * The words stay the same to a reader; only what would run or vanish changes.
  */
 
@@ -38,11 +39,17 @@ const IN_TEXT = /%%|(?<!\\)((?:\\\\)*)(?:<(?=([%A-Za-z/!?]))|!(?=\[(?!\[)))/g;
  */
 const NESTED_FENCE = /^((?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))+[ \t]*)(`{3,}|~{3,})/;
 
+/** A task list item (`- [ ] …`, `> 1. [x] …`, any status character): the bracket before its status. */
+const TASK = /^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[(?=[^\]]\](?:[ \t]|$))/;
+
 /** One line of transcript Markdown outside a fenced block (see above). */
 export function inertLine(line: string): string {
-	if (!ANY.test(line) && !line.includes("~")) return line;
+	if (!ANY.test(line) && !line.includes("~") && !line.includes("[")) return line;
 	const nested = NESTED_FENCE.exec(line);
 	if (nested) return `${nested[1]}${inertFenceLine(line.slice(nested[1]!.length), nested[2]!)}`;
+	// The agent's to-dos are not the user's: Tasks and Dataview list every `- [ ]` of the vault among them.
+	const task = TASK.exec(line);
+	if (task) line = `${task[1]}\\${line.slice(task[1]!.length)}`;
 	if (!ANY.test(line)) return line;
 	const spans = line.includes("`") ? codeSpans(line) : [];
 	if (spans.length === 0) return inertText(line);

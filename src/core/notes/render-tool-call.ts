@@ -321,11 +321,18 @@ function todoItems(value: unknown): TodoItem[] | undefined {
 	return items;
 }
 
-/** `- [x] done`, `- [ ] to do`, `- [ ] doing (in progress)`; another status is named after it. */
+const OPEN_BOX = "\u2610";
+const DONE_BOX = "\u2611";
+
+/**
+ * `- ☑ done`, `- ☐ to do`, `- ☐ doing (in progress)`; another status is named after it. Boxes,
+ * not `[ ]`: the agent's to-dos are not the user's, and Tasks and Dataview would list each one
+ * among them (see `inertLine`).
+ */
 function checklistLine(status: string, text: string): string {
-	if (status === "completed") return `- [x] ${text}`;
-	if (status === "pending") return `- [ ] ${text}`;
-	return `- [ ] ${text} (${statusWords(status)})`;
+	if (status === "completed") return `- ${DONE_BOX} ${text}`;
+	if (status === "pending") return `- ${OPEN_BOX} ${text}`;
+	return `- ${OPEN_BOX} ${text} (${statusWords(status)})`;
 }
 
 function statusWords(status: string): string {
@@ -345,7 +352,7 @@ function taskUpdateLine(input: Record<string, unknown>): string {
 	const owner = nonEmpty(input.owner) ? `owner ${mdInline(input.owner)}` : "";
 	const label = `Task #${mdInline(idText(input.taskId) ?? "")}${subject}`;
 	if (status === undefined) return `- ${label}${owner ? ` (${owner})` : ""}`;
-	if (status === "deleted") return `- [ ] ~~${label}~~ (deleted)`;
+	if (status === "deleted") return `- ${OPEN_BOX} ~~${label}~~ (deleted)`;
 	const notes = [status === "completed" || status === "pending" ? "" : statusWords(status), owner].filter((n) => n !== "");
 	return `${checklistLine(status === "completed" ? "completed" : "pending", label)}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
 }

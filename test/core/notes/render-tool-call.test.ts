@@ -160,7 +160,7 @@ describe("todos and tasks", () => {
 			],
 		});
 		expect(`TodoWrite${toolSummary(c)}`).toBe("TodoWrite: 1/3 done");
-		expect(body(c)).toBe("- [x] Read the handler\n- [ ] Move validation (in progress)\n- [ ] Run tests");
+		expect(body(c)).toBe("- ☑ Read the handler\n- ☐ Move validation (in progress)\n- ☐ Run tests");
 	});
 
 	it("renders TaskCreate and TaskUpdate as one checklist line each", () => {
@@ -170,17 +170,17 @@ describe("todos and tasks", () => {
 			{ text: "Task #3 created successfully: Add pagination" },
 		);
 		expect(`TaskCreate${toolSummary(created)}`).toBe("TaskCreate: Add pagination");
-		expect(body(created)).toBe("- [ ] #3 Add pagination\n\npage and limit params");
-		expect(body(call("TaskUpdate", { taskId: "3", status: "in_progress" }))).toBe("- [ ] Task #3 (in progress)");
-		expect(body(call("TaskUpdate", { taskId: "3", status: "completed" }, { text: "Updated task #3 status" }))).toBe("- [x] Task #3");
-		expect(body(call("TaskUpdate", { taskId: "3", status: "pending", owner: "alice" }))).toBe("- [ ] Task #3 (owner alice)");
-		expect(body(call("TaskUpdate", { taskId: "4", status: "deleted" }))).toBe("- [ ] ~~Task #4~~ (deleted)");
+		expect(body(created)).toBe("- ☐ #3 Add pagination\n\npage and limit params");
+		expect(body(call("TaskUpdate", { taskId: "3", status: "in_progress" }))).toBe("- ☐ Task #3 (in progress)");
+		expect(body(call("TaskUpdate", { taskId: "3", status: "completed" }, { text: "Updated task #3 status" }))).toBe("- ☑ Task #3");
+		expect(body(call("TaskUpdate", { taskId: "3", status: "pending", owner: "alice" }))).toBe("- ☐ Task #3 (owner alice)");
+		expect(body(call("TaskUpdate", { taskId: "4", status: "deleted" }))).toBe("- ☐ ~~Task #4~~ (deleted)");
 		expect(`TaskUpdate${toolSummary(call("TaskUpdate", { taskId: "3", status: "in_progress" }))}`).toBe("TaskUpdate: #3 in progress");
-		expect(body(call("TaskUpdate", { taskId: 7, status: "completed" }))).toBe("- [x] Task #7");
+		expect(body(call("TaskUpdate", { taskId: 7, status: "completed" }))).toBe("- ☑ Task #7");
 	});
 
 	it("keeps todo text on its own line: a newline in it cannot start a new block", () => {
-		expect(body(call("TodoWrite", { todos: [{ content: "a\n```\nb", status: "pending" }] }))).toBe("- [ ] a ``` b");
+		expect(body(call("TodoWrite", { todos: [{ content: "a\n```\nb", status: "pending" }] }))).toBe("- ☐ a ``` b");
 	});
 });
 
