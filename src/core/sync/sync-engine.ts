@@ -53,7 +53,7 @@ export interface SyncDeps {
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 	/** Finds a folder's repository on this machine; without it, every folder is its own project. */
 	resolve?: ProjectResolver;
-	/** The clock (ms since 1970): a session dated after it is not put before the next one. */
+	/** The clock (ms since 1970): a session dated more than a day after it is left out of the context block. */
 	now?: () => number;
 }
 
