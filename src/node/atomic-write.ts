@@ -106,6 +106,15 @@ const LATE_APPEND_MS = 3;
 /** How long at most the old file is watched: a writer that never stops is not waited for. */
 const WATCH_MS = 250;
 /**
+ * A file written this recently when it was replaced has a writer at work (a script appending, a
+ * model writing its memory): its old file must stay still longer before the watch ends, since a
+ * write of theirs held off the CPU between its open and its write still goes there (the others,
+ * written long ago, cost no more).
+ */
+const BUSY_MS = 50;
+const QUIET_ROUNDS = 2;
+const QUIET_ROUNDS_BUSY = 6;
+/**
  * How long a file emptied in place is waited on: a save truncates, then writes, and a busy machine
  * may pause the saver between the two; the empty file is its text only if it stays empty so long.
  */
@@ -157,12 +166,14 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 	let rewritten: { text: Buffer; mode: number } | undefined;
 	let seen: { size: number; mtimeMs: number } | undefined;
 	let quiet = 0;
+	let still = QUIET_ROUNDS;
 	const start = Date.now();
-	const stillEnough = () => (rewritten ? (rewritten.text.length > 0 ? quiet >= 1 : Date.now() - start >= EMPTIED_MS) : quiet >= 2);
+	const stillEnough = () => (rewritten ? (rewritten.text.length > 0 ? quiet >= 1 : Date.now() - start >= EMPTIED_MS) : quiet >= still);
 	// Rewritten: given back as soon as it has been still for one round (its next save would go to the new file, over ours).
 	for (let round = 0; !stillEnough() && Date.now() - start < (rewritten?.text.length === 0 ? EMPTIED_MS : WATCH_MS); round++) {
 		if (round > 0) await sleep(LATE_APPEND_MS);
 		const now = await old.stat();
+		if (round === 0 && Date.now() - now.mtimeMs < BUSY_MS) still = QUIET_ROUNDS_BUSY;
 		if (seen && now.size === seen.size && now.mtimeMs === seen.mtimeMs) {
 			quiet++;
 			continue;
