@@ -29,7 +29,7 @@ export function projectContext(state: SyncState, key: string, project: ProjectSe
 	const located = (path: string) => (vaultPath ? `${vaultPath.replace(/[\\/]+$/, "")}/${path}` : path);
 	const projectTags = `${settings.tagPrefix}project/`;
 	// A digest an older release stored (its model gone, so never made again) has another shape: left out.
-	// One dated after `notAfter` (the newest transcript's last write) is left out: no session starts after its transcript was written.
+	// One dated after `notAfter` (a day past the newest transcript's last write, and past the sync's clock) is left out: no session starts later.
 	const records = Object.values(state.sessions).filter((r) => r.projectKey === key && r.digest.version === DIGEST_VERSION && (notAfter === undefined || (r.digest.startedAt ?? "") <= notAfter));
 	const entries: ContextEntry[] = records.map((r) => ({
 		digest: r.digest,
