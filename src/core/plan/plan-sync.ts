@@ -235,14 +235,14 @@ export function planSync(input: PlanInput): SyncPlan {
 			if (removed?.ok && removed.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: "", expected: current, remove: true });
 		}
 		for (const name of files) {
-			const key = projectFileKey(project.path, name);
-			const unreadable = existing.unreadable.get(key);
+			const fileKey = projectFileKey(project.path, name);
+			const unreadable = existing.unreadable.get(fileKey);
 			if (unreadable !== undefined) {
 				plan.errors.push(`${name} in ${project.path}: ${unreadable}`);
 				blockInFiles = false;
 				continue;
 			}
-			const current = existing.projectFiles.get(key) ?? null;
+			const current = existing.projectFiles.get(fileKey) ?? null;
 			const result = upsertMarkedBlock(current ?? "", context.block);
 			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
 			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
@@ -253,9 +253,9 @@ export function planSync(input: PlanInput): SyncPlan {
 		// CLAUDE.local.md): its agent loads it still, stale. Said, not removed: another device of
 		// the user's may write it there (a committed file, shared).
 		for (const name of otherContextFiles(project)) {
-			const key = projectFileKey(project.path, name);
-			const current = existing.projectFiles.get(key);
-			const removed = current === undefined || current === null || existing.sameAs?.has(key) ? undefined : removeMarkedBlock(current);
+			const fileKey = projectFileKey(project.path, name);
+			const current = existing.projectFiles.get(fileKey);
+			const removed = current === undefined || current === null || existing.sameAs?.has(fileKey) ? undefined : removeMarkedBlock(current);
 			if (!removed?.ok || !removed.changed) continue;
 			plan.notices.push(`${name} in ${project.path} still holds a context block, from an earlier setting (it goes to ${files.join(" and ")} now), and its agent loads that stale copy too; remove it from ${name} (the lines from ${BEGIN_MARKER} to ${END_MARKER}) unless another device of yours writes it there`);
 		}
