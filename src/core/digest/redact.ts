@@ -466,6 +466,17 @@ const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.$\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-
 /** The value after the separator: a quoted string (also JSON-escaped `\"…\"`) or a bare word. */
 const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024}"|'(?:[^'\\\r\n]|\\.){0,1024}'|`[^`\\\r\n]{0,1024}`|[^\s"'`,;&|<>(){}[\]\\]{1,1024}/y;
 
+/** A quoted value a clip cut short: its opening quote, then the rest of the text up to the clip's `…`. */
+const CUT_QUOTED_VALUE_RE = /(?:\\"|["'`])[^\r\n]{1,1024}…$/y;
+/** The rest of a line (a YAML plain scalar, a `.env` value), up to a comment. */
+const REST_OF_LINE_RE = /[^\r\n]{1,1024}/y;
+/** A `.env` value: everything up to a blank (`&`, `(`, `|` are the value's own there). */
+const ENV_VALUE_RE = /[^\s"'`]\S{0,1023}/y;
+/** A YAML block scalar's header (`|`, `>-`, `|2+`), the value on the lines after it. */
+const BLOCK_HEADER_RE = /^[|>](?:[-+][1-9]?|[1-9][-+]?)?[ \t]*(?:#[^\r\n]*)?$/;
+/** A YAML plain scalar of more words than this is prose after a label ("Token: the one from step 2 …"), not a value. */
+const MAX_PLAIN_WORDS = 8;
+
 /** Characters that may precede a structured `key: value` (YAML line start, JSON, header string). */
 const STRUCTURED_BEFORE = new Set(["{", ",", "(", "[", '"', "'", "`"]);
 
@@ -481,6 +492,63 @@ function structuredPosition(text: string, index: number): boolean {
 	if (c === "-" && (i === 1 || /\s/.test(text[i - 2] ?? ""))) return structuredPosition(text, i - 1);
 	if (text.slice(Math.max(0, i - 6), i) === "export") return structuredPosition(text, i - 6);
 	return false;
+}
+
+/** True when the key at `index` starts a line (after blanks, `- ` or `export `): a YAML block mapping or a `.env` line. */
+function atLineStart(text: string, index: number): boolean {
+	let i = index;
+	const stop = Math.max(0, index - 64);
+	while (i > stop && (text[i - 1] === " " || text[i - 1] === "\t")) i--;
+	if (i === 0 || text[i - 1] === "\n" || text[i - 1] === "\r") return true;
+	if (text[i - 1] === "-" && (i === 1 || /\s/.test(text[i - 2] ?? ""))) return atLineStart(text, i - 1);
+	if (text.slice(Math.max(0, i - 6), i) === "export") return atLineStart(text, i - 6);
+	return false;
+}
+
+function lineEnd(text: string, from: number): number {
+	for (let i = from; i < text.length; i++) if (text.charCodeAt(i) === 0x0a || text.charCodeAt(i) === 0x0d) return i;
+	return text.length;
+}
+
+/** The step over a line ending at `at` (`\r\n`, `\n` or `\r`). */
+function afterNewline(text: string, at: number): number {
+	return text.startsWith("\r\n", at) ? at + 2 : at + 1;
+}
+
+/**
+ * A YAML block scalar's value (`password: |` and the lines after it, each indented past the key):
+ * its lines' first indentation and where they end; undefined when `header` is none or no line follows.
+ */
+function blockScalar(text: string, keyAt: number, headerEnd: number): { indent: string; end: number; value: string } | undefined {
+	const column = keyAt - (Math.max(text.lastIndexOf("\n", keyAt - 1), text.lastIndexOf("\r", keyAt - 1)) + 1);
+	let indent: string | undefined;
+	let end = headerEnd;
+	let at = headerEnd;
+	// Bounded: a block of more lines than a secret has is cut here (the rest stays a block of its own).
+	for (let lines = 0; at < text.length && lines < 200; lines++) {
+		const start = afterNewline(text, at);
+		const stop = lineEnd(text, start);
+		const line = text.slice(start, stop);
+		at = stop;
+		if (line.trim() === "") continue;
+		const lead = line.length - line.trimStart().length;
+		if (lead <= column) break;
+		indent ??= line.slice(0, lead);
+		end = stop;
+	}
+	return indent === undefined ? undefined : { indent, end, value: text.slice(headerEnd, end).trim() };
+}
+
+/** A YAML plain scalar on the rest of the line (a comment after ` #` left out), when it reads as a value, not prose. */
+function plainScalar(text: string, valueStart: number): string | undefined {
+	REST_OF_LINE_RE.lastIndex = valueStart;
+	const rest = REST_OF_LINE_RE.exec(text)?.[0];
+	if (rest === undefined || /^[{[&*!|>]/.test(rest)) return undefined;
+	const comment = rest.search(/[ \t]#/);
+	const value = (comment < 0 ? rest : rest.slice(0, comment)).trimEnd();
+	// One word is what the bare value reads already; code is not YAML (`password: string | undefined`, `token: z.string().min(8)`).
+	if (!/[ \t]/.test(value) || /[()|=<>{};,]/.test(value)) return undefined;
+	return value.split(/[ \t]+/).length <= MAX_PLAIN_WORDS ? value : undefined;
 }
 
 /** What a call or an index follows: a name or a property chain (`getpass(`, `os.environ[`). */
@@ -503,8 +571,34 @@ const ASSIGNMENT_RULE: Rule = {
 		const quoted = opening === '"' || opening === "'" || opening === "`" || (opening === "\\" && text[valueStart + 1] === '"');
 		// `key: value` in prose ("Your password: keep it safe") is not an assignment.
 		if (sep.trim() === ":" && q === "" && !quoted && !structuredPosition(text, m.index)) return undefined;
+		const ownLine = q === "" && !quoted && atLineStart(text, m.index);
+		if (ownLine && sep.trim() === ":") {
+			// YAML: `password: |` with the value on the lines after it, or a value of several words.
+			const headerEnd = lineEnd(text, valueStart);
+			const block = BLOCK_HEADER_RE.test(text.slice(valueStart, headerEnd)) ? blockScalar(text, m.index, headerEnd) : undefined;
+			if (block) {
+				if (isNotSecret(block.value, kind)) return { skipTo: block.end };
+				return { end: block.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${block.indent}${redactionMarker(kind)}`, kind };
+			}
+		}
 		ASSIGNMENT_VALUE_RE.lastIndex = valueStart;
-		const val = ASSIGNMENT_VALUE_RE.exec(text)?.[0];
+		let val = ASSIGNMENT_VALUE_RE.exec(text)?.[0];
+		if (ownLine && sep.trim() === ":") val = plainScalar(text, valueStart) ?? val;
+		else if (ownLine && sep === "=" && /^[A-Z][A-Z0-9_]*$/.test(key)) {
+			// A `.env` line: its value runs to a blank (`Tr0ub4dor&Jx3`, `(Bn5Xc2)`).
+			ENV_VALUE_RE.lastIndex = valueStart;
+			val = ENV_VALUE_RE.exec(text)?.[0] ?? val;
+		}
+		if (val === undefined && quoted) {
+			// A quoted value the clip cut (`"client_secret": "Kq8v…`): what is left of it may be a secret's start.
+			CUT_QUOTED_VALUE_RE.lastIndex = valueStart;
+			const cut = CUT_QUOTED_VALUE_RE.exec(text)?.[0];
+			if (cut !== undefined) {
+				const quote = cut.startsWith("\\") ? '\\"' : cut[0]!;
+				if (isNotSecret(cut.slice(quote.length), kind)) return { skipTo: text.length };
+				return { end: text.length, replacement: `${m[0]}${quote}${redactionMarker(kind)}`, kind };
+			}
+		}
 		if (val === undefined) return undefined;
 		// A value found not to be a secret is not searched again for keys.
 		const skip = { skipTo: valueStart + val.length };
@@ -670,7 +764,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 1;
+const RULES_REVISION = 2;
 
 /**
  * The built-in rules as a short fingerprint (their patterns' text, which the bundles keep, and `RULES_REVISION`): a model stored under other rules (an older release's)

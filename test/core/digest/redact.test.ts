@@ -502,3 +502,38 @@ describe("the user's own patterns", () => {
 		expect(redactor.redact("key=abc xx")).toBe("key=abc xx");
 	});
 });
+
+describe("createRedactor: YAML and .env values as their formats read them", () => {
+	it.each([
+		["a plain YAML value of several words", "passphrase: tangerine Qx7vLm2 walrus Zp9Kt4", "passphrase: [redacted:password]"],
+		["a plain YAML value after a list marker", "- passphrase: tangerine Qx7vLm2 walrus  # rotated", "- passphrase: [redacted:password]  # rotated"],
+		["a literal block", "stringData:\n  password: |\n    Wq8vNr4tBz2Lk9Ps\n  user: admin", "stringData:\n  password: |\n    [redacted:password]\n  user: admin"],
+		["a folded block with chomping", "client_secret: >-\n    Hy6pRt3sLq0Vx8Zm\n    Lq0Vx8\nnext: 1", "client_secret: >-\n    [redacted:secret]\nnext: 1"],
+		["a block in a list item", "- password: |\n    abc\n- user: x", "- password: |\n    [redacted:password]\n- user: x"],
+		["a .env value with &", "DB_PASSWORD=Tr0ub4dor&Jx3Kq9Lw", "DB_PASSWORD=[redacted:password]"],
+		["a .env value in parentheses", "SMTP_PASSWORD=(Bn5Xc2Mv8Pq)", "SMTP_PASSWORD=[redacted:password]"],
+		["an env prefix of a command", "PGPASSWORD=s3cr3tXy psql -h db", "PGPASSWORD=[redacted:password] psql -h db"],
+	])("%s", (_what, input, expected) => {
+		expect(builtIn.redact(input)).toBe(expected);
+		expect(builtIn.redact(expected)).toBe(expected);
+	});
+
+	it.each(["Token: the one from step 2 is stored in localStorage for the web app", "  password: string | undefined", "  token: z.string().min(8)", "password: |\n  ${DB_PASS}\n", "api_key: ${API_KEY}", "const token = getToken();"])("keeps %s", (text) => {
+		expect(builtIn.redact(text)).toBe(text);
+	});
+});
+
+describe("createRedactor: a quoted value the clip cut", () => {
+	it.each([
+		['{"client_secret": "Kq8vN3pLx7Rt2Wz9Ys4U…', '{"client_secret": "[redacted:secret]'],
+		['DB_PASSWORD="Hq7zPx2mLt9wQr4sVb8n…', 'DB_PASSWORD="[redacted:password]'],
+		["{'password': 'Zm4xWq9Lp2Tr7Yb6Nc3V…", "{'password': '[redacted:password]"],
+		['{\\"api_token\\": \\"Zm4xWq9Lp2Tr7Yb6Nc3V…', '{\\"api_token\\": \\"[redacted:secret]'],
+	])("%s", (input, expected) => {
+		expect(builtIn.redact(input)).toBe(expected);
+	});
+
+	it("keeps a cut value that is no secret (a variable, a placeholder)", () => {
+		expect(builtIn.redact('"password": "${DB_PASSWORD_FROM_VAULT…')).toBe('"password": "${DB_PASSWORD_FROM_VAULT…');
+	});
+});
