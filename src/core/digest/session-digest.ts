@@ -21,8 +21,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * Bumped when what a digest holds changes, or when every note made from one must be rendered again:
  * stored digests of an older version are made again, and their notes rendered. 8: transcript text
  * in notes made inert (inert-markdown.ts), so a note an older release wrote runs nothing either.
+ * 9: inline JavaScript after any blank or across lines, fences on a list item's next line, and
+ * headings named as the note's own made inert too.
  */
-export const DIGEST_VERSION = 8;
+export const DIGEST_VERSION = 9;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

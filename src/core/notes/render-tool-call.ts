@@ -4,7 +4,7 @@ import { LIMITS } from "../transcript/fold";
 import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { closesFence, fenceOpening } from "../text/fences";
-import { inertCode, inertFenceLine, inertLine, inertSpanText } from "./inert-markdown";
+import { inertCode, inertFenceLine, inertLine, inertSpanText, isNoteHeading } from "./inert-markdown";
 import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
@@ -476,13 +476,17 @@ function markdownBlock(text: string): string {
  * they were.
  */
 export function safeMarkdown(text: string): string {
-	if (!/[%<`~!]/.test(text)) return text;
+	if (!/[%<`~!$#]/.test(text) && !/\n {0,3}[=-]/.test(text)) return text;
 	const out: string[] = [];
 	let open: string | undefined;
+	let previous = "";
 	for (const line of text.split("\n")) {
 		if (open === undefined) {
 			open = fenceOpening(line);
-			out.push(open ? inertFenceLine(line, open) : inertLine(line));
+			// A setext underline would make the line before a heading: one named as the note's own is not.
+			const underline = !open && SETEXT_UNDERLINE.test(line) && isNoteHeading(previous);
+			out.push(open ? inertFenceLine(line, open) : underline ? `\\${line.trimStart()}` : inertLine(line));
+			previous = line;
 		} else {
 			if (closesFence(line, open)) open = undefined;
 			out.push(inertCode(line));
@@ -491,6 +495,9 @@ export function safeMarkdown(text: string): string {
 	if (open !== undefined) out.push(open);
 	return out.join("\n");
 }
+
+/** A line that underlines the one before as a heading (`===`, `---`). */
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 
 // ── Clipping ────────────────────────────────────────────────────────────────────────────────────
 

@@ -70,3 +70,34 @@ describe("inert Markdown on hostile text", () => {
 	});
 });
 
+
+describe("Dataview's inline JavaScript, as Dataview finds it (a span's text trimmed)", () => {
+	it.each([
+		["a tab before the prefix", "Run `\t$=dv.el('b', 1)` now", `Run \`\t${ZWSP}$=dv.el('b', 1)\` now`],
+		["a no-break space before it", "Run `\u00a0$=dv.el('b', 1)` now", `Run \`\u00a0${ZWSP}$=dv.el('b', 1)\` now`],
+		["a span opened on the line before", "$=dv.el('b', 1)` too", `${ZWSP}$=dv.el('b', 1)\` too`],
+		["the middle line of a span over three", "  $=dv.el('b', 1)", `  ${ZWSP}$=dv.el('b', 1)`],
+	])("%s", (_what, input, expected) => {
+		expect(inertLine(input)).toBe(expected);
+		expect(inertLine(expected)).toBe(expected);
+	});
+
+	it("a fence on a list item's next line, indented to its text, loses its script language", () => {
+		const reply = "- set up\n  - add the view\n    ```dataviewjs\n    dv.el('b', 1)\n    ```";
+		expect(safeMarkdown(reply)).toContain("    ```js dataviewjs");
+		expect(inertLine("        ~~~ dataviewjs")).toBe("        ~~~ js dataviewjs");
+		// A run of backticks closed on its line is inline code: what follows it is still made inert.
+		expect(inertLine("```npm i``` <iframe src=x>")).toBe("```npm i``` \\<iframe src=x>");
+	});
+});
+
+describe("headings named as the note's own", () => {
+	it("are escaped, so a pasted note's turns take no anchor of this one; other headings stay", () => {
+		const pasted = "Continue from my notes:\n### You · 2\nFix it\n### Claude\nDone\n## Conversation\nYou · 3\n---\n## Summary\n# Plan";
+		expect(safeMarkdown(pasted)).toBe("Continue from my notes:\n\\### You · 2\nFix it\n\\### Claude\nDone\n\\## Conversation\nYou · 3\n\\---\n## Summary\n# Plan");
+		expect(inertLine("> ###   you  ·  12 ##")).toBe("> \\###   you  ·  12 ##");
+		expect(inertLine("- ## Codex")).toBe("- \\## Codex");
+		// Made once.
+		expect(safeMarkdown(safeMarkdown(pasted))).toBe(safeMarkdown(pasted));
+	});
+});
