@@ -28,9 +28,12 @@ export function mergeFact(base: string | null, vault: string | null, claude: str
 	return { action: "conflict", vaultText: vault, claudeText: claude, base: vault };
 }
 
-/** The conflict copy of `file`, beside it: `name.md` → `name.conflict-claude.md` (never synced). */
-export function conflictCopyName(file: string): string {
-	return file.replace(/(\.md)?$/i, ".conflict-claude.md");
+/**
+ * The conflict copy of `file`, beside it: `name.md` → `name.conflict-claude.md` (never synced); the
+ * `n`th when earlier ones are there still (`name.conflict-claude 2.md`): a copy is never replaced.
+ */
+export function conflictCopyName(file: string, n = 1): string {
+	return file.replace(/(\.md)?$/i, n > 1 ? `.conflict-claude ${n}.md` : ".conflict-claude.md");
 }
 
 export function isConflictCopy(file: string): boolean {

@@ -120,11 +120,13 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			claudeText = toClaudeText(merge.text);
 			out.writes.push(toClaude(claudeText, rawC));
 		} else if (merge.action === "conflict") {
-			const copyName = conflictCopyName(pair.vault);
-			const copy = `${texts.folder}/${copyName}`;
-			const existing = texts.vault.get(copyName) ?? null;
 			const copyText = withFlatProperties(merge.claudeText);
-			if (existing !== copyText) out.writes.push({ kind: "note", path: copy, text: copyText, expected: existing, what: "memory", onConflict });
+			// A copy there already is the user's to read (or edited by them): the next one goes beside it.
+			let n = 1;
+			while (texts.vault.has(conflictCopyName(pair.vault, n)) && texts.vault.get(conflictCopyName(pair.vault, n)) !== copyText) n++;
+			const copyName = conflictCopyName(pair.vault, n);
+			const copy = `${texts.folder}/${copyName}`;
+			if (!texts.vault.has(copyName)) out.writes.push({ kind: "note", path: copy, text: copyText, expected: null, what: "memory", onConflict });
 			claudeText = toClaudeText(merge.vaultText);
 			out.writes.push(toClaude(claudeText, rawC));
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);

@@ -195,6 +195,22 @@ describe("facts shared with Claude Code", () => {
 		expect((await run()).written).toEqual([]);
 	});
 
+	it("never replaces a conflict copy the user has not dealt with: a second conflict gets a copy of its own", async () => {
+		claude.files.set("a.md", fact("a", "Fact a"));
+		await run();
+		notes.files.set(`${folder}/a.md`, fact("a", "Vault wording"));
+		claude.files.set("a.md", fact("a", "Claude edit A"));
+		await run();
+		notes.files.set(`${folder}/a.md`, fact("a", "Vault wording, again"));
+		claude.files.set("a.md", fact("a", "Claude edit B"));
+		const r = await run();
+		expect(notes.files.get(`${folder}/a.conflict-claude.md`)).toContain("Claude edit A");
+		expect(notes.files.get(`${folder}/a.conflict-claude 2.md`)).toContain("Claude edit B");
+		expect(r.notices).toEqual([`${folder}/a.md was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${folder}/a.conflict-claude 2.md`]);
+		expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", "a.md"]);
+		expect((await run()).written).toEqual([]);
+	});
+
 	it("leaves a fact that changes during the sync for the next one", async () => {
 		notes.files.set(`${folder}/a.md`, fact("a", "Fact a"));
 		const real = claude.write.bind(claude);
