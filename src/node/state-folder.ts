@@ -1,4 +1,4 @@
-import { readdir, rm, stat } from "node:fs/promises";
+import { lstat, readdir, rm, stat } from "node:fs/promises";
 import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
@@ -144,6 +144,8 @@ export class StateFolder implements TranscriptStore {
 		if (this.packChanges.size === 0) this.packs = undefined;
 		const raw = await this.readStateJson(join(this.dir, STATE_FILE));
 		if (raw !== undefined) checkVersion(join(this.dir, STATE_FILE), raw);
+		// The list of transcripts read without the state: a first sync over it would read only the transcripts that changed, and rebuild each project's index and context from those alone.
+		else if (await lstat(join(this.dir, TRANSCRIPTS_FILE)).then(() => true, () => false)) throw damagedState(join(this.dir, STATE_FILE), `it is gone, and ${TRANSCRIPTS_FILE} beside it is not`);
 		const state = restoreSyncState(await this.readSessionFiles(raw));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
@@ -166,7 +168,7 @@ export class StateFolder implements TranscriptStore {
 		// Before the list of transcripts: a model it lists is where the index says (or read again).
 		await this.writePacks();
 		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
-		await this.writeJson(join(this.dir, "transcripts.json"), files);
+		await this.writeJson(join(this.dir, TRANSCRIPTS_FILE), files);
 		// Merged checkpoints live in the state now.
 		await removeMergedCheckpoints(this.mergedCheckpoints);
 		this.mergedCheckpoints = new Map();
@@ -248,7 +250,7 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private fileMap(): Promise<Map<string, TranscriptFile>> {
-		this.files ??= this.readJson(join(this.dir, "transcripts.json")).then((list) => new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []));
+		this.files ??= this.readJson(join(this.dir, TRANSCRIPTS_FILE)).then((list) => new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []));
 		return this.files;
 	}
 
@@ -395,6 +397,7 @@ function packIndexOf(raw: unknown): Map<string, PackedAt> {
 	return out;
 }
 const STATE_FILE = "sync-state.json";
+const TRANSCRIPTS_FILE = "transcripts.json";
 const SESSIONS_DIR = "sessions";
 const CATALOG_DIR = "catalog";
 /** The state's folders: each written in, so none may be a link that leads out of the plugin's folder. */
