@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { readPlainFile } from "../node/confined-path";
 import { ProjectFolderFiles } from "../node/project-files";
 import { printable } from "../core/text/printable";
 import { hostname } from "node:os";
@@ -13,7 +12,7 @@ import { projectKeyOf } from "../core/projects/project-identity";
 import { resolveProjectFolder } from "../node/project-resolver";
 import type { SyncState } from "../core/sync/sync-state";
 import { StateFolder } from "../node/state-folder";
-import { claudeMemoryDir } from "../node/claude-memory-dir";
+import { claudeMemoryDir, readClaudeSettings } from "../node/claude-memory-dir";
 import { claudeConfigDir } from "../node/claude-paths";
 import { hookNameOf } from "../node/hook-handlers";
 import { claudeHookStatus, type HookTarget } from "../node/hook-install";
@@ -75,7 +74,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	const mcp: McpStatus = await mcpServerStatus("claude-code", claudeUserConfigPath(claudeDir), server ? mcpEntry({ serverPath: server, vault: where.vault, configDir: options.configDir }) : { command: "", args: [] });
 	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
 
-	const claudeSettings = await readPlainFile(join(claudeDir, "settings.json")).then((t) => JSON.parse(t) as unknown, () => undefined);
+	const claudeSettings = await readClaudeSettings(join(claudeDir, "settings.json"));
 	const enabled = settings.projects.filter((p) => p.enabled);
 	if (enabled.length === 0) out.push("", `No enabled projects on this device: add one with \`${suggestCommand("projects add <path>", { vault: where.vault, configDir: options.configDir })}\`.`);
 	const log = await hookLogEntries(where.folder);
@@ -146,8 +145,8 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	lines.push(`  Notes: ${join(vault, notesPathOf(record, settings.notesFolder))}`);
 	lines.push(`  Context packet: ${packet}${(await exists(packet)) ? "" : project.mode === "lazy" ? " (not written yet)" : " (written in lazy mode only; recall prints it from the hook context)"}`);
 	lines.push(`  Memory in the vault: ${join(vault, memoryPathOf(record, settings.memoryFolder))}${project.memorySharing ? "" : " (sharing with Claude Code is off)"}`);
-	const memory = claudeMemoryDir(project.path, { claudeDir, settings: claudeSettings });
-	lines.push(`  Claude Code memory: ${memory ?? "off (autoMemoryEnabled is false)"}`);
+	const memory = claudeSettings instanceof Error ? undefined : claudeMemoryDir(project.path, { claudeDir, settings: claudeSettings });
+	lines.push(`  Claude Code memory: ${claudeSettings instanceof Error ? `not known: its settings.json cannot be read (${claudeSettings.message}), so no fact is shared` : (memory ?? "off (autoMemoryEnabled is false)")}`);
 
 	// What reached the last session, from hooks.log.
 	const reached = lastSessionDelivery(delivery.log, { path: project.path, key, mode: project.mode, target: project.target, blockPresent: block !== undefined, blockInFile: context?.blockInFile, instructionsHook: delivery.instructionsHook });

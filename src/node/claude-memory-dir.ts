@@ -23,7 +23,7 @@
  * (`--bare`), the remote/cowork overrides and `CLAUDE_CODE_PROJECT_DIR_NAME`.
  */
 import { lstatSync, realpathSync, statSync } from "node:fs";
-import { readPlainBytesSync } from "./confined-path";
+import { readPlainBytesSync, readPlainFileIfThere } from "./confined-path";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 
@@ -178,4 +178,24 @@ function javaStringHash(text: string): number {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Claude Code's `settings.json` parsed, undefined when there is none, or why it cannot be read.
+ * Unreadable is not missing: read as none (a save under way, a trailing comma), the defaults sent
+ * the sync to another memory folder, where every shared fact looked deleted.
+ */
+export async function readClaudeSettings(path: string): Promise<unknown> {
+	let text: string | null;
+	try {
+		text = await readPlainFileIfThere(path);
+	} catch (error) {
+		return new Error(`${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`);
+	}
+	if (text === null) return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return new Error(text.trim() === "" ? "it is empty" : "it is not JSON");
+	}
 }

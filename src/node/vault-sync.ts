@@ -1,8 +1,7 @@
 import { withExclusionsHere } from "./exclusions";
 import { mkdir, stat } from "node:fs/promises";
-import { readPlainFile } from "./confined-path";
 import { dirname, join, resolve, sep } from "node:path";
-import type { NoteStore, TranscriptStore } from "../core/ports";
+import type { MemoryFolder, NoteStore, TranscriptStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/ingest/redaction-policy";
 import { planFromSources, runSync, type PlannedSync, type SyncDeps, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
@@ -10,7 +9,7 @@ import type { SyncState } from "../core/sync/sync-state";
 import { TranscriptIndex } from "../core/ingest/transcript-index";
 import { discoverProjects, type DiscoveredProject } from "../core/projects/project-discovery";
 import { ClaudeMemoryFolder } from "./claude-memory-folder";
-import { claudeMemoryDir } from "./claude-memory-dir";
+import { claudeMemoryDir, readClaudeSettings } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import { resolveProjectFolder } from "./project-resolver";
 import type { FoldWorkerPool } from "./fold-worker-pool";
@@ -105,8 +104,10 @@ export class VaultSync {
 
 	private async deps(settings: Settings, state: SyncState, index: TranscriptIndex): Promise<SyncDeps> {
 		// Claude Code's own settings say where (and whether) it keeps each project's memory.
-		const claudeSettings = await readJson(join(this.claudeDir, "settings.json"));
-		const claudeMemory = (projectPath: string) => {
+		const settingsPath = join(this.claudeDir, "settings.json");
+		const claudeSettings = await readClaudeSettings(settingsPath);
+		const claudeMemory = (projectPath: string): MemoryFolder | undefined => {
+			if (claudeSettings instanceof Error) return unknownMemoryFolder(settingsPath, claudeSettings);
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
 			if (dir === undefined) return undefined;
 			// The default folder stays inside Claude Code's projects folder; one the user set, inside itself.
@@ -117,10 +118,10 @@ export class VaultSync {
 	}
 }
 
-async function readJson(path: string): Promise<unknown> {
-	try {
-		return JSON.parse(await readPlainFile(path)) as unknown;
-	} catch {
-		return undefined;
-	}
+/** Where Claude Code keeps memory is not known: its folder is not shared this time, and the sync says why. */
+function unknownMemoryFolder(settingsPath: string, why: Error): MemoryFolder {
+	const refuse = (): never => {
+		throw new Error(`Claude Code's settings cannot be read (${why.message}), so where it keeps memory is not known; fix the file, and the next sync shares memory again`);
+	};
+	return { path: settingsPath, list: async () => refuse(), write: async () => refuse(), remove: async () => refuse() };
 }

@@ -391,7 +391,8 @@ describe("VaultSync and files that are not plain files", () => {
 
 	it("a FIFO as Claude Code's settings.json or as the state's files is never waited on: as the list of transcripts read, the transcripts are read again; as the state, the sync stops with a sentence, and runs once it is a file again", async () => {
 		await mkfifo(join(root, "claude", "settings.json"));
-		await newSync().run(settings());
+		expect((await newSync().run(settings())).errors.join("\n")).toMatch(/settings\.json: not read, so no fact is shared with it: .*a FIFO/);
+		await rm(join(root, "claude", "settings.json"));
 		await rm(join(root, "state", "transcripts.json"), { force: true });
 		await mkfifo(join(root, "state", "transcripts.json"));
 		await appendFile(transcript(A), session(A, "And a readiness endpoint", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
@@ -443,6 +444,33 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
 		expect(notes.files.has("AI Memory/shop-api/tabs.md")).toBe(true);
 		expect(await readFile(join(root, "tabs-elsewhere.md"), "utf8")).toBe(fact("tabs"));
+	});
+
+	it("Claude Code's settings.json that cannot be read (a save under way, a trailing comma, a FIFO) is not taken for none: no fact is shared, none trashed, none written to the default folder", async () => {
+		const custom = join(root, "custom-memory");
+		const settingsFile = join(root, "claude", "settings.json");
+		const good = JSON.stringify({ autoMemoryDirectory: custom });
+		await writeFile(settingsFile, good);
+		await mkdir(custom);
+		await writeFile(join(custom, "use-pnpm.md"), fact("use-pnpm"));
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		const shared = await readdir(custom);
+		const defaultFolder = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		for (const [broken, why] of [["", "it is empty"], [`${good.slice(0, -1)},}`, "it is not JSON"], [null, "a FIFO"]] as const) {
+			await rm(settingsFile);
+			if (broken === null) await mkfifo(settingsFile);
+			else await writeFile(settingsFile, broken);
+			const report = await newSync().run(sharing());
+			expect(report.errors.join("\n")).toMatch(new RegExp(`settings\\.json: not read, so no fact is shared with it: Claude Code's settings cannot be read \\(.*${why}.*\\), so where it keeps memory is not known`));
+			expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+			expect(await readdir(custom)).toEqual(shared);
+			expect(await lstat(defaultFolder).then(() => true, () => false)).toBe(false);
+		}
+		await rm(settingsFile);
+		await writeFile(settingsFile, good);
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
 	});
 
 	it("a vault memory folder that is a link out of the vault, or holds a FIFO, is reported and not merged: Claude Code's facts stay", async () => {
