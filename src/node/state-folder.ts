@@ -38,6 +38,8 @@ export class StateFolder implements TranscriptStore {
 	private readonly written = new Map<string, string>();
 	/** Model writes under way: a read goes on while the last model is written. */
 	private readonly pending = new Set<Promise<void>>();
+	/** A model write that failed in the background, until a save or the flush throws it. */
+	private failedWrite: Error | undefined;
 	/** The latest write under way of each model file. */
 	private readonly lastWrite = new Map<string, Promise<void>>();
 	/** Checkpoint files (`checkpoints/*.json`, written by the PreCompact hook) merged by `loadState`. */
@@ -92,16 +94,31 @@ export class StateFolder implements TranscriptStore {
 		// Serialized now (the model folds further later); written in the background, a few at a time.
 		const path = this.modelPath(entry.file.path);
 		const text = json ?? JSON.stringify(entry);
+		this.throwFailedWrite();
 		while (this.pending.size >= MAX_PENDING_WRITES) await Promise.race(this.pending);
+		this.throwFailedWrite();
 		// A model is saved only when its transcript changed: no need to compare with the file first.
 		// Two saves of one model are written in order: the later one wins on disk too.
 		const before = this.lastWrite.get(path);
-		const write: Promise<void> = (before ? before.then(() => writeFileReplacing(path, text)) : writeFileReplacing(path, text)).finally(() => {
-			this.pending.delete(write);
-			if (this.lastWrite.get(path) === write) this.lastWrite.delete(path);
-		});
+		// A failure is kept, not left to reject with no one awaiting (Node ends the process with a stack then): the next save or the flush throws it.
+		const write: Promise<void> = (before ? before.then(() => writeFileReplacing(path, text)) : writeFileReplacing(path, text))
+			.catch((error: unknown) => {
+				this.failedWrite ??= error instanceof Error ? error : new Error(String(error));
+			})
+			.finally(() => {
+				this.pending.delete(write);
+				if (this.lastWrite.get(path) === write) this.lastWrite.delete(path);
+			});
 		this.pending.add(write);
 		this.lastWrite.set(path, write);
+	}
+
+	/** The first model write that failed since, thrown once: the state is not flushed over a model that is not on disk. */
+	private throwFailedWrite(): void {
+		const error = this.failedWrite;
+		if (error === undefined) return;
+		this.failedWrite = undefined;
+		throw error;
 	}
 
 	packFolder(): string {
@@ -156,6 +173,7 @@ export class StateFolder implements TranscriptStore {
 	/** Writes the state and the list of transcripts read, if they changed, after every model. */
 	async flush(state: SyncState): Promise<void> {
 		await Promise.all(this.pending);
+		this.throwFailedWrite();
 		const names = await this.writeSessionFiles(state.sessions);
 		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, [SESSION_FILES]: names });
 		// Only now that the list names the new files may the others go (those of a run killed before its list, too).

@@ -350,3 +350,23 @@ describe("state folder: packs a failed or killed run left", () => {
 		expect((await readdir(models)).sort()).toEqual([live]);
 	});
 });
+
+describe("state folder: a model write that fails in the background", () => {
+	const file = (name: string) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size: 10, mtimeMs: 1, ino: 1 });
+	const stored = (name: string) => ({ file: file(name), cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: name } as never });
+
+	it("is thrown by the flush, before the state is written: left to reject unawaited, it ended the CLI with Node's stack (a full disk)", async () => {
+		// `models` a file: every model write fails, after save has returned.
+		await writeFile(join(dir, "models"), "not a folder");
+		const store = new StateFolder(dir);
+		await store.save(stored("a"));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		await expect(store.flush(emptySyncState())).rejects.toThrow(/ENOTDIR|EEXIST/);
+		expect(existsSync(join(dir, "sync-state.json"))).toBe(false);
+		// Thrown once: a long-lived reader (the plugin) syncs again when the folder is right.
+		await rm(join(dir, "models"));
+		await store.save(stored("b"));
+		await store.flush(emptySyncState());
+		expect(existsSync(join(dir, "sync-state.json"))).toBe(true);
+	});
+});
