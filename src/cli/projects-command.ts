@@ -8,6 +8,7 @@ import { isWithin } from "../core/projects/project-identity";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
+import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
 import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, isDirectory, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
@@ -114,6 +115,26 @@ type Change = { message: string } | { error: string; code?: number };
 async function edit(options: ProjectsOptions, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"], pluginFolder: string) => Promise<Change>): Promise<number> {
 	const where = await vaultFolders(options);
 	if ("error" in where) return fail(where.error);
+	// Two commands at once both passed the compare before the rename, and one project was lost: edits take turns.
+	let lock: SyncLock;
+	try {
+		lock = await acquireSyncLock(join(where.folder, DATA_JSON_LOCK), { tool: "cli", waitMs: LOCK_WAIT_MS });
+	} catch (error) {
+		if (error instanceof SyncLockBusyError) return fail(`another command is editing the settings in ${where.dataJson} (${error.holder ? describeSyncLockHolder(error.holder) : `lock file ${error.path}`}); nothing was changed: run the command again`);
+		return fail(errorSentence(error));
+	}
+	try {
+		return await editLocked(options, where, change);
+	} finally {
+		await lock.release();
+	}
+}
+
+/** While edits take turns, the plugin may still save its settings: the write compares what it read first. */
+const DATA_JSON_LOCK = "data.json.lock";
+const LOCK_WAIT_MS = 10_000;
+
+async function editLocked(options: ProjectsOptions, where: { folder: string; dataJson: string }, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"], pluginFolder: string) => Promise<Change>): Promise<number> {
 	const host = options.host ?? hostname();
 	let read: { text: string | null; raw: unknown };
 	try {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -109,6 +109,14 @@ describe("ai-memory projects", () => {
 		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(2);
 		expect(err).toMatch(/data\.json\) is a link to .*outside\.json, outside .*ai-conversation-memory; it is neither read nor written/);
 		expect(readFileSync(join(dir, "outside.json"), "utf8")).toBe("{}\n");
+	});
+
+	it("edits made at once take turns: each says Added and each is kept (both passed the compare before the rename, and one was lost)", async () => {
+		const folders = ["a", "b", "c", "d", "e", "f"].map((name) => join(dir, name));
+		for (const folder of folders) mkdirSync(folder);
+		expect(await Promise.all(folders.map((folder) => runProjectsAdd(folder, opts())))).toEqual(folders.map(() => 0));
+		expect(loadSettingsProjects().sort()).toEqual(folders);
+		expect(readdirSync(join(dataJson, ".."))).toEqual(["data.json"]);
 	});
 
 	it("no data.json yet: made, with the plugin folder", async () => {
