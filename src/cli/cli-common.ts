@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { printable } from "../core/text/printable";
+import { settingsProblem } from "../core/settings";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
@@ -71,11 +72,16 @@ export async function readDataJsonText(path: string): Promise<{ text: string | n
 		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was changed`);
 	});
 	if (text === null) return { text, raw: undefined };
+	let raw: unknown;
 	try {
-		return { text, raw: JSON.parse(text) as unknown };
+		raw = JSON.parse(text) as unknown;
 	} catch (error) {
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
 	}
+	// Read as defaults, a wrong type would be listed so, and an edit would write the default back over it.
+	const problem = settingsProblem(raw);
+	if (problem !== undefined) throw new Error(`the settings in ${path} are not valid: ${problem}; fix the file, nothing was changed`);
+	return { text, raw };
 }
 
 /** A word as a POSIX shell reads it: bare when safe, else in single quotes. */

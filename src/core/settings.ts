@@ -154,6 +154,28 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (redaction !== undefined && !isRecord(redaction)) return `"redaction" is not an object`;
 	if (isRecord(redaction) && redaction.enabled !== undefined && typeof redaction.enabled !== "boolean") return `"redaction"."enabled" is not true or false`;
 	if (isRecord(redaction) && !strings(redaction.extraPatterns)) return `"redaction"."extraPatterns" is not a list of patterns (["ACME-[0-9]+"])`;
+	const lists = [raw.projects, ...(isRecord(raw.devices) ? Object.values(raw.devices).map((d) => (isRecord(d) ? d.projects : undefined)) : [])];
+	for (const list of lists) {
+		if (list !== undefined && !Array.isArray(list)) return `a device's "projects" is not a list of projects`;
+		for (const p of (list ?? []) as unknown[]) {
+			const problem = isRecord(p) ? projectProblem(p) : undefined;
+			if (problem !== undefined) return `the project ${JSON.stringify((p as Record<string, unknown>).path)}: ${problem}`;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * A project's values that decide what is written for it, of the wrong type: read as the default,
+ * `"enabled": "false"` enabled the project, and `"memorySharing": "false"` shared its facts.
+ */
+function projectProblem(p: Record<string, unknown>): string | undefined {
+	for (const key of ["enabled", "memorySharing", "redaction"] as const) {
+		const value = p[key];
+		if (value !== undefined && typeof value !== "boolean") return `"${key}" is ${JSON.stringify(value)}, not true or false${typeof value === "string" ? " (without quotes)" : ""}`;
+	}
+	if (p.mode !== undefined && !["eager", "lazy"].includes(p.mode as string)) return `"mode" is ${JSON.stringify(p.mode)}, not "eager" or "lazy"`;
+	if (p.target !== undefined && !["CLAUDE.md", "CLAUDE.local.md"].includes(p.target as string)) return `"target" is ${JSON.stringify(p.target)}, not "CLAUDE.md" or "CLAUDE.local.md"`;
 	return undefined;
 }
 

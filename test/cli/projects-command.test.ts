@@ -140,6 +140,14 @@ describe("ai-memory projects", () => {
 		expect(err).toMatch(/data\.json are not valid JSON .*; fix or remove the file\n$/);
 		expect(readFileSync(dataJson, "utf8")).toBe("{ broken");
 		expect(await runProjectsList(opts())).toBe(2);
+		// A wrong type is not the default: listed as on, then written back as true by the next edit.
+		const odd = JSON.stringify({ version: 2, devices: { [HOST]: { projects: [{ path: join(dir, "web"), enabled: "false" }] } } });
+		writeFileSync(dataJson, odd);
+		err = "";
+		expect(await runProjectsList(opts())).toBe(2);
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(2);
+		expect(err).toMatch(/are not valid: the project ".*web": "enabled" is "false", not true or false \(without quotes\); fix the file, nothing was changed\n$/);
+		expect(readFileSync(dataJson, "utf8")).toBe(odd);
 		rmSync(dataJson);
 		err = "";
 		expect(await runProjectsAdd(join(dir, "nope"), opts())).toBe(2);

@@ -63,6 +63,13 @@ describe("the CLI's settings", () => {
 			['{"redaction": {"extraPatterns": "ACME-[0-9]+"}}', /"extraPatterns" is not a list of patterns/],
 			['{"redaction": {"enabled": "yes"}}', /"enabled" is not true or false/],
 			['{"projects": "/home/me/app"}', /"projects" is not a list of projects/],
+			// Read as the default, "false" enabled the project and shared its facts.
+			['{"projects": [{"path": "/p", "enabled": "false"}]}', /the project "\/p": "enabled" is "false", not true or false \(without quotes\)/],
+			['{"devices": {"laptop": {"projects": [{"path": "/p", "memorySharing": "false"}]}}}', /"memorySharing" is "false", not true or false/],
+			['{"devices": {"laptop": {"projects": [{"path": "/p", "redaction": 0}]}}}', /"redaction" is 0, not true or false/],
+			['{"devices": {"laptop": {"projects": [{"path": "/p", "mode": "lazzy"}]}}}', /"mode" is "lazzy", not "eager" or "lazy"/],
+			['{"devices": {"laptop": {"projects": [{"path": "/p", "target": "AGENTS.md"}]}}}', /"target" is "AGENTS.md"/],
+			['{"devices": {"laptop": {"projects": "/p"}}}', /a device's "projects" is not a list of projects/],
 		];
 		for (const [text, problem] of cases) {
 			writeFileSync(join(dir, "odd.json"), text);
