@@ -1,3 +1,4 @@
+import { globMatches } from "./text/glob-match";
 import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
@@ -370,23 +371,9 @@ export function isExcluded(projectPath: string, patterns: readonly string[]): bo
 			if (path === pattern || path.startsWith(`${pattern}/`)) return true;
 			continue;
 		}
-		if (globToRegExp(pattern).test(path)) return true;
+		if (globMatches(pattern, path)) return true;
 	}
 	return false;
-}
-
-function globToRegExp(glob: string): RegExp {
-	let source = "";
-	for (let i = 0; i < glob.length; i++) {
-		const ch = glob[i]!;
-		if (ch === "*" && glob[i + 1] === "*") {
-			source += ".*";
-			i++;
-		} else if (ch === "*") source += "[^/]*";
-		else if (ch === "?") source += "[^/]";
-		else source += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-	}
-	return new RegExp(`^${source}(/.*)?$`);
 }
 
 function normalizeSlashes(path: string): string {

@@ -1,3 +1,4 @@
+import { globMatches } from "../core/text/glob-match";
 import { readdirSync, realpathSync, type Dirent } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -36,7 +37,8 @@ function linksMatching(folder: string, rest: string): string[] {
 	const name = slash < 0 ? rest : rest.slice(0, slash);
 	const after = slash < 0 ? "" : rest.slice(slash);
 	if (name.includes("**")) return [];
-	const matches = new RegExp(`^${name.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, "i");
+	// Not a RegExp: many stars against a long name backtracked (see `globMatches`).
+	const matches = (entryName: string) => globMatches(name.toLowerCase(), entryName.toLowerCase());
 	let entries: Dirent[];
 	try {
 		entries = readdirSync(folder, { withFileTypes: true });
@@ -44,7 +46,7 @@ function linksMatching(folder: string, rest: string): string[] {
 		return [];
 	}
 	return entries.flatMap((entry) => {
-		if (!entry.isSymbolicLink() || !matches.test(entry.name)) return [];
+		if (!entry.isSymbolicLink() || !matches(entry.name)) return [];
 		try {
 			return [`${realpathSync.native(join(folder, entry.name))}${after}`];
 		} catch {
