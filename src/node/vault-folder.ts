@@ -70,9 +70,14 @@ export class VaultFolder implements NoteStore {
 	/** Moved to the vault's `.trash` folder, as Obsidian does when set to use it: a deleted note can come back. */
 	async remove(path: string, expected: string): Promise<boolean> {
 		const target = this.resolve(path);
+		await this.confine(target, path);
 		if ((await readPlainFile(target).catch(() => null)) !== expected) return false;
+		// A `.trash` that is a link out of the vault (a dotfiles setup) would carry the note out with it.
 		const trash = join(this.root, ".trash");
+		const what = "The vault's trash folder .trash";
+		await confinedFolder(this.root, trash, what);
 		await mkdir(trash, { recursive: true });
+		await confinedFolder(this.root, trash, what);
 		const stem = basename(target).replace(/\.md$/i, "");
 		let n = 0;
 		for (;;) {
@@ -100,6 +105,9 @@ export class VaultFolder implements NoteStore {
 			try {
 				from = this.resolve(move.from);
 				to = this.resolve(move.to);
+				// Nor through a folder that is a link out of it.
+				await this.confine(from, move.from);
+				await this.confine(to, move.to);
 			} catch {
 				// Out of the vault: not made, and the others still are.
 				continue;

@@ -160,4 +160,21 @@ describe("VaultFolder", () => {
 		expect((await readdir(join(dir, ".trash"))).sort()).toEqual(["a 1.md", "a.md"]);
 		expect(await readFile(join(dir, ".trash", "a 1.md"), "utf8")).toBe("second");
 	});
+
+	it("never carries a note out of the vault: a .trash that links out refuses the removal, a folder that links out refuses a move", async () => {
+		const root = join(dir, "vault");
+		const outside = join(dir, "outside");
+		await mkdir(outside);
+		await mkdir(root);
+		await symlink(outside, join(root, ".trash"));
+		const vault = new VaultFolder(root);
+		await vault.write("AI Memory/p/a.md", "fact", null);
+		await expect(vault.remove("AI Memory/p/a.md", "fact")).rejects.toThrow(/trash folder \.trash: its folder leads to .*outside, outside .*vault; nothing was read or written/);
+		expect(await vault.read("AI Memory/p/a.md")).toBe("fact");
+		expect(await readdir(outside)).toEqual([]);
+		await symlink(outside, join(root, "Elsewhere"));
+		expect(await vault.move([{ from: "AI Memory/p/a.md", to: "Elsewhere/a.md" }])).toEqual([]);
+		expect(await vault.read("AI Memory/p/a.md")).toBe("fact");
+		expect(await readdir(outside)).toEqual([]);
+	});
 });
