@@ -54,7 +54,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	const tool = options.by ?? "cli";
 	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
-	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
+	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
 	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs }, roots });
 	let report;
 	try {

@@ -26,7 +26,12 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	 * @param root where the folder must stay: Claude Code's `projects/` folder for the default
 	 * place, the folder itself for one the user set (`autoMemoryDirectory`).
 	 */
-	constructor(readonly path: string, private readonly root: string = path) {}
+	constructor(
+		readonly path: string,
+		private readonly root: string = path,
+		/** Off for a dry run: it writes nothing, not even the removal of a killed run's leftovers. */
+		private readonly removeLeftovers = true,
+	) {}
 
 	/**
 	 * Throws, rather than leave out, a fact it cannot read (a link, a FIFO, no permission) and a
@@ -41,7 +46,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
 		});
 		// What a killed sync left half-written here goes (never renamed into place, it is no fact).
-		for (const entry of entries) if (entry.isFile() && isStaleTemp(entry.name)) await rm(join(this.path, entry.name), { force: true }).catch(() => undefined);
+		if (this.removeLeftovers) for (const entry of entries) if (entry.isFile() && isStaleTemp(entry.name)) await rm(join(this.path, entry.name), { force: true }).catch(() => undefined);
 		const found = new Map<string, string>();
 		for (const entry of entries.filter((e) => e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
 			const path = join(this.path, entry.name);

@@ -18,7 +18,11 @@ export class VaultFolder implements NoteStore {
 	/** Folders whose real path was checked to be inside the vault (see `confine`). */
 	private readonly confinedFolders = new Map<string, Promise<void>>();
 
-	constructor(root: string) {
+	/** @param options.removeLeftovers whether listing a folder removes what killed runs left there (off for a dry run, which writes nothing). */
+	constructor(
+		root: string,
+		private readonly options: { removeLeftovers?: boolean } = {},
+	) {
 		this.root = resolve(root);
 	}
 
@@ -154,9 +158,9 @@ export class VaultFolder implements NoteStore {
 		if (!names) {
 			names = readdir(folder).then(
 				async (entries) => {
-					// What a killed sync left half-written here goes now.
+					// What a killed sync left half-written here goes now (and is no note either way).
 					const stale = new Set(entries.filter((e) => isStaleTemp(e)));
-					for (const name of stale) await rm(join(folder, name), { force: true }).catch(() => undefined);
+					if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(folder, name), { force: true }).catch(() => undefined);
 					return new Set(entries.filter((e) => !stale.has(e)));
 				},
 				() => new Set<string>(),

@@ -89,7 +89,7 @@ export class VaultSync {
 		const state = await this.store.loadState();
 		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };
 		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir, undefined, () => this.roots(settings)), readOnly, () => redactionSpec(settings));
-		return planFromSources(await this.deps(settings, state, index), { ...options, dryRun: true });
+		return planFromSources(await this.deps(settings, state, index, false), { ...options, dryRun: true });
 	}
 
 	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
@@ -102,7 +102,8 @@ export class VaultSync {
 		return report;
 	}
 
-	private async deps(settings: Settings, state: SyncState, index: TranscriptIndex): Promise<SyncDeps> {
+	/** @param removeLeftovers whether reading Claude Code's memory folders removes a killed run's temporary files (not in a dry run). */
+	private async deps(settings: Settings, state: SyncState, index: TranscriptIndex, removeLeftovers = true): Promise<SyncDeps> {
 		// Claude Code's own settings say where (and whether) it keeps each project's memory.
 		const settingsPath = join(this.claudeDir, "settings.json");
 		const claudeSettings = await readClaudeSettings(settingsPath);
@@ -112,7 +113,7 @@ export class VaultSync {
 			if (dir === undefined) return undefined;
 			// The default folder stays inside Claude Code's projects folder; one the user set, inside itself.
 			const projects = resolve(this.claudeDir, "projects").normalize("NFC");
-			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir);
+			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
 		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, now: Date.now };
 	}

@@ -93,6 +93,13 @@ describe("ai-memory sync", () => {
 		const words = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"));
 		expect(words.stdout).toBe("Nothing to sync: no transcript changed since the last sync, nothing written.\n");
 		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run").stdout).toBe("Dry run: 0 transcripts read, nothing to do; nothing written.\n");
+		// Not even the removal of what a killed run left: a dry run writes nothing; the next sync removes it.
+		const left = join(dir, "vault", "AI Conversations", "shop-api", "x.md.999999999-0.1.tmp");
+		writeFileSync(left, "half");
+		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run", "--full").status).toBe(0);
+		expect(existsSync(left)).toBe(true);
+		expect(run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--full").status).toBe(0);
+		expect(existsSync(left)).toBe(false);
 	});
 
 	it("--version prints the package's version", () => {
