@@ -1,4 +1,4 @@
-import { lstat, readdir, rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { storedDigest } from "../core/digest/session-digest";
@@ -161,8 +161,6 @@ export class StateFolder implements TranscriptStore {
 		if (this.packChanges.size === 0) this.packs = undefined;
 		const raw = await this.readStateJson(join(this.dir, STATE_FILE));
 		if (raw !== undefined) checkVersion(join(this.dir, STATE_FILE), raw);
-		// The list of transcripts read without the state: a first sync over it would read only the transcripts that changed, and rebuild each project's index and context from those alone.
-		else if (await lstat(join(this.dir, TRANSCRIPTS_FILE)).then(() => true, () => false)) throw damagedState(join(this.dir, STATE_FILE), `it is gone, and ${TRANSCRIPTS_FILE} beside it is not`);
 		const state = restoreSyncState(await this.readSessionFiles(raw));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);

@@ -121,16 +121,6 @@ describe("state folder: session records a project a file", () => {
 		expect(Object.keys((await new StateFolder(dir).loadState()).sessions).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
 	});
 
-	it("sync-state.json gone while the list of transcripts read is there stops the sync: a first sync over it rebuilt each index from the transcripts that changed alone", async () => {
-		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
-		expect(existsSync(join(dir, "transcripts.json"))).toBe(true);
-		await rm(join(dir, "sync-state.json"));
-		await expect(new StateFolder(dir).loadState()).rejects.toThrow(/sync-state\.json cannot be read \(it is gone, and transcripts\.json beside it is not\)/);
-		// Without that list every transcript is read again: a first sync is whole.
-		await rm(join(dir, "transcripts.json"));
-		expect((await new StateFolder(dir).loadState()).sessions).toEqual({});
-	});
-
 	it("a listed name that is not a plain file name is never read", async () => {
 		await mkdir(join(dir, "sessions"), { recursive: true });
 		await writeFile(join(dir, "outside.json"), JSON.stringify({ "/t/9.jsonl": record("/w/api", "stolen") }));

@@ -147,6 +147,32 @@ describe("VaultSync", () => {
 		expect(index.indexOf("Add pagination")).toBeLessThan(index.indexOf("Fix the cart total"));
 	});
 
+	it("sync-state.json lost while the rest of the state stays is a first sync over the vault: every session in the index and the block, each note kept with its user text", async () => {
+		await writeFile(transcript(C), session(C, "Add pagination", "Done.", "2026-11-22T10:00:00.000Z"));
+		// A new process each time (the CLI), then one that lives on (the plugin) and read the transcripts before.
+		for (const longLived of [false, true]) {
+			const first = newSync();
+			await first.run(settings());
+			const mine = "\nMY OWN TEXT\n";
+			const paths = [...notes.files.keys()].filter((k) => /\d{4}-\d\d-\d\d /.test(k));
+			expect(paths).toHaveLength(3);
+			for (const path of paths) notes.files.set(path, notes.files.get(path)! + mine);
+			await rm(join(root, "state", "sync-state.json"));
+			await appendFile(transcript(B), jsonl([userText(`And the tax ${paths.length}`, { sessionId: B, cwd: projectPath, timestamp: "2026-11-21T10:05:00.000Z" })]));
+			expect((await (longLived ? first : newSync()).run(settings())).errors).toEqual([]);
+			expect([...notes.files.keys()].filter((k) => /\d{4}-\d\d-\d\d /.test(k)).sort()).toEqual(paths.sort());
+			for (const path of paths) expect(notes.files.get(path)!.endsWith(mine)).toBe(true);
+			expect(notes.files.get(noteOf("Fix the cart total"))).toContain("And the tax");
+			expect(notes.files.get(noteOf("Fix the cart total"))).toContain("Next: [[AI Conversations/shop-api/2026-11-22 Add pagination|Add pagination]]");
+			const index = notes.files.get("AI Conversations/shop-api/shop-api.md")!;
+			for (const title of ["Add a health endpoint", "Fix the cart total", "Add pagination"]) expect(index).toContain(title);
+			const block = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
+			for (const title of ["Add a health endpoint", "Fix the cart total", "Add pagination"]) expect(block).toContain(title);
+			await rm(join(root, "state"), { recursive: true });
+			notes = new MemoryNotes();
+		}
+	});
+
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

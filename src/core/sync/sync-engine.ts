@@ -102,7 +102,11 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
 	const stale = Object.entries(start.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
-	const paths = options.rebuild ? index.knownFiles().filter((f) => f.kind !== "sessions").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
+	// No session recorded: a first sync, or `sync-state.json` lost while the list of transcripts read
+	// stayed. Every transcript known is planned, not only those read now: the index and context were
+	// rebuilt from the one session that changed.
+	const firstSync = Object.keys(start.sessions).length === 0;
+	const paths = options.rebuild || firstSync ? index.knownFiles().filter((f) => f.kind !== "sessions").map((f) => f.path) : [...new Set([...touchedSessionPaths(read, index), ...start.pending, ...stale])];
 	let candidates = await index.sessions(paths);
 	// A session digested where it was folded and titled by a summary read since, or linked to a
 	// sub-agent after all, is digested again here: from its whole model.
