@@ -66,12 +66,15 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			const kind = classifyProjectFile(entry.name);
 			if (kind?.kind !== "subagent") continue;
 			const metaName = `${kind.fileId}.meta.json`;
+			const metaPath = names.has(metaName) ? child(dir, metaName) : undefined;
+			const meta = metaPath === undefined ? undefined : metaStampOf(metaPath);
 			jobs.push(
 				stamp(child(dir, entry.name), {
 					projectDir,
 					...kind,
 					parentSessionId,
-					metaPath: names.has(metaName) ? child(dir, metaName) : undefined,
+					metaPath,
+					...(meta === undefined ? {} : { metaStamp: meta }),
 				}),
 			);
 		} else if (entry.isDirectory()) {
@@ -100,6 +103,16 @@ export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" |
 		// Deleted between readdir and stat (Claude Code's cleanup): simply not there.
 		const s = statSync(path, { throwIfNoEntry: false });
 		return s === undefined ? undefined : { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
+	} catch {
+		return undefined;
+	}
+}
+
+/** A sub-agent meta file's stamp (see `TranscriptFile.metaStamp`); undefined when it is gone or cannot be stated. */
+function metaStampOf(path: string): string | undefined {
+	try {
+		const s = statSync(path, { throwIfNoEntry: false });
+		return s === undefined ? undefined : `${s.size}:${s.mtimeMs}`;
 	} catch {
 		return undefined;
 	}

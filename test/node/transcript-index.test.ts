@@ -7,6 +7,7 @@ import { diffScan } from "../../src/core/transcript/transcript-files";
 import { claudeConfigDir } from "../../src/node/claude-paths";
 import { openTranscriptIndex } from "../../src/node/transcript-index";
 import { scanTranscripts } from "../../src/node/transcript-scanner";
+import { MemoryTranscriptStore } from "../fakes/memory-transcript-store";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
 const PARENT = "aaaaaaaa-0000-4000-8000-000000000001";
@@ -81,6 +82,17 @@ describe("diffScan", () => {
 		const d = diffScan(previous, [f("a", 1), f("b", 2), f("new", 1)]);
 		expect([d.added.map((x) => x.path), d.changed.map((x) => x.path), d.unchanged.map((x) => x.path), d.removed]).toEqual([["new"], ["b"], ["a"], ["gone"]]);
 	});
+
+	it("tells a file whose sub-agent meta file came or changed since from one unchanged", () => {
+		const f = (path: string, metaStamp?: string) => ({ path, projectDir: "p", kind: "subagent" as const, fileId: path, size: 1, mtimeMs: 1, ino: 1, ...(metaStamp === undefined ? {} : { metaStamp }) });
+		const previous = new Map([
+			["came", { size: 1, mtimeMs: 1, ino: 1 }],
+			["changed", { size: 1, mtimeMs: 1, ino: 1, metaStamp: "10:1" }],
+			["same", { size: 1, mtimeMs: 1, ino: 1, metaStamp: "10:1" }],
+		]);
+		const d = diffScan(previous, [f("came", "10:1"), f("changed", "12:2"), f("same", "10:1")]);
+		expect([d.metaChanged.map((x) => x.path), d.changed, d.unchanged.map((x) => x.path)]).toEqual([["came", "changed"], [], ["same"]]);
+	});
 });
 
 describe("TranscriptIndex", () => {
@@ -135,6 +147,30 @@ describe("TranscriptIndex", () => {
 		expect(after.updated.map((u) => u.file.fileId)).toEqual([LEGACY]);
 		expect(after.bytesRead).toBe(Buffer.byteLength(turn));
 		expect(promptsOf((await index.get(path))!.model).map((p) => p.text)).toEqual(["old style", "and one more thing"]);
+	});
+
+	it("reads a sub-agent's meta file that came after its transcript was read, in a later run too, and only that", async () => {
+		const dir = join(root, "-home-dev-shop-api", PARENT, "subagents");
+		const agent = join(dir, "agent-a1234567890abcdef.jsonl");
+		await unlink(join(dir, "agent-a1234567890abcdef.meta.json"));
+		const store = new MemoryTranscriptStore();
+		await openTranscriptIndex(root, store).refresh();
+		// Claude Code writes the meta file after the transcript: the transcript's own stamp stays.
+		await writeFile(join(dir, "agent-a1234567890abcdef.meta.json"), JSON.stringify({ agentType: "Explore", description: "Cache research" }));
+		const index = openTranscriptIndex(root, store.reopen());
+		const r = await index.refresh();
+		expect(r.updated.map((u) => u.file.path)).toEqual([agent]);
+		expect(r.bytesRead).toBe(0);
+		expect((await index.get(agent))?.meta).toEqual({ agentType: "Explore", description: "Cache research" });
+		const parent = (await index.sessions()).find((s) => s.file.fileId === PARENT);
+		expect(parent?.subagents.map((a) => a.meta?.description)).toEqual(["Cache research"]);
+		// Stamped now: nothing to read again. A meta file rewritten with the same words changes nothing either.
+		expect((await openTranscriptIndex(root, store.reopen()).refresh()).updated).toEqual([]);
+		const meta = join(dir, "agent-a1234567890abcdef.meta.json");
+		await writeFile(meta, JSON.stringify({ description: "Cache research", agentType: "Explore" }));
+		await utimes(meta, new Date(), new Date(Date.now() + 5000));
+		const same = await openTranscriptIndex(root, store.reopen()).refresh();
+		expect([same.updated, same.unchanged]).toEqual([[], 6]);
 	});
 
 	it("keeps the model of a transcript that disappeared upstream and reports it removed", async () => {

@@ -158,7 +158,9 @@ export class TranscriptIndex {
 		const exclusions = exclusionKey(this.redaction?.());
 		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });
 		const unchanged = diff.unchanged.length - again.length;
-		const read = await this.readAll([...diff.added, ...diff.changed, ...again], { removed: diff.removed, unchanged }, onRead, detail);
+		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
+		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
+		const read = await this.readAll([...diff.added, ...diff.changed, ...again, ...diff.metaChanged], { removed: diff.removed, unchanged }, onRead, detail, metaOnly);
 		return { ...read, passedOver: this.source.passedOver?.() ?? [] };
 	}
 
@@ -254,7 +256,7 @@ export class TranscriptIndex {
 		}
 	}
 
-	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
+	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel, metaOnly: ReadonlySet<TranscriptFile> = new Set()): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
 		// Files folded on this thread come right after the first few that go elsewhere: this thread
@@ -269,7 +271,9 @@ export class TranscriptIndex {
 		const worker = async () => {
 			for (let file = queue[next++]; file; file = queue[next++]) {
 				try {
-					const { entries, bytesRead } = file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file, detail);
+					const meta = metaOnly.has(file) ? await this.rereadMeta(file) : undefined;
+					if (meta?.length === 0) result.unchanged++;
+					const { entries, bytesRead } = meta ? { entries: meta, bytesRead: 0 } : file.kind === "sessions" ? await this.readSessions(file) : await this.readFile(file, detail);
 					for (const entry of entries) {
 						result.updated.push(entry);
 						onRead?.(entry);
@@ -357,6 +361,34 @@ export class TranscriptIndex {
 			this.stored.add(file.path);
 		}
 		return { entries: [entry], bytesRead: read.bytesRead };
+	}
+
+	/**
+	 * A sub-agent whose transcript is as it was read and whose meta file came or changed since: the
+	 * meta alone is read, and the entry is reported read (its session's note shows the meta) only
+	 * when the meta says something new. A stamp stored before meta files were stamped comes here
+	 * once too, and changes nothing. Undefined when there is no entry to update: the file is read.
+	 */
+	private async rereadMeta(file: TranscriptFile): Promise<IndexedTranscript[] | undefined> {
+		if (this.isPartial(file.path)) await this.load(file.path);
+		const known = this.entries.get(file.path) ?? (this.store && this.stored.has(file.path) ? await this.load(file.path) : undefined);
+		const spec = this.redaction?.();
+		// Of an excluded project, nothing is stored: `readFile` knows how.
+		if (!known || isKeptOutOfStore(spec, known.model.cwd)) return undefined;
+		const read = file.metaPath ? await this.source.readMeta(file.metaPath) : undefined;
+		// As `readFile` does: a meta file gone (or unreadable) leaves what was read of it.
+		const meta = read ? (spec ? redactMeta(read, redactorFor(spec, known.model.cwd)) : read) : known.meta;
+		const changed = JSON.stringify(meta) !== JSON.stringify(known.meta);
+		// The scan's stamp: the transcript's own is as it was (else it is read whole, not here).
+		const entry: IndexedTranscript = { ...known, file, meta };
+		this.entries.set(file.path, entry);
+		this.files.set(file.path, file);
+		if (this.store) {
+			if (changed || !this.store.saved) await this.store.save(toStored(entry, spec));
+			else await this.store.saved(file);
+			this.stored.add(file.path);
+		}
+		return changed ? [entry] : [];
 	}
 
 	/**

@@ -19,6 +19,11 @@ export interface TranscriptFile {
 	agentId?: string;
 	/** `agent-<id>.meta.json` beside a 2.1.x sub-agent, when present. */
 	metaPath?: string;
+	/**
+	 * That meta file's size and mtime when scanned (`<size>:<mtimeMs>`): Claude Code may write it
+	 * after the transcript was read, and the transcript's own stamp does not change then.
+	 */
+	metaStamp?: string;
 	size: number;
 	mtimeMs: number;
 	ino: number;
@@ -86,7 +91,7 @@ function slug(key: string): string {
 	return String.fromCharCode(...codes);
 }
 
-export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "settling">;
+export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "settling" | "metaStamp">;
 
 /** Where the last read of a transcript stopped; plain data, stored between runs. */
 export interface TailCursor {
@@ -126,19 +131,22 @@ export interface ScanDiff {
 	added: TranscriptFile[];
 	changed: TranscriptFile[];
 	unchanged: TranscriptFile[];
+	/** Files unchanged themselves whose sub-agent meta file came, changed or went: only the meta is read again. */
+	metaChanged: TranscriptFile[];
 	/** Paths known before and gone now: expired upstream, never a reason to delete a note. */
 	removed: string[];
 }
 
 /** Compares a fresh scan with the stamps of the last one. */
 export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: readonly TranscriptFile[]): ScanDiff {
-	const diff: ScanDiff = { added: [], changed: [], unchanged: [], removed: [] };
+	const diff: ScanDiff = { added: [], changed: [], unchanged: [], metaChanged: [], removed: [] };
 	const present = new Set<string>();
 	for (const file of current) {
 		present.add(file.path);
 		const before = previous.get(file.path);
 		if (!before) diff.added.push(file);
 		else if (before.size !== file.size || before.mtimeMs !== file.mtimeMs || before.ino !== file.ino || before.settling) diff.changed.push(file);
+		else if (before.metaStamp !== file.metaStamp) diff.metaChanged.push(file);
 		else diff.unchanged.push(file);
 	}
 	for (const path of previous.keys()) if (!present.has(path)) diff.removed.push(path);
