@@ -132,6 +132,64 @@ describe("VaultSync", () => {
 		expect(notes.files.get(note)).toContain("And the refunds");
 	});
 
+	describe("a sub-agent read before its session's transcript", () => {
+		const X = "dddddddd-4444-4000-8000-000000000004";
+		const D = "eeeeeeee-5555-4000-8000-000000000005";
+		const sub = "2026-11-22 Review the checkout module.md";
+		// C calls a sub-agent at 10:00 that works until 12:00; X starts between, D the next day.
+		const arrive = async () => {
+			await writeFile(transcript(X), session(X, "Tidy the logs", "Tidied.", "2026-11-22T11:00:00.000Z"));
+			await writeFile(transcript(D), session(D, "Add a coupon field", "Added.", "2026-11-23T10:00:00.000Z"));
+			const dir = join(projects, "-home-dev-shop-api", C, "subagents");
+			await mkdir(dir, { recursive: true });
+			const on = { sessionId: C, cwd: projectPath, isSidechain: true, agentId: "a42" };
+			await writeFile(join(dir, "agent-a42.jsonl"), jsonl([userText("Review the checkout module", { ...on, timestamp: "2026-11-22T12:00:00.000Z" }), assistant(text("The checkout module double-counts tax."), { ...on, timestamp: "2026-11-22T12:00:01.000Z", messageId: "msg_a42" })]));
+		};
+		const parent = () =>
+			writeFile(
+				transcript(C),
+				session(C, "Fix the tax in checkout", "Fixed: tax counted once.", "2026-11-22T10:00:00.000Z", [
+					assistant(toolUse("toolu_R", "Agent", { description: "Review", prompt: "Review the checkout module", subagent_type: "Explore" }), { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:02.000Z", messageId: "msg_call" }),
+					toolResult("toolu_R", "double-counts tax", { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T12:00:02.000Z", toolUseResult: { status: "completed", agentId: "a42" } }),
+				]),
+			);
+		const index = () => notes.files.get("AI Conversations/shop-api/shop-api.md")!;
+
+		it("is in its session's note once that arrives: its own note goes when all of it is the sync's, its neighbours link past it", async () => {
+			await arrive();
+			await newSync().run(settings());
+			const own = `AI Conversations/shop-api/${sub}`;
+			expect(notes.files.has(own)).toBe(true);
+			expect(notes.files.get(noteOf("Add a coupon field"))).toContain(`Previous: [[AI Conversations/shop-api/${sub.slice(0, -3)}|`);
+			await parent();
+			const report = await newSync().run(settings());
+			expect(report.errors).toEqual([]);
+			expect(notes.files.has(own)).toBe(false);
+			expect(report.notices).toEqual([expect.stringMatching(/^AI Conversations\/shop-api\/2026-11-22 Review the checkout module\.md: a sub-agent's note, .* so this note went to the trash$/)]);
+			expect(notes.files.get(noteOf("Fix the tax in checkout"))).toContain("double-counts tax");
+			expect(index()).toContain("sessions: 5");
+			expect(index()).not.toContain("Review the checkout module");
+			// Its neighbour the next day was no neighbour of its session's: rendered all the same, to link past it.
+			expect(notes.files.get(noteOf("Add a coupon field"))).toContain("Previous: [[AI Conversations/shop-api/2026-11-22 Tidy the logs|Tidy the logs]]");
+			const again = await newSync().run(settings());
+			expect(again.notesWritten).toEqual([]);
+		});
+
+		it("keeps its own note when the user wrote in it, and says so; the sync no longer counts or updates it", async () => {
+			await arrive();
+			await newSync().run(settings());
+			const own = `AI Conversations/shop-api/${sub}`;
+			const mine = `${notes.files.get(own)!}\nTax rules: see the wiki.\n`;
+			notes.files.set(own, mine);
+			await parent();
+			const report = await newSync().run(settings());
+			expect(report.errors).toEqual([]);
+			expect(notes.files.get(own)).toBe(mine);
+			expect(report.notices).toEqual([expect.stringMatching(/: a sub-agent's note, .*; this note holds text of yours, so it stays, no longer updated$/)]);
+			expect(index()).toContain("sessions: 5");
+		});
+	});
+
 	it("links sessions to the index and to each other, and relinks when a session arrives", async () => {
 		const sync = newSync();
 		await sync.run(settings());

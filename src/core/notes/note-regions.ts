@@ -45,6 +45,20 @@ export function ownAliasesInNote(text: string | null): string[] {
 	return listInNote(text, "aliases").slice(1).filter((a) => a !== "");
 }
 
+/**
+ * Whether a session note holds only what the sync wrote: its properties (tags `isOwnTag` says are
+ * its own, the one alias) and the generated region, nothing before or after it. Such a note may go
+ * when its session has no note of its own any more; anything else in it is a person's, and stays.
+ */
+export function holdsOnlyGenerated(text: string, isOwnTag: (tag: string) => boolean): boolean {
+	if (readFrontmatter(text, { parse: false }) === undefined) return false;
+	const split = splitFrontmatter(text, new Set(SESSION_NOTE_KEYS));
+	if (split.userFields.length > 0 || ownAliasesInNote(text).length > 0 || !tagsInNote(text).every(isOwnTag)) return false;
+	const begin = split.rest.indexOf(NOTE_MARKERS.begin);
+	const end = split.rest.lastIndexOf(NOTE_MARKERS.end);
+	return begin >= 0 && end > begin && split.rest.slice(0, begin).trim() === "" && split.rest.slice(end + NOTE_MARKERS.end.length).trim() === "";
+}
+
 /** A list property's values (block list, inline list, or a single value), unquoted. */
 function listInNote(text: string | null, key: string): string[] {
 	const split = text === null ? undefined : readFrontmatter(text, { parse: false });

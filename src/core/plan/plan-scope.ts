@@ -39,6 +39,18 @@ export interface SessionScope {
 	moves: PlannedMove[];
 	/** The identity of the one project this sync is for, when it is for one. */
 	only?: string;
+	/** Sub-agents that were sessions of their own and are in their session's note now: their records, gone from `state`. */
+	absorbed?: Absorbed[];
+}
+
+/** A sub-agent read before its session's transcript (a session of its own then), now linked to that session. */
+export interface Absorbed {
+	/** The sub-agent's transcript path. */
+	path: string;
+	/** Its record as it was: where its own note is, and whether it was written. */
+	record: SessionRecord;
+	/** The transcript path of the session it belongs to. */
+	into: string;
 }
 
 /** A state to change without touching the one given: records are replaced, never changed in place. */
@@ -139,6 +151,17 @@ export function scopeSessions(input: {
 	// a session of that title the index's path, and the index was never written.
 	const reserved = new Set(Object.values(state.projects).flatMap((p) => [indexPathOf(p, settings.notesFolder), packetPathOf(p, settings.notesFolder)].map((path) => path.toLowerCase())));
 	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...reserved]);
+	// A sub-agent read before its session's transcript was a session of its own (`TranscriptIndex.sessions`).
+	// Linked now, it is in its session's note, as a fresh sync has it: its record goes (its note's path stays taken).
+	const absorbed: Absorbed[] = [];
+	for (const session of live) {
+		for (const agent of session.subagents) {
+			const record = state.sessions[agent.file.path];
+			if (!record) continue;
+			absorbed.push({ path: agent.file.path, record, into: session.file.path });
+			delete state.sessions[agent.file.path];
+		}
+	}
 	const newcomers = new Set<string>();
 	const renamedHere = new Set<string>();
 	const ready = new Map<string, PreparedSession>();
@@ -199,14 +222,26 @@ export function scopeSessions(input: {
 		const at = list.indexOf(path);
 		for (const n of [list[at - 1], list[at + 1]]) if (n) render.add(n);
 	}
+	// An absorbed sub-agent's neighbours linked to its note: they link past it now.
+	const before = projectOrder(input.state);
+	for (const { path, record } of absorbed) for (const n of neighbours(before, record.projectKey, path)) if (state.sessions[n]) render.add(n);
 	const indexes = new Set<string>();
 	for (const path of render) {
 		const key = state.sessions[path]?.projectKey;
 		if (key) indexes.add(key);
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
+	// Its project's index listed it.
+	for (const { record } of absorbed) if (record.projectKey) indexes.add(record.projectKey);
 	// In start order: what depends on the order (which of two sessions proposes a fact both state) never depends on the order files were read in.
-	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }) };
+	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }), ...(absorbed.length === 0 ? {} : { absorbed }) };
+}
+
+/** The sessions before and after `path` in its project's order (none when it is not in it). */
+function neighbours(order: ReadonlyMap<string, readonly string[]>, key: string | undefined, path: string): string[] {
+	const list = key === undefined ? [] : (order.get(key) ?? []);
+	const at = list.indexOf(path);
+	return at < 0 ? [] : [list[at - 1], list[at + 1]].filter((n): n is string => n !== undefined);
 }
 
 /**

@@ -2,7 +2,7 @@ import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertM
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
-import { mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
+import { holdsOnlyGenerated, mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
@@ -188,6 +188,19 @@ export function planSync(input: PlanInput): SyncPlan {
 					facts: record.facts,
 				}),
 		});
+	}
+
+	// The note a sub-agent had before its session arrived: it goes to the trash (as a note deleted in
+	// the vault) when nothing in it is the user's; else it stays theirs. Either way the sync leaves it.
+	for (const { record, into } of scope.absorbed ?? []) {
+		const current = text(record.notePath);
+		if (!record.written || record.deleted || current === null || !readable(record.notePath)) continue;
+		const now = state.sessions[into]?.notePath;
+		const where = `${record.notePath}: a sub-agent's note, written before its session's transcript came; the sub-agent is in ${now === undefined ? "its session's note" : now} now`;
+		if (holdsOnlyGenerated(current, (t) => t.startsWith(settings.tagPrefix) || record.tags.includes(t))) {
+			plan.writes.push({ kind: "note", path: record.notePath, text: null, expected: current, what: "note" });
+			plan.notices.push(`${where}, so this note went to the trash`);
+		} else plan.notices.push(`${where}; this note holds text of yours, so it stays, no longer updated`);
 	}
 
 	for (const key of scope.indexes) {

@@ -245,6 +245,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		const project = state.projects[key];
 		if (project) paths.add(indexPathOf(project, settings.notesFolder));
 	}
+	for (const { record } of scope.absorbed ?? []) paths.add(record.notePath);
 	paths.add(`${settings.notesFolder}/${settings.notesFolder}.base`);
 	const enabled = enabledProjects(settings, identities, scope.only);
 	for (const project of enabled) {

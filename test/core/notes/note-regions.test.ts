@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
+import { holdsOnlyGenerated, mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
 
 const B = NOTE_MARKERS.begin;
 const E = NOTE_MARKERS.end;
@@ -62,5 +62,29 @@ describe("only the keys a note type writes are the sync's", () => {
 		const third = mergeNote(withBranch, "---\nsession_id: s1\n---\n", "body 3", SESSION_NOTE_KEYS);
 		expect(third.ok && third.text.includes("branch: old")).toBe(false);
 		expect(third.ok && third.text.includes(NOTE_MARKERS.begin)).toBe(true);
+	});
+});
+
+describe("holdsOnlyGenerated", () => {
+	const ours = (t: string) => t.startsWith("ai/");
+	const note = `---\nsession_id: s1\naliases:\n  - Title\ntags:\n  - ai/x\n---\n${B}\nbody\n\n\`\`\`\ncode\n\`\`\`\n${E}\n`;
+
+	it("is true of a note as the sync wrote it (an empty line after the region too)", () => {
+		expect(holdsOnlyGenerated(note, ours)).toBe(true);
+		expect(holdsOnlyGenerated(`${note}\n`, ours)).toBe(true);
+	});
+
+	it("is false as soon as anything in it is a person's: text before or after the region (code too), a property, a comment, a tag, an alias", () => {
+		for (const text of [
+			`${note}My notes\n`,
+			`${note}\`\`\`\nmine\n\`\`\`\n`,
+			note.replace(`---\n${B}`, `---\nIntro\n${B}`),
+			note.replace("tags:", "rating: 5\ntags:"),
+			note.replace("tags:", "# mine\ntags:"),
+			note.replace("  - ai/x\n", "  - ai/x\n  - work\n"),
+			note.replace("  - Title\n", "  - Title\n  - Other name\n"),
+			`${B}\nbody\n${E}\n`,
+			note.replace(`${E}\n`, ""),
+		]) expect(holdsOnlyGenerated(text, ours), text).toBe(false);
 	});
 });
