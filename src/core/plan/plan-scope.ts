@@ -222,8 +222,18 @@ export function scopeSessions(input: {
 		const at = list.indexOf(path);
 		for (const n of [list[at - 1], list[at + 1]]) if (n) render.add(n);
 	}
-	// An absorbed sub-agent's neighbours linked to its note: they link past it now.
+	// The order the notes were written in: their links name their neighbours there, by title.
 	const before = projectOrder(input.state);
+	// A session retitled (`/rename`, a summary) or started at another time: the notes that link to
+	// it, before and after, link to it under its new title or in its new place.
+	for (const session of live) {
+		const path = session.file.path;
+		const was = input.state.sessions[path];
+		const record = state.sessions[path];
+		if (!was || !record || (was.digest.title === record.digest.title && was.digest.startedAt === record.digest.startedAt)) continue;
+		for (const n of [...neighbours(before, was.projectKey, path), ...neighbours(order, record.projectKey, path)]) if (state.sessions[n]) render.add(n);
+	}
+	// An absorbed sub-agent's neighbours linked to its note: they link past it now.
 	for (const { path, record } of absorbed) for (const n of neighbours(before, record.projectKey, path)) if (state.sessions[n]) render.add(n);
 	const indexes = new Set<string>();
 	for (const path of render) {

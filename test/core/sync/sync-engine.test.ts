@@ -202,6 +202,30 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(note)).toContain("Formatting prices");
 	});
 
+	it("a session retitled after its neighbours were written (`/rename`): their Previous and Next links name it by its new title", async () => {
+		const paths = [1, 2, 3].map((i) => session("/r/renamed", `Work item ${i} on the parser`, `2026-01-1${i}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const noteOf = (i: number) => notes.files.get(state.sessions[paths[i]!]!.notePath)!;
+		transcripts.append(paths[1]!, jsonl([{ type: "custom-title", customTitle: "Renamed parser session", sessionId: state.sessions[paths[1]!]!.digest.sessionId }]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(noteOf(0)).toMatch(/Next: \[\[[^|\]]+\|Renamed parser session\]\]/);
+		expect(noteOf(2)).toMatch(/Previous: \[\[[^|\]]+\|Renamed parser session\]\]/);
+	});
+
+	it("a session whose start moves before another's (its transcript rewritten): its old and new neighbours link as the new order says", async () => {
+		const paths = [1, 2, 3].map((i) => session("/r/reordered", `Work item ${i} on the lexer`, `2026-01-1${i}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const noteOf = (i: number) => notes.files.get(state.sessions[paths[i]!]!.notePath)!;
+		const id = state.sessions[paths[2]!]!.digest.sessionId;
+		// The third session's transcript, rewritten: it started on the 9th, before the other two.
+		transcripts.rewrite(paths[2]!, jsonl([userText("Work item 3 on the lexer", { sessionId: id, cwd: "/r/reordered", timestamp: "2026-01-09T10:00:00.000Z" }), assistant(text("Done: 3"), { sessionId: id, cwd: "/r/reordered", timestamp: "2026-01-09T10:00:00.000Z", messageId: "msg_re" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(noteOf(1)).not.toContain("Next:");
+		expect(noteOf(0)).toMatch(/Previous: \[\[[^|\]]+\|Work item 3 on the lexer\]\]/);
+	});
+
 	it("a timestamp that is not a time never reaches a path: no note outside its folder, the other sessions as ever", async () => {
 		const hostile = ["../../../x", "../../zzzz", "2026/01/15", "2026-01-15\nx", "2026-13-45T99:99:99Z"];
 		hostile.forEach((at, i) => {
