@@ -59,6 +59,20 @@ describe("ai-memory doctor", () => {
 		expect(r.stdout).toMatch(/\n {2}GEMINI\.md: GEMINI\.md of .* is a link to .*outside\.md, outside .*; the sync writes no block into it/);
 	});
 
+	it("says that Claude Code's memory folder is not known while its settings.json cannot be read, not the default folder", () => {
+		const project = join(dir, "memory-app");
+		mkdirSync(project);
+		const vault = join(dir, "vault-memory");
+		mkdirSync(vault);
+		const claude = join(dir, "claude-memory");
+		mkdirSync(claude);
+		expect(spawnSync(process.execPath, [cli, "projects", "add", project, "--vault", vault], { encoding: "utf8" }).status).toBe(0);
+		writeFileSync(join(claude, "settings.json"), '{"autoMemoryDirectory": "/elsewhere",}');
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", claude], { encoding: "utf8", timeout: 20_000 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toContain("Claude Code memory: not known: its settings.json cannot be read (it is not JSON), so no fact is shared");
+	});
+
 	it("warns of a block left in a file the block no longer goes to (CLAUDE.md after switching to CLAUDE.local.md), not of a link to the target", () => {
 		const project = join(dir, "switched");
 		mkdirSync(project);
