@@ -13,9 +13,22 @@ export function inertMentions(text: string): string {
 	if (!text.includes("@")) return text;
 	return text
 		.split("\n")
-		.map((line) => (line.includes("@") ? inertLine(line) : line))
+		.map((line) => (line.includes("@") ? unimportable(inertLine(line)) : line))
 		.join("\n");
 }
+
+/**
+ * No `@` left at a line's start or after a blank, in code or not: Claude Code runs its import
+ * pattern (`(?:^|\s)@…`) over a list item's raw text, code spans included (a note name quoted in
+ * backticks imported the `.env` its title named), and Gemini CLI pairs backticks across the whole
+ * file (one stray backtick earlier turned the spans inside out). A word joiner (U+2060, no blank
+ * to either client, nothing to see) goes before such an `@`.
+ */
+export function unimportable(text: string): string {
+	return text.includes("@") ? text.replace(BLANK_AT, "$1\u2060@") : text;
+}
+
+const BLANK_AT = /(^|\s)@/gmu;
 
 /** `@` not after a letter, digit or `_`, then what a path can hold: up to a space or a backtick. */
 const MENTION = /(?<![\p{L}\p{N}_])@[^\s`]+/gu;

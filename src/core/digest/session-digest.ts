@@ -22,9 +22,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * stored digests of an older version are made again, and their notes rendered. 8: transcript text
  * in notes made inert (inert-markdown.ts), so a note an older release wrote runs nothing either.
  * 9: inline JavaScript after any blank or across lines, fences on a list item's next line, and
- * headings named as the note's own made inert too.
+ * headings named as the note's own made inert too. 10: no `@` after a blank in a context block, in
+ * code or not (see `unimportable`): every project's block is written again.
  */
-export const DIGEST_VERSION = 9;
+export const DIGEST_VERSION = 10;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

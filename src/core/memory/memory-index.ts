@@ -1,5 +1,6 @@
 import { upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
 import { printable } from "../text/printable";
+import { unimportable } from "../context/inert-mentions";
 import type { FactInfo } from "./fact-file";
 
 /** Claude Code loads only this much of `MEMORY.md` at session start. */
@@ -56,7 +57,8 @@ export function indexLine(fact: FactInfo): string {
  * early, so that no later sync could update it. One line, and no comment can open or close in it.
  */
 function oneLine(text: string): string {
-	return printable(text).replace(/\s+/g, " ").trim().replace(/<!--/g, "&lt;!--").replace(/-->/g, "--&gt;");
+	// Claude Code loads MEMORY.md as it loads CLAUDE.md: an `@path` after a blank would import that file.
+	return unimportable(printable(text).replace(/\s+/g, " ").trim().replace(/<!--/g, "&lt;!--").replace(/-->/g, "--&gt;"));
 }
 
 function humanize(name: string): string {

@@ -123,6 +123,10 @@ describe("MEMORY.md", () => {
 		expect(updateMemoryIndex(text, [evil, ...facts])).toMatchObject({ ok: true, changed: true });
 	});
 
+	it("names no file to import: an `@path` after a blank in a description gets a word joiner (Claude Code reads MEMORY.md as it reads CLAUDE.md)", () => {
+		expect(indexLine({ file: "cfg.md", name: "cfg", description: "settings live in @.env, see `@config.ts`" })).toBe("- [Cfg](cfg.md) — settings live in \u2060@.env, see `@config.ts`");
+	});
+
 	it("stops on broken markers instead of guessing", () => {
 		expect(updateMemoryIndex(`${INDEX_MARKERS.begin}\n- x\n`, facts)).toMatchObject({ ok: false });
 	});
