@@ -324,13 +324,18 @@ const PEM_BEGIN_RE = /-----BEGIN [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----/g;
  */
 const PEM_LINE_PREFIX = String.raw`[ \t]*(?:>[ \t]*){0,8}(?:\d{1,7}(?:\t|→))?[ \t]*`;
 /**
+ * A newline's escape, `\n`, as JSON writes it once or as JSON inside JSON writes it again (`\\n`,
+ * `\\\\n`: a key file held as a string in kubectl's `last-applied-configuration`, a Terraform state).
+ */
+const ESCAPED = String.raw`\\{1,8}`;
+/**
  * The lines of a PEM body after the BEGIN line, separated by real (LF, CRLF or a lone CR) or
- * JSON-escaped newlines: base64 lines and `Proc-Type: …` header lines, each running to the end of
+ * escaped newlines (see `ESCAPED`): base64 lines and `Proc-Type: …` header lines, each running to the end of
  * its line (or a closing quote). Every repetition starts with a newline, so it cannot backtrack
  * into itself.
  */
-const PEM_BODY_RE = new RegExp(String.raw`(?:(?:\r?\n|\r|\\r\\n|\\n)${PEM_LINE_PREFIX}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})?(?=[ \t]*(?:\r?\n|\r|\\r|\\n|["'\x60]|$)))*`, "y");
-const PEM_END_RE = new RegExp(String.raw`(?:\s|\\r|\\n){0,16}${PEM_LINE_PREFIX}-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----`, "y");
+const PEM_BODY_RE = new RegExp(String.raw`(?:(?:\r?\n|\r|${ESCAPED}r${ESCAPED}n|${ESCAPED}n)${PEM_LINE_PREFIX}(?:[A-Za-z0-9+/=]{1,200}|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})?(?=[ \t]*(?:\r?\n|\r|${ESCAPED}[rn"']|["'\x60]|$)))*`, "y");
+const PEM_END_RE = new RegExp(String.raw`(?:\s|${ESCAPED}[rn]){0,16}${PEM_LINE_PREFIX}-----END [A-Z0-9 ]{0,40}?PRIVATE KEY(?: BLOCK)?-----`, "y");
 const BASE64_RUN_RE = /[A-Za-z0-9+/]{20}/;
 /** A key on one line (its newlines made spaces, as in a `.env` value): how far its body may run. */
 const ONE_LINE_BODY_MAX = 16_384;
@@ -384,8 +389,11 @@ function trimEndOfBody(text: string, start: number, end: number): number {
 	while (e > start) {
 		const c = text[e - 1];
 		if (c === " " || c === "\t" || c === "\n" || c === "\r") e--;
-		else if ((c === "n" || c === "r") && text[e - 2] === "\\" && e - 2 >= start) e -= 2;
-		else break;
+		else if ((c === "n" || c === "r") && text[e - 2] === "\\" && e - 2 >= start) {
+			// The escape's backslashes, however many (see `ESCAPED`).
+			e -= 2;
+			while (e > start && text[e - 1] === "\\") e--;
+		} else break;
 	}
 	return e;
 }
@@ -764,7 +772,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 2;
+const RULES_REVISION = 3;
 
 /**
  * The built-in rules as a short fingerprint (their patterns' text, which the bundles keep, and `RULES_REVISION`): a model stored under other rules (an older release's)

@@ -299,6 +299,15 @@ describe("redactSecrets: shapes of text", () => {
 	it("replaces a JSON-escaped private key (service account file)", () => {
 		const json = `{"type": "service_account", "private_key": "${pem("PRIVATE KEY", "\\n")}\\n", "client_email": "bot@p.iam.gserviceaccount.com"}`;
 		expect(redactSecrets(json)).toBe(`{"type": "service_account", "private_key": "${m("private-key")}\\n", "client_email": "bot@p.iam.gserviceaccount.com"}`);
+		// JSON inside JSON (kubectl's last-applied-configuration, a Terraform state): every escape doubled, and again.
+		for (const times of [1, 2, 3]) {
+			const inner = JSON.stringify(json).slice(1, -1);
+			const nested = times === 1 ? inner : times === 2 ? JSON.stringify(inner).slice(1, -1) : JSON.stringify(JSON.stringify(inner)).slice(1, -1);
+			const out = redactSecrets(`{"annotations": {"last-applied": "${nested}"}}`);
+			expect(out, `${times}`).toContain(m("private-key"));
+			expect(out, `${times}`).not.toMatch(/BEGIN PRIVATE KEY|[A-Za-z0-9+/]{40}/);
+			expect(out, `${times}`).toContain("client_email");
+		}
 	});
 
 	it("replaces a truncated private key up to where its base64 lines stop", () => {
