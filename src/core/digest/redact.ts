@@ -440,6 +440,23 @@ const CONTEXT_RULES: readonly Rule[] = [
 		/(?<pre>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n;|&]{0,256}?[ \t]-p)(?<val>[^\s"'`;|&]{1,256})/g,
 		(v) => !isNotSecret(v, "password"),
 	),
+	// A password given as a command's option, a blank before it: `sshpass -p …`, `redis-cli -a …`,
+	// `docker login -p …` / `--password …` (and podman, nerdctl, helm, buildah, skopeo).
+	valueRule("password", ["sshpass"], /(?<pre>\bsshpass\b[^\n;|&]{0,64}?[ \t]-p[ \t]*)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["redis-cli"], /(?<pre>\bredis-cli\b[^\n;|&]{0,256}?[ \t](?:-a|--pass)[ \t]+)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule(
+		"password",
+		["login"],
+		/(?<pre>\b(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|buildah|skopeo)[ \t]+login\b[^\n;|&]{0,256}?[ \t](?:-p|--password)(?:[ \t]+|=))(?<val>[^\s"'`;|&]{1,256})/g,
+		(v) => !isNotSecret(v, "password") && v !== "-" && !v.startsWith("--"),
+	),
+	// `aws configure set aws_secret_access_key …`, `npm config set //registry/:_authToken …`: a key of a secret, a blank, its value.
+	valueRule(
+		"secret",
+		["config"],
+		/(?<pre>\b(?:aws[ \t]+configure|(?:npm|pnpm|yarn)[ \t]+config)[ \t]+set[ \t]+(?:--?[A-Za-z-]+(?:[ \t]+|=)[^\s-]\S*[ \t]+)*\S*(?:secret|token|password|_auth)\S*[ \t]+)(?<val>[^\s"'`;|&]{1,4096})/gi,
+		(v) => !isNotSecret(v, "secret"),
+	),
 	// curl -u user:password, --user=user:password
 	valueRule(
 		"basic-auth",

@@ -296,6 +296,21 @@ describe("redactSecrets: shapes of text", () => {
 		expect(redactSecrets(`before\n${key}\nafter`)).toBe(`before\n${m("private-key")}\nafter`);
 	});
 
+	it("replaces a password given as a command's option and a secret given to `config set`, a blank before the value", () => {
+		const cases: [string, string][] = [
+			["sshpass -p Hq7zK2mPx9 ssh root@h", `sshpass -p ${m("password")} ssh root@h`],
+			["redis-cli -h cache -a Zm4xQ8vL2p ping", `redis-cli -h cache -a ${m("password")} ping`],
+			["docker login -u me -p Kq8vZ2xP4w registry.io", `docker login -u me -p ${m("password")} registry.io`],
+			["podman login --password=Kq8vZ2xP4w quay.io", `podman login --password=${m("password")} quay.io`],
+			["aws configure set aws_secret_access_key wJalrXUtnFEMI7K7MDENGbPxRfiCYEXAMPLEKEY", `aws configure set aws_secret_access_key ${m("secret")}`],
+			["aws configure set --profile prod aws_session_token FwoGZXIvYXdzEBYaDH2kq", `aws configure set --profile prod aws_session_token ${m("secret")}`],
+			["npm config set //registry.npmjs.org/:_authToken abcd1234efgh5678ijkl", `npm config set //registry.npmjs.org/:_authToken ${m("secret")}`],
+		];
+		for (const [input, output] of cases) expect(redactSecrets(input), input).toBe(output);
+		// What holds no secret stays: a reference, the flag that reads stdin, a key of no secret.
+		for (const kept of ["docker login -p $TOKEN", "echo $PW | docker login --password-stdin registry.io", "aws configure set region us-east-1", "npm config set registry https://registry.npmjs.org/", "redis-cli -a"]) expect(redactSecrets(kept)).toBe(kept);
+	});
+
 	it("replaces a JSON-escaped private key (service account file)", () => {
 		const json = `{"type": "service_account", "private_key": "${pem("PRIVATE KEY", "\\n")}\\n", "client_email": "bot@p.iam.gserviceaccount.com"}`;
 		expect(redactSecrets(json)).toBe(`{"type": "service_account", "private_key": "${m("private-key")}\\n", "client_email": "bot@p.iam.gserviceaccount.com"}`);
