@@ -29,6 +29,8 @@ export interface NoteStore {
 	move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]>;
 	/** Optional: the paths of every Markdown note below `folder` (`""`: the vault), hidden folders left out. */
 	listTree?(folder: string): Promise<string[]>;
+	/** Optional: whether `folder` is there, empty or not (`list` gives none for both). */
+	isFolder?(folder: string): Promise<boolean>;
 }
 
 /**
@@ -40,6 +42,8 @@ export interface MemoryFolder {
 	readonly path: string;
 	/** The text of every `.md` file directly in the folder, by file name (empty when there is no folder). */
 	list(): Promise<Map<string, string>>;
+	/** Optional: whether the folder is there, empty or not. */
+	exists?(): Promise<boolean>;
 	write(name: string, text: string, expected: string | null): Promise<boolean>;
 	remove(name: string, expected: string): Promise<boolean>;
 }

@@ -63,6 +63,10 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		return found;
 	}
 
+	async exists(): Promise<boolean> {
+		return (await stat(this.path).catch(() => undefined))?.isDirectory() ?? false;
+	}
+
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
 		const target = await this.fileOf(name);
 		// The model may write the fact while we replace it: compared just before the rename, and what

@@ -43,6 +43,10 @@ export class VaultNoteStore implements NoteStore {
 		return (found?.children ?? []).filter((c): c is TFile => c instanceof TFile).map((c) => c.path).sort();
 	}
 
+	async isFolder(folder: string): Promise<boolean> {
+		return this.vault.getFolderByPath(normalizePath(folder)) !== null;
+	}
+
 	async remove(path: string, expected: string): Promise<boolean> {
 		const file = this.vault.getFileByPath(normalizePath(path));
 		if (!file || (await this.vault.read(file)) !== expected) return false;

@@ -80,6 +80,15 @@ function noteStoreContract(name: string, make: Make<NoteStoreHarness>, options: 
 		const h = harness(make);
 		const store = () => h().store;
 
+		it("tells a folder that is there from one that is not, when it can (list gives none for both)", async () => {
+			const isFolder = store().isFolder?.bind(store());
+			if (!isFolder) return;
+			expect(await isFolder("facts")).toBe(false);
+			await store().write("facts/a.md", "x", null);
+			expect(await isFolder("facts")).toBe(true);
+			expect(await isFolder("facts/a.md")).toBe(false);
+		});
+
 		it("reads null for a note that does not exist, also in a folder that does not exist", async () => {
 			await store().write("f/there.md", "x", null);
 			expect(await store().read("f/missing.md")).toBeNull();
@@ -461,8 +470,11 @@ function memoryFolderContract(name: string, make: Make<MemoryFolderHarness>): vo
 			expect(folder().path.length).toBeGreaterThan(0);
 		});
 
-		it("lists nothing when there is no folder", async () => {
+		it("lists nothing when there is no folder, and says it is not there when it can", async () => {
 			expect([...(await folder().list())]).toEqual([]);
+			if (folder().exists) expect(await folder().exists!()).toBe(false);
+			await folder().write("a.md", "fact a\n", null);
+			if (folder().exists) expect(await folder().exists!()).toBe(true);
 		});
 
 		it("creates a file, and the folder, when expected is null, and lists it by file name", async () => {

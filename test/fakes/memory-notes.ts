@@ -30,6 +30,10 @@ export class MemoryNotes implements NoteStore {
 	async listTree(folder: string): Promise<string[]> {
 		return [...this.files.keys()].filter((p) => (folder === "" || p.startsWith(`${folder}/`)) && p.endsWith(".md") && !p.split("/").some((part) => part.startsWith("."))).sort();
 	}
+	/** A folder is there while a file is in it (a map of files has no empty folders). */
+	async isFolder(folder: string): Promise<boolean> {
+		return [...this.files.keys()].some((p) => p.startsWith(`${folder}/`));
+	}
 	async remove(path: string, expected: string): Promise<boolean> {
 		if (this.files.get(path) !== expected) return false;
 		this.files.delete(path);

@@ -557,6 +557,40 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
 	});
 
+	it("a memory folder that is not there is not every fact deleted: a memory folder setting changed, a folder moved, another Claude Code folder each share as for the first time", async () => {
+		const enc = projectPath.replace(/[^A-Za-z0-9]/g, "-");
+		const memory = join(projects, enc, "memory");
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		// The setting changed (the settings tab offers it): the new folder is not there yet.
+		const moved = await newSync().run({ ...sharing(), memoryFolder: "Facts" });
+		expect(await readFile(join(memory, "use-pnpm.md"), "utf8")).toBe(fact("use-pnpm"));
+		expect(notes.files.get("Facts/shop-api/use-pnpm.md")).toContain("We do use-pnpm.");
+		expect(moved.notices.join("\n")).toMatch(/the vault's memory folder Facts\/shop-api is not there .*shared as for the first time/);
+		// The folder moved by hand with Obsidian closed: the same.
+		for (const path of [...notes.files.keys()].filter((k) => k.startsWith("Facts/shop-api/"))) {
+			notes.files.set(path.replace("Facts/shop-api/", "Archive/shop-api facts/"), notes.files.get(path)!);
+			notes.files.delete(path);
+		}
+		await newSync().run({ ...sharing(), memoryFolder: "Facts" });
+		expect(await readFile(join(memory, "use-pnpm.md"), "utf8")).toBe(fact("use-pnpm"));
+		// Another Claude Code folder (the hook's sync runs with the ended session's): nothing of either is deleted, nor taken back.
+		const otherProjects = join(root, "claude-work", "projects");
+		await mkdir(otherProjects, { recursive: true });
+		const other = () => new VaultSync(otherProjects, join(root, "state"), notes);
+		const otherMemory = join(otherProjects, enc, "memory");
+		await other().run({ ...sharing(), memoryFolder: "Facts" });
+		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("We do use-pnpm.");
+		notes.files.set("Facts/shop-api/use-pnpm.md", notes.files.get("Facts/shop-api/use-pnpm.md")!.replace("We do use-pnpm.", "We do use-pnpm, edited."));
+		await other().run({ ...sharing(), memoryFolder: "Facts" });
+		await newSync().run({ ...sharing(), memoryFolder: "Facts" });
+		expect(notes.files.get("Facts/shop-api/use-pnpm.md")).toContain("We do use-pnpm, edited.");
+		expect(await readFile(join(memory, "use-pnpm.md"), "utf8")).toContain("edited");
+		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("edited");
+	});
+
 	it("a vault memory folder that is a link out of the vault, or holds a FIFO, is reported and not merged: Claude Code's facts stay", async () => {
 		const { VaultFolder } = await import("../../src/node/vault-folder");
 		const vault = join(root, "vault");

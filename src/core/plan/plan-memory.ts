@@ -18,7 +18,16 @@ export interface MemoryTexts {
 	/** Every `.md` file directly in the vault folder, by file name. */
 	vault: ReadonlyMap<string, string>;
 	/** Claude Code's memory folder (where it is, and its `.md` files by name) when sharing is on. */
-	claude?: { path: string; files: ReadonlyMap<string, string> };
+	claude?: SharedFolder;
+	/** The vault folder is not there at all (not merely empty). */
+	vaultAbsent?: boolean;
+}
+
+/** Claude Code's memory folder as read: where, its `.md` files by name, and whether it is not there at all. */
+export interface SharedFolder {
+	path: string;
+	files: ReadonlyMap<string, string>;
+	absent?: boolean;
 }
 
 export interface MemoryPlan {
@@ -89,7 +98,19 @@ interface Pair {
 function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
 	const claude = texts.claude!;
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
-	const known = (state.memory[key] ??= dict());
+	let known = (state.memory[key] ??= dict());
+	const record = state.projects[key];
+	// What both sides held after the last sync holds only for the same two folders. A side that is
+	// gone (the memory folder setting changed, a folder moved) or another Claude Code folder (the
+	// hook's sync with the ended session's `CLAUDE_CONFIG_DIR`) is met as for the first time: every
+	// fact goes where it is missing, none is deleted (read against the old base, all of them were).
+	const other = record?.memoryWith !== undefined && record.memoryWith !== claude.path;
+	if (Object.keys(known).length > 0 && (texts.vaultAbsent || claude.absent || other)) {
+		known = state.memory[key] = dict();
+		const why = texts.vaultAbsent ? `the vault's memory folder ${texts.folder} is not there (moved, or the memory folder setting changed)` : claude.absent ? `Claude Code's memory folder ${claude.path} is not there` : `Claude Code's memory folder is ${claude.path} this time, not ${record?.memoryWith ?? ""} as last time`;
+		out.notices.push(`${why}: its facts were shared as for the first time, each copied where it was missing, none deleted`);
+	}
+	if (record) state.projects[key] = { ...record, memoryWith: claude.path };
 	const claudeSide = new Map<string, string>();
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));

@@ -13,7 +13,7 @@ import type { SessionRecord, SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
 import { indexPathOf, memoryPathOf } from "./project-paths";
-import { planProjectMemory, type MemoryTexts } from "./plan-memory";
+import { planProjectMemory, type MemoryTexts, type SharedFolder } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
 import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import type { TranscriptFile } from "../transcript/transcript-files";
@@ -26,9 +26,9 @@ export interface ExistingTexts {
 	/** Vault notes by path; null: no such note. */
 	notes: ReadonlyMap<string, string | null>;
 	/** Each project's memory folder (its `.md` files by name) and inbox, by identity. */
-	memory: ReadonlyMap<string, { facts: ReadonlyMap<string, string>; inbox: ReadonlyMap<string, string> }>;
+	memory: ReadonlyMap<string, { facts: ReadonlyMap<string, string>; inbox: ReadonlyMap<string, string>; absent?: boolean }>;
 	/** Enabled projects' Claude Code memory folders (where, and their `.md` files), by project path. */
-	claudeMemory: ReadonlyMap<string, { path: string; files: ReadonlyMap<string, string> }>;
+	claudeMemory: ReadonlyMap<string, SharedFolder>;
 	/** The files enabled projects' blocks go into (CLAUDE.md, AGENTS.md…), by `projectFileKey`; null: no such file. */
 	projectFiles: ReadonlyMap<string, string | null>;
 	/** Those that could not be read, and why, by `projectFileKey`. */
@@ -224,7 +224,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const unreadableMemory = existing.unreadableMemory?.get(key);
 		if (unreadableMemory !== undefined) plan.errors.push(unreadableMemory);
 		// Unread, it is no side of a merge (read as empty, its facts would be deleted in Claude Code's folder).
-		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
+		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(read?.absent ? { vaultAbsent: true } : {}), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
 		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path));
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);

@@ -265,7 +265,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		}
 	}));
 
-	const memory = new Map<string, { facts: Map<string, string>; inbox: Map<string, string> }>();
+	const memory = new Map<string, { facts: Map<string, string>; inbox: Map<string, string>; absent?: boolean }>();
 	const unreadableMemory = new Map<string, string>();
 	const keys = new Set([...scope.live.map((s) => state.sessions[s.file.path]?.projectKey), ...enabled.map((p) => settingsKey(p, identities))]);
 	for (const key of keys) {
@@ -275,13 +275,16 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		// A folder that cannot be read whole (a link out of the vault, a FIFO named like a fact) is
 		// not merged this time: a fact missing from the read would look deleted, on both sides.
 		try {
-			memory.set(key, { facts: await readFolder(notes, folder), inbox: await readFolder(notes, `${folder}/${INBOX}`) });
+			const facts = await readFolder(notes, folder);
+			// Not there at all is not "every fact deleted" (see `planProjectMemory`).
+			const absent = facts.size === 0 && notes.isFolder !== undefined && !(await notes.isFolder(folder));
+			memory.set(key, { facts, inbox: await readFolder(notes, `${folder}/${INBOX}`), ...(absent ? { absent } : {}) });
 		} catch (error) {
 			unreadableMemory.set(key, `${folder}: not read, so no fact of it is merged or shared this time: ${error instanceof Error ? error.message : String(error)}`);
 		}
 	}
 
-	const claudeMemory = new Map<string, { path: string; files: Map<string, string> }>();
+	const claudeMemory = new Map<string, { path: string; files: Map<string, string>; absent?: boolean }>();
 	const projectFiles = new Map<string, string | null>();
 	const unreadable = new Map<string, string>();
 	const sameAs = new Map<string, string>();
@@ -290,7 +293,9 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		// A folder that cannot be read (a link out of Claude Code's folder) is not shared this time; the others are.
 		if (folder) {
 			try {
-				claudeMemory.set(project.path, { path: folder.path, files: await folder.list() });
+				const files = await folder.list();
+				const absent = files.size === 0 && folder.exists !== undefined && !(await folder.exists());
+				claudeMemory.set(project.path, { path: folder.path, files, ...(absent ? { absent } : {}) });
 			} catch (error) {
 				unreadableNotes.set(folder.path, `not read, so no fact is shared with it: ${error instanceof Error ? error.message : String(error)}`);
 			}

@@ -57,6 +57,8 @@ export interface ProjectRecord {
 	notesPath?: string;
 	/** Where the user moved the project's memory folder, when they did. */
 	memoryPath?: string;
+	/** The Claude Code memory folder its facts were last shared with (what `SyncState.memory` holds was both sides' there). */
+	memoryWith?: string;
 	/** Where the user moved the project's index note, when they did. */
 	indexPath?: string;
 	/** Where the user moved the project's context packet, when they did. */
