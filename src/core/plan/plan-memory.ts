@@ -98,15 +98,16 @@ interface Pair {
 function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
 	const claude = texts.claude!;
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
-	let known = (state.memory[key] ??= dict());
+	const known = (state.memory[key] ??= dict());
 	const record = state.projects[key];
 	// What both sides held after the last sync holds only for the same two folders. A side that is
 	// gone (the memory folder setting changed, a folder moved) or another Claude Code folder (the
 	// hook's sync with the ended session's `CLAUDE_CONFIG_DIR`) is met as for the first time: every
 	// fact goes where it is missing, none is deleted (read against the old base, all of them were).
 	const other = record?.memoryWith !== undefined && record.memoryWith !== claude.path;
-	if (Object.keys(known).length > 0 && (texts.vaultAbsent || claude.absent || other)) {
-		known = state.memory[key] = dict();
+	// The pairs of file names stay: a fact is still the same fact on both sides, only no text is taken for their common one.
+	const fresh = Object.keys(known).length > 0 && (texts.vaultAbsent === true || claude.absent === true || other);
+	if (fresh) {
 		const why = texts.vaultAbsent ? `the vault's memory folder ${texts.folder} is not there (moved, or the memory folder setting changed)` : claude.absent ? `Claude Code's memory folder ${claude.path} is not there` : `Claude Code's memory folder is ${claude.path} this time, not ${record?.memoryWith ?? ""} as last time`;
 		out.notices.push(`${why}: its facts were shared as for the first time, each copied where it was missing, none deleted`);
 	}
@@ -115,7 +116,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));
 	const redacted = (text: string | null) => (text === null ? null : shown(text));
-	for (const pair of pairUp(known, vault, theirs)) {
+	for (const paired of pairUp(known, vault, theirs)) {
+		const pair = fresh ? { ...paired, base: null } : paired;
 		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
 		const shownV = vault.get(pair.vault) ?? null;
 		const rawV = shownV === null ? null : withoutFlatProperties(shownV);
