@@ -231,6 +231,24 @@ describe("VaultSync", () => {
 		}
 	});
 
+	it("the notes folder setting changed: the project's notes, index and user text move with it, and stay one project", async () => {
+		await newSync().run(settings());
+		const before = [...notes.files.keys()].filter((k) => k.startsWith("AI Conversations/shop-api/"));
+		const health = noteOf("Add a health endpoint");
+		notes.files.set(health, `${notes.files.get(health)!}\nMY OWN TEXT\n`);
+		await appendFile(transcript(B), jsonl([userText("And the tax", { sessionId: B, cwd: projectPath, timestamp: "2026-11-21T10:05:00.000Z" })]));
+		await writeFile(transcript(C), session(C, "Add pagination", "Done.", "2026-11-22T10:00:00.000Z"));
+		const report = await newSync().run(settings({ notesFolder: "Sessions" }));
+		expect(report.errors).toEqual([]);
+		expect([...notes.files.keys()].filter((k) => k.startsWith("AI Conversations/shop-api/"))).toEqual([]);
+		for (const path of before) expect(notes.files.has(path.replace("AI Conversations/", "Sessions/")), path).toBe(true);
+		expect(notes.files.get(health.replace("AI Conversations/", "Sessions/"))).toContain("MY OWN TEXT");
+		const index = notes.files.get("Sessions/shop-api/shop-api.md")!;
+		for (const title of ["Add a health endpoint", "Fix the cart total", "Add pagination"]) expect(index).toContain(title);
+		expect(notes.files.get(noteOf("Fix the cart total"))).toContain("And the tax");
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).not.toContain("AI Conversations/shop-api");
+	});
+
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -14,6 +14,7 @@ import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
 import { indexPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
+import { followNotesFolder } from "./follow-notes-folder";
 import type { PlannedMove } from "./sync-plan";
 
 /**
@@ -144,6 +145,8 @@ export function scopeSessions(input: {
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
 	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
+	const relocation = followNotesFolder(state, settings.notesFolder);
+	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
 
@@ -212,7 +215,7 @@ export function scopeSessions(input: {
 
 	const render = new Set(live.map((s) => s.file.path));
 	// After a migration every note is rendered again: links and neighbours changed.
-	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || (migrated && !isExcludedRecord(record, settings))) render.add(path);
+	for (const [path, record] of Object.entries(state.sessions)) if (record.dirty || ((migrated || relocation.relocated.has(path)) && !isExcludedRecord(record, settings))) render.add(path);
 	// A new (moved, deleted) session is the neighbour of two others: their previous/next links change.
 	const order = projectOrder(state);
 	for (const [path, record] of Object.entries(state.sessions)) {
