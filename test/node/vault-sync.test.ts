@@ -249,6 +249,21 @@ describe("VaultSync", () => {
 		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).not.toContain("AI Conversations/shop-api");
 	});
 
+	it("the tag prefix setting changed: every note and index is retagged, the old prefix's tags gone, the user's own kept", async () => {
+		await newSync().run(settings());
+		const health = noteOf("Add a health endpoint");
+		notes.files.set(health, notes.files.get(health)!.replace("tags:\n", "tags:\n  - to-review\n"));
+		expect(notes.files.get(health)).toMatch(/ {2}- ai\//);
+		expect((await newSync().run(settings({ tagPrefix: "mem/" }))).errors).toEqual([]);
+		const notesNow = [...notes.files.entries()].filter(([k]) => k.startsWith("AI Conversations/shop-api/"));
+		expect(notesNow.length).toBeGreaterThan(2);
+		for (const [path, text] of notesNow) {
+			expect(text, path).not.toMatch(/^ {2}- ai\//m);
+			expect(text, path).toMatch(/^ {2}- mem\//m);
+		}
+		expect(notes.files.get(health)).toMatch(/^ {2}- to-review$/m);
+	});
+
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -14,7 +14,7 @@ import type { TranscriptFile } from "../transcript/transcript-files";
 import { isEmptySession } from "../transcript/session-queries";
 import { indexPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
-import { followNotesFolder } from "./follow-notes-folder";
+import { followNoteSettings } from "./follow-note-settings";
 import type { PlannedMove } from "./sync-plan";
 
 /**
@@ -40,6 +40,8 @@ export interface SessionScope {
 	moves: PlannedMove[];
 	/** The identity of the one project this sync is for, when it is for one. */
 	only?: string;
+	/** Projects whose tag prefix changed since their notes were written: the old prefix, by identity (its tags are not the user's). */
+	retagged?: ReadonlyMap<string, string>;
 	/** Sub-agents that were sessions of their own and are in their session's note now: their records, gone from `state`. */
 	absorbed?: Absorbed[];
 }
@@ -145,7 +147,7 @@ export function scopeSessions(input: {
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
 	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
-	const relocation = followNotesFolder(state, settings.notesFolder);
+	const relocation = followNoteSettings(state, settings.notesFolder, settings.tagPrefix);
 	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
@@ -244,10 +246,11 @@ export function scopeSessions(input: {
 		if (key) indexes.add(key);
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
+	for (const key of relocation.retagged.keys()) indexes.add(key);
 	// Its project's index listed it.
 	for (const { record } of absorbed) if (record.projectKey) indexes.add(record.projectKey);
 	// In start order: what depends on the order (which of two sessions proposes a fact both state) never depends on the order files were read in.
-	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }), ...(absorbed.length === 0 ? {} : { absorbed }) };
+	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }), ...(absorbed.length === 0 ? {} : { absorbed }), ...(relocation.retagged.size === 0 ? {} : { retagged: relocation.retagged }) };
 }
 
 /** The sessions before and after `path` in its project's order (none when it is not in it). */

@@ -163,7 +163,8 @@ export function planSync(input: PlanInput): SyncPlan {
 		const at = list.indexOf(path);
 		const current = before(record.notePath);
 		// Tags a person added to the note, outside our prefix, stay.
-		const ownTags = tagsInNote(current).filter((t) => !t.startsWith(settings.tagPrefix) && !record.tags.includes(t));
+		const oldPrefix = scope.retagged?.get(record.projectKey!);
+		const ownTags = tagsInNote(current).filter((t) => !t.startsWith(settings.tagPrefix) && !record.tags.includes(t) && !(oldPrefix !== undefined && t.startsWith(oldPrefix)));
 		// And aliases (after the title, ours).
 		const ownAliases = ownAliasesInNote(current);
 		const conversation = session.subagents.length === 0 ? input.conversations?.get(path) : undefined;
@@ -208,7 +209,8 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (!project) continue;
 		const records = (order.get(key) ?? []).map((p) => state.sessions[p]!);
 		const path = indexPath(state, settings, key);
-		const ownTags = [...new Set(tagsInNote(text(path)).filter((t) => !t.startsWith(settings.tagPrefix)))];
+		const oldPrefix = scope.retagged?.get(key);
+		const ownTags = [...new Set(tagsInNote(text(path)).filter((t) => !t.startsWith(settings.tagPrefix) && !(oldPrefix !== undefined && t.startsWith(oldPrefix))))];
 		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note");
 	}
 	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;

@@ -57,8 +57,10 @@ export interface ProjectRecord {
 	notesPath?: string;
 	/** Where the user moved the project's memory folder, when they did. */
 	memoryPath?: string;
-	/** The notes folder setting its notes were last placed under (see `followNotesFolder`). */
+	/** The notes folder setting its notes were last placed under (see `followNoteSettings`). */
 	notesRoot?: string;
+	/** The tag prefix its notes were last written with (see `followNoteSettings`). */
+	tagPrefixWith?: string;
 	/** The Claude Code memory folder its facts were last shared with (what `SyncState.memory` holds was both sides' there). */
 	memoryWith?: string;
 	/** Where the user moved the project's index note, when they did. */
