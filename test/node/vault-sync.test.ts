@@ -264,6 +264,15 @@ describe("VaultSync", () => {
 		expect(notes.files.get(health)).toMatch(/^ {2}- to-review$/m);
 	});
 
+	it("says when CLAUDE.md held a block another vault wrote: two vaults enabling one project replace each other's block at every sync", async () => {
+		const one = () => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath: join(root, "vault-one") });
+		const two = () => new VaultSync(projects, join(root, "state-two"), new MemoryNotes(), { vaultPath: join(root, "vault-two") });
+		expect((await one().run(settings())).notices).toEqual([]);
+		const report = await two().run(settings());
+		expect(report.notices.join("\n")).toMatch(/CLAUDE\.md in .*shop-api held a block written from another vault folder \(its notes in .*vault-one\/AI Conversations\/shop-api\); if another vault enables this project too/);
+		expect((await two().run(settings())).notices).toEqual([]);
+	});
+
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -260,7 +260,11 @@ export function planSync(input: PlanInput): SyncPlan {
 			const current = existing.projectFiles.get(fileKey) ?? null;
 			const result = upsertMarkedBlock(current ?? "", context.block);
 			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
-			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
+			else if (result.changed) {
+				plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
+				const elsewhere = otherVaultsNotes(current, input.vaultPath);
+				if (elsewhere !== undefined) plan.notices.push(`${name} in ${project.path} held a block written from another vault folder (its notes in ${elsewhere}); if another vault enables this project too, each replaces the other's block at every sync: enable it in one vault only`);
+			}
 			blockInFiles &&= result.ok;
 		}
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0) });
@@ -277,6 +281,14 @@ export function planSync(input: PlanInput): SyncPlan {
 	}
 	plan.writes = plan.writes.filter((w) => !("path" in w) || readable(w.path)).map(wellFormedWrite);
 	return plan;
+}
+
+/** The notes folder a block names (`Session notes are in …`) when it is another vault's, not `vaultPath`'s. */
+function otherVaultsNotes(current: string | null, vaultPath: string | undefined): string | undefined {
+	if (current === null || vaultPath === undefined) return undefined;
+	const folder = /Session notes are in `([^`\n]+)\/`/.exec(current)?.[1];
+	const root = vaultPath.replace(/[\\/]+$/, "");
+	return folder !== undefined && (folder.startsWith("/") || /^[A-Za-z]:[\\/]/.test(folder)) && !folder.startsWith(`${root}/`) ? folder : undefined;
 }
 
 /** A project's file in `ExistingTexts`: the project's path and the file's name. */
