@@ -1,4 +1,5 @@
 import { withExclusionsHere } from "./exclusions";
+import { realpathSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { MemoryFolder, NoteStore, TranscriptStore } from "../core/ports";
@@ -45,7 +46,8 @@ export class VaultSync {
 	) {
 		this.stateDir = stateDir;
 		this.projectsDir = projectsDir;
-		this.claudeDir = dirname(projectsDir);
+		// Its real path: what the facts were last shared with is told by this folder's name, the same through any link (the hook names it as the transcript's path does).
+		this.claudeDir = realPathOr(dirname(projectsDir));
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool, () => this.roots(this.settings));
 	}
@@ -125,4 +127,12 @@ function unknownMemoryFolder(settingsPath: string, why: Error): MemoryFolder {
 		throw new Error(`Claude Code's settings cannot be read (${why.message}), so where it keeps memory is not known; fix the file, and the next sync shares memory again`);
 	};
 	return { path: settingsPath, list: async () => refuse(), write: async () => refuse(), remove: async () => refuse() };
+}
+
+function realPathOr(path: string): string {
+	try {
+		return realpathSync.native(path);
+	} catch {
+		return path;
+	}
 }
