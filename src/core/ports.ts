@@ -58,6 +58,8 @@ export interface ProjectFiles {
 	write(projectPath: string, fileName: string, text: string, expected: string | null): Promise<boolean>;
 	/** Optional: the file's real path (links followed), undefined when it does not exist: two names of one file get one block. */
 	realPath?(projectPath: string, fileName: string): Promise<string | undefined>;
+	/** Optional: whether a folder outside the project is there (another vault's notes folder a block names). */
+	folderExists?(path: string): Promise<boolean>;
 }
 
 /**

@@ -6,6 +6,10 @@ import { ConfinedPathError, confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainU
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
+	async folderExists(path: string): Promise<boolean> {
+		return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+	}
+
 	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */
 	async read(projectPath: string, fileName: string): Promise<string | null> {
 		// A project folder that is gone has no file (writing says so).

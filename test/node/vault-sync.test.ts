@@ -264,13 +264,26 @@ describe("VaultSync", () => {
 		expect(notes.files.get(health)).toMatch(/^ {2}- to-review$/m);
 	});
 
-	it("says when CLAUDE.md held a block another vault wrote: two vaults enabling one project replace each other's block at every sync", async () => {
-		const one = () => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath: join(root, "vault-one") });
+	it("leaves the block another vault writes while that vault's notes are there: two vaults enabling one project replaced each other's at every sync", async () => {
+		const vaultOne = join(root, "vault-one");
+		const one = () => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath: vaultOne });
 		const two = () => new VaultSync(projects, join(root, "state-two"), new MemoryNotes(), { vaultPath: join(root, "vault-two") });
-		expect((await one().run(settings())).notices).toEqual([]);
-		const report = await two().run(settings());
-		expect(report.notices.join("\n")).toMatch(/CLAUDE\.md in .*shop-api held a block written from another vault folder \(its notes in .*vault-one\/AI Conversations\/shop-api\); if another vault enables this project too/);
-		expect((await two().run(settings())).notices).toEqual([]);
+		expect((await one().run(settings())).errors).toEqual([]);
+		const written = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
+		// Its notes folder is not on this machine (the vault moved): the block is this vault's to write.
+		const moved = await two().run(settings());
+		expect(moved.errors).toEqual([]);
+		expect(moved.contextWritten).toEqual([join(projectPath, "CLAUDE.md")]);
+		expect((await one().run(settings())).contextWritten).toEqual([join(projectPath, "CLAUDE.md")]);
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe(written);
+		// There: left as it is, and said.
+		await mkdir(join(vaultOne, "AI Conversations", "shop-api"), { recursive: true });
+		for (let i = 0; i < 2; i++) {
+			const report = await two().run(settings());
+			expect(report.contextWritten).toEqual([]);
+			expect(report.errors.join("\n")).toMatch(/CLAUDE\.md in .*shop-api holds the block another vault writes \(its notes in .*vault-one\/AI Conversations\/shop-api\); this vault leaves it/);
+			expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe(written);
+		}
 	});
 
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {

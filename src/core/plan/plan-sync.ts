@@ -37,6 +37,8 @@ export interface ExistingTexts {
 	sameAs?: ReadonlyMap<string, string>;
 	/** Notes that could not be read (a link out of the vault, a FIFO, no permission), and why: never written. */
 	unreadableNotes?: ReadonlyMap<string, string>;
+	/** Files whose block another vault wrote, by `projectFileKey`: that vault's notes folder, there on this machine still. */
+	otherVault?: ReadonlyMap<string, string>;
 	/** Memory folders in the vault that could not be read whole, and why, by identity: neither merged nor shared. */
 	unreadableMemory?: ReadonlyMap<string, string>;
 }
@@ -258,13 +260,16 @@ export function planSync(input: PlanInput): SyncPlan {
 				continue;
 			}
 			const current = existing.projectFiles.get(fileKey) ?? null;
+			// Two vaults enabling one project replaced each other's block at every sync: the first one's stays while its notes are there.
+			const owner = existing.otherVault?.get(fileKey);
+			if (owner !== undefined) {
+				plan.errors.push(`${name} in ${project.path} holds the block another vault writes (its notes in ${owner}); this vault leaves it, or each would replace the other's at every sync: enable the project in one vault only (remove that block to let this one write it)`);
+				blockInFiles = false;
+				continue;
+			}
 			const result = upsertMarkedBlock(current ?? "", context.block);
 			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
-			else if (result.changed) {
-				plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
-				const elsewhere = otherVaultsNotes(current, input.vaultPath);
-				if (elsewhere !== undefined) plan.notices.push(`${name} in ${project.path} held a block written from another vault folder (its notes in ${elsewhere}); if another vault enables this project too, each replaces the other's block at every sync: enable it in one vault only`);
-			}
+			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
 			blockInFiles &&= result.ok;
 		}
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0) });
@@ -284,7 +289,7 @@ export function planSync(input: PlanInput): SyncPlan {
 }
 
 /** The notes folder a block names (`Session notes are in …`) when it is another vault's, not `vaultPath`'s. */
-function otherVaultsNotes(current: string | null, vaultPath: string | undefined): string | undefined {
+export function otherVaultsNotes(current: string | null, vaultPath: string | undefined): string | undefined {
 	if (current === null || vaultPath === undefined) return undefined;
 	const folder = /Session notes are in `([^`\n]+)\/`/.exec(current)?.[1];
 	const root = vaultPath.replace(/[\\/]+$/, "");

@@ -6,7 +6,7 @@ import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from ".
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
-import { planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
+import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver } from "../ports";
@@ -288,6 +288,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	const projectFiles = new Map<string, string | null>();
 	const unreadable = new Map<string, string>();
 	const sameAs = new Map<string, string>();
+	const otherVault = new Map<string, string>();
 	for (const project of enabled) {
 		const folder = project.memorySharing ? deps.claudeMemory?.(project.path) : undefined;
 		// A folder that cannot be read (a link out of Claude Code's folder) is not shared this time; the others are.
@@ -311,6 +312,8 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 				// A file the block no longer goes to is kept only when a block stayed in it (see `planSync`).
 				if (!target && !(text?.includes(BEGIN_MARKER) ?? false)) continue;
 				projectFiles.set(key, text);
+				const owner = target ? otherVaultsNotes(text, deps.vaultPath) : undefined;
+				if (owner !== undefined && (await deps.projects.folderExists?.(owner))) otherVault.set(key, owner);
 				const path = await deps.projects.realPath?.(project.path, name);
 				if (path !== undefined && real.has(path)) sameAs.set(key, real.get(path)!);
 				else if (path !== undefined) real.set(path, name);
@@ -319,7 +322,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			}
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs, unreadableMemory };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs, unreadableMemory, otherVault };
 }
 
 /** The `.md` files directly in a vault folder, by name. */
