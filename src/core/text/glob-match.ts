@@ -45,9 +45,9 @@ function tokenize(glob: string): string[] {
 			tokens.push(ch === "?" ? ONE : ch);
 			continue;
 		}
-		let run = 1;
-		while (glob[i + 1] === "*") (run++, i++);
-		const token = run >= 2 ? ANY_DEPTH : ANY_SEGMENT;
+		const start = i;
+		while (glob[i + 1] === "*") i++;
+		const token = i > start ? ANY_DEPTH : ANY_SEGMENT;
 		// Two wildcards in a row match what the wider one does.
 		const last = tokens.at(-1);
 		if (last === ANY_DEPTH) continue;
