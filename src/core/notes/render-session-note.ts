@@ -150,13 +150,13 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 			return event.sidechain ? undefined : safeMarkdown(event.text);
 		case "thinking":
 			if (event.sidechain || event.text.trim() === "") return undefined;
-			return callout("abstract", "Thinking", event.text);
+			return callout("abstract", "Thinking", safeMarkdown(event.text));
 		case "tool":
 			return event.sidechain ? undefined : renderTool(event.call, detail, agents.get(event.call.id), root);
 		case "compaction":
-			return callout("info", `Context compacted${event.trigger ? ` (${event.trigger})` : ""}`, event.summary ?? "");
+			return callout("info", `Context compacted${event.trigger ? ` (${event.trigger})` : ""}`, safeMarkdown(event.summary ?? ""));
 		case "error":
-			return callout("warning", "API error", event.text);
+			return callout("warning", "API error", safeMarkdown(event.text));
 	}
 }
 
@@ -173,18 +173,22 @@ function renderSubagent(agent: LinkedSubagent, detail: DetailLevel, root: string
 	for (const event of agent.model.events) {
 		if (event.kind === "text") {
 			const text = stripClientBoilerplate(event.text);
-			if (text.trim() !== "") lines.push(text);
-		} else if (event.kind === "tool") lines.push(`- ${event.call.result?.isError ? "✗" : "✓"} ${event.call.name}${toolSummary(event.call, root)}`);
-		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${oneLine(stripClientBoilerplate(event.text), 400)}`);
+			if (text.trim() !== "") lines.push(safeMarkdown(text));
+		} else if (event.kind === "tool") lines.push(`- ${event.call.result?.isError ? "✗" : "✓"} ${inertLine(`${event.call.name}${toolSummary(event.call, root)}`)}`);
+		else if (event.kind === "prompt" && lines.length === 0) lines.push(`**Task:** ${inertLine(oneLine(stripClientBoilerplate(event.text), 400))}`);
 	}
 	const kind = agent.meta?.agentType ?? "sub-agent";
 	const title = agent.meta?.description ? `Sub-agent ${kind}: ${agent.meta.description}` : `Sub-agent ${kind}`;
 	return callout("note", title, detail === "digest" ? "" : lines.join("\n\n"));
 }
 
-/** A folded Obsidian callout; every body line is quoted, so Markdown inside stays inside. */
+/**
+ * A folded Obsidian callout; every body line is quoted, so Markdown inside stays inside. The title
+ * is transcript text (a tool's name, a file path, a command): made inert like every other line;
+ * the body comes made inert by its caller.
+ */
 function callout(type: string, title: string, body: string): string {
-	const head = `> [!${type}]- ${oneLine(title, 140)}`;
+	const head = `> [!${type}]- ${inertLine(oneLine(title, 140))}`;
 	if (body.trim() === "") return head;
 	return `${head}\n${quoteLines(body)}`;
 }

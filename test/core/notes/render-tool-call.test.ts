@@ -9,7 +9,7 @@ import { LIMITS } from "../../../src/core/transcript/fold";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 import type { TranscriptFile } from "../../../src/core/transcript/transcript-files";
-import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";
+import { assistant, jsonl, resetIds, SESSION, text, thinking, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 beforeEach(() => resetIds());
 
@@ -401,5 +401,40 @@ describe("nothing a person needs is lost", () => {
 	it("renders the same call to the same bytes", () => {
 		const c = call("TodoWrite", { todos: [{ content: "a", status: "completed" }] });
 		expect(body(c)).toBe(body(structuredClone(c)));
+	});
+});
+
+describe("every part of the conversation is inert, not only prompts and replies", () => {
+	const HOSTILE = "<%* tR += app.vault %> `$= dv.pages()` ![x](https://evil.example/leak.png) <iframe src=https://evil.example>";
+	/** What would run or load in Obsidian, outside code blocks (where only `<%` would): Templater's `<%`, Dataview's `$=` span, a remote image, raw HTML. */
+	const live = (out: string) => {
+		let fenced = false;
+		const prose: string[] = [];
+		for (const line of out.split("\n")) {
+			if (/^(?:> ?)*(?:`{3,}|~{3,})/.test(line)) fenced = !fenced;
+			else if (!fenced) prose.push(line);
+		}
+		return [/<%/.test(out) ? "<%" : "", ...[/`\$=/, /(?<!\\)!\[x\]\(https:/, /(?<!\\)<iframe/].filter((re) => re.test(prose.join("\n"))).map(String)].filter((x) => x !== "");
+	};
+
+	it("thinking, a tool's title and a sub-agent's reply and steps run nothing", () => {
+		const parent = parseTranscript(
+			jsonl([
+				userText("Go"),
+				assistant(thinking(`Plan: ${HOSTILE}`), { messageId: "msg_t" }),
+				assistant(toolUse("toolu_b", "Bash", { command: `echo ${HOSTILE}` }), { messageId: "msg_b" }),
+				toolResult("toolu_b", "ok"),
+				assistant(toolUse("toolu_a", "Agent", { description: "Look", prompt: "Look", subagent_type: "Explore" }), { messageId: "msg_a" }),
+				toolResult("toolu_a", "done", { toolUseResult: { status: "completed", agentId: "abc" } }),
+			]),
+			SESSION,
+		);
+		const env = { isSidechain: true, agentId: "abc" };
+		const agent = parseTranscript(jsonl([userText(`Look ${HOSTILE}`, env), assistant(text(`Found: ${HOSTILE}`), { ...env, messageId: "msg_s1" }), assistant(toolUse("toolu_c", "Read", { file_path: `/r/${HOSTILE}` }), { ...env, messageId: "msg_s2" })]), "agent-abc", "abc");
+		const file: TranscriptFile = { path: "/p/s.jsonl", projectDir: "p", kind: "session", fileId: SESSION, size: 0, mtimeMs: 0, ino: 0 };
+		const out = renderConversation({ file, model: parent, subagents: [{ file: { ...file, kind: "subagent", fileId: "agent-abc" }, model: agent, toolUseId: "toolu_a" }] }, "full");
+		expect(out).toContain("Plan:");
+		expect(out).toContain("Found:");
+		expect(live(out)).toEqual([]);
 	});
 });
