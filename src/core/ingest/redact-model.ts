@@ -103,8 +103,29 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 	if (typeof value === "object" && value !== null) {
 		const out: Record<string, unknown> = {};
 		// Keys as well as values: an MCP tool's input is any JSON, and a key can be the secret (`{ "<token>": … }`).
-		for (const [key, item] of Object.entries(value)) out[key.length < 8 ? key : redact(key)] = redactValue(item, redact);
+		for (const [key, item] of Object.entries(value)) out[key.length < 8 ? key : redact(key)] = typeof item === "string" && SECRET_KEY.test(key) ? redactLabelled(key, item, redact) : redactValue(item, redact);
 		return out;
 	}
 	return value;
+}
+
+/** A key that may name a secret (the `password` and `secret` rules decide). */
+const SECRET_KEY = /pass|pwd|secret|token|key|auth|credential/i;
+
+/**
+ * A value under a key that names a secret, redacted with its key as the rules read `"KEY": "value"`:
+ * alone, a password has no shape to tell it by (`{"password": "Zq8v…"}` in a tool's input was kept).
+ */
+function redactLabelled(key: string, value: string, redact: (text: string) => string): string {
+	const pair = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+	const redacted = redact(pair);
+	if (redacted === pair) return value.length < 8 ? value : redact(value);
+	try {
+		const parsed = JSON.parse(`{${redacted}}`) as Record<string, unknown>;
+		const values = Object.values(parsed);
+		if (values.length === 1 && typeof values[0] === "string") return values[0];
+	} catch {
+		// The rules cut across the JSON's quoting: the value alone, then.
+	}
+	return redact(value);
 }

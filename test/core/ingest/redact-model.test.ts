@@ -18,3 +18,23 @@ describe("redactModelInPlace", () => {
 		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
 	});
 });
+
+describe("a tool's input", () => {
+	it("redacts a value under a key that names a secret, as `\"KEY\": \"value\"` is: alone it has no shape to tell it by", async () => {
+		const { createSession } = await import("../../../src/core/transcript/session-model");
+		const model = createSession("s");
+		const secret = "Zq8vK2mPx9Lw4";
+		const input = { host: "db.internal", password: secret, api_key: `${secret}Ab`, client_secret: `${secret}Cd`, nested: { db_password: "hunter2x" }, port: 5432, authorName: "Ada Lovelace", tokens: 4096 };
+		model.events = [{ kind: "tool", call: { id: "t1", name: "connect", input } }] as never;
+		redactModelInPlace(model, redact);
+		const out = (model.events[0] as unknown as { call: { input: Record<string, unknown> } }).call.input;
+		expect(JSON.stringify(out)).not.toContain(secret);
+		expect(JSON.stringify(out)).not.toContain("hunter2x");
+		expect(out.password).toBe("[redacted:password]");
+		expect(out.host).toBe("db.internal");
+		expect(out.port).toBe(5432);
+		// Keys that name no secret's value keep theirs.
+		expect(out.authorName).toBe("Ada Lovelace");
+		expect(out.tokens).toBe(4096);
+	});
+});
