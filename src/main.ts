@@ -36,6 +36,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private syncer: VaultSync | undefined;
 	/** Settings read and the catch-up sync started; false: the settings could not be read (tried again at the next command). */
 	private started: Promise<boolean> | undefined;
+	/** data.json changed on disk into settings that cannot be used: watching stopped until they are right. */
+	private refused = false;
 	private watchers: TranscriptWatcher[] = [];
 	private unloading = false;
 
@@ -101,6 +103,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			this.settings = settings;
 			// A version 1 file's projects become this machine's, once.
 			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
+			this.refused = false;
 			void this.controller.sync();
 			await this.startWatching();
 			return true;
@@ -252,9 +255,37 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	/** data.json changed on disk (the CLI's `projects add`, or a vault sync from another device). */
+	/**
+	 * data.json changed on disk (a sync client, the CLI, a hand edit): checked as at start. One that
+	 * cannot be read or is not valid stops the watching, and says why; read as the defaults, an
+	 * excluded project given as one string was synced, and `"enabled": "false"` enabled a project.
+	 * Once it is right again, the plugin starts as it does at launch.
+	 */
 	override async onExternalSettingsChange(): Promise<void> {
-		const raw: unknown = await this.loadData();
+		if (this.unloading) return;
+		let raw: unknown;
+		try {
+			raw = await this.loadData();
+		} catch (error) {
+			return this.refuseSettings(`AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`);
+		}
+		const problem = settingsProblem(raw === null ? undefined : raw);
+		if (problem !== undefined) return this.refuseSettings(`AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`);
+		if (this.refused) {
+			this.refused = false;
+			await this.start();
+			return;
+		}
 		await this.applySettings(migrateSettings(raw, hostname()).settings);
+	}
+
+	/** Settings changed into ones that cannot be used: no sync until they are right (the next command or change tries again). */
+	private async refuseSettings(message: string): Promise<void> {
+		this.log.add("problem", message);
+		new Notice(message);
+		this.refused = true;
+		this.started = undefined;
+		await this.stopWatching();
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */

@@ -144,6 +144,26 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(4);
 	});
 
+	it("data.json changed on disk into settings it cannot use: stops, says why, and starts again once they are right", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+		const plugin = l.plugin as unknown as { loadData(): Promise<unknown>; onExternalSettingsChange(): Promise<void>; watchers: unknown[] };
+		const stored = plugin.loadData.bind(plugin);
+		plugin.loadData = () => Promise.resolve({ version: 2, devices: {}, projects: [{ path: "/p", enabled: "false" }] });
+		await plugin.onExternalSettingsChange();
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: its settings \(data\.json\) are not valid, so nothing is synced: the project "\/p": "enabled" is "false"/);
+		expect(plugin.watchers).toEqual([]);
+		plugin.loadData = () => Promise.reject(new SyntaxError("Unexpected end of JSON input"));
+		await plugin.onExternalSettingsChange();
+		expect(Notice.shown.at(-1)).toMatch(/cannot be read, so nothing is synced: Unexpected end of JSON input/);
+		plugin.loadData = stored;
+		await plugin.onExternalSettingsChange();
+		await settle(l.plugin);
+		expect(plugin.watchers.length).toBeGreaterThan(0);
+	});
+
 	it("a data.json whose notes folder leads out of the vault syncs nothing and says why", async () => {
 		const l = load();
 		l.stub.data = { version: 2, notesFolder: "../outside" };
