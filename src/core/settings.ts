@@ -1,4 +1,5 @@
 import { globMatches } from "./text/glob-match";
+import { patternError } from "./digest/redact";
 import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
@@ -341,13 +342,11 @@ export function parsePatterns(source: string): { patterns: string[]; errors: str
 	const errors: string[] = [];
 	source.split(/\r?\n/).forEach((line, i) => {
 		if (line.trim() === "") return;
-		try {
-			// As the redactor compiles it.
-			new RegExp(line, "g");
-			if (!patterns.includes(line)) patterns.push(line);
-		} catch (error) {
-			errors.push(`Line ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
-		}
+		// As the redactor compiles it: on RE2, which has no lookaround and no backreferences (a
+		// JavaScript RegExp took them, and the redactor then left the pattern out).
+		const error = patternError(line);
+		if (error !== undefined) errors.push(`Line ${i + 1}: ${error}${/\(\?<?[=!]|\\[1-9]/.test(line) ? " (lookaround and backreferences are not supported: patterns run in linear time)" : ""}`);
+		else if (!patterns.includes(line)) patterns.push(line);
 	});
 	return { patterns, errors };
 }

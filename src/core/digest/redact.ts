@@ -912,6 +912,16 @@ function re2(): typeof import("re2js") {
 	return re2js;
 }
 
+/** Why RE2 refuses a pattern of the user's (lookaround, a backreference, bad syntax), undefined when it compiles. */
+export function patternError(source: string): string | undefined {
+	try {
+		re2().RE2JS.compile(source);
+		return undefined;
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
+	}
+}
+
 /** A redactor with the built-in rules and, after them, the user's extra patterns. */
 export function createRedactor(options: RedactionOptions = {}): Redactor {
 	// The user's patterns run on RE2 (re2js): linear in the text whatever the pattern, so `(a+)+$`
