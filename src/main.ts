@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
+import { checkProjectToAdd } from "./node/project-to-add";
 import { aiderLayout, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { aiderHistoryName } from "./node/agent-scanners";
@@ -61,6 +62,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 				save: (settings) => this.saveSettings(settings),
 				discover: async () => (this.vaultPath() ? this.vaultSync().projects() : []),
 				checkClaudeDir: (path) => checkClaudeDir(path || claudeConfigDir()),
+				checkProject: (path, projects) => checkProjectToAdd(path, projects),
 			}),
 		);
 		this.app.workspace.onLayoutReady(() => void this.start());

@@ -10,7 +10,8 @@ import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
 import { resolveProjectFolder } from "../node/project-resolver";
-import { fail, isDirectory, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
+import { checkProjectToAdd } from "../node/project-to-add";
+import { fail, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -32,13 +33,12 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 	return edit(options, async (projects, settings, folder) => {
 		// An empty path would be the current folder, which is not what was meant.
 		if (path.trim() === "") return { error: "give the project's folder (an empty path would mean the current folder)" };
-		const projectPath = resolve(path);
-		if (!(await isDirectory(projectPath))) return { error: `no folder at ${projectPath}` };
-		const existing = projects.find((p) => p.path === projectPath);
 		// One project per repository: a worktree or subfolder of an added one is the same project.
+		const checked = await checkProjectToAdd(resolve(path), projects);
+		if ("error" in checked) return checked;
+		const projectPath = checked.path;
 		const here = resolveProjectFolder(projectPath)?.root;
-		const same = existing ? undefined : projects.find((p) => resolveProjectFolder(p.path)?.root === here);
-		if (same) return { error: `${projectPath} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
+		const existing = projects.find((p) => p.path === projectPath);
 		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}), ...(options.also ? { alsoWriteTo: [...new Set(options.also)] } : {}) };
 		const before = existing ? contextFilesOf(existing) : [];
 		if (existing) Object.assign(existing, changes);

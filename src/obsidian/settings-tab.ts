@@ -16,6 +16,7 @@ import {
 	parsePatterns,
 	type ContextMode,
 	type ContextTarget,
+	type ProjectSettings,
 	type Settings,
 } from "../core/settings";
 import type { DiscoveredProject } from "../core/projects/project-discovery";
@@ -35,6 +36,8 @@ export interface SettingsTabHost {
 	 * or holds no `projects/` folder; undefined when it is usable.
 	 */
 	checkClaudeDir(path: string): Promise<string | undefined>;
+	/** A folder to add as a project, as `ai-memory projects add` checks it: its normalized path, or why not. */
+	checkProject(path: string, projects: readonly ProjectSettings[]): Promise<{ path: string } | { error: string }>;
 }
 
 // Names and paths, not prose: kept out of the sentence-case check, which would lower-case them.
@@ -405,21 +408,33 @@ export class SettingsTab extends PluginSettingTab {
 				text.setPlaceholder("/home/me/code/my-app");
 				pathInput = text.inputEl;
 			})
-			.addButton((b) => b.setButtonText("Add").onClick(() => addProject()));
+			.addButton((b) =>
+				b.setButtonText("Add").onClick(() => {
+					this.pending.set("add project", addProject);
+					void this.flush();
+				}),
+			);
 		const addError = add.descEl.createDiv({ cls: ERROR });
-		const addProject = () => {
-			const path = trimSlashes(pathInput?.value.trim() ?? "");
-			if (!isAbsolute(path)) {
+		// Checked as `ai-memory projects add` checks it (the folder there, one project per repository), in the save queue: `flush` waits for it.
+		const addProject = async (): Promise<boolean> => {
+			const typed = trimSlashes(pathInput?.value.trim() ?? "");
+			if (!isAbsolute(typed)) {
 				addError.setText("Enter an absolute path, for example /home/me/code/my-app.");
-				return;
+				return false;
+			}
+			const checked = await this.host.checkProject(typed, this.draft.projects).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+			if (generation !== this.generation) return false;
+			if ("error" in checked) {
+				addError.setText(`Not added: ${checked.error}.`);
+				return false;
 			}
 			addError.setText("");
-			const existing = this.draft.projects.find((p) => p.path === path);
+			const existing = this.draft.projects.find((p) => p.path === checked.path);
 			if (existing) existing.enabled = true;
-			else this.draft.projects.push({ path, ...DEFAULT_PROJECT });
+			else this.draft.projects.push({ path: checked.path, ...DEFAULT_PROJECT });
 			if (pathInput) pathInput.value = "";
-			this.save();
 			this.renderProjects();
+			return true;
 		};
 
 		this.host.discover().then(

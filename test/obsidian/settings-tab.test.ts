@@ -1,3 +1,4 @@
+import { join } from "node:path";
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../src/core/settings";
@@ -42,6 +43,8 @@ async function open(initial: Partial<Settings> = {}, host: Partial<SettingsTabHo
 			checked.push(path);
 			return problems[path];
 		},
+		// Paths of no real folder are added here; the real check has a test of its own.
+		checkProject: async (path) => ({ path }),
 		...host,
 	});
 	showTab(tab);
@@ -403,6 +406,32 @@ describe("the settings tab", () => {
 		button(el, "Add project", "Add").click();
 		await tab.flush();
 		expect(current().projects.map((p) => p.path)).toEqual(["C:\\Users\\me\\app"]);
+	});
+
+	it("checks a project to add as `ai-memory projects add` does: a folder that is there, one project per repository, the path normalized", async () => {
+		const { checkProjectToAdd } = await import("../../src/node/project-to-add");
+		const { mkdtempSync, mkdirSync } = await import("node:fs");
+		const { tmpdir } = await import("node:os");
+		const root = mkdtempSync(join(tmpdir(), "tab-add-"));
+		const repo = join(root, "repo");
+		mkdirSync(join(repo, ".git"), { recursive: true });
+		mkdirSync(join(repo, "src"));
+		const { el, tab, current } = await open({ projects: [] }, { checkProject: checkProjectToAdd });
+		const path = input(el, "Add project");
+		const add = async (typed: string) => {
+			type(path, typed);
+			button(el, "Add project", "Add").click();
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			await tab.flush();
+		};
+		await add(`${repo}/.`);
+		expect(current().projects.map((p) => p.path)).toEqual([repo]);
+		await add(join(repo, "src"));
+		expect(error(el, "Add project")).toBe(`Not added: ${join(repo, "src")} is in the same repository as ${repo}, which is a project already: its sessions go there.`);
+		await add(join(root, "missing"));
+		expect(error(el, "Add project")).toBe(`Not added: no folder at ${join(root, "missing")}.`);
+		await add(`${repo}//`);
+		expect(current().projects.map((p) => p.path)).toEqual([repo]);
 	});
 
 	it("says when there are no projects yet, and when listing them failed", async () => {
