@@ -286,6 +286,18 @@ describe("VaultSync", () => {
 		}
 	});
 
+	it("a session whose recorded folder is relative (`cwd: \".\"`) is not given to the repository the sync runs in", async () => {
+		await writeFile(transcript(C), jsonl([userText("Tidy the scripts", { sessionId: C, cwd: ".", timestamp: "2026-11-22T10:00:00.000Z" }), assistant(text("Tidied."), { sessionId: C, cwd: ".", timestamp: "2026-11-22T10:00:00.000Z", messageId: `msg_${C}` })]));
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		const note = [...notes.files.keys()].find((k) => k.includes("Tidy the scripts"))!;
+		expect(note).toBeDefined();
+		// Resolved, "." was this process's folder (a git repository here): a project of its own, and its CLAUDE.md.
+		const here = process.cwd().split("/").at(-1)!;
+		expect(note.startsWith(`AI Conversations/${here}/`)).toBe(false);
+		const state = JSON.parse(await readFile(join(root, "state", "sync-state.json"), "utf8")) as { projects: Record<string, unknown> };
+		expect(Object.keys(state.projects)).not.toContain(process.cwd());
+	});
+
 	it("keeps the user's own text and properties byte for byte while the session grows", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -1,7 +1,7 @@
 import { dict } from "../dict";
 import { safeFileName } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
-import { chooseFolders, comparablePath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
+import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
 import { prepareSession, withSubagents } from "../ingest/prepare-session";
@@ -74,8 +74,8 @@ export function copyState(state: SyncState): SyncState {
 /** The folders of sessions and settings that identities are needed for (the adapter resolves them). */
 export function foldersToIdentify(state: SyncState, sessions: readonly SessionWithAgents[], settings: Settings, also: readonly string[] = [], warmups: readonly Warmup[] = []): string[] {
 	const folders = new Set<string>([...settings.projects.map((p) => p.path), ...also]);
-	for (const s of sessions) if (s.model.cwd !== undefined && !state.sessions[s.file.path]?.projectKey) folders.add(s.model.cwd);
-	for (const w of [...warmups, ...sessions.flatMap((s) => s.warmups ?? [])]) if (w.model.cwd !== undefined && !state.usageOnly[w.file.path]) folders.add(w.model.cwd);
+	for (const s of sessions) if (s.model.cwd !== undefined && isRootedPath(s.model.cwd) && !state.sessions[s.file.path]?.projectKey) folders.add(s.model.cwd);
+	for (const w of [...warmups, ...sessions.flatMap((s) => s.warmups ?? [])]) if (w.model.cwd !== undefined && isRootedPath(w.model.cwd) && !state.usageOnly[w.file.path]) folders.add(w.model.cwd);
 	for (const r of Object.values(state.sessions)) if (!r.projectKey && r.projectPath !== undefined) folders.add(r.projectPath);
 	return [...folders];
 }
@@ -318,7 +318,8 @@ function identityRules(state: SyncState, settings: Settings, identities: Identit
 		byComparable.set(comparable, key);
 		return key;
 	};
-	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => recorded(cwd === undefined ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
+	// A relative folder (`cwd: "."`) names none: the transcript's folder stands for it, as for no folder.
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => recorded(cwd === undefined || !isRootedPath(cwd) ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
 	return { keyOfCwd, repositories, configured };
 }
 

@@ -8,6 +8,14 @@ import { baseName, capBytes, safeFileName } from "../notes/note-name";
  */
 
 /** A path in the form identities are compared in: `/` separators, no trailing one; Windows paths lower-cased. */
+/**
+ * A folder recorded as a path from the root: POSIX `/…`, Windows `C:\…` or `C:/…`, UNC `\\server\…`.
+ * A relative one (`.`, `src`) names no folder: resolved, it was wherever the sync ran.
+ */
+export function isRootedPath(path: string): boolean {
+	return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}
+
 export function comparablePath(path: string): string {
 	const windows = /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]/.test(path);
 	let out = windows ? path.replace(/\\/g, "/") : path;
