@@ -1,4 +1,4 @@
-import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, type TFile } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
@@ -306,6 +306,18 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || watched(settings) !== watched(before)) await this.startWatching();
 	}
 
+	/** A move the sync makes (`FileManager.renameFile`, links following), announced to the rename log first: it is not the user's. */
+	private async ownRename(file: TFile, to: string): Promise<void> {
+		const from = file.path;
+		this.renames.expect(from, to);
+		try {
+			await this.app.fileManager.renameFile(file, to);
+		} catch (error) {
+			this.renames.unexpect(from, to);
+			throw error;
+		}
+	}
+
 	private vaultPath(): string | undefined {
 		const adapter = this.app.vault.adapter;
 		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined;
@@ -315,7 +327,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private vaultSync(): VaultSync {
 		const vault = this.vaultPath();
 		if (vault === undefined) throw new Error("This plugin needs a vault on the local file system (desktop).");
-		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file), (file, to) => this.app.fileManager.renameFile(file, to)), {
+		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file), (file, to) => this.ownRename(file, to)), {
 			vaultPath: vault,
 			// Shared with the CLI and the hooks: the plugin waits a while for theirs to end.
 			lock: { tool: "plugin", waitMs: 30_000 },

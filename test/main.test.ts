@@ -1,3 +1,4 @@
+import type { Settings } from "../src/core/settings";
 // @vitest-environment happy-dom
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -210,6 +211,25 @@ describe("the plugin", () => {
 		// The other notes link to it where it is now.
 		expect(sessionNotes(l.vault).some((f) => l.vault.cachedText(f.path)?.includes("[[Projects/GET endpoint|"))).toBe(true);
 		expect(Notice.shown.at(-1)).toMatch(/^Synced 1 transcript: /);
+		l.plugin.unload();
+	});
+
+	it("the notes folder set to another folder and back: every note and the index go back, its own moves never taken for the user's", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void> };
+		const paths = () => l.vault.getFiles().map((f) => f.path);
+		expect(paths()).toContain("AI Conversations/shop-api/shop-api.md");
+		await plugin.saveSettings({ ...plugin.settings, notesFolder: "Chats" });
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(paths()).toContain("Chats/shop-api/shop-api.md");
+		await plugin.saveSettings({ ...plugin.settings, notesFolder: "AI Conversations" });
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(paths().filter((p) => p.startsWith("Chats/") && p.endsWith(".md"))).toEqual([]);
+		expect(paths()).toContain("AI Conversations/shop-api/shop-api.md");
 		l.plugin.unload();
 	});
 

@@ -4,9 +4,24 @@
  */
 export class RenameLog {
 	private moves: { from: string; to: string }[] = [];
+	/** Moves the sync makes itself, announced before: their rename events are not the user's. */
+	private readonly own = new Set<string>();
 
 	add(from: string, to: string): void {
-		if (from !== to) this.moves.push({ from, to });
+		if (from === to) return;
+		// Logged as the user's, a move of the sync's own (the notes folder setting changed) pinned the index where it went then.
+		if (this.own.delete(ownKey(from, to))) return;
+		this.moves.push({ from, to });
+	}
+
+	/** The sync is about to move a note itself: its rename event is not logged. */
+	expect(from: string, to: string): void {
+		this.own.add(ownKey(from, to));
+	}
+
+	/** The move did not happen (it failed): an event of that pair later is the user's again. */
+	unexpect(from: string, to: string): void {
+		this.own.delete(ownKey(from, to));
 	}
 
 	/** The renames so far, in order; the log is empty after. */
@@ -20,4 +35,8 @@ export class RenameLog {
 	putBack(moves: readonly { from: string; to: string }[]): void {
 		this.moves = [...moves, ...this.moves];
 	}
+}
+
+function ownKey(from: string, to: string): string {
+	return `${from}\u0000${to}`;
 }
