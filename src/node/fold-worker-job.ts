@@ -3,7 +3,7 @@ import { redactMeta } from "../core/ingest/redact-model";
 import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/redaction-policy";
 import { appendToPack } from "./model-pack";
 import type { FoldJob } from "./fold-worker-pool";
-import { hasSettled, readAppended, readWholeBytes } from "./transcript-tail";
+import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
 import { readMeta } from "./subagent-meta";
 
 /**
@@ -14,7 +14,7 @@ import { readMeta } from "./subagent-meta";
  */
 export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
-	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs)) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })), job.detail);
+	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path))) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })), job.detail);
 	if (job.packTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
-import { hasSettled, readAppended, readWholeBytes } from "./transcript-tail";
+import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts, type PassedOver } from "./transcript-scanner";
@@ -106,7 +106,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				prefetched.delete(path);
 				// Read by the scan, at the stamp the caller has: a file read from its start is these bytes.
 				if (cursor === undefined) {
-					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs);
+					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs, isDocument(path));
 					return { cursor: read.cursor, bytesRead: read.bytesRead };
 				}
 			}

@@ -93,7 +93,7 @@ export async function readAppended(
 		if (size > MAX_TRANSCRIPT_BYTES) throw new Error(`it is ${(size / 2 ** 30).toFixed(0)} GiB, larger than any transcript (${MAX_TRANSCRIPT_BYTES / 2 ** 30} GiB at most): it is not read`);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
-		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs);
+		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs, isDocument(path));
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
@@ -174,7 +174,7 @@ export async function readAppended(
 				carried = bytes.length - split.consumed;
 				if (carried > 0) buffer.copy(buffer, 0, split.consumed, bytes.length);
 			}
-			if (position >= size && carried > 0) last = lastLine(buffer.subarray(0, carried), settled);
+			if (position >= size && carried > 0) last = lastLine(buffer.subarray(0, carried), settled, isDocument(path));
 			if (last.text !== undefined) {
 				onLines([{ no: lineNo, text: last.text }]);
 				lineNo++;
@@ -204,10 +204,22 @@ const decodePiece: Utf8Decoder = (bytes, start, end) => {
 };
 
 /**
- * The unterminated end of a file: taken as a line when it is whole JSON and the file has settled;
- * `settling` when it is whole JSON but the file changed a moment ago (the next read takes it).
+ * A file that is one JSON document, not lines (an older Gemini CLI's `session-*.json`, written
+ * whole, pretty-printed, no `\n` after its last `}`): its unterminated end is its last line.
  */
-function lastLine(rest: Uint8Array, settled: boolean): { text?: string; settling?: boolean } {
+export function isDocument(path: string): boolean {
+	return path.endsWith(".json");
+}
+
+/**
+ * The unterminated end of a file: taken as a line when it is whole JSON and the file has settled;
+ * `settling` when it is whole JSON but the file changed a moment ago (the next read takes it). Of
+ * a `document` (see `isDocument`), whatever it holds, when it is UTF-8, settled or not: the fold
+ * reads the whole.
+ */
+function lastLine(rest: Uint8Array, settled: boolean, document = false): { text?: string; settling?: boolean } {
+	// A document is read whole each time it changes (`readsWhole`): one read mid-write is read again.
+	if (document) return { text: decodePiece(rest, 0, rest.length) ?? undefined };
 	const text = unterminatedLine(rest, decodePiece);
 	if (text === undefined) return {};
 	return settled ? { text } : { settling: true };
@@ -222,17 +234,17 @@ async function newlineAt(handle: ReadHandle, offset: number, size: number): Prom
 }
 
 /** The first read of a file no bigger than a chunk, in one read. */
-async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number): Promise<TailRead> {
-	return readWholeBytes(await readUpTo(handle, Buffer.allocUnsafe(size)), ino, onLines, settled, mtimeMs);
+async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number, document: boolean): Promise<TailRead> {
+	return readWholeBytes(await readUpTo(handle, Buffer.allocUnsafe(size)), ino, onLines, settled, mtimeMs, document);
 }
 
 /**
  * A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its
  * lines, head and tail. `settled`: the file has not changed for `SETTLE_MS` (see `hasSettled`).
  */
-export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number): TailRead {
+export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number, document = false): TailRead {
 	const split = splitCompleteLines(read, 1, nativeDecoder(read));
-	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled) : {};
+	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled, document) : {};
 	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
 	if (split.lines.length > 0) onLines(split.lines);
 	const offset = last.text === undefined ? split.consumed : read.length;

@@ -31,6 +31,15 @@ async function read(cursor: TailCursor | undefined, chunkBytes?: number) {
 /** The file as one that stopped growing a while ago. */
 const settle = () => utimes(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
 
+describe("readAppended: a file that is one JSON document (an older Gemini CLI's `session-*.json`)", () => {
+	it.each([["read whole (a small file)", undefined], ["read in chunks", 8]])("gives its last line too, written a moment ago and no JSON alone (`}`): the fold reads the whole (%s)", async (_how, chunkBytes) => {
+		file = join(dir, "session-1.json");
+		await writeFile(file, JSON.stringify({ sessionId: "s", messages: [] }, null, 2));
+		const { texts } = await read(undefined, chunkBytes);
+		expect(texts.join("\n")).toBe(JSON.stringify({ sessionId: "s", messages: [] }, null, 2));
+	});
+});
+
 describe("readAppended: a last line without its newline", () => {
 	it.each([["read whole (a small file)", undefined], ["read in chunks", 8]])("is taken once the file has settled and the line is whole JSON, and its newline when it comes is no line of its own (%s)", async (_how, chunkBytes) => {
 		await writeFile(file, '{"n":1}\n{"n":2}');

@@ -1,5 +1,5 @@
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { ownCalls, NO_ITEMS, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -19,8 +19,38 @@ import { tokenCount } from "./token-count";
 export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]): void {
 	const state = stateOf(model);
 	const fold = (value: Record<string, unknown>) => foldGeminiValue(model, state, value);
-	for (const line of lines) eachObject(model, line, fold);
+	for (const line of lines) {
+		// An older CLI's chat (`session-*.json`) is one JSON object, pretty-printed: its lines are read whole, at the end.
+		if (state.whole === undefined && line.no === 1 && line.text !== null && line.text.trimStart().startsWith("{") && !parses(line.text)) state.whole = [];
+		if (state.whole !== undefined) state.whole.push(line.text ?? "");
+		else eachObject(model, line, fold);
+	}
+	if (state.whole !== undefined) foldWhole(model, state, fold);
 	rebuild(model, state);
+}
+
+/** The lines of a whole-file chat so far, as one object once they make one (the file is read whole each time). */
+function foldWhole(model: SessionModel, state: GeminiState, fold: (value: Record<string, unknown>) => void): void {
+	let value: unknown;
+	try {
+		value = JSON.parse(state.whole!.join("\n"));
+	} catch {
+		return;
+	}
+	if (!isObject(value)) return;
+	model.counts.lines += state.whole!.length;
+	model.counts.records++;
+	state.whole = [];
+	fold(value);
+}
+
+function parses(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 interface Message {
@@ -42,6 +72,8 @@ interface GeminiState {
 	/** The fullest version of each message seen on a line of its own: a resume's snapshot drops tokens, thoughts and tools. */
 	rich: Map<string, Message>;
 	summary?: string;
+	/** The lines of an older CLI's whole-file chat read so far (see `foldGeminiLines`). */
+	whole?: string[];
 }
 
 /** Kept beside the model while a file is read (a changed file is read again from its start). */
@@ -53,6 +85,9 @@ const STATES = new WeakMap<SessionModel, GeminiState>();
  * collection.
  */
 export function endGeminiRead(model: SessionModel): void {
+	// A whole-file chat that never made one object: said, as a line that could not be read.
+	const whole = STATES.get(model)?.whole;
+	if (whole !== undefined && whole.length > 0) markMalformed(model, 1, `a chat file that is not one JSON object (${whole.length} lines)`);
 	STATES.delete(model);
 }
 
@@ -88,6 +123,8 @@ function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<
 		const start = isoTime(value.startTime);
 		if (start) noteTime(model, start);
 		if (Array.isArray(value.directories)) for (const dir of value.directories) if (typeof dir === "string") noteCwd(model, dir);
+		// An older CLI's whole-file chat holds its messages with its header.
+		if (Array.isArray(value.messages)) for (const item of value.messages) if (isObject(item) && typeof item.id === "string") foldGeminiValue(model, state, item);
 		return;
 	}
 	countUnknown(model, "gemini:unknown");

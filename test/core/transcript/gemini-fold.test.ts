@@ -67,6 +67,27 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		expect(new Set(prompts).size).toBe(prompts.length);
 	});
 
+	it("an older CLI's chat file (`session-*.json`: one object, pretty-printed or on one line) gives its messages, also read in pieces", () => {
+		const chat = {
+			sessionId: "0f000000-0000-4000-8000-0000000000aa",
+			projectHash: "x",
+			startTime: "2025-08-01T10:00:00.000Z",
+			lastUpdated: "2025-08-01T10:05:00.000Z",
+			messages: [
+				{ id: "u1", timestamp: "2025-08-01T10:00:01.000Z", type: "user", content: "Add a dark mode toggle" },
+				{ id: "g1", timestamp: "2025-08-01T10:00:05.000Z", type: "gemini", content: "Added the toggle to the header." },
+			],
+		};
+		for (const text of [`${JSON.stringify(chat, null, 2)}\n`, `${JSON.stringify(chat)}\n`]) {
+			for (const cut of [undefined, Math.floor(text.length / 2)]) {
+				const model = fold(text, cut);
+				expect(promptsOf(model).map((p) => p.text)).toEqual(["Add a dark mode toggle"]);
+				expect(model.counts.malformed).toBe(0);
+				expect(model.sessionIds).toEqual([chat.sessionId]);
+			}
+		}
+	});
+
 	it("$rewindTo drops that message and all after it", () => {
 		const lines = [
 			{ sessionId: "0f000000-0000-4000-8000-000000000001", projectHash: "x", startTime: "2026-12-01T10:00:00.000Z", kind: "main" },
