@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
 import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
 import { checkProjectToAdd } from "./node/project-to-add";
+import { readPendingRenames, writePendingRenames } from "./node/pending-renames";
 import { aiderLayout, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
 import { agentRoots } from "./node/agent-homes";
 import { aiderHistoryName } from "./node/agent-scanners";
@@ -32,7 +33,9 @@ import { SessionCatalog } from "./node/session-catalog";
 export default class AiConversationMemoryPlugin extends Plugin {
 	override settings: Settings = migrateSettings(undefined).settings;
 	private readonly log = new SyncLog();
-	private readonly renames = new RenameLog();
+	private readonly renames = new RenameLog((moves) => this.keepRenames(moves));
+	/** The last write of the renames waiting (see `keepRenames`): writes go in order. */
+	private renamesWritten: Promise<void> = Promise.resolve();
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	/** Settings read and the catch-up sync started; false: the settings could not be read (tried again at the next command). */
@@ -106,6 +109,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			// A version 1 file's projects become this machine's, once.
 			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
 			this.refused = false;
+			// Renames heard before Obsidian last quit, that no sync took.
+			const state = this.stateDir();
+			if (state !== undefined) this.renames.putBack(await readPendingRenames(state));
 			void this.controller.sync();
 			await this.startWatching();
 			return true;
@@ -304,6 +310,19 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		// The folders watched follow the agents read, their folders and (for Aider) the enabled projects.
 		const watched = (s: Settings) => JSON.stringify(agentRoots(s, claudeProjectsDir(s.claudeDir ?? claudeConfigDir())));
 		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || watched(settings) !== watched(before)) await this.startWatching();
+	}
+
+	/** The renames waiting, kept in the state folder (`node/pending-renames.ts`) until a sync takes them. */
+	private keepRenames(moves: readonly { from: string; to: string }[]): void {
+		const state = this.stateDir();
+		if (state === undefined) return;
+		const copy = [...moves];
+		this.renamesWritten = this.renamesWritten.then(() => writePendingRenames(state, copy)).catch(() => undefined);
+	}
+
+	private stateDir(): string | undefined {
+		const vault = this.vaultPath();
+		return vault === undefined ? undefined : join(vault, this.manifest.dir ?? "", "state");
 	}
 
 	/** A move the sync makes (`FileManager.renameFile`, links following), announced to the rename log first: it is not the user's. */

@@ -48,10 +48,10 @@ interface Loaded {
 	};
 }
 
-function load(): Loaded {
-	const vault = new Vault();
+function load(vault = new Vault(), data?: unknown): Loaded {
 	const app = stubApp(vault, vaultDir);
 	const plugin = new AiConversationMemoryPlugin(app as never, pluginManifest);
+	if (data !== undefined) (plugin as unknown as { data: unknown }).data = data;
 	plugin.load();
 	return { plugin, app, vault, stub: plugin as unknown as Loaded["stub"] };
 }
@@ -231,6 +231,25 @@ describe("the plugin", () => {
 		expect(paths().filter((p) => p.startsWith("Chats/") && p.endsWith(".md"))).toEqual([]);
 		expect(paths()).toContain("AI Conversations/shop-api/shop-api.md");
 		l.plugin.unload();
+	});
+
+	it("an index renamed, then Obsidian quit before any sync: after the restart the renamed one is still the index, no second one", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const index = l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")!;
+		await l.app.fileManager.renameFile(index, "AI Conversations/shop-api/Shop API sessions.md");
+		await (l.plugin as unknown as { renamesWritten: Promise<void> }).renamesWritten;
+		l.plugin.unload();
+		const again = load(l.vault, (l.plugin as unknown as { data: unknown }).data);
+		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
+		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000003", timestamp: "2026-11-29T23:30:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "One more thing after the restart" } };
+		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		again.app.workspace.ready();
+		await settle(again.plugin);
+		expect(again.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")).toBeNull();
+		expect(again.vault.cachedText("AI Conversations/shop-api/Shop API sessions.md")).toMatch(/sessions: \d/);
+		again.plugin.unload();
 	});
 
 	it("syncs the project of the open note, and opens the latest session of a project", async () => {

@@ -4,6 +4,9 @@
  */
 export class RenameLog {
 	private moves: { from: string; to: string }[] = [];
+
+	/** @param onChange given the renames waiting after each change (the plugin keeps them on disk: Obsidian may quit before a sync). */
+	constructor(private readonly onChange?: (moves: readonly { from: string; to: string }[]) => void) {}
 	/** Moves the sync makes itself, announced before: their rename events are not the user's. */
 	private readonly own = new Set<string>();
 
@@ -12,6 +15,7 @@ export class RenameLog {
 		// Logged as the user's, a move of the sync's own (the notes folder setting changed) pinned the index where it went then.
 		if (this.own.delete(ownKey(from, to))) return;
 		this.moves.push({ from, to });
+		this.onChange?.(this.moves);
 	}
 
 	/** The sync is about to move a note itself: its rename event is not logged. */
@@ -28,12 +32,15 @@ export class RenameLog {
 	take(): { from: string; to: string }[] {
 		const taken = this.moves;
 		this.moves = [];
+		if (taken.length > 0) this.onChange?.(this.moves);
 		return taken;
 	}
 
 	/** A sync that took them failed: they wait for the next one, before any made since. */
 	putBack(moves: readonly { from: string; to: string }[]): void {
+		if (moves.length === 0) return;
 		this.moves = [...moves, ...this.moves];
+		this.onChange?.(this.moves);
 	}
 }
 
