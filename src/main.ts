@@ -34,8 +34,6 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	override settings: Settings = migrateSettings(undefined).settings;
 	private readonly log = new SyncLog();
 	private readonly renames = new RenameLog((moves) => this.keepRenames(moves));
-	/** The last write of the renames waiting (see `keepRenames`): writes go in order. */
-	private renamesWritten: Promise<void> = Promise.resolve();
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	/** Settings read and the catch-up sync started; false: the settings could not be read (tried again at the next command). */
@@ -316,8 +314,12 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	private keepRenames(moves: readonly { from: string; to: string }[]): void {
 		const state = this.stateDir();
 		if (state === undefined) return;
-		const copy = [...moves];
-		this.renamesWritten = this.renamesWritten.then(() => writePendingRenames(state, copy)).catch(() => undefined);
+		try {
+			writePendingRenames(state, moves);
+		} catch (error) {
+			// Not kept (a full disk): the next sync in this run takes them all the same.
+			this.log.add("problem", `The renames waiting for the next sync could not be kept in ${state}: ${error instanceof Error ? error.message : String(error)}`);
+		}
 	}
 
 	private stateDir(): string | undefined {

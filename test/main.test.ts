@@ -239,7 +239,6 @@ describe("the plugin", () => {
 		await settle(l.plugin);
 		const index = l.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")!;
 		await l.app.fileManager.renameFile(index, "AI Conversations/shop-api/Shop API sessions.md");
-		await (l.plugin as unknown as { renamesWritten: Promise<void> }).renamesWritten;
 		l.plugin.unload();
 		const again = load(l.vault, (l.plugin as unknown as { data: unknown }).data);
 		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");

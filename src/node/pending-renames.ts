@@ -1,6 +1,6 @@
-import { mkdir, rm } from "node:fs/promises";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileReplacing } from "./atomic-write";
+import { writeFileReplacingSync } from "./atomic-write";
 import { readPlainFileIfThere } from "./confined-path";
 
 /**
@@ -22,10 +22,10 @@ export async function readPendingRenames(stateDir: string): Promise<{ from: stri
 	}
 }
 
-/** Written whole (none: the file goes). */
-export async function writePendingRenames(stateDir: string, moves: readonly { from: string; to: string }[]): Promise<void> {
+/** Written whole (none: the file goes), at once: Obsidian may quit the moment after a rename. */
+export function writePendingRenames(stateDir: string, moves: readonly { from: string; to: string }[]): void {
 	const path = join(stateDir, FILE);
-	if (moves.length === 0) return rm(path, { force: true });
-	await mkdir(stateDir, { recursive: true });
-	await writeFileReplacing(path, JSON.stringify(moves));
+	if (moves.length === 0) return rmSync(path, { force: true });
+	mkdirSync(stateDir, { recursive: true });
+	writeFileReplacingSync(path, JSON.stringify(moves));
 }
