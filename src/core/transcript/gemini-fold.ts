@@ -21,7 +21,8 @@ export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]):
 	const fold = (value: Record<string, unknown>) => foldGeminiValue(model, state, value);
 	for (const line of lines) {
 		// An older CLI's chat (`session-*.json`) is one JSON object, pretty-printed: its lines are read whole, at the end.
-		if (state.whole === undefined && line.no === 1 && line.text !== null && line.text.trimStart().startsWith("{") && !parses(line.text)) state.whole = [];
+		// (Its first line is a lone `{`: a JSONL file's is a whole object.)
+		if (state.whole === undefined && line.no === 1 && line.text?.trim() === "{") state.whole = [];
 		if (state.whole !== undefined) state.whole.push(line.text ?? "");
 		else eachObject(model, line, fold);
 	}
@@ -44,14 +45,6 @@ function foldWhole(model: SessionModel, state: GeminiState, fold: (value: Record
 	fold(value);
 }
 
-function parses(text: string): boolean {
-	try {
-		JSON.parse(text);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 interface Message {
 	id: string;
