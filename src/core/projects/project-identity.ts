@@ -7,7 +7,6 @@ import { baseName, capBytes, safeFileName } from "../notes/note-name";
  * that was recorded on another system (`C:\…`, `\\server\share\…`), keeps one stable identity.
  */
 
-/** A path in the form identities are compared in: `/` separators, no trailing one; Windows paths lower-cased. */
 /**
  * A folder recorded as a path from the root: POSIX `/…`, Windows `C:\…` or `C:/…`, UNC `\\server\…`.
  * A relative one (`.`, `src`) names no folder: resolved, it was wherever the sync ran.
@@ -16,6 +15,7 @@ export function isRootedPath(path: string): boolean {
 	return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
+/** A path in the form identities are compared in: `/` separators, no trailing one; Windows paths lower-cased. */
 export function comparablePath(path: string): string {
 	const windows = /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]/.test(path);
 	let out = windows ? path.replace(/\\/g, "/") : path;

@@ -45,7 +45,6 @@ function foldWhole(model: SessionModel, state: GeminiState, fold: (value: Record
 	fold(value);
 }
 
-
 interface Message {
 	id: string;
 	type: string;
