@@ -318,8 +318,8 @@ function identityRules(state: SyncState, settings: Settings, identities: Identit
 		byComparable.set(comparable, key);
 		return key;
 	};
-	// A relative folder (`cwd: "."`) names none: the transcript's folder stands for it, as for no folder.
-	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => recorded(cwd === undefined || !isRootedPath(cwd) ? folderOf(transcriptPath) : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
+	// A relative folder (`cwd: "."`) is looked up nowhere: resolved, it was wherever the sync ran. It is its own identity, as written.
+	const keyOfCwd = (cwd: string | undefined, transcriptPath: string) => recorded(cwd === undefined ? folderOf(transcriptPath) : !isRootedPath(cwd) ? cwd : projectKeyOf(cwd, identities.get(cwd), repositories(), configured));
 	return { keyOfCwd, repositories, configured };
 }
 
