@@ -228,7 +228,9 @@ export function scopeSessions(input: {
 		for (const n of [list[at - 1], list[at + 1]]) if (n) render.add(n);
 	}
 	// The order the notes were written in: their links name their neighbours there, by title.
-	const before = projectOrder(input.state);
+	// Made only when a session needs it (a sort of every session: each appended turn paid for it).
+	let previousOrder: Map<string, string[]> | undefined;
+	const before = () => (previousOrder ??= projectOrder(input.state));
 	// A session retitled (`/rename`, a summary) or started at another time: the notes that link to
 	// it, before and after, link to it under its new title or in its new place.
 	for (const session of live) {
@@ -236,10 +238,10 @@ export function scopeSessions(input: {
 		const was = input.state.sessions[path];
 		const record = state.sessions[path];
 		if (!was || !record || (was.digest.title === record.digest.title && was.digest.startedAt === record.digest.startedAt)) continue;
-		for (const n of [...neighbours(before, was.projectKey, path), ...neighbours(order, record.projectKey, path)]) if (state.sessions[n]) render.add(n);
+		for (const n of [...neighbours(before(), was.projectKey, path), ...neighbours(order, record.projectKey, path)]) if (state.sessions[n]) render.add(n);
 	}
 	// An absorbed sub-agent's neighbours linked to its note: they link past it now.
-	for (const { path, record } of absorbed) for (const n of neighbours(before, record.projectKey, path)) if (state.sessions[n]) render.add(n);
+	for (const { path, record } of absorbed) for (const n of neighbours(before(), record.projectKey, path)) if (state.sessions[n]) render.add(n);
 	const indexes = new Set<string>();
 	for (const path of render) {
 		const key = state.sessions[path]?.projectKey;
