@@ -251,6 +251,23 @@ describe("the plugin", () => {
 		again.plugin.unload();
 	});
 
+	it("unloaded while a manual sync runs: the sync finishes and releases the lock, and no notice pops up after the plugin is gone", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
+		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000004", timestamp: "2026-11-29T23:40:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "Work while the plugin goes" } };
+		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		run(l, "sync-ai-conversations");
+		// Under way: past the queue, reading.
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		l.plugin.unload();
+		const unloadedAt = Notice.shown.length;
+		await (l.plugin as unknown as { controller: { idle(): Promise<void> } }).controller.idle();
+		expect(Notice.shown.slice(unloadedAt)).toEqual([]);
+		expect(existsSync(join(vaultDir, pluginManifest.dir, "state", "sync.lock"))).toBe(false);
+	});
+
 	it("syncs the project of the open note, and opens the latest session of a project", async () => {
 		const l = load();
 		l.app.workspace.ready();

@@ -21,6 +21,8 @@ const PROGRESS_AFTER = 50;
 export class SyncController {
 	/** Requests made while a sync runs wait as one merged follow-up sync. */
 	private readonly queue = new SyncQueue<SyncReport | undefined>((job) => this.run(job));
+	/** The plugin was unloaded: runs finish, and tell the log only. */
+	private stopped = false;
 
 	constructor(
 		private readonly syncer: () => VaultSync,
@@ -43,9 +45,15 @@ export class SyncController {
 		return this.queue.whenIdle();
 	}
 
-	/** No new sync starts; the one running finishes. */
+	/** No new sync starts; the one running finishes, in the log only (the plugin is gone: no notice pops up after it). */
 	stop(): Promise<void> {
+		this.stopped = true;
 		return this.queue.stop();
+	}
+
+	/** A notice, unless the plugin was unloaded meanwhile. */
+	private notify(text: string, timeout?: number): void {
+		if (!this.stopped) new Notice(text, timeout);
 	}
 
 	private async run(job: SyncJob): Promise<SyncReport | undefined> {
@@ -66,7 +74,7 @@ export class SyncController {
 					if (!job.manual || total < PROGRESS_AFTER) return;
 					const text = `Syncing ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sessions`;
 					if (progress) progress.setMessage(text);
-					else progress = new Notice(text, 0);
+					else if (!this.stopped) progress = new Notice(text, 0);
 				},
 			});
 			progress?.hide();
@@ -84,7 +92,7 @@ export class SyncController {
 			}
 			const text = `Sync failed: ${error instanceof Error ? error.message : String(error)}`;
 			this.log.add("problem", text);
-			if (job.manual || this.log.firstTime(text)) new Notice(text);
+			if (job.manual || this.log.firstTime(text)) this.notify(text);
 			this.status.show({ state: "problem", count: 1 });
 			return undefined;
 		}
@@ -95,15 +103,15 @@ export class SyncController {
 		this.log.add("done", summary);
 		for (const notice of report.notices) {
 			this.log.add("notice", notice);
-			if (this.log.firstTime(notice)) new Notice(notice);
+			if (this.log.firstTime(notice)) this.notify(notice);
 		}
 		for (const error of report.errors) {
 			this.log.add("problem", error);
 			// Shown once, even when a background sync meets it again and again.
-			if (this.log.firstTime(error)) new Notice(error, 10_000);
+			if (this.log.firstTime(error)) this.notify(error, 10_000);
 		}
 		this.log.resolved([...report.errors, ...report.notices]);
-		if (job.manual) new Notice(summary);
+		if (job.manual) this.notify(summary);
 		if (report.errors.length > 0) this.status.show({ state: "problem", count: report.errors.length });
 		else this.status.show({ state: "synced", at: new Date(), notes: report.notesWritten.length });
 	}
