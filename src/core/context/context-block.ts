@@ -41,7 +41,7 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 	const recent = recentEntries(entries, options.sessions);
 	// The notes share a folder: named once, each entry gives only its note's name.
 	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
-	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` Session notes are in \`${folder}/\`.` : ""}\n`;
+	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` ${NOTES_FOLDER_LEAD} \`${folder}/\`.` : ""}\n`;
 	let at = 0;
 	for (; at < recent.length; at++) {
 		const text = renderEntry(recent[at]!, "short", folder);
@@ -58,6 +58,19 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 		earlier += line;
 	}
 	return earlier === "" ? body : `${body}${brief}${earlier}`;
+}
+
+/** Before the folder a block's notes share (absolute when the vault's folder is known). */
+const NOTES_FOLDER_LEAD = "Session notes are in";
+
+/** The folder a block names for its notes, as `renderContextBlock` wrote it; undefined when it names none. */
+export function notesFolderOfBlock(text: string): string | undefined {
+	const at = text.indexOf(`${NOTES_FOLDER_LEAD} \``);
+	if (at < 0) return undefined;
+	const start = at + NOTES_FOLDER_LEAD.length + 2;
+	const end = text.indexOf("/`", start);
+	const folder = end < 0 ? undefined : text.slice(start, end);
+	return folder === undefined || folder.includes("\n") || folder.includes("`") ? undefined : folder;
 }
 
 /** The heading of the sessions the budget left no room to describe. */

@@ -1,3 +1,5 @@
+import { notesFolderOfBlock } from "../context/context-block";
+import { isRootedPath } from "../projects/project-identity";
 import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
@@ -291,9 +293,9 @@ export function planSync(input: PlanInput): SyncPlan {
 /** The notes folder a block names (`Session notes are in …`) when it is another vault's, not `vaultPath`'s. */
 export function otherVaultsNotes(current: string | null, vaultPath: string | undefined): string | undefined {
 	if (current === null || vaultPath === undefined) return undefined;
-	const folder = /Session notes are in `([^`\n]+)\/`/.exec(current)?.[1];
+	const folder = notesFolderOfBlock(current);
 	const root = vaultPath.replace(/[\\/]+$/, "");
-	return folder !== undefined && (folder.startsWith("/") || /^[A-Za-z]:[\\/]/.test(folder)) && !folder.startsWith(`${root}/`) ? folder : undefined;
+	return folder !== undefined && isRootedPath(folder) && !folder.startsWith(`${root}/`) ? folder : undefined;
 }
 
 /** A project's file in `ExistingTexts`: the project's path and the file's name. */

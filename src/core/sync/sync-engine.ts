@@ -5,6 +5,7 @@ import { followRenames } from "../plan/follow-renames";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
+import type { SharedFolder } from "../plan/plan-memory";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
 import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
@@ -284,7 +285,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		}
 	}
 
-	const claudeMemory = new Map<string, { path: string; files: Map<string, string>; absent?: boolean }>();
+	const claudeMemory = new Map<string, SharedFolder>();
 	const projectFiles = new Map<string, string | null>();
 	const unreadable = new Map<string, string>();
 	const sameAs = new Map<string, string>();
