@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { printable } from "../core/text/printable";
 import { settingsProblem } from "../core/settings";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
@@ -6,7 +5,7 @@ import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
-import { whatIsAt } from "../node/absent-folder";
+import { isDirectory, whatIsAt } from "../node/absent-folder";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {
@@ -40,9 +39,8 @@ export function fail(reason: string, code = 2): number {
 	return code;
 }
 
-export async function isDirectory(path: string): Promise<boolean> {
-	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-}
+/** The commands ask it of the vault and the agents' folders. */
+export { isDirectory };
 
 /** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
 export async function noFolder(what: string, path: string): Promise<string> {

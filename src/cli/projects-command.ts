@@ -9,7 +9,6 @@ import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
-import { resolveProjectFolder } from "../node/project-resolver";
 import { checkProjectToAdd } from "../node/project-to-add";
 import { fail, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
@@ -36,8 +35,7 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		// One project per repository: a worktree or subfolder of an added one is the same project.
 		const checked = await checkProjectToAdd(resolve(path), projects);
 		if ("error" in checked) return checked;
-		const projectPath = checked.path;
-		const here = resolveProjectFolder(projectPath)?.root;
+		const { path: projectPath, root: here } = checked;
 		const existing = projects.find((p) => p.path === projectPath);
 		const changes: Partial<ProjectSettings> = { enabled: true, ...(options.mode ? { mode: options.mode } : {}), ...(options.target ? { target: options.target } : {}), ...(options.also ? { alsoWriteTo: [...new Set(options.also)] } : {}) };
 		const before = existing ? contextFilesOf(existing) : [];

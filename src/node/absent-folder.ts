@@ -1,4 +1,9 @@
-import { lstat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
+
+/** Whether a folder is at `path`, links followed (a file, nothing, or no permission to look: no). */
+export async function isDirectory(path: string): Promise<boolean> {
+	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
 
 /**
  * Whether nothing is at `path` (nor can be: a file stands above it): a folder not made yet, which

@@ -1,4 +1,4 @@
-import { isAbsentFolder, whatIsAt } from "./absent-folder";
+import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
@@ -64,7 +64,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	}
 
 	async exists(): Promise<boolean> {
-		return (await stat(this.path).catch(() => undefined))?.isDirectory() ?? false;
+		return isDirectory(this.path);
 	}
 
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {

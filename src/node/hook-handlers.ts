@@ -1,5 +1,6 @@
+import { isDirectory } from "./absent-folder";
 import { printable } from "../core/text/printable";
-import { mkdir, realpath, stat } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
@@ -283,9 +284,6 @@ function withNewline(text: string): string {
 	return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-}
 
 /** The plugin folder exists, or is made when the vault does (never a vault folder where there is none). */
 async function canLog(folder: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { isDirectory } from "./absent-folder";
 import { access, constants, realpath, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { ProjectFiles } from "../core/ports";
@@ -6,8 +7,8 @@ import { ConfinedPathError, confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainU
 
 /** CLAUDE.md (or CLAUDE.local.md, AGENTS.md, GEMINI.md) of enabled projects, written atomically with their mode kept. */
 export class ProjectFolderFiles implements ProjectFiles {
-	async folderExists(path: string): Promise<boolean> {
-		return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+	folderExists(path: string): Promise<boolean> {
+		return isDirectory(path);
 	}
 
 	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */

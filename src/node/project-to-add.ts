@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { isDirectory } from "./absent-folder";
 import { normalize } from "node:path";
 import type { ProjectSettings } from "../core/settings";
 import { resolveProjectFolder } from "./project-resolver";
@@ -9,13 +9,14 @@ import { resolveProjectFolder } from "./project-resolver";
  * folder itself), a folder that is there, and no second project in a repository that is one
  * already (its worktrees and subfolders are that project: a second entry wrote a second block,
  * and Claude Code loads both). An entry of that very folder is fine: it is enabled again.
+ * @returns the folder, and the root of the repository it is in (undefined outside one).
  */
-export async function checkProjectToAdd(path: string, projects: readonly Pick<ProjectSettings, "path">[]): Promise<{ path: string } | { error: string }> {
+export async function checkProjectToAdd(path: string, projects: readonly Pick<ProjectSettings, "path">[]): Promise<{ path: string; root: string | undefined } | { error: string }> {
 	const folder = normalize(path).replace(/(.)[\\/]+$/, "$1");
-	if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) return { error: `no folder at ${folder}` };
-	if (projects.some((p) => p.path === folder)) return { path: folder };
-	const here = resolveProjectFolder(folder)?.root;
-	const same = projects.find((p) => resolveProjectFolder(p.path)?.root === here);
+	if (!(await isDirectory(folder))) return { error: `no folder at ${folder}` };
+	const root = resolveProjectFolder(folder)?.root;
+	if (projects.some((p) => p.path === folder)) return { path: folder, root };
+	const same = projects.find((p) => resolveProjectFolder(p.path)?.root === root);
 	if (same) return { error: `${folder} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
-	return { path: folder };
+	return { path: folder, root };
 }

@@ -1,6 +1,6 @@
-import { isAbsentFolder, whatIsAt } from "./absent-folder";
+import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
 import { confinedFile, confinedFolder, readPlainBytes, readPlainFile, utf8Text } from "./confined-path";
@@ -72,7 +72,7 @@ export class VaultFolder implements NoteStore {
 	}
 
 	async isFolder(folder: string): Promise<boolean> {
-		return (await stat(this.resolve(folder)).catch(() => undefined))?.isDirectory() ?? false;
+		return isDirectory(this.resolve(folder));
 	}
 
 	/** Moved to the vault's `.trash` folder, as Obsidian does when set to use it: a deleted note can come back. */
