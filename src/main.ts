@@ -75,33 +75,12 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		void this.stopWatching();
 	}
 
-	/**
-	 * Settings, then a catch-up sync in the background. A data.json that cannot be read (not JSON, no
-	 * permission) is not missing: with the defaults, notes would go to the wrong folder and an
-	 * excluded project would be synced. Nothing runs then; the user is told, and the next command
-	 * tries again.
-	 */
+	/** Settings (see `usableSettings`), then a catch-up sync in the background. */
 	private start(): Promise<boolean> {
 		this.started ??= (async () => {
-			let raw: unknown;
-			try {
-				raw = await this.loadData();
-			} catch (error) {
-				const message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
-				this.log.add("problem", message);
-				new Notice(message);
-				this.started = undefined;
-				return false;
-			}
-			// Obsidian gives null for no data.json: the defaults.
-			const problem = settingsProblem(raw === null ? undefined : raw);
-			if (problem !== undefined) {
-				const message = `AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`;
-				this.log.add("problem", message);
-				new Notice(message);
-				this.started = undefined;
-				return false;
-			}
+			const read = await this.usableSettings();
+			if (read === undefined) return false;
+			const { raw } = read;
 			const { settings, migrated } = migrateSettings(raw, hostname());
 			this.settings = settings;
 			// A version 1 file's projects become this machine's, once.
@@ -260,38 +239,47 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		return vault === undefined ? undefined : new SessionCatalog(join(vault, this.manifest.dir ?? "", "state"));
 	}
 
-	/** data.json changed on disk (the CLI's `projects add`, or a vault sync from another device). */
 	/**
-	 * data.json changed on disk (a sync client, the CLI, a hand edit): checked as at start. One that
-	 * cannot be read or is not valid stops the watching, and says why; read as the defaults, an
-	 * excluded project given as one string was synced, and `"enabled": "false"` enabled a project.
-	 * Once it is right again, the plugin starts as it does at launch.
+	 * data.json changed on disk (the CLI's `projects add`, a sync client, a hand edit): checked as at
+	 * start (read as the defaults, `"enabled": "false"` enabled a project). Once settings that could
+	 * not be used are right again, the plugin starts as it does at launch.
 	 */
 	override async onExternalSettingsChange(): Promise<void> {
 		if (this.unloading) return;
-		let raw: unknown;
-		try {
-			raw = await this.loadData();
-		} catch (error) {
-			return this.refuseSettings(`AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`);
-		}
-		const problem = settingsProblem(raw === null ? undefined : raw);
-		if (problem !== undefined) return this.refuseSettings(`AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`);
+		const read = await this.usableSettings();
+		if (read === undefined) return;
 		if (this.refused) {
 			this.refused = false;
 			await this.start();
 			return;
 		}
-		await this.applySettings(migrateSettings(raw, hostname()).settings);
+		await this.applySettings(migrateSettings(read.raw, hostname()).settings);
 	}
 
-	/** Settings changed into ones that cannot be used: no sync until they are right (the next command or change tries again). */
-	private async refuseSettings(message: string): Promise<void> {
+	/**
+	 * data.json as stored, when it can be used. One that cannot be read (not JSON, no permission) or
+	 * is not settings is not missing: with the defaults, notes would go to the wrong folder and an
+	 * excluded project would be synced. Then nothing runs: the user is told, watching stops, and the
+	 * next command or change tries again.
+	 */
+	private async usableSettings(): Promise<{ raw: unknown } | undefined> {
+		let raw: unknown;
+		let message: string | undefined;
+		try {
+			raw = await this.loadData();
+			// Obsidian gives null for no data.json: the defaults.
+			const problem = settingsProblem(raw === null ? undefined : raw);
+			if (problem !== undefined) message = `AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`;
+		} catch (error) {
+			message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
+		}
+		if (message === undefined) return { raw };
 		this.log.add("problem", message);
 		new Notice(message);
 		this.refused = true;
 		this.started = undefined;
 		await this.stopWatching();
+		return undefined;
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */
