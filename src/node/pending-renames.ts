@@ -1,7 +1,7 @@
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import { writeFileReplacingSync } from "./atomic-write";
-import { readPlainFileIfThere } from "./confined-path";
+import { ConfinedPathError, readPlainFileIfThere } from "./confined-path";
 
 /**
  * The renames the plugin heard and no sync has taken yet, in the state folder: Obsidian may quit
@@ -11,6 +11,7 @@ import { readPlainFileIfThere } from "./confined-path";
 const FILE = "renames.json";
 
 export async function readPendingRenames(stateDir: string): Promise<{ from: string; to: string }[]> {
+	if (!insidePluginFolder(stateDir)) return [];
 	const text = await readPlainFileIfThere(join(stateDir, FILE)).catch(() => null);
 	if (text === null) return [];
 	try {
@@ -24,8 +25,24 @@ export async function readPendingRenames(stateDir: string): Promise<{ from: stri
 
 /** Written whole (none: the file goes), at once: Obsidian may quit the moment after a rename. */
 export function writePendingRenames(stateDir: string, moves: readonly { from: string; to: string }[]): void {
+	if (!insidePluginFolder(stateDir)) throw new ConfinedPathError(`The state folder ${stateDir} leads out of the plugin's folder; the renames waiting were not kept there`);
 	const path = join(stateDir, FILE);
 	if (moves.length === 0) return rmSync(path, { force: true });
 	mkdirSync(stateDir, { recursive: true });
 	writeFileReplacingSync(path, JSON.stringify(moves));
+}
+
+/**
+ * Whether the state folder, links followed, is inside the plugin's folder (see `confineStateFolder`,
+ * which a sync checks; this file is written at once, on a rename event, so the check is blocking).
+ * Not made yet, it will be made there.
+ */
+function insidePluginFolder(stateDir: string): boolean {
+	try {
+		const plugin = realpathSync.native(dirname(stateDir));
+		const real = realpathSync.native(stateDir);
+		return real === plugin || real.startsWith(plugin + sep);
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "ENOENT";
+	}
 }
