@@ -56,6 +56,13 @@ function load(vault = new Vault(), data?: unknown): Loaded {
 	return { plugin, app, vault, stub: plugin as unknown as Loaded["stub"] };
 }
 
+/** A prompt appended to the first demo session's transcript, as Claude Code writes one. */
+function appendPrompt(uuid: string, timestamp: string, content: string): void {
+	const sessionId = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+	const line = { type: "user", sessionId, uuid, timestamp, cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content } };
+	appendFileSync(join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", `${sessionId}.jsonl`), `${JSON.stringify(line)}\n`);
+}
+
 async function settle(plugin: AiConversationMemoryPlugin): Promise<void> {
 	// The catch-up sync runs in the background once the layout is ready: wait for it and the queue.
 	const inside = plugin as unknown as { started?: Promise<void>; controller: { idle(): Promise<void> } };
@@ -198,9 +205,7 @@ describe("the plugin", () => {
 		await l.vault.createFolder("Projects");
 		await l.app.fileManager.renameFile(note, "Projects/GET endpoint.md");
 		await l.app.fileManager.renameFile(index, "Projects/Shop API sessions.md");
-		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
-		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000002", timestamp: "2026-11-29T23:00:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "One more thing after the move" } };
-		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000002", "2026-11-29T23:00:00.000Z", "One more thing after the move");
 		run(l, "sync-ai-conversations");
 		await settle(l.plugin);
 		expect(l.vault.cachedText("Projects/GET endpoint.md")).toContain("One more thing after the move");
@@ -241,9 +246,7 @@ describe("the plugin", () => {
 		await l.app.fileManager.renameFile(index, "AI Conversations/shop-api/Shop API sessions.md");
 		l.plugin.unload();
 		const again = load(l.vault, (l.plugin as unknown as { data: unknown }).data);
-		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
-		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000003", timestamp: "2026-11-29T23:30:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "One more thing after the restart" } };
-		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000003", "2026-11-29T23:30:00.000Z", "One more thing after the restart");
 		again.app.workspace.ready();
 		await settle(again.plugin);
 		expect(again.vault.getFileByPath("AI Conversations/shop-api/shop-api.md")).toBeNull();
@@ -255,9 +258,7 @@ describe("the plugin", () => {
 		const l = load();
 		l.app.workspace.ready();
 		await settle(l.plugin);
-		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
-		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000004", timestamp: "2026-11-29T23:40:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "Work while the plugin goes" } };
-		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000004", "2026-11-29T23:40:00.000Z", "Work while the plugin goes");
 		run(l, "sync-ai-conversations");
 		// Under way: past the queue, reading.
 		await new Promise((resolve) => setTimeout(resolve, 5));
@@ -358,9 +359,7 @@ describe("the plugin", () => {
 		const l = load();
 		l.app.workspace.ready();
 		await settle(l.plugin);
-		const transcript = join(claudeDir, "projects", "-tmp-ai-memory-demo-shop-api", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01.jsonl");
-		const line = { type: "user", sessionId: "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", uuid: "0f0f0f0f-0000-4000-8000-000000000001", timestamp: "2026-11-29T23:00:00.000Z", cwd: "/tmp/ai-memory-demo/shop-api", message: { role: "user", content: "Also add a watcher test note" } };
-		appendFileSync(transcript, `${JSON.stringify(line)}\n`);
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000001", "2026-11-29T23:00:00.000Z", "Also add a watcher test note");
 		const note = () => sessionNotes(l.vault).find((f) => f.path.includes("Add a GET"));
 		await waitFor(() => l.vault.cachedText(note()!.path)?.includes("Also add a watcher test note") === true, 15_000);
 		l.plugin.unload();
