@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
+import { asciiJson } from "../core/text/ascii-json";
 import { storedDigest } from "../core/digest/session-digest";
 import { dirname, join } from "node:path";
 import { processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
@@ -255,9 +256,9 @@ export class StateFolder implements TranscriptStore {
 			let name: string;
 			do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 			while (this.sessionFiles.has(name));
-			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), JSON.stringify(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
+			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
 			// The Sessions view's cut of the same records, under the same name (written first: the list names both).
-			await writeFileReplacing(join(this.dir, CATALOG_DIR, name), JSON.stringify(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)]))));
+			await writeFileReplacing(join(this.dir, CATALOG_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)]))));
 			for (const record of records.values()) Object.freeze(record);
 			this.sessionFiles.set(name, { records });
 			names.push(name);
@@ -331,7 +332,7 @@ export class StateFolder implements TranscriptStore {
 			await writeFileReplacing(this.modelPath(path), await readPacked(this.modelsDir(), at));
 			merged.delete(path);
 		}
-		await writeFileReplacing(index, JSON.stringify(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
+		await writeFileReplacing(index, asciiJson(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
 		this.packs = Promise.resolve(merged);
 		const named = new Set([...merged.values()].map((at) => at.pack));
@@ -379,8 +380,8 @@ export class StateFolder implements TranscriptStore {
 		}
 	}
 
-	private async writeJson(path: string, value: unknown): Promise<void> {
-		await this.writeText(path, JSON.stringify(value));
+	private async writeJson(path: string, value: object): Promise<void> {
+		await this.writeText(path, asciiJson(value));
 	}
 
 	private async writeText(path: string, text: string): Promise<void> {
