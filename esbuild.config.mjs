@@ -1,6 +1,6 @@
 import { builtinModules } from "node:module";
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import esbuild from "esbuild";
 import process from "node:process";
 import { dirname, join } from "node:path";
@@ -154,10 +154,12 @@ const cli = {
 const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: [entry], write: false })).outputFiles[0]?.text ?? "";
 
 /**
- * `cli.cjs`: a small loader with the CLI bundle inside it as text, which it runs with V8's code
- * cache (src/node/code-cache.ts); named by the bundle's hash, so a cache of another build is never used.
+ * `cli.cjs`: a small loader that runs the CLI bundle, a file beside it named by the bundle's hash
+ * (`cli.<hash>.js`), with V8's code cache (src/node/code-cache.ts); by the hash, so a loader never
+ * runs another build's bundle, nor a cache of another build. Returns the script as the plugin
+ * carries it: `{ loader, hash, bundle }`.
  */
-async function loaderText(entry, loader, name) {
+async function script(entry, loader, name) {
 	const bundle = await bundleText(entry);
 	// The bundle runs as a script (the code cache), where `import()` fails: every module comes by `require`.
 	if (/\bimport\(/.test(bundle)) throw new Error(`${entry}: the bundle keeps an import(); use require for Node's modules loaded late`);
@@ -167,16 +169,16 @@ async function loaderText(entry, loader, name) {
 		entryPoints: [loader],
 		write: false,
 		banner: { js: "#!/usr/bin/env node" },
-		define: { ...cli.define, [`AI_MEMORY_${name}_BUNDLE`]: JSON.stringify(bundle), [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
+		define: { ...cli.define, [`AI_MEMORY_${name}_BUNDLE_HASH`]: JSON.stringify(hash) },
 	});
-	return built.outputFiles[0]?.text ?? "";
+	return { loader: built.outputFiles[0]?.text ?? "", hash, bundle };
 }
 
-const cliText = () => loaderText("src/cli/main.ts", "src/cli/cli-loader.ts", "CLI");
+const cliScript = () => script("src/cli/main.ts", "src/cli/cli-loader.ts", "CLI");
 /** `hook.cjs`, the same way: Claude Code starts it on every prompt. */
-const hookText = () => loaderText("src/cli/hook-entry.ts", "src/cli/hook-loader.ts", "HOOK");
+const hookScript = () => script("src/cli/hook-entry.ts", "src/cli/hook-loader.ts", "HOOK");
 /** `mcp.cjs`, the same way: the MCP server, kept out of cli.cjs (the SDK would make every other command slower to start). */
-const mcpText = () => loaderText("src/cli/mcp-entry.ts", "src/cli/mcp-loader.ts", "MCP");
+const mcpScript = () => script("src/cli/mcp-entry.ts", "src/cli/mcp-loader.ts", "MCP");
 
 /** Whole or not at all: tests build the CLI while others run it, and a half-written script would fail them. */
 async function writeWhole(path, text, mode = 0o644) {
@@ -185,14 +187,24 @@ async function writeWhole(path, text, mode = 0o644) {
 	await rename(temp, path);
 }
 
-/** dist/: the CLI, the hook script, the MCP server and the fold worker; returns the three scripts' text. */
+/**
+ * A loader and its bundle (see `script`), the bundle first, so a loader never names a bundle that
+ * is not there yet; then other builds' bundles of the same loader go.
+ */
+async function writeScript(dir, name, { loader, hash, bundle }) {
+	await writeWhole(join(dir, `${name}.${hash}.js`), bundle);
+	await writeWhole(join(dir, `${name}.cjs`), loader, 0o755);
+	for (const other of await readdir(dir)) if (new RegExp(`^${name}\\.[0-9a-f]{16}\\.js$`).test(other) && other !== `${name}.${hash}.js`) await rm(join(dir, other), { force: true });
+}
+
+/** dist/: the CLI, the hook script, the MCP server and the fold worker; returns the three scripts. */
 async function buildCli() {
 	await mkdir("dist", { recursive: true });
-	const [worker, cliSource, hookSource, mcpSource] = await Promise.all([esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false }), cliText(), hookText(), mcpText()]);
+	const [worker, cliSource, hookSource, mcpSource] = await Promise.all([esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false }), cliScript(), hookScript(), mcpScript()]);
 	await writeWhole("dist/fold-worker.cjs", worker.outputFiles[0]?.text ?? "");
-	await writeWhole("dist/cli.cjs", cliSource, 0o755);
-	await writeWhole("dist/hook.cjs", hookSource, 0o755);
-	await writeWhole("dist/mcp.cjs", mcpSource, 0o755);
+	await writeScript("dist", "cli", cliSource);
+	await writeScript("dist", "hook", hookSource);
+	await writeScript("dist", "mcp", mcpSource);
 	await writeWhole("dist/wa-sqlite.wasm", await readFile(SQLITE_WASM));
 	return { cliSource, hookSource, mcpSource };
 }
@@ -206,7 +218,7 @@ async function buildCli() {
 async function buildBenchReaders() {
 	await mkdir("bench/out", { recursive: true });
 	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
-	await writeWhole("bench/out/agent-read.cjs", await loaderText("bench/agent-read.ts", "bench/agent-read-loader.ts", "READER"));
+	await writeScript("bench/out", "agent-read", await script("bench/agent-read.ts", "bench/agent-read-loader.ts", "READER"));
 	await writeWhole("bench/out/wa-sqlite.wasm", await readFile(SQLITE_WASM));
 }
 

@@ -328,7 +328,7 @@ describe("the plugin", () => {
 
 	it("installs the Claude Code hooks with the CLI it carries, and removes them leaving no settings file", async () => {
 		const built = await esbuild.build({ entryPoints: [join(repo, "src", "cli", "main.ts")], bundle: true, platform: "node", format: "cjs", mainFields: ["module", "main"], external: builtinModules.flatMap((m) => [m, `node:${m}`]), loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" }, write: false, logLevel: "warning" });
-		(globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE = built.outputFiles[0]!.text;
+		(globalThis as { AI_MEMORY_CLI_SOURCE?: { loader: string } }).AI_MEMORY_CLI_SOURCE = { loader: built.outputFiles[0]!.text };
 		try {
 			const l = load();
 			l.app.workspace.ready();
@@ -351,7 +351,7 @@ describe("the plugin", () => {
 			expect(existsSync(settingsFile)).toBe(false);
 			expect(Notice.shown.at(-1)).toBe(`Claude Code hooks removed from ${settingsFile}.`);
 		} finally {
-			delete (globalThis as { AI_MEMORY_CLI_SOURCE?: string }).AI_MEMORY_CLI_SOURCE;
+			delete (globalThis as { AI_MEMORY_CLI_SOURCE?: { loader: string } }).AI_MEMORY_CLI_SOURCE;
 		}
 	});
 

@@ -1,16 +1,17 @@
 import { Notice } from "obsidian";
 import { join } from "node:path";
 import { writeFileReplacing } from "../node/atomic-write";
+import { isCarriedScript, writeCarriedScript, type CarriedScript } from "../node/carried-script";
 import { findNode } from "../node/find-node";
 import { installClaudeHooks, uninstallClaudeHooks } from "../node/hook-install";
 import { SQLITE_WASM_FILE } from "../node/sqlite-wasm-file";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
 
 /** The CLI and its hook script, built into main.js at release time, so that hooks need no npm install. */
-declare const AI_MEMORY_CLI_SOURCE: string | undefined;
-declare const AI_MEMORY_HOOK_SOURCE: string | undefined;
+declare const AI_MEMORY_CLI_SOURCE: CarriedScript | undefined;
+declare const AI_MEMORY_HOOK_SOURCE: CarriedScript | undefined;
 /** The MCP server (`ai-memory mcp`), carried the same way. */
-declare const AI_MEMORY_MCP_SOURCE: string | undefined;
+declare const AI_MEMORY_MCP_SOURCE: CarriedScript | undefined;
 
 export interface HooksPlace {
 	/** Claude Code's config folder. */
@@ -28,7 +29,7 @@ export interface HooksPlace {
  * user configuration, run by this machine's Node.js. They work while Obsidian is closed.
  */
 export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
-	const source = typeof AI_MEMORY_CLI_SOURCE === "string" ? AI_MEMORY_CLI_SOURCE : undefined;
+	const source = typeof AI_MEMORY_CLI_SOURCE === "object" && isCarriedScript(AI_MEMORY_CLI_SOURCE) ? AI_MEMORY_CLI_SOURCE : undefined;
 	if (source === undefined) {
 		new Notice("This build of the plugin carries no command-line tool; install the hooks with `ai-memory hooks install`.");
 		return;
@@ -40,21 +41,21 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 	}
 	try {
 		const cliPath = join(place.pluginDir, "ai-memory.cjs");
-		await writeFileReplacing(cliPath, source);
+		await writeCarriedScript(cliPath, source);
 		// The CLI reads SQLite's WebAssembly (for opencode's database) from a file beside it.
 		const { sqliteWasm } = await import("../node/sqlite-wasm");
 		await writeFileReplacing(join(place.pluginDir, SQLITE_WASM_FILE), sqliteWasm);
 		// The hook code alone starts faster; the hooks run it on every prompt.
-		const hook = typeof AI_MEMORY_HOOK_SOURCE === "string" ? AI_MEMORY_HOOK_SOURCE : undefined;
+		const hook = typeof AI_MEMORY_HOOK_SOURCE === "object" && isCarriedScript(AI_MEMORY_HOOK_SOURCE) ? AI_MEMORY_HOOK_SOURCE : undefined;
 		const hookPath = hook === undefined ? undefined : join(place.pluginDir, "ai-memory-hook.cjs");
-		if (hookPath !== undefined && hook !== undefined) await writeFileReplacing(hookPath, hook);
+		if (hookPath !== undefined && hook !== undefined) await writeCarriedScript(hookPath, hook);
 		const result = await installClaudeHooks({ claudeDir: place.claudeDir, vault: place.vault, configDir: place.configDir, cliPath, hookPath, execPath: node });
 		// The recall tools the facade names: the server script beside the CLI, in Claude Code's user configuration.
-		const server = typeof AI_MEMORY_MCP_SOURCE === "string" ? AI_MEMORY_MCP_SOURCE : undefined;
+		const server = typeof AI_MEMORY_MCP_SOURCE === "object" && isCarriedScript(AI_MEMORY_MCP_SOURCE) ? AI_MEMORY_MCP_SOURCE : undefined;
 		let tools = "";
 		if (server !== undefined) {
 			const serverPath = join(place.pluginDir, "ai-memory-mcp.cjs");
-			await writeFileReplacing(serverPath, server);
+			await writeCarriedScript(serverPath, server);
 			const mcp = await installMcpServer("claude-code", claudeUserConfigPath(place.claudeDir), mcpEntry({ execPath: node, serverPath, vault: place.vault, configDir: place.configDir }));
 			if (mcp.changed) tools = ` The recall tools are in ${mcp.configPath}.`;
 		}

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeCacheDir } from "../../src/node/code-cache";
+import { bundlePathFor, codeCacheDir, isBundleOf } from "../../src/node/code-cache";
 
 /**
  * The code cache as the CLI uses it, in real child processes (the cache is written when a process
@@ -105,6 +105,29 @@ describe("code cache", () => {
 		const file = join(work, "not-a-folder");
 		await writeFile(file, "x");
 		expect(run(join(file, "cache"))).toBe("45");
+	});
+
+	it("a loader runs the bundle beside it that its hash names; without it, a sentence, no stack trace", async () => {
+		const dir = join(work, "beside");
+		await mkdir(dir);
+		const [, bundle] = runner.split("\u0000") as [string, string];
+		const loader = join(dir, "cli.cjs");
+		await writeFile(loader, `const { runBundleBeside, MissingBundleError } = require(${JSON.stringify(bundle)}); const m = { exports: {} }; try { runBundleBeside("00000000000000aa", { filename: __filename, dirname: __dirname, require, module: m }, ${JSON.stringify(join(dir, "cache"))}); process.stdout.write(String(m.exports.answer())); } catch (e) { if (!(e instanceof MissingBundleError)) throw e; process.stderr.write(e.message); }`);
+		const missing = spawnSync(process.execPath, [loader], { encoding: "utf8" });
+		expect(missing.stderr).toContain(`${join(dir, "cli.00000000000000aa.js")} holds the code of ${loader} and cannot be read (it is missing)`);
+		await writeFile(bundlePathFor(loader, "00000000000000aa"), SOURCE);
+		expect(spawnSync(process.execPath, [loader], { encoding: "utf8" }).stdout).toBe("45");
+		// A FIFO in its place is not waited on.
+		await rm(bundlePathFor(loader, "00000000000000aa"));
+		expect(spawnSync("mkfifo", [bundlePathFor(loader, "00000000000000aa")]).status).toBe(0);
+		expect(spawnSync(process.execPath, [loader], { encoding: "utf8", timeout: 10_000 }).stderr).toContain("is not a plain file");
+	});
+
+	it("names a loader's bundles by hash: cli.cjs runs cli.<hash>.js, and knows its own from other scripts'", () => {
+		expect(bundlePathFor("/d/cli.cjs", "0123456789abcdef")).toBe(join("/d", "cli.0123456789abcdef.js"));
+		expect(isBundleOf("/d/ai-memory.cjs", "ai-memory.0123456789abcdef.js")).toBe(true);
+		expect(isBundleOf("/d/ai-memory.cjs", "ai-memory-hook.0123456789abcdef.js")).toBe(false);
+		expect(isBundleOf("/d/ai-memory.cjs", "ai-memory.notes.js")).toBe(false);
 	});
 
 	it("lives in the user's cache folder, never a shared temporary one", () => {
