@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
-import { threadId } from "node:worker_threads";
+import { currentThreadId } from "./atomic-write";
 import type { PackedAt } from "../core/ingest/fold-whole";
 
 /**
@@ -19,7 +19,7 @@ export function appendToPack(folder: string, text: string): PackedAt {
 	if (current?.folder !== folder) {
 		if (current) closeSync(current.fd);
 		mkdirSync(folder, { recursive: true });
-		const name = `pack-${process.pid}-${threadId}-${Date.now().toString(36)}${(++made).toString(36)}.jsonl`;
+		const name = `pack-${process.pid}-${currentThreadId()}-${Date.now().toString(36)}${(++made).toString(36)}.jsonl`;
 		current = { folder, name, fd: openSync(join(folder, name), "a"), size: 0 };
 	}
 	const pack = current;
