@@ -791,11 +791,16 @@ function isSnowflakeBase64(part: string): boolean {
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
 const RULES_REVISION = 3;
 
+let rulesId: string | undefined;
+
 /**
  * The built-in rules as a short fingerprint (their patterns' text, which the bundles keep, and `RULES_REVISION`): a model stored under other rules (an older release's)
  * is redacted again when loaded, so a token a new rule knows leaves the store too.
  */
-export const BUILTIN_RULES_ID: string = fingerprint(`${RULES_REVISION}\u0001` + BUILTIN_RULES.map((r) => `${r.kind}\u0000${r.pattern.source}\u0000${r.pattern.flags}\u0000${r.cut?.start.source ?? ""}`).join("\u0001"));
+export function builtinRulesId(): string {
+	// Made on first use: at module load it cost every hook a few milliseconds, and only a sync asks.
+	return (rulesId ??= fingerprint(`${RULES_REVISION}\u0001` + BUILTIN_RULES.map((r) => `${r.kind}\u0000${r.pattern.source}\u0000${r.pattern.flags}\u0000${r.cut?.start.source ?? ""}`).join("\u0001")));
+}
 
 /** FNV-1a, 32 bits, in base 36: enough to tell one rule set from another. */
 function fingerprint(text: string): string {

@@ -1,4 +1,4 @@
-import { BUILTIN_RULES_ID, createRedactor } from "../digest/redact";
+import { builtinRulesId, createRedactor } from "../digest/redact";
 import { isExcluded, type Settings } from "../settings";
 
 /** The redaction settings as plain data (what a worker thread needs to redact the same way). */
@@ -44,7 +44,7 @@ export function invalidRedactionPatterns(settings: Settings): string[] {
 /** What a model's redaction depends on, as one string (the built-in rules too): a stored model made under another is redacted again. */
 export function redactionKey(spec: RedactionSpec | undefined, projectPath: string | undefined): string {
 	if (!spec || !spec.enabled || (projectPath !== undefined && spec.offFor.includes(projectPath))) return "off";
-	return `on:${BUILTIN_RULES_ID}:${JSON.stringify(spec.extraPatterns)}`;
+	return `on:${builtinRulesId()}:${JSON.stringify(spec.extraPatterns)}`;
 }
 
 /** Whether a session that ran in `cwd` belongs to an excluded project: nothing of it is stored, not even redacted. */
