@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { clearTimeout, setImmediate, setTimeout } from "node:timers";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { FoldedWhole } from "../core/ingest/fold-whole";
 import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { DetailLevel } from "../core/settings";
@@ -156,6 +156,9 @@ export class FoldWorkerPool {
 	}
 
 	private startWorker(): Worker {
+		// Loaded when the first worker starts: a sync with nothing to read starts none.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
+		const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
 		const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 		this.busy.set(worker, []);
 		let replied = false;

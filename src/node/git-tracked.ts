@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { lstatSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { readPlainBytesSync, readPlainHeadSync } from "./confined-path";
@@ -40,6 +39,9 @@ function inIndex(bytes: Buffer, rel: string): boolean {
 }
 
 function askGit(root: string, rel: string): boolean {
+	// Loaded here only: `child_process` (with `net` and `dgram`) cost a sync with nothing to do 6 ms.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
+	const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
 	const run = spawnSync("git", ["-C", root, "ls-files", "--error-unmatch", "--", rel], { stdio: "ignore", timeout: 10_000 });
 	return run.error !== undefined || run.status !== 1;
 }

@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
-import * as zlib from "node:zlib";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
@@ -16,11 +15,19 @@ export interface TailRead {
 
 const HEAD_BYTES = 64;
 
+type Crc32 = (data: Uint8Array, value?: number) => number;
+let crc32Fn: Crc32 | null | undefined;
+
 /**
  * CRC-32 of bytes, carried on from `value` (Node 20.15 and later; without it no sum is kept, and
- * the head and tail checks alone tell a rewritten file).
+ * the head and tail checks alone tell a rewritten file). `zlib` is loaded when a transcript is
+ * first read: a sync with nothing to read, and every hook, never load it.
  */
-const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+function crc32Of(): Crc32 | undefined {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
+	if (crc32Fn === undefined) crc32Fn = (require("node:zlib") as { crc32?: Crc32 }).crc32 ?? null;
+	return crc32Fn ?? undefined;
+}
 const NEWLINE = 0x0a;
 
 /**
@@ -105,6 +112,7 @@ export async function readAppended(
 		let offset = start.offset;
 		let lineNo = start.nextLineNo;
 		// The sum of the bytes before `offset` (see `TailCursor.sum`): none when a cursor of an older release had none.
+		const crc32 = crc32Of();
 		let sum = crc32 === undefined || (start.offset > 0 && start.sum === undefined) ? undefined : (start.sum ?? 0);
 		const consumed = (bytes: Uint8Array) => {
 			if (sum !== undefined) sum = crc32!(bytes, sum);
@@ -252,7 +260,7 @@ export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLi
 	const head = read.toString("base64", 0, Math.min(HEAD_BYTES, read.length));
 	const tail = read.toString("base64", Math.max(0, offset - HEAD_BYTES), offset);
 	const flags = { ...(last.text !== undefined ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}) };
-	const sum = crc32?.(read.subarray(0, offset));
+	const sum = crc32Of()?.(read.subarray(0, offset));
 	return { cursor: { offset, nextLineNo: 1 + split.lines.length, ino, head, tail, ...(sum === undefined ? {} : { sum }), ...(mtimeMs === undefined ? {} : { mtimeMs }), ...flags }, restarted: false, bytesRead: read.length };
 }
 
@@ -306,6 +314,7 @@ const NEWLINES = [Buffer.alloc(0), Buffer.from("\n"), Buffer.from("\r\n")];
  * chunk at a time; a cursor with no sum (an older release's) has nothing to check.
  */
 async function samePrefix(handle: ReadHandle, cursor: TailCursor, chunkBytes: number): Promise<boolean> {
+	const crc32 = crc32Of();
 	if (cursor.sum === undefined || crc32 === undefined) return true;
 	const buffer = takeBuffer(chunkBytes);
 	try {
