@@ -242,8 +242,8 @@ function hasEvidence(term: string, seen: ReadonlyMap<string, Seen>, stats: Keywo
  * are left alone: they are how real words differ (model/mode, parser/parse).
  */
 export function looksLikeTypo(word: string, stats: KeywordStats): boolean {
-	if (!/^[a-z]{6,}$/.test(word) || (stats.df.get(word) ?? 0) > 1 || isTechnicalTerm(word) || isKnownTopic(word) || COMMON_FORMS.has(word)) return false;
-	const common = (w: string) => w !== word && (COMMON_FORMS.has(w) || (stats.df.get(w) ?? 0) >= 2);
+	if (!/^[a-z]{6,}$/.test(word) || (stats.df.get(word) ?? 0) > 1 || isTechnicalTerm(word) || isKnownTopic(word) || commonForms().has(word)) return false;
+	const common = (w: string) => w !== word && (commonForms().has(w) || (stats.df.get(w) ?? 0) >= 2);
 	for (let i = 0; i + 1 < word.length; i++) {
 		if (word[i] !== word[i + 1] && common(`${word.slice(0, i)}${word[i + 1]}${word[i]}${word.slice(i + 2)}`)) return true;
 	}
@@ -254,8 +254,12 @@ export function looksLikeTypo(word: string, stats: KeywordStats): boolean {
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
-/** Stop words and their regular forms (happen → happens, happened, happening). */
-const COMMON_FORMS: ReadonlySet<string> = new Set([...EN_STOP].flatMap((w) => (/^[a-z]+$/.test(w) ? [w, ...formsOf(w)] : [w])));
+let COMMON_FORMS: ReadonlySet<string> | undefined;
+
+/** Stop words and their regular forms (happen → happens, happened, happening); made on first use (at module load, it cost every sync 2 ms). */
+function commonForms(): ReadonlySet<string> {
+	return (COMMON_FORMS ??= new Set([...EN_STOP].flatMap((w) => (/^[a-z]+$/.test(w) ? [w, ...formsOf(w)] : [w]))));
+}
 
 /** Regular inflections of an English word: use → uses, used, using; try → tries, tried, trying; fix → fixes, fixed. */
 function formsOf(w: string): string[] {
