@@ -359,7 +359,8 @@ export function parseLines(source: string): string[] {
 /**
  * Whether a project path is excluded: an exact path or a folder above it, or a glob where `*`
  * matches within one folder and `**` across folders. Separators, a trailing slash and case do not
- * matter (macOS and Windows folders are named either way; an exclusion errs on the side of keeping out).
+ * matter (macOS and Windows folders are named either way; an exclusion errs on the side of keeping out),
+ * nor `//`, `.` and `..` in either (see `normalizeSlashes`).
  */
 export function isExcluded(projectPath: string, patterns: readonly string[]): boolean {
 	const path = normalizeSlashes(projectPath).toLowerCase();
@@ -375,8 +376,21 @@ export function isExcluded(projectPath: string, patterns: readonly string[]): bo
 	return false;
 }
 
+/**
+ * A path as `/`-separated folders, spelled one way: `\\` is `/`, and `//`, `/./`, `x/..` and a
+ * trailing slash are read as a system reads them (a session's `cwd` of `/home/me//secret` or
+ * `/home/me/x/../secret` is the excluded `/home/me/secret`: compared as written, its prompts and
+ * replies were stored in notes and the state).
+ */
 function normalizeSlashes(path: string): string {
-	return path.replace(/\\/g, "/").replace(/\/+$/, "");
+	const absolute = /^[\\/]/.test(path);
+	const parts: string[] = [];
+	for (const part of path.split(/[\\/]+/)) {
+		if (part === "" || part === ".") continue;
+		if (part === ".." && parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
+		else if (part !== ".." || !absolute) parts.push(part);
+	}
+	return (absolute ? "/" : "") + parts.join("/");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

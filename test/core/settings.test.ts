@@ -268,6 +268,17 @@ describe("project exclusion", () => {
 		expect(isExcluded("/home/me/a/b", ["/home/me/*"])).toBe(true);
 		expect(isExcluded("C:\\work\\x", ["C:/work/"])).toBe(true);
 	});
+
+	it("reads `//`, `.` and `..` in a path as the system does (a cwd spelled otherwise is still the project)", () => {
+		for (const cwd of ["/home/me//secret", "/home/me/./secret", "/home/me/x/../secret", "/home/me/secret/", "//home/me/secret/api", "/home/me/secret/./a/../b"]) {
+			expect(isExcluded(cwd, ["/home/me/secret"])).toBe(true);
+			expect(isExcluded(cwd, ["/home/**/secret"])).toBe(true);
+		}
+		expect(isExcluded("/home/me/secret", ["/home/me/x/../secret/"])).toBe(true);
+		expect(isExcluded("/home/me/secret/../public", ["/home/me/secret"])).toBe(false);
+		expect(isExcluded("/../../home/me/secret", ["/home/me/secret"])).toBe(true);
+		expect(isExcluded("C:\\work\\.\\x\\..\\secret", ["c:/work/secret"])).toBe(true);
+	});
 });
 
 describe("recall triggers per project", () => {
