@@ -1,6 +1,7 @@
 import { foldWholeTranscript, partialModel, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
 import { redactMeta } from "../core/ingest/redact-model";
-import { redactionKey, redactorFor, isKeptOutOfStore } from "../core/ingest/redaction-policy";
+import { redactionKey, redactorFor } from "../core/ingest/redaction-policy";
+import { keptOutOfStore } from "./kept-out";
 import { appendToPack } from "./model-pack";
 import type { FoldJob } from "./fold-worker-pool";
 import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
@@ -15,7 +16,7 @@ import { readMeta } from "./subagent-meta";
 export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path))) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })), job.detail);
-	if (job.packTo === undefined || isKeptOutOfStore(job.spec, result.model.cwd)) return result;
+	if (job.packTo === undefined || keptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
 	const redaction = redactionKey(job.spec, result.model.cwd);

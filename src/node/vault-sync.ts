@@ -16,6 +16,7 @@ import { resolveProjectFolder } from "./project-resolver";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { confineStateFolder, removeStateLeftovers, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
+import { keptOutOfStore } from "./kept-out";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
 
@@ -90,7 +91,7 @@ export class VaultSync {
 		this.settings = settings;
 		const state = await this.store.loadState();
 		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };
-		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir, undefined, () => this.roots(settings)), readOnly, () => redactionSpec(settings));
+		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir, undefined, () => this.roots(settings)), readOnly, () => redactionSpec(settings), keptOutOfStore);
 		return planFromSources(await this.deps(settings, state, index, false), { ...options, dryRun: true });
 	}
 

@@ -461,6 +461,27 @@ describe("VaultSync", () => {
 		}
 	});
 
+	it("honours an exclusion of the real folder when the sessions ran in a link to it, or spelled it with // or ..: nothing of them is stored", async () => {
+		// Sessions recorded in `work/alias`, a link to the project (the opposite of the test above),
+		// and in spellings of the project's path itself; the exclusion names the real folder.
+		await mkdir(join(root, "work"));
+		await symlink(projectPath, join(root, "work", "alias"));
+		const spellings = [join(root, "work", "alias"), `${root}//shop-api`, `${root}/work/../shop-api`];
+		await rm(join(projects, "-home-dev-shop-api"), { recursive: true, force: true });
+		for (const [i, cwd] of spellings.entries()) {
+			const folder = join(projects, `-spelling-${i}`);
+			await mkdir(folder, { recursive: true });
+			const id = `dddddddd-4444-4000-8000-00000000000${i}`;
+			await writeFile(join(folder, `${id}.jsonl`), jsonl([userText(`Plan the launch ${i}`, { sessionId: id, cwd, timestamp: "2026-11-20T10:00:00.000Z" }), assistant(text("Planned it."), { sessionId: id, cwd, timestamp: "2026-11-20T10:00:00.000Z", messageId: `msg_${id}` })]));
+		}
+		const r = await newSync().run(settings({ excludedProjects: [projectPath] }));
+		expect(r.errors).toEqual([]);
+		expect(r.notesWritten).toEqual([]);
+		const stored = (await readdir(join(root, "state"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
+		const texts = await Promise.all(stored.map((d) => readFile(join(d.parentPath, d.name), "utf8")));
+		expect(texts.filter((t) => t.includes("Plan the launch"))).toEqual([]);
+	});
+
 	it("forgets what it stored of a project excluded after it was read, keeps its notes, and reads it again once the exclusion goes", async () => {
 		await newSync().run(settings());
 		const noteA = noteOf("Add a health endpoint");

@@ -61,11 +61,14 @@ export class TranscriptIndex {
 	/**
 	 * @param redaction the redaction settings, applied to every model after each read (only to what
 	 * is new), so nothing downstream (notes, state) sees a secret.
+	 * @param keptOut whether a session that ran in a folder belongs to an excluded project, so nothing
+	 * of it is stored (the Node side also follows the folder's links: see `node/kept-out.ts`).
 	 */
 	constructor(
 		private readonly source: TranscriptSource,
 		private readonly store?: TranscriptStore,
 		private readonly redaction?: () => RedactionSpec,
+		private readonly keptOut: (spec: RedactionSpec | undefined, cwd: string | undefined) => boolean = isKeptOutOfStore,
 	) {}
 
 	/** The entry of a file, loaded from the store when needed (its model may be partial: see `whole`). */
@@ -350,7 +353,7 @@ export class TranscriptIndex {
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
 		// only the file's stamp (so it is not read again until it changes).
-		if (this.store && isKeptOutOfStore(spec, model.cwd)) {
+		if (this.store && this.keptOut(spec, model.cwd)) {
 			const stamp = { ...stamped, keptOut: exclusionKey(spec) };
 			this.files.set(file.path, stamp);
 			await this.store.saved?.(stamp);
@@ -374,7 +377,7 @@ export class TranscriptIndex {
 		const known = this.entries.get(file.path) ?? (this.store && this.stored.has(file.path) ? await this.load(file.path) : undefined);
 		const spec = this.redaction?.();
 		// Of an excluded project, nothing is stored: `readFile` knows how.
-		if (!known || isKeptOutOfStore(spec, known.model.cwd)) return undefined;
+		if (!known || this.keptOut(spec, known.model.cwd)) return undefined;
 		const read = file.metaPath ? await this.source.readMeta(file.metaPath) : undefined;
 		// As `readFile` does: a meta file gone (or unreadable) leaves what was read of it.
 		const meta = read ? (spec ? redactMeta(read, redactorFor(spec, known.model.cwd)) : read) : known.meta;
@@ -478,7 +481,7 @@ export class TranscriptIndex {
 		const holder: IndexedTranscript = { file, cursor: read.cursor, model: known?.model ?? sessionFor(file), sections };
 		this.entries.set(file.path, holder);
 		this.files.set(file.path, file);
-		if (store && isKeptOutOfStore(spec, file.cwd)) {
+		if (store && this.keptOut(spec, file.cwd)) {
 			// As for any file of an excluded project: its stamp alone is stored, its sessions are this run's only.
 			const stamp = { ...file, keptOut: exclusionKey(spec) };
 			this.files.set(file.path, stamp);
