@@ -129,9 +129,12 @@ function logWord(value: unknown): string {
 	return typeof value === "string" && /^[a-z][a-z_]{0,39}$/.test(value) ? value : "other";
 }
 
-/** A session id of a shape that can be a file name and a log word (Claude Code's are UUIDs). */
+/**
+ * A session id the log may keep: Claude Code's are UUIDs; a short word is kept too. A longer one
+ * could be a secret (`ghp_…` has the shape of an id, and was kept whole in hooks.log): not logged.
+ */
 function isSessionId(value: string): boolean {
-	return /^[\w-]{1,100}$/.test(value);
+	return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) || /^[\w-]{1,16}$/.test(value);
 }
 
 const HANDLERS: Record<HookName, Handler> = {

@@ -114,6 +114,17 @@ describe("session-start", () => {
 		]);
 	});
 
+	it("hooks.log keeps a session id of Claude Code's shape (a UUID, or a short word), never a longer one that could be a secret", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api, { blockInFile: true });
+		const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+		const uuid = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+		await runHook("session-start", options({ session_id: token, cwd: api, source: "startup" }));
+		await runHook("session-start", options({ session_id: uuid, cwd: api, source: "startup" }));
+		expect(logLines().join("\n")).not.toContain(token);
+		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} mode=lazy source=startup facade=in-file printed=0B`, `project=${api} session=${uuid} mode=lazy source=startup facade=in-file printed=0B`]);
+	});
+
 	it("instructions-loaded prints nothing and records whether the file loaded is one that carries the block", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
 		writeContext(api);
