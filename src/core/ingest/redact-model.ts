@@ -16,7 +16,10 @@ export function redactModelAgain(model: SessionModel, redact: (text: string) => 
  */
 export function redactModelInPlace(model: SessionModel, redact: (text: string) => string): void {
 	const events = model.events;
-	for (let i = model.index.redactedEvents; i < events.length; i++) redactEvent(events[i]!, redact);
+	for (let i = model.index.redactedEvents; i < events.length; i++) {
+		redactEvent(events[i]!, redact);
+		redactEventIds(events[i]!, redact);
+	}
 	for (const event of events) {
 		if (event.kind !== "tool" || !event.call.result || event.call.result.redacted) continue;
 		event.call.result.text = redact(event.call.result.text);
@@ -41,6 +44,8 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	// and redaction is idempotent: all of them each time. The fold's own sets keep the raw names
 	// (what it compares new ones with); two names that redact alike become one.
 	if (model.gitBranch) model.gitBranch = redact(model.gitBranch);
+	// The session's ids as its lines give them (a forged `"sessionId": "ghp_…"` was stored whole).
+	model.sessionIds = redactedList(model.sessionIds, (id) => redactId(id, redact));
 	model.branches = redactedList(model.branches, redact);
 	// The folders a session moved to after its first (its identity, `cwd`, names the project and stays).
 	model.cwds = redactedList(model.cwds, redact);
@@ -76,6 +81,39 @@ function redactedList(list: string[], redact: (text: string) => string): string[
 		return redacted;
 	});
 	return changed ? [...new Set(out)] : list;
+}
+
+/**
+ * The ids a record gives its parts (a prompt's uuid, a message's id, a tool call's id), which the
+ * stored model keeps: only compared, never shown, and any text the transcript's writer chose (a
+ * token there was stored whole in the state's packs). One that redaction changes is stored
+ * redacted; a result that comes in a later read for a call whose id was a secret is not matched
+ * to it any more (counted as an orphan), which no real id meets.
+ */
+function redactEventIds(event: SessionEvent, redact: (text: string) => string): void {
+	switch (event.kind) {
+		case "prompt":
+			if (event.uuid !== undefined) event.uuid = redactId(event.uuid, redact);
+			return;
+		case "text":
+		case "thinking":
+			if (event.messageId !== undefined) event.messageId = redactId(event.messageId, redact);
+			if (event.sidechain !== undefined) event.sidechain = redactId(event.sidechain, redact);
+			return;
+		case "tool":
+			event.call.id = redactId(event.call.id, redact);
+			if (event.call.messageId !== undefined) event.call.messageId = redactId(event.call.messageId, redact);
+			if (event.call.agentId !== undefined) event.call.agentId = redactId(event.call.agentId, redact);
+			if (event.sidechain !== undefined) event.sidechain = redactId(event.sidechain, redact);
+			return;
+		default:
+			return;
+	}
+}
+
+/** An id redacted, as short values elsewhere: one under 8 characters holds no secret the rules know. */
+function redactId(id: string, redact: (text: string) => string): string {
+	return id.length < 8 ? id : redact(id);
 }
 
 function redactEvent(event: SessionEvent, redact: (text: string) => string): void {

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../../src/core/digest/redact";
 import { redactModelInPlace } from "../../../src/core/ingest/redact-model";
 import { foldAiderLines } from "../../../src/core/transcript/aider-fold";
+import { foldLines } from "../../../src/core/transcript/fold";
 import { serializeSession } from "../../../src/core/transcript/session-model";
 import { foldInPieces } from "../../fixtures/fold-pieces";
+import { assistant, jsonl, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 // Built at run time: no secret-looking literal in the repository.
 const TOKEN = `ghp${"_"}${"Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0AbCdEf"}`;
@@ -16,6 +18,25 @@ describe("redactModelInPlace", () => {
 		expect(JSON.stringify(serializeSession(model))).toContain(TOKEN);
 		redactModelInPlace(model, redact);
 		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
+	});
+});
+
+describe("the ids records give", () => {
+	it("are stored redacted when they hold a secret (session id, prompt uuid, message id, tool call id), and a real id is kept as it is", () => {
+		const [other, call] = [`${TOKEN.slice(0, 10)}Yy${TOKEN.slice(12)}`, `${TOKEN.slice(0, 10)}Ww${TOKEN.slice(12)}`];
+		const lines = jsonl([
+			userText("List the files", { sessionId: TOKEN, uuid: other }),
+			assistant(toolUse(call, "Bash", { command: "ls" }), { messageId: TOKEN }),
+			toolResult(call, "a.txt"),
+			assistant(text("One file."), { messageId: "msg_01abc" }),
+		]);
+		const model = foldInPieces(foldLines, "claude-code", lines);
+		expect(model.events.find((e) => e.kind === "tool")).toMatchObject({ call: { result: { text: "a.txt" } } });
+		redactModelInPlace(model, redact);
+		const stored = JSON.stringify(serializeSession(model));
+		for (const secret of [TOKEN, other, call]) expect(stored).not.toContain(secret.slice(4, 20));
+		expect(stored).toContain("msg_01abc");
+		expect(model.events.find((e) => e.kind === "tool")).toMatchObject({ call: { result: { text: "a.txt" } } });
 	});
 });
 
