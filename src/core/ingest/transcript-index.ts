@@ -5,7 +5,7 @@ import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
-import { endRead, foldFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
+import { endRead, foldFor, foldRangeFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
@@ -405,7 +405,7 @@ export class TranscriptIndex {
 		const known = await this.get(file.path);
 		const spec = this.redaction?.();
 		const startOf = sessionStartFor(file);
-		const fold = foldFor(file);
+		const fold = foldRangeFor(file);
 		let sections = [...(known?.sections ?? [])];
 		let taken = new Set(sections);
 		const last = sections[sections.length - 1];
@@ -430,15 +430,15 @@ export class TranscriptIndex {
 			taken.add(path);
 			current = { file: section, cursor: unread, model: sessionFor(section) };
 		};
-		const foldInto = (lines: RawLine[]) => {
-			if (lines.length === 0) return;
+		const foldInto = (lines: RawLine[], from: number, to: number) => {
+			if (from === to) return;
 			// Lines before the file's first session start are a session of their own (no start); blank ones are nothing.
-			const blank = allBlank(lines);
+			const blank = allBlank(lines, from, to);
 			if (!current) {
 				if (blank) return;
 				start("");
 			}
-			fold(current!.model, lines);
+			fold(current!.model, lines, from, to);
 			touched.add(current!);
 			if (!blank) grew.add(current!);
 		};
@@ -450,13 +450,13 @@ export class TranscriptIndex {
 				for (let i = 0; i < lines.length; i++) {
 					const key = startOf?.(lines[i]!);
 					if (key === undefined) continue;
-					foldInto(lines.slice(from, i));
+					foldInto(lines, from, i);
 					start(key);
 					touched.add(current!);
 					grew.add(current!);
 					from = i;
 				}
-				foldInto(lines.slice(from));
+				foldInto(lines, from, lines.length);
 			},
 			() => {
 				sections = [];
@@ -501,9 +501,12 @@ function withoutSettling(file: TranscriptFile): TranscriptFile {
 	return plain;
 }
 
-/** Whether every line is blank (whitespace only; an undecodable one is not), without a trimmed copy of each. */
-function allBlank(lines: readonly RawLine[]): boolean {
-	for (const line of lines) if (line.text === null || !isBlank(line.text)) return false;
+/** Whether every line from `from` to `to` is blank (whitespace only; an undecodable one is not), without a trimmed copy of each. */
+function allBlank(lines: readonly RawLine[], from: number, to: number): boolean {
+	for (let i = from; i < to; i++) {
+		const text = lines[i]!.text;
+		if (text === null || !isBlank(text)) return false;
+	}
 	return true;
 }
 

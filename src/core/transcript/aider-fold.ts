@@ -22,8 +22,8 @@ import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
  * call, `Commit 1a2b3c4 fix: …` a `git commit` with its hash, `Tokens: 2.1k sent, 340
  * received. Cost: $0.01 message, $0.02 session.` the session's tokens and cost.
  */
-export function foldAiderLines(model: SessionModel, lines: readonly RawLine[]): void {
-	for (const line of lines) foldAiderLine(model, line);
+export function foldAiderLines(model: SessionModel, lines: readonly RawLine[], from = 0, to = lines.length): void {
+	for (let i = from; i < to; i++) foldAiderLine(model, lines[i]!);
 	flush();
 }
 

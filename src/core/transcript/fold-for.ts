@@ -46,6 +46,20 @@ export function readsWhole(file: Pick<TranscriptFile, "agent">): boolean {
 	return agent === "gemini-cli" || agent === "opencode";
 }
 
+/** Folds the lines of a batch from `from` to `to` (not included) into a model. */
+export type RangeFold = (model: SessionModel, lines: readonly RawLine[], from: number, to: number) => void;
+
+/**
+ * The fold for a file that holds several sessions (`kind: "sessions"`), each session's part of a
+ * batch folded where it is: a copy of each part was most of what a read of a file of thousands
+ * of short sessions made besides its lines.
+ */
+export function foldRangeFor(file: Pick<TranscriptFile, "agent">): RangeFold {
+	if (agentOf(file) === "aider") return foldAiderLines;
+	const fold = foldFor(file);
+	return (model, lines, from, to) => fold(model, from === 0 && to === lines.length ? lines : lines.slice(from, to));
+}
+
 /**
  * For a file that holds several sessions (`kind: "sessions"`, Aider's chat history): the key of
  * the session a line starts (its start as written), else undefined. Undefined for other files.
