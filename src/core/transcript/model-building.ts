@@ -1,4 +1,4 @@
-import { own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
+import { NO_ITEMS, own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
 import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
@@ -82,7 +82,12 @@ function addOnce<K extends string>(lists: Record<K, string[]>, sets: Partial<Rec
 	const set = sets?.[key];
 	if (set === undefined) {
 		if (lists[key].includes(value)) return sets;
-		const list = (lists[key] = own(lists[key]));
+		// A first name makes a list of one (most hold one or a few): one pushed to an empty list takes room for 17.
+		if (lists[key] === NO_ITEMS) {
+			lists[key] = [value];
+			return sets;
+		}
+		const list = lists[key];
 		list.push(value);
 		if (list.length < SHORT_LIST) return sets;
 		const made: Partial<Record<K, Set<string>>> = sets ?? {};
@@ -124,7 +129,9 @@ export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 		model.counts.elidedEvents++;
 		return false;
 	}
-	(model.events = own(model.events)).push(event);
+	// The first event makes a list of one, not an empty list with room for 17 (see `addOnce`).
+	if (model.events === NO_ITEMS) model.events = [event];
+	else model.events.push(event);
 	return true;
 }
 
