@@ -54,7 +54,7 @@ export function sectionFile(file: TranscriptFile, key: string, path = sectionPat
 		projectDir: file.projectDir,
 		kind: "session",
 		within: file.path,
-		fileId: `${file.fileId}-${id === "" ? "start" : id}`,
+		fileId: flat(file.fileId, "-", id === "" ? "start" : id),
 		parentSessionId: file.parentSessionId,
 		agentId: file.agentId,
 		metaPath: file.metaPath,
@@ -69,7 +69,16 @@ export function sectionFile(file: TranscriptFile, key: string, path = sectionPat
 
 /** The path of a session of a file of several (see `sectionFile`). */
 export function sectionPath(file: Pick<TranscriptFile, "path">, key: string): string {
-	return `${file.path}#${key}`;
+	return flat(file.path, "#", key);
+}
+
+/**
+ * Three strings as one, made whole at once: joined with `+` (or a template) they are a chain of
+ * pieces, which a `Map` flattens into a copy when it hashes them, and both stay (a file of
+ * thousands of sessions keeps a path and an id for each).
+ */
+function flat(a: string, b: string, c: string): string {
+	return [a, b, c].join("");
 }
 
 /** `key` with each run of characters other than ASCII letters and digits made one `-`, none at either end. */
