@@ -85,7 +85,8 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
 function foldStart(model: SessionModel, time: string): void {
 	flush();
-	model.openBlock = { kind: "none", event: -1, blankLines: 0 };
+	// `previous` there from the start: added later, it took the block a second store for its fields.
+	model.openBlock = { kind: "none", event: -1, blankLines: 0, previous: undefined };
 	if (!START_TIME.test(time)) return;
 	// The digits read in place (a match's six strings and two arrays per session were nearly a tenth of the fold).
 	const month = digitsAt(time, 5, 7);
@@ -177,7 +178,7 @@ const THINKING_CLOSE = /^<\/(?:thinking-content-[0-9a-f]{32}|think|thinking|reas
 
 function foldReply(model: SessionModel, block: OpenBlock, text: string): void {
 	const line = text.trimEnd();
-	const tag = line.charCodeAt(0) === 60 || line.trimStart().charCodeAt(0) === 60; // "<"
+	const tag = startsWithTag(line);
 	if (block.kind === "thinking") {
 		if (tag && THINKING_CLOSE.test(line.trim())) setBlock(block, "text", -1);
 		else appendLine(model, block, "thinking", line);
@@ -193,6 +194,17 @@ function foldReply(model: SessionModel, block: OpenBlock, text: string): void {
 		}
 	}
 	appendLine(model, block, "text", line);
+}
+
+/** Whether the line's first character past its blanks is `<`, without the copy `trimStart` makes of an indented line (a reply's code is most of them). */
+function startsWithTag(line: string): boolean {
+	for (let i = 0; i < line.length; i++) {
+		const c = line.charCodeAt(i);
+		if (isAsciiSpace(c)) continue;
+		// A space past ASCII (a no-break space…): `trimStart` knows them all.
+		return c > 127 ? line.trimStart().charCodeAt(0) === 60 : c === 60; // "<"
+	}
+	return false;
 }
 
 /** A line of a reply or its reasoning: the block's event made, or extended (see `Pending`). */
