@@ -47,24 +47,16 @@ export function sectionFile(file: TranscriptFile, key: string, path = sectionPat
 	const id = slug(key);
 	// Written out, not spread: a file of thousands of sessions makes thousands of these, and spread
 	// copies each had a hidden class of its own (measured: nearly a tenth of what an Aider read kept).
-	return {
-		path,
-		agent: file.agent,
-		cwd: file.cwd,
-		projectDir: file.projectDir,
-		kind: "session",
-		within: file.path,
-		fileId: flat(file.fileId, "-", id === "" ? "start" : id),
-		parentSessionId: file.parentSessionId,
-		agentId: file.agentId,
-		metaPath: file.metaPath,
-		size: file.size,
-		mtimeMs: file.mtimeMs,
-		ino: file.ino,
-		container: file.container,
-		keptOut: file.keptOut,
-		settling: file.settling,
-	};
+	// The fields such a file never has (Aider's history) are given only when it has them: six empty
+	// fields were six words of each session kept.
+	const section: TranscriptFile = { path, agent: file.agent, cwd: file.cwd, projectDir: file.projectDir, kind: "session", within: file.path, fileId: flat(file.fileId, "-", id === "" ? "start" : id), size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
+	if (file.parentSessionId !== undefined) section.parentSessionId = file.parentSessionId;
+	if (file.agentId !== undefined) section.agentId = file.agentId;
+	if (file.metaPath !== undefined) section.metaPath = file.metaPath;
+	if (file.container !== undefined) section.container = file.container;
+	if (file.keptOut !== undefined) section.keptOut = file.keptOut;
+	if (file.settling !== undefined) section.settling = file.settling;
+	return section;
 }
 
 /** The path of a session of a file of several (see `sectionFile`). */
