@@ -322,7 +322,7 @@ function count(value: string | undefined): number {
 
 function foldCall(model: SessionModel, name: string, input: Record<string, unknown>, result: ToolCall["result"]): void {
 	model.counts.toolCalls++;
-	const id = `aider-call-${model.counts.toolCalls}`;
+	const id = callId(model.counts.toolCalls);
 	if (model.events.length >= LIMITS.events) {
 		model.counts.elidedEvents++;
 		return;
@@ -333,6 +333,15 @@ function foldCall(model: SessionModel, name: string, input: Record<string, unkno
 	// Not indexed by id: its result comes with it, and no sub-agent looks for it.
 	const call: ToolCall = { id, name, input, timestamp: undefined, messageId: undefined, result, agentId: undefined };
 	pushEvent(model, { kind: "tool", call, sidechain: undefined });
+}
+
+/** The ids of a session's first calls, made once for every session (a file of thousands of sessions kept a copy of each in each). */
+const CALL_IDS: string[] = [];
+const SHARED_CALL_IDS = 256;
+
+function callId(n: number): string {
+	if (n >= SHARED_CALL_IDS) return `aider-call-${n}`;
+	return (CALL_IDS[n] ??= `aider-call-${n}`);
 }
 
 /** Aider names files relative to the repository's root, the session's folder. */
