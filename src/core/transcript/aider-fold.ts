@@ -277,8 +277,9 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 				const total = Number(m[2]);
 				if (Number.isFinite(total)) model.tokens.costUsd = total;
 			} else if ((m = COMMIT.exec(text))) {
-				// Aider commits with `git commit -m <message>`: the digest's commit, with its hash.
-				foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: `[${m[1]}] ${m[2]}` });
+				// Aider commits with `git commit -m <message>`: the digest's commit, with its hash. Its result
+				// joined into one string (see `absolute`): pieces cut from the line kept the line.
+				foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: ["[", m[1], "] ", m[2]].join("") });
 			} else if (CREATED.test(text)) addFile(model, "written", absolute(model, trimmedFrom(text, CREATED_PREFIX)));
 			return;
 		case 77: // M
@@ -350,5 +351,7 @@ function absolute(model: SessionModel, path: string): string {
 	if (cwd === undefined || path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) return path;
 	const last = cwd.charCodeAt(cwd.length - 1);
 	const base = last === 47 || last === 92 ? cwd.replace(/[\\/]+$/, "") : cwd; // "/" or "\\"
-	return `${base}/${path.startsWith("./") ? path.slice(2) : path}`;
+	// Joined, not concatenated: one flat string, kept in the model's lists. A template made a chain of
+	// pieces holding the name cut out of the output line, which kept that whole line alive too.
+	return [base, "/", path.startsWith("./") ? path.slice(2) : path].join("");
 }
