@@ -33,6 +33,7 @@ async function run(mode: "on" | "off"): Promise<{ code: number | null; stderr: s
 
 describe("output to a reader that went away", () => {
 	it("is dropped quietly, the exit code kept (without it: an EPIPE stack trace and exit 1)", async () => {
+		// The streams are made when first used, after the handler is set (see ignoreClosedOutput).
 		expect(await run("on")).toEqual({ code: 0, stderr: "" });
 		const without = await run("off");
 		expect(without.code).not.toBe(0);
