@@ -4,6 +4,7 @@ import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
+import { setApartSecretNames } from "./secret-names";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, foldRangeFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
@@ -136,7 +137,8 @@ export class TranscriptIndex {
 	 */
 	async refresh(onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
-		const scanned = await this.source.scan(this.files);
+		const spec = this.redaction?.();
+		const { kept: scanned, passed: secretNamed } = spec ? setApartSecretNames(await this.source.scan(this.files), (file) => redactorFor(spec, file.cwd)) : { kept: await this.source.scan(this.files), passed: [] };
 		this.subagentParents = new Map();
 		for (const f of scanned) {
 			if (f.kind !== "subagent") continue;
@@ -164,7 +166,7 @@ export class TranscriptIndex {
 		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
 		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
 		const read = await this.readAll([...diff.added, ...diff.changed, ...again, ...diff.metaChanged], { removed: diff.removed, unchanged }, onRead, detail, metaOnly);
-		return { ...read, passedOver: this.source.passedOver?.() ?? [] };
+		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...secretNamed] };
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */
