@@ -133,12 +133,27 @@ const wasmBeside = {
 	},
 };
 
+/**
+ * re2js (the user's own redaction patterns, RE2 in JavaScript) is half of the hook's bundle and a
+ * sixth of the CLI's, and is loaded only when a user has patterns of their own: the CLI's bundles
+ * require it from `re2js.cjs` beside them (built once, shared by the CLI, the hook, the MCP server
+ * and the fold worker), so a hook does not read and decode it at every prompt.
+ */
+const re2Beside = {
+	name: "re2js-beside",
+	setup(build) {
+		build.onResolve({ filter: /^re2js$/ }, () => ({ path: "re2js", namespace: "re2js-beside" }));
+		build.onLoad({ filter: /.*/, namespace: "re2js-beside" }, () => ({ contents: `module.exports = require(require("node:path").join(__dirname, ${JSON.stringify(RE2_FILE)}));`, loader: "js" }));
+	},
+};
+const RE2_FILE = "re2js.cjs";
+
 const cli = {
 	...noEvalNames,
 	...wasmInside,
 	define: { ...wasmInside.define, AI_MEMORY_VERSION: JSON.stringify(version) },
 	bundle: true,
-	plugins: [lazyChildProcess, noAjv, zodEnglishOnly, grayMatterEngines, wasmBeside],
+	plugins: [lazyChildProcess, noAjv, zodEnglishOnly, grayMatterEngines, wasmBeside, re2Beside],
 	// `obsidian` is not external: if anything in the CLI graph imported it, the build would fail.
 	external: nodeBuiltins,
 	format: "cjs",
@@ -180,6 +195,9 @@ const hookScript = () => script("src/cli/hook-entry.ts", "src/cli/hook-loader.ts
 /** `mcp.cjs`, the same way: the MCP server, kept out of cli.cjs (the SDK would make every other command slower to start). */
 const mcpScript = () => script("src/cli/mcp-entry.ts", "src/cli/mcp-loader.ts", "MCP");
 
+/** `re2js.cjs`: re2js alone, built as the CLI is (its method named `eval` renamed, see `noEvalNames`). */
+const re2Text = async () => (await esbuild.build({ ...cli, plugins: [], entryPoints: ["re2js"], write: false })).outputFiles[0]?.text ?? "";
+
 /** Whole or not at all: tests build the CLI while others run it, and a half-written script would fail them. */
 async function writeWhole(path, text, mode = 0o644) {
 	const temp = `${path}.${process.pid}.tmp`;
@@ -206,7 +224,9 @@ async function buildCli() {
 	await writeScript("dist", "hook", hookSource);
 	await writeScript("dist", "mcp", mcpSource);
 	await writeWhole("dist/wa-sqlite.wasm", await readFile(SQLITE_WASM));
-	return { cliSource, hookSource, mcpSource };
+	const re2Source = await re2Text();
+	await writeWhole(`dist/${RE2_FILE}`, re2Source);
+	return { cliSource, hookSource, mcpSource, re2Source };
 }
 
 /**
@@ -220,13 +240,14 @@ async function buildBenchReaders() {
 	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
 	await writeScript("bench/out", "agent-read", await script("bench/agent-read.ts", "bench/agent-read-loader.ts", "READER"));
 	await writeWhole("bench/out/wa-sqlite.wasm", await readFile(SQLITE_WASM));
+	await writeWhole(`bench/out/${RE2_FILE}`, await re2Text());
 }
 
 if (mode === "production") {
 	// The CLI goes inside main.js as text too: "Install Claude Code hooks" writes it beside the
 	// plugin, so plugin-only users need no npm install for the hooks.
-	const { cliSource, hookSource, mcpSource } = await buildCli();
-	await esbuild.build({ ...plugin, define: { ...wasmInside.define, AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource) } });
+	const { cliSource, hookSource, mcpSource, re2Source } = await buildCli();
+	await esbuild.build({ ...plugin, define: { ...wasmInside.define, AI_MEMORY_CLI_SOURCE: JSON.stringify(cliSource), AI_MEMORY_HOOK_SOURCE: JSON.stringify(hookSource), AI_MEMORY_MCP_SOURCE: JSON.stringify(mcpSource), AI_MEMORY_RE2_SOURCE: JSON.stringify(re2Source) } });
 } else if (mode === "cli") {
 	await buildCli();
 } else if (mode === "bench") {

@@ -12,6 +12,9 @@ declare const AI_MEMORY_CLI_SOURCE: CarriedScript | undefined;
 declare const AI_MEMORY_HOOK_SOURCE: CarriedScript | undefined;
 /** The MCP server (`ai-memory mcp`), carried the same way. */
 declare const AI_MEMORY_MCP_SOURCE: CarriedScript | undefined;
+/** re2js, which the three scripts require from beside them (the user's own redaction patterns; see esbuild.config.mjs). */
+declare const AI_MEMORY_RE2_SOURCE: string | undefined;
+const RE2_FILE = "re2js.cjs";
 
 export interface HooksPlace {
 	/** Claude Code's config folder. */
@@ -45,6 +48,7 @@ export async function installHooksFromPlugin(place: HooksPlace): Promise<void> {
 		// The CLI reads SQLite's WebAssembly (for opencode's database) from a file beside it.
 		const { sqliteWasm } = await import("../node/sqlite-wasm");
 		await writeFileReplacing(join(place.pluginDir, SQLITE_WASM_FILE), sqliteWasm);
+		if (typeof AI_MEMORY_RE2_SOURCE === "string") await writeFileReplacing(join(place.pluginDir, RE2_FILE), AI_MEMORY_RE2_SOURCE);
 		// The hook code alone starts faster; the hooks run it on every prompt.
 		const hook = typeof AI_MEMORY_HOOK_SOURCE === "object" && isCarriedScript(AI_MEMORY_HOOK_SOURCE) ? AI_MEMORY_HOOK_SOURCE : undefined;
 		const hookPath = hook === undefined ? undefined : join(place.pluginDir, "ai-memory-hook.cjs");

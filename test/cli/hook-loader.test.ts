@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,5 +43,30 @@ describe("the built loaders", () => {
 		const whole = spawnSync(process.execPath, [copied("cli", true), "--help"], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "off" } });
 		expect(whole.status).toBe(0);
 		expect(whole.stdout).toContain("ai-memory");
+	});
+
+	it("the CLI finds re2js beside it: a pattern of the user's redacts a prompt; without it, nothing is synced", () => {
+		const home = mkdtempSync(join(dir, "re2-"));
+		const project = join(home, "app");
+		const sessions = join(home, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(project);
+		mkdirSync(sessions, { recursive: true });
+		const line = (record: Record<string, unknown>) => JSON.stringify({ sessionId: "0f0f0f0f-0000-4000-8000-0000000000aa", cwd: project, timestamp: "2026-12-04T10:00:00.000Z", ...record });
+		writeFileSync(join(sessions, "0f0f0f0f-0000-4000-8000-0000000000aa.jsonl"), `${line({ type: "user", uuid: "u1", message: { role: "user", content: "Deploy with ticket ACME-123456 today" } })}\n${line({ type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Deployed." }] } })}\n`);
+		const vault = join(home, "vault");
+		mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
+		writeFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "data.json"), JSON.stringify({ redaction: { enabled: true, extraPatterns: ["ACME-[0-9]{6}"] } }));
+		// A CLI whose re2js.cjs is gone stops: the pattern is not left out, the prompt not stored.
+		const alone = spawnSync(process.execPath, [copied("cli", true), "sync", "--vault", vault, "--claude-dir", join(home, "claude")], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "off" } });
+		expect(alone.stderr).toContain("the engine of your own redaction patterns (re2js) could not be loaded");
+		expect(spawnSync("grep", ["-r", "-l", "ACME-123456", vault], { encoding: "utf8" }).stdout).toBe("");
+		const run = spawnSync(process.execPath, [join(dist, "cli.cjs"), "sync", "--vault", vault, "--claude-dir", join(home, "claude"), "--json"], { encoding: "utf8" });
+		expect(run.status, run.stderr).toBe(0);
+		const written = (JSON.parse(run.stdout) as { notesWritten: string[] }).notesWritten;
+		const note = written.find((p) => p.includes("Deploy"));
+		expect(note).toBeDefined();
+		const text = readFileSync(join(vault, note!), "utf8");
+		expect(text).not.toContain("ACME-123456");
+		expect(text).toContain("[redacted:");
 	});
 });

@@ -910,10 +910,21 @@ export function hintFinder(hints: readonly string[]): (text: string) => Set<stri
 
 let re2js: typeof import("re2js") | undefined;
 
-/** re2js, loaded only for a user who has patterns of their own: its Unicode tables cost every thread memory. */
+/** RE2 could not be loaded (the CLI's `re2js.cjs` is not beside it): the user's patterns cannot run. */
+export class PatternEngineMissingError extends Error {}
+
+/**
+ * re2js, loaded only for a user who has patterns of their own: its Unicode tables cost every
+ * thread memory. The CLI's bundles take it from `re2js.cjs` beside them (see esbuild.config.mjs);
+ * when that cannot load, redaction stops with a sentence rather than leave the patterns out.
+ */
 function re2(): typeof import("re2js") {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start (bundled either way)
-	re2js ??= require("re2js") as typeof import("re2js");
+	try {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
+		re2js ??= require("re2js") as typeof import("re2js");
+	} catch (error) {
+		throw new PatternEngineMissingError(`the engine of your own redaction patterns (re2js) could not be loaded (${error instanceof Error ? error.message.split("\n")[0] : String(error)}); nothing is synced until it can: build again (npm run build:cli) or install the hooks again`);
+	}
 	return re2js;
 }
 
@@ -938,7 +949,8 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
 		try {
 			if (source.trim() === "") throw new Error("empty");
 			custom.push(re2().RE2JS.compile(source));
-		} catch {
+		} catch (error) {
+			if (error instanceof PatternEngineMissingError) throw error;
 			invalidPatterns.push(source);
 		}
 	}
