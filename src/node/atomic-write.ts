@@ -3,6 +3,7 @@ import { appendFile, mkdir, open, readdir, realpath, rename, rm, stat, writeFile
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { basename, dirname, join } from "node:path";
 import { setTimeout } from "node:timers";
+import { currentThreadId } from "./thread-id";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -61,18 +62,6 @@ export function writeFileReplacingSync(path: string, text: string): void {
 /** Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed writer's leftover (`isStaleTemp`). */
 export function tempName(path: string): string {
 	return `${path}.${process.pid}-${currentThreadId()}.${++counter}.tmp`;
-}
-
-let thread: number | undefined;
-
-/**
- * This thread's id, `worker_threads` loaded on first use: the hooks, which run on every prompt,
- * mostly write nothing, and loading it cost them 3 ms.
- */
-export function currentThreadId(): number {
-	// A `require`, not `import()`: the bundles run through V8's code cache, as a script (see `node/code-cache`).
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
-	return (thread ??= (require("node:worker_threads") as typeof import("node:worker_threads")).threadId);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
-import { currentThreadId } from "./atomic-write";
+import { currentThreadId } from "./thread-id";
 import type { PackedAt } from "../core/ingest/fold-whole";
 
 /**

@@ -137,8 +137,9 @@ export class TranscriptIndex {
 	 */
 	async refresh(onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
+		const found = await this.source.scan(this.files);
 		const spec = this.redaction?.();
-		const { kept: scanned, passed: secretNamed } = spec ? setApartSecretNames(await this.source.scan(this.files), (file) => redactorFor(spec, file.cwd)) : { kept: await this.source.scan(this.files), passed: [] };
+		const { kept: scanned, passed: secretNamed } = spec ? setApartSecretNames(found, (file) => redactorFor(spec, file.cwd)) : { kept: found, passed: [] };
 		this.subagentParents = new Map();
 		for (const f of scanned) {
 			if (f.kind !== "subagent") continue;
