@@ -1,4 +1,4 @@
-import { ignoreClosedOutput } from "./closed-output";
+import { exitWhenFlushed, ignoreClosedOutput } from "./closed-output";
 import { runHookCommand } from "./hook-command";
 
 /**
@@ -19,8 +19,9 @@ export function main(args: readonly string[]): void {
 		else if (flag === "--from") value();
 		else if (!flag.startsWith("-") && event === "") event = flag;
 	}
+	// Its work done (what it printed awaited, a background sync started detached), it ends at once.
 	void runHookCommand(event, options).then(
-		(code) => (process.exitCode = code),
-		() => (process.exitCode = 0),
+		(code) => exitWhenFlushed(code),
+		() => exitWhenFlushed(0),
 	);
 }

@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { resolve } from "node:path";
 import { errorSentence, fail, say } from "./cli-common";
 import { printable } from "../core/text/printable";
-import { ignoreClosedOutput } from "./closed-output";
+import { exitWhenFlushed, ignoreClosedOutput } from "./closed-output";
 
 // Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
 const sync = () => import("./sync-command");
@@ -48,7 +48,8 @@ program
 	.option("--wait <seconds>", "how long to wait while another sync (the plugin, a hook) runs; default 10", waitSeconds)
 	.addOption(new Option("--by <who>", "who started it, for the lock (hooks pass hook)").choices(["cli", "hook"]).hideHelp())
 	.action(async (options: { vault: string; claudeDir?: string; configDir?: string; project?: string[]; full?: boolean; dryRun?: boolean; json?: boolean; by?: "cli" | "hook"; wait?: number }) => {
-		process.exitCode = await (await sync()).runSyncCommand({ ...options, project: options.project ?? [] });
+		// Its work done (lock let go, workers stopped, state written), a sync ends at once.
+		exitWhenFlushed(await (await sync()).runSyncCommand({ ...options, project: options.project ?? [] }));
 	});
 
 /** `--wait`: seconds, from 0 to an hour; anything else is refused before anything starts (`abc` waited forever). */

@@ -86,7 +86,8 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 	const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
 	if (!off) {
 		const accepted = cachedData !== undefined && script.cachedDataRejected !== true;
-		process.once("beforeExit", () => {
+		// On "exit", which an explicit `process.exit` emits too (a sync ends that way: see `exitWhenFlushed`).
+		process.once("exit", () => {
 			const batch = isBatchRun();
 			if (accepted && (madeByBatch || !batch)) return;
 			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([batch ? MADE_BY_BATCH : MADE_BY_OTHER]), script.createCachedData()]));

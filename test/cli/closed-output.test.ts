@@ -13,7 +13,14 @@ let script: string;
 beforeAll(async () => {
 	work = await mkdtemp(join(tmpdir(), "ai-memory-closed-output-"));
 	const entry = join(work, "entry.ts");
-	await writeFile(entry, `import { ignoreClosedOutput } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\nif (process.argv[2] === "on") ignoreClosedOutput();\nsetTimeout(() => { process.stdout.write("x".repeat(1 << 20)); process.exitCode = 0; }, 300);\n`);
+	// `exit`: prints 4 MiB and ends with exitWhenFlushed(3), a timer still set that would hold a natural end.
+	await writeFile(
+		entry,
+		`import { exitWhenFlushed, ignoreClosedOutput } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
+			`if (process.argv[2] !== "off") ignoreClosedOutput();\n` +
+			`if (process.argv[2] === "exit") { setInterval(() => undefined, 1000); setTimeout(() => { process.stdout.write("y".repeat(4 << 20)); exitWhenFlushed(3); }, 300); }\n` +
+			`else setTimeout(() => { process.stdout.write("x".repeat(1 << 20)); process.exitCode = 0; }, 300);\n`,
+	);
 	script = join(work, "child.cjs");
 	await build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", outfile: script, logLevel: "warning" });
 });
@@ -22,21 +29,40 @@ afterAll(async () => {
 	await rm(work, { recursive: true, force: true });
 });
 
-async function run(mode: "on" | "off"): Promise<{ code: number | null; stderr: string }> {
+async function run(mode: "on" | "off" | "exit", closed = true): Promise<{ code: number | null; stderr: string; stdout: number }> {
 	const child = spawn(process.execPath, [script, mode], { stdio: ["ignore", "pipe", "pipe"] });
-	child.stdout.destroy();
+	let stdout = 0;
+	if (closed) child.stdout.destroy();
+	else {
+		// Read slowly: the child's writes wait on the pipe.
+		child.stdout.on("data", (d: Buffer) => {
+			stdout += d.length;
+			child.stdout.pause();
+			setTimeout(() => child.stdout.resume(), 2);
+		});
+	}
 	let stderr = "";
 	child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-	const [code] = (await once(child, "exit")) as [number | null];
-	return { code, stderr };
+	const [code] = (await once(child, "close")) as [number | null];
+	return { code, stderr, stdout };
 }
 
 describe("output to a reader that went away", () => {
 	it("is dropped quietly, the exit code kept (without it: an EPIPE stack trace and exit 1)", async () => {
 		// The streams are made when first used, after the handler is set (see ignoreClosedOutput).
-		expect(await run("on")).toEqual({ code: 0, stderr: "" });
+		expect(await run("on")).toEqual({ code: 0, stderr: "", stdout: 0 });
 		const without = await run("off");
 		expect(without.code).not.toBe(0);
 		expect(without.stderr).toMatch(/EPIPE/);
+	});
+});
+
+describe("exitWhenFlushed", () => {
+	it("ends with its code once all that was printed is out, though a timer is still set", async () => {
+		expect(await run("exit", false)).toEqual({ code: 3, stderr: "", stdout: 4 << 20 });
+	});
+
+	it("ends with its code when the reader went away", async () => {
+		expect(await run("exit")).toEqual({ code: 3, stderr: "", stdout: 0 });
 	});
 });

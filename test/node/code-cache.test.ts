@@ -19,11 +19,12 @@ let runner: string;
 /** The child: runs `source` (a CommonJS bundle as text) through the cache in `dir`, as `cli-loader` does. */
 const CHILD = `
 const { runWithCodeCache, markBatchRun } = require(process.argv[2]);
-const [, , , source, hash, dir, batch] = process.argv;
+const [, , , source, hash, dir, batch, end] = process.argv;
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
 if (batch === "batch") markBatchRun();
 process.stdout.write(String(bundled.exports.answer()));
+if (end === "exit") process.exit(0);
 `;
 
 beforeAll(async () => {
@@ -41,9 +42,9 @@ afterAll(async () => {
 
 const SOURCE = "function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);";
 
-function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
-	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.batch ? "batch" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
 	expect(result.stderr).toBe("");
 	expect(result.status).toBe(0);
 	return result.stdout;
@@ -65,6 +66,16 @@ describe("code cache", () => {
 		expect(made.size).toBeGreaterThan(1);
 		expect(made.mode & 0o777).toBe(0o600);
 		expect(run(dir)).toBe("45");
+		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
+	});
+
+	it("is made by a run that ends with process.exit (as a sync does), and used by the next", async () => {
+		const dir = join(work, "exit");
+		expect(run(dir, { batch: true, exit: true })).toBe("45");
+		const file = join(dir, "cli-00aa.v8-cache");
+		const made = await stat(file);
+		expect((await readFile(file))[0]).toBe(1);
+		expect(run(dir, { batch: true, exit: true })).toBe("45");
 		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
 	});
 
