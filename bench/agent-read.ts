@@ -4,15 +4,18 @@ import { TranscriptIndex } from "../src/core/ingest/transcript-index";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FoldWorkerPool } from "../src/node/fold-worker-pool";
+import { exitWhenFlushed, ignoreClosedOutput } from "../src/cli/closed-output";
 
 /**
  * One agent's reader as a process of its own (bench/out/agent-read.cjs <agent> <folder>): scans
  * the folder the way a sync does and reads and folds every session file into its model on this
  * thread, nothing else (no digest, no redaction, no notes, nothing stored), like the Claude Code
  * tree's "full parse into session models". With `--workers`, on the fold workers as the CLI's
- * first sync does (which digests each session there too). Prints the number of prompts found. The benchmark times it from outside against
- * bench/read-baseline.mjs on the same files.
+ * first sync does (which digests each session there too). Prints the number of prompts found and
+ * ends as the CLI's sync does. The benchmark times it from outside against bench/read-baseline.mjs
+ * on the same files.
  */
+ignoreClosedOutput();
 const [agent, folder, workers] = process.argv.slice(2) as [AgentId, string, string | undefined];
 const pool = workers === "--workers" ? FoldWorkerPool.at(join(__dirname, "fold-worker.cjs")) : undefined;
 // Aider's history is read in the projects' folders: each folder under the tree is a project.
@@ -22,4 +25,6 @@ void index.refresh().then(async (read) => {
 	await pool?.close();
 	const prompts = read.updated.reduce((n, e) => n + e.model.counts.prompts, 0);
 	process.stdout.write(`${JSON.stringify({ files: read.updated.length, prompts, failed: read.failed.length })}\n`);
+	// Ended as a CLI sync ends (see `exitWhenFlushed`).
+	exitWhenFlushed(0);
 });
