@@ -59,8 +59,9 @@ function redactionMarker(kind: string): string {
 const MARKER_PREFIX = "[redacted:";
 const MARKER_RE = /\[redacted:[a-z0-9-]{1,40}\]/g;
 
-/** One replacement: text[start, end) becomes `replacement`. */
+/** One replacement: text[start, end) becomes `replacement` (`start` is the match's, unless given: never before the previous edit's end). */
 interface Edit {
+	start?: number;
 	end: number;
 	replacement: string;
 }
@@ -464,7 +465,91 @@ const CONTEXT_RULES: readonly Rule[] = [
 		/(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$[\]]{1,128}:)(?<val>[^\s"']{1,256})/g,
 		(v) => !isNotSecret(v, "password"),
 	),
+	// A bare `Basic <base64>` (a header built in code, a log line), known by what it decodes to: `user:password`.
+	valueRule(
+		"basic-auth",
+		["basic"],
+		/(?<![A-Za-z0-9_-])(?<pre>basic[ \t]+)(?<val>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=_.-])/gi,
+		(v) => decodesToCredentials(v),
+	),
+	// The credentials a command line encodes for a Basic header: `echo -n user:password | base64`, `base64 <<< user:password`.
+	valueRule(
+		"basic-auth",
+		["base64"],
+		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*base64\b)/g,
+		(v) => !isNotSecret(v, "password"),
+	),
+	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	{
+		// `htpasswd -b[c] FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`: the password is an argument (see `htpasswdPassword`).
+		kind: "password",
+		hints: ["htpasswd"],
+		pattern: /(?<![A-Za-z0-9_.-])htpasswd(?=[ \t])/g,
+		decide: (m, text) => htpasswdPassword(text, m.index + m[0].length),
+	},
 ];
+
+// Commands that take a password as an argument ----------------------------------------------------
+
+/** One argument of a command line: its text without its quotes, and where that text is. */
+interface CommandArg {
+	value: string;
+	start: number;
+	end: number;
+}
+
+/** What ends a command's arguments: a line's end, a separator, a redirection, a closing backtick or parenthesis. */
+const ARGS_END = new Set(["\n", "\r", ";", "|", "&", "<", ">", "`", ")"]);
+/** What ends an unquoted argument. */
+const ARG_END = new Set([...ARGS_END, " ", "\t", '"', "'", "\\"]);
+const MAX_ARG = 256;
+
+/** Up to `max` arguments of the command line at `from` (one longer than `MAX_ARG` ends the list). */
+function commandArgs(text: string, from: number, max: number): CommandArg[] {
+	const args: CommandArg[] = [];
+	let i = from;
+	while (args.length < max) {
+		while (text[i] === " " || text[i] === "\t") i++;
+		const c = text[i];
+		if (c === undefined || ARGS_END.has(c)) break;
+		let j = i + 1;
+		if (c === '"' || c === "'") {
+			while (j < text.length && j - i <= MAX_ARG && text[j] !== c && text[j] !== "\n" && text[j] !== "\r") j++;
+			if (text[j] !== c) break;
+			args.push({ value: text.slice(i + 1, j), start: i + 1, end: j });
+			i = j + 1;
+			continue;
+		}
+		while (j < text.length && j - i <= MAX_ARG && !ARG_END.has(text[j]!)) j++;
+		if (j - i > MAX_ARG) break;
+		args.push({ value: text.slice(i, j), start: i, end: j });
+		i = j;
+	}
+	return args;
+}
+
+/**
+ * The password `htpasswd -b` takes on its command line: after the file and the user (`-b`), after
+ * the user alone (`-nb`, no file). Flags may be glued (`-bc`, `-nbB`); `-C` and `-r` take a number.
+ * Not with `-i` (read from stdin) or `-D` (delete). Three plain lower-case words where the file,
+ * user and password would be are prose ("htpasswd -b takes the password on the command line").
+ */
+function htpasswdPassword(text: string, from: number): (Edit & { kind: string }) | Skip | undefined {
+	const args = commandArgs(text, from, 10);
+	let flags = "";
+	let i = 0;
+	for (; i < args.length && /^-[A-Za-z0-9]{1,8}$/.test(args[i]!.value); i++) {
+		flags += args[i]!.value.slice(1);
+		if (/[Cr]$/.test(args[i]!.value) && /^\d{1,3}$/.test(args[i + 1]?.value ?? "")) i++;
+	}
+	if (!flags.includes("b") || /[iD]/.test(flags)) return undefined;
+	const at = i + (flags.includes("n") ? 1 : 2);
+	const password = args[at];
+	if (password === undefined) return undefined;
+	if (args.slice(i, at + 1).every((a) => /^[a-z]{1,20}$/.test(a.value))) return undefined;
+	if (isNotSecret(password.value, "password")) return { skipTo: password.end };
+	return { start: password.start, end: password.end, replacement: redactionMarker("password"), kind: "password" };
+}
 
 /**
  * The password of a URL's `user:` from what follows it: up to the last `@` before the path. Written
@@ -644,14 +729,228 @@ const ASSIGNMENT_RULE: Rule = {
 	},
 };
 
-/** Every built-in rule, in the order they run: specific tokens before contextual rules. */
-const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ASSIGNMENT_RULE];
+// Secrets in base64 -------------------------------------------------------------------------------
+
+const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** Each ASCII character's value in base64 (standard and URL alphabets both), -1 for none. */
+const BASE64_VALUE = Int8Array.from({ length: 128 }, (_, c) => {
+	const i = BASE64_ALPHABET.indexOf(String.fromCharCode(c));
+	return c === 0x2d ? 62 : c === 0x5f ? 63 : i;
+});
+const isBase64Code = (c: number): boolean => c < 128 && BASE64_VALUE[c]! >= 0;
+
+/**
+ * `text[from, to)` as base64 (either alphabet; padding, if any, ends it) decoded to text, one
+ * character a byte; undefined when it is not text: a control byte (other than a tab or a line
+ * end), or more than one byte in eight past ASCII (random bytes: an image, a signature).
+ */
+function decodeBase64Text(text: string, from: number, to: number): string | undefined {
+	const chars: string[] = [];
+	let bits = 0;
+	let value = 0;
+	let high = 0;
+	for (let i = from; i < to; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 0x3d) break;
+		const v = c < 128 ? BASE64_VALUE[c]! : -1;
+		if (v < 0) return undefined;
+		value = ((value << 6) | v) & 0xffff;
+		bits += 6;
+		if (bits < 8) continue;
+		bits -= 8;
+		const byte = (value >> bits) & 0xff;
+		if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) || byte === 0x7f) return undefined;
+		if (byte >= 0x80 && ++high * 8 > to - from) return undefined;
+		chars.push(String.fromCharCode(byte));
+	}
+	return chars.join("");
+}
+
+/** Base64 of an ASCII text (for the images of the keywords below). */
+function encodeBase64(bytes: string): string {
+	let out = "";
+	for (let i = 0; i < bytes.length; i += 3) {
+		const n = (bytes.charCodeAt(i) << 16) | ((bytes.charCodeAt(i + 1) || 0) << 8) | (bytes.charCodeAt(i + 2) || 0);
+		out += BASE64_ALPHABET[(n >> 18) & 63]! + BASE64_ALPHABET[(n >> 12) & 63]!;
+		out += i + 1 < bytes.length ? BASE64_ALPHABET[(n >> 6) & 63]! : "=";
+		out += i + 2 < bytes.length ? BASE64_ALPHABET[n & 63]! : "=";
+	}
+	return out;
+}
+
+/**
+ * The characters base64 always writes for `word`, at each of the three places in its groups of
+ * three bytes a text can put it: what stays the same whatever bytes come before and after it
+ * (`password` is `cGFzc3dvcm`, `Bhc3N3b3Jk` or `wYXNzd29yZ`).
+ */
+export function base64Images(word: string): string[] {
+	const images: string[] = [];
+	for (let offset = 0; offset < 3; offset++) {
+		const encodings = ["\u0000", "\u00ff"].flatMap((b) => ["\u0000", "\u00ff"].map((a) => encodeBase64(b.repeat(offset) + word + a.repeat(3))));
+		const first = encodings[0]!;
+		let best = "";
+		let run = "";
+		for (let i = 0; i < first.length; i++) {
+			run = encodings.every((e) => e[i] === first[i]) ? run + first[i] : "";
+			if (run.length > best.length) best = run;
+		}
+		images.push(best);
+	}
+	return images;
+}
+
+/**
+ * What base64 hides a secret in, as its encoding shows it: the start of a JSON object (`{"` is
+ * `eyJ`, `{` and a line end `ewog`, `{ "` `eyAi`) or of a PEM block (`-----BEGIN`), and, anywhere
+ * in it, the words that announce a secret and the `://` of a URL that may hold a password.
+ */
+const BASE64_STARTS = ["eyJ", "ewog", "eyAi", base64Images("-----BEGIN")[0]!];
+const BASE64_WORDS = [...new Set(["://", "password", "Password", "PASSWORD", "secret", "Secret", "SECRET", "token", "Token", "TOKEN", "api_key", "apiKey", "API_KEY"].flatMap(base64Images))];
+/** A base64 text longer than this is not decoded (its secret, if any, stays). */
+const BASE64_MAX_RUN = 65_536;
+const BASE64_MIN_RUN = 16;
+/** Payloads inside payloads: how deep they are decoded. */
+const BASE64_MAX_DEPTH = 2;
+let base64Depth = 0;
+
+/**
+ * Base64 that decodes to text the rules would redact (a `.dockerconfigjson`, a service account's
+ * key file, a Kubernetes secret's `DATABASE_URL`, a `.env` file, a PEM key) becomes one marker:
+ * the rules judge what it says, so base64 of harmless text stays. Only base64 that shows one of
+ * the encodings above is decoded.
+ */
+const BASE64_PAYLOAD_RULE: Rule = {
+	kind: "base64-secret",
+	hints: [...new Set([...BASE64_STARTS, ...BASE64_WORDS].map((h) => h.toLowerCase()))],
+	pattern: new RegExp([...BASE64_STARTS, ...BASE64_WORDS].map((h) => h.replace(/[+/]/g, "\\$&")).join("|"), "g"),
+	decide: (m, text) => {
+		// The base64 around the match: back to where it starts (not past `BASE64_MAX_RUN`), on to where it ends.
+		let start = m.index;
+		while (start > 0 && m.index - start <= BASE64_MAX_RUN && isBase64Code(text.charCodeAt(start - 1))) start--;
+		let end = m.index + m[0].length;
+		while (end < text.length && isBase64Code(text.charCodeAt(end))) end++;
+		const skip = { skipTo: end };
+		if (end - start > BASE64_MAX_RUN || end - start < BASE64_MIN_RUN || base64Depth >= BASE64_MAX_DEPTH) return skip;
+		let decoded = decodeBase64Text(text, start, end);
+		// A start's encoding may follow what is not base64 but has its characters (`/api/eyJ…`).
+		if (decoded === undefined && start < m.index && BASE64_STARTS.includes(m[0])) {
+			start = m.index;
+			decoded = decodeBase64Text(text, start, end);
+		}
+		if (decoded === undefined) return skip;
+		let padded = end;
+		while (padded < end + 2 && text.charCodeAt(padded) === 0x3d) padded++;
+		base64Depth++;
+		try {
+			if (rulesPass(decoded, ignoreKind) === decoded) return { skipTo: padded };
+		} finally {
+			base64Depth--;
+		}
+		return { start, end: padded, replacement: redactionMarker("base64-secret"), kind: "base64-secret" };
+	},
+};
+
+/** Whether base64 decodes to `user:password` (a Basic header's credentials), the password no placeholder. */
+function decodesToCredentials(value: string): boolean {
+	const text = decodeBase64Text(value, 0, value.length);
+	if (text === undefined || !/^[\x20-\x7e]+$/.test(text)) return false;
+	const colon = text.indexOf(":");
+	return colon >= 0 && colon < text.length - 1 && !isNotSecret(text.slice(colon + 1), "password");
+}
+
+// Secrets in percent-encoded text ------------------------------------------------------------------
+
+/**
+ * A `%XX` escape of a character that can make a secret's context: a blank, `"`, `%` (encoded
+ * twice), `'`, `-`, `:`, `=`, `@`, `_` (`?q=token%3Dghp…`, `password%22%3A%22…`, `ghp%5F…`).
+ */
+const PERCENT_TRIGGER_RE = /%(?:2[0257dD]|3[aAdD]|40|5[fF])/g;
+/** Hints of the percent pass, lower-cased as the others. */
+const PERCENT_HINTS = ["%20", "%22", "%25", "%27", "%2d", "%3a", "%3d", "%40", "%5f"];
+
+/** A character of a URL-ish run: not a blank, a quote, a backtick, `<`, `>` or a backslash. */
+function isRunCode(c: number): boolean {
+	if (c <= 0x20 || c === 0x7f || c === 0xa0 || c === 0x3000 || c === 0x2028 || c === 0x2029 || (c >= 0x2000 && c <= 0x200a)) return false;
+	return c !== 0x22 && c !== 0x27 && c !== 0x60 && c !== 0x3c && c !== 0x3e && c !== 0x5c;
+}
+
+/** `run` with its `%XX` escapes of ASCII decoded, and where each decoded character starts in `run` (`at[text.length]` is `run.length`). */
+function percentDecodeOnce(run: string): { text: string; at: number[] } {
+	const chars: string[] = [];
+	const at: number[] = [];
+	for (let i = 0; i < run.length; ) {
+		if (run.charCodeAt(i) === 0x25 && i + 2 < run.length) {
+			const hi = hexValue(run.charCodeAt(i + 1));
+			const lo = hexValue(run.charCodeAt(i + 2));
+			if (hi >= 0 && hi < 8 && lo >= 0) {
+				chars.push(String.fromCharCode(hi * 16 + lo));
+				at.push(i);
+				i += 3;
+				continue;
+			}
+		}
+		chars.push(run[i]!);
+		at.push(i);
+		i++;
+	}
+	at.push(run.length);
+	return { text: chars.join(""), at };
+}
+
+function hexValue(c: number): number {
+	if (c >= 0x30 && c <= 0x39) return c - 0x30;
+	const l = c | 0x20;
+	return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
+}
+
+/**
+ * Percent-encoded secrets: a run of URL-ish text holding an escape of a context character (see
+ * `PERCENT_TRIGGER_RE`) is decoded (twice encoded, twice decoded) and judged by the rules; what
+ * they change takes the place of its encoded text, the rest stays as it was
+ * (`?next=%2Fapi%3Ftoken%3D[redacted:github-token]`).
+ */
+function redactPercentEncoded(text: string, tally: (kind: string) => void): string {
+	const re = PERCENT_TRIGGER_RE;
+	re.lastIndex = 0;
+	const parts: string[] = [];
+	let last = 0;
+	for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+		let start = m.index;
+		while (start > last && isRunCode(text.charCodeAt(start - 1))) start--;
+		let end = m.index + m[0].length;
+		while (end < text.length && isRunCode(text.charCodeAt(end))) end++;
+		re.lastIndex = end;
+		let { text: decoded, at } = percentDecodeOnce(text.slice(start, end));
+		for (let round = 1; round < 3 && decoded.includes("%"); round++) {
+			const again = percentDecodeOnce(decoded);
+			if (again.text === decoded) break;
+			const outer = at;
+			at = again.at.map((i) => outer[i]!);
+			decoded = again.text;
+		}
+		const judged = rulesPass(decoded, tally);
+		if (judged === decoded) continue;
+		// What the rules changed: between the first and the last character that differ.
+		let head = 0;
+		while (head < decoded.length && head < judged.length && decoded[head] === judged[head]) head++;
+		let tail = 0;
+		while (tail < decoded.length - head && tail < judged.length - head && decoded[decoded.length - 1 - tail] === judged[judged.length - 1 - tail]) tail++;
+		parts.push(text.slice(last, start + at[head]!), judged.slice(head, judged.length - tail));
+		last = start + at[decoded.length - tail]!;
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(last));
+	return parts.join("");
+}
+
+/** Every built-in rule, in the order they run: specific tokens before contextual rules, base64 last (what the others left). */
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ASSIGNMENT_RULE, BASE64_PAYLOAD_RULE];
 
 /**
  * Lower-case literals of which at least one must occur (case-insensitively) for any built-in
  * rule to change a text: text without them comes back unchanged.
  */
-export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ...BUILTIN_RULES.flatMap((r) => r.hints)])];
+export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ...BUILTIN_RULES.flatMap((r) => r.hints), ...PERCENT_HINTS])];
 
 // ---------------------------------------------------------------------------------------------
 // Running the rules
@@ -675,7 +974,7 @@ function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: R
 			re.lastIndex = Math.max(edit.skipTo, re.lastIndex);
 			continue;
 		}
-		parts.push(text.slice(last, m.index), edit.replacement);
+		parts.push(text.slice(last, Math.max(last, edit.start ?? m.index)), edit.replacement);
 		last = edit.end;
 		re.lastIndex = Math.max(edit.end, m.index + 1);
 		tally(edit.kind);
@@ -736,8 +1035,10 @@ const MAX_PASSES = 4;
  * Rules whose hints are all shorter ("sk", "-u" occur everywhere) are cheap literal-led patterns
  * and always run.
  */
+const LONG_RULE_HINTS = [...new Set(BUILTIN_RULES.flatMap((r) => r.hints))].filter((h) => h.length >= 3);
 const ANY_LONG_HINT = new RegExp(
-	REDACTION_HINTS.filter((h) => h.length >= 3)
+	// A hint that holds another (`authorization` holds `auth`) adds nothing to the search but its time.
+	LONG_RULE_HINTS.filter((h) => !LONG_RULE_HINTS.some((other) => other !== h && h.includes(other)))
 		.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
 		.join("|"),
 	"i",
@@ -755,16 +1056,24 @@ const ANY_INVISIBLE = /[\u200B\u200C\u2060\uFEFF\u00AD]/;
 
 function builtinPass(given: string, tally: (kind: string) => void): string {
 	const input = ANY_INVISIBLE.test(given) ? given.replace(INVISIBLE_IN_TOKEN, "") : given;
+	let text = rulesPass(input, tally);
+	// Percent-encoded text, decoded and judged by the same rules (a `%` first: most strings have none).
+	if (text.includes("%")) text = redactPercentEncoded(text, tally);
+	return redactCutToken(text, tally);
+}
+
+/** The private keys, then every rule whose hints occur. */
+function rulesPass(input: string, tally: (kind: string) => void): string {
 	let text = redactPrivateKeys(input, tally);
 	// Most strings have no hint at all: found without lower-casing a copy of them first.
 	if (!ANY_LONG_HINT.test(input)) {
 		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally);
-		return redactCutToken(text, tally);
+		return text;
 	}
 	// Hints are looked up in the input: a replacement only removes text or adds a marker.
 	const found = hintsIn(input.toLowerCase());
 	for (const rule of BUILTIN_RULES) text = applyRule(text, found, rule, tally);
-	return redactCutToken(text, tally);
+	return text;
 }
 
 /** Whether base64url text decodes to a Discord user id: 17 to 20 ASCII digits (`MTk4…` is "198…"). */
@@ -789,7 +1098,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 3;
+const RULES_REVISION = 4;
 
 let rulesId: string | undefined;
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRedactor, hintFinder, REDACTION_HINTS } from "../../../src/core/digest/redact";
+import { base64Images, builtinRulesId, createRedactor, hintFinder, REDACTION_HINTS } from "../../../src/core/digest/redact";
 
 /** The built-in rules, as the sync applies them when no pattern is added. */
 const builtIn = createRedactor();
@@ -32,6 +32,8 @@ function gen(alphabet: string, n: number): string {
 	while (out.length < n) out += alphabet[Math.floor(random() * alphabet.length)];
 	return out;
 }
+
+const b64 = (text: string): string => Buffer.from(text).toString("base64");
 
 const t = {
 	anthropic: "sk-ant-" + "api03-" + gen(B64URL, 93) + "AA",
@@ -100,6 +102,13 @@ const t = {
 	basic: gen(B64, 30) + "==",
 	password: "P4ss-" + gen(ALNUM, 12),
 	genericSecret: gen(ALNUM, 32),
+	// Base64 as a Kubernetes secret, a Docker config or a CI variable holds a credential: built from its decoded text.
+	dockerConfig: b64(`{"auths":{"ghcr.io":{"auth":"${b64(`octocat:${"ghp" + "_" + gen(ALNUM, 36)}`)}"}}}`),
+	databaseUrl: b64(`postgres://app:${gen(ALNUM, 16)}@db.internal:5432/app`),
+	serviceAccount: b64(`{\n  "type": "service_account",\n  "private_key_id": "${gen(HEX, 40)}",\n  "client_secret": "${gen(ALNUM, 32)}"\n}\n`),
+	envFile: b64(`DB_HOST=db\nDB_PASSWORD=${gen(ALNUM, 16)}\n`),
+	pemBase64: b64(`-----BEGIN RSA PRIVATE KEY-----\n${gen(B64, 64)}\n${gen(B64, 64)}\n-----END RSA PRIVATE KEY-----\n`),
+	basicCredentials: b64(`deploy:${gen(ALNUM, 14)}`),
 	pemBody: [gen(B64, 64), gen(B64, 64), gen(B64, 64), gen(B64, 20) + "=="],
 };
 
@@ -190,6 +199,27 @@ const SECRETS: [string, string, string][] = [
 	["secret", `export SECRET_KEY=${t.genericSecret}\nexport DEBUG=false`, `export SECRET_KEY=${m("secret")}\nexport DEBUG=false`],
 	["secret", `{"client_secret": "${t.genericSecret}", "client_id": "web-app"}`, `{"client_secret": "${m("secret")}", "client_id": "web-app"}`],
 	["secret", `callback?code=abc&access_token=${t.genericSecret}&state=xyz`, `callback?code=abc&access_token=${m("secret")}&state=xyz`],
+	// A password htpasswd takes on its command line (-b: after the file and the user; -nb: after the user).
+	["password", `htpasswd -b /etc/nginx/.htpasswd admin ${t.password}`, `htpasswd -b /etc/nginx/.htpasswd admin ${m("password")}`],
+	["password", `sudo htpasswd -cbB -C 12 .htpasswd deploy '${t.password}' && nginx -s reload`, `sudo htpasswd -cbB -C 12 .htpasswd deploy '${m("password")}' && nginx -s reload`],
+	["password", `htpasswd -nb admin ${t.password} >> auth`, `htpasswd -nb admin ${m("password")} >> auth`],
+	// Percent-encoded: the key, its separator or the token's own characters escaped, once or twice.
+	["secret", `https%3A%2F%2Fapi.example.com%2Fv1%3Fapi_key%3D${t.genericSecret}%26page%3D2`, `https%3A%2F%2Fapi.example.com%2Fv1%3Fapi_key%3D${m("secret")}%26page%3D2`],
+	["password", `login?state=%7B%22user%22%3A%22bob%22%2C%22password%22%3A%22${t.genericSecret}%22%7D`, `login?state=%7B%22user%22%3A%22bob%22%2C%22password%22%3A%22${m("password")}%22%7D`],
+	["secret", `redirect=https%253A%252F%252Fx.example%252Fcb%253Ftoken%253D${t.genericSecret}`, `redirect=https%253A%252F%252Fx.example%252Fcb%253Ftoken%253D${m("secret")}`],
+	["github-token", `see https://example.com/?q=${t.ghp.slice(0, 3)}%5F${t.ghp.slice(4)}`, `see https://example.com/?q=${m("github-token")}`],
+	["bearer-token", `GET /proxy?h=Authorization%3A%20Bearer%20${t.bearer} 200`, `GET /proxy?h=Authorization%3A%20Bearer%20${m("bearer-token")} 200`],
+	// Basic credentials as base64, known by what they decode to; and as a command line encodes them.
+	["basic-auth", `auth_header = "Basic ${t.basicCredentials}"`, `auth_header = "Basic ${m("basic-auth")}"`],
+	["basic-auth", `proxy: sending Basic ${t.basicCredentials} upstream`, `proxy: sending Basic ${m("basic-auth")} upstream`],
+	["basic-auth", `echo -n 'deploy:${t.password}' | base64`, `echo -n 'deploy:${m("basic-auth")}' | base64`],
+	["basic-auth", `base64 <<< "deploy:${t.password}"`, `base64 <<< "deploy:${m("basic-auth")}"`],
+	// Base64 whose decoded text holds a secret: a Docker config, a connection string, a key file, a .env file, a PEM key.
+	["base64-secret", `data:\n  .dockerconfigjson: ${t.dockerConfig}\ntype: kubernetes.io/dockerconfigjson`, `data:\n  .dockerconfigjson: ${m("base64-secret")}\ntype: kubernetes.io/dockerconfigjson`],
+	["base64-secret", `data:\n  DATABASE_URL: ${t.databaseUrl}\n`, `data:\n  DATABASE_URL: ${m("base64-secret")}\n`],
+	["base64-secret", `GCP_SA_KEY_B64=${t.serviceAccount}`, `GCP_SA_KEY_B64=${m("base64-secret")}`],
+	["base64-secret", `kubectl get secret app-env -o jsonpath='{.data.env}' → ${t.envFile}`, `kubectl get secret app-env -o jsonpath='{.data.env}' → ${m("base64-secret")}`],
+	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
 /** Text that looks a bit like a secret and must come back unchanged. */
@@ -231,6 +261,22 @@ const LOOK_ALIKES: string[] = [
 	'auth = HTTPBasicAuth(user, pw)\nrequests.get(url, auth=("user", "pass"))\nconst apiKey = process.env.ANTHROPIC_API_KEY ?? "";',
 	"git push -u origin main && sort -u words.txt",
 	'{"token_type": "Bearer", "private_key_id": "k1", "input_tokens": 123456}',
+	// htpasswd without a password on its line: it asks, reads stdin, takes a variable; and prose.
+	"htpasswd -c /etc/nginx/.htpasswd admin\nhtpasswd -nb user $PASSWORD\nhtpasswd -ib .htpasswd admin < pw.txt",
+	"htpasswd -b takes the password on the command line, which leaks it to the shell history",
+	// Percent-encoded text without a credential: a search, a redirect, a path, a timestamp.
+	"https://www.google.com/search?q=reset%20password%20token%20expired&hl=en",
+	"https://accounts.example.com/o/oauth2/auth?redirect_uri=https%3A%2F%2Fexample.com%2Fcallback&scope=openid%20profile&state=xyz",
+	"next=%2Fsettings%3Ftab%3Dtokens and since=2026-12-04T10%3A00%3A00Z and file=my%5Fnotes%2Dv2.txt",
+	"The token%20budget is 100%25 used; api_key%3D%24API_KEY",
+	// Base64 of harmless text: a URL without a password, a certificate, a JWT's header, JSON without a secret, an image.
+	`SITE_URL: ${b64("https://example.com/app")}\nCA: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n")}`,
+	`header ${b64('{"alg":"HS256","typ":"JWT"}')} and config ${b64('{\n  "token_type": "Bearer",\n  "expires_in": 3600\n}')}`,
+	`${b64('{"password": "${DB_PASSWORD}"}')} and ${b64("DB_PASSWORD=changeme\n")}`,
+	"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+	// The word Basic before ordinary words, and base64 that decodes to no `user:password`.
+	`Basic setup, Basic authentication, Basic ABCDEFGHIJKL and Basic ${b64("no colon here")} and Basic ${b64("user:")}`,
+	'echo -n "$USER:$PASS" | base64 && echo -n "admin:${ADMIN_PASSWORD}" | base64',
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -423,6 +469,8 @@ const FRAGMENTS = [
 	"-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "PASSWORD", "password", "TOKEN", "Secret", "api_key", "apiKey", "AUTH", "PWD",
 	"Authorization", "Bearer ", "Basic ", "-u ", "--user=", "export ", "postgres://", "redis://", "https://", "://", "user", ":", "@", "=", "==",
 	": ", " ", "\n", "\r\n", "\\n", '"', "'", "`", "$", "${", "{", "}", "[", "]", "(", ")", ";", ",", ".", "-", "_", "/", "+", "[redacted:", "[redacted:password]",
+	"%3D", "%3A", "%22", "%20", "%40", "%5F", "%25", "%2F", "htpasswd -b ", "htpasswd -nb ", "echo -n ", " | base64", "Basic dXNlcjpwYXNzd29yZA==", "eyJ", "ewog", "cGFzc3dvcmQ9",
+	"Oi8v", "LS0tLS1CRUdJTi", "UEFTU1dPUkQ9", "dG9rZW46", "6Ly9", "=", "[redacted:base64-secret]",
 	"[redacted:custom]", "abc", "ABCDEFGHIJKLMNOPQRST", "0123456789abcdef0123456789abcdef", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "토큰", "パスワード",
 ];
 const fragmentText = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(""));
@@ -501,6 +549,14 @@ describe("redactSecrets: adversarial input", () => {
 		["pem lines", "-----BEGIN PRIVATE KEY-----" + fill("\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=")],
 		["words", fill("token secret auth pass ")],
 		["mixed", fill("x-api-key: ghp_ AKIA sk-ant- eyJ0 :// @ = ")],
+		["percent", fill("%3D")],
+		["percent key", fill("token%3Da%25")],
+		["percent run", `token%3D${fill("a")}`],
+		["base64 words", fill("cGFzc3dvcmQ9")],
+		["base64 run", `eyJ${fill("QUJD")}`],
+		["basic", fill("Basic dXNlcjpw ")],
+		["htpasswd", fill("htpasswd -b f u p ")],
+		["htpasswd quote", fill("htpasswd -b f u '")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -559,5 +615,45 @@ describe("createRedactor: a quoted value the clip cut", () => {
 
 	it("keeps a cut value that is no secret (a variable, a placeholder)", () => {
 		expect(builtIn.redact('"password": "${DB_PASSWORD_FROM_VAULT…')).toBe('"password": "${DB_PASSWORD_FROM_VAULT…');
+	});
+});
+
+describe("secrets in encoded text", () => {
+	it("knows each keyword's base64 at the three places a text can put it", () => {
+		for (const word of ["password", "TOKEN", "://", "-----BEGIN"]) {
+			const images = base64Images(word);
+			expect(images).toHaveLength(3);
+			for (let offset = 0; offset < 3; offset++) {
+				for (const around of ["", "x", "\u00ff\u00fe"]) {
+					const encoded = Buffer.from(`${around}${"ab".slice(0, offset)}${word}${around}`, "latin1").toString("base64");
+					const image = images[(around.length + offset) % 3]!;
+					expect(image.length, `${word} at ${offset}`).toBeGreaterThanOrEqual(3);
+					expect(encoded, `${word} at ${offset}`).toContain(image);
+				}
+			}
+		}
+	});
+
+	it("redacts base64 as deep as two payloads and stops there", () => {
+		const inner = Buffer.from(`DB_PASSWORD=Hq7zK2mPx9Lw\n`).toString("base64");
+		const outer = Buffer.from(`{"env": "${inner}"}`).toString("base64");
+		expect(redactSecrets(`blob ${outer}`)).toBe(`blob ${m("base64-secret")}`);
+	});
+
+	it("leaves base64 longer than 64 KiB alone, and scans it in linear time", () => {
+		const long = Buffer.from(`DB_PASSWORD=Hq7zK2mPx9Lw\n${"x".repeat(60_000)}`).toString("base64");
+		expect(redactSecrets(`blob ${long}`)).toBe(`blob ${long}`);
+	});
+
+	it("keeps the text around a percent-encoded secret encoded as it was", () => {
+		const out = redactSecrets(`open https://x.example/login?next=%2Fhome&token%3D${t.genericSecret}%26lang%3Den now`);
+		expect(out).toBe(`open https://x.example/login?next=%2Fhome&token%3D${m("secret")}%26lang%3Den now`);
+	});
+
+	it("is a new rule set: models stored under the rules before it are redacted again", () => {
+		// The fingerprint of the rules before encoded secrets were found (2026-12-04): a stored model
+		// keyed with it is redacted again with these when loaded (see redactionKey).
+		expect(builtinRulesId()).not.toBe("nponh8");
+		expect(builtinRulesId()).toBe(builtinRulesId());
 	});
 });
