@@ -69,6 +69,8 @@ interface Edit {
 /** Keep the match and resume the search at `skipTo`. */
 interface Skip {
 	skipTo: number;
+	/** Resume at `skipTo` even if it is inside the match (a command's name further on may start a match of its own). */
+	back?: true;
 }
 
 interface Rule {
@@ -219,8 +221,12 @@ function tokenRule(kind: string, hints: readonly string[], pattern: RegExp, opti
 	};
 }
 
-/** A labelled secret: the `pre` group stays, the `val` group becomes the marker. */
-function valueRule(kind: string, hints: readonly string[], pattern: RegExp, valid?: (value: string) => boolean): Rule {
+/**
+ * A labelled secret: the `pre` group stays, the `val` group becomes the marker. `command`: the
+ * label is a command line up to an option; a value found harmless resumes the search right after
+ * the match's start, so the same command further on in it is found too.
+ */
+function valueRule(kind: string, hints: readonly string[], pattern: RegExp, valid?: (value: string) => boolean, command = false): Rule {
 	return {
 		kind,
 		hints,
@@ -228,7 +234,7 @@ function valueRule(kind: string, hints: readonly string[], pattern: RegExp, vali
 		decide: (m) => {
 			const pre = m.groups?.pre ?? "";
 			const val = m.groups?.val ?? "";
-			if (val === "" || (valid && !valid(val))) return undefined;
+			if (val === "" || (valid && !valid(val))) return command ? { skipTo: m.index + 1, back: true } : undefined;
 			return { end: m.index + pre.length + val.length, replacement: pre + redactionMarker(kind), kind };
 		},
 	};
@@ -476,10 +482,31 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule(
 		"basic-auth",
 		["base64"],
-		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*base64\b)/g,
+		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*base64\b)/g,
 		(v) => !isNotSecret(v, "password"),
 	),
-	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	// A command's password flag of its own, a blank before the value: MongoDB's tools `-p`, sqlcmd's,
+	// bcp's and mosquitto's `-P`, the OpenLDAP tools' `-w`, `az login -p`, Samba's `-U user%password`.
+	valueRule("password", ["mongo"], /(?<pre>\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n;|&]{0,256}?[ \t]-p[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["sqlcmd", "bcp", "mosquitto_"], /(?<pre>\b(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr))\b[^\n;|&]{0,256}?[ \t]-P[ \t]*["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["ldap"], /(?<pre>\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b[^\n;|&]{0,256}?[ \t]-w[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["az login"], /(?<pre>\baz[ \t]+login\b[^\n;|&]{0,256}?[ \t]-p[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], /(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)["']?[^\s%"']{1,128}%)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password"), true),
+	// `gh secret set NAME --body VALUE`.
+	valueRule("secret", ["secret set"], /(?<pre>\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
+	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`; `user:password` into `chpasswd`.
+	valueRule(
+		"secret",
+		["password-stdin", "secret set", "secret put", "auth login", "env add"],
+		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?)(?<val>[^\s"'$|;&`<>-][^\s"'$|;&`<>]{0,255})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:[a-z][a-z0-9-]{0,30}\b[^\n;|&]{0,256}?--password-stdin\b|gh[ \t]+(?:secret[ \t]+set|auth[ \t]+login)\b|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b))/g,
+		(v) => !isNotSecret(v, "secret"),
+	),
+	valueRule("password", ["chpasswd"], /(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)/g, (v) => !isNotSecret(v, "password")),
+	// A `.netrc` entry: `machine HOST login USER password SECRET`, on one line or several.
+	valueRule("password", ["machine"], /(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+)(?<val>\S{1,256})/g, (v) => !isNotSecret(v, "password"), true),
+	// SQL: `IDENTIFIED BY '…'`, `[WITH] PASSWORD '…'` (MySQL, Postgres, Oracle users and roles).
+	valueRule("password", ["identified", "password '", 'password "'], /(?<pre>\b(?:identified[ \t]+(?:with[ \t]+[A-Za-z_]{1,40}[ \t]+)?by|password)[ \t]+["'])(?<val>[^"'\r\n]{1,256})(?=["'])/gi, (v) => !isNotSecret(v, "password"), true),
 	{
 		// `htpasswd -b[c] FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`: the password is an argument (see `htpasswdPassword`).
 		kind: "password",
@@ -490,6 +517,78 @@ const CONTEXT_RULES: readonly Rule[] = [
 ];
 
 // Commands that take a password as an argument ----------------------------------------------------
+
+/** An option that holds its value rather than describes it: its last word part names the secret (`--db-password`, not `--password-file`). */
+const OPTION_SECRET_END_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY|(?:^|_)(?:PASS|PWD|AUTH))$/;
+/** Options that switch something on rather than take a value: `--with-token` (reads stdin), `--no-password`, `--ask-pass`. */
+const OPTION_SWITCH_RE = /^(?:with|no|ask|use|show|print|read|prompt|skip|require|generate)[-_]/i;
+/** keytool's and Java's own: `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`, `-new` (a new password). */
+const JAVA_PASS_RE = /^(?:src|dest)?(?:store|key)pass$/i;
+
+/**
+ * A command's option that names a secret, its value after a blank: `--password Hq7…`,
+ * `--api-key …`, `--client-secret …`, `-storepass …`, openssl's `-passout pass:…`. (`--key=value` is
+ * an assignment.) A value that is an option, a reference or a placeholder stays, and so does one
+ * after `--password` in a mysql command line (there it asks, and what follows is the database).
+ */
+const OPTION_RULE: Rule = {
+	kind: "password",
+	// The key's end and the blank after it (`--api-key `, `-storepass `), or openssl's `pass:`.
+	hints: ["-password ", "-passwd ", "-passphrase ", "-secret ", "-token ", "-key ", "-pass ", "-pwd ", "-auth ", "apikey ", "authtoken ", "accesstoken ", "clientsecret ", "storepass ", "keypass ", "pass:"],
+	// The value never starts with `-`: an option after an option is the next match.
+	pattern: /(?<![\w\]-])--?(?<key>[A-Za-z][A-Za-z0-9_-]{1,48})[ \t]+(?<val>"[^"\r\n]{1,256}"|'[^'\r\n]{1,256}'|[^\s"'`;|&<>()-][^\s"'`;|&<>()]{0,255})/g,
+	decide: (m, text) => {
+		const { key = "", val = "" } = m.groups ?? {};
+		if (!KEY_HINT_RE.test(key) || OPTION_SWITCH_RE.test(key)) return undefined;
+		const quote = val[0] === '"' || val[0] === "'" ? val[0] : "";
+		let inner = quote === "" ? val : val.slice(1, -1);
+		let at = m.index + m[0].length - val.length + quote.length;
+		const norm = normalizeKey(key);
+		let kind = JAVA_PASS_RE.test(key) ? "password" : OPTION_SECRET_END_RE.test(norm) ? keywordKind(norm) : undefined;
+		// openssl's passphrase arguments (`-passin`, `-passout`): `pass:…` holds it; `env:`, `file:`, `fd:` and `stdin` say where it is.
+		if (inner.startsWith("pass:")) {
+			kind = "password";
+			inner = inner.slice(5);
+			at += 5;
+		} else if (/^(?:env|file|fd):|^stdin$/.test(inner)) return undefined;
+		if (kind === undefined || isNotSecret(inner, kind)) return undefined;
+		if (key.toLowerCase() === "password" && /^[a-z_]{1,30}$/.test(inner) && /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b/.test(text.slice(lineStart(text, m.index), m.index))) return undefined;
+		return { start: at, end: at + inner.length, replacement: redactionMarker(kind), kind };
+	},
+};
+
+function lineStart(text: string, index: number): number {
+	return Math.max(text.lastIndexOf("\n", index - 1), text.lastIndexOf("\r", index - 1)) + 1;
+}
+
+/** `<password>…</password>`, `<ApiKey>…</ApiKey>`: an XML element named after a secret (Maven's `settings.xml`, .NET's config). */
+const XML_ELEMENT_RULE: Rule = {
+	kind: "password",
+	// The end of the opening or closing tag.
+	hints: ["password>", "passwd>", "passphrase>", "secret>", "token>", "key>", "pass>", "pwd>", "auth>"],
+	pattern: /<(?<key>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?<val>[^<>\r\n]{1,1024})<\/(?<close>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>/g,
+	decide: (m) => {
+		const { key = "", val = "", close = "" } = m.groups ?? {};
+		const kind = close === key ? keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1)) : undefined;
+		if (kind === undefined || isNotSecret(val, kind)) return undefined;
+		const start = m.index + key.length + 2;
+		return { start, end: start + val.length, replacement: redactionMarker(kind), kind };
+	},
+};
+
+/** `key="ClearTextPassword" value="…"`, `name="password" value="…"`: a name and a value as attributes (NuGet, .NET `appSettings`, Ant, Spring). */
+const XML_NAME_VALUE_RULE: Rule = {
+	kind: "password",
+	hints: ['value="', "value='"],
+	pattern: /(?<![\w\]-])(?:key|name)[ \t]*=[ \t]*["'](?<key>[A-Za-z_][A-Za-z0-9_.:-]{0,63})["'][ \t]+value[ \t]*=[ \t]*["'](?<val>[^"'\r\n]{1,1024})(?=["'])/gi,
+	decide: (m) => {
+		const { key = "", val = "" } = m.groups ?? {};
+		const kind = keyDescribesSecret(key);
+		if (kind === undefined || isNotSecret(val, kind)) return undefined;
+		const start = m.index + m[0].length - val.length;
+		return { start, end: start + val.length, replacement: redactionMarker(kind), kind };
+	},
+};
 
 /** One argument of a command line: its text without its quotes, and where that text is. */
 interface CommandArg {
@@ -511,7 +610,7 @@ function commandArgs(text: string, from: number, max: number): CommandArg[] {
 	while (args.length < max) {
 		while (text[i] === " " || text[i] === "\t") i++;
 		const c = text[i];
-		if (c === undefined || ARGS_END.has(c)) break;
+		if (c === undefined || ARGS_END.has(c) || c === "\\") break;
 		let j = i + 1;
 		if (c === '"' || c === "'") {
 			while (j < text.length && j - i <= MAX_ARG && text[j] !== c && text[j] !== "\n" && text[j] !== "\r") j++;
@@ -545,7 +644,8 @@ function htpasswdPassword(text: string, from: number): (Edit & { kind: string })
 	if (!flags.includes("b") || /[iD]/.test(flags)) return undefined;
 	const at = i + (flags.includes("n") ? 1 : 2);
 	const password = args[at];
-	if (password === undefined) return undefined;
+	// What follows may be the next command (a line's end written `\n`), or a marker of a rule before.
+	if (password === undefined || password.value.startsWith("-") || args.slice(i, at + 1).some((a) => a.value.includes(MARKER_PREFIX))) return undefined;
 	if (args.slice(i, at + 1).every((a) => /^[a-z]{1,20}$/.test(a.value))) return undefined;
 	if (isNotSecret(password.value, "password")) return { skipTo: password.end };
 	return { start: password.start, end: password.end, replacement: redactionMarker("password"), kind: "password" };
@@ -699,6 +799,8 @@ const ASSIGNMENT_RULE: Rule = {
 			ENV_VALUE_RE.lastIndex = valueStart;
 			val = ENV_VALUE_RE.exec(text)?.[0] ?? val;
 		}
+		// A `$` that opens `${…}` after the value is not its own (`x${pass:…}`): taken, it made the `{` start a key of its own.
+		if (val !== undefined && val.length > 1 && val.endsWith("$") && text[valueStart + val.length] === "{") val = val.slice(0, -1);
 		if (val === undefined && quoted) {
 			// A quoted value the clip cut (`"client_secret": "Kq8v…`): what is left of it may be a secret's start.
 			CUT_QUOTED_VALUE_RE.lastIndex = valueStart;
@@ -715,6 +817,8 @@ const ASSIGNMENT_RULE: Rule = {
 		const after = text[valueStart + val.length] ?? "";
 		const quote = /^(?:\\"|["'`])/.exec(val)?.[0] ?? "";
 		const inner = quote === "" ? val : val.slice(quote.length, val.length - quote.length);
+		// A bare value glued to a marker is what is left of a token a rule before took.
+		if (quote === "" && text.startsWith(MARKER_PREFIX, valueStart + val.length)) return skip;
 		if (quote === "") {
 			// Code rather than a value: a call, an index, a string prefix (f"…"), or `x = y;`. A quote
 			// after anything else closes a string the assignment is in (`-H "x-api-key: …"`, `'…?api_key=…'`).
@@ -805,7 +909,13 @@ export function base64Images(word: string): string[] {
  * in it, the words that announce a secret and the `://` of a URL that may hold a password.
  */
 const BASE64_STARTS = ["eyJ", "ewog", "eyAi", base64Images("-----BEGIN")[0]!];
-const BASE64_WORDS = [...new Set(["://", "password", "Password", "PASSWORD", "secret", "Secret", "SECRET", "token", "Token", "TOKEN", "api_key", "apiKey", "API_KEY"].flatMap(base64Images))];
+const BASE64_WORDS = [...new Set(["password", "Password", "PASSWORD", "secret", "Secret", "SECRET", "token", "Token", "TOKEN", "api_key", "apiKey", "API_KEY"].flatMap(base64Images))];
+/**
+ * `://` and the first character of a host, a letter (`Oi8v`, then `ovL2`/`ovL3` and `6Ly9` where a
+ * character of the host completes the group): `://` alone is three characters at two of its
+ * places, which random base64 (a signature, an image) holds every few kilobytes.
+ */
+const BASE64_URL_IMAGES = ["Oi8v", "ovL2", "ovL3", "6Ly9"];
 /** A base64 text longer than this is not decoded (its secret, if any, stays). */
 const BASE64_MAX_RUN = 65_536;
 const BASE64_MIN_RUN = 16;
@@ -821,8 +931,8 @@ let base64Depth = 0;
  */
 const BASE64_PAYLOAD_RULE: Rule = {
 	kind: "base64-secret",
-	hints: [...new Set([...BASE64_STARTS, ...BASE64_WORDS].map((h) => h.toLowerCase()))],
-	pattern: new RegExp([...BASE64_STARTS, ...BASE64_WORDS].map((h) => h.replace(/[+/]/g, "\\$&")).join("|"), "g"),
+	hints: [...new Set([...BASE64_STARTS, ...BASE64_WORDS, ...BASE64_URL_IMAGES].map((h) => h.toLowerCase()))],
+	pattern: new RegExp([...BASE64_STARTS, ...BASE64_WORDS, ...BASE64_URL_IMAGES].map((h) => h.replace(/[+/]/g, "\\$&")).join("|"), "g"),
 	decide: (m, text) => {
 		// The base64 around the match: back to where it starts (not past `BASE64_MAX_RUN`), on to where it ends.
 		let start = m.index;
@@ -944,7 +1054,7 @@ function redactPercentEncoded(text: string, tally: (kind: string) => void): stri
 }
 
 /** Every built-in rule, in the order they run: specific tokens before contextual rules, base64 last (what the others left). */
-const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, ASSIGNMENT_RULE, BASE64_PAYLOAD_RULE];
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, ASSIGNMENT_RULE, BASE64_PAYLOAD_RULE];
 
 /**
  * Lower-case literals of which at least one must occur (case-insensitively) for any built-in
@@ -971,7 +1081,7 @@ function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: R
 		const edit = rule.decide(m, text);
 		if (edit === undefined) continue;
 		if ("skipTo" in edit) {
-			re.lastIndex = Math.max(edit.skipTo, re.lastIndex);
+			re.lastIndex = edit.back ? Math.max(edit.skipTo, m.index + 1) : Math.max(edit.skipTo, re.lastIndex);
 			continue;
 		}
 		parts.push(text.slice(last, Math.max(last, edit.start ?? m.index)), edit.replacement);
@@ -1031,19 +1141,13 @@ const ignoreKind = (): void => undefined;
 const MAX_PASSES = 4;
 
 /**
- * Any hint of three or more characters, in one scan: most strings have none and skip those rules.
- * Rules whose hints are all shorter ("sk", "-u" occur everywhere) are cheap literal-led patterns
- * and always run.
+ * The hints of three or more characters, found in one scan of the text (see `hintsIn`): most
+ * strings have none and skip the rules that need one. Rules with a shorter hint ("sk", "-u", "."
+ * occur everywhere) are cheap literal-led patterns and always run.
  */
 const LONG_RULE_HINTS = [...new Set(BUILTIN_RULES.flatMap((r) => r.hints))].filter((h) => h.length >= 3);
-const ANY_LONG_HINT = new RegExp(
-	// A hint that holds another (`authorization` holds `auth`) adds nothing to the search but its time.
-	LONG_RULE_HINTS.filter((h) => !LONG_RULE_HINTS.some((other) => other !== h && h.includes(other)))
-		.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-		.join("|"),
-	"i",
-);
-const SHORT_HINT_RULES = BUILTIN_RULES.filter((rule) => rule.hints.every((h) => h.length < 3));
+const SHORT_HINT_RULES = BUILTIN_RULES.filter((rule) => rule.hints.some((h) => h.length < 3));
+const HAS_SHORT_HINT = BUILTIN_RULES.map((rule) => SHORT_HINT_RULES.includes(rule));
 
 /**
  * Invisible characters between two characters of a token (a zero-width space, a soft hyphen):
@@ -1065,14 +1169,13 @@ function builtinPass(given: string, tally: (kind: string) => void): string {
 /** The private keys, then every rule whose hints occur. */
 function rulesPass(input: string, tally: (kind: string) => void): string {
 	let text = redactPrivateKeys(input, tally);
-	// Most strings have no hint at all: found without lower-casing a copy of them first.
-	if (!ANY_LONG_HINT.test(input)) {
+	// Hints are looked up in the input: a replacement only removes text or adds a marker.
+	const found = hintsIn(input);
+	if (found.size === 0) {
 		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally);
 		return text;
 	}
-	// Hints are looked up in the input: a replacement only removes text or adds a marker.
-	const found = hintsIn(input.toLowerCase());
-	for (const rule of BUILTIN_RULES) text = applyRule(text, found, rule, tally);
+	for (let i = 0; i < BUILTIN_RULES.length; i++) text = applyRule(text, HAS_SHORT_HINT[i] ? undefined : found, BUILTIN_RULES[i]!, tally);
 	return text;
 }
 
@@ -1155,18 +1258,26 @@ function nextStart(run: string, from: number): number {
 	return -1;
 }
 
-/** The hints that occur in a lower-cased text (the automaton is built on first use: every CLI start pays for it otherwise). */
-let hintAutomaton: ((text: string) => Set<string>) | undefined;
-function hintsIn(text: string): Set<string> {
-	hintAutomaton ??= hintFinder(REDACTION_HINTS);
+/**
+ * The rules' long hints that occur in a text, in any ASCII case (the automaton is built on first
+ * use: every CLI start pays for it otherwise). One scan of every string: it replaced a
+ * case-insensitive regex of the hints (to tell whether any occurs) and, where one did, a lower-cased
+ * copy and a scan of it (which): half the time of the two (measured on the corpus transcripts).
+ */
+let hintAutomaton: ((text: string) => ReadonlySet<string>) | undefined;
+function hintsIn(text: string): ReadonlySet<string> {
+	hintAutomaton ??= hintFinder(LONG_RULE_HINTS);
 	return hintAutomaton(text);
 }
 
+const NO_HINTS: ReadonlySet<string> = new Set();
+
 /**
- * Finds which of some ASCII literals occur in a text, in one pass (an Aho-Corasick automaton):
- * looking for each of the 60-odd hints in turn cost more than all the rules together (measured).
+ * Finds which of some lower-case ASCII literals occur in a text, ASCII letters in either case, in
+ * one pass (an Aho-Corasick automaton): looking for each of the 60-odd hints in turn cost more
+ * than all the rules together (measured).
  */
-export function hintFinder(hints: readonly string[]): (text: string) => Set<string> {
+export function hintFinder(hints: readonly string[]): (text: string) => ReadonlySet<string> {
 	// The trie, as a row of 128 next states (by ASCII code, 0 for none) per state, and the hints
 	// each state completes.
 	const next: number[][] = [new Array<number>(128).fill(0)];
@@ -1174,7 +1285,7 @@ export function hintFinder(hints: readonly string[]): (text: string) => Set<stri
 	for (const hint of hints) {
 		let state = 0;
 		for (let i = 0; i < hint.length; i++) {
-			const c = hint.charCodeAt(i);
+			const c = hint.toLowerCase().charCodeAt(i);
 			if (next[state]![c] === 0) {
 				next[state]![c] = next.length;
 				next.push(new Array<number>(128).fill(0));
@@ -1203,17 +1314,19 @@ export function hintFinder(hints: readonly string[]): (text: string) => Set<stri
 			}
 		}
 	}
+	// An upper-case letter steps as its lower-case one (the hints are lower-case).
+	for (let state = 0; state < next.length; state++) for (let c = 0x41; c <= 0x5a; c++) step[state * 128 + c] = step[state * 128 + c + 0x20]!;
 	const completes = Uint8Array.from(ends, (e) => (e.length > 0 ? 1 : 0));
 	return (text) => {
-		const found = new Set<string>();
+		let found: Set<string> | undefined;
 		let state = 0;
 		for (let i = 0; i < text.length; i++) {
 			const c = text.charCodeAt(i);
 			// No hint holds a non-ASCII character: matching starts afresh after one.
 			state = c < 128 ? step[state * 128 + c]! : 0;
-			if (completes[state] === 1) for (const hint of ends[state]!) found.add(hint);
+			if (completes[state] === 1) for (const hint of ends[state]!) (found ??= new Set()).add(hint);
 		}
-		return found;
+		return found ?? NO_HINTS;
 	};
 }
 

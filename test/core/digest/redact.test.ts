@@ -214,6 +214,30 @@ const SECRETS: [string, string, string][] = [
 	["basic-auth", `proxy: sending Basic ${t.basicCredentials} upstream`, `proxy: sending Basic ${m("basic-auth")} upstream`],
 	["basic-auth", `echo -n 'deploy:${t.password}' | base64`, `echo -n 'deploy:${m("basic-auth")}' | base64`],
 	["basic-auth", `base64 <<< "deploy:${t.password}"`, `base64 <<< "deploy:${m("basic-auth")}"`],
+	// A command's own password option, a blank before the value.
+	["password", `mongosh "mongodb://db.internal" -u admin -p ${t.password} --authenticationDatabase admin`, `mongosh "mongodb://db.internal" -u admin -p ${m("password")} --authenticationDatabase admin`],
+	["password", `sqlcmd -S localhost -U sa -P '${t.password}' -Q "SELECT 1"`, `sqlcmd -S localhost -U sa -P '${m("password")}' -Q "SELECT 1"`],
+	["password", `ldapsearch -x -H ldap://dc -D cn=admin,dc=acme -w ${t.password} -b dc=acme`, `ldapsearch -x -H ldap://dc -D cn=admin,dc=acme -w ${m("password")} -b dc=acme`],
+	["password", `az login --service-principal -u app-id -p ${t.password} --tenant acme`, `az login --service-principal -u app-id -p ${m("password")} --tenant acme`],
+	["password", `smbclient //fs/share -U deploy%${t.password} -c ls`, `smbclient //fs/share -U deploy%${m("password")} -c ls`],
+	["password", `mosquitto_pub -h broker -u dev -P ${t.password} -t x -m hi`, `mosquitto_pub -h broker -u dev -P ${m("password")} -t x -m hi`],
+	// An option named after a secret, its value after a blank; keytool's and openssl's own.
+	["password", `mongodump --username admin --password ${t.password} --db app`, `mongodump --username admin --password ${m("password")} --db app`],
+	["secret", `./deploy.sh --api-key ${t.genericSecret} --region eu-west-1`, `./deploy.sh --api-key ${m("secret")} --region eu-west-1`],
+	["password", `keytool -importkeystore -srcstorepass ${t.password} -deststorepass ${t.password}`, `keytool -importkeystore -srcstorepass ${m("password")} -deststorepass ${m("password")}`],
+	["password", `openssl pkcs12 -export -in cert.pem -passout pass:${t.password} -out cert.p12`, `openssl pkcs12 -export -in cert.pem -passout pass:${m("password")} -out cert.p12`],
+	// Echoed into what reads a secret on stdin; `gh secret set --body`.
+	["secret", `echo ${t.genericSecret} | docker login ghcr.io -u octocat --password-stdin`, `echo ${m("secret")} | docker login ghcr.io -u octocat --password-stdin`],
+	["secret", `echo "${t.genericSecret}" | npx wrangler secret put API_KEY`, `echo "${m("secret")}" | npx wrangler secret put API_KEY`],
+	["secret", `gh secret set DEPLOY_KEY --body ${t.genericSecret} --repo acme/app`, `gh secret set DEPLOY_KEY --body ${m("secret")} --repo acme/app`],
+	["password", `echo 'deploy:${t.password}' | sudo chpasswd`, `echo 'deploy:${m("password")}' | sudo chpasswd`],
+	// .netrc, XML elements and name/value attributes, SQL.
+	["password", `machine api.heroku.com\n  login me@acme.dev\n  password ${t.genericSecret}\n`, `machine api.heroku.com\n  login me@acme.dev\n  password ${m("password")}\n`],
+	["password", `<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>${t.password}</password>\n</server>`, `<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>${m("password")}</password>\n</server>`],
+	["password", `<add key="ClearTextPassword" value="${t.password}" />`, `<add key="ClearTextPassword" value="${m("password")}" />`],
+	["secret", `<appSettings><add key="StripeApiKey" value="${t.genericSecret}"/></appSettings>`, `<appSettings><add key="StripeApiKey" value="${m("secret")}"/></appSettings>`],
+	["password", `CREATE USER 'app'@'%' IDENTIFIED BY '${t.password}';`, `CREATE USER 'app'@'%' IDENTIFIED BY '${m("password")}';`],
+	["password", `psql -c "ALTER ROLE app WITH LOGIN PASSWORD '${t.password}';"`, `psql -c "ALTER ROLE app WITH LOGIN PASSWORD '${m("password")}';"`],
 	// Base64 whose decoded text holds a secret: a Docker config, a connection string, a key file, a .env file, a PEM key.
 	["base64-secret", `data:\n  .dockerconfigjson: ${t.dockerConfig}\ntype: kubernetes.io/dockerconfigjson`, `data:\n  .dockerconfigjson: ${m("base64-secret")}\ntype: kubernetes.io/dockerconfigjson`],
 	["base64-secret", `data:\n  DATABASE_URL: ${t.databaseUrl}\n`, `data:\n  DATABASE_URL: ${m("base64-secret")}\n`],
@@ -277,6 +301,14 @@ const LOOK_ALIKES: string[] = [
 	// The word Basic before ordinary words, and base64 that decodes to no `user:password`.
 	`Basic setup, Basic authentication, Basic ABCDEFGHIJKL and Basic ${b64("no colon here")} and Basic ${b64("user:")}`,
 	'echo -n "$USER:$PASS" | base64 && echo -n "admin:${ADMIN_PASSWORD}" | base64',
+	// Options that describe a secret or switch something on, and commands whose -p is no password.
+	"npm run build -- --token-file ./tok --pass-through foo --max-tokens 4096 --tokenizer gpt2 --auth-type basic",
+	"docker login --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com\ngh auth login --with-token < token.txt",
+	"mysql -u root --password shop\nkubectl create secret tls web --key tls.key --cert tls.crt\nssh --private-key id_rsa host",
+	"openssl req -passout env:KEY_PASS -passin file:pw.txt -new\nmongosh -u admin -p\nldapsearch -x -W -b dc=acme\npytest -k test_password -p no:cacheprovider",
+	"git log --author alice -p src && mongod --port 27017 && echo $TOKEN | docker login ghcr.io -u me --password-stdin",
+	"<key>CFBundleName</key><password>${DB_PASS}</password><token></token>\n<add key=\"TokenEndpoint\" value=\"https://login.example.com/token\" />",
+	"machine github.com login octocat password $GITHUB_TOKEN\nThis machine has no password set.",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -471,6 +503,8 @@ const FRAGMENTS = [
 	": ", " ", "\n", "\r\n", "\\n", '"', "'", "`", "$", "${", "{", "}", "[", "]", "(", ")", ";", ",", ".", "-", "_", "/", "+", "[redacted:", "[redacted:password]",
 	"%3D", "%3A", "%22", "%20", "%40", "%5F", "%25", "%2F", "htpasswd -b ", "htpasswd -nb ", "echo -n ", " | base64", "Basic dXNlcjpwYXNzd29yZA==", "eyJ", "ewog", "cGFzc3dvcmQ9",
 	"Oi8v", "LS0tLS1CRUdJTi", "UEFTU1dPUkQ9", "dG9rZW46", "6Ly9", "=", "[redacted:base64-secret]",
+	"--password ", "--api-key ", "-storepass ", "pass:", "mongosh -p ", "sqlcmd -P ", "ldapsearch -w ", "smbclient -U u%", "| chpasswd", "--password-stdin", "| gh secret set",
+	"<password>", "</password>", 'key="ApiKey" value="', "IDENTIFIED BY '", "PASSWORD '", "machine h login u password ",
 	"[redacted:custom]", "abc", "ABCDEFGHIJKLMNOPQRST", "0123456789abcdef0123456789abcdef", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "토큰", "パスワード",
 ];
 const fragmentText = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(""));
@@ -557,6 +591,14 @@ describe("redactSecrets: adversarial input", () => {
 		["basic", fill("Basic dXNlcjpw ")],
 		["htpasswd", fill("htpasswd -b f u p ")],
 		["htpasswd quote", fill("htpasswd -b f u '")],
+		["option", fill("--password ")],
+		["option values", fill("--api-key a ")],
+		["xml", fill("<password>a")],
+		["xml pairs", fill('key="password" value="a')],
+		["netrc", fill("machine h login u ")],
+		["sql", fill("IDENTIFIED BY '")],
+		["mongo", `mongosh ${fill("-p ")}`],
+		["stdin", `echo a${fill(" ")}| docker login --password-stdin`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
