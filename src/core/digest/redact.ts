@@ -7,8 +7,13 @@
  * Pure: no I/O; the user's own patterns run on re2js (RE2, linear time). See docs/redaction.md for the rule table and the policy on
  * look-alikes.
  *
+ * Encoded text is judged by what it says: percent-encoded runs holding an escaped separator are
+ * decoded and run through the rules (`redactPercentEncoded`); base64 is decoded where its
+ * encoding shows a secret's context (`BASE64_PAYLOAD_RULE`) or a `Basic` header's credentials.
+ *
  * Complexity: each rule is one left-to-right pass (`exec` with the `g` flag) and is skipped
- * outright when none of its literal hints occurs in the lower-cased text. Every pattern starts
+ * outright when none of its literal hints occurs in the text (one case-folding scan finds them
+ * all, `hintsIn`). Every pattern starts
  * with a literal prefix or a one-character look-behind boundary, so a match attempt only begins
  * where a token begins; its quantifiers are bounded and run over character classes that the next
  * element cannot also match (no `(a+)+` shapes), so a failed attempt costs at most its bound and
