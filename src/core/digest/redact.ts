@@ -1283,44 +1283,45 @@ const NO_HINTS: ReadonlySet<string> = new Set();
  * than all the rules together (measured).
  */
 export function hintFinder(hints: readonly string[]): (text: string) => ReadonlySet<string> {
-	// The trie, as a row of 128 next states (by ASCII code, 0 for none) per state, and the hints
-	// each state completes.
-	const next: number[][] = [new Array<number>(128).fill(0)];
+	// The trie, as a row of 128 next states (by ASCII code, 0 for none) per state (no more states
+	// than the hints have characters), and the hints each state completes.
+	const step = new Int32Array((1 + hints.reduce((n, hint) => n + hint.length, 0)) * 128);
 	const ends: string[][] = [[]];
 	for (const hint of hints) {
+		const lower = hint.toLowerCase();
 		let state = 0;
-		for (let i = 0; i < hint.length; i++) {
-			const c = hint.toLowerCase().charCodeAt(i);
-			if (next[state]![c] === 0) {
-				next[state]![c] = next.length;
-				next.push(new Array<number>(128).fill(0));
+		for (let i = 0; i < lower.length; i++) {
+			const at = state * 128 + lower.charCodeAt(i);
+			if (step[at] === 0) {
+				step[at] = ends.length;
 				ends.push([]);
 			}
-			state = next[state]![c]!;
+			state = step[at]!;
 		}
 		ends[state]!.push(hint);
 	}
-	// Breadth first, so that a state's failure state (shallower) is complete before it: missing
-	// steps then follow the failure state's, and a state also completes what its failure state does.
-	const step = new Int32Array(next.length * 128);
-	const fail = new Int32Array(next.length);
+	// Breadth first, so that a state's failure state (shallower) is complete before it: a row still
+	// holds only its trie children when its turn comes; its missing steps then follow the failure
+	// state's, and a state also completes what its failure state does.
+	const fail = new Int32Array(ends.length);
 	const queue = [0];
 	for (let q = 0; q < queue.length; q++) {
 		const state = queue[q]!;
+		const row = state * 128;
+		const failRow = fail[state]! * 128;
 		for (let c = 0; c < 128; c++) {
-			const child = next[state]![c]!;
-			const onFail = state === 0 ? 0 : step[fail[state]! * 128 + c]!;
-			if (child === 0) step[state * 128 + c] = onFail;
+			const child = step[row + c]!;
+			const onFail = state === 0 ? 0 : step[failRow + c]!;
+			if (child === 0) step[row + c] = onFail;
 			else {
-				step[state * 128 + c] = child;
 				fail[child] = onFail;
-				ends[child]!.push(...ends[onFail]!);
+				if (ends[onFail]!.length > 0) ends[child]!.push(...ends[onFail]!);
 				queue.push(child);
 			}
 		}
 	}
 	// An upper-case letter steps as its lower-case one (the hints are lower-case).
-	for (let state = 0; state < next.length; state++) for (let c = 0x41; c <= 0x5a; c++) step[state * 128 + c] = step[state * 128 + c + 0x20]!;
+	for (let state = 0; state < ends.length; state++) for (let c = 0x41; c <= 0x5a; c++) step[state * 128 + c] = step[state * 128 + c + 0x20]!;
 	const completes = Uint8Array.from(ends, (e) => (e.length > 0 ? 1 : 0));
 	return (text) => {
 		let found: Set<string> | undefined;
