@@ -52,6 +52,18 @@ program
 		exitWhenFlushed(await (await sync()).runSyncCommand({ ...options, project: options.project ?? [] }));
 	});
 
+/**
+ * A repeatable option held to its choices: the `.argParser()` that makes it repeatable replaces
+ * commander's check of `.choices()` (`--also ../../etc/passwd` was taken and said added, `--agent x`
+ * reached the install as a raw TypeError).
+ */
+function repeatableChoice(choices: readonly string[]): (value: string, all?: string[]) => string[] {
+	return (value, all = []) => {
+		if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}.`);
+		return [...all, value];
+	};
+}
+
 /** `--wait`: seconds, from 0 to an hour; anything else is refused before anything starts (`abc` waited forever). */
 function waitSeconds(value: string): number {
 	const seconds = Number(value);
@@ -81,7 +93,7 @@ projects
 	.requiredOption(...vaultOption)
 	.addOption(new Option("--mode <mode>", "eager: recent history in the block; lazy: a short pointer to a context packet").choices(["eager", "lazy"]))
 	.addOption(new Option("--target <file>", "the file that gets the block").choices(["CLAUDE.md", "CLAUDE.local.md"]))
-	.addOption(new Option("--also <file>", "another agent's file that gets the same block: AGENTS.md (Codex), GEMINI.md (Gemini CLI); repeatable").choices(["AGENTS.md", "GEMINI.md"]).argParser((value: string, all: string[] = []) => [...all, value]))
+	.addOption(new Option("--also <file>", "another agent's file that gets the same block: AGENTS.md (Codex), GEMINI.md (Gemini CLI); repeatable").choices(["AGENTS.md", "GEMINI.md"]).argParser(repeatableChoice(["AGENTS.md", "GEMINI.md"])))
 	.option(...configDirOption)
 	.option("--json", "print the projects as JSON")
 	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; also?: ("AGENTS.md" | "GEMINI.md")[]; json?: boolean }) => {
@@ -184,7 +196,7 @@ const mcp = program
 const agentOption = () =>
 	new Option("--agent <agent>", "an agent whose user configuration gets the server: claude-code (default), codex, gemini-cli; repeatable")
 		.choices(["claude-code", "codex", "gemini-cli"])
-		.argParser((value: string, all: string[] = []) => [...all, value]);
+		.argParser(repeatableChoice(["claude-code", "codex", "gemini-cli"]));
 const mcpInstall = () => import("./mcp-install-command");
 mcp
 	.command("install")
