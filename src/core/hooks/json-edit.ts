@@ -8,6 +8,33 @@ import { applyEdits, type Edit, findNodeAtLocation, format, type FormattingOptio
 
 export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
+/** Far deeper than any agent's settings; far shallower than what overflows the parser's stack. */
+const MAX_DEPTH = 1000;
+
+/**
+ * How deep `{` and `[` nest, outside strings and comments: one pass, no recursion (what the parser
+ * would reach, told before it is asked). Unbalanced text is the parser's to report.
+ */
+export function nestingDepth(text: string): number {
+	let depth = 0;
+	let max = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c === '"') {
+			// To the closing quote, past escapes; an unclosed string ends the scan.
+			for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+		} else if (c === "/" && text[i + 1] === "/") {
+			const nl = text.indexOf("\n", i);
+			i = nl < 0 ? text.length : nl;
+		} else if (c === "/" && text[i + 1] === "*") {
+			const end = text.indexOf("*/", i + 2);
+			i = end < 0 ? text.length : end + 1;
+		} else if (c === "{" || c === "[") max = Math.max(max, ++depth);
+		else if (c === "}" || c === "]") depth--;
+	}
+	return max;
+}
+
 /**
  * The file's object; an empty or missing file is `{}`. `container` is the key our edits go into:
  * it must be an object, and neither it nor the top level may hold a key twice (a client reads the
@@ -15,6 +42,8 @@ export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: 
  */
 export function parseJsonObject(text: string | null, container: string, options: { comments: boolean }): ParsedObject {
 	if (text === null || text.trim() === "") return { ok: true, value: {} };
+	// jsonc-parser recurses once per level: 100,000 nested arrays gave "Maximum call stack size exceeded".
+	if (nestingDepth(text) > MAX_DEPTH) return { ok: false, reason: `it nests objects or arrays more than ${MAX_DEPTH} deep; nothing was changed` };
 	const errors: ParseError[] = [];
 	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: !options.comments });
 	const first = errors[0];

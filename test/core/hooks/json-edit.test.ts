@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { insertAt, parseJsonObject, removeAt, sameJson } from "../../../src/core/hooks/json-edit";
+import { insertAt, nestingDepth, parseJsonObject, removeAt, sameJson } from "../../../src/core/hooks/json-edit";
 
 const saying = (text: string): unknown => expect.stringContaining(text);
 
@@ -37,5 +37,19 @@ describe("json-edit", () => {
 		expect(parseJsonObject('{ "hooks": 1 }', "hooks", { comments: false })).toMatchObject({ ok: false, reason: saying('"hooks" is not an object') });
 		expect(parseJsonObject('{ "hooks": { "a": 1, "a": 2 } }', "hooks", { comments: false })).toMatchObject({ ok: false, reason: saying('"hooks"."a" twice') });
 		expect(parseJsonObject('{ "b": { "a": 1, "a": 2 } }', "hooks", { comments: false }).ok).toBe(true);
+	});
+});
+
+describe("nesting depth", () => {
+	it("refuses a file nested 100,000 deep with a sentence (the parser's stack overflowed)", () => {
+		const deep = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+		const parsed = parseJsonObject(deep, "hooks", { comments: false });
+		expect(parsed).toEqual({ ok: false, reason: "it nests objects or arrays more than 1000 deep; nothing was changed" });
+	});
+
+	it("counts brackets outside strings and comments only", () => {
+		expect(nestingDepth(`{"a": "[[[[\\"[[", "b": [1, {"c": []}]}`)).toBe(4);
+		expect(nestingDepth(`{ // [[[[\n "a": 1 /* {{{{ */ }`)).toBe(1);
+		expect(parseJsonObject(`{"hooks": {}, "s": "${"[".repeat(5000)}"}`, "hooks", { comments: false }).ok).toBe(true);
 	});
 });
