@@ -27,7 +27,7 @@ interface Marker {
  * Replaces exactly what lies between the BEGIN and END marker lines with `body`, or appends a
  * marked block when the file has none. Every byte outside the markers is kept: BOM, line endings
  * (the block takes the file's own), trailing spaces, a missing final newline. A marker counts only
- * as a line of its own outside fenced code, so quoting one in a code block is harmless. Broken
+ * as a line of its own outside fenced and indented code, so quoting one in a code block is harmless. Broken
  * markers (BEGIN without END, END first, two of either) stop the upsert with the line to fix.
  */
 export function upsertMarkedBlock(text: string, body: string, marks: Markers = CONTEXT_MARKERS): UpsertResult {
@@ -135,7 +135,9 @@ function scanLines(text: string, marks: Markers): { markers: Marker[]; prose: { 
 				continue;
 			}
 		}
-		const trimmed = content.trim();
+		// Four columns of indentation make a line code in Markdown (a file quoting the markers in an
+		// indented example had the block written into it): a marker is indented by three spaces at most.
+		const trimmed = /^ {0,3}\S/.test(content) ? content.trim() : "";
 		if (trimmed === marks.begin) markers.push({ kind: "begin", line: i + 1, start, next });
 		else if (trimmed === marks.end) markers.push({ kind: "end", line: i + 1, start, next });
 		else prose.push({ line: i + 1, content });

@@ -171,3 +171,16 @@ describe("linesOutsideBlock", () => {
 		expect(linesOutsideBlock("one\n```\nnever closed")).toEqual(["one", "```", "never closed"]);
 	});
 });
+
+describe("markers in indented code", () => {
+	it("takes a marker indented four columns (or by a tab) for code, and appends the block after the file", () => {
+		const file = `# Rules\n\nThe sync writes between:\n\n    ${B}\n    ${E}\n\n\t${B}\nend\n`;
+		const result = upsertMarkedBlock(file, "body");
+		expect(result).toEqual({ ok: true, text: `${file}\n${B}\nbody\n${E}\n`, changed: true });
+	});
+
+	it("still finds a marker indented by up to three spaces", () => {
+		const file = `a\n   ${B}\nold\n ${E}\nz\n`;
+		expect(upsertMarkedBlock(file, "new")).toEqual({ ok: true, text: `a\n   ${B}\nnew\n ${E}\nz\n`, changed: true });
+	});
+});
