@@ -77,7 +77,7 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 	const now = options.now ?? (() => new Date());
 	const folder = options.vault ? pluginFolder(resolve(options.vault), options.configDir) : undefined;
 	const log = async (status: "ok" | "error", detail: string) => {
-		const entry = { at: now().toISOString(), hook: name, status, detail };
+		const entry = { at: now().toISOString(), hook: name, status, detail: await redactLogDetail(detail) };
 		if (folder && (await canLog(folder))) await appendHookLog(folder, entry);
 		else if (status === "error") (options.warn ?? ((line: string) => process.stderr.write(line)))(`ai-memory hook ${name}: ${detail}\n`);
 	};
@@ -127,6 +127,19 @@ type Handler = (ctx: HandlerContext) => Promise<{ output: string; detail?: strin
  */
 function logWord(value: unknown): string {
 	return typeof value === "string" && /^[a-z][a-z_]{0,39}$/.test(value) ? value : "other";
+}
+
+/**
+ * What hooks.log keeps of a detail: a path from stdin (the `cwd` of a folder that is no project,
+ * an InstructionsLoaded `file_path`) or an error naming one (`ENOENT … open '<transcript_path>'`)
+ * can hold a secret, and kept it whole. The built-in rules, whatever the settings (the log is ours,
+ * and an error may come before they are read); loaded only for a line with a long word (a UUID
+ * aside), which most lines have not.
+ */
+async function redactLogDetail(detail: string): Promise<string> {
+	if (!/[\w+=-]{16,}/.test(detail.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ""))) return detail;
+	const { createRedactor } = await import("../core/digest/redact");
+	return createRedactor().redact(detail);
 }
 
 /**

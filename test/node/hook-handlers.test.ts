@@ -114,6 +114,22 @@ describe("session-start", () => {
 		]);
 	});
 
+	it("hooks.log keeps no secret a path from stdin or an error naming one holds (cwd, file_path, a transcript_path that is not there)", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		writeContext(api, { blockInFile: true });
+		const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+		const sid = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+		await runHook("session-start", options({ session_id: sid, cwd: join(dir, token), source: "startup" }));
+		await runHook("instructions-loaded", options({ session_id: sid, cwd: api, file_path: join(dir, token, "CLAUDE.md"), load_reason: "session_start" }));
+		// A checkpoint read from a transcript that is not there: the error names its path.
+		await runHook("pre-compact", options({ session_id: sid, cwd: api, transcript_path: join(dir, token, "projects", "x", `${sid}.jsonl`), trigger: "auto" }));
+		const log = logLines();
+		expect(log).toHaveLength(3);
+		expect(log.join("\n")).not.toContain(token);
+		expect(log[2]).toContain("pre-compact\terror\t");
+		expect(log.join("\n")).toContain("[redacted:");
+	});
+
 	it("hooks.log keeps a session id of Claude Code's shape (a UUID, or a short word), never a longer one that could be a secret", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
 		writeContext(api, { blockInFile: true });
