@@ -236,11 +236,13 @@ async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath,
 /**
  * The session's transcript as Claude Code names it, `<claude dir>/projects/<folder>/<session id>.jsonl`;
  * undefined for any other path (a forged `transcript_path` took another project's transcript into
- * this one's checkpoint, and any folder's for the background sync's Claude Code folder).
+ * this one's checkpoint, and any folder's for the background sync's Claude Code folder), and for a
+ * session id not of Claude Code's shape.
  */
 function ownTranscript(input: HookInput): string | undefined {
 	const path = input.transcript_path;
-	if (typeof path !== "string" || typeof input.session_id !== "string" || !/^[\w-]{1,128}$/.test(input.session_id)) return undefined;
+	// An id of Claude Code's shape only: the checkpoint is stored by it (a `ghp_…` id named its file and its state key).
+	if (typeof path !== "string" || typeof input.session_id !== "string" || !isSessionId(input.session_id)) return undefined;
 	const full = resolve(path);
 	return basename(full) === `${input.session_id}.jsonl` && basename(dirname(dirname(full))) === "projects" ? full : undefined;
 }

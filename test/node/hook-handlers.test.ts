@@ -264,6 +264,18 @@ describe("session-end and pre-compact", () => {
 		expect(started.at(-1)).not.toContain("--claude-dir");
 	});
 
+	it("pre-compact keeps no checkpoint for a session id that is not of Claude Code's shape (it names the checkpoint and its state key)", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+		const transcript = join(dir, "claude", "projects", "-code-api", `${token}.jsonl`);
+		mkdirSync(join(transcript, ".."), { recursive: true });
+		const line = (o: object) => `${JSON.stringify({ sessionId: token, cwd: api, timestamp: "2026-11-30T09:59:00.000Z", ...o })}\n`;
+		writeFileSync(transcript, line({ type: "user", uuid: "u1", message: { role: "user", content: "Fix the mail" } }) + line({ type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "Fixed." }] } }));
+		expect(await runHook("pre-compact", options({ session_id: token, cwd: api, transcript_path: transcript, trigger: "auto" }))).toEqual({ output: "", ok: true });
+		expect(existsSync(checkpointPath(stateDir, token))).toBe(false);
+		expect(logLines().join("\n")).not.toContain(token);
+	});
+
 	it("pre-compact keeps no checkpoint of an excluded project, even one that is enabled too: an excluded project stores nothing", async () => {
 		writeProjects([{ path: api, mode: "lazy" }], { excludedProjects: [api] });
 		const transcript = join(dir, "claude", "projects", "-code-api", "s2.jsonl");
