@@ -137,7 +137,7 @@ const EMPTIED_MS = 2_000;
  * @returns false when the file does not hold `expected` (nothing written), or when another
  * program rewrote it meanwhile (their text kept)
  */
-export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array): Promise<boolean> {
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array, depth = 0): Promise<boolean> {
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
@@ -149,7 +149,7 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 		const bytes = old ? await old.readFile() : undefined;
 		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
 		await replace();
-		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written));
+		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written), depth);
 		return true;
 	} finally {
 		await old?.close();
@@ -164,7 +164,7 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
  * truncates, then writes: the empty file between is not their text, and yielding to it would put
  * an empty note in place while their text goes to the file no longer there).
  */
-async function carryLateWrites(old: FileHandle, original: Buffer, path: string, written: Buffer): Promise<boolean> {
+async function carryLateWrites(old: FileHandle, original: Buffer, path: string, written: Buffer, depth: number): Promise<boolean> {
 	let kept = original;
 	let ours = written;
 	let rewritten: { text: Buffer; mode: number } | undefined;
@@ -190,9 +190,7 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 				quiet++;
 				continue;
 			}
-			const late = current.subarray(kept.length);
-			await appendFile(path, late);
-			ours = Buffer.concat([ours, late]);
+			ours = await carryLate(path, ours, current.subarray(kept.length), depth);
 			kept = current;
 		} else if (current.length !== kept.length || !current.equals(kept)) rewritten = { text: current, mode: now.mode };
 		else {
@@ -204,6 +202,30 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 	if (!rewritten) return true;
 	await yieldTo(path, rewritten.text, ours, rewritten.mode);
 	return false;
+}
+
+/** How many times late bytes are put back in their place by a rewrite of the new file, at most (each rewrite is watched the same way). */
+const MAX_REORDERS = 3;
+
+/**
+ * Puts bytes that reached the old file after the rename into the new one, right after what it held
+ * then (`ours`), and returns what the new file holds now. An appender that opened the old file
+ * wrote them before any byte a later append put into the new file, so they go before those:
+ * appended after them, a script's line 138 came after its line 139. The new file is then rewritten
+ * whole, by the same watch; when it changed meanwhile, or after a few rounds, they are appended.
+ */
+async function carryLate(path: string, ours: Buffer, late: Buffer, depth: number): Promise<Buffer> {
+	const now = await readPlainBytes(path).catch(() => undefined);
+	const extra = now !== undefined && now.length > ours.length && now.subarray(0, ours.length).equals(ours) ? now.subarray(ours.length) : undefined;
+	if (extra && depth < MAX_REORDERS) {
+		const merged = Buffer.concat([ours, late, extra]);
+		const info = await stat(path);
+		const keep = { mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } };
+		const seen = now!.toString("latin1");
+		if (await replaceKeepingAppends(path, seen, (bytes) => bytes.toString("latin1"), () => writeDurably(path, merged, keep), merged, depth + 1)) return await readPlainBytes(path).catch(() => merged);
+	}
+	await appendFile(path, late);
+	return Buffer.concat([ours, late]);
 }
 
 /** The new file gets the other program's text, if it still holds ours (else someone wrote it since: theirs stays). Whole or not at all, with the old file's mode. */
@@ -219,12 +241,12 @@ async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number)
  * file's mode and owner (when we may give it: root syncing a user's project), or the mode given, and reaches the disk
  * before the rename (this is the user's file: a crash must leave the old text or the new).
  */
-export async function writeDurably(target: string, text: string, keep: { mode: number; owner?: { uid: number; gid: number } } | undefined): Promise<void> {
+export async function writeDurably(target: string, text: string | Uint8Array, keep: { mode: number; owner?: { uid: number; gid: number } } | undefined): Promise<void> {
 	const temp = tempName(target);
 	try {
 		const handle = await open(temp, "wx", keep?.mode ?? 0o666);
 		try {
-			await handle.writeFile(text, "utf8");
+			await handle.writeFile(text, typeof text === "string" ? "utf8" : null);
 			if (keep) {
 				// Exactly the mode (the umask took bits from it).
 				await handle.chmod(keep.mode);

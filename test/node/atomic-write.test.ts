@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,20 @@ describe("replaceKeepingAppends: another program writing to the replaced file", 
 		closeSync(typist);
 		expect(written).toBe(true);
 		expect(await readFile(path, "utf8")).toBe("generated 1\nmine\ntyped\n");
+	});
+
+	it("puts a line that reached the old file before a line appended to the new one, as they were written", async () => {
+		// A script appends with `>>`, one open per line: line 1 opened the old file before the rename
+		// and writes after it; line 2 opens the new file. Appended after line 2, line 1 came out of order.
+		const first = openSync(path, "a");
+		const written = await replaceKeepingAppends(path, "generated 0\nmine\n", text, async () => {
+			writeFileReplacingSync(path, "generated 1\nmine\n");
+			writeSync(first, "line 1\n");
+			closeSync(first);
+			appendFileSync(path, "line 2\n");
+		}, "generated 1\nmine\n");
+		expect(written).toBe(true);
+		expect(await readFile(path, "utf8")).toBe("generated 1\nmine\nline 1\nline 2\n");
 	});
 
 	it("waits out an editor paused between truncating the old file and writing it: the note is theirs, never empty", async () => {

@@ -108,7 +108,7 @@ describe("ProjectFolderFiles: a file too large to read whole", () => {
 });
 
 describe("ProjectFolderFiles: other writers", () => {
-	it("loses no byte of programs appending to CLAUDE.md while hundreds of syncs rewrite its block", async () => {
+	it("loses no byte of programs appending to CLAUDE.md while hundreds of syncs rewrite its block, nor their order", async () => {
 		const target = join(dir, "CLAUDE.md");
 		await writeFile(target, "# Project\n");
 		const APPENDER = `const fs = require("node:fs"); const [, path, tag, n] = process.argv; let i = 0;
@@ -128,6 +128,8 @@ describe("ProjectFolderFiles: other writers", () => {
 		const final = await readFile(target, "utf8");
 		for (const tag of ["a", "b"]) for (let i = 0; i < 400; i++) expect(final).toContain(`${tag} line ${i}\n`);
 		expect(final.match(/ line \d+\n/g)).toHaveLength(800);
+		// And each program's lines in the order it wrote them (a line that reached the old file was appended after newer ones).
+		for (const tag of ["a", "b"]) expect([...final.matchAll(new RegExp(`${tag} line (\\d+)\\n`, "g"))].map((m) => Number(m[1]))).toEqual([...Array(400).keys()]);
 		expect(syncs).toBeGreaterThan(200);
 	}, 60_000);
 });
