@@ -137,7 +137,7 @@ const EMPTIED_MS = 2_000;
  * @returns false when the file does not hold `expected` (nothing written), or when another
  * program rewrote it meanwhile (their text kept)
  */
-export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array, depth = 0): Promise<boolean> {
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array): Promise<boolean> {
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
@@ -149,7 +149,7 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 		const bytes = old ? await old.readFile() : undefined;
 		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
 		await replace();
-		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written), depth);
+		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written), 0);
 		return true;
 	} finally {
 		await old?.close();
@@ -204,25 +204,35 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 	return false;
 }
 
-/** How many times late bytes are put back in their place by a rewrite of the new file, at most (each rewrite is watched the same way). */
+/** How deep late bytes are put in place by a rewrite of the new file (each rewrite is watched the same way). */
 const MAX_REORDERS = 3;
 
 /**
  * Puts bytes that reached the old file after the rename into the new one, right after what it held
  * then (`ours`), and returns what the new file holds now. An appender that opened the old file
  * wrote them before any byte a later append put into the new file, so they go before those:
- * appended after them, a script's line 138 came after its line 139. The new file is then rewritten
- * whole, by the same watch; when it changed meanwhile, or after a few rounds, they are appended.
+ * appended after them, a script's line 138 came after its line 139. So the new file is opened,
+ * read and rewritten whole, and watched as the first one was (what reaches it after the read is
+ * carried the same way); past a few levels, or when it no longer starts with ours, they are appended.
  */
 async function carryLate(path: string, ours: Buffer, late: Buffer, depth: number): Promise<Buffer> {
-	const now = await readPlainBytes(path).catch(() => undefined);
-	const extra = now !== undefined && now.length > ours.length && now.subarray(0, ours.length).equals(ours) ? now.subarray(ours.length) : undefined;
-	if (extra && depth < MAX_REORDERS) {
-		const merged = Buffer.concat([ours, late, extra]);
-		const info = await stat(path);
-		const keep = { mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } };
-		const seen = now!.toString("latin1");
-		if (await replaceKeepingAppends(path, seen, (bytes) => bytes.toString("latin1"), () => writeDurably(path, merged, keep), merged, depth + 1)) return await readPlainBytes(path).catch(() => merged);
+	const next = depth < MAX_REORDERS ? await openPlainFile(path).catch(() => undefined) : undefined;
+	if (next) {
+		try {
+			const bytes = await next.readFile();
+			if (bytes.length >= ours.length && bytes.subarray(0, ours.length).equals(ours)) {
+				const merged = Buffer.concat([ours, late, bytes.subarray(ours.length)]);
+				const info = await next.stat();
+				// Not written (a full disk): the new file is as it was, and the bytes are appended as before.
+				const rewritten = await writeDurably(path, merged, { mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } }).then(() => true, () => false);
+				if (rewritten) {
+					await carryLateWrites(next, bytes, path, merged, depth + 1);
+					return await readPlainBytes(path).catch(() => merged);
+				}
+			}
+		} finally {
+			await next.close();
+		}
 	}
 	await appendFile(path, late);
 	return Buffer.concat([ours, late]);
