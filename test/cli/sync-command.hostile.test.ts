@@ -129,7 +129,8 @@ describe("ai-memory sync on hostile names", () => {
 		expect(hook.status).toBe(0);
 		expect(hook.stderr).toContain("no --vault given");
 		expect(readdirSync(here)).toEqual([]);
-	});
+		// Nine processes in turn: past the default 5 s on a loaded 2-core machine.
+	}, 60_000);
 
 	it("prints no escape sequence or control character a repository's file names hold (a CLAUDE.md linked to one retitled the terminal and cleared it)", () => {
 		const root = join(dir, "escapes");
