@@ -64,10 +64,13 @@ function repeatableChoice(choices: readonly string[]): (value: string, all?: str
 	};
 }
 
-/** `--wait`: seconds, from 0 to an hour; anything else is refused before anything starts (`abc` waited forever). */
+/**
+ * `--wait`: seconds written in decimal, from 0 to an hour; anything else is refused before anything
+ * starts (`abc` waited forever; `0x10` and `1e1`, which `Number` reads, were taken as 16 and 10).
+ */
 function waitSeconds(value: string): number {
 	const seconds = Number(value);
-	if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0 || seconds > 3600) throw new InvalidArgumentError("give a number of seconds from 0 to 3600");
+	if (!/^\s*\d+(?:\.\d+)?\s*$/.test(value) || seconds > 3600) throw new InvalidArgumentError("give a number of seconds from 0 to 3600");
 	return seconds;
 }
 

@@ -37,7 +37,7 @@ afterAll(() => {
 describe("ai-memory sync", () => {
 	it("refuses a --wait that is no number of seconds, and a --config-dir that leaves the vault, before anything starts", () => {
 		const vault = join(dir, "vault");
-		for (const wait of ["abc", "1e12", "-1", ""]) {
+		for (const wait of ["abc", "1e12", "-1", "", "0x10", "1e1", "Infinity", "3601"]) {
 			const r = run("sync", "--vault", vault, "--claude-dir", join(dir, "claude"), "--wait", wait);
 			expect(r.status).not.toBe(0);
 			expect(r.stderr).toContain("give a number of seconds from 0 to 3600");
