@@ -33,7 +33,7 @@ interface Waiting {
  * fold does not need: what outlives a line is the model, small and soon sent (measured on the
  * bench tree: 8 MiB takes the peak RSS of a first sync down by ~35 MiB for no time).
  */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 8;
 
 /** Workers left with nothing to do end after this long (they start again on the next job). */
 const IDLE_MS = 50;
