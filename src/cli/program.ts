@@ -52,6 +52,10 @@ program
 		exitWhenFlushed(await (await sync()).runSyncCommand({ ...options, project: options.project ?? [] }));
 	});
 
+/** The agents' files `--also` may name, and the agents `mcp install --agent` knows. */
+const ALSO_FILES = ["AGENTS.md", "GEMINI.md"];
+const MCP_AGENTS = ["claude-code", "codex", "gemini-cli"];
+
 /**
  * A repeatable option held to its choices: the `.argParser()` that makes it repeatable replaces
  * commander's check of `.choices()` (`--also ../../etc/passwd` was taken and said added, `--agent x`
@@ -96,7 +100,7 @@ projects
 	.requiredOption(...vaultOption)
 	.addOption(new Option("--mode <mode>", "eager: recent history in the block; lazy: a short pointer to a context packet").choices(["eager", "lazy"]))
 	.addOption(new Option("--target <file>", "the file that gets the block").choices(["CLAUDE.md", "CLAUDE.local.md"]))
-	.addOption(new Option("--also <file>", "another agent's file that gets the same block: AGENTS.md (Codex), GEMINI.md (Gemini CLI); repeatable").choices(["AGENTS.md", "GEMINI.md"]).argParser(repeatableChoice(["AGENTS.md", "GEMINI.md"])))
+	.addOption(new Option("--also <file>", "another agent's file that gets the same block: AGENTS.md (Codex), GEMINI.md (Gemini CLI); repeatable").choices(ALSO_FILES).argParser(repeatableChoice(ALSO_FILES)))
 	.option(...configDirOption)
 	.option("--json", "print the projects as JSON")
 	.action(async (path: string, options: { vault: string; configDir?: string; mode?: "eager" | "lazy"; target?: "CLAUDE.md" | "CLAUDE.local.md"; also?: ("AGENTS.md" | "GEMINI.md")[]; json?: boolean }) => {
@@ -198,8 +202,8 @@ const mcp = program
 	});
 const agentOption = () =>
 	new Option("--agent <agent>", "an agent whose user configuration gets the server: claude-code (default), codex, gemini-cli; repeatable")
-		.choices(["claude-code", "codex", "gemini-cli"])
-		.argParser(repeatableChoice(["claude-code", "codex", "gemini-cli"]));
+		.choices(MCP_AGENTS)
+		.argParser(repeatableChoice(MCP_AGENTS));
 const mcpInstall = () => import("./mcp-install-command");
 mcp
 	.command("install")
