@@ -30,6 +30,8 @@ export interface IndexedTranscript {
 	conversation?: string;
 	/** Set when `model` is the partial form (`partialModel`): `whole` loads the rest from the store. */
 	partial?: true;
+	/** Set when the file was read anew from its start this time: it was rewritten or truncated, not grown. */
+	readAnew?: true;
 }
 
 export interface RefreshResult {
@@ -351,7 +353,7 @@ export class TranscriptIndex {
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
-		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}) };
+		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}) };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,

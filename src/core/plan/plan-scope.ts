@@ -15,6 +15,7 @@ import { isEmptySession } from "../transcript/session-queries";
 import { indexPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
 import { followNoteSettings } from "./follow-note-settings";
+import { dayOf, retitledNotePath, uniquePath } from "./retitled-note";
 import type { PlannedMove } from "./sync-plan";
 
 /**
@@ -112,6 +113,8 @@ export function scopeSessions(input: {
 	project?: string;
 	/** Sessions whose notes the user moved or deleted: they and their neighbours are rendered, links changed. */
 	relinked?: ReadonlySet<string>;
+	/** Transcripts read anew from their start this time (rewritten or truncated, not grown). */
+	rewritten?: ReadonlySet<string>;
 	/** Notes of no record, by the session id in their properties: a session never recorded takes its note (a sync killed before it stored its state wrote it). */
 	orphans?: ReadonlyMap<string, string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
@@ -142,6 +145,11 @@ export function scopeSessions(input: {
 	const allWarmups = warmups.filter((w) => !excluded(w));
 	const usageOnly = allWarmups.filter(inScope);
 	state.pending = [...all.filter((s) => !sessions.includes(s)), ...allWarmups.filter((w) => !usageOnly.includes(w))].map((s) => s.file.path);
+	// Read anew while waiting: the sync of its project, which reads it as unchanged, must still know.
+	for (const path of state.pending) {
+		const record = state.sessions[path];
+		if (record && input.rewritten?.has(path)) state.sessions[path] = { ...record, rewritten: true };
+	}
 
 	// Enabled projects get theirs too: their packet and memory folder need one before any session.
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
@@ -197,13 +205,16 @@ export function scopeSessions(input: {
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
 		// A note already on such a path (written before this was checked) moves off it too.
-		const clean = existing ? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken)) : undefined;
+		// So does one whose transcript was rewritten without a word of its old title (`retitledNotePath`).
+		const clean = existing
+			? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken) ?? (input.rewritten?.has(path) || existing.rewritten ? retitledNotePath(existing, digest, session.model, summaryTitle(state, session.model), taken) : undefined))
+			: undefined;
 		if (clean !== undefined) {
 			moves.push({ from: notePath, to: clean });
 			notePath = clean;
 			renamedHere.add(path);
 		}
-		const record: SessionRecord = { ...existing, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
+		const record: SessionRecord = { ...existing, rewritten: undefined, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		state.sessions[path] = record;
 	}
 
@@ -359,19 +370,3 @@ function offReserved(notePath: string, reserved: ReadonlySet<string>, taken: Set
 	return reserved.has(notePath.toLowerCase()) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
 }
 
-/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
-function uniquePath(taken: Set<string>, stem: string): string {
-	for (let n = 1; ; n++) {
-		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
-		if (!taken.has(path.toLowerCase())) {
-			taken.add(path.toLowerCase());
-			return path;
-		}
-	}
-}
-
-/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
-function dayOf(startedAt: string | undefined): string {
-	const day = (startedAt ?? "").slice(0, 10);
-	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
-}

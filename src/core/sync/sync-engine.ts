@@ -123,7 +123,8 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
 	let orphans: ReadonlyMap<string, string> | undefined;
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, folderOf: folderOfPath, migration, warmups, orphans });
+	const rewritten = new Set(read.updated.filter((e) => e.readAnew).map((e) => e.file.path));
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, rewritten, folderOf: folderOfPath, migration, warmups, orphans });
 	let scope = scopeOf();
 	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before storing its state): they take it.
 	orphans = await orphanNotes(deps, scope, start, options);

@@ -12,12 +12,14 @@ export interface SessionRecord {
 	project: string;
 	/** Where the session ran (its `cwd`). */
 	projectPath?: string;
-	/** The note's path, chosen once: a later title change does not move the note. */
+	/** The note's path, chosen once: a later title change moves the note only when its transcript was rewritten (see `rewritten`). */
 	notePath: string;
 	/** Set once the note was written; a written note that is gone was deleted by the user. */
 	written?: boolean;
 	/** The user deleted the note: it is not recreated (except by a full rebuild). */
 	deleted?: boolean;
+	/** Its transcript was read anew (rewritten, not grown) while it waited for a sync of its project: its note may take the new title then. */
+	rewritten?: true;
 	/** The last write was refused because the note changed meanwhile: the next sync does it. */
 	dirty?: boolean;
 	/** The whole digest during a sync, the short form once stored (see `StoredDigest`): a note is rendered from the whole one. */

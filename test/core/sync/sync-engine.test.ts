@@ -226,6 +226,47 @@ describe("the notes follow the user and the plan", () => {
 		expect(noteOf(0)).toMatch(/Previous: \[\[[^|\]]+\|Work item 3 on the lexer\]\]/);
 	});
 
+	it("a transcript rewritten under a new title (a password scrubbed from its first prompt): its note moves, its neighbours link to the new name; one that grows keeps its note's name", async () => {
+		const paths = [1, 2].map((i) => session("/r/scrub", i === 1 ? "Connect with password tiger-lily-0042 to the staging db" : "Add the migration tests", `2026-02-1${i}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const first = state.sessions[paths[0]!]!;
+		const id = first.digest.sessionId;
+		expect(first.notePath).toContain("tiger-lily-0042");
+		transcripts.rewrite(paths[0]!, jsonl([userText("Connect with password [scrubbed] to the staging db", { sessionId: id, cwd: "/r/scrub", timestamp: "2026-02-11T10:00:00.000Z" }), assistant(text("Connected."), { sessionId: id, cwd: "/r/scrub", timestamp: "2026-02-11T10:00:00.000Z", messageId: "msg_scrub" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		const moved = state.sessions[paths[0]!]!.notePath;
+		expect(moved).not.toContain("tiger-lily");
+		expect(notes.files.has(first.notePath)).toBe(false);
+		expect(notes.files.get(moved)).toContain("[scrubbed]");
+		const everything = [...notes.files.values()].join("\n");
+		expect(everything).not.toContain("tiger-lily");
+		expect(notes.files.get(state.sessions[paths[1]!]!.notePath)).toContain(`Previous: [[${moved.replace(/\.md$/, "")}|`);
+		// Grown, under a title that changes (a `/rename`): the note keeps its path, links stay good.
+		const second = state.sessions[paths[1]!]!.notePath;
+		const id2 = state.sessions[paths[1]!]!.digest.sessionId;
+		transcripts.append(paths[1]!, `${JSON.stringify({ type: "custom-title", customTitle: "Migration tests, renamed", sessionId: id2 })}\n`);
+		await runSync(deps(settings()));
+		expect(state.sessions[paths[1]!]!.digest.title).toBe("Migration tests, renamed");
+		expect(state.sessions[paths[1]!]!.notePath).toBe(second);
+	});
+
+	it("a transcript rewritten under a new title while a sync of another project runs: the sync of its own project moves its note", async () => {
+		const scrubbed = session("/r/waits", "Log in with token pear-0042-plum and deploy", "2026-03-01T10:00:00.000Z");
+		session("/r/busy", "Other project work", "2026-03-01T11:00:00.000Z");
+		await runSync(deps(settings()));
+		const was = state.sessions[scrubbed]!.notePath;
+		const id = state.sessions[scrubbed]!.digest.sessionId;
+		transcripts.rewrite(scrubbed, jsonl([userText("Log in with token [gone] and deploy", { sessionId: id, cwd: "/r/waits", timestamp: "2026-03-01T10:00:00.000Z" }), assistant(text("Deployed."), { sessionId: id, cwd: "/r/waits", timestamp: "2026-03-01T10:00:00.000Z", messageId: "msg_wait" })]));
+		await runSync(deps(settings()), { project: "/r/busy" });
+		expect(state.pending).toContain(scrubbed);
+		expect(state.sessions[scrubbed]!.notePath).toBe(was);
+		await runSync(deps(settings()), { project: "/r/waits" });
+		expect(state.sessions[scrubbed]!.notePath).not.toContain("pear-0042");
+		expect(state.sessions[scrubbed]!.rewritten).toBeUndefined();
+		expect([...notes.files.keys()].join("\n")).not.toContain("pear-0042");
+	});
+
 	it("a timestamp that is not a time never reaches a path: no note outside its folder, the other sessions as ever", async () => {
 		const hostile = ["../../../x", "../../zzzz", "2026/01/15", "2026-01-15\nx", "2026-13-45T99:99:99Z"];
 		hostile.forEach((at, i) => {

@@ -1,0 +1,57 @@
+import { safeFileName } from "../notes/note-name";
+import type { SessionRecord } from "../sync/sync-state";
+import type { SessionModel } from "../transcript/session-model";
+
+/**
+ * Where a note named after its session's old title goes when its transcript was rewritten (not
+ * grown) and a word of that title is in the session no more: a password the user scrubbed from
+ * the first prompt was in the note's name and in every link to it. A title that changed for
+ * another reason (a newer titler, a transcript copied to a new inode) keeps the note where it is.
+ * A note the user renamed keeps its name; one named `(2)` after another's title counts as named
+ * after it. Undefined: the note stays.
+ */
+export function retitledNotePath(record: SessionRecord, next: { title: string; startedAt?: string }, model: SessionModel, summary: string | undefined, taken: Set<string>): string | undefined {
+	const title = record.digest.title;
+	if (title === next.title) return undefined;
+	const slash = record.notePath.lastIndexOf("/");
+	const name = record.notePath.slice(slash + 1).replace(/\.md$/, "").replace(/ \(\d+\)$/, "");
+	if (name !== `${dayOf(record.digest.startedAt)} ${safeFileName(title)}`) return undefined;
+	if (!lostWords(title, model, summary)) return undefined;
+	const stem = `${dayOf(next.startedAt)} ${safeFileName(next.title)}`;
+	return stem === name ? undefined : uniquePath(taken, `${record.notePath.slice(0, slash + 1)}${stem}`);
+}
+
+/** Whether a word of `title` (three letters or digits or more) is in no text of the session. */
+function lostWords(title: string, model: SessionModel, summary: string | undefined): boolean {
+	const words = new Set((title.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []));
+	if (words.size === 0) return false;
+	const texts: string[] = [summary ?? "", model.customTitle ?? "", model.aiTitle ?? "", model.lastPrompt ?? "", model.awaySummary ?? "", ...model.summaries.map((s) => s.text)];
+	collectStrings(model.events, texts);
+	const all = texts.join("\n").toLowerCase();
+	for (const word of words) if (!all.includes(word)) return true;
+	return false;
+}
+
+/** Every string in a tree of plain objects and arrays (an event's text, a tool call's input). */
+function collectStrings(value: unknown, into: string[]): void {
+	if (typeof value === "string") into.push(value);
+	else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+	else if (value !== null && typeof value === "object" && !(value instanceof Map) && !(value instanceof Set)) for (const item of Object.values(value)) collectStrings(item, into);
+}
+
+/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
+export function dayOf(startedAt: string | undefined): string {
+	const day = (startedAt ?? "").slice(0, 10);
+	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
+}
+
+/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
+export function uniquePath(taken: Set<string>, stem: string): string {
+	for (let n = 1; ; n++) {
+		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
+		if (!taken.has(path.toLowerCase())) {
+			taken.add(path.toLowerCase());
+			return path;
+		}
+	}
+}
