@@ -37,6 +37,8 @@ const LOCK_WAIT_MS = { cli: 10_000, hook: 120_000 };
 export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
+	// A project named for this run that is not there would get no block, and the run would say nothing of it.
+	for (const project of options.project) if (!(await isDirectory(project))) return fail(`${await noFolder("project folder", project)}; nothing was synced`);
 	const folder = pluginFolder(vault, options.configDir);
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	const folders = foldersProblem(settings);

@@ -35,7 +35,7 @@ afterAll(() => {
 });
 
 describe("ai-memory sync", () => {
-	it("refuses a --wait that is no number of seconds, and a --config-dir that leaves the vault, before anything starts", () => {
+	it("refuses a --wait that is no number of seconds, a --config-dir that leaves the vault and a --project that is not there, before anything starts", () => {
 		const vault = join(dir, "vault");
 		for (const wait of ["abc", "1e12", "-1", "", "0x10", "1e1", "Infinity", "3601"]) {
 			const r = run("sync", "--vault", vault, "--claude-dir", join(dir, "claude"), "--wait", wait);
@@ -46,6 +46,10 @@ describe("ai-memory sync", () => {
 		expect(r.status).toBe(1);
 		expect(r.stderr).toContain("--config-dir must be the name of a folder inside the vault");
 		expect(existsSync(join(dir, "plugins"))).toBe(false);
+		const missing = run("sync", "--vault", vault, "--claude-dir", join(dir, "claude"), "--project", join(dir, "no-such-project"));
+		expect(missing.status).not.toBe(0);
+		expect(missing.stderr).toContain(`project folder ${join(dir, "no-such-project")} does not exist; nothing was synced`);
+		expect(existsSync(join(vault, "AI Conversations"))).toBe(false);
 	});
 
 	it("prints the plan on a dry run and writes nothing: no note, no CLAUDE.md, no state", () => {
