@@ -72,7 +72,7 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	if (input.previous) nav.push(`Previous: ${wikiLink(input.previous.path, input.previous.title)}`);
 	if (input.next) nav.push(`Next: ${wikiLink(input.next.path, input.next.title)}`);
 	// Obsidian shows the note's name as its title: a heading repeats it only when the session was
-	// retitled after its note was named (the path never moves).
+	// retitled after its note was named (a growing session's note keeps its path).
 	const named = input.notePath?.split("/").pop()?.replace(/\.md$/, "");
 	const parts = named === undefined || !named.endsWith(safeFileName(digest.title)) ? [`# ${inertLine(digest.title)}`, nav.join(" · ")] : [nav.join(" · ")];
 	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
