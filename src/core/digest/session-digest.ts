@@ -10,6 +10,7 @@ import { isHollow } from "./hollow-claims";
 import { isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
+import { refusedCalls } from "./refused-calls";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
@@ -23,9 +24,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * in notes made inert (inert-markdown.ts), so a note an older release wrote runs nothing either.
  * 9: inline JavaScript after any blank or across lines, fences on a list item's next line, and
  * headings named as the note's own made inert too. 10: no `@` after a blank in a context block, in
- * code or not (see `unimportable`): every project's block is written again.
+ * code or not (see `unimportable`): every project's block is written again. 11: writes and
+ * commands the client refused for want of a permission are open, and no result claims them.
  */
-export const DIGEST_VERSION = 10;
+export const DIGEST_VERSION = 11;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -154,6 +156,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (step && !told) open.push(`${stopped ? "interrupted by the user" : "cut off"} during: ${step}`);
 	else if (stopped && !told && last?.ask) open.push(`interrupted by the user: ${last.ask}`);
 	if (last) open.push(...deferred(last, statements));
+	const refused = refusedCalls(calls, model.cwd);
+	open.push(...refused.open);
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
 	const touched = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
@@ -172,7 +176,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		tasks: summaries,
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
 		// What is told left open is not also done (a "next steps" item that reads like a result).
-		done: unique(done).filter((d) => !open.includes(d)),
+		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
+		done: unique(done).filter((d) => !open.includes(d) && (/^(?:commit|PR)\b/.test(d) || !refused.files.some((f) => d.includes(f)))),
 		open: unique(open),
 		decisions: decisionsIn(model, calls, typed, tasks, statements),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,

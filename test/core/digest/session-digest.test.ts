@@ -30,6 +30,29 @@ describe("digestSession", () => {
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
 	});
 
+	it("leaves open a write and a command the client refused for want of a permission, and claims neither; one done later is closed", () => {
+		const cwd = "/work/demo";
+		const d = digestOf([
+			userText("Set up the project notes and publish", { ...at(0), cwd }),
+			assistant(toolUse("w1", "Write", { file_path: `${cwd}/CLAUDE.md`, content: "# Demo" }), { ...at(1), messageId: "m1", cwd }),
+			toolResult("w1", `Claude requested permissions to write to ${cwd}/CLAUDE.md, but you haven't granted it yet.`, { ...at(1), isError: true, cwd }),
+			assistant(toolUse("w2", "Write", { file_path: `${cwd}/NOTES.md`, content: "x" }), { ...at(2), messageId: "m2", cwd }),
+			toolResult("w2", `Claude requested permissions to write to ${cwd}/NOTES.md, but you haven't granted it yet.`, { ...at(2), isError: true, cwd }),
+			assistant(toolUse("w3", "Edit", { file_path: `${cwd}/NOTES.md`, old_string: "a", new_string: "b" }), { ...at(3), messageId: "m3", cwd }),
+			toolResult("w3", "The file has been updated.", { ...at(3), cwd }),
+			assistant(toolUse("b1", "Bash", { command: "npm publish" }), { ...at(4), messageId: "m4", cwd }),
+			toolResult("b1", "This command requires approval", { ...at(4), isError: true, cwd }),
+			assistant(toolUse("b2", "Bash", { command: "rm -rf build" }), { ...at(5), messageId: "m5", cwd }),
+			toolResult("b2", "rm: cannot remove 'build': Permission denied", { ...at(5), isError: true, cwd }),
+			assistant(text("Created CLAUDE.md with the project overview, and updated NOTES.md."), { ...at(6), messageId: "m6", cwd }),
+		]);
+		expect(d.open).toContain("`CLAUDE.md` not written: permission not granted");
+		expect(d.open).toContain("`npm publish` not run: permission not granted");
+		// Written after all; and a failure of the command itself is no missing permission.
+		expect(d.open.join("\n")).not.toMatch(/NOTES\.md|rm -rf/);
+		expect(d.done.join("\n")).not.toContain("CLAUDE.md");
+	});
+
 	it("tells the latest commits first, and leaves steps for the user, options and what is left out of done", () => {
 		const d = digestOf([
 			userText("Split the importer into a parser and a writer, commit each step", at(0)),

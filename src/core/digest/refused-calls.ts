@@ -1,0 +1,43 @@
+import type { ToolCall } from "../transcript/session-model";
+import { oneLine } from "./one-line";
+
+/** Claude Code's words when a call waited for a permission the user never gave (not a refusal the user chose). */
+const NOT_GRANTED = /\bbut you haven't granted it yet\b|\brequires approval\b|\bpermission to use \w+ has been denied\b/i;
+
+/** The tools whose refusal leaves the project unchanged, and what is then not done. */
+const UNDONE: Record<string, string> = { Write: "not written", Edit: "not edited", MultiEdit: "not edited", NotebookEdit: "not edited", Bash: "not run" };
+
+/**
+ * Writes, edits and commands the client refused for want of a permission, never done after in
+ * the session: left open, whatever the replies claim ("Created CLAUDE.md" after a refused Write).
+ * A later call on the same file (any write or edit) or of the same command that succeeded closes it.
+ * @returns what is left open, and the names of the files not written (a result naming one is not true).
+ * @param cwd the session's folder: paths inside it are told from there.
+ */
+export function refusedCalls(calls: readonly ToolCall[], cwd: string | undefined): { open: string[]; files: string[] } {
+	const open = new Map<string, string>();
+	for (const call of calls) {
+		const verb = UNDONE[call.name];
+		const target = verb === undefined ? undefined : targetOf(call);
+		if (verb === undefined || target === undefined || call.result === undefined) continue;
+		if (!call.result.isError) open.delete(target);
+		else if (NOT_GRANTED.test(call.result.text)) open.set(target, `${shown(call, target, cwd)} ${verb}: permission not granted`);
+	}
+	// The files' names, for the results that claim them ("Created CLAUDE.md") to be left out.
+	const files = [...open.keys()].filter((t) => !t.startsWith("$ ")).map((t) => t.slice(t.lastIndexOf("/") + 1));
+	return { open: [...open.values()], files };
+}
+
+/** A file path (one key for any write or edit of it) or a command. */
+function targetOf(call: ToolCall): string | undefined {
+	const input = call.input;
+	if (call.name === "Bash") return typeof input.command === "string" ? `$ ${input.command}` : undefined;
+	const path = input.file_path ?? input.notebook_path;
+	return typeof path === "string" && path !== "" ? path : undefined;
+}
+
+function shown(call: ToolCall, target: string, cwd: string | undefined): string {
+	if (call.name === "Bash") return `\`${oneLine(target.slice(2), 60)}\``;
+	const inside = cwd !== undefined && target.startsWith(`${cwd.replace(/\/+$/, "")}/`);
+	return `\`${inside ? target.slice(cwd.replace(/\/+$/, "").length + 1) : target}\``;
+}
