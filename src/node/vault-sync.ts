@@ -17,6 +17,7 @@ import type { FoldWorkerPool } from "./fold-worker-pool";
 import { confineStateFolder, removeStateLeftovers, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
 import { keptOutOfStore } from "./kept-out";
+import { readPendingRenames } from "./pending-renames";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
 
@@ -100,7 +101,11 @@ export class VaultSync {
 		await this.store.removeLeftPacks();
 		await removeStateLeftovers(this.stateDir);
 		const state = await this.store.loadState();
-		const report = await runSync(await this.deps(settings, state, this.index), options);
+		// A CLI or hook sync takes the renames the plugin heard and no sync of its own took (Obsidian
+		// quit first): an index renamed then is not written again at its old place. They stay for
+		// the plugin, which passes its own: applied twice, a rename changes nothing more.
+		const renames = options.renames ?? (await readPendingRenames(this.stateDir));
+		const report = await runSync(await this.deps(settings, state, this.index), { ...options, renames });
 		await this.store.flush(state);
 		return report;
 	}

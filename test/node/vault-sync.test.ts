@@ -79,6 +79,20 @@ describe("VaultSync", () => {
 		expect(notes.files.get(index)).toMatch(/\ntags:\n {2}- ai\/project-index\n {2}- work\/clients\n/);
 	});
 
+	it("a CLI sync follows a rename the plugin heard before Obsidian quit, that no sync took: the index is not written again at its old place", async () => {
+		await newSync().run(settings());
+		const index = "AI Conversations/shop-api/shop-api.md";
+		const renamed = "AI Conversations/shop-api/Shop API sessions.md";
+		notes.files.set(renamed, notes.files.get(index)!);
+		notes.files.delete(index);
+		await writeFile(join(root, "state", "renames.json"), JSON.stringify([{ from: index, to: renamed }]));
+		await writeFile(transcript(C), session(C, "Add a coupon field", "Added the coupon field.", "2026-11-22T10:00:00.000Z"));
+		const report = await newSync().run(settings());
+		expect(report.errors).toEqual([]);
+		expect(notes.files.has(index)).toBe(false);
+		expect(notes.files.get(renamed)).toContain("Add a coupon field");
+	});
+
 	it("says which transcript it could read no line of (UTF-16 text), which therefore has no note", async () => {
 		await writeFile(transcript(C), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(session(C, "Sixteen bits", "Read.", "2026-11-22T10:00:00.000Z"), "utf16le")]));
 		const report = await newSync().run(settings());
