@@ -228,3 +228,56 @@ describe("session digest in CLAUDE.md: commits and todos, no narration (real Cla
 		expect.soft(lines.filter((l) => NARRATION_START.test(l.trimStart()) || NARRATION_START.test(lineValue(l))), shown).toEqual([]);
 	});
 });
+
+/**
+ * A write the client refuses: without `--dangerously-skip-permissions`, `claude -p` has no one to
+ * ask, so a Write waits for a permission never given; the reply still claims the file. The block
+ * the next session reads tells it open, and no Done line claims it.
+ */
+describe("session digest in CLAUDE.md: a write refused for want of a permission (real Claude Code)", () => {
+	let stub: Stub;
+	let root: string;
+	let cli: string;
+	beforeAll(async () => {
+		ensureClaudeCode();
+		cli = buildCli();
+		stub = await startStub();
+		root = realpathSync(makeTempDir("cc-refused-"));
+	});
+	afterAll(async () => {
+		await stub?.close();
+		if (root) rmSync(root, { recursive: true, force: true });
+	});
+
+	it("is open in the block, and no Done line claims the file", async () => {
+		const home = join(root, "home");
+		const repo = join(root, "shop");
+		const vault = join(root, "vault");
+		for (const dir of [home, repo, vault]) mkdirSync(dir, { recursive: true });
+		const target = join(repo, "SETUP.md");
+		stub.setScript({
+			rules: [
+				{ match: "setup guide", steps: [[toolUse("Write", { file_path: target, content: "# Setup\n\nRun npm install.\n" })], "Created SETUP.md with the install steps."] },
+				{ match: "currency", steps: ["Which currencies should be supported?"] },
+			],
+		});
+		const one = await runClaude({ home, cwd: repo, stub, prompt: "Write a setup guide for the shop", noSkipPermissions: true });
+		expect(one.exitCode, one.stderr).toBe(0);
+		// The client really refused it: the tool result says so, and no file was written.
+		const refused = toolCalls(transcriptLines(one.transcriptPath)).find((c) => c.name === "Write");
+		expect(refused?.isError).toBe(true);
+		expect(() => readFileSync(target)).toThrow();
+
+		const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", repo, "--json"], { encoding: "utf8" });
+		expect(run.status, run.stderr).toBe(0);
+		const claudeMd = join(repo, "CLAUDE.md");
+		const block = blockOf(readFileSync(claudeMd, "utf8"));
+		const two = await runClaude({ home, cwd: repo, stub, prompt: "Support the customer's currency in prices" });
+		expect(two.exitCode, two.stderr).toBe(0);
+		const seen = claudeMdSeen(requestText(requestsOf(stub, two.sessionId)[0]!), claudeMd);
+		expect(seen).toContain(block.trimEnd());
+		const lines = seen.split("\n");
+		expect(lines.filter((l) => l.startsWith("- Open:") && l.includes("`SETUP.md` not written: permission not granted")), seen).not.toEqual([]);
+		expect(lines.filter((l) => l.startsWith("- Done:") && l.includes("SETUP.md")), seen).toEqual([]);
+	});
+});
