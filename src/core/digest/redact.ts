@@ -69,6 +69,8 @@ interface Edit {
 	start?: number;
 	end: number;
 	replacement: string;
+	/** The kinds of the secrets it replaces when they are several (one command's arguments). */
+	kinds?: readonly string[];
 }
 
 /** Keep the match and resume the search at `skipTo`. */
@@ -519,6 +521,14 @@ const CONTEXT_RULES: readonly Rule[] = [
 		pattern: /(?<![A-Za-z0-9_.-])htpasswd(?=[ \t])/g,
 		decide: (m, text) => htpasswdPassword(text, m.index + m[0].length),
 	},
+	{
+		// Commands whose password is an argument of their own shape: read from the parsed arguments (see `COMMAND_SECRETS`).
+		kind: "password",
+		hints: ["rabbitmqctl", "zip ", "zip.exe", "zipcloak", "7z ", "7za ", "7zr ", "7zz ", "7z.exe", "openssl", "vault", "ssh-keygen", "sqlplus", "expdp", "impdp", "mysqladmin"],
+		// `vault` only before `login`: in an Obsidian user's transcripts the word is everywhere.
+		pattern: /(?<![\w.-])(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin)(?:\.exe|\.bat)?(?=[ \t])/g,
+		decide: (m, text) => commandSecrets(text, m[0].replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length),
+	},
 ];
 
 // Commands that take a password as an argument ----------------------------------------------------
@@ -654,6 +664,97 @@ function htpasswdPassword(text: string, from: number): (Edit & { kind: string })
 	if (args.slice(i, at + 1).every((a) => /^[a-z]{1,20}$/.test(a.value))) return undefined;
 	if (isNotSecret(password.value, "password")) return { skipTo: password.end };
 	return { start: password.start, end: password.end, replacement: redactionMarker("password"), kind: "password" };
+}
+
+/** An argument that is a secret: where its text is, and its kind. */
+interface ArgSecret {
+	start: number;
+	end: number;
+	kind: string;
+}
+
+const argSecret = (arg: CommandArg | undefined, kind = "password", skip = 0): ArgSecret[] => (arg === undefined ? [] : [{ start: arg.start + skip, end: arg.end, kind }]);
+/** A plain lower-case word: two of them where a value and the next argument would be are prose ("zip -P takes a password"). */
+const plainWord = (arg: CommandArg | undefined): boolean => arg !== undefined && /^[a-z]{1,20}$/.test(arg.value);
+const isOption = (arg: CommandArg | undefined): boolean => arg !== undefined && arg.value.startsWith("-");
+
+/**
+ * Where each command keeps a password (or a key) among its arguments; `text` for what stands
+ * between two arguments (7z's `-p"…"` is the switch and a quoted argument glued to it).
+ */
+const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string) => ArgSecret[]>> = {
+	// `rabbitmqctl [-n NODE] add_user|change_password|authenticate_user NAME PASSWORD` (no PASSWORD: it asks).
+	rabbitmqctl: (args) => {
+		let i = 0;
+		for (; isOption(args[i]); i++) if (/^(?:-[nt]|--node|--timeout|--formatter)$/.test(args[i]!.value)) i++;
+		if (!/^(?:add_user|change_password|authenticate_user)$/.test(args[i]?.value ?? "")) return [];
+		for (i++; isOption(args[i]); i++);
+		return plainWord(args[i]) && plainWord(args[i + 1]) ? [] : argSecret(args[i + 1]);
+	},
+	// `zip -P PASSWORD`, also after other flags in one group (`zip -rP …`, `unzip -oP …`); `--password` is an option's (`OPTION_RULE`).
+	zip: (args) => {
+		const at = args.findIndex((a) => /^-[A-Za-z0-9]{0,8}P$/.test(a.value));
+		if (at < 0 || isOption(args[at + 1]) || (plainWord(args[at + 1]) && plainWord(args[at + 2]))) return [];
+		return argSecret(args[at + 1]);
+	},
+	// `7z a -pPASSWORD …`: the password glued to `-p` (`-p` alone asks), or a quoted one glued to it (`-p"…"`).
+	"7z": (args, text) => {
+		for (let i = 0; i < args.length; i++) {
+			const a = args[i]!;
+			if (!/^-[pP]/.test(a.value)) continue;
+			if (a.value.length > 2) return argSecret(a, "password", 2);
+			const next = args[i + 1];
+			return next !== undefined && next.start === a.end + 1 && (text[a.end] === '"' || text[a.end] === "'") ? argSecret(next) : [];
+		}
+		return [];
+	},
+	// `openssl enc -k PASSWORD` and `-K KEY` (the key itself, in hex); `-kfile` names a file. (`-pass pass:…` is an option's.)
+	openssl: (args) => args.flatMap((a, i) => (a.value === "-k" || a.value === "-K") && !isOption(args[i + 1]) ? argSecret(args[i + 1], a.value === "-k" ? "password" : "secret") : []),
+	// `vault login TOKEN`; with `-method` the arguments are `key=value` (an assignment's).
+	vault: (args) => {
+		if (args[0]?.value !== "login" || args.some((a) => /^--?method(?:=|$)/.test(a.value))) return [];
+		const token = args.slice(1).find((a) => !isOption(a));
+		return token === undefined || token.value.includes("=") ? [] : argSecret(token, "secret");
+	},
+	// `ssh-keygen -N NEW -P OLD` (also glued, `-Nsecret`); `-N ''` is no passphrase.
+	"ssh-keygen": (args) =>
+		args.flatMap((a, i) => {
+			if (a.value === "-N" || a.value === "-P") return isOption(args[i + 1]) ? [] : argSecret(args[i + 1]);
+			return /^-[NP]./.test(a.value) ? argSecret(a, "password", 2) : [];
+		}),
+	// Oracle's `sqlplus USER/PASSWORD@DB` (`/ as sysdba`, `/nolog`: none), and Data Pump's `expdp`, `impdp`.
+	sqlplus: (args) => {
+		const login = args.find((a) => !isOption(a));
+		const split = login === undefined ? null : /^[^/@\s]{1,128}\/(?=[^/@\s])/.exec(login.value);
+		if (login === undefined || split === null) return [];
+		const rest = login.value.slice(split[0].length);
+		const at = rest.search(/[@\s]/);
+		const start = login.start + split[0].length;
+		return [{ start, end: at < 0 ? login.end : start + at, kind: "password" }];
+	},
+	// `mysqladmin … password NEW` sets a new password.
+	mysqladmin: (args) => {
+		const at = args.findIndex((a) => a.value === "password");
+		if (at < 0 || isOption(args[at + 1]) || (plainWord(args[at + 1]) && plainWord(args[at + 2]))) return [];
+		return argSecret(args[at + 1]);
+	},
+};
+const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus" };
+
+/** The secrets among the arguments of `command` at `from` (see `COMMAND_SECRETS`) as one edit; a value found harmless stays. */
+function commandSecrets(text: string, command: string, from: number): (Edit & { kind: string }) | undefined {
+	const find = COMMAND_SECRETS[COMMAND_ALIASES[command] ?? command];
+	if (find === undefined) return undefined;
+	const secrets = find(commandArgs(text, from, 24), text).filter((s) => s.end > s.start && !isNotSecret(text.slice(s.start, s.end), s.kind));
+	const first = secrets[0];
+	if (first === undefined) return undefined;
+	const parts: string[] = [];
+	let last = first.start;
+	for (const s of secrets) {
+		parts.push(text.slice(last, s.start), redactionMarker(s.kind));
+		last = s.end;
+	}
+	return { start: first.start, end: last, replacement: parts.join(""), kind: first.kind, kinds: secrets.map((s) => s.kind) };
 }
 
 /**
@@ -1092,7 +1193,8 @@ function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: R
 		parts.push(text.slice(last, Math.max(last, edit.start ?? m.index)), edit.replacement);
 		last = edit.end;
 		re.lastIndex = Math.max(edit.end, m.index + 1);
-		tally(edit.kind);
+		if (edit.kinds) edit.kinds.forEach(tally);
+		else tally(edit.kind);
 	}
 	if (parts.length === 0) return text;
 	parts.push(text.slice(last));
@@ -1206,7 +1308,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 4;
+const RULES_REVISION = 5;
 
 let rulesId: string | undefined;
 

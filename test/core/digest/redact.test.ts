@@ -243,6 +243,21 @@ const SECRETS: [string, string, string][] = [
 	["base64-secret", `data:\n  DATABASE_URL: ${t.databaseUrl}\n`, `data:\n  DATABASE_URL: ${m("base64-secret")}\n`],
 	["base64-secret", `GCP_SA_KEY_B64=${t.serviceAccount}`, `GCP_SA_KEY_B64=${m("base64-secret")}`],
 	["base64-secret", `kubectl get secret app-env -o jsonpath='{.data.env}' → ${t.envFile}`, `kubectl get secret app-env -o jsonpath='{.data.env}' → ${m("base64-secret")}`],
+	// Commands that take a password as an argument of their own: RabbitMQ's users, archives, openssl's ciphers, Vault, ssh-keygen, Oracle, mysqladmin.
+	["password", `rabbitmqctl add_user deploy ${t.password}`, `rabbitmqctl add_user deploy ${m("password")}`],
+	["password", `sudo rabbitmqctl -n rabbit@mq change_password 'deploy' '${t.password}' && rabbitmqctl set_user_tags deploy administrator`, `sudo rabbitmqctl -n rabbit@mq change_password 'deploy' '${m("password")}' && rabbitmqctl set_user_tags deploy administrator`],
+	["password", `zip -rP ${t.password} backup.zip ./data`, `zip -rP ${m("password")} backup.zip ./data`],
+	["password", `zip --password ${t.password} -r out.zip dir`, `zip --password ${m("password")} -r out.zip dir`],
+	["password", `unzip -o -P ${t.password} release.zip -d out`, `unzip -o -P ${m("password")} release.zip -d out`],
+	["password", `7z a -t7z -mhe=on -p${t.password} secrets.7z ./vault`, `7z a -t7z -mhe=on -p${m("password")} secrets.7z ./vault`],
+	["password", `7z x -p"${t.password}" backup.7z -o/tmp/restore`, `7z x -p"${m("password")}" backup.7z -o/tmp/restore`],
+	["password", `openssl enc -aes-256-cbc -salt -pbkdf2 -in db.sql -out db.sql.enc -k ${t.password}`, `openssl enc -aes-256-cbc -salt -pbkdf2 -in db.sql -out db.sql.enc -k ${m("password")}`],
+	["password", `openssl enc -d -aes-256-cbc -pbkdf2 -in db.sql.enc -pass pass:${t.password} | openssl rsa -passin pass:${t.password}`, `openssl enc -d -aes-256-cbc -pbkdf2 -in db.sql.enc -pass pass:${m("password")} | openssl rsa -passin pass:${m("password")}`],
+	["secret", `openssl enc -aes-128-cbc -K ${t.databricks.slice(4)} -iv 000102030405060708090a0b0c0d0e0f -in f`, `openssl enc -aes-128-cbc -K ${m("secret")} -iv 000102030405060708090a0b0c0d0e0f -in f`],
+	["secret", `vault login s.${t.genericSecret.slice(0, 24)}`, `vault login ${m("secret")}`],
+	["password", `ssh-keygen -p -f ~/.ssh/id_ed25519 -P ${t.password} -N ${t.password}`, `ssh-keygen -p -f ~/.ssh/id_ed25519 -P ${m("password")} -N ${m("password")}`],
+	["password", `sqlplus -s app/${t.password}@//db.internal:1521/ORCL @report.sql`, `sqlplus -s app/${m("password")}@//db.internal:1521/ORCL @report.sql`],
+	["password", `mysqladmin -u root -p${t.password} password ${t.password}`, `mysqladmin -u root -p${m("password")} password ${m("password")}`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -309,6 +324,19 @@ const LOOK_ALIKES: string[] = [
 	"git log --author alice -p src && mongod --port 27017 && echo $TOKEN | docker login ghcr.io -u me --password-stdin",
 	"<key>CFBundleName</key><password>${DB_PASS}</password><token></token>\n<add key=\"TokenEndpoint\" value=\"https://login.example.com/token\" />",
 	"machine github.com login octocat password $GITHUB_TOKEN\nThis machine has no password set.",
+	// Archives without a password on the line (`-e` and a bare `-p` ask), Python's zip, and prose.
+	"zip -r out.zip dir && unzip -l out.zip && unzip -o build.zip -d out",
+	"zip -e secure.zip notes.txt && 7z a -p archive.7z dir && 7z x archive.7z -o/tmp/out -y",
+	"for a, b in zip(xs, ys): print(a, b)\nzip -P takes the password on the command line\nrsync -avz backup.zip -P deploy@host:/srv",
+	'7z a -mhe=on -p"$ARCHIVE_PASS" a.7z d && zip -P "$ZIP_PASSWORD" out.zip f',
+	// openssl without a password on the line: a key file, a reference, none.
+	"openssl enc -d -aes-256-cbc -pbkdf2 -in f.enc -out f && openssl enc -aes-256-cbc -kfile key.txt -in f -k $PASS",
+	// rabbitmqctl listing users, asking for the password, a usage line and prose.
+	"rabbitmqctl list_users && rabbitmqctl add_user deploy\nrabbitmqctl add_user <username> <password>\nrabbitmqctl add_user admin with a password",
+	// Vault, ssh-keygen, Oracle, mysqladmin and passwd without a secret on the line.
+	"vault login\nvault login -method=github token=$GH_TOKEN\nvault login -",
+	"ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519 && ssh-keygen -l -f key.pub && ssh-keygen -t rsa -N \"\" -C me@x",
+	"sqlplus / as sysdba\nsqlplus -s /nolog\nsqlplus user/password@db\nmysqladmin -u root -p password",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -387,6 +415,12 @@ describe("redactSecrets: shapes of text", () => {
 		for (const [input, output] of cases) expect(redactSecrets(input), input).toBe(output);
 		// What holds no secret stays: a reference, the flag that reads stdin, a key of no secret.
 		for (const kept of ["docker login -p $TOKEN", "echo $PW | docker login --password-stdin registry.io", "aws configure set region us-east-1", "npm config set registry https://registry.npmjs.org/", "redis-cli -a"]) expect(redactSecrets(kept)).toBe(kept);
+	});
+
+	it("reports each secret of one command line, of its own kind", () => {
+		const report = createRedactor().redactWithReport("ssh-keygen -p -f k -P Old7xQ2vZp -N New9Kq4wLm && openssl enc -k Pw3xZq8vLm -K 0f1e2d3c4b5a69788796a5b4c3d2e1f0 -in f");
+		expect(report.byKind).toEqual({ password: 3, secret: 1 });
+		expect(report.text).toBe(`ssh-keygen -p -f k -P ${m("password")} -N ${m("password")} && openssl enc -k ${m("password")} -K ${m("secret")} -in f`);
 	});
 
 	it("replaces a JSON-escaped private key (service account file)", () => {
@@ -599,6 +633,9 @@ describe("redactSecrets: adversarial input", () => {
 		["sql", fill("IDENTIFIED BY '")],
 		["mongo", `mongosh ${fill("-p ")}`],
 		["stdin", `echo a${fill(" ")}| docker login --password-stdin`],
+		["zip", fill("zip -P ")],
+		["7z", fill("7z a -p")],
+		["rabbitmqctl", fill("rabbitmqctl add_user ")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
