@@ -455,13 +455,13 @@ const CONTEXT_RULES: readonly Rule[] = [
 		(v) => !isNotSecret(v, "password"),
 	),
 	// A password given as a command's option, a blank before it: `sshpass -p …`, `redis-cli -a …`,
-	// `docker login -p …` / `--password …` (and podman, nerdctl, helm, buildah, skopeo).
-	valueRule("password", ["sshpass"], /(?<pre>\bsshpass\b[^\n;|&]{0,64}?[ \t]-p[ \t]*)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
-	valueRule("password", ["redis-cli"], /(?<pre>\bredis-cli\b[^\n;|&]{0,256}?[ \t](?:-a|--pass)[ \t]+)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	// `docker login -p …` / `--password …` (and podman, nerdctl, helm, buildah, skopeo); quoted or not.
+	valueRule("password", ["sshpass"], /(?<pre>\bsshpass\b[^\n;|&]{0,64}?[ \t]-p[ \t]*["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["redis-cli"], /(?<pre>\bredis-cli\b[^\n;|&]{0,256}?[ \t](?:-a|--pass)[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
 	valueRule(
 		"password",
 		["login"],
-		/(?<pre>\b(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|buildah|skopeo)[ \t]+login\b[^\n;|&]{0,256}?[ \t](?:-p|--password)(?:[ \t]+|=))(?<val>[^\s"'`;|&]{1,256})/g,
+		/(?<pre>\b(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|buildah|skopeo)[ \t]+login\b[^\n;|&]{0,256}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?)(?<val>[^\s"'`;|&]{1,256})/g,
 		(v) => !isNotSecret(v, "password") && v !== "-" && !v.startsWith("--"),
 	),
 	// `aws configure set aws_secret_access_key …`, `npm config set //registry/:_authToken …`: a key of a secret, a blank, its value.
@@ -502,11 +502,11 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], /(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)["']?[^\s%"']{1,128}%)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password"), true),
 	// `gh secret set NAME --body VALUE`.
 	valueRule("secret", ["secret set"], /(?<pre>\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
-	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`; `user:password` into `chpasswd`.
+	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`, `passwd --stdin`; `user:password` into `chpasswd`.
 	valueRule(
 		"secret",
-		["password-stdin", "secret set", "secret put", "auth login", "env add"],
-		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?)(?<val>[^\s"'$|;&`<>-][^\s"'$|;&`<>]{0,255})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:[a-z][a-z0-9-]{0,30}\b[^\n;|&]{0,256}?--password-stdin\b|gh[ \t]+(?:secret[ \t]+set|auth[ \t]+login)\b|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b))/g,
+		["password-stdin", "secret set", "secret put", "auth login", "env add", "passwd --stdin"],
+		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?)(?<val>[^\s"'$|;&`<>-][^\s"'$|;&`<>]{0,255})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:[a-z][a-z0-9-]{0,30}\b[^\n;|&]{0,256}?--password-stdin\b|gh[ \t]+(?:secret[ \t]+set|auth[ \t]+login)\b|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|passwd[ \t]+--stdin\b))/g,
 		(v) => !isNotSecret(v, "secret"),
 	),
 	valueRule("password", ["chpasswd"], /(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)/g, (v) => !isNotSecret(v, "password")),

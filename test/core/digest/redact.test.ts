@@ -258,6 +258,10 @@ const SECRETS: [string, string, string][] = [
 	["password", `ssh-keygen -p -f ~/.ssh/id_ed25519 -P ${t.password} -N ${t.password}`, `ssh-keygen -p -f ~/.ssh/id_ed25519 -P ${m("password")} -N ${m("password")}`],
 	["password", `sqlplus -s app/${t.password}@//db.internal:1521/ORCL @report.sql`, `sqlplus -s app/${m("password")}@//db.internal:1521/ORCL @report.sql`],
 	["password", `mysqladmin -u root -p${t.password} password ${t.password}`, `mysqladmin -u root -p${m("password")} password ${m("password")}`],
+	["secret", `echo '${t.password}' | passwd --stdin deploy`, `echo '${m("secret")}' | passwd --stdin deploy`],
+	// Quoted after a command's password option.
+	["password", `sshpass -p'${t.password}' ssh deploy@10.0.0.5`, `sshpass -p'${m("password")}' ssh deploy@10.0.0.5`],
+	["password", `redis-cli -h cache -a "${t.password}" --no-auth-warning ping`, `redis-cli -h cache -a "${m("password")}" --no-auth-warning ping`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -336,7 +340,8 @@ const LOOK_ALIKES: string[] = [
 	// Vault, ssh-keygen, Oracle, mysqladmin and passwd without a secret on the line.
 	"vault login\nvault login -method=github token=$GH_TOKEN\nvault login -",
 	"ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519 && ssh-keygen -l -f key.pub && ssh-keygen -t rsa -N \"\" -C me@x",
-	"sqlplus / as sysdba\nsqlplus -s /nolog\nsqlplus user/password@db\nmysqladmin -u root -p password",
+	"sqlplus / as sysdba\nsqlplus -s /nolog\nsqlplus user/password@db\nmysqladmin -u root -p password\necho $PW | passwd --stdin deploy",
+	"redis-cli -a '$REDIS_PASSWORD' ping && sshpass -p\"$SSHPASS\" ssh h",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
