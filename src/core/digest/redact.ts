@@ -529,7 +529,40 @@ const CONTEXT_RULES: readonly Rule[] = [
 		pattern: /(?<![\w.-])(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin)(?:\.exe|\.bat)?(?=[ \t])/g,
 		decide: (m, text) => commandSecrets(text, m[0].replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length),
 	},
+	// A `.pgpass` line, `host:port:database:user:password`, as a line of its own (`cat ~/.pgpass`,
+	// a file viewer's numbered line): five fields, the second a port (or `*`), the host a host's name.
+	{
+		kind: "password",
+		hints: [":"],
+		gate: /:(?:\d{1,5}|\*):/,
+		// Blanks bounded: a line of many blanks would make two runs of them backtrack against each other.
+		pattern: /^(?<pre>[ \t]{0,16}(?:>[ \t]{0,4}){0,8}(?:\d{1,7}(?:\t|→))?[ \t]{0,16}(?:\*|[A-Za-z0-9][A-Za-z0-9._-]{0,252}):(?:\d{1,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)(?<val>(?:[^\s:\\]|\\.){1,256})(?=[ \t]*$)/gm,
+		// With no more context than its shape, a plain lower-case word stays (grep's `app.ts:12:5:error:unused`).
+		decide: (m) => pgpassEdit(m, m.groups?.pre ?? "", "secret"),
+	},
+	// The same line written into a `.pgpass` by a command: `echo "h:5432:db:u:pw" >> ~/.pgpass`, `… | tee -a ~/.pgpass`.
+	{
+		kind: "password",
+		hints: [".pgpass"],
+		pattern: /(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?<q>["']?)[^\s:"']{1,253}:(?:\d{1,5}|\*):[^\s:"']{1,128}:[^\s:"']{1,128}:)(?<val>(?:[^\s:\\"']|\\.){1,256})(?=\k<q>[ \t]*(?:>{1,2}|\|[ \t]*(?:sudo[ \t]+)?tee\b[^\n;|&]{0,64}?)[ \t]*[^\s;|&]{0,256}?\.pgpass\b)/g,
+		decide: (m) => pgpassEdit(m, m.groups?.pre ?? "", "password"),
+	},
 ];
+
+/**
+ * A `.pgpass` line's password, unless it is a placeholder (`*`, `password`, `<password>`) or a
+ * reference, or the line is no `.pgpass` line: a host without a letter or a dot (`12:34:…`), or
+ * every field a short hex group (a MAC address, an IPv6 address, a hex dump).
+ */
+function pgpassEdit(m: RegExpExecArray, pre: string, judgedAs: "password" | "secret"): (Edit & { kind: string }) | undefined {
+	const val = m.groups?.val ?? "";
+	const fields = pre.slice(0, -1).split(":");
+	const host = fields[0]!.replace(/^.*[\s>→"']/, "");
+	if (host !== "*" && !/[A-Za-z.]/.test(host)) return undefined;
+	if ([host, ...fields.slice(1), val].every((f) => /^[0-9A-Fa-f]{1,4}$/.test(f))) return undefined;
+	if (/^\*+$/.test(val) || isNotSecret(val, judgedAs)) return undefined;
+	return { start: m.index + pre.length, end: m.index + pre.length + val.length, replacement: redactionMarker("password"), kind: "password" };
+}
 
 // Commands that take a password as an argument ----------------------------------------------------
 

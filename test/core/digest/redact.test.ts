@@ -262,6 +262,12 @@ const SECRETS: [string, string, string][] = [
 	// Quoted after a command's password option.
 	["password", `sshpass -p'${t.password}' ssh deploy@10.0.0.5`, `sshpass -p'${m("password")}' ssh deploy@10.0.0.5`],
 	["password", `redis-cli -h cache -a "${t.password}" --no-auth-warning ping`, `redis-cli -h cache -a "${m("password")}" --no-auth-warning ping`],
+	// .pgpass lines: written to the file, shown as the file (a numbered line of a viewer), and PGPASSWORD.
+	["password", `echo "db.internal:5432:app:deploy:${t.password}" >> ~/.pgpass && chmod 600 ~/.pgpass`, `echo "db.internal:5432:app:deploy:${m("password")}" >> ~/.pgpass && chmod 600 ~/.pgpass`],
+	["password", `localhost:5432:*:postgres:${t.password}\ndb.internal:*:app:deploy:${t.password}\n`, `localhost:5432:*:postgres:${m("password")}\ndb.internal:*:app:deploy:${m("password")}\n`],
+	["password", `     1\t10.0.0.5:5432:shop:app:${t.password}`, `     1\t10.0.0.5:5432:shop:app:${m("password")}`],
+	["password", `PGPASSWORD=${t.password} psql -h db.internal -U app shop`, `PGPASSWORD=${m("password")} psql -h db.internal -U app shop`],
+	["password", `wget --user=deploy --password=${t.password} https://files.example.com/a.tgz`, `wget --user=deploy --password=${m("password")} https://files.example.com/a.tgz`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -337,6 +343,9 @@ const LOOK_ALIKES: string[] = [
 	"openssl enc -d -aes-256-cbc -pbkdf2 -in f.enc -out f && openssl enc -aes-256-cbc -kfile key.txt -in f -k $PASS",
 	// rabbitmqctl listing users, asking for the password, a usage line and prose.
 	"rabbitmqctl list_users && rabbitmqctl add_user deploy\nrabbitmqctl add_user <username> <password>\nrabbitmqctl add_user admin with a password",
+	// The .pgpass format as documented, placeholders, and what has its shape: compiler and grep output, times, hex.
+	"hostname:port:database:username:password\n*:*:*:*:*\nlocalhost:5432:*:postgres:*\necho \"*:*:*:*:password\" > ~/.pgpass",
+	"app.ts:12:5:error:unused\nmain.c:12:5: error: expected ';'\n10:00:00:12:34\nab:12:cd:34:ef\nfe80:1234:abcd:ef01:2345\nlocalhost:5432:app:deploy:$PGPASS",
 	// Vault, ssh-keygen, Oracle, mysqladmin and passwd without a secret on the line.
 	"vault login\nvault login -method=github token=$GH_TOKEN\nvault login -",
 	"ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519 && ssh-keygen -l -f key.pub && ssh-keygen -t rsa -N \"\" -C me@x",
@@ -641,6 +650,10 @@ describe("redactSecrets: adversarial input", () => {
 		["zip", fill("zip -P ")],
 		["7z", fill("7z a -p")],
 		["rabbitmqctl", fill("rabbitmqctl add_user ")],
+		["pgpass fields", fill("a:1:b:c:")],
+		["pgpass blanks", `\n${fill(" ")}:5432:`],
+		["pgpass lines", fill("h:1:d:u:p\n")],
+		["pgpass echo", `echo "h:1:d:u:${fill("p")}`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
