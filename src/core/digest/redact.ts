@@ -160,8 +160,13 @@ function isNotSecret(value: string, kind: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Key names that announce a secret
 
-/** Keywords that may end a word part: `DBPASSWORD`, `AUTHTOKEN`, `clientsecret`. */
-const STRONG_KEYWORD_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY)(?=_|$)/;
+/**
+ * Keywords that may end a word part: `DBPASSWORD`, `AUTHTOKEN`, `clientsecret`. A key named for
+ * what it does (`ENCRYPTION_KEY`, `SIGNING_KEY`, `MASTER_KEY`, `HMAC_KEY`) holds a symmetric key,
+ * often as bare base64 that no other rule could tell from a hash; a bare `KEY` names ids and
+ * public keys as often (`SORT_KEY`, `PUBLIC_KEY`).
+ */
+const STRONG_KEYWORD_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY|(?:ENCRYPTION|SIGNING|MASTER|HMAC)_?KEY)(?=_|$)/;
 /** Keywords that must be a whole word part: `DB_PASS`, `DB_PWD`, `BASIC_AUTH` (not `BYPASS`, `AUTHOR`). */
 const WEAK_KEYWORD_RE = /(?:^|_)(?:PASS|PWD|AUTH)(?=_|$)/;
 const PASSWORD_KEYWORD_RE = /PASSWORD|PASSWD|PASSPHRASE|(?:^|_)(?:PASS|PWD)(?=_|$)/;
@@ -170,7 +175,7 @@ const NOT_SECRET_SUFFIXES = new Set([
 	"URL", "URI", "URLS", "ENDPOINT", "HOST", "HOSTNAME", "PORT", "PATH", "FILE", "FILENAME", "DIR", "DIRECTORY", "NAME",
 	"TYPE", "MODE", "METHOD", "PROVIDER", "DOMAIN", "REGION", "LIMIT", "LIMITS", "TTL", "EXPIRY", "EXPIRES", "EXPIRATION",
 	"IN", "TIMEOUT", "LENGTH", "LEN", "COUNT", "SIZE", "MAX", "MIN", "ENABLED", "DISABLED", "ENABLE", "REQUIRED", "HEADER",
-	"PREFIX", "ID", "VERSION", "LEVEL", "POLICY", "STRATEGY", "FORMAT", "SCOPE", "SCOPES", "AUDIENCE", "ISSUER",
+	"PREFIX", "ID", "ARN", "VERSION", "LEVEL", "POLICY", "STRATEGY", "FORMAT", "SCOPE", "SCOPES", "AUDIENCE", "ISSUER",
 	"ALGORITHM", "ALG", "FIELD", "PARAM", "LABEL", "SOCK", "SOCKET", "COMMAND", "CMD", "HINT", "RESET", "REGEX", "PATTERN",
 	"DURATION", "LIFETIME", "AGE", "ROUNDS", "STORE", "CACHE", "STORAGE", "MANAGER", "HELPER", "SERVICE", "SERVER",
 	// Text about the thing, found as false positives in real transcripts (`token_usage_str = " | "`,
@@ -567,7 +572,7 @@ function pgpassEdit(m: RegExpExecArray, pre: string, judgedAs: "password" | "sec
 // Commands that take a password as an argument ----------------------------------------------------
 
 /** An option that holds its value rather than describes it: its last word part names the secret (`--db-password`, not `--password-file`). */
-const OPTION_SECRET_END_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY|(?:^|_)(?:PASS|PWD|AUTH))$/;
+const OPTION_SECRET_END_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|APIKEY|API_KEY|ACCESS_KEY|ACCESSKEY|PRIVATE_KEY|PRIVATEKEY|(?:ENCRYPTION|SIGNING|MASTER|HMAC)_?KEY|(?:^|_)(?:PASS|PWD|AUTH))$/;
 /** Options that switch something on rather than take a value: `--with-token` (reads stdin), `--no-password`, `--ask-pass`. */
 const OPTION_SWITCH_RE = /^(?:with|no|ask|use|show|print|read|prompt|skip|require|generate)[-_]/i;
 /** keytool's and Java's own: `-storepass`, `-keypass`, `-srcstorepass`, `-deststorepass`, `-new` (a new password). */

@@ -243,6 +243,9 @@ const SECRETS: [string, string, string][] = [
 	["base64-secret", `data:\n  DATABASE_URL: ${t.databaseUrl}\n`, `data:\n  DATABASE_URL: ${m("base64-secret")}\n`],
 	["base64-secret", `GCP_SA_KEY_B64=${t.serviceAccount}`, `GCP_SA_KEY_B64=${m("base64-secret")}`],
 	["base64-secret", `kubectl get secret app-env -o jsonpath='{.data.env}' → ${t.envFile}`, `kubectl get secret app-env -o jsonpath='{.data.env}' → ${m("base64-secret")}`],
+	// A symmetric key under a name that says what it does, as bare base64 (no rule could tell it from a hash without its name).
+	["secret", `ENCRYPTION_KEY=${t.awsSecret.slice(0, 43)}=\nSIGNING_KEY=${t.genericSecret}`, `ENCRYPTION_KEY=${m("secret")}\nSIGNING_KEY=${m("secret")}`],
+	["secret", `production:\n  master_key: "${t.awsSecret.slice(0, 43)}="\n  region: eu`, `production:\n  master_key: "${m("secret")}"\n  region: eu`],
 	// Commands that take a password as an argument of their own: RabbitMQ's users, archives, openssl's ciphers, Vault, ssh-keygen, Oracle, mysqladmin.
 	["password", `rabbitmqctl add_user deploy ${t.password}`, `rabbitmqctl add_user deploy ${m("password")}`],
 	["password", `sudo rabbitmqctl -n rabbit@mq change_password 'deploy' '${t.password}' && rabbitmqctl set_user_tags deploy administrator`, `sudo rabbitmqctl -n rabbit@mq change_password 'deploy' '${m("password")}' && rabbitmqctl set_user_tags deploy administrator`],
@@ -334,6 +337,9 @@ const LOOK_ALIKES: string[] = [
 	"git log --author alice -p src && mongod --port 27017 && echo $TOKEN | docker login ghcr.io -u me --password-stdin",
 	"<key>CFBundleName</key><password>${DB_PASS}</password><token></token>\n<add key=\"TokenEndpoint\" value=\"https://login.example.com/token\" />",
 	"machine github.com login octocat password $GITHUB_TOKEN\nThis machine has no password set.",
+	// Base64 with no name of a secret: an integrity hash, a public key, a key's id or ARN, code that makes a key.
+	`"integrity": "sha512-${t.awsSecret}${t.awsSecret.slice(0, 46)}=="\nPUBLIC_KEY=${t.awsSecret.slice(0, 43)}=\nENCRYPTION_KEY_ID=${t.genericSecret}\nKMS_MASTER_KEY_ARN=arn:aws:kms:eu-west-1:123456789012:key/1234abcd`,
+	"const encryptionKey = crypto.randomBytes(32);\nmasterKey: string;\nhmacKey = await deriveKey(pw)",
 	// Archives without a password on the line (`-e` and a bare `-p` ask), Python's zip, and prose.
 	"zip -r out.zip dir && unzip -l out.zip && unzip -o build.zip -d out",
 	"zip -e secure.zip notes.txt && 7z a -p archive.7z dir && 7z x archive.7z -o/tmp/out -y",
