@@ -656,9 +656,11 @@ describe("redactSecrets: adversarial input", () => {
 		["zip", fill("zip -P ")],
 		["7z", fill("7z a -p")],
 		["rabbitmqctl", fill("rabbitmqctl add_user ")],
-		["pgpass fields", fill("a:1:b:c:")],
-		["pgpass blanks", `\n${fill(" ")}:5432:`],
-		["pgpass lines", fill("h:1:d:u:p\n")],
+		["pgpass fields", fill("a:12:b:c:")],
+		["pgpass blanks", `\n${fill(" ")}h:5432:d:u:p`],
+		["pgpass lines", fill("h:10:d:u:p\n")],
+		["pgpass one line", fill("h:5432:db:")],
+		["mysql option", `mysql ${fill("--password shop ")}`],
 		["pgpass echo", `echo "h:1:d:u:${fill("p")}`],
 	];
 
