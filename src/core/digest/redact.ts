@@ -289,7 +289,8 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule("pypi-token", ["pypi-age"], /(?<![A-Za-z0-9])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}/g, { cut: { start: /^pypi-AgE[A-Za-z0-9_-]{2,}$/ } }),
 	tokenRule("huggingface-token", ["hf_"], /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,40}(?![A-Za-z0-9_-])/g, { valid: (m) => mixedCase(m.slice(3)), cut: { start: /^hf_[A-Za-z0-9]{6,}$/, digit: true } }),
 	tokenRule("sendgrid-api-key", ["sg."], /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { cut: { start: /^SG\.[A-Za-z0-9_.-]{6,}$/, digit: true } }),
-	tokenRule("twilio-api-key", ["sk"], /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
+	// Its hints are `SK` and each hex digit: with `sk` alone (shorter than the scan's three) it ran on every string.
+	tokenRule("twilio-api-key", [..."0123456789abcdef"].map((c) => `sk${c}`), /(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_-])/g),
 	tokenRule("mailgun-api-key", ["key-"], /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
 	tokenRule("shopify-token", ["shpat_", "shpss_", "shpca_", "shppa_"], /(?<![A-Za-z0-9])shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}(?![A-Za-z0-9_-])/g, { cut: { start: /^shp(?:at|ss|ca|pa)_[a-fA-F0-9]{2,}$/ } }),
 	tokenRule("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], /(?<![A-Za-z0-9])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_-])/g, { cut: { start: /^do[por]_v1_[a-f0-9]{2,}$/ } }),
@@ -479,10 +480,10 @@ const CONTEXT_RULES: readonly Rule[] = [
 		/(?<pre>\b(?:aws[ \t]+configure|(?:npm|pnpm|yarn)[ \t]+config)[ \t]+set[ \t]+(?:--?[A-Za-z-]+(?:[ \t]+|=)[^\s-]\S*[ \t]+)*\S*(?:secret|token|password|_auth)\S*[ \t]+)(?<val>[^\s"'`;|&]{1,4096})/gi,
 		(v) => !isNotSecret(v, "secret"),
 	),
-	// curl -u user:password, --user=user:password
+	// curl -u user:password, --user=user:password (hints: what the pattern starts with, three characters at least, so it does not run on every string)
 	valueRule(
 		"basic-auth",
-		["-u"],
+		["-u ", "-u\t", "-u=", "--user"],
 		/(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$[\]]{1,128}:)(?<val>[^\s"']{1,256})/g,
 		(v) => !isNotSecret(v, "password"),
 	),
