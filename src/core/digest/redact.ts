@@ -632,8 +632,8 @@ const OPTION_RULE: Rule = {
 
 /**
  * Where the line holding `index` starts, looked for at most `max` characters back; -1 when it is
- * further. (`lastIndexOf` a line end the text lacks ran back to its start at every match: 2 MB of
- * `mysql --password x` took minutes.)
+ * further. (`lastIndexOf` a line end the text lacks ran back to its start at every match: 1.4 MB
+ * of `mysql --password x` took 39 s.)
  */
 function lineStart(text: string, index: number, max: number): number {
 	const stop = Math.max(0, index - max);
