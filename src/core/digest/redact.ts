@@ -133,6 +133,12 @@ const URL_RE = /^[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\//;
 const PATH_RE = /^(?:~|\.{1,2})?\/[A-Za-z0-9._\-/]*$/;
 
 /**
+ * A password's hash as crypt(3) writes it (`$6$salt$…`, `$2b$12$…`, `$y$j9T$…$…`, `$apr1$…`): a
+ * secret (it can be cracked), not a variable reference (`$1$HOME/x` has no 20-character hash).
+ */
+const CRYPT_HASH_RE = /^\$(?:1|2[abxy]|5|6|7|y|gy|md5|sha1|apr1)\$(?:[^\s$]{0,64}\$){0,3}[./A-Za-z0-9]{20,}$/;
+
+/**
  * True when `value` is obviously not a secret: empty, a variable reference (`$FOO`, `${FOO}`,
  * `%FOO%`, `{{ x }}`, `process.env.FOO`, `os.environ[...]`), a placeholder, a short number, a code
  * word or type, a property chain, a URL or a path, or a variable named after a secret
@@ -144,6 +150,7 @@ function isNotSecret(value: string, kind: string): boolean {
 	const v = value.trim().replace(/(?<=.{6})…$/u, "");
 	if (v === "" || v.includes(MARKER_PREFIX)) return true;
 	const first = v[0];
+	if (first === "$" && CRYPT_HASH_RE.test(v)) return false;
 	if (first === "$" || first === "%" || v.startsWith("{{") || v.startsWith("#{")) return true;
 	if (v.includes("...") || v.includes("…")) return true;
 	if (/^\d{1,5}$/.test(v)) return true;
@@ -423,6 +430,21 @@ function trimEndOfBody(text: string, start: number, end: number): number {
 /** A digit, a colon and what may start a database's name: where a `.pgpass` line's port ends. */
 const PGPASS_HINTS = [..."0123456789"].flatMap((d) => [..."abcdefghijklmnopqrstuvwxyz_*"].map((c) => `${d}:${c}`));
 
+/**
+ * A command line's argument may be quoted as the shell quotes it (`"…"`, `'…'`) or as JSON writes
+ * a `"` inside a string (`\"…\"`: a command embedded in a tool's JSON input, a log line).
+ * `OPEN_QUOTE`: the opening quote, if any. `ARG_VALUE`: the argument's text, a backslash only where
+ * it escapes no quote (a JSON-escaped argument's closing `\"` is not its own); it never starts
+ * with one (that took the `\` of `\"` for the password, and the password after it stayed).
+ */
+const OPEN_QUOTE = String.raw`(?:\\?["'])?`;
+const ARG_CHAR = String.raw`(?:[^\s"'\x60;|&\\]|\\(?!["']))`;
+const ARG_VALUE = String.raw`(?<val>[^\s"'\x60;|&\\]${ARG_CHAR}{0,255})`;
+/** A value echoed into a command (`echo X |`, `printf '%s' X |`, quoted as above): the text up to the pipe's command, as a pattern's source. */
+const ECHOED = String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE})(?<val>[^\s"'$|;&\x60<>\\-](?:[^\s"'$|;&\x60<>\\]|\\(?!["'])){0,255})(?=(?:\\?["'])?[ \t]*\|[ \t]*`;
+/** A command's password option and its argument: `pre` (a literal-led pattern's source, up to the option) and the value, quoted or not. */
+const commandValue = (pre: string): RegExp => new RegExp(String.raw`(?<pre>${pre}${OPEN_QUOTE})${ARG_VALUE}`, "g");
+
 const CONTEXT_RULES: readonly Rule[] = [
 	{
 		// scheme://user:password@host — the user part has no ':', so the first ':' splits them (see `urlPassword`).
@@ -460,31 +482,31 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule(
 		"password",
 		["mysql", "mariadb"],
-		/(?<pre>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n;|&]{0,256}?[ \t]-p)(?<val>[^\s"'`;|&]{1,256})/g,
+		commandValue(String.raw`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n;|&]{0,256}?[ \t]-p`),
 		(v) => !isNotSecret(v, "password"),
 	),
 	// A password given as a command's option, a blank before it: `sshpass -p …`, `redis-cli -a …`,
 	// `docker login -p …` / `--password …` (and podman, nerdctl, helm, buildah, skopeo); quoted or not.
-	valueRule("password", ["sshpass"], /(?<pre>\bsshpass\b[^\n;|&]{0,64}?[ \t]-p[ \t]*["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
-	valueRule("password", ["redis-cli"], /(?<pre>\bredis-cli\b[^\n;|&]{0,256}?[ \t](?:-a|--pass)[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["sshpass"], commandValue(String.raw`\bsshpass\b[^\n;|&]{0,64}?[ \t]-p[ \t]*`), (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["redis-cli"], commandValue(String.raw`\bredis-cli\b[^\n;|&]{0,256}?[ \t](?:-a|--pass)[ \t]+`), (v) => !isNotSecret(v, "password")),
 	valueRule(
 		"password",
 		["login"],
-		/(?<pre>\b(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|buildah|skopeo)[ \t]+login\b[^\n;|&]{0,256}?[ \t](?:-p|--password)(?:[ \t]+|=)["']?)(?<val>[^\s"'`;|&]{1,256})/g,
+		commandValue(String.raw`\b(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|buildah|skopeo)[ \t]+login\b[^\n;|&]{0,256}?[ \t](?:-p|--password)(?:[ \t]+|=)`),
 		(v) => !isNotSecret(v, "password") && v !== "-" && !v.startsWith("--"),
 	),
 	// `aws configure set aws_secret_access_key …`, `npm config set //registry/:_authToken …`: a key of a secret, a blank, its value.
 	valueRule(
 		"secret",
 		["config"],
-		/(?<pre>\b(?:aws[ \t]+configure|(?:npm|pnpm|yarn)[ \t]+config)[ \t]+set[ \t]+(?:--?[A-Za-z-]+(?:[ \t]+|=)[^\s-]\S*[ \t]+)*\S*(?:secret|token|password|_auth)\S*[ \t]+)(?<val>[^\s"'`;|&]{1,4096})/gi,
+		new RegExp(String.raw`(?<pre>\b(?:aws[ \t]+configure|(?:npm|pnpm|yarn)[ \t]+config)[ \t]+set[ \t]+(?:--?[A-Za-z-]+(?:[ \t]+|=)[^\s-]\S*[ \t]+)*\S*(?:secret|token|password|_auth)\S*[ \t]+${OPEN_QUOTE})${ARG_VALUE}`, "gi"),
 		(v) => !isNotSecret(v, "secret"),
 	),
 	// curl -u user:password, --user=user:password (hints: what the pattern starts with, three characters at least, so it does not run on every string)
 	valueRule(
 		"basic-auth",
 		["-u ", "-u\t", "-u=", "--user"],
-		/(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$[\]]{1,128}:)(?<val>[^\s"']{1,256})/g,
+		new RegExp(String.raw`(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s:"'$[\]\\]{1,128}:)(?<val>(?:[^\s"'\\]|\\(?!["'])){1,256})`, "g"),
 		(v) => !isNotSecret(v, "password"),
 	),
 	// A bare `Basic <base64>` (a header built in code, a log line), known by what it decodes to: `user:password`.
@@ -504,25 +526,27 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
 	// A command's password flag of its own, a blank before the value: MongoDB's tools `-p`, sqlcmd's,
 	// bcp's and mosquitto's `-P`, the OpenLDAP tools' `-w`, `az login -p`, Samba's `-U user%password`.
-	valueRule("password", ["mongo"], /(?<pre>\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n;|&]{0,256}?[ \t]-p[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
-	valueRule("password", ["sqlcmd", "bcp", "mosquitto_"], /(?<pre>\b(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr))\b[^\n;|&]{0,256}?[ \t]-P[ \t]*["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
-	valueRule("password", ["ldap"], /(?<pre>\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b[^\n;|&]{0,256}?[ \t]-w[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
-	valueRule("password", ["az login"], /(?<pre>\baz[ \t]+login\b[^\n;|&]{0,256}?[ \t]-p[ \t]+["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
-	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], /(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)["']?[^\s%"']{1,128}%)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "password"), true),
+	valueRule("password", ["mongo"], commandValue(String.raw`\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["sqlcmd", "bcp", "mosquitto_"], commandValue(String.raw`\b(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr))\b[^\n;|&]{0,256}?[ \t]-P[ \t]*`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["ldap"], commandValue(String.raw`\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b[^\n;|&]{0,256}?[ \t]-w[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["az login"], commandValue(String.raw`\baz[ \t]+login\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], new RegExp(String.raw`(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s%"'\\]{1,128}%)${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
 	// `gh secret set NAME --body VALUE`.
-	valueRule("secret", ["secret set"], /(?<pre>\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)["']?)(?<val>[^\s"'`;|&]{1,256})/g, (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
+	valueRule("secret", ["secret set"], commandValue(String.raw`\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)`), (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
 	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`, `passwd --stdin`; `user:password` into `chpasswd`.
 	valueRule(
 		"secret",
 		["password-stdin", "secret set", "secret put", "auth login", "env add", "passwd --stdin"],
-		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?)(?<val>[^\s"'$|;&`<>-][^\s"'$|;&`<>]{0,255})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?(?:[a-z][a-z0-9-]{0,30}\b[^\n;|&]{0,256}?--password-stdin\b|gh[ \t]+(?:secret[ \t]+set|auth[ \t]+login)\b|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|passwd[ \t]+--stdin\b))/g,
+		new RegExp(String.raw`${ECHOED}(?:sudo[ \t]+)?(?:[a-z][a-z0-9-]{0,30}\b[^\n;|&]{0,256}?--password-stdin\b|gh[ \t]+(?:secret[ \t]+set|auth[ \t]+login)\b|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|passwd[ \t]+--stdin\b))`, "g"),
 		(v) => !isNotSecret(v, "secret"),
 	),
-	valueRule("password", ["chpasswd"], /(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)/g, (v) => !isNotSecret(v, "password")),
+	// A password echoed into `sudo -S` (`--stdin`), which reads it from stdin; `-S` among sudo's first flags (`pacman -S` is no sudo's).
+	valueRule("password", ["sudo -", "sudo --stdin"], new RegExp(String.raw`${ECHOED}sudo(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-]))`, "g"), (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["chpasswd"], new RegExp(String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE}[^\s:"'$|;&\x60[\]\\]{1,128}:)(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})(?=(?:\\?["'])?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)`, "g"), (v) => !isNotSecret(v, "password")),
 	// A `.netrc` entry: `machine HOST login USER password SECRET`, on one line or several.
 	valueRule("password", ["machine"], /(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+)(?<val>\S{1,256})/g, (v) => !isNotSecret(v, "password"), true),
 	// SQL: `IDENTIFIED BY '…'`, `[WITH] PASSWORD '…'` (MySQL, Postgres, Oracle users and roles).
-	valueRule("password", ["identified", "password '", 'password "'], /(?<pre>\b(?:identified[ \t]+(?:with[ \t]+[A-Za-z_]{1,40}[ \t]+)?by|password)[ \t]+["'])(?<val>[^"'\r\n]{1,256})(?=["'])/gi, (v) => !isNotSecret(v, "password"), true),
+	valueRule("password", ["identified", "password '", 'password "'], /(?<pre>\b(?:identified[ \t]+(?:with[ \t]+[A-Za-z_]{1,40}[ \t]+)?by|password)[ \t]+\\?["'])(?<val>(?:[^"'\r\n\\]|\\(?!["'])){1,256})(?=\\?["'])/gi, (v) => !isNotSecret(v, "password"), true),
 	{
 		// `htpasswd -b[c] FILE USER PASSWORD`, `htpasswd -nb USER PASSWORD`: the password is an argument (see `htpasswdPassword`).
 		kind: "password",
@@ -609,12 +633,13 @@ const OPTION_RULE: Rule = {
 	// The key's end and the blank after it (`--api-key `, `-storepass `), or openssl's `pass:`.
 	hints: ["-password ", "-passwd ", "-passphrase ", "-secret ", "-token ", "-key ", "-pass ", "-pwd ", "-auth ", "apikey ", "authtoken ", "accesstoken ", "clientsecret ", "storepass ", "keypass ", "pass:"],
 	// The value never starts with `-`: an option after an option is the next match.
-	pattern: /(?<![\w\]-])--?(?<key>[A-Za-z][A-Za-z0-9_-]{1,48})[ \t]+(?<val>"[^"\r\n]{1,256}"|'[^'\r\n]{1,256}'|[^\s"'`;|&<>()-][^\s"'`;|&<>()]{0,255})/g,
+	// A JSON-escaped quoted value (`--password \"…\"`, a command inside a JSON string) first: its `\` is no value.
+	pattern: /(?<![\w\]-])--?(?<key>[A-Za-z][A-Za-z0-9_-]{1,48})[ \t]+(?<val>\\"[^"\\\r\n]{1,256}\\"|"[^"\r\n]{1,256}"|'[^'\r\n]{1,256}'|[^\s"'`;|&<>()\\-][^\s"'`;|&<>()]{0,255})/g,
 	decide: (m, text) => {
 		const { key = "", val = "" } = m.groups ?? {};
 		if (!KEY_HINT_RE.test(key) || OPTION_SWITCH_RE.test(key)) return undefined;
-		const quote = val[0] === '"' || val[0] === "'" ? val[0] : "";
-		let inner = quote === "" ? val : val.slice(1, -1);
+		const quote = val.startsWith('\\"') ? '\\"' : val[0] === '"' || val[0] === "'" ? val[0] : "";
+		let inner = quote === "" ? val : val.slice(quote.length, -quote.length);
 		let at = m.index + m[0].length - val.length + quote.length;
 		const norm = normalizeKey(key);
 		let kind = JAVA_PASS_RE.test(key) ? "password" : OPTION_SECRET_END_RE.test(norm) ? keywordKind(norm) : undefined;
@@ -693,6 +718,15 @@ function commandArgs(text: string, from: number, max: number): CommandArg[] {
 	while (args.length < max) {
 		while (text[i] === " " || text[i] === "\t") i++;
 		const c = text[i];
+		if (c === "\\" && text[i + 1] === '"') {
+			// A JSON-escaped quoted argument (a command inside a JSON string): `\"…\"`.
+			let close = i + 2;
+			while (close < text.length && close - i <= MAX_ARG && text[close] !== "\n" && text[close] !== "\r" && !(text[close] === "\\" && text[close + 1] === '"')) close++;
+			if (text[close] !== "\\" || text[close + 1] !== '"') break;
+			args.push({ value: text.slice(i + 2, close), start: i + 2, end: close });
+			i = close + 2;
+			continue;
+		}
 		if (c === undefined || ARGS_END.has(c) || c === "\\") break;
 		let j = i + 1;
 		if (c === '"' || c === "'") {
@@ -772,7 +806,8 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 			if (!/^-[pP]/.test(a.value)) continue;
 			if (a.value.length > 2) return argSecret(a, "password", 2);
 			const next = args[i + 1];
-			return next !== undefined && next.start === a.end + 1 && (text[a.end] === '"' || text[a.end] === "'") ? argSecret(next) : [];
+			const glued = next !== undefined && ((next.start === a.end + 1 && (text[a.end] === '"' || text[a.end] === "'")) || (next.start === a.end + 2 && text.startsWith('\\"', a.end)));
+			return glued ? argSecret(next) : [];
 		}
 		return [];
 	},

@@ -271,6 +271,14 @@ const SECRETS: [string, string, string][] = [
 	["password", `     1\t10.0.0.5:5432:shop:app:${t.password}`, `     1\t10.0.0.5:5432:shop:app:${m("password")}`],
 	["password", `PGPASSWORD=${t.password} psql -h db.internal -U app shop`, `PGPASSWORD=${m("password")} psql -h db.internal -U app shop`],
 	["password", `wget --user=deploy --password=${t.password} https://files.example.com/a.tgz`, `wget --user=deploy --password=${m("password")} https://files.example.com/a.tgz`],
+	// A command line inside a JSON string (a tool's input as a log or a transcript shows it): its quotes written `\"`.
+	["password", `{"command": "sshpass -p \\"${t.password}\\" ssh deploy@10.0.0.5 uptime"}`, `{"command": "sshpass -p \\"${m("password")}\\" ssh deploy@10.0.0.5 uptime"}`],
+	["password", `{"cmd": "deploy --password \\"${t.password}\\" --env prod && zip -P \\"${t.password}\\" out.zip f && 7z x -p\\"${t.password}\\" a.7z"}`, `{"cmd": "deploy --password \\"${m("password")}\\" --env prod && zip -P \\"${m("password")}\\" out.zip f && 7z x -p\\"${m("password")}\\" a.7z"}`],
+	["basic-auth", `"input": {"command": "curl -u \\"deploy:${t.password}\\" https://ci.example.com/api"}`, `"input": {"command": "curl -u \\"deploy:${m("basic-auth")}\\" https://ci.example.com/api"}`],
+	["password", `mysql -h db -u root -p"${t.password}" shop`, `mysql -h db -u root -p"${m("password")}" shop`],
+	// A password echoed into sudo, which reads it from stdin with -S.
+	["password", `echo '${t.password}' | sudo -S apt-get install -y nginx`, `echo '${m("password")}' | sudo -S apt-get install -y nginx`],
+	["password", `{"command": "echo \\"${t.password}\\" | sudo -kS systemctl restart nginx"}`, `{"command": "echo \\"${m("password")}\\" | sudo -kS systemctl restart nginx"}`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -357,6 +365,9 @@ const LOOK_ALIKES: string[] = [
 	"ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519 && ssh-keygen -l -f key.pub && ssh-keygen -t rsa -N \"\" -C me@x",
 	"sqlplus / as sysdba\nsqlplus -s /nolog\nsqlplus user/password@db\nmysqladmin -u root -p password\necho $PW | passwd --stdin deploy",
 	"redis-cli -a '$REDIS_PASSWORD' ping && sshpass -p\"$SSHPASS\" ssh h",
+	// JSON-escaped quotes around a reference, and sudo without a password on stdin (pacman's -S is no sudo's).
+	'{"command": "sshpass -p \\"$SSHPASS\\" ssh h && deploy --password \\"${DB_PASSWORD}\\" && zip -P \\"$ZIP_PW\\" o.zip f"}',
+	"echo y | sudo pacman -S vim && echo $PW | sudo -S true && sudo -s && echo done | sudo tee -a /var/log/x",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
