@@ -531,6 +531,8 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule("password", ["ldap"], commandValue(String.raw`\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b[^\n;|&]{0,256}?[ \t]-w[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
 	valueRule("password", ["az login"], commandValue(String.raw`\baz[ \t]+login\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
 	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], new RegExp(String.raw`(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s%"'\\]{1,128}%)${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
+	// `lftp -u USER,PASSWORD host`, also `open -u USER,PASSWORD` among its `-e` commands (`;` between them): the password after the comma (`-u USER` alone asks).
+	valueRule("password", ["lftp"], new RegExp(String.raw`(?<pre>\blftp\b[^\n|&]{0,256}?[ \t](?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s,"'\\]{1,128},${OPEN_QUOTE})${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
 	// `gh secret set NAME --body VALUE`.
 	valueRule("secret", ["secret set"], commandValue(String.raw`\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)`), (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
 	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`, `passwd --stdin`; `user:password` into `chpasswd`.
@@ -558,10 +560,13 @@ const CONTEXT_RULES: readonly Rule[] = [
 		// Commands whose password is an argument of their own shape: read from the parsed arguments (see `COMMAND_SECRETS`).
 		kind: "password",
 		// `vault login`, not `vault`: in an Obsidian user's transcripts the word is everywhere.
-		hints: ["rabbitmqctl", "zip ", "zip.exe", "zipcloak", "7z ", "7za ", "7zr ", "7zz ", "7z.exe", "openssl", "vault login", "ssh-keygen", "sqlplus", "expdp", "impdp", "mysqladmin"],
+		hints: [
+			"rabbitmqctl", "zip ", "zip.exe", "zipcloak", "7z ", "7za ", "7zr ", "7zz ", "7z.exe", "openssl", "vault login", "ssh-keygen", "sqlplus", "expdp", "impdp", "mysqladmin",
+			"net user", "net.exe user", "useradd", "usermod", "rclone", "alias set", "config host", "plink", "pscp", "psftp", "putty", "nmcli",
+		],
 		// The name's start is checked in `decide`: a look-behind first was tried at every position.
-		pattern: /(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin)(?:\.exe|\.bat)?(?=[ \t])/g,
-		decide: (m, text) => (/[\w.-]/.test(text[m.index - 1] ?? "") ? undefined : commandSecrets(text, m[0].replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length)),
+		pattern: /(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin|(?:net|NET|Net)(?=(?:\.exe)?[ \t]+(?:user|USER|User)\b)|useradd|usermod|rclone|mcli|mc(?=[ \t]+(?:alias|config)\b)|plink|pscp|psftp|putty|nmcli)(?:\.exe|\.bat)?(?=[ \t])/g,
+		decide: (m, text) => (/[\w.-]/.test(text[m.index - 1] ?? "") ? undefined : commandSecrets(text, m[0].toLowerCase().replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length)),
 	},
 	// A `.pgpass` line, `host:port:database:user:password`, as a line of its own (`cat ~/.pgpass`,
 	// a file viewer's numbered line): five fields, the second a port (or `*`), the host a host's name.
@@ -780,6 +785,18 @@ const argSecret = (arg: CommandArg | undefined, kind = "password", skip = 0): Ar
 const plainWord = (arg: CommandArg | undefined): boolean => arg !== undefined && /^[a-z]{1,20}$/.test(arg.value);
 const isOption = (arg: CommandArg | undefined): boolean => arg !== undefined && arg.value.startsWith("-");
 
+/** `openssl passwd [-1|-6|-salt S …] PASSWORD…`: the arguments that are no option nor an option's value (none with `-stdin` or `-in`). */
+function opensslPasswd(args: CommandArg[]): ArgSecret[] {
+	const words: CommandArg[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const a = args[i]!.value;
+		if (a === "-stdin" || a === "-in") return [];
+		if (a === "-salt") i++;
+		else if (!a.startsWith("-")) words.push(args[i]!);
+	}
+	return words.length > 1 && words.every((w) => plainWord(w)) ? [] : words.flatMap((w) => argSecret(w));
+}
+
 /**
  * Where each command keeps a password (or a key) among its arguments; `text` for what stands
  * between two arguments (7z's `-p"…"` is the switch and a quoted argument glued to it).
@@ -812,7 +829,10 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 		return [];
 	},
 	// `openssl enc -k PASSWORD` and `-K KEY` (the key itself, in hex); `-kfile` names a file. (`-pass pass:…` is an option's.)
-	openssl: (args) => args.flatMap((a, i) => (a.value === "-k" || a.value === "-K") && !isOption(args[i + 1]) ? argSecret(args[i + 1], a.value === "-k" ? "password" : "secret") : []),
+	openssl: (args) => {
+		if (args[0]?.value === "passwd") return opensslPasswd(args.slice(1));
+		return args.flatMap((a, i) => (a.value === "-k" || a.value === "-K") && !isOption(args[i + 1]) ? argSecret(args[i + 1], a.value === "-k" ? "password" : "secret") : []);
+	},
 	// `vault login TOKEN`; with `-method` the arguments are `key=value` (an assignment's).
 	vault: (args) => {
 		if (args[0]?.value !== "login" || args.some((a) => /^--?method(?:=|$)/.test(a.value))) return [];
@@ -841,8 +861,53 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 		if (at < 0 || isOption(args[at + 1]) || (plainWord(args[at + 1]) && plainWord(args[at + 2]))) return [];
 		return argSecret(args[at + 1]);
 	},
+	// Windows' `net user NAME PASSWORD [/add]` (`*` asks); its switches start with `/` (`/add`, `/domain`, `/comment:"…"`).
+	net: (args) => {
+		if (!/^user$/i.test(args[0]?.value ?? "")) return [];
+		const words = args.slice(1).filter((a, i, all) => !a.value.startsWith("/") && !(i > 0 && all[i - 1]!.value.endsWith(":") && a.start <= all[i - 1]!.end + 2));
+		const [name, password] = words;
+		return password === undefined || password.value === "*" || (plainWord(name) && plainWord(password)) ? [] : argSecret(password);
+	},
+	// `useradd -p HASH`, `usermod -p HASH` (`--password`): the password's crypt(3) hash (see `CRYPT_HASH_RE`), or a password given as one.
+	useradd: (args) => {
+		const at = args.findIndex((a) => a.value === "-p" || a.value === "--password");
+		return at < 0 || isOption(args[at + 1]) || (plainWord(args[at + 1]) && plainWord(args[at + 2])) ? [] : argSecret(args[at + 1]);
+	},
+	// `rclone config create|update|password NAME [TYPE] key value …`: a value after a key that names a secret (`secret_access_key`, `pass`, `client_secret`, a bare `key`: B2's and Azure's); `rclone obscure PASSWORD`.
+	rclone: (args) => {
+		const words = args.filter((a) => !isOption(a));
+		if (words[0]?.value === "obscure") return words[1]?.value === "-" ? [] : argSecret(words[1]);
+		const sub = words[0]?.value === "config" ? words[1]?.value : undefined;
+		if (sub !== "create" && sub !== "update" && sub !== "password") return [];
+		const pairs = words.slice(sub === "create" ? 4 : 3);
+		const secrets: ArgSecret[] = [];
+		for (let i = 0; i + 1 < pairs.length; i += 2) {
+			const key = pairs[i]!.value;
+			const kind = key === "key" || key === "pass" ? (key === "pass" ? "password" : "secret") : keyDescribesSecret(key);
+			if (kind !== undefined && !key.includes("=")) secrets.push(...argSecret(pairs[i + 1], kind));
+		}
+		return secrets;
+	},
+	// MinIO's client: `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (`mc config host add …` before it), the URL a URL or a reference.
+	mc: (args) => {
+		const words = args.filter((a, i) => !isOption(a) && !/^--?(?:api|path|lookup|config-dir|C)$/.test(args[i - 1]?.value ?? ""));
+		const first = words[0]?.value === "alias" && words[1]?.value === "set" ? 2 : words[0]?.value === "config" && words[1]?.value === "host" && words[2]?.value === "add" ? 3 : -1;
+		if (first < 0 || !/^(?:https?:\/\/|\$)/.test(words[first + 1]?.value ?? "")) return [];
+		return argSecret(words[first + 3], "secret");
+	},
+	// PuTTY's tools on Windows: `plink -pw PASSWORD`, `pscp -pw …`, `psftp -pw …`, `putty -pw …`.
+	plink: (args) => {
+		const at = args.findIndex((a) => a.value === "-pw");
+		return at < 0 || isOption(args[at + 1]) ? [] : argSecret(args[at + 1]);
+	},
+	// NetworkManager: `nmcli device wifi connect SSID password PW`, a connection's `wifi-sec.psk PW`, `802-1x.password PW`.
+	nmcli: (args) =>
+		args.flatMap((a, i) => {
+			const named = (a.value === "password" && args.slice(0, i).some((b) => b.value === "connect")) || /^[\w-]{1,40}\.(?:psk|password|wep-key[0-3]|leap-password|private-key-password)$/.test(a.value);
+			return named && !isOption(args[i + 1]) && !(plainWord(args[i + 1]) && plainWord(args[i + 2])) ? argSecret(args[i + 1]) : [];
+		}),
 };
-const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus" };
+const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus", usermod: "useradd", mcli: "mc", pscp: "plink", psftp: "plink", putty: "plink" };
 
 /** The secrets among the arguments of `command` at `from` (see `COMMAND_SECRETS`) as one edit; a value found harmless stays. */
 function commandSecrets(text: string, command: string, from: number): (Edit & { kind: string }) | undefined {

@@ -99,6 +99,7 @@ const t = {
 	azure: gen(B64, 86) + "==",
 	jwt: "eyJ" + gen(B64URL, 33) + ".eyJ" + gen(B64URL, 120) + "." + gen(B64URL, 43),
 	bearer: gen(B64URL, 40),
+	cryptHash: "$6$" + gen(ALNUM, 16) + "$" + gen(ALNUM + "./", 86),
 	basic: gen(B64, 30) + "==",
 	password: "P4ss-" + gen(ALNUM, 12),
 	genericSecret: gen(ALNUM, 32),
@@ -279,6 +280,22 @@ const SECRETS: [string, string, string][] = [
 	// A password echoed into sudo, which reads it from stdin with -S.
 	["password", `echo '${t.password}' | sudo -S apt-get install -y nginx`, `echo '${m("password")}' | sudo -S apt-get install -y nginx`],
 	["password", `{"command": "echo \\"${t.password}\\" | sudo -kS systemctl restart nginx"}`, `{"command": "echo \\"${m("password")}\\" | sudo -kS systemctl restart nginx"}`],
+	// Windows' net user, a user's password hash (useradd/usermod -p) and the openssl passwd that makes one, lftp -u.
+	["password", `net user deploy ${t.password} /add /expires:never`, `net user deploy ${m("password")} /add /expires:never`],
+	["password", `NET USER Administrator "${t.password}" /domain`, `NET USER Administrator "${m("password")}" /domain`],
+	["password", `sudo useradd -m -s /bin/bash -p '${t.cryptHash}' deploy`, `sudo useradd -m -s /bin/bash -p '${m("password")}' deploy`],
+	["password", `usermod --password "$(openssl passwd -6 -salt Xq3 ${t.password})" deploy`, `usermod --password "$(openssl passwd -6 -salt Xq3 ${m("password")})" deploy`],
+	["password", `lftp -u deploy,${t.password} -e "mirror -R dist /www; quit" ftp.example.com`, `lftp -u deploy,${m("password")} -e "mirror -R dist /www; quit" ftp.example.com`],
+	["password", `lftp -e 'set ssl:verify-certificate no; open -u deploy,"${t.password}" sftp://files.example.com; ls'`, `lftp -e 'set ssl:verify-certificate no; open -u deploy,"${m("password")}" sftp://files.example.com; ls'`],
+	// rclone's remotes and MinIO's client: a secret key as an argument.
+	["secret", `rclone config create s3prod s3 provider AWS access_key_id AKIA${"X".repeat(4)}EXAMPLE secret_access_key ${t.awsSecret} region eu-west-1`, `rclone config create s3prod s3 provider AWS access_key_id AKIAXXXXEXAMPLE secret_access_key ${m("secret")} region eu-west-1`],
+	["password", `rclone config create nas sftp host nas.lan user admin pass ${t.password} --obscure && rclone obscure ${t.password}`, `rclone config create nas sftp host nas.lan user admin pass ${m("password")} --obscure && rclone obscure ${m("password")}`],
+	["secret", `rclone copy ./out :s3:bkt --s3-access-key-id minio --s3-secret-access-key ${t.genericSecret}`, `rclone copy ./out :s3:bkt --s3-access-key-id minio --s3-secret-access-key ${m("secret")}`],
+	["secret", `mc alias set myminio http://localhost:9000 admin ${t.genericSecret} --api S3v4`, `mc alias set myminio http://localhost:9000 admin ${m("secret")} --api S3v4`],
+	["secret", `mc config host add s3 https://s3.amazonaws.com AKIAXXXXEXAMPLE ${t.awsSecret}`, `mc config host add s3 https://s3.amazonaws.com AKIAXXXXEXAMPLE ${m("secret")}`],
+	// PuTTY's -pw, NetworkManager's Wi-Fi passwords.
+	["password", `plink -ssh -batch -pw ${t.password} admin@10.0.0.5 "uptime" && pscp -pw "${t.password}" a.txt admin@10.0.0.5:/tmp`, `plink -ssh -batch -pw ${m("password")} admin@10.0.0.5 "uptime" && pscp -pw "${m("password")}" a.txt admin@10.0.0.5:/tmp`],
+	["password", `sudo nmcli device wifi connect HomeNet password ${t.password} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${t.password}`, `sudo nmcli device wifi connect HomeNet password ${m("password")} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${m("password")}`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -368,6 +385,14 @@ const LOOK_ALIKES: string[] = [
 	// JSON-escaped quotes around a reference, and sudo without a password on stdin (pacman's -S is no sudo's).
 	'{"command": "sshpass -p \\"$SSHPASS\\" ssh h && deploy --password \\"${DB_PASSWORD}\\" && zip -P \\"$ZIP_PW\\" o.zip f"}',
 	"echo y | sudo pacman -S vim && echo $PW | sudo -S true && sudo -s && echo done | sudo tee -a /var/log/x",
+	// net user without a password on the line (it lists, asks with *, deletes), and prose.
+	"net user\nnet user deploy\nnet user deploy * /add\nnet user deploy /delete\nnet user %USERNAME% %NEW_PASSWORD%\nrun net user to list accounts",
+	// useradd and openssl passwd without a password or a hash on the line; a hash from a variable.
+	'useradd -m -s /bin/bash deploy && useradd -p "$HASH" ci && usermod -aG docker deploy\nopenssl passwd -6 -stdin < pw.txt && openssl passwd -1 "$PW"',
+	// lftp that asks, rclone and mc without a secret on the line, MinIO's documented default (a plain word).
+	"lftp -u deploy sftp://files.example.com && lftp -u deploy,$FTP_PASS ftp.example.com\nrclone config create gd drive scope drive && rclone config show && rclone obscure -",
+	"mc alias set local http://localhost:9000 minioadmin minioadmin && mc alias set s3 $S3_URL $ACCESS $SECRET && mc alias list",
+	"plink -pw $PW admin@h && nmcli --ask device wifi connect HomeNet && nmcli con show HomeNet | grep wifi-sec.psk",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -673,6 +698,15 @@ describe("redactSecrets: adversarial input", () => {
 		["pgpass one line", fill("h:5432:db:")],
 		["mysql option", `mysql ${fill("--password shop ")}`],
 		["pgpass echo", `echo "h:1:d:u:${fill("p")}`],
+		["json quotes", fill('zip -P \\"a')],
+		["json option", fill('--password \\"a ')],
+		["json sshpass", `sshpass ${fill('-p \\"')}`],
+		["net user", fill("net user a ")],
+		["lftp", `lftp ${fill(" -u a,")}`],
+		["rclone pairs", `rclone config create r s3 ${fill("pass ")}`],
+		["mc", fill("mc alias set a http://h b ")],
+		["sudo", `echo a${fill(" ")}| sudo -S true`],
+		["sudo flags", `echo a | sudo${fill(" -k")}`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
