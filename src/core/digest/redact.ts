@@ -104,6 +104,8 @@ interface CutStart {
 	readonly digit?: true;
 	/** What the run may have before the token and keeps (`bot` in a Telegram API URL). */
 	readonly keep?: RegExp;
+	/** A check of the token's start beyond its shape (a Discord token's first part is a user id in base64). */
+	readonly valid?: (token: string) => boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,7 +331,13 @@ const TOKEN_RULES: readonly Rule[] = [
 	// No prefix of its own: its first part is the bot's user id (17 to 20 digits) in base64, which
 	// tells it from any other dotted name. Three digits in base64 are four characters of a few
 	// each (`MTk4` is "198"): the pattern starts so, which keeps it cheap (0.7 ms a MB of text, measured).
-	tokenRule("discord-bot-token", ["."], /(?<![A-Za-z0-9_.-])[MNO][DTjz][AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{20,22}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])/g, { valid: (m) => isSnowflakeBase64(m.slice(0, m.indexOf("."))) }),
+	// Cut short by a clip, it is known from its first part and the `.` after it.
+	tokenRule("discord-bot-token", ["."], /(?<![A-Za-z0-9_.-])[MNO][DTjz][AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{20,22}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])/g, {
+		valid: (m) => isSnowflakeBase64(m.slice(0, m.indexOf("."))),
+		cut: { start: /^[MNO][DTjz][AEIMQUYcgk][w-z0-5][A-Za-z0-9_-]{20,22}\.[A-Za-z0-9_-]{0,6}(?:\.[A-Za-z0-9_-]{0,38})?$/, valid: (token) => isSnowflakeBase64(token.slice(0, token.indexOf("."))) },
+	}),
+	// Heroku's API keys of the newer format (`HRKU-` and a UUID or 60-odd characters); the older bare UUID is known only after `heroku auth:token` (below).
+	tokenRule("heroku-api-key", ["hrku-"], /(?<![A-Za-z0-9])HRKU-[A-Za-z0-9_-]{36,80}(?![A-Za-z0-9_-])/g, { cut: { start: /^HRKU-[A-Za-z0-9_-]{2,}$/ } }),
 	// A kubeconfig's client key: the PEM of a private key, base64-encoded whole.
 	// YAML (`client-key-data: …`) or JSON (`"client-key-data": "…"`, what `kubectl config view --raw -o json` prints).
 	valueRule("private-key", ["client-key-data"], /(?<pre>client-key-data\\?["']?[ \t]*:[ \t]*\\?["']?)(?<val>[A-Za-z0-9+/]{40,20000}={0,2})/g),
@@ -533,6 +541,13 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], new RegExp(String.raw`(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s%"'\\]{1,128}%)${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
 	// `lftp -u USER,PASSWORD host`, also `open -u USER,PASSWORD` among its `-e` commands (`;` between them): the password after the comma (`-u USER` alone asks).
 	valueRule("password", ["lftp"], new RegExp(String.raw`(?<pre>\blftp\b[^\n|&]{0,256}?[ \t](?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s,"'\\]{1,128},${OPEN_QUOTE})${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
+	// What `heroku auth:token` prints, where the command and its output are one text (a terminal's): a UUID on a line of its own,
+	// right after it or after the CLI's warning lines (` ›   Warning: …`). A bare UUID is an id anywhere else: the output alone stays.
+	valueRule(
+		"heroku-api-key",
+		["auth:token"],
+		/(?<pre>\bheroku[ \t]+auth:token\b[^\r\n]{0,128}(?:(?:\r?\n|\r)[ \t]{0,16}[›▸][^\r\n]{0,200}){0,4}(?:\r?\n|\r)[ \t]{0,16})(?<val>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?=[ \t]*(?:\r?\n|\r|$))/g,
+	),
 	// `gh secret set NAME --body VALUE`.
 	valueRule("secret", ["secret set"], commandValue(String.raw`\bgh[ \t]+secret[ \t]+set\b[^\n;|&]{0,256}?[ \t](?:-b|--body)(?:[ \t]+|=)`), (v) => !isNotSecret(v, "secret") && !v.startsWith("-"), true),
 	// A value echoed into what reads a secret on stdin: `… --password-stdin`, `gh secret set`, `gh auth login`, `wrangler secret put`, `vercel env add`, `passwd --stdin`; `user:password` into `chpasswd`.
@@ -1524,7 +1539,7 @@ function redactCutToken(text: string, tally: (kind: string) => void): string {
 	// The token may be glued to a name before it (`claude-ghp_…`, `key:ghp_…`): it starts the run or follows a `-`, `_`, `.` or `:` in it.
 	for (let at = 0; at >= 0; at = nextStart(run, at)) {
 		const token = run.slice(at);
-		const found = CUT_RULES.find(({ cut }) => cut.start.test(token) && (!cut.digit || /[0-9]/.test(token)));
+		const found = CUT_RULES.find(({ cut }) => cut.start.test(token) && (!cut.digit || /[0-9]/.test(token)) && (!cut.valid || cut.valid(token)));
 		if (!found) continue;
 		tally(found.kind);
 		const kept = found.cut.keep?.exec(token)?.[0].length ?? 0;

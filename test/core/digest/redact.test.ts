@@ -100,6 +100,7 @@ const t = {
 	jwt: "eyJ" + gen(B64URL, 33) + ".eyJ" + gen(B64URL, 120) + "." + gen(B64URL, 43),
 	bearer: gen(B64URL, 40),
 	cryptHash: "$6$" + gen(ALNUM, 16) + "$" + gen(ALNUM + "./", 86),
+	uuid: [8, 4, 4, 4, 12].map((n) => gen(HEX, n)).join("-"),
 	basic: gen(B64, 30) + "==",
 	password: "P4ss-" + gen(ALNUM, 12),
 	genericSecret: gen(ALNUM, 32),
@@ -293,6 +294,9 @@ const SECRETS: [string, string, string][] = [
 	["secret", `rclone copy ./out :s3:bkt --s3-access-key-id minio --s3-secret-access-key ${t.genericSecret}`, `rclone copy ./out :s3:bkt --s3-access-key-id minio --s3-secret-access-key ${m("secret")}`],
 	["secret", `mc alias set myminio http://localhost:9000 admin ${t.genericSecret} --api S3v4`, `mc alias set myminio http://localhost:9000 admin ${m("secret")} --api S3v4`],
 	["secret", `mc config host add s3 https://s3.amazonaws.com AKIAXXXXEXAMPLE ${t.awsSecret}`, `mc config host add s3 https://s3.amazonaws.com AKIAXXXXEXAMPLE ${m("secret")}`],
+	// Heroku: the newer HRKU- keys, and what heroku auth:token prints after it (a bare UUID).
+	["heroku-api-key", `export HEROKU_API_KEY=HRKU-AA${gen(B64URL, 58)}`, `export HEROKU_API_KEY=${m("heroku-api-key")}`],
+	["heroku-api-key", `$ heroku auth:token\n ›   Warning: token will expire 01/05/2027\n ›   Use heroku authorizations:create to generate a long-term token\n${t.uuid}\n$ git push heroku main`, `$ heroku auth:token\n ›   Warning: token will expire 01/05/2027\n ›   Use heroku authorizations:create to generate a long-term token\n${m("heroku-api-key")}\n$ git push heroku main`],
 	// PuTTY's -pw, NetworkManager's Wi-Fi passwords.
 	["password", `plink -ssh -batch -pw ${t.password} admin@10.0.0.5 "uptime" && pscp -pw "${t.password}" a.txt admin@10.0.0.5:/tmp`, `plink -ssh -batch -pw ${m("password")} admin@10.0.0.5 "uptime" && pscp -pw "${m("password")}" a.txt admin@10.0.0.5:/tmp`],
 	["password", `sudo nmcli device wifi connect HomeNet password ${t.password} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${t.password}`, `sudo nmcli device wifi connect HomeNet password ${m("password")} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${m("password")}`],
@@ -389,9 +393,10 @@ const LOOK_ALIKES: string[] = [
 	"net user\nnet user deploy\nnet user deploy * /add\nnet user deploy /delete\nnet user %USERNAME% %NEW_PASSWORD%\nrun net user to list accounts",
 	// useradd and openssl passwd without a password or a hash on the line; a hash from a variable.
 	'useradd -m -s /bin/bash deploy && useradd -p "$HASH" ci && usermod -aG docker deploy\nopenssl passwd -6 -stdin < pw.txt && openssl passwd -1 "$PW"',
-	// lftp that asks, rclone and mc without a secret on the line, MinIO's documented default (a plain word).
+	// lftp that asks, rclone and mc without a secret on the line, MinIO's documented default (a plain word), Heroku's ids.
 	"lftp -u deploy sftp://files.example.com && lftp -u deploy,$FTP_PASS ftp.example.com\nrclone config create gd drive scope drive && rclone config show && rclone obscure -",
 	"mc alias set local http://localhost:9000 minioadmin minioadmin && mc alias set s3 $S3_URL $ACCESS $SECRET && mc alias list",
+	"heroku apps:info -a shop\nId: 01234567-89ab-4cde-8f01-23456789abcd\nheroku auth:token\nError: not logged in\n01234567-89ab-4cde-8f01-23456789abcd",
 	"plink -pw $PW admin@h && nmcli --ask device wifi connect HomeNet && nmcli con show HomeNet | grep wifi-sec.psk",
 ];
 
@@ -428,12 +433,15 @@ describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
 		["bot token 7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K…", `bot token ${m("telegram-bot-token")}…`],
 		["https://api.telegram.org/bot7123456789:AAHdq…", `https://api.telegram.org/bot${m("telegram-bot-token")}…`],
 		["ref:ghp_Zq8Xw2Vr5Ty7Ub…", `ref:${m("github-token")}…`],
+		// A Discord bot's token: its first part (a user id in base64) and the `.` after it.
+		["bot token MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1X…", `bot token ${m("discord-bot-token")}…`],
+		["python bot.py MTk4NjIyNDgzNDcxOTI1MjQ4.Cl…", `python bot.py ${m("discord-bot-token")}…`],
 	])("%s", (input, expected) => {
 		expect(redactSecrets(input)).toBe(expected);
 		expect(redactSecrets(expected)).toBe(expected);
 	});
 
-	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…", "at 12:30:45.123…", "build 2026.12.04:AAA…"])("keeps %s", (text) => {
+	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…", "at 12:30:45.123…", "build 2026.12.04:AAA…", "id MTk4NjIyNDgzNDcxOTI1MjQ4…", "services.AddSingleton<MyApplicationConfigurator.Loader.Exte…"])("keeps %s", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
 });
@@ -707,6 +715,8 @@ describe("redactSecrets: adversarial input", () => {
 		["mc", fill("mc alias set a http://h b ")],
 		["sudo", `echo a${fill(" ")}| sudo -S true`],
 		["sudo flags", `echo a | sudo${fill(" -k")}`],
+		["heroku", fill("heroku auth:token\n ›\n")],
+		["discord cut", `${fill("MTk4NjIyNDgzNDcxOTI1MjQ4.")}…`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
