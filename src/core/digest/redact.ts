@@ -558,7 +558,8 @@ const CONTEXT_RULES: readonly Rule[] = [
 		(v) => !isNotSecret(v, "secret"),
 	),
 	// A password echoed into `sudo -S` (`--stdin`), which reads it from stdin; `-S` among sudo's first flags (`pacman -S` is no sudo's).
-	valueRule("password", ["sudo -", "sudo --stdin"], new RegExp(String.raw`${ECHOED}sudo(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-]))`, "g"), (v) => !isNotSecret(v, "password")),
+	// Its hints want the pipe before sudo: `sudo -` alone is in most transcripts, and the rule ran on all of them (measured).
+	valueRule("password", ["| sudo -", "|sudo -"], new RegExp(String.raw`${ECHOED}sudo(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-]))`, "g"), (v) => !isNotSecret(v, "password")),
 	valueRule("password", ["chpasswd"], new RegExp(String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE}[^\s:"'$|;&\x60[\]\\]{1,128}:)(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})(?=(?:\\?["'])?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)`, "g"), (v) => !isNotSecret(v, "password")),
 	// A `.netrc` entry: `machine HOST login USER password SECRET`, on one line or several.
 	valueRule("password", ["machine"], /(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+)(?<val>\S{1,256})/g, (v) => !isNotSecret(v, "password"), true),
@@ -575,14 +576,19 @@ const CONTEXT_RULES: readonly Rule[] = [
 		// Commands whose password is an argument of their own shape: read from the parsed arguments (see `COMMAND_SECRETS`).
 		kind: "password",
 		// `vault login`, not `vault`: in an Obsidian user's transcripts the word is everywhere.
-		hints: [
-			"rabbitmqctl", "zip ", "zip.exe", "zipcloak", "7z ", "7za ", "7zr ", "7zz ", "7z.exe", "openssl", "vault login", "ssh-keygen", "sqlplus", "expdp", "impdp", "mysqladmin",
-			"net user", "net.exe user", "useradd", "usermod", "rclone", "alias set", "config host", "plink", "pscp", "psftp", "putty", "nmcli",
-		],
+		hints: ["rabbitmqctl", "zip ", "zip.exe", "zipcloak", "7z ", "7za ", "7zr ", "7zz ", "7z.exe", "openssl", "vault login", "ssh-keygen", "sqlplus", "expdp", "impdp", "mysqladmin"],
 		// The name's start is checked in `decide`: a look-behind first was tried at every position.
-		pattern: /(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin|(?:net|NET|Net)(?=(?:\.exe)?[ \t]+(?:user|USER|User)\b)|useradd|usermod|rclone|mcli|mc(?=[ \t]+(?:alias|config)\b)|plink|pscp|psftp|putty|nmcli)(?:\.exe|\.bat)?(?=[ \t])/g,
-		decide: (m, text) => (/[\w.-]/.test(text[m.index - 1] ?? "") ? undefined : commandSecrets(text, m[0].toLowerCase().replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length)),
+		pattern: /(?:rabbitmqctl|zip|unzip|zipcloak|7z[arz]?|openssl|vault(?=[ \t]+login\b)|ssh-keygen|sqlplus|expdp|impdp|mysqladmin)(?:\.exe|\.bat)?(?=[ \t])/g,
+		decide: commandDecide,
 	},
+	// More of them, each a rule of its own with its own hints: as alternatives of the one above, they
+	// slowed its pattern wherever any of its commands occurs (`net` and `mc` begin many words).
+	commandRule(["net user", "net.exe user"], /(?:net|NET|Net)(?:\.exe)?(?=[ \t]+(?:user|USER|User)\b)/g),
+	commandRule(["useradd", "usermod"], /user(?:add|mod)(?=[ \t])/g),
+	commandRule(["rclone"], /rclone(?:\.exe)?(?=[ \t])/g),
+	commandRule(["alias set", "config host"], /(?:mcli|mc)(?:\.exe)?(?=[ \t]+(?:alias|config)\b)/g),
+	commandRule(["plink", "pscp", "psftp", "putty"], /(?:plink|pscp|psftp|putty)(?:\.exe)?(?=[ \t])/g),
+	commandRule(["nmcli"], /nmcli(?=[ \t])/g),
 	// A `.pgpass` line, `host:port:database:user:password`, as a line of its own (`cat ~/.pgpass`,
 	// a file viewer's numbered line): five fields, the second a port (or `*`), the host a host's name.
 	// Found from its `:port:` and a database's name (a letter, `_` or `*`: a time's `:00:00` is no
@@ -603,6 +609,15 @@ const CONTEXT_RULES: readonly Rule[] = [
 		decide: (m) => pgpassEdit(m, (m.groups?.pre ?? "").length, m.groups?.pre ?? "", "password"),
 	},
 ];
+
+/** A command's secrets among its arguments (see `COMMAND_SECRETS`); the name's start is checked here: a look-behind first was tried at every position. */
+function commandDecide(m: RegExpExecArray, text: string): (Edit & { kind: string }) | undefined {
+	return /[\w.-]/.test(text[m.index - 1] ?? "") ? undefined : commandSecrets(text, m[0].toLowerCase().replace(/\.(?:exe|bat)$/, ""), m.index + m[0].length);
+}
+
+function commandRule(hints: readonly string[], pattern: RegExp): Rule {
+	return { kind: "password", hints, pattern, decide: commandDecide };
+}
 
 /** A whole `.pgpass` line from its start; blanks bounded, or runs of them would backtrack against each other. */
 const PGPASS_LINE_RE = /[ \t]{0,16}(?:>[ \t]{0,4}){0,8}(?:\d{1,7}(?:\t|→))?[ \t]{0,16}(?<pre>(?:\*|[A-Za-z0-9][A-Za-z0-9._-]{0,252}):(?:\d{2,5}|\*):[^\s:]{1,128}:[^\s:]{1,128}:)(?<val>(?:[^\s:\\]|\\.){1,256})(?=[ \t]*(?:\r?\n|\r|$))/y;
