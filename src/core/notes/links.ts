@@ -4,6 +4,7 @@ import { inertCode } from "./inert-markdown";
 export function wikiLink(path: string, title: string): string {
 	const target = path.replace(/\.md$/, "");
 	// Templater would run a `<%` in a new note (see inert-markdown.ts).
-	const alias = inertCode(title.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim());
+	// A `%%` would open an Obsidian comment: a zero-width space keeps the two apart, as it reads.
+	const alias = inertCode(title.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim().replace(/%(?=%)/g, "%\u200b"));
 	return alias && alias !== target ? `[[${target}|${alias}]]` : `[[${target}]]`;
 }

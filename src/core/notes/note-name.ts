@@ -68,6 +68,8 @@ export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
 export function safeFileName(raw: string, fallback = "Untitled"): string {
 	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
 	let name = stripControls(wellFormed(raw).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
+	// `%%` in a link's target opens an Obsidian comment: the link, and the index after it, vanish.
+	name = name.replace(/(?<=%)%/g, "％");
 	if (name.length > MAX_NAME) {
 		name = name.slice(0, MAX_NAME);
 		// Do not cut a surrogate pair in half.

@@ -50,6 +50,9 @@ describe("safeFileName", () => {
 		["Review\u202Etxt.exe", "Reviewtxt.exe"],
 		["\ufeffa\u200bb\u2066c\u2069\u200fd", "abcd"],
 		["👩\u200d💻 fix", "👩\u200d💻 fix"],
+		// `%%` in a link's target would open an Obsidian comment in every note linking to it.
+		["Fix %% the cart", "Fix %％ the cart"],
+		["a%%%b 50% done", "a%％％b 50% done"],
 	])("%j -> %j", (raw, safe) => {
 		expect(safeFileName(raw)).toBe(safe);
 	});
