@@ -29,7 +29,8 @@ export function renderFrontmatter(fields: readonly (readonly [string, Frontmatte
 	return `${lines.join("\n")}\n`;
 }
 
-const PLAIN = /^[A-Za-z0-9_./@][A-Za-z0-9 _./@()+-]*$/;
+/** A plain scalar's first character: not `@`, which YAML reserves (`- @src/app.ts fix…`, a title, made the whole frontmatter invalid). */
+const PLAIN = /^[A-Za-z0-9_./][A-Za-z0-9 _./@()+-]*$/;
 const LOOKS_TYPED = /^(true|false|yes|no|on|off|null|~|[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?|0x[0-9a-fA-F]+|\d{4}-\d\d-\d\d.*)$/i;
 /** Dates and datetimes as Obsidian writes them itself, unquoted, so Properties shows a date. */
 const DATE = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d)?)?$/;

@@ -26,6 +26,13 @@ describe("renderFrontmatter", () => {
 });
 
 describe("renderFrontmatter, on text from a transcript", () => {
+	// YAML reserves a leading `@`: a first prompt `@src/app.ts fix…` (a title) or a folder `@scope` made the frontmatter invalid.
+	it("quotes a value that starts with @", () => {
+		const text = renderFrontmatter([["project", "@scope"], ["aliases", ["@src/app.ts fix the bug"]], ["mid", "a@b"]]);
+		expect(text).toBe('---\nproject: "@scope"\naliases:\n  - "@src/app.ts fix the bug"\nmid: a@b\n---\n');
+		expect(readFrontmatter(`${text}body`)?.data).toEqual({ project: "@scope", aliases: ["@src/app.ts fix the bug"], mid: "a@b" });
+	});
+
 	it("holds no control character, bidirectional override or lone surrogate, not even escaped", () => {
 		expect(renderFrontmatter([["aliases", ["Nul\u0000byte \u001b]0;pwned\u0007 \u202egnp.exe\u202c lone \ud800 end"]]])).toBe('---\naliases:\n  - "Nulbyte  gnp.exe lone \ufffd end"\n---\n');
 	});
