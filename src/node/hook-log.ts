@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import { writeFileReplacing } from "./atomic-write";
 import { readPlainFile } from "./confined-path";
 import { join } from "node:path";
+import { printable } from "../core/text/printable";
 
 /**
  * `<plugin folder>/hooks.log`: one line per hook run, so that `ai-memory doctor` can say when each
@@ -27,7 +28,8 @@ export interface HookLogEntry {
 }
 
 function formatHookLogLine(entry: HookLogEntry): string {
-	return `${entry.at}\t${entry.hook}\t${entry.status}\t${entry.detail.replace(/[\r\n\t]+/g, " ").trim()}\n`;
+	// A folder or file named with terminal escapes (an instructions file in a cloned repository) would act on `tail hooks.log`.
+	return `${entry.at}\t${entry.hook}\t${entry.status}\t${printable(entry.detail).replace(/[\r\n\t]+/g, " ").trim()}\n`;
 }
 
 /**

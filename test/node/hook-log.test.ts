@@ -23,6 +23,13 @@ describe("hooks.log", () => {
 		expect((await lastHookRuns(dir)).get("session-start")?.detail).toBe("project=/a printed=2B");
 	});
 
+	it("keeps no terminal escape or bidirectional override a path held", async () => {
+		await appendHookLog(dir, entry('file="/r/\u001b]52;c;cGF5\u0007x\u001b[2J\u202egnp/CLAUDE.md"'));
+		const line = readFileSync(hookLogPath(dir), "utf8");
+		for (const c of ["\u001b", "\u0007", "\u009b", "\u202e"]) expect(line).not.toContain(c);
+		expect(line).toContain('file="/r/xgnp/CLAUDE.md"');
+	});
+
 	it.skipIf(process.platform === "win32")("never waits on a FIFO in its place: a hook (and a recall tool) that logs returns at once", async () => {
 		expect(spawnSync("mkfifo", [hookLogPath(dir)]).status).toBe(0);
 		const started = Date.now();
