@@ -103,6 +103,40 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		expect(model.events.filter((e) => e.kind === "text")).toHaveLength(1);
 	});
 
+	it("$rewindTo keeps the place of a message replaced or written again after a rewind, and an unknown id drops all", () => {
+		const at = (n: number) => `2026-12-01T10:00:0${n}.000Z`;
+		const lines = [
+			{ sessionId: "0f000000-0000-4000-8000-000000000001", projectHash: "x", startTime: at(0), kind: "main" },
+			{ id: "u1", timestamp: at(1), type: "user", content: [{ text: "first" }] },
+			{ id: "u2", timestamp: at(2), type: "user", content: [{ text: "second" }] },
+			{ id: "u1", timestamp: at(1), type: "user", content: [{ text: "first again" }] },
+			{ $rewindTo: "u2" },
+			{ id: "u2", timestamp: at(3), type: "user", content: [{ text: "second again" }] },
+			{ $rewindTo: "u1" },
+			{ id: "u4", timestamp: at(4), type: "user", content: [{ text: "fourth" }] },
+			{ id: "u5", timestamp: at(5), type: "user", content: [{ text: "fifth" }] },
+			{ $rewindTo: "u5" },
+			{ id: "u6", timestamp: at(6), type: "user", content: [{ text: "sixth" }] },
+		];
+		expect(promptsOf(fold(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((p) => p.text)).toEqual(["fourth", "sixth"]);
+		const unknown = [...lines.slice(0, 3), { $rewindTo: "nope" }, { id: "u7", timestamp: at(7), type: "user", content: [{ text: "seventh" }] }];
+		expect(promptsOf(fold(`${unknown.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((p) => p.text)).toEqual(["seventh"]);
+	});
+
+	// Each rewind scanned the whole list: 20,000 rewinds of a 40,000-message chat took 28 s, at every sync.
+	it("many rewinds of a long chat take time linear in the file", () => {
+		const ts = "2026-12-01T10:00:01.000Z";
+		const lines = [JSON.stringify({ sessionId: "0f000000-0000-4000-8000-000000000002", projectHash: "x", startTime: ts, kind: "main" }), JSON.stringify({ id: "u0", timestamp: ts, type: "user", content: [{ text: "go" }] })];
+		for (let i = 0; i < 30_000; i++) lines.push(JSON.stringify({ id: `m${i}`, timestamp: ts, type: "gemini", content: "r" }));
+		for (let i = 0; i < 30_000; i++) lines.push(JSON.stringify({ id: `x${i}`, timestamp: ts, type: "gemini", content: "x" }), JSON.stringify({ $rewindTo: `x${i}` }));
+		const started = performance.now();
+		const model = fold(`${lines.join("\n")}\n`);
+		expect(performance.now() - started).toBeLessThan(5000);
+		// Every rewound message is gone (the model keeps at most its own bound of events).
+		expect(JSON.stringify(serializeSession(model))).not.toContain('"x"');
+		expect(model.events.filter((e) => e.kind === "text").length).toBeGreaterThan(10_000);
+	});
+
 	it("counts a bad line with its number and goes on", () => {
 		const f = find("session-2026-12-01T15-36-25212a91");
 		const lines = read(f).split("\n");
