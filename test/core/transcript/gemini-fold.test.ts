@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldGeminiLines } from "../../../src/core/transcript/gemini-fold";
-import { serializeSession } from "../../../src/core/transcript/session-model";
+import { createSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { foldInPieces } from "../../fixtures/fold-pieces";
 import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 
@@ -121,6 +121,20 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		expect(promptsOf(fold(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((p) => p.text)).toEqual(["fourth", "sixth"]);
 		const unknown = [...lines.slice(0, 3), { $rewindTo: "nope" }, { id: "u7", timestamp: at(7), type: "user", content: [{ text: "seventh" }] }];
 		expect(promptsOf(fold(`${unknown.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((p) => p.text)).toEqual(["seventh"]);
+	});
+
+	// Parsed after every batch of lines read, a 13 MB chat took 6 s in a sync, growing with the square of its size.
+	it("an older CLI's pretty-printed chat read in many batches is parsed once, when it can end", () => {
+		const ts = "2025-08-01T10:00:01.000Z";
+		const messages = [{ id: "u0", timestamp: ts, type: "user", content: "go" }];
+		for (let i = 0; i < 30_000; i++) messages.push({ id: `g${i}`, timestamp: ts, type: "gemini", content: "w".repeat(100) });
+		const lines = JSON.stringify({ sessionId: "0f000000-0000-4000-8000-0000000000ab", projectHash: "x", startTime: ts, messages }, null, 2).split("\n");
+		const model = createSession("s", undefined, true, "gemini-cli");
+		const started = performance.now();
+		for (let at = 0; at < lines.length; at += 200) foldGeminiLines(model, lines.slice(at, at + 200).map((text, i) => ({ no: at + i + 1, text })));
+		expect(performance.now() - started).toBeLessThan(4000);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["go"]);
+		expect(model.counts.malformed).toBe(0);
 	});
 
 	// Each rewind scanned the whole list: 20,000 rewinds of a 40,000-message chat took 28 s, at every sync.
