@@ -10,9 +10,10 @@ export function renderSessionsBase(notesFolder: string, tagPrefix = "ai/"): stri
 	const folder = JSON.stringify(notesFolder);
 	const projectTag = JSON.stringify(`${tagPrefix}project/`);
 	const topic = `note.tags.filter(!value.startsWith(${projectTag}))[0]`;
+	// Quoted: a folder "AI: Chats" or "Notes #ai" made the plain YAML item a mapping or cut it at a comment.
 	return `filters:
   and:
-    - file.inFolder(${folder})
+    - ${yamlString(`file.inFolder(${folder})`)}
     - file.hasProperty("session_id")
 formulas:
   topic: ${yamlString(topic)}

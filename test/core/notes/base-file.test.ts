@@ -80,4 +80,12 @@ describe("the sessions Bases file", () => {
 		expect(other.formulas.topic).toBe('note.tags.filter(!value.startsWith("it\'s/project/"))[0]');
 		expect(other.filters.and[0]).toBe('file.inFolder("Sessions")');
 	});
+
+	it("keeps a notes folder YAML would read otherwise (a colon and blank, a blank and #, quotes) as one filter", () => {
+		for (const folder of ["AI: Chats", "Notes #ai", "it's \"here\"", "- dash"]) {
+			const filters = (parse(renderSessionsBase(folder, "ai/")) as Base).filters.and;
+			expect(filters[0]).toBe(`file.inFolder(${JSON.stringify(folder)})`);
+			expect(filters[1]).toBe('file.hasProperty("session_id")');
+		}
+	});
 });
