@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RawLine } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
@@ -36,9 +36,18 @@ function isPlainName(name: string): boolean {
 	return name !== "" && name !== "." && name !== ".." && !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20);
 }
 
+/**
+ * The plain files of a folder that is not itself a link: a session, message or part file (or a
+ * session's message folder) that is a link or a FIFO is not read, as no agent's transcript is
+ * read through a link (a `session/<project>/<id>.json` linked to a file outside was read).
+ */
 function names(dir: string, suffix = ".json"): string[] {
 	try {
-		return readdirSync(dir).filter((n) => n.endsWith(suffix)).sort();
+		if (lstatSync(dir).isSymbolicLink()) return [];
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+			.map((entry) => entry.name)
+			.sort();
 	} catch {
 		return [];
 	}

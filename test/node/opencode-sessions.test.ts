@@ -115,6 +115,30 @@ describe("OpencodeSessions", () => {
 		expect(lines).toHaveLength(1);
 	});
 
+	it.skipIf(process.platform === "win32")("a legacy session, message or part file that is a link (or a message folder that is one) is not read", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const target = (await sessions.scan([])).find((f) => f.kind === "session")!;
+		const outside = mkdtempSync(join(tmpdir(), "opencode-outside-"));
+		try {
+			const project = readdirSync(join(data, "storage", "session"))[0]!;
+			const copied = JSON.parse(readFileSync(target.container as string, "utf8")) as Record<string, unknown>;
+			writeFileSync(join(outside, "s.json"), JSON.stringify({ ...copied, id: "ses_linked", title: "OUTSIDE-MARK" }));
+			symlinkSync(join(outside, "s.json"), join(data, "storage", "session", project, "ses_linked.json"));
+			// A session of its own file whose message folder is a link to another session's messages, and a part linked outside.
+			writeFileSync(join(data, "storage", "session", project, "ses_own.json"), JSON.stringify({ ...copied, id: "ses_own" }));
+			symlinkSync(join(data, "storage", "message", target.fileId), join(data, "storage", "message", "ses_own"));
+			const files = await sessions.scan([]);
+			expect(files.some((f) => f.container?.endsWith("ses_linked.json"))).toBe(false);
+			const own = files.find((f) => f.container?.endsWith("ses_own.json"))!;
+			const lines: string[] = [];
+			await sessions.read(own.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
+			expect(lines).toHaveLength(1);
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+
 	it("lists other release channels' databases too", async () => {
 		mkdirSync(data, { recursive: true });
 		cpSync(join(FIXTURES, "1.18.33", "data", "opencode.db"), join(data, "opencode-beta.db"));
