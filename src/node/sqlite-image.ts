@@ -69,7 +69,10 @@ export class SqliteImage {
 			pageSize ||= wal?.pageSize ?? (stat.size === 0 ? 4096 : 0);
 			if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new Error("no valid page size");
 			const pageCount = wal?.pageCount ?? Math.floor(stat.size / pageSize);
-			return new SqliteImage(path, { pageSize, pageCount, dbFd, walFd, walPages: wal?.pages ?? new Map<number, number>(), walFrames: wal?.frames ?? 0, walSalt: wal?.salt ?? "", dbStamp: stampOf(stat) });
+			// A log whose header fails is not used, but is watched as one that is: by the bytes where its salts are
+			// (compared with "", every read of such a log was taken for one overlapping a checkpoint, and failed).
+			const walSalt = wal?.salt ?? (walFd === undefined ? "" : saltBytes(walFd));
+			return new SqliteImage(path, { pageSize, pageCount, dbFd, walFd, walPages: wal?.pages ?? new Map<number, number>(), walFrames: wal?.frames ?? 0, walSalt, dbStamp: stampOf(stat) });
 		} catch (error) {
 			closeSync(dbFd);
 			if (walFd !== undefined) closeSync(walFd);
@@ -119,9 +122,7 @@ export class SqliteImage {
 			const db = statSync(this.path);
 			if (!sameStamp(stampOf(db), this.dbStamp)) return false;
 			if (this.walFd === undefined) return statSync(`${this.path}-wal`, { throwIfNoEntry: false }) === undefined;
-			const header = Buffer.alloc(32);
-			const got = readSync(this.walFd, header, 0, 32, 0);
-			return (got === 32 ? header.toString("hex", 16, 24) : "") === this.walSalt;
+			return saltBytes(this.walFd) === this.walSalt;
 		} catch {
 			return false;
 		}
@@ -153,6 +154,13 @@ interface WalIndex {
 	frames: number;
 	/** Hex of the header's salts, to tell the log was started over. */
 	salt: string;
+}
+
+/** Hex of the bytes a log's header keeps its salts in; "" when it has no whole header. */
+function saltBytes(fd: number): string {
+	const header = Buffer.alloc(32);
+	const got = readSync(fd, header, 0, 32, 0);
+	return got === 32 ? header.toString("hex", 16, 24) : "";
 }
 
 /** The committed frames of a log, or undefined when it has no valid header (SQLite ignores such a log). */
