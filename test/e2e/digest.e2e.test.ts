@@ -4,7 +4,8 @@
  * client's own tool, writes a file, really commits it through Bash, completes two todos and leaves
  * the third pending. The built CLI syncs it (eager mode), and session two's request to the model
  * must show, inside the block: a `- Done:` line with the commit subject, a `- Open:` line with the
- * pending todo, and none of the narration.
+ * pending todo, and none of the narration. Another session runs without the permission to write:
+ * the client refuses its Write, the reply claims the file, and the next session must read it open.
  *
  * Which todo tool the pinned client (2.1.332) offers (see FINDINGS.md, "Todo / task tools"): none with
  * the default model (claude-opus-5-5); `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (or an older model, e.g.
@@ -126,7 +127,7 @@ function lineValue(line: string): string {
 	return line.replace(/^#{1,6}\s+(?:\S+\s+—\s+)?/, "").replace(/^\s*[-*]\s+(?:[\p{L} ]{1,30}:\s+)?/u, "");
 }
 
-describe("session digest in CLAUDE.md: commits and todos, no narration (real Claude Code)", () => {
+describe("session digest in CLAUDE.md: commits and todos, no narration, refused writes (real Claude Code)", () => {
 	let stub: Stub;
 	let root: string;
 	let cli: string;
@@ -227,32 +228,13 @@ describe("session digest in CLAUDE.md: commits and todos, no narration (real Cla
 		expect.soft(NARRATION.filter((n) => seen.includes(n)), shown).toEqual([]);
 		expect.soft(lines.filter((l) => NARRATION_START.test(l.trimStart()) || NARRATION_START.test(lineValue(l))), shown).toEqual([]);
 	});
-});
 
-/**
- * A write the client refuses: without `--dangerously-skip-permissions`, `claude -p` has no one to
- * ask, so a Write waits for a permission never given; the reply still claims the file. The block
- * the next session reads tells it open, and no Done line claims it.
- */
-describe("session digest in CLAUDE.md: a write refused for want of a permission (real Claude Code)", () => {
-	let stub: Stub;
-	let root: string;
-	let cli: string;
-	beforeAll(async () => {
-		ensureClaudeCode();
-		cli = buildCli();
-		stub = await startStub();
-		root = realpathSync(makeTempDir("cc-refused-"));
-	});
-	afterAll(async () => {
-		await stub?.close();
-		if (root) rmSync(root, { recursive: true, force: true });
-	});
-
-	it("is open in the block, and no Done line claims the file", async () => {
-		const home = join(root, "home");
-		const repo = join(root, "shop");
-		const vault = join(root, "vault");
+	// A write the client refuses: without `--dangerously-skip-permissions`, `claude -p` has no one
+	// to ask, so a Write waits for a permission never given; the reply still claims the file.
+	it("a Write refused for want of a permission is open in the block, and no Done line claims the file", async () => {
+		const home = join(root, "refused-home");
+		const repo = join(root, "refused-shop");
+		const vault = join(root, "refused-vault");
 		for (const dir of [home, repo, vault]) mkdirSync(dir, { recursive: true });
 		const target = join(repo, "SETUP.md");
 		stub.setScript({
