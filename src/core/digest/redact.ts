@@ -533,11 +533,17 @@ const CONTEXT_RULES: readonly Rule[] = [
 	),
 	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
 	// A command's password flag of its own, a blank before the value: MongoDB's tools `-p`, sqlcmd's,
-	// bcp's and mosquitto's `-P`, the OpenLDAP tools' `-w`, `az login -p`, Samba's `-U user%password`.
+	// bcp's, mosquitto's and ipmitool's `-P`, the OpenLDAP tools' `-w`, `az login -p`, Samba's `-U user%password`.
 	valueRule("password", ["mongo"], commandValue(String.raw`\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
-	valueRule("password", ["sqlcmd", "bcp", "mosquitto_"], commandValue(String.raw`\b(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr))\b[^\n;|&]{0,256}?[ \t]-P[ \t]*`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	valueRule("password", ["sqlcmd", "bcp", "mosquitto_", "ipmitool"], commandValue(String.raw`\b(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr)|ipmitool)\b[^\n;|&]{0,256}?[ \t]-P[ \t]*`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
 	valueRule("password", ["ldap"], commandValue(String.raw`\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop|url)\b[^\n;|&]{0,256}?[ \t]-w[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
 	valueRule("password", ["az login"], commandValue(String.raw`\baz[ \t]+login\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	// Sysinternals' `psexec \\HOST -u USER -p PASSWORD` (`-p` always takes one: without it, it asks).
+	valueRule("password", ["psexec"], commandValue(String.raw`\bpsexec(?:64)?(?:\.exe)?(?=[ \t])[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
+	// Windows' `cmdkey /add:TARGET /user:USER /pass:PASSWORD` (`/generic:`, `/smartcard`; `/pass` without a value asks); its switches in any case.
+	valueRule("password", ["cmdkey"], new RegExp(String.raw`(?<pre>\bcmdkey(?:\.exe)?(?=[ \t])[^\n;|&]{0,256}?[ \t]/pass:${OPEN_QUOTE})${ARG_VALUE}`, "gi"), (v) => !isNotSecret(v, "password"), true),
+	// `curl --oauth2-bearer TOKEN`: the token of an `Authorization: Bearer` header curl makes.
+	valueRule("bearer-token", ["oauth2-bearer"], commandValue(String.raw`(?<![\w-])--oauth2-bearer(?:[ \t]+|=)`), (v) => !isNotSecret(v, "secret") && !v.startsWith("-")),
 	valueRule("password", ["smbclient", "rpcclient", "smbget", "smbcacls"], new RegExp(String.raw`(?<pre>\b(?:smbclient|rpcclient|smbget|smbcacls)\b[^\n;|&]{0,256}?[ \t](?:-U|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s%"'\\]{1,128}%)${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
 	// `lftp -u USER,PASSWORD host`, also `open -u USER,PASSWORD` among its `-e` commands (`;` between them): the password after the comma (`-u USER` alone asks).
 	valueRule("password", ["lftp"], new RegExp(String.raw`(?<pre>\blftp\b[^\n|&]{0,256}?[ \t](?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s,"'\\]{1,128},${OPEN_QUOTE})${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password"), true),
@@ -584,6 +590,13 @@ const CONTEXT_RULES: readonly Rule[] = [
 	// More of them, each a rule of its own with its own hints: as alternatives of the one above, they
 	// slowed its pattern wherever any of its commands occurs (`net` and `mc` begin many words).
 	commandRule(["net user", "net.exe user"], /(?:net|NET|Net)(?:\.exe)?(?=[ \t]+(?:user|USER|User)\b)/g),
+	{
+		// Windows' `net use [DEVICE] \\HOST\SHARE PASSWORD /user:NAME`: the password is the word after the share (see `netUsePassword`).
+		kind: "password",
+		hints: ["net use", "net.exe use"],
+		pattern: /(?:net|NET|Net)(?:\.exe)?[ \t]+(?:use|USE|Use)(?=[ \t])/g,
+		decide: (m, text) => (/[\w.-]/.test(text[m.index - 1] ?? "") ? undefined : netUsePassword(text, m.index + m[0].length)),
+	},
 	commandRule(["useradd", "usermod"], /user(?:add|mod)(?=[ \t])/g),
 	commandRule(["rclone"], /rclone(?:\.exe)?(?=[ \t])/g),
 	commandRule(["alias set", "config host"], /(?:mcli|mc)(?:\.exe)?(?=[ \t]+(?:alias|config)\b)/g),
@@ -777,6 +790,52 @@ function commandArgs(text: string, from: number, max: number): CommandArg[] {
 		i = j;
 	}
 	return args;
+}
+
+/** What follows a `\` in a switch's value (`/user:CORP\admin`): up to a blank, a quote or what ends the arguments. */
+const SWITCH_REST_RE = /[^\s"'`;|&<>()]{1,256}/y;
+/** A UNC path, `\\HOST\SHARE` (its backslashes doubled in a JSON string): up to a blank, a quote or what ends the arguments. */
+const UNC_ARG_RE = /(?:\\\\){1,2}[A-Za-z0-9_.$-][^\s"'`;|&<>()]{0,255}/y;
+
+/**
+ * The password of `net use`: the first word after the share that is no switch (`/user:NAME`,
+ * `/persistent:yes`, `/savecred`) nor the name a `/user:` with a blank after it takes; `*` asks, and
+ * without a share (`net use Z: /delete`) there is none. A share's `\` ends an argument for
+ * `commandArgs` (a line end's escape, `\n`, would start one), so shares are read here.
+ */
+function netUsePassword(text: string, from: number): (Edit & { kind: string }) | undefined {
+	const args: (CommandArg & { unc?: true })[] = [];
+	let i = from;
+	while (args.length < 12) {
+		while (text[i] === " " || text[i] === "\t") i++;
+		UNC_ARG_RE.lastIndex = i;
+		const unc = UNC_ARG_RE.exec(text);
+		if (unc !== null) {
+			args.push({ value: unc[0], start: i, end: i + unc[0].length, unc: true });
+			i += unc[0].length;
+			continue;
+		}
+		const [arg] = commandArgs(text, i, 1);
+		const last = args[args.length - 1];
+		if (arg === undefined && last !== undefined && last.end === i && last.value.startsWith("/") && text[i] === "\\" && text[i + 1] !== '"') {
+			// A switch's domain user, `/user:CORP\admin`: its `\` is no argument's end.
+			SWITCH_REST_RE.lastIndex = i;
+			i += SWITCH_REST_RE.exec(text)?.[0].length ?? 0;
+			last.end = i;
+			last.value = text.slice(last.start, i);
+			continue;
+		}
+		if (arg === undefined) break;
+		args.push(arg);
+		// Past the closing quote, if any.
+		i = text[arg.end] === '"' || text[arg.end] === "'" ? arg.end + 1 : text.startsWith('\\"', arg.end) ? arg.end + 2 : arg.end;
+	}
+	const share = args.findIndex((a) => a.unc);
+	if (share < 0) return undefined;
+	const words = args.slice(share + 1).filter((a, k, all) => !a.value.startsWith("/") && !(k > 0 && /^\/user:$/i.test(all[k - 1]!.value)));
+	const [password, next] = words;
+	if (password === undefined || password.value === "*" || (plainWord(password) && plainWord(next)) || isNotSecret(password.value, "password")) return undefined;
+	return { start: password.start, end: password.end, replacement: redactionMarker("password"), kind: "password" };
 }
 
 /**

@@ -300,6 +300,14 @@ const SECRETS: [string, string, string][] = [
 	// PuTTY's -pw, NetworkManager's Wi-Fi passwords.
 	["password", `plink -ssh -batch -pw ${t.password} admin@10.0.0.5 "uptime" && pscp -pw "${t.password}" a.txt admin@10.0.0.5:/tmp`, `plink -ssh -batch -pw ${m("password")} admin@10.0.0.5 "uptime" && pscp -pw "${m("password")}" a.txt admin@10.0.0.5:/tmp`],
 	["password", `sudo nmcli device wifi connect HomeNet password ${t.password} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${t.password}`, `sudo nmcli device wifi connect HomeNet password ${m("password")} ifname wlan0 && nmcli con modify HomeNet wifi-sec.psk ${m("password")}`],
+	// Windows and BMC command lines: ipmitool's -P, psexec's -p, cmdkey's /pass:, net use's password after the share (its `\\` read as one argument), also in JSON.
+	["password", `ipmitool -I lanplus -H 10.0.0.9 -U admin -P ${t.password} chassis power status`, `ipmitool -I lanplus -H 10.0.0.9 -U admin -P ${m("password")} chassis power status`],
+	["password", `psexec \\\\srv01 -u CORP\\admin -p ${t.password} -s cmd /c whoami`, `psexec \\\\srv01 -u CORP\\admin -p ${m("password")} -s cmd /c whoami`],
+	["password", `cmdkey /add:srv01.corp.local /user:CORP\\admin /pass:${t.password}`, `cmdkey /add:srv01.corp.local /user:CORP\\admin /pass:${m("password")}`],
+	["password", `net use Z: \\\\fs01\\builds ${t.password} /user:CORP\\deploy /persistent:no`, `net use Z: \\\\fs01\\builds ${m("password")} /user:CORP\\deploy /persistent:no`],
+	["password", `NET USE \\\\fs01\\IPC$ /user:CORP\\admin "${t.password}"`, `NET USE \\\\fs01\\IPC$ /user:CORP\\admin "${m("password")}"`],
+	["password", `{"command": "net use \\\\\\\\fs01\\\\builds \\"${t.password}\\" /user:deploy"}`, `{"command": "net use \\\\\\\\fs01\\\\builds \\"${m("password")}\\" /user:deploy"}`],
+	["bearer-token", `curl -s --oauth2-bearer ${t.genericSecret} https://api.example.com/v1/me && curl --oauth2-bearer="${t.genericSecret}" https://x.example.com`, `curl -s --oauth2-bearer ${m("bearer-token")} https://api.example.com/v1/me && curl --oauth2-bearer="${m("bearer-token")}" https://x.example.com`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -398,6 +406,14 @@ const LOOK_ALIKES: string[] = [
 	"mc alias set local http://localhost:9000 minioadmin minioadmin && mc alias set s3 $S3_URL $ACCESS $SECRET && mc alias list",
 	"heroku apps:info -a shop\nId: 01234567-89ab-4cde-8f01-23456789abcd\nheroku auth:token\nError: not logged in\n01234567-89ab-4cde-8f01-23456789abcd",
 	"plink -pw $PW admin@h && nmcli --ask device wifi connect HomeNet && nmcli con show HomeNet | grep wifi-sec.psk",
+	// ipmitool, psexec and cmdkey without a password on the line (from the environment, a file, a variable; /pass alone asks).
+	"ipmitool -I lanplus -H bmc -U admin -E chassis status && ipmitool -H bmc -U admin -f pw.txt sdr && ipmitool -H bmc -U admin -P $IPMI_PASSWORD power on",
+	"psexec \\\\srv01 -u CORP\\admin cmd /c whoami && psexec -s -i cmd.exe && psexec \\\\srv01 -u admin -p %ADMIN_PW% cmd",
+	"cmdkey /list && cmdkey /add:srv01 /user:CORP\\admin /pass && cmdkey /delete:srv01 && cmdkey /add:srv02 /user:admin /pass:%SRV_PW%",
+	// net use without a password: none given, `*` asks, an empty one, a deletion, variables, prose.
+	'net use Z: \\\\fs01\\builds /persistent:yes\nnet use \\\\fs01\\builds * /user:CORP\\deploy\nnet use \\\\fs01\\IPC$ "" /user:guest\nnet use Z: /delete\nnet use %DRIVE% \\\\fs01\\share %SHARE_PW% /user:x\nrun net use \\\\fs01\\builds to map it first',
+	// curl's bearer token from a variable or a command, and prose.
+	'curl --oauth2-bearer "$TOKEN" https://api.example.com && curl --oauth2-bearer $(gcloud auth print-access-token) https://x.example.com\nthe --oauth2-bearer option sets the header',
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -717,6 +733,12 @@ describe("redactSecrets: adversarial input", () => {
 		["sudo flags", `echo a | sudo${fill(" -k")}`],
 		["heroku", fill("heroku auth:token\n ›\n")],
 		["discord cut", `${fill("MTk4NjIyNDgzNDcxOTI1MjQ4.")}…`],
+		["net use", fill("net use \\\\h\\s a ")],
+		["net use shares", `net use ${fill("\\\\h ")}`],
+		["net use switches", `net use \\\\h\\s ${fill("/user:a\\")}`],
+		["psexec", `psexec ${fill(" -p ")}`],
+		["cmdkey", `cmdkey ${fill(" /pass:")}`],
+		["oauth2-bearer", fill("--oauth2-bearer ")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
