@@ -448,8 +448,18 @@ const PGPASS_HINTS = [..."0123456789"].flatMap((d) => [..."abcdefghijklmnopqrstu
 const OPEN_QUOTE = String.raw`(?:\\?["'])?`;
 const ARG_CHAR = String.raw`(?:[^\s"'\x60;|&\\]|\\(?!["']))`;
 const ARG_VALUE = String.raw`(?<val>[^\s"'\x60;|&\\]${ARG_CHAR}{0,255})`;
+/**
+ * printf's format string before the value it prints (`printf '%s\n' X`, `printf \"%s\\n\" X` in
+ * JSON): `%s` and line ends, quoted or not. Without it the format was the value (`%s` stays: a `%`
+ * starts a reference) and the value after it was kept.
+ */
+const PRINTF_FORMAT = String.raw`(?:(?:'%s(?:\\{1,2}[nr]){0,2}'|\\?"%s(?:\\{1,2}[nr]){0,2}\\?"|%s)[ \t]+)?`;
+/** `echo [-n] `, `printf [FORMAT] `: what prints a value into a pipe. */
+const ECHO_START = String.raw`\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+${PRINTF_FORMAT})`;
 /** A value echoed into a command (`echo X |`, `printf '%s' X |`, quoted as above): the text up to the pipe's command, as a pattern's source. */
-const ECHOED = String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE})(?<val>[^\s"'$|;&\x60<>\\-](?:[^\s"'$|;&\x60<>\\]|\\(?!["'])){0,255})(?=(?:\\?["'])?[ \t]*\|[ \t]*`;
+const ECHOED = String.raw`(?<pre>${ECHO_START}${OPEN_QUOTE})(?<val>[^\s"'$|;&\x60<>\\-](?:[^\s"'$|;&\x60<>\\]|\\(?!["'])){0,255})(?=(?:\\?["'])?[ \t]*\|[ \t]*`;
+/** sudo's flags up to `-S` (`--stdin`), which makes it read the password from stdin: `-S` among sudo's first flags (`pacman -S` is no sudo's). */
+const SUDO_STDIN = String.raw`(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-])`;
 /** A command's password option and its argument: `pre` (a literal-led pattern's source, up to the option) and the value, quoted or not. */
 const commandValue = (pre: string): RegExp => new RegExp(String.raw`(?<pre>${pre}${OPEN_QUOTE})${ARG_VALUE}`, "g");
 
@@ -565,7 +575,9 @@ const CONTEXT_RULES: readonly Rule[] = [
 	),
 	// A password echoed into `sudo -S` (`--stdin`), which reads it from stdin; `-S` among sudo's first flags (`pacman -S` is no sudo's).
 	// Its hints want the pipe before sudo: `sudo -` alone is in most transcripts, and the rule ran on all of them (measured).
-	valueRule("password", ["| sudo -", "|sudo -"], new RegExp(String.raw`${ECHOED}sudo(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-]))`, "g"), (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["| sudo -", "|sudo -"], new RegExp(String.raw`${ECHOED}sudo${SUDO_STDIN})`, "g"), (v) => !isNotSecret(v, "password")),
+	// A password given to `sudo -S` as a here-string: `sudo -S <<< X cmd`, `sudo -kS cmd <<< "X"` (`<<<` is its hint: rare, and sudo -S's only way to it).
+	valueRule("password", ["<<<"], new RegExp(String.raw`(?<pre>\bsudo${SUDO_STDIN}[^\n;|&<>]{0,256}?[ \t]*<<<[ \t]*${OPEN_QUOTE})${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password")),
 	valueRule("password", ["chpasswd"], new RegExp(String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE}[^\s:"'$|;&\x60[\]\\]{1,128}:)(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})(?=(?:\\?["'])?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)`, "g"), (v) => !isNotSecret(v, "password")),
 	// A `.netrc` entry: `machine HOST login USER password SECRET`, on one line or several.
 	valueRule("password", ["machine"], /(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+)(?<val>\S{1,256})/g, (v) => !isNotSecret(v, "password"), true),

@@ -308,6 +308,12 @@ const SECRETS: [string, string, string][] = [
 	["password", `NET USE \\\\fs01\\IPC$ /user:CORP\\admin "${t.password}"`, `NET USE \\\\fs01\\IPC$ /user:CORP\\admin "${m("password")}"`],
 	["password", `{"command": "net use \\\\\\\\fs01\\\\builds \\"${t.password}\\" /user:deploy"}`, `{"command": "net use \\\\\\\\fs01\\\\builds \\"${m("password")}\\" /user:deploy"}`],
 	["bearer-token", `curl -s --oauth2-bearer ${t.genericSecret} https://api.example.com/v1/me && curl --oauth2-bearer="${t.genericSecret}" https://x.example.com`, `curl -s --oauth2-bearer ${m("bearer-token")} https://api.example.com/v1/me && curl --oauth2-bearer="${m("bearer-token")}" https://x.example.com`],
+	// sudo -S from a here-string, and from printf (its format string is not the value), also into what reads a secret on stdin.
+	["password", `sudo -S <<< '${t.password}' apt-get update`, `sudo -S <<< '${m("password")}' apt-get update`],
+	["password", `sudo -kS systemctl restart nginx <<< "${t.password}"`, `sudo -kS systemctl restart nginx <<< "${m("password")}"`],
+	["password", `printf '%s\\n' '${t.password}' | sudo -S apt-get install -y nginx`, `printf '%s\\n' '${m("password")}' | sudo -S apt-get install -y nginx`],
+	["password", `{"command": "printf \\"%s\\\\n\\" \\"${t.password}\\" | sudo -S true"}`, `{"command": "printf \\"%s\\\\n\\" \\"${m("password")}\\" | sudo -S true"}`],
+	["secret", `printf '%s' ${t.genericSecret} | docker login -u me --password-stdin ghcr.io`, `printf '%s' ${m("secret")} | docker login -u me --password-stdin ghcr.io`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -414,6 +420,9 @@ const LOOK_ALIKES: string[] = [
 	'net use Z: \\\\fs01\\builds /persistent:yes\nnet use \\\\fs01\\builds * /user:CORP\\deploy\nnet use \\\\fs01\\IPC$ "" /user:guest\nnet use Z: /delete\nnet use %DRIVE% \\\\fs01\\share %SHARE_PW% /user:x\nrun net use \\\\fs01\\builds to map it first',
 	// curl's bearer token from a variable or a command, and prose.
 	'curl --oauth2-bearer "$TOKEN" https://api.example.com && curl --oauth2-bearer $(gcloud auth print-access-token) https://x.example.com\nthe --oauth2-bearer option sets the header',
+	// Here-strings that are no password for sudo -S, and printf's format string with no value or a variable after it.
+	'sudo -S <<< "$SUDO_PASS" true && sudo -S id <<< $PW && cat <<< "hello world" && sudo -s <<< whoami',
+	"printf '%s\\n' \"$PW\" | sudo -S true && printf '%s\\n' | sudo -S id && printf '%s' \"$TOKEN\" | docker login --password-stdin ghcr.io",
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -736,6 +745,9 @@ describe("redactSecrets: adversarial input", () => {
 		["net use", fill("net use \\\\h\\s a ")],
 		["net use shares", `net use ${fill("\\\\h ")}`],
 		["net use switches", `net use \\\\h\\s ${fill("/user:a\\")}`],
+		["sudo here-string", fill("sudo -S <<< ")],
+		["sudo here-string far", `sudo -S ${fill("a ")}<<< p`],
+		["printf", `printf '%s\\n' a${fill(" ")}| sudo -S true`],
 		["psexec", `psexec ${fill(" -p ")}`],
 		["cmdkey", `cmdkey ${fill(" /pass:")}`],
 		["oauth2-bearer", fill("--oauth2-bearer ")],
