@@ -458,6 +458,9 @@ const PRINTF_FORMAT = String.raw`(?:(?:'%s(?:\\{1,2}[nr]){0,2}'|\\?"%s(?:\\{1,2}
 const ECHO_START = String.raw`\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+${PRINTF_FORMAT})`;
 /** A value echoed into a command (`echo X |`, `printf '%s' X |`, quoted as above): the text up to the pipe's command, as a pattern's source. */
 const ECHOED = String.raw`(?<pre>${ECHO_START}${OPEN_QUOTE})(?<val>[^\s"'$|;&\x60<>\\-](?:[^\s"'$|;&\x60<>\\]|\\(?!["'])){0,255})(?=(?:\\?["'])?[ \t]*\|[ \t]*`;
+/** `user:` and the password after it, as a command line gives them to `base64` or `chpasswd`. */
+const BASIC_USER = String.raw`[^\s:"'$|;&\x60[\]\\]{1,128}:`;
+const BASIC_PASSWORD = String.raw`(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})`;
 /** sudo's flags up to `-S` (`--stdin`), which makes it read the password from stdin: `-S` among sudo's first flags (`pacman -S` is no sudo's). */
 const SUDO_STDIN = String.raw`(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-])`;
 /** A command's password option and its argument: `pre` (a literal-led pattern's source, up to the option) and the value, quoted or not. */
@@ -534,14 +537,15 @@ const CONTEXT_RULES: readonly Rule[] = [
 		/(?<![A-Za-z0-9_-])(?<pre>basic[ \t]+)(?<val>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=_.-])/gi,
 		(v) => decodesToCredentials(v),
 	),
-	// The credentials a command line encodes for a Basic header: `echo -n user:password | base64`, `base64 <<< user:password`.
+	// The credentials a command line encodes for a Basic header: `echo -n user:password | base64`, `base64 <<< user:password`; quoted as a
+	// command line is (`\"…\"` inside a JSON string too: a backslash in them only where it escapes no quote, see `OPEN_QUOTE`).
 	valueRule(
 		"basic-auth",
 		["base64"],
-		/(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})(?=["']?[ \t]*\|[ \t]*base64\b)/g,
+		new RegExp(String.raw`(?<pre>${ECHO_START}${OPEN_QUOTE}${BASIC_USER})${BASIC_PASSWORD}(?=(?:\\?["'])?[ \t]*\|[ \t]*base64\b)`, "g"),
 		(v) => !isNotSecret(v, "password"),
 	),
-	valueRule("basic-auth", ["base64"], /(?<pre>\bbase64[ \t]+<<<[ \t]*["']?[^\s:"'$|;&`[\]]{1,128}:)(?<val>[^\s"'|;&`]{1,256})/g, (v) => !isNotSecret(v, "password")),
+	valueRule("basic-auth", ["base64"], new RegExp(String.raw`(?<pre>\bbase64[ \t]+<<<[ \t]*${OPEN_QUOTE}${BASIC_USER})${BASIC_PASSWORD}`, "g"), (v) => !isNotSecret(v, "password")),
 	// A command's password flag of its own, a blank before the value: MongoDB's tools `-p`, sqlcmd's,
 	// bcp's, mosquitto's and ipmitool's `-P`, the OpenLDAP tools' `-w`, `az login -p`, Samba's `-U user%password`.
 	valueRule("password", ["mongo"], commandValue(String.raw`\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n;|&]{0,256}?[ \t]-p[ \t]+`), (v) => !isNotSecret(v, "password") && !v.startsWith("-"), true),
@@ -578,9 +582,17 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule("password", ["| sudo -", "|sudo -"], new RegExp(String.raw`${ECHOED}sudo${SUDO_STDIN})`, "g"), (v) => !isNotSecret(v, "password")),
 	// A password given to `sudo -S` as a here-string: `sudo -S <<< X cmd`, `sudo -kS cmd <<< "X"` (`<<<` is its hint: rare, and sudo -S's only way to it).
 	valueRule("password", ["<<<"], new RegExp(String.raw`(?<pre>\bsudo${SUDO_STDIN}[^\n;|&<>]{0,256}?[ \t]*<<<[ \t]*${OPEN_QUOTE})${ARG_VALUE}`, "g"), (v) => !isNotSecret(v, "password")),
-	valueRule("password", ["chpasswd"], new RegExp(String.raw`(?<pre>\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?${OPEN_QUOTE}[^\s:"'$|;&\x60[\]\\]{1,128}:)(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})(?=(?:\\?["'])?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)`, "g"), (v) => !isNotSecret(v, "password")),
+	valueRule("password", ["chpasswd"], new RegExp(String.raw`(?<pre>${ECHO_START}${OPEN_QUOTE}${BASIC_USER})${BASIC_PASSWORD}(?=(?:\\?["'])?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b)`, "g"), (v) => !isNotSecret(v, "password")),
 	// A `.netrc` entry: `machine HOST login USER password SECRET`, on one line or several.
-	valueRule("password", ["machine"], /(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+)(?<val>\S{1,256})/g, (v) => !isNotSecret(v, "password"), true),
+	// A quoted password (`"…"`, or `\"…\"` in a JSON string, `\\\"…\\\"` in JSON inside JSON) loses what is between its quotes; one written bare runs to a blank, or to a quote that
+	// closes a string it is in (`echo "machine h … password X" >> ~/.netrc`: the `"` after X is no part of it).
+	valueRule(
+		"password",
+		["machine"],
+		/(?<pre>\bmachine[ \t]+\S{1,253}(?:\s+(?:login|account|port|protocol)[ \t]+\S{1,256}){0,4}\s+password[ \t]+(?:\\{0,7}["'])?)(?<val>(?<=["'])(?:[^"'\\\r\n]|\\{1,8}(?![\\"'])){1,256}(?=\\{0,7}["'])|(?<!["'])(?:[^\s"'\\]|\\{1,8}(?![\\"'])|["'](?=[^\s\\])){1,256})/g,
+		(v) => !isNotSecret(v, "password"),
+		true,
+	),
 	// SQL: `IDENTIFIED BY '…'`, `[WITH] PASSWORD '…'` (MySQL, Postgres, Oracle users and roles).
 	valueRule("password", ["identified", "password '", 'password "'], /(?<pre>\b(?:identified[ \t]+(?:with[ \t]+[A-Za-z_]{1,40}[ \t]+)?by|password)[ \t]+\\?["'])(?<val>(?:[^"'\r\n\\]|\\(?!["'])){1,256})(?=\\?["'])/gi, (v) => !isNotSecret(v, "password"), true),
 	{

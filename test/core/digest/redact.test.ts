@@ -314,6 +314,11 @@ const SECRETS: [string, string, string][] = [
 	["password", `printf '%s\\n' '${t.password}' | sudo -S apt-get install -y nginx`, `printf '%s\\n' '${m("password")}' | sudo -S apt-get install -y nginx`],
 	["password", `{"command": "printf \\"%s\\\\n\\" \\"${t.password}\\" | sudo -S true"}`, `{"command": "printf \\"%s\\\\n\\" \\"${m("password")}\\" | sudo -S true"}`],
 	["secret", `printf '%s' ${t.genericSecret} | docker login -u me --password-stdin ghcr.io`, `printf '%s' ${m("secret")} | docker login -u me --password-stdin ghcr.io`],
+	// Credentials for base64 and a .netrc entry inside a JSON string: quotes written `\"`.
+	["basic-auth", `{"command": "echo -n \\"deploy:${t.password}\\" | base64"}`, `{"command": "echo -n \\"deploy:${m("basic-auth")}\\" | base64"}`],
+	["basic-auth", `{"command": "base64 <<< \\"deploy:${t.password}\\""}`, `{"command": "base64 <<< \\"deploy:${m("basic-auth")}\\""}`],
+	["password", `{"content": "machine api.example.com login deploy password \\"${t.password}\\"\\n"}`, `{"content": "machine api.example.com login deploy password \\"${m("password")}\\"\\n"}`],
+	["password", `{"command": "echo \\"machine h login deploy password ${t.password}\\" >> ~/.netrc"}\nmachine g\n  login x\n  password "${t.password}"`, `{"command": "echo \\"machine h login deploy password ${m("password")}\\" >> ~/.netrc"}\nmachine g\n  login x\n  password "${m("password")}"`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
 ];
 
@@ -423,6 +428,8 @@ const LOOK_ALIKES: string[] = [
 	// Here-strings that are no password for sudo -S, and printf's format string with no value or a variable after it.
 	'sudo -S <<< "$SUDO_PASS" true && sudo -S id <<< $PW && cat <<< "hello world" && sudo -s <<< whoami',
 	"printf '%s\\n' \"$PW\" | sudo -S true && printf '%s\\n' | sudo -S id && printf '%s' \"$TOKEN\" | docker login --password-stdin ghcr.io",
+	// JSON-escaped quotes around references, for base64 and a .netrc entry.
+	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
 
 describe("redactSecrets: real-format secrets", () => {
@@ -745,12 +752,16 @@ describe("redactSecrets: adversarial input", () => {
 		["net use", fill("net use \\\\h\\s a ")],
 		["net use shares", `net use ${fill("\\\\h ")}`],
 		["net use switches", `net use \\\\h\\s ${fill("/user:a\\")}`],
+		["netrc backslashes", `machine h login u password ${fill("\\")}`],
+		["netrc json quotes", fill('machine h login u password \\\\"a')],
+		["netrc quotes", `machine h login u password a${fill('"a')}`],
 		["sudo here-string", fill("sudo -S <<< ")],
 		["sudo here-string far", `sudo -S ${fill("a ")}<<< p`],
 		["printf", `printf '%s\\n' a${fill(" ")}| sudo -S true`],
 		["psexec", `psexec ${fill(" -p ")}`],
 		["cmdkey", `cmdkey ${fill(" /pass:")}`],
 		["oauth2-bearer", fill("--oauth2-bearer ")],
+		["base64 json", fill('echo -n \\"a:b\\\\')],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
