@@ -87,3 +87,20 @@ export function baseName(path: string): string {
 	const parts = path.split(/[\\/]/).filter((p) => p !== "");
 	return parts[parts.length - 1] ?? path;
 }
+
+/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
+export function dayOf(startedAt: string | undefined): string {
+	const day = (startedAt ?? "").slice(0, 10);
+	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
+}
+
+/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
+export function uniquePath(taken: Set<string>, stem: string): string {
+	for (let n = 1; ; n++) {
+		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
+		if (!taken.has(path.toLowerCase())) {
+			taken.add(path.toLowerCase());
+			return path;
+		}
+	}
+}

@@ -1,5 +1,5 @@
 import { dict } from "../dict";
-import { safeFileName } from "../notes/note-name";
+import { dayOf, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
@@ -15,7 +15,7 @@ import { isEmptySession } from "../transcript/session-queries";
 import { indexPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import { migrateState } from "./migrate-state";
 import { followNoteSettings } from "./follow-note-settings";
-import { dayOf, retitledNotePath, uniquePath } from "./retitled-note";
+import { retitledNotePath } from "./retitled-note";
 import type { PlannedMove } from "./sync-plan";
 
 /**

@@ -1,4 +1,4 @@
-import { safeFileName } from "../notes/note-name";
+import { dayOf, safeFileName, uniquePath } from "../notes/note-name";
 import type { SessionRecord } from "../sync/sync-state";
 import type { SessionModel } from "../transcript/session-model";
 
@@ -37,21 +37,4 @@ function collectStrings(value: unknown, into: string[]): void {
 	if (typeof value === "string") into.push(value);
 	else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
 	else if (value !== null && typeof value === "object" && !(value instanceof Map) && !(value instanceof Set)) for (const item of Object.values(value)) collectStrings(item, into);
-}
-
-/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
-export function dayOf(startedAt: string | undefined): string {
-	const day = (startedAt ?? "").slice(0, 10);
-	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
-}
-
-/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
-export function uniquePath(taken: Set<string>, stem: string): string {
-	for (let n = 1; ; n++) {
-		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
-		if (!taken.has(path.toLowerCase())) {
-			taken.add(path.toLowerCase());
-			return path;
-		}
-	}
 }
