@@ -36,6 +36,15 @@ function targetOf(call: ToolCall): string | undefined {
 	return typeof path === "string" && path !== "" ? path : undefined;
 }
 
+/** Whether `text` names `file` as a name of its own (`app.ts` is not named by `my-app.tsx`). */
+export function namesFile(text: string, file: string): boolean {
+	for (let at = text.indexOf(file); at >= 0; at = text.indexOf(file, at + 1)) {
+		if (!NAME_CHAR.test(text[at - 1] ?? " ") && !/[\p{L}\p{N}_]/u.test(text[at + file.length] ?? " ")) return true;
+	}
+	return false;
+}
+const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
+
 function shown(call: ToolCall, target: string, cwd: string | undefined): string {
 	if (call.name === "Bash") return `\`${oneLine(target.slice(2), 60)}\``;
 	const inside = cwd !== undefined && target.startsWith(`${cwd.replace(/\/+$/, "")}/`);

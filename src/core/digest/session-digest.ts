@@ -10,7 +10,7 @@ import { isHollow } from "./hollow-claims";
 import { isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
-import { refusedCalls } from "./refused-calls";
+import { namesFile, refusedCalls } from "./refused-calls";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
@@ -177,7 +177,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
 		// What is told left open is not also done (a "next steps" item that reads like a result).
 		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
-		done: unique(done).filter((d) => !open.includes(d) && (/^(?:commit|PR)\b/.test(d) || !refused.files.some((f) => d.includes(f)))),
+		done: unique(done).filter((d) => !open.includes(d) && (/^(?:commit|PR)\b/.test(d) || !refused.files.some((f) => namesFile(d, f)))),
 		open: unique(open),
 		decisions: decisionsIn(model, calls, typed, tasks, statements),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { alike, digestSession } from "../../../src/core/digest/session-digest";
+import { namesFile } from "../../../src/core/digest/refused-calls";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
@@ -51,6 +52,9 @@ describe("digestSession", () => {
 		// Written after all; and a failure of the command itself is no missing permission.
 		expect(d.open.join("\n")).not.toMatch(/NOTES\.md|rm -rf/);
 		expect(d.done.join("\n")).not.toContain("CLAUDE.md");
+		// A name inside a longer one is not it.
+		expect(namesFile("Updated MY-CLAUDE.md and CLAUDE.mdx", "CLAUDE.md")).toBe(false);
+		expect(namesFile("Created CLAUDE.md, then stopped", "CLAUDE.md")).toBe(true);
 	});
 
 	it("tells the latest commits first, and leaves steps for the user, options and what is left out of done", () => {
