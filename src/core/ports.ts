@@ -1,3 +1,4 @@
+import type { AgentId } from "./transcript/agents";
 import type { RawLine } from "./transcript/jsonl-lines";
 import type { SubagentMeta } from "./transcript/link-subagents";
 import type { SerializedSession } from "./transcript/session-model";
@@ -82,8 +83,10 @@ export interface TranscriptSource {
 	/**
 	 * Hands complete lines after `cursor` to `onLines`; `onRestart` first if the file was replaced.
 	 * `size`: the file's size at its last stat, when known (to choose how to read it, not what).
+	 * `agent`: whose file it is, as `TranscriptFile.agent` (absent: Claude Code, whose lines may
+	 * come without the bulk no note is made of, see `node/bulk-fields`).
 	 */
-	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void, size?: number): Promise<{ cursor: TailCursor; bytesRead: number }>;
+	readAppended(path: string, cursor: TailCursor | undefined, onLines: (lines: RawLine[]) => void, onRestart: () => void, size?: number, agent?: AgentId): Promise<{ cursor: TailCursor; bytesRead: number }>;
 	readMeta(path: string): Promise<SubagentMeta | undefined>;
 	/**
 	 * Optional: reads, folds and redacts a whole transcript elsewhere (a worker thread). Used for

@@ -15,7 +15,8 @@ import { readMeta } from "./subagent-meta";
  */
 export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
-	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path))) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true })), job.detail);
+	const skipBulk = job.file.agent === undefined || job.file.agent === "claude-code";
+	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path), skipBulk)) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true, skipBulk })), job.detail);
 	if (job.packTo === undefined || keptOutOfStore(job.spec, result.model.cwd)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;

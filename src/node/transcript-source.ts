@@ -93,7 +93,8 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				return undefined;
 			}
 		},
-		async readAppended(path, cursor, onLines, onRestart, size) {
+		async readAppended(path, cursor, onLines, onRestart, size, agent) {
+			const skipBulk = agent === undefined || agent === "claude-code";
 			const sessions = opencodeOf(path);
 			if (sessions) {
 				// Read whole each time (`readsWhole`): what was folded before is dropped first.
@@ -106,7 +107,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				prefetched.delete(path);
 				// Read by the scan, at the stamp the caller has: a file read from its start is these bytes.
 				if (cursor === undefined) {
-					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs, isDocument(path));
+					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs, isDocument(path), skipBulk);
 					return { cursor: read.cursor, bytesRead: read.bytesRead };
 				}
 			}
@@ -115,7 +116,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			// cost a third more read through the pool). Longer reads go through the pool, chunk by chunk.
 			const length = (size ?? statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) - (cursor?.offset ?? 0);
 			const small = length <= BLOCKING_READ_BYTES;
-			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small });
+			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small, skipBulk });
 			return { cursor: read.cursor, bytesRead: read.bytesRead };
 		},
 		readMeta,

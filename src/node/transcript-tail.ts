@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
+import { bulkSkippingDecoder } from "./bulk-fields";
 import { MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
@@ -37,13 +38,15 @@ const NEWLINE = 0x0a;
  * view and a check per line were a third of the Aider reader's time). Lines of a chunk with
  * invalid bytes somewhere are checked one by one.
  */
-function nativeDecoder(buffer: Buffer): Utf8Decoder {
+function nativeDecoder(buffer: Buffer, skipBulk: boolean): Utf8Decoder {
 	const end = buffer.lastIndexOf(0x0a) + 1;
-	if (isUtf8(end === buffer.length ? buffer : buffer.subarray(0, end))) return (_bytes, start, stop) => buffer.toString("utf8", start, stop);
-	return (_bytes, start, stop) => {
-		const line = buffer.subarray(start, stop);
-		return isUtf8(line) ? line.toString("utf8") : null;
-	};
+	const decode: Utf8Decoder = isUtf8(end === buffer.length ? buffer : buffer.subarray(0, end))
+		? (_bytes, start, stop) => buffer.toString("utf8", start, stop)
+		: (_bytes, start, stop) => {
+				const line = buffer.subarray(start, stop);
+				return isUtf8(line) ? line.toString("utf8") : null;
+			};
+	return skipBulk ? bulkSkippingDecoder(buffer, decode) : decode;
 }
 const CHUNK_BYTES = 256 * 1024;
 
@@ -80,13 +83,14 @@ function giveBuffer(buffer: Buffer, chunkBytes: number): void {
  * chunk at a time (memory stays bounded for multi-GB files). A half-written last line is left
  * for the next read; a last line without its `\n` that is whole JSON is taken once the file has
  * settled (`SETTLE_MS`). A file that shrank, has another inode, or other first bytes is read anew
- * from its start, after `onRestart` tells the caller to drop what it folded before.
+ * from its start, after `onRestart` tells the caller to drop what it folded before. `skipBulk`:
+ * Claude Code's lines, read without the bulk no note is made of (see `bulkSkippingDecoder`).
  */
 export async function readAppended(
 	path: string,
 	cursor: TailCursor | undefined,
 	onLines: (lines: RawLine[]) => void,
-	options: { onRestart?: () => void; chunkBytes?: number; maxLineBytes?: number; blocking?: boolean; now?: number } = {},
+	options: { onRestart?: () => void; chunkBytes?: number; maxLineBytes?: number; blocking?: boolean; now?: number; skipBulk?: boolean } = {},
 ): Promise<TailRead> {
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
 	const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -100,7 +104,7 @@ export async function readAppended(
 		if (size > MAX_TRANSCRIPT_BYTES) throw new Error(`it is ${(size / 2 ** 30).toFixed(0)} GiB, larger than any transcript (${MAX_TRANSCRIPT_BYTES / 2 ** 30} GiB at most): it is not read`);
 		// A first read of a small file: one read gives the lines, the head and the tail (thousands of
 		// small files, as Gemini CLI writes them, were mostly system calls).
-		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs, isDocument(path));
+		if (cursor === undefined && size <= chunkBytes && size <= maxLineBytes) return await readWholeSmall(handle, size, ino, settled, onLines, stat.mtimeMs, isDocument(path), options.skipBulk);
 		const head = await readHead(handle, Math.min(HEAD_BYTES, size));
 		let start = cursor ?? { offset: 0, nextLineNo: 1, ino, head: "" };
 		let restarted = false;
@@ -174,7 +178,7 @@ export async function readAppended(
 					carried = 0;
 					continue;
 				}
-				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes));
+				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes, options.skipBulk === true));
 				onLines(split.lines);
 				lineNo += split.lines.length;
 				consumed(bytes.subarray(0, split.consumed));
@@ -242,16 +246,16 @@ async function newlineAt(handle: ReadHandle, offset: number, size: number): Prom
 }
 
 /** The first read of a file no bigger than a chunk, in one read. */
-async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number, document: boolean): Promise<TailRead> {
-	return readWholeBytes(await readUpTo(handle, Buffer.allocUnsafe(size)), ino, onLines, settled, mtimeMs, document);
+async function readWholeSmall(handle: ReadHandle, size: number, ino: number, settled: boolean, onLines: (lines: RawLine[]) => void, mtimeMs: number, document: boolean, skipBulk = false): Promise<TailRead> {
+	return readWholeBytes(await readUpTo(handle, Buffer.allocUnsafe(size)), ino, onLines, settled, mtimeMs, document, skipBulk);
 }
 
 /**
  * A first read of a whole file whose bytes are at hand (read by the scan, see `Prefetched`): its
  * lines, head and tail. `settled`: the file has not changed for `SETTLE_MS` (see `hasSettled`).
  */
-export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number, document = false): TailRead {
-	const split = splitCompleteLines(read, 1, nativeDecoder(read));
+export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number, document = false, skipBulk = false): TailRead {
+	const split = splitCompleteLines(read, 1, nativeDecoder(read, skipBulk));
 	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled, document) : {};
 	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
 	if (split.lines.length > 0) onLines(split.lines);

@@ -342,6 +342,7 @@ export class TranscriptIndex {
 					readAnew = true;
 				},
 				file.size,
+				file.agent,
 			);
 			model = folding;
 			endRead(model);
@@ -471,6 +472,7 @@ export class TranscriptIndex {
 				grew.clear();
 			},
 			file.size,
+			file.agent,
 		);
 		const store = this.store;
 		const entries = [...touched];

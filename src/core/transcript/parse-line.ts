@@ -240,11 +240,7 @@ function contentBlock(b: Json): ContentBlock {
 			};
 		case "image": {
 			const source = isObject(b.source) ? b.source : {};
-			return {
-				type: "image",
-				mediaType: str(source.media_type),
-				dataLength: typeof source.data === "string" ? source.data.length : 0,
-			};
+			return { type: "image", mediaType: str(source.media_type) };
 		}
 		case "document": {
 			const source = isObject(b.source) ? b.source : {};

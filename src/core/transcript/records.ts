@@ -44,9 +44,8 @@ export interface ToolResultBlock {
 }
 export interface ImageBlock {
 	type: "image";
+	/** The image itself is dropped (a reader may not even decode it: see `node/bulk-fields`). */
 	mediaType?: string;
-	/** Size of the base64 payload, which itself is dropped. */
-	dataLength: number;
 }
 export interface DocumentBlock {
 	type: "document";
