@@ -11,6 +11,7 @@ import { isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { namesFile, refusedCalls } from "./refused-calls";
+import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
@@ -26,8 +27,9 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * headings named as the note's own made inert too. 10: no `@` after a blank in a context block, in
  * code or not (see `unimportable`): every project's block is written again. 11: writes and
  * commands the client refused for want of a permission are open, and no result claims them.
+ * 12: files changed after a session's last commit are open (see `uncommittedFiles`).
  */
-export const DIGEST_VERSION = 11;
+export const DIGEST_VERSION = 12;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -158,6 +160,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (last) open.push(...deferred(last, statements));
 	const refused = refusedCalls(calls, model.cwd);
 	open.push(...refused.open);
+	const uncommitted = uncommittedFiles(calls, model.cwd);
+	if (uncommitted) open.push(uncommitted);
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
 	const touched = unique([...model.files.written, ...model.files.edited, ...agentFiles]);

@@ -74,17 +74,31 @@ export interface Commit {
 	hash?: string;
 }
 
-/** Commits made by successful `git commit` calls, with `-m`, `--message` or a heredoc message. */
+/** Commits made by successful `git commit` calls (see `commitOf`). */
 export function commitsOf(calls: readonly ToolCall[]): Commit[] {
 	const commits: Commit[] = [];
 	for (const call of calls) {
-		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) continue;
-		const subject = commitSubject(call.input.command);
-		if (!subject) continue;
-		const hash = /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
-		commits.push({ subject, hash });
+		const commit = commitOf(call);
+		if (commit) commits.push(commit);
 	}
 	return commits;
+}
+
+/** The line git prints for a commit it made: `[main 1a2b3c4] Subject` (`[main (root-commit) 1a2b3c4]` for a first one). */
+const MADE_COMMIT = /^\[[^\]\n]*?\b([0-9a-f]{7,40})\] (.+)$/m;
+
+/**
+ * The commit a successful shell call made: its subject from the command's `-m`, `--message` or
+ * heredoc, else from the line git printed (a long command, a `git add` of many files first, is
+ * clipped before its `git commit`; `-F` and `--amend --no-edit` name no message).
+ */
+export function commitOf(call: ToolCall): Commit | undefined {
+	if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) return undefined;
+	const made = MADE_COMMIT.exec(call.result.text);
+	const subject = commitSubject(call.input.command) ?? (made && /\bgit\b/.test(call.input.command) ? made[2]!.replace(/…$/, "").trim() || undefined : undefined);
+	if (!subject) return undefined;
+	const hash = made?.[1] ?? /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
+	return { subject, hash };
 }
 
 /** The first line of the message a `git commit` command line gives. */

@@ -59,6 +59,20 @@ describe("commits", () => {
 		expect(commits).toEqual([{ subject: "Add price formatter", hash: "1a2b3c4" }]);
 	});
 
+	it("takes a commit whose command was clipped before its `git commit`, or names no message, from the line git printed", () => {
+		const long = `git add ${Array.from({ length: 40 }, (_, i) => `lib/module_${i}.ex`).join(" ")} && git commit -m "…`.slice(0, 500);
+		const commits = commitsOf([
+			call("Bash", { command: `${long}…` }, { text: "[feature-x a230dbf] feat: launch the review\n 12 files changed" }),
+			call("Bash", { command: "git commit --amend --no-edit" }, { text: "[main (root-commit) 9f8e7d6] Start\n Date: today" }),
+			// Not git: a file that holds such a line is not a commit.
+			call("Bash", { command: "cat notes.txt" }, { text: "[main 1234567] copied from a log" }),
+		]);
+		expect(commits).toEqual([
+			{ subject: "feat: launch the review", hash: "a230dbf" },
+			{ subject: "Start", hash: "9f8e7d6" },
+		]);
+	});
+
 	it("finds pull requests from gh and from the client's pr-link records", () => {
 		const prs = pullRequestsOf([call("Bash", { command: 'gh pr create --draft --title "Consolidate logging" --body "…"' }, { text: "https://github.com/o/r/pull/185" })], ["https://github.com/o/r/pull/185", "https://github.com/o/r/pull/7"]);
 		expect(prs).toEqual([{ title: "Consolidate logging", url: "https://github.com/o/r/pull/185" }, { url: "https://github.com/o/r/pull/7" }]);
