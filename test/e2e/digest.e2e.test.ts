@@ -6,6 +6,7 @@
  * must show, inside the block: a `- Done:` line with the commit subject, a `- Open:` line with the
  * pending todo, and none of the narration. Another session runs without the permission to write:
  * the client refuses its Write, the reply claims the file, and the next session must read it open.
+ * A last one commits, then changes one more file: the next session must read it left uncommitted.
  *
  * Which todo tool the pinned client (2.1.332) offers (see FINDINGS.md, "Todo / task tools"): none with
  * the default model (claude-opus-5-5); `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (or an older model, e.g.
@@ -261,5 +262,50 @@ describe("session digest in CLAUDE.md: commits and todos, no narration, refused 
 		const lines = seen.split("\n");
 		expect(lines.filter((l) => l.startsWith("- Open:") && l.includes("`SETUP.md` not written: permission not granted")), seen).not.toEqual([]);
 		expect(lines.filter((l) => l.startsWith("- Done:") && l.includes("SETUP.md")), seen).toEqual([]);
+	});
+
+	// The session commits (its command clipped in the model before `git commit`: a `git add` of many
+	// files first), then changes one more file and ends: the next session must read it uncommitted.
+	it("a file changed after the session's last commit is open in the block as left uncommitted", async () => {
+		const home = join(root, "dirty-home");
+		const repo = join(root, "dirty-shop");
+		const vault = join(root, "dirty-vault");
+		for (const dir of [home, join(repo, "src"), vault]) mkdirSync(dir, { recursive: true });
+		const git = (...args: string[]): string => execFileSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, HOME: home } });
+		git("init", "-q", "-b", "main");
+		git("config", "user.name", "E2E Tester");
+		git("config", "user.email", "e2e@example.com");
+		const modules = Array.from({ length: 30 }, (_, i) => `src/module-${String(i).padStart(2, "0")}.js`);
+		for (const m of modules) writeFileSync(join(repo, m), `export const n = ${m.length};\n`);
+		stub.setScript({
+			rules: [
+				{
+					match: "modules",
+					steps: [
+						[toolUse("Bash", { command: `git add ${modules.join(" ")} && git commit -m "Add the modules"`, description: "Commit the modules" })],
+						[toolUse("Write", { file_path: join(repo, "src", "rounding.js"), content: "export const round = Math.round;\n" })],
+						"Committed the modules and added rounding.js.",
+					],
+				},
+				{ match: "currency", steps: ["Which currencies should be supported?"] },
+			],
+		});
+		const one = await runClaude({ home, cwd: repo, stub, prompt: "Commit the modules, then add rounding" });
+		expect(one.exitCode, one.stderr).toBe(0);
+		expect(git("log", "--format=%s")).toBe("Add the modules\n");
+		expect(git("status", "--porcelain")).toContain("src/rounding.js");
+
+		const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", repo, "--json"], { encoding: "utf8" });
+		expect(run.status, run.stderr).toBe(0);
+		const claudeMd = join(repo, "CLAUDE.md");
+		const block = blockOf(readFileSync(claudeMd, "utf8"));
+		const two = await runClaude({ home, cwd: repo, stub, prompt: "Support the customer's currency in prices" });
+		expect(two.exitCode, two.stderr).toBe(0);
+		const seen = claudeMdSeen(requestText(requestsOf(stub, two.sessionId)[0]!), claudeMd);
+		expect(seen).toContain(block.trimEnd());
+		const lines = seen.split("\n");
+		expect(lines.filter((l) => l.startsWith("- Open:") && l.includes("left uncommitted: `src/rounding.js`")), seen).not.toEqual([]);
+		// The clipped command's commit is told by git's own line.
+		expect(lines.filter((l) => l.startsWith("- Done:") && l.includes("Add the modules")), seen).not.toEqual([]);
 	});
 });
