@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { writeFileReplacing } from "./atomic-write";
-import { readPlainFile } from "./confined-path";
+import { openPlainFile, readUpTo } from "./confined-path";
 import { join } from "node:path";
 import { printable } from "../core/text/printable";
 
@@ -54,20 +54,42 @@ export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): 
 			await handle.close();
 		}
 		if (size > MAX_BYTES) {
-			const text = await readPlainFile(path);
-			const half = text.indexOf("\n", text.length - MAX_BYTES / 2);
 			// Replaced by a rename, as every file of ours: a crash leaves the old log or the new one.
-			await writeFileReplacing(path, text.slice(half + 1));
+			await writeFileReplacing(path, await readLogTail(path, MAX_BYTES / 2));
 		}
 	} catch {
 		// Nowhere to write (or no plain file to write in): the run still answers.
 	}
 }
 
+/**
+ * The whole lines among the last `bytes` of the log: the hooks keep it under `MAX_BYTES`, but
+ * something else may grow it (a log of 300 MB took `doctor` 26 s to read whole).
+ */
+async function readLogTail(path: string, bytes: number): Promise<string> {
+	const handle = await openPlainFile(path);
+	try {
+		const size = (await handle.stat()).size;
+		// One byte more than asked: when it is a line break, the tail starts on a whole line.
+		const start = Math.max(0, size - bytes - 1);
+		const tail = await readUpTo({ read: (buffer, offset, length, position) => handle.read(buffer, offset, length, start + position) }, Buffer.alloc(size - start));
+		if (start === 0) return tail.toString("utf8");
+		const firstBreak = tail.indexOf(0x0a);
+		return firstBreak < 0 ? "" : tail.subarray(firstBreak + 1).toString("utf8");
+	} finally {
+		await handle.close();
+	}
+}
+
+/** The log's recent lines: its last `MAX_BYTES`, all a log the hooks kept holds. */
+function recentLog(pluginFolder: string): Promise<string> {
+	return readLogTail(hookLogPath(pluginFolder), MAX_BYTES).catch(() => "");
+}
+
 /** The last line of each hook in the log. */
 export async function lastHookRuns(pluginFolder: string): Promise<Map<string, HookLogEntry>> {
 	const runs = new Map<string, HookLogEntry>();
-	const text = await readPlainFile(hookLogPath(pluginFolder)).catch(() => "");
+	const text = await recentLog(pluginFolder);
 	for (const line of text.split("\n")) {
 		const [at, hook, status, ...rest] = line.split("\t");
 		if (!at || !hook || (status !== "ok" && status !== "error")) continue;
@@ -76,9 +98,9 @@ export async function lastHookRuns(pluginFolder: string): Promise<Map<string, Ho
 	return runs;
 }
 
-/** Every line of the log, oldest first (lines that are not ours are skipped). */
+/** Every recent line of the log, oldest first (lines that are not ours are skipped). */
 export async function hookLogEntries(pluginFolder: string): Promise<HookLogEntry[]> {
-	const text = await readPlainFile(hookLogPath(pluginFolder)).catch(() => "");
+	const text = await recentLog(pluginFolder);
 	const entries: HookLogEntry[] = [];
 	for (const line of text.split("\n")) {
 		const [at, hook, status, ...rest] = line.split("\t");

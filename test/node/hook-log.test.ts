@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { appendHookLog, hookLogPath, lastHookRuns } from "../../src/node/hook-log";
+import { appendHookLog, hookLogEntries, hookLogPath, lastHookRuns } from "../../src/node/hook-log";
 
 let dir: string;
 beforeEach(() => {
@@ -53,5 +53,20 @@ describe("hooks.log", () => {
 		expect(text.length).toBeLessThanOrEqual(512 * 1024);
 		expect(text.endsWith("ok\tproject=/new\n")).toBe(true);
 		expect(text.startsWith("2026-12-01T09:00:00.000Z\t")).toBe(true);
+	});
+
+	it("reads only the log's tail, from a whole line: a log something else grew to 300 MB is neither read whole nor refused", async () => {
+		// Sparse: 300 MB of zero bytes (no line break) cost no disk, then a line cut by the tail's start and two whole lines.
+		const fd = openSync(hookLogPath(dir), "w");
+		const cut = "2026-12-01T09:00:00.000Z\tsession-end\tok\tcut\n".padStart(600 * 1024, "x");
+		writeSync(fd, `${cut}2026-12-01T09:30:00.000Z\tsession-start\tok\tproject=/a\n2026-12-01T10:00:00.000Z\tsession-end\tok\tproject=/b\n`, 300 * 1024 * 1024);
+		closeSync(fd);
+		const started = Date.now();
+		expect((await hookLogEntries(dir)).map((e) => e.detail)).toEqual(["project=/a", "project=/b"]);
+		expect([...(await lastHookRuns(dir)).keys()]).toEqual(["session-start", "session-end"]);
+		expect(Date.now() - started).toBeLessThan(2000);
+		await appendHookLog(dir, entry("project=/new"));
+		expect(statSync(hookLogPath(dir)).size).toBeLessThanOrEqual(256 * 1024);
+		expect(readFileSync(hookLogPath(dir), "utf8").endsWith("ok\tproject=/new\n")).toBe(true);
 	});
 });
