@@ -1,4 +1,4 @@
-import { printable } from "../core/text/printable";
+import { terminalText } from "../core/text/terminal-text";
 import { settingsProblem } from "../core/settings";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
@@ -27,10 +27,10 @@ export function cliScriptPath(): string {
 /**
  * Writes a line for a person to read. Paths and names in it may come from a repository or a
  * transcript: no escape sequence or control character of theirs reaches the terminal (a cloned
- * repository's file name retitled it and cleared the screen).
+ * repository's file name retitled it and cleared the screen; a folder's bare CR overwrote the line).
  */
 export function say(stream: NodeJS.WritableStream, line: string): void {
-	stream.write(`${printable(line)}\n`);
+	stream.write(`${terminalText(line)}\n`);
 }
 
 /** Prints `ai-memory: <reason>` and gives the exit code. */

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { ProjectFolderFiles } from "../node/project-files";
-import { printable } from "../core/text/printable";
+import { terminalText } from "../core/text/terminal-text";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { BEGIN_MARKER, END_MARKER } from "../core/text/marked-block";
@@ -84,7 +84,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	const off = settings.projects.filter((p) => !p.enabled);
 	if (off.length > 0) out.push("", `Turned off: ${off.map((p) => p.path).join(", ")}`);
 	// Titles and facades come from prompts: no terminal escape of theirs reaches the user's terminal.
-	process.stdout.write(`${printable(out.join("\n"))}\n`);
+	process.stdout.write(`${terminalText(out.join("\n"))}\n`);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
 import { errorSentence, fail, say } from "./cli-common";
-import { printable } from "../core/text/printable";
+import { terminalText } from "../core/text/terminal-text";
 import { exitWhenFlushed, ignoreClosedOutput } from "./closed-output";
 
 // Each command's code is loaded when it runs: a sync from a hook should not pay for installing hooks.
@@ -33,7 +33,7 @@ Run \`ai-memory <command> --help\` for a command's options.`,
 	.exitOverride()
 	// `mcp --vault X` serves, `mcp install --vault X` installs: each command's options are its own.
 	.enablePositionalOptions()
-	.configureOutput({ writeErr: (text) => process.stderr.write(printable(text)), writeOut: (text) => process.stdout.write(text) });
+	.configureOutput({ writeErr: (text) => process.stderr.write(terminalText(text)), writeOut: (text) => process.stdout.write(text) });
 
 program
 	.command("sync")

@@ -157,6 +157,16 @@ describe("ai-memory projects", () => {
 		expect(err).toContain("is not one of this device's projects");
 		expect(await runProjectsList({ vault: join(dir, "no-vault"), host: HOST })).toBe(2);
 	});
+
+	it.skipIf(process.platform === "win32")("a bare CR in a project's path is shown as ␍ by add and list: it cannot send the cursor back and overwrite the line", async () => {
+		const crossed = join(dir, "evil\rAdded elsewhere");
+		mkdirSync(crossed);
+		expect(await runProjectsAdd(crossed, opts())).toBe(0);
+		expect(await runProjectsList(opts())).toBe(0);
+		expect(out).not.toContain("\r");
+		expect(out).toContain(`${join(dir, "evil")}\u240dAdded elsewhere`);
+		expect(loadSettingsProjects()).toEqual([crossed]);
+	});
 });
 
 describe("ai-memory projects and a data.json it cannot take as it is", () => {
@@ -182,4 +192,5 @@ describe("ai-memory projects and a data.json it cannot take as it is", () => {
 		expect(err).toMatch(/read-only; nothing was changed/);
 		expect(readFileSync(dataJson, "utf8")).toBe(before);
 	});
+
 });
