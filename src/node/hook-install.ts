@@ -141,10 +141,9 @@ export async function uninstallClaudeHooks(claudeDir: string): Promise<Uninstall
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(settingsPath);
 		const backup = await readBackup(backupPath);
-		// No backup (or the empty one an older release wrote): there was no file, so a file left
-		// with nothing in it goes.
-		const before = backup === null || backup === "" ? null : backup;
-		const edit = uninstallHooks(text, before);
+		// No backup: there was no file, so a file left with nothing in it goes. An empty backup is
+		// the user's empty file, which stays.
+		const edit = uninstallHooks(text, backup);
 		if (!edit.ok) throw new Error(`${settingsPath}: ${edit.reason}`);
 		let done: boolean;
 		if (edit.text === null) done = text === null || (await removeIfUnchanged(settingsPath, text));

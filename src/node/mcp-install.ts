@@ -117,8 +117,8 @@ export async function uninstallMcpServer(agent: McpAgent, configPath: string): P
 	for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		const text = await readText(configPath);
 		const backup = await readBackup(backupPath);
-		// No backup (or the empty one an older release wrote): there was no file before ours.
-		const edit = remove(agent, text, backup === null || backup === "" ? null : backup);
+		// No backup: there was no file before ours. An empty backup is the user's empty file, which stays.
+		const edit = remove(agent, text, backup);
 		if (!edit.ok) throw new Error(`${configPath}: ${edit.reason}`);
 		let done: boolean;
 		if (edit.text === null) done = text === null || (await removeIfUnchanged(configPath, text));

@@ -128,11 +128,14 @@ describe("hooks install / uninstall / status", () => {
 		expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
 	});
 
-	it("the empty backup an older release left for \"there was no file\" still means that", async () => {
+	it("an empty settings file of the user's is an empty file again after uninstall, not removed: only a file the install created goes", async () => {
+		mkdirSync(claudeDir);
+		writeFileSync(settings, "");
 		await installClaudeHooks(target);
-		writeFileSync(backup, "");
-		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: true });
-		expect(existsSync(settings) || existsSync(backup)).toBe(false);
+		expect(Object.keys(installedHooks(readFileSync(settings, "utf8")))).toEqual([...HOOK_EVENTS]);
+		expect(await uninstallClaudeHooks(claudeDir)).toEqual({ settingsPath: settings, changed: true, removed: false });
+		expect(readFileSync(settings, "utf8")).toBe("");
+		expect(existsSync(backup)).toBe(false);
 	});
 
 	it("a compact entry of the user's keeps its one line through install, an unrelated edit and uninstall", async () => {

@@ -43,6 +43,17 @@ describe("the MCP server in the agents' user configuration", () => {
 		expect(existsSync(fresh)).toBe(false);
 	});
 
+	it("an empty file of the user's is an empty file again after uninstall, for every agent: only a file the install created goes", async () => {
+		for (const [agent, name] of [["claude-code", ".claude.json"], ["codex", "config.toml"], ["gemini-cli", "settings.json"]] as const) {
+			const path = join(dir, name);
+			writeFileSync(path, "");
+			expect(await installMcpServer(agent, path, entry())).toMatchObject({ changed: true });
+			expect(await uninstallMcpServer(agent, path)).toMatchObject({ changed: true, removed: false });
+			expect(readFileSync(path, "utf8")).toBe("");
+			expect(existsSync(`${path}.bak-ai-memory`)).toBe(false);
+		}
+	});
+
 	it("keeps what the client wrote meanwhile, removing only our entry; refuses a read-only file and a file that is not JSON", async () => {
 		const path = join(dir, "settings.json");
 		writeFileSync(path, '{ "theme": "dark" }\n');
