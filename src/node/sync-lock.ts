@@ -86,6 +86,8 @@ const FUTURE_SKEW_MS = 60_000;
 const LOCAL_FUTURE_SKEW_MS = 5_000;
 /** An unreadable lock file this young may be one being written: wait for it rather than break it. */
 const UNREADABLE_GRACE_MS = 5_000;
+/** How every lock file starts (`JSON.stringify` keeps the holder's key order). */
+const LOCK_START = '{"pid":';
 /** A `.break` file this old was left by a breaker that died. */
 const BREAKER_STALE_MS = 10_000;
 
@@ -179,11 +181,11 @@ export class SyncLock {
 		}
 	}
 
-	private isStale(current: { holder: SyncLockHolder | undefined; mtimeMs: number }): boolean {
+	private isStale(current: { text: string | undefined; holder: SyncLockHolder | undefined; mtimeMs: number }): boolean {
 		const age = Date.now() - current.mtimeMs;
 		const skew = current.holder && current.holder.host !== this.host ? FUTURE_SKEW_MS : LOCAL_FUTURE_SKEW_MS;
 		if (age > this.maxAgeMs || age < -skew) return true;
-		if (!current.holder) return age > UNREADABLE_GRACE_MS;
+		if (!current.holder) return age > UNREADABLE_GRACE_MS || (current.text !== undefined && !mayBeBeingWritten(current.text));
 		return current.holder.host === this.host && !isAlive(current.holder.pid);
 	}
 
@@ -273,6 +275,16 @@ async function readLockText(path: string): Promise<string> {
 	} finally {
 		await handle.close();
 	}
+}
+
+/**
+ * Whether text that names no holder can be a lock caught between its creation and the end of its
+ * one write: empty or cut short, so a start of our format with no line break yet. Anything else
+ * never becomes a lock: broken at once, not kept for the grace (a garbage file written now
+ * refused every sync for its first seconds).
+ */
+function mayBeBeingWritten(text: string): boolean {
+	return !text.includes("\n") && (LOCK_START.startsWith(text) || text.startsWith(LOCK_START));
 }
 
 function parseHolder(text: string): SyncLockHolder | undefined {

@@ -286,6 +286,22 @@ describe("SyncLock", () => {
 		await lock.release();
 	});
 
+	it("garbage written just now is broken at once; a lock cut short before its line break is waited for, for the grace only", async () => {
+		for (const garbage of ["garbage", "{}\n", `${lockText({ pid: process.ppid }).replace('"host"', '"hostname"')}`, "x".repeat(100_000), '{"pid":1}\n']) {
+			await writeFile(lockPath, garbage);
+			const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+			await lock.release();
+		}
+		for (const partial of ['{"pi', `${lockText({ pid: process.ppid }).slice(0, 30)}`]) {
+			await writeFile(lockPath, partial);
+			expect((await busyError(acquireSyncLock(lockPath, { tool: "cli" }))).holder).toBeUndefined();
+			const old = new Date(Date.now() - 6_000);
+			await utimes(lockPath, old, old);
+			const lock = await acquireSyncLock(lockPath, { tool: "cli" });
+			await lock.release();
+		}
+	});
+
 	it("a huge file in the lock's place (3 GB, sparse) is read no further than a lock's size, and broken as garbage", async () => {
 		await writeFile(lockPath, "");
 		await truncate(lockPath, 3 * 1024 ** 3);
