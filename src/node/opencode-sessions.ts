@@ -6,7 +6,7 @@ import { BATCH_SIZE, listSessions, sessionsLines, type SessionRows } from "./ope
 import { listStorageSessions, storageSessionLines } from "./opencode-storage";
 import { databaseStamp } from "./sqlite-image";
 import { readDatabase } from "./sqlite-reader";
-import type { PassedOver } from "./transcript-scanner";
+import { notPlainFile, type PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions in one data folder (`$XDG_DATA_HOME/opencode`): those of its databases
@@ -45,11 +45,12 @@ export class OpencodeSessions {
 		this.failures.clear();
 		for (const name of databaseNames(this.dataDir)) {
 			const path = join(this.dataDir, name);
-			const stamp = databaseStamp(path);
+			// Something else under a database's name (a FIFO, a folder, a link, even to a database: no
+			// agent's sessions are read through a link): not read, and said.
+			const entry = lstatSync(path, { throwIfNoEntry: false });
+			const stamp = entry?.isFile() ? databaseStamp(path) : undefined;
 			if (stamp === undefined) {
-				// Something else under a database's name (a FIFO, a folder, a link that leads nowhere): not read, and said.
-				const found = lstatSync(path, { throwIfNoEntry: false });
-				if (found) passed.push({ path, reason: `not read: ${found.isSymbolicLink() ? "a link that leads to no file" : "not a plain file (a FIFO, a socket, a device or a folder)"}` });
+				if (entry) passed.push(notPlainFile(path, entry));
 				continue;
 			}
 			const before = mine.filter((f) => f.projectDir === name);
@@ -83,7 +84,7 @@ export class OpencodeSessions {
 			}
 		}
 		const storage = join(this.dataDir, "storage");
-		for (const s of listStorageSessions(storage)) {
+		for (const s of listStorageSessions(storage, passed)) {
 			if (inDatabases.has(s.id)) continue;
 			found.push({
 				path: `${this.dataDir}#${s.id}`,

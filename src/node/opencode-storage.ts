@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RawLine } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
+import { child, notPlainFile, type PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions before 1.2, as JSON files under `<data dir>/storage/`:
@@ -39,13 +40,20 @@ function isPlainName(name: string): boolean {
 /**
  * The plain files of a folder that is not itself a link: a session, message or part file (or a
  * session's message folder) that is a link or a FIFO is not read, as no agent's transcript is
- * read through a link (a `session/<project>/<id>.json` linked to a file outside was read).
+ * read through a link (a `session/<project>/<id>.json` linked to a file outside was read). A scan
+ * names them in `passed`, so the user learns why those sessions have no notes.
  */
-function names(dir: string, suffix = ".json"): string[] {
+function names(dir: string, passed?: PassedOver[]): string[] {
 	try {
-		if (lstatSync(dir).isSymbolicLink()) return [];
-		return readdirSync(dir, { withFileTypes: true })
-			.filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+		const found = lstatSync(dir);
+		if (found.isSymbolicLink()) {
+			passed?.push(notPlainFile(dir, found));
+			return [];
+		}
+		const entries = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".json"));
+		for (const entry of entries) if (!entry.isFile()) passed?.push(notPlainFile(child(dir, entry.name), entry));
+		return entries
+			.filter((entry) => entry.isFile())
 			.map((entry) => entry.name)
 			.sort();
 	} catch {
@@ -55,7 +63,7 @@ function names(dir: string, suffix = ".json"): string[] {
 
 const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 
-export function listStorageSessions(storage: string): StorageSession[] {
+export function listStorageSessions(storage: string, passed?: PassedOver[]): StorageSession[] {
 	const found: StorageSession[] = [];
 	const sessions = join(storage, "session");
 	let projects: string[];
@@ -65,7 +73,7 @@ export function listStorageSessions(storage: string): StorageSession[] {
 		return [];
 	}
 	for (const projectId of projects) {
-		for (const name of names(join(sessions, projectId))) {
+		for (const name of names(join(sessions, projectId), passed)) {
 			const path = join(sessions, projectId, name);
 			const text = readText(path);
 			if (text === undefined) continue;
@@ -78,10 +86,10 @@ export function listStorageSessions(storage: string): StorageSession[] {
 			// The id names folders (`message/<id>`): one that is a path (`../../..`) is not taken, the file's name is.
 			const id = typeof info.id === "string" && isPlainName(info.id) ? info.id : name.slice(0, -".json".length);
 			const messagesDir = join(storage, "message", id);
-			const messages = names(messagesDir);
+			const messages = names(messagesDir, passed);
 			const last = messages[messages.length - 1];
 			const lastParts = last === undefined ? undefined : join(storage, "part", last.slice(0, -".json".length));
-			const stamps = [mtime(path), mtime(messagesDir), last === undefined ? 0 : mtime(join(messagesDir, last)), lastParts === undefined ? 0 : mtime(lastParts), ...(lastParts === undefined ? [] : names(lastParts).map((p) => mtime(join(lastParts, p))))];
+			const stamps = [mtime(path), mtime(messagesDir), last === undefined ? 0 : mtime(join(messagesDir, last)), lastParts === undefined ? 0 : mtime(lastParts), ...(lastParts === undefined ? [] : names(lastParts, passed).map((p) => mtime(join(lastParts, p))))];
 			found.push({ id, parentId: typeof info.parentID === "string" ? info.parentID : undefined, path, projectId, size: text.length + messages.length, mtimeMs: Math.max(...stamps) });
 		}
 	}

@@ -31,7 +31,20 @@ describe("OpencodeSessions", () => {
 		const passed: PassedOver[] = [];
 		const found = await new OpencodeSessions(data).scan([], passed);
 		expect(found.length).toBeGreaterThan(0);
-		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual(["opencode-beta.db: not read: not a plain file", "opencode-dev.db: not read: not a plain file", "opencode-old.db: not read: a link that leads to no file"]);
+		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual(["opencode-beta.db: not read: not a plain file", "opencode-dev.db: not read: not a plain file", "opencode-old.db: not read: a link"]);
+	});
+
+	it.skipIf(process.platform === "win32")("a database under opencode's name that is a link, even to a database, is not read through it, and said, as no agent's files are", async () => {
+		const elsewhere = mkdtempSync(join(tmpdir(), "opencode-elsewhere-"));
+		try {
+			cpSync(join(FIXTURES, "1.18.33", "data"), elsewhere, { recursive: true });
+			symlinkSync(join(elsewhere, "opencode.db"), join(data, "opencode.db"));
+			const passed: PassedOver[] = [];
+			expect(await new OpencodeSessions(data).scan([], passed)).toEqual([]);
+			expect(passed).toEqual([{ path: join(data, "opencode.db"), reason: expect.stringMatching(/^not read: a link \(/) as string }]);
+		} finally {
+			rmSync(elsewhere, { recursive: true, force: true });
+		}
 	});
 
 	it("lists each session of the database as a transcript of its own; a child session is its parent's sub-agent", async () => {
@@ -128,8 +141,16 @@ describe("OpencodeSessions", () => {
 			// A session of its own file whose message folder is a link to another session's messages, and a part linked outside.
 			writeFileSync(join(data, "storage", "session", project, "ses_own.json"), JSON.stringify({ ...copied, id: "ses_own" }));
 			symlinkSync(join(data, "storage", "message", target.fileId), join(data, "storage", "message", "ses_own"));
-			const files = await sessions.scan([]);
+			execFileSync("mkfifo", [join(data, "storage", "session", project, "ses_fifo.json")]);
+			const passed: PassedOver[] = [];
+			const files = await sessions.scan([], passed);
 			expect(files.some((f) => f.container?.endsWith("ses_linked.json"))).toBe(false);
+			// Said, as other agents' files passed over are: the user learns why those sessions have no notes.
+			expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
+				join("storage", "message", "ses_own") + ": not read: a link",
+				join("storage", "session", project, "ses_fifo.json") + ": not read: not a plain file",
+				join("storage", "session", project, "ses_linked.json") + ": not read: a link",
+			]);
 			const own = files.find((f) => f.container?.endsWith("ses_own.json"))!;
 			const lines: string[] = [];
 			await sessions.read(own.path, (read) => lines.push(...read.map((l) => l.text ?? "")));

@@ -17,10 +17,12 @@ describe("nodeTranscriptSource", () => {
 		writeFileSync(join(claude, "-work-app", "aaaaaaaa-1111-4000-8000-000000000001.jsonl"), "{}\n");
 		const opencode = join(root, "opencode");
 		mkdirSync(opencode);
-		symlinkSync("opencode.db", join(opencode, "opencode.db"));
+		// A database's log that leads back to itself (a database that is a link is passed over, unread).
+		writeFileSync(join(opencode, "opencode.db"), "");
+		symlinkSync("opencode.db-wal", join(opencode, "opencode.db-wal"));
 		const source = nodeTranscriptSource(claude, undefined, () => ({ "claude-code": claude, opencode }));
 		const found = await source.scan(new Map());
 		expect(found.map((f) => f.fileId)).toEqual(["aaaaaaaa-1111-4000-8000-000000000001"]);
-		expect(source.passedOver?.()).toEqual([{ path: opencode, reason: `not read this time: a link there leads back to itself (ELOOP) at ${join(opencode, "opencode.db")}` }]);
+		expect(source.passedOver?.()).toEqual([{ path: opencode, reason: `not read this time: a link there leads back to itself (ELOOP) at ${join(opencode, "opencode.db-wal")}` }]);
 	});
 });
