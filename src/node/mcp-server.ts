@@ -1,7 +1,7 @@
 import { printable } from "../core/text/printable";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { guardedInput } from "./mcp-input";
+import { OrderedStdioTransport } from "./mcp-stdio-transport";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -112,7 +112,7 @@ export async function serveRecall(options: RecallToolsOptions, transport: Transp
 	return server;
 }
 
-/** The SDK's stdio transport, reading the requests through `guardedInput`: what it cannot take is answered, not dropped. */
+/** The stdio transport, reading the requests through `guardedInput`: what it cannot take is answered, not dropped. */
 function stdioTransport(): Transport {
-	return new StdioServerTransport(guardedInput(process.stdin, (reply) => process.stdout.write(`${JSON.stringify(reply)}\n`)), process.stdout);
+	return new OrderedStdioTransport(guardedInput(process.stdin, (reply) => process.stdout.write(`${JSON.stringify(reply)}\n`)), process.stdout);
 }
