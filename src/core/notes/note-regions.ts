@@ -60,6 +60,24 @@ export function holdsOnlyGenerated(text: string, isOwnTag: (tag: string) => bool
 }
 
 /** A list property's values (block list, inline list, or a single value), unquoted. */
+/**
+ * A property of a note the sync wrote (`session_id`, `type`), read from its properties block only:
+ * a note without our generated region is the user's own (a review note that names a session in
+ * its properties), never taken for one of ours.
+ */
+export function generatedProperty(text: string | null, key: string): string | undefined {
+	if (text === null || !text.startsWith("---")) return undefined;
+	const end = text.indexOf("\n---", 3);
+	if (end < 0 || !text.includes(NOTE_MARKERS.begin, end)) return undefined;
+	for (const line of text.slice(0, end).split("\n")) {
+		if (!line.startsWith(`${key}:`)) continue;
+		// The value as our frontmatter writes it, quoted or not; no pattern runs over the user's line.
+		const value = line.slice(key.length + 1).trim().replace(/^(["'])(.*)\1$/, "$2");
+		return value === "" ? undefined : value;
+	}
+	return undefined;
+}
+
 function listInNote(text: string | null, key: string): string[] {
 	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
 	if (!split) return [];

@@ -117,6 +117,12 @@ export function scopeSessions(input: {
 	rewritten?: ReadonlySet<string>;
 	/** Notes of no record, by the session id in their properties: a session never recorded takes its note (a sync killed before it stored its state wrote it). */
 	orphans?: ReadonlyMap<string, string>;
+	/**
+	 * Paths (lower case) of files in the notes folder that no record names: the user's, or of no
+	 * session known. A new note, index or packet, or a note moved, never takes one: written into,
+	 * the user's note would be taken for ours with its markers removed, and the session got no note.
+	 */
+	occupied?: ReadonlySet<string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
 	folderOf: (transcriptPath: string) => string;
 	/** The state was migrated from version 1 just before, making these moves: every note is rendered again. */
@@ -160,10 +166,19 @@ export function scopeSessions(input: {
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
 
+	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...(input.occupied ?? [])]);
+	// A new project's index and packet go beside a file already at their place, as a new note does.
+	for (const key of new Set(newKeys)) {
+		const project = state.projects[key]!;
+		const index = indexPathOf(project, settings.notesFolder);
+		const packet = packetPathOf(project, settings.notesFolder);
+		if (taken.has(index.toLowerCase())) project.indexPath = uniquePath(taken, index.replace(/\.md$/, ""));
+		if (taken.has(packet.toLowerCase())) project.packetPath = uniquePath(taken, packet.replace(/\.md$/, ""));
+	}
 	// Each project's index and packet are taken too: a project folder named `<day> <title>` gave
 	// a session of that title the index's path, and the index was never written.
 	const reserved = new Set(Object.values(state.projects).flatMap((p) => [indexPathOf(p, settings.notesFolder), packetPathOf(p, settings.notesFolder)].map((path) => path.toLowerCase())));
-	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...reserved]);
+	for (const path of reserved) taken.add(path);
 	// A sub-agent read before its session's transcript was a session of its own (`TranscriptIndex.sessions`).
 	// Linked now, it is in its session's note, as a fresh sync has it: its record goes (its note's path stays taken).
 	const absorbed: Absorbed[] = [];

@@ -1,5 +1,5 @@
 import { DIGEST_VERSION } from "../digest/session-digest";
-import { NOTE_MARKERS } from "../notes/note-regions";
+import { generatedProperty } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
@@ -18,6 +18,7 @@ import { hash53 } from "../transcript/fold";
 import { isEmptySession } from "../transcript/session-queries";
 import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
+import { takesOccupied, unrecordedNotes, type UnrecordedNotes } from "./unrecorded-notes";
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
@@ -122,13 +123,14 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
-	let orphans: ReadonlyMap<string, string> | undefined;
+	let unrecorded: UnrecordedNotes | undefined;
 	const rewritten = new Set(read.updated.filter((e) => e.readAnew).map((e) => e.file.path));
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, rewritten, folderOf: folderOfPath, migration, warmups, orphans });
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, rewritten, folderOf: folderOfPath, migration, warmups, orphans: unrecorded?.orphans, occupied: unrecorded?.occupied });
 	let scope = scopeOf();
-	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before storing its state): they take it.
-	orphans = await orphanNotes(deps, scope, start, options);
-	if (orphans.size > 0) scope = scopeOf();
+	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before
+	// storing its state) take it; new notes, indexes and packets go beside the files no record names.
+	unrecorded = await unrecordedNotes(deps.notes, settings.notesFolder, scope, start, options.dryRun);
+	if (unrecorded.orphans.size > 0 || takesOccupied(scope, settings.notesFolder, unrecorded.occupied)) scope = scopeOf();
 	// Notes move first (links to them follow), so that everything after is planned against the moved vault.
 	const moved: PlannedMove[] = [];
 	const moveErrors: string[] = [];
@@ -378,7 +380,7 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		const paths = await deps.notes.listTree("");
 		const byId = new Map<string, string>();
 		for (const path of paths) {
-			const id = sessionIdOf(await deps.notes.read(path).catch(() => null));
+			const id = generatedProperty(await deps.notes.read(path).catch(() => null), "session_id");
 			if (id !== undefined && !byId.has(id)) byId.set(id, path);
 		}
 		vault.listed = { paths, byId };
@@ -401,40 +403,3 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const baseNameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
-/**
- * Notes under the notes folder that no record names, by their `session_id`, for the sessions of
- * this sync that no state recorded before (see `SessionScope.orphans`). Only when there are such
- * sessions, and only notes no record names are read.
- */
-async function orphanNotes(deps: SyncDeps, scope: SessionScope, start: SyncState, options: SyncOptions): Promise<Map<string, string>> {
-	const found = new Map<string, string>();
-	if (!deps.notes.listTree) return found;
-	const fresh = new Set(scope.live.filter((s) => start.sessions[s.file.path] === undefined).map((s) => scope.state.sessions[s.file.path]?.digest.sessionId));
-	fresh.delete(undefined);
-	if (fresh.size === 0 || options.dryRun) return found;
-	const named = new Set(Object.values(scope.state.sessions).map((r) => r.notePath));
-	for (const path of await deps.notes.listTree(deps.settings.notesFolder)) {
-		if (named.has(path)) continue;
-		const id = sessionIdOf(await deps.notes.read(path).catch(() => null));
-		if (id !== undefined && fresh.has(id) && !found.has(id)) found.set(id, path);
-	}
-	return found;
-}
-
-/**
- * The `session_id` property of a session note, read from its properties block only. A note without
- * our generated region is the user's own (a review note that names the session in its properties):
- * it is never taken for the session's note.
- */
-function sessionIdOf(text: string | null): string | undefined {
-	if (text === null || !text.startsWith("---")) return undefined;
-	const end = text.indexOf("\n---", 3);
-	if (end < 0 || !text.includes(NOTE_MARKERS.begin, end)) return undefined;
-	for (const line of text.slice(0, end).split("\n")) {
-		if (!line.startsWith("session_id:")) continue;
-		// The value as our frontmatter writes it, quoted or not; no pattern runs over the user's line.
-		const value = line.slice("session_id:".length).trim().replace(/^(["'])(.*)\1$/, "$2");
-		return value === "" ? undefined : value;
-	}
-	return undefined;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdsOnlyGenerated, mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
+import { generatedProperty, holdsOnlyGenerated, mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
 
 const B = NOTE_MARKERS.begin;
 const E = NOTE_MARKERS.end;
@@ -86,5 +86,15 @@ describe("holdsOnlyGenerated", () => {
 			`${B}\nbody\n${E}\n`,
 			note.replace(`${E}\n`, ""),
 		]) expect(holdsOnlyGenerated(text, ours), text).toBe(false);
+	});
+});
+
+describe("generatedProperty", () => {
+	it("reads a property of a note with our generated region, quoted or not, and of no note of the user's", () => {
+		expect(generatedProperty(`---\nsession_id: "s1"\ntype: ai-project-index\n---\n${B}\nx\n${E}\n`, "session_id")).toBe("s1");
+		expect(generatedProperty(`---\nsession_id: "s1"\ntype: ai-project-index\n---\n${B}\nx\n${E}\n`, "type")).toBe("ai-project-index");
+		expect(generatedProperty("---\nsession_id: s1\n---\nMy review.\n", "session_id")).toBeUndefined();
+		expect(generatedProperty(`${B}\nsession_id: s1\n`, "session_id")).toBeUndefined();
+		expect(generatedProperty(null, "type")).toBeUndefined();
 	});
 });

@@ -482,6 +482,52 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(index)).toContain("type: ai-project-index");
 	});
 
+	it("never writes into a file of the user's where a new session's note or a new project's index would go: they go beside it, and the file stays byte for byte", async () => {
+		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const note = state.sessions[alpha]!.notePath;
+		const indexNote = "AI Conversations/shop/shop.md";
+		expect(notes.files.has(indexNote)).toBe(true);
+		// The same session, synced into a vault where the user wrote notes of those names first.
+		notes = new MemoryNotes();
+		state = emptySyncState();
+		index = new TranscriptIndex(transcripts);
+		const mine = new Map([
+			[note, "My own note, named like the session.\n"],
+			[indexNote, "MY OWN INDEX\n"],
+			[note.replace(/\.md$/, " (2).md"), `---\nsession_id: someone-else\n---\n%% AI Conversation Memory: generated from here %%\nnot this one\n`],
+		]);
+		for (const [path, text] of mine) notes.files.set(path, text);
+		for (let run = 0; run < 2; run++) {
+			const report = await runSync(deps(settings()));
+			expect(report.errors).toEqual([]);
+			expect(report.notices).toEqual([]);
+			for (const [path, text] of mine) expect(notes.files.get(path)).toBe(text);
+			expect(state.sessions[alpha]!.notePath).toBe(note.replace(/\.md$/, " (3).md"));
+			expect(notes.files.get(state.sessions[alpha]!.notePath)).toContain("Alpha task");
+			expect(state.projects["/r/shop"]!.indexPath).toBe("AI Conversations/shop/shop (2).md");
+			expect(notes.files.get("AI Conversations/shop/shop (2).md")).toContain("[[AI Conversations/shop/2026-07-01 Alpha task (3)|Alpha task]]");
+			expect(notes.files.get(state.sessions[alpha]!.notePath)).toContain("AI Conversations/shop/shop (2)");
+		}
+	});
+
+	it("a note and an index a killed sync wrote for a new session and project, on their paths, are still taken for theirs", async () => {
+		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const note = state.sessions[alpha]!.notePath;
+		const written = notes.files.get(note)!;
+		// The state was never stored: only the note is there.
+		state = emptySyncState();
+		index = new TranscriptIndex(transcripts);
+		notes.files.set(note, `${written}My line.\n`);
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(state.sessions[alpha]!.notePath).toBe(note);
+		expect(notes.files.get(note)).toContain("My line.");
+		// Its project's index, which its properties say is one, is the index still.
+		expect(state.projects["/r/shop"]!.indexPath).toBeUndefined();
+		expect([...notes.files.keys()].filter((p) => p.includes("(2)"))).toEqual([]);
+	});
+
 	it("never takes a note of the user's that names a session in its properties (no generated region) for that session's moved note", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		const beta = session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
