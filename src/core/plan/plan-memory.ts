@@ -179,33 +179,57 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
  */
 function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): Pair[] {
 	const pairs: Pair[] = Object.entries(known).map(([claude, k]) => ({ claude, vault: k.vault, base: k.base }));
-	const vaultTaken = new Set(pairs.map((p) => p.vault.toLowerCase()));
-	const claudeTaken = new Set(pairs.map((p) => p.claude.toLowerCase()));
+	const vaultTaken = new Set(pairs.map((p) => sameFileKey(p.vault)));
+	const claudeTaken = new Set(pairs.map((p) => sameFileKey(p.claude)));
 	const free = (taken: Set<string>, name: string) => {
 		let candidate = name;
-		for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = name.replace(/\.md$/i, ` ${n}.md`);
-		taken.add(candidate.toLowerCase());
+		for (let n = 2; taken.has(sameFileKey(candidate)); n++) candidate = name.replace(/\.md$/i, ` ${n}.md`);
+		taken.add(sameFileKey(candidate));
 		return candidate;
 	};
 	// Claude Code's folder may hold names that differ only in case (`Style.md` beside `style.md`, on
 	// Linux): each is a fact of its own, paired by its exact name, and a new name never takes one of
-	// theirs without case (on macOS and Windows it would be the same file).
+	// theirs without case or normalization (on macOS and Windows it would be the same file).
 	const claudeExact = new Set(pairs.map((p) => p.claude));
-	const theirsLower = [...theirs.keys()].map((n) => n.toLowerCase());
+	const theirsKeys = [...theirs.keys()].map(sameFileKey);
 	for (const name of [...vault.keys()].sort()) {
-		if (vaultTaken.has(name.toLowerCase())) continue;
-		vaultTaken.add(name.toLowerCase());
-		const claude = theirs.has(name) && !claudeExact.has(name) ? name : free(new Set([...claudeTaken, ...theirsLower]), name);
-		claudeTaken.add(claude.toLowerCase());
+		if (vaultTaken.has(sameFileKey(name))) continue;
+		vaultTaken.add(sameFileKey(name));
+		const claude = theirs.has(name) && !claudeExact.has(name) ? name : free(new Set([...claudeTaken, ...theirsKeys]), name);
+		claudeTaken.add(sameFileKey(claude));
 		claudeExact.add(claude);
 		pairs.push({ vault: name, claude, base: null });
 	}
 	for (const [name, text] of [...theirs].sort(([a], [b]) => (a < b ? -1 : 1))) {
 		if (claudeExact.has(name)) continue;
 		claudeExact.add(name);
-		claudeTaken.add(name.toLowerCase());
-		const preferred = `${factSlug(readFact(name, text).name)}.md`;
+		claudeTaken.add(sameFileKey(name));
+		const preferred = vaultNameOf(readFact(name, text).name);
 		pairs.push({ vault: free(vaultTaken, vault.has(preferred) ? name : preferred), claude: name, base: null });
 	}
 	return pairs.sort((a, b) => (a.claude < b.claude ? -1 : a.claude > b.claude ? 1 : 0));
+}
+
+/**
+ * What makes two names one file on macOS and Windows: case, and on macOS Unicode normalization too
+ * (`café.md` typed NFC and NFD). A new name must not meet one taken under it, or on those systems
+ * the write would replace that other fact.
+ */
+function sameFileKey(name: string): string {
+	return name.normalize("NFC").toLowerCase();
+}
+
+/** Windows device names: no file of such a name can be made there (`con.md` either). */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/**
+ * The vault file for a new Claude Code fact: its `name` as a slug, `[[name]]` linking to it. A slug
+ * that would not be read back as a fact (`memory` is the index to {@link isFactFile}: its pair
+ * would look deleted at the next sync, and Claude Code's file be deleted with it) or that Windows
+ * cannot make (`con`) gets `-fact` after it.
+ */
+function vaultNameOf(factName: string): string {
+	const slug = factSlug(factName);
+	const name = `${slug}.md`;
+	return isFactFile(name) && !DEVICE_NAME.test(slug) ? name : `${slug}-fact.md`;
 }

@@ -159,6 +159,34 @@ describe("facts shared with Claude Code", () => {
 		expect(claude.files.get("deploy 2.md")).toContain("description: Ours");
 	});
 
+	it("gives a new vault fact no name in Claude Code's folder that one of its files has in another Unicode normalization (on macOS it would be that file)", async () => {
+		claude.files.set("nai\u0308ve.md", fact("naive", "Theirs"));
+		notes.files.set(`${folder}/na\u00efve.md`, fact("naive", "Ours"));
+		expect((await run()).errors).toEqual([]);
+		expect(claude.files.get("nai\u0308ve.md")).toBe(fact("naive", "Theirs"));
+		expect(claude.files.has("na\u00efve.md")).toBe(false);
+		expect(claude.files.get("na\u00efve 2.md")).toContain("description: Ours");
+		expect([...notes.files.keys()].filter((p) => p.normalize("NFC") === `${folder}/na\u00efve.md`)).toEqual([`${folder}/na\u00efve.md`]);
+	});
+
+	it("keeps a Claude Code fact named `MEMORY` (its slug is the index's name): it stays on both sides, sync after sync", async () => {
+		claude.files.set("project_memory.md", fact("MEMORY", "Where memory lives", "Kept.\n"));
+		expect((await run()).errors).toEqual([]);
+		expect(notes.files.get(`${folder}/memory-fact.md`)).toContain("Kept.");
+		await run();
+		await run();
+		expect(claude.files.get("project_memory.md")).toBe(fact("MEMORY", "Where memory lives", "Kept.\n"));
+		expect(notes.files.get(`${folder}/memory-fact.md`)).toContain("Kept.");
+	});
+
+	it("names no vault fact after a Windows device name (Obsidian on Windows cannot make `con.md`)", async () => {
+		claude.files.set("project_con.md", fact("con", "Console"));
+		claude.files.set("project_lpt.md", fact("LPT1", "Printer"));
+		expect((await run()).errors).toEqual([]);
+		const names = [...notes.files.keys()].map((p) => p.slice(folder.length + 1)).filter((n) => n !== "MEMORY.md").sort();
+		expect(names).toEqual(["con-fact.md", "lpt1-fact.md"]);
+	});
+
 	it("writes nothing when nothing changed", async () => {
 		claude.files.set("a.md", fact("a", "Fact a"));
 		notes.files.set(`${folder}/b.md`, fact("b", "Fact b"));
