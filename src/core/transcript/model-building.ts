@@ -21,6 +21,11 @@ export const LIMITS = {
 	retainedChars: 8_000_000,
 	excerptWhenOverBudget: 300,
 	events: 20_000,
+	/**
+	 * Prompts kept past `events`: what the user typed late in a long session (its last request, what
+	 * the next session's context says it asked) is not lost with the tool calls; bounded all the same.
+	 */
+	promptsPastEvents: 5_000,
 	malformedLines: 50,
 } as const;
 
@@ -125,7 +130,8 @@ export function noteInterruption(model: SessionModel): void {
 
 /** Adds the event, or counts it elided past the budget; whether it was added. */
 export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
-	if (model.events.length >= LIMITS.events) {
+	const budget = event.kind === "prompt" ? LIMITS.events + LIMITS.promptsPastEvents : LIMITS.events;
+	if (model.events.length >= budget) {
 		model.counts.elidedEvents++;
 		return false;
 	}

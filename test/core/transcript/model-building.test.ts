@@ -1,0 +1,29 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { LIMITS } from "../../../src/core/transcript/model-building";
+import { promptsOf } from "../../../src/core/transcript/session-queries";
+import { parseTranscript } from "../../fixtures/parse-transcript";
+import { assistant, jsonl, resetIds, SESSION, text, userText } from "../../fixtures/lines";
+
+beforeEach(() => resetIds());
+
+describe("the event budget", () => {
+	it("keeps a prompt typed after the session passed its event budget (the last request is what the next session needs), and drops the replies", () => {
+		const records: unknown[] = [userText("First request")];
+		for (let i = 0; i < LIMITS.events + 10; i++) records.push(assistant(text(`step ${i}`), { messageId: `msg_${i}` }));
+		records.push(userText("Last request, after the budget"));
+		const model = parseTranscript(jsonl(records), SESSION);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["First request", "Last request, after the budget"]);
+		expect(model.events.length).toBe(LIMITS.events + 1);
+		expect(model.counts.elidedEvents).toBe(11);
+	});
+
+	it("bounds the prompts it keeps past the budget", () => {
+		const records: unknown[] = [];
+		for (let i = 0; i < LIMITS.events; i++) records.push(assistant(text(`step ${i}`), { messageId: `msg_${i}` }));
+		for (let i = 0; i < LIMITS.promptsPastEvents + 5; i++) records.push(userText(`request ${i}`));
+		const model = parseTranscript(jsonl(records), SESSION);
+		expect(model.events.length).toBe(LIMITS.events + LIMITS.promptsPastEvents);
+		expect(model.counts.elidedEvents).toBe(5);
+		expect(model.counts.prompts).toBe(LIMITS.promptsPastEvents + 5);
+	});
+});
