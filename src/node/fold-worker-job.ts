@@ -1,6 +1,6 @@
 import { foldWholeTranscript, partialModel, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
 import { redactMeta } from "../core/ingest/redact-model";
-import { redactionKey, redactorFor } from "../core/ingest/redaction-policy";
+import { isSessionKeptOut, redactionKey, redactorFor } from "../core/ingest/redaction-policy";
 import { keptOutOfStore } from "./kept-out";
 import { appendToPack } from "./model-pack";
 import type { FoldJob } from "./fold-worker-pool";
@@ -17,7 +17,7 @@ export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: num
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
 	const skipBulk = job.file.agent === undefined || job.file.agent === "claude-code";
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path), skipBulk)) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true, skipBulk })), job.detail);
-	if (job.packTo === undefined || keptOutOfStore(job.spec, result.model.cwd)) return result;
+	if (job.packTo === undefined || isSessionKeptOut(job.spec, result.model, keptOutOfStore)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
 	const redaction = redactionKey(job.spec, result.model.cwd);

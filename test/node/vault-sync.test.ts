@@ -496,6 +496,24 @@ describe("VaultSync", () => {
 		expect(texts.filter((t) => t.includes("Plan the launch"))).toEqual([]);
 	});
 
+	it("stores nothing of a session resumed in an excluded project from another folder: no note, no state, not what was said in either", async () => {
+		await rm(join(projects, "-home-dev-shop-api"), { recursive: true, force: true });
+		const other = join(root, "other");
+		await mkdir(other);
+		// Claude Code writes a session resumed in the project into the project's folder; its first lines keep the old folder.
+		const folder = join(projects, "-resumed");
+		await mkdir(folder, { recursive: true });
+		const id = "eeeeeeee-4444-4000-8000-000000000001";
+		const at = { sessionId: id, timestamp: "2026-11-20T10:00:00.000Z" };
+		await writeFile(join(folder, `${id}.jsonl`), jsonl([userText("Sketch the plan elsewhere", { ...at, cwd: other }), userText("The payroll numbers of the private project", { ...at, cwd: projectPath })]));
+		const r = await newSync().run(settings({ excludedProjects: [projectPath] }));
+		expect(r.errors).toEqual([]);
+		expect([...notes.files.values()].filter((t) => t.includes("payroll"))).toEqual([]);
+		const stored = (await readdir(join(root, "state"), { recursive: true, withFileTypes: true })).filter((d) => d.isFile());
+		const texts = await Promise.all(stored.map((d) => readFile(join(d.parentPath, d.name), "utf8")));
+		expect(texts.filter((t) => t.includes("payroll") || t.includes("Sketch the plan"))).toEqual([]);
+	});
+
 	it("forgets what it stored of a project excluded after it was read, keeps its notes, and reads it again once the exclusion goes", async () => {
 		await newSync().run(settings());
 		const noteA = noteOf("Add a health endpoint");

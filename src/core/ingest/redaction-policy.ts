@@ -1,5 +1,6 @@
 import { builtinRulesId, createRedactor } from "../digest/redact";
 import { isExcluded, type Settings } from "../settings";
+import type { SessionModel } from "../transcript/session-model";
 
 /** The redaction settings as plain data (what a worker thread needs to redact the same way). */
 export interface RedactionSpec {
@@ -50,6 +51,17 @@ export function redactionKey(spec: RedactionSpec | undefined, projectPath: strin
 /** Whether a session that ran in `cwd` belongs to an excluded project: nothing of it is stored, not even redacted. */
 export function isKeptOutOfStore(spec: RedactionSpec | undefined, cwd: string | undefined): boolean {
 	return cwd !== undefined && spec?.excluded !== undefined && isExcluded(cwd, spec.excluded);
+}
+
+/**
+ * Whether a session ran in an excluded project in any of its folders: its first `cwd`, and every
+ * later one (an agent that `cd`s into the project, a session resumed there from another: Claude Code
+ * then writes it in that project's transcript folder, its first lines still in the old folder).
+ * Judged by the first folder only, the words typed in the excluded project were stored with the
+ * other project's notes, its CLAUDE.md and recall. Nothing of such a session is stored.
+ */
+export function isSessionKeptOut(spec: RedactionSpec | undefined, model: Pick<SessionModel, "cwd" | "cwds">, keptOut: (spec: RedactionSpec | undefined, cwd: string | undefined) => boolean = isKeptOutOfStore): boolean {
+	return keptOut(spec, model.cwd) || model.cwds.some((cwd) => cwd !== model.cwd && keptOut(spec, cwd));
 }
 
 /** The exclusions in force, as one string: a file kept out under other exclusions is read again. */

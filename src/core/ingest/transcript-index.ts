@@ -5,7 +5,7 @@ import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
 import { setApartSecretNames } from "./secret-names";
-import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, type RedactionSpec } from "./redaction-policy";
+import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, isSessionKeptOut, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, foldRangeFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
@@ -359,7 +359,7 @@ export class TranscriptIndex {
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
 		// only the file's stamp (so it is not read again until it changes).
-		if (this.store && this.keptOut(spec, model.cwd)) {
+		if (this.store && isSessionKeptOut(spec, model, this.keptOut)) {
 			const stamp = { ...stamped, keptOut: exclusionKey(spec) };
 			this.files.set(file.path, stamp);
 			await this.store.saved?.(stamp);
@@ -383,7 +383,7 @@ export class TranscriptIndex {
 		const known = this.entries.get(file.path) ?? (this.store && this.stored.has(file.path) ? await this.load(file.path) : undefined);
 		const spec = this.redaction?.();
 		// Of an excluded project, nothing is stored: `readFile` knows how.
-		if (!known || this.keptOut(spec, known.model.cwd)) return undefined;
+		if (!known || isSessionKeptOut(spec, known.model, this.keptOut)) return undefined;
 		const read = file.metaPath ? await this.source.readMeta(file.metaPath) : undefined;
 		// As `readFile` does: a meta file gone (or unreadable) leaves what was read of it.
 		const meta = read ? (spec ? redactMeta(read, redactorFor(spec, known.model.cwd)) : read) : known.meta;

@@ -138,7 +138,8 @@ export function scopeSessions(input: {
 	const keyOf = new Map(input.sessions.map((s) => [s.file.path, state.sessions[s.file.path]?.projectKey ?? keyOfCwd(s.model.cwd, s.file.path)]));
 	const excluded = (s: { file: TranscriptFile; model: SessionModel }) => {
 		const key = keyOf.get(s.file.path)!;
-		return isExcluded(key, settings.excludedProjects) || (s.model.cwd !== undefined && isExcluded(s.model.cwd, settings.excludedProjects));
+		// Any folder it ran in, as the store judges it (`isSessionKeptOut`): a session resumed in an excluded project is kept out whole.
+		return isExcluded(key, settings.excludedProjects) || [s.model.cwd, ...s.model.cwds].some((cwd) => cwd !== undefined && isExcluded(cwd, settings.excludedProjects));
 	};
 	const all = input.sessions.filter((s) => !excluded(s));
 	const only = input.project === undefined ? undefined : projectKeyOf(input.project, identities.get(input.project), repositories(), configured);

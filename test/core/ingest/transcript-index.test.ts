@@ -70,6 +70,25 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).toContain("a public one");
 	});
 
+	it("a session that went on in an excluded project (resumed there, or the agent cd'd into it) is never stored, nor what it said there", async () => {
+		const transcripts = new MemoryTranscripts();
+		const there = "the payroll numbers typed in the private project";
+		const resumed = transcripts.put("-r-private", id, jsonl([userText("plan the app work", env), userText(there, { ...env, cwd: "/r/private" })]));
+		const store = new MemoryTranscriptStore();
+		const index = new TranscriptIndex(transcripts, store, () => ({ ...spec([]), excluded: ["/r/private"] }));
+		await index.refresh();
+		expect(JSON.stringify((await index.get(resumed))!.model.events)).toContain(there);
+		expect(stored(store)).not.toContain(there);
+		// Stored while it stayed in the app; the words typed after the cd are not.
+		const later = "00000000-eeee-4000-8000-000000000003";
+		const path = transcripts.put("-r-app", later, jsonl([userText("refactor the app", { ...env, sessionId: later })]));
+		await index.refresh();
+		expect(stored(store)).toContain("refactor the app");
+		transcripts.append(path, jsonl([userText("read the private ledger", { ...env, sessionId: later, cwd: "/r/private/books" })]));
+		await index.refresh();
+		expect(stored(store)).not.toContain("private ledger");
+	});
+
 	it("nothing of a secret is stored from a prompt still queued, a token glued to a name by - or _, or a model's name", async () => {
 		const token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij";
 		const key = "sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
