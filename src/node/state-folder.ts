@@ -74,7 +74,10 @@ export class StateFolder implements TranscriptStore {
 	private async loadWith(packs: ReadonlyMap<string, PackedAt>, path: string): Promise<StoredTranscript | undefined> {
 		const at = packs.get(path);
 		if (at) {
-			const packed = await readPacked(this.modelsDir(), at).then((text) => JSON.parse(text) as unknown, () => undefined);
+			// A pack whose bytes are damaged (zeroed by a crash, cut) is as one gone: the transcript is read again.
+			// Parsed inside the handler of its own: thrown from `then`'s first handler, the error skipped the second
+			// and failed this session's read at every sync, naming its transcript.
+			const packed = await readPacked(this.modelsDir(), at).then(parsedOrUndefined, () => undefined);
 			if (isStoredTranscript(packed) && packed.file.path === path) return packed;
 			// A pack gone (removed by a run that saved this model to a file of its own since): that file, then.
 		}
@@ -450,6 +453,15 @@ function checkVersion(path: string, raw: Record<string, unknown>): void {
 	const version = raw.version;
 	if (typeof version === "number" && version > SYNC_STATE_VERSION) throw new DamagedStateError(`The sync state ${path} was written by a newer release (state version ${version}, this one knows ${SYNC_STATE_VERSION}); nothing was synced: update AI Conversation Memory here too`);
 	if (version !== SYNC_STATE_VERSION && version !== LEGACY_SYNC_STATE_VERSION) throw damagedState(path, `its version is ${JSON.stringify(version)}`);
+}
+
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parsedOrUndefined(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
 }
 
 /** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */

@@ -224,6 +224,17 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect(await new StateFolder(dir).load(file("a").path)).toBeUndefined();
 	});
 
+	it("a pack whose bytes a crash zeroed gives the model's own file, or nothing (the transcript is read again), never an error", async () => {
+		const store = new StateFolder(dir);
+		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
+		await store.flush(emptySyncState());
+		for (const n of (await readdir(join(dir, "models"))).filter((n) => n.startsWith("pack-"))) {
+			const size = (await readFile(join(dir, "models", n))).length;
+			await writeFile(join(dir, "models", n), Buffer.alloc(size));
+		}
+		await expect(new StateFolder(dir).load(file("a").path)).resolves.toBeUndefined();
+	});
+
 	it("models packed by a run killed before its flush are not known: their transcripts are read again", async () => {
 		const store = new StateFolder(dir);
 		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
