@@ -498,7 +498,7 @@ function isStoredTranscript(value: unknown): value is StoredTranscript {
  * (the session files it lists in `sessionFiles`; an older state holds `sessions` itself).
  */
 export async function readStoredState(dir: string): Promise<{ sessionFiles: string[]; raw: Record<string, unknown> } | undefined> {
-	const raw = await readPlainBytes(join(dir, STATE_FILE)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	const raw = await readPlainBytes(join(dir, STATE_FILE)).then((b) => parsedOrUndefined(b.toString("utf8")), () => undefined);
 	if (typeof raw !== "object" || raw === null) return undefined;
 	const names = (raw as Record<string, unknown>)[SESSION_FILES];
 	return { sessionFiles: Array.isArray(names) ? names.filter(isSessionFileName) : [], raw: raw as Record<string, unknown> };
@@ -507,6 +507,6 @@ export async function readStoredState(dir: string): Promise<{ sessionFiles: stri
 /** One session file the state lists: its records by transcript path (empty when gone or damaged). */
 export async function readSessionFile(dir: string, name: string): Promise<Record<string, SessionRecord>> {
 	if (!isSessionFileName(name)) return {};
-	const part = await readPlainBytes(join(dir, SESSIONS_DIR, name)).then((b) => JSON.parse(b.toString("utf8")) as unknown, () => undefined);
+	const part = await readPlainBytes(join(dir, SESSIONS_DIR, name)).then((b) => parsedOrUndefined(b.toString("utf8")), () => undefined);
 	return typeof part === "object" && part !== null && !Array.isArray(part) ? (part as Record<string, SessionRecord>) : {};
 }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DamagedStateError, StateFolder } from "../../src/node/state-folder";
+import { DamagedStateError, readSessionFile, readStoredState, StateFolder } from "../../src/node/state-folder";
 import { appendToPack } from "../../src/node/model-pack";
 import { emptySyncState, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
 
@@ -233,6 +233,14 @@ describe("state folder: models packed by the threads that folded them", () => {
 			await writeFile(join(dir, "models", n), Buffer.alloc(size));
 		}
 		await expect(new StateFolder(dir).load(file("a").path)).resolves.toBeUndefined();
+	});
+
+	it("a reader of the state (the MCP server) meets a damaged state or session file as one gone, not with an error", async () => {
+		await mkdir(join(dir, "sessions"), { recursive: true });
+		await writeFile(join(dir, "sync-state.json"), Buffer.alloc(64));
+		await writeFile(join(dir, "sessions", "ab-cd.json"), "{\"cut");
+		await expect(readStoredState(dir)).resolves.toBeUndefined();
+		await expect(readSessionFile(dir, "ab-cd.json")).resolves.toEqual({});
 	});
 
 	it("models packed by a run killed before its flush are not known: their transcripts are read again", async () => {
