@@ -71,7 +71,14 @@ export async function readHookContext(stateDir: string, projectPath: string): Pr
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw error;
 	}
-	const data = JSON.parse(text) as Partial<HookContext> | null;
+	// Damaged (a crash left it empty or zeroed): said with its path, as a wrong shape is; Node's own words
+	// ("Unexpected end of JSON input") named no file in the hooks' log, doctor or the MCP server's answer.
+	let data: Partial<HookContext> | null;
+	try {
+		data = JSON.parse(text) as Partial<HookContext> | null;
+	} catch {
+		throw new Error(`${path} is not a hook context this version reads (it is not JSON; the next sync writes it again)`);
+	}
 	if (!isRecord(data) || data.version !== 1 || typeof data.facade !== "string" || typeof data.packet !== "string") throw new Error(`${path} is not a hook context this version reads`);
 	return { ...(data as HookContext), bodies: isRecord(data.bodies) ? data.bodies : {} };
 }

@@ -313,6 +313,7 @@ describe("fail open: no output, exit 0, one line in hooks.log", () => {
 		writeFileSync(join(folder, "data.json"), "{");
 		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: false });
 		expect(logLines().map((l) => l.split("\t")[2])).toEqual(["error", "error", "error"]);
+		expect(logLines()[0]).toContain(`${hookContextPath(stateDir, api)} is not a hook context this version reads (it is not JSON`);
 		expect(logLines()[1]).toContain("is not a hook context this version reads");
 		expect(logLines()[2]).toContain("are not valid JSON");
 	});
