@@ -3,6 +3,7 @@ import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { printable } from "../text/printable";
+import { NOTE_MARKERS } from "../notes/note-regions";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { inertFact, liveFact } from "../memory/inert-fact";
 import { restoreSecrets } from "../memory/redacted-copy";
@@ -46,6 +47,17 @@ export function isFactFile(name: string): boolean {
 }
 
 /**
+ * A session note (its `session_id` property, then the generated region) the user moved into the
+ * memory folder is not a fact: read as one, it was indexed in MEMORY.md and copied, conversation and
+ * all, into Claude Code's memory folder, and again at every sync that updated it there.
+ */
+function isSessionNote(text: string): boolean {
+	if (!text.startsWith("---")) return false;
+	const end = text.indexOf("\n---", 3);
+	return end >= 0 && /(^|\n)session_id:/.test(text.slice(0, end)) && text.includes(NOTE_MARKERS.begin, end);
+}
+
+/**
  * Brings one project's facts in step between the vault folder and Claude Code's memory folder
  * (when sharing is on), three-way against what both held after the last sync (`state.memory[key]`,
  * updated in place as if every write lands), then regenerates the generated region of `MEMORY.md`
@@ -57,7 +69,7 @@ export function isFactFile(name: string): boolean {
  */
 export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t): MemoryPlan {
 	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
-	const vault = new Map([...texts.vault].filter(([name]) => isFactFile(name)));
+	const vault = new Map([...texts.vault].filter(([name, text]) => isFactFile(name) && !isSessionNote(text)));
 	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact);
 	// The vault's copy shows `metadata.type` and `modified` flat too, for Obsidian's Properties view
 	// (an edit there goes into `metadata`): facts that lack it, or whose two values differ, are rewritten.

@@ -187,6 +187,20 @@ describe("facts shared with Claude Code", () => {
 		expect(names).toEqual(["con-fact.md", "lpt1-fact.md"]);
 	});
 
+	it("takes no session note the user moved into the memory folder for a fact: not indexed, not copied to Claude Code, and a copy made before goes", async () => {
+		const note = "---\nsession_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d93\nproject: shop-api\n---\n%% AI Conversation Memory: generated from here %%\n## Conversation\nthe whole talk\n%% AI Conversation Memory: generated up to here; write your own notes below %%\n";
+		notes.files.set(`${folder}/2026-12-03 Task.md`, note);
+		notes.files.set(`${folder}/deploy.md`, fact("deploy", "Deploy with the script"));
+		// Shared by a release without the rule: the copy in Claude Code's folder is taken back.
+		claude.files.set("2026-12-03 Task.md", note);
+		state.memory[KEY] = { "2026-12-03 Task.md": { vault: "2026-12-03 Task.md", base: note } };
+		expect((await run()).errors).toEqual([]);
+		expect(claude.files.has("2026-12-03 Task.md")).toBe(false);
+		expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", "deploy.md"]);
+		expect(notes.files.get(`${folder}/MEMORY.md`)).not.toContain("Task");
+		expect(notes.files.get(`${folder}/2026-12-03 Task.md`)).toBe(note);
+	});
+
 	it("writes nothing when nothing changed", async () => {
 		claude.files.set("a.md", fact("a", "Fact a"));
 		notes.files.set(`${folder}/b.md`, fact("b", "Fact b"));
