@@ -107,16 +107,9 @@ function stringEnd(buffer: Buffer, open: number, stop: number): number {
 /** How many objects and arrays are open at `at` (which starts a key), from the line's start; -1 when a string crosses it. */
 function depthAt(buffer: Buffer, start: number, at: number): number {
 	let depth = 0;
-	for (let i = start; i < at; ) {
-		const c = buffer[i]!;
-		if (c === QUOTE) {
-			i = stringEnd(buffer, i, at);
-			if (i < 0) return -1;
-			continue;
-		}
-		if (c === 0x7b || c === 0x5b) depth++;
-		else if (c === 0x7d || c === 0x5d) depth--;
-		i++;
+	for (let i = nextBracket(buffer, start, at); i !== NONE; i = nextBracket(buffer, i + 1, at)) {
+		if (i === CROSSED) return -1;
+		depth += opens(buffer[i]!) ? 1 : -1;
 	}
 	return depth;
 }
@@ -125,20 +118,33 @@ function depthAt(buffer: Buffer, start: number, at: number): number {
 function valueEnd(buffer: Buffer, from: number, stop: number): number {
 	const first = buffer[from];
 	if (first === QUOTE) return stringEnd(buffer, from, stop);
-	if (first !== 0x7b && first !== 0x5b) return -1;
+	if (first === undefined || !opens(first)) return -1;
 	let depth = 0;
-	for (let i = from; i < stop; ) {
+	for (let i = nextBracket(buffer, from, stop); i >= 0; i = nextBracket(buffer, i + 1, stop)) {
+		depth += opens(buffer[i]!) ? 1 : -1;
+		if (depth === 0) return i + 1;
+	}
+	return -1;
+}
+
+const NONE = -1;
+const CROSSED = -2;
+
+/** The next bracket (`{[]}`) at or after `i` and before `stop`, strings skipped; `NONE`, or `CROSSED` when a string runs past `stop`. */
+function nextBracket(buffer: Buffer, i: number, stop: number): number {
+	while (i < stop) {
 		const c = buffer[i]!;
 		if (c === QUOTE) {
 			i = stringEnd(buffer, i, stop);
-			if (i < 0) return -1;
+			if (i < 0) return CROSSED;
 			continue;
 		}
-		if (c === 0x7b || c === 0x5b) depth++;
-		else if (c === 0x7d || c === 0x5d) {
-			if (--depth === 0) return i + 1;
-		}
+		if (c === 0x7b || c === 0x5b || c === 0x7d || c === 0x5d) return i;
 		i++;
 	}
-	return -1;
+	return NONE;
+}
+
+function opens(c: number): boolean {
+	return c === 0x7b || c === 0x5b;
 }

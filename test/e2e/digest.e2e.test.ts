@@ -230,6 +230,19 @@ describe("session digest in CLAUDE.md: commits and todos, no narration, refused 
 		expect.soft(lines.filter((l) => NARRATION_START.test(l.trimStart()) || NARRATION_START.test(lineValue(l))), shown).toEqual([]);
 	});
 
+	/** Syncs the project, runs the next session in it: the block's lines as that session's request held them. */
+	async function syncAndReadNext(home: string, repo: string, vault: string): Promise<{ seen: string; lines: string[] }> {
+		const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", repo, "--json"], { encoding: "utf8" });
+		expect(run.status, run.stderr).toBe(0);
+		const claudeMd = join(repo, "CLAUDE.md");
+		const block = blockOf(readFileSync(claudeMd, "utf8"));
+		const two = await runClaude({ home, cwd: repo, stub, prompt: "Support the customer's currency in prices" });
+		expect(two.exitCode, two.stderr).toBe(0);
+		const seen = claudeMdSeen(requestText(requestsOf(stub, two.sessionId)[0]!), claudeMd);
+		expect(seen).toContain(block.trimEnd());
+		return { seen, lines: seen.split("\n") };
+	}
+
 	// A write the client refuses: without `--dangerously-skip-permissions`, `claude -p` has no one
 	// to ask, so a Write waits for a permission never given; the reply still claims the file.
 	it("a Write refused for want of a permission is open in the block, and no Done line claims the file", async () => {
@@ -251,15 +264,7 @@ describe("session digest in CLAUDE.md: commits and todos, no narration, refused 
 		expect(refused?.isError).toBe(true);
 		expect(() => readFileSync(target)).toThrow();
 
-		const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", repo, "--json"], { encoding: "utf8" });
-		expect(run.status, run.stderr).toBe(0);
-		const claudeMd = join(repo, "CLAUDE.md");
-		const block = blockOf(readFileSync(claudeMd, "utf8"));
-		const two = await runClaude({ home, cwd: repo, stub, prompt: "Support the customer's currency in prices" });
-		expect(two.exitCode, two.stderr).toBe(0);
-		const seen = claudeMdSeen(requestText(requestsOf(stub, two.sessionId)[0]!), claudeMd);
-		expect(seen).toContain(block.trimEnd());
-		const lines = seen.split("\n");
+		const { seen, lines } = await syncAndReadNext(home, repo, vault);
 		expect(lines.filter((l) => l.startsWith("- Open:") && l.includes("`SETUP.md` not written: permission not granted")), seen).not.toEqual([]);
 		expect(lines.filter((l) => l.startsWith("- Done:") && l.includes("SETUP.md")), seen).toEqual([]);
 	});
@@ -295,15 +300,7 @@ describe("session digest in CLAUDE.md: commits and todos, no narration, refused 
 		expect(git("log", "--format=%s")).toBe("Add the modules\n");
 		expect(git("status", "--porcelain")).toContain("src/rounding.js");
 
-		const run = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(home, ".claude"), "--project", repo, "--json"], { encoding: "utf8" });
-		expect(run.status, run.stderr).toBe(0);
-		const claudeMd = join(repo, "CLAUDE.md");
-		const block = blockOf(readFileSync(claudeMd, "utf8"));
-		const two = await runClaude({ home, cwd: repo, stub, prompt: "Support the customer's currency in prices" });
-		expect(two.exitCode, two.stderr).toBe(0);
-		const seen = claudeMdSeen(requestText(requestsOf(stub, two.sessionId)[0]!), claudeMd);
-		expect(seen).toContain(block.trimEnd());
-		const lines = seen.split("\n");
+		const { seen, lines } = await syncAndReadNext(home, repo, vault);
 		expect(lines.filter((l) => l.startsWith("- Open:") && l.includes("left uncommitted: `src/rounding.js`")), seen).not.toEqual([]);
 		// The clipped command's commit is told by git's own line.
 		expect(lines.filter((l) => l.startsWith("- Done:") && l.includes("Add the modules")), seen).not.toEqual([]);
