@@ -48,6 +48,8 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 			["pre-compact (checkpoint, starts a sync)", argsOf("PreCompact"), input("PreCompact", { trigger: "manual" })],
 			["session-end (starts a sync)", argsOf("SessionEnd"), input("SessionEnd", { reason: "other" })],
 		];
+		// Flush what the setup (and the parts before) wrote: their write-back slowed the first rounds' file reads.
+		spawnSync("sync");
 		const times = cases.map(() => [] as number[]);
 		const printed = cases.map(() => 0);
 		const time = (i: number) => {
