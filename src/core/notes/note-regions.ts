@@ -59,7 +59,6 @@ export function holdsOnlyGenerated(text: string, isOwnTag: (tag: string) => bool
 	return begin >= 0 && end > begin && split.rest.slice(0, begin).trim() === "" && split.rest.slice(end + NOTE_MARKERS.end.length).trim() === "";
 }
 
-/** A list property's values (block list, inline list, or a single value), unquoted. */
 /**
  * A property of a note the sync wrote (`session_id`, `type`), read from its properties block only:
  * a note without our generated region is the user's own (a review note that names a session in
@@ -78,6 +77,7 @@ export function generatedProperty(text: string | null, key: string): string | un
 	return undefined;
 }
 
+/** A list property's values (block list, inline list, or a single value), unquoted. */
 function listInNote(text: string | null, key: string): string[] {
 	const split = text === null ? undefined : readFrontmatter(text, { parse: false });
 	if (!split) return [];

@@ -3,7 +3,7 @@ import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { printable } from "../text/printable";
-import { NOTE_MARKERS } from "../notes/note-regions";
+import { generatedProperty } from "../notes/note-regions";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { inertFact, liveFact } from "../memory/inert-fact";
 import { restoreSecrets } from "../memory/redacted-copy";
@@ -52,9 +52,7 @@ export function isFactFile(name: string): boolean {
  * all, into Claude Code's memory folder, and again at every sync that updated it there.
  */
 function isSessionNote(text: string): boolean {
-	if (!text.startsWith("---")) return false;
-	const end = text.indexOf("\n---", 3);
-	return end >= 0 && /(^|\n)session_id:/.test(text.slice(0, end)) && text.includes(NOTE_MARKERS.begin, end);
+	return generatedProperty(text, "session_id") !== undefined;
 }
 
 /**
