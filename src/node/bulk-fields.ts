@@ -1,4 +1,10 @@
+import type { AgentId } from "../core/transcript/agents";
 import type { Utf8Decoder } from "../core/transcript/jsonl-lines";
+
+/** Whether a file of `agent` (absent: Claude Code, as `TranscriptFile.agent` says) is read without its bulk. */
+export function skipsBulk(agent: AgentId | undefined): boolean {
+	return agent === undefined || agent === "claude-code";
+}
 
 /**
  * Claude Code's lines carry bulk that no note is made of: a tool result's `toolUseResult`

@@ -1,3 +1,4 @@
+import { skipsBulk } from "./bulk-fields";
 import { foldWholeTranscript, partialModel, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
 import { redactMeta } from "../core/ingest/redact-model";
 import { isSessionKeptOut, redactionKey, redactorFor } from "../core/ingest/redaction-policy";
@@ -15,7 +16,7 @@ import { readMeta } from "./subagent-meta";
  */
 export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: number; mtimeMs: number }): Promise<FoldedWhole> {
 	// `bytes`: the file as the scan read it whole, on the calling thread (see `Prefetched`).
-	const skipBulk = job.file.agent === undefined || job.file.agent === "claude-code";
+	const skipBulk = skipsBulk(job.file.agent);
 	const result = await foldWholeTranscript(job.file, job.spec, (onLines, onRestart) => (bytes ? Promise.resolve(readWholeBytes(bytes.bytes, bytes.ino, onLines, hasSettled(bytes.mtimeMs), bytes.mtimeMs, isDocument(job.file.path), skipBulk)) : readAppended(job.file.path, undefined, onLines, { onRestart, blocking: true, skipBulk })), job.detail);
 	if (job.packTo === undefined || isSessionKeptOut(job.spec, result.model, keptOutOfStore)) return result;
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;

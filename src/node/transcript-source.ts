@@ -1,3 +1,4 @@
+import { skipsBulk } from "./bulk-fields";
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
@@ -94,7 +95,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			}
 		},
 		async readAppended(path, cursor, onLines, onRestart, size, agent) {
-			const skipBulk = agent === undefined || agent === "claude-code";
+			const skipBulk = skipsBulk(agent);
 			const sessions = opencodeOf(path);
 			if (sessions) {
 				// Read whole each time (`readsWhole`): what was folded before is dropped first.
