@@ -1,8 +1,9 @@
 import { readdir, rm, stat } from "node:fs/promises";
-import { confinedFolder, readPlainBytes, readPlainFile, readPlainFileIfThere } from "./confined-path";
+import { confinedFolder, readPlainBytes, readPlainBytesSync, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { asciiJson } from "../core/text/ascii-json";
 import { storedDigest } from "../core/digest/session-digest";
+import { digestReadingLists, holdsLists, splitDigest, wholeDigest, type DigestLists } from "./digest-lists";
 import { dirname, join } from "node:path";
 import { processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
@@ -13,13 +14,14 @@ import type { PackedAt } from "../core/ingest/fold-whole";
 import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
-import { LEGACY_SYNC_STATE_VERSION, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
+import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
  * `sync-state.json` (projects, facts, summaries), `sessions/*.json` (the session records of one
- * project a file: notes, digests, tags), `transcripts.json` (the files read and their stamps), and
+ * project a file: notes, digests, tags), `lists/*.json` beside them (their digests' lists, which a
+ * sync reads when asked for, see `digest-lists`), `transcripts.json` (the files read and their stamps), and
  * one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and writes
  * only what changed. Every write is atomic; an unchanged file is not rewritten. Models that worker
  * threads fold are appended to packs instead (`models/pack-*.jsonl`, see `appendToPack`), found by
@@ -159,13 +161,15 @@ export class StateFolder implements TranscriptStore {
 	 * first sync; one that is there but cannot be read stops the sync (`DamagedStateError`): taken
 	 * as none, it dropped every session's record, so the next change rewrote each project's index
 	 * and context with that session alone, and forgot the facts proposed and shared.
+	 * @param listsWhenAsked the digests' lists are read when first asked for (`digest-lists`): only
+	 * for a sync under the lock, which no other process removes them under.
 	 */
-	async loadState(): Promise<SyncState> {
+	async loadState(listsWhenAsked = false): Promise<SyncState> {
 		// Read again at each run: another process (the CLI beside the plugin) may have packed models since.
 		if (this.packChanges.size === 0) this.packs = undefined;
 		const raw = await this.readStateJson(join(this.dir, STATE_FILE));
 		if (raw !== undefined) checkVersion(join(this.dir, STATE_FILE), raw);
-		const state = restoreSyncState(await this.readSessionFiles(raw));
+		const state = restoreSyncState(await this.readSessionFiles(raw, listsWhenAsked));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
 		this.mergedCheckpoints = files;
@@ -176,15 +180,17 @@ export class StateFolder implements TranscriptStore {
 	async flush(state: SyncState): Promise<void> {
 		await Promise.all(this.pending);
 		this.throwFailedWrite();
-		const names = await this.writeSessionFiles(state.sessions);
+		const names = await this.writeSessionFiles(state.sessions, state.version === SYNC_STATE_VERSION);
 		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, [SESSION_FILES]: names });
 		// Only now that the list names the new files may the others go (those of a run killed before its list, too).
 		const inUse = new Set(names);
 		for (const name of this.sessionFiles.keys()) if (!inUse.has(name)) this.sessionFiles.delete(name);
 		const present = await readdir(join(this.dir, SESSIONS_DIR)).catch(() => [] as string[]);
 		for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, SESSIONS_DIR, name), { force: true }).catch(() => undefined);
-		const catalog = await readdir(join(this.dir, CATALOG_DIR)).catch(() => [] as string[]);
-		for (const name of catalog) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, CATALOG_DIR, name), { force: true }).catch(() => undefined);
+		for (const folder of [CATALOG_DIR, LISTS_DIR]) {
+			const present = await readdir(join(this.dir, folder)).catch(() => [] as string[]);
+			for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, folder, name), { force: true }).catch(() => undefined);
+		}
 		// Before the list of transcripts: a model it lists is where the index says (or read again).
 		await this.writePacks();
 		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
@@ -211,13 +217,13 @@ export class StateFolder implements TranscriptStore {
 			const sessions = fields.sessions;
 			return { sessions: typeof sessions === "object" && sessions !== null ? (sessions as Record<string, SessionSource>) : out, usageOnly };
 		}
-		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => (await readJsonOnly(join(this.dir, CATALOG_DIR, name))) ?? (await readJsonOnly(join(this.dir, SESSIONS_DIR, name)))));
+		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => (await readJsonOnly(join(this.dir, CATALOG_DIR, name))) ?? (await this.wholeRecordsOnly(name))));
 		for (const part of parts) if (typeof part === "object" && part !== null) Object.assign(out, part);
 		return { sessions: out, usageOnly };
 	}
 
 	/** The state as stored, with the session files it lists read into `sessions` (an older state holds them itself). */
-	private async readSessionFiles(raw: unknown): Promise<unknown> {
+	private async readSessionFiles(raw: unknown, listsWhenAsked: boolean): Promise<unknown> {
 		if (typeof raw !== "object" || raw === null) return raw;
 		const { [SESSION_FILES]: names, ...rest } = raw as Record<string, unknown>;
 		if (!Array.isArray(names)) return raw;
@@ -225,6 +231,7 @@ export class StateFolder implements TranscriptStore {
 		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readStateJson(join(this.dir, SESSIONS_DIR, name), true) })));
 		for (const { name, part } of parts) {
 			const records = new Map<string, SessionRecord>();
+			await this.joinLists(name, part!, listsWhenAsked);
 			for (const [path, record] of Object.entries(part as Record<string, SessionRecord>)) {
 				// Frozen: the sync replaces a record it changes, and `writeSessionFiles` knows a file is unchanged by its records.
 				records.set(path, Object.freeze(record));
@@ -236,10 +243,38 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	/**
+	 * Gives each record of a session file whose digest is only its head (`digest-lists`) its lists,
+	 * from the lists file of the same name: read now, or when first asked for.
+	 */
+	private async joinLists(name: string, part: Record<string, unknown>, whenAsked: boolean): Promise<void> {
+		const heads = Object.entries(part).filter((entry): entry is [string, { digest: Record<string, unknown> }] => isRecordWithDigest(entry[1]) && !holdsLists(entry[1].digest));
+		if (heads.length === 0) return;
+		const path = join(this.dir, LISTS_DIR, name);
+		if (!whenAsked) {
+			const lists = await this.readStateJson(path, true);
+			for (const [key, record] of heads) record.digest = wholeDigest(record.digest, listsIn(lists!, key, path));
+			return;
+		}
+		let lists: Record<string, unknown> | undefined;
+		// Read blocking, by the getter that first asks: a few milliseconds, for one project's file.
+		const read = () => (lists ??= parsedStateJson(path, () => readPlainBytesSync(path)));
+		for (const [key, record] of heads) record.digest = digestReadingLists(record.digest, () => listsIn(read(), key, path));
+	}
+
+	/** A session file's records with their digests whole, read as a reader of another's state does (undefined when they cannot be). */
+	private async wholeRecordsOnly(name: string): Promise<unknown> {
+		const part = await readJsonOnly(join(this.dir, SESSIONS_DIR, name));
+		if (typeof part !== "object" || part === null) return undefined;
+		return this.joinLists(name, part as Record<string, unknown>, false).then(() => part, () => undefined);
+	}
+
+	/**
 	 * Writes each project's session records to a new file, unless
 	 * that file holds these very records already; returns the names of the files in use.
+	 * @param apart whether the digests' lists go to a file of their own (`digest-lists`): not in a
+	 * version 1 state, which a release that does not know that file may read.
 	 */
-	private async writeSessionFiles(sessions: Record<string, SessionRecord>): Promise<string[]> {
+	private async writeSessionFiles(sessions: Record<string, SessionRecord>, apart: boolean): Promise<string[]> {
 		const byProject = new Map<string, Map<string, SessionRecord>>();
 		for (const [path, record] of Object.entries(sessions)) {
 			const key = record.projectKey ?? record.project;
@@ -259,7 +294,11 @@ export class StateFolder implements TranscriptStore {
 			let name: string;
 			do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 			while (this.sessionFiles.has(name));
-			await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
+			if (apart) {
+				const split = [...records].map(([path, r]) => ({ path, r, ...splitDigest(r.digest) }));
+				await writeFileReplacing(join(this.dir, LISTS_DIR, name), asciiJson(Object.fromEntries(split.map(({ path, lists }) => [path, lists]))));
+				await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries(split.map(({ path, r, head }) => [path, { ...r, digest: head }]))));
+			} else await writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))));
 			// The Sessions view's cut of the same records, under the same name (written first: the list names both).
 			await writeFileReplacing(join(this.dir, CATALOG_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)]))));
 			for (const record of records.values()) Object.freeze(record);
@@ -352,23 +391,18 @@ export class StateFolder implements TranscriptStore {
 	 * state); anything else that keeps it from being read throws `DamagedStateError`.
 	 */
 	private async readStateJson(path: string, listed = false): Promise<Record<string, unknown> | undefined> {
-		let text: string;
+		let bytes: Buffer;
 		try {
-			text = (await readPlainBytes(path)).toString("utf8");
+			bytes = await readPlainBytes(path);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "ENOENT" && !listed) return undefined;
-			throw damagedState(path, code === "ENOENT" ? "the state lists it, and it is gone" : error instanceof Error ? error.message : String(error));
+			throw unreadState(path, error);
 		}
-		let value: unknown;
-		try {
-			value = JSON.parse(text);
-		} catch {
-			throw damagedState(path, "it is not JSON");
-		}
-		if (typeof value !== "object" || value === null || Array.isArray(value)) throw damagedState(path, "it is not a JSON object");
+		const text = bytes.toString("utf8");
+		const value = parsedStateJson(path, () => text);
 		this.written.set(path, text);
-		return value as Record<string, unknown>;
+		return value;
 	}
 
 	private async readJson(path: string): Promise<unknown> {
@@ -420,19 +454,20 @@ const STATE_FILE = "sync-state.json";
 const TRANSCRIPTS_FILE = "transcripts.json";
 const SESSIONS_DIR = "sessions";
 const CATALOG_DIR = "catalog";
+const LISTS_DIR = "lists";
 /** The state's folders: each written in, so none may be a link that leads out of the plugin's folder. */
-const STATE_FOLDERS = ["", SESSIONS_DIR, CATALOG_DIR, "models", "hooks", "checkpoints"];
+const STATE_FOLDERS = ["", SESSIONS_DIR, CATALOG_DIR, LISTS_DIR, "models", "hooks", "checkpoints"];
+
+/** What killed runs left half-written in the state's folders goes (their temporary files are never renamed into place). */
+export async function removeStateLeftovers(stateDir: string): Promise<void> {
+	for (const folder of STATE_FOLDERS) await removeStaleTempsIn(join(stateDir, folder));
+}
 
 /**
  * Checks, before a sync or a hook writes, that the state folder and each of its folders stay inside
  * the plugin's folder once links are followed (a `state` link to `~` would have the state, the lock
  * and stale-file clean-ups there). The plugin's folder itself may be a link (a developer's checkout).
  */
-/** What killed runs left half-written in the state's folders goes (their temporary files are never renamed into place). */
-export async function removeStateLeftovers(stateDir: string): Promise<void> {
-	for (const folder of STATE_FOLDERS) await removeStaleTempsIn(join(stateDir, folder));
-}
-
 export async function confineStateFolder(stateDir: string): Promise<void> {
 	const plugin = dirname(stateDir);
 	if (!(await stat(plugin).then(() => true, () => false))) return;
@@ -452,7 +487,42 @@ function damagedState(path: string, why: string): DamagedStateError {
 function checkVersion(path: string, raw: Record<string, unknown>): void {
 	const version = raw.version;
 	if (typeof version === "number" && version > SYNC_STATE_VERSION) throw new DamagedStateError(`The sync state ${path} was written by a newer release (state version ${version}, this one knows ${SYNC_STATE_VERSION}); nothing was synced: update AI Conversation Memory here too`);
-	if (version !== SYNC_STATE_VERSION && version !== LEGACY_SYNC_STATE_VERSION) throw damagedState(path, `its version is ${JSON.stringify(version)}`);
+	if (!isReadableStateVersion(version)) throw damagedState(path, `its version is ${JSON.stringify(version)}`);
+}
+
+/** A state file the state lists that cannot be read. */
+function unreadState(path: string, error: unknown): DamagedStateError {
+	const code = (error as NodeJS.ErrnoException).code;
+	return damagedState(path, code === "ENOENT" ? "the state lists it, and it is gone" : error instanceof Error ? error.message : String(error));
+}
+
+/** A state file's JSON object, from its bytes or text as `read` gives them; `DamagedStateError` when there is none. */
+function parsedStateJson(path: string, read: () => Buffer | string): Record<string, unknown> {
+	let text: string;
+	try {
+		text = read().toString();
+	} catch (error) {
+		throw unreadState(path, error);
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw damagedState(path, "it is not JSON");
+	}
+	if (typeof value !== "object" || value === null || Array.isArray(value)) throw damagedState(path, "it is not a JSON object");
+	return value as Record<string, unknown>;
+}
+
+/** One record's digest lists in a lists file; `DamagedStateError` when they are not there. */
+function listsIn(file: Record<string, unknown>, key: string, path: string): DigestLists {
+	const lists = Object.hasOwn(file, key) ? file[key] : undefined;
+	if (typeof lists !== "object" || lists === null || Array.isArray(lists)) throw damagedState(path, `it holds no digest lists for ${key}`);
+	return lists as DigestLists;
+}
+
+function isRecordWithDigest(value: unknown): value is { digest: Record<string, unknown> } {
+	return typeof value === "object" && value !== null && typeof (value as { digest?: unknown }).digest === "object" && (value as { digest?: unknown }).digest !== null;
 }
 
 /** The value of a JSON text, or undefined when it is not JSON. */
@@ -504,9 +574,20 @@ export async function readStoredState(dir: string): Promise<{ sessionFiles: stri
 	return { sessionFiles: Array.isArray(names) ? names.filter(isSessionFileName) : [], raw: raw as Record<string, unknown> };
 }
 
-/** One session file the state lists: its records by transcript path (empty when gone or damaged). */
+/** One session file the state lists: its records by transcript path, digests whole (empty when gone or damaged; a record whose lists are, left out). */
 export async function readSessionFile(dir: string, name: string): Promise<Record<string, SessionRecord>> {
 	if (!isSessionFileName(name)) return {};
-	const part = await readPlainBytes(join(dir, SESSIONS_DIR, name)).then((b) => parsedOrUndefined(b.toString("utf8")), () => undefined);
-	return typeof part === "object" && part !== null && !Array.isArray(part) ? (part as Record<string, SessionRecord>) : {};
+	const part = await readJsonOnly(join(dir, SESSIONS_DIR, name));
+	if (typeof part !== "object" || part === null || Array.isArray(part)) return {};
+	const records = part as Record<string, unknown>;
+	const heads = Object.keys(records).filter((key) => isRecordWithDigest(records[key]) && !holdsLists((records[key] as { digest: unknown }).digest));
+	if (heads.length === 0) return records as Record<string, SessionRecord>;
+	const lists = await readJsonOnly(join(dir, LISTS_DIR, name));
+	for (const key of heads) {
+		const found = typeof lists === "object" && lists !== null && Object.hasOwn(lists, key) ? (lists as Record<string, unknown>)[key] : undefined;
+		const record = records[key] as { digest: Record<string, unknown> };
+		if (typeof found === "object" && found !== null && !Array.isArray(found)) record.digest = wholeDigest(record.digest, found as DigestLists);
+		else delete records[key];
+	}
+	return records as Record<string, SessionRecord>;
 }

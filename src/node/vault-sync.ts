@@ -100,7 +100,8 @@ export class VaultSync {
 		this.settings = settings;
 		await this.store.removeLeftPacks();
 		await removeStateLeftovers(this.stateDir);
-		const state = await this.store.loadState();
+		// The digests' lists read when asked for: no other sync removes their files while this one holds the lock.
+		const state = await this.store.loadState(true);
 		// A CLI or hook sync takes the renames the plugin heard and no sync of its own took (Obsidian
 		// quit first): an index renamed then is not written again at its old place. They stay for
 		// the plugin, which passes its own: applied twice, a rename changes nothing more.

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DamagedStateError, readSessionFile, readStoredState, StateFolder } from "../../src/node/state-folder";
 import { appendToPack } from "../../src/node/model-pack";
-import { emptySyncState, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
+import { hash53 } from "../../src/core/transcript/fold";
+import { emptySyncState, SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
 
 let dir: string;
 
@@ -105,7 +106,7 @@ describe("state folder: session records a project a file", () => {
 		await writeFile(join(dir, "sync-state.json"), "[]");
 		await refused(/it is not a JSON object/);
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...JSON.parse(good), version: 99 }));
-		await refused(/written by a newer release \(state version 99, this one knows 2\)/);
+		await refused(new RegExp(`written by a newer release \\(state version 99, this one knows ${SYNC_STATE_VERSION}\\)`));
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...JSON.parse(good), version: "x" }));
 		await refused(/its version is "x"/);
 		// A session file it lists: damaged, gone, or not a plain file.
@@ -126,6 +127,93 @@ describe("state folder: session records a project a file", () => {
 		await writeFile(join(dir, "outside.json"), JSON.stringify({ "/t/9.jsonl": record("/w/api", "stolen") }));
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...emptySyncState(), sessions: undefined, sessionFiles: ["../outside.json"] }));
 		expect((await new StateFolder(dir).loadState()).sessions).toEqual({});
+	});
+});
+
+describe("state folder: digests' lists in a file of their own, read when asked for", () => {
+	const withLists = (projectKey: string, title: string): SessionRecord => {
+		const r = record(projectKey, title);
+		return { ...r, digest: { ...r.digest, asked: [`ask ${title}`], done: [`did ${title}`], filesTouched: ["src/a.ts"], usage: [{ day: "2026-11-02", model: "m", input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }] } };
+	};
+	const state = () => stateWith({ "/t/1.jsonl": withLists("/w/api", "one"), "/t/2.jsonl": withLists("/w/cli", "two") });
+	const listsFiles = async () => (await readdir(join(dir, "lists"))).sort();
+	/** The session file that holds a transcript's record. */
+	const fileOf = async (key: string) => {
+		for (const name of await sessionFiles()) if (key in (JSON.parse(await readFile(join(dir, "sessions", name), "utf8")) as object)) return name;
+		throw new Error(`no file holds ${key}`);
+	};
+
+	it("the session file holds each digest's scalars, the lists file of the same name its lists; both reads give the digest whole", async () => {
+		await new StateFolder(dir).flush(state());
+		expect(await listsFiles()).toEqual(await sessionFiles());
+		const first = await fileOf("/t/1.jsonl");
+		const head = Object.values(JSON.parse(await readFile(join(dir, "sessions", first), "utf8")) as Record<string, SessionRecord>)[0]!;
+		expect(head.digest).not.toHaveProperty("asked");
+		expect(head.digest).toMatchObject({ sessionId: "one", title: "one", prompts: 1 });
+		expect(Object.values(JSON.parse(await readFile(join(dir, "lists", first), "utf8")) as object)[0]).toMatchObject({ asked: ["ask one"], done: ["did one"] });
+		expect(await new StateFolder(dir).loadState()).toEqual(state());
+		expect(await new StateFolder(dir).loadState(true)).toEqual(state());
+		expect(JSON.parse(JSON.stringify((await new StateFolder(dir).loadState(true)).sessions))).toEqual(state().sessions);
+		expect(await readSessionFile(dir, first)).toEqual({ "/t/1.jsonl": state().sessions["/t/1.jsonl"] });
+	});
+
+	it("read when asked for: a lists file is not read until a list is; a damaged one then stops the sync with its name, the scalars read before unharmed", async () => {
+		await new StateFolder(dir).flush(state());
+		const first = await fileOf("/t/1.jsonl");
+		const one = (await new StateFolder(dir).loadState(true)).sessions["/t/1.jsonl"]!;
+		await writeFile(join(dir, "lists", first), "{");
+		expect(one.digest.sessionId).toBe("one");
+		expect(() => one.digest.asked).toThrow(DamagedStateError);
+		expect(() => one.digest.done).toThrow(new RegExp(`lists.${first.replace(".", "\\.")} cannot be read \\(it is not JSON\\)`));
+		await rm(join(dir, "lists", first));
+		await expect(new StateFolder(dir).loadState()).rejects.toThrow(/the state lists it, and it is gone/);
+		await writeFile(join(dir, "lists", first), JSON.stringify({ "/t/9.jsonl": {} }));
+		await expect(new StateFolder(dir).loadState()).rejects.toThrow(/holds no digest lists for \/t\/1\.jsonl/);
+		expect(Object.keys(await readSessionFile(dir, first))).toEqual([]);
+	});
+
+	it("a project no sync changed keeps its two files, unread; one it changed gets both anew, its old ones gone", async () => {
+		await new StateFolder(dir).flush(state());
+		const store = new StateFolder(dir);
+		const loaded = await store.loadState(true);
+		const two = "/t/2.jsonl";
+		// The api project's lists made unreadable: a flush that does not change it must not read them.
+		const apiName = await fileOf("/t/1.jsonl");
+		const apiLists = await readFile(join(dir, "lists", apiName), "utf8");
+		await writeFile(join(dir, "lists", apiName), "damaged");
+		loaded.sessions[two] = { ...loaded.sessions[two]!, tags: ["x"] };
+		await store.flush(loaded);
+		await writeFile(join(dir, "lists", apiName), apiLists);
+		const after = await listsFiles();
+		expect(after).toContain(apiName);
+		expect(after).toHaveLength(2);
+		expect(after).toEqual(await sessionFiles());
+		expect(await new StateFolder(dir).loadState()).toEqual({ ...state(), sessions: { ...state().sessions, "/t/2.jsonl": { ...state().sessions["/t/2.jsonl"]!, tags: ["x"] } } });
+	});
+
+	it("a version 2 state, digests whole in its session files, is read as it is; the next flush writes version 3, the untouched project's file kept", async () => {
+		const { sessions, ...rest } = state();
+		await mkdir(join(dir, "sessions"), { recursive: true });
+		// Named as a flush names them: by the project's hash.
+		const [api, cli] = ["/w/api", "/w/cli"].map((key) => `${hash53(key).toString(36)}-1.json`);
+		await writeFile(join(dir, "sessions", api!), JSON.stringify({ "/t/1.jsonl": sessions["/t/1.jsonl"] }));
+		await writeFile(join(dir, "sessions", cli!), JSON.stringify({ "/t/2.jsonl": sessions["/t/2.jsonl"] }));
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...rest, version: 2, sessionFiles: [api, cli] }));
+		const store = new StateFolder(dir);
+		const loaded = await store.loadState(true);
+		expect(loaded).toEqual(state());
+		loaded.sessions["/t/2.jsonl"] = { ...loaded.sessions["/t/2.jsonl"]!, tags: ["x"] };
+		await store.flush(loaded);
+		expect(JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8"))).toMatchObject({ version: SYNC_STATE_VERSION });
+		expect(await sessionFiles()).toContain(api);
+		expect(await listsFiles()).toHaveLength(1);
+		expect((await new StateFolder(dir).loadState()).sessions).toEqual({ ...state().sessions, "/t/2.jsonl": { ...state().sessions["/t/2.jsonl"]!, tags: ["x"] } });
+	});
+
+	it("the Sessions view's catalog, its own file gone, is made from the records and their lists", async () => {
+		await new StateFolder(dir).flush(state());
+		await rm(join(dir, "catalog"), { recursive: true });
+		expect((await new StateFolder(dir).loadCatalog()).sessions["/t/1.jsonl"]).toMatchObject({ digest: { title: "one", asked: ["ask one"], filesTouched: ["src/a.ts"] } });
 	});
 });
 

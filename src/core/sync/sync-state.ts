@@ -94,14 +94,23 @@ export interface SyncState {
 	usageOnly: Record<string, UsageOnlyRecord>;
 }
 
-/** Version 2: projects by identity. Version 1 (folder names) is read and migrated by the next sync. */
-export const SYNC_STATE_VERSION = 2;
+/**
+ * Version 3: version 2 (projects by identity) with the digests' lists packed in the session files
+ * (node/packed-digest), which a release that knows only 2 must not read; a version 2 state is read
+ * as it is. Version 1 (folder names) is read and migrated by the next sync.
+ */
+export const SYNC_STATE_VERSION = 3;
 export const LEGACY_SYNC_STATE_VERSION = 1;
+const SAME_AS_CURRENT = 2;
+
+/** Whether a stored state of this version can be read (`restoreSyncState`). */
+export function isReadableStateVersion(version: unknown): boolean {
+	return version === SYNC_STATE_VERSION || version === SAME_AS_CURRENT || version === LEGACY_SYNC_STATE_VERSION;
+}
 
 export function emptySyncState(): SyncState {
 	return { version: SYNC_STATE_VERSION, sessions: dict(), projects: dict(), summaries: dict(), checkpoints: dict(), memory: dict(), proposed: dict(), pending: [], usageOnly: dict() };
 }
-
 
 /**
  * Reads a stored state (the state folder refuses one it cannot read, see `StateFolder.loadState`); a value that is no state starts afresh. A version 1
@@ -110,12 +119,12 @@ export function emptySyncState(): SyncState {
 export function restoreSyncState(raw: unknown): SyncState {
 	if (typeof raw !== "object" || raw === null) return emptySyncState();
 	const o = raw as Partial<SyncState>;
-	if ((o.version !== SYNC_STATE_VERSION && o.version !== LEGACY_SYNC_STATE_VERSION) || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
+	if (!isReadableStateVersion(o.version) || typeof o.sessions !== "object" || o.sessions === null) return emptySyncState();
 	const record = (v: unknown) => (typeof v === "object" && v !== null ? v : undefined);
 	const memory = dict((record(o.memory) as SyncState["memory"] | undefined) ?? {});
 	for (const key of Object.keys(memory)) memory[key] = dict(memory[key]);
 	return {
-		version: o.version,
+		version: o.version === SAME_AS_CURRENT ? SYNC_STATE_VERSION : o.version!,
 		// By transcript path (a file system's, never a bare word): a plain object serves.
 		sessions: o.sessions,
 		projects: dict((record(o.projects) as SyncState["projects"] | undefined) ?? {}),

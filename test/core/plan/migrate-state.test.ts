@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { NOTE_MARKERS } from "../../../src/core/notes/note-regions";
 import { deviceIdOf, migrateSettings, type Settings } from "../../../src/core/settings";
 import type { SyncReport } from "../../../src/core/sync/sync-engine";
+import { SYNC_STATE_VERSION } from "../../../src/core/sync/sync-state";
 import { VaultFolder } from "../../../src/node/vault-folder";
 import { VaultSync } from "../../../src/node/vault-sync";
 
@@ -111,7 +112,7 @@ describe("a vault written by 0.1.0, on its first sync", () => {
 		const oss = [...after.keys()].filter((p) => p.startsWith("AI Memory/api (oss)/")).map((p) => p.split("/").pop()).sort();
 		expect(oss).toContain("license-header.md");
 		const state = JSON.parse(readFileSync(join(STATE, "sync-state.json"), "utf8")) as { version: number; projects: Record<string, { folder: string }> };
-		expect(state.version).toBe(2);
+		expect(state.version).toBe(SYNC_STATE_VERSION);
 		expect(state.projects[WORK]?.folder).toBe("api");
 		expect(state.projects[OSS]?.folder).toBe("api (oss)");
 	});
