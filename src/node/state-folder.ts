@@ -401,7 +401,8 @@ export class StateFolder implements TranscriptStore {
 		}
 		const text = bytes.toString("utf8");
 		const value = parsedStateJson(path, () => text);
-		this.written.set(path, text);
+		// A file the state lists is never written again (a change gets a new name): its text is not kept to compare with.
+		if (!listed) this.written.set(path, text);
 		return value;
 	}
 
