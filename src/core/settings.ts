@@ -1,5 +1,5 @@
 import { globMatches } from "./text/glob-match";
-import { patternError } from "./digest/redact";
+import { patternError } from "./digest/pattern-engine";
 import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
