@@ -1,6 +1,10 @@
-import { parentPort } from "node:worker_threads";
+import { parentPort, threadId } from "node:worker_threads";
 import type { FoldJob } from "./fold-worker-pool";
 import { runFoldJob } from "./fold-worker-job";
+import { setThreadId } from "./thread-id";
+
+// Before anything is written: temporary files and packs are named by it.
+setThreadId(threadId);
 
 /** Worker thread entry (built as dist/fold-worker.cjs): folds whole transcripts on request. */
 parentPort?.on("message", (job: FoldJob) => {

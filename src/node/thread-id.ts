@@ -1,11 +1,15 @@
-let thread: number | undefined;
+let thread = 0;
 
 /**
- * This thread's id (temporary files and model packs are named by it), `worker_threads` loaded on
- * first use: the hooks, which run on every prompt, mostly write nothing, and loading it cost them 3 ms.
+ * This thread's id, which temporary files and model packs are named by: 0 on the main thread,
+ * told by a worker thread's entry (`fold-worker`, the only one) with `setThreadId`. Not read from
+ * `worker_threads` here: loading it for this was 5 ms of every sync that writes (and of a hook).
  */
 export function currentThreadId(): number {
-	// A `require`, not `import()`: the bundles run through V8's code cache, as a script (see `node/code-cache`).
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
-	return (thread ??= (require("node:worker_threads") as typeof import("node:worker_threads")).threadId);
+	return thread;
+}
+
+/** Called first by a worker thread's entry, with `worker_threads`' `threadId`. */
+export function setThreadId(id: number): void {
+	thread = id;
 }
