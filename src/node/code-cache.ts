@@ -29,15 +29,48 @@ export const CLI_V8_FLAGS = [
 	"--no-regexp-tier-up",
 ];
 
-/** Whether this run read transcripts (set by the sync): the code it compiled is worth caching. On `process`, which the loader and the bundle share. */
+/**
+ * Whether this run read transcripts (set by the sync), and how many it read whole: the code it
+ * compiled is worth caching. On `process`, which the loader and the bundle share.
+ */
 const BATCH = Symbol.for("ai-memory.batch-run");
+const WHOLE_READS = Symbol.for("ai-memory.whole-reads");
 
 export function markBatchRun(): void {
 	(process as unknown as Record<symbol, unknown>)[BATCH] = true;
 }
 
-function isBatchRun(): boolean {
-	return (process as unknown as Record<symbol, unknown>)[BATCH] === true;
+/** One more transcript read whole (a first read), not from where the last sync stopped. */
+export function markWholeRead(): void {
+	const shared = process as unknown as Record<symbol, number | undefined>;
+	shared[WHOLE_READS] = (shared[WHOLE_READS] ?? 0) + 1;
+}
+
+/**
+ * What made a cache, its first byte: a run that read no transcript, one that read what was
+ * appended (and a few files whole: a session's end), one that read many whole (a first sync).
+ */
+const MADE_BY_OTHER = 0;
+const MADE_BY_BATCH = 1;
+const MADE_BY_FIRST_SYNC = 2;
+/** More files read whole than this is a first sync's (or a new agent's) reading. */
+const FEW_WHOLE_READS = 8;
+
+function runKind(): number {
+	const shared = process as unknown as Record<symbol, unknown>;
+	if (((shared[WHOLE_READS] as number | undefined) ?? 0) > FEW_WHOLE_READS) return MADE_BY_FIRST_SYNC;
+	return shared[BATCH] === true ? MADE_BY_BATCH : MADE_BY_OTHER;
+}
+
+/**
+ * Whether a run of `kind` makes the cache again over one `made` by another. The one kept is made
+ * by the runs that come most: those that read what was appended. A first sync's holds much its
+ * later runs never run, and deserializing it cost each of them 10 ms (one appended turn, bench
+ * tree); one made with nothing to read lacks the reading.
+ */
+function replaces(kind: number, made: number): boolean {
+	if (made === MADE_BY_BATCH) return false;
+	return kind === MADE_BY_BATCH || (kind === MADE_BY_FIRST_SYNC && made === MADE_BY_OTHER);
 }
 
 /** Where the cache lives: `$XDG_CACHE_HOME`, `%LOCALAPPDATA%`, `~/Library/Caches` or `~/.cache`, then `ai-memory`. */
@@ -49,10 +82,6 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, home: string 
 	return join(home, ".cache", "ai-memory");
 }
 
-/** First byte of a cache file: whether the run that made it read transcripts (it then holds the sync's code too). */
-const MADE_BY_BATCH = 1;
-const MADE_BY_OTHER = 0;
-
 export interface CommonJsScope {
 	filename: string;
 	dirname: string;
@@ -63,8 +92,8 @@ export interface CommonJsScope {
 /**
  * Runs a CommonJS bundle (its source as text) with a code cache. The cache is written when the
  * process ends, so it holds every function the run compiled: when there was none or V8 refused
- * it, and once more after the first run that read transcripts if the cache was made by one that
- * did not. `AI_MEMORY_CODE_CACHE=off` turns it off.
+ * it, and once more by the first run that read what was appended if another kind of run made it
+ * (`replaces`). `AI_MEMORY_CODE_CACHE=off` turns it off.
  */
 export function runWithCodeCache(source: string, hash: string, scope: CommonJsScope, dir: string = codeCacheDir(), bundle = "cli"): void {
 	const off = process.env.AI_MEMORY_CODE_CACHE === "off";
@@ -79,7 +108,7 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		}
 	}
 	const cachedData = stored && stored.length > 1 ? stored.subarray(1) : undefined;
-	const madeByBatch = stored?.[0] === MADE_BY_BATCH;
+	const made = stored?.[0] ?? MADE_BY_OTHER;
 	// A script has no `import()` (Node's loader for it is still experimental): the build refuses a
 	// bundle that keeps one (esbuild.config.mjs), so the bundle uses `require` alone.
 	const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: scope.filename, cachedData });
@@ -88,9 +117,9 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		const accepted = cachedData !== undefined && script.cachedDataRejected !== true;
 		// On "exit", which an explicit `process.exit` emits too (a sync ends that way: see `exitWhenFlushed`).
 		process.once("exit", () => {
-			const batch = isBatchRun();
-			if (accepted && (madeByBatch || !batch)) return;
-			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([batch ? MADE_BY_BATCH : MADE_BY_OTHER]), script.createCachedData()]));
+			const kind = runKind();
+			if (accepted && !replaces(kind, made)) return;
+			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([kind]), script.createCachedData()]));
 		});
 	}
 	run(scope.module.exports, scope.require, scope.module, scope.filename, scope.dirname);

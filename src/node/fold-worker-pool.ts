@@ -6,7 +6,7 @@ import type { FoldedWhole } from "../core/ingest/fold-whole";
 import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { DetailLevel } from "../core/settings";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
-import { markBatchRun } from "./code-cache";
+import { markBatchRun, markWholeRead } from "./code-cache";
 import { runFoldJob } from "./fold-worker-job";
 
 export interface FoldJob {
@@ -98,6 +98,7 @@ export class FoldWorkerPool {
 
 	fold(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
 		markBatchRun();
+		markWholeRead();
 		return new Promise((resolve, reject) => {
 			this.queue.push({ job: { id: ++this.seq, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, resolve, reject });
 			this.dispatch();

@@ -18,11 +18,12 @@ let runner: string;
 
 /** The child: runs `source` (a CommonJS bundle as text) through the cache in `dir`, as `cli-loader` does. */
 const CHILD = `
-const { runWithCodeCache, markBatchRun } = require(process.argv[2]);
+const { runWithCodeCache, markBatchRun, markWholeRead } = require(process.argv[2]);
 const [, , , source, hash, dir, batch, end] = process.argv;
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
-if (batch === "batch") markBatchRun();
+if (batch === "batch" || batch === "first") markBatchRun();
+if (batch === "first") for (let i = 0; i < 20; i++) markWholeRead();
 process.stdout.write(String(bundled.exports.answer()));
 if (end === "exit") process.exit(0);
 `;
@@ -42,9 +43,9 @@ afterAll(async () => {
 
 const SOURCE = "function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);";
 
-function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
-	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
 	expect(result.stderr).toBe("");
 	expect(result.status).toBe(0);
 	return result.stdout;
@@ -90,6 +91,25 @@ describe("code cache", () => {
 		run(dir);
 		run(dir, { batch: true });
 		expect((await stat(file)).mtimeMs).toBe(batch.mtimeMs);
+	});
+
+	it("a first sync's cache (many files read whole) is made again by the first run that read what was appended, then kept", async () => {
+		const dir = join(work, "first");
+		const file = join(dir, "cli-00aa.v8-cache");
+		run(dir);
+		run(dir, { first: true });
+		expect((await readFile(file))[0]).toBe(2);
+		const first = await stat(file);
+		run(dir);
+		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
+		run(dir, { first: true });
+		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
+		run(dir, { batch: true });
+		expect((await readFile(file))[0]).toBe(1);
+		const appended = await stat(file);
+		run(dir, { first: true });
+		run(dir);
+		expect((await stat(file)).mtimeMs).toBe(appended.mtimeMs);
 	});
 
 	it("a damaged cache is refused by V8 and replaced; the code runs all the same", async () => {
