@@ -51,7 +51,7 @@ export class StateFolder implements TranscriptStore {
 	private readonly sessionFiles = new Map<string, { records: Map<string, SessionRecord> }>();
 	private generation = 0;
 	/** Where packed models are, as `models/packs.json` said when this run first looked (one read, however many ask at once). */
-	private packs: Promise<Map<string, PackedAt>> | undefined;
+	private packs: Promise<PackIndex> | undefined;
 	/** This run's changes to it (null: no longer packed), merged into the file as it is at `flush`. */
 	private readonly packChanges = new Map<string, PackedAt | null>();
 	/** Packs that held a model whose bytes must not stay (forgotten, or redacted again): rewritten without it at `flush`. */
@@ -73,7 +73,7 @@ export class StateFolder implements TranscriptStore {
 		return this.loadWith(fresh, path);
 	}
 
-	private async loadWith(packs: ReadonlyMap<string, PackedAt>, path: string): Promise<StoredTranscript | undefined> {
+	private async loadWith(packs: PackIndex, path: string): Promise<StoredTranscript | undefined> {
 		const at = packs.get(path);
 		if (at) {
 			// A pack whose bytes are damaged (zeroed by a crash, cut) is as one gone: the transcript is read again.
@@ -336,14 +336,14 @@ export class StateFolder implements TranscriptStore {
 		if (text === undefined) return;
 		let named: Set<string>;
 		try {
-			named = new Set([...packIndexOf(text === null ? {} : (JSON.parse(text) as unknown)).values()].map((at) => at.pack));
+			named = new Set(packIndexOf(text === null ? {} : (JSON.parse(text) as unknown)).entries().map(([, at]) => at.pack));
 		} catch {
 			return;
 		}
 		for (const name of left) if (!named.has(name)) await rm(join(dir, name), { force: true }).catch(() => undefined);
 	}
 
-	private packMap(): Promise<Map<string, PackedAt>> {
+	private packMap(): Promise<PackIndex> {
 		this.packs ??= readJsonOnly(join(this.modelsDir(), PACK_INDEX)).then(packIndexOf);
 		return this.packs;
 	}
@@ -369,15 +369,15 @@ export class StateFolder implements TranscriptStore {
 			else merged.delete(path);
 		}
 		// The other models of a pack to remove get files of their own first (a kill before the index is written loses nothing).
-		for (const [path, at] of [...merged]) {
+		for (const [path, at] of merged.entries()) {
 			if (!this.packsToRemove.has(at.pack)) continue;
 			await writeFileReplacing(this.modelPath(path), await readPacked(this.modelsDir(), at));
 			merged.delete(path);
 		}
-		await writeFileReplacing(index, asciiJson(Object.fromEntries([...merged].sort(([a], [b]) => codeUnitOrder(a, b)))));
+		await writeFileReplacing(index, asciiJson(Object.fromEntries(merged.entries().sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
 		this.packs = Promise.resolve(merged);
-		const named = new Set([...merged.values()].map((at) => at.pack));
+		const named = new Set(merged.entries().map(([, at]) => at.pack));
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
 			if (!isPackName(name) || named.has(name) || (isOwnPack(name) && !this.packsToRemove.has(name))) continue;
 			leavePack(name);
@@ -441,15 +441,58 @@ const MAX_PENDING_WRITES = 8;
 /** In `models/`: where each packed model is, by transcript path. */
 const PACK_INDEX = "packs.json";
 
-/** `packs.json` as read (anything else in it is dropped: an entry that is not a pack location is read again). */
-function packIndexOf(raw: unknown): Map<string, PackedAt> {
-	const out = new Map<string, PackedAt>();
-	if (typeof raw !== "object" || raw === null) return out;
-	for (const [path, at] of Object.entries(raw as Record<string, unknown>)) {
-		const a = at as Partial<PackedAt> | null;
-		if (a && isPackName(a.pack) && Number.isSafeInteger(a.offset) && Number.isSafeInteger(a.length)) out.set(path, { pack: a.pack, offset: a.offset!, length: a.length!, ...(typeof a.redaction === "string" ? { redaction: a.redaction } : {}) });
+/**
+ * `packs.json` as read, with this run's changes: an entry is checked when first asked for (a sync
+ * asks for a few of a thousand: checking each at once was 4 ms of one appended turn), and one
+ * that is not a pack location is as none (its transcript is read again).
+ */
+class PackIndex {
+	/** Entries checked or changed: null is none. */
+	private readonly known = new Map<string, PackedAt | null>();
+
+	constructor(private readonly raw: Record<string, unknown>) {}
+
+	get(path: string): PackedAt | undefined {
+		let at = this.known.get(path);
+		if (at === undefined) {
+			at = Object.hasOwn(this.raw, path) ? packedAtOf(this.raw[path]) : null;
+			this.known.set(path, at);
+		}
+		return at ?? undefined;
 	}
-	return out;
+
+	has(path: string): boolean {
+		return this.get(path) !== undefined;
+	}
+
+	set(path: string, at: PackedAt): void {
+		this.known.set(path, at);
+	}
+
+	delete(path: string): void {
+		this.known.set(path, null);
+	}
+
+	/** Every entry there is, in no order. */
+	entries(): [string, PackedAt][] {
+		const out: [string, PackedAt][] = [];
+		for (const path of new Set([...Object.keys(this.raw), ...this.known.keys()])) {
+			const at = this.get(path);
+			if (at) out.push([path, at]);
+		}
+		return out;
+	}
+}
+
+function packIndexOf(raw: unknown): PackIndex {
+	return new PackIndex(typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {});
+}
+
+/** An entry of `packs.json` as a pack location, its fields only; null when it is not one. */
+function packedAtOf(value: unknown): PackedAt | null {
+	const a = value as Partial<PackedAt> | null;
+	if (typeof a !== "object" || a === null || !isPackName(a.pack) || !Number.isSafeInteger(a.offset) || !Number.isSafeInteger(a.length)) return null;
+	return typeof a.redaction === "string" ? { pack: a.pack, offset: a.offset!, length: a.length!, redaction: a.redaction } : { pack: a.pack, offset: a.offset!, length: a.length! };
 }
 const STATE_FILE = "sync-state.json";
 const TRANSCRIPTS_FILE = "transcripts.json";
