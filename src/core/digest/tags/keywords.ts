@@ -96,7 +96,15 @@ export function keywordsOf(prompts: readonly string[]): string[] {
 /** Document frequencies over sessions; each session is its `keywordsOf` list (repeats count once). */
 export function buildKeywordStats(sessions: readonly (readonly string[])[]): KeywordStats {
 	const df = new Map<string, number>();
-	for (const terms of sessions) for (const term of new Set(terms)) df.set(term, (df.get(term) ?? 0) + 1);
+	// Which session last counted a term: no set made per session (a sync counts a thousand).
+	const counted = new Map<string, number>();
+	sessions.forEach((terms, session) => {
+		for (const term of terms) {
+			if (counted.get(term) === session) continue;
+			counted.set(term, session);
+			df.set(term, (df.get(term) ?? 0) + 1);
+		}
+	});
 	return { documents: sessions.length, df };
 }
 
