@@ -76,8 +76,9 @@ export interface HookRunResult {
 export async function runHook(name: string, options: HookRunOptions): Promise<HookRunResult> {
 	const now = options.now ?? (() => new Date());
 	const folder = options.vault ? pluginFolder(resolve(options.vault), options.configDir) : undefined;
-	const log = async (status: "ok" | "error", detail: string) => {
-		const entry = { at: now().toISOString(), hook: name, status, detail: await redactLogDetail(detail) };
+	/** `own`: the start of the line, from the user's own settings (a project's path), not redacted. */
+	const log = async (status: "ok" | "error", detail: string, own = "") => {
+		const entry = { at: now().toISOString(), hook: name, status, detail: `${own}${await redactLogDetail(detail)}` };
 		if (folder && (await canLog(folder))) await appendHookLog(folder, entry);
 		else if (status === "error") (options.warn ?? ((line: string) => process.stderr.write(line)))(`ai-memory hook ${name}: ${detail}\n`);
 	};
@@ -95,10 +96,13 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		// What reaches the model and the terminal: terminal escapes and control characters from transcripts and facts aside.
 		const output = printable(handled.output);
 		const detail = handled.detail;
-		const where = project ? `project=${project.path}` : `project=- cwd=${cwd}`;
+		// An enabled project's path is the user's setting: checked for secrets, a long folder name (most
+		// are) loaded the redactor at every prompt, which was a fifth of the hook's time. A cwd is from stdin.
+		const own = project ? `project=${project.path}` : "";
+		const where = project ? "" : `project=- cwd=${cwd}`;
 		// The session, so that `doctor` can tell what reached the last one (an id is letters, digits and dashes).
 		const session = typeof input.session_id === "string" && isSessionId(input.session_id) ? ` session=${input.session_id}` : "";
-		await log("ok", `${where}${session}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`);
+		await log("ok", `${where}${session}${detail ? ` ${detail}` : ""} printed=${Buffer.byteLength(output, "utf8")}B`, own);
 		return { output, ok: true };
 	} catch (error) {
 		await log("error", error instanceof Error ? error.message : String(error));

@@ -130,6 +130,15 @@ describe("session-start", () => {
 		expect(log.join("\n")).toContain("[redacted:");
 	});
 
+	it("hooks.log keeps an enabled project's path as the settings give it, a long folder name too (only what comes from stdin is checked for secrets)", async () => {
+		const long = join(dir, "customer-portal-frontend-monorepo");
+		mkdirSync(long);
+		writeProjects([{ path: long, mode: "lazy" }]);
+		writeContext(long, { blockInFile: true });
+		await runHook("session-start", options({ session_id: "s6", cwd: long, source: "startup" }));
+		expect(logLines()).toEqual([`2026-11-30T10:00:00.000Z\tsession-start\tok\tproject=${long} session=s6 mode=lazy source=startup facade=in-file printed=0B`]);
+	});
+
 	it("hooks.log keeps a session id of Claude Code's shape (a UUID, or a short word), never a longer one that could be a secret", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
 		writeContext(api, { blockInFile: true });
