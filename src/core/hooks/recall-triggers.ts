@@ -53,7 +53,20 @@ const LETTERS = "a-z0-9_\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff";
 const W0 = `(?<![${LETTERS}])`;
 const W1 = `(?![${LETTERS}])`;
 const words = (source: string) => new RegExp(`${W0}(?:${source})${W1}`, "u");
-const inside = (source: string) => new RegExp(source, "u");
+/**
+ * The Korean, Chinese and Japanese patterns: each of their matches holds a character outside ASCII,
+ * so a prompt all in ASCII is not run through them (each is compiled on its first run, in every
+ * hook: about half of a prompt's check).
+ */
+const OUTSIDE_ASCII = new WeakSet<RegExp>();
+const inside = (source: string) => {
+	const re = new RegExp(source, "u");
+	OUTSIDE_ASCII.add(re);
+	return re;
+};
+/** Whether a pattern may match a text (`OUTSIDE_ASCII`); `ascii`: the text is all ASCII. */
+const mayMatch = (re: RegExp, ascii: boolean) => !ascii || !OUTSIDE_ASCII.has(re);
+const isAscii = (text: string) => !/[\u0080-\uffff]/.test(text);
 
 const NEGATIVES: readonly RegExp[] = [
 	// English
@@ -162,8 +175,9 @@ function complexity(text: string): string | undefined {
 	const bullets = lines.filter((l) => BULLET_ITEM.test(l)).length;
 	if (bullets >= 4) return `${bullets} list items`;
 	// Position words in three groups (first / then / finally) within one language.
+	const ascii = isAscii(text);
 	for (let i = 0; i + 2 < SEQUENCE_WORDS.length; i += 3) {
-		const hits = SEQUENCE_WORDS.slice(i, i + 3).map((re) => re.exec(text)?.[0]);
+		const hits = SEQUENCE_WORDS.slice(i, i + 3).map((re) => (mayMatch(re, ascii) ? re.exec(text)?.[0] : undefined));
 		if (hits.every((h) => h !== undefined)) return hits.join(" … ");
 	}
 	// Length and clauses count prose only: a pasted log or page is long without being a task.
@@ -215,7 +229,9 @@ function phrase(text: string): RegExp {
 }
 
 function firstMatch(text: string, patterns: readonly RegExp[]): string | undefined {
+	const ascii = isAscii(text);
 	for (const re of patterns) {
+		if (!mayMatch(re, ascii)) continue;
 		const m = re.exec(text);
 		if (m) return m[0];
 	}

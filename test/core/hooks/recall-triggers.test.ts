@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { evaluateRecallTrigger, readTriggerSettings } from "../../../src/core/hooks/recall-triggers";
 
 const intents: [string, string][] = [
@@ -124,5 +125,21 @@ describe("recall triggers", () => {
 		const started = performance.now();
 		evaluateRecallTrigger(prompt);
 		expect(performance.now() - started).toBeLessThan(200);
+	});
+});
+
+describe("recall triggers: a prompt all in ASCII skips the Korean, Chinese and Japanese patterns", () => {
+	it("decides as it does once a character outside ASCII (which runs them all) is added", () => {
+		// Words of the English lists, and others.
+		const words = ["continue", "last time", "fresh start", "step by step", "first", "then", "finally", "plan", "the", "fix", "bug", "and then", "remember", "1.", "2.", "3.", "-", "\n", " "];
+		const prompt = fc.array(fc.constantFrom(...words), { maxLength: 40 }).map((p) => p.join(" "));
+		fc.assert(
+			fc.property(prompt, (text) => {
+				fc.pre(text.length < 250);
+				// A no-break space at the end: not a letter, not a word, it only makes the text not all ASCII.
+				expect(evaluateRecallTrigger(text, {})).toEqual(evaluateRecallTrigger(`${text}\u00a0`, {}));
+			}),
+			{ numRuns: 500 },
+		);
 	});
 });
