@@ -247,7 +247,7 @@ export class StateFolder implements TranscriptStore {
 	 * from the lists file of the same name: read now, or when first asked for.
 	 */
 	private async joinLists(name: string, part: Record<string, unknown>, whenAsked: boolean): Promise<void> {
-		const heads = Object.entries(part).filter((entry): entry is [string, { digest: Record<string, unknown> }] => isRecordWithDigest(entry[1]) && !holdsLists(entry[1].digest));
+		const heads = headRecords(part);
 		if (heads.length === 0) return;
 		const path = join(this.dir, LISTS_DIR, name);
 		if (!whenAsked) {
@@ -558,15 +558,25 @@ function parsedStateJson(path: string, read: () => Buffer | string): Record<stri
 	return value as Record<string, unknown>;
 }
 
-/** One record's digest lists in a lists file; `DamagedStateError` when they are not there. */
-function listsIn(file: Record<string, unknown>, key: string, path: string): DigestLists {
-	const lists = Object.hasOwn(file, key) ? file[key] : undefined;
-	if (typeof lists !== "object" || lists === null || Array.isArray(lists)) throw damagedState(path, `it holds no digest lists for ${key}`);
-	return lists as DigestLists;
+/** One record's digest lists in a lists file's value; undefined when they are not there. */
+function listsOf(file: unknown, key: string): DigestLists | undefined {
+	const lists = typeof file === "object" && file !== null && Object.hasOwn(file, key) ? (file as Record<string, unknown>)[key] : undefined;
+	return typeof lists === "object" && lists !== null && !Array.isArray(lists) ? (lists as DigestLists) : undefined;
 }
 
-function isRecordWithDigest(value: unknown): value is { digest: Record<string, unknown> } {
-	return typeof value === "object" && value !== null && typeof (value as { digest?: unknown }).digest === "object" && (value as { digest?: unknown }).digest !== null;
+/** The same, `DamagedStateError` when they are not there. */
+function listsIn(file: Record<string, unknown>, key: string, path: string): DigestLists {
+	const lists = listsOf(file, key);
+	if (!lists) throw damagedState(path, `it holds no digest lists for ${key}`);
+	return lists;
+}
+
+/** The records of a session file whose digest is only its head: their lists are in the lists file. */
+function headRecords(part: Record<string, unknown>): [string, { digest: Record<string, unknown> }][] {
+	return Object.entries(part).filter((entry): entry is [string, { digest: Record<string, unknown> }] => {
+		const digest = (entry[1] as { digest?: unknown } | null)?.digest;
+		return typeof entry[1] === "object" && typeof digest === "object" && digest !== null && !holdsLists(digest);
+	});
 }
 
 /** The value of a JSON text, or undefined when it is not JSON. */
@@ -624,13 +634,12 @@ export async function readSessionFile(dir: string, name: string): Promise<Record
 	const part = await readJsonOnly(join(dir, SESSIONS_DIR, name));
 	if (typeof part !== "object" || part === null || Array.isArray(part)) return {};
 	const records = part as Record<string, unknown>;
-	const heads = Object.keys(records).filter((key) => isRecordWithDigest(records[key]) && !holdsLists((records[key] as { digest: unknown }).digest));
+	const heads = headRecords(records);
 	if (heads.length === 0) return records as Record<string, SessionRecord>;
 	const lists = await readJsonOnly(join(dir, LISTS_DIR, name));
-	for (const key of heads) {
-		const found = typeof lists === "object" && lists !== null && Object.hasOwn(lists, key) ? (lists as Record<string, unknown>)[key] : undefined;
-		const record = records[key] as { digest: Record<string, unknown> };
-		if (typeof found === "object" && found !== null && !Array.isArray(found)) record.digest = wholeDigest(record.digest, found as DigestLists);
+	for (const [key, record] of heads) {
+		const found = listsOf(lists, key);
+		if (found) record.digest = wholeDigest(record.digest, found);
 		else delete records[key];
 	}
 	return records as Record<string, SessionRecord>;

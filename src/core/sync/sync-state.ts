@@ -95,9 +95,9 @@ export interface SyncState {
 }
 
 /**
- * Version 3: version 2 (projects by identity) with the digests' lists packed in the session files
- * (node/packed-digest), which a release that knows only 2 must not read; a version 2 state is read
- * as it is. Version 1 (folder names) is read and migrated by the next sync.
+ * Version 3: version 2 (projects by identity) with the digests' lists in files of their own beside
+ * the session files (node/digest-lists), whose records a release that knows only 2 must not read;
+ * a version 2 state is read as it is. Version 1 (folder names) is read and migrated by the next sync.
  */
 export const SYNC_STATE_VERSION = 3;
 export const LEGACY_SYNC_STATE_VERSION = 1;
