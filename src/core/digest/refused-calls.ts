@@ -1,3 +1,4 @@
+import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { oneLine } from "./one-line";
 
@@ -47,6 +48,5 @@ const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
 
 function shown(call: ToolCall, target: string, cwd: string | undefined): string {
 	if (call.name === "Bash") return `\`${oneLine(target.slice(2), 60)}\``;
-	const inside = cwd !== undefined && target.startsWith(`${cwd.replace(/\/+$/, "")}/`);
-	return `\`${inside ? target.slice(cwd.replace(/\/+$/, "").length + 1) : target}\``;
+	return `\`${(cwd === undefined ? undefined : pathInside(target, cwd)) ?? target}\``;
 }

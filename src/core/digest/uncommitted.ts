@@ -1,3 +1,4 @@
+import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { commitOf } from "./work-signals";
 
@@ -29,7 +30,6 @@ const SHOWN = 3;
  */
 export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undefined): string | undefined {
 	if (cwd === undefined) return undefined;
-	const root = `${cwd.replace(/\/+$/, "")}/`;
 	let committed = false;
 	const left = new Set<string>();
 	for (const call of calls) {
@@ -44,9 +44,8 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 		}
 		if (!CHANGES_FILE.has(call.name)) continue;
 		const path = call.input.file_path ?? call.input.notebook_path;
-		if (typeof path !== "string" || !path.startsWith(root)) continue;
-		const inside = path.slice(root.length);
-		if (inside !== "" && !NEVER_COMMITTED.test(inside)) left.add(inside);
+		const inside = typeof path === "string" ? pathInside(path, cwd) : undefined;
+		if (inside !== undefined && inside !== "" && !NEVER_COMMITTED.test(inside)) left.add(inside);
 	}
 	if (!committed || left.size === 0) return undefined;
 	const names = [...left];
