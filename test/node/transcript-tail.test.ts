@@ -101,6 +101,22 @@ describe("readAppended: a last line without its newline", () => {
 });
 
 describe("readAppended", () => {
+	it("keeps what it gave of one small file when the next is read into the same buffer, in turn or at once", async () => {
+		const other = join(dir, "t.jsonl");
+		await writeFile(file, '{"a":"first file, first line"}\n{"a":"é and more"}\n{"a":"a last line with no newline"}');
+		await writeFile(other, `${'{"b":"second"}\n'.repeat(40)}`);
+		await settle();
+		const first = await read(undefined);
+		const seen: RawLine[] = [];
+		await readAppended(other, undefined, (batch) => seen.push(...batch));
+		expect(first.texts).toEqual(['{"a":"first file, first line"}', '{"a":"é and more"}', '{"a":"a last line with no newline"}']);
+		expect(seen).toHaveLength(40);
+		// Two reads at once each take a buffer of their own.
+		const [a, b] = await Promise.all([read(undefined), readAppended(other, undefined, () => undefined)]);
+		expect(a.texts).toEqual(first.texts);
+		expect(b.cursor.offset).toBe(40 * 15);
+	});
+
 	it("reads complete lines and keeps a half-written last line for the next read", async () => {
 		await writeFile(file, '{"n":1}\n{"n":2}\n{"n":');
 		const first = await read(undefined);
