@@ -166,6 +166,24 @@ const cli = {
 	minify: true,
 };
 
+/** What a bundle file holds around the bundle: a CommonJS module's function, as Node's own loader wraps one. */
+const BUNDLE_HEAD = "(function (exports, require, module, __filename, __dirname) {";
+const BUNDLE_TAIL = "\n})";
+
+/**
+ * The bundle with each character past ASCII written as its `\\u` escape, so a loader reads it as
+ * a one-byte string, a plain copy of its bytes (`runBundleBeside`); one CJK character in a pattern
+ * made all of it two-byte. esbuild's `charset: "ascii"` leaves regular expression literals as they
+ * are; an escape means the same character in a string, a template, a pattern or a name alike. A
+ * character after a backslash (an identity escape, `\\…`) would change meaning: the build stops.
+ */
+function asciiOnly(text, entry) {
+	return text.replace(/(\\*)([\u0080-\uffff])/g, (_m, slashes, c) => {
+		if (slashes.length % 2 === 1) throw new Error(`${entry}: the bundle escapes ${JSON.stringify(c)} with a backslash; write it as \\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+		return `${slashes}\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+	});
+}
+
 const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: [entry], write: false })).outputFiles[0]?.text ?? "";
 
 /**
@@ -175,9 +193,12 @@ const bundleText = async (entry) => (await esbuild.build({ ...cli, entryPoints: 
  * carries it: `{ loader, hash, bundle }`.
  */
 async function script(entry, loader, name) {
-	const bundle = await bundleText(entry);
+	const text = await bundleText(entry);
 	// The bundle runs as a script (the code cache), where `import()` fails: every module comes by `require`.
-	if (/\bimport\(/.test(bundle)) throw new Error(`${entry}: the bundle keeps an import(); use require for Node's modules loaded late`);
+	if (/\bimport\(/.test(text)) throw new Error(`${entry}: the bundle keeps an import(); use require for Node's modules loaded late`);
+	// Written as the function V8 compiles, so a loader hands V8 the file's text as it is: a wrapper
+	// added at run time made V8 copy the whole source into one more string first (see `runWithCodeCache`).
+	const bundle = `${BUNDLE_HEAD}${asciiOnly(text, entry)}${BUNDLE_TAIL}`;
 	const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
 	const built = await esbuild.build({
 		...cli,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../fixtures/built-cli";
-import { assistant, jsonl, text, userText } from "../fixtures/lines";
+import { assistant, jsonl, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
 /** The built CLI against names and files a hostile repository or an unlucky machine gives it, in real processes. */
 const repo = resolve(__dirname, "..", "..");
@@ -48,6 +48,38 @@ describe("ai-memory sync and a lock another user left unreadable", () => {
 		expect(r.stderr).toBe("");
 		expect(r.status).toBe(0);
 		expect(r.stdout).toMatch(/notes written/);
+	});
+});
+
+describe("ai-memory sync: the bundle's patterns past ASCII, written as escapes by the build", () => {
+	it("keeps Japanese as it is and redacts a private key whose lines Claude Code's Read numbered with →", () => {
+		const root = join(dir, "patterns-past-ascii");
+		const project = join(root, "app");
+		mkdirSync(project, { recursive: true });
+		mkdirSync(join(root, "vault"));
+		const folder = join(root, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(folder, { recursive: true });
+		const env = { cwd: project, sessionId: "11111111-2222-4333-8444-555555555556" };
+		const body = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0";
+		const key = ["-----BEGIN RSA PRIVATE KEY-----", body, body, "-----END RSA PRIVATE KEY-----"].map((l, i) => `${String(i + 1).padStart(6)}\u2192${l}`).join("\n");
+		writeFileSync(
+			join(folder, `${env.sessionId}.jsonl`),
+			jsonl([
+				userText("注文一覧にページネーションを追加して。テストも書いて。", env),
+				assistant(toolUse("toolu_1", "Read", { file_path: join(project, "deploy.pem") }), { ...env, messageId: "msg_1" }),
+				toolResult("toolu_1", key, env),
+				assistant(text("ページネーションを追加しました。"), { ...env, messageId: "msg_2", timestamp: "2026-11-20T10:00:09.000Z" }),
+			]),
+		);
+		const r = spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--json"], { encoding: "utf8" });
+		expect(r.status).toBe(0);
+		const notes = join(root, "vault", "AI Conversations", "app");
+		const note = readdirSync(notes).find((n) => n.startsWith("2026-11-20"));
+		expect(note).toBe("2026-11-20 注文一覧にページネーションを追加して。テストも書いて。.md");
+		const written = readFileSync(join(notes, note!), "utf8");
+		expect(written).toContain("ページネーションを追加しました。");
+		expect(written).not.toContain(body.slice(0, 24));
+		expect(written).toContain("[redacted:private-key]");
 	});
 });
 

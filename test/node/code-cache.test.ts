@@ -41,7 +41,9 @@ afterAll(async () => {
 	await rm(work, { recursive: true, force: true });
 });
 
-const SOURCE = "function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);";
+/** A bundle as the build writes it: the module's function (see `runWithCodeCache`). */
+const wrapped = (body: string) => `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
+const SOURCE = wrapped("function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);");
 
 function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
