@@ -236,11 +236,14 @@ async function writeScript(dir, name, { loader, hash, bundle }) {
 	for (const other of await readdir(dir)) if (new RegExp(`^${name}\\.[0-9a-f]{16}\\.js$`).test(other) && other !== `${name}.${hash}.js`) await rm(join(dir, other), { force: true });
 }
 
+/** The fold worker's script, in ASCII as the bundles are: each fold thread reads and compiles it as a one-byte string. */
+const foldWorkerText = async () => asciiOnly(await bundleText("src/node/fold-worker.ts"), "src/node/fold-worker.ts");
+
 /** dist/: the CLI, the hook script, the MCP server and the fold worker; returns the three scripts. */
 async function buildCli() {
 	await mkdir("dist", { recursive: true });
-	const [worker, cliSource, hookSource, mcpSource] = await Promise.all([esbuild.build({ ...cli, entryPoints: ["src/node/fold-worker.ts"], write: false }), cliScript(), hookScript(), mcpScript()]);
-	await writeWhole("dist/fold-worker.cjs", worker.outputFiles[0]?.text ?? "");
+	const [worker, cliSource, hookSource, mcpSource] = await Promise.all([foldWorkerText(), cliScript(), hookScript(), mcpScript()]);
+	await writeWhole("dist/fold-worker.cjs", worker);
 	await writeScript("dist", "cli", cliSource);
 	await writeScript("dist", "hook", hookSource);
 	await writeScript("dist", "mcp", mcpSource);
@@ -258,7 +261,8 @@ async function buildCli() {
  */
 async function buildBenchReaders() {
 	await mkdir("bench/out", { recursive: true });
-	await esbuild.build({ ...cli, entryPoints: { "fold-worker": "src/node/fold-worker.ts", "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
+	await esbuild.build({ ...cli, entryPoints: { "opencode-read-baseline": "bench/opencode-read-baseline.ts" }, outdir: "bench/out", outExtension: { ".js": ".cjs" } });
+	await writeWhole("bench/out/fold-worker.cjs", await foldWorkerText());
 	await writeScript("bench/out", "agent-read", await script("bench/agent-read.ts", "bench/agent-read-loader.ts", "READER"));
 	await writeWhole("bench/out/wa-sqlite.wasm", await readFile(SQLITE_WASM));
 	await writeWhole(`bench/out/${RE2_FILE}`, await re2Text());
