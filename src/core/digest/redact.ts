@@ -339,6 +339,12 @@ const TOKEN_RULES: readonly Rule[] = [
 	}),
 	// Heroku's API keys of the newer format (`HRKU-` and a UUID or 60-odd characters); the older bare UUID is known only after `heroku auth:token` (below).
 	tokenRule("heroku-api-key", ["hrku-"], /(?<![A-Za-z0-9])HRKU-[A-Za-z0-9_-]{36,80}(?![A-Za-z0-9_-])/g, { cut: { start: /^HRKU-[A-Za-z0-9_-]{2,}$/ } }),
+	// Laravel's APP_KEY as `php artisan key:generate` makes it (`APP_KEY=`, `Application key […] set`, `--show`): `base64:` and the 32 bytes
+	// of an AES-256 key (16 of an AES-128 one), padded as PHP pads. The prefix, with exactly a key's length, names nothing else.
+	tokenRule("laravel-app-key", ["base64:"], /(?<![A-Za-z0-9])base64:(?:[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{22}==)(?![A-Za-z0-9+/=])/g, {
+		// Cut short: what is left after the prefix (whose own digits say nothing) is random-looking.
+		cut: { start: /^base64:[A-Za-z0-9+/]{8,}$/, valid: (token) => randomLooking(token.slice(7)) },
+	}),
 	// A kubeconfig's client key: the PEM of a private key, base64-encoded whole.
 	// YAML (`client-key-data: …`) or JSON (`"client-key-data": "…"`, what `kubectl config view --raw -o json` prints).
 	valueRule("private-key", ["client-key-data"], /(?<pre>client-key-data\\?["']?[ \t]*:[ \t]*\\?["']?)(?<val>[A-Za-z0-9+/]{40,20000}={0,2})/g),

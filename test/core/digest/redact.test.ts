@@ -632,7 +632,7 @@ const FRAGMENTS = [
 	"Authorization", "Bearer ", "Basic ", "-u ", "--user=", "export ", "postgres://", "redis://", "https://", "://", "user", ":", "@", "=", "==",
 	": ", " ", "\n", "\r\n", "\\n", '"', "'", "`", "$", "${", "{", "}", "[", "]", "(", ")", ";", ",", ".", "-", "_", "/", "+", "[redacted:", "[redacted:password]",
 	"%3D", "%3A", "%22", "%20", "%40", "%5F", "%25", "%2F", "htpasswd -b ", "htpasswd -nb ", "echo -n ", " | base64", "Basic dXNlcjpwYXNzd29yZA==", "eyJ", "ewog", "cGFzc3dvcmQ9",
-	"Oi8v", "LS0tLS1CRUdJTi", "UEFTU1dPUkQ9", "dG9rZW46", "6Ly9", "=", "[redacted:base64-secret]",
+	"Oi8v", "LS0tLS1CRUdJTi", "base64:", "UEFTU1dPUkQ9", "dG9rZW46", "6Ly9", "=", "[redacted:base64-secret]",
 	"--password ", "--api-key ", "-storepass ", "pass:", "mongosh -p ", "sqlcmd -P ", "ldapsearch -w ", "smbclient -U u%", "| chpasswd", "--password-stdin", "| gh secret set",
 	"<password>", "</password>", 'key="ApiKey" value="', "IDENTIFIED BY '", "PASSWORD '", "machine h login u password ",
 	"[redacted:custom]", "abc", "ABCDEFGHIJKLMNOPQRST", "0123456789abcdef0123456789abcdef", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7s", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "토큰", "パスワード",
@@ -762,6 +762,8 @@ describe("redactSecrets: adversarial input", () => {
 		["cmdkey", `cmdkey ${fill(" /pass:")}`],
 		["oauth2-bearer", fill("--oauth2-bearer ")],
 		["base64 json", fill('echo -n \\"a:b\\\\')],
+		["laravel", fill("base64:")],
+		["laravel runs", fill("APP_KEY=base64:QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -860,5 +862,33 @@ describe("secrets in encoded text", () => {
 		// keyed with it is redacted again with these when loaded (see redactionKey).
 		expect(builtinRulesId()).not.toBe("nponh8");
 		expect(builtinRulesId()).toBe(builtinRulesId());
+	});
+});
+
+describe("Laravel's APP_KEY", () => {
+	// What `php artisan key:generate` makes: `base64:` and 32 random bytes (16 for AES-128) in base64.
+	const key = `base64:${Buffer.from(gen(ALNUM, 32)).toString("base64")}`;
+	const key16 = `base64:${Buffer.from(gen(ALNUM, 16)).toString("base64")}`;
+	it.each([
+		[".env", `APP_NAME=Laravel\nAPP_ENV=local\nAPP_KEY=${key}\nAPP_DEBUG=true`, `APP_NAME=Laravel\nAPP_ENV=local\nAPP_KEY=${m("laravel-app-key")}\nAPP_DEBUG=true`],
+		["quoted", `APP_KEY="${key}"`, `APP_KEY="${m("laravel-app-key")}"`],
+		["YAML", `environment:\n  APP_KEY: ${key}\n  DB_HOST: db`, `environment:\n  APP_KEY: ${m("laravel-app-key")}\n  DB_HOST: db`],
+		["a compose list item", `    environment:\n      - APP_KEY=${key}`, `    environment:\n      - APP_KEY=${m("laravel-app-key")}`],
+		["artisan's output", `$ php artisan key:generate\nApplication key [${key}] set successfully.`, `$ php artisan key:generate\nApplication key [${m("laravel-app-key")}] set successfully.`],
+		["--show", `php artisan key:generate --show\n${key}\n`, `php artisan key:generate --show\n${m("laravel-app-key")}\n`],
+		["JSON", `{"APP_KEY": "${key}", "APP_ENV": "production"}`, `{"APP_KEY": "${m("laravel-app-key")}", "APP_ENV": "production"}`],
+		["previous keys", `APP_PREVIOUS_KEYS=${key},${key16}`, `APP_PREVIOUS_KEYS=${m("laravel-app-key")},${m("laravel-app-key")}`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+	});
+
+	it("a key a clip cut short", () => {
+		expect(redactSecrets("APP_KEY=base64:Zq8Xw2Vr5Ty7Ub…")).toBe(`APP_KEY=${m("laravel-app-key")}…`);
+		expect(redactSecrets("encoded as base64:SGVsbG…")).toBe("encoded as base64:SGVsbG…");
+	});
+
+	it.each(["APP_KEY=\nAPP_KEY=base64:\nAPP_KEY=${APP_KEY}", "APP_KEY=base64:your-key-here", "'%env(base64:APP_SECRET_KEY_BASE64_ENCODED)%'", "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"])("keeps %s", (text) => {
+		expect(redactSecrets(text)).toBe(text);
 	});
 });
