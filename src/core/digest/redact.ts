@@ -164,7 +164,46 @@ function isNotSecret(value: string, kind: string): boolean {
 	if (URL_RE.test(v) || PATH_RE.test(v)) return true;
 	if (IDENTIFIER_RE.test(v) && !/\d/.test(v) && secretKeyKind(v) !== undefined) return true;
 	if (kind !== "password" && /^[a-z]{1,15}(?:[-_][a-z]{0,15}){0,5}$/.test(v)) return true;
-	return false;
+	return kind === "key" && (PUBLISHABLE_KEY_RE.test(v) || !looksRandom(v));
+}
+
+/** A key public by design, whatever it looks like: Stripe's and Clerk's publishable keys (Laravel Cashier's `STRIPE_KEY=pk_…`). */
+const PUBLISHABLE_KEY_RE = /^pk_(?:live|test)_/;
+
+/** Longer than the hex of a 512-bit key (128) or a long token: a file in base64. */
+const MAX_KEY_LENGTH = 200;
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** A part of a value that is one word or one number: `my`, `Service`, `SERVICE`, `2024`. */
+const WORD_OR_NUMBER_RE = /^(?:[A-Za-z][a-z]*|[A-Z]+|\d+)$/;
+
+/**
+ * Whether a value has a generated key's look (what a name ending in a bare `KEY` needs, see
+ * `keywordKind`): 16 characters or more, 12 of them letters and digits, which change class
+ * (letter case, digit) at one character in four or more and hold 8 different ones. A random
+ * string changes about every other character; words and numbers joined (`my-service-key-2024`,
+ * `MyServiceKeyName2024`) only where they meet. A UUID is an id, and a longer value than
+ * `MAX_KEY_LENGTH` a file in base64 (a certificate, a public key), judged by what it decodes to
+ * (`BASE64_PAYLOAD_RULE`).
+ */
+function looksRandom(value: string): boolean {
+	if (value.length < 16 || value.length > MAX_KEY_LENGTH || /\s/.test(value) || UUID_RE.test(value)) return false;
+	const parts = value.split(/[^A-Za-z0-9]+/).filter((part) => part !== "");
+	if (parts.every((part) => WORD_OR_NUMBER_RE.test(part))) return false;
+	const chars = parts.join("");
+	if (chars.length < 12 || !/[A-Za-z]/.test(chars) || !/\d/.test(chars) || new Set(chars).size < 8) return false;
+	let changes = 0;
+	for (let i = 1; i < chars.length; i++) {
+		const was = charClass(chars.charCodeAt(i - 1));
+		const is = charClass(chars.charCodeAt(i));
+		// A capital before lower case is one word's start (`Service`), no change.
+		if (is !== was && !(was === 1 && is === 2)) changes++;
+	}
+	return changes * 4 >= chars.length;
+}
+
+/** 0 for a digit, 1 for an upper-case letter, 2 for a lower-case one. */
+function charClass(c: number): number {
+	return c <= 0x39 ? 0 : c <= 0x5a ? 1 : 2;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +231,23 @@ const NOT_SECRET_SUFFIXES = new Set([
 	// `token_summary = "Token usage – "`): measured against gitleaks' rules, docs/redaction.md.
 	"STR", "STRING", "SUMMARY", "TEXT", "MESSAGE", "MSG", "DESCRIPTION", "SEPARATOR", "SEP", "DELIMITER", "TITLE", "PARTS",
 ]);
+/**
+ * Word parts that make a name ending in a bare `KEY` name a public key or an id rather than a
+ * secret (see `keywordKind`): `PUBLIC_KEY`, Stripe's `PUBLISHABLE_KEY`, reCAPTCHA's `SITE_KEY`,
+ * Algolia's search-only `SEARCH_KEY`, Supabase's `ANON_KEY`, a GPG key's id; database and cache
+ * keys, and keys of a queue, a store or a translation, whose values are hashes, UUIDs and names.
+ */
+const NOT_SECRET_KEY_PARTS = new Set([
+	"PUBLIC", "PUB", "PUBLISHABLE", "SITE", "SEARCH", "ANON", "GPG", "PGP",
+	"SORT", "PRIMARY", "FOREIGN", "PARTITION", "RANGE", "HASH", "CACHE", "IDEMPOTENCY", "DEDUP", "DEDUPE", "DEDUPLICATION",
+	"ROUTING", "SHARD", "LOOKUP", "QUERY", "STORAGE", "OBJECT", "BUCKET", "LOCK", "REDIS", "ROW", "ITEM", "ENTITY", "RECORD",
+	"TRANSLATION", "I18N", "LOCALE", "MESSAGE", "EVENT", "JOB",
+]);
+/** Prefixes of the variables a front-end build puts into the code it ships: public by design. */
+const CLIENT_BUNDLE_PREFIX_RE = /^(?:REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NEXT_PUBLIC|NUXT_PUBLIC)_/;
+/** A name ending in a bare `KEY` that is a secret's only when its value looks random; `APP_KEY` after a name is an app's public id (Pusher's, Reverb's). */
+const BARE_KEY_RE = /^(?!.*_APP_KEY$)[A-Z0-9_]*[A-Z0-9]_KEY$/;
+
 /** Shell variables that merely contain a keyword: the working directory. */
 const SHELL_VARIABLES = new Set(["PWD", "OLDPWD"]);
 
@@ -207,19 +263,31 @@ function normalizeKey(key: string): string {
 		.toUpperCase();
 }
 
-/** "password" or "secret" when the name announces a secret (`DB_PASSWORD`, `apiKey`), else undefined. */
-function secretKeyKind(key: string): "password" | "secret" | undefined {
+/**
+ * What a key's name says of its value: "password" or "secret" when it announces one (`DB_PASSWORD`,
+ * `apiKey`); "key" when it ends in a bare `KEY` (`FOO_SERVICE_KEY`, `zohoClientKey`), which names
+ * ids and public keys as often: then the value is a secret only if it looks random (`looksRandom`),
+ * and is shown as a "secret" (`markerKind`).
+ */
+type KeyKind = "password" | "secret" | "key";
+
+/** The kind a marker shows for a key's value. */
+const markerKind = (kind: string): string => (kind === "key" ? "secret" : kind);
+
+/** The kind of secret a name announces (see `KeyKind`), else undefined. */
+function secretKeyKind(key: string): KeyKind | undefined {
 	if (key.length > 64 || !KEY_HINT_RE.test(key)) return undefined;
 	return keywordKind(normalizeKey(key));
 }
 
-function keywordKind(norm: string): "password" | "secret" | undefined {
-	if (!STRONG_KEYWORD_RE.test(norm) && !WEAK_KEYWORD_RE.test(norm)) return undefined;
-	return PASSWORD_KEYWORD_RE.test(norm) ? "password" : "secret";
+function keywordKind(norm: string): KeyKind | undefined {
+	if (STRONG_KEYWORD_RE.test(norm) || WEAK_KEYWORD_RE.test(norm)) return PASSWORD_KEYWORD_RE.test(norm) ? "password" : "secret";
+	if (!BARE_KEY_RE.test(norm) || CLIENT_BUNDLE_PREFIX_RE.test(norm) || norm.split("_").some((part) => NOT_SECRET_KEY_PARTS.has(part))) return undefined;
+	return "key";
 }
 
 /** Like `secretKeyKind`, but not for keys that describe a secret (`TOKEN_URL`) or shell variables (`PWD`). */
-function keyDescribesSecret(key: string): "password" | "secret" | undefined {
+function keyDescribesSecret(key: string): KeyKind | undefined {
 	if (key.length > 64 || !KEY_HINT_RE.test(key)) return undefined;
 	const norm = normalizeKey(key);
 	if (SHELL_VARIABLES.has(norm)) return undefined;
@@ -759,7 +827,7 @@ const XML_ELEMENT_RULE: Rule = {
 		const kind = close === key ? keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1)) : undefined;
 		if (kind === undefined || isNotSecret(val, kind)) return undefined;
 		const start = m.index + key.length + 2;
-		return { start, end: start + val.length, replacement: redactionMarker(kind), kind };
+		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
 
@@ -773,7 +841,7 @@ const XML_NAME_VALUE_RULE: Rule = {
 		const kind = keyDescribesSecret(key);
 		if (kind === undefined || isNotSecret(val, kind)) return undefined;
 		const start = m.index + m[0].length - val.length;
-		return { start, end: start + val.length, replacement: redactionMarker(kind), kind };
+		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
 
@@ -1039,10 +1107,10 @@ function commandSecrets(text: string, command: string, from: number): (Edit & { 
 	const parts: string[] = [];
 	let last = first.start;
 	for (const s of secrets) {
-		parts.push(text.slice(last, s.start), redactionMarker(s.kind));
+		parts.push(text.slice(last, s.start), redactionMarker(markerKind(s.kind)));
 		last = s.end;
 	}
-	return { start: first.start, end: last, replacement: parts.join(""), kind: first.kind, kinds: secrets.map((s) => s.kind) };
+	return { start: first.start, end: last, replacement: parts.join(""), kind: markerKind(first.kind), kinds: secrets.map((s) => markerKind(s.kind)) };
 }
 
 /**
@@ -1168,8 +1236,10 @@ const ASSIGNMENT_RULE: Rule = {
 	pattern: ASSIGNMENT_RE,
 	decide: (m, text) => {
 		const { q = "", key = "", sep = "" } = m.groups ?? {};
-		const kind = keyDescribesSecret(key);
-		if (kind === undefined) return undefined;
+		const judged = keyDescribesSecret(key);
+		if (judged === undefined) return undefined;
+		// `judged` decides what is a secret, `kind` is what its marker shows.
+		const kind = markerKind(judged);
 		const valueStart = m.index + m[0].length;
 		const opening = text[valueStart] ?? "";
 		const quoted = opening === '"' || opening === "'" || opening === "`" || (opening === "\\" && text[valueStart + 1] === '"');
@@ -1181,7 +1251,7 @@ const ASSIGNMENT_RULE: Rule = {
 			const headerEnd = lineEnd(text, valueStart);
 			const block = BLOCK_HEADER_RE.test(text.slice(valueStart, headerEnd)) ? blockScalar(text, m.index, headerEnd) : undefined;
 			if (block) {
-				if (isNotSecret(block.value, kind)) return { skipTo: block.end };
+				if (isNotSecret(block.value, judged)) return { skipTo: block.end };
 				return { end: block.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${block.indent}${redactionMarker(kind)}`, kind };
 			}
 		}
@@ -1201,7 +1271,7 @@ const ASSIGNMENT_RULE: Rule = {
 			const cut = CUT_QUOTED_VALUE_RE.exec(text)?.[0];
 			if (cut !== undefined) {
 				const quote = cut.startsWith("\\") ? '\\"' : cut[0]!;
-				if (isNotSecret(cut.slice(quote.length), kind)) return { skipTo: text.length };
+				if (isNotSecret(cut.slice(quote.length), judged)) return { skipTo: text.length };
 				return { end: text.length, replacement: `${m[0]}${quote}${redactionMarker(kind)}`, kind };
 			}
 		}
@@ -1222,7 +1292,7 @@ const ASSIGNMENT_RULE: Rule = {
 		} else if (inner.includes("${") || inner.includes("{{") || /^\{[A-Za-z_][\w.]*\}$/.test(inner)) {
 			return skip;
 		}
-		if (isNotSecret(inner, kind)) return skip;
+		if (isNotSecret(inner, judged)) return skip;
 		return { end: valueStart + val.length, replacement: m[0] + quote + redactionMarker(kind) + quote, kind };
 	},
 };
@@ -1605,7 +1675,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 5;
+const RULES_REVISION = 6;
 
 let rulesId: string | undefined;
 

@@ -627,7 +627,7 @@ describe("createRedactor: extra patterns", () => {
 /** Pieces that make rules fire, half-fire and meet each other's output. */
 const FRAGMENTS = [
 	"sk-", "sk-ant-api03-", "sk-proj-", "ghp_", "github_pat_", "glpat-", "xoxb-", "AKIA", "AIza", "eyJ", "npm_", "hf_", "SG.", "SK", "key-",
-	"shpat_", "dop_v1_", "whsec_", "sk_live_", "pypi-AgEIcHlwaS5vcmc", "GOCSPX-", "AccountKey=", "hooks.slack.com/services/",
+	"shpat_", "dop_v1_", "whsec_", "sk_live_", "pypi-AgEIcHlwaS5vcmc", "GOCSPX-", "AccountKey=", "hooks.slack.com/services/", "FOO_SERVICE_KEY=", "9f8a7c6b5e4d3c2b1a0f9e8d7c6b5a49",
 	"-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "PASSWORD", "password", "TOKEN", "Secret", "api_key", "apiKey", "AUTH", "PWD",
 	"Authorization", "Bearer ", "Basic ", "-u ", "--user=", "export ", "postgres://", "redis://", "https://", "://", "user", ":", "@", "=", "==",
 	": ", " ", "\n", "\r\n", "\\n", '"', "'", "`", "$", "${", "{", "}", "[", "]", "(", ")", ";", ",", ".", "-", "_", "/", "+", "[redacted:", "[redacted:password]",
@@ -764,6 +764,9 @@ describe("redactSecrets: adversarial input", () => {
 		["base64 json", fill('echo -n \\"a:b\\\\')],
 		["laravel", fill("base64:")],
 		["laravel runs", fill("APP_KEY=base64:QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo")],
+		["bare key names", fill("FOO_SERVICE_KEY=")],
+		["bare key values", `FOO_KEY=${fill("a1B-")}`],
+		["bare key pairs", fill("fooKey: a1b2c3d4e5f6a7b8c9d0e1f2 ")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -884,11 +887,47 @@ describe("Laravel's APP_KEY", () => {
 	});
 
 	it("a key a clip cut short", () => {
-		expect(redactSecrets("APP_KEY=base64:Zq8Xw2Vr5Ty7Ub…")).toBe(`APP_KEY=${m("laravel-app-key")}…`);
+		expect(redactSecrets("Application key [base64:Zq8Xw2Vr5Ty7Ub…")).toBe(`Application key [${m("laravel-app-key")}…`);
 		expect(redactSecrets("encoded as base64:SGVsbG…")).toBe("encoded as base64:SGVsbG…");
 	});
 
 	it.each(["APP_KEY=\nAPP_KEY=base64:\nAPP_KEY=${APP_KEY}", "APP_KEY=base64:your-key-here", "'%env(base64:APP_SECRET_KEY_BASE64_ENCODED)%'", "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"])("keeps %s", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("a key named only `…_KEY`: its value when it looks random", () => {
+	const hex = gen(HEX, 32);
+	const b64key = gen(B64, 43) + "=";
+	const alnum = gen(ALNUM, 40);
+	it.each([
+		[".env, hex", `FOO_SERVICE_KEY=${hex}`, `FOO_SERVICE_KEY=${m("secret")}`],
+		["export, quoted", `export ZOHO_CLIENT_KEY="${alnum}"`, `export ZOHO_CLIENT_KEY="${m("secret")}"`],
+		["YAML", `config:\n  payment_gateway_key: ${b64key}\n`, `config:\n  payment_gateway_key: ${m("secret")}\n`],
+		["JSON, camel case", `{"licenseKey": "${hex}", "plan": "pro"}`, `{"licenseKey": "${m("secret")}", "plan": "pro"}`],
+		["Laravel's key before base64: keys", `APP_KEY=${alnum.slice(0, 32)}`, `APP_KEY=${m("secret")}`],
+		["an XML element", `<ServiceKey>${hex}</ServiceKey>`, `<ServiceKey>${m("secret")}</ServiceKey>`],
+		["a value with a separator", `MERCHANT_KEY=live_${hex}`, `MERCHANT_KEY=${m("secret")}`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+	});
+
+	it.each([
+		// Public keys and keys that name an id, whatever their value.
+		`PUBLIC_KEY=${b64key}\nVAPID_PUBLIC_KEY=${b64key}\nNEXT_PUBLIC_MAPS_KEY=${alnum}\nSTRIPE_PUBLISHABLE_KEY=${alnum}\nRECAPTCHA_SITE_KEY=${alnum}\nALGOLIA_SEARCH_KEY=${hex}`,
+		`PUSHER_APP_KEY=${hex.slice(0, 20)}\nVITE_PUSHER_APP_KEY="\${PUSHER_APP_KEY}"\nREVERB_APP_KEY=${alnum.slice(0, 20)}\nREACT_APP_WIDGET_KEY=${alnum}`,
+		`STRIPE_KEY=${t.stripePublishable}\nVITE_MAPS_KEY=${alnum}`,
+		`SORT_KEY=created_at\nPRIMARY_KEY=id\nCACHE_KEY=${hex}\nPARTITION_KEY=${hex}\nIDEMPOTENCY_KEY=${hex}\n{"cacheKey": "${hex}", "queryKey": "${hex}", "storageKey": "app-settings-v2"}`,
+		`GPG_KEY=${hex.slice(0, 16).toUpperCase()}\nROUTING_KEY=orders.created\nHASH_KEY=${hex}`,
+		// Values that are no secret: placeholders, references, paths, words, names, ids.
+		"FOO_KEY=your-key-here\nFOO_KEY=xxx\nFOO_KEY=<service-key>\nFOO_KEY=${SERVICE_KEY}\nFOO_KEY=changeme\nFOO_KEY=\nFOO_KEY=$FOO\nFOO_KEY=process.env.FOO_KEY",
+		"SSL_KEY=/etc/ssl/private/server.key\nTLS_KEY=./certs/tls.key\nDEPLOY_KEY=~/.ssh/id_ed25519\nSERVICE_KEY=C:\\\\keys\\\\svc.pem",
+		"MY_SERVICE_KEY=my-service-key-2024\nFOO_KEY=MyServiceKeyName2024\nBAR_KEY=production_key_v2\nBAZ_KEY=ABCDEFGHIJKLMNOPQRSTUV\nQUX_KEY=1234567890123456789",
+		`SESSION_KEY=${[8, 4, 4, 4, 12].map((n) => gen(HEX, n)).join("-")}\nTRANSLATION_KEY=checkout.payment.failed\nI18N_KEY=settings.title`,
+		"const serviceKey = getServiceKey();\nthis.apiKeyRef = serviceKey;\nlet cacheKey = `${prefix}:${id}`;",
+		"key: setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-f6c65b29c82e498115b3dc436b3a85fc046536dc8aedf03c6c5055c9fd414a51",
+	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
 });
