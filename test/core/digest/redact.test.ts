@@ -627,7 +627,7 @@ describe("createRedactor: extra patterns", () => {
 /** Pieces that make rules fire, half-fire and meet each other's output. */
 const FRAGMENTS = [
 	"sk-", "sk-ant-api03-", "sk-proj-", "ghp_", "github_pat_", "glpat-", "xoxb-", "AKIA", "AIza", "eyJ", "npm_", "hf_", "SG.", "SK", "key-",
-	"shpat_", "dop_v1_", "whsec_", "sk_live_", "pypi-AgEIcHlwaS5vcmc", "GOCSPX-", "AccountKey=", "hooks.slack.com/services/", "FOO_SERVICE_KEY=", "9f8a7c6b5e4d3c2b1a0f9e8d7c6b5a49",
+	"shpat_", "dop_v1_", "whsec_", "sk_live_", "pypi-AgEIcHlwaS5vcmc", "GOCSPX-", "AccountKey=", "hooks.slack.com/services/", "FOO_SERVICE_KEY=", "9f8a7c6b5e4d3c2b1a0f9e8d7c6b5a49", "the key is ", "token: ", " was ",
 	"-----BEGIN PRIVATE KEY-----", "-----END PRIVATE KEY-----", "PASSWORD", "password", "TOKEN", "Secret", "api_key", "apiKey", "AUTH", "PWD",
 	"Authorization", "Bearer ", "Basic ", "-u ", "--user=", "export ", "postgres://", "redis://", "https://", "://", "user", ":", "@", "=", "==",
 	": ", " ", "\n", "\r\n", "\\n", '"', "'", "`", "$", "${", "{", "}", "[", "]", "(", ")", ";", ",", ".", "-", "_", "/", "+", "[redacted:", "[redacted:password]",
@@ -767,6 +767,10 @@ describe("redactSecrets: adversarial input", () => {
 		["bare key names", fill("FOO_SERVICE_KEY=")],
 		["bare key values", `FOO_KEY=${fill("a1B-")}`],
 		["bare key pairs", fill("fooKey: a1b2c3d4e5f6a7b8c9d0e1f2 ")],
+		["prose", fill("the key is ")],
+		["prose values", fill("token: aB3dE5gH7jK9mN1p")],
+		["prose names", fill("a_b-c_d-e_f_key: ")],
+		["prose long value", `the secret is ${fill("aB3+")}`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -927,6 +931,43 @@ describe("a key named only `…_KEY`: its value when it looks random", () => {
 		`SESSION_KEY=${[8, 4, 4, 4, 12].map((n) => gen(HEX, n)).join("-")}\nTRANSLATION_KEY=checkout.payment.failed\nI18N_KEY=settings.title`,
 		"const serviceKey = getServiceKey();\nthis.apiKeyRef = serviceKey;\nlet cacheKey = `${prefix}:${id}`;",
 		"key: setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-f6c65b29c82e498115b3dc436b3a85fc046536dc8aedf03c6c5055c9fd414a51",
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("a secret named in prose", () => {
+	const hex = gen(HEX, 32);
+	const b64key = gen(B64, 42) + "==";
+	const alnum = gen(ALNUM, 40);
+	it.each([
+		["the key is", `ok, the key is ${b64key} — keep it safe`, `ok, the key is ${m("secret")} — keep it safe`],
+		["token:", `I regenerated it, token: ${hex}`, `I regenerated it, token: ${m("secret")}`],
+		["backticks", `Your API key is \`${alnum}\`.`, `Your API key is \`${m("secret")}\`.`],
+		["quotes, was", `my old password was "${alnum}" before the reset`, `my old password was "${m("password")}" before the reset`],
+		["end of a sentence", `The signing secret is ${hex}. Rotate it monthly.`, `The signing secret is ${m("secret")}. Rotate it monthly.`],
+		["is:", `The access token is: ${alnum}`, `The access token is: ${m("secret")}`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+	});
+
+	it.each([
+		// Hashes, ids and public keys named as keys; a key that is a word or a name.
+		"the cache key is 3b4f9a8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c and it missed",
+		"Cache restored from key: Linux-node-3b4f9a8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c",
+		"Cache saved with key: 3b4f9a8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c",
+		"the key is 9fceb02d0ae598e95dc970b74767f19372d61af8 (the commit that added it)",
+		"the public key is AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+		"the key is 123e4567-e89b-12d3-a456-426614174000, the session id",
+		"the partition key is tenantId and the sort key is createdAt; the primary key is id",
+		"the key is my-service-key-2024 and the token is MyServiceTokenName2024",
+		"the token is your-token-here, the key is <your-key>, the secret is ${SECRET}",
+		"token count: 1234567890123456 and key: value pairs",
+		"The image key is iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+		"the GPG key is 3AA5C34371567BD2 and the key id is 4AEE18F83AFDEB23",
+		"the key is AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl and the server's key is MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=",
+		"The key is src/components/Header3Nav2Item.tsx and the token is uploads/2024/a8f3e9b2c1d4.png",
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
