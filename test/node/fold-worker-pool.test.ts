@@ -7,6 +7,8 @@ import esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateSettings } from "../../src/core/settings";
 import { FoldWorkerPool } from "../../src/node/fold-worker-pool";
+import { runFoldJob } from "../../src/node/fold-worker-job";
+import { conversationText } from "../../src/core/notes/conversation-text";
 import { VaultSync } from "../../src/node/vault-sync";
 import { StateFolder } from "../../src/node/state-folder";
 import { MemoryNotes } from "../fakes/memory-notes";
@@ -130,6 +132,21 @@ describe("fold worker pool", () => {
 		const pool = FoldWorkerPool.at(script)!;
 		await expect(pool.fold({ path: join(dir, "missing.jsonl"), fileId: "missing", kind: "session", projectDir: "x", size: 1, mtimeMs: 0, ino: 0 }, undefined)).rejects.toThrow(/ENOENT/);
 		await pool.close();
+	});
+
+	it("hands a session's conversation back as UTF-8 bytes, the text the calling thread renders", async () => {
+		const file = join(dir, "conversation.jsonl");
+		const env = { cwd: "/work/app", sessionId: "c0ffee00-1111-4222-8333-444455556666" };
+		await writeFile(file, jsonl([userText("Traduis le README en français — et en 日本語 🎌", env), assistant(text("Voilà : README.fr.md et README.ja.md."), { ...env, timestamp: "2026-11-20T10:00:09.000Z" })]));
+		const session = { path: file, fileId: env.sessionId, kind: "session" as const, projectDir: "-work-app", size: 1, mtimeMs: 0, ino: 0 };
+		const pool = FoldWorkerPool.at(script, 1)!;
+		const folded = await pool.fold(session, undefined, undefined, "full");
+		await pool.close();
+		expect(folded.conversation).toBeInstanceOf(Uint8Array);
+		const here = await runFoldJob({ id: 0, file: session, spec: undefined, detail: "full" });
+		expect(typeof here.conversation).toBe("string");
+		expect(conversationText(folded.conversation)).toBe(here.conversation);
+		expect(here.conversation).toContain("日本語 🎌");
 	});
 
 	it("a worker holds its next job while it folds one: a failed one fails alone, the others come back", async () => {

@@ -3,6 +3,7 @@ import type { RawLine } from "../transcript/jsonl-lines";
 import { endRead, foldFor, sessionFor } from "../transcript/fold-for";
 import { serializeSession, type SerializedSession, type SessionEvent } from "../transcript/session-model";
 import { renderConversation } from "../notes/render-session-note";
+import type { ConversationText } from "../notes/conversation-text";
 import type { DetailLevel } from "../settings";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, promptFactQuotes, type PreparedSession } from "./prepare-session";
@@ -24,7 +25,7 @@ export interface FoldedWhole {
 	/** Set when the stored form was written by the folding thread (with this meta in it), and where. */
 	saved?: { meta: SubagentMeta | undefined; at?: PackedAt };
 	/** The session's conversation section at the detail asked for (`renderConversation`, no sub-agents). */
-	conversation?: string;
+	conversation?: ConversationText;
 	/** Set when `model` is the partial form (`partialModel`): the whole one is in the store. */
 	partial?: true;
 }

@@ -1,6 +1,7 @@
 import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
+import type { ConversationText } from "../notes/conversation-text";
 import type { PreparedSession } from "./prepare-session";
 import { redactMeta, redactModelAgain, redactModelInPlace } from "./redact-model";
 import { describeWriteError, isFileSystemError } from "../write-error";
@@ -27,7 +28,7 @@ export interface IndexedTranscript {
 	/** For a file that holds several sessions: their paths, in the file's order (its model is empty). */
 	sections?: string[];
 	/** The session's conversation section, rendered where it was folded (see `refresh`). */
-	conversation?: string;
+	conversation?: ConversationText;
 	/** Set when `model` is the partial form (`partialModel`): `whole` loads the rest from the store. */
 	partial?: true;
 	/** Set when the file was read anew from its start this time: it was rewritten or truncated, not grown. */
@@ -311,7 +312,7 @@ export class TranscriptIndex {
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
 		let saved: FoldedWhole["saved"];
-		let conversation: string | undefined;
+		let conversation: ConversationText | undefined;
 		let partial: true | undefined;
 		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`).
 		const anew = known !== undefined && readsWhole(file);

@@ -9,6 +9,7 @@ import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
+import { conversationText, type ConversationText } from "../notes/conversation-text";
 import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
@@ -57,7 +58,7 @@ export interface PlanInput {
 	/** Full rebuild: notes the user deleted are written again. */
 	rebuild?: boolean;
 	/** Conversations rendered while the transcripts were read, by transcript path. */
-	conversations?: ReadonlyMap<string, string>;
+	conversations?: ReadonlyMap<string, ConversationText>;
 	/** Tag bases worked out while the transcripts were read (`sessionTagBasis`), by transcript path. */
 	tagBases?: ReadonlyMap<string, SessionTagBasis>;
 	/** The vault's folder on disk: paths written into CLAUDE.md are made absolute with it. */
@@ -188,7 +189,8 @@ export function planSync(input: PlanInput): SyncPlan {
 					index: { path: indexPath(state, settings, record.projectKey!), title: record.project },
 					previous: link(list[at - 1]),
 					next: link(list[at + 1]),
-					conversation,
+					// Decoded here, when the note is written: until then it may be bytes (see `ConversationText`).
+					conversation: conversationText(conversation),
 					notePath: record.notePath,
 					facts: record.facts,
 				}),

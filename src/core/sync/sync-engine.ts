@@ -22,6 +22,7 @@ import { takesOccupied, unrecordedNotes, type UnrecordedNotes } from "./unrecord
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
+import type { ConversationText } from "../notes/conversation-text";
 
 export type { SyncReport };
 
@@ -187,9 +188,9 @@ function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
 }
 
 /** Brings the index up to date; digests (and conversations without sub-agents) are made as each file arrives. */
-async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings, paths: readonly string[] | undefined): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, string>; tagBases: Map<string, SessionTagBasis> }> {
+async function ingest(index: TranscriptIndex, state: SyncState, settings: Settings, paths: readonly string[] | undefined): Promise<{ read: RefreshResult; prepared: Map<string, PreparedSession>; conversations: Map<string, ConversationText>; tagBases: Map<string, SessionTagBasis> }> {
 	const prepared = new Map<string, PreparedSession>();
-	const conversations = new Map<string, string>();
+	const conversations = new Map<string, ConversationText>();
 	const tagBases = new Map<string, SessionTagBasis>();
 	// Files a watcher named are read alone; a new one (or a sub-agent's meta file) needs the scan.
 	const named = paths !== undefined && paths.length > 0 && (await Promise.all(paths.map((p) => index.knows(p)))).every(Boolean);
