@@ -96,6 +96,11 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 	return found;
 }
 
+/** A field of a session file as a database column holds it: a string or a number, else null. */
+function column(value: unknown): string | number | null {
+	return typeof value === "string" || typeof value === "number" ? value : null;
+}
+
 /** One session's files as lines (see `opencode-fold.ts`); undefined when its session file is gone. */
 export function storageSessionLines(storage: string, session: Pick<StorageSession, "id" | "path" | "projectId">): { lines: RawLine[]; bytes: number } | undefined {
 	const text = readText(session.path);
@@ -114,8 +119,9 @@ export function storageSessionLines(storage: string, session: Pick<StorageSessio
 	} catch {
 		worktree = undefined;
 	}
-	// The columns a database session has, from the file's fields.
-	const row = { id: info.id ?? session.id, parent_id: info.parentID ?? null, project_id: session.projectId, directory: info.directory ?? null, title: info.title ?? null, version: info.version ?? null, time_created: time.created ?? null, time_updated: time.updated ?? null, worktree: worktree ?? null };
+	// The columns a database session has, from the file's fields: a column holds a string or a number,
+	// so another value is none (a title nested 100,000 deep overflowed the stack when the row was written out).
+	const row = { id: column(info.id) ?? session.id, parent_id: column(info.parentID), project_id: session.projectId, directory: column(info.directory), title: column(info.title), version: column(info.version), time_created: column(time.created), time_updated: column(time.updated), worktree: column(worktree) };
 	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", row]) }];
 	let bytes = text.length;
 	const messagesDir = join(storage, "message", session.id);

@@ -128,6 +128,21 @@ describe("OpencodeSessions", () => {
 		expect(lines).toHaveLength(1);
 	});
 
+	it("a legacy session file's field that is no column's value (a title nested 100,000 deep) is read as none, not a stack overflow", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const target = (await sessions.scan([])).find((f) => f.kind === "session")!;
+		const copied = readFileSync(target.container as string, "utf8");
+		const deep = "[".repeat(100_000) + "]".repeat(100_000);
+		writeFileSync(target.container as string, JSON.stringify({ ...(JSON.parse(copied) as object), title: "TITLE", directory: { a: 1 } }).replace('"TITLE"', deep));
+		const lines: string[] = [];
+		await sessions.read(target.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
+		const [, row] = JSON.parse(lines[0]!) as [string, Record<string, unknown>];
+		expect(row.title).toBeNull();
+		expect(row.directory).toBeNull();
+		expect(lines.length).toBeGreaterThan(1);
+	});
+
 	it.skipIf(process.platform === "win32")("a legacy session, message or part file that is a link (or a message folder that is one) is not read", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);
