@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { RawLine } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
+import { hasSettled } from "./transcript-tail";
 import { child, notPlainFile, type PassedOver } from "./transcript-scanner";
 
 /**
@@ -23,10 +24,11 @@ export interface StorageSession {
 	mtimeMs: number;
 }
 
-/** A file's JSON text; undefined when it is missing, not a plain file, or over 64 MiB. */
+/** A file's JSON text (its first 64 MiB), without a UTF-8 BOM an editor put there (JSON.parse refuses it); undefined when it is missing or not a plain file. */
 function readText(path: string): string | undefined {
 	try {
-		return readPlainHeadSync(path, 64 * 1024 * 1024);
+		const text = readPlainHeadSync(path, 64 * 1024 * 1024);
+		return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 	} catch {
 		return undefined;
 	}
@@ -81,7 +83,9 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 			try {
 				info = JSON.parse(text) as typeof info;
 			} catch {
-				continue; // half-written by opencode: the next scan sees it whole
+				// Half-written by opencode: the next scan sees it whole. Still not JSON once settled: said, or its session vanished unexplained.
+				if (hasSettled(mtime(path))) passed?.push({ path, reason: "not read: it is not JSON (opencode writes its session files as UTF-8 JSON)" });
+				continue;
 			}
 			// The id names folders (`message/<id>`): one that is a path (`../../..`) is not taken, the file's name is.
 			const id = typeof info.id === "string" && isPlainName(info.id) ? info.id : name.slice(0, -".json".length);

@@ -143,6 +143,24 @@ describe("OpencodeSessions", () => {
 		expect(lines.length).toBeGreaterThan(1);
 	});
 
+	it("a legacy session file with a UTF-8 BOM is read; one that is not JSON once settled is named, one just written is not", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const target = (await sessions.scan([])).find((f) => f.kind === "session")!;
+		const project = readdirSync(join(data, "storage", "session"))[0]!;
+		const copied = JSON.parse(readFileSync(target.container as string, "utf8")) as Record<string, unknown>;
+		const file = (name: string) => join(data, "storage", "session", project, `${name}.json`);
+		writeFileSync(file("ses_bom"), `\ufeff${JSON.stringify({ ...copied, id: "ses_bom" })}`);
+		writeFileSync(file("ses_utf16"), Buffer.from(`\ufeff${JSON.stringify({ ...copied, id: "ses_utf16" })}`, "utf16le"));
+		writeFileSync(file("ses_half"), JSON.stringify({ ...copied, id: "ses_half" }).slice(0, 40));
+		const old = new Date(Date.now() - 60_000);
+		utimesSync(file("ses_utf16"), old, old);
+		const passed: PassedOver[] = [];
+		const found = await sessions.scan([], passed);
+		expect(found.some((f) => f.fileId === "ses_bom")).toBe(true);
+		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`)).toEqual([join("storage", "session", project, "ses_utf16.json") + ": not read: it is not JSON"]);
+	});
+
 	it.skipIf(process.platform === "win32")("a legacy session, message or part file that is a link (or a message folder that is one) is not read", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);
