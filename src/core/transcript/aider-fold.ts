@@ -69,7 +69,9 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 		return;
 	}
 	model.counts.lines++;
-	if (text === null) return markMalformed(model, line.no, unreadable(line));
+	// A line with NUL bytes is no text Aider wrote: UTF-16 (its `--encoding utf-16`) is valid UTF-8 with a NUL in every
+	// other byte, and was read as lines before any session, no note and no word. Counted, so such a history is named.
+	if (text === null || text.includes("\u0000")) return markMalformed(model, line.no, text === null ? unreadable(line) : "NUL bytes in line");
 	model.counts.records++;
 	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
 	// Lines before the first session's start are no session's: counted, not read.

@@ -144,6 +144,14 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(promptsOf(first!)).toHaveLength(5);
 	});
 
+	it("a history in UTF-16 (Aider's `--encoding utf-16`) is lines with NUL bytes: none read, each counted with why, so the sync names the file", async () => {
+		const [only, ...rest] = await sessionsOf(Buffer.from(`\uFEFF${HISTORY.toString("utf8")}`, "utf16le"));
+		expect(rest).toEqual([]);
+		expect(only!.counts.records).toBe(0);
+		// Its first line starts with the byte-order mark's 0xFF 0xFE: not UTF-8 at all.
+		expect(only!.malformedLines.slice(0, 2)).toEqual([{ line: 1, reason: "invalid UTF-8" }, { line: 2, reason: "NUL bytes in line" }]);
+	});
+
 	it("lines before the first start are no session's: counted as unknown, no prompt, no note", async () => {
 		const sessions = await sessionsOf(Buffer.concat([Buffer.from("some notes the user typed\n> and a quote  \n"), HISTORY]));
 		expect(sessions).toHaveLength(4);
