@@ -6,7 +6,7 @@ import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { trackedByGit } from "./git-tracked";
-import { child, list, listOwn, notPlainFile, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
+import { child, couldNotLook, list, listOwn, notPlainFile, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -23,7 +23,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 export async function scanCodex(home: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const visit = async (dir: string, depth: number): Promise<void> => {
-		for (const entry of await list(dir)) {
+		for (const entry of await list(dir, passed)) {
 			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1);
 			else if (!entry.isFile() && ROLLOUT.test(entry.name)) passed.push(entry.isDirectory() ? { path: child(dir, entry.name), reason: "not read: a folder under a rollout's name" } : passedOver(child(dir, entry.name), entry));
 			else if (entry.isFile() && ROLLOUT.test(entry.name)) {
@@ -42,7 +42,7 @@ export async function scanCodex(home: string, passed: PassedOver[] = []): Promis
 export async function scanCopilot(home: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	const state = join(home, "session-state");
-	for (const entry of await list(state)) {
+	for (const entry of await list(state, passed)) {
 		if (entry.isSymbolicLink() && UUID.test(entry.name)) passed.push(passedOver(child(state, entry.name), entry));
 		if (!entry.isDirectory()) continue;
 		const file = stampOwn(child(child(state, entry.name), "events.jsonl"), { agent: "copilot-cli", projectDir: "copilot", kind: "session", fileId: entry.name }, passed);
@@ -79,7 +79,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	let slab = Buffer.allocUnsafe(0);
 	let used = 0;
 	const subagents: { at: number; files: Promise<TranscriptFile[]> }[] = [];
-	for (const project of await list(tmp)) {
+	for (const project of await list(tmp, passed)) {
 		if (!project.isDirectory()) continue;
 		const cwd = projectRoot(child(child(tmp, project.name), ".project_root"));
 		const chats = child(child(tmp, project.name), "chats");
@@ -121,7 +121,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				// A folder of sub-agents per session that had one: listed all at once, not one after
 				// another (measured: the bench's 1,643 such folders, waited for in turn, were nearly a fifth of its read).
 				const dir = child(chats, entry.name);
-				subagents.push({ at: found.length, files: list(dir).then((agents) => subagentFiles(dir, agents, base, entry.name, passed)) });
+				subagents.push({ at: found.length, files: list(dir, passed).then((agents) => subagentFiles(dir, agents, base, entry.name, passed)) });
 			}
 		}
 	}
@@ -271,8 +271,10 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 				continue;
 			}
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
-		} catch {
-			// Unreadable: nothing, as for a folder that is not there.
+		} catch (error) {
+			// Unreadable: said; nothing when its folder is not there.
+			const why = couldNotLook(path, error);
+			if (why) passed.push(why);
 		}
 	}
 	return found;

@@ -4,7 +4,7 @@ import type { RawLine } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
 import { hasSettled } from "./transcript-tail";
-import { child, notPlainFile, type PassedOver } from "./transcript-scanner";
+import { child, couldNotLook, notPlainFile, type PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions before 1.2, as JSON files under `<data dir>/storage/`:
@@ -58,12 +58,21 @@ function names(dir: string, passed?: PassedOver[]): string[] {
 			.filter((entry) => entry.isFile())
 			.map((entry) => entry.name)
 			.sort();
-	} catch {
+	} catch (error) {
+		const why = passed && couldNotLook(dir, error);
+		if (why) passed?.push(why);
 		return [];
 	}
 }
 
-const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+/** A file's time, 0 when it cannot be stated (a FIFO where `message/` should be made every stat under it throw: no session of the folder, or of the database, was read). */
+function mtime(path: string): number {
+	try {
+		return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+	} catch {
+		return 0;
+	}
+}
 
 export function listStorageSessions(storage: string, passed?: PassedOver[]): StorageSession[] {
 	const found: StorageSession[] = [];
@@ -71,7 +80,9 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 	let projects: string[];
 	try {
 		projects = readdirSync(sessions);
-	} catch {
+	} catch (error) {
+		const why = couldNotLook(sessions, error);
+		if (why) passed?.push(why);
 		return [];
 	}
 	for (const projectId of projects) {

@@ -1,7 +1,8 @@
-import { lstatSync, statSync, type Dirent } from "node:fs";
+import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { classifyProjectFile, type TranscriptFile } from "../core/transcript/transcript-files";
+import { describeWriteError } from "../core/write-error";
 
 /** An entry a scan found and did not read, and why. */
 export interface PassedOver {
@@ -18,7 +19,7 @@ export interface PassedOver {
  * sync can say so: the user who put it there learns why its sessions have no notes.
  */
 export async function scanTranscripts(root: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
-	const projects = await list(root);
+	const projects = await list(root, passed);
 	for (const d of projects) if (!d.isDirectory() && !d.isFile()) passed.push(passedOver(join(root, d.name), d));
 	const perProject = await Promise.all(
 		projects.filter((d) => d.isDirectory() && d.name !== "memory").map((d) => scanProject(root, d.name, passed)),
@@ -33,6 +34,14 @@ export function passedOver(path: string, entry: Dirent): PassedOver {
 	return { path, reason: entry.isSymbolicLink() ? THROUGH_A_LINK : "not read: neither a file nor a folder (a FIFO, a socket or a device)" };
 }
 
+/**
+ * Why a folder or file a scan could not look at (its lstat or its listing failed with `error`: no
+ * permission, a file where a folder of its path should be) is not read; undefined when it is simply not there.
+ */
+export function couldNotLook(path: string, error: unknown): PassedOver | undefined {
+	return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : { path, reason: `not read: ${describeWriteError(error)}` };
+}
+
 /** Why what lies under a transcript's own name (`found`, its lstat) is not read: it is not a plain file. */
 export function notPlainFile(path: string, found: { isSymbolicLink(): boolean }): PassedOver {
 	return { path, reason: found.isSymbolicLink() ? THROUGH_A_LINK : "not read: not a plain file (a FIFO, a socket, a device or a folder)" };
@@ -40,7 +49,7 @@ export function notPlainFile(path: string, found: { isSymbolicLink(): boolean })
 
 async function scanProject(root: string, projectDir: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
 	const dir = join(root, projectDir);
-	const entries = await list(dir);
+	const entries = await list(dir, passed);
 	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
 	for (const entry of entries) {
 		if (entry.isFile()) {
@@ -124,17 +133,31 @@ function metaStampOf(path: string): string | undefined {
  * it led to, outside the agent's folder, were read into notes and the state).
  */
 export async function listOwn(dir: string, passed: PassedOver[]): Promise<Dirent[]> {
-	const found = lstatSync(dir, { throwIfNoEntry: false });
+	const found = lstatOrSay(dir, passed);
 	if (found?.isSymbolicLink()) {
 		passed.push({ path: dir, reason: THROUGH_A_LINK });
 		return [];
 	}
-	return found?.isDirectory() ? list(dir) : [];
+	return found?.isDirectory() ? list(dir, passed) : [];
+}
+
+/**
+ * The lstat of `path`; undefined when it is not there, or cannot be looked at (then named in
+ * `passed`): thrown, one unreadable session folder stopped the scan of all its agent's sessions.
+ */
+function lstatOrSay(path: string, passed: PassedOver[]): Stats | undefined {
+	try {
+		return lstatSync(path, { throwIfNoEntry: false });
+	} catch (error) {
+		const why = couldNotLook(path, error);
+		if (why) passed.push(why);
+		return undefined;
+	}
 }
 
 /** A transcript at a place its agent names (Copilot's `events.jsonl`): stamped when it is a plain file, else named in `passed`. */
 export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">, passed: PassedOver[]): TranscriptFile | undefined {
-	const found = lstatSync(path, { throwIfNoEntry: false });
+	const found = lstatOrSay(path, passed);
 	if (found === undefined) return undefined;
 	if (!found.isFile()) {
 		passed.push(notPlainFile(path, found));
@@ -143,10 +166,13 @@ export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size
 	return stamp(path, info);
 }
 
-export async function list(dir: string): Promise<Dirent[]> {
+/** A folder's entries; none when it is not there, or cannot be listed (then named in `passed`, when given). */
+export async function list(dir: string, passed?: PassedOver[]): Promise<Dirent[]> {
 	try {
 		return await readdir(dir, { withFileTypes: true });
-	} catch {
+	} catch (error) {
+		const why = passed && couldNotLook(dir, error);
+		if (why) passed.push(why);
 		return [];
 	}
 }

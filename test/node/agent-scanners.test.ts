@@ -2,9 +2,20 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AIDER_HISTORY, aiderHistoryName, scanAider, scanCodex, scanCopilot, scanGemini } from "../../src/node/agent-scanners";
 import type { PassedOver } from "../../src/node/transcript-scanner";
+
+// A folder named `unreadable-…` is one the user may not enter, as for another user than its owner
+// (the tests may run as root, whom no mode stops): looking at anything in it fails with EACCES.
+vi.mock("node:fs", async (original) => {
+	const fs = await original<typeof import("node:fs")>();
+	const lstatSync = ((path: string, options?: object) => {
+		if (/[\\/]unreadable-[^\\/]*[\\/]/.test(String(path))) throw Object.assign(new Error(`EACCES: permission denied, lstat '${String(path)}'`), { code: "EACCES", path: String(path) });
+		return fs.lstatSync(path, options);
+	}) as typeof fs.lstatSync;
+	return { ...fs, lstatSync, default: { ...fs, lstatSync } };
+});
 
 const FIXTURES = join(__dirname, "..", "fixtures", "agents");
 
@@ -78,6 +89,53 @@ describe("the other agents' folders: what is not read", () => {
 				"copilot/session-state/02e30a0b-e727-4fae-a24a-00401b71d0b4/events.jsonl: not read: a link",
 				"gemini/tmp/p/chats: not read: a link",
 				"gemini/tmp/q/chats/5b1f0c52-0000-4000-8000-000000000001/agent-1.jsonl: not read: neither a file nor a folder",
+			]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+});
+
+describe("the other agents' folders: what cannot be looked at", () => {
+	it("a session folder that cannot be entered is named, and the agent's other sessions are read (it stopped the scan of them all)", async () => {
+		const root = mkdtempSync(join(tmpdir(), "agent-no-entry-"));
+		try {
+			const state = join(root, "copilot", "session-state");
+			for (const id of ["unreadable-1", "02e30a0b-e727-4fae-a24a-00401b71d0b4"]) {
+				mkdirSync(join(state, id), { recursive: true });
+				writeFileSync(join(state, id, "events.jsonl"), "{}\n");
+			}
+			for (const project of ["unreadable-p", "q"]) {
+				mkdirSync(join(root, "gemini", "tmp", project, "chats"), { recursive: true });
+				writeFileSync(join(root, "gemini", "tmp", project, "chats", "session-2026-12-01T10-00-ad6bc2cc.jsonl"), "{}\n");
+			}
+			const passed: PassedOver[] = [];
+			expect((await scanCopilot(join(root, "copilot"), passed)).map((f) => f.fileId)).toEqual(["02e30a0b-e727-4fae-a24a-00401b71d0b4"]);
+			expect((await scanGemini(join(root, "gemini"), undefined, undefined, passed)).map((f) => f.projectDir)).toEqual(["q"]);
+			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason}`).sort()).toEqual([
+				"copilot/session-state/unreadable-1/events.jsonl: not read: permission denied (EACCES)",
+				"gemini/tmp/unreadable-p/chats: not read: permission denied (EACCES)",
+			]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+
+	it("a file where an agent's folder of sessions should be is named, not taken for an empty folder", async () => {
+		const root = mkdtempSync(join(tmpdir(), "agent-not-folder-"));
+		try {
+			for (const [home, folder] of [["codex", "sessions"], ["gemini", "tmp"], ["copilot", "session-state"]]) {
+				mkdirSync(join(root, home!));
+				writeFileSync(join(root, home!, folder!), "not a folder\n");
+			}
+			const passed: PassedOver[] = [];
+			expect(await scanCodex(join(root, "codex"), passed)).toEqual([]);
+			expect(await scanGemini(join(root, "gemini"), undefined, undefined, passed)).toEqual([]);
+			expect(await scanCopilot(join(root, "copilot"), passed)).toEqual([]);
+			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
+				"codex/sessions: not read: a file stands where a folder of the path should be",
+				"copilot/session-state: not read: a file stands where a folder of the path should be",
+				"gemini/tmp: not read: a file stands where a folder of the path should be",
 			]);
 		} finally {
 			rmSync(root, { recursive: true, force: true });

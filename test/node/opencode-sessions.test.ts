@@ -193,6 +193,19 @@ describe("OpencodeSessions", () => {
 		}
 	});
 
+	it("a FIFO where the legacy message folder should be names each session's messages as unread; the database's sessions and the legacy ones are still listed", async () => {
+		withDatabase();
+		withStorage();
+		rmSync(join(data, "storage", "message"), { recursive: true });
+		execFileSync("mkfifo", [join(data, "storage", "message")]);
+		const passed: PassedOver[] = [];
+		const found = await new OpencodeSessions(data).scan([], passed);
+		expect(found.some((f) => f.projectDir === "storage")).toBe(true);
+		expect(found.some((f) => f.projectDir !== "storage")).toBe(true);
+		expect(passed.length).toBeGreaterThan(0);
+		expect(passed.every((p) => p.path.startsWith(join(data, "storage", "message")) && p.reason.startsWith("not read: a file stands where a folder"))).toBe(true);
+	});
+
 	it("lists other release channels' databases too", async () => {
 		mkdirSync(data, { recursive: true });
 		cpSync(join(FIXTURES, "1.18.33", "data", "opencode.db"), join(data, "opencode-beta.db"));
