@@ -76,8 +76,8 @@ const queues = new Map<string, Promise<unknown>>();
 const IDLE_MS = 2_000;
 
 /**
- * Runs `use` on the database at `path`, read-only. When the database changed under the read (a
- * checkpoint), or SQLite found a page it could not make sense of (a torn read), it is read again,
+ * Runs `use` on the database at `path`, read-only. When the database changed under the read or its
+ * opening (a checkpoint), and SQLite found a page it could not make sense of (a torn read), it is read again,
  * a few times; then `DatabaseChangedError` says so. A view opened for an earlier read is used
  * again while the database's files have not changed.
  */
@@ -100,7 +100,11 @@ async function readQueued<T>(path: string, use: (db: ReadOnlyDatabase) => Promis
 		try {
 			view ??= await openView(path, stamp);
 		} catch (error) {
-			throw withPath(path, error);
+			// Its first page, read as a checkpoint rewrote it, looks corrupt as any page can ("file is not a
+			// database": a live opencode's database was said to be none): read again when its files moved meanwhile.
+			if (!isSqliteError(error) || databaseStamp(path) === stamp) throw withPath(path, error);
+			last = error;
+			continue;
 		}
 		if (view.timer !== undefined) clearTimeout(view.timer);
 		try {

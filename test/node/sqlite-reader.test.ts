@@ -1,7 +1,8 @@
-import { cpSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SqliteImage } from "../../src/node/sqlite-image";
 import { closeDatabases, DatabaseChangedError, readDatabase } from "../../src/node/sqlite-reader";
 
 /** Reading opencode's recorded database while it "changes": the view is read again, or the read says why not. */
@@ -14,6 +15,7 @@ beforeEach(() => {
 	db = join(dir, "opencode.db");
 });
 afterEach(async () => {
+	vi.restoreAllMocks();
 	await closeDatabases();
 	rmSync(dir, { recursive: true, force: true });
 });
@@ -40,6 +42,38 @@ describe("readDatabase", () => {
 		});
 		expect(calls).toBe(2);
 		expect(n).toBeGreaterThan(50);
+	});
+
+	it("a database whose first page is rewritten as its view is opened (SQLite: \"file is not a database\") is opened again", async () => {
+		rmSync(`${db}-wal`);
+		const good = readFileSync(db);
+		const torn = Buffer.from(good);
+		torn[21] = 0; // the header's payload fractions: SQLite takes the file for none
+		const open = SqliteImage.open.bind(SqliteImage);
+		let opens = 0;
+		vi.spyOn(SqliteImage, "open").mockImplementation((path) => {
+			// The first open meets a checkpoint writing the main file after the image was made; the second the file whole again.
+			if (++opens === 2) {
+				writeFileSync(db, good);
+				checkpoint();
+			}
+			const image = open(path);
+			if (opens === 1) {
+				writeFileSync(db, torn);
+				checkpoint();
+			}
+			return image;
+		});
+		expect(await readDatabase(db, count("SELECT count(*) AS n FROM session"))).toBe(9);
+		expect(opens).toBe(2);
+	});
+
+	it("a database whose first page is corrupt and stays so is said to be none at once, named", async () => {
+		rmSync(`${db}-wal`);
+		const torn = readFileSync(db);
+		torn[21] = 0;
+		writeFileSync(db, torn);
+		await expect(readDatabase(db, count("SELECT count(*) AS n FROM session"))).rejects.toThrow(`${db}: file is not a database`);
 	});
 
 	it("one that keeps changing gives up with a reason that says the next sync reads it again", async () => {
