@@ -93,6 +93,12 @@ describe("VaultSync", () => {
 		expect(notes.files.get(renamed)).toContain("Add a coupon field");
 	});
 
+	it("of a transcript of one line it could not read, says so in words that make a sentence", async () => {
+		await writeFile(transcript(C), Buffer.from([0xff, 0xfe, 0x7b, 0x0a]));
+		const report = await newSync().run(settings());
+		expect(report.notices).toEqual([`${transcript(C)}: its one line could not be read, so it has no note (line 1: invalid UTF-8)`]);
+	});
+
 	it("says which transcript it could read no line of (UTF-16 text), which therefore has no note", async () => {
 		await writeFile(transcript(C), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(session(C, "Sixteen bits", "Read.", "2026-11-22T10:00:00.000Z"), "utf16le")]));
 		const report = await newSync().run(settings());

@@ -183,7 +183,7 @@ function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
 	return entries.flatMap(({ file, model }) => {
 		const first = model.malformedLines[0];
 		if (model.counts.records > 0 || !first) return [];
-		return [`${file.path}: none of its ${model.counts.malformed === 1 ? "line" : `${model.counts.malformed} lines`} could be read, so it has no note (line ${first.line}: ${first.reason}${/^(invalid JSON|NUL bytes in line)$/.test(first.reason) ? "; is it UTF-8?" : ""})`];
+		return [`${file.path}: ${model.counts.malformed === 1 ? "its one line could not" : `none of its ${model.counts.malformed} lines could`} be read, so it has no note (line ${first.line}: ${first.reason}${/^(invalid JSON|NUL bytes in line)$/.test(first.reason) ? "; is it UTF-8?" : ""})`];
 	});
 }
 
