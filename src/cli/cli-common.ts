@@ -1,4 +1,4 @@
-import { terminalText } from "../core/text/terminal-text";
+import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { settingsProblem } from "../core/settings";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
@@ -33,9 +33,14 @@ export function say(stream: NodeJS.WritableStream, line: string): void {
 	stream.write(`${terminalText(line)}\n`);
 }
 
+/** `say` for a line that stays one (see `terminalLine`): a notice or an error, which names files. */
+export function sayLine(stream: NodeJS.WritableStream, line: string): void {
+	stream.write(`${terminalLine(line)}\n`);
+}
+
 /** Prints `ai-memory: <reason>` and gives the exit code. */
 export function fail(reason: string, code = 2): number {
-	say(process.stderr, `ai-memory: ${reason}`);
+	sayLine(process.stderr, `ai-memory: ${reason}`);
 	return code;
 }
 

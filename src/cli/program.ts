@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
-import { errorSentence, fail, say } from "./cli-common";
+import { errorSentence, fail, sayLine } from "./cli-common";
 import { terminalText } from "../core/text/terminal-text";
 import { exitWhenFlushed, ignoreClosedOutput } from "./closed-output";
 
@@ -255,7 +255,7 @@ export function main(argv: string[]): void {
 			process.exitCode = error.exitCode;
 			return;
 		}
-		say(process.stderr, `ai-memory: ${errorSentence(error)}`);
+		sayLine(process.stderr, `ai-memory: ${errorSentence(error)}`);
 		process.exitCode = 1;
 	});
 }

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { fail, isDirectory, noFolder, say } from "./cli-common";
+import { fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
 import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
@@ -77,8 +77,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {
 		say(process.stdout, describeSyncReport(report));
-		for (const notice of report.notices) say(process.stdout, `Note: ${notice}`);
-		for (const error of report.errors) say(process.stderr, `ai-memory: ${error}`);
+		for (const notice of report.notices) sayLine(process.stdout, `Note: ${notice}`);
+		for (const error of report.errors) sayLine(process.stderr, `ai-memory: ${error}`);
 	}
 	return report.errors.length > 0 ? 1 : 0;
 }
@@ -91,11 +91,11 @@ function printPlan(planned: PlannedSync, json: boolean): number {
 		process.stdout.write(`${JSON.stringify({ transcriptsRead: planned.transcriptsRead, changes, skipped: planned.plan.skipped, errors: problems, notices: planned.plan.notices })}\n`);
 		return problems.length > 0 ? 1 : 0;
 	}
-	for (const c of changes) say(process.stdout, `would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}`);
+	for (const c of changes) sayLine(process.stdout, `would ${c.action} ${c.target}${c.to ? ` → ${c.to}` : ""}`);
 	const what = changes.length === 0 ? "nothing to do" : `${count(changes.length, "change")} planned`;
 	say(process.stdout, `Dry run: ${count(planned.transcriptsRead, "transcript")} read, ${what}; nothing written.`);
-	for (const notice of planned.plan.notices) say(process.stdout, `Note: ${notice}`);
-	for (const problem of problems) say(process.stderr, `ai-memory: ${problem}`);
+	for (const notice of planned.plan.notices) sayLine(process.stdout, `Note: ${notice}`);
+	for (const problem of problems) sayLine(process.stderr, `ai-memory: ${problem}`);
 	return problems.length > 0 ? 1 : 0;
 }
 

@@ -9,3 +9,12 @@ import { printable } from "./printable";
 export function terminalText(text: string): string {
 	return printable(text).replace(/\r(?!\n)/g, "\u240d");
 }
+
+/**
+ * One line for a terminal: `terminalText`, and a line break in it shown as `␤`. A notice or error
+ * names files, and a file's name may hold a line break: printed raw, the rest of the name began a
+ * line of its own, which could read as one of ours (`Synced…`, `ai-memory: …`).
+ */
+export function terminalLine(text: string): string {
+	return terminalText(text).replace(/\r?\n/g, "\u2424");
+}

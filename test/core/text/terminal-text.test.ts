@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { terminalText } from "../../../src/core/text/terminal-text";
+import { terminalLine, terminalText } from "../../../src/core/text/terminal-text";
 
 describe("terminalText", () => {
 	it("shows a bare CR as ␍, so what follows it cannot overwrite the line's start, and keeps CRLF and LF", () => {
@@ -10,5 +10,12 @@ describe("terminalText", () => {
 
 	it("drops what printable drops", () => {
 		expect(terminalText("x\u001b]0;title\u0007\u001b[2J\u202ey\r")).toBe("xy\u240d");
+	});
+});
+
+describe("terminalLine", () => {
+	it("shows a line break (from a file's name) as ␤, so the rest of a name never starts a line of its own", () => {
+		expect(terminalLine("Note: /s/ses_x\nSynced 0 notes.json: not read")).toBe("Note: /s/ses_x\u2424Synced 0 notes.json: not read");
+		expect(terminalLine("a\r\nb\rc\u001b[2J")).toBe("a\u2424b\u240dc");
 	});
 });
