@@ -42,7 +42,9 @@ function askGit(root: string, rel: string): boolean {
 	// Loaded here only: `child_process` (with `net` and `dgram`) cost a sync with nothing to do 6 ms.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
 	const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
-	const run = spawnSync("git", ["-C", root, "ls-files", "--error-unmatch", "--", rel], { stdio: "ignore", timeout: 10_000 });
+	// The repository's own `.git/config` is not the user's (a folder unpacked from an archive brings one):
+	// its `core.fsmonitor` is a command `ls-files` runs, so none is asked for.
+	const run = spawnSync("git", ["-c", "core.fsmonitor=false", "-C", root, "ls-files", "--error-unmatch", "--", rel], { stdio: "ignore", timeout: 10_000 });
 	return run.error !== undefined || run.status !== 1;
 }
 

@@ -277,6 +277,24 @@ describe("scanAider", () => {
 		}
 	});
 
+	it("asks git of an index in version 4 without running a program the repository's own config names (core.fsmonitor)", async () => {
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-fsmonitor-"));
+		const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: root, stdio: "ignore" });
+		try {
+			git("init", "-q");
+			writeFileSync(join(root, "README.md"), "hello\n");
+			git("add", "-A");
+			git("commit", "-qm", "readme");
+			git("update-index", "--index-version", "4");
+			git("config", "core.fsmonitor", `touch '${join(root, "ran")}'; false`);
+			writeFileSync(join(root, AIDER_HISTORY), "\n# aider chat started at 2026-11-30 09:12:03\n");
+			expect((await scanAider([root])).map((f) => f.path)).toEqual([join(root, AIDER_HISTORY)]);
+			expect(readdirSync(root)).not.toContain("ran");
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+
 	it("leaves out a history git tracks (the repository shipped it: its author's sessions), and says so; an untracked or ignored one is read, in a worktree too", async () => {
 		const root = mkdtempSync(join(tmpdir(), "scan-aider-git-"));
 		const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
