@@ -278,7 +278,8 @@ function foldOutput(model: SessionModel, id: string | undefined, output: unknown
 function outputOf(output: unknown): { text: string; failed: boolean } {
 	const value = typeof output === "string" ? tryJson(output) : output;
 	if (isObject(value)) {
-		const text = typeof value.output === "string" ? value.output : typeof value.content === "string" ? value.content : JSON.stringify(value);
+		// Other JSON: as it was written when it came as text, not written out again.
+		const text = typeof value.output === "string" ? value.output : typeof value.content === "string" ? value.content : typeof output === "string" ? output : jsonText(value);
 		const exit = isObject(value.metadata) ? value.metadata.exit_code : undefined;
 		return { text, failed: value.success === false || (typeof exit === "number" && exit !== 0) };
 	}
@@ -287,6 +288,15 @@ function outputOf(output: unknown): { text: string; failed: boolean } {
 	const exit = /^(?:Exit code:|Process exited with code) (\d+)/m.exec(text);
 	const at = text.indexOf("\nOutput:\n");
 	return { text: at >= 0 ? text.slice(at + "\nOutput:\n".length) : text, failed: exit !== null && exit[1] !== "0" };
+}
+
+/** An output that came as a value, as JSON; one nested too deep to write out (100,000 levels overflowed the stack, and the session failed at every sync) is said to be so. */
+function jsonText(value: unknown): string {
+	try {
+		return JSON.stringify(value);
+	} catch {
+		return "(an output nested too deep to show)";
+	}
 }
 
 function tryJson(text: string): unknown {

@@ -25,6 +25,26 @@ describe("the Codex fold, on hostile lines", () => {
 	});
 });
 
+describe("the Codex fold, on outputs nested deep", () => {
+	it("keeps a call whose output is JSON nested 100,000 deep, as text or as a value, and the session's prompt (writing it out again overflowed the stack)", () => {
+		const ts = "2026-12-01T15:40:15.280Z";
+		const deep = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
+		const call = (id: string) => JSON.stringify({ timestamp: ts, type: "response_item", payload: { type: "function_call", name: "mcp_tool", arguments: "{}", call_id: id } });
+		const lines = [
+			JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "user_message", message: "read the deep file" } }),
+			call("c1"),
+			JSON.stringify({ timestamp: ts, type: "response_item", payload: { type: "function_call_output", call_id: "c1", output: deep } }),
+			call("c2"),
+			JSON.stringify({ timestamp: ts, type: "response_item", payload: { type: "function_call_output", call_id: "c2", output: "OUTPUT" } }).replace('"OUTPUT"', deep),
+		];
+		const model = fold(`${lines.join("\n")}\n`);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["read the deep file"]);
+		const [first, second] = toolCallsOf(model);
+		expect(first!.result?.text.startsWith('{"a":{"a":')).toBe(true);
+		expect(second!.result?.text).toBe("(an output nested too deep to show)");
+	});
+});
+
 describe("the Codex CLI fold, on recorded rollouts", () => {
 	it("has recordings of three versions", () => {
 		expect(new Set(rollouts.map((f) => f.split("/")[0]))).toEqual(new Set(["0.60.1", "0.140.0", "0.171.0"]));
