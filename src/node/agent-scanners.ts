@@ -80,6 +80,8 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	let used = 0;
 	const subagents: { at: number; files: Promise<TranscriptFile[]> }[] = [];
 	for (const project of await list(tmp, passed)) {
+		// A project's folder, or a session's folder of sub-agents (below), that is a link is not followed, and said, as Claude Code's.
+		if (project.isSymbolicLink()) passed.push(passedOver(child(tmp, project.name), project));
 		if (!project.isDirectory()) continue;
 		const cwd = projectRoot(child(child(tmp, project.name), ".project_root"));
 		const chats = child(child(tmp, project.name), "chats");
@@ -87,7 +89,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		const entries = await listOwn(chats, passed);
 		const names = new Set(entries.map((e) => e.name));
 		for (const entry of entries) {
-			if (!entry.isFile() && !entry.isDirectory() && GEMINI_SESSION.test(entry.name)) passed.push(passedOver(child(chats, entry.name), entry));
+			if (!entry.isFile() && !entry.isDirectory() && (GEMINI_SESSION.test(entry.name) || entry.isSymbolicLink())) passed.push(passedOver(child(chats, entry.name), entry));
 			if (entry.isFile() && GEMINI_SESSION.test(entry.name)) {
 				// A `.json` of an older CLI is converted to a `.jsonl` of the same name when resumed: one of them is read.
 				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;

@@ -63,7 +63,7 @@ describe("the other agents' folders: what is not read", () => {
 		}
 	});
 
-	it("a link in place of a Copilot CLI session's events.jsonl, or of a Gemini CLI project's chats folder, is not followed, and said", async () => {
+	it("a link in place of a Copilot CLI session's events.jsonl, or of a Gemini CLI project's folder, chats folder or folder of sub-agents, is not followed, and said", async () => {
 		const root = mkdtempSync(join(tmpdir(), "agent-passed-"));
 		try {
 			mkdirSync(join(root, "outside", "chats"), { recursive: true });
@@ -74,10 +74,12 @@ describe("the other agents' folders: what is not read", () => {
 			symlinkSync(join(root, "outside", "events.jsonl"), join(session, "events.jsonl"));
 			mkdirSync(join(root, "gemini", "tmp", "p"), { recursive: true });
 			symlinkSync(join(root, "outside", "chats"), join(root, "gemini", "tmp", "p", "chats"));
-			// A FIFO in place of a sub-agent's transcript, in another project's chats.
+			// A FIFO in place of a sub-agent's transcript, in another project's chats; a project folder and a folder of sub-agents that are links.
 			const sub = join(root, "gemini", "tmp", "q", "chats", "5b1f0c52-0000-4000-8000-000000000001");
 			mkdirSync(sub, { recursive: true });
 			execFileSync("mkfifo", [join(sub, "agent-1.jsonl")]);
+			symlinkSync(join(root, "outside"), join(root, "gemini", "tmp", "linked"));
+			symlinkSync(join(root, "outside"), join(root, "gemini", "tmp", "q", "chats", "5b1f0c52-0000-4000-8000-000000000002"));
 			// A folder in place of a Codex rollout.
 			mkdirSync(join(root, "codex", "sessions", "2026", "12", "01", "rollout-2026-12-01T10-00-00-01a23243-6605-7bf0-a729-fbdb07820fd2.jsonl"), { recursive: true });
 			const passed: PassedOver[] = [];
@@ -87,8 +89,10 @@ describe("the other agents' folders: what is not read", () => {
 			expect(passed.map((p) => `${p.path.slice(root.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
 				"codex/sessions/2026/12/01/rollout-2026-12-01T10-00-00-01a23243-6605-7bf0-a729-fbdb07820fd2.jsonl: not read: a folder under a rollout's name",
 				"copilot/session-state/02e30a0b-e727-4fae-a24a-00401b71d0b4/events.jsonl: not read: a link",
+				"gemini/tmp/linked: not read: a link",
 				"gemini/tmp/p/chats: not read: a link",
 				"gemini/tmp/q/chats/5b1f0c52-0000-4000-8000-000000000001/agent-1.jsonl: not read: neither a file nor a folder",
+				"gemini/tmp/q/chats/5b1f0c52-0000-4000-8000-000000000002: not read: a link",
 			]);
 		} finally {
 			rmSync(root, { recursive: true, force: true });
