@@ -2,6 +2,7 @@ import { Bm25 } from "../memory/bm25";
 import { searchTerms } from "./search-terms";
 import type { StoredDigest } from "../digest/session-digest";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { printable } from "../text/printable";
 import { agentOf, type AgentId } from "../transcript/agents";
 
 /** A session as the sync state keeps it (a `SessionRecord`, with its transcript path as `key`). */
@@ -99,7 +100,9 @@ export class SessionIndex implements SessionSearch {
 		if (exact || id.length < 6) return exact;
 		let found: SearchableSession | undefined;
 		for (const [sessionId, session] of this.ids) {
-			if (!sessionId.startsWith(id)) continue;
+			// Or as shown: the tools' answers go out without control characters (`printable`), so an id holding
+			// some (opencode's are free text) was listed as one no lookup found.
+			if (!sessionId.startsWith(id) && !printable(sessionId).startsWith(id)) continue;
 			if (found) return undefined;
 			found = session;
 		}

@@ -59,4 +59,9 @@ describe("SessionIndex", () => {
 		expect(twins.byId("dddddddd")).toBeUndefined();
 		expect(twins.byId("dddddddd-2")?.digest.sessionId).toBe("dddddddd-2");
 	});
+
+	it("finds a session by its id as the tools show it, control characters left out (an opencode id is free text)", () => {
+		const i = index(session("ses_\u001b]0;pwn\u0007esc"), cache);
+		expect(i.byId("ses_esc")?.digest.sessionId).toBe("ses_\u001b]0;pwn\u0007esc");
+	});
 });
