@@ -69,9 +69,10 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 		return;
 	}
 	model.counts.lines++;
-	// A line with NUL bytes is no text Aider wrote: UTF-16 (its `--encoding utf-16`) is valid UTF-8 with a NUL in every
-	// other byte, and was read as lines before any session, no note and no word. Counted, so such a history is named.
-	if (text === null || text.includes("\u0000")) return markMalformed(model, line.no, text === null ? unreadable(line) : "NUL bytes in line");
+	// UTF-16 (Aider's `--encoding utf-16`) is valid UTF-8 with a NUL in every other byte, and was read as lines before any
+	// session, no note and no word: a line that is a quarter NULs or more is no text, counted so the history is named. A
+	// stray NUL in a line of text (pasted, hostile) leaves the line read; what reaches a note drops it.
+	if (text === null || (text.includes("\u0000") && mostlyNul(text))) return markMalformed(model, line.no, text === null ? unreadable(line) : "NUL bytes in line");
 	model.counts.records++;
 	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
 	// Lines before the first session's start are no session's: counted, not read.
@@ -82,6 +83,13 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1));
 	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0));
 	foldReply(model, block, text);
+}
+
+/** Whether a quarter or more of a line's characters are NUL (UTF-16 of ASCII is half). */
+function mostlyNul(text: string): boolean {
+	let nul = 0;
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0) nul++;
+	return nul * 4 >= text.length;
 }
 
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */

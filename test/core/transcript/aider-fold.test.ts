@@ -152,6 +152,12 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(only!.malformedLines.slice(0, 2)).toEqual([{ line: 1, reason: "invalid UTF-8" }, { line: 2, reason: "NUL bytes in line" }]);
 	});
 
+	it("a stray NUL in a line of text leaves the line read: only a line that is mostly NULs is no text", async () => {
+		const [first] = await sessionsOf(Buffer.from(HISTORY.toString("utf8").replace("#### The cart total ignores the discount.  ", "#### The cart total\u0000 ignores the discount.  ")));
+		expect(first!.malformedLines).toEqual([]);
+		expect(promptsOf(first!)[0]?.text).toContain("ignores the discount");
+	});
+
 	it("lines before the first start are no session's: counted as unknown, no prompt, no note", async () => {
 		const sessions = await sessionsOf(Buffer.concat([Buffer.from("some notes the user typed\n> and a quote  \n"), HISTORY]));
 		expect(sessions).toHaveLength(4);
