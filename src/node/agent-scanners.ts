@@ -6,7 +6,7 @@ import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { trackedByGit } from "./git-tracked";
-import { child, couldNotLook, list, listOwn, notPlainFile, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
+import { child, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -275,8 +275,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
 		} catch (error) {
 			// Unreadable: said; nothing when its folder is not there.
-			const why = couldNotLook(path, error);
-			if (why) passed.push(why);
+			passCouldNotLook(passed, path, error);
 		}
 	}
 	return found;

@@ -4,7 +4,7 @@ import type { RawLine } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
 import { hasSettled } from "./transcript-tail";
-import { child, couldNotLook, notPlainFile, type PassedOver } from "./transcript-scanner";
+import { child, notPlainFile, passCouldNotLook, type PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions before 1.2, as JSON files under `<data dir>/storage/`:
@@ -59,8 +59,7 @@ function names(dir: string, passed?: PassedOver[]): string[] {
 			.map((entry) => entry.name)
 			.sort();
 	} catch (error) {
-		const why = passed && couldNotLook(dir, error);
-		if (why) passed?.push(why);
+		passCouldNotLook(passed, dir, error);
 		return [];
 	}
 }
@@ -81,8 +80,7 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 	try {
 		projects = readdirSync(sessions);
 	} catch (error) {
-		const why = couldNotLook(sessions, error);
-		if (why) passed?.push(why);
+		passCouldNotLook(passed, sessions, error);
 		return [];
 	}
 	for (const projectId of projects) {

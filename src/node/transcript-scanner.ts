@@ -35,11 +35,12 @@ export function passedOver(path: string, entry: Dirent): PassedOver {
 }
 
 /**
- * Why a folder or file a scan could not look at (its lstat or its listing failed with `error`: no
- * permission, a file where a folder of its path should be) is not read; undefined when it is simply not there.
+ * Names in `passed` a folder or file a scan could not look at (its lstat or its listing failed
+ * with `error`: no permission, a file where a folder of its path should be), and why; nothing when
+ * it is simply not there.
  */
-export function couldNotLook(path: string, error: unknown): PassedOver | undefined {
-	return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : { path, reason: `not read: ${describeWriteError(error)}` };
+export function passCouldNotLook(passed: PassedOver[] | undefined, path: string, error: unknown): void {
+	if ((error as NodeJS.ErrnoException).code !== "ENOENT") passed?.push({ path, reason: `not read: ${describeWriteError(error)}` });
 }
 
 /** Why what lies under a transcript's own name (`found`, its lstat) is not read: it is not a plain file. */
@@ -149,8 +150,7 @@ function lstatOrSay(path: string, passed: PassedOver[]): Stats | undefined {
 	try {
 		return lstatSync(path, { throwIfNoEntry: false });
 	} catch (error) {
-		const why = couldNotLook(path, error);
-		if (why) passed.push(why);
+		passCouldNotLook(passed, path, error);
 		return undefined;
 	}
 }
@@ -171,8 +171,7 @@ export async function list(dir: string, passed?: PassedOver[]): Promise<Dirent[]
 	try {
 		return await readdir(dir, { withFileTypes: true });
 	} catch (error) {
-		const why = passed && couldNotLook(dir, error);
-		if (why) passed.push(why);
+		passCouldNotLook(passed, dir, error);
 		return [];
 	}
 }
