@@ -19,6 +19,12 @@ export interface NoteStore {
 	 * does not exist). Returns false, writing nothing, when someone changed it meanwhile.
 	 */
 	write(path: string, text: string, expected: string | null): Promise<boolean>;
+	/**
+	 * Optional: creates the note from its parts, text and UTF-8 bytes in order, only if there is none
+	 * (as `write` with `expected` null). Bytes go to the file as they are: a first sync's notes are
+	 * mostly bytes a fold worker made, never one string in this thread's heap.
+	 */
+	create?(path: string, parts: readonly (string | Uint8Array)[]): Promise<boolean>;
 	/** Paths of the files directly in `folder` (none when it does not exist). */
 	list(folder: string): Promise<string[]>;
 	/** Deletes the note (to the trash where there is one), only if it still holds `expected`. */

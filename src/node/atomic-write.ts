@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
 import { appendFile, mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { basename, dirname, join } from "node:path";
@@ -35,8 +35,8 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 	}
 }
 
-/** The same, blocking: for worker threads, where blocking stalls no one and costs less. */
-export function writeFileReplacingSync(path: string, text: string): void {
+/** The same, blocking: for worker threads, where blocking stalls no one and costs less. Parts are written one after another. */
+export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[]): void {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		mkdirSync(dir, { recursive: true });
@@ -45,18 +45,49 @@ export function writeFileReplacingSync(path: string, text: string): void {
 	const temp = tempName(path);
 	try {
 		try {
-			writeFileSync(temp, text, "utf8");
+			writeWhole(temp, text);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			mkdirSync(dir, { recursive: true });
-			writeFileSync(temp, text, "utf8");
+			writeWhole(temp, text);
 		}
 		renameSync(temp, path);
 	} catch (error) {
 		rmSync(temp, { force: true });
 		throw error;
 	}
+}
+
+/** A new file holding `text`, or the parts one after another (no copy of them joined). */
+function writeWhole(path: string, text: string | readonly Uint8Array[]): void {
+	if (typeof text === "string") return writeFileSync(path, text, "utf8");
+	const fd = openSync(path, "w");
+	try {
+		const total = text.reduce((n, part) => n + part.byteLength, 0);
+		// `writev` may write less than asked (a signal, a full pipe): what is left goes again.
+		for (let done = 0, parts = [...text]; done < total; ) {
+			const wrote = writevSync(fd, parts);
+			done += wrote;
+			parts = rest(parts, wrote);
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** The parts after the first `n` bytes of them. */
+function rest(parts: readonly Uint8Array[], n: number): Uint8Array[] {
+	const out: Uint8Array[] = [];
+	let skip = n;
+	for (const part of parts) {
+		if (skip >= part.byteLength) skip -= part.byteLength;
+		else {
+			out.push(skip === 0 ? part : part.subarray(skip));
+			skip = 0;
+		}
+	}
+	return out;
 }
 
 /** Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed writer's leftover (`isStaleTemp`). */
@@ -134,10 +165,11 @@ const EMPTIED_MS = 2_000;
  * gets their text back, and the write counts as not done (the next sync does it).
  * @param read the text of the current bytes (it may refuse them by throwing)
  * @param replace writes `written` whole and renames it into place
+ * @param written needed only when `expected` is a text: a file expected to be absent is never replaced
  * @returns false when the file does not hold `expected` (nothing written), or when another
  * program rewrote it meanwhile (their text kept)
  */
-export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written: string | Uint8Array): Promise<boolean> {
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written?: string | Uint8Array): Promise<boolean> {
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
@@ -149,7 +181,7 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 		const bytes = old ? await old.readFile() : undefined;
 		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
 		await replace();
-		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written), 0);
+		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written ?? []), 0);
 		return true;
 	} finally {
 		await old?.close();

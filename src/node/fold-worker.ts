@@ -6,16 +6,14 @@ import { setThreadId } from "./thread-id";
 // Before anything is written: temporary files and packs are named by it.
 setThreadId(threadId);
 
-const encoder = new TextEncoder();
-
 /** Worker thread entry (built as dist/fold-worker.cjs): folds whole transcripts on request. */
 parentPort?.on("message", (job: FoldJob) => {
 	runFoldJob(job).then(
 		(result) => {
 			// The conversation (most of a note) as UTF-8 bytes whose buffer is handed over, not cloned
 			// into the calling thread's heap (see `ConversationText`).
-			const bytes = typeof result.conversation === "string" ? encoder.encode(result.conversation) : undefined;
-			parentPort?.postMessage({ id: job.id, ok: true, result: bytes ? { ...result, conversation: bytes } : result }, bytes ? [bytes.buffer] : []);
+			const bytes = result.conversation instanceof Uint8Array ? result.conversation : undefined;
+			parentPort?.postMessage({ id: job.id, ok: true, result }, bytes ? [bytes.buffer as ArrayBuffer] : []);
 		},
 		(error: unknown) => {
 			const code = (error as { code?: unknown } | undefined)?.code;

@@ -53,6 +53,16 @@ export class VaultFolder implements NoteStore {
 		return written;
 	}
 
+	async create(path: string, parts: readonly (string | Uint8Array)[]): Promise<boolean> {
+		const target = this.resolve(path);
+		await this.confine(target, path);
+		// As `write` with nothing expected: a file there since the plan was made is someone's, and stays.
+		const bytes = parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
+		const written = await replaceKeepingAppends(target, null, (b) => utf8Text(target, b), () => writeFileReplacingSync(target, bytes), new Uint8Array(0));
+		if (written) (await this.listing(dirname(target))).add(basename(target));
+		return written;
+	}
+
 	/** Throws when the folder leads out of the vault or cannot be listed: an unlisted fact would look deleted. */
 	async list(folder: string): Promise<string[]> {
 		const target = this.resolve(folder);

@@ -110,6 +110,25 @@ function noteStoreContract(name: string, make: Make<NoteStoreHarness>, options: 
 			}
 		});
 
+		it("creates a note from text and UTF-8 bytes in order, when it can, as one text written whole", async () => {
+			const create = store().create?.bind(store());
+			if (!create) return;
+			const utf8 = new TextEncoder();
+			expect(await create("AI Conversations/p/new.md", ["head — ", utf8.encode("日本語 🎌\n"), "", utf8.encode(""), "tail\n"])).toBe(true);
+			expect(await store().read("AI Conversations/p/new.md")).toBe("head — 日本語 🎌\ntail\n");
+			expect(await store().list("AI Conversations/p")).toEqual(["AI Conversations/p/new.md"]);
+			// What was read is what the next compare-and-swap expects.
+			expect(await store().write("AI Conversations/p/new.md", "v2", "head — 日本語 🎌\ntail\n")).toBe(true);
+		});
+
+		it("refuses to create a note, writing nothing, when one is there (another writer made it meanwhile)", async () => {
+			const create = store().create?.bind(store());
+			if (!create) return;
+			await h().other.write("taken.md", "theirs");
+			expect(await create("taken.md", ["ours"])).toBe(false);
+			expect(await h().other.read("taken.md")).toBe("theirs");
+		});
+
 		it("replaces a note that still holds the expected text", async () => {
 			await store().write("n.md", "v1", null);
 			expect(await store().write("n.md", "v2", "v1")).toBe(true);
@@ -332,6 +351,7 @@ function noteStoreContract(name: string, make: Make<NoteStoreHarness>, options: 
 				expect(await store().write("../made.md", "x", null).catch(() => false)).toBe(false);
 				expect(await store().write("../secret.md", "x", "outside").catch(() => false)).toBe(false);
 				expect(await store().write("a/../../made.md", "x", null).catch(() => false)).toBe(false);
+				if (store().create) expect(await store().create!("../made.md", ["x", new Uint8Array([0x79])]).catch(() => false)).toBe(false);
 				expect(await store().remove("../secret.md", "outside").catch(() => false)).toBe(false);
 				expect(await store().list("..").catch(() => [])).toEqual([]);
 				expect(await store().listTree!("..").catch(() => [])).toEqual([]);

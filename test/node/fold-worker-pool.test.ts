@@ -134,19 +134,22 @@ describe("fold worker pool", () => {
 		await pool.close();
 	});
 
-	it("hands a session's conversation back as UTF-8 bytes, the text the calling thread renders", async () => {
+	it("hands a session's conversation back as UTF-8 bytes, as a fold on the calling thread makes them", async () => {
 		const file = join(dir, "conversation.jsonl");
 		const env = { cwd: "/work/app", sessionId: "c0ffee00-1111-4222-8333-444455556666" };
-		await writeFile(file, jsonl([userText("Traduis le README en français — et en 日本語 🎌", env), assistant(text("Voilà : README.fr.md et README.ja.md."), { ...env, timestamp: "2026-11-20T10:00:09.000Z" })]));
+		await writeFile(file, jsonl([userText("Traduis le README en français — et en 日本語 🎌 \u001b]0;pwned\u0007\u202eexe.txt", env), assistant(text("Voilà : README.fr.md et README.ja.md."), { ...env, timestamp: "2026-11-20T10:00:09.000Z" })]));
 		const session = { path: file, fileId: env.sessionId, kind: "session" as const, projectDir: "-work-app", size: 1, mtimeMs: 0, ino: 0 };
 		const pool = FoldWorkerPool.at(script, 1)!;
 		const folded = await pool.fold(session, undefined, undefined, "full");
 		await pool.close();
 		expect(folded.conversation).toBeInstanceOf(Uint8Array);
 		const here = await runFoldJob({ id: 0, file: session, spec: undefined, detail: "full" });
-		expect(typeof here.conversation).toBe("string");
-		expect(conversationText(folded.conversation)).toBe(here.conversation);
-		expect(here.conversation).toContain("日本語 🎌");
+		expect(here.conversation).toBeInstanceOf(Uint8Array);
+		expect(conversationText(folded.conversation)).toBe(conversationText(here.conversation));
+		expect(conversationText(here.conversation)).toContain("日本語 🎌");
+		// Printable already: the bytes go to a new note as they are (see `SessionNoteText`).
+		expect(conversationText(here.conversation)).toContain("exe.txt");
+		for (const dropped of ["\u001b", "\u0007", "\u202e", "pwned"]) expect(conversationText(here.conversation)).not.toContain(dropped);
 	});
 
 	it("a worker holds its next job while it folds one: a failed one fails alone, the others come back", async () => {

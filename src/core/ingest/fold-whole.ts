@@ -4,6 +4,7 @@ import { endRead, foldFor, sessionFor } from "../transcript/fold-for";
 import { serializeSession, type SerializedSession, type SessionEvent } from "../transcript/session-model";
 import { renderConversation } from "../notes/render-session-note";
 import type { ConversationText } from "../notes/conversation-text";
+import { printable } from "../text/printable";
 import type { DetailLevel } from "../settings";
 import type { TailCursor, TranscriptFile } from "../transcript/transcript-files";
 import { prepareSession, promptFactQuotes, type PreparedSession } from "./prepare-session";
@@ -91,6 +92,7 @@ export async function foldWholeTranscript(
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 	// Every prompt of a session read whole is new: the sentences that may be facts are found here too.
 	const prepared = file.kind === "session" ? { ...prepareSession(model, undefined, file.projectDir), factQuotes: promptFactQuotes(model) } : undefined;
-	const conversation = file.kind === "session" && detail !== undefined && detail !== "digest" ? renderConversation({ file, model, subagents: [] }, detail) : undefined;
+	// Printable here, where it is made: its bytes may go to the note as they are (see `ConversationText`).
+	const conversation = file.kind === "session" && detail !== undefined && detail !== "digest" ? printable(renderConversation({ file, model, subagents: [] }, detail)) : undefined;
 	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared, ...(conversation === undefined ? {} : { conversation }) };
 }

@@ -30,6 +30,15 @@ export function mergeNote(existing: string | null, frontmatter: string, generate
 }
 
 /**
+ * A new note as `mergeNote(null, …)` makes it, in parts: its text up to `tail`, then `tail` (UTF-8
+ * bytes of printable text, the end of the generated body), then the rest. `body` ends where
+ * `tail` starts; the whole body ends with the line break after `tail`.
+ */
+export function newNoteParts(frontmatter: string, body: string, tail: Uint8Array): [string, Uint8Array, string] {
+	return [`${frontmatter}${NOTE_MARKERS.begin}\n${printable(body)}`, tail, `\n${NOTE_MARKERS.end}\n`];
+}
+
+/**
  * The tags in a note's properties (block list, inline list, or a single value), for keeping the
  * ones a person added by hand when the generated ones are replaced.
  */

@@ -12,6 +12,7 @@ import { relativeTo } from "./relative-path";
 import { inertCode, inertLine, inertSpanText } from "./inert-markdown";
 import { wikiLink } from "./links";
 import { renderToolCallBody, safeMarkdown, toolSummary } from "./render-tool-call";
+import { conversationText, type ConversationText } from "./conversation-text";
 
 export interface NoteLink {
 	/** Vault path of the note, with `.md`. */
@@ -32,11 +33,28 @@ export interface SessionNoteInput {
 	previous?: NoteLink;
 	next?: NoteLink;
 	/** `renderConversation` of this session, when it was rendered ahead (while others were read). */
-	conversation?: string;
+	conversation?: ConversationText;
 	/** The note's vault path: its name shows the title, unless the title changed after the name was chosen. */
 	notePath?: string;
 	/** Names of facts that came from this session (`[[name]]` finds them in the inbox or the memory). */
 	facts?: readonly string[];
+}
+
+/** A session note as rendered: its properties and its body, whose last section may still be bytes. */
+export interface SessionNoteText {
+	frontmatter: string;
+	body: string;
+	/**
+	 * The conversation section as a fold made it, UTF-8 bytes of printable text (see
+	 * `ConversationText`): the note's body is `body`, these bytes, then a line break. A new note is
+	 * written with them as they are (`NoteStore.create`); anything else reads `noteBody`.
+	 */
+	conversation?: Uint8Array;
+}
+
+/** The whole body of a rendered session note, as text. */
+export function noteBody(note: SessionNoteText): string {
+	return note.conversation === undefined ? note.body : `${note.body}${conversationText(note.conversation)}\n`;
 }
 
 /**
@@ -44,7 +62,7 @@ export interface SessionNoteInput {
  * thinking and sub-agent work folded away. Deterministic: the same input gives the same bytes.
  * The model comes redacted (the transcript index redacts what it reads).
  */
-export function renderSessionNote(input: SessionNoteInput): { frontmatter: string; body: string } {
+export function renderSessionNote(input: SessionNoteInput): SessionNoteText {
 	const { digest } = input;
 	const frontmatter = renderFrontmatter([
 		["session_id", digest.sessionId],
@@ -77,9 +95,15 @@ export function renderSessionNote(input: SessionNoteInput): { frontmatter: strin
 	const parts = named === undefined || !named.endsWith(safeFileName(digest.title)) ? [`# ${inertLine(digest.title)}`, nav.join(" · ")] : [nav.join(" · ")];
 	if (input.facts && input.facts.length > 0) parts.push(`Facts: ${input.facts.map((f) => `[[${f}]]`).join(", ")}`);
 	parts.push(renderDigest(digest));
-	if (input.detail !== "digest") parts.push("## Conversation", input.conversation ?? renderConversation(input.session, input.detail));
 	// Templater reads the properties too (a `project_path` is a folder's name as the disk has it).
-	return { frontmatter: inertCode(frontmatter), body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
+	const properties = inertCode(frontmatter);
+	if (input.detail === "digest") return { frontmatter: properties, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
+	parts.push("## Conversation");
+	const conversation = input.conversation ?? renderConversation(input.session, input.detail);
+	// Bytes stay bytes to the file (an empty section is left out, as empty text is).
+	if (typeof conversation !== "string" && conversation.length > 0) return { frontmatter: properties, body: `${parts.filter((p) => p !== "").join("\n\n")}\n\n`, conversation };
+	parts.push(conversationText(conversation) ?? "");
+	return { frontmatter: properties, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }
 
 function renderDigest(d: SessionDigest): string {

@@ -1,5 +1,6 @@
 import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
+import { noteBody } from "../notes/render-session-note";
 import type { SyncPlan } from "./sync-plan";
 
 /** One change a plan would make, for `sync --dry-run`. */
@@ -18,7 +19,7 @@ export function describePlan(plan: SyncPlan): PlannedChange[] {
 		const action = (text: string | null, expected: string | null): PlannedChange["action"] => (text === null ? "delete" : expected === null ? "create" : "update");
 		if (write.kind === "session-note") {
 			const rendered = write.render();
-			const merged = mergeNote(write.expected, rendered.frontmatter, rendered.body, SESSION_NOTE_KEYS);
+			const merged = mergeNote(write.expected, rendered.frontmatter, noteBody(rendered), SESSION_NOTE_KEYS);
 			if (merged.ok && merged.text !== write.expected) changes.push({ action: action(merged.text, write.expected), target: write.path });
 		} else if (write.kind === "note") changes.push({ action: action(write.text, write.expected), target: write.path });
 		else if (write.kind === "claude-memory") changes.push({ action: action(write.text, write.expected), target: `${write.folder}/${write.name}` });

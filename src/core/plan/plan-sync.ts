@@ -9,7 +9,7 @@ import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
-import { conversationText, type ConversationText } from "../notes/conversation-text";
+import type { ConversationText } from "../notes/conversation-text";
 import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
@@ -189,8 +189,8 @@ export function planSync(input: PlanInput): SyncPlan {
 					index: { path: indexPath(state, settings, record.projectKey!), title: record.project },
 					previous: link(list[at - 1]),
 					next: link(list[at + 1]),
-					// Decoded here, when the note is written: until then it may be bytes (see `ConversationText`).
-					conversation: conversationText(conversation),
+					// Bytes stay bytes (see `ConversationText`).
+					conversation,
 					notePath: record.notePath,
 					facts: record.facts,
 				}),
@@ -380,7 +380,8 @@ function wellFormedWrite(write: PlannedWrite): PlannedWrite {
 	switch (write.kind) {
 		case "session-note": {
 			const render = write.render;
-			return { ...write, render: () => { const note = render(); return { frontmatter: wellFormed(note.frontmatter), body: wellFormed(note.body) }; } };
+			// A conversation's bytes are well-formed already: their encoder replaced any lone surrogate.
+			return { ...write, render: () => { const note = render(); return { ...note, frontmatter: wellFormed(note.frontmatter), body: wellFormed(note.body) }; } };
 		}
 		case "context-block":
 			return { ...write, block: wellFormed(write.block) };

@@ -1,5 +1,6 @@
 import type { HookContext } from "./hook-context";
 import type { SyncState } from "../sync/sync-state";
+import type { SessionNoteText } from "../notes/render-session-note";
 
 /**
  * Everything one sync would do, worked out from the state, the sessions and the texts as they were
@@ -44,16 +45,11 @@ export type PlannedWrite =
 	/** A vault note (index, Bases file, packet, fact, proposal); `text: null` deletes it. */
 	| { kind: "note"; path: string; text: string | null; expected: string | null; what: WriteWhat; onConflict?: ConflictUndo }
 	/** A session note, rendered (and merged with `expected`) only when it is written. */
-	| { kind: "session-note"; path: string; render: () => RenderedNote; expected: string | null; onConflict: ConflictUndo }
+	| { kind: "session-note"; path: string; render: () => SessionNoteText; expected: string | null; onConflict: ConflictUndo }
 	/** A file in a project's Claude Code memory folder; `text: null` deletes it. */
 	| { kind: "claude-memory"; projectPath: string; folder: string; name: string; text: string | null; expected: string | null; onConflict?: ConflictUndo }
 	/** The marked block of an enabled project's CLAUDE.md: upserted into the file as it is when written. */
 	| { kind: "context-block"; projectPath: string; target: string; block: string; expected: string | null; remove?: boolean };
-
-export interface RenderedNote {
-	frontmatter: string;
-	body: string;
-}
 
 /** Which report list a written note goes to. */
 export type WriteWhat = "note" | "memory";

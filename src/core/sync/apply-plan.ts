@@ -1,6 +1,7 @@
 import { dict } from "../dict";
 import { removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
-import { mergeNote, SESSION_NOTE_KEYS } from "../notes/note-regions";
+import { mergeNote, newNoteParts, SESSION_NOTE_KEYS } from "../notes/note-regions";
+import { noteBody } from "../notes/render-session-note";
 import type { HookContext } from "../plan/hook-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
@@ -84,7 +85,13 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 		switch (write.kind) {
 			case "session-note": {
 				const rendered = write.render();
-				const merged = mergeNote(write.expected, rendered.frontmatter, rendered.body, SESSION_NOTE_KEYS);
+				// A new note whose conversation came as bytes is written from them, never made one string (see `SessionNoteText`).
+				if (write.expected === null && rendered.conversation && ports.notes.create) {
+					if (await ports.notes.create(write.path, newNoteParts(rendered.frontmatter, rendered.body, rendered.conversation))) report.notesWritten.push(write.path);
+					else refused(write.path, "updated");
+					return;
+				}
+				const merged = mergeNote(write.expected, rendered.frontmatter, noteBody(rendered), SESSION_NOTE_KEYS);
 				if (!merged.ok) report.errors.push(`${write.path}: ${merged.reason}`);
 				else if (merged.text === write.expected) report.notesUnchanged++;
 				else if (await ports.notes.write(write.path, merged.text, write.expected)) report.notesWritten.push(write.path);
