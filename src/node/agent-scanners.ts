@@ -18,24 +18,46 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /**
  * Codex CLI: `<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl` and the same names in
- * `<home>/archived_sessions/`. A rollout holds its own cwd; `projectDir` only groups them.
+ * `<home>/archived_sessions/`. A rollout holds its own cwd; `projectDir` only groups them. A
+ * session found twice (a rollout copied into `archived_sessions/`, the original left) is one
+ * session: one of its files is read (see `oneRolloutPerSession`).
  */
 export async function scanCodex(home: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
-	const visit = async (dir: string, depth: number): Promise<void> => {
+	const archived = new Set<TranscriptFile>();
+	const visit = async (dir: string, depth: number, archive: boolean): Promise<void> => {
 		for (const entry of await list(dir, passed)) {
-			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1);
+			if (entry.isDirectory() && depth > 0) await visit(child(dir, entry.name), depth - 1, archive);
 			else if (!entry.isFile() && ROLLOUT.test(entry.name)) passed.push(entry.isDirectory() ? { path: child(dir, entry.name), reason: "not read: a folder under a rollout's name" } : passedOver(child(dir, entry.name), entry));
 			else if (entry.isFile() && ROLLOUT.test(entry.name)) {
 				const fileId = UUID.exec(entry.name)?.[0] ?? entry.name.slice(0, -".jsonl".length);
 				const file = stamp(child(dir, entry.name), { agent: "codex", projectDir: "codex", kind: "session", fileId });
-				if (file) found.push(file);
+				if (!file) continue;
+				found.push(file);
+				if (archive) archived.add(file);
 			}
 		}
 	};
-	await visit(join(home, "sessions"), 3);
-	await visit(join(home, "archived_sessions"), 0);
-	return found;
+	await visit(join(home, "sessions"), 3, false);
+	await visit(join(home, "archived_sessions"), 0, true);
+	return oneRolloutPerSession(found, archived);
+}
+
+/**
+ * One file per Codex session id. Each copy was two notes of one session; the one kept is the
+ * one a user expects the note to be made from: the larger (a rollout is only appended to, so the
+ * larger holds all the smaller does, and more), and at equal size the one under `sessions/`,
+ * where Codex writes (a copy into `archived_sessions/` being made, or just made, is no larger).
+ * When the file kept changes (the original deleted, the copy grown), the session's record
+ * follows it as for a moved rollout (`movedTranscripts`): still one note.
+ */
+function oneRolloutPerSession(found: TranscriptFile[], archived: ReadonlySet<TranscriptFile>): TranscriptFile[] {
+	const kept = new Map<string, TranscriptFile>();
+	for (const file of found) {
+		const other = kept.get(file.fileId);
+		if (other === undefined || file.size > other.size || (file.size === other.size && archived.has(other) && !archived.has(file))) kept.set(file.fileId, file);
+	}
+	return kept.size === found.length ? found : found.filter((f) => kept.get(f.fileId) === f);
 }
 
 /** GitHub Copilot CLI: `<home>/session-state/<session id>/events.jsonl`. */

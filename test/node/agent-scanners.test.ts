@@ -30,6 +30,29 @@ describe("scanCodex", () => {
 	it("gives nothing for a folder that is not there", async () => {
 		expect(await scanCodex(join(FIXTURES, "nowhere"))).toEqual([]);
 	});
+
+	it("a rollout copied into archived_sessions/ with its original left is one session: the larger file, at equal size the one under sessions/", async () => {
+		const root = mkdtempSync(join(tmpdir(), "codex-copied-"));
+		try {
+			const id = "01a23243-6605-7bf0-a729-fbdb07820fd2";
+			const name = `rollout-2026-12-01T10-00-00-${id}.jsonl`;
+			const day = join(root, "sessions", "2026", "12", "01");
+			mkdirSync(day, { recursive: true });
+			mkdirSync(join(root, "archived_sessions"));
+			writeFileSync(join(day, name), "{}\n");
+			writeFileSync(join(root, "archived_sessions", name), "{}\n");
+			// Another session beside them stays.
+			writeFileSync(join(day, "rollout-2026-12-01T11-00-00-01a23243-6605-7bf0-a729-fbdb07820fd3.jsonl"), "{}\n");
+			const paths = async () => (await scanCodex(root)).map((f) => f.path.slice(root.length + 1)).sort();
+			expect(await paths()).toEqual([`sessions/2026/12/01/${name}`, "sessions/2026/12/01/rollout-2026-12-01T11-00-00-01a23243-6605-7bf0-a729-fbdb07820fd3.jsonl"]);
+			// The copy holds more (the original cut short, or the copy resumed): the copy.
+			writeFileSync(join(root, "archived_sessions", name), "{}\n{}\n");
+			expect((await paths())[0]).toBe(`archived_sessions/${name}`);
+			expect(await paths()).toHaveLength(2);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
 });
 
 describe("the other agents' folders: what is not read", () => {

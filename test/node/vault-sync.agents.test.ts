@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -86,6 +86,30 @@ describe("VaultSync with Codex CLI, Gemini CLI, Copilot CLI and Aider", () => {
 		await sync(settings({ agents: ["claude-code", "codex"] }));
 		expect([...notes.files.values()].some((t) => agentOfNote(t) === "codex")).toBe(true);
 		expect([...notes.files.values()].some((t) => agentOfNote(t) === "gemini-cli")).toBe(false);
+	});
+
+	it("Codex: a rollout copied into archived_sessions/ (the original left) is one session, one note; then the original deleted, or a rollout moved, still one note", async () => {
+		const day = join(root, "codex", "sessions", "2026", "12", "01");
+		const name = readdirSync(day)[0]!;
+		const archive = join(root, "codex", "archived_sessions");
+		const codexNotes = () => [...notes.files.values()].filter((t) => agentOfNote(t) === "codex");
+		await sync(settings({ agents: ["codex"] }));
+		expect(codexNotes()).toHaveLength(1);
+		mkdirSync(archive);
+		cpSync(join(day, name), join(archive, name));
+		expect(await sync(settings({ agents: ["codex"] }))).toMatchObject({ errors: [] });
+		expect(codexNotes()).toHaveLength(1);
+		// Codex's own archiving is a move: the original goes, the copy is the session's file now.
+		rmSync(join(day, name));
+		const moved = await sync(settings({ agents: ["codex"] }));
+		expect(moved.errors).toEqual([]);
+		expect(moved.notices.join("\n")).toContain("found in a new place");
+		expect(codexNotes()).toHaveLength(1);
+		// And moved back (unarchived), as a rename.
+		renameSync(join(archive, name), join(day, name));
+		expect(await sync(settings({ agents: ["codex"] }))).toMatchObject({ errors: [] });
+		expect(codexNotes()).toHaveLength(1);
+		expect(codexNotes()[0]).toContain("cat README.md");
 	});
 
 	it("a Gemini CLI session that grows is read again whole: its turns each once", async () => {
