@@ -12,7 +12,7 @@ import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
-import { diffScan, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import { diffScan, NO_START, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 import type { DetailLevel } from "../settings";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -443,7 +443,7 @@ export class TranscriptIndex {
 			const blank = allBlank(lines, from, to);
 			if (!current) {
 				if (blank) return;
-				start("");
+				start(NO_START);
 			}
 			fold(current!.model, lines, from, to);
 			touched.add(current!);

@@ -1,6 +1,6 @@
 import { isBlank, unreadable, type RawLine } from "./jsonl-lines";
 import { digitsAt } from "./parse-line";
-import { addFile, addUnique, clip, countUnknown, LIMITS, markMalformed, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, LIMITS, markMalformed, pushEvent } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
 /**
@@ -50,11 +50,12 @@ function flush(): void {
 
 const HEADER_PREFIX = "# aider chat started at ";
 
-/** The start of a session, when the line is one (`# aider chat started at <time>`): its time as written. */
+/** The start of a session, when the line is one (`# aider chat started at <time>`): its time as written, or `no time`. */
 export function aiderSessionStart(line: RawLine): string | undefined {
 	const text = line.no === 1 ? withoutBom(line.text) : line.text;
 	if (text === null || !text.startsWith(HEADER_PREFIX)) return undefined;
-	return text.slice(HEADER_PREFIX.length).trim().slice(0, 64);
+	// A start without its time still names its session: an empty key made it `<history>#`.
+	return text.slice(HEADER_PREFIX.length).trim().slice(0, 64) || "no time";
 }
 
 function withoutBom(text: string | null): string | null {
@@ -63,9 +64,8 @@ function withoutBom(text: string | null): string | null {
 
 function foldAiderLine(model: SessionModel, line: RawLine): void {
 	const text = line.no === 1 ? withoutBom(line.text) : line.text;
-	const block = model.openBlock;
 	if (text !== null && isBlank(text)) {
-		if (block) block.blankLines++;
+		if (model.openBlock) model.openBlock.blankLines++;
 		return;
 	}
 	model.counts.lines++;
@@ -75,14 +75,21 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	if (text === null || (text.includes("\u0000") && mostlyNul(text))) return markMalformed(model, line.no, text === null ? unreadable(line) : "NUL bytes in line");
 	model.counts.records++;
 	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
-	// Lines before the first session's start are no session's: counted, not read.
-	if (!block) return countUnknown(model, "aider:before-first-session");
+	// Lines before any start (a history whose first lines were cut, or written without one) are a
+	// session all the same, with no time: they were counted and dropped, and such a history had no note.
+	const block = model.openBlock ?? (model.openBlock = noBlock());
 	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, trimmedFrom(text, 5));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
 	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1));
 	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0));
 	foldReply(model, block, text);
+}
+
+/** Where a session's fold stands before its first line. */
+function noBlock(): OpenBlock {
+	// `previous` there from the start: added later, it took the block a second store for its fields.
+	return { kind: "none", event: -1, blankLines: 0, previous: undefined };
 }
 
 /** Whether a quarter or more of a line's characters are NUL (UTF-16 of ASCII is half). */
@@ -95,8 +102,7 @@ function mostlyNul(text: string): boolean {
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
 function foldStart(model: SessionModel, time: string): void {
 	flush();
-	// `previous` there from the start: added later, it took the block a second store for its fields.
-	model.openBlock = { kind: "none", event: -1, blankLines: 0, previous: undefined };
+	model.openBlock = noBlock();
 	if (!START_TIME.test(time)) return;
 	// The digits read in place (a match's six strings and two arrays per session were nearly a tenth of the fold).
 	const month = digitsAt(time, 5, 7);

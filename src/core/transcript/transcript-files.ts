@@ -59,6 +59,13 @@ export function sectionFile(file: TranscriptFile, key: string, path = sectionPat
 	return section;
 }
 
+/**
+ * The key of the session that a file's lines before its first start make (a history written
+ * without a start line, or whose first lines were cut): named so, not by an empty start (which
+ * made its path `<file>#`).
+ */
+export const NO_START = "no start";
+
 /** The path of a session of a file of several (see `sectionFile`). */
 export function sectionPath(file: Pick<TranscriptFile, "path">, key: string): string {
 	return flat(file.path, "#", key);

@@ -158,11 +158,25 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(promptsOf(first!)[0]?.text).toContain("ignores the discount");
 	});
 
-	it("lines before the first start are no session's: counted as unknown, no prompt, no note", async () => {
-		const sessions = await sessionsOf(Buffer.concat([Buffer.from("some notes the user typed\n> and a quote  \n"), HISTORY]));
-		expect(sessions).toHaveLength(4);
-		expect(sessions[0]).toMatchObject({ fileId: "aider-app-start", counts: { unknownRecords: 2, prompts: 0 }, unknownTypes: { "aider:before-first-session": 2 } });
-		expect(sessions[0]!.events).toEqual([]);
+	it("a history without a start line (its top cut, or written without one) is a session all the same, named `no start`, with no time", async () => {
+		const headless = HISTORY.toString("utf8").split("# aider chat started at 2026-11-30 14:40:55")[0]!.replace("# aider chat started at 2026-11-30 09:12:03\n", "");
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.putAiderHistory(PROJECT, headless);
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore());
+		await index.refresh();
+		const [only, ...rest] = await index.sessions();
+		expect(rest).toEqual([]);
+		expect(only!.file).toMatchObject({ path: `${path}#no start`, fileId: "aider-app-no-start" });
+		expect(only!.model).toMatchObject({ startedAt: undefined, counts: { unknownRecords: 0 }, unknownTypes: {} });
+		expect(promptsOf(only!.model)[0]?.text).toBe("The cart total ignores the discount.\nFix it and add a test for a 10% discount.");
+		expect(only!.model.versions).toEqual(["0.86.1"]);
+		// Lines before the first start of a history that has starts: a session of their own, the others as they were.
+		const sessions = await sessionsOf(Buffer.concat([Buffer.from("#### a request whose start was cut  \n\nThe reply.\n"), HISTORY]));
+		expect(sessions.map((s) => s.fileId)).toEqual(["aider-app-no-start", "aider-app-2026-11-30-09-12-03", "aider-app-2026-11-30-14-40-55", "aider-app-2026-12-01-08-05-10"]);
+		expect(promptsOf(sessions[0]!).map((p) => p.text)).toEqual(["a request whose start was cut"]);
+		expect(texts(sessions[0]!, "text")).toEqual(["The reply."]);
+		// A start line without its time names its session too.
+		expect(aiderSessionStart({ no: 2, text: "# aider chat started at   " })).toBe("no time");
 	});
 
 	it("a session start is its line alone; a start written twice in a second is two sessions", async () => {
