@@ -203,6 +203,9 @@ class Watcher implements TranscriptWatcher {
 			depth: MAX_DEPTH,
 			// Claude Code appends all the time; the reader takes complete lines only.
 			awaitWriteFinish: false,
+			// A linked folder or file is not followed: the sync never reads through a link (it names
+			// it among what it passed over), so changes behind one only woke it for nothing.
+			followSymlinks: false,
 			persistent: true,
 			ignored: (path: string, stats?: Stats) => this.ignored(path, stats?.isFile() ? "file" : stats?.isDirectory() ? "dir" : undefined),
 		});

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { appendFileSync, type Stats } from "node:fs";
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { watch, type ChokidarOptions } from "chokidar";
@@ -144,6 +144,22 @@ describe("watchTranscripts", { timeout: 60_000 }, () => {
 		expect(seen.has(join(folder, "abc", "tool-results", "out.jsonl"))).toBe(false);
 		expect(seen.has(join(folder, "abc", "stray.jsonl"))).toBe(false);
 		expect(seen.has(join(folder, "notes.txt"))).toBe(false);
+	});
+
+	it("does not follow a link to a folder elsewhere: what changes behind it is not named (the sync does not read through links)", async () => {
+		const folder = await project("-home-me-shop", { "s1.jsonl": line(1) });
+		const elsewhere = join(dir, "elsewhere");
+		await mkdir(elsewhere);
+		await writeFile(join(elsewhere, "old.jsonl"), line(1));
+		await symlink(elsewhere, join(root, "-home-me-linked"));
+		const { watcher: w, calls, calledTimes } = start();
+		await w.ready;
+		await appendFile(join(elsewhere, "old.jsonl"), line(2));
+		await writeFile(join(elsewhere, "new.jsonl"), line(1));
+		// A sentinel in a real folder comes alone: nothing behind the link was on its way.
+		await appendUntil(join(folder, "s1.jsonl"), () => calls.length > 0);
+		await calledTimes(1);
+		expect(calls.flat()).toEqual([join(folder, "s1.jsonl")]);
 	});
 
 	it("works by polling when asked", async () => {
