@@ -12,6 +12,7 @@ import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
+import { foldersPassedOver } from "../transcript/session-folder";
 import { diffScan, NO_START, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 import type { DetailLevel } from "../settings";
 
@@ -170,7 +171,7 @@ export class TranscriptIndex {
 		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
 		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
 		const read = await this.readAll([...diff.added, ...diff.changed, ...again, ...diff.metaChanged], { removed: diff.removed, unchanged }, onRead, detail, metaOnly);
-		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...secretNamed] };
+		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...secretNamed, ...foldersPassedOver(read.updated)] };
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */

@@ -2,6 +2,7 @@ import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
+import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
@@ -33,7 +34,7 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>): vo
 		case "session_meta":
 			return foldMeta(model, payload);
 		case "turn_context":
-			noteCwd(model, payload.cwd);
+			noteFolder(model, payload.cwd);
 			if (typeof payload.model === "string" && payload.model !== "") addUnique(model, "models", payload.model);
 			return;
 		case "event_msg":
@@ -53,19 +54,13 @@ function foldMeta(model: SessionModel, payload: Record<string, unknown>): void {
 	// Newer writers say `session_id`, older ones `id`: Codex reads both.
 	const id = typeof payload.session_id === "string" ? payload.session_id : typeof payload.id === "string" ? payload.id : undefined;
 	if (id) addUnique(model, "sessionIds", id);
-	noteCwd(model, payload.cwd);
+	noteFolder(model, payload.cwd);
 	if (typeof payload.cli_version === "string" && payload.cli_version !== "") addUnique(model, "versions", payload.cli_version);
 	const branch = isObject(payload.git) && typeof payload.git.branch === "string" ? payload.git.branch : undefined;
 	if (branch) {
 		model.gitBranch = branch;
 		addUnique(model, "branches", branch);
 	}
-}
-
-function noteCwd(model: SessionModel, cwd: unknown): void {
-	if (typeof cwd !== "string" || cwd === "") return;
-	if (model.cwd === undefined) model.cwd = cwd;
-	addUnique(model, "cwds", cwd);
 }
 
 function foldEvent(model: SessionModel, payload: Record<string, unknown>, timestamp: string | undefined): void {

@@ -1,6 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
+import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
@@ -59,10 +60,7 @@ function foldStart(model: SessionModel, data: Record<string, unknown>): void {
 	if (typeof data.sessionId === "string") addUnique(model, "sessionIds", data.sessionId);
 	if (typeof data.copilotVersion === "string" && data.copilotVersion !== "") addUnique(model, "versions", data.copilotVersion);
 	const context = isObject(data.context) ? data.context : {};
-	if (typeof context.cwd === "string" && context.cwd !== "") {
-		if (model.cwd === undefined) model.cwd = context.cwd;
-		addUnique(model, "cwds", context.cwd);
-	}
+	noteFolder(model, context.cwd);
 	if (typeof context.branch === "string" && context.branch !== "") {
 		model.gitBranch = context.branch;
 		addUnique(model, "branches", context.branch);

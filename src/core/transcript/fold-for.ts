@@ -4,9 +4,9 @@ import { foldCodexLines } from "./codex-fold";
 import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
 import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
-import { addUnique } from "./model-building";
 import { foldOpencodeLines } from "./opencode-fold";
 import type { RawLine } from "./jsonl-lines";
+import { noteFolder } from "./session-folder";
 import { compactLists, createSession, type SessionModel } from "./session-model";
 import type { TranscriptFile } from "./transcript-files";
 
@@ -71,9 +71,6 @@ export function sessionStartFor(file: Pick<TranscriptFile, "agent">): ((line: Ra
 /** An empty model for a file, its agent recorded (and its folder, when the agent keeps that beside the file). */
 export function sessionFor(file: Pick<TranscriptFile, "fileId" | "agentId" | "agent" | "cwd">, copyClips = true): SessionModel {
 	const model = createSession(file.fileId, file.agentId, copyClips, file.agent);
-	if (file.cwd !== undefined) {
-		model.cwd = file.cwd;
-		addUnique(model, "cwds", file.cwd);
-	}
+	noteFolder(model, file.cwd);
 	return model;
 }

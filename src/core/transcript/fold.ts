@@ -2,6 +2,7 @@ import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
 import { isObject, parseLine, type ParsedLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, Usage, UserRecord } from "./records";
+import { noteFolder } from "./session-folder";
 import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
@@ -420,10 +421,7 @@ function lastCompaction(model: SessionModel): Extract<SessionEvent, { kind: "com
 }
 
 function noteEnvelope(model: SessionModel, record: Envelope): void {
-	if (record.cwd) {
-		if (model.cwd === undefined) model.cwd = record.cwd;
-		addUnique(model, "cwds", record.cwd);
-	}
+	noteFolder(model, record.cwd);
 	if (record.gitBranch) {
 		model.gitBranch = record.gitBranch;
 		addUnique(model, "branches", record.gitBranch);

@@ -1,6 +1,7 @@
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
+import { noteFolder } from "./session-folder";
 import { ownCalls, NO_ITEMS, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
@@ -123,7 +124,7 @@ function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<
 		addUnique(model, "sessionIds", value.sessionId);
 		const start = isoTime(value.startTime);
 		if (start) noteTime(model, start);
-		if (Array.isArray(value.directories)) for (const dir of value.directories) if (typeof dir === "string") noteCwd(model, dir);
+		if (Array.isArray(value.directories)) for (const dir of value.directories) noteFolder(model, dir);
 		// An older CLI's whole-file chat holds its messages with its header.
 		if (Array.isArray(value.messages)) for (const item of value.messages) if (isObject(item) && typeof item.id === "string") foldGeminiValue(model, state, item);
 		return;
@@ -162,12 +163,6 @@ function rewind(state: GeminiState, id: string): void {
 		state.place.delete(state.order[i]!);
 	}
 	state.order.length = at;
-}
-
-function noteCwd(model: SessionModel, cwd: string): void {
-	if (cwd === "") return;
-	if (model.cwd === undefined) model.cwd = cwd;
-	addUnique(model, "cwds", cwd);
 }
 
 /** The session's events, counts, tokens and files made again from the messages as they stand. */

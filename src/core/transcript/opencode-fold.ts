@@ -2,6 +2,7 @@ import { shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 import { isObject } from "./parse-line";
+import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
 
@@ -145,10 +146,7 @@ function foldSession(model: SessionModel, state: OpencodeState, s: Record<string
 		addUnique(model, "versions", s.version);
 		state.outputHasReasoning = /^(?:0\.|1\.[01]\.)/.test(s.version);
 	}
-	if (typeof s.directory === "string" && s.directory !== "") {
-		if (model.cwd === undefined) model.cwd = s.directory;
-		addUnique(model, "cwds", s.directory);
-	}
+	noteFolder(model, s.directory);
 	if (typeof s.title === "string" && s.title.trim() !== "" && !PLACEHOLDER_TITLE.test(s.title)) model.aiTitle = clip(model, s.title.trim(), LIMITS.prompt);
 	noteMs(state, msOf(s.time_created));
 	noteMs(state, msOf(s.time_updated));
