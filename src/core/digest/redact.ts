@@ -288,7 +288,15 @@ function secretKeyKind(key: string): KeyKind | undefined {
 	return keywordKind(normalizeKey(key));
 }
 
+/**
+ * A name whose keyword is plural (`API_KEYS`, `GITHUB_TOKENS`, `CLIENT_SECRETS`) holds several, or
+ * counts them (`MAX_TOKENS`, `output_tokens`): judged as its singular, its value taken only when it
+ * looks random, as under a bare `KEY`.
+ */
+const PLURAL_KEYWORD_RE = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSPHRASE)S$/;
+
 function keywordKind(norm: string): KeyKind | undefined {
+	if (PLURAL_KEYWORD_RE.test(norm)) return keywordKind(norm.slice(0, -1)) === undefined ? undefined : "key";
 	if (STRONG_KEYWORD_RE.test(norm) || WEAK_KEYWORD_RE.test(norm)) return PASSWORD_KEYWORD_RE.test(norm) ? "password" : "secret";
 	if (!BARE_KEY_RE.test(norm) || CLIENT_BUNDLE_PREFIX_RE.test(norm) || norm.split("_").some((part) => NOT_SECRET_KEY_PARTS.has(part))) return undefined;
 	return "key";
@@ -797,7 +805,9 @@ const OPTION_RULE: Rule = {
 		let inner = quote === "" ? val : val.slice(quote.length, -quote.length);
 		let at = m.index + m[0].length - val.length + quote.length;
 		const norm = normalizeKey(key);
-		let kind = JAVA_PASS_RE.test(key) ? "password" : OPTION_SECRET_END_RE.test(norm) ? keywordKind(norm) : undefined;
+		// An option ending in a bare `KEY` (`--service-key`) or a plural (`--api-keys`) holds a secret when its value looks random (`keywordKind`).
+		const named = keywordKind(norm);
+		let kind = JAVA_PASS_RE.test(key) ? "password" : OPTION_SECRET_END_RE.test(norm) || named === "key" ? named : undefined;
 		// openssl's passphrase arguments (`-passin`, `-passout`): `pass:…` holds it; `env:`, `file:`, `fd:` and `stdin` say where it is.
 		if (inner.startsWith("pass:")) {
 			kind = "password";
@@ -806,7 +816,7 @@ const OPTION_RULE: Rule = {
 		} else if (/^(?:env|file|fd):|^stdin$/.test(inner)) return undefined;
 		if (kind === undefined || isNotSecret(inner, kind)) return undefined;
 		if (key.toLowerCase() === "password" && /^[a-z_]{1,30}$/.test(inner) && /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b/.test(text.slice(Math.max(lineStart(text, m.index, 256), m.index - 256), m.index))) return undefined;
-		return { start: at, end: at + inner.length, replacement: redactionMarker(kind), kind };
+		return { start: at, end: at + inner.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
 
@@ -1309,26 +1319,33 @@ const ASSIGNMENT_RULE: Rule = {
 
 /**
  * A secret named in prose: `the key is 3q2+…==`, `Your API key is \`…\``, `my password was "…"`,
- * `The signing secret is: …`. The words before the value are read as a key's name (`THE_KEY`,
- * `API_KEY`, `CACHE_KEY`, `PUSHER_APP_KEY`: see `keywordKind`), and the value, one run of base64 or
- * hex ending where a word ends, counts only when it looks random (`looksRandom`) whatever the
- * name: prose holds hashes, ids, names and paths after these words far more often than secrets.
- * Under a bare `KEY` (`the key is`, `saved with key:`), hex of a hash's length (40: SHA-1 and git;
- * 64: SHA-256) is taken for a hash. `=` is an assignment's, and `key: value` where a config line is
- * likely was the assignment rule's before this one runs.
+ * `The signing secret is: …`, `key: …` with no word before it, `the token  is …` (blanks as typed).
+ * The words before the value are read as a key's name (`THE_KEY`, `API_KEY`, `CACHE_KEY`,
+ * `PUSHER_APP_KEY`: see `keywordKind`; `key` alone a bare `KEY`), and the value, one run of base64
+ * (either alphabet) or hex ending where a word ends, counts only when it looks random
+ * (`looksRandom`) whatever the name: prose holds hashes, ids, names and paths after these words far
+ * more often than secrets. Under a bare `KEY` (`the key is`, `saved with key:`), hex of a hash's
+ * length (40: SHA-1 and git; 64: SHA-256), alone or ending a name, is taken for a hash. `=` is an assignment's, and
+ * `key: value` where a config line is likely was the assignment rule's before this one runs.
  */
 const PROSE_WORDS = ["key", "token", "secret", "password", "passphrase"];
 const PROSE_SECRET_RULE: Rule = {
 	kind: "secret",
 	// The word and what follows it (one blank, as the pattern wants): the words alone are in most transcripts' large strings, and the rule cost a tenth of all redaction's time (measured).
-	hints: PROSE_WORDS.flatMap((w) => [`${w} is`, `${w} was`, `${w}:`, `${w} :`]),
+	hints: PROSE_WORDS.flatMap((w) => [`${w} is`, `${w} was`, `${w}:`, `${w} :`, `${w}  `, `${w}\t`]),
 	// After the value: no more of a token, nor a file's extension or a call (`a8f3.png`, `x(`); its closing quote, if any.
-	pattern: /(?<![A-Za-z0-9])(?<word>key|token|secret|password|passphrase)(?: (?:is|was)(?:[ \t]*:)?| ?:)[ \t]*(?<q>[`"']?)(?<val>[A-Za-z0-9+/]{16,200}={0,2})(?=\k<q>)(?![A-Za-z0-9+/=_([-]|[.:][A-Za-z0-9])/gi,
+	pattern: /(?<![A-Za-z0-9])(?<word>key|token|secret|password|passphrase)(?:[ \t]{1,8}(?:is|was)(?:[ \t]*:)?|[ \t]{0,8}:)[ \t]*(?<q>[`"']?)(?<val>[A-Za-z0-9+/_-]{16,200}={0,2})(?=\k<q>)(?![A-Za-z0-9+/=_([-]|[.:][A-Za-z0-9])/gi,
 	decide: (m, text) => {
 		const { word = "", val = "" } = m.groups ?? {};
-		const judged = keyDescribesSecret(nameBefore(text, m.index) + word);
+		const name = nameBefore(text, m.index);
+		// `key` with no word before it (`key: …` opening a line or a text) is a bare `KEY`; not a property's (`obj.key:`, `$key:`).
+		const bare = name === "" && word.toLowerCase() === "key" && !/[.$/\\]/.test(text[m.index - 1] ?? "");
+		const judged = bare ? "key" : keyDescribesSecret(name + word);
 		if (judged === undefined || !looksRandom(val) || isNotSecret(val, judged)) return undefined;
-		if (judged === "key" && /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/.test(val)) return undefined;
+		// A known token a clip cut short (`ghp_Zq8…`) is left to `redactCutToken`, which names its kind.
+		if (text[m.index + m[0].length] === "…" && CUT_RULES.some(({ cut }) => cut.start.test(val))) return undefined;
+		// A hash, or a name ending in one (a cache's `Linux-node-<sha256>`).
+		if (judged === "key" && /(?:^|[-_])(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/.test(val)) return undefined;
 		const start = m.index + m[0].length - val.length;
 		return { start, end: start + val.length, replacement: redactionMarker(markerKind(judged)), kind: markerKind(judged) };
 	},
@@ -1729,7 +1746,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 6;
+const RULES_REVISION = 7;
 
 let rulesId: string | undefined;
 

@@ -112,6 +112,8 @@ const t = {
 	pemBase64: b64(`-----BEGIN RSA PRIVATE KEY-----\n${gen(B64, 64)}\n${gen(B64, 64)}\n-----END RSA PRIVATE KEY-----\n`),
 	basicCredentials: b64(`deploy:${gen(ALNUM, 14)}`),
 	pemBody: [gen(B64, 64), gen(B64, 64), gen(B64, 64), gen(B64, 20) + "=="],
+	base64url: `${gen(ALNUM, 14)}-${gen(ALNUM, 14)}_${gen(ALNUM, 14)}`,
+	sha256: gen(HEX, 64),
 };
 
 const m = (kind: string): string => `[redacted:${kind}]`;
@@ -320,10 +322,22 @@ const SECRETS: [string, string, string][] = [
 	["password", `{"content": "machine api.example.com login deploy password \\"${t.password}\\"\\n"}`, `{"content": "machine api.example.com login deploy password \\"${m("password")}\\"\\n"}`],
 	["password", `{"command": "echo \\"machine h login deploy password ${t.password}\\" >> ~/.netrc"}\nmachine g\n  login x\n  password "${t.password}"`, `{"command": "echo \\"machine h login deploy password ${m("password")}\\" >> ~/.netrc"}\nmachine g\n  login x\n  password "${m("password")}"`],
 	["base64-secret", `  tls.key: ${t.pemBase64}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`, `  tls.key: ${m("base64-secret")}\n  tls.crt: ${b64("-----BEGIN CERTIFICATE-----\nMIIC\n")}`],
+	// A bare `key:` with nothing before it; an option ending in a bare `KEY` or a plural, its value after a blank.
+	["secret", `Here it is:\nkey: ${t.genericSecret}\nkeep it safe`, `Here it is:\nkey: ${m("secret")}\nkeep it safe`],
+	["secret", `supabase functions deploy --service-key ${t.genericSecret} --project-ref acme && tool --api-keys ${t.genericSecret}`, `supabase functions deploy --service-key ${m("secret")} --project-ref acme && tool --api-keys ${m("secret")}`],
+	// Plural names: several keys, tokens or secrets.
+	["secret", `API_KEYS=${t.genericSecret}\n{"github_tokens": "${t.genericSecret}"}\nCLIENT_SECRETS: ${t.genericSecret}`, `API_KEYS=${m("secret")}\n{"github_tokens": "${m("secret")}"}\nCLIENT_SECRETS: ${m("secret")}`],
+	// Prose: a value in base64url (`-` and `_` in it), and blanks as typed before `is`.
+	["secret", `the token is ${t.base64url} and the key  is ${t.genericSecret}`, `the token is ${m("secret")} and the key  is ${m("secret")}`],
 ];
 
 /** Text that looks a bit like a secret and must come back unchanged. */
 const LOOK_ALIKES: string[] = [
+	// Counts of tokens, lists of key names, options naming no secret, a hash-keyed cache's key, prose with blanks as typed.
+	`max_tokens: 200000\n"cache_read_input_tokens": 1234567\nMAX_TOKENS=100000\nconst tokenRatio = baseTokens > 0 ? curTokens / baseTokens : null;`,
+	"SORT_KEYS=created_at,updated_at\nALLOWED_KEYS=name,email\ngit log --sort-key updated_at --primary-key id --ssh-key ~/.ssh/id_ed25519 --service-key $SERVICE_KEY",
+	`key: Linux-node-${t.sha256}\nkey: ${t.sha256}`,
+	"the key  is the one in the vault, the token  is my-service-token-2024, key: value pairs",
 	// The shape of a Discord bot token, but its first part is no user id in base64.
 	"services.AddSingleton<MyApplicationConfigurator.Loader.ExtensionMethodsForServiceCollection>();",
 	// Found in the bench tree (real transcripts) when its redaction was compared with gitleaks' rules.
@@ -771,6 +785,10 @@ describe("redactSecrets: adversarial input", () => {
 		["prose values", fill("token: aB3dE5gH7jK9mN1p")],
 		["prose names", fill("a_b-c_d-e_f_key: ")],
 		["prose long value", `the secret is ${fill("aB3+")}`],
+		["prose blanks", fill("key        ")],
+		["prose base64url values", fill("key: aB3-dE5_gH7jK9mN1p ")],
+		["option bare keys", fill("--service-key aB3dE5gH7jK9mN1pQr ")],
+		["plural names", fill("API_KEYS=")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
