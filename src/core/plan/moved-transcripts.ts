@@ -14,7 +14,8 @@ export interface TranscriptMove {
  * transcript of the same agent and file id went in the same scan, the one such pair. The agent's
  * folder moved (another `CLAUDE_CONFIG_DIR`, a new home, a disk copied to another machine): taken
  * for new sessions, every note was written a second time as "… (2)". A copy that leaves the old
- * transcript in place is two transcripts, as before. Files of several sessions (Aider's history,
+ * transcript in place is two transcripts, as before (but Codex's scan lists one file per session
+ * id: a rollout copied into `archived_sessions/` is one, see `scanCodex`). Files of several sessions (Aider's history,
  * numbered by place) are not matched: their ids say nothing across files.
  */
 export function movedTranscripts(state: SyncState, read: readonly TranscriptFile[], removed: readonly string[], known: ReadonlyMap<string, TranscriptFile>): TranscriptMove[] {
