@@ -621,11 +621,25 @@ function latinTerms(text: string, code: boolean): Term[] {
 
 /** snake_case, a dotted name (`logging.Init`, `tokenizer.css`; not `Next.js` or a number), or camelCase that is no proper name (NixOS, GitHub). */
 function isIdentifierLike(text: string): boolean {
+	if (!mayBeIdentifier(text)) return false;
 	if (/[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(text)) return true;
 	const lower = text.toLowerCase();
 	if (KEYWORD_ALIASES.has(lower)) return false;
 	if (/\p{L}\.\p{L}/u.test(text)) return true;
 	return /\p{Ll}\p{Lu}/u.test(text) && !text.includes("-") && !CAMEL_OK.has(lower) && !isKnownTopic(lower) && !isTechnicalTerm(lower);
+}
+
+/**
+ * Whether any test of `isIdentifierLike` can hold: the word has `_`, `.`, a character past ASCII,
+ * or an ASCII capital after its first character. Most words of a prompt have none, and one look
+ * at their characters costs less than three Unicode patterns and a lower-cased copy.
+ */
+function mayBeIdentifier(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 0x5f || c === 0x2e || c > 0x7f || (i > 0 && c >= 0x41 && c <= 0x5a)) return true;
+	}
+	return false;
 }
 
 /** First words of a function name that say what it does, not what it is about: `getUser` is about a user. */
