@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Settings } from "../core/settings";
+import { envFolder } from "./env-folder";
 import type { AgentRoots } from "./transcript-source";
 
 /**
@@ -16,10 +17,10 @@ export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs"> & Pa
 	const on = new Set(settings.agents);
 	const roots: AgentRoots = {};
 	if (on.has("claude-code")) roots["claude-code"] = claudeProjects;
-	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (env.CODEX_HOME?.trim() || join(home, ".codex"));
-	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(env.GEMINI_CLI_HOME?.trim() || home, ".gemini");
-	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (env.COPILOT_HOME?.trim() || join(home, ".copilot"));
-	if (on.has("opencode")) roots.opencode = settings.agentDirs?.opencode ?? join(env.XDG_DATA_HOME?.trim() || join(home, ".local", "share"), "opencode");
+	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (envFolder(env.CODEX_HOME, home) ?? join(home, ".codex"));
+	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(envFolder(env.GEMINI_CLI_HOME, home) ?? home, ".gemini");
+	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (envFolder(env.COPILOT_HOME, home) ?? join(home, ".copilot"));
+	if (on.has("opencode")) roots.opencode = settings.agentDirs?.opencode ?? join(envFolder(env.XDG_DATA_HOME, home) ?? join(home, ".local", "share"), "opencode");
 	if (on.has("aider")) roots.aider = (settings.projects ?? []).filter((p) => p.enabled).map((p) => p.path);
 	return roots;
 }

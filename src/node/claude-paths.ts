@@ -1,14 +1,14 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { envFolder } from "./env-folder";
 
 /**
  * Claude Code's config folder: `$CLAUDE_CONFIG_DIR` when set (the first entry of a comma list,
- * as some tools accept), else `~/.claude`.
+ * as some tools accept; a leading `~` is the home folder), else `~/.claude`.
  */
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-	const configured = env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim();
-	return configured ? configured : join(home, ".claude");
+	return envFolder(env.CLAUDE_CONFIG_DIR?.split(",")[0], home) ?? join(home, ".claude");
 }
 
 export function claudeProjectsDir(configDir: string): string {

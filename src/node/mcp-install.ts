@@ -3,6 +3,7 @@ import { mkdir, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeUserFile } from "./atomic-write";
+import { envFolder } from "./env-folder";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, MCP_SERVER_NAME, removeCodexServer, removeJsonServer, type ConfigEdit, type McpEntry } from "../core/hooks/mcp-config";
 import { readText, removeIfUnchanged, writeIfUnchanged } from "./hook-install";
 
@@ -42,7 +43,7 @@ export function mcpEntry(target: McpServerTarget): McpEntry {
  * folder, else `.claude.json` beside the `.claude` folder (the home folder's), else inside it.
  */
 export function claudeUserConfigPath(claudeDir: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-	const configured = env.CLAUDE_CONFIG_DIR?.split(",")[0]?.trim();
+	const configured = envFolder(env.CLAUDE_CONFIG_DIR?.split(",")[0], home);
 	if (configured && resolve(configured) === resolve(claudeDir)) return join(resolve(claudeDir), ".claude.json");
 	if (resolve(claudeDir) === join(home, ".claude") || basename(claudeDir) === ".claude") return join(dirname(resolve(claudeDir)), ".claude.json");
 	return join(resolve(claudeDir), ".claude.json");
