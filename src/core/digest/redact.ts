@@ -1164,6 +1164,10 @@ const REST_OF_LINE_RE = /[^\r\n]{1,1024}/y;
 const ENV_VALUE_RE = /[^\s"'`]\S{0,1023}/y;
 /** A YAML block scalar's header (`|`, `>-`, `|2+`), the value on the lines after it. */
 const BLOCK_HEADER_RE = /^[|>](?:[-+][1-9]?|[1-9][-+]?)?[ \t]*(?:#[^\r\n]*)?$/;
+/** Nothing but blanks and a comment: the rest of a key's line whose value is on the lines below. */
+const BLANK_OR_COMMENT_RE = /^[ \t]*(?:#[^\r\n]*)?$/;
+/** The first line below a key that opens a mapping entry (`user: x`, `$ref:`), a list item or a comment: no value of the key's own. */
+const NESTED_ENTRY_RE = /^(?:-(?:[ \t]|$)|#|[^\s:#]+[ \t]*:(?:[ \t]|$))/;
 /** A YAML plain scalar of more words than this is prose after a label ("Token: the one from step 2 …"), not a value. */
 const MAX_PLAIN_WORDS = 8;
 
@@ -1271,6 +1275,17 @@ const ASSIGNMENT_RULE: Rule = {
 			if (block) {
 				if (isNotSecret(block.value, judged)) return { skipTo: block.end };
 				return { end: block.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${block.indent}${redactionMarker(kind)}`, kind };
+			}
+		}
+		if (ownLine) {
+			// The value on the lines after its key: `password:` or `aws_secret_access_key =` ends its line and
+			// the value is indented below it (a YAML plain scalar a dumper folded past its width, an INI
+			// continuation line). A mapping or a list under the key (`auth:` then `user: …`) is not a value, nor prose.
+			const headerEnd = lineEnd(text, valueStart);
+			const below = BLANK_OR_COMMENT_RE.test(text.slice(valueStart, headerEnd)) ? blockScalar(text, m.index, headerEnd) : undefined;
+			if (below && !NESTED_ENTRY_RE.test(below.value) && below.value.split(/\s+/).length <= MAX_PLAIN_WORDS) {
+				if (isNotSecret(below.value, judged)) return { skipTo: below.end };
+				return { end: below.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${below.indent}${redactionMarker(kind)}`, kind };
 			}
 		}
 		ASSIGNMENT_VALUE_RE.lastIndex = valueStart;

@@ -825,12 +825,15 @@ describe("createRedactor: YAML and .env values as their formats read them", () =
 		["a .env value with &", "DB_PASSWORD=Tr0ub4dor&Jx3Kq9Lw", "DB_PASSWORD=[redacted:password]"],
 		["a .env value in parentheses", "SMTP_PASSWORD=(Bn5Xc2Mv8Pq)", "SMTP_PASSWORD=[redacted:password]"],
 		["an env prefix of a command", "PGPASSWORD=s3cr3tXy psql -h db", "PGPASSWORD=[redacted:password] psql -h db"],
+		// The value below its key (a dumper folds a long plain scalar there; INI continues a line so): it was kept whole.
+		["a plain YAML value on the line below its key", "db:\n  password:\n    Sup3rS3cretValue99\n  user: admin", "db:\n  password:\n    [redacted:password]\n  user: admin"],
+		["an INI value on the line below its key", "[default]\naws_secret_access_key =\n    wJalrXUtnFEMI/K7MDENG/bPxRfiCYATK16EXAMPLEKEY\nregion = eu", "[default]\naws_secret_access_key =\n    [redacted:secret]\nregion = eu"],
 	])("%s", (_what, input, expected) => {
 		expect(builtIn.redact(input)).toBe(expected);
 		expect(builtIn.redact(expected)).toBe(expected);
 	});
 
-	it.each(["Token: the one from step 2 is stored in localStorage for the web app", "  password: string | undefined", "  token: z.string().min(8)", "password: |\n  ${DB_PASS}\n", "api_key: ${API_KEY}", "const token = getToken();"])("keeps %s", (text) => {
+	it.each(["Token: the one from step 2 is stored in localStorage for the web app", "  password: string | undefined", "  token: z.string().min(8)", "password: |\n  ${DB_PASS}\n", "api_key: ${API_KEY}", "const token = getToken();", "auth:\n  user: admin\n  method: basic", "token:\n  type: string\n  minLength: 8", "secrets:\n  - name: db", "api_key:\n  The key the billing service gives each team, rotated by the platform group every quarter\n"])("keeps %s", (text) => {
 		expect(builtIn.redact(text)).toBe(text);
 	});
 });
