@@ -13,11 +13,15 @@ const FUNCTION_WORDS = new Set(
 
 /** Han, Hiragana, Katakana and Hangul. */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/** Letters with their combining marks, and digits: a mark left out cut `cafe\u0301` into `cafe`. */
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
 export function searchTerms(text: string): string[] {
 	const out: string[] = [];
-	for (const match of text.toLowerCase().matchAll(TOKEN)) {
+	// NFKC: one spelling for what reads the same. `café` pasted from macOS (decomposed) and typed
+	// (composed), or `ＡＰＩ` full-width and `API`, were different words: a session was not found by the
+	// words it shows (fact recall normalizes so already).
+	for (const match of text.normalize("NFKC").toLowerCase().matchAll(TOKEN)) {
 		const token = match[0];
 		if (CJK.test(token)) {
 			// Runs of CJK characters become pairs; a single character stays itself.

@@ -36,6 +36,17 @@ describe("SessionIndex", () => {
 		expect(i.search("kubernetes", {}, 5)).toEqual([]);
 	});
 
+	it("finds a session by its words in any Unicode spelling of them (decomposed, composed, full-width)", () => {
+		// A macOS paste gives `cafe\u0301`; a model's query `caf\u00e9`: the mark cut the word, and nothing was found.
+		const decomposed = session("dddddddd-4444", { title: "Fix the cafe\u0301 cre\u0300me page", endedAt: "2026-11-23T10:00:00Z" });
+		const composed = session("eeeeeeee-5555", { title: "Rewrite the na\u00efve parser", endedAt: "2026-11-24T10:00:00Z" });
+		const wide = session("ffffffff-6666", { title: "Deploy the \uff21\uff30\uff29 gateway", endedAt: "2026-11-25T10:00:00Z" });
+		const i = index(decomposed, composed, wide, limiter);
+		expect(i.search("caf\u00e9 cr\u00e8me", {}, 5).map((h) => h.session)).toEqual([decomposed]);
+		expect(i.search("nai\u0308ve", {}, 5).map((h) => h.session)).toEqual([composed]);
+		expect(i.search("api gateway", {}, 5).map((h) => h.session)).toEqual([wide]);
+	});
+
 	it("an empty query lists the most recent; filters by project, agent and date", () => {
 		const i = index(limiter, cache, korean);
 		expect(i.search("", {}, 2).map((h) => h.session)).toEqual([korean, cache]);
