@@ -1,4 +1,5 @@
 import { cutAtBoundary } from "../digest/clause-cut";
+import { codeSpan } from "../text/code-spans";
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { StoredDigest } from "../digest/session-digest";
 import { relativeTo } from "../notes/relative-path";
@@ -41,7 +42,7 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 	const recent = recentEntries(entries, options.sessions);
 	// The notes share a folder: named once, each entry gives only its note's name.
 	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
-	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` ${NOTES_FOLDER_LEAD} \`${folder}/\`.` : ""}\n`;
+	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` ${NOTES_FOLDER_LEAD} ${codeSpan(`${folder}/`)}.` : ""}\n`;
 	let at = 0;
 	for (; at < recent.length; at++) {
 		const text = renderEntry(recent[at]!, "short", folder);
@@ -78,7 +79,7 @@ export const EARLIER_HEADING = "### Earlier sessions, described in their notes";
 
 /** A session in one line: its date, title and agent, and its note. */
 function briefEntry({ digest, notePath }: ContextEntry, noteFolder?: string): string {
-	return `- ${heading(digest)}${notePath ? `: \`${noteName(notePath, noteFolder)}\`` : ""}`;
+	return `- ${heading(digest)}${notePath ? `: ${codeSpan(noteName(notePath, noteFolder))}` : ""}`;
 }
 
 /** "2026-11-30 — Title (Claude Code)": what names a session in an entry's heading and in a one-line one. */
@@ -113,7 +114,7 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
 	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
-	if (notePath) lines.push(`- Note: \`${noteName(notePath, noteFolder)}\``);
+	if (notePath) lines.push(`- Note: ${codeSpan(noteName(notePath, noteFolder))}`);
 	return `${lines.join("\n")}\n`;
 }
 

@@ -2,6 +2,7 @@ import { cutAtBoundary } from "../digest/clause-cut";
 import { inertCode, inertLine } from "../notes/inert-markdown";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
+import { codeSpan } from "../text/code-spans";
 import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
 
 /** A moment the session marked as a resume point (before a compaction), or its last reply. */
@@ -31,7 +32,7 @@ export const TOOLS_LINE = "- Search earlier sessions with `search_sessions`, fac
  */
 export function renderFacade(latest: ContextEntry | undefined, packetPath: string, checkpoint?: Checkpoint): string {
 	const head = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n";
-	const pointer = `- Full context: \`${packetPath}\` (read it when the task continues earlier work)\n${TOOLS_LINE}`;
+	const pointer = `- Full context: ${codeSpan(packetPath)} (read it when the task continues earlier work)\n${TOOLS_LINE}`;
 	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
 	const d = latest.digest;
 	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (\`${d.sessionId}\`)`];

@@ -2,6 +2,7 @@ import { keyFiles, renderEntry, type ContextEntry } from "../context/context-blo
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, StoredDigest } from "../digest/session-digest";
 import { AGENT_NAMES, agentOf } from "../transcript/agents";
+import { codeSpan } from "../text/code-spans";
 import type { SessionHit, SearchableSession } from "./session-search";
 
 /**
@@ -106,9 +107,9 @@ export function renderFacts(query: string, facts: readonly FactText[], max = REC
 
 /** A project's context packet (or as much as fits, cut at a line, saying where the rest is). */
 export function renderProjectContext(project: string, packet: string, packetPath: string, max = RECALL_TEXT_MAX): string {
-	const head = `${RECALL_HEAD}\n\nThe context packet of project ${project}${packetPath ? ` (the whole file: \`${packetPath}\`)` : ""}:\n\n`;
+	const head = `${RECALL_HEAD}\n\nThe context packet of project ${project}${packetPath ? ` (the whole file: ${codeSpan(packetPath)})` : ""}:\n\n`;
 	const body = packet.trim() === "" ? "No sessions yet.\n" : `${packet.trim()}\n`;
-	return `${head}${cutAtLine(body, max - head.length, packetPath ? `… (the rest is in \`${packetPath}\`)\n` : "… (cut here)\n")}`;
+	return `${head}${cutAtLine(body, max - head.length, packetPath ? `… (the rest is in ${codeSpan(packetPath)})\n` : "… (cut here)\n")}`;
 }
 
 /** Room kept for the line that says what was left out. */

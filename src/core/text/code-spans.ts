@@ -49,3 +49,16 @@ export function unusedTicks(line: string): string {
 	while (lengths.has(n)) n++;
 	return "`".repeat(n);
 }
+
+/**
+ * `text` as one inline code span that stays one: delimiters longer than any run of backticks in it
+ * (a space inside them when it starts or ends with one), and a line break shown as `␤`. A path or
+ * a note's name with a backtick closed the span early, and one with a line break split the line
+ * (a vault folder `a\nb` cut the CLAUDE.md block's line in two).
+ */
+export function codeSpan(text: string): string {
+	const one = text.replace(/\r\n|[\r\n]/g, "␤");
+	const ticks = unusedTicks(one);
+	const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
+	return `${ticks}${pad}${one}${pad}${ticks}`;
+}

@@ -140,3 +140,13 @@ describe("lazy facade and packet", () => {
 		expect(note.body).toContain(BACKGROUND_LINE);
 	});
 });
+
+describe("renderContextBlock: paths it quotes", () => {
+	it("quotes the notes folder and each note as one span on one line, whatever the vault's folder is named", () => {
+		const odd = (d: SessionDigest): ContextEntry => ({ digest: d, topics: [], notePath: `/v/back\`tick\nz/AI Conversations/p/${d.sessionId}.md` });
+		const block = renderContextBlock([odd(digest("a", "20")), odd(digest("b", "21"))], { sessions: 1, maxChars: 4000 });
+		expect(block).toContain("Session notes are in ``/v/back`tick␤z/AI Conversations/p/``.");
+		for (const line of block.split("\n")) expect((line.match(/(?<!`)``(?!`)/g) ?? []).length % 2).toBe(0);
+		expect(block.split("\n").filter((l) => l.startsWith("z/"))).toEqual([]);
+	});
+});

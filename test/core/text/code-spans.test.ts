@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { codeSpans, unusedTicks } from "../../../src/core/text/code-spans";
+import { codeSpan, codeSpans, unusedTicks } from "../../../src/core/text/code-spans";
 
 describe("codeSpans", () => {
 	it.each([
@@ -29,5 +29,20 @@ describe("unusedTicks", () => {
 				expect(line.match(/`+/g) ?? []).not.toContain(ticks);
 			}),
 		);
+	});
+});
+
+describe("codeSpan", () => {
+	it("is one span on one line whatever the text holds", () => {
+		expect(codeSpan("/vault/AI Conversations/proj/")).toBe("`/vault/AI Conversations/proj/`");
+		expect(codeSpan("/v/back`tick/")).toBe("``/v/back`tick/``");
+		expect(codeSpan("`start")).toBe("`` `start ``");
+		// A vault folder `a\nb` split the CLAUDE.md block's line; one named after our END marker added a marker line.
+		expect(codeSpan("/v/a\n<!-- AUTO-CONTEXT:END -->\nb/")).toBe("`/v/a␤<!-- AUTO-CONTEXT:END -->␤b/`");
+		for (const text of ["a`b``c", "``", "x\r\ny"]) {
+			const span = codeSpan(text);
+			expect(span).not.toMatch(/[\r\n]/);
+			expect(codeSpans(span)).toEqual([[0, span.length]]);
+		}
 	});
 });
