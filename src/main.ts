@@ -2,7 +2,7 @@ import { FileSystemAdapter, Notice, Plugin, type TFile } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
-import { checkClaudeDir, claudeConfigDir, claudeProjectsDir } from "./node/claude-paths";
+import { checkClaudeDir, deviceClaudeDir, claudeProjectsDir } from "./node/claude-paths";
 import { checkProjectToAdd } from "./node/project-to-add";
 import { readPendingRenames, writePendingRenames } from "./node/pending-renames";
 import { aiderLayout, CLAUDE_LAYOUT, CODEX_LAYOUT, COPILOT_LAYOUT, GEMINI_LAYOUT, OPENCODE_LAYOUT, type TranscriptWatcher, type WatchLayout, type WatchMode, watchTranscripts } from "./node/transcript-watcher";
@@ -62,7 +62,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 				get: () => this.settings,
 				save: (settings) => this.saveSettings(settings),
 				discover: async () => (this.vaultPath() ? this.vaultSync().projects() : []),
-				checkClaudeDir: (path) => checkClaudeDir(path || claudeConfigDir()),
+				checkClaudeDir: (path) => checkClaudeDir(deviceClaudeDir({ claudeDir: path })),
 				checkProject: (path, projects) => checkProjectToAdd(path, projects),
 			}),
 		);
@@ -136,7 +136,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	private projectsDir(): string {
-		return claudeProjectsDir(this.settings.claudeDir ?? claudeConfigDir());
+		return claudeProjectsDir(deviceClaudeDir(this.settings));
 	}
 
 	async syncNow(job: Parameters<SyncController["sync"]>[0] = { manual: true }): Promise<void> {
@@ -212,7 +212,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			new Notice("This plugin needs a vault on the local file system (desktop).");
 			return;
 		}
-		const claudeDir = this.settings.claudeDir ?? claudeConfigDir();
+		const claudeDir = deviceClaudeDir(this.settings);
 		await action({ claudeDir, vault, configDir: this.app.vault.configDir, pluginDir: join(vault, this.manifest.dir ?? "") });
 	}
 
@@ -294,7 +294,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		if (settings.claudeDir !== before.claudeDir) this.syncer = undefined;
 		this.settings = settings;
 		// The folders watched follow the agents read, their folders and (for Aider) the enabled projects.
-		const watched = (s: Settings) => JSON.stringify(agentRoots(s, claudeProjectsDir(s.claudeDir ?? claudeConfigDir())));
+		const watched = (s: Settings) => JSON.stringify(agentRoots(s, claudeProjectsDir(deviceClaudeDir(s))));
 		if (settings.watch !== before.watch || settings.debounceMs !== before.debounceMs || watched(settings) !== watched(before)) await this.startWatching();
 	}
 

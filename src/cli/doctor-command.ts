@@ -13,7 +13,7 @@ import { resolveProjectFolder } from "../node/project-resolver";
 import type { SyncState } from "../core/sync/sync-state";
 import { StateFolder } from "../node/state-folder";
 import { claudeMemoryDir, readClaudeSettings } from "../node/claude-memory-dir";
-import { claudeConfigDir } from "../node/claude-paths";
+import { deviceClaudeDir } from "../node/claude-paths";
 import { hookNameOf } from "../node/hook-handlers";
 import { claudeHookStatus, type HookTarget } from "../node/hook-install";
 import { hookLogEntries, hookLogPath, lastHookRuns } from "../node/hook-log";
@@ -52,7 +52,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	} catch (error) {
 		return fail(errorSentence(error));
 	}
-	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : settings.claudeDir ?? claudeConfigDir();
+	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
 	const stateDir = join(where.folder, "state");
 	const state = await readState(stateDir);
 	const folders = foldersProblem(settings);

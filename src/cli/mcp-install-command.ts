@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { agentRoots } from "../node/agent-homes";
-import { claudeConfigDir } from "../node/claude-paths";
+import { deviceClaudeDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
 import { fail, isDirectory, noFolder, say, vaultFolders, errorSentence } from "./cli-common";
@@ -25,7 +25,7 @@ export interface McpInstallOptions {
 async function configPaths(options: McpInstallOptions): Promise<Record<McpAgent, string>> {
 	const where = options.vault ? await vaultFolders({ vault: options.vault, configDir: options.configDir }) : undefined;
 	const settings = where && !("error" in where) ? await loadSettings(where.dataJson, [], hostname()).catch(() => undefined) : undefined;
-	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : (settings?.claudeDir ?? claudeConfigDir());
+	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings ?? {});
 	const roots = agentRoots({ agents: ["codex", "gemini-cli"], agentDirs: settings?.agentDirs }, join(claudeDir, "projects"));
 	const dirs = { claudeDir, codexHome: roots.codex!, geminiDir: roots["gemini-cli"]! };
 	return Object.fromEntries(MCP_AGENTS.map((a) => [a, mcpConfigPath(a, dirs)])) as Record<McpAgent, string>;

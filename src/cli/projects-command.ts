@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { isWithin } from "../core/projects/project-identity";
-import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
+import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
@@ -44,7 +44,7 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		const project = existing ?? projects.at(-1)!;
 		const excluded = isExcluded(projectPath, settings.excludedProjects) ? " (note: it is also in the excluded projects, so nothing is written for it)" : "";
 		const files = contextFilesOf(project).join(" and ");
-		const sessions = await knownSessions(projectPath, here, folder, settings.claudeDir ?? claudeConfigDir());
+		const sessions = await knownSessions(projectPath, here, folder, deviceClaudeDir(settings));
 		const next =
 			sessions.synced > 0
 				? `The next sync writes its context from ${sessions.synced === 1 ? "its session" : `its ${sessions.synced.toLocaleString("en-US")} sessions`}.`

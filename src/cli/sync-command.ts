@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
-import { claudeConfigDir, claudeProjectsDir } from "../node/claude-paths";
+import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { agentRoots } from "../node/agent-homes";
 import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
@@ -44,7 +44,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const folders = foldersProblem(settings);
 	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
-	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : (settings.claudeDir ?? claudeConfigDir()));
+	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings));
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);
 	const where = Object.entries(roots(settings)) as [AgentId, string | readonly string[]][];
 	// Aider's histories are in the enabled projects' folders: one of them there is enough.

@@ -17,10 +17,12 @@ export function agentRoots(settings: Pick<Settings, "agents" | "agentDirs"> & Pa
 	const on = new Set(settings.agents);
 	const roots: AgentRoots = {};
 	if (on.has("claude-code")) roots["claude-code"] = claudeProjects;
-	if (on.has("codex")) roots.codex = settings.agentDirs?.codex ?? (envFolder(env.CODEX_HOME, home) ?? join(home, ".codex"));
-	if (on.has("gemini-cli")) roots["gemini-cli"] = settings.agentDirs?.["gemini-cli"] ?? join(envFolder(env.GEMINI_CLI_HOME, home) ?? home, ".gemini");
-	if (on.has("copilot-cli")) roots["copilot-cli"] = settings.agentDirs?.["copilot-cli"] ?? (envFolder(env.COPILOT_HOME, home) ?? join(home, ".copilot"));
-	if (on.has("opencode")) roots.opencode = settings.agentDirs?.opencode ?? join(envFolder(env.XDG_DATA_HOME, home) ?? join(home, ".local", "share"), "opencode");
+	// A folder the settings name may start with `~`, as the settings tab's placeholders show them.
+	const own = (agent: keyof NonNullable<Settings["agentDirs"]>) => envFolder(settings.agentDirs?.[agent], home);
+	if (on.has("codex")) roots.codex = own("codex") ?? (envFolder(env.CODEX_HOME, home) ?? join(home, ".codex"));
+	if (on.has("gemini-cli")) roots["gemini-cli"] = own("gemini-cli") ?? join(envFolder(env.GEMINI_CLI_HOME, home) ?? home, ".gemini");
+	if (on.has("copilot-cli")) roots["copilot-cli"] = own("copilot-cli") ?? (envFolder(env.COPILOT_HOME, home) ?? join(home, ".copilot"));
+	if (on.has("opencode")) roots.opencode = own("opencode") ?? join(envFolder(env.XDG_DATA_HOME, home) ?? join(home, ".local", "share"), "opencode");
 	if (on.has("aider")) roots.aider = (settings.projects ?? []).filter((p) => p.enabled).map((p) => p.path);
 	return roots;
 }

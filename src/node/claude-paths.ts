@@ -11,6 +11,14 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env, home: stri
 	return envFolder(env.CLAUDE_CONFIG_DIR?.split(",")[0], home) ?? join(home, ".claude");
 }
 
+/**
+ * This device's Claude Code folder: the one its settings name (a leading `~` the home folder, as
+ * the settings tab's own placeholder writes it), else `claudeConfigDir`.
+ */
+export function deviceClaudeDir(settings: { claudeDir?: string }, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+	return envFolder(settings.claudeDir, home) ?? claudeConfigDir(env, home);
+}
+
 export function claudeProjectsDir(configDir: string): string {
 	return join(configDir, "projects");
 }

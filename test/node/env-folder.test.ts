@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentRoots } from "../../src/node/agent-homes";
-import { claudeConfigDir } from "../../src/node/claude-paths";
+import { claudeConfigDir, deviceClaudeDir } from "../../src/node/claude-paths";
 import { envFolder } from "../../src/node/env-folder";
 import { claudeUserConfigPath } from "../../src/node/mcp-install";
 
@@ -30,5 +30,15 @@ describe("envFolder", () => {
 		expect(roots["gemini-cli"]).toBe(join("/home/u", "g", ".gemini"));
 		expect(roots["copilot-cli"]).toBe(join("/home/u", "cp"));
 		expect(roots.opencode).toBe(join("/home/u", "data", "opencode"));
+	});
+
+	it("is how the folders the settings name are read too, as the settings tab's placeholders write them", () => {
+		// The tab showed `~/.claude` as its placeholder and refused the same text typed in: "does not exist".
+		expect(deviceClaudeDir({ claudeDir: "~/.claude" }, {}, "/home/u")).toBe(join("/home/u", ".claude"));
+		expect(deviceClaudeDir({ claudeDir: "/cfg" }, {}, "/home/u")).toBe("/cfg");
+		expect(deviceClaudeDir({}, { CLAUDE_CONFIG_DIR: "~/cc" }, "/home/u")).toBe(join("/home/u", "cc"));
+		expect(deviceClaudeDir({ claudeDir: "  " }, {}, "/home/u")).toBe(join("/home/u", ".claude"));
+		const roots = agentRoots({ agents: ["codex", "gemini-cli", "copilot-cli", "opencode"], agentDirs: { codex: "~/.codex", "gemini-cli": "~/g/.gemini", "copilot-cli": "/cp", opencode: "~" } }, "/p", {}, "/home/u");
+		expect(roots).toMatchObject({ codex: join("/home/u", ".codex"), "gemini-cli": join("/home/u", "g", ".gemini"), "copilot-cli": "/cp", opencode: "/home/u" });
 	});
 });
