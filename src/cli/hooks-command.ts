@@ -32,6 +32,8 @@ function targetOf(options: HooksOptions): HookTarget {
 export async function runHooksInstall(options: HooksOptions): Promise<number> {
 	const target = targetOf(options);
 	if (!(await isDirectory(target.vault))) return fail(await noFolder("vault folder", target.vault));
+	// A folder named by hand that is not there is a typo more likely than a Claude Code to come: made, it would hold hooks Claude Code never reads.
+	if (options.claudeDir && !(await isDirectory(target.claudeDir))) return fail(`${await noFolder("Claude Code's folder", target.claudeDir)}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`);
 	try {
 		const result = await installClaudeHooks(target);
 		const server = options.mcp === false ? undefined : (options.mcpPath ?? mcpScriptPath());

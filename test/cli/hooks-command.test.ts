@@ -133,6 +133,14 @@ describe("ai-memory hooks", () => {
 		rmSync(join(claudeDir, "settings.json"));
 	});
 
+	it("a --claude-dir that is not there (a typo): says so, exit 2, and makes nothing there", () => {
+		const typo = join(dir, "claude-typo");
+		const install = run(["hooks", "install", "--vault", vault, "--claude-dir", typo]);
+		expect(install.status).toBe(2);
+		expect(install.stderr).toBe(`ai-memory: Claude Code's folder ${typo} does not exist; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)\n`);
+		expect(existsSync(typo)).toBe(false);
+	});
+
 	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
 		const fresh = join(dir, "fresh-claude");
 		mkdirSync(fresh);
