@@ -32,6 +32,15 @@ export class DatabaseChangedError extends Error {}
 interface Engine {
 	sqlite3: SQLiteAPI;
 	vfs: ImageVFS;
+	cells: Cells;
+}
+
+/** What a row's cells are read with: SQLite's own functions as the module exports them, and its memory. */
+interface Cells {
+	HEAPU8: Uint8Array;
+	_sqlite3_column_type(stmt: number, column: number): number;
+	_sqlite3_column_text(stmt: number, column: number): number;
+	_sqlite3_column_bytes(stmt: number, column: number): number;
 }
 
 let engine: Promise<Engine> | undefined;
@@ -47,7 +56,7 @@ function sqliteEngine(): Promise<Engine> {
 		const sqlite3 = SQLite.Factory(module);
 		const vfs = new ImageVFS("ai-memory-image", module);
 		sqlite3.vfs_register(vfs as unknown as SQLiteVFS, false);
-		return { sqlite3, vfs };
+		return { sqlite3, vfs, cells: module as Cells };
 	})();
 	return engine;
 }
@@ -128,7 +137,7 @@ async function readQueued<T>(path: string, use: (db: ReadOnlyDatabase) => Promis
 }
 
 async function openView(path: string, stamp: string | undefined): Promise<OpenView> {
-	const { sqlite3, vfs } = await sqliteEngine();
+	const { sqlite3, vfs, cells } = await sqliteEngine();
 	const image = SqliteImage.open(path);
 	const name = `/image-${++opened}.db`;
 	vfs.images.set(name, image);
@@ -138,7 +147,7 @@ async function openView(path: string, stamp: string | undefined): Promise<OpenVi
 		// comes back to the same pages; each read of one is a system call.
 		await sqlite3.exec(db, "PRAGMA cache_size = -32768");
 		const prepared = new Map<string, number>();
-		const view: OpenView = { image, name, db, prepared, stamp, api: databaseOf(sqlite3, db, prepared) };
+		const view: OpenView = { image, name, db, prepared, stamp, api: databaseOf(sqlite3, cells, db, prepared) };
 		views.set(path, view);
 		return view;
 	} catch (error) {
@@ -182,12 +191,39 @@ function withPath(path: string, error: unknown): Error {
 	return message.includes(path) ? (error instanceof Error ? error : new Error(message)) : new Error(`${path}: ${message}`);
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * A row's values, as `sqlite3.row` gives them, but a text read from SQLite's memory by its length:
+ * `row` reads each text cell through wa-sqlite's generic call wrapper, which makes its converters
+ * anew at each call (measured: a tenth of the opencode reader's time). All of a text is kept (the
+ * wrapper stopped at a NUL in it); bytes that are not UTF-8 read as U+FFFD.
+ */
+function rowOf(sqlite3: SQLiteAPI, cells: Cells, stmt: number): SqlValue[] {
+	const count = sqlite3.data_count(stmt);
+	const row: SqlValue[] = new Array<SqlValue>(count);
+	for (let i = 0; i < count; i++) {
+		if (cells._sqlite3_column_type(stmt, i) === SQLite.SQLITE_TEXT) {
+			// The text first, then its length: SQLite's order (the length may change with the text's form).
+			const at = cells._sqlite3_column_text(stmt, i);
+			const length = cells._sqlite3_column_bytes(stmt, i);
+			// The memory is looked up each time: it is a new buffer once SQLite's heap grows.
+			row[i] = utf8.decode(cells.HEAPU8.subarray(at, at + length));
+			continue;
+		}
+		const value = sqlite3.column(stmt, i) as SqlValue;
+		// A blob is a view of SQLite's memory until copied, as `sqlite3.row` copies it.
+		row[i] = value instanceof Uint8Array && value.buffer === cells.HEAPU8.buffer ? value.slice() : value;
+	}
+	return row;
+}
+
 /**
  * The queries of one view. Each statement is prepared once and kept, by its text, for the view's
  * life: a query run again (the same for every batch of sessions) is bound and stepped, not
  * compiled again (measured: preparing was most of a small query's cost).
  */
-function databaseOf(sqlite3: SQLiteAPI, db: number, prepared: Map<string, number>): ReadOnlyDatabase {
+function databaseOf(sqlite3: SQLiteAPI, cells: Cells, db: number, prepared: Map<string, number>): ReadOnlyDatabase {
 	const each = async (sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: string[]) => void): Promise<void> => {
 		let stmt = prepared.get(sql);
 		if (stmt === undefined) {
@@ -204,7 +240,7 @@ function databaseOf(sqlite3: SQLiteAPI, db: number, prepared: Map<string, number
 		}
 		if (params.length > 0) sqlite3.bind_collection(stmt, params as SQLiteCompatibleType);
 		const columns = sqlite3.column_names(stmt);
-		while ((await sqlite3.step(stmt)) === SQLite.SQLITE_ROW) onRow(sqlite3.row(stmt) as SqlValue[], columns);
+		while ((await sqlite3.step(stmt)) === SQLite.SQLITE_ROW) onRow(rowOf(sqlite3, cells, stmt), columns);
 	};
 	return {
 		each,

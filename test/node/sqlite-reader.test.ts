@@ -34,6 +34,13 @@ describe("readDatabase", () => {
 		expect(titles).toEqual(["List top-level files (@explore subagent)"]);
 	});
 
+	it("gives each kind of value as SQLite holds it: a text whole (a NUL in it too), bytes not UTF-8 as U+FFFD, a blob copied out", async () => {
+		const [row] = await readDatabase(db, (d) => d.all("SELECT 'a' || char(0) || 'b' AS nul, CAST(x'ff41' AS TEXT) AS bad, '日本語 🎌' AS wide, x'0102' AS blob, 42 AS n, 1.5 AS f, NULL AS z, 9007199254740993 AS big"));
+		expect(row).toEqual({ nul: "a\u0000b", bad: "\ufffdA", wide: "日本語 🎌", blob: new Uint8Array([1, 2]), n: 42, f: 1.5, z: null, big: 9007199254740993n });
+		// The blob is a copy: later reads reuse SQLite's memory under it.
+		expect((row!.blob as Uint8Array).buffer.byteLength).toBe(2);
+	});
+
 	it("a database that changed during the read is read again, and the later read is what comes back", async () => {
 		let calls = 0;
 		const n = await readDatabase(db, async (d) => {
