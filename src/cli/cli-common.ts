@@ -54,6 +54,16 @@ export async function noFolder(what: string, path: string): Promise<string> {
 	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
 }
 
+/**
+ * Why a Claude Code folder given by hand (`--claude-dir`) is not one to install into, or undefined.
+ * One that is not there is a typo more likely than a Claude Code to come: made, it would hold
+ * settings Claude Code never reads (it reads the folder it uses).
+ */
+export async function notClaudeDir(given: string | undefined): Promise<string | undefined> {
+	if (!given || (await isDirectory(resolve(given)))) return undefined;
+	return `${await noFolder("Claude Code's folder", resolve(given))}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`;
+}
+
 /** The vault's folder and the plugin's, or why not (the vault must exist). */
 export async function vaultFolders(options: VaultOptions): Promise<{ vault: string; folder: string; dataJson: string } | { error: string }> {
 	const vault = resolve(options.vault);

@@ -3,7 +3,7 @@ import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, say, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, notClaudeDir, say, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -32,8 +32,8 @@ function targetOf(options: HooksOptions): HookTarget {
 export async function runHooksInstall(options: HooksOptions): Promise<number> {
 	const target = targetOf(options);
 	if (!(await isDirectory(target.vault))) return fail(await noFolder("vault folder", target.vault));
-	// A folder named by hand that is not there is a typo more likely than a Claude Code to come: made, it would hold hooks Claude Code never reads.
-	if (options.claudeDir && !(await isDirectory(target.claudeDir))) return fail(`${await noFolder("Claude Code's folder", target.claudeDir)}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`);
+	const notThere = await notClaudeDir(options.claudeDir);
+	if (notThere) return fail(notThere);
 	try {
 		const result = await installClaudeHooks(target);
 		const server = options.mcp === false ? undefined : (options.mcpPath ?? mcpScriptPath());

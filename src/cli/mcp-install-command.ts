@@ -4,7 +4,7 @@ import { agentRoots } from "../node/agent-homes";
 import { deviceClaudeDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
-import { fail, isDirectory, noFolder, say, vaultFolders, errorSentence } from "./cli-common";
+import { fail, isDirectory, noFolder, notClaudeDir, say, vaultFolders, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 import { loadSettings } from "./settings-file";
 
@@ -40,11 +40,14 @@ function serverTarget(options: McpInstallOptions & { vault: string }): McpServer
 export async function runMcpInstall(options: McpInstallOptions & { vault: string }): Promise<number> {
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
+	const agents = options.agent ?? ["claude-code"];
+	const notThere = agents.includes("claude-code") ? await notClaudeDir(options.claudeDir) : undefined;
+	if (notThere) return fail(notThere);
 	const target = serverTarget(options);
 	if ("error" in target) return fail(target.error);
 	const paths = await configPaths(options);
 	const results = [];
-	for (const agent of options.agent ?? ["claude-code"]) {
+	for (const agent of agents) {
 		try {
 			results.push(await installMcpServer(agent, paths[agent], mcpEntry(target)));
 		} catch (error) {

@@ -139,6 +139,11 @@ describe("ai-memory hooks", () => {
 		expect(install.status).toBe(2);
 		expect(install.stderr).toBe(`ai-memory: Claude Code's folder ${typo} does not exist; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)\n`);
 		expect(existsSync(typo)).toBe(false);
+		// `mcp install` alike: Claude Code's .claude.json is not made beside a folder it never uses.
+		const mcp = run(["mcp", "install", "--vault", vault, "--claude-dir", typo]);
+		expect(mcp.status).toBe(2);
+		expect(mcp.stderr).toBe(install.stderr);
+		expect(existsSync(typo)).toBe(false);
 	});
 
 	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
