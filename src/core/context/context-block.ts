@@ -113,7 +113,7 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
-	if (files.length > 0) lines.push(`- Files: ${files.map((f) => `\`${f}\``).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
+	if (files.length > 0) lines.push(`- Files: ${files.map(codeSpan).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
 	if (notePath) lines.push(`- Note: ${codeSpan(noteName(notePath, noteFolder))}`);
 	return `${lines.join("\n")}\n`;
 }

@@ -35,7 +35,7 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	const pointer = `- Full context: ${codeSpan(packetPath)} (read it when the task continues earlier work)\n${TOOLS_LINE}`;
 	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
 	const d = latest.digest;
-	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (\`${d.sessionId}\`)`];
+	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (${codeSpan(d.sessionId)})`];
 	const goal = d.asked[0];
 	if (goal) lines.push(`- Goal: ${cutAtBoundary(goal, 100)}`);
 	lines.push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
@@ -44,7 +44,7 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	const point = checkpoint ?? (reached ? { at: d.endedAt, text: reached } : undefined);
 	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
-	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => `\`${oneLine(f, 60)}\``).join(", ")}`);
+	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => codeSpan(oneLine(f, 60))).join(", ")}`);
 	// Lines go from the least needed while over budget; the pointer and the tools always stay (the tools' line is not counted: it took the checkpoint's place).
 	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length - TOOLS_LINE.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
 	return `${head}${lines.join("\n")}\n${pointer}`;

@@ -34,7 +34,7 @@ export function renderSearchHits(query: string, hits: readonly SessionHit[], ent
 	let shown = 0;
 	for (const hit of hits) {
 		const s = hit.session;
-		const text = `\n${renderEntry(entry(s), "short")}- Id: \`${s.digest.sessionId}\` · project ${s.project}\n`;
+		const text = `\n${renderEntry(entry(s), "short")}- Id: ${codeSpan(s.digest.sessionId)} · project ${s.project}\n`;
 		const rest = hits.length - shown - 1;
 		const tail = rest > 0 ? `\n(${rest} more not shown: ask with a narrower query or a smaller limit)\n` : "";
 		if (out.length + text.length + tail.length > max) break;
@@ -55,7 +55,7 @@ export function renderSession(session: SearchableSession, entry: ContextEntry, w
 		`${RECALL_HEAD}`,
 		"",
 		// Every field of the head cut too: a session naming 3,000 models made an answer of 267,000 characters.
-		`Session \`${oneLine(d.sessionId, 80)}\` (${AGENT_NAMES[agentOf(d)]}), project ${oneLine(session.project, 120)}${d.projectPath ? ` (\`${oneLine(d.projectPath, 200)}\`)` : ""}${d.branch ? `, branch \`${oneLine(d.branch, 80)}\`` : ""}`,
+		`Session ${codeSpan(oneLine(d.sessionId, 80))} (${AGENT_NAMES[agentOf(d)]}), project ${oneLine(session.project, 120)}${d.projectPath ? ` (${codeSpan(oneLine(d.projectPath, 200))})` : ""}${d.branch ? `, branch ${codeSpan(oneLine(d.branch, 80))}` : ""}`,
 		`- When: ${d.startedAt ?? "undated"}${d.endedAt && d.endedAt !== d.startedAt ? ` to ${d.endedAt}` : ""}${d.activeMinutes !== undefined ? `, ${d.activeMinutes} active minutes` : ""}`,
 		`- Size: ${d.prompts} requests, ${d.toolCalls} tool calls${d.models.length > 0 ? `; models ${oneLine(d.models.slice(0, 6).join(", "), 300)}${d.models.length > 6 ? ` (+${d.models.length - 6})` : ""}` : ""}`,
 		"",
@@ -66,12 +66,12 @@ export function renderSession(session: SearchableSession, entry: ContextEntry, w
 			const lines = [`${i + 1}. ${t.ask ? oneLine(t.ask, 200) : "(no request)"} (${t.calls} tool calls)`];
 			for (const r of t.result.slice(0, 4)) lines.push(`   - ${oneLine(r, 240)}`);
 			for (const c of t.commits) lines.push(`   - commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${oneLine(c.subject, 160)}`);
-			if (t.check) lines.push(`   - check \`${oneLine(t.check.command, 80)}\` ${t.check.passed ? "passed" : "failed"}`);
-			if (t.files.length > 0) lines.push(`   - files: ${t.files.slice(0, 8).map((f) => `\`${oneLine(f, 100)}\``).join(", ")}${t.files.length > 8 ? ` (+${t.files.length - 8})` : ""}`);
+			if (t.check) lines.push(`   - check ${codeSpan(oneLine(t.check.command, 80))} ${t.check.passed ? "passed" : "failed"}`);
+			if (t.files.length > 0) lines.push(`   - files: ${t.files.slice(0, 8).map((f) => codeSpan(oneLine(f, 100))).join(", ")}${t.files.length > 8 ? ` (+${t.files.length - 8})` : ""}`);
 			return lines.join("\n");
 		});
 		if (tasks.length > 0) sections.push(`#### Tasks\n\n${tasks.join("\n")}\n`);
-		const list = (title: string, items: readonly string[], n: number) => (items.length === 0 ? "" : `#### ${title}\n\n${items.slice(0, n).map((i) => `- \`${oneLine(i, 160)}\``).join("\n")}${items.length > n ? `\n- (+${items.length - n} more)` : ""}\n`);
+		const list = (title: string, items: readonly string[], n: number) => (items.length === 0 ? "" : `#### ${title}\n\n${items.slice(0, n).map((i) => `- ${codeSpan(oneLine(i, 160))}`).join("\n")}${items.length > n ? `\n- (+${items.length - n} more)` : ""}\n`);
 		sections.push(list("Files touched", keyFiles(whole, 40), 40), list("Files read", whole.filesRead, 20), list("Commands run", whole.commands, 20), list("Errors", whole.errors, 10));
 	}
 	return fitSections(`${head}\n`, sections.filter(Boolean), max);
