@@ -5,6 +5,7 @@ import type { ToolCall } from "../transcript/session-model";
 import { stripClientBoilerplate } from "../transcript/client-boilerplate";
 import { closesFence, fenceOpening } from "../text/fences";
 import { inertCode, inertFenceLine, inertLine, inertSpanText, isNoteHeading } from "./inert-markdown";
+import { codeSpan } from "../text/code-spans";
 import { relativeTo } from "./relative-path";
 
 export interface ToolCallBodyOptions {
@@ -448,12 +449,7 @@ export function fenced(lang: string, text: string): string {
 
 /** Inline code whose delimiter no backtick run inside can end. */
 export function inlineCode(text: string): string {
-	const one = inertSpanText(oneLine(text));
-	if (one === "") return "` `";
-	const longest = one.includes("`") ? Math.max(...[...one.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
-	const tick = "`".repeat(longest + 1);
-	const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
-	return `${tick}${pad}${one}${pad}${tick}`;
+	return codeSpan(inertSpanText(oneLine(text)));
 }
 
 /** Transcript text as one line of Markdown, inert (see `inertLine`). */

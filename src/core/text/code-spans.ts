@@ -51,13 +51,15 @@ export function unusedTicks(line: string): string {
 }
 
 /**
- * `text` as one inline code span that stays one: delimiters longer than any run of backticks in it
- * (a space inside them when it starts or ends with one), and a line break shown as `␤`. A path or
- * a note's name with a backtick closed the span early, and one with a line break split the line
- * (a vault folder `a\nb` cut the CLAUDE.md block's line in two).
+ * `text` as one inline code span that stays one: delimiters no run of backticks in it can end (a
+ * space inside them when it starts or ends with one), a line break shown as `␤`, an empty text as a
+ * space. Every span made of text we did not write goes through it: a path, an id or a note's name
+ * with a backtick closed the span early, and one with a line break split the line (a vault folder
+ * `a\nb`, or a file path a transcript gave, put a line of its own into the CLAUDE.md block).
  */
 export function codeSpan(text: string): string {
 	const one = text.replace(/\r\n|[\r\n]/g, "␤");
+	if (one === "") return "` `";
 	const ticks = unusedTicks(one);
 	const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
 	return `${ticks}${pad}${one}${pad}${ticks}`;
