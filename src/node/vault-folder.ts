@@ -58,7 +58,7 @@ export class VaultFolder implements NoteStore {
 		await this.confine(target, path);
 		// As `write` with nothing expected: a file there since the plan was made is someone's, and stays.
 		const bytes = parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
-		const written = await replaceKeepingAppends(target, null, (b) => utf8Text(target, b), () => writeFileReplacingSync(target, bytes), new Uint8Array(0));
+		const written = await replaceKeepingAppends(target, null, (b) => utf8Text(target, b), () => writeFileReplacingSync(target, bytes));
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}
