@@ -88,7 +88,8 @@ export interface TranscriptSource {
 	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;
 	/**
 	 * Hands complete lines after `cursor` to `onLines`; `onRestart` first if the file was replaced.
-	 * `size`: the file's size at its last stat, when known (to choose how to read it, not what).
+	 * The lines are lent for the call (see `LentLines`): their text may be kept, the array and its
+	 * objects not. `size`: the file's size at its last stat, when known (to choose how to read it, not what).
 	 * `agent`: whose file it is, as `TranscriptFile.agent` (absent: Claude Code, whose lines may
 	 * come without the bulk no note is made of, see `node/bulk-fields`).
 	 */

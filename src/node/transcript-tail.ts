@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { bulkSkippingDecoder } from "./bulk-fields";
-import { MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
+import { type LentLines, MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
 import type { TailCursor } from "../core/transcript/transcript-files";
 
 export type { TailCursor };
@@ -66,6 +66,9 @@ export function hasSettled(mtimeMs: number, now = Date.now()): boolean {
 	return age >= SETTLE_MS || age < -SETTLE_MS;
 }
 
+/** The line objects every read here lends to the batches it hands to `onLines` (see `LentLines`). */
+const lent: LentLines = [];
+
 /** Read buffers not in use (a few reads run at once), each twice a chunk: room for a carried rest. */
 const spare: Buffer[] = [];
 
@@ -83,7 +86,8 @@ function giveBuffer(buffer: Buffer, chunkBytes: number): void {
  * chunk at a time (memory stays bounded for multi-GB files). A half-written last line is left
  * for the next read; a last line without its `\n` that is whole JSON is taken once the file has
  * settled (`SETTLE_MS`). A file that shrank, has another inode, or other first bytes is read anew
- * from its start, after `onRestart` tells the caller to drop what it folded before. `skipBulk`:
+ * from its start, after `onRestart` tells the caller to drop what it folded before. The lines are
+ * lent for the call (see `LentLines`). `skipBulk`:
  * Claude Code's lines, read without the bulk no note is made of (see `bulkSkippingDecoder`).
  */
 export async function readAppended(
@@ -178,7 +182,7 @@ export async function readAppended(
 					carried = 0;
 					continue;
 				}
-				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes, options.skipBulk === true));
+				const split = splitCompleteLines(bytes, lineNo, nativeDecoder(bytes, options.skipBulk === true), lent);
 				onLines(split.lines);
 				lineNo += split.lines.length;
 				consumed(bytes.subarray(0, split.consumed));
@@ -265,7 +269,7 @@ async function readWholeSmall(handle: ReadHandle, size: number, ino: number, set
  * lines, head and tail. `settled`: the file has not changed for `SETTLE_MS` (see `hasSettled`).
  */
 export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLine[]) => void, settled: boolean, mtimeMs?: number, document = false, skipBulk = false): TailRead {
-	const split = splitCompleteLines(read, 1, nativeDecoder(read, skipBulk));
+	const split = splitCompleteLines(read, 1, nativeDecoder(read, skipBulk), lent);
 	const last = split.consumed < read.length ? lastLine(read.subarray(split.consumed), settled, document) : {};
 	if (last.text !== undefined) split.lines.push({ no: 1 + split.lines.length, text: last.text });
 	if (split.lines.length > 0) onLines(split.lines);

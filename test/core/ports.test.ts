@@ -833,7 +833,8 @@ async function readAll(source: TranscriptSource, path: string, cursor?: TailCurs
 	const result = await source.readAppended(
 		path,
 		cursor,
-		(lines) => events.push(lines),
+		// The lines are lent for the call: copied to be kept.
+		(lines) => events.push(lines.map((l) => ({ ...l }))),
 		() => events.push("restart"),
 	);
 	const lines = events.flatMap((e) => (e === "restart" ? [] : e));

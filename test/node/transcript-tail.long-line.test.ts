@@ -7,6 +7,9 @@ import { createSession } from "../../src/core/transcript/session-model";
 import { foldLines } from "../../src/core/transcript/fold";
 import { readAppended, type TailCursor } from "../../src/node/transcript-tail";
 
+/** The lines a read hands out are lent for the call: copied to be kept. */
+const copies = (batch: readonly RawLine[]): RawLine[] => batch.map((l) => ({ ...l }));
+
 let dir: string;
 let file: string;
 beforeEach(async () => {
@@ -18,7 +21,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 /** A read with a line limit of 100 bytes and chunks of 16, so a long line spans many chunks. */
 async function read(cursor: TailCursor | undefined, maxLineBytes = 100) {
 	const lines: RawLine[] = [];
-	const r = await readAppended(file, cursor, (batch) => lines.push(...batch), { chunkBytes: 16, maxLineBytes });
+	const r = await readAppended(file, cursor, (batch) => lines.push(...copies(batch)), { chunkBytes: 16, maxLineBytes });
 	return { ...r, lines };
 }
 

@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RawLine } from "../../src/core/transcript/jsonl-lines";
 import { readAppended, type TailCursor } from "../../src/node/transcript-tail";
 
+/** The lines a read hands out are lent for the call: copied to be kept. */
+const copies = (batch: readonly RawLine[]): RawLine[] => batch.map((l) => ({ ...l }));
+
 let dir: string;
 let file: string;
 beforeEach(async () => {
@@ -19,7 +22,7 @@ afterEach(async () => {
 async function read(cursor: TailCursor | undefined, chunkBytes?: number) {
 	const lines: RawLine[] = [];
 	let restartedBeforeLines = false;
-	const r = await readAppended(file, cursor, (batch) => lines.push(...batch), {
+	const r = await readAppended(file, cursor, (batch) => lines.push(...copies(batch)), {
 		chunkBytes,
 		onRestart: () => {
 			restartedBeforeLines = lines.length === 0;
@@ -108,7 +111,7 @@ describe("readAppended", () => {
 		await settle();
 		const first = await read(undefined);
 		const seen: RawLine[] = [];
-		await readAppended(other, undefined, (batch) => seen.push(...batch));
+		await readAppended(other, undefined, (batch) => seen.push(...copies(batch)));
 		expect(first.texts).toEqual(['{"a":"first file, first line"}', '{"a":"é and more"}', '{"a":"a last line with no newline"}']);
 		expect(seen).toHaveLength(40);
 		// Two reads at once each take a buffer of their own.

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isBlank, objectsOnOneLine, splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
+import { isBlank, objectsOnOneLine, type RawLine, splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -59,6 +59,20 @@ describe("splitCompleteLines", () => {
 			{ no: 2, text: null },
 			{ no: 3, text: '{"ok":2}' },
 		]);
+	});
+
+	it("lends the same line objects to the next batch, holding that batch's lines only", () => {
+		const lent: RawLine[] = [];
+		const first = splitCompleteLines(enc("a\nb\nc\n"), 1, undefined, lent).lines;
+		const objects = [...first];
+		const second = splitCompleteLines(enc("d\ne\n"), 4, undefined, lent).lines;
+		expect(second).toBe(lent);
+		expect(second).toEqual([
+			{ no: 4, text: "d" },
+			{ no: 5, text: "e" },
+		]);
+		expect(second[0]).toBe(objects[0]);
+		expect(second[1]).toBe(objects[1]);
 	});
 });
 
