@@ -49,5 +49,6 @@ describe("npm run demo", () => {
 		expect(runDemo("--fresh").status).toBe(0);
 		expect(readFileSync(index, "utf8")).not.toContain("My own line");
 		expect(existsSync(fact)).toBe(true);
-	});
+		// Four runs of the demo, each a process of its own: seconds on a loaded machine.
+	}, 30_000);
 });
