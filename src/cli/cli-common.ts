@@ -5,7 +5,7 @@ import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
-import { isDirectory, whatIsAt } from "../node/absent-folder";
+import { danglingLink, isDirectory, whatIsAt } from "../node/absent-folder";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {
@@ -44,24 +44,30 @@ export function fail(reason: string, code = 2): number {
 	return code;
 }
 
-/** The commands ask it of the vault and the agents' folders. */
-export { isDirectory };
+/** The commands ask them of the vault and the agents' folders. */
+export { danglingLink, isDirectory };
 
 /** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
 export async function noFolder(what: string, path: string): Promise<string> {
 	const found = await whatIsAt(path);
 	if (found === "missing") return `${what} ${path} does not exist`;
+	// "a link to X, which is not there" says it all.
+	if (found.startsWith("a link to ")) return `${what} ${path} is ${found}`;
 	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
 }
 
 /**
- * Why a Claude Code folder given by hand (`--claude-dir`) is not one to install into, or undefined.
- * One that is not there is a typo more likely than a Claude Code to come: made, it would hold
- * settings Claude Code never reads (it reads the folder it uses).
+ * Why Claude Code's folder is not one to install into, or undefined. One given by hand
+ * (`--claude-dir`) that is not there is a typo more likely than a Claude Code to come: made, it
+ * would hold settings Claude Code never reads (it reads the folder it uses). The default one
+ * (`~/.claude`, `$CLAUDE_CONFIG_DIR`) may be missing (it is made), but not a link that leads
+ * nowhere: making it failed with a bare ENOENT, and `mcp install` wrote `~/.claude.json` beside it.
  */
-export async function notClaudeDir(given: string | undefined): Promise<string | undefined> {
-	if (!given || (await isDirectory(resolve(given)))) return undefined;
-	return `${await noFolder("Claude Code's folder", resolve(given))}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`;
+export async function notClaudeDir(given: string | undefined, used: string): Promise<string | undefined> {
+	const dir = given ? resolve(given) : used;
+	if (await isDirectory(dir)) return undefined;
+	if (given) return `${await noFolder("Claude Code's folder", dir)}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`;
+	return (await danglingLink(dir)) === undefined ? undefined : `${await noFolder("Claude Code's folder", dir)}; nothing was installed`;
 }
 
 /** The vault's folder and the plugin's, or why not (the vault must exist). */

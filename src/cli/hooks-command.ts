@@ -32,7 +32,7 @@ function targetOf(options: HooksOptions): HookTarget {
 export async function runHooksInstall(options: HooksOptions): Promise<number> {
 	const target = targetOf(options);
 	if (!(await isDirectory(target.vault))) return fail(await noFolder("vault folder", target.vault));
-	const notThere = await notClaudeDir(options.claudeDir);
+	const notThere = await notClaudeDir(options.claudeDir, target.claudeDir);
 	if (notThere) return fail(notThere);
 	try {
 		const result = await installClaudeHooks(target);

@@ -21,14 +21,14 @@ export interface McpInstallOptions {
 	serverPath?: string;
 }
 
-/** Each agent's configuration file on this device, from `--claude-dir`, the settings' folders, or the agents' own defaults. */
-async function configPaths(options: McpInstallOptions): Promise<Record<McpAgent, string>> {
+/** Each agent's configuration file on this device, from `--claude-dir`, the settings' folders, or the agents' own defaults; and Claude Code's folder. */
+async function configPaths(options: McpInstallOptions): Promise<{ paths: Record<McpAgent, string>; claudeDir: string }> {
 	const where = options.vault ? await vaultFolders({ vault: options.vault, configDir: options.configDir }) : undefined;
 	const settings = where && !("error" in where) ? await loadSettings(where.dataJson, [], hostname()).catch(() => undefined) : undefined;
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings ?? {});
 	const roots = agentRoots({ agents: ["codex", "gemini-cli"], agentDirs: settings?.agentDirs }, join(claudeDir, "projects"));
 	const dirs = { claudeDir, codexHome: roots.codex!, geminiDir: roots["gemini-cli"]! };
-	return Object.fromEntries(MCP_AGENTS.map((a) => [a, mcpConfigPath(a, dirs)])) as Record<McpAgent, string>;
+	return { paths: Object.fromEntries(MCP_AGENTS.map((a) => [a, mcpConfigPath(a, dirs)])) as Record<McpAgent, string>, claudeDir };
 }
 
 function serverTarget(options: McpInstallOptions & { vault: string }): McpServerTarget | { error: string } {
@@ -41,11 +41,11 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
 	const agents = options.agent ?? ["claude-code"];
-	const notThere = agents.includes("claude-code") ? await notClaudeDir(options.claudeDir) : undefined;
+	const { paths, claudeDir } = await configPaths(options);
+	const notThere = agents.includes("claude-code") ? await notClaudeDir(options.claudeDir, claudeDir) : undefined;
 	if (notThere) return fail(notThere);
 	const target = serverTarget(options);
 	if ("error" in target) return fail(target.error);
-	const paths = await configPaths(options);
 	const results = [];
 	for (const agent of agents) {
 		try {
@@ -64,7 +64,7 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 }
 
 export async function runMcpUninstall(options: McpInstallOptions): Promise<number> {
-	const paths = await configPaths(options);
+	const { paths } = await configPaths(options);
 	const results = [];
 	for (const agent of options.agent ?? MCP_AGENTS) {
 		try {
@@ -84,7 +84,7 @@ export async function runMcpUninstall(options: McpInstallOptions): Promise<numbe
 
 export async function runMcpStatus(options: McpInstallOptions & { vault: string }): Promise<number> {
 	const target = serverTarget(options);
-	const paths = await configPaths(options);
+	const { paths } = await configPaths(options);
 	const statuses = await Promise.all(MCP_AGENTS.map((agent) => mcpServerStatus(agent, paths[agent], "error" in target ? { command: "", args: [] } : mcpEntry(target))));
 	if (options.json) process.stdout.write(`${JSON.stringify(statuses)}\n`);
 	else say(process.stdout, describeMcpStatus(statuses).join("\n"));

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
+import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
 import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
@@ -43,6 +43,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	const folders = foldersProblem(settings);
 	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
+	// A --claude-dir that is a link leading nowhere was read as a folder without transcripts: "no transcripts", or a sync of the other agents alone.
+	if (options.claudeDir && (await danglingLink(resolve(options.claudeDir))) !== undefined) return fail(`${await noFolder("Claude Code's folder", resolve(options.claudeDir))}; nothing was synced (check --claude-dir)`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings));
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);

@@ -1,4 +1,5 @@
-import { lstat, stat } from "node:fs/promises";
+import { lstat, readlink, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 
 /** Whether a folder is at `path`, links followed (a file, nothing, or no permission to look: no). */
 export async function isDirectory(path: string): Promise<boolean> {
@@ -18,11 +19,28 @@ export async function isAbsentFolder(path: string): Promise<boolean> {
 	);
 }
 
+/**
+ * Where the link at `path` leads when nothing is there (a drive not mounted, a folder moved), else
+ * undefined: a folder to be made there cannot be (mkdir fails with a bare ENOENT).
+ */
+export async function danglingLink(path: string): Promise<string | undefined> {
+	const found = await lstat(path).catch(() => undefined);
+	if (!found?.isSymbolicLink()) return undefined;
+	const missing = await stat(path).then(
+		() => false,
+		(error: NodeJS.ErrnoException) => error.code === "ENOENT" || error.code === "ENOTDIR",
+	);
+	return missing ? resolve(dirname(path), await readlink(path)) : undefined;
+}
+
 /** What is at `path` in words, for a message that it is no folder. */
 export async function whatIsAt(path: string): Promise<string> {
 	const found = await lstat(path).catch(() => undefined);
 	if (!found) return "missing";
-	if (found.isSymbolicLink()) return "a link that leads to no folder";
+	if (found.isSymbolicLink()) {
+		const target = await danglingLink(path).catch(() => undefined);
+		return target === undefined ? "a link that leads to no folder" : `a link to ${target}, which is not there`;
+	}
 	if (found.isFIFO()) return "a FIFO";
 	if (found.isFile()) return "a file";
 	return "not a folder";

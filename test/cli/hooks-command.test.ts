@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,8 +21,8 @@ let folder: string;
 let project: string;
 let claudeDir: string;
 
-function run(args: string[], stdin?: string) {
-	return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input: stdin, env: { ...process.env, HOME: dir, CLAUDE_CONFIG_DIR: claudeDir } });
+function run(args: string[], stdin?: string, env: NodeJS.ProcessEnv = { HOME: dir, CLAUDE_CONFIG_DIR: claudeDir }) {
+	return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input: stdin, env: { ...process.env, CLAUDE_CONFIG_DIR: undefined, ...env } });
 }
 
 beforeAll(async () => {
@@ -144,6 +144,33 @@ describe("ai-memory hooks", () => {
 		expect(mcp.status).toBe(2);
 		expect(mcp.stderr).toBe(install.stderr);
 		expect(existsSync(typo)).toBe(false);
+	});
+
+	it.skipIf(process.platform === "win32")("Claude Code's folder a link to what is not there (`~/.claude`, `$CLAUDE_CONFIG_DIR`, --claude-dir): says so, exit 2, and makes nothing", () => {
+		const home = join(dir, "dangling-home");
+		mkdirSync(home);
+		symlinkSync(join(dir, "unmounted", "claude"), join(home, ".claude"));
+		symlinkSync("gone", join(dir, "dangling-config"));
+		const said = (folder: string, target: string, then: string) => `ai-memory: Claude Code's folder ${folder} is a link to ${target}, which is not there; ${then}\n`;
+		// The default folder: hooks install failed on mkdir with a bare ENOENT (exit 1); mcp install wrote ~/.claude.json beside it.
+		for (const [env, folder, target] of [
+			[{ HOME: home }, join(home, ".claude"), join(dir, "unmounted", "claude")],
+			[{ HOME: home, CLAUDE_CONFIG_DIR: join(dir, "dangling-config") }, join(dir, "dangling-config"), join(dir, "gone")],
+		] as const) {
+			for (const command of ["hooks", "mcp"]) {
+				const r = run([command, "install", "--vault", vault], undefined, env);
+				expect(r.status, r.stderr).toBe(2);
+				expect(r.stderr).toBe(said(folder, target, "nothing was installed"));
+			}
+		}
+		const given = run(["hooks", "install", "--vault", vault, "--claude-dir", join(home, ".claude")], undefined, { HOME: home });
+		expect(given.stderr).toBe(said(join(home, ".claude"), join(dir, "unmounted", "claude"), "nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)"));
+		// sync read it as a folder without transcripts.
+		const sync = run(["sync", "--vault", vault, "--claude-dir", join(home, ".claude")], undefined, { HOME: home });
+		expect(sync.status).toBe(2);
+		expect(sync.stderr).toBe(said(join(home, ".claude"), join(dir, "unmounted", "claude"), "nothing was synced (check --claude-dir)"));
+		expect(readdirSync(home)).toEqual([".claude"]);
+		expect(existsSync(join(dir, "unmounted")) || existsSync(join(dir, "gone"))).toBe(false);
 	});
 
 	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
