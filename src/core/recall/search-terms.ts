@@ -1,5 +1,7 @@
+import { foldCase } from "../text/fold-case";
+
 /**
- * The words a session is found by, and a query looks for: lower-cased letters and digits, English
+ * The words a session is found by, and a query looks for: case-folded letters and digits, English
  * function words left out, the same light stem as fact recall's; Chinese, Japanese and Korean text
  * as overlapping pairs of characters (no dictionary needed, and `페이지네이션을` still finds
  * `페이지네이션`). Fact recall's terms (the topic tags' keyword pipeline: phrases, aliases, a long
@@ -18,10 +20,10 @@ const TOKEN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
 export function searchTerms(text: string): string[] {
 	const out: string[] = [];
-	// NFKC: one spelling for what reads the same. `café` pasted from macOS (decomposed) and typed
-	// (composed), or `ＡＰＩ` full-width and `API`, were different words: a session was not found by the
-	// words it shows (fact recall normalizes so already).
-	for (const match of text.normalize("NFKC").toLowerCase().matchAll(TOKEN)) {
+	// One spelling and one case for what reads the same (`foldCase`): `café` pasted from macOS
+	// (decomposed) and typed (composed), `ＡＰＩ` full-width and `API`, `straße` and `STRASSE` were
+	// different words: a session was not found by the words it shows.
+	for (const match of foldCase(text).matchAll(TOKEN)) {
 		const token = match[0];
 		if (CJK.test(token)) {
 			// Runs of CJK characters become pairs; a single character stays itself.

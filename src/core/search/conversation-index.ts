@@ -1,3 +1,4 @@
+import { foldCase } from "../text/fold-case";
 import { conversationTerms } from "./conversation-terms";
 
 /**
@@ -230,7 +231,8 @@ class Hit implements SearchHit {
 /** The text around the first place a query word starts, on one line, cut at word boundaries. */
 export function snippetOf(text: string, words: readonly string[]): string {
 	const flat = text.replace(/\s+/g, " ").trim();
-	const lower = flat.toLowerCase();
+	// Folded as the words were (`straße` holds `strasse`); where folding changed a length (`ß`), the place is a character or two off, as a snippet's start may be.
+	const lower = foldCase(flat);
 	let at = -1;
 	for (const w of words) {
 		const i = lower.indexOf(w);

@@ -1,12 +1,14 @@
+import { foldCase } from "../text/fold-case";
+
 /**
- * Words of a text for full-text search: lowercased and NFKC-normalized, split at anything that is
+ * Words of a text for full-text search: case-folded and NFKC-normalized (`foldCase`), split at anything that is
  * not a letter, digit or mark; scripts written without spaces (Chinese, Japanese kana and kanji)
  * give overlapping character pairs, so "토큰 갱신", "令牌刷新" and "token refresh" all find their
  * words. Cheap on purpose: it runs over every prompt and reply of every session.
  */
 export function conversationTerms(text: string): string[] {
 	const out: string[] = [];
-	for (const match of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
+	for (const match of foldCase(text).matchAll(WORD)) {
 		const word = match[0];
 		if (!UNSPACED.test(word)) {
 			if (word.length <= MAX_TERM) out.push(word);

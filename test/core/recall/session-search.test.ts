@@ -47,6 +47,16 @@ describe("SessionIndex", () => {
 		expect(i.search("api gateway", {}, 5).map((h) => h.session)).toEqual([wide]);
 	});
 
+	it("finds a session by its words in any case, as full case folding has them (ß and SS, İ and i, final sigma)", () => {
+		const street = session("abababab-7777", { title: "Validate the STRASSE field of the address form", endedAt: "2026-11-26T10:00:00Z" });
+		const city = session("cdcdcdcd-8888", { title: "Geocode İstanbul addresses", endedAt: "2026-11-27T10:00:00Z" });
+		const greek = session("efefefef-9999", { title: "Translate ΟΔΟΣ labels", endedAt: "2026-11-28T10:00:00Z" });
+		const i = index(street, city, greek, limiter);
+		for (const query of ["straße", "Strasse", "STRAẞE"]) expect(i.search(query, {}, 5).map((h) => h.session), query).toEqual([street]);
+		for (const query of ["istanbul", "ISTANBUL", "İSTANBUL"]) expect(i.search(query, {}, 5).map((h) => h.session), query).toEqual([city]);
+		expect(i.search("οδοσ", {}, 5).map((h) => h.session)).toEqual([greek]);
+	});
+
 	it("an empty query lists the most recent; filters by project, agent and date", () => {
 		const i = index(limiter, cache, korean);
 		expect(i.search("", {}, 2).map((h) => h.session)).toEqual([korean, cache]);

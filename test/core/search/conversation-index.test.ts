@@ -37,6 +37,13 @@ describe("ConversationIndex", () => {
 		expect(s.search("刷新").map((h) => [h.id, h.turn])).toEqual([["c", 1]]);
 	});
 
+	it("finds a word in any case, as full case folding has them, and the snippet shows where", () => {
+		const s = new ConversationIndex();
+		s.add({ id: "d", turns: [{ turn: 0, text: `${"word ".repeat(60)}Rename the Straße column and the İstanbul office` }] });
+		for (const query of ["STRASSE", "strasse ", "istanbul"]) expect(s.search(query).map((h) => h.id), query).toEqual(["d"]);
+		expect(s.search("STRASSE")[0]!.snippet).toContain("Straße column");
+	});
+
 	it("keeps to the sessions the filters accept", () => {
 		expect(index().search("fix", { accept: (id) => id !== "a" }).map((h) => h.id)).toEqual([]);
 		expect(index().search("fix").map((h) => h.id)).toEqual(["a"]);
