@@ -29,6 +29,7 @@
  * changes (at most `MAX_PASSES` rounds).
  */
 import type { RE2JS } from "re2js";
+import { composeSpans, continuedLines, joinContinued, minimalSpan, type Span } from "./line-continuation";
 import { PatternEngineMissingError, re2 } from "./pattern-engine";
 
 export interface RedactionOptions {
@@ -834,17 +835,23 @@ function lineStart(text: string, index: number, max: number): number {
 	return stop === 0 ? 0 : -1;
 }
 
-/** `<password>…</password>`, `<ApiKey>…</ApiKey>`: an XML element named after a secret (Maven's `settings.xml`, .NET's config). */
+/**
+ * `<password>…</password>`, `<ApiKey>…</ApiKey>`: an XML element named after a secret (Maven's
+ * `settings.xml`, .NET's config), its value on the tags' line or, as a formatter writes it, on a
+ * line of its own between them; there one run without blanks (words there are prose, a JSX
+ * component's text).
+ */
 const XML_ELEMENT_RULE: Rule = {
 	kind: "password",
 	// The end of the opening or closing tag.
 	hints: ["password>", "passwd>", "passphrase>", "secret>", "token>", "key>", "pass>", "pwd>", "auth>"],
-	pattern: /<(?<key>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?<val>[^<>\r\n]{1,1024})<\/(?<close>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>/g,
+	pattern: /<(?<key>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?:(?<pre>(?:\r?\n|\r)[ \t]{0,64})(?<own>[^\s<>]{1,1024})(?:\r?\n|\r)[ \t]{0,64}|(?<val>[^<>\r\n]{1,1024}))<\/(?<close>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>/g,
 	decide: (m) => {
-		const { key = "", val = "", close = "" } = m.groups ?? {};
+		const { key = "", pre = "", own, close = "" } = m.groups ?? {};
+		const val = own ?? m.groups?.val ?? "";
 		const kind = close === key ? keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1)) : undefined;
 		if (kind === undefined || isNotSecret(val, kind)) return undefined;
-		const start = m.index + key.length + 2;
+		const start = m.index + key.length + 2 + pre.length;
 		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
@@ -1160,8 +1167,8 @@ const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024
 const CUT_QUOTED_VALUE_RE = /(?:\\"|["'`])[^\r\n]{1,1024}…$/y;
 /** The rest of a line (a YAML plain scalar, a `.env` value), up to a comment. */
 const REST_OF_LINE_RE = /[^\r\n]{1,1024}/y;
-/** A `.env` value: everything up to a blank (`&`, `(`, `|` are the value's own there). */
-const ENV_VALUE_RE = /[^\s"'`]\S{0,1023}/y;
+/** A `.env` value: everything up to a blank (`&`, `(`, `|` are the value's own there); not a `\` (`KEY=\` ending a line: the value is on the next, see `redactContinued`). */
+const ENV_VALUE_RE = /[^\s"'`\\]\S{0,1023}/y;
 /** A YAML block scalar's header (`|`, `>-`, `|2+`), the value on the lines after it. */
 const BLOCK_HEADER_RE = /^[|>](?:[-+][1-9]?|[1-9][-+]?)?[ \t]*(?:#[^\r\n]*)?$/;
 /** Nothing but blanks and a comment: the rest of a key's line whose value is on the lines below. */
@@ -1245,6 +1252,46 @@ function plainScalar(text: string, valueStart: number): string | undefined {
 	return value.split(/[ \t]+/).length <= MAX_PLAIN_WORDS ? value : undefined;
 }
 
+/**
+ * Where a quoted value starts on the line below its key, when the key's line ends after the
+ * separator (`valueStart` is that line's end): `"client_secret":` then `"…"` (JSON a formatter
+ * broke there), `const apiKey =` then `"…"` (Prettier breaks a long string there), a quoted YAML
+ * value indented below its key (a YAML key's only: at a line's start, the value indented past
+ * it). -1 when not.
+ */
+function quotedBelow(text: string, keyAt: number, valueStart: number, keyQuoted: boolean, sep: string): number {
+	const c = text.charCodeAt(valueStart);
+	if (c !== 0x0a && c !== 0x0d) return -1;
+	const lineAt = afterNewline(text, valueStart);
+	let at = lineAt;
+	while (at - lineAt < 64 && (text[at] === " " || text[at] === "\t")) at++;
+	const opening = text[at];
+	if (opening !== '"' && opening !== "'" && opening !== "`") return -1;
+	if (keyQuoted || sep.includes("=")) return at;
+	return atLineStart(text, keyAt) && at - lineAt > keyAt - lineStart(text, keyAt, 256) ? at : -1;
+}
+
+/**
+ * A quoted value that runs over lines, its quotes and all: YAML's quoted scalars fold their
+ * lines, a shell's string holds its line ends. It starts on its key's line (a quote that ends
+ * that line opens no value: `"password: " +` and code below), holds no more than a few words
+ * (`MAX_PLAIN_WORDS`: prose in quotes is not a secret) on a few lines, none of them the next
+ * key's (`user: …`), and what follows its closing quote ends a value.
+ */
+const QUOTED_LINES_RE = /"(?=[ \t]*[^\s"])(?:[^"\\]|\\[^]){1,1024}"(?=[ \t]*(?:[,;})\]#\r\n]|$))|'(?=[ \t]*[^\s'])[^']{1,1024}'(?=[ \t]*(?:[,;})\]#\r\n]|$))|`(?=[ \t]*[^\s`])[^`\\]{1,1024}`(?=[ \t]*(?:[,;})\]#\r\n]|$))/y;
+/** A line that opens a mapping entry or an assignment: the next key, not a value's line. */
+const KEY_LINE_RE = /^[ \t]*(?:- )?["']?[A-Za-z_][\w.-]*["']?[ \t]*(?::|=)(?:[ \t]|$)/;
+const MAX_QUOTED_LINES = 16;
+
+function quotedOverLines(text: string, at: number): string | undefined {
+	QUOTED_LINES_RE.lastIndex = at;
+	const value = QUOTED_LINES_RE.exec(text)?.[0];
+	if (value === undefined) return undefined;
+	const lines = value.split(/\r\n|\r|\n/);
+	if (lines.length < 2 || lines.length > MAX_QUOTED_LINES || lines.slice(1).some((line) => KEY_LINE_RE.test(line))) return undefined;
+	return value.slice(1, -1).trim().split(/\s+/).length <= MAX_PLAIN_WORDS ? value : undefined;
+}
+
 /** What a call or an index follows: a name or a property chain (`getpass(`, `os.environ[`). */
 const IDENTIFIER_CHAIN_OR_NAME_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 /** A string literal's prefix in Python and others: `f"…"`, `rb'…'`. */
@@ -1262,7 +1309,11 @@ const ASSIGNMENT_RULE: Rule = {
 		if (judged === undefined) return undefined;
 		// `judged` decides what is a secret, `kind` is what its marker shows.
 		const kind = markerKind(judged);
-		const valueStart = m.index + m[0].length;
+		// A key that ends its line may have its quoted value on the next: the value starts there.
+		const below = quotedBelow(text, m.index, m.index + m[0].length, q !== "", sep);
+		const valueStart = below < 0 ? m.index + m[0].length : below;
+		// The key, the separator and the line end before a value below: what stays before the marker.
+		const head = text.slice(m.index, valueStart);
 		const opening = text[valueStart] ?? "";
 		const quoted = opening === '"' || opening === "'" || opening === "`" || (opening === "\\" && text[valueStart + 1] === '"');
 		// `key: value` in prose ("Your password: keep it safe") is not an assignment.
@@ -1298,6 +1349,7 @@ const ASSIGNMENT_RULE: Rule = {
 		}
 		// A `$` that opens `${…}` after the value is not its own (`x${pass:…}`): taken, it made the `{` start a key of its own.
 		if (val !== undefined && val.length > 1 && val.endsWith("$") && text[valueStart + val.length] === "{") val = val.slice(0, -1);
+		if (val === undefined && quoted && opening !== "\\" && (q !== "" || sep.includes("=") || structuredPosition(text, m.index))) val = quotedOverLines(text, valueStart);
 		if (val === undefined && quoted) {
 			// A quoted value the clip cut (`"client_secret": "Kq8v…`): what is left of it may be a secret's start.
 			CUT_QUOTED_VALUE_RE.lastIndex = valueStart;
@@ -1305,7 +1357,7 @@ const ASSIGNMENT_RULE: Rule = {
 			if (cut !== undefined) {
 				const quote = cut.startsWith("\\") ? '\\"' : cut[0]!;
 				if (isNotSecret(cut.slice(quote.length), judged)) return { skipTo: text.length };
-				return { end: text.length, replacement: `${m[0]}${quote}${redactionMarker(kind)}`, kind };
+				return { end: text.length, replacement: `${head}${quote}${redactionMarker(kind)}`, kind };
 			}
 		}
 		if (val === undefined) return undefined;
@@ -1326,7 +1378,7 @@ const ASSIGNMENT_RULE: Rule = {
 			return skip;
 		}
 		if (isNotSecret(inner, judged)) return skip;
-		return { end: valueStart + val.length, replacement: m[0] + quote + redactionMarker(kind) + quote, kind };
+		return { end: valueStart + val.length, replacement: head + quote + redactionMarker(kind) + quote, kind };
 	},
 };
 
@@ -1615,15 +1667,22 @@ export const REDACTION_HINTS: readonly string[] = [...new Set(["private key", ..
 // ---------------------------------------------------------------------------------------------
 // Running the rules
 
+/** The edits the rules made to a text, in its places (see `redactContinued`). */
+interface EditLog {
+	spans: Span[];
+}
+
 /**
  * `found` undefined: run the rule without its hint check (its pattern is cheap and literal-led).
  * `hints`: the rule's as a set, so the check walks the few hints found rather than a rule's many.
+ * `log`: where the edits go too, in the places of the text the first rule was given.
  */
-function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: Rule, tally: (kind: string) => void, hints?: ReadonlySet<string>): string {
+function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: Rule, tally: (kind: string) => void, hints?: ReadonlySet<string>, log?: EditLog): string {
 	if (found !== undefined && !(hints ? anyOf(found, hints) : rule.hints.some((h) => found.has(h)))) return text;
 	if (rule.gate && !rule.gate.test(text)) return text;
 	const re = rule.pattern;
 	const parts: string[] = [];
+	const spans: Span[] = [];
 	let last = 0;
 	re.lastIndex = 0;
 	for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -1637,13 +1696,16 @@ function applyRule(text: string, found: ReadonlySet<string> | undefined, rule: R
 			re.lastIndex = edit.back ? Math.max(edit.skipTo, m.index + 1) : Math.max(edit.skipTo, re.lastIndex);
 			continue;
 		}
-		parts.push(text.slice(last, Math.max(last, edit.start ?? m.index)), edit.replacement);
+		const start = Math.max(last, edit.start ?? m.index);
+		parts.push(text.slice(last, start), edit.replacement);
+		if (log) spans.push(minimalSpan(text, start, edit.end, edit.replacement));
 		last = edit.end;
 		re.lastIndex = Math.max(edit.end, m.index + 1);
 		if (edit.kinds) edit.kinds.forEach(tally);
 		else tally(edit.kind);
 	}
 	if (parts.length === 0) return text;
+	if (log) log.spans = composeSpans(log.spans, spans, text);
 	parts.push(text.slice(last));
 	return parts.join("");
 }
@@ -1720,23 +1782,47 @@ const ANY_INVISIBLE = /[\u200B\u200C\u2060\uFEFF\u00AD]/;
 
 function builtinPass(given: string, tally: (kind: string) => void): string {
 	const input = ANY_INVISIBLE.test(given) ? given.replace(INVISIBLE_IN_TOKEN, "") : given;
-	let text = rulesPass(input, tally);
+	let text = redactContinued(rulesPass(input, tally), tally);
 	// Percent-encoded text, decoded and judged by the same rules (a `%` first: most strings have none).
 	if (text.includes("%")) text = redactPercentEncoded(text, tally);
 	return redactCutToken(text, tally);
 }
 
-/** The private keys, then every rule whose hints occur. */
-function rulesPass(input: string, tally: (kind: string) => void): string {
-	let text = redactPrivateKeys(input, tally);
+/** The private keys (unless `log` is given: see `redactContinued`), then every rule whose hints occur. */
+function rulesPass(input: string, tally: (kind: string) => void, log?: EditLog): string {
+	let text = log ? input : redactPrivateKeys(input, tally);
 	// Hints are looked up in the input: a replacement only removes text or adds a marker.
 	const found = hintsIn(input);
 	if (found.size === 0) {
-		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally);
+		for (const rule of SHORT_HINT_RULES) text = applyRule(text, undefined, rule, tally, undefined, log);
 		return text;
 	}
-	for (let i = 0; i < BUILTIN_RULES.length; i++) text = applyRule(text, HAS_SHORT_HINT[i] ? undefined : found, BUILTIN_RULES[i]!, tally, HINT_SETS[i]);
+	for (let i = 0; i < BUILTIN_RULES.length; i++) text = applyRule(text, HAS_SHORT_HINT[i] ? undefined : found, BUILTIN_RULES[i]!, tally, HINT_SETS[i], log);
 	return text;
+}
+
+/**
+ * Lines a `\` joins (`curl -H "Authorization: Bearer \`, the token on the next line; `export
+ * API_KEY=\` and the key below; `mysql -u root \`, `-pX` below) are one line to the shell, and the
+ * rules read them so: each such part of the text, joined (`joinContinued`: as long as it was),
+ * goes through the rules again, and what they change there is changed in the text, whose lines
+ * stay as they were (a continuation inside a secret's span goes with it). The private keys were
+ * taken with the whole text.
+ */
+function redactContinued(text: string, tally: (kind: string) => void): string {
+	const parts: string[] = [];
+	let last = 0;
+	for (const part of continuedLines(text)) {
+		const log: EditLog = { spans: [] };
+		rulesPass(joinContinued(text, part), tally, log);
+		for (const span of log.spans) {
+			parts.push(text.slice(last, part.start + span.start), span.replacement);
+			last = part.start + span.end;
+		}
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(last));
+	return parts.join("");
 }
 
 /** Whether base64url text decodes to a Discord user id: 17 to 20 ASCII digits (`MTk4…` is "198…"). */
@@ -1761,7 +1847,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 7;
+const RULES_REVISION = 8;
 
 let rulesId: string | undefined;
 

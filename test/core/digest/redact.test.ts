@@ -789,6 +789,13 @@ describe("redactSecrets: adversarial input", () => {
 		["prose base64url values", fill("key: aB3-dE5_gH7jK9mN1p ")],
 		["option bare keys", fill("--service-key aB3dE5gH7jK9mN1pQr ")],
 		["plural names", fill("API_KEYS=")],
+		["continuations", fill("a \\\n")],
+		["continued parts", fill("a\\\nb\n")],
+		["continued keys", fill("password=\\\n x\n")],
+		["backslashes", `${fill("\\")}\n`],
+		["quotes over lines", fill('password: "abc\n')],
+		["xml lines", fill("<password>\n")],
+		["keys ending lines", fill('"client_secret":\n')],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -989,6 +996,59 @@ describe("a secret named in prose", () => {
 		"the GPG key is 3AA5C34371567BD2 and the key id is 4AEE18F83AFDEB23",
 		"the key is AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl and the server's key is MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=",
 		"The key is src/components/Header3Nav2Item.tsx and the token is uploads/2024/a8f3e9b2c1d4.png",
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("a value past its key's line", () => {
+	const pw = t.password;
+	const key = t.genericSecret;
+	it.each([
+		// A quoted value that runs over lines: YAML folds a quoted scalar's lines, a shell's string holds them.
+		["a YAML double-quoted value over two lines", `db:\n  password: "${pw}\n    ${key}"\n  user: app`, `db:\n  password: "${m("password")}"\n  user: app`],
+		["a YAML single-quoted value", `token: '${key}\n  ${key}'`, `token: '${m("secret")}'`],
+		["a shell string with a line end in it", `DB_PASSWORD="${pw}\n${key}"\nDB_USER=app`, `DB_PASSWORD="${m("password")}"\nDB_USER=app`],
+		// Lines a `\` joins: the shell reads them as one. The lines stay as they were.
+		["export KEY=\\ and the value below", `export API_KEY=\\\n  ${key}\nnext`, `export API_KEY=\\\n  ${m("secret")}\nnext`],
+		["a bearer token after a continuation, in a header", `curl -H "Authorization: Bearer \\\n  ${t.bearer}" https://api.example.com`, `curl -H "Authorization: Bearer \\\n  ${m("bearer-token")}" https://api.example.com`],
+		["a command's password option on a line of its own", `mysql -h db -u root \\\n  -p${pw} \\\n  shop`, `mysql -h db -u root \\\n  -p${m("password")} \\\n  shop`],
+		["docker login over lines, CRLF", `docker login \\\r\n  -u me \\\r\n  -p ${pw} \\\r\n  registry.io`, `docker login \\\r\n  -u me \\\r\n  -p ${m("password")} \\\r\n  registry.io`],
+		["sshpass with its value below", `sshpass -p \\\n  ${pw} ssh root@h`, `sshpass -p \\\n  ${m("password")} ssh root@h`],
+		["Python's continuation", `password = \\\n    "${pw}"`, `password = \\\n    "${m("password")}"`],
+		// XML: the value on a line of its own between the tags, as a formatter writes it.
+		["an XML element's value on its own line", `<server>\n  <password>\n    ${pw}\n  </password>\n</server>`, `<server>\n  <password>\n    ${m("password")}\n  </password>\n</server>`],
+		["an apiKey element, CRLF", `<apiKey>\r\n  ${key}\r\n</apiKey>`, `<apiKey>\r\n  ${m("secret")}\r\n</apiKey>`],
+		// A quoted value on the line below its key: JSON a formatter broke there, Prettier's long strings.
+		["a JSON key ending its line", `{\n  "client_secret":\n    "${key}",\n  "client_id": "app"\n}`, `{\n  "client_secret":\n    "${m("secret")}",\n  "client_id": "app"\n}`],
+		["a JSON key ending its line, the value not indented", `"client_secret":\n"${key}"`, `"client_secret":\n"${m("secret")}"`],
+		["a code assignment Prettier broke", `const apiKey =\n  "${key}";`, `const apiKey =\n  "${m("secret")}";`],
+		["an object property Prettier broke", `const config = {\n  clientSecret:\n    "${key}",\n  retries: 3,\n};`, `const config = {\n  clientSecret:\n    "${m("secret")}",\n  retries: 3,\n};`],
+		// Already so before: each key of pretty-printed JSON on a line of its own, a YAML block.
+		["pretty-printed JSON", `{\n  "user": "app",\n  "password": "${pw}"\n}`, `{\n  "user": "app",\n  "password": "${m("password")}"\n}`],
+		["a YAML block scalar", `token: |\n  ${key}\n  ${key}\nnext: 1`, `token: |\n  ${m("secret")}\nnext: 1`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+		expect(builtIn.redactWithReport(input).count).toBe(1);
+	});
+
+	it.each([
+		// A quote that ends its line opens no value; a closing quote something follows closes none.
+		'const msg = "Your password: " +\n  "must be long";',
+		'password: "abc\nuser: "',
+		'password: "one\n  two three four five six seven eight nine"',
+		"Your password: \"keep it\n  safe\"",
+		// Words between tags on their own lines are prose (a JSX component's text); a reference stays.
+		"<Token>\n  Copy this token\n</Token>",
+		"<password>\n  ${DB_PASSWORD}\n</password>",
+		// A fence below a label is no quoted value; a key that ends a line of prose has none below it.
+		"  - Token:\n    ```bash\n    export X=1\n    ```",
+		"Here is the token:\n\"see the vault\"",
+		// Continued lines without a secret, and a `\\` that ends a line escaped (no continuation).
+		'curl -s -X POST "$URL/auth/v1/admin/users" \\\n  -H "apikey: $SVC" -H "Authorization: Bearer $SVC"',
+		"node scripts/token-benchmark.mjs run \\\n  --execute \\\n  --replicates 3",
+		'echo "a\\\\\nb" && export API_KEY=\\\n  $API_KEY_FROM_VAULT',
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
