@@ -231,7 +231,7 @@ class Hit implements SearchHit {
 /** The text around the first place a query word starts, on one line, cut at word boundaries. */
 export function snippetOf(text: string, words: readonly string[]): string {
 	const flat = text.replace(/\s+/g, " ").trim();
-	// Folded as the words were (`straße` holds `strasse`); where folding changed a length (`ß`), the place is a character or two off, as a snippet's start may be.
+	// Folded as the words were (`straße` holds `strasse`).
 	const lower = foldCase(flat);
 	let at = -1;
 	for (const w of words) {
@@ -239,12 +239,30 @@ export function snippetOf(text: string, words: readonly string[]): string {
 		if (i >= 0 && (at < 0 || i < at)) at = i;
 	}
 	if (flat.length <= SNIPPET) return flat;
+	if (at > 0 && lower.length !== flat.length) at = placeIn(flat, at);
 	const start = Math.max(0, at < 0 ? 0 : at - SNIPPET / 3);
 	const from = start === 0 ? 0 : flat.indexOf(" ", start) + 1 || start;
 	const cut = flat.slice(from, from + SNIPPET);
 	const end = from + SNIPPET >= flat.length ? cut : cut.slice(0, Math.max(cut.lastIndexOf(" "), SNIPPET / 2));
 	return `${from > 0 ? "…" : ""}${end}${from + end.length < flat.length ? "…" : ""}`;
 }
+
+/**
+ * Where the character at `folded` of `foldCase(text)` is in `text`, when folding changed lengths
+ * (`ß` is two letters folded, `ﬁ` too, a decomposed `é` one): each letter with its marks folded
+ * alone, their lengths summed. Taken as it was, the place moved on by one for every such letter
+ * before it, and a snippet could miss the word it was made for.
+ */
+function placeIn(text: string, folded: number): number {
+	let length = 0;
+	for (const letter of text.matchAll(LETTER_WITH_MARKS)) {
+		length += foldCase(letter[0]).length;
+		if (length > folded) return letter.index;
+	}
+	return text.length;
+}
+
+const LETTER_WITH_MARKS = /\P{M}\p{M}*|\p{M}+/gu;
 
 /** The baseline a benchmark compares with: every turn's text scanned for every query word. */
 export function scanSessions(docs: readonly SearchDoc[], query: string, limit = 50): { id: string; turn: number }[] {

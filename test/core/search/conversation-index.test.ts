@@ -87,4 +87,10 @@ describe("snippetOf", () => {
 	it("gives a short text whole", () => {
 		expect(snippetOf("short\ntext", ["x"])).toBe("short text");
 	});
+	it("finds the word where folding made the text before it longer or shorter", () => {
+		for (const before of ["Straße ", "ﬁle ", "Cafe\u0301 "]) {
+			const text = `${before.repeat(100)}the refresh token expired ${"more ".repeat(80)}`;
+			expect(snippetOf(text, ["refresh"]), before).toContain("refresh token expired");
+		}
+	});
 });
