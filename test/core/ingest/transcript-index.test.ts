@@ -182,6 +182,13 @@ describe("the transcript index and a file of several sessions (Aider's chat hist
 		expect(sessions.map((s) => s.model.events.map((e) => (e.kind === "prompt" || e.kind === "text" ? e.text : e.kind)))).toEqual([["first"], ["second", "Done."], ["third"]]);
 	});
 
+	it("only the file's last session keeps where its fold stands: the others never go on", async () => {
+		const transcripts = new MemoryTranscripts();
+		transcripts.putAiderHistory("/r/app", start("2026-11-30 09:00:00") + ask("first") + start("2026-11-30 10:00:00") + ask("second"));
+		const read = await new TranscriptIndex(transcripts, new MemoryTranscriptStore()).refresh();
+		expect(read.updated.map((e) => e.model.openBlock?.kind)).toEqual([undefined, "prompt"]);
+	});
+
 	it("a reply that goes on in a later read is redacted again as a whole: nothing of a secret is stored", async () => {
 		const transcripts = new MemoryTranscripts();
 		const path = transcripts.putAiderHistory("/r/app", `${start("2026-11-30 09:00:00")}${ask("set up the client")}\nUse this key:\n`);
