@@ -1,5 +1,6 @@
 import { fail, vaultFolders, type VaultOptions } from "./cli-common";
 import { loadSettings } from "./settings-file";
+import { workingFolder } from "../node/working-folder";
 
 /**
  * `ai-memory mcp --vault DIR`: the recall tools as a stdio MCP server, run by an agent. Its stdout
@@ -10,6 +11,6 @@ export async function runMcpServer(options: VaultOptions): Promise<number> {
 	if ("error" in where) return fail(where.error);
 	// Loaded here only: the SDK is most of this command's code.
 	const { serveRecall } = await import("../node/mcp-server");
-	await serveRecall({ vault: where.vault, configDir: options.configDir, cwd: process.cwd(), loadSettings: (path, host) => loadSettings(path, [], host) });
+	await serveRecall({ vault: where.vault, configDir: options.configDir, cwd: workingFolder(), loadSettings: (path, host) => loadSettings(path, [], host) });
 	return 0;
 }

@@ -33,8 +33,8 @@ export class RecallToolError extends Error {
 export interface RecallToolsOptions {
 	vault: string;
 	configDir?: string;
-	/** The folder the agent runs in (the server's working directory): the project asked about by default. */
-	cwd: string;
+	/** The folder the agent runs in (the server's working directory): the project asked about by default; undefined when that folder is gone. */
+	cwd: string | undefined;
 	loadSettings: (dataJson: string, host: string) => Promise<Settings>;
 	host?: string;
 	now?: () => Date;
@@ -116,11 +116,12 @@ export class RecallTools {
 			await this.log(tool, "ok", `project=${project} printed=${Buffer.byteLength(out, "utf8")}B`);
 			return out;
 		} catch (error) {
-			const here = this.settings ? projectForCwd(this.settings.value.projects, this.options.cwd)?.path : undefined;
+			const cwd = this.options.cwd;
+			const here = this.settings && cwd !== undefined ? projectForCwd(this.settings.value.projects, cwd)?.path : undefined;
 			// A refused request by its reason; a failure by its message, redacted (it may quote a file).
 			const message = error instanceof RecallToolError ? error.reason : error instanceof Error ? error.message : String(error);
 			const logged = error instanceof RecallToolError ? message : redactorFor(redactionSpec(this.settings?.value ?? DEFAULT_SETTINGS), undefined)(message);
-			await this.log(tool, "error", `project=${here ?? this.options.cwd} error=${JSON.stringify(logged)}`);
+			await this.log(tool, "error", `project=${here ?? cwd ?? "-"} error=${JSON.stringify(logged)}`);
 			throw error;
 		}
 	}
@@ -135,15 +136,16 @@ export class RecallTools {
 	private sessionProjects(project: string | undefined): { keys?: ReadonlySet<string>; label: string; note?: string } {
 		const keys = this.store.sessions.projects();
 		const byPath = (path: string) => [...keys].filter((k) => isWithin(path, k) || isWithin(k, path));
+		const cwd = this.options.cwd;
 		if (project === undefined) {
-			const here = byPath(this.options.cwd);
+			const here = cwd === undefined ? [] : byPath(cwd);
 			if (here.length > 0) return { keys: new Set(here), label: here.join(",") };
-			return { label: "all", note: `(The folder ${this.options.cwd} is no known project: every project is searched.)` };
+			return { label: "all", note: `(${cwd === undefined ? "The folder this server was started in is gone" : `The folder ${cwd} is no known project`}: every project is searched.)` };
 		}
 		const wanted = project.trim();
 		if (wanted === "" || wanted === "all" || wanted === "*") return { label: "all" };
 		const named = Object.entries(this.store.projects).filter(([, p]) => p.folder.toLowerCase() === wanted.toLowerCase()).map(([k]) => k);
-		const matched = named.length > 0 ? named : /[\\/]/.test(wanted) ? byPath(resolve(this.options.cwd, wanted)) : [];
+		const matched = named.length > 0 ? named : /[\\/]/.test(wanted) ? byPath(this.resolved(wanted)) : [];
 		if (matched.length === 0) throw new RecallToolError(`No project ${JSON.stringify(wanted)} has sessions. Known projects: ${this.knownList()}; or "all".`, "unknown project");
 		return { keys: new Set(matched), label: matched.join(",") };
 	}
@@ -152,15 +154,16 @@ export class RecallTools {
 	private enabledProjects(settings: Settings, project: string | undefined): ProjectSettings[] {
 		const enabled = settings.projects.filter((p) => p.enabled);
 		if (project === undefined) {
-			const here = projectForCwd(enabled, this.options.cwd);
-			if (!here) throw new RecallToolError(`The folder ${this.options.cwd} is in no enabled project; name one: ${this.enabledList(settings)}.`, "the folder is in no enabled project");
+			const cwd = this.options.cwd;
+			const here = cwd === undefined ? undefined : projectForCwd(enabled, cwd);
+			if (!here) throw new RecallToolError(`${cwd === undefined ? "The folder this server was started in is gone" : `The folder ${cwd} is in no enabled project`}; name one: ${this.enabledList(settings)}.`, "the folder is in no enabled project");
 			return [here];
 		}
 		const wanted = project.trim();
 		if (wanted === "all" || wanted === "*") return enabled;
 		const folders = new Map(Object.entries(this.store.projects).map(([k, p]) => [p.folder.toLowerCase(), k]));
 		const key = folders.get(wanted.toLowerCase());
-		const found = enabled.filter((p) => (key !== undefined && (isWithin(p.path, key) || isWithin(key, p.path))) || (/[\\/]/.test(wanted) && isWithin(resolve(this.options.cwd, wanted), p.path)));
+		const found = enabled.filter((p) => (key !== undefined && (isWithin(p.path, key) || isWithin(key, p.path))) || (/[\\/]/.test(wanted) && isWithin(this.resolved(wanted), p.path)));
 		if (found.length === 0) throw new RecallToolError(`No enabled project ${JSON.stringify(wanted)}: ${this.enabledList(settings)}.`, "unknown enabled project");
 		return found;
 	}
@@ -173,6 +176,11 @@ export class RecallTools {
 	private knownList(): string {
 		const names = [...new Set(Object.values(this.store.projects).map((p) => p.folder))].sort();
 		return names.length === 0 ? "none yet" : `${names.slice(0, 20).map((n) => JSON.stringify(n)).join(", ")}${names.length > 20 ? ", …" : ""}`;
+	}
+
+	/** A path the agent gave, from the folder it runs in (from the root when that folder is gone: only an absolute one means anything then). */
+	private resolved(path: string): string {
+		return resolve(this.options.cwd ?? "/", path);
 	}
 
 	private readonly located = (notePath: string) => `${resolve(this.options.vault)}/${notePath}`;

@@ -10,6 +10,7 @@ import { runSyncCommand } from "../../src/cli/sync-command";
 import { RECALL_TEXT_MAX } from "../../src/core/recall/recall-text";
 import { hookLogPath } from "../../src/node/hook-log";
 import { recallServer, RECALL_TOOL_NAMES } from "../../src/node/mcp-server";
+import { workingFolder } from "../../src/node/working-folder";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
 /**
@@ -179,5 +180,29 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		expect(log).toMatch(/\tmcp:search_sessions\terror\tproject=\S+rate-api error="unknown project"/);
 		expect(log).not.toContain("ghp_A1b2");
 		expect(log).not.toContain("sk_live_");
+	});
+});
+
+describe("ai-memory mcp started in a folder that is gone", () => {
+	it("searches every project and asks for one by name, with no folder to go by (a removed worktree)", async () => {
+		const { server } = recallServer({ vault, cwd: workingFolder({}, () => {
+			throw Object.assign(new Error("ENOENT: no such file or directory, uv_cwd"), { code: "ENOENT" });
+		}), loadSettings: (path, host) => loadSettings(path, [], host) });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const gone = new Client({ name: "test", version: "1" });
+		await gone.connect(clientSide);
+		try {
+			const found = textOf(await gone.callTool({ name: "search_sessions", arguments: { query: "rate limiter" } }));
+			expect(found).toContain("The folder this server was started in is gone: every project is searched.");
+			expect(found).toContain(A);
+			expect(found).toContain(C);
+			const facts = await gone.callTool({ name: "recall_facts", arguments: { query: "login" } });
+			expect(facts.isError).toBe(true);
+			expect(textOf(facts)).toContain("The folder this server was started in is gone; name one: the enabled ones are");
+			expect(textOf(await gone.callTool({ name: "recall_facts", arguments: { query: "login rate limiter", project: project } }))).toContain("BODY-MARK");
+		} finally {
+			await gone.close();
+		}
 	});
 });
