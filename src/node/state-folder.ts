@@ -1,4 +1,5 @@
 import { readdir, rm, stat } from "node:fs/promises";
+import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { confinedFolder, readPlainBytes, readPlainBytesSync, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { asciiJson } from "../core/text/ascii-json";
@@ -510,12 +511,20 @@ export async function removeStateLeftovers(stateDir: string): Promise<void> {
 /**
  * Checks, before a sync or a hook writes, that the state folder and each of its folders stay inside
  * the plugin's folder once links are followed (a `state` link to `~` would have the state, the lock
- * and stale-file clean-ups there). The plugin's folder itself may be a link (a developer's checkout).
+ * and stale-file clean-ups there), and that each one there is a folder: a file in its place (a bad
+ * copy, a sync tool's conflict) ended every sync with Node's `EEXIST: file already exists, mkdir …`.
+ * The plugin's folder itself may be a link (a developer's checkout).
  */
 export async function confineStateFolder(stateDir: string): Promise<void> {
 	const plugin = dirname(stateDir);
 	if (!(await stat(plugin).then(() => true, () => false))) return;
-	for (const folder of STATE_FOLDERS) await confinedFolder(plugin, join(stateDir, folder), `The state folder ${join(stateDir, folder)}`);
+	for (const folder of STATE_FOLDERS) {
+		const path = join(stateDir, folder);
+		await confinedFolder(plugin, path, `The state folder ${path}`);
+		if (!(await isAbsentFolder(path)) && !(await isDirectory(path))) {
+			throw new DamagedStateError(`The state folder ${path} is ${await whatIsAt(path)}, not a folder, so nothing was written: move it away, and the next sync makes the folder again (what it held is read again from the transcripts; for \`sessions\`, the sync then says how to start over)`);
+		}
+	}
 }
 
 /** The sync state is there but cannot be read: the sync stops rather than start afresh over it (see `loadState`). */

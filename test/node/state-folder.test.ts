@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DamagedStateError, readSessionFile, readStoredState, StateFolder } from "../../src/node/state-folder";
+import { confineStateFolder, DamagedStateError, readSessionFile, readStoredState, StateFolder } from "../../src/node/state-folder";
 import { appendToPack } from "../../src/node/model-pack";
 import { hash53 } from "../../src/core/transcript/fold";
 import { emptySyncState, SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
@@ -465,5 +465,25 @@ describe("state folder: a model write that fails in the background", () => {
 		await store.save(stored("b"));
 		await store.flush(emptySyncState());
 		expect(existsSync(join(dir, "sync-state.json"))).toBe(true);
+	});
+});
+
+describe("state folder: a file where one of its folders should be", () => {
+	it("is refused in words before a sync or a hook writes, each folder; a folder not made yet is fine", async () => {
+		const state = join(dir, "plugin", "state");
+		await mkdir(state, { recursive: true });
+		await expect(confineStateFolder(state)).resolves.toBeUndefined();
+		for (const folder of ["models", "catalog", "lists", "hooks", "sessions", "checkpoints"]) {
+			await writeFile(join(state, folder), "not a folder");
+			// Node's own words were the sync's last line at every run: `EEXIST: file already exists, mkdir '…/models'`.
+			const refused = await confineStateFolder(state).then(() => undefined, (error: unknown) => error);
+			expect(refused, folder).toBeInstanceOf(DamagedStateError);
+			expect((refused as Error).message).toBe(`The state folder ${join(state, folder)} is a file, not a folder, so nothing was written: move it away, and the next sync makes the folder again (what it held is read again from the transcripts; for \`sessions\`, the sync then says how to start over)`);
+			await rm(join(state, folder));
+			await mkdir(join(state, folder));
+		}
+		await rm(state, { recursive: true });
+		await writeFile(state, "");
+		await expect(confineStateFolder(state)).rejects.toThrow(`The state folder ${state} is a file, not a folder`);
 	});
 });
