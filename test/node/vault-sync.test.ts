@@ -593,6 +593,50 @@ describe("VaultSync and a person editing at the same time", () => {
 	});
 });
 
+describe("VaultSync and a note it could not write", () => {
+	it("writes the turns a note with broken markers missed once they are put right, though the session did not change since", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		const good = `${notes.files.get(path)!}\nMine.\n`;
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		notes.files.set(path, `${good}${NOTE_MARKERS.end}\n`);
+		const broken = await newSync().run(settings());
+		expect(broken.errors).toEqual([`${path}: it has a second ${NOTE_MARKERS.end} at line 20; it is left as it is, and updated once its markers are put right`]);
+		// Said again at each sync until it is put right; then written, with nothing else changed (the session has ended).
+		expect((await newSync().run(settings())).errors).toHaveLength(1);
+		notes.files.set(path, good);
+		const repaired = await newSync().run(settings());
+		expect(repaired.errors).toEqual([]);
+		expect(notes.files.get(path)).toContain("Also add a readiness check");
+		expect(notes.files.get(path)!.endsWith(`${NOTE_MARKERS.end}\n\nMine.\n`)).toBe(true);
+	});
+
+	it("writes the turns a note it could not read missed (a folder in its place) once it can", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		const read = notes.read.bind(notes);
+		notes.read = async (p: string) => {
+			if (p === path) throw new Error(`The note ${p} is not a plain file (a folder); it is neither read nor written`);
+			return read(p);
+		};
+		expect((await newSync().run(settings())).errors).toEqual([`${path}: not read, so not written: The note ${path} is not a plain file (a folder); it is neither read nor written`]);
+		notes.read = read;
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		expect(notes.files.get(path)).toContain("Also add a readiness check");
+	});
+
+	it("leaves a note whose markers the user removed as theirs: said once, not tried again", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		notes.files.set(path, "My own note now.\n");
+		expect((await newSync().run(settings())).errors).toEqual([`${path}: its generated region markers were removed; it is left as you edited it`]);
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		expect(notes.files.get(path)).toBe("My own note now.\n");
+	});
+});
+
 describe("VaultSync and files that are not plain files", () => {
 	const mkfifo = async (path: string) => {
 		await mkdir(join(path, ".."), { recursive: true });

@@ -8,7 +8,12 @@ export const NOTE_MARKERS: Markers = {
 	end: "%% AI Conversation Memory: generated up to here; write your own notes below %%",
 };
 
-export type MergeResult = { ok: true; text: string } | { ok: false; reason: string };
+/**
+ * A note that cannot be merged is left as it is. `markersRemoved`: the user took the note over (its
+ * markers gone), and it stays theirs; otherwise its markers are broken (twice, swapped), which the
+ * user puts right, and the sync tries again then.
+ */
+export type MergeResult = { ok: true; text: string } | { ok: false; reason: string; markersRemoved?: true };
 
 /**
  * The note as it should be after a sync: the generated properties and the generated region are
@@ -22,9 +27,9 @@ export function mergeNote(existing: string | null, frontmatter: string, generate
 	const body = printable(generated);
 	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
 	const split = splitFrontmatter(existing, new Set([...keysOf(frontmatter), ...formerKeys]));
-	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it" };
+	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it", markersRemoved: true };
 	const updated = upsertMarkedBlock(split.rest, body, NOTE_MARKERS);
-	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is` };
+	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is, and updated once its markers are put right` };
 	const eol = detectEol(existing);
 	return { ok: true, text: `${mergeFrontmatter(frontmatter, split.userFields, eol)}${updated.text}` };
 }

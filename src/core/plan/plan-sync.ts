@@ -143,7 +143,11 @@ export function planSync(input: PlanInput): SyncPlan {
 		const basis = ahead && ahead.digest === ready.digest && ahead.project === record.project ? ahead.basis : undefined;
 		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
 		const current = before(record.notePath);
-		if (!readable(record.notePath)) continue;
+		// Not read (a folder or a FIFO where the note is): written by the next sync that can read it, however long the session has ended.
+		if (!readable(record.notePath)) {
+			state.sessions[path] = { ...record, dirty: true };
+			continue;
+		}
 		if (current === null && record.written && !input.rebuild) {
 			state.sessions[path] = { ...record, tags, deleted: true };
 			plan.skipped.push(record.notePath);

@@ -92,8 +92,11 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 					return;
 				}
 				const merged = mergeNote(write.expected, rendered.frontmatter, noteBody(rendered), SESSION_NOTE_KEYS);
-				if (!merged.ok) report.errors.push(`${write.path}: ${merged.reason}`);
-				else if (merged.text === write.expected) report.notesUnchanged++;
+				if (!merged.ok) {
+					report.errors.push(`${write.path}: ${merged.reason}`);
+					// Broken markers are put right by the user: the next sync writes what this one could not (nothing else would, once the session ends).
+					if (!merged.markersRemoved && write.onConflict) undo.push(write.onConflict);
+				} else if (merged.text === write.expected) report.notesUnchanged++;
 				else if (await ports.notes.write(write.path, merged.text, write.expected)) report.notesWritten.push(write.path);
 				else refused(write.path, "updated");
 				return;

@@ -27,10 +27,10 @@ describe("mergeNote", () => {
 	});
 
 	it("refuses, with a reason, a note whose markers were removed or broken", () => {
-		expect(mergeNote(`${fm("")}no markers any more\n`, fm(""), "x")).toEqual({ ok: false, reason: "its generated region markers were removed; it is left as you edited it" });
+		expect(mergeNote(`${fm("")}no markers any more\n`, fm(""), "x")).toEqual({ ok: false, reason: "its generated region markers were removed; it is left as you edited it", markersRemoved: true });
 		const broken = mergeNote(`${fm("")}${B}\nbody\n`, fm(""), "x");
 		expect(broken.ok).toBe(false);
-		expect(!broken.ok && broken.reason).toBe(`it has ${B} without ${E} at line 1; it is left as it is`);
+		expect(!broken.ok && broken.reason).toBe(`it has ${B} without ${E} at line 1; it is left as it is, and updated once its markers are put right`);
 	});
 
 	it("puts no NUL, terminal escape or bidirectional override of a transcript into the note, and leaves the user's text alone", () => {
