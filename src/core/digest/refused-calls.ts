@@ -1,6 +1,7 @@
 import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { oneLine } from "./one-line";
+import { codeSpan } from "../text/code-spans";
 
 /** Claude Code's words when a call waited for a permission the user never gave (not a refusal the user chose). */
 const NOT_GRANTED = /\bbut you haven't granted it yet\b|\brequires approval\b|\bpermission to use \w+ has been denied\b/i;
@@ -46,7 +47,8 @@ export function namesFile(text: string, file: string): boolean {
 }
 const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
 
+/** The command or file as one code span on one line: a path a tool call gave may hold a backtick or a line break (see `codeSpan`). */
 function shown(call: ToolCall, target: string, cwd: string | undefined): string {
-	if (call.name === "Bash") return `\`${oneLine(target.slice(2), 60)}\``;
-	return `\`${(cwd === undefined ? undefined : pathInside(target, cwd)) ?? target}\``;
+	if (call.name === "Bash") return codeSpan(oneLine(target.slice(2), 60));
+	return codeSpan((cwd === undefined ? undefined : pathInside(target, cwd)) ?? target);
 }

@@ -1,6 +1,7 @@
 import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { commitOf } from "./work-signals";
+import { codeSpan } from "../text/code-spans";
 
 /** Tools that change a file in place, by any agent's fold (their names are Claude Code's). */
 const CHANGES_FILE = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -52,6 +53,7 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 	const more = names.length > SHOWN ? ` (+${names.length - SHOWN} more)` : "";
 	return `left uncommitted: ${names
 		.slice(0, SHOWN)
-		.map((n) => `\`${n}\``)
+		// One span on one line each: a path a tool call gave may hold a backtick or a line break (see `codeSpan`).
+		.map((n) => codeSpan(n))
 		.join(", ")}${more}`;
 }

@@ -1,4 +1,5 @@
-import { inertCode } from "./inert-markdown";
+import { inertCode, inertSpanText } from "./inert-markdown";
+import { codeSpan } from "../text/code-spans";
 import { renderFrontmatter } from "./frontmatter";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { wikiLink } from "./links";
@@ -32,7 +33,8 @@ export function renderProjectIndex(project: string, projectPath: string | undefi
 		// And the tags a person added, outside our prefix.
 		["tags", [`${tagPrefix}project-index`, ...ownTags]],
 	]);
-	const lines = [`# ${project}`, "", `Sessions in \`${projectPath ?? project}\`, newest first.`, ""];
+	// The folder as a transcript's `cwd` gave it: one span on one line (a line break in it ended the span and put the rest, a ```dataviewjs fence among it, into the note live).
+	const lines = [`# ${project}`, "", `Sessions in ${codeSpan(inertSpanText(projectPath ?? project))}, newest first.`, ""];
 	let day = "";
 	for (const r of sessions) {
 		const date = (r.digest.startedAt ?? "").slice(0, 10) || "undated";

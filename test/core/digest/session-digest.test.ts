@@ -49,6 +49,13 @@ describe("digestSession", () => {
 		]);
 		expect(d.open).toContain("`CLAUDE.md` not written: permission not granted");
 		expect(d.open).toContain("`npm publish` not run: permission not granted");
+		// One code span on one line, whatever the path holds.
+		const odd = digestOf([
+			userText("Write it", { ...at(0), cwd }),
+			assistant(toolUse("w9", "Write", { file_path: `${cwd}/a\n# Hijacked \`x\``, content: "x" }), { ...at(1), messageId: "m9", cwd }),
+			toolResult("w9", "Claude requested permissions to write to it, but you haven't granted it yet.", { ...at(1), isError: true, cwd }),
+		]);
+		expect(odd.open).toContain("`` a␤# Hijacked `x` `` not written: permission not granted");
 		// Written after all; and a failure of the command itself is no missing permission.
 		expect(d.open.join("\n")).not.toMatch(/NOTES\.md|rm -rf/);
 		expect(d.done.join("\n")).not.toContain("CLAUDE.md");

@@ -38,4 +38,9 @@ describe("uncommittedFiles", () => {
 		const failed = call("Bash", { command: 'git commit -m "x"' }, { text: "pre-commit failed", isError: true });
 		expect(uncommittedFiles([commit(), edit("/repo/a.ts"), failed], cwd)).toBe("left uncommitted: `a.ts`");
 	});
+
+	it("quotes each file as one code span on one line, whatever its name holds", () => {
+		const calls = [commit(), edit("/repo/a\n```dataviewjs\n# Hijacked"), edit("/repo/tick`s.ts")];
+		expect(uncommittedFiles(calls, cwd)).toBe("left uncommitted: `a␤```dataviewjs␤# Hijacked`, ``tick`s.ts``");
+	});
 });

@@ -32,4 +32,11 @@ describe("renderProjectIndex (rule 4: no inline tags)", () => {
 		expect(plain.body).toContain("· 1 prompt · webhook\n");
 		expect(plain.body).not.toMatch(/#[\p{L}\p{N}_/-]/u);
 	});
+
+	it("quotes the project's folder as one code span on one line: a line break in a transcript's cwd ran no ```dataviewjs", () => {
+		const cwd = "/tmp/ev\n```dataviewjs\ndv.paragraph(1)\n```\n<iframe src=x>\n# Hijacked `x`";
+		const { body: index } = renderProjectIndex("ev", cwd, records, "ai/");
+		expect(index).toContain("Sessions in `` /tmp/ev␤```dataviewjs␤dv.paragraph(1)␤```␤<iframe src=x>␤# Hijacked `x` ``, newest first.\n");
+		expect(index.split("\n").filter((line) => /^(?:```|<iframe|# Hijacked|dv\.)/.test(line))).toEqual([]);
+	});
 });
