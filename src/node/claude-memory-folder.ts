@@ -2,6 +2,7 @@ import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
+import { hasNameControl } from "../core/text/name-controls";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
 import { ConfinedPathError, confinedFile, confinedFolder, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
@@ -12,15 +13,6 @@ import { ConfinedPathError, confinedFile, confinedFolder, INSTRUCTION_FILE_MAX_B
  * links are followed (a `memory` link to `~` would have the facts written there), and only plain
  * files are read (a FIFO named like a fact would hang the sync).
  */
-/** Line breaks, control characters and bidirectional overrides: none belongs in a fact's file name. */
-function hasControl(name: string): boolean {
-	for (let i = 0; i < name.length; i++) {
-		const c = name.charCodeAt(i);
-		if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
-	}
-	return false;
-}
-
 export class ClaudeMemoryFolder implements MemoryFolder {
 	/**
 	 * @param root where the folder must stay: Claude Code's `projects/` folder for the default
@@ -51,7 +43,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		for (const entry of entries.filter((e) => e.name.toLowerCase().endsWith(".md")).sort((a, b) => (a.name < b.name ? -1 : 1))) {
 			const path = join(this.path, entry.name);
 			// A name with a line break or a control character would add lines of its own to MEMORY.md's index (the model names these files).
-			if (hasControl(entry.name)) throw new ConfinedPathError(`The memory file ${JSON.stringify(path)} has a line break or a control character in its name; it is neither read nor written (rename it)`);
+			if (hasNameControl(entry.name)) throw new ConfinedPathError(`The memory file ${JSON.stringify(path)} has a line break or a control character in its name; it is neither read nor written (rename it)`);
 			// Plain files only: a link is not a fact of this folder, wherever it points, nor read through.
 			if (!entry.isFile()) throw new ConfinedPathError(`The memory file ${path} is ${entry.isSymbolicLink() ? "a link" : "not a plain file"}; it is neither read nor written (remove it, or make it a plain file)`);
 			// Not UTF-8 (saved as Latin-1): refused, as unreadable, not decoded with U+FFFD and shared so.

@@ -1,5 +1,6 @@
 import { upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
 import { printable } from "../text/printable";
+import { hasNameControl } from "../text/name-controls";
 import { unimportable } from "../context/inert-mentions";
 import type { FactInfo } from "./fact-file";
 
@@ -66,9 +67,16 @@ function humanize(name: string): string {
 	return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Markdown links may not hold spaces or parentheses unescaped. */
+/**
+ * Markdown links may not hold spaces or parentheses unescaped; nor may a line of the index hold a
+ * line break or a control character from a file's name (one with a line break split its line, the
+ * rest a line of its own in the file Claude Code reads at every start).
+ */
 function encodeLink(file: string): string {
-	return file.replace(/[ ()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	if (!/[\s()]/.test(file) && !hasNameControl(file)) return file;
+	let out = "";
+	for (const c of file) out += c === "(" || c === ")" ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : /\s/.test(c) || hasNameControl(c) ? encodeURIComponent(c) : c;
+	return out;
 }
 
 function decodeLink(link: string): string {

@@ -9,6 +9,7 @@ import { inertFact, liveFact } from "../memory/inert-fact";
 import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
+import { withoutNameControls } from "../text/name-controls";
 
 const INDEX_FILE = "MEMORY.md";
 
@@ -205,7 +206,9 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 	for (const name of [...vault.keys()].sort()) {
 		if (vaultTaken.has(sameFileKey(name))) continue;
 		vaultTaken.add(sameFileKey(name));
-		const claude = theirs.has(name) && !claudeExact.has(name) ? name : free(new Set([...claudeTaken, ...theirsKeys]), name);
+		// A vault name with a line break (made on Linux, or by a sync tool) goes without it: Claude Code's folder refuses such a name, and so no fact of the project was shared again.
+		const shareable = withoutNameControls(name);
+		const claude = theirs.has(shareable) && !claudeExact.has(shareable) ? shareable : free(new Set([...claudeTaken, ...theirsKeys]), shareable);
 		claudeTaken.add(sameFileKey(claude));
 		claudeExact.add(claude);
 		pairs.push({ vault: name, claude, base: null });

@@ -123,6 +123,15 @@ describe("MEMORY.md", () => {
 		expect(updateMemoryIndex(text, [evil, ...facts])).toMatchObject({ ok: true, changed: true });
 	});
 
+	it("gives each fact one line whatever its file's name holds: a line break or a control character in it is written encoded", () => {
+		const line = indexLine({ file: "x\n# Injected\u2028(b)\u202e.md", name: "split", description: "hello" });
+		expect(line).toBe("- [Split](x%0A#%20Injected%E2%80%A8%28b%29%E2%80%AE.md) — hello");
+		const index = updateMemoryIndex(null, [{ file: "x\n# Injected.md", name: "split", description: "hello" }]);
+		expect(index.ok && index.text.split("\n")).toEqual([INDEX_MARKERS.begin, "- [Split](x%0A#%20Injected.md) — hello", INDEX_MARKERS.end, ""]);
+		// Read back as the same file: not listed a second time.
+		expect(updateMemoryIndex(index.ok ? index.text : "", [{ file: "x\n# Injected.md", name: "split", description: "hello" }])).toMatchObject({ ok: true, changed: false });
+	});
+
 	it("names no file to import: an `@path` after a blank in a description gets a word joiner (Claude Code reads MEMORY.md as it reads CLAUDE.md)", () => {
 		expect(indexLine({ file: "cfg.md", name: "cfg", description: "settings live in @.env, see `@config.ts`" })).toBe("- [Cfg](cfg.md) — settings live in \u2060@.env, see `@config.ts`");
 	});

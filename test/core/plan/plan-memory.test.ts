@@ -50,6 +50,18 @@ describe("facts shared with Claude Code", () => {
 		expect(index && "text" in index ? index.text : "").not.toContain(token.slice(4, 14));
 	});
 
+	it("shares a vault fact whose file name holds a line break under that name without it: Claude Code's folder refuses such a name, and no fact was shared again", async () => {
+		notes.files.set(`${folder}/x\n# Injected\u202e.md`, fact("split", "hello"));
+		expect((await run()).errors).toEqual([]);
+		expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", "x # Injected .md"]);
+		expect(claude.files.get("MEMORY.md")).toContain("- [Split](x%20#%20Injected%20.md) — hello\n");
+		// Paired: an edit in the vault goes to the same file, and nothing is copied twice.
+		notes.files.set(`${folder}/x\n# Injected\u202e.md`, fact("split", "hello again"));
+		expect((await run()).errors).toEqual([]);
+		expect(claude.files.get("x # Injected .md")).toContain("hello again");
+		expect(claude.files.size).toBe(2);
+	});
+
 	it("brings Claude Code's facts into the vault with an index, and adds nothing to Claude Code's own index lines", async () => {
 		claude.files.set("project_db.md", fact("payments-db", "Payments use Postgres 16"));
 		claude.files.set("MEMORY.md", "- [Payments DB](project_db.md) — Postgres 16\n");
