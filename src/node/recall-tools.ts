@@ -57,7 +57,9 @@ export class RecallTools {
 	async searchSessions(args: { query: string; project?: string; agent?: AgentId; since?: string; limit?: number }): Promise<string> {
 		return this.answer("search_sessions", async () => {
 			const { settings, projects } = await this.ready(args.project);
-			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()) };
+			// A day past the clock, as the context block has it: no session starts later (a line dated 2099 stayed on top of the latest for good).
+			const notAfter = new Date(this.now().getTime() + 86_400_000).toISOString();
+			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()), notAfter };
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
 			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));

@@ -27,6 +27,12 @@ export interface SessionFilter {
 	agent?: AgentId;
 	/** ISO date or date-time: sessions active at or after it. */
 	since?: string;
+	/**
+	 * ISO date-time: no session is dated later (a day past the clock). One that starts later is not
+	 * listed, and a time after it is not a session's last: a line dated 2099 (a transcript's time is
+	 * its own field) kept a session on top of the latest ones for good. The context block's rule.
+	 */
+	notAfter?: string;
 }
 
 export interface SessionHit {
@@ -111,17 +117,18 @@ export class SessionIndex implements SessionSearch {
 
 	search(query: string, filter: SessionFilter, limit: number): SessionHit[] {
 		const keep = (s: SearchableSession) => matchesFilter(s, filter);
+		const recency = byRecency(filter.notAfter);
 		const max = Math.max(0, limit);
 		const terms = searchTerms(query);
 		const literals = query.split(/[\s,;:()[\]`'"]+/).filter((w) => LITERAL.test(w)).map((w) => w.toLowerCase());
 		if (terms.length === 0 && literals.length === 0) {
 			// No words to look for: the most recent sessions that pass the filter.
 			if (query.trim() !== "") return [];
-			const recent = new TopHits(max);
+			const recent = new TopHits(max, recency);
 			for (const session of this.ids.values()) if (keep(session)) recent.offer(session, 0);
 			return recent.hits;
 		}
-		const top = new TopHits(max);
+		const top = new TopHits(max, recency);
 		const literalScores = new Map<SearchableSession, number>();
 		if (literals.length > 0) {
 			for (const session of this.ids.values()) {
@@ -145,15 +152,18 @@ export class SessionIndex implements SessionSearch {
 /** The `max` best hits, best first, kept as they come: a common word scores thousands of sessions, and none of them is sorted or copied. */
 class TopHits {
 	readonly hits: SessionHit[] = [];
-	constructor(private readonly max: number) {}
+	constructor(
+		private readonly max: number,
+		private readonly recency: (a: SearchableSession, b: SearchableSession) => number,
+	) {}
 
 	offer(session: SearchableSession, score: number): void {
 		const hits = this.hits;
 		if (this.max <= 0) return;
 		const last = hits[hits.length - 1];
-		if (hits.length === this.max && last && (score < last.score || (score === last.score && byRecency(session, last.session) >= 0))) return;
+		if (hits.length === this.max && last && (score < last.score || (score === last.score && this.recency(session, last.session) >= 0))) return;
 		let at = hits.length;
-		while (at > 0 && (score > hits[at - 1]!.score || (score === hits[at - 1]!.score && byRecency(session, hits[at - 1]!.session) < 0))) at--;
+		while (at > 0 && (score > hits[at - 1]!.score || (score === hits[at - 1]!.score && this.recency(session, hits[at - 1]!.session) < 0))) at--;
 		hits.splice(at, 0, { session, score });
 		if (hits.length > this.max) hits.pop();
 	}
@@ -170,14 +180,22 @@ export function searchText(s: SearchableSession): string {
 function matchesFilter(s: SearchableSession, filter: SessionFilter): boolean {
 	if (filter.projects && !filter.projects.has(s.projectKey ?? s.project)) return false;
 	if (filter.agent && agentOf(s.digest) !== filter.agent) return false;
+	if (filter.notAfter !== undefined && (s.digest.startedAt ?? "") > filter.notAfter) return false;
 	if (filter.since) {
-		const last = s.digest.endedAt ?? s.digest.startedAt;
+		const last = lastTime(s, filter.notAfter);
 		if (last === undefined || last < filter.since) return false;
 	}
 	return true;
 }
 
-/** The most recent first (by when it ended), then by transcript path, so the order is the same every time. */
-export function byRecency(a: SearchableSession, b: SearchableSession): number {
-	return codeUnitOrder(b.digest.endedAt ?? b.digest.startedAt ?? "", a.digest.endedAt ?? a.digest.startedAt ?? "") || codeUnitOrder(a.key, b.key);
+/** When a session was last active: when it ended, else started; a time after `notAfter` is none. */
+function lastTime(s: SearchableSession, notAfter: string | undefined): string | undefined {
+	const { endedAt, startedAt } = s.digest;
+	if (notAfter === undefined) return endedAt ?? startedAt;
+	return endedAt !== undefined && endedAt <= notAfter ? endedAt : startedAt !== undefined && startedAt <= notAfter ? startedAt : undefined;
+}
+
+/** The most recent first (by when it was last active, see `lastTime`), then by transcript path, so the order is the same every time. */
+export function byRecency(notAfter?: string): (a: SearchableSession, b: SearchableSession) => number {
+	return (a, b) => codeUnitOrder(lastTime(b, notAfter) ?? "", lastTime(a, notAfter) ?? "") || codeUnitOrder(a.key, b.key);
 }

@@ -57,6 +57,18 @@ describe("SessionIndex", () => {
 		expect(i.search("οδοσ", {}, 5).map((h) => h.session)).toEqual([greek]);
 	});
 
+	it("lists no session dated after the clock, and takes no time after it for a session's last: a line dated 2099 kept one on top for good", () => {
+		const reopened = session("11111111-aaaa", { title: "Old session", asked: ["rate limiter"], startedAt: "2026-11-01T10:00:00Z", endedAt: "2099-12-31T23:59:59Z" });
+		const future = session("22222222-bbbb", { title: "Future session", asked: ["rate limiter"], startedAt: "2099-01-01T00:00:00Z", endedAt: "2099-01-01T00:00:00Z" });
+		const i = index(reopened, future, limiter, cache);
+		const notAfter = "2026-12-06T00:00:00.000Z";
+		expect(i.search("", { notAfter }, 5).map((h) => h.session.digest.sessionId)).toEqual([cache.digest.sessionId, limiter.digest.sessionId, reopened.digest.sessionId]);
+		expect(i.search("", { notAfter, since: "2026-11-15" }, 5).map((h) => h.session)).toEqual([cache, limiter]);
+		expect(i.search("rate limiter", { notAfter }, 5).map((h) => h.session)).not.toContain(future);
+		// Without a clock to go by, as before.
+		expect(i.search("", {}, 1).map((h) => h.session)).toEqual([reopened]);
+	});
+
 	it("an empty query lists the most recent; filters by project, agent and date", () => {
 		const i = index(limiter, cache, korean);
 		expect(i.search("", {}, 2).map((h) => h.session)).toEqual([korean, cache]);
