@@ -4,6 +4,7 @@ import type { KeywordRule } from "./digest/topic-tags";
 import { readTriggerSettings, type RecallTriggerSettings } from "./hooks/recall-triggers";
 import { toTag } from "./digest/tags/tag-name";
 import { isAgentId, type AgentId } from "./transcript/agents";
+import { isRootedPath } from "./projects/project-identity";
 import { readPriceTable, type ModelPrice } from "./usage/model-prices";
 
 /**
@@ -169,9 +170,12 @@ export function settingsProblem(raw: unknown): string | undefined {
 
 /**
  * A project's values that decide what is written for it, of the wrong type: read as the default,
- * `"enabled": "false"` enabled the project, and `"memorySharing": "false"` shared its facts.
+ * `"enabled": "false"` enabled the project, and `"memorySharing": "false"` shared its facts; and a
+ * path that is not absolute.
  */
 function projectProblem(p: Record<string, unknown>): string | undefined {
+	// Resolved, a relative path was wherever the sync ran: the SessionEnd hook's sync, run in the session's folder, wrote CLAUDE.md into `<that folder>/<path>`.
+	if (typeof p.path === "string" && p.path.trim() !== "" && !isRootedPath(p.path.trim())) return `its path is not absolute (read from wherever the sync runs, it named another folder each time): write the folder's whole path, as \`ai-memory projects add\` does`;
 	for (const key of ["enabled", "memorySharing", "redaction"] as const) {
 		const value = p[key];
 		if (value !== undefined && typeof value !== "boolean") return `"${key}" is ${JSON.stringify(value)}, not true or false${typeof value === "string" ? " (without quotes)" : ""}`;

@@ -70,11 +70,17 @@ describe("the CLI's settings", () => {
 			['{"devices": {"laptop": {"projects": [{"path": "/p", "mode": "lazzy"}]}}}', /"mode" is "lazzy", not "eager" or "lazy"/],
 			['{"devices": {"laptop": {"projects": [{"path": "/p", "target": "AGENTS.md"}]}}}', /"target" is "AGENTS.md"/],
 			['{"devices": {"laptop": {"projects": "/p"}}}', /a device's "projects" is not a list of projects/],
+			// Resolved, it was wherever the sync ran: a SessionEnd hook's sync wrote CLAUDE.md into `<session folder>/app`.
+			['{"devices": {"laptop": {"projects": [{"path": "app"}]}}}', /the project "app": its path is not absolute \(read from wherever the sync runs, it named another folder each time\): write the folder's whole path/],
+			['{"devices": {"laptop": {"projects": [{"path": "./code/app"}]}}}', /the project "\.\/code\/app": its path is not absolute/],
+			['{"projects": [{"path": "~/code/app"}]}', /the project "~\/code\/app": its path is not absolute/],
 		];
 		for (const [text, problem] of cases) {
 			writeFileSync(join(dir, "odd.json"), text);
 			await expect(loadSettings(join(dir, "odd.json"), []), text).rejects.toThrow(problem);
 		}
+		writeFileSync(join(dir, "paths.json"), '{"devices": {"laptop": {"projects": [{"path": "/home/me/app"}, {"path": "C:\\\\Users\\\\me\\\\app"}, {"path": "\\\\\\\\server\\\\share\\\\app"}]}}}');
+		expect((await loadSettings(join(dir, "paths.json"), [], "laptop")).projects.map((p) => p.path)).toEqual(["/home/me/app", "C:\\Users\\me\\app", "\\\\server\\share\\app"]);
 		writeFileSync(join(dir, "fine.json"), '{"excludedProjects": ["/home/me/secret"], "redaction": {"enabled": false, "extraPatterns": []}}');
 		expect((await loadSettings(join(dir, "fine.json"), [])).excludedProjects).toEqual(["/home/me/secret"]);
 	});
