@@ -637,6 +637,45 @@ describe("VaultSync and a note it could not write", () => {
 	});
 });
 
+describe("VaultSync and a note whose name was taken over", () => {
+	it("follows a note the user renamed and whose old name they gave to a note of their own: the turns go to the session's note, theirs is left", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		const renamed = path.replace(/[^/]+$/, "Health work.md");
+		notes.files.set(renamed, notes.files.get(path)!);
+		notes.files.set(path, "My own summary of the health work.\n");
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		const r = await newSync().run(settings());
+		expect(r.errors).toEqual([]);
+		expect(notes.files.get(renamed)).toContain("Also add a readiness check");
+		expect(notes.files.get(path)).toBe("My own summary of the health work.\n");
+		// Followed: the next turn goes there too, the index links it.
+		await appendFile(transcript(A), session(A, "And a liveness check", "Added GET /live.", "2026-11-20T12:00:00.000Z"));
+		await newSync().run(settings());
+		expect(notes.files.get(renamed)).toContain("And a liveness check");
+		expect(notes.files.get(noteOf("shop-api/shop-api.md"))).toContain("[[AI Conversations/shop-api/Health work|");
+	});
+
+	it("writes no session's turns into another session's note when two notes' names were swapped; each is written once put back", async () => {
+		await newSync().run(settings());
+		const [a, b] = [noteOf("Add a health endpoint"), noteOf("Fix the cart total")];
+		const [textA, textB] = [`${notes.files.get(a)!}\nWords about health.\n`, `${notes.files.get(b)!}\nWords about the cart.\n`];
+		notes.files.set(a, textB);
+		notes.files.set(b, textA);
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		const r = await newSync().run(settings());
+		expect(r.errors).toContain(`${a}: it is the note of another session (${B}) now, renamed to this one's name; it is left as it is, and this session's note is written once each has a name of its own`);
+		expect(notes.files.get(a)).toBe(textB);
+		expect(notes.files.get(b)).toBe(textA);
+		notes.files.set(a, textA);
+		notes.files.set(b, textB);
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		expect(notes.files.get(a)).toContain("Also add a readiness check");
+		expect(notes.files.get(a)).toContain("Words about health.");
+		expect(notes.files.get(b)).not.toContain("readiness");
+	});
+});
+
 describe("VaultSync and files that are not plain files", () => {
 	const mkfifo = async (path: string) => {
 		await mkdir(join(path, ".."), { recursive: true });

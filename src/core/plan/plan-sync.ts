@@ -4,7 +4,7 @@ import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertM
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase } from "../notes/base-file";
-import { holdsOnlyGenerated, mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
+import { generatedProperty, holdsOnlyGenerated, mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
@@ -120,6 +120,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	plan.writes.push(...planProposals(state, scope.live.flatMap((s) => { const record = state.sessions[s.file.path]; const quotes = scope.ready.get(s.file.path)?.factQuotes; return record ? [{ path: s.file.path, record, model: s.model, ...(quotes ? { quotes } : {}) }] : []; }), folders));
 
 	const written = new Map<string, boolean | undefined>();
+	const sessionIds = new Set(Object.values(state.sessions).map((r) => r.digest.sessionId));
+	/** Sessions whose note's name another session's note has now: not written this time. */
+	const heldByOther = new Set<string>();
 	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
 	const byPath = new Map(input.sessions.map((s) => [s.file.path, s]));
 	// The whole digest of each session to render: made this run, or made again from its model (a
@@ -148,6 +151,16 @@ export function planSync(input: PlanInput): SyncPlan {
 			state.sessions[path] = { ...record, dirty: true };
 			continue;
 		}
+		// Another session's note under this one's name (two notes' names swapped while Obsidian was closed): not
+		// written over (this session's turns went into the other's note, its user text with them); said, and
+		// written once the note has a name of its own again.
+		const holder = generatedProperty(current, "session_id");
+		if (holder !== undefined && holder !== record.digest.sessionId && sessionIds.has(holder)) {
+			plan.errors.push(`${record.notePath}: it is the note of another session (${holder}) now, renamed to this one's name; it is left as it is, and this session's note is written once each has a name of its own`);
+			state.sessions[path] = { ...record, dirty: true };
+			heldByOther.add(path);
+			continue;
+		}
 		if (current === null && record.written && !input.rebuild) {
 			state.sessions[path] = { ...record, tags, deleted: true };
 			plan.skipped.push(record.notePath);
@@ -167,7 +180,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
 		const digest = whole.get(path)?.digest;
-		if (!session || !record || !digest || record.deleted) continue;
+		if (!session || !record || !digest || record.deleted || heldByOther.has(path)) continue;
 		const list = order.get(record.projectKey!) ?? [];
 		const at = list.indexOf(path);
 		const current = before(record.notePath);

@@ -372,11 +372,17 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		return names !== undefined && !names.has(notePath);
 	};
 	const missing = new Map<string, { from: string; session: string }>();
+	// A note of another session, or one of the user's own, where this session's was (the user renamed
+	// its note and gave the name to another): this session's is looked for too, but is not taken for
+	// deleted when found nowhere (its note was only taken over). Written there, the turns went into a note
+	// that is not the session's, or nowhere at all (its markers gone), while its own note stayed stale.
+	const taken = new Map<string, { from: string; session: string }>();
 	for (const [path, r] of Object.entries(scope.state.sessions)) {
 		if (!r.written || r.deleted || moved.has(r.notePath) || !(rendered.has(path) || (r.projectKey !== undefined && projects.has(r.projectKey)))) continue;
 		if (await isMissing(r.notePath)) missing.set(r.digest.sessionId, { from: r.notePath, session: path });
+		else if (rendered.has(path) && isTakenBy(texts.get(r.notePath), r.digest.sessionId)) taken.set(r.digest.sessionId, { from: r.notePath, session: path });
 	}
-	if (missing.size === 0) return { moves: [], lost: [] };
+	if (missing.size === 0 && taken.size === 0) return { moves: [], lost: [] };
 	if (!vault.listed) {
 		const paths = await deps.notes.listTree("");
 		const byId = new Map<string, string>();
@@ -389,6 +395,12 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 	const { paths, byId } = vault.listed;
 	const moves = new Map<string, PlannedMove>();
 	const lost: string[] = [];
+	// Followed only to a place no other session's note is recorded at (two notes whose names were swapped are left: see `planSync`).
+	const recorded = new Set(Object.values(scope.state.sessions).map((r) => r.notePath));
+	for (const [id, { from }] of taken) {
+		const to = byId.get(id);
+		if (to !== undefined && to !== from && !recorded.has(to)) moves.set(`${from}\0${to}`, { from, to });
+	}
 	for (const [id, { from, session }] of missing) {
 		const to = byId.get(id);
 		if (to === undefined) lost.push(session);
@@ -399,6 +411,11 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		moves.set(`${move.from}\0${move.to}`, move);
 	}
 	return { moves: [...moves.values()], lost };
+}
+
+/** Whether the note at a session's recorded place is not its own: another session's, or one with no session of ours (the user's). */
+function isTakenBy(text: string | null | undefined, sessionId: string): boolean {
+	return text !== null && text !== undefined && generatedProperty(text, "session_id") !== sessionId;
 }
 
 const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
