@@ -72,6 +72,8 @@ export function planTitle(calls: readonly ToolCall[]): string | undefined {
 export interface Commit {
 	subject: string;
 	hash?: string;
+	/** The message's lines after its subject, when it has any: where a commit tells why. */
+	body?: string;
 }
 
 /** Commits made by successful `git commit` calls (see `commitOf`). */
@@ -95,33 +97,61 @@ const MADE_COMMIT = /^\[[^\]\n]*?\b([0-9a-f]{7,40})\] (.+)$/m;
 export function commitOf(call: ToolCall): Commit | undefined {
 	if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) return undefined;
 	const made = MADE_COMMIT.exec(call.result.text);
-	const subject = commitSubject(call.input.command) ?? (made && /\bgit\b/.test(call.input.command) ? made[2]!.replace(/…$/, "").trim() || undefined : undefined);
+	const message = commitMessage(call.input.command);
+	const subject = subjectOf(message) ?? (made && /\bgit\b/.test(call.input.command) ? made[2]!.replace(/…$/, "").trim() || undefined : undefined);
 	if (!subject) return undefined;
 	const hash = made?.[1] ?? /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
-	return { subject, hash };
+	const body = message === undefined ? undefined : bodyOf(message);
+	return body === undefined ? { subject, hash } : { subject, hash, body };
 }
 
 /** The first line of the message a `git commit` command line gives. */
 export function commitSubject(command: string): string | undefined {
+	return subjectOf(commitMessage(command));
+}
+
+/** A message's first line that says something, without the mark of a clipped input. */
+function subjectOf(message: string | undefined): string | undefined {
+	const subject = message?.split("\n").map((l) => l.trim()).find((l) => l !== "");
+	return subject && subject !== "…" ? subject.replace(/…$/, "").trim() || undefined : undefined;
+}
+
+/** A message's lines after its subject line, when any of them says something. */
+function bodyOf(message: string): string | undefined {
+	const body = message.replace(/^\s*[^\n]*\n?/, "").trim();
+	return isBlank(body) ? undefined : body;
+}
+
+/** Nothing but blanks, or the mark of a clipped input. */
+function isBlank(text: string): boolean {
+	return text.replace(/…\s*$/, "").trim() === "";
+}
+
+/** The whole message a `git commit` command line gives (`-m`, `--message`, a heredoc), as typed. */
+export function commitMessage(command: string): string | undefined {
 	const at = command.search(/\bgit\s+(?:-C\s+\S+\s+)?commit\b/);
-	if (at < 0) return undefined;
-	const rest = command.slice(at);
-	const flag = /\s(?:-[a-zA-Z]*m|--message)(?:=|\s+)/.exec(rest);
-	if (!flag) return undefined;
-	const value = rest.slice(flag.index + flag[0].length);
+	return at < 0 ? undefined : argumentOf(command.slice(at), /\s(?:-[a-zA-Z]*m|--message)(?:=|\s+)/);
+}
+
+/** The text a `gh pr create` command line gives its pull request with `--body` (or `-b`). */
+export function pullRequestBody(command: string): string | undefined {
+	const at = command.search(/\bgh\s+pr\s+create\b/);
+	return at < 0 ? undefined : argumentOf(command.slice(at), /\s(?:-b|--body)(?:=|\s+)/)?.trim();
+}
+
+/** The value of the first `flag` in a command line: a heredoc, a quoted string or a bare word. */
+function argumentOf(rest: string, flag: RegExp): string | undefined {
+	const found = flag.exec(rest);
+	if (!found) return undefined;
+	const value = rest.slice(found.index + found[0].length);
 	const heredoc = /^["']?\$\(cat\s+<<-?\s*['"]?(\w+)['"]?\s*\n/.exec(value);
-	let message: string;
 	if (heredoc) {
 		const body = value.slice(heredoc[0].length);
 		const end = body.search(new RegExp(`^\\s*${heredoc[1]}\\s*$`, "m"));
-		message = end < 0 ? body : body.slice(0, end);
-	} else if (value.startsWith('"') || value.startsWith("'")) {
-		message = quoted(value);
-	} else {
-		message = /^\S+/.exec(value)?.[0] ?? "";
+		return end < 0 ? body : body.slice(0, end);
 	}
-	const subject = message.split("\n").map((l) => l.trim()).find((l) => l !== "");
-	return subject && subject !== "…" ? subject.replace(/…$/, "").trim() || undefined : undefined;
+	if (value.startsWith('"') || value.startsWith("'")) return quoted(value);
+	return /^\S+/.exec(value)?.[0] ?? "";
 }
 
 /** The text of a shell-quoted string that starts `value` (clipped input may end it early). */
@@ -143,6 +173,8 @@ function quoted(value: string): string {
 export interface PullRequest {
 	title?: string;
 	url?: string;
+	/** Its description, as the command gave it. */
+	body?: string;
 }
 
 /** Pull requests opened with `gh pr create` that succeeded, and links the client recorded. */
@@ -153,7 +185,8 @@ export function pullRequestsOf(calls: readonly ToolCall[], prLinks: readonly str
 		if (!/\bgh\s+pr\s+create\b/.test(call.input.command)) continue;
 		const title = /--title(?:=|\s+)(["'])(.*?)\1/.exec(call.input.command)?.[2];
 		const url = /https?:\/\/\S+\/pull\/\d+/.exec(call.result.text)?.[0];
-		prs.push({ title, url });
+		const body = pullRequestBody(call.input.command);
+		prs.push(body === undefined || isBlank(body) ? { title, url } : { title, url, body });
 	}
 	for (const url of prLinks) if (!prs.some((p) => p.url === url)) prs.push({ url });
 	return prs;

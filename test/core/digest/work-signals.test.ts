@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestBody, pullRequestsOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 let n = 0;
@@ -71,6 +71,18 @@ describe("commits", () => {
 			{ subject: "feat: launch the review", hash: "a230dbf" },
 			{ subject: "Start", hash: "9f8e7d6" },
 		]);
+	});
+
+	it("keeps a commit message's body, and a pull request's description, for the choices they tell", () => {
+		const heredoc = "git add -A && git commit -m \"$(cat <<'EOF'\nUse one log file\n\nWrite every log to run.log instead of one per job.\n\nCo-Authored-By: Claude\nEOF\n)\"";
+		const [commit] = commitsOf([call("Bash", { command: heredoc }, { text: "[main 1a2b3c4] Use one log file" })]);
+		expect(commit).toEqual({ subject: "Use one log file", hash: "1a2b3c4", body: "Write every log to run.log instead of one per job.\n\nCo-Authored-By: Claude" });
+		// A one-line message has no body.
+		expect(commitsOf([call("Bash", { command: 'git commit -m "Fix rounding"' }, { text: "[main 2b3c4d5] Fix rounding" })])[0]).toEqual({ subject: "Fix rounding", hash: "2b3c4d5" });
+		const pr = "gh pr create --title \"Use one log file\" --body \"$(cat <<'EOF'\n## Summary\n- Use a PAT instead of the default token\nEOF\n)\"";
+		expect(pullRequestBody(pr)).toBe("## Summary\n- Use a PAT instead of the default token");
+		expect(pullRequestBody("gh pr create --fill --base main")).toBeUndefined();
+		expect(pullRequestsOf([call("Bash", { command: pr }, { text: "https://github.com/o/r/pull/9" })], [])).toEqual([{ title: "Use one log file", url: "https://github.com/o/r/pull/9", body: "## Summary\n- Use a PAT instead of the default token" }]);
 	});
 
 	it("finds pull requests from gh and from the client's pr-link records", () => {
