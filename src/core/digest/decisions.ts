@@ -1,8 +1,11 @@
 import { asResult } from "./as-result";
 import { cutAtBoundary } from "./clause-cut";
 import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
-import { typedPart } from "./request-text";
+import { capitalize, typedPart } from "./request-text";
 import type { SessionEvent } from "../transcript/session-model";
+
+/** A character within a sentence: a dot only inside a name (`entire.log`, `next.config.js`), not the one that ends it. */
+const SPAN = String.raw`(?:[^.\n]|\.(?=\S))`;
 
 /**
  * Decisions: sentences that state a choice ("we'll go with X because…", "use pnpm instead of
@@ -10,8 +13,10 @@ import type { SessionEvent } from "../transcript/session-model";
  * diagnosis ("…has a `content` field instead of a `message` field") names no choice and does not
  * count; narration ("Let me use grep instead") neither.
  */
-const CHOICE_EN =
-	/\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:ed|ing)? to|prefer(?:red)?\b[^.\n]{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+[^.]{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
+const CHOICE_EN = new RegExp(
+	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
+	"i",
+);
 /**
  * The agent's recommendation among options ("I'd recommend Option 1 (…) as it is the most
  * robust", "My recommendation: Vite"): a choice once it holds, a proposal until then (see `heldReplies`).
@@ -25,6 +30,28 @@ const RECOMMEND = /\b(?:i(?:'d| would)? (?:strongly )?recommend\s+(?:\*\*)?(?:op
 const REASONED_VERBS = String.raw`(?:i |we )?(?:used|kept|made|moved|switched|replaced|removed|dropped|chose|put|skipped|left)\b[^.\n]{3,140}?\b(?:because|since|so that|to avoid|to prevent)\b`;
 const REASONED = new RegExp(String.raw`^(?:[^:\n]{1,40}:\s+)?${REASONED_VERBS}`, "i");
 const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*[:\s—-]*)?${REASONED_VERBS}`, "im");
+/**
+ * A sentence that opens on its reason and goes on to a choice: "Since no plugin reads the old
+ * key, I'll drop it", "Because the frame blocks form posts, the buttons need to be rewired".
+ */
+const REASON = String.raw`(?:since|because|as|given(?: that)?)\s[^,\n]{3,160},\s+`;
+const AHEAD = String.raw`(?:(?:i|we)(?:'ll| will| can| should|'m going to|'re going to)\s+\w+|[^,\n]{1,60}?\b(?:needs? to|must|should|has to|have to) be\s+\w+ed\b)`;
+/**
+ * What a commit message or a pull request's description says of a choice, beyond what a reply
+ * would: the change against what it replaced ("Write all logs to one file instead of one per
+ * session", "Billable cost, not raw tokens"), the imperative with its reason ("Use a PAT so CI
+ * runs on its pull requests"), and the choice led by its reason ("Since the vault is
+ * single-user, simplify access() to always grant"). Such a text tells what was done: it says no
+ * diagnosis in passing, as a reply does.
+ */
+const RECORD_CHOICE = new RegExp(
+	String.raw`\b(?:instead of|rather than|in favou?r of)\b|,\s+not\s+(?!just\b|only\b|yet\b|always\b|necessarily\b|all\b|even\b)|^(?:[^:\n]{1,40}:\s+)?(?:use|keep|make|move|switch|replace|remove|drop|choose|put|skip|leave)\b[^.\n]{3,140}?\b(?:because|since|so that|so|to avoid|to prevent)\b|^${REASON}(?:${AHEAD}|(?:use|keep|make|move|switch|replace|remove|drop|skip|simplify|store|write|treat|allow|disable|enable|always|never|default|prefer|pin|ignore|defer|add|avoid)\b)`,
+	"i",
+);
+/** "Also" before a commit message's second change: the change is told without it. */
+const ALSO = /^also,?\s+/i;
+/** A choice still weighed ("I should either drop it or log it", "…, or just handle it") or made only "for now": none yet. */
+const WEIGHED = /\beither\b|,\s+or\b|\bfor now\b/i;
 /** The "no … needed" choice of `CHOICE_EN` anywhere in a reply: the cheap look before a reply is split is not anchored to its start. */
 const NOT_NEEDED_ANYWHERE = /\bno (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b/i;
 /**
@@ -48,8 +75,11 @@ const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
 const OPENING_ONLY = new RegExp(`^${OPENING}`, "i");
 
+/** Korean, Japanese or Chinese script: a text without any is not read for their choices (most are not, and each look costs). */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
 function isDecision(sentence: string): boolean {
-	return CHOICE_EN.test(sentence) || CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence);
+	return CHOICE_EN.test(sentence) || (CJK.test(sentence) && (CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence)));
 }
 
 /** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
@@ -73,12 +103,23 @@ function choiceClause(unit: string): string {
 	return unit.slice(from + (joins ? joins.index + (joins[0].startsWith(" ") ? 1 : 0) : Math.max(0, word))).trim();
 }
 
+/** Where a session's choices are told, in the order `decisionsOf` reads them. */
+export interface ChoiceSources {
+	/** Typed prompts: the user's own words. */
+	prompts?: readonly string[];
+	/** The bodies of its commit messages and pull requests (their subjects are told as done). */
+	records?: readonly string[];
+	/** The assistant's replies. */
+	replies?: readonly string[];
+}
+
 /**
- * Decisions stated in the typed part of prompts and in the assistant's replies, first stated
- * first; a recommendation only from a reply in `held` (the user took it up, or the agent acted on it).
+ * Decisions stated in the typed part of prompts, in commit and pull request bodies and in the
+ * assistant's replies, first stated first; a recommendation only from a reply in `held` (the user
+ * took it up, or the agent acted on it).
  * @param unitsOf a reply's prose units (the digest passes the ones it already made for the results).
  */
-export function decisionsOf(prompts: readonly string[], replies: readonly string[], max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
+export function decisionsOf({ prompts = [], records = [], replies = [] }: ChoiceSources, max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
 	const out: string[] = [];
 	const add = (text: string) => {
 		const cut = cutAtBoundary(text, 200);
@@ -88,6 +129,13 @@ export function decisionsOf(prompts: readonly string[], replies: readonly string
 	for (const prompt of prompts) {
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
 		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
+	}
+	for (const record of records) {
+		for (const unit of proseUnits(record)) {
+			const text = unit.text;
+			// The choice first: it is cheap to look for, and most sentences of a message name none.
+			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text)) add(asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
+		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
 	for (const reply of replies) {

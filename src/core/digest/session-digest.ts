@@ -10,6 +10,7 @@ import { isHollow } from "./hollow-claims";
 import { isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
+import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { namesFile, refusedCalls } from "./refused-calls";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
@@ -27,9 +28,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * headings named as the note's own made inert too. 10: no `@` after a blank in a context block, in
  * code or not (see `unimportable`): every project's block is written again. 11: writes and
  * commands the client refused for want of a permission are open, and no result claims them.
- * 12: files changed after a session's last commit are open (see `uncommittedFiles`).
+ * 12: files changed after a session's last commit are open (see `uncommittedFiles`). 13: the
+ * choices a session wrote down (decision records, commit and pull request bodies) are decisions.
  */
-export const DIGEST_VERSION = 12;
+export const DIGEST_VERSION = 13;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -126,7 +128,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// reply established, the todo list's completed outcomes, the other tasks' results.
 	const done: string[] = [];
 	for (const c of [...commits].reverse()) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
-	for (const pr of pullRequestsOf(calls, model.prLinks)) {
+	const prs = pullRequestsOf(calls, model.prLinks);
+	for (const pr of prs) {
 		// A pull request named after the commit it holds is told by its link: the title is already in the list.
 		const title = pr.title && !commits.some((c) => c.subject === pr.title) ? pr.title : undefined;
 		done.push(`PR ${title ? `"${cutAtBoundary(title, ITEM_MAX)}"` : ""}${pr.url ? `${title ? " " : ""}${pr.url}` : ""}`.trim());
@@ -183,7 +186,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
 		done: unique(done).filter((d) => !open.includes(d) && (/^(?:commit|PR)\b/.test(d) || !refused.files.some((f) => namesFile(d, f)))),
 		open: unique(open),
-		decisions: decisionsIn(model, calls, typed, tasks, statements),
+		decisions: decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs)),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,
 		toolCalls: model.counts.toolCalls,
 		filesTouched: touched,
@@ -199,14 +202,16 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 
 /**
  * The session's choices, the user's own first: answers to the agent's questions, what they said
- * when refusing a step, options they picked by name or place; then choices stated in prompts and replies.
+ * when refusing a step, options they picked by name or place; then the decision records the
+ * session wrote, and choices stated in prompts, commit and pull request bodies, and replies.
  */
-function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements): string[] {
+function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): string[] {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
 	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...picked.map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
-	const stated = decisionsOf(typed.filter((p) => !pickers.has(p)), tasks.flatMap((t) => t.texts), 4, heldReplies(model.events), (text) => statements.unitsOf(text));
-	return unique([...theirs, ...stated]).slice(0, 5);
+	const sources = { prompts: typed.filter((p) => !pickers.has(p)), records, replies: tasks.flatMap((t) => t.texts) };
+	const stated = decisionsOf(sources, 4, heldReplies(model.events), (text) => statements.unitsOf(text));
+	return unique([...theirs, ...decisionRecords(calls), ...stated]).slice(0, 5);
 }
 
 /**

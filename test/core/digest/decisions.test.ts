@@ -11,7 +11,7 @@ describe("decisionsOf", () => {
 			// A diagnosis, not a choice.
 			"The entry has a `content` field instead of a `message` field.",
 		];
-		expect(decisionsOf([], replies)).toEqual([
+		expect(decisionsOf({ replies })).toEqual([
 			"The best fix is to apply the defaults only during onboarding, so a cleared target stays cleared.",
 			"Kept the session token in memory rather than in localStorage.",
 			"No schema migration needed: the column already exists in every environment.",
@@ -20,26 +20,26 @@ describe("decisionsOf", () => {
 
 	it("takes a choice from the clause it is in when the user typed one long run-on paragraph", () => {
 		const prompt = `${"so there is a lot of context here about the roadmap and the partners and what we want to show ".repeat(3)}and after the demo we'll go with the invite-only beta first then open it to everyone`;
-		const [choice] = decisionsOf([prompt], []);
+		const [choice] = decisionsOf({ prompts: [prompt] });
 		expect(choice).toBe("user chose: and after the demo we'll go with the invite-only beta first then open it to everyone");
 	});
 
 	it("reads a user's 'dont use' as a choice, with or without the apostrophe", () => {
-		expect(decisionsOf(["hey dont use the staging bucket for this"], [])).toEqual(["user chose: dont use the staging bucket for this"]);
+		expect(decisionsOf({ prompts: ["hey dont use the staging bucket for this"] })).toEqual(["user chose: dont use the staging bucket for this"]);
 	});
 
 	it("knows a change told with its reason, in a summary's list too", () => {
 		const reply = "All green.\n\nChanges:\n- **Totals**: Used `seen_ids` to avoid counting a retried request twice\n- Added a `--json` flag\n- Kept the old parser since two plugins import it";
-		expect(decisionsOf([], [reply])).toEqual(["Totals: Used `seen_ids` to avoid counting a retried request twice", "Kept the old parser since two plugins import it"]);
+		expect(decisionsOf({ replies: [reply] })).toEqual(["Totals: Used `seen_ids` to avoid counting a retried request twice", "Kept the old parser since two plugins import it"]);
 		// A change without a reason is a result, not a choice.
-		expect(decisionsOf([], ["Removed the unused export.\n\n- Moved the helpers to `util.ts`"])).toEqual([]);
+		expect(decisionsOf({ replies: ["Removed the unused export.\n\n- Moved the helpers to `util.ts`"] })).toEqual([]);
 	});
 
 	it("finds a 'no … needed' choice anywhere in a reply, not only at its start", () => {
 		const reply = "Build succeeds. Here's the summary:\n\n**No cache flush required.** The new key prefix only applies to fresh entries.";
-		expect(decisionsOf([], [reply])).toEqual(["No cache flush required."]);
+		expect(decisionsOf({ replies: [reply] })).toEqual(["No cache flush required."]);
 		// Telling the user there is nothing for them to do is no choice.
-		expect(decisionsOf([], ["Deployed. No action needed on your end."])).toEqual([]);
+		expect(decisionsOf({ replies: ["Deployed. No action needed on your end."] })).toEqual([]);
 	});
 
 	it("passes over a choice still being weighed, and a choice echoed back to the user", () => {
@@ -50,20 +50,56 @@ describe("decisionsOf", () => {
 			"You chose to paste the key — please send it now.",
 			"Kept the old endpoint instead of removing it, since two clients still call it.",
 		];
-		expect(decisionsOf([], replies)).toEqual(["Kept the old endpoint instead of removing it, since two clients still call it."]);
+		expect(decisionsOf({ replies })).toEqual(["Kept the old endpoint instead of removing it, since two clients still call it."]);
 	});
 
 	it("tells a choice once when a summary repeats it in other words", () => {
-		expect(decisionsOf([], ["No schema change needed.", "Done. No schema change required: the column exists."])).toEqual(["No schema change needed."]);
+		expect(decisionsOf({ replies: ["No schema change needed.", "Done. No schema change required: the column exists."] })).toEqual(["No schema change needed."]);
 		// Two choices of the user that differ in what they name are two.
-		expect(decisionsOf(["let's use Postgres for the store", "let's use Redis for the queue"], [])).toHaveLength(2);
+		expect(decisionsOf({ prompts: ["let's use Postgres for the store", "let's use Redis for the queue"] })).toHaveLength(2);
 	});
 
 	it("counts a recommendation only from a reply that holds, said as the result", () => {
 		const recommend = "I'd recommend Option 2 (a nightly job) as it is the least invasive.";
-		expect(decisionsOf([], [recommend], 4, new Set([recommend]))).toEqual([recommend]);
-		expect(decisionsOf([], [recommend], 4, new Set())).toEqual([]);
-		expect(decisionsOf([], ["I've successfully switched to the streaming parser instead of the DOM one."])).toEqual(["Switched to the streaming parser instead of the DOM one."]);
+		expect(decisionsOf({ replies: [recommend] }, 4, new Set([recommend]))).toEqual([recommend]);
+		expect(decisionsOf({ replies: [recommend] }, 4, new Set())).toEqual([]);
+		expect(decisionsOf({ replies: ["I've successfully switched to the streaming parser instead of the DOM one."] })).toEqual(["Switched to the streaming parser instead of the DOM one."]);
+	});
+
+	it("reads a choice across a file name's dots, and in 'prefers … over' and 'switched from … to'", () => {
+		const replies = [
+			"Logs now go to one place: I wrote them to .cache/logs/run.log instead of one file per job.",
+			"The loader prefers the `package.json` exports map over the main field.",
+			"Switched the base image from node:20-alpine to node:22-slim.",
+		];
+		expect(decisionsOf({ replies })).toEqual([
+			"Logs now go to one place: I wrote them to .cache/logs/run.log instead of one file per job.",
+			"The loader prefers the `package.json` exports map over the main field.",
+			"Switched the base image from node:20-alpine to node:22-slim.",
+		]);
+	});
+
+	it("reads a commit message's body for the change against what it replaced and the change told with its reason", () => {
+		const records = [
+			"Write all logs to .cache/logs/run.log instead of one file per job. This lets `tail -f` start before a job does.",
+			"The default token does not trigger workflows on pull requests a bot opens. Use a personal token so CI runs on them.",
+			"Since the vault has one user, simplify access() to always grant when the node exists.\n\nAlso unify the owner ids in create() and mkdir() to use getuid() instead of req.uid().",
+			"1. Billable cost, not raw tokens.\n2. Adds a `--pricing` flag.",
+			// A description of the work without a choice in it.
+			"Adds the review page and links it from the dashboard.",
+		];
+		expect(decisionsOf({ records })).toEqual([
+			"Write all logs to .cache/logs/run.log instead of one file per job.",
+			"Use a personal token so CI runs on them.",
+			"Since the vault has one user, simplify access() to always grant when the node exists.",
+			"Unify the owner ids in create() and mkdir() to use getuid() instead of req.uid().",
+		]);
+		expect(decisionsOf({ records: ["- Billable cost, not raw tokens\n- Not just the proxy: the page checks the session too"] })).toEqual(["Billable cost, not raw tokens"]);
+	});
+
+	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
+		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
+		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
 	});
 });
 
