@@ -19,9 +19,10 @@ const CHOICE_EN = new RegExp(
 );
 /**
  * The agent's recommendation among options ("I'd recommend Option 1 (…) as it is the most
- * robust", "My recommendation: Vite"): a choice once it holds, a proposal until then (see `heldReplies`).
+ * robust", "My recommendation: Vite", "We should use `WithAgent` instead"): a choice once it
+ * holds, a proposal until then (see `heldReplies`).
  */
-const RECOMMEND = /\b(?:i(?:'d| would)? (?:strongly )?recommend\s+(?:\*\*)?(?:option|approach|going with|using|sticking with|keeping|switching to)|my recommendation(?: is)?)\b/i;
+const RECOMMEND = /\b(?:i(?:'d| would)? (?:strongly )?recommend\s+(?:\*\*)?(?:option|approach|going with|using|sticking with|keeping|switching to)|my recommendation(?: is)?|we should (?:use|switch to|keep|go with|stick with|store|move to|rely on))\b/i;
 /**
  * A change told with its reason: "Used `seen_ids` to avoid double-counting", "Made an empty id
  * valid, since the file name no longer comes from it". A sentence (or a list item, after its
@@ -36,6 +37,13 @@ const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{
  */
 const REASON = String.raw`(?:since|because|as|given(?: that)?)\s[^,\n]{3,160},\s+`;
 const AHEAD = String.raw`(?:(?:i|we)(?:'ll| will| can| should|'m going to|'re going to)\s+\w+|[^,\n]{1,60}?\b(?:needs? to|must|should|has to|have to) be\s+\w+ed\b)`;
+/** Said ahead of the work, so taken from a reply only when it holds. `REASON_FIRST_LINE` finds one anywhere in a whole reply. */
+const REASON_FIRST = new RegExp(String.raw`^${REASON}${AHEAD}`, "i");
+const REASON_FIRST_LINE = new RegExp(String.raw`(?:^|[.!?]\s+)${REASON}${AHEAD}`, "im");
+/** A cheap look for a sentence that opens on a reason, before `REASON_FIRST_LINE` reads the whole reply. */
+function opensOnReason(text: string): boolean {
+	return text.includes("Since ") || text.includes("Because ") || text.includes("Given ") || text.includes("As ");
+}
 /**
  * What a commit message or a pull request's description says of a choice, beyond what a reply
  * would: the change against what it replaced ("Write all logs to one file instead of one per
@@ -115,8 +123,8 @@ export interface ChoiceSources {
 
 /**
  * Decisions stated in the typed part of prompts, in commit and pull request bodies and in the
- * assistant's replies, first stated first; a recommendation only from a reply in `held` (the user
- * took it up, or the agent acted on it).
+ * assistant's replies, first stated first; a recommendation, or a choice led by its reason, only
+ * from a reply in `held` (the user took it up, or the agent acted on it).
  * @param unitsOf a reply's prose units (the digest passes the ones it already made for the results).
  */
 export function decisionsOf({ prompts = [], records = [], replies = [] }: ChoiceSources, max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
@@ -139,12 +147,12 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
 	for (const reply of replies) {
-		const recommends = held === undefined || held.has(reply);
-		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(recommends && RECOMMEND.test(reply))) continue;
+		const holds = held === undefined || held.has(reply);
+		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(reply)) {
 			const text = unit.text;
 			if (!isStatement(text) || TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
-			if (isDecision(text) || REASONED.test(text) || (recommends && RECOMMEND.test(text))) add(asResult(choiceClause(text)));
+			if (isDecision(text) || REASONED.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(asResult(choiceClause(text)));
 		}
 	}
 	return out;

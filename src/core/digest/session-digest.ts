@@ -29,7 +29,8 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * code or not (see `unimportable`): every project's block is written again. 11: writes and
  * commands the client refused for want of a permission are open, and no result claims them.
  * 12: files changed after a session's last commit are open (see `uncommittedFiles`). 13: the
- * choices a session wrote down (decision records, commit and pull request bodies) are decisions.
+ * choices a session wrote down (decision records, commit and pull request bodies) and those a
+ * reply leads with their reason are decisions (see `decisionsOf`).
  */
 export const DIGEST_VERSION = 13;
 

@@ -64,6 +64,10 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: [recommend] }, 4, new Set([recommend]))).toEqual([recommend]);
 		expect(decisionsOf({ replies: [recommend] }, 4, new Set())).toEqual([]);
 		expect(decisionsOf({ replies: ["I've successfully switched to the streaming parser instead of the DOM one."] })).toEqual(["Switched to the streaming parser instead of the DOM one."]);
+		// "We should use X", said and then acted on, is the same proposal taken.
+		const should = "The error bubbles up as a bare hook failure. We should use `reportToUser` to show the reason, as the lock warning does.";
+		expect(decisionsOf({ replies: [should] }, 4, new Set([should]))).toEqual(["We should use `reportToUser` to show the reason, as the lock warning does."]);
+		expect(decisionsOf({ replies: [should] }, 4, new Set())).toEqual([]);
 	});
 
 	it("reads a choice across a file name's dots, and in 'prefers … over' and 'switched from … to'", () => {
@@ -77,6 +81,19 @@ describe("decisionsOf", () => {
 			"The loader prefers the `package.json` exports map over the main field.",
 			"Switched the base image from node:20-alpine to node:22-slim.",
 		]);
+	});
+
+	it("counts a choice led by its reason from a reply that holds, not one still weighed or only for now", () => {
+		const reply = "No plugin reads the old key any more. Since nothing else depends on it, I'll drop the migration shim and read the new key only.";
+		const merged = "Since both views render the shared panel, the selection handler needs to be merged into the panel's hook.";
+		expect(decisionsOf({ replies: [reply, merged] }, 4, new Set([reply, merged]))).toEqual([
+			"Since nothing else depends on it, I'll drop the migration shim and read the new key only.",
+			"Since both views render the shared panel, the selection handler needs to be merged into the panel's hook.",
+		]);
+		// Proposed, then the user steered elsewhere.
+		expect(decisionsOf({ replies: [reply] }, 4, new Set())).toEqual([]);
+		const weighed = ["Since the error is not actionable, I should either drop it or log it at debug level.", "Since the suite is slow, I'll skip the browser tests for now."];
+		expect(decisionsOf({ replies: weighed }, 4, new Set(weighed))).toEqual([]);
 	});
 
 	it("reads a commit message's body for the change against what it replaced and the change told with its reason", () => {

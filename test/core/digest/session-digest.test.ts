@@ -227,7 +227,7 @@ describe("digestSession", () => {
 		expect(d.decisions).toEqual(["user chose: let's do vite", "I went with Vite over http-server because it is cross-platform."]);
 	});
 
-	it("takes the choices the session wrote down: its decision records, then what its commit bodies say", () => {
+	it("takes the choices the session wrote down: its decision records, then what its commit bodies say, then its replies", () => {
 		const commit = "git add -A && git commit -m \"$(cat <<'EOF'\nKeep one log file\n\nWrite every log to run.log instead of one file per job.\nEOF\n)\"";
 		const d = digestOf([
 			userText("Make the logs easier to follow", at(0)),
@@ -238,7 +238,7 @@ describe("digestSession", () => {
 			toolResult("b1", "[main 1a2b3c4] Keep one log file\n 2 files changed", at(3)),
 			assistant(text("Committed: every job now logs to run.log."), { ...at(4), messageId: "m4" }),
 		]);
-		expect(d.decisions).toEqual(["One log file for all jobs", "Write every log to run.log instead of one file per job."]);
+		expect(d.decisions).toEqual(["One log file for all jobs", "Write every log to run.log instead of one file per job.", "Since every job already tags its lines, I'll write all jobs to one file."]);
 		expect(d.done[0]).toBe("commit 1a2b3c4: Keep one log file");
 	});
 
