@@ -163,7 +163,9 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 	for (const whole of items) {
 		// Items are joined with "; ": a sentence's own final period would read ".;".
 		const item = whole.replace(/(?<![.…])\.$/, "");
-		if (shown.length >= max || (shown.length > 0 && used + item.length > chars)) break;
+		if (shown.length >= max) break;
+		// An item too long for the room left gives way to a later one that fits.
+		if (shown.length > 0 && used + item.length > chars) continue;
 		shown.push(item);
 		used += item.length + 2;
 	}

@@ -52,6 +52,13 @@ describe("eager block", () => {
 		expect(asked).not.toMatch(/…/);
 	});
 
+	it("gives the room an item too long for it leaves to a later item that fits", () => {
+		const long = `Chose the queue over polling ${"because the worker restarts often ".repeat(8)}`.trim();
+		const d = digest("c", "22", { decisions: ["Keep the API version at v2", long, "Store sessions in SQLite"] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(/^- Decided: (.*)$/m.exec(block)?.[1]).toBe("Keep the API version at v2; Store sessions in SQLite (+1 more)");
+	});
+
 	it("gives a session of one request the room to show more of it, and a busy session short requests", () => {
 		const long = "In the billing app, clearing a target syncs it and right after that a second sync sends goal_type NEED again; help me find where that default comes from";
 		const one = renderContextBlock([entry(digest("a", "20", { asked: [long] }))], { sessions: 5, maxChars: 4000 });
