@@ -3,7 +3,7 @@ import { HOOK_EVENTS } from "../core/hooks/hook-settings";
 import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, notClaudeDir, say, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
+import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, notClaudeDir, sayLine, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -40,8 +40,8 @@ export async function runHooksInstall(options: HooksOptions): Promise<number> {
 		const mcp = server === undefined ? undefined : await installMcpServer("claude-code", claudeUserConfigPath(target.claudeDir), mcpEntry({ serverPath: server, vault: target.vault, configDir: target.configDir }));
 		if (options.json) process.stdout.write(`${JSON.stringify(mcp ? { ...result, mcp } : result)}\n`);
 		else {
-			say(process.stdout, describeInstall(result, target.vault));
-			if (mcp?.changed) say(process.stdout, `Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}${mcp.created ? " (a new file: there was none)" : ""}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}`);
+			sayLine(process.stdout, describeInstall(result, target.vault));
+			if (mcp?.changed) sayLine(process.stdout, `Installed the MCP server "ai-memory" (search_sessions, get_session, recall_facts, project_context) in ${mcp.configPath}${mcp.created ? " (a new file: there was none)" : ""}.${mcp.backupWritten ? ` Your file as it was is in ${mcp.backupWritten}.` : ""}`);
 		}
 		return 0;
 	} catch (error) {
@@ -65,11 +65,11 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 	try {
 		const result = await uninstallClaudeHooks(claudeDir);
 		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(claudeDir));
-		if (mcp.changed && !options.json) process.stdout.write(mcp.removed ? `Removed our MCP server, and ${mcp.configPath} with it: nothing else was in it.\n` : `Removed our MCP server from ${mcp.configPath}; everything else in it is as it was.\n`);
+		if (mcp.changed && !options.json) sayLine(process.stdout, mcp.removed ? `Removed our MCP server, and ${mcp.configPath} with it: nothing else was in it.` : `Removed our MCP server from ${mcp.configPath}; everything else in it is as it was.`);
 		if (options.json) process.stdout.write(`${JSON.stringify({ ...result, mcp })}\n`);
-		else if (result.removed) say(process.stdout, `Removed our hooks, and ${result.settingsPath} with them: nothing else was in it.`);
-		else if (result.changed) say(process.stdout, `Removed our hooks from ${result.settingsPath}; everything else in it is as it was.`);
-		else say(process.stdout, `No hooks of ours in ${result.settingsPath}; nothing changed.`);
+		else if (result.removed) sayLine(process.stdout, `Removed our hooks, and ${result.settingsPath} with them: nothing else was in it.`);
+		else if (result.changed) sayLine(process.stdout, `Removed our hooks from ${result.settingsPath}; everything else in it is as it was.`);
+		else sayLine(process.stdout, `No hooks of ours in ${result.settingsPath}; nothing changed.`);
 		return 0;
 	} catch (error) {
 		return fail(errorSentence(error), 1);
@@ -88,7 +88,8 @@ export async function runHooksStatus(options: HooksOptions): Promise<number> {
 		process.stdout.write(`${JSON.stringify(status)}\n`);
 		return status.error ? 1 : 0;
 	}
-	say(process.stdout, describeHookStatus(status, target).join("\n"));
+	// A line each: a folder's name with a line break in it does not start a line of its own.
+	for (const line of describeHookStatus(status, target)) sayLine(process.stdout, line);
 	return status.error ? 1 : 0;
 }
 

@@ -4,7 +4,7 @@ import { agentRoots } from "../node/agent-homes";
 import { deviceClaudeDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
-import { fail, isDirectory, noFolder, notClaudeDir, say, vaultFolders, errorSentence } from "./cli-common";
+import { fail, isDirectory, noFolder, notClaudeDir, sayLine, vaultFolders, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 import { loadSettings } from "./settings-file";
 
@@ -87,7 +87,7 @@ export async function runMcpStatus(options: McpInstallOptions & { vault: string 
 	const { paths } = await configPaths(options);
 	const statuses = await Promise.all(MCP_AGENTS.map((agent) => mcpServerStatus(agent, paths[agent], "error" in target ? { command: "", args: [] } : mcpEntry(target))));
 	if (options.json) process.stdout.write(`${JSON.stringify(statuses)}\n`);
-	else say(process.stdout, describeMcpStatus(statuses).join("\n"));
+	else for (const line of describeMcpStatus(statuses)) sayLine(process.stdout, line);
 	return statuses.some((s) => s.error !== undefined && s.installed) ? 1 : 0;
 }
 

@@ -10,7 +10,7 @@ import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
 import { checkProjectToAdd } from "../node/project-to-add";
-import { fail, readDataJson, readDataJsonText, say, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
+import { fail, readDataJson, readDataJsonText, sayLine, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -88,7 +88,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 	}
 	for (const p of settings.projects) {
 		const excluded = isExcluded(p.path, settings.excludedProjects) ? "  (excluded)" : "";
-		say(process.stdout, `${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${contextFilesOf(p).join(", ").padEnd(15)}  ${p.path}${excluded}`);
+		sayLine(process.stdout, `${p.enabled ? "on " : "off"}  ${p.mode.padEnd(5)}  ${contextFilesOf(p).join(", ").padEnd(15)}  ${p.path}${excluded}`);
 	}
 	return 0;
 }
@@ -157,7 +157,7 @@ async function editLocked(options: ProjectsOptions, where: { folder: string; dat
 		return fail(errorSentence(error));
 	}
 	if (options.json) process.stdout.write(`${JSON.stringify(settings.projects)}\n`);
-	else say(process.stdout, result.message);
+	else sayLine(process.stdout, result.message);
 	return 0;
 }
 

@@ -173,6 +173,21 @@ describe("ai-memory hooks", () => {
 		expect(existsSync(join(dir, "unmounted")) || existsSync(join(dir, "gone"))).toBe(false);
 	});
 
+	it("a vault whose name holds a line break is named on one line by install, status and uninstall", () => {
+		const odd = join(dir, "odd\nvault");
+		mkdirSync(odd, { recursive: true });
+		const claude = join(dir, "claude-odd");
+		mkdirSync(claude, { recursive: true });
+		for (const args of [["install", "--vault", odd], ["status", "--vault", odd], ["uninstall"]]) {
+			const out = run(["hooks", ...args, "--claude-dir", claude]);
+			expect(out.status, out.stderr).toBe(0);
+			// Every line the command prints starts as its lines do: none is the rest of the vault's name.
+			for (const line of out.stdout.split("\n").filter(Boolean)) expect(line, args[0]).not.toMatch(/^vault/);
+			expect(out.stdout, args[0]).not.toBe("");
+		}
+		rmSync(claude, { recursive: true, force: true });
+	});
+
 	it("no settings.json: says it made one, leaves no backup; uninstall says the file went", () => {
 		const fresh = join(dir, "fresh-claude");
 		mkdirSync(fresh);
