@@ -50,7 +50,8 @@ describe("ai-memory sync", () => {
 		expect(missing.status).not.toBe(0);
 		expect(missing.stderr).toContain(`project folder ${join(dir, "no-such-project")} does not exist; nothing was synced`);
 		expect(existsSync(join(vault, "AI Conversations"))).toBe(false);
-	});
+		// A dozen runs of the CLI, each a process of its own: seconds on a loaded machine.
+	}, 30_000);
 
 	it("prints the plan on a dry run and writes nothing: no note, no CLAUDE.md, no state", () => {
 		const r = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "claude"), "--project", join(dir, "shop-api"), "--dry-run");
