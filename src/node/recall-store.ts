@@ -20,6 +20,11 @@ export class RecallStore {
 	readonly sessions = new SessionIndex();
 	projects: Readonly<Record<string, ProjectRecord>> = {};
 	private stamp: string | undefined;
+	/**
+	 * The state's file is there but could not be read (damaged, or no plain file): what was read
+	 * before is kept, and the tools say so, not that no session has an id or matches a query.
+	 */
+	unreadable = false;
 	/** Session files read, with the transcript paths each holds. */
 	private readonly files = new Map<string, string[]>();
 	private refreshing: Promise<void> | undefined;
@@ -37,6 +42,7 @@ export class RecallStore {
 		const stamp = await stampOf(join(this.stateDir, "sync-state.json"));
 		if (stamp === this.stamp) return;
 		const stored = await readStoredState(this.stateDir);
+		this.unreadable = !stored && stamp !== "none";
 		if (!stored) {
 			if (stamp !== "none") return;
 			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);

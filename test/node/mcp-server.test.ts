@@ -9,6 +9,7 @@ import { loadSettings } from "../../src/cli/settings-file";
 import { runSyncCommand } from "../../src/cli/sync-command";
 import { RECALL_TEXT_MAX } from "../../src/core/recall/recall-text";
 import { hookLogPath } from "../../src/node/hook-log";
+import { pluginFolder } from "../../src/node/plugin-paths";
 import { recallServer, RECALL_TOOL_NAMES } from "../../src/node/mcp-server";
 import { workingFolder } from "../../src/node/working-folder";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
@@ -203,6 +204,27 @@ describe("ai-memory mcp started in a folder that is gone", () => {
 			expect(textOf(await gone.callTool({ name: "recall_facts", arguments: { query: "login rate limiter", project: project } }))).toContain("BODY-MARK");
 		} finally {
 			await gone.close();
+		}
+	});
+
+	it("says the sync's record cannot be read when it is damaged, not that no session has the id", async () => {
+		const damaged = join(dir, "damaged-vault");
+		const state = join(pluginFolder(damaged), "state");
+		mkdirSync(state, { recursive: true });
+		writeFileSync(join(state, "sync-state.json"), '{ "version": 3, "sessions');
+		const { server } = recallServer({ vault: damaged, cwd: project, loadSettings: (path, host) => loadSettings(path, [], host) });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const reader = new Client({ name: "test", version: "1" });
+		await reader.connect(clientSide);
+		try {
+			const byId = await reader.callTool({ name: "get_session", arguments: { id: A } });
+			expect(byId.isError).toBe(true);
+			expect(textOf(byId)).toContain("cannot be read: the next sync");
+			expect(textOf(byId)).not.toContain("No session has the id");
+			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "" } }))).toContain("cannot be read: the next sync");
+		} finally {
+			await reader.close();
 		}
 	});
 });
