@@ -68,16 +68,20 @@ function humanize(name: string): string {
 }
 
 /**
- * Markdown links may not hold spaces or parentheses unescaped; nor may a line of the index hold a
- * line break or a control character from a file's name (one with a line break split its line, the
- * rest a line of its own in the file Claude Code reads at every start).
+ * Markdown links may not hold spaces or parentheses unescaped, and a link's `#` or `?` starts a
+ * heading or a query, not more of the name (`a#b.md` linked to `a`); a `%` is encoded too, since
+ * the link is decoded when read back. Nor may a line of the index hold a line break or a control
+ * character from a file's name (one with a line break split its line, the rest a line of its own
+ * in the file Claude Code reads at every start).
  */
 function encodeLink(file: string): string {
-	if (!/[\s()]/.test(file) && !hasNameControl(file)) return file;
+	if (!LINK_SPECIAL.test(file) && !hasNameControl(file)) return file;
 	let out = "";
-	for (const c of file) out += c === "(" || c === ")" ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : /\s/.test(c) || hasNameControl(c) ? encodeURIComponent(c) : c;
+	for (const c of file) out += c === "(" || c === ")" ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : LINK_SPECIAL.test(c) || hasNameControl(c) ? encodeURIComponent(c) : c;
 	return out;
 }
+
+const LINK_SPECIAL = /[\s()#?%<>]/;
 
 function decodeLink(link: string): string {
 	try {

@@ -125,11 +125,18 @@ describe("MEMORY.md", () => {
 
 	it("gives each fact one line whatever its file's name holds: a line break or a control character in it is written encoded", () => {
 		const line = indexLine({ file: "x\n# Injected\u2028(b)\u202e.md", name: "split", description: "hello" });
-		expect(line).toBe("- [Split](x%0A#%20Injected%E2%80%A8%28b%29%E2%80%AE.md) — hello");
+		expect(line).toBe("- [Split](x%0A%23%20Injected%E2%80%A8%28b%29%E2%80%AE.md) — hello");
 		const index = updateMemoryIndex(null, [{ file: "x\n# Injected.md", name: "split", description: "hello" }]);
-		expect(index.ok && index.text.split("\n")).toEqual([INDEX_MARKERS.begin, "- [Split](x%0A#%20Injected.md) — hello", INDEX_MARKERS.end, ""]);
+		expect(index.ok && index.text.split("\n")).toEqual([INDEX_MARKERS.begin, "- [Split](x%0A%23%20Injected.md) — hello", INDEX_MARKERS.end, ""]);
 		// Read back as the same file: not listed a second time.
 		expect(updateMemoryIndex(index.ok ? index.text : "", [{ file: "x\n# Injected.md", name: "split", description: "hello" }])).toMatchObject({ ok: true, changed: false });
+	});
+
+	it("links a file whose name holds `#`, `?` or `%` to the whole name, and reads the link back as that file", () => {
+		const fact = { file: "c#-notes?100%25.md", name: "odd", description: "hello" };
+		expect(indexLine(fact)).toBe("- [Odd](c%23-notes%3F100%2525.md) — hello");
+		const index = updateMemoryIndex(null, [fact]);
+		expect(updateMemoryIndex(index.ok ? index.text : "", [fact])).toMatchObject({ ok: true, changed: false });
 	});
 
 	it("names no file to import: an `@path` after a blank in a description gets a word joiner (Claude Code reads MEMORY.md as it reads CLAUDE.md)", () => {
