@@ -8,13 +8,25 @@ import { canonicalGitRoot, findGitRoot } from "./claude-memory-dir";
  * folder itself. Undefined when there is no such folder here (purged, or recorded elsewhere).
  */
 export function resolveProjectFolder(folder: string): ResolvedFolder | undefined {
-	let real: string;
-	try {
-		if (!statSync(folder).isDirectory()) return undefined;
-		real = realpathSync(folder);
-	} catch {
-		return undefined;
-	}
+	const real = realFolder(folder);
+	if (real === undefined) return undefined;
 	const root = findGitRoot(real);
 	return root === undefined ? { root: real, repository: false } : { root: canonicalGitRoot(root), repository: true };
+}
+
+/**
+ * The folder as the disk spells it. A name with accents may be recorded composed or decomposed
+ * (macOS hands out either; a transcript copied from there keeps its spelling), and a file system
+ * that keeps names as bytes finds only the one it holds: the other spelling is tried before the
+ * folder counts as gone, so `Café` is one project, not two.
+ */
+function realFolder(folder: string): string | undefined {
+	for (const spelling of new Set([folder, folder.normalize("NFC"), folder.normalize("NFD")])) {
+		try {
+			if (statSync(spelling).isDirectory()) return realpathSync(spelling);
+		} catch {
+			// Not there in this spelling.
+		}
+	}
+	return undefined;
 }
