@@ -22,20 +22,26 @@ const REQUEST = /[?？]\s*$|^(?:can|could|would|will) you\b|\b(?:please|let's|we
  * three words with no request in it and nothing that names a thing ("that would be perfect",
  * "I think so", "no i dont ugh"); "fix the tests" or "src/app.ts" still ask.
  */
-export function isAcknowledgement(prompt: string): boolean {
+export function isAcknowledgement(prompt: string, replying = true): boolean {
 	const text = prompt.trim();
 	// A reply of a few words is short: a long prompt is never one (and is not split to find out).
 	if (text.length > 80) return false;
 	if (ACKNOWLEDGEMENT.test(text)) return true;
 	const words = text.split(/\s+/).filter((w) => w !== "");
+	// A session's first words answer nothing: "Dark mode toggle" there is the request itself.
+	if (!replying && words.length > 1) return false;
 	if (words.length === 0 || words.length > 4 || REQUEST.test(text)) return false;
 	if (/[/\\.`_@#\d<>=(){}[\]]/.test(text.replace(/[.!?]+$/, "")) || /[\u0080-\uffff]/.test(text)) return false;
 	return words.length <= 3 || /^(?:yes|yeah|no|nope|ok|okay|sure|that|it|i|sounds|looks|perfect|great|nice|sweet|cool)\b/i.test(text);
 }
 
-/** The request of a prompt, cut at a clause boundary; undefined when nothing but paste or an acknowledgement is left. */
-export function requestOf(prompt: string, max = 160): string | undefined {
-	if (isAcknowledgement(prompt)) return undefined;
+/**
+ * The request of a prompt, cut at a clause boundary; undefined when nothing but paste or an
+ * acknowledgement is left. `replying`: something was said before it (a session's first prompt
+ * acknowledges nothing).
+ */
+export function requestOf(prompt: string, max = 160, replying = true): string | undefined {
+	if (isAcknowledgement(prompt, replying)) return undefined;
 	const plan = planHeading(prompt);
 	if (plan) return cutAtBoundary(plan, max);
 	const typed = typedPart(prompt);
@@ -43,7 +49,7 @@ export function requestOf(prompt: string, max = 160): string | undefined {
 	const asked = stripAsk(withoutIntros(requestSentence(typed))).trim();
 	const request = asked.replace(/\?\s*$/, "").trim();
 	// A short question ("did you push?") asks, even when the same words without "?" would not.
-	if (request === "" || isAcknowledgement(asked) || (!/\s/.test(request) && isAcknowledgement(request))) return undefined;
+	if (request === "" || isAcknowledgement(asked, replying) || (!/\s/.test(request) && isAcknowledgement(request))) return undefined;
 	return cutAtBoundary(capitalize(request), max);
 }
 

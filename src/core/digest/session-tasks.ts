@@ -36,15 +36,19 @@ export function sessionTasks(model: SessionModel): SessionTask[] {
 		}
 		return current;
 	};
+	// Whether the agent said or did anything yet: before that, a prompt acknowledges nothing.
+	let answered = false;
 	for (const event of model.events) {
 		if (event.kind === "prompt") {
-			const ask = askOf(event);
+			const ask = askOf(event, answered);
 			if (ask === null) continue;
 			current = { ask, timestamp: event.timestamp, calls: [], texts: [], textAt: [] };
 			tasks.push(current);
 		} else if (event.kind === "tool") {
+			answered = true;
 			work().calls.push(event.call);
 		} else if (event.kind === "text" && event.sidechain === undefined) {
+			answered = true;
 			const task = work();
 			task.texts.push(event.text);
 			task.textAt.push(task.calls.length);
@@ -54,7 +58,7 @@ export function sessionTasks(model: SessionModel): SessionTask[] {
 }
 
 /** The ask of a prompt event; null when the prompt starts no task. */
-function askOf(event: Extract<SessionEvent, { kind: "prompt" }>): string | undefined | null {
+function askOf(event: Extract<SessionEvent, { kind: "prompt" }>, replying: boolean): string | undefined | null {
 	if (event.promptKind === "shell") return null;
 	if (event.promptKind === "command") {
 		const [name = "", ...args] = event.text.trim().split(/\s+/);
@@ -63,5 +67,5 @@ function askOf(event: Extract<SessionEvent, { kind: "prompt" }>): string | undef
 		const request = args.length > 0 ? requestOf(args.join(" ")) : undefined;
 		return request ? `${name} ${request}` : name;
 	}
-	return requestOf(event.text) ?? null;
+	return requestOf(event.text, undefined, replying) ?? null;
 }

@@ -31,6 +31,17 @@ describe("digestSession", () => {
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
 	});
 
+	it("takes a session's first words as its request, however few: they answer nothing; the same words after a reply do", () => {
+		const d = digestOf([
+			userText("Dark mode toggle", at(0)),
+			assistant(text("Added a dark mode toggle to the settings page."), { ...at(1), messageId: "m1" }),
+			userText("that works fine", at(2)),
+		]);
+		expect(d.asked).toEqual(["Dark mode toggle"]);
+		expect(d.prompts).toBe(1);
+		expect(digestOf([userText("thanks", at(0))]).prompts).toBe(0);
+	});
+
 	it("leaves open a write and a command the client refused for want of a permission, and claims neither; one done later is closed", () => {
 		const cwd = "/work/demo";
 		const d = digestOf([
