@@ -54,7 +54,7 @@ describe("facts shared with Claude Code", () => {
 		notes.files.set(`${folder}/x\n# Injected\u202e.md`, fact("split", "hello"));
 		expect((await run()).errors).toEqual([]);
 		expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", "x # Injected .md"]);
-		expect(claude.files.get("MEMORY.md")).toContain("- [Split](x%20#%20Injected%20.md) — hello\n");
+		expect(claude.files.get("MEMORY.md")).toContain("- [Split](x%20%23%20Injected%20.md) — hello\n");
 		// Paired: an edit in the vault goes to the same file, and nothing is copied twice.
 		notes.files.set(`${folder}/x\n# Injected\u202e.md`, fact("split", "hello again"));
 		expect((await run()).errors).toEqual([]);
