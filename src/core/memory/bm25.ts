@@ -1,4 +1,5 @@
 import { termOccurrences } from "../digest/topic-tags";
+import { foldCase } from "../text/fold-case";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -111,12 +112,17 @@ export class Bm25 {
 	}
 }
 
-/** Single words of a text, normalized like the topic tags' keywords, with a light English stem. */
+/**
+ * Single words of a text, normalized like the topic tags' keywords, case-folded as search's words
+ * are (`foldCase`: lower case left `straße` apart from `STRASSE`, `İstanbul` from `istanbul`), with
+ * a light English stem. Folded word by word: folded first, the text lost the capitals that split
+ * `rateLimiter` into its words.
+ */
 export function recallTerms(text: string): string[] {
 	return termOccurrences([text])
 		.filter((o) => !o.parts)
 		.flatMap((o) => (o.term.includes("-") ? o.term.split("-") : [o.term]))
-		.map(stem);
+		.map((term) => stem(foldCase(term)));
 }
 
 /** `testing` and `tests` find `test`; `configured` finds `config…` no further than that. */

@@ -7,9 +7,15 @@ export interface RecallHit {
 	score: number;
 }
 
+/**
+ * The version of the stored terms: 2 since they are case-folded (`recallTerms`). An index of
+ * version 1 holds terms a query's no longer meet (`straße` where the query says `strasse`).
+ */
+const RECALL_INDEX_VERSION = 2;
+
 /** The index in plain data: built at sync time, stored, and loaded by a hook in a few milliseconds. */
 export interface SerializedRecallIndex {
-	version: 1;
+	version: typeof RECALL_INDEX_VERSION;
 	facts: FactInfo[];
 	/** Terms of each fact, as indexes into `facts`' order. */
 	terms: string[][];
@@ -34,15 +40,21 @@ export class RecallIndex {
 		return new RecallIndex(facts, facts.map((f) => recallTerms(`${f.name.replace(/[-_]+/g, " ")}. ${f.description}`)));
 	}
 
-	/** A stored index; anything unreadable gives an empty one (recall then finds nothing, and says nothing). */
+	/**
+	 * A stored index; anything unreadable gives an empty one (recall then finds nothing, and says
+	 * nothing). One of version 1 (written before the next sync writes it again) is built again from
+	 * the facts it holds: its terms are not case-folded, and read as they are they miss.
+	 */
 	static restore(data: unknown): RecallIndex {
-		const d = data as Partial<SerializedRecallIndex> | undefined;
-		if (d?.version !== 1 || !Array.isArray(d.facts) || !Array.isArray(d.terms) || d.facts.length !== d.terms.length) return new RecallIndex([], []);
-		return new RecallIndex(d.facts, d.terms);
+		const d = data as { version?: unknown; facts?: unknown; terms?: unknown } | undefined;
+		if ((d?.version !== RECALL_INDEX_VERSION && d?.version !== 1) || !Array.isArray(d.facts) || !Array.isArray(d.terms) || d.facts.length !== d.terms.length) return new RecallIndex([], []);
+		const facts = d.facts as FactInfo[];
+		if (d.version === RECALL_INDEX_VERSION) return new RecallIndex(facts, d.terms as string[][]);
+		return facts.every((f) => typeof f?.name === "string" && typeof f.description === "string") ? RecallIndex.build(facts) : new RecallIndex([], []);
 	}
 
 	serialize(): SerializedRecallIndex {
-		return { version: 1, facts: [...this.facts], terms: this.terms.map((t) => [...t]) };
+		return { version: RECALL_INDEX_VERSION, facts: [...this.facts], terms: this.terms.map((t) => [...t]) };
 	}
 
 	get size(): number {

@@ -33,6 +33,25 @@ describe("recall", () => {
 		expect(files("pnpm", 1)).toHaveLength(1);
 	});
 
+	it("folds case as search does: ß is ss, İ and ı are i, a final sigma is a sigma", () => {
+		const folded = RecallIndex.build([
+			{ file: "street.md", name: "street-column", description: "The Straße column holds the street name" },
+			{ file: "office.md", name: "office-city", description: "The İstanbul office deploys on Mondays" },
+			{ file: "greek.md", name: "greek-road", description: "ΟΔΟΣ is the road field of the Greek form" },
+		]);
+		const found = (query: string) => folded.recall(query, 3).map((h) => h.fact.file);
+		for (const query of ["STRASSE column", "strasse", "STRAẞE"]) expect(found(query), query).toEqual(["street.md"]);
+		for (const query of ["istanbul office", "ISTANBUL", "ıstanbul"]) expect(found(query), query).toEqual(["office.md"]);
+		expect(found("οδοσ")).toEqual(["greek.md"]);
+	});
+
+	it("makes an index stored under the terms before case folding again from its facts, rather than misread it", () => {
+		const stored = { version: 1, facts: [{ file: "street.md", name: "street-column", description: "The Straße column" }], terms: [["straße", "column"]] };
+		expect(RecallIndex.restore(stored).recall("STRASSE", 3).map((h) => h.fact.file)).toEqual(["street.md"]);
+		expect(RecallIndex.build(stored.facts).serialize().version).toBe(2);
+		expect(RecallIndex.restore({ ...stored, facts: [{ file: "broken.md" }] }).size).toBe(0);
+	});
+
 	it("answers the same from its stored form", () => {
 		const restored = RecallIndex.restore(JSON.parse(JSON.stringify(index.serialize())));
 		expect(restored.recall("payments database", 5)).toEqual(index.recall("payments database", 5));
