@@ -8,7 +8,7 @@
 //   DIR...      transcript folders (default /work/shared/corpus/claude-transcripts{,-2}).
 // Needs only the project's own esbuild (run from the repository, after npm ci).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +17,12 @@ import { fileURLToPath } from "node:url";
 const log = (text) => process.stdout.write(`${text}\n`);
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+	// The comment at the top of this file.
+	const lines = readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").slice(1);
+	log(lines.slice(0, lines.findIndex((line) => !line.startsWith("//"))).map((line) => line.slice(3)).join("\n"));
+	process.exit(0);
+}
 const opt = (name, dflt) => {
 	const i = args.indexOf(`--${name}`);
 	if (i === -1) return dflt;
@@ -30,12 +36,16 @@ const DIRS = args.length > 0 ? args : ["/work/shared/corpus/claude-transcripts",
 
 const tmp = mkdtempSync(path.join(tmpdir(), "redaction-ab-"));
 const esbuild = createRequire(path.join(ROOT, "package.json"))("esbuild");
-function bundle(source, out) {
-	esbuild.buildSync({ stdin: { contents: source, resolveDir: path.join(ROOT, "src/core/digest"), loader: "ts" }, bundle: true, platform: "node", format: "cjs", outfile: out, external: ["re2js"], logLevel: "error" });
+function bundle(entry, out) {
+	esbuild.buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", outfile: out, external: ["re2js"], nodePaths: [path.join(ROOT, "node_modules")], logLevel: "error" });
 	return createRequire(out)(out).createRedactor();
 }
-const A = bundle(execFileSync("git", ["-C", ROOT, "show", `${BASE}:src/core/digest/redact.ts`], { encoding: "utf8" }), path.join(tmp, "a.cjs"));
-const B = bundle(readFileSync(path.join(ROOT, "src/core/digest/redact.ts"), "utf8"), path.join(tmp, "b.cjs"));
+// A from the base's own files: the working tree's modules beside the base's redact.ts (line-continuation.ts, …) made A half B.
+const base = path.join(tmp, "base");
+mkdirSync(base);
+execFileSync("sh", ["-c", `git -C "$0" archive "$1" src/core | tar -x -C "$2"`, ROOT, BASE, base]);
+const A = bundle(path.join(base, "src/core/digest/redact.ts"), path.join(tmp, "a.cjs"));
+const B = bundle(path.join(ROOT, "src/core/digest/redact.ts"), path.join(tmp, "b.cjs"));
 
 const files = [];
 const walk = (dir) => {
