@@ -1,7 +1,8 @@
 /**
- * Lines a `\` at their end joins, as the shell reads them (and Python, and C's macros): a command
- * written over several lines (`curl -H "Authorization: Bearer \`, the token on the next line;
- * `export API_KEY=\`, the key below) is one line to the shell, and to the redaction rules once
+ * Lines a character at their end joins, as a shell reads them: a `\` (sh and bash, and Python,
+ * and C's macros), PowerShell's backtick, cmd's `^`. A command written over several lines (`curl
+ * -H "Authorization: Bearer \`, the token on the next line; `export API_KEY=\`, the key below;
+ * `$env:API_KEY = \``, `set API_KEY=^`) is one line to the shell, and to the redaction rules once
  * joined. Pure.
  */
 
@@ -12,7 +13,7 @@ export interface Span {
 	replacement: string;
 }
 
-/** Lines a `\` joins, from the first one's start to the last one's end, and where each joining `\` is. */
+/** Lines a continuation joins, from the first one's start to the last one's end, and where each joining character is. */
 export interface ContinuedLines {
 	start: number;
 	end: number;
@@ -22,21 +23,22 @@ export interface ContinuedLines {
 /** Parts closer than this are one: each part costs a pass of the rules of its own. */
 const PART_GAP = 256;
 
+/** A continuation at a line's end (see `joinAt`): a `\` or a `^` before a line end, or a backtick after a blank. */
+const CONTINUATION_RE = /(?:[\\^]|[ \t]`)(?:\r|\n)/;
+
 /**
- * The parts of `text` that are lines joined by a `\` at their end (one not escaped: an odd run of
- * backslashes before the line end); none in most texts (two `includes` tell). One scan.
+ * The parts of `text` that are lines joined by a continuation at their end (see `joinAt`); none in
+ * most texts (one search tells). One scan.
  */
 export function continuedLines(text: string): ContinuedLines[] {
-	if (!text.includes("\\\n") && !text.includes("\\\r")) return [];
+	if (!CONTINUATION_RE.test(text)) return [];
 	const out: ContinuedLines[] = [];
 	let lineAt = 0;
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (c !== 0x0a && c !== 0x0d) continue;
 		const eol = c === 0x0d && text.charCodeAt(i + 1) === 0x0a ? 2 : 1;
-		let slashes = 0;
-		while (i - slashes > lineAt && text.charCodeAt(i - slashes - 1) === 0x5c) slashes++;
-		if (slashes % 2 === 1) {
+		if (joinAt(text, lineAt, i)) {
 			const last = out[out.length - 1];
 			const next = lineEndAt(text, i + eol);
 			if (last && lineAt - last.end <= PART_GAP) {
@@ -51,24 +53,54 @@ export function continuedLines(text: string): ContinuedLines[] {
 }
 
 /**
- * The part's text with each joining `\` and the line end after it made blanks: its lines as one,
- * as long as they were, so that a place in one is the same place in the other.
+ * Whether the line from `lineAt` to its end at `eol` ends in a continuation: a `\` or a `^` not
+ * escaped (an odd run: `\\` and `^^` are one escaped), or PowerShell's backtick, one after a blank
+ * with more of the line before it (a Markdown code span's closing backtick follows its text, a
+ * fence's are three). After `=`, `:`, `(`, `,` or `return` a backtick opens a JavaScript template
+ * literal (`const html = \``, every one the corpus has), unless the line assigns a PowerShell
+ * variable (`$env:API_KEY = \``).
+ */
+function joinAt(text: string, lineAt: number, eol: number): boolean {
+	const c = text.charCodeAt(eol - 1);
+	if (eol - 1 < lineAt) return false;
+	if (c === 0x60) {
+		const blank = text.charCodeAt(eol - 2);
+		if (eol - 2 <= lineAt || (blank !== 0x20 && blank !== 0x09)) return false;
+		const before = text.slice(lineAt, eol - 2).trim();
+		return before !== "" && (!TEMPLATE_OPENS_AFTER.test(before) || POWERSHELL_ASSIGNMENT.test(before));
+	}
+	if (c !== 0x5c && c !== 0x5e) return false;
+	let run = 0;
+	while (eol - run > lineAt && text.charCodeAt(eol - run - 1) === c) run++;
+	return run % 2 === 1;
+}
+
+/**
+ * The part's text with each joining character and the line end after it made blanks: its lines as
+ * one, as long as they were, so that a place in one is the same place in the other.
  */
 export function joinContinued(text: string, part: ContinuedLines): string {
 	const lines = text.slice(part.start, part.end);
-	// No line ends in an escaped `\` (`\\`): every `\` before a line end joins, and a native
-	// replace joins them (a slice and a blank each took a fifth of a second on 2 MB of joined lines).
-	if (!lines.includes("\\\\\n") && !lines.includes("\\\\\r")) return lines.replaceAll("\\\r\n", "   ").replaceAll("\\\n", "  ").replaceAll("\\\r", "  ");
-	const pieces: string[] = [];
-	let last = part.start;
-	for (const at of part.joins) {
-		const length = text.startsWith("\r\n", at + 1) ? 3 : 2;
-		pieces.push(text.slice(last, at), " ".repeat(length));
-		last = at + length;
+	// Every join a `\` and no line ending in an escaped one (`\\`): every `\` before a line end joins, and a
+	// native replace joins them (a slice and a blank each took a fifth of a second on 2 MB of joined lines).
+	if (!lines.includes("\\\\\n") && !lines.includes("\\\\\r") && part.joins.every((at) => text.charCodeAt(at) === 0x5c)) {
+		return lines.replaceAll("\\\r\n", "   ").replaceAll("\\\n", "  ").replaceAll("\\\r", "  ");
 	}
-	pieces.push(text.slice(last, part.end));
-	return pieces.join("");
+	// Each continuation that joins (the joins are in order) made blanks, the others (`^^`, a code span's backtick) kept.
+	let k = 0;
+	return lines.replace(CONTINUATIONS_RE, (found: string, offset: number) => {
+		const at = part.start + offset;
+		while (k < part.joins.length && part.joins[k]! < at) k++;
+		return part.joins[k] === at ? BLANKS[found.length]! : found;
+	});
 }
+
+const CONTINUATIONS_RE = /[\\`^](?:\r\n|\r|\n)/g;
+/** Where a JavaScript template literal may open: after an assignment, a property, a call's parenthesis or comma, `return`. */
+const TEMPLATE_OPENS_AFTER = /(?:[=:(,]|\breturn)$/;
+/** A line that assigns a PowerShell variable, a file viewer's line number before it (`  12→`). */
+const POWERSHELL_ASSIGNMENT = /^(?:\d{1,7}(?:\t|→)\s*)?\$[\w:]+\s*=/;
+const BLANKS = ["", " ", "  ", "   "];
 
 function lineEndAt(text: string, from: number): number {
 	let i = from;

@@ -154,6 +154,8 @@ function isNotSecret(value: string, kind: string): boolean {
 	// A value a clip cut short (`…` at its end) is judged by what is left of it: it may be a secret's start.
 	const v = value.trim().replace(/(?<=.{6})…$/u, "");
 	if (v === "" || v.includes(MARKER_PREFIX)) return true;
+	// cmd's `^`, PowerShell's backtick: a line's continuation, the value on the next line (see `redactContinued`).
+	if (v === "^" || v === "`") return true;
 	const first = v[0];
 	if (first === "$" && CRYPT_HASH_RE.test(v)) return false;
 	if (first === "$" || first === "%" || v.startsWith("{{") || v.startsWith("#{")) return true;
@@ -1803,7 +1805,8 @@ function rulesPass(input: string, tally: (kind: string) => void, log?: EditLog):
 
 /**
  * Lines a `\` joins (`curl -H "Authorization: Bearer \`, the token on the next line; `export
- * API_KEY=\` and the key below; `mysql -u root \`, `-pX` below) are one line to the shell, and the
+ * API_KEY=\` and the key below; `mysql -u root \`, `-pX` below), or PowerShell's backtick
+ * (`$env:API_KEY = \``) or cmd's `^` (`set API_KEY=^`), are one line to the shell, and the
  * rules read them so: each such part of the text, joined (`joinContinued`: as long as it was),
  * goes through the rules again, and what they change there is changed in the text, whose lines
  * stay as they were (a continuation inside a secret's span goes with it). The private keys were

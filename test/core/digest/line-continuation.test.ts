@@ -39,6 +39,16 @@ describe("continuedLines and joinContinued", () => {
 		expect(continuedLines("no continuation\\n here \\\\\n")).toEqual([]);
 	});
 
+	it("finds the lines PowerShell's backtick and cmd's caret join: a backtick after a blank, a caret not escaped", () => {
+		const text = "$env:API_KEY = `\r\n  'x'\nset A=^\nB\nrun `code`\n```\n  `\necho ^^\nz";
+		const parts = continuedLines(text);
+		expect(parts.map((p) => text.slice(p.start, p.end))).toEqual(["$env:API_KEY = `\r\n  'x'\nset A=^\nB"]);
+		expect(joinContinued(text, parts[0]!)).toBe("$env:API_KEY =      'x'\nset A=  B");
+		// A `\` and a caret in one part: each is joined, a `^^` kept.
+		const mixed = "a \\\nb ^\nc ^^\nd";
+		expect(joinContinued(mixed, continuedLines(mixed)[0]!)).toBe("a   b   c ^^");
+	});
+
 	it("makes one part of parts close together", () => {
 		const text = "x \\\ny\n".repeat(1000);
 		expect(continuedLines(text)).toHaveLength(1);

@@ -796,6 +796,10 @@ describe("redactSecrets: adversarial input", () => {
 		["quotes over lines", fill('password: "abc\n')],
 		["xml lines", fill("<password>\n")],
 		["keys ending lines", fill('"client_secret":\n')],
+		["backticks", fill("a `\n")],
+		["backtick keys", fill("$env:API_KEY = `\n")],
+		["carets", fill("^\n")],
+		["caret keys", fill("set API_KEY=^\n")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -1049,6 +1053,38 @@ describe("a value past its key's line", () => {
 		'curl -s -X POST "$URL/auth/v1/admin/users" \\\n  -H "apikey: $SVC" -H "Authorization: Bearer $SVC"',
 		"node scripts/token-benchmark.mjs run \\\n  --execute \\\n  --replicates 3",
 		'echo "a\\\\\nb" && export API_KEY=\\\n  $API_KEY_FROM_VAULT',
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("lines PowerShell's backtick and cmd's caret join", () => {
+	const pw = t.password;
+	const key = t.genericSecret;
+	it.each([
+		["PowerShell: the value below its variable", `$env:API_KEY = \`\n  "${key}"`, `$env:API_KEY = \`\n  "${m("secret")}"`],
+		["PowerShell: a header's token below", `Invoke-RestMethod -Uri $u \`\r\n  -Headers @{Authorization = "Bearer \`\r\n  ${t.bearer}"}`, `Invoke-RestMethod -Uri $u \`\r\n  -Headers @{Authorization = "Bearer \`\r\n  ${m("bearer-token")}"}`],
+		["PowerShell: a command's password option", `docker login \`\n  -u me \`\n  -p ${pw} \`\n  registry.io`, `docker login \`\n  -u me \`\n  -p ${m("password")} \`\n  registry.io`],
+		["cmd: set with the value below", `set API_KEY=^\n${key}`, `set API_KEY=^\n${m("secret")}`],
+		["cmd: an option's value below, CRLF", `mysql -h db -u root ^\r\n  -p${pw} ^\r\n  shop`, `mysql -h db -u root ^\r\n  -p${m("password")} ^\r\n  shop`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+		expect(builtIn.redactWithReport(input).count).toBe(1);
+	});
+
+	it.each([
+		// References, and commands without a secret.
+		"$env:API_KEY = `\n  $env:VAULT_API_KEY",
+		'Write-Host "Done" `\n  -ForegroundColor Green',
+		"set API_KEY=^\n%VAULT_API_KEY%",
+		// A JavaScript template literal opened at a line's end is no continuation.
+		"const tokenHelp = `\nUse this token for the staging API only.\n`;\nconst html = render({ token: `\n  ${value}` });",
+		// A Markdown code span or fence ending a line is no continuation; an escaped caret (`^^`) is none.
+		"Set the `API_KEY`\nvariable first, then `token`\n```\nrun it\n```",
+		"echo a^^\npassword is asked for",
+		// A compiler's pointer at the error.
+		"    token = get(\n            ^\nSyntaxError: invalid syntax",
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
