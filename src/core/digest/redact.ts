@@ -837,26 +837,62 @@ function lineStart(text: string, index: number, max: number): number {
 	return stop === 0 ? 0 : -1;
 }
 
+/** An attribute of a start tag: its name, and its value quoted, bare or none (`<input disabled>`). */
+const XML_ATTRIBUTE = String.raw`[A-Za-z_:][\w.:-]{0,63}(?:\s{0,16}=\s{0,16}(?:"[^"<>]{0,1024}"|'[^'<>]{0,1024}'|[^\s"'<>=\x60/{}]{1,256}))?`;
+const XML_ATTRIBUTE_RE = /(?<name>[A-Za-z_:][\w.:-]{0,63})(?:\s{0,16}=\s{0,16}(?:"(?<dq>[^"<>]{0,1024})"|'(?<sq>[^'<>]{0,1024})'|(?<bare>[^\s"'<>=`/{}]{1,256})))?/g;
+/** Attributes that name their element (`<entry key="db.password">`, `<property name="password">`, `<add key="ApiKey" value="…"/>`). */
+const XML_NAMING_ATTRIBUTE_RE = /(?:^|\s)(?:key|name)\s{0,16}=/i;
+
 /**
  * `<password>…</password>`, `<ApiKey>…</ApiKey>`: an XML element named after a secret (Maven's
  * `settings.xml`, .NET's config), its value on the tags' line or, as a formatter writes it, on a
  * line of its own between them; there one run without blanks (words there are prose, a JSX
- * component's text).
+ * component's text). Its start tag may have attributes (`<password type="text">`), over lines
+ * too; one of them may name it (`<entry key="token">…</entry>`, Hibernate's `<property
+ * name="…password">`), and then a `value` attribute, if any, holds the secret (.NET's `<add
+ * key="ApiKey" value="…"/>`, in any order, other attributes between).
  */
 const XML_ELEMENT_RULE: Rule = {
 	kind: "password",
-	// The end of the opening or closing tag.
-	hints: ["password>", "passwd>", "passphrase>", "secret>", "token>", "key>", "pass>", "pwd>", "auth>"],
-	pattern: /<(?<key>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?:(?<pre>(?:\r?\n|\r)[ \t]{0,64})(?<own>[^\s<>]{1,1024})(?:\r?\n|\r)[ \t]{0,64}|(?<val>[^<>\r\n]{1,1024}))<\/(?<close>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>/g,
+	// The end of the opening or closing tag, and the attributes that name an element or hold its value.
+	hints: ["password>", "passwd>", "passphrase>", "secret>", "token>", "key>", "pass>", "pwd>", "auth>", 'key="', "key='", 'name="', "name='", 'value="', "value='"],
+	pattern: new RegExp(
+		String.raw`<(?<key>[A-Za-z_][\w.:-]{0,63})(?<attrs>(?:\s{1,64}${XML_ATTRIBUTE}){0,16})\s{0,64}\/?>(?:(?:(?<pre>(?:\r?\n|\r)[ \t]{0,64})(?<own>[^\s<>]{1,1024})(?:\r?\n|\r)[ \t]{0,64}|(?<val>[^<>\r\n]{1,1024}))<\/(?<close>[A-Za-z_][\w.:-]{0,63})>)?`,
+		"g",
+	),
 	decide: (m) => {
-		const { key = "", pre = "", own, close = "" } = m.groups ?? {};
-		const val = own ?? m.groups?.val ?? "";
-		const kind = close === key ? keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1)) : undefined;
-		if (kind === undefined || isNotSecret(val, kind)) return undefined;
-		const start = m.index + key.length + 2 + pre.length;
+		const { key = "", attrs = "", pre = "", own, close } = m.groups ?? {};
+		const named = keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1));
+		const attributes = attrs !== "" && XML_NAMING_ATTRIBUTE_RE.test(attrs) ? namingAttributes(attrs) : undefined;
+		if (attributes?.kind !== undefined && attributes.value !== undefined) {
+			const { kind, value } = attributes;
+			if (isNotSecret(value.text, kind)) return undefined;
+			const start = m.index + 1 + key.length + value.at;
+			return { start, end: start + value.text.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
+		}
+		const kind = named ?? attributes?.kind;
+		const val = own ?? m.groups?.val;
+		if (kind === undefined || val === undefined || close !== key || isNotSecret(val, kind)) return undefined;
+		// The start tag ends at its first `>` (none is in an attribute's value).
+		const start = m.index + m[0].indexOf(">") + 1 + pre.length;
 		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
+
+/** What a start tag's attributes say: the kind of secret a `key` or `name` names, and its `value` attribute (its text and where it is in `attrs`). */
+function namingAttributes(attrs: string): { kind?: KeyKind; value?: { text: string; at: number } } {
+	const out: { kind?: KeyKind; value?: { text: string; at: number } } = {};
+	XML_ATTRIBUTE_RE.lastIndex = 0;
+	for (let a = XML_ATTRIBUTE_RE.exec(attrs); a !== null; a = XML_ATTRIBUTE_RE.exec(attrs)) {
+		const { name = "", dq, sq, bare } = a.groups ?? {};
+		const text = dq ?? sq ?? bare;
+		if (text === undefined) continue;
+		const lower = name.toLowerCase();
+		if (lower === "key" || lower === "name") out.kind ??= keyDescribesSecret(text);
+		else if (lower === "value") out.value = { text, at: a.index + a[0].length - text.length - (bare === undefined ? 1 : 0) };
+	}
+	return out;
+}
 
 /** `key="ClearTextPassword" value="…"`, `name="password" value="…"`: a name and a value as attributes (NuGet, .NET `appSettings`, Ant, Spring). */
 const XML_NAME_VALUE_RULE: Rule = {
@@ -1288,11 +1324,21 @@ const MAX_QUOTED_LINES = 16;
 function quotedOverLines(text: string, at: number): string | undefined {
 	QUOTED_LINES_RE.lastIndex = at;
 	const value = QUOTED_LINES_RE.exec(text)?.[0];
-	if (value === undefined) return undefined;
-	const lines = value.split(/\r\n|\r|\n/);
-	if (lines.length < 2 || lines.length > MAX_QUOTED_LINES || lines.slice(1).some((line) => KEY_LINE_RE.test(line))) return undefined;
-	return value.slice(1, -1).trim().split(/\s+/).length <= MAX_PLAIN_WORDS ? value : undefined;
+	return value !== undefined && valueLines(value.slice(1, -1), 2) ? value : undefined;
 }
+
+/** Whether the text between a value's quotes reads as one over lines (at least `least` of them): a few lines of a few words, none the next key's. */
+function valueLines(inner: string, least: number): boolean {
+	const lines = inner.split(/\r\n|\r|\n/);
+	if (lines.length < least || lines.length > MAX_QUOTED_LINES || lines.slice(1).some((line) => KEY_LINE_RE.test(line))) return false;
+	return inner.trim().split(/\s+/).length <= MAX_PLAIN_WORDS;
+}
+
+/**
+ * TOML's and Python's triple-quoted strings (`"""…"""`, `'''…'''`), on one line or over lines (as
+ * a quoted value over lines, see `valueLines`); a quote in one is its own unless three close it.
+ */
+const TRIPLE_QUOTED_RE = /"""(?:[^"\\]|\\[^]|"(?!"")){0,1024}"""|'''(?:[^']|'(?!'')){0,1024}'''/y;
 
 /** What a call or an index follows: a name or a property chain (`getpass(`, `os.environ[`). */
 const IDENTIFIER_CHAIN_OR_NAME_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -1340,6 +1386,14 @@ const ASSIGNMENT_RULE: Rule = {
 				if (isNotSecret(below.value, judged)) return { skipTo: below.end };
 				return { end: below.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${below.indent}${redactionMarker(kind)}`, kind };
 			}
+		}
+		TRIPLE_QUOTED_RE.lastIndex = valueStart;
+		const triple = quoted ? TRIPLE_QUOTED_RE.exec(text)?.[0] : undefined;
+		if (triple !== undefined) {
+			const end = valueStart + triple.length;
+			const inner = triple.slice(3, -3);
+			if ((/[\r\n]/.test(inner) && !valueLines(inner, 2)) || isNotSecret(inner.trim(), judged)) return { skipTo: end };
+			return { end, replacement: head + triple.slice(0, 3) + redactionMarker(kind) + triple.slice(0, 3), kind };
 		}
 		ASSIGNMENT_VALUE_RE.lastIndex = valueStart;
 		let val = ASSIGNMENT_VALUE_RE.exec(text)?.[0];

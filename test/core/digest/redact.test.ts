@@ -800,6 +800,16 @@ describe("redactSecrets: adversarial input", () => {
 		["backtick keys", fill("$env:API_KEY = `\n")],
 		["carets", fill("^\n")],
 		["caret keys", fill("set API_KEY=^\n")],
+		["triple quotes", fill('password = """')],
+		["triple quotes open", `password = """${fill("a\n")}`],
+		["triple single quotes", fill("password = '''a")],
+		["quotes in triple quotes", `password = """${fill('"')}`],
+		["xml attributes", `<add${fill(' k="v"')}`],
+		["xml named", fill('<add key="ApiKey" ')],
+		["xml entries", fill('<entry key="token">a')],
+		["xml bare attributes", `<a ${fill("b ")}`],
+		["xml long attributes", fill('<a b="' + "x".repeat(1000))],
+		["triple quotes, some closed", fill('k = """a"""\npassword = """')],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -1085,6 +1095,61 @@ describe("lines PowerShell's backtick and cmd's caret join", () => {
 		"echo a^^\npassword is asked for",
 		// A compiler's pointer at the error.
 		"    token = get(\n            ^\nSyntaxError: invalid syntax",
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("a value in triple quotes", () => {
+	const pw = t.password;
+	const key = t.genericSecret;
+	it.each([
+		["a TOML basic string", `api_key = """${key}"""`, `api_key = """${m("secret")}"""`],
+		["a TOML literal string", `password = '''${pw}'''`, `password = '''${m("password")}'''`],
+		["a TOML string over lines", `[db]\npassword = """\n${pw}\n"""\nuser = "app"`, `[db]\npassword = """${m("password")}"""\nuser = "app"`],
+		["a Python string over lines", `API_TOKEN = '''\n    ${key}\n'''\nTIMEOUT = 3`, `API_TOKEN = '''${m("secret")}'''\nTIMEOUT = 3`],
+		["a YAML-ish key, blanks around", `client_secret:  """${key}"""  # rotated`, `client_secret:  """${m("secret")}"""  # rotated`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+		expect(builtIn.redactWithReport(input).count).toBe(1);
+	});
+
+	it.each([
+		'password = """"""',
+		"api_key = '''${API_KEY}'''",
+		'password = """\n    The password the service is started with; set it in the\n    environment, never here.\n"""',
+		'token = f"""{prefix}-{suffix}"""',
+		'PASSWORD_MESSAGE = """Password: """',
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("XML elements and their attributes", () => {
+	const pw = t.password;
+	const key = t.genericSecret;
+	it.each([
+		["an element with attributes", `<password type="text">${pw}</password>`, `<password type="text">${m("password")}</password>`],
+		["app.config's add, its value first", `<add value="${key}" key="ApiKey"/>`, `<add value="${m("secret")}" key="ApiKey"/>`],
+		["app.config's add over lines, another attribute between", `<add key="ApiKey"\n     xdt:Transform="Replace"\n     value="${key}" />`, `<add key="ApiKey"\n     xdt:Transform="Replace"\n     value="${m("secret")}" />`],
+		["a Java properties entry", `<entry key="token">${key}</entry>`, `<entry key="token">${m("secret")}</entry>`],
+		["Hibernate's property", `<property name="hibernate.connection.password">${pw}</property>`, `<property name="hibernate.connection.password">${m("password")}</property>`],
+		["a form's password field", `<input type="password" name="password" value="${pw}">`, `<input type="password" name="password" value="${m("password")}">`],
+		["an attribute named after it on its own line", `<entry key="apiToken">\n  ${key}\n</entry>`, `<entry key="apiToken">\n  ${m("secret")}\n</entry>`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+		expect(builtIn.redactWithReport(input).count).toBe(1);
+	});
+
+	it.each([
+		'<password type="text"></password><token lang="en">${TOKEN}</token>',
+		'<add key="ApiKeyHeader" value="X-Api-Key" /><add key="TokenEndpoint" value="https://login.example.com/token" />',
+		'<input type="password" name="password" placeholder="Password" autocomplete="current-password">',
+		'<label for="token">Token</label><div id="token">Loading</div><entry key="token">$TOKEN</entry>',
+		'<entry key="cache.key">users</entry><property name="passwordEncoder" ref="bcrypt"/>',
+		'<Field name="apiKey" value={apiKey} onChange={set} />',
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
