@@ -810,6 +810,20 @@ describe("redactSecrets: adversarial input", () => {
 		["xml bare attributes", `<a ${fill("b ")}`],
 		["xml long attributes", fill('<a b="' + "x".repeat(1000))],
 		["triple quotes, some closed", fill('k = """a"""\npassword = """')],
+		["escaped line ends", fill("\\n")],
+		["escaped keys", fill("API_KEY=a\\n")],
+		["escaped quotes", fill('\\"password\\": \\"')],
+		["escaped twice", fill("\\\\n")],
+		["escaped hints", fill("token\\n")],
+		["escaped hints, one line", `"${fill("token ")}\\n"`],
+		["unicode escapes", fill("\\u003c")],
+		["escaped twice, keys", fill('\\\\\\"password\\\\\\": \\\\\\"x')],
+		["escaped secrets", `"${fill("API_KEY=aB3dE5gH7jK9mN1pQ\\n")}"`],
+		["escaped quotes and lines", fill('\\n"a=1" ')],
+		["entities", fill("&lt;")],
+		["entity tags", fill("&lt;password&gt;")],
+		["entity elements", fill("&lt;password&gt;a&lt;/password&gt;\n")],
+		["numeric entities", fill("&#")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -1150,6 +1164,42 @@ describe("XML elements and their attributes", () => {
 		'<label for="token">Token</label><div id="token">Loading</div><entry key="token">$TOKEN</entry>',
 		'<entry key="cache.key">users</entry><property name="passwordEncoder" ref="bcrypt"/>',
 		'<Field name="apiKey" value={apiKey} onChange={set} />',
+	])("keeps #%#", (text) => {
+		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("secrets inside escaped text", () => {
+	const pw = t.password;
+	const key = t.genericSecret;
+	it.each([
+		// JSON inside JSON: a tool's output that was itself a JSON string, its `\n` and `\"` two characters.
+		["a .env file in a JSON string", `{"env":"API_KEY=abc\\nSECRET_TOKEN=${key}\\nDEBUG=1"}`, `{"env":"API_KEY=abc\\nSECRET_TOKEN=${m("secret")}\\nDEBUG=1"}`],
+		["a .env file in a JSON string, every value", `"DB_PASSWORD=${pw}\\nAPI_KEY=${key}\\nDEBUG=1"`, `"DB_PASSWORD=${m("password")}\\nAPI_KEY=${m("secret")}\\nDEBUG=1"`],
+		["YAML in a JSON string", `{"content":"db:\\n  password: correct-horse-battery-staple-42\\n  user: app\\n"}`, `{"content":"db:\\n  password: ${m("password")}\\n  user: app\\n"}`],
+		["a .env file escaped twice", `"env":"API_KEY=${key}\\\\nSECRET_TOKEN=${key}"`, `"env":"API_KEY=${m("secret")}\\\\nSECRET_TOKEN=${m("secret")}"`],
+		["JSON escaped twice", `"{\\\\\\"password\\\\\\": \\\\\\"${pw}\\\\\\"}"`, `"{\\\\\\"password\\\\\\": \\\\\\"${m("password")}\\\\\\"}"`],
+		["a header in JSON escaped twice", `{\\\\\\"Authorization\\\\\\": \\\\\\"Token ${t.bearer}\\\\\\"}`, `{\\\\\\"Authorization\\\\\\": \\\\\\"Token ${m("bearer-token")}\\\\\\"}`],
+		["XML in a JSON string, < and > as Go escapes them", `"\\u003cpassword\\u003e${pw}\\u003c/password\\u003e"`, `"\\u003cpassword\\u003e${m("password")}\\u003c/password\\u003e"`],
+		["a private key's line ends in a JSON string (as before)", `"-----BEGIN PRIVATE KEY-----\\n${t.pemBody.join("\\n")}\\n-----END PRIVATE KEY-----\\n"`, `"${m("private-key")}\\n"`],
+		// XML and HTML with entities.
+		["an element in entities", `&lt;password&gt;${pw}&lt;/password&gt;`, `&lt;password&gt;${m("password")}&lt;/password&gt;`],
+		["app.config's add in entities", `&lt;add key=&quot;ApiKey&quot; value=&quot;${key}&quot; /&gt;`, `&lt;add key=&quot;ApiKey&quot; value=&quot;${m("secret")}&quot; /&gt;`],
+		["numeric entities", `&#60;token&#62;${key}&#60;/token&#62;`, `&#60;token&#62;${m("secret")}&#60;/token&#62;`],
+	])("%s", (_what, input, expected) => {
+		expect(redactSecrets(input)).toBe(expected);
+		expect(redactSecrets(expected)).toBe(expected);
+	});
+
+	it.each([
+		// Placeholders and references, escaped.
+		'{"content":"PASSWORD=changeme\\nAPI_KEY=${API_KEY}\\nTOKEN=<your-token>\\nSECRET=${{ secrets.SECRET }}"}',
+		'"{\\\\\\"password\\\\\\": \\\\\\"\\\\\\", \\\\\\"api_key\\\\\\": \\\\\\"$API_KEY\\\\\\"}"',
+		"&lt;password&gt;&lt;/password&gt; &lt;your-key&gt; &lt;token&gt;${TOKEN}&lt;/token&gt;",
+		// Code whose strings hold escapes.
+		'print("Enter your password:\\n")\nlines = "\\n".join(parts)\nprompt = "token: \\"" + name + "\\""',
+		'"     1→import os\\n     2→\\n     3→API_KEY = os.environ[\\"API_KEY\\"]\\n     4→password = getpass()\\n"',
+		"https://example.com/search?q=reset&amp;token_type=bearer&amp;lang=en",
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
