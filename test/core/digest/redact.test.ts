@@ -924,6 +924,8 @@ describe("secrets in encoded text", () => {
 		// The fingerprint of the rules before encoded secrets were found (2026-12-04): a stored model
 		// keyed with it is redacted again with these when loaded (see redactionKey).
 		expect(builtinRulesId()).not.toBe("nponh8");
+		// And before the values in other quoting and escaping (triple quotes, PowerShell's and cmd's continuations, escaped text, XML attributes).
+		expect(builtinRulesId()).not.toBe("14ozwn6");
 		expect(builtinRulesId()).toBe(builtinRulesId());
 	});
 });
