@@ -46,12 +46,16 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	// A --claude-dir that is a link leading nowhere was read as a folder without transcripts: "no transcripts", or a sync of the other agents alone.
 	if (options.claudeDir && (await danglingLink(resolve(options.claudeDir))) !== undefined) return fail(`${await noFolder("Claude Code's folder", resolve(options.claudeDir))}; nothing was synced (check --claude-dir)`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
-	const projectsDir = claudeProjectsDir(options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings));
+	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
+	const projectsDir = claudeProjectsDir(claudeDir);
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);
+	// The folder Claude Code uses a link to nowhere (a drive not mounted): the other agents are read, and this is said.
+	const unmounted = options.claudeDir || (await danglingLink(claudeDir)) === undefined ? undefined : await noFolder("Claude Code's folder", claudeDir);
 	const where = Object.entries(roots(settings)) as [AgentId, string | readonly string[]][];
 	// Aider's histories are in the enabled projects' folders: one of them there is enough.
 	const there = (dir: string | readonly string[]) => (typeof dir === "string" ? isDirectory(dir) : Promise.all(dir.map(isDirectory)).then((found) => found.some(Boolean)));
 	if (!(await Promise.all(where.map(([, dir]) => there(dir)))).some(Boolean)) {
+		if (unmounted) return fail(`${unmounted}; nothing was synced`);
 		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${where.flatMap(([agent, dir]) => (typeof dir === "string" ? [`${dir} (${AGENT_NAMES[agent]})`] : dir.length === 0 ? [] : [`the enabled projects (${AGENT_NAMES[agent]})`])).join(", ")}`);
 	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
@@ -75,6 +79,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	} finally {
 		await pool?.close();
 	}
+	if (unmounted) report.notices.unshift(`${unmounted}: its sessions were not read`);
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(report)}\n`);
 	} else {

@@ -169,6 +169,17 @@ describe("ai-memory hooks", () => {
 		const sync = run(["sync", "--vault", vault, "--claude-dir", join(home, ".claude")], undefined, { HOME: home });
 		expect(sync.status).toBe(2);
 		expect(sync.stderr).toBe(said(join(home, ".claude"), join(dir, "unmounted", "claude"), "nothing was synced (check --claude-dir)"));
+		// The default folder, with no other agent's sessions: said, not "no transcripts"; with some, they are read and it is said.
+		const empty = join(dir, "dangling-vault");
+		mkdirSync(empty);
+		const alone = run(["sync", "--vault", empty], undefined, { HOME: home });
+		expect(alone.status).toBe(2);
+		expect(alone.stderr).toBe(said(join(home, ".claude"), join(dir, "unmounted", "claude"), "nothing was synced"));
+		const codex = join(dir, "dangling-codex");
+		mkdirSync(join(codex, "sessions"), { recursive: true });
+		const others = run(["sync", "--vault", empty], undefined, { HOME: home, CODEX_HOME: codex });
+		expect(others.status, others.stderr).toBe(0);
+		expect(others.stdout).toContain(`Note: Claude Code's folder ${join(home, ".claude")} is a link to ${join(dir, "unmounted", "claude")}, which is not there: its sessions were not read`);
 		expect(readdirSync(home)).toEqual([".claude"]);
 		expect(existsSync(join(dir, "unmounted")) || existsSync(join(dir, "gone"))).toBe(false);
 	});
