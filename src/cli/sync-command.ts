@@ -43,14 +43,14 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const settings = await loadSettings(join(folder, "data.json"), options.project);
 	const folders = foldersProblem(settings);
 	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
-	// A --claude-dir that is a link leading nowhere was read as a folder without transcripts: "no transcripts", or a sync of the other agents alone.
-	if (options.claudeDir && (await danglingLink(resolve(options.claudeDir))) !== undefined) return fail(`${await noFolder("Claude Code's folder", resolve(options.claudeDir))}; nothing was synced (check --claude-dir)`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
+	// A link leading nowhere (a drive not mounted) was read as a folder without transcripts: "no transcripts", or a sync of
+	// the other agents alone without a word. Given by hand, it stops the sync; else the other agents are read, and it is said.
+	const unmounted = (await danglingLink(claudeDir)) === undefined ? undefined : await noFolder("Claude Code's folder", claudeDir);
+	if (unmounted && options.claudeDir) return fail(`${unmounted}; nothing was synced (check --claude-dir)`);
 	const projectsDir = claudeProjectsDir(claudeDir);
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);
-	// The folder Claude Code uses a link to nowhere (a drive not mounted): the other agents are read, and this is said.
-	const unmounted = options.claudeDir || (await danglingLink(claudeDir)) === undefined ? undefined : await noFolder("Claude Code's folder", claudeDir);
 	const where = Object.entries(roots(settings)) as [AgentId, string | readonly string[]][];
 	// Aider's histories are in the enabled projects' folders: one of them there is enough.
 	const there = (dir: string | readonly string[]) => (typeof dir === "string" ? isDirectory(dir) : Promise.all(dir.map(isDirectory)).then((found) => found.some(Boolean)));
