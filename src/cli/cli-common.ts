@@ -1,5 +1,8 @@
 import { terminalLine, terminalText } from "../core/text/terminal-text";
-import { settingsProblem } from "../core/settings";
+import { settingsProblem, type Settings } from "../core/settings";
+import { hostname } from "node:os";
+import { deviceClaudeDir } from "../node/claude-paths";
+import { loadSettings } from "./settings-file";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
@@ -76,6 +79,27 @@ export async function vaultFolders(options: VaultOptions): Promise<{ vault: stri
 	if (!(await isDirectory(vault))) return { error: await noFolder("vault folder", vault) };
 	const folder = pluginFolder(vault, options.configDir);
 	return { vault, folder, dataJson: join(folder, "data.json") };
+}
+
+/**
+ * The settings of the vault named (none when no vault is) and the Claude Code folder they give
+ * this device: `--claude-dir`, else the settings' folder for this machine, else the default. The
+ * hook and MCP commands use the same one as the sync and the plugin: `hooks install` took the
+ * default while `mcp install` took the settings' folder, so the hooks and the server could end up
+ * in two Claude Code folders. Settings that cannot be read are an error, not the defaults.
+ */
+export async function claudeDirOf(options: { vault?: string; configDir?: string; claudeDir?: string }): Promise<{ claudeDir: string; settings?: Settings } | { error: string }> {
+	let settings: Settings | undefined;
+	if (options.vault !== undefined) {
+		const where = await vaultFolders({ vault: options.vault, configDir: options.configDir });
+		if ("error" in where) return where;
+		try {
+			settings = await loadSettings(where.dataJson, [], hostname());
+		} catch (error) {
+			return { error: errorSentence(error).replace(/; nothing was synced$/, "; nothing was changed") };
+		}
+	}
+	return { claudeDir: options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings ?? {}), ...(settings ? { settings } : {}) };
 }
 
 /** data.json as stored (undefined: there is none). Not JSON: an error, so that nothing overwrites it. */

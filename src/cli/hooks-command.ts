@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import { HOOK_EVENTS } from "../core/hooks/hook-settings";
-import { claudeConfigDir } from "../node/claude-paths";
 import { claudeHookStatus, installClaudeHooks, uninstallClaudeHooks, type HookStatus, type HookTarget, type InstallResult } from "../node/hook-install";
 import { claudeUserConfigPath, installMcpServer, mcpEntry, uninstallMcpServer } from "../node/mcp-install";
-import { cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, notClaudeDir, sayLine, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
+import { claudeDirOf, cliScriptPath, fail, hookScriptPath, isDirectory, noFolder, notClaudeDir, sayLine, suggestCommand, type VaultOptions, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
 
 /** `ai-memory hooks install|uninstall|status`: our hooks in Claude Code's user settings. */
@@ -19,9 +18,12 @@ export interface HooksOptions extends VaultOptions {
 	mcpPath?: string;
 }
 
-function targetOf(options: HooksOptions): HookTarget {
+/** Where the hooks go and what they run, or why that cannot be known (the vault's settings unreadable). */
+async function targetOf(options: HooksOptions): Promise<HookTarget | { error: string }> {
+	const where = await claudeDirOf(options);
+	if ("error" in where) return where;
 	return {
-		claudeDir: options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir(),
+		claudeDir: where.claudeDir,
 		vault: resolve(options.vault),
 		configDir: options.configDir,
 		cliPath: options.cliPath ?? cliScriptPath(),
@@ -30,8 +32,10 @@ function targetOf(options: HooksOptions): HookTarget {
 }
 
 export async function runHooksInstall(options: HooksOptions): Promise<number> {
-	const target = targetOf(options);
-	if (!(await isDirectory(target.vault))) return fail(await noFolder("vault folder", target.vault));
+	const vault = resolve(options.vault);
+	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
+	const target = await targetOf(options);
+	if ("error" in target) return fail(target.error);
 	const notThere = await notClaudeDir(options.claudeDir, target.claudeDir);
 	if (notThere) return fail(notThere);
 	try {
@@ -61,7 +65,9 @@ export function describeInstall(result: InstallResult, vault: string): string {
 }
 
 export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & { vault?: string }): Promise<number> {
-	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : claudeConfigDir();
+	const where = await claudeDirOf(options);
+	if ("error" in where) return fail(where.error);
+	const { claudeDir } = where;
 	try {
 		const result = await uninstallClaudeHooks(claudeDir);
 		const mcp = await uninstallMcpServer("claude-code", claudeUserConfigPath(claudeDir));
@@ -77,7 +83,8 @@ export async function runHooksUninstall(options: Omit<HooksOptions, "vault"> & {
 }
 
 export async function runHooksStatus(options: HooksOptions): Promise<number> {
-	const target = targetOf(options);
+	const target = await targetOf(options);
+	if ("error" in target) return fail(target.error);
 	let status: HookStatus;
 	try {
 		status = await claudeHookStatus(target);

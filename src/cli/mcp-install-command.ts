@@ -1,12 +1,9 @@
-import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { agentRoots } from "../node/agent-homes";
-import { deviceClaudeDir } from "../node/claude-paths";
 import { installMcpServer, mcpConfigPath, mcpEntry, mcpServerStatus, uninstallMcpServer, MCP_AGENTS, type McpAgent, type McpServerTarget } from "../node/mcp-install";
 import { AGENT_NAMES } from "../core/transcript/agents";
-import { fail, isDirectory, noFolder, notClaudeDir, sayLine, vaultFolders, errorSentence } from "./cli-common";
+import { claudeDirOf, fail, isDirectory, noFolder, notClaudeDir, sayLine, errorSentence } from "./cli-common";
 import { mcpScriptPath } from "./mcp-script";
-import { loadSettings } from "./settings-file";
 
 /** `ai-memory mcp install|uninstall|status`: our MCP server in Claude Code's user configuration, and Codex's and Gemini CLI's when asked. */
 
@@ -22,10 +19,10 @@ export interface McpInstallOptions {
 }
 
 /** Each agent's configuration file on this device, from `--claude-dir`, the settings' folders, or the agents' own defaults; and Claude Code's folder. */
-async function configPaths(options: McpInstallOptions): Promise<{ paths: Record<McpAgent, string>; claudeDir: string }> {
-	const where = options.vault ? await vaultFolders({ vault: options.vault, configDir: options.configDir }) : undefined;
-	const settings = where && !("error" in where) ? await loadSettings(where.dataJson, [], hostname()).catch(() => undefined) : undefined;
-	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings ?? {});
+async function configPaths(options: McpInstallOptions): Promise<{ paths: Record<McpAgent, string>; claudeDir: string } | { error: string }> {
+	const where = await claudeDirOf(options);
+	if ("error" in where) return where;
+	const { claudeDir, settings } = where;
 	const roots = agentRoots({ agents: ["codex", "gemini-cli"], agentDirs: settings?.agentDirs }, join(claudeDir, "projects"));
 	const dirs = { claudeDir, codexHome: roots.codex!, geminiDir: roots["gemini-cli"]! };
 	return { paths: Object.fromEntries(MCP_AGENTS.map((a) => [a, mcpConfigPath(a, dirs)])) as Record<McpAgent, string>, claudeDir };
@@ -41,7 +38,9 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
 	const agents = options.agent ?? ["claude-code"];
-	const { paths, claudeDir } = await configPaths(options);
+	const where = await configPaths(options);
+	if ("error" in where) return fail(where.error);
+	const { paths, claudeDir } = where;
 	const notThere = agents.includes("claude-code") ? await notClaudeDir(options.claudeDir, claudeDir) : undefined;
 	if (notThere) return fail(notThere);
 	const target = serverTarget(options);
@@ -64,7 +63,9 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 }
 
 export async function runMcpUninstall(options: McpInstallOptions): Promise<number> {
-	const { paths } = await configPaths(options);
+	const where = await configPaths(options);
+	if ("error" in where) return fail(where.error);
+	const { paths } = where;
 	const results = [];
 	for (const agent of options.agent ?? MCP_AGENTS) {
 		try {
@@ -84,7 +85,9 @@ export async function runMcpUninstall(options: McpInstallOptions): Promise<numbe
 
 export async function runMcpStatus(options: McpInstallOptions & { vault: string }): Promise<number> {
 	const target = serverTarget(options);
-	const { paths } = await configPaths(options);
+	const where = await configPaths(options);
+	if ("error" in where) return fail(where.error);
+	const { paths } = where;
 	const statuses = await Promise.all(MCP_AGENTS.map((agent) => mcpServerStatus(agent, paths[agent], "error" in target ? { command: "", args: [] } : mcpEntry(target))));
 	if (options.json) process.stdout.write(`${JSON.stringify(statuses)}\n`);
 	else for (const line of describeMcpStatus(statuses)) sayLine(process.stdout, line);

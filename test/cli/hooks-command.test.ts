@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -131,6 +131,34 @@ describe("ai-memory hooks", () => {
 		expect(loop.status).toBe(1);
 		expect(loop.stderr).toBe(`ai-memory: ${join(claudeDir, "settings.json")}: a link there leads back to itself (ELOOP)\n`);
 		rmSync(join(claudeDir, "settings.json"));
+	});
+
+	it("without --claude-dir, the hooks and the MCP server go to the Claude Code folder the vault's settings name for this device, as the sync reads; settings that cannot be read stop it", () => {
+		const other = join(dir, "vault-other");
+		const theirs = join(dir, "claude-of-settings");
+		const pluginDir = join(other, ".obsidian", "plugins", "ai-conversation-memory");
+		mkdirSync(pluginDir, { recursive: true });
+		mkdirSync(theirs);
+		writeFileSync(join(pluginDir, "data.json"), JSON.stringify({ devices: { [hostname()]: { claudeDir: theirs } } }));
+		// The environment names another folder: the settings win, as for `sync`, `doctor` and `mcp install`.
+		const install = run(["hooks", "install", "--vault", other]);
+		expect(install.status, install.stderr).toBe(0);
+		expect(existsSync(join(theirs, "settings.json"))).toBe(true);
+		expect(existsSync(join(claudeDir, "settings.json"))).toBe(false);
+		expect(run(["hooks", "status", "--vault", other]).stdout.match(/installed \(this CLI, this vault\)/g)).toHaveLength(5);
+		// The MCP server's file too (this test's CLI has no server script beside it to install).
+		expect(run(["mcp", "status", "--vault", other]).stdout).toContain(`— ${join(theirs, ".claude.json")}`);
+		expect(run(["hooks", "uninstall", "--vault", other]).status).toBe(0);
+		expect(existsSync(join(theirs, "settings.json"))).toBe(false);
+
+		writeFileSync(join(pluginDir, "data.json"), "{ nope");
+		for (const args of [["hooks", "install", "--vault", other], ["hooks", "uninstall", "--vault", other], ["mcp", "install", "--vault", other]]) {
+			const broken = run(args);
+			expect(broken.status, args.join(" ")).toBe(2);
+			expect(broken.stderr).toMatch(/^ai-memory: the settings in .*data\.json are not valid JSON \(.*\); fix or remove the file\n$/);
+		}
+		expect(readdirSync(theirs)).toEqual([]);
+		expect(existsSync(join(claudeDir, "settings.json"))).toBe(false);
 	});
 
 	it("a --claude-dir that is not there (a typo): says so, exit 2, and makes nothing there", () => {
