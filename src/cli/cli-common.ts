@@ -92,7 +92,8 @@ export async function claudeDirOf(options: { vault?: string; configDir?: string;
 	let settings: Settings | undefined;
 	if (options.vault !== undefined) {
 		const where = await vaultFolders({ vault: options.vault, configDir: options.configDir });
-		if ("error" in where) return where;
+		// A vault removed before its hooks: the way to take them out all the same.
+		if ("error" in where) return { error: `${where.error}; its settings name the Claude Code folder: give that with --claude-dir (or leave out --vault for the default one)` };
 		try {
 			settings = await loadSettings(where.dataJson, [], hostname());
 		} catch (error) {

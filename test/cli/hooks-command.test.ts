@@ -96,7 +96,8 @@ describe("ai-memory hook (what Claude Code runs)", () => {
 	});
 });
 
-describe("ai-memory hooks", () => {
+// Each test starts the CLI several times: seconds each on a loaded machine.
+describe("ai-memory hooks", { timeout: 30_000 }, () => {
 	it("install, status, uninstall through the CLI; invalid JSON is an error that changes nothing", () => {
 		const original = '{ "model": "opus" }\n';
 		writeFileSync(join(claudeDir, "settings.json"), original);
@@ -158,6 +159,9 @@ describe("ai-memory hooks", () => {
 			expect(broken.stderr).toMatch(/^ai-memory: the settings in .*data\.json are not valid JSON \(.*\); fix or remove the file\n$/);
 		}
 		expect(readdirSync(theirs)).toEqual([]);
+		const gone = run(["hooks", "uninstall", "--vault", join(dir, "vault-gone")]);
+		expect(gone.status).toBe(2);
+		expect(gone.stderr).toBe(`ai-memory: vault folder ${join(dir, "vault-gone")} does not exist; its settings name the Claude Code folder: give that with --claude-dir (or leave out --vault for the default one)\n`);
 		expect(existsSync(join(claudeDir, "settings.json"))).toBe(false);
 	});
 
