@@ -23,8 +23,9 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		const text = paragraph.join(" ");
 		paragraph = [];
 		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section });
-		// A paragraph that ends in ":" introduces what follows.
-		if (/[:：]\s*$/.test(text)) section = text.toLowerCase();
+		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
+		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
+		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) section = stripMarkup(text).toLowerCase();
 	};
 	for (const raw of markdown.split("\n")) {
 		const line = raw.trim();
@@ -60,6 +61,9 @@ export function proseUnits(markdown: string): ProseUnit[] {
 	flush();
 	return units;
 }
+
+/** A paragraph that is only bold words, short as a heading is. */
+const BOLD_LINE = /^(?:\*\*|__)[^*_\n]{1,60}(?:\*\*|__)$/;
 
 /** Past this size a reply is read at its start (what it did) and its end (what is left), not in between. */
 const READ_HEAD = 4_000;

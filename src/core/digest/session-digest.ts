@@ -30,9 +30,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * commands the client refused for want of a permission are open, and no result claims them.
  * 12: files changed after a session's last commit are open (see `uncommittedFiles`). 13: the
  * choices a session wrote down (decision records, commit and pull request bodies) and those a
- * reply leads with their reason are decisions (see `decisionsOf`).
+ * reply leads with their reason are decisions (see `decisionsOf`). 14: a list under a bold intro
+ * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done.
  */
-export const DIGEST_VERSION = 13;
+export const DIGEST_VERSION = 14;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -325,7 +326,7 @@ function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	const result = resultReplies(task, statements)
 		.flatMap((reply) => statements.first(reply, 8))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !DEFERRED_SENTENCE.test(u.text))
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !DEFERRED_SENTENCE.test(u.text) && !(u.kind === "item" && DEFERRED_SECTION.test(u.section)))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const files: string[] = [];

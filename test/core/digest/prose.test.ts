@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitSentences, statementsOf } from "../../../src/core/digest/prose";
+import { proseUnits, splitSentences, statementsOf } from "../../../src/core/digest/prose";
 
 describe("prose", () => {
 	it("ends a sentence whose emphasis or quote closes after the stop", () => {
@@ -18,6 +18,14 @@ describe("prose", () => {
 		expect(statementsOf(reply).map((u) => u.text)).toEqual(["The config reloads by itself."]);
 		const report = "Changes made:\n\n1. The key combination SUPER+V opens the clipboard\n2. The old binding is gone";
 		expect(statementsOf(report).map((u) => u.text)).toEqual(["The key combination SUPER+V opens the clipboard", "The old binding is gone"]);
+	});
+
+	it("takes a bold line ending in a colon, or a short one wholly bold, as the intro of the list after it", () => {
+		const units = proseUnits("Added the export.\n\n**Next steps:**\n- Add pagination\n\n**Remaining**\n- Write the docs");
+		expect(units.filter((u) => u.kind === "item").map((u) => [u.text, u.section])).toEqual([
+			["Add pagination", "next steps:"],
+			["Write the docs", "remaining"],
+		]);
 	});
 
 	it("takes thanks returned, and the client's own 'No response requested.', for no statement", () => {

@@ -219,6 +219,21 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["The docs and the staging config are still uncommitted.", "Register an OAuth app with redirect URI `http://localhost:5173`"]);
 	});
 
+	it("leaves open the list under a bold intro or a heading that says what is left, and tells none of it done", () => {
+		const bold = digestOf([
+			userText("Add the export endpoint", at(0)),
+			assistant(text("Added `GET /export` with CSV and JSON output.\n\n**Next steps:**\n- Add pagination to the export\n- Document the CSV columns\n- Add a size limit"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(bold.open).toEqual(["Add pagination to the export", "Document the CSV columns"]);
+		expect(bold.done).toEqual(["Added `GET /export` with CSV and JSON output."]);
+		const heading = digestOf([
+			userText("Add the export endpoint", at(0)),
+			assistant(text("Added `GET /export` with CSV and JSON output.\n\n## Remaining\n\n1. Rate-limit the export\n2. Add an audit log entry"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(heading.open).toEqual(["Rate-limit the export", "Add an audit log entry"]);
+		expect(heading.done).toEqual(["Added `GET /export` with CSV and JSON output."]);
+	});
+
 	it("names a step repeated per part once, so the steps after it still show", () => {
 		expect(alike(["Set up the crate", "Port strings module", "Port math module", "Port lists module", "Update the Justfile"])).toEqual([
 			"Set up the crate",
