@@ -37,6 +37,27 @@ const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{
  */
 const REASON = String.raw`(?:since|because|as|given(?: that)?)\s[^,\n]{3,160},\s+`;
 const AHEAD = String.raw`(?:(?:i|we)(?:'ll| will| can| should|'m going to|'re going to)\s+\w+|[^,\n]{1,60}?\b(?:needs? to|must|should|has to|have to) be\s+\w+ed\b)`;
+/**
+ * A choice the agent narrates with its reason: "I'll go with pnpm since the lockfile is pnpm's",
+ * "I'm going with Redis because we already run it", "We'll stick with SQLite as it needs no
+ * server". Narration by its opening, so only from a reply that holds, and told without its
+ * speaker (`spokenChoice`). The reason is required: "I'll use grep to find it" is a step, not a choice.
+ */
+const NARRATOR = String.raw`(?:so,?\s+)?(?:(?:i|we)(?:['’]ll| will)|(?:i['’]m|i am|we['’]re|we are) going to|(?:i['’]m|i am|we['’]re|we are)(?= going with\b))\s*`;
+const NARRATED_VERB = String.raw`(?:go with|going with|use|stick with|switch to|pick|choose|opt for|settle on)\b`;
+const NARRATED_CHOICE = new RegExp(
+	String.raw`^${NARRATOR}${NARRATED_VERB}${SPAN}{1,120}?\b(?:because|since|as (?:it|they|this|that)|given|so that|to avoid|to keep|instead of|rather than)\b`,
+	"i",
+);
+/** The same opening at a line's or a sentence's start anywhere in a reply: the cheap look before it is split. */
+const NARRATED_CHOICE_LINE = new RegExp(String.raw`(?:^|[.!?]\s+)${NARRATOR}${NARRATED_VERB}`, "im");
+const NARRATOR_ONLY = new RegExp(`^${NARRATOR}`, "i");
+
+/** A narrated choice without its speaker: "I'll go with pnpm since…" reads "Go with pnpm since…", "I'm going with Redis…" reads "Going with Redis…". */
+function spokenChoice(sentence: string): string {
+	return capitalize(sentence.replace(NARRATOR_ONLY, ""));
+}
+
 /** Said ahead of the work, so taken from a reply only when it holds. `REASON_FIRST_LINE` finds one anywhere in a whole reply. */
 const REASON_FIRST = new RegExp(String.raw`^${REASON}${AHEAD}`, "i");
 const REASON_FIRST_LINE = new RegExp(String.raw`(?:^|[.!?]\s+)${REASON}${AHEAD}`, "im");
@@ -148,10 +169,16 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	// Most replies name no choice at all: only those that do are split into sentences.
 	for (const reply of replies) {
 		const holds = held === undefined || held.has(reply);
-		if (!isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
+		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
+		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(reply)) {
 			const text = unit.text;
-			if (!isStatement(text) || TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
+			if (TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
+			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
+				add(spokenChoice(choiceClause(text)));
+				continue;
+			}
+			if (!isStatement(text)) continue;
 			if (isDecision(text) || REASONED.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(asResult(choiceClause(text)));
 		}
 	}

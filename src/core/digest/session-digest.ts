@@ -31,7 +31,8 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * 12: files changed after a session's last commit are open (see `uncommittedFiles`). 13: the
  * choices a session wrote down (decision records, commit and pull request bodies) and those a
  * reply leads with their reason are decisions (see `decisionsOf`). 14: a list under a bold intro
- * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done.
+ * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done; a choice the
+ * agent narrates with its reason ("I'll go with X since Y") is a decision.
  */
 export const DIGEST_VERSION = 14;
 

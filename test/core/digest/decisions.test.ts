@@ -96,6 +96,23 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: weighed }, 4, new Set(weighed))).toEqual([]);
 	});
 
+	it("counts a choice the agent narrates with its reason, from a reply that holds, told without its speaker", () => {
+		const replies = [
+			"Both lockfiles are stale. I'll go with pnpm since the repo already has a `pnpm-lock.yaml`.",
+			"Option 2 needs a server. I'm going with Redis because we already run it for sessions.",
+			"Going with the second option because it keeps the public API stable.",
+		];
+		expect(decisionsOf({ replies }, 4, new Set(replies))).toEqual([
+			"Go with pnpm since the repo already has a `pnpm-lock.yaml`.",
+			"Going with Redis because we already run it for sessions.",
+			"Going with the second option because it keeps the public API stable.",
+		]);
+		// Not once the user steered elsewhere; and a step with no reason ("I'll use grep to find it") names no choice.
+		expect(decisionsOf({ replies: replies.slice(0, 2) }, 4, new Set())).toEqual([]);
+		const step = "I'll use grep to find the callers.";
+		expect(decisionsOf({ replies: [step] }, 4, new Set([step]))).toEqual([]);
+	});
+
 	it("reads a commit message's body for the change against what it replaced and the change told with its reason", () => {
 		const records = [
 			"Write all logs to .cache/logs/run.log instead of one file per job. This lets `tail -f` start before a job does.",
