@@ -498,7 +498,7 @@ const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 // ── Clipping ────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * The limit a string was clipped at by fold (it keeps `limit` characters and adds "…"), or
+ * The limit a string was clipped at by fold (it keeps `limit` characters, or fewer for a record, and adds "…"), or
  * undefined. Redaction can change the length after the clip; a redacted string near the limit counts.
  */
 function clippedAt(text: unknown): number | undefined {
@@ -507,6 +507,8 @@ function clippedAt(text: unknown): number | undefined {
 	for (const limit of [LIMITS.toolInputString, LIMITS.excerptWhenOverBudget]) {
 		if (kept === limit || (text.includes("[redacted:") && Math.abs(kept - limit) <= 100)) return limit;
 	}
+	// A commit command or a plan is cut at a line's or a sentence's end in the latter half of its limit.
+	if (kept > LIMITS.recordInput / 2 && kept <= LIMITS.recordInput + 100) return LIMITS.recordInput;
 	return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
@@ -143,7 +143,7 @@ function foldCompletedItem(model: SessionModel, item: Record<string, unknown>, t
 			const call = id === undefined ? undefined : model.index.calls.get(id);
 			// The execution of a call already folded (its id is the call's): it completes that call.
 			if (call) {
-				if (!call.elided) call.input = { command: clip(model, command, LIMITS.toolInputString) };
+				if (!call.elided) call.input = { command: clipField(model, "command", command) };
 				call.name = "Bash";
 			} else foldCall(model, id, "shell", { command }, timestamp);
 			return foldOutput(model, id ?? `codex-call-${model.counts.toolCalls}`, output);

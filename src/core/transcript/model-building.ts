@@ -13,6 +13,11 @@ export const LIMITS = {
 	text: 20_000,
 	thinking: 4_000,
 	toolInputString: 500,
+	/**
+	 * A commit or pull request command, or a plan: where a session writes down its choices and their
+	 * reasons, after the `git add` of every file and the subject. Cut at a line's or a sentence's end.
+	 */
+	recordInput: 4_000,
 	toolResult: 300,
 	/** The user's answers to `AskUserQuestion` come after each question's full text: a longer result, or the answers are cut off. */
 	answersResult: 4_000,
@@ -141,13 +146,34 @@ export function pushEvent(model: SessionModel, event: SessionEvent): boolean {
 	return true;
 }
 
-export function clip(model: SessionModel, text: string, limit: number): string {
+/**
+ * `text` kept to `limit` characters, a "…" marking the cut. `atBoundary`: cut after the last line
+ * or sentence that fits, when one ends in the latter half, so no half sentence is kept.
+ */
+export function clip(model: SessionModel, text: string, limit: number, atBoundary = false): string {
 	const max = model.index.retainedChars > LIMITS.retainedChars ? LIMITS.excerptWhenOverBudget : limit;
 	// A slice would keep the whole original string alive; copy the kept part out of it.
-	const clipped = text.length > max ? `${text.slice(0, max)}…` : text;
+	const clipped = text.length > max ? `${text.slice(0, atBoundary && max === limit ? boundaryBefore(text, max) : max)}…` : text;
 	const kept = clipped !== text && model.index.copyClips ? copyString(clipped) : clipped;
 	model.index.retainedChars += kept.length;
 	return kept;
+}
+
+/** Where to cut `text` to at most `max` characters: just after the last line or sentence that ends in the latter half, else at `max`. */
+function boundaryBefore(text: string, max: number): number {
+	const room = text.slice(0, max);
+	let end = room.lastIndexOf("\n") + 1;
+	for (const m of room.matchAll(/[.!?]["')\]]?[ \t]/g)) end = Math.max(end, m.index + m[0].length);
+	return end >= max / 2 ? end : max;
+}
+
+/** A command that carries a commit message or a pull request's description. */
+const RECORD_COMMAND = /\bgit\s+(?:-C\s+\S+\s+)?commit\b|\bgh\s+pr\s+(?:create|edit)\b/;
+
+/** A tool's input string as a session keeps it: a commit or pull request command, or a plan, longer and cut at a boundary. */
+export function clipField(model: SessionModel, key: string, text: string): string {
+	const record = key === "plan" || (key === "command" && RECORD_COMMAND.test(text));
+	return record ? clip(model, text, LIMITS.recordInput, true) : clip(model, text, LIMITS.toolInputString);
 }
 
 const encoder = new TextEncoder();
@@ -156,8 +182,8 @@ function copyString(text: string): string {
 	return decoder.decode(encoder.encode(text));
 }
 
-export function clipInput(model: SessionModel, value: unknown, depth: number): unknown {
-	if (typeof value === "string") return clip(model, value, LIMITS.toolInputString);
+export function clipInput(model: SessionModel, value: unknown, depth: number, key = ""): unknown {
+	if (typeof value === "string") return depth === 1 ? clipField(model, key, value) : clip(model, value, LIMITS.toolInputString);
 	if (Array.isArray(value)) {
 		if (depth > 3) return `[${value.length} items]`;
 		return value.slice(0, 50).map((item) => clipInput(model, item, depth + 1));
@@ -165,7 +191,7 @@ export function clipInput(model: SessionModel, value: unknown, depth: number): u
 	if (isObject(value)) {
 		if (depth > 3) return "{…}";
 		const out: Record<string, unknown> = {};
-		for (const key of Object.keys(value)) out[key] = clipInput(model, value[key], depth + 1);
+		for (const key of Object.keys(value)) out[key] = clipInput(model, value[key], depth + 1, key);
 		return out;
 	}
 	return value;

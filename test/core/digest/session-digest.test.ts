@@ -234,6 +234,17 @@ describe("digestSession", () => {
 		expect(heading.done).toEqual(["Added `GET /export` with CSV and JSON output."]);
 	});
 
+	it("reads the choice a commit message tells after a long `git add` and its subject", () => {
+		const files = Array.from({ length: 30 }, (_, i) => `lib/app/module_${i}.ex`).join(" ");
+		const command = `git add ${files} && git commit -m "$(cat <<'EOF'\nfeat: message references\n\nKey changes:\n- TranscriptRenderer prefers the DB message id over the JSONL uuid\nEOF\n)"`;
+		const d = digestOf([
+			userText("Commit it", at(0)),
+			assistant(toolUse("c1", "Bash", { command }), { ...at(1), messageId: "m1" }),
+			toolResult("c1", "[main 3333333] feat: message references", at(1)),
+		]);
+		expect(d.decisions).toContain("TranscriptRenderer prefers the DB message id over the JSONL uuid");
+	});
+
 	it("names a step repeated per part once, so the steps after it still show", () => {
 		expect(alike(["Set up the crate", "Port strings module", "Port math module", "Port lists module", "Update the Justfile"])).toEqual([
 			"Set up the crate",

@@ -191,6 +191,11 @@ describe("ExitPlanMode", () => {
 		expect(body(c)).toBe("# Add pagination\n\n1. Parse `page`\n2. Slice the list\n\nOutput:\n```\nUser has approved your plan.\n```");
 	});
 
+	it("says a plan kept at a sentence's end short of the record limit was cut", () => {
+		const plan = `# Plan\n\n${"A whole sentence. ".repeat(200)}`.slice(0, LIMITS.recordInput - 20) + "…";
+		expect(body(call("ExitPlanMode", { plan }), "conversation")).toMatch(/_Plan cut at 4000 characters\._$/);
+	});
+
 	it("closes a code block the clip left open and escapes Obsidian comments outside code", () => {
 		const plan = `Keep 100%% of it\n## Change\n\n\`\`\`ts\nconst a = "%%";\n${"x".repeat(LIMITS.toolInputString)}`.slice(0, LIMITS.toolInputString) + "…";
 		const out = body(call("ExitPlanMode", { plan }), "conversation");

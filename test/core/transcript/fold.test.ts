@@ -179,6 +179,22 @@ describe("assistant turns, tools and usage", () => {
 		expect(String(write?.input.content).length).toBe(LIMITS.toolInputString + 1);
 	});
 
+	it("keeps a commit command and a plan longer, cut after the last line or sentence that fits", () => {
+		const files = Array.from({ length: 30 }, (_, i) => `lib/app/module_${i}.ex`).join(" ");
+		const items = Array.from({ length: 80 }, (_, i) => `- Item ${i} of the change list, told in full`).join("\n");
+		const command = `git add ${files} && git commit -m "$(cat <<'EOF'\nfeat: annotations\n\nThe renderer prefers the DB id over the JSONL uuid.\n${items}\nEOF\n)"`;
+		const plan = `# Plan\n\n${"Each step is a whole sentence here. ".repeat(150)}`;
+		const m = parseTranscript(jsonl([userText("commit"), assistant(toolUse("c1", "Bash", { command })), assistant(toolUse("p1", "ExitPlanMode", { plan }))]), SESSION);
+		const kept = String(toolCallsOf(m).find((c) => c.id === "c1")?.input.command);
+		expect(kept).toContain("The renderer prefers the DB id over the JSONL uuid.");
+		expect(kept.length).toBeLessThanOrEqual(LIMITS.recordInput + 1);
+		expect(kept).toMatch(/told in full\n…$/);
+		expect(String(toolCallsOf(m).find((c) => c.id === "p1")?.input.plan)).toMatch(/here\. …$/);
+		// Any other command is cut at its limit, as before.
+		const other = parseTranscript(jsonl([userText("run"), assistant(toolUse("b1", "Bash", { command: `echo ${"word ".repeat(200)}` }))]), SESSION);
+		expect(String(toolCallsOf(other)[0]?.input.command).length).toBe(LIMITS.toolInputString + 1);
+	});
+
 	it("records API errors and synthetic error messages", () => {
 		const m = parse([
 			userText("hi"),
