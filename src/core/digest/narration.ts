@@ -16,8 +16,11 @@ const NEXT_STEP_EN =
 /** A sentence that opens on the step being taken. */
 const IN_PROGRESS = /^(?:creating|spawning|running|starting|launching|committing|pushing|building|installing|writing|updating|adding|fixing|applying|setting up|moving|fetching|waiting|continuing|proceeding|kicking off|dispatching|delegating|handing off)\b/i;
 
-/** One or two words and a dash, or a purpose clause ("To fix this, …"), before the sentence proper. */
-const LEAD_IN = /^(?:[^\s,—–-]+(?: [^\s,—–-]+)? ?[—–] |(?:to|in order to) [^,]{1,80}, )(.+)$/i;
+/**
+ * One or two words and a dash, an acknowledgement and a dash ("You're right to question that -
+ * …"), or a purpose clause ("To fix this, …"), before the sentence proper.
+ */
+const LEAD_IN = /^(?:[^\s,—–-]+(?: [^\s,—–-]+)? ?[—–] |(?:you(?:'re| are) (?:absolutely )?(?:right|correct)|good (?:point|catch|question)|fair (?:point|enough)|that makes sense)[^.!?—–]{0,60}? [—–-] |(?:to|in order to) [^,]{1,80}, )(.+)$/i;
 
 /** Praise of the user's message, which says nothing of the work: "That's a great idea.", "Good catch!". */
 const PRAISE = /^(?:(?:that's|that is|this is|what a)\s+(?:a\s+)?(?:great|good|excellent|fair|valid|smart|really good|very good)\s+(?:idea|question|point|catch|call|observation|suggestion)|(?:good|great|nice)\s+(?:catch|question|point|call|idea))\b[^.!?]*[.!?]?$/i;
@@ -51,8 +54,9 @@ export function isNarration(sentence: string): boolean {
 	if (s === "" || /^[\p{P}\p{S}\s]*$/u.test(s)) return true;
 	if (/[:：]\s*$/.test(s)) return true;
 	if (NEXT_STEP_EN.test(s) || NEXT_STEP_ZH.test(s) || PRAISE.test(s)) return true;
-	// A step in progress ("Spawning planner.", "Committing and pushing the overhaul."), unless it says what came of it ("Updating the lockfile fixed CI").
-	if (IN_PROGRESS.test(s) && !/\b(?:fixed|solved|resolved|works|worked|passes|passed|failed|broke|now|was|were|is|are|has|have|had)\b/i.test(s)) return true;
+	// A step in progress ("Spawning planner.", "Committing and pushing the overhaul."), unless it says what came of it ("Updating the lockfile fixed CI");
+	// what follows a colon names the step's object ("Creating task 11: disable the button when the API is down"), not what came of it.
+	if (IN_PROGRESS.test(s) && !/\b(?:fixed|solved|resolved|works|worked|passes|passed|failed|broke|now|was|were|is|are|has|have|had)\b/i.test(s.split(/[:：]/)[0] ?? s)) return true;
 	// The same behind a short lead-in: "Expected — I'll use that alias next", "To drop the labels, I need to edit the options".
 	const behind = LEAD_IN.exec(s)?.[1];
 	if (behind !== undefined && NEXT_STEP_EN.test(behind)) return true;

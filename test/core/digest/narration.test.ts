@@ -26,6 +26,9 @@ describe("narration", () => {
 		"Spawning planner.",
 		"Committing and pushing the overhaul.",
 		"Creating quick task 011: restore the login footer.",
+		"Creating quick task 011: Restore the login footer and disable the button when the API is down.",
+		"You're right to question that - let me correct my understanding.",
+		"Good catch — I'll add the missing index.",
 	])("%s is narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(true);
 	});
@@ -42,6 +45,7 @@ describe("narration", () => {
 		"To fix the race, the lock is now taken before the read.",
 		"Root cause — the cache key ignored the locale.",
 		"Updating the lockfile fixed the CI run.",
+		"You're right that the cache is per user - it is keyed on the account id.",
 	])("%s is not narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(false);
 	});
