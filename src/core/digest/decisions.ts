@@ -157,7 +157,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	// The user's own words: their choices count even when phrased as "let's…".
 	for (const prompt of prompts) {
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
-		for (const unit of proseUnits(typedPart(prompt))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
+		for (const unit of proseUnits(typedPart(prompt, true))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
 	}
 	for (const record of records) {
 		for (const unit of proseUnits(record)) {

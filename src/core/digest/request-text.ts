@@ -118,14 +118,18 @@ export function planHeading(prompt: string): string | undefined {
 
 /**
  * The lines the user typed, not pasted: no code fences, no log- or code-shaped lines, no quoted
- * text, and at most the first few prose lines (a long paste of documentation is not a request).
+ * text, and at most the first few prose lines (a long paste of documentation is not a request),
+ * or with `wholeParagraph` the rest of the paragraph the last of them is in.
  */
-export function typedPart(prompt: string): string {
+export function typedPart(prompt: string, wholeParagraph = false): string {
 	const kept: string[] = [];
 	let fence = false;
 	let prose = 0;
 	for (const raw of requestLines(prompt)) {
 		const line = raw.trim();
+		// `wholeParagraph`: past the first few lines, on to the end of the paragraph they end in, so its last sentence is not cut in two.
+		const past = prose >= 4;
+		if (past && (line === "" || /^(`{3,}|~{3,})/.test(line) || isPastedLine(line) || prose >= PARAGRAPH_LINES)) break;
 		if (/^(`{3,}|~{3,})/.test(line)) {
 			fence = !fence;
 			continue;
@@ -137,10 +141,13 @@ export function typedPart(prompt: string): string {
 		// Image references and the line-continuation backslash of the client's multi-line input are not words.
 		const words = line.replace(/\[Image #\d+\]\s*/g, "").replace(/\s*\\$/, "").replace(/^[#>*\-\s]+/, "");
 		if (words !== "") kept.push(words);
-		if (++prose >= 4) break;
+		if (++prose >= 4 && !wholeParagraph) break;
 	}
 	return kept.join(" ").replace(/\s+/g, " ").trim();
 }
+
+/** How far `typedPart` reads on to end a paragraph: a wall of text with no blank line is not all read. */
+const PARAGRAPH_LINES = 20;
 
 /** A long prompt is a request around a paste: its first and last lines say what is asked. */
 function requestLines(prompt: string): string[] {

@@ -24,6 +24,11 @@ describe("decisionsOf", () => {
 		expect(choice).toBe("user chose: and after the demo we'll go with the invite-only beta first then open it to everyone");
 	});
 
+	it("reads a choice that runs past the fourth line of a paragraph typed over several lines to its end, not to the line's", () => {
+		const lines = ["one more piece of feedback on the roadmap that i got today from the judges", "  the telegram bot is a separate agent with its own repository and its own", "  deploy and it talks to the app over the skill endpoint we already have and", "  all of it waits until after the hackathon so we'll go with split mode first then we", "  will open the invite-only beta once the agent is ready", "", "  Pasted notes: we'll go with whatever the docs say"];
+		expect(decisionsOf({ prompts: [lines.join("\n")] })).toEqual(["user chose: so we'll go with split mode first then we will open the invite-only beta once the agent is ready"]);
+	});
+
 	it("reads a user's 'dont use' as a choice, with or without the apostrophe", () => {
 		expect(decisionsOf({ prompts: ["hey dont use the staging bucket for this"] })).toEqual(["user chose: dont use the staging bucket for this"]);
 	});
