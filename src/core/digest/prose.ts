@@ -16,7 +16,10 @@ export function proseUnits(markdown: string): ProseUnit[] {
 	const units: ProseUnit[] = [];
 	markdown = headAndTail(markdown);
 	let fence: string | undefined;
+	// A heading's section runs to the next heading; an intro's ("Next steps:") over the block after it only: its list, or one paragraph.
+	let heading = "";
 	let section = "";
+	let listed = false;
 	let paragraph: string[] = [];
 	const flush = () => {
 		if (paragraph.length === 0) return;
@@ -25,7 +28,9 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section });
 		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
 		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
+		// Any other paragraph was the intro's block, unless it goes on with a list item.
 		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) section = stripMarkup(text).toLowerCase();
+		else if (!listed) section = heading;
 	};
 	for (const raw of markdown.split("\n")) {
 		const line = raw.trim();
@@ -43,10 +48,11 @@ export function proseUnits(markdown: string): ProseUnit[] {
 			flush();
 			continue;
 		}
-		const heading = /^#{1,6}\s+(.*)$/.exec(line);
-		if (heading) {
+		const title = /^#{1,6}\s+(.*)$/.exec(line);
+		if (title) {
 			flush();
-			section = stripMarkup(heading[1] ?? "").toLowerCase();
+			heading = section = stripMarkup(title[1] ?? "").toLowerCase();
+			listed = false;
 			continue;
 		}
 		const item = /^(?:[-*+•]|\d+[.)])\s+(.*)$/.exec(line);
@@ -54,7 +60,13 @@ export function proseUnits(markdown: string): ProseUnit[] {
 			flush();
 			const text = stripMarkup(withoutLinks(item[1] ?? ""));
 			if (text !== "") units.push({ text, kind: "item", section });
+			listed = true;
 			continue;
+		}
+		// Prose at the margin after a list ends it, and its intro's section; an indented line goes on with an item.
+		if (listed && paragraph.length === 0 && !/^\s/.test(raw)) {
+			section = heading;
+			listed = false;
 		}
 		paragraph.push(line);
 	}

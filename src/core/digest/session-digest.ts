@@ -14,7 +14,7 @@ import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { namesFile, refusedCalls } from "./refused-calls";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
-import { planHeading } from "./request-text";
+import { capitalize, planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
@@ -33,7 +33,8 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * reply leads with their reason are decisions (see `decisionsOf`). 14: a list under a bold intro
  * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done; a choice the
  * agent narrates with its reason ("I'll go with X since Y") is a decision; "Creating task 11: …"
- * and "You're right - let me …" are narration; a user's choice is read to its paragraph's end.
+ * and "You're right - let me …" are narration; a user's choice is read to its paragraph's end;
+ * prose under a "## Next steps" heading, after a "Next steps:" label, and "you'll need to" are open.
  */
 export const DIGEST_VERSION = 14;
 
@@ -328,7 +329,7 @@ function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
 	const result = resultReplies(task, statements)
 		.flatMap((reply) => statements.first(reply, 8))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !DEFERRED_SENTENCE.test(u.text) && !(u.kind === "item" && DEFERRED_SECTION.test(u.section)))
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined)
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const files: string[] = [];
@@ -395,19 +396,32 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 	const out: string[] = [];
 	for (const unit of statements.of(reply)) {
 		if (out.length >= 2) break;
-		if (unit.kind === "item" && DEFERRED_SECTION.test(unit.section)) out.push(cutAtBoundary(unit.text, ITEM_MAX));
-		else if (DEFERRED_SENTENCE.test(unit.text)) {
-			// "Added a token bucket; we still need to tune the limits": only the clause left open.
-			const clause = unit.text.split(/;\s+|,\s+(?=(?:but|and|though|however)\s)/).find((c) => DEFERRED_SENTENCE.test(c)) ?? unit.text;
-			out.push(cutAtBoundary(clause.replace(/^(?:but|and|though|however)\s+/i, ""), ITEM_MAX));
-		}
+		const left = leftOpen(unit);
+		if (left !== undefined) out.push(cutAtBoundary(left, ITEM_MAX));
 	}
 	return out;
 }
 
+/**
+ * What a unit of a reply leaves to do, or undefined: all of it under a section that says so (a
+ * "## Next steps" heading, a "**Remaining:**" intro), what follows such a label in the sentence
+ * ("**Next steps**: deploy the worker"), or the clause that says what is still to do.
+ */
+function leftOpen(unit: ProseUnit): string | undefined {
+	if (DEFERRED_SECTION.test(unit.section)) return unit.text;
+	const labeled = /^([^:]{2,40}):\s+(\S.*)$/.exec(unit.text);
+	if (labeled && DEFERRED_LABEL.test(labeled[1]?.trim() ?? "")) return capitalize(labeled[2] ?? "");
+	if (!DEFERRED_SENTENCE.test(unit.text)) return undefined;
+	// "Added a token bucket; we still need to tune the limits": only the clause left open.
+	const clause = unit.text.split(/;\s+|,\s+(?=(?:but|and|though|however)\s)/).find((c) => DEFERRED_SENTENCE.test(c)) ?? unit.text;
+	return clause.replace(/^(?:but|and|though|however)\s+/i, "");
+}
+
 const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later|to get started|before (?:you|it) (?:can|start|works?)|on your (?:side|end)|for you to do|what you need to do|action (?:required|needed))\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
+/** A sentence's label that is all a "left to do" section's name ("Next steps: …"), not one that only holds the words ("Todo saved: …"). */
+const DEFERRED_LABEL = /^(?:next steps?|remaining(?: work| steps)?|still to do|left to do|to ?do|follow[- ]?ups?|open (?:items|questions)|known (?:issues?|limitations?)|action (?:required|needed)|for you to do|다음 단계|남은 작업|次のステップ|残りの作業|后续步骤|下一步|待办)$/i;
 const DEFERRED_SENTENCE =
-	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|you (?:may|might|will|would) (?:want|need) to|you (?:still )?need to|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
+	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|you(?:'ll| may| might| will| would) (?:want|need) to|you (?:still )?need to|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;

@@ -28,6 +28,20 @@ describe("prose", () => {
 		]);
 	});
 
+	it("ends an intro's section with the block after it, a heading's at the next heading; an indented line goes on with its item", () => {
+		const units = proseUnits("Next steps:\n1. Deploy\n   with the new config\n2. Rotate the key\n\nAll tests pass.\n\n## Known issues\n\nThe export is slow.\n\n- Large files time out\n\nIt needs a stream.");
+		expect(units.map((u) => [u.text, u.section])).toEqual([
+			["Next steps:", ""],
+			["Deploy", "next steps:"],
+			["with the new config", "next steps:"],
+			["Rotate the key", "next steps:"],
+			["All tests pass.", ""],
+			["The export is slow.", "known issues"],
+			["Large files time out", "known issues"],
+			["It needs a stream.", "known issues"],
+		]);
+	});
+
 	it("takes thanks returned, and the client's own 'No response requested.', for no statement", () => {
 		expect(statementsOf("You're welcome! Glad I could help with the parser.\n\nNo response requested.\n\nThe parser handles quoted commas.").map((u) => u.text)).toEqual(["The parser handles quoted commas."]);
 	});

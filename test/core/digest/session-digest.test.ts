@@ -234,6 +234,22 @@ describe("digestSession", () => {
 		expect(heading.done).toEqual(["Added `GET /export` with CSV and JSON output."]);
 	});
 
+	it("leaves open the prose under a 'Next steps' heading, after a 'Next steps:' label, and what 'you'll need to' do", () => {
+		const reply = (r: string) => digestOf([userText("Add the export endpoint", at(0)), assistant(text(r), { ...at(1), messageId: "m1" })]);
+		const heading = reply("Added `GET /export` with CSV output.\n\n## Next steps\n\nRun the migration on staging before deploying.");
+		expect(heading.open).toEqual(["Run the migration on staging before deploying."]);
+		const labeled = reply("Added `GET /export` with CSV output.\n\n**Next steps**: deploy the worker and rotate the key.");
+		expect(labeled.open).toEqual(["Deploy the worker and rotate the key."]);
+		expect(labeled.done).toEqual(["Added `GET /export` with CSV output."]);
+		const yours = reply("Added `GET /export` with CSV output. You'll need to run the migration on staging before deploying.");
+		expect(yours.open).toEqual(["You'll need to run the migration on staging before deploying."]);
+		expect(yours.done).toEqual(["Added `GET /export` with CSV output."]);
+		// A label that only holds the words tells a result; prose after a list is no longer under its intro.
+		const saved = reply("Todo saved: `.planning/todos/pending/export-limits.md`\n\nNext steps:\n- Add a size limit\n\nAll 12 export tests pass.");
+		expect(saved.open).toEqual(["Add a size limit"]);
+		expect(saved.done).toContain("All 12 export tests pass.");
+	});
+
 	it("reads the choice a commit message tells after a long `git add` and its subject", () => {
 		const files = Array.from({ length: 30 }, (_, i) => `lib/app/module_${i}.ex`).join(" ");
 		const command = `git add ${files} && git commit -m "$(cat <<'EOF'\nfeat: message references\n\nKey changes:\n- TranscriptRenderer prefers the DB message id over the JSONL uuid\nEOF\n)"`;
