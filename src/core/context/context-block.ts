@@ -94,7 +94,7 @@ function noteName(notePath: string, noteFolder: string | undefined): string {
 
 /** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */
 const SHAPES = {
-	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 3, decisionsChars: 280, files: 3 },
+	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 4, decisionsChars: 280, files: 3 },
 	long: { asked: 10, askedChars: 1000, askMax: 160, done: 10, doneChars: 1000, doneMax: 240, open: 6, openChars: 600, decisions: 5, decisionsChars: 1000, files: 12 },
 } as const;
 

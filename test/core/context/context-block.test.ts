@@ -59,6 +59,12 @@ describe("eager block", () => {
 		expect(/^- Decided: (.*)$/m.exec(block)?.[1]).toBe("Keep the API version at v2; Store sessions in SQLite (+1 more)");
 	});
 
+	it("shows four short decisions when they fit the room, the fifth counted", () => {
+		const d = digest("d", "23", { decisions: ["Keep the API version at v2", "Store sessions in SQLite", "Move billing to its own repository", "Target the EU region first", "Drop the legacy importer"] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(/^- Decided: (.*)$/m.exec(block)?.[1]).toBe("Keep the API version at v2; Store sessions in SQLite; Move billing to its own repository; Target the EU region first (+1 more)");
+	});
+
 	it("gives a session of one request the room to show more of it, and a busy session short requests", () => {
 		const long = "In the billing app, clearing a target syncs it and right after that a second sync sends goal_type NEED again; help me find where that default comes from";
 		const one = renderContextBlock([entry(digest("a", "20", { asked: [long] }))], { sessions: 5, maxChars: 4000 });
