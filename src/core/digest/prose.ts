@@ -16,7 +16,7 @@ export function proseUnits(markdown: string): ProseUnit[] {
 	const units: ProseUnit[] = [];
 	markdown = headAndTail(markdown);
 	let fence: string | undefined;
-	// A heading's section runs to the next heading; an intro's ("Next steps:") over the block after it only: its list, or one paragraph.
+	// A heading's section runs to the next heading; an intro's ("Next steps:") to the end of the list after it.
 	let heading = "";
 	let section = "";
 	let listed = false;
@@ -28,9 +28,7 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section });
 		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
 		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
-		// Any other paragraph was the intro's block, unless it goes on with a list item.
 		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) section = stripMarkup(text).toLowerCase();
-		else if (!listed) section = heading;
 	};
 	for (const raw of markdown.split("\n")) {
 		const line = raw.trim();

@@ -28,7 +28,7 @@ describe("prose", () => {
 		]);
 	});
 
-	it("ends an intro's section with the block after it, a heading's at the next heading; an indented line goes on with its item", () => {
+	it("ends an intro's section with the list after it, a heading's at the next heading; an indented line goes on with its item", () => {
 		const units = proseUnits("Next steps:\n1. Deploy\n   with the new config\n2. Rotate the key\n\nAll tests pass.\n\n## Known issues\n\nThe export is slow.\n\n- Large files time out\n\nIt needs a stream.");
 		expect(units.map((u) => [u.text, u.section])).toEqual([
 			["Next steps:", ""],
@@ -40,6 +40,8 @@ describe("prose", () => {
 			["Large files time out", "known issues"],
 			["It needs a stream.", "known issues"],
 		]);
+		// A paragraph between an intro and its list is still the intro's.
+		expect(proseUnits("To get started:\n\nInstall the CLI first.\n\n1. Register an app").map((u) => u.section)).toEqual(["", "to get started:", "to get started:"]);
 	});
 
 	it("takes thanks returned, and the client's own 'No response requested.', for no statement", () => {
