@@ -38,7 +38,7 @@ const NEXT_STEP_ZH = /^(?:让我|我来|我将|我会|我要|我先|首先|接�
 export function withoutInterjection(sentence: string): string {
 	let s = sentence.trim();
 	for (let i = 0; i < 3; i++) {
-		const m = INTERJECTION.exec(s);
+		const m = INTERJECTION.exec(straightQuotes(s));
 		if (!m || m[0].length === 0) break;
 		s = s.slice(m[0].length).trim();
 	}
@@ -47,7 +47,7 @@ export function withoutInterjection(sentence: string): string {
 
 /** True for a sentence that narrates, introduces a list, or is only an interjection. */
 export function isNarration(sentence: string): boolean {
-	const plain = stripMarkup(sentence);
+	const plain = straightQuotes(stripMarkup(sentence));
 	const s = withoutInterjection(plain);
 	// "Perfect" or "좋습니다" on its own, with no punctuation to end it.
 	if (withoutInterjection(`${plain}!`) === "") return true;
@@ -62,6 +62,14 @@ export function isNarration(sentence: string): boolean {
 	if (behind !== undefined && NEXT_STEP_EN.test(behind)) return true;
 	if (NEXT_STEP_KO.test(s) || NEXT_STEP_JA.test(s)) return true;
 	return false;
+}
+
+/**
+ * Typographic apostrophes as straight ones ("I’ll" reads "I'll"), one character for one, so a
+ * match's place holds in the original: some agents write them, and the patterns spell "'".
+ */
+function straightQuotes(text: string): string {
+	return text.replace(/[\u2018\u2019]/g, "'");
 }
 
 /** Leading Markdown (list marks, emphasis, heading hashes, emoji and check marks) off a sentence. */

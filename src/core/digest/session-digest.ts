@@ -33,7 +33,7 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * reply leads with their reason are decisions (see `decisionsOf`). 14: a list under a bold intro
  * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done; a choice the
  * agent narrates with its reason ("I'll go with X since Y") is a decision; "Creating task 11: …"
- * and "You're right - let me …" are narration; a user's choice is read to its paragraph's end;
+ * and "You're right - let me …" are narration, and "I’ll …" as "I'll …" is; a user's choice is read to its paragraph's end;
  * prose under a "## Next steps" heading, after a "Next steps:" label, and "you'll need to" are open.
  */
 export const DIGEST_VERSION = 14;

@@ -29,6 +29,9 @@ describe("narration", () => {
 		"Creating quick task 011: Restore the login footer and disable the button when the API is down.",
 		"You're right to question that - let me correct my understanding.",
 		"Good catch — I'll add the missing index.",
+		"I’ll start by reading the config.",
+		"Let’s run the tests again.",
+		"You’re right — let me fix it.",
 	])("%s is narration", (sentence) => {
 		expect(isNarration(sentence)).toBe(true);
 	});
@@ -55,6 +58,8 @@ describe("narration", () => {
 		expect(withoutInterjection("Great, excellent! Tests pass.")).toBe("Tests pass.");
 		expect(withoutInterjection("완벽합니다! 테스트가 통과합니다.")).toBe("테스트가 통과합니다.");
 		expect(withoutInterjection("Goodness knows")).toBe("Goodness knows");
+		// Typographic apostrophes too, the rest of the sentence as written.
+		expect(withoutInterjection("You’re right! The cache’s key is the account id.")).toBe("The cache’s key is the account id.");
 	});
 });
 
