@@ -30,11 +30,11 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * commands the client refused for want of a permission are open, and no result claims them.
  * 12: files changed after a session's last commit are open (see `uncommittedFiles`). 13: the
  * choices a session wrote down (decision records, commit and pull request bodies) and those a
- * reply leads with their reason are decisions (see `decisionsOf`). 14: a list under a bold intro
- * ("**Next steps:**") is read as that intro's, so what it leaves is open, not done; a choice the
- * agent narrates with its reason ("I'll go with X since Y") is a decision; "Creating task 11: …"
- * and "You're right - let me …" are narration, and "I’ll …" as "I'll …" is; a user's choice is read to its paragraph's end;
- * prose under a "## Next steps" heading, after a "Next steps:" label, and "you'll need to" are open.
+ * reply leads with their reason are decisions (see `decisionsOf`). 14: what a reply leaves under
+ * a bold intro ("**Next steps:**"), a "## Next steps" heading or a "Next steps:" label, and "you'll
+ * need to …", is open, not done; a choice narrated with its reason ("I'll go with X since Y") is a
+ * decision; a user's choice is read to its paragraph's end; "Creating task 11: …", "You're right -
+ * let me …" and "I’ll …" (a typographic apostrophe) are narration.
  */
 export const DIGEST_VERSION = 14;
 
