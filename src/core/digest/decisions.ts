@@ -3,6 +3,7 @@ import { cutAtBoundary } from "./clause-cut";
 import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { capitalize, typedPart } from "./request-text";
 import type { SessionEvent } from "../transcript/session-model";
+import { straightQuotes } from "../text/straight-quotes";
 
 /** A character within a sentence: a dot only inside a name (`entire.log`, `next.config.js`), not the one that ends it. */
 const SPAN = String.raw`(?:[^.\n]|\.(?=\S))`;
@@ -155,24 +156,27 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (out.length < max && !out.some((o) => sameChoice(o, cut))) out.push(cut);
 	};
 	// The user's own words: their choices count even when phrased as "let's…".
-	for (const prompt of prompts) {
+	// Read with straight apostrophes: "we’ll use X" is "we'll use X" (the patterns spell "'").
+	for (const given of prompts) {
+		const prompt = straightQuotes(given);
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
 		for (const unit of proseUnits(typedPart(prompt, true))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
 	}
 	for (const record of records) {
-		for (const unit of proseUnits(record)) {
+		for (const unit of proseUnits(straightQuotes(record))) {
 			const text = unit.text;
 			// The choice first: it is cheap to look for, and most sentences of a message name none.
 			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text)) add(asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
 		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
-	for (const reply of replies) {
-		const holds = held === undefined || held.has(reply);
+	for (const given of replies) {
+		const holds = held === undefined || held.has(given);
+		const reply = straightQuotes(given);
 		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
-		for (const unit of unitsOf(reply)) {
-			const text = unit.text;
+		for (const unit of unitsOf(given)) {
+			const text = straightQuotes(unit.text);
 			if (TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(spokenChoice(choiceClause(text)));

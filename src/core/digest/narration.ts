@@ -1,3 +1,4 @@
+import { straightQuotes } from "../text/straight-quotes";
 /**
  * Narration: what an agent says about its own next step ("Let me…", "I'll…", "Now I…", "먼저 …
  * 확인하겠습니다", "まず…確認します", "让我…"), interjections ("Perfect!"), and list intros ending in
@@ -62,14 +63,6 @@ export function isNarration(sentence: string): boolean {
 	if (behind !== undefined && NEXT_STEP_EN.test(behind)) return true;
 	if (NEXT_STEP_KO.test(s) || NEXT_STEP_JA.test(s)) return true;
 	return false;
-}
-
-/**
- * Typographic apostrophes as straight ones ("I’ll" reads "I'll"), one character for one, so a
- * match's place holds in the original: some agents write them, and the patterns spell "'".
- */
-function straightQuotes(text: string): string {
-	return text.replace(/[\u2018\u2019]/g, "'");
 }
 
 /** Leading Markdown (list marks, emphasis, heading hashes, emoji and check marks) off a sentence. */

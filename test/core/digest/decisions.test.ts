@@ -118,6 +118,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: [step] }, 4, new Set([step]))).toEqual([]);
 	});
 
+	it("reads a choice written with typographic apostrophes as one written with straight ones", () => {
+		const replies = ["Both lockfiles are stale. I\u2019ll go with pnpm since the repo already has a `pnpm-lock.yaml`."];
+		expect(decisionsOf({ replies }, 4, new Set(replies))).toEqual(["Go with pnpm since the repo already has a `pnpm-lock.yaml`."]);
+		expect(decisionsOf({ prompts: ["Ok, let\u2019s go with vite for the dev server."] })).toEqual(["user chose: let's go with vite for the dev server."]);
+		expect(decisionsOf({ prompts: ["For the cache we\u2019ll use Redis."] })).toEqual(["user chose: for the cache we'll use Redis."]);
+	});
+
 	it("reads a commit message's body for the change against what it replaced and the change told with its reason", () => {
 		const records = [
 			"Write all logs to .cache/logs/run.log instead of one file per job. This lets `tail -f` start before a job does.",
