@@ -75,6 +75,13 @@ export interface ProjectFiles {
  */
 export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
 
+/**
+ * A repository's fingerprint, its root commits (see `projects/replaced-repository`), given the one
+ * recorded for the project at `root` (the adapter may confirm that one cheaply); `NEW_REPOSITORY`
+ * for one with no commit that does not hold the recorded one; undefined when it cannot be told.
+ */
+export type RepositoryFingerprint = (root: string, recorded: string | undefined) => string | undefined;
+
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
 export interface TranscriptSource {
 	/**

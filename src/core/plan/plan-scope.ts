@@ -1,6 +1,7 @@
 import { dict } from "../dict";
 import { dayOf, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { recordFingerprints, setAsideReplaced } from "../projects/replaced-repository";
 import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
@@ -133,6 +134,8 @@ export function scopeSessions(input: {
 }): SessionScope {
 	const { settings, identities } = input;
 	const state = copyState(input.state);
+	// Before any session takes a key: those of a repository replaced at its path keep theirs apart.
+	setAsideReplaced(state, identities.values());
 	const { keyOfCwd, repositories, configured } = identityRules(state, settings, identities, input.folderOf);
 	const moves = [...(input.migration ?? [])];
 	const migrated = input.migration !== undefined;
@@ -167,6 +170,7 @@ export function scopeSessions(input: {
 	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
+	recordFingerprints(state, identities.values());
 
 	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...(input.occupied ?? [])]);
 	// A new project's index and packet go beside a file already at their place, as a new note does.

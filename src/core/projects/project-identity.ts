@@ -36,6 +36,8 @@ export interface ResolvedFolder {
 	root: string;
 	/** Whether `root` is a git repository. */
 	repository: boolean;
+	/** The repository's root commits, when it has any and they could be read (see `replaced-repository`, and its `NEW_REPOSITORY`). */
+	fingerprint?: string;
 }
 
 /**

@@ -10,7 +10,7 @@ import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, sco
 import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
-import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver } from "../ports";
+import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver, RepositoryFingerprint } from "../ports";
 import type { ResolvedFolder } from "../projects/project-identity";
 import { contextFilesOf, otherContextFiles, type Settings } from "../settings";
 import { BEGIN_MARKER } from "../text/marked-block";
@@ -56,6 +56,8 @@ export interface SyncDeps {
 	claudeMemory?: (projectPath: string) => MemoryFolder | undefined;
 	/** Finds a folder's repository on this machine; without it, every folder is its own project. */
 	resolve?: ProjectResolver;
+	/** A repository's fingerprint: without it, a repository replaced by another at its path is not told from it. */
+	fingerprint?: RepositoryFingerprint;
 	/** The clock (ms since 1970): a session dated more than a day after it is left out of the context block. */
 	now?: () => number;
 }
@@ -120,7 +122,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	}
 	// Warmups of sessions never written: their tokens count, apart from any session.
 	const warmups = await index.warmupsWithoutSession(paths);
-	const identities = resolveAll(deps.resolve, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project], warmups));
+	const identities = resolveAll(deps, start, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project], warmups));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
@@ -227,9 +229,16 @@ function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): strin
 	return [...paths];
 }
 
-function resolveAll(resolve: ProjectResolver | undefined, folders: readonly string[]): Identities {
+/** Each folder's project here; a repository's fingerprint looked up once per root, given the one recorded for its project. */
+function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state: SyncState, folders: readonly string[]): Identities {
 	const found = new Map<string, ResolvedFolder | undefined>();
-	for (const folder of folders) found.set(folder, resolve?.(folder));
+	const fingerprints = new Map<string, string | undefined>();
+	for (const folder of folders) {
+		const resolved = deps.resolve?.(folder);
+		if (resolved?.repository && deps.fingerprint && !fingerprints.has(resolved.root)) fingerprints.set(resolved.root, deps.fingerprint(resolved.root, state.projects[resolved.root]?.fingerprint));
+		const fingerprint = resolved?.repository ? fingerprints.get(resolved.root) : undefined;
+		found.set(folder, resolved && fingerprint !== undefined ? { ...resolved, fingerprint } : resolved);
+	}
 	return found;
 }
 

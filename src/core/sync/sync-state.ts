@@ -55,6 +55,10 @@ export interface ProjectRecord {
 	folder: string;
 	/** The identity is a git repository's root: sessions recorded in folders below it belong to it. */
 	repository?: boolean;
+	/** The repository's root commits, recorded when first found (see `projects/replaced-repository`); unset before its first commit, or by an older release. */
+	fingerprint?: string;
+	/** Another repository took this one's path, given here: its identity is `<path>@<root commit>` until its repository is found elsewhere. */
+	replacedAt?: string;
 	/** Where the user moved the project's notes folder, when they did: new session notes go there. */
 	notesPath?: string;
 	/** Where the user moved the project's memory folder, when they did. */

@@ -1,0 +1,82 @@
+import type { ProjectRecord, SyncState } from "../sync/sync-state";
+import type { ResolvedFolder } from "./project-identity";
+
+/**
+ * A project is known by its repository's root path, and a path can change hands: a repository moved
+ * away (`mv ~/code/app ~/src/app`) and another one made where it was took over its sessions, index,
+ * context block, packet and memory. A repository's fingerprint, its root commits (space-separated,
+ * sorted), is recorded with its identity; one found at the path that shares no root commit with
+ * the recorded one is another repository. A clone of the same repository, or one that fetched more
+ * commits, has the same roots. One with no commit yet has no fingerprint, and no fingerprint (one
+ * an older release recorded none for, too) matches any: the identity stays as it was; but a
+ * repository with no commit where one with commits was recorded, that holds none of them, was made
+ * anew there (`NEW_REPOSITORY`).
+ */
+
+/** The fingerprint of a repository with no commit yet, found where another was recorded whose commits it does not hold. */
+export const NEW_REPOSITORY = "";
+
+/** Whether two fingerprints are of one repository: they share a root commit (a merge of an unrelated history adds one). */
+export function sameRepository(a: string, b: string): boolean {
+	const roots = new Set(a.split(" "));
+	return b.split(" ").some((id) => roots.has(id));
+}
+
+/**
+ * Projects whose path now holds another repository get an identity of their own, `<path>@<root
+ * commit>` (their vault folder, notes, index, packet and facts stay theirs; `replacedAt` says where
+ * they were), so the one there now starts as a new project. A project put aside so is followed to
+ * where its repository is found again (sessions in `~/src/app`), when no project is there yet.
+ * In place, on a state the sync may change (`copyState`); records are replaced, not changed.
+ * @param found what the adapter found this time, fingerprints included.
+ */
+export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolder | undefined>): void {
+	const here = new Map<string, string>();
+	for (const f of found) if (f?.repository && f.fingerprint !== undefined) here.set(f.root, f.fingerprint);
+	for (const [root, fingerprint] of here) {
+		const record = state.projects[root];
+		if (record?.fingerprint === undefined || (fingerprint !== NEW_REPOSITORY && sameRepository(record.fingerprint, fingerprint))) continue;
+		const { repository: _, ...kept } = record;
+		rekeyProject(state, root, freeKey(state, `${root}@${record.fingerprint.slice(0, 12)}`), { ...kept, replacedAt: root });
+	}
+	for (const [root, fingerprint] of here) {
+		if (state.projects[root] || fingerprint === NEW_REPOSITORY) continue;
+		const away = Object.keys(state.projects).sort().find((key) => {
+			const record = state.projects[key]!;
+			return record.replacedAt !== undefined && record.fingerprint !== undefined && sameRepository(record.fingerprint, fingerprint);
+		});
+		if (away === undefined) continue;
+		const { replacedAt: _, ...kept } = state.projects[away]!;
+		rekeyProject(state, away, root, { ...kept, repository: true });
+	}
+}
+
+/** Records the fingerprint of each repository found at a project's own path (after `setAsideReplaced`: it is that project's repository). */
+export function recordFingerprints(state: SyncState, found: Iterable<ResolvedFolder | undefined>): void {
+	for (const f of found) {
+		const record = f?.repository && f.fingerprint !== undefined && f.fingerprint !== NEW_REPOSITORY ? state.projects[f.root] : undefined;
+		if (record && record.fingerprint !== f!.fingerprint) state.projects[f!.root] = { ...record, fingerprint: f!.fingerprint };
+	}
+}
+
+function freeKey(state: SyncState, key: string): string {
+	let free = key;
+	for (let n = 2; state.projects[free]; n++) free = `${key} ${n}`;
+	return free;
+}
+
+/** Everything kept by a project's identity goes to another: its record, its sessions' and usage's keys, its shared facts' pairs and the facts it proposed. */
+function rekeyProject(state: SyncState, from: string, to: string, record: ProjectRecord): void {
+	delete state.projects[from];
+	state.projects[to] = record;
+	for (const [path, session] of Object.entries(state.sessions)) if (session.projectKey === from) state.sessions[path] = { ...session, projectKey: to };
+	for (const [path, usage] of Object.entries(state.usageOnly)) if (usage.projectKey === from) state.usageOnly[path] = { ...usage, projectKey: to };
+	if (state.memory[from]) {
+		state.memory[to] = state.memory[from]!;
+		delete state.memory[from];
+	}
+	if (state.proposed[from]) {
+		state.proposed[to] = state.proposed[from]!;
+		delete state.proposed[from];
+	}
+}
