@@ -13,6 +13,7 @@ import { ClaudeMemoryFolder } from "./claude-memory-folder";
 import { claudeMemoryDir, readClaudeSettings } from "./claude-memory-dir";
 import { ProjectFolderFiles } from "./project-files";
 import { resolveProjectFolder } from "./project-resolver";
+import { repositoryFingerprint } from "./repository-fingerprint";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { confineStateFolder, removeStateLeftovers, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
@@ -124,7 +125,7 @@ export class VaultSync {
 			const projects = resolve(this.claudeDir, "projects").normalize("NFC");
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
-		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, now: Date.now };
+		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
 	}
 }
 

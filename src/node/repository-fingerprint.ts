@@ -1,0 +1,153 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, lstatSync, readdirSync, readSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { NEW_REPOSITORY } from "../core/projects/replaced-repository";
+import { openPlainFileSync, readPlainBytesSync } from "./confined-path";
+
+/**
+ * What tells a repository from another made at the same path: its root commits (see
+ * `core/projects/repository-fingerprint`). Finding them walks the whole history, so it is done
+ * once: a repository already fingerprinted is only asked whether it holds one of the commits
+ * recorded, which its object files answer without running git (a loose object's file, or a
+ * lookup in each pack's index). Only a repository seen for the first time, or one that no longer
+ * holds what was recorded (another repository, or one whose objects this cannot read), runs
+ * `git rev-list` once.
+ * @param root the repository's root (a linked worktree's main checkout), as the resolver found it.
+ * @param recorded the fingerprint recorded for the project at `root`, if any.
+ * @returns the fingerprint now there; `NEW_REPOSITORY` for one with no commit that does not hold the
+ * recorded one; undefined when it cannot be told: no commit yet and none recorded, a shallow clone
+ * (its oldest commits are not its roots), git missing or failing.
+ */
+export function repositoryFingerprint(root: string, recorded: string | undefined): string | undefined {
+	const gitDir = gitDirOf(root);
+	if (gitDir === undefined) return undefined;
+	const common = commonDirOf(gitDir);
+	if (isThere(join(common, "shallow"))) return undefined;
+	const objects = join(common, "objects");
+	if (recorded !== undefined && recorded.split(" ").some((id) => holdsObject(objects, id, 0))) return recorded;
+	// No commit yet: none to record; where one with commits was recorded, it was made anew here.
+	if (isUnborn(gitDir, common)) return recorded === undefined ? undefined : NEW_REPOSITORY;
+	return rootCommits(gitDir);
+}
+
+/** How long the one `git rev-list` of a repository may take (a very long history); past it, no fingerprint this time. */
+const REV_LIST_TIMEOUT_MS = 20_000;
+
+function rootCommits(gitDir: string): string | undefined {
+	try {
+		// The repository is not trusted: no hook or fsmonitor of its configuration runs for a rev-list,
+		// and our own environment's GIT_* variables (a sync run from a git hook) must not point it elsewhere.
+		const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
+		const out = execFileSync("git", ["--git-dir", gitDir, "-c", "core.fsmonitor=false", "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], { env, encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1024 * 1024 });
+		const ids = [...new Set(out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(l)))].sort();
+		return ids.length === 0 ? undefined : ids.join(" ");
+	} catch {
+		return undefined;
+	}
+}
+
+/** The repository's git folder: `.git`, the folder a `.git` file names (a submodule), or the root itself when it is a bare repository. */
+function gitDirOf(root: string): string | undefined {
+	const dotGit = join(root, ".git");
+	try {
+		if (statSync(dotGit).isDirectory()) return dotGit;
+		const text = readPlainBytesSync(dotGit, 64 * 1024).toString("utf8").trim();
+		return text.startsWith("gitdir:") ? resolve(root, text.slice("gitdir:".length).trim()) : undefined;
+	} catch {
+		return isThere(join(root, "HEAD")) && isThere(join(root, "objects")) ? root : undefined;
+	}
+}
+
+/** Where a git folder's objects and refs are: its `commondir` (a linked worktree's), else itself. */
+function commonDirOf(gitDir: string): string {
+	const text = smallText(join(gitDir, "commondir"));
+	return text === undefined || text === "" ? gitDir : resolve(gitDir, text);
+}
+
+/** HEAD names a branch that has no commit yet (`git init`, nothing committed): no fingerprint, and no git run to find none. */
+function isUnborn(gitDir: string, common: string): boolean {
+	const head = smallText(join(gitDir, "HEAD"));
+	const ref = head?.startsWith("ref:") ? head.slice(4).trim() : undefined;
+	// A reftable repository keeps its refs elsewhere: git is asked.
+	if (ref === undefined || !ref.startsWith("refs/") || isThere(join(common, "reftable"))) return false;
+	if (isThere(join(common, ref))) return false;
+	const packed = smallText(join(common, "packed-refs"), 64 * 1024 * 1024);
+	return packed === undefined || !packed.split("\n").some((line) => line.endsWith(` ${ref}`));
+}
+
+/** Alternates followed this deep at most (a loop of them is no repository's). */
+const MAX_ALTERNATES_DEPTH = 4;
+
+/** Whether the object `id` is in this object folder: a loose file, an entry of a pack's index, or in an alternate's. */
+function holdsObject(objects: string, id: string, depth: number): boolean {
+	if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)) return false;
+	if (isThere(join(objects, id.slice(0, 2), id.slice(2)))) return true;
+	const packs = join(objects, "pack");
+	let names: string[] = [];
+	try {
+		names = readdirSync(packs).filter((n) => n.endsWith(".idx"));
+	} catch {
+		// No pack folder.
+	}
+	const hash = Buffer.from(id, "hex");
+	if (names.some((n) => packIndexHolds(join(packs, n), hash))) return true;
+	if (depth >= MAX_ALTERNATES_DEPTH) return false;
+	const alternates = smallText(join(objects, "info", "alternates")) ?? "";
+	return alternates.split("\n").some((line) => {
+		const path = line.trim();
+		return path !== "" && !path.startsWith("#") && holdsObject(isAbsolute(path) ? path : resolve(objects, path), id, depth + 1);
+	});
+}
+
+/**
+ * Whether a version 2 pack index lists `hash`: its fan-out table gives the range of names that
+ * start with the hash's first byte, searched by halves, a few small reads in all. An index of
+ * another version, or damaged, lists nothing here: git is asked then.
+ */
+function packIndexHolds(path: string, hash: Buffer): boolean {
+	let fd: number | undefined;
+	try {
+		const opened = openPlainFileSync(path);
+		fd = opened.fd;
+		const header = Buffer.alloc(8 + 256 * 4);
+		if (readSync(fd, header, 0, header.length, 0) !== header.length) return false;
+		if (header.readUInt32BE(0) !== 0xff744f63 || header.readUInt32BE(4) !== 2) return false;
+		const first = hash[0]!;
+		let low = first === 0 ? 0 : header.readUInt32BE(8 + (first - 1) * 4);
+		let high = header.readUInt32BE(8 + first * 4);
+		const names = 8 + 256 * 4;
+		if (names + high * hash.length > opened.stats.size) return false;
+		const name = Buffer.alloc(hash.length);
+		while (low < high) {
+			const mid = (low + high) >>> 1;
+			if (readSync(fd, name, 0, name.length, names + mid * hash.length) !== name.length) return false;
+			const order = name.compare(hash);
+			if (order === 0) return true;
+			if (order < 0) low = mid + 1;
+			else high = mid;
+		}
+		return false;
+	} catch {
+		return false;
+	} finally {
+		if (fd !== undefined) closeSync(fd);
+	}
+}
+
+function isThere(path: string): boolean {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** A small git control file's trimmed text; undefined when missing, not a plain file or larger than `max`. */
+function smallText(path: string, max = 64 * 1024): string | undefined {
+	try {
+		return readPlainBytesSync(path, max).toString("utf8").trim();
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,79 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NEW_REPOSITORY } from "../../src/core/projects/replaced-repository";
+import { repositoryFingerprint } from "../../src/node/repository-fingerprint";
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+
+/** A repository with a first commit whose message makes its root commit its own. */
+function repository(path: string, message: string): string {
+	mkdirSync(path, { recursive: true });
+	git(path, "init", "-q");
+	git(path, "commit", "-q", "--allow-empty", "-m", message);
+	return git(path, "rev-parse", "HEAD");
+}
+
+/** Runs `run` with no `git` to be found: what it answers then was read from the files alone. */
+function withoutGit<T>(run: () => T): T {
+	const path = process.env.PATH;
+	process.env.PATH = "";
+	try {
+		return run();
+	} finally {
+		process.env.PATH = path;
+	}
+}
+
+describe("repositoryFingerprint", () => {
+	let root = "";
+	beforeEach(() => {
+		root = mkdtempSync(join(tmpdir(), "fingerprint-"));
+	});
+	afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+	it("is the root commit, and a later commit or branch does not change it", () => {
+		const app = join(root, "app");
+		const first = repository(app, "app begins");
+		expect(repositoryFingerprint(app, undefined)).toBe(first);
+		git(app, "commit", "-q", "--allow-empty", "-m", "more");
+		expect(repositoryFingerprint(app, undefined)).toBe(first);
+	});
+
+	it("confirms the recorded fingerprint from the object files, loose or packed (a clone), without running git", () => {
+		const app = join(root, "app");
+		const first = repository(app, "app begins");
+		expect(withoutGit(() => repositoryFingerprint(app, first))).toBe(first);
+		// Over a URL the clone gets a pack and its index, no loose object.
+		git(root, "clone", "-q", `file://${app}`, "clone");
+		expect(withoutGit(() => repositoryFingerprint(join(root, "clone"), first))).toBe(first);
+		// Not recorded: only git can say.
+		expect(withoutGit(() => repositoryFingerprint(join(root, "clone"), undefined))).toBeUndefined();
+	});
+
+	it("is the other repository's own roots when it does not hold the recorded one", () => {
+		const first = repository(join(root, "app"), "app begins");
+		const other = repository(join(root, "other"), "other begins");
+		expect(repositoryFingerprint(join(root, "other"), first)).toBe(other);
+	});
+
+	it("is none for a repository with no commit yet (git is not even asked), a shallow clone, and a folder outside git", () => {
+		mkdirSync(join(root, "empty"));
+		git(join(root, "empty"), "init", "-q");
+		expect(withoutGit(() => repositoryFingerprint(join(root, "empty"), undefined))).toBeUndefined();
+		// Where one with commits was recorded, it is a repository made anew there.
+		expect(withoutGit(() => repositoryFingerprint(join(root, "empty"), "a".repeat(40)))).toBe(NEW_REPOSITORY);
+
+		const app = join(root, "app");
+		const first = repository(app, "app begins");
+		git(app, "commit", "-q", "--allow-empty", "-m", "more");
+		git(root, "clone", "-q", "--depth", "1", `file://${app}`, "shallow");
+		expect(repositoryFingerprint(join(root, "shallow"), first)).toBeUndefined();
+
+		mkdirSync(join(root, "plain"));
+		writeFileSync(join(root, "plain", "a.txt"), "x");
+		expect(repositoryFingerprint(join(root, "plain"), undefined)).toBeUndefined();
+	});
+});
