@@ -79,6 +79,29 @@ describe("a repository replaced by another at its path", () => {
 		expect(sessionNotes()).toEqual(["AI Conversations/app (code)/2026-11-29 Newcomer repo꞉ unrelated cleanup.md", "AI Conversations/app/2026-11-29 Original app꞉ secret roadmap work.md", "AI Conversations/app/2026-11-30 Original app꞉ next step.md"]);
 	});
 
+	it("the newcomer shares none of the moved one's facts that Claude Code keeps at the path, and shares its own", async () => {
+		const sharing = (...paths: string[]) => ({ ...settings(), projects: paths.map((path) => ({ path, ...DEFAULT_PROJECT, memorySharing: true })) });
+		const fact = (name: string) => `---\nname: ${name}\ndescription: About ${name}\ntype: project\n---\nWe do ${name}.\n`;
+		// Claude Code keeps a project's memory by its path: the newcomer's sessions find the moved one's facts there.
+		const memory = join(projects, app.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await repository(app, "app begins");
+		await session("11111111-1111-4111-8111-111111111111", "Original app: secret roadmap work", "2026-11-29T10:00:00.000Z", app);
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "roadmap.md"), fact("roadmap"));
+		expect((await sync(sharing(app))).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/app/roadmap.md")).toBe(true);
+		await rename(app, join(root, "app-moved"));
+		await repository(app, "newcomer begins");
+		await session("22222222-2222-4222-8222-222222222222", "Newcomer repo: unrelated cleanup", "2026-11-29T12:00:00.000Z", app);
+		await writeFile(join(memory, "tabs.md"), fact("tabs"));
+		expect((await sync(sharing(app))).errors).toEqual([]);
+		const theirs = [...notes.files.keys()].filter((k) => k.startsWith("AI Memory/app (code)/"));
+		expect(theirs).toContain("AI Memory/app (code)/tabs.md");
+		expect(theirs).not.toContain("AI Memory/app (code)/roadmap.md");
+		expect(notes.files.has("AI Memory/app/roadmap.md")).toBe(true);
+		expect(await readFile(join(memory, "roadmap.md"), "utf8")).toBe(fact("roadmap"));
+	});
+
 	it("a repository with no commit yet made where another was is another project from its first session", async () => {
 		await repository(app, "app begins");
 		await session("11111111-1111-4111-8111-111111111111", "Original app: secret roadmap work", "2026-11-29T10:00:00.000Z", app);

@@ -10,6 +10,7 @@ import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
 import { withoutNameControls } from "../text/name-controls";
+import { factsLeftBy } from "../projects/replaced-repository";
 
 const INDEX_FILE = "MEMORY.md";
 
@@ -108,8 +109,10 @@ interface Pair {
 
 function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
 	const claude = texts.claude!;
-	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name)));
 	const known = (state.memory[key] ??= dict());
+	// Facts a repository that had this path left in Claude Code's folder (kept by path) are not this project's.
+	const left = factsLeftBy(state, key, claude.path);
+	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name) && (!left.has(name) || name in known)));
 	const record = state.projects[key];
 	// What both sides held after the last sync holds only for the same two folders. A side that is
 	// gone (the memory folder setting changed, a folder moved) or another Claude Code folder (the

@@ -27,6 +27,8 @@ export function sameRepository(a: string, b: string): boolean {
  * commit>` (their vault folder, notes, index, packet and facts stay theirs; `replacedAt` says where
  * they were), so the one there now starts as a new project. A project put aside so is followed to
  * where its repository is found again (sessions in `~/src/app`), when no project is there yet.
+ * The facts it shared with Claude Code's memory folder there are noted (`leftFacts`): Claude Code
+ * keeps them by path, and the newcomer must not take them for its own.
  * In place, on a state the sync may change (`copyState`); records are replaced, not changed.
  * @param found what the adapter found this time, fingerprints included.
  */
@@ -37,7 +39,9 @@ export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolde
 		const record = state.projects[root];
 		if (record?.fingerprint === undefined || (fingerprint !== NEW_REPOSITORY && sameRepository(record.fingerprint, fingerprint))) continue;
 		const { repository: _, ...kept } = record;
-		rekeyProject(state, root, freeKey(state, `${root}@${record.fingerprint.slice(0, 12)}`), { ...kept, replacedAt: root });
+		const shared = Object.keys(state.memory[root] ?? {});
+		const left = record.memoryWith === undefined || shared.length === 0 ? {} : { leftFacts: { folder: record.memoryWith, names: shared } };
+		rekeyProject(state, root, freeKey(state, `${root}@${record.fingerprint.slice(0, 12)}`), { ...kept, replacedAt: root, ...left });
 	}
 	for (const [root, fingerprint] of here) {
 		if (state.projects[root] || fingerprint === NEW_REPOSITORY) continue;
@@ -49,6 +53,11 @@ export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolde
 		const { replacedAt: _, ...kept } = state.projects[away]!;
 		rekeyProject(state, away, root, { ...kept, repository: true });
 	}
+}
+
+/** Claude Code's fact files in `folder` that another project left there when its path changed hands: not `key`'s to share. */
+export function factsLeftBy(state: Pick<SyncState, "projects">, key: string, folder: string): Set<string> {
+	return new Set(Object.entries(state.projects).flatMap(([other, p]) => (other !== key && p.leftFacts?.folder === folder ? p.leftFacts.names : [])));
 }
 
 /** Records the fingerprint of each repository found at a project's own path (after `setAsideReplaced`: it is that project's repository). */

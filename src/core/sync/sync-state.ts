@@ -59,6 +59,12 @@ export interface ProjectRecord {
 	fingerprint?: string;
 	/** Another repository took this one's path, given here: its identity is `<path>@<root commit>` until its repository is found elsewhere. */
 	replacedAt?: string;
+	/**
+	 * Claude Code's memory folder at the path another repository took (Claude Code keeps memory by
+	 * path), and the facts this project had shared there: the newcomer, whose sessions find them
+	 * there, takes none of them into its own.
+	 */
+	leftFacts?: { folder: string; names: string[] };
 	/** Where the user moved the project's notes folder, when they did: new session notes go there. */
 	notesPath?: string;
 	/** Where the user moved the project's memory folder, when they did. */

@@ -36,6 +36,20 @@ beforeEach(() => {
 });
 
 describe("facts shared with Claude Code", () => {
+	it("takes none of the facts a repository that had this path left in Claude Code's folder, and shares the rest", async () => {
+		claude.files.set("roadmap.md", fact("roadmap", "The moved repository's plan"));
+		claude.files.set("tabs.md", fact("tabs", "Ours"));
+		state.projects[`${KEY}@aaaaaaaaaaaa`] = { folder: "shop-api", replacedAt: KEY, leftFacts: { folder: claude.path, names: ["roadmap.md"] } };
+		state.projects[KEY] = { folder: "shop-api (dev)" };
+		expect((await run()).errors).toEqual([]);
+		expect([...notes.files.keys()].sort()).toEqual([`${folder}/MEMORY.md`, `${folder}/tabs.md`]);
+		expect(claude.files.get("roadmap.md")).toBe(fact("roadmap", "The moved repository's plan"));
+		// Where it is no longer the project left behind (another Claude Code folder), it is shared as any.
+		state.projects[`${KEY}@aaaaaaaaaaaa`]!.leftFacts = { folder: "/elsewhere/memory", names: ["roadmap.md"] };
+		await run();
+		expect(notes.files.has(`${folder}/roadmap.md`)).toBe(true);
+	});
+
 	it("redacts a fact's name and description as YAML reads them: an escape is a secret again once read, a control character a character", async () => {
 		const token = `ghp${"_"}A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`;
 		const escaped = token.replace("g", "\\x67");

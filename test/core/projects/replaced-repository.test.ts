@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NEW_REPOSITORY, recordFingerprints, sameRepository, setAsideReplaced } from "../../../src/core/projects/replaced-repository";
+import { factsLeftBy, NEW_REPOSITORY, recordFingerprints, sameRepository, setAsideReplaced } from "../../../src/core/projects/replaced-repository";
 import { emptySyncState, type SessionRecord, type SyncState } from "../../../src/core/sync/sync-state";
 
 const A = "a".repeat(40);
@@ -38,6 +38,17 @@ describe("a repository replaced at its path", () => {
 		expect(state.memory["/code/app"]).toBeUndefined();
 		expect(state.proposed[aside]).toEqual(["fact"]);
 		expect(state.usageOnly["/t/warm.jsonl"]!.projectKey).toBe(aside);
+
+		// Its facts shared with Claude Code's folder at the path are noted there: the newcomer finds them, and takes none.
+		const sharing = recorded();
+		sharing.projects["/code/app"]!.memoryWith = "/claude/projects/-code-app/memory";
+		setAsideReplaced(sharing, [{ root: "/code/app", repository: true, fingerprint: B }]);
+		expect(sharing.projects[aside]!.leftFacts).toEqual({ folder: "/claude/projects/-code-app/memory", names: ["a.md"] });
+		expect([...factsLeftBy(sharing, "/code/app", "/claude/projects/-code-app/memory")]).toEqual(["a.md"]);
+		expect([...factsLeftBy(sharing, aside, "/claude/projects/-code-app/memory")]).toEqual([]);
+		// Followed to its new place, the note stays: Claude Code still keeps those facts at the old path.
+		setAsideReplaced(sharing, [{ root: "/src/app", repository: true, fingerprint: A }]);
+		expect(sharing.projects["/src/app"]!.leftFacts).toEqual({ folder: "/claude/projects/-code-app/memory", names: ["a.md"] });
 	});
 
 	it("puts it aside for a repository with no commit made where it was, which records nothing and follows nothing", () => {
