@@ -80,7 +80,7 @@ export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
  * recorded for the project at `root` (the adapter may confirm that one cheaply); `NEW_REPOSITORY`
  * for one with no commit that does not hold the recorded one; undefined when it cannot be told.
  */
-export type RepositoryFingerprint = (root: string, recorded: string | undefined) => string | undefined;
+export type RepositoryFingerprint = (root: string, recorded: string | undefined) => Promise<string | undefined>;
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
 export interface TranscriptSource {

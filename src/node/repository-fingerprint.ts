@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { closeSync, lstatSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { NEW_REPOSITORY } from "../core/projects/replaced-repository";
@@ -18,7 +18,7 @@ import { openPlainFileSync, readPlainBytesSync } from "./confined-path";
  * recorded one; undefined when it cannot be told: no commit yet and none recorded, a shallow clone
  * (its oldest commits are not its roots), git missing or failing.
  */
-export function repositoryFingerprint(root: string, recorded: string | undefined): string | undefined {
+export async function repositoryFingerprint(root: string, recorded: string | undefined): Promise<string | undefined> {
 	const gitDir = gitDirOf(root);
 	if (gitDir === undefined) return undefined;
 	const common = commonDirOf(gitDir);
@@ -33,17 +33,17 @@ export function repositoryFingerprint(root: string, recorded: string | undefined
 /** How long the one `git rev-list` of a repository may take (a very long history); past it, no fingerprint this time. */
 const REV_LIST_TIMEOUT_MS = 20_000;
 
-function rootCommits(gitDir: string): string | undefined {
-	try {
-		// The repository is not trusted: no hook or fsmonitor of its configuration runs for a rev-list,
-		// and our own environment's GIT_* variables (a sync run from a git hook) must not point it elsewhere.
-		const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
-		const out = execFileSync("git", ["--git-dir", gitDir, "-c", "core.fsmonitor=false", "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], { env, encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1024 * 1024 });
-		const ids = [...new Set(out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(l)))].sort();
-		return ids.length === 0 ? undefined : ids.join(" ");
-	} catch {
-		return undefined;
-	}
+/** Run without waiting on it: a long history takes seconds, and the plugin's sync shares Obsidian's thread. */
+function rootCommits(gitDir: string): Promise<string | undefined> {
+	// The repository is not trusted: no hook or fsmonitor of its configuration runs for a rev-list,
+	// and our own environment's GIT_* variables (a sync run from a git hook) must not point it elsewhere.
+	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
+	return new Promise((done) => {
+		execFile("git", ["--git-dir", gitDir, "-c", "core.fsmonitor=false", "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], { env, encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, out) => {
+			const ids = error ? [] : [...new Set(out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(l)))].sort();
+			done(ids.length === 0 ? undefined : ids.join(" "));
+		});
+	});
 }
 
 /** The repository's git folder: `.git`, the folder a `.git` file names (a submodule), or the root itself when it is a bare repository. */

@@ -17,11 +17,11 @@ function repository(path: string, message: string): string {
 }
 
 /** Runs `run` with no `git` to be found: what it answers then was read from the files alone. */
-function withoutGit<T>(run: () => T): T {
+async function withoutGit<T>(run: () => Promise<T>): Promise<T> {
 	const path = process.env.PATH;
 	process.env.PATH = "";
 	try {
-		return run();
+		return await run();
 	} finally {
 		process.env.PATH = path;
 	}
@@ -34,46 +34,46 @@ describe("repositoryFingerprint", () => {
 	});
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-	it("is the root commit, and a later commit or branch does not change it", () => {
+	it("is the root commit, and a later commit or branch does not change it", async () => {
 		const app = join(root, "app");
 		const first = repository(app, "app begins");
-		expect(repositoryFingerprint(app, undefined)).toBe(first);
+		expect(await repositoryFingerprint(app, undefined)).toBe(first);
 		git(app, "commit", "-q", "--allow-empty", "-m", "more");
-		expect(repositoryFingerprint(app, undefined)).toBe(first);
+		expect(await repositoryFingerprint(app, undefined)).toBe(first);
 	});
 
-	it("confirms the recorded fingerprint from the object files, loose or packed (a clone), without running git", () => {
+	it("confirms the recorded fingerprint from the object files, loose or packed (a clone), without running git", async () => {
 		const app = join(root, "app");
 		const first = repository(app, "app begins");
-		expect(withoutGit(() => repositoryFingerprint(app, first))).toBe(first);
+		expect(await withoutGit(() => repositoryFingerprint(app, first))).toBe(first);
 		// Over a URL the clone gets a pack and its index, no loose object.
 		git(root, "clone", "-q", `file://${app}`, "clone");
-		expect(withoutGit(() => repositoryFingerprint(join(root, "clone"), first))).toBe(first);
+		expect(await withoutGit(() => repositoryFingerprint(join(root, "clone"), first))).toBe(first);
 		// Not recorded: only git can say.
-		expect(withoutGit(() => repositoryFingerprint(join(root, "clone"), undefined))).toBeUndefined();
+		expect(await withoutGit(() => repositoryFingerprint(join(root, "clone"), undefined))).toBeUndefined();
 	});
 
-	it("is the other repository's own roots when it does not hold the recorded one", () => {
+	it("is the other repository's own roots when it does not hold the recorded one", async () => {
 		const first = repository(join(root, "app"), "app begins");
 		const other = repository(join(root, "other"), "other begins");
-		expect(repositoryFingerprint(join(root, "other"), first)).toBe(other);
+		expect(await repositoryFingerprint(join(root, "other"), first)).toBe(other);
 	});
 
-	it("is none for a repository with no commit yet (git is not even asked), a shallow clone, and a folder outside git", () => {
+	it("is none for a repository with no commit yet (git is not even asked), a shallow clone, and a folder outside git", async () => {
 		mkdirSync(join(root, "empty"));
 		git(join(root, "empty"), "init", "-q");
-		expect(withoutGit(() => repositoryFingerprint(join(root, "empty"), undefined))).toBeUndefined();
+		expect(await withoutGit(() => repositoryFingerprint(join(root, "empty"), undefined))).toBeUndefined();
 		// Where one with commits was recorded, it is a repository made anew there.
-		expect(withoutGit(() => repositoryFingerprint(join(root, "empty"), "a".repeat(40)))).toBe(NEW_REPOSITORY);
+		expect(await withoutGit(() => repositoryFingerprint(join(root, "empty"), "a".repeat(40)))).toBe(NEW_REPOSITORY);
 
 		const app = join(root, "app");
 		const first = repository(app, "app begins");
 		git(app, "commit", "-q", "--allow-empty", "-m", "more");
 		git(root, "clone", "-q", "--depth", "1", `file://${app}`, "shallow");
-		expect(repositoryFingerprint(join(root, "shallow"), first)).toBeUndefined();
+		expect(await repositoryFingerprint(join(root, "shallow"), first)).toBeUndefined();
 
 		mkdirSync(join(root, "plain"));
 		writeFileSync(join(root, "plain", "a.txt"), "x");
-		expect(repositoryFingerprint(join(root, "plain"), undefined)).toBeUndefined();
+		expect(await repositoryFingerprint(join(root, "plain"), undefined)).toBeUndefined();
 	});
 });

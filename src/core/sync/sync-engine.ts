@@ -122,7 +122,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	}
 	// Warmups of sessions never written: their tokens count, apart from any session.
 	const warmups = await index.warmupsWithoutSession(paths);
-	const identities = resolveAll(deps, start, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project], warmups));
+	const identities = await resolveAll(deps, start, foldersToIdentify(start, candidates, settings, options.project === undefined ? [] : [options.project], warmups));
 	const folderOf = new Map(index.knownFiles().map((f) => [f.path, f.projectDir]));
 	const folderOfPath = (path: string) => folderOf.get(path) ?? path;
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
@@ -230,12 +230,12 @@ function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): strin
 }
 
 /** Each folder's project here; a repository's fingerprint looked up once per root, given the one recorded for its project. */
-function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state: SyncState, folders: readonly string[]): Identities {
+async function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state: SyncState, folders: readonly string[]): Promise<Identities> {
 	const found = new Map<string, ResolvedFolder | undefined>();
 	const fingerprints = new Map<string, string | undefined>();
 	for (const folder of folders) {
 		const resolved = deps.resolve?.(folder);
-		if (resolved?.repository && deps.fingerprint && !fingerprints.has(resolved.root)) fingerprints.set(resolved.root, deps.fingerprint(resolved.root, state.projects[resolved.root]?.fingerprint));
+		if (resolved?.repository && deps.fingerprint && !fingerprints.has(resolved.root)) fingerprints.set(resolved.root, await deps.fingerprint(resolved.root, state.projects[resolved.root]?.fingerprint));
 		const fingerprint = resolved?.repository ? fingerprints.get(resolved.root) : undefined;
 		found.set(folder, resolved && fingerprint !== undefined ? { ...resolved, fingerprint } : resolved);
 	}
