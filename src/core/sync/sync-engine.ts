@@ -11,7 +11,6 @@ import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type Exist
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver, RepositoryFingerprint } from "../ports";
-import type { ResolvedFolder } from "../projects/project-identity";
 import { contextFilesOf, otherContextFiles, type Settings } from "../settings";
 import { BEGIN_MARKER } from "../text/marked-block";
 import { hash53 } from "../transcript/fold";
@@ -231,16 +230,28 @@ function touchedSessionPaths(read: RefreshResult, index: TranscriptIndex): strin
 
 /** Each folder's project here; a repository's fingerprint looked up once per root, given the one recorded for its project. */
 async function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state: SyncState, folders: readonly string[]): Promise<Identities> {
-	const found = new Map<string, ResolvedFolder | undefined>();
+	const resolved = new Map(folders.map((folder) => [folder, deps.resolve?.(folder)] as const));
+	const roots = [...new Set([...resolved.values()].flatMap((r) => (r?.repository ? [r.root] : [])))];
 	const fingerprints = new Map<string, string | undefined>();
-	for (const folder of folders) {
-		const resolved = deps.resolve?.(folder);
-		if (resolved?.repository && deps.fingerprint && !fingerprints.has(resolved.root)) fingerprints.set(resolved.root, await deps.fingerprint(resolved.root, state.projects[resolved.root]?.fingerprint));
-		const fingerprint = resolved?.repository ? fingerprints.get(resolved.root) : undefined;
-		found.set(folder, resolved && fingerprint !== undefined ? { ...resolved, fingerprint } : resolved);
+	// A first sync finds many repositories, each fingerprinted by a git run: a few at once.
+	const fingerprint = deps.fingerprint;
+	if (fingerprint) {
+		for (let i = 0; i < roots.length; i += FINGERPRINT_CONCURRENCY) {
+			const batch = roots.slice(i, i + FINGERPRINT_CONCURRENCY);
+			const found = await Promise.all(batch.map((root) => fingerprint(root, state.projects[root]?.fingerprint)));
+			batch.forEach((root, n) => fingerprints.set(root, found[n]));
+		}
 	}
-	return found;
+	return new Map(
+		[...resolved].map(([folder, r]) => {
+			const found = r?.repository ? fingerprints.get(r.root) : undefined;
+			return [folder, r && found !== undefined ? { ...r, fingerprint: found } : r];
+		}),
+	);
 }
+
+/** Repositories fingerprinted at once (a git run each, the first time). */
+const FINGERPRINT_CONCURRENCY = 4;
 
 /** Notes read at once: reading one overlaps the next. */
 const READ_CONCURRENCY = 8;
