@@ -37,17 +37,19 @@ export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolde
 	for (const f of found) if (f?.repository && f.fingerprint !== undefined) here.set(f.root, f.fingerprint);
 	for (const [root, fingerprint] of here) {
 		const record = state.projects[root];
-		if (record?.fingerprint === undefined || (fingerprint !== NEW_REPOSITORY && sameRepository(record.fingerprint, fingerprint))) continue;
+		const recorded = recordedFingerprint(record);
+		if (!record || recorded === undefined || (fingerprint !== NEW_REPOSITORY && sameRepository(recorded, fingerprint))) continue;
 		const { repository: _, ...kept } = record;
 		const shared = Object.keys(state.memory[root] ?? {});
 		const left = record.memoryWith === undefined || shared.length === 0 ? {} : { leftFacts: { folder: record.memoryWith, names: shared } };
-		rekeyProject(state, root, freeKey(state, `${root}@${record.fingerprint.slice(0, 12)}`), { ...kept, replacedAt: root, ...left });
+		rekeyProject(state, root, freeKey(state, `${root}@${recorded.slice(0, 12)}`), { ...kept, replacedAt: root, ...left });
 	}
 	for (const [root, fingerprint] of here) {
 		if (state.projects[root] || fingerprint === NEW_REPOSITORY) continue;
 		const away = Object.keys(state.projects).sort().find((key) => {
 			const record = state.projects[key]!;
-			return record.replacedAt !== undefined && record.fingerprint !== undefined && sameRepository(record.fingerprint, fingerprint);
+			const recorded = recordedFingerprint(record);
+			return record.replacedAt !== undefined && recorded !== undefined && sameRepository(recorded, fingerprint);
 		});
 		if (away === undefined) continue;
 		const { replacedAt: _, ...kept } = state.projects[away]!;
@@ -57,7 +59,12 @@ export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolde
 
 /** Claude Code's fact files in `folder` that another project left there when its path changed hands: not `key`'s to share. */
 export function factsLeftBy(state: Pick<SyncState, "projects">, key: string, folder: string): Set<string> {
-	return new Set(Object.entries(state.projects).flatMap(([other, p]) => (other !== key && p.leftFacts?.folder === folder ? p.leftFacts.names : [])));
+	return new Set(Object.entries(state.projects).flatMap(([other, p]) => (other !== key && p.leftFacts?.folder === folder && Array.isArray(p.leftFacts.names) ? p.leftFacts.names : [])));
+}
+
+/** The fingerprint a project's record holds, if it is one (a state edited by hand may hold anything). */
+export function recordedFingerprint(record: ProjectRecord | undefined): string | undefined {
+	return typeof record?.fingerprint === "string" && record.fingerprint !== "" ? record.fingerprint : undefined;
 }
 
 /** Records the fingerprint of each repository found at a project's own path (after `setAsideReplaced`: it is that project's repository). */

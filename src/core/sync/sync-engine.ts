@@ -11,6 +11,7 @@ import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type Exist
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver, RepositoryFingerprint } from "../ports";
+import { recordedFingerprint } from "../projects/replaced-repository";
 import { contextFilesOf, otherContextFiles, type Settings } from "../settings";
 import { BEGIN_MARKER } from "../text/marked-block";
 import { hash53 } from "../transcript/fold";
@@ -238,7 +239,7 @@ async function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state
 	if (fingerprint) {
 		for (let i = 0; i < roots.length; i += FINGERPRINT_CONCURRENCY) {
 			const batch = roots.slice(i, i + FINGERPRINT_CONCURRENCY);
-			const found = await Promise.all(batch.map((root) => fingerprint(root, state.projects[root]?.fingerprint)));
+			const found = await Promise.all(batch.map((root) => fingerprint(root, recordedFingerprint(state.projects[root]))));
 			batch.forEach((root, n) => fingerprints.set(root, found[n]));
 		}
 	}

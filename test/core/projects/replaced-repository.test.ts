@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { factsLeftBy, NEW_REPOSITORY, recordFingerprints, sameRepository, setAsideReplaced } from "../../../src/core/projects/replaced-repository";
+import { factsLeftBy, NEW_REPOSITORY, recordedFingerprint, recordFingerprints, sameRepository, setAsideReplaced } from "../../../src/core/projects/replaced-repository";
 import { emptySyncState, type SessionRecord, type SyncState } from "../../../src/core/sync/sync-state";
 
 const A = "a".repeat(40);
@@ -101,6 +101,17 @@ describe("a repository replaced at its path", () => {
 		taken.projects["/src/app"] = { folder: "app (src)", fingerprint: A };
 		setAsideReplaced(taken, [{ root: "/src/app", repository: true, fingerprint: A }]);
 		expect(taken.sessions["/t/one.jsonl"]!.projectKey).toBe(`/code/app@${A.slice(0, 12)}`);
+	});
+
+	it("takes a fingerprint that is no string (a state edited by hand) for none", () => {
+		const state = recorded();
+		state.projects["/code/app"]!.fingerprint = 42 as unknown as string;
+		state.projects["/old@x"] = { folder: "old", fingerprint: ["a"] as unknown as string, replacedAt: "/old", leftFacts: { folder: "/m", names: "a.md" as unknown as string[] } };
+		setAsideReplaced(state, [{ root: "/code/app", repository: true, fingerprint: B }, { root: "/new", repository: true, fingerprint: A }]);
+		expect(state.sessions["/t/one.jsonl"]!.projectKey).toBe("/code/app");
+		expect(state.projects["/new"]).toBeUndefined();
+		expect(recordedFingerprint(state.projects["/code/app"])).toBeUndefined();
+		expect([...factsLeftBy(state, "/code/app", "/m")]).toEqual([]);
 	});
 
 	it("gives a second repository put aside at one path a key of its own", () => {
