@@ -5,6 +5,7 @@ import { deviceIdOf, type ProjectSettings } from "../core/settings";
 import type { HookContext } from "../core/plan/hook-context";
 import { hookContextPath } from "./plugin-paths";
 import { resolveProjectFolder } from "./project-resolver";
+import { isOtherRepository } from "./repository-fingerprint";
 
 /**
  * What a hook needs to know about the project Claude Code runs in: which enabled project it is,
@@ -80,6 +81,8 @@ export async function readHookContext(stateDir: string, projectPath: string): Pr
 		throw new Error(`${path} is not a hook context this version reads (it is not JSON; the next sync writes it again)`);
 	}
 	if (!isRecord(data) || data.version !== 1 || typeof data.facade !== "string" || typeof data.packet !== "string") throw new Error(`${path} is not a hook context this version reads`);
+	// Made for the repository that had the path, before another one was made there: none of it is this one's (the next sync makes its own).
+	if (typeof data.fingerprint === "string" && (await isOtherRepository(projectPath, data.fingerprint))) return undefined;
 	return { ...(data as HookContext), bodies: isRecord(data.bodies) ? data.bodies : {} };
 }
 

@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
 import { closeSync, lstatSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { NEW_REPOSITORY } from "../core/projects/replaced-repository";
+import { NEW_REPOSITORY, sameRepository } from "../core/projects/replaced-repository";
 import { openPlainFileSync, readPlainBytesSync } from "./confined-path";
+import { resolveProjectFolder } from "./project-resolver";
 
 /**
  * What tells a repository from another made at the same path: its root commits (see
@@ -28,6 +29,17 @@ export async function repositoryFingerprint(root: string, recorded: string | und
 	// No commit yet: none to record; where one with commits was recorded, it was made anew here.
 	if (isUnborn(gitDir, common)) return recorded === undefined ? undefined : NEW_REPOSITORY;
 	return rootCommits(gitDir);
+}
+
+/**
+ * Whether the repository at `folder` now is another one than that of `recorded` (one made there
+ * since). Not when it cannot be told, or when the folder is gone or outside git.
+ */
+export async function isOtherRepository(folder: string, recorded: string): Promise<boolean> {
+	const here = resolveProjectFolder(folder);
+	if (!here?.repository) return false;
+	const found = await repositoryFingerprint(here.root, recorded);
+	return found !== undefined && (found === NEW_REPOSITORY || !sameRepository(found, recorded));
 }
 
 /** How long the one `git rev-list` of a repository may take (a very long history); past it, no fingerprint this time. */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
+import { readHookContext } from "../../src/node/hook-project";
 import { VaultSync } from "../../src/node/vault-sync";
 import { MemoryNotes } from "../fakes/memory-notes";
 import { assistant, jsonl, resetIds, text, userText } from "../fixtures/lines";
@@ -52,12 +53,18 @@ describe("a repository replaced by another at its path", () => {
 		await repository(app, "app begins");
 		await session("11111111-1111-4111-8111-111111111111", "Original app: secret roadmap work", "2026-11-29T10:00:00.000Z", app);
 		expect((await sync(settings(app))).errors).toEqual([]);
+		expect((await readHookContext(join(root, "state"), app))?.packet).toContain("secret roadmap");
 		const moved = join(root, "src", "app");
 		await mkdir(join(root, "src"));
 		await rename(app, moved);
 		await repository(app, "newcomer begins");
+		// Before any sync of it, the hooks in the newcomer print nothing the last sync prepared for the other.
+		expect((await readHookContext(join(root, "state"), app))?.packet).toBeUndefined();
 		await session("22222222-2222-4222-8222-222222222222", "Newcomer repo: unrelated cleanup", "2026-11-29T12:00:00.000Z", app);
 		expect((await sync(settings(app))).errors).toEqual([]);
+		const context = await readHookContext(join(root, "state"), app);
+		expect(context?.packet).toContain("unrelated cleanup");
+		expect(context?.packet).not.toContain("secret roadmap");
 
 		const block = await readFile(join(app, "CLAUDE.md"), "utf8");
 		expect(block).toContain("unrelated cleanup");

@@ -27,9 +27,11 @@ export interface HookContext {
 	recall: SerializedRecallIndex;
 	/** Fact bodies by file name, for the facts recall picks. */
 	bodies: Record<string, string>;
+	/** The fingerprint of the repository it was made for (`projects/replaced-repository`): another one made at the path since gets none of it. */
+	fingerprint?: string;
 }
 
-export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">, blockInFile = true): HookContext {
+export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">, blockInFile = true, fingerprint?: string): HookContext {
 	const bodies: Record<string, string> = {};
 	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim();
 	return {
@@ -42,5 +44,6 @@ export function hookContextOf(project: ProjectSettings, context: ProjectContext,
 		packetPath: context.packetLocation,
 		recall: RecallIndex.build(memory.facts).serialize(),
 		bodies,
+		...(fingerprint === undefined ? {} : { fingerprint }),
 	};
 }

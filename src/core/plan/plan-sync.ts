@@ -15,6 +15,7 @@ import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
+import { recordedFingerprint } from "../projects/replaced-repository";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts, type SharedFolder } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
@@ -258,7 +259,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath, notAfter);
 		// No session of it yet: nothing to tell, so no empty block (a block written before stays as it is).
 		if (context.sessions === 0) {
-			plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, false) });
+			plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, false, recordedFingerprint(state.projects[key])) });
 			continue;
 		}
 		// Whether every file that gets the block will hold it: then the session start has it from there, and the hook prints nothing more.
@@ -293,7 +294,7 @@ export function planSync(input: PlanInput): SyncPlan {
 			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
 			blockInFiles &&= result.ok;
 		}
-		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0) });
+		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0, recordedFingerprint(state.projects[key])) });
 		// A block left in a file the block no longer goes to (the target was CLAUDE.md, then
 		// CLAUDE.local.md): its agent loads it still, stale. Said, not removed: another device of
 		// the user's may write it there (a committed file, shared).
