@@ -7,7 +7,7 @@ import { resolveProjectFolder } from "./project-resolver";
 
 /**
  * What tells a repository from another made at the same path: its root commits (see
- * `core/projects/repository-fingerprint`). Finding them walks the whole history, so it is done
+ * `core/projects/replaced-repository`). Finding them walks the whole history, so it is done
  * once: a repository already fingerprinted is only asked whether it holds one of the commits
  * recorded, which its object files answer without running git (a loose object's file, or a
  * lookup in each pack's index). Only a repository seen for the first time, or one that no longer
