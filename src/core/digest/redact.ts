@@ -1753,8 +1753,10 @@ function redactEscaped(text: string, escapes: Escapes, tally: (kind: string) => 
 			levels++;
 		}
 		const log: EditLog = { spans: [] };
-		rulesPass(decoded.text, tally, log);
-		for (const span of log.spans) {
+		const judged = rulesPass(decoded.text, tally, log);
+		// Lines a `\` joins in the decoded text (`export API_KEY=\\\n  …` in a JSON string): a shell script's, read joined too.
+		const joined = continuedSpans(judged, tally);
+		for (const span of joined.length === 0 ? log.spans : composeSpans(log.spans, joined, judged)) {
 			let replacement = span.replacement;
 			for (let level = 0; level < levels; level++) replacement = escapes.escape(replacement);
 			pieces.push(text.slice(last, from + decoded.at[span.start]!), replacement);
@@ -1984,17 +1986,24 @@ function rulesPass(input: string, tally: (kind: string) => void, log?: EditLog, 
 function redactContinued(text: string, tally: (kind: string) => void): string {
 	const parts: string[] = [];
 	let last = 0;
-	for (const part of continuedLines(text)) {
-		const log: EditLog = { spans: [] };
-		rulesPass(joinContinued(text, part), tally, log);
-		for (const span of log.spans) {
-			parts.push(text.slice(last, part.start + span.start), span.replacement);
-			last = part.start + span.end;
-		}
+	for (const span of continuedSpans(text, tally)) {
+		parts.push(text.slice(last, span.start), span.replacement);
+		last = span.end;
 	}
 	if (parts.length === 0) return text;
 	parts.push(text.slice(last));
 	return parts.join("");
+}
+
+/** What the rules change in the lines continuations join in `text` (see `redactContinued`), in its places, sorted. */
+function continuedSpans(text: string, tally: (kind: string) => void): Span[] {
+	const spans: Span[] = [];
+	for (const part of continuedLines(text)) {
+		const log: EditLog = { spans: [] };
+		rulesPass(joinContinued(text, part), tally, log);
+		for (const span of log.spans) spans.push({ start: part.start + span.start, end: part.start + span.end, replacement: span.replacement });
+	}
+	return spans;
 }
 
 /** Whether base64url text decodes to a Discord user id: 17 to 20 ASCII digits (`MTk4…` is "198…"). */
@@ -2019,7 +2028,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 9;
+const RULES_REVISION = 10;
 
 let rulesId: string | undefined;
 

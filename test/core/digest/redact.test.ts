@@ -329,6 +329,9 @@ const SECRETS: [string, string, string][] = [
 	["secret", `API_KEYS=${t.genericSecret}\n{"github_tokens": "${t.genericSecret}"}\nCLIENT_SECRETS: ${t.genericSecret}`, `API_KEYS=${m("secret")}\n{"github_tokens": "${m("secret")}"}\nCLIENT_SECRETS: ${m("secret")}`],
 	// Prose: a value in base64url (`-` and `_` in it), and blanks as typed before `is`.
 	["secret", `the token is ${t.base64url} and the key  is ${t.genericSecret}`, `the token is ${m("secret")} and the key  is ${m("secret")}`],
+	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
+	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
+	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
 ];
 
 /** Text that looks a bit like a secret and must come back unchanged. */
@@ -824,6 +827,8 @@ describe("redactSecrets: adversarial input", () => {
 		["entity tags", fill("&lt;password&gt;")],
 		["entity elements", fill("&lt;password&gt;a&lt;/password&gt;\n")],
 		["numeric entities", fill("&#")],
+		["escaped continuations", fill("password=\\\\\\n x\\n")],
+		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
@@ -926,6 +931,8 @@ describe("secrets in encoded text", () => {
 		expect(builtinRulesId()).not.toBe("nponh8");
 		// And before the values in other quoting and escaping (triple quotes, PowerShell's and cmd's continuations, escaped text, XML attributes).
 		expect(builtinRulesId()).not.toBe("14ozwn6");
+		// And before the assignment forms of 2026-12-05 (commands that set a variable, setters' calls, values named by another field, escaped continuations).
+		expect(builtinRulesId()).not.toBe("tya9dd");
 		expect(builtinRulesId()).toBe(builtinRulesId());
 	});
 });
