@@ -261,7 +261,11 @@ const CLIENT_BUNDLE_PREFIX_RE = /^(?:REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NEXT_PUBL
 /** A name ending in a bare `KEY` that is a secret's only when its value looks random; `APP_KEY` after a name is an app's public id (Pusher's, Reverb's). */
 const BARE_KEY_RE = /^(?!.*_APP_KEY$)[A-Z0-9_]*[A-Z0-9]_KEY$/;
 
-/** Shell variables that merely contain a keyword: the working directory. */
+/**
+ * Shell variables that merely contain a keyword: the working directory, as the shell spells it.
+ * Spelt otherwise, `Pwd` and `pwd` name a password (ODBC's and ADO's `Uid=sa;Pwd=…;`); a `pwd=`
+ * in a script holding the directory holds a path, or `$(pwd)`, which stay as values.
+ */
 const SHELL_VARIABLES = new Set(["PWD", "OLDPWD"]);
 
 /** A cheap first look: every secret key contains one of these. */
@@ -310,8 +314,8 @@ function keywordKind(norm: string): KeyKind | undefined {
 /** Like `secretKeyKind`, but not for keys that describe a secret (`TOKEN_URL`) or shell variables (`PWD`). */
 function keyDescribesSecret(key: string): KeyKind | undefined {
 	if (key.length > 64 || !KEY_HINT_RE.test(key)) return undefined;
+	if (SHELL_VARIABLES.has(key)) return undefined;
 	const norm = normalizeKey(key);
-	if (SHELL_VARIABLES.has(norm)) return undefined;
 	const last = norm.slice(norm.lastIndexOf("_") + 1);
 	if (NOT_SECRET_SUFFIXES.has(last)) return undefined;
 	return keywordKind(norm);
@@ -1195,11 +1199,13 @@ function urlPassword(rest: string): string | undefined {
 // KEY=value assignments -------------------------------------------------------------------------
 
 /**
- * `KEY=value`, `export KEY=value`, `KEY: value`, `"KEY": "value"`, `key := "value"`: the key and
+ * `KEY=value`, `export KEY=value`, `KEY: value`, `"KEY": "value"`, `key := "value"`, a hash's
+ * `"key" => "value"` (PHP, Ruby, Perl; the value quoted: bare, `x => x.y` is a function), a
+ * variable's sigil before the key (`$password = '…'`: PHP, Perl, PowerShell): the key and
  * separator. The value is read by `ASSIGNMENT_VALUE_RE` only for keys that name a secret, so the
  * many harmless `x = y` in a text cost no more than their key.
  */
-const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.$\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?<sep>[ \t]*(?::=|:(?![:/])|=(?![=>~]))[ \t]*)/g;
+const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?<sep>[ \t]*(?::=|=>|:(?![:/])|=(?![=>~]))[ \t]*)/g;
 /** The value after the separator: a quoted string (also JSON-escaped `\"…\"`) or a bare word. */
 const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024}"|'(?:[^'\\\r\n]|\\.){0,1024}'|`[^`\\\r\n]{0,1024}`|[^\s"'`,;&|<>(){}[\]\\]{1,1024}/y;
 
@@ -1359,7 +1365,10 @@ const ASSIGNMENT_RULE: Rule = {
 	pattern: ASSIGNMENT_RE,
 	decide: (m, text) => {
 		const { q = "", key = "", sep = "" } = m.groups ?? {};
-		const judged = keyDescribesSecret(key);
+		const sigil = text[m.index - 1] === "$";
+		// After a sigil the shell's names are case-blind (PowerShell's `$pwd`); after a `;`, in a connection string, `PWD` is ODBC's password.
+		const shellName = SHELL_VARIABLES.has(key.toUpperCase());
+		const judged = shellName && text[m.index - 1] === ";" ? "password" : sigil && shellName ? undefined : keyDescribesSecret(key);
 		if (judged === undefined) return undefined;
 		// `judged` decides what is a secret, `kind` is what its marker shows.
 		const kind = markerKind(judged);
@@ -1370,8 +1379,10 @@ const ASSIGNMENT_RULE: Rule = {
 		const head = text.slice(m.index, valueStart);
 		const opening = text[valueStart] ?? "";
 		const quoted = opening === '"' || opening === "'" || opening === "`" || (opening === "\\" && text[valueStart + 1] === '"');
-		// `key: value` in prose ("Your password: keep it safe") is not an assignment.
+		// `key: value` in prose ("Your password: keep it safe") is not an assignment, nor `token => token.trim()` (a function).
 		if (sep.trim() === ":" && q === "" && !quoted && !structuredPosition(text, m.index)) return undefined;
+		// After a sigil a bare value is no literal (`$password = Read-Host`, `$token = SOME_CONSTANT`): a secret there is quoted.
+		if ((sep.trim() === "=>" || sigil) && !quoted) return undefined;
 		const ownLine = q === "" && !quoted && atLineStart(text, m.index);
 		if (ownLine && sep.trim() === ":") {
 			// YAML: `password: |` with the value on the lines after it, or a value of several words.

@@ -329,6 +329,10 @@ const SECRETS: [string, string, string][] = [
 	["secret", `API_KEYS=${t.genericSecret}\n{"github_tokens": "${t.genericSecret}"}\nCLIENT_SECRETS: ${t.genericSecret}`, `API_KEYS=${m("secret")}\n{"github_tokens": "${m("secret")}"}\nCLIENT_SECRETS: ${m("secret")}`],
 	// Prose: a value in base64url (`-` and `_` in it), and blanks as typed before `is`.
 	["secret", `the token is ${t.base64url} and the key  is ${t.genericSecret}`, `the token is ${m("secret")} and the key  is ${m("secret")}`],
+	// A hash's `=>` (PHP, Ruby, Perl), a variable's sigil (PHP, Perl, PowerShell), ODBC's and ADO's `Pwd=`.
+	["secret", `'api_key' => '${t.genericSecret}',\n:auth_token => "${t.genericSecret}"`, `'api_key' => '${m("secret")}',\n:auth_token => "${m("secret")}"`],
+	["password", `$password = '${t.password}';\n$dbPassword = "${t.password}"`, `$password = '${m("password")}';\n$dbPassword = "${m("password")}"`],
+	["password", `Server=db;Database=app;Uid=sa;Pwd=${t.password};\nDriver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=${t.password};Encrypt=yes`, `Server=db;Database=app;Uid=sa;Pwd=${m("password")};\nDriver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=${m("password")};Encrypt=yes`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -445,6 +449,8 @@ const LOOK_ALIKES: string[] = [
 	// Here-strings that are no password for sudo -S, and printf's format string with no value or a variable after it.
 	'sudo -S <<< "$SUDO_PASS" true && sudo -S id <<< $PW && cat <<< "hello world" && sudo -s <<< whoami',
 	"printf '%s\\n' \"$PW\" | sudo -S true && printf '%s\\n' | sudo -S id && printf '%s' \"$TOKEN\" | docker login --password-stdin ghcr.io",
+	// Arrow functions (no hash's `=>`), a sigil's bare value (a command, a call, a constant), the working directory by any spelling but after a `;`.
+	"const f = token => token.trim();\nusers.map(password => password.length)\n$password = Read-Host -AsSecureString\n$token = $request->input('token');\n'password' => env('DB_PASSWORD'),\n$apiKey = SOME_CONSTANT;\n$pwd = Get-Location\nPWD=/home/me\npwd=$(pwd)\ncd $PWD;pwd=/srv/app",
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
