@@ -726,6 +726,20 @@ const CONTEXT_RULES: readonly Rule[] = [
 	commandRule(["alias set", "config host"], /(?:mcli|mc)(?:\.exe)?(?=[ \t]+(?:alias|config)\b)/g),
 	commandRule(["plink", "pscp", "psftp", "putty"], /(?:plink|pscp|psftp|putty)(?:\.exe)?(?=[ \t])/g),
 	commandRule(["nmcli"], /nmcli(?=[ \t])/g),
+	// Commands that set a variable, its name then its value after a blank (see `namedValue`): fish's `set -x`, Windows'
+	// `setx`, csh's and launchctl's `setenv` (Apache's `SetEnv`), `dotnet user-secrets set`, `git config`.
+	commandRule(["set -"], /set(?=[ \t]+-)/g),
+	commandRule(["setx"], /(?:setx|SETX)(?:\.exe)?(?=[ \t])/g),
+	commandRule(["setenv"], /(?:setenv|SetEnv)(?=[ \t])/g),
+	commandRule(["user-secrets"], /user-secrets(?=[ \t])/g),
+	commandRule(["git config"], /git(?=[ \t]+config[ \t])/g),
+	{
+		// A Dockerfile's `ENV NAME value` (the older form, no `=`): an instruction opening its line.
+		kind: "secret",
+		hints: ["env "],
+		pattern: /ENV(?=[ \t]+[A-Za-z_])/g,
+		decide: (m, text) => (DOCKERFILE_LINE_RE.test(text.slice(Math.max(0, lineStart(text, m.index, 64)), m.index)) ? commandSecrets(text, "env", m.index + 3) : undefined),
+	},
 	// A `.pgpass` line, `host:port:database:user:password`, as a line of its own (`cat ~/.pgpass`,
 	// a file viewer's numbered line): five fields, the second a port (or `*`), the host a host's name.
 	// Found from its `:port:` and a database's name (a letter, `_` or `*`: a time's `:00:00` is no
@@ -1158,12 +1172,68 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 		return at < 0 || isOption(args[at + 1]) ? [] : argSecret(args[at + 1]);
 	},
 	// NetworkManager: `nmcli device wifi connect SSID password PW`, a connection's `wifi-sec.psk PW`, `802-1x.password PW`.
+	// fish's `set -x NAME VALUE` (`-gx`, `-Ux`, `--export`); not with `-e` (erase), `-q` (query), `-n`, `-S`, `-l` alone (a list's names).
+	set: (args) => {
+		const flags = args.filter((a) => isOption(a)).map((a) => a.value);
+		if (flags.length === 0 || flags.some((f) => /^-[a-zA-Z]*[eqnS]|^--(?:erase|query|names|show)$/.test(f))) return [];
+		const words = args.filter((a) => !isOption(a));
+		return namedValue(words[0], words[1]);
+	},
+	// Windows' `setx NAME VALUE [/M]` (`/s HOST /u USER /p PASSWORD` first: the password of the remote user); `/k` and `/f` read the value elsewhere.
+	setx: (args) => {
+		const remote = args.findIndex((a) => /^[/-]p$/i.test(a.value));
+		const password = remote >= 0 && !args[remote + 1]?.value.startsWith("/") ? argSecret(args[remote + 1]) : [];
+		if (args.some((a) => /^[/-][kf]$/i.test(a.value))) return password;
+		const words = wordsAfterOptions(args, /^[/-][sup]$/i);
+		return [...password, ...namedValue(words[0], words[1])];
+	},
+	// csh's `setenv NAME VALUE`, `launchctl setenv NAME VALUE`, Apache's `SetEnv NAME VALUE`.
+	setenv: (args) => namedValue(args[0], args[1]),
+	// A Dockerfile's `ENV NAME VALUE`.
+	env: (args) => namedValue(args[0], args[1]),
+	// `dotnet user-secrets set NAME VALUE` (`--project P`, `--id ID`, `-c CONFIGURATION` before or after).
+	"user-secrets": (args) => {
+		const words = wordsAfterOptions(args, /^(?:-p|--project|--id|-c|--configuration)$/);
+		return words[0]?.value === "set" ? namedValue(words[1], words[2]) : [];
+	},
+	// `git config [--global] NAME VALUE` (`git config set NAME VALUE`); not with `--get`, `--unset`, `--list` and the like.
+	git: (args) => {
+		if (args[0]?.value !== "config" || args.some((a) => /^--?(?:get|get-all|get-regexp|unset|unset-all|list|l|remove-section|rename-section|edit|e)$/.test(a.value))) return [];
+		const words = wordsAfterOptions(args.slice(1), /^(?:-f|--file|--blob|--type|--default|--comment)$/);
+		return words[0]?.value === "set" ? namedValue(words[1], words[2]) : namedValue(words[0], words[1]);
+	},
 	nmcli: (args) =>
 		args.flatMap((a, i) => {
 			const named = (a.value === "password" && args.slice(0, i).some((b) => b.value === "connect")) || /^[\w-]{1,40}\.(?:psk|password|wep-key[0-3]|leap-password|private-key-password)$/.test(a.value);
 			return named && !isOption(args[i + 1]) && !(plainWord(args[i + 1]) && plainWord(args[i + 2])) ? argSecret(args[i + 1]) : [];
 		}),
 };
+/** What may stand before an instruction on a Dockerfile's line: blanks, a file viewer's line number (`  12→`). */
+const DOCKERFILE_LINE_RE = /^[ \t]*(?:\d{1,7}(?:\t|→)[ \t]*)?$/;
+
+/**
+ * The value a command gives a variable, its name then its value after a blank (`set -x API_KEY
+ * …`, `setx API_KEY …`): a secret's when the name names one (its last part after a `:`, a .NET
+ * configuration's section: `Stripe:SecretKey`), as for `KEY=value`. A name with `=` in it is an
+ * assignment's; two plain words are prose.
+ */
+function namedValue(name: CommandArg | undefined, value: CommandArg | undefined): ArgSecret[] {
+	// A value in parentheses is a command's output (fish's `(cat ~/.token)`).
+	if (name === undefined || value === undefined || name.value.includes("=") || isOption(value) || value.value.startsWith("(") || (plainWord(value) && plainWord(name))) return [];
+	const kind = keyDescribesSecret(name.value.slice(name.value.lastIndexOf(":") + 1));
+	return kind === undefined ? [] : argSecret(value, kind);
+}
+
+/** The arguments that are no option (`-x`, `--global`) nor an option's value (`--file F` when `takesValue` says so). */
+function wordsAfterOptions(args: CommandArg[], takesValue: RegExp): CommandArg[] {
+	const words: CommandArg[] = [];
+	for (let i = 0; i < args.length; i++) {
+		if (!isOption(args[i]) && !args[i]!.value.startsWith("/")) words.push(args[i]!);
+		else if (takesValue.test(args[i]!.value)) i++;
+	}
+	return words;
+}
+
 const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus", usermod: "useradd", mcli: "mc", pscp: "plink", psftp: "plink", putty: "plink" };
 
 /** The secrets among the arguments of `command` at `from` (see `COMMAND_SECRETS`) as one edit; a value found harmless stays. */

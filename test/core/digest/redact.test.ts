@@ -333,6 +333,13 @@ const SECRETS: [string, string, string][] = [
 	["secret", `'api_key' => '${t.genericSecret}',\n:auth_token => "${t.genericSecret}"`, `'api_key' => '${m("secret")}',\n:auth_token => "${m("secret")}"`],
 	["password", `$password = '${t.password}';\n$dbPassword = "${t.password}"`, `$password = '${m("password")}';\n$dbPassword = "${m("password")}"`],
 	["password", `Server=db;Database=app;Uid=sa;Pwd=${t.password};\nDriver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=${t.password};Encrypt=yes`, `Server=db;Database=app;Uid=sa;Pwd=${m("password")};\nDriver={ODBC Driver 18 for SQL Server};Server=x;UID=sa;PWD=${m("password")};Encrypt=yes`],
+	// Commands that set a variable, its name then its value after a blank.
+	["secret", `set -x API_KEY ${t.genericSecret}\nset -gx GITHUB_TOKEN "${t.genericSecret}"`, `set -x API_KEY ${m("secret")}\nset -gx GITHUB_TOKEN "${m("secret")}"`],
+	["secret", `setx OPENAI_API_KEY "${t.genericSecret}" /M\nsetx /s srv01 /u admin /p ${t.password} DB_PASSWORD ${t.password}`, `setx OPENAI_API_KEY "${m("secret")}" /M\nsetx /s srv01 /u admin /p ${m("password")} DB_PASSWORD ${m("password")}`],
+	["secret", `setenv API_TOKEN ${t.genericSecret}\nlaunchctl setenv OPENAI_API_KEY ${t.genericSecret}`, `setenv API_TOKEN ${m("secret")}\nlaunchctl setenv OPENAI_API_KEY ${m("secret")}`],
+	["secret", `FROM node:20\nENV SECRET_KEY ${t.genericSecret}\nENV NODE_ENV production`, `FROM node:20\nENV SECRET_KEY ${m("secret")}\nENV NODE_ENV production`],
+	["secret", `dotnet user-secrets set "Stripe:SecretKey" "${t.genericSecret}" --project src/Web`, `dotnet user-secrets set "Stripe:SecretKey" "${m("secret")}" --project src/Web`],
+	["secret", `git config --global github.token ${t.genericSecret}`, `git config --global github.token ${m("secret")}`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -451,6 +458,11 @@ const LOOK_ALIKES: string[] = [
 	"printf '%s\\n' \"$PW\" | sudo -S true && printf '%s\\n' | sudo -S id && printf '%s' \"$TOKEN\" | docker login --password-stdin ghcr.io",
 	// Arrow functions (no hash's `=>`), a sigil's bare value (a command, a call, a constant), the working directory by any spelling but after a `;`.
 	"const f = token => token.trim();\nusers.map(password => password.length)\n$password = Read-Host -AsSecureString\n$token = $request->input('token');\n'password' => env('DB_PASSWORD'),\n$apiKey = SOME_CONSTANT;\n$pwd = Get-Location\nPWD=/home/me\npwd=$(pwd)\ncd $PWD;pwd=/srv/app",
+	// Commands that set a variable without a secret on the line: a reference, a command's output, a name naming none, an erase or a query, prose.
+	"set -x\nset -euo pipefail\nset -e API_KEY\nset -q GITHUB_TOKEN; and echo ok\nset -gx API_KEY $OPENAI_KEY\nset -x TOKEN (cat ~/.token)\nset -x makes bash print each command",
+	'setx PATH "%PATH%;C:\\bin" /M\nsetx API_KEY %API_KEY%\nsetenv EDITOR vim; launchctl setenv API_TOKEN $TOKEN\nENV NODE_ENV production\nENV API_KEY=\nARG NPM_TOKEN\nENV NPM_TOKEN ${NPM_TOKEN}\nENV API_KEY should be set at run time',
+	'git config --get github.token\ngit config --global user.name "Jane Doe"\ngit config --unset github.token\ngit config credential.helper store\ndotnet user-secrets list && dotnet user-secrets set "Stripe:SecretKey" "$STRIPE_KEY"',
+	"Set the auth_token field, then the auth_token value is read; the auth_token header holds it.",
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
@@ -833,6 +845,11 @@ describe("redactSecrets: adversarial input", () => {
 		["entity tags", fill("&lt;password&gt;")],
 		["entity elements", fill("&lt;password&gt;a&lt;/password&gt;\n")],
 		["numeric entities", fill("&#")],
+		["set names", fill("set -x API_KEY ")],
+		["set flags", `set ${fill("-x ")}`],
+		["setx switches", `setx ${fill("/s a ")}`],
+		["env lines", fill("ENV API_KEY aB3dE5gH7jK9mN1pQ\n")],
+		["git config", fill("git config a.token ")],
 		["escaped continuations", fill("password=\\\\\\n x\\n")],
 		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
 	];
