@@ -928,6 +928,30 @@ const XML_NAME_VALUE_RULE: Rule = {
 	},
 };
 
+/**
+ * A setter's call that names a secret in a string and gives its value in the next string:
+ * PowerShell's and .NET's `[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "…", "User")`,
+ * Go's `os.Setenv`, Python's `os.environ.setdefault`, Java's `System.setProperty`, `putenv`,
+ * `localStorage.setItem`, `map.put`, `headers.add`, PHP's `define` and `ini_set`, Android's
+ * `buildConfigField("String", "API_KEY", "\"…\"")` (a type first, the value a Java string in a
+ * string). The callee's name says it sets (`set…`, `put…`, `add…`, `append`, `define`); the value
+ * is one run without blanks (a message has some), and one word alone is a label or a message
+ * (`setError("password", "Invalid")`).
+ */
+const SETTER_CALL_RULE: Rule = {
+	kind: "secret",
+	// The comma between the two strings.
+	hints: ['", "', '","', "', '", "','", '\\", \\"', '\\",\\"'],
+	pattern: /(?<![\w$])(?:[Ss]et\w{0,40}|[Pp]ut\w{0,20}|[Aa]dd\w{0,40}|append|define|ini_set|buildConfigField|resValue)(?:[ \t]*\(|[ \t]+)[ \t]*(?:(?<tq>\\?["'])[A-Za-z.]{1,40}\k<tq>[ \t]*,[ \t]*)?(?<q>\\?["'])(?<key>[A-Za-z_][\w.:-]{0,63})\k<q>[ \t]*,[ \t]*\\?["'](?:\\{1,2}["'])?(?<val>[^\s"'\\]{1,1024})(?=\\{0,2}["'])/g,
+	decide: (m) => {
+		const { key = "", val = "" } = m.groups ?? {};
+		const kind = keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1));
+		if (kind === undefined || /^[A-Z]?[a-z]+$/.test(val) || isNotSecret(val, kind)) return undefined;
+		const start = m.index + m[0].length - val.length;
+		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
+	},
+};
+
 /** One argument of a command line: its text without its quotes, and where that text is. */
 interface CommandArg {
 	value: string;
@@ -1271,11 +1295,13 @@ function urlPassword(rest: string): string | undefined {
 /**
  * `KEY=value`, `export KEY=value`, `KEY: value`, `"KEY": "value"`, `key := "value"`, a hash's
  * `"key" => "value"` (PHP, Ruby, Perl; the value quoted: bare, `x => x.y` is a function), a
- * variable's sigil before the key (`$password = '…'`: PHP, Perl, PowerShell): the key and
+ * variable's sigil before the key (`$password = '…'`: PHP, Perl, PowerShell), a quoted key or a
+ * Ruby symbol in a subscript (`app.config['SECRET_KEY'] = '…'`, `os.environ["API_KEY"] = …`,
+ * `config[:api_key] = …`; a bare one, `cache[token] = user`, is a variable's): the key and
  * separator. The value is read by `ASSIGNMENT_VALUE_RE` only for keys that name a secret, so the
  * many harmless `x = y` in a text cost no more than their key.
  */
-const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?<sep>[ \t]*(?::=|=>|:(?![:/])|=(?![=>~]))[ \t]*)/g;
+const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?:\](?<=\[(?:\\?["'][^\]]{1,64}|:[A-Za-z_]\w{0,63})\]))?(?<sep>[ \t]*(?::=|=>|:(?![:/])|=(?![=>~]))[ \t]*)/g;
 /** The value after the separator: a quoted string (also JSON-escaped `\"…\"`) or a bare word. */
 const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024}"|'(?:[^'\\\r\n]|\\.){0,1024}'|`[^`\\\r\n]{0,1024}`|[^\s"'`,;&|<>(){}[\]\\]{1,1024}/y;
 
@@ -1431,7 +1457,7 @@ const ASSIGNMENT_RULE: Rule = {
 	kind: "password",
 	hints: ["pass", "pwd", "secret", "token", "key", "auth"],
 	// A key naming a secret, then a separator: without one, no key=value in the text can qualify.
-	gate: /(?:pass|pwd|secret|token|key|auth)[A-Za-z0-9_.-]{0,63}\\?["']?[ \t]*(?::|=)/i,
+	gate: /(?:pass|pwd|secret|token|key|auth)[A-Za-z0-9_.-]{0,63}\\?["']?\]?[ \t]*(?::|=)/i,
 	pattern: ASSIGNMENT_RE,
 	decide: (m, text) => {
 		const { q = "", key = "", sep = "" } = m.groups ?? {};
@@ -1889,7 +1915,7 @@ function linesAfter(text: string, at: number, escaped: boolean): number {
 }
 
 /** Every built-in rule, in the order they run: specific tokens before contextual rules, base64 last (what the others left). */
-const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, SETTER_CALL_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
 
 /**
  * What the passes after the rules need, found by the same scan: a line's continuation (a `\`, a

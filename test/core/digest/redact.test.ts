@@ -340,6 +340,12 @@ const SECRETS: [string, string, string][] = [
 	["secret", `FROM node:20\nENV SECRET_KEY ${t.genericSecret}\nENV NODE_ENV production`, `FROM node:20\nENV SECRET_KEY ${m("secret")}\nENV NODE_ENV production`],
 	["secret", `dotnet user-secrets set "Stripe:SecretKey" "${t.genericSecret}" --project src/Web`, `dotnet user-secrets set "Stripe:SecretKey" "${m("secret")}" --project src/Web`],
 	["secret", `git config --global github.token ${t.genericSecret}`, `git config --global github.token ${m("secret")}`],
+	// A setter's call: the name in a string, the value in the next.
+	["secret", `[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "${t.genericSecret}", "User")\nos.Setenv("API_TOKEN", "${t.genericSecret}")`, `[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "${m("secret")}", "User")\nos.Setenv("API_TOKEN", "${m("secret")}")`],
+	["password", `System.setProperty("db.password", "${t.password}");\ndefine('DB_PASSWORD', '${t.password}');`, `System.setProperty("db.password", "${m("password")}");\ndefine('DB_PASSWORD', '${m("password")}');`],
+	["secret", `buildConfigField("String", "API_KEY", "\\"${t.genericSecret}\\"")`, `buildConfigField("String", "API_KEY", "\\"${m("secret")}\\"")`],
+	// A quoted key or a Ruby symbol in a subscript.
+	["secret", `app.config['SECRET_KEY'] = '${t.genericSecret}'\nos.environ["API_KEY"] = "${t.genericSecret}"\nconfig[:api_key] = "${t.genericSecret}"`, `app.config['SECRET_KEY'] = '${m("secret")}'\nos.environ["API_KEY"] = "${m("secret")}"\nconfig[:api_key] = "${m("secret")}"`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -463,6 +469,10 @@ const LOOK_ALIKES: string[] = [
 	'setx PATH "%PATH%;C:\\bin" /M\nsetx API_KEY %API_KEY%\nsetenv EDITOR vim; launchctl setenv API_TOKEN $TOKEN\nENV NODE_ENV production\nENV API_KEY=\nARG NPM_TOKEN\nENV NPM_TOKEN ${NPM_TOKEN}\nENV API_KEY should be set at run time',
 	'git config --get github.token\ngit config --global user.name "Jane Doe"\ngit config --unset github.token\ngit config credential.helper store\ndotnet user-secrets list && dotnet user-secrets set "Stripe:SecretKey" "$STRIPE_KEY"',
 	"Set the auth_token field, then the auth_token value is read; the auth_token header holds it.",
+	// Setters' calls without a secret: a name naming none, a call, a variable, a word (a label, a message), a phrase.
+	'[Environment]::SetEnvironmentVariable("PATH", "C:\\bin", "User")\nos.Setenv("API_KEY", os.Getenv("X"))\nform.setError("password", "Invalid")\nt.add("token", "Token")\nlocalStorage.setItem("token", token)\nmap.put("password", "required")\ndefine(\'AUTH_KEY\', \'put your unique phrase here\');',
+	// Subscripts without a secret: a bare key (a variable), a call, a comparison.
+	'cache[token] = userId\nos.environ["API_KEY"] = os.getenv("X")\nif cfg["token"] == "abc": pass\nconfig["password"] = input()',
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
@@ -850,6 +860,10 @@ describe("redactSecrets: adversarial input", () => {
 		["setx switches", `setx ${fill("/s a ")}`],
 		["env lines", fill("ENV API_KEY aB3dE5gH7jK9mN1pQ\n")],
 		["git config", fill("git config a.token ")],
+		["setter calls", fill('set("token", "a1", ')],
+		["setter names", fill("setX(")],
+		["subscripts", fill('["token"]')],
+		["subscript keys", fill('x["token"] = ')],
 		["escaped continuations", fill("password=\\\\\\n x\\n")],
 		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
 	];
