@@ -880,7 +880,7 @@ const XML_ELEMENT_RULE: Rule = {
 		String.raw`<(?<key>[A-Za-z_][\w.:-]{0,63})(?<attrs>(?:\s{1,64}${XML_ATTRIBUTE}){0,16})\s{0,64}\/?>(?:(?:(?<pre>(?:\r?\n|\r)[ \t]{0,64})(?<own>[^\s<>]{1,1024})(?:\r?\n|\r)[ \t]{0,64}|(?<val>[^<>\r\n]{1,1024}))<\/(?<close>[A-Za-z_][\w.:-]{0,63})>)?`,
 		"g",
 	),
-	decide: (m) => {
+	decide: (m, text) => {
 		const { key = "", attrs = "", pre = "", own, close } = m.groups ?? {};
 		const named = keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1));
 		const attributes = attrs !== "" && XML_NAMING_ATTRIBUTE_RE.test(attrs) ? namingAttributes(attrs) : undefined;
@@ -892,12 +892,29 @@ const XML_ELEMENT_RULE: Rule = {
 		}
 		const kind = named ?? attributes?.kind;
 		const val = own ?? m.groups?.val;
+		if (attributes?.kind !== undefined && val === undefined && close === undefined) return valueChild(text, m.index + m[0].length, attributes.kind);
 		if (kind === undefined || val === undefined || close !== key || isNotSecret(val, kind)) return undefined;
 		// The start tag ends at its first `>` (none is in an attribute's value).
 		const start = m.index + m[0].indexOf(">") + 1 + pre.length;
 		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 	},
 };
+
+/**
+ * An element a `name` or `key` attribute names whose value is a `<value>` element in it, on its
+ * line or the next: .NET's `<setting name="ApiKey" serializeAs="String"><value>…</value>`, Spring's
+ * `<property name="password"><value>…</value></property>`.
+ */
+const VALUE_CHILD_RE = /\s{0,256}<value>(?<pre>(?:\r?\n|\r)[ \t]{0,64})?(?<val>[^\s<>]{1,1024})(?:\r?\n|\r)?[ \t]{0,64}<\/value>/y;
+
+function valueChild(text: string, at: number, kind: KeyKind): (Edit & { kind: string }) | undefined {
+	VALUE_CHILD_RE.lastIndex = at;
+	const child = VALUE_CHILD_RE.exec(text);
+	const val = child?.groups?.val;
+	if (child === null || val === undefined || isNotSecret(val, kind)) return undefined;
+	const start = at + child[0].indexOf(">") + 1 + (child.groups?.pre ?? "").length;
+	return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
+}
 
 /** What a start tag's attributes say: the kind of secret a `key` or `name` names, and its `value` attribute (its text and where it is in `attrs`). */
 function namingAttributes(attrs: string): { kind?: KeyKind; value?: { text: string; at: number } } {
@@ -1468,6 +1485,12 @@ const ASSIGNMENT_RULE: Rule = {
 		if (judged === undefined) return undefined;
 		// `judged` decides what is a secret, `kind` is what its marker shows.
 		const kind = markerKind(judged);
+		if (text[m.index + m[0].length] === "{") {
+			// An object: the value its first field `value` holds (`apiKey={"value": "…"}`), if any.
+			OBJECT_VALUE_RE.lastIndex = m.index + m[0].length;
+			const field = OBJECT_VALUE_RE.exec(text);
+			return field === null ? undefined : literalAt(text, OBJECT_VALUE_RE.lastIndex, judged);
+		}
 		// A key that ends its line may have its quoted value on the next: the value starts there.
 		const below = quotedBelow(text, m.index, m.index + m[0].length, q !== "", sep);
 		const valueStart = below < 0 ? m.index + m[0].length : below;
@@ -1548,6 +1571,55 @@ const ASSIGNMENT_RULE: Rule = {
 		}
 		if (isNotSecret(inner, judged)) return skip;
 		return { end: valueStart + val.length, replacement: head + quote + redactionMarker(kind) + quote, kind };
+	},
+};
+
+/** An object's opening and its first field, `value` (`{"value": `, `{ value = `, over lines too): where a value named by the key before it starts. */
+const OBJECT_VALUE_RE = /\{\s{0,64}(?<q>\\?["']?)value\k<q>[ \t]*[:=][ \t]*/iy;
+
+/**
+ * The value at `at` (quoted, also JSON-escaped, or bare: see `ASSIGNMENT_VALUE_RE`) as a secret's,
+ * its quotes kept, unless it is no secret (`isNotSecret`).
+ */
+function literalAt(text: string, at: number, judged: KeyKind): (Edit & { kind: string }) | undefined {
+	ASSIGNMENT_VALUE_RE.lastIndex = at;
+	const val = ASSIGNMENT_VALUE_RE.exec(text)?.[0];
+	if (val === undefined) return undefined;
+	const quote = /^(?:\\"|["'`])/.exec(val)?.[0] ?? "";
+	const inner = quote === "" ? val : val.slice(quote.length, val.length - quote.length);
+	if (isNotSecret(inner, judged) || inner.includes("${") || inner.includes("{{")) return undefined;
+	const start = at + quote.length;
+	return { start, end: start + inner.length, replacement: redactionMarker(markerKind(judged)), kind: markerKind(judged) };
+}
+
+/**
+ * A value named by another field: a `name` or `key` field naming a secret, then a `value` field
+ * (right after it, on its line or the next): a Kubernetes container's `env` (`- name: DB_PASSWORD`
+ * then `value: …`), an ECS task's `{"name": "API_KEY", "value": "…"}`, a Postman environment's
+ * `{"key": "apiKey", "value": "…"}`, Terraform's `set { name = "auth.password" value = "…" }`.
+ */
+const NAMED_FIELD_RULE: Rule = {
+	kind: "secret",
+	hints: ['value":', 'value\\":', "value:", "value =", "value=", "value':"],
+	pattern: /(?<![\w$-])(?<nq>\\?["']?)(?:name|Name|NAME|key|Key|KEY)\k<nq>[ \t]*[:=][ \t]*(?<kq>\\?["']?)(?<key>[A-Za-z_][\w.:-]{0,63})\k<kq>[ \t]*[,;]?\s{0,64}(?:-[ \t]+)?(?<vq>\\?["']?)(?:value|Value|VALUE)\k<vq>[ \t]*[:=][ \t]*/g,
+	decide: (m, text) => {
+		const key = m.groups?.key ?? "";
+		const judged = keyDescribesSecret(key.slice(key.lastIndexOf(":") + 1));
+		return judged === undefined ? undefined : literalAt(text, m.index + m[0].length, judged);
+	},
+};
+
+/**
+ * A Terraform (HCL) variable named after a secret and its `default`: `variable "db_password" {`,
+ * then `default = "…"` among its arguments (before any nested block).
+ */
+const TERRAFORM_VARIABLE_RULE: Rule = {
+	kind: "secret",
+	hints: ['variable "', 'variable \\"'],
+	pattern: /(?<![\w-])variable[ \t]+\\?"(?<key>[A-Za-z_][\w-]{0,63})\\?"[ \t]*\{[^{}]{0,1024}?(?<![\w-])default[ \t]*=[ \t]*/g,
+	decide: (m, text) => {
+		const judged = keyDescribesSecret(m.groups?.key ?? "");
+		return judged === undefined ? undefined : literalAt(text, m.index + m[0].length, judged);
 	},
 };
 
@@ -1915,7 +1987,7 @@ function linesAfter(text: string, at: number, escaped: boolean): number {
 }
 
 /** Every built-in rule, in the order they run: specific tokens before contextual rules, base64 last (what the others left). */
-const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, SETTER_CALL_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, SETTER_CALL_RULE, NAMED_FIELD_RULE, TERRAFORM_VARIABLE_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
 
 /**
  * What the passes after the rules need, found by the same scan: a line's continuation (a `\`, a

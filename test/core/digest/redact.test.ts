@@ -346,6 +346,11 @@ const SECRETS: [string, string, string][] = [
 	["secret", `buildConfigField("String", "API_KEY", "\\"${t.genericSecret}\\"")`, `buildConfigField("String", "API_KEY", "\\"${m("secret")}\\"")`],
 	// A quoted key or a Ruby symbol in a subscript.
 	["secret", `app.config['SECRET_KEY'] = '${t.genericSecret}'\nos.environ["API_KEY"] = "${t.genericSecret}"\nconfig[:api_key] = "${t.genericSecret}"`, `app.config['SECRET_KEY'] = '${m("secret")}'\nos.environ["API_KEY"] = "${m("secret")}"\nconfig[:api_key] = "${m("secret")}"`],
+	// A value another field or element names: a `<value>` element, a `name`/`key` field then `value`, an object's `value`, a Terraform variable's default.
+	["secret", `<setting name="ApiKey" serializeAs="String">\n  <value>${t.genericSecret}</value>\n</setting>\n<property name="password"><value>${t.password}</value></property>`, `<setting name="ApiKey" serializeAs="String">\n  <value>${m("secret")}</value>\n</setting>\n<property name="password"><value>${m("password")}</value></property>`],
+	["password", `env:\n  - name: DB_PASSWORD\n    value: ${t.password}\n  - name: NODE_ENV\n    value: production\n[{"name": "API_KEY", "value": "${t.genericSecret}"}]`, `env:\n  - name: DB_PASSWORD\n    value: ${m("password")}\n  - name: NODE_ENV\n    value: production\n[{"name": "API_KEY", "value": "${m("secret")}"}]`],
+	["secret", `apiKey={"value":"${t.genericSecret}"}\n"clientSecret": {\n  "value": "${t.genericSecret}"\n}`, `apiKey={"value":"${m("secret")}"}\n"clientSecret": {\n  "value": "${m("secret")}"\n}`],
+	["password", `variable "db_password" {\n  type      = string\n  default   = "${t.password}"\n  sensitive = true\n}`, `variable "db_password" {\n  type      = string\n  default   = "${m("password")}"\n  sensitive = true\n}`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -473,6 +478,11 @@ const LOOK_ALIKES: string[] = [
 	'[Environment]::SetEnvironmentVariable("PATH", "C:\\bin", "User")\nos.Setenv("API_KEY", os.Getenv("X"))\nform.setError("password", "Invalid")\nt.add("token", "Token")\nlocalStorage.setItem("token", token)\nmap.put("password", "required")\ndefine(\'AUTH_KEY\', \'put your unique phrase here\');',
 	// Subscripts without a secret: a bare key (a variable), a call, a comparison.
 	'cache[token] = userId\nos.environ["API_KEY"] = os.getenv("X")\nif cfg["token"] == "abc": pass\nconfig["password"] = input()',
+	// Values named by another field or element that are no secret: a name naming none, a reference, a type, a variable, an empty value.
+	'<setting name="ApiKeyHeader" serializeAs="String"><value>X-Api-Key</value></setting>\n<property name="password"><value>${DB_PASSWORD}</value></property>\n<setting name="Theme"><value>dark</value></setting>',
+	'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n  - name: API_KEY\n    value: $(API_KEY)\n{"name": "token", "value": "${TOKEN}"}, {"name": "password", "type": "string"}',
+	'apiKey={"value": null}\n"token": {"value": "", "expires": 3600}\ninterface Props { password: { value: string } }',
+	'variable "db_password" {\n  type      = string\n  sensitive = true\n}\nvariable "region" { default = "eu-west-1" }\nvariable "api_key" { default = var.fallback_key }',
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
@@ -864,6 +874,11 @@ describe("redactSecrets: adversarial input", () => {
 		["setter names", fill("setX(")],
 		["subscripts", fill('["token"]')],
 		["subscript keys", fill('x["token"] = ')],
+		["value children", fill('<setting name="ApiKey">\n  <value>')],
+		["named fields", fill('{"name": "API_KEY", "value": ')],
+		["named field names", fill("name: a_token\n")],
+		["object values", fill('apiKey={"value":')],
+		["terraform variables", fill('variable "api_key" { a = b ')],
 		["escaped continuations", fill("password=\\\\\\n x\\n")],
 		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
 	];
