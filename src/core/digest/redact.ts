@@ -1319,6 +1319,12 @@ function urlPassword(rest: string): string | undefined {
  * many harmless `x = y` in a text cost no more than their key.
  */
 const ASSIGNMENT_RE = /(?<![A-Za-z0-9_.\\])(?<q>\\?["']|)(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,63})\k<q>(?:\](?<=\[(?:\\?["'][^\]]{1,64}|:[A-Za-z_]\w{0,63})\]))?(?<sep>[ \t]*(?::=|=>|:(?![:/])|=(?![=>~]))[ \t]*)/g;
+/**
+ * A declaration's type after `:` and before `=` (TypeScript, Python, Rust, Kotlin, Swift): a name,
+ * generic (`Optional[str]`, `Map<K, V>`), a reference (`&str`, `&'static str`), a union or an
+ * optional (`string | undefined`, `String?`).
+ */
+const TYPE_ANNOTATION_RE = /&?(?:'[a-z]{1,16}[ \t]+)?[A-Za-z_][\w.]{0,40}(?:<[^<>=\r\n]{0,64}>|\[[\w[\], .|]{0,64}\])?\??(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,40}){0,3}[ \t]*=(?![=>~])[ \t]*/y;
 /** The value after the separator: a quoted string (also JSON-escaped `\"…\"`) or a bare word. */
 const ASSIGNMENT_VALUE_RE = /\\"[^"\\\r\n]{0,1024}\\"|"(?:[^"\\\r\n]|\\.){0,1024}"|'(?:[^'\\\r\n]|\\.){0,1024}'|`[^`\\\r\n]{0,1024}`|[^\s"'`,;&|<>(){}[\]\\]{1,1024}/y;
 
@@ -1491,9 +1497,12 @@ const ASSIGNMENT_RULE: Rule = {
 			const field = OBJECT_VALUE_RE.exec(text);
 			return field === null ? undefined : literalAt(text, OBJECT_VALUE_RE.lastIndex, judged);
 		}
+		// A type between the key and its value (`apiKey: string = "…"`, `API_KEY: &str = "…"`, `api_key: str = "…"`): the value after its `=`.
+		TYPE_ANNOTATION_RE.lastIndex = m.index + m[0].length;
+		const typed = sep.trim() === ":" ? (TYPE_ANNOTATION_RE.exec(text)?.[0].length ?? 0) : 0;
 		// A key that ends its line may have its quoted value on the next: the value starts there.
-		const below = quotedBelow(text, m.index, m.index + m[0].length, q !== "", sep);
-		const valueStart = below < 0 ? m.index + m[0].length : below;
+		const below = typed > 0 ? -1 : quotedBelow(text, m.index, m.index + m[0].length, q !== "", sep);
+		const valueStart = below < 0 ? m.index + m[0].length + typed : below;
 		// The key, the separator and the line end before a value below: what stays before the marker.
 		const head = text.slice(m.index, valueStart);
 		const opening = text[valueStart] ?? "";

@@ -351,6 +351,8 @@ const SECRETS: [string, string, string][] = [
 	["password", `env:\n  - name: DB_PASSWORD\n    value: ${t.password}\n  - name: NODE_ENV\n    value: production\n[{"name": "API_KEY", "value": "${t.genericSecret}"}]`, `env:\n  - name: DB_PASSWORD\n    value: ${m("password")}\n  - name: NODE_ENV\n    value: production\n[{"name": "API_KEY", "value": "${m("secret")}"}]`],
 	["secret", `apiKey={"value":"${t.genericSecret}"}\n"clientSecret": {\n  "value": "${t.genericSecret}"\n}`, `apiKey={"value":"${m("secret")}"}\n"clientSecret": {\n  "value": "${m("secret")}"\n}`],
 	["password", `variable "db_password" {\n  type      = string\n  default   = "${t.password}"\n  sensitive = true\n}`, `variable "db_password" {\n  type      = string\n  default   = "${m("password")}"\n  sensitive = true\n}`],
+	// A declaration's type between the key and its `=`.
+	["secret", `const apiKey: string = "${t.genericSecret}";\nconst API_KEY: &str = "${t.genericSecret}";\n    openai_api_key: Optional[str] = "${t.genericSecret}"`, `const apiKey: string = "${m("secret")}";\nconst API_KEY: &str = "${m("secret")}";\n    openai_api_key: Optional[str] = "${m("secret")}"`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -483,6 +485,8 @@ const LOOK_ALIKES: string[] = [
 	'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n  - name: API_KEY\n    value: $(API_KEY)\n{"name": "token", "value": "${TOKEN}"}, {"name": "password", "type": "string"}',
 	'apiKey={"value": null}\n"token": {"value": "", "expires": 3600}\ninterface Props { password: { value: string } }',
 	'variable "db_password" {\n  type      = string\n  sensitive = true\n}\nvariable "region" { default = "eu-west-1" }\nvariable "api_key" { default = var.fallback_key }',
+	// Typed declarations without a secret: a call, a reference, an empty string, a type alone.
+	'api_key: str = Field(default=None)\ntoken: string = process.env.TOKEN ?? "";\nfunction f(password: string = "") {}\nlet secret: String? = nil\ninterface A { apiKey: string; token?: string | undefined }',
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
@@ -879,6 +883,8 @@ describe("redactSecrets: adversarial input", () => {
 		["named field names", fill("name: a_token\n")],
 		["object values", fill('apiKey={"value":')],
 		["terraform variables", fill('variable "api_key" { a = b ')],
+		["typed keys", fill("apiKey: Map<string, ")],
+		["typed key unions", fill("token: a | b | c = ")],
 		["escaped continuations", fill("password=\\\\\\n x\\n")],
 		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
 	];
