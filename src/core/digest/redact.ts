@@ -733,6 +733,12 @@ const CONTEXT_RULES: readonly Rule[] = [
 	commandRule(["setenv"], /(?:setenv|SetEnv)(?=[ \t])/g),
 	commandRule(["user-secrets"], /user-secrets(?=[ \t])/g),
 	commandRule(["git config"], /git(?=[ \t]+config[ \t])/g),
+	// Commands that store a secret in a vault, its value an option's whatever its name: `az keyvault secret set --value`,
+	// `aws secretsmanager … --secret-string`, `aws ssm put-parameter --type SecureString --value`; PowerShell's
+	// `ConvertTo-SecureString "…" -AsPlainText`.
+	commandRule(["az keyvault", "az.cmd keyvault"], /az(?:\.cmd)?(?=[ \t]+keyvault[ \t])/g),
+	commandRule(["secretsmanager", "put-parameter"], /aws(?:\.exe)?(?=[ \t])/g),
+	commandRule(["convertto-securestring"], /(?:ConvertTo-SecureString|convertto-securestring)(?=[ \t])/g),
 	{
 		// A Dockerfile's `ENV NAME value` (the older form, no `=`): an instruction opening its line.
 		kind: "secret",
@@ -1213,6 +1219,22 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 		return at < 0 || isOption(args[at + 1]) ? [] : argSecret(args[at + 1]);
 	},
 	// NetworkManager: `nmcli device wifi connect SSID password PW`, a connection's `wifi-sec.psk PW`, `802-1x.password PW`.
+	// `az keyvault secret set … --value X` (`--file`, `--encoding` read it from elsewhere).
+	az: (args) => (args[1]?.value === "secret" && args[2]?.value === "set" ? optionValue(args, "--value", "secret") : []),
+	// `aws secretsmanager create-secret|put-secret-value|update-secret … --secret-string X`; `aws ssm put-parameter … --value X` of a
+	// `SecureString` or named after a secret (`--name /app/db_password`).
+	aws: (args) => {
+		if (args[0]?.value === "secretsmanager") return optionValue(args, "--secret-string", "secret");
+		if (args[0]?.value !== "ssm" || args[1]?.value !== "put-parameter") return [];
+		const name = optionArg(args, "--name")?.value ?? "";
+		const secure = optionArg(args, "--type")?.value === "SecureString" || keyDescribesSecret(name.slice(name.lastIndexOf("/") + 1)) !== undefined;
+		return secure ? optionValue(args, "--value", "secret") : [];
+	},
+	// PowerShell's `ConvertTo-SecureString "X" -AsPlainText [-Force]` (`-String X`): a password in plain text.
+	"convertto-securestring": (args) => {
+		if (!args.some((a) => /^-AsPlainText$/i.test(a.value))) return [];
+		return argSecret(optionArg(args, "-String") ?? args.find((a) => !isOption(a)));
+	},
 	// fish's `set -x NAME VALUE` (`-gx`, `-Ux`, `--export`); not with `-e` (erase), `-q` (query), `-n`, `-S`, `-l` alone (a list's names).
 	set: (args) => {
 		const flags = args.filter((a) => isOption(a)).map((a) => a.value);
@@ -1249,6 +1271,15 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 			return named && !isOption(args[i + 1]) && !(plainWord(args[i + 1]) && plainWord(args[i + 2])) ? argSecret(args[i + 1]) : [];
 		}),
 };
+/** The argument after an option (`--value X`; any case, as PowerShell reads `-string`), unless it is an option. */
+function optionArg(args: CommandArg[], option: string): CommandArg | undefined {
+	const at = args.findIndex((a) => a.value.toLowerCase() === option.toLowerCase());
+	return at < 0 || isOption(args[at + 1]) ? undefined : args[at + 1];
+}
+
+/** The value of `option` as a secret of `kind`. */
+const optionValue = (args: CommandArg[], option: string, kind: string): ArgSecret[] => argSecret(optionArg(args, option), kind);
+
 /** What may stand before an instruction on a Dockerfile's line: blanks, a file viewer's line number (`  12→`). */
 const DOCKERFILE_LINE_RE = /^[ \t]*(?:\d{1,7}(?:\t|→)[ \t]*)?$/;
 

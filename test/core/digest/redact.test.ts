@@ -353,6 +353,9 @@ const SECRETS: [string, string, string][] = [
 	["password", `variable "db_password" {\n  type      = string\n  default   = "${t.password}"\n  sensitive = true\n}`, `variable "db_password" {\n  type      = string\n  default   = "${m("password")}"\n  sensitive = true\n}`],
 	// A declaration's type between the key and its `=`.
 	["secret", `const apiKey: string = "${t.genericSecret}";\nconst API_KEY: &str = "${t.genericSecret}";\n    openai_api_key: Optional[str] = "${t.genericSecret}"`, `const apiKey: string = "${m("secret")}";\nconst API_KEY: &str = "${m("secret")}";\n    openai_api_key: Optional[str] = "${m("secret")}"`],
+	// Commands that store a secret in a vault, and PowerShell's plain text made a SecureString.
+	["secret", `az keyvault secret set --vault-name kv --name DbPassword --value ${t.genericSecret}\naws secretsmanager create-secret --name prod/db --secret-string ${t.genericSecret}\naws ssm put-parameter --name /app/api --type SecureString --value ${t.genericSecret}`, `az keyvault secret set --vault-name kv --name DbPassword --value ${m("secret")}\naws secretsmanager create-secret --name prod/db --secret-string ${m("secret")}\naws ssm put-parameter --name /app/api --type SecureString --value ${m("secret")}`],
+	["password", `$pw = ConvertTo-SecureString "${t.password}" -AsPlainText -Force`, `$pw = ConvertTo-SecureString "${m("password")}" -AsPlainText -Force`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -487,6 +490,8 @@ const LOOK_ALIKES: string[] = [
 	'variable "db_password" {\n  type      = string\n  sensitive = true\n}\nvariable "region" { default = "eu-west-1" }\nvariable "api_key" { default = var.fallback_key }',
 	// Typed declarations without a secret: a call, a reference, an empty string, a type alone.
 	'api_key: str = Field(default=None)\ntoken: string = process.env.TOKEN ?? "";\nfunction f(password: string = "") {}\nlet secret: String? = nil\ninterface A { apiKey: string; token?: string | undefined }',
+	// Vaults and SecureStrings without a secret on the line: read from a file or a variable, a plain parameter, an encrypted string.
+	'az keyvault secret set --vault-name kv --name tls --file cert.pem\naws secretsmanager put-secret-value --secret-id x --secret-string file://s.json\naws ssm put-parameter --name /app/region --type String --value eu-west-1\n$s = ConvertTo-SecureString $enc -Key $key\n$p = ConvertTo-SecureString $env:PW -AsPlainText -Force',
 	// JSON-escaped quotes around references, for base64 and a .netrc entry.
 	'{"command": "echo -n \\"$USER:$PASS\\" | base64 && base64 <<< \\"admin:${ADMIN_PW}\\" && echo \\"machine h login u password \\\\\\"$NETRC_PW\\\\\\"\\" >> ~/.netrc"}',
 ];
