@@ -1314,13 +1314,16 @@ function wordsAfterOptions(args: CommandArg[], takesValue: RegExp): CommandArg[]
 	return words;
 }
 
+/** Commands whose secret is among their first ten arguments (a variable's name and value after a few options): no more are read, as a run of them would read 24 each. */
+const FEW_ARGS = new Set(["set", "setx", "setenv", "env", "user-secrets", "git"]);
+
 const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus", usermod: "useradd", mcli: "mc", pscp: "plink", psftp: "plink", putty: "plink" };
 
 /** The secrets among the arguments of `command` at `from` (see `COMMAND_SECRETS`) as one edit; a value found harmless stays. */
 function commandSecrets(text: string, command: string, from: number): (Edit & { kind: string }) | undefined {
 	const find = COMMAND_SECRETS[COMMAND_ALIASES[command] ?? command];
 	if (find === undefined) return undefined;
-	const secrets = find(commandArgs(text, from, 24), text).filter((s) => s.end > s.start && !isNotSecret(text.slice(s.start, s.end), s.kind));
+	const secrets = find(commandArgs(text, from, FEW_ARGS.has(command) ? 10 : 24), text).filter((s) => s.end > s.start && !isNotSecret(text.slice(s.start, s.end), s.kind));
 	const first = secrets[0];
 	if (first === undefined) return undefined;
 	const parts: string[] = [];
