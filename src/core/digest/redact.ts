@@ -2340,6 +2340,8 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 	const column = new Uint8Array(128);
 	let width = 1;
 	for (const hint of hints) {
+		// Past ASCII a character has no column, and every text would then be found to hold nothing.
+		if (hint === "" || [...hint].some((ch) => ch.charCodeAt(0) > 0x7f || (ch >= "A" && ch <= "Z"))) throw new Error(`redaction hint ${JSON.stringify(hint)} is not lower-case ASCII`);
 		for (let i = 0; i < hint.length; i++) {
 			const c = hint.charCodeAt(i);
 			if (column[c] === 0) column[c] = width++;

@@ -742,6 +742,12 @@ describe("redactSecrets: properties", () => {
 		);
 	});
 
+	it("refuses a hint it could not look for (past ASCII, or upper case) rather than find nothing anywhere", () => {
+		expect(() => hintFinder(["password", "\u2192env "])).toThrow(/not lower-case ASCII/);
+		expect(() => hintFinder(["Token"])).toThrow(/not lower-case ASCII/);
+		expect(() => hintFinder(REDACTION_HINTS)).not.toThrow();
+	});
+
 	it("leaves text without any rule hint unchanged", () => {
 		const hintFree = fc.oneof(
 			fc.string({ maxLength: 300 }).filter((s) => !hasHint(s)),
