@@ -1,7 +1,7 @@
 import { isWithin } from "../core/projects/project-identity";
-import { readdir, unlink } from "node:fs/promises";
+import { lstat, readdir, unlink } from "node:fs/promises";
 import { openPlainFile, readPlainFile } from "./confined-path";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { writeFileReplacing } from "./atomic-write";
 import type { Checkpoint } from "../core/context/lazy-context";
 import { checkpointText } from "../core/hooks/checkpoint-text";
@@ -80,9 +80,12 @@ const TAIL_BYTES = [1 << 20, 8 << 20];
 /**
  * A checkpoint from the end of a transcript: the last typed prompt and the last assistant text
  * of the session itself (sub-agents left out), redacted with `redact`. Undefined when the end of
- * the file holds neither.
+ * the file holds neither, or when the file or its project folder is a link: read where Claude
+ * Code writes it, as the sync reads transcripts (a linked one put a file from outside Claude
+ * Code's folder into the checkpoint, and from there into CLAUDE.md and the prompt hook's output).
  */
 export async function checkpointFromTranscript(path: string, at: string, redact: (text: string) => string = (t) => t, cwd?: string): Promise<Checkpoint | undefined> {
+	if (await throughALink(path)) return undefined;
 	const handle = await openPlainFile(path);
 	try {
 		const size = (await handle.stat()).size;
@@ -110,4 +113,10 @@ export async function checkpointFromTranscript(path: string, at: string, redact:
 	} finally {
 		await handle.close();
 	}
+}
+
+/** Whether the transcript or the folder holding it is a symbolic link (one that is not there is left to the open to say). */
+async function throughALink(path: string): Promise<boolean> {
+	const [file, folder] = await Promise.all([lstat(path).catch(() => undefined), lstat(dirname(path)).catch(() => undefined)]);
+	return file?.isSymbolicLink() === true || folder?.isSymbolicLink() === true;
 }

@@ -248,6 +248,8 @@ function ownTranscript(input: HookInput): string | undefined {
 	// An id of Claude Code's shape only: the checkpoint is stored by it (a `ghp_…` id named its file and its state key).
 	if (typeof path !== "string" || typeof input.session_id !== "string" || !isSessionId(input.session_id)) return undefined;
 	const full = resolve(path);
+	// Claude Code names it by its plain path: one spelled with `..` is not its own, and led out of Claude Code's folder into any other `projects/<folder>/`.
+	if (path.split(/[\\/]/).some((part) => part === ".." || part === ".")) return undefined;
 	return basename(full) === `${input.session_id}.jsonl` && basename(dirname(dirname(full))) === "projects" ? full : undefined;
 }
 

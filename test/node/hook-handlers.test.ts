@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -271,6 +271,27 @@ describe("session-end and pre-compact", () => {
 		}
 		// The forged one names no Claude Code folder for the background sync either.
 		expect(started.at(-1)).not.toContain("--claude-dir");
+	});
+
+	it("pre-compact takes no checkpoint through a link (a transcript, or its project folder, linked to a file outside Claude Code's folder), nor of a path `..` leads out of it", async () => {
+		writeProjects([{ path: api, mode: "lazy" }]);
+		const ID = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02";
+		const outside = join(dir, "outside", "x");
+		mkdirSync(outside, { recursive: true });
+		const line = (o: object) => `${JSON.stringify({ sessionId: ID, cwd: api, timestamp: "2026-11-30T09:59:00.000Z", ...o })}\n`;
+		writeFileSync(join(outside, `${ID}.jsonl`), line({ type: "user", uuid: "u1", message: { role: "user", content: "OUTSIDE words" } }) + line({ type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "OUTSIDE reply" }] } }));
+		const projects = join(dir, "claude", "projects");
+		mkdirSync(join(projects, "-code-api"), { recursive: true });
+		symlinkSync(join(outside, `${ID}.jsonl`), join(projects, "-code-api", `${ID}.jsonl`));
+		symlinkSync(outside, join(projects, "linked"));
+		// And a path spelled into Claude Code's folder that `..` leads out of, into another `projects/<folder>/`.
+		mkdirSync(join(dir, "evil", "projects", "x"), { recursive: true });
+		copyFileSync(join(outside, `${ID}.jsonl`), join(dir, "evil", "projects", "x", `${ID}.jsonl`));
+		const dotted = `${join(projects, "-code-api")}/../../../evil/projects/x/${ID}.jsonl`;
+		for (const transcript of [join(projects, "-code-api", `${ID}.jsonl`), join(projects, "linked", `${ID}.jsonl`), dotted]) {
+			expect(await runHook("pre-compact", options({ session_id: ID, cwd: api, transcript_path: transcript, trigger: "auto" }))).toEqual({ output: "", ok: true });
+			expect(existsSync(checkpointPath(stateDir, ID))).toBe(false);
+		}
 	});
 
 	it("pre-compact keeps no checkpoint for a session id that is not of Claude Code's shape (it names the checkpoint and its state key)", async () => {
