@@ -1,4 +1,4 @@
-import { isBlank, unreadable, type RawLine } from "./jsonl-lines";
+import { afterNulRun, isBlank, mostlyNul, unreadable, type RawLine } from "./jsonl-lines";
 import { digitsAt } from "./parse-line";
 import { addFile, addUnique, clip, LIMITS, markMalformed, pushEvent } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
@@ -52,18 +52,20 @@ const HEADER_PREFIX = "# aider chat started at ";
 
 /** The start of a session, when the line is one (`# aider chat started at <time>`): its time as written, or `no time`. */
 export function aiderSessionStart(line: RawLine): string | undefined {
-	const text = line.no === 1 ? withoutBom(line.text) : line.text;
+	const text = lineText(line);
 	if (text === null || !text.startsWith(HEADER_PREFIX)) return undefined;
 	// A start without its time still names its session: an empty key made it `<history>#`.
 	return text.slice(HEADER_PREFIX.length).trim().slice(0, 64) || "no time";
 }
 
-function withoutBom(text: string | null): string | null {
-	return text !== null && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** A line's text past a byte-order mark (the first line's) and past the zero bytes a crash left before it (see `afterNulRun`): the line was lost with them. */
+function lineText(line: RawLine): string | null {
+	const text = line.no === 1 && line.text !== null && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text;
+	return text === null ? null : afterNulRun(text);
 }
 
 function foldAiderLine(model: SessionModel, line: RawLine): void {
-	const text = line.no === 1 ? withoutBom(line.text) : line.text;
+	const text = lineText(line);
 	if (text !== null && isBlank(text)) {
 		if (model.openBlock) model.openBlock.blankLines++;
 		return;
@@ -92,12 +94,6 @@ function noBlock(): OpenBlock {
 	return { kind: "none", event: -1, blankLines: 0, previous: undefined };
 }
 
-/** Whether a quarter or more of a line's characters are NUL (UTF-16 of ASCII is half). */
-function mostlyNul(text: string): boolean {
-	let nul = 0;
-	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0) nul++;
-	return nul * 4 >= text.length;
-}
 
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
 function foldStart(model: SessionModel, time: string): void {

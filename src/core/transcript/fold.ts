@@ -1,4 +1,4 @@
-import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
+import { objectsOnOneLine, unreadable, withoutNuls, type RawLine } from "./jsonl-lines";
 import { isObject, parseLine, type ParsedLine } from "./parse-line";
 import { classifyUserText } from "./prompt-text";
 import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOperationRecord, SystemRecord, TranscriptRecord, Usage, UserRecord } from "./records";
@@ -24,10 +24,20 @@ export function foldLine(model: SessionModel, line: RawLine): void {
 	}
 	const parsed = parseLine(line.text);
 	if (parsed.ok) return foldRecord(model, parsed.record);
-	// Two records written onto one line: both are read (see `objectsOnOneLine`).
-	const several = objectsOnOneLine(line.text)?.map(parseLine);
-	if (several?.every(isParsed)) for (const p of several) foldRecord(model, p.record);
-	else markMalformed(model, line.no, parsed.reason);
+	if (foldSeveral(model, line.text)) return;
+	// NULs a crash left before the line, or a stray one, are all that is wrong with it (see `withoutNuls`).
+	const clean = withoutNuls(line.text);
+	const again = clean === undefined ? undefined : parseLine(clean);
+	if (again?.ok) return foldRecord(model, again.record);
+	if (clean === undefined || !foldSeveral(model, clean)) markMalformed(model, line.no, parsed.reason);
+}
+
+/** Two records written onto one line: both are read (see `objectsOnOneLine`). False when the line is not that. */
+function foldSeveral(model: SessionModel, text: string): boolean {
+	const several = objectsOnOneLine(text)?.map(parseLine);
+	if (!several?.every(isParsed)) return false;
+	for (const p of several) foldRecord(model, p.record);
+	return true;
 }
 
 function isParsed(line: ParsedLine): line is Extract<ParsedLine, { ok: true }> {

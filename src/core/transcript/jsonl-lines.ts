@@ -64,6 +64,33 @@ export function objectsOnOneLine(text: string): string[] | undefined {
 	return depth === 0 && !inString && out.length > 1 ? out : undefined;
 }
 
+/**
+ * A line's text without the NUL characters that keep it from being read, or undefined when it has
+ * none or is not text. A raw NUL is never JSON (in a string it is written `\u0000`): a run of them
+ * before a line is the zero bytes a file system leaves where a write did not land before a power
+ * loss (the next write goes after them, onto the same line), and one inside is stray; either
+ * dropped a whole turn. NULs that are a quarter of what follows such a run are UTF-16 text: unread.
+ */
+export function withoutNuls(text: string): string | undefined {
+	if (!text.includes("\u0000")) return undefined;
+	const rest = afterNulRun(text);
+	return mostlyNul(rest) ? undefined : rest.replaceAll("\u0000", "");
+}
+
+/** `text` past the NULs it starts with (see `withoutNuls`). */
+export function afterNulRun(text: string): string {
+	let start = 0;
+	while (start < text.length && text.charCodeAt(start) === 0) start++;
+	return start === 0 ? text : text.slice(start);
+}
+
+/** Whether a quarter or more of a line's characters are NUL (UTF-16 of ASCII is half); an empty line is no text either. */
+export function mostlyNul(text: string): boolean {
+	let nul = 0;
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0) nul++;
+	return nul * 4 >= text.length;
+}
+
 /** Why a line has no text, for the count of malformed lines. */
 export function unreadable(line: RawLine): string {
 	return line.tooLong ? `longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB: skipped` : "invalid UTF-8";

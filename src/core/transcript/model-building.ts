@@ -1,5 +1,5 @@
 import { NO_ITEMS, own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
-import { objectsOnOneLine, unreadable, type RawLine } from "./jsonl-lines";
+import { objectsOnOneLine, unreadable, withoutNuls, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
 
 /**
@@ -50,19 +50,30 @@ export function eachObject(model: SessionModel, line: RawLine, fold: (value: Rec
 	if (line.text !== null && line.text.trim() === "") return;
 	model.counts.lines++;
 	if (line.text === null) return markMalformed(model, line.no, unreadable(line));
-	let value: unknown;
-	try {
-		value = JSON.parse(line.text);
-	} catch {
-		const several = objectsOnOneLine(line.text)?.map(objectOrUndefined);
+	const value = jsonOf(line.text);
+	// NULs a crash left before the line, or a stray one, are all that is wrong with it (see `withoutNuls`).
+	const clean = value === NOT_JSON ? withoutNuls(line.text) : undefined;
+	const read = clean === undefined ? value : jsonOf(clean);
+	if (read === NOT_JSON) {
+		const several = objectsOnOneLine(clean ?? line.text)?.map(objectOrUndefined);
 		if (!several?.every((o) => o !== undefined)) return markMalformed(model, line.no, "invalid JSON");
 		model.counts.records += several.length;
 		for (const o of several) fold(o);
 		return;
 	}
-	if (!isObject(value)) return markMalformed(model, line.no, "not a JSON object");
+	if (!isObject(read)) return markMalformed(model, line.no, "not a JSON object");
 	model.counts.records++;
-	fold(value);
+	fold(read);
+}
+
+const NOT_JSON: unique symbol = Symbol("not JSON");
+
+function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return NOT_JSON;
+	}
 }
 
 function objectOrUndefined(text: string): Record<string, unknown> | undefined {

@@ -158,6 +158,13 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(promptsOf(first!)[0]?.text).toContain("ignores the discount");
 	});
 
+	it("the zero bytes a crash left before a line (a file system's hole) are no part of it: the prompt after them is read", async () => {
+		const at = HISTORY.indexOf("#### The cart total ignores the discount.");
+		const [first] = await sessionsOf(Buffer.concat([HISTORY.subarray(0, at), Buffer.alloc(4096), HISTORY.subarray(at)]));
+		expect(first!.malformedLines).toEqual([]);
+		expect(promptsOf(first!)[0]?.text).toContain("ignores the discount");
+	});
+
 	it("a history without a start line (its top cut, or written without one) is a session all the same, named `no start`, with no time", async () => {
 		const headless = HISTORY.toString("utf8").split("# aider chat started at 2026-11-30 14:40:55")[0]!.replace("# aider chat started at 2026-11-30 09:12:03\n", "");
 		const transcripts = new MemoryTranscripts();

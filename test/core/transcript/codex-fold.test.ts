@@ -92,6 +92,14 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		expect(fold(glued).counts.malformed).toBe(0);
 	});
 
+	it("reads a line whose only fault is NULs (a crash's zero bytes before it, a stray one inside) as it reads it whole", () => {
+		const lines = read(scenario("a-plain-text")[0]!).split("\n").filter((l) => l.trim() !== "");
+		const at = lines.findIndex((l) => l.includes('"user_message"'));
+		const damaged = lines.map((l, i) => (i === at ? `${"\u0000".repeat(512)}${l.replace('"user_message"', '"user_\u0000message"')}` : l));
+		expect(serializeSession(fold(damaged.join("\n"))).events).toEqual(serializeSession(fold(lines.join("\n"))).events);
+		expect(fold(damaged.join("\n")).counts.malformed).toBe(0);
+	});
+
 	it("counts a bad line with its number, and an unknown record type, and goes on", () => {
 		const f = scenario("a-plain-text")[0]!;
 		const lines = read(f).split("\n");

@@ -285,6 +285,20 @@ describe("duplicates, unknowns and bad lines", () => {
 		expect(glued.malformedLines).toEqual([{ line: 2, reason: "invalid JSON" }]);
 	});
 
+	it("reads a line whose only fault is NULs: the zero bytes a crash left before it, or a stray one inside; UTF-16 stays unread", () => {
+		const a = JSON.stringify(userText("Fix the parser", { uuid: "u-a" }));
+		const b = JSON.stringify(assistant(text("Fixed it"), { uuid: "u-b" }));
+		const c = JSON.stringify(userText("Now the lexer", { uuid: "u-c" }));
+		const apart = parseTranscript(`${a}\n${b}\n${c}\n`, SESSION);
+		const damaged = parseTranscript(`${a}\n${"\u0000".repeat(4096)}${b}\n${c.replace("lexer", "lex\u0000er")}\n`, SESSION);
+		expect(damaged.events).toEqual(apart.events);
+		expect(damaged.counts.malformed).toBe(0);
+		// Two records glued after a hole, too.
+		expect(parseTranscript(`${"\u0000".repeat(10)}${a}${b}\n`, SESSION).counts).toMatchObject({ records: 2, malformed: 0 });
+		const sixteen = parseTranscript(`${a.split("").join("\u0000")}\n`, SESSION);
+		expect(sixteen.malformedLines).toEqual([{ line: 1, reason: "NUL bytes in line" }]);
+	});
+
 	it("reads a file without a final newline, and empty or metadata-only files as empty sessions", () => {
 		expect(promptsOf(parseTranscript(jsonl([userText("a")], { finalNewline: false }), SESSION))).toHaveLength(1);
 		expect(isEmptySession(parseTranscript("", SESSION))).toBe(true);
