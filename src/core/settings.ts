@@ -250,13 +250,15 @@ function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "a
 }
 
 /**
- * Why the notes and memory folders cannot be used as set, if they cannot: one that leads out of
- * the vault (`../x`), one hidden from Obsidian (a folder whose name starts with a dot, its config
+ * Why the notes and memory folders cannot be used as set, if they cannot: one no folder can be named
+ * (a NUL in it), one that leads out of the vault (`../x`), one hidden from Obsidian (a folder whose name starts with a dot, its config
  * folder among them: the notes would be written where no one sees them), or both the same folder.
  * A hand-edited `data.json` can hold any of them; each note then failed alone, with a sentence each.
  */
 export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryFolder">): string | undefined {
 	for (const [name, folder] of [["notes folder", settings.notesFolder], ["memory folder", settings.memoryFolder]] as const) {
+		// Before, the NUL reached the file system, whose error ("without null bytes") named no setting.
+		if (folder.includes("\u0000")) return `the ${name} holds a NUL character, which no folder name can hold: set another`;
 		const parts = folder.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
 		if (parts.includes("..")) return `the ${name} "${folder}" leads out of the vault: set one inside it`;
 		if (parts.some((p) => p.startsWith("."))) return `the ${name} "${folder}" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another`;

@@ -331,5 +331,6 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, memoryFolder: ".obsidian" })).toMatch(/^the memory folder ".obsidian" is hidden/);
 		expect(foldersProblem({ ...ok, notesFolder: "notes/.trash" })).toMatch(/is hidden/);
 		expect(foldersProblem({ notesFolder: "Same", memoryFolder: "same" })).toBe("the notes folder and the memory folder must differ");
+		expect(foldersProblem({ ...ok, notesFolder: "a\u0000b" })).toBe("the notes folder holds a NUL character, which no folder name can hold: set another");
 	});
 });
