@@ -58,10 +58,15 @@ export function aiderSessionStart(line: RawLine): string | undefined {
 	return text.slice(HEADER_PREFIX.length).trim().slice(0, 64) || "no time";
 }
 
-/** A line's text past a byte-order mark (the first line's) and past the zero bytes a crash left before it (see `afterNulRun`): the line was lost with them. */
+/**
+ * A line's text past a byte-order mark (the first line's) and past the zero bytes a crash left
+ * before it (see `afterNulRun`), its bytes that are not UTF-8 as U+FFFD (see `RawLine.lossy`):
+ * the line was lost with either. Null when it has no text (too long).
+ */
 function lineText(line: RawLine): string | null {
-	const text = line.no === 1 && line.text !== null && line.text.charCodeAt(0) === 0xfeff ? line.text.slice(1) : line.text;
-	return text === null ? null : afterNulRun(text);
+	const text = line.text ?? line.lossy;
+	if (text === undefined) return null;
+	return afterNulRun(line.no === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }
 
 function foldAiderLine(model: SessionModel, line: RawLine): void {
@@ -74,7 +79,7 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	// UTF-16 (Aider's `--encoding utf-16`) is valid UTF-8 with a NUL in every other byte, and was read as lines before any
 	// session, no note and no word: a line that is a quarter NULs or more is no text, counted so the history is named. A
 	// stray NUL in a line of text (pasted, hostile) leaves the line read; what reaches a note drops it.
-	if (text === null || (text.includes("\u0000") && mostlyNul(text))) return markMalformed(model, line.no, text === null ? unreadable(line) : "NUL bytes in line");
+	if (text === null || (text.includes("\u0000") && mostlyNul(text))) return markMalformed(model, line.no, line.text === null ? unreadable(line) : "NUL bytes in line");
 	model.counts.records++;
 	if (text.startsWith(HEADER_PREFIX)) return foldStart(model, trimmedFrom(text, HEADER_PREFIX.length));
 	// Lines before any start (a history whose first lines were cut, or written without one) are a

@@ -18,18 +18,20 @@ export function foldLines(model: SessionModel, lines: readonly RawLine[]): void 
 export function foldLine(model: SessionModel, line: RawLine): void {
 	if (line.text !== null && line.text.charCodeAt(0) !== 0x7b && line.text.trim() === "") return;
 	model.counts.lines++;
-	if (line.text === null) {
+	// Bytes that are not UTF-8 are read as U+FFFD (see `RawLine.lossy`).
+	const text = line.text ?? line.lossy;
+	if (text === undefined) {
 		markMalformed(model, line.no, unreadable(line));
 		return;
 	}
-	const parsed = parseLine(line.text);
+	const parsed = parseLine(text);
 	if (parsed.ok) return foldRecord(model, parsed.record);
-	if (foldSeveral(model, line.text)) return;
+	if (foldSeveral(model, text)) return;
 	// NULs a crash left before the line, or a stray one, are all that is wrong with it (see `withoutNuls`).
-	const clean = withoutNuls(line.text);
+	const clean = withoutNuls(text);
 	const again = clean === undefined ? undefined : parseLine(clean);
 	if (again?.ok) return foldRecord(model, again.record);
-	if (clean === undefined || !foldSeveral(model, clean)) markMalformed(model, line.no, parsed.reason);
+	if (clean === undefined || !foldSeveral(model, clean)) markMalformed(model, line.no, line.text === null ? unreadable(line) : parsed.reason);
 }
 
 /** Two records written onto one line: both are read (see `objectsOnOneLine`). False when the line is not that. */

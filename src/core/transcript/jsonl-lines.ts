@@ -6,6 +6,11 @@ export interface RawLine {
 	/** Longer than `MAX_LINE_BYTES`: skipped unread (see `unreadable`). */
 	tooLong?: true;
 	/**
+	 * When `text` is null for bytes that are not UTF-8, and they are few: the line with U+FFFD for
+	 * each of them. A Latin-1 `é` in a prompt dropped the whole turn; a fold reads this in its place.
+	 */
+	lossy?: string;
+	/**
 	 * Fields of the line the reader had apart (opencode's rows: their columns, with `text` the
 	 * row's JSON alone), so no line is made of them only to be taken apart again.
 	 */
@@ -96,6 +101,7 @@ export function unreadable(line: RawLine): string {
 	return line.tooLong ? `longer than ${MAX_LINE_BYTES / (1024 * 1024)} MiB: skipped` : "invalid UTF-8";
 }
 const fatalDecoder = new TextDecoder("utf-8", { fatal: true });
+const lossyDecoder = new TextDecoder("utf-8");
 
 /** Decodes the UTF-8 of `bytes` from `start` to `end`, or returns null for invalid bytes. Adapters may pass a faster native one. */
 export type Utf8Decoder = (bytes: Uint8Array, start: number, end: number) => string | null;
@@ -126,12 +132,15 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
 	for (let start = 0; start <= end; no++, count++) {
 		const newline = bytes.indexOf(NEWLINE, start);
 		const stop = newline > start && bytes[newline - 1] === CR ? newline - 1 : newline;
-		const text = decode(bytes, no === 1 ? afterBom(bytes, start, stop) : start, stop);
+		const from = no === 1 ? afterBom(bytes, start, stop) : start;
+		const text = decode(bytes, from, stop);
+		const lossy = text === null ? mostlyText(lossyDecoder.decode(bytes.subarray(from, stop))) : undefined;
 		const line = count < lines.length ? lines[count]! : undefined;
 		if (line) {
 			line.no = no;
 			line.text = text;
-		} else lines.push({ no, text });
+			line.lossy = lossy;
+		} else lines.push(lossy === undefined ? { no, text } : { no, text, lossy });
 		start = newline + 1;
 	}
 	lines.length = count;
@@ -146,6 +155,13 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
  * line, only what it reads from one. It holds the last batch's objects only.
  */
 export type LentLines = RawLine[];
+
+/** A line decoded with U+FFFD for its bad bytes, unless they are a quarter of it or more: binary, or UTF-16's byte-order mark, is no text. */
+function mostlyText(text: string): string | undefined {
+	let bad = 0;
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) bad++;
+	return bad * 4 >= text.length ? undefined : text;
+}
 
 /** Past a UTF-8 byte order mark at `start` (an editor that saved the file may have put one before its first line; JSON has none). */
 function afterBom(bytes: Uint8Array, start: number, stop: number): number {

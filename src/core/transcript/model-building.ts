@@ -49,14 +49,16 @@ export function markMalformed(model: SessionModel, no: number, reason: string): 
 export function eachObject(model: SessionModel, line: RawLine, fold: (value: Record<string, unknown>) => void): void {
 	if (line.text !== null && line.text.trim() === "") return;
 	model.counts.lines++;
-	if (line.text === null) return markMalformed(model, line.no, unreadable(line));
-	const value = jsonOf(line.text);
+	// Bytes that are not UTF-8 are read as U+FFFD (see `RawLine.lossy`).
+	const text = line.text ?? line.lossy;
+	if (text === undefined) return markMalformed(model, line.no, unreadable(line));
+	const value = jsonOf(text);
 	// NULs a crash left before the line, or a stray one, are all that is wrong with it (see `withoutNuls`).
-	const clean = value === NOT_JSON ? withoutNuls(line.text) : undefined;
+	const clean = value === NOT_JSON ? withoutNuls(text) : undefined;
 	const read = clean === undefined ? value : jsonOf(clean);
 	if (read === NOT_JSON) {
-		const several = objectsOnOneLine(clean ?? line.text)?.map(objectOrUndefined);
-		if (!several?.every((o) => o !== undefined)) return markMalformed(model, line.no, "invalid JSON");
+		const several = objectsOnOneLine(clean ?? text)?.map(objectOrUndefined);
+		if (!several?.every((o) => o !== undefined)) return markMalformed(model, line.no, line.text === null ? unreadable(line) : "invalid JSON");
 		model.counts.records += several.length;
 		for (const o of several) fold(o);
 		return;

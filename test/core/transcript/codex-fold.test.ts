@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldCodexLines } from "../../../src/core/transcript/codex-fold";
-import { serializeSession } from "../../../src/core/transcript/session-model";
+import { createSession, serializeSession } from "../../../src/core/transcript/session-model";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 import { foldInPieces } from "../../fixtures/fold-pieces";
 import { promptsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 
@@ -98,6 +99,14 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		const damaged = lines.map((l, i) => (i === at ? `${"\u0000".repeat(512)}${l.replace('"user_message"', '"user_\u0000message"')}` : l));
 		expect(serializeSession(fold(damaged.join("\n"))).events).toEqual(serializeSession(fold(lines.join("\n"))).events);
 		expect(fold(damaged.join("\n")).counts.malformed).toBe(0);
+	});
+
+	it("reads a prompt with a Latin-1 byte in it, the byte as U+FFFD (the whole turn was lost)", () => {
+		const line = (message: string) => JSON.stringify({ timestamp: "2026-12-01T15:40:06.324Z", type: "event_msg", payload: { type: "user_message", message } });
+		const model = createSession("rollout.jsonl", "codex");
+		foldCodexLines(model, splitCompleteLines(Buffer.concat([Buffer.from(`${line("First")}\n`), Buffer.from(`${line("Order a caf\u00e9")}\n`, "latin1")]), 1).lines);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["First", "Order a caf\uFFFD"]);
+		expect(model.counts.malformed).toBe(0);
 	});
 
 	it("counts a bad line with its number, and an unknown record type, and goes on", () => {

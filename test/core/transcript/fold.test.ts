@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { foldLine, LIMITS } from "../../../src/core/transcript/fold";
+import { foldLine, foldLines, LIMITS } from "../../../src/core/transcript/fold";
+import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { createSession, restoreSession, type SerializedSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { errorsOf, isEmptySession, isWarmupAgent, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
@@ -297,6 +298,16 @@ describe("duplicates, unknowns and bad lines", () => {
 		expect(parseTranscript(`${"\u0000".repeat(10)}${a}${b}\n`, SESSION).counts).toMatchObject({ records: 2, malformed: 0 });
 		const sixteen = parseTranscript(`${a.split("").join("\u0000")}\n`, SESSION);
 		expect(sixteen.malformedLines).toEqual([{ line: 1, reason: "NUL bytes in line" }]);
+	});
+
+	it("reads a line with a Latin-1 byte in a prompt, the byte as U+FFFD; a line of bytes that are mostly not UTF-8 stays unread", () => {
+		const a = JSON.stringify(userText("Fix the parser", { uuid: "u-a" }));
+		const c = JSON.stringify(userText("Order a caf\u00e9", { uuid: "u-c" }));
+		const bytes = Buffer.concat([Buffer.from(`${a}\n`), Buffer.from(`${c}\n`, "latin1"), Buffer.from([0xff, 0xfe, 0xfd, 0x0a])]);
+		const model = createSession(SESSION);
+		foldLines(model, splitCompleteLines(bytes, 1).lines);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Fix the parser", "Order a caf\uFFFD"]);
+		expect(model.malformedLines).toEqual([{ line: 3, reason: "invalid UTF-8" }]);
 	});
 
 	it("reads a file without a final newline, and empty or metadata-only files as empty sessions", () => {

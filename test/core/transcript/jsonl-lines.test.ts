@@ -52,6 +52,18 @@ describe("splitCompleteLines", () => {
 		expect(splitCompleteLines(full, 1).lines[0]?.text).toBe("한국어");
 	});
 
+	it("gives a line with a few bytes that are not UTF-8 as text with U+FFFD for them too, for a fold to read in its place", () => {
+		const bytes = new Uint8Array([...enc('{"p":"caf'), 0xe9, ...enc('"}\n{"ok":2}\n')]);
+		expect(splitCompleteLines(bytes, 1).lines).toEqual([
+			{ no: 1, text: null, lossy: '{"p":"caf\uFFFD"}' },
+			{ no: 2, text: '{"ok":2}' },
+		]);
+		// Lines lent again forget it.
+		const lent: RawLine[] = [];
+		splitCompleteLines(bytes, 1, undefined, lent);
+		expect(splitCompleteLines(enc("a\n"), 1, undefined, lent).lines[0]?.lossy).toBeUndefined();
+	});
+
 	it("marks only the lines with invalid UTF-8", () => {
 		const bytes = new Uint8Array([...enc('{"ok":1}\n'), 0xff, 0xfe, 0x0a, ...enc('{"ok":2}\n')]);
 		expect(splitCompleteLines(bytes, 1).lines).toEqual([
