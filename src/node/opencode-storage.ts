@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { RawLine } from "../core/transcript/jsonl-lines";
+import { type RawLine, withoutNuls } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
 import { hasSettled } from "./transcript-tail";
@@ -24,10 +24,15 @@ export interface StorageSession {
 	mtimeMs: number;
 }
 
-/** A file's JSON text (its first 64 MiB), without a UTF-8 BOM an editor put there (JSON.parse refuses it); undefined when it is missing or not a plain file. */
+/**
+ * A file's JSON text (its first 64 MiB), without a UTF-8 BOM an editor put there (JSON.parse refuses
+ * it) nor NULs, which JSON never holds raw (see `withoutNuls`: a stray one lost a prompt's part);
+ * undefined when it is missing or not a plain file.
+ */
 function readText(path: string): string | undefined {
 	try {
-		const text = readPlainHeadSync(path, 64 * 1024 * 1024);
+		const read = readPlainHeadSync(path, 64 * 1024 * 1024);
+		const text = withoutNuls(read) ?? read;
 		return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 	} catch {
 		return undefined;

@@ -128,6 +128,17 @@ describe("OpencodeSessions", () => {
 		expect(lines).toHaveLength(1);
 	});
 
+	it("a legacy part file with a raw NUL in its text (JSON never holds one) is read without it: the prompt it holds was lost", async () => {
+		withStorage();
+		const sessions = new OpencodeSessions(data);
+		const target = (await sessions.scan([])).find((f) => f.kind === "session" && f.fileId === "ses_dcd59949dffeUCGiKdlRFFghEh")!;
+		const part = join(data, "storage", "part", "msg_232a66bc6001JcQ0dGG4T6k31c", "prt_232a66bc7001RXF7Tg5uai29qX.json");
+		writeFileSync(part, readFileSync(part, "utf8").replace("Read README", "Read\u0000 README"));
+		const lines: string[] = [];
+		await sessions.read(target.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
+		expect(lines.some((l) => l.includes("Read README.md, list the files"))).toBe(true);
+	});
+
 	it("a legacy session file's field that is no column's value (a title nested 100,000 deep) is read as none, not a stack overflow", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);
