@@ -117,6 +117,11 @@ describe("VaultSync", () => {
 		expect([...notes.files.values()].some((t) => t.includes("secret plan"))).toBe(false);
 	});
 
+	it("puts a nested notes folder's base in it, named for its last part (it went in a copy of the folder's path inside it)", async () => {
+		expect((await newSync().run(settings({ notesFolder: "Work/AI notes" }))).errors).toEqual([]);
+		expect([...notes.files.keys()].filter((k) => k.endsWith(".base"))).toEqual(["Work/AI notes/AI notes.base"]);
+	});
+
 	it("writes a note per session, the project index, the base and the CLAUDE.md block; then nothing", async () => {
 		const first = await newSync().run(settings());
 		expect(first.errors).toEqual([]);

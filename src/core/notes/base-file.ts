@@ -7,7 +7,8 @@
  * topic view groups by each session's main topic (its first tag after the project tag).
  */
 export function renderSessionsBase(notesFolder: string, tagPrefix = "ai/"): string {
-	const folder = JSON.stringify(notesFolder);
+	// The folder as the notes are written in it (`x/./y/` is `x/y`): Bases compares the path as it is.
+	const folder = JSON.stringify(folderParts(notesFolder).join("/"));
 	const projectTag = JSON.stringify(`${tagPrefix}project/`);
 	const topic = `note.tags.filter(!value.startsWith(${projectTag}))[0]`;
 	// Quoted: a folder "AI: Chats" or "Notes #ai" made the plain YAML item a mapping or cut it at a comment.
@@ -86,4 +87,21 @@ views:
 /** A single-quoted YAML string (a formula has double quotes in it). */
 function yamlString(text: string): string {
 	return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Where the notes folder's Bases file goes: in the folder, named for its last part
+ * (`Work/AI notes/AI notes.base`). Named for the whole path, a nested folder's was written in a
+ * `Work/` folder of its own inside the notes folder, and one set with a trailing slash got a
+ * hidden `.base`.
+ */
+export function sessionsBasePath(notesFolder: string): string {
+	const parts = folderParts(notesFolder);
+	// No part (a notes folder of `/` or `./`, the vault's top): named as the default notes folder is.
+	const name = `${parts.at(-1) ?? "AI Conversations"}.base`;
+	return parts.length === 0 ? name : `${parts.join("/")}/${name}`;
+}
+
+function folderParts(notesFolder: string): string[] {
+	return notesFolder.split("/").filter((p) => p !== "" && p !== ".");
 }

@@ -3,7 +3,7 @@ import { isRootedPath } from "../projects/project-identity";
 import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
-import { renderSessionsBase } from "../notes/base-file";
+import { renderSessionsBase, sessionsBasePath } from "../notes/base-file";
 import { generatedProperty, holdsOnlyGenerated, mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
@@ -237,7 +237,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const ownTags = [...new Set(tagsInNote(text(path)).filter((t) => !t.startsWith(settings.tagPrefix) && !(oldPrefix !== undefined && t.startsWith(oldPrefix))))];
 		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note");
 	}
-	const base = `${settings.notesFolder}/${settings.notesFolder}.base`;
+	const base = sessionsBasePath(settings.notesFolder);
 	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note" });
 
 	// An enabled project excluded since: its hooks print nothing of it any more.

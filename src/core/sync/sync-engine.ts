@@ -1,4 +1,5 @@
 import { DIGEST_VERSION } from "../digest/session-digest";
+import { sessionsBasePath } from "../notes/base-file";
 import { generatedProperty } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
 import { followRenames } from "../plan/follow-renames";
@@ -272,7 +273,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 		if (project) paths.add(indexPathOf(project, settings.notesFolder));
 	}
 	for (const { record } of scope.absorbed ?? []) paths.add(record.notePath);
-	paths.add(`${settings.notesFolder}/${settings.notesFolder}.base`);
+	paths.add(sessionsBasePath(settings.notesFolder));
 	const enabled = enabledProjects(settings, identities, scope.only);
 	for (const project of enabled) {
 		const record = state.projects[settingsKey(project, identities)];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { renderSessionsBase } from "../../../src/core/notes/base-file";
+import { renderSessionsBase, sessionsBasePath } from "../../../src/core/notes/base-file";
 
 /**
  * The Bases file checked against what Obsidian documents for 1.10+ (help: Bases syntax, Views,
@@ -44,6 +44,16 @@ function calls(expression: string): string[] {
 }
 
 describe("the sessions Bases file", () => {
+	it("goes in the notes folder, named for its last part: a nested folder's in it, not in a copy of its path", () => {
+		expect(sessionsBasePath("AI Conversations")).toBe("AI Conversations/AI Conversations.base");
+		expect(sessionsBasePath("Work/AI notes")).toBe("Work/AI notes/AI notes.base");
+		expect(sessionsBasePath("Work/AI notes/")).toBe("Work/AI notes/AI notes.base");
+		expect(sessionsBasePath("x/./y")).toBe("x/y/y.base");
+		expect(sessionsBasePath("/")).toBe("AI Conversations.base");
+		expect(sessionsBasePath("./")).toBe("AI Conversations.base");
+		expect(renderSessionsBase("x/./y/")).toContain(`'file.inFolder("x/y")'`);
+	});
+
 	it("has only documented keys, view types and property ids", () => {
 		expect(Object.keys(base).every((k) => TOP_LEVEL.includes(k))).toBe(true);
 		for (const id of Object.keys(base.properties)) checkPropertyId(id, base.formulas);
