@@ -63,6 +63,12 @@ describe("layers", () => {
 		expect(found).toEqual([]);
 	});
 
+	it("node/ and cli/ load child_process only where it is used, never at load: with `net` and `dgram` it cost every sync and hook 6 ms", () => {
+		const STATIC = /(?:^|\n)\s*import\s[^'"]*?from\s*["'](?:node:)?child_process["']/;
+		const found = ["node", "cli"].flatMap((dir) => sources(dir).filter((file) => STATIC.test(readFileSync(file, "utf8").replace(/(?:^|\n)\s*import\s+type\s[^;]*;/g, "")))).map((f) => relative(SRC, f));
+		expect(found).toEqual([]);
+	});
+
 	it("ports.ts imports none of the modules that use it", () => {
 		const users = new Set((readdirSync(join(SRC, "core"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(SRC, "core", f)).filter((f) => importsOf(f).some((s) => s.startsWith(".") && resolve(dirname(f), s) === join(SRC, "core", "ports"))));
 		const imported = importsOf(join(SRC, "core", "ports.ts")).map((s) => `${resolve(join(SRC, "core"), s)}.ts`);

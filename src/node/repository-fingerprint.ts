@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { closeSync, lstatSync, readdirSync, readSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { NEW_REPOSITORY, sameRepository } from "../core/projects/replaced-repository";
@@ -50,6 +49,9 @@ function rootCommits(gitDir: string): Promise<string | undefined> {
 	// The repository is not trusted: no hook or fsmonitor of its configuration runs for a rev-list,
 	// and our own environment's GIT_* variables (a sync run from a git hook) must not point it elsewhere.
 	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
+	// Loaded here only: `child_process` (with `net` and `dgram`) at load cost every sync and every hook its 6 ms (see `git-tracked`).
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
+	const { execFile } = require("node:child_process") as typeof import("node:child_process");
 	return new Promise((done) => {
 		execFile("git", ["--git-dir", gitDir, "-c", "core.fsmonitor=false", "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], { env, encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, out) => {
 			const ids = error ? [] : [...new Set(out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(l)))].sort();
