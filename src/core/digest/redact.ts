@@ -627,7 +627,7 @@ const CONTEXT_RULES: readonly Rule[] = [
 	valueRule(
 		"basic-auth",
 		["-u ", "-u\t", "-u=", "--user"],
-		new RegExp(String.raw`(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}[^\s:"'$[\]\\]{1,128}:)(?<val>(?:[^\s"'\\]|\\(?!["'])){1,256})`, "g"),
+		new RegExp(String.raw`(?<!\S)(?<pre>(?:-u|--user)(?:[ \t]+|=)${OPEN_QUOTE}(?:[^\s:"'$[\]\\]|\\{1,2}(?=[A-Za-z0-9_])){1,128}:)(?<val>(?:[^\s"'\\]|\\(?!["'])){1,256})`, "g"),
 		(v) => !isNotSecret(v, "password"),
 	),
 	// A bare `Basic <base64>` (a header built in code, a log line), known by what it decodes to: `user:password`.
@@ -731,6 +731,7 @@ const CONTEXT_RULES: readonly Rule[] = [
 	// fish's flags that export or scope a variable (`set -e`, bash's in most scripts, erases one).
 	commandRule(["set -x", "set -g", "set -u", "set -l", "set --e", "set --g", "set --u"], /set(?=[ \t]+-)/g),
 	commandRule(["setx"], /(?:setx|SETX)(?:\.exe)?(?=[ \t])/g),
+	commandRule(["schtasks"], /(?:schtasks|SCHTASKS)(?:\.exe)?(?=[ \t])/g),
 	commandRule(["setenv"], /(?:setenv|SetEnv)(?=[ \t])/g),
 	commandRule(["user-secrets"], /user-secrets(?=[ \t])/g),
 	commandRule(["git config"], /git(?=[ \t]+config[ \t])/g),
@@ -996,6 +997,21 @@ const ARGS_END = new Set(["\n", "\r", ";", "|", "&", "<", ">", "`", ")"]);
 const ARG_END = new Set([...ARGS_END, " ", "\t", '"', "'", "\\"]);
 const MAX_ARG = 256;
 
+/**
+ * A `\` inside a word that a Windows command keeps (`CORP\admin`, `host\SQLEXPRESS`, doubled in a
+ * JSON string's text): a letter, digit or `_$.-` on each side. Not one before `n`, `r`, `t` or `u`
+ * (in a JSON string's text that is an escape: `value\nnext` is two lines), nor at a line's end (a
+ * continuation): those end the word.
+ */
+function inWordBackslash(text: string, at: number): boolean {
+	if (text[at] !== "\\") return false;
+	// Doubled, as a JSON string writes one (`CORP\\admin`): either of the two.
+	if (text[at + 1] === "\\") return WORD_CHAR.test(text[at - 1] ?? "") && WORD_CHAR.test(text[at + 2] ?? "");
+	if (text[at - 1] === "\\") return WORD_CHAR.test(text[at - 2] ?? "") && WORD_CHAR.test(text[at + 1] ?? "");
+	return WORD_CHAR.test(text[at - 1] ?? "") && WORD_CHAR.test(text[at + 1] ?? "") && !/[nrtu]/.test(text[at + 1]!);
+}
+const WORD_CHAR = /^[A-Za-z0-9_$.-]$/;
+
 /** Up to `max` arguments of the command line at `from` (one longer than `MAX_ARG` ends the list). */
 function commandArgs(text: string, from: number, max: number): CommandArg[] {
 	const args: CommandArg[] = [];
@@ -1021,7 +1037,7 @@ function commandArgs(text: string, from: number, max: number): CommandArg[] {
 			i = j + 1;
 			continue;
 		}
-		while (j < text.length && j - i <= MAX_ARG && !ARG_END.has(text[j]!)) j++;
+		while (j < text.length && j - i <= MAX_ARG && (!ARG_END.has(text[j]!) || inWordBackslash(text, j))) j++;
 		if (j - i > MAX_ARG) break;
 		args.push({ value: text.slice(i, j), start: i, end: j });
 		i = j;
@@ -1258,6 +1274,12 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 		const words = wordsAfterOptions(args, /^[/-][sup]$/i);
 		return [...password, ...namedValue(words[0], words[1])];
 	},
+	// Windows' `schtasks`: `/rp PASSWORD` the task's user's, `/p PASSWORD` the remote user's (`*` or none: it asks).
+	schtasks: (args) =>
+		args.flatMap((a, i) => {
+			const value = args[i + 1];
+			return /^[/-]r?p$/i.test(a.value) && value !== undefined && !/^[/-]/.test(value.value) && value.value !== "*" ? argSecret(value) : [];
+		}),
 	// csh's `setenv NAME VALUE`, `launchctl setenv NAME VALUE`, Apache's `SetEnv NAME VALUE`.
 	setenv: (args) => namedValue(args[0], args[1]),
 	// A Dockerfile's `ENV NAME VALUE`.
@@ -2258,7 +2280,7 @@ function isSnowflakeBase64(part: string): boolean {
 }
 
 /** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 10;
+const RULES_REVISION = 11;
 
 let rulesId: string | undefined;
 

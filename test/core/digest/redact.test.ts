@@ -356,6 +356,9 @@ const SECRETS: [string, string, string][] = [
 	// Commands that store a secret in a vault, and PowerShell's plain text made a SecureString.
 	["secret", `az keyvault secret set --vault-name kv --name DbPassword --value ${t.genericSecret}\naws secretsmanager create-secret --name prod/db --secret-string ${t.genericSecret}\naws ssm put-parameter --name /app/api --type SecureString --value ${t.genericSecret}`, `az keyvault secret set --vault-name kv --name DbPassword --value ${m("secret")}\naws secretsmanager create-secret --name prod/db --secret-string ${m("secret")}\naws ssm put-parameter --name /app/api --type SecureString --value ${m("secret")}`],
 	["password", `$pw = ConvertTo-SecureString "${t.password}" -AsPlainText -Force`, `$pw = ConvertTo-SecureString "${m("password")}" -AsPlainText -Force`],
+	// A Windows domain user (`CORP\admin`) before the password: the `\` is in the word, raw or doubled in a JSON string.
+	["password", `setx /s srv01 /u CORP\\admin /p ${t.password} API_KEY x\nschtasks /create /ru CORP\\svc /rp ${t.password} /tn nightly\nschtasks /create /s srv01 /u admin /p ${t.password} /ru SYSTEM /tn x`, `setx /s srv01 /u CORP\\admin /p ${m("password")} API_KEY x\nschtasks /create /ru CORP\\svc /rp ${m("password")} /tn nightly\nschtasks /create /s srv01 /u admin /p ${m("password")} /ru SYSTEM /tn x`],
+	["basic-auth", `curl -u CORP\\bob:${t.password} https://intranet/api\n{"command":"curl -u CORP\\\\bob:${t.password} https://intranet/api"}`, `curl -u CORP\\bob:${m("basic-auth")} https://intranet/api\n{"command":"curl -u CORP\\\\bob:${m("basic-auth")} https://intranet/api"}`],
 	// A shell script in a JSON string, its lines joined by a `\` (written `\\` there) before an escaped line end.
 	["password", `{"script":"export DB_PASSWORD=\\\\\\n  ${t.password}\\n./deploy.sh"}`, `{"script":"export DB_PASSWORD=\\\\\\n  ${m("password")}\\n./deploy.sh"}`],
 	["bearer-token", `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${t.genericSecret}\\" https://api.example.com"}`, `{"command":"curl -H \\"Authorization: Bearer \\\\\\n  ${m("bearer-token")}\\" https://api.example.com"}`],
@@ -363,6 +366,8 @@ const SECRETS: [string, string, string][] = [
 
 /** Text that looks a bit like a secret and must come back unchanged. */
 const LOOK_ALIKES: string[] = [
+	// schtasks that asks for the password (`*`), queries and runs; paths with `\` as a command's arguments.
+	'schtasks /create /ru SYSTEM /rp * /tn x\nschtasks /query /fo LIST /v\nschtasks /run /tn Backup\nsetx PATH "C:\\Tools\\bin"\necho C:\\new\\temp',
 	// Counts of tokens, lists of key names, options naming no secret, a hash-keyed cache's key, prose with blanks as typed.
 	`max_tokens: 200000\n"cache_read_input_tokens": 1234567\nMAX_TOKENS=100000\nconst tokenRatio = baseTokens > 0 ? curTokens / baseTokens : null;`,
 	"SORT_KEYS=created_at,updated_at\nALLOWED_KEYS=name,email\ngit log --sort-key updated_at --primary-key id --ssh-key ~/.ssh/id_ed25519 --service-key $SERVICE_KEY",
