@@ -5,6 +5,9 @@ import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { isWithin } from "../core/projects/project-identity";
+import { NEW_REPOSITORY, recordedFingerprint, sameRepository } from "../core/projects/replaced-repository";
+import type { SyncState } from "../core/sync/sync-state";
+import { repositoryFingerprint } from "../node/repository-fingerprint";
 import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
 import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
@@ -100,11 +103,34 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 async function knownSessions(projectPath: string, root: string | undefined, pluginFolder: string, claudeDir: string): Promise<{ synced: number; transcripts: boolean; claudeProjects: string }> {
 	const state = await new StateFolder(join(pluginFolder, "state")).loadState().catch(() => undefined);
 	const holder = root ?? projectPath;
-	const synced = Object.values(state?.sessions ?? {}).filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath))).length;
+	const mine = Object.values(state?.sessions ?? {}).filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath)));
+	const others = state && root !== undefined ? await otherRepositoryKeys(state, new Set(mine.map((r) => r.projectKey)), holder, root) : new Set<string>();
+	const synced = mine.filter((r) => r.projectKey === undefined || !others.has(r.projectKey)).length;
 	const claudeProjects = claudeProjectsDir(claudeDir);
 	const encoded = projectPath.replace(/[^A-Za-z0-9]/g, "-");
 	const names = await readdir(claudeProjects).catch(() => [] as string[]);
 	return { synced, transcripts: names.some((n) => n === encoded || n.startsWith(`${encoded}-`)), claudeProjects };
+}
+
+/**
+ * Which of `keys`, the identities of the sessions found for the path, are of another repository
+ * than the one at `root` now: the path's own when another repository was made there since the last
+ * sync, or one the sync set aside (`replacedAt`) for a newcomer. Their sessions are not this
+ * project's. Told as the sync tells it, by root commits: git runs only when the repository here
+ * does not hold the commits recorded for the path.
+ */
+async function otherRepositoryKeys(state: Pick<SyncState, "projects">, keys: Set<string | undefined>, holder: string, root: string): Promise<Set<string>> {
+	const recorded = new Map<string, string>();
+	for (const key of keys) {
+		const record = key === undefined ? undefined : state.projects[key];
+		const fingerprint = recordedFingerprint(record);
+		if (fingerprint !== undefined && (key === holder || record!.replacedAt !== undefined)) recorded.set(key!, fingerprint);
+	}
+	const first = recorded.get(holder) ?? recorded.values().next().value;
+	if (first === undefined) return new Set();
+	const here = await repositoryFingerprint(root, first);
+	if (here === undefined) return new Set();
+	return new Set([...recorded].filter(([, fingerprint]) => here === NEW_REPOSITORY || !sameRepository(here, fingerprint)).map(([key]) => key));
 }
 
 type Change = { message: string } | { error: string; code?: number };

@@ -1,10 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runProjectsAdd, runProjectsList, runProjectsRemove } from "../../src/cli/projects-command";
 import { loadSettings } from "../../src/cli/sync-command";
+import { DEFAULT_PROJECT, migrateSettings } from "../../src/core/settings";
+import { VaultSync } from "../../src/node/vault-sync";
+import { MemoryNotes } from "../fakes/memory-notes";
+import { assistant, jsonl, text, userText } from "../fixtures/lines";
 
 const HOST = "laptop";
 let dir: string;
@@ -45,6 +49,45 @@ describe("ai-memory projects", () => {
 		out = "";
 		expect(await runProjectsAdd(join(dir, "web"), opts())).toBe(0);
 		expect(out).toBe(`Added ${join(dir, "web")}: enabled, eager mode, context in CLAUDE.md. The next sync reads its sessions and writes its context.\n`);
+	});
+
+	it("add counts none of the sessions of the repository that had the path before another was made there", async () => {
+		const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "ignore" });
+		const repository = (path: string, message: string) => {
+			mkdirSync(path, { recursive: true });
+			git(path, "init", "-q");
+			git(path, "commit", "-q", "--allow-empty", "-m", message);
+		};
+		const claudeDir = join(dir, "claude");
+		const app = join(dir, "code", "app");
+		const session = (id: string, prompt: string, cwd: string) => {
+			const folder = join(claudeDir, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"));
+			mkdirSync(folder, { recursive: true });
+			writeFileSync(join(folder, `${id}.jsonl`), jsonl([userText(prompt, { sessionId: id, cwd, timestamp: "2026-11-29T10:00:00.000Z" }), assistant(text("Done."), { sessionId: id, cwd, timestamp: "2026-11-29T10:00:00.000Z", messageId: `msg_${id}` })]));
+		};
+		const sync = () => new VaultSync(join(claudeDir, "projects"), join(dataJson, "..", "state"), new MemoryNotes()).run({ ...migrateSettings({}).settings, projects: [{ path: app, ...DEFAULT_PROJECT }] });
+		repository(app, "app begins");
+		session("11111111-1111-4111-8111-111111111111", "Original app: roadmap work", app);
+		session("44444444-4444-4444-8444-444444444444", "Original app: more roadmap work", app);
+		expect((await sync()).errors).toEqual([]);
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(dataJson, JSON.stringify({ version: 2, devices: { [HOST]: { claudeDir: join(dir, "elsewhere"), projects: [] } } }));
+		expect(await runProjectsAdd(app, opts())).toBe(0);
+		expect(out).toMatch(/The next sync writes its context from its 2 sessions\.\n$/);
+		// Moved away, and another repository made where it was: its two sessions are not the newcomer's.
+		mkdirSync(join(dir, "src"));
+		renameSync(app, join(dir, "src", "app"));
+		repository(app, "newcomer begins");
+		writeFileSync(dataJson, JSON.stringify({ version: 2, devices: { [HOST]: { claudeDir: join(dir, "elsewhere"), projects: [] } } }));
+		out = "";
+		expect(await runProjectsAdd(app, opts())).toBe(0);
+		expect(out).toContain("No session of it is known yet");
+		// Once a sync set them aside for the newcomer, its one session is counted, and still none of theirs.
+		session("22222222-2222-4222-8222-222222222222", "Newcomer repo: cleanup", app);
+		expect((await sync()).errors).toEqual([]);
+		out = "";
+		expect(await runProjectsAdd(app, opts())).toBe(0);
+		expect(out).toMatch(/The next sync writes its context from its session\.\n$/);
 	});
 
 	it("add, list and remove edit this device's projects, keeping every other key", async () => {
