@@ -252,7 +252,8 @@ function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "a
 /**
  * Why the notes and memory folders cannot be used as set, if they cannot: one no folder can be named
  * (a NUL in it), one that leads out of the vault (`../x`), one hidden from Obsidian (a folder whose name starts with a dot, its config
- * folder among them: the notes would be written where no one sees them), or both the same folder.
+ * folder among them: the notes would be written where no one sees them), an absolute path (`/tmp/x`,
+ * `C:\\notes`: a folder of the disk, which it cannot be), or both the same folder.
  * A hand-edited `data.json` can hold any of them; each note then failed alone, with a sentence each.
  */
 export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryFolder">): string | undefined {
@@ -262,6 +263,8 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 		const parts = folder.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
 		if (parts.includes("..")) return `the ${name} "${folder}" leads out of the vault: set one inside it`;
 		if (parts.some((p) => p.startsWith("."))) return `the ${name} "${folder}" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another`;
+		// Meant out of the vault, it was written in it without a word (`/tmp/x` in vault/tmp/x); `/` alone is the vault's top.
+		if (parts.length > 0 && /^([\\/]|[A-Za-z]:)/.test(folder)) return `the ${name} "${folder}" is an absolute path, but it can only be a folder of the vault (it would be "${parts.join("/")}" in it): set one inside it`;
 	}
 	if (settings.notesFolder.toLowerCase() === settings.memoryFolder.toLowerCase()) return "the notes folder and the memory folder must differ";
 	return undefined;

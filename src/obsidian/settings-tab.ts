@@ -257,7 +257,9 @@ export class SettingsTab extends PluginSettingTab {
 						this.later(key, () => {
 							const raw = text.getValue().trim();
 							const value = raw === "" ? DEFAULT_SETTINGS[key] : normalizePath(raw);
-							const problem = foldersProblem(key === "notesFolder" ? { notesFolder: value, memoryFolder: this.draft.memoryFolder } : { notesFolder: this.draft.notesFolder, memoryFolder: value });
+							const pair = (folder: string) => (key === "notesFolder" ? { notesFolder: folder, memoryFolder: this.draft.memoryFolder } : { notesFolder: this.draft.notesFolder, memoryFolder: folder });
+							// normalizePath takes a leading slash off: the folder as typed tells an absolute path, which the sync refuses.
+							const problem = foldersProblem(pair(value)) ?? foldersProblem(pair(raw));
 							if (problem) {
 								folderError?.setText(`${problem[0]!.toUpperCase()}${problem.slice(1)}.`);
 								return false;

@@ -179,13 +179,14 @@ describe("ai-memory sync on hostile names", () => {
 		expect(`${r.stdout}${r.stderr}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
 	});
 
-	it("a data.json whose notes folder leads out of the vault or hides in its config folder stops the sync with one sentence, and writes nothing", () => {
+	it("a data.json whose notes folder leads out of the vault, hides in its config folder or is an absolute path stops the sync with one sentence, and writes nothing", () => {
 		const root = join(dir, "folders");
 		const vault = join(root, "vault");
 		const plugin = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
 		mkdirSync(plugin, { recursive: true });
 		session(root, join(root, "app"));
-		for (const [folder, why] of [["../../escaped", "leads out of the vault"], [".obsidian/notes", "is hidden"], ["notes/../../x", "leads out of the vault"]]) {
+		const absolute = join(root, "elsewhere");
+		for (const [folder, why] of [["../../escaped", "leads out of the vault"], [".obsidian/notes", "is hidden"], ["notes/../../x", "leads out of the vault"], [absolute, `is an absolute path, but it can only be a folder of the vault (it would be "${absolute.replace(/^[\\/]+/, "").replace(/\\/g, "/")}" in it)`]]) {
 			writeFileSync(join(plugin, "data.json"), JSON.stringify({ version: 2, notesFolder: folder }));
 			const r = spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", join(root, "claude")], { encoding: "utf8" });
 			expect(r.status, folder).toBe(2);

@@ -332,5 +332,11 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, notesFolder: "notes/.trash" })).toMatch(/is hidden/);
 		expect(foldersProblem({ notesFolder: "Same", memoryFolder: "same" })).toBe("the notes folder and the memory folder must differ");
 		expect(foldersProblem({ ...ok, notesFolder: "a\u0000b" })).toBe("the notes folder holds a NUL character, which no folder name can hold: set another");
+		// An absolute path was written inside the vault without a word (vault/tmp/x); `/` alone is the vault's top, as before.
+		expect(foldersProblem({ ...ok, notesFolder: "/tmp/x" })).toBe('the notes folder "/tmp/x" is an absolute path, but it can only be a folder of the vault (it would be "tmp/x" in it): set one inside it');
+		expect(foldersProblem({ ...ok, memoryFolder: "C:\\notes" })).toBe('the memory folder "C:\\notes" is an absolute path, but it can only be a folder of the vault (it would be "C:/notes" in it): set one inside it');
+		expect(foldersProblem({ ...ok, memoryFolder: "\\\\server\\share" })).toMatch(/is an absolute path/);
+		expect(foldersProblem({ ...ok, notesFolder: "/" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "Work/C:x" })).toBeUndefined();
 	});
 });

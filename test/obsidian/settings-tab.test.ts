@@ -302,7 +302,14 @@ describe("the settings tab", () => {
 		type(input(el, "Notes folder"), ".obsidian/notes");
 		await tab.flush();
 		expect(error(el, "Memory folder")).toBe('The notes folder ".obsidian/notes" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another.');
+		// Obsidian's normalizePath made it "tmp/x", taken without a word.
+		type(input(el, "Notes folder"), "/tmp/x");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toBe('The notes folder "/tmp/x" is an absolute path, but it can only be a folder of the vault (it would be "tmp/x" in it): set one inside it.');
 		expect(saved).toHaveLength(0);
+		type(input(el, "Notes folder"), "/");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toBe("");
 	});
 
 	it("excluded projects: one per line", async () => {
