@@ -168,9 +168,11 @@ describe("fold worker pool", () => {
 		await mkdir(packs);
 		const names = ["5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01", "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d02"];
 		const session = (name: string) => ({ path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session" as const, projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 });
-		const folded = await Promise.all([...names, ...names].map((n) => pool.fold(session(n), undefined, packs)));
+		// More jobs than a worker holds: the rest wait, and this thread takes one of them.
+		const jobs = Array.from({ length: 4 }, () => names).flat();
+		const folded = await Promise.all(jobs.map((n) => pool.fold(session(n), undefined, packs)));
 		await pool.close();
-		expect(folded.map((f) => f.model.fileId)).toEqual([...names, ...names]);
+		expect(folded.map((f) => f.model.fileId)).toEqual(jobs);
 		// Packs are named for the thread that wrote them: this one (0) and the worker.
 		const threads = new Set((await readdir(packs)).map((f) => f.split("-")[2]));
 		expect(threads.has(String(threadId))).toBe(true);
