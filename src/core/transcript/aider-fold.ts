@@ -99,7 +99,6 @@ function noBlock(): OpenBlock {
 	return { kind: "none", event: -1, blankLines: 0, previous: undefined };
 }
 
-
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
 function foldStart(model: SessionModel, time: string): void {
 	flush();

@@ -139,7 +139,8 @@ export function splitCompleteLines(bytes: Uint8Array, firstLineNo: number, decod
 		if (line) {
 			line.no = no;
 			line.text = text;
-			line.lossy = lossy;
+			// Set only when it changes: a lent line of a file with no bad byte keeps its shape (`{ no, text }`), as the folds see most.
+			if (line.lossy !== lossy) line.lossy = lossy;
 		} else lines.push(lossy === undefined ? { no, text } : { no, text, lossy });
 		start = newline + 1;
 	}
