@@ -264,7 +264,8 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 		if (parts.includes("..")) return `the ${name} "${folder}" leads out of the vault: set one inside it`;
 		if (parts.some((p) => p.startsWith("."))) return `the ${name} "${folder}" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another`;
 		// Meant out of the vault, it was written in it without a word (`/tmp/x` in vault/tmp/x); `/` alone is the vault's top.
-		if (parts.length > 0 && /^([\\/]|[A-Za-z]:)/.test(folder)) return `the ${name} "${folder}" is an absolute path, but it can only be a folder of the vault (it would be "${parts.join("/")}" in it): set one inside it`;
+		// A drive is a letter, a colon and a separator (`C:\\x`): "X: notes" is a folder's name.
+		if (parts.length > 0 && /^(?:[\\/]|[A-Za-z]:(?:[\\/]|$))/.test(folder)) return `the ${name} "${folder}" is an absolute path, but it can only be a folder of the vault (it would be "${parts.join("/")}" in it): set one inside it`;
 	}
 	if (settings.notesFolder.toLowerCase() === settings.memoryFolder.toLowerCase()) return "the notes folder and the memory folder must differ";
 	return undefined;

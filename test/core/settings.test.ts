@@ -338,5 +338,7 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, memoryFolder: "\\\\server\\share" })).toMatch(/is an absolute path/);
 		expect(foldersProblem({ ...ok, notesFolder: "/" })).toBeUndefined();
 		expect(foldersProblem({ ...ok, notesFolder: "Work/C:x" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "X: notes" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "D:" })).toMatch(/is an absolute path/);
 	});
 });
