@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { readPlainBytesSync, readPlainHeadSync } from "./confined-path";
+import { UNTRUSTED_GIT_ARGS, untrustedGitEnv } from "./untrusted-git";
 
 /**
  * Whether git tracks the file at `path`, in the repository whose work tree holds it (the nearest
@@ -42,9 +43,8 @@ function askGit(root: string, rel: string): boolean {
 	// Loaded here only: `child_process` (with `net` and `dgram`) cost a sync with nothing to do 6 ms.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
 	const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
-	// The repository's own `.git/config` is not the user's (a folder unpacked from an archive brings one):
-	// its `core.fsmonitor` is a command `ls-files` runs, so none is asked for.
-	const run = spawnSync("git", ["-c", "core.fsmonitor=false", "-C", root, "ls-files", "--error-unmatch", "--", rel], { stdio: "ignore", timeout: 10_000 });
+	// The repository's own `.git/config` is not the user's (see `untrusted-git`).
+	const run = spawnSync("git", [...UNTRUSTED_GIT_ARGS, "-C", root, "ls-files", "--error-unmatch", "--", rel], { stdio: "ignore", timeout: 10_000, env: untrustedGitEnv() });
 	return run.error !== undefined || run.status !== 1;
 }
 

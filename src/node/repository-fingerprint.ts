@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { NEW_REPOSITORY, sameRepository } from "../core/projects/replaced-repository";
 import { openPlainFileSync, readPlainBytesSync } from "./confined-path";
 import { resolveProjectFolder } from "./project-resolver";
+import { REV_LIST_NO_FETCH, UNTRUSTED_GIT_ARGS, untrustedGitEnv } from "./untrusted-git";
 
 /**
  * What tells a repository from another made at the same path: its root commits (see
@@ -44,16 +45,13 @@ export async function isOtherRepository(folder: string, recorded: string): Promi
 /** How long the one `git rev-list` of a repository may take (a very long history); past it, no fingerprint this time. */
 const REV_LIST_TIMEOUT_MS = 20_000;
 
-/** Run without waiting on it: a long history takes seconds, and the plugin's sync shares Obsidian's thread. */
+/** Run without waiting on it: a long history takes seconds, and the plugin's sync shares Obsidian's thread. The repository is not trusted (see `untrusted-git`). */
 function rootCommits(gitDir: string): Promise<string | undefined> {
-	// The repository is not trusted: no hook or fsmonitor of its configuration runs for a rev-list,
-	// and our own environment's GIT_* variables (a sync run from a git hook) must not point it elsewhere.
-	const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
 	// Loaded here only: `child_process` (with `net` and `dgram`) at load cost every sync and every hook its 6 ms (see `git-tracked`).
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
 	const { execFile } = require("node:child_process") as typeof import("node:child_process");
 	return new Promise((done) => {
-		execFile("git", ["--git-dir", gitDir, "-c", "core.fsmonitor=false", "--no-optional-locks", "rev-list", "--max-parents=0", "HEAD"], { env, encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, out) => {
+		execFile("git", ["--git-dir", gitDir, ...UNTRUSTED_GIT_ARGS, "rev-list", REV_LIST_NO_FETCH, "--max-parents=0", "HEAD"], { env: untrustedGitEnv(), encoding: "utf8", timeout: REV_LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, out) => {
 			const ids = error ? [] : [...new Set(out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(l)))].sort();
 			done(ids.length === 0 ? undefined : ids.join(" "));
 		});

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -57,6 +57,34 @@ describe("repositoryFingerprint", () => {
 		const first = repository(join(root, "app"), "app begins");
 		const other = repository(join(root, "other"), "other begins");
 		expect(await repositoryFingerprint(join(root, "other"), first)).toBe(other);
+	});
+
+	it("runs no command a repository's configuration names: a partial clone's missing commit is not fetched (its proxy command would run)", async () => {
+		const app = join(root, "app");
+		const first = repository(app, "app begins");
+		git(app, "commit", "-q", "--allow-empty", "-m", "more");
+		// A partial clone whose promisor remote is reached through the repository's own proxy command.
+		const ran = join(root, "proxy-ran");
+		const proxy = join(root, "proxy.sh");
+		writeFileSync(proxy, `#!/bin/sh\ntouch '${ran}'\n`);
+		chmodSync(proxy, 0o755);
+		for (const [key, value] of [["core.repositoryformatversion", "1"], ["extensions.partialClone", "origin"], ["remote.origin.promisor", "true"], ["remote.origin.url", "git://127.0.0.1:9/x"], ["core.gitProxy", proxy], ["core.sshCommand", proxy]]) git(app, "config", key!, value!);
+		rmSync(join(app, ".git", "objects", first.slice(0, 2), first.slice(2)));
+		expect(await repositoryFingerprint(app, undefined)).toBeUndefined();
+		expect(existsSync(ran)).toBe(false);
+	});
+
+	it("is the repository's own, whatever GIT_DIR this process has (a sync run from a git hook)", async () => {
+		const first = repository(join(root, "app"), "app begins");
+		repository(join(root, "other"), "other begins");
+		const before = process.env.GIT_DIR;
+		process.env.GIT_DIR = join(root, "other", ".git");
+		try {
+			expect(await repositoryFingerprint(join(root, "app"), undefined)).toBe(first);
+		} finally {
+			if (before === undefined) delete process.env.GIT_DIR;
+			else process.env.GIT_DIR = before;
+		}
 	});
 
 	it("is none for a repository with no commit yet (git is not even asked), a shallow clone, and a folder outside git", async () => {
