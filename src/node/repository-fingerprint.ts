@@ -25,7 +25,7 @@ export async function repositoryFingerprint(root: string, recorded: string | und
 	const common = commonDirOf(gitDir);
 	if (isThere(join(common, "shallow"))) return undefined;
 	const objects = join(common, "objects");
-	if (recorded !== undefined && recorded.split(" ").some((id) => holdsObject(objects, id, 0))) return recorded;
+	if (recorded !== undefined && recorded.split(" ").some((id) => holdsObject(objects, id))) return recorded;
 	// No commit yet: none to record; where one with commits was recorded, it was made anew here.
 	if (isUnborn(gitDir, common)) return recorded === undefined ? undefined : NEW_REPOSITORY;
 	return rootCommits(gitDir);
@@ -89,10 +89,18 @@ function isUnborn(gitDir: string, common: string): boolean {
 
 /** Alternates followed this deep at most (a loop of them is no repository's). */
 const MAX_ALTERNATES_DEPTH = 4;
+/** Object folders looked in at most, alternates included (git itself keeps to a few). */
+const MAX_OBJECT_FOLDERS = 16;
 
-/** Whether the object `id` is in this object folder: a loose file, an entry of a pack's index, or in an alternate's. */
-function holdsObject(objects: string, id: string, depth: number): boolean {
+/**
+ * Whether the object `id` is in this object folder: a loose file, an entry of a pack's index, or
+ * in an alternate's. Each folder is looked in once: an `alternates` file listing its own folder
+ * thousands of times, four deep, was a sync that never ended.
+ */
+function holdsObject(objects: string, id: string, depth = 0, seen = new Set<string>()): boolean {
 	if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)) return false;
+	if (seen.has(objects) || seen.size >= MAX_OBJECT_FOLDERS) return false;
+	seen.add(objects);
 	if (isThere(join(objects, id.slice(0, 2), id.slice(2)))) return true;
 	const packs = join(objects, "pack");
 	let names: string[] = [];
@@ -107,7 +115,7 @@ function holdsObject(objects: string, id: string, depth: number): boolean {
 	const alternates = smallText(join(objects, "info", "alternates")) ?? "";
 	return alternates.split("\n").some((line) => {
 		const path = line.trim();
-		return path !== "" && !path.startsWith("#") && holdsObject(isAbsolute(path) ? path : resolve(objects, path), id, depth + 1);
+		return path !== "" && !path.startsWith("#") && holdsObject(isAbsolute(path) ? path : resolve(objects, path), id, depth + 1, seen);
 	});
 }
 

@@ -74,6 +74,17 @@ describe("repositoryFingerprint", () => {
 		expect(existsSync(ran)).toBe(false);
 	});
 
+	it("looks in each object folder once: an alternates file listing its own folder thousands of times ends at once", async () => {
+		const app = join(root, "app");
+		const first = repository(app, "app begins");
+		const objects = join(app, ".git", "objects");
+		mkdirSync(join(objects, "info"), { recursive: true });
+		writeFileSync(join(objects, "info", "alternates"), `${".\n".repeat(5000)}${objects}\n`.repeat(2));
+		// A commit it never held: every folder is looked in for it, then git is asked.
+		expect(await repositoryFingerprint(app, "a".repeat(40))).toBe(first);
+		expect(await withoutGit(() => repositoryFingerprint(app, first))).toBe(first);
+	}, 10_000);
+
 	it("is the repository's own, whatever GIT_DIR this process has (a sync run from a git hook)", async () => {
 		const first = repository(join(root, "app"), "app begins");
 		repository(join(root, "other"), "other begins");
