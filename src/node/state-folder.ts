@@ -283,10 +283,19 @@ export class StateFolder implements TranscriptStore {
 			records.set(path, record);
 			byProject.set(key, records);
 		}
+		// The files there are, by the project they are of (their name's part before `-`): looked up per
+		// project, not searched whole for each (3,000 projects made a sync with nothing to do spend half its time there).
+		const filesOf = new Map<string, [string, { records: Map<string, SessionRecord> }][]>();
+		for (const entry of this.sessionFiles) {
+			const project = entry[0].slice(0, entry[0].indexOf("-"));
+			const files = filesOf.get(project);
+			if (files) files.push(entry);
+			else filesOf.set(project, [entry]);
+		}
 		const names: string[] = [];
 		for (const [key, records] of [...byProject].sort(([a], [b]) => codeUnitOrder(a, b))) {
 			const project = hash53(key).toString(36);
-			const same = [...this.sessionFiles].find(([name, file]) => name.startsWith(`${project}-`) && sameRecords(file.records, records));
+			const same = filesOf.get(project)?.find(([, file]) => sameRecords(file.records, records));
 			if (same) {
 				names.push(same[0]);
 				continue;
