@@ -48,6 +48,31 @@ describe("state folder: session records a project a file", () => {
 		expect(await new StateFolder(dir).loadState()).toEqual(state);
 	});
 
+	it("writes many projects' files at once, each listed in the projects' order, and reads them all back", async () => {
+		const sessions: Record<string, SessionRecord> = {};
+		for (let i = 0; i < 60; i++) sessions[`/t/${i}.jsonl`] = record(`/w/p${String(i).padStart(2, "0")}`, `s${i}`);
+		const state = { ...emptySyncState(), sessions };
+		await new StateFolder(dir).flush(state);
+		const names = await listed();
+		expect(names).toHaveLength(60);
+		expect(new Set(names).size).toBe(60);
+		expect(await sessionFiles()).toEqual([...names].sort());
+		expect(await new StateFolder(dir).loadState()).toEqual(state);
+	});
+
+	it("a session file that cannot be written fails the flush once every write has ended, before the list is written; none is left half-made", async () => {
+		await mkdir(join(dir, "lists"), { recursive: true });
+		// `catalog` a file: every project's catalog write fails, its other writes do not.
+		await writeFile(join(dir, "catalog"), "not a folder");
+		const sessions: Record<string, SessionRecord> = {};
+		for (let i = 0; i < 20; i++) sessions[`/t/${i}.jsonl`] = record(`/w/p${i}`, `s${i}`);
+		await expect(new StateFolder(dir).flush({ ...emptySyncState(), sessions })).rejects.toThrow(/ENOTDIR|EEXIST/);
+		expect(existsSync(join(dir, "sync-state.json"))).toBe(false);
+		// Every write has ended: no temporary file is left, nor written after the flush failed.
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		for (const folder of ["sessions", "lists"]) expect((await readdir(join(dir, folder))).filter((n) => !n.endsWith(".json"))).toEqual([]);
+	});
+
 	it("a sync that changed one project's records writes that project's file only, and removes its old one", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one"), "/t/2.jsonl": record("/w/cli", "two") }));
 		const before = await listed();
