@@ -34,9 +34,10 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * a bold intro ("**Next steps:**"), a "## Next steps" heading or a "Next steps:" label, and "you'll
  * need to …", is open, not done; a choice narrated with its reason ("I'll go with X since Y") is a
  * decision; a user's choice is read to its paragraph's end; "Creating task 11: …", "You're right -
- * let me …" and "I’ll …" (a typographic apostrophe) are narration.
+ * let me …" and "I’ll …" (a typographic apostrophe) are narration. 15: a commit of the paths `git
+ * add` named leaves the session's other changes open (see `uncommittedFiles`).
  */
-export const DIGEST_VERSION = 14;
+export const DIGEST_VERSION = 15;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

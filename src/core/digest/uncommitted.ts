@@ -2,6 +2,7 @@ import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { commitOf } from "./work-signals";
 import { codeSpan } from "../text/code-spans";
+import { programName, shellParts } from "../text/shell-parts";
 
 /** Tools that change a file in place, by any agent's fold (their names are Claude Code's). */
 const CHANGES_FILE = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -20,33 +21,58 @@ const NEVER_COMMITTED = /(?:^|\/)(?:\.env(?:\.[^/]*)?|node_modules\/.*|\.git\/.*
 
 const SHOWN = 3;
 
+/** Options of `git` itself, `git add` and `git commit` that take the next word as their value. */
+const GIT_VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+const ADD_VALUE_OPTIONS = new Set(["--chmod"]);
+const COMMIT_VALUE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "-t", "--template", "--author", "--date", "--fixup", "--squash", "--cleanup", "--trailer"]);
+
+/** What the next commit of a session takes, as its commands stage. */
+interface Staging {
+	/** Paths `git add` named since the last commit, relative to the session's folder (a folder's own covers what is in it). */
+	paths: Set<string>;
+	/** Something since the last commit staged what cannot be told (`-A`, `.`, a pattern, another folder or work tree). */
+	unknown: boolean;
+	/** `git add` named paths since the last commit (they may have been changed again since, and left `paths`). */
+	added: boolean;
+	/** A command moved to another folder (`cd`): where later ones run is not known, nor what their paths name. */
+	wandered: boolean;
+}
+
 /**
- * Files written or edited after the session's last commit, in a session that committed: left
- * uncommitted at its end, which the next session finds in the tree. Only a session that commits
- * is told so (one whose person commits by hand is not), only files inside the session's folder,
- * and only what succeeded. Any later commit, a stash, checkout, restore, reset, switch or clean,
- * and git saying there is nothing to commit, close them all: a claim made only where nothing
- * says otherwise.
+ * Files written or edited after the session's last commit, or left out of its commits, in a
+ * session that committed: left uncommitted at its end, which the next session finds in the
+ * tree. Only a session that commits is told so (one whose person commits by hand is not), only
+ * files inside the session's folder, and only what succeeded. A commit of the paths `git add`
+ * named takes those only (an agent that keeps unrelated edits out of its commit leaves them
+ * uncommitted); any other commit (`-a`, paths of its own, `git add -A` or `.`, a pattern, nothing
+ * staged that it saw), a stash, checkout, restore, reset, switch or clean, and git saying there
+ * is nothing to commit, close them all: a claim made only where nothing says otherwise.
  * @returns the open item, or undefined.
  */
 export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undefined): string | undefined {
 	if (cwd === undefined) return undefined;
 	let committed = false;
 	const left = new Set<string>();
+	const staging: Staging = { paths: new Set(), unknown: false, added: false, wandered: false };
 	for (const call of calls) {
 		if (call.result === undefined || call.result.isError) continue;
 		if (call.name === "Bash") {
 			const command = typeof call.input.command === "string" ? call.input.command : "";
-			const commit = COMMIT.test(command) || commitOf(call) !== undefined;
-			if (commit) committed = true;
+			const commits = COMMIT.test(command) || commitOf(call) !== undefined;
+			if (commits) committed = true;
+			if (commits || /\bgit\b|\bcd\b/.test(command)) runCommands(command, cwd, left, staging, commits);
 			// git's word that the tree is clean (something else committed) counts most.
-			if (commit || PUT_AWAY.test(command) || (/\bgit\b/.test(command) && CLEAN.test(call.result.text))) left.clear();
+			if (PUT_AWAY.test(command) || (/\bgit\b/.test(command) && CLEAN.test(call.result.text))) closeAll(left, staging);
 			continue;
 		}
 		if (!CHANGES_FILE.has(call.name)) continue;
 		const path = call.input.file_path ?? call.input.notebook_path;
 		const inside = typeof path === "string" ? pathInside(path, cwd) : undefined;
-		if (inside !== undefined && inside !== "" && !NEVER_COMMITTED.test(inside)) left.add(inside);
+		if (inside !== undefined && inside !== "" && !NEVER_COMMITTED.test(inside)) {
+			left.add(inside);
+			// Changed again after it was staged: the commit takes the staged version only.
+			staging.paths.delete(inside);
+		}
 	}
 	if (!committed || left.size === 0) return undefined;
 	const names = [...left];
@@ -56,4 +82,112 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 		// One span on one line each: a path a tool call gave may hold a backtick or a line break (see `codeSpan`).
 		.map((n) => codeSpan(n))
 		.join(", ")}${more}`;
+}
+
+/**
+ * The `cd`, `git add` and `git commit` of a command line, in order. A commit whose own words are
+ * not found (clipped, or made by a script) closes all.
+ */
+function runCommands(command: string, cwd: string, left: Set<string>, staging: Staging, commits: boolean): void {
+	const root = cwd.replace(/\/+$/, "");
+	let sawCommit = false;
+	// Where this line's commands run: the session's folder, unless a command moved before (then not known).
+	let here: string | undefined = staging.wandered ? undefined : root;
+	for (const words of shellParts(command)) {
+		if (words[0] === "cd") {
+			const to = words[1];
+			here = here === undefined || to === undefined || /^[~$-]/.test(to) ? undefined : joinFolder(here, to);
+			if (here !== root) staging.wandered = true;
+			continue;
+		}
+		const git = words.findIndex((w) => programName(w) === "git");
+		if (git < 0) continue;
+		let i = git + 1;
+		let folder = here;
+		for (; i < words.length && (words[i] ?? "").startsWith("-"); i++) {
+			const option = words[i]!;
+			// Another work tree or git folder: what it stages is not known. `git -C dir …`: paths are that folder's.
+			if (/^--(?:git-dir|work-tree)(?:=|$)/.test(option)) folder = undefined;
+			if (!GIT_VALUE_OPTIONS.has(option)) continue;
+			if (option === "-C") folder = folder === undefined ? undefined : joinFolder(folder, words[i + 1] ?? "");
+			i++;
+		}
+		const sub = words[i];
+		if (sub === "add") stage(words.slice(i + 1), folder, root, staging);
+		else if (sub === "commit") {
+			sawCommit = true;
+			commit(words.slice(i + 1), left, staging);
+		}
+	}
+	if (commits && !sawCommit) closeAll(left, staging);
+}
+
+function stage(args: readonly string[], folder: string | undefined, root: string, staging: Staging): void {
+	const paths: string[] = [];
+	for (let j = 0; j < args.length; j++) {
+		const word = args[j]!;
+		if (word === "--") {
+			paths.push(...args.slice(j + 1));
+			break;
+		}
+		if (word === "-n" || word === "--dry-run") return;
+		if (word === "-A" || word === "--all" || word === "-u" || word === "--update" || word.startsWith("--pathspec-from-file")) staging.unknown = true;
+		else if (ADD_VALUE_OPTIONS.has(word)) j++;
+		else if (!word.startsWith("-")) paths.push(word);
+	}
+	if (paths.length > 0) staging.added = true;
+	for (const path of paths) {
+		const rel = folder === undefined ? undefined : relativePath(path, folder, root);
+		// `.`, a pattern, or a path out of the session's folder: what it takes is not known.
+		if (rel === undefined || rel === "" || /[*?[]/.test(path)) staging.unknown = true;
+		else staging.paths.add(rel);
+	}
+}
+
+function commit(args: readonly string[], left: Set<string>, staging: Staging): void {
+	let all = false;
+	for (let j = 0; j < args.length; j++) {
+		const word = args[j]!;
+		if (["-a", "--all", "-i", "--include", "--interactive", "-p", "--patch", "--"].includes(word) || word.startsWith("--pathspec-from-file")) all = true;
+		else if (/^-[a-zA-Z]+$/.test(word)) {
+			// A cluster of short options (`-am "msg"`): `a` commits all; a value option in it takes the next word.
+			if (word.includes("a")) all = true;
+			if (/[mFCct]/.test(word.slice(1))) j++;
+		} else if (COMMIT_VALUE_OPTIONS.has(word)) j++;
+		// Any other word: paths it commits as they are, or a message's words this reading split off
+		// (a `$(cat <<EOF …)` message may hold quotes): what it takes is not known.
+		else if (!word.startsWith("-")) all = true;
+	}
+	if (all || staging.unknown || !staging.added) return closeAll(left, staging);
+	const taken = [...staging.paths];
+	for (const path of [...left]) if (taken.some((t) => path === t || path.startsWith(`${t}/`) || path.endsWith(`/${t}`))) left.delete(path);
+	clearStaging(staging);
+}
+
+function closeAll(left: Set<string>, staging: Staging): void {
+	left.clear();
+	clearStaging(staging);
+}
+
+function clearStaging(staging: Staging): void {
+	staging.paths.clear();
+	staging.unknown = false;
+	staging.added = false;
+}
+
+/** A path a command gave, relative to the session's folder (`/` separators); `""` for the folder itself, undefined outside it. */
+function relativePath(path: string, folder: string, root: string): string | undefined {
+	const absolute = joinFolder(folder, path);
+	return absolute === root ? "" : pathInside(absolute, root);
+}
+
+/** `path` from `folder`, `.` and `..` taken, `/` separators; an absolute path as it is. */
+function joinFolder(folder: string, path: string): string {
+	const parts = path.startsWith("/") ? [] : folder.split("/");
+	for (const part of path.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") parts.pop();
+		else parts.push(part);
+	}
+	return `/${parts.filter((p) => p !== "").join("/")}`;
 }

@@ -43,4 +43,38 @@ describe("uncommittedFiles", () => {
 		const calls = [commit(), edit("/repo/a\n```dataviewjs\n# Hijacked"), edit("/repo/tick`s.ts")];
 		expect(uncommittedFiles(calls, cwd)).toBe("left uncommitted: `a␤```dataviewjs␤# Hijacked`, ``tick`s.ts``");
 	});
+
+	describe("a commit of the paths `git add` named", () => {
+		const bash = (command: string, text = "") => call("Bash", { command }, { text });
+		it("takes those only: an edit kept out of it is left uncommitted", () => {
+			const calls = [edit("/repo/src/a.ts"), edit("/repo/docs/adr.md"), bash('git add src/a.ts && git commit -m "Fix a"', "[main 1a2b3c4] Fix a")];
+			expect(uncommittedFiles(calls, cwd)).toBe("left uncommitted: `docs/adr.md`");
+			// Staged in one call, committed in the next; a folder takes what is in it; `git -C` and `--` are read.
+			expect(uncommittedFiles([edit("/repo/src/a.ts"), edit("/repo/src/b.ts"), edit("/repo/notes.md"), bash("git add src"), bash('git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `notes.md`");
+			expect(uncommittedFiles([edit("/repo/web/a.ts"), edit("/repo/b.ts"), bash('git -C web add -- a.ts && git -C web commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `b.ts`");
+			// Edited again after it was staged: the commit took the staged version.
+			expect(uncommittedFiles([edit("/repo/a.ts"), bash("git add a.ts"), edit("/repo/a.ts"), bash('git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `a.ts`");
+		});
+
+		it("closes all when what it takes cannot be told: -a, -A, `.`, a pattern, nothing added it saw, a `cd` before, another work tree", () => {
+			const left = [edit("/repo/a.ts"), edit("/repo/b.ts")];
+			for (const command of ['git add a.ts && git commit -am "x"', 'git add a.ts && git commit -m "x" b.ts', 'git add -A && git commit -m "x"', 'git add . && git commit -m "x"', 'git add "*.ts" && git commit -m "x"', 'git commit -m "x"', 'git --work-tree=/other add a.ts && git commit -m "x"', 'git add ../outside.ts && git commit -m "x"']) {
+				expect(uncommittedFiles([...left, bash(command, "[main 1a2b3c4] x")], cwd), command).toBeUndefined();
+			}
+			// A `cd` of the same line is followed; one in an earlier call leaves where later commands run unknown.
+			expect(uncommittedFiles([edit("/repo/sub/a.ts"), edit("/repo/b.ts"), bash('cd sub && git add a.ts && git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `b.ts`");
+			expect(uncommittedFiles([...left, bash("cd web"), bash('git add a.ts && git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBeUndefined();
+			// A dry run stages nothing; a `cd` back into the session's folder is no move.
+			expect(uncommittedFiles([...left, bash('git add -n . && git add a.ts && git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `b.ts`");
+			expect(uncommittedFiles([...left, bash('cd /repo && git add a.ts && git commit -m "x"', "[main 1a2b3c4] x")], cwd)).toBe("left uncommitted: `b.ts`");
+		});
+
+		it("a message that names git commands is no command; one whose quotes end it early for this reading closes all", () => {
+			const message = "git commit -m \"$(cat <<'EOF'\nFix: git add now stages b.ts\nEOF\n)\"";
+			expect(uncommittedFiles([edit("/repo/a.ts"), edit("/repo/b.ts"), bash(`git add a.ts && ${message}`, "[main 1a2b3c4] Fix")], cwd)).toBe("left uncommitted: `b.ts`");
+			// Quotes inside `$(cat <<EOF …)` are the shell's to keep; read as ending the message, its words are no paths.
+			const quoted = "git commit -m \"$(cat <<'EOF'\nDocs: say \"where it went wrong\"\nEOF\n)\"";
+			expect(uncommittedFiles([edit("/repo/a.ts"), edit("/repo/b.ts"), bash(`git add a.ts && ${quoted}`, "[main 1a2b3c4] Docs")], cwd)).toBeUndefined();
+		});
+	});
 });

@@ -3,6 +3,7 @@
  * Each function returns the names one item supports; the caller counts them.
  */
 import { packageTopic } from "./catalog";
+import { programName, shellParts } from "../../text/shell-parts";
 
 const EXTENSIONS: Record<string, string> = {
 	ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript",
@@ -157,14 +158,6 @@ function add(found: Set<string>, name: string | undefined): void {
 	if (name !== undefined) found.add(name);
 }
 
-/** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
-function programName(word: string): string {
-	const base = (word.split("/").pop() ?? "").toLowerCase().replace(/\.exe$/, "");
-	if (/^python[\d.]*$/.test(base)) return "python";
-	if (/^pip[\d.]*$/.test(base)) return "pip";
-	return base;
-}
-
 /** MCP servers that come with the client itself and say nothing about the topic. */
 const BUILT_IN_MCP = new Set(["ide"]);
 
@@ -222,13 +215,3 @@ export function gitRefs(command: string): string[] {
 }
 
 const GIT_WORD = /git/i;
-
-/** A command line cut into its simple commands, each a list of words; quotes keep a word whole. */
-function shellParts(command: string): string[][] {
-	const parts: string[][] = [[]];
-	for (const token of command.match(/"(?:\\.|[^"\\])*"?|'[^']*'?|&&|\|\||[;|\n]|[^\s;|&"']+|&/g) ?? []) {
-		if (/^(?:&&|\|\||[;|\n&])$/.test(token)) parts.push([]);
-		else parts[parts.length - 1]?.push(token.replace(/^(["'])([\s\S]*?)\1?$/, "$2"));
-	}
-	return parts.filter((p) => p.length > 0);
-}
