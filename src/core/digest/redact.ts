@@ -2279,8 +2279,11 @@ function isSnowflakeBase64(part: string): boolean {
 	return digits >= 17 && digits <= 20;
 }
 
-/** Raised when a rule's code changes (what its patterns' text does not show: a check of its matches). */
-const RULES_REVISION = 11;
+/**
+ * Raised when a rule's code changes (what its patterns' text does not show: a check of its matches),
+ * or what of a model is redacted (`redact-model.ts`): a stored model is redacted again when loaded.
+ */
+const RULES_REVISION = 12;
 
 let rulesId: string | undefined;
 

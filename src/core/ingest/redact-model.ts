@@ -116,24 +116,24 @@ function redactId(id: string, redact: (text: string) => string): string {
 	return id.length < 8 ? id : redact(id);
 }
 
+/**
+ * Every text of an event, but the fold's own words (`kind`, `promptKind`, `source`), its times and
+ * the ids (`redactEventIds`): a field an event gains is redacted without being named here (a
+ * compaction's `trigger`, the transcript's word for what started it, reached the note whole).
+ */
 function redactEvent(event: SessionEvent, redact: (text: string) => string): void {
-	switch (event.kind) {
-		case "prompt":
-		case "text":
-		case "thinking":
-		case "error":
-			event.text = redact(event.text);
-			return;
-		case "tool":
-			// The name too: an MCP tool's name holds its server's name, which the user's config gives.
-			event.call.name = redact(event.call.name);
-			event.call.input = redactValue(event.call.input, redact) as Record<string, unknown>;
-			return;
-		case "compaction":
-			if (event.summary) event.summary = redact(event.summary);
-			return;
+	if (event.kind === "tool") {
+		// The name too: an MCP tool's name holds its server's name, which the user's config gives.
+		event.call.name = redact(event.call.name);
+		event.call.input = redactValue(event.call.input, redact) as Record<string, unknown>;
+		return;
 	}
+	const fields = event as unknown as Record<string, unknown>;
+	for (const [key, value] of Object.entries(fields)) if (typeof value === "string" && !EVENT_STRUCTURE.has(key)) fields[key] = redact(value);
 }
+
+/** An event's fields that are no text of the transcript's: the fold's own words, times and ids. */
+const EVENT_STRUCTURE: ReadonlySet<string> = new Set(["kind", "promptKind", "source", "timestamp", "uuid", "messageId", "sidechain"]);
 
 function redactValue(value: unknown, redact: (text: string) => string): unknown {
 	if (typeof value === "string") return value.length < 8 ? value : redact(value);

@@ -1007,6 +1007,8 @@ describe("secrets in encoded text", () => {
 		expect(builtinRulesId()).not.toBe("14ozwn6");
 		// And before the assignment forms of 2026-12-05 (commands that set a variable, setters' calls, values named by another field, escaped continuations).
 		expect(builtinRulesId()).not.toBe("tya9dd");
+		// And before every text of a session's events was redacted (a compaction's trigger was kept).
+		expect(builtinRulesId()).not.toBe("1ymyv3v");
 		expect(builtinRulesId()).toBe(builtinRulesId());
 	});
 });

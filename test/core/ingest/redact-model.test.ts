@@ -5,7 +5,7 @@ import { foldAiderLines } from "../../../src/core/transcript/aider-fold";
 import { foldLines } from "../../../src/core/transcript/fold";
 import { serializeSession } from "../../../src/core/transcript/session-model";
 import { foldInPieces } from "../../fixtures/fold-pieces";
-import { assistant, jsonl, text, toolResult, toolUse, userText } from "../../fixtures/lines";
+import { assistant, jsonl, system, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 // Built at run time: no secret-looking literal in the repository.
 const TOKEN = `ghp${"_"}${"Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0AbCdEf"}`;
@@ -18,6 +18,17 @@ describe("redactModelInPlace", () => {
 		expect(JSON.stringify(serializeSession(model))).toContain(TOKEN);
 		redactModelInPlace(model, redact);
 		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
+	});
+});
+
+describe("an event's texts", () => {
+	it("are all redacted, the fields no rule names too: a compaction's trigger is the transcript's word", () => {
+		const lines = jsonl([userText("Go on"), system("compact_boundary", { compactMetadata: { trigger: `manual ${TOKEN}`, preTokens: 1000 } })]);
+		const model = foldInPieces(foldLines, "claude-code", lines);
+		expect(model.events.find((e) => e.kind === "compaction")).toMatchObject({ trigger: `manual ${TOKEN}` });
+		redactModelInPlace(model, redact);
+		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
+		expect(model.events.find((e) => e.kind === "compaction")).toMatchObject({ kind: "compaction", trigger: "manual [redacted:github-token]" });
 	});
 });
 
