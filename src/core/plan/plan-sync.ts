@@ -106,6 +106,14 @@ export function planSync(input: PlanInput): SyncPlan {
 			if (text !== checkpoint.text) state.checkpoints[id] = { ...checkpoint, text };
 		}
 	}
+	// So are the `summary` lines kept to title other sessions (stored as read, under the settings of
+	// their read: one read while redaction was off stayed whole after it was turned on again). Whose
+	// project they title is not known here: the settings-wide redaction.
+	const redactSummary = redactorFor(redactionSpec(settings), undefined);
+	for (const [key, summary] of Object.entries(state.summaries)) {
+		const text = redactSummary(summary);
+		if (text !== summary) state.summaries[key] = text;
+	}
 	for (const pattern of invalidRedactionPatterns(settings)) plan.errors.push(`The redaction pattern ${JSON.stringify(pattern)} is not valid RE2 (no lookaround, no backreferences) and is not applied: fix it in the settings`);
 	// A note that could not be read is not written either: what it holds is unknown.
 	for (const [path, reason] of existing.unreadableNotes ?? []) plan.errors.push(`${path}: ${reason}`);

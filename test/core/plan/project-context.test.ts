@@ -163,6 +163,12 @@ describe("lazy mode", () => {
 		expect(state.checkpoints[B]?.text).toBe("Asked: deploy with [redacted:custom]\nReply: deployed");
 	});
 
+	it("redacts the stored `summary` lines with today's settings too: one read while redaction was off is not kept whole once it is on", async () => {
+		state.summaries["12345"] = "Deploy with ACME-123456";
+		await sync(settings({ mode: "lazy" }, { redaction: { enabled: true, extraPatterns: ["ACME-[0-9]{6}"] } }));
+		expect(state.summaries["12345"]).toBe("Deploy with [redacted:custom]");
+	});
+
 	it("puts no terminal escape of a prompt into CLAUDE.md or the packet, in either mode", async () => {
 		const dir = join(projects, "-shop-api");
 		const C = "cccccccc-3333-4000-8000-000000000003";
