@@ -130,7 +130,7 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));
 	const redacted = (text: string | null) => (text === null ? null : shown(text));
-	for (const paired of pairUp(known, vault, theirs)) {
+	for (const paired of pairUp(known, vault, theirs, redact)) {
 		const pair = fresh ? { ...paired, base: null } : paired;
 		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
 		const shownV = vault.get(pair.vault) ?? null;
@@ -189,9 +189,12 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 /**
  * Which vault file goes with which Claude Code file: as paired before; a new file in the vault
  * keeps its name on the other side; a new file of Claude Code's (`feedback_use_pnpm.md`) is named
- * after its `name` in the vault (`use-pnpm.md`), where `[[use-pnpm]]` then links to it.
+ * after its `name` in the vault (`use-pnpm.md`), where `[[use-pnpm]]` then links to it. That name
+ * is made from the redacted `name` (and a Claude Code file name kept only when redaction leaves it
+ * alone): a vault file's name is shown, linked and synced as its text is (`deploy password=…`
+ * named the vault's file `deploy-password-<the password>.md`).
  */
-function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>): Pair[] {
+function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string): Pair[] {
 	const pairs: Pair[] = Object.entries(known).map(([claude, k]) => ({ claude, vault: k.vault, base: k.base }));
 	const vaultTaken = new Set(pairs.map((p) => sameFileKey(p.vault)));
 	const claudeTaken = new Set(pairs.map((p) => sameFileKey(p.claude)));
@@ -220,8 +223,8 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 		if (claudeExact.has(name)) continue;
 		claudeExact.add(name);
 		claudeTaken.add(sameFileKey(name));
-		const preferred = vaultNameOf(readFact(name, text).name);
-		pairs.push({ vault: free(vaultTaken, vault.has(preferred) ? name : preferred), claude: name, base: null });
+		const preferred = vaultNameOf(redact(readFact(name, text).name));
+		pairs.push({ vault: free(vaultTaken, vault.has(preferred) && redact(name) === name ? name : preferred), claude: name, base: null });
 	}
 	return pairs.sort((a, b) => (a.claude < b.claude ? -1 : a.claude > b.claude ? 1 : 0));
 }

@@ -64,6 +64,20 @@ describe("facts shared with Claude Code", () => {
 		expect(index && "text" in index ? index.text : "").not.toContain(token.slice(4, 14));
 	});
 
+	it("names a Claude Code fact's vault file after its redacted name, and never after a file name redaction would change: a file's name is shown as its text is", async () => {
+		const token = `ghp${"_"}A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`;
+		claude.files.set("db.md", fact("db password=Kq8vZz9xWw", "The staging database"));
+		// No `name`: the file's name names it; and one whose slug the vault has already, which kept Claude Code's file name.
+		claude.files.set(`${token}.md`, "---\ndescription: The CI key\nmetadata:\n  type: project\n---\nBody.\n");
+		claude.files.set(`ci ${token}.md`, fact("redacted-github-token", "Another"));
+		const vault = new Map<string, string>();
+		const memory = planProjectMemory({ folder, vault, claude: { path: claude.path, files: await claude.list() } }, state, KEY, "/home/dev/shop-api", (t) => createRedactor().redact(t));
+		const names = memory.writes.flatMap((w) => (w.kind === "note" ? [w.path] : []));
+		expect(names.join("\n")).not.toMatch(/kq8vzz9xww|Kq8vZz9xWw/i);
+		expect(names.join("\n").toLowerCase()).not.toContain(token.slice(4, 14).toLowerCase());
+		expect(names).toContain(`${folder}/db-password-redacted-password.md`);
+	});
+
 	it("shares a vault fact whose file name holds a line break under that name without it: Claude Code's folder refuses such a name, and no fact was shared again", async () => {
 		notes.files.set(`${folder}/x\n# Injected\u202e.md`, fact("split", "hello"));
 		expect((await run()).errors).toEqual([]);
