@@ -30,6 +30,8 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	// all of them, every time (few, short, and redaction leaves its own markers alone).
 	for (const event of events) if (event.kind === "compaction" && event.summary) event.summary = redact(event.summary);
 	for (const summary of model.summaries) summary.text = redact(summary.text);
+	// Why a line could not be read names what the line gave (an opencode row's id): at most 50, each time.
+	for (const malformed of model.malformedLines) malformed.reason = redact(malformed.reason);
 	if (model.lastPrompt) model.lastPrompt = redact(model.lastPrompt);
 	if (model.awaySummary) model.awaySummary = redact(model.awaySummary);
 	if (model.customTitle) model.customTitle = redact(model.customTitle);

@@ -32,6 +32,17 @@ describe("an event's texts", () => {
 	});
 });
 
+describe("the lines that could not be read", () => {
+	it("are kept with their reason redacted: it names what the line gave (an opencode row's id)", async () => {
+		const { createSession } = await import("../../../src/core/transcript/session-model");
+		const { markMalformed } = await import("../../../src/core/transcript/model-building");
+		const model = createSession("s");
+		markMalformed(model, 4, `message msg_${TOKEN}: its data is not valid JSON`);
+		redactModelInPlace(model, redact);
+		expect(model.malformedLines).toEqual([{ line: 4, reason: "message msg_[redacted:github-token]: its data is not valid JSON" }]);
+	});
+});
+
 describe("the ids records give", () => {
 	it("are stored redacted when they hold a secret (session id, prompt uuid, message id, tool call id), and a real id is kept as it is", () => {
 		const [other, call] = [`${TOKEN.slice(0, 10)}Yy${TOKEN.slice(12)}`, `${TOKEN.slice(0, 10)}Ww${TOKEN.slice(12)}`];
