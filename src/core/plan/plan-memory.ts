@@ -67,10 +67,10 @@ function isSessionNote(text: string): boolean {
  * @param key the project's identity, which the pairs are kept under.
  * @param projectPath the enabled project's folder, which its Claude Code writes go with.
  */
-export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t): MemoryPlan {
+export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t, redaction = "off"): MemoryPlan {
 	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
 	const vault = new Map([...texts.vault].filter(([name, text]) => isFactFile(name) && !isSessionNote(text)));
-	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact);
+	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact, redaction);
 	// The vault's copy shows `metadata.type` and `modified` flat too, for Obsidian's Properties view
 	// (an edit there goes into `metadata`): facts that lack it, or whose two values differ, are rewritten.
 	for (const [name, text] of vault) {
@@ -107,7 +107,7 @@ interface Pair {
 	base: string | null;
 }
 
-function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string): void {
+function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string, redaction: string): void {
 	const claude = texts.claude!;
 	const known = (state.memory[key] ??= dict());
 	// Facts a repository that had this path left in Claude Code's folder (kept by path) are not this project's.
@@ -125,7 +125,10 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		const why = texts.vaultAbsent ? `the vault's memory folder ${texts.folder} is not there (moved, or the memory folder setting changed)` : claude.absent ? `Claude Code's memory folder ${claude.path} is not there` : `Claude Code's memory folder is ${claude.path} this time, not ${record?.memoryWith ?? ""} as last time`;
 		out.notices.push(`${why}: its facts were shared as for the first time, each copied where it was missing, none deleted`);
 	}
-	if (record) state.projects[key] = { ...record, memoryWith: claude.path };
+	// Under a redaction other than the last one (turned on again, a pattern added, new rules), the
+	// vault's copies may hold secrets of Claude Code's that it did not know then.
+	const stricter = record !== undefined && record.memoryRedaction !== redaction && redaction !== "off";
+	if (record) state.projects[key] = { ...record, memoryWith: claude.path, memoryRedaction: redaction };
 	const claudeSide = new Map<string, string>();
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));
@@ -140,13 +143,25 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		const c = redacted(rawC === null ? null : withoutFlatProperties(rawC));
 		// A base stored by an older release may hold a secret: compared redacted, kept redacted.
 		const merge = mergeFact(redacted(pair.base), v, c);
-		// The vault gets its own secrets back, never Claude Code's; Claude Code gets back both sides' own.
-		const toVaultText = (text: string | null) => (text === null ? null : withFlatProperties(inertFact(restoreSecrets(text, [rawV], shown))));
+		// The vault gets its own secrets back, never Claude Code's; Claude Code gets back both sides'
+		// own. Under a stricter redaction, a secret line Claude Code's copy holds too is taken for
+		// Claude Code's (copied while redaction was off, or before a pattern knew it).
+		const copied = rawV === null || rawC === null || !stricter ? new Set<string>() : sharedSecretLines(rawV, rawC, redact);
+		const ownV = rawV === null || copied.size === 0 ? rawV : rawV.split("\n").filter((line) => !copied.has(line)).join("\n");
+		const toVault = (text: string) => withFlatProperties(inertFact(restoreSecrets(text, [ownV], shown)));
+		const toVaultText = (text: string | null) => (text === null ? null : toVault(text));
 		const toClaudeText = (text: string | null) => (text === null ? null : liveFact(restoreSecrets(text, [rawC, rawV], shown)));
 		const path = `${texts.folder}/${pair.vault}`;
 		const previous = known[pair.claude];
 		const onConflict = { kind: "memory-pair" as const, project: key, claude: pair.claude, ...(previous ? { previous } : {}) };
 		const toClaude = (text: string | null, expected: string | null): PlannedWrite => ({ kind: "claude-memory", projectPath, folder: claude.path, name: pair.claude, text, expected, onConflict });
+		// The vault's copy holds a secret of Claude Code's that today's redaction knows (a copy made
+		// while redaction was off, or before a pattern): it is redacted, as "Rebuild all notes" does for notes.
+		const redactVaultCopy = (redactedV: string) => {
+			const text = toVault(redactedV);
+			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
+			vault.set(pair.vault, text);
+		};
 		let claudeText = rawC;
 		if (merge.action === "to-vault") {
 			const text = toVaultText(merge.text);
@@ -156,6 +171,7 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		} else if (merge.action === "to-claude") {
 			claudeText = toClaudeText(merge.text);
 			out.writes.push(toClaude(claudeText, rawC));
+			if (copied.size > 0 && v !== null) redactVaultCopy(v);
 		} else if (merge.action === "conflict") {
 			const copyText = withFlatProperties(merge.claudeText);
 			// A copy there already is the user's to read (or edited by them): the next one goes beside it.
@@ -167,6 +183,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			claudeText = toClaudeText(merge.vaultText);
 			out.writes.push(toClaude(claudeText, rawC));
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
+		} else if (copied.size > 0 && v !== null) {
+			redactVaultCopy(v);
 		} else if (shownV !== null && inertFact(shownV) !== shownV) {
 			// A copy an older release made (or an edit since): what would run in it is made inert; Claude Code's stays.
 			const text = inertFact(shownV);
@@ -184,6 +202,12 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	const updated = updateMemoryIndex(before, facts);
 	if (!updated.ok) out.errors.push(`${claude.path}/${INDEX_FILE} has ${updated.reason}; its index was not updated`);
 	else if (updated.changed) out.writes.push({ kind: "claude-memory", projectPath, folder: claude.path, name: INDEX_FILE, text: updated.text, expected: before });
+}
+
+/** The lines of `text` that `other` holds too and redaction changes: the other side's secrets. */
+function sharedSecretLines(text: string, other: string, redact: (text: string) => string): Set<string> {
+	const theirs = new Set(other.split("\n"));
+	return new Set(text.split("\n").filter((line) => theirs.has(line) && redact(line) !== line));
 }
 
 /**

@@ -10,7 +10,7 @@ import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
 import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
 import type { ConversationText } from "../notes/conversation-text";
-import { invalidRedactionPatterns, redactionSpec, redactorFor } from "../ingest/redaction-policy";
+import { invalidRedactionPatterns, redactionKey, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
@@ -259,7 +259,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (unreadableMemory !== undefined) plan.errors.push(unreadableMemory);
 		// Unread, it is no side of a merge (read as empty, its facts would be deleted in Claude Code's folder).
 		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(read?.absent ? { vaultAbsent: true } : {}), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
-		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path));
+		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path), redactionKey(redactionSpec(settings), project.path));
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);
 		plan.notices.push(...memory.notices);

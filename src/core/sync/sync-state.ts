@@ -75,6 +75,8 @@ export interface ProjectRecord {
 	tagPrefixWith?: string;
 	/** The Claude Code memory folder its facts were last shared with (what `SyncState.memory` holds was both sides' there). */
 	memoryWith?: string;
+	/** The redaction its facts were last shared under (`redactionKey`): a stricter one redacts Claude Code's secrets out of the vault's copies. */
+	memoryRedaction?: string;
 	/** Where the user moved the project's index note, when they did. */
 	indexPath?: string;
 	/** Where the user moved the project's context packet, when they did. */

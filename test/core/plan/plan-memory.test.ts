@@ -19,10 +19,10 @@ let state: SyncState;
 const fact = (name: string, description: string, body = "Body.\n") => renderFact({ name, description, type: "project" }, body);
 
 /** One memory sync as the engine does it: read both folders, plan, apply. */
-async function sync(shared: FakeMemoryFolder | undefined) {
+async function sync(shared: FakeMemoryFolder | undefined, redact?: (text: string) => string, redaction?: string) {
 	const vault = new Map<string, string>();
 	for (const path of await notes.list(folder)) vault.set(path.slice(folder.length + 1), notes.files.get(path)!);
-	const memory = planProjectMemory({ folder, vault, ...(shared ? { claude: { path: shared.path, files: await shared.list() } } : {}) }, state, KEY, "/home/dev/shop-api");
+	const memory = planProjectMemory({ folder, vault, ...(shared ? { claude: { path: shared.path, files: await shared.list() } } : {}) }, state, KEY, "/home/dev/shop-api", redact, redaction);
 	const plan: SyncPlan = { moves: [], writes: memory.writes, hookContexts: [], state, unchanged: 0, skipped: [], errors: memory.errors, notices: memory.notices };
 	const { report } = await applyPlan(plan, { notes, projects: { read: async () => null, write: async () => true }, claudeMemory: () => shared }, 0);
 	return { facts: memory.facts, errors: report.errors, notices: report.notices, written: report.memoryWritten };
@@ -76,6 +76,28 @@ describe("facts shared with Claude Code", () => {
 		expect(names.join("\n")).not.toMatch(/kq8vzz9xww|Kq8vZz9xWw/i);
 		expect(names.join("\n").toLowerCase()).not.toContain(token.slice(4, 14).toLowerCase());
 		expect(names).toContain(`${folder}/db-password-redacted-password.md`);
+	});
+
+	it("redacts a vault copy made while redaction was off, or before a pattern knew its secret, once it knows: the vault keeps only its own secrets", async () => {
+		const withPattern = (t: string) => createRedactor({ extraPatterns: ["ACME-[0-9]{6}"] }).redact(t);
+		state.projects[KEY] = { folder: "shop-api" };
+		claude.files.set("deploy.md", fact("deploy", "Deploy key ACME-123456", "Deploy with ACME-654321.\n"));
+		await sync(claude, (t) => createRedactor().redact(t), "on:rules:[]");
+		const path = `${folder}/deploy.md`;
+		expect(notes.files.get(path)).toContain("ACME-654321");
+		// The user's own secret, typed in the vault copy, stays there.
+		notes.files.set(path, notes.files.get(path)!.replace("Deploy with", "Mine: ACME-111111.\nDeploy with"));
+		expect((await sync(claude, withPattern, 'on:rules:["ACME-[0-9]{6}"]')).errors).toEqual([]);
+		const copy = notes.files.get(path)!;
+		expect(copy).not.toMatch(/ACME-123456|ACME-654321/);
+		expect(copy).toContain("Deploy with [redacted:custom].");
+		expect(copy).toContain("Mine: ACME-111111.");
+		// Claude Code's file keeps its secrets, and gets the user's line.
+		expect(claude.files.get("deploy.md")).toContain("Deploy with ACME-654321.");
+		expect(claude.files.get("deploy.md")).toContain("Mine: ACME-111111.");
+		// And then it is quiet, the user's line too (Claude Code's copy holds it now).
+		expect((await sync(claude, withPattern, 'on:rules:["ACME-[0-9]{6}"]')).written).toEqual([]);
+		expect(notes.files.get(path)).toContain("Mine: ACME-111111.");
 	});
 
 	it("shares a vault fact whose file name holds a line break under that name without it: Claude Code's folder refuses such a name, and no fact was shared again", async () => {
