@@ -1,6 +1,6 @@
 import { confinedFile } from "../node/confined-path";
 import { lstat, mkdir, readdir } from "node:fs/promises";
-import { hostname } from "node:os";
+import { homedir, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
 import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
@@ -57,7 +57,7 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		// A file the block no longer goes to keeps the block written there: its agent would load that stale copy.
 		const left = before.filter((name) => !contextFilesOf(project).includes(name));
 		const stays = left.length > 0 ? ` The block already in ${left.join(" and ")} stays there, and its agent loads it: remove the lines between the AUTO-CONTEXT markers by hand unless another device writes it there.` : "";
-		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${files}${excluded}. ${next}${stays}` };
+		return { message: `${existing ? "Updated" : "Added"} ${projectPath}: enabled, ${project.mode} mode, context in ${files}${excluded}. ${next}${stays}${reachesBelow(project, sessions.below)}` };
 	});
 }
 
@@ -100,7 +100,7 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
  * Sessions of a project the vault's last sync recorded, and whether Claude Code has a transcript
  * folder for it or a folder below it (named by the session's `cwd`, every other character a `-`).
  */
-async function knownSessions(projectPath: string, root: string | undefined, pluginFolder: string, claudeDir: string): Promise<{ synced: number; transcripts: boolean; claudeProjects: string }> {
+async function knownSessions(projectPath: string, root: string | undefined, pluginFolder: string, claudeDir: string): Promise<{ synced: number; transcripts: boolean; claudeProjects: string; below: string[] }> {
 	const state = await new StateFolder(join(pluginFolder, "state")).loadState().catch(() => undefined);
 	const holder = root ?? projectPath;
 	const mine = Object.values(state?.sessions ?? {}).filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath)));
@@ -109,7 +109,23 @@ async function knownSessions(projectPath: string, root: string | undefined, plug
 	const claudeProjects = claudeProjectsDir(claudeDir);
 	const encoded = projectPath.replace(/[^A-Za-z0-9]/g, "-");
 	const names = await readdir(claudeProjects).catch(() => [] as string[]);
-	return { synced, transcripts: names.some((n) => n === encoded || n.startsWith(`${encoded}-`)), claudeProjects };
+	// Other projects in folders under this one (their sessions ran there, and are not this project's).
+	const below = [...new Set(Object.values(state?.sessions ?? {}).flatMap((r) => (r.projectPath !== undefined && r.projectPath !== projectPath && isWithin(r.projectPath, projectPath) && r.projectKey !== holder ? [r.projectPath] : [])))].sort();
+	return { synced, transcripts: names.some((n) => n === encoded || n.startsWith(`${encoded}-`)), claudeProjects, below };
+}
+
+/**
+ * Claude Code loads `CLAUDE.md` and `CLAUDE.local.md` from every folder above a session's, so a
+ * block written in a folder that holds other projects (the home folder, `~/code`) reaches their
+ * sessions too: said when the project is added, with the projects the last sync knew there.
+ */
+function reachesBelow(project: ProjectSettings, below: readonly string[]): string {
+	const claudes = contextFilesOf(project).filter((f) => f === "CLAUDE.md" || f === "CLAUDE.local.md");
+	const home = resolve(homedir()) === project.path;
+	if (claudes.length === 0 || (below.length === 0 && !home)) return "";
+	const named = below.slice(0, 3).join(", ") + (below.length > 3 ? ` and ${below.length - 3} more` : "");
+	const whose = below.length > 0 ? `the sessions of ${below.length === 1 ? "another project" : `${below.length} other projects`} under it (${named})` : "every session in a folder under it";
+	return ` Note: Claude Code loads ${claudes.join(" and ")} from the folders above a session's too, so this project's block will reach ${whose}${home ? ": it is your home folder" : ""}. Add the projects themselves instead if that is not what you want.`;
 }
 
 /**

@@ -90,6 +90,30 @@ describe("ai-memory projects", () => {
 		expect(out).toMatch(/The next sync writes its context from its session\.\n$/);
 	});
 
+	it("add says when its CLAUDE.md is above other projects' folders: Claude Code loads it in their sessions too", async () => {
+		const claudeDir = join(dir, "claude");
+		const code = join(dir, "code");
+		const session = (id: string, cwd: string) => {
+			mkdirSync(cwd, { recursive: true });
+			const folder = join(claudeDir, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-"));
+			mkdirSync(folder, { recursive: true });
+			writeFileSync(join(folder, `${id}.jsonl`), jsonl([userText("Fix the build", { sessionId: id, cwd, timestamp: "2026-11-29T10:00:00.000Z" }), assistant(text("Done."), { sessionId: id, cwd, timestamp: "2026-11-29T10:00:00.000Z", messageId: `msg_${id}` })]));
+		};
+		session("11111111-1111-4111-8111-111111111111", join(code, "app"));
+		session("22222222-2222-4222-8222-222222222222", join(code, "site"));
+		session("33333333-3333-4333-8333-333333333333", code);
+		const sync = () => new VaultSync(join(claudeDir, "projects"), join(dataJson, "..", "state"), new MemoryNotes()).run(migrateSettings({}).settings);
+		expect((await sync()).errors).toEqual([]);
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		writeFileSync(dataJson, JSON.stringify({ version: 2, devices: { [HOST]: { claudeDir, projects: [] } } }));
+		expect(await runProjectsAdd(code, opts())).toBe(0);
+		expect(out).toContain(`Note: Claude Code loads CLAUDE.md from the folders above a session's too, so this project's block will reach the sessions of 2 other projects under it (${join(code, "app")}, ${join(code, "site")}).`);
+		// A project with no other under it: nothing to say.
+		out = "";
+		expect(await runProjectsAdd(join(code, "app"), opts())).toBe(0);
+		expect(out).not.toContain("Note:");
+	});
+
 	it("add, list and remove edit this device's projects, keeping every other key", async () => {
 		mkdirSync(join(dataJson, ".."), { recursive: true });
 		const before = {
