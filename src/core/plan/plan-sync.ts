@@ -336,16 +336,23 @@ export function projectFileKey(projectPath: string, name: string): string {
  * them is that file; a file whose agent follows imports (CLAUDE.md and CLAUDE.local.md for Claude
  * Code, GEMINI.md for Gemini CLI) and that imports another of them (`@AGENTS.md`) gets that file's
  * block through the import, not one of its own. AGENTS.md always gets its own: Codex follows no
- * import. Of two files that import each other, the later one keeps the block.
+ * import. Of two files that import each other, the later one keeps the block. An import of a file
+ * that cannot take the block (a folder, a FIFO, a link out of the project, its markers doubled or
+ * swapped) brings none: the importing file gets its own (it got none, and the agent no context).
  */
 function blockFiles(project: ProjectSettings, existing: ExistingTexts): string[] {
 	const names = contextFilesOf(project).filter((name) => !existing.sameAs?.has(projectFileKey(project.path, name)));
+	const canHold = (name: string) => {
+		const key = projectFileKey(project.path, name);
+		const text = existing.projectFiles.get(key);
+		return !existing.unreadable.has(key) && (text == null || removeMarkedBlock(text).ok);
+	};
 	const through = new Set<string>();
 	for (const name of names) {
 		const text = existing.projectFiles.get(projectFileKey(project.path, name));
 		if (text == null || !FOLLOWS_IMPORTS.has(name)) continue;
 		const lines = linesOutsideBlock(text);
-		if (names.some((other) => other !== name && !through.has(other) && importsFile(lines, other))) through.add(name);
+		if (names.some((other) => other !== name && !through.has(other) && canHold(other) && importsFile(lines, other))) through.add(name);
 	}
 	return names.filter((name) => !through.has(name));
 }

@@ -256,6 +256,22 @@ describe("files agents read as instructions", () => {
 		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
 	});
 
+	it("give an importing file its own block when the imported one cannot take it (a folder, its markers doubled)", async () => {
+		const both = settings({ alsoWriteTo: ["AGENTS.md"] });
+		await writeFile(join(projectPath, "CLAUDE.md"), "@AGENTS.md\n");
+		await mkdir(join(projectPath, "AGENTS.md"));
+		const r = await sync(both);
+		expect(r.errors.join("\n")).toContain("AGENTS.md");
+		expect(blocks(await claudeMd())).toBe(1);
+		await rm(join(projectPath, "AGENTS.md"), { recursive: true });
+		const doubled = "<!-- AUTO-CONTEXT:BEGIN -->\nold\n<!-- AUTO-CONTEXT:END -->\n<!-- AUTO-CONTEXT:BEGIN -->\nold\n<!-- AUTO-CONTEXT:END -->\n";
+		await writeFile(join(projectPath, "AGENTS.md"), doubled);
+		await writeFile(join(projectPath, "CLAUDE.md"), "@AGENTS.md\n");
+		await sync(both);
+		expect(blocks(await claudeMd())).toBe(1);
+		expect(await claudeMd("AGENTS.md")).toBe(doubled);
+	});
+
 	it("write the block once where two files import each other", async () => {
 		await writeFile(join(projectPath, "CLAUDE.md"), "@GEMINI.md\n");
 		await writeFile(join(projectPath, "GEMINI.md"), "@CLAUDE.md\n");
