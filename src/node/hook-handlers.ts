@@ -1,5 +1,5 @@
 import { isDirectory } from "./absent-folder";
-import { printable } from "../core/text/printable";
+import { terminalText } from "../core/text/terminal-text";
 import { mkdir, realpath } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -93,8 +93,8 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		const project = projectForCwd(settings.projects, cwd);
 		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, now };
 		const handled = await HANDLERS[name as HookName](ctx);
-		// What reaches the model and the terminal: terminal escapes and control characters from transcripts and facts aside.
-		const output = printable(handled.output);
+		// What reaches the model and the terminal: terminal escapes and control characters from transcripts and facts aside, a bare CR shown (it overwrote the line before it).
+		const output = terminalText(handled.output);
 		const detail = handled.detail;
 		// An enabled project's path is the user's setting: checked for secrets, a long folder name (most
 		// are) loaded the redactor at every prompt, which was a fifth of the hook's time. A cwd is from stdin.

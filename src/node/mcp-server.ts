@@ -1,4 +1,4 @@
-import { printable } from "../core/text/printable";
+import { terminalText } from "../core/text/terminal-text";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { guardedInput } from "./mcp-input";
 import { OrderedStdioTransport } from "./mcp-stdio-transport";
@@ -95,11 +95,11 @@ export function recallServer(options: RecallToolsOptions): { server: McpServer; 
 /** A tool's text, or its failure as a tool error: a question it cannot answer says why, anything else names itself. */
 async function answer(run: () => Promise<string>): Promise<CallToolResult> {
 	try {
-		// What transcripts and facts put in it, terminal escapes and control characters aside (see `printable`).
-		return { content: [{ type: "text", text: printable(await run()) }] };
+		// What transcripts and facts put in it, terminal escapes and control characters aside, a bare CR shown (see `terminalText`).
+		return { content: [{ type: "text", text: terminalText(await run()) }] };
 	} catch (error) {
 		const message = error instanceof RecallToolError ? error.message : `${PLUGIN_ID} could not answer: ${error instanceof Error ? error.message : String(error)}`;
-		return { content: [{ type: "text", text: printable(message) }], isError: true };
+		return { content: [{ type: "text", text: terminalText(message) }], isError: true };
 	}
 }
 

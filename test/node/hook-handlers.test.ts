@@ -96,9 +96,10 @@ describe("session-start", () => {
 
 	it("prints no terminal escape or control character a stored context holds (an older release's, or a fact's)", async () => {
 		writeProjects([{ path: api, mode: "lazy" }]);
-		writeContext(api, { blockInFile: false, facade: `${FACADE}\u001b]0;pwned\u0007 \u001b[31mred\u001b[0m \u202egnp.exe\u0008\n` });
+		writeContext(api, { blockInFile: false, facade: `${FACADE}\u001b]0;pwned\u0007 \u001b[31mred\u001b[0m \u202egnp.exe\u0008 done\rOVER\n` });
 		const { output } = await runHook("session-start", options({ session_id: "s4", cwd: api, source: "startup" }));
-		expect(output).toBe(`${FACADE} red gnp.exe\n`);
+		// A bare CR is shown: on a terminal it sent the cursor back, and what followed overwrote the line.
+		expect(output).toBe(`${FACADE} red gnp.exe done\u240dOVER\n`);
 	});
 
 	it("hooks.log keeps Claude Code's names (source, reason, trigger) and nothing else of those fields: another value is `other`", async () => {

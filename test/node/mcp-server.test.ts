@@ -65,7 +65,7 @@ beforeAll(async () => {
 	for (const d of [vault, project, other]) mkdirSync(d, { recursive: true });
 	mkdirSync(join(vault, "AI Memory", "rate-api"), { recursive: true });
 	writeFileSync(join(vault, "AI Memory", "rate-api", "login-rate-limit.md"), "---\nname: login-rate-limit\ndescription: The login rate limiter allows 5 attempts per minute per IP\nmetadata:\n  type: project\n---\n\nKept in Redis under rl:login:<ip> (BODY-MARK).\n");
-	writeFileSync(join(vault, "AI Memory", "rate-api", "terminal-colours.md"), "---\nname: terminal-colours\ndescription: The deploy log prints its errors in red\nmetadata:\n  type: project\n---\n\nErrors show as \u001b[31mred\u001b[0m, the title as \u001b]0;deploy\u0007 (COLOUR-MARK).\n");
+	writeFileSync(join(vault, "AI Memory", "rate-api", "terminal-colours.md"), "---\nname: terminal-colours\ndescription: The deploy log prints its errors in red\nmetadata:\n  type: project\n---\n\nErrors show as \u001b[31mred\u001b[0m, the title as \u001b]0;deploy\u0007 (COLOUR-MARK).\rOVERWRITTEN\n");
 	transcripts(claude);
 	const quiet = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
 	try {
@@ -91,7 +91,7 @@ describe("ai-memory mcp, through the SDK's client", () => {
 	it("answers with no terminal escape or control character of a fact or a transcript", async () => {
 		const text = textOf(await client.callTool({ name: "recall_facts", arguments: { query: "deploy log errors red" } }));
 		expect(text).toContain("COLOUR-MARK");
-		for (const c of ["\u001b", "\u0007"]) expect(text).not.toContain(c);
+		for (const c of ["\u001b", "\u0007", "\r"]) expect(text).not.toContain(c);
 	});
 
 	it("lists the four tools, read-only, each argument described", async () => {
