@@ -1,5 +1,5 @@
 import { confinedFile } from "../node/confined-path";
-import { lstat, mkdir, readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
@@ -14,6 +14,7 @@ import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
 import { checkProjectToAdd } from "../node/project-to-add";
 import { fail, readDataJson, readDataJsonText, sayLine, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
+import { makeFolder } from "../node/make-folder";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -190,7 +191,7 @@ async function editLocked(options: ProjectsOptions, where: { folder: string; dat
 	if ("error" in result) return fail(result.error, result.code);
 	const stored = storeSettings(settings, raw, host);
 	keepProjectExtras(stored, raw, host);
-	await mkdir(dirname(where.dataJson), { recursive: true });
+	await makeFolder(dirname(where.dataJson));
 	// Written only if it still holds what was read (the plugin may have saved its settings meanwhile),
 	// and never over a data.json the user made read-only (a rename would replace it all the same).
 	try {

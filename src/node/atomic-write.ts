@@ -1,9 +1,10 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
-import { appendFile, mkdir, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
+import { appendFile, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { basename, dirname, join } from "node:path";
 import { setTimeout } from "node:timers";
 import { currentThreadId } from "./thread-id";
+import { makeFolder } from "./make-folder";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -16,7 +17,7 @@ const madeDirs = new Set<string>();
 export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
-		await mkdir(dir, { recursive: true });
+		await makeFolder(dir);
 		madeDirs.add(dir);
 	}
 	const temp = tempName(path);
@@ -25,7 +26,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		await writeFile(temp, text, options).catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
-			await mkdir(dir, { recursive: true });
+			await makeFolder(dir);
 			await writeFile(temp, text, options);
 		});
 		await rename(temp, path);

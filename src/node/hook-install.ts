@@ -1,10 +1,11 @@
 import { readBackup, writeBackup } from "./backup-file";
-import { access, constants, mkdir, stat, unlink } from "node:fs/promises";
+import { access, constants, stat, unlink } from "node:fs/promises";
 import { readPlainFile } from "./confined-path";
 import { writeUserFile } from "./atomic-write";
 import { dirname, join, resolve } from "node:path";
 import { HOOK_EVENTS, HOOK_MARK, installedHooks, installHooks, uninstallHooks, type HookEvent } from "../core/hooks/hook-settings";
 import { hookNameOf } from "./hook-handlers";
+import { makeFolder } from "./make-folder";
 
 /**
  * Our hooks in Claude Code's user settings (`<claude dir>/settings.json`), installed and removed
@@ -217,7 +218,7 @@ export async function readText(path: string): Promise<string | null> {
 export async function writeIfUnchanged(path: string, expected: string | null, text: string): Promise<boolean> {
 	if ((await readText(path)) !== expected) return false;
 	await refuseReadOnly(path);
-	await mkdir(dirname(path), { recursive: true });
+	await makeFolder(dirname(path));
 	await writeUserFile(path, text);
 	return true;
 }

@@ -1,11 +1,12 @@
 import { readBackup, writeBackup } from "./backup-file";
-import { mkdir, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeUserFile } from "./atomic-write";
 import { envFolder } from "./env-folder";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, MCP_SERVER_NAME, removeCodexServer, removeJsonServer, type ConfigEdit, type McpEntry } from "../core/hooks/mcp-config";
 import { readText, removeIfUnchanged, writeIfUnchanged } from "./hook-install";
+import { makeFolder } from "./make-folder";
 
 /**
  * Our MCP server in the agents' user configuration, installed and removed with `mcp-config.ts`
@@ -94,7 +95,7 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 		}
 		if (text === null) {
 			// A new file: only its owner reads it (Claude Code keeps its account in .claude.json).
-			await mkdir(dirname(configPath), { recursive: true });
+			await makeFolder(dirname(configPath));
 			if ((await readText(configPath)) !== null) continue;
 			await writeUserFile(configPath, edit.text, 0o600);
 			return { agent, configPath, changed: true, created: true };

@@ -1,9 +1,10 @@
-import { lstat, mkdir, open, unlink, utimes } from "node:fs/promises";
+import { lstat, open, unlink, utimes } from "node:fs/promises";
 import { openPlainFile, readUpTo } from "./confined-path";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
 import { clearInterval, setInterval, setTimeout } from "node:timers";
+import { makeFolder } from "./make-folder";
 
 /**
  * The lock that keeps the plugin, the CLI and a Claude Code hook from syncing one vault at once:
@@ -127,7 +128,7 @@ export class SyncLock {
 	async acquire(options: AcquireOptions): Promise<SyncLockHolder> {
 		if (this.ours) throw new Error(`${this.path} is already held by this process`);
 		const giveUpAt = Date.now() + Math.max(0, options.waitMs ?? 0);
-		await mkdir(dirname(this.path), { recursive: true });
+		await makeFolder(dirname(this.path));
 		for (;;) {
 			const holder: SyncLockHolder = { pid: this.pid, host: this.host, tool: options.tool, since: new Date().toISOString(), token: lockToken() };
 			const text = `${JSON.stringify(holder)}\n`;

@@ -1,11 +1,12 @@
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
 import { confinedFile, confinedFolder, readPlainBytes, readPlainFile, utf8Text } from "./confined-path";
 import { rewriteLinks } from "../core/notes/link-rewrite";
 import type { NoteStore } from "../core/ports";
+import { makeFolder } from "./make-folder";
 
 /**
  * The vault as a plain folder, for the CLI when Obsidian is closed. Writes are atomic (temp file
@@ -94,7 +95,7 @@ export class VaultFolder implements NoteStore {
 		const trash = join(this.root, ".trash");
 		const what = "The vault's trash folder .trash";
 		await confinedFolder(this.root, trash, what);
-		await mkdir(trash, { recursive: true });
+		await makeFolder(trash);
 		await confinedFolder(this.root, trash, what);
 		const stem = basename(target).replace(/\.md$/i, "");
 		let n = 0;
@@ -134,7 +135,7 @@ export class VaultFolder implements NoteStore {
 			const there = await lstat(to).then((s) => s.isFile(), () => false);
 			if (source === undefined && there) madeBefore.push(move);
 			if (!source?.isFile() || there) continue;
-			await mkdir(dirname(to), { recursive: true });
+			await makeFolder(dirname(to));
 			await rename(from, to);
 			(await this.listing(dirname(from))).delete(basename(from));
 			(await this.listing(dirname(to))).add(basename(to));

@@ -1,6 +1,6 @@
 import { withExclusionsHere } from "./exclusions";
 import { realpathSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { MemoryFolder, NoteStore, TranscriptStore } from "../core/ports";
 import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
@@ -21,6 +21,7 @@ import { keptOutOfStore } from "./kept-out";
 import { readPendingRenames } from "./pending-renames";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
+import { makeFolder } from "./make-folder";
 
 
 /**
@@ -75,7 +76,7 @@ export class VaultSync {
 		const settings = withExclusionsHere(given);
 		await confineStateFolder(this.stateDir);
 		if (!this.options.lock) return this.runUnlocked(settings, options);
-		await mkdir(this.stateDir, { recursive: true });
+		await makeFolder(this.stateDir);
 		const lock = await acquireSyncLock(syncLockPath(this.stateDir), this.options.lock);
 		try {
 			return await this.runUnlocked(settings, options);

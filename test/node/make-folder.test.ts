@@ -1,0 +1,41 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFileReplacing } from "../../src/node/atomic-write";
+import { makeFolder } from "../../src/node/make-folder";
+
+/**
+ * Folders made on a disk out of inodes: a tmpfs of four, which mounting needs root for (this
+ * machine's CI runs as root); elsewhere the cases are skipped, and say so in their names.
+ */
+let dir: string;
+const canMount = (() => {
+	if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
+	const probe = mkdtempSync(join(tmpdir(), "mount-probe-"));
+	const ok = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]).status === 0;
+	if (ok) spawnSync("umount", [probe]);
+	rmSync(probe, { recursive: true, force: true });
+	return ok;
+})();
+
+beforeAll(() => {
+	if (!canMount) return;
+	dir = mkdtempSync(join(tmpdir(), "make-folder-"));
+	expect(spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k,nr_inodes=4", "tmpfs", dir]).status).toBe(0);
+	// The root and two files: one inode left, for no folder and the file in it.
+	for (const name of ["a", "b"]) writeFileSync(join(dir, name), "");
+});
+afterAll(() => {
+	if (!dir) return;
+	spawnSync("umount", [dir]);
+	rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!canMount)(`folders on a disk out of inodes${canMount ? "" : " (skipped: mounting a tmpfs needs root on Linux)"}`, () => {
+	it("say the disk is full, not that a folder does not exist (Node's promise mkdir said ENOENT)", async () => {
+		await expect(makeFolder(join(dir, "state", "hooks", "x"))).rejects.toMatchObject({ code: "ENOSPC" });
+		await expect(writeFileReplacing(join(dir, "state", "hooks", "p.json"), "{}")).rejects.toMatchObject({ code: "ENOSPC" });
+	});
+});
