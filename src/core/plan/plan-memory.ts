@@ -233,8 +233,11 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 	// theirs without case or normalization (on macOS and Windows it would be the same file).
 	const claudeExact = new Set(pairs.map((p) => p.claude));
 	const theirsKeys = [...theirs.keys()].map(sameFileKey);
+	// The vault's may too (`Tone.md` beside `tone.md`, café in NFC beside NFD): each is a fact of its own, with a name of its own in Claude Code's folder (the second was not shared).
+	const vaultExact = new Set(pairs.map((p) => p.vault));
 	for (const name of [...vault.keys()].sort()) {
-		if (vaultTaken.has(sameFileKey(name))) continue;
+		if (vaultExact.has(name)) continue;
+		vaultExact.add(name);
 		vaultTaken.add(sameFileKey(name));
 		// A vault name with a line break (made on Linux, or by a sync tool) goes without it: Claude Code's folder refuses such a name, and so no fact of the project was shared again.
 		const shareable = withoutNameControls(name);

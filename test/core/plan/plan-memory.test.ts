@@ -212,6 +212,22 @@ describe("facts shared with Claude Code", () => {
 		expect([...claude.files.keys()].filter((n) => n.toLowerCase() === "style.md").sort()).toEqual(["Style.md", "style.md"]);
 	});
 
+	it("shares two vault facts whose names differ only in case or normalization (Linux has both) as two, under names of their own", async () => {
+		notes.files.set(`${folder}/Tone.md`, fact("Tone", "Formal"));
+		notes.files.set(`${folder}/na\u00efve.md`, fact("naive", "Composed"));
+		expect((await run()).errors).toEqual([]);
+		notes.files.set(`${folder}/tone.md`, fact("tone", "Casual"));
+		notes.files.set(`${folder}/nai\u0308ve.md`, fact("naive", "Decomposed"));
+		expect((await run()).errors).toEqual([]);
+		await run();
+		const shared = [...claude.files.values()].map((t) => /description: (\w+)/.exec(t)?.[1]).filter(Boolean).sort();
+		expect(shared).toEqual(["Casual", "Composed", "Decomposed", "Formal"]);
+		// No two of Claude Code's names are one file on macOS.
+		const keys = [...claude.files.keys()].map((n) => n.normalize("NFC").toLowerCase());
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(notes.files.get(`${folder}/tone.md`)).toBe(fact("tone", "Casual"));
+	});
+
 	it("gives a new vault fact no name in Claude Code's folder that one of its files has without case (on macOS it would be that file)", async () => {
 		claude.files.set("Deploy.md", fact("deploy", "Theirs"));
 		notes.files.set(`${folder}/deploy.md`, fact("deploy", "Ours"));
