@@ -123,7 +123,8 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 	} catch (error) {
 		// Not written (a full disk, a read-only folder): whole files only, so nothing was lost; like a
 		// refused write, its part of the state is undone and the next sync does it.
-		const where = "path" in write ? write.path : `${write.kind === "context-block" ? write.target : write.name} in ${write.projectPath}`;
+		// A fact is named in Claude Code's folder: "a.md in <project>" read as a file of the project.
+		const where = "path" in write ? write.path : write.kind === "claude-memory" ? `${write.folder}/${write.name}` : `${write.target} in ${write.projectPath}`;
 		report.errors.push(`${where}: not written, ${describeWriteError(error)}; the next sync tries again`);
 		if ("onConflict" in write && write.onConflict) undo.push(write.onConflict);
 	}

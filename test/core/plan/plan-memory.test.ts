@@ -212,6 +212,15 @@ describe("facts shared with Claude Code", () => {
 		expect([...claude.files.keys()].filter((n) => n.toLowerCase() === "style.md").sort()).toEqual(["Style.md", "style.md"]);
 	});
 
+	it("names a fact Claude Code's folder could not take by its place there, not as a file of the project", async () => {
+		notes.files.set(`${folder}/tabs.md`, fact("tabs", "Use tabs"));
+		claude.write = async () => {
+			throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+		};
+		const { errors } = await run();
+		expect(errors).toContain(`${claude.path}/tabs.md: not written, the disk is full (ENOSPC); the next sync tries again`);
+	});
+
 	it("shares two vault facts whose names differ only in case or normalization (Linux has both) as two, under names of their own", async () => {
 		notes.files.set(`${folder}/Tone.md`, fact("Tone", "Formal"));
 		notes.files.set(`${folder}/na\u00efve.md`, fact("naive", "Composed"));
