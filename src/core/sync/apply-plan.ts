@@ -68,12 +68,23 @@ export async function applyPlan(plan: SyncPlan, ports: ApplyPorts, transcriptsRe
 		}
 	};
 	await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
-	for (const write of plan.writes) if (write.kind !== "session-note") await applyWrite(write, ports, report, undo);
+	for (const write of plan.writes) {
+		if (write.kind === "session-note") continue;
+		// A conflict's copy of Claude Code's text is planned before the write that replaces that text:
+		// when the copy was not made (a full disk), the replacement would leave Claude Code's edit nowhere.
+		if (write.kind === "claude-memory" && pairFailed(write.onConflict, undo)) continue;
+		await applyWrite(write, ports, report, undo);
+	}
 	for (const { projectPath, context } of plan.hookContexts) await ports.hookContext?.(projectPath, context);
 	report.notesWritten.sort();
 	report.notesSkipped.sort();
 	report.memoryWritten.sort();
 	return { report, state: undone(plan.state, undo) };
+}
+
+/** Whether a write of this shared fact already failed in this sync (its merge is undone: the next sync does it all again). */
+function pairFailed(pair: ConflictUndo | undefined, undo: readonly ConflictUndo[]): boolean {
+	return pair?.kind === "memory-pair" && undo.some((u) => u.kind === "memory-pair" && u.project === pair.project && u.claude === pair.claude);
 }
 
 async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncReport, undo: ConflictUndo[]): Promise<void> {

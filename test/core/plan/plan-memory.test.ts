@@ -324,6 +324,26 @@ describe("facts shared with Claude Code", () => {
 		expect((await run()).written).toEqual([]);
 	});
 
+	it("leaves Claude Code's edit in its file when the conflict copy that would keep it cannot be written (a full vault)", async () => {
+		claude.files.set("a.md", fact("a", "Fact a"));
+		await run();
+		notes.files.set(`${folder}/a.md`, fact("a", "Vault wording"));
+		claude.files.set("a.md", fact("a", "Claude wording"));
+		const write = notes.write.bind(notes);
+		notes.write = async (path, text, expected) => {
+			if (path.includes("conflict-claude")) throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+			return write(path, text, expected);
+		};
+		const r = await run();
+		expect(r.errors.join("\n")).toContain("the disk is full");
+		// Replaced, Claude Code's wording was nowhere.
+		expect(claude.files.get("a.md")).toContain("Claude wording");
+		notes.write = write;
+		await run();
+		expect(notes.files.get(`${folder}/a.conflict-claude.md`)).toContain("Claude wording");
+		expect(claude.files.get("a.md")).toContain("Vault wording");
+	});
+
 	it("never replaces a conflict copy the user has not dealt with: a second conflict gets a copy of its own", async () => {
 		claude.files.set("a.md", fact("a", "Fact a"));
 		await run();
