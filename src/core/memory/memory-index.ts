@@ -27,8 +27,13 @@ export function updateMemoryIndex(existing: string | null, facts: readonly FactI
 	const missing = [...facts].filter((f) => !linked.has(f.file)).sort((a, b) => compare(a.file, b.file));
 	const lines = missing.map(indexLine);
 	// Room left within the load limit, counting the text outside, the markers and a final count line.
-	const budgetLines = INDEX_MAX_LINES - lineCount(outside) - 4;
-	const budgetBytes = INDEX_MAX_BYTES - utf8Length(outside) - 200;
+	// The text outside as it is once the region is in (with the line breaks around it): measured
+	// before, a first index had two lines more room than the next sync gave it, and a long one was
+	// written again by that sync, on both sides.
+	const placed = upsertMarkedBlock(text, "", INDEX_MARKERS);
+	const around = placed.ok ? outsideRegion(placed.text) : outside;
+	const budgetLines = INDEX_MAX_LINES - lineCount(around) - 4;
+	const budgetBytes = INDEX_MAX_BYTES - utf8Length(around) - 200;
 	const kept: string[] = [];
 	let bytes = 0;
 	for (const line of lines) {
