@@ -32,7 +32,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		await rename(temp, path);
 	} catch (error) {
 		await rm(temp, { force: true }).catch(() => undefined);
-		throw error;
+		throw namedForTarget(error, temp, path);
 	}
 }
 
@@ -56,7 +56,7 @@ export function writeFileReplacingSync(path: string, text: string | readonly Uin
 		renameSync(temp, path);
 	} catch (error) {
 		rmSync(temp, { force: true });
-		throw error;
+		throw namedForTarget(error, temp, path);
 	}
 }
 
@@ -92,6 +92,16 @@ function rest(parts: readonly Uint8Array[], n: number): Uint8Array[] {
 }
 
 /** Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed writer's leftover (`isStaleTemp`). */
+/**
+ * A failed write names the file it was for, not our temporary file, which is gone by then: "the sync
+ * stopped writing …/sync-state.json.12213-0.38.tmp" sent the user looking for a file that is not there.
+ */
+function namedForTarget(error: unknown, temp: string, path: string): unknown {
+	const failed = error as NodeJS.ErrnoException | undefined;
+	if (failed?.path === temp) failed.path = path;
+	return error;
+}
+
 export function tempName(path: string): string {
 	return `${path}.${process.pid}-${currentThreadId()}.${++counter}.tmp`;
 }
@@ -307,7 +317,7 @@ export async function writeDurably(target: string, text: string | Uint8Array, ke
 		await rename(temp, target);
 	} catch (error) {
 		await rm(temp, { force: true }).catch(() => undefined);
-		throw error;
+		throw namedForTarget(error, temp, target);
 	}
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFileReplacing } from "../../src/node/atomic-write";
+import { writeDurably, writeFileReplacing, writeFileReplacingSync } from "../../src/node/atomic-write";
 import { makeFolder } from "../../src/node/make-folder";
 
 /**
@@ -37,5 +37,11 @@ describe.skipIf(!canMount)(`folders on a disk out of inodes${canMount ? "" : " (
 	it("say the disk is full, not that a folder does not exist (Node's promise mkdir said ENOENT)", async () => {
 		await expect(makeFolder(join(dir, "state", "hooks", "x"))).rejects.toMatchObject({ code: "ENOSPC" });
 		await expect(writeFileReplacing(join(dir, "state", "hooks", "p.json"), "{}")).rejects.toMatchObject({ code: "ENOSPC" });
+	});
+
+	it("name the file a write was for, not the temporary file it went through", async () => {
+		await expect(writeFileReplacing(join(dir, "sync-state.json"), "{}")).rejects.toMatchObject({ code: "ENOSPC", path: join(dir, "sync-state.json") });
+		expect(() => writeFileReplacingSync(join(dir, "pack.bin"), "x")).toThrow(expect.objectContaining({ code: "ENOSPC", path: join(dir, "pack.bin") }));
+		await expect(writeDurably(join(dir, "CLAUDE.md"), "x", undefined)).rejects.toMatchObject({ code: "ENOSPC", path: join(dir, "CLAUDE.md") });
 	});
 });
