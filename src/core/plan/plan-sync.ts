@@ -275,12 +275,6 @@ export function planSync(input: PlanInput): SyncPlan {
 		// The packet first: the facade points at it.
 		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
 		const files = blockFiles(project, existing);
-		// A file that now imports another of them had a block of its own before: it goes (the import brings the block).
-		for (const name of contextFilesOf(project).filter((n) => !files.includes(n) && !existing.sameAs?.has(projectFileKey(project.path, n)))) {
-			const current = existing.projectFiles.get(projectFileKey(project.path, name)) ?? null;
-			const removed = current === null ? undefined : removeMarkedBlock(current);
-			if (removed?.ok && removed.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: "", expected: current, remove: true });
-		}
 		for (const name of files) {
 			const fileKey = projectFileKey(project.path, name);
 			const unreadable = existing.unreadable.get(fileKey);
@@ -301,6 +295,13 @@ export function planSync(input: PlanInput): SyncPlan {
 			if (!result.ok) plan.errors.push(`${name} in ${project.path} has ${result.reason}; nothing was written`);
 			else if (result.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: context.block, expected: current });
 			blockInFiles &&= result.ok;
+		}
+		// A file that now imports another of them had a block of its own before: it goes (the import
+		// brings the block), after the writes that put the block in the others (see `applyPlan`).
+		for (const name of contextFilesOf(project).filter((n) => !files.includes(n) && !existing.sameAs?.has(projectFileKey(project.path, n)))) {
+			const current = existing.projectFiles.get(projectFileKey(project.path, name)) ?? null;
+			const removed = current === null ? undefined : removeMarkedBlock(current);
+			if (removed?.ok && removed.changed) plan.writes.push({ kind: "context-block", projectPath: project.path, target: name, block: "", expected: current, remove: true });
 		}
 		plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, blockInFiles && files.length > 0, recordedFingerprint(state.projects[key])) });
 		// A block left in a file the block no longer goes to (the target was CLAUDE.md, then

@@ -68,12 +68,19 @@ export async function applyPlan(plan: SyncPlan, ports: ApplyPorts, transcriptsRe
 		}
 	};
 	await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
+	// Projects a block could not be written into one of their files for (each such write reports an error).
+	const blockMissed = new Set<string>();
 	for (const write of plan.writes) {
 		if (write.kind === "session-note") continue;
 		// A conflict's copy of Claude Code's text is planned before the write that replaces that text:
 		// when the copy was not made (a full disk), the replacement would leave Claude Code's edit nowhere.
 		if (write.kind === "claude-memory" && pairFailed(write.onConflict, undo)) continue;
+		// A block leaves a file that imports another only once the others hold it: with AGENTS.md
+		// read-only, CLAUDE.md's went and no file the agent reads had one. The next sync does it.
+		if (write.kind === "context-block" && write.remove && blockMissed.has(write.projectPath)) continue;
+		const errors = report.errors.length;
 		await applyWrite(write, ports, report, undo);
+		if (write.kind === "context-block" && !write.remove && report.errors.length > errors) blockMissed.add(write.projectPath);
 	}
 	for (const { projectPath, context } of plan.hookContexts) await ports.hookContext?.(projectPath, context);
 	report.notesWritten.sort();

@@ -272,6 +272,25 @@ describe("files agents read as instructions", () => {
 		expect(await claudeMd("AGENTS.md")).toBe(doubled);
 	});
 
+	it("keep a file's block when the file it now imports could not be written this time (AGENTS.md read-only)", async () => {
+		const both = settings({ alsoWriteTo: ["AGENTS.md"] });
+		await sync(both);
+		await writeFile(join(projectPath, "AGENTS.md"), "Agents rules\n");
+		await writeFile(join(projectPath, "CLAUDE.md"), `@AGENTS.md\n${(await claudeMd())!}`);
+		const readOnly = new ProjectFolderFiles();
+		const write = readOnly.write.bind(readOnly);
+		readOnly.write = async (path, name, text, expected) => {
+			if (name === "AGENTS.md") throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+			return write(path, name, text, expected);
+		};
+		const r = await sync(both, readOnly);
+		expect(r.errors.join("\n")).toContain("AGENTS.md");
+		expect(blocks(await claudeMd())).toBe(1);
+		await sync(both);
+		expect(blocks(await claudeMd())).toBe(0);
+		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
+	});
+
 	it("write the block once where two files import each other", async () => {
 		await writeFile(join(projectPath, "CLAUDE.md"), "@GEMINI.md\n");
 		await writeFile(join(projectPath, "GEMINI.md"), "@CLAUDE.md\n");
