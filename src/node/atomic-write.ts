@@ -95,10 +95,12 @@ function rest(parts: readonly Uint8Array[], n: number): Uint8Array[] {
 /**
  * A failed write names the file it was for, not our temporary file, which is gone by then: "the sync
  * stopped writing …/sync-state.json.12213-0.38.tmp" sent the user looking for a file that is not there.
+ * A write through a handle names none (`ENOSPC: no space left on device, write` was all `hooks
+ * install` said on a full disk): it is given the file's.
  */
 function namedForTarget(error: unknown, temp: string, path: string): unknown {
 	const failed = error as NodeJS.ErrnoException | undefined;
-	if (failed?.path === temp) failed.path = path;
+	if (failed?.path === temp || (typeof failed?.code === "string" && failed.path === undefined)) failed.path = path;
 	return error;
 }
 

@@ -260,6 +260,9 @@ async function createExclusive(path: string, text: string): Promise<boolean> {
 		// A lock we could not fill in (disk full…) must not be left behind as an unreadable one.
 		await handle.close().catch(() => undefined);
 		await unlink(path).catch(() => undefined);
+		// A write through a handle names no file ("ENOSPC: no space left on device, write" was all `projects add` said): this one names the lock.
+		const failed = error as NodeJS.ErrnoException;
+		if (typeof failed.code === "string" && failed.path === undefined) failed.path = path;
 		throw error;
 	}
 	return true;
