@@ -106,4 +106,32 @@ describe("VaultSync and secrets", () => {
 		const again = await sync();
 		expect(again.memoryWritten).toEqual([]);
 	});
+
+	it("a pattern added, then a rebuild, takes its secret out of fact proposals and facts' vault files: their names, texts, the notes' links and the state", async () => {
+		const custom = "acmetok-Zq8Xw2-Qx7";
+		const C = "cccccccc-3333-4000-8000-000000000003";
+		const env = { sessionId: C, cwd: projectPath, timestamp: "2026-11-22T10:00:00.000Z" };
+		await writeFile(join(projects, "-home-dev-shop-api", `${C}.jsonl`), jsonl([userText(`Always use ${custom} for the billing API.`, env), assistant(text("Noted."), { ...env, messageId: "msg_c" })]));
+		await writeFile(join(memoryDir, "project_ci.md"), withoutFlatProperties(renderFact({ name: `ci ${custom}`, description: "The CI key", type: "project" }, "Body.\n")));
+		expect((await sync()).errors).toEqual([]);
+		const proposal = [...notes.files.keys()].find((k) => k.includes("/_inbox/") && /zq8xw2/i.test(k));
+		expect(proposal).toBeDefined();
+		expect(notes.files.has(`AI Memory/shop-api/ci-${custom.toLowerCase()}.md`)).toBe(true);
+		notes.files.set(proposal!, `${notes.files.get(proposal!)!}\nMine: ${custom} is the staging one.\n`);
+		const patterned = { ...settings(), redaction: { ...settings().redaction, extraPatterns: ["acmetok-[A-Za-z0-9-]+"] } };
+		const report = await new VaultSync(projects, join(root, "state"), notes).run(patterned, { rebuild: true });
+		expect(report.errors).toEqual([]);
+		expect([...notes.files.keys()].filter((k) => /zq8xw2/i.test(k))).toEqual([]);
+		expect((await everythingWritten()).toLowerCase()).not.toContain("zq8xw2");
+		const renamed = "AI Memory/shop-api/_inbox/always-use-redacted-custom-for-billing-api.md";
+		expect(notes.files.get(renamed)).toContain("Mine: [redacted:custom] is the staging one.");
+		const note = [...notes.files.entries()].find(([k]) => k.includes("Always use"))![1];
+		expect(note).toContain("[[always-use-redacted-custom-for-billing-api]]");
+		expect(notes.files.has("AI Memory/shop-api/ci-redacted-custom.md")).toBe(true);
+		// Claude Code's own file keeps what it holds, and the next sync is quiet.
+		expect(await readFile(join(memoryDir, "project_ci.md"), "utf8")).toContain(custom);
+		const again = await new VaultSync(projects, join(root, "state"), notes).run(patterned);
+		expect(again.memoryWritten).toEqual([]);
+		expect(again.notesMoved).toEqual([]);
+	});
 });

@@ -542,8 +542,8 @@ function reasonOf(sentence: string): string | undefined {
 	return reason.length > 0 ? clip(reason.replace(/^[a-z]/, (c) => c.toUpperCase()), MAX_DESCRIPTION) : undefined;
 }
 
-/** Lower-cased, NFKC, punctuation stripped, white space collapsed. */
-function keyOf(text: string): string {
+/** Lower-cased, NFKC, punctuation stripped, white space collapsed: a statement's key. */
+export function keyOf(text: string): string {
 	return text
 		.normalize("NFKC")
 		.toLowerCase()
@@ -561,7 +561,7 @@ function clip(text: string, max: number): string {
 }
 
 /** The fact's name: ASCII for Latin text (accents folded, apostrophes and articles dropped), other scripts' letters kept. */
-function slugOf(statement: string): string {
+export function slugOf(statement: string): string {
 	const text = statement
 		.normalize("NFKC")
 		.replace(/[\u00C0-\u024F]/g, (c) => c.normalize("NFD").replace(/\p{M}/gu, ""))

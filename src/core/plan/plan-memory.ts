@@ -261,7 +261,7 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
  * (`café.md` typed NFC and NFD). A new name must not meet one taken under it, or on those systems
  * the write would replace that other fact.
  */
-function sameFileKey(name: string): string {
+export function sameFileKey(name: string): string {
 	return name.normalize("NFC").toLowerCase();
 }
 
@@ -274,7 +274,7 @@ const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
  * would look deleted at the next sync, and Claude Code's file be deleted with it) or that Windows
  * cannot make (`con`) gets `-fact` after it.
  */
-function vaultNameOf(factName: string): string {
+export function vaultNameOf(factName: string): string {
 	const slug = factSlug(factName);
 	const name = `${slug}.md`;
 	return isFactFile(name) && !DEVICE_NAME.test(slug) ? name : `${slug}-fact.md`;

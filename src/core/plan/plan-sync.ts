@@ -19,6 +19,7 @@ import { recordedFingerprint } from "../projects/replaced-repository";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts, type SharedFolder } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
+import { reredactInbox, type RedactableFolder } from "./redacted-names";
 import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { projectContext } from "./project-context";
@@ -123,6 +124,8 @@ export function planSync(input: PlanInput): SyncPlan {
 	// A note that a migration moves holds, at its new place, what it held at the old one.
 	const before = (path: string): string | null => (movedTo.has(path) ? text(movedTo.get(path)!) : text(path));
 
+	// Proposals written under a weaker redaction (their renames were made before the plan).
+	plan.writes.push(...reredactInbox(state, redactableFolders(state, settings, input.identities, existing)));
 	// Facts the user stated in these sessions wait in their project's inbox, linked from the notes.
 	const folders = new Map<string, FolderTexts>();
 	for (const [key, texts] of existing.memory) folders.set(key, { folder: memoryPath(state, settings, key), facts: texts.facts, inbox: texts.inbox });
@@ -378,6 +381,20 @@ export function memoryPath(state: SyncState, settings: Settings, key: string): s
 
 function indexPath(state: SyncState, settings: Settings, key: string): string {
 	return indexPathOf(state.projects[key] ?? { folder: key }, settings.notesFolder);
+}
+
+/**
+ * Each memory folder read, with the redaction in force for its project (an enabled project's own,
+ * else the settings-wide one) and, when it shares its facts, Claude Code's files.
+ */
+export function redactableFolders(state: SyncState, settings: Settings, identities: Identities, existing: Pick<ExistingTexts, "memory" | "claudeMemory">): RedactableFolder[] {
+	const spec = redactionSpec(settings);
+	const projects = new Map(settings.projects.map((p) => [settingsKey(p, identities), p]));
+	return [...existing.memory].map(([key, read]) => {
+		const project = projects.get(key);
+		const claude = project?.memorySharing ? existing.claudeMemory.get(project.path)?.files : undefined;
+		return { key, folder: memoryPath(state, settings, key), facts: read.facts, inbox: read.inbox, redact: redactorFor(spec, project?.path), ...(claude ? { claude } : {}) };
+	});
 }
 
 /** A merged note write, or an unchanged count, or the reason it cannot be merged. */

@@ -8,7 +8,8 @@ import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import type { SharedFolder } from "../plan/plan-memory";
 import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
-import { otherVaultsNotes, planSync, projectFileKey, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
+import { otherVaultsNotes, planSync, projectFileKey, redactableFolders, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
+import { followRedactedRenames, redactedRenames } from "../plan/redacted-names";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
 import type { PlannedMove, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles, ProjectResolver, RepositoryFingerprint } from "../ports";
@@ -163,6 +164,23 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 		for (const path of [...followRenames(start, found, folders), ...gone]) relinked.add(path);
 		scope = { ...scopeOf(), moves: scope.moves };
 		existing = await readExisting(deps, scope, identities, options);
+	}
+	// Proposals and facts' vault files named after what today's redaction catches (named while it was
+	// off, or before a pattern) take the names their redacted text gives, links to them following;
+	// the notes that link to a proposal are rendered again with its new name.
+	if (!options.dryRun) {
+		const renames = redactedRenames(scope.state, redactableFolders(scope.state, settings, identities, existing));
+		if (renames.length > 0) {
+			try {
+				const made = new Set((await deps.notes.move(renames)).map((m) => `${m.from}\0${m.to}`));
+				const done = renames.filter((r) => made.has(`${r.from}\0${r.to}`));
+				moved.push(...done.map(({ from, to }) => ({ from, to })));
+				scope = { ...scope, render: [...new Set([...scope.render, ...followRedactedRenames(scope.state, done)])] };
+			} catch (error) {
+				moveErrors.push(`Memory files could not be renamed to their redacted names: ${error instanceof Error ? error.message : String(error)}`);
+			}
+			existing = await readExisting(deps, scope, identities, options);
+		}
 	}
 	// A note rendered with no digest or conversation made ahead is made from the whole model.
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
