@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../fixtures/built-cli";
+import { canMountTmpfs } from "../fixtures/tmpfs";
 
 /**
  * An unlucky disk, for real: the vault on a small tmpfs that fills up during the sync, and a notes
@@ -13,14 +14,7 @@ import { buildCli } from "../fixtures/built-cli";
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
 let dir: string;
-const canMount = (() => {
-	if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
-	const probe = mkdtempSync(join(tmpdir(), "mount-probe-"));
-	const ok = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]).status === 0;
-	if (ok) spawnSync("umount", [probe]);
-	rmSync(probe, { recursive: true, force: true });
-	return ok;
-})();
+const canMount = canMountTmpfs();
 
 const sh = (command: string, ...args: string[]) => {
 	const r = spawnSync(command, args, { encoding: "utf8" });

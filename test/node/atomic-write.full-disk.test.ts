@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDurably, writeFileReplacing, writeFileReplacingSync } from "../../src/node/atomic-write";
 import { makeFolder } from "../../src/node/make-folder";
 import { acquireSyncLock } from "../../src/node/sync-lock";
+import { canMountTmpfs } from "../fixtures/tmpfs";
 
 /**
  * Folders and files made on a full disk: a tmpfs out of inodes (four), and one out of room, which
@@ -14,14 +15,7 @@ import { acquireSyncLock } from "../../src/node/sync-lock";
  */
 let dir: string;
 let full: string;
-const canMount = (() => {
-	if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
-	const probe = mkdtempSync(join(tmpdir(), "mount-probe-"));
-	const ok = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]).status === 0;
-	if (ok) spawnSync("umount", [probe]);
-	rmSync(probe, { recursive: true, force: true });
-	return ok;
-})();
+const canMount = canMountTmpfs();
 
 beforeAll(() => {
 	if (!canMount) return;
