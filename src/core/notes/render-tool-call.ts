@@ -7,6 +7,7 @@ import { closesFence, fenceOpening } from "../text/fences";
 import { inertCode, inertFenceLine, inertLine, inertSpanText, isNoteHeading } from "./inert-markdown";
 import { codeSpan } from "../text/code-spans";
 import { relativeTo } from "./relative-path";
+import { redrawnLines } from "../text/terminal-text";
 
 export interface ToolCallBodyOptions {
 	detail: DetailLevel;
@@ -429,7 +430,8 @@ function outputPart(call: ToolCall, options: ToolCallBodyOptions): string | unde
 	if (options.detail !== "full" || !result) return undefined;
 	const failed = result.isError;
 	if (!failed && (CONFIRMING_TOOLS.has(call.name) || (options.subagentShown && (call.name === "Task" || call.name === "Agent")))) return undefined;
-	let text = stripClientBoilerplate(result.text);
+	// As its terminal showed it last: a progress bar's redraws are not lines of their own.
+	let text = stripClientBoilerplate(redrawnLines(result.text));
 	// Approval repeats the plan shown above.
 	if (call.name === "ExitPlanMode") text = text.split("\n## Approved Plan:")[0]!.trimEnd();
 	if (text.trim() === "") return undefined;

@@ -18,3 +18,25 @@ export function terminalText(text: string): string {
 export function terminalLine(text: string): string {
 	return terminalText(text).replace(/\r?\n/g, "\u2424");
 }
+
+/**
+ * Each line as a terminal ends up showing it: a bare CR (a progress bar redrawn, git's "Updating
+ * files: 83%… 84%…") sends the cursor back to the line's start, and the last text written there
+ * is what stays. In a note, every redraw was a line of its own (hundreds for one checkout). A
+ * CRLF's CR is kept.
+ */
+export function redrawnLines(text: string): string {
+	if (!/\r(?!\n)/.test(text)) return text;
+	const lines = text.split("\n");
+	return lines
+		.map((line, i) => {
+			// A CR at a line's end before its LF is the line break's; at the text's end, a redraw.
+			const crlf = line.endsWith("\r") && i < lines.length - 1;
+			const body = crlf ? line.slice(0, -1) : line;
+			if (!body.includes("\r")) return line;
+			let shown = "";
+			for (const part of body.split("\r")) if (part !== "") shown = part;
+			return crlf ? `${shown}\r` : shown;
+		})
+		.join("\n");
+}

@@ -442,4 +442,11 @@ describe("every part of the conversation is inert, not only prompts and replies"
 		expect(out).toContain("Found:");
 		expect(live(out)).toEqual([]);
 	});
+
+	it("shows a progress bar's redraws (a bare CR) as the terminal showed them last, not a line each", () => {
+		const output = "Cloning…\nUpdating files:  50% (1/2)\rUpdating files: 100% (2/2)\rUpdating files: 100% (2/2), done.\nRebasing (1/1)\r\rSuccessfully rebased\r\nok\r";
+		const text = body(call("Bash", { command: "git pull --rebase" }, { text: output }));
+		expect(text).toContain("Cloning…\nUpdating files: 100% (2/2), done.\nSuccessfully rebased\nok");
+		expect(text).not.toContain("50%");
+	});
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { terminalLine, terminalText } from "../../../src/core/text/terminal-text";
+import { redrawnLines, terminalLine, terminalText } from "../../../src/core/text/terminal-text";
 
 describe("terminalText", () => {
 	it("shows a bare CR as ␍, so what follows it cannot overwrite the line's start, and keeps CRLF and LF", () => {
@@ -17,5 +17,12 @@ describe("terminalLine", () => {
 	it("shows a line break (from a file's name) as ␤, so the rest of a name never starts a line of its own", () => {
 		expect(terminalLine("Note: /s/ses_x\nSynced 0 notes.json: not read")).toBe("Note: /s/ses_x\u2424Synced 0 notes.json: not read");
 		expect(terminalLine("a\r\nb\rc\u001b[2J")).toBe("a\u2424b\u240dc");
+	});
+
+	it("redrawnLines keeps what a terminal shows last on each line a bare CR redraws, and CRLF as it is", () => {
+		expect(redrawnLines("a 10%\ra 90%\ra done\nnext")).toBe("a done\nnext");
+		expect(redrawnLines("x\r\ry\r\nz\r")).toBe("y\r\nz");
+		const plain = "a\r\nb\nc";
+		expect(redrawnLines(plain)).toBe(plain);
 	});
 });
