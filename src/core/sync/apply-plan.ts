@@ -143,7 +143,9 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 		// refused write, its part of the state is undone and the next sync does it.
 		// A fact is named in Claude Code's folder: "a.md in <project>" read as a file of the project.
 		const where = "path" in write ? write.path : write.kind === "claude-memory" ? `${write.folder}/${write.name}` : `${write.target} in ${write.projectPath}`;
-		report.errors.push(`${where}: not written, ${describeWriteError(error)}; the next sync tries again`);
+		// A refusal that is a sentence of its own, naming the file ("The memory file … is not a plain file; …"), is said as it is.
+		const reason = describeWriteError(error);
+		report.errors.push(/^[A-Z]/.test(reason) && reason.includes(where) ? `${reason}; the next sync tries again` : `${where}: not written, ${reason}; the next sync tries again`);
 		if ("onConflict" in write && write.onConflict) undo.push(write.onConflict);
 	}
 }

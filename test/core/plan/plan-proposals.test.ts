@@ -48,6 +48,12 @@ describe("proposed facts", () => {
 		expect(full.errors).toHaveLength(2);
 		expect(full.errors[0]).toMatch(/_inbox\/.*: not written, the disk is full \(ENOSPC\); the next sync tries again/);
 		expect(inbox()).toEqual([]);
+		// A refusal that is a sentence of its own, naming the note, is said as it is, not after "not written,".
+		notes.beforeWrite = (path) => {
+			if (path.includes("/_inbox/")) throw new Error(`The note ${path} is not a plain file (a folder); it is neither read nor written`);
+		};
+		const refused = await sync();
+		expect(refused.errors[0]).toMatch(/^The note .*_inbox\/.* is not a plain file \(a folder\); it is neither read nor written; the next sync tries again$/);
 		notes.beforeWrite = undefined;
 		const next = await sync();
 		expect(next.errors).toEqual([]);
