@@ -13,6 +13,7 @@ import { storedProjects } from "../node/hook-project";
 import { StateFolder } from "../node/state-folder";
 import { acquireSyncLock, describeSyncLockHolder, SyncLockBusyError, type SyncLock } from "../node/sync-lock";
 import { checkProjectToAdd } from "../node/project-to-add";
+import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, readDataJson, readDataJsonText, sayLine, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 import { makeFolder } from "../node/make-folder";
 
@@ -104,14 +105,18 @@ export async function runProjectsList(options: ProjectsOptions): Promise<number>
 async function knownSessions(projectPath: string, root: string | undefined, pluginFolder: string, claudeDir: string): Promise<{ synced: number; transcripts: boolean; claudeProjects: string; below: string[] }> {
 	const state = await new StateFolder(join(pluginFolder, "state")).loadState().catch(() => undefined);
 	const holder = root ?? projectPath;
-	const mine = Object.values(state?.sessions ?? {}).filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath)));
+	// A repository of its own below the folder stays its own project (see `projectKeyOf`): its sessions are not this one's.
+	const ownRepository = new Map<string, boolean>();
+	const isOwnRepository = (key: string) => ownRepository.get(key) ?? ownRepository.set(key, key !== holder && resolveProjectFolder(key)?.repository === true && resolveProjectFolder(key)?.root === key).get(key)!;
+	const all = Object.values(state?.sessions ?? {});
+	const mine = all.filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath) && !(r.projectKey !== undefined && isOwnRepository(r.projectKey))));
 	const others = state && root !== undefined ? await otherRepositoryKeys(state, new Set(mine.map((r) => r.projectKey)), holder, root) : new Set<string>();
 	const synced = mine.filter((r) => r.projectKey === undefined || !others.has(r.projectKey)).length;
 	const claudeProjects = claudeProjectsDir(claudeDir);
 	const encoded = projectPath.replace(/[^A-Za-z0-9]/g, "-");
 	const names = await readdir(claudeProjects).catch(() => [] as string[]);
 	// Other projects in folders under this one (their sessions ran there, and are not this project's).
-	const below = [...new Set(Object.values(state?.sessions ?? {}).flatMap((r) => (r.projectPath !== undefined && r.projectPath !== projectPath && isWithin(r.projectPath, projectPath) && r.projectKey !== holder ? [r.projectPath] : [])))].sort();
+	const below = [...new Set(all.flatMap((r) => (r.projectKey !== undefined && r.projectKey !== holder && isWithin(r.projectKey, projectPath) && isOwnRepository(r.projectKey) ? [r.projectKey] : [])))].sort();
 	return { synced, transcripts: names.some((n) => n === encoded || n.startsWith(`${encoded}-`)), claudeProjects, below };
 }
 

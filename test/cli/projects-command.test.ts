@@ -102,11 +102,15 @@ describe("ai-memory projects", () => {
 		session("11111111-1111-4111-8111-111111111111", join(code, "app"));
 		session("22222222-2222-4222-8222-222222222222", join(code, "site"));
 		session("33333333-3333-4333-8333-333333333333", code);
+		// `app` and `site` are repositories of their own (other projects); `notes` is a folder of `code`'s.
+		for (const repo of ["app", "site"]) execFileSync("git", ["init", "-q"], { cwd: join(code, repo), stdio: "ignore" });
+		session("44444444-4444-4444-8444-444444444444", join(code, "notes"));
 		const sync = () => new VaultSync(join(claudeDir, "projects"), join(dataJson, "..", "state"), new MemoryNotes()).run(migrateSettings({}).settings);
 		expect((await sync()).errors).toEqual([]);
 		mkdirSync(join(dataJson, ".."), { recursive: true });
 		writeFileSync(dataJson, JSON.stringify({ version: 2, devices: { [HOST]: { claudeDir, projects: [] } } }));
 		expect(await runProjectsAdd(code, opts())).toBe(0);
+		expect(out).toContain("The next sync writes its context from its 2 sessions.");
 		expect(out).toContain(`Note: Claude Code loads CLAUDE.md from the folders above a session's too, so this project's block will reach the sessions of 2 other projects under it (${join(code, "app")}, ${join(code, "site")}).`);
 		// A project with no other under it: nothing to say.
 		out = "";

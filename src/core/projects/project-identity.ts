@@ -47,11 +47,16 @@ export interface ResolvedFolder {
  * @param repositories repository roots recorded before: a folder gone from this machine (or
  * recorded on another) belongs to the deepest one holding it, else it is its own project.
  * @param configured the identities of the projects in the settings: a configured folder holds the
- * sessions started below it, in git or not.
+ * sessions started below it, except those of a repository of its own below it (a project added at
+ * `~/code` took every repository's new sessions there, its old ones staying theirs: one
+ * repository's history in two projects).
  */
 export function projectKeyOf(cwd: string, resolved: ResolvedFolder | undefined, repositories: readonly string[], configured: readonly string[]): string {
 	const key = resolved?.root ?? deepestHolder(cwd, repositories) ?? cwd;
-	return deepestHolder(key, configured) ?? key;
+	const holder = deepestHolder(key, configured);
+	if (holder === undefined || comparablePath(holder) === comparablePath(key)) return holder ?? key;
+	const ownRepository = resolved ? resolved.repository : repositories.some((r) => comparablePath(r) === comparablePath(key));
+	return ownRepository ? key : holder;
 }
 
 function deepestHolder(path: string, known: readonly string[]): string | undefined {

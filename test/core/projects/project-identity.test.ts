@@ -16,8 +16,11 @@ describe("project identity", () => {
 		expect(projectKeyOf("/gone/repo/src", undefined, ["/gone", "/gone/repo"], [])).toBe("/gone/repo");
 		expect(projectKeyOf("/gone/other", undefined, ["/gone/repo"], [])).toBe("/gone/other");
 		expect(projectKeyOf("C:\\Users\\pat\\cli\\src", undefined, ["c:/users/pat/cli"], [])).toBe("c:/users/pat/cli");
-		// A configured folder holds the sessions below it, in git or not.
+		// A configured folder holds the sessions below it, in git or not, but for a repository of its own below it.
 		expect(projectKeyOf("/home/me/notes/sub", { root: "/home/me/notes/sub", repository: false }, [], ["/home/me/notes"])).toBe("/home/me/notes");
+		expect(projectKeyOf("/home/me/code/app/src", { root: "/home/me/code/app", repository: true }, [], ["/home/me/code"])).toBe("/home/me/code/app");
+		expect(projectKeyOf("/home/me/code/app/src", undefined, ["/home/me/code/app"], ["/home/me/code"])).toBe("/home/me/code/app");
+		expect(projectKeyOf("/home/me/code/src", { root: "/home/me/code", repository: true }, [], ["/home/me/code"])).toBe("/home/me/code");
 	});
 
 	it("names folders after the repository, unique without case, with the parent folder, then numbered, in sorted order", () => {
