@@ -157,6 +157,10 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (redaction !== undefined && !isRecord(redaction)) return `"redaction" is not an object`;
 	if (isRecord(redaction) && redaction.enabled !== undefined && typeof redaction.enabled !== "boolean") return `"redaction"."enabled" is not true or false`;
 	if (isRecord(redaction) && !strings(redaction.extraPatterns)) return `"redaction"."extraPatterns" is not a list of patterns (["ACME-[0-9]+"])`;
+	for (const device of isRecord(raw.devices) ? Object.values(raw.devices) : []) {
+		const problem = isRecord(device) ? agentFoldersProblem(device) : undefined;
+		if (problem !== undefined) return problem;
+	}
 	const lists = [raw.projects, ...(isRecord(raw.devices) ? Object.values(raw.devices).map((d) => (isRecord(d) ? d.projects : undefined)) : [])];
 	for (const list of lists) {
 		if (list !== undefined && !Array.isArray(list)) return `a device's "projects" is not a list of projects`;
@@ -164,6 +168,22 @@ export function settingsProblem(raw: unknown): string | undefined {
 			const problem = isRecord(p) ? projectProblem(p) : undefined;
 			if (problem !== undefined) return `the project ${JSON.stringify((p as Record<string, unknown>).path)}: ${problem}`;
 		}
+	}
+	return undefined;
+}
+
+/**
+ * A device's Claude Code folder or other agent's folder that is not absolute (`.claude`, a literal
+ * `$HOME/.claude`, `~root/.claude`): taken as written, it was a folder below wherever the command
+ * ran, and the sync made `<that folder>/.claude/projects/…/memory` there and copied the vault's
+ * facts into it. A leading `~` or `~/` is the home folder (`node/env-folder.ts`).
+ */
+function agentFoldersProblem(device: Record<string, unknown>): string | undefined {
+	const folders: [string, unknown][] = [["claudeDir", device.claudeDir], ...(isRecord(device.agentDirs) ? Object.entries(device.agentDirs).map(([agent, dir]): [string, unknown] => [`agentDirs"."${agent}`, dir]) : [])];
+	for (const [key, value] of folders) {
+		const dir = typeof value === "string" ? value.trim() : "";
+		if (dir === "" || dir === "~" || /^~[\\/]/.test(dir) || isRootedPath(dir)) continue;
+		return `"${key}" is ${JSON.stringify(value)}, not a folder's whole path (read from wherever the command runs, it named another folder each time; \`$HOME\` is not expanded there): write it as /home/you/.claude or ~/.claude`;
 	}
 	return undefined;
 }

@@ -74,6 +74,11 @@ describe("the CLI's settings", () => {
 			['{"devices": {"laptop": {"projects": [{"path": "app"}]}}}', /the project "app": its path is not absolute \(read from wherever the sync runs, it named another folder each time\): write the folder's whole path/],
 			['{"devices": {"laptop": {"projects": [{"path": "./code/app"}]}}}', /the project "\.\/code\/app": its path is not absolute/],
 			['{"projects": [{"path": "~/code/app"}]}', /the project "~\/code\/app": its path is not absolute/],
+			// Taken as written, the sync made `<where it ran>/$HOME/.claude/projects/…/memory` and copied the facts there.
+			['{"devices": {"laptop": {"claudeDir": "$HOME/.claude"}}}', /"claudeDir" is "\$HOME\/\.claude", not a folder's whole path/],
+			['{"devices": {"laptop": {"claudeDir": ".claude"}}}', /"claudeDir" is "\.claude", not a folder's whole path/],
+			['{"devices": {"other": {"claudeDir": "~root/.claude"}}}', /"claudeDir" is "~root\/\.claude"/],
+			['{"devices": {"laptop": {"agentDirs": {"codex": "codex-home"}}}}', /"agentDirs"\."codex" is "codex-home", not a folder's whole path/],
 		];
 		for (const [text, problem] of cases) {
 			writeFileSync(join(dir, "odd.json"), text);
@@ -81,6 +86,8 @@ describe("the CLI's settings", () => {
 		}
 		writeFileSync(join(dir, "paths.json"), '{"devices": {"laptop": {"projects": [{"path": "/home/me/app"}, {"path": "C:\\\\Users\\\\me\\\\app"}, {"path": "\\\\\\\\server\\\\share\\\\app"}]}}}');
 		expect((await loadSettings(join(dir, "paths.json"), [], "laptop")).projects.map((p) => p.path)).toEqual(["/home/me/app", "C:\\Users\\me\\app", "\\\\server\\share\\app"]);
+		writeFileSync(join(dir, "homes.json"), '{"devices": {"laptop": {"claudeDir": " ~/.claude ", "agentDirs": {"codex": "~", "gemini-cli": "C:\\\\Users\\\\me\\\\.gemini"}}}}');
+		expect((await loadSettings(join(dir, "homes.json"), [], "laptop")).claudeDir).toBe("~/.claude");
 		writeFileSync(join(dir, "fine.json"), '{"excludedProjects": ["/home/me/secret"], "redaction": {"enabled": false, "extraPatterns": []}}');
 		expect((await loadSettings(join(dir, "fine.json"), [])).excludedProjects).toEqual(["/home/me/secret"]);
 	});
