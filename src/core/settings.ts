@@ -277,6 +277,7 @@ function readDevice(o: Record<string, unknown>): Pick<Settings, "claudeDir" | "a
  * A hand-edited `data.json` can hold any of them; each note then failed alone, with a sentence each.
  */
 export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryFolder">): string | undefined {
+	const spelled: string[] = [];
 	for (const [name, folder] of [["notes folder", settings.notesFolder], ["memory folder", settings.memoryFolder]] as const) {
 		// Before, the NUL reached the file system, whose error ("without null bytes") named no setting.
 		if (folder.includes("\u0000")) return `the ${name} holds a NUL character, which no folder name can hold: set another`;
@@ -286,8 +287,10 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 		// Meant out of the vault, it was written in it without a word (`/tmp/x` in vault/tmp/x); `/` alone is the vault's top.
 		// A drive is a letter, a colon and a separator (`C:\\x`): "X: notes" is a folder's name.
 		if (parts.length > 0 && /^(?:[\\/]|[A-Za-z]:(?:[\\/]|$))/.test(folder)) return `the ${name} "${folder}" is an absolute path, but it can only be a folder of the vault (it would be "${parts.join("/")}" in it): set one inside it`;
+		spelled.push(parts.join("/").normalize("NFC").toLowerCase());
 	}
-	if (settings.notesFolder.toLowerCase() === settings.memoryFolder.toLowerCase()) return "the notes folder and the memory folder must differ";
+	// One folder spelled two ways (`AI Memory/`, `./AI Memory`) was taken for two: notes and facts wrote each other's index, and every sync after the first failed.
+	if (spelled[0] === spelled[1]) return `the notes folder and the memory folder must differ${settings.notesFolder.toLowerCase() === settings.memoryFolder.toLowerCase() ? "" : ` ("${settings.notesFolder}" and "${settings.memoryFolder}" are one folder)`}`;
 	return undefined;
 }
 

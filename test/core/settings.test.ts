@@ -331,6 +331,11 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, memoryFolder: ".obsidian" })).toMatch(/^the memory folder ".obsidian" is hidden/);
 		expect(foldersProblem({ ...ok, notesFolder: "notes/.trash" })).toMatch(/is hidden/);
 		expect(foldersProblem({ notesFolder: "Same", memoryFolder: "same" })).toBe("the notes folder and the memory folder must differ");
+		// Spelled two ways, one folder was taken for two: the notes' and the facts' index notes were one file, and every sync after the first failed.
+		expect(foldersProblem({ notesFolder: "AI Conversations", memoryFolder: "./AI Conversations" })).toBe('the notes folder and the memory folder must differ ("AI Conversations" and "./AI Conversations" are one folder)');
+		expect(foldersProblem({ notesFolder: "AI Memory/", memoryFolder: "ai memory" })).toMatch(/must differ/);
+		expect(foldersProblem({ notesFolder: "/", memoryFolder: "./" })).toMatch(/must differ/);
+		expect(foldersProblem({ notesFolder: "AI Conversations", memoryFolder: "AI Conversations/AI Memory" })).toBeUndefined();
 		expect(foldersProblem({ ...ok, notesFolder: "a\u0000b" })).toBe("the notes folder holds a NUL character, which no folder name can hold: set another");
 		// An absolute path was written inside the vault without a word (vault/tmp/x); `/` alone is the vault's top, as before.
 		expect(foldersProblem({ ...ok, notesFolder: "/tmp/x" })).toBe('the notes folder "/tmp/x" is an absolute path, but it can only be a folder of the vault (it would be "tmp/x" in it): set one inside it');
