@@ -22,6 +22,7 @@ import { readPendingRenames } from "./pending-renames";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
 import { makeFolder } from "./make-folder";
+import { isDirectory } from "./absent-folder";
 
 
 /**
@@ -37,6 +38,8 @@ export class VaultSync {
 	private readonly claudeDir: string;
 	private readonly stateDir: string;
 	private readonly projectsDir: string;
+	/** Why no fact was shared with Claude Code's folder in the last run, when it was not its folder. */
+	private unshared: string | undefined;
 
 	/**
 	 * @param options.pool worker threads for the first read of new transcripts (the CLI has them);
@@ -95,7 +98,9 @@ export class VaultSync {
 		const state = await this.store.loadState();
 		const readOnly: TranscriptStore = { known: () => this.store.known(), load: (path) => this.store.load(path), save: async () => undefined };
 		const index = new TranscriptIndex(nodeTranscriptSource(this.projectsDir, undefined, () => this.roots(settings)), readOnly, () => redactionSpec(settings), keptOutOfStore);
-		return planFromSources(await this.deps(settings, state, index, false), { ...options, dryRun: true });
+		const planned = await planFromSources(await this.deps(settings, state, index, false), { ...options, dryRun: true });
+		if (this.unshared !== undefined) planned.plan.notices.push(this.unshared);
+		return planned;
 	}
 
 	private async runUnlocked(settings: Settings, options: SyncOptions): Promise<SyncReport> {
@@ -110,6 +115,7 @@ export class VaultSync {
 		const renames = options.renames ?? (await readPendingRenames(this.stateDir));
 		const report = await runSync(await this.deps(settings, state, this.index), { ...options, renames });
 		await this.store.flush(state);
+		if (this.unshared !== undefined) report.notices.push(this.unshared);
 		return report;
 	}
 
@@ -118,12 +124,20 @@ export class VaultSync {
 		// Claude Code's own settings say where (and whether) it keeps each project's memory.
 		const settingsPath = join(this.claudeDir, "settings.json");
 		const claudeSettings = await readClaudeSettings(settingsPath);
+		// No `projects/` folder: not Claude Code's folder (a typo in "claudeDir", the vault, a drive not
+		// mounted), and the first write made `projects/<project>/memory` there with the vault's facts.
+		const notClaude = (await isDirectory(this.projectsDir)) ? undefined : `Claude Code's folder ${this.claudeDir} has no projects folder (is it Claude Code's? check "claudeDir" in the settings, or --claude-dir), so no fact was shared with it`;
+		this.unshared = undefined;
 		const claudeMemory = (projectPath: string): MemoryFolder | undefined => {
 			if (claudeSettings instanceof Error) return unknownMemoryFolder(settingsPath, claudeSettings);
 			const dir = claudeMemoryDir(projectPath, { claudeDir: this.claudeDir, settings: claudeSettings });
 			if (dir === undefined) return undefined;
 			// The default folder stays inside Claude Code's projects folder; one the user set, inside itself.
 			const projects = resolve(this.claudeDir, "projects").normalize("NFC");
+			if (notClaude !== undefined && resolve(dir).startsWith(projects + sep)) {
+				this.unshared = notClaude;
+				return undefined;
+			}
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
 		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };

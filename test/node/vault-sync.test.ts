@@ -805,6 +805,17 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("edited");
 	});
 
+	it("a Claude Code folder with no projects folder (a typo in claudeDir, the vault) is given no memory folder: no fact is shared with it, and the sync says so", async () => {
+		await newSync().run(sharing());
+		notes.files.set("AI Memory/shop-api/use-pnpm.md", fact("use-pnpm"));
+		const typo = new VaultSync(join(root, "claude-typo", "projects"), join(root, "state"), notes);
+		const report = await typo.run(sharing());
+		expect(await readdir(root)).not.toContain("claude-typo");
+		expect(report.notices.join("\n")).toMatch(/claude-typo has no projects folder \(is it Claude Code's\? check "claudeDir" in the settings, or --claude-dir\), so no fact was shared with it/);
+		expect((await typo.plan(sharing())).plan.notices.join("\n")).toMatch(/claude-typo has no projects folder/);
+		expect(notes.files.get("AI Memory/shop-api/use-pnpm.md")).toBe(fact("use-pnpm"));
+	});
+
 	it("a vault memory folder that is a link out of the vault, or holds a FIFO, is reported and not merged: Claude Code's facts stay", async () => {
 		const { VaultFolder } = await import("../../src/node/vault-folder");
 		const vault = join(root, "vault");
