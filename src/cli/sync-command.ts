@@ -56,7 +56,10 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	const there = (dir: string | readonly string[]) => (typeof dir === "string" ? isDirectory(dir) : Promise.all(dir.map(isDirectory)).then((found) => found.some(Boolean)));
 	if (!(await Promise.all(where.map(([, dir]) => there(dir)))).some(Boolean)) {
 		if (unmounted) return fail(`${unmounted}; nothing was synced`);
-		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${where.flatMap(([agent, dir]) => (typeof dir === "string" ? [`${dir} (${AGENT_NAMES[agent]})`] : dir.length === 0 ? [] : [`the enabled projects (${AGENT_NAMES[agent]})`])).join(", ")}`);
+		const looked = where.flatMap(([agent, dir]) => (typeof dir === "string" ? [`${dir} (${AGENT_NAMES[agent]})`] : dir.length === 0 ? [] : [`the enabled projects (${AGENT_NAMES[agent]})`]));
+		// `"agents": []`, or a misspelt one (`["claude"]`): the list of folders was empty, and the sentence ended on its colon.
+		if (looked.length === 0) return fail(`no agent's sessions to read: ${where.length === 0 ? `"agents" in ${join(folder, "data.json")} turns on none of ${Object.keys(AGENT_NAMES).join(", ")}` : "Aider's histories are read in the enabled projects, and none is enabled"}; nothing was synced`);
+		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${looked.join(", ")}`);
 	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));

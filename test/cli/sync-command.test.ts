@@ -120,6 +120,15 @@ describe("ai-memory sync", () => {
 		const none = run("sync", "--vault", join(dir, "vault"), "--claude-dir", join(dir, "no-claude"));
 		expect(none.status).toBe(2);
 		expect(none.stderr).toMatch(/^ai-memory: no transcripts: none of these folders exists: .*no-claude\/projects \(Claude Code\), .* \(opencode\)\n$/);
+		// Every agent turned off, or misspelt (`["claude"]`): the setting is named, not an empty list of folders.
+		for (const agents of [[], ["claude"], ["aider"]]) {
+			const vault = join(dir, `vault-agents-${agents.length}${agents[0] ?? ""}`);
+			mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
+			writeFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "data.json"), JSON.stringify({ version: 2, agents }));
+			const off = run("sync", "--vault", vault, "--claude-dir", join(dir, "no-claude"));
+			expect(off.status).toBe(2);
+			expect(off.stderr).toMatch(agents[0] === "aider" ? /^ai-memory: no agent's sessions to read: Aider's histories are read in the enabled projects, and none is enabled; nothing was synced\n$/ : /^ai-memory: no agent's sessions to read: "agents" in .*data\.json turns on none of claude-code, codex, .*; nothing was synced\n$/);
+		}
 		writeFileSync(join(dir, "a-file"), "");
 		expect(run("sync", "--vault", join(dir, "a-file"), "--claude-dir", join(dir, "claude")).stderr).toBe(`ai-memory: vault folder ${join(dir, "a-file")} is a file, not a folder\n`);
 
