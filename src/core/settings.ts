@@ -182,10 +182,16 @@ function agentFoldersProblem(device: Record<string, unknown>): string | undefine
 	const folders: [string, unknown][] = [["claudeDir", device.claudeDir], ...(isRecord(device.agentDirs) ? Object.entries(device.agentDirs).map(([agent, dir]): [string, unknown] => [`agentDirs"."${agent}`, dir]) : [])];
 	for (const [key, value] of folders) {
 		const dir = typeof value === "string" ? value.trim() : "";
-		if (dir === "" || dir === "~" || /^~[\\/]/.test(dir) || isRootedPath(dir)) continue;
+		if (dir === "" || isWholeFolderPath(dir)) continue;
 		return `"${key}" is ${JSON.stringify(value)}, not a folder's whole path (read from wherever the command runs, it named another folder each time; \`$HOME\` is not expanded there): write it as /home/you/.claude or ~/.claude`;
 	}
 	return undefined;
+}
+
+/** An agent's folder as the settings may name it: a whole path, or one from the home folder (`~`, `~/.codex`). */
+export function isWholeFolderPath(folder: string): boolean {
+	const dir = folder.trim();
+	return dir === "~" || /^~[\\/]/.test(dir) || isRootedPath(dir);
 }
 
 /**

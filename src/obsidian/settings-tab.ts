@@ -9,6 +9,7 @@ import {
 	DEFAULT_PROJECT,
 	DEFAULT_SETTINGS,
 	foldersProblem,
+	isWholeFolderPath,
 	type DetailLevel,
 	formatKeywordRules,
 	parseKeywordRules,
@@ -50,6 +51,8 @@ const RULES_EXAMPLE = "payment: billing\n결제: billing";
 
 /** Where a field says what is wrong with its value (empty and hidden when nothing is). */
 const ERROR = "ai-memory-setting-error";
+/** A relative folder named wherever the sync happened to run. */
+const WHOLE_PATH = "Write the folder's whole path (/Users/you/…, C:\\Users\\you\\…), or start it with ~/ for your home folder.";
 
 /** Text fields are saved once typing pauses this long (and at once when the tab closes). */
 export const TEXT_SAVE_DELAY_MS = 600;
@@ -169,7 +172,7 @@ export class SettingsTab extends PluginSettingTab {
 				text.onChange(() =>
 					this.later("claudeDir", async () => {
 						const value = text.getValue().trim();
-						const problem = await check(value);
+						const problem = value !== "" && !isWholeFolderPath(value) ? WHOLE_PATH : await check(value);
 						// Typing went on meanwhile: the newer value is checked on its own.
 						if (text.getValue().trim() !== value) return false;
 						show(problem);
@@ -199,7 +202,8 @@ export class SettingsTab extends PluginSettingTab {
 						}),
 					),
 				);
-			new Setting(el)
+			let dirError: HTMLElement | undefined;
+			const dirSetting = new Setting(el)
 				.setName(`${name} folder`)
 				.setDesc(`Leave empty for the default: ${AGENT_DEFAULT_DIRS[agent]}. Kept per device.`)
 				.addText((text) => {
@@ -207,6 +211,10 @@ export class SettingsTab extends PluginSettingTab {
 					text.onChange(() =>
 						this.later(`agentDir:${agent}`, () => {
 							const value = text.getValue().trim();
+							// Saved, a folder that is not a whole path stops every sync (see `settingsProblem`).
+							const whole = value === "" || isWholeFolderPath(value);
+							dirError?.setText(whole ? "" : WHOLE_PATH);
+							if (!whole) return false;
 							const dirs = { ...this.draft.agentDirs };
 							if (value === "") delete dirs[agent];
 							else dirs[agent] = value;
@@ -215,6 +223,7 @@ export class SettingsTab extends PluginSettingTab {
 						}),
 					);
 				});
+			dirError = dirSetting.descEl.createDiv({ cls: ERROR });
 		}
 
 		// Aider keeps its history in the repository: read in the enabled projects, no folder to set.

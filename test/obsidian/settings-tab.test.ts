@@ -266,6 +266,22 @@ describe("the settings tab", () => {
 		expect(saved).toHaveLength(2);
 	});
 
+	it("a transcripts or agent folder that is not a whole path shows what is wrong and saves nothing", async () => {
+		// Saved, it stopped every sync: data.json's check refuses it (read from wherever the sync ran, it named another folder each time).
+		const { el, tab, saved, current } = await open();
+		const whole = "Write the folder's whole path (/Users/you/…, C:\\Users\\you\\…), or start it with ~/ for your home folder.";
+		type(input(el, "Transcripts folder"), "$HOME/.claude");
+		type(input(el, "Codex folder"), "codex-home");
+		await tab.flush();
+		expect(error(el, "Transcripts folder")).toBe(whole);
+		expect(error(el, "Codex folder")).toBe(whole);
+		expect(saved).toHaveLength(0);
+		type(input(el, "Codex folder"), "~/.codex-work");
+		await tab.flush();
+		expect(error(el, "Codex folder")).toBe("");
+		expect(current().agentDirs).toEqual({ codex: "~/.codex-work" });
+	});
+
 	it("shows the current transcripts folder's problem on opening", async () => {
 		const { el } = await open({ claudeDir: "/gone" }, {}, { "/gone": "/gone does not exist." });
 		expect(error(el, "Transcripts folder")).toBe("/gone does not exist.");
