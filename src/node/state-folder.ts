@@ -17,6 +17,7 @@ import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
+import { mapConcurrently } from "../core/concurrently";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
@@ -296,21 +297,7 @@ export class StateFolder implements TranscriptStore {
 		// projects' 30,000 files were most of a first sync (12 s of 33, this thread idle). The list
 		// that names them is written after them all, so the order they land in does not matter.
 		const projects = [...byProject].sort(([a], [b]) => codeUnitOrder(a, b));
-		const names: string[] = new Array<string>(projects.length);
-		let next = 0;
-		let failed: { error: unknown } | undefined;
-		const writer = async () => {
-			for (let i = next++; i < projects.length && !failed; i = next++) {
-				try {
-					names[i] = await this.writeSessionFile(projects[i]![0], projects[i]![1], filesOf, apart);
-				} catch (error) {
-					failed ??= { error };
-				}
-			}
-		};
-		await Promise.all(Array.from({ length: SESSION_FILE_WRITES }, writer));
-		if (failed) throw failed.error;
-		return names;
+		return mapConcurrently(projects, SESSION_FILE_WRITES, ([key, records]) => this.writeSessionFile(key, records, filesOf, apart));
 	}
 
 	/** One project's session files, unless a file holds these very records already; the name of the file in use. */
@@ -322,15 +309,15 @@ export class StateFolder implements TranscriptStore {
 		let name: string;
 		do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 		while (this.sessionFiles.has(name));
-		const writes: Promise<void>[] = [];
+		const files: [folder: string, text: string][] = [];
 		if (apart) {
 			const split = [...records].map(([path, r]) => ({ path, r, ...splitDigest(r.digest) }));
-			writes.push(writeFileReplacing(join(this.dir, LISTS_DIR, name), asciiJson(Object.fromEntries(split.map(({ path, lists }) => [path, lists])))));
-			writes.push(writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries(split.map(({ path, r, head }) => [path, { ...r, digest: head }])))));
-		} else writes.push(writeFileReplacing(join(this.dir, SESSIONS_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }])))));
+			files.push([LISTS_DIR, asciiJson(Object.fromEntries(split.map(({ path, lists }) => [path, lists])))]);
+			files.push([SESSIONS_DIR, asciiJson(Object.fromEntries(split.map(({ path, r, head }) => [path, { ...r, digest: head }])))]);
+		} else files.push([SESSIONS_DIR, asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }])))]);
 		// The Sessions view's cut of the same records, under the same name.
-		writes.push(writeFileReplacing(join(this.dir, CATALOG_DIR, name), asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)])))));
-		await settledAll(writes);
+		files.push([CATALOG_DIR, asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)])))]);
+		await mapConcurrently(files, files.length, ([folder, text]) => writeFileReplacing(join(this.dir, folder, name), text));
 		for (const record of records.values()) Object.freeze(record);
 		this.sessionFiles.set(name, { records });
 		return name;
@@ -683,9 +670,3 @@ export async function readSessionFile(dir: string, name: string): Promise<Record
 
 /** Projects whose session files are written at once (see `writeSessionFiles`). */
 const SESSION_FILE_WRITES = 8;
-
-/** Waits for every write, then fails with the first failure: none is left running unwaited for. */
-async function settledAll(writes: readonly Promise<void>[]): Promise<void> {
-	const failure = (await Promise.allSettled(writes)).find((r) => r.status === "rejected");
-	if (failure) throw failure.reason;
-}

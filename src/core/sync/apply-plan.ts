@@ -7,6 +7,7 @@ import type { ConflictUndo, PlannedWrite, SyncPlan } from "../plan/sync-plan";
 import type { MemoryFolder, NoteStore, ProjectFiles } from "../ports";
 import type { SyncState } from "./sync-state";
 import { describeWriteError } from "../write-error";
+import { mapConcurrently } from "../concurrently";
 
 export interface SyncReport {
 	transcriptsRead: number;
@@ -60,14 +61,10 @@ export async function applyPlan(plan: SyncPlan, ports: ApplyPorts, transcriptsRe
 	const notes = plan.writes.filter((w) => w.kind === "session-note");
 	const total = notes.length;
 	let done = 0;
-	const queue = [...notes];
-	const worker = async () => {
-		for (let write = queue.shift(); write !== undefined; write = queue.shift()) {
-			await applyWrite(write, ports, report, undo);
-			ports.onProgress?.(++done, total);
-		}
-	};
-	await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, worker));
+	await mapConcurrently(notes, WRITE_CONCURRENCY, async (write) => {
+		await applyWrite(write, ports, report, undo);
+		ports.onProgress?.(++done, total);
+	});
 	// Projects a block could not be written into one of their files for (each such write reports an error).
 	const blockMissed = new Set<string>();
 	for (const write of plan.writes) {

@@ -25,6 +25,7 @@ import { prepareSession, type PreparedSession } from "../ingest/prepare-session"
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 import type { ConversationText } from "../notes/conversation-text";
+import { mapConcurrently } from "../concurrently";
 
 export type { SyncReport };
 
@@ -256,11 +257,8 @@ async function resolveAll(deps: Pick<SyncDeps, "resolve" | "fingerprint">, state
 	// A first sync finds many repositories, each fingerprinted by a git run: a few at once.
 	const fingerprint = deps.fingerprint;
 	if (fingerprint) {
-		for (let i = 0; i < roots.length; i += FINGERPRINT_CONCURRENCY) {
-			const batch = roots.slice(i, i + FINGERPRINT_CONCURRENCY);
-			const found = await Promise.all(batch.map((root) => fingerprint(root, recordedFingerprint(state.projects[root]))));
-			batch.forEach((root, n) => fingerprints.set(root, found[n]));
-		}
+		const found = await mapConcurrently(roots, FINGERPRINT_CONCURRENCY, (root) => fingerprint(root, recordedFingerprint(state.projects[root])));
+		roots.forEach((root, n) => fingerprints.set(root, found[n]));
 	}
 	return new Map(
 		[...resolved].map(([folder, r]) => {
@@ -299,16 +297,13 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	}
 	const texts = new Map<string, string | null>();
 	const unreadableNotes = new Map<string, string>();
-	const queue = [...paths];
-	await Promise.all(Array.from({ length: READ_CONCURRENCY }, async () => {
-		for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-			try {
-				texts.set(path, await notes.read(path));
-			} catch (error) {
-				unreadableNotes.set(path, `not read, so not written: ${error instanceof Error ? error.message : String(error)}`);
-			}
+	await mapConcurrently([...paths], READ_CONCURRENCY, async (path) => {
+		try {
+			texts.set(path, await notes.read(path));
+		} catch (error) {
+			unreadableNotes.set(path, `not read, so not written: ${error instanceof Error ? error.message : String(error)}`);
 		}
-	}));
+	});
 
 	const memory = new Map<string, { facts: Map<string, string>; inbox: Map<string, string>; absent?: boolean }>();
 	const unreadableMemory = new Map<string, string>();
@@ -330,12 +325,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			return { key, error: `${folder}: not read, so no fact of it is merged or shared this time: ${error instanceof Error ? error.message : String(error)}` };
 		}
 	};
-	const memoryReads = new Array<Awaited<ReturnType<typeof readMemory>>>(keys.length);
-	let nextKey = 0;
-	await Promise.all(Array.from({ length: READ_CONCURRENCY }, async () => {
-		for (let i = nextKey++; i < keys.length; i = nextKey++) memoryReads[i] = await readMemory(keys[i]);
-	}));
-	for (const found of memoryReads) {
+	for (const found of await mapConcurrently(keys, READ_CONCURRENCY, readMemory)) {
 		if (found?.read) memory.set(found.key, found.read);
 		else if (found?.error !== undefined) unreadableMemory.set(found.key, found.error);
 	}
