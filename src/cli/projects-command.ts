@@ -107,7 +107,15 @@ async function knownSessions(projectPath: string, root: string | undefined, plug
 	const holder = root ?? projectPath;
 	// A repository of its own below the folder stays its own project (see `projectKeyOf`): its sessions are not this one's.
 	const ownRepository = new Map<string, boolean>();
-	const isOwnRepository = (key: string) => ownRepository.get(key) ?? ownRepository.set(key, key !== holder && resolveProjectFolder(key)?.repository === true && resolveProjectFolder(key)?.root === key).get(key)!;
+	const isOwnRepository = (key: string): boolean => {
+		let own = ownRepository.get(key);
+		if (own === undefined) {
+			const found = key === holder ? undefined : resolveProjectFolder(key);
+			own = found?.repository === true && found.root === key;
+			ownRepository.set(key, own);
+		}
+		return own;
+	};
 	const all = Object.values(state?.sessions ?? {});
 	const mine = all.filter((r) => r.projectKey === holder || (r.projectPath !== undefined && isWithin(r.projectPath, projectPath) && !(r.projectKey !== undefined && isOwnRepository(r.projectKey))));
 	const others = state && root !== undefined ? await otherRepositoryKeys(state, new Set(mine.map((r) => r.projectKey)), holder, root) : new Set<string>();
