@@ -6,6 +6,7 @@ import { toTag } from "./digest/tags/tag-name";
 import { isAgentId, type AgentId } from "./transcript/agents";
 import { isRootedPath } from "./projects/project-identity";
 import { readPriceTable, type ModelPrice } from "./usage/model-prices";
+import { normalizeSlashes } from "./text/normalize-slashes";
 
 /**
  * Settings shared by the plugin (data.json) and the CLI (which reads the same file).
@@ -413,23 +414,6 @@ export function isExcluded(projectPath: string, patterns: readonly string[]): bo
 		if (globMatches(pattern, path)) return true;
 	}
 	return false;
-}
-
-/**
- * A path as `/`-separated folders, spelled one way: `\\` is `/`, and `//`, `/./`, `x/..` and a
- * trailing slash are read as a system reads them (a session's `cwd` of `/home/me//secret` or
- * `/home/me/x/../secret` is the excluded `/home/me/secret`: compared as written, its prompts and
- * replies were stored in notes and the state).
- */
-function normalizeSlashes(path: string): string {
-	const absolute = /^[\\/]/.test(path);
-	const parts: string[] = [];
-	for (const part of path.split(/[\\/]+/)) {
-		if (part === "" || part === ".") continue;
-		if (part === ".." && parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
-		else if (part !== ".." || !absolute) parts.push(part);
-	}
-	return (absolute ? "/" : "") + parts.join("/");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { ToolCall } from "../transcript/session-model";
 import { commitOf } from "./work-signals";
 import { codeSpan } from "../text/code-spans";
 import { programName, shellParts } from "../text/shell-parts";
+import { normalizeSlashes } from "../text/normalize-slashes";
 
 /** Tools that change a file in place, by any agent's fold (their names are Claude Code's). */
 const CHANGES_FILE = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -181,13 +182,7 @@ function relativePath(path: string, folder: string, root: string): string | unde
 	return absolute === root ? "" : pathInside(absolute, root);
 }
 
-/** `path` from `folder`, `.` and `..` taken, `/` separators; an absolute path as it is. */
+/** `path` from `folder` (an absolute path as it is), `.` and `..` taken, `/` separators. */
 function joinFolder(folder: string, path: string): string {
-	const parts = path.startsWith("/") ? [] : folder.split("/");
-	for (const part of path.split("/")) {
-		if (part === "" || part === ".") continue;
-		if (part === "..") parts.pop();
-		else parts.push(part);
-	}
-	return `/${parts.filter((p) => p !== "").join("/")}`;
+	return normalizeSlashes(path.startsWith("/") ? path : `${folder}/${path}`);
 }
