@@ -542,6 +542,15 @@ describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
 		expect(redactSecrets(expected)).toBe(expected);
 	});
 
+	it("finds the cut token at the start of the text, and within the last 400 characters only", () => {
+		expect(redactSecrets("ghp_Zq8Xw2Vr5Ty7Ub…")).toBe(`${m("github-token")}…`);
+		// A run of token characters longer than the look-back: its last 399 are the token looked at.
+		expect(redactSecrets(`${"a".repeat(500)}ghp_Zq8Xw2Vr5Ty7Ub…`)).toBe(`${"a".repeat(500)}ghp_Zq8Xw2Vr5Ty7Ub…`);
+		expect(redactSecrets(`${" ".repeat(500)}ghp_Zq8Xw2Vr5Ty7Ub…`)).toBe(`${" ".repeat(500)}${m("github-token")}…`);
+		// A run that starts with `_` is not a token's start.
+		expect(redactSecrets("x _ghp_Zq8Xw2Vr5Ty7Ub…")).toBe("x _ghp_Zq8Xw2Vr5Ty7Ub…");
+	});
+
 	it.each(["the dapi_version…", "pul-request…", "v1.0-beta…", "run npm_package_version…", "pip install sk-learning…", "see ghp_a…", "ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1 then more text", "npm_config_cache2…", "the hf_hub_download…", "at 12:30:45.123…", "build 2026.12.04:AAA…", "id MTk4NjIyNDgzNDcxOTI1MjQ4…", "services.AddSingleton<MyApplicationConfigurator.Loader.Exte…"])("keeps %s", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
