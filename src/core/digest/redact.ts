@@ -984,6 +984,95 @@ const SETTER_CALL_RULE: Rule = {
 	},
 };
 
+/**
+ * A setter named after the secret it sets, given the value alone: `client.setApiKey("…")`,
+ * SendGrid's `sgMail.setApiKey('…')`, a builder's `.withPassword("…")`, C#'s `SetToken("…")`,
+ * `set_auth_token("…")`. The value one run without blanks, not one word alone (`setAuth("basic")`).
+ */
+const NAMED_SETTER_RULE: Rule = {
+	kind: "secret",
+	hints: SETTER_KEY_ENDS.flatMap((w) => [`${w}("`, `${w}('`, `${w}(\``, `${w}(\\"`]),
+	pattern: /(?<![\w$])(?:[Ss]et|[Ww]ith|[Uu]se)(?:_|(?=[A-Z]))(?<key>[A-Za-z_]\w{0,60})[ \t]*\([ \t]*(?=\\?["'`])/g,
+	decide: (m, text) => {
+		const kind = keyDescribesSecret(m.groups?.key ?? "");
+		return kind === undefined ? undefined : oneRunAt(text, m.index + m[0].length, kind);
+	},
+};
+
+/**
+ * The default a program falls back on when a variable naming a secret is not set, which is the
+ * secret as often as a placeholder: `os.getenv("API_KEY", "…")`, `os.environ.get("API_KEY",
+ * default="…")`, Ruby's `ENV.fetch("API_TOKEN", "…")`, a Go helper's `getEnv("JWT_SECRET", "…")`.
+ * The callee's name says it reads (`…get`, `…env`, `…fetch`); the value one run without blanks.
+ */
+const DEFAULT_CALL_NAME_RE = /(?:get|Get|GET|env|Env|ENV|fetch|Fetch|getenv|Getenv|GetEnvironmentVariable|config|Config|setting|Setting)[ \t]*$/;
+const ENV_DEFAULT_CALL_RULE: Rule = {
+	kind: "secret",
+	// As `SETTER_CALL_RULE`'s: the end of the name, its closing quote and the comma after it.
+	hints: SETTER_KEY_ENDS.flatMap((w) => [`${w}",`, `${w}',`, `${w}\\",`]),
+	pattern: /\([ \t]*(?<q>\\?["'])(?<key>[A-Za-z_][\w.-]{0,63})\k<q>[ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?=\\?["'`])/g,
+	decide: (m, text) => {
+		if (!DEFAULT_CALL_NAME_RE.test(text.slice(Math.max(0, m.index - 48), m.index))) return undefined;
+		const kind = keyDescribesSecret(m.groups?.key ?? "");
+		return kind === undefined ? undefined : oneRunAt(text, m.index + m[0].length, kind);
+	},
+};
+
+/**
+ * The same default after an operator: `process.env.STRIPE_SECRET || "…"`, `import.meta.env.VITE_API_KEY
+ * ?? "…"`, `os.environ["API_KEY"] or "…"`, `ENV["API_TOKEN"] || "…"`.
+ */
+const ENV_FALLBACK_RULE: Rule = {
+	kind: "secret",
+	hints: ["env.", "env[", "environ["],
+	pattern: /(?<![\w$])(?:process\.env|import\.meta\.env|os\.environ|ENV|env|Env)(?:\.(?<key>[A-Za-z_]\w{0,63})|\[[ \t]*(?<q>\\?["'])(?<qkey>[A-Za-z_][\w.-]{0,63})\k<q>[ \t]*\])[ \t]*(?:\?\?|\|\||or(?![\w$]))[ \t]*(?=\\?["'`])/g,
+	decide: (m, text) => {
+		const kind = keyDescribesSecret(m.groups?.key ?? m.groups?.qkey ?? "");
+		return kind === undefined ? undefined : oneRunAt(text, m.index + m[0].length, kind);
+	},
+};
+
+/**
+ * A shell's default for an unset variable naming a secret: `${DB_PASSWORD:-…}`, `${API_TOKEN:=…}`
+ * (in a script, a Compose file, a Dockerfile). Before, `password: ${DB_PASSWORD:-…}` kept the
+ * value: a value that starts with `$` is a reference.
+ */
+const SHELL_DEFAULT_RULE: Rule = {
+	kind: "secret",
+	hints: SETTER_KEY_ENDS.flatMap((w) => [`${w}:-`, `${w}:=`]),
+	pattern: /\$\{(?<key>[A-Za-z_]\w{0,63}):[-=](?<val>[^\s{}"'`$\\]{1,256})\}/g,
+	decide: (m) => {
+		const { key = "", val = "" } = m.groups ?? {};
+		const kind = keyDescribesSecret(key);
+		// One word alone is a placeholder (`${DB_PASSWORD:-default}`), as a setter's is.
+		if (kind === undefined || /^[A-Z]?[a-z]+$/.test(val) || isNotSecret(val, kind)) return undefined;
+		const start = m.index + m[0].length - 1 - val.length;
+		return { start, end: start + val.length, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
+	},
+};
+
+/**
+ * Go's declaration with its type after the name: `var apiKey string = "…"`, `const dbPassword
+ * string = "…"`, and a line of a `var ( … )` block (`apiToken string = "…"`).
+ */
+const GO_DECLARATION_RULE: Rule = {
+	kind: "secret",
+	hints: ["string =", "string="],
+	pattern: /(?<![\w$.])(?<key>[A-Za-z_]\w{0,63})[ \t]+string[ \t]*=(?!=)[ \t]*(?=["'`])/g,
+	decide: (m, text) => {
+		const kind = keyDescribesSecret(m.groups?.key ?? "");
+		return kind === undefined ? undefined : literalAt(text, m.index + m[0].length, kind);
+	},
+};
+
+/** A quoted value at `at` given alone (a call's argument), as a secret's: one run without blanks, not one word alone. */
+function oneRunAt(text: string, at: number, kind: KeyKind): (Edit & { kind: string }) | undefined {
+	const edit = literalAt(text, at, kind);
+	if (edit === undefined) return undefined;
+	const value = text.slice(edit.start, edit.end);
+	return /\s/.test(value) || /^[A-Z]?[a-z]+$/.test(value) ? undefined : edit;
+}
+
 /** One argument of a command line: its text without its quotes, and where that text is. */
 interface CommandArg {
 	value: string;
@@ -2060,7 +2149,7 @@ function linesAfter(text: string, at: number, escaped: boolean): number {
 }
 
 /** Every built-in rule, in the order they run: specific tokens before contextual rules, base64 last (what the others left). */
-const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, SETTER_CALL_RULE, NAMED_FIELD_RULE, TERRAFORM_VARIABLE_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
+const BUILTIN_RULES: readonly Rule[] = [...TOKEN_RULES, ...CONTEXT_RULES, OPTION_RULE, XML_ELEMENT_RULE, XML_NAME_VALUE_RULE, SETTER_CALL_RULE, NAMED_SETTER_RULE, ENV_DEFAULT_CALL_RULE, ENV_FALLBACK_RULE, SHELL_DEFAULT_RULE, GO_DECLARATION_RULE, NAMED_FIELD_RULE, TERRAFORM_VARIABLE_RULE, ASSIGNMENT_RULE, PROSE_SECRET_RULE, BASE64_PAYLOAD_RULE];
 
 /**
  * What the passes after the rules need, found by the same scan: a line's continuation (a `\`, a

@@ -344,6 +344,15 @@ const SECRETS: [string, string, string][] = [
 	["secret", `[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "${t.genericSecret}", "User")\nos.Setenv("API_TOKEN", "${t.genericSecret}")`, `[Environment]::SetEnvironmentVariable("OPENAI_API_KEY", "${m("secret")}", "User")\nos.Setenv("API_TOKEN", "${m("secret")}")`],
 	["password", `System.setProperty("db.password", "${t.password}");\ndefine('DB_PASSWORD', '${t.password}');`, `System.setProperty("db.password", "${m("password")}");\ndefine('DB_PASSWORD', '${m("password")}');`],
 	["secret", `buildConfigField("String", "API_KEY", "\\"${t.genericSecret}\\"")`, `buildConfigField("String", "API_KEY", "\\"${m("secret")}\\"")`],
+	// A setter named after the secret, given the value alone.
+	["secret", `client.setApiKey("${t.genericSecret}");\nsgMail.setApiKey('${t.genericSecret}')\nauth.SetToken(\`${t.genericSecret}\`)\nset_auth_token("${t.genericSecret}")`, `client.setApiKey("${m("secret")}");\nsgMail.setApiKey('${m("secret")}')\nauth.SetToken(\`${m("secret")}\`)\nset_auth_token("${m("secret")}")`],
+	["password", `new Builder().withPassword("${t.password}")`, `new Builder().withPassword("${m("password")}")`],
+	// The default a program falls back on when a variable naming a secret is unset.
+	["secret", `os.getenv("OPENAI_API_KEY", "${t.genericSecret}")\nos.environ.get("API_TOKEN", default="${t.genericSecret}")\nENV.fetch('JWT_SECRET', '${t.genericSecret}')\nsecret := getEnv("JWT_SECRET", "${t.genericSecret}")`, `os.getenv("OPENAI_API_KEY", "${m("secret")}")\nos.environ.get("API_TOKEN", default="${m("secret")}")\nENV.fetch('JWT_SECRET', '${m("secret")}')\nsecret := getEnv("JWT_SECRET", "${m("secret")}")`],
+	["secret", `const key = process.env.STRIPE_SECRET || "${t.genericSecret}";\nconst k = import.meta.env.VITE_API_KEY ?? '${t.genericSecret}'\ntoken = os.environ["API_TOKEN"] or "${t.genericSecret}"`, `const key = process.env.STRIPE_SECRET || "${m("secret")}";\nconst k = import.meta.env.VITE_API_KEY ?? '${m("secret")}'\ntoken = os.environ["API_TOKEN"] or "${m("secret")}"`],
+	["password", `password: \${DB_PASSWORD:-${t.password}}\nexport TOKEN=\${GITHUB_TOKEN:=${t.genericSecret}}`, `password: \${DB_PASSWORD:-${m("password")}}\nexport TOKEN=\${GITHUB_TOKEN:=${m("secret")}}`],
+	// Go's declaration, its type after the name.
+	["secret", `var apiKey string = "${t.genericSecret}"\nconst dbPassword string = \`${t.password}\`\nvar (\n\tapiToken string = "${t.genericSecret}"\n)`, `var apiKey string = "${m("secret")}"\nconst dbPassword string = \`${m("password")}\`\nvar (\n\tapiToken string = "${m("secret")}"\n)`],
 	// A quoted key or a Ruby symbol in a subscript.
 	["secret", `app.config['SECRET_KEY'] = '${t.genericSecret}'\nos.environ["API_KEY"] = "${t.genericSecret}"\nconfig[:api_key] = "${t.genericSecret}"`, `app.config['SECRET_KEY'] = '${m("secret")}'\nos.environ["API_KEY"] = "${m("secret")}"\nconfig[:api_key] = "${m("secret")}"`],
 	// A value another field or element names: a `<value>` element, a `name`/`key` field then `value`, an object's `value`, a Terraform variable's default.
@@ -486,6 +495,10 @@ const LOOK_ALIKES: string[] = [
 	"Set the auth_token field, then the auth_token value is read; the auth_token header holds it.",
 	// Setters' calls without a secret: a name naming none, a call, a variable, a word (a label, a message), a phrase.
 	'[Environment]::SetEnvironmentVariable("PATH", "C:\\bin", "User")\nos.Setenv("API_KEY", os.Getenv("X"))\nform.setError("password", "Invalid")\nt.add("token", "Token")\nlocalStorage.setItem("token", token)\nmap.put("password", "required")\ndefine(\'AUTH_KEY\', \'put your unique phrase here\');',
+	// Named setters, defaults and Go declarations without a secret: a variable, a phrase, one word, a placeholder, a reference, a name naming none, a path.
+	'setToken(token)\nsetPassword("Invalid password")\nuseToken("session")\nuseAuth("github")\nsetApiKey(process.env.KEY)\nsetAuthToken("")\nwithAuth("Bearer " + token)\ngetToken("Zq8vT3mW9xK2pL5nR7bY4cH6")\nsetTokenExpiry("3600s")',
+	'os.getenv("API_KEY", "")\nos.getenv("API_KEY", "your-api-key-here")\nconfig.get("secret_key", "dev")\nheaders.get("Authorization", "")\nos.environ.get("DB_PASSWORD", "postgres")\nprocess.env.API_KEY || "changeme"\nenv.API_URL || "http://localhost:3000"\n${API_KEY:-}\n${TOKEN:-${DEFAULT_TOKEN}}\n${API_TOKEN:-$FALLBACK}',
+	'name string = "api"\ntokenType string = "Bearer"\nvar tokenPath string = "/etc/token"\nif apiKey string == "x" {}',
 	// Subscripts without a secret: a bare key (a variable), a call, a comparison.
 	'cache[token] = userId\nos.environ["API_KEY"] = os.getenv("X")\nif cfg["token"] == "abc": pass\nconfig["password"] = input()',
 	// Values named by another field or element that are no secret: a name naming none, a reference, a type, a variable, an empty value.
