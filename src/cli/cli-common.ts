@@ -8,7 +8,7 @@ import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
-import { danglingLink, isDirectory, whatIsAt } from "../node/absent-folder";
+import { danglingLink, isAbsentFolder, isDirectory, whatIsAt } from "../node/absent-folder";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {
@@ -64,13 +64,15 @@ export async function noFolder(what: string, path: string): Promise<string> {
  * (`--claude-dir`) that is not there is a typo more likely than a Claude Code to come: made, it
  * would hold settings Claude Code never reads (it reads the folder it uses). The default one
  * (`~/.claude`, `$CLAUDE_CONFIG_DIR`) may be missing (it is made), but not a link that leads
- * nowhere: making it failed with a bare ENOENT, and `mcp install` wrote `~/.claude.json` beside it.
+ * nowhere (making it failed with a bare ENOENT, and `mcp install` wrote `~/.claude.json` beside
+ * it), nor a file or a FIFO.
  */
 export async function notClaudeDir(given: string | undefined, used: string): Promise<string | undefined> {
 	const dir = given ? resolve(given) : used;
 	if (await isDirectory(dir)) return undefined;
 	if (given) return `${await noFolder("Claude Code's folder", dir)}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`;
-	return (await danglingLink(dir)) === undefined ? undefined : `${await noFolder("Claude Code's folder", dir)}; nothing was installed`;
+	// Missing, it is made; anything else there (a file, a FIFO) was named as `settings.json`'s or `.claude.json`'s ENOTDIR.
+	return (await isAbsentFolder(dir)) ? undefined : `${await noFolder("Claude Code's folder", dir)}; nothing was installed`;
 }
 
 /** The vault's folder and the plugin's, or why not (the vault must exist). */

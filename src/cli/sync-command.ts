@@ -5,6 +5,7 @@ import { foldersProblem } from "../core/settings";
 import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { agentRoots } from "../node/agent-homes";
+import { isAbsentFolder } from "../node/absent-folder";
 import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
@@ -45,9 +46,11 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
-	// A link leading nowhere (a drive not mounted) was read as a folder without transcripts: "no transcripts", or a sync of
-	// the other agents alone without a word. Given by hand, it stops the sync; else the other agents are read, and it is said.
-	const unmounted = (await danglingLink(claudeDir)) === undefined ? undefined : await noFolder("Claude Code's folder", claudeDir);
+	// A link leading nowhere (a drive not mounted), a file or a FIFO was read as a folder without transcripts: "no transcripts"
+	// (or "none of these folders exists: <it>/projects"), or a sync of the other agents alone without a word. Given by hand,
+	// it stops the sync; else the other agents are read, and it is said.
+	const notFolder = (await danglingLink(claudeDir)) !== undefined || !((await isDirectory(claudeDir)) || (await isAbsentFolder(claudeDir)));
+	const unmounted = notFolder ? await noFolder("Claude Code's folder", claudeDir) : undefined;
 	if (unmounted && options.claudeDir) return fail(`${unmounted}; nothing was synced (check --claude-dir)`);
 	const projectsDir = claudeProjectsDir(claudeDir);
 	const roots = (s: typeof settings) => agentRoots(s, projectsDir);

@@ -216,6 +216,32 @@ describe("ai-memory hooks", { timeout: 30_000 }, () => {
 		expect(existsSync(join(dir, "unmounted")) || existsSync(join(dir, "gone"))).toBe(false);
 	});
 
+	it.skipIf(process.platform === "win32")("Claude Code's folder a file or a FIFO (`$CLAUDE_CONFIG_DIR`, --claude-dir): named as such, not as settings.json's ENOTDIR or a missing projects folder", () => {
+		const file = join(dir, "claude-file");
+		writeFileSync(file, "");
+		const fifo = join(dir, "claude-fifo");
+		expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+		const empty = join(dir, "file-vault");
+		mkdirSync(empty);
+		for (const [folder, what] of [
+			[file, "a file"],
+			[fifo, "a FIFO"],
+		] as const) {
+			const said = (then: string) => `ai-memory: Claude Code's folder ${folder} is ${what}, not a folder; ${then}\n`;
+			for (const command of ["hooks", "mcp"]) {
+				const r = run([command, "install", "--vault", vault], undefined, { CLAUDE_CONFIG_DIR: folder });
+				expect(r.status, r.stderr).toBe(2);
+				expect(r.stderr).toBe(said("nothing was installed"));
+			}
+			const given = run(["sync", "--vault", empty, "--claude-dir", folder]);
+			expect(given.status).toBe(2);
+			expect(given.stderr).toBe(said("nothing was synced (check --claude-dir)"));
+			const byDefault = run(["sync", "--vault", empty], undefined, { CLAUDE_CONFIG_DIR: folder, HOME: join(dir, "nobody-home") });
+			expect(byDefault.status).toBe(2);
+			expect(byDefault.stderr).toBe(said("nothing was synced"));
+		}
+	});
+
 	it("a vault whose name holds a line break is named on one line by install, status and uninstall", () => {
 		const odd = join(dir, "odd\nvault");
 		mkdirSync(odd, { recursive: true });
