@@ -408,7 +408,8 @@ export function isExcluded(projectPath: string, patterns: readonly string[]): bo
 		const pattern = normalizeSlashes(raw.trim()).toLowerCase();
 		if (pattern === "") continue;
 		if (!pattern.includes("*")) {
-			if (path === pattern || path.startsWith(`${pattern}/`)) return true;
+			// `/` is every folder's parent (it has its slash already: `//` started no path, and it excluded nothing).
+			if (path === pattern || path.startsWith(pattern.endsWith("/") ? pattern : `${pattern}/`)) return true;
 			continue;
 		}
 		if (globMatches(pattern, path)) return true;

@@ -264,6 +264,8 @@ describe("project exclusion", () => {
 	it("matches paths, folders above them and globs", () => {
 		expect(isExcluded("/home/me/secret/api", ["/home/me/secret"])).toBe(true);
 		expect(isExcluded("/home/me/secretive", ["/home/me/secret"])).toBe(false);
+		expect(isExcluded("/home/me/secret/api", ["/"])).toBe(true);
+		expect(isExcluded("/", [" / "])).toBe(true);
 		expect(isExcluded("/home/me/a/b/c", ["/home/me/**/c"])).toBe(true);
 		expect(isExcluded("/home/me/a/b", ["/home/me/*"])).toBe(true);
 		expect(isExcluded("C:\\work\\x", ["C:/work/"])).toBe(true);
