@@ -1,5 +1,5 @@
 import { confinedFile } from "../node/confined-path";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, realpath } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
@@ -66,10 +66,14 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 export async function runProjectsRemove(path: string, options: ProjectsOptions): Promise<number> {
 	return edit(options, async (projects) => {
 		const projectPath = resolve(path);
-		const at = projects.findIndex((p) => p.path === projectPath || p.path === path);
+		// As written, else the same folder by another way (a project added through a link, removed by its real path, or the other way round).
+		const real = (folder: string) => realpath(folder).catch(() => undefined);
+		const given = await real(projectPath);
+		let at = projects.findIndex((p) => p.path === projectPath || p.path === path);
+		if (at < 0 && given !== undefined) at = (await Promise.all(projects.map((p) => real(p.path)))).indexOf(given);
 		if (at < 0) return { error: `${projectPath} is not one of this device's projects (see \`${suggestCommand("projects list", options)}\`)`, code: 1 };
-		projects.splice(at, 1);
-		return { message: `Removed ${projectPath} from this device's projects. A context block the sync wrote into its files stays there: remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
+		const removed = projects.splice(at, 1)[0]!.path;
+		return { message: `Removed ${removed} from this device's projects. A context block the sync wrote into its files stays there: remove the lines between the AUTO-CONTEXT markers by hand if you no longer want them.` };
 	});
 }
 

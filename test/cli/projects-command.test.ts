@@ -163,6 +163,21 @@ describe("ai-memory projects", () => {
 		expect(readFileSync(dataJson, "utf8")).toMatch(/^\{\n {2}"version": 2,\n/);
 	});
 
+	it.skipIf(process.platform === "win32")("a project added through a link is removed by its real path, and the other way round", async () => {
+		mkdirSync(join(dir, "real", "web"), { recursive: true });
+		mkdirSync(join(dir, "real", "api"), { recursive: true });
+		symlinkSync(join(dir, "real"), join(dir, "linked"));
+		expect(await runProjectsAdd(join(dir, "linked", "web"), opts())).toBe(0);
+		expect(await runProjectsAdd(join(dir, "real", "api"), opts())).toBe(0);
+		const paths = () => (JSON.parse(readFileSync(dataJson, "utf8")) as { devices: Record<string, { projects: Array<{ path: string }> }> }).devices[HOST]!.projects.map((p) => p.path);
+		expect(paths()).toEqual([join(dir, "linked", "web"), join(dir, "real", "api")]);
+		out = "";
+		expect(await runProjectsRemove(join(dir, "real", "web"), opts())).toBe(0);
+		expect(out).toContain(`Removed ${join(dir, "linked", "web")} from this device's projects.`);
+		expect(await runProjectsRemove(join(dir, "linked", "api"), opts())).toBe(0);
+		expect(paths()).toEqual([]);
+	});
+
 	it("a version 1 file: its projects become this device's", async () => {
 		mkdirSync(join(dataJson, ".."), { recursive: true });
 		writeFileSync(dataJson, JSON.stringify({ notesFolder: "Old", projects: [{ path: join(dir, "web"), enabled: true }] }));
