@@ -143,10 +143,12 @@ export class VaultFolder implements NoteStore {
 		}
 		if (made.length === 0 && madeBefore.length === 0) return made;
 		const links = new Map([...madeBefore, ...made].map((m) => [m.from, m.to]));
-		for (const path of await this.listTree("")) {
+		const notes = await this.listTree("");
+		const names = renamedNames(links, notes);
+		for (const path of notes) {
 			const text = await this.read(path);
 			if (text === null) continue;
-			const rewritten = rewriteLinks(text, links);
+			const rewritten = rewriteLinks(text, links, names);
 			if (rewritten !== text) await this.write(path, rewritten, text);
 		}
 		return made;
@@ -215,4 +217,26 @@ function lstatQuietly(path: string): Stats | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * The old name and the new of each note a move renamed, for links by name (`[[name]]`), where no
+ * note of the vault has the old name any more: with one, such a link names it (Obsidian finds a
+ * note by its name alone). A note retitled because its title held a password the user scrubbed
+ * kept it in every `[[…]]` link to it, which pointed nowhere.
+ */
+function renamedNames(moves: ReadonlyMap<string, string>, notes: readonly string[]): Map<string, string> {
+	const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+	const left = new Set(notes.map((path) => nameOf(path).toLowerCase()));
+	const names = new Map<string, string>();
+	const twice = new Set<string>();
+	for (const [from, to] of moves) {
+		const [was, is] = [nameOf(from), nameOf(to)];
+		if (was === is || left.has(was.toLowerCase())) continue;
+		// Two notes of that name, both renamed: which one a link meant is not known.
+		if (names.has(was) && names.get(was) !== is) twice.add(was);
+		names.set(was, is);
+	}
+	for (const was of twice) names.delete(was);
+	return names;
 }

@@ -161,6 +161,23 @@ describe("VaultFolder", () => {
 		expect(await readFile(join(dir, ".trash", "a 1.md"), "utf8")).toBe("second");
 	});
 
+	it("a note renamed by a move: links by its old name follow it, unless another note still has that name or two renamed notes had it", async () => {
+		const vault = new VaultFolder(dir);
+		await vault.write("AI Conversations/p/2025-03-10 Use ghp_x.md", "a", null);
+		await vault.write("AI Conversations/q/Same.md", "b", null);
+		await vault.write("AI Conversations/r/Same.md", "c", null);
+		await vault.write("AI Conversations/s/Kept.md", "d", null);
+		await vault.write("Elsewhere/Kept.md", "e", null);
+		await vault.write("Daily/today.md", "[[2025-03-10 Use ghp_x]] [[Same]] [[Kept]]", null);
+		await vault.move([
+			{ from: "AI Conversations/p/2025-03-10 Use ghp_x.md", to: "AI Conversations/p/2025-03-10 Use.md" },
+			{ from: "AI Conversations/q/Same.md", to: "AI Conversations/q/Same one.md" },
+			{ from: "AI Conversations/r/Same.md", to: "AI Conversations/r/Same two.md" },
+			{ from: "AI Conversations/s/Kept.md", to: "AI Conversations/s/Kept one.md" },
+		]);
+		expect(await vault.read("Daily/today.md")).toBe("[[2025-03-10 Use]] [[Same]] [[Kept]]");
+	});
+
 	it("never carries a note out of the vault: a .trash that links out refuses the removal, a folder that links out refuses a move", async () => {
 		const root = join(dir, "vault");
 		const outside = join(dir, "outside");

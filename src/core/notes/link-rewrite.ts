@@ -1,12 +1,16 @@
 /**
  * Links that name a moved note by its vault path, made to name its new path: `[[folder/note]]`,
  * `[[folder/note.md#Heading|alias]]`, `[text](folder/note.md)` and `[text](<folder/note.md>)`.
- * Links by name alone (`[[note]]`) need nothing: a move keeps the name. Every other byte stays.
+ * A link by name alone (`[[note]]`, `[text](note.md)`) needs nothing when a move keeps the name;
+ * for a note renamed, it names the new name when `names` has the old one (given only for a name
+ * no other note has: `[[note]]` would name that one then). Every other byte stays.
  * @param moves vault paths with `.md`, from old to new.
+ * @param names of the notes renamed, the old name to the new one (no folder, no `.md`).
  */
-export function rewriteLinks(text: string, moves: ReadonlyMap<string, string>): string {
+export function rewriteLinks(text: string, moves: ReadonlyMap<string, string>, names: ReadonlyMap<string, string> = new Map()): string {
 	if (moves.size === 0 || (!text.includes("[[") && !text.includes("]("))) return text;
 	const stems = new Map([...moves].map(([from, to]) => [stem(from), stem(to)]));
+	for (const [from, to] of names) if (!stems.has(from)) stems.set(from, to);
 	let out = text.replace(WIKI, (whole, target: string, rest: string) => {
 		const md = target.toLowerCase().endsWith(".md");
 		const to = stems.get(md ? target.slice(0, -3) : target);
@@ -15,7 +19,8 @@ export function rewriteLinks(text: string, moves: ReadonlyMap<string, string>): 
 	out = out.replace(MARKDOWN, (whole, angled: string | undefined, plain: string | undefined, anchor: string | undefined = "") => {
 		const raw = angled ?? plain ?? "";
 		const target = angled !== undefined ? raw : safeDecode(raw);
-		const to = moves.get(target);
+		const renamed = target.includes("/") || !target.toLowerCase().endsWith(".md") ? undefined : names.get(stem(target));
+		const to = moves.get(target) ?? (renamed === undefined ? undefined : `${renamed}.md`);
 		if (to === undefined) return whole;
 		return angled !== undefined ? `](<${to}>${anchor})` : `](${encodeURI(to)}${anchor})`;
 	});
