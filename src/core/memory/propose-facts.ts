@@ -10,6 +10,7 @@
  */
 import { KO_PARTICLES } from "../digest/tags/stopwords";
 import { factSlug, type FactType } from "./fact-file";
+import { hash53 } from "../transcript/hash";
 
 export type { FactType };
 
@@ -72,6 +73,18 @@ const LONG_PROMPT = 2000;
 const MAX_READ = 10_000;
 const DUPLICATE_OVERLAP = 0.6;
 
+/**
+ * A statement's key as the state keeps it (`proposed`, never proposed again): its hash, not its
+ * text. A statement is a prompt's words: kept as text, a secret in a proposal the person deleted
+ * stayed in `sync-state.json`, lower-cased, where a stricter redaction later could not find it
+ * (a token's shape is in its case). A key stored as text by an older release is hashed when read.
+ */
+export function storedKey(key: string): string {
+	// A key is letters, digits and blanks (`keyOf`): one starting with `#` is a hash already.
+	return key.startsWith("#") ? key : `#${hash53(key).toString(36)}`;
+}
+
+/** @param rejectedKeys the statements proposed before, as `storedKey` gives them. */
 export function proposeFacts(prompts: readonly PromptInput[], existing: readonly ExistingFact[], rejectedKeys: ReadonlySet<string> = new Set()): ProposedFact[] {
 	// What a new statement must not repeat: existing facts (description and body lines), then earlier proposals.
 	const seen: { key: string; tokens: Set<string>[] }[] = existing.map((fact) => ({
@@ -86,7 +99,7 @@ export function proposeFacts(prompts: readonly PromptInput[], existing: readonly
 			const statement = statementOf(quote);
 			if (pointsIntoSession(statement)) continue;
 			const key = keyOf(statement);
-			if (key === "" || rejectedKeys.has(key)) continue;
+			if (key === "" || rejectedKeys.has(storedKey(key))) continue;
 			const tokens = tokenSet(statement);
 			if (tokens.size === 0) continue;
 			if (seen.some((other) => other.key === key || other.tokens.some((set) => jaccard(tokens, set) >= DUPLICATE_OVERLAP))) continue;

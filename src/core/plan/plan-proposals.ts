@@ -1,5 +1,5 @@
 import { readFact, renderFact, splitFrontmatter } from "../memory/fact-file";
-import { proposeFacts, type ExistingFact, type FactQuote } from "../memory/propose-facts";
+import { proposeFacts, storedKey, type ExistingFact, type FactQuote } from "../memory/propose-facts";
 import { wikiLink } from "../notes/links";
 import { printable } from "../text/printable";
 import type { SessionModel } from "../transcript/session-model";
@@ -51,11 +51,11 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 			const at = prompts[fact.prompt]?.timestamp;
 			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at.slice(0, 16).replace("T", " ")})` : ""}`;
 			// Not written (a full disk): proposed again by the next sync.
-			const onConflict = { kind: "proposal" as const, session: path, project: key, key: fact.key, name, prompt: fact.prompt };
+			const onConflict = { kind: "proposal" as const, session: path, project: key, key: storedKey(fact.key), name, prompt: fact.prompt };
 			// A prompt's text: no terminal escape, NUL or bidirectional override in the file (see `printable`).
 			const text = renderFact({ name, description: printable(fact.description), type: fact.type }, `${printable(fact.body).trim()}\n\n${source}\n`);
 			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text, expected: null, what: "memory", onConflict });
-			proposed.push(fact.key);
+			proposed.push(storedKey(fact.key));
 			project.taken.add(`${name}.md`.toLowerCase());
 			project.existing.push({ name, description: fact.description, body: fact.body });
 			record.facts = [...(record.facts ?? []), name];

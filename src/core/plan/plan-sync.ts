@@ -125,7 +125,7 @@ export function planSync(input: PlanInput): SyncPlan {
 	const before = (path: string): string | null => (movedTo.has(path) ? text(movedTo.get(path)!) : text(path));
 
 	// Proposals written under a weaker redaction (their renames were made before the plan).
-	plan.writes.push(...reredactInbox(state, redactableFolders(state, settings, input.identities, existing)));
+	plan.writes.push(...reredactInbox(redactableFolders(state, settings, input.identities, existing)));
 	// Facts the user stated in these sessions wait in their project's inbox, linked from the notes.
 	const folders = new Map<string, FolderTexts>();
 	for (const [key, texts] of existing.memory) folders.set(key, { folder: memoryPath(state, settings, key), facts: texts.facts, inbox: texts.inbox });

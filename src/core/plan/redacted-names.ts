@@ -1,5 +1,5 @@
 import { readFact } from "../memory/fact-file";
-import { keyOf, slugOf } from "../memory/propose-facts";
+import { slugOf } from "../memory/propose-facts";
 import type { SyncState } from "../sync/sync-state";
 import { isFactFile, sameFileKey, vaultNameOf } from "./plan-memory";
 import { INBOX } from "./plan-proposals";
@@ -96,20 +96,12 @@ export function followRedactedRenames(state: SyncState, made: readonly RedactedR
 
 /**
  * Each proposal's text redacted with today's rules (what a person added too: a secret the rules
- * catch is redacted wherever it is), its `name` following its file's, and the statements the state
- * keeps (`proposed`, never proposed again) redacted: a statement's key is taken from the
- * proposal's (or the accepted fact's) description, as it was made.
+ * catch is redacted wherever it is), its `name` following its file's. The statements the state
+ * keeps (`proposed`) are hashes (`storedKey`): nothing to redact there.
  */
-export function reredactInbox(state: SyncState, folders: readonly RedactableFolder[]): PlannedWrite[] {
+export function reredactInbox(folders: readonly RedactableFolder[]): PlannedWrite[] {
 	const writes: PlannedWrite[] = [];
 	for (const f of folders) {
-		const keys = new Map<string, string>();
-		for (const [file, text] of [...f.facts, ...f.inbox]) {
-			if (!isFactFile(file) || f.redact(text) === text) continue;
-			const description = readFact(file, text).description;
-			const redacted = f.redact(description);
-			if (redacted !== description) keys.set(keyOf(description), keyOf(redacted));
-		}
 		for (const [file, text] of f.inbox) {
 			if (!isFactFile(file) || f.redact(text) === text) continue;
 			const stem = file.replace(/\.md$/i, "");
@@ -121,20 +113,6 @@ export function reredactInbox(state: SyncState, folders: readonly RedactableFold
 			if (fact.name !== stem && namedAfter(fact.name, fact.description)) next = withName(next, stem);
 			if (next !== text) writes.push({ kind: "note", path: `${f.folder}/${INBOX}/${file}`, text: next, expected: text, what: "memory" });
 		}
-		const proposed = state.proposed[f.key];
-		if (!proposed) continue;
-		state.proposed[f.key] = proposed.map((key) => {
-			let next = key;
-			// A clipped description (`…`) gives the start of its statement's key.
-			for (const [from, to] of keys) {
-				if (key !== from && (from === "" || !key.startsWith(`${from} `))) continue;
-				next = to + key.slice(from.length);
-				break;
-			}
-			// A statement no file holds any more (a proposal deleted): what the rules catch in the key itself.
-			const redacted = f.redact(next);
-			return redacted === next ? next : keyOf(redacted);
-		});
 	}
 	return writes;
 }

@@ -1,4 +1,5 @@
 import { dict } from "../dict";
+import { storedKey } from "../memory/propose-facts";
 import type { Checkpoint } from "../context/lazy-context";
 import type { StoredDigest } from "../digest/session-digest";
 import type { UsageDay } from "../digest/usage-days";
@@ -144,7 +145,7 @@ export function restoreSyncState(raw: unknown): SyncState {
 		summaries: (record(o.summaries) as SyncState["summaries"] | undefined) ?? {},
 		checkpoints: dict((record(o.checkpoints) as SyncState["checkpoints"] | undefined) ?? {}),
 		memory,
-		proposed: dict((record(o.proposed) as SyncState["proposed"] | undefined) ?? {}),
+		proposed: proposedOf(o.proposed),
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 		usageOnly: usageOnlyOf(o.usageOnly),
 	};
@@ -165,4 +166,12 @@ export function usageOnlyOf(raw: unknown): Record<string, UsageOnlyRecord> {
 function isUsageDay(u: unknown): u is UsageDay {
 	const d = u as Partial<UsageDay> | null;
 	return typeof d === "object" && d !== null && typeof d.day === "string" && typeof d.model === "string" && [d.input, d.output, d.cacheRead, d.cacheWrite].every((n) => typeof n === "number" && Number.isFinite(n));
+}
+
+/** The statements proposed once, by project, as hashes (`storedKey`): text an older release kept is hashed here. */
+function proposedOf(value: unknown): SyncState["proposed"] {
+	const out: SyncState["proposed"] = dict();
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return out;
+	for (const [project, keys] of Object.entries(value)) if (Array.isArray(keys)) out[project] = [...new Set(keys.filter((k): k is string => typeof k === "string").map(storedKey))];
+	return out;
 }

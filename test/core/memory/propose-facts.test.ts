@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ExistingFact, type FactType, factQuotes, proposeFacts, sentencesOf } from "../../../src/core/memory/propose-facts";
+import { type ExistingFact, type FactType, factQuotes, proposeFacts, sentencesOf, storedKey } from "../../../src/core/memory/propose-facts";
 
 function propose(text: string, existing: ExistingFact[] = [], rejected?: Set<string>) {
 	return proposeFacts([{ text, index: 0, uuid: "u-0" }], existing, rejected);
@@ -293,10 +293,10 @@ describe("proposeFacts: duplicates, rejections, order", () => {
 		expect(propose("Never use tabs for indentation.", existing).map((f) => f.description)).toEqual(["Never use tabs for indentation"]);
 	});
 
-	it("skips rejected keys", () => {
+	it("skips rejected keys, given as the state keeps them (hashed)", () => {
 		const [fact] = propose("Always run the tests before committing.");
 		expect(fact).toBeDefined();
-		expect(propose("From now on, always run the tests before committing.", [], new Set([fact?.key ?? ""]))).toEqual([]);
+		expect(propose("From now on, always run the tests before committing.", [], new Set([storedKey(fact?.key ?? "")]))).toEqual([]);
 	});
 
 	it("gives a new name when an existing fact holds it", () => {

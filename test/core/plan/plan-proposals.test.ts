@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,6 +97,24 @@ describe("proposed facts", () => {
 		expect(r.transcriptsRead).toBe(1);
 		expect(inbox()).toHaveLength(1);
 		expect(r.memoryWritten).toEqual([]);
+	});
+
+	it("are remembered by a hash of their statement, never its text: a secret in a deleted proposal leaves no trace in the state", async () => {
+		await sync();
+		const state = () => readFileSync(join(root, "state", "sync-state.json"), "utf8");
+		const proposed = () => (JSON.parse(state()) as { proposed: Record<string, string[]> }).proposed;
+		expect(Object.values(proposed()).flat()).toHaveLength(2);
+		expect(Object.values(proposed()).flat().every((k) => /^#[0-9a-z]+$/.test(k))).toBe(true);
+		expect(state()).not.toMatch(/pnpm/);
+		// A state an older release wrote kept the statements as text: hashed when read, and still never proposed again.
+		const key = Object.keys(proposed())[0]!;
+		writeFileSync(join(root, "state", "sync-state.json"), state().replace(/"proposed":\{[^}]*\}/, `"proposed":{${JSON.stringify(key)}:["always use pnpm instead of npm in this repo"]}`));
+		expect(state()).toContain('["always use pnpm instead of npm in this repo"]');
+		for (const p of inbox()) notes.files.delete(p);
+		await appendFile(transcript(), jsonl([userText("From now on, always use pnpm instead of npm in this repo.", { sessionId: A, cwd, timestamp: "2026-11-20T10:20:00.000Z" })]));
+		await sync();
+		expect(inbox()).toEqual([]);
+		expect(state()).not.toMatch(/pnpm/);
 	});
 
 	it("come from the prompts typed since the last sync when a session grows, numbered in the whole session", async () => {
