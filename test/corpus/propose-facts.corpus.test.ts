@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type PromptInput, proposeFacts, sentencesOf } from "../../src/core/memory/propose-facts";
+import { type PromptInput, proposeFacts, sentencesOf, storedKey } from "../../src/core/memory/propose-facts";
 import { parseTranscript } from "../fixtures/parse-transcript";
 import type { SessionModel } from "../../src/core/transcript/session-model";
 import { promptsOf } from "../../src/core/transcript/session-queries";
@@ -96,6 +96,6 @@ describe.skipIf(!present)(`proposed facts over the real transcripts of ../shared
 		expect(fact).toBeDefined();
 		if (!fact) return;
 		expect(proposeFacts(typedPrompts(load(file)), [{ name: fact.name, description: fact.description, body: fact.body }])).toEqual([]);
-		expect(proposeFacts(typedPrompts(load(file)), [], new Set([fact.key]))).toEqual([]);
+		expect(proposeFacts(typedPrompts(load(file)), [], new Set([storedKey(fact.key)]))).toEqual([]);
 	});
 });
