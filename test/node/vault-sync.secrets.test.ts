@@ -119,6 +119,10 @@ describe("VaultSync and secrets", () => {
 		expect(notes.files.has(`AI Memory/shop-api/ci-${custom.toLowerCase()}.md`)).toBe(true);
 		notes.files.set(proposal!, `${notes.files.get(proposal!)!}\nMine: ${custom} is the staging one.\n`);
 		const patterned = { ...settings(), redaction: { ...settings().redaction, extraPatterns: ["acmetok-[A-Za-z0-9-]+"] } };
+		// A dry run lists the renames, and makes none.
+		const dry = await new VaultSync(projects, join(root, "state"), notes).plan(patterned, { rebuild: true });
+		expect(dry.plan.moves).toEqual(expect.arrayContaining([{ from: proposal, to: "AI Memory/shop-api/_inbox/always-use-redacted-custom-for-billing-api.md" }]));
+		expect(notes.files.has(proposal!)).toBe(true);
 		const report = await new VaultSync(projects, join(root, "state"), notes).run(patterned, { rebuild: true });
 		expect(report.errors).toEqual([]);
 		expect([...notes.files.keys()].filter((k) => /zq8xw2/i.test(k))).toEqual([]);

@@ -169,8 +169,10 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Proposals and facts' vault files named after what today's redaction catches (named while it was
 	// off, or before a pattern) take the names their redacted text gives, links to them following;
 	// the notes that link to a proposal are rendered again with its new name.
-	if (!options.dryRun) {
-		const renames = redactedRenames(scope.state, redactableFolders(scope.state, settings, identities, existing));
+	const renames = redactedRenames(scope.state, redactableFolders(scope.state, settings, identities, existing));
+	// A dry run renames nothing: it lists the renames among the plan's moves.
+	if (options.dryRun && renames.length > 0) scope = { ...scope, moves: [...scope.moves, ...renames.map(({ from, to }) => ({ from, to }))] };
+	else {
 		if (renames.length > 0) {
 			try {
 				const made = new Set((await deps.notes.move(renames)).map((m) => `${m.from}\0${m.to}`));
