@@ -2466,6 +2466,9 @@ function hintsIn(text: string): ReadonlySet<string> {
 
 const NO_HINTS: ReadonlySet<string> = new Set();
 
+/** A step of `hintFinder`'s table not worked out yet: no row is this, nor `~row` of one. */
+const UNKNOWN_STEP = -0x80000000;
+
 /**
  * Finds which of some lower-case ASCII literals occur in a text, ASCII letters in either case, in
  * one pass (an Aho-Corasick automaton): looking for each of the 60-odd hints in turn cost more
@@ -2478,56 +2481,69 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 	let width = 1;
 	for (const hint of hints) {
 		// Past ASCII a character has no column, and every text would then be found to hold nothing.
-		if (hint === "" || [...hint].some((ch) => ch.charCodeAt(0) > 0x7f || (ch >= "A" && ch <= "Z"))) throw new Error(`redaction hint ${JSON.stringify(hint)} is not lower-case ASCII`);
 		for (let i = 0; i < hint.length; i++) {
 			const c = hint.charCodeAt(i);
+			if (c > 0x7f || (c >= 0x41 && c <= 0x5a)) throw new Error(`redaction hint ${JSON.stringify(hint)} is not lower-case ASCII`);
 			if (column[c] === 0) column[c] = width++;
 		}
+		if (hint === "") throw new Error(`redaction hint "" is not lower-case ASCII`);
 	}
 	for (let c = 0x41; c <= 0x5a; c++) column[c] = column[c + 0x20]!;
-	// The trie, as a row of next states (0 for none) per state (no more states than the hints have
-	// characters), and the hints each state completes.
-	const step = new Int32Array((1 + hints.reduce((n, hint) => n + hint.length, 0)) * width);
+	// The trie: each state's children (column, state), and the hints each state completes.
+	const children: number[][] = [[]];
 	const ends: string[][] = [[]];
 	for (const hint of hints) {
 		let state = 0;
 		for (let i = 0; i < hint.length; i++) {
-			const at = state * width + column[hint.charCodeAt(i)]!;
-			if (step[at] === 0) {
-				step[at] = ends.length;
+			const col = column[hint.charCodeAt(i)]!;
+			const kids = children[state]!;
+			let next = 0;
+			for (let k = 0; k < kids.length; k += 2) if (kids[k] === col) next = kids[k + 1]!;
+			if (next === 0) {
+				next = ends.length;
+				kids.push(col, next);
+				children.push([]);
 				ends.push([]);
 			}
-			state = step[at]!;
+			state = next;
 		}
 		ends[state]!.push(hint);
 	}
-	// Breadth first, so that a state's failure state (shallower) is complete before it: a row still
-	// holds only its trie children when its turn comes; its missing steps then follow the failure
-	// state's, and a state also completes what its failure state does. Column 0 stays 0.
+	// The automaton, one row per state: each step gives the next state's row (its number times
+	// `width`), negated (`~row`) for a state that completes a hint, so the scan has no multiplication
+	// and no second table per character. A step is worked out the first time it is taken (a process
+	// that redacts a few prompts takes few): the table made whole, as an interpreted loop once per
+	// process, was most of a hook's redaction (measured: 25-45 ms of 230,000 cells).
+	const rows = new Int32Array(ends.length * width).fill(UNKNOWN_STEP);
 	const fail = new Int32Array(ends.length);
+	const childOf = (state: number, col: number): number => {
+		const kids = children[state]!;
+		for (let k = 0; k < kids.length; k += 2) if (kids[k] === col) return kids[k + 1]!;
+		return 0;
+	};
+	// The state after `state` on column `col`: its trie child, else the step its failure state takes.
+	const stepOf = (state: number, col: number): number => {
+		const at = state * width + col;
+		const known = rows[at]!;
+		if (known !== UNKNOWN_STEP) return (known < 0 ? ~known : known) / width;
+		let next = col === 0 ? 0 : childOf(state, col);
+		if (next === 0 && state !== 0 && col !== 0) next = stepOf(fail[state]!, col);
+		rows[at] = ends[next]!.length > 0 ? ~(next * width) : next * width;
+		return next;
+	};
+	// Failure states breadth first: a child's comes from its parent's, shallower, and a state also
+	// completes what its failure state does (known, then, before any step leads to it).
 	const queue = [0];
 	for (let q = 0; q < queue.length; q++) {
 		const state = queue[q]!;
-		const row = state * width;
-		const failRow = fail[state]! * width;
-		for (let c = 1; c < width; c++) {
-			const child = step[row + c]!;
-			const onFail = state === 0 ? 0 : step[failRow + c]!;
-			if (child === 0) step[row + c] = onFail;
-			else {
-				fail[child] = onFail;
-				if (ends[onFail]!.length > 0) ends[child]!.push(...ends[onFail]!);
-				queue.push(child);
-			}
+		const kids = children[state]!;
+		for (let k = 0; k < kids.length; k += 2) {
+			const child = kids[k + 1]!;
+			const onFail = state === 0 ? 0 : stepOf(fail[state]!, kids[k]!);
+			fail[child] = onFail;
+			if (ends[onFail]!.length > 0) ends[child]!.push(...ends[onFail]!);
+			queue.push(child);
 		}
-	}
-	// Each step gives the next state's row (its number times `width`), negated (`~row`) for a state
-	// that completes a hint: no multiplication and no second table per character (measured: a
-	// third of the redaction of the bench tree's models was this loop).
-	const rows = new Int32Array(step.length);
-	for (let at = 0; at < step.length; at++) {
-		const next = step[at]!;
-		rows[at] = ends[next]!.length > 0 ? ~(next * width) : next * width;
 	}
 	return (text) => {
 		let found: Set<string> | undefined;
@@ -2539,11 +2555,18 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 				row = 0;
 				continue;
 			}
-			row = rows[row + column[c]!]!;
-			if (row < 0) {
-				row = ~row;
-				for (const hint of ends[row / width]!) (found ??= new Set()).add(hint);
+			let next = rows[row + column[c]!]!;
+			if (next < 0) {
+				if (next === UNKNOWN_STEP) {
+					stepOf(row / width, column[c]!);
+					next = rows[row + column[c]!]!;
+				}
+				if (next < 0) {
+					next = ~next;
+					for (const hint of ends[next / width]!) (found ??= new Set()).add(hint);
+				}
 			}
+			row = next;
 		}
 		return found ?? NO_HINTS;
 	};
