@@ -596,6 +596,27 @@ describe("VaultSync and a person editing at the same time", () => {
 		expect(notes.files.get(path)).toContain("Also log the uptime");
 		expect(notes.files.get(path)).toContain("My edit, typed during the sync.");
 	});
+
+	it("writes a project's index the next time when it was edited while the sync ran, though no session changed since", async () => {
+		await newSync().run(settings());
+		const index = "AI Conversations/shop-api/shop-api.md";
+		await appendFile(transcript(A), jsonl([userText("Also log the uptime", { sessionId: A, cwd: projectPath })]));
+		notes.beforeWrite = (p) => {
+			if (p === index && !notes.files.get(p)!.includes("Mine.")) notes.files.set(p, `${notes.files.get(p)!}\nMine.\n`);
+		};
+		const r = await newSync().run(settings());
+		notes.beforeWrite = undefined;
+		expect(r.errors).toEqual([`${index}: it changed while the sync ran; it is left as it is and updated next time`]);
+		expect(notes.files.get(index)).toContain("· 1 prompt ·");
+
+		const next = await newSync().run(settings());
+		expect(next.errors).toEqual([]);
+		expect(next.notesWritten).toEqual([index]);
+		expect(notes.files.get(index)).toContain("· 2 prompts ·");
+		expect(notes.files.get(index)).toContain("Mine.");
+		// Written once: the sync after does not write it again.
+		expect((await newSync().run(settings())).notesWritten).toEqual([]);
+	});
 });
 
 describe("VaultSync and a note it could not write", () => {

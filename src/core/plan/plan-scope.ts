@@ -280,6 +280,12 @@ export function scopeSessions(input: {
 		if (key) indexes.add(key);
 	}
 	if (migrated) for (const key of Object.keys(state.projects)) indexes.add(key);
+	// An index the last sync could not write: nothing else brings it back while the project is quiet.
+	for (const [key, project] of Object.entries(state.projects)) {
+		if (!project.indexStale || (only !== undefined && comparablePath(key) !== comparablePath(only))) continue;
+		indexes.add(key);
+		delete project.indexStale;
+	}
 	for (const key of relocation.retagged.keys()) indexes.add(key);
 	// Its project's index listed it.
 	for (const { record } of absorbed) if (record.projectKey) indexes.add(record.projectKey);

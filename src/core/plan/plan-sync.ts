@@ -23,7 +23,7 @@ import { reredactInbox, type RedactableFolder } from "./redacted-names";
 import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { projectContext } from "./project-context";
-import type { PlannedWrite, SyncPlan } from "./sync-plan";
+import type { ConflictUndo, PlannedWrite, SyncPlan } from "./sync-plan";
 import { wellFormed } from "../text/well-formed";
 
 /** The texts a plan is made against, read just before. */
@@ -246,7 +246,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const path = indexPath(state, settings, key);
 		const oldPrefix = scope.retagged?.get(key);
 		const ownTags = [...new Set(tagsInNote(text(path)).filter((t) => !t.startsWith(settings.tagPrefix) && !(oldPrefix !== undefined && t.startsWith(oldPrefix))))];
-		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note");
+		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note", { kind: "index-stale", project: key });
 	}
 	const base = sessionsBasePath(settings.notesFolder);
 	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note" });
@@ -398,11 +398,11 @@ export function redactableFolders(state: SyncState, settings: Settings, identiti
 }
 
 /** A merged note write, or an unchanged count, or the reason it cannot be merged. */
-function mergeInto(plan: SyncPlan, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, what: "note" | "memory"): void {
+function mergeInto(plan: SyncPlan, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, what: "note" | "memory", onConflict?: ConflictUndo): void {
 	const merged = mergeNote(existing, rendered.frontmatter, rendered.body);
 	if (!merged.ok) plan.errors.push(`${path}: ${merged.reason}`);
 	else if (merged.text === existing) plan.unchanged++;
-	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what });
+	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what, ...(onConflict ? { onConflict } : {}) });
 }
 
 function tagInput(session: SessionWithAgents, record: Pick<SessionRecord, "project">, d: SessionDigest) {

@@ -39,7 +39,9 @@ export type ConflictUndo =
 	/** A shared fact is merged again by the next sync, against the base it had. */
 	| { kind: "memory-pair"; project: string; claude: string; previous?: { vault: string; base: string } }
 	/** A proposed fact is proposed again by the next sync (its prompt weighed again). */
-	| { kind: "proposal"; session: string; project: string; key: string; name: string; prompt: number };
+	| { kind: "proposal"; session: string; project: string; key: string; name: string; prompt: number }
+	/** The project's index is written by the next sync (it is written only when one of its sessions changes). */
+	| { kind: "index-stale"; project: string };
 
 export type PlannedWrite =
 	/** A vault note (index, Bases file, packet, fact, proposal); `text: null` deletes it. */

@@ -173,6 +173,9 @@ function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
 		if (u.kind === "note-dirty") {
 			const record = state.sessions[u.session];
 			if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
+		} else if (u.kind === "index-stale") {
+			const project = state.projects[u.project];
+			if (project) state.projects[u.project] = { ...project, indexStale: true };
 		} else if (u.kind === "proposal") {
 			state.proposed[u.project] = (state.proposed[u.project] ?? []).filter((k) => k !== u.key);
 			const record = state.sessions[u.session];

@@ -82,6 +82,8 @@ export interface ProjectRecord {
 	indexPath?: string;
 	/** Where the user moved the project's context packet, when they did. */
 	packetPath?: string;
+	/** Its index note was not written (changed while the sync ran, a failed write): the next sync writes it, though no session of it changed. */
+	indexStale?: true;
 }
 
 export interface SyncState {
