@@ -12,6 +12,8 @@ import type { SyncLog } from "./sync-log";
 
 /** Long manual syncs show their progress past this many notes. */
 const PROGRESS_AFTER = 50;
+/** New problems shown as notices by one sync: a folder that cannot be written fails each of its notes with a sentence of its own. */
+const NOTICES_PER_SYNC = 3;
 
 /**
  * Runs syncs one at a time for the plugin and tells the person what they need to know: the
@@ -101,15 +103,23 @@ export class SyncController {
 	private report(report: SyncReport, job: SyncJob): void {
 		const summary = summarize(report);
 		this.log.add("done", summary);
+		let shown = 0;
+		let held = 0;
+		// Shown once, even when a background sync meets it again and again; past a few, the rest are in the log only.
+		const tell = (text: string, timeout?: number) => {
+			if (!this.log.firstTime(text)) return;
+			if (shown++ < NOTICES_PER_SYNC) this.notify(text, timeout);
+			else held++;
+		};
 		for (const notice of report.notices) {
 			this.log.add("notice", notice);
-			if (this.log.firstTime(notice)) this.notify(notice);
+			tell(notice);
 		}
 		for (const error of report.errors) {
 			this.log.add("problem", error);
-			// Shown once, even when a background sync meets it again and again.
-			if (this.log.firstTime(error)) this.notify(error, 10_000);
+			tell(error, 10_000);
 		}
+		if (held > 0) this.notify(`And ${count(held, "more thing")} to look at: see the sync log.`, 10_000);
 		this.log.resolved([...report.errors, ...report.notices]);
 		if (job.manual) this.notify(summary);
 		if (report.errors.length > 0) this.status.show({ state: "problem", count: report.errors.length });

@@ -85,7 +85,10 @@ export class VaultNoteStore implements NoteStore {
 			await this.vault.createFolder(folder);
 		} catch (error) {
 			// Another write created it meanwhile; anything else is a real failure.
-			if (!this.vault.getFolderByPath(folder)) throw error;
+			if (this.vault.getFolderByPath(folder)) return;
+			// Obsidian says "Folder already exists." of a file there: the file is what to move.
+			if (this.vault.getFileByPath(folder)) throw new Error(`the file "${folder}" stands where a folder of the path should be`);
+			throw error;
 		}
 	}
 }

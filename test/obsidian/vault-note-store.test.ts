@@ -29,6 +29,13 @@ describe("VaultNoteStore", () => {
 		expect(vault.getFiles().map((f) => f.path).sort()).toEqual(["f/a.md", "f/b.md"]);
 	});
 
+	it("names the file that stands where a folder of a note's path should be (Obsidian says \"Folder already exists.\")", async () => {
+		const vault = new Vault();
+		await vault.create("Notes", "mine");
+		await expect(store(vault).write("Notes/p/a.md", "a", null)).rejects.toThrow('the file "Notes" stands where a folder of the path should be');
+		expect(await store(vault).read("Notes")).toBe("mine");
+	});
+
 	it("lists a folder's files and trashes a note only if it still holds what was read", async () => {
 		const vault = new Vault();
 		const s = store(vault);

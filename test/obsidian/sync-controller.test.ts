@@ -1,0 +1,38 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from "vitest";
+import { migrateSettings } from "../../src/core/settings";
+import type { SyncReport } from "../../src/core/sync/sync-engine";
+import type { VaultSync } from "../../src/node/vault-sync";
+import { RenameLog } from "../../src/obsidian/rename-log";
+import { StatusBar } from "../../src/obsidian/status-bar";
+import { SyncController } from "../../src/obsidian/sync-controller";
+import { SyncLog } from "../../src/obsidian/sync-log";
+import { Notice, Plugin } from "../stubs/obsidian";
+import { stubApp } from "../stubs/app";
+
+class TestPlugin extends Plugin {}
+
+const report = (errors: string[]): SyncReport => ({ transcriptsRead: 1, notesWritten: [], notesUnchanged: 0, notesSkipped: [], notesMoved: [], contextWritten: [], memoryWritten: [], errors, notices: [] });
+
+/** A controller whose syncs report `errors`, and the sync log it fills. */
+function controller(errors: string[]): { sync: SyncController; log: SyncLog } {
+	const log = new SyncLog();
+	const syncer = { run: async () => report(errors) } as unknown as VaultSync;
+	const settings = migrateSettings(undefined).settings;
+	const item = new TestPlugin(stubApp(), { id: "t", name: "t", version: "0", minAppVersion: "1.8.7", description: "", author: "" }).addStatusBarItem();
+	return { sync: new SyncController(() => syncer, () => settings, new StatusBar(item, () => undefined), log, new RenameLog()), log };
+}
+
+describe("SyncController", () => {
+	it("shows a few new problems as notices and the rest in the sync log: a notes folder that is a file fails every note", async () => {
+		const errors = Array.from({ length: 40 }, (_, i) => `Notes/p/${i}.md: not written, the file "Notes" stands where a folder of the path should be; the next sync tries again`);
+		const { sync, log } = controller(errors);
+		const before = Notice.shown.length;
+		await sync.sync();
+		expect(Notice.shown.slice(before)).toEqual([...errors.slice(0, 3), "And 37 more things to look at: see the sync log."]);
+		expect(log.list().filter((e) => e.kind === "problem")).toHaveLength(40);
+		// Each once: the next sync meeting them again shows none.
+		await sync.sync();
+		expect(Notice.shown.length).toBe(before + 4);
+	});
+});
