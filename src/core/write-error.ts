@@ -20,6 +20,8 @@ const REASONS: Record<string, string> = {
 /** The reason for a failed file operation, by its error code; other errors as their message. */
 export function describeWriteError(error: unknown): string {
 	const code = codeOf(error);
+	// `mkdir -p` over a file says EEXIST of that file (ENOTDIR only of a folder below it).
+	if (code === "EEXIST" && typeof error === "object" && error !== null && "syscall" in error && error.syscall === "mkdir") return "a file stands where a folder of the path should be (EEXIST)";
 	if (code !== undefined && REASONS[code]) return REASONS[code];
 	return error instanceof Error ? error.message : String(error);
 }

@@ -14,5 +14,8 @@ describe("describeWriteError", () => {
 		expect(describeWriteError("plain")).toBe("plain");
 		// A file size limit (`ulimit -f`) is one too, not a raw "EFBIG: file too large, write".
 		expect(describeWriteError(Object.assign(new Error("EFBIG: file too large, write"), { code: "EFBIG" }))).toMatch(/^the file is larger than this system lets a file be \(EFBIG/);
+		// A file where the notes folder goes: mkdir says EEXIST of it, not a raw "EEXIST: file already exists, mkdir '/v/Notes'".
+		expect(describeWriteError(Object.assign(new Error("EEXIST: file already exists, mkdir '/v/Notes'"), { code: "EEXIST", syscall: "mkdir" }))).toBe("a file stands where a folder of the path should be (EEXIST)");
+		expect(describeWriteError(Object.assign(new Error("EEXIST: file already exists, open '/v/a'"), { code: "EEXIST", syscall: "open" }))).toBe("EEXIST: file already exists, open '/v/a'");
 	});
 });
