@@ -288,7 +288,17 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 	for (const [name, folder] of [["notes folder", settings.notesFolder], ["memory folder", settings.memoryFolder]] as const) {
 		// Before, the NUL reached the file system, whose error ("without null bytes") named no setting.
 		if (folder.includes("\u0000")) return `the ${name} holds a NUL character, which no folder name can hold: set another`;
+		// A line break pasted with it: a link cannot hold one, so every link to its notes was broken (attack round 22).
+		// eslint-disable-next-line no-control-regex -- control characters are what it finds
+		if (/[\u0001-\u001f\u007f]/.test(folder)) return `the ${name} holds a line break or another control character: set it without`;
+		if (/^\s*(["'])[\s\S]*\1\s*$/.test(folder)) return `the ${name} ${folder.trim()} is in quotes: set it without them`;
+		// Obsidian warns that links to such names do not work: every link the sync writes names its notes by path.
+		const linkBreaker = /[#^[\]|]/.exec(folder)?.[0];
+		if (linkBreaker) return `the ${name} "${folder}" holds "${linkBreaker}", which Obsidian's links cannot hold (no link to its notes would work): set another`;
 		const parts = folder.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+		// Meant as the home folder, it was a vault folder named "~".
+		if (parts[0] === "~") return `the ${name} "${folder}" starts with "~", the home folder, but it can only be a folder of the vault: set one inside it`;
+		if (parts.some((p) => new TextEncoder().encode(p).length > 255)) return `the ${name} has a folder name longer than a file system takes (255 bytes): set a shorter one`;
 		if (parts.includes("..")) return `the ${name} "${folder}" leads out of the vault: set one inside it`;
 		if (parts.some((p) => p.startsWith("."))) return `the ${name} "${folder}" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another`;
 		// Meant out of the vault, it was written in it without a word (`/tmp/x` in vault/tmp/x); `/` alone is the vault's top.

@@ -348,4 +348,20 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, notesFolder: "X: notes" })).toBeUndefined();
 		expect(foldersProblem({ ...ok, notesFolder: "D:" })).toMatch(/is an absolute path/);
 	});
+
+	it("refuses a folder as a person pastes it carelessly: link characters, `~`, quotes, a line break, a name too long", () => {
+		const ok = { notesFolder: "AI Conversations", memoryFolder: "AI Memory" };
+		// Every link to a note in it was broken: `[[Work #ai/shop-api/…]]` is a heading of "Work".
+		expect(foldersProblem({ ...ok, notesFolder: "Work #ai" })).toBe('the notes folder "Work #ai" holds "#", which Obsidian\'s links cannot hold (no link to its notes would work): set another');
+		for (const folder of ["AI|Chats", "AI [chats]", "AI^x"]) expect(foldersProblem({ ...ok, memoryFolder: folder })).toMatch(/^the memory folder .* which Obsidian's links cannot hold/);
+		expect(foldersProblem({ ...ok, notesFolder: "~/notes" })).toBe('the notes folder "~/notes" starts with "~", the home folder, but it can only be a folder of the vault: set one inside it');
+		expect(foldersProblem({ ...ok, notesFolder: "~" })).toMatch(/starts with "~"/);
+		expect(foldersProblem({ ...ok, notesFolder: '"AI Notes"' })).toBe('the notes folder "AI Notes" is in quotes: set it without them');
+		expect(foldersProblem({ ...ok, notesFolder: "'AI Notes'" })).toMatch(/is in quotes/);
+		expect(foldersProblem({ ...ok, notesFolder: "AI\nNotes" })).toBe("the notes folder holds a line break or another control character: set it without");
+		expect(foldersProblem({ ...ok, notesFolder: "AI\tNotes" })).toMatch(/control character/);
+		expect(foldersProblem({ ...ok, notesFolder: "x".repeat(10_000) })).toBe("the notes folder has a folder name longer than a file system takes (255 bytes): set a shorter one");
+		expect(foldersProblem({ ...ok, notesFolder: "가".repeat(86) })).toMatch(/longer than a file system takes/);
+		for (const folder of ["가".repeat(85), "Notes ~ old", "it's mine", 'Say "hi"', "x/".repeat(5_000), "AI Conversations/"]) expect(foldersProblem({ ...ok, notesFolder: folder })).toBeUndefined();
+	});
 });

@@ -328,6 +328,20 @@ describe("the settings tab", () => {
 		expect(error(el, "Memory folder")).toBe("");
 	});
 
+	it("a folder typed or pasted carelessly is refused, with why: a link character, `~`, quotes", async () => {
+		const { el, tab, saved } = await open();
+		type(input(el, "Notes folder"), "Work #ai");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toBe('The notes folder "Work #ai" holds "#", which Obsidian\'s links cannot hold (no link to its notes would work): set another.');
+		type(input(el, "Notes folder"), "~/notes");
+		await tab.flush();
+		expect(error(el, "Memory folder")).toMatch(/^The notes folder "~\/notes" starts with "~"/);
+		type(input(el, "Memory folder"), ' "AI Memory" ');
+		await tab.flush();
+		expect(error(el, "Memory folder")).toMatch(/is in quotes/);
+		expect(saved).toHaveLength(0);
+	});
+
 	it("excluded projects: one per line", async () => {
 		const { el, tab, current } = await open();
 		type(area(el, "Excluded projects"), " /home/me/secret/** \n\n/tmp/x\n/tmp/x");
