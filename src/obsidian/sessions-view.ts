@@ -208,12 +208,13 @@ export class SessionsView extends ItemView {
 
 	private async openItem(item: Item): Promise<void> {
 		const { row, hit } = item;
-		if (row.deleted || !this.app.vault.getFileByPath(row.notePath)) {
+		const file = this.app.vault.getFileByPath(row.notePath);
+		if (row.deleted || !file) {
 			new Notice(`The note of "${row.title}" was deleted or moved away; a rebuild brings it back.`);
 			return;
 		}
-		const link = hit && hit.turn > 0 ? `${row.notePath}#${turnHeading(hit.turn)}` : row.notePath;
-		await this.app.workspace.openLinkText(link, "", false);
+		// The file itself, not a link to its path: a note the person renamed "Q#1" was opened as "Q" (another note) at a heading "1".
+		await this.app.workspace.getLeaf(false).openFile(file, hit && hit.turn > 0 ? { eState: { subpath: `#${turnHeading(hit.turn)}` } } : undefined);
 	}
 
 	private showTab(tab: "sessions" | "pictures"): void {

@@ -100,13 +100,14 @@ describe("the Sessions view on synced sessions", () => {
 		expect(shown[0]!.querySelector(".acm-session-snippet")!.textContent).toMatch(/^turn 2: .*404/);
 		key(search, "Enter");
 		await new Promise((r) => setTimeout(r, 0));
-		const link = app.workspace.openedLinks.at(-1)!;
-		expect(link).toMatch(/^AI Conversations\/shop-api\/2026-11-29 .*\.md#You · 2$/);
+		const path = app.workspace.opened.at(-1)!.path;
+		expect(path).toMatch(/^AI Conversations\/shop-api\/2026-11-29 .*\.md$/);
+		expect(app.workspace.openedSubpaths.at(-1)).toBe("#You · 2");
 		// The heading is in the note, and the turn under it holds the words searched for.
-		const text = vault.cachedText(link.split("#")[0]!)!;
+		const text = vault.cachedText(path)!;
 		const turn = text.split("### You · 2\n")[1]!.split("### You · 3")[0]!;
 		expect(turn).toContain("Return a 404 when the product does not exist.");
-		expect(app.workspace.activeFile?.path).toBe(link.split("#")[0]);
+		expect(app.workspace.activeFile?.path).toBe(path);
 	});
 
 	it("finds words of replies and digests too; Escape clears the search", async () => {
@@ -139,10 +140,25 @@ describe("the Sessions view on synced sessions", () => {
 		key(list, "ArrowDown");
 		key(list, "Enter");
 		await new Promise((r) => setTimeout(r, 0));
-		expect(app.workspace.openedLinks.at(-1)).toMatch(/\.md$/);
+		expect(app.workspace.openedSubpaths.at(-1)).toBe("");
 		// File names swap some characters for look-alikes; the note names its title in its aliases.
 		expect(app.workspace.activeFile).not.toBeNull();
 		expect(vault.cachedText(app.workspace.activeFile!.path)).toContain(titles[1]!);
+	});
+
+	it("opens a session's own note when the person renamed it with a \"#\" (read in a link as a heading of another note)", async () => {
+		const { app, vault, view, plugin } = await openOnExamples();
+		const first = rowsShown(view)[0]!;
+		const note = vault.getFiles().find((f) => f.path.endsWith(".md") && f.basename.includes(first.querySelector(".acm-session-title")!.textContent.slice(0, 20)))!;
+		await vault.createFolder("Archive");
+		await vault.create("Archive/Q.md", "Another note.\n");
+		await app.fileManager.renameFile(note, "Archive/Q#1.md");
+		// The sync follows the rename; the view reads what it prepared.
+		await (plugin as unknown as { syncNow(): Promise<void> }).syncNow();
+		await view.refresh();
+		key(view.contentEl.querySelector(".acm-sessions-list")!, "Enter");
+		await new Promise((r) => setTimeout(r, 0));
+		expect(app.workspace.activeFile?.path).toBe("Archive/Q#1.md");
 	});
 
 	it("a session whose note was deleted says so instead of opening nothing", async () => {
@@ -150,10 +166,10 @@ describe("the Sessions view on synced sessions", () => {
 		const first = rowsShown(view)[0]!;
 		const note = vault.getFiles().find((f) => f.path.endsWith(".md") && f.basename.includes(first.querySelector(".acm-session-title")!.textContent.slice(0, 20)))!;
 		await app.fileManager.trashFile(note);
-		const before = app.workspace.openedLinks.length;
+		const before = app.workspace.opened.length;
 		key(view.contentEl.querySelector(".acm-sessions-list")!, "Enter");
 		await new Promise((r) => setTimeout(r, 0));
-		expect(app.workspace.openedLinks.length).toBe(before);
+		expect(app.workspace.opened.length).toBe(before);
 		expect(Notice.shown.at(-1)).toMatch(/was deleted or moved away/);
 	});
 

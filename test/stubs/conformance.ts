@@ -184,7 +184,7 @@ export type Checks = [
 	Expect<Conforms<Stub.Vault, Real.Vault, /* test-only: a note's text without awaiting; handlers attached */ "cachedText" | "listenerCount", "adapter">>,
 	Expect<Conforms<Stub.FileManager, Real.FileManager>>,
 	Expect<Conforms<Stub.MetadataCache, Real.MetadataCache>>,
-	Expect<Conforms<Stub.Workspace, Real.Workspace, /* test-only: the layout becomes ready; the open file; files opened */ "ready" | "listenerCount" | "activeFile" | "opened" | "app" | "viewCreators" | "leaves" | "openedLinks">>,
+	Expect<Conforms<Stub.Workspace, Real.Workspace, /* test-only: the layout becomes ready; the open file; files opened */ "ready" | "listenerCount" | "activeFile" | "opened" | "openedSubpaths" | "app" | "viewCreators" | "leaves" | "openedLinks">>,
 	Expect<Conforms<Stub.WorkspaceLeaf, Real.WorkspaceLeaf, /* test-only: the workspace it belongs to */ "workspace">>,
 	// `open`/`close`: the app's own lifecycle around onOpen/onClose, which tests drive.
 	Expect<Conforms<Stub.View, Real.View, "open" | "close">>,

@@ -271,6 +271,8 @@ export class Workspace extends Events {
 	activeFile: TFile | null = null;
 	/** Test-only: files opened through leaves, in order. */
 	readonly opened: TFile[] = [];
+	/** Test-only: the subpath (`#heading`) each file in `opened` was opened at, "" for its top. */
+	readonly openedSubpaths: string[] = [];
 	getActiveFile(): TFile | null {
 		return this.activeFile;
 	}
@@ -296,6 +298,7 @@ export class Workspace extends Events {
 		const file = vault?.getFileByPath(path) ?? vault?.getFileByPath(`${path}.md`) ?? null;
 		if (file) {
 			this.opened.push(file);
+			this.openedSubpaths.push(linktext.includes("#") ? linktext.slice(linktext.indexOf("#")) : "");
 			this.activeFile = file;
 		}
 	}
@@ -306,8 +309,10 @@ export class Workspace extends Events {
 export class WorkspaceLeaf {
 	view!: View;
 	constructor(readonly workspace: Workspace) {}
-	async openFile(file: TFile): Promise<void> {
+	/** Opens the file; `eState.subpath` (`#heading`) is where its view scrolls to. */
+	async openFile(file: TFile, openState?: { eState?: Record<string, unknown> }): Promise<void> {
 		this.workspace.opened.push(file);
+		this.workspace.openedSubpaths.push(typeof openState?.eState?.subpath === "string" ? openState.eState.subpath : "");
 		this.workspace.activeFile = file;
 	}
 	/** Puts the registered view of that type in this leaf and opens it, as the app does. */
