@@ -34,6 +34,7 @@ export class ReviewFactsModal extends Modal {
 		}
 		for (const { file, project } of waiting) {
 			const fact = readFact(file.name, await this.app.vault.cachedRead(file));
+			const path = file.path;
 			new Setting(this.contentEl)
 				.setName(fact.description)
 				.setDesc(`${project} · ${fact.type ?? "fact"} · ${fact.name}`)
@@ -42,26 +43,38 @@ export class ReviewFactsModal extends Modal {
 					b
 						.setButtonText("Accept")
 						.setCta()
-						.onClick(async () => {
-							const target = normalizePath(`${this.settings.memoryFolder}/${project}/${file.name}`);
-							if (this.app.vault.getAbstractFileByPath(target)) {
-								new Notice(`${target} exists already: open the proposal and rename it first.`);
-								return;
-							}
-							await this.app.fileManager.renameFile(file, target);
-							await this.render();
-						}),
+						.onClick(() =>
+							this.act(file, path, async () => {
+								const target = normalizePath(`${this.settings.memoryFolder}/${project}/${file.name}`);
+								if (this.app.vault.getAbstractFileByPath(target)) new Notice(`${target} exists already: open the proposal and rename it first.`);
+								else await this.app.fileManager.renameFile(file, target);
+							}),
+						),
 				)
 				.addButton((b) =>
 					b
 						.setButtonText("Reject")
 						.setClass("mod-warning")
-						.onClick(async () => {
-							await this.app.fileManager.trashFile(file);
-							await this.render();
-						}),
+						.onClick(() => this.act(file, path, () => this.app.fileManager.trashFile(file))),
 				);
 		}
+	}
+
+	/**
+	 * Accept or reject a proposal still where the list showed it: one the person (or a sync) moved
+	 * or deleted since is left alone (a reject from the list trashed a note moved out of the inbox
+	 * to keep; an accept of a deleted one failed without a word). Then the list is drawn again.
+	 */
+	private async act(file: TFile, path: string, action: () => Promise<void>): Promise<void> {
+		if (this.app.vault.getFileByPath(path) !== file) new Notice(`${path} is no longer waiting: it was moved or deleted meanwhile.`);
+		else {
+			try {
+				await action();
+			} catch (error) {
+				new Notice(`${path}: not done, ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+		await this.render();
 	}
 }
 
