@@ -20,7 +20,13 @@ export async function writeDashboardNote(app: App, settings: Settings, rows: Cat
 	const summary = summarizeUsage(rows.sessions, settings.prices, rows.usageOnly);
 	const files = renderDashboard(normalizePath(settings.notesFolder), summary, dashboardCharts(summary), rows.sessions.length);
 	const path = dashboardPath(settings);
-	const result = await writeDashboard(store, path, files);
+	let result: Awaited<ReturnType<typeof writeDashboard>>;
+	try {
+		result = await writeDashboard(store, path, files);
+	} catch (error) {
+		// A file where its folder goes: said in the notice, not an unhandled rejection with none.
+		return `Dashboard not updated: ${error instanceof Error ? error.message : String(error)}`;
+	}
 	if (result.problem) return `Dashboard not updated: ${result.problem}`;
 	return result.written.length === 0 ? "The dashboard is up to date." : `Dashboard updated: ${result.written.length} file${result.written.length === 1 ? "" : "s"} written.`;
 }

@@ -22,7 +22,12 @@ export function saveSelectionAsFact(app: App, settings: Settings, editor: Editor
 		const folder = normalizePath(`${settings.memoryFolder}/${choice.project}`);
 		const taken = new Set((await store.list(folder)).map((p) => p.slice(folder.length + 1).toLowerCase()));
 		const fact = newFactFile({ text, description: choice.description, type: choice.type, name: choice.name, source: file ? { path: file.path, title: file.basename } : undefined }, taken);
-		if (!(await store.write(`${folder}/${fact.file}`, fact.text, null))) return `${folder}/${fact.file} exists already; choose another name.`;
+		try {
+			if (!(await store.write(`${folder}/${fact.file}`, fact.text, null))) return `${folder}/${fact.file} exists already; choose another name.`;
+		} catch (error) {
+			// A file where the project's memory folder goes: said in the modal, which stays open with the text.
+			return `Not saved: ${error instanceof Error ? error.message : String(error)}`;
+		}
 		new Notice(`Saved the fact "${fact.name}" in ${folder}.`);
 		return undefined;
 	}).open();

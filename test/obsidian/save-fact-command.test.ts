@@ -39,6 +39,16 @@ afterEach(() => {
 });
 
 describe("Save selection as memory fact", () => {
+	it("says in the modal, which stays open, that a file stands where the project's memory folder goes", async () => {
+		const note = "AI Conversations/shop-api/2026-11-20 Add rate limiting.md";
+		const { app, vault } = await vaultWith({ [note]: "# Add rate limiting\n", "AI Memory/shop-api": "my own file\n" });
+		saveSelectionAsFact(app as never, settings, editor("Always run pnpm test before pushing.") as never, vault.getFileByPath(note) as never);
+		await save();
+		expect(Modal.open).toHaveLength(1);
+		expect(modal().contentEl.querySelector(".ai-memory-error")?.textContent).toBe('Not saved: the file "AI Memory/shop-api" stands where a folder of the path should be');
+		expect(vault.cachedText("AI Memory/shop-api")).toBe("my own file\n");
+	});
+
 	it("asks for project, type and description, then writes a fact linked to the note it came from", async () => {
 		const note = "AI Conversations/shop-api/2026-11-20 Add rate limiting.md";
 		const { app, vault } = await vaultWith({ [note]: "# Add rate limiting\n", "AI Conversations/other/x.md": "" });

@@ -173,6 +173,14 @@ describe("the Sessions view on synced sessions", () => {
 		expect(Notice.shown.at(-1)).toMatch(/was deleted or moved away/);
 	});
 
+	it("the dashboard over a file where its pictures' folder goes: a notice says it was not updated", async () => {
+		const { vault, run } = await openOnExamples();
+		await vault.create("AI Conversations/Dashboard", "my own file\n");
+		await run("update-sessions-dashboard");
+		expect(Notice.shown.at(-1)).toBe('Dashboard not updated: the file "AI Conversations/Dashboard" stands where a folder of the path should be');
+		expect(vault.cachedText("AI Conversations/Dashboard")).toBe("my own file\n");
+	});
+
 	it("pictures: 14 charts of the sessions; the dashboard note and its SVG files, written once", async () => {
 		const { vault, view, run } = await openOnExamples();
 		view.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
