@@ -71,6 +71,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onunload(): void {
 		this.unloading = true;
+		// The renames heard in the last moment are kept for the next start.
+		this.renames.flush();
 		void this.controller.stop();
 		void this.stopWatching();
 	}

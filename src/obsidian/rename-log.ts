@@ -4,8 +4,15 @@
  */
 export class RenameLog {
 	private moves: { from: string; to: string }[] = [];
+	/** A change is waiting to be told to `onChange`. */
+	private pending = false;
 
-	/** @param onChange given the renames waiting after each change (the plugin keeps them on disk: Obsidian may quit before a sync). */
+	/**
+	 * @param onChange given the renames waiting after a burst of changes (the plugin keeps them on
+	 * disk: Obsidian may quit before a sync). A folder's rename is one event per note in it, one
+	 * after another: told at each, the whole list was written again each time (3,000 notes held
+	 * Obsidian 2 s), so it is told once, when the burst is over, or at `flush`.
+	 */
 	constructor(private readonly onChange?: (moves: readonly { from: string; to: string }[]) => void) {}
 	/** Moves the sync makes itself, announced before: their rename events are not the user's. */
 	private readonly own = new Set<string>();
@@ -15,7 +22,7 @@ export class RenameLog {
 		// Logged as the user's, a move of the sync's own (the notes folder setting changed) pinned the index where it went then.
 		if (this.own.delete(ownKey(from, to))) return;
 		this.moves.push({ from, to });
-		this.onChange?.(this.moves);
+		this.changed();
 	}
 
 	/** The sync is about to move a note itself: its rename event is not logged. */
@@ -32,7 +39,7 @@ export class RenameLog {
 	take(): { from: string; to: string }[] {
 		const taken = this.moves;
 		this.moves = [];
-		if (taken.length > 0) this.onChange?.(this.moves);
+		if (taken.length > 0) this.changed();
 		return taken;
 	}
 
@@ -40,7 +47,20 @@ export class RenameLog {
 	putBack(moves: readonly { from: string; to: string }[]): void {
 		if (moves.length === 0) return;
 		this.moves = [...moves, ...this.moves];
+		this.changed();
+	}
+
+	/** Tells `onChange` now of a change not told yet (the plugin is unloaded). */
+	flush(): void {
+		if (!this.pending) return;
+		this.pending = false;
 		this.onChange?.(this.moves);
+	}
+
+	private changed(): void {
+		if (!this.onChange || this.pending) return;
+		this.pending = true;
+		window.setTimeout(() => this.flush(), 0);
 	}
 }
 
