@@ -361,6 +361,27 @@ describe("VaultSync", () => {
 		expect(notes.files.has(path)).toBe(true);
 	});
 
+	it("writes the Bases file once: renamed or deleted, none comes back, but for a rebuild; one that failed to be written is written next time", async () => {
+		const base = "AI Conversations/AI Conversations.base";
+		notes.beforeWrite = (p) => {
+			if (p === base) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+		};
+		expect((await newSync().run(settings())).errors).toEqual([`${base}: not written, the disk is full (ENOSPC); the next sync tries again`]);
+		notes.beforeWrite = undefined;
+		await appendFile(transcript(A), jsonl([userText("more", { sessionId: A, cwd: projectPath })]));
+		await newSync().run(settings());
+		const text = notes.files.get(base)!;
+		expect(text).toContain("session_id");
+		// Renamed by the person: no second one beside theirs.
+		notes.files.set("AI Conversations/My sessions.base", text);
+		notes.files.delete(base);
+		await appendFile(transcript(A), jsonl([userText("and more", { sessionId: A, cwd: projectPath })]));
+		await newSync().run(settings());
+		expect(notes.files.has(base)).toBe(false);
+		await newSync().run(settings(), { rebuild: true });
+		expect(notes.files.get(base)).toBe(text);
+	});
+
 	it("keeps the note's path when the session gets a title later", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -249,7 +249,11 @@ export function planSync(input: PlanInput): SyncPlan {
 		mergeInto(plan, path, text(path), renderProjectIndex(project.folder, records[0]?.projectPath, records, settings.tagPrefix, ownTags), "note", { kind: "index-stale", project: key });
 	}
 	const base = sessionsBasePath(settings.notesFolder);
-	if (scope.indexes.length > 0 && text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note" });
+	// Written once, then the person's: one they renamed, moved or deleted came back at the next sync (a second one beside theirs).
+	if ((input.rebuild || !(state.bases ?? []).includes(base)) && (text(base) !== null || scope.indexes.length > 0)) {
+		if (text(base) === null) plan.writes.push({ kind: "note", path: base, text: renderSessionsBase(settings.notesFolder, settings.tagPrefix), expected: null, what: "note", onConflict: { kind: "base-unwritten", path: base } });
+		state.bases = [...new Set([...(state.bases ?? []), base])];
+	}
 
 	// An enabled project excluded since: its hooks print nothing of it any more.
 	for (const project of settings.projects) if (project.enabled && !scope.only && isExcludedProject(project, settings, input.identities)) plan.hookContexts.push({ projectPath: project.path, context: null });

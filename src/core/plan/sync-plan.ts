@@ -41,7 +41,9 @@ export type ConflictUndo =
 	/** A proposed fact is proposed again by the next sync (its prompt weighed again). */
 	| { kind: "proposal"; session: string; project: string; key: string; name: string; prompt: number }
 	/** The project's index is written by the next sync (it is written only when one of its sessions changes). */
-	| { kind: "index-stale"; project: string };
+	| { kind: "index-stale"; project: string }
+	/** The Bases file was not written (a failed write): the next sync writes it. */
+	| { kind: "base-unwritten"; path: string };
 
 export type PlannedWrite =
 	/** A vault note (index, Bases file, packet, fact, proposal); `text: null` deletes it. */

@@ -119,8 +119,8 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 			case "note": {
 				const ok = write.text === null ? await ports.notes.remove(write.path, write.expected ?? "") : await ports.notes.write(write.path, write.text, write.expected);
 				if (ok) (write.what === "memory" ? report.memoryWritten : report.notesWritten).push(write.path);
-				// A note that appeared meanwhile where a new one was to go (the Bases file, a proposal) is theirs.
-				else if (write.expected !== null || write.onConflict) refused(write.path, write.what === "memory" ? "merged" : "updated");
+				// A note that appeared meanwhile where a new one was to go is theirs: the Bases file silently (it is theirs once written), a proposal said.
+				else if (write.expected !== null || (write.onConflict && write.onConflict.kind !== "base-unwritten")) refused(write.path, write.what === "memory" ? "merged" : "updated");
 				return;
 			}
 			case "claude-memory": {
@@ -173,6 +173,8 @@ function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
 		if (u.kind === "note-dirty") {
 			const record = state.sessions[u.session];
 			if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
+		} else if (u.kind === "base-unwritten") {
+			state.bases = state.bases?.filter((p) => p !== u.path);
 		} else if (u.kind === "index-stale") {
 			const project = state.projects[u.project];
 			if (project) state.projects[u.project] = { ...project, indexStale: true };

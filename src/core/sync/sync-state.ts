@@ -107,6 +107,8 @@ export interface SyncState {
 	pending: string[];
 	/** Usage no session holds (see `UsageOnlyRecord`), by transcript path. Absent from a state an older release wrote. */
 	usageOnly: Record<string, UsageOnlyRecord>;
+	/** The Bases files written or found, by path: written once, then the person's (renamed, moved or deleted, none is written again). */
+	bases?: string[];
 }
 
 /**
@@ -150,6 +152,7 @@ export function restoreSyncState(raw: unknown): SyncState {
 		proposed: proposedOf(o.proposed),
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 		usageOnly: usageOnlyOf(o.usageOnly),
+		...(Array.isArray(o.bases) ? { bases: o.bases.filter((p): p is string => typeof p === "string") } : {}),
 	};
 }
 
