@@ -55,8 +55,12 @@ export class VaultNoteStore implements NoteStore {
 	}
 
 	async read(path: string): Promise<string | null> {
-		const file = this.vault.getFileByPath(normalizePath(path));
-		return file ? this.vault.read(file) : null;
+		const target = normalizePath(path);
+		const file = this.vault.getFileByPath(target);
+		if (file) return this.vault.read(file);
+		// Not a note gone, which a new one would replace: a create there said only Obsidian's "File already exists." (the CLI says this).
+		if (this.vault.getFolderByPath(target)) throw new Error(`The note ${target} is not a plain file (a folder); it is neither read nor written`);
+		return null;
 	}
 
 	async write(path: string, text: string, expected: string | null): Promise<boolean> {

@@ -36,6 +36,13 @@ describe("VaultNoteStore", () => {
 		expect(await store(vault).read("Notes")).toBe("mine");
 	});
 
+	it("a folder where a note goes is neither read nor written: said in words, not Obsidian's \"File already exists.\"", async () => {
+		const vault = new Vault();
+		await vault.createFolder("AI Conversations");
+		await vault.createFolder("AI Conversations/p.md");
+		await expect(store(vault).read("AI Conversations/p.md")).rejects.toThrow("The note AI Conversations/p.md is not a plain file (a folder); it is neither read nor written");
+	});
+
 	it("lists a folder's files and trashes a note only if it still holds what was read", async () => {
 		const vault = new Vault();
 		const s = store(vault);
