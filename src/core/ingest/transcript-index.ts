@@ -62,6 +62,8 @@ export class TranscriptIndex {
 	/** Files the store has a model for; others need no look there. */
 	private readonly stored = new Set<string>();
 	private knownLoaded = false;
+	/** The redaction the models held in memory were made under (see `redactHeldAgain`). */
+	private heldUnder: RedactionSpec | undefined;
 
 	/**
 	 * @param redaction the redaction settings, applied to every model after each read (only to what
@@ -111,6 +113,30 @@ export class TranscriptIndex {
 		return entry;
 	}
 
+	/**
+	 * An index that lives on (the plugin's) holds models redacted under the settings of when they were
+	 * read: a pattern added in the settings tab since, or redaction turned on, left them whole, and
+	 * even "Rebuild all notes" wrote the word into every note again (a new CLI run loads them from the
+	 * store, which redacts them again). Those whose redaction changed are loaded again as a load
+	 * does it (redacted and stored so), or redacted in memory when the store has none.
+	 */
+	private async redactHeldAgain(): Promise<void> {
+		const spec = this.redaction?.();
+		const before = this.heldUnder;
+		this.heldUnder = spec;
+		if (!spec || !before) return;
+		for (const [path, entry] of [...this.entries]) {
+			if (redactionKey(before, entry.model.cwd) === redactionKey(spec, entry.model.cwd)) continue;
+			if (this.store && this.stored.has(path)) {
+				await this.load(path);
+				continue;
+			}
+			const redact = redactorFor(spec, entry.model.cwd);
+			redactModelAgain(entry.model, redact);
+			entry.meta = redactMeta(entry.meta, redact);
+		}
+	}
+
 	/** Entries held in memory (all of them when no store is used). */
 	loaded(): IndexedTranscript[] {
 		return [...this.entries.values()];
@@ -141,6 +167,7 @@ export class TranscriptIndex {
 	 */
 	async refresh(onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
+		await this.redactHeldAgain();
 		const found = await this.source.scan(this.files);
 		const spec = this.redaction?.();
 		const { kept: scanned, passed: secretNamed } = spec ? setApartSecretNames(found, (file) => redactorFor(spec, file.cwd)) : { kept: found, passed: [] };
@@ -183,6 +210,7 @@ export class TranscriptIndex {
 	/** Re-reads known files a watcher named, without scanning the whole tree. */
 	async refreshPaths(paths: readonly string[], onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel): Promise<RefreshResult> {
 		await this.loadKnown();
+		await this.redactHeldAgain();
 		const changed: TranscriptFile[] = [];
 		const removed: string[] = [];
 		let unchanged = 0;

@@ -28,6 +28,26 @@ describe("the transcript index and redaction", () => {
 		expect(stored(store)).not.toContain("ticket-4711");
 	});
 
+	it("a pattern added while the index lives on (the plugin's) redacts the models it holds, and the store, at the next refresh", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Close ticket-4711 for me", env), assistant(text("Closed ticket-4711."), { ...env, messageId: "msg_1" })]));
+		const store = new MemoryTranscriptStore();
+		let patterns: string[] = [];
+		const index = new TranscriptIndex(transcripts, store, () => spec(patterns));
+		await index.refresh();
+		patterns = ["ticket-[0-9]+"];
+		await index.refresh();
+		expect(JSON.stringify((await index.get(path))!.model.events)).not.toContain("ticket-4711");
+		expect(stored(store)).not.toContain("ticket-4711");
+		// Held without a store (kept in memory only): redacted there.
+		const memoryOnly = new TranscriptIndex(transcripts, undefined, () => spec(patterns));
+		patterns = [];
+		await memoryOnly.refresh();
+		patterns = ["Closed"];
+		await memoryOnly.refreshPaths([path]);
+		expect(JSON.stringify((await memoryOnly.get(path))!.model.events)).not.toContain("Closed");
+	});
+
 	it("a model stored under an older release's built-in rules is redacted again with today's when loaded", async () => {
 		const transcripts = new MemoryTranscripts();
 		const token = `${Buffer.from("198622483471925248").toString("base64url")}.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWsAbCdEfGh`;
