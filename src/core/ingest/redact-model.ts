@@ -96,6 +96,7 @@ function redactEventIds(event: SessionEvent, redact: (text: string) => string): 
 	switch (event.kind) {
 		case "prompt":
 			if (event.uuid !== undefined) event.uuid = redactId(event.uuid, redact);
+			if (event.parent !== undefined) event.parent = redactId(event.parent, redact);
 			return;
 		case "text":
 		case "thinking":
@@ -130,12 +131,13 @@ function redactEvent(event: SessionEvent, redact: (text: string) => string): voi
 		event.call.input = redactValue(event.call.input, redact) as Record<string, unknown>;
 		return;
 	}
+	if (event.kind === "rewound") event.prompts = event.prompts.map(redact);
 	const fields = event as unknown as Record<string, unknown>;
 	for (const [key, value] of Object.entries(fields)) if (typeof value === "string" && !EVENT_STRUCTURE.has(key)) fields[key] = redact(value);
 }
 
 /** An event's fields that are no text of the transcript's: the fold's own words, times and ids. */
-const EVENT_STRUCTURE: ReadonlySet<string> = new Set(["kind", "promptKind", "source", "timestamp", "uuid", "messageId", "sidechain"]);
+const EVENT_STRUCTURE: ReadonlySet<string> = new Set(["kind", "promptKind", "source", "timestamp", "uuid", "parent", "messageId", "sidechain"]);
 
 function redactValue(value: unknown, redact: (text: string) => string): unknown {
 	if (typeof value === "string") return value.length < 8 ? value : redact(value);

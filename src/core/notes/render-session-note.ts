@@ -181,6 +181,10 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 			return callout("info", `Context compacted${event.trigger ? ` (${event.trigger})` : ""}`, safeMarkdown(event.summary ?? ""));
 		case "error":
 			return callout("warning", "API error", safeMarkdown(event.text));
+		case "rewound": {
+			const n = event.prompts.length;
+			return callout("note", `Rewound: ${n} prompt${n === 1 ? "" : "s"} left for an earlier point`, event.prompts.map(safeMarkdown).join("\n\n"));
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOper
 import { noteFolder } from "./session-folder";
 import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
+import { leaveBranchFor } from "./rewind";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 export { hash53, LIMITS };
 
@@ -47,16 +48,22 @@ function isParsed(line: ParsedLine): line is Extract<ParsedLine, { ok: true }> {
 }
 
 function foldRecord(model: SessionModel, record: TranscriptRecord): void {
-	const counts = model.counts;
 	if ("uuid" in record && record.uuid !== undefined) {
 		// Resumed and forked sessions replay earlier lines with the same uuid: fold each once.
 		const key = hash53(record.uuid);
 		if (model.index.seenUuids.has(key)) {
-			counts.duplicates++;
+			model.counts.duplicates++;
 			return;
 		}
 		model.index.seenUuids.add(key);
 	}
+	foldKind(model, record);
+	// The main thread's last record: a prompt with another parent may be a rewind (see rewind.ts).
+	if ("uuid" in record && record.uuid !== undefined && record.isSidechain !== true) model.index.lastUuid = record.uuid;
+}
+
+function foldKind(model: SessionModel, record: TranscriptRecord): void {
+	const counts = model.counts;
 	counts.records++;
 	if ("sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
 	if ("timestamp" in record && record.timestamp) noteTime(model, record.timestamp);
@@ -214,11 +221,13 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 	if (kind === "command") model.counts.slashCommands++;
 	else model.counts.prompts++;
 	model.index.sidechain = undefined;
+	if (model.agentId === undefined) leaveBranchFor(model, record.parentUuid, record.timestamp);
 	pushEvent(model, {
 		kind: "prompt",
 		promptKind: kind,
 		text: clip(model, text, LIMITS.prompt),
 		uuid: record.uuid,
+		parent: record.parentUuid ?? undefined,
 		timestamp: record.timestamp,
 		images,
 	});

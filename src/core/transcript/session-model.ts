@@ -35,6 +35,8 @@ export type SessionEvent =
 			promptKind: PromptKind;
 			text: string;
 			uuid?: string;
+			/** The record before it (Claude Code's `parentUuid`): a later prompt with the same parent replaced it (see rewind.ts). */
+			parent?: string;
 			timestamp?: string;
 			images: number;
 	  }
@@ -42,6 +44,8 @@ export type SessionEvent =
 	| { kind: "thinking"; text: string; redacted: boolean; messageId?: string; timestamp?: string; sidechain?: string }
 	| { kind: "tool"; call: ToolCall; sidechain?: string }
 	| { kind: "compaction"; timestamp?: string; trigger?: string; preTokens?: number; summary?: string }
+	/** A rewind: the prompts of the branch it left, in their order (see rewind.ts). */
+	| { kind: "rewound"; prompts: string[]; timestamp?: string }
 	| { kind: "error"; source: "api" | "assistant"; text: string; timestamp?: string };
 
 export interface SessionCounts {
@@ -170,6 +174,8 @@ export interface SessionIndex {
 	sidechain?: string;
 	/** Prompts typed while the agent worked (`queue-operation`), not yet written as a user line or handed to the agent. */
 	queued?: string[];
+	/** The uuid of the main thread's last record: a prompt whose parent is another may be a rewind (see rewind.ts). Not stored. */
+	lastUuid: string | undefined;
 	retainedChars: number;
 	/** Events before this index have been redacted (see `redactModelInPlace`). */
 	redactedEvents: number;
@@ -266,6 +272,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "ag
 		sets: fields.sets,
 		sidechain: fields.sidechain,
 		queued: fields.queued,
+		lastUuid: undefined,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
 		copyClips: fields.copyClips,
