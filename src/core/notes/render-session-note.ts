@@ -146,8 +146,9 @@ export function renderConversation(session: SessionWithAgents, detail: DetailLev
 		if (event.kind === "prompt") turn++;
 		const block = renderEvent(event, detail, agents, session.model.cwd, turn);
 		if (!block) continue;
-		// A heading where the speaker changes, so a long session reads as a dialogue.
-		const now = event.kind === "prompt" ? "user" : "assistant";
+		// A heading where the speaker changes, so a long session reads as a dialogue. A fork's or a
+		// rewind's mark is no one's words.
+		const now = event.kind === "prompt" ? "user" : event.kind === "forked" || event.kind === "rewound" ? speaker : "assistant";
 		if (now === "assistant" && speaker !== "assistant") out.push(`### ${assistant}`);
 		speaker = now;
 		out.push(block);
@@ -181,6 +182,10 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 			return callout("info", `Context compacted${event.trigger ? ` (${event.trigger})` : ""}`, safeMarkdown(event.summary ?? ""));
 		case "error":
 			return callout("warning", "API error", safeMarkdown(event.text));
+		case "forked": {
+			const n = event.prompts;
+			return callout("info", `Forked from session ${code(event.from)}`, `The ${n} prompt${n === 1 ? "" : "s"} before the fork are in that session's note.`);
+		}
 		case "rewound": {
 			const n = event.prompts.length;
 			return callout("note", `Rewound: ${n} prompt${n === 1 ? "" : "s"} left for an earlier point`, event.prompts.map(safeMarkdown).join("\n\n"));

@@ -6,6 +6,7 @@ import { noteFolder } from "./session-folder";
 import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
 import { leaveBranchFor } from "./rewind";
+import { foldCopiedReply } from "./forked";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
 export { hash53, LIMITS };
 
@@ -282,6 +283,7 @@ function noteFiles(model: SessionModel, call: ToolCall): void {
 }
 
 function foldAssistant(model: SessionModel, record: AssistantRecord): void {
+	if (record.copiedFrom !== undefined && model.agentId === undefined && foldCopiedReply(model, record.copiedFrom, record.timestamp)) return;
 	const counts = model.counts;
 	if (record.model && record.model !== "<synthetic>") addUnique(model, "models", record.model);
 	countUsage(model, record);

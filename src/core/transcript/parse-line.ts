@@ -189,6 +189,8 @@ function assistantRecord(o: Json): AssistantRecord {
 	r.content = contentBlocks(message.content);
 	r.usage = usage(message.usage);
 	r.isApiErrorMessage = o.isApiErrorMessage === true;
+	const from = str(o.requestSessionId) ?? (isObject(o.forkedFrom) ? str(o.forkedFrom.sessionId) : undefined);
+	r.copiedFrom = from !== r.sessionId ? from : undefined;
 	return r;
 }
 

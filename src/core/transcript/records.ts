@@ -94,6 +94,11 @@ export interface AssistantRecord extends Envelope {
 	content: ContentBlock[];
 	usage?: Usage;
 	isApiErrorMessage: boolean;
+	/**
+	 * The session that made this request, when it is another: a forked session's file starts with
+	 * its parent's history copied in (`requestSessionId`, or `forkedFrom.sessionId`).
+	 */
+	copiedFrom?: string;
 }
 
 export interface CompactInfo {

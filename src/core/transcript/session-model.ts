@@ -44,6 +44,8 @@ export type SessionEvent =
 	| { kind: "thinking"; text: string; redacted: boolean; messageId?: string; timestamp?: string; sidechain?: string }
 	| { kind: "tool"; call: ToolCall; sidechain?: string }
 	| { kind: "compaction"; timestamp?: string; trigger?: string; preTokens?: number; summary?: string }
+	/** A fork's copy of its parent's history, in the parent's note and not again here (see forked.ts). */
+	| { kind: "forked"; from: string; prompts: number; timestamp?: string }
 	/** A rewind: the prompts of the branch it left, in their order (see rewind.ts). */
 	| { kind: "rewound"; prompts: string[]; timestamp?: string }
 	| { kind: "error"; source: "api" | "assistant"; text: string; timestamp?: string };

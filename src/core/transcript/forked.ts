@@ -1,0 +1,30 @@
+import type { SessionModel } from "./session-model";
+
+/**
+ * `claude --resume A --fork-session` (and the client's other forks) writes a new session file that
+ * starts with A's history copied in, the same uuids under the new session id, each copied reply
+ * naming A (`requestSessionId`). Those prompts are A's, in A's note: here they give way to one
+ * `forked` event that names A and counts them, so the fork's note, title and digest start where
+ * the fork does. The copied replies' tokens were A's and are not counted again.
+ *
+ * Only a copy before the fork's first reply of its own is taken out (its fold then ends here, true):
+ * copies come first, and everything after one of its own replies is its own.
+ */
+export function foldCopiedReply(model: SessionModel, from: string, timestamp: string | undefined): boolean {
+	const events = model.events;
+	if (events.some((e) => e.kind === "text" || e.kind === "thinking" || e.kind === "tool" || e.kind === "error")) return false;
+	let prompts = 0;
+	for (const event of events) {
+		if (event.kind === "forked") prompts += event.prompts;
+		else if (event.kind === "prompt") {
+			prompts++;
+			if (event.promptKind === "command") model.counts.slashCommands--;
+			else model.counts.prompts--;
+		}
+	}
+	// Rewinds, compactions and prompts of the copy: all in the parent's note.
+	model.events = [{ kind: "forked", from, prompts, timestamp }];
+	model.interruptedAt = undefined;
+	model.index.redactedEvents = 0;
+	return true;
+}
