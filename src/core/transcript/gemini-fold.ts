@@ -74,6 +74,13 @@ interface GeminiState {
 	/** The fullest version of each message seen on a line of its own: a resume's snapshot drops tokens, thoughts and tools. */
 	rich: Map<string, Message>;
 	summary?: string;
+	/**
+	 * What each rewind took out that the person typed, and the message it followed (none: the
+	 * first): the note keeps them there as a `rewound` event (a resume's `$set` drops the session's
+	 * context message, so a place by number would move). In the order of their places: a rewind
+	 * cuts the tail, so the marks it passes are the last ones.
+	 */
+	rewound: { after?: string; prompts: string[] }[];
 	/** The lines of an older CLI's whole-file chat read so far (see `foldGeminiLines`). */
 	whole?: string[];
 }
@@ -96,7 +103,7 @@ export function endGeminiRead(model: SessionModel): void {
 function stateOf(model: SessionModel): GeminiState {
 	let state = STATES.get(model);
 	if (!state) {
-		state = { messages: new Map(), order: [], place: new Map(), rich: new Map() };
+		state = { messages: new Map(), order: [], place: new Map(), rich: new Map(), rewound: [] };
 		STATES.set(model, state);
 	}
 	return state;
@@ -156,13 +163,26 @@ function clear(state: GeminiState): void {
  * scan of every message per rewind took 28 s for 20,000 rewinds of a 40,000-message chat.
  */
 function rewind(state: GeminiState, id: string): void {
-	const at = state.place.get(id);
-	if (at === undefined) return clear(state);
+	const at = state.place.get(id) ?? 0;
+	// The prompts a rewind left past this place (or after a message gone since) were typed before those it takes out now.
+	const passed: string[][] = [];
+	const placeOf = (after: string | undefined) => (after === undefined ? -1 : (state.place.get(after) ?? Infinity));
+	while (state.rewound.length > 0 && placeOf(state.rewound[state.rewound.length - 1]!.after) >= at) passed.push(state.rewound.pop()!.prompts);
+	const prompts = passed.reverse().flat();
 	for (let i = at; i < state.order.length; i++) {
+		const message = state.messages.get(state.order[i]!);
+		const text = message?.type === "user" ? typedText(message) : undefined;
+		if (text !== undefined) prompts.push(text);
 		state.messages.delete(state.order[i]!);
 		state.place.delete(state.order[i]!);
 	}
+	const after = state.order[at - 1];
 	state.order.length = at;
+	if (prompts.length === 0) return;
+	// Rewound again at the same point: one list of what was left there.
+	const last = state.rewound[state.rewound.length - 1];
+	if (last !== undefined && last.after === after) last.prompts.push(...prompts);
+	else state.rewound.push({ after, prompts });
 }
 
 /** The session's events, counts, tokens and files made again from the messages as they stand. */
@@ -177,6 +197,9 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 	Object.assign(counts, { prompts: 0, assistantMessages: 0, toolCalls: 0, toolErrors: 0, thinking: 0, apiErrors: 0, elidedEvents: 0, images: 0 });
 	model.index.redactedEvents = 0;
 	if (state.summary) model.aiTitle = state.summary;
+	const marks = new Map<string | undefined, string[][]>();
+	for (const mark of state.rewound) marks.set(mark.after, [...(marks.get(mark.after) ?? []), mark.prompts]);
+	pushRewound(model, marks, undefined);
 	for (const message of state.messages.values()) {
 		if (message.timestamp) noteTime(model, message.timestamp);
 		switch (message.type) {
@@ -194,7 +217,16 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 				// `info` and `warning`: the CLI's own notices.
 				break;
 		}
+		pushRewound(model, marks, message.id);
 	}
+	// After a message no longer there: at the end.
+	for (const after of marks.keys()) pushRewound(model, marks, after);
+}
+
+/** The prompts rewinds took out after the message `after`, once. */
+function pushRewound(model: SessionModel, marks: Map<string | undefined, string[][]>, after: string | undefined): void {
+	for (const prompts of marks.get(after) ?? []) pushEvent(model, { kind: "rewound", prompts: prompts.map((text) => clip(model, text, LIMITS.prompt)) });
+	marks.delete(after);
 }
 
 /** Text of `content`: a string, or parts `[{text}]` (functionResponse parts are tool results, thought parts are not text). */
@@ -208,16 +240,22 @@ function partsText(content: unknown): string {
 const INJECTED = /^\s*(?:<session_context>|<hook_context>|<loaded_context>)/;
 
 function foldUser(model: SessionModel, message: Message): void {
-	// A tool's result comes back as a user message of functionResponse parts: it is in the call already.
-	const typed = typedContent(message);
-	const parts = Array.isArray(typed) ? typed.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : typed;
-	const text = partsText(parts);
-	if (text.trim() === "" || INJECTED.test(text)) return;
+	const text = typedText(message);
+	if (text === undefined) return;
 	const command = /^\s*[/?]/.test(text);
 	if (command) model.counts.slashCommands++;
 	else model.counts.prompts++;
 	model.lastPrompt = text;
 	pushEvent(model, { kind: "prompt", promptKind: command ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: message.id, timestamp: message.timestamp, images: 0 });
+}
+
+/** What the person typed in a user message; undefined for a tool's result or what the CLI put in. */
+function typedText(message: Message): string | undefined {
+	// A tool's result comes back as a user message of functionResponse parts: it is in the call already.
+	const typed = typedContent(message);
+	const parts = Array.isArray(typed) ? typed.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : typed;
+	const text = partsText(parts);
+	return text.trim() === "" || INJECTED.test(text) ? undefined : text;
 }
 
 /** Where the files an `@path` mention brought in start, in a user message's parts (Gemini CLI's `REFERENCE_CONTENT_START`). */

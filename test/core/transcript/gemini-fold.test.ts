@@ -123,6 +123,27 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		expect(promptsOf(fold(`${unknown.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((p) => p.text)).toEqual(["seventh"]);
 	});
 
+	it("$rewindTo keeps what the person typed in the messages it drops, where they were, out of the prompts", () => {
+		const at = (n: number) => `2026-12-01T10:00:0${n}.000Z`;
+		const lines = [
+			{ sessionId: "0f000000-0000-4000-8000-000000000001", projectHash: "x", startTime: at(0), kind: "main" },
+			{ id: "c0", timestamp: at(0), type: "user", content: [{ text: "<session_context>date, folders</session_context>" }] },
+			{ id: "u1", timestamp: at(1), type: "user", content: [{ text: "first" }] },
+			{ id: "g1", timestamp: at(2), type: "gemini", content: "one" },
+			{ id: "u2", timestamp: at(3), type: "user", content: [{ text: "left" }] },
+			{ id: "g2", timestamp: at(4), type: "gemini", content: "two" },
+			{ $rewindTo: "u2" },
+			// The CLI writes the kept messages again, without its context message (0.61.0, interactive /rewind).
+			{ $set: { messages: [{ id: "u1", timestamp: at(1), type: "user", content: [{ text: "first" }] }, { id: "g1", timestamp: at(2), type: "gemini", content: "one" }] } },
+			{ id: "u3", timestamp: at(5), type: "user", content: [{ text: "kept" }] },
+			{ $rewindTo: "u3" },
+			{ id: "u4", timestamp: at(6), type: "user", content: [{ text: "kept at last" }] },
+		];
+		const model = fold(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["first", "kept at last"]);
+		expect(model.events.map((e) => (e.kind === "rewound" ? e.prompts : e.kind))).toEqual(["prompt", "text", ["left", "kept"], "prompt"]);
+	});
+
 	// Parsed after every batch of lines read, a 13 MB chat took 6 s in a sync, growing with the square of its size.
 	it("an older CLI's pretty-printed chat read in many batches is parsed once, when it can end", () => {
 		const ts = "2025-08-01T10:00:01.000Z";
