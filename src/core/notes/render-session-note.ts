@@ -184,7 +184,7 @@ function renderEvent(event: SessionEvent, detail: DetailLevel, agents: ReadonlyM
 			return callout("warning", "API error", safeMarkdown(event.text));
 		case "forked": {
 			const n = event.prompts;
-			return callout("info", `Forked from session ${code(event.from)}`, `The ${n} prompt${n === 1 ? "" : "s"} before the fork are in that session's note.`);
+			return callout("info", `Forked from ${event.from === undefined ? "an earlier session" : `session ${code(event.from)}`}`, `The ${n} prompt${n === 1 ? "" : "s"} before the fork are in that session's note.`);
 		}
 		case "rewound": {
 			const n = event.prompts.length;

@@ -37,7 +37,9 @@ export function foldOpencodeLines(model: SessionModel, lines: readonly RawLine[]
 
 interface OpencodeState {
 	/** The role of each message seen, by id (parts name their message). */
-	roles: Map<string, { role: string; ms?: number; iso?: string; summary: boolean }>;
+	roles: Map<string, { role: string; ms?: number; iso?: string; summary: boolean; copied?: boolean }>;
+	/** When the session was made: a message made before it was copied in by a fork (see `foldCopied`). */
+	createdMs?: number;
 	/** The earliest and latest times seen (ms). */
 	firstMs?: number;
 	lastMs?: number;
@@ -148,8 +150,26 @@ function foldSession(model: SessionModel, state: OpencodeState, s: Record<string
 	}
 	noteFolder(model, s.directory);
 	if (typeof s.title === "string" && s.title.trim() !== "" && !PLACEHOLDER_TITLE.test(s.title)) model.aiTitle = clip(model, s.title.trim(), LIMITS.prompt);
-	noteMs(state, msOf(s.time_created));
+	state.createdMs = msOf(s.time_created);
+	noteMs(state, state.createdMs);
 	noteMs(state, msOf(s.time_updated));
+}
+
+/**
+ * `run --session X --fork` makes a new session with X's messages copied in (new ids, their old
+ * times, nothing naming X): those are X's, in X's note. Here they are one `forked` event that
+ * counts X's prompts, and their tokens are not counted again (opencode's own totals for the
+ * session count them).
+ */
+function foldCopied(model: SessionModel, role: string): void {
+	let mark = model.events[0];
+	if (mark?.kind !== "forked") {
+		mark = { kind: "forked", prompts: 0 };
+		model.events = [mark, ...model.events];
+		// Every event moved one place on.
+		model.index.redactedEvents = 0;
+	}
+	if (role === "user") mark.prompts++;
 }
 
 function foldMessage(model: SessionModel, state: OpencodeState, id: string, rowMs: number | undefined, data: Record<string, unknown>): void {
@@ -160,8 +180,10 @@ function foldMessage(model: SessionModel, state: OpencodeState, id: string, rowM
 	noteMs(state, msOf(time.completed));
 	const role = typeof data.role === "string" ? data.role : "unknown";
 	const summary = data.summary === true;
-	const message = { role, ms: createdMs, iso: undefined as string | undefined, summary };
+	const copied = createdMs !== undefined && state.createdMs !== undefined && createdMs < state.createdMs;
+	const message = { role, ms: createdMs, iso: undefined as string | undefined, summary, copied };
 	state.roles.set(id, message);
+	if (copied) return foldCopied(model, role);
 	if (role === "user") {
 		state.prompt = { id, images: 0, time: messageTime(message) };
 		return;
@@ -230,6 +252,7 @@ function typedText(text: string): string {
 
 function foldPart(model: SessionModel, state: OpencodeState, id: string, messageId: string, p: Record<string, unknown>): void {
 	const message = state.roles.get(messageId);
+	if (message?.copied) return;
 	const role = message?.role ?? "assistant";
 	const time = isObject(p.time) ? p.time : {};
 	// Made only for what becomes an event (most parts are step bounds).

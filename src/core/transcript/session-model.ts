@@ -45,7 +45,7 @@ export type SessionEvent =
 	| { kind: "tool"; call: ToolCall; sidechain?: string }
 	| { kind: "compaction"; timestamp?: string; trigger?: string; preTokens?: number; summary?: string }
 	/** A fork's copy of its parent's history, in the parent's note and not again here (see forked.ts). */
-	| { kind: "forked"; from: string; prompts: number; timestamp?: string }
+	| { kind: "forked"; from?: string; prompts: number; timestamp?: string }
 	/** A rewind: the prompts of the branch it left, in their order (see rewind.ts). */
 	| { kind: "rewound"; prompts: string[]; timestamp?: string }
 	| { kind: "error"; source: "api" | "assistant"; text: string; timestamp?: string };

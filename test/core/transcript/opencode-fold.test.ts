@@ -146,6 +146,17 @@ describe("the opencode fold, row by row", () => {
 		expect(model.events.some((e) => e.kind === "text" && e.text.startsWith("## Summary"))).toBe(false);
 	});
 
+	it("a fork: the messages copied in (made before the session was) are one forked event, their tokens not counted", () => {
+		// opencode 1.18.33's `run --session X --fork`: X's messages under new ids, with their old times.
+		const copied = [user("msg_c1", T - 5_000), part("prt_c1", "msg_c1", { type: "text", text: "X's prompt" }), assistant("msg_c2", {}, T - 4_000), part("prt_c2", "msg_c2", { type: "text", text: "X's reply" })];
+		const model = fold([session(), ...copied, user("msg_u1", T + 10), part("prt_u1", "msg_u1", { type: "text", text: "the fork's own" }), assistant("msg_a1"), part("prt_a1", "msg_a1", { type: "text", text: "Done." })], [3]);
+		expect(model.events.map((e) => e.kind)).toEqual(["forked", "prompt", "text"]);
+		expect(model.events[0]).toEqual({ kind: "forked", prompts: 1 });
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["the fork's own"]);
+		expect(model.counts).toMatchObject({ prompts: 1, assistantMessages: 1 });
+		expect(model.tokens.input).toBe(2459);
+	});
+
 	it("subtask and agent parts: a sub-agent's task (like a Task call) and an @agent mention (nothing)", () => {
 		const model = fold([session(), user("msg_u1"), part("s1", "msg_u1", { type: "subtask", prompt: "Review the diff", description: "Review", agent: "review" }), part("a1", "msg_u1", { type: "agent", name: "review" }), part("t1", "msg_u1", { type: "text", text: "/review" })]);
 		expect(toolCallsOf(model)).toMatchObject([{ name: "Task", input: { description: "Review", prompt: "Review the diff", subagent_type: "review" } }]);
@@ -233,7 +244,7 @@ async function recorded(version: string): Promise<Map<string, { model: SessionMo
 			lines.push(...batch);
 			foldOpencodeLines(model, batch);
 		});
-		// By the first prompt (a fork copies its source's: marked so).
+		// By the first prompt (a fork's marked so).
 		const prompt = `${promptsOf(model)[0]?.text ?? file.fileId}${model.aiTitle?.includes("(fork #") ? " (fork)" : ""}`;
 		out.set(prompt, { model, kind: file.kind, parent: file.parentSessionId, lines });
 	}
@@ -259,8 +270,10 @@ describe("the opencode fold, on sessions recorded from the real client", () => {
 
 		const resumed = all.get("Remember the word PINEAPPLE.");
 		expect(promptsOf(resumed!.model).map((p) => p.text)).toEqual(["Remember the word PINEAPPLE.", "Which word did I ask you to remember?"]);
-		// A fork is a session of its own, with the messages it was forked from, then its own.
-		expect(promptsOf(all.get("Remember the word PINEAPPLE. (fork)")!.model).map((p) => p.text)).toEqual(["Remember the word PINEAPPLE.", "Which word did I ask you to remember?", "In the forked session, repeat it."]);
+		// A fork starts where it forked: the messages it copied are its source's, one forked event here.
+		const fork = all.get("In the forked session, repeat it. (fork)")!.model;
+		expect(promptsOf(fork).map((p) => p.text)).toEqual(["In the forked session, repeat it."]);
+		expect(fork.events[0]).toEqual({ kind: "forked", prompts: 2 });
 
 		const edit = all.get("Create notes.txt with a greeting, then fix the typo in it.")!.model;
 		expect(toolCallsOf(edit).map((c) => c.name)).toEqual(["TodoWrite", "Write", "Edit"]);
