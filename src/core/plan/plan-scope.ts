@@ -373,7 +373,9 @@ export function projectOrder(state: SyncState): Map<string, string[]> {
 		byProject.set(entry[1].projectKey, list);
 	}
 	const order = new Map<string, string[]>();
-	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => codeUnitOrder(a.digest.startedAt ?? "", b.digest.startedAt ?? "") || codeUnitOrder(pa, pb)).map(([p]) => p));
+	// Of two sessions started at once, by session id before path: a transcript moved to another
+	// folder keeps its place, so no note keeps a link to a neighbour it no longer has.
+	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => codeUnitOrder(a.digest.startedAt ?? "", b.digest.startedAt ?? "") || codeUnitOrder(a.digest.sessionId, b.digest.sessionId) || codeUnitOrder(pa, pb)).map(([p]) => p));
 	return order;
 }
 
