@@ -26,8 +26,12 @@ export function leaveBranchFor(model: SessionModel, parentUuid: string | null | 
 	const left: string[] = [];
 	for (let i = at; i < events.length; i++) {
 		const event = events[i]!;
-		if (event.kind === "prompt" && event.text !== "") left.push(event.text);
-		else if (event.kind === "rewound") left.push(...event.prompts);
+		if (event.kind === "prompt") {
+			// Counted as the turns the note shows, as Gemini CLI's are.
+			if (event.promptKind === "command") model.counts.slashCommands--;
+			else model.counts.prompts--;
+			if (event.text !== "") left.push(event.text);
+		} else if (event.kind === "rewound") left.push(...event.prompts);
 	}
 	events.length = at;
 	if (model.interruptedAt !== undefined && model.interruptedAt > at) model.interruptedAt = undefined;

@@ -21,6 +21,7 @@ describe("a rewind (an earlier prompt edited)", () => {
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["sketch the parser", "write a tokenizer instead"]);
 		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt", "text"]);
 		expect(m.events[2]).toMatchObject({ kind: "rewound", prompts: ["use a regex", "add a cache"] });
+		expect(m.counts.prompts).toBe(2);
 	});
 
 	it("does the same when the model was stored between the left branch and the new prompt", () => {
