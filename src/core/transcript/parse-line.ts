@@ -173,8 +173,9 @@ function userRecord(o: Json): UserRecord {
 	r.content = typeof content === "string" ? content : contentBlocks(content);
 	r.isMeta = o.isMeta === true;
 	r.isCompactSummary = o.isCompactSummary === true;
-	// 2.1.3xx marks text the client injected itself (task notifications) this way.
-	r.isSystemInjected = o.promptSource === "system" || isObject(o.origin);
+	// 2.1.3xx marks text the client injected itself (task notifications) this way. Its TUI marks
+	// what the person typed `origin: {kind: "human"}`, which the client itself takes for a person's turn.
+	r.isSystemInjected = o.promptSource === "system" || (isObject(o.origin) && o.origin.kind !== "human");
 	r.promptId = str(o.promptId);
 	r.toolUseResult = o.toolUseResult;
 	return r;

@@ -78,7 +78,7 @@ export interface UserRecord extends Envelope {
 	content: string | ContentBlock[];
 	isMeta: boolean;
 	isCompactSummary: boolean;
-	/** Written by the client, not typed (`promptSource: "system"` or an `origin`). */
+	/** Written by the client, not typed (`promptSource: "system"`, or an `origin` other than `human`). */
 	isSystemInjected: boolean;
 	promptId?: string;
 	/** The tool's structured result, when this line carries one (`toolUseResult`). */

@@ -39,6 +39,12 @@ describe("prompts", () => {
 		expect(m.counts).toMatchObject({ prompts: 4, slashCommands: 1, interruptions: 1 });
 	});
 
+	it("keeps a prompt typed in the 2.1.332 TUI (origin human), not one the client wrote (auto-continuation)", () => {
+		const tui = { origin: { kind: "human" }, promptSource: "typed", turnOrigin: "human", entrypoint: "cli" };
+		const m = parse([userText("TUI-1 sketch the parser", tui), userText("keep going", { origin: { kind: "auto-continuation" } })]);
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["TUI-1 sketch the parser"]);
+	});
+
 	it("shows the oldest slash-command form (no slash, 1.0.24) with a slash", () => {
 		const m = parse([userText("<command-name>clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>")]);
 		expect(promptsOf(m)[0]).toMatchObject({ kind: "command", text: "/clear" });
