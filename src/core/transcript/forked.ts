@@ -1,3 +1,4 @@
+import { clip } from "./model-building";
 import type { SessionModel } from "./session-model";
 
 /**
@@ -23,7 +24,8 @@ export function foldCopiedReply(model: SessionModel, from: string, timestamp: st
 		}
 	}
 	// Rewinds, compactions and prompts of the copy: all in the parent's note.
-	model.events = [{ kind: "forked", from, prompts, timestamp }];
+	// The id as the line gave it: a session id, unless the line lies.
+	model.events = [{ kind: "forked", from: clip(model, from, 100), prompts, timestamp }];
 	model.interruptedAt = undefined;
 	model.index.redactedEvents = 0;
 	return true;

@@ -38,6 +38,12 @@ describe("a forked session's copy of its parent's history", () => {
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["the fork's own"]);
 	});
 
+	it("keeps 100 characters of a session id a line makes long", () => {
+		const m = parse([u("u1", null, "first"), assistant(text("One."), { uuid: "a1", parentUuid: "u1", requestSessionId: "x".repeat(10_000) }), ...fork]);
+		const mark = m.events[0];
+		expect(mark?.kind === "forked" && mark.from?.length).toBe(101);
+	});
+
 	it("keeps a reply naming another session after the session's own replies, and one naming itself", () => {
 		const m = parse([...fork, u("u4", "a3", "more"), copied("a4", "u4", "Four."), u("u5", "a4", "last"), assistant(text("Five."), { uuid: "a5", parentUuid: "u5", requestSessionId: SESSION })]);
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["the fork's own", "more", "last"]);
