@@ -49,4 +49,30 @@ describe("a rewind (an earlier prompt edited)", () => {
 		const m = parse([u("u1", null, "first"), a("a1", "u1", "One."), u("c1", "a1", "<command-name>/status</command-name>\n<command-message>status</command-message>\n<command-args></command-args>"), u("u2", "a1", "second")]);
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["first", "/status", "second"]);
 	});
+
+	it("reads 100,000 prompts that each name another parent in one pass (a scan per prompt never ended)", () => {
+		const lines = Array.from({ length: 100_000 }, (_, i) => u(`u${i}`, `elsewhere-${i}`, `prompt ${i}`));
+		const m = parse(lines);
+		expect(m.counts.prompts).toBe(100_000);
+		expect(m.events.some((e) => e.kind === "rewound")).toBe(false);
+	});
+
+	it("reads many rewinds the same whole or stored at any line between", () => {
+		// Prompts whose parents come back: each one that names the parent of an earlier kept prompt is a rewind.
+		const lines: unknown[] = [];
+		let seed = 7;
+		const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+		for (let i = 0; i < 120; i++) {
+			const parent = i === 0 ? null : next() < 0.3 ? `a${Math.floor(next() * i)}` : `a${i - 1}`;
+			lines.push(u(`u${i}`, parent, `prompt ${i}`), a(`a${i}`, `u${i}`, `reply ${i}`));
+		}
+		const whole = parse(lines);
+		expect(whole.events.filter((e) => e.kind === "rewound").length).toBeGreaterThan(2);
+		for (const cut of [1, 17, 60, 133, 200, 239]) {
+			const first = parse(lines.slice(0, cut));
+			const restored = restoreSession(structuredClone(serializeSession(first)));
+			lines.slice(cut).forEach((line, i) => foldLine(restored, { no: cut + i + 1, text: JSON.stringify(line) }));
+			expect(restored.events, `stored after line ${cut}`).toEqual(whole.events);
+		}
+	});
 });
