@@ -8,6 +8,7 @@ import { describeWriteError, isFileSystemError } from "../write-error";
 import { setApartSecretNames } from "./secret-names";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, isSessionKeptOut, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, foldRangeFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
+import { foldedBefore, foldRevision } from "../transcript/fold-revision";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
@@ -193,7 +194,12 @@ export class TranscriptIndex {
 		}
 		// Kept out of the store under other exclusions (one was lifted, say): read again.
 		const exclusions = exclusionKey(this.redaction?.());
-		const again = diff.unchanged.filter((f) => { const known = this.files.get(f.path)?.keptOut; return known !== undefined && known !== exclusions; });
+		// And one whose model an older fold made (see `foldRevision`): read again from its start.
+		const again = diff.unchanged.filter((f) => {
+			const known = this.files.get(f.path);
+			if (known?.keptOut !== undefined) return known.keptOut !== exclusions;
+			return known !== undefined && this.stored.has(f.path) && foldedBefore(known);
+		});
 		const unchanged = diff.unchanged.length - again.length;
 		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
 		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
@@ -343,8 +349,9 @@ export class TranscriptIndex {
 		let saved: FoldedWhole["saved"];
 		let conversation: ConversationText | undefined;
 		let partial: true | undefined;
-		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`).
-		const anew = known !== undefined && readsWhole(file);
+		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`), and one an older fold made.
+		const before = this.files.get(file.path);
+		const anew = known !== undefined && (readsWhole(file) || (before !== undefined && foldedBefore(before)));
 		if ((!known || anew) && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			// A session's sub-agents are linked here, later: its conversation is rendered here then.
@@ -380,8 +387,10 @@ export class TranscriptIndex {
 		}
 		// A last line left to settle: the file is read again at the next refresh, changed or not.
 		// The scan's stamp is kept as it is when it has no mark to drop (a copy per file, kept).
+		const revision = foldRevision(file);
 		const plain = file.settling ? withoutSettling(file) : file;
-		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
+		const folded = (plain.folded ?? 0) === revision ? plain : { ...plain, folded: revision };
+		const stamped: TranscriptFile = read.cursor.settling ? { ...folded, settling: true } : folded;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
 		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}) };

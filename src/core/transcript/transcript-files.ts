@@ -37,6 +37,8 @@ export interface TranscriptFile {
 	keptOut?: string;
 	/** Its last line, complete but without its newline, was left because the file had just changed: read again, unchanged or not. */
 	settling?: true;
+	/** The revision of its agent's fold its model was made under (`foldRevision`); absent: 0. */
+	folded?: number;
 }
 
 /**

@@ -251,3 +251,25 @@ describe("the transcript index and a file of several sessions (Aider's chat hist
 		expect((await index.refresh()).updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 09:00:00`]);
 	});
 });
+
+describe("the transcript index and the fold's revision", () => {
+	it("reads again from its start, once, a file whose model an older release's fold made; one no longer there keeps its model", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Add a cart endpoint", env), assistant(text("Added."), { ...env, messageId: "msg_1" })]));
+		const gone = transcripts.put("-r-app", "00000000-eeee-4000-8000-000000000002", jsonl([userText("Old work", { ...env, sessionId: "00000000-eeee-4000-8000-000000000002" })]));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		expect(store.shelf.files.get(path)?.folded).toBe(1);
+		// As an older release left them: no revision on the stamps, and a model that lost the prompt (as its fold did with a TUI prompt).
+		for (const [key, file] of store.shelf.files) store.shelf.files.set(key, { ...file, folded: undefined });
+		for (const [key, json] of store.shelf.models) store.shelf.models.set(key, json.replace("Add a cart endpoint", "(lost)").replace("Old work", "(kept)"));
+		transcripts.purge(gone);
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		const read = await later.refresh();
+		expect(read.updated.map((e) => e.file.path)).toEqual([path]);
+		expect(JSON.stringify((await later.get(path))!.model.events)).toContain("Add a cart endpoint");
+		expect(store.shelf.files.get(path)?.folded).toBe(1);
+		expect([...store.shelf.models.values()].join("\n")).toContain("(kept)");
+		expect((await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh()).updated).toEqual([]);
+	});
+});
