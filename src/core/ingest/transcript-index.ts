@@ -8,7 +8,7 @@ import { describeWriteError, isFileSystemError } from "../write-error";
 import { setApartSecretNames } from "./secret-names";
 import { exclusionKey, redactionKey, redactorFor, isKeptOutOfStore, isSessionKeptOut, type RedactionSpec } from "./redaction-policy";
 import { endRead, foldFor, foldRangeFor, readsWhole, sessionFor, sessionStartFor } from "../transcript/fold-for";
-import { foldedBefore, foldRevision } from "../transcript/fold-revision";
+import { foldedBefore, stampedFolded } from "../transcript/fold-revision";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
@@ -387,10 +387,8 @@ export class TranscriptIndex {
 		}
 		// A last line left to settle: the file is read again at the next refresh, changed or not.
 		// The scan's stamp is kept as it is when it has no mark to drop (a copy per file, kept).
-		const revision = foldRevision(file);
-		const plain = file.settling ? withoutSettling(file) : file;
-		const folded = (plain.folded ?? 0) === revision ? plain : { ...plain, folded: revision };
-		const stamped: TranscriptFile = read.cursor.settling ? { ...folded, settling: true } : folded;
+		const plain = stampedFolded(file.settling ? withoutSettling(file) : file);
+		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
 		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}) };
@@ -427,13 +425,15 @@ export class TranscriptIndex {
 		// As `readFile` does: a meta file gone (or unreadable) leaves what was read of it.
 		const meta = read ? (spec ? redactMeta(read, redactorFor(spec, known.model.cwd)) : read) : known.meta;
 		const changed = JSON.stringify(meta) !== JSON.stringify(known.meta);
-		// The scan's stamp: the transcript's own is as it was (else it is read whole, not here).
-		const entry: IndexedTranscript = { ...known, file, meta };
+		// The scan's stamp: the transcript's own is as it was (else it is read whole, not here), and so is the fold that read it.
+		const folded = this.files.get(file.path)?.folded;
+		const stamp = folded === undefined ? file : { ...file, folded };
+		const entry: IndexedTranscript = { ...known, file: stamp, meta };
 		this.entries.set(file.path, entry);
-		this.files.set(file.path, file);
+		this.files.set(file.path, stamp);
 		if (this.store) {
 			if (changed || !this.store.saved) await this.store.save(toStored(entry, spec));
-			else await this.store.saved(file);
+			else await this.store.saved(stamp);
 			this.stored.add(file.path);
 		}
 		return changed ? [entry] : [];

@@ -29,3 +29,9 @@ export function foldRevision(file: Pick<TranscriptFile, "agent">): number {
 export function foldedBefore(known: Pick<TranscriptFile, "agent" | "folded">): boolean {
 	return (known.folded ?? 0) !== foldRevision(known);
 }
+
+/** The file's stamp marked with today's revision of its fold, as a model folded now is stored with (the same object when it is). */
+export function stampedFolded<T extends Pick<TranscriptFile, "agent" | "folded">>(file: T): T {
+	const revision = foldRevision(file);
+	return (file.folded ?? 0) === revision ? file : { ...file, folded: revision };
+}
