@@ -45,6 +45,11 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>): vo
 			model.counts.compactions++;
 			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof payload.message === "string" && payload.message !== "" ? clip(model, payload.message, LIMITS.compactSummary) : undefined });
 			return;
+		// 0.171's: the environment the turn ran in (its `cwd` is `turn_context`'s too), and each response's
+		// usage again (`token_count` events carry the session's totals).
+		case "world_state":
+		case "token_usage_record":
+			return;
 		default:
 			return countUnknown(model, `codex:${shown(value.type)}`);
 	}

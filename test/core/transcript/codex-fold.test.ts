@@ -118,4 +118,15 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		expect(model.unknownTypes["codex:future_thing"]).toBe(1);
 		expect(promptsOf(model).length).toBeGreaterThan(0);
 	});
+
+	it("knows 0.171's world_state and token_usage_record lines: nothing of them is a note's, and neither counts as unknown", () => {
+		const f = scenario("a-plain-text")[0]!;
+		const lines = read(f).split("\n");
+		const before = fold(lines.join("\n"));
+		lines.splice(2, 0, JSON.stringify({ timestamp: "2026-12-01T15:40:06.000Z", ordinal: 4, type: "world_state", payload: { full: true, state: { environments: { environments: { local: { cwd: "/elsewhere" } } } } } }), JSON.stringify({ timestamp: "2026-12-01T15:40:06.000Z", ordinal: 11, type: "token_usage_record", payload: { response_id: "resp_1", usage: { input_tokens: 9504, output_tokens: 413 } } }));
+		const model = fold(lines.join("\n"));
+		expect(model.unknownTypes).toEqual(before.unknownTypes);
+		expect(model.tokens).toEqual(before.tokens);
+		expect(model.cwd).toBe(before.cwd);
+	});
 });
