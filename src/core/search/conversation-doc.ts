@@ -5,8 +5,9 @@ import type { SearchDoc, SearchTurn } from "./conversation-index";
 /**
  * What search reads of a session: turn 0 its digest (title, requests, outcomes, open items,
  * decisions, tags, files), then each prompt with the assistant's words that answer it, numbered
- * as the note numbers its `### You · n` headings (every prompt event counts). Tool input and
- * output and thinking stay out: they are the note's folded parts, not what a person remembers.
+ * as the note numbers its `### You · n` headings (every prompt event counts), with the prompts a
+ * rewind left. Tool input and output and thinking stay out: they are the note's folded parts, not
+ * what a person remembers.
  * @param events the session's events, from its stored (redacted) model; none: the digest alone.
  */
 export function conversationDoc(id: string, digest: StoredDigest, tags: readonly string[], events: readonly SessionEvent[] = []): SearchDoc {
@@ -29,6 +30,10 @@ export function conversationDoc(id: string, digest: StoredDigest, tags: readonly
 			parts.push(event.text);
 		} else if (event.kind === "text" && !event.sidechain && turn > 0) {
 			parts.push(event.text);
+		} else if (event.kind === "rewound") {
+			// What the person typed on a branch a rewind left: shown folded after this turn, found with it.
+			if (turn > 0) parts.push(...event.prompts);
+			else turns[0]!.text += `\n${event.prompts.join("\n")}`;
 		}
 	}
 	flush();
