@@ -284,6 +284,7 @@ function noteFiles(model: SessionModel, call: ToolCall): void {
 
 function foldAssistant(model: SessionModel, record: AssistantRecord): void {
 	if (record.copiedFrom !== undefined && model.agentId === undefined && foldCopiedReply(model, record.copiedFrom, record.timestamp)) return;
+	model.index.ownReply = true;
 	const counts = model.counts;
 	if (record.model && record.model !== "<synthetic>") addUnique(model, "models", record.model);
 	countUsage(model, record);

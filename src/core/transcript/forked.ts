@@ -9,11 +9,17 @@ import type { SessionModel } from "./session-model";
  * the fork does. The copied replies' tokens were A's and are not counted again.
  *
  * Only a copy before the fork's first reply of its own is taken out (its fold then ends here, true):
- * copies come first, and everything after one of its own replies is its own.
+ * copies come first, and everything after one of its own replies is its own. The fold notes that
+ * one came (`ownReply`, also when past the events' budget); a stored model is looked through once:
+ * a look per copied reply grew with the square in a file of many prompts, a reply, then many lines
+ * naming another session.
  */
 export function foldCopiedReply(model: SessionModel, from: string, timestamp: string | undefined): boolean {
 	const events = model.events;
-	if (events.some((e) => e.kind === "text" || e.kind === "thinking" || e.kind === "tool" || e.kind === "error")) return false;
+	if (model.index.ownReply || events.some((e) => e.kind === "text" || e.kind === "thinking" || e.kind === "tool" || e.kind === "error")) {
+		model.index.ownReply = true;
+		return false;
+	}
 	let prompts = 0;
 	for (const event of events) {
 		if (event.kind === "forked") prompts += event.prompts;

@@ -49,4 +49,12 @@ describe("a forked session's copy of its parent's history", () => {
 		expect(promptsOf(m).map((p) => p.text)).toEqual(["the fork's own", "more", "last"]);
 		expect(m.events.some((e) => e.kind === "forked")).toBe(false);
 	});
+
+	it("reads 25,000 prompts, a reply, then 100,000 lines naming another session in one pass (a look per line never ended)", () => {
+		const prompts = Array.from({ length: 25_000 }, (_, i) => u(`p${i}`, i === 0 ? null : `p${i - 1}`, `prompt ${i}`));
+		const named = Array.from({ length: 100_000 }, (_, i) => copied(`c${i}`, i === 0 ? "a0" : `c${i - 1}`, "Copied?"));
+		const m = parse([...prompts, own("a0", "p24999", "Mine."), ...named]);
+		expect(m.events[0]).toMatchObject({ kind: "prompt", text: "prompt 0" });
+		expect(m.counts.prompts).toBe(25_000);
+	});
 });
