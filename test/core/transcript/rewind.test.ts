@@ -75,4 +75,14 @@ describe("a rewind (an earlier prompt edited)", () => {
 			expect(restored.events, `stored after line ${cut}`).toEqual(whole.events);
 		}
 	});
+
+	it("reads 100,000 prompts rewound at one point in one pass, each kept once in one list", () => {
+		const lines = [u("u0", null, "first"), a("a0", "u0", "One."), ...Array.from({ length: 100_000 }, (_, i) => u(`r${i}`, "a0", `try ${i}`))];
+		const m = parse(lines);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt"]);
+		const rewound = m.events[2]!;
+		expect(rewound.kind === "rewound" && rewound.prompts.length).toBe(99_999);
+		expect(rewound.kind === "rewound" && rewound.prompts.slice(0, 2)).toEqual(["try 0", "try 1"]);
+		expect(m.counts.prompts).toBe(2);
+	});
 });
