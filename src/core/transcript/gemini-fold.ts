@@ -181,7 +181,7 @@ function rewind(state: GeminiState, id: string): void {
 	if (prompts.length === 0) return;
 	// Rewound again at the same point: one list of what was left there.
 	const last = state.rewound[state.rewound.length - 1];
-	if (last !== undefined && last.after === after) last.prompts.push(...prompts);
+	if (last !== undefined && last.after === after) for (const text of prompts) last.prompts.push(text);
 	else state.rewound.push({ after, prompts });
 }
 
@@ -198,7 +198,11 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 	model.index.redactedEvents = 0;
 	if (state.summary) model.aiTitle = state.summary;
 	const marks = new Map<string | undefined, string[][]>();
-	for (const mark of state.rewound) marks.set(mark.after, [...(marks.get(mark.after) ?? []), mark.prompts]);
+	for (const mark of state.rewound) {
+		const list = marks.get(mark.after);
+		if (list) list.push(mark.prompts);
+		else marks.set(mark.after, [mark.prompts]);
+	}
 	pushRewound(model, marks, undefined);
 	for (const message of state.messages.values()) {
 		if (message.timestamp) noteTime(model, message.timestamp);
