@@ -1,5 +1,5 @@
 import { skipsBulk } from "./bulk-fields";
-import { foldWholeTranscript, partialModel, storedJson, type FoldedWhole } from "../core/ingest/fold-whole";
+import { foldWholeTranscript, partialModel, storedJsonParts, type FoldedWhole } from "../core/ingest/fold-whole";
 import { redactMeta } from "../core/ingest/redact-model";
 import { isSessionKeptOut, redactionKey, redactorFor } from "../core/ingest/redaction-policy";
 import { keptOutOfStore } from "./kept-out";
@@ -27,7 +27,7 @@ export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: num
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
 	const redaction = redactionKey(job.spec, result.model.cwd);
-	const at = { ...appendToPack(job.packTo, storedJson(stampedFolded(job.file), result.cursor, JSON.stringify(result.model), meta, redaction)), redaction };
+	const at = { ...appendToPack(job.packTo, storedJsonParts(stampedFolded(job.file), result.cursor, result.model, meta, redaction)), redaction };
 	if (job.detail !== undefined && job.file.kind === "session") return { ...result, model: partialModel(result.model), partial: true, saved: { meta, at } };
 	return { ...result, saved: { meta, at } };
 }

@@ -14,8 +14,8 @@ import type { PackedAt } from "../core/ingest/fold-whole";
 let current: { folder: string; name: string; fd: number; size: number } | undefined;
 let made = 0;
 
-/** Appends `text` (one stored model, JSON) to this thread's pack in `folder`; where it went. */
-export function appendToPack(folder: string, text: string): PackedAt {
+/** Appends `text` (one stored model, JSON, or its parts in order) to this thread's pack in `folder`; where it went. */
+export function appendToPack(folder: string, text: string | readonly string[]): PackedAt {
 	if (current?.folder !== folder) {
 		if (current) closeSync(current.fd);
 		mkdirSync(folder, { recursive: true });
@@ -23,7 +23,7 @@ export function appendToPack(folder: string, text: string): PackedAt {
 		current = { folder, name, fd: openSync(join(folder, name), "a"), size: 0 };
 	}
 	const pack = current;
-	const bytes = Buffer.from(`${text}\n`, "utf8");
+	const bytes = lineBytes(typeof text === "string" ? [text] : text);
 	try {
 		for (let done = 0; done < bytes.length; ) done += writeSync(pack.fd, bytes, done, bytes.length - done);
 	} catch (error) {
@@ -35,6 +35,17 @@ export function appendToPack(folder: string, text: string): PackedAt {
 	const at = { pack: pack.name, offset: pack.size, length: bytes.length - 1 };
 	pack.size += bytes.length;
 	return at;
+}
+
+/** The parts and a newline, encoded into one buffer: each part as it is, never joined into one string first (see `storedJsonParts`). */
+function lineBytes(parts: readonly string[]): Buffer {
+	let length = 1;
+	for (const part of parts) length += Buffer.byteLength(part, "utf8");
+	const bytes = Buffer.allocUnsafeSlow(length);
+	let at = 0;
+	for (const part of parts) at += bytes.write(part, at, "utf8");
+	bytes[at] = 0x0a;
+	return bytes;
 }
 
 /** A pack about to be removed: this thread appends no more to it. */

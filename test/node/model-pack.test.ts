@@ -24,6 +24,15 @@ describe("model packs", () => {
 		expect((await readFile(join(dir, name!), "utf8")).split("\n")).toEqual([...texts, ""]);
 	});
 
+	it("a text in parts is written as one line, each part encoded as it is", async () => {
+		const parts = ['{"a":"', "é😀".repeat(500), '","b":[', "1", ",", "2", "]}"];
+		const at = appendToPack(dir, parts);
+		const next = appendToPack(dir, "{}");
+		expect(await readPacked(dir, at)).toBe(parts.join(""));
+		expect(await readPacked(dir, next)).toBe("{}");
+		expect(next.offset).toBe(at.offset + at.length + 1);
+	});
+
 	it("another folder gets a pack of its own", async () => {
 		const other = join(dir, "other");
 		const a = appendToPack(dir, "{}");

@@ -62,8 +62,34 @@ export interface PackedAt {
 
 /** The stored form (`StoredTranscript`) as JSON, around a model that is JSON already. */
 export function storedJson(file: TranscriptFile, cursor: TailCursor, modelJson: string, meta: SubagentMeta | undefined, redaction: string): string {
-	const metaPart = meta === undefined ? "" : `,"meta":${JSON.stringify(meta)}`;
-	return `{"file":${JSON.stringify(file)},"cursor":${JSON.stringify(cursor)},"model":${modelJson}${metaPart},"redaction":${JSON.stringify(redaction)}}`;
+	return `${storedHead(file, cursor)}${modelJson}${storedTail(meta, redaction)}`;
+}
+
+/**
+ * The stored form as JSON in parts, to be written one after another: the model's events one part
+ * each (and its other fields before them). A long `JSON.stringify` result is a rope of pieces that
+ * whatever reads it first must flatten, which cost as much again as the stringify (measured on
+ * the bench tree's 25 MiB of models per thread: 64 ms to stringify, 150–250 ms more to encode
+ * the result; in parts, both together took half as long). Parsed, it is the stored form.
+ */
+export function storedJsonParts(file: TranscriptFile, cursor: TailCursor, model: SerializedSession, meta: SubagentMeta | undefined, redaction: string): string[] {
+	const { events, ...rest } = model;
+	const fields = JSON.stringify(rest);
+	const parts = [storedHead(file, cursor), fields.length > 2 ? `${fields.slice(0, -1)},"events":[` : '{"events":['];
+	for (let i = 0; i < events.length; i++) {
+		if (i > 0) parts.push(",");
+		parts.push(JSON.stringify(events[i]));
+	}
+	parts.push("]}", storedTail(meta, redaction));
+	return parts;
+}
+
+function storedHead(file: TranscriptFile, cursor: TailCursor): string {
+	return `{"file":${JSON.stringify(file)},"cursor":${JSON.stringify(cursor)},"model":`;
+}
+
+function storedTail(meta: SubagentMeta | undefined, redaction: string): string {
+	return `${meta === undefined ? "" : `,"meta":${JSON.stringify(meta)}`},"redaction":${JSON.stringify(redaction)}}`;
 }
 
 /**
