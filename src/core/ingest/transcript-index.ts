@@ -303,17 +303,21 @@ export class TranscriptIndex {
 	private async readAll(files: TranscriptFile[], rest: { removed: string[]; unchanged: number }, onRead?: (entry: IndexedTranscript) => void, detail?: DetailLevel, metaOnly: ReadonlySet<TranscriptFile> = new Set()): Promise<RefreshResult> {
 		const result: RefreshResult = { updated: [], removed: rest.removed, unchanged: rest.unchanged, bytesRead: 0, failed: [] };
 		// Biggest first, so parallel readers finish together rather than one waiting on a long file.
-		// Files folded on this thread come right after the first few that go elsewhere: this thread
-		// folds them while the others fold those, rather than alone once they are done.
+		// Files folded on this thread go in a queue of their own, which half the lanes take first:
+		// this thread folds them while the others keep the workers fed. In one queue after the first
+		// few for the workers, a lane whose worker was done took a file for this thread next, and
+		// the workers waited until those were all folded (measured: a tenth of a second of a first sync).
 		const sorted = [...files].sort((a, b) => b.size - a.size);
 		const here = this.source.foldsHere ? sorted.filter((f) => this.source.foldsHere!(f)) : [];
 		const elsewhere = here.length === 0 ? sorted : sorted.filter((f) => !this.source.foldsHere!(f));
-		const queue = [...elsewhere.slice(0, READ_CONCURRENCY / 2), ...here, ...elsewhere.slice(READ_CONCURRENCY / 2)];
 		// A few files in flight, so parsing one overlaps reading the next. Taken by position: `shift`
 		// moves the whole rest of a long queue each time (tens of thousands of files).
-		let next = 0;
-		const worker = async () => {
-			for (let file = queue[next++]; file; file = queue[next++]) {
+		let nextHere = 0;
+		let nextElsewhere = 0;
+		const take = (hereFirst: boolean) => (hereFirst && nextHere < here.length) || nextElsewhere >= elsewhere.length ? here[nextHere++] : elsewhere[nextElsewhere++];
+		const worker = async (lane: number) => {
+			const hereFirst = lane >= READ_CONCURRENCY / 2;
+			for (let file = take(hereFirst); file; file = take(hereFirst)) {
 				try {
 					const meta = metaOnly.has(file) ? await this.rereadMeta(file) : undefined;
 					if (meta?.length === 0) result.unchanged++;
@@ -329,7 +333,7 @@ export class TranscriptIndex {
 				}
 			}
 		};
-		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+		await Promise.all(Array.from({ length: READ_CONCURRENCY }, (_, lane) => worker(lane)));
 		result.updated.sort((a, b) => codeUnitOrder(a.file.path, b.file.path));
 		return result;
 	}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
+import { foldWholeTranscript, type FoldedWhole } from "../../../src/core/ingest/fold-whole";
+import type { TranscriptFile } from "../../../src/core/transcript/transcript-files";
 import type { RedactionSpec } from "../../../src/core/ingest/redaction-policy";
 import { MemoryTranscriptStore } from "../../fakes/memory-transcript-store";
 import { MemoryTranscripts } from "../../fakes/memory-transcripts";
@@ -271,5 +273,31 @@ describe("the transcript index and the fold's revision", () => {
 		expect(store.shelf.files.get(path)?.folded).toBe(1);
 		expect([...store.shelf.models.values()].join("\n")).toContain("(kept)");
 		expect((await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh()).updated).toEqual([]);
+	});
+});
+
+describe("the transcript index and the threads that fold", () => {
+	it("a file folded elsewhere is followed by another for elsewhere, not by the files this thread folds", async () => {
+		// Files named small-… are folded here (slowly, a turn of the event loop each); the others elsewhere, at once.
+		const calls: string[] = [];
+		class Folding extends MemoryTranscripts {
+			foldsHere(file: TranscriptFile): boolean {
+				return file.fileId.startsWith("small-");
+			}
+			async foldWhole(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole> {
+				calls.push(file.fileId);
+				if (this.foldsHere(file)) for (let i = 0; i < 5; i++) await new Promise<void>((done) => setImmediate(done));
+				return foldWholeTranscript(file, spec, (onLines, onRestart) => this.readAppended(file.path, undefined, onLines, onRestart));
+			}
+		}
+		const transcripts = new Folding();
+		// Bigger files (more lines) for elsewhere: they are taken biggest first.
+		for (let i = 0; i < 8; i++) transcripts.put("-r-app", `big-${i}`, jsonl(Array.from({ length: 20 - i }, (_, n) => userText(`Prompt ${n}`, env))));
+		for (let i = 0; i < 20; i++) transcripts.put("-r-app", `small-${String(i).padStart(2, "0")}`, jsonl([userText("Hi", env)]));
+		const read = await new TranscriptIndex(transcripts).refresh();
+		expect(read.updated).toHaveLength(28);
+		// Every file for elsewhere was handed out before this thread was half through its own.
+		const lastBig = calls.lastIndexOf("big-7");
+		expect(calls.slice(0, lastBig).filter((c) => c.startsWith("small-")).length).toBeLessThan(10);
 	});
 });
