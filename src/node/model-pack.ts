@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
 import { currentThreadId } from "./thread-id";
+import { utf8Parts } from "./utf8-parts";
 import type { PackedAt } from "../core/ingest/fold-whole";
 
 /**
@@ -23,7 +24,7 @@ export function appendToPack(folder: string, text: string | readonly string[]): 
 		current = { folder, name, fd: openSync(join(folder, name), "a"), size: 0 };
 	}
 	const pack = current;
-	const bytes = lineBytes(typeof text === "string" ? [text] : text);
+	const bytes = utf8Parts(typeof text === "string" ? [text, "\n"] : [...text, "\n"]);
 	try {
 		for (let done = 0; done < bytes.length; ) done += writeSync(pack.fd, bytes, done, bytes.length - done);
 	} catch (error) {
@@ -35,17 +36,6 @@ export function appendToPack(folder: string, text: string | readonly string[]): 
 	const at = { pack: pack.name, offset: pack.size, length: bytes.length - 1 };
 	pack.size += bytes.length;
 	return at;
-}
-
-/** The parts and a newline, encoded into one buffer: each part as it is, never joined into one string first (see `storedJsonParts`). */
-function lineBytes(parts: readonly string[]): Buffer {
-	let length = 1;
-	for (const part of parts) length += Buffer.byteLength(part, "utf8");
-	const bytes = Buffer.allocUnsafeSlow(length);
-	let at = 0;
-	for (const part of parts) at += bytes.write(part, at, "utf8");
-	bytes[at] = 0x0a;
-	return bytes;
 }
 
 /** A pack about to be removed: this thread appends no more to it. */

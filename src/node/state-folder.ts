@@ -2,7 +2,8 @@ import { readdir, rm, stat } from "node:fs/promises";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { confinedFolder, readPlainBytes, readPlainBytesSync, readPlainFile, readPlainFileIfThere } from "./confined-path";
 import { codeUnitOrder } from "../core/text/code-unit-order";
-import { asciiJson } from "../core/text/ascii-json";
+import { asciiJson, asciiJsonParts } from "../core/text/ascii-json";
+import { utf8Parts } from "./utf8-parts";
 import { storedDigest } from "../core/digest/session-digest";
 import { digestReadingLists, holdsLists, splitDigest, wholeDigest, type DigestLists } from "./digest-lists";
 import { dirname, join } from "node:path";
@@ -309,14 +310,15 @@ export class StateFolder implements TranscriptStore {
 		let name: string;
 		do name = `${project}-${Date.now().toString(36)}${(++this.generation).toString(36)}.json`;
 		while (this.sessionFiles.has(name));
-		const files: [folder: string, text: string][] = [];
+		const files: [folder: string, text: Buffer][] = [];
+		const json = (entries: Iterable<readonly [string, unknown]>) => utf8Parts(asciiJsonParts(entries));
 		if (apart) {
 			const split = [...records].map(([path, r]) => ({ path, r, ...splitDigest(r.digest) }));
-			files.push([LISTS_DIR, asciiJson(Object.fromEntries(split.map(({ path, lists }) => [path, lists])))]);
-			files.push([SESSIONS_DIR, asciiJson(Object.fromEntries(split.map(({ path, r, head }) => [path, { ...r, digest: head }])))]);
-		} else files.push([SESSIONS_DIR, asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }])))]);
+			files.push([LISTS_DIR, json(split.map(({ path, lists }) => [path, lists]))]);
+			files.push([SESSIONS_DIR, json(split.map(({ path, r, head }) => [path, { ...r, digest: head }]))]);
+		} else files.push([SESSIONS_DIR, json([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))]);
 		// The Sessions view's cut of the same records, under the same name.
-		files.push([CATALOG_DIR, asciiJson(Object.fromEntries([...records].map(([path, r]) => [path, catalogEntry(r)])))]);
+		files.push([CATALOG_DIR, json([...records].map(([path, r]) => [path, catalogEntry(r)]))]);
 		await mapConcurrently(files, files.length, ([folder, text]) => writeFileReplacing(join(this.dir, folder, name), text));
 		for (const record of records.values()) Object.freeze(record);
 		this.sessionFiles.set(name, { records });

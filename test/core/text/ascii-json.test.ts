@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asciiJson } from "../../../src/core/text/ascii-json";
+import { asciiJson, asciiJsonParts } from "../../../src/core/text/ascii-json";
 
 describe("asciiJson", () => {
 	it("writes only ASCII, and JSON.parse gives back the same value", () => {
@@ -13,5 +13,19 @@ describe("asciiJson", () => {
 	it("leaves ASCII JSON as JSON.stringify writes it", () => {
 		const value = { a: 1, b: ["x", null, true], c: "plain \\ text" };
 		expect(asciiJson(value)).toBe(JSON.stringify(value));
+	});
+
+	it("in parts, the object of the entries: ASCII only, parsed back the same, values JSON leaves out left out", () => {
+		const entries: [string, unknown][] = [
+			["/p/Café \"q\".jsonl", { title: "日本語 😀", lone: "a\ud800b" }],
+			["gone", undefined],
+			["/p/b.jsonl", [1, "x"]],
+		];
+		const parts = asciiJsonParts(entries);
+		const text = parts.join("");
+		expect(text).not.toMatch(/[\u0080-\uffff]/);
+		expect(JSON.parse(text)).toEqual(JSON.parse(asciiJson(Object.fromEntries(entries))));
+		expect(Object.keys(JSON.parse(text) as object)).toEqual(["/p/Café \"q\".jsonl", "/p/b.jsonl"]);
+		expect(asciiJsonParts([]).join("")).toBe("{}");
 	});
 });
