@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
@@ -66,6 +67,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
+	// A vault with no state yet: a first sync, every transcript to fold.
+	if (!options.dryRun && !existsSync(join(folder, "state"))) pool?.warm();
 	const tool = options.by ?? "cli";
 	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
 	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);

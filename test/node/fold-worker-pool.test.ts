@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
-import { threadId } from "node:worker_threads";
+import { threadId, type Worker } from "node:worker_threads";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import esbuild from "esbuild";
@@ -189,6 +189,22 @@ describe("fold worker pool", () => {
 		expect(threaded.report.errors).toEqual([]);
 		expect([...threaded.notes.files]).toEqual([...inline.notes.files]);
 		expect(await storedModels(join(dir, "broken"))).toEqual(await storedModels(join(dir, "inline-2")));
+	});
+
+	it("a worker started before any job waits for it, past the idle time, and folds it", async () => {
+		const pool = FoldWorkerPool.at(script, 1)!;
+		pool.warm();
+		const [warmed] = [...(pool as unknown as { busy: Map<Worker, unknown> }).busy.keys()];
+		const warmedThread = warmed!.threadId;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const packs = join(dir, "packs-warm");
+		await mkdir(packs);
+		const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+		const folded = await pool.fold({ path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session" as const, projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 }, undefined, packs);
+		await pool.close();
+		expect(folded.model.fileId).toBe(name);
+		// Packed by the worker started first, not by this thread nor by another worker.
+		expect((await readdir(packs)).map((f) => f.split("-")[2])).toEqual([String(warmedThread)]);
 	});
 
 	it("ends idle workers, and starts them again for the next job", async () => {
