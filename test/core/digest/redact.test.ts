@@ -713,6 +713,22 @@ describe("createRedactor: extra patterns", () => {
 		expect(r.invalidPatterns).toEqual([]);
 		expect(r.redact(`key ${t.google}`)).toBe(`key ${m("google-api-key")}`);
 	});
+
+	it("a short string redacted again comes out the same, as each redactor's own patterns make it", () => {
+		const mine = createRedactor({ extraPatterns: ["ACME-[0-9]{6}"] });
+		const plain = createRedactor();
+		for (let round = 0; round < 3; round++) {
+			expect(mine.redact("ACME-123456")).toBe(m("custom"));
+			expect(plain.redact("ACME-123456")).toBe("ACME-123456");
+			expect(plain.redact(t.ghp)).toBe(m("github-token"));
+			// Past the memo's length, and with a report: redacted each time all the same.
+			expect(plain.redact(`${"x ".repeat(100)}${t.ghp}`)).toBe(`${"x ".repeat(100)}${m("github-token")}`);
+			expect(mine.redactWithReport("ACME-654321").count).toBe(1);
+		}
+		// Many distinct strings later (the memo starts again), the first one still comes out redacted.
+		for (let i = 0; i < 40_000; i++) plain.redact(`name-${i}`);
+		expect(plain.redact(t.ghp)).toBe(m("github-token"));
+	});
 });
 
 /** Pieces that make rules fire, half-fire and meet each other's output. */
