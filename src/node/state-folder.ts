@@ -285,6 +285,20 @@ export class StateFolder implements TranscriptStore {
 			records.set(path, record);
 			byProject.set(key, records);
 		}
+		// A project of many sessions in several files, each session in the same one while their
+		// number stays in the same range: a turn added to one session writes that file again, not
+		// every record of the project (a project of 2,000 sessions was 5 MB of JSON a sync).
+		for (const [key, records] of [...byProject]) {
+			const chunks = chunksFor(records.size);
+			if (chunks === 1) continue;
+			byProject.delete(key);
+			for (const [path, record] of records) {
+				const chunk = `${key}\u0000${hash53(path) % chunks}/${chunks}`;
+				const part = byProject.get(chunk) ?? new Map<string, SessionRecord>();
+				part.set(path, record);
+				byProject.set(chunk, part);
+			}
+		}
 		// The files there are, by the project they are of (their name's part before `-`): looked up per
 		// project, not searched whole for each (3,000 projects made a sync with nothing to do spend half its time there).
 		const filesOf = new Map<string, [string, { records: Map<string, SessionRecord> }][]>();
@@ -668,6 +682,16 @@ export async function readSessionFile(dir: string, name: string): Promise<Record
 		else delete records[key];
 	}
 	return records as Record<string, SessionRecord>;
+}
+
+/** A project's session records a file, about (see `writeSessionFiles`). */
+const RECORDS_A_FILE = 64;
+
+/** How many files a project of `records` sessions keeps them in: a power of two, so a file holds `RECORDS_A_FILE` or fewer on average. */
+function chunksFor(records: number): number {
+	let chunks = 1;
+	while (records > chunks * RECORDS_A_FILE) chunks *= 2;
+	return chunks;
 }
 
 /** Projects whose session files are written at once (see `writeSessionFiles`). */

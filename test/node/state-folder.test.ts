@@ -94,6 +94,24 @@ describe("state folder: session records a project a file", () => {
 		}).toThrow();
 	});
 
+	it("a project of many sessions keeps them in several files: a session that changed writes its own file again, no other", async () => {
+		const sessions: Record<string, SessionRecord> = {};
+		for (let i = 0; i < 300; i++) sessions[`/t/${i}.jsonl`] = record("/w/api", `s${i}`);
+		const state = stateWith(sessions);
+		await new StateFolder(dir).flush(state);
+		const before = await listed();
+		expect(before.length).toBeGreaterThan(2);
+		const store = new StateFolder(dir);
+		const loaded = await store.loadState();
+		expect(loaded).toEqual(state);
+		await store.flush({ ...loaded, sessions: { ...loaded.sessions, "/t/7.jsonl": { ...record("/w/api", "s7"), tags: ["changed"] } } });
+		const after = await listed();
+		expect(after.filter((name) => !before.includes(name))).toHaveLength(1);
+		expect(after).toHaveLength(before.length);
+		expect((await new StateFolder(dir).loadState()).sessions["/t/7.jsonl"]?.tags).toEqual(["changed"]);
+		expect(await sessionFiles()).toEqual([...after].sort());
+	});
+
 	it("a state of the older layout (records inside sync-state.json) is read, and written in the new one", async () => {
 		const state = stateWith({ "/t/1.jsonl": record("/w/api", "one") });
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify(state));
