@@ -2574,7 +2574,7 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 
 /** Strings up to this long are redacted once per redactor (see `createRedactor`), up to this many at a time. */
 const MEMO_MAX_CHARS = 128;
-const MEMO_MAX_ENTRIES = 16_384;
+const MEMO_MAX_ENTRIES = 8_192;
 
 /** A redactor with the built-in rules and, after them, the user's extra patterns. */
 export function createRedactor(options: RedactionOptions = {}): Redactor {
