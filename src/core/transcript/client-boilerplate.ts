@@ -8,8 +8,15 @@
  * cut short at the end is recognised too. Linear in the text: no regex runs over it unbounded.
  */
 export function stripClientBoilerplate(text: string): string {
-	// One pass tells most texts apart: no tag, frame, hint or clipped end, nothing to take out.
-	if (!text.endsWith("…") && !MARKERS.test(text)) return text;
+	// One pass tells most texts apart: no tag, frame, hint or line break of Windows, nothing to take
+	// out but a hint the clip cut short at the end (shorter than its head in `MARKERS`). Most tool
+	// results are clipped: each went through every step below, twenty scans of it.
+	if (!MARKERS.test(text)) {
+		if (!text.endsWith("…")) return text;
+		let out = text;
+		for (const phrase of PHRASES) out = dropClippedTail(out, phrase);
+		return out === text ? text : closeGaps(out);
+	}
 	const original = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 	let out = unwrapSubagentHandBack(original);
 	out = dropPartialTagAtEnd(out);
@@ -23,8 +30,11 @@ export function stripClientBoilerplate(text: string): string {
 	for (const [needle, pattern] of PATTERNS) if (out.includes(needle)) out = out.replace(pattern, "");
 	for (const phrase of PHRASES) out = dropClippedTail(out, phrase);
 	out = dropAgentIdLines(out);
-	if (out === original) return original;
-	// Only where something was taken out: close the gaps it left.
+	return out === original ? original : closeGaps(out);
+}
+
+/** Only where something was taken out: the gaps it left closed. */
+function closeGaps(out: string): string {
 	return out
 		.replace(/[ \t]+\n/g, "\n")
 		.replace(/\n{3,}/g, "\n\n")

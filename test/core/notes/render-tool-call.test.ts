@@ -350,6 +350,13 @@ describe("stripClientBoilerplate", () => {
 		expect(stripClientBoilerplate("<tool_use_error>Sibling tool call errored</tool_u…")).toBe("Sibling tool call errored…");
 	});
 
+	it("a clipped text: the start of a hint at its end goes, with the blanks it leaves; any other end stays", () => {
+		expect(stripClientBoilerplate("line 1   \nDone. Ensure that you cont…")).toBe("line 1\nDone.");
+		expect(stripClientBoilerplate("a  \n\n\n\nb Ensure that you continue to use the todo list to tr…")).toBe("a\n\nb");
+		const plain = "     1→const a = 1;\n     2→const b = 2;…";
+		expect(stripClientBoilerplate(plain)).toBe(plain);
+	});
+
 	it("leaves ordinary output alone, byte for byte", () => {
 		for (const text of ["a\n\n\n\nb  \n", "agentId: x is a field name", "     1→const s = '(file state)';", ""]) expect(stripClientBoilerplate(text)).toBe(text);
 	});
