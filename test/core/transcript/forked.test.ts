@@ -5,6 +5,9 @@ import { promptsOf } from "../../../src/core/transcript/session-queries";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, text, userText } from "../../fixtures/lines";
 
+/** A fold in one pass takes a few seconds on a busy machine; one that looks back at every line would take minutes. */
+const ONE_PASS_MS = 30_000;
+
 const PARENT = "74a716ad-2fbf-4b8c-86cc-a8218d60b876";
 const parse = (records: unknown[]) => parseTranscript(jsonl(records), SESSION);
 const u = (uuid: string, parentUuid: string | null, prompt: string) => userText(prompt, { uuid, parentUuid });
@@ -56,5 +59,5 @@ describe("a forked session's copy of its parent's history", () => {
 		const m = parse([...prompts, own("a0", "p24999", "Mine."), ...named]);
 		expect(m.events[0]).toMatchObject({ kind: "prompt", text: "prompt 0" });
 		expect(m.counts.prompts).toBe(25_000);
-	});
+	}, ONE_PASS_MS);
 });

@@ -5,6 +5,9 @@ import { promptsOf } from "../../../src/core/transcript/session-queries";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, system, text, userText } from "../../fixtures/lines";
 
+/** A fold in one pass takes a few seconds on a busy machine; one that looks back at every line would take minutes. */
+const ONE_PASS_MS = 30_000;
+
 const parse = (records: unknown[]) => parseTranscript(jsonl(records), SESSION);
 const u = (uuid: string, parentUuid: string | null, prompt: string) => userText(prompt, { uuid, parentUuid });
 const a = (uuid: string, parentUuid: string, reply: string) => assistant(text(reply), { uuid, parentUuid, messageId: `m-${uuid}` });
@@ -55,7 +58,7 @@ describe("a rewind (an earlier prompt edited)", () => {
 		const m = parse(lines);
 		expect(m.counts.prompts).toBe(100_000);
 		expect(m.events.some((e) => e.kind === "rewound")).toBe(false);
-	});
+	}, ONE_PASS_MS);
 
 	it("reads many rewinds the same whole or stored at any line between", () => {
 		// Prompts whose parents come back: each one that names the parent of an earlier kept prompt is a rewind.
@@ -84,5 +87,5 @@ describe("a rewind (an earlier prompt edited)", () => {
 		expect(rewound.kind === "rewound" && rewound.prompts.length).toBe(99_999);
 		expect(rewound.kind === "rewound" && rewound.prompts.slice(0, 2)).toEqual(["try 0", "try 1"]);
 		expect(m.counts.prompts).toBe(2);
-	});
+	}, ONE_PASS_MS);
 });
