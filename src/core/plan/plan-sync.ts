@@ -155,7 +155,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const known = { occurrences: ready.terms, signals: ready.project === record.project ? ready.signals : undefined };
 		// Made ahead for this very digest and project name, or made now.
 		const ahead = input.tagBases?.get(path);
-		const basis = ahead && ahead.digest === ready.digest && ahead.project === record.project ? ahead.basis : undefined;
+		const basis = ahead && sameTagInput(ahead.digest, ready.digest) && ahead.project === record.project ? ahead.basis : undefined;
 		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
 		const current = before(record.notePath);
 		// Not read (a folder or a FIFO where the note is): written by the next sync that can read it, however long the session has ended.
@@ -415,6 +415,14 @@ function tagInput(session: SessionWithAgents, record: Pick<SessionRecord, "proje
 
 function tagOptions(settings: Settings) {
 	return { prefix: settings.tagPrefix, rules: settings.keywordRules, max: 5 };
+}
+
+/**
+ * Whether a tag basis made for digest `a` holds for `b`: the same digest, or a copy of it with
+ * another title (the plan's `whole`), which no tag is made of (see `tagInput`).
+ */
+function sameTagInput(a: SessionDigest, b: SessionDigest): boolean {
+	return a === b || (a.filesTouched === b.filesTouched && a.filesRead === b.filesRead && a.tools === b.tools && a.commands === b.commands && a.projectPath === b.projectPath);
 }
 
 /** A session's `tagBasis`, with the digest and project name it was made for (the plan uses it only for those). */
