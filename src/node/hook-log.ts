@@ -1,6 +1,5 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
-import { writeFileReplacing } from "./atomic-write";
+import { lstat, open, rename, unlink } from "node:fs/promises";
 import { openPlainFile, readUpTo } from "./confined-path";
 import { join } from "node:path";
 import { printable } from "../core/text/printable";
@@ -9,14 +8,21 @@ import { printable } from "../core/text/printable";
  * `<plugin folder>/hooks.log`: one line per hook run, so that `ai-memory doctor` can say when each
  * hook last ran and what it did, and a failure (hooks fail open: Claude Code never sees one) leaves
  * a trace. Tab-separated: time (ISO 8601), hook, `ok` or `error`, then `key=value` details or the
- * error. Kept under about half a megabyte by dropping its older half.
+ * error. Past half a megabyte it becomes `hooks.log.1` (the one before it goes), and a new one starts.
  */
 
 const HOOK_LOG = "hooks.log";
 const MAX_BYTES = 512 * 1024;
+/** A lock left by a run killed while it turned the log over is taken for gone after this long (a rename takes microseconds). */
+const STALE_TURN_MS = 10_000;
 
 export function hookLogPath(pluginFolder: string): string {
 	return join(pluginFolder, HOOK_LOG);
+}
+
+/** The log before the current one: what a turn-over moved aside, and what the runs that still held it open wrote since. */
+function previousLogPath(pluginFolder: string): string {
+	return `${hookLogPath(pluginFolder)}.1`;
 }
 
 export interface HookLogEntry {
@@ -44,21 +50,46 @@ export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): 
 	const path = hookLogPath(pluginFolder);
 	try {
 		const handle = await open(path, APPEND, 0o644);
-		let size: number;
+		let after: { size: number; ino: number; dev: number };
 		try {
 			const before = await handle.stat();
 			if (!before.isFile()) return;
 			await handle.appendFile(formatHookLogLine(entry), "utf8");
-			size = (await handle.stat()).size;
+			after = await handle.stat();
 		} finally {
 			await handle.close();
 		}
-		if (size > MAX_BYTES) {
-			// Replaced by a rename, as every file of ours: a crash leaves the old log or the new one.
-			await writeFileReplacing(path, await readLogTail(path, MAX_BYTES / 2));
-		}
+		if (after.size > MAX_BYTES) await turnOver(pluginFolder, after);
 	} catch {
 		// Nowhere to write (or no plain file to write in): the run still answers.
+	}
+}
+
+/**
+ * Moves the full log aside as `hooks.log.1`, whole, by a rename: a run that opened it before the
+ * rename still writes its line into it, and that line is read there (a trim that wrote the log's
+ * tail into a new file lost every line other hooks appended meanwhile: 13 of 20 in a burst). One
+ * run at a time, and only the file this run wrote to: a second run moving the next, new log over
+ * `hooks.log.1` would drop the full one.
+ */
+async function turnOver(pluginFolder: string, written: { ino: number; dev: number }): Promise<void> {
+	const path = hookLogPath(pluginFolder);
+	const lock = `${path}.lock`;
+	const take = () => open(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+	const taken = await take().catch(async (error: NodeJS.ErrnoException) => {
+		// Another run is at it (it moves this file too); or one was killed at it, long ago: its lock goes.
+		const held = error.code === "EEXIST" ? await lstat(lock).catch(() => undefined) : undefined;
+		if (!held || Date.now() - held.mtimeMs <= STALE_TURN_MS) return undefined;
+		await unlink(lock).catch(() => undefined);
+		return take().catch(() => undefined);
+	});
+	if (!taken) return;
+	try {
+		await taken.close();
+		const now = await lstat(path);
+		if (now.isFile() && now.ino === written.ino && now.dev === written.dev) await rename(path, previousLogPath(pluginFolder));
+	} finally {
+		await unlink(lock).catch(() => undefined);
 	}
 }
 
@@ -81,9 +112,12 @@ async function readLogTail(path: string, bytes: number): Promise<string> {
 	}
 }
 
-/** The log's recent lines: its last `MAX_BYTES`, all a log the hooks kept holds. */
-function recentLog(pluginFolder: string): Promise<string> {
-	return readLogTail(hookLogPath(pluginFolder), MAX_BYTES).catch(() => "");
+/** The log's recent lines: the current log's last `MAX_BYTES`, after as much of the previous one's end as makes `MAX_BYTES` in all. */
+async function recentLog(pluginFolder: string): Promise<string> {
+	const current = await readLogTail(hookLogPath(pluginFolder), MAX_BYTES).catch(() => "");
+	const room = MAX_BYTES - Buffer.byteLength(current, "utf8");
+	const previous = room > 0 ? await readLogTail(previousLogPath(pluginFolder), room).catch(() => "") : "";
+	return `${previous}${current}`;
 }
 
 /** The last line of each hook in the log. */

@@ -1,7 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { closeSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { closeSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appendHookLog, hookLogEntries, hookLogPath, lastHookRuns } from "../../src/node/hook-log";
 
@@ -12,6 +14,15 @@ beforeEach(() => {
 afterEach(() => {
 	rmSync(dir, { recursive: true, force: true });
 });
+
+/** A hook's logging alone, in a process of its own: 30 lines, starting when told. */
+const CHILD = `
+const { appendHookLog } = require(process.argv[2]);
+process.stdin.once("data", async () => {
+	for (let i = 0; i < 30; i++) await appendHookLog(process.argv[3], { at: new Date().toISOString(), hook: "user-prompt-submit", status: "ok", detail: "child=" + process.argv[4] + " line=" + i });
+	process.exit(0);
+});
+`;
 
 const entry = (detail: string) => ({ at: "2026-12-01T10:00:00.000Z", hook: "session-start", status: "ok" as const, detail });
 
@@ -46,13 +57,41 @@ describe("hooks.log", () => {
 		expect(readFileSync(elsewhere, "utf8")).toBe("export PATH=/usr/bin\n");
 	});
 
-	it("keeps under its bound by dropping its older half, replacing the file whole", async () => {
+	it("past its bound, moves the whole log aside as hooks.log.1 and starts a new one; doctor reads both", async () => {
 		writeFileSync(hookLogPath(dir), `${"2026-12-01T09:00:00.000Z\tsession-start\tok\told\n".repeat(20_000)}`);
 		await appendHookLog(dir, entry("project=/new"));
-		const text = readFileSync(hookLogPath(dir), "utf8");
-		expect(text.length).toBeLessThanOrEqual(512 * 1024);
-		expect(text.endsWith("ok\tproject=/new\n")).toBe(true);
-		expect(text.startsWith("2026-12-01T09:00:00.000Z\t")).toBe(true);
+		await appendHookLog(dir, entry("project=/newer"));
+		expect(readFileSync(`${hookLogPath(dir)}.1`, "utf8").endsWith("ok\tproject=/new\n")).toBe(true);
+		expect(readFileSync(hookLogPath(dir), "utf8")).toBe("2026-12-01T10:00:00.000Z\tsession-start\tok\tproject=/newer\n");
+		const details = (await hookLogEntries(dir)).map((e) => e.detail);
+		expect(details.slice(-2)).toEqual(["project=/new", "project=/newer"]);
+		expect(details.length).toBeLessThanOrEqual(512 * 1024 / 20);
+		expect((await lastHookRuns(dir)).get("session-start")?.detail).toBe("project=/newer");
+	});
+
+	it("loses no line that hooks running at once append while one of them turns the log over (13 of 20 were lost)", async () => {
+		const bundle = join(dir, "hook-log.cjs");
+		await build({ entryPoints: [resolve(__dirname, "../../src/node/hook-log.ts")], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, logLevel: "silent" });
+		writeFileSync(join(dir, "child.cjs"), CHILD);
+		writeFileSync(hookLogPath(dir), `${"2026-12-01T09:00:00.000Z\tsession-start\tok\told\n".repeat(Math.floor((512 * 1024 - 200) / 43))}`);
+		// Each child appends as a hook does, its lines one after another; all start together.
+		const children = Array.from({ length: 12 }, (_, c) => spawn(process.execPath, [join(dir, "child.cjs"), bundle, dir, String(c)], { stdio: ["pipe", "ignore", "inherit"] }));
+		for (const child of children) child.stdin.end("go");
+		await Promise.all(children.map((child) => once(child, "exit")));
+		const kept = new Set((await hookLogEntries(dir)).map((e) => e.detail));
+		const lost = children.flatMap((_, c) => Array.from({ length: 30 }, (_, i) => `child=${c} line=${i}`)).filter((d) => !kept.has(d));
+		expect(lost).toEqual([]);
+		expect(lstatSync(`${hookLogPath(dir)}.lock`, { throwIfNoEntry: false })).toBeUndefined();
+	});
+
+	it("takes a turn-over lock a killed run left for gone once it is old, so the log does not grow for ever", async () => {
+		const lock = `${hookLogPath(dir)}.lock`;
+		writeFileSync(lock, "");
+		utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+		writeFileSync(hookLogPath(dir), `${"2026-12-01T09:00:00.000Z\tsession-start\tok\told\n".repeat(20_000)}`);
+		await appendHookLog(dir, entry("project=/a"));
+		expect(readFileSync(`${hookLogPath(dir)}.1`, "utf8").endsWith("ok\tproject=/a\n")).toBe(true);
+		expect(lstatSync(lock, { throwIfNoEntry: false })).toBeUndefined();
 	});
 
 	it("reads only the log's tail, from a whole line: a log something else grew to 300 MB is neither read whole nor refused", async () => {
@@ -66,7 +105,8 @@ describe("hooks.log", () => {
 		expect([...(await lastHookRuns(dir)).keys()]).toEqual(["session-start", "session-end"]);
 		expect(Date.now() - started).toBeLessThan(2000);
 		await appendHookLog(dir, entry("project=/new"));
-		expect(statSync(hookLogPath(dir)).size).toBeLessThanOrEqual(256 * 1024);
-		expect(readFileSync(hookLogPath(dir), "utf8").endsWith("ok\tproject=/new\n")).toBe(true);
+		await appendHookLog(dir, entry("project=/newer"));
+		expect(statSync(hookLogPath(dir)).size).toBeLessThan(1000);
+		expect((await hookLogEntries(dir)).map((e) => e.detail).slice(-2)).toEqual(["project=/new", "project=/newer"]);
 	});
 });
