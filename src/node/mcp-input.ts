@@ -14,14 +14,15 @@ export interface RpcErrorReply {
  * The agent's requests as the SDK's stdio transport reads them, each line checked first. What the
  * transport cannot take is answered here with a JSON-RPC error instead of nothing: a line longer
  * than `MCP_LINE_MAX` (the SDK's buffer limit closed the transport, and the server ended without a
- * word), a line that is not JSON, a batch, or an id that is neither a string, a number nor null (the
+ * word; answered once it ends, with its id when its ends show it), a line that is not JSON, a batch, or an id that is neither a string, a number nor null (the
  * SDK dropped them silently, and a client waited for ever). Valid lines pass on unchanged.
  */
 export function guardedInput(input: Readable, reply: (message: RpcErrorReply) => void): Readable {
 	const out = new PassThrough();
 	let pending: Buffer[] = [];
 	let pendingBytes = 0;
-	let skipping = false;
+	/** The line being dropped: its first and last bytes, where its id is. */
+	let skipped: { head: Buffer; tail: Buffer } | undefined;
 	const line = (bytes: Buffer) => {
 		const text = bytes.toString("utf8").replace(/\r$/, "");
 		if (text.trim() === "") return;
@@ -29,32 +30,73 @@ export function guardedInput(input: Readable, reply: (message: RpcErrorReply) =>
 		if (problem) reply(problem);
 		else out.write(`${text}\n`);
 	};
+	// Answered once the line has ended, with its id when its ends show it: a client waits for its own id, and an answer with none left it waiting for good.
+	const refuse = ({ head, tail }: { head: Buffer; tail: Buffer }) => reply(errorReply(idAtEnds(head, tail), -32600, `a request longer than ${MCP_LINE_MAX / 1024 / 1024} MiB is not read`));
 	input.on("data", (chunk: Buffer | string) => {
 		let bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
 		for (let newline = bytes.indexOf(0x0a); newline >= 0; newline = bytes.indexOf(0x0a)) {
-			if (skipping) skipping = false;
+			if (skipped) refuse({ head: skipped.head, tail: lastBytes([skipped.tail, bytes.subarray(0, newline)]) });
 			else line(Buffer.concat([...pending, bytes.subarray(0, newline)]));
+			skipped = undefined;
 			pending = [];
 			pendingBytes = 0;
 			bytes = bytes.subarray(newline + 1);
 		}
-		if (skipping || bytes.length === 0) return;
+		if (bytes.length === 0) return;
+		if (skipped) {
+			skipped.tail = lastBytes([skipped.tail, bytes]);
+			return;
+		}
 		pending.push(bytes);
 		pendingBytes += bytes.length;
 		if (pendingBytes > MCP_LINE_MAX) {
 			// Dropped as it comes, to its end: never held whole.
+			skipped = { head: firstBytes(pending), tail: lastBytes(pending) };
 			pending = [];
 			pendingBytes = 0;
-			skipping = true;
-			reply(errorReply(null, -32600, `a request longer than ${MCP_LINE_MAX / 1024 / 1024} MiB is not read`));
 		}
 	});
 	input.on("end", () => {
-		if (!skipping && pendingBytes > 0) line(Buffer.concat(pending));
+		if (skipped) refuse(skipped);
+		else if (pendingBytes > 0) line(Buffer.concat(pending));
 		out.end();
 	});
 	input.on("error", (error) => out.destroy(error));
 	return out;
+}
+
+/** How much of a dropped line's start and end is kept to find its id in. */
+const ID_EDGE_BYTES = 1024;
+
+function firstBytes(parts: readonly Buffer[]): Buffer {
+	const taken: Buffer[] = [];
+	for (let i = 0, n = 0; i < parts.length && n < ID_EDGE_BYTES; n += parts[i]!.length, i++) taken.push(parts[i]!);
+	return Buffer.concat(taken).subarray(0, ID_EDGE_BYTES);
+}
+
+function lastBytes(parts: readonly Buffer[]): Buffer {
+	const taken: Buffer[] = [];
+	for (let i = parts.length - 1, n = 0; i >= 0 && n < ID_EDGE_BYTES; n += parts[i]!.length, i--) taken.unshift(parts[i]!);
+	const joined = Buffer.concat(taken);
+	return joined.subarray(Math.max(0, joined.length - ID_EDGE_BYTES));
+}
+
+const JSON_ID = String.raw`(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|null)`;
+/** The message's own id at its start, after plain string members only (`{"jsonrpc":"2.0","id":7,…`). */
+const ID_AT_START = new RegExp(String.raw`^\s*\{(?:\s*"\w+"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*${JSON_ID}`);
+/** Its own id as its last member (`…},"id":7}`, as the SDK's client writes it): only a top-level member ends the line with one brace. */
+const ID_AT_END = new RegExp(String.raw`,\s*"id"\s*:\s*${JSON_ID}\s*\}\s*$`);
+
+/** The id a line too long to read gives at its start or its end; null when neither shows one. */
+function idAtEnds(head: Buffer, tail: Buffer): string | number | null {
+	const found = ID_AT_START.exec(head.toString("utf8")) ?? ID_AT_END.exec(tail.toString("utf8"));
+	if (!found) return null;
+	try {
+		const id = JSON.parse(found[1]!) as unknown;
+		return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+	} catch {
+		return null;
+	}
 }
 
 /** Why a line is no single JSON-RPC message the transport takes, as the reply; undefined when it is one. */

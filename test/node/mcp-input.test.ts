@@ -40,4 +40,14 @@ describe("guardedInput", () => {
 		expect(passed).toBe(`${next}\n`);
 		expect(replies).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "a request longer than 4 MiB is not read" } }]);
 	});
+
+	it("answers a line too long to read with its own id, found at its start or its end: a client waits for its id, and one answered with none waited for good", async () => {
+		const filler = "a".repeat(MCP_LINE_MAX);
+		const atEnd = `{"method":"tools/call","params":{"name":"get_session","arguments":{"query":"${filler}","id":"not-this"}},"jsonrpc":"2.0","id":326}`;
+		const atStart = `{"jsonrpc":"2.0","id":"req-7","method":"tools/call","params":{"arguments":{"query":"${filler}"}}}`;
+		const nested = `{"jsonrpc":"2.0","method":"x","params":{"q":"${filler}","id":5}}`;
+		const cut = (text: string) => [text.slice(0, 3), text.slice(3, 1000), text.slice(1000, text.length - 2), text.slice(text.length - 2)];
+		const { replies } = await guard([...cut(atEnd), "\n", ...cut(atStart), "\r\n", ...cut(nested), "\n", ...cut(atEnd.replace("326", "327"))]);
+		expect(replies.map((r) => r.id)).toEqual([326, "req-7", null, 327]);
+	});
 });
