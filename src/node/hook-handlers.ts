@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
 import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
-import { appendHookLog } from "./hook-log";
+import { appendHookLog, logDetail } from "./hook-log";
 import { projectForCwd, readHookContext } from "./hook-project";
 import { pluginFolder } from "./plugin-paths";
 
@@ -78,7 +78,8 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 	const folder = options.vault ? pluginFolder(resolve(options.vault), options.configDir) : undefined;
 	/** `own`: the start of the line, from the user's own settings (a project's path), not redacted. */
 	const log = async (status: "ok" | "error", detail: string, own = "") => {
-		const entry = { at: now().toISOString(), hook: name, status, detail: `${own}${await redactLogDetail(detail)}` };
+		// Cut first as the line will be: redacting megabytes of a path from stdin took seconds.
+		const entry = { at: now().toISOString(), hook: name, status, detail: `${own}${await redactLogDetail(logDetail(detail))}` };
 		if (folder && (await canLog(folder))) await appendHookLog(folder, entry);
 		else if (status === "error") (options.warn ?? ((line: string) => process.stderr.write(line)))(`ai-memory hook ${name}: ${detail}\n`);
 	};

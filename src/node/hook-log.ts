@@ -33,9 +33,25 @@ export interface HookLogEntry {
 	detail: string;
 }
 
+/**
+ * The most of a detail a line keeps: the paths in it come from the hook's input, and can be
+ * megabytes long (a 10 MiB `cwd` made one line of the log, and the trim it set off kept none of the
+ * log's earlier lines).
+ */
+const DETAIL_MAX = 2000;
+
+/**
+ * A detail as a line keeps it: on one line, its first `DETAIL_MAX` characters, without the word the
+ * cut fell in (a token cut short is no longer one redaction finds, and its start would stay).
+ */
+export function logDetail(detail: string): string {
+	const line = (text: string) => text.replace(/[\r\n\t]+/g, " ");
+	return detail.length <= DETAIL_MAX ? line(detail) : `${line(detail.slice(0, DETAIL_MAX + 1).replace(/\S*$/, ""))}…`;
+}
+
 function formatHookLogLine(entry: HookLogEntry): string {
 	// A folder or file named with terminal escapes (an instructions file in a cloned repository) would act on `tail hooks.log`.
-	return `${entry.at}\t${entry.hook}\t${entry.status}\t${printable(entry.detail).replace(/[\r\n\t]+/g, " ").trim()}\n`;
+	return `${entry.at}\t${entry.hook}\t${entry.status}\t${printable(logDetail(entry.detail)).trim()}\n`;
 }
 
 /**

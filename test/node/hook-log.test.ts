@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { appendHookLog, hookLogEntries, hookLogPath, lastHookRuns } from "../../src/node/hook-log";
+import { appendHookLog, hookLogEntries, hookLogPath, lastHookRuns, logDetail } from "../../src/node/hook-log";
 
 let dir: string;
 beforeEach(() => {
@@ -92,6 +92,23 @@ describe("hooks.log", () => {
 		await appendHookLog(dir, entry("project=/a"));
 		expect(readFileSync(`${hookLogPath(dir)}.1`, "utf8").endsWith("ok\tproject=/a\n")).toBe(true);
 		expect(lstatSync(lock, { throwIfNoEntry: false })).toBeUndefined();
+	});
+
+	it("keeps a detail of megabytes (a 10 MiB cwd from a hook's input) as its first 2,000 characters, and the log's earlier lines with it", async () => {
+		for (let i = 0; i < 30; i++) await appendHookLog(dir, entry(`project=/a session=${i}`));
+		await appendHookLog(dir, entry(`project=- cwd=/x${"/abcdefgh".repeat(1024 * 1024)}`));
+		const lines = readFileSync(hookLogPath(dir), "utf8").split("\n").filter(Boolean);
+		expect(lines).toHaveLength(31);
+		expect(lines[30]!.length).toBeLessThan(2100);
+		expect(lines[30]!.endsWith("…")).toBe(true);
+		expect((await hookLogEntries(dir)).map((e) => e.detail).slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => `project=/a session=${i}`));
+	});
+
+	it("cuts a long detail before the word the cut falls in: a token cut short is one redaction no longer finds", () => {
+		const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+		const cut = logDetail(`${"x".repeat(1980)} key=${token} more`);
+		expect(cut).toBe(`${"x".repeat(1980)} …`);
+		expect(logDetail("a\tb\nc")).toBe("a b c");
 	});
 
 	it("reads only the log's tail, from a whole line: a log something else grew to 300 MB is neither read whole nor refused", async () => {
