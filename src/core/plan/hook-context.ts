@@ -31,9 +31,17 @@ export interface HookContext {
 	fingerprint?: string;
 }
 
+/**
+ * The most of a fact's body a hook context keeps: the prompt hook prints 1,200 characters of one and
+ * `recall_facts` 1,500, each cut at a line within them. Whole bodies made the file every session
+ * start and prompt reads as large as the memory (seven facts of 40 MB: 286 MiB, past what a file
+ * read whole may be, and recall was gone for the project).
+ */
+export const HOOK_BODY_MAX = 4_000;
+
 export function hookContextOf(project: ProjectSettings, context: ProjectContext, memory: Pick<MemoryPlan, "facts" | "texts">, blockInFile = true, fingerprint?: string): HookContext {
 	const bodies: Record<string, string> = {};
-	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim();
+	for (const fact of memory.facts) bodies[fact.file] = splitFrontmatter(memory.texts.get(fact.file) ?? "").body.trim().slice(0, HOOK_BODY_MAX);
 	return {
 		version: 1,
 		projectPath: project.path,
