@@ -90,8 +90,14 @@ export class RecallTools {
 			const chosen = this.enabledProjects(settings, args.project);
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? FACTS_LIMIT)));
 			const found: (FactText & { score: number })[] = [];
+			const unreadable: string[] = [];
 			for (const project of chosen) {
-				const prepared = await this.store.recallIndex(project.path);
+				const prepared = await this.store.recallIndex(project.path).catch((error: unknown) => {
+					// One project's damaged file (cut by a crash, a FIFO) is that project's to say: the others still answer.
+					if (chosen.length === 1) throw error;
+					unreadable.push(project.path);
+					return undefined;
+				});
 				if (!prepared) continue;
 				const { index, context } = prepared;
 				for (const { fact, score } of index.recall(args.query, limit)) {
@@ -99,7 +105,9 @@ export class RecallTools {
 				}
 			}
 			found.sort((a, b) => b.score - a.score);
-			return { text: renderFacts(args.query, found.slice(0, limit)), project: chosen.length === 1 ? chosen[0]!.path : "all" };
+			const text = renderFacts(args.query, found.slice(0, limit));
+			const note = unreadable.length === 0 ? "" : ` (The facts prepared for ${unreadable.map((p) => JSON.stringify(p)).join(", ")} cannot be read: the next sync writes them again.)`;
+			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD}${note}`) : text, project: chosen.length === 1 ? chosen[0]!.path : "all" };
 		});
 	}
 
