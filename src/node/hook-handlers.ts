@@ -160,7 +160,7 @@ const HANDLERS: Record<HookName, Handler> = {
 	 * Lazy mode: the facade, when the project's files could not take it (CLAUDE.md brings it
 	 * otherwise, and the model would read it twice). Only reads a file.
 	 */
-	"session-start": async ({ project, stateDir, input, cwd }) => {
+	"session-start": async ({ project, stateDir, input, cwd, settings }) => {
 		const source = input.source === undefined ? "" : ` source=${logWord(input.source)}`;
 		if (!project) return { output: "", detail: source.trim() };
 		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
@@ -168,11 +168,12 @@ const HANDLERS: Record<HookName, Handler> = {
 		if (!context) return { output: "", detail: `mode=lazy${source} no-context-yet` };
 		// A session in the project's folder loads its CLAUDE.md; one in a linked worktree elsewhere does not.
 		if (context.blockInFile !== false && (await isInside(cwd, project.path))) return { output: "", detail: `mode=lazy${source} facade=in-file` };
-		return { output: context.facade === "" ? "" : withNewline(context.facade), detail: `mode=lazy${source} facade=printed` };
+		const redact = await redactionNow(settings, project.path);
+		return { output: context.facade === "" ? "" : withNewline(redact(context.facade)), detail: `mode=lazy${source} facade=printed` };
 	},
 
 	/** The packet and the facts recall picks, when the prompt asks for the past or is a multi-step task. */
-	"user-prompt-submit": async ({ project, stateDir, input }) => {
+	"user-prompt-submit": async ({ project, stateDir, input, settings }) => {
 		if (!project) return { output: "" };
 		const prompt = typeof input.prompt === "string" ? input.prompt : "";
 		const decision = evaluateRecallTrigger(prompt, project.triggers ?? {});
@@ -181,10 +182,10 @@ const HANDLERS: Record<HookName, Handler> = {
 		const context = await readHookContext(stateDir, project.path);
 		if (!context) return { output: "", detail: `${why} no-context-yet` };
 		// Loaded only when recall fires: a hook runs on every prompt, and most print nothing.
-		const [{ RecallIndex }, { RECALL_FACTS, recallOutput }] = await Promise.all([import("../core/memory/recall"), import("../core/hooks/hook-output")]);
+		const [{ RecallIndex }, { RECALL_FACTS, recallOutput }, redact] = await Promise.all([import("../core/memory/recall"), import("../core/hooks/hook-output"), redactionNow(settings, project.path)]);
 		const hits = RecallIndex.restore(context.recall).recall(prompt, RECALL_FACTS);
-		const facts = hits.map(({ fact }) => ({ name: fact.name, description: fact.description, type: fact.type, body: context.bodies[fact.file] ?? "" }));
-		return { output: withNewline(recallOutput(context.packet, context.packetPath, facts)), detail: `${why} facts=${facts.length}` };
+		const facts = hits.map(({ fact }) => ({ name: redact(fact.name), description: redact(fact.description), type: fact.type, body: redact(context.bodies[fact.file] ?? "") }));
+		return { output: withNewline(recallOutput(redact(context.packet), context.packetPath, facts)), detail: `${why} facts=${facts.length}` };
 	},
 
 	/** Notes and CLAUDE.md brought up to date in the background: Claude Code gives SessionEnd hooks 1.5 s in all. */
@@ -226,6 +227,16 @@ const HANDLERS: Record<HookName, Handler> = {
 		return { output: "", detail: parts.join(" ") };
 	},
 };
+
+/**
+ * The redaction the settings ask for now, for what a hook prints: the sync redacted the hook context
+ * with the rules of its time, and a pattern added since (a company's key format) reached the model
+ * until the next sync. Loaded only for a hook that prints, as the MCP tools redact each answer.
+ */
+async function redactionNow(settings: Settings, projectPath: string): Promise<(text: string) => string> {
+	const { redactionSpec, redactorFor } = await import("../core/ingest/redaction-policy");
+	return redactorFor(redactionSpec(settings), projectPath);
+}
 
 /** Starts `ai-memory sync` for the vault, detached; returns what the log says about it. */
 async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): Promise<string> {

@@ -205,6 +205,26 @@ describe("user-prompt-submit", () => {
 		expect(logLines().map((l) => /trigger=\S+/.exec(l)?.[0])).toEqual(["trigger=disabled", "trigger=intent", "trigger=none"]);
 	});
 
+	it("redacts what it prints with the settings of now: a pattern added since the sync keeps its key from the model, a project that turned redaction off prints it", async () => {
+		const key = "CORPKEY-xqz-4417-ZZQ";
+		writeContext(api, {
+			packet: `${PACKET}- Asked: the staging key is ${key}\n`,
+			facade: `${FACADE}- Goal: use ${key}\n`,
+			blockInFile: false,
+			recall: RecallIndex.build([{ file: "key.md", name: `key ${key}`, description: `the rate limiter staging key ${key}`, type: "project" }]).serialize(),
+			bodies: { "key.md": `The rate limiter staging key is ${key}.` },
+		});
+		writeProjects([{ path: api, mode: "lazy" }], { redaction: { enabled: true, extraPatterns: ["CORPKEY-[a-z]+-[0-9]+-ZZQ"] } });
+		const recalled = (await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue with the rate limiter staging key" }))).output;
+		expect(recalled).toContain("staging key is [redacted");
+		expect(recalled).not.toContain(key);
+		const facade = (await runHook("session-start", options({ cwd: api, source: "startup" }))).output;
+		expect(facade).toContain("- Goal: use [redacted");
+		expect(facade).not.toContain(key);
+		writeProjects([{ path: api, mode: "lazy", redaction: false }], { redaction: { enabled: true, extraPatterns: ["CORPKEY-[a-z]+-[0-9]+-ZZQ"] } });
+		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue with the rate limiter staging key" }))).output).toContain(key);
+	});
+
 	it("stays within Claude Code's output cap with a huge packet, keeping the facts", async () => {
 		writeContext(api, { packet: `${PACKET}${"- a line of history that goes on and on\n".repeat(1000)}` });
 		const { output } = await runHook("user-prompt-submit", options({ cwd: api, prompt: "as before, the rate limiter" }));
