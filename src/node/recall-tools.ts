@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { redactionSpec, redactorFor } from "../core/ingest/redaction-policy";
 import { isWithin } from "../core/projects/project-identity";
-import { entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, type FactText } from "../core/recall/recall-text";
+import { cutAtLine, entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, RECALL_TEXT_MAX, type FactText } from "../core/recall/recall-text";
 import type { SessionFilter } from "../core/recall/session-search";
 import { DEFAULT_SETTINGS, type ProjectSettings, type Settings } from "../core/settings";
 import type { AgentId } from "../core/transcript/agents";
@@ -127,7 +127,8 @@ export class RecallTools {
 		try {
 			const { text, project } = await run();
 			const settings = this.settings?.value;
-			const out = settings ? redactorFor(redactionSpec(settings), undefined)(text) : text;
+			// Redacted again, then held to the cap: a pattern added since the sync turned each short code into a longer marker (19,153 characters).
+			const out = cutAtLine(settings ? redactorFor(redactionSpec(settings), undefined)(text) : text, RECALL_TEXT_MAX, "… (cut here)\n");
 			await this.log(tool, "ok", `project=${project} printed=${Buffer.byteLength(out, "utf8")}B`);
 			return out;
 		} catch (error) {

@@ -42,4 +42,20 @@ describe("recall_facts", () => {
 		// Asked for that project alone, its own failure is the answer.
 		await expect(tools.recallFacts({ query: "parser decision", project: bravo })).rejects.toThrow(/is not a hook context this version reads/);
 	});
+
+	it("stays within 10,000 characters when the redaction of now makes an answer longer than the sync left it", async () => {
+		const [alpha] = ["/code/alpha"];
+		const vault = join(dir, "vault");
+		const state = join(pluginFolder(vault), "state");
+		mkdirSync(join(state, "hooks"), { recursive: true });
+		const packet = `# alpha: context packet\n\n${`- codes ${"ZQ1 ".repeat(20)}\n`.repeat(110)}`;
+		writeFileSync(hookContextPath(state, alpha), JSON.stringify({ version: 1, projectPath: alpha, mode: "lazy", facade: "", packet, packetPath: "", recall: RecallIndex.build([]).serialize(), bodies: {} }));
+		const settings = { ...DEFAULT_SETTINGS, redaction: { enabled: true, extraPatterns: ["ZQ[0-9]"] }, projects: [{ ...DEFAULT_PROJECT, path: alpha }] };
+		const tools = new RecallTools({ vault, cwd: alpha, loadSettings: () => Promise.resolve(settings) });
+		const text = await tools.projectContext({});
+		expect(text).toContain("[redacted");
+		expect(text).not.toContain("ZQ1");
+		expect(text.length).toBeLessThanOrEqual(10_000);
+		expect(text.endsWith("… (cut here)\n")).toBe(true);
+	});
 });
