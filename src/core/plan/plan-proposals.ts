@@ -39,13 +39,22 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 			known.set(key, project);
 		}
 		const proposed = (state.proposed[key] ??= []);
+		const left = leftProposals(texts.inbox, record);
 		const prompts = promptsOf(model)
 			.filter((p) => p.kind === "prompt")
 			.map((p, index) => ({ text: p.text, timestamp: p.timestamp, index, ...(quotes?.[index] ? { quotes: quotes[index] } : {}) }));
 		// Only prompts typed since the last look: the earlier ones were weighed already.
 		const fresh = prompts.filter((p) => p.index >= (record.proposedPrompts ?? 0));
 		record.proposedPrompts = prompts.length;
-		for (const fact of proposeFacts(fresh, project.existing, new Set(proposed))) {
+		const existing = left.size === 0 ? project.existing : project.existing.filter((fact) => ![...left.values()].includes(fact.name));
+		for (const fact of proposeFacts(fresh, existing, new Set(proposed))) {
+			const written = left.get(printable(fact.description));
+			if (written !== undefined) {
+				// Written by a sync that stopped before it saved the state (killed, a full disk): linked, not proposed again.
+				proposed.push(storedKey(fact.key));
+				record.facts = [...(record.facts ?? []), written];
+				continue;
+			}
 			let name = fact.name;
 			for (let n = 2; project.taken.has(`${name}.md`.toLowerCase()); n++) name = `${fact.name}-${n}`;
 			const at = prompts[fact.prompt]?.timestamp;
@@ -62,6 +71,25 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 		}
 	}
 	return writes;
+}
+
+/**
+ * The proposals in the inbox that name this session's note as their source and that its record does
+ * not list, by description: a sync wrote them and stopped before it saved the state (killed, a full
+ * disk). Without this, the next sync found their statements in the inbox already, and the session's
+ * note lost its link to them for good.
+ */
+function leftProposals(inbox: ReadonlyMap<string, string>, record: SessionRecord): Map<string, string> {
+	const left = new Map<string, string>();
+	const target = `\nSource: [[${record.notePath.replace(/\.md$/, "")}`;
+	for (const [file, text] of inbox) {
+		if (!isFactFile(file)) continue;
+		const at = text.indexOf(target);
+		if (at < 0 || !"|]".includes(text[at + target.length] ?? "")) continue;
+		const name = file.replace(/\.md$/i, "");
+		if (!record.facts?.includes(name)) left.set(readFact(file, text).description, name);
+	}
+	return left;
 }
 
 /** The project's facts and proposals as the proposer compares with them, and the file names in use. */

@@ -63,6 +63,28 @@ describe("proposed facts", () => {
 		for (const path of inbox()) expect(note).toContain(path.split("/").pop()!.replace(/\.md$/, ""));
 	});
 
+	it("written by a sync that stopped before it saved the state (kill -9, a full disk) are linked by the next one", async () => {
+		await sync();
+		const paths = inbox();
+		expect(paths).toHaveLength(2);
+		// The notes and proposals were written; the state, last, was not.
+		await rm(join(root, "state"), { recursive: true, force: true });
+		const next = await sync();
+		expect(next.errors).toEqual([]);
+		expect(inbox()).toEqual(paths);
+		const note = [...notes.files].find(([p]) => p.startsWith("AI Conversations/shop-api/2026-11-20"))![1];
+		const names = paths.map((p) => p.split("/").pop()!.replace(/\.md$/, ""));
+		expect(note).toContain(`Facts: ${names.map((n) => `[[${n}]]`).join(", ")}`);
+		// Another session's proposal of the same statement is not taken for this one's.
+		const other = notes.files.get(paths[0]!)!.replace(/Source: \[\[AI Conversations\/shop-api\/[^|\]]*/, "Source: [[AI Conversations/shop-api/2026-11-19 Another session");
+		notes.files.set(paths[0]!, other);
+		await rm(join(root, "state"), { recursive: true, force: true });
+		await sync();
+		const after = [...notes.files].find(([p]) => p.startsWith("AI Conversations/shop-api/2026-11-20"))![1];
+		expect(after).toContain(`Facts: [[${names[1]}]]`);
+		expect(after).not.toContain(`[[${names[0]}]]`);
+	});
+
 	it("go to the project's inbox with their source, and the session note links them", async () => {
 		const r = await sync();
 		expect(r.errors).toEqual([]);
