@@ -17,6 +17,8 @@ import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-p
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
+import { projectRecordProblem, sessionRecordProblem } from "../core/sync/stored-shape";
+import { dict } from "../core/dict";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 import { mapConcurrently } from "../core/concurrently";
 
@@ -172,6 +174,7 @@ export class StateFolder implements TranscriptStore {
 		if (this.packChanges.size === 0) this.packs = undefined;
 		const raw = await this.readStateJson(join(this.dir, STATE_FILE));
 		if (raw !== undefined) checkVersion(join(this.dir, STATE_FILE), raw);
+		if (raw !== undefined) checkStateRecords(join(this.dir, STATE_FILE), raw);
 		const state = restoreSyncState(await this.readSessionFiles(raw, listsWhenAsked));
 		const { checkpoints, files } = await pendingCheckpoints(this.dir);
 		Object.assign(state.checkpoints, checkpoints);
@@ -230,10 +233,12 @@ export class StateFolder implements TranscriptStore {
 		if (typeof raw !== "object" || raw === null) return raw;
 		const { [SESSION_FILES]: names, ...rest } = raw as Record<string, unknown>;
 		if (!Array.isArray(names)) return raw;
-		const sessions: Record<string, SessionRecord> = {};
+		// No prototype: a damaged file's `__proto__` key is a record to refuse, not the map's prototype.
+		const sessions = dict<SessionRecord>();
 		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readStateJson(join(this.dir, SESSIONS_DIR, name), true) })));
 		for (const { name, part } of parts) {
 			const records = new Map<string, SessionRecord>();
+			checkSessionRecords(join(this.dir, SESSIONS_DIR, name), part!);
 			await this.joinLists(name, part!, listsWhenAsked);
 			for (const [path, record] of Object.entries(part as Record<string, SessionRecord>)) {
 				// Frozen: the sync replaces a record it changes, and `writeSessionFiles` knows a file is unchanged by its records.
@@ -571,6 +576,25 @@ function checkVersion(path: string, raw: Record<string, unknown>): void {
 	const version = raw.version;
 	if (typeof version === "number" && version > SYNC_STATE_VERSION) throw new DamagedStateError(`The sync state ${path} was written by a newer release (state version ${version}, this one knows ${SYNC_STATE_VERSION}); nothing was synced: update AI Conversation Memory here too`);
 	if (!isReadableStateVersion(version)) throw damagedState(path, `its version is ${JSON.stringify(version)}`);
+}
+
+/** Every session record of a session file is of the shape the sync uses (see `stored-shape`). */
+function checkSessionRecords(path: string, records: Record<string, unknown>): void {
+	for (const [key, record] of Object.entries(records)) {
+		const problem = sessionRecordProblem(record);
+		if (problem !== undefined) throw damagedState(path, `its record of ${key.slice(0, 200)} ${problem}`);
+	}
+}
+
+/** The same of `sync-state.json`: its projects, and the sessions an older state holds itself. */
+function checkStateRecords(path: string, raw: Record<string, unknown>): void {
+	const { projects, sessions } = raw;
+	if (projects !== undefined && (typeof projects !== "object" || projects === null || Array.isArray(projects))) throw damagedState(path, "its `projects` is not an object");
+	for (const [key, project] of Object.entries(projects ?? {})) {
+		const problem = projectRecordProblem(project);
+		if (problem !== undefined) throw damagedState(path, `its project ${key.slice(0, 200)} ${problem}`);
+	}
+	if (!Array.isArray(raw[SESSION_FILES]) && typeof sessions === "object" && sessions !== null) checkSessionRecords(path, sessions as Record<string, unknown>);
 }
 
 /** A state file the state lists that cannot be read. */

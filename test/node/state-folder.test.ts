@@ -165,6 +165,40 @@ describe("state folder: session records a project a file", () => {
 		expect(Object.keys((await new StateFolder(dir).loadState()).sessions).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
 	});
 
+	it("a state file that is JSON of another shape stops the sync naming the file and the record, not with V8's words", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
+		const good = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;
+		const [first] = await listed();
+		const part = JSON.parse(await readFile(join(dir, "sessions", first!), "utf8")) as Record<string, Record<string, unknown>>;
+		const refused = async (why: RegExp) => {
+			const error = await new StateFolder(dir).loadState().then(() => undefined, (e: unknown) => e);
+			expect(error).toBeInstanceOf(DamagedStateError);
+			expect((error as Error).message).toMatch(why);
+		};
+		const session = async (records: Record<string, unknown>) => writeFile(join(dir, "sessions", first!), JSON.stringify(records));
+		// A key that is no record (a newer release's field, a merge), a field of another kind, one missing, `__proto__`.
+		await session({ ...part, version: 99999 });
+		await refused(new RegExp(`${first!.replace(".", "\\.")} cannot be read \\(its record of version is 99999, not a record\\)`));
+		await session({ "/t/1.jsonl": { ...part["/t/1.jsonl"], notePath: 12 } });
+		await refused(/its record of \/t\/1\.jsonl has `notePath` 12, not a text/);
+		await session({ "/t/1.jsonl": { ...part["/t/1.jsonl"], tags: "a" } });
+		await refused(/has `tags` a, not a list of texts/);
+		await session({ "/t/1.jsonl": { ...part["/t/1.jsonl"], digest: { ...part["/t/1.jsonl"]!.digest as object, title: null } } });
+		await refused(/has a digest whose `title` null, not a text/);
+		await writeFile(join(dir, "sessions", first!), `{"__proto__":{"notePath":"x"},"/t/1.jsonl":${JSON.stringify(part["/t/1.jsonl"])}}`);
+		await refused(/its record of __proto__ has no `project`/);
+		await session(part);
+		// The projects of sync-state.json, and the records an older state holds itself.
+		await writeFile(join(dir, "sync-state.json"), `{"version":3,"sessionFiles":${JSON.stringify(good.sessionFiles)},"projects":{"__proto__":{"path":"/"}}}`);
+		await refused(/sync-state\.json cannot be read \(its project __proto__ has no `folder`\)/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...good, projects: [1] }));
+		await refused(/its `projects` is not an object/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ version: 1, sessions: { "/t/1.jsonl": { project: "api" } } }));
+		await refused(/its record of \/t\/1\.jsonl has no `notePath`/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify(good));
+		expect(Object.keys((await new StateFolder(dir).loadState()).sessions)).toEqual(["/t/1.jsonl"]);
+	});
+
 	it("a listed name that is not a plain file name is never read", async () => {
 		await mkdir(join(dir, "sessions"), { recursive: true });
 		await writeFile(join(dir, "outside.json"), JSON.stringify({ "/t/9.jsonl": record("/w/api", "stolen") }));
