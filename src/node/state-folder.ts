@@ -112,7 +112,7 @@ export class StateFolder implements TranscriptStore {
 		// Two saves of one model are written in order: the later one wins on disk too.
 		const before = this.lastWrite.get(path);
 		// A failure is kept, not left to reject with no one awaiting (Node ends the process with a stack then): the next save or the flush throws it.
-		const write: Promise<void> = (before ? before.then(() => writeFileReplacing(path, text)) : writeFileReplacing(path, text))
+		const write: Promise<void> = (before ? before.then(() => writeStateFile(path, text)) : writeStateFile(path, text))
 			.catch((error: unknown) => {
 				this.failedWrite ??= error instanceof Error ? error : new Error(String(error));
 			})
@@ -338,7 +338,7 @@ export class StateFolder implements TranscriptStore {
 		} else files.push([SESSIONS_DIR, json([...records].map(([path, r]) => [path, { ...r, digest: storedDigest(r.digest) }]))]);
 		// The Sessions view's cut of the same records, under the same name.
 		files.push([CATALOG_DIR, json([...records].map(([path, r]) => [path, catalogEntry(r)]))]);
-		await mapConcurrently(files, files.length, ([folder, text]) => writeFileReplacing(join(this.dir, folder, name), text));
+		await mapConcurrently(files, files.length, ([folder, text]) => writeStateFile(join(this.dir, folder, name), text));
 		for (const record of records.values()) Object.freeze(record);
 		this.sessionFiles.set(name, { records });
 		return name;
@@ -407,10 +407,10 @@ export class StateFolder implements TranscriptStore {
 		// The other models of a pack to remove get files of their own first (a kill before the index is written loses nothing).
 		for (const [path, at] of merged.entries()) {
 			if (!this.packsToRemove.has(at.pack)) continue;
-			await writeFileReplacing(this.modelPath(path), await readPacked(this.modelsDir(), at));
+			await writeStateFile(this.modelPath(path), await readPacked(this.modelsDir(), at));
 			merged.delete(path);
 		}
-		await writeFileReplacing(index, asciiJson(Object.fromEntries(merged.entries().sort(([a], [b]) => codeUnitOrder(a, b)))));
+		await writeStateFile(index, asciiJson(Object.fromEntries(merged.entries().sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
 		this.packs = Promise.resolve(merged);
 		const named = new Set(merged.entries().map(([, at]) => at.pack));
@@ -468,7 +468,7 @@ export class StateFolder implements TranscriptStore {
 			this.written.set(path, text);
 			return;
 		}
-		await writeFileReplacing(path, text);
+		await writeStateFile(path, text);
 		this.written.set(path, text);
 	}
 }
@@ -547,8 +547,9 @@ export async function removeStateLeftovers(stateDir: string): Promise<void> {
  * Checks, before a sync or a hook writes, that the state folder and each of its folders stay inside
  * the plugin's folder once links are followed (a `state` link to `~` would have the state, the lock
  * and stale-file clean-ups there), and that each one there is a folder: a file in its place (a bad
- * copy, a sync tool's conflict) ended every sync with Node's `EEXIST: file already exists, mkdir …`.
- * The plugin's folder itself may be a link (a developer's checkout).
+ * copy, a sync tool's conflict) ended every sync with Node's `EEXIST: file already exists, mkdir …`;
+ * and that no folder stands where one of its files goes. The plugin's folder itself may be a link
+ * (a developer's checkout).
  */
 export async function confineStateFolder(stateDir: string): Promise<void> {
 	const plugin = dirname(stateDir);
@@ -559,6 +560,35 @@ export async function confineStateFolder(stateDir: string): Promise<void> {
 		if (!(await isAbsentFolder(path)) && !(await isDirectory(path))) {
 			throw new DamagedStateError(`The state folder ${path} is ${await whatIsAt(path)}, not a folder, so nothing was written: move it away, and the next sync makes the folder again (what it held is read again from the transcripts; for \`sessions\`, the sync then says how to start over)`);
 		}
+	}
+	await refuseFoldersForFiles(stateDir);
+}
+
+/** The state's files of fixed names, and the folder whose every `.json` is one (`hooks/`): checked before a sync writes anything. */
+const STATE_FILES = [STATE_FILE, TRANSCRIPTS_FILE, join("models", PACK_INDEX)];
+
+/**
+ * Checks, before a sync writes, that no folder stands where a state file goes: the sync wrote its
+ * notes, then failed to save the state with Node's `EISDIR: illegal operation on a directory,
+ * rename …`, and did so again at every sync.
+ */
+async function refuseFoldersForFiles(stateDir: string): Promise<void> {
+	const hooks = await readdir(join(stateDir, "hooks"), { withFileTypes: true }).catch(() => []);
+	const paths = [...STATE_FILES.map((name) => join(stateDir, name)), ...hooks.filter((entry) => entry.name.endsWith(".json") && entry.isDirectory()).map((entry) => join(stateDir, "hooks", entry.name))];
+	for (const path of paths) if (await isDirectory(path)) throw folderForFile(path);
+}
+
+function folderForFile(path: string): DamagedStateError {
+	return new DamagedStateError(`The state file ${path} is a folder, not a file, so nothing was synced: move it away, and the next sync writes the file again`);
+}
+
+/** Writes a state file whole; a folder in its place (one `refuseFoldersForFiles` does not know of) is said in a sentence, not as `EISDIR`. */
+async function writeStateFile(path: string, text: string | Uint8Array): Promise<void> {
+	try {
+		await writeFileReplacing(path, text);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EISDIR" && (await isDirectory(path))) throw folderForFile(path);
+		throw error;
 	}
 }
 

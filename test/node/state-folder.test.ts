@@ -563,4 +563,21 @@ describe("state folder: a file where one of its folders should be", () => {
 		await writeFile(state, "");
 		await expect(confineStateFolder(state)).rejects.toThrow(`The state folder ${state} is a file, not a folder`);
 	});
+
+	it("a folder where a state file goes is refused in words before a sync writes, or when it is written: Node's EISDIR came after the notes, at every sync", async () => {
+		const state = join(dir, "plugin", "state");
+		await mkdir(join(state, "hooks"), { recursive: true });
+		for (const file of ["sync-state.json", "transcripts.json", "models/packs.json", "hooks/1abc.json"]) {
+			await mkdir(join(state, file, "inner"), { recursive: true });
+			const refused = await confineStateFolder(state).then(() => undefined, (error: unknown) => error);
+			expect(refused, file).toBeInstanceOf(DamagedStateError);
+			expect((refused as Error).message).toBe(`The state file ${join(state, file)} is a folder, not a file, so nothing was synced: move it away, and the next sync writes the file again`);
+			await rm(join(state, file), { recursive: true });
+		}
+		await expect(confineStateFolder(state)).resolves.toBeUndefined();
+		// One no check knows by name (a session file, a model's) is said when it is written.
+		const store = new StateFolder(state);
+		await mkdir(join(state, "hooks", `${hash53("/w/api").toString(36)}.json`), { recursive: true });
+		await expect(store.writeHookContext("/w/api", { project: "api" } as never)).rejects.toThrow(DamagedStateError);
+	});
 });
