@@ -17,7 +17,7 @@ import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-p
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
-import { projectRecordProblem, sessionRecordProblem } from "../core/sync/stored-shape";
+import { checkpointProblem, projectRecordProblem, sessionRecordProblem, sharedFactsProblem, summaryProblem } from "../core/sync/stored-shape";
 import { dict } from "../core/dict";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 import { mapConcurrently } from "../core/concurrently";
@@ -616,14 +616,24 @@ function checkSessionRecords(path: string, records: Record<string, unknown>): vo
 	}
 }
 
-/** The same of `sync-state.json`: its projects, and the sessions an older state holds itself. */
+/** The same of `sync-state.json`: its projects, summaries, checkpoints and shared facts, and the sessions an older state holds itself. */
 function checkStateRecords(path: string, raw: Record<string, unknown>): void {
-	const { projects, sessions } = raw;
-	if (projects !== undefined && (typeof projects !== "object" || projects === null || Array.isArray(projects))) throw damagedState(path, "its `projects` is not an object");
-	for (const [key, project] of Object.entries(projects ?? {})) {
-		const problem = projectRecordProblem(project);
-		if (problem !== undefined) throw damagedState(path, `its project ${key.slice(0, 200)} ${problem}`);
+	const each: [field: string, what: string, problem: (value: unknown) => string | undefined][] = [
+		["projects", "project", projectRecordProblem],
+		["summaries", "summary", summaryProblem],
+		["checkpoints", "checkpoint of", checkpointProblem],
+		["memory", "shared facts of", sharedFactsProblem],
+	];
+	for (const [field, what, problem] of each) {
+		const records = raw[field];
+		if (records === undefined) continue;
+		if (typeof records !== "object" || records === null || Array.isArray(records)) throw damagedState(path, `its \`${field}\` is not an object`);
+		for (const [key, record] of Object.entries(records)) {
+			const why = problem(record);
+			if (why !== undefined) throw damagedState(path, `its ${what} ${key.slice(0, 200)} ${why}`);
+		}
 	}
+	const sessions = raw.sessions;
 	if (!Array.isArray(raw[SESSION_FILES]) && typeof sessions === "object" && sessions !== null) checkSessionRecords(path, sessions as Record<string, unknown>);
 }
 

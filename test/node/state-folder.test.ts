@@ -193,6 +193,13 @@ describe("state folder: session records a project a file", () => {
 		await refused(/sync-state\.json cannot be read \(its project __proto__ has no `folder`\)/);
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...good, projects: [1] }));
 		await refused(/its `projects` is not an object/);
+		// A title kept from a `summary` line, a checkpoint, a project's shared facts.
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...good, summaries: { "123": null } }));
+		await refused(/its summary 123 is null, not a text/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...good, checkpoints: { s1: { text: -1 } } }));
+		await refused(/its checkpoint of s1 has `text` -1, not a text/);
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...good, memory: { "/w/api": { "a.md": { vault: "a.md" } } } }));
+		await refused(/its shared facts of \/w\/api has a\.md, which has no `base`/);
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ version: 1, sessions: { "/t/1.jsonl": { project: "api" } } }));
 		await refused(/its record of \/t\/1\.jsonl has no `notePath`/);
 		await writeFile(join(dir, "sync-state.json"), JSON.stringify(good));

@@ -26,6 +26,26 @@ export function projectRecordProblem(value: unknown): string | undefined {
 	return left === undefined ? undefined : fieldProblem(left as Record<string, unknown>, { folder: "string", names: "strings" }, {});
 }
 
+/** Why a stored checkpoint (`SyncState.checkpoints`) is not one. */
+export function checkpointProblem(value: unknown): string | undefined {
+	return isObject(value) ? fieldProblem(value, { text: "string" }, { at: "string" }) : `is ${shown(value)}, not a record`;
+}
+
+/** Why a stored summary line (`SyncState.summaries`, a title) is not one. */
+export function summaryProblem(value: unknown): string | undefined {
+	return typeof value === "string" ? undefined : `is ${shown(value).slice(0, 60)}, not a text`;
+}
+
+/** Why a project's shared facts (`SyncState.memory`, by Claude Code's file name) are not such. */
+export function sharedFactsProblem(value: unknown): string | undefined {
+	if (!isObject(value)) return `is ${shown(value)}, not a record`;
+	for (const [name, pair] of Object.entries(value)) {
+		const why = isObject(pair) ? fieldProblem(pair, { vault: "string", base: "string" }, {}) : `is ${shown(pair).slice(0, 60)}, not a record`;
+		if (why !== undefined) return `has ${name.slice(0, 100)}, which ${why}`;
+	}
+	return undefined;
+}
+
 type Kind = "string" | "number" | "boolean" | "object" | "strings";
 
 /** The first field that is missing (of `required`) or of another kind, as "has no `x`" or "has `x` …". */
