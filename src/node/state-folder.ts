@@ -17,7 +17,7 @@ import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-p
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
-import { checkpointProblem, projectRecordProblem, sessionRecordProblem, sharedFactsProblem, summaryProblem } from "../core/sync/stored-shape";
+import { checkpointProblem, digestListsProblem, projectRecordProblem, sessionRecordProblem, sharedFactsProblem, summaryProblem } from "../core/sync/stored-shape";
 import { dict } from "../core/dict";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 import { mapConcurrently } from "../core/concurrently";
@@ -667,10 +667,12 @@ function listsOf(file: unknown, key: string): DigestLists | undefined {
 	return typeof lists === "object" && lists !== null && !Array.isArray(lists) ? (lists as DigestLists) : undefined;
 }
 
-/** The same, `DamagedStateError` when they are not there. */
+/** The same, `DamagedStateError` when they are not there, or not of their shape. */
 function listsIn(file: Record<string, unknown>, key: string, path: string): DigestLists {
 	const lists = listsOf(file, key);
 	if (!lists) throw damagedState(path, `it holds no digest lists for ${key}`);
+	const problem = digestListsProblem(lists);
+	if (problem !== undefined) throw damagedState(path, `its digest lists for ${key} ${problem}`);
 	return lists;
 }
 

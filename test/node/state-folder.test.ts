@@ -184,10 +184,18 @@ describe("state folder: session records a project a file", () => {
 		await session({ "/t/1.jsonl": { ...part["/t/1.jsonl"], tags: "a" } });
 		await refused(/has `tags` a, not a list of texts/);
 		await session({ "/t/1.jsonl": { ...part["/t/1.jsonl"], digest: { ...part["/t/1.jsonl"]!.digest as object, title: null } } });
-		await refused(/has a digest whose `title` null, not a text/);
+		await refused(/has a digest that has `title` null, not a text/);
 		await writeFile(join(dir, "sessions", first!), `{"__proto__":{"notePath":"x"},"/t/1.jsonl":${JSON.stringify(part["/t/1.jsonl"])}}`);
 		await refused(/its record of __proto__ has no `project`/);
 		await session(part);
+		// The digest's lists, in the lists file of the same name: each item is read into a note or the block.
+		const lists = await readFile(join(dir, "lists", first!), "utf8");
+		const stored = JSON.parse(lists) as Record<string, Record<string, unknown>>;
+		await writeFile(join(dir, "lists", first!), JSON.stringify({ "/t/1.jsonl": { ...stored["/t/1.jsonl"], asked: ["one", -1] } }));
+		await refused(/lists\/.*cannot be read \(its digest lists for \/t\/1\.jsonl has `asked` \["one",-1\], not a list of texts\)/);
+		await writeFile(join(dir, "lists", first!), JSON.stringify({ "/t/1.jsonl": { ...stored["/t/1.jsonl"], usage: [{ day: "2026-01-01" }] } }));
+		await refused(/has `usage` whose item 0 has no `model`/);
+		await writeFile(join(dir, "lists", first!), lists);
 		// The projects of sync-state.json, and the records an older state holds itself.
 		await writeFile(join(dir, "sync-state.json"), `{"version":3,"sessionFiles":${JSON.stringify(good.sessionFiles)},"projects":{"__proto__":{"path":"/"}}}`);
 		await refused(/sync-state\.json cannot be read \(its project __proto__ has no `folder`\)/);

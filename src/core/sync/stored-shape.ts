@@ -13,8 +13,29 @@ export function sessionRecordProblem(value: unknown): string | undefined {
 	const why = fieldProblem(value, { project: "string", notePath: "string", tags: "strings", keywords: "strings", digest: "object" }, { projectKey: "string", projectPath: "string", written: "boolean", deleted: "boolean", dirty: "boolean", facts: "strings", proposedPrompts: "number" });
 	if (why !== undefined) return why;
 	const digest = value.digest as Record<string, unknown>;
-	const inDigest = fieldProblem(digest, { title: "string" }, { sessionId: "string", version: "number" });
-	return inDigest === undefined ? undefined : `has a digest whose ${inDigest.replace(/^has /, "")}`;
+	const inDigest = fieldProblem(digest, { title: "string" }, { sessionId: "string", version: "number" }) ?? digestListsProblem(digest);
+	return inDigest === undefined ? undefined : `has a digest that ${inDigest}`;
+}
+
+/**
+ * Why a digest's lists (those of them it holds: a stored head holds none, its lists file all) are
+ * not such: each is read into the notes, the index and the context block, item by item.
+ */
+export function digestListsProblem(value: Record<string, unknown>): string | undefined {
+	const lists = fieldProblem(value, {}, { asked: "strings", done: "strings", open: "strings", decisions: "strings", models: "strings", filesTouched: "strings", tools: "strings", tasks: "list", subagents: "list", usage: "list", tokens: "object" });
+	if (lists !== undefined) return lists;
+	const items: [field: string, required: Record<string, Kind>, optional: Record<string, Kind>][] = [
+		["tasks", { calls: "number", result: "strings" }, { ask: "string" }],
+		["subagents", { description: "string" }, { type: "string", agentId: "string" }],
+		["usage", { day: "string", model: "string", input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, {}],
+	];
+	for (const [field, required, optional] of items) {
+		for (const [at, item] of ((value[field] as unknown[] | undefined) ?? []).entries()) {
+			const why = isObject(item) ? fieldProblem(item, required, optional) : `is ${shown(item).slice(0, 60)}, not a record`;
+			if (why !== undefined) return `has \`${field}\` whose item ${at} ${why}`;
+		}
+	}
+	return value.tokens === undefined ? undefined : fieldProblem(value.tokens as Record<string, unknown>, { input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, { costUsd: "number" });
 }
 
 /** Why a stored project record is not one, or undefined when it is. */
@@ -46,7 +67,7 @@ export function sharedFactsProblem(value: unknown): string | undefined {
 	return undefined;
 }
 
-type Kind = "string" | "number" | "boolean" | "object" | "strings";
+type Kind = "string" | "number" | "boolean" | "object" | "strings" | "list";
 
 /** The first field that is missing (of `required`) or of another kind, as "has no `x`" or "has `x` …". */
 function fieldProblem(value: Record<string, unknown>, required: Record<string, Kind>, optional: Record<string, Kind>): string | undefined {
@@ -58,10 +79,11 @@ function fieldProblem(value: Record<string, unknown>, required: Record<string, K
 	return undefined;
 }
 
-const KIND_NAMES: Record<Kind, string> = { string: "a text", number: "a number", boolean: "true or false", object: "an object", strings: "a list of texts" };
+const KIND_NAMES: Record<Kind, string> = { string: "a text", number: "a number", boolean: "true or false", object: "an object", strings: "a list of texts", list: "a list" };
 
 function isKind(value: unknown, kind: Kind): boolean {
 	if (kind === "strings") return Array.isArray(value) && value.every((v) => typeof v === "string");
+	if (kind === "list") return Array.isArray(value);
 	if (kind === "object") return isObject(value);
 	if (kind === "number") return typeof value === "number" && Number.isFinite(value);
 	return typeof value === kind;
