@@ -101,7 +101,15 @@ export class TranscriptIndex {
 		if (!this.store) return undefined;
 		const stored = await this.store.load(path);
 		if (!stored) return undefined;
-		const entry: IndexedTranscript = { file: stored.file, cursor: stored.cursor, model: restoreSession(stored.model), meta: stored.meta, ...(stored.sections ? { sections: stored.sections } : {}) };
+		let model: SessionModel;
+		try {
+			model = restoreSession(stored.model);
+		} catch {
+			// A model of another shape (a hand edit, a damaged pack that still parses) is as none: the file is read again.
+			// Thrown, it failed this transcript at every sync ("number 1e+308 is not iterable"), its new turns kept from its note.
+			return undefined;
+		}
+		const entry: IndexedTranscript = { file: stored.file, cursor: stored.cursor, model, meta: stored.meta, ...(stored.sections ? { sections: stored.sections } : {}) };
 		this.entries.set(path, entry);
 		// Redacted under other settings (a pattern added, redaction turned on): redacted again, and stored so.
 		const spec = this.redaction?.();

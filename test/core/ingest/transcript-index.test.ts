@@ -204,6 +204,23 @@ describe("the transcript index and a file of several sessions (Aider's chat hist
 		expect(sessions.map((s) => s.model.events.map((e) => (e.kind === "prompt" || e.kind === "text" ? e.text : e.kind)))).toEqual([["first"], ["second", "Done."], ["third"]]);
 	});
 
+	it("a stored model of another shape is as none: the file is read again from its start, not failed at every sync", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("First question", env), assistant(text("First answer."), { ...env, messageId: "msg_1" })]));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store).refresh();
+		const entry = JSON.parse(store.shelf.models.get(path)!) as { model: Record<string, unknown> };
+		for (const damage of [{ seenUuids: 1e308 }, { usageByMessage: [-1] }]) {
+			store.shelf.models.set(path, JSON.stringify({ ...entry, model: { ...entry.model, ...damage } }));
+			transcripts.append(path, jsonl([userText("Second question", { ...env, timestamp: "2026-10-01T11:00:00.000Z" })]));
+			const index = new TranscriptIndex(transcripts, store.reopen());
+			await index.refresh();
+			const prompts = (await index.get(path))!.model.events.flatMap((e) => (e.kind === "prompt" ? [e.text] : []));
+			expect(prompts[0]).toBe("First question");
+			expect(prompts.at(-1)).toBe("Second question");
+		}
+	});
+
 	it("only the file's last session keeps where its fold stands: the others never go on", async () => {
 		const transcripts = new MemoryTranscripts();
 		transcripts.putAiderHistory("/r/app", start("2026-11-30 09:00:00") + ask("first") + start("2026-11-30 10:00:00") + ask("second"));
