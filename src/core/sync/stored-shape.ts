@@ -10,10 +10,10 @@ import { shown } from "../dict";
 /** Why a stored session record is not one, or undefined when it is. */
 export function sessionRecordProblem(value: unknown): string | undefined {
 	if (!isObject(value)) return `is ${shown(value)}, not a record`;
-	const why = fieldProblem(value, { project: "string", notePath: "string", tags: "strings", keywords: "strings", digest: "object" }, { projectKey: "string", projectPath: "string", written: "boolean", deleted: "boolean", dirty: "boolean", facts: "strings", proposedPrompts: "number" });
+	const why = fieldProblem(value, SESSION_RECORD);
 	if (why !== undefined) return why;
 	const digest = value.digest as Record<string, unknown>;
-	const inDigest = fieldProblem(digest, { title: "string" }, { sessionId: "string", version: "number" }) ?? digestListsProblem(digest);
+	const inDigest = fieldProblem(digest, DIGEST) ?? digestListsProblem(digest);
 	return inDigest === undefined ? undefined : `has a digest that ${inDigest}`;
 }
 
@@ -22,34 +22,31 @@ export function sessionRecordProblem(value: unknown): string | undefined {
  * not such: each is read into the notes, the index and the context block, item by item.
  */
 export function digestListsProblem(value: Record<string, unknown>): string | undefined {
-	const lists = fieldProblem(value, {}, { asked: "strings", done: "strings", open: "strings", decisions: "strings", models: "strings", filesTouched: "strings", tools: "strings", tasks: "list", subagents: "list", usage: "list", tokens: "object" });
+	const lists = fieldProblem(value, DIGEST_LISTS);
 	if (lists !== undefined) return lists;
-	const items: [field: string, required: Record<string, Kind>, optional: Record<string, Kind>][] = [
-		["tasks", { calls: "number", result: "strings" }, { ask: "string" }],
-		["subagents", { description: "string" }, { type: "string", agentId: "string" }],
-		["usage", { day: "string", model: "string", input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, {}],
-	];
-	for (const [field, required, optional] of items) {
-		for (const [at, item] of ((value[field] as unknown[] | undefined) ?? []).entries()) {
-			const why = isObject(item) ? fieldProblem(item, required, optional) : `is ${shown(item).slice(0, 60)}, not a record`;
+	for (const [field, itemShape] of DIGEST_ITEMS) {
+		const items = (value[field] as unknown[] | undefined) ?? [];
+		for (let at = 0; at < items.length; at++) {
+			const item = items[at];
+			const why = isObject(item) ? fieldProblem(item, itemShape) : `is ${shown(item).slice(0, 60)}, not a record`;
 			if (why !== undefined) return `has \`${field}\` whose item ${at} ${why}`;
 		}
 	}
-	return value.tokens === undefined ? undefined : fieldProblem(value.tokens as Record<string, unknown>, { input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, { costUsd: "number" });
+	return value.tokens === undefined ? undefined : fieldProblem(value.tokens as Record<string, unknown>, TOKENS);
 }
 
 /** Why a stored project record is not one, or undefined when it is. */
 export function projectRecordProblem(value: unknown): string | undefined {
 	if (!isObject(value)) return `is ${shown(value)}, not a record`;
-	const why = fieldProblem(value, { folder: "string" }, { repository: "boolean", fingerprint: "string", replacedAt: "string", notesPath: "string", memoryPath: "string", notesRoot: "string", tagPrefixWith: "string", memoryWith: "string", memoryRedaction: "string", indexPath: "string", packetPath: "string", leftFacts: "object" });
+	const why = fieldProblem(value, PROJECT_RECORD);
 	if (why !== undefined) return why;
 	const left = value.leftFacts;
-	return left === undefined ? undefined : fieldProblem(left as Record<string, unknown>, { folder: "string", names: "strings" }, {});
+	return left === undefined ? undefined : fieldProblem(left as Record<string, unknown>, LEFT_FACTS);
 }
 
 /** Why a stored checkpoint (`SyncState.checkpoints`) is not one. */
 export function checkpointProblem(value: unknown): string | undefined {
-	return isObject(value) ? fieldProblem(value, { text: "string" }, { at: "string" }) : `is ${shown(value)}, not a record`;
+	return isObject(value) ? fieldProblem(value, CHECKPOINT) : `is ${shown(value)}, not a record`;
 }
 
 /** Why a stored summary line (`SyncState.summaries`, a title) is not one. */
@@ -61,7 +58,7 @@ export function summaryProblem(value: unknown): string | undefined {
 export function sharedFactsProblem(value: unknown): string | undefined {
 	if (!isObject(value)) return `is ${shown(value)}, not a record`;
 	for (const [name, pair] of Object.entries(value)) {
-		const why = isObject(pair) ? fieldProblem(pair, { vault: "string", base: "string" }, {}) : `is ${shown(pair).slice(0, 60)}, not a record`;
+		const why = isObject(pair) ? fieldProblem(pair, SHARED_FACT) : `is ${shown(pair).slice(0, 60)}, not a record`;
 		if (why !== undefined) return `has ${name.slice(0, 100)}, which ${why}`;
 	}
 	return undefined;
@@ -69,12 +66,41 @@ export function sharedFactsProblem(value: unknown): string | undefined {
 
 type Kind = "string" | "number" | "boolean" | "object" | "strings" | "list";
 
-/** The first field that is missing (of `required`) or of another kind, as "has no `x`" or "has `x` …". */
-function fieldProblem(value: Record<string, unknown>, required: Record<string, Kind>, optional: Record<string, Kind>): string | undefined {
-	for (const field of Object.keys(required)) if (!Object.hasOwn(value, field)) return `has no \`${field}\``;
-	for (const [field, kind] of [...Object.entries(required), ...Object.entries(optional)]) {
-		if (!Object.hasOwn(value, field) || (field in optional && value[field] === undefined)) continue;
-		if (!isKind(value[field], kind)) return `has \`${field}\` ${shown(value[field]).slice(0, 60)}, not ${KIND_NAMES[kind]}`;
+/** The fields a record must have (`required`) and may have, each of its kind: made once, as every record of the state is checked at every sync. */
+interface Shape {
+	required: readonly string[];
+	fields: readonly (readonly [field: string, kind: Kind, optional: boolean])[];
+}
+
+function shape(required: Record<string, Kind>, optional: Record<string, Kind>): Shape {
+	return {
+		required: Object.keys(required),
+		fields: [...Object.entries(required).map(([field, kind]) => [field, kind, false] as const), ...Object.entries(optional).map(([field, kind]) => [field, kind, true] as const)],
+	};
+}
+
+const SESSION_RECORD = shape({ project: "string", notePath: "string", tags: "strings", keywords: "strings", digest: "object" }, { projectKey: "string", projectPath: "string", written: "boolean", deleted: "boolean", dirty: "boolean", facts: "strings", proposedPrompts: "number" });
+const DIGEST = shape({ title: "string" }, { sessionId: "string", version: "number" });
+const DIGEST_LISTS = shape({}, { asked: "strings", done: "strings", open: "strings", decisions: "strings", models: "strings", filesTouched: "strings", tools: "strings", tasks: "list", subagents: "list", usage: "list", tokens: "object" });
+const DIGEST_ITEMS: readonly [field: string, shape: Shape][] = [
+	["tasks", shape({ calls: "number", result: "strings" }, { ask: "string" })],
+	["subagents", shape({ description: "string" }, { type: "string", agentId: "string" })],
+	["usage", shape({ day: "string", model: "string", input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, {})],
+];
+const TOKENS = shape({ input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, { costUsd: "number" });
+const PROJECT_RECORD = shape({ folder: "string" }, { repository: "boolean", fingerprint: "string", replacedAt: "string", notesPath: "string", memoryPath: "string", notesRoot: "string", tagPrefixWith: "string", memoryWith: "string", memoryRedaction: "string", indexPath: "string", packetPath: "string", leftFacts: "object" });
+const LEFT_FACTS = shape({ folder: "string", names: "strings" }, {});
+const CHECKPOINT = shape({ text: "string" }, { at: "string" });
+const SHARED_FACT = shape({ vault: "string", base: "string" }, {});
+
+/** The first field that is missing (of the required) or of another kind, as "has no `x`" or "has `x` …". */
+function fieldProblem(value: Record<string, unknown>, { required, fields }: Shape): string | undefined {
+	for (const field of required) if (!Object.hasOwn(value, field)) return `has no \`${field}\``;
+	for (const [field, kind, optional] of fields) {
+		if (!Object.hasOwn(value, field)) continue;
+		const v = value[field];
+		if (optional && v === undefined) continue;
+		if (!isKind(v, kind)) return `has \`${field}\` ${shown(v).slice(0, 60)}, not ${KIND_NAMES[kind]}`;
 	}
 	return undefined;
 }
