@@ -66,17 +66,19 @@ export function sharedFactsProblem(value: unknown): string | undefined {
 
 type Kind = "string" | "number" | "boolean" | "object" | "strings" | "list";
 
-/** The fields a record must have (`required`) and may have, each of its kind: made once, as every record of the state is checked at every sync. */
+/**
+ * The fields a record must have (`required`) and may have, each of its kind: made once, as every
+ * record of the state is checked at every sync (looked up by the record's own keys, in one walk:
+ * reading each field by name was 5% of a sync with nothing to do).
+ */
 interface Shape {
 	required: readonly string[];
-	fields: readonly (readonly [field: string, kind: Kind, optional: boolean])[];
+	kinds: ReadonlyMap<string, Kind>;
+	optional: ReadonlySet<string>;
 }
 
 function shape(required: Record<string, Kind>, optional: Record<string, Kind>): Shape {
-	return {
-		required: Object.keys(required),
-		fields: [...Object.entries(required).map(([field, kind]) => [field, kind, false] as const), ...Object.entries(optional).map(([field, kind]) => [field, kind, true] as const)],
-	};
+	return { required: Object.keys(required), kinds: new Map([...Object.entries(required), ...Object.entries(optional)]), optional: new Set(Object.keys(optional)) };
 }
 
 const SESSION_RECORD = shape({ project: "string", notePath: "string", tags: "strings", keywords: "strings", digest: "object" }, { projectKey: "string", projectPath: "string", written: "boolean", deleted: "boolean", dirty: "boolean", facts: "strings", proposedPrompts: "number" });
@@ -93,16 +95,20 @@ const LEFT_FACTS = shape({ folder: "string", names: "strings" }, {});
 const CHECKPOINT = shape({ text: "string" }, { at: "string" });
 const SHARED_FACT = shape({ vault: "string", base: "string" }, {});
 
-/** The first field that is missing (of the required) or of another kind, as "has no `x`" or "has `x` …". */
-function fieldProblem(value: Record<string, unknown>, { required, fields }: Shape): string | undefined {
-	for (const field of required) if (!Object.hasOwn(value, field)) return `has no \`${field}\``;
-	for (const [field, kind, optional] of fields) {
-		if (!Object.hasOwn(value, field)) continue;
+/** The first field that is missing (of the required) or else of another kind, as "has no `x`" or "has `x` …". */
+function fieldProblem(value: Record<string, unknown>, { required, kinds, optional }: Shape): string | undefined {
+	let present = 0;
+	let wrong: string | undefined;
+	for (const field in value) {
+		const kind = kinds.get(field);
+		if (kind === undefined || !Object.hasOwn(value, field)) continue;
 		const v = value[field];
-		if (optional && v === undefined) continue;
-		if (!isKind(v, kind)) return `has \`${field}\` ${shown(v).slice(0, 60)}, not ${KIND_NAMES[kind]}`;
+		if (!optional.has(field)) present++;
+		else if (v === undefined) continue;
+		if (wrong === undefined && !isKind(v, kind)) wrong = `has \`${field}\` ${shown(v).slice(0, 60)}, not ${KIND_NAMES[kind]}`;
 	}
-	return undefined;
+	if (present < required.length) for (const field of required) if (!Object.hasOwn(value, field)) return `has no \`${field}\``;
+	return wrong;
 }
 
 const KIND_NAMES: Record<Kind, string> = { string: "a text", number: "a number", boolean: "true or false", object: "an object", strings: "a list of texts", list: "a list" };
