@@ -107,7 +107,8 @@ export class RecallTools {
 			found.sort((a, b) => b.score - a.score);
 			const text = renderFacts(args.query, found.slice(0, limit));
 			const note = unreadable.length === 0 ? "" : ` (The facts prepared for ${unreadable.map((p) => JSON.stringify(p)).join(", ")} cannot be read: the next sync writes them again.)`;
-			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD}${note}`) : text, project: chosen.length === 1 ? chosen[0]!.path : "all" };
+			// Put in by a function: a path holding `$&` or `$'` is no replacement pattern.
+			return { text: note ? text.replace(RECALL_HEAD, () => `${RECALL_HEAD}${note}`) : text, project: chosen.length === 1 ? chosen[0]!.path : "all" };
 		});
 	}
 

@@ -43,6 +43,15 @@ describe("recall_facts", () => {
 		await expect(tools.recallFacts({ query: "parser decision", project: bravo })).rejects.toThrow(/is not a hook context this version reads/);
 	});
 
+	it("names an unreadable project whose path holds what a replacement pattern would take (`$&`, `` $` ``) as it is", async () => {
+		const [alpha, odd] = ["/code/alpha", "/code/$&-$`"];
+		const { tools, contextOf } = vaultWith([alpha, odd]);
+		writeFileSync(contextOf(odd), '{"version":1,"facade":"');
+		const text = await tools.recallFacts({ query: "parser decision", project: "all" });
+		expect(text).toContain('The facts prepared for "/code/$&-$`" cannot be read');
+		expect(text.split("From AI Conversation Memory")).toHaveLength(2);
+	});
+
 	it("stays within 10,000 characters when the redaction of now makes an answer longer than the sync left it", async () => {
 		const [alpha] = ["/code/alpha"];
 		const vault = join(dir, "vault");
