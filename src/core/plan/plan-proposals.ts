@@ -46,7 +46,8 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 		// Only prompts typed since the last look: the earlier ones were weighed already.
 		const fresh = prompts.filter((p) => p.index >= (record.proposedPrompts ?? 0));
 		record.proposedPrompts = prompts.length;
-		const existing = left.size === 0 ? project.existing : project.existing.filter((fact) => ![...left.values()].includes(fact.name));
+		const leftNames = new Set(left.values());
+		const existing = left.size === 0 ? project.existing : project.existing.filter((fact) => !leftNames.has(fact.name));
 		for (const fact of proposeFacts(fresh, existing, new Set(proposed))) {
 			const written = left.get(printable(fact.description));
 			if (written !== undefined) {
