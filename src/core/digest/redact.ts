@@ -563,6 +563,12 @@ const BASIC_USER = String.raw`[^\s:"'$|;&\x60[\]\\]{1,128}:`;
 const BASIC_PASSWORD = String.raw`(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})`;
 /** sudo's flags up to `-S` (`--stdin`), which makes it read the password from stdin: `-S` among sudo's first flags (`pacman -S` is no sudo's). */
 const SUDO_STDIN = String.raw`(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-])`;
+/** The name's keyword and the blank after it (found case-insensitively, see `rulesPass`). */
+const CONFIG_LINE_HINTS = [...["password", "passwd", "passphrase", "requirepass", "_pass", ".pass", "pwd", "secret", "token", "_key", ".key", "-key", "apikey", "masterauth", "_auth", ".auth"].flatMap((k) => [`${k} `, `${k}\t`])];
+/** Redis's directives whose value is a password, whatever it looks like. */
+const REDIS_PASSWORD_DIRECTIVES = new Set(["requirepass", "masterauth"]);
+/** What may open a configuration's line before its name: blanks, a file viewer's line number (`  12→`). */
+const CONFIG_LINE_HEAD_RE = /^[ \t]*(?:\d{1,7}(?:\t|→)[ \t]*)?$/;
 /** A command's password option and its argument: `pre` (a literal-led pattern's source, up to the option) and the value, quoted or not. */
 const commandValue = (pre: string): RegExp => new RegExp(String.raw`(?<pre>${pre}${OPEN_QUOTE})${ARG_VALUE}`, "g");
 
@@ -748,6 +754,15 @@ const CONTEXT_RULES: readonly Rule[] = [
 		pattern: /ENV(?=[ \t]+[A-Za-z_])/g,
 		decide: (m, text) => (DOCKERFILE_LINE_RE.test(text.slice(Math.max(0, lineStart(text, m.index, 64)), m.index)) ? commandSecrets(text, "env", m.index + 3) : undefined),
 	},
+	{
+		// A configuration's `name value` line, a blank between them (Java's `.properties`, Redis's
+		// `requirepass`): found from the name's keyword, then read as a line of its own (see `configLine`).
+		kind: "password",
+		hints: CONFIG_LINE_HINTS,
+		// A line of two words (a file viewer's line number before them); `m`: `^` is each line's start.
+		pattern: /^[ \t]*(?:\d{1,7}(?:\t|→)[ \t]*)?[A-Za-z_][\w.:-]{0,63}[ \t]+(?=[^ \t\r\n])/gm,
+		decide: (m, text) => configLine(text, m.index + m[0].length),
+	},
 	// A `.pgpass` line, `host:port:database:user:password`, as a line of its own (`cat ~/.pgpass`,
 	// a file viewer's numbered line): five fields, the second a port (or `*`), the host a host's name.
 	// Found from its `:port:` and a database's name (a letter, `_` or `*`: a time's `:00:00` is no
@@ -776,6 +791,34 @@ function commandDecide(m: RegExpExecArray, text: string): (Edit & { kind: string
 
 function commandRule(hints: readonly string[], pattern: RegExp): Rule {
 	return { kind: "password", hints, pattern, decide: commandDecide };
+}
+
+/** A configuration's name: a key of `.properties` (`db.password`), of a Redis or an INI-like file. */
+const CONFIG_NAME_RE = /[A-Za-z_](?:[\w.:-]{0,62}\w)?$/;
+/** A word or a capitalised one: a heading's (`Token Budget`), not a value. */
+const PROSE_WORD_RE = /^(?:[A-Za-z][a-z]{0,30}|[A-Z]{1,30})$/;
+
+/**
+ * The value of a line that is a name and one value, a blank between (`db.password Hq7…`,
+ * `requirepass …`), the name naming a secret (`keyDescribesSecret`); `valueAt` is past the blank
+ * after the name's keyword. A line with more words, a name that is not the line's first word, and
+ * a value that is a word are prose. Only the value is replaced.
+ */
+function configLine(text: string, valueAt: number): (Edit & { kind: string }) | undefined {
+	const start = lineStart(text, valueAt, 96);
+	if (start < 0) return undefined;
+	const before = text.slice(start, valueAt).trimEnd();
+	const name = CONFIG_NAME_RE.exec(before)?.[0];
+	if (name === undefined || !CONFIG_LINE_HEAD_RE.test(before.slice(0, before.length - name.length))) return undefined;
+	const args = commandArgs(text, valueAt, 2);
+	const value = args[0];
+	if (value === undefined || args.length > 1 || !/^[ \t]*(?:\r?\n|\r|$)/.test(text.slice(value.end + (/["']/.test(text[value.end] ?? "") ? 1 : 0), value.end + 64))) return undefined;
+	const directive = REDIS_PASSWORD_DIRECTIVES.has(name.toLowerCase());
+	const kind = directive ? "password" : keyDescribesSecret(name.slice(name.lastIndexOf(":") + 1));
+	// A separator alone is an assignment's (`key =`, its value on the next line), read by the rules of those.
+	if (kind === undefined || isOption(value) || !/^[^=:][^]*[A-Za-z0-9]|^[A-Za-z0-9]/.test(value.value) || (!directive && PROSE_WORD_RE.test(value.value)) || isNotSecret(value.value, kind)) return undefined;
+	if (kind === "key" && !looksRandom(value.value)) return undefined;
+	return { start: value.start, end: value.end, replacement: redactionMarker(markerKind(kind)), kind: markerKind(kind) };
 }
 
 /** A whole `.pgpass` line from its start; blanks bounded, or runs of them would backtrack against each other. */

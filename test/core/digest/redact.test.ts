@@ -351,6 +351,9 @@ const SECRETS: [string, string, string][] = [
 	["secret", `os.getenv("OPENAI_API_KEY", "${t.genericSecret}")\nos.environ.get("API_TOKEN", default="${t.genericSecret}")\nENV.fetch('JWT_SECRET', '${t.genericSecret}')\nsecret := getEnv("JWT_SECRET", "${t.genericSecret}")`, `os.getenv("OPENAI_API_KEY", "${m("secret")}")\nos.environ.get("API_TOKEN", default="${m("secret")}")\nENV.fetch('JWT_SECRET', '${m("secret")}')\nsecret := getEnv("JWT_SECRET", "${m("secret")}")`],
 	["secret", `const key = process.env.STRIPE_SECRET || "${t.genericSecret}";\nconst k = import.meta.env.VITE_API_KEY ?? '${t.genericSecret}'\ntoken = os.environ["API_TOKEN"] or "${t.genericSecret}"`, `const key = process.env.STRIPE_SECRET || "${m("secret")}";\nconst k = import.meta.env.VITE_API_KEY ?? '${m("secret")}'\ntoken = os.environ["API_TOKEN"] or "${m("secret")}"`],
 	["password", `password: \${DB_PASSWORD:-${t.password}}\nexport TOKEN=\${GITHUB_TOKEN:=${t.genericSecret}}`, `password: \${DB_PASSWORD:-${m("password")}}\nexport TOKEN=\${GITHUB_TOKEN:=${m("secret")}}`],
+	// A configuration's `name value` line: Java's `.properties`, redis.conf's directives, a file viewer's line number before it.
+	["password", `db.url jdbc:postgresql://db/app\ndb.password ${t.password}\n# redis.conf\nrequirepass ${t.password}\n  12\u2192masterauth "${t.password}"`, `db.url jdbc:postgresql://db/app\ndb.password ${m("password")}\n# redis.conf\nrequirepass ${m("password")}\n  12\u2192masterauth "${m("password")}"`],
+	["secret", `client_secret\t${t.genericSecret}\r\nSECRET_KEY ${t.genericSecret}`, `client_secret\t${m("secret")}\r\nSECRET_KEY ${m("secret")}`],
 	// Go's declaration, its type after the name.
 	["secret", `var apiKey string = "${t.genericSecret}"\nconst dbPassword string = \`${t.password}\`\nvar (\n\tapiToken string = "${t.genericSecret}"\n)`, `var apiKey string = "${m("secret")}"\nconst dbPassword string = \`${m("password")}\`\nvar (\n\tapiToken string = "${m("secret")}"\n)`],
 	// A quoted key or a Ruby symbol in a subscript.
@@ -493,6 +496,9 @@ const LOOK_ALIKES: string[] = [
 	'setx PATH "%PATH%;C:\\bin" /M\nsetx API_KEY %API_KEY%\nsetenv EDITOR vim; launchctl setenv API_TOKEN $TOKEN\nENV NODE_ENV production\nENV API_KEY=\nARG NPM_TOKEN\nENV NPM_TOKEN ${NPM_TOKEN}\nENV API_KEY should be set at run time',
 	'git config --get github.token\ngit config --global user.name "Jane Doe"\ngit config --unset github.token\ngit config credential.helper store\ndotnet user-secrets list && dotnet user-secrets set "Stripe:SecretKey" "$STRIPE_KEY"',
 	"Set the auth_token field, then the auth_token value is read; the auth_token header holds it.",
+	// Lines of a name and a value that are no configuration's: headings, words, placeholders, references, numbers, more words.
+	"Password Policy\npassword reset\nToken Budget\nSecret Sauce\nkey value\npassword changeme\ntoken ${TOKEN}\nToken 1234\npasskey enabled\nrequirepass\napi_key your-api-key-here\nauth_token zq8Xk2mP9vLr4TtY7wNc3HbJ is what it printed\nthe password hunter22",
+
 	// Setters' calls without a secret: a name naming none, a call, a variable, a word (a label, a message), a phrase.
 	'[Environment]::SetEnvironmentVariable("PATH", "C:\\bin", "User")\nos.Setenv("API_KEY", os.Getenv("X"))\nform.setError("password", "Invalid")\nt.add("token", "Token")\nlocalStorage.setItem("token", token)\nmap.put("password", "required")\ndefine(\'AUTH_KEY\', \'put your unique phrase here\');',
 	// Named setters, defaults and Go declarations without a secret: a variable, a phrase, one word, a placeholder, a reference, a name naming none, a path.
@@ -941,6 +947,8 @@ describe("redactSecrets: adversarial input", () => {
 		["typed key unions", fill("token: a | b | c = ")],
 		["escaped continuations", fill("password=\\\\\\n x\\n")],
 		["escaped continued parts", `"${fill("a \\\\\\n")}"`],
+		["configuration lines", fill("db.password Zq8vT3mW9xK2\n")],
+		["configuration names", fill("api_key ")],
 	];
 
 	it.each(inputs)("completes on 2 MB of %s", (_name, text) => {
