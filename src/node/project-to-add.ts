@@ -1,5 +1,5 @@
 import { isDirectory } from "./absent-folder";
-import { normalize } from "node:path";
+import { dirname, normalize } from "node:path";
 import type { ProjectSettings } from "../core/settings";
 import { resolveProjectFolder } from "./project-resolver";
 
@@ -13,10 +13,19 @@ import { resolveProjectFolder } from "./project-resolver";
  */
 export async function checkProjectToAdd(path: string, projects: readonly Pick<ProjectSettings, "path">[]): Promise<{ path: string; root: string | undefined } | { error: string }> {
 	const folder = normalize(path).replace(/(.)[\\/]+$/, "$1");
-	if (!(await isDirectory(folder))) return { error: `no folder at ${folder}` };
+	// Every session would be its session, and its CLAUDE.md every session's (`/`, `C:\`, a share's root).
+	if (dirname(folder) === folder) return { error: `${named(folder)} is the file system's root, not a project: add a repository's folder` };
+	if (!(await isDirectory(folder))) return { error: `no folder at ${named(folder)}` };
 	const root = resolveProjectFolder(folder)?.root;
 	if (projects.some((p) => p.path === folder)) return { path: folder, root };
 	const same = projects.find((p) => resolveProjectFolder(p.path)?.root === root);
-	if (same) return { error: `${folder} is in the same repository as ${same.path}, which is a project already: its sessions go there` };
+	if (same) return { error: `${named(folder)} is in the same repository as ${named(same.path)}, which is a project already: its sessions go there` };
 	return { path: folder, root };
+}
+
+/** Longer than this, a path is shown by its start and its end: a pasted 10,000-character line filled the settings tab. */
+const SHOWN_PATH_MAX = 240;
+
+function named(path: string): string {
+	return path.length <= SHOWN_PATH_MAX ? path : `${path.slice(0, SHOWN_PATH_MAX / 2)}…${path.slice(-SHOWN_PATH_MAX / 2)}`;
 }
