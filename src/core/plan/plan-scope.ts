@@ -165,7 +165,7 @@ export function scopeSessions(input: {
 	// Enabled projects get theirs too: their packet and memory folder need one before any session.
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
-	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys)) state.projects[key] = { folder };
+	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys, new Set(enabled))) state.projects[key] = { folder };
 	const relocation = followNoteSettings(state, settings.notesFolder, settings.tagPrefix);
 	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.

@@ -1,4 +1,5 @@
 import { baseName, capBytes, safeFileName } from "../notes/note-name";
+import { codeUnitOrder } from "../text/code-unit-order";
 
 /**
  * A project is a repository: its git root (a linked worktree's is its main checkout's), else the
@@ -69,12 +70,16 @@ function deepestHolder(path: string, known: readonly string[]): string | undefin
  * A vault folder name for each new identity, unique among those taken (compared without case:
  * macOS and Windows folders ignore it): the repository's base name, else with its parent folder's
  * (`cli (devenv)`), else numbered. Names once chosen never change; new ones are chosen in sorted
- * order, so the same input gives the same names.
+ * order, so the same input gives the same names: the projects in `first` (the enabled ones) before
+ * the others, and a folder recorded from the root before a relative one. Sorted as paths alone, a
+ * session's `../proj` (a hostile or broken `cwd`) or another checkout's `/a/proj` took the name
+ * `proj` from the enabled `/b/proj` when they were new in one sync, and its notes went to `proj (b)`.
  */
-export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>): Map<string, string> {
+export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>, first: ReadonlySet<string> = new Set()): Map<string, string> {
 	const used = new Set([...taken].map((t) => t.toLowerCase()));
 	const chosen = new Map<string, string>();
-	for (const key of [...new Set(keys)].sort()) {
+	const rank = (key: string) => (first.has(key) ? 0 : isRootedPath(key) ? 1 : 2);
+	for (const key of [...new Set(keys)].sort((a, b) => rank(a) - rank(b) || codeUnitOrder(a, b))) {
 		const parts = key.split(/[\\/]/).filter((p) => p !== "" && !/^[A-Za-z]:$/.test(p));
 		const base = safeFileName(baseName(key), "Unknown project");
 		const parent = parts.length >= 2 ? safeFileName(parts[parts.length - 2]!, "") : "";

@@ -36,6 +36,13 @@ describe("project identity", () => {
 		expect(chooseFolders([], ["/x/con"]).get("/x/con")).toBe("con_");
 	});
 
+	it("gives an enabled project its own name before other new folders of that name, and a rooted folder before a relative one", () => {
+		// Sorted as paths alone, `../proj` and `/a/proj` come before `/b/proj` and took its name.
+		const chosen = chooseFolders([], ["/b/proj", "../proj", "/a/proj", "proj"], new Set(["/b/proj"]));
+		expect(Object.fromEntries(chosen)).toEqual({ "/b/proj": "proj", "/a/proj": "proj (a)", "../proj": "proj 2", proj: "proj 3" });
+		expect(chooseFolders([], ["../x", "/r/x"]).get("/r/x")).toBe("x");
+	});
+
 	it("keeps a folder with its parent's name within a name's bytes: long names are numbered instead", () => {
 		const long = "頁".repeat(55); // 165 bytes each: the two together would be 333
 		const chosen = chooseFolders([long], [`/a/${long}/${long}`]);

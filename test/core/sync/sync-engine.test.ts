@@ -89,6 +89,17 @@ describe("projects are repositories", () => {
 		expect(sessionNotesIn("cli")).toHaveLength(1);
 	});
 
+	it("gives the enabled project its own name when other new folders of that name come in the same sync (a relative `cwd`, another checkout)", async () => {
+		// Sorted as paths, `../proj` and `/r/a/proj` came first: the enabled project's notes went to `proj (b)` (attack round 24).
+		session("/r/b/proj", "Enabled project's own work", "2026-03-01T10:00:00.000Z");
+		session("../proj", "A session with a relative folder", "2026-03-02T10:00:00.000Z");
+		session("/r/a/proj", "Another checkout of the same name", "2026-03-03T10:00:00.000Z");
+		expect((await runSync(deps(settings(["/r/b/proj"])))).errors).toEqual([]);
+		expect(state.projects["/r/b/proj"]!.folder).toBe("proj");
+		expect(notes.files.get(sessionNotesIn("proj")[0]!)).toContain("Enabled project's own work");
+		expect(state.projects["/r/a/proj"]!.folder).toBe("proj (a)");
+	});
+
 	it("keeps two enabled `api` repositories' facts apart: nothing crosses, a deletion in one leaves the other alone", async () => {
 		const [work, oss] = ["/r/work/api", "/r/oss/api"];
 		session(work, "Rate limit the orders endpoint", "2026-04-01T10:00:00.000Z");
