@@ -2,6 +2,7 @@ import { lstatSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { aiderHistorySetting } from "../core/transcript/aider-config";
+import { startsAsAiderHistory } from "../core/transcript/aider-fold";
 import { hash53 } from "../core/transcript/hash";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
@@ -249,6 +250,11 @@ const AIDER_CONFIG = ".aider.conf.yml";
  * @returns the path relative to the project, with `/` between its parts
  */
 export function aiderHistoryName(project: string, home: string = homedir()): string {
+	return aiderHistoryChoice(project, home).name;
+}
+
+/** `aiderHistoryName`, and whether the project's own config (the repository's, untrusted) named it. */
+function aiderHistoryChoice(project: string, home: string = homedir()): { name: string; byRepository: boolean } {
 	for (const config of [join(project, AIDER_CONFIG), join(home, AIDER_CONFIG)]) {
 		let named: string | undefined;
 		try {
@@ -258,10 +264,13 @@ export function aiderHistoryName(project: string, home: string = homedir()): str
 		}
 		if (named === undefined) continue;
 		const inProject = confinedName(project, named.startsWith("~/") ? join(home, named.slice(2)) : named);
-		if (inProject !== undefined) return inProject;
+		if (inProject !== undefined) return { name: inProject, byRepository: config === join(project, AIDER_CONFIG) };
 	}
-	return AIDER_HISTORY;
+	return { name: AIDER_HISTORY, byRepository: false };
 }
+
+/** How much of a history the repository's config named is read to tell it is one. */
+const AIDER_HEAD_BYTES = 4096;
 
 /** `name` as a path inside `project` once its folders' links are followed, or undefined. */
 function confinedName(project: string, name: string): string | undefined {
@@ -283,7 +292,8 @@ function confinedName(project: string, name: string): string | undefined {
 export async function scanAider(projects: readonly string[], home?: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
-		const path = join(project, ...aiderHistoryName(project, home).split("/"));
+		const { name, byRepository } = aiderHistoryChoice(project, home);
+		const path = join(project, ...name.split("/"));
 		try {
 			const s = lstatSync(path, { throwIfNoEntry: false });
 			// Something else under the history's name (a link, a FIFO, a folder): not read, and said.
@@ -292,6 +302,12 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 			// A history the repository ships (tracked by git) is its author's sessions, not the user's.
 			if (trackedByGit(path)) {
 				passed.push({ path, reason: "not read: git tracks it, so it came with the repository (its author's sessions, not yours)" });
+				continue;
+			}
+			// A file the repository's config names is read only when Aider wrote it: named `.env`, the
+			// project's ignored `.env` was read as a session and copied into the vault.
+			if (byRepository && s.size > 0 && !startsAsAiderHistory(readPlainHeadSync(path, AIDER_HEAD_BYTES))) {
+				passed.push({ path, reason: "not read: the project's .aider.conf.yml names it as Aider's chat history, but Aider did not write it (it does not start with `# aider chat started at`)" });
 				continue;
 			}
 			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });

@@ -304,6 +304,34 @@ describe("scanAider", () => {
 		}
 	});
 
+	it("reads a file the project's config names only when Aider wrote it: not the project's .env, said; the home config is the user's", async () => {
+		const root = mkdtempSync(join(tmpdir(), "scan-aider-named-"));
+		try {
+			const home = join(root, "home");
+			const project = join(root, "repo");
+			mkdirSync(home, { recursive: true });
+			mkdirSync(project, { recursive: true });
+			writeFileSync(join(project, ".env"), "DB_HOST=db.internal\n# the staging password is hunter2\n");
+			writeFileSync(join(project, ".aider.conf.yml"), "chat-history-file: .env\n");
+			const passed: PassedOver[] = [];
+			expect(await scanAider([project], home, passed)).toEqual([]);
+			expect(passed.map((p) => p.path)).toEqual([join(project, ".env")]);
+			expect(passed[0]!.reason).toMatch(/^not read: the project's \.aider\.conf\.yml names it as Aider's chat history, but Aider did not write it/);
+			// Once Aider writes there, past a byte-order mark and blank lines, it is read; an empty one is nothing yet to read.
+			writeFileSync(join(project, ".env"), "\uFEFF\n\n# aider chat started at 2026-11-30 09:12:03\n\n#### hello  \n");
+			expect((await scanAider([project], home)).map((f) => f.path)).toEqual([join(project, ".env")]);
+			writeFileSync(join(project, ".env"), "");
+			expect((await scanAider([project], home)).map((f) => f.path)).toEqual([join(project, ".env")]);
+			// Named by the user's own config, a file is read as it is.
+			rmSync(join(project, ".aider.conf.yml"));
+			writeFileSync(join(home, ".aider.conf.yml"), "chat-history-file: notes.md\n");
+			writeFileSync(join(project, "notes.md"), "#### a history whose top was cut  \n");
+			expect((await scanAider([project], home)).map((f) => f.path)).toEqual([join(project, "notes.md")]);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+
 	it("asks git of an index in version 4 without running a program the repository's own config names (core.fsmonitor)", async () => {
 		const root = mkdtempSync(join(tmpdir(), "scan-aider-fsmonitor-"));
 		const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: root, stdio: "ignore" });

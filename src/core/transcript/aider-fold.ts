@@ -59,6 +59,15 @@ export function aiderSessionStart(line: RawLine): string | undefined {
 }
 
 /**
+ * Whether a file's first bytes are those of a chat history Aider wrote: past a byte-order mark and
+ * blank lines, a session's start (Aider writes one at the top when it opens the file). Another
+ * file named as the history by a repository's config (its `.env`) is not one.
+ */
+export function startsAsAiderHistory(head: string): boolean {
+	return head.replace(/^\uFEFF?\s*/, "").startsWith(HEADER_PREFIX);
+}
+
+/**
  * A line's text past a byte-order mark (the first line's) and past the zero bytes a crash left
  * before it (see `afterNulRun`), its bytes that are not UTF-8 as U+FFFD (see `RawLine.lossy`):
  * the line was lost with either. Null when it has no text (too long).
