@@ -26,6 +26,12 @@ export class MemoryTranscripts implements TranscriptSource {
 		return path;
 	}
 
+	/** Adds (or replaces) another agent's session file at `path` (a Codex rollout, a Gemini CLI chat); returns its path. */
+	putAgentFile(path: string, as: Pick<TranscriptFile, "agent" | "cwd">, fileId: string, text: string): string {
+		this.files.set(path, { projectDir: as.agent ?? "claude-code", fileId, bytes: Buffer.from(text), mtimeMs: this.clock++, ino: this.clock++, as: { ...as, kind: "session" } });
+		return path;
+	}
+
 	append(path: string, text: string | Buffer): void {
 		const file = this.files.get(path);
 		if (!file) throw new Error(`no transcript ${path}`);

@@ -17,6 +17,8 @@ import { recordedFingerprint } from "../projects/replaced-repository";
 import { contextFilesOf, otherContextFiles, type Settings } from "../settings";
 import { BEGIN_MARKER } from "../text/marked-block";
 import { hash53 } from "../transcript/fold";
+import { AGENT_NAMES, agentOf } from "../transcript/agents";
+import { folderPassedOver } from "../transcript/session-folder";
 import { isEmptySession } from "../transcript/session-queries";
 import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
@@ -189,7 +191,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
 }
 
 function movedNotice(all: readonly TranscriptMove[]): string[] {
@@ -208,6 +210,21 @@ function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
 		const first = model.malformedLines[0];
 		if (model.counts.records > 0 || !first) return [];
 		return [`${file.path}: ${model.counts.malformed === 1 ? "its one line could not" : `none of its ${model.counts.malformed} lines could`} be read, so it has no note (line ${first.line}: ${first.reason}${/^(invalid JSON|NUL bytes in line)$/.test(first.reason) ? "; is it UTF-8?" : ""})`];
+	});
+}
+
+/**
+ * Another agent's transcripts read this time of which every record is of a kind its reader does not
+ * know (a newer client's format): they make no note, and the sync said every note was current.
+ * (Claude Code's transcripts hold files of bookkeeping records alone, its warmups' among them.)
+ */
+function nothingKnown(entries: readonly IndexedTranscript[]): string[] {
+	return entries.flatMap(({ file, model }) => {
+		const agent = agentOf(file);
+		const { records, unknownRecords } = model.counts;
+		if (agent === "claude-code" || records === 0 || unknownRecords < records || folderPassedOver(model) || !isEmptySession(model)) return [];
+		const first = Object.keys(model.unknownTypes)[0] ?? "";
+		return [`${file.path}: ${records === 1 ? "its one record is not" : `none of its ${records} records is`} of a kind the ${AGENT_NAMES[agent]} reader knows (the first: ${JSON.stringify(first)}), so it has no note: is it from a newer ${AGENT_NAMES[agent]}?`];
 	});
 }
 

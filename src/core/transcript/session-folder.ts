@@ -24,7 +24,12 @@ export function noteFolder(model: SessionModel, folder: unknown): void {
 	addUnique(model, "cwds", folder);
 }
 
+/** Whether a fold did not take a session's folder for its length (counted among its unknown records). */
+export function folderPassedOver(model: SessionModel): boolean {
+	return model.unknownTypes[TOO_LONG] !== undefined;
+}
+
 /** The transcripts read whose folder was not taken for its length: named among what a sync passed over, as nothing else shows it. */
 export function foldersPassedOver(read: readonly { file: { path: string }; model: SessionModel }[]): { path: string; reason: string }[] {
-	return read.flatMap(({ file, model }) => (model.unknownTypes[TOO_LONG] === undefined ? [] : [{ path: file.path, reason: `its folder (cwd) is longer than any path (over ${MAX_FOLDER_CHARS.toLocaleString("en-US")} characters): not taken as the session's project` }]));
+	return read.flatMap(({ file, model }) => (!folderPassedOver(model) ? [] : [{ path: file.path, reason: `its folder (cwd) is longer than any path (over ${MAX_FOLDER_CHARS.toLocaleString("en-US")} characters): not taken as the session's project` }]));
 }

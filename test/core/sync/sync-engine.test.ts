@@ -292,6 +292,20 @@ describe("the notes follow the user and the plan", () => {
 		expect([...notes.files.keys()].filter((p) => p.includes("/undated "))).toHaveLength(hostile.length);
 	});
 
+	it("names another agent's transcript of which no record is of a kind its reader knows (a newer client): no note, and not said to be current", async () => {
+		const line = (o: object) => `${JSON.stringify(o)}\n`;
+		const future = transcripts.putAgentFile("/home/u/.codex/sessions/2026/12/01/rollout-a.jsonl", { agent: "codex" }, "a", line({ type: "session_header_v2", payload: { cwd: "/r/app" } }) + line({ type: "turn_v2", payload: { user: "Fix the cart" } }));
+		// Known records and no prompt (Codex started and left): no word.
+		transcripts.putAgentFile("/home/u/.codex/sessions/2026/12/01/rollout-b.jsonl", { agent: "codex" }, "b", line({ type: "session_meta", payload: { id: "b", cwd: "/r/app" } }) + line({ type: "turn_context", payload: { cwd: "/r/app" } }));
+		const gemini = transcripts.putAgentFile("/home/u/.gemini/tmp/app/chats/session-c.jsonl", { agent: "gemini-cli", cwd: "/r/app" }, "c", line({ kind: "v9" }));
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notices).toEqual([
+			`${future}: none of its 2 records is of a kind the Codex reader knows (the first: "codex:session_header_v2"), so it has no note: is it from a newer Codex?`,
+			`${gemini}: its one record is not of a kind the Gemini CLI reader knows (the first: "gemini:unknown"), so it has no note: is it from a newer Gemini CLI?`,
+		]);
+	});
+
 	it("a note that cannot be read is reported and left alone; the other sessions sync as ever", async () => {
 		const bad = session("/r/two", "First session of two", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
