@@ -76,6 +76,7 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 		try {
 			data = JSON.parse(line.text);
 		} catch {
+			if (fields[0] === "message" && typeof fields[1] === "string") unreadMessage(state, fields[1]);
 			return markMalformed(model, line.no, `${shown(fields[0])} ${shown(fields[1])}: its data is not valid JSON`);
 		}
 	} else {
@@ -85,6 +86,7 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 		} catch {
 			// The row's own JSON is what breaks the line: say which row it was.
 			const named = /^\["(message|part)","([^"\\]{1,100})"/.exec(line.text);
+			if (named?.[1] === "message") unreadMessage(state, named[2]!);
 			return markMalformed(model, line.no, named ? `${named[1]} ${named[2]}: its data is not valid JSON` : "invalid JSON");
 		}
 		if (!Array.isArray(row)) return markMalformed(model, line.no, "not an opencode row");
@@ -101,7 +103,10 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 			return foldSession(model, state, data);
 		case "message":
 			if (count !== 5 || typeof fields[1] !== "string") return markMalformed(model, line.no, `message ${shown(fields[1])}: not one JSON value in its data`);
-			if (!isObject(data)) return markMalformed(model, line.no, `message ${fields[1]}: its data is not a JSON object`);
+			if (!isObject(data)) {
+				unreadMessage(state, fields[1]);
+				return markMalformed(model, line.no, `message ${fields[1]}: its data is not a JSON object`);
+			}
 			model.counts.records++;
 			return foldMessage(model, state, fields[1], msOf(fields[2]), data);
 		case "part":
@@ -250,10 +255,29 @@ function typedText(text: string): string {
 	return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') && !trimmed.slice(1, -1).includes('"') ? trimmed.slice(1, -1) : trimmed;
 }
 
+/** A message whose row could not be read: its parts are read all the same, their role told by each part (see `unreadRole`). */
+function unreadMessage(state: OpencodeState, id: string): void {
+	state.roles.set(id, { role: UNREAD, summary: false });
+}
+
+const UNREAD = "(unread)";
+
+/**
+ * The role of a part whose message's row could not be read (the role is in that row): a text
+ * part opencode did not stamp with a `time` is the person's (it stamps the model's parts as they
+ * stream, never what the person typed), anything else the model's. Taken all for the model's, a
+ * prompt was shown as opencode's reply and the session had none.
+ */
+function unreadRole(state: OpencodeState, messageId: string, p: Record<string, unknown>): string {
+	if (p.type !== "text" || p.time !== undefined || p.synthetic === true) return "assistant";
+	if (state.prompt?.id !== messageId) state.prompt = { id: messageId, images: 0 };
+	return "user";
+}
+
 function foldPart(model: SessionModel, state: OpencodeState, id: string, messageId: string, p: Record<string, unknown>): void {
 	const message = state.roles.get(messageId);
 	if (message?.copied) return;
-	const role = message?.role ?? "assistant";
+	const role = message?.role === UNREAD ? unreadRole(state, messageId, p) : (message?.role ?? "assistant");
 	const time = isObject(p.time) ? p.time : {};
 	// Made only for what becomes an event (most parts are step bounds).
 	const at = () => msTime(time.start) ?? messageTime(message);

@@ -215,6 +215,22 @@ describe("the opencode fold, row by row", () => {
 		expect(promptsOf(model).map((p) => p.text)).toEqual(["Fix the cart total\n\nAnd the tax."]);
 	});
 
+	it("the parts of a message whose row could not be read keep their speaker: the person's unstamped text is a prompt, the model's stamped one a reply", () => {
+		const model = createSession("ses_1", undefined, true, "opencode");
+		foldOpencodeLines(model, [
+			{ no: 1, text: session() },
+			{ no: 2, text: "{not json", value: ["message", "msg_u1", T, 0] },
+			{ no: 3, text: '{"type":"text","text":"Fix the cart total"}', value: ["part", "p1", "msg_u1", 0, 0] },
+			{ no: 4, text: "[1]", value: ["message", "msg_a1", T + 100, 0] },
+			{ no: 5, text: `{"type":"text","text":"Fixed.","time":{"start":${T + 150}}}`, value: ["part", "p2", "msg_a1", 0, 0] },
+			{ no: 6, text: '["message","msg_u2",1,1,{"role":"us' },
+			{ no: 7, text: part("p3", "msg_u2", { type: "text", text: "Now the tax" }) },
+		]);
+		expect(model.counts.malformed).toBe(3);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Fix the cart total", "Now the tax"]);
+		expect(model.events.filter((e) => e.kind === "text").map((e) => e.kind === "text" && e.text)).toEqual(["Fixed."]);
+	});
+
 	it("read in batches (at any cut), the same model as read at once", () => {
 		const texts = [
 			...turn(part("r", "msg_a1", { type: "reasoning", text: "think" }), part("t", "msg_a1", { type: "tool", tool: "bash", callID: "c", state: { status: "completed", input: { command: "ls" }, output: "a" } }), part("x", "msg_a1", { type: "text", text: "Done." })),
