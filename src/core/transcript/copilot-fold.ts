@@ -1,3 +1,4 @@
+import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
@@ -52,9 +53,14 @@ function foldCopilotValue(model: SessionModel, value: Record<string, unknown>): 
 			return;
 		default:
 			// Turns, tool starts, sub-agent bookkeeping, system prompts, model changes: the events above carry what a note shows.
+			// A type of no family 1.0 writes is counted, so a file of a newer format alone is named (see `sync-engine`'s `nothingKnown`).
+			if (!KNOWN_FAMILY.test(value.type)) countUnknown(model, `copilot:${shown(value.type)}`);
 			return;
 	}
 }
+
+/** The families of event types Copilot CLI 1.0 writes (`session.start`, `assistant.turn_end`, `subagent.started`, `abort`…). */
+const KNOWN_FAMILY = /^(?:session|user|assistant|tool|model|subagent|system)\.|^abort$/;
 
 function foldStart(model: SessionModel, data: Record<string, unknown>): void {
 	if (typeof data.sessionId === "string") addUnique(model, "sessionIds", data.sessionId);

@@ -22,6 +22,7 @@ describe("the Copilot CLI fold, on recorded sessions", () => {
 		const text = read(f);
 		const whole = fold(text);
 		expect(whole.counts.malformed).toBe(0);
+		expect(whole.counts.unknownRecords).toBe(0);
 		expect(whole.sessionIds).toHaveLength(1);
 		expect(whole.versions).toEqual(["1.0.102"]);
 		expect(whole.cwd).toMatch(/\/project$/);
@@ -52,6 +53,13 @@ describe("the Copilot CLI fold, on recorded sessions", () => {
 		const model = fold(read(scenario("d-subagent")));
 		expect(promptsOf(model).map((p) => p.text)).toEqual(["Delegate this to a sub-agent: what is the README title?"]);
 		expect(model.events.some((e) => e.kind === "text" && e.sidechain !== undefined && e.text.includes("SUBAGENT RESULT"))).toBe(true);
+	});
+
+	it("counts the events of a type of no family 1.0 writes (a newer format), so a file of them alone is named; its own bookkeeping is not counted", () => {
+		const line = (type: string) => JSON.stringify({ type, data: {}, id: type, timestamp: "2026-12-01T10:00:00.000Z" });
+		const model = fold([line("conversation.opened"), line("turn.v2"), line("assistant.turn_start"), line("abort")].join("\n") + "\n");
+		expect(model.unknownTypes).toEqual({ "copilot:conversation.opened": 1, "copilot:turn.v2": 1 });
+		expect(model.counts.records).toBe(4);
 	});
 
 	it("counts a bad line with its number and goes on", () => {
