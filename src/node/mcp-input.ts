@@ -1,3 +1,4 @@
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PassThrough, type Readable } from "node:stream";
 
 /** The longest request line passed on: a tool's arguments are a query and a few options. */
@@ -14,8 +15,9 @@ export interface RpcErrorReply {
  * The agent's requests as the SDK's stdio transport reads them, each line checked first. What the
  * transport cannot take is answered here with a JSON-RPC error instead of nothing: a line longer
  * than `MCP_LINE_MAX` (the SDK's buffer limit closed the transport, and the server ended without a
- * word; answered once it ends, with its id when its ends show it), a line that is not JSON, a batch, or an id that is neither a string, a number nor null (the
- * SDK dropped them silently, and a client waited for ever). Valid lines pass on unchanged.
+ * word; answered once it ends, with its id when its ends show it), a line that is not JSON, a batch,
+ * or a message the SDK's own schema refuses (an id that is an object, null or 19.5, params that are
+ * a string, no method: the SDK dropped them silently, and a client waited for ever). Valid lines pass on unchanged.
  */
 export function guardedInput(input: Readable, reply: (message: RpcErrorReply) => void): Readable {
 	const out = new PassThrough();
@@ -111,10 +113,24 @@ function checkLine(text: string): RpcErrorReply | undefined {
 	if (typeof value !== "object" || value === null) return errorReply(null, -32600, "not a JSON-RPC message (an object)");
 	const message = value as Record<string, unknown>;
 	const id = message.id;
-	const validId = id === undefined || id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-	if (!validId) return errorReply(null, -32600, "an id is a string, a number or null");
-	if (message.jsonrpc !== "2.0") return errorReply(id ?? null, -32600, 'not a JSON-RPC 2.0 message ("jsonrpc": "2.0" is missing)');
+	// Echoed as it came when it can be (19.5 is what that client waits for), else null.
+	const replyId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+	if (id !== undefined && id !== null && replyId === null) return errorReply(null, -32600, "an id is a string or a whole number");
+	if (message.jsonrpc !== "2.0") return errorReply(replyId, -32600, 'not a JSON-RPC 2.0 message ("jsonrpc": "2.0" is missing)');
+	// What the SDK's transport reads it with: a message this refuses, it dropped without a word.
+	if (!JSONRPCMessageSchema.safeParse(value).success) return errorReply(replyId, -32600, shapeProblem(message));
 	return undefined;
+}
+
+/** What is wrong with a JSON-RPC object the SDK's schema refuses, in words. */
+function shapeProblem(message: Record<string, unknown>): string {
+	const { id, method, params } = message;
+	if (id === null) return "an id of null is not taken: give a string or a whole number";
+	if (typeof id === "number" && !Number.isSafeInteger(id)) return `the id ${id} is not taken: give a string or a whole number`;
+	if (method !== undefined && typeof method !== "string") return "the method is not a string";
+	if (method === undefined && !("result" in message) && !("error" in message)) return "no method: neither a request nor an answer";
+	if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return '"params" is not an object';
+	return "not a JSON-RPC message this server takes (a member of the wrong type, such as a progress token that is no string or number)";
 }
 
 function errorReply(id: string | number | null, code: number, message: string): RpcErrorReply {

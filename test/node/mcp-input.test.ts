@@ -33,6 +33,33 @@ describe("guardedInput", () => {
 		]);
 	});
 
+	it("answers a message the SDK's schema refuses, with its id when it has one: the SDK dropped each without a word", async () => {
+		const lines = [
+			{ jsonrpc: "2.0", id: 2, method: "tools/call", params: "str" },
+			{ jsonrpc: "2.0", id: 3, method: "tools/list", params: null },
+			{ jsonrpc: "2.0", id: 19.5, method: "ping" },
+			{ jsonrpc: "2.0", id: 1e300, method: "ping" },
+			{ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x", _meta: { progressToken: { a: 1 } } } },
+			{ jsonrpc: "2.0", id: 6, method: 5 },
+			{ jsonrpc: "2.0", id: 7 },
+			{ jsonrpc: "2.0", id: null, method: "ping" },
+		];
+		const ok = '{"jsonrpc":"2.0","id":8,"method":"ping"}';
+		const { passed, replies } = await guard([`${lines.map((l) => JSON.stringify(l)).join("\n")}\n${ok}\n`]);
+		expect(passed).toBe(`${ok}\n`);
+		expect(replies.map((r) => [r.id, r.error.code])).toEqual([2, 3, 19.5, 1e300, 5, 6, 7, null].map((id) => [id, -32600]));
+		expect(replies.map((r) => r.error.message)).toEqual([
+			'"params" is not an object',
+			'"params" is not an object',
+			"the id 19.5 is not taken: give a string or a whole number",
+			"the id 1e+300 is not taken: give a string or a whole number",
+			expect.stringContaining("a member of the wrong type"),
+			"the method is not a string",
+			"no method: neither a request nor an answer",
+			"an id of null is not taken: give a string or a whole number",
+		]);
+	});
+
 	it("drops a line longer than the limit as it comes, answers it, and goes on with the next", async () => {
 		const big = Buffer.alloc(MCP_LINE_MAX + 10, 0x61);
 		const next = '{"jsonrpc":"2.0","id":2,"method":"ping"}';
