@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { OrderedStdioTransport } from "../../src/node/mcp-stdio-transport";
+import { OrderedStdioTransport, readableError } from "../../src/node/mcp-stdio-transport";
 
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
@@ -41,5 +41,26 @@ describe("OrderedStdioTransport", () => {
 		expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
 		expect(stdout.mostDrainListeners()).toBeLessThanOrEqual(1);
 		await server.close();
+	});
+});
+
+describe("readableError", () => {
+	it("answers params the SDK's schema refuses as invalid params in words, not zod's issue list under internal error", async () => {
+		const stdin = new PassThrough();
+		const stdout = slowStdout();
+		const server = new McpServer({ name: "test", version: "1" });
+		server.registerTool("t", { inputSchema: {} }, () => ({ content: [] }));
+		await server.connect(new OrderedStdioTransport(stdin, stdout.stream));
+		stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: "str" } })}\n`);
+		await expect.poll(() => stdout.lines().length, { timeout: 5_000, interval: 20 }).toBe(1);
+		expect(JSON.parse(stdout.lines()[0]!)).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid params: params.arguments: Invalid input: expected record, received string" } });
+		await server.close();
+	});
+
+	it("leaves every other answer as it is", () => {
+		const other = { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "[not json" } } as const;
+		expect(readableError(other)).toBe(other);
+		const result = { jsonrpc: "2.0", id: 3, result: {} } as const;
+		expect(readableError(result)).toBe(result);
 	});
 });
