@@ -122,6 +122,8 @@ function checkLine(text: string): RpcErrorReply | undefined {
 	return undefined;
 }
 
+const MESSAGE_MEMBERS = new Set(["jsonrpc", "id", "method", "params", "result", "error"]);
+
 /** What is wrong with a JSON-RPC object the SDK's schema refuses, in words. */
 function shapeProblem(message: Record<string, unknown>): string {
 	const { id, method, params } = message;
@@ -130,7 +132,10 @@ function shapeProblem(message: Record<string, unknown>): string {
 	if (method !== undefined && typeof method !== "string") return "the method is not a string";
 	if (method === undefined && !("result" in message) && !("error" in message)) return "no method: neither a request nor an answer";
 	if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) return '"params" is not an object';
-	return "not a JSON-RPC message this server takes (a member of the wrong type, such as a progress token that is no string or number)";
+	const unknown = Object.keys(message).find((key) => !MESSAGE_MEMBERS.has(key));
+	if (unknown !== undefined) return `${JSON.stringify(unknown)} is no member of a JSON-RPC message`;
+	if (method !== undefined) return "result" in message || "error" in message ? "both a request (a method) and an answer (a result or an error)" : "a member of the params of the wrong type (such as a progress token that is no string or number)";
+	return "not a JSON-RPC answer the server takes";
 }
 
 function errorReply(id: string | number | null, code: number, message: string): RpcErrorReply {

@@ -43,20 +43,24 @@ describe("guardedInput", () => {
 			{ jsonrpc: "2.0", id: 6, method: 5 },
 			{ jsonrpc: "2.0", id: 7 },
 			{ jsonrpc: "2.0", id: null, method: "ping" },
+			{ jsonrpc: "2.0", id: 9, method: "ping", result: {} },
+			{ jsonrpc: "2.0", id: 10, method: "ping", extra: 1 },
 		];
 		const ok = '{"jsonrpc":"2.0","id":8,"method":"ping"}';
 		const { passed, replies } = await guard([`${lines.map((l) => JSON.stringify(l)).join("\n")}\n${ok}\n`]);
 		expect(passed).toBe(`${ok}\n`);
-		expect(replies.map((r) => [r.id, r.error.code])).toEqual([2, 3, 19.5, 1e300, 5, 6, 7, null].map((id) => [id, -32600]));
+		expect(replies.map((r) => [r.id, r.error.code])).toEqual([2, 3, 19.5, 1e300, 5, 6, 7, null, 9, 10].map((id) => [id, -32600]));
 		expect(replies.map((r) => r.error.message)).toEqual([
 			'"params" is not an object',
 			'"params" is not an object',
 			"the id 19.5 is not taken: give a string or a whole number",
 			"the id 1e+300 is not taken: give a string or a whole number",
-			expect.stringContaining("a member of the wrong type"),
+			"a member of the params of the wrong type (such as a progress token that is no string or number)",
 			"the method is not a string",
 			"no method: neither a request nor an answer",
 			"an id of null is not taken: give a string or a whole number",
+			"both a request (a method) and an answer (a result or an error)",
+			'"extra" is no member of a JSON-RPC message',
 		]);
 	});
 
