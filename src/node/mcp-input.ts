@@ -64,6 +64,9 @@ export function guardedInput(input: Readable, reply: (message: RpcErrorReply) =>
 		out.end();
 	});
 	input.on("error", (error) => out.destroy(error));
+	// Paused by its reader (too many requests open), nothing more is read: lines would only pile up here.
+	out.on("pause", () => input.pause());
+	out.on("resume", () => input.resume());
 	return out;
 }
 

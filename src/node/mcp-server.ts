@@ -112,7 +112,14 @@ export async function serveRecall(options: RecallToolsOptions, transport: Transp
 	return server;
 }
 
-/** The stdio transport, reading the requests through `guardedInput`: what it cannot take is answered, not dropped. */
+/**
+ * The stdio transport, reading the requests through `guardedInput`: what it cannot take is answered,
+ * not dropped, through the transport (in turn with the other answers, and counted while they wait).
+ */
 function stdioTransport(): Transport {
-	return new OrderedStdioTransport(guardedInput(process.stdin, (reply) => process.stdout.write(`${JSON.stringify(reply)}\n`)), process.stdout);
+	const transport: OrderedStdioTransport = new OrderedStdioTransport(
+		guardedInput(process.stdin, (reply) => void transport.send(reply).catch(() => undefined)),
+		process.stdout,
+	);
+	return transport;
 }

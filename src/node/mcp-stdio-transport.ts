@@ -1,19 +1,99 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Readable, Writable } from "node:stream";
+import type { RpcErrorReply } from "./mcp-input";
+
+/**
+ * Requests read and not yet answered (their answer not yet taken by stdout), plus other messages
+ * waiting to be sent, at most: past it, stdin is not read until some leave. A client that sent
+ * 20,000 requests and read no answer had the server hold them all, 1 GB; reading as it went, the
+ * server still ran them all at once, 500 MB.
+ */
+export const MCP_OPEN_MAX = 32;
 
 /**
  * The SDK's stdio transport, sending one answer at a time: its `send` waits for stdout's `drain`
  * with a listener of its own each, so 400 answers backed up on a client slow to read put 400
  * listeners on stdout, and Node printed `MaxListenersExceededWarning` on stderr. In turn, at most
- * one waits; the answers leave in the order they were given, each once.
+ * one waits; the answers leave in the order they were given, each once. Reading pauses while
+ * `MCP_OPEN_MAX` are open (pausing `input` pauses what it reads from: see `guardedInput`).
  */
 export class OrderedStdioTransport extends StdioServerTransport {
 	private backlog: Promise<void> = Promise.resolve();
+	/** Requests read and not answered, by id (`JSON.stringify`: 1 and "1" are two). */
+	private readonly open = new Map<string, number>();
+	private sending = 0;
+	private paused = false;
+	private closed = false;
 
-	override send(message: JSONRPCMessage): Promise<void> {
-		const sent = this.backlog.then(() => super.send(readableError(message)));
-		this.backlog = sent.catch(() => undefined);
+	constructor(
+		private readonly input: Readable,
+		output: Writable,
+	) {
+		super(input, output);
+	}
+
+	override async start(): Promise<void> {
+		// The protocol sets its handler before it starts the transport: each message is counted on its way to it.
+		const handle = this.onmessage;
+		this.onmessage = (message: JSONRPCMessage) => {
+			this.received(message);
+			handle?.(message);
+		};
+		await super.start();
+	}
+
+	override send(message: JSONRPCMessage | RpcErrorReply): Promise<void> {
+		this.sending++;
+		this.throttle();
+		const sent = this.backlog.then(() => super.send(readableError(message as JSONRPCMessage)));
+		this.backlog = sent
+			.catch(() => undefined)
+			.then(() => {
+				this.sending--;
+				if (("result" in message || "error" in message) && message.id !== null && message.id !== undefined) this.settle(JSON.stringify(message.id));
+				this.throttle();
+			});
 		return sent;
+	}
+
+	override async close(): Promise<void> {
+		this.closed = true;
+		await super.close();
+	}
+
+	/** Told apart as the protocol tells them (an answer first): only what it runs as a request gets an answer to wait for. */
+	private received(message: JSONRPCMessage): void {
+		if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) return;
+		if (isJSONRPCRequest(message)) {
+			const key = JSON.stringify(message.id);
+			this.open.set(key, (this.open.get(key) ?? 0) + 1);
+		} else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+			// A cancelled request gets no answer: it is open no more.
+			const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+			if (id !== undefined) this.settle(JSON.stringify(id));
+		}
+		this.throttle();
+	}
+
+	private settle(key: string): void {
+		const count = this.open.get(key);
+		if (count === undefined) return;
+		if (count > 1) this.open.set(key, count - 1);
+		else this.open.delete(key);
+	}
+
+	private throttle(): void {
+		if (this.closed) return;
+		let load = this.sending;
+		for (const count of this.open.values()) load += count;
+		if (!this.paused && load >= MCP_OPEN_MAX) {
+			this.paused = true;
+			this.input.pause();
+		} else if (this.paused && load < MCP_OPEN_MAX) {
+			this.paused = false;
+			this.input.resume();
+		}
 	}
 }
 

@@ -1,7 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { OrderedStdioTransport, readableError } from "../../src/node/mcp-stdio-transport";
+import { guardedInput } from "../../src/node/mcp-input";
+import { MCP_OPEN_MAX, OrderedStdioTransport, readableError } from "../../src/node/mcp-stdio-transport";
 
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
@@ -40,6 +41,78 @@ describe("OrderedStdioTransport", () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
 		expect(stdout.mostDrainListeners()).toBeLessThanOrEqual(1);
+		await server.close();
+	});
+});
+
+describe("OrderedStdioTransport's reading", () => {
+	it(`reads no more while ${MCP_OPEN_MAX} requests are open: a client that read no answer had the server take all 1,000, then answers each once read`, async () => {
+		const stdin = new PassThrough();
+		let held: (() => void)[] | undefined = [];
+		let text = "";
+		const stdout = new Writable({
+			highWaterMark: 1,
+			write(chunk: Buffer, _encoding, done) {
+				text += chunk.toString("utf8");
+				if (held) held.push(done);
+				else done();
+			},
+		});
+		let calls = 0;
+		const server = new McpServer({ name: "test", version: "1" });
+		server.registerTool("t", { inputSchema: {} }, () => ({ content: [{ type: "text", text: String(++calls) }] }));
+		const transport: OrderedStdioTransport = new OrderedStdioTransport(
+			guardedInput(stdin, (reply) => void transport.send(reply)),
+			stdout,
+		);
+		await server.connect(transport);
+		const count = 1000;
+		const lines = Array.from({ length: count }, (_, id) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {} } })}\n`);
+		// As a pipe brings them: a chunk at a time.
+		for (let i = 0; i < count; i += 10) {
+			stdin.write(lines.slice(i, i + 10).join(""));
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		// One chunk of stdin may be read past the limit: it is split into lines as one.
+		expect(calls).toBeLessThanOrEqual(MCP_OPEN_MAX + 10);
+		// What is not read stays in the pipe, not in the server.
+		expect(stdin.readableLength + stdin.writableLength).toBeGreaterThan(lines[0]!.length * (count - MCP_OPEN_MAX - 20));
+		const waiting = held ?? [];
+		held = undefined;
+		for (const done of waiting) done();
+		const answered = () => text.split("\n").filter((l) => l !== "");
+		await expect.poll(() => answered().length, { timeout: 10_000, interval: 20 }).toBe(count);
+		expect(new Set(answered().map((l) => (JSON.parse(l) as { id: number }).id)).size).toBe(count);
+		await server.close();
+	});
+	it("counts a cancelled request, which gets no answer, as open no more: 31 of them left the server reading one request at a time", async () => {
+		const stdin = new PassThrough();
+		const stdout = slowStdout();
+		const server = new McpServer({ name: "test", version: "1" });
+		let held = 0;
+		let release = () => {};
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		server.registerTool("slow", { inputSchema: {} }, async () => {
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			return { content: [] };
+		});
+		server.registerTool("held", { inputSchema: {} }, async () => {
+			held++;
+			await gate;
+			return { content: [] };
+		});
+		await server.connect(new OrderedStdioTransport(stdin, stdout.stream));
+		const call = (id: number, name: string) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+		for (let id = 1; id <= 100; id++) {
+			stdin.write(`${call(id, "slow")}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } })}\n`);
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		stdin.write(Array.from({ length: MCP_OPEN_MAX }, (_, i) => `${call(1000 + i, "held")}\n`).join(""));
+		await expect.poll(() => held, { timeout: 5_000, interval: 20 }).toBe(MCP_OPEN_MAX);
+		release();
+		await expect.poll(() => stdout.lines().length, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(MCP_OPEN_MAX);
 		await server.close();
 	});
 });
