@@ -67,6 +67,8 @@ export function guardedInput(input: Readable, reply: (message: RpcErrorReply) =>
 	// Paused by its reader (too many requests open), nothing more is read: lines would only pile up here.
 	out.on("pause", () => input.pause());
 	out.on("resume", () => input.resume());
+	// Its reader done with it (the transport closed), what it reads from is done with too.
+	out.on("close", () => input.destroy());
 	return out;
 }
 

@@ -31,6 +31,9 @@ export class OrderedStdioTransport extends StdioServerTransport {
 		output: Writable,
 	) {
 		super(input, output);
+		// The client gone (EPIPE) or its end broken: nothing can be answered any more, so the server stops
+		// reading and ends, quietly (unhandled, the error ended it with a stack trace on stderr).
+		output.on("error", () => void this.close());
 	}
 
 	override async start(): Promise<void> {
@@ -57,9 +60,11 @@ export class OrderedStdioTransport extends StdioServerTransport {
 		return sent;
 	}
 
+	/** Closed, it reads nothing more: its input is destroyed (only paused, stdin kept a server whose client had gone running for good). */
 	override async close(): Promise<void> {
 		this.closed = true;
 		await super.close();
+		this.input.destroy();
 	}
 
 	/** Told apart as the protocol tells them (an answer first): only what it runs as a request gets an answer to wait for. */

@@ -117,6 +117,25 @@ describe("OrderedStdioTransport's reading", () => {
 	});
 });
 
+describe("OrderedStdioTransport's end", () => {
+	it("closes and lets stdin go when stdout fails (the client went away): the error was unhandled, a stack trace on stderr", async () => {
+		const stdin = new PassThrough();
+		const stdout = new Writable({
+			write(_chunk, _encoding, done) {
+				done(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+			},
+		});
+		const server = new McpServer({ name: "test", version: "1" });
+		let closed = false;
+		server.server.onclose = () => (closed = true);
+		await server.connect(new OrderedStdioTransport(guardedInput(stdin, () => undefined), stdout));
+		stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n`);
+		await expect.poll(() => closed, { timeout: 5_000, interval: 20 }).toBe(true);
+		// Destroyed, not paused: a paused stdin kept the process running.
+		await expect.poll(() => stdin.destroyed, { timeout: 5_000, interval: 20 }).toBe(true);
+	});
+});
+
 describe("readableError", () => {
 	it("answers params the SDK's schema refuses as invalid params in words, not zod's issue list under internal error", async () => {
 		const stdin = new PassThrough();
