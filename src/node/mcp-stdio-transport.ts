@@ -40,8 +40,7 @@ export class OrderedStdioTransport extends StdioServerTransport {
 		// The protocol sets its handler before it starts the transport: each message is counted on its way to it.
 		const handle = this.onmessage;
 		this.onmessage = (message: JSONRPCMessage) => {
-			this.received(message);
-			handle?.(message);
+			if (this.received(message)) handle?.(message);
 		};
 		await super.start();
 	}
@@ -67,25 +66,33 @@ export class OrderedStdioTransport extends StdioServerTransport {
 		this.input.destroy();
 	}
 
-	/** Told apart as the protocol tells them (an answer first): only what it runs as a request gets an answer to wait for. */
-	private received(message: JSONRPCMessage): void {
-		if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) return;
+	/**
+	 * Counts a message on its way to the protocol, told apart as the protocol tells them (an answer
+	 * first): only what it runs as a request gets an answer to wait for. False for a cancellation of
+	 * no open request, which is not passed on: the protocol handles a notice a turn later, so one sent
+	 * just before its request cancelled that request, which then got no answer at all.
+	 */
+	private received(message: JSONRPCMessage): boolean {
+		if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) return true;
+		let passOn = true;
 		if (isJSONRPCRequest(message)) {
 			const key = JSON.stringify(message.id);
 			this.open.set(key, (this.open.get(key) ?? 0) + 1);
 		} else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
 			// A cancelled request gets no answer: it is open no more.
-			const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-			if (id !== undefined) this.settle(JSON.stringify(id));
+			passOn = this.settle(JSON.stringify((message.params as { requestId?: unknown } | undefined)?.requestId ?? null));
 		}
 		this.throttle();
+		return passOn;
 	}
 
-	private settle(key: string): void {
+	/** One request with this id answered or cancelled; false when none was open. */
+	private settle(key: string): boolean {
 		const count = this.open.get(key);
-		if (count === undefined) return;
+		if (count === undefined) return false;
 		if (count > 1) this.open.set(key, count - 1);
 		else this.open.delete(key);
+		return true;
 	}
 
 	private throttle(): void {

@@ -117,6 +117,19 @@ describe("OrderedStdioTransport's reading", () => {
 	});
 });
 
+describe("OrderedStdioTransport's cancellations", () => {
+	it("passes on no cancellation of a request not open: one sent just before its request cancelled it, and it got no answer", async () => {
+		const stdin = new PassThrough();
+		const stdout = slowStdout();
+		const server = new McpServer({ name: "test", version: "1" });
+		await server.connect(new OrderedStdioTransport(stdin, stdout.stream));
+		const cancel = (requestId: unknown) => JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } });
+		stdin.write([cancel(500), JSON.stringify({ jsonrpc: "2.0", id: 500, method: "ping" }), cancel(499), JSON.stringify({ jsonrpc: "2.0", id: 501, method: "ping" }), ""].join("\n"));
+		await expect.poll(() => stdout.lines().map((l) => (JSON.parse(l) as { id: number }).id), { timeout: 5_000, interval: 20 }).toEqual([500, 501]);
+		await server.close();
+	});
+});
+
 describe("OrderedStdioTransport's end", () => {
 	it("closes and lets stdin go when stdout fails (the client went away): the error was unhandled, a stack trace on stderr", async () => {
 		const stdin = new PassThrough();
