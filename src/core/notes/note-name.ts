@@ -34,7 +34,11 @@ function stripControls(text: string): string {
  * joiners (U+200C, U+200D) stay: scripts and emoji need them.
  */
 const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+/**
+ * Windows' device names, which it takes for the device whatever extension follows and whatever
+ * blanks come before it (`nul.txt`, `NUL .md`), `CONIN$` and `CONOUT$` among them.
+ */
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?=\s*(\..*)?$)/i;
 const MAX_NAME = 100;
 /**
  * And at most this many UTF-8 bytes: file systems count bytes (255 on ext4, APFS and NTFS count
@@ -78,8 +82,8 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 	name = capBytes(name);
 	name = name.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
 	if (name === "") return fallback;
-	if (RESERVED.test(name)) return `${name}_`;
-	return name;
+	// The mark goes right after the device's name: after an extension (`nul.txt_`) it was still the device.
+	return name.replace(RESERVED, "$1_");
 }
 
 /** The last segment of a path written with either separator. */
