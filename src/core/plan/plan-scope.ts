@@ -1,5 +1,6 @@
 import { dict } from "../dict";
-import { dayOf, safeFileName, uniquePath } from "../notes/note-name";
+import { sessionsBasePath } from "../notes/base-file";
+import { baseName, dayOf, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { recordFingerprints, setAsideReplaced } from "../projects/replaced-repository";
 import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
@@ -165,7 +166,9 @@ export function scopeSessions(input: {
 	// Enabled projects get theirs too: their packet and memory folder need one before any session.
 	const enabled = settings.projects.filter((p) => p.enabled).map((p) => settingsKey(p, identities));
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
-	for (const [key, folder] of chooseFolders(Object.values(state.projects).map((p) => p.folder), newKeys, new Set(enabled))) state.projects[key] = { folder };
+	// The notes folder's Bases file is beside the project folders: a project named as it took its path, and the file could never be written.
+	const beside = [...Object.values(state.projects).map((p) => p.folder), baseName(sessionsBasePath(settings.notesFolder))];
+	for (const [key, folder] of chooseFolders(beside, newKeys, new Set(enabled))) state.projects[key] = { folder };
 	const relocation = followNoteSettings(state, settings.notesFolder, settings.tagPrefix);
 	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.

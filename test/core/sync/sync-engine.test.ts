@@ -488,6 +488,13 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(state.sessions[first]!.notePath)).toContain("Also fix signup");
 	});
 
+	it("never names a project's folder as the notes folder's Bases file (`AI Conversations.base`, in any case): the file stays writable", async () => {
+		session("/r/ai conversations.BASE", "Fix login", "2026-07-01T10:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(state.projects["/r/ai conversations.BASE"]!.folder).toBe("ai conversations.BASE (r)");
+		expect(notes.files.get("AI Conversations/AI Conversations.base")).toBeDefined();
+	});
+
 	it("moves a session note that an older release put on the project index's path, with the user's text", async () => {
 		const cwd = "/r/2026-07-01 Fix login";
 		const first = session(cwd, "Fix login", "2026-07-01T10:00:00.000Z");
