@@ -1,3 +1,4 @@
+import { sameFileKey } from "../text/same-file-key";
 import { wellFormed } from "../text/well-formed";
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
 const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
@@ -98,12 +99,12 @@ export function dayOf(startedAt: string | undefined): string {
 	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
 }
 
-/** A note path not in use, compared without case (file systems that ignore case must not merge two notes). */
+/** A note path not in use, compared as `sameFileKey` (file systems that ignore case or normalization must not merge two notes). */
 export function uniquePath(taken: Set<string>, stem: string): string {
 	for (let n = 1; ; n++) {
 		const path = n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
-		if (!taken.has(path.toLowerCase())) {
-			taken.add(path.toLowerCase());
+		if (!taken.has(sameFileKey(path))) {
+			taken.add(sameFileKey(path));
 			return path;
 		}
 	}

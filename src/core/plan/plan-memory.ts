@@ -3,6 +3,7 @@ import { factSlug, readFact, type FactInfo } from "../memory/fact-file";
 import { withFlatProperties, withoutFlatProperties } from "../memory/fact-properties";
 import { updateMemoryIndex } from "../memory/memory-index";
 import { printable } from "../text/printable";
+import { sameFileKey } from "../text/same-file-key";
 import { generatedProperty } from "../notes/note-regions";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { inertFact, liveFact } from "../memory/inert-fact";
@@ -254,15 +255,6 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 		pairs.push({ vault: free(vaultTaken, vault.has(preferred) && redact(name) === name ? name : preferred), claude: name, base: null });
 	}
 	return pairs.sort((a, b) => (a.claude < b.claude ? -1 : a.claude > b.claude ? 1 : 0));
-}
-
-/**
- * What makes two names one file on macOS and Windows: case, and on macOS Unicode normalization too
- * (`café.md` typed NFC and NFD). A new name must not meet one taken under it, or on those systems
- * the write would replace that other fact.
- */
-export function sameFileKey(name: string): string {
-	return name.normalize("NFC").toLowerCase();
 }
 
 /** Windows device names: no file of such a name can be made there (`con.md` either). */

@@ -2,6 +2,7 @@ import { readFact, renderFact, splitFrontmatter } from "../memory/fact-file";
 import { proposeFacts, storedKey, type ExistingFact, type FactQuote } from "../memory/propose-facts";
 import { wikiLink } from "../notes/links";
 import { printable } from "../text/printable";
+import { sameFileKey } from "../text/same-file-key";
 import type { SessionModel } from "../transcript/session-model";
 import { promptsOf } from "../transcript/session-queries";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
@@ -57,7 +58,7 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 				continue;
 			}
 			let name = fact.name;
-			for (let n = 2; project.taken.has(`${name}.md`.toLowerCase()); n++) name = `${fact.name}-${n}`;
+			for (let n = 2; project.taken.has(sameFileKey(`${name}.md`)); n++) name = `${fact.name}-${n}`;
 			const at = prompts[fact.prompt]?.timestamp;
 			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at.slice(0, 16).replace("T", " ")})` : ""}`;
 			// Not written (a full disk): proposed again by the next sync.
@@ -66,7 +67,7 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 			const text = renderFact({ name, description: printable(fact.description), type: fact.type }, `${printable(fact.body).trim()}\n\n${source}\n`);
 			writes.push({ kind: "note", path: `${texts.folder}/${INBOX}/${name}.md`, text, expected: null, what: "memory", onConflict });
 			proposed.push(storedKey(fact.key));
-			project.taken.add(`${name}.md`.toLowerCase());
+			project.taken.add(sameFileKey(`${name}.md`));
 			project.existing.push({ name, description: fact.description, body: fact.body });
 			record.facts = [...(record.facts ?? []), name];
 		}
@@ -99,7 +100,7 @@ function existingFacts(texts: FolderTexts): { existing: ExistingFact[]; taken: S
 	const taken = new Set<string>();
 	for (const files of [texts.facts, texts.inbox]) {
 		for (const [file, text] of files) {
-			taken.add(file.toLowerCase());
+			taken.add(sameFileKey(file));
 			if (!isFactFile(file)) continue;
 			const fact = readFact(file, text);
 			existing.push({ name: fact.name, description: fact.description, body: splitFrontmatter(text).body });

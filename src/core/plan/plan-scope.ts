@@ -2,6 +2,7 @@ import { dict } from "../dict";
 import { sessionsBasePath } from "../notes/base-file";
 import { baseName, dayOf, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { sameFileKey } from "../text/same-file-key";
 import { recordFingerprints, setAsideReplaced } from "../projects/replaced-repository";
 import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, type ResolvedFolder } from "../projects/project-identity";
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
@@ -121,7 +122,7 @@ export function scopeSessions(input: {
 	/** Notes of no record, by the session id in their properties: a session never recorded takes its note (a sync killed before it stored its state wrote it). */
 	orphans?: ReadonlyMap<string, string>;
 	/**
-	 * Paths (lower case) of files in the notes folder that no record names: the user's, or of no
+	 * Paths (as `sameFileKey` gives them) of files in the notes folder that no record names: the user's, or of no
 	 * session known. A new note, index or packet, or a note moved, never takes one: written into,
 	 * the user's note would be taken for ours with its markers removed, and the session got no note.
 	 */
@@ -175,18 +176,18 @@ export function scopeSessions(input: {
 	for (const found of identities.values()) if (found?.repository && state.projects[found.root]) state.projects[found.root]!.repository = true;
 	recordFingerprints(state, identities.values());
 
-	const taken = new Set([...Object.values(state.sessions).map((r) => r.notePath.toLowerCase()), ...(input.occupied ?? [])]);
+	const taken = new Set([...Object.values(state.sessions).map((r) => sameFileKey(r.notePath)), ...(input.occupied ?? [])]);
 	// A new project's index and packet go beside a file already at their place, as a new note does.
 	for (const key of new Set(newKeys)) {
 		const project = state.projects[key]!;
 		const index = indexPathOf(project, settings.notesFolder);
 		const packet = packetPathOf(project, settings.notesFolder);
-		if (taken.has(index.toLowerCase())) project.indexPath = uniquePath(taken, index.replace(/\.md$/, ""));
-		if (taken.has(packet.toLowerCase())) project.packetPath = uniquePath(taken, packet.replace(/\.md$/, ""));
+		if (taken.has(sameFileKey(index))) project.indexPath = uniquePath(taken, index.replace(/\.md$/, ""));
+		if (taken.has(sameFileKey(packet))) project.packetPath = uniquePath(taken, packet.replace(/\.md$/, ""));
 	}
 	// Each project's index and packet are taken too: a project folder named `<day> <title>` gave
 	// a session of that title the index's path, and the index was never written.
-	const reserved = new Set(Object.values(state.projects).flatMap((p) => [indexPathOf(p, settings.notesFolder), packetPathOf(p, settings.notesFolder)].map((path) => path.toLowerCase())));
+	const reserved = new Set(Object.values(state.projects).flatMap((p) => [indexPathOf(p, settings.notesFolder), packetPathOf(p, settings.notesFolder)].map(sameFileKey)));
 	for (const path of reserved) taken.add(path);
 	// A sub-agent read before its session's transcript was a session of its own (`TranscriptIndex.sessions`).
 	// Linked now, it is in its session's note, as a fresh sync has it: its record goes (its note's path stays taken).
@@ -224,7 +225,7 @@ export function scopeSessions(input: {
 		const prepared = ready.get(path)!;
 		const digest = prepared.digest;
 		const orphan = existing ? undefined : input.orphans?.get(digest.sessionId);
-		if (orphan !== undefined) taken.add(orphan.toLowerCase());
+		if (orphan !== undefined) taken.add(sameFileKey(orphan));
 		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
@@ -399,6 +400,6 @@ function redactedNotePath(notePath: string, redact: (text: string) => string, ta
 
 /** A new unique path for a note that sits on a project's index or packet path; else undefined. */
 function offReserved(notePath: string, reserved: ReadonlySet<string>, taken: Set<string>): string | undefined {
-	return reserved.has(notePath.toLowerCase()) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
+	return reserved.has(sameFileKey(notePath)) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
 }
 

@@ -1,7 +1,8 @@
 import { readFact } from "../memory/fact-file";
 import { slugOf } from "../memory/propose-facts";
 import type { SyncState } from "../sync/sync-state";
-import { isFactFile, sameFileKey, vaultNameOf } from "./plan-memory";
+import { sameFileKey } from "../text/same-file-key";
+import { isFactFile, vaultNameOf } from "./plan-memory";
 import { INBOX } from "./plan-proposals";
 import type { PlannedWrite } from "./sync-plan";
 

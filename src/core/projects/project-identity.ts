@@ -1,5 +1,6 @@
 import { baseName, capBytes, safeFileName } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { sameFileKey } from "../text/same-file-key";
 
 /**
  * A project is a repository: its git root (a linked worktree's is its main checkout's), else the
@@ -67,8 +68,8 @@ function deepestHolder(path: string, known: readonly string[]): string | undefin
 }
 
 /**
- * A vault folder name for each new identity, unique among those taken (compared without case:
- * macOS and Windows folders ignore it): the repository's base name, else with its parent folder's
+ * A vault folder name for each new identity, unique among those taken (compared as `sameFileKey`:
+ * macOS and Windows folders ignore case, macOS normalization too): the repository's base name, else with its parent folder's
  * (`cli (devenv)`), else numbered. Names once chosen never change; new ones are chosen in sorted
  * order, so the same input gives the same names: the projects in `first` (the enabled ones) before
  * the others, and a folder recorded from the root before a relative one. Sorted as paths alone, a
@@ -76,7 +77,7 @@ function deepestHolder(path: string, known: readonly string[]): string | undefin
  * `proj` from the enabled `/b/proj` when they were new in one sync, and its notes went to `proj (b)`.
  */
 export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>, first: ReadonlySet<string> = new Set()): Map<string, string> {
-	const used = new Set([...taken].map((t) => t.toLowerCase()));
+	const used = new Set([...taken].map(sameFileKey));
 	const chosen = new Map<string, string>();
 	const rank = (key: string) => (first.has(key) ? 0 : isRootedPath(key) ? 1 : 2);
 	for (const key of [...new Set(keys)].sort((a, b) => rank(a) - rank(b) || codeUnitOrder(a, b))) {
@@ -86,9 +87,9 @@ export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>, f
 		// Base and parent together stay within a name's bytes, as each one does alone (see `MAX_NAME_BYTES`).
 		const withParent = `${base} (${parent})`;
 		const candidates = [base, ...(parent && capBytes(withParent) === withParent ? [withParent] : [])];
-		let name = candidates.find((c) => !used.has(c.toLowerCase()));
-		for (let n = 2; name === undefined; n++) if (!used.has(`${candidates[candidates.length - 1]} ${n}`.toLowerCase())) name = `${candidates[candidates.length - 1]} ${n}`;
-		used.add(name.toLowerCase());
+		let name = candidates.find((c) => !used.has(sameFileKey(c)));
+		for (let n = 2; name === undefined; n++) if (!used.has(sameFileKey(`${candidates[candidates.length - 1]} ${n}`))) name = `${candidates[candidates.length - 1]} ${n}`;
+		used.add(sameFileKey(name));
 		chosen.set(key, name);
 	}
 	return chosen;

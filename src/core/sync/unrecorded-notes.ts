@@ -2,13 +2,14 @@ import { generatedProperty } from "../notes/note-regions";
 import type { SessionScope } from "../plan/plan-scope";
 import { indexPathOf, packetPathOf } from "../plan/project-paths";
 import type { NoteStore } from "../ports";
+import { sameFileKey } from "../text/same-file-key";
 import type { SyncState } from "./sync-state";
 
 /** What lies in the notes folder besides what the state names. */
 export interface UnrecordedNotes {
 	/** Notes of sessions no state recorded before, by `session_id` (see `scopeSessions`' `orphans`). */
 	orphans: Map<string, string>;
-	/** Every file of the notes folder that is none of ours, in lower case (see `scopeSessions`' `occupied`). */
+	/** Every file of the notes folder that is none of ours, as `sameFileKey` gives it (see `scopeSessions`' `occupied`). */
 	occupied: Set<string>;
 }
 
@@ -29,13 +30,13 @@ export async function unrecordedNotes(notes: NoteStore, notesFolder: string, sco
 	const projectNotes = new Map<string, string>();
 	for (const [key, project] of Object.entries(scope.state.projects)) {
 		if (start.projects[key] !== undefined) continue;
-		projectNotes.set(indexPathOf({ folder: project.folder }, notesFolder).toLowerCase(), "ai-project-index");
-		projectNotes.set(packetPathOf({ folder: project.folder }, notesFolder).toLowerCase(), "ai-context-packet");
+		projectNotes.set(sameFileKey(indexPathOf({ folder: project.folder }, notesFolder)), "ai-project-index");
+		projectNotes.set(sameFileKey(packetPathOf({ folder: project.folder }, notesFolder)), "ai-context-packet");
 	}
 	if (fresh.size === 0 && projectNotes.size === 0) return found;
 	const ours = recordedPaths(start, notesFolder);
 	for (const path of await notes.listTree(notesFolder)) {
-		const key = path.toLowerCase();
+		const key = sameFileKey(path);
 		if (ours.has(key)) continue;
 		const type = projectNotes.get(key);
 		const text = type !== undefined || (fresh.size > 0 && !dryRun) ? await notes.read(path).catch(() => null) : null;
@@ -54,9 +55,9 @@ export function takesOccupied(scope: SessionScope, notesFolder: string, occupied
 	return false;
 }
 
-/** The paths (lower case) the state names: its notes, and each project's index and packet. */
+/** The paths (as `sameFileKey` gives them) the state names: its notes, and each project's index and packet. */
 function recordedPaths(state: SyncState, notesFolder: string): Set<string> {
 	const paths = Object.values(state.sessions).map((r) => r.notePath);
 	for (const project of Object.values(state.projects)) paths.push(indexPathOf(project, notesFolder), packetPathOf(project, notesFolder));
-	return new Set(paths.map((p) => p.toLowerCase()));
+	return new Set(paths.map(sameFileKey));
 }

@@ -488,6 +488,29 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(state.sessions[first]!.notePath)).toContain("Also fix signup");
 	});
 
+	it("gives a new note no path that a note of the user's has on macOS or Windows: NFD as macOS writes it, or a final sigma", async () => {
+		const cwd = "/r/shop";
+		session(cwd, "First", "2026-07-01T09:00:00.000Z");
+		await runSync(deps(settings()));
+		const nfd = "AI Conversations/shop/2026-07-01 Cafe\u0301 notes.md";
+		const sigma = "AI Conversations/shop/2026-07-01 ΟΔΟΣ.md";
+		notes.files.set(nfd, "USER-NFD\n");
+		notes.files.set(sigma, "USER-SIGMA\n");
+		const cafe = session(cwd, "Caf\u00e9 notes", "2026-07-01T10:00:00.000Z");
+		const greek = session(cwd, "οδος", "2026-07-01T11:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(state.sessions[cafe]!.notePath).toBe("AI Conversations/shop/2026-07-01 Caf\u00e9 notes (2).md");
+		expect(state.sessions[greek]!.notePath).toBe("AI Conversations/shop/2026-07-01 Οδος (2).md");
+		expect(notes.files.get(nfd)).toBe("USER-NFD\n");
+	});
+
+	it("names no two projects' folders as one on macOS or Windows (a final sigma)", async () => {
+		session("/r/ΟΔΟΣ", "One", "2026-07-01T09:00:00.000Z");
+		session("/s/οδοσ", "Two", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		expect(state.projects["/s/οδοσ"]!.folder).toBe("οδοσ (s)");
+	});
+
 	it("never names a project's folder as the notes folder's Bases file (`AI Conversations.base`, in any case): the file stays writable", async () => {
 		session("/r/ai conversations.BASE", "Fix login", "2026-07-01T10:00:00.000Z");
 		expect((await runSync(deps(settings()))).errors).toEqual([]);
