@@ -1,5 +1,5 @@
 import matter from "gray-matter";
-import { parse as parseYaml } from "yaml";
+import { parseDocument, parse as parseYaml } from "yaml";
 import { printable } from "../text/printable";
 import { wellFormed } from "../text/well-formed";
 
@@ -86,6 +86,16 @@ export function readFrontmatter(text: string, options: { parse?: boolean } = {})
 	if (!/\n---(\r?\n)?$/.test(head) || (!/\n$/.test(head) && body !== "")) return undefined;
 	// gray-matter cuts at the `\n` of the closing line: a CRLF file leaves its `\r` on the last property.
 	return { yaml: file.matter.replace(/^\r?\n/, "").replace(/\r$/, ""), data: isRecord(data) ? data : {}, body };
+}
+
+/**
+ * Why YAML text is not valid (the parser's first error, without its place, which is the place in
+ * `yaml` and not in the note), or undefined when it is, or is too large to parse (see `readFrontmatter`).
+ */
+export function yamlProblem(yaml: string): string | undefined {
+	if (yaml.length > MAX_PARSED_YAML) return undefined;
+	const error = parseDocument(yaml, { logLevel: "silent" }).errors[0];
+	return error === undefined ? undefined : error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
 }
 
 /** Properties larger than this are not parsed (see `readFrontmatter`): a fact's are a few hundred bytes. */

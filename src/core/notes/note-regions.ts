@@ -1,4 +1,4 @@
-import { readFrontmatter } from "./frontmatter";
+import { readFrontmatter, yamlProblem } from "./frontmatter";
 import { detectEol, hasMarkers, type Markers, upsertMarkedBlock } from "../text/marked-block";
 import { printable } from "../text/printable";
 
@@ -27,6 +27,9 @@ export function mergeNote(existing: string | null, frontmatter: string, generate
 	const body = printable(generated);
 	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
 	const split = splitFrontmatter(existing, new Set([...keysOf(frontmatter), ...formerKeys]));
+	// Properties a person is in the middle of editing, or broke: a rewrite would drop or move what they wrote.
+	const broken = brokenProperties(existing, split);
+	if (broken !== undefined) return { ok: false, reason: `${broken}; it is left as it is, and updated once they are put right` };
 	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it", markersRemoved: true };
 	const updated = upsertMarkedBlock(split.rest, body, NOTE_MARKERS);
 	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is, and updated once its markers are put right` };
@@ -134,7 +137,21 @@ function unquote(value: string): string {
 interface SplitNote {
 	/** Raw lines of properties we do not generate, in their order. */
 	userFields: string[];
+	/** A property we generate that the properties hold more than once (the second is a person's, which the rewrite would drop). */
+	twice?: string;
 	rest: string;
+}
+
+/**
+ * Why a note's properties cannot be merged: opened but never closed (taken for no properties, the
+ * whole text went below new ones), a property we generate written twice, or the person's own
+ * properties not valid YAML (a tab as indent, a key twice, an open bracket).
+ */
+function brokenProperties(text: string, split: SplitNote): string | undefined {
+	if (/^\ufeff?---\r?\n/.test(text) && readFrontmatter(text, { parse: false }) === undefined) return "its properties are not closed (no `---` line after them)";
+	if (split.twice !== undefined) return `its properties hold \`${split.twice}\` twice`;
+	const problem = split.userFields.length > 0 ? yamlProblem(split.userFields.join("\n")) : undefined;
+	return problem === undefined ? undefined : `its properties are not valid YAML (${problem})`;
 }
 
 function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNote {
@@ -142,14 +159,20 @@ function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNo
 	if (!split) return { userFields: [], rest: text };
 	const lines = split.yaml === "" ? [] : split.yaml.split(/\r?\n/);
 	const userFields: string[] = [];
+	const seen = new Set<string>();
+	let twice: string | undefined;
 	let keep = false;
 	for (const line of lines) {
-		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1];
-		if (key !== undefined) keep = !generated.has(key.trim());
+		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1]?.trim();
+		if (key !== undefined) keep = !generated.has(key);
+		if (key !== undefined && !keep) {
+			if (seen.has(key)) twice ??= key;
+			seen.add(key);
+		}
 		// A comment of the user's at the top level stays, wherever it was.
 		if (keep || (key === undefined && /^#/.test(line))) userFields.push(line);
 	}
-	return { userFields, rest: split.body };
+	return { userFields, ...(twice !== undefined ? { twice } : {}), rest: split.body };
 }
 
 function mergeFrontmatter(generated: string, userFields: readonly string[], eol: string): string {

@@ -33,6 +33,25 @@ describe("mergeNote", () => {
 		expect(!broken.ok && broken.reason).toBe(`it has ${B} without ${E} at line 1; it is left as it is, and updated once its markers are put right`);
 	});
 
+	it("leaves a note whose properties a person broke as it is, and says why: the rewrite dropped or moved what they wrote", () => {
+		const reason = (existing: string) => {
+			const r = mergeNote(existing, fm("  - ai/x\n"), "x");
+			return r.ok ? "merged" : r.reason;
+		};
+		const body = `${B}\nold\n${E}\nmine\n`;
+		// Not closed: the whole note went below new properties, the person's as text.
+		expect(reason(`---\nsession_id: s1\nrating: 5\n${body}`)).toBe("its properties are not closed (no `---` line after them); it is left as it is, and updated once they are put right");
+		// One of ours twice: the person's second `session_id` was dropped.
+		expect(reason(`---\nsession_id: s1\nsession_id: mine\n---\n${body}`)).toBe("its properties hold `session_id` twice; it is left as it is, and updated once they are put right");
+		expect(reason(`---\nsession_id: s1\nrating: 5\nrating: 4\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(Map keys must be unique\); it is left/);
+		expect(reason(`---\nsession_id: s1\nmine:\n\t- x\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(.+\); it is left/);
+		expect(reason(`---\nsession_id: s1\nmine: [open\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(.+\); it is left/);
+		// Broken only in what we write (an older release's unquoted `@`): ours is replaced, nothing of theirs lost.
+		expect(reason(`---\nsession_id: s1\ntags:\n  - @src fix\nrating: 5\n---\n${body}`)).toBe("merged");
+		// A property too large to parse is kept as it is, and the note updated.
+		expect(reason(`---\nsession_id: s1\nbig: ${"x".repeat(40_000)}\n---\n${body}`)).toBe("merged");
+	});
+
 	it("puts no NUL, terminal escape or bidirectional override of a transcript into the note, and leaves the user's text alone", () => {
 		const body = "Asked: fix\u0000 it \u001b]0;pwned\u0007now \u001b[31mred\u001b[0m \u202egnp.exe\u202c\n";
 		expect(mergeNote(null, fm(""), body)).toEqual({ ok: true, text: `${fm("")}${B}\nAsked: fix it now red gnp.exe\n${E}\n` });
