@@ -27,14 +27,14 @@ export function mergeNote(existing: string | null, frontmatter: string, generate
 	const body = printable(generated);
 	if (existing === null) return { ok: true, text: `${frontmatter}${NOTE_MARKERS.begin}\n${body.endsWith("\n") ? body : `${body}\n`}${NOTE_MARKERS.end}\n` };
 	const split = splitFrontmatter(existing, new Set([...keysOf(frontmatter), ...formerKeys]));
+	const head = mergeFrontmatter(frontmatter, split.userFields, detectEol(existing));
 	// Properties a person is in the middle of editing, or broke: a rewrite would drop or move what they wrote.
-	const broken = brokenProperties(existing, split);
+	const broken = brokenProperties(existing, split, head);
 	if (broken !== undefined) return { ok: false, reason: `${broken}; it is left as it is, and updated once they are put right` };
 	if (!hasMarkers(split.rest, NOTE_MARKERS)) return { ok: false, reason: "its generated region markers were removed; it is left as you edited it", markersRemoved: true };
 	const updated = upsertMarkedBlock(split.rest, body, NOTE_MARKERS);
 	if (!updated.ok) return { ok: false, reason: `it has ${updated.reason}; it is left as it is, and updated once its markers are put right` };
-	const eol = detectEol(existing);
-	return { ok: true, text: `${mergeFrontmatter(frontmatter, split.userFields, eol)}${updated.text}` };
+	return { ok: true, text: `${head}${updated.text}` };
 }
 
 /**
@@ -144,13 +144,15 @@ interface SplitNote {
 
 /**
  * Why a note's properties cannot be merged: opened but never closed (taken for no properties, the
- * whole text went below new ones), a property we generate written twice, or the person's own
- * properties not valid YAML (a tab as indent, a key twice, an open bracket).
+ * whole text went below new ones), a property we generate written twice, or the properties as they
+ * would be written (`head`: ours, then the person's) not valid YAML: a tab as indent, a key twice,
+ * an open bracket, a name still being typed.
  */
-function brokenProperties(text: string, split: SplitNote): string | undefined {
+function brokenProperties(text: string, split: SplitNote, head: string): string | undefined {
 	if (/^\ufeff?---\r?\n/.test(text) && readFrontmatter(text, { parse: false }) === undefined) return "its properties are not closed (no `---` line after them)";
 	if (split.twice !== undefined) return `its properties hold \`${split.twice}\` twice`;
-	const problem = split.userFields.length > 0 ? yamlProblem(split.userFields.join("\n")) : undefined;
+	// Ours alone are valid YAML: only the person's lines can make them invalid.
+	const problem = split.userFields.length > 0 ? yamlProblem(head.replace(/^---\r?\n/, "").replace(/---\r?\n$/, "")) : undefined;
 	return problem === undefined ? undefined : `its properties are not valid YAML (${problem})`;
 }
 
@@ -165,6 +167,8 @@ function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNo
 	for (const line of lines) {
 		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1]?.trim();
 		if (key !== undefined) keep = !generated.has(key);
+		// A line at the top level that is no property, no item and no comment is none of ours: a property whose name is still being typed (`rat`), which went with ours above it.
+		else if (/^[^\s#-]/.test(line)) keep = true;
 		if (key !== undefined && !keep) {
 			if (seen.has(key)) twice ??= key;
 			seen.add(key);

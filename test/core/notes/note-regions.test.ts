@@ -46,6 +46,8 @@ describe("mergeNote", () => {
 		expect(reason(`---\nsession_id: s1\nrating: 5\nrating: 4\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(Map keys must be unique\); it is left/);
 		expect(reason(`---\nsession_id: s1\nmine:\n\t- x\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(.+\); it is left/);
 		expect(reason(`---\nsession_id: s1\nmine: [open\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(.+\); it is left/);
+		// A property whose name is still being typed, after ours: it went with ours.
+		expect(reason(`---\nsession_id: s1\ntags:\n  - ai/x\nrat\n---\n${body}`)).toMatch(/^its properties are not valid YAML \(.+\); it is left/);
 		// Broken only in what we write (an older release's unquoted `@`): ours is replaced, nothing of theirs lost.
 		expect(reason(`---\nsession_id: s1\ntags:\n  - @src fix\nrating: 5\n---\n${body}`)).toBe("merged");
 		// A property too large to parse is kept as it is, and the note updated.
