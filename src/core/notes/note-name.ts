@@ -40,7 +40,8 @@ const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufe
  * blanks come before it (`nul.txt`, `NUL .md`), `CONIN$` and `CONOUT$` among them.
  */
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?=\s*(\..*)?$)/i;
-const MAX_NAME = 100;
+/** A name's most UTF-16 units. */
+export const MAX_NAME = 100;
 /**
  * And at most this many UTF-8 bytes: file systems count bytes (255 on ext4, APFS and NTFS count
  * differently: 255 bytes is the tightest), and a name gets a day before it, ` (2)`, ` context.md`

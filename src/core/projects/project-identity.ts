@@ -1,4 +1,4 @@
-import { baseName, capBytes, safeFileName } from "../notes/note-name";
+import { baseName, capBytes, MAX_NAME, safeFileName } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { sameFileKey } from "../text/same-file-key";
 
@@ -84,9 +84,10 @@ export function chooseFolders(taken: Iterable<string>, keys: Iterable<string>, f
 		const parts = key.split(/[\\/]/).filter((p) => p !== "" && !/^[A-Za-z]:$/.test(p));
 		const base = safeFileName(baseName(key), "Unknown project");
 		const parent = parts.length >= 2 ? safeFileName(parts[parts.length - 2]!, "") : "";
-		// Base and parent together stay within a name's bytes, as each one does alone (see `MAX_NAME_BYTES`).
+		// Base and parent together stay within a name's length and bytes, as each one does alone
+		// (see `MAX_NAME_BYTES`): the index note's path holds the name twice (181 characters made it 381).
 		const withParent = `${base} (${parent})`;
-		const candidates = [base, ...(parent && capBytes(withParent) === withParent ? [withParent] : [])];
+		const candidates = [base, ...(parent && withParent.length <= MAX_NAME && capBytes(withParent) === withParent ? [withParent] : [])];
 		let name = candidates.find((c) => !used.has(sameFileKey(c)));
 		for (let n = 2; name === undefined; n++) if (!used.has(sameFileKey(`${candidates[candidates.length - 1]} ${n}`))) name = `${candidates[candidates.length - 1]} ${n}`;
 		used.add(sameFileKey(name));

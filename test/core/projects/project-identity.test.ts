@@ -48,4 +48,9 @@ describe("project identity", () => {
 		const chosen = chooseFolders([long], [`/a/${long}/${long}`]);
 		expect(chosen.get(`/a/${long}/${long}`)).toBe(`${long} 2`);
 	});
+
+	it("keeps a folder with its parent's name within a name's length too: the index's path holds the folder's name twice", () => {
+		const [a, b] = ["a".repeat(60), "b".repeat(60)]; // 123 characters together, 123 bytes
+		expect(chooseFolders([a], [`/${b}/${a}`]).get(`/${b}/${a}`)).toBe(`${a} 2`);
+	});
 });
