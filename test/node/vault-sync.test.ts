@@ -673,6 +673,27 @@ describe("VaultSync and a note it could not write", () => {
 		expect(notes.files.get(path)).toContain("Also add a readiness check");
 	});
 
+	it("writes the turns a note missed when it was read in the middle of an editor's save (its markers not there yet)", async () => {
+		await newSync().run(settings());
+		const path = noteOf("Add a health endpoint");
+		const whole = `${notes.files.get(path)!}\nMine.\n`;
+		notes.files.set(path, whole);
+		await appendFile(transcript(A), session(A, "Also add a readiness check", "Added GET /ready.", "2026-11-20T11:00:00.000Z"));
+		// The first read sees what the editor has written so far, its properties; the save is done by the next.
+		const read = notes.read.bind(notes);
+		let first = true;
+		notes.read = async (p: string) => {
+			if (p !== path || !first) return read(p);
+			first = false;
+			return whole.slice(0, whole.indexOf(NOTE_MARKERS.begin));
+		};
+		expect((await newSync().run(settings())).errors).toEqual([`${path}: it changed while the sync ran; it is left as it is and updated next time`]);
+		notes.read = read;
+		expect((await newSync().run(settings())).errors).toEqual([]);
+		expect(notes.files.get(path)).toContain("Also add a readiness check");
+		expect(notes.files.get(path)!.endsWith(`${NOTE_MARKERS.end}\n\nMine.\n`)).toBe(true);
+	});
+
 	it("leaves a note whose markers the user removed as theirs: said once, not tried again", async () => {
 		await newSync().run(settings());
 		const path = noteOf("Add a health endpoint");

@@ -107,7 +107,10 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 					return;
 				}
 				const merged = mergeNote(write.expected, rendered.frontmatter, noteBody(rendered), SESSION_NOTE_KEYS);
-				if (!merged.ok) {
+				// Read while an editor saved it (emptied, then written again), a note shows no markers:
+				// taken as theirs, it missed its session's last turns for good. Read again, it is whole now.
+				if (!merged.ok && merged.markersRemoved && (await ports.notes.read(write.path).catch(() => null)) !== write.expected) refused(write.path, "updated");
+				else if (!merged.ok) {
 					report.errors.push(`${write.path}: ${merged.reason}`);
 					// Broken markers are put right by the user: the next sync writes what this one could not (nothing else would, once the session ends).
 					if (!merged.markersRemoved && write.onConflict) undo.push(write.onConflict);
