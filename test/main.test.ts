@@ -380,3 +380,29 @@ describe("the plugin", () => {
 		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
 	});
 });
+
+describe("the plugin and a person editing its notes", () => {
+	it("leaves a note whose properties the person left open, renamed into a folder of theirs, and updates it there once they are closed", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const note = sessionNotes(l.vault).find((f) => l.vault.cachedText(f.path)!.includes("session_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01"))!;
+		await l.vault.createFolder("Mine");
+		await l.vault.rename(note, "Mine/Renamed.md");
+		const open = l.vault.cachedText("Mine/Renamed.md")!.replace(/\n---\n/, "\nrating: 5\n") + "\nMY WORDS\n";
+		await l.vault.process(note, () => open);
+		appendPrompt("u-24c-1", "2026-11-20T12:00:00.000Z", "Also add a readiness check");
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(l.vault.cachedText("Mine/Renamed.md")).toBe(open);
+		expect(l.stub.statusBarItems[0]?.textContent).toMatch(/problem/);
+		await l.vault.process(note, (text) => text.replace("\nrating: 5\n", "\nrating: 5\n---\n"));
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		const after = l.vault.cachedText("Mine/Renamed.md")!;
+		expect(after).toContain("Also add a readiness check");
+		expect(after).toContain("\nrating: 5\n");
+		expect(after.endsWith("\nMY WORDS\n")).toBe(true);
+		expect(l.vault.getFiles().filter((f) => l.vault.cachedText(f.path)!.includes("session_id: 5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01"))).toHaveLength(1);
+	});
+});
