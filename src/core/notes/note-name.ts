@@ -20,12 +20,12 @@ const SUBSTITUTE: Record<string, string> = {
 	"]": ")",
 };
 
-/** Control characters (C0 and DEL), which no file name should hold. */
+/** Control characters (C0, DEL and C1, whose CSI `U+009B` starts a terminal's escape as ESC `[` does), which no file name should hold. */
 function stripControls(text: string): string {
 	let out = "";
 	for (const ch of text) {
 		const code = ch.charCodeAt(0);
-		out += code < 0x20 || code === 0x7f ? " " : INVISIBLE.test(ch) ? "" : ch;
+		out += code < 0x20 || (code >= 0x7f && code <= 0x9f) ? " " : INVISIBLE.test(ch) ? "" : ch;
 	}
 	return out;
 }

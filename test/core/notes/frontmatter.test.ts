@@ -59,6 +59,8 @@ describe("safeFileName", () => {
 		["", "Untitled"],
 		["***", "＊＊＊"],
 		["\u0001\u0002", "Untitled"],
+		// C1 controls too: a title's NEL, and CSI, a terminal's escape in one character.
+		["a\u0085b \u009b31mred", "a b 31mred"],
 		["a[b]#c^d|e", "a(b)＃c＾d｜e"],
 		// Invisible reordering and hiding go; joiners stay (emoji, scripts).
 		["Review\u202Etxt.exe", "Reviewtxt.exe"],
