@@ -82,7 +82,8 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 		if (/[\ud800-\udbff]$/.test(name)) name = name.slice(0, -1);
 	}
 	name = capBytes(name);
-	name = name.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+	// Joiners at either end join nothing: a name of joiners alone showed as none (a folder with no name in the file list).
+	name = name.replace(/^[.\s\u200c\u200d]+/, "").replace(/[.\s\u200c\u200d]+$/, "");
 	if (name === "") return fallback;
 	// The mark goes right after the device's name: after an extension (`nul.txt_`) it was still the device.
 	return name.replace(RESERVED, "$1_");

@@ -66,6 +66,8 @@ describe("safeFileName", () => {
 		["Review\u202Etxt.exe", "Reviewtxt.exe"],
 		["\ufeffa\u200bb\u2066c\u2069\u200fd", "abcd"],
 		["👩\u200d💻 fix", "👩\u200d💻 fix"],
+		["\u200d\u200d\u200d", "Untitled"],
+		["\u200c👩\u200d💻\u200d", "👩\u200d💻"],
 		// `%%` in a link's target would open an Obsidian comment in every note linking to it.
 		["Fix %% the cart", "Fix %％ the cart"],
 		["a%%%b 50% done", "a%％％b 50% done"],
