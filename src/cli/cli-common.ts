@@ -8,7 +8,7 @@ import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pluginFolder } from "../node/plugin-paths";
-import { danglingLink, isAbsentFolder, isDirectory, whatIsAt } from "../node/absent-folder";
+import { danglingLink, isAbsentFolder, isDirectory, noFolder } from "../node/absent-folder";
 
 /** `--vault` and `--config-dir`, as every command takes them. */
 export interface VaultOptions {
@@ -48,16 +48,8 @@ export function fail(reason: string, code = 2): number {
 }
 
 /** The commands ask them of the vault and the agents' folders. */
-export { danglingLink, isDirectory };
+export { danglingLink, isDirectory, noFolder };
 
-/** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
-export async function noFolder(what: string, path: string): Promise<string> {
-	const found = await whatIsAt(path);
-	if (found === "missing") return `${what} ${path} does not exist`;
-	// "a link to X, which is not there" says it all.
-	if (found.startsWith("a link to ")) return `${what} ${path} is ${found}`;
-	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
-}
 
 /**
  * Why Claude Code's folder is not one to install into, or undefined. One given by hand

@@ -45,3 +45,12 @@ export async function whatIsAt(path: string): Promise<string> {
 	if (found.isFile()) return "a file";
 	return "not a folder";
 }
+
+/** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
+export async function noFolder(what: string, path: string): Promise<string> {
+	const found = await whatIsAt(path);
+	if (found === "missing") return `${what} ${path} does not exist`;
+	// "a link to X, which is not there" says it all.
+	if (found.startsWith("a link to ")) return `${what} ${path} is ${found}`;
+	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
+}

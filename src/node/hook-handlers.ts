@@ -1,4 +1,4 @@
-import { isDirectory } from "./absent-folder";
+import { isDirectory, noFolder } from "./absent-folder";
 import { terminalText } from "../core/text/terminal-text";
 import { mkdir, realpath } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -87,7 +87,7 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		if (!(name in HOOK_NAMES)) throw new Error(`unknown hook "${name}" (expected ${Object.keys(HOOK_NAMES).join(", ")})`);
 		if (!options.vault || !folder) throw new Error("no --vault given");
 		const vault = resolve(options.vault);
-		if (!(await isDirectory(vault))) throw new Error(`vault folder ${vault} does not exist`);
+		if (!(await isDirectory(vault))) throw new Error(await noFolder("vault folder", vault));
 		const input = parseInput(options.stdin);
 		const settings = await options.loadSettings(join(folder, "data.json"), options.host ?? hostname());
 		const cwd = typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd();

@@ -378,6 +378,13 @@ describe("fail open: no output, exit 0, one line in hooks.log", () => {
 		expect(started).toEqual([]);
 	});
 
+	it("a vault that is a file is said to be one, not to be missing", async () => {
+		const file = join(dir, "vault.txt");
+		writeFileSync(file, "not a vault");
+		expect(await runHook("session-start", options({ cwd: api }, { vault: file }))).toEqual({ output: "", ok: false });
+		expect(warnings).toEqual([`ai-memory hook session-start: vault folder ${file} is a file, not a folder\n`]);
+	});
+
 	it("a vault without the plugin folder yet gets it, with the log", async () => {
 		rmSync(join(vault, ".obsidian"), { recursive: true });
 		expect(await runHook("session-start", options({ cwd: api }))).toEqual({ output: "", ok: true });
