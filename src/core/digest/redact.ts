@@ -564,7 +564,7 @@ const BASIC_PASSWORD = String.raw`(?<val>(?:[^\s"'|;&\x60\\]|\\(?!["'])){1,256})
 /** sudo's flags up to `-S` (`--stdin`), which makes it read the password from stdin: `-S` among sudo's first flags (`pacman -S` is no sudo's). */
 const SUDO_STDIN = String.raw`(?:[ \t]+(?:-[A-Za-z]{1,8}|-[ugp][ \t]+[A-Za-z0-9_.%-]{1,32})){0,4}?[ \t]+(?:-[A-Za-z]{0,8}S[A-Za-z]{0,8}|--stdin)(?![\w-])`;
 /** The name's keyword and the blank after it (found case-insensitively, see `rulesPass`). */
-const CONFIG_LINE_HINTS = [...["password", "passwd", "passphrase", "requirepass", "_pass", ".pass", "pwd", "secret", "token", "_key", ".key", "-key", "apikey", "masterauth", "_auth", ".auth"].flatMap((k) => [`${k} `, `${k}\t`])];
+const CONFIG_LINE_HINTS = ["password", "passwd", "passphrase", "requirepass", "_pass", ".pass", "pwd", "secret", "token", "_key", ".key", "-key", "apikey", "masterauth", "_auth", ".auth"].flatMap((k) => [`${k} `, `${k}\t`]);
 /** Redis's directives whose value is a password, whatever it looks like. */
 const REDIS_PASSWORD_DIRECTIVES = new Set(["requirepass", "masterauth"]);
 /** What may open a configuration's line before its name: blanks, a file viewer's line number (`  12→`). */
@@ -756,7 +756,8 @@ const CONTEXT_RULES: readonly Rule[] = [
 	},
 	{
 		// A configuration's `name value` line, a blank between them (Java's `.properties`, Redis's
-		// `requirepass`): found from the name's keyword, then read as a line of its own (see `configLine`).
+		// `requirepass`): where a name's keyword and a blank occur, each line's first word and what
+		// follows it is read (see `configLine`).
 		kind: "password",
 		hints: CONFIG_LINE_HINTS,
 		// A line of two words (a file viewer's line number before them); `m`: `^` is each line's start.
@@ -801,7 +802,7 @@ const PROSE_WORD_RE = /^(?:[A-Za-z][a-z]{0,30}|[A-Z]{1,30})$/;
 /**
  * The value of a line that is a name and one value, a blank between (`db.password Hq7…`,
  * `requirepass …`), the name naming a secret (`keyDescribesSecret`); `valueAt` is past the blank
- * after the name's keyword. A line with more words, a name that is not the line's first word, and
+ * after the name. A line with more words, a name that is not the line's first word, and
  * a value that is a word are prose. Only the value is replaced.
  */
 function configLine(text: string, valueAt: number): (Edit & { kind: string }) | undefined {
