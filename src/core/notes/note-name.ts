@@ -89,6 +89,11 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 	return name.replace(RESERVED, "$1_");
 }
 
+/** Whether Windows takes a file of this name (its extension or none) for a device: no such file can be made there. */
+export function isDeviceName(name: string): boolean {
+	return RESERVED.test(name);
+}
+
 /** The last segment of a path written with either separator. */
 export function baseName(path: string): string {
 	const parts = path.split(/[\\/]/).filter((p) => p !== "");

@@ -5,6 +5,7 @@ import { updateMemoryIndex } from "../memory/memory-index";
 import { printable } from "../text/printable";
 import { sameFileKey } from "../text/same-file-key";
 import { generatedProperty } from "../notes/note-regions";
+import { isDeviceName } from "../notes/note-name";
 import { conflictCopyName, isConflictCopy, mergeFact } from "../memory/merge-facts";
 import { inertFact, liveFact } from "../memory/inert-fact";
 import { restoreSecrets } from "../memory/redacted-copy";
@@ -257,9 +258,6 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 	return pairs.sort((a, b) => (a.claude < b.claude ? -1 : a.claude > b.claude ? 1 : 0));
 }
 
-/** Windows device names: no file of such a name can be made there (`con.md` either). */
-const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
-
 /**
  * The vault file for a new Claude Code fact: its `name` as a slug, `[[name]]` linking to it. A slug
  * that would not be read back as a fact (`memory` is the index to {@link isFactFile}: its pair
@@ -269,5 +267,5 @@ const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 export function vaultNameOf(factName: string): string {
 	const slug = factSlug(factName);
 	const name = `${slug}.md`;
-	return isFactFile(name) && !DEVICE_NAME.test(slug) ? name : `${slug}-fact.md`;
+	return isFactFile(name) && !isDeviceName(name) ? name : `${slug}-fact.md`;
 }
