@@ -35,9 +35,11 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * need to …", is open, not done; a choice narrated with its reason ("I'll go with X since Y") is a
  * decision; a user's choice is read to its paragraph's end; "Creating task 11: …", "You're right -
  * let me …" and "I’ll …" (a typographic apostrophe) are narration. 15: a commit of the paths `git
- * add` named leaves the session's other changes open (see `uncommittedFiles`).
+ * add` named leaves the session's other changes open (see `uncommittedFiles`). 16: the agent's
+ * own need or limit ("I need permission to…", "I don't have…") and "Go ahead and run…" are no
+ * results (see `isNotResult`).
  */
-export const DIGEST_VERSION = 15;
+export const DIGEST_VERSION = 16;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -14,6 +14,14 @@ describe("statements that tell no result", () => {
 		"This could break older clients.",
 		"Still compiling the test dependencies (first build).",
 		"Depends on: Task 1",
+		"Go ahead and run those two commands; they should be off now.",
+		"I need permission to edit the test file.",
+		"I don’t have any saved memory from a previous session.",
+		"I can't push to that remote from here.",
+		"I'm unable to reach the staging database.",
+		"Preciso de permissão para editar o arquivo de teste.",
+		"No puedo acceder al repositorio.",
+		"Ich kann nicht auf die Datei zugreifen.",
 		".env.example",
 		"src/cache/lru.ts",
 	])("%s is not a result", (s) => {
@@ -30,6 +38,9 @@ describe("statements that tell no result", () => {
 		"Then the build passed on the second run.",
 		"設定ファイルを更新しました。",
 		"Still works with the old config files.",
+		"I couldn't reproduce it with the fixture, so the flaky test stays as it is.",
+		"I needed two passes to get the migration right.",
+		"No tests fail now.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
