@@ -35,6 +35,8 @@ export interface IndexedTranscript {
 	partial?: true;
 	/** Set when the file was read anew from its start this time: it was rewritten or truncated, not grown. */
 	readAnew?: true;
+	/** Lines of this read that could not be read (not JSON, NUL bytes, too long), when there were any: the sync names them. */
+	unreadLines?: number;
 }
 
 export interface RefreshResult {
@@ -364,6 +366,8 @@ export class TranscriptIndex {
 		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`), and one an older fold made.
 		const before = this.files.get(file.path);
 		const anew = known !== undefined && (readsWhole(file) || (before !== undefined && foldedBefore(before)));
+		// The model read on is folded further in place: what it had counted before this read.
+		const unreadBefore = known && !anew ? known.model.counts.malformed : 0;
 		if ((!known || anew) && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			// A session's sub-agents are linked here, later: its conversation is rendered here then.
@@ -403,7 +407,8 @@ export class TranscriptIndex {
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
-		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}) };
+		const unread = model.counts.malformed - (readAnew ? 0 : unreadBefore);
+		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}), ...(unread > 0 ? { unreadLines: unread } : {}) };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,

@@ -191,7 +191,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
 }
 
 function movedNotice(all: readonly TranscriptMove[]): string[] {
@@ -210,6 +210,22 @@ function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
 		const first = model.malformedLines[0];
 		if (model.counts.records > 0 || !first) return [];
 		return [`${file.path}: ${model.counts.malformed === 1 ? "its one line could not" : `none of its ${model.counts.malformed} lines could`} be read, so it has no note (line ${first.line}: ${first.reason}${/^(invalid JSON|NUL bytes in line)$/.test(first.reason) ? "; is it UTF-8?" : ""})`];
+	});
+}
+
+/**
+ * Transcripts of which some lines read this time could not be read (a line cut in two, bytes of
+ * another encoding, a crash's zero bytes): their notes hold the rest, and without a word the user
+ * would take a note missing a prompt for the whole session. Each such line is named once, by the read that met it.
+ */
+function partlyReadable(entries: readonly IndexedTranscript[]): string[] {
+	return entries.flatMap(({ file, model, unreadLines }) => {
+		if (unreadLines === undefined || model.counts.records === 0) return [];
+		const listed = model.malformedLines;
+		// The first of this read's lines, where the list (which keeps the first few) still has it.
+		const first = model.counts.malformed - unreadLines < listed.length ? listed[model.counts.malformed - unreadLines] : undefined;
+		const where = first ? ` (line ${first.line}: ${first.reason})` : "";
+		return [`${file.path}: ${unreadLines === 1 ? "a line" : `${unreadLines} lines`} could not be read${where}; its note holds the rest`];
 	});
 }
 

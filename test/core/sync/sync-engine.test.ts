@@ -306,6 +306,21 @@ describe("the notes follow the user and the plan", () => {
 		]);
 	});
 
+	it("names the lines of a transcript that could not be read, once, by the read that met them: the note holds the rest", async () => {
+		const id = "00000000-eeee-4000-8000-000000000001";
+		const at = (m: number) => `2026-07-03T10:0${m}:00.000Z`;
+		const path = transcripts.put("-r-cut", id, `${jsonl([userText("Add a retry to the uploader", { sessionId: id, cwd: "/r/cut", timestamp: at(0) })])}{"type":"user","message":{"content":"Now make it three\nat most"}}\n${jsonl([assistant(text("Capped the retries at three."), { sessionId: id, cwd: "/r/cut", timestamp: at(1), messageId: "msg_cut" })])}`);
+		const first = await runSync(deps(settings()));
+		expect(first.errors).toEqual([]);
+		expect(first.notices).toEqual([`${path}: 2 lines could not be read (line 2: invalid JSON); its note holds the rest`]);
+		expect(notes.files.get(state.sessions[path]!.notePath)).toContain("Capped the retries at three.");
+		// Grown with good lines: nothing said again; then one more bad line: that one alone.
+		transcripts.append(path, jsonl([userText("Thanks", { sessionId: id, cwd: "/r/cut", timestamp: at(2) })]));
+		expect((await runSync(deps(settings()))).notices).toEqual([]);
+		transcripts.append(path, "not json\n");
+		expect((await runSync(deps(settings()))).notices).toEqual([`${path}: a line could not be read (line 6: invalid JSON); its note holds the rest`]);
+	});
+
 	it("a note that cannot be read is reported and left alone; the other sessions sync as ever", async () => {
 		const bad = session("/r/two", "First session of two", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
