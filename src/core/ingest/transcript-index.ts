@@ -366,8 +366,9 @@ export class TranscriptIndex {
 		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`), and one an older fold made.
 		const before = this.files.get(file.path);
 		const anew = known !== undefined && (readsWhole(file) || (before !== undefined && foldedBefore(before)));
-		// The model read on is folded further in place: what it had counted before this read.
-		const unreadBefore = known && !anew ? known.model.counts.malformed : 0;
+		// What the model had counted before this read (the one read on is folded further in place; one
+		// folded anew, an opencode session read whole again, meets the same bad lines again).
+		const unreadBefore = known ? known.model.counts.malformed : 0;
 		if ((!known || anew) && this.source.foldWhole) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			// A session's sub-agents are linked here, later: its conversation is rendered here then.

@@ -321,6 +321,15 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notices).toEqual([`${path}: a line could not be read (line 6: invalid JSON); its note holds the rest`]);
 	});
 
+	it("a transcript read whole again at each change (Gemini CLI) names its bad line once, not at every change", async () => {
+		const line = (o: object) => `${JSON.stringify(o)}\n`;
+		const message = (id: string, type: string, content: string) => line({ id, timestamp: "2026-12-01T15:37:21.000Z", type, content });
+		const path = transcripts.putAgentFile("/home/u/.gemini/tmp/app/chats/session-2026-12-01T15-37-a23c8c27.jsonl", { agent: "gemini-cli", cwd: "/r/app" }, "a23c8c27", line({ sessionId: "a23c8c27-586c-4813-bbc9-df01a35ebe83", startTime: "2026-12-01T15:37:20.320Z", kind: "main" }) + message("m1", "user", "Fix the cart total") + "{not json\n" + message("m2", "gemini", "Fixed the cart total."));
+		expect((await runSync(deps(settings()))).notices).toEqual([`${path}: a line could not be read (line 3: invalid JSON); its note holds the rest`]);
+		transcripts.append(path, message("m3", "user", "Thanks"));
+		expect((await runSync(deps(settings()))).notices).toEqual([]);
+	});
+
 	it("a note that cannot be read is reported and left alone; the other sessions sync as ever", async () => {
 		const bad = session("/r/two", "First session of two", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
