@@ -41,6 +41,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	/** data.json changed on disk into settings that cannot be used: watching stopped until they are right. */
 	private refused = false;
 	private watchers: TranscriptWatcher[] = [];
+	/** The watchers' starts and stops, one after another (`rewatch`). */
+	private watching: Promise<void> = Promise.resolve();
 	private unloading = false;
 
 	override onload(): void {
@@ -99,8 +101,32 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	/** Live watching of each agent's sessions folder, as the settings say; a change asks the queue for a sync. */
-	private async startWatching(): Promise<void> {
-		await this.stopWatching();
+	private startWatching(): Promise<void> {
+		return this.rewatch(() => this.watchFolders());
+	}
+
+	private stopWatching(): Promise<void> {
+		return this.rewatch(() => undefined);
+	}
+
+	/**
+	 * Closes the watchers, then runs `next`, after any start or stop asked for before. Two at once
+	 * (data.json changed twice in a row) each closed the same watchers and made their own: one set
+	 * was never closed, and went on syncing with watching off and after the plugin was unloaded.
+	 */
+	private rewatch(next: () => void): Promise<void> {
+		const done = this.watching.then(async () => {
+			const watchers = this.watchers;
+			this.watchers = [];
+			await Promise.all(watchers.map((w) => w.close()));
+			next();
+		});
+		// A start that failed is the caller's to hear; the next one still runs.
+		this.watching = done.catch(() => undefined);
+		return done;
+	}
+
+	private watchFolders(): void {
 		if (!this.settings.watch || this.unloading || !this.vaultPath()) return;
 		const roots = agentRoots(this.settings, this.projectsDir());
 		const folders: [string, string, WatchLayout][] = [];
@@ -129,12 +155,6 @@ export default class AiConversationMemoryPlugin extends Plugin {
 				onError: (error) => this.log.add("problem", `Watching the ${agent} sessions: ${error.message}`),
 			});
 		});
-	}
-
-	private async stopWatching(): Promise<void> {
-		const watchers = this.watchers;
-		this.watchers = [];
-		await Promise.all(watchers.map((w) => w.close()));
 	}
 
 	private projectsDir(): string {

@@ -379,6 +379,22 @@ describe("the plugin", () => {
 		// The watcher and its timers are gone too (a moment for handles to close).
 		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
 	});
+
+	it("keeps one set of watchers when data.json changes twice at once, and none once unloaded", async () => {
+		const before = process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length;
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const plugin = l.plugin as unknown as { onExternalSettingsChange(): Promise<void>; watchers: { ready: Promise<void> }[] };
+		await Promise.all(plugin.watchers.map((w) => w.ready));
+		// Each version changes the quiet time, so each restarts the watchers.
+		l.stub.data = { version: 2, debounceMs: 300 };
+		const first = plugin.onExternalSettingsChange();
+		l.stub.data = { version: 2, debounceMs: 350 };
+		await Promise.all([first, plugin.onExternalSettingsChange()]);
+		l.plugin.unload();
+		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
+	});
 });
 
 describe("the plugin and a person editing its notes", () => {
