@@ -2,7 +2,7 @@ import { Notice } from "obsidian";
 import { foldersProblem, type Settings } from "../core/settings";
 import type { SyncReport } from "../core/sync/sync-engine";
 export type { SyncJob };
-import { SyncQueue, type SyncJob } from "../core/sync/sync-queue";
+import { mergeSyncJobs, SyncQueue, type SyncJob } from "../core/sync/sync-queue";
 import { count, describeSyncReport } from "../core/sync/sync-summary";
 import { SyncLockBusyError } from "../node/sync-lock";
 import type { VaultSync } from "../node/vault-sync";
@@ -14,6 +14,8 @@ import type { SyncLog } from "./sync-log";
 const PROGRESS_AFTER = 50;
 /** New problems shown as notices by one sync: a folder that cannot be written fails each of its notes with a sentence of its own. */
 const NOTICES_PER_SYNC = 3;
+/** A background sync the CLI's or a hook's lock kept out is asked for again this long after. */
+export const BUSY_RETRY_MS = 5_000;
 
 /**
  * Runs syncs one at a time for the plugin and tells the person what they need to know: the
@@ -25,6 +27,8 @@ export class SyncController {
 	private readonly queue = new SyncQueue<SyncReport | undefined>((job) => this.run(job));
 	/** The plugin was unloaded: runs finish, and tell the log only. */
 	private stopped = false;
+	/** Background syncs the lock kept out, merged, and the timer that asks for them again. */
+	private busy: { job: SyncJob; timer: number } | undefined;
 
 	constructor(
 		private readonly syncer: () => VaultSync,
@@ -50,6 +54,8 @@ export class SyncController {
 	/** No new sync starts; the one running finishes, in the log only (the plugin is gone: no notice pops up after it). */
 	stop(): Promise<void> {
 		this.stopped = true;
+		if (this.busy) window.clearTimeout(this.busy.timer);
+		this.busy = undefined;
 		return this.queue.stop();
 	}
 
@@ -87,9 +93,11 @@ export class SyncController {
 			progress?.hide();
 			this.renames.putBack(renames);
 			if (error instanceof SyncLockBusyError && !job.manual) {
-				// The CLI or a hook is syncing the same vault: the next change brings us back.
-				this.log.add("notice", `Skipped a background sync: ${error.message}.`);
+				// The CLI or a hook is syncing the same vault. The change that asked may be the session's
+				// last (its turn reached no note until another came): asked for again in a while.
+				this.log.add("notice", `Skipped a background sync: ${error.message}; trying again in ${BUSY_RETRY_MS / 1000} s.`);
 				this.status.show({ state: "idle" });
+				this.retryLater(job);
 				return undefined;
 			}
 			const text = `Sync failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -98,6 +106,21 @@ export class SyncController {
 			this.status.show({ state: "problem", count: 1 });
 			return undefined;
 		}
+	}
+
+	/** Asks for `job` again after `BUSY_RETRY_MS`, merged with any other kept out meanwhile. */
+	private retryLater(job: SyncJob): void {
+		if (this.stopped) return;
+		if (this.busy) {
+			this.busy.job = mergeSyncJobs(this.busy.job, job);
+			return;
+		}
+		const timer = window.setTimeout(() => {
+			const waiting = this.busy?.job ?? job;
+			this.busy = undefined;
+			void this.sync(waiting);
+		}, BUSY_RETRY_MS);
+		this.busy = { job, timer };
 	}
 
 	private report(report: SyncReport, job: SyncJob): void {
