@@ -75,7 +75,7 @@ const MODE_NAMES: Record<ContextMode, string> = {
 
 /**
  * The plugin's settings page. Every change is saved through the host: toggles and dropdowns at
- * once, text fields when typing pauses. Values that cannot be used (a regular expression that does
+ * once, text fields when typing pauses (the folders and the tag prefix when left). Values that cannot be used (a regular expression that does
  * not compile, a transcripts folder that is not one) show what is wrong beside the field and are
  * not saved.
  */
@@ -86,6 +86,8 @@ export class SettingsTab extends PluginSettingTab {
 	private projectsEl: HTMLElement | undefined;
 	/** Text changes waiting for typing to pause, by field: each applies itself and says whether it changed anything. */
 	private readonly pending = new Map<string, () => Promise<boolean> | boolean>();
+	/** Fields saved when left, not when typing pauses (`savedOnLeave`). */
+	private readonly onLeave = new Set<string>();
 	private timer: number | undefined;
 	/** Flushes and saves run one after another, in the order they were asked for. */
 	private queue: Promise<void> = Promise.resolve();
@@ -138,12 +140,16 @@ export class SettingsTab extends PluginSettingTab {
 		return this.run(false);
 	}
 
-	/** Applies what waits and, when anything changed (or `force`), saves a copy of the draft. */
-	private run(force: boolean): Promise<void> {
+	/**
+	 * Applies what waits and, when anything changed (or `force`), saves a copy of the draft.
+	 * `paused`: typing paused, so a field saved when left (`savedOnLeave`) waits on.
+	 */
+	private run(force: boolean, paused = false): Promise<void> {
 		if (this.timer !== undefined) window.clearTimeout(this.timer);
 		this.timer = undefined;
-		const actions = [...this.pending.values()];
-		this.pending.clear();
+		const taken = [...this.pending].filter(([key]) => !(paused && this.onLeave.has(key)));
+		for (const [key] of taken) this.pending.delete(key);
+		const actions = taken.map(([, apply]) => apply);
 		this.queue = this.queue.then(async () => {
 			let changed = force;
 			for (const apply of actions) changed = (await apply()) || changed;
@@ -279,8 +285,8 @@ export class SettingsTab extends PluginSettingTab {
 							return true;
 						}),
 					);
-					text.inputEl.addEventListener("blur", () => {
-						if (!this.pending.has(key) && folderError?.textContent === "") text.setValue(this.draft[key]);
+					this.savedOnLeave(text.inputEl, key, () => {
+						if (folderError?.textContent === "") text.setValue(this.draft[key]);
 					});
 				});
 			return setting;
@@ -313,8 +319,8 @@ export class SettingsTab extends PluginSettingTab {
 						return true;
 					}),
 				);
-				text.inputEl.addEventListener("blur", () => {
-					if (!this.pending.has("tagPrefix")) text.setValue(this.draft.tagPrefix);
+				this.savedOnLeave(text.inputEl, "tagPrefix", () => {
+					text.setValue(this.draft.tagPrefix);
 				});
 			});
 
@@ -583,7 +589,25 @@ export class SettingsTab extends PluginSettingTab {
 	private later(key: string, apply: () => Promise<boolean> | boolean): void {
 		this.pending.set(key, apply);
 		if (this.timer !== undefined) window.clearTimeout(this.timer);
-		this.timer = window.setTimeout(() => void this.flush(), TEXT_SAVE_DELAY_MS);
+		this.timer = window.setTimeout(() => void this.run(false, true), TEXT_SAVE_DELAY_MS);
+	}
+
+	/**
+	 * A field whose change moves or rewrites every note (the folders, the tag prefix) is saved when
+	 * the person leaves it, presses Enter or closes the tab, not at a pause in typing: saved at each
+	 * pause, "Chats" typed slowly moved every note to "C", "Ch" and "Cha" on the way, each left with
+	 * a Bases file of its own. `then` runs once it is saved.
+	 */
+	private savedOnLeave(input: HTMLInputElement, key: string, then: () => void): void {
+		this.onLeave.add(key);
+		const leave = async () => {
+			if (this.pending.has(key)) await this.flush();
+			then();
+		};
+		input.addEventListener("blur", () => void leave());
+		input.addEventListener("keydown", (event) => {
+			if (event.key === "Enter") void leave();
+		});
 	}
 
 	/** A change saved at once, with any text change still waiting. */

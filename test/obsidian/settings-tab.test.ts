@@ -168,18 +168,41 @@ describe("the settings tab", () => {
 	it("saves text on its own once typing pauses", async () => {
 		const { el, tab, saved, current } = await open();
 		vi.useFakeTimers();
-		type(input(el, "Notes folder"), "S");
+		type(input(el, "Wait after a change (ms)"), "5");
 		vi.advanceTimersByTime(TEXT_SAVE_DELAY_MS - 1);
-		type(input(el, "Notes folder"), "Sessions");
+		type(input(el, "Wait after a change (ms)"), "5000");
 		vi.advanceTimersByTime(TEXT_SAVE_DELAY_MS - 1);
 		expect(saved).toHaveLength(0);
 		vi.advanceTimersByTime(1);
 		vi.useRealTimers();
 		await settle();
 		expect(saved).toHaveLength(1);
-		expect(current().notesFolder).toBe("Sessions");
+		expect(current().debounceMs).toBe(5000);
 		await tab.flush();
 		expect(saved).toHaveLength(1);
+	});
+
+	it("saves a folder or the tag prefix when the field is left or Enter pressed, not at each pause: every note would move", async () => {
+		const { el, saved, current } = await open();
+		vi.useFakeTimers();
+		for (const typed of ["C", "Ch", "Cha", "Chats"]) {
+			type(input(el, "Notes folder"), typed);
+			vi.advanceTimersByTime(5 * TEXT_SAVE_DELAY_MS);
+		}
+		type(input(el, "Tag prefix"), "w");
+		vi.advanceTimersByTime(5 * TEXT_SAVE_DELAY_MS);
+		vi.useRealTimers();
+		await settle();
+		expect(saved).toHaveLength(0);
+		input(el, "Notes folder").dispatchEvent(new Event("blur"));
+		await settle();
+		expect(saved).toHaveLength(1);
+		expect(current()).toMatchObject({ notesFolder: "Chats", tagPrefix: "w/" });
+		type(input(el, "Memory folder"), "Facts");
+		input(el, "Memory folder").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+		await settle();
+		expect(saved).toHaveLength(2);
+		expect(current().memoryFolder).toBe("Facts");
 	});
 
 	it("model prices: a line a model, saved over the bundled table; a bad line saves nothing and says which", async () => {
