@@ -44,6 +44,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	/** The watchers' starts and stops, one after another (`rewatch`). */
 	private watching: Promise<void> = Promise.resolve();
 	private unloading = false;
+	/** Aborted at unload: a sync still waiting for the CLI's lock then never starts. */
+	private readonly stopping = new AbortController();
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
@@ -73,6 +75,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onunload(): void {
 		this.unloading = true;
+		this.stopping.abort();
 		// The renames heard in the last moment are kept for the next start.
 		this.renames.flush();
 		void this.controller.stop();
@@ -361,7 +364,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		this.syncer ??= new VaultSync(this.projectsDir(), join(vault, this.manifest.dir ?? "", "state"), new VaultNoteStore(this.app.vault, (file) => this.app.fileManager.trashFile(file), (file, to) => this.ownRename(file, to)), {
 			vaultPath: vault,
 			// Shared with the CLI and the hooks: the plugin waits a while for theirs to end.
-			lock: { tool: "plugin", waitMs: 30_000 },
+			lock: { tool: "plugin", waitMs: 30_000, signal: this.stopping.signal },
 			// Every agent the settings turn on, each from its folder on this device.
 			roots: (settings) => agentRoots(settings, this.projectsDir()),
 		});

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import esbuild from "esbuild";
 import manifest from "../manifest.json";
 import AiConversationMemoryPlugin from "../src/main";
+import { acquireSyncLock, syncLockPath } from "../src/node/sync-lock";
 
 const repo = resolve(__dirname, "..");
 let claudeDir: string;
@@ -378,6 +379,20 @@ describe("the plugin", () => {
 		expect(l.app.workspace.listenerCount()).toBe(0);
 		// The watcher and its timers are gone too (a moment for handles to close).
 		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
+	});
+
+	it("writes nothing once unloaded while its sync waited for the CLI's lock", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const cli = await acquireSyncLock(syncLockPath(join(vaultDir, pluginManifest.dir, "state")), { tool: "cli" });
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000002", "2026-11-29T23:00:00.000Z", "Asked while the CLI synced");
+		const waiting = (l.plugin as unknown as { controller: { sync(): Promise<unknown> } }).controller.sync();
+		await new Promise((r) => setTimeout(r, 300));
+		l.plugin.unload();
+		await cli.release();
+		await waiting;
+		expect(sessionNotes(l.vault).some((f) => l.vault.cachedText(f.path)?.includes("Asked while the CLI synced"))).toBe(false);
 	});
 
 	it("keeps one set of watchers when data.json changes twice at once, and none once unloaded", async () => {

@@ -78,6 +78,8 @@ export interface AcquireOptions {
 	tool: SyncTool;
 	/** How long to wait for a held lock before giving up. Default 0: one try. */
 	waitMs?: number;
+	/** Aborted: the wait ends with an error, the lock not taken (the plugin was unloaded meanwhile). */
+	signal?: AbortSignal;
 }
 
 const DEFAULT_MAX_AGE_MS = 30_000;
@@ -130,6 +132,8 @@ export class SyncLock {
 		const giveUpAt = Date.now() + Math.max(0, options.waitMs ?? 0);
 		await makeFolder(dirname(this.path));
 		for (;;) {
+			// Taken after its caller went away, the sync it waited for would write for no one.
+			if (options.signal?.aborted) throw new Error(`gave up waiting for ${this.path}: the sync was stopped`);
 			const holder: SyncLockHolder = { pid: this.pid, host: this.host, tool: options.tool, since: new Date().toISOString(), token: lockToken() };
 			const text = `${JSON.stringify(holder)}\n`;
 			if (await createExclusive(this.path, text)) {

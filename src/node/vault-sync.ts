@@ -49,7 +49,7 @@ export class VaultSync {
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
-		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number }; roots?: (settings: Settings) => AgentRoots } = {},
+		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number; signal?: AbortSignal }; roots?: (settings: Settings) => AgentRoots } = {},
 	) {
 		this.stateDir = stateDir;
 		this.projectsDir = projectsDir;

@@ -185,6 +185,18 @@ describe("SyncLock", () => {
 		expect(await c.next()).toBe(`held ${c.child.pid}`);
 	});
 
+	it("a wait aborted by its caller ends with a sentence, and the lock freed later is not taken", async () => {
+		const first = await acquireSyncLock(lockPath, { tool: "cli" });
+		const stopping = new AbortController();
+		const lock = new SyncLock(lockPath, { retryMs: 10 });
+		const waiting = lock.acquire({ tool: "plugin", waitMs: 60_000, signal: stopping.signal });
+		stopping.abort();
+		await expect(waiting).rejects.toThrow(`gave up waiting for ${lockPath}: the sync was stopped`);
+		await first.release();
+		expect(lock.held).toBe(false);
+		expect(existsSync(lockPath)).toBe(false);
+	});
+
 	it("a holder that was killed leaves a stale lock that the next taker breaks", async () => {
 		const { child } = await childHolding();
 		child.kill("SIGKILL");
