@@ -75,9 +75,9 @@ const MODE_NAMES: Record<ContextMode, string> = {
 
 /**
  * The plugin's settings page. Every change is saved through the host: toggles and dropdowns at
- * once, text fields when typing pauses (the folders and the tag prefix when left). Values that cannot be used (a regular expression that does
- * not compile, a transcripts folder that is not one) show what is wrong beside the field and are
- * not saved.
+ * once, text fields when typing pauses (those that move, rewrite or drop every note when left).
+ * Values that cannot be used (a regular expression that does not compile, a transcripts folder
+ * that is not one) show what is wrong beside the field and are not saved.
  */
 export class SettingsTab extends PluginSettingTab {
 	/** The settings being edited; a copy goes to the host on every save. */
@@ -387,6 +387,7 @@ export class SettingsTab extends PluginSettingTab {
 					return true;
 				}),
 			);
+			this.savedOnLeave(area.inputEl, "extraPatterns");
 		});
 
 		new Setting(el)
@@ -403,6 +404,7 @@ export class SettingsTab extends PluginSettingTab {
 						return true;
 					}),
 				);
+				this.savedOnLeave(area.inputEl, "excludedProjects");
 			});
 	}
 
@@ -593,21 +595,25 @@ export class SettingsTab extends PluginSettingTab {
 	}
 
 	/**
-	 * A field whose change moves or rewrites every note (the folders, the tag prefix) is saved when
-	 * the person leaves it, presses Enter or closes the tab, not at a pause in typing: saved at each
-	 * pause, "Chats" typed slowly moved every note to "C", "Ch" and "Cha" on the way, each left with
-	 * a Bases file of its own. `then` runs once it is saved.
+	 * A field whose change moves, rewrites or drops every note or stored session it matches (the
+	 * folders, the tag prefix, the extra redaction patterns, the excluded projects) is saved when
+	 * the person leaves it (or presses Enter in a one-line field, or closes the tab), not at a pause
+	 * in typing. Saved at each pause, what was half typed was in force for the syncs meanwhile:
+	 * "Chats" moved every note to "C", "Ch" and "Cha" first; "ACME-[0-9]{6}" redacted every "A" of
+	 * every note for good; "/home/me/old" dropped every project's stored sessions at "/".
+	 * `then` runs once it is saved.
 	 */
-	private savedOnLeave(input: HTMLInputElement, key: string, then: () => void): void {
+	private savedOnLeave(input: HTMLInputElement | HTMLTextAreaElement, key: string, then: () => void = () => undefined): void {
 		this.onLeave.add(key);
 		const leave = async () => {
 			if (this.pending.has(key)) await this.flush();
 			then();
 		};
 		input.addEventListener("blur", () => void leave());
-		input.addEventListener("keydown", (event) => {
-			if (event.key === "Enter") void leave();
-		});
+		if (input instanceof HTMLInputElement)
+			input.addEventListener("keydown", (event) => {
+				if (event.key === "Enter") void leave();
+			});
 	}
 
 	/** A change saved at once, with any text change still waiting. */

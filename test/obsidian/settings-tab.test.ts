@@ -205,6 +205,27 @@ describe("the settings tab", () => {
 		expect(current().memoryFolder).toBe("Facts");
 	});
 
+	it("saves a redaction pattern or an excluded project when the field is left, not half typed: \"A\" would redact every A for good, \"/\" exclude every project", async () => {
+		const { el, saved, current } = await open();
+		vi.useFakeTimers();
+		for (const typed of ["A", "AC", "ACME-[0-9]{6}"]) {
+			type(area(el, "Extra patterns"), typed);
+			vi.advanceTimersByTime(5 * TEXT_SAVE_DELAY_MS);
+		}
+		for (const typed of ["/", "/home", "/home/me/old"]) {
+			type(area(el, "Excluded projects"), typed);
+			vi.advanceTimersByTime(5 * TEXT_SAVE_DELAY_MS);
+		}
+		vi.useRealTimers();
+		await settle();
+		expect(saved).toHaveLength(0);
+		area(el, "Excluded projects").dispatchEvent(new Event("blur"));
+		await settle();
+		expect(saved).toHaveLength(1);
+		expect(current().redaction.extraPatterns).toEqual(["ACME-[0-9]{6}"]);
+		expect(current().excludedProjects).toEqual(["/home/me/old"]);
+	});
+
 	it("model prices: a line a model, saved over the bundled table; a bad line saves nothing and says which", async () => {
 		const { el, tab, current } = await open();
 		const prices = area(el, "Model prices");
