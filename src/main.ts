@@ -121,6 +121,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		const done = this.watching.then(async () => {
 			const watchers = this.watchers;
 			this.watchers = [];
+			// A change still in its quiet time is synced: closed with it, a session's last turn (the
+			// person turned a project on right after) waited for another change.
+			for (const w of watchers) w.flush();
 			await Promise.all(watchers.map((w) => w.close()));
 			next();
 		});

@@ -381,6 +381,20 @@ describe("the plugin", () => {
 		await waitFor(() => process.getActiveResourcesInfo().filter((r) => r !== "TTYWrap").length <= before);
 	});
 
+	it("syncs a turn still in the watcher's quiet time when a setting restarts the watching", async () => {
+		const l = load(undefined, { version: 2, debounceMs: 5_000 });
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void>; watchers: { ready: Promise<void> }[] };
+		await Promise.all(plugin.watchers.map((w) => w.ready));
+		appendPrompt("0f0f0f0f-0000-4000-8000-000000000003", "2026-11-29T23:00:00.000Z", "Written just before the setting changed");
+		await new Promise((r) => setTimeout(r, 300));
+		await plugin.saveSettings({ ...plugin.settings, debounceMs: 4_000 });
+		const note = () => sessionNotes(l.vault).find((f) => f.path.includes("Add a GET"));
+		await waitFor(() => l.vault.cachedText(note()!.path)?.includes("Written just before the setting changed") === true, 3_000);
+		l.plugin.unload();
+	});
+
 	it("writes nothing once unloaded while its sync waited for the CLI's lock", async () => {
 		const l = load();
 		l.app.workspace.ready();

@@ -107,6 +107,8 @@ export interface TranscriptWatcher {
 	readonly mode: WatchMode;
 	/** Resolves once watching (its initial scan done) or waiting for the root. */
 	readonly ready: Promise<void>;
+	/** Hands what changed and waits for its quiet time to `onChange` now (before a restart). */
+	flush(): void;
 	/** Stops everything: no timer, watcher or handle is left, and `onChange` is not called again. */
 	close(): Promise<void>;
 }
@@ -152,6 +154,10 @@ class Watcher implements TranscriptWatcher {
 			this.markReady = resolveReady;
 		});
 		this.step(() => this.start(true));
+	}
+
+	flush(): void {
+		if (!this.closed) this.batch.flush();
 	}
 
 	async close(): Promise<void> {

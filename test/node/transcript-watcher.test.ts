@@ -97,6 +97,22 @@ describe("watchTranscripts", { timeout: 60_000 }, () => {
 		expect(calls).toEqual([[join(folder, "s1.jsonl")], [join(folder, "s2.jsonl")]]);
 	});
 
+	it("hands what waits out its quiet time over at once when flushed, and nothing once closed", async () => {
+		const folder = await project("-home-me-shop", { "s1.jsonl": line(1) });
+		const { watcher: w, calls } = start({ debounceMs: 60_000 });
+		await w.ready;
+		await appendFile(join(folder, "s1.jsonl"), line(2));
+		// Flushed until chokidar has told it of the append: long before the minute's quiet time.
+		await vi.waitFor(() => {
+			w.flush();
+			expect(calls).toEqual([[join(folder, "s1.jsonl")]]);
+		}, WAIT);
+		await appendFile(join(folder, "s1.jsonl"), line(3));
+		await w.close();
+		w.flush();
+		expect(calls).toHaveLength(1);
+	});
+
 	it("turns a burst of appends to several transcripts into one call naming each once", async () => {
 		const folder = await project("-home-me-shop", { "a.jsonl": "", "b.jsonl": "" });
 		const { watcher: w, calls, calledTimes } = start({ debounceMs: 500 });
