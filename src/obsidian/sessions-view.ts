@@ -51,6 +51,8 @@ export class SessionsView extends ItemView {
 	private usageOnly: UsageOnlyRow[] = [];
 	private byId = new Map<string, SessionRow>();
 	private readonly index = new ConversationIndex();
+	/** Reads of the sessions asked for so far: only the latest one's answer is shown. */
+	private reads = 0;
 	/** What each indexed session was indexed from: a refresh indexes only what changed. */
 	private readonly indexedAs = new Map<string, string>();
 	private filter: SessionFilter = {};
@@ -126,7 +128,11 @@ export class SessionsView extends ItemView {
 			this.statusEl.setText("The sessions view needs a vault on the local file system (desktop).");
 			return;
 		}
-		({ sessions: this.rows, usageOnly: this.usageOnly } = await source.rows());
+		// Two syncs end close together: the second read may answer first, and the older must not win.
+		const asked = ++this.reads;
+		const read = await source.rows();
+		if (asked !== this.reads) return;
+		({ sessions: this.rows, usageOnly: this.usageOnly } = read);
 		this.byId = new Map(this.rows.map((r) => [r.id, r]));
 		this.renderFilters();
 		this.update();

@@ -246,6 +246,28 @@ function choose(view: SessionsView, label: string, value: string): void {
 }
 
 describe("the Sessions view's filters and list", () => {
+	it("shows the latest read of the sessions when an older, slower one answers after it", async () => {
+		const all = generated(3);
+		let synced = 1;
+		const delays = [0, 200, 0];
+		let reads = 0;
+		const source: SessionsSource = {
+			rows: async () => {
+				const now = synced;
+				await new Promise((r) => setTimeout(r, delays[reads++] ?? 0));
+				return { sessions: all.slice(0, now), usageOnly: [] };
+			},
+			searchDoc: async () => undefined,
+		};
+		const view = new SessionsView(stubApp(new Vault(), vaultDir).workspace.getLeaf() as never, { source: () => source, prices: () => ({}), writeDashboard: async () => "" });
+		await (view as unknown as { open(parent: Node): Promise<void> }).open(document.body);
+		synced = 2;
+		const slow = view.refresh();
+		synced = 3;
+		await Promise.all([slow, view.refresh()]);
+		expect(view.visibleItems).toBe(3);
+	});
+
 	it("filters by project, agent, tag and date range, together", async () => {
 		const rows = generated(300);
 		const view = await openOn(rows);
