@@ -75,9 +75,10 @@ const MODE_NAMES: Record<ContextMode, string> = {
 
 /**
  * The plugin's settings page. Every change is saved through the host: toggles and dropdowns at
- * once, text fields when typing pauses (those that move, rewrite or drop every note when left).
- * Values that cannot be used (a regular expression that does not compile, a transcripts folder
- * that is not one) show what is wrong beside the field and are not saved.
+ * once, text fields when typing pauses (those that say which sessions are read or what becomes
+ * of every note when left). Values that cannot be used (a regular expression that does not
+ * compile, a transcripts folder that is not one) show what is wrong beside the field and are not
+ * saved.
  */
 export class SettingsTab extends PluginSettingTab {
 	/** The settings being edited; a copy goes to the host on every save. */
@@ -189,6 +190,7 @@ export class SettingsTab extends PluginSettingTab {
 						return true;
 					}),
 				);
+				this.savedOnLeave(text.inputEl, "claudeDir");
 			});
 		problemEl = setting.descEl.createDiv({ cls: ERROR });
 		void check(this.draft.claudeDir ?? "").then((problem) => {
@@ -228,6 +230,7 @@ export class SettingsTab extends PluginSettingTab {
 							return true;
 						}),
 					);
+					this.savedOnLeave(text.inputEl, `agentDir:${agent}`);
 				});
 			dirError = dirSetting.descEl.createDiv({ cls: ERROR });
 		}
@@ -595,13 +598,14 @@ export class SettingsTab extends PluginSettingTab {
 	}
 
 	/**
-	 * A field whose change moves, rewrites or drops every note or stored session it matches (the
-	 * folders, the tag prefix, the extra redaction patterns, the excluded projects) is saved when
-	 * the person leaves it (or presses Enter in a one-line field, or closes the tab), not at a pause
-	 * in typing. Saved at each pause, what was half typed was in force for the syncs meanwhile:
-	 * "Chats" moved every note to "C", "Ch" and "Cha" first; "ACME-[0-9]{6}" redacted every "A" of
-	 * every note for good; "/home/me/old" dropped every project's stored sessions at "/".
-	 * `then` runs once it is saved.
+	 * A field that says which sessions are read or what becomes of every note (the transcript
+	 * folders, the notes and memory folders, the tag prefix, the extra redaction patterns, the
+	 * excluded projects) is saved when the person leaves it (or presses Enter in a one-line field,
+	 * or closes the tab), not at a pause in typing. Saved at each pause, what was half typed was in
+	 * force for the syncs meanwhile: "Chats" moved every note to "C", "Ch" and "Cha" first;
+	 * "ACME-[0-9]{6}" redacted every "A" of every note for good; "/home/me/old" dropped every
+	 * project's stored sessions at "/"; "~/.claude-work" read the personal "~/.claude" into the
+	 * vault. `then` runs once it is saved.
 	 */
 	private savedOnLeave(input: HTMLInputElement | HTMLTextAreaElement, key: string, then: () => void = () => undefined): void {
 		this.onLeave.add(key);

@@ -326,6 +326,25 @@ describe("the settings tab", () => {
 		expect(current().agentDirs).toEqual({ codex: "~/.codex-work" });
 	});
 
+	it("saves a transcripts or agent folder when the field is left: a half-typed one is another folder, read meanwhile", async () => {
+		const { el, saved, current } = await open({ claudeDir: "/Users/me/.claude-work" });
+		vi.useFakeTimers();
+		for (const typed of ["/Users/me/.claude", "/Users/me/.claude-w", "/Volumes/work/.claude"]) {
+			type(input(el, "Transcripts folder"), typed);
+			await vi.advanceTimersByTimeAsync(5 * TEXT_SAVE_DELAY_MS);
+		}
+		for (const typed of ["~/.codex", "~/.codex-work"]) {
+			type(input(el, "Codex folder"), typed);
+			await vi.advanceTimersByTimeAsync(5 * TEXT_SAVE_DELAY_MS);
+		}
+		vi.useRealTimers();
+		await settle();
+		expect(saved).toHaveLength(0);
+		input(el, "Codex folder").dispatchEvent(new Event("blur"));
+		await vi.waitFor(() => expect(saved).toHaveLength(1));
+		expect(current()).toMatchObject({ claudeDir: "/Volumes/work/.claude", agentDirs: { codex: "~/.codex-work" } });
+	});
+
 	it("shows the current transcripts folder's problem on opening", async () => {
 		const { el } = await open({ claudeDir: "/gone" }, {}, { "/gone": "/gone does not exist." });
 		expect(error(el, "Transcripts folder")).toBe("/gone does not exist.");
