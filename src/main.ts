@@ -41,6 +41,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	/** data.json changed on disk into settings that cannot be used: watching stopped until they are right. */
 	private refused = false;
 	private watchers: TranscriptWatcher[] = [];
+	private settingsTab: SettingsTab | undefined;
 	/** The watchers' starts and stops, one after another (`rewatch`). */
 	private watching: Promise<void> = Promise.resolve();
 	private unloading = false;
@@ -61,23 +62,24 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		}));
 		this.addRibbonIcon("history", "Open AI sessions", () => void this.openSessionsView());
 		this.addCommands();
-		this.addSettingTab(
-			new SettingsTab(this.app, this, {
-				get: () => this.settings,
-				save: (settings) => this.saveSettings(settings),
-				discover: async () => (this.vaultPath() ? this.vaultSync().projects() : []),
-				checkClaudeDir: (path) => checkClaudeDir(deviceClaudeDir({ claudeDir: path })),
-				checkProject: (path, projects) => checkProjectToAdd(path, projects),
-			}),
-		);
+		this.settingsTab = new SettingsTab(this.app, this, {
+			get: () => this.settings,
+			save: (settings) => this.saveSettings(settings),
+			discover: async () => (this.vaultPath() ? this.vaultSync().projects() : []),
+			checkClaudeDir: (path) => checkClaudeDir(deviceClaudeDir({ claudeDir: path })),
+			checkProject: (path, projects) => checkProjectToAdd(path, projects),
+		});
+		this.addSettingTab(this.settingsTab);
 		this.app.workspace.onLayoutReady(() => void this.start());
 	}
 
 	override onunload(): void {
 		this.unloading = true;
 		this.stopping.abort();
-		// The renames heard in the last moment are kept for the next start.
+		// The renames heard in the last moment are kept for the next start, and so is a folder or
+		// pattern still being typed (saved when its field is left, which a quit may never do).
 		this.renames.flush();
+		void this.settingsTab?.flush();
 		void this.controller.stop();
 		void this.stopWatching();
 	}

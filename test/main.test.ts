@@ -395,6 +395,20 @@ describe("the plugin", () => {
 		l.plugin.unload();
 	});
 
+	it("keeps a notes folder still being typed in its settings tab when unloaded (Obsidian quit with the tab open)", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const tab = (l.stub as unknown as { settingTabs: { display(): void; containerEl: HTMLElement }[] }).settingTabs[0]!;
+		tab.display();
+		const row = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((x) => x.querySelector(".setting-item-name")?.textContent === "Notes folder")!;
+		const field = row.querySelector<HTMLInputElement>("input")!;
+		field.value = "Chats";
+		field.dispatchEvent(new Event("input"));
+		l.plugin.unload();
+		await waitFor(() => (l.stub.data as { notesFolder?: string } | null)?.notesFolder === "Chats");
+	});
+
 	it("writes nothing once unloaded while its sync waited for the CLI's lock", async () => {
 		const l = load();
 		l.app.workspace.ready();
