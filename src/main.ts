@@ -2,6 +2,9 @@ import { FileSystemAdapter, Notice, Plugin, type TFile } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
+import { mergeSettings } from "./core/settings-merge";
+import { DATA_JSON_LOCK } from "./node/plugin-paths";
+import { acquireSyncLock } from "./node/sync-lock";
 import { checkClaudeDir, deviceClaudeDir, claudeProjectsDir } from "./node/claude-paths";
 import { checkProjectToAdd } from "./node/project-to-add";
 import { readPendingRenames, writePendingRenames } from "./node/pending-renames";
@@ -313,9 +316,24 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */
+	/**
+	 * Saved taking turns with the CLI's `projects` commands (their lock), over what data.json holds
+	 * now: a project `projects add` wrote a moment before, not yet heard here, is kept (`mergeSettings`).
+	 */
 	private async saveSettings(settings: Settings): Promise<void> {
-		await this.saveData(storeSettings(settings, (await this.loadData()) as unknown, hostname()));
-		await this.applySettings(settings);
+		const vault = this.vaultPath();
+		// Not had in time (a command stuck): saved all the same, merged, as before the lock.
+		const lock = vault === undefined ? undefined : await acquireSyncLock(join(vault, this.manifest.dir ?? "", DATA_JSON_LOCK), { tool: "plugin", waitMs: 10_000 }).catch(() => undefined);
+		try {
+			const raw = (await this.loadData()) as unknown;
+			// A data.json that is not settings is no one's edit to keep.
+			const usable = raw !== null && raw !== undefined && settingsProblem(raw) === undefined;
+			const merged = usable ? mergeSettings(this.settings, settings, migrateSettings(raw, hostname()).settings) : settings;
+			await this.saveData(storeSettings(merged, raw, hostname()));
+			await this.applySettings(merged);
+		} finally {
+			await lock?.release();
+		}
 	}
 
 	/** New settings in force: another transcripts folder means another sync engine and watcher. */

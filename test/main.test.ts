@@ -1,9 +1,9 @@
-import type { Settings } from "../src/core/settings";
+import { deviceIdOf, type Settings } from "../src/core/settings";
 // @vitest-environment happy-dom
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 // The stub is the module the plugin gets for `obsidian` here (vitest alias), with its test-only members.
 import { Modal, Notice, Vault } from "./stubs/obsidian";
@@ -421,6 +421,31 @@ describe("the plugin", () => {
 		await cli.release();
 		await waiting;
 		expect(sessionNotes(l.vault).some((f) => l.vault.cachedText(f.path)?.includes("Asked while the CLI synced"))).toBe(false);
+	});
+
+	it("keeps a project the CLI added a moment before when the settings tab saves, and takes turns with the CLI's lock", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void> };
+		// `projects add` wrote data.json; the plugin has not heard of it yet.
+		const added = { path: "/code/added-by-cli", enabled: true, target: "CLAUDE.md", mode: "eager", sessions: 5, budget: 1200, memorySharing: true, redaction: true };
+		const data = JSON.parse(JSON.stringify(l.stub.data ?? { version: 2 })) as { devices?: Record<string, { projects?: unknown[] }> };
+		const id = deviceIdOf(hostname());
+		data.devices = { ...data.devices, [id]: { ...data.devices?.[id], projects: [...(data.devices?.[id]?.projects ?? []), added] } };
+		l.stub.data = data;
+		// The CLI holds the lock a moment: the save waits for it.
+		const lock = await acquireSyncLock(join(vaultDir, pluginManifest.dir, "data.json.lock"), { tool: "cli", waitMs: 1000 });
+		const saving = plugin.saveSettings({ ...plugin.settings, debounceMs: 4321 });
+		await new Promise((r) => setTimeout(r, 300));
+		expect((l.stub.data as { debounceMs?: number }).debounceMs).not.toBe(4321);
+		await lock.release();
+		await saving;
+		const stored = l.stub.data as { debounceMs: number; devices: Record<string, { projects: { path: string }[] }> };
+		expect(stored.debounceMs).toBe(4321);
+		expect(stored.devices[id]!.projects.map((p) => p.path)).toContain("/code/added-by-cli");
+		expect(plugin.settings.projects.map((p) => p.path)).toContain("/code/added-by-cli");
+		l.plugin.unload();
 	});
 
 	it("keeps one set of watchers when data.json changes twice at once, and none once unloaded", async () => {

@@ -16,6 +16,7 @@ import { checkProjectToAdd } from "../node/project-to-add";
 import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, readDataJson, readDataJsonText, sayLine, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 import { makeFolder } from "../node/make-folder";
+import { DATA_JSON_LOCK } from "../node/plugin-paths";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -188,8 +189,7 @@ async function edit(options: ProjectsOptions, change: (projects: ProjectSettings
 	}
 }
 
-/** While edits take turns, the plugin may still save its settings: the write compares what it read first. */
-const DATA_JSON_LOCK = "data.json.lock";
+/** The plugin takes the same lock to save its settings; the write still compares what it read first. */
 const LOCK_WAIT_MS = 10_000;
 
 async function editLocked(options: ProjectsOptions, where: { folder: string; dataJson: string }, change: (projects: ProjectSettings[], settings: ReturnType<typeof migrateSettings>["settings"], pluginFolder: string) => Promise<Change>): Promise<number> {

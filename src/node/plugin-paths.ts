@@ -4,6 +4,9 @@ import { hash53 } from "../core/transcript/hash";
 /** Where the plugin keeps its files, for the plugin, the CLI and the hooks alike (kept light: a hook loads it). */
 export const PLUGIN_ID = "ai-conversation-memory";
 
+/** The lock that edits of the plugin's data.json take turns by (the CLI's `projects` and the plugin's settings), in the plugin's folder. */
+export const DATA_JSON_LOCK = "data.json.lock";
+
 /**
  * `<vault>/<configDir>/plugins/ai-conversation-memory`: settings and sync state, for plugin and CLI.
  * @param configDir the vault's configuration folder (Obsidian lets it be renamed): one folder
