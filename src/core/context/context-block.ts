@@ -64,14 +64,17 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 /** Before the folder a block's notes share (absolute when the vault's folder is known). */
 const NOTES_FOLDER_LEAD = "Session notes are in";
 
-/** The folder a block names for its notes, as `renderContextBlock` wrote it; undefined when it names none. */
-export function notesFolderOfBlock(text: string): string | undefined {
-	const at = text.indexOf(`${NOTES_FOLDER_LEAD} \``);
-	if (at < 0) return undefined;
-	const start = at + NOTES_FOLDER_LEAD.length + 2;
-	const end = text.indexOf("/`", start);
-	const folder = end < 0 ? undefined : text.slice(start, end);
-	return folder === undefined || folder.includes("\n") || folder.includes("`") ? undefined : folder;
+/**
+ * The folder a block names for its notes, as `renderContextBlock` wrote it: on the line that opens
+ * with `BACKGROUND_LINE`, the block's own. The same words elsewhere are not ours: a reply quoted in
+ * the block ("Session notes are in `/old/`") or the file's own text above it named another vault's
+ * folder, and the sync left the block as it was at every sync after. Undefined when it names none.
+ */
+export function notesFolderOfBlock(block: string): string | undefined {
+	const lead = `${BACKGROUND_LINE} ${NOTES_FOLDER_LEAD} \``;
+	const line = block.split("\n").find((l) => l.startsWith(lead));
+	const match = line === undefined ? null : /^(.+)\/`\.\r?$/.exec(line.slice(lead.length));
+	return match === null || match[1]!.includes("`") ? undefined : match[1];
 }
 
 /** The heading of the sessions the budget left no room to describe. */

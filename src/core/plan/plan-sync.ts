@@ -1,6 +1,6 @@
 import { notesFolderOfBlock } from "../context/context-block";
 import { isRootedPath } from "../projects/project-identity";
-import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
+import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, markedBlockBody, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { outsideCodeSpans } from "../text/code-spans";
 import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase, sessionsBasePath } from "../notes/base-file";
@@ -326,10 +326,11 @@ export function planSync(input: PlanInput): SyncPlan {
 	return plan;
 }
 
-/** The notes folder a block names (`Session notes are in …`) when it is another vault's, not `vaultPath`'s. */
+/** The notes folder a file's block names (`Session notes are in …`) when it is another vault's, not `vaultPath`'s. */
 export function otherVaultsNotes(current: string | null, vaultPath: string | undefined): string | undefined {
-	if (current === null || vaultPath === undefined) return undefined;
-	const folder = notesFolderOfBlock(current);
+	const block = current === null ? undefined : markedBlockBody(current);
+	if (block === undefined || vaultPath === undefined) return undefined;
+	const folder = notesFolderOfBlock(block);
 	const root = vaultPath.replace(/[\\/]+$/, "");
 	return folder !== undefined && isRootedPath(folder) && !folder.startsWith(`${root}/`) ? folder : undefined;
 }

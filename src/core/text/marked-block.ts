@@ -105,6 +105,12 @@ export function linesOutsideBlock(text: string, marks: Markers = CONTEXT_MARKERS
 	return prose.filter((l) => l.line < begin!.line || l.line > end!.line).map((l) => l.content);
 }
 
+/** The text between the marker lines of the file's one block; undefined when it has none, or broken markers. */
+export function markedBlockBody(text: string, marks: Markers = CONTEXT_MARKERS): string | undefined {
+	const [begin, end, ...more] = findMarkers(text, marks);
+	return begin?.kind === "begin" && end?.kind === "end" && more.length === 0 ? text.slice(begin.next, end.start) : undefined;
+}
+
 /**
  * Marker lines, and every other line outside fenced code (`line` 1-based). A fence that is never
  * closed does not count as one (an appended block after it must still be found next time): its
