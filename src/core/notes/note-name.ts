@@ -86,7 +86,25 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 	name = name.replace(/^[.\s\u200c\u200d]+/, "").replace(/[.\s\u200c\u200d]+$/, "");
 	if (name === "") return fallback;
 	// The mark goes right after the device's name: after an extension (`nul.txt_`) it was still the device.
-	return name.replace(RESERVED, "$1_");
+	return quotable(name.replace(RESERVED, "$1_"));
+}
+
+/**
+ * A session note's name: its day, then its title (`2026-11-30 Review ＠src∕auth.ts`). A title
+ * starting with `@` comes after the day's blank: it is made quotable there too.
+ */
+export function noteStem(startedAt: string | undefined, title: string): string {
+	return quotable(`${dayOf(startedAt)} ${safeFileName(title)}`);
+}
+
+/**
+ * A name a context block can quote as it is: no `@` after a blank (U+FF20 `＠` instead). The block
+ * puts a word joiner before such an `@` (Claude Code imports `@path` after a blank even in a code
+ * span: `inertMentions`), and a note named `… Review @src∕auth.ts …` was named in CLAUDE.md by a
+ * path no file has. Prompts mention files that way all the time, and titles come from prompts.
+ */
+export function quotable(name: string): string {
+	return name.includes("@") ? name.replace(/(?<=\s)@/gu, "＠") : name;
 }
 
 /** Whether Windows takes a file of this name (its extension or none) for a device: no such file can be made there. */

@@ -1,6 +1,6 @@
 import { dict } from "../dict";
 import { sessionsBasePath } from "../notes/base-file";
-import { baseName, dayOf, safeFileName, uniquePath } from "../notes/note-name";
+import { baseName, noteStem, quotable, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { sameFileKey } from "../text/same-file-key";
 import { recordFingerprints, setAsideReplaced } from "../projects/replaced-repository";
@@ -226,13 +226,14 @@ export function scopeSessions(input: {
 		const digest = prepared.digest;
 		const orphan = existing ? undefined : input.orphans?.get(digest.sessionId);
 		if (orphan !== undefined) taken.add(sameFileKey(orphan));
-		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${dayOf(digest.startedAt)} ${safeFileName(digest.title)}`);
+		let notePath = existing?.notePath ?? orphan ?? uniquePath(taken, `${notesPathOf(project, settings.notesFolder)}/${noteStem(digest.startedAt, digest.title)}`);
 		// A note named while redaction was off (or before a pattern was added) keeps a secret in its
 		// name, and the name reaches CLAUDE.md and every link to it: the note is renamed.
 		// A note already on such a path (written before this was checked) moves off it too.
-		// So does one whose transcript was rewritten without a word of its old title (`retitledNotePath`).
+		// So does one whose transcript was rewritten without a word of its old title (`retitledNotePath`),
+		// and one named after its title before names were made quotable (`unquotableNotePath`).
 		const clean = existing
-			? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken) ?? (input.rewritten?.has(path) || existing.rewritten ? retitledNotePath(existing, digest, session.model, summaryTitle(state, session.model), taken) : undefined))
+			? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken) ?? unquotableNotePath(existing, taken) ?? (input.rewritten?.has(path) || existing.rewritten ? retitledNotePath(existing, digest, session.model, summaryTitle(state, session.model), taken) : undefined))
 			: undefined;
 		if (clean !== undefined) {
 			moves.push({ from: notePath, to: clean });
@@ -399,6 +400,19 @@ function redactedNotePath(notePath: string, redact: (text: string) => string, ta
 }
 
 /** A new unique path for a note that sits on a project's index or packet path; else undefined. */
+/**
+ * The path a note named after its title gets now that names are made quotable (`quotable`): one
+ * named `… Review @src∕auth.ts …` before was named in CLAUDE.md by a path no file has. A note the
+ * user renamed keeps its name; undefined: the note stays.
+ */
+function unquotableNotePath(record: SessionRecord, taken: Set<string>): string | undefined {
+	const slash = record.notePath.lastIndexOf("/");
+	const name = record.notePath.slice(slash + 1).replace(/\.md$/, "");
+	const stem = quotable(name).replace(/ \(\d+\)$/, "");
+	if (stem === name.replace(/ \(\d+\)$/, "") || stem !== noteStem(record.digest.startedAt, record.digest.title)) return undefined;
+	return uniquePath(taken, `${record.notePath.slice(0, slash + 1)}${stem}`);
+}
+
 function offReserved(notePath: string, reserved: ReadonlySet<string>, taken: Set<string>): string | undefined {
 	return reserved.has(sameFileKey(notePath)) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readFrontmatter, renderFrontmatter } from "../../../src/core/notes/frontmatter";
-import { baseName, MAX_NAME_BYTES, safeFileName } from "../../../src/core/notes/note-name";
+import { baseName, MAX_NAME_BYTES, noteStem, safeFileName } from "../../../src/core/notes/note-name";
+import { inertMentions } from "../../../src/core/context/inert-mentions";
+import { codeSpan } from "../../../src/core/text/code-spans";
 import { localTime } from "../../../src/core/notes/render-session-note";
 
 describe("renderFrontmatter", () => {
@@ -88,6 +90,14 @@ describe("safeFileName", () => {
 		const emoji = safeFileName(`a${"😀".repeat(60)}`);
 		expect(emoji).toBe(`a${"😀".repeat(44)}`);
 		expect(safeFileName("a".repeat(100))).toBe("a".repeat(100));
+	});
+
+	it("names a note so that CLAUDE.md can quote it as it is: no `@` after a blank, whose word joiner made the block name a file that does not exist", () => {
+		expect(noteStem("2026-11-29T10:00:00.000Z", "Review @src/auth.ts for races")).toBe("2026-11-29 Review ＠src∕auth.ts for races");
+		expect(noteStem("2026-11-29T10:00:00.000Z", "@README.md needs a badge, mail me@host")).toBe("2026-11-29 ＠README.md needs a badge, mail me@host");
+		expect(safeFileName("ask @alice")).toBe("ask ＠alice");
+		const line = `- Note: ${codeSpan(`${noteStem("2026-11-29", "@.env and @src/a.ts")}.md`)}`;
+		expect(inertMentions(line)).toBe(line);
 	});
 
 	it("takes the last path segment with either separator", () => {

@@ -561,6 +561,29 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(index)).toContain("type: ai-project-index");
 	});
 
+	it("moves a note an older release named with an `@` after a blank (CLAUDE.md named it by a path no file has); one the user named so stays", async () => {
+		const ours = session("/r/shop", "Review @src/auth.ts for races", "2026-07-01T10:00:00.000Z");
+		const theirs = session("/r/shop", "Tidy the scripts", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const now = state.sessions[ours]!.notePath;
+		expect(now).toBe("AI Conversations/shop/2026-07-01 Review ＠src∕auth.ts for races.md");
+		// As an older release named it, and a name the user chose.
+		const old = "AI Conversations/shop/2026-07-01 Review @src∕auth.ts for races.md";
+		const mine = "AI Conversations/shop/ask @kim about scripts.md";
+		notes.files.set(old, `${notes.files.get(now)!}\nMy own line.\n`);
+		notes.files.delete(now);
+		state.sessions[ours]!.notePath = old;
+		notes.files.set(mine, notes.files.get(state.sessions[theirs]!.notePath)!);
+		notes.files.delete(state.sessions[theirs]!.notePath);
+		state.sessions[theirs]!.notePath = mine;
+		for (const [file, prompt] of [[ours, "Also the logout"], [theirs, "And the linter"]] as const) transcripts.append(file, jsonl([userText(prompt, { sessionId: state.sessions[file]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-03T11:00:00.000Z" })]));
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(state.sessions[ours]!.notePath).toBe(now);
+		expect(notes.files.get(now)).toContain("My own line.");
+		expect(notes.files.has(old)).toBe(false);
+		expect(state.sessions[theirs]!.notePath).toBe(mine);
+	});
+
 	it("never writes into a file of the user's where a new session's note or a new project's index would go: they go beside it, and the file stays byte for byte", async () => {
 		const alpha = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
