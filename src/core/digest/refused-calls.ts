@@ -13,21 +13,34 @@ const UNDONE: Record<string, string> = { Write: "not written", Edit: "not edited
  * Writes, edits and commands the client refused for want of a permission, never done after in
  * the session: left open, whatever the replies claim ("Created CLAUDE.md" after a refused Write).
  * A later call on the same file (any write or edit) or of the same command that succeeded closes it.
+ * A write or edit that failed for another reason, never done after, is not claimed either.
  * @returns what is left open, and the names of the files not written (a result naming one is not true).
  * @param cwd the session's folder: paths inside it are told from there.
  */
 export function refusedCalls(calls: readonly ToolCall[], cwd: string | undefined): { open: string[]; files: string[] } {
 	const open = new Map<string, string>();
+	// Files whose write or edit failed otherwise (`EACCES`, the user said no, the text to replace was not
+	// there): not told open (the agent may have found the change made already), but no result claims them.
+	const failed = new Set<string>();
 	for (const call of calls) {
 		const verb = UNDONE[call.name];
 		const target = verb === undefined ? undefined : targetOf(call);
 		if (verb === undefined || target === undefined || call.result === undefined) continue;
-		if (!call.result.isError) open.delete(target);
-		else if (NOT_GRANTED.test(call.result.text)) open.set(target, `${shown(call, target, cwd)} ${verb}: permission not granted`);
+		if (!call.result.isError) {
+			open.delete(target);
+			failed.delete(target);
+			// A command that names the file may have written it another way (`cat > CHANGELOG.md`).
+			if (call.name === "Bash") for (const file of failed) if (namesFile(target, baseName(file))) failed.delete(file);
+		} else if (NOT_GRANTED.test(call.result.text)) open.set(target, `${shown(call, target, cwd)} ${verb}: permission not granted`);
+		else if (call.name !== "Bash") failed.add(target);
 	}
 	// The files' names, for the results that claim them ("Created CLAUDE.md") to be left out.
-	const files = [...open.keys()].filter((t) => !t.startsWith("$ ")).map((t) => t.slice(t.lastIndexOf("/") + 1));
+	const files = [...new Set([...open.keys(), ...failed])].filter((t) => !t.startsWith("$ ")).map(baseName);
 	return { open: [...open.values()], files };
+}
+
+function baseName(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
 }
 
 /** A file path (one key for any write or edit of it) or a command. */

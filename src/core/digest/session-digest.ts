@@ -37,9 +37,11 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * let me …" and "I’ll …" (a typographic apostrophe) are narration. 15: a commit of the paths `git
  * add` named leaves the session's other changes open (see `uncommittedFiles`). 16: the agent's
  * own need or limit ("I need permission to…", "I don't have…") and "Go ahead and run…" are no
- * results (see `isNotResult`).
+ * results (see `isNotResult`). 17: no result claims a file whose write or edit failed and was not
+ * done after (see `refusedCalls`); a note named with an `@` after a blank moves to its quotable
+ * name (see `quotable`).
  */
-export const DIGEST_VERSION = 16;
+export const DIGEST_VERSION = 17;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -75,6 +75,24 @@ describe("digestSession", () => {
 		expect(namesFile("Created CLAUDE.md, then stopped", "CLAUDE.md")).toBe(true);
 	});
 
+	it("claims no file whose only write failed (a reply said \"Created CHANGELOG.md\" after EACCES); one written after, or by a command, is claimed", () => {
+		const cwd = "/work/demo";
+		const d = digestOf([
+			userText("Create the CHANGELOG and the NOTICE for 2.0", { ...at(0), cwd }),
+			assistant(toolUse("w1", "Write", { file_path: `${cwd}/CHANGELOG.md`, content: "# 2.0" }), { ...at(1), messageId: "m1", cwd }),
+			toolResult("w1", "EACCES: permission denied, open 'CHANGELOG.md'", { ...at(1), isError: true, cwd }),
+			assistant(toolUse("w2", "Write", { file_path: `${cwd}/NOTICE.md`, content: "x" }), { ...at(2), messageId: "m2", cwd }),
+			toolResult("w2", "File has not been read yet. Read it first before writing to it.", { ...at(2), isError: true, cwd }),
+			assistant(toolUse("b1", "Bash", { command: "printf x > NOTICE.md" }), { ...at(3), messageId: "m3", cwd }),
+			toolResult("b1", "", { ...at(3), cwd }),
+			assistant(text("Created CHANGELOG.md with the 2.0 release notes. Created NOTICE.md with the licence."), { ...at(4), messageId: "m4", cwd }),
+		]);
+		expect(d.done.join("\n")).not.toContain("CHANGELOG.md");
+		expect(d.done.join("\n")).toContain("NOTICE.md");
+		// Not told open: the agent may have found it done already.
+		expect(d.open.join("\n")).not.toContain("CHANGELOG.md");
+	});
+
 	it("tells the latest commits first, and leaves steps for the user, options and what is left out of done", () => {
 		const d = digestOf([
 			userText("Split the importer into a parser and a writer, commit each step", at(0)),
