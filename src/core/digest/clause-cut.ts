@@ -1,7 +1,9 @@
+import { graphemePrefix } from "../text/grapheme-cut";
+
 /**
  * Text cut to a length at the best boundary that fits: the end of a sentence, else of a clause,
  * else of a word; never inside a word. Scripts without spaces (CJK) cut after their own
- * punctuation, else at a character, never inside a surrogate pair.
+ * punctuation, else at a character, never inside one (a surrogate pair, an emoji of several).
  */
 const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
 const CLAUSE_END = /[,;:—–)](?=\s)|\s[-–—]\s|[、，；：]/g;
@@ -28,10 +30,8 @@ function cutRaw(clean: string, max: number): string {
 	if (clause >= max * 0.5) return `${trimEnd(room.slice(0, clause))}…`;
 	const space = room.lastIndexOf(" ");
 	if (space >= max * 0.4) return `${trimEnd(room.slice(0, space))}…`;
-	// One long word or an unspaced script: a character boundary, not half a surrogate pair.
-	const code = room.charCodeAt(room.length - 1);
-	const cut = code >= 0xd800 && code <= 0xdbff ? room.slice(0, -1) : room;
-	return `${trimEnd(cut)}…`;
+	// One long word or an unspaced script: a character boundary, not half a pair or an emoji's joiner.
+	return `${trimEnd(graphemePrefix(clean, max))}…`;
 }
 
 /** Index just past the last match of `pattern` in `text`, or -1. */

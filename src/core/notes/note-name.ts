@@ -1,3 +1,4 @@
+import { graphemePrefix } from "../text/grapheme-cut";
 import { sameFileKey } from "../text/same-file-key";
 import { wellFormed } from "../text/well-formed";
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
@@ -76,11 +77,8 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 	let name = stripControls(wellFormed(raw).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	// `%%` in a link's target opens an Obsidian comment: the link, and the index after it, vanish.
 	name = name.replace(/(?<=%)%/g, "％");
-	if (name.length > MAX_NAME) {
-		name = name.slice(0, MAX_NAME);
-		// Do not cut a surrogate pair in half.
-		if (/[\ud800-\udbff]$/.test(name)) name = name.slice(0, -1);
-	}
+	// Not inside a character: a surrogate pair, a flag, an emoji of several joined.
+	name = graphemePrefix(name, MAX_NAME);
 	name = capBytes(name);
 	// Joiners at either end join nothing: a name of joiners alone showed as none (a folder with no name in the file list).
 	name = name.replace(/^[.\s\u200c\u200d]+/, "").replace(/[.\s\u200c\u200d]+$/, "");
