@@ -190,7 +190,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		endedAt: model.endedAt,
 		activeMinutes: activeMinutes(model),
 		models: model.models,
-		tasks: summaries,
+		// A task's result is the facade's last checkpoint and the note's outcome: the same claims are left out.
+		tasks: refused.files.length === 0 ? summaries : summaries.map((s) => ({ ...s, result: s.result.filter((r) => !refused.files.some((f) => namesFile(r, f))) })),
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
 		// What is told left open is not also done (a "next steps" item that reads like a result).
 		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").

@@ -89,6 +89,8 @@ describe("digestSession", () => {
 		]);
 		expect(d.done.join("\n")).not.toContain("CHANGELOG.md");
 		expect(d.done.join("\n")).toContain("NOTICE.md");
+		// Nor the task's result, which the lazy facade gives as the last checkpoint.
+		expect(d.tasks.flatMap((t) => t.result).join("\n")).not.toContain("CHANGELOG.md");
 		// Not told open: the agent may have found it done already.
 		expect(d.open.join("\n")).not.toContain("CHANGELOG.md");
 	});
