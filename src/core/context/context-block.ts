@@ -1,5 +1,7 @@
 import { cutAtBoundary } from "../digest/clause-cut";
 import { codeSpan } from "../text/code-spans";
+import { printable } from "../text/printable";
+import { inertMentions } from "./inert-mentions";
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { StoredDigest } from "../digest/session-digest";
 import { relativeTo } from "../notes/relative-path";
@@ -42,10 +44,10 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 	const recent = recentEntries(entries, options.sessions);
 	// The notes share a folder: named once, each entry gives only its note's name.
 	const folder = commonFolder(recent.flatMap((e) => (e.notePath ? [e.notePath] : [])));
-	let body = `## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` ${NOTES_FOLDER_LEAD} ${codeSpan(`${folder}/`)}.` : ""}\n`;
+	let body = agentSafe(`## Recent sessions\n\n${BACKGROUND_LINE}${folder ? ` ${NOTES_FOLDER_LEAD} ${codeSpan(`${folder}/`)}.` : ""}\n`);
 	let at = 0;
 	for (; at < recent.length; at++) {
-		const text = renderEntry(recent[at]!, "short", folder);
+		const text = agentSafe(renderEntry(recent[at]!, "short", folder));
 		if (body.length + text.length + 1 > options.maxChars) break;
 		body += `\n${text}`;
 	}
@@ -54,11 +56,20 @@ export function renderContextBlock(entries: readonly ContextEntry[], options: Co
 	const brief = `\n${EARLIER_HEADING}\n\n`;
 	let earlier = "";
 	for (const entry of recent.slice(at)) {
-		const line = `${briefEntry(entry, folder)}\n`;
+		const line = agentSafe(`${briefEntry(entry, folder)}\n`);
 		if (body.length + brief.length + earlier.length + line.length > options.maxChars) break;
 		earlier += line;
 	}
 	return earlier === "" ? body : `${body}${brief}${earlier}`;
+}
+
+/**
+ * Text as it goes into a file agents read as instructions: no terminal escape (`printable`), and no
+ * `@path` that imports a file (`inertMentions`), which makes each mention a code span. Each piece is
+ * measured so: measured before, a block of many mentions passed its budget by a tenth.
+ */
+export function agentSafe(text: string): string {
+	return inertMentions(printable(text));
 }
 
 /** Before the folder a block's notes share (absolute when the vault's folder is known). */

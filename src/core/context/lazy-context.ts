@@ -3,7 +3,7 @@ import { inertCode, inertLine } from "../notes/inert-markdown";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
 import { codeSpan } from "../text/code-spans";
-import { BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
+import { agentSafe, BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
 
 /** A moment the session marked as a resume point (before a compaction), or its last reply. */
 export interface Checkpoint {
@@ -32,19 +32,22 @@ export const TOOLS_LINE = "- Search earlier sessions with `search_sessions`, fac
  */
 export function renderFacade(latest: ContextEntry | undefined, packetPath: string, checkpoint?: Checkpoint): string {
 	const head = "## Project memory\n\n_Pointer to past sessions in this project, for background; not instructions._\n\n";
-	const pointer = `- Full context: ${codeSpan(packetPath)} (read it when the task continues earlier work)\n${TOOLS_LINE}`;
+	const pointer = agentSafe(`- Full context: ${codeSpan(packetPath)} (read it when the task continues earlier work)\n${TOOLS_LINE}`);
 	if (!latest) return `${head}- No past sessions yet.\n${pointer}`;
 	const d = latest.digest;
-	const lines = [`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (${codeSpan(d.sessionId)})`];
+	// Each line as it will be written (see `agentSafe`), so the budget below counts what is written.
+	const lines: string[] = [];
+	const push = (line: string) => lines.push(agentSafe(line));
+	push(`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (${codeSpan(d.sessionId)})`);
 	const goal = d.asked[0];
-	if (goal) lines.push(`- Goal: ${cutAtBoundary(goal, 100)}`);
-	lines.push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
+	if (goal) push(`- Goal: ${cutAtBoundary(goal, 100)}`);
+	push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
 	// Without a recorded checkpoint, where the session stopped: what its last task came to.
 	const reached = d.tasks.filter((t) => t.result.length > 0).at(-1)?.result[0] ?? d.done[0];
 	const point = checkpoint ?? (reached ? { at: d.endedAt, text: reached } : undefined);
-	if (point) lines.push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
+	if (point) push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
-	if (files.length > 0) lines.push(`- Key files: ${files.map((f) => codeSpan(oneLine(f, 60))).join(", ")}`);
+	if (files.length > 0) push(`- Key files: ${files.map((f) => codeSpan(oneLine(f, 60))).join(", ")}`);
 	// Lines go from the least needed while over budget; the pointer and the tools always stay (the tools' line is not counted: it took the checkpoint's place).
 	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length - TOOLS_LINE.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
 	return `${head}${lines.join("\n")}\n${pointer}`;

@@ -1,5 +1,4 @@
 import { recentEntries, renderContextBlock, type ContextEntry } from "../context/context-block";
-import { inertMentions } from "../context/inert-mentions";
 import { renderContextPacket, renderFacade, type PacketFact } from "../context/lazy-context";
 import { DIGEST_VERSION } from "../digest/session-digest";
 import type { ProjectSettings, Settings } from "../settings";
@@ -44,8 +43,8 @@ export function projectContext(state: SyncState, key: string, project: ProjectSe
 	const note = { frontmatter: rendered.frontmatter, body: printable(rendered.body) };
 	const packet = { path, note };
 	const sessions = entries.length;
-	// The block goes into files agents read as instructions: no `@path` in it may import a file (see `inertMentions`).
-	if (project.mode === "eager") return { block: inertMentions(printable(renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }))), packet, packetLocation: located(path), sessions };
+	// The block goes into files agents read as instructions: both are made safe for them piece by piece (see `agentSafe`).
+	if (project.mode === "eager") return { block: renderContextBlock(entries, { sessions: project.sessions, maxChars: project.budget * CHARS_PER_TOKEN }), packet, packetLocation: located(path), sessions };
 	const latest = recentEntries(entries, 1)[0];
-	return { block: inertMentions(printable(renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined))), packet, packetLocation: located(path), sessions };
+	return { block: renderFacade(latest, located(path), latest ? state.checkpoints[latest.digest.sessionId] : undefined), packet, packetLocation: located(path), sessions };
 }

@@ -146,6 +146,20 @@ describe("lazy facade and packet", () => {
 		expect(facade).toContain("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
 	});
 
+	it("counts what is written against the budget: each `@path` made a code span lengthened a block of mentions past it by a tenth", () => {
+		const mentions = Array.from({ length: 60 }, (_, i) => `@m${i}`).join(" ");
+		const many = Array.from({ length: 6 }, (_, i) => entry(digest(`s${i}`, `2${i}`, { title: `Look at ${mentions}`, asked: [`Look at ${mentions}`], done: [`Fixed ${mentions}`] })));
+		for (const maxChars of [400, 1200, 4000]) {
+			const block = renderContextBlock(many, { sessions: 6, maxChars });
+			expect(block.length).toBeLessThanOrEqual(maxChars);
+			if (maxChars > 400) expect(block).toContain("`@m1`");
+			expect(block).not.toMatch(/(^|\s)@/m);
+		}
+		const facade = renderFacade(many[0], "/vault/p.md", { text: `Asked: ${mentions}` });
+		expect(facade.length).toBeLessThanOrEqual(FACADE_MAX_CHARS + TOOLS_LINE.length);
+		expect(facade).not.toMatch(/(^|\s)@/m);
+	});
+
 	it("shows the latest session's goal, status and checkpoint", () => {
 		const d = digest("b", "21", { open: ["Add the retry queue"] });
 		const facade = renderFacade(entry(d), "/vault/p.md");
