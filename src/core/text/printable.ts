@@ -1,6 +1,14 @@
-/** A character `printable` drops: C0 but tab and line breaks, DEL, C1, and bidirectional embeddings, overrides and isolates. */
+/** A character `printable` drops: C0 but tab and line breaks, DEL, C1, bidirectional embeddings, overrides and isolates, and tags. */
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
-const DROPPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const DROPPED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
+
+/**
+ * Unicode tag characters (U+E0000–U+E007F): invisible in every editor and terminal, yet a model
+ * reads them as the ASCII they shadow, so a reply or a page it quoted can carry an instruction no
+ * one sees in CLAUDE.md ("ASCII smuggling"). Kept only as the flags of England, Scotland and Wales
+ * are written: a black flag, letters and digits, a cancel tag.
+ */
+const TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,6}\u{E007F}|[\u{E0000}-\u{E007F}]/gu;
 
 /**
  * A terminal's escape sequence, whole: CSI (`ESC [ 31 m`, colours and cursor moves, or its one-byte
@@ -17,12 +25,14 @@ const ESCAPE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]{0
  * whole (coloured tool output keeps its words, not `[31m`). A prompt can hold terminal escapes
  * (`ESC ]0;…BEL` retitles the terminal, `ESC [2J` clears it); none of them means anything in
  * CLAUDE.md, a note or our output, and shown with `cat` or by `ai-memory doctor` they would act
- * on the user's terminal; a NUL makes `grep` and `git` take a note for binary.
+ * on the user's terminal; a NUL makes `grep` and `git` take a note for binary. Tag characters go
+ * too (see `TAGS`).
  */
 export function printable(text: string): string {
 	// Most text has none: one native scan, no copy.
 	if (!DROPPED.test(text)) return text;
-	const plain = text.includes("\u001b") || text.includes("\u009b") ? text.replace(ESCAPE, "") : text;
+	const untagged = text.includes("\udb40") ? text.replace(TAGS, (m) => (m.length > 2 ? m : "")) : text;
+	const plain = untagged.includes("\u001b") || untagged.includes("\u009b") ? untagged.replace(ESCAPE, "") : untagged;
 	let out = "";
 	let from = 0;
 	for (let i = 0; i < plain.length; i++) {
