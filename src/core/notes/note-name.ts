@@ -1,4 +1,5 @@
 import { graphemePrefix } from "../text/grapheme-cut";
+import { withoutTags } from "../text/printable";
 import { sameFileKey } from "../text/same-file-key";
 import { wellFormed } from "../text/well-formed";
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
@@ -74,7 +75,8 @@ export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
  */
 export function safeFileName(raw: string, fallback = "Untitled"): string {
 	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
-	let name = stripControls(wellFormed(raw).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
+	// Tag characters go as `printable` drops them: the block quotes the name through it.
+	let name = stripControls(withoutTags(wellFormed(raw)).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	// `%%` in a link's target opens an Obsidian comment: the link, and the index after it, vanish.
 	name = name.replace(/(?<=%)%/g, "％");
 	// Not inside a character: a surrogate pair, a flag, an emoji of several joined.

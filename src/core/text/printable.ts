@@ -18,6 +18,11 @@ const TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,6}\u{E007F}|[\
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const ESCAPE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]{0,1024}(?:\u0007|\u001b\\)/g;
 
+/** The text without tag characters, the flags spelt with them aside (see `TAGS`). */
+export function withoutTags(text: string): string {
+	return text.includes("\udb40") ? text.replace(TAGS, (m) => (m.length > 2 ? m : "")) : text;
+}
+
 /**
  * The text without control characters but tab and line breaks: C0 (ESC, BEL, backspace…), DEL
  * and C1, and without the bidirectional controls that make text read in another order than it
@@ -31,7 +36,7 @@ const ESCAPE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]{0
 export function printable(text: string): string {
 	// Most text has none: one native scan, no copy.
 	if (!DROPPED.test(text)) return text;
-	const untagged = text.includes("\udb40") ? text.replace(TAGS, (m) => (m.length > 2 ? m : "")) : text;
+	const untagged = withoutTags(text);
 	const plain = untagged.includes("\u001b") || untagged.includes("\u009b") ? untagged.replace(ESCAPE, "") : untagged;
 	let out = "";
 	let from = 0;
