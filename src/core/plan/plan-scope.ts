@@ -399,7 +399,6 @@ function redactedNotePath(notePath: string, redact: (text: string) => string, ta
 	return clean === name ? undefined : uniquePath(taken, `${notePath.slice(0, slash + 1)}${safeFileName(clean)}`);
 }
 
-/** A new unique path for a note that sits on a project's index or packet path; else undefined. */
 /**
  * The path a note named after its title gets now that names are made quotable (`quotable`): one
  * named `… Review @src∕auth.ts …` before was named in CLAUDE.md by a path no file has. A note the
@@ -413,6 +412,7 @@ function unquotableNotePath(record: SessionRecord, taken: Set<string>): string |
 	return uniquePath(taken, `${record.notePath.slice(0, slash + 1)}${stem}`);
 }
 
+/** A new unique path for a note that sits on a project's index or packet path; else undefined. */
 function offReserved(notePath: string, reserved: ReadonlySet<string>, taken: Set<string>): string | undefined {
 	return reserved.has(sameFileKey(notePath)) ? uniquePath(taken, notePath.replace(/\.md$/i, "")) : undefined;
 }
