@@ -10,6 +10,10 @@ describe("the one-line result of a sync", () => {
 		expect(describeSyncReport({ ...empty, transcriptsRead: 1, notesUnchanged: 1 })).toBe("Read 1 transcript; every note was already current, nothing written.");
 	});
 
+	it("a rebuild that found every note current says it checked them, not that there was nothing to do", () => {
+		expect(describeSyncReport({ ...empty, notesUnchanged: 1200 })).toBe("Checked 1,200 notes: each was already as its transcript says, nothing written.");
+	});
+
 	it("counts in the singular and the plural, and leaves out what is zero", () => {
 		expect(describeSyncReport({ ...empty, transcriptsRead: 1, notesWritten: ["a.md"], memoryWritten: ["m.md"] })).toBe("Synced 1 transcript: 1 note written, 1 memory file written.");
 		expect(describeSyncReport({ ...empty, transcriptsRead: 1200, notesWritten: ["a.md", "b.md"], notesUnchanged: 3, notesSkipped: ["c.md"], contextWritten: ["/p/CLAUDE.md"], memoryWritten: ["m.md", "n.md"] })).toBe(
