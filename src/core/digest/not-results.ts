@@ -25,10 +25,12 @@ const FIELD = /^(?:depends on|blocked by|blocks|priority|status|assignee|labels?
  * Past inability is a finding ("I couldn't reproduce it with the fixture") and stays a result.
  */
 const LIMIT = /^(?:i(?:['’]ll| will)? need\b|i (?:don['’]t|do not|can['’]t|cannot) |i(?:['’]m| am) (?:unable|not able) to\b|preciso de\b|necesito\b|(?:não|no) (?:tenho|tengo|consigo|posso|puedo)\b|j['’]ai besoin\b|je (?:n['’]ai pas|ne peux pas)\b|ich (?:brauche|habe keine?|kann nicht)\b)/i;
+/** A line that is only an HTML comment (`<!-- TODO: … -->`): hidden where the reply is shown, no result. */
+const COMMENT = /^<!--[\s\S]*-->$/;
 /** One token, no space, in a script that spaces its words: a name, not a statement. */
 const BARE_NAME = /^[\x21-\x7e]+$/;
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

@@ -39,9 +39,9 @@ import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWord
  * own need or limit ("I need permission to…", "I don't have…") and "Go ahead and run…" are no
  * results (see `isNotResult`). 17: no result claims a file whose write or edit failed and was not
  * done after (see `refusedCalls`); a note named with an `@` after a blank moves to its quotable
- * name (see `quotable`).
+ * name (see `quotable`). 18: a reply line that is only an HTML comment is no result.
  */
-export const DIGEST_VERSION = 17;
+export const DIGEST_VERSION = 18;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -31,7 +31,7 @@ export function withoutTags(text: string): string {
  * (`ESC ]0;…BEL` retitles the terminal, `ESC [2J` clears it); none of them means anything in
  * CLAUDE.md, a note or our output, and shown with `cat` or by `ai-memory doctor` they would act
  * on the user's terminal; a NUL makes `grep` and `git` take a note for binary. Tag characters go
- * too (see `TAGS`).
+ * too (see `TAGS`). C1's line break (NEL) becomes a blank.
  */
 export function printable(text: string): string {
 	// Most text has none: one native scan, no copy.
@@ -43,7 +43,9 @@ export function printable(text: string): string {
 	for (let i = 0; i < plain.length; i++) {
 		const code = plain.charCodeAt(i);
 		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) {
-			out += plain.slice(from, i);
+			// NEL (U+0085, C1's line break: EBCDIC's, some Windows text) parts two words: dropped, it joined
+			// them. A blank, not a line break: in a one-line item a line break would start a line of its own.
+			out += code === 0x85 ? `${plain.slice(from, i)} ` : plain.slice(from, i);
 			from = i + 1;
 		}
 	}

@@ -4,7 +4,9 @@ import { printable } from "../../../src/core/text/printable";
 describe("printable", () => {
 	it("drops control characters and terminal escapes whole, and keeps tabs, line breaks and every other character", () => {
 		expect(printable("Fix \u001b[31mRED\u001b[0m and \u001b]0;pwned\u0007 title\b\b now")).toBe("Fix RED and  title now");
-		expect(printable("a\tb\r\nc\u007f\u0085\u009b1;2Hd")).toBe("a\tb\r\ncd");
+		expect(printable("a\tb\r\nc\u007f\u009b1;2Hd")).toBe("a\tb\r\ncd");
+		// C1's line break (NEL) parts words, not lines (a one-line item stays one line): dropped, it joined two words.
+		expect(printable("first line\u0085second line\u0007")).toBe("first line second line");
 		expect(printable("nul\u0000byte \u001b]8;;https://x\u001b\\link\u001b]8;;\u001b\\")).toBe("nulbyte link");
 		const plain = "日本語 😀 — ordinary text\n";
 		expect(printable(plain)).toBe(plain);
