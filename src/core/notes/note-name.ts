@@ -52,7 +52,7 @@ export const MAX_NAME = 100;
  */
 export const MAX_NAME_BYTES = 180;
 
-/** `name` cut to at most `max` UTF-8 bytes, at a code point's end. */
+/** `name` cut to at most `max` UTF-8 bytes, between two characters as a reader sees them (`graphemePrefix`). */
 export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
 	// A UTF-16 unit is at most 3 UTF-8 bytes (a pair, two units, is 4).
 	if (name.length * 3 <= max) return name;
@@ -65,7 +65,8 @@ export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
 		bytes += size;
 		end += ch.length;
 	}
-	return name.slice(0, end);
+	// Cut at a code point, a flag or an emoji of several could lose its second half: back to the last whole one.
+	return end === name.length ? name : graphemePrefix(name, end);
 }
 
 /**

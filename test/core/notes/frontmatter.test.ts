@@ -92,6 +92,13 @@ describe("safeFileName", () => {
 		expect(safeFileName("a".repeat(100))).toBe("a".repeat(100));
 	});
 
+	it("caps the bytes between whole characters: a family emoji past the limit goes whole, not down to a dangling joiner", () => {
+		const family = "👩‍👩‍👧‍👦";
+		// 174 bytes of text (58 characters), then a family of 25 bytes: the cut at 180 bytes fell inside it.
+		const name = safeFileName(`${"頁".repeat(58)}${family}`);
+		expect(name).toBe("頁".repeat(58));
+	});
+
 	it("names a note so that CLAUDE.md can quote it as it is: no `@` after a blank, whose word joiner made the block name a file that does not exist", () => {
 		expect(noteStem("2026-11-29T10:00:00.000Z", "Review @src/auth.ts for races")).toBe("2026-11-29 Review ＠src∕auth.ts for races");
 		expect(noteStem("2026-11-29T10:00:00.000Z", "@README.md needs a badge, mail me@host")).toBe("2026-11-29 ＠README.md needs a badge, mail me@host");
