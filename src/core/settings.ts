@@ -7,6 +7,7 @@ import { isAgentId, type AgentId } from "./transcript/agents";
 import { isRootedPath } from "./projects/project-identity";
 import { readPriceTable, type ModelPrice } from "./usage/model-prices";
 import { normalizeSlashes } from "./text/normalize-slashes";
+import { isDeviceName } from "./notes/note-name";
 
 /**
  * Settings shared by the plugin (data.json) and the CLI (which reads the same file).
@@ -302,13 +303,28 @@ export function foldersProblem(settings: Pick<Settings, "notesFolder" | "memoryF
 		if (parts.includes("..")) return `the ${name} "${folder}" leads out of the vault: set one inside it`;
 		if (parts.some((p) => p.startsWith("."))) return `the ${name} "${folder}" is hidden (a folder whose name starts with a dot): Obsidian would show none of its notes; set another`;
 		// Meant out of the vault, it was written in it without a word (`/tmp/x` in vault/tmp/x); `/` alone is the vault's top.
-		// A drive is a letter, a colon and a separator (`C:\\x`): "X: notes" is a folder's name.
+		// A drive is a letter, a colon and a separator (`C:\\x`): "X: notes" is no path (its colon is refused below).
 		if (parts.length > 0 && /^(?:[\\/]|[A-Za-z]:(?:[\\/]|$))/.test(folder)) return `the ${name} "${folder}" is an absolute path, but it can only be a folder of the vault (it would be "${parts.join("/")}" in it): set one inside it`;
+		const refused = parts.map(windowsRefusal).find((r) => r !== undefined);
+		if (refused) return `the ${name} "${folder}" cannot be a folder on Windows (${refused}): a vault kept or synced there could not hold its notes; set another`;
 		spelled.push(parts.join("/").normalize("NFC").toLowerCase());
 	}
 	// One folder spelled two ways (`AI Memory/`, `./AI Memory`) was taken for two: notes and facts wrote each other's index, and every sync after the first failed.
 	if (spelled[0] === spelled[1]) return `the notes folder and the memory folder must differ${settings.notesFolder.toLowerCase() === settings.memoryFolder.toLowerCase() ? "" : ` ("${settings.notesFolder}" and "${settings.memoryFolder}" are one folder)`}`;
 	return undefined;
+}
+
+/**
+ * Why Windows cannot hold a folder of this name, if it cannot: a character it refuses (Obsidian
+ * refuses them in a note's name everywhere), a dot or a space at its end (Windows drops them: the
+ * folder would be another's), a device's name. A Linux device wrote its notes into a folder
+ * (`x:y`, `Notes.`, `CON`) that the vault's copy on Windows could not hold.
+ */
+function windowsRefusal(part: string): string | undefined {
+	const character = /[<>:"?*]/.exec(part)?.[0];
+	if (character !== undefined) return `it holds "${character}"`;
+	if (/[. ]$/.test(part)) return `"${part}" ends in a dot or a space`;
+	return isDeviceName(part) ? `"${part}" is a device's name there` : undefined;
 }
 
 /** The debounce a user asked for, within what the watcher accepts. */

@@ -344,8 +344,8 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, memoryFolder: "C:\\notes" })).toBe('the memory folder "C:\\notes" is an absolute path, but it can only be a folder of the vault (it would be "C:/notes" in it): set one inside it');
 		expect(foldersProblem({ ...ok, memoryFolder: "\\\\server\\share" })).toMatch(/is an absolute path/);
 		expect(foldersProblem({ ...ok, notesFolder: "/" })).toBeUndefined();
-		expect(foldersProblem({ ...ok, notesFolder: "Work/C:x" })).toBeUndefined();
-		expect(foldersProblem({ ...ok, notesFolder: "X: notes" })).toBeUndefined();
+		expect(foldersProblem({ ...ok, notesFolder: "Work/C:x" })).toMatch(/cannot be a folder on Windows \(it holds ":"\)/);
+		expect(foldersProblem({ ...ok, notesFolder: "X: notes" })).toMatch(/cannot be a folder on Windows/);
 		expect(foldersProblem({ ...ok, notesFolder: "D:" })).toMatch(/is an absolute path/);
 	});
 
@@ -362,6 +362,19 @@ describe("foldersProblem", () => {
 		expect(foldersProblem({ ...ok, notesFolder: "AI\tNotes" })).toMatch(/control character/);
 		expect(foldersProblem({ ...ok, notesFolder: "x".repeat(10_000) })).toBe("the notes folder has a folder name longer than a file system takes (255 bytes): set a shorter one");
 		expect(foldersProblem({ ...ok, notesFolder: "가".repeat(86) })).toMatch(/longer than a file system takes/);
-		for (const folder of ["가".repeat(85), "Notes ~ old", "it's mine", 'Say "hi"', "x/".repeat(5_000), "AI Conversations/"]) expect(foldersProblem({ ...ok, notesFolder: folder })).toBeUndefined();
+		for (const folder of ["가".repeat(85), "Notes ~ old", "it's mine", "x/".repeat(5_000), "AI Conversations/", "a/b..c/d", "Console", "nul_"]) expect(foldersProblem({ ...ok, notesFolder: folder })).toBeUndefined();
+	});
+
+	it("refuses a folder a vault kept on Windows could not hold, naming why (attack round 25c)", () => {
+		const ok = { notesFolder: "AI Conversations", memoryFolder: "AI Memory" };
+		// A Linux device wrote its notes into these; the vault's copy on Windows could hold none of them.
+		expect(foldersProblem({ ...ok, notesFolder: "x:y" })).toBe('the notes folder "x:y" cannot be a folder on Windows (it holds ":"): a vault kept or synced there could not hold its notes; set another');
+		expect(foldersProblem({ ...ok, notesFolder: 'Say "hi"' })).toMatch(/it holds """/);
+		for (const c of ["<", ">", "?", "*"]) expect(foldersProblem({ ...ok, memoryFolder: `AI${c}Memory` })).toMatch(/^the memory folder .* cannot be a folder on Windows/);
+		expect(foldersProblem({ ...ok, notesFolder: "AI Conversations." })).toBe('the notes folder "AI Conversations." cannot be a folder on Windows ("AI Conversations." ends in a dot or a space): a vault kept or synced there could not hold its notes; set another');
+		expect(foldersProblem({ ...ok, notesFolder: "Work /notes" })).toMatch(/"Work " ends in a dot or a space/);
+		expect(foldersProblem({ ...ok, notesFolder: "CON" })).toMatch(/\("CON" is a device's name there\)/);
+		expect(foldersProblem({ ...ok, notesFolder: "a/nul.txt/b" })).toMatch(/"nul.txt" is a device's name there/);
+		expect(foldersProblem({ ...ok, memoryFolder: "aux" })).toMatch(/^the memory folder "aux" cannot be a folder on Windows/);
 	});
 });
