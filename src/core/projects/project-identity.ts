@@ -17,12 +17,18 @@ export function isRootedPath(path: string): boolean {
 	return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
-/** A path in the form identities are compared in: `/` separators, no trailing one; Windows paths lower-cased. */
+/**
+ * A path in the form identities are compared in: `/` separators, no trailing one; Windows paths
+ * lower-cased, and macOS ones (`/Users/…`, `/Volumes/…`) compared as `sameFileKey` compares names:
+ * a Mac's disk ignores case and normalization, so `/Users/A/Code/app` and `/Users/a/code/app` are
+ * one folder there (Claude Code's two project folders for them are one too), and were two projects.
+ */
 export function comparablePath(path: string): string {
 	const windows = /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]/.test(path);
 	let out = windows ? path.replace(/\\/g, "/") : path;
 	if (out.length > 1) out = out.replace(/\/+$/, "") || "/";
-	return windows ? out.toLowerCase() : out;
+	if (windows) return out.toLowerCase();
+	return /^\/(?:Users|Volumes)\//.test(out) ? sameFileKey(out) : out;
 }
 
 /** Whether `path` is `root` or lies inside it, compared as {@link comparablePath}. */

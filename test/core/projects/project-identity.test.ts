@@ -3,12 +3,23 @@ import { chooseFolders, comparablePath, isWithin, projectKeyOf } from "../../../
 
 describe("project identity", () => {
 	it("compares POSIX paths as they are, Windows and UNC paths without case or separator style", () => {
-		expect(comparablePath("/Users/Alex/cli/")).toBe("/Users/Alex/cli");
+		expect(comparablePath("/home/Alex/cli/")).toBe("/home/Alex/cli");
 		expect(comparablePath("C:\\Users\\Pat\\CLI\\")).toBe("c:/users/pat/cli");
 		expect(comparablePath("\\\\Server\\Share\\cli")).toBe("//server/share/cli");
 		expect(isWithin("C:\\users\\pat\\cli\\src", "c:/Users/Pat/cli")).toBe(true);
 		expect(isWithin("/r/repo-wt", "/r/repo")).toBe(false);
 		expect(isWithin("/R/repo/src", "/r/repo")).toBe(false);
+	});
+
+	it("compares macOS paths without case or normalization, as a Mac's disk does (attack round 25c)", () => {
+		// One folder on the Mac, recorded in two cases: two projects, each with half the sessions.
+		expect(comparablePath("/Users/A/Code/app/")).toBe(comparablePath("/Users/a/code/app"));
+		expect(comparablePath("/Volumes/Data/Work/Café")).toBe(comparablePath("/Volumes/data/work/Cafe\u0301"));
+		expect(isWithin("/Users/A/Code/app/src", "/Users/a/code/app")).toBe(true);
+		expect(projectKeyOf("/Users/A/Code/app/src", undefined, ["/Users/a/code/app"], [])).toBe("/Users/a/code/app");
+		// Linux keeps case: these are two folders.
+		expect(comparablePath("/home/A/app")).not.toBe(comparablePath("/home/a/app"));
+		expect(comparablePath("/users/A/app")).not.toBe(comparablePath("/users/a/app"));
 	});
 
 	it("is the repository root found here; else the deepest recorded repository holding the folder; else the folder", () => {
