@@ -2,7 +2,7 @@ import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { settingsProblem, type Settings } from "../core/settings";
 import { hostname } from "node:os";
 import { deviceClaudeDir } from "../node/claude-paths";
-import { loadSettings } from "./settings-file";
+import { loadSettings, parseDataJson } from "./settings-file";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
@@ -112,7 +112,7 @@ export async function readDataJsonText(path: string): Promise<{ text: string | n
 	if (text === null) return { text, raw: undefined };
 	let raw: unknown;
 	try {
-		raw = JSON.parse(text) as unknown;
+		raw = parseDataJson(text);
 	} catch (error) {
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
 	}

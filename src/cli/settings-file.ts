@@ -16,7 +16,7 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 	});
 	let raw: unknown;
 	try {
-		raw = text === undefined ? undefined : JSON.parse(text);
+		raw = text === undefined ? undefined : parseDataJson(text);
 	} catch (error) {
 		// Syncing with default folders and no projects instead would put notes where the user did not ask.
 		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
@@ -32,4 +32,12 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 	}
 	// `~` and links in the excluded projects, as this machine resolves them (the hooks check them too).
 	return withExclusionsHere(settings);
+}
+
+/**
+ * data.json's value. A byte order mark first is how Notepad saved UTF-8 until 2019: JSON.parse
+ * refuses it, and the sync stopped saying `Unexpected token '\ufeff'`, a character no one sees.
+ */
+export function parseDataJson(text: string): unknown {
+	return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
 }

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/cli/sync-command";
+import { readDataJson } from "../../src/cli/cli-common";
 import { DEFAULT_PROJECT, migrateSettings, storeSettings } from "../../src/core/settings";
 
 let dir: string;
@@ -45,6 +46,19 @@ describe("the CLI's settings", () => {
 		// --project turns a project on for this run, or adds it.
 		const run = await loadSettings(path, ["/mine/api", "/mine/web"]);
 		expect(run.projects.map((p) => [p.path, p.enabled])).toEqual([["/mine/api", true], ["/mine/web", true]]);
+	});
+
+	it("reads a data.json saved on Windows: a byte order mark, CRLF, the Windows device's paths (attack round 25c)", async () => {
+		// Notepad (before Windows 10 1903) saves UTF-8 with a BOM: JSON.parse refused it, and the sync stopped on an invisible character.
+		let data: unknown = storeSettings({ ...migrateSettings(undefined, "win-pc").settings, claudeDir: "C:\\Users\\a\\.claude", projects: [{ path: "C:\\Users\\a\\app", ...DEFAULT_PROJECT }] }, undefined, "win-pc");
+		data = storeSettings({ ...migrateSettings(data, hostname()).settings, notesFolder: "Sessions", projects: [{ path: "/mine/api", ...DEFAULT_PROJECT }] }, data, hostname());
+		const path = join(dir, "data.json");
+		writeFileSync(path, `\ufeff${JSON.stringify(data, null, 2).replace(/\n/g, "\r\n")}\r\n`);
+		const settings = await loadSettings(path, []);
+		expect([settings.notesFolder, settings.projects.map((p) => p.path)]).toEqual(["Sessions", ["/mine/api"]]);
+		expect((await loadSettings(path, [], "win-pc")).projects.map((p) => p.path)).toEqual(["C:\\Users\\a\\app"]);
+		// `projects` reads it the same way (and writes it back without the mark).
+		expect(await readDataJson(path)).toEqual(data);
 	});
 
 	it("a missing data.json gives the defaults; a broken one is an error, not an empty file", async () => {
