@@ -127,6 +127,12 @@ export function scopeSessions(input: {
 	 * the user's note would be taken for ours with its markers removed, and the session got no note.
 	 */
 	occupied?: ReadonlySet<string>;
+	/**
+	 * Folders right under the notes folder holding such files, by `sameFileKey`, as spelled: a new
+	 * project's folder that is one of them but for case takes its spelling (`app` beside the user's
+	 * `APP` made two folders that macOS and Windows hold as one; a synced copy of the vault split or clashed).
+	 */
+	folders?: ReadonlyMap<string, string>;
 	/** Transcript folders, for the identity of sessions that recorded no `cwd`. */
 	folderOf: (transcriptPath: string) => string;
 	/** The state was migrated from version 1 just before, making these moves: every note is rendered again. */
@@ -169,7 +175,7 @@ export function scopeSessions(input: {
 	const newKeys = [...live.map((s) => keyOf.get(s.file.path)!), ...usageOnly.map((w) => keyOf.get(w.file.path)!), ...enabled].filter((k) => !state.projects[k]);
 	// The notes folder's Bases file is beside the project folders: a project named as it took its path, and the file could never be written.
 	const beside = [...Object.values(state.projects).map((p) => p.folder), baseName(sessionsBasePath(settings.notesFolder))];
-	for (const [key, folder] of chooseFolders(beside, newKeys, new Set(enabled))) state.projects[key] = { folder };
+	for (const [key, folder] of chooseFolders(beside, newKeys, new Set(enabled))) state.projects[key] = { folder: input.folders?.get(sameFileKey(folder)) ?? folder };
 	const relocation = followNoteSettings(state, settings.notesFolder, settings.tagPrefix);
 	moves.push(...relocation.moves);
 	// A root found to be a repository is recorded so: folders below it, once gone, still belong to it.

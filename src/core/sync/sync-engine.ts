@@ -22,7 +22,7 @@ import { folderPassedOver } from "../transcript/session-folder";
 import { isEmptySession } from "../transcript/session-queries";
 import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
-import { takesOccupied, unrecordedNotes, type UnrecordedNotes } from "./unrecorded-notes";
+import { takesOccupied, twinsAFolder, unrecordedNotes, type UnrecordedNotes } from "./unrecorded-notes";
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
@@ -133,12 +133,12 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const migration = migrateToIdentities(start, settings, identities, folderOfPath);
 	let unrecorded: UnrecordedNotes | undefined;
 	const rewritten = new Set(read.updated.filter((e) => e.readAnew).map((e) => e.file.path));
-	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, rewritten, folderOf: folderOfPath, migration, warmups, orphans: unrecorded?.orphans, occupied: unrecorded?.occupied });
+	const scopeOf = () => scopeSessions({ state: start, sessions: candidates, prepared, settings, identities, project: options.project, relinked, rewritten, folderOf: folderOfPath, migration, warmups, orphans: unrecorded?.orphans, occupied: unrecorded?.occupied, folders: unrecorded?.folders });
 	let scope = scopeOf();
 	// Sessions never recorded whose note is there all the same (a sync killed after writing it, before
 	// storing its state) take it; new notes, indexes and packets go beside the files no record names.
 	unrecorded = await unrecordedNotes(deps.notes, settings.notesFolder, scope, start, options.dryRun);
-	if (unrecorded.orphans.size > 0 || takesOccupied(scope, settings.notesFolder, unrecorded.occupied)) scope = scopeOf();
+	if (unrecorded.orphans.size > 0 || takesOccupied(scope, settings.notesFolder, unrecorded.occupied) || twinsAFolder(scope, start, unrecorded.folders)) scope = scopeOf();
 	// Notes move first (links to them follow), so that everything after is planned against the moved vault.
 	const moved: PlannedMove[] = [];
 	const moveErrors: string[] = [];

@@ -11,6 +11,12 @@ export interface UnrecordedNotes {
 	orphans: Map<string, string>;
 	/** Every file of the notes folder that is none of ours, as `sameFileKey` gives it (see `scopeSessions`' `occupied`). */
 	occupied: Set<string>;
+	/**
+	 * The folders right under the notes folder that hold such files, by `sameFileKey`, as they are
+	 * spelled: a new project named as one of them but for case (`app` beside the user's `APP`) takes
+	 * its spelling, since on macOS and Windows the two are one folder (see `scopeSessions`' `folders`).
+	 */
+	folders: Map<string, string>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface UnrecordedNotes {
  * dry run no note is claimed.
  */
 export async function unrecordedNotes(notes: NoteStore, notesFolder: string, scope: SessionScope, start: SyncState, dryRun = false): Promise<UnrecordedNotes> {
-	const found: UnrecordedNotes = { orphans: new Map(), occupied: new Set() };
+	const found: UnrecordedNotes = { orphans: new Map(), occupied: new Set(), folders: new Map() };
 	if (!notes.listTree) return found;
 	const fresh = new Set(scope.live.filter((s) => start.sessions[s.file.path] === undefined).map((s) => scope.state.sessions[s.file.path]?.digest.sessionId));
 	fresh.delete(undefined);
@@ -35,9 +41,12 @@ export async function unrecordedNotes(notes: NoteStore, notesFolder: string, sco
 	}
 	if (fresh.size === 0 && projectNotes.size === 0) return found;
 	const ours = recordedPaths(start, notesFolder);
+	const depth = notesFolder.split("/").filter((p) => p !== "" && p !== ".").length;
 	for (const path of await notes.listTree(notesFolder)) {
 		const key = sameFileKey(path);
 		if (ours.has(key)) continue;
+		const parts = path.split("/");
+		if (parts.length > depth + 1) found.folders.set(sameFileKey(parts[depth]!), parts[depth]!);
 		const type = projectNotes.get(key);
 		const text = type !== undefined || (fresh.size > 0 && !dryRun) ? await notes.read(path).catch(() => null) : null;
 		if (type !== undefined && generatedProperty(text, "type") === type) continue;
@@ -52,6 +61,15 @@ export async function unrecordedNotes(notes: NoteStore, notesFolder: string, sco
 export function takesOccupied(scope: SessionScope, notesFolder: string, occupied: ReadonlySet<string>): boolean {
 	if (occupied.size === 0) return false;
 	for (const path of recordedPaths(scope.state, notesFolder)) if (occupied.has(path)) return true;
+	return false;
+}
+
+/** Whether `scope` gave a new project a folder that one of `folders` is but for case or normalization. */
+export function twinsAFolder(scope: SessionScope, start: SyncState, folders: ReadonlyMap<string, string>): boolean {
+	for (const [key, project] of Object.entries(scope.state.projects)) {
+		const spelled = folders.get(sameFileKey(project.folder));
+		if (start.projects[key] === undefined && spelled !== undefined && spelled !== project.folder) return true;
+	}
 	return false;
 }
 

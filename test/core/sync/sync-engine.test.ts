@@ -148,6 +148,24 @@ describe("projects are repositories", () => {
 		expect(Object.keys(state.projects)).toEqual(["C:\\Users\\me\\proj"]);
 	});
 
+	it("takes a macOS folder recorded in two cases for one project, as a Mac's disk holds one (attack round 25c)", async () => {
+		session("/Users/A/Code/app", "Fix the parser", "2026-03-01T10:00:00.000Z");
+		session("/Users/a/code/app", "Add a test for the parser", "2026-03-02T10:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(folders()).toEqual(["app"]);
+		expect(sessionNotesIn("app")).toHaveLength(2);
+	});
+
+	it("gives a new project the spelling of the user's folder it is but for case (`APP` beside `app`), which macOS and Windows hold as one (attack round 25c)", async () => {
+		notes.files.set("AI Conversations/APP/mine.md", "My own note.\n");
+		session("/home/me/app", "Fix the parser", "2026-03-01T10:00:00.000Z");
+		expect((await runSync(deps(settings()))).errors).toEqual([]);
+		expect(folders()).toEqual(["APP"]);
+		expect(sessionNotesIn("APP")).toHaveLength(1);
+		expect(notes.files.get("AI Conversations/APP/mine.md")).toBe("My own note.\n");
+		expect(state.projects["/home/me/app"]?.folder).toBe("APP");
+	});
+
 	it("keeps the identity recorded for a session whose folder is gone, and never merges by name", async () => {
 		disk.set("/r/gone", { root: "/r/gone", repository: true });
 		session("/r/gone", "First, while the repository was here", "2026-06-01T10:00:00.000Z");

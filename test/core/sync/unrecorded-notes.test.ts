@@ -31,6 +31,8 @@ describe("unrecordedNotes", () => {
 		const found = await unrecordedNotes(notes, "AI Conversations", scope, start);
 		expect([...found.occupied].sort()).toEqual(["ai conversations/shop/mine.md", "ai conversations/web/b (written).md", "ai conversations/web/web context.md"]);
 		expect([...found.orphans]).toEqual([["s-b", "AI Conversations/web/b (written).md"]]);
+		// The folders that hold them, as spelled, for a new project named as one of them but for case.
+		expect([...found.folders]).toEqual([["shop", "shop"], ["web", "web"]]);
 		// A dry run claims no note.
 		expect((await unrecordedNotes(notes, "AI Conversations", scope, start, true)).orphans.size).toBe(0);
 	});
