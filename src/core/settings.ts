@@ -423,24 +423,37 @@ export function parseLines(source: string): string[] {
 }
 
 /**
+ * The folder as the other side of one machine spells it: WSL's `/mnt/c/…` is Windows' `c:/…`, and
+ * Windows' `/wsl$/<distribution>/…` (or `/wsl.localhost/…`, as `normalizeSlashes` leaves them) is
+ * WSL's `/…`. An exclusion written as Windows names the folder did not keep out the sessions Claude
+ * Code ran in it under WSL, and the other way round. Each spelling is matched, so `/` still
+ * excludes `/mnt/c/…`.
+ */
+function otherSpelling(path: string): string {
+	return path.replace(/^\/mnt\/([a-z])(?=\/|$)/, "$1:").replace(/^\/(?:wsl\$|wsl\.localhost)\/[^/]+(?=\/|$)/, "") || "/";
+}
+
+/**
  * Whether a project path is excluded: an exact path or a folder above it, or a glob where `*`
  * matches within one folder and `**` across folders. Separators, a trailing slash and case do not
  * matter (macOS and Windows folders are named either way; an exclusion errs on the side of keeping out),
  * nor `//`, `.` and `..` in either (see `normalizeSlashes`).
  */
 export function isExcluded(projectPath: string, patterns: readonly string[]): boolean {
-	const path = normalizeSlashes(projectPath).toLowerCase();
+	const written = normalizeSlashes(projectPath).toLowerCase();
+	const paths = new Set([written, otherSpelling(written)]);
 	for (const raw of patterns) {
-		const pattern = normalizeSlashes(raw.trim()).toLowerCase();
-		if (pattern === "") continue;
-		if (!pattern.includes("*")) {
-			// `/` is every folder's parent (it has its slash already: `//` started no path, and it excluded nothing).
-			if (path === pattern || path.startsWith(pattern.endsWith("/") ? pattern : `${pattern}/`)) return true;
-			continue;
-		}
-		if (globMatches(pattern, path)) return true;
+		const typed = normalizeSlashes(raw.trim()).toLowerCase();
+		if (typed === "") continue;
+		for (const pattern of new Set([typed, otherSpelling(typed)])) for (const path of paths) if (matches(path, pattern)) return true;
 	}
 	return false;
+}
+
+function matches(path: string, pattern: string): boolean {
+	// `/` is every folder's parent (it has its slash already: `//` started no path, and it excluded nothing).
+	if (!pattern.includes("*")) return path === pattern || path.startsWith(pattern.endsWith("/") ? pattern : `${pattern}/`);
+	return globMatches(pattern, path);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

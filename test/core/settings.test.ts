@@ -281,6 +281,19 @@ describe("project exclusion", () => {
 		expect(isExcluded("/../../home/me/secret", ["/home/me/secret"])).toBe(true);
 		expect(isExcluded("C:\\work\\.\\x\\..\\secret", ["c:/work/secret"])).toBe(true);
 	});
+
+	it("takes a folder WSL recorded for the one Windows names, and the other way round (attack round 25c)", () => {
+		// Excluded as Windows names it, the sessions Claude Code ran in it under WSL were stored.
+		expect(isExcluded("/mnt/c/Users/a/code/secret", ["C:\\Users\\a\\code\\secret"])).toBe(true);
+		expect(isExcluded("/mnt/c/users/B/private/x", ["C:\\Users\\*\\private"])).toBe(true);
+		expect(isExcluded("c:\\users\\a\\code\\secret\\sub", ["/mnt/c/Users/a/code/secret"])).toBe(true);
+		expect(isExcluded("\\\\wsl$\\Ubuntu\\home\\a\\secret", ["/home/a/secret"])).toBe(true);
+		expect(isExcluded("/home/a/secret/x", ["\\\\wsl.localhost\\Ubuntu\\home\\a\\secret"])).toBe(true);
+		expect(isExcluded("/mnt/d/code/secret", ["C:\\code\\secret"])).toBe(false);
+		expect(isExcluded("/mnt/cdrom/secret", ["c:/"])).toBe(false);
+		expect(isExcluded("/mnt/c/x", ["/"])).toBe(true);
+		expect(isExcluded("/home/a/public", ["\\\\wsl$\\Ubuntu\\home\\a\\secret"])).toBe(false);
+	});
 });
 
 describe("recall triggers per project", () => {
