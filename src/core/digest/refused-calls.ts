@@ -2,6 +2,7 @@ import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { oneLine } from "./one-line";
 import { codeSpan } from "../text/code-spans";
+import { baseName } from "../notes/note-name";
 
 /** Claude Code's words when a call waited for a permission the user never gave (not a refusal the user chose). */
 const NOT_GRANTED = /\bbut you haven't granted it yet\b|\brequires approval\b|\bpermission to use \w+ has been denied\b/i;
@@ -37,10 +38,6 @@ export function refusedCalls(calls: readonly ToolCall[], cwd: string | undefined
 	// The files' names, for the results that claim them ("Created CLAUDE.md") to be left out.
 	const files = [...new Set([...open.keys(), ...failed])].filter((t) => !t.startsWith("$ ")).map(baseName);
 	return { open: [...open.values()], files };
-}
-
-function baseName(path: string): string {
-	return path.slice(path.lastIndexOf("/") + 1);
 }
 
 /** A file path (one key for any write or edit of it) or a command. */

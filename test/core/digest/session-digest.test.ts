@@ -95,6 +95,17 @@ describe("digestSession", () => {
 		expect(d.open.join("\n")).not.toContain("CHANGELOG.md");
 	});
 
+	it("claims no file whose only write failed on Windows either (a path with backslashes)", () => {
+		const cwd = "C:\\work\\demo";
+		const d = digestOf([
+			userText("Create the CHANGELOG for 2.0", { ...at(0), cwd }),
+			assistant(toolUse("w1", "Write", { file_path: `${cwd}\\CHANGELOG.md`, content: "# 2.0" }), { ...at(1), messageId: "m1", cwd }),
+			toolResult("w1", "EPERM: operation not permitted, open 'C:\\work\\demo\\CHANGELOG.md'", { ...at(1), isError: true, cwd }),
+			assistant(text("Created CHANGELOG.md with the 2.0 release notes."), { ...at(2), messageId: "m2", cwd }),
+		]);
+		expect(d.done.join("\n")).not.toContain("CHANGELOG.md");
+	});
+
 	it("tells the latest commits first, and leaves steps for the user, options and what is left out of done", () => {
 		const d = digestOf([
 			userText("Split the importer into a parser and a writer, commit each step", at(0)),
