@@ -50,7 +50,6 @@ export function fail(reason: string, code = 2): number {
 /** The commands ask them of the vault and the agents' folders. */
 export { danglingLink, isDirectory, noFolder };
 
-
 /**
  * Why Claude Code's folder is not one to install into, or undefined. One given by hand
  * (`--claude-dir`) that is not there is a typo more likely than a Claude Code to come: made, it

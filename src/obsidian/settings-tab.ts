@@ -75,8 +75,8 @@ const MODE_NAMES: Record<ContextMode, string> = {
 
 /**
  * The plugin's settings page. Every change is saved through the host: toggles and dropdowns at
- * once, text fields when typing pauses (those that say which sessions are read or what becomes
- * of every note when left). Values that cannot be used (a regular expression that does not
+ * once, text fields when typing pauses, and those that decide which sessions are read or what
+ * becomes of every note when left (`savedOnLeave`). Values that cannot be used (a regular expression that does not
  * compile, a transcripts folder that is not one) show what is wrong beside the field and are not
  * saved.
  */

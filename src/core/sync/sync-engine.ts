@@ -221,9 +221,8 @@ function nothingReadable(entries: readonly IndexedTranscript[]): string[] {
 function partlyReadable(entries: readonly IndexedTranscript[]): string[] {
 	return entries.flatMap(({ file, model, unreadLines }) => {
 		if (unreadLines === undefined || model.counts.records === 0) return [];
-		const listed = model.malformedLines;
 		// The first of this read's lines, where the list (which keeps the first few) still has it.
-		const first = model.counts.malformed - unreadLines < listed.length ? listed[model.counts.malformed - unreadLines] : undefined;
+		const first = model.malformedLines[model.counts.malformed - unreadLines];
 		const where = first ? ` (line ${first.line}: ${first.reason})` : "";
 		return [`${file.path}: ${unreadLines === 1 ? "a line" : `${unreadLines} lines`} could not be read${where}; its note holds the rest`];
 	});
