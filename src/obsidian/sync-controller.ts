@@ -29,6 +29,8 @@ export class SyncController {
 	private stopped = false;
 	/** Background syncs the lock kept out, merged, and the timer that asks for them again. */
 	private busy: { job: SyncJob; timer: number } | undefined;
+	/** The last manual sync's summary notice (hidden when the next one shows). */
+	private summary: Notice | undefined;
 
 	constructor(
 		private readonly syncer: () => VaultSync,
@@ -60,8 +62,8 @@ export class SyncController {
 	}
 
 	/** A notice, unless the plugin was unloaded meanwhile. */
-	private notify(text: string, timeout?: number): void {
-		if (!this.stopped) new Notice(text, timeout);
+	private notify(text: string, timeout?: number): Notice | undefined {
+		return this.stopped ? undefined : new Notice(text, timeout);
 	}
 
 	private async run(job: SyncJob): Promise<SyncReport | undefined> {
@@ -144,7 +146,11 @@ export class SyncController {
 		}
 		if (held > 0) this.notify(`And ${count(held, "more thing")} to look at: see the sync log.`, 10_000);
 		this.log.resolved([...report.errors, ...report.notices]);
-		if (job.manual) this.notify(summary);
+		if (job.manual) {
+			// One summary on screen: clicks in a row stacked one per sync, each saying much the same.
+			this.summary?.hide();
+			this.summary = this.notify(summary);
+		}
 		if (report.errors.length > 0) this.status.show({ state: "problem", count: report.errors.length });
 		else this.status.show({ state: "synced", at: new Date(), notes: report.notesWritten.length });
 	}

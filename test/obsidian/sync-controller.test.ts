@@ -6,7 +6,7 @@ import type { VaultSync } from "../../src/node/vault-sync";
 import { RenameLog } from "../../src/obsidian/rename-log";
 import { StatusBar } from "../../src/obsidian/status-bar";
 import { SyncLockBusyError } from "../../src/node/sync-lock";
-import { BUSY_RETRY_MS, SyncController } from "../../src/obsidian/sync-controller";
+import { BUSY_RETRY_MS, summarize, SyncController } from "../../src/obsidian/sync-controller";
 import { SyncLog } from "../../src/obsidian/sync-log";
 import { Notice, Plugin } from "../stubs/obsidian";
 import { stubApp } from "../stubs/app";
@@ -35,6 +35,17 @@ describe("SyncController", () => {
 		// Each once: the next sync meeting them again shows none.
 		await sync.sync();
 		expect(Notice.shown.length).toBe(before + 4);
+	});
+
+	it("keeps one manual sync's summary on screen: clicks in a row do not stack them", async () => {
+		const { sync } = controller([]);
+		const summary = summarize(report([]));
+		for (let i = 0; i < 5; i++) await sync.sync({ manual: true });
+		const summaries = [...Notice.visible].filter((n) => n.message === summary);
+		expect(summaries).toHaveLength(1);
+		// A background sync shows none and leaves the manual one's be.
+		await sync.sync();
+		expect([...Notice.visible].filter((n) => n.message === summary)).toEqual(summaries);
 	});
 
 	it("asks again for a background sync the CLI's lock kept out, with the paths it was asked for, and not once stopped", async () => {
