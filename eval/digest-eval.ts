@@ -69,10 +69,11 @@ async function deliver(corpus: string, file: string): Promise<Delivered | undefi
 	try {
 		const source = join(corpus, file);
 		const folder = join(scratch, "projects", basename(dirname(source)));
-		cpSync(source, join(folder, basename(source)), { recursive: true });
+		// Stamps kept: a copy stamped now has not settled, and its last line, when no newline ends it (as Entire stores them), would be left unread.
+		cpSync(source, join(folder, basename(source)), { recursive: true, preserveTimestamps: true });
 		const id = basename(source, ".jsonl");
-		if (existsSync(join(dirname(source), id))) cpSync(join(dirname(source), id), join(folder, id), { recursive: true });
-		for (const sibling of readdirSync(dirname(source))) if (sibling.startsWith("agent-")) cpSync(join(dirname(source), sibling), join(folder, sibling));
+		if (existsSync(join(dirname(source), id))) cpSync(join(dirname(source), id), join(folder, id), { recursive: true, preserveTimestamps: true });
+		for (const sibling of readdirSync(dirname(source))) if (sibling.startsWith("agent-")) cpSync(join(dirname(source), sibling), join(folder, sibling), { preserveTimestamps: true });
 		const out: Partial<Record<ContextMode, { block: string; hook?: HookContext; notes: number }>> = {};
 		for (const mode of ["eager", "lazy"] as const) {
 			const notes = new MemoryNotes();
