@@ -18,7 +18,7 @@ import { capitalize, planHeading } from "./request-text";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
-import { checksOf, commitsOf, finalTodos, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
+import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
 
 /**
  * Bumped when what a digest holds changes, or when every note made from one must be rendered again:
@@ -128,7 +128,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const todos = finalTodos(toolCallsOf(model));
 	// Every call belongs to a task: the session's commits and last check are its tasks'.
 	const summaries = tasks.map((t) => summarizeTask(t, statements));
-	const commits = summaries.flatMap((s) => s.commits);
+	const commits = lastingCommits(summaries.flatMap((s) => s.commits));
 	const lastCheck = summaries.filter((s) => s.check !== undefined).at(-1)?.check;
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
 	const plan = planTitle(calls) ?? (typed[0] === undefined ? undefined : planHeading(typed[0]));

@@ -74,6 +74,8 @@ export interface Commit {
 	hash?: string;
 	/** The message's lines after its subject, when it has any: where a commit tells why. */
 	body?: string;
+	/** Made by `git commit --amend`: it took the place of the commit before it. */
+	amends?: true;
 }
 
 /** Commits made by successful `git commit` calls (see `commitOf`). */
@@ -102,7 +104,22 @@ export function commitOf(call: ToolCall): Commit | undefined {
 	if (!subject) return undefined;
 	const hash = made?.[1] ?? /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
 	const body = message === undefined ? undefined : bodyOf(message);
-	return body === undefined ? { subject, hash } : { subject, hash, body };
+	const amends = /\bgit\s+(?:-C\s+\S+\s+)?commit\b[^\n;&|]*\s--amend\b/.test(call.input.command) ? { amends: true as const } : {};
+	return body === undefined ? { subject, hash, ...amends } : { subject, hash, body, ...amends };
+}
+
+/**
+ * The commits that still stand: one an amend replaced is gone from the history (its hash names
+ * nothing), so only the amended one is told. An amend with no commit before it in the list
+ * replaced one made before the session, and stands alone.
+ */
+export function lastingCommits(commits: readonly Commit[]): Commit[] {
+	const out: Commit[] = [];
+	for (const commit of commits) {
+		if (commit.amends) out.pop();
+		out.push(commit);
+	}
+	return out;
 }
 
 /** The first line of the message a `git commit` command line gives. */

@@ -226,6 +226,22 @@ describe("digestSession", () => {
 		expect(d.open).toEqual([]);
 	});
 
+	it("tells an amended commit once, by the hash that stands, in the same task or a later one", () => {
+		const d = digestOf([
+			userText("Add the retry helper and commit it", at(0)),
+			assistant(toolUse("c1", "Bash", { command: 'git commit -am "Add a retry helper"' }), { ...at(1), messageId: "m1" }),
+			toolResult("c1", "[main aaaa111] Add a retry helper\n 2 files changed", at(1)),
+			assistant(toolUse("c2", "Bash", { command: "git add src/backoff.ts && git commit --amend --no-edit" }), { ...at(2), messageId: "m2" }),
+			toolResult("c2", "[main bbbb222] Add a retry helper\n Date: Mon Nov 20 10:01:00 2026\n 3 files changed", at(2)),
+			assistant(text("Committed the retry helper with its backoff module."), { ...at(3), messageId: "m3" }),
+			userText("Also log each retry, in the same commit", at(4)),
+			assistant(toolUse("c3", "Bash", { command: 'git commit -a --amend -m "Add a retry helper that logs"' }), { ...at(5), messageId: "m4" }),
+			toolResult("c3", "[main cccc333] Add a retry helper that logs", at(5)),
+			assistant(text("Amended the commit: each retry is logged now."), { ...at(6), messageId: "m5" }),
+		]);
+		expect(d.done.filter((x) => x.startsWith("commit"))).toEqual(["commit cccc333: Add a retry helper that logs"]);
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),

@@ -69,7 +69,7 @@ describe("commits", () => {
 		]);
 		expect(commits).toEqual([
 			{ subject: "feat: launch the review", hash: "a230dbf" },
-			{ subject: "Start", hash: "9f8e7d6" },
+			{ subject: "Start", hash: "9f8e7d6", amends: true },
 		]);
 	});
 
