@@ -127,7 +127,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const calls = toolCallsOf(model, true);
 	const todos = finalTodos(toolCallsOf(model));
 	// Every call belongs to a task: the session's commits and last check are its tasks'.
-	const summaries = tasks.map((t) => summarizeTask(t, statements));
+	const summaries = tasks.map((t, i) => summarizeTask(t, statements, i < tasks.length - 1));
 	const commits = lastingCommits(summaries.flatMap((s) => s.commits));
 	const lastCheck = summaries.filter((s) => s.check !== undefined).at(-1)?.check;
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
@@ -331,11 +331,21 @@ function resultReplies(task: SessionTask, statements: Statements): string[] {
 	return [final];
 }
 
-function summarizeTask(task: SessionTask, statements: Statements): TaskSummary {
+/** Calls that only keep the todo list: one after the last reply is no work left unsaid. */
+const BOOKKEEPING = new Set(["TodoWrite", "TaskCreate", "TaskUpdate"]);
+
+/**
+ * @param followed whether another task came after: one whose work went on past its last reply was
+ * stopped there (the user stepped in), and what it said was said between steps ("The script isn't
+ * in that folder"): only what reports a change stands as its result. A last task cut off is told
+ * open, and its latest words are where the work got to.
+ */
+function summarizeTask(task: SessionTask, statements: Statements, followed: boolean): TaskSummary {
+	const stopped = followed && task.calls.slice(task.textAt.at(-1) ?? 0).some((c) => !BOOKKEEPING.has(c.name));
 	const result = resultReplies(task, statements)
 		.flatMap((reply) => statements.first(reply, 8))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined)
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const files: string[] = [];

@@ -242,6 +242,20 @@ describe("digestSession", () => {
 		expect(d.done.filter((x) => x.startsWith("commit"))).toEqual(["commit cccc333: Add a retry helper that logs"]);
 	});
 
+	it("takes no finding said between steps as the result of a task the user stopped; a change it reports stands", () => {
+		const d = digestOf([
+			userText("Why does the nightly export skip the archive folder?", at(0)),
+			assistant(text("The skip list isn't in the exporter's config. Added a log line to the exporter's walk. Let me search the whole repository."), { ...at(1), messageId: "m1" }),
+			assistant(toolUse("g1", "Grep", { pattern: "skip" }), { ...at(2), messageId: "m2" }),
+			toolResult("g1", "src/walk.ts:12: const skip = ['archive']", at(2)),
+			userText("[Request interrupted by user]", at(3)),
+			userText("Never mind that, make the export include the archive folder", at(4)),
+			assistant(text("The export now includes the archive folder: removed it from the walk's skip list."), { ...at(5), messageId: "m3" }),
+		]);
+		expect(d.done.join("\n")).not.toContain("skip list isn't");
+		expect(d.done).toContain("Added a log line to the exporter's walk.");
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),
