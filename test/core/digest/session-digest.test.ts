@@ -256,6 +256,14 @@ describe("digestSession", () => {
 		expect(d.done).toContain("Added a log line to the exporter's walk.");
 	});
 
+	it("leaves nothing open for a step that applies only when the user needs it; a step still needed is open", () => {
+		const reply = "Updated the README with both commands:\n\n1. **Regular update**: `pipx upgrade notes-cli` - for normal updates\n2. **Force reinstall**: `pipx reinstall notes-cli` - when you need to force a complete rebuild";
+		const d = digestOf([userText("Document how to update the tool", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]);
+		expect(d.open).toEqual([]);
+		const left = digestOf([userText("Document how to update the tool", at(0)), assistant(text("Updated the README. You still need to publish the docs site."), { ...at(1), messageId: "m1" })]);
+		expect(left.open).toEqual(["You still need to publish the docs site."]);
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),
