@@ -139,7 +139,7 @@ describe("our hooks in the real Claude Code", () => {
 		const checkpointLine = () => /^- Last checkpoint: .*$/m.exec(readFileSync(join(cwd, "CLAUDE.md"), "utf8"))?.[0] ?? "";
 		const until = Date.now() + 15_000;
 		while (!checkpointLine().includes("Asked: Continue where we left off") && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-		expect(checkpointLine()).toMatch(/^- Last checkpoint: \d{4}-\d\d-\d\d \d\d:\d\d Asked: Continue where we left off with the rate limiter Reply: Picking up/);
+		expect(checkpointLine()).toMatch(/^- Last checkpoint: \d{4}-\d\d-\d\d \d\d:\d\d UTC Asked: Continue where we left off with the rate limiter Reply: Picking up/);
 		expect(readFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "hooks.log"), "utf8")).toMatch(new RegExp(`\tpre-compact\tok\t.*trigger=manual checkpoint=${two.sessionId} sync=started`));
 
 		// 6. Uninstall: the user's file, byte for byte.

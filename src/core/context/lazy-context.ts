@@ -45,12 +45,22 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	// Without a recorded checkpoint, where the session stopped: what its last task came to.
 	const reached = d.tasks.filter((t) => t.result.length > 0).at(-1)?.result[0] ?? d.done[0];
 	const point = checkpoint ?? (reached ? { at: d.endedAt, text: reached } : undefined);
-	if (point) push(`- Last checkpoint: ${point.at ? `${point.at.slice(0, 16).replace("T", " ")} ` : ""}${cutAtBoundary(point.text, 100)}`);
+	if (point) push(`- Last checkpoint: ${utcMinute(point.at)}${cutAtBoundary(point.text, 100)}`);
 	const files = keyFiles(d, 4);
 	if (files.length > 0) push(`- Key files: ${files.map((f) => codeSpan(oneLine(f, 60))).join(", ")}`);
 	// Lines go from the least needed while over budget; the pointer and the tools always stay (the tools' line is not counted: it took the checkpoint's place).
 	while (lines.length > 1 && head.length + lines.join("\n").length + 1 + pointer.length - TOOLS_LINE.length > FACADE_MAX_CHARS) lines.splice(lines.length - 1, 1);
 	return `${head}${lines.join("\n")}\n${pointer}`;
+}
+
+/**
+ * When a checkpoint was, said in UTC and marked so ("2026-11-21 10:20 UTC "): the note's
+ * `started` and `ended` are local times, and an unmarked clock time next to them read as one
+ * was hours off. Nothing when the time is missing or unreadable.
+ */
+function utcMinute(at: string | undefined): string {
+	const time = at === undefined ? Number.NaN : Date.parse(at);
+	return Number.isNaN(time) ? "" : `${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC `;
 }
 
 /**

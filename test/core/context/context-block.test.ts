@@ -163,12 +163,15 @@ describe("lazy facade and packet", () => {
 	it("shows the latest session's goal, status and checkpoint", () => {
 		const d = digest("b", "21", { open: ["Add the retry queue"] });
 		const facade = renderFacade(entry(d), "/vault/p.md");
-		expect(facade).toContain("- Goal: Goal of b\n- Status: open: Add the retry queue\n- Last checkpoint: 2026-11-21 10:30 Outcome of b\n- Key files: `src/cart.ts`");
-		expect(renderFacade(entry(d), "/vault/p.md", { at: "2026-11-21T10:20:00.000Z", text: "Before compaction: queue half done" })).toContain("- Last checkpoint: 2026-11-21 10:20 Before compaction: queue half done");
+		expect(facade).toContain("- Goal: Goal of b\n- Status: open: Add the retry queue\n- Last checkpoint: 2026-11-21 10:30 UTC Outcome of b\n- Key files: `src/cart.ts`");
+		expect(renderFacade(entry(d), "/vault/p.md", { at: "2026-11-21T10:20:00.000Z", text: "Before compaction: queue half done" })).toContain("- Last checkpoint: 2026-11-21 10:20 UTC Before compaction: queue half done");
+		// A time written with its offset is told in UTC too, marked so: an unmarked clock time reads as local.
+		expect(renderFacade(entry(d), "/vault/p.md", { at: "2026-11-21T03:20:00-07:00", text: "Queue half done" })).toContain("- Last checkpoint: 2026-11-21 10:20 UTC Queue half done");
+		expect(renderFacade(entry(d), "/vault/p.md", { at: "yesterday", text: "Queue half done" })).toContain("- Last checkpoint: Queue half done");
 		expect(renderFacade(undefined, "/vault/p.md")).toContain("- No past sessions yet.\n- Full context: `/vault/p.md`");
 		// With tasks, the checkpoint is what the last one came to, not the first item done.
 		const tasks = [{ ask: "Add the queue", calls: 3, result: ["The queue is in place."], files: [], commits: [] }, { ask: "Retry on failure", calls: 2, result: ["Failed jobs now retry three times."], files: [], commits: [] }];
-		expect(renderFacade(entry(digest("c", "22", { tasks, done: ["commit 1a2b3c4: Add the queue"] })), "/vault/p.md")).toContain("- Last checkpoint: 2026-11-22 10:30 Failed jobs now retry three times.");
+		expect(renderFacade(entry(digest("c", "22", { tasks, done: ["commit 1a2b3c4: Add the queue"] })), "/vault/p.md")).toContain("- Last checkpoint: 2026-11-22 10:30 UTC Failed jobs now retry three times.");
 	});
 
 	it("puts open ends, facts and the recent sessions in the packet", () => {

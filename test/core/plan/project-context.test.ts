@@ -158,7 +158,7 @@ describe("lazy mode", () => {
 		state.checkpoints[B] = { at: "2026-11-21T10:06:00.000Z", text: "Asked: deploy with ACME-123456\nReply: deployed" };
 		await sync(settings({ mode: "lazy" }, { redaction: { enabled: true, extraPatterns: ["ACME-[0-9]{6}"] } }));
 		const text = (await claudeMd())!;
-		expect(text).toContain("- Last checkpoint: 2026-11-21 10:06 Asked: deploy with [redacted:custom]");
+		expect(text).toContain("- Last checkpoint: 2026-11-21 10:06 UTC Asked: deploy with [redacted:custom]");
 		expect(text).not.toContain("ACME-123456");
 		expect(state.checkpoints[B]?.text).toBe("Asked: deploy with [redacted:custom]\nReply: deployed");
 	});
