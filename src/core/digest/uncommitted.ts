@@ -64,6 +64,8 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 			if (commits || /\bgit\b|\bcd\b/.test(command)) runCommands(command, cwd, left, staging, commits);
 			// git's word that the tree is clean (something else committed) counts most.
 			if (PUT_AWAY.test(command) || (/\bgit\b/.test(command) && CLEAN.test(call.result.text))) closeAll(left, staging);
+			// A file git's status does not list is not changed any more (its edits were undone, or it is ignored).
+			else if (!commits && !staging.wandered && listsWholeTree(command) && listedInFull(call.result.text)) for (const path of [...left]) if (!call.result.text.includes(path.split("/").pop() ?? path)) left.delete(path);
 			continue;
 		}
 		if (!CHANGES_FILE.has(call.name)) continue;
@@ -83,6 +85,28 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 		// One span on one line each: a path a tool call gave may hold a backtick or a line break (see `codeSpan`).
 		.map((n) => codeSpan(n))
 		.join(", ")}${more}`;
+}
+
+/**
+ * A `git status` of the session's whole tree, its output in full: no path given, no other folder,
+ * untracked files not hidden (a new file is one), and no pipe that may cut or filter its lines.
+ */
+function listsWholeTree(command: string): boolean {
+	// A pipe, or output sent elsewhere (`2>&1` only joins the errors to it).
+	const joined = command.replace(/\s*2>&1/g, "");
+	if (/[|>]/.test(joined)) return false;
+	return shellParts(joined).some((words) => {
+		const git = words.findIndex((w) => programName(w) === "git");
+		return git >= 0 && words[git + 1] === "status" && words.slice(git + 2).every((w) => w.startsWith("-") && w !== "--" && !/^(?:-uno|--untracked-files=no)$/.test(w));
+	});
+}
+
+/** The last line of a long `git status`, after every file it lists. */
+const STATUS_END = /^(?:nothing added to commit|no changes added to commit)\b/m;
+
+/** Whether a status's output holds all it listed: not clipped, or clipped only after its last line began. */
+function listedInFull(text: string): boolean {
+	return text.trim() !== "" && (!/…\s*$/.test(text) || STATUS_END.test(text));
 }
 
 /**

@@ -39,6 +39,20 @@ describe("uncommittedFiles", () => {
 		expect(uncommittedFiles([commit(), edit("/repo/a.ts"), failed], cwd)).toBe("left uncommitted: `a.ts`");
 	});
 
+	it("closes a file git's status no longer lists (its edits undone), only when that status lists the whole tree in full", () => {
+		const status = (command: string, text: string) => call("Bash", { command }, { text });
+		const listing = "On branch main\nUntracked files:\n\tdocs/new-guide.md\n\nnothing added to commit but untracked files present";
+		const calls = [commit(), edit("/repo/src/schema.ts"), call("Write", { file_path: "/repo/docs/new-guide.md" }), edit("/repo/src/schema.ts")];
+		expect(uncommittedFiles([...calls, status("git status", listing)], cwd)).toBe("left uncommitted: `docs/new-guide.md`");
+		expect(uncommittedFiles([...calls, status("git status --short 2>&1", "?? docs/new-guide.md")], cwd)).toBe("left uncommitted: `docs/new-guide.md`");
+		// Clipped in its last line, after every file it lists: still whole.
+		expect(uncommittedFiles([...calls, status("git status", `${listing.slice(0, -10)}…`)], cwd)).toBe("left uncommitted: `docs/new-guide.md`");
+		// A status of some paths, cut by a pipe, clipped, sent to a file, or hiding new files tells nothing of the others.
+		for (const [command, text] of [["git status docs", listing], ["git status | head -3", listing], ["git status -uno", "On branch main"], ["git status > /tmp/s", ""], ["git status", "On branch main\nUntracked files:…"]]) {
+			expect(uncommittedFiles([...calls, status(command!, text!)], cwd)).toBe("left uncommitted: `src/schema.ts`, `docs/new-guide.md`");
+		}
+	});
+
 	it("quotes each file as one code span on one line, whatever its name holds", () => {
 		const calls = [commit(), edit("/repo/a\n```dataviewjs\n# Hijacked"), edit("/repo/tick`s.ts")];
 		expect(uncommittedFiles(calls, cwd)).toBe("left uncommitted: `a␤```dataviewjs␤# Hijacked`, ``tick`s.ts``");
