@@ -123,7 +123,9 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	if (detail === "long" && topics.length > 0) lines.push(`- Topics: ${topics.join(", ")}`);
 	const asked = d.asked.length === 1 && d.asked[0]?.replace(/\.$/, "") === d.title ? { shown: [], rest: 0 } : weightiest(d, shape.asked, shape.askedChars, shape.askMax);
 	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);
-	pushList(lines, "Done", d.done.map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
+	// A change told as a choice too ("Switched the store from SQLite to Redis") is told once, where its why is.
+	const decided = d.decisions.slice(0, shape.decisions);
+	pushList(lines, "Done", d.done.filter((a) => !decided.includes(a)).map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));

@@ -43,6 +43,13 @@ describe("eager block", () => {
 		expect(block).toContain("### 2026-11-21 — Session b (Claude Code)\n- Asked: Goal of b\n- Done: Outcome of b\n- Open: Migrate the orders table\n- Decided: Use Redis over Memcached because it persists\n- Files: `src/cart.ts`\n- Note: `b.md`");
 	});
 
+	it("tells a change that is also a choice once, as the choice", () => {
+		const change = "Switched the job store from SQLite to Redis, since jobs are shared across workers";
+		const d = digest("b", "21", { done: ["Jobs are picked up within a second", change], decisions: [change] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(block).toContain(`- Done: Jobs are picked up within a second\n- Decided: ${change}\n`);
+	});
+
 	it("shows whole items only, as many as fit, and counts the rest", () => {
 		const busy = digest("b", "21", { asked: Array.from({ length: 9 }, (_, i) => `Task number ${i} of a long session`) });
 		const block = renderContextBlock([entry(busy)], { sessions: 5, maxChars: 4000 });
