@@ -2,7 +2,7 @@
  * Statements of a reply that tell no result even though they read as one: a step left to the
  * user ("Run `bd ready` to see available work"), an option laid out for them to pick ("Option A:
  * minimal and friendly"), what would or will happen ("That will create the repo and push it",
- * "It would have caught the bug in dev"), work still going ("Still compiling…"), a task
+ * "It would have caught the bug in dev"), a guess ("The cache may be stale"), work still going ("Still compiling…"), a task
  * listing's field ("Depends on: Task 1"), the agent's own need or limit ("I need permission to edit
  * the test file", "I don't have any saved memory", "Preciso de permissão…": what it could not do
  * is no result, and what is left open says it), and a bare name (".gitignore"). A result slot they
@@ -15,6 +15,8 @@ const INSTRUCTION = /^(?:then\s+|go ahead and\s+)?(?:run|open|go to|visit|click|
 const OPTION = /^option\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(-]/i;
 /** What would, could or will happen, not what did ("…will now open Vivaldi" did happen). */
 const WOULD = /^(?:that|this|it|which|they|these|those)(?:'ll|'d| will| would| could| might| may)\b(?!\s+now\b)/i;
+/** A guess about a thing, said of it as its subject ("Worktree might be clean at session start", "The cache may be stale"): a case weighed, not found. */
+const GUESS = /^(?:[\w`'"./()-]+\s+){1,6}(?:might|may|could)\s+(?!now\b)/i;
 /** Work still going when the reply was written ("Still compiling the test dependencies."). */
 const STILL = /^still \w+ing\b/i;
 /** A field of a task listing ("Depends on: Task 1", "Priority: P2"): what the task is, not what was done. */
@@ -32,5 +34,5 @@ const BARE_NAME = /^[\x21-\x7e]+$/;
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

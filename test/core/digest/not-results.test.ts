@@ -12,6 +12,8 @@ describe("statements that tell no result", () => {
 		"That will create the bucket and upload everything in one command.",
 		"It would have caught the bad migration in dev instead of staging.",
 		"This could break older clients.",
+		"Worktree might be clean at session start",
+		"The stale lock file may be left over from the crash.",
 		"Still compiling the test dependencies (first build).",
 		"Depends on: Task 1",
 		"Go ahead and run those two commands; they should be off now.",
@@ -32,6 +34,7 @@ describe("statements that tell no result", () => {
 	it.each([
 		"`Ctrl+Alt+M` will now open the mixer.",
 		"Added a retry with backoff to the uploader.",
+		"Added a timeout, since the upstream may hang.",
 		"The option parser now rejects unknown flags.",
 		"Options are read from `config.toml` first.",
 		"Running the seed script loads 40 rows.",
