@@ -17,8 +17,8 @@ const HOLLOW = [
 	/^(?:the )?(?:task|tasks|work|implementation|change|changes|fix|fixes|update|request|experiment|job|migration|refactor|refactoring|setup)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready|clean)$/i,
 	// "Ready to merge.", "Ready to commit when you are.": a state the next step waits in, not a result.
 	/^(?:(?:it's|it is|this is|that's|everything is|all) )?ready (?:to|for) (?:merge|commit|push|review|use|go|test|deploy|ship|the next step)(?: when(?:ever)? you(?:'re| are)(?: ready)?)?$/i,
-	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point".
-	/^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
+	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point", "Ah yes, you're absolutely right".
+	/^(?:(?:ah|oh)[\s,]+)?(?:yes[\s,]+)?you(?:'re|’re| are) (?:absolutely |exactly |completely |totally |quite )?(?:right|correct)$|^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
 	// A bare "Committed." or "Done and pushed." after the commit itself is listed.
 	/^(?:committed|pushed|done|fixed|saved|finished|completed|deployed|merged)(?: and (?:pushed|committed|deployed|merged|tested))?$/i,
 	// "Classic issue.", "A known gotcha." (the explanation follows in the next sentence).

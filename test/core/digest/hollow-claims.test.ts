@@ -21,6 +21,8 @@ describe("hollow claims", () => {
 		"The change is clean.",
 		"Ready to merge.",
 		"Ready to commit when you are.",
+		"Ah yes, you're absolutely right!",
+		"You are correct.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -38,6 +40,7 @@ describe("hollow claims", () => {
 		"The migration is complete for orders; invoices still use the old table.",
 		"Ready to merge once the staging deploy goes green.",
 		"All four tasks done except the export.",
+		"You're right that the cache key misses the locale: added it.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});
