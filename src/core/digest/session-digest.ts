@@ -343,7 +343,7 @@ const BOOKKEEPING = new Set(["TodoWrite", "TaskCreate", "TaskUpdate"]);
 function summarizeTask(task: SessionTask, statements: Statements, followed: boolean): TaskSummary {
 	const stopped = followed && task.calls.slice(task.textAt.at(-1) ?? 0).some((c) => !BOOKKEEPING.has(c.name));
 	const result = resultReplies(task, statements)
-		.flatMap((reply) => statements.first(reply, 8))
+		.flatMap((reply) => statements.first(beforeOptions(reply, statements), 8))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
 		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
@@ -355,6 +355,21 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	}
 	const checks = checksOf(task.calls);
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
+}
+
+/** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */
+const LAID_OUT = /^[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?(?:option|approach|alternative)[ \t]+\(?[a-z0-9]{1,2}\)?[ \t]*[:—–(.-]/gim;
+
+/**
+ * A reply that lays out options and asks the user to pick one, up to its first option: what it
+ * says from there describes the options ("Removed the alarming words" of a proposed message),
+ * not what was done. Any other reply whole.
+ */
+function beforeOptions(reply: string, statements: Statements): string {
+	const options = [...reply.matchAll(LAID_OUT)];
+	if (options.length < 2) return reply;
+	const last = statements.unitsOf(reply).at(-1)?.text ?? "";
+	return isQuestion(last) && ADDRESSED.test(last) ? reply.slice(0, options[0]?.index ?? 0) : reply;
 }
 
 /** Not a step of the session's own conversation: thinking, a compaction, a sub-agent's part. */

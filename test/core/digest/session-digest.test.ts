@@ -264,6 +264,18 @@ describe("digestSession", () => {
 		expect(left.open).toEqual(["You still need to publish the docs site."]);
 	});
 
+	it("takes no result from what a reply says of the options it lays out for the user to pick", () => {
+		const reply = "Fixed the typo in the banner.\n\nTwo ways to word the notice:\n\n**Option A: Short**\n```\nAnother run is active.\n```\n\n**Option B: Detailed**\n```\nRun 42 is active since 10:02.\n```\n\nThe key changes from the current notice:\n- Removed the word \"Error\" (sounds alarming)\n- Dropped the run's internal id\n\nWhich one do you prefer?";
+		const d = digestOf([
+			userText("Reword the notice shown when another run is active", at(0)),
+			assistant(toolUse("r1", "Read", { file_path: "/repo/src/notice.ts" }), { ...at(1), messageId: "m1" }),
+			toolResult("r1", "export const notice = 'Error: conflict'", at(1)),
+			assistant(text(reply), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done).toEqual(["Fixed the typo in the banner."]);
+		expect(d.open).toEqual(["asked: Which one do you prefer?"]);
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),
