@@ -413,8 +413,14 @@ function closingQuestion(task: SessionTask, statements: Statements): string | un
 	if (!reply) return undefined;
 	const units = statements.unitsOf(reply);
 	const lastUnit = units[units.length - 1];
-	if (!lastUnit || !isQuestion(lastUnit.text) || !ADDRESSED.test(lastUnit.text)) return undefined;
-	return cutAtBoundary(lastUnit.text, ITEM_MAX);
+	if (!lastUnit || !isQuestion(lastUnit.text)) return undefined;
+	// "Or leave it as-is?" is the last of the alternatives asked: they come with it, from the first,
+	// and are put to the user by any of them or by their intro ("Should I:").
+	let first = units.length - 1;
+	while (first > 0 && /^or\b/i.test(units[first]?.text ?? "") && isQuestion(units[first - 1]?.text ?? "")) first--;
+	const asked = units.slice(first).map((u) => u.text).join(" ");
+	if (!ADDRESSED.test(asked) && !(first < units.length - 1 && ADDRESSED.test(units[first]?.section ?? ""))) return undefined;
+	return cutAtBoundary(asked, ITEM_MAX);
 }
 
 /** A question put to the user: about what they want, or whether to go on. */

@@ -276,6 +276,14 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["asked: Which one do you prefer?"]);
 	});
 
+	it("leaves open a closing question with its alternatives, not only its last \"Or …?\"", () => {
+		const d = digestOf([
+			userText("Check whether the flaky test still fails", at(0)),
+			assistant(text("It passed 50 runs in a row, so the flake is gone.\n\nShould I:\n\n1. Delete the quarantine list?\n2. Or keep it in case it comes back?"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(d.open).toEqual(["asked: Delete the quarantine list? Or keep it in case it comes back?"]);
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),
