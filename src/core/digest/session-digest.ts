@@ -164,7 +164,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// A last request with no reply, or whose replies say nothing but narration, was cut off; by the user, when they stopped the agent last.
 	const stopped = stoppedByUser(model);
 	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`${stopped ? "interrupted by the user" : "unanswered"}: ${last.ask}`);
-	else if (last?.ask && !question && finalReply(last, statements) === undefined) open.push(`${stopped ? "interrupted by the user" : "unfinished"}: ${last.ask}`);
+	else if (last?.ask && !question && finalReply(last, statements) === undefined && !answeredInBlocks(last)) open.push(`${stopped ? "interrupted by the user" : "unfinished"}: ${last.ask}`);
 	// A transcript that ends on a tool call ended in the middle of the work: the step it was on (when the request is not already told unfinished).
 	const step = cutOffStep(model);
 	const told = open.some((o) => /^(?:unfinished|unanswered|interrupted by the user): /.test(o));
@@ -309,6 +309,16 @@ function finalReply(task: SessionTask, statements: Statements): string | undefin
 		if (statements.first(text, 1).length > 0) return text;
 	}
 	return undefined;
+}
+
+/**
+ * Whether a task's last word, after all its steps, answers in blocks alone: a fenced block or a
+ * table under bold labels ("**2. Session file:**" and the path in a block) says no sentence, and
+ * is still an answer, not work cut off.
+ */
+function answeredInBlocks(task: SessionTask): boolean {
+	const text = task.texts.at(-1);
+	return text !== undefined && (task.textAt.at(-1) ?? 0) >= task.calls.length && /^[ \t]*(?:```|~~~|\|.*\|[ \t]*$)/m.test(text);
 }
 
 /**

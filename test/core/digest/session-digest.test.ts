@@ -284,6 +284,17 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["asked: Delete the quarantine list? Or keep it in case it comes back?"]);
 	});
 
+	it("takes a last reply that answers in blocks alone as an answer, not as work cut off", () => {
+		const d = digestOf([
+			userText("Where is the config file of this tool?", at(0)),
+			assistant(text("**Config file:**\n\n```\n/home/dev/.config/tool/config.toml\n```"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(d.open).toEqual([]);
+		// Narration alone is still no answer.
+		const cut = digestOf([userText("Where is the config file of this tool?", at(0)), assistant(text("Let me look for it."), { ...at(1), messageId: "m1" })]);
+		expect(cut.open).toEqual(["unfinished: Where is the config file of this tool"]);
+	});
+
 	it("tells a pull request named after its commit by its link alone", () => {
 		const d = digestOf([
 			userText("Commit, push and open a PR", at(0)),
