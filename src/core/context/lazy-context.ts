@@ -54,6 +54,16 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 }
 
 /**
+ * Whether a later session closed an open end: the same item done (a todo finished then), or the
+ * check that failed passing (`npm test` failed on its last run, then "`npm test` passes").
+ */
+function closedLater(open: string, later: readonly ContextEntry[]): boolean {
+	const failed = /^(`.+`) failed on its last run$/.exec(open);
+	const closing = failed ? `${failed[1]} passes` : open;
+	return later.some((e) => e.digest.done.includes(closing));
+}
+
+/**
  * When a checkpoint was, said in UTC and marked so ("2026-11-21 10:20 UTC "): the note's
  * `started` and `ended` are local times, and an unmarked clock time next to them read as one
  * was hours off. Nothing when the time is missing or unreadable.
@@ -76,7 +86,8 @@ export function renderContextPacket(project: string, projectPath: string, entrie
 		["sessions", recent.length],
 	]);
 	const out = [`# ${project}: context packet`, "", BACKGROUND_LINE, ""];
-	const open = recent.flatMap((e) => e.digest.open.slice(0, 3).map((o) => `- ${o} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
+	// Newest first: an open end a later session closed is no open end of the project any more.
+	const open = recent.flatMap((e, i) => e.digest.open.slice(0, 3).filter((o) => !closedLater(o, recent.slice(0, i))).map((o) => `- ${o} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
 	if (open.length > 0) out.push("## Open ends", "", ...open, "");
 	if (facts.length > 0) out.push("## Facts", "", ...facts.map((f) => `- **${f.name}**: ${oneLine(f.description, 200)}`), "");
 	out.push("## Recent sessions", "");

@@ -189,6 +189,16 @@ describe("lazy facade and packet", () => {
 		expect(note.body).toContain("- Decided: We decided to use Redis");
 		expect(note.body).toContain(BACKGROUND_LINE);
 	});
+
+	it("leaves out of the packet's open ends what a later session closed", () => {
+		const older = digest("a", "20", { open: ["Add the retry queue", "`npm test` failed on its last run", "Migrate the orders table"] });
+		const newer = digest("b", "21", { done: ["`npm test` passes", "Add the retry queue"] });
+		const note = renderContextPacket("shop-api", "/home/dev/shop-api", [entry(older), entry(newer)], []);
+		expect(note.body).toContain("## Open ends\n\n- Migrate the orders table (2026-11-20)\n\n");
+		// What a session left open stays open against what an earlier one did.
+		const reversed = renderContextPacket("shop-api", "/home/dev/shop-api", [entry(digest("a", "20", { done: ["`npm test` passes"] })), entry(digest("b", "21", { open: ["`npm test` failed on its last run"] }))], []);
+		expect(reversed.body).toContain("## Open ends\n\n- `npm test` failed on its last run (2026-11-21)\n");
+	});
 });
 
 describe("renderContextBlock: paths it quotes", () => {
