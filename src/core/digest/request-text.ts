@@ -47,7 +47,8 @@ export function requestOf(prompt: string, max = 160, replying = true): string | 
 	const typed = typedPart(prompt);
 	if (typed === "") return undefined;
 	const asked = stripAsk(withoutIntros(requestSentence(typed))).trim();
-	const request = asked.replace(/\?\s*$/, "").trim();
+	// A tag that made it a question goes with the "?" (", or?", ", right?"): left alone, it hangs.
+	const request = asked.replace(/(?:,\s*(?:or|right|no|correct))?\s*\?\s*$/i, "").trim();
 	// A short question ("did you push?") asks, even when the same words without "?" would not.
 	if (request === "" || isAcknowledgement(asked, replying) || (!/\s/.test(request) && isAcknowledgement(request))) return undefined;
 	return cutAtBoundary(capitalize(request), max);

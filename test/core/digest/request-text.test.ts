@@ -13,6 +13,12 @@ describe("requestOf", () => {
 		expect(requestOf("Hi! I'd like you to rename the config file")).toBe("Rename the config file");
 	});
 
+	it("drops a question's tag with its question mark: nothing hangs at the end", () => {
+		expect(requestOf("I think we should bail out and return an error, or?")).toBe("I think we should bail out and return an error");
+		expect(requestOf("The cache is per user, right?")).toBe("The cache is per user");
+		expect(requestOf("Is the cache per user or per team?")).toBe("Is the cache per user or per team");
+	});
+
 	it("leaves out pasted code, logs and the intro to them", () => {
 		const prompt = "The build fails with this error:\n```\nTypeError: generate is not a function\n    at build (/app/next.js:12:3)\n```\nCan you fix it?";
 		expect(requestOf(prompt)).toBe("The build fails with this error: Can you fix it");
