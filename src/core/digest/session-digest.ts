@@ -39,9 +39,15 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * own need or limit ("I need permission to…", "I don't have…") and "Go ahead and run…" are no
  * results (see `isNotResult`). 17: no result claims a file whose write or edit failed and was not
  * done after (see `refusedCalls`); a note named with an `@` after a blank moves to its quotable
- * name (see `quotable`). 18: a reply line that is only an HTML comment is no result.
+ * name (see `quotable`). 18: a reply line that is only an HTML comment is no result. 19: an
+ * amended commit is told once (see `lastingCommits`); a task the user stopped keeps only the
+ * changes it reported; a step "when you need to …" is not open; a file `git status` no longer
+ * lists is not left uncommitted; a guess and "you're absolutely right" are no results; what a
+ * reply says of the options it lays out is no result; a closing "Or …?" comes with the
+ * alternatives before it; a last reply in blocks alone answers; a request's question tag
+ * (", or?") goes with its "?".
  */
-export const DIGEST_VERSION = 18;
+export const DIGEST_VERSION = 19;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
