@@ -1,13 +1,17 @@
 import { printable } from "./printable";
+import { wellFormed } from "./well-formed";
 
 /**
- * Text for a terminal: `printable`, and a bare CR (not before a line break) shown as `␍`. Notes
+ * Text for a terminal: `printable`, well-formed, and a bare CR (not before a line break) shown as
+ * `␍`. A lone surrogate (a clipped emoji, a `\ud800` in a transcript's JSON) left as it is went out
+ * of the MCP server as the escape `\ud800`, which a strict JSON reader refuses as a string (Rust's
+ * serde_json): the whole answer was lost to such a client, not one character. Notes
  * keep their CRs (CRLF), but on a terminal a bare one sends the cursor back to the line's start,
  * and what follows overwrites what a project's path (a folder name may hold one) printed before it.
  * The symbol rather than `\r`: a Windows path (`C:\repo`) holds that pair already.
  */
 export function terminalText(text: string): string {
-	return printable(text).replace(/\r(?!\n)/g, "\u240d");
+	return wellFormed(printable(text)).replace(/\r(?!\n)/g, "\u240d");
 }
 
 /**

@@ -11,6 +11,10 @@ describe("terminalText", () => {
 	it("drops what printable drops", () => {
 		expect(terminalText("x\u001b]0;title\u0007\u001b[2J\u202ey\r")).toBe("xy\u240d");
 	});
+
+	it("makes a lone surrogate U+FFFD, so the MCP server's JSON has no `\\ud800` a strict reader refuses, and keeps a pair", () => {
+		expect(JSON.stringify(terminalText("parser \ud800 here \udc00 \ud83d\ude00"))).toBe('"parser \ufffd here \ufffd \ud83d\ude00"');
+	});
 });
 
 describe("terminalLine", () => {
