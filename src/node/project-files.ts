@@ -19,6 +19,11 @@ export class ProjectFolderFiles implements ProjectFiles {
 		return real === undefined ? null : readPlainUtf8IfThere(real, INSTRUCTION_FILE_MAX_BYTES);
 	}
 
+	async readOnly(projectPath: string, fileName: string): Promise<boolean> {
+		const real = await this.realPath(projectPath, fileName).catch(() => undefined);
+		return real !== undefined && (await isReadOnly(real));
+	}
+
 	async realPath(projectPath: string, fileName: string): Promise<string | undefined> {
 		if (!(await stat(projectPath).then((s) => s.isDirectory(), () => false))) return undefined;
 		return instructionFile(projectPath, fileName);
@@ -31,8 +36,7 @@ export class ProjectFolderFiles implements ProjectFiles {
 		const target = (await instructionFile(projectPath, fileName)) ?? join(projectPath, fileName);
 		// A rename would replace a read-only file; the user made it read-only for a reason.
 		const existing = await stat(target).catch(() => undefined);
-		const writable = existing === undefined || ((existing.mode & 0o222) !== 0 && (await access(target, constants.W_OK).then(() => true, () => false)));
-		if (!writable) throw new Error(`${target} is read-only`);
+		if (existing !== undefined && (await isReadOnly(target))) throw new Error(`${target} is read-only`);
 		try {
 			// What a killed sync left beside it goes (our temporary names carry the writer's pid).
 			await removeStaleTemps(target);
@@ -47,6 +51,12 @@ export class ProjectFolderFiles implements ProjectFiles {
 			throw error;
 		}
 	}
+}
+
+/** A file no write bit is set on, or that this user may not write (root may, but the mode says no). */
+async function isReadOnly(path: string): Promise<boolean> {
+	const info = await stat(path).catch(() => undefined);
+	return info !== undefined && ((info.mode & 0o222) === 0 || !(await access(path, constants.W_OK).then(() => true, () => false)));
 }
 
 /**

@@ -46,6 +46,8 @@ export interface ExistingTexts {
 	otherVault?: ReadonlyMap<string, string>;
 	/** Memory folders in the vault that could not be read whole, and why, by identity: neither merged nor shared. */
 	unreadableMemory?: ReadonlyMap<string, string>;
+	/** Files the block goes into that are read-only, by `projectFileKey`: written to no more than said so. */
+	readOnly?: ReadonlySet<string>;
 }
 
 export interface PlanInput {
@@ -347,14 +349,15 @@ export function projectFileKey(projectPath: string, name: string): string {
  * block through the import, not one of its own. AGENTS.md always gets its own: Codex follows no
  * import. Of two files that import each other, the later one keeps the block. An import of a file
  * that cannot take the block (a folder, a FIFO, a link out of the project, its markers doubled or
- * swapped) brings none: the importing file gets its own (it got none, and the agent no context).
+ * swapped, read-only) brings none: the importing file gets its own (it got none, and the agent no
+ * context; a read-only `AGENTS.md`, refused at every sync, left `CLAUDE.md` without one for good).
  */
 function blockFiles(project: ProjectSettings, existing: ExistingTexts): string[] {
 	const names = contextFilesOf(project).filter((name) => !existing.sameAs?.has(projectFileKey(project.path, name)));
 	const canHold = (name: string) => {
 		const key = projectFileKey(project.path, name);
 		const text = existing.projectFiles.get(key);
-		return !existing.unreadable.has(key) && (text == null || removeMarkedBlock(text).ok);
+		return !existing.unreadable.has(key) && !existing.readOnly?.has(key) && (text == null || removeMarkedBlock(text).ok);
 	};
 	const through = new Set<string>();
 	for (const name of names) {

@@ -369,6 +369,7 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 	const unreadable = new Map<string, string>();
 	const sameAs = new Map<string, string>();
 	const otherVault = new Map<string, string>();
+	const readOnly = new Set<string>();
 	for (const project of enabled) {
 		const folder = project.memorySharing ? deps.claudeMemory?.(project.path) : undefined;
 		// A folder that cannot be read (a link out of Claude Code's folder) is not shared this time; the others are.
@@ -397,12 +398,13 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 				const path = await deps.projects.realPath?.(project.path, name);
 				if (path !== undefined && real.has(path)) sameAs.set(key, real.get(path)!);
 				else if (path !== undefined) real.set(path, name);
+				if (target && text !== null && (await deps.projects.readOnly?.(project.path, name))) readOnly.add(key);
 			} catch (error) {
 				if (target) unreadable.set(key, error instanceof Error ? error.message : String(error));
 			}
 		}
 	}
-	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs, unreadableMemory, otherVault };
+	return { notes: texts, memory, claudeMemory, projectFiles, unreadable, unreadableNotes, sameAs, unreadableMemory, otherVault, readOnly };
 }
 
 /** The `.md` files directly in a vault folder, by name. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -289,6 +289,18 @@ describe("files agents read as instructions", () => {
 		await sync(both);
 		expect(blocks(await claudeMd())).toBe(0);
 		expect(blocks(await claudeMd("AGENTS.md"))).toBe(1);
+	});
+
+	it("give an importing file its own block when the imported one is read-only, at every sync", async () => {
+		const both = settings({ alsoWriteTo: ["AGENTS.md"] });
+		await writeFile(join(projectPath, "CLAUDE.md"), "@AGENTS.md\n");
+		await writeFile(join(projectPath, "AGENTS.md"), "Agents rules\n");
+		await chmod(join(projectPath, "AGENTS.md"), 0o444);
+		const r = await sync(both);
+		expect(r.errors.join("\n")).toContain("read-only");
+		expect(blocks(await claudeMd())).toBe(1);
+		expect(await claudeMd()).toMatch(/^@AGENTS\.md\n/);
+		expect(await claudeMd("AGENTS.md")).toBe("Agents rules\n");
 	});
 
 	it("write the block once where two files import each other", async () => {
