@@ -1,5 +1,7 @@
 import { count, dollars, minutes, tokens, type Chart } from "../charts/dashboard-charts";
 import { serializeSvg } from "../charts/svg";
+import { codeSpan } from "../text/code-spans";
+import { printable } from "../text/printable";
 import { PRICES_AS_OF } from "../usage/model-prices";
 import type { UsageSummary } from "../usage/usage-summary";
 import type { NoteStore } from "../ports";
@@ -37,7 +39,7 @@ export function renderDashboard(notesFolder: string, summary: UsageSummary, char
 		`| cache read | ${tokens(totals.cacheRead)} |`,
 		`| cache write | ${tokens(totals.cacheWrite)} |`,
 		"",
-		`Estimated cost: **${dollars(summary.totalCost)}**, an estimate from list prices as of ${PRICES_AS_OF} (your own prices in the plugin's settings win)${summary.unpriced.length > 0 ? `; models without a price, not counted: ${summary.unpriced.join(", ")}` : ""}. A subscription is billed otherwise.`,
+		`Estimated cost: **${dollars(summary.totalCost)}**, an estimate from list prices as of ${PRICES_AS_OF} (your own prices in the plugin's settings win)${summary.unpriced.length > 0 ? `; models without a price, not counted: ${summary.unpriced.map(modelName).join(", ")}` : ""}. A subscription is billed otherwise.`,
 		"",
 		...charts.flatMap((c) => [`![[${folder}/${c.id}.svg]]`, ""]),
 	];
@@ -46,6 +48,15 @@ export function renderDashboard(notesFolder: string, summary: UsageSummary, char
 		body: lines.join("\n"),
 		svgs: charts.map((c) => ({ path: `${folder}/${c.id}.svg`, text: `${serializeSvg(c.svg)}\n` })),
 	};
+}
+
+/**
+ * A model's name as the transcript gave it, untrusted: one code span on one line. Written as it
+ * was, `x ![b](https://…)` put into the note a picture Obsidian fetches whenever it is shown, and a
+ * line break in it a heading, a link or an HTML element of the transcript's choosing.
+ */
+function modelName(name: string): string {
+	return codeSpan(printable(name));
 }
 
 /**
