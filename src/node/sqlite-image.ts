@@ -135,8 +135,18 @@ export class SqliteImage {
 }
 
 /** Never blocks on a FIFO put where a database was (it is then refused as no file). */
+/**
+ * A database file or its log, opened without following a link: the scan refuses a database that is
+ * one, and a `-wal` linked elsewhere would lay another file's pages over it (what that file holds
+ * would reach the notes). Not waiting on a FIFO.
+ */
 function openForReading(path: string): number {
-	return openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		return openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new Error(`${path.endsWith("-wal") ? "its -wal" : "it"} is a symbolic link, which is not followed`);
+		throw error;
+	}
 }
 
 const WAL_MAGIC_LE = 0x377f0682;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -106,6 +106,21 @@ describe("SqliteImage", () => {
 		expect(readdirSync(dir).sort()).toEqual(["opencode.db", "opencode.db-wal"]);
 		expect(databaseStamp(db)).toBe(before);
 		expect(readFileSync(db).equals(readFileSync(join(FIXTURE, "opencode.db")))).toBe(true);
+	});
+
+	it("follows no link: a -wal linked to another file is refused, not laid over the database", async () => {
+		const elsewhere = mkdtempSync(join(tmpdir(), "sqlite-elsewhere-"));
+		try {
+			renameSync(`${db}-wal`, join(elsewhere, "other-wal"));
+			symlinkSync(join(elsewhere, "other-wal"), `${db}-wal`);
+			await expect(sessions()).rejects.toThrow(/its -wal is a symbolic link, which is not followed/);
+			rmSync(`${db}-wal`);
+			renameSync(db, join(elsewhere, "other.db"));
+			symlinkSync(join(elsewhere, "other.db"), db);
+			expect(() => SqliteImage.open(db)).toThrow(/it is a symbolic link, which is not followed/);
+		} finally {
+			rmSync(elsewhere, { recursive: true, force: true });
+		}
 	});
 
 	it("a database just made (an empty main file, no log yet) is an empty database, not an error", async () => {
