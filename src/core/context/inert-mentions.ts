@@ -32,8 +32,8 @@ const BLANK_AT = /(^|\s)@/gmu;
 
 /** `@` not after a letter, digit or `_`, then what a path can hold: up to a space or a backtick. */
 const MENTION = /(?<![\p{L}\p{N}_])@[^\s`]+/gu;
-/** Punctuation that ends a sentence rather than a path: left after the span. */
-const TRAILING = /[.,;:!?)\]}>"'’”]+$/u;
+/** Punctuation that ends a sentence rather than a path, and the ellipsis of a cut: left after the span. */
+const TRAILING = /[.,;:!?)\]}>"'’”…]+$/u;
 
 function inertLine(line: string): string {
 	const spans = codeSpans(line);

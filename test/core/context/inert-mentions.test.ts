@@ -16,6 +16,9 @@ describe("inertMentions", () => {
 		["@.env first", "`@.env` first"],
 		["look at @notes/plan.md.", "look at `@notes/plan.md`."],
 		["(see @a.txt), then @b.txt!", "(see `@a.txt`), then `@b.txt`!"],
+		// A text cut right after a mention: the cut's ellipsis is no part of the path.
+		["- Goal: follow @docs/plan.md)…", "- Goal: follow `@docs/plan.md`)…"],
+		["- Goal: follow @docs/very-long-na…", "- Goal: follow `@docs/very-long-na`…"],
 		["already `@code.ts` here", "already `@code.ts` here"],
 		["mail bob@example.com", "mail bob@example.com"],
 		["an @ alone", "an \u2060@ alone"],
