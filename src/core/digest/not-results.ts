@@ -32,6 +32,11 @@ const COMMENT = /^<!--[\s\S]*-->$/;
 /** One token, no space, in a script that spaces its words: a name, not a statement. */
 const BARE_NAME = /^[\x21-\x7e]+$/;
 
+/** Whether a statement is a field of a listing ("Status: Not planned yet"): it says nothing without the item it describes, named elsewhere. */
+export function isListingField(statement: string): boolean {
+	return FIELD.test(statement.trim());
+}
+
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
 	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));

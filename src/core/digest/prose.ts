@@ -6,6 +6,8 @@ export interface ProseUnit {
 	kind: "sentence" | "item";
 	/** The heading (or list intro) the unit sits under, lower-cased, for "Next steps:"-style sections. */
 	section: string;
+	/** The same as written (markup taken out), for naming what a unit belongs to. */
+	sectionAsWritten?: string;
 }
 
 /**
@@ -19,16 +21,21 @@ export function proseUnits(markdown: string): ProseUnit[] {
 	// A heading's section runs to the next heading; an intro's ("Next steps:") to the end of the list after it.
 	let heading = "";
 	let section = "";
+	let headingAsWritten = "";
+	let sectionAsWritten = "";
 	let listed = false;
 	let paragraph: string[] = [];
 	const flush = () => {
 		if (paragraph.length === 0) return;
 		const text = paragraph.join(" ");
 		paragraph = [];
-		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section });
+		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section, sectionAsWritten });
 		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
 		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
-		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) section = stripMarkup(text).toLowerCase();
+		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) {
+			sectionAsWritten = stripMarkup(text);
+			section = sectionAsWritten.toLowerCase();
+		}
 	};
 	for (const raw of markdown.split("\n")) {
 		const line = raw.trim();
@@ -49,7 +56,8 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		const title = /^#{1,6}\s+(.*)$/.exec(line);
 		if (title) {
 			flush();
-			heading = section = stripMarkup(title[1] ?? "").toLowerCase();
+			headingAsWritten = sectionAsWritten = stripMarkup(title[1] ?? "");
+			heading = section = headingAsWritten.toLowerCase();
 			listed = false;
 			continue;
 		}
@@ -57,13 +65,14 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		if (item) {
 			flush();
 			const text = stripMarkup(withoutLinks(item[1] ?? ""));
-			if (text !== "") units.push({ text, kind: "item", section });
+			if (text !== "") units.push({ text, kind: "item", section, sectionAsWritten });
 			listed = true;
 			continue;
 		}
 		// Prose at the margin after a list ends it, and its intro's section; an indented line goes on with an item.
 		if (listed && paragraph.length === 0 && !/^\s/.test(raw)) {
 			section = heading;
+			sectionAsWritten = headingAsWritten;
 			listed = false;
 		}
 		paragraph.push(line);

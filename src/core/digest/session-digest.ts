@@ -7,7 +7,7 @@ import { cutAtBoundary } from "./clause-cut";
 import { asChoice, decisionsOf, heldReplies } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
-import { isNotResult } from "./not-results";
+import { isListingField, isNotResult } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
@@ -45,9 +45,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * lists is not left uncommitted; a guess and "you're absolutely right" are no results; what a
  * reply says of the options it lays out is no result; a closing "Or …?" comes with the
  * alternatives before it; a last reply in blocks alone answers; a request's question tag
- * (", or?") goes with its "?".
+ * (", or?") goes with its "?". 20: a listing's field ("Status: Not planned yet") is not left open
+ * on its own.
  */
-export const DIGEST_VERSION = 19;
+export const DIGEST_VERSION = 20;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -461,6 +462,13 @@ function deferred(task: SessionTask, statements: Statements): string[] {
  * ("**Next steps**: deploy the worker"), or the clause that says what is still to do.
  */
 function leftOpen(unit: ProseUnit): string | undefined {
+	// "Status: Not planned yet" tells the next session nothing without the item it belongs to: named
+	// by the list's intro ("Phase 4.1 inserted after Phase 4"), or left out.
+	if (isListingField(unit.text)) {
+		const subject = unit.kind === "item" ? unit.sectionAsWritten?.replace(/[:：]\s*$/, "").trim() : undefined;
+		const field = subject && !DEFERRED_SECTION.test(unit.section) ? leftOpen({ ...unit, section: "", sectionAsWritten: undefined, text: unit.text.replace(/^[^:]+:\s*/, "") }) : undefined;
+		return field === undefined ? undefined : `${subject} — ${unit.text.charAt(0).toLowerCase()}${unit.text.slice(1)}`;
+	}
 	if (DEFERRED_SECTION.test(unit.section)) return unit.text;
 	const labeled = /^([^:]{2,40}):\s+(\S.*)$/.exec(unit.text);
 	if (labeled && DEFERRED_LABEL.test(labeled[1]?.trim() ?? "")) return capitalize(labeled[2] ?? "");

@@ -350,6 +350,19 @@ describe("digestSession", () => {
 		expect(saved.done).toContain("All 12 export tests pass.");
 	});
 
+	it("leaves no listing's field open on its own: 'Status: Not planned yet' is named by its list's intro, or left out", () => {
+		const listed = digestOf([
+			userText("Insert a phase for the streaming encryption", at(0)),
+			assistant(text("Phase 4.1 inserted after Phase 4:\n\n- **Description:** streaming encryption for media files\n- **Status:** Not planned yet\n- **Priority:** high"), { ...at(1), messageId: "m1" }),
+		]);
+		expect(listed.open).toEqual(["Phase 4.1 inserted after Phase 4 — status: Not planned yet"]);
+		const alone = digestOf([
+			userText("Insert a phase for the streaming encryption", at(0)),
+			assistant(text("Inserted the phase.\n\nStatus: not planned yet."), { ...at(1), messageId: "m1" }),
+		]);
+		expect(alone.open).toEqual([]);
+	});
+
 	it("reads the choice a commit message tells after a long `git add` and its subject", () => {
 		const files = Array.from({ length: 30 }, (_, i) => `lib/app/module_${i}.ex`).join(" ");
 		const command = `git add ${files} && git commit -m "$(cat <<'EOF'\nfeat: message references\n\nKey changes:\n- TranscriptRenderer prefers the DB message id over the JSONL uuid\nEOF\n)"`;
