@@ -465,9 +465,8 @@ function leftOpen(unit: ProseUnit): string | undefined {
 	// "Status: Not planned yet" tells the next session nothing without the item it belongs to: named
 	// by the list's intro ("Phase 4.1 inserted after Phase 4"), or left out.
 	if (isListingField(unit.text)) {
-		const subject = unit.kind === "item" ? unit.sectionAsWritten?.replace(/[:：]\s*$/, "").trim() : undefined;
-		const field = subject && !DEFERRED_SECTION.test(unit.section) ? leftOpen({ ...unit, section: "", sectionAsWritten: undefined, text: unit.text.replace(/^[^:]+:\s*/, "") }) : undefined;
-		return field === undefined ? undefined : `${subject} — ${unit.text.charAt(0).toLowerCase()}${unit.text.slice(1)}`;
+		const subject = unit.kind === "item" && !DEFERRED_SECTION.test(unit.section) ? unit.sectionAsWritten?.replace(/[:：]\s*$/, "").trim() : undefined;
+		return subject && DEFERRED_SENTENCE.test(unit.text) ? `${subject} — ${unit.text.charAt(0).toLowerCase()}${unit.text.slice(1)}` : undefined;
 	}
 	if (DEFERRED_SECTION.test(unit.section)) return unit.text;
 	const labeled = /^([^:]{2,40}):\s+(\S.*)$/.exec(unit.text);
