@@ -791,6 +791,21 @@ describe("redactSecrets: properties", () => {
 		);
 	});
 
+	it("finds the hints past characters of every width and in texts longer than its kept buffer", () => {
+		const hintsIn = hintFinder(["password", "ghp_"]);
+		// A hint right after a two-, three- and four-byte character, and after a lone surrogate.
+		expect([...hintsIn("é password")]).toEqual(["password"]);
+		expect([...hintsIn("\u2192password")]).toEqual(["password"]);
+		expect([...hintsIn("\u{1F600}ghp_")]).toEqual(["ghp_"]);
+		expect([...hintsIn("\ud800password")]).toEqual(["password"]);
+		// A character past ASCII inside a hint breaks it.
+		expect(hintsIn("pass\u00e9word").size).toBe(0);
+		// Longer than the buffer kept between texts (a megabyte), then a short one again.
+		const long = `${"\u2192".repeat(400_000)}ghp_${"x".repeat(10)}`;
+		expect([...hintsIn(long)]).toEqual(["ghp_"]);
+		expect([...hintsIn("a password")]).toEqual(["password"]);
+	});
+
 	it("refuses a hint it could not look for (past ASCII, or upper case) rather than find nothing anywhere", () => {
 		expect(() => hintFinder(["password", "\u2192env "])).toThrow(/not lower-case ASCII/);
 		expect(() => hintFinder(["Token"])).toThrow(/not lower-case ASCII/);
