@@ -2520,9 +2520,8 @@ function hintsIn(text: string): ReadonlySet<string> {
 const NO_HINTS: ReadonlySet<string> = new Set();
 const NO_RULES: readonly number[] = [];
 
-/** The buffer a hint scan encodes its text into (three bytes a UTF-16 unit at most), and the most it keeps between texts. */
-const SCAN_BYTES = 1 << 16;
-const MAX_SCAN_BYTES = 1 << 20;
+/** The characters a hint scan encodes at a time (into three bytes each at most): a long text is not copied whole. */
+const SCAN_CHARS = 1 << 16;
 
 /** A step of `hintFinder`'s table not worked out yet: no row is this, nor `~row` of one. */
 const UNKNOWN_STEP = -0x80000000;
@@ -2608,33 +2607,33 @@ export function hintFinder(hints: readonly string[]): (text: string) => Readonly
 	// measured in a first sync: 33 ns a character, 7 this way. Each byte past ASCII (every
 	// byte of a character past it) starts matching afresh, as the character did.
 	const encoder = new TextEncoder();
-	let scratch = new Uint8Array(SCAN_BYTES);
+	const scratch = new Uint8Array(SCAN_CHARS * 3);
 	return (text) => {
 		let found: Set<string> | undefined;
 		let row = 0;
-		const need = text.length * 3;
-		if (need > scratch.length && need <= MAX_SCAN_BYTES) scratch = new Uint8Array(need);
-		const bytes = need <= scratch.length ? scratch : new Uint8Array(need);
-		const length = encoder.encodeInto(text, bytes).written;
-		for (let i = 0; i < length; i++) {
-			const c = bytes[i]!;
-			// No hint holds a non-ASCII character: matching starts afresh after one.
-			if (c >= 128) {
-				row = 0;
-				continue;
-			}
-			let next = rows[row + column[c]!]!;
-			if (next < 0) {
-				if (next === UNKNOWN_STEP) {
-					stepOf(row / width, column[c]!);
-					next = rows[row + column[c]!]!;
+		// A piece at a time (a character cut in two there is past ASCII on both sides: it still starts afresh).
+		for (let from = 0; from < text.length; from += SCAN_CHARS) {
+			const length = encoder.encodeInto(text.length <= SCAN_CHARS ? text : text.slice(from, from + SCAN_CHARS), scratch).written;
+			for (let i = 0; i < length; i++) {
+				const c = scratch[i]!;
+				// No hint holds a non-ASCII character: matching starts afresh after one.
+				if (c >= 128) {
+					row = 0;
+					continue;
 				}
+				let next = rows[row + column[c]!]!;
 				if (next < 0) {
-					next = ~next;
-					for (const hint of ends[next / width]!) (found ??= new Set()).add(hint);
+					if (next === UNKNOWN_STEP) {
+						stepOf(row / width, column[c]!);
+						next = rows[row + column[c]!]!;
+					}
+					if (next < 0) {
+						next = ~next;
+						for (const hint of ends[next / width]!) (found ??= new Set()).add(hint);
+					}
 				}
+				row = next;
 			}
-			row = next;
 		}
 		return found ?? NO_HINTS;
 	};

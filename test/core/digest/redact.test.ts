@@ -800,10 +800,13 @@ describe("redactSecrets: properties", () => {
 		expect([...hintsIn("\ud800password")]).toEqual(["password"]);
 		// A character past ASCII inside a hint breaks it.
 		expect(hintsIn("pass\u00e9word").size).toBe(0);
-		// Longer than the buffer kept between texts (a megabyte), then a short one again.
-		const long = `${"\u2192".repeat(400_000)}ghp_${"x".repeat(10)}`;
+		// Longer than the piece encoded at a time, a hint across the cut, then a short text again.
+		const long = `${"\u2192".repeat(65_534)}ghp_${"x".repeat(10)}`;
 		expect([...hintsIn(long)]).toEqual(["ghp_"]);
 		expect([...hintsIn("a password")]).toEqual(["password"]);
+		// A character of two UTF-16 units cut in two by the piece's end.
+		expect([...hintsIn(`${"a".repeat(65_535)}\u{1F600}password`)]).toEqual(["password"]);
+		expect(hintsIn(`${"a".repeat(65_535)}\u{1F600}`).size).toBe(0);
 	});
 
 	it("refuses a hint it could not look for (past ASCII, or upper case) rather than find nothing anywhere", () => {
