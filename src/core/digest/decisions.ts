@@ -92,6 +92,17 @@ const NOT_NEEDED_ANYWHERE = /\bno (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is
 const TENTATIVE = /^(?:wait|hmm|actually|alternatively)\b|\b(?:maybe|perhaps|might)\b|^you (?:chose|picked|selected|opted)\b/i;
 /** An alternative shouted as one ("…set the base dynamically, OR keep it standalone"): still open. */
 const SHOUTED_OR = /\sOR\s/;
+/**
+ * An option a reply lays out for someone to pick, not a choice made: "Option 3: Switch to X instead of
+ * Y", a unit under a heading that names one ("### Option 2 — …"), or an item of a list its intro
+ * says holds alternatives ("We have a few options:", "Possible fixes:", "You could:"). The one
+ * picked is told where it is picked (the user's answer, or the agent's "going with …").
+ */
+const LAID_OUT_OPTION = /^(?:option|approach|alternative)\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(.-]/i;
+const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways|choices|possibilities|possible|could|either)\b/i;
+function laysOutOption(unit: ProseUnit): boolean {
+	return LAID_OUT_OPTION.test(unit.text) || LAID_OUT_OPTION.test(unit.section) || (unit.kind === "item" && OPTIONS_INTRO.test(unit.section));
+}
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
@@ -177,7 +188,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(given)) {
 			const text = straightQuotes(unit.text);
-			if (TENTATIVE.test(text) || SHOUTED_OR.test(text)) continue;
+			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit)) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(spokenChoice(choiceClause(text)));
 				continue;

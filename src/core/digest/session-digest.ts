@@ -46,9 +46,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * reply says of the options it lays out is no result; a closing "Or …?" comes with the
  * alternatives before it; a last reply in blocks alone answers; a request's question tag
  * (", or?") goes with its "?". 20: a listing's field ("Status: Not planned yet") is not left open
- * on its own.
+ * on its own. 21: an option a reply lays out for someone to pick is no decision (see `decisionsOf`).
  */
-export const DIGEST_VERSION = 20;
+export const DIGEST_VERSION = 21;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -143,6 +143,18 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ records: ["- Billable cost, not raw tokens\n- Not just the proxy: the page checks the session too"] })).toEqual(["Billable cost, not raw tokens"]);
 	});
 
+	it("passes over options laid out for someone to pick, by their label, their heading or their list's intro", () => {
+		const replies = [
+			"The page 404s because the folder is not served. There are two ways out:\n\n1. **Bundle the page** - build it into the app\n2. **Use the CDN instead of the app** - no build step\n\nWhich do you prefer?",
+			"**Option B: Switch to polling instead of websockets**\n\nPolling is simpler to host.",
+			"### Alternative 2 — keep the queue\n\nKept the worker instead of a cron job, since it retries.",
+			"Possible fixes:\n- Use a Map instead of a plain object\n- Freeze the object",
+		];
+		expect(decisionsOf({ replies }, 4, new Set(replies))).toEqual([]);
+		// A list that tells what was done still tells its choices.
+		expect(decisionsOf({ replies: ["Changes:\n- Kept the page on the CDN instead of the app"] })).toEqual(["Kept the page on the CDN instead of the app"]);
+	});
+
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
