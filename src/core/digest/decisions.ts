@@ -90,6 +90,17 @@ const NOT_NEEDED_ANYWHERE = /\bno (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is
  * back ("You chose to share the string — paste it now"), which their answer already says.
  */
 const TENTATIVE = /^(?:wait|hmm|actually|alternatively)\b|\b(?:maybe|perhaps|might)\b|^you (?:chose|picked|selected|opted)\b/i;
+/**
+ * A choice left to the user, not made: offered ("You could also use pnpm instead of npm", "If you
+ * want, switch to Redis"), marked optional ("Optionally, …", "Consider using a Map instead"), or
+ * weighed aloud ("We could keep X instead"). Never a decision, however the reply is answered.
+ */
+const OFFERED = /^(?:(?:also|or|and|but),?\s+)?(?:(?:you|we) (?:could|might|may)\b|you can\b|optionally\b|consider\b|feel free\b|if (?:you(?:'d)? (?:want|like|prefer|wish)|needed|you need|desired|preferred)\b)/i;
+/**
+ * A proposal ("I'd suggest using Redis instead of SQLite", "We should keep the old flag rather
+ * than…", "我建議…", "…をおすすめします"): a choice once it holds (see `heldReplies`), like a recommendation, and none until then.
+ */
+const PROPOSED = /^(?:i(?:'d| would)? (?:(?:strongly )?suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|i think (?:we|you) should|(?:we|you) should)\b|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
 /** An alternative shouted as one ("…set the base dynamically, OR keep it standalone"): still open. */
 const SHOUTED_OR = /\sOR\s/;
 /**
@@ -188,7 +199,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(given)) {
 			const text = straightQuotes(unit.text);
-			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit)) continue;
+			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(spokenChoice(choiceClause(text)));
 				continue;

@@ -47,8 +47,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * alternatives before it; a last reply in blocks alone answers; a request's question tag
  * (", or?") goes with its "?". 20: a listing's field ("Status: Not planned yet") is not left open
  * on its own. 21: an option a reply lays out for someone to pick is no decision (see `decisionsOf`).
+ * 22: a choice a reply leaves to the user ("You could also…", "Optionally, …") is no decision, and
+ * a suggestion ("I'd suggest…", "我建議…") is one only once it holds.
  */
-export const DIGEST_VERSION = 21;
+export const DIGEST_VERSION = 22;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -155,6 +155,20 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: ["Changes:\n- Kept the page on the CDN instead of the app"] })).toEqual(["Kept the page on the CDN instead of the app"]);
 	});
 
+	it("passes over a choice left to the user, and counts a suggestion only once it holds", () => {
+		const offered = [
+			"Tests pass. You could also keep the fixtures in JSON instead of YAML.",
+			"If you want, switch the cron job to a queue rather than polling.",
+			"Optionally, use the streaming parser instead of the DOM one.",
+			"Consider using a Set instead of an array for the lookups.",
+			"We could store the token in a cookie rather than in localStorage.",
+		];
+		expect(decisionsOf({ replies: offered }, 4, new Set(offered))).toEqual([]);
+		const suggested = ["I'd suggest using SQLite instead of a JSON file for the index.", "我建議用三個面向,而不是一個總分。"];
+		expect(decisionsOf({ replies: suggested }, 4, new Set())).toEqual([]);
+		expect(decisionsOf({ replies: suggested }, 4, new Set(suggested))).toEqual(suggested);
+	});
+
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
