@@ -106,13 +106,27 @@ const SHOUTED_OR = /\sOR\s/;
 /**
  * An option a reply lays out for someone to pick, not a choice made: "Option 3: Switch to X instead of
  * Y", a unit under a heading that names one ("### Option 2 — …"), or an item of a list its intro
- * says holds alternatives ("We have a few options:", "Possible fixes:", "You could:"). The one
- * picked is told where it is picked (the user's answer, or the agent's "going with …").
+ * or heading says holds alternatives ("We have a few options:", "Possible fixes:", "You could:").
+ * The one picked is told where it is picked (the user's answer, or the agent's "going with …").
  */
 const LAID_OUT_OPTION = /^(?:option|approach|alternative)\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(.-]/i;
-const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways|choices|possibilities|possible|could|either)\b/i;
+const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways|choices|possibilities|possible|potential|could|either)\b/i;
 function laysOutOption(unit: ProseUnit): boolean {
-	return LAID_OUT_OPTION.test(unit.text) || LAID_OUT_OPTION.test(unit.section) || (unit.kind === "item" && OPTIONS_INTRO.test(unit.section));
+	return LAID_OUT_OPTION.test(unit.text) || sectionsOf(unit).some((s) => LAID_OUT_OPTION.test(s) || (unit.kind === "item" && OPTIONS_INTRO.test(s)));
+}
+/** The list intro a unit is under, and the heading above that intro. */
+function sectionsOf(unit: ProseUnit): string[] {
+	return unit.heading === undefined || unit.heading === unit.section ? [unit.section] : [unit.section, unit.heading];
+}
+/**
+ * A section whose content is left for later or to the user's taste ("Minor suggestions
+ * (optional)", "Next steps", "Future work"): nothing in it was decided. One that proposes
+ * ("Suggestions", "Recommended changes") holds a choice only once the reply holds.
+ */
+const LATER_SECTION = /\b(?:optional|nice to have|next steps?|todo|to do|follow[- ]?ups?|future|later)\b/i;
+const PROPOSED_SECTION = /\b(?:suggest(?:s|ed|ions?)?|recommend(?:s|ed|ations?)?|propos(?:e|ed|als?))\b/i;
+function unsettled(unit: ProseUnit, holds: boolean): boolean {
+	return sectionsOf(unit).some((s) => LATER_SECTION.test(s) || (!holds && PROPOSED_SECTION.test(s)));
 }
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
@@ -199,7 +213,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(given)) {
 			const text = straightQuotes(unit.text);
-			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
+			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(spokenChoice(choiceClause(text)));
 				continue;

@@ -8,6 +8,8 @@ export interface ProseUnit {
 	section: string;
 	/** The same as written (markup taken out), for naming what a unit belongs to. */
 	sectionAsWritten?: string;
+	/** The heading the unit sits under, lower-cased, when a list intro below it names the section. */
+	heading?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		if (paragraph.length === 0) return;
 		const text = paragraph.join(" ");
 		paragraph = [];
-		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section, sectionAsWritten });
+		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section, sectionAsWritten, heading });
 		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
 		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
 		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) {
@@ -65,7 +67,7 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		if (item) {
 			flush();
 			const text = stripMarkup(withoutLinks(item[1] ?? ""));
-			if (text !== "") units.push({ text, kind: "item", section, sectionAsWritten });
+			if (text !== "") units.push({ text, kind: "item", section, sectionAsWritten, heading });
 			listed = true;
 			continue;
 		}

@@ -48,9 +48,11 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * (", or?") goes with its "?". 20: a listing's field ("Status: Not planned yet") is not left open
  * on its own. 21: an option a reply lays out for someone to pick is no decision (see `decisionsOf`).
  * 22: a choice a reply leaves to the user ("You could also…", "Optionally, …") is no decision, and
- * a suggestion ("I'd suggest…", "我建議…") is one only once it holds.
+ * a suggestion ("I'd suggest…", "我建議…") is one only once it holds. 23: nor is what a section
+ * leaves for later or to taste ("Next steps", "Nits (optional)"), or proposes in a reply that does
+ * not hold, a list's intro below the heading aside.
  */
-export const DIGEST_VERSION = 22;
+export const DIGEST_VERSION = 23;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

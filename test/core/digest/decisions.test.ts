@@ -169,6 +169,16 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: suggested }, 4, new Set(suggested))).toEqual(suggested);
 	});
 
+	it("passes over what a section leaves for later or proposes, below a list's intro too", () => {
+		const review = "## Review\n\nNo blocking issues.\n\n### Nits (optional)\n1. Rename the helper\n2. Use a const enum instead of a string union";
+		const plan = "### Possible fixes\n\n**For the cache:**\n1. Key entries by hash instead of by path";
+		const later = "Shipped the parser.\n\n## Next steps\n\nSwitch the CLI to the new parser rather than the old one.";
+		expect(decisionsOf({ replies: [review, plan, later] }, 4, new Set([review, plan, later]))).toEqual([]);
+		const proposed = "## Suggested changes\n\n- Keep the retry loop instead of failing fast";
+		expect(decisionsOf({ replies: [proposed] }, 4, new Set())).toEqual([]);
+		expect(decisionsOf({ replies: [proposed] }, 4, new Set([proposed]))).toEqual(["Keep the retry loop instead of failing fast"]);
+	});
+
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);

@@ -44,6 +44,15 @@ describe("prose", () => {
 		expect(proseUnits("To get started:\n\nInstall the CLI first.\n\n1. Register an app").map((u) => u.section)).toEqual(["", "to get started:", "to get started:"]);
 	});
 
+	it("keeps the heading a unit is under when a list's intro below it names its section", () => {
+		const units = proseUnits("## Ideas\n\n**For the cache:**\n- Hash the keys\n\nThat is all.");
+		expect(units.map((u) => [u.text, u.section, u.heading])).toEqual([
+			["For the cache:", "ideas", "ideas"],
+			["Hash the keys", "for the cache:", "ideas"],
+			["That is all.", "ideas", "ideas"],
+		]);
+	});
+
 	it("takes thanks returned, and the client's own 'No response requested.', for no statement", () => {
 		expect(statementsOf("You're welcome! Glad I could help with the parser.\n\nNo response requested.\n\nThe parser handles quoted commas.").map((u) => u.text)).toEqual(["The parser handles quoted commas."]);
 	});
