@@ -132,10 +132,16 @@ const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
 
-/** What a reply opens with before the choice itself: "ok, fine, let's do vite". */
-const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool)\b[\s,!.]*)*`;
-/** A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't use Y". */
-const USER_CHOICES = String.raw`let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don'?t use|do not use|never use|always use|(?:use )?option [a-e1-5]\b`;
+/** What a reply opens with before the choice itself: "ok, fine, let's do vite", "no, actually, use X instead". */
+const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool|no|nope|nah|actually|wait|please|just)\b[\s,!.]*)*`;
+/** The verbs a user puts a choice with: "use X", "keep Y", "put it in Z". */
+const PUT = String.raw`(?:use|put|keep|make|store|call|return|write|move|switch to|go with|pick|choose|set|name|leave|do)\b`;
+/**
+ * A user's choice among options: "let's do vite", "go with option C", "I'd rather keep X", "don't
+ * use Y", "let's not add Docker"; and one that replaces what the agent had: "no, use postgres
+ * instead", "instead of redis, use a map".
+ */
+const USER_CHOICES = String.raw`let's not\b|let's (?:do|go with|use|try|pick|keep|stick with|switch to)|go with|stick with|we'll (?:use|go with|do)|i(?:'d| would) rather|i prefer|don'?t use|do not use|never use|always use|(?:use )?option [a-e1-5]\b|${PUT}[^.?!\n]{1,80}?\binstead\b(?!\s+of\b)|(?:instead of|rather than)\b[^.?!\n]{1,80}?,?\s+${PUT}`;
 const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 /** The same, anywhere: a cheap look at a whole prompt before it is split. */
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");

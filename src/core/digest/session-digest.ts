@@ -50,9 +50,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 22: a choice a reply leaves to the user ("You could also…", "Optionally, …") is no decision, and
  * a suggestion ("I'd suggest…", "我建議…") is one only once it holds. 23: nor is what a section
  * leaves for later or to taste ("Next steps", "Nits (optional)"), or proposes in a reply that does
- * not hold, a list's intro below the heading aside.
+ * not hold, a list's intro below the heading aside. 24: a user's correction ("no, use X instead",
+ * "instead of X, use Y", "let's not …") is their choice.
  */
-export const DIGEST_VERSION = 23;
+export const DIGEST_VERSION = 24;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

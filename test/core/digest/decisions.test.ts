@@ -29,6 +29,18 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ prompts: [lines.join("\n")] })).toEqual(["user chose: so we'll go with split mode first then we will open the invite-only beta once the agent is ready"]);
 	});
 
+	it("reads a user's correction as a choice: what to use instead, and what not to", () => {
+		const prompts = ["no, store the drafts in IndexedDB instead", "Actually, let's keep the old route names.", "rather than a nightly cron, make it a queue worker", "let's not add Docker for this yet"];
+		expect(decisionsOf({ prompts })).toEqual([
+			"user chose: store the drafts in IndexedDB instead",
+			"user chose: let's keep the old route names.",
+			"user chose: rather than a nightly cron, make it a queue worker",
+			"user chose: let's not add Docker for this yet",
+		]);
+		// A question, and a complaint about what the app shows instead, choose nothing.
+		expect(decisionsOf({ prompts: ["should we use IndexedDB instead?", "it shows the spinner instead of the page"] })).toEqual([]);
+	});
+
 	it("reads a user's 'dont use' as a choice, with or without the apostrophe", () => {
 		expect(decisionsOf({ prompts: ["hey dont use the staging bucket for this"] })).toEqual(["user chose: dont use the staging bucket for this"]);
 	});
