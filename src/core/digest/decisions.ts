@@ -132,8 +132,8 @@ const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
 const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
 
-/** What a reply opens with before the choice itself: "ok, fine, let's do vite", "no, actually, use X instead". */
-const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool|no|nope|nah|actually|wait|please|just)\b[\s,!.]*)*`;
+/** What a reply opens with before the choice itself: "ok, fine, let's do vite", "no, actually, use X instead" ("no" only set off: "no cache needed" is the choice). */
+const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool|nope|nah|actually|wait|please|just)\b[\s,!.]*|no[,!.]+\s*)*`;
 /** The verbs a user puts a choice with: "use X", "keep Y", "put it in Z". */
 const PUT = String.raw`(?:use|put|keep|make|store|call|return|write|move|switch to|go with|pick|choose|set|name|leave|do)\b`;
 /**

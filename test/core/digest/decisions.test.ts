@@ -37,6 +37,8 @@ describe("decisionsOf", () => {
 			"user chose: rather than a nightly cron, make it a queue worker",
 			"user chose: let's not add Docker for this yet",
 		]);
+		// A "no" that is the choice itself stays in it.
+		expect(decisionsOf({ prompts: ["No cache needed for the preview builds"] })).toEqual(["user chose: no cache needed for the preview builds"]);
 		// A question, and a complaint about what the app shows instead, choose nothing.
 		expect(decisionsOf({ prompts: ["should we use IndexedDB instead?", "it shows the spinner instead of the page"] })).toEqual([]);
 	});
