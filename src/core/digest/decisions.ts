@@ -33,6 +33,14 @@ const REASONED_VERBS = String.raw`(?:i |we )?(?:used|kept|made|moved|switched|re
 const REASONED = new RegExp(String.raw`^(?:[^:\n]{1,40}:\s+)?${REASONED_VERBS}`, "i");
 const REASONED_LINE = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*[:\s—-]*)?${REASONED_VERBS}`, "im");
 /**
+ * A change told against the way not taken, that way first: "Instead of patching the vendored
+ * copy, I upgraded the package", "Rather than adding a flag, made the default match". Told as
+ * done (a past verb), not as a plan ("…, I'll upgrade") or an offer ("…, you could upgrade").
+ */
+const PASSED_OVER = /^(?:instead of|rather than)\s[^,\n]{3,120},\s+(?:(?:i|we)(?:'ve| have)?\s+)?(?:\w+ed|made|kept|went|put|left|chose|wrote|built|set|split|took|ran)\b/i;
+/** The same way not taken, opening a sentence anywhere in a reply: the cheap look before it is split. */
+const PASSED_OVER_ANYWHERE = /\b(?:Instead of|Rather than)\s/;
+/**
  * A sentence that opens on its reason and goes on to a choice: "Since no plugin reads the old
  * key, I'll drop it", "Because the frame blocks form posts, the buttons need to be rewired".
  */
@@ -216,7 +224,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		const holds = held === undefined || held.has(given);
 		const reply = straightQuotes(given);
 		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
-		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
+		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(given)) {
 			const text = straightQuotes(unit.text);
 			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
@@ -225,7 +233,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 				continue;
 			}
 			if (!isStatement(text)) continue;
-			if (isDecision(text) || REASONED.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(asResult(choiceClause(text)));
+			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(asResult(choiceClause(text)));
 		}
 	}
 	return out;

@@ -51,9 +51,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * a suggestion ("I'd suggest…", "我建議…") is one only once it holds. 23: nor is what a section
  * leaves for later or to taste ("Next steps", "Nits (optional)"), or proposes in a reply that does
  * not hold, a list's intro below the heading aside. 24: a user's correction ("no, use X instead",
- * "instead of X, use Y", "let's not …") is their choice.
+ * "instead of X, use Y", "let's not …") is their choice. 25: so is a change a reply tells after
+ * the way it passed over ("Instead of forking it, I pinned it").
  */
-export const DIGEST_VERSION = 24;
+export const DIGEST_VERSION = 25;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

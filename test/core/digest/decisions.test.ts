@@ -72,6 +72,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies })).toEqual(["Kept the old endpoint instead of removing it, since two clients still call it."]);
 	});
 
+	it("knows a change told after the way it passed over, once done, not planned or offered", () => {
+		const done = ["Build is green. Instead of forking the date library, I pinned it to 2.4.", "Rather than a second table, we kept one table with a kind column."];
+		expect(decisionsOf({ replies: done })).toEqual(["Instead of forking the date library, I pinned it to 2.4.", "Rather than a second table, we kept one table with a kind column."]);
+		const ahead = ["Instead of forking the date library, I'll pin it to 2.4.", "Rather than a second table, you could add a kind column."];
+		expect(decisionsOf({ replies: ahead }, 4, new Set())).toEqual([]);
+	});
+
 	it("tells a choice once when a summary repeats it in other words", () => {
 		expect(decisionsOf({ replies: ["No schema change needed.", "Done. No schema change required: the column exists."] })).toEqual(["No schema change needed."]);
 		// Two choices of the user that differ in what they name are two.
