@@ -200,23 +200,23 @@ export interface ChoiceSources {
  * @param unitsOf a reply's prose units (the digest passes the ones it already made for the results).
  */
 export function decisionsOf({ prompts = [], records = [], replies = [] }: ChoiceSources, max = 4, held?: ReadonlySet<string>, unitsOf: (text: string) => readonly ProseUnit[] = proseUnits): string[] {
-	const out: string[] = [];
-	const add = (text: string) => {
-		const cut = cutAtBoundary(text, 200);
-		if (out.length < max && !out.some((o) => sameChoice(o, cut))) out.push(cut);
-	};
+	// Each source's choices in the order they were made, so that a later one can replace an earlier.
+	const fromPrompts: string[] = [];
+	const fromRecords: string[] = [];
+	const fromReplies: string[] = [];
+	const add = (found: string[], text: string) => void found.push(cutAtBoundary(text, 200));
 	// The user's own words: their choices count even when phrased as "let's…".
 	// Read with straight apostrophes: "we’ll use X" is "we'll use X" (the patterns spell "'").
 	for (const given of prompts) {
 		const prompt = straightQuotes(given);
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
-		for (const unit of proseUnits(typedPart(prompt, true))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(asChoice(choiceClause(unit.text)));
+		for (const unit of proseUnits(typedPart(prompt, true))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(fromPrompts, asChoice(choiceClause(unit.text)));
 	}
 	for (const record of records) {
 		for (const unit of proseUnits(straightQuotes(record))) {
 			const text = unit.text;
 			// The choice first: it is cheap to look for, and most sentences of a message name none.
-			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text)) add(asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
+			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text)) add(fromRecords, asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
 		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
@@ -229,14 +229,53 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 			const text = straightQuotes(unit.text);
 			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
-				add(spokenChoice(choiceClause(text)));
+				add(fromReplies, spokenChoice(choiceClause(text)));
 				continue;
 			}
 			if (!isStatement(text)) continue;
-			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(asResult(choiceClause(text)));
+			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(fromReplies, asResult(choiceClause(text)));
 		}
 	}
+	const out: string[] = [];
+	for (const choice of [fromPrompts, fromRecords, fromReplies].flatMap(standing)) if (out.length < max && !out.some((o) => sameChoice(o, choice))) out.push(choice);
 	return out;
+}
+
+/**
+ * The choices that still stand at the end: one a later choice passes over is replaced by it
+ * ("let's use Postgres for the jobs", then "switch the jobs from Postgres to SQLite"; "Went with
+ * Redis…", then "Replaced Redis with an in-memory map…").
+ */
+function standing(choices: readonly string[]): string[] {
+	const passed = choices.map(passedOverWords);
+	return choices.filter((choice, i) => {
+		const taken = takenWords(choice);
+		return !passed.slice(i + 1).some((words) => [...taken].some((w) => words.has(w)));
+	});
+}
+
+/** What a choice takes: the words after its verb, to the first joining word ("let's use Postgres for the jobs" takes "Postgres"). */
+const TAKEN = /\b(?:use|using|used|go with|going with|went with|stick with|sticking with|keep|keeping|kept|pick|picked|choose|chose|prefer|switch(?:ed|ing)? to|mov(?:e|ed|ing) to|settled? on|opt(?:ed)? for)\s+([^,.;:!?()]{2,60})/i;
+/** What a choice passes over: "instead of X", "rather than X", "switch … from X to Y", "replace X with Y", "don't use X", "drop X". */
+const PASSED_OVER_PART = /\b(?:instead of|rather than|(?:switch|switched|switching|move|moved|moving|migrate|migrated|change|changed)\s+(?:\S+\s+){0,3}?from|replac(?:e|ed|ing)|don'?t use|do not use|no longer use|stop using|drop(?:ped)?)\s+([^,.;:!?()]{2,60})/gi;
+/** Where the thing named ends: "Postgres for the jobs" names Postgres, "Redis with a map" Redis. */
+const NAME_END = /\s+(?:for|to|with|because|since|instead|rather|so|as|in|on|at|when|if|and|but|over|than|by)\b/i;
+
+function takenWords(choice: string): Set<string> {
+	const taken = TAKEN.exec(choice.replace(/^user chose: /, ""))?.[1];
+	return taken === undefined ? new Set() : nameWords(taken);
+}
+
+function passedOverWords(choice: string): Set<string> {
+	const words = new Set<string>();
+	for (const match of choice.matchAll(PASSED_OVER_PART)) for (const w of nameWords(match[1] ?? "")) words.add(w);
+	return words;
+}
+
+/** The words of four letters or more that name the thing a phrase names, up to where its name ends. */
+function nameWords(phrase: string): Set<string> {
+	const name = phrase.split(NAME_END)[0] ?? "";
+	return new Set(name.toLowerCase().split(/[^\p{L}\p{N}_.-]+/u).filter((w) => w.length >= 4 && !JOINING.has(w)));
 }
 
 /**

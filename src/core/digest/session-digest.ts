@@ -52,9 +52,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * leaves for later or to taste ("Next steps", "Nits (optional)"), or proposes in a reply that does
  * not hold, a list's intro below the heading aside. 24: a user's correction ("no, use X instead",
  * "instead of X, use Y", "let's not …") is their choice. 25: so is a change a reply tells after
- * the way it passed over ("Instead of forking it, I pinned it").
+ * the way it passed over ("Instead of forking it, I pinned it"). 26: a choice a later one passes
+ * over ("switch the log from MySQL to files" after "let's use MySQL") is replaced by it.
  */
-export const DIGEST_VERSION = 25;
+export const DIGEST_VERSION = 26;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

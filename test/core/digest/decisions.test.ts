@@ -79,6 +79,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: ahead }, 4, new Set())).toEqual([]);
 	});
 
+	it("lets a later choice replace the earlier one it passes over, and keeps choices of other things", () => {
+		const prompts = ["let's use MySQL for the audit log", "hmm, switch the audit log from mysql to plain files", "let's use tabs for indentation"];
+		expect(decisionsOf({ prompts })).toEqual(["user chose: switch the audit log from mysql to plain files", "user chose: let's use tabs for indentation"]);
+		const replies = ["Went with Celery for the mail jobs because the app already runs it.", "Replaced Celery with a cron entry, since only one job is left.", "Kept the HTML templates rather than moving to MJML."];
+		expect(decisionsOf({ replies })).toEqual(["Replaced Celery with a cron entry, since only one job is left.", "Kept the HTML templates rather than moving to MJML."]);
+	});
+
 	it("tells a choice once when a summary repeats it in other words", () => {
 		expect(decisionsOf({ replies: ["No schema change needed.", "Done. No schema change required: the column exists."] })).toEqual(["No schema change needed."]);
 		// Two choices of the user that differ in what they name are two.
