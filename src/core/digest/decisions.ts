@@ -105,6 +105,13 @@ const TENTATIVE = /^(?:wait|hmm|actually|alternatively)\b|\b(?:maybe|perhaps|mig
  */
 const OFFERED = /^(?:(?:also|or|and|but),?\s+)?(?:(?:you|we) (?:could|might|may)\b|you can\b|optionally\b|consider\b|feel free\b|if (?:you(?:'d)? (?:want|like|prefer|wish)|needed|you need|desired|preferred)\b)/i;
 /**
+ * A choice for a case that may come ("If the build keeps failing, switch to HTTPS instead of
+ * SSH", "Unless you need the history, you can keep one table instead of two"): advice for
+ * then, not a choice made. Behaviour built for a case ("If the id is empty, we keep the default
+ * instead of failing") tells its subject and stays a choice.
+ */
+const CONTINGENT = /^(?:if|unless|in case)\b[^,\n]{3,120},\s+(?:(?:just|then|simply)\s+)?(?:(?:you|we)\s*(?:can|could|should|may|might|'ll|will|would|need)\b|(?:use|switch|move|keep|go|put|try|set|add|change|run|pick|choose|replace|drop|remove|store|call|make|write|rely|fall back)\b)/i;
+/**
  * A proposal ("I'd suggest using Redis instead of SQLite", "We should keep the old flag rather
  * than…", "我建議…", "…をおすすめします"): a choice once it holds (see `heldReplies`), like a recommendation, and none until then.
  */
@@ -227,7 +234,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		for (const unit of unitsOf(given)) {
 			const text = straightQuotes(unit.text);
-			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || (!holds && PROPOSED.test(text))) continue;
+			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || CONTINGENT.test(text) || (!holds && PROPOSED.test(text))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(fromReplies, spokenChoice(choiceClause(text)));
 				continue;

@@ -53,9 +53,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * not hold, a list's intro below the heading aside. 24: a user's correction ("no, use X instead",
  * "instead of X, use Y", "let's not …") is their choice. 25: so is a change a reply tells after
  * the way it passed over ("Instead of forking it, I pinned it"). 26: a choice a later one passes
- * over ("switch the log from MySQL to files" after "let's use MySQL") is replaced by it.
+ * over ("switch the log from MySQL to files" after "let's use MySQL") is replaced by it. 27: advice
+ * for a case that may come ("If it keeps failing, switch to X instead") is no decision.
  */
-export const DIGEST_VERSION = 26;
+export const DIGEST_VERSION = 27;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

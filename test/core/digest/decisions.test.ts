@@ -197,6 +197,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: suggested }, 4, new Set(suggested))).toEqual(suggested);
 	});
 
+	it("passes over a choice for a case that may come, and keeps behaviour built for one", () => {
+		const advice = ["If the deploy keeps timing out, switch to the regional endpoint instead of the global one.", "Unless you need the old rows, you can keep one table instead of two."];
+		expect(decisionsOf({ replies: advice }, 4, new Set(advice))).toEqual([]);
+		const built = ["If the id is empty, we keep the default name instead of failing."];
+		expect(decisionsOf({ replies: built })).toEqual(built);
+	});
+
 	it("passes over what a section leaves for later or proposes, below a list's intro too", () => {
 		const review = "## Review\n\nNo blocking issues.\n\n### Nits (optional)\n1. Rename the helper\n2. Use a const enum instead of a string union";
 		const plan = "### Possible fixes\n\n**For the cache:**\n1. Key entries by hash instead of by path";
