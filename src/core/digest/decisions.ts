@@ -1,5 +1,6 @@
 import { asResult } from "./as-result";
 import { cutAtBoundary } from "./clause-cut";
+import { isNotResult } from "./not-results";
 import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { capitalize, typedPart } from "./request-text";
 import type { SessionEvent } from "../transcript/session-model";
@@ -129,6 +130,25 @@ const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways|choices|possibi
 function laysOutOption(unit: ProseUnit): boolean {
 	return LAID_OUT_OPTION.test(unit.text) || sectionsOf(unit).some((s) => LAID_OUT_OPTION.test(s) || (unit.kind === "item" && OPTIONS_INTRO.test(s)));
 }
+/**
+ * The items of a reply's lists of steps handed to the reader ("1. Go to the portal … 4. No
+ * redirect URI needed — click Register … 5. Copy the client id"): a list at least half of whose
+ * items are no results (see `isNotResult`) tells the reader what to do, and a choice in it is a
+ * step of theirs, not one the session made.
+ */
+function handedSteps(units: readonly ProseUnit[]): Set<ProseUnit> {
+	const steps = new Set<ProseUnit>();
+	for (let i = 0; i < units.length; ) {
+		let j = i;
+		while (j < units.length && units[j]?.kind === "item" && units[j]?.section === units[i]?.section) j++;
+		const run = units.slice(i, Math.max(j, i + 1));
+		const handed = run.filter((u) => u.kind === "item" && isNotResult(u.text)).length;
+		if (handed >= 2 && handed * 2 >= run.length) for (const u of run) steps.add(u);
+		i = Math.max(j, i + 1);
+	}
+	return steps;
+}
+
 /** The list intro a unit is under, and the heading above that intro. */
 function sectionsOf(unit: ProseUnit): string[] {
 	return unit.heading === undefined || unit.heading === unit.section ? [unit.section] : [unit.section, unit.heading];
@@ -232,9 +252,11 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		const reply = straightQuotes(given);
 		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
 		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
-		for (const unit of unitsOf(given)) {
+		const units = unitsOf(given);
+		const steps = handedSteps(units);
+		for (const unit of units) {
 			const text = straightQuotes(unit.text);
-			if (TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || CONTINGENT.test(text) || (!holds && PROPOSED.test(text))) continue;
+			if (steps.has(unit) || TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || CONTINGENT.test(text) || (!holds && PROPOSED.test(text))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(fromReplies, spokenChoice(choiceClause(text)));
 				continue;

@@ -54,9 +54,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * "instead of X, use Y", "let's not …") is their choice. 25: so is a change a reply tells after
  * the way it passed over ("Instead of forking it, I pinned it"). 26: a choice a later one passes
  * over ("switch the log from MySQL to files" after "let's use MySQL") is replaced by it. 27: advice
- * for a case that may come ("If it keeps failing, switch to X instead") is no decision.
+ * for a case that may come ("If it keeps failing, switch to X instead") is no decision, nor is a
+ * step in a list of steps handed to the reader ("No redirect URI needed — click Register").
  */
-export const DIGEST_VERSION = 27;
+export const DIGEST_VERSION = 28;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -204,6 +204,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: built })).toEqual(built);
 	});
 
+	it("passes over a choice inside a list of steps handed to the reader", () => {
+		const reply = "Set up the bucket first:\n\n1. Open the storage console\n2. Name the bucket anything\n3. No public access needed — click Create\n4. Copy the bucket URL into `.env`\n\nThen tell me when it is done.";
+		expect(decisionsOf({ replies: [reply] }, 4, new Set([reply]))).toEqual([]);
+		// A summary's list of changes keeps its choices.
+		expect(decisionsOf({ replies: ["Done:\n- Renamed the bucket\n- No public access needed: the app signs its URLs"] })).toEqual(["No public access needed: the app signs its URLs"]);
+	});
+
 	it("passes over what a section leaves for later or proposes, below a list's intro too", () => {
 		const review = "## Review\n\nNo blocking issues.\n\n### Nits (optional)\n1. Rename the helper\n2. Use a const enum instead of a string union";
 		const plan = "### Possible fixes\n\n**For the cache:**\n1. Key entries by hash instead of by path";
