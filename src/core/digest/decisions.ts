@@ -113,6 +113,17 @@ const OFFERED = /^(?:(?:also|or|and|but),?\s+)?(?:(?:you|we) (?:could|might|may)
  */
 const CONTINGENT = /^(?:if|unless|in case)\b[^,\n]{3,120},\s+(?:(?:just|then|simply)\s+)?(?:(?:you|we)\s*(?:can|could|should|may|might|'ll|will|would|need)\b|(?:use|switch|move|keep|go|put|try|set|add|change|run|pick|choose|replace|drop|remove|store|call|make|write|rely|fall back)\b)/i;
 /**
+ * A choice said ahead of the work: "We'll use pnpm instead of npm", "The plan is to keep X rather
+ * than Y", "The best fix is to…", "To fix this we need to use a queue rather than cron", or an item
+ * of a list its intro or heading calls a plan ("Here's my plan:", "Proposed changes", "I'll:"):
+ * a choice once the reply holds (see `heldReplies`), a plan until then.
+ */
+const SAID_AHEAD = /^(?:(?:so|next|then|first|now),?\s+)?(?:(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to| need to| have to| must)\b|(?:the |my |our )?(?:(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) )?(?:plan|fix|approach|solution|option|way)(?: here)? is to\b|(?:the |my |our )?(?:plan|proposed \w+)\s*:|to (?:fix|solve|address|handle) (?:this|that|it),?\s+(?:i|we)\b)/i;
+const PLAN_SECTION = /\b(?:plan|proposed|i'll|i will|we'll|we will|going to)\b/i;
+function saidAhead(unit: ProseUnit, text: string): boolean {
+	return SAID_AHEAD.test(text) || sectionsOf(unit).some((s) => PLAN_SECTION.test(straightQuotes(s)));
+}
+/**
  * A proposal ("I'd suggest using Redis instead of SQLite", "We should keep the old flag rather
  * than…", "我建議…", "…をおすすめします"): a choice once it holds (see `heldReplies`), like a recommendation, and none until then.
  */
@@ -256,7 +267,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		const steps = handedSteps(units);
 		for (const unit of units) {
 			const text = straightQuotes(unit.text);
-			if (steps.has(unit) || TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || CONTINGENT.test(text) || (!holds && PROPOSED.test(text))) continue;
+			if (steps.has(unit) || TENTATIVE.test(text) || SHOUTED_OR.test(text) || laysOutOption(unit) || unsettled(unit, holds) || OFFERED.test(text) || CONTINGENT.test(text) || (!holds && (PROPOSED.test(text) || saidAhead(unit, text)))) continue;
 			if (narrates && NARRATED_CHOICE.test(text) && !WEIGHED.test(text) && !isQuestion(text)) {
 				add(fromReplies, spokenChoice(choiceClause(text)));
 				continue;

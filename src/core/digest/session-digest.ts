@@ -56,8 +56,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * over ("switch the log from MySQL to files" after "let's use MySQL") is replaced by it. 27: advice
  * for a case that may come ("If it keeps failing, switch to X instead") is no decision, nor is a
  * step in a list of steps handed to the reader ("No redirect URI needed — click Register").
+ * 29: a plan said ahead of the work ("We'll use X instead of Y", "Here is my plan: …") is a
+ * decision only once its reply holds.
  */
-export const DIGEST_VERSION = 28;
+export const DIGEST_VERSION = 29;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

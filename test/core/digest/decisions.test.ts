@@ -197,6 +197,19 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: suggested }, 4, new Set(suggested))).toEqual(suggested);
 	});
 
+	it("counts a plan said ahead of the work only from a reply that holds", () => {
+		const plans = [
+			"Here is my plan:\n\n1. Keep the uploads in S3 instead of the local disk\n2. Add a cleanup job\n\nShall I go ahead?",
+			"The plan is to keep the XML export rather than drop it.",
+			"We'll use esbuild instead of webpack for the worker bundle.",
+			"To fix this we need to store the parsed config rather than the raw file.",
+		];
+		expect(decisionsOf({ replies: plans }, 4, new Set())).toEqual([]);
+		expect(decisionsOf({ replies: plans }, 4, new Set(plans))).toHaveLength(4);
+		// Told as done, a choice needs no answer.
+		expect(decisionsOf({ replies: ["Kept the uploads in S3 instead of the local disk."] }, 4, new Set())).toEqual(["Kept the uploads in S3 instead of the local disk."]);
+	});
+
 	it("passes over a choice for a case that may come, and keeps behaviour built for one", () => {
 		const advice = ["If the deploy keeps timing out, switch to the regional endpoint instead of the global one.", "Unless you need the old rows, you can keep one table instead of two."];
 		expect(decisionsOf({ replies: advice }, 4, new Set(advice))).toEqual([]);
