@@ -192,6 +192,16 @@ const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 /** The same, anywhere: a cheap look at a whole prompt before it is split. */
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
 const OPENING_ONLY = new RegExp(`^${OPENING}`, "i");
+/**
+ * A user's sentence that asks, weighs, supposes or tells what the agent did rather than choosing,
+ * with its question mark or without (users often leave it out): "should we use redis instead of
+ * memcached", "what if we go with vite", "maybe we go with vite", "we could go with option 2", "if
+ * we go with vite, what changes", "you used npm instead of pnpm".
+ */
+const NOT_CHOSEN = new RegExp(
+	`^${OPENING}(?:(?:should|shall|would|could|can|do(?!\\s+not\\b)|does|did|is|are|was|were|will|what|why|how|which|where|who|whether|if|unless)\\b|(?:i|we)(?:'m| am|'re| are| was| were)? (?:wonder(?:ing)?|thinking|considering|not sure)\\b|(?:maybe|perhaps|possibly)\\b|(?:we|you) (?:could|might|may)\\b|you (?:used|chose|picked|went with|switched|kept|added|put)\\b)`,
+	"i",
+);
 
 /** Korean, Japanese or Chinese script: a text without any is not read for their choices (most are not, and each look costs). */
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
@@ -248,7 +258,11 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	for (const given of prompts) {
 		const prompt = straightQuotes(given);
 		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
-		for (const unit of proseUnits(typedPart(prompt, true))) if (!isQuestion(unit.text) && (USER_CHOICE.test(unit.text) || isDecision(unit.text))) add(fromPrompts, asChoice(choiceClause(unit.text)));
+		for (const unit of proseUnits(typedPart(prompt, true))) {
+			if (isQuestion(unit.text) || !(USER_CHOICE.test(unit.text) || isDecision(unit.text))) continue;
+			const clause = choiceClause(unit.text);
+			if (!NOT_CHOSEN.test(clause)) add(fromPrompts, asChoice(clause));
+		}
 	}
 	for (const record of records) {
 		for (const unit of proseUnits(straightQuotes(record))) {

@@ -57,9 +57,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * for a case that may come ("If it keeps failing, switch to X instead") is no decision, nor is a
  * step in a list of steps handed to the reader ("No redirect URI needed — click Register").
  * 29: a plan said ahead of the work ("We'll use X instead of Y", "Here is my plan: …") is a
- * decision only once its reply holds.
+ * decision only once its reply holds. 30: a user's question typed without its mark, a choice
+ * they only weigh or suppose, and what they say the agent did are not their choices.
  */
-export const DIGEST_VERSION = 29;
+export const DIGEST_VERSION = 30;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

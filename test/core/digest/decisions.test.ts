@@ -43,6 +43,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ prompts: ["should we use IndexedDB instead?", "it shows the spinner instead of the page"] })).toEqual([]);
 	});
 
+	it("passes over a user's question typed without its mark, a choice they only weigh or suppose, and what the agent did", () => {
+		const prompts = ["should we keep the cache in redis instead of memcached", "maybe we go with the hosted queue", "we could go with the second layout", "if we go with the hosted queue what breaks", "you used yarn instead of pnpm, fix it"];
+		expect(decisionsOf({ prompts })).toEqual([]);
+		// "Do not use" is a choice, not a question.
+		expect(decisionsOf({ prompts: ["do not use the staging bucket"] })).toEqual(["user chose: do not use the staging bucket"]);
+	});
+
 	it("reads a user's 'dont use' as a choice, with or without the apostrophe", () => {
 		expect(decisionsOf({ prompts: ["hey dont use the staging bucket for this"] })).toEqual(["user chose: dont use the staging bucket for this"]);
 	});
