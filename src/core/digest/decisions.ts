@@ -15,10 +15,24 @@ const SPAN = String.raw`(?:[^.\n]|\.(?=\S))`;
  * diagnosis ("…has a `content` field instead of a `message` field") names no choice and does not
  * count; narration ("Let me use grep instead") neither.
  */
+/** The verbs of a change told against what it replaced ("kept X rather than Y", "used X instead of Y"). */
+const INSTEAD_VERBS = String.raw`(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)`;
 const CHOICE_EN = new RegExp(
-	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
+	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
 	"i",
 );
+/**
+ * What something else did against what it should have, said of it as its subject: "The hook
+ * called the API instead of the cache", "Your config is using webpack instead of vite", "it's
+ * using the old build rather than the new one". A diagnosis (often the bug itself), not a choice;
+ * "The plan is to keep X rather than Y" says what is to be done, and is not one.
+ */
+const DIAGNOSIS = new RegExp(
+	String.raw`^(?:[^:\n]{1,60}:\s+)?(?:(?:the|this|that|these|those|its|your|their|his|her|an?)\s+(?:(?!\b(?:i|we)\b)${SPAN}){0,60}?|(?:it|they|he|she)(?:'s|'re)?\s+(?:\w+\s+)?)(?:is |was |were |are |has |had |have )?(?<!\bto\s)${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)\b`,
+	"i",
+);
+/** The choices of `CHOICE_EN` that a diagnosis does not explain: the same pattern with the changed-against alternative left out. */
+const CHOICE_EN_BESIDES_INSTEAD = new RegExp(CHOICE_EN.source.replace(String.raw`|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)`, ""), "i");
 /**
  * The agent's recommendation among options ("I'd recommend Option 1 (…) as it is the most
  * robust", "My recommendation: Vite", "We should use `WithAgent` instead"): a choice once it
@@ -80,8 +94,8 @@ function opensOnReason(text: string): boolean {
  * would: the change against what it replaced ("Write all logs to one file instead of one per
  * session", "Billable cost, not raw tokens"), the imperative with its reason ("Use a PAT so CI
  * runs on its pull requests"), and the choice led by its reason ("Since the vault is
- * single-user, simplify access() to always grant"). Such a text tells what was done: it says no
- * diagnosis in passing, as a reply does.
+ * single-user, simplify access() to always grant"). Its diagnosis of the bug ("The hook called
+ * the API instead of the cache") is told apart as a reply's is.
  */
 const RECORD_CHOICE = new RegExp(
 	String.raw`\b(?:instead of|rather than|in favou?r of)\b|,\s+not\s+(?!just\b|only\b|yet\b|always\b|necessarily\b|all\b|even\b)|^(?:[^:\n]{1,40}:\s+)?(?:use|keep|make|move|switch|replace|remove|drop|choose|put|skip|leave)\b[^.\n]{3,140}?\b(?:because|since|so that|so|to avoid|to prevent)\b|^${REASON}(?:${AHEAD}|(?:use|keep|make|move|switch|replace|remove|drop|skip|simplify|store|write|treat|allow|disable|enable|always|never|default|prefer|pin|ignore|defer|add|avoid)\b)`,
@@ -207,7 +221,21 @@ const NOT_CHOSEN = new RegExp(
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 function isDecision(sentence: string): boolean {
-	return CHOICE_EN.test(sentence) || (CJK.test(sentence) && (CHOICE_KO.test(sentence) || CHOICE_JA.test(sentence) || CHOICE_ZH.test(sentence)));
+	return (CHOICE_EN.test(sentence) && !diagnosed(sentence)) || choiceInOtherScript(sentence);
+}
+
+/** A sentence that diagnoses what something else did ("The hook called the API instead of the cache") and states no other choice. */
+function diagnosed(sentence: string): boolean {
+	return DIAGNOSIS.test(sentence) && !CHOICE_EN_BESIDES_INSTEAD.test(sentence);
+}
+
+/** The cheap look at a whole text before it is split: any sentence of it may state a choice (a diagnosis is told apart per sentence). */
+function mayHoldDecision(text: string): boolean {
+	return CHOICE_EN.test(text) || choiceInOtherScript(text);
+}
+
+function choiceInOtherScript(text: string): boolean {
+	return CJK.test(text) && (CHOICE_KO.test(text) || CHOICE_JA.test(text) || CHOICE_ZH.test(text));
 }
 
 /** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
@@ -257,7 +285,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	// Read with straight apostrophes: "we’ll use X" is "we'll use X" (the patterns spell "'").
 	for (const given of prompts) {
 		const prompt = straightQuotes(given);
-		if (!USER_CHOICE_ANYWHERE.test(prompt) && !isDecision(prompt)) continue;
+		if (!USER_CHOICE_ANYWHERE.test(prompt) && !mayHoldDecision(prompt)) continue;
 		for (const unit of proseUnits(typedPart(prompt, true))) {
 			if (isQuestion(unit.text) || !(USER_CHOICE.test(unit.text) || isDecision(unit.text))) continue;
 			const clause = choiceClause(unit.text);
@@ -268,7 +296,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		for (const unit of proseUnits(straightQuotes(record))) {
 			const text = unit.text;
 			// The choice first: it is cheap to look for, and most sentences of a message name none.
-			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text)) add(fromRecords, asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
+			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text) && !diagnosed(text)) add(fromRecords, asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
 		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
@@ -276,7 +304,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		const holds = held === undefined || held.has(given);
 		const reply = straightQuotes(given);
 		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
-		if (!narrates && !isDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
+		if (!narrates && !mayHoldDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		const units = unitsOf(given);
 		const steps = handedSteps(units);
 		for (const unit of units) {

@@ -58,9 +58,11 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * step in a list of steps handed to the reader ("No redirect URI needed — click Register").
  * 29: a plan said ahead of the work ("We'll use X instead of Y", "Here is my plan: …") is a
  * decision only once its reply holds. 30: a user's question typed without its mark, a choice
- * they only weigh or suppose, and what they say the agent did are not their choices.
+ * they only weigh or suppose, and what they say the agent did are not their choices. 31: a
+ * diagnosis of what something else did instead ("The hook called the API instead of the cache")
+ * is no decision, in a reply, a prompt or a commit message.
  */
-export const DIGEST_VERSION = 30;
+export const DIGEST_VERSION = 31;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

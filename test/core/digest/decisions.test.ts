@@ -93,6 +93,16 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies })).toEqual(["Replaced Celery with a cron entry, since only one job is left.", "Kept the HTML templates rather than moving to MJML."]);
 	});
 
+	it("passes over a diagnosis of what something else did instead, in a reply, a prompt or a commit message", () => {
+		const replies = ["Found it: the worker called the REST API instead of the local cache.", "Your build is using the CommonJS entry rather than the ESM one."];
+		expect(decisionsOf({ replies }, 4, new Set(replies))).toEqual([]);
+		expect(decisionsOf({ prompts: ["it's using the old icons instead of the new set"] })).toEqual([]);
+		expect(decisionsOf({ records: ["The sync wrote every note instead of the changed ones. Write only notes whose digest changed."] })).toEqual([]);
+		// The change that answers it is still a choice, in the same reply or the same sentence.
+		const fixed = ["The worker called the REST API instead of the local cache, so I switched to the cache.", "Kept the local cache rather than the REST API."];
+		expect(decisionsOf({ replies: fixed })).toEqual(fixed);
+	});
+
 	it("tells a choice once when a summary repeats it in other words", () => {
 		expect(decisionsOf({ replies: ["No schema change needed.", "Done. No schema change required: the column exists."] })).toEqual(["No schema change needed."]);
 		// Two choices of the user that differ in what they name are two.
