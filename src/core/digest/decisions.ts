@@ -3,7 +3,7 @@ import { cutAtBoundary } from "./clause-cut";
 import { isNotResult } from "./not-results";
 import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { capitalize, typedPart } from "./request-text";
-import type { SessionEvent } from "../transcript/session-model";
+import type { SessionEvent, ToolCall } from "../transcript/session-model";
 import { straightQuotes } from "../text/straight-quotes";
 
 /** A character within a sentence: a dot only inside a name (`entire.log`, `next.config.js`), not the one that ends it. */
@@ -386,10 +386,18 @@ const ACCEPTS = /^(?:yes|yeah|yep|yup|ok(?:ay)?|sure|sounds good|looks good|lgtm
 /** "Yes, but…", "ok but rather…": taken up with a change, so not as proposed. */
 const BUT = /^\S+(?:\s+\S+)?[\s,]+but\b/i;
 
+/** Claude Code's words for a call the user rejected when asked (not one left waiting for a permission). */
+const REJECTED = /^the user doesn't want to (?:proceed with this tool use|take this action right now)\b/i;
+
+function refusedByUser(call: ToolCall): boolean {
+	return call.result?.isError === true && REJECTED.test(straightQuotes(call.result.text.trim()));
+}
+
 /**
  * The replies whose proposals hold: every main-thread reply but the one the user answered with
- * something other than a yes (they asked again, or steered elsewhere), and the session's last
- * reply when nothing answered it. A reply the agent went on working after holds.
+ * something other than a yes (they asked again, or steered elsewhere), the one whose first step
+ * the user rejected, and the session's last reply when nothing answered it. A reply the agent
+ * went on working after holds.
  */
 export function heldReplies(events: readonly SessionEvent[]): Set<string> {
 	const held = new Set<string>();
@@ -400,7 +408,7 @@ export function heldReplies(events: readonly SessionEvent[]): Set<string> {
 			if (last !== undefined) held.add(last);
 			last = event.text;
 		} else if (event.kind === "tool" && event.sidechain === undefined && last !== undefined) {
-			held.add(last);
+			(refusedByUser(event.call) ? unheld : held).add(last);
 			last = undefined;
 		} else if (event.kind === "prompt" && event.promptKind === "prompt" && last !== undefined) {
 			const text = event.text.trim();

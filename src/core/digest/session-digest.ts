@@ -60,9 +60,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * decision only once its reply holds. 30: a user's question typed without its mark, a choice
  * they only weigh or suppose, and what they say the agent did are not their choices. 31: a
  * diagnosis of what something else did instead ("The hook called the API instead of the cache")
- * is no decision, in a reply, a prompt or a commit message.
+ * is no decision, in a reply, a prompt or a commit message. 32: a reply whose first step the user
+ * rejected does not hold (see `heldReplies`).
  */
-export const DIGEST_VERSION = 31;
+export const DIGEST_VERSION = 32;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

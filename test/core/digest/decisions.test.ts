@@ -271,4 +271,12 @@ describe("heldReplies", () => {
 		const held = heldReplies([say("My recommendation is option 1."), ask("Or would we rather check at startup?"), say("I'd recommend B."), ask("yes, but keep the flag"), say("I recommend using C.")]);
 		expect(held.size).toBe(0);
 	});
+
+	it("does not hold a reply whose first step the user rejected, and holds one whose step failed otherwise", () => {
+		const step = (text: string): SessionEvent => ({ kind: "tool", call: { id: "t", name: "Bash", input: {}, result: { isError: true, text } } });
+		const rejected = step("The user doesn\u2019t want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).");
+		const failed = step("Exit code 1\nnpm ERR! missing script: build");
+		const held = heldReplies([say("I'll go with Yarn since the lockfile is Yarn's."), rejected, say("I'll use the queue because it retries."), failed, say("Done.")]);
+		expect([...held]).toEqual(["I'll use the queue because it retries."]);
+	});
 });
