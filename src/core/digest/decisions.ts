@@ -147,11 +147,12 @@ const SHOUTED_OR = /\sOR\s/;
 /**
  * An option a reply lays out for someone to pick, not a choice made: "Option 3: Switch to X instead of
  * Y", a unit under a heading that names one ("### Option 2 — …"), or an item of a list its intro
- * or heading says holds alternatives ("We have a few options:", "Possible fixes:", "You could:").
+ * or heading says holds alternatives ("We have a few options:", "Possible fixes:", "You could:";
+ * not "Fixed it in two ways:", which tells what was done).
  * The one picked is told where it is picked (the user's answer, or the agent's "going with …").
  */
 const LAID_OUT_OPTION = /^(?:option|approach|alternative)\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(.-]/i;
-const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways|choices|possibilities|possible|potential|could|either)\b/i;
+const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways (?:to|out|forward)|choices|possibilities|possible|potential|(?:you|we|i) could|either)\b/i;
 function laysOutOption(unit: ProseUnit): boolean {
 	return LAID_OUT_OPTION.test(unit.text) || sectionsOf(unit).some((s) => LAID_OUT_OPTION.test(s) || (unit.kind === "item" && OPTIONS_INTRO.test(s)));
 }

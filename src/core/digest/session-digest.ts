@@ -61,9 +61,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * they only weigh or suppose, and what they say the agent did are not their choices. 31: a
  * diagnosis of what something else did instead ("The hook called the API instead of the cache")
  * is no decision, in a reply, a prompt or a commit message. 32: a reply whose first step the user
- * rejected does not hold (see `heldReplies`).
+ * rejected does not hold (see `heldReplies`). 33: a list told as done ("Fixed it in two ways:")
+ * is not taken for one of options.
  */
-export const DIGEST_VERSION = 32;
+export const DIGEST_VERSION = 33;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

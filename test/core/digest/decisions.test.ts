@@ -198,6 +198,7 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies }, 4, new Set(replies))).toEqual([]);
 		// A list that tells what was done still tells its choices.
 		expect(decisionsOf({ replies: ["Changes:\n- Kept the page on the CDN instead of the app"] })).toEqual(["Kept the page on the CDN instead of the app"]);
+		expect(decisionsOf({ replies: ["Fixed it in two ways so the page could load faster:\n- Kept the page on the CDN instead of the app\n- Dropped the spinner"] })).toEqual(["Kept the page on the CDN instead of the app"]);
 	});
 
 	it("passes over a choice left to the user, and counts a suggestion only once it holds", () => {
