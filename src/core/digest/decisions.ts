@@ -182,10 +182,11 @@ function sectionsOf(unit: ProseUnit): string[] {
 /**
  * A section whose content is left for later or to the user's taste ("Minor suggestions
  * (optional)", "Next steps", "Future work"): nothing in it was decided. One that proposes
- * ("Suggestions", "Recommended changes") holds a choice only once the reply holds.
+ * ("Suggestions", "Recommended changes") holds a choice only once the reply holds; one that tells
+ * the user's proposals carried out ("Applied your suggestions:") is not one.
  */
 const LATER_SECTION = /\b(?:optional|nice to have|next steps?|todo|to do|follow[- ]?ups?|future|later)\b/i;
-const PROPOSED_SECTION = /\b(?:suggest(?:s|ed|ions?)?|recommend(?:s|ed|ations?)?|propos(?:e|ed|als?))\b/i;
+const PROPOSED_SECTION = /(?<!\byour?\s)\b(?:suggest(?:s|ed|ions?)?|recommend(?:s|ed|ations?)?|propos(?:e|ed|als?))\b/i;
 function unsettled(unit: ProseUnit, holds: boolean): boolean {
 	return sectionsOf(unit).some((s) => LATER_SECTION.test(s) || (!holds && PROPOSED_SECTION.test(s)));
 }

@@ -62,9 +62,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * diagnosis of what something else did instead ("The hook called the API instead of the cache")
  * is no decision, in a reply, a prompt or a commit message. 32: a reply whose first step the user
  * rejected does not hold (see `heldReplies`). 33: a list told as done ("Fixed it in two ways:")
- * is not taken for one of options.
+ * is not taken for one of options, nor one of the user's proposals carried out ("Applied your
+ * suggestions:") for the agent's own.
  */
-export const DIGEST_VERSION = 33;
+export const DIGEST_VERSION = 34;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

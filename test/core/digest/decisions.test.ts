@@ -250,6 +250,8 @@ describe("decisionsOf", () => {
 		const proposed = "## Suggested changes\n\n- Keep the retry loop instead of failing fast";
 		expect(decisionsOf({ replies: [proposed] }, 4, new Set())).toEqual([]);
 		expect(decisionsOf({ replies: [proposed] }, 4, new Set([proposed]))).toEqual(["Keep the retry loop instead of failing fast"]);
+		// The user's own proposals, carried out, are told as done.
+		expect(decisionsOf({ replies: ["Applied your suggestions:\n- Kept the retry loop instead of failing fast"] }, 4, new Set())).toEqual(["Kept the retry loop instead of failing fast"]);
 	});
 
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
