@@ -5,7 +5,8 @@
  * reaches the next session (eager block, lazy facade, context packet, recall hook output)
  * searched for narration. Run with `npm run eval:digest [-- corpus-folder labels.json …]`;
  * `--misses` prints each session that missed a labeled item with its entry and what it missed,
- * `--verbose` every entry and every miss.
+ * `--verbose` every entry and every miss; both also print what the entries tell as done, open or
+ * decided that matches no labeled item.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -110,9 +111,13 @@ function covered(item: Item, text: string): boolean {
 	return item.keys.every((group) => group.split("|").some((alt) => alt.trim() !== "" && hay.includes(alt.trim().toLowerCase())));
 }
 
-/** The items of an entry's "Decided:" line ("a; b (+1 more)" gives a and b). */
-export function decisionsTold(entry: string): string[] {
-	const line = /^- Decided: (.*)$/m.exec(entry)?.[1];
+/** The kinds an entry tells as items of a line of their own, and that line's label. */
+const TOLD = { done: "Done", open: "Open", decisions: "Decided" } as const;
+type Told = keyof typeof TOLD;
+
+/** The items of an entry's line for a kind ("- Decided: a; b (+1 more)" gives a and b). */
+export function itemsTold(entry: string, kind: Told): string[] {
+	const line = new RegExp(`^- ${TOLD[kind]}: (.*)$`, "m").exec(entry)?.[1];
 	return line === undefined ? [] : line.replace(/\s*\(\+\d+ more\)$/, "").split("; ").filter((d) => d.trim() !== "");
 }
 
@@ -155,10 +160,10 @@ export interface Figures {
 	emptyWithEntry: number;
 	/** Covered and labeled items per kind (labeled sessions only). */
 	coverage: Record<(typeof KINDS)[number], [covered: number, labeled: number]>;
-	/** Decisions the entries tell (labeled sessions only), and how many of them match a labeled decision: the figures above count what is found, not what is told wrongly. */
-	told: [matching: number, told: number];
-	/** The decisions told that match no labeled one, for reading. */
-	unmatched: string[];
+	/** Per kind, the items the entries tell (labeled sessions only), and how many of them match a labeled item of that kind: coverage counts what is found, not what is told wrongly. */
+	told: Record<Told, [matching: number, told: number]>;
+	/** The items told that match no labeled one, for reading. */
+	unmatched: Record<Told, string[]>;
 	missed: string[];
 	/** Per session: its entry, for reading. */
 	entries_: { file: string; entry: string }[];
@@ -168,7 +173,7 @@ export interface Figures {
 export async function scoreCorpus(corpus: string, labels: readonly Label[] | undefined): Promise<Figures> {
 	const byFile = new Map((labels ?? []).map((l) => [l.file, l]));
 	const coverage: Figures["coverage"] = { asked: [0, 0], done: [0, 0], open: [0, 0], decisions: [0, 0] };
-	const figures: Figures = { sessions: 0, entries: 0, meanEntryChars: 0, narration: [], emptyWithEntry: 0, coverage, told: [0, 0], unmatched: [], missed: [], entries_: [] };
+	const figures: Figures = { sessions: 0, entries: 0, meanEntryChars: 0, narration: [], emptyWithEntry: 0, coverage, told: { done: [0, 0], open: [0, 0], decisions: [0, 0] }, unmatched: { done: [], open: [], decisions: [] }, missed: [], entries_: [] };
 	let chars = 0;
 	for (const file of sessionFiles(corpus)) {
 		figures.sessions++;
@@ -183,11 +188,13 @@ export async function scoreCorpus(corpus: string, labels: readonly Label[] | und
 		if (label?.empty && entry !== "") figures.emptyWithEntry++;
 		if (got) for (const line of [got.block, got.facade, got.packet, got.recall].flatMap(narrationLines)) figures.narration.push(`${file}: ${line}`);
 		if (!label || label.empty) continue;
-		for (const told of decisionsTold(entry)) {
-			const matches = label.decisions.some((item) => covered(item, told));
-			figures.told[0] += matches ? 1 : 0;
-			figures.told[1]++;
-			if (!matches) figures.unmatched.push(`${told} — ${file}`);
+		for (const kind of Object.keys(TOLD) as Told[]) {
+			for (const told of itemsTold(entry, kind)) {
+				const matches = label[kind].some((item) => covered(item, told));
+				figures.told[kind][0] += matches ? 1 : 0;
+				figures.told[kind][1]++;
+				if (!matches) figures.unmatched[kind].push(`${told} — ${file}`);
+			}
 		}
 		for (const kind of KINDS) {
 			for (const item of label[kind]) {
@@ -214,11 +221,12 @@ async function evaluate(corpus: string, labels: Label[] | undefined, verbose: bo
 	}
 	const pct = (k: (typeof KINDS)[number]) => (f.coverage[k][1] === 0 ? "n/a" : `${Math.round((100 * f.coverage[k][0]) / f.coverage[k][1])}% (${f.coverage[k][0]}/${f.coverage[k][1]})`);
 	say(`\n## ${relative(process.cwd(), corpus) || corpus}`);
-	if (labels) say(`asked ${pct("asked")} · done ${pct("done")} · open ${pct("open")} · decisions ${pct("decisions")} · decisions told ${f.told[1]}, matching a labeled one ${f.told[0]}`);
+	if (labels) say(`asked ${pct("asked")} · done ${pct("done")} · open ${pct("open")} · decisions ${pct("decisions")}`);
+	if (labels) say(`told, matching a labeled item: ${(Object.keys(TOLD) as Told[]).map((k) => `${k} ${f.told[k][0]}/${f.told[k][1]}`).join(" · ")}`);
 	say(`sessions ${f.sessions} · entries ${f.entries} · mean entry ${f.meanEntryChars} chars · narration lines ${f.narration.length}${labels ? ` · empty sessions with an entry ${f.emptyWithEntry}` : ""}`);
 	if (verbose && f.narration.length > 0) say(`narration:\n  ${f.narration.join("\n  ")}`);
 	if (verbose && f.missed.length > 0) say(`missed:\n  ${f.missed.join("\n  ")}`);
-	if ((verbose || misses) && f.unmatched.length > 0) say(`decisions told that match no labeled one:\n  ${f.unmatched.join("\n  ")}`);
+	for (const kind of Object.keys(TOLD) as Told[]) if ((verbose || misses) && f.unmatched[kind].length > 0) say(`${kind} told that match no labeled one:\n  ${f.unmatched[kind].join("\n  ")}`);
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@ import { loadLabels, scoreCorpus } from "../../eval/digest-eval";
 /**
  * The digest evaluation (`npm run eval:digest`) as a guard: what reaches the next session from
  * the real transcripts carries no narration, stays small, and keeps covering what our labels say
- * the sessions asked, did, left open and decided, and what it tells as decided matching a labeled decision. The floors sit a little under the figures
+ * the sessions asked, did, left open and decided, and what it tells as done, open or decided matching a labeled item. The floors sit a little under the figures
  * measured when they were set (README), so a change that loses ground fails here.
  */
 const SHARED = join(__dirname, "..", "..", "..", "shared", "corpus");
@@ -16,16 +16,16 @@ const present = existsSync(join(SHARED, "claude-transcripts"));
 describe.skipIf(!present)(`digest evaluation on the public corpus${present ? "" : " (skipped: ../shared/corpus is not beside this clone)"}`, () => {
 	// The second corpus was labeled from the transcripts before the digest was measured or changed on them (README).
 	it.each([
-		{ corpus: "claude-transcripts", labels: "claude-transcripts-[a-z].json", maxMean: 750, floors: { asked: 0.82, done: 0.72, open: 0.7, decisions: 0.7 }, toldFloor: 0.5 },
-		{ corpus: "claude-transcripts-2", labels: "claude-transcripts-2.json", maxMean: 880, floors: { asked: 0.86, done: 0.74, open: 0.66, decisions: 0.56 }, toldFloor: 0.65 },
-	])("$corpus: narration kept out, entries small, and coverage of the labels", async ({ corpus, labels, maxMean, floors, toldFloor }) => {
+		{ corpus: "claude-transcripts", labels: "claude-transcripts-[a-z].json", maxMean: 750, floors: { asked: 0.82, done: 0.72, open: 0.7, decisions: 0.7 }, told: { done: 0.55, open: 0.65, decisions: 0.5 } },
+		{ corpus: "claude-transcripts-2", labels: "claude-transcripts-2.json", maxMean: 880, floors: { asked: 0.86, done: 0.74, open: 0.66, decisions: 0.56 }, told: { done: 0.58, open: 0.62, decisions: 0.65 } },
+	])("$corpus: narration kept out, entries small, and coverage of the labels", async ({ corpus, labels, maxMean, floors, told }) => {
 		const f = await scoreCorpus(join(SHARED, corpus), loadLabels(join(LABELS, labels)));
 		expect(f.narration).toEqual([]);
 		expect(f.emptyWithEntry).toBe(0);
 		expect(f.meanEntryChars).toBeLessThanOrEqual(maxMean);
 		for (const [k, floor] of Object.entries(floors) as [keyof typeof f.coverage, number][]) expect(f.coverage[k][0] / f.coverage[k][1], k).toBeGreaterThanOrEqual(floor);
-		// And what is told as decided is mostly a decision our labels name (the rest, read: choices the labels word otherwise, or none).
-		expect(f.told[0] / f.told[1], "decisions told that match a label").toBeGreaterThanOrEqual(toldFloor);
+		// And what is told as done, open or decided is mostly an item our labels name (the rest, read: items the labels word otherwise, or none).
+		for (const [k, floor] of Object.entries(told) as [keyof typeof f.told, number][]) expect(f.told[k][0] / f.told[k][1], `${k} told that match a label`).toBeGreaterThanOrEqual(floor);
 	});
 });
 
