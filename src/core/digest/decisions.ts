@@ -142,6 +142,33 @@ function saidAhead(unit: ProseUnit, text: string): boolean {
  * than…", "我建議…", "…をおすすめします"): a choice once it holds (see `heldReplies`), like a recommendation, and none until then.
  */
 const PROPOSED = /^(?:i(?:'d| would)? (?:(?:strongly )?suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|i think (?:we|you) should|(?:we|you) should)\b|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
+/**
+ * The agent's own proposal ("I'd recommend…", "My suggestion: …", "We should…", "我建议…"), not a
+ * step handed to the reader ("You should see…"): what the session's last reply proposes, nobody
+ * answering it, is neither done nor decided, but open (see `proposalsIn`).
+ */
+const OWN_PROPOSAL = /^(?:(?:i(?:'d| would)? (?:strongly )?(?:suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|(?:i think )?we should)\b|(?:recommendation|suggestion)\s*:)|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
+/** An option named in a sentence ("I recommend Option 3 if…"), its label kept. */
+const OPTION_NAMED = /\b(option|approach|alternative)\s+\(?([a-z0-9]{1,2})\)?(?=[\s,.;:)]|$)/i;
+
+/**
+ * The proposals a reply makes (the first, and the one its last statement makes when another), as
+ * said; one that names an option the reply laid out ("I recommend Option 3") names it with the
+ * option's title, which "Option 3" alone does not tell the next session.
+ */
+export function proposalsIn(reply: string, units: readonly ProseUnit[]): string[] {
+	const found = units.filter((u) => !isQuestion(u.text) && OWN_PROPOSAL.test(straightQuotes(u.text).replace(/^\*\*|\*\*/g, "")));
+	return [...new Set([found[0], found.at(-1)])].flatMap((u) => (u === undefined ? [] : [withOptionTitle(u.text, reply)]));
+}
+
+function withOptionTitle(text: string, reply: string): string {
+	const named = OPTION_NAMED.exec(text);
+	if (!named) return text;
+	const heading = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?${named[1]}[ \t]+\(?${named[2]}\)?[ \t]*[:—–.-][ \t]*(.+)$`, "im").exec(reply);
+	const title = heading?.[1]?.replace(/(?:\*\*|__)\s*$/, "").trim();
+	return title ? text.replace(named[0], `${named[0]} (${cutAtBoundary(title, 80)})`) : text;
+}
+
 /** An alternative shouted as one ("…set the base dynamically, OR keep it standalone"): still open. */
 const SHOUTED_OR = /\sOR\s/;
 /**

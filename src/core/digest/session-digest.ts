@@ -4,7 +4,7 @@ import type { SessionEvent, SessionModel, ToolCall } from "../transcript/session
 import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
-import { asChoice, decisionsOf, heldReplies } from "./decisions";
+import { asChoice, decisionsOf, heldReplies, proposalsIn } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
 import { isListingField, isNotResult } from "./not-results";
@@ -63,9 +63,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * is no decision, in a reply, a prompt or a commit message. 32: a reply whose first step the user
  * rejected does not hold (see `heldReplies`). 33: a list told as done ("Fixed it in two ways:")
  * is not taken for one of options, nor one of the user's proposals carried out ("Applied your
- * suggestions:") for the agent's own.
+ * suggestions:") for the agent's own. 35: what the session's last reply proposes, nobody answering
+ * it, is open ("proposed, not answered: I'd recommend Option 2 (its title)…"; see `proposalsIn`).
  */
-export const DIGEST_VERSION = 34;
+export const DIGEST_VERSION = 35;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -185,6 +186,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const last = tasks[tasks.length - 1];
 	const question = last ? closingQuestion(last, statements) : undefined;
 	if (question) open.push(`asked: ${question}`);
+	// What the last word proposes, nobody answering it, was neither done nor decided (a proposal holds only once answered).
+	const unanswered = lastWord(model);
+	if (unanswered) for (const p of proposalsIn(unanswered, statements.unitsOf(unanswered))) open.push(`proposed, not answered: ${cutAtBoundary(p, ITEM_MAX)}`);
 	// A last request with no reply, or whose replies say nothing but narration, was cut off; by the user, when they stopped the agent last.
 	const stopped = stoppedByUser(model);
 	if (last?.ask && last.texts.length === 0 && last.calls.length === 0) open.push(`${stopped ? "interrupted by the user" : "unanswered"}: ${last.ask}`);
@@ -420,6 +424,16 @@ function stoppedByUser(model: SessionModel): boolean {
 		return false;
 	}
 	return true;
+}
+
+/** The session's last word when it is a reply: nothing came after it, no step, no answer. */
+function lastWord(model: SessionModel): string | undefined {
+	for (let i = model.events.length - 1; i >= 0; i--) {
+		const event = model.events[i];
+		if (!event || inBackground(event)) continue;
+		return event.kind === "text" ? event.text : undefined;
+	}
+	return undefined;
 }
 
 /**

@@ -284,6 +284,22 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["asked: Delete the quarantine list? Or keep it in case it comes back?"]);
 	});
 
+	it("leaves open what the last reply recommends when nobody answered it, naming the option it points at; an answered one is not open", () => {
+		const reply =
+			"The upload stalls because the retry queue lives in the worker that restarts.\n\n**Option 1: Persist the queue in Redis**\n\nSurvives restarts, adds a service.\n\n**Option 2: Keep the queue in the parent process**\n\nNo new service.\n\nI'd recommend Option 2 since you run a single host.";
+		const asked = () => [userText("Why do uploads stall after a deploy?", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })];
+		const d = digestOf(asked());
+		expect(d.open).toEqual(["proposed, not answered: I'd recommend Option 2 (Keep the queue in the parent process) since you run a single host."]);
+		expect(d.decisions).toEqual([]);
+		expect(d.done.some((s) => /recommend/i.test(s))).toBe(false);
+		resetIds();
+		const answered = digestOf([...asked(), userText("ok, go with that", at(2)), assistant(text("Moved the retry queue into the parent process."), { ...at(3), messageId: "m2" })]);
+		expect(answered.open).toEqual([]);
+		// A step handed to the reader is not the agent's proposal.
+		resetIds();
+		expect(digestOf([userText("Fix the banner colour", at(0)), assistant(text("Changed the banner to the theme colour. You should see it after a reload."), { ...at(1), messageId: "m1" })]).open).toEqual([]);
+	});
+
 	it("takes a last reply that answers in blocks alone as an answer, not as work cut off", () => {
 		const d = digestOf([
 			userText("Where is the config file of this tool?", at(0)),
