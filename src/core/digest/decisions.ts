@@ -152,13 +152,28 @@ const OWN_PROPOSAL = /^(?:(?:i(?:'d| would)? (?:strongly )?(?:suggest|propose|re
 const OPTION_NAMED = /\b(option|approach|alternative)\s+\(?([a-z0-9]{1,2})\)?(?=[\s,.;:)]|$)/i;
 
 /**
- * The proposals a reply makes (the first, and the one its last statement makes when another), as
- * said; one that names an option the reply laid out ("I recommend Option 3") names it with the
- * option's title, which "Option 3" alone does not tell the next session.
+ * The proposals a reply makes (the first, and the last when another), as said: a sentence that
+ * proposes, or the first statement under a section that says it holds a recommendation ("##
+ * Caching — recommendation", named by its heading). One that names an option the reply laid out
+ * ("I recommend Option 3") names it with the option's title, which "Option 3" alone does not tell.
  */
 export function proposalsIn(reply: string, units: readonly ProseUnit[]): string[] {
-	const found = units.filter((u) => !isQuestion(u.text) && OWN_PROPOSAL.test(straightQuotes(u.text).replace(/^\*\*|\*\*/g, "")));
-	return [...new Set([found[0], found.at(-1)])].flatMap((u) => (u === undefined ? [] : [withOptionTitle(u.text, reply)]));
+	const sections = new Set<string>();
+	const found: string[] = [];
+	for (const u of units) {
+		if (isQuestion(u.text)) continue;
+		if (OWN_PROPOSAL.test(straightQuotes(u.text).replace(/^\*\*|\*\*/g, ""))) found.push(withOptionTitle(u.text, reply));
+		else if (PROPOSED_SECTION.test(u.section) && !sections.has(u.section)) {
+			const named = (u.sectionAsWritten ?? "").replace(/[:：]\s*$/, "").trim();
+			// An option's heading ("Option C: Balanced (my recommendation)") is the proposal; else the section's first statement (not a list's intro),
+			// named by the heading unless that is only the word ("Recommendation").
+			const told = LAID_OUT_OPTION.test(named) ? named : /[:：]$/.test(u.text) ? undefined : named.replace(PROPOSED_SECTION, "").replace(/[\s:：—–-]+/g, "") === "" ? u.text : `${named}: ${u.text}`;
+			if (told === undefined) continue;
+			sections.add(u.section);
+			found.push(told);
+		}
+	}
+	return [...new Set([found[0], found.at(-1)])].filter((p) => p !== undefined);
 }
 
 function withOptionTitle(text: string, reply: string): string {

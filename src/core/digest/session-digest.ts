@@ -65,8 +65,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * is not taken for one of options, nor one of the user's proposals carried out ("Applied your
  * suggestions:") for the agent's own. 35: what the session's last reply proposes, nobody answering
  * it, is open ("proposed, not answered: I'd recommend Option 2 (its title)…"; see `proposalsIn`).
+ * 36: so is what it holds under a section that says it recommends ("## Caching — recommendation",
+ * "Option C (my recommendation)").
  */
-export const DIGEST_VERSION = 35;
+export const DIGEST_VERSION = 36;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

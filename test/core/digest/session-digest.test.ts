@@ -300,6 +300,18 @@ describe("digestSession", () => {
 		expect(digestOf([userText("Fix the banner colour", at(0)), assistant(text("Changed the banner to the theme colour. You should see it after a reload."), { ...at(1), messageId: "m1" })]).open).toEqual([]);
 	});
 
+	it("leaves open the recommendation a last reply's section holds, nobody answering it, named by its heading", () => {
+		const reply = "Profiled the cache misses.\n\n## Session cache — recommendation\n\n**Evict by LRU with a ten-minute TTL.** It bounds memory without a sweeper.\n\nNothing is changed yet.";
+		const d = digestOf([userText("How should the session cache evict entries?", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]);
+		expect(d.open).toEqual(["proposed, not answered: Session cache — recommendation: Evict by LRU with a ten-minute TTL."]);
+		expect(d.decisions).toEqual([]);
+		// An option's heading that says it is the recommended one is the proposal, not the first line under it.
+		resetIds();
+		const options = "**Option A: Keep the banner**\n\nShown on every page.\n\n**Option B: Toast only (my recommendation)**\n\nThe changes from today:\n- Shorter text\n\nWhich one do you prefer?";
+		const o = digestOf([userText("Reword the sign-in notice", at(0)), assistant(text(options), { ...at(1), messageId: "m1" })]);
+		expect(o.open).toEqual(["asked: Which one do you prefer?", "proposed, not answered: Option B: Toast only (my recommendation)"]);
+	});
+
 	it("takes a last reply that answers in blocks alone as an answer, not as work cut off", () => {
 		const d = digestOf([
 			userText("Where is the config file of this tool?", at(0)),
