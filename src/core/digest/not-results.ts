@@ -5,7 +5,7 @@
  * "It would have caught the bug in dev"), a guess ("The cache may be stale"), work still going ("Still compiling…"), a task
  * listing's field ("Depends on: Task 1"), the agent's own need or limit ("I need permission to edit
  * the test file", "I don't have any saved memory", "Preciso de permissão…": what it could not do
- * is no result, and what is left open says it), and a bare name (".gitignore"). A result slot they
+ * is no result, and what is left open says it), what comes next ("Next task: 012"), and a bare name (".gitignore"). A result slot they
  * fill is a result lost. Anchored patterns over one statement: linear.
  */
 
@@ -27,6 +27,8 @@ const FIELD = /^(?:depends on|blocked by|blocks|priority|status|assignee|labels?
  * Past inability is a finding ("I couldn't reproduce it with the fixture") and stays a result.
  */
 const LIMIT = /^(?:i(?:['’]ll| will)? need\b|i (?:don['’]t|do not|can['’]t|cannot) |i(?:['’]m| am) (?:unable|not able) to\b|preciso de\b|necesito\b|(?:não|no) (?:tenho|tengo|consigo|posso|puedo)\b|j['’]ai besoin\b|je (?:n['’]ai pas|ne peux pas)\b|ich (?:brauche|habe keine?|kann nicht)\b)/i;
+/** What comes next, labeled so ("Next task: 012", "Next up: the parser", "Up next: …"): where the work goes, not where it got to. */
+const NEXT = /^(?:next(?: (?:task|up|phase|item|action|stage|milestone|ticket|issue)s?)?|up next)\s*:/i;
 /** A line that is only an HTML comment (`<!-- TODO: … -->`): hidden where the reply is shown, no result. */
 const COMMENT = /^<!--[\s\S]*-->$/;
 /** One token, no space, in a script that spaces its words: a name, not a statement. */
@@ -39,5 +41,5 @@ export function isListingField(statement: string): boolean {
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

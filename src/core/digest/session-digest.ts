@@ -66,9 +66,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * suggestions:") for the agent's own. 35: what the session's last reply proposes, nobody answering
  * it, is open ("proposed, not answered: I'd recommend Option 2 (its title)…"; see `proposalsIn`).
  * 36: so is what it holds under a section that says it recommends ("## Caching — recommendation",
- * "Option C (my recommendation)").
+ * "Option C (my recommendation)"). 37: what comes next, labeled so ("Next task: 012"), is no result.
  */
-export const DIGEST_VERSION = 36;
+export const DIGEST_VERSION = 37;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

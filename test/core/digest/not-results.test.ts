@@ -16,6 +16,9 @@ describe("statements that tell no result", () => {
 		"The stale lock file may be left over from the crash.",
 		"Still compiling the test dependencies (first build).",
 		"Depends on: Task 1",
+		"Next task: 012.",
+		"Next up: wiring the parser into the CLI.",
+		"Up next: the migration for the orders table.",
 		"Go ahead and run those two commands; they should be off now.",
 		"I need permission to edit the test file.",
 		"I don’t have any saved memory from a previous session.",
@@ -45,6 +48,8 @@ describe("statements that tell no result", () => {
 		"I couldn't reproduce it with the fixture, so the flaky test stays as it is.",
 		"I needed two passes to get the migration right.",
 		"No tests fail now.",
+		"Next.js now builds the static pages at deploy time.",
+		"Next button: moved to the right of the form.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
