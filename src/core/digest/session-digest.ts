@@ -67,8 +67,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * it, is open ("proposed, not answered: I'd recommend Option 2 (its title)…"; see `proposalsIn`).
  * 36: so is what it holds under a section that says it recommends ("## Caching — recommendation",
  * "Option C (my recommendation)"). 37: what comes next, labeled so ("Next task: 012"), is no result.
+ * 38: a last task the transcript ends inside keeps only what reports a change, as a stopped one.
  */
-export const DIGEST_VERSION = 37;
+export const DIGEST_VERSION = 38;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -154,7 +155,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const calls = toolCallsOf(model, true);
 	const todos = finalTodos(toolCallsOf(model));
 	// Every call belongs to a task: the session's commits and last check are its tasks'.
-	const summaries = tasks.map((t, i) => summarizeTask(t, statements, i < tasks.length - 1));
+	// A last task the transcript ends inside (on a tool call) was stopped there too, as one another task followed.
+	const cutOff = cutOffStep(model) !== undefined;
+	const summaries = tasks.map((t, i) => summarizeTask(t, statements, i < tasks.length - 1 || cutOff));
 	const commits = lastingCommits(summaries.flatMap((s) => s.commits));
 	const lastCheck = summaries.filter((s) => s.check !== undefined).at(-1)?.check;
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);

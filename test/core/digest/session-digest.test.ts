@@ -190,6 +190,21 @@ describe("digestSession", () => {
 		expect(cut.open).toEqual(["cut off during: Tag and push the release"]);
 	});
 
+	it("tells of a last task the transcript ends inside only what reports a change: the rest was said between steps", () => {
+		const steps = (said: string) => [
+			userText("Bring back the status dot in the login footer", at(0)),
+			assistant(toolUse("r1", "Read", { file_path: "/app/src/LoginFooter.tsx" }), { ...at(1), messageId: "m1" }),
+			toolResult("r1", "export function LoginFooter() {}", at(1)),
+			assistant(text(said), { ...at(2), messageId: "m2" }),
+			assistant(toolUse("b1", "Bash", { command: "npm test -- footer", description: "Run the footer tests" }), { ...at(3), messageId: "m3" }),
+		];
+		const d = digestOf(steps("Preflight is clean. The dot comes from `StatusDot` in the shared kit."));
+		expect(d.done).toEqual([]);
+		expect(d.open).toEqual(["cut off during: Run the footer tests"]);
+		resetIds();
+		expect(digestOf(steps("Removed the stale `hidden` prop, so the dot renders again.")).done).toEqual(["Removed the stale `hidden` prop, so the dot renders again."]);
+	});
+
 	it("says a session the user stopped last was interrupted by them, at the request or the step; not one they went on after", () => {
 		const stopped = digestOf([
 			userText("Research why scrolling back fails in the terminal", at(0)),
