@@ -68,8 +68,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 36: so is what it holds under a section that says it recommends ("## Caching — recommendation",
  * "Option C (my recommendation)"). 37: what comes next, labeled so ("Next task: 012"), is no result.
  * 38: a last task the transcript ends inside keeps only what reports a change, as a stopped one.
+ * 39: a session that never committed, whose agent offered to ("Shall I commit this?"), leaves its
+ * changes uncommitted (see `uncommittedFiles`).
  */
-export const DIGEST_VERSION = 38;
+export const DIGEST_VERSION = 39;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -206,7 +208,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (last) open.push(...deferred(last, statements));
 	const refused = refusedCalls(calls, model.cwd);
 	open.push(...refused.open);
-	const uncommitted = uncommittedFiles(calls, model.cwd);
+	const uncommitted = uncommittedFiles(calls, model.cwd, offeredCommit(tasks, statements));
 	if (uncommitted) open.push(uncommitted);
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
@@ -474,6 +476,11 @@ function closingQuestion(task: SessionTask, statements: Statements): string | un
 	const asked = units.slice(first).map((u) => u.text).join(" ");
 	if (!ADDRESSED.test(asked) && !(first < units.length - 1 && ADDRESSED.test(units[first]?.section ?? ""))) return undefined;
 	return cutAtBoundary(asked, ITEM_MAX);
+}
+
+/** Whether a reply asks the user whether to commit ("Would you like me to commit these changes?"). */
+function offeredCommit(tasks: readonly SessionTask[], statements: Statements): boolean {
+	return tasks.some((t) => t.texts.some((text) => /\bcommit\b/i.test(text) && statements.unitsOf(text).some((u) => isQuestion(u.text) && ADDRESSED.test(u.text) && /\bcommit\b/i.test(u.text))));
 }
 
 /** A question put to the user: about what they want, or whether to go on. */

@@ -42,15 +42,17 @@ interface Staging {
 /**
  * Files written or edited after the session's last commit, or left out of its commits, in a
  * session that committed: left uncommitted at its end, which the next session finds in the
- * tree. Only a session that commits is told so (one whose person commits by hand is not), only
+ * tree. Only a session that commits, or whose agent offered to, is told so (one whose person commits by hand is not), only
  * files inside the session's folder, and only what succeeded. A commit of the paths `git add`
  * named takes those only (an agent that keeps unrelated edits out of its commit leaves them
  * uncommitted); any other commit (`-a`, paths of its own, `git add -A` or `.`, a pattern, nothing
  * staged that it saw), a stash, checkout, restore, reset, switch or clean, and git saying there
  * is nothing to commit, close them all: a claim made only where nothing says otherwise.
+ * @param offered whether the agent offered to commit ("Want me to commit these changes?"): a
+ * session that never committed is told so too, its changes being work meant for a commit.
  * @returns the open item, or undefined.
  */
-export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undefined): string | undefined {
+export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undefined, offered = false): string | undefined {
 	if (cwd === undefined) return undefined;
 	let committed = false;
 	const left = new Set<string>();
@@ -77,7 +79,7 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 			staging.paths.delete(inside);
 		}
 	}
-	if (!committed || left.size === 0) return undefined;
+	if (!(committed || offered) || left.size === 0) return undefined;
 	const names = [...left];
 	const more = names.length > SHOWN ? ` (+${names.length - SHOWN} more)` : "";
 	return `left uncommitted: ${names

@@ -190,6 +190,20 @@ describe("digestSession", () => {
 		expect(cut.open).toEqual(["cut off during: Tag and push the release"]);
 	});
 
+	it("leaves a session's changes uncommitted when its agent offered to commit and nobody took the offer up", () => {
+		const steps = (offer: string) => [
+			userText("Rename the config loader", { ...at(0), cwd: "/repo" }),
+			assistant(toolUse("e1", "Edit", { file_path: "/repo/src/config.ts", old_string: "load", new_string: "readConfig" }), { ...at(1), messageId: "m1", cwd: "/repo" }),
+			toolResult("e1", "The file has been updated.", { ...at(1), cwd: "/repo" }),
+			assistant(text(`Renamed \`load\` to \`readConfig\`. ${offer}`), { ...at(2), messageId: "m2", cwd: "/repo" }),
+			userText("What else reads the config at startup?", { ...at(3), cwd: "/repo" }),
+			assistant(text("Only the CLI entry point reads it, through `readConfig`."), { ...at(4), messageId: "m3", cwd: "/repo" }),
+		];
+		expect(digestOf(steps("Shall I commit this?")).open).toEqual(["left uncommitted: `src/config.ts`"]);
+		resetIds();
+		expect(digestOf(steps("Shall I also rename the tests?")).open).toEqual([]);
+	});
+
 	it("tells of a last task the transcript ends inside only what reports a change: the rest was said between steps", () => {
 		const steps = (said: string) => [
 			userText("Bring back the status dot in the login footer", at(0)),

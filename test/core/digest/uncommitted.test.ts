@@ -23,6 +23,11 @@ describe("uncommittedFiles", () => {
 		expect(uncommittedFiles([commit(), edit("/repo/a.ts")], undefined)).toBeUndefined();
 	});
 
+	it("tells a session that never committed once its agent offered to commit, unless git then finds nothing to commit", () => {
+		expect(uncommittedFiles([edit("/repo/a.ts"), call("Write", { file_path: "/repo/b.md" })], cwd, true)).toBe("left uncommitted: `a.ts`, `b.md`");
+		expect(uncommittedFiles([edit("/repo/a.ts"), call("Bash", { command: "git status" }, { text: "On branch main\nnothing to commit, working tree clean" })], cwd, true)).toBeUndefined();
+	});
+
 	it("counts only changes that succeeded, and leaves out local secrets and what tools make", () => {
 		expect(uncommittedFiles([commit(), edit("/repo/a.ts", true), call("Write", { file_path: "/repo/b.ts" }, null)], cwd)).toBeUndefined();
 		expect(uncommittedFiles([commit(), edit("/repo/.env.local"), edit("/repo/web/.env"), edit("/repo/node_modules/x/index.js")], cwd)).toBeUndefined();
