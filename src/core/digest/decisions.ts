@@ -143,11 +143,12 @@ function saidAhead(unit: ProseUnit, text: string): boolean {
  */
 const PROPOSED = /^(?:i(?:'d| would)? (?:(?:strongly )?suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|i think (?:we|you) should|(?:we|you) should)\b|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
 /**
- * The agent's own proposal ("I'd recommend…", "My suggestion: …", "We should…", "我建议…"), not a
- * step handed to the reader ("You should see…"): what the session's last reply proposes, nobody
+ * The agent's own proposal ("I'd recommend…", "My suggestion: …", "We should use…", "我建议…"), not
+ * a step handed to the reader ("You should see…") nor what is expected ("We should see the logs
+ * soon"): what the session's last reply proposes, nobody
  * answering it, is neither done nor decided, but open (see `proposalsIn`).
  */
-const OWN_PROPOSAL = /^(?:(?:i(?:'d| would)? (?:strongly )?(?:suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|(?:i think )?we should)\b|(?:recommendation|suggestion)\s*:)|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
+const OWN_PROPOSAL = /^(?:(?:i(?:'d| would)? (?:strongly )?(?:suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|i think we should|we should (?:use|switch to|keep|go with|stick with|store|move to|rely on))\b|(?:recommendation|suggestion)\s*:)|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
 /** An option named in a sentence ("I recommend Option 3 if…"), its label kept. */
 const OPTION_NAMED = /\b(option|approach|alternative)\s+\(?([a-z0-9]{1,2})\)?(?=[\s,.;:)]|$)/i;
 

@@ -69,9 +69,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * "Option C (my recommendation)"). 37: what comes next, labeled so ("Next task: 012"), is no result.
  * 38: a last task the transcript ends inside keeps only what reports a change, as a stopped one.
  * 39: a session that never committed, whose agent offered to ("Shall I commit this?"), leaves its
- * changes uncommitted (see `uncommittedFiles`).
+ * changes uncommitted (see `uncommittedFiles`). 40: "We should see…" (what is expected) is no
+ * proposal left open, only "We should use…" and the like.
  */
-export const DIGEST_VERSION = 39;
+export const DIGEST_VERSION = 40;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

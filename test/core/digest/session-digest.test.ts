@@ -327,6 +327,9 @@ describe("digestSession", () => {
 		// A step handed to the reader is not the agent's proposal.
 		resetIds();
 		expect(digestOf([userText("Fix the banner colour", at(0)), assistant(text("Changed the banner to the theme colour. You should see it after a reload."), { ...at(1), messageId: "m1" })]).open).toEqual([]);
+		// Nor is what is expected to happen.
+		resetIds();
+		expect(digestOf([userText("Turn on the access log", at(0)), assistant(text("Enabled the access log. We should see the first lines within a minute."), { ...at(1), messageId: "m1" })]).open).toEqual([]);
 	});
 
 	it("leaves open the recommendation a last reply's section holds, nobody answering it, named by its heading", () => {
