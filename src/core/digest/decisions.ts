@@ -149,6 +149,8 @@ const PROPOSED = /^(?:i(?:'d| would)? (?:(?:strongly )?suggest|propose|recommend
  * answering it, is neither done nor decided, but open (see `proposalsIn`).
  */
 const OWN_PROPOSAL = /^(?:(?:i(?:'d| would)? (?:strongly )?(?:suggest|propose|recommend)|my (?:suggestion|proposal|recommendation)|i think we should|we should (?:use|switch to|keep|go with|stick with|store|move to|rely on))\b|(?:recommendation|suggestion)\s*:)|^我?(?:建議|建议|推荐|推薦)|(?:をお(?:すすめ|勧め)します|を推奨します|(?:추천|제안)(?:합니다|드립니다))[。.]?$/i;
+/** A section that tells proposals carried out ("Applied the reviewer's suggestions:", "I've made the recommended changes"), not made. */
+const CARRIED_OUT = /^(?:(?:i|we)(?:'ve| have)?\s+)?(?!suggest|recommend|propos)(?:\w+ed|made|did|took|put|set|kept)\b/i;
 /** An option named in a sentence ("I recommend Option 3 if…"), its label kept. */
 const OPTION_NAMED = /\b(option|approach|alternative)\s+\(?([a-z0-9]{1,2})\)?(?=[\s,.;:)]|$)/i;
 
@@ -164,7 +166,7 @@ export function proposalsIn(reply: string, units: readonly ProseUnit[]): string[
 	for (const u of units) {
 		if (isQuestion(u.text)) continue;
 		if (OWN_PROPOSAL.test(straightQuotes(u.text).replace(/^\*\*|\*\*/g, ""))) found.push(withOptionTitle(u.text, reply));
-		else if (PROPOSED_SECTION.test(u.section) && !sections.has(u.section)) {
+		else if (PROPOSED_SECTION.test(u.section) && !CARRIED_OUT.test(u.section) && !sections.has(u.section)) {
 			const named = (u.sectionAsWritten ?? "").replace(/[:：]\s*$/, "").trim();
 			// An option's heading ("Option C: Balanced (my recommendation)") is the proposal; else the section's first statement (not a list's intro),
 			// named by the heading unless that is only the word ("Recommendation").

@@ -70,9 +70,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 38: a last task the transcript ends inside keeps only what reports a change, as a stopped one.
  * 39: a session that never committed, whose agent offered to ("Shall I commit this?"), leaves its
  * changes uncommitted (see `uncommittedFiles`). 40: "We should see…" (what is expected) is no
- * proposal left open, only "We should use…" and the like.
+ * proposal left open, only "We should use…" and the like. 41: nor is what a section of proposals
+ * carried out holds ("Applied the reviewer's suggestions:").
  */
-export const DIGEST_VERSION = 40;
+export const DIGEST_VERSION = 41;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -337,6 +337,10 @@ describe("digestSession", () => {
 		const d = digestOf([userText("How should the session cache evict entries?", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]);
 		expect(d.open).toEqual(["proposed, not answered: Session cache — recommendation: Evict by LRU with a ten-minute TTL."]);
 		expect(d.decisions).toEqual([]);
+		// A section that tells proposals carried out holds none left open.
+		resetIds();
+		const applied = "Applied the reviewer's suggestions:\n\n- Renamed `fetchAll` to `loadAll`\n- Dropped the unused `--fast` flag";
+		expect(digestOf([userText("Go through the review comments", at(0)), assistant(text(applied), { ...at(1), messageId: "m1" })]).open).toEqual([]);
 		// An option's heading that says it is the recommended one is the proposal, not the first line under it.
 		resetIds();
 		const options = "**Option A: Keep the banner**\n\nShown on every page.\n\n**Option B: Toast only (my recommendation)**\n\nThe changes from today:\n- Shorter text\n\nWhich one do you prefer?";
