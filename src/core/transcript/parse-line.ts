@@ -210,7 +210,11 @@ function systemRecord(o: Json): SystemRecord {
 
 function contentBlocks(value: unknown): ContentBlock[] {
 	if (typeof value === "string") return [{ type: "text", text: value }];
-	if (!Array.isArray(value)) return [];
+	if (!Array.isArray(value)) {
+		// Content of another shape (an object, a number) dropped the turn without a word: the line is named as unreadable.
+		if (value !== undefined && value !== null) throw new Error("message content is neither text nor a list of blocks");
+		return [];
+	}
 	const blocks: ContentBlock[] = [];
 	for (const item of value) {
 		if (isObject(item)) blocks.push(contentBlock(item));

@@ -146,6 +146,15 @@ describe("parseLine: what it never throws on", () => {
 		expect(parseLine(line)).toEqual({ ok: false, reason });
 	});
 
+	it("names a message whose content is neither text nor a list, which no turn can be made of", () => {
+		// Our own shape: a prompt nested as an object, as a damaged or hostile line may hold it.
+		for (const content of [{ nested: { deeper: "a prompt" } }, 7, true]) {
+			expect(parseLine(JSON.stringify({ type: "user", message: { role: "user", content } }))).toEqual({ ok: false, reason: "unexpected shape: Error: message content is neither text nor a list of blocks" });
+			expect(parseLine(JSON.stringify({ type: "assistant", message: { content } })).ok).toBe(false);
+		}
+		expect(record({ type: "user", message: { content: null } })).toMatchObject({ type: "user", content: [] });
+	});
+
 	it("keeps user text with a quoted text block", () => {
 		expect(record(userBlocks([text("hello")]))).toMatchObject({ content: [{ type: "text", text: "hello" }] });
 	});
