@@ -17,7 +17,7 @@ import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-p
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { HookContext } from "../core/plan/hook-context";
 import { isReadableStateVersion, restoreSyncState, SYNC_STATE_VERSION, usageOnlyOf, type SessionRecord, type SyncState, type UsageOnlyRecord } from "../core/sync/sync-state";
-import { checkpointProblem, digestListsProblem, projectRecordProblem, sessionRecordProblem, sharedFactsProblem, summaryProblem } from "../core/sync/stored-shape";
+import { checkpointProblem, digestListsProblem, projectRecordProblem, sessionRecordProblem, sharedFactsProblem, summaryProblem, MAX_STATE_DEPTH, nestedDeeperThan } from "../core/sync/stored-shape";
 import { dict } from "../core/dict";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 import { mapConcurrently } from "../core/concurrently";
@@ -658,6 +658,7 @@ function parsedStateJson(path: string, read: () => Buffer | string): Record<stri
 		throw damagedState(path, "it is not JSON");
 	}
 	if (typeof value !== "object" || value === null || Array.isArray(value)) throw damagedState(path, "it is not a JSON object");
+	if (nestedDeeperThan(value, MAX_STATE_DEPTH)) throw damagedState(path, `it is nested more than ${MAX_STATE_DEPTH} deep, as no state is`);
 	return value as Record<string, unknown>;
 }
 

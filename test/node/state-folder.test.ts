@@ -165,6 +165,23 @@ describe("state folder: session records a project a file", () => {
 		expect(Object.keys((await new StateFolder(dir).loadState()).sessions).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
 	});
 
+	it("a state file nested deeper than any state is damaged, named so, not V8's stack overflow", async () => {
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
+		const good = await readFile(join(dir, "sync-state.json"), "utf8");
+		const [first] = await listed();
+		const tower = "[".repeat(50_000) + "]".repeat(50_000);
+		const refusedFor = async (file: string) => {
+			const error = await new StateFolder(dir).loadState().then(() => undefined, (e: unknown) => e);
+			expect(error).toBeInstanceOf(DamagedStateError);
+			expect((error as Error).message).toContain(`${file} cannot be read (it is nested more than 64 deep, as no state is)`);
+		};
+		await writeFile(join(dir, "sync-state.json"), good.replace(/"version":\d+/, `"version":${tower}`));
+		await refusedFor("sync-state.json");
+		await writeFile(join(dir, "sync-state.json"), good);
+		await writeFile(join(dir, "sessions", first!), `{"/t/9.jsonl":${tower}}`);
+		await refusedFor(first!);
+	});
+
 	it("a state file that is JSON of another shape stops the sync naming the file and the record, not with V8's words", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
 		const good = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;

@@ -124,3 +124,22 @@ function isKind(value: unknown, kind: Kind): boolean {
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The deepest any state file the sync writes is nested, with room to spare. A value nested deeper
+ * (a damaged or hand-made file: `[[[…]]]` 100,000 deep as its version) ended the sync with V8's
+ * "Maximum call stack size exceeded" from the first walk over it that recursed.
+ */
+export const MAX_STATE_DEPTH = 64;
+
+/** Whether `value` is arrays or objects nested more than `max` levels deep (`{}` is one); found without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+	const stack: [unknown, number][] = [[value, 1]];
+	while (stack.length > 0) {
+		const [item, depth] = stack.pop()!;
+		if (typeof item !== "object" || item === null) continue;
+		if (depth > max) return true;
+		for (const inner of Array.isArray(item) ? item : Object.values(item)) if (typeof inner === "object" && inner !== null) stack.push([inner, depth + 1]);
+	}
+	return false;
+}
