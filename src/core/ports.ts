@@ -146,4 +146,6 @@ export interface TranscriptStore {
 	saved?(file: TranscriptFile, at?: PackedAt): Promise<void>;
 	/** Optional: drops what is stored of `path`, its model and its stamp. */
 	forget?(path: string): Promise<void>;
+	/** Optional: the store's files found damaged and done without since last asked (a sync read every transcript again without a word). */
+	damaged?(): readonly { path: string; reason: string }[];
 }

@@ -61,6 +61,8 @@ export class StateFolder implements TranscriptStore {
 	private readonly packChanges = new Map<string, PackedAt | null>();
 	/** Packs that held a model whose bytes must not stay (forgotten, or redacted again): rewritten without it at `flush`. */
 	private readonly packsToRemove = new Set<string>();
+	/** See `damaged`. */
+	private readonly damagedFiles: { path: string; reason: string }[] = [];
 
 	constructor(private readonly dir: string) {}
 
@@ -345,8 +347,18 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private fileMap(): Promise<Map<string, TranscriptFile>> {
-		this.files ??= this.readJson(join(this.dir, TRANSCRIPTS_FILE)).then((list) => new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []));
+		const path = join(this.dir, TRANSCRIPTS_FILE);
+		this.files ??= this.readJson(path).then((list) => {
+			// Read (its text kept) yet no list: damaged (cut, emptied, bytes of another kind). The sync does without it, and says so.
+			if (!Array.isArray(list) && this.written.has(path)) this.damagedFiles.push({ path, reason: "the list of transcripts read was damaged: every transcript was read again, and the file written anew" });
+			return new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
+		});
 		return this.files;
+	}
+
+	/** The state's files found damaged and done without, and what that cost, each told once (see `TranscriptStore.damaged`). */
+	damaged(): readonly { path: string; reason: string }[] {
+		return this.damagedFiles.splice(0);
 	}
 
 	private modelsDir(): string {

@@ -413,6 +413,27 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect((await store.known()).map((f) => f.fileId).sort()).toEqual(["a", "b", "c"]);
 	});
 
+	it("a list of transcripts read that is damaged is done without, and said once: the sync read every transcript again without a word", async () => {
+		const store = new StateFolder(dir);
+		await Promise.all(["a", "b"].map((n) => store.saved(file(n))));
+		await store.flush(emptySyncState());
+		expect(new StateFolder(dir).damaged()).toEqual([]);
+		const fresh = new StateFolder(dir);
+		await fresh.known();
+		expect(fresh.damaged()).toEqual([]);
+		for (const broken of ["", '[{"path":"/t/a.js', "\u00ff\u00fe{", '{"not":"a list"}']) {
+			await writeFile(join(dir, "transcripts.json"), broken, "latin1");
+			const after = new StateFolder(dir);
+			expect(await after.known()).toEqual([]);
+			expect(after.damaged()).toEqual([{ path: join(dir, "transcripts.json"), reason: expect.stringMatching(/damaged: every transcript was read again/) as unknown }]);
+			expect(after.damaged()).toEqual([]);
+		}
+		await rm(join(dir, "transcripts.json"));
+		const gone = new StateFolder(dir);
+		await gone.known();
+		expect(gone.damaged()).toEqual([]);
+	});
+
 	it("a pack that is gone gives the model's own file, or nothing (the transcript is read again)", async () => {
 		const store = new StateFolder(dir);
 		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));

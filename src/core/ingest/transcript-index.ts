@@ -214,7 +214,7 @@ export class TranscriptIndex {
 		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
 		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
 		const read = await this.readAll([...diff.added, ...diff.changed, ...again, ...diff.metaChanged], { removed: diff.removed, unchanged }, onRead, detail, metaOnly);
-		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...secretNamed, ...foldersPassedOver(read.updated)] };
+		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...(this.store?.damaged?.() ?? []), ...secretNamed, ...foldersPassedOver(read.updated)] };
 	}
 
 	/** Whether the file is known (read before, in this run or an earlier one). */

@@ -318,3 +318,13 @@ describe("the transcript index and the threads that fold", () => {
 		expect(calls.slice(0, lastBig).filter((c) => c.startsWith("small-")).length).toBeLessThan(10);
 	});
 });
+
+describe("the transcript index and a damaged store", () => {
+	it("names among what it passed over the store's files found damaged, so the sync says why it read everything again", async () => {
+		const transcripts = new MemoryTranscripts();
+		transcripts.put("-r-app", id, jsonl([userText("Sort the invoices", env)]));
+		const store = Object.assign(new MemoryTranscriptStore(), { damaged: () => [{ path: "/state/transcripts.json", reason: "the list was cut short" }] });
+		const read = await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		expect(read.passedOver).toContainEqual({ path: "/state/transcripts.json", reason: "the list was cut short" });
+	});
+});
