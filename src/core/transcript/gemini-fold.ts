@@ -19,15 +19,14 @@ import { tokenCount } from "./token-count";
  */
 export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]): void {
 	const state = stateOf(model);
-	const fold = (value: Record<string, unknown>) => foldGeminiValue(model, state, value);
 	for (const line of lines) {
 		// An older CLI's chat (`session-*.json`) is one JSON object, pretty-printed: its lines are read whole, at the end.
 		// (Its first line is a lone `{`: a JSONL file's is a whole object.)
 		if (state.whole === undefined && line.no === 1 && line.text?.trim() === "{") state.whole = [];
 		if (state.whole !== undefined) state.whole.push(line.text ?? "");
-		else eachObject(model, line, fold);
+		else eachObject(model, line, (value) => foldGeminiValue(model, state, value, line.no));
 	}
-	if (state.whole !== undefined) foldWhole(model, state, fold);
+	if (state.whole !== undefined) foldWhole(model, state, (value) => foldGeminiValue(model, state, value, 1));
 	rebuild(model, state);
 }
 
@@ -109,9 +108,13 @@ function stateOf(model: SessionModel): GeminiState {
 	return state;
 }
 
-function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<string, unknown>): void {
+/** `no`: the line `value` is on (the first, for a whole-file chat). */
+function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<string, unknown>, no: number): void {
 	if (typeof value.$rewindTo === "string") return rewind(state, value.$rewindTo);
 	if (typeof value.id === "string") {
+		// A message of no shape the CLI writes replaced the one of the same id before it, and dropped its turn without a word.
+		const why = messageShapeProblem(value);
+		if (why !== undefined) return markMalformed(model, no, why);
 		const message = messageOf(value);
 		put(state, message);
 		state.rich.set(message.id, message);
@@ -121,7 +124,12 @@ function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<
 		const set = value.$set;
 		if (Array.isArray(set.messages)) {
 			clear(state);
-			for (const item of set.messages) if (isObject(item) && typeof item.id === "string") put(state, state.rich.get(item.id) ?? messageOf(item));
+			for (const item of set.messages) {
+				if (!isObject(item) || typeof item.id !== "string") continue;
+				const why = messageShapeProblem(item);
+				if (why === undefined) put(state, state.rich.get(item.id) ?? messageOf(item));
+				else markMalformed(model, no, why);
+			}
 		}
 		if (typeof set.summary === "string") state.summary = set.summary;
 		if (typeof set.sessionId === "string") addUnique(model, "sessionIds", set.sessionId);
@@ -133,10 +141,23 @@ function foldGeminiValue(model: SessionModel, state: GeminiState, value: Record<
 		if (start) noteTime(model, start);
 		if (Array.isArray(value.directories)) for (const dir of value.directories) noteFolder(model, dir);
 		// An older CLI's whole-file chat holds its messages with its header.
-		if (Array.isArray(value.messages)) for (const item of value.messages) if (isObject(item) && typeof item.id === "string") foldGeminiValue(model, state, item);
+		if (Array.isArray(value.messages)) for (const item of value.messages) if (isObject(item) && typeof item.id === "string") foldGeminiValue(model, state, item, no);
 		return;
 	}
 	countUnknown(model, "gemini:unknown");
+}
+
+/** Why a message's text cannot be read (its content, or what the person typed, neither text nor parts of text), or undefined. */
+function messageShapeProblem(o: Record<string, unknown>): string | undefined {
+	for (const field of ["content", "displayContent"] as const) {
+		const value = o[field];
+		if (value === undefined || value === null || typeof value === "string") continue;
+		// The CLI's type (`PartListUnion`) allows one part alone, or text and parts mixed in a list.
+		const parts: unknown[] = Array.isArray(value) ? value : isObject(value) ? [value] : [];
+		if (!Array.isArray(value) && !isObject(value)) return `a message whose ${field} is neither text nor parts`;
+		if (parts.some((part) => isObject(part) && part.text !== undefined && typeof part.text !== "string")) return `a message with a part in its ${field} whose text is not text`;
+	}
+	return undefined;
 }
 
 function messageOf(o: Record<string, unknown>): Message {

@@ -181,6 +181,21 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		expect(promptsOf(model).map((p) => p.text)).toEqual(["Say hello"]);
 	});
 
+	it("a later line of a message's id whose text is of no shape the CLI writes is a line not read: it replaced the message, and its turn went without a word", () => {
+		const f = find("session-2026-12-01T15-36-25212a91");
+		const lines = read(f).split("\n");
+		const at = lines.findIndex((l) => l.includes('"type":"user"') && l.includes("Say hello"));
+		const prompt = JSON.parse(lines[at]!) as Record<string, unknown>;
+		// Our own damaged copies: the text as a list in a part, then the content as a number.
+		lines.splice(at + 1, 0, JSON.stringify({ ...prompt, content: [{ text: [["Say hello"]] }] }), JSON.stringify({ ...prompt, content: 42 }));
+		const model = fold(lines.join("\n"));
+		expect(promptsOf(model).map((p) => p.text)).toEqual(["Say hello"]);
+		expect(model.malformedLines).toEqual([
+			{ line: at + 2, reason: "a message with a part in its content whose text is not text" },
+			{ line: at + 3, reason: "a message whose content is neither text nor parts" },
+		]);
+	});
+
 	it("a sub-agent's file: its task, not the GEMINI.md the CLI put before it", () => {
 		const model = fold(read(files.find((f) => /chats\/[0-9a-f-]{36}\//.test(f))!));
 		expect(promptsOf(model).map((p) => p.text).join("\n")).not.toContain("loaded_context");
