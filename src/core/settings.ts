@@ -153,6 +153,8 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (!isRecord(raw)) return `it holds ${raw === null ? "null" : Array.isArray(raw) ? "a list" : `a ${typeof raw}`}, not the settings' object`;
 	const strings = (value: unknown) => value === undefined || (Array.isArray(value) && value.every((v) => typeof v === "string"));
 	if (!strings(raw.excludedProjects)) return `"excludedProjects" is not a list of paths (["/path/one", "/path/two"])`;
+	// Read as the default, a folder given as a list or a number sent the notes or the facts to a folder the user never named, without a word.
+	for (const key of ["notesFolder", "memoryFolder"] as const) if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "string") return `"${key}" is not a folder's name in the vault (${JSON.stringify(DEFAULT_SETTINGS[key])})`;
 	if (raw.projects !== undefined && !Array.isArray(raw.projects)) return `"projects" is not a list of projects`;
 	if (raw.devices !== undefined && !isRecord(raw.devices)) return `"devices" is not an object of each device's projects`;
 	const redaction = raw.redaction;

@@ -74,6 +74,9 @@ describe("the CLI's settings", () => {
 			["[]", /holds a list/],
 			["42", /holds a number/],
 			['{"excludedProjects": "/home/me/secret"}', /"excludedProjects" is not a list of paths/],
+			// Read as the default, these sent the notes and facts where the user never said.
+			['{"notesFolder": ["Work notes"]}', /"notesFolder" is not a folder's name in the vault \("AI Conversations"\)/],
+			['{"memoryFolder": 7}', /"memoryFolder" is not a folder's name in the vault \("AI Memory"\)/],
 			['{"redaction": {"extraPatterns": "ACME-[0-9]+"}}', /"extraPatterns" is not a list of patterns/],
 			['{"redaction": {"enabled": "yes"}}', /"enabled" is not true or false/],
 			['{"projects": "/home/me/app"}', /"projects" is not a list of projects/],
