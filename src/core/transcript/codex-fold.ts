@@ -1,6 +1,6 @@
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
@@ -22,11 +22,11 @@ import { tokenCount } from "./token-count";
  * update is `TodoWrite` with its steps; `apply_patch` keeps its name and gives the files it touched.
  */
 export function foldCodexLines(model: SessionModel, lines: readonly RawLine[]): void {
-	const fold = (value: Record<string, unknown>) => foldCodexValue(model, value);
-	for (const line of lines) eachObject(model, line, fold);
+	for (const line of lines) eachObject(model, line, (value) => foldCodexValue(model, value, line.no));
 }
 
-function foldCodexValue(model: SessionModel, value: Record<string, unknown>): void {
+/** `no`: the line `value` is on. */
+function foldCodexValue(model: SessionModel, value: Record<string, unknown>, no: number): void {
 	const payload = isObject(value.payload) ? value.payload : {};
 	const timestamp = isoTime(value.timestamp);
 	if (timestamp) noteTime(model, timestamp);
@@ -37,8 +37,11 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>): vo
 			noteFolder(model, payload.cwd);
 			if (typeof payload.model === "string" && payload.model !== "") addUnique(model, "models", payload.model);
 			return;
-		case "event_msg":
-			return foldEvent(model, payload, timestamp);
+		case "event_msg": {
+			// A prompt or a reply whose text is of another kind was read as none, its turn dropped without a word.
+			const why = eventTextProblem(payload);
+			return why === undefined ? foldEvent(model, payload, timestamp) : markMalformed(model, no, why);
+		}
 		case "response_item":
 			return foldItem(model, payload, timestamp);
 		case "compacted":
@@ -53,6 +56,16 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>): vo
 		default:
 			return countUnknown(model, `codex:${shown(value.type)}`);
 	}
+}
+
+/** The field holding an event's text, by its type: only these events are read for their text. */
+const EVENT_TEXT: Readonly<Record<string, string>> = { user_message: "message", agent_message: "message", agent_reasoning: "text", error: "message", stream_error: "message" };
+
+/** Why an event's text cannot be read (there, and not text), or undefined. */
+function eventTextProblem(payload: Record<string, unknown>): string | undefined {
+	const field = typeof payload.type === "string" && Object.hasOwn(EVENT_TEXT, payload.type) ? EVENT_TEXT[payload.type]! : undefined;
+	const text = field === undefined ? undefined : payload[field];
+	return text === undefined || text === null || typeof text === "string" ? undefined : `the ${String(payload.type)} event's ${field} is not text`;
 }
 
 function foldMeta(model: SessionModel, payload: Record<string, unknown>): void {

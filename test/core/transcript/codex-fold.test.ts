@@ -119,6 +119,20 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		expect(promptsOf(model).length).toBeGreaterThan(0);
 	});
 
+	it("names a prompt or reply event whose text is of another kind as a line not read: it was read as no text, its turn gone without a word", () => {
+		const f = scenario("a-plain-text")[0]!;
+		const lines = read(f).split("\n");
+		const before = promptsOf(fold(lines.join("\n"))).map((p) => p.text);
+		// Our own damaged events: a prompt as a list, a reply as an object.
+		lines.splice(2, 0, JSON.stringify({ timestamp: "2026-12-01T15:40:06.000Z", type: "event_msg", payload: { type: "user_message", message: [["rename the module"]] } }), JSON.stringify({ timestamp: "2026-12-01T15:40:06.500Z", type: "event_msg", payload: { type: "agent_message", message: { text: "renamed" } } }));
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([
+			{ line: 3, reason: "the user_message event's message is not text" },
+			{ line: 4, reason: "the agent_message event's message is not text" },
+		]);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(before);
+	});
+
 	it("knows 0.171's world_state and token_usage_record lines: nothing of them is a note's, and neither counts as unknown", () => {
 		const f = scenario("a-plain-text")[0]!;
 		const lines = read(f).split("\n");
