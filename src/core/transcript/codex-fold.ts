@@ -1,6 +1,6 @@
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
@@ -38,12 +38,15 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>, no:
 			if (typeof payload.model === "string" && payload.model !== "") addUnique(model, "models", payload.model);
 			return;
 		case "event_msg": {
-			// A prompt or a reply whose text is of another kind was read as none, its turn dropped without a word.
+			// A prompt, a reply or a command whose text is of another kind was read as none, its turn dropped without a word.
 			const why = eventTextProblem(payload);
 			return why === undefined ? foldEvent(model, payload, timestamp) : markMalformed(model, no, why);
 		}
-		case "response_item":
-			return foldItem(model, payload, timestamp);
+		case "response_item": {
+			// So was a tool call's input or output: the call shown with none.
+			const why = itemTextProblem(payload);
+			return why === undefined ? foldItem(model, payload, timestamp) : markMalformed(model, no, why);
+		}
 		case "compacted":
 			model.counts.compactions++;
 			pushEvent(model, { kind: "compaction", timestamp, trigger: undefined, preTokens: undefined, summary: typeof payload.message === "string" && payload.message !== "" ? clip(model, payload.message, LIMITS.compactSummary) : undefined });
@@ -63,9 +66,51 @@ const EVENT_TEXT: Readonly<Record<string, string>> = { user_message: "message", 
 
 /** Why an event's text cannot be read (there, and not text), or undefined. */
 function eventTextProblem(payload: Record<string, unknown>): string | undefined {
-	const field = typeof payload.type === "string" && Object.hasOwn(EVENT_TEXT, payload.type) ? EVENT_TEXT[payload.type]! : undefined;
-	const text = field === undefined ? undefined : payload[field];
-	return text === undefined || text === null || typeof text === "string" ? undefined : `the ${String(payload.type)} event's ${field} is not text`;
+	const type = typeof payload.type === "string" ? payload.type : undefined;
+	if (type === "item_completed") return isObject(payload.item) ? completedItemProblem(payload.item) : undefined;
+	return type !== undefined && Object.hasOwn(EVENT_TEXT, type) ? textFieldProblem(payload, [EVENT_TEXT[type]!], `the ${type} event`) : undefined;
+}
+
+/** Why a 0.171 item's text cannot be read (see `foldCompletedItem`), or undefined. */
+function completedItemProblem(item: Record<string, unknown>): string | undefined {
+	const what = `the ${shown(item.type)} item`;
+	switch (item.type) {
+		case "UserMessage":
+		case "AgentMessage":
+			return partsProblem(item.content, `${what}'s content`);
+		case "Reasoning":
+			return item.summary_text === undefined || item.summary_text === null || (Array.isArray(item.summary_text) && item.summary_text.every((t) => typeof t === "string")) ? undefined : `${what}'s summary_text is not a list of text`;
+		case "CommandExecution":
+			return item.command !== undefined && item.command !== null && commandLine(item.command) === undefined ? `${what}'s command is neither text nor a list of words` : textFieldProblem(item, ["aggregated_output"], what);
+		default:
+			return undefined;
+	}
+}
+
+/** Why a model input item's text cannot be read (a call's input, an output), or undefined. Messages and reasoning are not read (see `foldItem`). */
+function itemTextProblem(payload: Record<string, unknown>): string | undefined {
+	const what = `the ${shown(payload.type)} item`;
+	switch (payload.type) {
+		case "function_call":
+			// Arguments come as JSON text; an object is read as they are.
+			return isObject(payload.arguments) ? undefined : textFieldProblem(payload, ["arguments"], what);
+		case "custom_tool_call":
+			return textFieldProblem(payload, ["input"], what);
+		case "function_call_output":
+		case "custom_tool_call_output":
+		case "local_shell_call_output":
+			// An output is text, parts, or JSON given as a value (see `outputOf`).
+			return isObject(payload.output) ? undefined : partsProblem(payload.output, `${what}'s output`);
+		default:
+			return undefined;
+	}
+}
+
+/** Why text given as itself or as parts (`[{type, text}]`) cannot be read, or undefined. `what` names it. */
+function partsProblem(value: unknown, what: string): string | undefined {
+	if (value === undefined || value === null || typeof value === "string") return undefined;
+	if (!Array.isArray(value)) return `${what} is neither text nor parts`;
+	return value.some((part) => isObject(part) && part.text !== undefined && part.text !== null && typeof part.text !== "string") ? `${what} has a part whose text is not text` : undefined;
 }
 
 function foldMeta(model: SessionModel, payload: Record<string, unknown>): void {

@@ -1,6 +1,6 @@
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, noteTime, eachObject, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionModel, type ToolCall } from "./session-model";
@@ -18,15 +18,18 @@ import { tokenCount } from "./token-count";
  * `Write`; edits (`apply_patch`, `edit`) give the files they touched.
  */
 export function foldCopilotLines(model: SessionModel, lines: readonly RawLine[]): void {
-	const fold = (value: Record<string, unknown>) => foldCopilotValue(model, value);
-	for (const line of lines) eachObject(model, line, fold);
+	for (const line of lines) eachObject(model, line, (value) => foldCopilotValue(model, value, line.no));
 }
 
-function foldCopilotValue(model: SessionModel, value: Record<string, unknown>): void {
+/** `no`: the line `value` is on. */
+function foldCopilotValue(model: SessionModel, value: Record<string, unknown>, no: number): void {
 	if (typeof value.type !== "string") return countUnknown(model, "copilot:untyped");
 	const data = isObject(value.data) ? value.data : {};
 	const timestamp = isoTime(value.timestamp);
 	if (timestamp) noteTime(model, timestamp);
+	// A prompt, a reply or an output whose text is of another kind was read as none, its turn dropped without a word.
+	const why = eventTextProblem(value.type, data);
+	if (why !== undefined) return markMalformed(model, no, why);
 	const sidechain = typeof value.agentId === "string" ? value.agentId : undefined;
 	switch (value.type) {
 		case "session.start":
@@ -57,6 +60,16 @@ function foldCopilotValue(model: SessionModel, value: Record<string, unknown>): 
 			if (!KNOWN_FAMILY.test(value.type)) countUnknown(model, `copilot:${shown(value.type)}`);
 			return;
 	}
+}
+
+/** The fields holding an event's text, by its type: only these events are read for their text. */
+const EVENT_TEXT: Readonly<Record<string, readonly string[]>> = { "user.message": ["content"], "assistant.message": ["content", "reasoningText"], "session.error": ["message"], "session.compaction_complete": ["summaryContent"] };
+
+/** Why an event's text cannot be read (there, and not text), or undefined. A tool's output is its result's `content`, or its error's `message`. */
+function eventTextProblem(type: string, data: Record<string, unknown>): string | undefined {
+	const what = `the ${type} event`;
+	if (type === "tool.execution_complete") return (isObject(data.result) ? textFieldProblem(data.result, ["content"], `${what}'s result`) : undefined) ?? (isObject(data.error) ? textFieldProblem(data.error, ["message"], `${what}'s error`) : undefined);
+	return Object.hasOwn(EVENT_TEXT, type) ? textFieldProblem(data, EVENT_TEXT[type]!, what) : undefined;
 }
 
 /** The families of event types Copilot CLI 1.0 writes (`session.start`, `assistant.turn_end`, `subagent.started`, `abort`…). */

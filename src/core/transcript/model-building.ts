@@ -41,6 +41,17 @@ export function markMalformed(model: SessionModel, no: number, reason: string): 
 }
 
 /**
+ * Why a record's text cannot be read: the first of `fields` that is there and not text (a list, an
+ * object, a number where the agent writes a string), or undefined. Read as no text, such a record
+ * dropped its turn without a word: the folds name it as a line not read (`markMalformed`).
+ * `what` names the record: "the user.message event".
+ */
+export function textFieldProblem(record: Record<string, unknown>, fields: readonly string[], what: string): string | undefined {
+	const field = fields.find((f) => record[f] !== undefined && record[f] !== null && typeof record[f] !== "string");
+	return field === undefined ? undefined : `${what}'s ${field} is not text`;
+}
+
+/**
  * Each object of a line of a JSONL session file, handed to `fold`, for the folds of agents whose
  * lines need no more than `JSON.parse` (Codex, Gemini CLI, Copilot CLI): counted as a line, and
  * each object as a record; a blank line is skipped, a bad one is counted with its number and why.

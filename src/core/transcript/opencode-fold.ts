@@ -1,6 +1,6 @@
 import { shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
 import { isObject } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
@@ -101,23 +101,51 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 			if (count !== 2 || !isObject(data)) return markMalformed(model, line.no, "a session row without its columns");
 			model.counts.records++;
 			return foldSession(model, state, data);
-		case "message":
+		case "message": {
 			if (count !== 5 || typeof fields[1] !== "string") return markMalformed(model, line.no, `message ${shown(fields[1])}: not one JSON value in its data`);
 			if (!isObject(data)) {
 				unreadMessage(state, fields[1]);
 				return markMalformed(model, line.no, `message ${fields[1]}: its data is not a JSON object`);
 			}
+			// An error whose text is of another kind was read as none, and said nothing.
+			const why = messageTextProblem(fields[1], data);
+			if (why !== undefined) {
+				unreadMessage(state, fields[1]);
+				return markMalformed(model, line.no, why);
+			}
 			model.counts.records++;
 			return foldMessage(model, state, fields[1], msOf(fields[2]), data);
-		case "part":
+		}
+		case "part": {
 			if (count !== 6 || typeof fields[1] !== "string") return markMalformed(model, line.no, `part ${shown(fields[1])}: not one JSON value in its data`);
 			if (!isObject(data)) return markMalformed(model, line.no, `part ${fields[1]}: its data is not a JSON object`);
+			// A text, a reasoning or a tool's output of another kind was read as none, its turn dropped without a word.
+			const why = partTextProblem(fields[1], data);
+			if (why !== undefined) return markMalformed(model, line.no, why);
 			model.counts.records++;
 			return foldPart(model, state, fields[1], typeof fields[2] === "string" ? fields[2] : "", data);
+		}
 		default:
 			model.counts.records++;
 			return countUnknown(model, `opencode:${kind}`);
 	}
+}
+
+/** Why a message row's text (its error's) cannot be read, or undefined. */
+function messageTextProblem(id: string, data: Record<string, unknown>): string | undefined {
+	const inner = isObject(data.error) && isObject(data.error.data) ? data.error.data : undefined;
+	return inner === undefined ? undefined : textFieldProblem(inner, ["message"], `message ${id}: its error`);
+}
+
+/** The fields holding a part's text, by its type: only these are read for their text. A tool's are in its `state`. */
+const PART_TEXT: Readonly<Record<string, readonly string[]>> = { text: ["text"], reasoning: ["text"], subtask: ["description", "prompt"], tool: ["output", "error"] };
+
+/** Why a part's text cannot be read (there, and not text), or undefined. */
+function partTextProblem(id: string, p: Record<string, unknown>): string | undefined {
+	if (typeof p.type !== "string" || !Object.hasOwn(PART_TEXT, p.type)) return undefined;
+	const what = `part ${id}: the ${p.type} part`;
+	if (p.type !== "tool") return textFieldProblem(p, PART_TEXT[p.type]!, what);
+	return isObject(p.state) ? textFieldProblem(p.state, PART_TEXT.tool!, `${what}'s state`) : undefined;
 }
 
 /** Milliseconds since the epoch, when they are a plausible time (1970 to 9999). */

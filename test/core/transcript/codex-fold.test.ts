@@ -133,6 +133,33 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		expect(promptsOf(model).map((p) => p.text)).toEqual(before);
 	});
 
+	it("names a 0.171 item, a tool call or an output whose text is of another kind as a line not read: each was read as no text, without a word", () => {
+		const f = rollouts.find((r) => r.startsWith("0.171.0/b2-function-call/"))!;
+		const lines = read(f).split("\n");
+		const at = (part: string) => lines.findIndex((l) => l.includes(part));
+		const damage = (i: number, change: (payload: Record<string, unknown>) => void) => {
+			const value = JSON.parse(lines[i]!) as { payload: Record<string, unknown> };
+			change(value.payload);
+			lines[i] = JSON.stringify(value);
+		};
+		// Our own damage: a prompt's part as a list, a command's output as an object, a call's arguments and output as numbers.
+		const [prompt, command, call, output] = [at('"type":"UserMessage"'), at('"type":"CommandExecution"'), at('"type":"function_call"'), at('"type":"function_call_output"')];
+		damage(prompt, (p) => ((p.item as Record<string, unknown>).content = [{ type: "text", text: [["what does the build do"]] }]));
+		damage(command, (p) => ((p.item as Record<string, unknown>).aggregated_output = { stdout: "ok" }));
+		damage(call, (p) => (p.arguments = 7));
+		damage(output, (p) => (p.output = 42));
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual(
+			[
+				{ line: prompt + 1, reason: "the UserMessage item's content has a part whose text is not text" },
+				{ line: command + 1, reason: "the CommandExecution item's aggregated_output is not text" },
+				{ line: call + 1, reason: "the function_call item's arguments is not text" },
+				{ line: output + 1, reason: "the function_call_output item's output is neither text nor parts" },
+			].sort((a, b) => a.line - b.line),
+		);
+		expect(promptsOf(model)).toEqual([]);
+	});
+
 	it("knows 0.171's world_state and token_usage_record lines: nothing of them is a note's, and neither counts as unknown", () => {
 		const f = scenario("a-plain-text")[0]!;
 		const lines = read(f).split("\n");

@@ -45,6 +45,28 @@ describe("the Copilot CLI fold, on recorded sessions", () => {
 		expect(model.tokens.input).toBeGreaterThan(7000 * 5 - 1);
 	});
 
+	it("names a prompt, a reply or a tool's output whose text is of another kind as a line not read: it was read as no text, without a word", () => {
+		const lines = read(scenario("b-tool-calls")).split("\n");
+		const at = (type: string) => lines.findIndex((l) => l.includes(`"type":"${type}"`));
+		const damage = (i: number, change: (data: Record<string, unknown>) => void) => {
+			const value = JSON.parse(lines[i]!) as { data: Record<string, unknown> };
+			change(value.data);
+			lines[i] = JSON.stringify(value);
+		};
+		// Our own damage: the prompt as a list of lists, a reply's reasoning as an object, an output as a number.
+		const [prompt, reply, output] = [at("user.message"), at("assistant.message"), at("tool.execution_complete")];
+		damage(prompt, (d) => (d.content = [["look around the project"]]));
+		damage(reply, (d) => (d.reasoningText = { text: "thinking" }));
+		damage(output, (d) => (d.result = { content: 3 }));
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([
+			{ line: prompt + 1, reason: "the user.message event's content is not text" },
+			{ line: reply + 1, reason: "the assistant.message event's reasoningText is not text" },
+			{ line: output + 1, reason: "the tool.execution_complete event's result's content is not text" },
+		]);
+		expect(promptsOf(model)).toEqual([]);
+	});
+
 	it("a resumed session: each run's prompt, in one file", () => {
 		expect(promptsOf(fold(read(scenario("c-resume")))).length).toBe(3);
 	});

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { LIMITS } from "../../../src/core/transcript/model-building";
+import { LIMITS, textFieldProblem } from "../../../src/core/transcript/model-building";
 import { promptsOf } from "../../../src/core/transcript/session-queries";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { assistant, jsonl, resetIds, SESSION, text, userText } from "../../fixtures/lines";
@@ -25,5 +25,13 @@ describe("the event budget", () => {
 		expect(model.events.length).toBe(LIMITS.events + LIMITS.promptsPastEvents);
 		expect(model.counts.elidedEvents).toBe(5);
 		expect(model.counts.prompts).toBe(LIMITS.promptsPastEvents + 5);
+	});
+});
+
+describe("a record's text fields", () => {
+	it("names the first field there and of another kind than text; text, null and a missing field are none", () => {
+		expect(textFieldProblem({ body: "ok", note: null }, ["body", "note", "gone"], "the memo")).toBeUndefined();
+		expect(textFieldProblem({ body: "ok", note: [["deep"]], tail: 3 }, ["body", "note", "tail"], "the memo")).toBe("the memo's note is not text");
+		expect(textFieldProblem({ body: { text: "x" } }, ["body"], "the memo")).toBe("the memo's body is not text");
 	});
 });

@@ -318,6 +318,34 @@ describe("the opencode fold, on sessions recorded from the real client", () => {
 		expect(all.get("Where am I?")!.model.cwd).toBe("/tmp/opencode-record/work/demo-project/src");
 	});
 
+	it("names a prompt, a reasoning, a tool's output or an error whose text is of another kind as a row not read: each was read as no text, without a word", async () => {
+		const { lines } = (await recorded("1.18.33")).get("Read README.md, list the files, then summarize.")!;
+		const at = (kind: string) => lines.findIndex((l) => l.text?.startsWith(kind) === true);
+		const damage = (i: number, change: (data: Record<string, unknown>) => void) => {
+			const data = JSON.parse(lines[i]!.text!) as Record<string, unknown>;
+			change(data);
+			lines[i] = { ...lines[i]!, text: JSON.stringify(data) };
+		};
+		// Our own damage: the prompt as a list of lists, a reasoning as an object, a tool's output as a number, an error's text as a list.
+		const [prompt, reasoning, tool, reply] = [at('{"type":"text"'), at('{"type":"reasoning"'), at('{"type":"tool"'), at('{"parentID"')];
+		damage(prompt, (d) => (d.text = [["Read the README"]]));
+		damage(reasoning, (d) => (d.text = { thought: "read first" }));
+		damage(tool, (d) => ((d.state as Record<string, unknown>).output = 12));
+		damage(reply, (d) => (d.error = { name: "APIError", data: { message: ["rate limited"] } }));
+		const model = createSession("ses_1", undefined, true, "opencode");
+		foldOpencodeLines(model, lines);
+		const id = (i: number) => String((lines[i]!.value as unknown[])[1]);
+		expect(model.malformedLines).toEqual(
+			[
+				{ line: prompt + 1, reason: `part ${id(prompt)}: the text part's text is not text` },
+				{ line: reasoning + 1, reason: `part ${id(reasoning)}: the reasoning part's text is not text` },
+				{ line: tool + 1, reason: `part ${id(tool)}: the tool part's state's output is not text` },
+				{ line: reply + 1, reason: `message ${id(reply)}: its error's message is not text` },
+			].sort((a, b) => a.line - b.line),
+		);
+		expect(promptsOf(model)).toEqual([]);
+	});
+
 	it("1.1.65 (JSON files): the same scenarios give the same shape of session", async () => {
 		const all = await recorded("1.1.65");
 		expect(all.size).toBe(4);
