@@ -12,6 +12,7 @@ import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
 import { hash53 } from "../core/transcript/fold";
+import { isObject } from "../core/transcript/parse-line";
 import type { PackedAt } from "../core/ingest/fold-whole";
 import { isOwnPack, isPackName, leavePack, packPid, readPacked } from "./model-pack";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
@@ -63,6 +64,8 @@ export class StateFolder implements TranscriptStore {
 	private readonly packsToRemove = new Set<string>();
 	/** See `damaged`. */
 	private readonly damagedFiles: { path: string; reason: string }[] = [];
+	/** `models/packs.json` was found damaged (said once): `flush` writes it anew, with or without changes. */
+	private packIndexDamaged = false;
 
 	constructor(private readonly dir: string) {}
 
@@ -348,9 +351,11 @@ export class StateFolder implements TranscriptStore {
 
 	private fileMap(): Promise<Map<string, TranscriptFile>> {
 		const path = join(this.dir, TRANSCRIPTS_FILE);
-		this.files ??= this.readJson(path).then((list) => {
-			// Read (its text kept) yet no list: damaged (cut, emptied, bytes of another kind). The sync does without it, and says so.
-			if (!Array.isArray(list) && this.written.has(path)) this.damagedFiles.push({ path, reason: "the list of transcripts read was damaged: every transcript was read again, and the file written anew" });
+		this.files ??= this.readJsonKept(path).then((read) => {
+			// There yet no list: damaged (cut, emptied, bytes of another kind) or no file to read (a FIFO). The sync does without it, and says so.
+			const problem = read.problem ?? (read.value !== undefined && !Array.isArray(read.value) ? "damaged" : undefined);
+			if (problem !== undefined) this.damagedFiles.push({ path, reason: `the list of transcripts read was ${problem}: every transcript was read again, and the file written anew` });
+			const list = read.value;
 			return new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
 		});
 		return this.files;
@@ -392,7 +397,14 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private packMap(): Promise<PackIndex> {
-		this.packs ??= readJsonOnly(join(this.modelsDir(), PACK_INDEX)).then(packIndexOf);
+		const path = join(this.modelsDir(), PACK_INDEX);
+		this.packs ??= readJsonFile(path).then((read) => {
+			// There yet no index: the models it named are as gone, their transcripts read again. Said (it was done without a word), and the index written anew at `flush`.
+			const problem = read.problem ?? (read.value !== undefined && !isObject(read.value) ? "damaged" : undefined);
+			if (problem !== undefined && !this.packIndexDamaged) this.damagedFiles.push({ path, reason: `the index of packed models was ${problem}: the transcripts whose models it named were read again, and the index written anew` });
+			this.packIndexDamaged ||= problem !== undefined;
+			return packIndexOf(read.value);
+		});
 		return this.packs;
 	}
 
@@ -409,7 +421,7 @@ export class StateFolder implements TranscriptStore {
 	 * process's own: they may still be appended to).
 	 */
 	private async writePacks(): Promise<void> {
-		if (this.packChanges.size === 0) return;
+		if (this.packChanges.size === 0 && !this.packIndexDamaged) return;
 		const index = join(this.modelsDir(), PACK_INDEX);
 		const merged = packIndexOf(await readJsonOnly(index));
 		for (const [path, at] of this.packChanges) {
@@ -424,6 +436,7 @@ export class StateFolder implements TranscriptStore {
 		}
 		await writeStateFile(index, asciiJson(Object.fromEntries(merged.entries().sort(([a], [b]) => codeUnitOrder(a, b)))));
 		this.packChanges.clear();
+		this.packIndexDamaged = false;
 		this.packs = Promise.resolve(merged);
 		const named = new Set(merged.entries().map(([, at]) => at.pack));
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
@@ -455,15 +468,15 @@ export class StateFolder implements TranscriptStore {
 	}
 
 	private async readJson(path: string): Promise<unknown> {
-		try {
-			// Decoded in one pass (with an encoding, Node decodes and joins it chunk by chunk).
-			const text = (await readPlainBytes(path)).toString("utf8");
-			this.written.set(path, text);
-			return JSON.parse(text) as unknown;
-		} catch {
-			// Missing or damaged state only costs a re-read of the transcripts.
-			return undefined;
-		}
+		// Missing or damaged state only costs a re-read of the transcripts.
+		return (await this.readJsonKept(path)).value;
+	}
+
+	/** `readJsonFile`, its text kept (see `written`). */
+	private async readJsonKept(path: string): Promise<JsonRead> {
+		const read = await readJsonFile(path);
+		if (read.text !== undefined) this.written.set(path, read.text);
+		return read;
 	}
 
 	private async writeJson(path: string, value: object): Promise<void> {
@@ -708,12 +721,32 @@ function parsedOrUndefined(text: string): unknown {
 
 /** A JSON file's value, or undefined when it is missing or damaged; remembers nothing (a reader of another's state). */
 async function readJsonOnly(path: string): Promise<unknown> {
+	return (await readJsonFile(path)).value;
+}
+
+/** A JSON file read: its text and value; no value when it is missing, or there and `problem` (said in the sync's notices). */
+interface JsonRead {
+	text?: string;
+	value?: unknown;
+	problem?: "damaged" | "not a file that could be read";
+}
+
+async function readJsonFile(path: string): Promise<JsonRead> {
+	let text: string;
 	try {
-		return JSON.parse((await readPlainBytes(path)).toString("utf8")) as unknown;
+		// Decoded in one pass (with an encoding, Node decodes and joins it chunk by chunk).
+		text = (await readPlainBytes(path)).toString("utf8");
+	} catch (error) {
+		// A FIFO, a folder, a file past the size limit is there, and was done without as silently as none.
+		return (error as NodeJS.ErrnoException).code === "ENOENT" ? {} : { problem: "not a file that could be read" };
+	}
+	try {
+		return { text, value: JSON.parse(text) as unknown };
 	} catch {
-		return undefined;
+		return { text, problem: "damaged" };
 	}
 }
+
 /** The key of `sync-state.json` that lists the session files. */
 const SESSION_FILES = "sessionFiles";
 

@@ -434,6 +434,47 @@ describe("state folder: models packed by the threads that folded them", () => {
 		expect(gone.damaged()).toEqual([]);
 	});
 
+	it("a list of transcripts read that is a FIFO is done without and said, as a damaged one: it was done without in silence", async () => {
+		const fifo = join(dir, "transcripts.json");
+		await mkdir(dir, { recursive: true });
+		expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+		const store = new StateFolder(dir);
+		expect(await store.known()).toEqual([]);
+		expect(store.damaged()).toEqual([{ path: fifo, reason: expect.stringMatching(/^the list of transcripts read was not a file that could be read: every transcript was read again/) as unknown }]);
+		expect(store.damaged()).toEqual([]);
+	});
+
+	it("an index of packed models that is damaged is done without, said once, and written anew: its models' transcripts were read again without a word", async () => {
+		const index = join(dir, "models", "packs.json");
+		const store = new StateFolder(dir);
+		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
+		await store.flush(emptySyncState());
+		const whole = new StateFolder(dir);
+		expect(await whole.load(file("a").path)).toBeDefined();
+		expect(whole.damaged()).toEqual([]);
+		for (const broken of ["", '{"/t/a.js":{"pack', "[]"]) {
+			await writeFile(index, broken);
+			const after = new StateFolder(dir);
+			await after.loadState();
+			expect(await after.load(file("a").path)).toBeUndefined();
+			expect(await after.load(file("b").path)).toBeUndefined();
+			expect(after.damaged()).toEqual([{ path: index, reason: expect.stringMatching(/^the index of packed models was damaged: the transcripts whose models it named were read again/) as unknown }]);
+			expect(after.damaged()).toEqual([]);
+			// Nothing was packed or saved since: the index is written anew all the same.
+			await after.flush(emptySyncState());
+			expect(JSON.parse(await readFile(index, "utf8"))).toEqual({});
+		}
+		await rm(index);
+		expect(spawnSync("mkfifo", [index]).status).toBe(0);
+		const fifo = new StateFolder(dir);
+		expect(await fifo.load(file("a").path)).toBeUndefined();
+		expect(fifo.damaged()).toEqual([{ path: index, reason: expect.stringMatching(/^the index of packed models was not a file that could be read/) as unknown }]);
+		await rm(index);
+		const gone = new StateFolder(dir);
+		expect(await gone.load(file("a").path)).toBeUndefined();
+		expect(gone.damaged()).toEqual([]);
+	});
+
 	it("a pack that is gone gives the model's own file, or nothing (the transcript is read again)", async () => {
 		const store = new StateFolder(dir);
 		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify(stored("a"))));
