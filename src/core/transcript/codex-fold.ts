@@ -110,7 +110,9 @@ function itemTextProblem(payload: Record<string, unknown>): string | undefined {
 function partsProblem(value: unknown, what: string): string | undefined {
 	if (value === undefined || value === null || typeof value === "string") return undefined;
 	if (!Array.isArray(value)) return `${what} is neither text nor parts`;
-	return value.some((part) => isObject(part) && part.text !== undefined && part.text !== null && typeof part.text !== "string") ? `${what} has a part whose text is not text` : undefined;
+	// A part is an object (`partsText` read anything else as no text).
+	if (!value.every(isObject)) return `${what} has a part that is not an object`;
+	return value.some((part) => part.text !== undefined && part.text !== null && typeof part.text !== "string") ? `${what} has a part whose text is not text` : undefined;
 }
 
 function foldMeta(model: SessionModel, payload: Record<string, unknown>): void {

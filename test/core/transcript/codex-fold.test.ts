@@ -144,10 +144,12 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		};
 		// Our own damage: a prompt's part as a list, a command's output as an object, a call's arguments and output as numbers.
 		const [prompt, command, call, output] = [at('"type":"UserMessage"'), at('"type":"CommandExecution"'), at('"type":"function_call"'), at('"type":"function_call_output"')];
+		const nested = lines.findLastIndex((l) => l.includes('"type":"function_call_output"'));
 		damage(prompt, (p) => ((p.item as Record<string, unknown>).content = [{ type: "text", text: [["what does the build do"]] }]));
 		damage(command, (p) => ((p.item as Record<string, unknown>).aggregated_output = { stdout: "ok" }));
 		damage(call, (p) => (p.arguments = 7));
 		damage(output, (p) => (p.output = 42));
+		damage(nested, (p) => (p.output = [[["a list where a part goes"]]]));
 		const model = fold(lines.join("\n"));
 		expect(model.malformedLines).toEqual(
 			[
@@ -155,6 +157,7 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 				{ line: command + 1, reason: "the CommandExecution item's aggregated_output is not text" },
 				{ line: call + 1, reason: "the function_call item's arguments is not text" },
 				{ line: output + 1, reason: "the function_call_output item's output is neither text nor parts" },
+				{ line: nested + 1, reason: "the function_call_output item's output has a part that is not an object" },
 			].sort((a, b) => a.line - b.line),
 		);
 		expect(promptsOf(model)).toEqual([]);
