@@ -399,9 +399,10 @@ export class StateFolder implements TranscriptStore {
 	private packMap(): Promise<PackIndex> {
 		const path = join(this.modelsDir(), PACK_INDEX);
 		this.packs ??= readJsonFile(path).then((read) => {
-			// There yet no index: the models it named are as gone, their transcripts read again. Said (it was done without a word), and the index written anew at `flush`.
+			// There yet no index: the models it named are as gone, their transcripts read again. Said (it was done without a word) when first
+			// read, as a changed transcript's model is loaded, and the index written anew at `flush`.
 			const problem = read.problem ?? (read.value !== undefined && !isObject(read.value) ? "damaged" : undefined);
-			if (problem !== undefined && !this.packIndexDamaged) this.damagedFiles.push({ path, reason: `the index of packed models was ${problem}: the transcripts whose models it named were read again, and the index written anew` });
+			if (problem !== undefined && !this.packIndexDamaged) this.damagedFiles.push({ path, reason: `the index of packed models was ${problem}: the models it named were done without (a transcript of theirs is read again from its start), and the index written anew` });
 			this.packIndexDamaged ||= problem !== undefined;
 			return packIndexOf(read.value);
 		});
