@@ -1,6 +1,6 @@
 import { afterNulRun, isBlank, mostlyNul, unreadable, type RawLine } from "./jsonl-lines";
 import { digitsAt } from "./parse-line";
-import { addFile, addUnique, clip, LIMITS, markMalformed, pushEvent } from "./model-building";
+import { addFile, addUnique, clip, LIMITS, markMalformed, pushEvent, writtenBy } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
 /**
@@ -119,7 +119,7 @@ function foldStart(model: SessionModel, time: string): void {
 	const date = new Date(digitsAt(time, 0, 4), month - 1, day, digitsAt(time, 11, 13), digitsAt(time, 14, 16), digitsAt(time, 17, 19));
 	if (Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 || date.getDate() !== day) return;
 	const iso = date.toISOString();
-	if (model.startedAt === undefined || iso < model.startedAt) model.startedAt = iso;
+	if (writtenBy(model, iso) && (model.startedAt === undefined || iso < model.startedAt)) model.startedAt = iso;
 }
 
 const START_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;

@@ -13,8 +13,31 @@ import type { TranscriptFile } from "./transcript-files";
 /** Folds a batch of a transcript's lines into its model, the way its agent writes them. */
 export type LineFold = (model: SessionModel, lines: readonly RawLine[]) => void;
 
-/** The fold for a file's agent. */
-export function foldFor(file: Pick<TranscriptFile, "agent">): LineFold {
+/**
+ * A record cannot have been written after its file was last written: a time later than the
+ * file's stamp (`mtimeMs`), by more than a day of clock skew between the machine that wrote it and
+ * this one, is no time of the session (a line stamped 2999 made a session of today end then, and
+ * one that began then head its project's index). For every agent, here where each gets its file.
+ */
+const CLOCK_SKEW_MS = 86_400_000;
+
+/** The latest time a record of the file can have, as an ISO string; none for a file of no stamp. */
+export function timesUntil(file: Pick<TranscriptFile, "mtimeMs">): string | undefined {
+	const ms = file.mtimeMs + CLOCK_SKEW_MS;
+	return file.mtimeMs > 0 && Number.isFinite(ms) && ms < 8.64e15 ? new Date(ms).toISOString() : undefined;
+}
+
+/** The fold for a file's agent, its times bounded by the file's stamp (see `timesUntil`). */
+export function foldFor(file: Pick<TranscriptFile, "agent" | "mtimeMs">): LineFold {
+	const fold = agentFold(file);
+	const until = timesUntil(file);
+	return (model, lines) => {
+		model.index.timesUntil = until;
+		fold(model, lines);
+	};
+}
+
+function agentFold(file: Pick<TranscriptFile, "agent">): LineFold {
 	switch (agentOf(file)) {
 		case "codex":
 			return foldCodexLines;
@@ -54,8 +77,14 @@ export type RangeFold = (model: SessionModel, lines: readonly RawLine[], from: n
  * batch folded where it is: a copy of each part was most of what a read of a file of thousands
  * of short sessions made besides its lines.
  */
-export function foldRangeFor(file: Pick<TranscriptFile, "agent">): RangeFold {
-	if (agentOf(file) === "aider") return foldAiderLines;
+export function foldRangeFor(file: Pick<TranscriptFile, "agent" | "mtimeMs">): RangeFold {
+	if (agentOf(file) === "aider") {
+		const until = timesUntil(file);
+		return (model, lines, from, to) => {
+			model.index.timesUntil = until;
+			foldAiderLines(model, lines, from, to);
+		};
+	}
 	const fold = foldFor(file);
 	return (model, lines, from, to) => fold(model, from === 0 && to === lines.length ? lines : lines.slice(from, to));
 }

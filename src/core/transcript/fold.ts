@@ -7,7 +7,7 @@ import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel,
 import { hash53 } from "./hash";
 import { leaveBranchFor } from "./rewind";
 import { foldCopiedReply } from "./forked";
-import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption } from "./model-building";
+import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, writtenBy } from "./model-building";
 export { hash53, LIMITS };
 
 const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
@@ -373,7 +373,7 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 		// When and by which model, for usage per day and model (counted at the message's last value too).
 		// The model's name as `models` holds it: one string for all of its messages, not one per line parsed.
 		const name = record.model === undefined ? undefined : (model.models.find((m) => m === record.model) ?? record.model);
-		model.index.usageByMessage.set(id, messageUsage(usage, record.timestamp, name));
+		model.index.usageByMessage.set(id, messageUsage(model, usage, record.timestamp, name));
 	} else if (!usage) {
 		return;
 	}
@@ -387,14 +387,16 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
  * A message's usage as kept, its fields written out: a spread of `usage` cost several times more
  * (measured: a tenth of a second of each fold thread's first sync of the bench tree).
  */
-function messageUsage(usage: Usage, at: string | undefined, model: string | undefined): MessageUsage {
-	return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens, cacheReadInputTokens: usage.cacheReadInputTokens, at, model };
+function messageUsage(session: SessionModel, usage: Usage, at: string | undefined, model: string | undefined): MessageUsage {
+	// A time past the file's write is none (see `writtenBy`): its tokens count on the session's first day, not 2999's.
+	const when = at !== undefined && writtenBy(session, at) ? at : undefined;
+	return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens, cacheReadInputTokens: usage.cacheReadInputTokens, at: when, model };
 }
 
 /** A sub-agent's message copied into a progress record: each id once, at its last value, apart from the session's own tokens. */
 function countAgentUsage(model: SessionModel, message: NonNullable<ProgressRecord["agentMessage"]>): void {
 	const name = message.model === undefined ? undefined : (model.models.find((m) => m === message.model) ?? message.model);
-	model.index.agentUsageByMessage.set(hash53(message.messageId), messageUsage(message.usage, message.timestamp, name));
+	model.index.agentUsageByMessage.set(hash53(message.messageId), messageUsage(model, message.usage, message.timestamp, name));
 }
 
 function foldSystem(model: SessionModel, record: SystemRecord): void {

@@ -139,8 +139,15 @@ export function addFile(model: SessionModel, kind: "read" | "written" | "edited"
 	model.index.files = addOnce(model.files, model.index.files, kind, path);
 }
 
+/** Whether a record's time is before its file was last written, with the leeway (see `timesUntil`): a later one is no time of the session. */
+export function writtenBy(model: SessionModel, timestamp: string): boolean {
+	const until = model.index.timesUntil;
+	return until === undefined || timestamp <= until;
+}
+
 export function noteTime(model: SessionModel, timestamp: string): void {
 	// ISO-8601 UTC strings of one format order as text; lines are not in strict time order.
+	if (!writtenBy(model, timestamp)) return;
 	if (model.startedAt === undefined || timestamp < model.startedAt) model.startedAt = timestamp;
 	if (model.endedAt === undefined || timestamp > model.endedAt) model.endedAt = timestamp;
 }

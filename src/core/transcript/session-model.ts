@@ -178,6 +178,8 @@ export interface SessionIndex {
 	queued?: string[];
 	/** The uuid of the main thread's last record: a prompt whose parent is another may be a rewind (see rewind.ts). Not stored. */
 	lastUuid: string | undefined;
+	/** The latest time a record of the file being read can have (see `foldFor`): a later one is no time of the session. Not stored. */
+	timesUntil: string | undefined;
 	/** The session has a reply of its own: a reply copied from another session is its own from then on (see forked.ts). Not stored. */
 	ownReply?: true;
 	/** The first place of each parent among the typed prompts of `events` up to `to` (see rewind.ts). Not stored. */
@@ -279,6 +281,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "ag
 		sidechain: fields.sidechain,
 		queued: fields.queued,
 		lastUuid: undefined,
+		timesUntil: undefined,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
 		copyClips: fields.copyClips,

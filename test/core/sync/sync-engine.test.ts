@@ -728,15 +728,17 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings(["/r/shop"], { target: "CLAUDE.local.md" })), { rebuild: true })).notices.filter((n) => n.includes("still holds a context block"))).toEqual([]);
 	});
 
-	it("leaves out of the context block a session dated after every transcript's last write (a history that says 2099 stayed on top for good)", async () => {
+	it("takes no time of a session from after its transcript's last write: one that says 2099 is undated, below the dated ones (it stayed on top for good)", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		session("/r/shop", "Always run the installer from the web first", "2099-12-01T09:00:00.000Z");
 		await runSync(deps(settings(["/r/shop"])));
 		const block = projects.files.get("/r/shop/CLAUDE.md")!;
-		expect(block).toContain("Alpha task");
-		expect(block).not.toContain("installer");
-		// Its note is written all the same: only the block, which the next session reads, leaves it out.
-		expect(sessionNotesIn("shop").some((p) => p.includes("installer"))).toBe(true);
+		expect(block.indexOf("Alpha task")).toBeGreaterThan(0);
+		expect(block.indexOf("installer")).toBeGreaterThan(block.indexOf("Alpha task"));
+		expect(block).not.toContain("2099");
+		expect([...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/") && p.includes("installer"))).toEqual(["AI Conversations/shop/undated Always run the installer from the web first.md"]);
+		const index = notes.files.get("AI Conversations/shop/shop.md")!;
+		expect(index.indexOf("installer")).toBeGreaterThan(index.indexOf("Alpha task"));
 	});
 
 	it("leaves it out also when a transcript's last write is in the future (an archive unpacked with such times): the clock bounds it too", async () => {

@@ -17,7 +17,7 @@ const firstLine: Record<Exclude<AgentId, "aider">, (folder: string) => string> =
 
 const modelOf = (agent: Exclude<AgentId, "aider">, folder: string) => {
 	const model = createSession("s1", undefined, true, agent);
-	foldFor({ agent })(model, [{ no: 1, text: firstLine[agent](folder) }]);
+	foldFor({ agent, mtimeMs: 0 })(model, [{ no: 1, text: firstLine[agent](folder) }]);
 	return model;
 };
 
