@@ -71,9 +71,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 39: a session that never committed, whose agent offered to ("Shall I commit this?"), leaves its
  * changes uncommitted (see `uncommittedFiles`). 40: "We should see…" (what is expected) is no
  * proposal left open, only "We should use…" and the like. 41: nor is what a section of proposals
- * carried out holds ("Applied the reviewer's suggestions:").
+ * carried out holds ("Applied the reviewer's suggestions:"). 42: a title holds no character that
+ * shows nothing (U+200B, U+2060, U+FEFF, a soft hyphen) and no more than ten combining marks in a row.
  */
-export const DIGEST_VERSION = 41;
+export const DIGEST_VERSION = 42;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

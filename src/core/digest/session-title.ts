@@ -3,6 +3,7 @@ import { capitalize, planHeading, typedPart } from "./request-text";
 import { commitsOf } from "./work-signals";
 import type { SessionModel } from "../transcript/session-model";
 import { toolCallsOf } from "../transcript/session-queries";
+import { visibleText } from "../text/visible-text";
 
 const TITLE_MAX = 60;
 
@@ -14,6 +15,12 @@ const TITLE_MAX = 60;
  * written into other files of the project.
  */
 export function sessionTitle(model: SessionModel, summaryFor?: string, plan?: string, firstAsk?: string): string {
+	// As shown everywhere it goes (the note's name, the index's links, the context block's headings): nothing in it that shows nothing.
+	const title = visibleText(chosenTitle(model, summaryFor, plan, firstAsk)).trim();
+	return title === "" ? "Untitled session" : title;
+}
+
+function chosenTitle(model: SessionModel, summaryFor?: string, plan?: string, firstAsk?: string): string {
 	const chosen = slugWords(model.customTitle) ?? handedPlan(model) ?? plan ?? model.aiTitle ?? summaryFor;
 	if (chosen) return titleCut(chosen);
 	if (firstAsk) return askTitle(model, firstAsk);

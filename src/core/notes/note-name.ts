@@ -1,6 +1,7 @@
 import { graphemePrefix } from "../text/grapheme-cut";
 import { withoutTags } from "../text/printable";
 import { sameFileKey } from "../text/same-file-key";
+import { visibleText } from "../text/visible-text";
 import { wellFormed } from "../text/well-formed";
 /** Characters no file system we care about accepts, plus those Obsidian links choke on. */
 const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
@@ -32,11 +33,11 @@ function stripControls(text: string): string {
 	return out;
 }
 /**
- * Direction overrides and isolates, direction marks, zero-width spaces and the BOM: invisible in a
- * file list, where they reorder or hide what a name seems to say ("Review\u202Edm.exe"). The
- * joiners (U+200C, U+200D) stay: scripts and emoji need them.
+ * Direction overrides and isolates and direction marks: invisible in a file list, where they
+ * reorder what a name seems to say ("Review\u202Edm.exe"). What shows nothing at all (zero-width
+ * spaces, the BOM) `visibleText` drops first.
  */
-const INVISIBLE = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /**
  * Windows' device names, which it takes for the device whatever extension follows and whatever
  * blanks come before it (`nul.txt`, `NUL .md`), `CONIN$` and `CONOUT$` among them.
@@ -77,7 +78,7 @@ export function capBytes(name: string, max: number = MAX_NAME_BYTES): string {
 export function safeFileName(raw: string, fallback = "Untitled"): string {
 	// A leading slash is a command's (`/init`), not a path's: it goes rather than turning into a look-alike.
 	// Tag characters go as `printable` drops them: the block quotes the name through it.
-	let name = stripControls(withoutTags(wellFormed(raw)).normalize("NFC")).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
+	let name = stripControls(visibleText(withoutTags(wellFormed(raw)).normalize("NFC"))).trim().replace(/^[\\/]+/, "").replace(FORBIDDEN, (c) => SUBSTITUTE[c] ?? " ").replace(/\s+/g, " ").trim();
 	// `%%` in a link's target opens an Obsidian comment: the link, and the index after it, vanish.
 	name = name.replace(/(?<=%)%/g, "％");
 	// Not inside a character: a surrogate pair, a flag, an emoji of several joined.

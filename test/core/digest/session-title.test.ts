@@ -27,6 +27,13 @@ describe("sessionTitle", () => {
 		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "Keys for Teams", sessionId: SESSION }])).toBe("Keys for Teams");
 	});
 
+	it("holds nothing that shows nothing, and no tower of combining marks, wherever the title came from", () => {
+		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "Keys\u200B for\u2060 Te\u00ADams\uFEFF", sessionId: SESSION }])).toBe("Keys for Teams");
+		const tower = "\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307";
+		expect(titleOf([userText(`Fix the pars${"e" + tower + tower + tower}r crash`, at(0))])).toBe(`Fix the pars${"e" + tower + tower.slice(0, 2)}r crash`);
+		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "\u200B\u200B", sessionId: SESSION }])).toBe("Untitled session");
+	});
+
 	it("takes the plan the session was handed before one it presented later", () => {
 		const title = titleOf([
 			userText("Implement the following plan:\n\n# Cache the weather lookups\n\n## Context\nEvery request calls the API.", at(0)),

@@ -70,6 +70,9 @@ describe("safeFileName", () => {
 		["👩\u200d💻 fix", "👩\u200d💻 fix"],
 		["\u200d\u200d\u200d", "Untitled"],
 		["\u200c👩\u200d💻\u200d", "👩\u200d💻"],
+		// A soft hyphen shows nothing; a stack of combining marks (a project folder's) keeps ten.
+		["Re\u00adview", "Review"],
+		[`q${"\u0301\u0300\u0302\u0303".repeat(6)}x`, `q${"\u0301\u0300\u0302\u0303".repeat(3).slice(0, 10)}x`],
 		// `%%` in a link's target would open an Obsidian comment in every note linking to it.
 		["Fix %% the cart", "Fix %％ the cart"],
 		["a%%%b 50% done", "a%％％b 50% done"],
