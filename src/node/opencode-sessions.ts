@@ -4,7 +4,7 @@ import type { RawLine } from "../core/transcript/jsonl-lines";
 import type { TailCursor, TranscriptFile } from "../core/transcript/transcript-files";
 import { BATCH_SIZE, listSessions, sessionsLines, type SessionRows } from "./opencode-db";
 import { listStorageSessions, storageSessionLines } from "./opencode-storage";
-import { databaseStamp } from "./sqlite-image";
+import { databaseStamp, databaseWrittenMs } from "./sqlite-image";
 import { readDatabase } from "./sqlite-reader";
 import { notPlainFile, type PassedOver } from "./transcript-scanner";
 
@@ -58,13 +58,16 @@ export class OpencodeSessions {
 			if (before.length > 0 && before.every((f) => f.container === stamp)) sessions = before;
 			else {
 				try {
+					// A session's stamp is its row's last update, which is a field of the database: no later than
+					// the database's last write (a row that says 2999 is bounded so, as a file's times are by the file's).
+					const written = databaseWrittenMs(path);
 					sessions = (await readDatabase(path, listSessions)).map((s) => ({
 						path: `${this.dataDir}#${s.id}`,
 						agent: "opencode" as const,
 						projectDir: name,
 						...(s.parentId === undefined ? { kind: "session" as const, fileId: s.id } : { kind: "subagent" as const, fileId: s.id, agentId: s.id, parentSessionId: s.parentId }),
 						size: s.seq,
-						mtimeMs: s.updated,
+						mtimeMs: written > 0 ? Math.min(s.updated, written) : s.updated,
 						ino: 0,
 						container: stamp,
 					}));

@@ -260,6 +260,13 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 /** The stamp of a database's files (main file and log) as one string; undefined when the main file is not there. */
+/** When a database was last written: its file's or its log's time, whichever is later (0 when neither can be looked at). */
+export function databaseWrittenMs(path: string): number {
+	const db = statSync(path, { throwIfNoEntry: false });
+	const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+	return Math.max(db?.mtimeMs ?? 0, wal?.mtimeMs ?? 0);
+}
+
 export function databaseStamp(path: string): string | undefined {
 	const db = statSync(path, { throwIfNoEntry: false });
 	if (!db?.isFile()) return undefined;

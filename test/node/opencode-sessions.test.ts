@@ -217,6 +217,21 @@ describe("OpencodeSessions", () => {
 		expect(passed.every((p) => p.path.startsWith(join(data, "storage", "message")) && p.reason.startsWith("not read: a file stands where a folder"))).toBe(true);
 	});
 
+	it("stamps a session no later than its database's last write: a row's own time past it is no time the session was written", async () => {
+		withDatabase();
+		const rows = await new OpencodeSessions(data).scan([]);
+		const latest = Math.max(...rows.map((f) => f.mtimeMs));
+		// The files last written before the rows say they were updated (a row that says 2999 is the same case).
+		const written = new Date(latest - 86_400_000);
+		for (const name of readdirSync(data).filter((n) => n.startsWith("opencode.db"))) utimesSync(join(data, name), written, written);
+		await closeDatabases();
+		const found = await new OpencodeSessions(data).scan([]);
+		expect(found.length).toBe(rows.length);
+		// A file's time in milliseconds is a float of its nanoseconds: equal within one.
+		expect(Math.max(...found.map((f) => f.mtimeMs))).toBeCloseTo(written.getTime(), -1);
+		expect(found.filter((f) => f.mtimeMs < written.getTime() - 1).length).toBe(rows.filter((f) => f.mtimeMs < written.getTime() - 1).length);
+	});
+
 	it("lists other release channels' databases too", async () => {
 		mkdirSync(data, { recursive: true });
 		cpSync(join(FIXTURES, "1.18.33", "data", "opencode.db"), join(data, "opencode-beta.db"));
