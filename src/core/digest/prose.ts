@@ -10,6 +10,8 @@ export interface ProseUnit {
 	sectionAsWritten?: string;
 	/** The heading the unit sits under, lower-cased, when a list intro below it names the section. */
 	heading?: string;
+	/** A paragraph that is only bold words with no stop ("**Project: Flux**"): a heading in all but name, no statement. */
+	titleLine?: true;
 }
 
 /**
@@ -31,7 +33,8 @@ export function proseUnits(markdown: string): ProseUnit[] {
 		if (paragraph.length === 0) return;
 		const text = paragraph.join(" ");
 		paragraph = [];
-		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section, sectionAsWritten, heading });
+		const titleLine = BOLD_LINE.test(text) && !/[.!?。！？:：]\s*(?:\*\*|__)$/.test(text);
+		for (const sentence of splitSentences(text)) units.push({ text: sentence, kind: "sentence", section, sectionAsWritten, heading, ...(titleLine ? { titleLine } : {}) });
 		// A paragraph that ends in ":" introduces what follows, its colon inside the emphasis or not ("**Next steps:**");
 		// so does a short one set wholly in bold, a heading in all but name ("**Remaining**").
 		if (/[:：]\s*(?:\*\*|__)?\s*$/.test(text) || BOLD_LINE.test(text)) {
@@ -135,6 +138,6 @@ const ASKING_INTRO = /[?？]|\b(?:please (?:tell|let|provide|share|send|confirm|
 /** The statements of a reply, in order, with interjections taken off. */
 export function statementsOf(markdown: string, units = proseUnits(markdown)): ProseUnit[] {
 	return units
-		.filter((u) => !(u.kind === "item" && ASKING_INTRO.test(u.section)) && isStatement(u.text))
+		.filter((u) => !(u.kind === "item" && ASKING_INTRO.test(u.section)) && !u.titleLine && isStatement(u.text))
 		.map((u) => ({ ...u, text: withoutInterjection(u.text) }));
 }

@@ -73,8 +73,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * proposal left open, only "We should use…" and the like. 41: nor is what a section of proposals
  * carried out holds ("Applied the reviewer's suggestions:"). 42: a title holds no character that
  * shows nothing (U+200B, U+2060, U+FEFF, a soft hyphen) and no more than ten combining marks in a row.
+ * 43: a short line wholly bold and without a stop ("**Project: Flux**") is a heading, no result.
  */
-export const DIGEST_VERSION = 42;
+export const DIGEST_VERSION = 43;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

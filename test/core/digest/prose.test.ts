@@ -28,6 +28,11 @@ describe("prose", () => {
 		]);
 	});
 
+	it("takes a short line wholly bold and without a stop for a heading, no statement; one that ends in a stop stays one", () => {
+		const reply = "Noted in memory.\n\n**Garden planner (raised beds)**\n- Tomatoes go in the sunny bed\n\n**The seed list is sorted.**";
+		expect(statementsOf(reply).map((u) => u.text)).toEqual(["Noted in memory.", "Tomatoes go in the sunny bed", "The seed list is sorted."]);
+	});
+
 	it("ends an intro's section with the list after it, a heading's at the next heading; an indented line goes on with its item", () => {
 		const units = proseUnits("Next steps:\n1. Deploy\n   with the new config\n2. Rotate the key\n\nAll tests pass.\n\n## Known issues\n\nThe export is slow.\n\n- Large files time out\n\nIt needs a stream.");
 		expect(units.map((u) => [u.text, u.section])).toEqual([
