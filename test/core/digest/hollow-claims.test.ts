@@ -21,6 +21,8 @@ describe("hollow claims", () => {
 		"The change is clean.",
 		"Ready to merge.",
 		"Ready to commit when you are.",
+		"Ready to paint.",
+		"Ready to sand the second shelf whenever you give the signal.",
 		"Ah yes, you're absolutely right!",
 		"You are correct.",
 	])("%s says nothing of what was done", (s) => {
