@@ -75,8 +75,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * shows nothing (U+200B, U+2060, U+FEFF, a soft hyphen) and no more than ten combining marks in a row.
  * 43: a short line wholly bold and without a stop ("**Project: Flux**") is a heading, no result.
  * 44: nor is being ready for any next step ("Ready to build."), or for the user's go ("…whenever you say the word").
+ * 45: nor is the agent's need said as what would help it ("A few details … would help me").
  */
-export const DIGEST_VERSION = 44;
+export const DIGEST_VERSION = 45;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -27,6 +27,7 @@ describe("statements that tell no result", () => {
 		"Preciso de permissão para editar o arquivo de teste.",
 		"No puedo acceder al repositorio.",
 		"Ich kann nicht auf die Datei zugreifen.",
+		"The name of the branch and the failing step would help me find where we stopped.",
 		"<!-- keep this list in sync with the docs -->",
 		".env.example",
 		"src/cache/lru.ts",
@@ -50,6 +51,7 @@ describe("statements that tell no result", () => {
 		"No tests fail now.",
 		"Next.js now builds the static pages at deploy time.",
 		"Next button: moved to the right of the form.",
+		"Added an index, which helps the nightly report run in seconds.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
