@@ -29,6 +29,8 @@ const FIELD = /^(?:depends on|blocked by|blocks|priority|status|assignee|labels?
 const LIMIT = /^(?:i(?:['’]ll| will)? need\b|i (?:don['’]t|do not|can['’]t|cannot) |i(?:['’]m| am) (?:unable|not able) to\b|preciso de\b|necesito\b|(?:não|no) (?:tenho|tengo|consigo|posso|puedo)\b|j['’]ai besoin\b|je (?:n['’]ai pas|ne peux pas)\b|ich (?:brauche|habe keine?|kann nicht)\b)/i;
 /** The same need said as what would help the agent ("A few details like the file names would help me pick it up"): what it asks for, not what it did. */
 const WOULD_HELP = /\bwould help (?:me|us)\b/i;
+/** Another way to what came before ("Or pipe it through `jq` if you want it pretty", "Alternatively, …"): a way offered, not the way taken. */
+const ALTERNATIVE = /^(?:or|alternatively)\b/i;
 /** What comes next, labeled so ("Next task: 012", "Next up: the parser", "Up next: …"): where the work goes, not where it got to. */
 const NEXT = /^(?:next(?: (?:task|up|phase|item|action|stage|milestone|ticket|issue)s?)?|up next)\s*:/i;
 /** A line that is only an HTML comment (`<!-- TODO: … -->`): hidden where the reply is shown, no result. */
@@ -43,5 +45,5 @@ export function isListingField(statement: string): boolean {
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || ALTERNATIVE.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

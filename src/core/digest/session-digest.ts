@@ -76,8 +76,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 43: a short line wholly bold and without a stop ("**Project: Flux**") is a heading, no result.
  * 44: nor is being ready for any next step ("Ready to build."), or for the user's go ("…whenever you say the word").
  * 45: nor is the agent's need said as what would help it ("A few details … would help me").
+ * 46: nor is another way offered to what came before ("Or paste the log here…", "Alternatively, …").
  */
-export const DIGEST_VERSION = 45;
+export const DIGEST_VERSION = 46;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

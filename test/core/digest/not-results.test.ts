@@ -28,6 +28,8 @@ describe("statements that tell no result", () => {
 		"No puedo acceder al repositorio.",
 		"Ich kann nicht auf die Datei zugreifen.",
 		"The name of the branch and the failing step would help me find where we stopped.",
+		"Or paste the log straight into the chat if you'd rather read it here.",
+		"Alternatively, the nightly job can take the export.",
 		"<!-- keep this list in sync with the docs -->",
 		".env.example",
 		"src/cache/lru.ts",
@@ -52,6 +54,7 @@ describe("statements that tell no result", () => {
 		"Next.js now builds the static pages at deploy time.",
 		"Next button: moved to the right of the form.",
 		"Added an index, which helps the nightly report run in seconds.",
+		"Ordered the imports by module.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
