@@ -22,11 +22,11 @@ const STILL = /^still \w+ing\b/i;
 /** A field of a task listing ("Depends on: Task 1", "Priority: P2"): what the task is, not what was done. */
 const FIELD = /^(?:depends on|blocked by|blocks|priority|status|assignee|labels?|type|estimate)\s*:/i;
 /**
- * The agent's need or limit, now: "I need…", "I don't have…", "I can't…", "I'm unable to…", and
+ * The agent's need or limit, now: "I need…", "We need to build it first", "I don't have…", "I can't…", "I'm unable to…", and
  * the same in the languages the corpus holds replies in (Portuguese, Spanish, French, German).
  * Past inability is a finding ("I couldn't reproduce it with the fixture") and stays a result.
  */
-const LIMIT = /^(?:i(?:['’]ll| will)? need\b|i (?:don['’]t|do not|can['’]t|cannot) |i(?:['’]m| am) (?:unable|not able) to\b|preciso de\b|necesito\b|(?:não|no) (?:tenho|tengo|consigo|posso|puedo)\b|j['’]ai besoin\b|je (?:n['’]ai pas|ne peux pas)\b|ich (?:brauche|habe keine?|kann nicht)\b)/i;
+const LIMIT = /^(?:(?:i|we)(?:['’]ll| will)? need\b|we have to\b|i (?:don['’]t|do not|can['’]t|cannot) |i(?:['’]m| am) (?:unable|not able) to\b|preciso de\b|necesito\b|(?:não|no) (?:tenho|tengo|consigo|posso|puedo)\b|j['’]ai besoin\b|je (?:n['’]ai pas|ne peux pas)\b|ich (?:brauche|habe keine?|kann nicht)\b)/i;
 /** The same need said as what would help the agent ("A few details like the file names would help me pick it up"): what it asks for, not what it did. */
 const WOULD_HELP = /\bwould help (?:me|us)\b/i;
 /** Another way to what came before ("Or pipe it through `jq` if you want it pretty", "Alternatively, …"): a way offered, not the way taken. */

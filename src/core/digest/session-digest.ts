@@ -77,8 +77,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 44: nor is being ready for any next step ("Ready to build."), or for the user's go ("…whenever you say the word").
  * 45: nor is the agent's need said as what would help it ("A few details … would help me").
  * 46: nor is another way offered to what came before ("Or paste the log here…", "Alternatively, …").
+ * 47: nor is what "we need to" or "have to" do (the need is the agent's, as "I need…" was).
  */
-export const DIGEST_VERSION = 46;
+export const DIGEST_VERSION = 47;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

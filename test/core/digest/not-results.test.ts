@@ -29,6 +29,8 @@ describe("statements that tell no result", () => {
 		"Ich kann nicht auf die Datei zugreifen.",
 		"The name of the branch and the failing step would help me find where we stopped.",
 		"Or paste the log straight into the chat if you'd rather read it here.",
+		"We need to generate the client stubs first.",
+		"We have to rotate the key before the deploy.",
 		"Alternatively, the nightly job can take the export.",
 		"<!-- keep this list in sync with the docs -->",
 		".env.example",
@@ -55,6 +57,7 @@ describe("statements that tell no result", () => {
 		"Next button: moved to the right of the form.",
 		"Added an index, which helps the nightly report run in seconds.",
 		"Ordered the imports by module.",
+		"We needed to pin the compiler, so `rust-toolchain.toml` now names 1.79.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
