@@ -31,6 +31,8 @@ const LIMIT = /^(?:(?:i|we)(?:['’]ll| will)? need\b|we have to\b|i (?:don['’
 const WOULD_HELP = /\bwould help (?:me|us)\b/i;
 /** Another way to what came before ("Or pipe it through `jq` if you want it pretty", "Alternatively, …"): a way offered, not the way taken. */
 const ALTERNATIVE = /^(?:or|alternatively)\b/i;
+/** A setting and the reader's own value for it ("`API_TOKEN`: your token", "Password: your `SMTP_KEY`"): a blank for them to fill, not a result. */
+const YOUR_VALUE = /^[^:\s][^:]{0,59}:\s+your(?:\s+[\w`'.-]+){1,4}$/i;
 /** What comes next, labeled so ("Next task: 012", "Next up: the parser", "Up next: …"): where the work goes, not where it got to. */
 const NEXT = /^(?:next(?: (?:task|up|phase|item|action|stage|milestone|ticket|issue)s?)?|up next)\s*:/i;
 /** A line that is only an HTML comment (`<!-- TODO: … -->`): hidden where the reply is shown, no result. */
@@ -45,5 +47,5 @@ export function isListingField(statement: string): boolean {
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || ALTERNATIVE.test(s) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || ALTERNATIVE.test(s) || YOUR_VALUE.test(s.replace(/[.!]+$/, "")) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

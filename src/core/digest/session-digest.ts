@@ -78,8 +78,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 45: nor is the agent's need said as what would help it ("A few details … would help me").
  * 46: nor is another way offered to what came before ("Or paste the log here…", "Alternatively, …").
  * 47: nor is what "we need to" or "have to" do (the need is the agent's, as "I need…" was).
+ * 48: nor is a setting and the reader's own value for it ("`API_TOKEN`: your token"), a blank to fill.
  */
-export const DIGEST_VERSION = 47;
+export const DIGEST_VERSION = 48;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -31,6 +31,8 @@ describe("statements that tell no result", () => {
 		"Or paste the log straight into the chat if you'd rather read it here.",
 		"We need to generate the client stubs first.",
 		"We have to rotate the key before the deploy.",
+		"`MAPS_API_KEY`: your key from the console",
+		"Username: your `SFTP_USER`.",
 		"Alternatively, the nightly job can take the export.",
 		"<!-- keep this list in sync with the docs -->",
 		".env.example",
@@ -58,6 +60,7 @@ describe("statements that tell no result", () => {
 		"Added an index, which helps the nightly report run in seconds.",
 		"Ordered the imports by module.",
 		"We needed to pin the compiler, so `rust-toolchain.toml` now names 1.79.",
+		"Login form: your saved email is filled in on load now.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
