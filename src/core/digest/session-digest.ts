@@ -79,8 +79,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 46: nor is another way offered to what came before ("Or paste the log here…", "Alternatively, …").
  * 47: nor is what "we need to" or "have to" do (the need is the agent's, as "I need…" was).
  * 48: nor is a setting and the reader's own value for it ("`API_TOKEN`: your token"), a blank to fill.
+ * 49: a git command the person ran themselves (`!git commit -am …` in Claude Code's shell mode) counts
+ * for what is left uncommitted, as the agent's do.
  */
-export const DIGEST_VERSION = 48;
+export const DIGEST_VERSION = 49;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -217,7 +219,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (last) open.push(...deferred(last, statements));
 	const refused = refusedCalls(calls, model.cwd);
 	open.push(...refused.open);
-	const uncommitted = uncommittedFiles(calls, model.cwd, offeredCommit(tasks, statements));
+	const uncommitted = uncommittedFiles(withOwnGit(model), model.cwd, offeredCommit(tasks, statements));
 	if (uncommitted) open.push(uncommitted);
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
@@ -485,6 +487,21 @@ function closingQuestion(task: SessionTask, statements: Statements): string | un
 	const asked = units.slice(first).map((u) => u.text).join(" ");
 	if (!ADDRESSED.test(asked) && !(first < units.length - 1 && ADDRESSED.test(units[first]?.section ?? ""))) return undefined;
 	return cutAtBoundary(asked, ITEM_MAX);
+}
+
+/**
+ * The session's calls with the git commands the person ran themselves (Claude Code's `!git commit
+ * -am …`), in their order: a change they committed, stashed or reset is not left uncommitted (an
+ * agent that offered to commit was often answered so). Their output is not kept: such a command
+ * counts as run, with no words of git's.
+ */
+function withOwnGit(model: SessionModel): ToolCall[] {
+	const calls: ToolCall[] = [];
+	for (const event of model.events) {
+		if (event.kind === "tool") calls.push(event.call);
+		else if (event.kind === "prompt" && event.promptKind === "shell" && /\bgit\b/.test(event.text)) calls.push({ id: "", name: "Bash", input: { command: event.text.replace(/^!\s*/, "") }, result: { text: "", isError: false } });
+	}
+	return calls;
 }
 
 /** Whether a reply asks the user whether to commit ("Would you like me to commit these changes?"). */

@@ -202,6 +202,14 @@ describe("digestSession", () => {
 		expect(digestOf(steps("Shall I commit this?")).open).toEqual(["left uncommitted: `src/config.ts`"]);
 		resetIds();
 		expect(digestOf(steps("Shall I also rename the tests?")).open).toEqual([]);
+		// The person answered by committing it themselves, in Claude Code's shell mode: nothing is left.
+		resetIds();
+		const own = [...steps("Shall I commit this?"), userText('<bash-input>git commit -am "Rename the config loader"</bash-input>', { ...at(5), cwd: "/repo" }), userText("<bash-stdout>[main 4f2a9c1] Rename the config loader</bash-stdout><bash-stderr></bash-stderr>", { ...at(5), cwd: "/repo" })];
+		expect(digestOf(own).open).toEqual([]);
+		// Their own `git status` commits nothing.
+		resetIds();
+		const looked = [...steps("Shall I commit this?"), userText("<bash-input>git status</bash-input>", { ...at(5), cwd: "/repo" })];
+		expect(digestOf(looked).open).toEqual(["left uncommitted: `src/config.ts`"]);
 	});
 
 	it("tells of a last task the transcript ends inside only what reports a change: the rest was said between steps", () => {
