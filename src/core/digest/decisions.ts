@@ -1,6 +1,6 @@
 import { asResult } from "./as-result";
 import { cutAtBoundary } from "./clause-cut";
-import { isNotResult } from "./not-results";
+import { isNotResult, LINE_MARKUP, OPTION } from "./not-results";
 import { isQuestion, isStatement, proseUnits, type ProseUnit } from "./prose";
 import { capitalize, typedPart } from "./request-text";
 import type { SessionEvent, ToolCall } from "../transcript/session-model";
@@ -170,7 +170,7 @@ export function proposalsIn(reply: string, units: readonly ProseUnit[]): string[
 			const named = (u.sectionAsWritten ?? "").replace(/[:：]\s*$/, "").trim();
 			// An option's heading ("Option C: Balanced (my recommendation)") is the proposal; else the section's first statement (not a list's intro),
 			// named by the heading unless that is only the word ("Recommendation").
-			const told = LAID_OUT_OPTION.test(named) ? named : /[:：]$/.test(u.text) ? undefined : named.replace(PROPOSED_SECTION, "").replace(/[\s:：—–-]+/g, "") === "" ? u.text : `${named}: ${u.text}`;
+			const told = OPTION.test(named) ? named : /[:：]$/.test(u.text) ? undefined : named.replace(PROPOSED_SECTION, "").replace(/[\s:：—–-]+/g, "") === "" ? u.text : `${named}: ${u.text}`;
 			if (told === undefined) continue;
 			sections.add(u.section);
 			found.push(told);
@@ -182,7 +182,8 @@ export function proposalsIn(reply: string, units: readonly ProseUnit[]): string[
 function withOptionTitle(text: string, reply: string): string {
 	const named = OPTION_NAMED.exec(text);
 	if (!named) return text;
-	const heading = new RegExp(String.raw`^[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?${named[1]}[ \t]+\(?${named[2]}\)?[ \t]*[:—–.-][ \t]*(.+)$`, "im").exec(reply);
+	// The label's word and its one or two letters or digits: nothing a pattern reads otherwise.
+	const heading = new RegExp(String.raw`^${LINE_MARKUP}${named[1]}[ \t]+\(?${named[2]}\)?[ \t]*[:—–.-][ \t]*(.+)$`, "im").exec(reply);
 	const title = heading?.[1]?.replace(/(?:\*\*|__)\s*$/, "").trim();
 	return title ? text.replace(named[0], `${named[0]} (${cutAtBoundary(title, 80)})`) : text;
 }
@@ -196,10 +197,9 @@ const SHOUTED_OR = /\sOR\s/;
  * not "Fixed it in two ways:", which tells what was done).
  * The one picked is told where it is picked (the user's answer, or the agent's "going with …").
  */
-const LAID_OUT_OPTION = /^(?:option|approach|alternative)\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(.-]/i;
 const OPTIONS_INTRO = /\b(?:options|alternatives|approaches|ways (?:to|out|forward)|choices|possibilities|possible|potential|(?:you|we|i) could|either)\b/i;
 function laysOutOption(unit: ProseUnit): boolean {
-	return LAID_OUT_OPTION.test(unit.text) || sectionsOf(unit).some((s) => LAID_OUT_OPTION.test(s) || (unit.kind === "item" && OPTIONS_INTRO.test(s)));
+	return OPTION.test(unit.text) || sectionsOf(unit).some((s) => OPTION.test(s) || (unit.kind === "item" && OPTIONS_INTRO.test(s)));
 }
 /**
  * The items of a reply's lists of steps handed to the reader ("1. Go to the portal … 4. No

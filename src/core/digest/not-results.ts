@@ -11,8 +11,12 @@
 
 /** An opening verb that hands a step to the reader, or a plan's next step ("Then remove the manual call"). */
 const INSTRUCTION = /^(?:then\s+|go ahead and\s+)?(?:run|open|go to|visit|click|paste|type|navigate to|restart|reload|refresh|try|copy|press|select|enter|sign in|log in|head to)\b|^then (?:remove|add|update|delete|change|replace|call|use|create|move|set|push|commit)\b/i;
-/** An option laid out: "Option A: …", "Option 2 — …", "Option (b) (…)". */
-const OPTION = /^option\s+\(?[a-z0-9]{1,2}\)?\s*[:—–(-]/i;
+/** An option laid out by its label: "Option A: …", "Approach 2 — …", "Alternative (b) (…)", "Option 3. …". */
+export const OPTION_LABEL = String.raw`(?:option|approach|alternative)[ \t]+\(?[a-z0-9]{1,2}\)?[ \t]*[:—–(.-]`;
+/** What a Markdown line may open with before its text: a bullet, a heading's `#`s, a number, bold. */
+export const LINE_MARKUP = String.raw`[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?`;
+/** A statement (or a section's name) that opens with an option's label. */
+export const OPTION = new RegExp(`^${OPTION_LABEL}`, "i");
 /** What would, could or will happen, not what did ("…will now open Vivaldi" did happen). */
 const WOULD = /^(?:that|this|it|which|they|these|those)(?:'ll|'d| will| would| could| might| may)\b(?!\s+now\b)/i;
 /** A guess about a thing, said of it as its subject ("Worktree might be clean at session start", "The cache may be stale"): a case weighed, not found. */

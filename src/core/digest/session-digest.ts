@@ -7,7 +7,7 @@ import { cutAtBoundary } from "./clause-cut";
 import { asChoice, decisionsOf, heldReplies, proposalsIn } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
-import { isListingField, isNotResult } from "./not-results";
+import { isListingField, isNotResult, LINE_MARKUP, OPTION_LABEL } from "./not-results";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
@@ -80,9 +80,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 47: nor is what "we need to" or "have to" do (the need is the agent's, as "I need…" was).
  * 48: nor is a setting and the reader's own value for it ("`API_TOKEN`: your token"), a blank to fill.
  * 49: a git command the person ran themselves (`!git commit -am …` in Claude Code's shell mode) counts
- * for what is left uncommitted, as the agent's do.
+ * for what is left uncommitted, as the agent's do. 50: an option laid out under any of the labels the
+ * Decided list knows ("Approach 2:", "Option 3. …") is no result either, as "Option A:" was.
  */
-export const DIGEST_VERSION = 49;
+export const DIGEST_VERSION = 50;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -414,7 +415,7 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 }
 
 /** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */
-const LAID_OUT = /^[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?(?:option|approach|alternative)[ \t]+\(?[a-z0-9]{1,2}\)?[ \t]*[:—–(.-]/gim;
+const LAID_OUT = new RegExp(`^${LINE_MARKUP}${OPTION_LABEL}`, "gim");
 
 /**
  * A reply that lays out options and asks the user to pick one, up to its first option: what it
