@@ -5,6 +5,7 @@ import type { TailCursor, TranscriptFile } from "../core/transcript/transcript-f
 import { BATCH_SIZE, listSessions, sessionsLines, type SessionRows } from "./opencode-db";
 import { listStorageSessions, storageSessionLines } from "./opencode-storage";
 import { databaseStamp, databaseWrittenMs } from "./sqlite-image";
+import { CLOCK_SKEW_MS } from "../core/transcript/fold-for";
 import { readDatabase } from "./sqlite-reader";
 import { notPlainFile, type PassedOver } from "./transcript-scanner";
 
@@ -58,8 +59,10 @@ export class OpencodeSessions {
 			if (before.length > 0 && before.every((f) => f.container === stamp)) sessions = before;
 			else {
 				try {
-					// A session's stamp is its row's last update, which is a field of the database: no later than
-					// the database's last write (a row that says 2999 is bounded so, as a file's times are by the file's).
+					// A session's stamp is its row's last update, a field of the database: one past the database's
+					// last write by more than the clocks' leeway (a row that says 2999) is that write's time, so
+					// its times are bounded as a file's are by the file's (see `timesUntil`). Within the leeway it
+					// stays the row's: a file's time lags the row's by a few milliseconds, and the stamp tells a change.
 					const written = databaseWrittenMs(path);
 					sessions = (await readDatabase(path, listSessions)).map((s) => ({
 						path: `${this.dataDir}#${s.id}`,
@@ -67,7 +70,7 @@ export class OpencodeSessions {
 						projectDir: name,
 						...(s.parentId === undefined ? { kind: "session" as const, fileId: s.id } : { kind: "subagent" as const, fileId: s.id, agentId: s.id, parentSessionId: s.parentId }),
 						size: s.seq,
-						mtimeMs: written > 0 ? Math.min(s.updated, written) : s.updated,
+						mtimeMs: written > 0 && s.updated > written + CLOCK_SKEW_MS ? written : s.updated,
 						ino: 0,
 						container: stamp,
 					}));

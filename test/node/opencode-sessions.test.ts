@@ -217,12 +217,12 @@ describe("OpencodeSessions", () => {
 		expect(passed.every((p) => p.path.startsWith(join(data, "storage", "message")) && p.reason.startsWith("not read: a file stands where a folder"))).toBe(true);
 	});
 
-	it("stamps a session no later than its database's last write: a row's own time past it is no time the session was written", async () => {
+	it("stamps a session no later than its database's last write when its row says later by more than a day; a row within the day keeps its own", async () => {
 		withDatabase();
 		const rows = await new OpencodeSessions(data).scan([]);
 		const latest = Math.max(...rows.map((f) => f.mtimeMs));
-		// The files last written before the rows say they were updated (a row that says 2999 is the same case).
-		const written = new Date(latest - 86_400_000);
+		// The files last written two days before the rows say they were updated (a row that says 2999 is the same case).
+		const written = new Date(latest - 2 * 86_400_000);
 		for (const name of readdirSync(data).filter((n) => n.startsWith("opencode.db"))) utimesSync(join(data, name), written, written);
 		await closeDatabases();
 		const found = await new OpencodeSessions(data).scan([]);
@@ -230,6 +230,11 @@ describe("OpencodeSessions", () => {
 		// A file's time in milliseconds is a float of its nanoseconds: equal within one.
 		expect(Math.max(...found.map((f) => f.mtimeMs))).toBeCloseTo(written.getTime(), -1);
 		expect(found.filter((f) => f.mtimeMs < written.getTime() - 1).length).toBe(rows.filter((f) => f.mtimeMs < written.getTime() - 1).length);
+		// Written a moment before its rows say (a file's time lags the clock): every row keeps its own stamp, which tells a change.
+		const moment = new Date(latest - 5);
+		for (const name of readdirSync(data).filter((n) => n.startsWith("opencode.db"))) utimesSync(join(data, name), moment, moment);
+		await closeDatabases();
+		expect((await new OpencodeSessions(data).scan([])).map((f) => f.mtimeMs)).toEqual(rows.map((f) => f.mtimeMs));
 	});
 
 	it("lists other release channels' databases too", async () => {

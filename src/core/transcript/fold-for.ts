@@ -19,7 +19,7 @@ export type LineFold = (model: SessionModel, lines: readonly RawLine[]) => void;
  * this one, is no time of the session (a line stamped 2999 made a session of today end then, and
  * one that began then head its project's index). For every agent, here where each gets its file.
  */
-const CLOCK_SKEW_MS = 86_400_000;
+export const CLOCK_SKEW_MS = 86_400_000;
 
 /** The latest time a record of the file can have, as an ISO string; none for a file of no stamp. */
 export function timesUntil(file: Pick<TranscriptFile, "mtimeMs">): string | undefined {
