@@ -7,18 +7,21 @@ import type { TranscriptFile } from "./transcript-files";
  * at the next sync, changed or not (a stored model is otherwise only ever folded further, and a
  * session read by an older release kept what that release made of it: Claude Code's TUI prompts
  * dropped, a fork's copied history, a rewind's left branch). A file no longer there keeps its model.
- * A stamp stored without one was folded under revision 0.
+ * A stamp stored without one was folded under revision 0. Raised for every agent at once when a
+ * time past the file's last write by more than a day became no time of the session (a line stamped
+ * 2999 made a session end then, and headed its index), and a record whose text is not text a line
+ * not read, named (read as no text, its turn had gone without a word).
  */
 const FOLD_REVISIONS: Readonly<Record<AgentId, number>> = {
 	// 1: prompts typed in the TUI (`origin.kind: "human"`), forks' copied history, rewinds.
-	"claude-code": 1,
-	codex: 0,
+	"claude-code": 2,
+	codex: 1,
 	// 1: what a `$rewindTo` drops that the person typed.
-	"gemini-cli": 1,
-	"copilot-cli": 0,
+	"gemini-cli": 2,
+	"copilot-cli": 1,
 	// 1: a fork's copied messages.
-	opencode: 1,
-	aider: 0,
+	opencode: 2,
+	aider: 1,
 };
 
 export function foldRevision(file: Pick<TranscriptFile, "agent">): number {

@@ -8,6 +8,7 @@ import { MemoryTranscripts } from "../../fakes/memory-transcripts";
 import { assistant, jsonl, system, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 import { redactMeta } from "../../../src/core/ingest/redact-model";
 import { redactorFor } from "../../../src/core/ingest/redaction-policy";
+import { foldRevision } from "../../../src/core/transcript/fold-revision";
 
 const id = "00000000-eeee-4000-8000-000000000001";
 const env = { sessionId: id, cwd: "/r/app", timestamp: "2026-10-01T10:00:00.000Z" };
@@ -278,7 +279,7 @@ describe("the transcript index and the fold's revision", () => {
 		const gone = transcripts.put("-r-app", "00000000-eeee-4000-8000-000000000002", jsonl([userText("Old work", { ...env, sessionId: "00000000-eeee-4000-8000-000000000002" })]));
 		const store = new MemoryTranscriptStore();
 		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
-		expect(store.shelf.files.get(path)?.folded).toBe(1);
+		expect(store.shelf.files.get(path)?.folded).toBe(foldRevision({ agent: "claude-code" }));
 		// As an older release left them: no revision on the stamps, and a model that lost the prompt (as its fold did with a TUI prompt).
 		for (const [key, file] of store.shelf.files) store.shelf.files.set(key, { ...file, folded: undefined });
 		for (const [key, json] of store.shelf.models) store.shelf.models.set(key, json.replace("Add a cart endpoint", "(lost)").replace("Old work", "(kept)"));
@@ -287,9 +288,23 @@ describe("the transcript index and the fold's revision", () => {
 		const read = await later.refresh();
 		expect(read.updated.map((e) => e.file.path)).toEqual([path]);
 		expect(JSON.stringify((await later.get(path))!.model.events)).toContain("Add a cart endpoint");
-		expect(store.shelf.files.get(path)?.folded).toBe(1);
+		expect(store.shelf.files.get(path)?.folded).toBe(foldRevision({ agent: "claude-code" }));
 		expect([...store.shelf.models.values()].join("\n")).toContain("(kept)");
 		expect((await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh()).updated).toEqual([]);
+	});
+	it("a session an older release ended in 2999 (a line stamped past its file's last write) is read again and ends when its file was written", async () => {
+		const transcripts = new MemoryTranscripts();
+		const path = transcripts.put("-r-app", id, jsonl([userText("Tidy the imports", env), assistant(text("Tidied."), { ...env, messageId: "msg_1", timestamp: "2999-01-01T00:00:00.000Z" })]));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		// What the releases before the bound stored (Claude Code's fold at revision 1): the 2999 stamp was the session's end.
+		for (const [key, file] of store.shelf.files) store.shelf.files.set(key, { ...file, folded: 1 });
+		for (const [key, json] of store.shelf.models) store.shelf.models.set(key, json.replace(/"endedAt":"[^"]*"/, '"endedAt":"2999-01-01T00:00:00.000Z"'));
+		expect(stored(store)).toContain('"endedAt":"2999-');
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		expect((await later.refresh()).updated.map((e) => e.file.path)).toEqual([path]);
+		expect((await later.get(path))!.model.endedAt).toBe(env.timestamp);
+		expect(stored(store)).not.toContain('"endedAt":"2999-');
 	});
 });
 
