@@ -22,7 +22,7 @@ import { planProposals, type FolderTexts } from "./plan-proposals";
 import { reredactInbox, type RedactableFolder } from "./redacted-names";
 import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
 import type { TranscriptFile } from "../transcript/transcript-files";
-import { projectContext } from "./project-context";
+import { projectContext, recordsByProject } from "./project-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "./sync-plan";
 import { wellFormed } from "../text/well-formed";
 
@@ -260,6 +260,8 @@ export function planSync(input: PlanInput): SyncPlan {
 	// An enabled project excluded since: its hooks print nothing of it any more.
 	for (const project of settings.projects) if (project.enabled && !scope.only && isExcludedProject(project, settings, input.identities)) plan.hookContexts.push({ projectPath: project.path, context: null });
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
+	const byProject = recordsByProject(state);
+	const redaction = redactionSpec(settings);
 	for (const project of enabledProjects(settings, input.identities, scope.only)) {
 		const key = settingsKey(project, input.identities);
 		const folder = memoryPath(state, settings, key);
@@ -268,12 +270,12 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (unreadableMemory !== undefined) plan.errors.push(unreadableMemory);
 		// Unread, it is no side of a merge (read as empty, its facts would be deleted in Claude Code's folder).
 		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(read?.absent ? { vaultAbsent: true } : {}), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
-		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redactionSpec(settings), project.path), redactionKey(redactionSpec(settings), project.path));
+		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redaction, project.path), redactionKey(redaction, project.path));
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);
 		plan.notices.push(...memory.notices);
 
-		const context = projectContext(state, key, project, settings, memory.facts, input.vaultPath, notAfter);
+		const context = projectContext(state, key, project, settings, memory.facts, byProject.get(key) ?? [], input.vaultPath, notAfter);
 		// No session of it yet: nothing to tell, so no empty block (a block written before stays as it is).
 		if (context.sessions === 0) {
 			plan.hookContexts.push({ projectPath: project.path, context: hookContextOf(project, context, memory, false, recordedFingerprint(state.projects[key])) });

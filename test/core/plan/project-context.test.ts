@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProjectFiles } from "../../../src/core/ports";
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
 import { runSync } from "../../../src/core/sync/sync-engine";
+import { recordsByProject } from "../../../src/core/plan/project-context";
 import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
 import { ProjectFolderFiles } from "../../../src/node/project-files";
 import { openTranscriptIndex } from "../../../src/node/transcript-index";
@@ -310,5 +311,17 @@ describe("files agents read as instructions", () => {
 		expect(r.errors).toEqual([]);
 		expect(blocks(await claudeMd()) + blocks(await claudeMd("GEMINI.md"))).toBe(1);
 		expect(blocks(await claudeMd("GEMINI.md"))).toBe(1);
+	});
+});
+
+describe("the records of each project", () => {
+	it("are gathered in one pass, in the state's order, by project key; a record of no key (a version 1 state's) is in none", () => {
+		const s = emptySyncState();
+		const at = (key: string | undefined, note: string) => ({ ...(key === undefined ? {} : { projectKey: key }), project: "p", notePath: note, digest: {} as never, tags: [], keywords: [] });
+		s.sessions = { a: at("/w/api", "1.md"), b: at("/w/web", "2.md"), c: at(undefined, "3.md"), d: at("/w/api", "4.md") };
+		const byKey = recordsByProject(s);
+		expect([...byKey.keys()]).toEqual(["/w/api", "/w/web"]);
+		expect(byKey.get("/w/api")!.map((r) => r.notePath)).toEqual(["1.md", "4.md"]);
+		expect(byKey.get("/w/web")!.map((r) => r.notePath)).toEqual(["2.md"]);
 	});
 });

@@ -762,3 +762,32 @@ describe("the notes follow the user and the plan", () => {
 		expect(kinds).toEqual(expect.arrayContaining([expect.stringMatching(/^session-note:AI Conversations\/shop\/2026-07-01 Alpha task\.md$/), "note:AI Conversations/shop/shop.md", "context-block:CLAUDE.md"]));
 	});
 });
+
+describe("many enabled projects", () => {
+	it("reads their files several at a time, each block going into its own project's file, an unreadable one named and the others written", async () => {
+		const paths = Array.from({ length: 24 }, (_, i) => `/w/app-${i}`);
+		paths.forEach((cwd, i) => session(cwd, `Add endpoint number ${i} to the router`, `2026-11-0${1 + (i % 9)}T10:00:00.000Z`));
+		// Each read waits a turn of the event loop, as a disk does; the most waiting at once is kept.
+		let inFlight = 0;
+		let most = 0;
+		class SlowProjects extends MemoryProjects {
+			override async read(projectPath: string, fileName: string): Promise<string | null> {
+				inFlight++;
+				most = Math.max(most, inFlight);
+				await new Promise<void>((done) => setImmediate(done));
+				inFlight--;
+				if (projectPath === "/w/app-7" && fileName === "CLAUDE.md") throw new Error("EACCES: permission denied");
+				return super.read(projectPath, fileName);
+			}
+		}
+		projects = new SlowProjects();
+		const report = await runSync(deps(settings(paths)));
+		expect(most).toBeGreaterThan(1);
+		expect(report.errors).toEqual([expect.stringContaining("CLAUDE.md in /w/app-7: EACCES")]);
+		paths.forEach((path, i) => {
+			const block = projects.files.get(`${path}/CLAUDE.md`);
+			if (i === 7) expect(block).toBeUndefined();
+			else expect(block).toContain(`Add endpoint number ${i} to the router`);
+		});
+	});
+});
