@@ -177,8 +177,9 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 	const shown: string[] = [];
 	let used = 0;
 	for (const whole of items) {
-		// Items are joined with "; ": a sentence's own final period would read ".;".
-		const item = whole.replace(/(?<![.…])\.$/, "");
+		// Items are joined with "; ": a sentence's own final period would read ".;", and its own "; " would read as two items
+		// (a commit's "Add retries; log the failures" told as a result and a fragment), so it reads ", ".
+		const item = whole.replace(/(?<![.…])\.$/, "").replace(/;\s+/g, ", ");
 		if (shown.length >= max) break;
 		// An item too long for the room left gives way to a later one that fits.
 		if (shown.length > 0 && used + item.length > chars) continue;

@@ -82,8 +82,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 49: a git command the person ran themselves (`!git commit -am …` in Claude Code's shell mode) counts
  * for what is left uncommitted, as the agent's do. 50: an option laid out under any of the labels the
  * Decided list knows ("Approach 2:", "Option 3. …") is no result either, as "Option A:" was.
+ * 51: an item's own "; " reads ", " in an entry's lists, whose items "; " parts (one commit read as two items).
  */
-export const DIGEST_VERSION = 50;
+export const DIGEST_VERSION = 51;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -59,6 +59,13 @@ describe("eager block", () => {
 		expect(asked).not.toMatch(/…/);
 	});
 
+	it("keeps an item whole when its own words hold a semicolon: the list parts its items with one", () => {
+		const d = digest("e", "24", { done: ["commit 1a2b3c4: Retry the upload twice; log each failure", "Added a size cap; larger files are refused"], decisions: ["user chose: keep the cache; drop the warm-up job"] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(/^- Done: (.*)$/m.exec(block)?.[1]?.split("; ")).toEqual(["commit 1a2b3c4: Retry the upload twice, log each failure", "Added a size cap, larger files are refused"]);
+		expect(/^- Decided: (.*)$/m.exec(block)?.[1]?.split("; ")).toEqual(["user chose: keep the cache, drop the warm-up job"]);
+	});
+
 	it("gives the room an item too long for it leaves to a later item that fits", () => {
 		const long = `Chose the queue over polling ${"because the worker restarts often ".repeat(8)}`.trim();
 		const d = digest("c", "22", { decisions: ["Keep the API version at v2", long, "Store sessions in SQLite"] });
