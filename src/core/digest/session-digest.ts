@@ -83,8 +83,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * for what is left uncommitted, as the agent's do. 50: an option laid out under any of the labels the
  * Decided list knows ("Approach 2:", "Option 3. …") is no result either, as "Option A:" was.
  * 51: an item's own "; " reads ", " in an entry's lists, whose items "; " parts (one commit read as two items).
+ * 52: an answer's second statement is not told when it leans on the first ("It also…", "That's a gap…"; see `answerOf`).
  */
-export const DIGEST_VERSION = 51;
+export const DIGEST_VERSION = 52;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -190,7 +191,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		done.push(`PR ${title ? `"${cutAtBoundary(title, ITEM_MAX)}"` : ""}${pr.url ? `${title ? " " : ""}${pr.url}` : ""}`.trim());
 	}
 	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
-	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : s.result.slice(0, 2)));
+	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : answerOf(s.result)));
 	// The last task that said or committed something: a last request cut off before any reply leaves the one before as the latest word.
 	let latest = said.length - 1;
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
@@ -309,6 +310,20 @@ function resultsOf(statements: readonly string[]): string[] {
 	const results = statements.filter((s) => RESULT.test(s)).slice(0, 2);
 	return results.length > 0 ? results : statements.slice(0, 1);
 }
+
+/**
+ * What an answer (a task that changed no file) says, by its first two statements; the second not
+ * when it leans on the first ("It enables …", "That's a gap in the server", "In that context, …"):
+ * without the sentence before, it tells nothing, and with it, only more of the same point.
+ */
+function answerOf(statements: readonly string[]): string[] {
+	const [lead, next] = statements;
+	if (lead === undefined) return [];
+	return next === undefined || LEANS_BACK.test(next) ? [lead] : [lead, next];
+}
+
+/** A statement whose subject is the one before it: a bare pronoun ("It…", "They…", "That's…", "This means…"), or "In that case". */
+const LEANS_BACK = /^(?:it|they)\b|^(?:this|that|these|those)(?:['’]s\b|\s+(?:is|was|are|were|means|meant|makes|made|has|had|does|did|shows|gives|lets|keeps|happens|explains|leaves)\b)|^in (?:that|this) (?:case|context|sense|way)\b/i;
 
 /** Prose units and statements of each reply, worked out once per digest (several readers ask for the same reply). */
 class Statements {

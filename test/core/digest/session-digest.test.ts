@@ -31,6 +31,19 @@ describe("digestSession", () => {
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
 	});
 
+	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
+		const leaning = digestOf([
+			userText("What does the sync command do?", at(0)),
+			assistant(text("The sync command copies new transcripts into the vault. It also rewrites each project's context block."), { ...at(1), messageId: "m1" }),
+		]);
+		expect(leaning.done).toEqual(["The sync command copies new transcripts into the vault."]);
+		const own = digestOf([
+			userText("Why is the upload slow?", at(0)),
+			assistant(text("The uploader sends one file per request. The server waits two seconds between requests."), { ...at(1), messageId: "m1" }),
+		]);
+		expect(own.done).toEqual(["The uploader sends one file per request.", "The server waits two seconds between requests."]);
+	});
+
 	it("takes a session's first words as its request, however few: they answer nothing; the same words after a reply do", () => {
 		const d = digestOf([
 			userText("Dark mode toggle", at(0)),
