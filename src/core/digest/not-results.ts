@@ -17,8 +17,14 @@ export const OPTION_LABEL = String.raw`(?:option|approach|alternative)[ \t]+\(?[
 export const LINE_MARKUP = String.raw`[ \t]*(?:[-*][ \t]+|#{1,6}[ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?`;
 /** A statement (or a section's name) that opens with an option's label. */
 export const OPTION = new RegExp(`^${OPTION_LABEL}`, "i");
-/** What would, could or will happen, not what did ("…will now open Vivaldi" did happen). */
-const WOULD = /^(?:that|this|it|which|they|these|those)(?:'ll|'d| will| would| could| might| may)\b(?!\s+now\b)/i;
+/**
+ * What would, could or will happen, not what did ("…will now open Vivaldi" did happen): said of a
+ * thing, of us ("We'd continue on the wrong branch") or of the reader ("You'll see a new tab"),
+ * and of anyone after the case it hangs on ("If we get disconnected, I'll pick up from the notes").
+ * "We'd" before a past participle is "we had", a past: a result.
+ */
+const MODAL = String.raw`(?:['’]ll|['’]d(?!\s+(?:already|just|never|\w+ed)\b)| will| would| could| might| may)`;
+const WOULD = new RegExp(String.raw`^(?:(?:if|unless|once|when|in case)\b[^,\n]{1,120},\s+(?:that|this|it|which|they|these|those|we|you|i)${MODAL}|(?:that|this|it|which|they|these|those|you)${MODAL}|(?:we|i)(?!['’]ll| will)${MODAL})\b(?!\s+now\b)`, "i");
 /** A guess about a thing, said of it as its subject ("Worktree might be clean at session start", "The cache may be stale"): a case weighed, not found. */
 const GUESS = /^(?:[\w`'"./()-]+\s+){1,6}(?:might|may|could)\s+(?!now\b)/i;
 /** Work still going when the reply was written ("Still compiling the test dependencies."). */

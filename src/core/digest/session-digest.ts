@@ -84,8 +84,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * Decided list knows ("Approach 2:", "Option 3. …") is no result either, as "Option A:" was.
  * 51: an item's own "; " reads ", " in an entry's lists, whose items "; " parts (one commit read as two items).
  * 52: an answer's second statement is not told when it leans on the first ("It also…", "That's a gap…"; see `answerOf`).
+ * 53: nor is what we or the reader would or will see ("We'd keep…", "You'll see…"), or anyone after an "If …,".
  */
-export const DIGEST_VERSION = 52;
+export const DIGEST_VERSION = 53;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
