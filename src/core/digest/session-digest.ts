@@ -85,8 +85,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 51: an item's own "; " reads ", " in an entry's lists, whose items "; " parts (one commit read as two items).
  * 52: an answer's second statement is not told when it leans on the first ("It also…", "That's a gap…"; see `answerOf`).
  * 53: nor is what we or the reader would or will see ("We'd keep…", "You'll see…"), or anyone after an "If …,".
+ * 54: what the reader "may" or "might need to" do is not left open: a case that may not come, as "when you need to" is.
  */
-export const DIGEST_VERSION = 53;
+export const DIGEST_VERSION = 54;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -567,9 +568,12 @@ function leftOpen(unit: ProseUnit): string | undefined {
 const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later|to get started|before (?:you|it) (?:can|start|works?)|on your (?:side|end)|for you to do|what you need to do|action (?:required|needed))\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
 /** A sentence's label that is all a "left to do" section's name ("Next steps: …"), not one that only holds the words ("Todo saved: …"). */
 const DEFERRED_LABEL = /^(?:next steps?|remaining(?: work| steps)?|still to do|left to do|to ?do|follow[- ]?ups?|open (?:items|questions)|known (?:issues?|limitations?)|action (?:required|needed)|for you to do|다음 단계|남은 작업|次のステップ|残りの作業|后续步骤|下一步|待办)$/i;
-/** A sentence that says what is still to do; "when you need to …" tells when a step applies, not that it is left. */
+/**
+ * A sentence that says what is still to do; "when you need to …" tells when a step applies, not that it is left, and
+ * "you may (or might) need to …" a step for a case that may not come ("…reload the editor if the rule is not picked up").
+ */
 const DEFERRED_SENTENCE =
-	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| may| might| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
+	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;

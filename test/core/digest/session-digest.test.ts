@@ -429,6 +429,10 @@ describe("digestSession", () => {
 		const yours = reply("Added `GET /export` with CSV output. You'll need to run the migration on staging before deploying.");
 		expect(yours.open).toEqual(["You'll need to run the migration on staging before deploying."]);
 		expect(yours.done).toEqual(["Added `GET /export` with CSV output."]);
+		// What the reader may need, in a case that may not come, is neither left to do nor done.
+		const maybe = reply("Added `GET /export` with CSV output. You might need to restart the editor before the new route shows in its outline.");
+		expect(maybe.open).toEqual([]);
+		expect(maybe.done).toEqual(["Added `GET /export` with CSV output."]);
 		// A label that only holds the words tells a result; prose after a list is no longer under its intro.
 		const saved = reply("Todo saved: `.planning/todos/pending/export-limits.md`\n\nNext steps:\n- Add a size limit\n\nAll 12 export tests pass.");
 		expect(saved.open).toEqual(["Add a size limit"]);
