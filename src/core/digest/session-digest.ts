@@ -86,8 +86,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 52: an answer's second statement is not told when it leans on the first ("It also…", "That's a gap…"; see `answerOf`).
  * 53: nor is what we or the reader would or will see ("We'd keep…", "You'll see…"), or anyone after an "If …,".
  * 54: what the reader "may" or "might need to" do is not left open: a case that may not come, as "when you need to" is.
+ * 55: a passing check is told once: not when a result says the same kind of check passed ("All 31 tests passed"; see `tellsCheck`).
  */
-export const DIGEST_VERSION = 54;
+export const DIGEST_VERSION = 55;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -192,7 +193,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		const title = pr.title && !commits.some((c) => c.subject === pr.title) ? pr.title : undefined;
 		done.push(`PR ${title ? `"${cutAtBoundary(title, ITEM_MAX)}"` : ""}${pr.url ? `${title ? " " : ""}${pr.url}` : ""}`.trim());
 	}
-	if (lastCheck?.passed) done.push(`\`${oneLine(lastCheck.command, 60)}\` passes`);
+	const checkAt = done.length;
 	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : answerOf(s.result)));
 	// The last task that said or committed something: a last request cut off before any reply leaves the one before as the latest word.
 	let latest = said.length - 1;
@@ -202,6 +203,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const [i, rs] of said.entries()) if (i !== latest) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words
+	// ("All 31 tests passed" after `mix test`): those say more, and the check told twice takes a result's room.
+	if (lastCheck?.passed && !done.slice(checkAt).some((d) => tellsCheck(d, lastCheck.command))) done.splice(checkAt, 0, `\`${oneLine(lastCheck.command, 60)}\` passes`);
 
 	const open: string[] = [];
 	for (const t of alike(todos.filter((t) => t.status !== "completed").map((t) => t.content))) open.push(cutAtBoundary(t, ITEM_MAX));
@@ -299,6 +303,21 @@ export function alike(items: readonly string[]): string[] {
 		i = j;
 	}
 	return out;
+}
+
+/** Kinds of check: the words of a command that runs one, and those a sentence names it by. */
+const CHECK_KINDS: readonly (readonly [command: RegExp, named: RegExp])[] = [
+	[/test|spec|jest|mocha/i, /\b(?:tests?|specs?)\b/i],
+	[/lint|ruff|clippy|flake8|credo/i, /\b(?:lint\w*|ruff|clippy)\b/i],
+	[/build|compile/i, /\b(?:build|compil\w*)\b/i],
+	[/\b(?:tsc|mypy|pyright|type-?check|ty)\b/i, /\b(?:types?|type ?check\w*|tsc)\b/i],
+];
+/** Words that say a check came out clean: "pass", "succeeded", "green", "no type errors". */
+const CLEAN = /\b(?:pass|passes|passed|passing|succeeds|succeeded|green|clean)\b|\bno\b[^.;]{0,20}\b(?:errors|issues|warnings|failures)\b/i;
+
+/** Whether a result tells that a check of the same kind as the command came out clean ("No type errors in the changed files" of `tsc`). */
+function tellsCheck(result: string, command: string): boolean {
+	return CLEAN.test(result) && CHECK_KINDS.some(([ran, named]) => ran.test(command) && named.test(result));
 }
 
 /** Todo items that only look (examine, check, read…): steps, not outcomes. */

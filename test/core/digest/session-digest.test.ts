@@ -166,6 +166,25 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["Document the rounding rules", "`npm test` failed on its last run", "unfinished: Add a price formatter and commit it"]);
 	});
 
+	it("tells a passing check once: not when the reply says the same check passed in its own words", () => {
+		const session = (command: string, reply: string) =>
+			digestOf([
+				userText("Make the parser accept trailing commas", at(0)),
+				assistant(toolUse("e1", "Edit", { file_path: "/repo/src/parse.ts", old_string: "a", new_string: "b" }), { ...at(1), messageId: "m1" }),
+				toolResult("e1", "The file has been updated.", at(1)),
+				assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Allow a trailing comma in lists", status: "completed" }] }), { ...at(2), messageId: "m2" }),
+				toolResult("t1", "Todos have been modified successfully.", at(2)),
+				assistant(toolUse("b1", "Bash", { command }), { ...at(3), messageId: "m3" }),
+				toolResult("b1", "ok", at(3)),
+				assistant(text(reply), { ...at(4), messageId: "m4" }),
+			]);
+		const same = session("npm test", "The parser now accepts a trailing comma in lists and objects. All 24 tests pass.");
+		expect(same.done).toEqual(["The parser now accepts a trailing comma in lists and objects.", "All 24 tests pass.", "Allow a trailing comma in lists"]);
+		// A build that passed is another check than the tests the reply names: it is told.
+		const other = session("npm run build", "The parser now accepts a trailing comma in lists and objects. All 24 tests pass.");
+		expect(other.done[0]).toBe("`npm run build` passes");
+	});
+
 	it("leaves a closing question to the user open, and an unanswered request", () => {
 		const asked = digestOf([
 			userText("Refactor the cache layer", at(0)),
