@@ -87,8 +87,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 53: nor is what we or the reader would or will see ("We'd keep…", "You'll see…"), or anyone after an "If …,".
  * 54: what the reader "may" or "might need to" do is not left open: a case that may not come, as "when you need to" is.
  * 55: a passing check is told once: not when a result says the same kind of check passed ("All 31 tests passed"; see `tellsCheck`).
+ * 56: nor is a todo that ran something to check ("Run the suite to confirm nothing broke") done: a step, as "Verify …" was.
  */
-export const DIGEST_VERSION = 55;
+export const DIGEST_VERSION = 56;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -320,8 +321,8 @@ function tellsCheck(result: string, command: string): boolean {
 	return CLEAN.test(result) && CHECK_KINDS.some(([ran, named]) => ran.test(command) && named.test(result));
 }
 
-/** Todo items that only look (examine, check, read…): steps, not outcomes. */
-const INVESTIGATION = /^(?:examine|explore|check|analy[sz]e|investigate|discover|look|read|review|understand|research|identify|find|search|inspect|study|survey|scan|locate|gather|determine|assess|audit|evaluate|map|trace|debug|diagnose|verify|confirm|test)\b/i;
+/** Todo items that only look (examine, check, read…), or run something to check ("Run browser tests to verify fixes"): steps, not outcomes. */
+const INVESTIGATION = /^(?:examine|explore|check|analy[sz]e|investigate|discover|look|read|review|understand|research|identify|find|search|inspect|study|survey|scan|locate|gather|determine|assess|audit|evaluate|map|trace|debug|diagnose|verify|confirm|test)\b|^(?:re-?)?run\b[^.;]{0,60}\bto (?:verify|check|confirm|validate|make sure)\b/i;
 
 /** Words that report a change or a result ("added", "now", "passes", "추가했", "追加しました", "已添加"). */
 const RESULT = /\b(?:added|adds|created|creates|fixed|fixes|implemented|updated|removed|renamed|moved|refactored|rewrote|rewritten|replaced|converted|configured|installed|committed|pushed|merged|changed|switched|extracted|introduced|wrote|written|built|migrated|deleted|cleaned|resolved|enabled|disabled|now|passes|pass|passing|succeeds|works|working|complete|completed|done|ready|supports)\b|했습니다|했어요|되었습니다|됐습니다|완료|しました|されました|完了|已|完成/i;

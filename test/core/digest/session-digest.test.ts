@@ -185,6 +185,16 @@ describe("digestSession", () => {
 		expect(other.done[0]).toBe("`npm run build` passes");
 	});
 
+	it("tells no todo that only ran something to check as done; one that ran a change is", () => {
+		const d = digestOf([
+			userText("Rename the config loader", at(0)),
+			assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Rename loadConfig to readSettings", status: "completed" }, { content: "Run the linter to make sure nothing else broke", status: "completed" }, { content: "Run the codemod over the plugins folder", status: "completed" }] }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "Todos have been modified successfully.", at(1)),
+			assistant(text("Renamed `loadConfig` to `readSettings` across the project."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done).toEqual(["Renamed `loadConfig` to `readSettings` across the project.", "Rename loadConfig to readSettings", "Run the codemod over the plugins folder"]);
+	});
+
 	it("leaves a closing question to the user open, and an unanswered request", () => {
 		const asked = digestOf([
 			userText("Refactor the cache layer", at(0)),
