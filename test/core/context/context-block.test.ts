@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BACKGROUND_LINE, renderContextBlock, type ContextEntry } from "../../../src/core/context/context-block";
+import { BACKGROUND_LINE, recentEntries, renderContextBlock, type ContextEntry } from "../../../src/core/context/context-block";
 import { FACADE_MAX_CHARS, renderContextPacket, renderFacade, TOOLS_LINE } from "../../../src/core/context/lazy-context";
 import type { SessionDigest } from "../../../src/core/digest/session-digest";
 
@@ -215,5 +215,25 @@ describe("renderContextBlock: paths it quotes", () => {
 		expect(block).toContain("Session notes are in ``/v/back`tick␤z/AI Conversations/p/``.");
 		for (const line of block.split("\n")) expect((line.match(/(?<!`)``(?!`)/g) ?? []).length % 2).toBe(0);
 		expect(block.split("\n").filter((l) => l.startsWith("z/"))).toEqual([]);
+	});
+});
+
+describe("the recent sessions", () => {
+	it("are the newest with something to tell, found without looking into the lists of older ones (a stored digest reads them from disk)", () => {
+		const looked: string[] = [];
+		// As a stored digest gives its lists: read when first asked for.
+		const lazy = (d: SessionDigest): SessionDigest =>
+			Object.defineProperty({ ...d }, "asked", {
+				get: () => {
+					looked.push(d.sessionId);
+					return d.asked;
+				},
+			});
+		// Forty sessions a minute apart, in no order; the newest (s-39) told nothing.
+		const order = Array.from({ length: 40 }, (_, i) => (i * 17) % 40);
+		const entries = order.map((i) => entry(lazy(digest(`s-${String(i).padStart(2, "0")}`, "01", { startedAt: `2026-10-01T10:${String(i).padStart(2, "0")}:00.000Z`, ...(i === 39 ? { asked: [], done: [], open: [] } : {}) }))));
+		const recent = recentEntries(entries, 3);
+		expect(recent.map((e) => e.digest.sessionId)).toEqual(["s-38", "s-37", "s-36"]);
+		expect(looked.length).toBeLessThanOrEqual(4);
 	});
 });
