@@ -82,6 +82,38 @@ function spokenChoice(sentence: string): string {
 	return capitalize(sentence.replace(NARRATOR_ONLY, ""));
 }
 
+/**
+ * A way out chosen against a limit the sentence before states: "The worker runs in its own
+ * process, so it can't reach the pool. I need to use a shared connection." or "That tag was
+ * already deleted upstream. Let me pin the previous one instead." The limit is the reason; the
+ * choice alone ("Let me pin the previous one") reads as a step. Taken from a reply that holds.
+ */
+const LIMITED = /\b(?:can't|cannot|can not|couldn't|doesn't|does not|don't|do not|won't|will not|isn't|is not|aren't|wasn't|never|no longer|(?:not |un)supported|already|instead of|fails?|failed|only)\b/i;
+const WAY_OUT = /^(?:(?:so|then),?\s+)?(?:(?:i|we)(?: just| simply|'ll|'d| will| should)? need to|let me|let's|i'll|we'll)\s+(?:\w+\s+)?(?:use|switch to|rewrite|override|target|move|replace|keep|store|put|set|pin|drop|remove|skip|configure|change|(?:try|take) a different approach\b[\s:,—–-]*)\b/i;
+/** The same opening at a line's or a sentence's start anywhere in a reply: the cheap look before it is split. */
+const WAY_OUT_LINE = new RegExp(String.raw`(?:^|[.!?:]\s+)${WAY_OUT.source.slice(1)}`, "im");
+/** The opener before the way out ("I need to", "Let me try a different approach —"), left out when it is told. */
+const WAY_OUT_OPENER = /^(?:(?:so|then),?\s+)?(?:(?:i|we)(?: just| simply|'ll|'d| will| should)? need to|let me|let's|i'll|we'll)\s+(?:(?:try|take) a different approach[\s:,—–-]*)?/i;
+/** A reason's opening word lower-cased after "since", when it is a plain word and not a name ("the", "this", "it"). */
+const PLAIN_OPENING = /^(?:The|This|That|These|Those|It|Its|There|They|Our|Your)\b/;
+
+/** The ways out a reply's units choose against the limit just before each, told with it as the reason. */
+function waysOut(units: readonly ProseUnit[]): string[] {
+	const found: string[] = [];
+	units.forEach((unit, i) => {
+		const before = units[i - 1];
+		const text = straightQuotes(unit.text);
+		if (before === undefined || before.section !== unit.section || !WAY_OUT.test(text) || !LIMITED.test(before.text) || !isStatement(before.text) || WEIGHED.test(text)) return;
+		// A limit that opens inside code ("ADD` without a default…", a sentence split at the code's own "...") is no sentence to give as a reason.
+		if ((before.text.match(/`/g)?.length ?? 0) % 2 === 1) return;
+		const choice = capitalize(text.replace(WAY_OUT_OPENER, "").replace(/[:.]\s*$/, ""));
+		// The reason as much as keeps the item to one short line.
+		const reason = cutAtBoundary(before.text.replace(/[.:]\s*$/, "").replace(PLAIN_OPENING, (w) => w.toLowerCase()), 90);
+		found.push(`${choice}, since ${reason}`);
+	});
+	return found;
+}
+
 /** Said ahead of the work, so taken from a reply only when it holds. `REASON_FIRST_LINE` finds one anywhere in a whole reply. */
 const REASON_FIRST = new RegExp(String.raw`^${REASON}${AHEAD}`, "i");
 const REASON_FIRST_LINE = new RegExp(String.raw`(?:^|[.!?]\s+)${REASON}${AHEAD}`, "im");
@@ -327,6 +359,8 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	const fromPrompts: string[] = [];
 	const fromRecords: string[] = [];
 	const fromReplies: string[] = [];
+	// Told last: a way out is often the step a later summary tells as a choice in its own words.
+	const fromWaysOut: string[] = [];
 	const add = (found: string[], text: string) => void found.push(cutAtBoundary(text, 200));
 	// The user's own words: their choices count even when phrased as "let's…".
 	// Read with straight apostrophes: "we’ll use X" is "we'll use X" (the patterns spell "'").
@@ -351,7 +385,8 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		const holds = held === undefined || held.has(given);
 		const reply = straightQuotes(given);
 		const narrates = holds && NARRATED_CHOICE_LINE.test(reply);
-		if (!narrates && !mayHoldDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
+		const mayChooseWayOut = holds && WAY_OUT_LINE.test(reply);
+		if (!narrates && !mayChooseWayOut && !mayHoldDecision(reply) && !NOT_NEEDED_ANYWHERE.test(reply) && !REASONED_LINE.test(reply) && !PASSED_OVER_ANYWHERE.test(reply) && !(holds && (RECOMMEND.test(reply) || (opensOnReason(reply) && REASON_FIRST_LINE.test(reply))))) continue;
 		const units = unitsOf(given);
 		const steps = handedSteps(units);
 		for (const unit of units) {
@@ -364,9 +399,10 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 			if (!isStatement(text)) continue;
 			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(fromReplies, asResult(choiceClause(text)));
 		}
+		if (mayChooseWayOut) for (const way of waysOut(units)) add(fromWaysOut, way);
 	}
 	const out: string[] = [];
-	for (const choice of [fromPrompts, fromRecords, fromReplies].flatMap(standing)) if (out.length < max && !out.some((o) => sameChoice(o, choice))) out.push(choice);
+	for (const choice of [fromPrompts, fromRecords, fromReplies, fromWaysOut].flatMap(standing)) if (out.length < max && !out.some((o) => sameChoice(o, choice))) out.push(choice);
 	return out;
 }
 

@@ -88,8 +88,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 54: what the reader "may" or "might need to" do is not left open: a case that may not come, as "when you need to" is.
  * 55: a passing check is told once: not when a result says the same kind of check passed ("All 31 tests passed"; see `tellsCheck`).
  * 56: nor is a todo that ran something to check ("Run the suite to confirm nothing broke") done: a step, as "Verify …" was.
+ * 57: a way out a reply chooses against the limit its sentence before states ("…can't reach the
+ * pool. I need to use a shared connection.") is a decision, told with that limit as its reason.
  */
-export const DIGEST_VERSION = 56;
+export const DIGEST_VERSION = 57;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

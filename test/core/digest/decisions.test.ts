@@ -254,6 +254,18 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: ["Applied your suggestions:\n- Kept the retry loop instead of failing fast"] }, 4, new Set())).toEqual(["Kept the retry loop instead of failing fast"]);
 	});
 
+	it("tells a way out chosen against the limit the sentence before states, with that limit as its reason", () => {
+		const reply = "Tests still fail. The job queue runs in a forked worker that cannot see the parent's cache. I need to use a shared Redis key for the lock.";
+		expect(decisionsOf({ replies: [reply] }, 4, new Set([reply]))).toEqual(["Use a shared Redis key for the lock, since the job queue runs in a forked worker that cannot see the parent's cache"]);
+		const switched = "The release tag was already deleted upstream. Let me try a different approach — pin the chart to the previous digest instead.";
+		expect(decisionsOf({ replies: [switched] })).toEqual(["Pin the chart to the previous digest instead, since the release tag was already deleted upstream"]);
+		// Not from a reply that does not hold, nor without a limit before it: then it is a step.
+		expect(decisionsOf({ replies: [reply] }, 4, new Set())).toEqual([]);
+		expect(decisionsOf({ replies: ["The build passes now. Let me use the same flag for the docs job."] })).toEqual([]);
+		// A limit cut from inside code is no reason to tell.
+		expect(decisionsOf({ replies: ["The generated SQL runs `ALTER TABLE ... DROP` without a guard, which won't work here. Let me rewrite it by hand."] })).toEqual([]);
+	});
+
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
