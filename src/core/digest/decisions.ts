@@ -86,10 +86,13 @@ function spokenChoice(sentence: string): string {
  * A way out chosen against a limit the sentence before states: "The worker runs in its own
  * process, so it can't reach the pool. I need to use a shared connection." or "That tag was
  * already deleted upstream. Let me pin the previous one instead." The limit is the reason; the
- * choice alone ("Let me pin the previous one") reads as a step. Taken from a reply that holds.
+ * choice alone ("Let me pin the previous one") reads as a step. A default is such a limit too ("The
+ * config sets the default target to wasm. We need to override it for the CLI."). Taken from a
+ * reply that holds.
  */
-const LIMITED = /\b(?:can't|cannot|can not|couldn't|doesn't|does not|don't|do not|won't|will not|isn't|is not|aren't|wasn't|never|no longer|(?:not |un)supported|already|instead of|fails?|failed|only)\b/i;
-const WAY_OUT = /^(?:(?:so|then),?\s+)?(?:(?:i|we)(?: just| simply|'ll|'d| will| should)? need to|let me|let's|i'll|we'll)\s+(?:\w+\s+)?(?:use|switch to|rewrite|override|target|move|replace|keep|store|put|set|pin|drop|remove|skip|configure|change|(?:try|take) a different approach\b[\s:,—–-]*)\b/i;
+const LIMITED = /\b(?:can't|cannot|can not|couldn't|doesn't|does not|don't|do not|won't|will not|isn't|is not|aren't|wasn't|never|no longer|(?:not |un)supported|already|instead of|fails?|failed|only|defaults?)\b/i;
+/** The way out by its verb ("use", "pin", "override"), or told by how it is done ("simplify the parser by dropping the fallback"). */
+const WAY_OUT = /^(?:(?:so|then),?\s+)?(?:(?:i|we)(?: just| simply|'ll|'d| will| should)? need to|let me|let's|i'll|we'll)\s+(?:\w+\s+)?(?:use|switch to|rewrite|override|target|move|replace|keep|store|put|set|pin|drop|remove|skip|configure|change|(?:try|take) a different approach\b[\s:,—–-]*|\w+\s+(?:[\w`.-]+\s+){0,4}by\s+(?:using|removing|switching|replacing|dropping|moving|keeping|skipping|overriding|pinning|storing))\b/i;
 /** The same opening at a line's or a sentence's start anywhere in a reply: the cheap look before it is split. */
 const WAY_OUT_LINE = new RegExp(String.raw`(?:^|[.!?:]\s+)${WAY_OUT.source.slice(1)}`, "im");
 /** The opener before the way out ("I need to", "Let me try a different approach —"), left out when it is told. */

@@ -90,8 +90,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 56: nor is a todo that ran something to check ("Run the suite to confirm nothing broke") done: a step, as "Verify …" was.
  * 57: a way out a reply chooses against the limit its sentence before states ("…can't reach the
  * pool. I need to use a shared connection.") is a decision, told with that limit as its reason.
+ * 58: a default is such a limit too, and a way out may be told by how it is done ("…by removing X").
  */
-export const DIGEST_VERSION = 57;
+export const DIGEST_VERSION = 58;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -266,6 +266,13 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: ["The generated SQL runs `ALTER TABLE ... DROP` without a guard, which won't work here. Let me rewrite it by hand."] })).toEqual([]);
 	});
 
+	it("takes a default for such a limit, and a way out told by how it is done", () => {
+		const overridden = "The workspace config sets the default linker to mold. We need to override it for the release build.";
+		expect(decisionsOf({ replies: [overridden] })).toEqual(["Override it for the release build, since the workspace config sets the default linker to mold"]);
+		const simplified = "The retry branch can never run once the queue is drained. Let me tidy the worker by removing that branch.";
+		expect(decisionsOf({ replies: [simplified] })).toEqual(["Tidy the worker by removing that branch, since the retry branch can never run once the queue is drained"]);
+	});
+
 	it("reads Korean, Japanese and Chinese choices, and looks for none in a text without their script", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
