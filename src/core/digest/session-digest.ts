@@ -4,6 +4,7 @@ import type { SessionEvent, SessionModel, ToolCall } from "../transcript/session
 import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../transcript/session-queries";
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
+import { agreedProposals } from "./agreed-proposals";
 import { asChoice, decisionsOf, heldReplies, proposalsIn } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
@@ -91,8 +92,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 57: a way out a reply chooses against the limit its sentence before states ("…can't reach the
  * pool. I need to use a shared connection.") is a decision, told with that limit as its reason.
  * 58: a default is such a limit too, and a way out may be told by how it is done ("…by removing X").
+ * 59: a way the user only weighed or asked about ("maybe we should use X?") is their choice once the
+ * agent's next reply agrees with it ("You're right — …"; see `agreedProposals`).
  */
-export const DIGEST_VERSION = 58;
+export const DIGEST_VERSION = 59;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -272,13 +275,14 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 
 /**
  * The session's choices, the user's own first: answers to the agent's questions, what they said
- * when refusing a step, options they picked by name or place; then the decision records the
+ * when refusing a step, options they picked by name or place, ways they put forward that the
+ * agent agreed with; then the decision records the
  * session wrote, and choices stated in prompts, commit and pull request bodies, and replies.
  */
 function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): string[] {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
-	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...picked.map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
+	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...[...picked, ...agreedProposals(model.events)].map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
 	const sources = { prompts: typed.filter((p) => !pickers.has(p)), records, replies: tasks.flatMap((t) => t.texts) };
 	const stated = decisionsOf(sources, 4, heldReplies(model.events), (text) => statements.unitsOf(text));
 	return unique([...theirs, ...decisionRecords(calls), ...stated]).slice(0, 5);

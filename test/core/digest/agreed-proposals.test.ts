@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { agreedProposals } from "../../../src/core/digest/agreed-proposals";
+import type { SessionEvent } from "../../../src/core/transcript/session-model";
+
+const say = (text: string): SessionEvent => ({ kind: "text", text });
+const ask = (text: string): SessionEvent => ({ kind: "prompt", promptKind: "prompt", text, images: 0 });
+const choices = (events: SessionEvent[]) => agreedProposals(events).map((p) => p.choice);
+
+describe("agreedProposals", () => {
+	it("tells a way the user only weighed as their choice once the agent's reply agrees with it", () => {
+		expect(choices([ask("The cache still misses :( maybe we should store it per tenant?"), say("You're right — one store per tenant keeps the entries apart. Updating the lookup now.")])).toEqual(["user chose: The cache still misses :( maybe we should store it per tenant"]);
+		expect(choices([ask("You could read the port from the env instead, less to configure"), say("Good idea! Reading it from the env.")])).toEqual(["user chose: You could read the port from the env instead, less to configure"]);
+	});
+
+	it("keeps only the user's words, up to their question mark", () => {
+		expect(choices([ask("Should we switch the job to the queue? 12:01:07 worker exited with code 137"), say("Exactly! The worker runs out of memory on each batch.")])).toEqual(["user chose: Should we switch the job to the queue"]);
+	});
+
+	it("tells nothing when the reply does not agree, the prompt names no way, or argues at length", () => {
+		expect(choices([ask("maybe we should switch to the queue?"), say("The cron job is fine as it is; the queue would add a broker.")])).toEqual([]);
+		expect(choices([ask("the save button does nothing"), say("You're right, the handler is never bound.")])).toEqual([]);
+		expect(choices([ask("why did you set the timeout to five seconds?"), say("You're right, that is too short for the upload.")])).toEqual([]);
+		// A prompt that makes its choice in its own words is told by them, not again here.
+		expect(choices([ask("you're using npm here. Use pnpm instead."), say("You're right — switching to pnpm.")])).toEqual([]);
+		const argued = `the trouble with the first design is that ${"every retry replays the whole batch and nothing marks what already went out, ".repeat(3)}so we could use a ledger later`;
+		expect(choices([ask(argued), say("You're absolutely right!")])).toEqual([]);
+	});
+});
