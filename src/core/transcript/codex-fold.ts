@@ -92,10 +92,12 @@ function itemTextProblem(payload: Record<string, unknown>): string | undefined {
 	const what = `the ${shown(payload.type)} item`;
 	switch (payload.type) {
 		case "function_call":
-			// Arguments come as JSON text; an object is read as they are.
-			return isObject(payload.arguments) ? undefined : textFieldProblem(payload, ["arguments"], what);
+			// Arguments come as JSON text; an object is read as they are. A name of another kind was read as "tool".
+			return textFieldProblem(payload, ["name"], what) ?? (isObject(payload.arguments) ? undefined : textFieldProblem(payload, ["arguments"], what));
 		case "custom_tool_call":
-			return textFieldProblem(payload, ["input"], what);
+			return textFieldProblem(payload, ["name", "input"], what);
+		case "local_shell_call":
+			return shellActionProblem(payload.action, what);
 		case "function_call_output":
 		case "custom_tool_call_output":
 		case "local_shell_call_output":
@@ -104,6 +106,13 @@ function itemTextProblem(payload: Record<string, unknown>): string | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/** Why a `local_shell_call`'s action cannot be read: a command neither text nor words was shown as the call's raw input, not as the command run. */
+function shellActionProblem(action: unknown, what: string): string | undefined {
+	if (action === undefined || action === null) return undefined;
+	if (!isObject(action)) return `${what}'s action is not an object`;
+	return action.command !== undefined && action.command !== null && commandLine(action.command) === undefined ? `${what}'s command is neither text nor a list of words` : undefined;
 }
 
 /** Why text given as itself or as parts (`[{type, text}]`) cannot be read, or undefined. `what` names it. */

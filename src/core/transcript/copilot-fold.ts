@@ -38,7 +38,7 @@ function foldCopilotValue(model: SessionModel, value: Record<string, unknown>, n
 		case "user.message":
 			return foldUser(model, data, timestamp, sidechain);
 		case "assistant.message":
-			return foldAssistant(model, data, timestamp, sidechain);
+			return foldAssistant(model, data, timestamp, sidechain, no);
 		case "tool.execution_complete":
 			return foldResult(model, data);
 		case "session.usage_record":
@@ -97,7 +97,8 @@ function foldUser(model: SessionModel, data: Record<string, unknown>, timestamp:
 	pushEvent(model, { kind: "prompt", promptKind: /^\s*\//.test(text) ? "command" : "prompt", text: clip(model, text, LIMITS.prompt), uuid: typeof data.messageId === "string" ? data.messageId : undefined, timestamp, images: 0 });
 }
 
-function foldAssistant(model: SessionModel, data: Record<string, unknown>, timestamp: string | undefined, sidechain: string | undefined): void {
+/** `no`: the line the reply is on, named when a tool request of it cannot be read (the reply's text still is). */
+function foldAssistant(model: SessionModel, data: Record<string, unknown>, timestamp: string | undefined, sidechain: string | undefined, no: number): void {
 	model.counts.assistantMessages++;
 	const messageId = typeof data.messageId === "string" ? data.messageId : undefined;
 	if (typeof data.model === "string" && data.model !== "") addUnique(model, "models", data.model);
@@ -106,7 +107,19 @@ function foldAssistant(model: SessionModel, data: Record<string, unknown>, times
 		pushEvent(model, { kind: "thinking", text: clip(model, data.reasoningText, LIMITS.thinking), redacted: false, messageId, timestamp, sidechain });
 	}
 	if (typeof data.content === "string" && data.content.trim() !== "") pushEvent(model, { kind: "text", text: clip(model, data.content, LIMITS.text), messageId, timestamp, sidechain });
-	if (Array.isArray(data.toolRequests)) for (const request of data.toolRequests) if (isObject(request)) foldCall(model, request, messageId, timestamp, sidechain);
+	const requests = data.toolRequests === undefined || data.toolRequests === null ? [] : data.toolRequests;
+	if (!Array.isArray(requests)) return markMalformed(model, no, "the assistant.message event's toolRequests is not a list");
+	// A request of another kind was dropped, or folded as a call named "tool" with no input, without a word.
+	const why = requests.map((request, i) => requestProblem(request, `the assistant.message event's tool request ${i + 1}`)).find((problem) => problem !== undefined);
+	if (why !== undefined) markMalformed(model, no, why);
+	for (const request of requests) if (isObject(request) && requestProblem(request, "") === undefined) foldCall(model, request, messageId, timestamp, sidechain);
+}
+
+/** Why a tool request cannot be read (not an object, its name not text, its arguments neither an object nor text), or undefined. */
+function requestProblem(request: unknown, what: string): string | undefined {
+	if (!isObject(request)) return `${what} is not an object`;
+	if (request.arguments !== undefined && request.arguments !== null && !isObject(request.arguments) && typeof request.arguments !== "string") return `${what}'s arguments are neither an object nor text`;
+	return textFieldProblem(request, ["name"], what);
 }
 
 const TOOL_NAMES: Record<string, string> = { bash: "Bash", powershell: "Bash", view: "Read", create: "Write", edit: "Edit", task: "Task", web_fetch: "WebFetch", glob: "Glob", grep: "Grep" };

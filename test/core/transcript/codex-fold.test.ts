@@ -163,6 +163,36 @@ describe("the Codex CLI fold, on recorded rollouts", () => {
 		expect(promptsOf(model)).toEqual([]);
 	});
 
+	it("names a call whose tool's name is not text, or a local_shell_call whose command is neither text nor words, as a line not read: each was folded as a call named \"tool\" or a raw input, without a word", () => {
+		const f = scenario("a-plain-text")[0]!;
+		const lines = read(f).split("\n");
+		const before = toolCallsOf(fold(lines.join("\n"))).length;
+		const item = (payload: Record<string, unknown>) => JSON.stringify({ timestamp: "2026-12-01T15:40:06.000Z", type: "response_item", payload });
+		// Our own calls: a name as an object and as a number, a command as an object and as words with a number among them.
+		lines.splice(
+			2,
+			0,
+			item({ type: "function_call", name: { run: "shell" }, arguments: '{"command":["ls"]}', call_id: "own-1" }),
+			item({ type: "custom_tool_call", name: 7, input: "*** Begin Patch", call_id: "own-2" }),
+			item({ type: "local_shell_call", call_id: "own-3", action: { type: "exec", command: { argv: "make" } } }),
+			item({ type: "local_shell_call", call_id: "own-4", action: { type: "exec", command: ["make", 3] } }),
+			item({ type: "local_shell_call", call_id: "own-5", action: "make" }),
+			item({ type: "local_shell_call", call_id: "own-6", action: { type: "exec", command: ["bash", "-lc", "make check"] } }),
+		);
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([
+			{ line: 3, reason: "the function_call item's name is not text" },
+			{ line: 4, reason: "the custom_tool_call item's name is not text" },
+			{ line: 5, reason: "the local_shell_call item's command is neither text nor a list of words" },
+			{ line: 6, reason: "the local_shell_call item's command is neither text nor a list of words" },
+			{ line: 7, reason: "the local_shell_call item's action is not an object" },
+		]);
+		// The sound call beside them is read, as the command it ran.
+		const calls = toolCallsOf(model);
+		expect(calls).toHaveLength(before + 1);
+		expect(calls.find((c) => c.id === "own-6")?.input).toEqual({ command: "make check" });
+	});
+
 	it("knows 0.171's world_state and token_usage_record lines: nothing of them is a note's, and neither counts as unknown", () => {
 		const f = scenario("a-plain-text")[0]!;
 		const lines = read(f).split("\n");

@@ -67,6 +67,30 @@ describe("the Copilot CLI fold, on recorded sessions", () => {
 		expect(promptsOf(model)).toEqual([]);
 	});
 
+	it("names a reply whose tool request has a name or arguments of another kind as a line not read, and keeps the reply's text and its sound requests", () => {
+		const lines = read(scenario("a-plain-text")).split("\n");
+		const reply = (messageId: string, content: string, toolRequests: unknown) => JSON.stringify({ type: "assistant.message", data: { messageId, content, toolRequests }, id: messageId, timestamp: "2026-12-01T10:00:00.000Z" });
+		// Our own replies: a name as a list beside a sound request, arguments as a list, requests as text.
+		lines.splice(
+			1,
+			0,
+			reply("own-1", "Checking the build.", [
+				{ toolCallId: "own-call-1", name: ["bash"], arguments: { command: "make" } },
+				{ toolCallId: "own-call-2", name: "bash", arguments: { command: "make check" } },
+			]),
+			reply("own-2", "", [{ toolCallId: "own-call-3", name: "bash", arguments: ["make", "all"] }]),
+			reply("own-3", "", "make"),
+		);
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([
+			{ line: 2, reason: "the assistant.message event's tool request 1's name is not text" },
+			{ line: 3, reason: "the assistant.message event's tool request 1's arguments are neither an object nor text" },
+			{ line: 4, reason: "the assistant.message event's toolRequests is not a list" },
+		]);
+		expect(model.events.some((e) => e.kind === "text" && e.text === "Checking the build.")).toBe(true);
+		expect(toolCallsOf(model).filter((c) => c.id.startsWith("own-")).map((c) => [c.id, c.input.command])).toEqual([["own-call-2", "make check"]]);
+	});
+
 	it("a resumed session: each run's prompt, in one file", () => {
 		expect(promptsOf(fold(read(scenario("c-resume")))).length).toBe(3);
 	});
