@@ -5,6 +5,8 @@ import { migrateSettings, settingsProblem, storeSettings, type Settings } from "
 import { mergeSettings } from "./core/settings-merge";
 import { DATA_JSON_LOCK } from "./node/plugin-paths";
 import { acquireSyncLock } from "./node/sync-lock";
+import { readPlainFile } from "./node/confined-path";
+import { repeatedKeyProblem } from "./core/text/repeated-key";
 import { checkClaudeDir, deviceClaudeDir, claudeProjectsDir } from "./node/claude-paths";
 import { checkProjectToAdd } from "./node/project-to-add";
 import { readPendingRenames, writePendingRenames } from "./node/pending-renames";
@@ -300,8 +302,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		let message: string | undefined;
 		try {
 			raw = await this.loadData();
-			// Obsidian gives null for no data.json: the defaults.
-			const problem = settingsProblem(raw === null ? undefined : raw);
+			// Obsidian gives null for no data.json: the defaults. It parses as JSON.parse does, keeping the last of a key given twice.
+			const problem = (raw === null ? undefined : await this.repeatedSettingsKey()) ?? settingsProblem(raw === null ? undefined : raw);
 			if (problem !== undefined) message = `AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`;
 		} catch (error) {
 			message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
@@ -313,6 +315,14 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		this.started = undefined;
 		await this.stopWatching();
 		return undefined;
+	}
+
+	/** Why data.json's text gives a key twice (see `repeatedKeyProblem`), or undefined; a file that cannot be read here is `loadData`'s to refuse. */
+	private async repeatedSettingsKey(): Promise<string | undefined> {
+		const vault = this.vaultPath();
+		if (vault === undefined) return undefined;
+		const text = await readPlainFile(join(vault, this.manifest.dir ?? "", "data.json")).catch(() => undefined);
+		return text === undefined ? undefined : repeatedKeyProblem(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 	}
 
 	/** Saved as this machine's view: other devices' projects in the same (synced) file stay as they are. */

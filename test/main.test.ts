@@ -1,7 +1,7 @@
 import { deviceIdOf, type Settings } from "../src/core/settings";
 // @vitest-environment happy-dom
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -130,6 +130,22 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(0);
 		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: its settings \(data\.json\) are not valid, so nothing is synced: "excludedProjects" is not a list of paths/);
 		plugin.loadData = stored;
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(4);
+	});
+
+	it("a data.json that gives a key twice is refused, naming the key: Obsidian read the last, and a project excluded first was synced", async () => {
+		const folder = join(vaultDir, pluginManifest.dir);
+		mkdirSync(folder, { recursive: true });
+		const text = '{"excludedProjects": ["/home/me/secret"], "excludedProjects": []}';
+		writeFileSync(join(folder, "data.json"), text);
+		const l = load(new Vault(), JSON.parse(text));
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(sessionNotes(l.vault)).toHaveLength(0);
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: its settings \(data\.json\) are not valid, so nothing is synced: the key "excludedProjects" is given twice/);
+		writeFileSync(join(folder, "data.json"), '{"excludedProjects": []}');
 		await (run(l, "sync-ai-conversations") as Promise<void>);
 		await settle(l.plugin);
 		expect(sessionNotes(l.vault)).toHaveLength(4);

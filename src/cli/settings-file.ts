@@ -1,6 +1,7 @@
 import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
 import { withExclusionsHere } from "../node/exclusions";
+import { repeatedKeyProblem } from "../core/text/repeated-key";
 import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from "../core/settings";
 
 /**
@@ -37,7 +38,13 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 /**
  * data.json's value. A byte order mark first is how Notepad saved UTF-8 until 2019: JSON.parse
  * refuses it, and the sync stopped saying `Unexpected token '\ufeff'`, a character no one sees.
+ * A key given twice is refused (see `repeatedKeyProblem`).
  */
 export function parseDataJson(text: string): unknown {
-	return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+	const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	const value = JSON.parse(json) as unknown;
+	// Read as the last of the two, a key given twice by a hand edit lost the first (an exclusion), and an edit wrote it back so.
+	const twice = repeatedKeyProblem(json);
+	if (twice !== undefined) throw new Error(twice);
+	return value;
 }

@@ -48,6 +48,15 @@ describe("the CLI's settings", () => {
 		expect(run.projects.map((p) => [p.path, p.enabled])).toEqual([["/mine/api", true], ["/mine/web", true]]);
 	});
 
+	it("refuses a data.json that gives a key twice, naming it: JSON.parse kept the last, and an exclusion written first was synced", async () => {
+		const path = join(dir, "data.json");
+		writeFileSync(path, '{"excludedProjects": ["/mine/secret"], "notesFolder": "Sessions", "excludedProjects": []}');
+		await expect(loadSettings(path, [])).rejects.toThrow(/the key "excludedProjects" is given twice.*; fix or remove the file/);
+		await expect(readDataJson(path)).rejects.toThrow(/the key "excludedProjects" is given twice/);
+		writeFileSync(path, `\ufeff{"devices": {"pc": {"projects": [], "projects": [{"path": "/mine/api"}]}}}`);
+		await expect(loadSettings(path, [])).rejects.toThrow(/the key "projects" \(in "pc" in "devices"\) is given twice/);
+	});
+
 	it("reads a data.json saved on Windows: a byte order mark, CRLF, the Windows device's paths (attack round 25c)", async () => {
 		// Notepad (before Windows 10 1903) saves UTF-8 with a BOM: JSON.parse refused it, and the sync stopped on an invisible character.
 		let data: unknown = storeSettings({ ...migrateSettings(undefined, "win-pc").settings, claudeDir: "C:\\Users\\a\\.claude", projects: [{ path: "C:\\Users\\a\\app", ...DEFAULT_PROJECT }] }, undefined, "win-pc");
