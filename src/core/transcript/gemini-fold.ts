@@ -157,6 +157,18 @@ function messageShapeProblem(o: Record<string, unknown>): string | undefined {
 		if (!Array.isArray(value) && !isObject(value)) return `a message whose ${field} is neither text nor parts`;
 		if (parts.some((part) => isObject(part) && part.text !== undefined && typeof part.text !== "string")) return `a message with a part in its ${field} whose text is not text`;
 	}
+	return toolCallsProblem(o.toolCalls);
+}
+
+/** Why a message's tool calls cannot be read (a call's name not text, its args no object), or undefined: such a call was shown with no name or no input, without a word. */
+function toolCallsProblem(calls: unknown): string | undefined {
+	if (calls === undefined || calls === null) return undefined;
+	if (!Array.isArray(calls)) return "a message whose toolCalls is not a list";
+	for (const call of calls) {
+		if (!isObject(call)) return "a message with a tool call that is not an object";
+		if (call.name !== undefined && call.name !== null && typeof call.name !== "string") return "a message with a tool call whose name is not text";
+		if (call.args !== undefined && call.args !== null && !isObject(call.args)) return "a message with a tool call whose args are not an object";
+	}
 	return undefined;
 }
 

@@ -145,7 +145,10 @@ function partTextProblem(id: string, p: Record<string, unknown>): string | undef
 	if (typeof p.type !== "string" || !Object.hasOwn(PART_TEXT, p.type)) return undefined;
 	const what = `part ${id}: the ${p.type} part`;
 	if (p.type !== "tool") return textFieldProblem(p, PART_TEXT[p.type]!, what);
-	return isObject(p.state) ? textFieldProblem(p.state, PART_TEXT.tool!, `${what}'s state`) : undefined;
+	// A tool's name or input of another kind was shown as a call named "tool", or with no input, without a word.
+	const input = isObject(p.state) ? p.state.input : undefined;
+	if (input !== undefined && input !== null && !isObject(input)) return `${what}'s state's input is not an object`;
+	return textFieldProblem(p, ["tool"], what) ?? (isObject(p.state) ? textFieldProblem(p.state, PART_TEXT.tool!, `${what}'s state`) : undefined);
 }
 
 /** Milliseconds since the epoch, when they are a plausible time (1970 to 9999). */

@@ -232,6 +232,9 @@ function contentBlock(b: Json): ContentBlock {
 			return { type: "redacted_thinking" };
 		case "tool_use":
 		case "server_tool_use":
+			// A name or input of another kind was shown as a call with no name or no input, without a word: the line is named as unreadable.
+			if (b.name !== undefined && b.name !== null && typeof b.name !== "string") throw new Error(`a ${b.type} block's name is not text`);
+			if (b.input !== undefined && b.input !== null && !isObject(b.input)) throw new Error(`a ${b.type} block's input is not an object`);
 			return {
 				type: "tool_use",
 				id: str(b.id) ?? "",

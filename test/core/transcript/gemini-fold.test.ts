@@ -196,6 +196,29 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		]);
 	});
 
+	it("a message whose tool call has a name or args of another kind is a line not read: the call was shown with no name or no input, without a word", () => {
+		const f = find("session-2026-12-01T15-36-25212a91");
+		const lines = read(f).split("\n").filter((l) => l.trim() !== "");
+		const before = toolCallsOf(fold(lines.join("\n"))).length;
+		const reply = (id: string, toolCalls: unknown) => JSON.stringify({ id, timestamp: "2026-12-01T15:36:40.000Z", type: "gemini", content: "Looking.", toolCalls });
+		// Our own replies: a call's name as a number, its args as text, the calls as an object, and one sound call.
+		lines.push(
+			reply("own-1", [{ id: "c1", name: 7, args: { file_path: "a.md" }, status: "success" }]),
+			reply("own-2", [{ id: "c2", name: "read_file", args: "a.md", status: "success" }]),
+			reply("own-3", { id: "c3", name: "read_file" }),
+			reply("own-4", [{ id: "c4", name: "read_file", args: { file_path: "b.md" }, status: "success" }]),
+		);
+		const model = fold(lines.join("\n") + "\n");
+		const n = lines.length;
+		expect(model.malformedLines).toEqual([
+			{ line: n - 3, reason: "a message with a tool call whose name is not text" },
+			{ line: n - 2, reason: "a message with a tool call whose args are not an object" },
+			{ line: n - 1, reason: "a message whose toolCalls is not a list" },
+		]);
+		expect(toolCallsOf(model).map((c) => c.id)).toEqual([...toolCallsOf(fold(lines.slice(0, -4).join("\n"))).map((c) => c.id), "c4"]);
+		expect(before).toBe(toolCallsOf(model).length - 1);
+	});
+
 	it("a sub-agent's file: its task, not the GEMINI.md the CLI put before it", () => {
 		const model = fold(read(files.find((f) => /chats\/[0-9a-f-]{36}\//.test(f))!));
 		expect(promptsOf(model).map((p) => p.text).join("\n")).not.toContain("loaded_context");

@@ -96,6 +96,18 @@ describe("the opencode fold, row by row", () => {
 		expect(model.files).toEqual({ read: ["/home/me/app/README.md"], written: ["/home/me/app/notes.txt"], edited: ["/home/me/app/src/cart.ts"] });
 	});
 
+	it("a tool part whose tool is not text or whose input is no object is a row not read: it was shown as a call named \"tool\", or with no input", () => {
+		const tool = (id: string, name: unknown, input: unknown) => part(id, "msg_a1", { type: "tool", tool: name, callID: `call_${id}`, state: { status: "completed", input, output: "ok" } });
+		// Our own parts: the tool as an object, the input as a list and as text, and a sound one.
+		const model = fold(turn(tool("t1", { name: "bash" }, { command: "ls" }), tool("t2", "bash", ["ls"]), tool("t3", "read", "/a"), tool("t4", "bash", { command: "make" })));
+		expect(model.malformedLines).toEqual([
+			{ line: 5, reason: "part t1: the tool part's tool is not text" },
+			{ line: 6, reason: "part t2: the tool part's state's input is not an object" },
+			{ line: 7, reason: "part t3: the tool part's state's input is not an object" },
+		]);
+		expect(toolCallsOf(model).map((c) => [c.name, c.input.command])).toEqual([["Bash", "make"]]);
+	});
+
 	it("a tool part seen again (its row read anew) is one call", () => {
 		const t = part("t1", "msg_a1", { type: "tool", tool: "read", callID: "call_1", state: { status: "completed", input: { filePath: "/a" }, output: "x" } });
 		expect(fold(turn(t, t)).counts.toolCalls).toBe(1);

@@ -155,6 +155,15 @@ describe("parseLine: what it never throws on", () => {
 		expect(record({ type: "user", message: { content: null } })).toMatchObject({ type: "user", content: [] });
 	});
 
+	it("names a tool_use block whose name is not text or whose input is no object: it was shown as a call with no name or no input", () => {
+		const line = (block: Record<string, unknown>) => JSON.stringify({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Running it." }, block] } });
+		expect(parseLine(line({ type: "tool_use", id: "t1", name: { run: "Bash" }, input: {} }))).toEqual({ ok: false, reason: "unexpected shape: Error: a tool_use block's name is not text" });
+		expect(parseLine(line({ type: "server_tool_use", id: "t2", name: "web_search", input: ["query"] }))).toEqual({ ok: false, reason: "unexpected shape: Error: a server_tool_use block's input is not an object" });
+		expect(parseLine(line({ type: "tool_use", id: "t3", name: "Bash", input: "ls" })).ok).toBe(false);
+		// Absent is what an older or streamed block may be: read as before.
+		expect(record({ type: "assistant", message: { content: [{ type: "tool_use", id: "t4" }] } })).toMatchObject({ content: [{ type: "tool_use", id: "t4", name: "", input: {} }] });
+	});
+
 	it("keeps user text with a quoted text block", () => {
 		expect(record(userBlocks([text("hello")]))).toMatchObject({ content: [{ type: "text", text: "hello" }] });
 	});
