@@ -23,7 +23,9 @@ export function setApartSecretNames(files: readonly TranscriptFile[], redactFor:
 			kept.push(file);
 			continue;
 		}
-		passed.push({ path: redact(file.path), reason: "its name holds what looks like a secret, which would be stored as the session's id; it is not read (rename the file to have it read)" });
+		// A session inside a store of several (opencode's database, an Aider history) has no file to rename: its id is the store's own.
+		const remedy = file.within === undefined && file.container === undefined ? "rename the file to have it read" : "its id is the agent's own, in the store it shares with other sessions: it stays unread";
+		passed.push({ path: redact(file.path), reason: `its name holds what looks like a secret, which would be stored as the session's id; it is not read (${remedy})` });
 	}
 	return { kept, passed };
 }

@@ -30,6 +30,14 @@ describe("setApartSecretNames", () => {
 		}
 	});
 
+	it("tells no one to rename a session of a store of several (an opencode database row): there is no file of its own", () => {
+		const row = file(`/d/opencode/opencode.db#ses_${TOKEN}`, `ses_${TOKEN}`, { agent: "opencode", container: "1:2:3" });
+		const [passed] = setApartSecretNames([row], () => redact).passed;
+		expect(passed?.path).not.toContain(TOKEN);
+		expect(passed?.reason).not.toContain("rename");
+		expect(passed?.reason).toContain("it is not read");
+	});
+
 	it("reads them all when redaction is off for the project", () => {
 		const files = [file(`/c/projects/-home-u-app/${TOKEN}.jsonl`, TOKEN)];
 		expect(setApartSecretNames(files, () => (text) => text).kept).toEqual(files);
