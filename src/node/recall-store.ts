@@ -10,6 +10,9 @@ import { readHookContext } from "./hook-project";
 import { hookContextPath } from "./plugin-paths";
 import { readSessionFile, readStoredState, StateFolder } from "./state-folder";
 
+/** The state's file that lists the session files. */
+const STATE_FILE = "sync-state.json";
+
 /**
  * What the sync prepared, held in memory for a long-running reader (the MCP server): the session
  * records as a search index, the projects, and each project's hook context. Brought up to date on
@@ -21,10 +24,13 @@ export class RecallStore {
 	projects: Readonly<Record<string, ProjectRecord>> = {};
 	private stamp: string | undefined;
 	/**
-	 * The state's file is there but could not be read (damaged, or no plain file): what was read
-	 * before is kept, and the tools say so, not that no session has an id or matches a query.
+	 * The state's file that is there but could not be read (damaged, or no plain file), by its path
+	 * in the state folder: `sync-state.json` (what was read before is kept), or a session file it
+	 * lists (its sessions are missing). The tools say so, not that no session has an id or matches a query.
 	 */
-	unreadable = false;
+	unreadable: string | undefined;
+	/** Session files read that could not be read whole (see `unreadable`). */
+	private readonly partlyRead = new Set<string>();
 	/** Session files read, with the transcript paths each holds. */
 	private readonly files = new Map<string, string[]>();
 	private refreshing: Promise<void> | undefined;
@@ -39,10 +45,10 @@ export class RecallStore {
 	}
 
 	private async load(): Promise<void> {
-		const stamp = await stampOf(join(this.stateDir, "sync-state.json"));
+		const stamp = await stampOf(join(this.stateDir, STATE_FILE));
 		if (stamp === this.stamp) return;
 		const stored = await readStoredState(this.stateDir);
-		this.unreadable = !stored && stamp !== "none";
+		this.unreadable = !stored && stamp !== "none" ? STATE_FILE : undefined;
 		if (!stored) {
 			if (stamp !== "none") return;
 			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);
@@ -55,13 +61,19 @@ export class RecallStore {
 		const inline = isRecord(stored.raw.sessions) ? (stored.raw.sessions as Record<string, SessionRecord>) : undefined;
 		const wanted = new Set(inline ? ["(inline)"] : stored.sessionFiles);
 		for (const [name, keys] of this.files) {
-			if (wanted.has(name) && name !== "(inline)") continue;
+			if (wanted.has(name) && name !== "(inline)" && !this.partlyRead.has(name)) continue;
 			for (const key of keys) this.sessions.delete(key);
 			this.files.delete(name);
 		}
 		for (const name of wanted) {
 			if (this.files.has(name)) continue;
-			const records = inline ?? (await readSessionFile(this.stateDir, name));
+			const read = inline ? { records: inline } : await readSessionFile(this.stateDir, name);
+			// Read again when the state changes (the file put back, or written anew).
+			if (read.unreadable !== undefined) {
+				this.unreadable ??= read.unreadable;
+				this.partlyRead.add(name);
+			} else this.partlyRead.delete(name);
+			const records = read.records;
 			const keys: string[] = [];
 			for (const [key, record] of Object.entries(records)) {
 				const session = searchable(key, record);

@@ -41,7 +41,8 @@ export interface RecallToolsOptions {
 }
 
 /** Said when the sync's state cannot be read: a damaged file read as no sessions sent the model looking for ids that exist. */
-const UNREADABLE_STATE = "(The last sync's record of sessions, `state/sync-state.json` in the plugin's folder, cannot be read: the next sync (`ai-memory sync`, or the plugin) writes it anew. Until then, sessions may be missing here.)";
+/** What the tools say when the state's file `file` cannot be read (a sync stops on it too, and says how to recover). */
+const unreadableState = (file: string) => `(The last sync's record of sessions, \`state/${file}\` in the plugin's folder, cannot be read: syncs stop on it too (\`ai-memory sync\` says how to recover: put back a good copy, or move the state folder away). Until then, sessions may be missing here.)`;
 
 export const SEARCH_LIMIT_DEFAULT = 5;
 export const SEARCH_LIMIT_MAX = 20;
@@ -66,7 +67,7 @@ export class RecallTools {
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
 			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
-			const note = [projects.note, this.store.unreadable ? UNREADABLE_STATE : undefined].filter(Boolean).join(" ");
+			const note = [projects.note, this.store.unreadable === undefined ? undefined : unreadableState(this.store.unreadable)].filter(Boolean).join(" ");
 			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD} ${note}`) : text, project: projects.label };
 		});
 	}
@@ -76,7 +77,7 @@ export class RecallTools {
 			const { settings } = await this.ready(undefined, false);
 			const id = args.id.trim().replace(/^`|`$/g, "");
 			const session = this.store.sessions.byId(id);
-			if (!session && this.store.unreadable) throw new RecallToolError(UNREADABLE_STATE, "state unreadable");
+			if (!session && this.store.unreadable !== undefined) throw new RecallToolError(unreadableState(this.store.unreadable), "state unreadable");
 			if (!session) throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.`, "unknown session id");
 			const whole = args.detail === "full" ? await this.store.wholeDigest(session) : undefined;
 			const text = renderSession(session, entryOf(session, settings.tagPrefix, this.located), whole);

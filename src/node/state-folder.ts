@@ -780,21 +780,30 @@ export async function readStoredState(dir: string): Promise<{ sessionFiles: stri
 	return { sessionFiles: Array.isArray(names) ? names.filter(isSessionFileName) : [], raw: raw as Record<string, unknown> };
 }
 
-/** One session file the state lists: its records by transcript path, digests whole (empty when gone or damaged; a record whose lists are, left out). */
-export async function readSessionFile(dir: string, name: string): Promise<Record<string, SessionRecord>> {
-	if (!isSessionFileName(name)) return {};
-	const part = await readJsonOnly(join(dir, SESSIONS_DIR, name));
-	if (typeof part !== "object" || part === null || Array.isArray(part)) return {};
-	const records = part as Record<string, unknown>;
+/**
+ * One session file the state lists: its records by transcript path, digests whole (empty when gone
+ * or damaged; a record whose lists are, left out), and the file (`sessions/…` or `lists/…`) that
+ * could not be read when one could not: its sessions are missing, which a reader must say rather
+ * than answer that no session has their ids (a sync stops on such a file).
+ */
+export async function readSessionFile(dir: string, name: string): Promise<{ records: Record<string, SessionRecord>; unreadable?: string }> {
+	if (!isSessionFileName(name)) return { records: {} };
+	const part = await readJsonFile(join(dir, SESSIONS_DIR, name));
+	if (typeof part.value !== "object" || part.value === null || Array.isArray(part.value)) return { records: {}, unreadable: `${SESSIONS_DIR}/${name}` };
+	const records = part.value as Record<string, unknown>;
 	const heads = headRecords(records);
-	if (heads.length === 0) return records as Record<string, SessionRecord>;
+	if (heads.length === 0) return { records: records as Record<string, SessionRecord> };
 	const lists = await readJsonOnly(join(dir, LISTS_DIR, name));
+	let missing = false;
 	for (const [key, record] of heads) {
 		const found = listsOf(lists, key);
 		if (found) record.digest = wholeDigest(record.digest, found);
-		else delete records[key];
+		else {
+			delete records[key];
+			missing = true;
+		}
 	}
-	return records as Record<string, SessionRecord>;
+	return { records: records as Record<string, SessionRecord>, ...(missing ? { unreadable: `${LISTS_DIR}/${name}` } : {}) };
 }
 
 /** A project's session records a file, about (see `writeSessionFiles`). */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -220,9 +220,50 @@ describe("ai-memory mcp started in a folder that is gone", () => {
 		try {
 			const byId = await reader.callTool({ name: "get_session", arguments: { id: A } });
 			expect(byId.isError).toBe(true);
-			expect(textOf(byId)).toContain("cannot be read: the next sync");
+			// A sync stops on it too (it does not write it anew): the answer says how to recover.
+			expect(textOf(byId)).toContain("`state/sync-state.json` in the plugin's folder, cannot be read: syncs stop on it too");
 			expect(textOf(byId)).not.toContain("No session has the id");
-			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "" } }))).toContain("cannot be read: the next sync");
+			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "" } }))).toContain("cannot be read: syncs stop on it too");
+		} finally {
+			await reader.close();
+		}
+	});
+
+	it("says a session file the record lists cannot be read (cut, a folder, its digest lists cut), naming it, not that no session has the id; and answers once it is put back", async () => {
+		const copy = join(dir, "copied-vault");
+		const state = join(pluginFolder(copy), "state");
+		cpSync(join(pluginFolder(vault), "state"), state, { recursive: true });
+		// The file holding session A (the records are keyed by their transcripts' paths, which hold the id).
+		const name = readdirSync(join(state, "sessions")).find((n) => readFileSync(join(state, "sessions", n), "utf8").includes(A));
+		const [sessions, lists] = [join(state, "sessions", name!), join(state, "lists", name!)];
+		const [goodSessions, goodLists] = [readFileSync(sessions), readFileSync(lists)];
+		const { server } = recallServer({ vault: copy, cwd: project, loadSettings: (path, host) => loadSettings(path, [], host) });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const reader = new Client({ name: "test", version: "1" });
+		await reader.connect(clientSide);
+		// The state is read again when `sync-state.json` changes (a sync renames a new one in): its stamp is moved here.
+		const touch = (n: number) => utimesSync(join(state, "sync-state.json"), n, n);
+		try {
+			const damage: [string, () => void][] = [
+				[`sessions/${name}`, () => writeFileSync(sessions, goodSessions.subarray(0, 40))],
+				[`sessions/${name}`, () => (rmSync(sessions), mkdirSync(sessions))],
+				[`lists/${name}`, () => (rmSync(sessions, { recursive: true }), writeFileSync(sessions, goodSessions), writeFileSync(lists, goodLists.subarray(0, 40)))],
+			];
+			for (const [i, [file, make]] of damage.entries()) {
+				make();
+				touch(1_000 + i);
+				const byId = await reader.callTool({ name: "get_session", arguments: { id: A } });
+				expect(byId.isError).toBe(true);
+				expect(textOf(byId)).toContain(`\`state/${file}\` in the plugin's folder, cannot be read`);
+				expect(textOf(byId)).not.toContain("No session has the id");
+				expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter" } }))).toContain(`\`state/${file}\``);
+			}
+			writeFileSync(lists, goodLists);
+			touch(2_000);
+			const back = await reader.callTool({ name: "get_session", arguments: { id: A } });
+			expect(back.isError).toBeFalsy();
+			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter" } }))).not.toContain("cannot be read");
 		} finally {
 			await reader.close();
 		}

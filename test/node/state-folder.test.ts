@@ -263,7 +263,7 @@ describe("state folder: digests' lists in a file of their own, read when asked f
 		expect(await new StateFolder(dir).loadState()).toEqual(state());
 		expect(await new StateFolder(dir).loadState(true)).toEqual(state());
 		expect(JSON.parse(JSON.stringify((await new StateFolder(dir).loadState(true)).sessions))).toEqual(state().sessions);
-		expect(await readSessionFile(dir, first)).toEqual({ "/t/1.jsonl": state().sessions["/t/1.jsonl"] });
+		expect(await readSessionFile(dir, first)).toEqual({ records: { "/t/1.jsonl": state().sessions["/t/1.jsonl"] } });
 	});
 
 	it("read when asked for: a lists file is not read until a list is; a damaged one then stops the sync with its name, the scalars read before unharmed", async () => {
@@ -278,7 +278,7 @@ describe("state folder: digests' lists in a file of their own, read when asked f
 		await expect(new StateFolder(dir).loadState()).rejects.toThrow(/the state lists it, and it is gone/);
 		await writeFile(join(dir, "lists", first), JSON.stringify({ "/t/9.jsonl": {} }));
 		await expect(new StateFolder(dir).loadState()).rejects.toThrow(/holds no digest lists for \/t\/1\.jsonl/);
-		expect(Object.keys(await readSessionFile(dir, first))).toEqual([]);
+		expect(await readSessionFile(dir, first)).toEqual({ records: {}, unreadable: `lists/${first}` });
 	});
 
 	it("a project no sync changed keeps its two files, unread; one it changed gets both anew, its old ones gone", async () => {
@@ -494,12 +494,14 @@ describe("state folder: models packed by the threads that folded them", () => {
 		await expect(new StateFolder(dir).load(file("a").path)).resolves.toBeUndefined();
 	});
 
-	it("a reader of the state (the MCP server) meets a damaged state or session file as one gone, not with an error", async () => {
+	it("a reader of the state (the MCP server) meets a damaged state or session file as one gone, not with an error; a session file it names as not read", async () => {
 		await mkdir(join(dir, "sessions"), { recursive: true });
 		await writeFile(join(dir, "sync-state.json"), Buffer.alloc(64));
 		await writeFile(join(dir, "sessions", "ab-cd.json"), "{\"cut");
 		await expect(readStoredState(dir)).resolves.toBeUndefined();
-		await expect(readSessionFile(dir, "ab-cd.json")).resolves.toEqual({});
+		await expect(readSessionFile(dir, "ab-cd.json")).resolves.toEqual({ records: {}, unreadable: "sessions/ab-cd.json" });
+		// Listed and gone is not read either (a sync stops on it: "the state lists it, and it is gone").
+		await expect(readSessionFile(dir, "ef-gh.json")).resolves.toEqual({ records: {}, unreadable: "sessions/ef-gh.json" });
 	});
 
 	it("models packed by a run killed before its flush are not known: their transcripts are read again", async () => {
