@@ -10,8 +10,8 @@ import { baseName, safeFileName } from "../core/notes/note-name";
 import { memoryPathOf, notesPathOf, packetPathOf } from "../core/plan/project-paths";
 import { projectKeyOf } from "../core/projects/project-identity";
 import { resolveProjectFolder } from "../node/project-resolver";
-import type { SyncState } from "../core/sync/sync-state";
-import { StateFolder } from "../node/state-folder";
+import { emptySyncState, type SyncState } from "../core/sync/sync-state";
+import { DamagedStateError, StateFolder } from "../node/state-folder";
 import { claudeMemoryDir, readClaudeSettings } from "../node/claude-memory-dir";
 import { deviceClaudeDir } from "../node/claude-paths";
 import { hookNameOf } from "../node/hook-handlers";
@@ -54,9 +54,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 	}
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
 	const stateDir = join(where.folder, "state");
-	const state = await readState(stateDir);
+	const { state, problem } = await readState(stateDir);
 	const folders = foldersProblem(settings);
-	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, ...(folders ? [`  Problem: ${folders}; no sync runs until it is fixed`] : []), `Claude Code folder: ${claudeDir}`, ""];
+	const out: string[] = [`Vault: ${where.vault}`, `Settings: ${where.dataJson}${(await exists(where.dataJson)) ? "" : " (none yet: defaults)"}`, ...(folders ? [`  Problem: ${folders}; no sync runs until it is fixed`] : []), ...(problem ? [`State: ${stateDir}`, `  Problem: ${problem}`] : []), `Claude Code folder: ${claudeDir}`, ""];
 
 	// Hooks: installed, and when each last ran.
 	const target: HookTarget = { claudeDir, vault: where.vault, configDir: options.configDir, cliPath: options.cliPath ?? cliScriptPath(), hookPath: options.cliPath === undefined ? hookScriptPath() : undefined };
@@ -168,8 +168,14 @@ function tokens(text: string): number {
 	return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-function readState(stateDir: string): Promise<SyncState> {
-	return new StateFolder(stateDir).loadState();
+/** The sync state, or none and why: a damaged one is one finding of the report (it stopped the whole report, saying "nothing was synced"). */
+async function readState(stateDir: string): Promise<{ state: SyncState; problem?: string }> {
+	try {
+		return { state: await new StateFolder(stateDir).loadState() };
+	} catch (error) {
+		if (!(error instanceof DamagedStateError)) throw error;
+		return { state: emptySyncState(), problem: error.message };
+	}
 }
 
 async function exists(path: string): Promise<boolean> {

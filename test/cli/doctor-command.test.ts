@@ -88,6 +88,17 @@ describe("ai-memory doctor", () => {
 		expect(r.stdout).not.toMatch(/WARNING: AGENTS\.md/);
 	});
 
+	it("says that a damaged sync state stops every sync, and still reports the rest (it stopped the report, saying nothing was synced)", () => {
+		const vault = join(dir, "vault-state");
+		const state = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state");
+		mkdirSync(state, { recursive: true });
+		writeFileSync(join(state, "sync-state.json"), '{"version": 3, "sessions');
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8", timeout: 20_000 });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toContain(`State: ${state}\n  Problem: The sync state ${join(state, "sync-state.json")} cannot be read (it is not JSON)`);
+		expect(r.stdout).toContain("Last runs (");
+	});
+
 	it("says that a notes folder out of the vault stops every sync", () => {
 		const vault = join(dir, "vault-folders");
 		mkdirSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory"), { recursive: true });
