@@ -30,6 +30,8 @@ function foldCopilotValue(model: SessionModel, value: Record<string, unknown>, n
 	// A prompt, a reply or an output whose text is of another kind was read as none, its turn dropped without a word.
 	const why = eventTextProblem(value.type, data);
 	if (why !== undefined) return markMalformed(model, no, why);
+	// A sub-agent's event marked with an id of another kind was read as the main thread's: its task a prompt of the person's.
+	if (value.agentId !== undefined && value.agentId !== null && typeof value.agentId !== "string") return markMalformed(model, no, `the ${value.type} event's agentId is not text`);
 	const sidechain = typeof value.agentId === "string" ? value.agentId : undefined;
 	switch (value.type) {
 		case "session.start":

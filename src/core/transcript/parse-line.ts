@@ -151,6 +151,9 @@ function toRecord(o: Json): TranscriptRecord {
  * object per line, no spread: this runs for every line of every transcript.
  */
 function withEnvelope<T extends Envelope & { type: string }>(o: Json, type: T["type"]): T {
+	// A sub-agent's line marked so in another kind ("true", an agent id as a number) was read as the main thread's: its task a turn of the person's.
+	if (o.isSidechain !== undefined && o.isSidechain !== null && typeof o.isSidechain !== "boolean") throw new Error("its isSidechain is neither true nor false");
+	if (o.agentId !== undefined && o.agentId !== null && typeof o.agentId !== "string") throw new Error("its agentId is not text");
 	const r: Envelope & { type: string } = {
 		type,
 		uuid: str(o.uuid),

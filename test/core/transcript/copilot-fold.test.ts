@@ -91,6 +91,16 @@ describe("the Copilot CLI fold, on recorded sessions", () => {
 		expect(toolCallsOf(model).filter((c) => c.id.startsWith("own-")).map((c) => [c.id, c.input.command])).toEqual([["own-call-2", "make check"]]);
 	});
 
+	it("names an event whose agentId is not text as a line not read: a sub-agent's task was read as the person's prompt", () => {
+		const lines = read(scenario("a-plain-text")).split("\n");
+		const before = promptsOf(fold(lines.join("\n"))).map((p) => p.text);
+		// Our own sub-agent task, its agent's id a number.
+		lines.splice(1, 0, JSON.stringify({ type: "user.message", agentId: 7, data: { content: "Look through the tests for flaky ones", source: "user", messageId: "own-1" }, id: "own-e1", timestamp: "2026-12-01T10:00:00.000Z" }));
+		const model = fold(lines.join("\n"));
+		expect(model.malformedLines).toEqual([{ line: 2, reason: "the user.message event's agentId is not text" }]);
+		expect(promptsOf(model).map((p) => p.text)).toEqual(before);
+	});
+
 	it("a resumed session: each run's prompt, in one file", () => {
 		expect(promptsOf(fold(read(scenario("c-resume")))).length).toBe(3);
 	});

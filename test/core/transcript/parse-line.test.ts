@@ -164,6 +164,13 @@ describe("parseLine: what it never throws on", () => {
 		expect(record({ type: "assistant", message: { content: [{ type: "tool_use", id: "t4" }] } })).toMatchObject({ content: [{ type: "tool_use", id: "t4", name: "", input: {} }] });
 	});
 
+	it("names a line whose sub-agent marks are of another kind: read as the main thread's, a sub-agent's task was a turn of the person's", () => {
+		const prompt = (extra: Record<string, unknown>) => JSON.stringify({ type: "user", ...extra, message: { role: "user", content: "Find the flaky tests" } });
+		expect(parseLine(prompt({ isSidechain: "true" }))).toEqual({ ok: false, reason: "unexpected shape: Error: its isSidechain is neither true nor false" });
+		expect(parseLine(prompt({ isSidechain: true, agentId: 42 }))).toEqual({ ok: false, reason: "unexpected shape: Error: its agentId is not text" });
+		expect(record(JSON.parse(prompt({ isSidechain: true, agentId: "a1b2" })) as Record<string, unknown>)).toMatchObject({ isSidechain: true, agentId: "a1b2" });
+	});
+
 	it("keeps user text with a quoted text block", () => {
 		expect(record(userBlocks([text("hello")]))).toMatchObject({ content: [{ type: "text", text: "hello" }] });
 	});
