@@ -332,13 +332,13 @@ const CUT = " ; ";
  * nothing.
  */
 function promptTokens(prompt: string, sentence: { next: number }): Token[] {
-	const text = prompt
+	const lines = prompt
 		.normalize("NFKC")
 		.slice(0, MAX_PROMPT_CHARS)
 		.replace(/```[\s\S]*?(?:```|$)/g, "\n")
 		.split("\n")
-		.map((line) => (CODE_LINE.test(line) ? "" : line))
-		.join("\n");
+		.map((line) => (CODE_LINE.test(line) ? "" : line));
+	const text = withoutOutput(lines).join("\n");
 	const tokens: Token[] = [];
 	let from = 0;
 	for (const code of text.matchAll(/`([^`\n]*)`/g)) {
@@ -350,6 +350,76 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
 	sentence.next++;
 	return tokens;
 }
+
+/**
+ * A line a program wrote, pasted: a console message with its source location (`app.js:73:48`,
+ * `dashboard:1 Blocked …`, `(main.ts:12)`), a stack frame, a log line (a timestamp or a level
+ * first), a message quoting a URL (`Loading module from “https://…” was blocked`), or a shell
+ * prompt with its command (`➜  app git:(main) gh pr view`, `$ npm test`).
+ */
+const OUTPUT_LINE = new RegExp(
+	[
+		String.raw`[\w.-]*[A-Za-z][\w.-]*:\d+:\d+\b`,
+		String.raw`^\s*[\w.-]*[A-Za-z][\w.-]*:\d+\s+\p{Lu}`,
+		String.raw`\([^()\s]+:\d+\)`,
+		String.raw`^\s*at\s+\S+.*:\d+`,
+		String.raw`^\s*File "[^"]+", line \d+`,
+		String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d`,
+		String.raw`^\s*\[?\d\d:\d\d:\d\d`,
+		String.raw`^\s*\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
+		String.raw`[“"'‘]https?:\/\/[^\s”"'’]+[”"'’]`,
+		String.raw`^\s*(?:➜|❯|\$|%)\s+\S`,
+	].join("|"),
+	"u",
+);
+
+/** An option of a command's help or man page: `-c, --comments`, `--json <fields>`, `-t, --template <string>`. */
+const OPTION_LINE = /^\s*-{1,2}[A-Za-z][\w-]*(?:,?\s+(?:-{1,2}[A-Za-z][\w-]*|<[^>]+>|\[[^\]]+\]|[A-Z_]{2,}))*\s*$/;
+
+/**
+ * Lines pasted from a program's output (`OUTPUT_LINE`), and the options of a help text with the
+ * indented lines that describe them, emptied: the program's words are not the session's topics
+ * (`Loading failed for the module`, `Output JSON with the specified fields`). A message one of
+ * them shows, quoted again in the user's own line (`I get this: Blocked form submission …`), is
+ * cut out of it too.
+ */
+function withoutOutput(lines: readonly string[]): string[] {
+	const messages: string[] = [];
+	let option = false;
+	let stamped = false;
+	const kept = lines.map((line, i) => {
+		const indented = /^\s/.test(line) && line.trim() !== "";
+		if (OPTION_LINE.test(line) || (option && indented)) {
+			option = true;
+			return "";
+		}
+		option = false;
+		// A log's time stamp alone on its line stamps the line after it (a deploy log copied from a web page).
+		const afterStamp = stamped;
+		stamped = STAMP_ONLY.test(line);
+		if (FIELD_LABEL.test(line) && VALUE_ONLY.test(lines[i + 1] ?? "")) return "";
+		if (i > 0 && FIELD_LABEL.test(lines[i - 1] ?? "") && VALUE_ONLY.test(line)) return "";
+		if (!afterStamp && !OUTPUT_LINE.test(line)) return line;
+		const message = line.replace(/^\s*[\w.-]+:\d+(?::\d+)?\s+|\s+[\w.-]+:\d+(?::\d+)?\s*$/g, "").trim();
+		if (message.length >= MIN_QUOTED_MESSAGE) messages.push(message);
+		return "";
+	});
+	if (messages.length === 0) return kept;
+	return kept.map((line) => messages.reduce((l, m) => (l.includes(m) ? l.split(m).join(CUT) : l), line));
+}
+
+/** A time stamp alone on its line: `01:12:38.208`, `[2025-01-08 09:15:43]`. */
+const STAMP_ONLY = /^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]?\s*$/;
+
+/**
+ * A field's label alone on its line (`host:`, `Database name:`) and the single value under it
+ * (`db.example.com`, `5432`): settings copied from a form or a dashboard, not the user's words.
+ */
+const FIELD_LABEL = /^\s*(?:REDACTED\s+)?[\p{L}][\p{L}\p{N} _-]{0,30}:\s*$/u;
+const VALUE_ONLY = /^\s*\S+\s*$/;
+
+/** A shorter message is cut out of no other line: it could be any few words. */
+const MIN_QUOTED_MESSAGE = 24;
 
 /** A line of code pasted into a prompt: ends in `{`, `}` or `;`, assigns, compares, or is a JSON key. */
 const CODE_LINE = /[{};]\s*$|^\s*[}\])]|:=|=>|[!=]==?|&&|\|\||^\s*[\w.[\]]+\s*[-+*/]?=\s*\S|^\s*"[^"]*"\s*:|^\s*(?:\/\/|#include\b)/;

@@ -63,3 +63,29 @@ describe("keywordsOf: names and phrases", () => {
 		expect(terms).toContain("專案");
 	});
 });
+
+describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
+	it("drops console lines with a source location, a quoted URL or a shell prompt, and a message quoted again in the user's line", () => {
+		const prompt = [
+			"The widget page stays blank, here is what I see:",
+			"Fetching script from “https://shop.test/widget.js” was rejected because of a bad content type.",
+			"Rendering aborted for the module with source “https://shop.test/widget.js”. widget:12:7",
+			"panel:1 Refused to open popup because the sandbox forbids the 'allow-popups' capability here.",
+			"Also: Refused to open popup because the sandbox forbids the 'allow-popups' capability here.",
+			"➜  shop git:(main) npx serve --verbose",
+		].join("\n");
+		const terms = keywordsOf([prompt]);
+		expect(terms).toContain("widget");
+		for (const word of ["fetching", "rendering", "sandbox", "popup", "capability", "serve", "verbose"]) expect(terms).not.toContain(word);
+	});
+
+	it("drops a help text's options with the indented lines under them, log lines after a time stamp alone on its line, and copied form fields", () => {
+		const help = ["Make the exporter pick its format like this tool does:", "-f, --format <kind>", "    Render spreadsheet output in the given kind", "--quiet", "    Suppress progress bars"].join("\n");
+		expect(keywordsOf([help])).toEqual(expect.arrayContaining(["exporter", "format"]));
+		expect(keywordsOf([help])).not.toEqual(expect.arrayContaining(["spreadsheet", "progress"]));
+		const log = ["Deploy broke again", "07:41:02.115", " Mirror handshake refused.", "07:41:02.120", " fatal: gave up on mirror"].join("\n");
+		expect(keywordsOf([log])).toEqual(["deploy"]);
+		const form = ["Here are the warehouse credentials", "", "hostname:", "wh.internal.test", "", "listener:", "6543"].join("\n");
+		expect(keywordsOf([form])).toEqual(["warehouse", "warehouse-credential", "credential"]);
+	});
+});
