@@ -293,6 +293,14 @@ describe("topicTags: combining sources", () => {
 		expect(topicTags(nextApp, STATS, { prefix: "claude/", max: 1 })).toEqual(["claude/project/shop-api", "claude/nextjs"]);
 	});
 
+	it("a known topic named only in a later prompt must stand up to its tier's leader; named in the goal, it stays", () => {
+		const files = Array.from({ length: 8 }, (_, i) => `lib/part${i}.rb`);
+		const aside = ["Make the report generator faster", "Rust would be quicker, though rewriting is out of the question"];
+		expect(topicTags({ project: "p", files, tools: [], prompts: aside }, STATS, { prefix: "ai/" })).not.toContain("ai/rust");
+		const goal = ["Rewrite the report generator in Rust", "Keep the old output format"];
+		expect(topicTags({ project: "p", files, tools: [], prompts: goal }, STATS, { prefix: "ai/" })).toContain("ai/rust");
+	});
+
 	it("drops a weak signal next to its tier's leader", () => {
 		const files = [...Array.from({ length: 10 }, (_, i) => `src/m${i}.py`), "scripts/one.sh"];
 		expect(topicTags({ project: "p", files, tools: [], prompts: [] }, STATS, { prefix: "ai/" })).toEqual(["ai/project/p", "ai/python"]);

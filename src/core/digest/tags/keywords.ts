@@ -43,6 +43,8 @@ export interface ScoredKeyword {
 	parts: readonly string[];
 	/** Written as code somewhere in the session. */
 	identifier?: boolean;
+	/** Named in the first prompt, the session's goal. */
+	goal?: boolean;
 }
 
 type Script = "latin" | "hangul" | "cjk";
@@ -194,7 +196,7 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		return found;
 	};
 	const scored: ScoredKeyword[] = [];
-	for (const [term, { weighted, position, parts, identifier }] of seen) {
+	for (const [term, { weighted, count, position, parts, identifier }] of seen) {
 		const words = parts ?? wordsOf(term);
 		if (exclude.has(term) || words.some((p) => exclude.has(p))) continue;
 		const df = Math.max(stats.df.get(term) ?? 0, 1);
@@ -204,7 +206,7 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		if (!evident(term) && !(words.length > 1 && words.every((w) => knownOrNamed(w, seen, corroborating)))) continue;
 		const score = idf(documents, df) * ((weighted * (K1 + 1)) / (weighted + K1));
 		if (score < MIN_SCORE_RATIO * idf(documents, 1)) continue;
-		scored.push({ term, score, position, parts: words, ...(identifier ? { identifier } : {}) });
+		scored.push({ term, score, position, parts: words, ...(identifier ? { identifier } : {}), ...(weighted > count ? { goal: true } : {}) });
 	}
 	scored.sort((a, b) => b.score - a.score || a.position - b.position);
 	const picked: ScoredKeyword[] = [];

@@ -61,7 +61,7 @@ const MIN_SHARE_OF_TIER = 0.2;
 
 interface Signal {
 	weight: number;
-	/** Named in the prompts too: kept even when weak next to its tier's leader. */
+	/** Named in the first prompt (the goal): kept even when weak next to its tier's leader. */
 	mentioned: boolean;
 }
 
@@ -114,9 +114,11 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 	// The project's name written apart (`Fund Wise` for FundWise) is still the project.
 	const squashed = projectSlug(input.project).replace(/-/g, "");
 	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, basis.notTopics, basis.branchWords);
-	for (const { term } of ranked) {
+	for (const { term, goal } of ranked) {
 		if (term.includes("-") && term.replace(/-/g, "") === squashed) continue;
-		if (isKnownTopic(term)) bump(term, 1, true);
+		// Named in the goal, a known topic is kept however weak; named later only, it must stand up to
+		// its tier's leader like a file's topic (`I have both Node and Python` in a JavaScript session).
+		if (isKnownTopic(term)) bump(term, 1, goal === true);
 		else if (keywords < maxKeywords) {
 			keywords++;
 			ordered.push(...optional(toTag(prefix, term)));
