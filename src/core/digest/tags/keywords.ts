@@ -356,8 +356,7 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
 /**
  * A line a program wrote, pasted: a console message with its source location (`app.js:73:48`,
  * `dashboard:1 Blocked …`, `(main.ts:12)`), a stack frame, a log line (a timestamp or a level
- * first), a message quoting a URL (`Loading module from “https://…” was blocked`), or a shell
- * prompt with its command (`➜  app git:(main) gh pr view`, `$ npm test`).
+ * first), or a message quoting a URL (`Loading module from “https://…” was blocked`).
  */
 const OUTPUT_LINE = new RegExp(
 	[
@@ -370,26 +369,32 @@ const OUTPUT_LINE = new RegExp(
 		String.raw`^\s*\[?\d\d:\d\d:\d\d`,
 		String.raw`^\s*\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
 		String.raw`[“"'‘]https?:\/\/[^\s”"'’]+[”"'’]`,
-		String.raw`^\s*(?:➜|❯|\$|%)\s+\S`,
 	].join("|"),
 	"u",
 );
+
+/** A shell prompt, with or without a command after it: `➜  app git:(main) gh pr view`, `$ npm test`, `~ ✗ sudo cp …`, `me@box:~/app$ make`. */
+const SHELL_PROMPT = /^\s*(?:(?:➜|❯|\$|%)(?:\s+\S|\s*$)|(?:[\w.-]+@[\w.-]+(?::\S*)?|~\S*)\s*(?:✗|✔|➜|❯|\$|%|#|>)(?:\s+\S|\s*$))/u;
 
 /** An option of a command's help or man page: `-c, --comments`, `--json <fields>`, `-t, --template <string>`. */
 const OPTION_LINE = /^\s*-{1,2}[A-Za-z][\w-]*(?:,?\s+(?:-{1,2}[A-Za-z][\w-]*|<[^>]+>|\[[^\]]+\]|[A-Z_]{2,}))*\s*$/;
 
 /**
- * Lines pasted from a program's output (`OUTPUT_LINE`), and the options of a help text with the
- * indented lines that describe them, emptied: the program's words are not the session's topics
- * (`Loading failed for the module`, `Output JSON with the specified fields`). A message one of
- * them shows, quoted again in the user's own line (`I get this: Blocked form submission …`), is
- * cut out of it too.
+ * Lines pasted from a program's output (`OUTPUT_LINE`), a terminal's lines (a shell prompt and
+ * what follows it up to a blank line: the command and its output), and the options of a help text
+ * with the indented lines that describe them, emptied: the program's words are not the session's
+ * topics (`Loading failed for the module`, `cp: missing destination file operand`, `Output JSON
+ * with the specified fields`). A message one of them shows, quoted again in the user's own line
+ * (`I get this: Blocked form submission …`), is cut out of it too.
  */
 function withoutOutput(lines: readonly string[]): string[] {
 	const messages: string[] = [];
 	let option = false;
 	let stamped = false;
+	let terminal = false;
 	const kept = lines.map((line, i) => {
+		terminal = line.trim() !== "" && (terminal || SHELL_PROMPT.test(line));
+		if (terminal) return "";
 		const indented = /^\s/.test(line) && line.trim() !== "";
 		if (OPTION_LINE.test(line) || (option && indented)) {
 			option = true;

@@ -88,4 +88,11 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		const form = ["Here are the warehouse credentials", "", "hostname:", "wh.internal.test", "", "listener:", "6543"].join("\n");
 		expect(keywordsOf([form])).toEqual(["warehouse", "warehouse-credential", "credential"]);
 	});
+
+	it("drops a terminal's lines: a shell prompt with its command, and the output under it up to a blank line", () => {
+		const pasted = ["The copy into the plugin folder keeps failing", "", "~ ✗ doas install -m 644 glow.conf", "install: missing target directory operand", "", "dev@laptop:~/glow$ ls", "dev@laptop:~/glow$"].join("\n");
+		const terms = keywordsOf([pasted]);
+		expect(terms).toEqual(expect.arrayContaining(["copy", "plugin"]));
+		for (const word of ["doas", "install", "target", "directory", "operand", "glow"]) expect(terms).not.toContain(word);
+	});
 });
