@@ -442,8 +442,8 @@ function proseTokens(prose: string, sentence: { next: number }): Token[] {
 	let from = 0;
 	for (const path of text.matchAll(/\S*[\\/]\S*/g)) {
 		const word = path[0];
-		// One slash between words (CI/CD, pros/cons) is not a path.
-		if (!(/^[~.\\/@]/.test(word) || /\.\w{1,5}[,.;:!?)]*$/.test(word) || (word.match(/[\\/]/g) ?? []).length > 1)) continue;
+		// One slash between words (CI/CD, pros/cons) is not a path; one after a name (`app/`) is a folder.
+		if (!(/^[~.\\/@]/.test(word) || /\.\w{1,5}[,.;:!?)]*$/.test(word) || /\w[\\/][,.;:!?)]*$/.test(word) || (word.match(/[\\/]/g) ?? []).length > 1)) continue;
 		tokens.push(...tokensOf(text.slice(from, path.index).replace(/[\\/]/g, " "), sentence));
 		const file = word.replace(/[,.;:!?)'"]+$/, "").split(/[\\/]/).pop() ?? "";
 		// A file name: with an extension, or a well-known one (CODEOWNERS, README, Makefile); not a folder.

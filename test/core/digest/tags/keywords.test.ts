@@ -46,6 +46,13 @@ describe("keywordsOf: names and phrases", () => {
 		expect(keywordsOf(["Send the traces to DataDog"])).toEqual(["send", "trace", "datadog"]);
 	});
 
+	it("a folder written with its trailing slash (`billing_ui/`) names where the work is, not what it is about", () => {
+		const terms = keywordsOf(["In the Vue app (billing_ui/) the invoice total rounds wrongly"]);
+		expect(terms).toContain("invoice");
+		expect(terms).not.toContain("billing-ui");
+		expect(keywordsOf(["Set up CI/CD and weigh pros/cons"])).toEqual(expect.arrayContaining(["ci", "pro"]));
+	});
+
 	it("a tool and a generic word make no phrase, two words that name one thing do", () => {
 		expect(keywordsOf(["The ghostty config looks off"])).toEqual(["ghostty", "config"]);
 		expect(keywordsOf(["Publish the site on GitHub Pages"])).toContain("github-page");
