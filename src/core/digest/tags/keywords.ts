@@ -369,6 +369,8 @@ const OUTPUT_LINE = new RegExp(
 		String.raw`^\s*\[?\d\d:\d\d:\d\d`,
 		String.raw`^\s*\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
 		String.raw`[“"'‘]https?:\/\/[^\s”"'’]+[”"'’]`,
+		String.raw`^\s*(?:Uncaught\s+)?(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[[^\]]*\])?:`,
+		String.raw`^\s*(?:[\w.-]+:\s+)?(?:fatal|error|warning):\s`,
 	].join("|"),
 	"u",
 );
@@ -411,9 +413,16 @@ function withoutOutput(lines: readonly string[]): string[] {
 		if (message.length >= MIN_QUOTED_MESSAGE) messages.push(message);
 		return "";
 	});
-	if (messages.length === 0) return kept;
-	return kept.map((line) => messages.reduce((l, m) => (l.includes(m) ? l.split(m).join(CUT) : l), line));
+	const unquoted = kept.map((line) => line.replace(QUOTED_ERROR, CUT));
+	if (messages.length === 0) return unquoted;
+	return unquoted.map((line) => messages.reduce((l, m) => (l.includes(m) ? l.split(m).join(CUT) : l), line));
 }
+
+/**
+ * An error message quoted in the user's line (`Console shows "Uncaught TypeError: Jf.API is not a
+ * constructor"`), up to its closing quote or the line's end: a class of error, or a source location.
+ */
+const QUOTED_ERROR = /["“][^"”]*?(?:\b(?:[A-Z]\w*)?(?:Error|Exception)\b|[\w-]+\.\w{1,4}:\d+)[^"”]*(?:["”]|$)/gu;
 
 /** A time stamp alone on its line: `01:12:38.208`, `[2025-01-08 09:15:43]`. */
 const STAMP_ONLY = /^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]?\s*$/;

@@ -102,4 +102,13 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		expect(terms).toEqual(expect.arrayContaining(["copy", "plugin"]));
 		for (const word of ["doas", "install", "target", "directory", "operand", "glow"]) expect(terms).not.toContain(word);
 	});
+
+	it("drops an error message quoted in the user's own line, and lines that start as an error does", () => {
+		const terms = keywordsOf(['After the upgrade the checkout page is empty, devtools says "Uncaught RangeError: Qx.Basket exceeds its quota" on load']);
+		expect(terms).toEqual(expect.arrayContaining(["upgrade", "checkout"]));
+		for (const word of ["basket", "quota", "qx"]) expect(terms).not.toContain(word);
+		const block = ["Migrations stopped working", "OperationalError: relation ledger_rows is locked", "warning: stale lockfile ignored"].join("\n");
+		expect(keywordsOf([block])).toEqual(["migration"]);
+	});
 });
+
