@@ -686,9 +686,11 @@ const CAMEL_OK = new Set(["datadog", "posthog", "sendgrid", "mailchimp", "hubspo
 
 /**
  * A Latin word, or the parts of a hyphenated one: kept whole when every part survives. A word
- * written as code (in backticks, camelCase, snake_case, dotted) becomes an identifier term.
+ * written as code (in backticks, camelCase, snake_case, dotted) becomes an identifier term; an
+ * error code (`ERRNO`) becomes nothing.
  */
 function latinTerms(text: string, code: boolean): Term[] {
+	if (ERRNO.test(text)) return [];
 	if (code || isIdentifierLike(text)) {
 		const term = identifierTerm(text);
 		return term === undefined ? [] : [{ term, endsPhrase: false, identifier: true }];
@@ -704,6 +706,9 @@ function latinTerms(text: string, code: boolean): Term[] {
 	const word = latinWord(text);
 	return word === undefined ? [] : [{ term: word, endsPhrase: false }];
 }
+
+/** A system error code as written (`EPERM`, `ENOENT`, `ECONNREFUSED`): what failed, not what the session is about. */
+const ERRNO = /^E[A-Z]{3,14}$/;
 
 /** snake_case, a dotted name (`logging.Init`, `tokenizer.css`; not `Next.js` or a number), or camelCase that is no proper name (NixOS, GitHub). */
 function isIdentifierLike(text: string): boolean {

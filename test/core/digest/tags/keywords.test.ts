@@ -53,6 +53,13 @@ describe("keywordsOf: names and phrases", () => {
 		expect(keywordsOf(["Set up CI/CD and weigh pros/cons"])).toEqual(expect.arrayContaining(["ci", "pro"]));
 	});
 
+	it("a system error code (EACCES, ENOTEMPTY) is what failed, not a topic; a name in capitals is kept", () => {
+		const terms = keywordsOf(["Deleting the cache dir fails with ENOTEMPTY, and writing the YAML file with `EACCES`"]);
+		expect(terms).toEqual(expect.arrayContaining(["cache", "yaml"]));
+		// Neither code, said in prose or in backticks, is left in any form.
+		expect(terms.filter((t) => t.startsWith("e"))).toEqual([]);
+	});
+
 	it("a tool and a generic word make no phrase, two words that name one thing do", () => {
 		expect(keywordsOf(["The ghostty config looks off"])).toEqual(["ghostty", "config"]);
 		expect(keywordsOf(["Publish the site on GitHub Pages"])).toContain("github-page");
