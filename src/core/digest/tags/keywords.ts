@@ -440,13 +440,22 @@ const MIN_QUOTED_MESSAGE = 24;
 /** A line of code pasted into a prompt: ends in `{`, `}` or `;`, assigns, compares, or is a JSON key. */
 const CODE_LINE = /[{};]\s*$|^\s*[}\])]|:=|=>|[!=]==?|&&|\|\||^\s*[\w.[\]]+\s*[-+*/]?=\s*\S|^\s*"[^"]*"\s*:|^\s*(?:\/\/|#include\b)/;
 
-/** Prose: URLs, e-mails, HTML-like tags and paste markers cut out; a path becomes its file name as code. */
+/**
+ * A CSS selector written in prose: `.vis-label.vis-group-level-0`, `#main-nav`, `.card-title:hover`.
+ * Cut when a name in it has a hyphen (as class names do, and file extensions never) and it does not
+ * end in an extension (`.pre-commit-config.yaml` is a file): the names are the page's markup, not
+ * topics. A lone `.button` or `.env` could be either and stays.
+ */
+const SELECTOR = /(?<![^\s(,[])[.#][A-Za-z][\w-]*(?:[.#:][A-Za-z][\w-]*)*/g;
+
+/** Prose: URLs, e-mails, HTML-like tags, CSS selectors and paste markers cut out; a path becomes its file name as code. */
 function proseTokens(prose: string, sentence: { next: number }): Token[] {
 	const text = prose
 		.replace(/<\/?[A-Za-z][^>\n]{0,200}>/g, CUT)
 		.replace(/\[(?:pasted text|image)[^\]]*\]/gi, CUT)
 		.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, CUT)
-		.replace(/\S+@\S+\.\S+/g, CUT);
+		.replace(/\S+@\S+\.\S+/g, CUT)
+		.replace(SELECTOR, (selector) => (selector.includes("-") && !/\.[a-z0-9]{1,5}$/.test(selector) ? CUT : selector));
 	const tokens: Token[] = [];
 	let from = 0;
 	for (const path of text.matchAll(/\S*[\\/]\S*/g)) {

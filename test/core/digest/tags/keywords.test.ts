@@ -60,6 +60,14 @@ describe("keywordsOf: names and phrases", () => {
 		expect(terms.filter((t) => t.startsWith("e"))).toEqual([]);
 	});
 
+	it("a CSS selector in prose (`.price-tag.is-large`, `#top-bar`) is markup, not a topic; a dotfile with an extension stays a file", () => {
+		const terms = keywordsOf(["Give the badge (.price-tag.is-large) the colour of #top-bar in the storefront"]);
+		expect(terms).toEqual(expect.arrayContaining(["badge", "storefront"]));
+		expect(terms).not.toEqual(expect.arrayContaining(["price-tag"]));
+		expect(terms).not.toEqual(expect.arrayContaining(["top-bar"]));
+		expect(keywordsOf(["Tidy .lint-staged-config.json please"])).toContain("lint-staged-config");
+	});
+
 	it("a tool and a generic word make no phrase, two words that name one thing do", () => {
 		expect(keywordsOf(["The ghostty config looks off"])).toEqual(["ghostty", "config"]);
 		expect(keywordsOf(["Publish the site on GitHub Pages"])).toContain("github-page");
