@@ -354,15 +354,16 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
 }
 
 /**
- * A line a program wrote, pasted: a console message with its source location (`app.js:73:48`,
- * `dashboard:1 Blocked …`, `(main.ts:12)`), a stack frame, a log line (a timestamp or a level
+ * A line a program wrote, pasted: a console message with its source location first or last
+ * (`app.js:73:48`, `dashboard:1 Blocked …`, `(main.ts:12)`; one inside a sentence may be the
+ * user's own pointer), a stack frame, a log line (a timestamp or a level
  * first), or a message quoting a URL (`Loading module from “https://…” was blocked`).
  */
 const OUTPUT_LINE = new RegExp(
 	[
-		String.raw`[\w.-]*[A-Za-z][\w.-]*:\d+:\d+\b`,
+		String.raw`^\s*\S*[A-Za-z]\S*:\d+:\d+\b`,
+		String.raw`(?:\S*[A-Za-z]\S*:\d+:\d+|\([^()\s]*[A-Za-z][^()\s]*:\d+(?::\d+)?\))\s*$`,
 		String.raw`^\s*[\w.-]*[A-Za-z][\w.-]*:\d+\s+\p{Lu}`,
-		String.raw`\([^()\s]+:\d+\)`,
 		String.raw`^\s*at\s+\S+.*:\d+`,
 		String.raw`^\s*File "[^"]+", line \d+`,
 		String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d`,

@@ -125,5 +125,11 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		const block = ["Migrations stopped working", "OperationalError: relation ledger_rows is locked", "warning: stale lockfile ignored"].join("\n");
 		expect(keywordsOf([block])).toEqual(["migration"]);
 	});
+
+	it("keeps the user's own line that points at a place in the code or at a local server", () => {
+		expect(keywordsOf(["The bug is in src/cart.ts:42:10 where the pagination resets"])).toContain("pagination");
+		expect(keywordsOf(["The storefront at http://localhost:5173 shows no pagination"])).toContain("pagination");
+		expect(keywordsOf(["Point the exporter at db.local:5432"])).toContain("exporter");
+	});
 });
 
