@@ -356,8 +356,9 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
 /**
  * A line a program wrote, pasted: a console message with its source location first or last
  * (`app.js:73:48`, `dashboard:1 Blocked …`, `(main.ts:12)`; one inside a sentence may be the
- * user's own pointer), a stack frame, a log line (a timestamp or a level
- * first), or a message quoting a URL (`Loading module from “https://…” was blocked`).
+ * user's own pointer), a stack frame, a log line or a terminal's banner (a time to the second
+ * anywhere, `Last login: Thu Jan  8 09:15:43`; a date or a level first), or a message quoting a
+ * URL (`Loading module from “https://…” was blocked`).
  */
 const OUTPUT_LINE = new RegExp(
 	[
@@ -367,7 +368,7 @@ const OUTPUT_LINE = new RegExp(
 		String.raw`^\s*at\s+\S+.*:\d+`,
 		String.raw`^\s*File "[^"]+", line \d+`,
 		String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d`,
-		String.raw`^\s*\[?\d\d:\d\d:\d\d`,
+		String.raw`\b\d\d:\d\d:\d\d\b`,
 		String.raw`^\s*\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
 		String.raw`[“"'‘]https?:\/\/[^\s”"'’]+[”"'’]`,
 		String.raw`^\s*(?:Uncaught\s+)?(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[[^\]]*\])?:`,

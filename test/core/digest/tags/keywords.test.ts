@@ -131,5 +131,12 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		expect(keywordsOf(["The storefront at http://localhost:5173 shows no pagination"])).toContain("pagination");
 		expect(keywordsOf(["Point the exporter at db.local:5432"])).toContain("exporter");
 	});
+
+	it("drops a line with a time of day to the second in it: a log line or a terminal's banner", () => {
+		const pasted = ["Sync keeps hanging in the uploader", "Previous session: Mon Feb  3 14:07:55 on console", "worker 3 idle since 14:08:01, queue drained"].join("\n");
+		const terms = keywordsOf([pasted]);
+		expect(terms).toContain("uploader");
+		for (const word of ["previous", "session", "worker", "queue"]) expect(terms).not.toContain(word);
+	});
 });
 
