@@ -32,6 +32,8 @@ export interface TermOccurrence {
 	identifier?: boolean;
 	/** In a verb's place (`can you list`, `we reset`, `is active`): says what is done, not what about. */
 	verb?: boolean;
+	/** From a later prompt too long to be typed (`PASTED_PROMPT_CHARS`): mostly pasted material. */
+	pasted?: boolean;
 }
 
 /** A prompt keyword picked for a session, best first. */
@@ -88,6 +90,11 @@ interface Kept {
 
 /** Prompts longer than this are pasted material (logs, files); only their start counts. */
 const MAX_PROMPT_CHARS = 4000;
+/**
+ * A later prompt longer than this is mostly pasted (a doc page, a log): a typed follow-up is a few
+ * lines. The first prompt is the goal, whatever its length: a plan pasted there is the task.
+ */
+const PASTED_PROMPT_CHARS = 500;
 const MAX_TERM_CHARS = 30;
 
 /** Normalized candidate terms of one session's prompts, in order, repeated as often as they occur. */
@@ -114,6 +121,7 @@ export function termOccurrences(prompts: readonly string[]): TermOccurrence[] {
 	const out: TermOccurrence[] = [];
 	const sentence = { next: 0 };
 	prompts.forEach((prompt, index) => {
+		const pasted = index > 0 && prompt.length > PASTED_PROMPT_CHARS;
 		let previous: Kept | undefined;
 		for (const kept of keptTerms(promptTokens(prompt, sentence))) {
 			if (kept === undefined) {
@@ -123,7 +131,7 @@ export function termOccurrences(prompts: readonly string[]): TermOccurrence[] {
 			const joined = previous ? phraseOf(previous, kept) : undefined;
 			const phrase = joined === undefined ? undefined : (KEYWORD_ALIASES.get(joined) ?? joined);
 			if (phrase && previous) out.push({ term: phrase, parts: [previous.term, kept.term], prompt: index, position: out.length, sentence: kept.sentence });
-			out.push({ term: kept.term, prompt: index, position: out.length, sentence: kept.sentence, ...(kept.identifier ? { identifier: true } : {}), ...(kept.verb ? { verb: true } : {}) });
+			out.push({ term: kept.term, prompt: index, position: out.length, sentence: kept.sentence, ...(kept.identifier ? { identifier: true } : {}), ...(kept.verb ? { verb: true } : {}), ...(pasted ? { pasted: true } : {}) });
 			previous = kept.endsPhrase ? undefined : kept;
 		}
 	});
@@ -181,7 +189,8 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		const entry = seen.get(o.term) ?? { weighted: 0, count: 0, position: o.position, parts: o.parts, sentences: new Set<number>(), identifier: false };
 		entry.weighted += o.prompt === 0 ? 2 : 1;
 		entry.count += 1;
-		if (!o.verb) entry.sentences.add(o.sentence ?? o.position);
+		// Repeats inside a pasted prompt are the material's (a doc page says "interface" ten times): one sentence.
+		if (!o.verb) entry.sentences.add(o.pasted ? -1 - o.prompt : (o.sentence ?? o.position));
 		entry.identifier ||= o.identifier === true;
 		if (!o.parts) entry.parts = undefined;
 		seen.set(o.term, entry);
@@ -233,7 +242,8 @@ interface Seen {
 
 /**
  * Whether a term is more than a word said once in passing: it comes back in another sentence or
- * prompt of the session (not as a verb, not in a copy of the same sentence), it is written as code
+ * prompt of the session (not as a verb, not in a copy of the same sentence, not within one pasted
+ * later prompt), it is written as code
  * (an identifier), it is a known topic or technical term (catalog.ts), the session's branch names
  * it (`soph/add-agent-to-logging`), or other sessions share it as a compound (`token-usage`, not
  * a single word: a single word other sessions use too is ordinary vocabulary).

@@ -35,6 +35,23 @@ describe("rule 1: a keyword tag needs evidence beyond one sentence", () => {
 		expect(tagsOf(["fatal: flux capacitor overheated\nfatal: flux capacitor overheated"])).not.toContain("ai/flux-capacitor");
 	});
 
+	it("repeats within one long later prompt (a pasted page) are once; in the first prompt, the goal, or in a short one they count", () => {
+		const page = [
+			"Would this page help?",
+			"",
+			"Every widget registers itself with the host on start. A widget may declare the events it listens to.",
+			"When the host reloads, each widget is asked to persist its state before it is torn down.",
+			"The registry keeps one entry per widget and drops it once the widget reports it has stopped.",
+			"Widgets that fail to answer within the timeout are stopped by force and logged as unresponsive.",
+			"Nothing else in this chapter applies to background jobs, which follow their own lifecycle and rules.",
+			"See the next chapter for those.",
+		].join("\n");
+		expect(page.length).toBeGreaterThan(500);
+		expect(tagsOf(["Make the reload faster", page])).not.toContain("ai/widget");
+		expect(tagsOf([page, "Make the reload faster"])).toContain("ai/widget");
+		expect(tagsOf(["Make the reload faster", "The widget hangs. Every widget does."])).toContain("ai/widget");
+	});
+
 	it("an identifier is, named once: camelCase, snake_case, dotted, backticked, a file name", () => {
 		expect(tagsOf(["print shadowBranch into the message"])).toContain("ai/shadow-branch");
 		expect(tagsOf(["rename retry_policy please"])).toContain("ai/retry-policy");
