@@ -440,11 +440,13 @@ const QUOTED_ERROR = /["“][^"”]*?(?:\b(?:[A-Z]\w*)?(?:Error|Exception)\b|[\w
 const STAMP_ONLY = /^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]?\s*$/;
 
 /**
- * A field's label alone on its line (`host:`, `Database name:`) and the single value under it
- * (`db.example.com`, `5432`): settings copied from a form or a dashboard, not the user's words.
+ * A field's label alone on its line (`host:`, `Database name:`) and the single value under it that
+ * reads as data, with a digit, `.`, `@` or `:` (`db.example.com`, `5432`): settings copied from a
+ * form or a dashboard, not the user's words. A typed heading over one word (`Goal:` / `Pagination`)
+ * stays.
  */
 const FIELD_LABEL = /^\s*(?:REDACTED\s+)?[\p{L}][\p{L}\p{N} _-]{0,30}:\s*$/u;
-const VALUE_ONLY = /^\s*\S+\s*$/;
+const VALUE_ONLY = /^\s*(?=\S*[\d.@:])\S+\s*$/;
 
 /** A shorter message is cut out of no other line: it could be any few words. */
 const MIN_QUOTED_MESSAGE = 24;

@@ -109,6 +109,7 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		expect(keywordsOf([log])).toEqual(["deploy"]);
 		const form = ["Here are the warehouse credentials", "", "hostname:", "wh.internal.test", "", "listener:", "6543"].join("\n");
 		expect(keywordsOf([form])).toEqual(["warehouse", "warehouse-credential", "credential"]);
+		expect(keywordsOf(["Goal:\nPagination"])).toEqual(["goal", "pagination"]);
 	});
 
 	it("drops a terminal's lines: a shell prompt with its command, and the output under it up to a blank line", () => {
