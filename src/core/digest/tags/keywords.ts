@@ -368,7 +368,8 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
  * (`app.js:73:48`, `dashboard:1 Blocked …`, `(main.ts:12)`; one inside a sentence may be the
  * user's own pointer), a stack frame, a log line or a terminal's banner (a time to the second
  * anywhere, `Last login: Thu Jan  8 09:15:43`; a date or a level first), or a message quoting a
- * URL (`Loading module from “https://…” was blocked`).
+ * URL as browsers do, in curly or single quotes (`Loading module from “https://…” was blocked`,
+ * `Access to fetch at 'https://…'`; a URL typed in straight double quotes may be the user's).
  */
 const OUTPUT_LINE = new RegExp(
 	[
@@ -380,15 +381,18 @@ const OUTPUT_LINE = new RegExp(
 		String.raw`^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d`,
 		String.raw`\b\d\d:\d\d:\d\d\b`,
 		String.raw`^\s*\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
-		String.raw`[“"'‘]https?:\/\/[^\s”"'’]+[”"'’]`,
+		String.raw`“https?:\/\/[^\s”]+”|'https?:\/\/[^\s']+'`,
 		String.raw`^\s*(?:Uncaught\s+)?(?:[A-Z]\w*)?(?:Error|Exception)\b(?:\s*\[[^\]]*\])?:`,
 		String.raw`^\s*(?:[\w.-]+:\s+)?(?:fatal|error|warning):\s`,
 	].join("|"),
 	"u",
 );
 
-/** A shell prompt, with or without a command after it: `➜  app git:(main) gh pr view`, `$ npm test`, `~ ✗ sudo cp …`, `me@box:~/app$ make`. */
-const SHELL_PROMPT = /^\s*(?:(?:➜|❯|\$|%)(?:\s+\S|\s*$)|(?:[\w.-]+@[\w.-]+(?::\S*)?|~\S*)\s*(?:✗|✔|➜|❯|\$|%|#|>)(?:\s+\S|\s*$))/u;
+/**
+ * A shell prompt, with or without a command after it: `➜  app git:(main) gh pr view`, `$ npm test`,
+ * `~ ✗ sudo cp …`, `me@box:~/app$ make`. A bare `%` first is not one: a line may start with a percentage.
+ */
+const SHELL_PROMPT = /^\s*(?:(?:➜|❯|\$)(?:\s+\S|\s*$)|(?:[\w.-]+@[\w.-]+(?::\S*)?|~\S*)\s*(?:✗|✔|➜|❯|\$|%|#|>)(?:\s+\S|\s*$))/u;
 
 /** An option of a command's help or man page: `-c, --comments`, `--json <fields>`, `-t, --template <string>`. */
 const OPTION_LINE = /^\s*-{1,2}[A-Za-z][\w-]*(?:,?\s+(?:-{1,2}[A-Za-z][\w-]*|<[^>]+>|\[[^\]]+\]|[A-Z_]{2,}))*\s*$/;

@@ -131,6 +131,8 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		expect(keywordsOf(["The bug is in src/cart.ts:42:10 where the pagination resets"])).toContain("pagination");
 		expect(keywordsOf(["The storefront at http://localhost:5173 shows no pagination"])).toContain("pagination");
 		expect(keywordsOf(["Point the exporter at db.local:5432"])).toContain("exporter");
+		expect(keywordsOf(['I opened "https://shop.test/cart" and the pagination is gone'])).toContain("pagination");
+		expect(keywordsOf(["% of carts abandoned is too high\nso add pagination"])).toContain("pagination");
 	});
 
 	it("drops a line with a time of day to the second in it: a log line or a terminal's banner", () => {
