@@ -373,9 +373,9 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
  */
 const OUTPUT_START = new RegExp(
 	`^\\s*(?:${[
-		String.raw`\S*[A-Za-z]\S*:\d+:\d+\b`,
-		String.raw`[\w.-]*[A-Za-z][\w.-]*:\d+\s+\p{Lu}`,
-		String.raw`at\s+\S+.*:\d+`,
+		String.raw`\S{0,200}[A-Za-z]\S{0,200}:\d+:\d+\b`,
+		String.raw`[\w.-]{0,200}[A-Za-z][\w.-]{0,200}:\d+\s+\p{Lu}`,
+		String.raw`at\s+\S{1,200}.{0,300}:\d+`,
 		String.raw`File "[^"]+", line \d+`,
 		String.raw`\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d`,
 		String.raw`\[?(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|npm ERR!)\b`,
@@ -385,21 +385,24 @@ const OUTPUT_START = new RegExp(
 	"u",
 );
 /** The last word of such a line: a location with its column, or a stack frame's `(file:12)`. */
-const OUTPUT_END = /(?:[A-Za-z]\S*:\d+:\d+|\([^()\s]*[A-Za-z][^()\s]*:\d+(?::\d+)?\))$/;
+const OUTPUT_END = /(?:[A-Za-z]\S{0,200}:\d+:\d+|\([^()\s]{0,200}[A-Za-z][^()\s]{0,200}:\d+(?::\d+)?\))$/;
 /** Anywhere in such a line (both hold a `:`): a time to the second, a URL quoted as browsers quote it. */
 const OUTPUT_ANYWHERE = /\b\d\d:\d\d:\d\d\b|“https?:\/\/[^\s”]+”|'https?:\/\/[^\s']+'/;
 
 /**
  * Whether a line is a program's (see above). Each pattern is tried only where it can hold (at the
  * start, on the last word, on lines with a `:`): unanchored, the location patterns made cutting a
- * session's prompts half again as slow (measured over both corpora).
+ * session's prompts half again as slow (measured over both corpora). Their words are bounded (a path
+ * of 200 characters, a frame's text of 300): a prompt of one long word (base64, minified code) cost
+ * the square of its length.
  */
 function isOutputLine(line: string): boolean {
 	const trimmed = line.trimEnd();
 	if (trimmed === "") return false;
 	if (OUTPUT_START.test(trimmed)) return true;
 	if (!trimmed.includes(":")) return false;
-	return OUTPUT_END.test(trimmed.slice(trimmed.lastIndexOf(" ") + 1)) || OUTPUT_ANYWHERE.test(trimmed);
+	// The last word, its last 420 characters at most: a location is never longer, and a long word costs no more.
+	return OUTPUT_END.test(trimmed.slice(Math.max(trimmed.lastIndexOf(" ") + 1, trimmed.length - 420))) || OUTPUT_ANYWHERE.test(trimmed);
 }
 
 /**
@@ -452,7 +455,7 @@ function withoutOutput(lines: readonly string[]): string[] {
  * An error message quoted in the user's line (`Console shows "Uncaught TypeError: Jf.API is not a
  * constructor"`), up to its closing quote or the line's end: a class of error, or a source location.
  */
-const QUOTED_ERROR = /["“][^"”]*?(?:\b(?:[A-Z]\w*)?(?:Error|Exception)\b|[\w-]+\.\w{1,4}:\d+)[^"”]*(?:["”]|$)/gu;
+const QUOTED_ERROR = /["“][^"”]*?(?:\b(?:[A-Z]\w{0,60})?(?:Error|Exception)\b|[\w-]{1,100}\.\w{1,4}:\d+)[^"”]*(?:["”]|$)/gu;
 
 /** A time stamp alone on its line: `01:12:38.208`, `[2025-01-08 09:15:43]`. */
 const STAMP_ONLY = /^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]?\s*$/;

@@ -101,6 +101,16 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 		for (const word of ["fetching", "rendering", "sandbox", "popup", "capability", "serve", "verbose"]) expect(terms).not.toContain(word);
 	});
 
+	it("knows a console line by a long path's location too, and keeps a line whose last word is long and no location", () => {
+		const deep = `/srv/${Array.from({ length: 14 }, (_, i) => `folder${i}`).join("/")}/renderer.js`;
+		expect(deep.length).toBeGreaterThan(120);
+		const prompt = ["The gallery crashes on open", `Uncaught handshake violation in thumbnailer ${deep}:88:14`].join("\n");
+		expect(keywordsOf([prompt])).toContain("gallery");
+		expect(keywordsOf([prompt])).not.toContain("thumbnailer");
+		const blob = `Decode the gallery payload ${"Qm9vayBvZiBkYXRh".repeat(40)}:1`;
+		expect(keywordsOf([blob])).toContain("payload");
+	});
+
 	it("drops a help text's options with the indented lines under them, log lines after a time stamp alone on its line, and copied form fields", () => {
 		const help = ["Make the exporter pick its format like this tool does:", "-f, --format <kind>", "    Render spreadsheet output in the given kind", "--quiet", "    Suppress progress bars"].join("\n");
 		expect(keywordsOf([help])).toEqual(expect.arrayContaining(["exporter", "format"]));
