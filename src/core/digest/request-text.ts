@@ -88,7 +88,8 @@ function requestSentence(typed: string): string {
 	const at = sentences.findIndex((s) => REQUEST.test(stripAsk(s)) || REQUEST.test(s));
 	// "How do I handle this?" needs what "this" is: a short sentence just before it comes along.
 	const back = at > 0 && DEICTIC.test(sentences[at] ?? "") && (sentences[at - 1]?.length ?? 0) <= 100 ? 1 : 0;
-	const from = at < 0 ? masked : withinSentence(sentences.slice(at - back).join(" "));
+	// Only the request's own sentence loses a preamble: the sentence taken back for its "this" is kept whole, or it went again.
+	const from = at < 0 ? masked : [...sentences.slice(at - back, at), withinSentence(sentences.slice(at).join(" "))].join(" ");
 	// "Why?" after the story is no request on its own: the story is what was asked.
 	return restore(stripAsk(from).split(/\s+/).length < 3 ? masked : from);
 }

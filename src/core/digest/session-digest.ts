@@ -94,8 +94,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 58: a default is such a limit too, and a way out may be told by how it is done ("…by removing X").
  * 59: a way the user only weighed or asked about ("maybe we should use X?") is their choice once the
  * agent's next reply agrees with it ("You're right — …"; see `agreedProposals`).
+ * 60: a request keeps the sentence its "that" points back to whole ("The footer got lost. can you get that back"; see `requestSentence`).
  */
-export const DIGEST_VERSION = 59;
+export const DIGEST_VERSION = 60;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

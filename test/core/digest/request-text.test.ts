@@ -43,6 +43,13 @@ describe("requestOf", () => {
 		expect(requestOf(prompt)).toBe("The .env file is not checked in. How do I handle this on GitHub Pages");
 	});
 
+	it("keeps whole the sentence a request's 'that' points back to, however long it runs before the request word", () => {
+		const prompt = "the settings dialog stopped remembering the chosen theme during the big refactor. could you bring that back. the toggle should also sit in the header.";
+		expect(requestOf(prompt, 400)).toBe(
+			"The settings dialog stopped remembering the chosen theme during the big refactor. could you bring that back. the toggle should also sit in the header.",
+		);
+	});
+
 	it("titles a plan hand-over by the plan's heading", () => {
 		expect(requestOf("Implement the following plan:\n\n# Plan: Consolidate logging to one file\n\n## Steps\n1. …")).toBe("Consolidate logging to one file");
 	});
