@@ -48,6 +48,18 @@ function targetOf(call: ToolCall): string | undefined {
 	return typeof path === "string" && path !== "" ? path : undefined;
 }
 
+/** A file spoken of by reference ("the file", "this new file"): its name was said before. */
+const THE_FILE = /\b(?:the|this|that)\s+(?:new\s+)?file\b/i;
+
+/**
+ * Whether a statement of a reply claims a file not written by reference ("The file lists the setup
+ * steps" after "I've created NOTES.md"): the reply names one of `unwritten` and none of the files
+ * the task did write, so the file it speaks of can only be the one not written.
+ */
+export function claimsByReference(statement: string, reply: string, unwritten: readonly string[], written: readonly string[]): boolean {
+	return THE_FILE.test(statement) && unwritten.some((f) => namesFile(reply, f)) && !written.some((f) => namesFile(reply, baseName(f)));
+}
+
 /** Whether `text` names `file` as a name of its own (`app.ts` is not named by `my-app.tsx`). */
 export function namesFile(text: string, file: string): boolean {
 	for (let at = text.indexOf(file); at >= 0; at = text.indexOf(file, at + 1)) {

@@ -12,7 +12,7 @@ import { isListingField, isNotResult, LINE_MARKUP, OPTION_LABEL } from "./not-re
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
-import { namesFile, refusedCalls } from "./refused-calls";
+import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { capitalize, planHeading } from "./request-text";
@@ -95,8 +95,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 59: a way the user only weighed or asked about ("maybe we should use X?") is their choice once the
  * agent's next reply agrees with it ("You're right — …"; see `agreedProposals`).
  * 60: a request keeps the sentence its "that" points back to whole ("The footer got lost. can you get that back"; see `requestSentence`).
+ * 61: no result claims a file not written as "the file" either (see `claimsByReference`); a reply of such claims alone gives way to the one before.
  */
-export const DIGEST_VERSION = 60;
+export const DIGEST_VERSION = 61;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -184,7 +185,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// Every call belongs to a task: the session's commits and last check are its tasks'.
 	// A last task the transcript ends inside (on a tool call) was stopped there too, as one another task followed.
 	const cutOff = cutOffStep(model) !== undefined;
-	const summaries = tasks.map((t, i) => summarizeTask(t, statements, i < tasks.length - 1 || cutOff));
+	const refused = refusedCalls(calls, model.cwd);
+	const summaries = tasks.map((t, i) => summarizeTask(t, statements, i < tasks.length - 1 || cutOff, refused.files));
 	const commits = lastingCommits(summaries.flatMap((s) => s.commits));
 	const lastCheck = summaries.filter((s) => s.check !== undefined).at(-1)?.check;
 	const typed = promptsOf(model).filter((p) => p.kind === "prompt").map((p) => p.text);
@@ -234,7 +236,6 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (step && !told) open.push(`${stopped ? "interrupted by the user" : "cut off"} during: ${step}`);
 	else if (stopped && !told && last?.ask) open.push(`interrupted by the user: ${last.ask}`);
 	if (last) open.push(...deferred(last, statements));
-	const refused = refusedCalls(calls, model.cwd);
 	open.push(...refused.open);
 	const uncommitted = uncommittedFiles(withOwnGit(model), model.cwd, offeredCommit(tasks, statements));
 	if (uncommitted) open.push(uncommitted);
@@ -442,20 +443,24 @@ const BOOKKEEPING = new Set(["TodoWrite", "TaskCreate", "TaskUpdate"]);
  * stopped there (the user stepped in), and what it said was said between steps ("The script isn't
  * in that folder"): only what reports a change stands as its result. A last task cut off is told
  * open, and its latest words are where the work got to.
+ * @param unwritten names of the session's files whose write the client refused or that failed: no result claims them, by name or as "the file".
  */
-function summarizeTask(task: SessionTask, statements: Statements, followed: boolean): TaskSummary {
+function summarizeTask(task: SessionTask, statements: Statements, followed: boolean, unwritten: readonly string[]): TaskSummary {
 	const stopped = followed && task.calls.slice(task.textAt.at(-1) ?? 0).some((c) => !BOOKKEEPING.has(c.name));
-	const result = resultReplies(task, statements)
-		.flatMap((reply) => statements.first(beforeOptions(reply, statements), 8))
-		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
-		.slice(0, 6)
-		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const files: string[] = [];
 	for (const call of task.calls) {
 		const path = call.input.file_path ?? call.input.notebook_path;
 		if (typeof path === "string" && /^(?:Write|Edit|MultiEdit|NotebookEdit)$/.test(call.name) && call.result?.isError !== true && !files.includes(path)) files.push(path);
 	}
+	// Claims by name are left out where the digest is put together, with those of the todo list.
+	const said = (replies: readonly string[]) => replies.flatMap((reply) => statements.first(beforeOptions(reply, statements), 8).filter((u) => !claimsByReference(u.text, reply, unwritten, files)));
+	const told = said(resultReplies(task, statements));
+	// A final reply that only claims files never written tells nothing true: the reply before it, what the task found, does.
+	const result = (told.some((u) => !unwritten.some((f) => namesFile(u.text, f))) || unwritten.length === 0 ? told : said(task.texts.slice(-2, -1)))
+		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
+		.slice(0, 6)
+		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const checks = checksOf(task.calls);
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
 }

@@ -31,6 +31,31 @@ describe("digestSession", () => {
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
 	});
 
+	it("claims no file the client refused to write, not even as 'the file' in the reply that names it, and tells what was found before instead; a file written keeps its claims", () => {
+		const cwd = "/work/demo";
+		const refusedWrite = (name: string) => [
+			assistant(toolUse("w1", "Write", { file_path: `${cwd}/${name}`, content: "# Guide" }), { ...at(1), messageId: "m1", cwd }),
+			toolResult("w1", `Claude requested permissions to write to ${cwd}/${name}, but you haven't granted it yet.`, { ...at(1), isError: true, cwd }),
+		];
+		const refused = digestOf([
+			userText("Write a contributor guide for the repository", { ...at(0), cwd }),
+			assistant(text("The repository has no branches besides main and no release tags yet."), { ...at(1), messageId: "m0", cwd }),
+			...refusedWrite("GUIDE.md"),
+			assistant(text("I've written GUIDE.md for the repository. The file now covers the branch naming and how releases are tagged."), { ...at(2), messageId: "m2", cwd }),
+		]);
+		// What the task found before the refused write is what it has to show.
+		expect(refused.done).toEqual(["The repository has no branches besides main and no release tags yet."]);
+		expect(refused.open).toContain("`GUIDE.md` not written: permission not granted");
+		const written = digestOf([
+			userText("Write a contributor guide for the repository", { ...at(0), cwd }),
+			...refusedWrite("GUIDE.md"),
+			assistant(toolUse("w2", "Write", { file_path: `${cwd}/CONTRIBUTING.md`, content: "# Guide" }), { ...at(2), messageId: "m2", cwd }),
+			toolResult("w2", "File created successfully", { ...at(2), cwd }),
+			assistant(text("GUIDE.md was refused, so I wrote CONTRIBUTING.md instead. The file now covers the branch naming and how releases are tagged."), { ...at(3), messageId: "m3", cwd }),
+		]);
+		expect(written.done).toContain("The file now covers the branch naming and how releases are tagged.");
+	});
+
 	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
 		const leaning = digestOf([
 			userText("What does the sync command do?", at(0)),
