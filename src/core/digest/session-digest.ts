@@ -96,8 +96,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * agent's next reply agrees with it ("You're right — …"; see `agreedProposals`).
  * 60: a request keeps the sentence its "that" points back to whole ("The footer got lost. can you get that back"; see `requestSentence`).
  * 61: no result claims a file not written as "the file" either (see `claimsByReference`); a reply of such claims alone gives way to the one before.
+ * 62: a commit the transcript ends inside, git not yet answering, may have gone through: what it takes is not left uncommitted.
  */
-export const DIGEST_VERSION = 61;
+export const DIGEST_VERSION = 62;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -58,16 +58,19 @@ export function uncommittedFiles(calls: readonly ToolCall[], cwd: string | undef
 	const left = new Set<string>();
 	const staging: Staging = { paths: new Set(), unknown: false, added: false, wandered: false };
 	for (const call of calls) {
-		if (call.result === undefined || call.result.isError) continue;
+		// A commit the transcript ends inside, before git answered, may have gone through: it counts, as nothing says otherwise.
+		const pending = call.result === undefined && call.name === "Bash" && typeof call.input.command === "string" && COMMIT.test(call.input.command);
+		if (!pending && (call.result === undefined || call.result.isError)) continue;
+		const output = call.result?.text ?? "";
 		if (call.name === "Bash") {
 			const command = typeof call.input.command === "string" ? call.input.command : "";
 			const commits = COMMIT.test(command) || commitOf(call) !== undefined;
 			if (commits) committed = true;
 			if (commits || /\bgit\b|\bcd\b/.test(command)) runCommands(command, cwd, left, staging, commits);
 			// git's word that the tree is clean (something else committed) counts most.
-			if (PUT_AWAY.test(command) || (/\bgit\b/.test(command) && CLEAN.test(call.result.text))) closeAll(left, staging);
+			if (PUT_AWAY.test(command) || (/\bgit\b/.test(command) && CLEAN.test(output))) closeAll(left, staging);
 			// A file git's status does not list is not changed any more (its edits were undone, or it is ignored).
-			else if (!commits && !staging.wandered && listsWholeTree(command) && listedInFull(call.result.text)) for (const path of [...left]) if (!call.result.text.includes(path.split("/").pop() ?? path)) left.delete(path);
+			else if (!commits && !staging.wandered && listsWholeTree(command) && listedInFull(output)) for (const path of [...left]) if (!output.includes(path.split("/").pop() ?? path)) left.delete(path);
 			continue;
 		}
 		if (!CHANGES_FILE.has(call.name)) continue;

@@ -28,6 +28,14 @@ describe("uncommittedFiles", () => {
 		expect(uncommittedFiles([edit("/repo/a.ts"), call("Bash", { command: "git status" }, { text: "On branch main\nnothing to commit, working tree clean" })], cwd, true)).toBeUndefined();
 	});
 
+	it("does not call uncommitted what a commit still running when the transcript stopped may have taken; what it cannot take stays", () => {
+		const running = (command: string) => call("Bash", { command }, null);
+		expect(uncommittedFiles([commit(), edit("/repo/a.ts"), edit("/repo/b.ts"), call("Bash", { command: "git add -A" }), running('git commit -m "Theme"')], cwd)).toBeUndefined();
+		expect(uncommittedFiles([commit(), edit("/repo/a.ts"), edit("/repo/notes.md"), running('git add a.ts && git commit -m "Only a"')], cwd)).toBe("left uncommitted: `notes.md`");
+		// Any other command cut off changes nothing.
+		expect(uncommittedFiles([commit(), edit("/repo/a.ts"), running("git status")], cwd)).toBe("left uncommitted: `a.ts`");
+	});
+
 	it("counts only changes that succeeded, and leaves out local secrets and what tools make", () => {
 		expect(uncommittedFiles([commit(), edit("/repo/a.ts", true), call("Write", { file_path: "/repo/b.ts" }, null)], cwd)).toBeUndefined();
 		expect(uncommittedFiles([commit(), edit("/repo/.env.local"), edit("/repo/web/.env"), edit("/repo/node_modules/x/index.js")], cwd)).toBeUndefined();
