@@ -97,8 +97,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 60: a request keeps the sentence its "that" points back to whole ("The footer got lost. can you get that back"; see `requestSentence`).
  * 61: no result claims a file not written as "the file" either (see `claimsByReference`); a reply of such claims alone gives way to the one before.
  * 62: a commit the transcript ends inside, git not yet answering, may have gone through: what it takes is not left uncommitted.
+ * 63: steps under an intro that waits on the reader ("If you agree, the follow-up I'd run:") are not left open: an offer, not work left.
  */
-export const DIGEST_VERSION = 62;
+export const DIGEST_VERSION = 63;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -572,11 +573,16 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 	const out: string[] = [];
 	for (const unit of statements.of(reply)) {
 		if (out.length >= 2) break;
+		// Steps under "If you agree, the follow-up I'd run:" wait on a yes that may not come: the offer, not work left.
+		if (ON_CONDITION.test(unit.section)) continue;
 		const left = leftOpen(unit);
 		if (left !== undefined) out.push(cutAtBoundary(left, ITEM_MAX));
 	}
 	return out;
 }
+
+/** A section's intro that makes its steps wait on the reader ("If you agree, …:", "If you'd like, next I can:"). */
+const ON_CONDITION = /^(?:if|once|should) you\b/i;
 
 /**
  * What a unit of a reply leaves to do, or undefined: all of it under a section that says so (a

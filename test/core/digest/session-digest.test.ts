@@ -56,6 +56,25 @@ describe("digestSession", () => {
 		expect(written.done).toContain("The file now covers the branch naming and how releases are tagged.");
 	});
 
+	it("leaves no step open that waits on the reader's yes ('If you agree, …:'), nor tells it done; a next-steps list stays open", () => {
+		const reply = (intro: string) =>
+			`Renamed the \`--fast\` flag to \`--quick\` in the CLI and its tests.\n\n${intro}\n\n1. Rename the flag in the user guide as well.\n2. Drop the hidden \`--fast\` alias after a release.`;
+		const offered = digestOf([
+			userText("Rename the fast flag of the CLI", at(0)),
+			assistant(toolUse("e1", "Edit", { file_path: "/p/cli.ts", old_string: "fast", new_string: "quick" }), { ...at(1), messageId: "m1" }),
+			toolResult("e1", "The file has been updated.", at(1)),
+			assistant(text(reply("If you agree, the follow-up I'd run:")), { ...at(2), messageId: "m2" }),
+		]);
+		expect([...offered.open, ...offered.done].join("\n")).not.toMatch(/user guide|alias/);
+		const left = digestOf([
+			userText("Rename the fast flag of the CLI", at(0)),
+			assistant(toolUse("e1", "Edit", { file_path: "/p/cli.ts", old_string: "fast", new_string: "quick" }), { ...at(1), messageId: "m1" }),
+			toolResult("e1", "The file has been updated.", at(1)),
+			assistant(text(reply("Next steps:")), { ...at(2), messageId: "m2" }),
+		]);
+		expect(left.open).toContain("Rename the flag in the user guide as well.");
+	});
+
 	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
 		const leaning = digestOf([
 			userText("What does the sync command do?", at(0)),
