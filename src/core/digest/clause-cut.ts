@@ -24,7 +24,8 @@ function closedSpans(cut: string): string {
 
 function cutRaw(clean: string, max: number): string {
 	const room = clean.slice(0, max);
-	const sentence = lastEnd(room, SENTENCE_END);
+	// Read one character past the room: a stop there is a sentence's end only if what follows it is (".zip" is no end).
+	const sentence = lastEnd(clean.slice(0, max + 1), SENTENCE_END, max);
 	if (sentence >= max * 0.5) return room.slice(0, sentence).trim();
 	const clause = lastEnd(room, CLAUSE_END);
 	if (clause >= max * 0.5) return `${trimEnd(room.slice(0, clause))}…`;
@@ -34,12 +35,12 @@ function cutRaw(clean: string, max: number): string {
 	return `${trimEnd(graphemePrefix(clean, max))}…`;
 }
 
-/** Index just past the last match of `pattern` in `text`, or -1. */
-function lastEnd(text: string, pattern: RegExp): number {
+/** Index just past the last match of `pattern` in `text` that ends by `limit`, or -1. */
+function lastEnd(text: string, pattern: RegExp, limit = text.length): number {
 	let end = -1;
 	pattern.lastIndex = 0;
 	for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-		end = m.index + m[0].length;
+		if (m.index + m[0].length <= limit) end = m.index + m[0].length;
 		if (m[0].length === 0) pattern.lastIndex++;
 	}
 	return end;

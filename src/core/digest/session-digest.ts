@@ -98,8 +98,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 61: no result claims a file not written as "the file" either (see `claimsByReference`); a reply of such claims alone gives way to the one before.
  * 62: a commit the transcript ends inside, git not yet answering, may have gone through: what it takes is not left uncommitted.
  * 63: steps under an intro that waits on the reader ("If you agree, the follow-up I'd run:") are not left open: an offer, not work left.
+ * 64: an item cut to length ends no sentence at a dot that starts a name ("…the same way as the .zip files" cut after "the .").
  */
-export const DIGEST_VERSION = 63;
+export const DIGEST_VERSION = 64;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

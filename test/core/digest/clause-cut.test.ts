@@ -13,6 +13,11 @@ describe("cutAtBoundary", () => {
 		expect(cutAtBoundary("Pagination added to the list endpoint with page and limit parameters", 50)).toBe("Pagination added to the list endpoint with page…");
 	});
 
+	it("takes no dot that starts a name (.env, .zip) for a sentence's end, however the room falls", () => {
+		const text = "Backups now also cover the archives nested inside another one, the way we handle the .zip files.";
+		expect(cutAtBoundary(text, text.indexOf(".zip") + 1)).toBe("Backups now also cover the archives nested inside another one…");
+	});
+
 	it("never cuts inside a word", () => {
 		const out = cutAtBoundary("Summing total_input_tokens and total_output_tokens across every session file", 30);
 		expect(out).toBe("Summing total_input_tokens…");
