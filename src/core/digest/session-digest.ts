@@ -99,8 +99,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 62: a commit the transcript ends inside, git not yet answering, may have gone through: what it takes is not left uncommitted.
  * 63: steps under an intro that waits on the reader ("If you agree, the follow-up I'd run:") are not left open: an offer, not work left.
  * 64: an item cut to length ends no sentence at a dot that starts a name ("…the same way as the .zip files" cut after "the .").
+ * 65: an item of a list laid out as the agent's plan ("Here's the plan:", "First, let's set it up:") is a step ahead, no result.
  */
-export const DIGEST_VERSION = 64;
+export const DIGEST_VERSION = 65;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -461,11 +462,19 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	// A final reply that only claims files never written tells nothing true: the reply before it, what the task found, does.
 	const result = (told.some((u) => !unwritten.some((f) => namesFile(u.text, f))) || unwritten.length === 0 ? told : said(task.texts.slice(-2, -1)))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
+		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !aheadOfWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const checks = checksOf(task.calls);
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
+}
+
+/** A list's intro that calls what follows the agent's plan ("Here's the plan:", "What I'll do:", "First, let's set it up:"): its last sentence, up to the colon. */
+const PLAN_INTRO = /(?:^|[.!?]\s+)[^.!?]*\b(?:plan|let['’]s|i['’]ll|i will|we['’]ll|we will|going to)\b[^.!?]*[:：]\s*$/i;
+
+/** An item of a list laid out as a plan: a step ahead of the work, not a result of it (the reply may come before any of it). */
+function aheadOfWork(unit: ProseUnit): boolean {
+	return unit.kind === "item" && PLAN_INTRO.test(unit.section);
 }
 
 /** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */

@@ -75,6 +75,14 @@ describe("digestSession", () => {
 		expect(left.open).toContain("Rename the flag in the user guide as well.");
 	});
 
+	it("tells no step of a list laid out as a plan as done; a list of what changed still is", () => {
+		const answer = (reply: string) =>
+			digestOf([userText("Could the desk lamp blink when the nightly build breaks?", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]).done;
+		const planned = answer("Nice idea, that is doable. Here's the plan:\n\n1. Poll the CI server for the nightly result\n2. Blink the lamp twice when it is red\n\nFirst, let's pair the lamp:\n\n1. Hold its button for five seconds\n2. Name it anything you like\n\nIs the lamp on the same network?");
+		expect(planned.join("\n")).not.toMatch(/Poll the CI|Blink the lamp|Name it/);
+		expect(answer("The lamp can blink already. What changed:\n\n- Added a poller for the nightly result\n- The lamp blinks twice when it is red")).toContain("Added a poller for the nightly result");
+	});
+
 	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
 		const leaning = digestOf([
 			userText("What does the sync command do?", at(0)),
