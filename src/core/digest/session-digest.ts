@@ -100,8 +100,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 63: steps under an intro that waits on the reader ("If you agree, the follow-up I'd run:") are not left open: an offer, not work left.
  * 64: an item cut to length ends no sentence at a dot that starts a name ("…the same way as the .zip files" cut after "the .").
  * 65: an item of a list laid out as the agent's plan ("Here's the plan:", "First, let's set it up:") is a step ahead, no result.
+ * 66: nor is a todo that ran checks alone ("Run fmt, lint, and tests").
  */
-export const DIGEST_VERSION = 65;
+export const DIGEST_VERSION = 66;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -334,8 +335,16 @@ function tellsCheck(result: string, command: string): boolean {
 	return CLEAN.test(result) && CHECK_KINDS.some(([ran, named]) => ran.test(command) && named.test(result));
 }
 
-/** Todo items that only look (examine, check, read…), or run something to check ("Run browser tests to verify fixes"): steps, not outcomes. */
-const INVESTIGATION = /^(?:examine|explore|check|analy[sz]e|investigate|discover|look|read|review|understand|research|identify|find|search|inspect|study|survey|scan|locate|gather|determine|assess|audit|evaluate|map|trace|debug|diagnose|verify|confirm|test)\b|^(?:re-?)?run\b[^.;]{0,60}\bto (?:verify|check|confirm|validate|make sure)\b/i;
+/** What a check runs: tests, lint, the formatter, a type check, the build. */
+const CHECK_RUN = String.raw`(?:(?:the|all|full|unit|integration|e2e|browser)\s+)*(?:tests?|test suite|suite|specs?|lint|linters?|fmt|format|formatter|type-?checks?|checks?|build|clippy|coverage)`;
+/**
+ * Todo items that only look (examine, check, read…), or run something to check ("Run browser tests to verify fixes",
+ * "Run fmt, lint, and tests"): steps, not outcomes. "Run tests and ensure full coverage" done says the coverage is full.
+ */
+const INVESTIGATION = new RegExp(
+	String.raw`^(?:examine|explore|check|analy[sz]e|investigate|discover|look|read|review|understand|research|identify|find|search|inspect|study|survey|scan|locate|gather|determine|assess|audit|evaluate|map|trace|debug|diagnose|verify|confirm|test)\b|^(?:re-?)?run\b[^.;]{0,60}\bto (?:verify|check|confirm|validate|make sure)\b|^(?:re-?)?run\s+${CHECK_RUN}(?:(?:\s*,\s*|\s+)(?:(?:and|&)\s+)?${CHECK_RUN})*\s*$`,
+	"i",
+);
 
 /** Words that report a change or a result ("added", "now", "passes", "추가했", "追加しました", "已添加"). */
 const RESULT = /\b(?:added|adds|created|creates|fixed|fixes|implemented|updated|removed|renamed|moved|refactored|rewrote|rewritten|replaced|converted|configured|installed|committed|pushed|merged|changed|switched|extracted|introduced|wrote|written|built|migrated|deleted|cleaned|resolved|enabled|disabled|now|passes|pass|passing|succeeds|works|working|complete|completed|done|ready|supports)\b|했습니다|했어요|되었습니다|됐습니다|완료|しました|されました|完了|已|完成/i;

@@ -247,6 +247,16 @@ describe("digestSession", () => {
 		expect(d.done).toEqual(["Renamed `loadConfig` to `readSettings` across the project.", "Rename loadConfig to readSettings", "Run the codemod over the plugins folder"]);
 	});
 
+	it("tells no todo that ran nothing but checks as done; one that says what the check came to still is", () => {
+		const d = digestOf([
+			userText("Split the parser into a lexer and a parser", at(0)),
+			assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Move tokenizing into lexer.rs", status: "completed" }, { content: "Run the formatter, clippy and the unit tests", status: "completed" }, { content: "Run tests and ensure every branch is covered", status: "completed" }] }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "Todos have been modified successfully.", at(1)),
+			assistant(text("Tokenizing now lives in `lexer.rs`."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done).toEqual(["Tokenizing now lives in `lexer.rs`.", "Move tokenizing into lexer.rs", "Run tests and ensure every branch is covered"]);
+	});
+
 	it("leaves a closing question to the user open, and an unanswered request", () => {
 		const asked = digestOf([
 			userText("Refactor the cache layer", at(0)),
