@@ -101,8 +101,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 64: an item cut to length ends no sentence at a dot that starts a name ("…the same way as the .zip files" cut after "the .").
  * 65: an item of a list laid out as the agent's plan ("Here's the plan:", "First, let's set it up:") is a step ahead, no result.
  * 66: nor is a todo that ran checks alone ("Run fmt, lint, and tests").
+ * 67: a step an earlier task's reply left on the user's side ("One thing left on your side: …") is open, unless a later request takes it up.
  */
-export const DIGEST_VERSION = 66;
+export const DIGEST_VERSION = 67;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -241,6 +242,11 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (step && !told) open.push(`${stopped ? "interrupted by the user" : "cut off"} during: ${step}`);
 	else if (stopped && !told && last?.ask) open.push(`interrupted by the user: ${last.ask}`);
 	if (last) open.push(...deferred(last, statements));
+	// A step an earlier reply left on the user's side is theirs: the agent's later work does not do it. It stays open unless a later request takes it up.
+	for (const [i, t] of tasks.slice(0, -1).entries()) {
+		const later = tasks.slice(i + 1).flatMap((n) => (n.ask ? [n.ask] : []));
+		for (const step of deferred(t, statements)) if (THEIRS.test(step) && !later.some((ask) => takesUp(ask, step, t.ask ?? ""))) open.push(step);
+	}
 	open.push(...refused.open);
 	const uncommitted = uncommittedFiles(withOwnGit(model), model.cwd, offeredCommit(tasks, statements));
 	if (uncommitted) open.push(uncommitted);
@@ -598,6 +604,20 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 		if (left !== undefined) out.push(cutAtBoundary(left, ITEM_MAX));
 	}
 	return out;
+}
+
+/** A step a reply leaves to the user ("One thing left on your side: …", "you still need to …"): none the agent does next. */
+const THEIRS = /\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b/i;
+
+/**
+ * Whether a later request takes up a step: it names a word of the step (five letters or more, "subdomain") that the
+ * request the step came from did not (that one's words are the session's topic, named again whatever is asked next).
+ */
+function takesUp(later: string, step: string, topic: string): boolean {
+	const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{5,}/gu) ?? []);
+	const asked = words(later);
+	const known = words(topic);
+	return [...words(step)].some((w) => asked.has(w) && !known.has(w));
 }
 
 /** A section's intro that makes its steps wait on the reader ("If you agree, …:", "If you'd like, next I can:"). */

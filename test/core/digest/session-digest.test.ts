@@ -83,6 +83,21 @@ describe("digestSession", () => {
 		expect(answer("The lamp can blink already. What changed:\n\n- Added a poller for the nightly result\n- The lamp blinks twice when it is red")).toContain("Added a poller for the nightly result");
 	});
 
+	it("leaves open a step an earlier reply left on the user's side, until a later request takes it up", () => {
+		const session = (followUp: string) =>
+			digestOf([
+				userText("Deploy the image worker", at(0)),
+				assistant(toolUse("b1", "Bash", { command: "wrangler deploy" }), { ...at(1), messageId: "m1" }),
+				toolResult("b1", "Deployed image-worker", at(1)),
+				assistant(text("Deployed the image worker. One thing left on your side: point the images subdomain at the worker in the DNS settings."), { ...at(2), messageId: "m2" }),
+				userText(followUp, at(3)),
+				assistant(text("Bumped the worker's timeout to thirty seconds."), { ...at(4), messageId: "m3" }),
+			]).open;
+		expect(session("Raise the worker timeout to thirty seconds")).toContain("One thing left on your side: point the images subdomain at the worker in the DNS settings.");
+		resetIds();
+		expect(session("The subdomain points at it now, raise the worker timeout to thirty seconds")).toEqual([]);
+	});
+
 	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
 		const leaning = digestOf([
 			userText("What does the sync command do?", at(0)),
