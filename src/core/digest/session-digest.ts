@@ -102,8 +102,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 65: an item of a list laid out as the agent's plan ("Here's the plan:", "First, let's set it up:") is a step ahead, no result.
  * 66: nor is a todo that ran checks alone ("Run fmt, lint, and tests").
  * 67: a step an earlier task's reply left on the user's side ("One thing left on your side: …") is open, unless a later request takes it up.
+ * 68: so is one handed to the reader to do by hand ("You may want to delete the old page manually"), last task or earlier.
  */
-export const DIGEST_VERSION = 67;
+export const DIGEST_VERSION = 68;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -607,7 +608,7 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 }
 
 /** A step a reply leaves to the user ("One thing left on your side: …", "you still need to …"): none the agent does next. */
-const THEIRS = /\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b/i;
+const THEIRS = /\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b|\byou\b[^.;]{0,80}\bmanually\b/i;
 
 /**
  * Whether a later request takes up a step: it names a word of the step (five letters or more, "subdomain") that the
@@ -649,10 +650,11 @@ const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[-
 const DEFERRED_LABEL = /^(?:next steps?|remaining(?: work| steps)?|still to do|left to do|to ?do|follow[- ]?ups?|open (?:items|questions)|known (?:issues?|limitations?)|action (?:required|needed)|for you to do|다음 단계|남은 작업|次のステップ|残りの作業|后续步骤|下一步|待办)$/i;
 /**
  * A sentence that says what is still to do; "when you need to …" tells when a step applies, not that it is left, and
- * "you may (or might) need to …" a step for a case that may not come ("…reload the editor if the rule is not picked up").
+ * "you may (or might) need to …" a step for a case that may not come ("…reload the editor if the rule is not picked up"),
+ * unless it is to be done "manually": a step the agent could not take, handed to the reader.
  */
 const DEFERRED_SENTENCE =
-	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
+	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|you(?:['’]ll| will| may| might)? (?:want|need|have) to\b[^.;]{0,60}\bmanually\b|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;

@@ -539,6 +539,10 @@ describe("digestSession", () => {
 		const maybe = reply("Added `GET /export` with CSV output. You might need to restart the editor before the new route shows in its outline.");
 		expect(maybe.open).toEqual([]);
 		expect(maybe.done).toEqual(["Added `GET /export` with CSV output."]);
+		// Unless it is a step the agent could not take and hands over, to be done by hand.
+		const byHand = reply("Added `GET /export` with CSV output. There is no tool to remove pages, so you may want to delete the old export page manually.");
+		expect(byHand.open).toEqual(["There is no tool to remove pages, so you may want to delete the old export page manually."]);
+		expect(byHand.done).toEqual(["Added `GET /export` with CSV output."]);
 		// A label that only holds the words tells a result; prose after a list is no longer under its intro.
 		const saved = reply("Todo saved: `.planning/todos/pending/export-limits.md`\n\nNext steps:\n- Add a size limit\n\nAll 12 export tests pass.");
 		expect(saved.open).toEqual(["Add a size limit"]);
