@@ -13,8 +13,8 @@ const HOLLOW = [
 	/^(?:all|everything)(?: (?:two|three|four|five|six|seven|eight|nine|ten))?(?: (?:the |of the |my )?(?:changes|tasks|work|items|steps|edits|fixes|updates))?(?: (?:are|is|have been|has been|looks?|seems?))?(?: now)?(?: (?:done|complete|completed|finished|in place|set|good|green|clean|correct|working|fixed|ready|captured|covered|handled|accounted for))(?: and (?:pushed|committed|tested|verified|clean|working|ready))?$/i,
 	// "I have fully completed the task", "I've finished", "I've identified and fixed the bug".
 	/^i(?:'ve| have)(?: now)?(?: (?:fully|successfully|completely))? (?:completed|finished|done|identified and fixed|fixed|resolved|made the changes?|implemented the changes?)(?: (?:the|this|your|all(?: the)?|both))?(?: (?:task|tasks|work|request|changes?|bug|issue|problem|fix|fixes|requirements?))?$/i,
-	// "The task is complete", "The fix is done", "The implementation is finished".
-	/^(?:the )?(?:task|tasks|work|implementation|change|changes|fix|fixes|update|request|experiment|job|migration|refactor|refactoring|setup)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready|clean)$/i,
+	// "The task is complete", "The fix is done", "The implementation is finished", "The plan is ready".
+	/^(?:the )?(?:task|tasks|plan|work|implementation|change|changes|fix|fixes|update|request|experiment|job|migration|refactor|refactoring|setup)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready|clean)$/i,
 	// "Ready to merge.", "Ready to build.", "Ready to commit whenever you say the word": a state the next step waits in, whatever the step,
 	// or the user's go; not a result. One waiting on something else ("…once the staging deploy goes green") names it.
 	/^(?:(?:it's|it is|this is|that's|everything is|all|i'm|i am) )?ready (?:to|for) [\w-]+(?: [\w-]+){0,3}?(?: (?:when(?:ever)?|once|as soon as|if) you\b.*)?$/i,
@@ -22,6 +22,9 @@ const HOLLOW = [
 	/^(?:(?:ah|oh)[\s,]+)?(?:yes[\s,]+)?you(?:'re|’re| are) (?:absolutely |exactly |completely |totally |quite )?(?:right|correct)$|^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
 	// A bare "Committed." or "Done and pushed." after the commit itself is listed.
 	/^(?:committed|pushed|done|fixed|saved|finished|completed|deployed|merged)(?: and (?:pushed|committed|deployed|merged|tested))?$/i,
+	// An intro to what follows ("Here's the summary of what I changed", "Here is what I found") and the agent's grasp
+	// ("I now understand the issue", "Now I see the problem"): what was changed or understood comes after, if anywhere.
+	/^here(?:'s|’s| is| are) (?:(?:a|the|my) )?(?:(?:short|quick|brief|full) )?(?:summary|overview|recap|rundown|breakdown|what (?:i|we) (?:changed|did|found|fixed))\b[^:]*$|^(?:now )?i (?:now )?(?:understand|see|get) (?:the|this|that|what)(?: (?:issue|problem|bug|cause|situation|error|question))?(?: (?:now|better|clearly|fully))?$/i,
 	// "Classic issue.", "A known gotcha." (the explanation follows in the next sentence).
 	/^(?:a |the |this is a |that's a )?(?:classic|common|known|well-known|typical|frequent) (?:issue|problem|gotcha|limitation|pitfall|mistake|one)$/i,
 ];
@@ -35,7 +38,7 @@ export function isHollow(statement: string): boolean {
 	const s = withoutInterjection(statement).replace(/[\s.!。！]+$/, "").trim();
 	if (LOOKED.test(s)) return true;
 	if (s === "" || s.length > 80) return false;
-	// Code, paths, numbers and names say something.
-	if (/[`/\\\d_@#=<>()[\]{}]|\.\w/.test(s) || /\s[A-Z]/.test(s)) return false;
+	// Code, paths, numbers and names say something ("I" is no name).
+	if (/[`/\\\d_@#=<>()[\]{}]|\.\w/.test(s) || /\s(?!I\b)[A-Z]/.test(s)) return false;
 	return HOLLOW.some((re) => re.test(s));
 }

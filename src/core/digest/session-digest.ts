@@ -103,8 +103,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 66: nor is a todo that ran checks alone ("Run fmt, lint, and tests").
  * 67: a step an earlier task's reply left on the user's side ("One thing left on your side: …") is open, unless a later request takes it up.
  * 68: so is one handed to the reader to do by hand ("You may want to delete the old page manually"), last task or earlier.
+ * 69: an intro to what follows ("Here's the summary of what I changed"), the agent's grasp ("I now understand the issue") and "The plan is ready" are hollow.
  */
-export const DIGEST_VERSION = 68;
+export const DIGEST_VERSION = 69;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

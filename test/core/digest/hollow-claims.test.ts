@@ -25,6 +25,11 @@ describe("hollow claims", () => {
 		"Ready to sand the second shelf whenever you give the signal.",
 		"Ah yes, you're absolutely right!",
 		"You are correct.",
+		"Here's a short recap of what changed and why.",
+		"Here is what I found.",
+		"I now understand the problem.",
+		"Now I see the issue.",
+		"The plan is ready.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -43,6 +48,8 @@ describe("hollow claims", () => {
 		"Ready to merge once the staging deploy goes green.",
 		"All four tasks done except the export.",
 		"You're right that the cache key misses the locale: added it.",
+		"Here's the summary: the pager skipped the last page.",
+		"I see the pager skips the last page when it is full.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});
