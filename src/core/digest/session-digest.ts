@@ -104,8 +104,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 67: a step an earlier task's reply left on the user's side ("One thing left on your side: …") is open, unless a later request takes it up.
  * 68: so is one handed to the reader to do by hand ("You may want to delete the old page manually"), last task or earlier.
  * 69: an intro to what follows ("Here's the summary of what I changed"), the agent's grasp ("I now understand the issue") and "The plan is ready" are hollow.
+ * 70: a check left failing earlier, no later run of its kind passing, is open, as a failing last check was.
  */
-export const DIGEST_VERSION = 69;
+export const DIGEST_VERSION = 70;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -228,6 +229,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const open: string[] = [];
 	for (const t of alike(todos.filter((t) => t.status !== "completed").map((t) => t.content))) open.push(cutAtBoundary(t, ITEM_MAX));
 	if (lastCheck && !lastCheck.passed) open.push(`\`${oneLine(lastCheck.command, 60)}\` failed on its last run`);
+	// A check of another kind left failing earlier, while other work went on, is as open as a last one.
+	for (const c of failingEarlier(checksOf(tasks.flatMap((t) => t.calls)), lastCheck)) open.push(`\`${oneLine(c.command, 60)}\` failed on its last run`);
 	const last = tasks[tasks.length - 1];
 	const question = last ? closingQuestion(last, statements) : undefined;
 	if (question) open.push(`asked: ${question}`);
@@ -337,6 +340,23 @@ const CHECK_KINDS: readonly (readonly [command: RegExp, named: RegExp])[] = [
 ];
 /** Words that say a check came out clean: "pass", "succeeded", "green", "no type errors". */
 const CLEAN = /\b(?:pass|passes|passed|passing|succeeds|succeeded|green|clean)\b|\bno\b[^.;]{0,20}\b(?:errors|issues|warnings|failures)\b/i;
+
+/** The kind of check a command runs (see `CHECK_KINDS`); the command itself when of none of them. */
+function checkKind(command: string): string {
+	const kind = CHECK_KINDS.findIndex(([ran]) => ran.test(command));
+	return kind >= 0 ? `kind ${kind}` : command;
+}
+
+/**
+ * The checks whose kind last ran failing ("`npm test` failed", then only the linter ran, and passed), the kind of
+ * the session's last check aside (told already): a run of the same kind that passed later ("npx vitest run") closes one.
+ */
+function failingEarlier(checks: readonly Check[], last: Check | undefined): Check[] {
+	const latest = new Map<string, Check>();
+	for (const c of checks) latest.set(checkKind(c.command), c);
+	if (last) latest.delete(checkKind(last.command));
+	return [...latest.values()].filter((c) => !c.passed);
+}
 
 /** Whether a result tells that a check of the same kind as the command came out clean ("No type errors in the changed files" of `tsc`). */
 function tellsCheck(result: string, command: string): boolean {

@@ -98,6 +98,23 @@ describe("digestSession", () => {
 		expect(session("The subdomain points at it now, raise the worker timeout to thirty seconds")).toEqual([]);
 	});
 
+	it("leaves open a check that failed earlier while only other kinds of check ran after it; a later passing run of its kind closes it", () => {
+		const session = (rerun: string) =>
+			digestOf([
+				userText("Add a price formatter", at(0)),
+				assistant(toolUse("b1", "Bash", { command: "npm test" }), { ...at(1), messageId: "m1" }),
+				toolResult("b1", "1 failing: formats negative prices", { ...at(1), isError: true }),
+				assistant(toolUse("b2", "Bash", { command: rerun }), { ...at(2), messageId: "m2" }),
+				toolResult("b2", "ok", at(2)),
+				assistant(toolUse("b3", "Bash", { command: "npm run lint" }), { ...at(3), messageId: "m3" }),
+				toolResult("b3", "no problems", at(3)),
+				assistant(text("Added `formatPrice` with two decimals and a currency sign."), { ...at(4), messageId: "m4" }),
+			]).open;
+		expect(session("git status")).toEqual(["`npm test` failed on its last run"]);
+		resetIds();
+		expect(session("npx vitest run src/price.test.ts")).toEqual([]);
+	});
+
 	it("tells an answer by its lead, not by a next sentence that only leans on it; one that stands alone is told too", () => {
 		const leaning = digestOf([
 			userText("What does the sync command do?", at(0)),
