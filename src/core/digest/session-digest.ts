@@ -105,8 +105,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 68: so is one handed to the reader to do by hand ("You may want to delete the old page manually"), last task or earlier.
  * 69: an intro to what follows ("Here's the summary of what I changed"), the agent's grasp ("I now understand the issue") and "The plan is ready" are hollow.
  * 70: a check left failing earlier, no later run of its kind passing, is open, as a failing last check was.
+ * 71: an item under a plan's intro that reports a change ("I carried out the plan: - Added …") is a result after all.
  */
-export const DIGEST_VERSION = 70;
+export const DIGEST_VERSION = 71;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -509,9 +510,12 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 /** A list's intro that calls what follows the agent's plan ("Here's the plan:", "What I'll do:", "First, let's set it up:"): its last sentence, up to the colon. */
 const PLAN_INTRO = /(?:^|[.!?]\s+)[^.!?]*\b(?:plan|let['’]s|i['’]ll|i will|we['’]ll|we will|going to)\b[^.!?]*[:：]\s*$/i;
 
-/** An item of a list laid out as a plan: a step ahead of the work, not a result of it (the reply may come before any of it). */
+/**
+ * An item of a list laid out as a plan: a step ahead of the work, not a result of it (the reply may come before any
+ * of it). One that reports a change ("Added the poller") tells a plan carried out ("I've implemented the plan:").
+ */
 function aheadOfWork(unit: ProseUnit): boolean {
-	return unit.kind === "item" && PLAN_INTRO.test(unit.section);
+	return unit.kind === "item" && PLAN_INTRO.test(unit.section) && !RESULT.test(unit.text);
 }
 
 /** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */

@@ -81,6 +81,7 @@ describe("digestSession", () => {
 		const planned = answer("Nice idea, that is doable. Here's the plan:\n\n1. Poll the CI server for the nightly result\n2. Blink the lamp twice when it is red\n\nFirst, let's pair the lamp:\n\n1. Hold its button for five seconds\n2. Name it anything you like\n\nIs the lamp on the same network?");
 		expect(planned.join("\n")).not.toMatch(/Poll the CI|Blink the lamp|Name it/);
 		expect(answer("The lamp can blink already. What changed:\n\n- Added a poller for the nightly result\n- The lamp blinks twice when it is red")).toContain("Added a poller for the nightly result");
+		expect(answer("The lamp can blink already. I carried out the plan:\n\n- Added a poller for the nightly result\n- Wired the blink to a red build")).toContain("Added a poller for the nightly result");
 	});
 
 	it("leaves open a step an earlier reply left on the user's side, until a later request takes it up", () => {
