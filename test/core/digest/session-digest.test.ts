@@ -561,6 +561,8 @@ describe("digestSession", () => {
 		const byHand = reply("Added `GET /export` with CSV output. There is no tool to remove pages, so you may want to delete the old export page manually.");
 		expect(byHand.open).toEqual(["There is no tool to remove pages, so you may want to delete the old export page manually."]);
 		expect(byHand.done).toEqual(["Added `GET /export` with CSV output."]);
+		// One for a case that may not come is not.
+		expect(reply("Added `GET /export` with CSV output. The script is in `bin/` in case you want to rebuild the index manually.").open).toEqual([]);
 		// A label that only holds the words tells a result; prose after a list is no longer under its intro.
 		const saved = reply("Todo saved: `.planning/todos/pending/export-limits.md`\n\nNext steps:\n- Add a size limit\n\nAll 12 export tests pass.");
 		expect(saved.open).toEqual(["Add a size limit"]);
