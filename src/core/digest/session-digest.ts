@@ -107,8 +107,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 70: a check left failing earlier, no later run of its kind passing, is open, as a failing last check was.
  * 71: an item under a plan's intro that reports a change ("I carried out the plan: - Added …") is a result after all.
  * 72: a step "you want to" do manually only "in case", "if" or "when" you do is not left open (a case that may not come).
+ * 73: nor is "Nothing left on your side": nothing is.
  */
-export const DIGEST_VERSION = 72;
+export const DIGEST_VERSION = 73;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -634,7 +635,7 @@ function deferred(task: SessionTask, statements: Statements): string[] {
 }
 
 /** A step a reply leaves to the user ("One thing left on your side: …", "you still need to …"): none the agent does next. */
-const THEIRS = /\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b|\byou\b[^.;]{0,80}\bmanually\b/i;
+const THEIRS = /(?<!\b(?:nothing|none)(?:\s+(?:is|else|more))?\s+)\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b|\byou\b[^.;]{0,80}\bmanually\b/i;
 
 /**
  * Whether a later request takes up a step: it names a word of the step (five letters or more, "subdomain") that the
@@ -680,7 +681,7 @@ const DEFERRED_LABEL = /^(?:next steps?|remaining(?: work| steps)?|still to do|l
  * unless it is to be done "manually": a step the agent could not take, handed to the reader.
  */
 const DEFERRED_SENTENCE =
-	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:['’]ll| will| may| might)? (?:want|need|have) to\b[^.;]{0,60}\bmanually\b|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
+	/\b(?:not (?:yet )?(?:implemented|planned|started|tested|verified|committed|pushed|merged|deployed)|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:(?:'ll| will| would) (?:want|need) to| (?:still )?need to)|(?:needs?|have) to be done manually|(?<!\b(?:when|whenever|if|in case|unless)\s+)you(?:['’]ll| will| may| might)? (?:want|need|have) to\b[^.;]{0,60}\bmanually\b|still needs?|remains? to be|left for later|out of scope for now|todo:|not done yet|needs? to be (?:done|added|fixed) later|(?:is|are) still (?:uncommitted|unstaged|unpushed|open|unresolved|failing|missing|pending)|(?<!\b(?:nothing|none)(?:\s+(?:is|else|more))?\s+)left (?:on|for) your (?:side|end)|(?:whenever|once) you(?:'ve| have)? (?:have|get|set|add|create|provide|share|decide|confirm))\b|아직\s*(?:구현|완료)되지|まだ(?:実装|対応)して|尚未|还没有(?:实现|完成)/i;
 
 function describeSubagent(call: ToolCall): { description: string; type?: string; agentId?: string } {
 	const description = typeof call.input.description === "string" ? call.input.description : call.name;

@@ -97,6 +97,10 @@ describe("digestSession", () => {
 		expect(session("Raise the worker timeout to thirty seconds")).toContain("One thing left on your side: point the images subdomain at the worker in the DNS settings.");
 		resetIds();
 		expect(session("The subdomain points at it now, raise the worker timeout to thirty seconds")).toEqual([]);
+		// Nothing left there is no step.
+		resetIds();
+		const none = digestOf([userText("Deploy the image worker", at(0)), assistant(text("Deployed the image worker. Nothing is left on your side."), { ...at(1), messageId: "m1" })]);
+		expect(none.open).toEqual([]);
 	});
 
 	it("leaves open a check that failed earlier while only other kinds of check ran after it; a later passing run of its kind closes it", () => {
