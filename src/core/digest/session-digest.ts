@@ -108,8 +108,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 71: an item under a plan's intro that reports a change ("I carried out the plan: - Added …") is a result after all.
  * 72: a step "you want to" do manually only "in case", "if" or "when" you do is not left open (a case that may not come).
  * 73: nor is "Nothing left on your side": nothing is.
+ * 74: a list's intro lays out a plan only when it looks ahead ("Here's the plan:", "I'm going to:"), not back ("Let's recap:").
  */
-export const DIGEST_VERSION = 73;
+export const DIGEST_VERSION = 74;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -509,8 +510,12 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	return { ask: task.ask, calls: task.calls.length, result, files, commits: commitsOf(task.calls), check: checks[checks.length - 1] };
 }
 
-/** A list's intro that calls what follows the agent's plan ("Here's the plan:", "What I'll do:", "First, let's set it up:"): its last sentence, up to the colon. */
-const PLAN_INTRO = /(?:^|[.!?]\s+)[^.!?]*\b(?:plan|let['’]s|i['’]ll|i will|we['’]ll|we will|going to)\b[^.!?]*[:：]\s*$/i;
+/**
+ * A list's intro, its last sentence, that lays out what is to come ("Here's the plan:", "What I'll do:", "First, let's
+ * set it up:", "I'm going to:"); not one that looks back ("Let's recap what changed:", "To sum up the plan we followed:").
+ */
+const PLAN_INTRO =
+	/(?:^|[.!?]\s+)(?:(?:so|ok|okay|first|next|then|now),?\s+)?(?:here(?:['’]s| is) (?:the|my|our) plan|(?:the |my |our )?plan(?: is)?|what (?:i|we)(?:['’]ll| will) do|(?:i|we)(?:['’]ll| will|['’]m going to| am going to|['’]re going to| are going to)\b(?! (?:note|summari[sz]e|recap|list what))[^.!?]*|let['’]s (?!recap|review|summari[sz]e|sum up|go over|look back)[^.!?]*)\s*[:：]\s*$/i;
 
 /**
  * An item of a list laid out as a plan: a step ahead of the work, not a result of it (the reply may come before any

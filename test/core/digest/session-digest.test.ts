@@ -82,6 +82,8 @@ describe("digestSession", () => {
 		expect(planned.join("\n")).not.toMatch(/Poll the CI|Blink the lamp|Name it/);
 		expect(answer("The lamp can blink already. What changed:\n\n- Added a poller for the nightly result\n- The lamp blinks twice when it is red")).toContain("Added a poller for the nightly result");
 		expect(answer("The lamp can blink already. I carried out the plan:\n\n- Added a poller for the nightly result\n- Wired the blink to a red build")).toContain("Added a poller for the nightly result");
+		// An intro that looks back lays out no plan.
+		expect(answer("The lamp can blink already. Let's recap what is in place:\n\n- The poller lives in its own module")).toContain("The poller lives in its own module");
 	});
 
 	it("leaves open a step an earlier reply left on the user's side, until a later request takes it up", () => {
