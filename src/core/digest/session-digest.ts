@@ -109,8 +109,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 72: a step "you want to" do manually only "in case", "if" or "when" you do is not left open (a case that may not come).
  * 73: nor is "Nothing left on your side": nothing is.
  * 74: a list's intro lays out a plan only when it looks ahead ("Here's the plan:", "I'm going to:"), not back ("Let's recap:").
+ * 75: steps wait on the reader's yes under an intro whose last sentence is "If you …", after any other; not under "Once you …".
  */
-export const DIGEST_VERSION = 74;
+export const DIGEST_VERSION = 75;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -653,8 +654,11 @@ function takesUp(later: string, step: string, topic: string): boolean {
 	return [...words(step)].some((w) => asked.has(w) && !known.has(w));
 }
 
-/** A section's intro that makes its steps wait on the reader ("If you agree, …:", "If you'd like, next I can:"). */
-const ON_CONDITION = /^(?:if|once|should) you\b/i;
+/**
+ * A section's intro, its last sentence, that makes its steps wait on the reader's yes ("If you agree, …:", "If you'd
+ * like, next I can:"); "Once you merge it, …:" only orders them after the reader's step, and they stay.
+ */
+const ON_CONDITION = /(?:^|[.!?]\s+)if you\b[^.!?]*$/i;
 
 /**
  * What a unit of a reply leaves to do, or undefined: all of it under a section that says so (a

@@ -73,6 +73,11 @@ describe("digestSession", () => {
 			assistant(text(reply("Next steps:")), { ...at(2), messageId: "m2" }),
 		]);
 		expect(left.open).toContain("Rename the flag in the user guide as well.");
+		// The condition may end a paragraph that says something first; "once you …" only orders the steps.
+		const inline = (intro: string) =>
+			digestOf([userText("Open a pull request for the fix", at(0)), assistant(text(`Opened the pull request. ${intro}\n\n- Tag the release\n- Announce it`), { ...at(1), messageId: "m1" })]).open;
+		expect(inline("If you'd like, the follow-ups I'd take next:")).toEqual([]);
+		expect(inline("Once you merge it, the follow-ups:")).toEqual(["Tag the release", "Announce it"]);
 	});
 
 	it("tells no step of a list laid out as a plan as done; a list of what changed still is", () => {
