@@ -110,8 +110,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 73: nor is "Nothing left on your side": nothing is.
  * 74: a list's intro lays out a plan only when it looks ahead ("Here's the plan:", "I'm going to:"), not back ("Let's recap:").
  * 75: steps wait on the reader's yes under an intro whose last sentence is "If you …", after any other; not under "Once you …".
+ * 76: the topic tags' rules of the same release (pasted output, later mentions, selectors, error codes, folders give no
+ * tags: docs/topic-tags.md), which a session gets only when digested again.
  */
-export const DIGEST_VERSION = 75;
+export const DIGEST_VERSION = 76;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
