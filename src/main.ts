@@ -1,7 +1,7 @@
 import { FileSystemAdapter, Notice, Plugin, type TFile } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { migrateSettings, settingsProblem, storeSettings, type Settings } from "./core/settings";
+import { migrateSettings, newerSettingsProblem, settingsProblem, storeSettings, type Settings } from "./core/settings";
 import { mergeSettings } from "./core/settings-merge";
 import { DATA_JSON_LOCK } from "./node/plugin-paths";
 import { acquireSyncLock } from "./node/sync-lock";
@@ -97,8 +97,8 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			const { raw } = read;
 			const { settings, migrated } = migrateSettings(raw, hostname());
 			this.settings = settings;
-			// A version 1 file's projects become this machine's, once.
-			if (migrated && raw !== null && raw !== undefined) await this.saveData(storeSettings(settings, raw, hostname()));
+			// A version 1 file's projects become this machine's, once; a newer release's file is read, never stored in this one's form.
+			if (migrated && raw !== null && raw !== undefined && newerSettingsProblem(raw) === undefined) await this.saveData(storeSettings(settings, raw, hostname()));
 			this.refused = false;
 			// Renames heard before Obsidian last quit, that no sync took.
 			const state = this.stateDir();
@@ -336,6 +336,13 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		const lock = vault === undefined ? undefined : await acquireSyncLock(join(vault, this.manifest.dir ?? "", DATA_JSON_LOCK), { tool: "plugin", waitMs: 10_000 }).catch(() => undefined);
 		try {
 			const raw = (await this.loadData()) as unknown;
+			const newer = newerSettingsProblem(raw);
+			if (newer !== undefined) {
+				const message = `AI conversation memory: the settings were not saved: ${newer}.`;
+				this.log.add("problem", message);
+				new Notice(message);
+				return;
+			}
 			// A data.json that is not settings is no one's edit to keep.
 			const usable = raw !== null && raw !== undefined && settingsProblem(raw) === undefined;
 			const merged = usable ? mergeSettings(this.settings, settings, migrateSettings(raw, hostname()).settings) : settings;

@@ -343,6 +343,21 @@ describe("the plugin", () => {
 		expect(Object.keys(data.devices)).toHaveLength(2);
 	});
 
+	it("reads a data.json a newer release wrote and syncs with it, but never stores it in this release's form: not at start, not from the settings tab (attack round 34)", async () => {
+		const l = load();
+		const newer = { version: 4, notesFolder: "Claude", detail: "outline", devices: {} };
+		l.stub.data = structuredClone(newer);
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(l.plugin.settings.notesFolder).toBe("Claude");
+		expect(l.stub.data).toEqual(newer);
+		const tab = (l.stub as unknown as { settingTabs: { host: { save(s: unknown): Promise<void> } }[] }).settingTabs;
+		await tab[0]!.host.save({ ...l.plugin.settings, notesFolder: "Elsewhere" });
+		expect(l.stub.data).toEqual(newer);
+		expect(l.plugin.settings.notesFolder).toBe("Claude");
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: the settings were not saved: they were written by a newer release of AI Conversation Memory \(settings version 4, this one knows 2\)/);
+	});
+
 	it("installs the Claude Code hooks with the CLI it carries, and removes them leaving no settings file", async () => {
 		const built = await esbuild.build({ entryPoints: [join(repo, "src", "cli", "main.ts")], bundle: true, platform: "node", format: "cjs", mainFields: ["module", "main"], external: builtinModules.flatMap((m) => [m, `node:${m}`]), loader: { ".wasm": "binary" }, define: { "import.meta.url": "undefined" }, write: false, logLevel: "warning" });
 		(globalThis as { AI_MEMORY_CLI_SOURCE?: { loader: string } }).AI_MEMORY_CLI_SOURCE = { loader: built.outputFiles[0]!.text };

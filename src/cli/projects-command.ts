@@ -3,7 +3,7 @@ import { lstat, readdir, realpath } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeIfUnchanged } from "../node/hook-install";
-import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
+import { DEFAULT_PROJECT, deviceIdOf, isExcluded, migrateSettings, newerSettingsProblem, storeSettings, type AgentFile, contextFilesOf, type ContextMode, type ContextTarget, type ProjectSettings } from "../core/settings";
 import { isWithin } from "../core/projects/project-identity";
 import { NEW_REPOSITORY, recordedFingerprint, sameRepository } from "../core/projects/replaced-repository";
 import type { SyncState } from "../core/sync/sync-state";
@@ -203,6 +203,8 @@ async function editLocked(options: ProjectsOptions, where: { folder: string; dat
 		return fail(errorSentence(error));
 	}
 	const raw = read.raw;
+	const newer = newerSettingsProblem(raw);
+	if (newer !== undefined) return fail(`the settings in ${where.dataJson}: ${newer}; nothing was changed`);
 	const { settings } = migrateSettings(raw, host);
 	const result = await change(settings.projects, settings, where.folder);
 	if ("error" in result) return fail(result.error, result.code);

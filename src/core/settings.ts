@@ -143,6 +143,16 @@ export function migrateSettings(raw: unknown, hostname?: string): { settings: Se
 }
 
 /**
+ * Why data.json may not be stored again by this release: a newer one wrote it. Read, it serves
+ * (unknown keys kept, unknown values as defaults); stored, it took this version's number and those
+ * defaults, so the newer release read its own file as an old one (attack round 34).
+ */
+export function newerSettingsProblem(raw: unknown): string | undefined {
+	if (!isRecord(raw) || typeof raw.version !== "number" || !(raw.version > SETTINGS_VERSION)) return undefined;
+	return `they were written by a newer release of AI Conversation Memory (settings version ${raw.version}, this one knows ${SETTINGS_VERSION}), and stored again by this one they would lose what it does not know: update it here too`;
+}
+
+/**
  * What is wrong with a data.json that is JSON but not settings, in the values that keep things
  * out (a wrong type there was taken for the default: an excluded project given as one string was
  * synced, a redaction pattern given as a string was dropped); undefined when nothing is. Missing

@@ -188,6 +188,17 @@ describe("ai-memory projects", () => {
 		expect(data.devices[HOST]!.projects.map((p) => p.path)).toEqual([join(dir, "web"), join(dir, "api")]);
 	});
 
+	it("a data.json a newer release wrote is not stored again in this release's form: add and remove stop with a sentence, the file as it was (attack round 34)", async () => {
+		mkdirSync(join(dataJson, ".."), { recursive: true });
+		const text = `${JSON.stringify({ version: 5, detail: "outline", devices: { [HOST]: { projects: [{ path: join(dir, "web"), enabled: true }] } } }, null, 1)}\n`;
+		writeFileSync(dataJson, text);
+		expect(await runProjectsAdd(join(dir, "api"), opts())).toBe(2);
+		expect(err).toContain("were written by a newer release of AI Conversation Memory (settings version 5, this one knows 2)");
+		expect(err).toMatch(/update it here too; nothing was changed/);
+		expect(await runProjectsRemove(join(dir, "web"), opts())).toBe(2);
+		expect(readFileSync(dataJson, "utf8")).toBe(text);
+	});
+
 	it("never writes the settings through a data.json that links out of the plugin's folder", async () => {
 		mkdirSync(join(dataJson, ".."), { recursive: true });
 		writeFileSync(join(dir, "outside.json"), "{}\n");

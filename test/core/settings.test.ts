@@ -13,7 +13,7 @@ import {
 	type Settings,
 	storeSettings,
 } from "../../src/core/settings";
-import { contextFilesOf, foldersProblem } from "../../src/core/settings";
+import { contextFilesOf, foldersProblem, newerSettingsProblem } from "../../src/core/settings";
 
 const project = (path: string, extra: object = {}) => ({ path, ...DEFAULT_PROJECT, ...extra });
 
@@ -207,6 +207,11 @@ describe("settings version 2", () => {
 		expect(stored).toMatchObject({ version: 2, theme: { accent: "red" }, devices: { laptop: { remote: true, claudeDir: "/c" } } });
 		// A version 3 file without devices (say its layout changed again): shared values only.
 		expect(migrateSettings({ version: 3, notesFolder: "N", projects: [{ path: "/x" }] }, "laptop").settings).toMatchObject({ notesFolder: "N", projects: [] });
+	});
+
+	it("a newer version is named as one not to store again; this version, an older one or none is not (attack round 34)", () => {
+		expect(newerSettingsProblem({ version: 3 })).toMatch(/^they were written by a newer release of AI Conversation Memory \(settings version 3, this one knows 2\)/);
+		for (const raw of [{ version: 2 }, { version: 1 }, {}, { version: "9" }, null, undefined, []]) expect(newerSettingsProblem(raw)).toBeUndefined();
 	});
 
 	it("a version 2 file's top-level projects are nobody's: a device's own list is what counts", () => {
