@@ -192,7 +192,8 @@ export class StateFolder implements TranscriptStore {
 		await Promise.all(this.pending);
 		this.throwFailedWrite();
 		const names = await this.writeSessionFiles(state.sessions, state.version === SYNC_STATE_VERSION);
-		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, [SESSION_FILES]: names });
+		// A newer release's keys last, where they cannot stand for one this release writes.
+		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, carried: undefined, [SESSION_FILES]: names, ...state.carried });
 		// Only now that the list names the new files may the others go (those of a run killed before its list, too).
 		const inUse = new Set(names);
 		for (const name of this.sessionFiles.keys()) if (!inUse.has(name)) this.sessionFiles.delete(name);

@@ -300,6 +300,21 @@ describe("state folder: digests' lists in a file of their own, read when asked f
 		expect(await new StateFolder(dir).loadState()).toEqual({ ...state(), sessions: { ...state().sessions, "/t/2.jsonl": { ...state().sessions["/t/2.jsonl"]!, tags: ["x"] } } });
 	});
 
+	it("keys of this version's state it does not know (a newer release's, added without a new version) are written back as they were (attack round 34)", async () => {
+		const first = stateWith({ "/t/1.jsonl": record("/w/api", "one") });
+		await new StateFolder(dir).flush(first);
+		const stored = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;
+		const newer = { archivedNotes: { "/t/0.jsonl": "AI Conversations/old.md" }, carried: [1, 2] };
+		await writeFile(join(dir, "sync-state.json"), JSON.stringify({ ...stored, ...newer }));
+		const store = new StateFolder(dir);
+		const loaded = await store.loadState();
+		await store.flush({ ...loaded, sessions: { ...loaded.sessions, "/t/2.jsonl": record("/w/cli", "two") } });
+		const after = JSON.parse(await readFile(join(dir, "sync-state.json"), "utf8")) as Record<string, unknown>;
+		expect(after).toMatchObject(newer);
+		expect(after.version).toBe(SYNC_STATE_VERSION);
+		expect(Object.keys((await new StateFolder(dir).loadState()).sessions)).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
+	});
+
 	it("a version 2 state, digests whole in its session files, is read as it is; the next flush writes version 3, the untouched project's file kept", async () => {
 		const { sessions, ...rest } = state();
 		await mkdir(join(dir, "sessions"), { recursive: true });

@@ -109,7 +109,16 @@ export interface SyncState {
 	usageOnly: Record<string, UsageOnlyRecord>;
 	/** The Bases files written or found, by path: written once, then the person's (renamed, moved or deleted, none is written again). */
 	bases?: string[];
+	/**
+	 * Keys of a state of this version that this release does not know, as stored: a newer release
+	 * adds a field without raising the version (as `usageOnly` and `bases` were added), and a sync
+	 * here wrote the state without it (its deleted Bases file written again there). Written back.
+	 */
+	carried?: Record<string, unknown>;
 }
+
+/** The keys of a stored state this release reads (`sessionFiles` is the state folder's list of session files). */
+const KNOWN_STATE_KEYS = new Set(["version", "sessions", "projects", "summaries", "checkpoints", "memory", "proposed", "pending", "usageOnly", "bases", "sessionFiles"]);
 
 /**
  * Version 3: version 2 (projects by identity) with the digests' lists in files of their own beside
@@ -153,7 +162,15 @@ export function restoreSyncState(raw: unknown): SyncState {
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 		usageOnly: usageOnlyOf(o.usageOnly),
 		...(Array.isArray(o.bases) ? { bases: o.bases.filter((p): p is string => typeof p === "string") } : {}),
+		...carriedOf(raw as Record<string, unknown>),
 	};
+}
+
+/** A state of this version's keys this release does not know (see `SyncState.carried`); an older state's are its own, and go with its migration. */
+function carriedOf(raw: Record<string, unknown>): Pick<SyncState, "carried"> {
+	if (raw.version !== SYNC_STATE_VERSION) return {};
+	const unknown = Object.entries(raw).filter(([key]) => !KNOWN_STATE_KEYS.has(key));
+	return unknown.length > 0 ? { carried: Object.fromEntries(unknown) } : {};
 }
 
 /** Stored usage-only records, each as read or left out when it is not one (damaged: its tokens only go uncounted). */
