@@ -4,7 +4,7 @@ import { confinedFolder, readPlainBytes, readPlainBytesSync, readPlainFile, read
 import { codeUnitOrder } from "../core/text/code-unit-order";
 import { asciiJson, asciiJsonParts } from "../core/text/ascii-json";
 import { utf8Parts } from "./utf8-parts";
-import { storedDigest } from "../core/digest/session-digest";
+import { DIGEST_VERSION, storedDigest } from "../core/digest/session-digest";
 import { digestReadingLists, holdsLists, splitDigest, wholeDigest, type DigestLists } from "./digest-lists";
 import { dirname, join } from "node:path";
 import { processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
@@ -640,6 +640,10 @@ function checkSessionRecords(path: string, records: Record<string, unknown>): vo
 	for (const [key, record] of Object.entries(records)) {
 		const problem = sessionRecordProblem(record);
 		if (problem !== undefined) throw damagedState(path, `its record of ${key.slice(0, 200)} ${problem}`);
+		// Taken as an older release's (digested again), a newer release's digest was made in this one's
+		// form and its note rewritten so; the newer release then did the same back, at every sync of either.
+		const version = (record as { digest: { version?: unknown } }).digest.version;
+		if (typeof version === "number" && version > DIGEST_VERSION) throw new DamagedStateError(`The sync state ${path} holds sessions a newer release digested (digest version ${version}, this one knows ${DIGEST_VERSION}); nothing was synced: update AI Conversation Memory here too`);
 	}
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { confineStateFolder, DamagedStateError, readSessionFile, readStoredState, StateFolder } from "../../src/node/state-folder";
 import { appendToPack } from "../../src/node/model-pack";
 import { hash53 } from "../../src/core/transcript/fold";
+import { DIGEST_VERSION } from "../../src/core/digest/session-digest";
 import { emptySyncState, SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../../src/core/sync/sync-state";
 
 let dir: string;
@@ -163,6 +164,15 @@ describe("state folder: session records a project a file", () => {
 		await rm(join(dir, "sessions", first!));
 		await writeFile(join(dir, "sessions", first!), part);
 		expect(Object.keys((await new StateFolder(dir).loadState()).sessions).sort()).toEqual(["/t/1.jsonl", "/t/2.jsonl"]);
+	});
+
+	it("sessions a newer release digested stop the sync with a sentence, the file left as it is: digested again here, each release rewrote the other's notes at every sync (attack round 34)", async () => {
+		const newer = record("/w/api", "one");
+		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": { ...newer, digest: { ...newer.digest, version: DIGEST_VERSION + 1 } }, "/t/2.jsonl": record("/w/cli", "two") }));
+		const files = await Promise.all((await listed()).map((name) => readFile(join(dir, "sessions", name), "utf8")));
+		await expect(new StateFolder(dir).loadState()).rejects.toThrow(DamagedStateError);
+		await expect(new StateFolder(dir).loadState()).rejects.toThrow(`holds sessions a newer release digested (digest version ${DIGEST_VERSION + 1}, this one knows ${DIGEST_VERSION}); nothing was synced: update AI Conversation Memory here too`);
+		expect(await Promise.all((await listed()).map((name) => readFile(join(dir, "sessions", name), "utf8")))).toEqual(files);
 	});
 
 	it("a state file nested deeper than any state is damaged, named so, not V8's stack overflow", async () => {
