@@ -111,6 +111,55 @@ function withinSentence(text: string): string {
 	return m && m.index > 30 ? text.slice(m.index + m[0].length - (m[1]?.length ?? 0)) : text;
 }
 
+/**
+ * What a slash command's own prompt asks (a custom command's file, a skill's body, sent by the
+ * client when the command is run): its first heading that names something, else the first sentence
+ * of its prose that is not a role given to the agent ("You are a reviewer."). Tags (`<objective>`),
+ * front matter, code, section labels ("## Instructions", "Steps:") and the skill's "Base directory"
+ * line say nothing of it.
+ */
+export function commandRequest(expansion: string, max = 160): string | undefined {
+	let fence = false;
+	let frontMatter = false;
+	let paragraph: string[] = [];
+	const request = (): string | undefined => {
+		for (const s of paragraph.join(" ").split(/(?<=[.!?])\s+/)) {
+			if (s === "" || ROLE.test(s) || /^[^:]{0,40}:$/.test(s)) continue;
+			const asked = requestOf(s, max, false);
+			if (asked !== undefined) return asked;
+		}
+		paragraph = [];
+		return undefined;
+	};
+	for (const [i, raw] of expansion.replace(/<\/?[a-z][\w-]*>/gi, "\n").split("\n").entries()) {
+		const line = raw.trim();
+		if (line === "---" && (frontMatter || (i === 0 && paragraph.length === 0))) {
+			frontMatter = !frontMatter;
+			continue;
+		}
+		const fenceLine = /^(`{3,}|~{3,})/.test(line);
+		if (fenceLine) fence = !fence;
+		const heading = fence || frontMatter ? undefined : /^#{1,6}\s+(.+)$/.exec(line)?.[1];
+		if (heading === undefined && (fence || fenceLine || frontMatter || line === "" || /^base directory for this skill:/i.test(line) || isPastedLine(line))) {
+			const asked = request();
+			if (asked !== undefined) return asked;
+			continue;
+		}
+		if (heading === undefined) {
+			paragraph.push(line.replace(/^(?:[-*+>]|\d+[.)])\s+/, ""));
+			continue;
+		}
+		const asked = request();
+		if (asked !== undefined) return asked;
+		// One or two words ("## Steps", "# Preamble (run first)") label a section; more name what the command is.
+		if (heading.replace(/\([^)]*\)/g, "").trim().split(/\s+/).length >= 3) return cutAtBoundary(heading.replace(/[*_`]/g, "").trim(), max);
+	}
+	return request();
+}
+
+/** A sentence that gives the agent a role rather than asking anything of it. */
+const ROLE = /^(?:you are|you're|act as)\b/i;
+
 /** "Implement the following plan: # Title …" prompts (plan mode's hand-over): the plan's title. */
 export function planHeading(prompt: string): string | undefined {
 	if (!/^\s*implement the following plan\b/i.test(prompt)) return undefined;

@@ -112,8 +112,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 75: steps wait on the reader's yes under an intro whose last sentence is "If you …", after any other; not under "Once you …".
  * 76: the topic tags' rules of the same release (pasted output, later mentions, selectors, error codes, folders give no
  * tags: docs/topic-tags.md), which a session gets only when digested again.
+ * 77: a custom slash command run without arguments asks what its prompt's first sentence or heading says ("/pr: Generate …").
  */
-export const DIGEST_VERSION = 76;
+export const DIGEST_VERSION = 77;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

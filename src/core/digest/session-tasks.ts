@@ -1,5 +1,5 @@
 import type { SessionEvent, SessionModel, ToolCall } from "../transcript/session-model";
-import { requestOf } from "./request-text";
+import { commandRequest, requestOf } from "./request-text";
 
 /**
  * A session as a sequence of tasks: a typed prompt that asks for something, with the work done
@@ -57,6 +57,9 @@ export function sessionTasks(model: SessionModel): SessionTask[] {
 	return tasks;
 }
 
+/** Built-in commands whose prompt is the client's own (`/init` sends "Please analyze this codebase…"): it asks nothing the user wrote. */
+const CLIENT_PROMPTS = new Set(["init", "review", "security-review", "pr-comments"]);
+
 /** The ask of a prompt event; null when the prompt starts no task. */
 function askOf(event: Extract<SessionEvent, { kind: "prompt" }>, replying: boolean): string | undefined | null {
 	if (event.promptKind === "shell") return null;
@@ -64,8 +67,13 @@ function askOf(event: Extract<SessionEvent, { kind: "prompt" }>, replying: boole
 		const [name = "", ...args] = event.text.trim().split(/\s+/);
 		const bare = name.replace(/^\//, "").toLowerCase();
 		if (CONTROL_COMMANDS.has(bare)) return null;
-		const request = args.length > 0 ? requestOf(args.join(" ")) : undefined;
-		return request ? `${name} ${request}` : name;
+		if (args.length > 0) {
+			const request = requestOf(args.join(" "));
+			return request ? `${name} ${request}` : name;
+		}
+		// Without arguments, what the command asks is in its prompt: told as the command's.
+		const request = event.expansion !== undefined && !CLIENT_PROMPTS.has(bare) ? commandRequest(event.expansion) : undefined;
+		return request ? `${name}: ${request}` : name;
 	}
 	return requestOf(event.text, undefined, replying) ?? null;
 }

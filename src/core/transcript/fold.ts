@@ -202,6 +202,7 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 		if (record.parentUuid === null) model.index.sidechain = findTaskByPrompt(model, raw) ?? "?";
 		return;
 	}
+	if (record.isMeta && !record.isSystemInjected) keepExpansion(model, record, raw);
 	if (record.isMeta || record.isSystemInjected) return;
 	const user = classifyUserText(raw);
 	switch (user.kind) {
@@ -232,6 +233,21 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 		timestamp: record.timestamp,
 		images,
 	});
+}
+
+/**
+ * The prompt a slash command sent (a custom command's file, a skill's body): the client writes it
+ * as a meta line answering the command's, and what a command without arguments asks is said only
+ * there. Kept on the command's event; not once that event was redacted (this text would not be),
+ * and not the client's own meta lines (caveats, command output).
+ */
+function keepExpansion(model: SessionModel, record: UserRecord, raw: string): void {
+	const at = model.events.length - 1;
+	const command = model.events[at];
+	if (command?.kind !== "prompt" || command.promptKind !== "command" || command.expansion !== undefined) return;
+	if (command.uuid === undefined || command.uuid !== record.parentUuid || at < model.index.redactedEvents) return;
+	const user = classifyUserText(raw);
+	if (user.kind === "prompt") command.expansion = clip(model, user.text, LIMITS.expansion, true);
 }
 
 function findTaskByPrompt(model: SessionModel, prompt: string): string | undefined {

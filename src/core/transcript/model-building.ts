@@ -18,6 +18,8 @@ export const LIMITS = {
 	 * reasons, after the `git add` of every file and the subject. Cut at a line's or a sentence's end.
 	 */
 	recordInput: 4_000,
+	/** A slash command's prompt: what it asks is said at its start. */
+	expansion: 2_000,
 	toolResult: 300,
 	/** The user's answers to `AskUserQuestion` come after each question's full text: a longer result, or the answers are cut off. */
 	answersResult: 4_000,

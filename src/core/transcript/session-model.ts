@@ -39,6 +39,8 @@ export type SessionEvent =
 			parent?: string;
 			timestamp?: string;
 			images: number;
+			/** A slash command's prompt as the client sent it (`.claude/commands/pr.md`, a skill's body), its start only. */
+			expansion?: string;
 	  }
 	| { kind: "text"; text: string; messageId?: string; timestamp?: string; sidechain?: string }
 	| { kind: "thinking"; text: string; redacted: boolean; messageId?: string; timestamp?: string; sidechain?: string }

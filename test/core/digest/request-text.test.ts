@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAcknowledgement, requestOf } from "../../../src/core/digest/request-text";
+import { commandRequest, isAcknowledgement, requestOf } from "../../../src/core/digest/request-text";
 
 describe("requestOf", () => {
 	it.each(["thanks", "ok", "OK!", "yes", "go on", "continue", "lgtm", "네", "계속해줘", "はい", "続けてください", "好的", "继续", "要", "開始"])("%s asks for nothing", (prompt) => {
@@ -64,5 +64,31 @@ describe("requestOf", () => {
 describe("requestOf keeps colons that introduce nothing", () => {
 	it("keeps a signature with colons whole", () => {
 		expect(requestOf("Create a function `multiply(a: int, b: int) -> int` that multiplies two numbers together. Add a test for it.")).toBe("Create a function `multiply(a: int, b: int) -> int` that multiplies two numbers together. Add a test for it.");
+	});
+});
+
+describe("commandRequest", () => {
+	it("takes the first sentence of a command's prose", () => {
+		expect(commandRequest("Bump the version in package.json and write the changelog entry. Then open a draft PR.\n\nRules:\n- never force-push")).toBe(
+			"Bump the version in package.json and write the changelog entry.",
+		);
+	});
+
+	it("takes a heading that names something, past section labels, tags, front matter and a skill's base directory", () => {
+		expect(commandRequest("---\ndescription: release helper\n---\n# Release Checklist Runner\n\nDo the steps below.")).toBe("Release Checklist Runner");
+		expect(commandRequest("Base directory for this skill: /home/me/.claude/skills/lint\n\n## Overview\n\nRun the linters over the changed files only.")).toBe(
+			"Run the linters over the changed files only.",
+		);
+		expect(commandRequest("<goal>\nMigrate one table per run, with a rollback script.\n</goal>")).toBe("Migrate one table per run, with a rollback script.");
+	});
+
+	it("passes over a role given to the agent, labels ending in a colon and code", () => {
+		expect(commandRequest("You are a careful reviewer. Review the diff against main for missing tests.")).toBe("Review the diff against main for missing tests.");
+		expect(commandRequest("Usage:\n\n```sh\nmake audit\n```\n\nList the dependencies with known advisories.")).toBe("List the dependencies with known advisories.");
+	});
+
+	it("finds nothing in a prompt that is only code or labels", () => {
+		expect(commandRequest("```bash\ngit status\n```")).toBeUndefined();
+		expect(commandRequest("## Steps\n\nContext:")).toBeUndefined();
 	});
 });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { digestSession } from "../../../src/core/digest/session-digest";
 import { titleCut } from "../../../src/core/digest/session-title";
 import { parseTranscript } from "../../fixtures/parse-transcript";
-import { assistant, jsonl, resetIds, SESSION, toolResult, toolUse, userText } from "../../fixtures/lines";
+import { assistant, jsonl, resetIds, SESSION, text, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
 
 const at = (minute: number) => ({ timestamp: new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString() });
 
@@ -41,6 +41,15 @@ describe("sessionTitle", () => {
 			toolResult("p1", "User has approved your plan.", at(6)),
 		]);
 		expect(title).toBe("Cache the weather lookups");
+	});
+
+	it("names a session begun with a custom command run without arguments by what the command's prompt asks", () => {
+		const records = [
+			userText("<command-message>triage</command-message>\n<command-name>/triage</command-name>", { ...at(0), uuid: "c1" }),
+			userBlocks([text("Sort the open bug reports by severity.\n\nThen post the list.")], { ...at(0), isMeta: true, parentUuid: "c1" }),
+			assistant(text("Sorted the 14 open bugs; the list is posted."), { ...at(1), messageId: "m1" }),
+		];
+		expect(titleOf(records)).toBe("Sort the open bug reports by severity");
 	});
 
 	it("drops the command that carried the request, the chat around it and the folders of a long path", () => {

@@ -5,7 +5,7 @@ import { foldAiderLines } from "../../../src/core/transcript/aider-fold";
 import { foldLines } from "../../../src/core/transcript/fold";
 import { serializeSession } from "../../../src/core/transcript/session-model";
 import { foldInPieces } from "../../fixtures/fold-pieces";
-import { assistant, jsonl, system, text, toolResult, toolUse, userText } from "../../fixtures/lines";
+import { assistant, jsonl, system, text, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
 
 // Built at run time: no secret-looking literal in the repository.
 const TOKEN = `ghp${"_"}${"Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0AbCdEf"}`;
@@ -29,6 +29,14 @@ describe("an event's texts", () => {
 		redactModelInPlace(model, redact);
 		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
 		expect(model.events.find((e) => e.kind === "compaction")).toMatchObject({ kind: "compaction", trigger: "manual [redacted:github-token]" });
+	});
+
+	it("include a slash command's prompt, kept on the command", () => {
+		const lines = jsonl([userText("<command-name>/publish</command-name>", { uuid: "c1" }), userBlocks([text(`Publish with ${TOKEN} as the token.`)], { isMeta: true, parentUuid: "c1" })]);
+		const model = foldInPieces(foldLines, "claude-code", lines);
+		expect(model.events[0]).toMatchObject({ expansion: `Publish with ${TOKEN} as the token.` });
+		redactModelInPlace(model, redact);
+		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
 	});
 });
 

@@ -50,6 +50,31 @@ describe("prompts", () => {
 		expect(promptsOf(m)[0]).toMatchObject({ kind: "command", text: "/clear" });
 	});
 
+	it("keeps a custom command's prompt (the meta line answering it) on the command, not the client's caveats or a meta line answering something else", () => {
+		const m = parse([
+			userText("<command-message>ship</command-message>\n<command-name>/ship</command-name>", { uuid: "c1" }),
+			userBlocks([text("Tag the release and push it.\n\nSteps:\n1. bump")], { isMeta: true, parentUuid: "c1" }),
+			userText("<command-name>/deploy</command-name>", { uuid: "c2" }),
+			userBlocks([text("<local-command-caveat>Caveat: generated while running local commands.</local-command-caveat>")], { isMeta: true, parentUuid: "c2" }),
+			userText("<command-name>/audit</command-name>", { uuid: "c3" }),
+			userBlocks([text("Read the lockfile for known advisories.")], { isMeta: true, parentUuid: "elsewhere" }),
+		]);
+		const commands = m.events.flatMap((e) => (e.kind === "prompt" ? [[e.text, e.expansion]] : []));
+		expect(commands).toEqual([
+			["/ship", "Tag the release and push it.\n\nSteps:\n1. bump"],
+			["/deploy", undefined],
+			["/audit", undefined],
+		]);
+		expect(promptsOf(m)).toHaveLength(3);
+	});
+
+	it("keeps no command prompt once the command's event was redacted: this text would not be", () => {
+		const m = parse([userText("<command-name>/ship</command-name>", { uuid: "c1" })]);
+		m.index.redactedEvents = m.events.length;
+		foldLine(m, { no: 2, text: JSON.stringify(userBlocks([text("Use the token sk-live-123 to publish.")], { isMeta: true, parentUuid: "c1" })) });
+		expect(m.events[0]).not.toHaveProperty("expansion");
+	});
+
 	it("keeps a pasted image prompt, counting the image", () => {
 		const m = parse([userBlocks([{ type: "image", source: { type: "base64", media_type: "image/png", data: "QUFB" } }, text("what is wrong here?")])]);
 		expect(promptsOf(m)).toEqual([{ kind: "prompt", text: "what is wrong here?", images: 1, timestamp: "2026-11-20T10:00:00.000Z" }]);

@@ -1,0 +1,31 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { sessionTasks } from "../../../src/core/digest/session-tasks";
+import { parseTranscript } from "../../fixtures/parse-transcript";
+import { assistant, jsonl, resetIds, SESSION, text, userBlocks, userText } from "../../fixtures/lines";
+
+const asksOf = (records: unknown[]) => sessionTasks(parseTranscript(Buffer.from(jsonl(records)), SESSION)).map((t) => t.ask);
+
+describe("sessionTasks", () => {
+	beforeEach(() => resetIds());
+
+	it("tells a custom command run without arguments by what its prompt asks, as the command's", () => {
+		const asks = asksOf([
+			userText("<command-message>ship</command-message>\n<command-name>/ship</command-name>", { uuid: "c1" }),
+			userBlocks([text("  Tag a release for the work on this branch and push the tag. \n\n  Steps:\n  1. Read the changelog")], { isMeta: true, parentUuid: "c1" }),
+			assistant(text("Tagged v2.3.0 and pushed it.")),
+		]);
+		expect(asks).toEqual(["/ship: Tag a release for the work on this branch and push the tag."]);
+	});
+
+	it("keeps the arguments as the ask when a command has them, and a built-in command's own prompt asks nothing", () => {
+		const asks = asksOf([
+			userText("<command-name>/ship</command-name>\n<command-args>only the api package</command-args>", { uuid: "c1" }),
+			userBlocks([text("Tag a release and push the tag.")], { isMeta: true, parentUuid: "c1" }),
+			assistant(text("Tagged.")),
+			userText("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>", { uuid: "c2" }),
+			userBlocks([text("Please analyze this codebase and create a CLAUDE.md file.")], { isMeta: true, parentUuid: "c2" }),
+			assistant(text("Wrote CLAUDE.md.")),
+		]);
+		expect(asks).toEqual(["/ship Only the api package", "/init"]);
+	});
+});
