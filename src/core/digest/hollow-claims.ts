@@ -25,6 +25,8 @@ const HOLLOW = [
 	// An intro to what follows ("Here's the summary of what I changed", "Here is what I found") and the agent's grasp
 	// ("I now understand the issue", "Now I see the problem"): what was changed or understood comes after, if anywhere.
 	/^here(?:'s|’s| is| are) (?:(?:a|the|my) )?(?:(?:short|quick|brief|full) )?(?:summary|overview|recap|rundown|breakdown|what (?:i|we) (?:changed|did|found|fixed))\b[^:]*$|^(?:now )?i (?:now )?(?:understand|see|get) (?:the|this|that|what)(?: (?:issue|problem|bug|cause|situation|error|question))?(?: (?:now|better|clearly|fully))?$/i,
+	// A finding pointed at ("There's the problem.", "Found the culprit."): what it is comes in the next sentence.
+	/^(?:there|that|this|here)(?:'s|’s| is) (?:the|your|our) (?:issue|problem|bug|cause|culprit)$|^(?:i )?found (?:it|the (?:issue|problem|bug|cause|culprit))$/i,
 	// "Classic issue.", "A known gotcha." (the explanation follows in the next sentence).
 	/^(?:a |the |this is a |that's a )?(?:classic|common|known|well-known|typical|frequent) (?:issue|problem|gotcha|limitation|pitfall|mistake|one)$/i,
 ];

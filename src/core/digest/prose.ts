@@ -103,13 +103,46 @@ function headAndTail(text: string): string {
 /** Sentences of one paragraph, split after . ! ? (and their CJK forms). */
 export function splitSentences(text: string): string[] {
 	const out: string[] = [];
-	// A sentence may close its emphasis or quote after the stop: "**It's a small phase.** Here's why".
-	for (const part of withoutLinks(text).split(/(?<=[.!?][*_"'\u201d\u2019)\]]{0,3})\s+(?=[^\s\da-z])|(?<=[。！？])/)) {
+	const push = (part: string) => {
 		const s = stripMarkup(part).replace(/\s+/g, " ").trim();
 		if (s !== "") out.push(s);
+	};
+	const t = withoutLinks(text);
+	let from = 0;
+	for (const stop of t.matchAll(STOP)) {
+		const at = stop.index + stop[0].length;
+		// The word before the stop is all that tells an abbreviation: a short tail of the sentence is read.
+		if (stop[1] !== undefined && !endsSentence(t.slice(Math.max(from, at - 60), at), stop[1], t[at + (stop[2]?.length ?? 0)] ?? "")) continue;
+		push(t.slice(from, at));
+		from = at;
 	}
+	push(t.slice(from));
 	return out;
 }
+
+/** A stop and the space after it (a sentence may close its emphasis or quote after the stop: "**It's a small phase.** Here's why"), or a CJK stop. */
+const STOP = /([.!?])[*_"'\u201d\u2019)\]]{0,3}(?=(\s+)\S)|[。！？]/g;
+
+/**
+ * Whether the sentence whose end is `tail`, ending in `stop`, ends there, `next` being the first character after the
+ * space. A capital (or anything not a letter or digit) starts a new sentence; a lower-case word does
+ * too ("Done. npm test passes."), unless the stop ends an abbreviation ("e.g.", "etc.", "vs."), an
+ * initial, a number ("1. stop the worker 2. drain…") or an ellipsis. A digit starts none ("approx. 5").
+ */
+function endsSentence(tail: string, stop: string, next: string): boolean {
+	if (/\d/.test(next)) return false;
+	if (!/[a-z]/.test(next)) return true;
+	if (stop !== ".") return true;
+	if (/\.\.[*_"'\u201d\u2019)\]]{0,3}$/.test(tail)) return false;
+	const word = /(\S+?)\.[*_"'\u201d\u2019)\]]{0,3}$/.exec(tail)?.[1]?.replace(/^[([{"'\u201c\u2018*_`]+/, "") ?? "";
+	if (/^(?:\p{L}\.)*\p{L}$/u.test(word) || /^\d+$/.test(word)) return false;
+	return !ABBREVIATIONS.has(word.toLowerCase());
+}
+
+/** Words written short with a stop that a lower-case word goes on after, in the same sentence. */
+const ABBREVIATIONS: ReadonlySet<string> = new Set([
+	"etc", "vs", "cf", "approx", "incl", "excl", "esp", "resp", "viz", "al", "fig", "eq", "ca", "misc", "avg", "min", "sec", "pp", "mr", "mrs", "ms", "dr", "prof", "jr", "sr", "inc", "ltd", "corp", "dept",
+]);
 
 /** Markdown links as their text: `[package.json](package.json)` reads "package.json". */
 function withoutLinks(text: string): string {

@@ -113,8 +113,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 76: the topic tags' rules of the same release (pasted output, later mentions, selectors, error codes, folders give no
  * tags: docs/topic-tags.md), which a session gets only when digested again.
  * 77: a custom slash command run without arguments asks what its prompt's first sentence or heading says ("/pr: Generate …").
+ * 78: a sentence starting with a lower-case name ("Done. npm test passes.") is a sentence of its own; "There's the bug." is hollow.
  */
-export const DIGEST_VERSION = 77;
+export const DIGEST_VERSION = 78;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

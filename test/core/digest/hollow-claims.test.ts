@@ -30,6 +30,8 @@ describe("hollow claims", () => {
 		"I now understand the problem.",
 		"Now I see the issue.",
 		"The plan is ready.",
+		"That's the bug.",
+		"Found the culprit!",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -50,6 +52,7 @@ describe("hollow claims", () => {
 		"You're right that the cache key misses the locale: added it.",
 		"Here's the summary: the pager skipped the last page.",
 		"I see the pager skips the last page when it is full.",
+		"That's the bug in the retry loop: it never backs off.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});

@@ -9,6 +9,31 @@ describe("prose", () => {
 		expect(splitSentences("Upgraded to v2.1 and kept app.ts as is.")).toEqual(["Upgraded to v2.1 and kept app.ts as is."]);
 	});
 
+	it("ends a sentence before one that starts with a lower-case name or command", () => {
+		expect(splitSentences("That explains the freeze. swayidle started before the socket was up.")).toEqual(["That explains the freeze.", "swayidle started before the socket was up."]);
+		expect(splitSentences("Fixed it. pnpm lint is clean now!")).toEqual(["Fixed it.", "pnpm lint is clean now!"]);
+		expect(splitSentences("Is it cached? it was not.")).toEqual(["Is it cached?", "it was not."]);
+		expect(splitSentences("The import moved to `db/pool.ts`. callers are updated.")).toEqual(["The import moved to `db/pool.ts`.", "callers are updated."]);
+		expect(splitSentences("Pinned the runtime to v20.11. npm stays as it was.")).toEqual(["Pinned the runtime to v20.11.", "npm stays as it was."]);
+	});
+
+	it("does not end a sentence at an abbreviation, an initial, a number, a decimal, a version, a file name or an ellipsis", () => {
+		for (const sentence of [
+			"Prefer small helpers, e.g. one per route, over a big one.",
+			"It reads env files, i.e. the local ones only.",
+			"Logs, caches etc. are removed on each run.",
+			"Compare tabs vs. spaces in the diff.",
+			"Written by J. smith in the first draft.",
+			"Do it in two steps: 1. stop the worker 2. drain the queue.",
+			"The ratio went from 0.75 to 1.5 after the change.",
+			"Pinned node to v20.11 and the client to 10.2.4 for now.",
+			"Renamed config.yaml to settings.yaml in the repo.",
+			"It waited... then the socket came up.",
+		]) {
+			expect(splitSentences(sentence)).toEqual([sentence]);
+		}
+	});
+
 	it("takes a label with no value for no statement", () => {
 		expect(statementsOf("Epic `app-7` created.\n\n- Depends on: —\n- Blocks: none yet").map((u) => u.text)).toEqual(["Epic `app-7` created.", "Blocks: none yet"]);
 	});
