@@ -12,14 +12,32 @@ export function cutAtBoundary(text: string, max: number): string {
 	// Only the start of a long text can show: fold that part (folding a prefix gives a prefix of the fold).
 	const clean = (text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text).replace(/\s+/g, " ").trim();
 	if (clean.length <= max) return clean;
-	return closedSpans(cutRaw(clean, max));
+	return closedSpans(cutRaw(clean, max), clean, max);
 }
 
-/** A cut inside `code` would leave a span open: cut before its opening backtick instead. */
-function closedSpans(cut: string): string {
+/**
+ * A cut inside `code` would leave a span open: the span is cut inside at a break of its own (a
+ * path's "/", a query's "?", a space), closed with "…" in it, when what it keeps says something
+ * (`{{ .SiteURL }}/auth/confirm…` is the point of its item: the words before it alone were not);
+ * else the cut goes before its opening backtick.
+ */
+function closedSpans(cut: string, clean: string, max: number): string {
 	if ((cut.match(/`/g)?.length ?? 0) % 2 === 0) return cut;
 	const open = cut.lastIndexOf("`");
+	const inside = spanStart(clean.slice(open + 1, open + 1 + Math.max(0, max - open - 3)));
+	if (inside.length >= MIN_SPAN_KEPT) return `${clean.slice(0, open + 1)}${inside}…\``;
 	return `${trimEnd(cut.slice(0, open))}…`;
+}
+
+/** Less of a span than this names nothing a reader could look for. */
+const MIN_SPAN_KEPT = 10;
+
+/** The start of a code span's text up to its last break: after a "/", before a "?", "#" or "("; else before a space. */
+function spanStart(room: string): string {
+	if (room.includes("`")) return "";
+	for (let i = room.length - 1; i > 0; i--) if (room[i - 1] === "/" || /[?#(]/.test(room[i]!)) return room.slice(0, i);
+	const space = room.lastIndexOf(" ");
+	return space > 0 ? room.slice(0, space) : "";
 }
 
 function cutRaw(clean: string, max: number): string {

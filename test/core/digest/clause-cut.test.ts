@@ -27,6 +27,13 @@ describe("cutAtBoundary", () => {
 		expect(cutAtBoundary("Renamed the option to `keepPreviousSessionsAround` in settings", 40)).toBe("Renamed the option to…");
 	});
 
+	it("keeps the start of a long code span, up to a break of its own, where the cut falls inside it", () => {
+		const text = "Point the reset mail at `https://shop.example.org/account/reset?code={{ .Code }}&lang=en` so the new page handles it";
+		expect(cutAtBoundary(text, 70)).toBe("Point the reset mail at `https://shop.example.org/account/reset…`");
+		// A span too short to cut inside, or one word, still goes whole or not at all.
+		expect(cutAtBoundary("Point the reset mail at `resetHandlerForEveryLocale` so it works", 40)).toBe("Point the reset mail at…");
+	});
+
 	it("cuts unspaced scripts after their own punctuation and never splits a surrogate pair", () => {
 		expect(cutAtBoundary("ページネーションを追加しました。テストも更新して全部通ることを確認しました。", 25)).toBe("ページネーションを追加しました。");
 		const emoji = cutAtBoundary("😀".repeat(20), 9);
@@ -40,7 +47,8 @@ describe("cutAtBoundary", () => {
 				const out = cutAtBoundary(text, max);
 				const folded = text.replace(/\s+/g, " ").trim();
 				expect(out.length).toBeLessThanOrEqual(max + 1);
-				expect(folded.startsWith(out.replace(/…$/, ""))).toBe(true);
+				// A code span cut inside closes with "…`".
+				expect(folded.startsWith(out.replace(/…`?$/, ""))).toBe(true);
 			}),
 		);
 	});
