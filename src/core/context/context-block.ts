@@ -1,6 +1,7 @@
 import { cutAtBoundary } from "../digest/clause-cut";
 import { codeSpan } from "../text/code-spans";
 import { printable } from "../text/printable";
+import { shortUrls } from "../text/short-urls";
 import { inertMentions } from "./inert-mentions";
 import { codeUnitOrder } from "../text/code-unit-order";
 import type { StoredDigest } from "../digest/session-digest";
@@ -133,7 +134,9 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	pushList(lines, "Asked", asked.shown, shape.asked, shape.askedChars, asked.rest);
 	// A change told as a choice too ("Switched the store from SQLite to Redis") is told once, where its why is.
 	const decided = d.decisions.slice(0, shape.decisions);
-	pushList(lines, "Done", d.done.filter((a) => !decided.includes(a)).map((a) => cutAtBoundary(a, shape.doneMax)), shape.done, shape.doneChars);
+	// An address in a request or a result is told by its host and last part (`shortUrls`); one left to
+	// open or decided on is kept whole, to be followed as written.
+	pushList(lines, "Done", d.done.filter((a) => !decided.includes(a)).map((a) => cutAtBoundary(shortUrls(a), shape.doneMax)), shape.done, shape.doneChars);
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
 	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
@@ -166,7 +169,7 @@ function weightiest(d: StoredDigest, max: number, chars: number, askMax: number)
 	// A session of one or two requests has the room to show each at more length ("… goal_type NEED right after clearing", not "… if I clear a target (uses…").
 	const count = Math.min(new Set(d.asked).size, max);
 	const each = Math.min(2 * askMax, Math.max(askMax, Math.floor((chars - 2 * (count - 1)) / Math.max(1, count))));
-	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(ask, each), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
+	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(shortUrls(ask), each), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
 	const unique = tasks.filter((t, k) => tasks.findIndex((o) => o.ask === t.ask) === k);
 	const [first, ...others] = unique;
 	if (!first) return { shown: [], rest: 0 };

@@ -115,8 +115,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 77: a custom slash command run without arguments asks what its prompt's first sentence or heading says ("/pr: Generate …").
  * 78: a sentence starting with a lower-case name ("Done. npm test passes.") is a sentence of its own; "There's the bug." is hollow.
  * 79: an item cut inside a long code span keeps the span's start up to a break of its own (`…/auth/confirm…`), not the words before it alone.
+ * 80: an entry tells an address in a request or a result by its host and last part (`github.com/…/pull/12`; see `shortUrls`).
  */
-export const DIGEST_VERSION = 79;
+export const DIGEST_VERSION = 80;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

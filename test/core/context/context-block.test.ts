@@ -87,6 +87,14 @@ describe("eager block", () => {
 		for (const ask of (/^- Asked: (.*)$/m.exec(many)?.[1] ?? "").replace(/ \(\+\d+ more\)$/, "").split("; ")) expect(ask.length).toBeLessThanOrEqual(81);
 	});
 
+	it("tells an address in a request or a result by its host and last part, so the words after it fit", () => {
+		const ask = "The preview at https://preview.example.dev/teams/shop/deployments/7f3a9c2e1b/logs?follow=1 shows a white page after login";
+		const d = digest("f", "25", { asked: ["Set up the preview deploys", ask], done: ["Opened https://git.example.com/shop/web/pull/318 with the fix"] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(/^- Asked: (.*)$/m.exec(block)?.[1]).toBe("Set up the preview deploys; The preview at preview.example.dev/…/logs shows a white page after login");
+		expect(/^- Done: (.*)$/m.exec(block)?.[1]).toBe("Opened git.example.com/…/pull/318 with the fix");
+	});
+
 	it("never carries tool output: commands run and errors met stay out", () => {
 		const block = renderContextBlock([entry(digest("a", "20"))], { sessions: 5, maxChars: 4000 });
 		expect(block).not.toContain("npm ERR!");
