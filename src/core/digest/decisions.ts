@@ -288,6 +288,8 @@ const USER_CHOICE = new RegExp(`^${OPENING}(?:${USER_CHOICES})`, "i");
 /** The same, anywhere: a cheap look at a whole prompt before it is split. */
 const USER_CHOICE_ANYWHERE = new RegExp(`\\b(?:${USER_CHOICES})`, "i");
 const OPENING_ONLY = new RegExp(`^${OPENING}`, "i");
+/** The words a user wishes with before the way itself ("I'd like to", "I think we should"), which "user chose:" says already. */
+const WISH = /^(?:i think\s+)?(?:(?:i|we)(?:'d| would) like to|(?:i|we) want to|(?:i|we) will|i'll|we should)\s+/i;
 /**
  * A user's sentence that asks, weighs, supposes or tells what the agent did rather than choosing,
  * with its question mark or without (users often leave it out): "should we use redis instead of
@@ -320,9 +322,15 @@ function choiceInOtherScript(text: string): boolean {
 	return CJK.test(text) && (CHOICE_KO.test(text) || CHOICE_JA.test(text) || CHOICE_ZH.test(text));
 }
 
-/** A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose: let's do vite". */
+/**
+ * A user's choice in their words, marked as theirs: "ok, fine, let's do vite" reads "user chose:
+ * let's do vite", and "I would like to move the docs to a wiki" reads "user chose: move the docs to
+ * a wiki": the mark already says whose wish it is.
+ */
 export function asChoice(sentence: string): string {
-	const s = sentence.replace(OPENING_ONLY, "").trim();
+	const opened = sentence.replace(OPENING_ONLY, "").trim();
+	const wished = opened.replace(WISH, "");
+	const s = wished.split(/\s+/).length >= 2 ? wished : opened;
 	return `user chose: ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
 }
 

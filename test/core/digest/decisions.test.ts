@@ -29,6 +29,11 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ prompts: [lines.join("\n")] })).toEqual(["user chose: so we'll go with split mode first then we will open the invite-only beta once the agent is ready"]);
 	});
 
+	it("tells a user's choice without the words they wish with, which the mark says already", () => {
+		expect(decisionsOf({ prompts: ["I would like to keep the invoices in Postgres instead of the CSV exports"] })).toEqual(["user chose: keep the invoices in Postgres instead of the CSV exports"]);
+		expect(decisionsOf({ prompts: ["ok, I think we should go with the hosted queue"] })).toEqual(["user chose: go with the hosted queue"]);
+	});
+
 	it("reads a user's correction as a choice: what to use instead, and what not to", () => {
 		const prompts = ["no, store the drafts in IndexedDB instead", "Actually, let's keep the old route names.", "rather than a nightly cron, make it a queue worker", "let's not add Docker for this yet"];
 		expect(decisionsOf({ prompts })).toEqual([
