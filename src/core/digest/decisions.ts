@@ -117,6 +117,24 @@ function waysOut(units: readonly ProseUnit[]): string[] {
 	return found;
 }
 
+/**
+ * A choice that opens on its reason ("Since the IDs are fixed, I'll skip the check.") told choice
+ * first ("Skip the check, since the IDs are fixed."): an entry's room may cut an item, and the
+ * choice is what the reader needs. A sentence of more than one comma is left as written: where its reason ends is unsure.
+ */
+const REASON_OPENING = /^(since|because|given(?: that)?)\s([^,\n]{3,160}),\s+(\S.*)$/i;
+const SPEAKER_OPENER = /^(?:(?:i|we)(?:'ll| will|'m going to|'re going to| should| need to)|let me|let's)\s+(?=\S+\s+\S)/i;
+export function reasonLast(sentence: string): string {
+	const m = REASON_OPENING.exec(sentence);
+	if (!m || m[3]!.includes(", ")) return sentence;
+	const [, word, reason, choice] = m as unknown as [string, string, string, string];
+	const stop = /[.!]$/.exec(choice)?.[0] ?? "";
+	const plain = reason.replace(/^(?:We|We're|We've)\b/, (w) => w.toLowerCase()).replace(PLAIN_OPENING, (w) => w.toLowerCase());
+	// Told first, "I'll split the job" would read as narration of a next step: the way alone is the choice.
+	const way = choice.slice(0, choice.length - stop.length).replace(SPEAKER_OPENER, "");
+	return `${capitalize(way)}, ${word.toLowerCase()} ${plain}${stop}`;
+}
+
 /** Said ahead of the work, so taken from a reply only when it holds. `REASON_FIRST_LINE` finds one anywhere in a whole reply. */
 const REASON_FIRST = new RegExp(String.raw`^${REASON}${AHEAD}`, "i");
 const REASON_FIRST_LINE = new RegExp(String.raw`(?:^|[.!?]\s+)${REASON}${AHEAD}`, "im");
@@ -388,7 +406,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		for (const unit of proseUnits(straightQuotes(record))) {
 			const text = unit.text;
 			// The choice first: it is cheap to look for, and most sentences of a message name none.
-			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text) && !diagnosed(text)) add(fromRecords, asResult(capitalize(choiceClause(text).replace(ALSO, ""))));
+			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text) && !diagnosed(text)) add(fromRecords, asResult(reasonLast(capitalize(choiceClause(text).replace(ALSO, "")))));
 		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
@@ -408,7 +426,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 				continue;
 			}
 			if (!isStatement(text)) continue;
-			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(fromReplies, asResult(choiceClause(text)));
+			if (isDecision(text) || REASONED.test(text) || PASSED_OVER.test(text) || (holds && (RECOMMEND.test(text) || (REASON_FIRST.test(text) && !WEIGHED.test(text))))) add(fromReplies, asResult(reasonLast(choiceClause(text))));
 		}
 		if (mayChooseWayOut) for (const way of waysOut(units)) add(fromWaysOut, way);
 	}

@@ -117,8 +117,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 79: an item cut inside a long code span keeps the span's start up to a break of its own (`…/auth/confirm…`), not the words before it alone.
  * 80: an entry tells an address in a request or a result by its host and last part (`github.com/…/pull/12`; see `shortUrls`).
  * 81: a user's choice is told without the words they wish with ("user chose: move the docs", not "user chose: i would like to move the docs").
+ * 82: a choice that opens on its reason is told choice first ("Skip the check, since the IDs are fixed"; see `reasonLast`).
  */
-export const DIGEST_VERSION = 81;
+export const DIGEST_VERSION = 82;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

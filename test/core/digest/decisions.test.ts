@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionsOf, heldReplies } from "../../../src/core/digest/decisions";
+import { decisionsOf, heldReplies, reasonLast } from "../../../src/core/digest/decisions";
 import type { SessionEvent } from "../../../src/core/transcript/session-model";
 
 describe("decisionsOf", () => {
@@ -32,6 +32,12 @@ describe("decisionsOf", () => {
 	it("tells a user's choice without the words they wish with, which the mark says already", () => {
 		expect(decisionsOf({ prompts: ["I would like to keep the invoices in Postgres instead of the CSV exports"] })).toEqual(["user chose: keep the invoices in Postgres instead of the CSV exports"]);
 		expect(decisionsOf({ prompts: ["ok, I think we should go with the hosted queue"] })).toEqual(["user chose: go with the hosted queue"]);
+	});
+
+	it("tells a choice led by its reason choice first, and leaves one whose reason holds a comma as written", () => {
+		expect(reasonLast("Because the pool is shared by every tenant, we'll cap each request at five connections.")).toBe("Cap each request at five connections, because the pool is shared by every tenant.");
+		expect(reasonLast("Given that the API is slow, cached and rate-limited, the page reads the copy.")).toBe("Given that the API is slow, cached and rate-limited, the page reads the copy.");
+		expect(reasonLast("Keep the copy in the page.")).toBe("Keep the copy in the page.");
 	});
 
 	it("reads a user's correction as a choice: what to use instead, and what not to", () => {
@@ -142,8 +148,8 @@ describe("decisionsOf", () => {
 		const reply = "No plugin reads the old key any more. Since nothing else depends on it, I'll drop the migration shim and read the new key only.";
 		const merged = "Since both views render the shared panel, the selection handler needs to be merged into the panel's hook.";
 		expect(decisionsOf({ replies: [reply, merged] }, 4, new Set([reply, merged]))).toEqual([
-			"Since nothing else depends on it, I'll drop the migration shim and read the new key only.",
-			"Since both views render the shared panel, the selection handler needs to be merged into the panel's hook.",
+			"Drop the migration shim and read the new key only, since nothing else depends on it.",
+			"The selection handler needs to be merged into the panel's hook, since both views render the shared panel.",
 		]);
 		// Proposed, then the user steered elsewhere.
 		expect(decisionsOf({ replies: [reply] }, 4, new Set())).toEqual([]);
@@ -187,7 +193,7 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ records })).toEqual([
 			"Write all logs to .cache/logs/run.log instead of one file per job.",
 			"Use a personal token so CI runs on them.",
-			"Since the vault has one user, simplify access() to always grant when the node exists.",
+			"Simplify access() to always grant when the node exists, since the vault has one user.",
 			"Unify the owner ids in create() and mkdir() to use getuid() instead of req.uid().",
 		]);
 		expect(decisionsOf({ records: ["- Billable cost, not raw tokens\n- Not just the proxy: the page checks the session too"] })).toEqual(["Billable cost, not raw tokens"]);

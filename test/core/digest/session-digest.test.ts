@@ -627,14 +627,14 @@ describe("digestSession", () => {
 		const commit = "git add -A && git commit -m \"$(cat <<'EOF'\nKeep one log file\n\nWrite every log to run.log instead of one file per job.\nEOF\n)\"";
 		const d = digestOf([
 			userText("Make the logs easier to follow", at(0)),
-			assistant(text("Since every job already tags its lines, I'll write all jobs to one file."), { ...at(1), messageId: "m1" }),
+			assistant(text("Since every job already tags its lines, I'll drop the job name from each file name."), { ...at(1), messageId: "m1" }),
 			assistant(toolUse("w1", "Write", { file_path: "/repo/docs/adr/0004-one-log-file.md", content: "# ADR-004: One log file for all jobs\n\nStatus: accepted" }), { ...at(2), messageId: "m2" }),
 			toolResult("w1", "File created successfully at: /repo/docs/adr/0004-one-log-file.md", at(2)),
 			assistant(toolUse("b1", "Bash", { command: commit }), { ...at(3), messageId: "m3" }),
 			toolResult("b1", "[main 1a2b3c4] Keep one log file\n 2 files changed", at(3)),
 			assistant(text("Committed: every job now logs to run.log."), { ...at(4), messageId: "m4" }),
 		]);
-		expect(d.decisions).toEqual(["One log file for all jobs", "Write every log to run.log instead of one file per job.", "Since every job already tags its lines, I'll write all jobs to one file."]);
+		expect(d.decisions).toEqual(["One log file for all jobs", "Write every log to run.log instead of one file per job.", "Drop the job name from each file name, since every job already tags its lines."]);
 		expect(d.done[0]).toBe("commit 1a2b3c4: Keep one log file");
 	});
 
