@@ -117,7 +117,7 @@ function noteName(notePath: string, noteFolder: string | undefined): string {
 
 /** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */
 const SHAPES = {
-	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 4, decisionsChars: 280, files: 3 },
+	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 4, decisionsChars: 270, files: 3 },
 	long: { asked: 10, askedChars: 1000, askMax: 160, done: 10, doneChars: 1000, doneMax: 240, open: 6, openChars: 600, decisions: 5, decisionsChars: 1000, files: 12 },
 } as const;
 
@@ -138,7 +138,8 @@ export function renderEntry({ digest: d, topics, notePath }: ContextEntry, detai
 	// open or decided on is kept whole, to be followed as written.
 	pushList(lines, "Done", d.done.filter((a) => !decided.includes(a)).map((a) => cutAtBoundary(shortUrls(a), shape.doneMax)), shape.done, shape.doneChars);
 	pushList(lines, "Open", d.open, shape.open, shape.openChars);
-	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars);
+	// Decisions come uncut and often long (a reason with each): the one list that shares its room fairly; the others' items are bounded each.
+	pushList(lines, "Decided", d.decisions, shape.decisions, shape.decisionsChars, 0, true);
 	const files = keyFiles(d, shape.files).map((f) => (detail === "short" ? tail(f, 48) : f));
 	if (files.length > 0) lines.push(`- Files: ${files.map(codeSpan).join(", ")}${d.filesTouched.length > files.length ? `, +${d.filesTouched.length - files.length} more` : ""}`);
 	if (notePath) lines.push(`- Note: ${codeSpan(noteName(notePath, noteFolder))}`);
@@ -183,15 +184,21 @@ function weightiest(d: StoredDigest, max: number, chars: number, askMax: number)
 	return { shown: chosen.sort((a, b) => a.i - b.i).map((t) => t.ask), rest: unique.length - chosen.length };
 }
 
-/** `- Label: a; b; c` with whole items only, as many as fit; the rest counted. */
-function pushList(lines: string[], label: string, items: readonly string[], max: number, chars: number, more = 0): void {
+/**
+ * `- Label: a; b; c`, as many as fit; the rest counted. With `fair`, when the first items do not
+ * all fit whole, none takes more than its fair share of the room (`fairCap`): one longer is cut
+ * to it at a boundary, rather than filling the room that two more would have had.
+ */
+function pushList(lines: string[], label: string, items: readonly string[], max: number, chars: number, more = 0, fair = false): void {
+	// Items are joined with "; ": a sentence's own final period would read ".;", and its own "; " would read as two items
+	// (a commit's "Add retries; log the failures" told as a result and a fragment), so it reads ", ".
+	const clean = items.map((whole) => whole.replace(/(?<![.…])\.$/, "").replace(/;\s+/g, ", "));
+	const cap = fair ? fairCap(clean.slice(0, max).map((i) => i.length), chars) : Infinity;
 	const shown: string[] = [];
 	let used = 0;
-	for (const whole of items) {
-		// Items are joined with "; ": a sentence's own final period would read ".;", and its own "; " would read as two items
-		// (a commit's "Add retries; log the failures" told as a result and a fragment), so it reads ", ".
-		const item = whole.replace(/(?<![.…])\.$/, "").replace(/;\s+/g, ", ");
+	for (const whole of clean) {
 		if (shown.length >= max) break;
+		const item = whole.length > cap ? cutAtBoundary(whole, cap) : whole;
 		// An item too long for the room left gives way to a later one that fits.
 		if (shown.length > 0 && used + item.length > chars) continue;
 		shown.push(item);
@@ -200,6 +207,32 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 	if (shown.length === 0) return;
 	const rest = items.length - shown.length + more;
 	lines.push(`- ${label}: ${shown.join("; ")}${rest > 0 ? ` (+${rest} more)` : ""}`);
+}
+
+/** Below this, a cut item says too little to be worth its place: fewer items share the room instead. */
+const MIN_SHARE = 120;
+
+/**
+ * The longest an item may be so that items of these lengths fit `room` together (joined by "; "):
+ * short ones keep their length, the long ones share what is left equally. Were that share below
+ * `MIN_SHARE`, the last items give way and fewer share the room.
+ */
+function fairCap(lengths: readonly number[], room: number): number {
+	for (let n = lengths.length; n > 0; n--) {
+		const sorted = lengths.slice(0, n).sort((a, b) => a - b);
+		let left = room - 2 * (n - 1);
+		let cap = Infinity;
+		for (const [k, len] of sorted.entries()) {
+			const share = Math.floor(left / (n - k));
+			if (len > share) {
+				cap = share;
+				break;
+			}
+			left -= len;
+		}
+		if (cap >= MIN_SHARE || cap === Infinity) return cap;
+	}
+	return room;
 }
 
 /** The files a session wrote or edited, relative to its project when inside it. */

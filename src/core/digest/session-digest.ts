@@ -118,8 +118,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 80: an entry tells an address in a request or a result by its host and last part (`github.com/…/pull/12`; see `shortUrls`).
  * 81: a user's choice is told without the words they wish with ("user chose: move the docs", not "user chose: i would like to move the docs").
  * 82: a choice that opens on its reason is told choice first ("Skip the check, since the IDs are fixed"; see `reasonLast`).
+ * 83: an entry's Decided line cuts a decision past its fair share of the room (`fairCap`) rather than leave the next ones out, in 270 characters.
  */
-export const DIGEST_VERSION = 82;
+export const DIGEST_VERSION = 83;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -67,10 +67,17 @@ describe("eager block", () => {
 	});
 
 	it("gives the room an item too long for it leaves to a later item that fits", () => {
-		const long = `Chose the queue over polling ${"because the worker restarts often ".repeat(8)}`.trim();
-		const d = digest("c", "22", { decisions: ["Keep the API version at v2", long, "Store sessions in SQLite"] });
+		const long = `Move the queue off polling ${"because the worker restarts often ".repeat(8)}`.trim();
+		const d = digest("c", "22", { open: ["Bump the API version to v3", long, "Drop the SQLite sessions"] });
 		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
-		expect(/^- Decided: (.*)$/m.exec(block)?.[1]).toBe("Keep the API version at v2; Store sessions in SQLite (+1 more)");
+		expect(/^- Open: (.*)$/m.exec(block)?.[1]).toBe("Bump the API version to v3; Drop the SQLite sessions (+1 more)");
+	});
+
+	it("cuts a decision longer than its fair share of the room, so the ones after it are told too", () => {
+		const reasoned = "Moved the image resizing into a background worker, since the upload request timed out whenever several large photos arrived at once and the proxy gave up after thirty seconds";
+		const d = digest("c", "22", { decisions: ["Keep the API version at v2", reasoned, "Serve thumbnails from the CDN, since the origin is in one region only", "Store sessions in SQLite"] });
+		const line = /^- Decided: (.*)$/m.exec(renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 }))?.[1] ?? "";
+		expect(line.split("; ")).toEqual(["Keep the API version at v2", "Moved the image resizing into a background worker, since the upload request timed out whenever several large photos arrived at once and the…", "Serve thumbnails from the CDN, since the origin is in one region only", "Store sessions in SQLite"]);
 	});
 
 	it("shows four short decisions when they fit the room, the fifth counted", () => {
