@@ -117,7 +117,7 @@ function noteName(notePath: string, noteFolder: string | undefined): string {
 
 /** How much of each list an entry shows: the short form for CLAUDE.md, the long one for the packet. */
 const SHAPES = {
-	short: { asked: 6, askedChars: 300, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 4, decisionsChars: 270, files: 3 },
+	short: { asked: 6, askedChars: 280, askMax: 80, done: 6, doneChars: 380, doneMax: 120, open: 3, openChars: 220, decisions: 4, decisionsChars: 270, files: 3 },
 	long: { asked: 10, askedChars: 1000, askMax: 160, done: 10, doneChars: 1000, doneMax: 240, open: 6, openChars: 600, decisions: 5, decisionsChars: 1000, files: 12 },
 } as const;
 
@@ -164,19 +164,22 @@ function commonFolder(paths: readonly string[]): string | undefined {
 
 /**
  * The requests to show when not all fit: the first, then those that took the most work, in the
- * order they were made (a long session's one-word follow-ups give way to its real tasks).
+ * order they were made (a long session's one-word follow-ups give way to its real tasks). Each is
+ * cut to a fair share of the room (`fairCap`): short ones ("/pr", "yes, go on") leave theirs to
+ * the long ones, and a session of one or two requests shows each at more length ("… goal_type
+ * NEED right after clearing", not "… if I clear a target (uses…"), up to twice `askMax`.
  */
 function weightiest(d: StoredDigest, max: number, chars: number, askMax: number): { shown: string[]; rest: number } {
-	// A session of one or two requests has the room to show each at more length ("… goal_type NEED right after clearing", not "… if I clear a target (uses…").
-	const count = Math.min(new Set(d.asked).size, max);
-	const each = Math.min(2 * askMax, Math.max(askMax, Math.floor((chars - 2 * (count - 1)) / Math.max(1, count))));
-	const tasks = d.asked.map((ask, i) => ({ ask: cutAtBoundary(shortUrls(ask), each), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
-	const unique = tasks.filter((t, k) => tasks.findIndex((o) => o.ask === t.ask) === k);
-	const [first, ...others] = unique;
-	if (!first) return { shown: [], rest: 0 };
-	const chosen = [first];
-	let used = first.ask.length;
-	for (const t of [...others].sort((a, b) => b.calls - a.calls || a.i - b.i)) {
+	const whole = d.asked.map((ask, i) => ({ ask: shortUrls(ask), calls: d.tasks.find((t) => t.ask === ask)?.calls ?? 0, i }));
+	const unique = whole.filter((t, k) => whole.findIndex((o) => o.ask === t.ask) === k);
+	const [head, ...others] = unique;
+	if (!head) return { shown: [], rest: 0 };
+	const ranked = [head, ...others.sort((a, b) => b.calls - a.calls || a.i - b.i)];
+	const cap = Math.min(2 * askMax, fairCap(ranked.slice(0, max).map((t) => t.ask.length), chars, ASK_SHARE));
+	const [first, ...rest] = ranked.map((t) => ({ ...t, ask: cutAtBoundary(t.ask, cap) }));
+	const chosen = [first!];
+	let used = first!.ask.length;
+	for (const t of rest) {
 		if (chosen.length >= max || used + t.ask.length + 2 > chars) continue;
 		chosen.push(t);
 		used += t.ask.length + 2;
@@ -209,6 +212,9 @@ function pushList(lines: string[], label: string, items: readonly string[], max:
 	lines.push(`- ${label}: ${shown.join("; ")}${rest > 0 ? ` (+${rest} more)` : ""}`);
 }
 
+/** Below this share, a request cut says too little to name its task. */
+const ASK_SHARE = 60;
+
 /** Below this, a cut item says too little to be worth its place: fewer items share the room instead. */
 const MIN_SHARE = 120;
 
@@ -217,7 +223,7 @@ const MIN_SHARE = 120;
  * short ones keep their length, the long ones share what is left equally. Were that share below
  * `MIN_SHARE`, the last items give way and fewer share the room.
  */
-function fairCap(lengths: readonly number[], room: number): number {
+function fairCap(lengths: readonly number[], room: number, least = MIN_SHARE): number {
 	for (let n = lengths.length; n > 0; n--) {
 		const sorted = lengths.slice(0, n).sort((a, b) => a - b);
 		let left = room - 2 * (n - 1);
@@ -230,7 +236,7 @@ function fairCap(lengths: readonly number[], room: number): number {
 			}
 			left -= len;
 		}
-		if (cap >= MIN_SHARE || cap === Infinity) return cap;
+		if (cap >= least || cap === Infinity) return cap;
 	}
 	return room;
 }

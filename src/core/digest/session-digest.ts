@@ -119,8 +119,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 81: a user's choice is told without the words they wish with ("user chose: move the docs", not "user chose: i would like to move the docs").
  * 82: a choice that opens on its reason is told choice first ("Skip the check, since the IDs are fixed"; see `reasonLast`).
  * 83: an entry's Decided line cuts a decision past its fair share of the room (`fairCap`) rather than leave the next ones out, in 270 characters.
+ * 84: so does its Asked line, in 280 characters: short requests leave their room to long ones, each cut to no less than 60.
  */
-export const DIGEST_VERSION = 83;
+export const DIGEST_VERSION = 84;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -102,6 +102,13 @@ describe("eager block", () => {
 		expect(/^- Done: (.*)$/m.exec(block)?.[1]).toBe("Opened git.example.com/…/pull/318 with the fix");
 	});
 
+	it("lets short requests leave their room to a long one, which shows whole when all fit", () => {
+		const long = "The export job writes every invoice twice when the month ends on a weekend, so find where the second run is scheduled and stop it";
+		const d = digest("g", "26", { asked: ["Set up the billing export", "yes", long, "/pr"] });
+		const block = renderContextBlock([entry(d)], { sessions: 5, maxChars: 4000 });
+		expect(/^- Asked: (.*)$/m.exec(block)?.[1]).toBe(`Set up the billing export; yes; ${long}; /pr`);
+	});
+
 	it("never carries tool output: commands run and errors met stay out", () => {
 		const block = renderContextBlock([entry(digest("a", "20"))], { sessions: 5, maxChars: 4000 });
 		expect(block).not.toContain("npm ERR!");
