@@ -405,14 +405,15 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 				const text = await deps.projects.read(project.path, name);
 				// A file the block no longer goes to is kept only when a block stayed in it (see `planSync`).
 				if (!target && !(text?.includes(BEGIN_MARKER) ?? false)) continue;
+				// Kept as soon as read, as the maps kept it: a check after it that throws leaves the text known.
 				const file: ProjectFilesRead["files"][number] = { key, text };
+				found.files.push(file);
 				const owner = target ? otherVaultsNotes(text, deps.vaultPath) : undefined;
 				if (owner !== undefined && (await deps.projects.folderExists?.(owner))) file.otherVault = owner;
 				const path = await deps.projects.realPath?.(project.path, name);
 				if (path !== undefined && real.has(path)) file.sameAs = real.get(path)!;
 				else if (path !== undefined) real.set(path, name);
 				if (target && text !== null && (await deps.projects.readOnly?.(project.path, name))) file.readOnly = true;
-				found.files.push(file);
 			} catch (error) {
 				if (target) found.unreadable.push([key, error instanceof Error ? error.message : String(error)]);
 			}
