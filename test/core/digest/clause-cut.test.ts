@@ -47,8 +47,9 @@ describe("cutAtBoundary", () => {
 				const out = cutAtBoundary(text, max);
 				const folded = text.replace(/\s+/g, " ").trim();
 				expect(out.length).toBeLessThanOrEqual(max + 1);
-				// A code span cut inside closes with "…`".
+				// A code span cut inside closes with "…`": only a span the cut left open, so the text before holds an odd number of backticks.
 				expect(folded.startsWith(out.replace(/…`?$/, ""))).toBe(true);
+				if (out.endsWith("…`")) expect((out.slice(0, -2).match(/`/g)?.length ?? 0) % 2).toBe(1);
 			}),
 		);
 	});
