@@ -33,6 +33,8 @@ export class RecallStore {
 	private readonly partlyRead = new Set<string>();
 	/** Session files read, with the transcript paths each holds. */
 	private readonly files = new Map<string, string[]>();
+	/** By session file: its sessions another release digested, left out of the search (see `leftOut`). */
+	private readonly otherRelease = new Map<string, ReleaseCounts>();
 	private refreshing: Promise<void> | undefined;
 	private readonly contexts = new Map<string, { stamp: string; context: HookContext | undefined; recall?: RecallIndex }>();
 
@@ -53,6 +55,7 @@ export class RecallStore {
 			if (stamp !== "none") return;
 			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);
 			this.files.clear();
+			this.otherRelease.clear();
 			this.projects = {};
 			this.stamp = stamp;
 			return;
@@ -64,6 +67,7 @@ export class RecallStore {
 			if (wanted.has(name) && name !== "(inline)" && !this.partlyRead.has(name)) continue;
 			for (const key of keys) this.sessions.delete(key);
 			this.files.delete(name);
+			this.otherRelease.delete(name);
 		}
 		for (const name of wanted) {
 			if (this.files.has(name)) continue;
@@ -75,16 +79,39 @@ export class RecallStore {
 			} else this.partlyRead.delete(name);
 			const records = read.records;
 			const keys: string[] = [];
+			const other: ReleaseCounts = { older: 0, newer: 0 };
 			for (const [key, record] of Object.entries(records)) {
+				const release = releaseOf(record);
+				if (release !== "this") {
+					other[release]++;
+					continue;
+				}
 				const session = searchable(key, record);
 				if (!session) continue;
 				this.sessions.put(session);
 				keys.push(key);
 			}
 			this.files.set(name, keys);
+			if (other.older + other.newer > 0) this.otherRelease.set(name, other);
+			else this.otherRelease.delete(name);
 		}
 		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
 		this.stamp = stamp;
+	}
+
+	/**
+	 * Sessions left out because another release digested them: an earlier one's (the next sync
+	 * digests them again; until then their stored form may not be the one this release reads) or
+	 * a newer one's (this release cannot read it). The tools say so: a search that finds nothing
+	 * while the state holds sessions read as if none had been recorded.
+	 */
+	get leftOut(): ReleaseCounts {
+		const total: ReleaseCounts = { older: 0, newer: 0 };
+		for (const counts of this.otherRelease.values()) {
+			total.older += counts.older;
+			total.newer += counts.newer;
+		}
+		return total;
 	}
 
 	/** The hook context the last sync wrote for an enabled project (read again only when its file changed). */
@@ -122,6 +149,19 @@ export class RecallStore {
 			return undefined;
 		}
 	}
+}
+
+/** Sessions of another release, left out (see `RecallStore.leftOut`). */
+export interface ReleaseCounts {
+	older: number;
+	newer: number;
+}
+
+/** Whether this release digested the record, an earlier or a newer one (a record of no version is this one's to judge by its shape). */
+function releaseOf(record: SessionRecord): "this" | "older" | "newer" {
+	const version = (record?.digest as { version?: unknown } | undefined)?.version;
+	if (typeof version !== "number" || version === DIGEST_VERSION) return "this";
+	return version > DIGEST_VERSION ? "newer" : "older";
 }
 
 /** A record as the index takes it; one of another digest version or shape is left out. */

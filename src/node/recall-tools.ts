@@ -10,7 +10,7 @@ import type { AgentId } from "../core/transcript/agents";
 import { appendHookLog } from "./hook-log";
 import { projectForCwd } from "./hook-project";
 import { pluginFolder } from "./plugin-paths";
-import { RecallStore } from "./recall-store";
+import { RecallStore, type ReleaseCounts } from "./recall-store";
 
 /**
  * The recall tools an agent can call (served over MCP by `ai-memory mcp`), independent of the
@@ -44,6 +44,15 @@ export interface RecallToolsOptions {
 /** What the tools say when the state's file `file` cannot be read (a sync stops on it too, and says how to recover). */
 const unreadableState = (file: string) => `(The last sync's record of sessions, \`state/${file}\` in the plugin's folder, cannot be read: syncs stop on it too (\`ai-memory sync\` says how to recover: put back a good copy, or move the state folder away). Until then, sessions may be missing here.)`;
 
+/** What the tools say of sessions another release digested, left out (see `RecallStore.leftOut`); undefined when none. */
+export function otherReleaseNote({ older, newer }: ReleaseCounts): string | undefined {
+	const said: string[] = [];
+	const sessions = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
+	if (newer > 0) said.push(`${sessions(newer)} recorded by a newer release of AI Conversation Memory ${newer === 1 ? "is" : "are"} left out here: update it on this machine too.`);
+	if (older > 0) said.push(`${sessions(older)} recorded by an earlier release ${older === 1 ? "is" : "are"} left out until the next sync brings ${older === 1 ? "it" : "them"} up to date (\`ai-memory sync\`, or "Sync AI conversations" in Obsidian).`);
+	return said.length === 0 ? undefined : `(${said.join(" ")})`;
+}
+
 export const SEARCH_LIMIT_DEFAULT = 5;
 export const SEARCH_LIMIT_MAX = 20;
 export const FACTS_LIMIT = 5;
@@ -67,7 +76,7 @@ export class RecallTools {
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
 			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
-			const note = [projects.note, this.store.unreadable === undefined ? undefined : unreadableState(this.store.unreadable)].filter(Boolean).join(" ");
+			const note = [projects.note, this.store.unreadable === undefined ? undefined : unreadableState(this.store.unreadable), otherReleaseNote(this.store.leftOut)].filter(Boolean).join(" ");
 			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD} ${note}`) : text, project: projects.label };
 		});
 	}
@@ -78,7 +87,10 @@ export class RecallTools {
 			const id = args.id.trim().replace(/^`|`$/g, "");
 			const session = this.store.sessions.byId(id);
 			if (!session && this.store.unreadable !== undefined) throw new RecallToolError(unreadableState(this.store.unreadable), "state unreadable");
-			if (!session) throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.`, "unknown session id");
+			if (!session) {
+				const leftOut = otherReleaseNote(this.store.leftOut);
+				throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.${leftOut ? ` ${leftOut}` : ""}`, "unknown session id");
+			}
 			const whole = args.detail === "full" ? await this.store.wholeDigest(session) : undefined;
 			const text = renderSession(session, entryOf(session, settings.tagPrefix, this.located), whole);
 			return { text: args.detail === "full" && !whole ? `${text}\n(The whole digest is not available: the session's stored model is gone; this is its summary.)\n` : text, project: session.projectKey ?? session.project };

@@ -269,3 +269,43 @@ describe("ai-memory mcp started in a folder that is gone", () => {
 		}
 	});
 });
+
+describe("ai-memory mcp over sessions another release digested", () => {
+	it("says how many sessions an earlier or a newer release recorded are left out, in a search and for an id it does not find", async () => {
+		const copy = join(dir, "release-vault");
+		const state = join(pluginFolder(copy), "state");
+		cpSync(join(pluginFolder(vault), "state"), state, { recursive: true });
+		const files = readdirSync(join(state, "sessions")).map((n) => join(state, "sessions", n));
+		const good = new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
+		// A's record as a newer release leaves it, C's as an earlier one did (the next sync digests it again).
+		for (const [file, text] of good) {
+			const records = JSON.parse(text) as Record<string, { digest: { version: number; sessionId: string } }>;
+			for (const record of Object.values(records)) {
+				if (record.digest.sessionId === A) record.digest.version += 1;
+				if (record.digest.sessionId === C) record.digest.version -= 1;
+			}
+			writeFileSync(file, JSON.stringify(records));
+		}
+		const { server } = recallServer({ vault: copy, cwd: project, loadSettings: (path, host) => loadSettings(path, [], host) });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const reader = new Client({ name: "test", version: "1" });
+		await reader.connect(clientSide);
+		try {
+			const found = textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "all" } }));
+			expect(found).toContain("1 session recorded by a newer release of AI Conversation Memory is left out here: update it on this machine too.");
+			expect(found).toContain("1 session recorded by an earlier release is left out until the next sync brings it up to date");
+			expect(found).not.toContain(A);
+			const byId = await reader.callTool({ name: "get_session", arguments: { id: A } });
+			expect(byId.isError).toBe(true);
+			expect(textOf(byId)).toContain("No session has the id");
+			expect(textOf(byId)).toContain("recorded by a newer release");
+			// What this release digested is found, with no word of another release.
+			const own = await reader.callTool({ name: "get_session", arguments: { id: B } });
+			expect(own.isError).toBeFalsy();
+			expect(textOf(own)).not.toContain("recorded by");
+		} finally {
+			await reader.close();
+		}
+	});
+});
