@@ -673,6 +673,13 @@ function mayBeIdentifier(text: string): boolean {
 const CODE_VERBS = new Set("get set has is are can should on handle use make create to do with add update remove delete fetch load init build compute parse render read write find check validate format convert generate process run start stop show print emit send save apply reset clear test ensure try".split(" "));
 
 /**
+ * Objects every program of a language reaches through (`console.log`, `JSON.parse`, `process.env`,
+ * `os.path.join`, `Math.max`): a call on one says how the code is written, not what the session
+ * is about, and each is called in sessions of every topic.
+ */
+const LANGUAGE_GLOBALS = new Set("console json math object array string number promise reflect symbol process window document globalthis navigator self os sys fs path util".split(" "));
+
+/**
  * An identifier as a term: a dotted name by its first part (`tokenizer.css` → tokenizer,
  * `logging.Init` → logging), then camelCase and snake_case cut into words (`TokenUsage`,
  * `token_usage` → token-usage), leading verbs and stop words dropped (`hasShadowBranch` →
@@ -686,6 +693,7 @@ function identifierTerm(original: string): string | undefined {
 	const head = text.split(".")[0] ?? "";
 	const headAlias = KEYWORD_ALIASES.get(head.toLowerCase());
 	if (headAlias) return headAlias;
+	if (head !== text && LANGUAGE_GLOBALS.has(head.toLowerCase())) return undefined;
 	const parts = head
 		.split(/[_-]+|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u)
 		.filter((p) => p !== "")

@@ -41,6 +41,15 @@ describe("forEachWordSegment", () => {
 });
 
 describe("keywordsOf: names and phrases", () => {
+	it("takes a call on a language's own objects for no topic (`console.log`, `JSON.parse`, `os.path.join`), a library's name for one", () => {
+		const terms = keywordsOf(["The worker prints nothing: `console.error` stays silent, `JSON.parse` throws on the cache file and `os.path.join` gives a Windows path", "Then `logging.getLogger` in the scheduler"]);
+		expect(terms).not.toContain("console");
+		expect(terms).not.toContain("json");
+		expect(terms).not.toContain("os");
+		expect(terms).toContain("logging");
+		expect(terms).toContain("scheduler");
+	});
+
 	it("keeps a product name written in camel case whole", () => {
 		expect(keywordsOf(["Moving my laptop to NixOS"])).toContain("nixos");
 		expect(keywordsOf(["Send the traces to DataDog"])).toEqual(["send", "trace", "datadog"]);
