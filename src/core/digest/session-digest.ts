@@ -121,8 +121,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 82: a choice that opens on its reason is told choice first ("Skip the check, since the IDs are fixed"; see `reasonLast`).
  * 83: an entry's Decided line cuts a decision past its fair share of the room (`fairCap`) rather than leave the next ones out, in 270 characters.
  * 84: so does its Asked line, in 280 characters: short requests leave their room to long ones, each cut to no less than 60.
+ * 85: a title made of a request told as a story is what the story is about ("We've just refactored X and the tests fail" → "The tests fail"; see `substance`).
  */
-export const DIGEST_VERSION = 84;
+export const DIGEST_VERSION = 85;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

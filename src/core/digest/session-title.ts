@@ -52,7 +52,8 @@ function handedPlan(model: SessionModel): string | undefined {
  * ("I want to…", "Can you…"), with paths told by their file name. A request that is only talk
  * (a question, "we were working on this", a word or two) names the session less well than what it
  * did: its first commit, when one was made in the prompts' script; else the first sentence of the
- * prompt that is not talk ("I'm working on ENT-98. Keep the notes in Linear.").
+ * prompt that is not talk ("I'm working on ENT-98. Keep the notes in Linear."); else what its
+ * story is about (`substance`).
  */
 function askTitle(model: SessionModel, ask: string): string {
 	const first = firstTyped(model);
@@ -68,8 +69,36 @@ function askTitle(model: SessionModel, ask: string): string {
 		.slice(1)
 		.map((s) => s.replace(/[.!]+$/, ""))
 		.find((s) => s.split(/\s+/).length >= 3 && IMPERATIVE.test(titleOf(s)));
-	return sentence === undefined ? title : titleOf(sentence);
+	if (sentence !== undefined) return titleOf(sentence);
+	const subject = substance(ask);
+	return subject === undefined ? title : titleOf(subject);
 }
+
+/**
+ * What a request told as a story is about, when none of its sentences asks for work: the first of
+ * its clauses that is not talk ("We've just done a big refactoring and a lot of the browser tests
+ * fail" is about the failing tests), else the story's own deed without its teller ("we switched
+ * the cache to Redis but…" reads "Switched the cache to Redis but…"). Undefined when it has neither.
+ */
+function substance(ask: string): string | undefined {
+	const first = ask.split(/(?<=[.!?])\s+/)[0] ?? ask;
+	const clauses = first
+		.replace(/\([^)]*\)/g, "")
+		.split(/\s*[,;:–—]\s+|\s+(?:and|but|because|though|although)\s+/i)
+		.map((c) => c.replace(HEDGE, "").trim());
+	// A request whose own start is no talk ("Add X and Y?") is its subject already.
+	if (!isTalk(clauses[0] ?? "")) return undefined;
+	const clause = clauses.find((c) => c.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 3 && !isTalk(c) && !PRONOUN_SUBJECT.test(c));
+	if (clause !== undefined) return clause;
+	const deed = /^(?:i|we)(?:'ve| have)?\s+(?:just\s+|already\s+)?(?=\p{L}+ed\s)/iu.exec(first);
+	return deed ? first.slice(deed[0].length) : undefined;
+}
+
+/** A clause about something named before it ("it doesn't work anymore"): no subject of its own. */
+const PRONOUN_SUBJECT = /^(?:it|it's|its|this|that|these|those|they|he|she|them)\b/i;
+
+/** A hedge before a clause's subject ("mostly one idea about…"). */
+const HEDGE = /^(?:mostly|mainly|basically|just|really|actually|only)\s+/i;
 
 /** "Help me find the source of this" about a pasted `QuotaExceededError`: the title names it. */
 function withErrorName(title: string, prompt: string | undefined): string {

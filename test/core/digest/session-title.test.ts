@@ -77,6 +77,16 @@ describe("sessionTitle", () => {
 		expect(titleOf([userText("We were looking at the flaky login test yesterday", at(0))])).toBe("We were looking at the flaky login test yesterday");
 	});
 
+	it("names a request told as a story by what it is about, not by its opening", () => {
+		// The clause after the story names the subject.
+		expect(titleOf([userText("We've just moved the importer to a worker queue and the nightly CSV import now skips rows.", at(0))])).toBe("The nightly CSV import now skips rows");
+		expect(titleOf([userText("Ok so there's not a lot here yet, mainly a sketch of how to name the backup folders.", at(0))])).toBe("A sketch of how to name the backup folders");
+		// A clause that only points back names nothing: the story's deed, without its teller.
+		expect(titleOf([userText("we raised the upload limit to 50 MB but it is back at 10 again", at(0))])).toBe("Raised the upload limit to 50 MB but it is back at 10 again");
+		// A request whose start asks is left whole, its "and" included.
+		expect(titleOf([userText("Add a retry to the mailer and log each failure?", at(0))])).toBe("Add a retry to the mailer and log each failure");
+	});
+
 	it("names what a request that only points back points at: the user's own command just before", () => {
 		const title = titleOf([
 			userText("<bash-input>npm run typecheck</bash-input>", at(0)),
