@@ -113,10 +113,12 @@ function withinSentence(text: string): string {
 
 /**
  * What a slash command's own prompt asks (a custom command's file, a skill's body, sent by the
- * client when the command is run): its first heading that names something, else the first sentence
- * of its prose that is not a role given to the agent ("You are a reviewer."). Tags (`<objective>`),
- * front matter, code, section labels ("## Instructions", "Steps:") and the skill's "Base directory"
- * line say nothing of it.
+ * client when the command is run): the first sentence of its prose that is not a role given to the
+ * agent ("You are a reviewer.") nor points at the template's own text ("Do the steps below.", "Use
+ * this skill when…"). Headings name the template ("# Review checklist"), list items are its steps
+ * or checks, and tags (`<objective>`), front matter, code, labels ("Steps:") and the skill's "Base
+ * directory" line say nothing of what was asked: a prompt of those alone asks nothing of its own,
+ * and the command is told by its name.
  */
 export function commandRequest(expansion: string, max = 160): string | undefined {
 	let fence = false;
@@ -124,13 +126,15 @@ export function commandRequest(expansion: string, max = 160): string | undefined
 	let paragraph: string[] = [];
 	const request = (): string | undefined => {
 		for (const s of paragraph.join(" ").split(/(?<=[.!?])\s+/)) {
-			if (s === "" || ROLE.test(s) || /^[^:]{0,40}:$/.test(s)) continue;
+			if (s === "" || ROLE.test(s) || TEMPLATE_POINTER.test(s) || /^[^:]{0,40}:$/.test(s)) continue;
 			const asked = requestOf(s, max, false);
 			if (asked !== undefined) return asked;
 		}
 		paragraph = [];
 		return undefined;
 	};
+	// The indent of the list being read: lines indented past it go on its item, a step of the template too.
+	let list: number | undefined;
 	for (const [i, raw] of expansion.replace(/<\/?[a-z][\w-]*>/gi, "\n").split("\n").entries()) {
 		const line = raw.trim();
 		if (line === "---" && (frontMatter || (i === 0 && paragraph.length === 0))) {
@@ -139,23 +143,23 @@ export function commandRequest(expansion: string, max = 160): string | undefined
 		}
 		const fenceLine = /^(`{3,}|~{3,})/.test(line);
 		if (fenceLine) fence = !fence;
-		const heading = fence || frontMatter ? undefined : /^#{1,6}\s+(.+)$/.exec(line)?.[1];
-		if (heading === undefined && (fence || fenceLine || frontMatter || line === "" || /^base directory for this skill:/i.test(line) || isPastedLine(line))) {
-			const asked = request();
-			if (asked !== undefined) return asked;
+		const indent = raw.length - raw.trimStart().length;
+		const prose = !(fence || fenceLine || frontMatter || line === "" || /^base directory for this skill:/i.test(line) || isPastedLine(line) || /^#{1,6}\s/.test(line));
+		const item = prose && /^(?:[-*+]|\d+[.)])\s+/.test(line);
+		if (item) list = indent;
+		else if (prose && (list === undefined || indent <= list)) {
+			list = undefined;
+			paragraph.push(line.replace(/^>\s*/, ""));
 			continue;
-		}
-		if (heading === undefined) {
-			paragraph.push(line.replace(/^(?:[-*+>]|\d+[.)])\s+/, ""));
-			continue;
-		}
+		} else if (/^#{1,6}\s/.test(line) && !fence && !frontMatter) list = undefined;
 		const asked = request();
 		if (asked !== undefined) return asked;
-		// One or two words ("## Steps", "# Preamble (run first)") label a section; more name what the command is.
-		if (heading.replace(/\([^)]*\)/g, "").trim().split(/\s+/).length >= 3) return cutAtBoundary(heading.replace(/[*_`]/g, "").trim(), max);
 	}
 	return request();
 }
+
+/** A sentence about the template itself: what comes below it, or when to use it. */
+const TEMPLATE_POINTER = /\b(?:below|following|above)\b|\bthis (?:skill|command|checklist|template|prompt)\b/i;
 
 /** A sentence that gives the agent a role rather than asking anything of it. */
 const ROLE = /^(?:you are|you're|act as)\b/i;

@@ -122,8 +122,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 83: an entry's Decided line cuts a decision past its fair share of the room (`fairCap`) rather than leave the next ones out, in 270 characters.
  * 84: so does its Asked line, in 280 characters: short requests leave their room to long ones, each cut to no less than 60.
  * 85: a title made of a request told as a story is what the story is about ("We've just refactored X and the tests fail" → "The tests fail"; see `substance`).
+ * 86: a command run without arguments asks no heading, list item or sentence about its template ("# Review checklist", "Do the steps
+ * below"): one whose prompt holds nothing else is told by its name, and the request that follows titles the session (see `commandRequest`).
  */
-export const DIGEST_VERSION = 85;
+export const DIGEST_VERSION = 86;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

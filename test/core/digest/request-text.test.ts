@@ -74,8 +74,8 @@ describe("commandRequest", () => {
 		);
 	});
 
-	it("takes a heading that names something, past section labels, tags, front matter and a skill's base directory", () => {
-		expect(commandRequest("---\ndescription: release helper\n---\n# Release Checklist Runner\n\nDo the steps below.")).toBe("Release Checklist Runner");
+	it("takes the prose past headings, tags, front matter and a skill's base directory", () => {
+		expect(commandRequest("---\ndescription: release helper\n---\n# Release Checklist Runner\n\nCut the release branch from main.")).toBe("Cut the release branch from main.");
 		expect(commandRequest("Base directory for this skill: /home/me/.claude/skills/lint\n\n## Overview\n\nRun the linters over the changed files only.")).toBe(
 			"Run the linters over the changed files only.",
 		);
@@ -90,5 +90,14 @@ describe("commandRequest", () => {
 	it("finds nothing in a prompt that is only code or labels", () => {
 		expect(commandRequest("```bash\ngit status\n```")).toBeUndefined();
 		expect(commandRequest("## Steps\n\nContext:")).toBeUndefined();
+	});
+
+	it("finds nothing in a template's name, its steps or checks, nor what points at them", () => {
+		// The heading names the template; the items are what to go through, not what was asked.
+		expect(commandRequest("# Pull request audit checklist\n\n- Every new function has a test\n- No secrets in the diff")).toBeUndefined();
+		expect(commandRequest("# Nightly triage routine\n\nWork through the steps below in order.\n\n1. Close stale issues\n   Label them first.")).toBeUndefined();
+		expect(commandRequest("Base directory for this skill: /opt/skills/deps\n\n# Dependency Doctor\n\nUse this skill when a lockfile drifts.")).toBeUndefined();
+		// Prose after the list is the template's own again.
+		expect(commandRequest("## Checks\n\n- types\n- lint\n\nReport what failed to the channel.")).toBe("Report what failed to the channel.");
 	});
 });

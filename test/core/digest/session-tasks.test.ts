@@ -17,6 +17,17 @@ describe("sessionTasks", () => {
 		expect(asks).toEqual(["/ship: Tag a release for the work on this branch and push the tag."]);
 	});
 
+	it("tells a command whose prompt is a template with nothing asked of its own by its name", () => {
+		const asks = asksOf([
+			userText("<command-message>audit</command-message>\n<command-name>/audit</command-name>", { uuid: "c1" }),
+			userBlocks([text("# Security audit checklist\n\n- Inputs are validated\n- Tokens never logged")], { isMeta: true, parentUuid: "c1" }),
+			assistant(text("Went through the checklist: two endpoints skip validation.")),
+			userText("fix the two endpoints that skip validation"),
+			assistant(text("Both endpoints validate their input now.")),
+		]);
+		expect(asks).toEqual(["/audit", "Fix the two endpoints that skip validation"]);
+	});
+
 	it("keeps the arguments as the ask when a command has them, and a built-in command's own prompt asks nothing", () => {
 		const asks = asksOf([
 			userText("<command-name>/ship</command-name>\n<command-args>only the api package</command-args>", { uuid: "c1" }),

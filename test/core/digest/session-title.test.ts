@@ -50,6 +50,14 @@ describe("sessionTitle", () => {
 			assistant(text("Sorted the 14 open bugs; the list is posted."), { ...at(1), messageId: "m1" }),
 		];
 		expect(titleOf(records)).toBe("Sort the open bug reports by severity");
+		// A prompt that is only a template (its name, its checks) asks nothing: the request that follows names the session.
+		const template = [
+			userText("<command-message>audit</command-message>\n<command-name>/audit</command-name>", { ...at(0), uuid: "c2" }),
+			userBlocks([text("# Security audit checklist for services\n\n- Inputs are validated\n- Tokens never logged")], { ...at(0), isMeta: true, parentUuid: "c2" }),
+			assistant(text("Two endpoints skip validation."), { ...at(1), messageId: "m2" }),
+			userText("fix the two endpoints that skip validation", at(2)),
+		];
+		expect(titleOf(template)).toBe("Fix the two endpoints that skip validation");
 	});
 
 	it("drops the command that carried the request, the chat around it and the folders of a long path", () => {
