@@ -124,8 +124,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 85: a title made of a request told as a story is what the story is about ("We've just refactored X and the tests fail" → "The tests fail"; see `substance`).
  * 86: a command run without arguments asks no heading, list item or sentence about its template ("# Review checklist", "Do the steps
  * below"): one whose prompt holds nothing else is told by its name, and the request that follows titles the session (see `commandRequest`).
+ * 87: the other tasks' results are told the most work first, as the Asked line ranks their requests, not in the order asked.
  */
-export const DIGEST_VERSION = 86;
+export const DIGEST_VERSION = 87;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -222,7 +223,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 
 	// Done, best evidence first: commits (newest first, as `git log` tells them: a short entry shows
 	// where the work got to) and pull requests, the last check when it passed, what the last task's
-	// reply established, the todo list's completed outcomes, the other tasks' results.
+	// reply established, the todo list's completed outcomes, the other tasks' results (the most work first, as the Asked line ranks
+	// their requests: where room runs out, a quick answer gives way, not the task the entry names).
 	const done: string[] = [];
 	for (const c of [...commits].reverse()) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
 	const prs = pullRequestsOf(calls, model.prLinks);
@@ -238,7 +240,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
 	for (const r of said[latest] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
 	for (const t of alike(todos.filter((t) => t.status === "completed" && !INVESTIGATION.test(t.content)).map((t) => t.content))) done.push(cutAtBoundary(t, ITEM_MAX));
-	for (const [i, rs] of said.entries()) if (i !== latest) for (const r of rs.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	const byWork = [...said.keys()].filter((i) => i !== latest).sort((a, b) => summaries[b]!.calls - summaries[a]!.calls || a - b);
+	for (const i of byWork) for (const r of said[i]!.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words

@@ -31,6 +31,26 @@ describe("digestSession", () => {
 		expect([...d.done, ...d.open, ...d.decisions].some((s) => /let me|perfect/i.test(s))).toBe(false);
 	});
 
+	it("tells the other tasks' results by the work they took, as the Asked line ranks their requests: a long task's before a quick answer's", () => {
+		const edits = (from: number) =>
+			[0, 1, 2].flatMap((k) => [
+				assistant(toolUse(`e${from + k}`, "Edit", { file_path: `/work/app/src/queue${k}.ts`, old_string: "a", new_string: "b" }), { ...at(from + k), messageId: `me${from + k}` }),
+				toolResult(`e${from + k}`, "The file has been updated.", at(from + k)),
+			]);
+		const d = digestOf([
+			userText("what port does the admin panel listen on?", at(0)),
+			assistant(text("The admin panel listens on port 8081."), { ...at(1), messageId: "m1" }),
+			userText("move the email sending onto the job queue", at(2)),
+			...edits(3),
+			assistant(text("Moved email sending onto the job queue; retries back off exponentially."), { ...at(7), messageId: "m2" }),
+			userText("rename the queue to mailer", at(8)),
+			assistant(toolUse("e9", "Edit", { file_path: "/work/app/src/queue0.ts", old_string: "q", new_string: "mailer" }), { ...at(9), messageId: "m3" }),
+			toolResult("e9", "The file has been updated.", at(9)),
+			assistant(text("Renamed the queue to mailer."), { ...at(10), messageId: "m4" }),
+		]);
+		expect(d.done).toEqual(["Renamed the queue to mailer.", "Moved email sending onto the job queue; retries back off exponentially.", "The admin panel listens on port 8081."]);
+	});
+
 	it("claims no file the client refused to write, not even as 'the file' in the reply that names it, and tells what was found before instead; a file written keeps its claims", () => {
 		const cwd = "/work/demo";
 		const refusedWrite = (name: string) => [
