@@ -1,7 +1,7 @@
 import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { classifyProjectFile, type TranscriptFile } from "../core/transcript/transcript-files";
+import { classifyProjectFile, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
 import { describeWriteError } from "../core/write-error";
 
 /** An entry a scan found and did not read, and why. */
@@ -51,26 +51,28 @@ export function notPlainFile(path: string, found: { isSymbolicLink(): boolean })
 async function scanProject(root: string, projectDir: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
 	const dir = join(root, projectDir);
 	const entries = await list(dir, passed);
-	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
+	const files: TranscriptFile[] = [];
+	const nested: Promise<TranscriptFile[]>[] = [];
 	for (const entry of entries) {
 		if (entry.isFile()) {
 			const kind = classifyProjectFile(entry.name);
-			if (kind) jobs.push(stamp(child(dir, entry.name), { projectDir, ...kind }));
+			const file = kind && stamp(child(dir, entry.name), { projectDir, ...kind });
+			if (file) files.push(file);
 		} else if (entry.isDirectory() && entry.name !== "memory") {
-			jobs.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name, passed));
+			nested.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name, passed));
 		} else if (!entry.isDirectory() && classifyProjectFile(entry.name)) {
 			passed.push(passedOver(join(dir, entry.name), entry));
 		}
 	}
-	const found = await Promise.all(jobs.map((job) => Promise.resolve(job)));
-	return found.flat().filter((f): f is TranscriptFile => f !== undefined);
+	return [...oneFilePerSession(files, passed), ...(await Promise.all(nested)).flat()];
 }
 
 async function scanSubagents(dir: string, projectDir: string, parentSessionId: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
 	const entries = await listOwn(dir, passed);
 	if (entries.length === 0) return [];
 	const names = new Set(entries.map((e) => e.name));
-	const jobs: (TranscriptFile | undefined | Promise<TranscriptFile[]>)[] = [];
+	const files: TranscriptFile[] = [];
+	const nested: Promise<TranscriptFile[]>[] = [];
 	for (const entry of entries) {
 		if (entry.isFile()) {
 			const kind = classifyProjectFile(entry.name);
@@ -78,18 +80,17 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			const metaName = `${kind.fileId}.meta.json`;
 			const metaPath = names.has(metaName) ? child(dir, metaName) : undefined;
 			const meta = metaPath === undefined ? undefined : metaStampOf(metaPath);
-			jobs.push(
-				stamp(child(dir, entry.name), {
-					projectDir,
-					...kind,
-					parentSessionId,
-					metaPath,
-					...(meta === undefined ? {} : { metaStamp: meta }),
-				}),
-			);
+			const file = stamp(child(dir, entry.name), {
+				projectDir,
+				...kind,
+				parentSessionId,
+				metaPath,
+				...(meta === undefined ? {} : { metaStamp: meta }),
+			});
+			if (file) files.push(file);
 		} else if (entry.isDirectory()) {
 			// subagents/workflows/<run>/agent-*.jsonl
-			jobs.push(
+			nested.push(
 				list(join(dir, entry.name)).then((runs) =>
 					Promise.all(
 						runs.filter((r) => r.isDirectory()).map((r) => scanSubagents(join(dir, entry.name, r.name), projectDir, parentSessionId, passed)),
@@ -98,8 +99,7 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			);
 		}
 	}
-	const found = await Promise.all(jobs.map((job) => Promise.resolve(job)));
-	return found.flat().filter((f): f is TranscriptFile => f !== undefined);
+	return [...oneFilePerSession(files, passed), ...(await Promise.all(nested)).flat()];
 }
 
 /**

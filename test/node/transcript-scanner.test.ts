@@ -43,3 +43,21 @@ describe("scanTranscripts: what it does not read", () => {
 		]);
 	});
 });
+
+describe("scanTranscripts: a file-sync tool's copies", () => {
+	it("reads one file per session where a conflict copy lies beside a transcript, and names the other", async () => {
+		const dir = join(root, "projects", "-p");
+		await writeFile(join(dir, `${ID}.sync-conflict-20261104-101010-ABCDEFG.jsonl`), "{}\n{}\n");
+		await writeFile(join(dir, `._${ID}.jsonl`), "\u0000\u0005\u0016\u0007");
+		await mkdir(join(dir, ID, "subagents"), { recursive: true });
+		await writeFile(join(dir, ID, "subagents", "agent-a1.jsonl"), "{}\n");
+		await writeFile(join(dir, ID, "subagents", "agent-a1 (conflicted copy).jsonl"), "{}\n");
+		const passed: PassedOver[] = [];
+		const found = await scanTranscripts(join(root, "projects"), passed);
+		expect(found.map((f) => [f.path.slice(dir.length + 1), f.fileId]).sort()).toEqual([
+			[`${ID}.sync-conflict-20261104-101010-ABCDEFG.jsonl`, ID],
+			[join(ID, "subagents", "agent-a1.jsonl"), "agent-a1"],
+		]);
+		expect(passed.map((p) => p.path.slice(dir.length + 1)).sort()).toEqual([`${ID}.jsonl`, join(ID, "subagents", "agent-a1 (conflicted copy).jsonl")]);
+	});
+});

@@ -1,4 +1,5 @@
 import type { AgentId } from "./agents";
+import { conflictCopyOf } from "../text/conflict-copy";
 /** A transcript file as the scanner sees it: path and stat only, no content. */
 export interface TranscriptFile {
 	path: string;
@@ -163,14 +164,52 @@ export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: read
 	return diff;
 }
 
-const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+const AGENT_FILE = /^agent-(.+)$/;
 const SESSION_FILE = /^(.+)\.jsonl$/;
+/** iCloud Drive's conflict copy, `<name> 2`: Claude Code's names hold no space, so it is never one of theirs. */
+const ICLOUD_COPY = /^([^ ]+) \d+$/;
 
-/** Classifies a `.jsonl` name found directly in a project folder. */
+/**
+ * Classifies a `.jsonl` name found directly in a project folder (or a session's `subagents/`). A
+ * file-sync tool's conflict copy of a transcript (`<id>.sync-conflict-….jsonl`,
+ * `<id> (conflicted copy).jsonl`, `<id> 2.jsonl`) has the id of the file it copies: it is the same
+ * session, and `oneFilePerSession` reads one of the two. A hidden name (`.<id>.jsonl`, a macOS
+ * `._<id>.jsonl` beside a copy on a shared drive) or an Office owner file (`~$<id>.jsonl`) is no
+ * transcript: Claude Code names its files by a session or agent id alone.
+ */
 export function classifyProjectFile(name: string): { kind: "session" | "subagent"; fileId: string; agentId?: string } | undefined {
-	const agent = AGENT_FILE.exec(name);
-	if (agent) return { kind: "subagent", fileId: name.slice(0, -".jsonl".length), agentId: agent[1] };
-	const session = SESSION_FILE.exec(name);
-	if (session?.[1]) return { kind: "session", fileId: session[1] };
-	return undefined;
+	const stem = SESSION_FILE.exec(name)?.[1];
+	if (stem === undefined || stem.startsWith(".") || stem.startsWith("~")) return undefined;
+	const fileId = conflictCopyOf(stem) ?? ICLOUD_COPY.exec(stem)?.[1] ?? stem;
+	const agent = AGENT_FILE.exec(fileId);
+	return agent ? { kind: "subagent", fileId, agentId: agent[1] } : { kind: "session", fileId };
+}
+
+/**
+ * One file per session id among the transcripts of one folder, the others named in `passed`: a
+ * conflict copy was a second note of its session (the same `session_id`, listed twice in the
+ * index). The one read is the larger (a transcript is only appended to: the longer holds the turns
+ * the other machine went on with, and the shorter's are most often all in it), at equal size the
+ * one under the session's own name. A copy that went its own way holds turns the other does not:
+ * the notice says to merge them by hand, and the file is left as it is. When the file read
+ * changes (the copy grew past, or the original did again), the session's record follows it as for
+ * a moved transcript (`movedTranscripts`): still one note.
+ */
+export function oneFilePerSession(files: readonly TranscriptFile[], passed: { path: string; reason: string }[]): TranscriptFile[] {
+	const kept = new Map<string, TranscriptFile>();
+	const own = (f: TranscriptFile) => baseName(f.path) === `${f.fileId}.jsonl`;
+	for (const file of files) {
+		const other = kept.get(file.fileId);
+		if (other === undefined || file.size > other.size || (file.size === other.size && own(file) && !own(other))) kept.set(file.fileId, file);
+	}
+	if (kept.size === files.length) return [...files];
+	for (const file of files) {
+		const read = kept.get(file.fileId)!;
+		if (read !== file) passed.push({ path: file.path, reason: `not read: ${baseName(read.path)} beside it is the same session (one is a file-sync tool's conflict copy of the other), ${read.size === file.size ? "as large and under the session's own name" : "larger"}, and is read as the session; if this one holds turns that one does not, merge them by hand, then delete the copy` });
+	}
+	return files.filter((f) => kept.get(f.fileId) === f);
+}
+
+function baseName(path: string): string {
+	return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }

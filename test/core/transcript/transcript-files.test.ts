@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
+import { classifyProjectFile, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
 
 const history: TranscriptFile = { path: "/work/app/.aider.chat.history.md", agent: "aider", cwd: "/work/app", projectDir: "aider", kind: "sessions", fileId: "aider-app", size: 120, mtimeMs: 5, ino: 7 };
 
@@ -21,5 +21,45 @@ describe("sectionFile", () => {
 		// As the regular expressions that wrote it before.
 		const before = (key: string) => key.replace(/[^0-9A-Za-z]+/g, "-").replace(/^-|-$/g, "");
 		fc.assert(fc.property(fc.string({ maxLength: 40 }), (key) => sectionFile(history, key).fileId === `aider-app-${before(key) === "" ? "start" : before(key)}`));
+	});
+});
+
+describe("classifyProjectFile", () => {
+	const id = "0b6f1c2e-4a5d-4e6f-8a7b-9c0d1e2f3a4b";
+	it("gives a sync tool's conflict copy of a transcript the id of the file it copies", () => {
+		for (const suffix of [".sync-conflict-20261104-101010-ABCDEFG", " (conflicted copy)", " (Ann's conflicted copy 2026-11-04)", "_conflict-20261104-101010", " 2"]) {
+			expect(classifyProjectFile(`${id}${suffix}.jsonl`)).toEqual({ kind: "session", fileId: id });
+			expect(classifyProjectFile(`agent-a1b2c3${suffix}.jsonl`)).toEqual({ kind: "subagent", fileId: "agent-a1b2c3", agentId: "a1b2c3" });
+		}
+	});
+
+	it("takes a hidden name or an Office owner file for no transcript", () => {
+		expect(classifyProjectFile(`${id}.jsonl`)).toEqual({ kind: "session", fileId: id });
+		expect(classifyProjectFile(`._${id}.jsonl`)).toBeUndefined();
+		expect(classifyProjectFile(`.${id}.jsonl`)).toBeUndefined();
+		expect(classifyProjectFile(`~$${id}.jsonl`)).toBeUndefined();
+	});
+});
+
+describe("oneFilePerSession", () => {
+	const file = (name: string, fileId: string, size: number): TranscriptFile => ({ path: `/c/projects/-p/${name}`, projectDir: "-p", kind: "session", fileId, size, mtimeMs: 1, ino: size });
+
+	it("reads the larger of a transcript and its conflict copy, and names the other with why", () => {
+		const own = file("s1.jsonl", "s1", 100);
+		const copy = file("s1 (conflicted copy).jsonl", "s1", 180);
+		const other = file("s2.jsonl", "s2", 50);
+		const passed: { path: string; reason: string }[] = [];
+		expect(oneFilePerSession([own, copy, other], passed)).toEqual([copy, other]);
+		expect(passed).toHaveLength(1);
+		expect(passed[0]!.path).toBe(own.path);
+		expect(passed[0]!.reason).toContain("s1 (conflicted copy).jsonl beside it is the same session");
+		expect(passed[0]!.reason).toContain("merge them by hand");
+	});
+
+	it("reads the one under the session's own name when they are as large, whatever the order listed", () => {
+		const own = file("s1.jsonl", "s1", 100);
+		const copy = file("s1.sync-conflict-20261104-101010-ABCDEFG.jsonl", "s1", 100);
+		expect(oneFilePerSession([copy, own], [])).toEqual([own]);
+		expect(oneFilePerSession([own, copy], [])).toEqual([own]);
 	});
 });
