@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { startsAsAiderHistory } from "../core/transcript/aider-fold";
 import { hash53 } from "../core/transcript/hash";
-import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { copiedName, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { trackedByGit } from "./git-tracked";
 import { child, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
@@ -152,14 +152,15 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	}
 	// Each folder's files where it was in the listing, as if listed in turn.
 	const listed = await Promise.all(subagents.map((s) => s.files));
-	if (listed.length === 0) return found;
+	if (listed.length === 0) return oneFilePerSession(found, passed);
 	const all: TranscriptFile[] = [];
 	let next = 0;
 	for (let i = 0; i <= found.length; i++) {
 		for (; next < subagents.length && subagents[next]!.at === i; next++) for (const file of listed[next]!) all.push(file);
 		if (i < found.length) all.push(found[i]!);
 	}
-	return all;
+	// A conflict copy of a session file (or of a sub-agent's) beside it is the same session: one of the two is read.
+	return oneFilePerSession(all, passed);
 }
 
 function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[]): TranscriptFile[] {
@@ -171,7 +172,7 @@ function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile,
 			if (!agent.isDirectory()) passed.push(passedOver(child(dir, agent.name), agent));
 			continue;
 		}
-		const id = agent.name.slice(0, -".jsonl".length);
+		const id = copiedName(agent.name).slice(0, -".jsonl".length);
 		const file = stamp(child(dir, agent.name), { ...base, kind: "subagent", fileId: id, agentId: id, parentSessionId });
 		if (file) files.push(file);
 	}

@@ -216,6 +216,32 @@ describe("scanGemini, sub-agent folders", () => {
 	});
 });
 
+describe("scanGemini, a file-sync tool's copies", () => {
+	it("reads one file of a session whose file has a conflict copy beside it, and of a sub-agent's, naming the other", async () => {
+		const home = mkdtempSync(join(tmpdir(), "gemini-copies-"));
+		try {
+			const chats = join(home, "tmp", "proj", "chats");
+			const id = "dddd4444-0000-4000-8000-000000000004";
+			mkdirSync(join(chats, id), { recursive: true });
+			const first = `${JSON.stringify({ sessionId: id, startTime: "2026-12-01T10:00:00.000Z" })}\n`;
+			writeFileSync(join(chats, "session-2026-12-01T10-00-dddd4444.jsonl"), first);
+			// The other machine went on: its copy is the longer.
+			writeFileSync(join(chats, "session-2026-12-01T10-00-dddd4444 (conflicted copy 2026-12-02).jsonl"), `${first}{"type":"user"}\n`);
+			// A session resumed into a file of its own is not a copy: both are read.
+			writeFileSync(join(chats, "session-2026-12-02T09-00-dddd4444.jsonl"), first);
+			writeFileSync(join(chats, id, "helper.jsonl"), "{}\n");
+			writeFileSync(join(chats, id, "helper.sync-conflict-20261202-101010-ABCDEFG.jsonl"), "{}\n");
+			const passed: PassedOver[] = [];
+			const files = await scanGemini(home, undefined, undefined, passed);
+			expect(files.map((f) => f.path.slice(chats.length + 1)).sort()).toEqual([join(id, "helper.jsonl"), "session-2026-12-01T10-00-dddd4444 (conflicted copy 2026-12-02).jsonl", "session-2026-12-02T09-00-dddd4444.jsonl"]);
+			expect(files.find((f) => f.kind === "subagent")?.agentId).toBe("helper");
+			expect(passed.map((p) => p.path.slice(chats.length + 1)).sort()).toEqual([join(id, "helper.sync-conflict-20261202-101010-ABCDEFG.jsonl"), "session-2026-12-01T10-00-dddd4444.jsonl"]);
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
+	});
+});
+
 describe("scanGemini, again and for a read", () => {
 	it("a file unchanged since the last scan keeps its id unopened; a new one is read whole for the fold, bytes as on disk", async () => {
 		const home = join(FIXTURES, "gemini-cli", "0.61.0", "home");

@@ -165,51 +165,66 @@ export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: read
 }
 
 const AGENT_FILE = /^agent-(.+)$/;
-const SESSION_FILE = /^(.+)\.jsonl$/;
-/** iCloud Drive's conflict copy, `<name> 2`: Claude Code's names hold no space, so it is never one of theirs. */
+/** iCloud Drive's conflict copy, `<name> 2`: the agents' names hold no space, so it is never one of theirs. */
 const ICLOUD_COPY = /^([^ ]+) \d+$/;
 
 /**
+ * The name of the file that `name` is a file-sync tool's conflict copy of (`<id>.sync-conflict-….jsonl`,
+ * `<id> (conflicted copy).jsonl`, `<id> 2.jsonl` → `<id>.jsonl`); `name` itself when it is none.
+ */
+export function copiedName(name: string): string {
+	const dot = name.lastIndexOf(".");
+	const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+	return `${conflictCopyOf(stem) ?? ICLOUD_COPY.exec(stem)?.[1] ?? stem}${extension}`;
+}
+
+/**
  * Classifies a `.jsonl` name found directly in a project folder (or a session's `subagents/`). A
- * file-sync tool's conflict copy of a transcript (`<id>.sync-conflict-….jsonl`,
- * `<id> (conflicted copy).jsonl`, `<id> 2.jsonl`) has the id of the file it copies: it is the same
- * session, and `oneFilePerSession` reads one of the two. A hidden name (`.<id>.jsonl`, a macOS
- * `._<id>.jsonl` beside a copy on a shared drive) or an Office owner file (`~$<id>.jsonl`) is no
- * transcript: Claude Code names its files by a session or agent id alone.
+ * file-sync tool's conflict copy of a transcript has the id of the file it copies (`copiedName`):
+ * it is the same session, and `oneFilePerSession` reads one of the two. A hidden name
+ * (`.<id>.jsonl`, a macOS `._<id>.jsonl` beside a copy on a shared drive) or an Office owner file
+ * (`~$<id>.jsonl`) is no transcript: Claude Code names its files by a session or agent id alone.
  */
 export function classifyProjectFile(name: string): { kind: "session" | "subagent"; fileId: string; agentId?: string } | undefined {
-	const stem = SESSION_FILE.exec(name)?.[1];
-	if (stem === undefined || stem.startsWith(".") || stem.startsWith("~")) return undefined;
-	const fileId = conflictCopyOf(stem) ?? ICLOUD_COPY.exec(stem)?.[1] ?? stem;
+	if (!name.endsWith(".jsonl") || name.startsWith(".") || name.startsWith("~")) return undefined;
+	const fileId = copiedName(name).slice(0, -".jsonl".length);
+	if (fileId === "") return undefined;
 	const agent = AGENT_FILE.exec(fileId);
 	return agent ? { kind: "subagent", fileId, agentId: agent[1] } : { kind: "session", fileId };
 }
 
 /**
- * One file per session id among the transcripts of one folder, the others named in `passed`: a
- * conflict copy was a second note of its session (the same `session_id`, listed twice in the
+ * One file of each session among a scan's transcripts, where a file-sync tool left a conflict copy
+ * beside one (the copy's name is the file's, with the tool's suffix: `copiedName`), the other named
+ * in `passed`: a copy was a second note of its session (the same `session_id`, listed twice in the
  * index). The one read is the larger (a transcript is only appended to: the longer holds the turns
  * the other machine went on with, and the shorter's are most often all in it), at equal size the
- * one under the session's own name. A copy that went its own way holds turns the other does not:
- * the notice says to merge them by hand, and the file is left as it is. When the file read
- * changes (the copy grew past, or the original did again), the session's record follows it as for
- * a moved transcript (`movedTranscripts`): still one note.
+ * one under its own name. A copy that went its own way holds turns the other does not: the notice
+ * says to merge them by hand, and the file is left as it is. When the file read changes (the copy
+ * grew past, or the original did again), the session's record follows it as for a moved transcript
+ * (`movedTranscripts`): still one note. Files of one session under names of their own (a Gemini CLI
+ * session resumed into a new file) are not matched: only a copy and what it copies.
  */
 export function oneFilePerSession(files: readonly TranscriptFile[], passed: { path: string; reason: string }[]): TranscriptFile[] {
 	const kept = new Map<string, TranscriptFile>();
-	const own = (f: TranscriptFile) => baseName(f.path) === `${f.fileId}.jsonl`;
+	const key = (f: TranscriptFile) => `${folderOf(f.path)}/${copiedName(baseName(f.path))}`;
+	const own = (f: TranscriptFile) => copiedName(baseName(f.path)) === baseName(f.path);
 	for (const file of files) {
-		const other = kept.get(file.fileId);
-		if (other === undefined || file.size > other.size || (file.size === other.size && own(file) && !own(other))) kept.set(file.fileId, file);
+		const other = kept.get(key(file));
+		if (other === undefined || file.size > other.size || (file.size === other.size && own(file) && !own(other))) kept.set(key(file), file);
 	}
 	if (kept.size === files.length) return [...files];
 	for (const file of files) {
-		const read = kept.get(file.fileId)!;
+		const read = kept.get(key(file))!;
 		if (read !== file) passed.push({ path: file.path, reason: `not read: ${baseName(read.path)} beside it is the same session (one is a file-sync tool's conflict copy of the other), ${read.size === file.size ? "as large and under the session's own name" : "larger"}, and is read as the session; if this one holds turns that one does not, merge them by hand, then delete the copy` });
 	}
-	return files.filter((f) => kept.get(f.fileId) === f);
+	return files.filter((f) => kept.get(key(f)) === f);
 }
 
 function baseName(path: string): string {
 	return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+}
+
+function folderOf(path: string): string {
+	return path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
 }

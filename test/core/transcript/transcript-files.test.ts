@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyProjectFile, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
+import { classifyProjectFile, copiedName, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
 
 const history: TranscriptFile = { path: "/work/app/.aider.chat.history.md", agent: "aider", cwd: "/work/app", projectDir: "aider", kind: "sessions", fileId: "aider-app", size: 120, mtimeMs: 5, ino: 7 };
 
@@ -38,6 +38,15 @@ describe("classifyProjectFile", () => {
 		expect(classifyProjectFile(`._${id}.jsonl`)).toBeUndefined();
 		expect(classifyProjectFile(`.${id}.jsonl`)).toBeUndefined();
 		expect(classifyProjectFile(`~$${id}.jsonl`)).toBeUndefined();
+	});
+});
+
+describe("copiedName", () => {
+	it("names the file a conflict copy copies, extension kept, and any other name itself", () => {
+		expect(copiedName("session-2026-12-01T10-00-dddd4444 (conflicted copy).jsonl")).toBe("session-2026-12-01T10-00-dddd4444.jsonl");
+		expect(copiedName("session-2026-12-01T10-00-dddd4444 3.json")).toBe("session-2026-12-01T10-00-dddd4444.json");
+		expect(copiedName("session-2026-12-01T10-00-dddd4444.jsonl")).toBe("session-2026-12-01T10-00-dddd4444.jsonl");
+		expect(copiedName("two words 2.jsonl")).toBe("two words 2.jsonl");
 	});
 });
 
