@@ -28,6 +28,7 @@ import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 import type { ConversationText } from "../notes/conversation-text";
 import { mapConcurrently } from "../concurrently";
+import { isConflictCopy } from "../text/conflict-copy";
 
 export type { SyncReport };
 
@@ -492,6 +493,11 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 		const paths = await deps.notes.listTree("");
 		const byId = new Map<string, string>();
 		for (const path of paths) {
+			// A file-sync tool's conflict copy of a note carries its session_id too, and sorts before it
+			// (" (" before "."): taken, the session's turns went into the copy the user is to reconcile
+			// by hand, while its own note (renamed) stayed stale, or a note the user deleted came back as
+			// the copy. It is the user's: never a session's note.
+			if (isConflictCopy(path)) continue;
 			const id = generatedProperty(await deps.notes.read(path).catch(() => null), "session_id");
 			if (id !== undefined && !byId.has(id)) byId.set(id, path);
 		}

@@ -2,6 +2,7 @@ import { generatedProperty } from "../notes/note-regions";
 import type { SessionScope } from "../plan/plan-scope";
 import { indexPathOf, packetPathOf } from "../plan/project-paths";
 import type { NoteStore } from "../ports";
+import { isConflictCopy } from "../text/conflict-copy";
 import { sameFileKey } from "../text/same-file-key";
 import type { SyncState } from "./sync-state";
 
@@ -51,7 +52,8 @@ export async function unrecordedNotes(notes: NoteStore, notesFolder: string, sco
 		const text = type !== undefined || (fresh.size > 0 && !dryRun) ? await notes.read(path).catch(() => null) : null;
 		if (type !== undefined && generatedProperty(text, "type") === type) continue;
 		found.occupied.add(key);
-		const id = dryRun ? undefined : generatedProperty(text, "session_id");
+		// A file-sync tool's conflict copy carries the session_id of the note it copies: never taken for it (see `movedNotes`).
+		const id = dryRun || isConflictCopy(path) ? undefined : generatedProperty(text, "session_id");
 		if (id !== undefined && fresh.has(id) && !found.orphans.has(id)) found.orphans.set(id, path);
 	}
 	return found;

@@ -515,6 +515,29 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[Archive/alpha|");
 	});
 
+	it("never takes a file-sync tool's conflict copy of a note for the session's moved note: the renamed note is followed, the copy left", async () => {
+		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const alpha = sessionNotesIn("shop").find((p) => p.includes("Alpha"))!;
+		// The other machine edited the note while this one renamed it: Dropbox kept both.
+		const copy = alpha.replace(/\.md$/, " (conflicted copy 2026-07-03).md");
+		const theirs = `${notes.files.get(alpha)!}Edited on the laptop.\n`;
+		notes.files.set(copy, theirs);
+		notes.files.set("AI Conversations/shop/Zeta alpha.md", notes.files.get(alpha)!);
+		notes.files.delete(alpha);
+		transcripts.append(path, jsonl([userText("Alpha follow-up", { sessionId: state.sessions[path]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-01T11:00:00.000Z" })]));
+		await runSync(deps(settings()));
+		expect(state.sessions[path]!.notePath).toBe("AI Conversations/shop/Zeta alpha.md");
+		expect(notes.files.get("AI Conversations/shop/Zeta alpha.md")).toContain("Alpha follow-up");
+		expect(notes.files.get(copy)).toBe(theirs);
+		// Deleted then, with the copy alone left: the deletion stands, the copy is not written into.
+		notes.files.delete("AI Conversations/shop/Zeta alpha.md");
+		transcripts.append(path, jsonl([userText("Alpha second follow-up", { sessionId: state.sessions[path]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-01T12:00:00.000Z" })]));
+		const report = await runSync(deps(settings()));
+		expect(report.notesSkipped).toEqual(["AI Conversations/shop/Zeta alpha.md"]);
+		expect(notes.files.get(copy)).toBe(theirs);
+	});
+
 	it("never gives a session note the project index's path (a folder named `<day> <title>`): the index is written, later syncs succeed", async () => {
 		const cwd = "/r/2026-07-01 Fix login";
 		const first = session(cwd, "Fix login", "2026-07-01T10:00:00.000Z");

@@ -37,6 +37,18 @@ describe("unrecordedNotes", () => {
 		expect((await unrecordedNotes(notes, "AI Conversations", scope, start, true)).orphans.size).toBe(0);
 	});
 
+	it("never finds a new session's note in a file-sync tool's conflict copy of it, though it holds its session_id and sorts first", async () => {
+		const { notes, start, scope } = setting();
+		notes.files.set("AI Conversations/web/b (written).sync-conflict-20261104-101010-ABCDEFG.md", ours("session_id: s-b"));
+		notes.files.set("AI Conversations/web/b (written) (conflicted copy).md", ours("session_id: s-b"));
+		expect([...(await unrecordedNotes(notes, "AI Conversations", scope, start)).orphans]).toEqual([["s-b", "AI Conversations/web/b (written).md"]]);
+		// The copy alone: no note of the session's; a new one is written beside it.
+		notes.files.delete("AI Conversations/web/b (written).md");
+		const found = await unrecordedNotes(notes, "AI Conversations", scope, start);
+		expect(found.orphans.size).toBe(0);
+		expect(found.occupied.has("ai conversations/web/b (written) (conflicted copy).md")).toBe(true);
+	});
+
 	it("lists nothing when no session or project is new", async () => {
 		const { notes, start } = setting();
 		const found = await unrecordedNotes(notes, "AI Conversations", { state: start, live: [] } as unknown as SessionScope, start);

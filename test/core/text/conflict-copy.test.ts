@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conflictCopyOf } from "../../../src/core/text/conflict-copy";
+import { conflictCopyOf, isConflictCopy } from "../../../src/core/text/conflict-copy";
 
 describe("conflictCopyOf", () => {
 	it("names the file each sync tool's conflict copy copies", () => {
@@ -18,5 +18,14 @@ describe("conflictCopyOf", () => {
 		expect(conflictCopyOf("Cache work (2)")).toBeUndefined();
 		// A suffix alone copies nothing.
 		expect(conflictCopyOf(" (conflicted copy)")).toBeUndefined();
+	});
+});
+
+describe("isConflictCopy", () => {
+	it("looks at the file's name alone, its extension aside", () => {
+		expect(isConflictCopy("AI Conversations/app/2026-11-02 Cache work (conflicted copy 2026-11-04).md")).toBe(true);
+		expect(isConflictCopy("AI Conversations/app/2026-11-02 Cache work.sync-conflict-20261104-101010-ABCDEFG.md")).toBe(true);
+		expect(isConflictCopy("Notes (conflicted copy)/2026-11-02 Cache work.md")).toBe(false);
+		expect(isConflictCopy("AI Conversations/app/Step 2.md")).toBe(false);
 	});
 });
