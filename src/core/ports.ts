@@ -85,6 +85,18 @@ export type ProjectResolver = (folder: string) => ResolvedFolder | undefined;
 export type RepositoryFingerprint = (root: string, recorded: string | undefined) => Promise<string | undefined>;
 
 /** Claude Code's transcripts: listed by stat, read from a byte offset. */
+/** An entry a scan found where transcripts are and did not read, and why. */
+export interface PassedOverEntry {
+	path: string;
+	reason: string;
+	/**
+	 * A placeholder's (iCloud Drive's `.<name>.icloud`): the transcript it stands for. Said only
+	 * while that transcript has no record: one read before and evicted since keeps its note, and
+	 * "Optimise Mac Storage" evicts hundreds, said at every sync.
+	 */
+	standsFor?: string;
+}
+
 export interface TranscriptSource {
 	/**
 	 * @param known the files as the last scan saw them: a source may skip looking into those
@@ -92,7 +104,7 @@ export interface TranscriptSource {
 	 */
 	scan(known?: ReadonlyMap<string, TranscriptFile>): Promise<TranscriptFile[]>;
 	/** What the last scan found where transcripts are and did not read (a link, a FIFO): path and why. */
-	passedOver?(): readonly { path: string; reason: string }[];
+	passedOver?(): readonly PassedOverEntry[];
 	/** Re-stats one known file; undefined when it is gone. */
 	stat(file: TranscriptFile): Promise<TranscriptFile | undefined>;
 	/**

@@ -2,13 +2,11 @@ import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { classifyProjectFile, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
+import type { PassedOverEntry } from "../core/ports";
 import { describeWriteError } from "../core/write-error";
 
-/** An entry a scan found and did not read, and why. */
-export interface PassedOver {
-	path: string;
-	reason: string;
-}
+/** An entry a scan found and did not read, and why (see `PassedOverEntry`). */
+export type PassedOver = PassedOverEntry;
 
 /**
  * Lists every transcript under a projects root by stat alone: sessions and legacy sibling
@@ -48,6 +46,20 @@ export function notPlainFile(path: string, found: { isSymbolicLink(): boolean })
 	return { path, reason: found.isSymbolicLink() ? THROUGH_A_LINK : "not read: not a plain file (a FIFO, a socket, a device or a folder)" };
 }
 
+/**
+ * iCloud Drive's placeholder of a file it keeps in the cloud only ("Optimise Mac Storage", or a
+ * session another Mac wrote and this one has not downloaded): `.<name>.icloud`, with the file gone.
+ * The session has no note then, and nothing said why (see `PassedOverEntry.standsFor`).
+ */
+const ICLOUD_PLACEHOLDER = /^\.(.+\.jsonl)\.icloud$/;
+const EVICTED = "not read: iCloud Drive keeps this transcript in the cloud only, and this is its placeholder; download it (in Finder, or `brctl download` on the path without the dot and `.icloud`), and the next sync reads it";
+
+/** The name of the session transcript an iCloud Drive placeholder named `name` stands for; undefined when it is none. */
+function evictedName(name: string): string | undefined {
+	const stands = ICLOUD_PLACEHOLDER.exec(name)?.[1];
+	return stands !== undefined && classifyProjectFile(stands)?.kind === "session" ? stands : undefined;
+}
+
 async function scanProject(root: string, projectDir: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
 	const dir = join(root, projectDir);
 	const entries = await list(dir, passed);
@@ -58,6 +70,8 @@ async function scanProject(root: string, projectDir: string, passed: PassedOver[
 			const kind = classifyProjectFile(entry.name);
 			const file = kind && stamp(child(dir, entry.name), { projectDir, ...kind });
 			if (file) files.push(file);
+			const stands = evictedName(entry.name);
+			if (stands !== undefined) passed.push({ path: child(dir, entry.name), reason: EVICTED, standsFor: child(dir, stands) });
 		} else if (entry.isDirectory() && entry.name !== "memory") {
 			nested.push(scanSubagents(join(dir, entry.name, "subagents"), projectDir, entry.name, passed));
 		} else if (!entry.isDirectory() && classifyProjectFile(entry.name)) {

@@ -1,4 +1,4 @@
-import type { TranscriptSource } from "../../src/core/ports";
+import type { PassedOverEntry, TranscriptSource } from "../../src/core/ports";
 import { splitCompleteLines } from "../../src/core/transcript/jsonl-lines";
 import type { TailCursor, TranscriptFile } from "../../src/core/transcript/transcript-files";
 
@@ -45,6 +45,13 @@ export class MemoryTranscripts implements TranscriptSource {
 		if (!file) throw new Error(`no transcript ${path}`);
 		file.bytes = Buffer.from(text);
 		file.mtimeMs = this.clock++;
+	}
+
+	/** What the scan passes over, as a real folder's links or placeholders would be. */
+	passed: PassedOverEntry[] = [];
+
+	passedOver(): readonly PassedOverEntry[] {
+		return this.passed;
 	}
 
 	/** Claude Code purged it (its 30-day retention). */

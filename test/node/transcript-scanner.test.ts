@@ -60,4 +60,14 @@ describe("scanTranscripts: a file-sync tool's copies", () => {
 		]);
 		expect(passed.map((p) => p.path.slice(dir.length + 1)).sort()).toEqual([`${ID}.jsonl`, join(ID, "subagents", "agent-a1 (conflicted copy).jsonl")]);
 	});
+
+	it("names an iCloud Drive placeholder of a session's transcript, with the transcript it stands for", async () => {
+		const dir = join(root, "projects", "-p");
+		const evicted = "bbbbbbbb-2222-4000-8000-000000000002";
+		await writeFile(join(dir, `.${evicted}.jsonl.icloud`), "bplist00");
+		await writeFile(join(dir, ".notes.txt.icloud"), "bplist00");
+		const passed: PassedOver[] = [];
+		expect((await scanTranscripts(join(root, "projects"), passed)).map((f) => f.fileId)).toEqual([ID]);
+		expect(passed).toEqual([{ path: join(dir, `.${evicted}.jsonl.icloud`), reason: expect.stringContaining("iCloud Drive keeps this transcript in the cloud only") as unknown, standsFor: join(dir, `${evicted}.jsonl`) }]);
+	});
 });

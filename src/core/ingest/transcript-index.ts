@@ -1,4 +1,4 @@
-import type { StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
+import type { PassedOverEntry, StoredTranscript, TranscriptSource, TranscriptStore } from "../ports";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { storedJson, type FoldedWhole } from "./fold-whole";
 import type { ConversationText } from "../notes/conversation-text";
@@ -49,7 +49,7 @@ export interface RefreshResult {
 	/** Files that could not be read this time (permissions, vanished mid-read): path and reason. */
 	failed: { path: string; reason: string }[];
 	/** What the scan found and did not read, and why (see `TranscriptSource.passedOver`). */
-	passedOver?: readonly { path: string; reason: string }[];
+	passedOver?: readonly PassedOverEntry[];
 }
 
 /**

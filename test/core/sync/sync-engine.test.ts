@@ -538,6 +538,22 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(copy)).toBe(theirs);
 	});
 
+	it("names an iCloud placeholder of a transcript never read, and not one of a transcript read before (its note kept)", async () => {
+		const read = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const note = state.sessions[read]!.notePath;
+		const before = notes.files.get(note);
+		transcripts.purge(read);
+		const other = "/claude/projects/-r-shop/bbbbbbbb-0000-4000-8000-000000000002.jsonl";
+		transcripts.passed = [
+			{ path: "/claude/projects/-r-shop/.evicted.icloud", reason: "kept in the cloud", standsFor: read },
+			{ path: "/claude/projects/-r-shop/.never.icloud", reason: "kept in the cloud", standsFor: other },
+		];
+		const report = await runSync(deps(settings()));
+		expect(report.notices.filter((n) => n.includes("kept in the cloud"))).toEqual(["/claude/projects/-r-shop/.never.icloud: kept in the cloud"]);
+		expect(notes.files.get(note)).toBe(before);
+	});
+
 	it("never gives a session note the project index's path (a folder named `<day> <title>`): the index is written, later syncs succeed", async () => {
 		const cwd = "/r/2026-07-01 Fix login";
 		const first = session(cwd, "Fix login", "2026-07-01T10:00:00.000Z");
