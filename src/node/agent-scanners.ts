@@ -41,7 +41,8 @@ export async function scanCodex(home: string, passed: PassedOver[] = []): Promis
 	};
 	await visit(join(home, "sessions"), 3, false);
 	await visit(join(home, "archived_sessions"), 0, true);
-	return oneRolloutPerSession(found, archived);
+	// A conflict copy beside a rollout is one too, but named when not read: it may hold turns the other does not.
+	return oneRolloutPerSession(oneFilePerSession(found, passed), archived);
 }
 
 /**

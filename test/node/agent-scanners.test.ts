@@ -55,6 +55,24 @@ describe("scanCodex", () => {
 	});
 });
 
+describe("scanCodex, a file-sync tool's copies", () => {
+	it("reads one of a rollout and its conflict copy, the larger, and names the other", async () => {
+		const home = mkdtempSync(join(tmpdir(), "codex-conflict-"));
+		try {
+			const day = join(home, "sessions", "2026", "12", "01");
+			mkdirSync(day, { recursive: true });
+			const name = "rollout-2026-12-01T10-00-00-eeee5555-0000-4000-8000-000000000005";
+			writeFileSync(join(day, `${name}.jsonl`), "{}\n");
+			writeFileSync(join(day, `${name}.sync-conflict-20261202-101010-ABCDEFG.jsonl`), "{}\n{}\n");
+			const passed: PassedOver[] = [];
+			expect((await scanCodex(home, passed)).map((f) => f.path)).toEqual([join(day, `${name}.sync-conflict-20261202-101010-ABCDEFG.jsonl`)]);
+			expect(passed.map((p) => p.path)).toEqual([join(day, `${name}.jsonl`)]);
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
+	});
+});
+
 describe("the other agents' folders: what is not read", () => {
 	it("a link or FIFO where a Codex rollout, a Gemini CLI session or a Copilot CLI session goes is not read, and said", async () => {
 		const root = mkdtempSync(join(tmpdir(), "agent-passed-"));
