@@ -7,7 +7,7 @@ import { hash53 } from "../core/transcript/hash";
 import { copiedName, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { trackedByGit } from "./git-tracked";
-import { child, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
+import { child, continues, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
 /**
  * The other agents' session files, listed by stat alone like Claude Code's (see
@@ -42,7 +42,7 @@ export async function scanCodex(home: string, passed: PassedOver[] = []): Promis
 	await visit(join(home, "sessions"), 3, false);
 	await visit(join(home, "archived_sessions"), 0, true);
 	// A conflict copy beside a rollout is one too, but named when not read: it may hold turns the other does not.
-	return oneRolloutPerSession(oneFilePerSession(found, passed), archived);
+	return oneRolloutPerSession(oneFilePerSession(found, passed, continues), archived);
 }
 
 /**
@@ -153,7 +153,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	}
 	// Each folder's files where it was in the listing, as if listed in turn.
 	const listed = await Promise.all(subagents.map((s) => s.files));
-	if (listed.length === 0) return oneFilePerSession(found, passed);
+	if (listed.length === 0) return oneFilePerSession(found, passed, continues);
 	const all: TranscriptFile[] = [];
 	let next = 0;
 	for (let i = 0; i <= found.length; i++) {
@@ -161,7 +161,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		if (i < found.length) all.push(found[i]!);
 	}
 	// A conflict copy of a session file (or of a sub-agent's) beside it is the same session: one of the two is read.
-	return oneFilePerSession(all, passed);
+	return oneFilePerSession(all, passed, continues);
 }
 
 function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[]): TranscriptFile[] {

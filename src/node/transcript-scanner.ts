@@ -1,9 +1,10 @@
-import { lstatSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, lstatSync, readSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { classifyProjectFile, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
 import type { PassedOverEntry } from "../core/ports";
 import { describeWriteError } from "../core/write-error";
+import { openPlainFileSync } from "./confined-path";
 
 /** An entry a scan found and did not read, and why (see `PassedOverEntry`). */
 export type PassedOver = PassedOverEntry;
@@ -78,7 +79,7 @@ async function scanProject(root: string, projectDir: string, passed: PassedOver[
 			passed.push(passedOver(join(dir, entry.name), entry));
 		}
 	}
-	return [...oneFilePerSession(files, passed), ...(await Promise.all(nested)).flat()];
+	return [...oneFilePerSession(files, passed, continues), ...(await Promise.all(nested)).flat()];
 }
 
 async function scanSubagents(dir: string, projectDir: string, parentSessionId: string, passed: PassedOver[]): Promise<TranscriptFile[]> {
@@ -113,7 +114,7 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
 			);
 		}
 	}
-	return [...oneFilePerSession(files, passed), ...(await Promise.all(nested)).flat()];
+	return [...oneFilePerSession(files, passed, continues), ...(await Promise.all(nested)).flat()];
 }
 
 /**
@@ -129,6 +130,39 @@ export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" |
 		return s === undefined ? undefined : { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
 	} catch {
 		return undefined;
+	}
+}
+
+/** How much of the end of the shorter file `continues` compares. */
+const OVERLAP_BYTES = 64 * 1024;
+
+/**
+ * Whether `longer` begins with all of `shorter` (a conflict copy in which the session went on; see
+ * `oneFilePerSession`), told by the last 64 KB of `shorter` being at the same place in `longer`:
+ * two files that went their own ways differ from where they parted to the end of either (each line
+ * has its own uuid and time), and a whole read of both, each sync while the copy lies there, is up
+ * to two transcripts of tens of megabytes. Unreadable: no.
+ */
+export function continues(shorter: Pick<TranscriptFile, "path" | "size">, longer: Pick<TranscriptFile, "path" | "size">): boolean {
+	const length = Math.min(shorter.size, OVERLAP_BYTES);
+	const at = shorter.size - length;
+	try {
+		return readAt(shorter.path, at, length).equals(readAt(longer.path, at, length));
+	} catch {
+		return false;
+	}
+}
+
+/** `length` bytes of a plain file from `at` (fewer at its end), opened as every transcript is: no link, no FIFO. */
+function readAt(path: string, at: number, length: number): Buffer {
+	const { fd } = openPlainFileSync(path);
+	try {
+		const bytes = Buffer.alloc(length);
+		let read = 0;
+		for (let n = -1; read < length && n !== 0; read += n) n = readSync(fd, bytes, read, length - read, at + read);
+		return bytes.subarray(0, read);
+	} finally {
+		closeSync(fd);
 	}
 }
 

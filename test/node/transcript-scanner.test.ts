@@ -47,6 +47,7 @@ describe("scanTranscripts: what it does not read", () => {
 describe("scanTranscripts: a file-sync tool's copies", () => {
 	it("reads one file per session where a conflict copy lies beside a transcript, and names the other", async () => {
 		const dir = join(root, "projects", "-p");
+		// The session went on in the copy: it begins with all of the original.
 		await writeFile(join(dir, `${ID}.sync-conflict-20261104-101010-ABCDEFG.jsonl`), "{}\n{}\n");
 		await writeFile(join(dir, `._${ID}.jsonl`), "\u0000\u0005\u0016\u0007");
 		await mkdir(join(dir, ID, "subagents"), { recursive: true });
@@ -59,6 +60,15 @@ describe("scanTranscripts: a file-sync tool's copies", () => {
 			[join(ID, "subagents", "agent-a1.jsonl"), "agent-a1"],
 		]);
 		expect(passed.map((p) => p.path.slice(dir.length + 1)).sort()).toEqual([`${ID}.jsonl`, join(ID, "subagents", "agent-a1 (conflicted copy).jsonl")]);
+	});
+
+	it("reads the original where a longer copy went its own way (two machines wrote on after they parted)", async () => {
+		const dir = join(root, "projects", "-p");
+		await writeFile(join(dir, `${ID}.jsonl`), '{}\n{"mine":1}\n');
+		await writeFile(join(dir, `${ID} (conflicted copy).jsonl`), '{}\n{"theirs":1}\n{"theirs":2}\n');
+		const passed: PassedOver[] = [];
+		expect((await scanTranscripts(join(root, "projects"), passed)).map((f) => f.path)).toEqual([join(dir, `${ID}.jsonl`)]);
+		expect(passed).toEqual([{ path: join(dir, `${ID} (conflicted copy).jsonl`), reason: expect.stringContaining("merge them by hand") as unknown }]);
 	});
 
 	it("names an iCloud Drive placeholder of a session's transcript, with the transcript it stands for", async () => {

@@ -193,32 +193,54 @@ export function classifyProjectFile(name: string): { kind: "session" | "subagent
 	return agent ? { kind: "subagent", fileId, agentId: agent[1] } : { kind: "session", fileId };
 }
 
+/** Whether `longer` begins with all of `shorter`: the session went on in it (see `oneFilePerSession`). */
+export type Continues = (shorter: TranscriptFile, longer: TranscriptFile) => boolean;
+
 /**
  * One file of each session among a scan's transcripts, where a file-sync tool left a conflict copy
- * beside one (the copy's name is the file's, with the tool's suffix: `copiedName`), the other named
- * in `passed`: a copy was a second note of its session (the same `session_id`, listed twice in the
- * index). The one read is the larger (a transcript is only appended to: the longer holds the turns
- * the other machine went on with, and the shorter's are most often all in it), at equal size the
- * one under its own name. A copy that went its own way holds turns the other does not: the notice
- * says to merge them by hand, and the file is left as it is. When the file read changes (the copy
- * grew past, or the original did again), the session's record follows it as for a moved transcript
- * (`movedTranscripts`): still one note. Files of one session under names of their own (a Gemini CLI
- * session resumed into a new file) are not matched: only a copy and what it copies.
+ * beside one (the copy's name is the file's, with the tool's suffix: `copiedName`), the others
+ * named in `passed`: a copy was a second note of its session (the same `session_id`, listed twice
+ * in the index). The one read is the file under its own name, where this machine's agent goes on
+ * writing, unless a copy holds all of it and more (`continues`: the session went on on the other
+ * machine), which is read instead: no turn of either is lost then. Two that went their own ways
+ * each hold turns the other does not: the original is read and the copy named, to merge by hand
+ * (a merge of two sessions' lines is no sync's to guess). When the file read changes (the copy
+ * grew past the original, or the original went on again), the session's record follows it as for
+ * a moved transcript (`movedTranscripts`): still one note. Files of one session under names of
+ * their own (a Gemini CLI session resumed into a new file) are not matched: only a copy and what
+ * it copies.
  */
-export function oneFilePerSession(files: readonly TranscriptFile[], passed: { path: string; reason: string }[]): TranscriptFile[] {
-	const kept = new Map<string, TranscriptFile>();
-	const key = (f: TranscriptFile) => `${folderOf(f.path)}/${copiedName(baseName(f.path))}`;
+export function oneFilePerSession(files: readonly TranscriptFile[], passed: { path: string; reason: string }[], continues: Continues): TranscriptFile[] {
+	const groups = new Map<string, TranscriptFile[]>();
+	for (const file of files) {
+		const key = `${folderOf(file.path)}/${copiedName(baseName(file.path))}`;
+		const group = groups.get(key);
+		if (group) group.push(file);
+		else groups.set(key, [file]);
+	}
+	if (groups.size === files.length) return [...files];
 	const own = (f: TranscriptFile) => copiedName(baseName(f.path)) === baseName(f.path);
-	for (const file of files) {
-		const other = kept.get(key(file));
-		if (other === undefined || file.size > other.size || (file.size === other.size && own(file) && !own(other))) kept.set(key(file), file);
+	const left = new Set<TranscriptFile>();
+	for (const group of groups.values()) {
+		if (group.length === 1) continue;
+		// No original (the tool kept copies only): the largest.
+		let read = group.find(own) ?? group.reduce((a, b) => (b.size > a.size ? b : a));
+		const longer = group.filter((f) => f.size > read.size).sort((a, b) => b.size - a.size);
+		read = longer.find((f) => continues(read, f)) ?? read;
+		for (const file of group) {
+			if (file === read) continue;
+			left.add(file);
+			const name = baseName(read.path);
+			const within = file.size <= read.size && continues(file, read);
+			const reason = !within
+				? `${name} beside it is the same session (one is a file-sync tool's conflict copy of the other), and is read as the session; this one holds turns that one does not: merge them by hand, then delete the copy`
+				: own(file)
+					? `${name} beside it, a file-sync tool's conflict copy of it, holds all of its turns and more (the session went on on another machine), and is read as the session; put the copy in this file's place`
+					: `a file-sync tool's conflict copy of ${name}, which holds all of its turns and is read as the session; delete the copy`;
+			passed.push({ path: file.path, reason: `not read: ${reason}` });
+		}
 	}
-	if (kept.size === files.length) return [...files];
-	for (const file of files) {
-		const read = kept.get(key(file))!;
-		if (read !== file) passed.push({ path: file.path, reason: `not read: ${baseName(read.path)} beside it is the same session (one is a file-sync tool's conflict copy of the other), ${read.size === file.size ? "as large and under the session's own name" : "larger"}, and is read as the session; if this one holds turns that one does not, merge them by hand, then delete the copy` });
-	}
-	return files.filter((f) => kept.get(key(f)) === f);
+	return files.filter((f) => !left.has(f));
 }
 
 function baseName(path: string): string {

@@ -51,24 +51,46 @@ describe("copiedName", () => {
 });
 
 describe("oneFilePerSession", () => {
-	const file = (name: string, fileId: string, size: number): TranscriptFile => ({ path: `/c/projects/-p/${name}`, projectDir: "-p", kind: "session", fileId, size, mtimeMs: 1, ino: size });
+	// Each file's lines, by path: a file continues another when it begins with all of its lines.
+	const lines = new Map<string, string>();
+	const file = (name: string, fileId: string, text: string): TranscriptFile => {
+		const path = `/c/projects/-p/${name}`;
+		lines.set(path, text);
+		return { path, projectDir: "-p", kind: "session", fileId, size: text.length, mtimeMs: 1, ino: text.length };
+	};
+	const continues = (shorter: TranscriptFile, longer: TranscriptFile) => lines.get(longer.path)!.startsWith(lines.get(shorter.path)!);
 
-	it("reads the larger of a transcript and its conflict copy, and names the other with why", () => {
-		const own = file("s1.jsonl", "s1", 100);
-		const copy = file("s1 (conflicted copy).jsonl", "s1", 180);
-		const other = file("s2.jsonl", "s2", 50);
+	it("reads a conflict copy in which the session went on, and names the original, to be put in its place", () => {
+		const own = file("s1.jsonl", "s1", "a\nb\n");
+		const copy = file("s1 (conflicted copy).jsonl", "s1", "a\nb\nc\nd\n");
+		const other = file("s2.jsonl", "s2", "x\n");
 		const passed: { path: string; reason: string }[] = [];
-		expect(oneFilePerSession([own, copy, other], passed)).toEqual([copy, other]);
-		expect(passed).toHaveLength(1);
-		expect(passed[0]!.path).toBe(own.path);
-		expect(passed[0]!.reason).toContain("s1 (conflicted copy).jsonl beside it is the same session");
-		expect(passed[0]!.reason).toContain("merge them by hand");
+		expect(oneFilePerSession([own, copy, other], passed, continues)).toEqual([copy, other]);
+		expect(passed).toEqual([{ path: own.path, reason: expect.stringContaining("s1 (conflicted copy).jsonl beside it, a file-sync tool's conflict copy of it, holds all of its turns and more") as unknown }]);
 	});
 
-	it("reads the one under the session's own name when they are as large, whatever the order listed", () => {
-		const own = file("s1.jsonl", "s1", 100);
-		const copy = file("s1.sync-conflict-20261104-101010-ABCDEFG.jsonl", "s1", 100);
-		expect(oneFilePerSession([copy, own], [])).toEqual([own]);
-		expect(oneFilePerSession([own, copy], [])).toEqual([own]);
+	it("reads the original when the two went their own ways, the copy the longer, and names the copy to merge by hand", () => {
+		const own = file("s1.jsonl", "s1", "a\nb\nmine\n");
+		const copy = file("s1.sync-conflict-20261104-101010-ABCDEFG.jsonl", "s1", "a\nb\ntheirs, longer\n");
+		const passed: { path: string; reason: string }[] = [];
+		expect(oneFilePerSession([copy, own], passed, continues)).toEqual([own]);
+		expect(passed).toEqual([{ path: copy.path, reason: expect.stringContaining("this one holds turns that one does not: merge them by hand") as unknown }]);
+	});
+
+	it("reads the original of a copy it holds all of, whatever the order listed, and says the copy can go", () => {
+		const own = file("s1.jsonl", "s1", "a\nb\n");
+		const copy = file("s1 2.jsonl", "s1", "a\nb\n");
+		const shorter = file("s1_conflict-20261104-101010.jsonl", "s1", "a\n");
+		for (const order of [[copy, own, shorter], [shorter, own, copy]]) {
+			const passed: { path: string; reason: string }[] = [];
+			expect(oneFilePerSession(order, passed, continues)).toEqual([own]);
+			expect(passed.map((p) => p.reason)).toEqual([expect.stringContaining("delete the copy"), expect.stringContaining("delete the copy")]);
+		}
+	});
+
+	it("reads the largest of copies with no original", () => {
+		const one = file("s1 (conflicted copy).jsonl", "s1", "a\n");
+		const two = file("s1 2.jsonl", "s1", "a\nb\n");
+		expect(oneFilePerSession([two, one], [], continues)).toEqual([two]);
 	});
 });
