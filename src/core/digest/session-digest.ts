@@ -13,6 +13,7 @@ import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
+import { withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
@@ -125,8 +126,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 86: a command run without arguments asks no heading, list item or sentence about its template ("# Review checklist", "Do the steps
  * below"): one whose prompt holds nothing else is told by its name, and the request that follows titles the session (see `commandRequest`).
  * 87: the other tasks' results are told the most work first, as the Asked line ranks their requests, not in the order asked.
+ * 88: a done item that says again what one before it said (a todo after its result, in other words) is told once (see `withoutRestated`).
  */
-export const DIGEST_VERSION = 87;
+export const DIGEST_VERSION = 88;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -198,6 +200,9 @@ export function storedDigest(d: StoredDigest | SessionDigest): StoredDigest {
 }
 
 const ITEM_MAX = 160;
+
+/** A done item that tells a commit or a pull request: the record itself, never left out as said before. */
+const COMMIT_OR_PR = /^(?:commit|PR)\b/;
 
 /**
  * The digest of a session, structure first: tasks from the typed requests; done from commits,
@@ -297,7 +302,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
 		// What is told left open is not also done (a "next steps" item that reads like a result).
 		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
-		done: unique(done).filter((d) => !open.includes(d) && (/^(?:commit|PR)\b/.test(d) || !refused.files.some((f) => namesFile(d, f)))),
+		// Nor is what an item before it already says (the todo "Update the parser" after "The parser now …").
+		done: withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), (d) => COMMIT_OR_PR.test(d)),
 		open: unique(open),
 		decisions: decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs)),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,

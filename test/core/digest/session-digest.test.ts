@@ -282,6 +282,18 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["Document the rounding rules", "`npm test` failed on its last run", "unfinished: Add a price formatter and commit it"]);
 	});
 
+	it("tells a completed todo once: not after a result that says the same in other words; one for other work stays", () => {
+		const d = digestOf([
+			userText("Make both exporters stream their rows", at(0)),
+			assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Update csv_export.py to stream rows instead of buffering them", status: "completed" }, { content: "Update json_export.py to stream rows instead of buffering them", status: "completed" }] }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "Todos have been modified successfully.", at(1)),
+			assistant(toolUse("e1", "Edit", { file_path: "/repo/csv_export.py", old_string: "a", new_string: "b" }), { ...at(2), messageId: "m2" }),
+			toolResult("e1", "The file has been updated.", at(2)),
+			assistant(text("`csv_export.py` now streams its rows instead of buffering them all."), { ...at(3), messageId: "m3" }),
+		]);
+		expect(d.done).toEqual(["`csv_export.py` now streams its rows instead of buffering them all.", "Update json_export.py to stream rows instead of buffering them"]);
+	});
+
 	it("tells a passing check once: not when the reply says the same check passed in its own words", () => {
 		const session = (command: string, reply: string) =>
 			digestOf([
@@ -295,7 +307,7 @@ describe("digestSession", () => {
 				assistant(text(reply), { ...at(4), messageId: "m4" }),
 			]);
 		const same = session("npm test", "The parser now accepts a trailing comma in lists and objects. All 24 tests pass.");
-		expect(same.done).toEqual(["The parser now accepts a trailing comma in lists and objects.", "All 24 tests pass.", "Allow a trailing comma in lists"]);
+		expect(same.done).toEqual(["The parser now accepts a trailing comma in lists and objects.", "All 24 tests pass."]);
 		// A build that passed is another check than the tests the reply names: it is told.
 		const other = session("npm run build", "The parser now accepts a trailing comma in lists and objects. All 24 tests pass.");
 		expect(other.done[0]).toBe("`npm run build` passes");
@@ -308,7 +320,7 @@ describe("digestSession", () => {
 			toolResult("t1", "Todos have been modified successfully.", at(1)),
 			assistant(text("Renamed `loadConfig` to `readSettings` across the project."), { ...at(2), messageId: "m2" }),
 		]);
-		expect(d.done).toEqual(["Renamed `loadConfig` to `readSettings` across the project.", "Rename loadConfig to readSettings", "Run the codemod over the plugins folder"]);
+		expect(d.done).toEqual(["Renamed `loadConfig` to `readSettings` across the project.", "Run the codemod over the plugins folder"]);
 	});
 
 	it("tells no todo that ran nothing but checks as done; one that says what the check came to still is", () => {
@@ -318,7 +330,7 @@ describe("digestSession", () => {
 			toolResult("t1", "Todos have been modified successfully.", at(1)),
 			assistant(text("Tokenizing now lives in `lexer.rs`."), { ...at(2), messageId: "m2" }),
 		]);
-		expect(d.done).toEqual(["Tokenizing now lives in `lexer.rs`.", "Move tokenizing into lexer.rs", "Run tests and ensure every branch is covered"]);
+		expect(d.done).toEqual(["Tokenizing now lives in `lexer.rs`.", "Run tests and ensure every branch is covered"]);
 	});
 
 	it("leaves a closing question to the user open, and an unanswered request", () => {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { restates, withoutRestated } from "../../../src/core/digest/restated";
+
+describe("restates", () => {
+	it("finds a todo that says again what a result told, in another tense and order", () => {
+		expect(restates("Update importer.py to use the streaming reader", "importer.py now uses the streaming reader instead of loading the whole file")).toBe(true);
+		expect(restates("Remove blank rows from export", "Removed blank rows: the export skips rows with no cells")).toBe(true);
+	});
+
+	it("keeps a todo for another file or name, however alike its other words", () => {
+		expect(restates("Update exporter.py to use the streaming reader", "importer.py now uses the streaming reader")).toBe(false);
+		expect(restates("Port the QueueWorker to async", "Ported the JobWorker to async")).toBe(false);
+	});
+
+	it("keeps an item that shares only a word or two with a longer one", () => {
+		expect(restates("Add retry budget to the uploader and log each attempt", "The uploader now streams chunks")).toBe(false);
+		expect(restates("Rename the flag", "The flag parser rejects unknown options")).toBe(false);
+	});
+});
+
+describe("withoutRestated", () => {
+	it("leaves out a later item said before, never a kept one", () => {
+		const items = ["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs", "Cache the parsed manifest between runs", "Cache the parsed manifest"];
+		expect(withoutRestated(items, (i) => i.startsWith("commit"))).toEqual(["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs"]);
+		expect(withoutRestated(["Cache the parsed manifest", "commit 1a2b3c4: Cache the parsed manifest"], (i) => i.startsWith("commit"))).toHaveLength(2);
+	});
+});
