@@ -1,4 +1,5 @@
 import { withoutInterjection } from "./narration";
+import { trimmed } from "./restated";
 
 /**
  * Statements that claim an end or agree without saying what: "All changes are complete.", "I have
@@ -35,11 +36,41 @@ const HOLLOW = [
 const LOOKED =
 	/^i(?:'ve| have)(?: now)? (?:read|reviewed|looked (?:at|through|over)|gone (?:through|over)|examined|explored|checked|studied|analy[sz]ed) (?:the whole thing|everything|it all|all of it|all of (?:the|your) \w+|the (?:whole|entire|full) \w+)(?: ?[—–:-] .*)?$/i;
 
-/** True for a statement that claims completion or agrees, and names nothing. */
-export function isHollow(statement: string): boolean {
+/** What is left of a claim of an end once the names the request gave are taken out ("The migration is complete", "is done"). */
+const ENDED = /^(?:the\s+)?(?:(?:task|tasks|ticket|issue|story|feature|work|migration|port|refactor|refactoring|upgrade|implementation|change|changes|update|fix)\s+)?(?:is|are|has been|have been)(?:\s+now)?(?:\s+(?:fully|successfully))?\s+(?:complete|completed|done|finished)$/i;
+
+/** A word that names something ("ENT-42", "WebSocket", "parser.ts"): a capital past its first letter, a digit, a dot, a dash or an underscore inside. */
+const NAMED = /^[\p{L}\p{N}]+(?:[._-][\p{L}\p{N}]+)*$/u;
+
+/**
+ * The claim of an end without the names the request itself gave: "ENT-42 is complete" after
+ * "Work on ENT-42" reads "is complete". Undefined when no such name is in it.
+ */
+function withoutAskedNames(claim: string, ask: string): string | undefined {
+	const asked = new Set(ask.toLowerCase().split(/[^\p{L}\p{N}._-]+/u).map(trimmed));
+	let dropped = false;
+	// The claim is 80 characters at most: its words are short.
+	const kept = claim.split(/\s+/).filter((written) => {
+		const word = written.replace(/^[`'"*]+|[`'"*]+$/g, "");
+		const named = NAMED.test(word) && /[\d._-]|.\p{Lu}/u.test(word) && asked.has(word.toLowerCase());
+		dropped ||= named;
+		return !named;
+	});
+	return dropped ? kept.join(" ") : undefined;
+}
+
+/**
+ * True for a statement that claims completion or agrees, and names nothing; or names only what
+ * the task's request named, when it claims that done ("The WebSocket migration is complete" of
+ * "Migrate the poller to WebSocket"): the request says as much, and what changed is in the
+ * statements after it.
+ */
+export function isHollow(statement: string, ask?: string): boolean {
 	const s = withoutInterjection(statement).replace(/[\s.!。！]+$/, "").trim();
 	if (LOOKED.test(s)) return true;
 	if (s === "" || s.length > 80) return false;
+	const bare = ask === undefined ? undefined : withoutAskedNames(s, ask);
+	if (bare !== undefined && ENDED.test(bare)) return true;
 	// Code, paths, numbers and names say something ("I" is no name).
 	if (/[`/\\\d_@#=<>()[\]{}]|\.\w/.test(s) || /\s(?!I\b)[A-Z]/.test(s)) return false;
 	return HOLLOW.some((re) => re.test(s));

@@ -36,7 +36,7 @@ function wordsOf(text: string): Words {
 }
 
 /** A token without the dots, dashes and underscores at its ends (a sentence's stop, a "--flag"'s dashes). */
-function trimmed(token: string): string {
+export function trimmed(token: string): string {
 	let start = 0;
 	let end = token.length;
 	while (start < end && "._-".includes(token[start] ?? "")) start++;

@@ -127,8 +127,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * below"): one whose prompt holds nothing else is told by its name, and the request that follows titles the session (see `commandRequest`).
  * 87: the other tasks' results are told the most work first, as the Asked line ranks their requests, not in the order asked.
  * 88: a done item that says again what one before it said (a todo after its result, in other words) is told once (see `withoutRestated`).
+ * 89: a claim of an end that names only what the task's request named ("PAY-311 is complete") is hollow (see `isHollow`).
  */
-export const DIGEST_VERSION = 88;
+export const DIGEST_VERSION = 89;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -527,7 +528,7 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	// A final reply that only claims files never written tells nothing true: the reply before it, what the task found, does.
 	const result = (told.some((u) => !unwritten.some((f) => namesFile(u.text, f))) || unwritten.length === 0 ? told : said(task.texts.slice(-2, -1)))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text) && !isNotResult(u.text) && !aheadOfWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
+		.filter((u) => !isHollow(u.text, task.ask) && !isNotResult(u.text) && !aheadOfWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const checks = checksOf(task.calls);

@@ -56,4 +56,21 @@ describe("hollow claims", () => {
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});
+
+	it.each([
+		["PAY-311 is complete.", "Pick up PAY-311 and keep notes in the tracker"],
+		["The GraphQL migration is complete!", "Move the orders endpoint to GraphQL"],
+		["The `v2.4` upgrade has been successfully completed.", "Bump the SDK to v2.4"],
+	])("%s claims the end of what the request named, and nothing more", (s, ask) => {
+		expect(isHollow(s, ask)).toBe(true);
+	});
+
+	it.each([
+		["PAY-311 is complete.", "Tidy the changelog"],
+		["The GraphQL migration is complete for orders.", "Move the orders endpoint to GraphQL"],
+		["PAY-311 is blocked on the vendor.", "Pick up PAY-311"],
+		["The REST fallback is complete.", "Move the orders endpoint to GraphQL"],
+	])("%s names more than the request did, or no end", (s, ask) => {
+		expect(isHollow(s, ask)).toBe(false);
+	});
 });
