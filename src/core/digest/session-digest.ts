@@ -128,8 +128,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 87: the other tasks' results are told the most work first, as the Asked line ranks their requests, not in the order asked.
  * 88: a done item that says again what one before it said (a todo after its result, in other words) is told once (see `withoutRestated`).
  * 89: a claim of an end that names only what the task's request named ("PAY-311 is complete") is hollow (see `isHollow`).
+ * 90: the results of earlier tasks that changed files come before the answers of those that changed none (each group the most work first, as 87).
  */
-export const DIGEST_VERSION = 89;
+export const DIGEST_VERSION = 90;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -229,8 +230,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 
 	// Done, best evidence first: commits (newest first, as `git log` tells them: a short entry shows
 	// where the work got to) and pull requests, the last check when it passed, what the last task's
-	// reply established, the todo list's completed outcomes, the other tasks' results (the most work first, as the Asked line ranks
-	// their requests: where room runs out, a quick answer gives way, not the task the entry names).
+	// reply established, the todo list's completed outcomes, the other tasks' results (changes before answers, each the most
+	// work first, as the Asked line ranks their requests: where room runs out, a quick answer gives way, not the task the entry names).
 	const done: string[] = [];
 	for (const c of [...commits].reverse()) done.push(`commit${c.hash ? ` ${c.hash.slice(0, 7)}` : ""}: ${cutAtBoundary(c.subject, ITEM_MAX)}`);
 	const prs = pullRequestsOf(calls, model.prLinks);
@@ -246,8 +247,11 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
 	for (const r of said[latest] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
 	for (const t of alike(todos.filter((t) => t.status === "completed" && !INVESTIGATION.test(t.content)).map((t) => t.content))) done.push(cutAtBoundary(t, ITEM_MAX));
-	const byWork = [...said.keys()].filter((i) => i !== latest).sort((a, b) => summaries[b]!.calls - summaries[a]!.calls || a - b);
-	for (const i of byWork) for (const r of said[i]!.slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	// The other tasks' results, those that changed files first: what the session changed is what the next one builds on, and
+	// an answer given on the way ("Looks like the command got split across two lines") is told where room is left.
+	const others = [...said.keys()].filter((i) => i !== latest).sort((a, b) => summaries[b]!.calls - summaries[a]!.calls || a - b);
+	const changed = (i: number) => (summaries[i]?.files.length ?? 0) > 0;
+	for (const i of [...others.filter(changed), ...others.filter((i) => !changed(i))]) for (const r of (said[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words

@@ -160,6 +160,20 @@ describe("digestSession", () => {
 		expect(own.done).toEqual(["The uploader sends one file per request.", "The server waits two seconds between requests."]);
 	});
 
+	it("tells what earlier tasks changed before what earlier tasks only answered, each in its order", () => {
+		const d = digestOf([
+			userText("Why does the importer skip empty rows?", at(0)),
+			assistant(text("The importer treats a row with no cells as the end of the sheet."), { ...at(1), messageId: "m1" }),
+			userText("Make it read past empty rows", at(2)),
+			assistant(toolUse("e1", "Edit", { file_path: "/repo/importer.py", old_string: "a", new_string: "b" }), { ...at(3), messageId: "m2" }),
+			toolResult("e1", "The file has been updated.", at(3)),
+			assistant(text("The importer now reads to the last row with data."), { ...at(4), messageId: "m3" }),
+			userText("Is the exporter affected too?", at(5)),
+			assistant(text("The exporter writes every row it is given, empty or not."), { ...at(6), messageId: "m4" }),
+		]);
+		expect(d.done).toEqual(["The exporter writes every row it is given, empty or not.", "The importer now reads to the last row with data.", "The importer treats a row with no cells as the end of the sheet."]);
+	});
+
 	it("takes a session's first words as its request, however few: they answer nothing; the same words after a reply do", () => {
 		const d = digestOf([
 			userText("Dark mode toggle", at(0)),
