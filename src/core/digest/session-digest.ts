@@ -13,6 +13,7 @@ import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
+import { removedLater, stillHolding } from "./removed-files";
 import { withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
@@ -129,8 +130,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 88: a done item that says again what one before it said (a todo after its result, in other words) is told once (see `withoutRestated`).
  * 89: a claim of an end that names only what the task's request named ("PAY-311 is complete") is hollow (see `isHollow`).
  * 90: the results of earlier tasks that changed files come before the answers of those that changed none (each group the most work first, as 87).
+ * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
+ * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
  */
-export const DIGEST_VERSION = 90;
+export const DIGEST_VERSION = 91;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -241,7 +244,10 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		done.push(`PR ${title ? `"${cutAtBoundary(title, ITEM_MAX)}"` : ""}${pr.url ? `${title ? " " : ""}${pr.url}` : ""}`.trim());
 	}
 	const checkAt = done.length;
-	const said = summaries.map((s) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(s.result) : answerOf(s.result)));
+	// What a task said of a file a later task removed no longer holds: the work was undone (the task that removed it tells so).
+	const removed = removedLater(tasks.map((t) => t.calls));
+	const holding = summaries.map((s, i) => stillHolding(s.result, s.files, removed[i] ?? []));
+	const said = summaries.map((s, i) => (s.commits.length > 0 ? [] : s.files.length > 0 ? resultsOf(holding[i] ?? []) : answerOf(holding[i] ?? [])));
 	// The last task that said or committed something: a last request cut off before any reply leaves the one before as the latest word.
 	let latest = said.length - 1;
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
@@ -253,7 +259,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const changed = (i: number) => (summaries[i]?.files.length ?? 0) > 0;
 	for (const i of [...others.filter(changed), ...others.filter((i) => !changed(i))]) for (const r of (said[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
-	for (const s of summaries) if (s.commits.length > 0) for (const r of resultsOf(s.result).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	for (const [i, s] of summaries.entries()) if (s.commits.length > 0) for (const r of resultsOf(holding[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words
 	// ("All 31 tests passed" after `mix test`): those say more, and the check told twice takes a result's room.
 	if (lastCheck?.passed && !done.slice(checkAt).some((d) => tellsCheck(d, lastCheck.command))) done.splice(checkAt, 0, `\`${oneLine(lastCheck.command, 60)}\` passes`);

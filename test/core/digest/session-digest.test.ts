@@ -174,6 +174,20 @@ describe("digestSession", () => {
 		expect(d.done).toEqual(["The exporter writes every row it is given, empty or not.", "The importer now reads to the last row with data.", "The importer treats a row with no cells as the end of the sheet."]);
 	});
 
+	it("tells no earlier result about a file a later task removed, nor what else that reply said of it; the removal's own reply stays", () => {
+		const d = digestOf([
+			userText("Write a short onboarding guide", at(0)),
+			assistant(toolUse("w1", "Write", { file_path: "/repo/ONBOARDING.md", content: "# Onboarding" }), { ...at(1), messageId: "m1" }),
+			toolResult("w1", "File created successfully.", at(1)),
+			assistant(text("Saved the guide to `ONBOARDING.md`. Added a section on cutting a release."), { ...at(2), messageId: "m2" }),
+			userText("Actually we don't need it, delete it", at(3)),
+			assistant(toolUse("b1", "Bash", { command: "rm /repo/ONBOARDING.md" }), { ...at(4), messageId: "m3" }),
+			toolResult("b1", "", at(4)),
+			assistant(text("Deleted the onboarding guide."), { ...at(5), messageId: "m4" }),
+		]);
+		expect(d.done).toEqual(["Deleted the onboarding guide."]);
+	});
+
 	it("takes a session's first words as its request, however few: they answer nothing; the same words after a reply do", () => {
 		const d = digestOf([
 			userText("Dark mode toggle", at(0)),
