@@ -17,7 +17,7 @@ describe.skipIf(!present)(`digest evaluation on the public corpus${present ? "" 
 	// The second corpus was labeled from the transcripts before the digest was measured or changed on them (README).
 	it.each([
 		{ corpus: "claude-transcripts", labels: "claude-transcripts-[a-z].json", maxMean: 750, floors: { asked: 0.86, done: 0.8, open: 0.9, decisions: 0.8 }, told: { done: 0.58, open: 0.74, decisions: 0.6 } },
-		{ corpus: "claude-transcripts-2", labels: "claude-transcripts-2.json", maxMean: 880, floors: { asked: 0.89, done: 0.84, open: 0.85, decisions: 0.69 }, told: { done: 0.65, open: 0.74, decisions: 0.7 } },
+		{ corpus: "claude-transcripts-2", labels: "claude-transcripts-2.json", maxMean: 880, floors: { asked: 0.92, done: 0.84, open: 0.85, decisions: 0.69 }, told: { done: 0.67, open: 0.74, decisions: 0.7 } },
 	])("$corpus: narration kept out, entries small, and coverage of the labels", async ({ corpus, labels, maxMean, floors, told }) => {
 		const f = await scoreCorpus(join(SHARED, corpus), loadLabels(join(LABELS, labels)));
 		expect(f.narration).toEqual([]);
