@@ -13,16 +13,58 @@ const REMOVE = /^(?:sudo\s+)?(?:git\s+)?rm\s+([\s\S]*)$/;
 
 /** The names of the files a shell line removes (its `rm` and `git rm` arguments, flags left out, quotes taken off). */
 export function removedBy(command: string): string[] {
-	const names: string[] = [];
+	return removedPaths(command).map(baseName);
+}
+
+/** A change of folder to an absolute path in a shell line: `cd /srv/app`, `cd "/srv/my app"`. */
+const CD = /^cd\s+["']?(\/[^"'\n]*?)["']?\/?$/;
+
+/** The paths a shell line removes, as its `rm` and `git rm` arguments give them; a relative one taken from where an earlier `cd` of the line went. */
+function removedPaths(command: string): string[] {
+	const paths: string[] = [];
+	let folder: string | undefined;
 	for (const part of command.split(SEPARATOR)) {
+		const cd = CD.exec(part.trim())?.[1];
+		if (cd !== undefined) folder = cd;
 		const args = REMOVE.exec(part.trim())?.[1];
 		if (args === undefined) continue;
 		for (const arg of args.split(/\s+/)) {
 			const bare = arg.replace(/^["']|["']$/g, "");
-			if (bare !== "" && !bare.startsWith("-") && !/[*?]/.test(bare)) names.push(baseName(bare));
+			if (bare === "" || bare.startsWith("-") || /[*?]/.test(bare)) continue;
+			paths.push(folder === undefined || bare.startsWith("/") ? bare : `${folder}/${bare.replace(/^\.\//, "")}`);
 		}
 	}
-	return names;
+	return paths;
+}
+
+/** Whether a removed path (absolute, or relative to where the command ran) is the written file `file`. */
+function isPath(file: string, removed: string): boolean {
+	const path = removed.replace(/^\.\//, "");
+	return file === path || (!path.startsWith("/") && file.endsWith(`/${path}`));
+}
+
+/**
+ * The files of `files` the session removed for good: an `rm` or `git rm` of it that succeeded is its
+ * last word, no write of it nor command naming it after (which may have made it again). Such a file
+ * is no work of the session's any more: a scratch script run then deleted, a draft the user had removed.
+ * @param files the files the session wrote or edited, as their tools named them.
+ */
+export function removedForGood(calls: readonly ToolCall[], files: readonly string[]): string[] {
+	const gone = new Set<string>();
+	for (const call of calls) {
+		if (call.result === undefined || call.result.isError) continue;
+		const path = call.input.file_path ?? call.input.notebook_path;
+		if (WRITES.has(call.name) && typeof path === "string") gone.delete(path);
+		else if (call.name === "Bash" && typeof call.input.command === "string") {
+			const command = call.input.command;
+			const removed = removedPaths(command);
+			for (const file of files) {
+				if (removed.some((r) => isPath(file, r))) gone.add(file);
+				else if (namesFile(command, baseName(file))) gone.delete(file);
+			}
+		}
+	}
+	return files.filter((f) => gone.has(f));
 }
 
 /**

@@ -13,7 +13,7 @@ import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
-import { removedLater, stillHolding } from "./removed-files";
+import { removedForGood, removedLater, stillHolding } from "./removed-files";
 import { withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
@@ -132,8 +132,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 90: the results of earlier tasks that changed files come before the answers of those that changed none (each group the most work first, as 87).
  * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
+ * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; see `removedForGood`).
  */
-export const DIGEST_VERSION = 91;
+export const DIGEST_VERSION = 92;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -295,7 +296,10 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (uncommitted) open.push(uncommitted);
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
-	const touched = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
+	const written = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
+	// A file the session removed for good is not what it leaves touched: the next session would look for it in vain.
+	const deleted = removedForGood(calls, written);
+	const touched = written.filter((f) => !deleted.includes(f));
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { removedBy, removedLater, stillHolding } from "../../../src/core/digest/removed-files";
+import { removedBy, removedForGood, removedLater, stillHolding } from "../../../src/core/digest/removed-files";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 const ok = { text: "", isError: false };
@@ -26,6 +26,26 @@ describe("removedLater", () => {
 		expect(removedLater([[write("/a/x.md")], [bash("rm /a/x.md", true)]])).toEqual([[], []]);
 		expect(removedLater([[write("/a/x.md")], [bash("rm /a/x.md")], [write("/a/x.md")]])).toEqual([[], [], []]);
 		expect(removedLater([[write("/a/vendor.lock")], [bash("git rm vendor.lock")], [bash("git checkout HEAD~1 -- vendor.lock")]])).toEqual([[], [], []]);
+	});
+});
+
+describe("removedForGood", () => {
+	const files = ["/proj/tools/probe.sh", "/proj/docs/probe.sh", "/proj/src/app.ts"];
+
+	it("names the written files whose last word is a removal, by the path the command gave", () => {
+		expect(removedForGood([write("/proj/tools/probe.sh"), bash("rm -f tools/probe.sh")], files)).toEqual(["/proj/tools/probe.sh"]);
+		expect(removedForGood([bash("git rm /proj/src/app.ts")], files)).toEqual(["/proj/src/app.ts"]);
+	});
+
+	it("takes a relative path from the folder the same line changed to, not any file of that name", () => {
+		expect(removedForGood([bash("cd /proj/docs && rm probe.sh")], files)).toEqual(["/proj/docs/probe.sh"]);
+		expect(removedForGood([bash("rm probe.sh")], files)).toEqual(["/proj/tools/probe.sh", "/proj/docs/probe.sh"]);
+	});
+
+	it("keeps a file written again, named again by a later command, or whose removal failed", () => {
+		expect(removedForGood([bash("rm /proj/src/app.ts"), write("/proj/src/app.ts")], files)).toEqual([]);
+		expect(removedForGood([bash("rm src/app.ts"), bash("git restore src/app.ts")], files)).toEqual([]);
+		expect(removedForGood([bash("rm /proj/src/app.ts", true)], files)).toEqual([]);
 	});
 });
 

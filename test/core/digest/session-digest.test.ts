@@ -188,6 +188,25 @@ describe("digestSession", () => {
 		expect(d.done).toEqual(["Deleted the onboarding guide."]);
 	});
 
+	it("lists as touched no file the session removed for good: a helper script run then deleted is gone; one written again stays", () => {
+		const cwd = "/srv/shop";
+		const d = digestOf([
+			userText("Seed the staging database and fix the price column", { ...at(0), cwd }),
+			assistant(toolUse("w1", "Write", { file_path: `${cwd}/seed_once.py`, content: "print(1)" }), { ...at(1), messageId: "m1", cwd }),
+			toolResult("w1", "File created successfully.", { ...at(1), cwd }),
+			assistant(toolUse("w2", "Write", { file_path: `${cwd}/db/prices.sql`, content: "x" }), { ...at(2), messageId: "m2", cwd }),
+			toolResult("w2", "File created successfully.", { ...at(2), cwd }),
+			assistant(toolUse("w3", "Write", { file_path: `${cwd}/notes.txt`, content: "x" }), { ...at(3), messageId: "m3", cwd }),
+			toolResult("w3", "File created successfully.", { ...at(3), cwd }),
+			assistant(toolUse("b1", "Bash", { command: `cd ${cwd} && python3 seed_once.py && rm seed_once.py notes.txt` }), { ...at(4), messageId: "m4", cwd }),
+			toolResult("b1", "1", { ...at(4), cwd }),
+			assistant(toolUse("w4", "Write", { file_path: `${cwd}/notes.txt`, content: "y" }), { ...at(5), messageId: "m5", cwd }),
+			toolResult("w4", "File created successfully.", { ...at(5), cwd }),
+			assistant(text("Seeded staging and widened the price column in `db/prices.sql`."), { ...at(6), messageId: "m6", cwd }),
+		]);
+		expect(d.filesTouched).toEqual([`${cwd}/db/prices.sql`, `${cwd}/notes.txt`]);
+	});
+
 	it("takes a session's first words as its request, however few: they answer nothing; the same words after a reply do", () => {
 		const d = digestOf([
 			userText("Dark mode toggle", at(0)),
