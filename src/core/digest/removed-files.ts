@@ -57,9 +57,14 @@ export function removedForGood(calls: readonly ToolCall[], files: readonly strin
 		if (WRITES.has(call.name) && typeof path === "string") gone.delete(path);
 		else if (call.name === "Bash" && typeof call.input.command === "string") {
 			const command = call.input.command;
-			const removed = removedPaths(command);
+			// A relative path the line gives no folder for stands for the one written file it can be: of two
+			// (`rm index.ts`, a `src/index.ts` and a `test/index.ts` written), which went is not known, and both stay.
+			const removed = removedPaths(command).flatMap((r) => {
+				const matching = files.filter((file) => isPath(file, r));
+				return matching.length === 1 || r.startsWith("/") ? matching : [];
+			});
 			for (const file of files) {
-				if (removed.some((r) => isPath(file, r))) gone.add(file);
+				if (removed.includes(file)) gone.add(file);
 				else if (namesFile(command, baseName(file))) gone.delete(file);
 			}
 		}

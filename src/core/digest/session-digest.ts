@@ -132,7 +132,7 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 90: the results of earlier tasks that changed files come before the answers of those that changed none (each group the most work first, as 87).
  * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
- * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; see `removedForGood`).
+ * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `removedForGood`).
  */
 export const DIGEST_VERSION = 92;
 
