@@ -65,7 +65,8 @@ const HERE_MAX_BYTES = 8 * 1024 * 1024;
  * CPU than with a worker for each core, and 20-30 MiB less memory). Started on first use; ended by `close`, or once they have
  * all been idle for a moment, so their heaps are given back while the sync goes on to render the
  * notes. A worker that fails on a job (it runs out of memory) fails that job and is replaced; one
- * that fails before its first reply (its script does not load) leaves the pool folding on the
+ * that fails before its first reply (its script does not load), or whose thread the system
+ * refuses (`ulimit -u`), leaves the pool folding on the
  * calling thread, as it would with no worker script: slower, never a sync that does not happen.
  * Used only where the worker script exists (the built CLI); elsewhere transcripts are folded on
  * the calling thread.
@@ -107,7 +108,7 @@ export class FoldWorkerPool {
 	 */
 	warm(): void {
 		if (this.broken || this.busy.size > 0) return;
-		this.startWorker().unref();
+		this.startWorker()?.unref();
 	}
 
 	fold(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
@@ -143,7 +144,8 @@ export class FoldWorkerPool {
 				}
 			}
 			// Another worker before a second job for one that has one.
-			if (fewest > 0 && this.busy.size < this.size) target = this.startWorker();
+			if (fewest > 0 && this.busy.size < this.size) target = this.startWorker() ?? target;
+			if (this.broken) return this.dispatch();
 			if (!target) break;
 			const waiting = this.queue.shift()!;
 			this.busy.get(target)!.push(waiting);
@@ -170,11 +172,19 @@ export class FoldWorkerPool {
 		});
 	}
 
-	private startWorker(): Worker {
+	/** A new worker, or undefined when no thread can be made: the pool folds here from then on. */
+	private startWorker(): Worker | undefined {
 		// Loaded when the first worker starts: a sync with nothing to read starts none.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
 		const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
-		const worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+		let worker: Worker;
+		try {
+			worker = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+		} catch (error) {
+			// The thread itself was refused (`ulimit -u`: EAGAIN, thrown here, not an `error` event): every sync stopped with "EAGAIN".
+			this.broken ??= error as Error;
+			return undefined;
+		}
 		this.busy.set(worker, []);
 		let replied = false;
 		worker.on("message", (reply: Reply) => {

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { threadId, type Worker } from "node:worker_threads";
 import { tmpdir } from "node:os";
@@ -216,5 +217,35 @@ describe("fold worker pool", () => {
 		expect(second.model).toEqual(first.model);
 		expect(first.model.counts.records).toBeGreaterThan(0);
 		await pool.close();
+	});
+
+	// Threads are counted against RLIMIT_NPROC only for a user other than root: the child runs as nobody.
+	it.skipIf(process.getuid?.() !== 0)("folds on the calling thread when the system refuses a new thread (`ulimit -u`), not a sync that stops on EAGAIN", async () => {
+		const run = join(dir, "refused");
+		await mkdir(run);
+		const entry = join(run, "entry.ts");
+		const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+		const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session", projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+		// Its own threads (V8's, libuv's pool) started first; then the limit is what it has, so a worker's thread is refused.
+		await writeFile(entry, `
+			import { spawnSync } from "node:child_process";
+			import { readFileSync } from "node:fs";
+			import { readFile } from "node:fs/promises";
+			import { FoldWorkerPool } from ${JSON.stringify(resolve(__dirname, "..", "..", "src", "node", "fold-worker-pool.ts"))};
+			(async () => {
+				await Promise.all([1, 2, 3, 4, 5].map(() => readFile(__filename)));
+				const threads = Number(/Threads:\\s+(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]);
+				spawnSync("prlimit", ["--pid", String(process.pid), "--nproc=" + threads]);
+				const pool = FoldWorkerPool.at(${JSON.stringify(script)}, 2);
+				const folded = await pool.fold(${JSON.stringify(file)}, undefined);
+				await pool.close();
+				console.log("folded " + folded.model.fileId);
+			})().catch((e) => console.log("failed " + e.message));
+		`);
+		const bundle = join(run, "entry.cjs");
+		await esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], outfile: bundle, logLevel: "warning" });
+		await chmod(dir, 0o755);
+		const child = spawnSync(process.execPath, [bundle], { uid: 65534, gid: 65534, encoding: "utf8", timeout: 30_000 });
+		expect(child.stdout.trim()).toBe(`folded ${name}`);
 	});
 });
