@@ -212,9 +212,19 @@ describe("hooks install / uninstall / status", () => {
 describe("hook commands", () => {
 	it("absolute, quoted for a POSIX shell, and marked as ours", () => {
 		const commands = hookCommands({ ...target, configDir: ".config" });
-		expect(commands.SessionStart).toBe(`"/usr/bin/node" "/opt/ai memory/cli.cjs" hook session-start --vault "${join(dir, "My Vault")}" --config-dir ".config" --from ai-conversation-memory`);
+		expect(commands.SessionStart).toBe(`NODE_OPTIONS= "/usr/bin/node" "/opt/ai memory/cli.cjs" hook session-start --vault "${join(dir, "My Vault")}" --config-dir ".config" --from ai-conversation-memory`);
 		expect(commands.PreCompact).toContain(" hook pre-compact ");
 		expect(parseHookCommand(commands.UserPromptSubmit)).toEqual({ execPath: "/usr/bin/node", cliPath: "/opt/ai memory/cli.cjs", hook: "user-prompt-submit", vault: join(dir, "My Vault"), configDir: ".config" });
+	});
+
+	it("run by a shell whose NODE_OPTIONS Node refuses or cannot load, the hook still runs and exits 0", () => {
+		const script = join(dir, "hook-script.cjs");
+		writeFileSync(script, 'process.stdout.write("hook ran");\n');
+		const commands = hookCommands({ ...target, execPath: process.execPath, hookPath: script });
+		for (const options of ["--require /no/such/preload.js", "--no-such-node-flag", "--inspect-brk=0"]) {
+			const run = spawnSync("sh", ["-c", commands.SessionStart], { env: { ...process.env, NODE_OPTIONS: options }, encoding: "utf8", timeout: 10_000 });
+			expect([options, run.status, run.stdout]).toEqual([options, 0, "hook ran"]);
+		}
 	});
 
 	it("quoting survives every awkward character", () => {
