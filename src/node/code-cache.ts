@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readPlainBytesSync } from "./confined-path";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -169,6 +169,9 @@ export function runBundleBeside(hash: string, scope: CommonJsScope, dir: string 
 function writeCache(dir: string, bundle: string, name: string, data: Buffer): void {
 	const temp = join(dir, `.${name}.${process.pid}.tmp`);
 	try {
+		// The cache's own folders only (`.cache/ai-memory`), never what they hang from: a `HOME`
+		// that does not exist (a service's `/nonexistent`, a typo) was made, as root anywhere.
+		if (!existsSync(dirname(dirname(dir)))) return;
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		writeFileSync(temp, data, { mode: 0o600 });
 		renameSync(temp, join(dir, name));

@@ -131,6 +131,15 @@ describe("code cache", () => {
 		expect(await readdir(dir)).toEqual(["cli-00bb.v8-cache"]);
 	});
 
+	it("makes its own folders in a home that exists, and no home that does not (HOME=/nonexistent)", () => {
+		const home = join(work, "no-such-home");
+		const options = { batch: true, exit: true };
+		expect(run(codeCacheDir({}, home, "linux"), options)).toBe("45");
+		expect(existsSync(home)).toBe(false);
+		expect(run(codeCacheDir({}, work, "linux"), options)).toBe("45");
+		expect(existsSync(join(work, ".cache", "ai-memory"))).toBe(true);
+	});
+
 	it("AI_MEMORY_CODE_CACHE=off writes nothing; an unwritable folder costs only the compiling", async () => {
 		const dir = join(work, "e");
 		expect(run(dir, { env: { AI_MEMORY_CODE_CACHE: "off" } })).toBe("45");
