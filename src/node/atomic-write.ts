@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
 import { appendFile, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
 import { basename, dirname, join } from "node:path";
@@ -10,6 +10,20 @@ let counter = 0;
 const madeDirs = new Set<string>();
 
 /**
+ * The state's files (and the hooks' checkpoints): they hold conversation text, and what the hooks
+ * hand Claude Code as context. Under `umask 000` they were made 0666, for any local user to read
+ * and to write words into the next session's context.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+/** Their folders: in a folder any user may write to, a private file could be replaced by another user's. */
+export const PRIVATE_FOLDER_MODE = 0o700;
+
+/** The mode of the folders a file of `mode` needs: private for a private file, else as the umask makes them. */
+function folderModeFor(mode: number | undefined): number | undefined {
+	return mode === PRIVATE_FILE_MODE ? PRIVATE_FOLDER_MODE : undefined;
+}
+
+/**
  * Writes a file whole or not at all: to a temporary file beside it, then renamed over it. No
  * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
  * state, where a lost write is redone by the next sync. Folders are made once per process.
@@ -17,7 +31,7 @@ const madeDirs = new Set<string>();
 export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
-		await makeFolder(dir);
+		await makeFolder(dir, folderModeFor(mode));
 		madeDirs.add(dir);
 	}
 	const temp = tempName(path);
@@ -26,7 +40,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		await writeFile(temp, text, options).catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
-			await makeFolder(dir);
+			await makeFolder(dir, folderModeFor(mode));
 			await writeFile(temp, text, options);
 		});
 		await rename(temp, path);
@@ -36,11 +50,14 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 	}
 }
 
-/** The same, blocking: for worker threads, where blocking stalls no one and costs less. Parts are written one after another. */
-export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[]): void {
+/**
+ * The same, blocking: for worker threads, where blocking stalls no one and costs less. Parts are
+ * written one after another. `mode`: exactly this mode, whatever the umask (a note keeps its own).
+ */
+export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[], mode?: number): void {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
-		mkdirSync(dir, { recursive: true });
+		mkdirSync(dir, { recursive: true, mode: folderModeFor(mode) });
 		madeDirs.add(dir);
 	}
 	const temp = tempName(path);
@@ -50,9 +67,10 @@ export function writeFileReplacingSync(path: string, text: string | readonly Uin
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
-			mkdirSync(dir, { recursive: true });
+			mkdirSync(dir, { recursive: true, mode: folderModeFor(mode) });
 			writeWhole(temp, text);
 		}
+		if (mode !== undefined) chmodSync(temp, mode);
 		renameSync(temp, path);
 	} catch (error) {
 		rmSync(temp, { force: true });

@@ -2,7 +2,7 @@ import { isWithin } from "../core/projects/project-identity";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { openPlainFile, readPlainFile } from "./confined-path";
 import { dirname, join } from "node:path";
-import { writeFileReplacing } from "./atomic-write";
+import { PRIVATE_FILE_MODE, writeFileReplacing } from "./atomic-write";
 import type { Checkpoint } from "../core/context/lazy-context";
 import { checkpointText } from "../core/hooks/checkpoint-text";
 import { splitCompleteLines } from "../core/transcript/jsonl-lines";
@@ -35,7 +35,7 @@ interface CheckpointFile extends Checkpoint {
 export async function writeCheckpoint(stateDir: string, sessionId: string, checkpoint: Checkpoint): Promise<string> {
 	const path = checkpointPath(stateDir, sessionId);
 	const data: CheckpointFile = { sessionId, ...(checkpoint.at === undefined ? {} : { at: checkpoint.at }), text: checkpoint.text };
-	await writeFileReplacing(path, `${JSON.stringify(data)}\n`);
+	await writeFileReplacing(path, `${JSON.stringify(data)}\n`, PRIVATE_FILE_MODE);
 	return path;
 }
 

@@ -7,11 +7,12 @@ import { mkdir } from "node:fs/promises";
  * '…/state/hooks'", which says nothing of a full disk. The blocking form reports the real cause,
  * so it is asked again: the error then says what to fix (ENOSPC, EACCES).
  */
-export async function makeFolder(path: string): Promise<void> {
+export async function makeFolder(path: string, mode?: number): Promise<void> {
+	const options = { recursive: true, ...(mode === undefined ? {} : { mode }) };
 	try {
-		await mkdir(path, { recursive: true });
+		await mkdir(path, options);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-		mkdirSync(path, { recursive: true });
+		mkdirSync(path, options);
 	}
 }

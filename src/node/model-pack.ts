@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./atomic-write";
 import { openPlainFile } from "./confined-path";
 import { join } from "node:path";
 import { currentThreadId } from "./thread-id";
@@ -19,9 +20,9 @@ let made = 0;
 export function appendToPack(folder: string, text: string | readonly string[]): PackedAt {
 	if (current?.folder !== folder) {
 		if (current) closeSync(current.fd);
-		mkdirSync(folder, { recursive: true });
+		mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 		const name = `pack-${process.pid}-${currentThreadId()}-${Date.now().toString(36)}${(++made).toString(36)}.jsonl`;
-		current = { folder, name, fd: openSync(join(folder, name), "a"), size: 0 };
+		current = { folder, name, fd: openSync(join(folder, name), "a", PRIVATE_FILE_MODE), size: 0 };
 	}
 	const pack = current;
 	const bytes = utf8Parts(typeof text === "string" ? [text, "\n"] : [...text, "\n"]);

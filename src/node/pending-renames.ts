@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { writeFileReplacingSync } from "./atomic-write";
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, writeFileReplacingSync } from "./atomic-write";
 import { ConfinedPathError, readPlainFileIfThere } from "./confined-path";
 
 /**
@@ -28,8 +28,8 @@ export function writePendingRenames(stateDir: string, moves: readonly { from: st
 	if (!insidePluginFolder(stateDir)) throw new ConfinedPathError(`The state folder ${stateDir} leads out of the plugin's folder; the renames waiting were not kept there`);
 	const path = join(stateDir, FILE);
 	if (moves.length === 0) return rmSync(path, { force: true });
-	mkdirSync(stateDir, { recursive: true });
-	writeFileReplacingSync(path, JSON.stringify(moves));
+	mkdirSync(stateDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+	writeFileReplacingSync(path, JSON.stringify(moves), PRIVATE_FILE_MODE);
 }
 
 /**

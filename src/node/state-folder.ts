@@ -7,7 +7,7 @@ import { utf8Parts } from "./utf8-parts";
 import { DIGEST_VERSION, storedDigest } from "../core/digest/session-digest";
 import { digestReadingLists, holdsLists, splitDigest, wholeDigest, type DigestLists } from "./digest-lists";
 import { dirname, join } from "node:path";
-import { processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
+import { PRIVATE_FILE_MODE, processAlive, removeStaleTempsIn, writeFileReplacing } from "./atomic-write";
 import { hookContextPath } from "./plugin-paths";
 import { pendingCheckpoints, removeMergedCheckpoints } from "./checkpoints";
 import type { StoredTranscript, TranscriptStore } from "../core/ports";
@@ -612,7 +612,7 @@ function folderForFile(path: string): DamagedStateError {
 /** Writes a state file whole; a folder in its place (one `refuseFoldersForFiles` does not know of) is said in a sentence, not as `EISDIR`. */
 async function writeStateFile(path: string, text: string | Uint8Array): Promise<void> {
 	try {
-		await writeFileReplacing(path, text);
+		await writeFileReplacing(path, text, PRIVATE_FILE_MODE);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "EISDIR" && (await isDirectory(path))) throw folderForFile(path);
 		throw error;

@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
 import { clearInterval, setInterval, setTimeout } from "node:timers";
+import { PRIVATE_FOLDER_MODE } from "./atomic-write";
 import { makeFolder } from "./make-folder";
 
 /**
@@ -130,7 +131,7 @@ export class SyncLock {
 	async acquire(options: AcquireOptions): Promise<SyncLockHolder> {
 		if (this.ours) throw new Error(`${this.path} is already held by this process`);
 		const giveUpAt = Date.now() + Math.max(0, options.waitMs ?? 0);
-		await makeFolder(dirname(this.path));
+		await makeFolder(dirname(this.path), PRIVATE_FOLDER_MODE);
 		for (;;) {
 			// Taken after its caller went away, the sync it waited for would write for no one.
 			if (options.signal?.aborted) throw new Error(`gave up waiting for ${this.path}: the sync was stopped`);

@@ -21,6 +21,7 @@ import { keptOutOfStore } from "./kept-out";
 import { readPendingRenames } from "./pending-renames";
 import { openTranscriptIndex } from "./transcript-index";
 import { nodeTranscriptSource, type AgentRoots } from "./transcript-source";
+import { PRIVATE_FOLDER_MODE } from "./atomic-write";
 import { makeFolder } from "./make-folder";
 import { isDirectory } from "./absent-folder";
 
@@ -79,7 +80,7 @@ export class VaultSync {
 		const settings = withExclusionsHere(given);
 		await confineStateFolder(this.stateDir);
 		if (!this.options.lock) return this.runUnlocked(settings, options);
-		await makeFolder(this.stateDir);
+		await makeFolder(this.stateDir, PRIVATE_FOLDER_MODE);
 		const lock = await acquireSyncLock(syncLockPath(this.stateDir), this.options.lock);
 		try {
 			return await this.runUnlocked(settings, options);

@@ -1,4 +1,4 @@
-import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -49,6 +49,21 @@ afterEach(async () => {
 });
 
 describe("VaultSync", () => {
+	it("makes the state's files readable and writable by the user alone, its folders too, whatever the umask gives (they hold conversation text and the hooks' context)", async () => {
+		await newSync().run(settings());
+		await writeCheckpoint(join(root, "state"), A, { text: "where we left off" });
+		const modes: string[] = [];
+		const walk = async (path: string): Promise<void> => {
+			const info = await lstat(path);
+			modes.push(`${info.isDirectory() ? "folder" : "file"} ${(info.mode & 0o777).toString(8)}`);
+			if (info.isDirectory()) for (const name of await readdir(path)) await walk(join(path, name));
+		};
+		await walk(join(root, "state"));
+		expect(modes.length).toBeGreaterThan(6);
+		expect(new Set(modes)).toEqual(new Set(["folder 700", "file 600"]));
+		expect((await stat(join(root, "state"))).mode & 0o777).toBe(0o700);
+	});
+
 	it("a Claude Code folder moved elsewhere (another CLAUDE_CONFIG_DIR, a new home) keeps every note: none is written a second time, and the next turn lands in the same note", async () => {
 		await newSync().run(settings());
 		const before = [...notes.files.keys()].sort();
