@@ -45,11 +45,13 @@ export class VaultFolder implements NoteStore {
 		const target = this.resolve(path);
 		await this.confine(target, path);
 		// A note the user made read-only stays as it is: a rename would replace it (and make it writable).
-		if (expected !== null && ((statSync(target, { throwIfNoEntry: false })?.mode ?? 0o200) & 0o222) === 0) throw new Error(`${path} is read-only; it is left as it is (make it writable for the sync to update it)`);
+		// A rewrite keeps the note's mode: the run's umask gave it another (0640 became 0600 under umask 077, 0666 under 000).
+		const mode = statSync(target, { throwIfNoEntry: false })?.mode;
+		if (expected !== null && ((mode ?? 0o200) & 0o222) === 0) throw new Error(`${path} is read-only; it is left as it is (make it writable for the sync to update it)`);
 		// Compared just before the rename (an edit saved since our read is not overwritten), and what
 		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
 		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
-		const written = await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacingSync(target, text), text);
+		const written = await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacingSync(target, text, mode === undefined ? undefined : mode & 0o7777), text);
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}

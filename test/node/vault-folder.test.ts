@@ -62,6 +62,20 @@ describe("VaultFolder: a note made read-only", () => {
 	});
 });
 
+describe("VaultFolder: a note's mode", () => {
+	it("is kept by a rewrite, whatever mode the umask would give a new file", async () => {
+		const vault = join(dir, "vault");
+		await mkdir(join(vault, "n"), { recursive: true });
+		await writeFile(join(vault, "n", "a.md"), "first\n");
+		// A mode no umask gives a new file (0604: others may read, the group not): the user's own.
+		await chmod(join(vault, "n", "a.md"), 0o604);
+		const store = new VaultFolder(vault);
+		expect(await store.write("n/a.md", "second\n", "first\n")).toBe(true);
+		expect(await readFile(join(vault, "n", "a.md"), "utf8")).toBe("second\n");
+		expect((await stat(join(vault, "n", "a.md"))).mode & 0o777).toBe(0o604);
+	});
+});
+
 describe("VaultFolder: a folder that is none", () => {
 	it("lists a folder not made yet as empty, and refuses a file, a FIFO or a dangling link in its place", async () => {
 		const vault = join(dir, "vault");
