@@ -6,6 +6,7 @@ import type { FoldedWhole } from "../core/ingest/fold-whole";
 import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { DetailLevel } from "../core/settings";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
+import { readPlainBytesSync } from "./confined-path";
 import { markBatchRun, markWholeRead } from "./code-cache";
 import { runFoldJob } from "./fold-worker-job";
 
@@ -92,7 +93,7 @@ export class FoldWorkerPool {
 	 * @param size worker threads; by default one fewer than the cores (at most 3, at least 1).
 	 */
 	static at(script: string, size = Math.max(1, Math.min(4, availableParallelism()) - 1)): FoldWorkerPool | undefined {
-		return existsSync(script) ? new FoldWorkerPool(script, size) : undefined;
+		return existsSync(script) && !addressSpaceLimited() ? new FoldWorkerPool(script, size) : undefined;
 	}
 
 	/** A sync of this process has transcripts to read: the code cache is worth making again (see `code-cache`). */
@@ -237,5 +238,21 @@ export class FoldWorkerPool {
 			this.idleTimer = setTimeout(() => void this.close(), IDLE_MS);
 			this.idleTimer.unref();
 		}
+	}
+}
+
+/**
+ * A limit on the process's address space (`ulimit -v`, Linux): a worker's V8 reserves its code range
+ * and heap when it starts, and a reservation refused is a fatal "process OOM" that ends the whole
+ * sync, not an error the pool could catch (1.5 GB let the CLI start, and every first sync died so).
+ * Under such a limit transcripts are folded on the calling thread: slower, never a sync that dies.
+ */
+function addressSpaceLimited(): boolean {
+	try {
+		const line = /^Max address space\s+(\S+)/m.exec(readPlainBytesSync("/proc/self/limits").toString("utf8"));
+		return line !== null && line[1] !== "unlimited";
+	} catch {
+		// No such file (macOS, Windows): no limit we can see.
+		return false;
 	}
 }

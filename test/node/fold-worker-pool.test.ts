@@ -248,4 +248,26 @@ describe("fold worker pool", () => {
 		const child = spawnSync(process.execPath, [bundle], { uid: 65534, gid: 65534, encoding: "utf8", timeout: 30_000 });
 		expect(child.stdout.trim()).toBe(`folded ${name}`);
 	});
+
+	it.skipIf(process.platform !== "linux")("folds on the calling thread under a limit on the address space (`ulimit -v`), where a worker's start would end the process", async () => {
+		const run = join(dir, "address-space");
+		await mkdir(run);
+		const entry = join(run, "entry.ts");
+		const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+		const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session", projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+		await writeFile(entry, `
+			import { FoldWorkerPool } from ${JSON.stringify(resolve(__dirname, "..", "..", "src", "node", "fold-worker-pool.ts"))};
+			(async () => {
+				const pool = FoldWorkerPool.at(${JSON.stringify(script)}, 2);
+				const folded = await (pool ? pool.fold(${JSON.stringify(file)}, undefined) : import(${JSON.stringify(resolve(__dirname, "..", "..", "src", "node", "fold-worker-job.ts"))}).then((m) => m.runFoldJob({ id: 1, file: ${JSON.stringify(file)}, spec: undefined })));
+				await pool?.close();
+				console.log("folded " + folded.model.fileId);
+			})().catch((e) => console.log("failed " + e.message));
+		`);
+		const bundle = join(run, "entry.cjs");
+		await esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], outfile: bundle, logLevel: "warning" });
+		// Enough for Node and one isolate, not for a worker's reservations besides.
+		const child = spawnSync("sh", ["-c", `ulimit -v 1500000 && exec "$0" "$1"`, process.execPath, bundle], { encoding: "utf8", timeout: 60_000 });
+		expect([child.status, child.stdout.trim()]).toEqual([0, `folded ${name}`]);
+	});
 });
