@@ -1,14 +1,20 @@
+import { setImmediate } from "node:timers";
+
 /**
  * A reader that went away before we printed (`ai-memory … | head`, a hook runner that closed its
  * pipe) is no failure of ours: the write is dropped, quietly, and the exit code stays what the
- * work made it (a hook fails open). Any other stream error is still raised.
+ * work made it (a hook fails open). Any other write error (a full disk under `> file`, `>
+ * /dev/full`) is said in a line on stderr and ends the command with 1, not raised: raised, Node
+ * printed the bundle's minified source line (tens of KB) and a stack. A hook (`failOpen`) drops it
+ * too, and still exits 0: Claude Code then goes on without its output.
  *
  * The handler is put on each stream when it is first used: Node makes `process.stdout` and
  * `process.stderr` on first access, and making them at start cost every hook 5 ms, though most
  * print nothing.
  */
-export function ignoreClosedOutput(): void {
+export function ignoreClosedOutput(failOpen = false): void {
 	made.length = 0;
+	dropAll = failOpen;
 	for (const name of ["stdout", "stderr"] as const) {
 		const own = Object.getOwnPropertyDescriptor(process, name);
 		const make = own?.get?.bind(process) as (() => NodeJS.WriteStream) | undefined;
@@ -27,6 +33,7 @@ export function ignoreClosedOutput(): void {
 
 /** The output streams made so far (see `ignoreClosedOutput`): those `exitWhenFlushed` waits for. */
 const made: NodeJS.WriteStream[] = [];
+let dropAll = false;
 
 /**
  * Ends the process with `code` once what it printed has left (a pipe is written asynchronously on
@@ -37,15 +44,20 @@ const made: NodeJS.WriteStream[] = [];
 export function exitWhenFlushed(code: number): void {
 	const pending = made.filter((stream) => stream.writableLength > 0 && !stream.destroyed);
 	let left = pending.length;
-	if (left === 0) process.exit(code);
+	// A write that failed (see `onlyRealErrors`) makes a command that did its work end with 1 all the
+	// same; its error is emitted after the write's callback, so the exit waits a turn for it.
+	const exit = () => setImmediate(() => process.exit(code === 0 ? (process.exitCode ?? 0) : code));
+	if (left === 0) exit();
 	// The callback of an empty write comes after the writes before it; with an error too (a closed pipe).
-	for (const stream of pending) stream.write("", () => --left === 0 && process.exit(code));
+	for (const stream of pending) stream.write("", () => --left === 0 && exit());
 }
 
 function onlyRealErrors(stream: NodeJS.WriteStream): NodeJS.WriteStream {
 	made.push(stream);
 	stream.on("error", (error: NodeJS.ErrnoException) => {
-		if (error.code !== "EPIPE") throw error;
+		if (error.code === "EPIPE" || dropAll) return;
+		process.exitCode = 1;
+		if (stream !== process.stderr) process.stderr.write(`ai-memory: what it printed could not be written (${error.code ?? error.message})\n`);
 	});
 	return stream;
 }

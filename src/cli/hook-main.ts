@@ -6,7 +6,7 @@ import { runHookCommand } from "./hook-command";
  * command line (a hook must start fast). Unknown options are ignored; it always exits 0.
  */
 export function main(args: readonly string[]): void {
-	ignoreClosedOutput();
+	ignoreClosedOutput(true);
 	let event = "";
 	const options: { vault?: string; configDir?: string; cli?: string } = {};
 	for (let i = 0; i < args.length; i++) {

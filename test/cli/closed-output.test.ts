@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -13,11 +14,14 @@ let script: string;
 beforeAll(async () => {
 	work = await mkdtemp(join(tmpdir(), "ai-memory-closed-output-"));
 	const entry = join(work, "entry.ts");
+	// `hook`, or `full` after the mode: prints a word, then (a turn later, as the hook does) exitWhenFlushed(0).
 	// `exit`: prints 4 MiB and ends with exitWhenFlushed(3), a timer still set that would hold a natural end.
 	await writeFile(
 		entry,
 		`import { exitWhenFlushed, ignoreClosedOutput } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
-			`if (process.argv[2] !== "off") ignoreClosedOutput();\n` +
+			`if (process.argv[2] === "hook") ignoreClosedOutput(true);\n` +
+			`else if (process.argv[2] !== "off") ignoreClosedOutput();\n` +
+			`if (process.argv[2] === "hook" || process.argv[3] === "full") setTimeout(() => process.stdout.write("context", () => void Promise.resolve().then(() => exitWhenFlushed(0))), 50);\nelse ` +
 			`if (process.argv[2] === "exit") { setInterval(() => undefined, 1000); setTimeout(() => { process.stdout.write("y".repeat(4 << 20)); exitWhenFlushed(3); }, 300); }\n` +
 			`else setTimeout(() => { process.stdout.write("x".repeat(1 << 20)); process.exitCode = 0; }, 300);\n`,
 	);
@@ -54,6 +58,26 @@ describe("output to a reader that went away", () => {
 		const without = await run("off");
 		expect(without.code).not.toBe(0);
 		expect(without.stderr).toMatch(/EPIPE/);
+	});
+});
+
+describe("output that cannot be written (a full disk: stdout to /dev/full)", () => {
+	const toFull = async (mode: string): Promise<{ code: number | null; stderr: string }> => {
+		const full = await open("/dev/full", "w");
+		try {
+			const child = spawn(process.execPath, [script, mode, "full"], { stdio: ["ignore", full.fd, "pipe"] });
+			let stderr = "";
+			child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+			const [code] = (await once(child, "close")) as [number | null];
+			return { code, stderr };
+		} finally {
+			await full.close();
+		}
+	};
+
+	it.skipIf(!existsSync("/dev/full"))("a hook drops it and exits 0; a command says so in a line and exits 1, never with a stack", async () => {
+		expect(await toFull("hook")).toEqual({ code: 0, stderr: "" });
+		expect(await toFull("on")).toEqual({ code: 1, stderr: "ai-memory: what it printed could not be written (ENOSPC)\n" });
 	});
 });
 
