@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
 import { appendFile, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
-import { openPlainFile, readPlainBytes, readUpTo } from "./confined-path";
+import { openPlainFile, readPlainBytes, readUpTo, whenFilesFree } from "./confined-path";
 import { basename, dirname, join } from "node:path";
 import { setTimeout } from "node:timers";
 import { currentThreadId } from "./thread-id";
@@ -37,11 +37,11 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 	const temp = tempName(path);
 	try {
 		const options = { encoding: typeof text === "string" ? ("utf8" as const) : null, ...(mode === undefined ? {} : { mode }) };
-		await writeFile(temp, text, options).catch(async (error: NodeJS.ErrnoException) => {
+		await whenFilesFree(() => writeFile(temp, text, options)).catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			await makeFolder(dir, folderModeFor(mode));
-			await writeFile(temp, text, options);
+			await whenFilesFree(() => writeFile(temp, text, options));
 		});
 		await rename(temp, path);
 	} catch (error) {

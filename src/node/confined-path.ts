@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, relative } from "node:path";
+import { setTimeout } from "node:timers";
 
 /** A path the sync may not read or write: it leads outside where it belongs, or is no plain file. */
 export class ConfinedPathError extends Error {}
@@ -67,12 +68,34 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
  * Opens a file for reading only if it is a plain file: opened without blocking (a FIFO would wait
  * for a writer forever, holding the sync's lock fresh all the while), then checked.
  */
+/** Tries of an open refused for want of a file descriptor, and the wait before the first retry (doubled each time, ~5 s in all). */
+const FD_TRIES = 10;
+const FD_WAIT_MS = 5;
+
+/**
+ * `open` (or a write that opens), tried again while it is refused for want of a file descriptor
+ * (EMFILE, ENFILE): the state's files are read and written several at once, and under `ulimit -n
+ * 32` (Node holds 20 of them itself) every sync stopped on one. Those that got theirs close them
+ * in a moment; one that waits holds none.
+ */
+export async function whenFilesFree<T>(opening: () => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await opening();
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if ((code !== "EMFILE" && code !== "ENFILE") || attempt >= FD_TRIES) throw error;
+			await new Promise((resolve) => setTimeout(resolve, FD_WAIT_MS << attempt));
+		}
+	}
+}
+
 export async function openPlainFile(path: string): Promise<FileHandle> {
 	return (await openPlain(path)).handle;
 }
 
 async function openPlain(path: string): Promise<{ handle: FileHandle; stats: Stats }> {
-	const handle = await open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	const handle = await whenFilesFree(() => open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK));
 	const stats = await handle.stat();
 	if (stats.isFile()) return { handle, stats };
 	await handle.close();
