@@ -64,10 +64,6 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
 	return "not a regular file";
 }
 
-/**
- * Opens a file for reading only if it is a plain file: opened without blocking (a FIFO would wait
- * for a writer forever, holding the sync's lock fresh all the while), then checked.
- */
 /** Tries of an open refused for want of a file descriptor, and the wait before the first retry (doubled each time, ~5 s in all). */
 const FD_TRIES = 10;
 const FD_WAIT_MS = 5;
@@ -90,6 +86,10 @@ export async function whenFilesFree<T>(opening: () => Promise<T>): Promise<T> {
 	}
 }
 
+/**
+ * Opens a file for reading only if it is a plain file: opened without blocking (a FIFO would wait
+ * for a writer forever, holding the sync's lock fresh all the while), then checked.
+ */
 export async function openPlainFile(path: string): Promise<FileHandle> {
 	return (await openPlain(path)).handle;
 }
