@@ -38,7 +38,12 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 		const install = spawnSync(process.execPath, [cli, "hooks", "install", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8" });
 		if (install.status !== 0) throw new Error(install.stderr);
 		const installed = (JSON.parse(readFileSync(join(dir, "claude", "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
-		const argsOf = (event: string) => shellWords(installed[event]![0]!.hooks[0]!.command).slice(1);
+		// Past the variables the command sets for Node (`NODE_OPTIONS=`, set here too) and Node itself: its arguments.
+		const argsOf = (event: string) => {
+			const words = shellWords(installed[event]![0]!.hooks[0]!.command);
+			while (/^[A-Za-z_]\w*=/.test(words[0] ?? "")) words.shift();
+			return words.slice(1);
+		};
 		const input = (event: string, extra: Record<string, unknown> = {}) => JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: project, hook_event_name: event, ...extra });
 		const cases: [string, string[], string | undefined][] = [
 			["node -e 0", ["-e", "0"], undefined],
@@ -55,7 +60,7 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 		const time = (i: number) => {
 			const [, args, stdin] = cases[i]!;
 			const start = performance.now();
-			const run = spawnSync(process.execPath, args, { input: stdin ?? "", encoding: "utf8" });
+			const run = spawnSync(process.execPath, args, { input: stdin ?? "", encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
 			times[i]!.push(performance.now() - start);
 			if (run.status !== 0) throw new Error(`${cases[i]![0]} exited ${run.status}: ${run.stderr}`);
 			printed[i] = run.stdout.length;
