@@ -133,8 +133,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
  * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `removedForGood`).
+ * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor) and the console are no tags alone.
  */
-export const DIGEST_VERSION = 92;
+export const DIGEST_VERSION = 93;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

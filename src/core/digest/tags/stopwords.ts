@@ -45,22 +45,25 @@ herself himself themselves ourselves yourselves furthermore moreover nevertheles
 /**
  * English words too general to be a topic on their own, though fine inside a phrase (`api-key`,
  * `dark-mode`, `shadow-branch`, `token-usage`): the kinds of things code and documents are made
- * of (attribute, field, folder, list, group, index…), the vocabulary of a conversation with an
- * assistant and of git (session, prompt, message, commit, branch…), and adjectives that only
- * qualify (separate, manual, auto, local…). A word that is not here but is as general should be:
+ * of (attribute, field, folder, list, group, index…) and their usual short forms in code (req,
+ * msg, attr…), the vocabulary of a conversation with an assistant and of git (session,
+ * prompt, message, commit, branch…), and adjectives that only qualify (separate, manual, auto,
+ * local…), severities among them (critical, minor). A word that is not here but is as general should be:
  * it is never the answer to "what was this session about?".
  */
 export const EN_GENERIC = set(`
 action actions
 attribute field property parameter param argument arg variable var method element column row key name label text string list array object entry
 folder directory dir path index flag event handler helper util wrapper instance child parent block chunk piece section header footer title body
-content format style color colour size width height length count amount level depth order position offset limit page screen window button link
+content format style color colour size width height length count amount level depth order position offset limit page screen window console button link
+req res msg attr prop ctx cfg obj str val
 view display panel tab icon image picture layout template default value values
 session prompt conversation chat message reply response request input source target state status config configuration setting settings detail
 note comment description summary overview context plan approach solution strategy scenario sample demo draft copy report group team user
 people person member library system process environment setup machine program application app tool project repo repository workspace
 commit branch merge push pull diff checkout stash
 custom auto automatic manual separate additional extra entire complete basic advanced complex local remote global internal external public private
+critical urgent severe major minor trivial
 active inactive enabled disabled real actual true null standalone optional required proper correct incorrect invalid valid unknown whole original
 `);
 

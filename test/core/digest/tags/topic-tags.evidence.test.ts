@@ -90,6 +90,21 @@ describe("rule 1: a keyword tag needs evidence beyond one sentence", () => {
 		for (const generic of ["ai/attribute", "ai/separate", "ai/list"]) expect(tags).not.toContain(generic);
 	});
 
+	it("a short form of such a word is as general as the word (req for request, msg for message)", () => {
+		const tags = tagsOf(["Read the msg in the handler and log the req.", "The msg differs on staging, so the req fails there."]);
+		for (const generic of ["ai/msg", "ai/req"]) expect(tags).not.toContain(generic);
+	});
+
+	it("a severity only qualifies the findings it grades (critical, minor), it is not their topic", () => {
+		const tags = tagsOf(["List the critical findings of the audit first.", "Then the minor findings, after the critical ones."]);
+		for (const generic of ["ai/critical", "ai/minor"]) expect(tags).not.toContain(generic);
+		expect(tags).toContain("ai/finding");
+	});
+
+	it("the console is where output shows, like a window or a screen", () => {
+		expect(tagsOf(["Nothing shows in the console after login.", "The console stays blank on reload."])).not.toContain("ai/console");
+	});
+
 	it("a typo is one slip from a common word, a real word is not", () => {
 		const stats = buildKeywordStats([["worktree"], ["worktree"], ["wortree"]]);
 		for (const typo of ["becuase", "happend", "wortree"]) expect(looksLikeTypo(typo, stats)).toBe(true);
