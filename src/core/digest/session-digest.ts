@@ -133,7 +133,8 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
  * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `removedForGood`).
- * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor) and the console are no tags alone.
+ * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor), the console and the Chinese for
+ *   generic words (窗口, 配置) are no tags alone; Chinese see/end/know verbs (看到, 結束) are stop words.
  */
 export const DIGEST_VERSION = 93;
 

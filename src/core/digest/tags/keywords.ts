@@ -9,7 +9,7 @@
 import { isKnownTopic, KEYWORD_ALIASES, TECHNICAL_TERMS } from "./catalog";
 import { withoutOutput } from "./pasted-output";
 import {
-	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhStop,
+	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhGeneric, isZhStop,
 } from "./stopwords";
 
 /** Document frequencies of prompt keywords over all sessions (the "whole corpus"), built once per sync. */
@@ -212,7 +212,7 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		const df = Math.max(stats.df.get(term) ?? 0, 1);
 		const documents = Math.max(stats.documents, df);
 		if ([term, ...(parts ?? [])].some((t) => isCommon(t, stats))) continue;
-		if (EN_GENERIC.has(term)) continue;
+		if (EN_GENERIC.has(term) || isZhGeneric(term)) continue;
 		if (!evident(term) && !(words.length > 1 && words.every((w) => knownOrNamed(w, seen, corroborating)))) continue;
 		const score = idf(documents, df) * ((weighted * (K1 + 1)) / (weighted + K1));
 		if (score < MIN_SCORE_RATIO * idf(documents, 1)) continue;

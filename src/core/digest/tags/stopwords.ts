@@ -133,19 +133,41 @@ export const JA_STOP = set(`
 export const ZH_STOP = set(`
 还是 时间 做法 这是 那是 我的 你的 开始 讨论 分析 并且 请先 后再 先 再 一次 东西 是否 能否 目前 还差 详细 请问 想要 结合 提供 输出 一段 另外 以下 以上 这样 那样 怎样 随机 论文 刚刚 只是
 的 了 是 在 和 把 给 吗 呢 吧 啊 请 帮 帮我 我 你 您 他 她 它 我们 你们 他们 一个 这个 那个 这些 那些 一下 一些 就 也 都 还 要 会 能 可以 需要 怎么 什么 为什么 如何 现在 然后 如果 因为 所以 但是 或者 而且 已经 没有 不 有 让 被 对 从 到 为 与 及 等 并 又 很 更 最
+结束 看到 找到 知道 理解 记得 继续
 加上 添加 增加 修改 修复 删除 实现 使用 支持 问题 代码 文件 功能 方法 进行 处理 创建 更新 检查 看看 写 做 用 加 改 看 去 来 说 想 里 上 下 中 时候 之后 之前 以后 以前 部分 内容 一起 谢谢 感谢 麻烦 告诉 解释 出现 发现 觉得 应该 可能 必须 直接 相关 所有 其他 整个
 `);
 
-/** Traditional forms of the characters in ZH_STOP (這個 is 这个): Taiwan and Hong Kong write them so. */
-const TRADITIONAL = "這这 個个 們们 麼么 開开 時时 為为 還还 會会 對对 從从 與与 來来 說说 裡里 後后 沒没 讓让 給给 幫帮 請请 嗎吗 現现 應应 該该 須须 關关 題题 碼码 實实 處处 創创 檢检 謝谢 煩烦 訴诉 釋释 發发 覺觉 當当 刪删 復复 並并 討讨 論论 東东 詳详 問问 結结 輸输 樣样 隨随 剛刚 於于 間间";
+/**
+ * Chinese forms of the words of EN_GENERIC (窗口 window, 页面 page, 配置 config, 用户 user, 严重
+ * critical…), simplified, with the words Taiwan uses for some (资料夹 folder, 专案 project, 设定
+ * settings): as general in Chinese as in English, never a topic alone (see `isZhGeneric`).
+ */
+export const ZH_GENERIC = set(`
+属性 字段 参数 变量 元素 名称 名字 标签 文本 字符串 列表 数组 对象 条目 文件夹 资料夹 目录 路径 索引 事件 实例 标题 档案
+格式 样式 颜色 大小 宽度 高度 长度 数量 顺序 位置 页面 屏幕 窗口 视窗 按钮 链接 视图 图标 图片 布局 模板 默认 预设
+会话 消息 回复 输入 来源 目标 状态 配置 设置 设定 详情 备注 注释 描述 摘要 总结 概述 上下文 计划 方案 策略 场景 示例 草稿 报告 用户 使用者
+系统 程序 应用 工具 项目 专案 仓库 环境 提交 分支 自定义 自动 手动 本地 远程 全局 内部 外部 严重 关键
+`);
+
+/** Traditional forms of the characters in ZH_STOP and ZH_GENERIC (這個 is 这个): Taiwan and Hong Kong write them so. */
+const TRADITIONAL = "這这 個个 們们 麼么 開开 時时 為为 還还 會会 對对 從从 與与 來来 說说 裡里 後后 沒没 讓让 給给 幫帮 請请 嗎吗 現现 應应 該该 須须 關关 題题 碼码 實实 處处 創创 檢检 謝谢 煩烦 訴诉 釋释 發发 覺觉 當当 刪删 復复 並并 討讨 論论 東东 詳详 問问 結结 輸输 樣样 隨随 剛刚 於于 間间 屬属 參参 變变 稱称 籤签 條条 夾夹 錄录 徑径 顏颜 寬宽 長长 數数 順顺 頁页 鈕钮 鏈链 視视 圖图 標标 認认 話话 態态 備备 總总 計计 劃划 場场 報报 戶户 統统 項项 庫库 環环 義义 動动 遠远 內内 嚴严 鍵键 記记 繼继 續续 資资 檔档 專专 設设 預预 覽览 訊讯 儲储 倉仓 齊齐 範范";
 const SIMPLIFIED = new Map(TRADITIONAL.split(" ").map((pair): [string, string] => [pair.charAt(0), pair.charAt(1)]));
 
 /** A Chinese stop word, in simplified or traditional characters. */
 export function isZhStop(word: string): boolean {
-	if (ZH_STOP.has(word)) return true;
+	return inZh(ZH_STOP, word);
+}
+
+/** A Chinese word too general to be a topic alone, in simplified or traditional characters. */
+export function isZhGeneric(word: string): boolean {
+	return inZh(ZH_GENERIC, word);
+}
+
+function inZh(words: ReadonlySet<string>, word: string): boolean {
+	if (words.has(word)) return true;
 	let simplified = "";
 	for (const c of word) simplified += SIMPLIFIED.get(c) ?? c;
-	return simplified !== word && ZH_STOP.has(simplified);
+	return simplified !== word && words.has(simplified);
 }
 
 /** Han characters that attach to the word before them when segmentation split a compound (服务|器 → 服务器, 数据|库 → 数据库). */

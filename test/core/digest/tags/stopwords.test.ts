@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isZhStop } from "../../../../src/core/digest/tags/stopwords";
+import { isZhGeneric, isZhStop } from "../../../../src/core/digest/tags/stopwords";
 
 describe("isZhStop", () => {
 	it("knows a stop word in simplified and in traditional characters", () => {
@@ -12,5 +12,16 @@ describe("isZhStop", () => {
 	it("leaves other words alone", () => {
 		expect(isZhStop("數據庫")).toBe(false);
 		expect(isZhStop("分页")).toBe(false);
+	});
+});
+
+describe("isZhGeneric", () => {
+	it("knows the Chinese for the general words of code and chat, in either script and in Taiwan's words", () => {
+		for (const word of ["窗口", "配置", "用户", "严重", "嚴重", "視窗", "設定", "資料夾"]) expect(isZhGeneric(word)).toBe(true);
+	});
+
+	it("is not a stop word list, and leaves named things alone", () => {
+		expect(isZhStop("窗口")).toBe(false);
+		for (const word of ["分页", "數據庫", "缓存"]) expect(isZhGeneric(word)).toBe(false);
 	});
 });

@@ -105,6 +105,12 @@ describe("rule 1: a keyword tag needs evidence beyond one sentence", () => {
 		expect(tagsOf(["Nothing shows in the console after login.", "The console stays blank on reload."])).not.toContain("ai/console");
 	});
 
+	it("so are their Chinese forms, and the verbs around them do not make a phrase of them", () => {
+		const tags = tagsOf(["關閉窗口以後，設定就不見了。", "窗口結束時要保存設定，我看到緩存沒有更新。", "緩存的設定在哪裡？"]);
+		expect(tags.filter((tag) => /窗口|設定|結束|看到/.test(tag))).toEqual([]);
+		expect(tags).toContain("ai/緩存");
+	});
+
 	it("a typo is one slip from a common word, a real word is not", () => {
 		const stats = buildKeywordStats([["worktree"], ["worktree"], ["wortree"]]);
 		for (const typo of ["becuase", "happend", "wortree"]) expect(looksLikeTypo(typo, stats)).toBe(true);
