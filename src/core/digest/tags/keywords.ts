@@ -725,10 +725,13 @@ function latinWord(original: string): string | undefined {
 	if (word.length < 3 && !EN_SHORT_OK.has(word)) return undefined;
 	// Adverbs (basically) and past forms (supported, attached) describe, they are not topics.
 	if (/^(?=[a-z]{5,}$)[a-z]*(?:ly|[^e]ed)$/.test(word) && !EN_LY_ED_OK.has(word)) return undefined;
-	word = singular(word);
+	// An acronym's plural (PRs, IDs, URLs) is the acronym, however short: `prs` is no word.
+	word = ACRONYM_PLURAL.test(original) ? word.slice(0, -1) : singular(word);
 	if (EN_STOP.has(word) || (word.length < 3 && !EN_SHORT_OK.has(word))) return undefined;
 	return word;
 }
+
+const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
 const IRREGULAR: Record<string, string> = { caches: "cache", cookies: "cookie", movies: "movie", indices: "index", aliases: "alias", statuses: "status", menus: "menu", data: "data", criteria: "criterion" };
 

@@ -88,6 +88,13 @@ describe("keywordsOf: names and phrases", () => {
 		expect(keywordsOf(["Retry failed webhooks"])).toContain("webhook");
 	});
 
+	it("an acronym's plural is the acronym: the short ones go as the acronym would, the others lose their s", () => {
+		const terms = keywordsOf(["Merge the PRs once the IDs of both JWTs match"]);
+		expect(terms).not.toContain("prs");
+		expect(terms).not.toContain("ids");
+		expect(terms).toContain("jwt");
+	});
+
 	it("drops Chinese stop words written in traditional characters", () => {
 		const terms = keywordsOf(["這是我的專案，我們先討論後再開始"]);
 		for (const stop of ["這是", "我的", "我們", "討論", "開始"]) expect(terms).not.toContain(stop);
