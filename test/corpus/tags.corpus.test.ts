@@ -31,7 +31,7 @@ describe.skipIf(!present)(`tag evaluation on the public corpus${present ? "" : "
 		expect(first.recall).toBeGreaterThanOrEqual(0.88);
 		// The second corpus's labels list up to twelve good tags a session: recall is judged on what six tags can hold.
 		const second = f.get("claude-transcripts-2")!;
-		expect(second.precision).toBeGreaterThanOrEqual(0.87);
+		expect(second.precision).toBeGreaterThanOrEqual(0.88);
 		expect(second.attainable).toBeGreaterThanOrEqual(0.62);
 	});
 });
