@@ -134,7 +134,8 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
  * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `removedForGood`).
  * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor), the console and the Chinese for
- *   generic words (窗口, 配置) are no tags alone; Chinese see/end/know verbs (看到, 結束) are stop words; an acronym's plural is the acronym (PRs).
+ *   generic words (窗口, 配置) are no tags alone; Chinese see/end/know verbs (看到, 結束) are stop words; an acronym's plural is the acronym (PRs);
+ *   an activity (testing, docs) named only by files read needs two of them.
  */
 export const DIGEST_VERSION = 93;
 

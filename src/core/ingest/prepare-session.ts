@@ -38,7 +38,13 @@ export function withSubagents(ready: PreparedSession, model: SessionModel, agent
 }
 
 function signalsOf(project: string, digest: SessionDigest): TopicSignal[] {
-	return topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], tools: digest.tools, commands: digest.commands });
+	return topicSignals({ project, files: [...digest.filesTouched, ...digest.filesRead], filesRead: onlyRead(digest), tools: digest.tools, commands: digest.commands });
+}
+
+/** The files a session read and never wrote nor edited. */
+export function onlyRead(digest: Pick<SessionDigest, "filesTouched" | "filesRead">): string[] {
+	const touched = new Set(digest.filesTouched);
+	return digest.filesRead.filter((file) => !touched.has(file));
 }
 
 /** The project's folder name in the vault: the last part of its path. */

@@ -8,7 +8,7 @@ import { generatedProperty, holdsOnlyGenerated, mergeNote, ownAliasesInNote, tag
 import { renderProjectIndex } from "../notes/project-index-note";
 import { type NoteLink, renderSessionNote } from "../notes/render-session-note";
 import { contextFilesOf, otherContextFiles, type ProjectSettings, type Settings } from "../settings";
-import { prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
+import { onlyRead, prepareSession, promptText, type PreparedSession } from "../ingest/prepare-session";
 import type { ConversationText } from "../notes/conversation-text";
 import { invalidRedactionPatterns, redactionKey, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
@@ -416,7 +416,7 @@ function mergeInto(plan: SyncPlan, path: string, existing: string | null, render
 }
 
 function tagInput(session: SessionWithAgents, record: Pick<SessionRecord, "project">, d: SessionDigest) {
-	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
+	return { project: record.project, files: [...d.filesTouched, ...d.filesRead], filesRead: onlyRead(d), tools: d.tools, prompts: promptText(session.model), commands: d.commands, projectPath: d.projectPath, branches: session.model.branches };
 }
 
 function tagOptions(settings: Settings) {

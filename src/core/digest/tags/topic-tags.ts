@@ -15,6 +15,8 @@ export interface TagInput {
 	project: string;
 	/** Absolute or relative paths the session wrote, edited or read. */
 	files: readonly string[];
+	/** Of `files`, those the session only read, never wrote nor edited. */
+	filesRead?: readonly string[];
 	/** Tool names used, e.g. ["Read", "Edit", "Bash", "WebFetch", "mcp__github__create_pr"]. */
 	tools: readonly string[];
 	/** The user's typed prompts (any language), in order; the first one counts double. */
@@ -34,13 +36,24 @@ export interface TagInput {
 /** A topic named by the files, commands and tools of a session, with how often. */
 export type TopicSignal = readonly [name: string, weight: number];
 
+/** Files only read that an activity (testing, docs) needs when nothing else names it: one spec or README looked at is not the work. */
+const MIN_FILES_READ_FOR_ACTIVITY = 2;
+
 /** Topics from files, commands and tools: the part of the tags that needs no corpus. */
-export function topicSignals(input: Pick<TagInput, "project" | "files" | "tools" | "commands">): TopicSignal[] {
+export function topicSignals(input: Pick<TagInput, "project" | "files" | "filesRead" | "tools" | "commands">): TopicSignal[] {
 	const weights = new Map<string, number>();
 	const bump = (name: string) => weights.set(name, (weights.get(name) ?? 0) + 1);
-	for (const file of new Set(input.files)) for (const name of fileSignals(file, input.project)) bump(name);
+	const onlyRead = new Set(input.filesRead);
+	const readActivities = new Map<string, number>();
+	for (const file of new Set(input.files)) {
+		for (const name of fileSignals(file, input.project)) {
+			if (onlyRead.has(file) && tierOf(name) === Tier.Activity) readActivities.set(name, (readActivities.get(name) ?? 0) + 1);
+			else bump(name);
+		}
+	}
 	for (const command of input.commands ?? []) for (const name of commandSignals(command)) bump(name);
 	for (const tool of input.tools) for (const name of toolSignals(tool)) bump(name);
+	for (const [name, count] of readActivities) if (weights.has(name) || count >= MIN_FILES_READ_FOR_ACTIVITY) weights.set(name, (weights.get(name) ?? 0) + count);
 	return [...weights];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildKeywordStats, keywordsOf, projectTagSlug, termOccurrences, topicTags, type KeywordStats, type TagInput } from "../../../../src/core/digest/topic-tags";
+import { buildKeywordStats, keywordsOf, projectTagSlug, termOccurrences, topicSignals, topicTags, type KeywordStats, type TagInput } from "../../../../src/core/digest/topic-tags";
 import { gitRefs } from "../../../../src/core/digest/tags/file-signals";
 import { looksLikeTypo } from "../../../../src/core/digest/tags/keywords";
 
@@ -168,5 +168,21 @@ describe("rule 3: no project/project", () => {
 		["me", "/Users/me", [], undefined],
 	])("projectTagSlug(%j, %j, %j) = %j", (project, path, branches, slug) => {
 		expect(projectTagSlug(project, path, branches)).toBe(slug);
+	});
+});
+
+describe("an activity named only by files the session read", () => {
+	const names = (files: string[], filesRead: string[], commands: string[] = []) => topicSignals({ project: "shop-api", files, filesRead, tools: [], commands }).map(([name]) => name);
+
+	it("is not one when a single such file names it: a spec or a README looked at is not the work", () => {
+		expect(names(["src/cart.spec.ts"], ["src/cart.spec.ts"])).not.toContain("testing");
+		expect(names(["notes/CHANGELOG.md"], ["notes/CHANGELOG.md"])).not.toContain("docs");
+		expect(names(["src/cart.spec.ts"], ["src/cart.spec.ts"])).toContain("typescript");
+	});
+
+	it("is one when several read files name it, or a file written or a command does", () => {
+		expect(names(["src/cart.spec.ts", "src/order.spec.ts"], ["src/cart.spec.ts", "src/order.spec.ts"])).toContain("testing");
+		expect(names(["src/cart.spec.ts"], [])).toContain("testing");
+		expect(names(["src/cart.spec.ts"], ["src/cart.spec.ts"], ["npm test"])).toContain("testing");
 	});
 });
