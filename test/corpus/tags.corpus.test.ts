@@ -27,11 +27,11 @@ describe.skipIf(!present)(`tag evaluation on the public corpus${present ? "" : "
 	it("keeps precision and recall on both corpora", { timeout: 180_000 }, () => {
 		const f = figures();
 		const first = f.get("claude-transcripts")!;
-		expect(first.precision).toBeGreaterThanOrEqual(0.93);
+		expect(first.precision).toBeGreaterThanOrEqual(0.95);
 		expect(first.recall).toBeGreaterThanOrEqual(0.88);
 		// The second corpus's labels list up to twelve good tags a session: recall is judged on what six tags can hold.
 		const second = f.get("claude-transcripts-2")!;
-		expect(second.precision).toBeGreaterThanOrEqual(0.88);
+		expect(second.precision).toBeGreaterThanOrEqual(0.9);
 		expect(second.attainable).toBeGreaterThanOrEqual(0.62);
 	});
 });
