@@ -7,7 +7,7 @@
  * kept words also make a phrase candidate (`rate limiting` → `rate-limiting`, 用户+列表 → 用户列表).
  */
 import { isKnownTopic, KEYWORD_ALIASES, TECHNICAL_TERMS } from "./catalog";
-import { withoutOutput } from "./pasted-output";
+import { withoutOutput } from "../../text/pasted-output";
 import {
 	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhGeneric, isZhStop,
 } from "./stopwords";

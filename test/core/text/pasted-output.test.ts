@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutOutput } from "../../../../src/core/digest/tags/pasted-output";
+import { withoutOutput } from "../../../src/core/text/pasted-output";
 
 describe("withoutOutput", () => {
 	it("empties a program's lines in place, keeps the person's, and cuts a message they quote again with the marker given", () => {

@@ -55,42 +55,75 @@ const SHELL_PROMPT = /^\s*(?:(?:➜|❯|\$)(?:\s+\S|\s*$)|(?:[\w.-]+@[\w.-]+(?::
 /** An option of a command's help or man page: `-c, --comments`, `--json <fields>`, `-t, --template <string>`. */
 const OPTION_LINE = /^\s*-{1,2}[A-Za-z][\w-]*(?:,?\s+(?:-{1,2}[A-Za-z][\w-]*|<[^>]+>|\[[^\]]+\]|[A-Z_]{2,}))*\s*$/;
 
+/** What `pastedLines` made of a line: the person's own, or what was pasted and of which kind. */
+export type PastedLine = "typed" | "output" | "terminal" | "option" | "field";
+
 /**
- * Lines pasted from a program's output (`isOutputLine`), a terminal's lines (a shell prompt and
- * what follows it up to a blank line: the command and its output), and the options of a help text
- * with the indented lines that describe them, emptied: the program's words are not the session's
- * topics (`Loading failed for the module`, `cp: missing destination file operand`, `Output JSON
- * with the specified fields`). A message one of them shows, quoted again in the user's own line
- * (`I get this: Blocked form submission …`), is cut out of it too, `cut` put in its place (a
- * break the keywords do not join a phrase across).
+ * Each line's kind: a program's output (`isOutputLine`, or the line after a time stamp alone on
+ * its own), a terminal's lines (a shell prompt and what follows it up to a blank line: the command
+ * and its output), the options of a help text with the indented lines that describe them, a form's
+ * field and its value, or typed.
  */
-export function withoutOutput(lines: readonly string[], cut: string): string[] {
-	const messages: string[] = [];
+export function pastedLines(lines: readonly string[]): PastedLine[] {
 	let option = false;
 	let stamped = false;
 	let terminal = false;
-	const kept = lines.map((line, i) => {
+	return lines.map((line, i) => {
 		terminal = line.trim() !== "" && (terminal || SHELL_PROMPT.test(line));
-		if (terminal) return "";
+		if (terminal) return "terminal";
 		const indented = /^\s/.test(line) && line.trim() !== "";
 		if (OPTION_LINE.test(line) || (option && indented)) {
 			option = true;
-			return "";
+			return "option";
 		}
 		option = false;
 		// A log's time stamp alone on its line stamps the line after it (a deploy log copied from a web page).
 		const afterStamp = stamped;
 		stamped = STAMP_ONLY.test(line);
-		if (FIELD_LABEL.test(line) && VALUE_ONLY.test(lines[i + 1] ?? "")) return "";
-		if (i > 0 && FIELD_LABEL.test(lines[i - 1] ?? "") && VALUE_ONLY.test(line)) return "";
-		if (!afterStamp && !isOutputLine(line)) return line;
-		const message = line.replace(/^\s*[\w.-]+:\d+(?::\d+)?\s+|\s+[\w.-]+:\d+(?::\d+)?\s*$/g, "").trim();
-		if (message.length >= MIN_QUOTED_MESSAGE) messages.push(message);
+		if (FIELD_LABEL.test(line) && VALUE_ONLY.test(lines[i + 1] ?? "")) return "field";
+		if (i > 0 && FIELD_LABEL.test(lines[i - 1] ?? "") && VALUE_ONLY.test(line)) return "field";
+		return afterStamp || isOutputLine(line) ? "output" : "typed";
+	});
+}
+
+/**
+ * The command of a shell prompt's line (`me@box:~/app$ npm test` → `npm test`); undefined for
+ * another line or a prompt with no command.
+ */
+export function shellCommand(line: string): string | undefined {
+	const prompt = SHELL_PROMPT.exec(line);
+	if (!prompt) return undefined;
+	const command = line.slice(prompt[0].length - 1).trim();
+	return command === "" ? undefined : command;
+}
+
+/**
+ * Lines pasted (see `pastedLines`), emptied: the program's words are not the session's topics
+ * (`Loading failed for the module`, `cp: missing destination file operand`, `Output JSON with the
+ * specified fields`). A message an output line shows, quoted again in the user's own line (`I get
+ * this: Blocked form submission …`), is cut out of it too, `cut` put in its place (a break the
+ * keywords do not join a phrase across).
+ */
+export function withoutOutput(lines: readonly string[], cut: string): string[] {
+	const messages: string[] = [];
+	const kinds = pastedLines(lines);
+	const kept = lines.map((line, i) => {
+		const kind = kinds[i];
+		if (kind === "typed") return line;
+		if (kind === "output") {
+			const message = outputMessage(line);
+			if (message.length >= MIN_QUOTED_MESSAGE) messages.push(message);
+		}
 		return "";
 	});
 	const unquoted = kept.map((line) => (line.includes('"') || line.includes("“") ? line.replace(QUOTED_ERROR, cut) : line));
 	if (messages.length === 0) return unquoted;
 	return unquoted.map((line) => messages.reduce((l, m) => (l.includes(m) ? l.split(m).join(cut) : l), line));
+}
+
+/** An output line's message, without the source location before or after it (`app.js:73:48`). */
+export function outputMessage(line: string): string {
+	return line.replace(/^\s*[\w.-]+:\d+(?::\d+)?\s+|\s+[\w.-]+:\d+(?::\d+)?\s*$/g, "").trim();
 }
 
 /**
