@@ -1,3 +1,4 @@
+import { outputMessage, pastedLines, shellCommand } from "../text/pasted-output";
 import { cutAtBoundary } from "./clause-cut";
 
 /**
@@ -44,15 +45,59 @@ export function requestOf(prompt: string, max = 160, replying = true): string | 
 	if (isAcknowledgement(prompt, replying)) return undefined;
 	const plan = planHeading(prompt);
 	if (plan) return cutAtBoundary(plan, max);
-	const typed = typedPart(prompt);
-	if (typed === "") return undefined;
+	const pasted = pastedSubject(prompt);
+	const own = typedRequest(typedPart(prompt), pasted, max, replying);
+	// A paste told by nothing (a form's fields) asks as it did before its lines were told apart: its work is not the earlier task's.
+	return own !== undefined || pasted !== undefined ? own : typedRequest(typedPart(prompt, false, false), undefined, max, replying);
+}
+
+/** The request in the typed text, with what was pasted (`pastedSubject`) named when the words do not say what they are about. */
+function typedRequest(typed: string, pasted: string | undefined, max: number, replying: boolean): string | undefined {
+	if (typed === "") return pasted === undefined ? undefined : cutAtBoundary(pasted, max);
 	const asked = stripAsk(withoutIntros(requestSentence(typed))).trim();
 	// A tag that made it a question goes with the "?" (", or?", ", right?"): left alone, it hangs.
 	const request = asked.replace(/(?:,\s*(?:or|right|no|correct))?\s*\?\s*$/i, "").trim();
 	// A short question ("did you push?") asks, even when the same words without "?" would not.
-	if (request === "" || isAcknowledgement(asked, replying) || (!/\s/.test(request) && isAcknowledgement(request))) return undefined;
-	return cutAtBoundary(capitalize(request), max);
+	if (request === "" || isAcknowledgement(asked, replying) || (!/\s/.test(request) && isAcknowledgement(request))) {
+		// A label of a few words over a paste ("Console error") asks about it: the paste is named after it; "ok" over one names the paste alone.
+		if (pasted === undefined) return undefined;
+		return cutAtBoundary(ACKNOWLEDGEMENT.test(request) ? pasted : `${capitalize(request)} (${pasted})`, max);
+	}
+	// "Why does this fail?" over a pasted trace says what it is about only with the trace: its error comes along, after the person's words.
+	const about = pasted !== undefined && NAMES_NOTHING.test(request) && request.split(/\s+/).length <= 8 ? ` (${pasted})` : "";
+	return cutAtBoundary(capitalize(request) + about, max);
 }
+
+/** A request that points at what was pasted, or a label of a few words over it ("Console error"). */
+const NAMES_NOTHING = /\b(?:this|that|it|these|those|here)\b|^\S+(?:\s+\S+){0,2}$/i;
+
+/**
+ * What the pasted output of a prompt is, told compactly: its first error line (a thrown error, a
+ * tool's `error:` or `npm ERR!`, without the source location or the log's time stamp), else the
+ * last command of the pasted terminal (`Output of npm test`); never a terminal's banner or prompt.
+ */
+function pastedSubject(prompt: string): string | undefined {
+	const lines = requestLines(prompt);
+	const kinds = pastedLines(lines);
+	let command: string | undefined;
+	for (const [i, line] of lines.entries()) {
+		const kind = kinds[i];
+		if (kind === "option" || kind === "field" || (kind === "typed" && !isPastedLine(line.trim()))) continue;
+		const message = outputMessage(line).replace(LOG_STAMP, "");
+		if (ERROR_LINE.test(message)) return cutAtBoundary(message, PASTED_SUBJECT_MAX).replace(/[\s:.,;]+$/, "");
+		if (kind === "terminal") command = shellCommand(line) ?? command;
+	}
+	return command === undefined ? undefined : cutAtBoundary(`Output of ${command}`, PASTED_SUBJECT_MAX);
+}
+
+/** A line that tells an error: `TypeError: …`, `Uncaught ReferenceError …`, `npm ERR! …`, `error[E0308]: …`, `cc: fatal error: …`. */
+const ERROR_LINE = /^(?:Uncaught\s+)?[A-Z]?\w{0,60}(?:Error|Exception)\b|^npm ERR!|^(?:[\w.-]{1,100}:\s+)?(?:fatal|error|FATAL|ERROR)\b/;
+
+/** A log line's time stamp and level before its message: `[2025-01-08 09:15:43] `, `12:01:02 `. */
+const LOG_STAMP = /^\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?Z?\]?\s+/;
+
+/** How long the name of a paste may be: its first words say what it is. */
+const PASTED_SUBJECT_MAX = 80;
 
 /** A text that ends in ":" introduced what was pasted after it: that last sentence goes (or, if alone, its colon). */
 function withoutIntros(text: string): string {
@@ -174,22 +219,33 @@ export function planHeading(prompt: string): string | undefined {
 /**
  * The lines the user typed, not pasted: no code fences, no log- or code-shaped lines, no quoted
  * text, and at most the first few prose lines (a long paste of documentation is not a request),
- * or with `wholeParagraph` the rest of the paragraph the last of them is in.
+ * or with `wholeParagraph` the rest of the paragraph the last of them is in. `outputOut`: a
+ * program's lines (`pastedLines`) are left out whatever their shape.
  */
-export function typedPart(prompt: string, wholeParagraph = false): string {
+export function typedPart(prompt: string, wholeParagraph = false, outputOut = true): string {
 	const kept: string[] = [];
 	let fence = false;
 	let prose = 0;
-	for (const raw of requestLines(prompt)) {
-		const line = raw.trim();
+	const lines = requestLines(prompt);
+	// A program's lines the person pasted (a terminal with its banner and prompt, a log) are not theirs, whatever their shape.
+	const kinds = outputOut ? pastedLines(lines) : lines.map(() => "typed");
+	// Whether the line before was a program's: its indented lines go on it (a thrown error's fields, `{ errno: -2, … }`).
+	let inOutput = false;
+	for (const [i, raw] of lines.entries()) {
+		const output: boolean = kinds[i] !== "typed" || (kinds[i + 1] === "terminal" && PROMPT_PATH.test(raw)) || (inOutput && /^\s+\S/.test(raw));
+		inOutput = output;
+		// Words typed before a terminal's banner on its line ("Console error Last login: …") are the person's.
+		const banner = output ? raw.search(/\bLast login:\s/) : -1;
+		const line = banner > 0 ? raw.slice(0, banner).trim() : raw.trim();
+		const pasted = (output && banner <= 0) || isPastedLine(line);
 		// `wholeParagraph`: past the first few lines, on to the end of the paragraph they end in, so its last sentence is not cut in two.
 		const past = prose >= 4;
-		if (past && (line === "" || /^(`{3,}|~{3,})/.test(line) || isPastedLine(line) || prose >= PARAGRAPH_LINES)) break;
+		if (past && (line === "" || /^(`{3,}|~{3,})/.test(line) || pasted || prose >= PARAGRAPH_LINES)) break;
 		if (/^(`{3,}|~{3,})/.test(line)) {
 			fence = !fence;
 			continue;
 		}
-		if (fence || line === "" || isPastedLine(line)) {
+		if (fence || line === "" || pasted) {
 			if (line === "" && kept.length > 0) prose = Math.max(prose, 1);
 			continue;
 		}
@@ -200,6 +256,9 @@ export function typedPart(prompt: string, wholeParagraph = false): string {
 	}
 	return kept.join(" ").replace(/\s+/g, " ").trim();
 }
+
+/** The line a two-line shell prompt shows above the one with the command: its folder, maybe its branch (`~/app main`). */
+const PROMPT_PATH = /^\s*[~/]\S*(?:\s+\S+)?\s*$/;
 
 /** How far `typedPart` reads on to end a paragraph: a wall of text with no blank line is not all read. */
 const PARAGRAPH_LINES = 20;

@@ -91,10 +91,10 @@ export function pastedLines(lines: readonly string[]): PastedLine[] {
  * another line or a prompt with no command.
  */
 export function shellCommand(line: string): string | undefined {
-	const prompt = SHELL_PROMPT.exec(line);
-	if (!prompt) return undefined;
-	const command = line.slice(prompt[0].length - 1).trim();
-	return command === "" ? undefined : command;
+	const prompt = SHELL_PROMPT.exec(line)?.[0].trimEnd();
+	// The prompt's pattern takes the command's first character, or the line to its end when there is none.
+	if (prompt === undefined || prompt.length >= line.trimEnd().length) return undefined;
+	return line.slice(prompt.length - 1).trim();
 }
 
 /**

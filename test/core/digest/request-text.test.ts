@@ -23,7 +23,8 @@ describe("requestOf", () => {
 		const prompt = "The build fails with this error:\n```\nTypeError: generate is not a function\n    at build (/app/next.js:12:3)\n```\nCan you fix it?";
 		expect(requestOf(prompt)).toBe("The build fails with this error: Can you fix it");
 		const log = "Fix these\n\nerror[E0308]: mismatched types\n  --> src/main.rs:4:5\n2026-11-20T10:00:00Z ERROR failed";
-		expect(requestOf(log)).toBe("Fix these");
+		// "these" points at the paste: its first error comes along.
+		expect(requestOf(log)).toBe("Fix these (error[E0308]: mismatched types)");
 		expect(requestOf("```\nconst a = 1;\n```")).toBeUndefined();
 	});
 
@@ -99,5 +100,29 @@ describe("commandRequest", () => {
 		expect(commandRequest("Base directory for this skill: /opt/skills/deps\n\n# Dependency Doctor\n\nUse this skill when a lockfile drifts.")).toBeUndefined();
 		// Prose after the list is the template's own again.
 		expect(commandRequest("## Checks\n\n- types\n- lint\n\nReport what failed to the channel.")).toBe("Report what failed to the channel.");
+	});
+});
+
+describe("requestOf around pasted program output", () => {
+	it("takes the person's words, not a terminal's banner or prompt line, and names the error their short question points at", () => {
+		const paste = ["Last login: Tue Feb  3 17:04:51 on ttys002", "rowan@mill:~/garden$ node seed.js", "TypeError: beds.map is not a function", "    at plant (/home/rowan/garden/seed.js:9:12)"];
+		expect(requestOf(["why does this break?", ...paste].join("\n"))).toBe("Why does this break (TypeError: beds.map is not a function)");
+		expect(requestOf([...paste, "", "Add a check that beds is an array before seeding"].join("\n"))).toBe("Add a check that beds is an array before seeding");
+	});
+
+	it("keeps words typed before a banner on the same line, naming the paste after them", () => {
+		const prompt = "Seeder crash Last login: Tue Feb  3 17:04:51 on ttys002\nrowan@mill:~/garden$ node seed.js\nRangeError: Invalid array length";
+		expect(requestOf(prompt)).toBe("Seeder crash (RangeError: Invalid array length)");
+	});
+
+	it("names a prompt of output alone by its first error line, else by its last command, never by its banner", () => {
+		expect(requestOf("[2026-02-03 17:04:51] ERROR could not open the queue file\n[2026-02-03 17:04:52] INFO retrying")).toBe("ERROR could not open the queue file");
+		const twoLinePrompt = "Last login: Tue Feb  3 17:04:51 on ttys002\n\n~/garden main\n❯ make lint\n\n~/garden main\n❯ make seed\nseeded 0 rows";
+		expect(requestOf(twoLinePrompt)).toBe("Output of make seed");
+	});
+
+	it("leaves a program's indented lines under its output out of the person's words", () => {
+		const prompt = "Error: EACCES: permission denied, open 'beds.db'\n    at open (node:fs:12:3) {\n  errno: -13,\n  code: 'EACCES'\n}\n\nwhat is wrong here?";
+		expect(requestOf(prompt)).toBe("What is wrong here (Error: EACCES: permission denied, open 'beds.db')");
 	});
 });

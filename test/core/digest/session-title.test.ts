@@ -27,6 +27,13 @@ describe("sessionTitle", () => {
 		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "Keys for Teams", sessionId: SESSION }])).toBe("Keys for Teams");
 	});
 
+	it("names a session opened with a pasted terminal by the error in it, never by the terminal's banner", () => {
+		const paste = "Last login: Wed Mar  4 08:30:12 on ttys001\nsam@desk:~/kiln$ cargo run\nerror[E0425]: cannot find value `heat` in this scope";
+		const title = titleOf([userText(paste, at(0)), assistant(text("The name is missing."), at(1))]);
+		expect(title).toMatch(/^Error\[E0425\]: cannot find value/);
+		expect(title).not.toMatch(/Last login|sam@desk/);
+	});
+
 	it("holds nothing that shows nothing, and no tower of combining marks, wherever the title came from", () => {
 		expect(titleOf([userText("add a shortcut", at(0)), { type: "custom-title", customTitle: "Keys\u200B for\u2060 Te\u00ADams\uFEFF", sessionId: SESSION }])).toBe("Keys for Teams");
 		const tower = "\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307";

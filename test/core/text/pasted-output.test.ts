@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutOutput } from "../../../src/core/text/pasted-output";
+import { pastedLines, shellCommand, withoutOutput } from "../../../src/core/text/pasted-output";
 
 describe("withoutOutput", () => {
 	it("empties a program's lines in place, keeps the person's, and cuts a message they quote again with the marker given", () => {
@@ -13,5 +13,21 @@ describe("withoutOutput", () => {
 			"Make the quota configurable",
 		];
 		expect(withoutOutput(lines, " | ")).toEqual(["The upload page fails for me", "", "It says  | , every time", "", "", "", "Make the quota configurable"]);
+	});
+});
+
+describe("pastedLines", () => {
+	it("tells each line's kind: the person's, a program's output, a terminal's, a help text's option, a form's field", () => {
+		const lines = ["Here is what I see", "Last login: Fri Jan  9 22:01:05 on ttys000", "ana@hut:~$ ls", "notes.txt", "", "  -v, --verbose", "port:", "8080"];
+		expect(pastedLines(lines)).toEqual(["typed", "output", "terminal", "terminal", "typed", "option", "field", "field"]);
+	});
+});
+
+describe("shellCommand", () => {
+	it("takes the command after a shell prompt, and nothing from a prompt without one or another line", () => {
+		expect(shellCommand("ana@hut:~/box$ make all")).toBe("make all");
+		expect(shellCommand("~ ✗ rm -r build")).toBe("rm -r build");
+		expect(shellCommand("~ ✗")).toBeUndefined();
+		expect(shellCommand("make all")).toBeUndefined();
 	});
 });
