@@ -83,7 +83,8 @@ function pastedSubject(prompt: string): string | undefined {
 	for (const [i, line] of lines.entries()) {
 		const kind = kinds[i];
 		if (kind === "option" || kind === "field" || (kind === "typed" && !isPastedLine(line.trim()))) continue;
-		const message = outputMessage(line).replace(LOG_STAMP, "");
+		// Its start says what it is: a long line (minified code, a run of spaces) is not read whole.
+		const message = outputMessage(line.slice(0, 400)).replace(LOG_STAMP, "");
 		if (ERROR_LINE.test(message)) return cutAtBoundary(message, PASTED_SUBJECT_MAX).replace(/[\s:.,;]+$/, "");
 		if (kind === "terminal") command = shellCommand(line) ?? command;
 	}
