@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pastedLines, shellCommand, withoutOutput } from "../../../src/core/text/pasted-output";
+import { outputMessage, pastedLines, shellCommand, withoutOutput } from "../../../src/core/text/pasted-output";
 
 describe("withoutOutput", () => {
 	it("empties a program's lines in place, keeps the person's, and cuts a message they quote again with the marker given", () => {
@@ -29,5 +29,19 @@ describe("shellCommand", () => {
 		expect(shellCommand("~ ✗ rm -r build")).toBe("rm -r build");
 		expect(shellCommand("~ ✗")).toBeUndefined();
 		expect(shellCommand("make all")).toBeUndefined();
+	});
+});
+
+describe("outputMessage", () => {
+	it("takes the source location off an output line's start or end, and keeps a line that is only one", () => {
+		expect(outputMessage("index.js:12:7 Uncaught RangeError: too deep")).toBe("Uncaught RangeError: too deep");
+		expect(outputMessage("  RangeError: too deep   worker.ts:3  ")).toBe("RangeError: too deep");
+		expect(outputMessage("lib/main.dart:40")).toBe("lib/main.dart:40");
+		expect(outputMessage("Retrying in 5s")).toBe("Retrying in 5s");
+	});
+
+	it("reads a line of 200,000 blanks or one long word in one pass (a pattern unanchored at its end went over the blanks once from each of its places)", () => {
+		expect(outputMessage(`a${" ".repeat(200_000)}b`)).toBe(`a${" ".repeat(200_000)}b`);
+		expect(outputMessage(`${"w".repeat(200_000)} x.js:1`)).toBe("w".repeat(200_000));
 	});
 });
