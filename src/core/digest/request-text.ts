@@ -1,4 +1,4 @@
-import { outputMessage, pastedLines, shellCommand } from "../text/pasted-output";
+import { outputMessage, pastedLines, shellCommand, typedBefore } from "../text/pasted-output";
 import { cutAtBoundary } from "./clause-cut";
 
 /**
@@ -235,10 +235,10 @@ export function typedPart(prompt: string, wholeParagraph = false, outputOut = tr
 	for (const [i, raw] of lines.entries()) {
 		const output: boolean = kinds[i] !== "typed" || (kinds[i + 1] === "terminal" && PROMPT_PATH.test(raw)) || (inOutput && /^\s+\S/.test(raw));
 		inOutput = output;
-		// Words typed before a terminal's banner on its line ("Console error Last login: …") are the person's.
-		const banner = output ? raw.search(/\bLast login:\s/) : -1;
-		const line = banner > 0 ? raw.slice(0, banner).trim() : raw.trim();
-		const pasted = (output && banner <= 0) || isPastedLine(line);
+		// Words typed before a program's on their line (a terminal's banner, a log line after a question) are the person's.
+		const before = kinds[i] === "output" ? typedBefore(raw) : "";
+		const line = before !== "" ? before : raw.trim();
+		const pasted = (output && before === "") || isPastedLine(line);
 		// `wholeParagraph`: past the first few lines, on to the end of the paragraph they end in, so its last sentence is not cut in two.
 		const past = prose >= 4;
 		if (past && (line === "" || /^(`{3,}|~{3,})/.test(line) || pasted || prose >= PARAGRAPH_LINES)) break;

@@ -136,7 +136,7 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor), the console and the Chinese for
  *   generic words (窗口, 配置) are no tags alone; Chinese see/end/know verbs (看到, 結束) are stop words; an acronym's plural is the acronym (PRs);
  *   an activity (testing, docs) named only by files read needs two of them.
- * 94: an ask is the person's words around pasted program output (a terminal with its banner and prompt, a log, a trace), a short one naming the paste's first error after them; a prompt of output alone is named by its first error line, else its last command (see `pastedSubject`).
+ * 94: an ask is the person's words around pasted program output (a terminal with its banner and prompt, a log, a trace; words before a time stamp on their line kept), a short one naming the paste's first error after them; a prompt of output alone is named by its first error line, else its last command (see `pastedSubject`).
  */
 export const DIGEST_VERSION = 94;
 

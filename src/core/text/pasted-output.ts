@@ -47,6 +47,19 @@ function isOutputLine(line: string): boolean {
 }
 
 /**
+ * The person's words on a line they pasted a program's words onto: those before a terminal's banner
+ * ("Console error Last login: …") or a time stamp inside the line ("Should we queue it? 12:01:07
+ * worker exited …"). Empty when the line is a program's from its start, or holds neither.
+ */
+export function typedBefore(line: string): string {
+	const trimmed = line.trimEnd();
+	if (OUTPUT_START.test(trimmed)) return "";
+	const banner = trimmed.search(/\bLast login:\s/);
+	const at = banner >= 0 ? banner : trimmed.search(OUTPUT_ANYWHERE);
+	return at > 0 ? trimmed.slice(0, at).trim() : "";
+}
+
+/**
  * A shell prompt, with or without a command after it: `➜  app git:(main) gh pr view`, `$ npm test`,
  * `~ ✗ sudo cp …`, `me@box:~/app$ make`. A bare `%` first is not one: a line may start with a percentage.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outputMessage, pastedLines, shellCommand, withoutOutput } from "../../../src/core/text/pasted-output";
+import { outputMessage, pastedLines, shellCommand, typedBefore, withoutOutput } from "../../../src/core/text/pasted-output";
 
 describe("withoutOutput", () => {
 	it("empties a program's lines in place, keeps the person's, and cuts a message they quote again with the marker given", () => {
@@ -43,5 +43,15 @@ describe("outputMessage", () => {
 	it("reads a line of 200,000 blanks or one long word in one pass (a pattern unanchored at its end went over the blanks once from each of its places)", () => {
 		expect(outputMessage(`a${" ".repeat(200_000)}b`)).toBe(`a${" ".repeat(200_000)}b`);
 		expect(outputMessage(`${"w".repeat(200_000)} x.js:1`)).toBe("w".repeat(200_000));
+	});
+});
+
+describe("typedBefore", () => {
+	it("gives the person's words before a banner or a time stamp on their line, none for a line a program's from its start", () => {
+		expect(typedBefore("Deploy keeps failing Last login: Mon Mar  2 10:04:11 on ttys001")).toBe("Deploy keeps failing");
+		expect(typedBefore("Is the cache the cause? 07:45:10 cache miss ratio 0.93")).toBe("Is the cache the cause?");
+		expect(typedBefore("2026-03-02 10:04:11 INFO started")).toBe("");
+		expect(typedBefore("ERROR 07:45:10 cache gone")).toBe("");
+		expect(typedBefore("07:45:10 cache gone")).toBe("");
 	});
 });
