@@ -88,7 +88,7 @@ export async function runMcpStatus(options: McpInstallOptions & { vault: string 
 	const where = await configPaths(options);
 	if ("error" in where) return fail(where.error);
 	const { paths } = where;
-	const statuses = await Promise.all(MCP_AGENTS.map((agent) => mcpServerStatus(agent, paths[agent], "error" in target ? { command: "", args: [] } : mcpEntry(target))));
+	const statuses = await Promise.all(MCP_AGENTS.map((agent) => mcpServerStatus(agent, paths[agent], "error" in target ? { command: "", args: [], env: {} } : mcpEntry(target))));
 	if (options.json) process.stdout.write(`${JSON.stringify(statuses)}\n`);
 	else for (const line of describeMcpStatus(statuses)) sayLine(process.stdout, line);
 	return statuses.some((s) => s.error !== undefined && s.installed) ? 1 : 0;

@@ -32,10 +32,14 @@ export interface McpServerTarget {
 	configDir?: string;
 }
 
-/** The command line an agent starts: `<node> <mcp.cjs> mcp --vault <vault> [--config-dir …] --from ai-conversation-memory`. */
+/**
+ * The command line an agent starts: `<node> <mcp.cjs> mcp --vault <vault> [--config-dir …] --from ai-conversation-memory`,
+ * with `NODE_OPTIONS` emptied: the agent spawns it with its own environment, where an inherited
+ * `--require /missing.js` or `--inspect-brk` would stop Node before the server starts (the hooks' command clears it too).
+ */
 export function mcpEntry(target: McpServerTarget): McpEntry {
 	const config = target.configDir && target.configDir !== ".obsidian" ? ["--config-dir", target.configDir] : [];
-	return { command: target.execPath ?? process.execPath, args: [resolve(target.serverPath), "mcp", "--vault", resolve(target.vault), ...config, ...MCP_MARK] };
+	return { command: target.execPath ?? process.execPath, args: [resolve(target.serverPath), "mcp", "--vault", resolve(target.vault), ...config, ...MCP_MARK], env: { NODE_OPTIONS: "" } };
 }
 
 /**

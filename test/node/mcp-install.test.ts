@@ -69,4 +69,15 @@ describe("the MCP server in the agents' user configuration", () => {
 		await expect(installMcpServer("gemini-cli", path, entry())).rejects.toThrow(/read-only/);
 		expect(readFileSync(path, "utf8")).toBe("{}\n");
 	});
+
+	it("empties NODE_OPTIONS for the server; an entry of ours without it is not current, and reinstalling upgrades it", async () => {
+		expect(entry().env).toEqual({ NODE_OPTIONS: "" });
+		const path = join(dir, ".claude.json");
+		const { env: _unset, ...older } = entry();
+		writeFileSync(path, `${JSON.stringify({ mcpServers: { "ai-memory": { type: "stdio", ...older, env: {} } } }, null, 2)}\n`);
+		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: false });
+		expect(await installMcpServer("claude-code", path, entry())).toMatchObject({ changed: true });
+		expect((JSON.parse(readFileSync(path, "utf8")) as { mcpServers: Record<string, { env: unknown }> }).mcpServers["ai-memory"]!.env).toEqual({ NODE_OPTIONS: "" });
+		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: true });
+	});
 });

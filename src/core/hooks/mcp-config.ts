@@ -19,6 +19,8 @@ export const MCP_MARK = ["--from", "ai-conversation-memory"] as const;
 export interface McpEntry {
 	command: string;
 	args: string[];
+	/** Set over the agent's own environment when it starts the server (an empty value clears one). */
+	env: Record<string, string>;
 }
 
 export type ConfigEdit = { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string };
@@ -36,7 +38,8 @@ export function isOurEntry(value: unknown): boolean {
 export function addJsonServer(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;
-	const value = shape === "claude" ? { type: "stdio", command: entry.command, args: entry.args, env: {} } : { command: entry.command, args: entry.args };
+	const env = Object.keys(entry.env).length > 0 ? { env: entry.env } : {};
+	const value = shape === "claude" ? { type: "stdio", command: entry.command, args: entry.args, env: entry.env } : { command: entry.command, args: entry.args, ...env };
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
 	const current = isRecord(servers) ? servers[name] : undefined;
 	if (current !== undefined && !isOurEntry(current)) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
@@ -74,7 +77,8 @@ export function jsonServerOf(text: string | null, name: string): McpEntry | unde
 	if (!parsed.ok || !isRecord(parsed.value) || !isRecord(parsed.value.mcpServers)) return undefined;
 	const entry = parsed.value.mcpServers[name];
 	if (!isOurEntry(entry) || !isRecord(entry) || typeof entry.command !== "string") return undefined;
-	return { command: entry.command, args: (entry.args as unknown[]).filter((a): a is string => typeof a === "string") };
+	const env = isRecord(entry.env) ? Object.fromEntries(Object.entries(entry.env).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+	return { command: entry.command, args: (entry.args as unknown[]).filter((a): a is string => typeof a === "string"), env };
 }
 
 function parseJsonConfig(text: string | null): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -100,9 +104,19 @@ function tomlString(value: string): string {
 	return `"${out}"`;
 }
 
-/** Our table as Codex writes one (`codex mcp add`): `command` and `args`. */
+/** A TOML key: bare when it can be. */
+function tomlKey(key: string): string {
+	return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/**
+ * Our table as Codex writes one (`codex mcp add`): `command`, `args`, and `env` inline (`codex mcp
+ * add --env` writes a `[mcp_servers.<name>.env]` table instead; the inline form keeps ours one table).
+ */
 export function codexTable(name: string, entry: McpEntry): string {
-	return `[mcp_servers.${name}]\ncommand = ${tomlString(entry.command)}\nargs = [${entry.args.map(tomlString).join(", ")}]\n`;
+	const pairs = Object.entries(entry.env).map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`);
+	const env = pairs.length > 0 ? `env = { ${pairs.join(", ")} }\n` : "";
+	return `[mcp_servers.${name}]\ncommand = ${tomlString(entry.command)}\nargs = [${entry.args.map(tomlString).join(", ")}]\n${env}`;
 }
 
 interface TomlBlock {
@@ -171,8 +185,11 @@ export function codexServerOf(text: string | null, name: string): McpEntry | und
 	const body = lines.slice(found.block.start + 1, found.block.end);
 	const command = body.map((l) => /^[ \t]*command[ \t]*=[ \t]*("(?:[^"\\]|\\.)*")/.exec(l)?.[1]).find(Boolean);
 	const args = body.map((l) => /^[ \t]*args[ \t]*=[ \t]*(\[.*\])[ \t]*$/.exec(l)?.[1]).find(Boolean);
+	const envLine = body.map((l) => /^[ \t]*env[ \t]*=[ \t]*\{(.*)\}[ \t]*$/.exec(l)?.[1]).find((v) => v !== undefined) ?? "";
 	try {
-		return command && args ? { command: JSON.parse(command) as string, args: JSON.parse(args) as string[] } : undefined;
+		// Basic strings only, as codexTable writes them: their escapes are JSON's.
+		const env = Object.fromEntries([...envLine.matchAll(/([A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*")[ \t]*=[ \t]*("(?:[^"\\]|\\.)*")/g)].map((m) => [m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : m[1]!, JSON.parse(m[2]!) as string]));
+		return command && args ? { command: JSON.parse(command) as string, args: JSON.parse(args) as string[], env } : undefined;
 	} catch {
 		return undefined;
 	}

@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, removeCodexServer, removeJsonServer } from "../../../src/core/hooks/mcp-config";
 
-const entry = { command: "/usr/bin/node", args: ["/opt/ai memory/mcp.cjs", "mcp", "--vault", '/home/me/My "Vault"', ...MCP_MARK] };
+const entry = { command: "/usr/bin/node", args: ["/opt/ai memory/mcp.cjs", "mcp", "--vault", '/home/me/My "Vault"', ...MCP_MARK], env: { NODE_OPTIONS: "" } };
+/** What an earlier version wrote: no env, so an inherited NODE_OPTIONS reached the server. */
+const { env: _unset, ...older } = entry;
 const stringContaining = (text: string): unknown => expect.stringContaining(text);
 const ok = <T extends { ok: boolean }>(edit: T) => {
 	expect(edit.ok, JSON.stringify(edit)).toBe(true);
@@ -13,7 +15,7 @@ describe("MCP servers in JSON settings (Claude Code, Gemini CLI)", () => {
 	it("adds the entry as each client writes it, keeps every other byte, and removing it gives the file back", () => {
 		const user = '{\n\t"numStartups": 7,\n\t"mcpServers": {\n\t\t"github": { "command": "gh-mcp" }\n\t}\n}\n';
 		const added = ok(addJsonServer(user, "ai-memory", entry, "claude"));
-		expect(JSON.parse(added.text!)).toEqual({ numStartups: 7, mcpServers: { github: { command: "gh-mcp" }, "ai-memory": { type: "stdio", ...entry, env: {} } } });
+		expect(JSON.parse(added.text!)).toEqual({ numStartups: 7, mcpServers: { github: { command: "gh-mcp" }, "ai-memory": { type: "stdio", ...entry } } });
 		expect(added.text!.startsWith('{\n\t"numStartups": 7,\n\t"mcpServers": {\n\t\t"github": { "command": "gh-mcp" }')).toBe(true);
 		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
 		expect(ok(addJsonServer(added.text, "ai-memory", entry, "claude")).changed).toBe(false);
@@ -24,6 +26,17 @@ describe("MCP servers in JSON settings (Claude Code, Gemini CLI)", () => {
 		// Comments (Gemini CLI reads them) stay.
 		const commented = '{\n  // mine\n  "theme": "dark"\n}\n';
 		expect(ok(removeJsonServer(ok(addJsonServer(commented, "ai-memory", entry, "gemini")).text, "ai-memory", commented)).text).toBe(commented);
+	});
+
+	it("an entry of ours without env (an earlier version's) gets NODE_OPTIONS emptied on reinstall, in place", () => {
+		for (const shape of ["claude", "gemini"] as const) {
+			const old = JSON.stringify({ theme: "dark", mcpServers: { "ai-memory": shape === "claude" ? { type: "stdio", ...older, env: {} } : older }, after: 1 }, null, 2);
+			expect(jsonServerOf(old, "ai-memory")).toEqual({ ...older, env: {} });
+			const upgraded = ok(addJsonServer(old, "ai-memory", entry, shape));
+			expect(upgraded.changed).toBe(true);
+			expect(JSON.parse(upgraded.text!)).toEqual({ theme: "dark", mcpServers: { "ai-memory": shape === "claude" ? { type: "stdio", ...entry } : entry }, after: 1 });
+			expect(jsonServerOf(upgraded.text, "ai-memory")).toEqual(entry);
+		}
 	});
 
 	it("never touches a server of the same name that is not ours, and refuses what it cannot edit safely", () => {
@@ -52,7 +65,7 @@ describe("MCP servers in Codex CLI's config.toml", () => {
 	it("appends the table `codex mcp add` writes, reads it back, and removes it byte for byte", () => {
 		const user = '# mine\nmodel = "o3"\n\n[profiles.x]\nmodel = "gpt"\n';
 		const added = ok(addCodexServer(user, "ai-memory", entry));
-		expect(added.text).toBe(`${user}\n[mcp_servers.ai-memory]\ncommand = "/usr/bin/node"\nargs = ["/opt/ai memory/mcp.cjs", "mcp", "--vault", "/home/me/My \\"Vault\\"", "--from", "ai-conversation-memory"]\n`);
+		expect(added.text).toBe(`${user}\n[mcp_servers.ai-memory]\ncommand = "/usr/bin/node"\nargs = ["/opt/ai memory/mcp.cjs", "mcp", "--vault", "/home/me/My \\"Vault\\"", "--from", "ai-conversation-memory"]\nenv = { NODE_OPTIONS = "" }\n`);
 		expect(codexServerOf(added.text, "ai-memory")).toEqual(entry);
 		expect(ok(addCodexServer(added.text, "ai-memory", entry)).changed).toBe(false);
 		expect(ok(removeCodexServer(added.text, "ai-memory")).text).toBe(user);
@@ -65,6 +78,13 @@ describe("MCP servers in Codex CLI's config.toml", () => {
 		const moved = ok(addCodexServer(later, "ai-memory", { ...entry, command: "/opt/node" })).text!;
 		expect(moved).toContain('command = "/opt/node"');
 		expect(moved.endsWith('[profiles.y]\nmodel = "z"\n')).toBe(true);
+		// An earlier version's table (no env) gets it, in place.
+		const old = `${user}\n[mcp_servers.ai-memory]\ncommand = "/usr/bin/node"\nargs = ${JSON.stringify(entry.args).replace(/","/g, '", "')}\n\n[profiles.y]\nmodel = "z"\n`;
+		expect(codexServerOf(old, "ai-memory")).toEqual({ ...older, env: {} });
+		expect(ok(addCodexServer(old, "ai-memory", entry)).text).toBe(`${added.text}\n[profiles.y]\nmodel = "z"\n`);
+		// Keys and values that need quoting read back as written.
+		const odd = { ...entry, env: { "A.B": 'x "y"\\z', NODE_OPTIONS: "" } };
+		expect(codexServerOf(ok(addCodexServer(null, "ai-memory", odd)).text, "ai-memory")).toEqual(odd);
 	});
 
 	it("leaves a server of that name that is not ours, and servers written in another form, as they are", () => {
