@@ -36,6 +36,7 @@ export interface McpServerTarget {
  * The command line an agent starts: `<node> <mcp.cjs> mcp --vault <vault> [--config-dir …] --from ai-conversation-memory`,
  * with `NODE_OPTIONS` emptied: the agent spawns it with its own environment, where an inherited
  * `--require /missing.js` or `--inspect-brk` would stop Node before the server starts (the hooks' command clears it too).
+ * Not for Gemini CLI: see entryFor.
  */
 export function mcpEntry(target: McpServerTarget): McpEntry {
 	const config = target.configDir && target.configDir !== ".obsidian" ? ["--config-dir", target.configDir] : [];
@@ -61,8 +62,17 @@ export function mcpConfigPath(agent: McpAgent, dirs: { claudeDir: string; codexH
 	return join(dirs.geminiDir, "settings.json");
 }
 
+/**
+ * The entry as one agent gets it. Gemini CLI (0.61.0) drops `NODE_OPTIONS` from a server's `env`
+ * ("Blocked dangerous environment variable override", a warning at every start) and passes its own
+ * on: there the entry would only add the warning.
+ */
+function entryFor(agent: McpAgent, entry: McpEntry): McpEntry {
+	return agent === "gemini-cli" ? { ...entry, env: Object.fromEntries(Object.entries(entry.env).filter(([k]) => k !== "NODE_OPTIONS")) } : entry;
+}
+
 function add(agent: McpAgent, text: string | null, entry: McpEntry): ConfigEdit {
-	return agent === "codex" ? addCodexServer(text, MCP_SERVER_NAME, entry) : addJsonServer(text, MCP_SERVER_NAME, entry, agent === "claude-code" ? "claude" : "gemini");
+	return agent === "codex" ? addCodexServer(text, MCP_SERVER_NAME, entry) : addJsonServer(text, MCP_SERVER_NAME, entryFor(agent, entry), agent === "claude-code" ? "claude" : "gemini");
 }
 
 function remove(agent: McpAgent, text: string | null, before?: string | null): ConfigEdit {
@@ -155,5 +165,5 @@ export async function mcpServerStatus(agent: McpAgent, configPath: string, expec
 	}
 	const check = add(agent, text, expected);
 	const entry = installedEntry(agent, text);
-	return { agent, configPath, installed: entry !== undefined, current: entry !== undefined && JSON.stringify(entry) === JSON.stringify(expected), entry, error: check.ok ? undefined : check.reason };
+	return { agent, configPath, installed: entry !== undefined, current: entry !== undefined && JSON.stringify(entry) === JSON.stringify(entryFor(agent, expected)), entry, error: check.ok ? undefined : check.reason };
 }

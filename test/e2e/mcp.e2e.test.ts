@@ -12,18 +12,33 @@
  *    InstructionsLoaded hook), each tool call and its size;
  * 5. uninstall: settings.json byte for byte, and `.claude.json` holds everything the client wrote
  *    meanwhile, byte for byte, but our entry; installed and removed with no session between, byte for byte.
+ * Steps 2 and 3 run the client with `NODE_OPTIONS=--require=/nonexistent.js` inherited: the entry's
+ * `env` empties it for the server (without that, `claude mcp list` says "Failed to connect").
+ * The real Codex CLI (0.171.0) accepts the entry's inline `env` and, likewise started, lists the
+ * server's tools to the model (it passes a server only a few variables of its own: NODE_OPTIONS was
+ * not among them, with or without the entry). Gemini CLI
+ * (0.61.0) refuses NODE_OPTIONS in a server's env (it warns, and passes its own on): its entry has
+ * none, and the server's tools reach the model.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli, claudeEnv, ensureClaudeCode, makeTempDir, requestText, runClaude, startStub, text, toolUse, type RecordedRequest, type Stub, removeWhenIdle } from "./harness/index.js";
+import { buildCli, claudeEnv, codexEnv, ensureClaudeCode, ensureCodex, ensureGeminiCli, geminiEnv, makeTempDir, requestText, runClaude, startCodexStub, startGeminiStub, startStub, text, toolUse, writeCodexConfig, writeGeminiSettings, type RecordedRequest, type Stub, removeWhenIdle } from "./harness/index.js";
+import { collectProcess } from "./harness/collect-process.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
 
+/** What an agent's environment may carry: without the entry's `env`, Node would stop before the server runs. */
+const BAD_NODE_OPTIONS = "--require=/nonexistent.js";
+
 function run(...args: string[]) {
-	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+	return runWith({}, ...args);
+}
+
+function runWith(env: Record<string, string>, ...args: string[]) {
+	const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
 	expect(r.status, `${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
 	return r.stdout;
 }
@@ -113,14 +128,14 @@ describe("the MCP server in the real Claude Code", () => {
 		run("hooks", "install", "--vault", vault, "--claude-dir", claudeDir);
 		const installed = JSON.parse(readFileSync(userConfig, "utf8")) as { numStartups: number; mcpServers: Record<string, { type: string; command: string; args: string[] }> };
 		expect(installed.numStartups).toBe(7);
-		expect(installed.mcpServers["ai-memory"]).toMatchObject({ type: "stdio", command: process.execPath, args: [join(repo, "dist", "mcp.cjs"), "mcp", "--vault", vault, "--from", "ai-conversation-memory"] });
-		const list = spawnSync(ensureClaudeCode(), ["mcp", "list"], { cwd, encoding: "utf8", env: claudeEnv(home, stub.url), timeout: 60_000 });
+		expect(installed.mcpServers["ai-memory"]).toEqual({ type: "stdio", command: process.execPath, args: [join(repo, "dist", "mcp.cjs"), "mcp", "--vault", vault, "--from", "ai-conversation-memory"], env: { NODE_OPTIONS: "" } });
+		const list = spawnSync(ensureClaudeCode(), ["mcp", "list"], { cwd, encoding: "utf8", env: claudeEnv(home, stub.url, { NODE_OPTIONS: BAD_NODE_OPTIONS }), timeout: 60_000 });
 		expect(list.stdout).toMatch(/ai-memory: .*mcp\.cjs mcp --vault .* - [✓✔] Connected/);
 
 		// 3. The model calls the tools; their results reach the next requests.
 		setSearchScript(sessionId);
 		stub.clear();
-		const two = await runClaude({ home, cwd, stub, prompt: "how did we limit logins last time?" });
+		const two = await runClaude({ home, cwd, stub, prompt: "how did we limit logins last time?", env: { NODE_OPTIONS: BAD_NODE_OPTIONS } });
 		expect(two.exitCode, two.stderr).toBe(0);
 		const requests = stub.mainRequests().filter((r) => r.headers["x-claude-code-session-id"] === two.sessionId);
 		// The client names the server's tools `mcp__ai-memory__<tool>`, deferred: listed by name, loaded by ToolSearch.
@@ -169,5 +184,52 @@ describe("the MCP server in the real Claude Code", () => {
 		run("mcp", "install", "--vault", vault, "--claude-dir", claudeDir);
 		run("mcp", "uninstall", "--claude-dir", claudeDir);
 		expect(readFileSync(userConfig, "utf8")).toBe(now);
+	});
+
+	it("Codex takes the entry with its env and starts the server under an inherited NODE_OPTIONS; Gemini CLI, whose entry cannot clear it, starts it with no warning", async () => {
+		const vault = join(root, "vault-agents");
+		const cwd = join(root, "work", "agents");
+		for (const d of [vault, cwd]) mkdirSync(d, { recursive: true });
+		const tools = ["search_sessions", "get_session", "recall_facts", "project_context"];
+
+		// Codex: its config first (the harness's runCodex rewrites config.toml, so the binary is run here).
+		const codexHome = join(root, "codex-home");
+		const codexStub = await startCodexStub();
+		try {
+			writeCodexConfig(codexHome, codexStub.url, "gpt-5.5");
+			runWith({ CODEX_HOME: codexHome }, "mcp", "install", "--vault", vault, "--agent", "codex");
+			expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain('\n[mcp_servers.ai-memory]\ncommand = ');
+			expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain('\nenv = { NODE_OPTIONS = "" }\n');
+			const codex = ensureCodex();
+			const child = spawn(codex.bin, ["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--json", "say hi"], { cwd, env: codexEnv(codexHome, codex.packageRoot, codexHome, { NODE_OPTIONS: BAD_NODE_OPTIONS }), stdio: ["ignore", "pipe", "pipe"] });
+			const done = await collectProcess(child, 120_000);
+			expect(done.code, done.stderr).toBe(0);
+			const first = codexStub.requests.find((r) => r.url.includes("/responses"))!;
+			// Its MCP tools come deferred: a namespace per server that started, described by the server's instructions.
+			const said = JSON.stringify(first.body).replace(/\\n/g, "\n");
+			const deferred = /Deferred tool namespaces:\n((?:- [^\n]*\n)+)/.exec(said)?.[1] ?? "";
+			expect(deferred, "Codex lists the server's tools").toMatch(/^- mcp__ai_memory: .*search_sessions/m);
+		} finally {
+			await codexStub.close();
+		}
+
+		// Gemini CLI drops NODE_OPTIONS from a server's env with a warning: the entry has none, and starts without one.
+		const geminiHome = join(root, "gemini-home");
+		const geminiStub = await startGeminiStub();
+		try {
+			writeGeminiSettings(geminiHome);
+			runWith({ HOME: geminiHome, GEMINI_CLI_HOME: geminiHome }, "mcp", "install", "--vault", vault, "--agent", "gemini-cli");
+			const settings = JSON.parse(readFileSync(join(geminiHome, ".gemini", "settings.json"), "utf8")) as { mcpServers: Record<string, unknown>; telemetry: unknown };
+			expect(settings.telemetry).toEqual({ enabled: false });
+			expect(settings.mcpServers["ai-memory"]).toEqual({ command: process.execPath, args: [join(repo, "dist", "mcp.cjs"), "mcp", "--vault", vault, "--from", "ai-conversation-memory"] });
+			const child = spawn(process.execPath, [ensureGeminiCli().entry, "-p", "say hi", "--output-format", "json"], { cwd, env: geminiEnv(geminiHome, geminiStub.url), stdio: ["ignore", "pipe", "pipe"] });
+			const done = await collectProcess(child, 120_000);
+			expect(done.code, done.stderr).toBe(0);
+			expect(done.stdout + done.stderr).not.toContain("Blocked dangerous environment variable");
+			const offered = JSON.stringify(geminiStub.mainRequests()[0]?.body);
+			for (const tool of tools) expect(offered, "Gemini CLI lists the server's tools").toContain(tool);
+		} finally {
+			await geminiStub.close();
+		}
 	});
 });

@@ -79,5 +79,10 @@ describe("the MCP server in the agents' user configuration", () => {
 		expect(await installMcpServer("claude-code", path, entry())).toMatchObject({ changed: true });
 		expect((JSON.parse(readFileSync(path, "utf8")) as { mcpServers: Record<string, { env: unknown }> }).mcpServers["ai-memory"]!.env).toEqual({ NODE_OPTIONS: "" });
 		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: true });
+		// Gemini CLI refuses a NODE_OPTIONS in a server's env (and warns at every start): its entry has none, and is current so.
+		const gemini = join(dir, "settings.json");
+		await installMcpServer("gemini-cli", gemini, entry());
+		expect(readFileSync(gemini, "utf8")).not.toContain("NODE_OPTIONS");
+		expect(await mcpServerStatus("gemini-cli", gemini, entry())).toMatchObject({ installed: true, current: true });
 	});
 });
