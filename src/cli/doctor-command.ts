@@ -72,7 +72,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 	const server = mcpScriptPath();
 	const mcp: McpStatus = await mcpServerStatus("claude-code", claudeUserConfigPath(claudeDir), server ? mcpEntry({ serverPath: server, vault: where.vault, configDir: options.configDir }) : { command: "", args: [], env: {} });
-	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
+	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : mcp.outdated ? " (an earlier version's entry: run `ai-memory mcp install` again)" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
 
 	const claudeSettings = await readClaudeSettings(join(claudeDir, "settings.json"));
 	const enabled = settings.projects.filter((p) => p.enabled);

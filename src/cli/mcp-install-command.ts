@@ -97,7 +97,7 @@ export async function runMcpStatus(options: McpInstallOptions & { vault: string 
 /** One line per agent: installed or not, for this CLI and vault or another. */
 export function describeMcpStatus(statuses: Awaited<ReturnType<typeof mcpServerStatus>>[]): string[] {
 	return statuses.map((s) => {
-		const state = s.error && !s.installed ? `cannot be read: ${s.error.replace(/; nothing was changed$/, "")}` : !s.installed ? "not installed" : s.current ? "installed (this CLI, this vault)" : `installed (another command: ${[s.entry?.command, ...(s.entry?.args ?? [])].join(" ")}; run \`ai-memory mcp install\` again)`;
+		const state = s.error && !s.installed ? `cannot be read: ${s.error.replace(/; nothing was changed$/, "")}` : !s.installed ? "not installed" : s.current ? "installed (this CLI, this vault)" : s.outdated ? "installed by an earlier version (an inherited NODE_OPTIONS reaches the server; run `ai-memory mcp install` again)" : `installed (another command: ${[s.entry?.command, ...(s.entry?.args ?? [])].join(" ")}; run \`ai-memory mcp install\` again)`;
 		return `  ${AGENT_NAMES[s.agent].padEnd(12)} ${state} — ${s.configPath}`;
 	});
 }

@@ -152,6 +152,8 @@ export interface McpStatus {
 	installed: boolean;
 	/** The entry is exactly what `install` writes now. */
 	current: boolean;
+	/** Not current, but the same command: an earlier version's entry (without the emptied NODE_OPTIONS). */
+	outdated?: boolean;
 	entry?: McpEntry;
 	error?: string;
 }
@@ -165,5 +167,7 @@ export async function mcpServerStatus(agent: McpAgent, configPath: string, expec
 	}
 	const check = add(agent, text, expected);
 	const entry = installedEntry(agent, text);
-	return { agent, configPath, installed: entry !== undefined, current: entry !== undefined && JSON.stringify(entry) === JSON.stringify(entryFor(agent, expected)), entry, error: check.ok ? undefined : check.reason };
+	const current = entry !== undefined && JSON.stringify(entry) === JSON.stringify(entryFor(agent, expected));
+	const outdated = entry !== undefined && !current && JSON.stringify([entry.command, entry.args]) === JSON.stringify([expected.command, expected.args]);
+	return { agent, configPath, installed: entry !== undefined, current, ...(outdated ? { outdated } : {}), entry, error: check.ok ? undefined : check.reason };
 }

@@ -75,7 +75,7 @@ describe("the MCP server in the agents' user configuration", () => {
 		const path = join(dir, ".claude.json");
 		const { env: _unset, ...older } = entry();
 		writeFileSync(path, `${JSON.stringify({ mcpServers: { "ai-memory": { type: "stdio", ...older, env: {} } } }, null, 2)}\n`);
-		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: false });
+		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: false, outdated: true });
 		expect(await installMcpServer("claude-code", path, entry())).toMatchObject({ changed: true });
 		expect((JSON.parse(readFileSync(path, "utf8")) as { mcpServers: Record<string, { env: unknown }> }).mcpServers["ai-memory"]!.env).toEqual({ NODE_OPTIONS: "" });
 		expect(await mcpServerStatus("claude-code", path, entry())).toMatchObject({ installed: true, current: true });
