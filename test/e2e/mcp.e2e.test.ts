@@ -186,7 +186,7 @@ describe("the MCP server in the real Claude Code", () => {
 		expect(readFileSync(userConfig, "utf8")).toBe(now);
 	});
 
-	it("Codex takes the entry with its env and starts the server under an inherited NODE_OPTIONS; Gemini CLI, whose entry cannot clear it, starts it with no warning", async () => {
+	it("Codex takes the entry with its env and starts the server under an inherited NODE_OPTIONS; Gemini CLI, whose entry cannot clear it, starts it with no warning; uninstall gives both files back", async () => {
 		const vault = join(root, "vault-agents");
 		const cwd = join(root, "work", "agents");
 		for (const d of [vault, cwd]) mkdirSync(d, { recursive: true });
@@ -197,6 +197,7 @@ describe("the MCP server in the real Claude Code", () => {
 		const codexStub = await startCodexStub();
 		try {
 			writeCodexConfig(codexHome, codexStub.url, "gpt-5.5");
+			const codexBefore = readFileSync(join(codexHome, "config.toml"), "utf8");
 			runWith({ CODEX_HOME: codexHome }, "mcp", "install", "--vault", vault, "--agent", "codex");
 			expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain('\n[mcp_servers.ai-memory]\ncommand = ');
 			expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain('\nenv = { NODE_OPTIONS = "" }\n');
@@ -209,6 +210,8 @@ describe("the MCP server in the real Claude Code", () => {
 			const said = JSON.stringify(first.body).replace(/\\n/g, "\n");
 			const deferred = /Deferred tool namespaces:\n((?:- [^\n]*\n)+)/.exec(said)?.[1] ?? "";
 			expect(deferred, "Codex lists the server's tools").toMatch(/^- mcp__ai_memory: .*search_sessions/m);
+			runWith({ CODEX_HOME: codexHome }, "mcp", "uninstall", "--agent", "codex");
+			expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toBe(codexBefore);
 		} finally {
 			await codexStub.close();
 		}
@@ -218,6 +221,7 @@ describe("the MCP server in the real Claude Code", () => {
 		const geminiStub = await startGeminiStub();
 		try {
 			writeGeminiSettings(geminiHome);
+			const geminiBefore = readFileSync(join(geminiHome, ".gemini", "settings.json"), "utf8");
 			runWith({ HOME: geminiHome, GEMINI_CLI_HOME: geminiHome }, "mcp", "install", "--vault", vault, "--agent", "gemini-cli");
 			const settings = JSON.parse(readFileSync(join(geminiHome, ".gemini", "settings.json"), "utf8")) as { mcpServers: Record<string, unknown>; telemetry: unknown };
 			expect(settings.telemetry).toEqual({ enabled: false });
@@ -228,6 +232,8 @@ describe("the MCP server in the real Claude Code", () => {
 			expect(done.stdout + done.stderr).not.toContain("Blocked dangerous environment variable");
 			const offered = JSON.stringify(geminiStub.mainRequests()[0]?.body);
 			for (const tool of tools) expect(offered, "Gemini CLI lists the server's tools").toContain(tool);
+			runWith({ HOME: geminiHome, GEMINI_CLI_HOME: geminiHome }, "mcp", "uninstall", "--agent", "gemini-cli");
+			expect(readFileSync(join(geminiHome, ".gemini", "settings.json"), "utf8")).toBe(geminiBefore);
 		} finally {
 			await geminiStub.close();
 		}
