@@ -1,8 +1,7 @@
 import { appendFileSync, closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { underFileLimit } from "../fixtures/file-limit";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { build } from "esbuild";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -77,19 +76,9 @@ describe("replaceKeepingAppends: another program writing to the replaced file", 
 	});
 });
 
-/** Runs `code` (TypeScript, bundled) in a real Node whose open files are limited to 32, as `ulimit -n 32` leaves them; what it prints. */
-async function underFileLimit(code: string): Promise<string> {
-	const entry = join(dir, "limited.ts");
-	await writeFile(entry, code);
-	const bundle = join(dir, "limited.cjs");
-	await build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "warning" });
-	const run = spawnSync("sh", ["-c", 'ulimit -n 32 && exec "$0" "$1"', process.execPath, bundle], { encoding: "utf8", timeout: 60_000 });
-	return `${run.stdout}${run.stderr}`.trim();
-}
-
 describe("writes under a low limit of open files", () => {
 	it("60 files written at once under `ulimit -n 32` are all written: a write refused for want of a descriptor waits for one (it stopped every sync with EMFILE)", async () => {
-		const out = await underFileLimit(`
+		const out = await underFileLimit(dir, `
 			import { writeFileReplacing } from ${JSON.stringify(join(__dirname, "..", "..", "src", "node", "atomic-write.ts"))};
 			const names = Array.from({ length: 60 }, (_, i) => ${JSON.stringify(dir)} + "/w" + i + ".json");
 			Promise.all(names.map((name, i) => writeFileReplacing(name, "x".repeat(i)))).then(() => console.log("written"), (e) => console.log("failed " + e.code));

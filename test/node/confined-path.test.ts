@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { underFileLimit } from "../fixtures/file-limit";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { build } from "esbuild";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointFromTranscript } from "../../src/node/checkpoints";
@@ -70,20 +70,10 @@ describe("readPlainHeadAndStatSync", () => {
 	});
 });
 
-/** Runs `code` (TypeScript, bundled) in a real Node whose open files are limited to 32, as `ulimit -n 32` leaves them; what it prints. */
-async function underFileLimit(code: string): Promise<string> {
-	const entry = join(dir, "limited.ts");
-	await writeFile(entry, code);
-	const bundle = join(dir, "limited.cjs");
-	await build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "warning" });
-	const run = spawnSync("sh", ["-c", 'ulimit -n 32 && exec "$0" "$1"', process.execPath, bundle], { encoding: "utf8", timeout: 60_000 });
-	return `${run.stdout}${run.stderr}`.trim();
-}
-
 describe("reads under a low limit of open files", () => {
 	it("60 files read at once under `ulimit -n 32` are all read: an open refused for want of a descriptor waits for one (it stopped every sync with EMFILE)", async () => {
 		for (let i = 0; i < 60; i++) await writeFile(join(dir, `f${i}.json`), `{"n":${i}}`);
-		const out = await underFileLimit(`
+		const out = await underFileLimit(dir, `
 			import { readPlainFile } from ${JSON.stringify(join(__dirname, "..", "..", "src", "node", "confined-path.ts"))};
 			const names = Array.from({ length: 60 }, (_, i) => ${JSON.stringify(dir)} + "/f" + i + ".json");
 			Promise.all(names.map((name) => readPlainFile(name))).then((texts) => console.log(texts.length + " read"), (e) => console.log("failed " + e.code));
