@@ -221,11 +221,7 @@ describe("fold worker pool", () => {
 
 	// Threads are counted against RLIMIT_NPROC only for a user other than root: the child runs as nobody.
 	it.skipIf(process.getuid?.() !== 0)("folds on the calling thread when the system refuses a new thread (`ulimit -u`), not a sync that stops on EAGAIN", async () => {
-		const run = join(dir, "refused");
-		await mkdir(run);
-		const entry = join(run, "entry.ts");
-		const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
-		const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session", projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+		const { run, entry, name, file } = await childRun("refused");
 		// Its own threads (V8's, libuv's pool) started first; then the limit is what it has, so a worker's thread is refused.
 		await writeFile(entry, `
 			import { spawnSync } from "node:child_process";
@@ -242,19 +238,14 @@ describe("fold worker pool", () => {
 				console.log("folded " + folded.model.fileId);
 			})().catch((e) => console.log("failed " + e.message));
 		`);
-		const bundle = join(run, "entry.cjs");
-		await esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], outfile: bundle, logLevel: "warning" });
+		const bundle = await bundled(run, entry);
 		await chmod(dir, 0o755);
 		const child = spawnSync(process.execPath, [bundle], { uid: 65534, gid: 65534, encoding: "utf8", timeout: 30_000 });
 		expect(child.stdout.trim()).toBe(`folded ${name}`);
 	});
 
 	it.skipIf(process.platform !== "linux")("folds on the calling thread under a limit on the address space (`ulimit -v`), where a worker's start would end the process", async () => {
-		const run = join(dir, "address-space");
-		await mkdir(run);
-		const entry = join(run, "entry.ts");
-		const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
-		const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session", projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+		const { run, entry, name, file } = await childRun("address-space");
 		await writeFile(entry, `
 			import { FoldWorkerPool } from ${JSON.stringify(resolve(__dirname, "..", "..", "src", "node", "fold-worker-pool.ts"))};
 			(async () => {
@@ -264,10 +255,25 @@ describe("fold worker pool", () => {
 				console.log("folded " + folded.model.fileId);
 			})().catch((e) => console.log("failed " + e.message));
 		`);
-		const bundle = join(run, "entry.cjs");
-		await esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], outfile: bundle, logLevel: "warning" });
+		const bundle = await bundled(run, entry);
 		// Enough for Node and one isolate, not for a worker's reservations besides.
 		const child = spawnSync("sh", ["-c", `ulimit -v 1500000 && exec "$0" "$1"`, process.execPath, bundle], { encoding: "utf8", timeout: 60_000 });
 		expect([child.status, child.stdout.trim()]).toEqual([0, `folded ${name}`]);
 	});
 });
+
+/** A folder of its own for a script run in a child process, and the demo session it folds. */
+async function childRun(folder: string) {
+	const run = join(dir, folder);
+	await mkdir(run);
+	const name = "5b0d7a4e-1c2f-4e8a-9d3b-6f1e2a3c4d01";
+	const file = { path: join(projects, "-tmp-ai-memory-demo-shop-api", `${name}.jsonl`), fileId: name, kind: "session", projectDir: "-tmp-ai-memory-demo-shop-api", size: 1, mtimeMs: 0, ino: 0 };
+	return { run, entry: join(run, "entry.ts"), name, file };
+}
+
+/** `entry` bundled for Node beside it (Node's own modules left to Node). */
+async function bundled(run: string, entry: string): Promise<string> {
+	const bundle = join(run, "entry.cjs");
+	await esbuild.build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)], outfile: bundle, logLevel: "warning" });
+	return bundle;
+}
