@@ -28,7 +28,7 @@ import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 import type { ConversationText } from "../notes/conversation-text";
 import { mapConcurrently } from "../concurrently";
-import { isConflictCopy } from "../text/conflict-copy";
+import { isFileSyncCopy } from "../text/file-sync-copy";
 
 export type { SyncReport };
 
@@ -497,7 +497,7 @@ async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMa
 			// (" (" before "."): taken, the session's turns went into the copy the user is to reconcile
 			// by hand, while its own note (renamed) stayed stale, or a note the user deleted came back as
 			// the copy. It is the user's: never a session's note.
-			if (isConflictCopy(path)) continue;
+			if (isFileSyncCopy(path)) continue;
 			const id = generatedProperty(await deps.notes.read(path).catch(() => null), "session_id");
 			if (id !== undefined && !byId.has(id)) byId.set(id, path);
 		}

@@ -2,7 +2,7 @@ import { generatedProperty } from "../notes/note-regions";
 import type { SessionScope } from "../plan/plan-scope";
 import { indexPathOf, packetPathOf } from "../plan/project-paths";
 import type { NoteStore } from "../ports";
-import { isConflictCopy } from "../text/conflict-copy";
+import { isFileSyncCopy } from "../text/file-sync-copy";
 import { sameFileKey } from "../text/same-file-key";
 import type { SyncState } from "./sync-state";
 
@@ -53,7 +53,7 @@ export async function unrecordedNotes(notes: NoteStore, notesFolder: string, sco
 		if (type !== undefined && generatedProperty(text, "type") === type) continue;
 		found.occupied.add(key);
 		// A file-sync tool's conflict copy carries the session_id of the note it copies: never taken for it (see `movedNotes`).
-		const id = dryRun || isConflictCopy(path) ? undefined : generatedProperty(text, "session_id");
+		const id = dryRun || isFileSyncCopy(path) ? undefined : generatedProperty(text, "session_id");
 		if (id !== undefined && fresh.has(id) && !found.orphans.has(id)) found.orphans.set(id, path);
 	}
 	return found;

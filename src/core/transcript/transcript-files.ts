@@ -1,5 +1,5 @@
 import type { AgentId } from "./agents";
-import { conflictCopyOf } from "../text/conflict-copy";
+import { conflictCopyOf } from "../text/file-sync-copy";
 /** A transcript file as the scanner sees it: path and stat only, no content. */
 export interface TranscriptFile {
 	path: string;

@@ -18,7 +18,7 @@ export function conflictCopyOf(stem: string): string | undefined {
 }
 
 /** Whether the file at `path` (`/`-separated, as the vault's) is a file-sync tool's conflict copy, by its name. */
-export function isConflictCopy(path: string): boolean {
+export function isFileSyncCopy(path: string): boolean {
 	const name = path.slice(path.lastIndexOf("/") + 1);
 	const dot = name.lastIndexOf(".");
 	return conflictCopyOf(dot > 0 ? name.slice(0, dot) : name) !== undefined;

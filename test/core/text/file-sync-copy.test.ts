@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conflictCopyOf, isConflictCopy } from "../../../src/core/text/conflict-copy";
+import { conflictCopyOf, isFileSyncCopy } from "../../../src/core/text/file-sync-copy";
 
 describe("conflictCopyOf", () => {
 	it("names the file each sync tool's conflict copy copies", () => {
@@ -21,11 +21,11 @@ describe("conflictCopyOf", () => {
 	});
 });
 
-describe("isConflictCopy", () => {
+describe("isFileSyncCopy", () => {
 	it("looks at the file's name alone, its extension aside", () => {
-		expect(isConflictCopy("AI Conversations/app/2026-11-02 Cache work (conflicted copy 2026-11-04).md")).toBe(true);
-		expect(isConflictCopy("AI Conversations/app/2026-11-02 Cache work.sync-conflict-20261104-101010-ABCDEFG.md")).toBe(true);
-		expect(isConflictCopy("Notes (conflicted copy)/2026-11-02 Cache work.md")).toBe(false);
-		expect(isConflictCopy("AI Conversations/app/Step 2.md")).toBe(false);
+		expect(isFileSyncCopy("AI Conversations/app/2026-11-02 Cache work (conflicted copy 2026-11-04).md")).toBe(true);
+		expect(isFileSyncCopy("AI Conversations/app/2026-11-02 Cache work.sync-conflict-20261104-101010-ABCDEFG.md")).toBe(true);
+		expect(isFileSyncCopy("Notes (conflicted copy)/2026-11-02 Cache work.md")).toBe(false);
+		expect(isFileSyncCopy("AI Conversations/app/Step 2.md")).toBe(false);
 	});
 });
