@@ -50,8 +50,10 @@ export function trimmed(token: string): string {
  * shared. Words are compared, not sentences: the tense, the verb of change and the order differ.
  */
 export function restates(later: string, earlier: string): boolean {
-	const a = wordsOf(later);
-	const b = wordsOf(earlier);
+	return restatesWords(wordsOf(later), wordsOf(earlier));
+}
+
+function restatesWords(a: Words, b: Words): boolean {
 	for (const name of a.names) if (!b.names.has(name)) return false;
 	let shared = 0;
 	for (const stem of a.stems) if (b.stems.has(stem)) shared++;
@@ -60,7 +62,11 @@ export function restates(later: string, earlier: string): boolean {
 
 /** The items, each one that restates an item kept before it left out; `kept` items (commits, pull requests) always stay. */
 export function withoutRestated(items: readonly string[], kept: (item: string) => boolean): string[] {
-	const out: string[] = [];
-	for (const item of items) if (kept(item) || !out.some((before) => restates(item, before))) out.push(item);
-	return out;
+	// Each item cut into words once: a session's done list holds hundreds of todos.
+	const out: { item: string; words: Words }[] = [];
+	for (const item of items) {
+		const words = wordsOf(item);
+		if (kept(item) || !out.some((before) => restatesWords(words, before.words))) out.push({ item, words });
+	}
+	return out.map((o) => o.item);
 }
