@@ -3,6 +3,7 @@ import { dashboardCharts, tokens as formatTokens } from "../core/charts/dashboar
 import { serializeSvg } from "../core/charts/svg";
 import { turnHeading } from "../core/notes/render-session-note";
 import { ConversationIndex, type SearchDoc, type SearchHit } from "../core/search/conversation-index";
+import { sessionDay } from "../core/text/local-date";
 import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import type { PriceTable } from "../core/usage/model-prices";
 import { filterChoices, matchesFilter, type SessionFilter } from "../core/usage/session-filter";
@@ -285,7 +286,7 @@ export class SessionsView extends ItemView {
 
 	private renderRow(el: HTMLElement, { row, hit }: Item): void {
 		const top = el.createDiv({ cls: "acm-session-line" });
-		top.createSpan({ cls: "acm-session-date", text: row.started ? row.started.slice(0, 10) : "" });
+		top.createSpan({ cls: "acm-session-date", text: row.started ? sessionDay(row.started) : "" });
 		top.createSpan({ cls: "acm-session-title", text: row.title });
 		top.createSpan({ cls: "acm-session-size", text: `${formatTokens(row.tokens)} tokens` });
 		const meta = el.createDiv({ cls: "acm-session-meta" });

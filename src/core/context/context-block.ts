@@ -1,5 +1,6 @@
 import { cutAtBoundary } from "../digest/clause-cut";
 import { codeSpan } from "../text/code-spans";
+import { sessionDay } from "../text/local-date";
 import { printable } from "../text/printable";
 import { shortUrls } from "../text/short-urls";
 import { inertMentions } from "./inert-mentions";
@@ -107,7 +108,7 @@ function briefEntry({ digest, notePath }: ContextEntry, noteFolder?: string): st
 
 /** "2026-11-30 — Title (Claude Code)": what names a session in an entry's heading and in a one-line one. */
 function heading(d: StoredDigest): string {
-	return `${(d.startedAt ?? "").slice(0, 10) || "undated"} — ${d.title} (${AGENT_NAMES[agentOf(d)]})`;
+	return `${sessionDay(d.startedAt)} — ${d.title} (${AGENT_NAMES[agentOf(d)]})`;
 }
 
 /** A note's path within the folder named at the block's top, else whole. */

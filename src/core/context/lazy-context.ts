@@ -3,6 +3,7 @@ import { inertCode, inertLine } from "../notes/inert-markdown";
 import { oneLine } from "../digest/one-line";
 import { renderFrontmatter } from "../notes/frontmatter";
 import { codeSpan } from "../text/code-spans";
+import { sessionDay } from "../text/local-date";
 import { agentSafe, BACKGROUND_LINE, keyFiles, recentEntries, renderEntry, type ContextEntry } from "./context-block";
 
 /** A moment the session marked as a resume point (before a compaction), or its last reply. */
@@ -38,7 +39,7 @@ export function renderFacade(latest: ContextEntry | undefined, packetPath: strin
 	// Each line as it will be written (see `agentSafe`), so the budget below counts what is written.
 	const lines: string[] = [];
 	const push = (line: string) => lines.push(agentSafe(line));
-	push(`- Latest session: ${(d.startedAt ?? "").slice(0, 10) || "undated"} ${oneLine(d.title, 70)} (${codeSpan(d.sessionId)})`);
+	push(`- Latest session: ${sessionDay(d.startedAt)} ${oneLine(d.title, 70)} (${codeSpan(d.sessionId)})`);
 	const goal = d.asked[0];
 	if (goal) push(`- Goal: ${cutAtBoundary(goal, 100)}`);
 	push(`- Status: ${d.open[0] ? `open: ${cutAtBoundary(d.open[0], 80)}` : "nothing left open"}`);
@@ -87,7 +88,7 @@ export function renderContextPacket(project: string, projectPath: string, entrie
 	]);
 	const out = [`# ${project}: context packet`, "", BACKGROUND_LINE, ""];
 	// Newest first: an open end a later session closed is no open end of the project any more.
-	const open = recent.flatMap((e, i) => e.digest.open.slice(0, 3).filter((o) => !closedLater(o, recent.slice(0, i))).map((o) => `- ${o} (${(e.digest.startedAt ?? "").slice(0, 10) || "undated"})`));
+	const open = recent.flatMap((e, i) => e.digest.open.slice(0, 3).filter((o) => !closedLater(o, recent.slice(0, i))).map((o) => `- ${o} (${sessionDay(e.digest.startedAt)})`));
 	if (open.length > 0) out.push("## Open ends", "", ...open, "");
 	if (facts.length > 0) out.push("## Facts", "", ...facts.map((f) => `- **${f.name}**: ${oneLine(f.description, 200)}`), "");
 	out.push("## Recent sessions", "");

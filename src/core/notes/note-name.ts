@@ -1,4 +1,5 @@
 import { graphemePrefix } from "../text/grapheme-cut";
+import { sessionDay } from "../text/local-date";
 import { withoutTags } from "../text/printable";
 import { sameFileKey } from "../text/same-file-key";
 import { visibleText } from "../text/visible-text";
@@ -92,11 +93,11 @@ export function safeFileName(raw: string, fallback = "Untitled"): string {
 }
 
 /**
- * A session note's name: its day, then its title (`2026-11-30 Review ＠src∕auth.ts`). A title
+ * A session note's name: its local day (only ever `YYYY-MM-DD` or `undated`, whatever the transcript held), then its title (`2026-11-30 Review ＠src∕auth.ts`). A title
  * starting with `@` comes after the day's blank: it is made quotable there too.
  */
 export function noteStem(startedAt: string | undefined, title: string): string {
-	return quotable(`${dayOf(startedAt)} ${safeFileName(title)}`);
+	return quotable(`${sessionDay(startedAt)} ${safeFileName(title)}`);
 }
 
 /**
@@ -120,10 +121,15 @@ export function baseName(path: string): string {
 	return parts[parts.length - 1] ?? path;
 }
 
-/** The day a note's name starts with: only ever `YYYY-MM-DD` or `undated`, whatever the transcript held. */
-export function dayOf(startedAt: string | undefined): string {
-	const day = (startedAt ?? "").slice(0, 10);
-	return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : "undated";
+/**
+ * Whether a note's name (without ` (n)` and `.md`) is the one its session's day and title give: the
+ * local day, or the UTC day that releases before 2026-12-06 named notes after (such a note keeps
+ * its name, and still counts as named after its title, not by the user).
+ */
+export function namedAfterTitle(name: string, startedAt: string | undefined, title: string): boolean {
+	if (name === noteStem(startedAt, title)) return true;
+	const utc = (startedAt ?? "").slice(0, 10);
+	return /^\d{4}-\d{2}-\d{2}$/.test(utc) && name === quotable(`${utc} ${safeFileName(title)}`);
 }
 
 /**

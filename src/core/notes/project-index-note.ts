@@ -1,5 +1,6 @@
 import { inertCode, inertSpanText } from "./inert-markdown";
 import { codeSpan } from "../text/code-spans";
+import { sessionDay } from "../text/local-date";
 import { renderFrontmatter } from "./frontmatter";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { wikiLink } from "./links";
@@ -37,7 +38,7 @@ export function renderProjectIndex(project: string, projectPath: string | undefi
 	const lines = [`# ${project}`, "", `Sessions in ${codeSpan(inertSpanText(projectPath ?? project))}, newest first.`, ""];
 	let day = "";
 	for (const r of sessions) {
-		const date = (r.digest.startedAt ?? "").slice(0, 10) || "undated";
+		const date = sessionDay(r.digest.startedAt);
 		if (date !== day) {
 			lines.push(`## ${date}`, "");
 			day = date;

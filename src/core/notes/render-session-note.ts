@@ -1,4 +1,4 @@
-import { localMinute } from "../text/local-date";
+import { localTime } from "../text/local-date";
 import { AGENT_NAMES } from "../transcript/agents";
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, TaskSummary } from "../digest/session-digest";
@@ -244,11 +244,4 @@ function code(text: string): string {
 
 function bullets(items: readonly string[]): string {
 	return items.map((i) => `- ${i}`).join("\n");
-}
-
-/** `2026-11-29T14:05` in the machine's zone: a datetime property for Obsidian. */
-export function localTime(iso?: string): string | undefined {
-	if (!iso) return undefined;
-	const date = new Date(iso);
-	return Number.isNaN(date.getTime()) ? undefined : localMinute(date);
 }

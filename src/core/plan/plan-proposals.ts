@@ -1,6 +1,7 @@
 import { readFact, renderFact, splitFrontmatter } from "../memory/fact-file";
 import { proposeFacts, storedKey, type ExistingFact, type FactQuote } from "../memory/propose-facts";
 import { wikiLink } from "../notes/links";
+import { localTime } from "../text/local-date";
 import { printable } from "../text/printable";
 import { sameFileKey } from "../text/same-file-key";
 import type { SessionModel } from "../transcript/session-model";
@@ -59,8 +60,9 @@ export function planProposals(state: SyncState, sessions: readonly { path: strin
 			}
 			let name = fact.name;
 			for (let n = 2; project.taken.has(sameFileKey(`${name}.md`)); n++) name = `${fact.name}-${n}`;
-			const at = prompts[fact.prompt]?.timestamp;
-			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at.slice(0, 16).replace("T", " ")})` : ""}`;
+			// Local, as the note's `started` is (a UTC time unmarked beside it read hours off).
+			const at = localTime(prompts[fact.prompt]?.timestamp)?.replace("T", " ");
+			const source = `Source: ${wikiLink(record.notePath, record.digest.title)}, prompt ${fact.prompt + 1}${at ? ` (${at})` : ""}`;
 			// Not written (a full disk): proposed again by the next sync.
 			const onConflict = { kind: "proposal" as const, session: path, project: key, key: storedKey(fact.key), name, prompt: fact.prompt };
 			// A prompt's text: no terminal escape, NUL or bidirectional override in the file (see `printable`).

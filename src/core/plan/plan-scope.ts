@@ -1,6 +1,6 @@
 import { dict } from "../dict";
 import { sessionsBasePath } from "../notes/base-file";
-import { baseName, noteStem, quotable, safeFileName, uniquePath } from "../notes/note-name";
+import { baseName, namedAfterTitle, noteStem, quotable, safeFileName, uniquePath } from "../notes/note-name";
 import { codeUnitOrder } from "../text/code-unit-order";
 import { sameFileKey } from "../text/same-file-key";
 import { recordFingerprints, setAsideReplaced } from "../projects/replaced-repository";
@@ -414,7 +414,7 @@ function unquotableNotePath(record: SessionRecord, taken: Set<string>): string |
 	const slash = record.notePath.lastIndexOf("/");
 	const name = record.notePath.slice(slash + 1).replace(/\.md$/, "");
 	const stem = quotable(name).replace(/ \(\d+\)$/, "");
-	if (stem === name.replace(/ \(\d+\)$/, "") || stem !== noteStem(record.digest.startedAt, record.digest.title)) return undefined;
+	if (stem === name.replace(/ \(\d+\)$/, "") || !namedAfterTitle(stem, record.digest.startedAt, record.digest.title)) return undefined;
 	return uniquePath(taken, `${record.notePath.slice(0, slash + 1)}${stem}`);
 }
 

@@ -1,4 +1,4 @@
-import { noteStem, quotable, uniquePath } from "../notes/note-name";
+import { namedAfterTitle, noteStem, quotable, uniquePath } from "../notes/note-name";
 import type { SessionRecord } from "../sync/sync-state";
 import type { SessionModel } from "../transcript/session-model";
 
@@ -16,7 +16,7 @@ export function retitledNotePath(record: SessionRecord, next: { title: string; s
 	const slash = record.notePath.lastIndexOf("/");
 	const name = record.notePath.slice(slash + 1).replace(/\.md$/, "").replace(/ \(\d+\)$/, "");
 	// Named before names were made quotable (`Review @src∕auth.ts`), it was named after its title all the same.
-	if (quotable(name) !== noteStem(record.digest.startedAt, title)) return undefined;
+	if (!namedAfterTitle(quotable(name), record.digest.startedAt, title)) return undefined;
 	if (!lostWords(title, model, summary)) return undefined;
 	const stem = noteStem(next.startedAt, next.title);
 	return stem === name ? undefined : uniquePath(taken, `${record.notePath.slice(0, slash + 1)}${stem}`);

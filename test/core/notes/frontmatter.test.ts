@@ -3,7 +3,7 @@ import { readFrontmatter, renderFrontmatter } from "../../../src/core/notes/fron
 import { baseName, MAX_NAME_BYTES, noteStem, safeFileName } from "../../../src/core/notes/note-name";
 import { inertMentions } from "../../../src/core/context/inert-mentions";
 import { codeSpan } from "../../../src/core/text/code-spans";
-import { localTime } from "../../../src/core/notes/render-session-note";
+import { localTime } from "../../../src/core/text/local-date";
 
 describe("renderFrontmatter", () => {
 	it("writes keys in order, quoting only what YAML would misread", () => {

@@ -85,6 +85,16 @@ describe("proposed facts", () => {
 		expect(after).not.toContain(`[[${names[0]}]]`);
 	});
 
+	it("give their prompt's local time, as the note's `started` does (an unmarked UTC time read hours off beside it)", async () => {
+		process.env.TZ = "Asia/Kolkata";
+		try {
+			await sync();
+		} finally {
+			process.env.TZ = "UTC";
+		}
+		expect(notes.files.get(inbox().find((p) => !/pnpm/.test(p))!)).toContain("prompt 2 (2026-11-20 15:37)");
+	});
+
 	it("go to the project's inbox with their source, and the session note links them", async () => {
 		const r = await sync();
 		expect(r.errors).toEqual([]);

@@ -830,3 +830,39 @@ describe("many enabled projects", () => {
 		});
 	});
 });
+
+describe("a session's day", () => {
+	const zone = process.env.TZ;
+	const inZone = async <T>(tz: string, run: () => Promise<T>): Promise<T> => {
+		process.env.TZ = tz;
+		try {
+			return await run();
+		} finally {
+			process.env.TZ = zone;
+		}
+	};
+
+	it("is the local day in the note's name, the index and the context block, as in the note's `started`", async () => {
+		// 02:40 UTC on the 1st is 21:40 on November 30 in New York: the note said `started: 2026-11-30T21:40` under a name of December 1.
+		const path = session("/r/late", "Port the importer to streams", "2026-12-01T02:40:00.000Z");
+		await inZone("America/New_York", () => runSync(deps(settings(["/r/late"]))));
+		const notePath = state.sessions[path]!.notePath;
+		expect(notePath).toBe("AI Conversations/late/2026-11-30 Port the importer to streams.md");
+		expect(notes.files.get(notePath)).toContain("started: 2026-11-30T21:40");
+		expect(notes.files.get("AI Conversations/late/late.md")).toContain("## 2026-11-30\n");
+		expect(projects.files.get("/r/late/CLAUDE.md")).toContain("2026-11-30 — Port the importer to streams");
+		expect(projects.files.get("/r/late/CLAUDE.md")).not.toContain("2026-12-01");
+	});
+
+	it("leaves a note an earlier release named after the UTC day where it is", async () => {
+		const path = session("/r/late", "Port the importer to streams", "2026-12-01T02:40:00.000Z");
+		await runSync(deps(settings()));
+		const notePath = state.sessions[path]!.notePath;
+		expect(notePath).toBe("AI Conversations/late/2026-12-01 Port the importer to streams.md");
+		transcripts.append(path, jsonl([userText("And the exporter too", { sessionId: "x", cwd: "/r/late", timestamp: "2026-12-01T02:50:00.000Z" })]));
+		await inZone("America/New_York", () => runSync(deps(settings())));
+		expect(state.sessions[path]!.notePath).toBe(notePath);
+		expect([...notes.files.keys()].filter((p) => p.includes("Port the importer"))).toEqual([notePath]);
+		expect(notes.files.get(notePath)).toContain("And the exporter too");
+	});
+});
