@@ -13,8 +13,8 @@ import { straightQuotes } from "../text/straight-quotes";
  * and is none, however the agent agrees.
  */
 
-/** A reply that opens by agreeing with what the user put forward. */
-const AGREES = /^(?:you(?:'re| are) (?:absolutely |completely |totally |quite )?right|good (?:idea|call|point|suggestion)|great (?:idea|call|point|suggestion)|agreed|(?:that )?makes sense|exactly)\b/i;
+/** A reply that opens by agreeing with what the user put forward, a short interjection first or not ("Ah yes, you're right"). */
+const AGREES = /^(?:(?:ah|oh|yes|yeah|yep|ok(?:ay)?|right|hmm)\b[\s,!.—–-]*){0,2}(?:you(?:'re| are) (?:absolutely |completely |totally |quite )?right|good (?:idea|call|point|suggestion)|great (?:idea|call|point|suggestion)|agreed|(?:that )?makes sense|exactly)\b/i;
 /** A sentence of the prompt that names a way: a verb a choice is made with, or what it is taken against. */
 const NAMES_A_WAY = /\b(?:use|using|move|switch|put|keep|set|store|go with|instead|rather|replace|drop)\b/i;
 /** A question that asks after what was done ("why did you set it to 5?", "is the cache used?"), not one that puts a way forward ("should we…?", "what about…?"). */
@@ -38,9 +38,15 @@ export function agreedProposals(events: readonly SessionEvent[]): PickedOption[]
 	return agreed;
 }
 
-/** The prompt's sentence that names a way, to its question mark (the agreement answered it; what is pasted after is not the user's words). */
+/**
+ * A parenthesized aside after a space ("… (which is not unlikely)", "… (do we even need it?)"; not
+ * a call's `f(x)`): not the way itself, and a question inside one would end the sentence there.
+ */
+const ASIDE = / \([^()\n]*\)/g;
+
+/** The prompt's sentence that names a way, its asides left out, to its question mark (the agreement answered it; what is pasted after is not the user's words). */
 function wayPutForward(prompt: string): string | undefined {
-	const sentence = proseUnits(typedPart(straightQuotes(prompt))).find((u) => NAMES_A_WAY.test(u.text.split("?")[0] ?? ""))?.text;
+	const sentence = proseUnits(typedPart(straightQuotes(prompt)).replace(ASIDE, "")).find((u) => NAMES_A_WAY.test(u.text.split("?")[0] ?? ""))?.text;
 	const asked = sentence?.split("?")[0]?.trim();
 	return asked === undefined || asked.length > MAX || ASKS_AFTER.test(asked) ? undefined : asked;
 }
