@@ -17,8 +17,10 @@ const SPAN = String.raw`(?:[^.\n]|\.(?=\S))`;
  */
 /** The verbs of a change told against what it replaced ("kept X rather than Y", "used X instead of Y"). */
 const INSTEAD_VERBS = String.raw`(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)`;
+/** How the way taken is named when it is told as the one to take: "the best fix", "the cleaner path", "the simpler way". */
+const FITTEST = String.raw`(?:best|right|simplest|cleanest|safest|easiest|better|cleaner|simpler|safer|easier|proper|correct)`;
 const CHOICE_EN = new RegExp(
-	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
+	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?${FITTEST} (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
 	"i",
 );
 /**
@@ -185,7 +187,7 @@ const CONTINGENT = /^(?:if|unless|in case)\b[^,\n]{3,120},\s+(?:(?:just|then|sim
  * of a list its intro or heading calls a plan ("Here's my plan:", "Proposed changes", "I'll:"):
  * a choice once the reply holds (see `heldReplies`), a plan until then.
  */
-const SAID_AHEAD = /^(?:(?:so|next|then|first|now),?\s+)?(?:(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to| need to| have to| must)\b|(?:the |my |our )?(?:(?:best|right|simplest|cleanest|safest|easiest|better|proper|correct) )?(?:plan|fix|approach|solution|option|way)(?: here)? is to\b|(?:the |my |our )?(?:plan|proposed \w+)\s*:|to (?:fix|solve|address|handle) (?:this|that|it),?\s+(?:i|we)\b)/i;
+const SAID_AHEAD = new RegExp(String.raw`^(?:(?:so|next|then|first|now),?\s+)?(?:(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to| need to| have to| must)\b|(?:the |my |our )?(?:${FITTEST} )?(?:plan|fix|approach|solution|option|way)(?: here)? is to\b|(?:the |my |our )?(?:plan|proposed \w+)\s*:|to (?:fix|solve|address|handle) (?:this|that|it),?\s+(?:i|we)\b)`, "i");
 const PLAN_SECTION = /\b(?:plan|proposed|i'll|i will|we'll|we will|going to)\b/i;
 function saidAhead(unit: ProseUnit, text: string): boolean {
 	return SAID_AHEAD.test(text) || sectionsOf(unit).some((s) => PLAN_SECTION.test(straightQuotes(s)));

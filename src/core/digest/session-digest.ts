@@ -138,8 +138,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  *   an activity (testing, docs) named only by files read needs two of them.
  * 94: an ask is the person's words around pasted program output (a terminal with its banner and prompt, a log, a trace; words before a time stamp on their line kept), a short one naming the paste's first error after them; a prompt of output alone is named by its first error line, else its last command (see `pastedSubject`).
  * 95: a way the user put forward counts as agreed when the reply's agreement follows a short interjection ("Ah yes, you're right"), and its parenthesized asides are left out of it (a question inside one no longer cuts it short, nor does their length rule it out).
+ * 96: a fix told as the cleaner, simpler, safer or easier way ("the safer path is to…") is a decision as the best one is, and a plan said ahead of the work until its reply holds.
  */
-export const DIGEST_VERSION = 95;
+export const DIGEST_VERSION = 96;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

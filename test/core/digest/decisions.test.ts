@@ -18,6 +18,17 @@ describe("decisionsOf", () => {
 		]);
 	});
 
+	it("knows the fix to make told as the cleaner, simpler, safer or easier way, not only the best one", () => {
+		const replies = [
+			"To keep the key out of the logs, the safer path is to read it from the keychain at start.",
+			"The simpler way is to reuse the existing retry helper.",
+			// Said ahead of the work, so a plan until its reply holds.
+			"The easier fix is to bump the timeout.",
+		];
+		expect(decisionsOf({ replies: replies.slice(0, 2) })).toEqual(["To keep the key out of the logs, the safer path is to read it from the keychain at start.", "The simpler way is to reuse the existing retry helper."]);
+		expect(decisionsOf({ replies: replies.slice(2) }, 4, new Set())).toEqual([]);
+	});
+
 	it("takes a choice from the clause it is in when the user typed one long run-on paragraph", () => {
 		const prompt = `${"so there is a lot of context here about the roadmap and the partners and what we want to show ".repeat(3)}and after the demo we'll go with the invite-only beta first then open it to everyone`;
 		const [choice] = decisionsOf({ prompts: [prompt] });
