@@ -159,8 +159,9 @@ const cli = {
 	format: "cjs",
 	target: "node20",
 	// esbuild's table holds Node's `\p{…}` patterns unsupported and turns each literal into a
-	// `new RegExp(…)` made again at every call (a pattern tested on every word of a session: a fifth
-	// of a second of a first sync's time); every Node this runs on has them, as the plugin's es2022 does.
+	// `new RegExp(…)` made again at every call (a pattern tested on every word of a session: 189,000
+	// made on the main thread alone in a first sync of the bench tree); every Node this runs on has
+	// them, as the plugin's es2022 target does.
 	supported: { "regexp-unicode-property-escapes": true },
 	platform: "node",
 	// ESM builds first: jsonc-parser's CommonJS build loads its parts dynamically, which a bundle cannot.
