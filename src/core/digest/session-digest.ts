@@ -13,7 +13,7 @@ import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
-import { removedForGood, removedLater, stillHolding } from "./removed-files";
+import { removedLater, stillHolding, touchedAtEnd } from "./removed-files";
 import { withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
@@ -132,15 +132,17 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 90: the results of earlier tasks that changed files come before the answers of those that changed none (each group the most work first, as 87).
  * 91: no result of a task tells of a file a later task removed (`rm`, `git rm`) for good, nor, when it names no file of the task still
  * there, anything else its reply said: the work was undone (see `removedLater`, `stillHolding`).
- * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `removedForGood`).
+ * 92: the files touched leave out those the session removed for good (`rm`, `git rm` its last word on them; a bare name two written files share removes neither; see `touchedAtEnd`).
  * 93: topic tags: short forms of generic words (req, msg), severities (critical, minor), the console and the Chinese for
  *   generic words (窗口, 配置) are no tags alone; Chinese see/end/know verbs (看到, 結束) are stop words; an acronym's plural is the acronym (PRs);
  *   an activity (testing, docs) named only by files read needs two of them.
  * 94: an ask is the person's words around pasted program output (a terminal with its banner and prompt, a log, a trace; words before a time stamp on their line kept), a short one naming the paste's first error after them; a prompt of output alone is named by its first error line, else its last command (see `pastedSubject`).
  * 95: a way the user put forward counts as agreed when the reply's agreement follows a short interjection ("Ah yes, you're right"), and its parenthesized asides are left out of it (a question inside one no longer cuts it short, nor does their length rule it out).
  * 96: a fix told as the cleaner, simpler, safer or easier way ("the safer path is to…") is a decision as the best one is, and a plan said ahead of the work until its reply holds.
+ * 97: the files touched tell a file moved by a shell command (`mv`, `git mv` of one file) by its new name, a file moved out of the project
+ *   not at all, and leave out the files under a folder removed (`rm -r`); a line is read a word at a time, quotes kept (see `touchedAtEnd`).
  */
-export const DIGEST_VERSION = 96;
+export const DIGEST_VERSION = 97;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -303,9 +305,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 
 	const agentFiles = agents.flatMap((a) => [...a.files.written, ...a.files.edited]);
 	const written = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
-	// A file the session removed for good is not what it leaves touched: the next session would look for it in vain.
-	const deleted = removedForGood(calls, written);
-	const touched = written.filter((f) => !deleted.includes(f));
+	// A file the session removed for good is not what it leaves touched, nor a moved one by its old name: the next session would look for it in vain.
+	const touched = touchedAtEnd(calls, written, model.cwd);
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,

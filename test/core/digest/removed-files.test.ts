@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { removedBy, removedForGood, removedLater, stillHolding } from "../../../src/core/digest/removed-files";
+import { removedBy, removedLater, stillHolding, touchedAtEnd } from "../../../src/core/digest/removed-files";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 const ok = { text: "", isError: false };
@@ -29,25 +29,64 @@ describe("removedLater", () => {
 	});
 });
 
-describe("removedForGood", () => {
+describe("touchedAtEnd", () => {
 	const files = ["/proj/tools/probe.sh", "/proj/docs/probe.sh", "/proj/src/app.ts"];
+	const without = (...gone: string[]) => files.filter((f) => !gone.includes(f));
 
-	it("names the written files whose last word is a removal, by the path the command gave", () => {
-		expect(removedForGood([write("/proj/tools/probe.sh"), bash("rm -f tools/probe.sh")], files)).toEqual(["/proj/tools/probe.sh"]);
-		expect(removedForGood([bash("git rm /proj/src/app.ts")], files)).toEqual(["/proj/src/app.ts"]);
+	it("leaves out the written files whose last word is a removal, by the path the command gave", () => {
+		expect(touchedAtEnd([write("/proj/tools/probe.sh"), bash("rm -f tools/probe.sh")], files)).toEqual(without("/proj/tools/probe.sh"));
+		expect(touchedAtEnd([bash("git rm /proj/src/app.ts")], files)).toEqual(without("/proj/src/app.ts"));
 	});
 
 	it("takes a relative path from the folder the same line changed to, not any file of that name", () => {
-		expect(removedForGood([bash("cd /proj/docs && rm probe.sh")], files)).toEqual(["/proj/docs/probe.sh"]);
+		expect(touchedAtEnd([bash("cd /proj/docs && rm probe.sh")], files)).toEqual(without("/proj/docs/probe.sh"));
 		// With no folder to go by, a name two written files have names neither for sure: both stay.
-		expect(removedForGood([bash("rm probe.sh")], files)).toEqual([]);
-		expect(removedForGood([bash("rm tools/probe.sh")], files)).toEqual(["/proj/tools/probe.sh"]);
+		expect(touchedAtEnd([bash("rm probe.sh")], files)).toEqual(files);
+		expect(touchedAtEnd([bash("rm tools/probe.sh")], files)).toEqual(without("/proj/tools/probe.sh"));
+		// After a change to a folder not given in full, where a relative path leads is not known.
+		expect(touchedAtEnd([bash("cd docs && rm ../src/app.ts")], files)).toEqual(files);
 	});
 
 	it("keeps a file written again, named again by a later command, or whose removal failed", () => {
-		expect(removedForGood([bash("rm /proj/src/app.ts"), write("/proj/src/app.ts")], files)).toEqual([]);
-		expect(removedForGood([bash("rm src/app.ts"), bash("git restore src/app.ts")], files)).toEqual([]);
-		expect(removedForGood([bash("rm /proj/src/app.ts", true)], files)).toEqual([]);
+		expect(touchedAtEnd([bash("rm /proj/src/app.ts"), write("/proj/src/app.ts")], files)).toEqual(files);
+		expect(touchedAtEnd([bash("rm src/app.ts"), bash("git restore src/app.ts")], files)).toEqual(files);
+		expect(touchedAtEnd([bash("rm /proj/src/app.ts", true)], files)).toEqual(files);
+	});
+
+	it("leaves out the written files under a folder removed with all it holds", () => {
+		const written = ["/w/site/drafts/intro.md", "/w/site/drafts/img/cover.svg", "/w/site/index.md"];
+		expect(touchedAtEnd([bash("rm -rf site/drafts/")], written)).toEqual(["/w/site/index.md"]);
+		expect(touchedAtEnd([bash('git rm -r --quiet "/w/site/drafts"')], written)).toEqual(["/w/site/index.md"]);
+		// Without -r, rm removes no folder: the files stay.
+		expect(touchedAtEnd([bash("rm site/drafts")], written)).toEqual(written);
+	});
+
+	it("tells a moved file by its new name, the old one no more", () => {
+		const written = ["/w/lib/parse.ts", "/w/README.md"];
+		expect(touchedAtEnd([bash("git mv lib/parse.ts lib/parser.ts")], written)).toEqual(["/w/lib/parser.ts", "/w/README.md"]);
+		expect(touchedAtEnd([bash("cd /w && mkdir -p docs && mv -v README.md 'docs/'")], written)).toEqual(["/w/lib/parse.ts", "/w/docs/README.md"]);
+		// A file the session did not write, renamed inside the project, is its work too.
+		expect(touchedAtEnd([bash("git mv src/old-name.ts src/new-name.ts")], written, "/w")).toEqual([...written, "/w/src/new-name.ts"]);
+		// Moved out of the project, it is gone from it; a relative target is taken from where the session ran.
+		expect(touchedAtEnd([bash("mv /w/README.md /tmp/README.md")], written, "/w")).toEqual(["/w/lib/parse.ts"]);
+		expect(touchedAtEnd([bash("mv /w/README.md GUIDE.md")], written, "/w")).toEqual(["/w/lib/parse.ts", "/w/GUIDE.md"]);
+		// Written again under the old name after the move: both are there.
+		expect(touchedAtEnd([bash("mv /w/README.md /w/GUIDE.md"), write("/w/README.md")], written)).toEqual(["/w/lib/parse.ts", "/w/GUIDE.md", "/w/README.md"]);
+	});
+
+	it("changes nothing for a move it cannot be sure of", () => {
+		const written = ["/w/lib/parse.ts"];
+		for (const line of ["mv lib/parse.ts lib/legacy", "mv lib/parse.ts $DEST/parse.ts", "mv lib/*.ts old/", "mv a.ts lib/parse.ts old/", "echo 'mv lib/parse.ts x.ts'", "cat <<EOF\nmv lib/parse.ts x.ts\nEOF", "mv -t old/ lib/parse.ts", "if [ -d lib ]; then cd lib; fi; mv parse.ts x.ts"]) {
+			expect(touchedAtEnd([bash(line)], written, "/w"), line).toEqual(written);
+		}
+		expect(touchedAtEnd([bash("mv lib/parse.ts lib/parse2.ts", true)], written)).toEqual(written);
+	});
+
+	it("reads a long command in one pass", () => {
+		const long = `mv "${"a".repeat(50_000)}.ts" '${"b ".repeat(25_000)}.ts'`;
+		const started = performance.now();
+		expect(touchedAtEnd([bash(long), bash(`rm -r ${"x/".repeat(50_000)}`), bash(`${"'".repeat(100_000)}`)], ["/w/lib/parse.ts"])).toEqual(["/w/lib/parse.ts"]);
+		expect(performance.now() - started).toBeLessThan(500);
 	});
 });
 
