@@ -70,3 +70,16 @@ export function withoutRestated(items: readonly string[], kept: (item: string) =
 	}
 	return out.map((o) => o.item);
 }
+
+/**
+ * Done items and another section's (Decided, Open) with what both tell told once. A Done item that
+ * says no more than one of the other section goes: told there, it says more (that it is left to do,
+ * or that it was chosen over something else, which the next session must not undo). An item of the
+ * other section that says no more than a Done item goes, unless `firm`: Done tells it. A `kept` Done
+ * item (a commit, a pull request: the record itself) stays, and so does a `firm` item of the other
+ * (what is left open; a choice the person made themselves, their word and not the agent's).
+ */
+export function toldOnce(done: readonly string[], other: readonly string[], kept: (item: string) => boolean, firm: (item: string) => boolean): { done: string[]; other: string[] } {
+	const doneLeft = done.filter((d) => kept(d) || !other.some((o) => restates(d, o)));
+	return { done: doneLeft, other: other.filter((o) => firm(o) || !doneLeft.some((d) => restates(o, d))) };
+}

@@ -14,7 +14,7 @@ import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
 import { removedLater, stillHolding, touchedAtEnd } from "./removed-files";
-import { withoutRestated } from "./restated";
+import { toldOnce, withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
@@ -141,8 +141,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 96: a fix told as the cleaner, simpler, safer or easier way ("the safer path is to…") is a decision as the best one is, and a plan said ahead of the work until its reply holds.
  * 97: the files touched tell a file moved by a shell command (`mv`, `git mv` of one file) by its new name, a file moved out of the project
  *   not at all, and leave out the files under a folder removed (`rm -r`); a line is read a word at a time, quotes kept (see `touchedAtEnd`).
+ * 98: a done item that says no more than an open or decided one is told there alone; a decided one that says no more than a done
+ *   item is left out, unless the person's own choice or a decision record (see `toldOnce`).
  */
-export const DIGEST_VERSION = 97;
+export const DIGEST_VERSION = 98;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -307,6 +309,14 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const written = unique([...model.files.written, ...model.files.edited, ...agentFiles]);
 	// A file the session removed for good is not what it leaves touched, nor a moved one by its old name: the next session would look for it in vain.
 	const touched = touchedAtEnd(calls, written, model.cwd);
+	// What is told left open is not also done (a "next steps" item that reads like a result).
+	// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
+	// Nor is what an item before it already says (the todo "Update the parser" after "The parser now …").
+	const results = withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), (d) => COMMIT_OR_PR.test(d));
+	// Nor is what Open or Decided tells in other words, nor a choice a result tells (see `toldOnce`): the capped packet has room for it once.
+	const notOpen = toldOnce(results, unique(open), (d) => COMMIT_OR_PR.test(d), () => true).done;
+	const decisions = decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs));
+	const once = toldOnce(notOpen, decisions.told, (d) => COMMIT_OR_PR.test(d), (d) => decisions.firm.has(d));
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,
@@ -322,12 +332,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 		// A task's result is the facade's last checkpoint and the note's outcome: the same claims are left out.
 		tasks: refused.files.length === 0 ? summaries : summaries.map((s) => ({ ...s, result: s.result.filter((r) => !refused.files.some((f) => namesFile(r, f))) })),
 		asked: unique(tasks.flatMap((t) => (t.ask ? [t.ask] : []))),
-		// What is told left open is not also done (a "next steps" item that reads like a result).
-		// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
-		// Nor is what an item before it already says (the todo "Update the parser" after "The parser now …").
-		done: withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), (d) => COMMIT_OR_PR.test(d)),
+		done: once.done,
 		open: unique(open),
-		decisions: decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs)),
+		decisions: once.other.slice(0, 5),
 		prompts: tasks.filter((t) => t.ask !== undefined).length,
 		toolCalls: model.counts.toolCalls,
 		filesTouched: touched,
@@ -345,15 +352,17 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
  * The session's choices, the user's own first: answers to the agent's questions, what they said
  * when refusing a step, options they picked by name or place, ways they put forward that the
  * agent agreed with; then the decision records the
- * session wrote, and choices stated in prompts, commit and pull request bodies, and replies.
+ * session wrote, and choices stated in prompts, commit and pull request bodies, and replies. All of them
+ * (the digest tells five): `firm`, the user's own and the records, stay even when a result tells them too.
  */
-function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): string[] {
+function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): { told: string[]; firm: Set<string> } {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
 	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...[...picked, ...agreedProposals(model.events)].map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
 	const sources = { prompts: typed.filter((p) => !pickers.has(p)), records, replies: tasks.flatMap((t) => t.texts) };
 	const stated = decisionsOf(sources, 4, heldReplies(model.events), (text) => statements.unitsOf(text));
-	return unique([...theirs, ...decisionRecords(calls), ...stated]).slice(0, 5);
+	const written = decisionRecords(calls);
+	return { told: unique([...theirs, ...written, ...stated]), firm: new Set([...theirs, ...written]) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { restates, withoutRestated } from "../../../src/core/digest/restated";
+import { restates, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
 
 describe("restates", () => {
 	it("finds a todo that says again what a result told, in another tense and order", () => {
@@ -23,5 +23,28 @@ describe("withoutRestated", () => {
 		const items = ["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs", "Cache the parsed manifest between runs", "Cache the parsed manifest"];
 		expect(withoutRestated(items, (i) => i.startsWith("commit"))).toEqual(["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs"]);
 		expect(withoutRestated(["Cache the parsed manifest", "commit 1a2b3c4: Cache the parsed manifest"], (i) => i.startsWith("commit"))).toHaveLength(2);
+	});
+});
+
+describe("toldOnce", () => {
+	const commit = (i: string) => i.startsWith("commit");
+
+	it("tells a result that a choice says in full under the choice alone", () => {
+		const done = ["Moved the cache from Redis to an in-process LRU", "The importer skips blank rows"];
+		const decided = ["Use an in-process LRU cache instead of Redis, since one node serves all requests"];
+		expect(toldOnce(done, decided, commit, () => false)).toEqual({ done: ["The importer skips blank rows"], other: decided });
+	});
+
+	it("leaves out a choice a result already tells, unless it is firm (the person's own word)", () => {
+		const done = ["The exporter now writes CSV with a header row and UTF-8 encoding"];
+		const decided = ["CSV exporter: header row"];
+		expect(toldOnce(done, decided, commit, () => false)).toEqual({ done, other: [] });
+		expect(toldOnce(done, decided, commit, () => true)).toEqual({ done, other: decided });
+	});
+
+	it("keeps a commit, and an item of another kind of work", () => {
+		const done = ["commit 9f8e7d6: Moved the cache from Redis to an in-process LRU", "Added a retry to the webhook sender"];
+		const open = ["Move the cache from Redis to an in-process LRU", "Document the retry limits"];
+		expect(toldOnce(done, open, commit, () => true)).toEqual({ done, other: open });
 	});
 });

@@ -702,6 +702,17 @@ describe("digestSession", () => {
 		expect(d.decisions).toEqual(["user chose: let's do vite", "I went with Vite over http-server because it is cross-platform."]);
 	});
 
+	it("tells a choice its reply also gives as a result once, under Decided", () => {
+		const d = digestOf([
+			userText("The dashboard takes ages to draw its charts, please speed it up", at(0)),
+			assistant(toolUse("e1", "Edit", { file_path: "/app/src/charts.ts", old_string: "d3", new_string: "uplot" }), { ...at(1), messageId: "m1" }),
+			toolResult("e1", "The file /app/src/charts.ts has been updated.", at(1)),
+			assistant(text("Switched the charts from D3 to uPlot instead, since it draws large series far faster.\n\nThe legend keeps its colors."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.decisions).toEqual(["Switched the charts from D3 to uPlot instead, since it draws large series far faster."]);
+		expect(d.done.filter((x) => x.includes("uPlot"))).toEqual([]);
+	});
+
 	it("takes the choices the session wrote down: its decision records, then what its commit bodies say, then its replies", () => {
 		const commit = "git add -A && git commit -m \"$(cat <<'EOF'\nKeep one log file\n\nWrite every log to run.log instead of one file per job.\nEOF\n)\"";
 		const d = digestOf([
