@@ -113,13 +113,14 @@ function operands(args: readonly string[]): { paths: string[]; recursive: boolea
  * What a shell line does to files, in order: each `rm` and `git rm` (with `sudo`) of it removes
  * its operands (a word the shell expands left out); each `mv` and `git mv` of one file to another
  * moves it. A move of several, or with a word the shell expands, says nothing sure: left out.
- * A relative path is taken from where an earlier absolute `cd` of the line went; after a `cd` to
- * anywhere else, relative paths are not known and left out.
+ * A relative path is taken from where an earlier absolute `cd` of the line went, else from the folder
+ * the call ran the line in (`workdir`, Codex's) when given; after a `cd` to anywhere else, relative paths
+ * are not known and left out.
  */
-function changesOf(line: string): Change[] {
+function changesOf(line: string, workdir?: string): Change[] {
 	const changes: Change[] = [];
 	// The folder the line is in: undefined where it started (not known here), null when not known at all.
-	let folder: string | null | undefined;
+	let folder: string | null | undefined = workdir?.startsWith("/") ? workdir.replace(/(?<=.)\/$/, "") : undefined;
 	const at = (path: string) => (path.startsWith("/") || folder === undefined ? path : folder === null ? undefined : `${folder}/${path.replace(/^\.\//, "")}`);
 	for (const command of commandsOf(line)) {
 		const words = command[0]?.text === "sudo" ? command.slice(1) : command;
@@ -211,7 +212,7 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 			if (written.length === 0) entries.push({ path, gone: false });
 		} else if (call.name === "Bash" && typeof call.input.command === "string") {
 			const changed = new Set<{ path: string; gone: boolean }>();
-			for (const change of changesOf(call.input.command)) {
+			for (const change of changesOf(call.input.command, typeof call.input.workdir === "string" ? call.input.workdir : undefined)) {
 				if ("removes" in change) {
 					const prefix = placeOf(change.removes, entries.map((e) => e.path), change.recursive);
 					if (prefix === undefined) continue;

@@ -43,6 +43,10 @@ describe("touchedAtEnd", () => {
 		// With no folder to go by, a name two written files have names neither for sure: both stay.
 		expect(touchedAtEnd([bash("rm probe.sh")], files)).toEqual(files);
 		expect(touchedAtEnd([bash("rm tools/probe.sh")], files)).toEqual(without("/proj/tools/probe.sh"));
+		// A call run in a folder of its own (Codex's workdir) takes relative paths from it.
+		const shell = (command: string, workdir: string): ToolCall => ({ id: "", name: "Bash", input: { command, workdir }, result: ok });
+		expect(touchedAtEnd([shell("rm probe.sh", "/proj/docs")], files)).toEqual(without("/proj/docs/probe.sh"));
+		expect(touchedAtEnd([shell("mv app.ts main.ts", "/proj/src")], files)).toEqual(["/proj/tools/probe.sh", "/proj/docs/probe.sh", "/proj/src/main.ts"]);
 		// After a change to a folder not given in full, where a relative path leads is not known.
 		expect(touchedAtEnd([bash("cd docs && rm ../src/app.ts")], files)).toEqual(files);
 	});
