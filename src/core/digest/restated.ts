@@ -80,6 +80,7 @@ export function withoutRestated(items: readonly string[], kept: (item: string) =
  * (what is left open; a choice the person made themselves, their word and not the agent's).
  */
 export function toldOnce(done: readonly string[], other: readonly string[], kept: (item: string) => boolean, firm: (item: string) => boolean): { done: string[]; other: string[] } {
-	const doneLeft = done.filter((d) => kept(d) || !other.some((o) => restates(d, o)));
-	return { done: doneLeft, other: other.filter((o) => firm(o) || !doneLeft.some((d) => restates(o, d))) };
+	const otherWords = other.map(wordsOf);
+	const doneLeft = done.map((item) => ({ item, words: wordsOf(item) })).filter((d) => kept(d.item) || !otherWords.some((o) => restatesWords(d.words, o)));
+	return { done: doneLeft.map((d) => d.item), other: other.filter((o, i) => firm(o) || !doneLeft.some((d) => restatesWords(otherWords[i]!, d.words))) };
 }
