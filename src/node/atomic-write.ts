@@ -235,12 +235,17 @@ async function carryLateWrites(old: FileHandle, original: Buffer, path: string, 
 	let quiet = 0;
 	let still = QUIET_ROUNDS;
 	const start = Date.now();
-	const stillEnough = () => (rewritten ? (rewritten.text.length > 0 ? quiet >= 1 : Date.now() - start >= EMPTIED_MS) : quiet >= still);
+	// Read empty and emptied a moment before: a save between its truncation and its write (held off
+	// the CPU on a busy machine, its text came after a watch of a few rounds and went to the old file).
+	let emptiedUntil = 0;
+	const waitingOnEmpty = () => (rewritten ? rewritten.text.length === 0 : kept.length === 0) && Date.now() < Math.max(emptiedUntil, rewritten ? start + EMPTIED_MS : 0);
+	const stillEnough = () => !waitingOnEmpty() && (rewritten ? quiet >= 1 || rewritten.text.length === 0 : quiet >= still);
 	// Rewritten: given back as soon as it has been still for one round (its next save would go to the new file, over ours).
-	for (let round = 0; !stillEnough() && Date.now() - start < (rewritten?.text.length === 0 ? EMPTIED_MS : WATCH_MS); round++) {
+	for (let round = 0; !stillEnough() && (waitingOnEmpty() || Date.now() - start < WATCH_MS); round++) {
 		if (round > 0) await sleep(LATE_APPEND_MS);
 		const now = await old.stat();
 		if (round === 0 && Date.now() - now.mtimeMs < BUSY_MS) still = QUIET_ROUNDS_BUSY;
+		if (round === 0 && original.length === 0 && Date.now() - now.mtimeMs < EMPTIED_MS) emptiedUntil = now.mtimeMs + EMPTIED_MS;
 		if (seen && now.size === seen.size && now.mtimeMs === seen.mtimeMs) {
 			quiet++;
 			continue;

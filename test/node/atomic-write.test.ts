@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { underFileLimit } from "../fixtures/file-limit";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -62,6 +62,34 @@ describe("replaceKeepingAppends: another program writing to the replaced file", 
 		await editor;
 		expect(written).toBe(false);
 		expect(await readFile(path, "utf8")).toBe("generated 0\nmine\nedited\n");
+	});
+
+	it("waits out an editor paused after truncating the file before it was read: read empty, its text comes later and is kept", async () => {
+		// The save truncated the file, then the sync read it empty (its block alone to write) and
+		// replaced it; the save's write came 300 ms later, to the old file. Watched a few rounds, it was lost (the race suite's edit 101).
+		const save = openSync(path, "r+");
+		ftruncateSync(save, 0);
+		let editor = Promise.resolve();
+		const written = await replaceKeepingAppends(path, "", text, async () => {
+			writeFileReplacingSync(path, "block\n");
+			editor = sleep(300).then(() => {
+				writeSync(save, "generated 0\nmine\nedited\n", 0);
+				closeSync(save);
+			});
+		}, "block\n");
+		await editor;
+		expect(written).toBe(false);
+		expect(await readFile(path, "utf8")).toBe("generated 0\nmine\nedited\n");
+	});
+
+	it("does not wait on a file that has been empty a long time", async () => {
+		await writeFile(path, "");
+		const long = new Date(Date.now() - 60_000);
+		await utimes(path, long, long);
+		const start = Date.now();
+		expect(await replaceKeepingAppends(path, "", text, () => writeFileReplacingSync(path, "block\n"), "block\n")).toBe(true);
+		expect(Date.now() - start).toBeLessThan(1_500);
+		expect(await readFile(path, "utf8")).toBe("block\n");
 	});
 
 	it("yields to a file the user emptied in place once it has stayed empty", async () => {
