@@ -180,16 +180,17 @@ export function termOf(text: string): string | undefined {
  * of the first prompt (the session's goal) count twice. Dropped: terms in more than half of the
  * sessions (and phrases with such a word), terms scoring below half of what a term unique to this
  * session would score, the words in `exclude` (the project name, branch names), look-alikes of a
- * common word (typos), and terms without evidence (see `hasEvidence`): a word said once in
- * passing is not a topic. A picked phrase replaces its words and no two picked phrases share a word.
+ * common word (typos), words said mostly in a verb's place, and terms without evidence (see
+ * `hasEvidence`): a word said once in passing is not a topic. A picked phrase replaces its words and no two picked phrases share a word.
  * Ties go to the earlier term.
  */
 export function rankKeywords(occurrences: readonly TermOccurrence[], stats: KeywordStats, limit: number, exclude: ReadonlySet<string> = new Set(), corroborating: ReadonlySet<string> = new Set()): ScoredKeyword[] {
 	const seen = new Map<string, Seen>();
 	for (const o of occurrences) {
-		const entry = seen.get(o.term) ?? { weighted: 0, count: 0, position: o.position, parts: o.parts, sentences: new Set<number>(), identifier: false };
+		const entry = seen.get(o.term) ?? { weighted: 0, count: 0, verbs: 0, position: o.position, parts: o.parts, sentences: new Set<number>(), identifier: false };
 		entry.weighted += o.prompt === 0 ? 2 : 1;
 		entry.count += 1;
+		if (o.verb) entry.verbs += 1;
 		// Repeats inside a pasted prompt are the material's (a doc page says "interface" ten times): one sentence.
 		if (!o.verb) entry.sentences.add(o.pasted ? -1 - o.prompt : (o.sentence ?? o.position));
 		entry.identifier ||= o.identifier === true;
@@ -206,8 +207,11 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		return found;
 	};
 	const scored: ScoredKeyword[] = [];
-	for (const [term, { weighted, count, position, parts, identifier }] of seen) {
+	for (const [term, { weighted, count, verbs, position, parts, identifier }] of seen) {
 		const words = parts ?? wordsOf(term);
+		// Said as a verb at least as often as not (`we reset it`, `the user reset`), a word says what is done; one
+		// the catalog knows names its topic however it is said (`cache it`), and so does one a branch names.
+		if (verbs * 2 >= count && !identifier && !isKnownTopic(term) && !isTechnicalTerm(term) && !corroborating.has(term)) continue;
 		if (exclude.has(term) || words.some((p) => exclude.has(p))) continue;
 		const df = Math.max(stats.df.get(term) ?? 0, 1);
 		const documents = Math.max(stats.documents, df);
@@ -235,6 +239,8 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 interface Seen {
 	weighted: number;
 	count: number;
+	/** Of `count`, those in a verb's place. */
+	verbs: number;
 	position: number;
 	parts: readonly string[] | undefined;
 	sentences: Set<number>;
@@ -472,10 +478,14 @@ function tokensOf(text: string, sentence: { next: number }): Token[] {
 
 const SENTENCE_END = /[.!?\n。！？]/;
 
-/** Words after which an English word stands in a verb's (or a predicate's) place: `we reset`, `can you list`, `is active`. */
+/**
+ * Words after which an English word stands in a verb's (or a predicate's) place: `we reset`, `can you list`, `is active`;
+ * after `call` and `invoke`, it is the name of what is run (`calling shuffle`), which says what is done too.
+ */
 const VERB_CUES = new Set(
 	`i you we they he she it can could would should will shall may might must is are was were be been being am do does did
-	don't doesn't didn't won't can't cannot couldn't shouldn't wouldn't isn't aren't wasn't not never please let's lets also just then`.split(/\s+/),
+	don't doesn't didn't won't can't cannot couldn't shouldn't wouldn't isn't aren't wasn't not never please let's lets also just then
+	call calls calling invoke invokes invoking`.split(/\s+/),
 );
 
 /**
@@ -602,7 +612,8 @@ function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
 }
 
 function phraseOf(previous: Kept, next: Kept): string | undefined {
-	if (previous.known || next.known || previous.identifier || next.identifier || previous.script !== next.script || previous.term.includes("-") || next.term.includes("-") || previous.term === next.term) return undefined;
+	// A word in a verb's place makes no phrase with its cue (`calling shuffle` is no calling-shuffle).
+	if (next.verb || previous.known || next.known || previous.identifier || next.identifier || previous.script !== next.script || previous.term.includes("-") || next.term.includes("-") || previous.term === next.term) return undefined;
 	// A tool and a generic word (`zellij config`, `supabase project`): the tool is the topic, unless the two name one thing (`github pages`).
 	const tool = (isTechnicalTerm(previous.term) && EN_GENERIC.has(next.term)) || (EN_GENERIC.has(previous.term) && isTechnicalTerm(next.term));
 	if (tool && next.script !== "cjk" && !isTechnicalTerm(`${previous.term}-${next.term}`) && !KEYWORD_ALIASES.has(`${previous.term}-${next.term}`)) return undefined;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forEachWordSegment, keywordsOf } from "../../../../src/core/digest/tags/keywords";
+import { buildKeywordStats, forEachWordSegment, keywordsOf, rankKeywords, termOccurrences } from "../../../../src/core/digest/tags/keywords";
 
 function segments(text: string, locale: string): [string, boolean][] {
 	const out: [string, boolean][] = [];
@@ -169,3 +169,27 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 	});
 });
 
+
+describe("rankKeywords: a word said mostly as a verb", () => {
+	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
+	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
+
+	it("is not a topic though two of its sentences use it as a noun: it says what is done", () => {
+		expect(picked(["Why does the rollover stall?", "We rollover each night and they rollover on Sundays, so the rollover is late"])).not.toContain("rollover");
+	});
+
+	it("is one when its noun uses are the most", () => {
+		expect(picked(["Why does the rollover stall?", "The rollover is late again, so we rollover by hand"])).toContain("rollover");
+	});
+
+	it("after call or invoke is the name of what is called, not what the session is about", () => {
+		expect(picked(["Calling shuffle twice loses a card", "Why does calling shuffle on an empty deck throw?"]).filter((t) => t.includes("shuffle"))).toEqual([]);
+		expect(picked(["Shuffle loses a card", "Why does the shuffle throw on an empty deck?"])).toContain("shuffle");
+	});
+
+	it("a technical term, a known topic or a word the branch names stays however it is said: `cache it` is about caching", () => {
+		expect(picked(["Can you cache the price list?"])).toContain("cache");
+		const occurrences = termOccurrences(["Why does the rollover stall?", "We rollover each night and they rollover on Sundays"]);
+		expect(rankKeywords(occurrences, buildKeywordStats([...OTHERS.map(keywordsOf), occurrences.map((o) => o.term)]), 10, new Set(), new Set(["rollover"])).map((k) => k.term)).toContain("rollover");
+	});
+});
