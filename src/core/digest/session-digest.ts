@@ -144,8 +144,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 98: a done item that says no more than an open or decided one is told there alone; a decided one that says no more than a done
  *   item is left out, unless the person's own choice or a decision record (see `toldOnce`).
  * 99: a prompt word said as a verb at least as often as not (`we reset it`, `the user reset`) is no topic tag, nor a function's name after `call`/`invoke` (`calling shuffle`), unless the catalog or a branch names it.
+ * 100: a file's place in a framework's own layout names the framework: `lib/<app>_web/` and `.heex` → phoenix (its `live/` → liveview), Rails' `app/controllers`… and `config/initializers` → rails, `src-tauri/` → tauri.
  */
-export const DIGEST_VERSION = 99;
+export const DIGEST_VERSION = 100;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -118,6 +118,17 @@ describe("fileSignals", () => {
 		expect(fileSignals(path)).toEqual(names);
 	});
 
+	it("names a framework by the place it gives every app's files: a Phoenix app's lib/<app>_web, a Rails app's app/controllers, a Tauri app's src-tauri", () => {
+		expect(fileSignals("lib/kiosk_web/router.ex")).toEqual(["elixir", "phoenix"]);
+		expect(fileSignals("lib/kiosk_web/live/till_live.ex")).toEqual(["elixir", "liveview", "phoenix"]);
+		expect(fileSignals("lib/kiosk_web/components/till.html.heex")).toEqual(["phoenix"]);
+		expect(fileSignals("lib/kiosk/till.ex")).toEqual(["elixir"]);
+		expect(fileSignals("app/controllers/orders_controller.rb")).toEqual(["rails", "ruby"]);
+		expect(fileSignals("config/initializers/cors.rb")).toEqual(["rails", "ruby"]);
+		expect(fileSignals("app/services/refund.rb")).toEqual(["ruby"]);
+		expect(fileSignals("apps/desktop/src-tauri/src/main.rs")).toEqual(["rust", "tauri"]);
+	});
+
 	it("reads only the part of an absolute path below the project folder", () => {
 		expect(fileSignals("/home/me/test/shop-api/src/cart.ts", "shop-api")).toEqual(["typescript"]);
 		expect(fileSignals("/home/me/test/shop-api/src/cart.ts")).toEqual(["testing", "typescript"]);
