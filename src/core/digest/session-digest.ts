@@ -143,7 +143,7 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  *   not at all, and leave out the files under a folder removed (`rm -r`); a line is read a word at a time, quotes kept (see `touchedAtEnd`).
  * 98: a done item that says no more than an open or decided one is told there alone; a decided one that says no more than a done
  *   item is left out, unless the person's own choice or a decision record (see `toldOnce`).
- * 99: a prompt word said as a verb at least as often as not (`we reset it`, `the user reset`) is no topic tag, nor a function's name after `call`/`invoke` (`calling shuffle`), unless the catalog or a branch names it.
+ * 99: a prompt word said as a verb at least as often as not (`we reset it`, `the user reset`) is no topic tag, nor a function's name after `calling`/`invoke` (`calling shuffle`), unless the catalog or a branch names it.
  * 100: a file's place in a framework's own layout names the framework: `lib/<app>_web/` and `.heex` → phoenix (its `live/` → liveview), Rails' `app/controllers`… and `config/initializers` → rails, `src-tauri/` → tauri.
  */
 export const DIGEST_VERSION = 100;

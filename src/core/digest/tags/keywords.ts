@@ -480,12 +480,13 @@ const SENTENCE_END = /[.!?\n。！？]/;
 
 /**
  * Words after which an English word stands in a verb's (or a predicate's) place: `we reset`, `can you list`, `is active`;
- * after `call` and `invoke`, it is the name of what is run (`calling shuffle`), which says what is done too.
+ * after `calling` and `invoke`, it is the name of what is run (`calling shuffle`), which says what is done too
+ * (not after `call`, often a noun: `call button`, `call stack`).
  */
 const VERB_CUES = new Set(
 	`i you we they he she it can could would should will shall may might must is are was were be been being am do does did
 	don't doesn't didn't won't can't cannot couldn't shouldn't wouldn't isn't aren't wasn't not never please let's lets also just then
-	call calls calling invoke invokes invoking`.split(/\s+/),
+	calling invoke invokes invoking`.split(/\s+/),
 );
 
 /**

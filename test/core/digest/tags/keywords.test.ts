@@ -182,9 +182,11 @@ describe("rankKeywords: a word said mostly as a verb", () => {
 		expect(picked(["Why does the rollover stall?", "The rollover is late again, so we rollover by hand"])).toContain("rollover");
 	});
 
-	it("after call or invoke is the name of what is called, not what the session is about", () => {
+	it("after calling or invoke is the name of what is called, not what the session is about", () => {
 		expect(picked(["Calling shuffle twice loses a card", "Why does calling shuffle on an empty deck throw?"]).filter((t) => t.includes("shuffle"))).toEqual([]);
 		expect(picked(["Shuffle loses a card", "Why does the shuffle throw on an empty deck?"])).toContain("shuffle");
+		// `call` alone is as often a noun: the word after it is no verb.
+		expect(picked(["Show a call banner when a customer rings", "The banner covers the menu"])).toContain("banner");
 	});
 
 	it("a technical term, a known topic or a word the branch names stays however it is said: `cache it` is about caching", () => {
