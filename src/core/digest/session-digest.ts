@@ -22,7 +22,7 @@ import { leftOpen, leftToUser, ON_CONDITION } from "./left-open";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
-import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequestsOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
+import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequestsOf, pushesOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
 
 /**
  * Bumped when what a digest holds changes, or when every note made from one must be rendered again:
@@ -145,8 +145,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  *   item is left out, unless the person's own choice or a decision record (see `toldOnce`).
  * 99: a prompt word said as a verb at least as often as not (`we reset it`, `the user reset`) is no topic tag, nor a function's name after `calling`/`invoke` (`calling shuffle`), unless the catalog or a branch names it.
  * 100: a file's place in a framework's own layout names the framework: `lib/<app>_web/` and `.heex` → phoenix (its `live/` → liveview), Rails' `app/controllers`… and `config/initializers` → rails, `src-tauri/` → tauri.
+ * 101: a branch the session pushed is done ("pushed `fix/login` to origin", by git's own output; see `pushesOf`), after the results, unless a reply says it was pushed or a pull request was opened.
  */
-export const DIGEST_VERSION = 100;
+export const DIGEST_VERSION = 101;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -273,6 +274,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const i of [...others.filter(changed), ...others.filter((i) => !changed(i))]) for (const r of (said[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const [i, s] of summaries.entries()) if (s.commits.length > 0) for (const r of resultsOf(holding[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	// A branch pushed is where the next session finds the work, told where room is left (the commits tell the work) and
+	// once: not after a reply that says so in its own words, nor with a pull request, which says it was pushed.
+	if (prs.length === 0 && !done.some((d) => !COMMIT_OR_PR.test(d) && /\bpush(?:ed|es)?\b/i.test(d))) for (const p of pushesOf(calls)) done.push(`pushed \`${p.branch}\`${p.remote ? ` to ${p.remote}` : ""}`);
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words
 	// ("All 31 tests passed" after `mix test`): those say more, and the check told twice takes a result's room.
 	if (lastCheck?.passed && !done.slice(checkAt).some((d) => tellsCheck(d, lastCheck.command))) done.splice(checkAt, 0, `\`${oneLine(lastCheck.command, 60)}\` passes`);

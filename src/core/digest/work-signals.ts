@@ -187,6 +187,48 @@ function quoted(value: string): string {
 	return out;
 }
 
+export interface Push {
+	branch: string;
+	/** The remote the command named (`git push -u origin main`); a bare `git push` names none. */
+	remote?: string;
+}
+
+/**
+ * A line git prints for a ref it updated on the remote, after its `To <url>` line: `   1a2b..3c4d  main -> main`,
+ * ` + 1a2b...3c4d  fix -> fix (forced update)`, ` * [new branch]      fix -> fix`. A rejected or deleted ref, a tag
+ * or a fetch's lines (after `From <url>`) are none.
+ */
+const PUSHED_REF = /^ *(?:\+ *)?(?:\* +\[new branch\]|[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40}) +(\S+) +-> +(\S+)/;
+
+/**
+ * The branches the session's shell calls pushed, by what git printed (a push inside a longer command counts; one that
+ * found everything up to date pushed nothing), each once, in the order of its last push.
+ */
+export function pushesOf(calls: readonly ToolCall[]): Push[] {
+	const pushes = new Map<string, Push>();
+	for (const call of calls) {
+		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result) continue;
+		const words = call.input.command.split(/\s+/);
+		const at = words.findIndex((w, i) => w === "git" && /^push(?:$|[;&|)])/.test(words[i + 1] ?? ""));
+		if (at < 0) continue;
+		let next = words[at + 1] === "push" ? at + 2 : words.length;
+		while (words[next]?.startsWith("-")) next++;
+		// The remote is the first word after the options, when it is a name (not `2>&1` nor `&&`).
+		const remote = /^[\w.-]+$/.test(words[next] ?? "") ? words[next] : undefined;
+		let toRemote = false;
+		for (const line of call.result.text.split("\n")) {
+			if (line.startsWith("To ")) toRemote = true;
+			else if (!line.startsWith(" ")) toRemote = false;
+			const ref = toRemote ? PUSHED_REF.exec(line) : null;
+			if (!ref?.[2]) continue;
+			const branch = ref[2];
+			pushes.delete(branch);
+			pushes.set(branch, remote === undefined ? { branch } : { branch, remote });
+		}
+	}
+	return [...pushes.values()];
+}
+
 export interface PullRequest {
 	title?: string;
 	url?: string;

@@ -298,6 +298,18 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["The bulk mode is still missing."]);
 	});
 
+	it("tells a branch the session pushed, after the results, unless a reply already says it was pushed", () => {
+		const work = (reply: string) => [
+			userText("Bump the retry limit to five and ship it", at(0)),
+			assistant(toolUse("t1", "Bash", { command: 'git commit -am "Raise the retry limit to 5" && git push -u origin retry-limit' }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "[retry-limit 3c3c3c3] Raise the retry limit to 5\n 1 file changed\nremote: Create a pull request on the forge\nTo example.org:team/queue.git\n * [new branch]      retry-limit -> retry-limit\nbranch 'retry-limit' set up to track 'origin/retry-limit'.", at(1)),
+			assistant(text(reply), { ...at(2), messageId: "m2" }),
+		];
+		expect(digestOf(work("The retry limit is now 5 in `queue.ts`.")).done).toEqual(["commit 3c3c3c3: Raise the retry limit to 5", "The retry limit is now 5 in `queue.ts`.", "pushed `retry-limit` to origin"]);
+		resetIds();
+		expect(digestOf(work("The queue now gives up after five tries; the branch is pushed for review.")).done).toEqual(["commit 3c3c3c3: Raise the retry limit to 5", "The queue now gives up after five tries; the branch is pushed for review."]);
+	});
+
 	it("takes the user's own choices first: answers, words given with a refusal, an option picked by its letter", () => {
 		const d = digestOf([
 			userText("Set up a dev server for the demo page", at(0)),

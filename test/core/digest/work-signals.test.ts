@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestBody, pullRequestsOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestBody, pullRequestsOf, pushesOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 let n = 0;
@@ -171,5 +171,31 @@ describe("refusalWords", () => {
 				call("Bash", { command: "ls" }, { text: "To tell you how to proceed, the user said: use pnpm" }),
 			]),
 		).toEqual([]);
+	});
+});
+
+describe("pushesOf", () => {
+	it("reads the refs git updated on the remote, each branch once, with the remote the command named", () => {
+		const pushes = pushesOf([
+			call("Bash", { command: "git push -u upstream feature/tabs 2>&1" }, { text: "To git.example.org:me/app.git\n * [new branch]      feature/tabs -> feature/tabs" }),
+			call("Bash", { command: "git pull --rebase && git push" }, { text: "From git.example.org:me/app\n   aaaa111..bbbb222  trunk      -> upstream/trunk\nTo git.example.org:me/app.git\n + cccc333...dddd444 trunk -> trunk (forced update)" }),
+			call("Bash", { command: "git push upstream feature/tabs" }, { text: "To git.example.org:me/app.git\n   eeee555..ffff666  feature/tabs -> feature/tabs" }),
+		]);
+		expect(pushes).toEqual([{ branch: "trunk" }, { branch: "feature/tabs", remote: "upstream" }]);
+	});
+
+	it("finds nothing pushed when git had nothing to send or refused the push", () => {
+		const pushes = pushesOf([
+			call("Bash", { command: "git push origin trunk" }, { text: "Everything up-to-date" }),
+			call("Bash", { command: "git push" }, { isError: true, text: "To git.example.org:me/app.git\n ! [rejected]        trunk -> trunk (fetch first)\nerror: failed to push some refs" }),
+			call("Bash", { command: "git fetch" }, { text: "From git.example.org:me/app\n   aaaa111..bbbb222  trunk -> origin/trunk" }),
+		]);
+		expect(pushes).toEqual([]);
+	});
+
+	it("reads a long line of output in linear time", () => {
+		const started = performance.now();
+		pushesOf([call("Bash", { command: "git push" }, { text: `To x\n${" ".repeat(100_000)}+${" ".repeat(100_000)}` }), call("Bash", { command: "git push" }, { text: `To x\n ${"a".repeat(100_000)}..` })]);
+		expect(performance.now() - started).toBeLessThan(200);
 	});
 });
