@@ -22,7 +22,7 @@ import { leftOpen, leftToUser, ON_CONDITION } from "./left-open";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
-import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequestsOf, pushesOf, refusalWords, userAnswers, type Check, type Commit } from "./work-signals";
+import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequestsOf, pushesOf, refusalWords, replacedTodos, userAnswers, type Check, type Commit } from "./work-signals";
 
 /**
  * Bumped when what a digest holds changes, or when every note made from one must be rendered again:
@@ -146,8 +146,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 99: a prompt word said as a verb at least as often as not (`we reset it`, `the user reset`) is no topic tag, nor a function's name after `calling`/`invoke` (`calling shuffle`), unless the catalog or a branch names it.
  * 100: a file's place in a framework's own layout names the framework: `lib/<app>_web/` and `.heex` → phoenix (its `live/` → liveview), Rails' `app/controllers`… and `config/initializers` → rails, `src-tauri/` → tauri.
  * 101: a branch the session pushed is done ("pushed `fix/login` to origin", by git's own output; see `pushesOf`), after the results, unless a reply says it was pushed or a pull request was opened.
+ * 102: the steps a todo list had completed before a new plan's list replaced it (or it was cleared) are done, after the results, unless a commit was made under it (see `replacedTodos`).
  */
-export const DIGEST_VERSION = 101;
+export const DIGEST_VERSION = 102;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -234,7 +235,9 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const statements = new Statements();
 	const tasks = sessionTasks(model);
 	const calls = toolCallsOf(model, true);
-	const todos = finalTodos(toolCallsOf(model));
+	// The todo lists are the session's own: a sub-agent's list is not one the session replaced.
+	const ownCalls = toolCallsOf(model);
+	const todos = finalTodos(ownCalls);
 	// Every call belongs to a task: the session's commits and last check are its tasks'.
 	// A last task the transcript ends inside (on a tool call) was stopped there too, as one another task followed.
 	const cutOff = cutOffStep(model) !== undefined;
@@ -277,6 +280,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// A branch pushed is where the next session finds the work, told where room is left (the commits tell the work) and
 	// once: not after a reply that says so in its own words, nor with a pull request, which says it was pushed.
 	if (prs.length === 0 && !done.some((d) => !COMMIT_OR_PR.test(d) && /\bpush(?:ed|es)?\b/i.test(d))) for (const p of pushesOf(calls)) done.push(`pushed \`${p.branch}\`${p.remote ? ` to ${p.remote}` : ""}`);
+	// The steps a todo list that a new one replaced had completed: the final list no longer holds them, and often no reply tells that work.
+	for (const t of alike(replacedTodos(ownCalls).filter((t) => !INVESTIGATION.test(t)))) done.push(cutAtBoundary(t, ITEM_MAX));
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words
 	// ("All 31 tests passed" after `mix test`): those say more, and the check told twice takes a result's room.
 	if (lastCheck?.passed && !done.slice(checkAt).some((d) => tellsCheck(d, lastCheck.command))) done.splice(checkAt, 0, `\`${oneLine(lastCheck.command, 60)}\` passes`);

@@ -24,11 +24,7 @@ export function finalTodos(calls: readonly ToolCall[]): TodoItem[] {
 	for (const call of calls) {
 		if (call.result?.isError === true) continue;
 		if (call.name === "TodoWrite" && Array.isArray(call.input.todos)) {
-			list = call.input.todos.flatMap((t) => {
-				const item = t as Record<string, unknown>;
-				const content = typeof item.content === "string" ? item.content.trim() : "";
-				return content === "" ? [] : [{ content, status: statusOf(item.status) }];
-			});
+			list = todoItems(call.input.todos);
 			tasks.clear();
 		} else if (call.name === "TaskCreate" && typeof call.input.subject === "string") {
 			created++;
@@ -51,6 +47,41 @@ export function finalTodos(calls: readonly ToolCall[]): TodoItem[] {
 		}
 	}
 	return list;
+}
+
+/**
+ * The completed items of the todo lists a later `TodoWrite` replaced (a new plan, or the list cleared): the next list
+ * keeps none of them completed, and `finalTodos` no longer holds them. A list under which a commit was made is told
+ * by that commit.
+ */
+export function replacedTodos(calls: readonly ToolCall[]): string[] {
+	const out: string[] = [];
+	let list: TodoItem[] = [];
+	let committed = false;
+	for (const call of calls) {
+		if (call.result?.isError === true) continue;
+		if (commitOf(call)) committed = true;
+		if (call.name !== "TodoWrite" || !Array.isArray(call.input.todos)) continue;
+		const next = todoItems(call.input.todos);
+		const held = new Set(next.map((t) => t.content));
+		const kept = new Set(next.filter((t) => t.status === "completed").map((t) => t.content));
+		const completed = list.filter((t) => t.status === "completed").map((t) => t.content);
+		const replaced = completed.length > 0 && !completed.some((c) => kept.has(c));
+		if (replaced && !committed) out.push(...completed.filter((c) => !held.has(c)));
+		// A list begins where the one before held nothing, or nothing of it is held on: commits before it are another list's.
+		if (replaced || !list.some((t) => held.has(t.content))) committed = false;
+		list = next;
+	}
+	return out;
+}
+
+/** The items a `TodoWrite` gives, those without words left out. */
+function todoItems(todos: readonly unknown[]): TodoItem[] {
+	return todos.flatMap((t) => {
+		const item = t as Record<string, unknown>;
+		const content = typeof item.content === "string" ? item.content.trim() : "";
+		return content === "" ? [] : [{ content, status: statusOf(item.status) }];
+	});
 }
 
 function statusOf(value: unknown): TodoItem["status"] {

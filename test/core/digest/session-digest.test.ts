@@ -310,6 +310,22 @@ describe("digestSession", () => {
 		expect(digestOf(work("The queue now gives up after five tries; the branch is pushed for review.")).done).toEqual(["commit 3c3c3c3: Raise the retry limit to 5", "The queue now gives up after five tries; the branch is pushed for review."]);
 	});
 
+	it("tells the steps a replaced todo list completed, after the results, its checks left out; a sub-agent's list is not the session's", () => {
+		const todos = (id: string, minute: number, items: [string, string][], isSidechain = false) => [
+			assistant(toolUse(id, "TodoWrite", { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) }), { ...at(minute), messageId: `m${id}`, isSidechain }),
+			toolResult(id, "Todos have been modified successfully.", { ...at(minute), isSidechain }),
+		];
+		const d = digestOf([
+			userText("Give the invoice export a CSV option", at(0)),
+			...todos("a", 1, [["Add a CSV writer for invoices", "completed"], ["Run the tests to confirm nothing broke", "completed"]]),
+			userText("Also let people pick the delimiter", at(2)),
+			...todos("s", 2, [["Sketch the delimiter picker", "completed"]], true),
+			...todos("b", 3, [["Add a delimiter setting", "completed"]]),
+			assistant(text("The export dialog now offers comma, semicolon and tab."), { ...at(4), messageId: "m9" }),
+		]);
+		expect(d.done).toEqual(["The export dialog now offers comma, semicolon and tab.", "Add a delimiter setting", "Add a CSV writer for invoices"]);
+	});
+
 	it("takes the user's own choices first: answers, words given with a refusal, an option picked by its letter", () => {
 		const d = digestOf([
 			userText("Set up a dev server for the demo page", at(0)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestBody, pullRequestsOf, pushesOf, refusalWords, userAnswers } from "../../../src/core/digest/work-signals";
+import { checkCommand, checksOf, commitsOf, commitSubject, finalTodos, planTitle, pullRequestBody, pullRequestsOf, pushesOf, refusalWords, replacedTodos, userAnswers } from "../../../src/core/digest/work-signals";
 import type { ToolCall } from "../../../src/core/transcript/session-model";
 
 let n = 0;
@@ -197,5 +197,33 @@ describe("pushesOf", () => {
 		const started = performance.now();
 		pushesOf([call("Bash", { command: "git push" }, { text: `To x\n${" ".repeat(100_000)}+${" ".repeat(100_000)}` }), call("Bash", { command: "git push" }, { text: `To x\n ${"a".repeat(100_000)}..` })]);
 		expect(performance.now() - started).toBeLessThan(200);
+	});
+});
+
+describe("replacedTodos", () => {
+	const list = (...items: [string, string][]) => call("TodoWrite", { todos: items.map(([content, status]) => ({ content, status })) }, {});
+
+	it("keeps the steps a list had completed when a new plan's list takes its place, or the list is cleared", () => {
+		const calls = [
+			list(["Parse the header row", "completed"], ["Skip blank lines", "in_progress"], ["Run the tests", "pending"]),
+			list(["Parse the header row", "completed"], ["Skip blank lines", "completed"], ["Run the tests", "pending"]),
+			// A new plan: nothing of the old one stays completed ("Run the tests" starts again).
+			list(["Add a --strict flag", "in_progress"], ["Run the tests", "pending"]),
+			list(["Add a --strict flag", "completed"], ["Run the tests", "completed"]),
+			list(),
+		];
+		expect(replacedTodos(calls)).toEqual(["Parse the header row", "Skip blank lines", "Add a --strict flag", "Run the tests"]);
+		// The final list (or an update of the same list) loses nothing.
+		expect(replacedTodos(calls.slice(0, 2))).toEqual([]);
+	});
+
+	it("leaves a replaced list to the commit made under it", () => {
+		const calls = [
+			list(["Port the cache to Redis", "completed"]),
+			call("Bash", { command: 'git commit -am "Port the cache to Redis"' }, { text: "[main 9d9d9d9] Port the cache to Redis" }),
+			list(["Write the migration guide", "completed"]),
+			list(["Tag the release", "pending"]),
+		];
+		expect(replacedTodos(calls)).toEqual(["Write the migration guide"]);
 	});
 });
