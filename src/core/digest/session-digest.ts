@@ -147,8 +147,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 100: a file's place in a framework's own layout names the framework: `lib/<app>_web/` and `.heex` → phoenix (its `live/` → liveview), Rails' `app/controllers`… and `config/initializers` → rails, `src-tauri/` → tauri.
  * 101: a branch the session pushed is done ("pushed `fix/login` to origin", by git's own output; see `pushesOf`), after the results, unless a reply says it was pushed or a pull request was opened.
  * 102: the steps a todo list had completed before a new plan's list replaced it (or it was cleared) are done, after the results, unless a commit was made under it (see `replacedTodos`).
+ * 103: the person's choices and the session's own take turns in the decisions, the person's first, rather than the person's all first (see `takingTurns`).
  */
-export const DIGEST_VERSION = 102;
+export const DIGEST_VERSION = 103;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -360,20 +361,35 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 }
 
 /**
- * The session's choices, the user's own first: answers to the agent's questions, what they said
- * when refusing a step, options they picked by name or place, ways they put forward that the
- * agent agreed with; then the decision records the
- * session wrote, and choices stated in prompts, commit and pull request bodies, and replies. All of them
- * (the digest tells five): `firm`, the user's own and the records, stay even when a result tells them too.
+ * The session's choices: the user's own (answers to the agent's questions, what they said when
+ * refusing a step, options they picked by name or place, ways they put forward that the agent
+ * agreed with, choices typed in prompts) and the agent's (the decision records it wrote, then
+ * choices stated in commit and pull request bodies and replies), taking turns, the user's first
+ * (see `takingTurns`). `firm`, the user's answers and picks and the records, stay even when a result tells them too.
  */
 function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): { told: string[]; firm: Set<string> } {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
 	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...[...picked, ...agreedProposals(model.events)].map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
 	const sources = { prompts: typed.filter((p) => !pickers.has(p)), records, replies: tasks.flatMap((t) => t.texts) };
-	const stated = decisionsOf(sources, 4, heldReplies(model.events), (text) => statements.unitsOf(text));
+	// All stated, not the first few: the user's, told first, would leave the agent's out before their turn.
+	const stated = decisionsOf(sources, Infinity, heldReplies(model.events), (text) => statements.unitsOf(text));
 	const written = decisionRecords(calls);
-	return { told: unique([...theirs, ...written, ...stated]), firm: new Set([...theirs, ...written]) };
+	// A prompt's choice is told marked as the user's (`asChoice`).
+	const typedChoice = (d: string) => d.startsWith("user chose: ");
+	return { told: unique(takingTurns([...theirs, ...stated.filter(typedChoice)], [...written, ...stated.filter((d) => !typedChoice(d))])), firm: new Set([...theirs, ...written]) };
+}
+
+/**
+ * Two lists merged an item of each at a time, the first's first. The digest tells five choices and
+ * the entry fewer: a session of many picks from the agent's menus ("Scope: all four") filled them
+ * all, and the agent's own choice with its reason ("Kept the cache, since …"), the one a next
+ * session would undo unaware, went untold; each kind gets its turn instead.
+ */
+function takingTurns<T>(first: readonly T[], second: readonly T[]): T[] {
+	const out: T[] = [];
+	for (let i = 0; i < Math.max(first.length, second.length); i++) out.push(...first.slice(i, i + 1), ...second.slice(i, i + 1));
+	return out;
 }
 
 /**

@@ -722,6 +722,19 @@ describe("digestSession", () => {
 		expect(alike(["Update README", "Update tests", "Update docs"])).toEqual(["Update README", "Update tests", "Update docs"]);
 	});
 
+	it("lets the user's choices and the agent's take turns, so many of the user's leave room for the agent's", () => {
+		const d = digestOf([
+			userText("Add a search box to the admin page. Let's use pnpm for it.", at(0)),
+			assistant(text("Added the search box; results load as you type."), { ...at(1), messageId: "m1" }),
+			userText("Let's keep the old listing API.", at(2)),
+			assistant(text("Used a debounce on the input, since every keystroke hit the server."), { ...at(3), messageId: "m2" }),
+			userText("Let's go with a dark theme for the results.", at(4)),
+			assistant(text("The results now use the dark theme."), { ...at(5), messageId: "m3" }),
+		]);
+		expect(d.decisions[1]).toMatch(/^Used a debounce on the input/i);
+		expect(d.decisions.filter((c) => c.startsWith("user chose: "))).toHaveLength(3);
+	});
+
 	it("keeps decisions stated as choices, with their reason, and no diagnosis", () => {
 		const d = digestOf([
 			userText("ok, fine, let's do vite", at(0)),
