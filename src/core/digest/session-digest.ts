@@ -148,8 +148,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 101: a branch the session pushed is done ("pushed `fix/login` to origin", by git's own output; see `pushesOf`), after the results, unless a reply says it was pushed or a pull request was opened.
  * 102: the steps a todo list had completed before a new plan's list replaced it (or it was cleared) are done, after the results, unless a commit was made under it (see `replacedTodos`).
  * 103: the person's choices and the session's own take turns in the decisions, the person's first, rather than the person's all first (see `takingTurns`).
+ * 104: in a session that committed, the todo list's completed steps are told after the replies' results, not before them.
  */
-export const DIGEST_VERSION = 103;
+export const DIGEST_VERSION = 104;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -270,7 +271,10 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	let latest = said.length - 1;
 	while (latest > 0 && (said[latest]?.length ?? 0) === 0 && (summaries[latest]?.commits.length ?? 0) === 0) latest--;
 	for (const r of said[latest] ?? []) done.push(cutAtBoundary(r, ITEM_MAX));
-	for (const t of alike(todos.filter((t) => t.status === "completed" && !INVESTIGATION.test(t.content)).map((t) => t.content))) done.push(cutAtBoundary(t, ITEM_MAX));
+	// The todo list's steps: in a session that committed, the commits tell the same work (and `git show` its steps), so
+	// the steps come last, after what the replies established that git does not keep ("All 40 tests pass with full coverage").
+	const steps = alike(todos.filter((t) => t.status === "completed" && !INVESTIGATION.test(t.content)).map((t) => t.content)).map((t) => cutAtBoundary(t, ITEM_MAX));
+	if (commits.length === 0) done.push(...steps);
 	// The other tasks' results, those that changed files first: what the session changed is what the next one builds on, and
 	// an answer given on the way ("Looks like the command got split across two lines") is told where room is left.
 	const others = [...said.keys()].filter((i) => i !== latest).sort((a, b) => summaries[b]!.calls - summaries[a]!.calls || a - b);
@@ -278,6 +282,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const i of [...others.filter(changed), ...others.filter((i) => !changed(i))]) for (const r of (said[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
 	// A task that committed is told by its commits; what its reply adds comes last, where room is left.
 	for (const [i, s] of summaries.entries()) if (s.commits.length > 0) for (const r of resultsOf(holding[i] ?? []).slice(0, 1)) done.push(cutAtBoundary(r, ITEM_MAX));
+	if (commits.length > 0) done.push(...steps);
 	// A branch pushed is where the next session finds the work, told where room is left (the commits tell the work) and
 	// once: not after a reply that says so in its own words, nor with a pull request, which says it was pushed.
 	if (prs.length === 0 && !done.some((d) => !COMMIT_OR_PR.test(d) && /\bpush(?:ed|es)?\b/i.test(d))) for (const p of pushesOf(calls)) done.push(`pushed \`${p.branch}\`${p.remote ? ` to ${p.remote}` : ""}`);

@@ -357,6 +357,25 @@ describe("digestSession", () => {
 		expect(d.open).toEqual(["Document the rounding rules", "`npm test` failed on its last run", "unfinished: Add a price formatter and commit it"]);
 	});
 
+	it("tells a committed session's todo steps after what its reply established: the commit already names the work", () => {
+		const d = digestOf([
+			userText("Move the mailer to a queue and commit", at(0)),
+			assistant(toolUse("t1", "TodoWrite", { todos: [{ content: "Create the queue worker", status: "completed" }, { content: "Route outgoing mail through the queue", status: "completed" }] }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "Todos have been modified successfully.", at(1)),
+			assistant(toolUse("e1", "Edit", { file_path: "/repo/mailer.rb", old_string: "a", new_string: "b" }), { ...at(2), messageId: "m2" }),
+			toolResult("e1", "The file has been updated.", at(2)),
+			assistant(toolUse("c1", "Bash", { command: 'git commit -am "Send mail from a background queue"' }), { ...at(3), messageId: "m3" }),
+			toolResult("c1", "[main 5d6e7f8] Send mail from a background queue", at(3)),
+			assistant(text("Retries now survive a restart: a failed send stays in the queue for five attempts."), { ...at(4), messageId: "m4" }),
+		]);
+		expect(d.done).toEqual([
+			"commit 5d6e7f8: Send mail from a background queue",
+			"Retries now survive a restart: a failed send stays in the queue for five attempts.",
+			"Create the queue worker",
+			"Route outgoing mail through the queue",
+		]);
+	});
+
 	it("tells a completed todo once: not after a result that says the same in other words; one for other work stays", () => {
 		const d = digestOf([
 			userText("Make both exporters stream their rows", at(0)),
