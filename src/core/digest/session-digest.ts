@@ -149,8 +149,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 102: the steps a todo list had completed before a new plan's list replaced it (or it was cleared) are done, after the results, unless a commit was made under it (see `replacedTodos`).
  * 103: the person's choices and the session's own take turns in the decisions, the person's first, rather than the person's all first (see `takingTurns`).
  * 104: in a session that committed, the todo list's completed steps are told after the replies' results, not before them.
+ * 105: what is left of a hyphenated word cut apart (`5-field`, `field-by-field`) makes no phrase with the word it qualified (`5-field accumulation`).
  */
-export const DIGEST_VERSION = 104;
+export const DIGEST_VERSION = 105;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -649,7 +649,9 @@ function latinTerms(text: string, code: boolean): Term[] {
 			const joined = parts.join("-");
 			return joined.length <= MAX_TERM_CHARS ? [{ term: joined, endsPhrase: false }] : [];
 		}
-		return parts.filter((p): p is string => p !== undefined).map((term) => ({ term, endsPhrase: false }));
+		// What is left of a compound that does not survive whole (`5-field`, `field-by-field`) only qualified the next
+		// word: it makes no phrase with it (`5-field accumulation` is no field-accumulation).
+		return parts.filter((p): p is string => p !== undefined).map((term) => ({ term, endsPhrase: true }));
 	}
 	const word = latinWord(text);
 	return word === undefined ? [] : [{ term: word, endsPhrase: false }];

@@ -95,6 +95,15 @@ describe("keywordsOf: names and phrases", () => {
 		expect(terms).toContain("jwt");
 	});
 
+	it("what is left of a compound cut apart (`3-column`, `row-by-row`) makes no phrase with the word it qualified", () => {
+		const terms = keywordsOf(["The 3-column grid collapses on phones", "Export it row-by-row streaming, not all at once"]);
+		expect(terms).toEqual(expect.arrayContaining(["column", "grid", "row", "streaming"]));
+		expect(terms).not.toContain("column-grid");
+		expect(terms).not.toContain("row-streaming");
+		// A compound kept whole still makes its own term.
+		expect(keywordsOf(["Add rate-limiting to the gateway"])).toContain("rate-limiting");
+	});
+
 	it("drops Chinese stop words written in traditional characters", () => {
 		const terms = keywordsOf(["這是我的專案，我們先討論後再開始"]);
 		for (const stop of ["這是", "我的", "我們", "討論", "開始"]) expect(terms).not.toContain(stop);
