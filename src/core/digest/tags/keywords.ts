@@ -370,8 +370,11 @@ function promptTokens(prompt: string, sentence: { next: number }): Token[] {
 	return tokens;
 }
 
-/** A line of code pasted into a prompt: ends in `{`, `}` or `;`, assigns, compares, or is a JSON key. */
-const CODE_LINE = /[{};]\s*$|^\s*[}\])]|:=|=>|[!=]==?|&&|\|\||^\s*[\w.[\]]+\s*[-+*/]?=\s*\S|^\s*"[^"]*"\s*:|^\s*(?:\/\/|#include\b)/;
+/**
+ * A line of code pasted into a prompt: ends in `{`, `}` or `;`, assigns, compares, is a JSON key, or
+ * an object literal's entry (`serverUrl: env.SERVER_URL,`: a name, a colon, a value and a comma).
+ */
+const CODE_LINE = /[{};]\s*$|^\s*[}\])]|:=|=>|[!=]==?|&&|\|\||^\s*[\w.[\]]+\s*[-+*/]?=\s*\S|^\s*"[^"]*"\s*:|^\s*[A-Za-z_$][\w$]*\s*:\s*\S.*,\s*$|^\s*(?:\/\/|#include\b)/;
 
 /**
  * A CSS selector written in prose: `.vis-label.vis-group-level-0`, `#main-nav`, `.card-title:hover`.

@@ -112,6 +112,13 @@ describe("keywordsOf: names and phrases", () => {
 });
 
 describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
+	it("drops the entries of an object literal pasted as code (`retryLimit: 3,`), keeps a prose line with a colon", () => {
+		const terms = keywordsOf(["Why does the uploader stall?\n    chunkSize: settings.UPLOAD_CHUNK,\n    retryLimit: 3,\nGoal: resumable uploads, like tus"]);
+		expect(terms).not.toContain("chunk-size");
+		expect(terms).not.toContain("retry-limit");
+		expect(terms).toEqual(expect.arrayContaining(["uploader", "goal", "resumable"]));
+	});
+
 	it("drops console lines with a source location, a quoted URL or a shell prompt, and a message quoted again in the user's line", () => {
 		const prompt = [
 			"The widget page stays blank, here is what I see:",
