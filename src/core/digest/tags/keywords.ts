@@ -9,7 +9,7 @@
 import { isKnownTopic, KEYWORD_ALIASES, TECHNICAL_TERMS } from "./catalog";
 import { withoutOutput } from "../../text/pasted-output";
 import {
-	EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhGeneric, isZhStop,
+	EN_COLOURS, EN_GENERIC, EN_LY_ED_OK, EN_NO_STEM, EN_SHADES, EN_SHORT_OK, EN_STOP, HAN_SUFFIXES, JA_STOP, KO_HADA_ENDINGS, KO_NOUNS, KO_PARTICLES, KO_STOP, KO_VERB_ENDINGS, isZhGeneric, isZhStop,
 } from "./stopwords";
 
 /** Document frequencies of prompt keywords over all sessions (the "whole corpus"), built once per sync. */
@@ -217,6 +217,7 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		const documents = Math.max(stats.documents, df);
 		if ([term, ...(parts ?? [])].some((t) => isCommon(t, stats))) continue;
 		if (EN_GENERIC.has(term) || isZhGeneric(term)) continue;
+		if (isColour(words)) continue;
 		if (!evident(term) && !(words.length > 1 && words.every((w) => knownOrNamed(w, seen, corroborating)))) continue;
 		const score = idf(documents, df) * ((weighted * (K1 + 1)) / (weighted + K1));
 		if (score < MIN_SCORE_RATIO * idf(documents, 1)) continue;
@@ -322,6 +323,16 @@ function catalogTerm(t: string): string {
 /** The words of a hyphenated term (`rate-limiting`), or the term alone. */
 function wordsOf(term: string): readonly string[] {
 	return term.includes("-") ? term.split("-") : [term];
+}
+
+/**
+ * A colour as a value (`blue`, `dark blue`, `light-grey`): how something looks, said of any page or
+ * terminal, not what the session is about. A shade alone stays (`dark` is how `dark mode` is left,
+ * `mode` being a stop word), and so do two colours (`blue-green` deploys).
+ */
+function isColour(words: readonly string[]): boolean {
+	const [first = "", second] = words;
+	return second === undefined ? EN_COLOURS.has(first) : words.length === 2 && EN_SHADES.has(first) && EN_COLOURS.has(second);
 }
 
 /** In more than half of the sessions (and there are at least two). */

@@ -67,6 +67,14 @@ critical urgent severe major minor trivial
 active inactive enabled disabled real actual true null standalone optional required proper correct incorrect invalid valid unknown whole original
 `);
 
+/**
+ * Colour names, and the words that shade one (`dark blue`): a colour is a value, never a topic (see
+ * `isColour` in keywords.ts). Black and white are not here: `black` is a Python formatter, and
+ * both make lists' names (whitelist, blacklist).
+ */
+export const EN_COLOURS = set("red orange yellow green blue purple violet pink brown gray grey cyan magenta teal navy indigo maroon beige turquoise crimson");
+export const EN_SHADES = set("dark light pale bright deep");
+
 /** English words ending in -ly or -ed that are not adverbs or past forms (those are dropped). */
 export const EN_LY_ED_OK = set("apply reply supply family assembly anomaly monopoly multiply embed hundred");
 

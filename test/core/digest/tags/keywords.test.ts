@@ -186,6 +186,22 @@ describe("keywordsOf: text a program wrote, pasted into a prompt", () => {
 });
 
 
+describe("rankKeywords: a colour", () => {
+	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
+	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
+
+	it("is a value, alone or shaded (`teal`, `dark teal`), not what the session is about", () => {
+		const terms = picked(["The toolbar turns dark teal on hover", "Only the toolbar of the editor, its sidebar stays dark teal", "Teal again"]);
+		expect(terms.filter((t) => t.includes("teal"))).toEqual([]);
+		expect(terms).toContain("toolbar");
+	});
+
+	it("leaves a shade alone (`dark` is what is left of dark mode) and two colours (`blue-green` deploys)", () => {
+		expect(picked(["Add a dark mode to the toolbar", "The dark mode forgets the toolbar"])).toContain("dark");
+		expect(picked(["Switch the release to blue-green deploys", "Does the queue survive a blue-green switch?"])).toContain("blue-green");
+	});
+});
+
 describe("rankKeywords: a word said mostly as a verb", () => {
 	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
 	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
