@@ -152,8 +152,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 105: what is left of a hyphenated word cut apart (`5-field`, `field-by-field`) makes no phrase with the word it qualified (`5-field accumulation`).
  * 106: a pasted object literal's entry (`serverUrl: env.SERVER_URL,`: a name, a colon, a value, a comma) is a line of code: its names are no prompt keywords.
  * 107: a colour (`blue`, `dark blue`, `light-grey`) is a value, no topic tag; a shade alone and two colours (`blue-green`) stay.
+ * 108: chat shorthand (idk, btw, imo, fyi…) is a stop word, no topic tag.
  */
-export const DIGEST_VERSION = 107;
+export const DIGEST_VERSION = 108;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -8,7 +8,7 @@ function set(words: string): ReadonlySet<string> {
 	return new Set(words.split(/\s+/).filter((w) => w !== ""));
 }
 
-/** English function words plus code-chat verbs and fillers. Compared after lower-casing, before and after plural stemming. */
+/** English function words plus code-chat verbs, fillers and chat shorthand (idk, btw). Compared after lower-casing, before and after plural stemming. */
 export const EN_STOP = set(`
 ready weird strange connect verify split command commands callback
 a about above across actually add added adding after again against ago all almost along already also although always am among an and another any anyone anything anyway anywhere are aren't around as ask asked at available away
@@ -40,6 +40,7 @@ look looking seen saw give given keep kept turn turned mode step steps stage opt
 per either neither upon whereas whilst amongst amid beside beyond despite except unlike versus vs toward towards whom whose whichever whoever hence thereby
 wherein whereby shall ought albeit lest unto outside throughout till behind beneath nobody somebody everybody anybody everyone nowhere everywhere
 herself himself themselves ourselves yourselves furthermore moreover nevertheless nonetheless fatal warn warning warnings
+idk imo imho btw fyi tbh lol pls plz thx afaik iirc asap
 `);
 
 /**

@@ -104,6 +104,12 @@ describe("keywordsOf: names and phrases", () => {
 		expect(keywordsOf(["Add rate-limiting to the gateway"])).toContain("rate-limiting");
 	});
 
+	it("drops chat shorthand (idk, btw, imo): it is how the user talks, not what about", () => {
+		const terms = keywordsOf(["idk why the toast hides, btw imo the banner is fine"]);
+		expect(terms).toEqual(expect.arrayContaining(["toast", "banner"]));
+		for (const shorthand of ["idk", "btw", "imo"]) expect(terms).not.toContain(shorthand);
+	});
+
 	it("drops Chinese stop words written in traditional characters", () => {
 		const terms = keywordsOf(["這是我的專案，我們先討論後再開始"]);
 		for (const stop of ["這是", "我的", "我們", "討論", "開始"]) expect(terms).not.toContain(stop);
