@@ -153,8 +153,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 106: a pasted object literal's entry (`serverUrl: env.SERVER_URL,`: a name, a colon, a value, a comma) is a line of code: its names are no prompt keywords.
  * 107: a colour (`blue`, `dark blue`, `light-grey`) is a value, no topic tag; a shade alone and two colours (`blue-green`) stay.
  * 108: chat shorthand (idk, btw, imo, fyi…) is a stop word, no topic tag.
+ * 109: what is left of a hyphenated word cut apart makes no phrase with the word before it either (`render column-by-column output` is no render-column).
  */
-export const DIGEST_VERSION = 108;
+export const DIGEST_VERSION = 109;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

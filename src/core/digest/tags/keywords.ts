@@ -621,7 +621,7 @@ function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
 		for (const [i, t] of terms.entries()) {
 			const term = KEYWORD_ALIASES.get(t.term) ?? t.term;
 			const known = term !== t.term || isKnownTopic(term);
-			yield { term, script: token.script, gap: i === 0 ? token.gap : "break", endsPhrase: t.endsPhrase, known, sentence: token.sentence, identifier: t.identifier === true && !known, verb: token.verb === true };
+			yield { term, script: token.script, gap: i === 0 && t.apart !== true ? token.gap : "break", endsPhrase: t.endsPhrase, known, sentence: token.sentence, identifier: t.identifier === true && !known, verb: token.verb === true };
 		}
 	}
 }
@@ -641,6 +641,8 @@ interface Term {
 	endsPhrase: boolean;
 	/** Written as code. */
 	identifier?: boolean;
+	/** Makes no phrase with the word before it (`endsPhrase`: with the one after). */
+	apart?: boolean;
 }
 
 /** Proper names written in camel case that are not code identifiers. */
@@ -664,8 +666,8 @@ function latinTerms(text: string, code: boolean): Term[] {
 			return joined.length <= MAX_TERM_CHARS ? [{ term: joined, endsPhrase: false }] : [];
 		}
 		// What is left of a compound that does not survive whole (`5-field`, `field-by-field`) only qualified the next
-		// word: it makes no phrase with it (`5-field accumulation` is no field-accumulation).
-		return parts.filter((p): p is string => p !== undefined).map((term) => ({ term, endsPhrase: true }));
+		// word: it makes no phrase with it (`5-field accumulation` is no field-accumulation), nor with the word before.
+		return parts.filter((p): p is string => p !== undefined).map((term) => ({ term, endsPhrase: true, apart: true }));
 	}
 	const word = latinWord(text);
 	return word === undefined ? [] : [{ term: word, endsPhrase: false }];

@@ -100,6 +100,7 @@ describe("keywordsOf: names and phrases", () => {
 		expect(terms).toEqual(expect.arrayContaining(["column", "grid", "row", "streaming"]));
 		expect(terms).not.toContain("column-grid");
 		expect(terms).not.toContain("row-streaming");
+		expect(keywordsOf(["Render column-by-column output"])).not.toContain("render-column");
 		// A compound kept whole still makes its own term.
 		expect(keywordsOf(["Add rate-limiting to the gateway"])).toContain("rate-limiting");
 	});
