@@ -4,35 +4,57 @@
  * twice, in the imperative and in the past, and a result further down loses its room.
  */
 
-/** Words that carry no content of their own: grammar, and the verbs of change a todo and its result say in different tenses. */
+/**
+ * Words that carry no content of their own: grammar, the verbs of change a todo and its result say in different tenses,
+ * and those of a check (the todo "Run tests and verify coverage", its result "All tests pass with full coverage").
+ */
 const FILLER = new Set(
 	(
-		"a an the to of in on for and or with from by at as into onto via so that this these those it its is are was were be been being has have had now all any each both " +
+		"a an the to of in on for and or with from by at as into onto via instead so that this these those it its is are was were be been being has have had now all any each both " +
+		"run verify verifies verified " +
 		"use uses used using make makes made add adds added update updates updated fix fixes fixed change changes changed create creates created implement implements implemented " +
-		"set sets remove removes removed refactor refactored ensure ensures ensured also just new proper properly correctly"
+		"set sets remove removes removed refactor refactored ensure ensures ensured also just new modern proper properly correctly"
 	).split(" "),
 );
 
-/** A name: a path or file ("parser.ts"), an identifier ("snake_case", "camelCase", "HTTP"), a number. */
-const NAME = /[._\d]|\p{L}\p{Lu}/u;
+/**
+ * A name: a path or file ("parser.ts"), an identifier ("snake_case", "camelCase", "HTTPServer"), a number. An acronym alone
+ * ("API", "CSS") is a word: a term of the trade, not one thing of the project as a file or an identifier is.
+ */
+const NAME = /[._\d]|\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 
 interface Words {
 	stems: Set<string>;
 	names: Set<string>;
 }
 
-/** Words cut to their first five letters after a plural "s": "filtering" and "filters" meet, as "headers" and "header" do. */
+/**
+ * Words cut to their first five letters after a plural "s": "filtering" and "filters" meet, as "headers" and "header" do.
+ * A qualified name gives its last part as a name too: "navigator.getUserMedia" names the `getUserMedia` a todo names bare.
+ * A word capitalized within a sentence is a name ("opens Teams", "switch to Vite"): a product or a thing of the project.
+ */
 function wordsOf(text: string): Words {
 	const stems = new Set<string>();
 	const names = new Set<string>();
-	for (const raw of text.split(/[^\p{L}\p{N}._-]+/u)) {
-		const token = trimmed(raw);
+	for (const match of text.matchAll(/[\p{L}\p{N}._-]+/gu)) {
+		const token = trimmed(match[0]);
 		const lower = token.toLowerCase();
 		if (token === "" || FILLER.has(lower)) continue;
-		if (NAME.test(token)) names.add(lower);
+		if (NAME.test(token) || (/^\p{Lu}\p{Ll}/u.test(token) && withinSentence(text, match.index))) {
+			names.add(lower);
+			const last = token.slice(token.lastIndexOf(".") + 1);
+			if (last !== token && NAME.test(last)) names.add(last.toLowerCase());
+		}
 		for (const part of lower.split(/[._-]+/)) if (part !== "" && !FILLER.has(part)) stems.add(part.replace(/(?<=\p{L}{3})s$/u, "").slice(0, 5));
 	}
 	return { stems, names };
+}
+
+/** Whether a word at `at` follows another word of its sentence, not a stop, a colon or a dash that opens one. */
+function withinSentence(text: string, at: number): boolean {
+	let i = at - 1;
+	while (i >= 0 && text[i] === " ") i--;
+	return i >= 0 && /[\p{L}\p{N},;(`'"]/u.test(text[i] ?? "");
 }
 
 /** A token without the dots, dashes and underscores at its ends (a sentence's stop, a "--flag"'s dashes). */
@@ -72,6 +94,29 @@ export function withoutRestated(items: readonly string[], kept: (item: string) =
 }
 
 /**
+ * The items, each one that says no more than another left out, wherever that one stands: of two
+ * choices told in different replies ("Switched the store from SQLite to Postgres" and, later, "Move
+ * the store to Postgres, since two workers write to it"), the one that says more (or the first, of
+ * two that say the same). `kept` items (the person's own choices, decision records) always stay.
+ */
+export function saidOnce(items: readonly string[], kept: (item: string) => boolean): string[] {
+	const words = items.map(wordsOf);
+	const left = new Set(items.keys());
+	for (const [i, item] of items.entries()) {
+		if (kept(item)) continue;
+		const a = words[i]!;
+		for (const j of left) {
+			const b = words[j]!;
+			if (j !== i && restatesWords(a, b) && (j < i || !restatesWords(b, a))) {
+				left.delete(i);
+				break;
+			}
+		}
+	}
+	return items.filter((_, i) => left.has(i));
+}
+
+/**
  * Done items and another section's (Decided, Open) with what both tell told once. A Done item that
  * says no more than one of the other section goes: told there, it says more (that it is left to do,
  * or that it was chosen over something else, which the next session must not undo). An item of the
@@ -83,4 +128,47 @@ export function toldOnce(done: readonly string[], other: readonly string[], kept
 	const otherWords = other.map(wordsOf);
 	const doneLeft = done.map((item) => ({ item, words: wordsOf(item) })).filter((d) => kept(d.item) || !otherWords.some((o) => restatesWords(d.words, o)));
 	return { done: doneLeft.map((d) => d.item), other: other.filter((o, i) => firm(o) || !doneLeft.some((d) => restatesWords(otherWords[i]!, d.words))) };
+}
+
+/**
+ * The choices with the agent's wording of a choice the person made joined to the person's own line:
+ * "user chose: let's do vite — My recommendation: Vite, the modern standard…" tells once who chose
+ * and why, where two lines told the one choice. The same choice: the person's words, fewer than the
+ * agent's, say a word the agent's line marks (writes with a capital, its first word aside: "Vite",
+ * "HTTPS") before its first comma or reason. A `firm` line of the agent's (a decision record) stays
+ * whole, its own; so does the person's when it says more than the agent's.
+ */
+export function joinedChoices(choices: readonly string[], theirs: (choice: string) => boolean, firm: (choice: string) => boolean): string[] {
+	const out = [...choices];
+	// The person's lines cut into words once: a long session states many choices.
+	const said = choices.map((c) => (theirs(c) ? wordList(c) : []));
+	const joined = new Set<number>();
+	const told = new Set<number>();
+	for (const [i, agent] of choices.entries()) {
+		if (theirs(agent) || firm(agent)) continue;
+		const marked = markedWords(opening(agent));
+		const user = choices.findIndex((c, j) => !joined.has(j) && theirs(c) && c.length < agent.length && said[j]!.some((w) => marked.has(w)));
+		if (user < 0) continue;
+		joined.add(user);
+		told.add(i);
+		out[user] = `${choices[user]} — ${agent}`;
+	}
+	return out.filter((_, i) => !told.has(i));
+}
+
+/** A line up to its first comma or reason: the choice, not what it is weighed against ("…, since Vercel has no SSH keys"). */
+function opening(text: string): string {
+	const end = text.search(/[,;]|\b(?:since|because)\b/i);
+	return end < 0 ? text : text.slice(0, end);
+}
+
+/** The words a text writes with a capital letter, its first word aside, lower-cased: the things it names. */
+function markedWords(text: string): Set<string> {
+	const marked = new Set<string>();
+	for (const match of text.matchAll(/[\p{L}\p{N}_-]+/gu)) if (match.index > 0 && /\p{Lu}/u.test(match[0])) marked.add(match[0].toLowerCase());
+	return marked;
+}
+
+function wordList(text: string): string[] {
+	return text.toLowerCase().split(/[^\p{L}\p{N}_-]+/u);
 }

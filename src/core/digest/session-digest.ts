@@ -14,7 +14,7 @@ import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
 import { removedLater, stillHolding, touchedAtEnd } from "./removed-files";
-import { toldOnce, withoutRestated } from "./restated";
+import { joinedChoices, saidOnce, toldOnce, withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
@@ -154,8 +154,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 107: a colour (`blue`, `dark blue`, `light-grey`) is a value, no topic tag; a shade alone and two colours (`blue-green`) stay.
  * 108: chat shorthand (idk, btw, imo, fyi…) is a stop word, no topic tag.
  * 109: what is left of a hyphenated word cut apart makes no phrase with the word before it either (`render column-by-column output` is no render-column).
+ * 110: a done item that names bare what another names qualified (`getUserMedia`, `navigator.getUserMedia`), or differs from it by an acronym, "instead", "modern" or a check's "run"/"verify", is told once; a word capitalized mid-sentence is a name; an agent's choice told twice is told once (see `saidOnce`), and its wording of a choice the user made is joined to the user's line (see `joinedChoices`).
  */
-export const DIGEST_VERSION = 109;
+export const DIGEST_VERSION = 110;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -387,7 +388,13 @@ function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: rea
 	const written = decisionRecords(calls);
 	// A prompt's choice is told marked as the user's (`asChoice`).
 	const typedChoice = (d: string) => d.startsWith("user chose: ");
-	return { told: unique(takingTurns([...theirs, ...stated.filter(typedChoice)], [...written, ...stated.filter((d) => !typedChoice(d))])), firm: new Set([...theirs, ...written]) };
+	const firm = new Set([...theirs, ...written]);
+	const told = unique(takingTurns([...theirs, ...stated.filter(typedChoice)], [...written, ...stated.filter((d) => !typedChoice(d))]));
+	// The agent's wording of a choice the user made is told on the user's line (see `joinedChoices`), which stays firm.
+	// Nor is a choice of the agent's told twice, in two replies (see `saidOnce`); the user's own words stay.
+	const joined = joinedChoices(saidOnce(told, (d) => firm.has(d) || typedChoice(d)), typedChoice, (d) => firm.has(d));
+	for (const d of joined) if (!told.includes(d)) firm.add(d);
+	return { told: joined, firm };
 }
 
 /**

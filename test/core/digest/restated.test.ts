@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { restates, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
+import { joinedChoices, restates, saidOnce, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
 
 describe("restates", () => {
 	it("finds a todo that says again what a result told, in another tense and order", () => {
@@ -10,6 +10,21 @@ describe("restates", () => {
 	it("keeps a todo for another file or name, however alike its other words", () => {
 		expect(restates("Update exporter.py to use the streaming reader", "importer.py now uses the streaming reader")).toBe(false);
 		expect(restates("Port the QueueWorker to async", "Ported the JobWorker to async")).toBe(false);
+	});
+
+	it("finds a todo that names bare what a result names qualified, an acronym and a vague adjective aside", () => {
+		expect(restates("Update readFile to modern async API", "Replaced the blocking `fs.readFileSync` with async `fs.promises.readFile`")).toBe(true);
+		expect(restates("Update writeFile to modern async API", "Replaced the blocking `fs.readFileSync` with async `fs.promises.readFile`")).toBe(false);
+	});
+
+	it("counts the grammar of 'instead of' and the verbs of a check as no content", () => {
+		expect(restates("Rework the sidebar to collapse sections instead of single rows", "The sidebar now collapses sections: each header folds its rows")).toBe(true);
+		expect(restates("Run tests and verify coverage", "Tests: all 52 pass, coverage at 100%")).toBe(true);
+	});
+
+	it("keeps an item naming a product the other does not, written capitalized within the sentence", () => {
+		expect(restates("`CTRL + K` opens Slack, `CTRL + ALT + K` opens htop.", "user chose: ctrl alt k should open htop")).toBe(false);
+		expect(restates("`CTRL + ALT + K` now opens htop.", "user chose: ctrl alt k should open htop")).toBe(true);
 	});
 
 	it("keeps an item that shares only a word or two with a longer one", () => {
@@ -23,6 +38,30 @@ describe("withoutRestated", () => {
 		const items = ["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs", "Cache the parsed manifest between runs", "Cache the parsed manifest"];
 		expect(withoutRestated(items, (i) => i.startsWith("commit"))).toEqual(["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs"]);
 		expect(withoutRestated(["Cache the parsed manifest", "commit 1a2b3c4: Cache the parsed manifest"], (i) => i.startsWith("commit"))).toHaveLength(2);
+	});
+});
+
+describe("saidOnce", () => {
+	it("keeps of two lines telling one choice the one that says more, wherever it stands, and every kept line", () => {
+		const choices = ["Moved the job queue from cron to a worker", "Keep the REST client", "Move the job queue to a worker, since cron drops overlapping runs"];
+		expect(saidOnce(choices, () => false)).toEqual(["Keep the REST client", "Move the job queue to a worker, since cron drops overlapping runs"]);
+		expect(saidOnce(choices, (c) => c.startsWith("Moved"))).toEqual(choices);
+		expect(saidOnce(["Cache the token", "Cache the token"], () => false)).toEqual(["Cache the token"]);
+	});
+});
+
+describe("joinedChoices", () => {
+	const theirs = (c: string) => c.startsWith("user chose: ");
+
+	it("tells the agent's wording of the person's short choice on the person's line", () => {
+		const choices = ["user chose: ok go with tailwind", "Styling: Tailwind, since the team knows it and it purges unused classes", "Keep the REST client"];
+		expect(joinedChoices(choices, theirs, () => false)).toEqual(["user chose: ok go with tailwind — Styling: Tailwind, since the team knows it and it purges unused classes", "Keep the REST client"]);
+	});
+
+	it("keeps apart a choice of another thing, a record, and a person's line that says more", () => {
+		expect(joinedChoices(["user chose: use tailwind", "Bundle with Rollup, since Tailwind needs PostCSS"], theirs, () => false)).toHaveLength(2);
+		expect(joinedChoices(["user chose: use tailwind", "Styling: Tailwind everywhere"], theirs, (c) => c.startsWith("Styling"))).toHaveLength(2);
+		expect(joinedChoices(["user chose: tailwind for the site, plain CSS for the emails since clients strip classes", "Use Tailwind"], theirs, () => false)).toHaveLength(2);
 	});
 });
 

@@ -759,7 +759,8 @@ describe("digestSession", () => {
 			userText("ok, fine, let's do vite", at(0)),
 			assistant(text("The entry has a `content` field instead of a `message` field.\n\nI went with Vite over http-server because it is cross-platform."), { ...at(1), messageId: "m1" }),
 		]);
-		expect(d.decisions).toEqual(["user chose: let's do vite", "I went with Vite over http-server because it is cross-platform."]);
+		// The agent's wording of the user's choice is told on the user's line.
+		expect(d.decisions).toEqual(["user chose: let's do vite — I went with Vite over http-server because it is cross-platform."]);
 	});
 
 	it("tells a choice its reply also gives as a result once, under Decided", () => {
