@@ -155,8 +155,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 108: chat shorthand (idk, btw, imo, fyi…) is a stop word, no topic tag.
  * 109: what is left of a hyphenated word cut apart makes no phrase with the word before it either (`render column-by-column output` is no render-column).
  * 110: a done item that names bare what another names qualified (`getUserMedia`, `navigator.getUserMedia`), or differs from it by an acronym, "instead", "modern" or a check's "run"/"verify", is told once; a word capitalized mid-sentence is a name; an agent's choice told twice is told once (see `saidOnce`), and its wording of a choice the user made is joined to the user's line (see `joinedChoices`).
+ * 111: a reply's line that starts like a pull request or commit ("PR created: <link>") is no record: one that says again what a record says is left out.
  */
-export const DIGEST_VERSION = 110;
+export const DIGEST_VERSION = 111;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -335,11 +336,14 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// What is told left open is not also done (a "next steps" item that reads like a result).
 	// Nor is a result that names a file the client refused to write ("Created CLAUDE.md").
 	// Nor is what an item before it already says (the todo "Update the parser" after "The parser now …").
-	const results = withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), (d) => COMMIT_OR_PR.test(d));
+	// The commits and pull requests themselves stay, not a reply's line that starts like one ("PR created: <the same link>").
+	const records = new Set(done.slice(0, checkAt));
+	const record = (d: string) => records.has(d);
+	const results = withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), record);
 	// Nor is what Open or Decided tells in other words, nor a choice a result tells (see `toldOnce`): the capped packet has room for it once.
-	const notOpen = toldOnce(results, unique(open), (d) => COMMIT_OR_PR.test(d), () => true).done;
+	const notOpen = toldOnce(results, unique(open), record, () => true).done;
 	const decisions = decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs));
-	const once = toldOnce(notOpen, decisions.told, (d) => COMMIT_OR_PR.test(d), (d) => decisions.firm.has(d));
+	const once = toldOnce(notOpen, decisions.told, record, (d) => decisions.firm.has(d));
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,

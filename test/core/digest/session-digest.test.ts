@@ -654,6 +654,16 @@ describe("digestSession", () => {
 		expect(d.done.slice(0, 3)).toEqual(["commit 5769572: Use a PAT for release-please", "PR https://github.com/acme/app/pull/106", 'PR "Docs: explain the token" https://github.com/acme/app/pull/107']);
 	});
 
+	it("tells a pull request once: not again as the reply's line that starts like one and gives the same link", () => {
+		const d = digestOf([
+			userText("Open a pull request for the retry fix", at(0)),
+			assistant(toolUse("p1", "Bash", { command: 'gh pr create --title "Retry the upload on 503" --body "x"' }), { ...at(1), messageId: "m1" }),
+			toolResult("p1", "https://github.com/acme/uploader/pull/42", at(1)),
+			assistant(text("PR opened: https://github.com/acme/uploader/pull/42\n\nThe upload now retries three times on a 503."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done.filter((r) => r.includes("pull/42"))).toEqual(['PR "Retry the upload on 503" https://github.com/acme/uploader/pull/42']);
+	});
+
 	it("leaves open what the final reply leaves to the user or says is not there yet", () => {
 		const d = digestOf([
 			userText("Wire up the OAuth login", at(0)),
