@@ -26,6 +26,10 @@ const NAME = /[._\d]|\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 interface Words {
 	stems: Set<string>;
 	names: Set<string>;
+	/** Each acronym's stem, with the acronym ("pat": "pat"). */
+	acronyms: Map<string, string>;
+	/** The first letters of its words, in order: where "Personal Access Tokens" spells a "PAT". */
+	initials: string;
 }
 
 /**
@@ -36,18 +40,26 @@ interface Words {
 function wordsOf(text: string): Words {
 	const stems = new Set<string>();
 	const names = new Set<string>();
+	const acronyms = new Map<string, string>();
+	let initials = "";
 	for (const match of text.matchAll(/[\p{L}\p{N}._-]+/gu)) {
 		const token = trimmed(match[0]);
 		const lower = token.toLowerCase();
+		initials += lower.charAt(0);
 		if (token === "" || FILLER.has(lower)) continue;
+		if (/^\p{Lu}{3,6}$/u.test(token)) acronyms.set(stemOf(lower), lower);
 		if (NAME.test(token) || (/^\p{Lu}\p{Ll}/u.test(token) && withinSentence(text, match.index))) {
 			names.add(lower);
 			const last = token.slice(token.lastIndexOf(".") + 1);
 			if (last !== token && NAME.test(last)) names.add(last.toLowerCase());
 		}
-		for (const part of lower.split(/[._-]+/)) if (part !== "" && !FILLER.has(part)) stems.add(part.replace(/(?<=\p{L}{3})s$/u, "").slice(0, 5));
+		for (const part of lower.split(/[._-]+/)) if (part !== "" && !FILLER.has(part)) stems.add(stemOf(part));
 	}
-	return { stems, names };
+	return { stems, names, acronyms, initials };
+}
+
+function stemOf(word: string): string {
+	return word.replace(/(?<=\p{L}{3})s$/u, "").slice(0, 5);
 }
 
 /** Whether a word at `at` follows another word of its sentence, not a stop, a colon or a dash that opens one. */
@@ -78,7 +90,11 @@ export function restates(later: string, earlier: string): boolean {
 function restatesWords(a: Words, b: Words): boolean {
 	for (const name of a.names) if (!b.names.has(name)) return false;
 	let shared = 0;
-	for (const stem of a.stems) if (b.stems.has(stem)) shared++;
+	for (const stem of a.stems) {
+		// An acronym is told by the words it stands for.
+		const acronym = a.acronyms.get(stem);
+		if (b.stems.has(stem) || (acronym !== undefined && b.initials.includes(acronym))) shared++;
+	}
 	return shared >= 2 && 3 * (a.stems.size - shared) <= a.stems.size;
 }
 

@@ -156,8 +156,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 109: what is left of a hyphenated word cut apart makes no phrase with the word before it either (`render column-by-column output` is no render-column).
  * 110: a done item that names bare what another names qualified (`getUserMedia`, `navigator.getUserMedia`), or differs from it by an acronym, "instead", "modern" or a check's "run"/"verify", is told once; a word capitalized mid-sentence is a name; an agent's choice told twice is told once (see `saidOnce`), and its wording of a choice the user made is joined to the user's line (see `joinedChoices`).
  * 111: a reply's line that starts like a pull request or commit ("PR created: <link>") is no record: one that says again what a record says is left out.
+ * 112: a done item is read with an acronym as the words it stands for ("PAT", "Personal Access Tokens"): one that says no more than a choice is told once.
  */
-export const DIGEST_VERSION = 111;
+export const DIGEST_VERSION = 112;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

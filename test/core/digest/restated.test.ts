@@ -22,6 +22,11 @@ describe("restates", () => {
 		expect(restates("Run tests and verify coverage", "Tests: all 52 pass, coverage at 100%")).toBe(true);
 	});
 
+	it("reads an acronym as the words it stands for", () => {
+		expect(restates("Move the deploy secrets to a KMS vault", "Deploy secrets now live in a Key Management Service vault")).toBe(true);
+		expect(restates("Move the deploy secrets to an HSM vault", "Deploy secrets now live in a Key Management Service vault")).toBe(false);
+	});
+
 	it("keeps an item naming a product the other does not, written capitalized within the sentence", () => {
 		expect(restates("`CTRL + K` opens Slack, `CTRL + ALT + K` opens htop.", "user chose: ctrl alt k should open htop")).toBe(false);
 		expect(restates("`CTRL + ALT + K` now opens htop.", "user chose: ctrl alt k should open htop")).toBe(true);
