@@ -98,15 +98,66 @@ function restatesWords(a: Words, b: Words): boolean {
 	return shared >= 2 && 3 * (a.stems.size - shared) <= a.stems.size;
 }
 
+/**
+ * Items' words, found by the names and stems they hold, so that an item is compared only with those
+ * that could say as much, not with every item before it (a session's done list of thousands of todo
+ * steps made the pairwise comparison quadratic: minutes of a sync).
+ */
+class WordIndex {
+	private readonly byName = new Map<string, Words[]>();
+	private readonly byStem = new Map<string, Words[]>();
+
+	add(words: Words): void {
+		for (const name of words.names) pushTo(this.byName, name, words);
+		for (const stem of words.stems) pushTo(this.byStem, stem, words);
+	}
+
+	/** Whether `words` says no more than an item added (see `restatesWords`). */
+	restated(words: Words): boolean {
+		// One that does holds every name it gives: it is among those holding its rarest name.
+		let named: Words[] | undefined;
+		for (const name of words.names) {
+			const holding = this.byName.get(name);
+			if (holding === undefined) return false;
+			if (named === undefined || holding.length < named.length) named = holding;
+		}
+		// And it holds `least` of its k stems, so one at least of any k - least + 1 of them: of its rarest
+		// (a word every item shares, "tidy", would bring them all).
+		const k = words.stems.size;
+		const least = Math.max(2, Math.ceil((2 * k) / 3));
+		if (k < least) return false;
+		const rarest = [...words.stems].map((stem) => this.byStem.get(stem) ?? []).sort((x, y) => x.length - y.length).slice(0, k - least + 1);
+		const count = rarest.reduce((n, holding) => n + holding.length, 0);
+		const candidates = named !== undefined && named.length <= count ? named : new Set(rarest.flat());
+		for (const before of candidates) if (restatesWords(words, before)) return true;
+		return false;
+	}
+}
+
+function pushTo(map: Map<string, Words[]>, key: string, words: Words): void {
+	const list = map.get(key);
+	if (list === undefined) map.set(key, [words]);
+	else list.push(words);
+}
+
+function indexed(all: readonly Words[]): WordIndex {
+	const index = new WordIndex();
+	for (const words of all) index.add(words);
+	return index;
+}
+
 /** The items, each one that restates an item kept before it left out; `kept` items (commits, pull requests) always stay. */
 export function withoutRestated(items: readonly string[], kept: (item: string) => boolean): string[] {
-	// Each item cut into words once: a session's done list holds hundreds of todos.
-	const out: { item: string; words: Words }[] = [];
+	const index = new WordIndex();
+	const out: string[] = [];
 	for (const item of items) {
 		const words = wordsOf(item);
-		if (kept(item) || !out.some((before) => restatesWords(words, before.words))) out.push({ item, words });
+		if (kept(item) || !index.restated(words)) {
+			out.push(item);
+			index.add(words);
+		}
 	}
-	return out.map((o) => o.item);
+	return out;
 }
 
 /**
@@ -142,8 +193,10 @@ export function saidOnce(items: readonly string[], kept: (item: string) => boole
  */
 export function toldOnce(done: readonly string[], other: readonly string[], kept: (item: string) => boolean, firm: (item: string) => boolean): { done: string[]; other: string[] } {
 	const otherWords = other.map(wordsOf);
-	const doneLeft = done.map((item) => ({ item, words: wordsOf(item) })).filter((d) => kept(d.item) || !otherWords.some((o) => restatesWords(d.words, o)));
-	return { done: doneLeft.map((d) => d.item), other: other.filter((o, i) => firm(o) || !doneLeft.some((d) => restatesWords(otherWords[i]!, d.words))) };
+	const others = indexed(otherWords);
+	const doneLeft = done.map((item) => ({ item, words: wordsOf(item) })).filter((d) => kept(d.item) || !others.restated(d.words));
+	const dones = indexed(doneLeft.map((d) => d.words));
+	return { done: doneLeft.map((d) => d.item), other: other.filter((o, i) => firm(o) || !dones.restated(otherWords[i]!)) };
 }
 
 /**

@@ -44,6 +44,18 @@ describe("withoutRestated", () => {
 		expect(withoutRestated(items, (i) => i.startsWith("commit"))).toEqual(["commit 1a2b3c4: Cache the parsed manifest", "The parsed manifest is now cached between runs"]);
 		expect(withoutRestated(["Cache the parsed manifest", "commit 1a2b3c4: Cache the parsed manifest"], (i) => i.startsWith("commit"))).toHaveLength(2);
 	});
+
+	it("compares an item only with those sharing its words: thousands of distinct steps stay linear", () => {
+		// Letters only (no names), one word shared by all, and steps that name a file each.
+		const letters = (n: number) => n.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)));
+		const plain = Array.from({ length: 10_000 }, (_, i) => `tidy ${letters(i)}x ${letters(i)}y ${letters(i)}z`);
+		const named = Array.from({ length: 10_000 }, (_, i) => `Port module_${i}.ts to the streaming reader`);
+		const started = performance.now();
+		expect(withoutRestated(plain, () => false)).toEqual(plain);
+		expect(withoutRestated(named, () => false)).toEqual(named);
+		expect(toldOnce(named, plain, () => false, () => false).done).toEqual(named);
+		expect(performance.now() - started).toBeLessThan(1500);
+	});
 });
 
 describe("saidOnce", () => {
