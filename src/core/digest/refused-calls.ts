@@ -67,7 +67,8 @@ export function namesFile(text: string, file: string): boolean {
 	}
 	return false;
 }
-const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
+/** A character a file's name may hold: one before a name makes it part of a longer one. */
+export const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
 
 /** The command or file as one code span on one line: a path a tool call gave may hold a backtick or a line break (see `codeSpan`). */
 function shown(call: ToolCall, target: string, cwd: string | undefined): string {

@@ -1,6 +1,6 @@
 import { baseName } from "../notes/note-name";
 import type { ToolCall } from "../transcript/session-model";
-import { namesFile } from "./refused-calls";
+import { NAME_CHAR, namesFile } from "./refused-calls";
 
 /** A write or an edit of a file, by the tool's own name. */
 const WRITES = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
@@ -199,27 +199,29 @@ function hasExtension(path: string): boolean {
  * @param files the files the session wrote or edited, as their tools named them.
  */
 export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[], cwd?: string): string[] {
-	const entries = files.map((path) => ({ path, gone: false }));
+	const entries = new Entries(files);
 	const here = cwd === undefined ? undefined : `${cwd}/`;
 	const inProject = (path: string) => here !== undefined && path.startsWith(here);
-	const present = () => entries.filter((e) => !e.gone).map((e) => e.path);
 	for (const call of calls) {
 		if (call.result === undefined || call.result.isError) continue;
 		const path = call.input.file_path ?? call.input.notebook_path;
 		if (WRITES.has(call.name) && typeof path === "string") {
-			const written = entries.filter((e) => e.path === path);
-			for (const e of written) e.gone = false;
-			if (written.length === 0) entries.push({ path, gone: false });
+			const written = entries.at(path);
+			for (const e of written) entries.mark(e, false);
+			if (written.length === 0) entries.add(path);
 		} else if (call.name === "Bash" && typeof call.input.command === "string") {
-			const changed = new Set<{ path: string; gone: boolean }>();
+			const changed = new Set<Entry>();
 			for (const change of changesOf(call.input.command, typeof call.input.workdir === "string" ? call.input.workdir : undefined)) {
 				if ("removes" in change) {
-					const prefix = placeOf(change.removes, entries.map((e) => e.path), change.recursive);
+					const key = lastPart(normal(change.removes.replace(/^\.\//, "")));
+					const near = change.recursive ? [...entries.named(key), ...entries.inFolder(key)] : entries.named(key);
+					const prefix = placeOf(change.removes, near.map((e) => e.path), change.recursive);
 					if (prefix === undefined) continue;
 					const removed = normal(prefix + change.removes.replace(/^\.\//, ""));
-					for (const e of entries) {
+					const hit = change.recursive ? [...entries.at(removed), ...entries.inFolder(lastPart(removed))] : entries.at(removed);
+					for (const e of hit) {
 						if (e.path === removed || (change.recursive && e.path.startsWith(`${removed}/`))) {
-							e.gone = true;
+							entries.mark(e, true);
 							changed.add(e);
 						}
 					}
@@ -228,23 +230,167 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 					const into = to.endsWith("/") || to === "." || to === "..";
 					if (!into && !(hasExtension(to) && hasExtension(moves))) continue;
 					// A relative source is taken from where a written file of its path is, else from where the session ran; a relative target from the same folder.
-					const base = placeOf(moves, present(), false) ?? here;
+					const present = entries.named(lastPart(normal(moves.replace(/^\.\//, "")))).filter((e) => !e.gone);
+					const base = placeOf(moves, present.map((e) => e.path), false) ?? here;
 					const targetBase = to.startsWith("/") ? "" : moves.startsWith("/") ? here : base;
 					if (base === undefined || targetBase === undefined) continue;
 					const from = normal(base + moves);
 					const moved = normal(into ? `${targetBase}${to}/${baseName(from)}` : targetBase + to);
-					const entry = entries.find((e) => !e.gone && e.path === from);
+					const entry = entries.first(entries.at(from).filter((e) => !e.gone));
 					// Moved out of the project (to a scratch folder), a file is gone from it, as removed.
-					if (entry !== undefined) Object.assign(entry, { path: moved, gone: inProject(from) && !inProject(moved) });
-					else if (inProject(from) && inProject(moved)) entries.push({ path: moved, gone: false });
-					for (const e of entries) if (e.path === moved) changed.add(e);
+					if (entry !== undefined) {
+						entries.move(entry, moved);
+						entries.mark(entry, inProject(from) && !inProject(moved));
+					} else if (inProject(from) && inProject(moved)) entries.add(moved);
+					for (const e of entries.at(moved)) changed.add(e);
 				}
 			}
 			// A command that names a removed file otherwise may have made it again (`git restore src/app.ts`).
-			for (const e of entries) if (e.gone && !changed.has(e) && namesFile(call.input.command, baseName(e.path))) e.gone = false;
+			for (const name of entries.goneNames.namedIn(call.input.command)) for (const e of entries.goneNamed(name)) if (!changed.has(e)) entries.mark(e, false);
 		}
 	}
-	return [...new Set(present())];
+	return [...new Set(entries.all.filter((e) => !e.gone).map((e) => e.path))];
+}
+
+interface Entry {
+	path: string;
+	gone: boolean;
+	/** Its place among the files, first written first. */
+	order: number;
+}
+
+/** The part of a path after its last slash. */
+function lastPart(path: string): string {
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * The session's files, found by their name and by each folder they are in: a command is compared with
+ * the files it may name, not all (a session of thousands of moves compared each with every file:
+ * quadratic, minutes of a sync). What each finds holds all those a path or a folder of that name could
+ * name, and more: the caller checks.
+ */
+class Entries {
+	readonly all: Entry[] = [];
+	/** The names (see `baseName`) of those removed, and those removed by each. */
+	readonly goneNames = new NameSet();
+	private readonly gone = new Map<string, Set<Entry>>();
+	private readonly byPath = new Map<string, Set<Entry>>();
+	private readonly byName = new Map<string, Set<Entry>>();
+	private readonly byFolder = new Map<string, Set<Entry>>();
+
+	constructor(paths: readonly string[]) {
+		for (const path of paths) this.add(path);
+	}
+
+	add(path: string): Entry {
+		const entry = { path, gone: false, order: this.all.length };
+		this.all.push(entry);
+		this.index(entry, true);
+		return entry;
+	}
+
+	move(entry: Entry, path: string): void {
+		const gone = entry.gone;
+		this.mark(entry, false);
+		this.index(entry, false);
+		entry.path = path;
+		this.index(entry, true);
+		this.mark(entry, gone);
+	}
+
+	mark(entry: Entry, gone: boolean): void {
+		if (entry.gone === gone) return;
+		entry.gone = gone;
+		const name = baseName(entry.path);
+		const named = this.gone.get(name) ?? new Set<Entry>();
+		if (gone) {
+			named.add(entry);
+			this.goneNames.add(name);
+		} else {
+			named.delete(entry);
+			this.goneNames.delete(name);
+		}
+		this.gone.set(name, named);
+	}
+
+	/** Those removed whose name is `name`. */
+	goneNamed(name: string): Entry[] {
+		return [...(this.gone.get(name) ?? [])];
+	}
+
+	/** Those whose name (after the last slash) is `name`. */
+	named(name: string): Entry[] {
+		return [...(this.byName.get(name) ?? [])];
+	}
+
+	/** Those in a folder of that name, at any depth. */
+	inFolder(name: string): Entry[] {
+		return [...(this.byFolder.get(name) ?? [])];
+	}
+
+	/** Those at exactly `path`. */
+	at(path: string): Entry[] {
+		return [...(this.byPath.get(path) ?? [])];
+	}
+
+	/** The one written first. */
+	first(entries: readonly Entry[]): Entry | undefined {
+		return entries.reduce<Entry | undefined>((best, e) => (best === undefined || e.order < best.order ? e : best), undefined);
+	}
+
+	private index(entry: Entry, on: boolean): void {
+		const parts = entry.path.split("/");
+		const folders = new Set(parts.slice(0, -1));
+		const keyed: [Map<string, Set<Entry>>, string][] = [[this.byPath, entry.path], [this.byName, parts[parts.length - 1] ?? ""], ...[...folders].map((f): [Map<string, Set<Entry>>, string] => [this.byFolder, f])];
+		for (const [map, key] of keyed) {
+			const set = map.get(key) ?? new Set<Entry>();
+			if (on) set.add(entry);
+			else set.delete(entry);
+			map.set(key, set);
+		}
+	}
+}
+
+/**
+ * Names, each counted as often as it is added, found in a text as `namesFile` finds one: by reading the
+ * text once for each length of name, when that is less work than looking for each name (a session that
+ * removed thousands of files looked for each in every command after: quadratic).
+ */
+class NameSet {
+	private readonly counts = new Map<string, number>();
+	private readonly lengths = new Map<number, number>();
+
+	add(name: string): void {
+		this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+		this.lengths.set(name.length, (this.lengths.get(name.length) ?? 0) + 1);
+	}
+
+	delete(name: string): void {
+		const n = this.counts.get(name);
+		if (n === undefined) return;
+		if (n === 1) this.counts.delete(name);
+		else this.counts.set(name, n - 1);
+		const l = this.lengths.get(name.length) ?? 1;
+		if (l === 1) this.lengths.delete(name.length);
+		else this.lengths.set(name.length, l - 1);
+	}
+
+	/** The names `text` names (see `namesFile`). */
+	namedIn(text: string): string[] {
+		// Where a name may begin: not after a character a name holds.
+		const starts: number[] = [];
+		for (let i = 0; i <= text.length; i++) if (i === 0 || !NAME_CHAR.test(text[i - 1] ?? "")) starts.push(i);
+		if (this.counts.size <= starts.length * this.lengths.size) return [...this.counts.keys()].filter((name) => namesFile(text, name));
+		const found = new Set<string>();
+		for (const at of starts) {
+			for (const length of this.lengths.keys()) {
+				const name = text.slice(at, at + length);
+				if (at + length <= text.length && this.counts.has(name) && !/[\p{L}\p{N}_]/u.test(text[at + length] ?? " ")) found.add(name);
+			}
+		}
+		return [...found];
+	}
 }
 
 /**
@@ -256,16 +402,22 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 export function removedLater(tasks: readonly (readonly ToolCall[])[]): string[][] {
 	// Each file's fate: the task that last removed it, or undefined once written again.
 	const removedIn = new Map<string, number | undefined>();
+	const removed = new NameSet();
+	const fate = (name: string, task: number | undefined) => {
+		if (removedIn.get(name) !== undefined) removed.delete(name);
+		if (task !== undefined) removed.add(name);
+		removedIn.set(name, task);
+	};
 	tasks.forEach((calls, task) => {
 		for (const call of calls) {
 			if (call.result === undefined || call.result.isError) continue;
 			const path = call.input.file_path ?? call.input.notebook_path;
-			if (WRITES.has(call.name) && typeof path === "string") removedIn.set(baseName(path), undefined);
+			if (WRITES.has(call.name) && typeof path === "string") fate(baseName(path), undefined);
 			else if (call.name === "Bash" && typeof call.input.command === "string") {
 				const gone = removedBy(call.input.command);
 				// A command that names a removed file otherwise may have made it again (`git submodule add … vendor/lib`).
-				for (const [name, at] of removedIn) if (at !== undefined && !gone.includes(name) && namesFile(call.input.command, name)) removedIn.set(name, undefined);
-				for (const name of gone) removedIn.set(name, task);
+				for (const name of removed.namedIn(call.input.command)) if (!gone.includes(name)) fate(name, undefined);
+				for (const name of gone) fate(name, task);
 			}
 		}
 	});

@@ -27,6 +27,16 @@ describe("removedLater", () => {
 		expect(removedLater([[write("/a/x.md")], [bash("rm /a/x.md")], [write("/a/x.md")]])).toEqual([[], [], []]);
 		expect(removedLater([[write("/a/vendor.lock")], [bash("git rm vendor.lock")], [bash("git checkout HEAD~1 -- vendor.lock")]])).toEqual([[], [], []]);
 	});
+	it("looks for the files removed so far in each command in linear time, however many", () => {
+		const n = 20_000;
+		const calls = [...Array.from({ length: n }, (_, i) => bash(`rm tmp/scratch${i}.json`)), bash("touch scratch7.json scratch70.jsonl")];
+		const started = performance.now();
+		const removed = removedLater([[write("/w/keep.ts")], calls]);
+		expect(performance.now() - started).toBeLessThan(1500);
+		expect(removed[0]).toHaveLength(n - 1);
+		expect(removed[0]).not.toContain("scratch7.json");
+		expect(removed[0]).toContain("scratch70.json");
+	});
 });
 
 describe("touchedAtEnd", () => {
@@ -91,6 +101,18 @@ describe("touchedAtEnd", () => {
 		const started = performance.now();
 		expect(touchedAtEnd([bash(long), bash(`rm -r ${"x/".repeat(50_000)}`), bash(`${"'".repeat(100_000)}`)], ["/w/lib/parse.ts"])).toEqual(["/w/lib/parse.ts"]);
 		expect(performance.now() - started).toBeLessThan(500);
+	});
+
+	it("follows thousands of moves and removals in linear time, each compared with the files it may name", () => {
+		const n = 20_000;
+		const written = Array.from({ length: n }, (_, i) => `/w/gen/part${i}.ts`);
+		const calls = [...Array.from({ length: n }, (_, i) => bash(`mv gen/part${i}.ts gen/piece${i}.ts`)), ...Array.from({ length: n }, (_, i) => bash(`mv gen/new${i}.ts gen/old${i}.ts`)), ...Array.from({ length: n / 2 }, (_, i) => bash(`rm gen/piece${2 * i}.ts`))];
+		const started = performance.now();
+		const touched = touchedAtEnd(calls, written, "/w");
+		expect(performance.now() - started).toBeLessThan(1500);
+		expect(touched).toHaveLength(n / 2 + n);
+		expect(touched.slice(0, 2)).toEqual(["/w/gen/piece1.ts", "/w/gen/piece3.ts"]);
+		expect(touched.at(-1)).toBe(`/w/gen/old${n - 1}.ts`);
 	});
 });
 
