@@ -9,6 +9,7 @@ import { asChoice, decisionsOf, heldReplies, proposalsIn } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
 import { isNotResult, LINE_MARKUP, OPTION_LABEL } from "./not-results";
+import { codeSpan } from "../text/code-spans";
 import { oneLine } from "./one-line";
 import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
@@ -157,8 +158,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 110: a done item that names bare what another names qualified (`getUserMedia`, `navigator.getUserMedia`), or differs from it by an acronym, "instead", "modern" or a check's "run"/"verify", is told once; a word capitalized mid-sentence is a name; an agent's choice told twice is told once (see `saidOnce`), and its wording of a choice the user made is joined to the user's line (see `joinedChoices`).
  * 111: a reply's line that starts like a pull request or commit ("PR created: <link>") is no record: one that says again what a record says is left out.
  * 112: a done item is read with an acronym as the words it stands for ("PAT", "Personal Access Tokens"): one that says no more than a choice is told once.
+ * 113: a pushed branch is one code span whatever its name holds (a backtick in it ended the span: the rest was the note's markdown).
  */
-export const DIGEST_VERSION = 112;
+export const DIGEST_VERSION = 113;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -293,7 +295,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	if (commits.length > 0) done.push(...steps);
 	// A branch pushed is where the next session finds the work, told where room is left (the commits tell the work) and
 	// once: not after a reply that says so in its own words, nor with a pull request, which says it was pushed.
-	if (prs.length === 0 && !done.some((d) => !COMMIT_OR_PR.test(d) && /\bpush(?:ed|es)?\b/i.test(d))) for (const p of pushesOf(calls)) done.push(`pushed \`${p.branch}\`${p.remote ? ` to ${p.remote}` : ""}`);
+	if (prs.length === 0 && !done.some((d) => !COMMIT_OR_PR.test(d) && /\bpush(?:ed|es)?\b/i.test(d))) for (const p of pushesOf(calls)) done.push(`pushed ${codeSpan(p.branch)}${p.remote ? ` to ${p.remote}` : ""}`);
 	// The steps a todo list that a new one replaced had completed: the final list no longer holds them, and often no reply tells that work.
 	for (const t of alike(replacedTodos(ownCalls).filter((t) => !INVESTIGATION.test(t)))) done.push(cutAtBoundary(t, ITEM_MAX));
 	// The last check that passed, in its place, unless a result tells the same check passing in the reply's own words

@@ -310,6 +310,16 @@ describe("digestSession", () => {
 		expect(digestOf(work("The queue now gives up after five tries; the branch is pushed for review.")).done).toEqual(["commit 3c3c3c3: Raise the retry limit to 5", "The queue now gives up after five tries; the branch is pushed for review."]);
 	});
 
+	it("tells a pushed branch whose name holds a backtick as one code span: the rest of its name is no markdown of the note", () => {
+		const d = digestOf([
+			userText("Ship it", at(0)),
+			assistant(toolUse("t1", "Bash", { command: "git push origin HEAD" }), { ...at(1), messageId: "m1" }),
+			toolResult("t1", "To example.org:team/app.git\n   4e4e4e4..5f5f5f5  odd`[[Home]]`name -> odd`[[Home]]`name", at(1)),
+			assistant(text("Pushed."), { ...at(2), messageId: "m2" }),
+		]);
+		expect(d.done).toContain("pushed ``odd`[[Home]]`name`` to origin");
+	});
+
 	it("tells the steps a replaced todo list completed, after the results, its checks left out; a sub-agent's list is not the session's", () => {
 		const todos = (id: string, minute: number, items: [string, string][], isSidechain = false) => [
 			assistant(toolUse(id, "TodoWrite", { todos: items.map(([content, status]) => ({ content, status, activeForm: content })) }), { ...at(minute), messageId: `m${id}`, isSidechain }),
