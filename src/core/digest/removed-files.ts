@@ -114,13 +114,13 @@ function operands(args: readonly string[]): { paths: string[]; recursive: boolea
  * its operands (a word the shell expands left out); each `mv` and `git mv` of one file to another
  * moves it. A move of several, or with a word the shell expands, says nothing sure: left out.
  * A relative path is taken from where an earlier absolute `cd` of the line went, else from the folder
- * the call ran the line in (`workdir`, Codex's) when given; after a `cd` to anywhere else, relative paths
- * are not known and left out.
+ * the call ran the line in (`workdir`, Codex's) when given in full; after a `cd` to anywhere else, or under
+ * a workdir not given in full, relative paths are not known and left out.
  */
 function changesOf(line: string, workdir?: string): Change[] {
 	const changes: Change[] = [];
 	// The folder the line is in: undefined where it started (not known here), null when not known at all.
-	let folder: string | null | undefined = workdir?.startsWith("/") ? workdir.replace(/(?<=.)\/$/, "") : undefined;
+	let folder: string | null | undefined = !workdir ? undefined : workdir.startsWith("/") ? workdir.replace(/(?<=.)\/$/, "") : null;
 	const at = (path: string) => (path.startsWith("/") || folder === undefined ? path : folder === null ? undefined : `${folder}/${path.replace(/^\.\//, "")}`);
 	for (const command of commandsOf(line)) {
 		const words = command[0]?.text === "sudo" ? command.slice(1) : command;

@@ -159,8 +159,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 111: a reply's line that starts like a pull request or commit ("PR created: <link>") is no record: one that says again what a record says is left out.
  * 112: a done item is read with an acronym as the words it stands for ("PAT", "Personal Access Tokens"): one that says no more than a choice is told once.
  * 113: a pushed branch is one code span whatever its name holds (a backtick in it ended the span: the rest was the note's markdown).
+ * 114: a shell call's folder not given in full (a relative `workdir`) leaves its relative paths not known, as a `cd` to one does; they were taken from the session's folder.
  */
-export const DIGEST_VERSION = 113;
+export const DIGEST_VERSION = 114;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -57,6 +57,9 @@ describe("touchedAtEnd", () => {
 		const shell = (command: string, workdir: string): ToolCall => ({ id: "", name: "Bash", input: { command, workdir }, result: ok });
 		expect(touchedAtEnd([shell("rm probe.sh", "/proj/docs")], files)).toEqual(without("/proj/docs/probe.sh"));
 		expect(touchedAtEnd([shell("mv app.ts main.ts", "/proj/src")], files)).toEqual(["/proj/tools/probe.sh", "/proj/docs/probe.sh", "/proj/src/main.ts"]);
+		// A folder not given in full leaves where relative paths lead not known, as a `cd` to one does: not the session's own folder.
+		expect(touchedAtEnd([shell("mv notes.txt summary.txt", "docs")], files, "/proj")).toEqual(files);
+		expect(touchedAtEnd([shell("rm -r tools", "src/..")], files, "/proj")).toEqual(files);
 		// After a change to a folder not given in full, where a relative path leads is not known.
 		expect(touchedAtEnd([bash("cd docs && rm ../src/app.ts")], files)).toEqual(files);
 	});
