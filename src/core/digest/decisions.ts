@@ -432,9 +432,13 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		}
 		if (mayChooseWayOut) for (const way of waysOut(units)) add(fromWaysOut, way);
 	}
-	const out: string[] = [];
-	for (const choice of [fromPrompts, fromRecords, fromReplies, fromWaysOut].flatMap(standing)) if (out.length < max && !out.some((o) => sameChoice(o, choice))) out.push(choice);
-	return out;
+	const out: { choice: string; words: Set<string> }[] = [];
+	for (const choice of [fromPrompts, fromRecords, fromReplies, fromWaysOut].flatMap(standing)) {
+		if (out.length >= max) break;
+		const words = namingWords(choice);
+		if (!out.some((o) => sameChoice(o.choice, o.words, choice, words))) out.push({ choice, words });
+	}
+	return out.map((o) => o.choice);
 }
 
 /**
@@ -443,11 +447,13 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
  * Redis…", then "Replaced Redis with an in-memory map…").
  */
 function standing(choices: readonly string[]): string[] {
-	const passed = choices.map(passedOverWords);
-	return choices.filter((choice, i) => {
-		const taken = takenWords(choice);
-		return !passed.slice(i + 1).some((words) => [...taken].some((w) => words.has(w)));
+	// Where each word is passed over last: one look per word a choice takes, not one per later choice
+	// (a reply of thousands of choices made this quadratic).
+	const lastPassed = new Map<string, number>();
+	choices.forEach((choice, i) => {
+		for (const w of passedOverWords(choice)) lastPassed.set(w, i);
 	});
+	return choices.filter((choice, i) => ![...takenWords(choice)].some((w) => (lastPassed.get(w) ?? -1) > i));
 }
 
 /** What a choice takes: the words after its verb, to the first joining word ("let's use Postgres for the jobs" takes "Postgres"). */
@@ -478,10 +484,8 @@ function nameWords(phrase: string): Set<string> {
  * The same choice said twice ("No staging reset needed." and, in the summary, "No staging reset
  * required."): two thirds of the words that name things in their openings shared.
  */
-function sameChoice(a: string, b: string): boolean {
+function sameChoice(a: string, x: ReadonlySet<string>, b: string, y: ReadonlySet<string>): boolean {
 	if (a === b) return true;
-	const x = namingWords(a);
-	const y = namingWords(b);
 	let shared = 0;
 	for (const w of x) if (y.has(w)) shared++;
 	const fewer = Math.min(x.size, y.size);

@@ -160,8 +160,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 112: a done item is read with an acronym as the words it stands for ("PAT", "Personal Access Tokens"): one that says no more than a choice is told once.
  * 113: a pushed branch is one code span whatever its name holds (a backtick in it ended the span: the rest was the note's markdown).
  * 114: a shell call's folder not given in full (a relative `workdir`) leaves its relative paths not known, as a `cd` to one does; they were taken from the session's folder.
+ * 115: at most 40 stated choices are read for the decisions (all of them, compared pair by pair, took half a minute for a reply of 20,000).
  */
-export const DIGEST_VERSION = 114;
+export const DIGEST_VERSION = 115;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -386,13 +387,17 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
  * choices stated in commit and pull request bodies and replies), taking turns, the user's first
  * (see `takingTurns`). `firm`, the user's answers and picks and the records, stay even when a result tells them too.
  */
+/** Choices stated in prompts, records and replies read for the decisions (five are told). */
+const STATED_CHOICES_MAX = 40;
+
 function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: readonly string[], tasks: readonly SessionTask[], statements: Statements, records: readonly string[]): { told: string[]; firm: Set<string> } {
 	const picked = pickedOptions(model.events);
 	const pickers = new Set(picked.map((p) => p.prompt));
 	const theirs = [...userAnswers(calls), ...refusalWords(calls).map(asChoice), ...[...picked, ...agreedProposals(model.events)].map((p) => p.choice)].map((a) => cutAtBoundary(a, ITEM_MAX));
 	const sources = { prompts: typed.filter((p) => !pickers.has(p)), records, replies: tasks.flatMap((t) => t.texts) };
-	// All stated, not the first few: the user's, told first, would leave the agent's out before their turn.
-	const stated = decisionsOf(sources, Infinity, heldReplies(model.events), (text) => statements.unitsOf(text));
+	// Many stated, not the first few: the user's, told first, would leave the agent's out before their turn. Not all: a
+	// reply of thousands of choices (a generated list, a hostile transcript) is compared pair by pair below.
+	const stated = decisionsOf(sources, STATED_CHOICES_MAX, heldReplies(model.events), (text) => statements.unitsOf(text));
 	const written = decisionRecords(calls);
 	// A prompt's choice is told marked as the user's (`asChoice`).
 	const typedChoice = (d: string) => d.startsWith("user chose: ");
@@ -401,7 +406,8 @@ function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: rea
 	// The agent's wording of a choice the user made is told on the user's line (see `joinedChoices`), which stays firm.
 	// Nor is a choice of the agent's told twice, in two replies (see `saidOnce`); the user's own words stay.
 	const joined = joinedChoices(saidOnce(told, (d) => firm.has(d) || typedChoice(d)), typedChoice, (d) => firm.has(d));
-	for (const d of joined) if (!told.includes(d)) firm.add(d);
+	const toldBefore = new Set(told);
+	for (const d of joined) if (!toldBefore.has(d)) firm.add(d);
 	return { told: joined, firm };
 }
 

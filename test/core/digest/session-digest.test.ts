@@ -838,3 +838,18 @@ describe("digestSession on hostile text", () => {
 		expect([...d.done, ...d.open].join(" ")).not.toMatch(/let me/i);
 	});
 });
+
+describe("digestSession on a session of thousands of choices", () => {
+	beforeEach(() => resetIds());
+
+	it("reads a reply of 20,000 stated choices in a moment, and tells the first ones (compared pair by pair, all of them took half a minute)", () => {
+		const replies = Array.from({ length: 40 }, (_, k) =>
+			assistant(text(Array.from({ length: 500 }, (_, i) => `We decided to use Store${k * 500 + i} for service${k * 500 + i} since it scales.`).join(" ")), { ...at(1), messageId: `m${k}` }),
+		);
+		const started = Date.now();
+		const d = digestOf([userText("Pick the stores for the services", at(0)), ...replies]);
+		expect(Date.now() - started).toBeLessThan(3_000);
+		expect(d.decisions[0]).toBe("We decided to use Store0 for service0 since it scales.");
+		expect(d.decisions.length).toBeLessThanOrEqual(5);
+	});
+});
