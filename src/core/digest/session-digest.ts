@@ -161,8 +161,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 113: a pushed branch is one code span whatever its name holds (a backtick in it ended the span: the rest was the note's markdown).
  * 114: a shell call's folder not given in full (a relative `workdir`) leaves its relative paths not known, as a `cd` to one does; they were taken from the session's folder.
  * 115: at most 40 stated choices are read for the decisions (all of them, compared pair by pair, took half a minute for a reply of 20,000).
+ * 116: the steps of replaced todo lists told done are the latest forty (ten thousand lists replaced one by one gave half a million).
  */
-export const DIGEST_VERSION = 115;
+export const DIGEST_VERSION = 116;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -72,8 +72,12 @@ export function replacedTodos(calls: readonly ToolCall[]): string[] {
 		if (replaced || !list.some((t) => held.has(t.content))) committed = false;
 		list = next;
 	}
-	return out;
+	// The latest plans' steps: ten thousand lists replaced one by one gave a note of half a million done items.
+	return out.slice(-REPLACED_STEPS_MAX);
 }
+
+/** Steps of replaced todo lists told done at most (the digest tells a few; the note lists them). */
+const REPLACED_STEPS_MAX = 40;
 
 /** The items a `TodoWrite` gives, those without words left out. */
 function todoItems(todos: readonly unknown[]): TodoItem[] {

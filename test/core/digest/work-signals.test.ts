@@ -226,4 +226,11 @@ describe("replacedTodos", () => {
 		];
 		expect(replacedTodos(calls)).toEqual(["Write the migration guide"]);
 	});
+
+	it("tells the latest plans' steps, forty at most, when thousands of lists replaced one another (a note of half a million done items)", () => {
+		const calls = Array.from({ length: 2_000 }, (_, k) => list([`Step ${k} a`, "completed"], [`Step ${k} b`, "completed"]));
+		const steps = replacedTodos([...calls, list()]);
+		expect(steps).toHaveLength(40);
+		expect(steps.at(-1)).toBe("Step 1999 b");
+	});
 });
