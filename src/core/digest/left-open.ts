@@ -5,24 +5,29 @@ import { capitalize } from "./request-text";
 /**
  * Whether a step an earlier reply left is still the user's: it is left on their side ("One thing
  * left on your side: …", "you still need to …"), which the agent's later work does not do, and no
- * later request takes it up (`later`: the requests after it; `topic`: the one it came from).
+ * later request takes it up: names a word of it (five letters or more, "subdomain") that the
+ * request it came from did not (that one's words are the session's topic, named again whatever is
+ * asked next). `asks`: each task's request, the step's task given by its place.
  */
-export function leftToUser(step: string, later: readonly string[], topic: string): boolean {
-	return THEIRS.test(step) && !later.some((ask) => takesUp(ask, step, topic));
+export function leftToUser(asks: readonly (string | undefined)[]): (step: string, task: number) => boolean {
+	// The last request naming each word: one look per word of a step, not one per later request
+	// (a session of thousands of tasks, each leaving a step, made that quadratic).
+	const lastNamed = new Map<string, number>();
+	asks.forEach((ask, i) => {
+		for (const w of longWords(ask ?? "")) lastNamed.set(w, i);
+	});
+	return (step, task) => {
+		if (!THEIRS.test(step)) return false;
+		const topic = longWords(asks[task] ?? "");
+		return ![...longWords(step)].some((w) => !topic.has(w) && (lastNamed.get(w) ?? -1) > task);
+	};
 }
 
 /** A step a reply leaves to the user ("One thing left on your side: …", "you still need to …"): none the agent does next. */
 const THEIRS = /(?<!\b(?:nothing|none)(?:\s+(?:is|else|more))?\s+)\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b|\byou\b[^.;]{0,80}\bmanually\b/i;
 
-/**
- * Whether a later request takes up a step: it names a word of the step (five letters or more, "subdomain") that the
- * request the step came from did not (that one's words are the session's topic, named again whatever is asked next).
- */
-function takesUp(later: string, step: string, topic: string): boolean {
-	const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{5,}/gu) ?? []);
-	const asked = words(later);
-	const known = words(topic);
-	return [...words(step)].some((w) => asked.has(w) && !known.has(w));
+function longWords(text: string): Set<string> {
+	return new Set(text.toLowerCase().match(/\p{L}{5,}/gu) ?? []);
 }
 
 /**

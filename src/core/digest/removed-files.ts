@@ -421,7 +421,15 @@ export function removedLater(tasks: readonly (readonly ToolCall[])[]): string[][
 			}
 		}
 	});
-	return tasks.map((_, task) => [...removedIn].flatMap(([name, at]) => (at !== undefined && at > task ? [name] : [])));
+	// Latest removal first: a task's names are a prefix, cut once per task (a session of thousands of tasks and removals
+	// went over every name for every task, seconds of a sync).
+	const byLast = [...removedIn].flatMap(([name, at]) => (at === undefined ? [] : [{ name, at }])).sort((a, b) => b.at - a.at);
+	const names = byLast.map((r) => r.name);
+	let later = byLast.length;
+	return tasks.map((_, task) => {
+		while (later > 0 && byLast[later - 1]!.at <= task) later--;
+		return names.slice(0, later);
+	});
 }
 
 /**

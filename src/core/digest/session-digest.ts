@@ -327,10 +327,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	else if (stopped && !told && last?.ask) open.push(`interrupted by the user: ${last.ask}`);
 	if (last) open.push(...deferred(last, statements));
 	// A step an earlier reply left on the user's side is theirs: the agent's later work does not do it. It stays open unless a later request takes it up.
-	for (const [i, t] of tasks.slice(0, -1).entries()) {
-		const later = tasks.slice(i + 1).flatMap((n) => (n.ask ? [n.ask] : []));
-		for (const step of deferred(t, statements)) if (leftToUser(step, later, t.ask ?? "")) open.push(step);
-	}
+	const stillTheirs = leftToUser(tasks.map((n) => n.ask));
+	for (const [i, t] of tasks.slice(0, -1).entries()) for (const step of deferred(t, statements)) if (stillTheirs(step, i)) open.push(step);
 	open.push(...refused.open);
 	const uncommitted = uncommittedFiles(withOwnGit(model), model.cwd, offeredCommit(tasks, statements));
 	if (uncommitted) open.push(uncommitted);

@@ -1,4 +1,5 @@
 import { localTime } from "../text/local-date";
+import { codeUnitOrder } from "../text/code-unit-order";
 import { AGENT_NAMES } from "../transcript/agents";
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, TaskSummary } from "../digest/session-digest";
@@ -106,13 +107,31 @@ export function renderSessionNote(input: SessionNoteInput): SessionNoteText {
 	return { frontmatter: properties, body: `${parts.filter((p) => p !== "").join("\n\n")}\n` };
 }
 
+/**
+ * Whether a text starts one of `texts`: found by where it would sort among them (those it starts
+ * follow it there), not by a look at each (thousands of tasks' results against as many done items).
+ */
+function startsOfAny(texts: readonly string[]): (start: string) => boolean {
+	const sorted = [...texts].sort(codeUnitOrder);
+	return (start) => {
+		let low = 0;
+		let high = sorted.length;
+		while (low < high) {
+			const mid = (low + high) >>> 1;
+			if (sorted[mid]! < start) low = mid + 1;
+			else high = mid;
+		}
+		return sorted[low]?.startsWith(start) ?? false;
+	};
+}
+
 function renderDigest(d: SessionDigest): string {
 	const out: string[] = [];
 	const tasks = d.tasks.filter((t) => t.ask !== undefined || t.result.length > 0);
 	if (tasks.length > 0) out.push(`**Tasks:**\n${tasks.map((t, i) => renderTask(t, i + 1, d.projectPath)).join("\n")}`);
 	// What the tasks already say is not said twice.
-	const said = tasks.flatMap((t) => t.result);
-	const done = d.done.filter((item) => !said.some((r) => r.startsWith(item.replace(/…$/, ""))));
+	const said = startsOfAny(tasks.flatMap((t) => t.result));
+	const done = d.done.filter((item) => !said(item.replace(/…$/, "")));
 	if (done.length > 0) out.push(`**Done:**\n${bullets(done)}`);
 	if (d.open.length > 0) out.push(`**Open:**\n${bullets(d.open)}`);
 	if (d.decisions.length > 0) out.push(`**Decisions:**\n${bullets(d.decisions)}`);

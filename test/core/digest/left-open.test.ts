@@ -4,14 +4,17 @@ import { leftToUser } from "../../../src/core/digest/left-open";
 describe("leftToUser", () => {
 	const step = "One thing left on your side: point the staging subdomain at the new load balancer";
 	it("keeps a step left on the user's side open until a later request names a word of it the first request did not", () => {
-		expect(leftToUser(step, ["Now tidy the changelog"], "Move the staging site to the new balancer")).toBe(true);
-		expect(leftToUser(step, ["I updated the subdomain record, check it"], "Move the staging site to the new balancer")).toBe(false);
+		const topic = "Move the staging site to the new balancer";
+		expect(leftToUser([topic, "Now tidy the changelog"])(step, 0)).toBe(true);
+		expect(leftToUser([topic, "I updated the subdomain record, check it"])(step, 0)).toBe(false);
 		// The first request's own words are the session's topic: naming them again takes nothing up.
-		expect(leftToUser(step, ["What about the staging balancer costs?"], "Move the staging site to the new balancer")).toBe(true);
+		expect(leftToUser([topic, "What about the staging balancer costs?"])(step, 0)).toBe(true);
+		// Only a later request takes it up: one before it, or its own, does not.
+		expect(leftToUser(["Check the subdomain first", topic, "Now tidy the changelog"])(step, 1)).toBe(true);
 	});
 
 	it("is no step of the user's when nothing is left to them", () => {
-		expect(leftToUser("Nothing is left on your side: the records are live", [], "Move the site")).toBe(false);
-		expect(leftToUser("Deployed the worker to staging", [], "Deploy the worker")).toBe(false);
+		expect(leftToUser(["Move the site"])("Nothing is left on your side: the records are live", 0)).toBe(false);
+		expect(leftToUser(["Deploy the worker"])("Deployed the worker to staging", 0)).toBe(false);
 	});
 });

@@ -853,3 +853,24 @@ describe("digestSession on a session of thousands of choices", () => {
 		expect(d.decisions.length).toBeLessThanOrEqual(5);
 	});
 });
+
+describe("digestSession on a session of thousands of tasks", () => {
+	beforeEach(() => resetIds());
+
+	it("reads 8,000 tasks that write files and remove them, each leaving a step to the user, in a moment (every task went over every later one: 55 s)", () => {
+		const records = Array.from({ length: 8_000 }, (_, k) => {
+			const file = `/work/app/src/m${k % 4_000}.ts`;
+			const call = k < 4_000 ? toolUse(`t${k}`, "Write", { file_path: file, content: "x" }) : toolUse(`t${k}`, "Bash", { command: `rm src/m${k % 4_000}.ts` });
+			return [
+				userText(`Task number ${k}: handle module ${k % 4_000}`, at(0)),
+				assistant(call, { ...at(1), messageId: `c${k}` }),
+				toolResult(`t${k}`, "ok", at(1)),
+				assistant(text(`Done with module ${k % 4_000}. You still need to restart the server manually.`), { ...at(2), messageId: `r${k}` }),
+			];
+		}).flat();
+		const started = Date.now();
+		const d = digestOf(records);
+		expect(Date.now() - started).toBeLessThan(3_000);
+		expect(d.asked.length).toBeGreaterThan(0);
+	});
+});
