@@ -1,5 +1,6 @@
 import { localTime } from "../text/local-date";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { lowerBound } from "../text/sorted-search";
 import { AGENT_NAMES } from "../transcript/agents";
 import { oneLine } from "../digest/one-line";
 import type { SessionDigest, TaskSummary } from "../digest/session-digest";
@@ -113,16 +114,7 @@ export function renderSessionNote(input: SessionNoteInput): SessionNoteText {
  */
 function startsOfAny(texts: readonly string[]): (start: string) => boolean {
 	const sorted = [...texts].sort(codeUnitOrder);
-	return (start) => {
-		let low = 0;
-		let high = sorted.length;
-		while (low < high) {
-			const mid = (low + high) >>> 1;
-			if (sorted[mid]! < start) low = mid + 1;
-			else high = mid;
-		}
-		return sorted[low]?.startsWith(start) ?? false;
-	};
+	return (start) => sorted[lowerBound(sorted, start)]?.startsWith(start) ?? false;
 }
 
 function renderDigest(d: SessionDigest): string {

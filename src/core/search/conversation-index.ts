@@ -1,4 +1,5 @@
 import { foldCase } from "../text/fold-case";
+import { lowerBound } from "../text/sorted-search";
 import { conversationTerms } from "./conversation-terms";
 
 /**
@@ -177,15 +178,8 @@ export class ConversationIndex {
 	private withPrefix(prefix: string): string[] {
 		this.sortedTerms ??= [...this.postings.keys()].sort();
 		const terms = this.sortedTerms;
-		let lo = 0;
-		let hi = terms.length;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			if (terms[mid]! < prefix) lo = mid + 1;
-			else hi = mid;
-		}
 		const out: string[] = [];
-		for (let i = lo; i < terms.length && terms[i]!.startsWith(prefix); i++) out.push(terms[i]!);
+		for (let i = lowerBound(terms, prefix); i < terms.length && terms[i]!.startsWith(prefix); i++) out.push(terms[i]!);
 		return out;
 	}
 
