@@ -106,8 +106,11 @@ function restatesWords(a: Words, b: Words): boolean {
 class WordIndex {
 	private readonly byName = new Map<string, Words[]>();
 	private readonly byStem = new Map<string, Words[]>();
+	/** Every item added, in order: what an item of acronyms and names alone is compared with. */
+	private readonly latest: Words[] = [];
 
 	add(words: Words): void {
+		this.latest.push(words);
 		for (const name of words.names) pushTo(this.byName, name, words);
 		for (const stem of words.stems) pushTo(this.byStem, stem, words);
 	}
@@ -121,18 +124,28 @@ class WordIndex {
 			if (holding === undefined) return false;
 			if (named === undefined || holding.length < named.length) named = holding;
 		}
-		// And it holds `least` of its k stems, so one at least of any k - least + 1 of them: of its rarest
-		// (a word every item shares, "tidy", would bring them all).
+		// And it shares `least` of its k stems. An acronym's is shared by an item spelling it out ("PAT", "Personal Access
+		// Token") without holding it, so of the others it holds `least - acronyms`: one at least of any k - least + 1 of
+		// them, of its rarest (a word every item shares, "tidy", would bring them all).
 		const k = words.stems.size;
 		const least = Math.max(2, Math.ceil((2 * k) / 3));
 		if (k < least) return false;
-		const rarest = [...words.stems].map((stem) => this.byStem.get(stem) ?? []).sort((x, y) => x.length - y.length).slice(0, k - least + 1);
-		const count = rarest.reduce((n, holding) => n + holding.length, 0);
-		const candidates = named !== undefined && named.length <= count ? named : new Set(rarest.flat());
+		const plain = [...words.stems].filter((stem) => !words.acronyms.has(stem));
+		const held = least - (k - plain.length);
+		let candidates: Iterable<Words>;
+		if (held <= 0) candidates = named ?? this.latest.slice(-UNINDEXED_MAX);
+		else {
+			const rarest = plain.map((stem) => this.byStem.get(stem) ?? []).sort((x, y) => x.length - y.length).slice(0, plain.length - held + 1);
+			const count = rarest.reduce((n, holding) => n + holding.length, 0);
+			candidates = named !== undefined && named.length <= count ? named : new Set(rarest.flat());
+		}
 		for (const before of candidates) if (restatesWords(words, before)) return true;
 		return false;
 	}
 }
+
+/** Items an item of acronyms alone is compared with, the latest: it gives no word to look the others up by. */
+const UNINDEXED_MAX = 200;
 
 function pushTo(map: Map<string, Words[]>, key: string, words: Words): void {
 	const list = map.get(key);

@@ -162,8 +162,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 114: a shell call's folder not given in full (a relative `workdir`) leaves its relative paths not known, as a `cd` to one does; they were taken from the session's folder.
  * 115: at most 40 stated choices are read for the decisions (all of them, compared pair by pair, took half a minute for a reply of 20,000).
  * 116: the steps of replaced todo lists told done are the latest forty (ten thousand lists replaced one by one gave half a million).
+ * 117: an item that spells out an acronym a later one gives ("Personal Access Token", "PAT") is found by the index that tells each item once, as compared one by one.
  */
-export const DIGEST_VERSION = 116;
+export const DIGEST_VERSION = 117;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { joinedChoices, restates, saidOnce, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
 
 describe("restates", () => {
@@ -102,5 +103,25 @@ describe("toldOnce", () => {
 		const done = ["commit 9f8e7d6: Moved the cache from Redis to an in-process LRU", "Added a retry to the webhook sender"];
 		const open = ["Move the cache from Redis to an in-process LRU", "Document the retry limits"];
 		expect(toldOnce(done, open, commit, () => true)).toEqual({ done, other: open });
+	});
+});
+
+describe("withoutRestated and toldOnce, by their index", () => {
+	it("find an item that spells out an acronym the later one gives (the index went by held words only, and missed it)", () => {
+		expect(withoutRestated(["Created a Personal Access Token for CI", "Created PAT for CI"], () => false)).toEqual(["Created a Personal Access Token for CI"]);
+		expect(toldOnce(["Created PAT for CI"], ["Chose a Personal Access Token for CI"], () => false, () => false).done).toEqual([]);
+	});
+
+	it("tell once what a look at every item before it tells once", () => {
+		const vocabulary = ["Created", "PAT", "Personal", "Access", "Token", "CI", "API", "Application", "Programming", "Interface", "parser.ts", "lexer", "tidy", "the", "for", "release", "workflow"];
+		fc.assert(
+			fc.property(fc.array(fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 6 }), { maxLength: 30 }), (lists) => {
+				const items = lists.map((words) => words.join(" "));
+				const pairwise: string[] = [];
+				for (const item of items) if (!pairwise.some((before) => restates(item, before))) pairwise.push(item);
+				expect(withoutRestated(items, () => false)).toEqual(pairwise);
+			}),
+			{ numRuns: 500 },
+		);
 	});
 });
