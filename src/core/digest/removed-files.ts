@@ -1,76 +1,10 @@
 import { baseName } from "../notes/note-name";
 import type { ToolCall } from "../transcript/session-model";
 import { NAME_CHAR, namesFile } from "./refused-calls";
+import { commandsOf, type ShellWord } from "../text/shell-parts";
 
 /** A write or an edit of a file, by the tool's own name. */
 const WRITES = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-
-/** A word of a shell command, quotes taken off; not `plain` when the shell would expand it (`$HOME`, `*.md`, `~/x`) or redirect (`2>/dev/null`). */
-interface Word {
-	text: string;
-	plain: boolean;
-}
-
-/** Characters that make an unquoted word something the shell expands or redirects: its text is not the path. */
-const SPECIAL = "$`*?[]{}~<>()!";
-
-/**
- * The simple commands of a shell line, each as its words: split at `&&`, `||`, `;`, `|` and line
- * breaks outside quotes, comments left out. One pass over the line, whatever its length (it is
- * untrusted text). What follows a here-document (`<<`) is its text, not commands: the line ends
- * there; a command whose quote never closes is left out.
- */
-function commandsOf(line: string): Word[][] {
-	const commands: Word[][] = [];
-	let words: Word[] = [];
-	let text = "";
-	let plain = true;
-	let inWord = false;
-	let quote: string | undefined;
-	const endWord = () => {
-		if (inWord) words.push({ text, plain });
-		text = "";
-		plain = true;
-		inWord = false;
-	};
-	const endCommand = () => {
-		endWord();
-		if (words.length > 0) commands.push(words);
-		words = [];
-	};
-	for (let i = 0; i < line.length; i++) {
-		const c = line[i] ?? "";
-		if (quote !== undefined) {
-			if (c === quote) quote = undefined;
-			else {
-				if (quote === '"' && (c === "$" || c === "`")) plain = false;
-				text += c;
-			}
-		} else if (c === "'" || c === '"') {
-			quote = c;
-			inWord = true;
-		} else if (c === "\\") {
-			// An escaped line break continues the command; any other escaped character is itself.
-			const next = line[++i] ?? "";
-			if (next !== "\n") {
-				text += next;
-				inWord = true;
-			}
-		} else if (c === " " || c === "\t") endWord();
-		else if (c === "\n" || c === ";" || c === "&" || c === "|") endCommand();
-		else if (c === "#" && !inWord) while (i + 1 < line.length && line[i + 1] !== "\n") i++;
-		else if (c === "<" && line[i + 1] === "<") {
-			endCommand();
-			return commands;
-		} else {
-			if (SPECIAL.includes(c)) plain = false;
-			text += c;
-			inWord = true;
-		}
-	}
-	if (quote === undefined) endCommand();
-	return commands;
-}
 
 /** A redirection (`2>/dev/null`, `>`, `2>&1`): no argument of the command; one that ends on its operator takes the next word as its target. */
 const REDIRECT = /^\d*[<>]/;
@@ -79,7 +13,7 @@ const REDIRECT = /^\d*[<>]/;
  * The arguments of a command after its name, redirections left out; a word the shell expands (its
  * path is not known) left out too, or, when `strict`, the whole: undefined.
  */
-function argumentsOf(words: readonly Word[], strict: boolean): string[] | undefined {
+function argumentsOf(words: readonly ShellWord[], strict: boolean): string[] | undefined {
 	const args: string[] = [];
 	for (let i = 0; i < words.length; i++) {
 		const w = words[i];
