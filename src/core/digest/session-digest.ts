@@ -344,7 +344,8 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	// The commits and pull requests themselves stay, not a reply's line that starts like one ("PR created: <the same link>").
 	const records = new Set(done.slice(0, checkAt));
 	const record = (d: string) => records.has(d);
-	const results = withoutRestated(unique(done).filter((d) => !open.includes(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), record);
+	const openItems = new Set(open);
+	const results = withoutRestated(unique(done).filter((d) => !openItems.has(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), record);
 	// Nor is what Open or Decided tells in other words, nor a choice a result tells (see `toldOnce`): the capped packet has room for it once.
 	const notOpen = toldOnce(results, unique(open), record, () => true).done;
 	const decisions = decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs));
