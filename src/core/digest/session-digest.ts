@@ -163,8 +163,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 115: at most 40 stated choices are read for the decisions (all of them, compared pair by pair, took half a minute for a reply of 20,000).
  * 116: the steps of replaced todo lists told done are the latest forty (ten thousand lists replaced one by one gave half a million).
  * 117: an item that spells out an acronym a later one gives ("Personal Access Token", "PAT") is found by the index that tells each item once, as compared one by one.
+ * 118: nothing asked of the reader ("No action needed on your end") is hollow; the items under the person's own proposal said back ("Your proposal:") and the parts of a document a reply lists ("…a doc that covers:") are no results (see `notOwnWork`).
  */
-export const DIGEST_VERSION = 117;
+export const DIGEST_VERSION = 118;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -617,7 +618,7 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	// A final reply that only claims files never written tells nothing true: the reply before it, what the task found, does.
 	const result = (told.some((u) => !unwritten.some((f) => namesFile(u.text, f))) || unwritten.length === 0 ? told : said(task.texts.slice(-2, -1)))
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
-		.filter((u) => !isHollow(u.text, task.ask) && !isNotResult(u.text) && !aheadOfWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
+		.filter((u) => !isHollow(u.text, task.ask) && !isNotResult(u.text) && !aheadOfWork(u) && !notOwnWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
 		.map((u) => cutAtBoundary(asResult(u.text), 240));
 	const checks = checksOf(task.calls);
@@ -637,6 +638,27 @@ const PLAN_INTRO =
  */
 function aheadOfWork(unit: ProseUnit): boolean {
 	return unit.kind === "item" && PLAN_INTRO.test(unit.section) && !RESULT.test(unit.text);
+}
+
+/**
+ * A list's intro that names the reader's own proposal or plan ("**Your proposal:**", "What you suggested:"): its items say
+ * back what the person put forward, for the reply to weigh, not what the agent did.
+ */
+const READERS_OWN =
+	/^(?:(?:your|the user['’]s)(?: (?:current|original|proposed|new))? (?:proposal|plan|idea|suggestion|approach|design|request|question|requirements)\b[^.!?]{0,40}|what you (?:proposed|suggested|asked for|described|want)|you (?:proposed|suggested|asked for))\s*[:：]?\s*$/i;
+
+/** A list's intro that says what a document holds ("…a markdown document at `x.md` that documents:", "The guide covers:"). */
+const HOLDS = /\b(?:documents|covers|describes|contains|includes|outlines|explains|lists|has sections? (?:on|for))\s*[:：]\s*$/i;
+const DOCUMENT = /\b(?:document|doc|docs|guide|readme|report|spec|specification|write-?up|runbook|notes)\b|\.(?:md|txt|rst|adoc)\b/i;
+
+/**
+ * An item that is not the agent's own work, for all it may read as a result: one that says back the person's proposal, or
+ * names a part of a document the reply lists as written ("Root Cause: why the files stay" under "…a document that
+ * documents:"): writing the document is the result, and its sections are what it holds, not more work done.
+ */
+function notOwnWork(unit: ProseUnit): boolean {
+	if (unit.kind !== "item") return false;
+	return READERS_OWN.test(unit.section) || (HOLDS.test(unit.section) && DOCUMENT.test(unit.section));
 }
 
 /** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */

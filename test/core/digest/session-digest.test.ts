@@ -111,6 +111,18 @@ describe("digestSession", () => {
 		expect(answer("The lamp can blink already. Let's recap what is in place:\n\n- The poller lives in its own module")).toContain("The poller lives in its own module");
 	});
 
+	it("tells neither the person's own proposal said back nor the sections a written document holds as done", () => {
+		const answer = (reply: string) =>
+			digestOf([userText("What if the greenhouse fan ran on a timer instead of the thermostat?", at(0)), assistant(text(reply), { ...at(1), messageId: "m1" })]).done;
+		const weighed = answer("Let me weigh it.\n\n**Your proposal:**\n- The fan runs every two hours for ten minutes\n- The thermostat is taken out\n\nThe seedlings would overheat on sunny afternoons between runs.");
+		expect(weighed.join("\n")).not.toMatch(/every two hours|taken out/);
+		expect(weighed).toContain("The seedlings would overheat on sunny afternoons between runs.");
+		const written = answer("I wrote a short guide at `docs/fan.md` that covers:\n\n1. **Wiring**: Why the relay sits after the fuse\n2. **Schedule**: What the timer does at night\n\nIt is ready for you to read.");
+		expect(written.join("\n")).not.toMatch(/relay sits|timer does/);
+		// A list of what changed, under an intro that names no document, stays.
+		expect(answer("The fan now has a timer. The controller includes:\n\n- Added a ten-minute run every two hours")).toContain("Added a ten-minute run every two hours");
+	});
+
 	it("leaves open a step an earlier reply left on the user's side, until a later request takes it up", () => {
 		const session = (followUp: string) =>
 			digestOf([
