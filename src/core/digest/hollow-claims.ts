@@ -16,9 +16,10 @@ const HOLLOW = [
 	/^i(?:'ve| have)(?: now)?(?: (?:fully|successfully|completely))? (?:completed|finished|done|identified and fixed|fixed|resolved|made the changes?|implemented the changes?)(?: (?:the|this|your|all(?: the)?|both))?(?: (?:task|tasks|work|request|changes?|bug|issue|problem|fix|fixes|requirements?))?$/i,
 	// "The task is complete", "The fix is done", "The implementation is finished", "The plan is ready".
 	/^(?:the )?(?:task|tasks|plan|work|implementation|change|changes|fix|fixes|update|request|experiment|job|migration|refactor|refactoring|setup)(?: (?:is|are|has been|have been))?(?: now)? (?:complete|completed|done|finished|in place|ready|clean)$/i,
-	// "Ready to merge.", "Ready to build.", "Ready to commit whenever you say the word": a state the next step waits in, whatever the step,
-	// or the user's go; not a result. One waiting on something else ("…once the staging deploy goes green") names it.
-	/^(?:(?:it's|it is|this is|that's|everything is|all|i'm|i am) )?ready (?:to|for) [\w-]+(?: [\w-]+){0,3}?(?: (?:when(?:ever)?|once|as soon as|if) you\b.*)?$/i,
+	// "Ready to merge.", "Ready to build.", "Ready to commit whenever you say the word", "The draft is ready for you to review and
+	// sign off when you have time": a state the next step waits in, whatever the step, or the user's go; not a result (what was
+	// made ready is told by its own result). One waiting on something else ("…once the staging deploy goes green") names it.
+	/^(?:(?:it's|it is|this is|that's|everything is|all|i'm|i am|(?:the|this|your) [\w-]+(?: [\w-]+)? (?:is|are)(?: now)?) )?ready (?:to|for) [\w-]+(?: (?!(?:when(?:ever)?|once|as|if|until|after)\b)[\w-]+){0,5}(?: (?:when(?:ever)?|once|as soon as|if) you\b.*)?$/i,
 	// Agreement and acknowledgement: "That makes sense given …", "Good to know", "Fair point", "Ah yes, you're absolutely right".
 	/^(?:(?:ah|oh)[\s,]+)?(?:yes[\s,]+)?you(?:'re|’re| are) (?:absolutely |exactly |completely |totally |quite )?(?:right|correct)$|^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
 	// Nothing asked of the reader ("No action needed on your end", "Nothing else is needed from you"): no work done, and none left.

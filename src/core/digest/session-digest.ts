@@ -164,8 +164,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 116: the steps of replaced todo lists told done are the latest forty (ten thousand lists replaced one by one gave half a million).
  * 117: an item that spells out an acronym a later one gives ("Personal Access Token", "PAT") is found by the index that tells each item once, as compared one by one.
  * 118: nothing asked of the reader ("No action needed on your end") is hollow; the items under the person's own proposal said back ("Your proposal:") and the parts of a document a reply lists ("…a doc that covers:") are no results (see `notOwnWork`).
+ * 119: so is a thing's being ready for the reader's next step ("The draft is ready for you to review when you have time").
  */
-export const DIGEST_VERSION = 118;
+export const DIGEST_VERSION = 119;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -34,6 +34,7 @@ describe("hollow claims", () => {
 		"Found the culprit!",
 		"No action needed on your end.",
 		"Nothing else is required from you.",
+		"The draft is ready for you to read and sign off when you have a moment.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -56,6 +57,7 @@ describe("hollow claims", () => {
 		"I see the pager skips the last page when it is full.",
 		"That's the bug in the retry loop: it never backs off.",
 		"No changes needed in the billing module.",
+		"The draft is ready for printing once the cover art arrives.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});
