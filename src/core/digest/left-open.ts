@@ -48,7 +48,7 @@ export function leftOpen(unit: ProseUnit): string | undefined {
 		const subject = unit.kind === "item" && !DEFERRED_SECTION.test(unit.section) ? unit.sectionAsWritten?.replace(/[:：]\s*$/, "").trim() : undefined;
 		return subject && DEFERRED_SENTENCE.test(unit.text) ? `${subject} — ${unit.text.charAt(0).toLowerCase()}${unit.text.slice(1)}` : undefined;
 	}
-	if (DEFERRED_SECTION.test(unit.section)) return unit.text;
+	if (DEFERRED_SECTION.test(unit.section)) return NAVIGATION.test(unit.text) ? undefined : unit.text;
 	const labeled = /^([^:]{2,40}):\s+(\S.*)$/.exec(unit.text);
 	if (labeled && DEFERRED_LABEL.test(labeled[1]?.trim() ?? "")) return capitalize(labeled[2] ?? "");
 	if (!DEFERRED_SENTENCE.test(unit.text)) return undefined;
@@ -56,6 +56,12 @@ export function leftOpen(unit: ProseUnit): string | undefined {
 	const clause = unit.text.split(/;\s+|,\s+(?=(?:but|and|though|however)\s)/).find((c) => DEFERRED_SENTENCE.test(c)) ?? unit.text;
 	return clause.replace(/^(?:but|and|though|however)\s+/i, "");
 }
+
+/**
+ * A step that only goes to a place ("Go to https://example.com/settings", "Open `http://localhost:3000`"): the way to the step,
+ * which the next item says; told alone it is all an entry's room for steps left and says nothing of what is to be done there.
+ */
+const NAVIGATION = /^(?:go to|open|visit|navigate to|head (?:over )?to|browse to)\s+(?:<?https?:\/\/|`)\S*[.!]?$/i;
 
 const DEFERRED_SECTION = /\b(?:next steps?|remaining|todo|to do|not yet|follow[- ]?ups?|left to do|still to do|known (?:issues?|limitations?)|limitations|future work|later|to get started|before (?:you|it) (?:can|start|works?)|on your (?:side|end)|for you to do|what you need to do|action (?:required|needed))\b|다음 단계|남은|향후|今後|残り|次のステップ|未対応|后续|下一步|待办|未完成/i;
 /** A sentence's label that is all a "left to do" section's name ("Next steps: …"), not one that only holds the words ("Todo saved: …"). */

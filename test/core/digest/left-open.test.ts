@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { leftToUser } from "../../../src/core/digest/left-open";
+import { leftOpen, leftToUser } from "../../../src/core/digest/left-open";
+import type { ProseUnit } from "../../../src/core/digest/prose";
 
 describe("leftToUser", () => {
 	const step = "One thing left on your side: point the staging subdomain at the new load balancer";
@@ -16,5 +17,15 @@ describe("leftToUser", () => {
 	it("is no step of the user's when nothing is left to them", () => {
 		expect(leftToUser(["Move the site"])("Nothing is left on your side: the records are live", 0)).toBe(false);
 		expect(leftToUser(["Deploy the worker"])("Deployed the worker to staging", 0)).toBe(false);
+	});
+});
+
+describe("leftOpen", () => {
+	const step = (text: string): ProseUnit => ({ text, kind: "item", section: "before it works:" });
+	it("leaves a step that only goes to a place out of what is left to do, and keeps one that says what to do there", () => {
+		expect(leftOpen(step("Go to https://dashboard.example.org/keys"))).toBeUndefined();
+		expect(leftOpen(step("Open `http://localhost:8080`."))).toBeUndefined();
+		expect(leftOpen(step("Create a signing key named `release`"))).toBe("Create a signing key named `release`");
+		expect(leftOpen(step("Open https://dashboard.example.org/keys and revoke the old key"))).toBe("Open https://dashboard.example.org/keys and revoke the old key");
 	});
 });
