@@ -45,6 +45,8 @@ const ALTERNATIVE = /^(?:or|alternatively)\b/i;
 const YOUR_VALUE = /^[^:\s][^:]{0,59}:\s+your(?:\s+[\w`'.-]+){1,4}$/i;
 /** What comes next, labeled so ("Next task: 012", "Next up: the parser", "Up next: …"): where the work goes, not where it got to. */
 const NEXT = /^(?:next(?: (?:task|up|phase|item|action|stage|milestone|ticket|issue)s?)?|up next)\s*:/i;
+/** Where the repository stands, read off `git status` ("On `main`, up to date", "On branch dev, clean"): a place the session ended in, not work done (a push or commit is told as such). */
+const BRANCH_STATE = /^on (?:branch )?`?[\w./-]+`?,? (?:(?:and|all|everything|which is) )?(?:up to date|up-to-date|clean|in sync)(?:(?:,| and) (?:up to date|up-to-date|clean|in sync)(?: with [\w`./-]+)?)?$/i;
 /** A line that is only an HTML comment (`<!-- TODO: … -->`): hidden where the reply is shown, no result. */
 const COMMENT = /^<!--[\s\S]*-->$/;
 /** One token, no space, in a script that spaces its words: a name, not a statement. */
@@ -57,5 +59,5 @@ export function isListingField(statement: string): boolean {
 
 export function isNotResult(statement: string): boolean {
 	const s = statement.trim();
-	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || ALTERNATIVE.test(s) || YOUR_VALUE.test(s.replace(/[.!]+$/, "")) || COMMENT.test(s) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
+	return INSTRUCTION.test(s) || OPTION.test(s) || WOULD.test(s) || GUESS.test(s) || STILL.test(s) || FIELD.test(s) || NEXT.test(s) || LIMIT.test(s) || WOULD_HELP.test(s) || ALTERNATIVE.test(s) || YOUR_VALUE.test(s.replace(/[.!]+$/, "")) || COMMENT.test(s) || BRANCH_STATE.test(s.replace(/[.!]+$/, "")) || BARE_NAME.test(s.replace(/[.!]+$/, ""));
 }

@@ -166,8 +166,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 118: nothing asked of the reader ("No action needed on your end") is hollow; the items under the person's own proposal said back ("Your proposal:") and the parts of a document a reply lists ("…a doc that covers:") are no results (see `notOwnWork`).
  * 119: so is a thing's being ready for the reader's next step ("The draft is ready for you to review when you have time").
  * 120: a step left to do that only goes to a place ("Go to https://…/settings") is not told: the next one says what to do there.
+ * 121: nor is where the repository stands at the end ("On `main`, up to date"; see `isNotResult`).
  */
-export const DIGEST_VERSION = 120;
+export const DIGEST_VERSION = 121;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

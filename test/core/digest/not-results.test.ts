@@ -44,6 +44,8 @@ describe("statements that tell no result", () => {
 		"<!-- keep this list in sync with the docs -->",
 		".env.example",
 		"src/cache/lru.ts",
+		"On `release/2.4`, up to date.",
+		"On branch trunk, clean and up to date",
 	])("%s is not a result", (s) => {
 		expect(isNotResult(s)).toBe(true);
 	});
@@ -71,6 +73,7 @@ describe("statements that tell no result", () => {
 		"Ordered the imports by module.",
 		"We needed to pin the compiler, so `rust-toolchain.toml` now names 1.79.",
 		"Login form: your saved email is filled in on load now.",
+		"On `main`, the stale lock file is gone and the build is clean.",
 	])("%s is a result", (s) => {
 		expect(isNotResult(s)).toBe(false);
 	});
