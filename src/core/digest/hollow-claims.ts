@@ -24,6 +24,8 @@ const HOLLOW = [
 	/^(?:(?:ah|oh)[\s,]+)?(?:yes[\s,]+)?you(?:'re|’re| are) (?:absolutely |exactly |completely |totally |quite )?(?:right|correct)$|^(?:that|this|it)? ?makes (?:total |perfect )?sense\b|^(?:good|fair|great) (?:split|point|plan|call|choice|question|catch)$|^(?:good to know|sounds good|got it|noted|understood|that's it|that's all|that should do it|that should work)$/i,
 	// Nothing asked of the reader ("No action needed on your end", "Nothing else is needed from you"): no work done, and none left.
 	/^(?:no (?:further |other )?(?:action|steps?|input|changes?)(?: is| are)? (?:needed|required)|nothing (?:else |more |further )?(?:is )?(?:needed|required))(?: (?:on|from) your (?:end|side|part)| from you)$|^no (?:further )?action (?:is )?(?:needed|required)$/i,
+	// An expectation said of nothing named ("It should work now", "They should be off now"): what was done to get there is the result, if told.
+	/^(?:it|they|that|this|everything|all|things) should (?:now )?(?:be (?:[\w-]+ ){0,2}[\w-]+|work(?: (?:fine|again|properly|correctly))?)(?: now)?$/i,
 	// A bare "Committed." or "Done and pushed." after the commit itself is listed.
 	/^(?:committed|pushed|done|fixed|saved|finished|completed|deployed|merged)(?: and (?:pushed|committed|deployed|merged|tested))?$/i,
 	// An intro to what follows ("Here's the summary of what I changed", "Here is what I found") and the agent's grasp

@@ -167,8 +167,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 119: so is a thing's being ready for the reader's next step ("The draft is ready for you to review when you have time").
  * 120: a step left to do that only goes to a place ("Go to https://…/settings") is not told: the next one says what to do there.
  * 121: nor is where the repository stands at the end ("On `main`, up to date"; see `isNotResult`).
+ * 122: nor is an expectation said of nothing named ("It should work now", "They should be off now"; see `isHollow`).
  */
-export const DIGEST_VERSION = 121;
+export const DIGEST_VERSION = 122;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

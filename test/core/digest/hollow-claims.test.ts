@@ -35,6 +35,8 @@ describe("hollow claims", () => {
 		"No action needed on your end.",
 		"Nothing else is required from you.",
 		"The draft is ready for you to read and sign off when you have a moment.",
+		"Done, it should work now.",
+		"They should be switched off now.",
 	])("%s says nothing of what was done", (s) => {
 		expect(isHollow(s)).toBe(true);
 	});
@@ -58,6 +60,7 @@ describe("hollow claims", () => {
 		"That's the bug in the retry loop: it never backs off.",
 		"No changes needed in the billing module.",
 		"The draft is ready for printing once the cover art arrives.",
+		"It should be faster now that the index is there.",
 	])("%s names what was done", (s) => {
 		expect(isHollow(s)).toBe(false);
 	});
