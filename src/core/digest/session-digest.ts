@@ -168,8 +168,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 120: a step left to do that only goes to a place ("Go to https://…/settings") is not told: the next one says what to do there.
  * 121: nor is where the repository stands at the end ("On `main`, up to date"; see `isNotResult`).
  * 122: nor is an expectation said of nothing named ("It should work now", "They should be off now"; see `isHollow`).
+ * 123: the sections of a document a reply lists are told as the writing its intro reports ("Created a guide at `x.md`").
  */
-export const DIGEST_VERSION = 122;
+export const DIGEST_VERSION = 123;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -621,6 +622,8 @@ function summarizeTask(task: SessionTask, statements: Statements, followed: bool
 	const told = said(resultReplies(task, statements));
 	// A final reply that only claims files never written tells nothing true: the reply before it, what the task found, does.
 	const result = (told.some((u) => !unwritten.some((f) => namesFile(u.text, f))) || unwritten.length === 0 ? told : said(task.texts.slice(-2, -1)))
+		.map(asDocumentWritten)
+		.filter(onceEach())
 		// A result slot is for results: not a hollow claim, a step left to the user, an option laid out, or what is still to do (open tells that).
 		.filter((u) => !isHollow(u.text, task.ask) && !isNotResult(u.text) && !aheadOfWork(u) && !notOwnWork(u) && leftOpen(u) === undefined && (!stopped || RESULT.test(u.text)))
 		.slice(0, 6)
@@ -654,6 +657,31 @@ const READERS_OWN =
 /** A list's intro that says what a document holds ("…a markdown document at `x.md` that documents:", "The guide covers:"). */
 const HOLDS = /\b(?:documents|covers|describes|contains|includes|outlines|explains|lists|has sections? (?:on|for))\s*[:：]\s*$/i;
 const DOCUMENT = /\b(?:document|doc|docs|guide|readme|report|spec|specification|write-?up|runbook|notes)\b|\.(?:md|txt|rst|adoc)\b/i;
+
+/** The clause of a list's intro that hands over to the document's sections ("…, which covers:", "that documents:"). */
+const HOLDS_CLAUSE = /,?\s+(?:that|which|it)\s+(?:now\s+)?(?:documents|covers|describes|contains|includes|outlines|explains|lists)\s*[:：]\s*$/i;
+
+/**
+ * An item of the list a document's sections are told in, as the writing of the document its intro reports ("I've created a
+ * guide at `docs/fan.md` that covers:" → "I've created a guide at `docs/fan.md`"): the result the sections stood for. Any
+ * other unit as it is.
+ */
+function asDocumentWritten(unit: ProseUnit): ProseUnit {
+	if (unit.kind !== "item" || !HOLDS.test(unit.section) || !DOCUMENT.test(unit.section)) return unit;
+	const intro = (unit.sectionAsWritten ?? "").split(/(?<=[.!?])\s+/).at(-1) ?? "";
+	const written = intro.replace(HOLDS_CLAUSE, "");
+	return written !== intro && RESULT.test(written) ? { text: written, kind: "sentence", section: "" } : unit;
+}
+
+/** A filter that keeps the first unit of each text: a list told by its intro once, not once per item. */
+function onceEach(): (unit: ProseUnit) => boolean {
+	const seen = new Set<string>();
+	return (unit) => {
+		if (seen.has(unit.text)) return false;
+		seen.add(unit.text);
+		return true;
+	};
+}
 
 /**
  * An item that is not the agent's own work, for all it may read as a result: one that says back the person's proposal, or

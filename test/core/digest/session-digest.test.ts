@@ -119,6 +119,8 @@ describe("digestSession", () => {
 		expect(weighed).toContain("The seedlings would overheat on sunny afternoons between runs.");
 		const written = answer("I wrote a short guide at `docs/fan.md` that covers:\n\n1. **Wiring**: Why the relay sits after the fuse\n2. **Schedule**: What the timer does at night\n\nIt is ready for you to read.");
 		expect(written.join("\n")).not.toMatch(/relay sits|timer does/);
+		// Told once, as the writing its intro reports.
+		expect(written.filter((d) => d.includes("docs/fan.md"))).toEqual(["Wrote a short guide at `docs/fan.md`"]);
 		// A list of what changed, under an intro that names no document, stays.
 		expect(answer("The fan now has a timer. The controller includes:\n\n- Added a ten-minute run every two hours")).toContain("Added a ten-minute run every two hours");
 	});
