@@ -169,8 +169,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 121: nor is where the repository stands at the end ("On `main`, up to date"; see `isNotResult`).
  * 122: nor is an expectation said of nothing named ("It should work now", "They should be off now"; see `isHollow`).
  * 123: the sections of a document a reply lists are told as the writing its intro reports ("Created a guide at `x.md`").
+ * 124: the items of the person's proposal told as carried out ("Your plan, implemented:") are results, as they were before 118.
  */
-export const DIGEST_VERSION = 123;
+export const DIGEST_VERSION = 124;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -654,6 +655,9 @@ function aheadOfWork(unit: ProseUnit): boolean {
 const READERS_OWN =
 	/^(?:(?:your|the user['’]s)(?: (?:current|original|proposed|new))? (?:proposal|plan|idea|suggestion|approach|design|request|question|requirements)\b[^.!?]{0,40}|what you (?:proposed|suggested|asked for|described|want)|you (?:proposed|suggested|asked for))\s*[:：]?\s*$/i;
 
+/** The person's proposal told as carried out ("Your plan, implemented:"): its items are the work. */
+const CARRIED = /\b(?:implemented|applied|carried out|done|in place|built|added|made|finished|completed)\b/i;
+
 /** A list's intro that says what a document holds ("…a markdown document at `x.md` that documents:", "The guide covers:"). */
 const HOLDS = /\b(?:documents|covers|describes|contains|includes|outlines|explains|lists|has sections? (?:on|for))\s*[:：]\s*$/i;
 const DOCUMENT = /\b(?:document|doc|docs|guide|readme|report|spec|specification|write-?up|runbook|notes)\b|\.(?:md|txt|rst|adoc)\b/i;
@@ -690,7 +694,7 @@ function onceEach(): (unit: ProseUnit) => boolean {
  */
 function notOwnWork(unit: ProseUnit): boolean {
 	if (unit.kind !== "item") return false;
-	return READERS_OWN.test(unit.section) || (HOLDS.test(unit.section) && DOCUMENT.test(unit.section));
+	return (READERS_OWN.test(unit.section) && !CARRIED.test(unit.section)) || (HOLDS.test(unit.section) && DOCUMENT.test(unit.section));
 }
 
 /** A line that lays out an option: "**Option A: Minimal**", "### Approach 2 —", "- Alternative (b):". */

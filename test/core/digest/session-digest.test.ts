@@ -121,6 +121,8 @@ describe("digestSession", () => {
 		expect(written.join("\n")).not.toMatch(/relay sits|timer does/);
 		// Told once, as the writing its intro reports.
 		expect(written.filter((d) => d.includes("docs/fan.md"))).toEqual(["Wrote a short guide at `docs/fan.md`"]);
+		// The person's proposal carried out is the work done.
+		expect(answer("**Your proposal, implemented:**\n- The fan runs every two hours for ten minutes\n- Removed the thermostat")).toContain("The fan runs every two hours for ten minutes");
 		// A list of what changed, under an intro that names no document, stays.
 		expect(answer("The fan now has a timer. The controller includes:\n\n- Added a ten-minute run every two hours")).toContain("Added a ten-minute run every two hours");
 	});
