@@ -663,7 +663,8 @@ const HOLDS = /\b(?:documents|covers|describes|contains|includes|outlines|explai
 const DOCUMENT = /\b(?:document|doc|docs|guide|readme|report|spec|specification|write-?up|runbook|notes)\b|\.(?:md|txt|rst|adoc)\b/i;
 
 /** The clause of a list's intro that hands over to the document's sections ("…, which covers:", "that documents:"). */
-const HOLDS_CLAUSE = /,?\s+(?:that|which|it)\s+(?:now\s+)?(?:documents|covers|describes|contains|includes|outlines|explains|lists)\s*[:：]\s*$/i;
+// Blanks bounded: the clause is tried at every place of the intro, and an unbounded run from each place is quadratic.
+const HOLDS_CLAUSE = /,?\s{1,8}(?:that|which|it)\s{1,8}(?:now\s{1,8})?(?:documents|covers|describes|contains|includes|outlines|explains|lists)\s{0,8}[:：]\s*$/i;
 
 /**
  * An item of the list a document's sections are told in, as the writing of the document its intro reports ("I've created a

@@ -864,10 +864,11 @@ describe("digestSession on a session of thousands of choices", () => {
 		);
 		const started = Date.now();
 		const d = digestOf([userText("Pick the stores for the services", at(0)), ...replies]);
-		expect(Date.now() - started).toBeLessThan(3_000);
+		// Far under the pairwise time, far over a linear one on a loaded machine (two cores, the other test files running).
+		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(d.decisions[0]).toBe("We decided to use Store0 for service0 since it scales.");
 		expect(d.decisions.length).toBeLessThanOrEqual(5);
-	});
+	}, 60_000);
 });
 
 describe("digestSession on a session of thousands of tasks", () => {
@@ -886,7 +887,8 @@ describe("digestSession on a session of thousands of tasks", () => {
 		}).flat();
 		const started = Date.now();
 		const d = digestOf(records);
-		expect(Date.now() - started).toBeLessThan(3_000);
+		// Far under the pairwise time, far over a linear one on a loaded machine (two cores, the other test files running).
+		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(d.asked.length).toBeGreaterThan(0);
-	});
+	}, 60_000);
 });
