@@ -7,6 +7,7 @@ import { isAgentId, type AgentId } from "./transcript/agents";
 import { isRootedPath } from "./projects/project-identity";
 import { readPriceTable, type ModelPrice } from "./usage/model-prices";
 import { normalizeSlashes } from "./text/normalize-slashes";
+import { sameFileKey } from "./text/same-file-key";
 import { isDeviceName } from "./notes/note-name";
 
 /**
@@ -447,15 +448,16 @@ function otherSpelling(path: string): string {
 
 /**
  * Whether a project path is excluded: an exact path or a folder above it, or a glob where `*`
- * matches within one folder and `**` across folders. Separators, a trailing slash and case do not
- * matter (macOS and Windows folders are named either way; an exclusion errs on the side of keeping out),
- * nor `//`, `.` and `..` in either (see `normalizeSlashes`).
+ * matches within one folder and `**` across folders. Separators, a trailing slash, case and Unicode
+ * normalization do not matter (macOS and Windows folders are named either way, and macOS may record
+ * `café` decomposed where the user types it composed: such a project's prompts were stored; an
+ * exclusion errs on the side of keeping out), nor `//`, `.` and `..` in either (see `normalizeSlashes`).
  */
 export function isExcluded(projectPath: string, patterns: readonly string[]): boolean {
-	const written = normalizeSlashes(projectPath).toLowerCase();
+	const written = sameFileKey(normalizeSlashes(projectPath));
 	const paths = new Set([written, otherSpelling(written)]);
 	for (const raw of patterns) {
-		const typed = normalizeSlashes(raw.trim()).toLowerCase();
+		const typed = sameFileKey(normalizeSlashes(raw.trim()));
 		if (typed === "") continue;
 		for (const pattern of new Set([typed, otherSpelling(typed)])) for (const path of paths) if (matches(path, pattern)) return true;
 	}

@@ -287,6 +287,16 @@ describe("project exclusion", () => {
 		expect(isExcluded("C:\\work\\.\\x\\..\\secret", ["c:/work/secret"])).toBe(true);
 	});
 
+	it("takes a folder recorded decomposed for the one typed composed, and the other way round (attack round 38)", () => {
+		// macOS may record "Cafe" with its accent as a separate mark; the exclusion typed with "é" in one piece let its prompts into notes and state.
+		const composed = "/Users/me/Caf\u00e9/secret";
+		const decomposed = "/Users/me/Cafe\u0301/secret";
+		expect(isExcluded(`${decomposed}/api`, [composed])).toBe(true);
+		expect(isExcluded(composed, [decomposed])).toBe(true);
+		expect(isExcluded("/Users/me/Cafe\u0301s/x", ["/Users/me/Caf\u00e9/**"])).toBe(false);
+		expect(isExcluded("/p/\u0395\u039b\u039b\u0391\u03a3", ["/p/\u03b5\u03bb\u03bb\u03b1\u03c3"])).toBe(true);
+	});
+
 	it("takes a folder WSL recorded for the one Windows names, and the other way round (attack round 25c)", () => {
 		// Excluded as Windows names it, the sessions Claude Code ran in it under WSL were stored.
 		expect(isExcluded("/mnt/c/Users/a/code/secret", ["C:\\Users\\a\\code\\secret"])).toBe(true);
