@@ -135,7 +135,9 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));
 	const redacted = (text: string | null) => (text === null ? null : shown(text));
-	for (const paired of pairUp(known, vault, theirs, redact)) {
+	// Two files with the same text as the vault shows it are one fact, however each side named it.
+	const sameText = (text: string) => shown(withoutFlatProperties(text));
+	for (const paired of pairUp(known, vault, theirs, redact, sameText)) {
 		const pair = fresh ? { ...paired, base: null } : paired;
 		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
 		const shownV = vault.get(pair.vault) ?? null;
@@ -218,15 +220,24 @@ function sharedSecretLines(text: string, other: string, redact: (text: string) =
  * after its `name` in the vault (`use-pnpm.md`), where `[[use-pnpm]]` then links to it. That name
  * is made from the redacted `name` (and a Claude Code file name kept only when redaction leaves it
  * alone): a vault file's name is shown, linked and synced as its text is (`deploy password=…`
- * named the vault's file `deploy-password-<the password>.md`).
+ * named the vault's file `deploy-password-<the password>.md`). A new file on each side whose text
+ * (`textKey`) is the same is one fact met again, paired: with the state lost or moved away, as a
+ * sync says to do with a damaged one, every fact was copied back to the other side as a second one.
  */
-function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string): Pair[] {
+function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string, textKey: (text: string) => string): Pair[] {
 	const pairs: Pair[] = Object.entries(known).map(([claude, k]) => ({ claude, vault: k.vault, base: k.base }));
 	const vaultTaken = new Set(pairs.map((p) => sameFileKey(p.vault)));
-	const claudeTaken = new Set(pairs.map((p) => sameFileKey(p.claude)));
+	// Claude Code's names taken, theirs included: a new name from the vault meets none of them.
+	const claudeTaken = new Set([...pairs.map((p) => sameFileKey(p.claude)), ...[...theirs.keys()].map(sameFileKey)]);
+	// Each name's next number goes on where it stopped: thousands of facts of one name looked from ` 2` again each time.
+	const tried = new Map<string, number>();
 	const free = (taken: Set<string>, name: string) => {
+		const key = `${taken === vaultTaken ? "v" : "c"}${sameFileKey(name)}`;
 		let candidate = name;
-		for (let n = 2; taken.has(sameFileKey(candidate)); n++) candidate = name.replace(/\.md$/i, ` ${n}.md`);
+		for (let n = tried.get(key) ?? 2; taken.has(sameFileKey(candidate)); n++) {
+			candidate = name.replace(/\.md$/i, ` ${n}.md`);
+			tried.set(key, n + 1);
+		}
 		taken.add(sameFileKey(candidate));
 		return candidate;
 	};
@@ -234,16 +245,33 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 	// Linux): each is a fact of its own, paired by its exact name, and a new name never takes one of
 	// theirs without case or normalization (on macOS and Windows it would be the same file).
 	const claudeExact = new Set(pairs.map((p) => p.claude));
-	const theirsKeys = [...theirs.keys()].map(sameFileKey);
 	// The vault's may too (`Tone.md` beside `tone.md`, café in NFC beside NFD): each is a fact of its own, with a name of its own in Claude Code's folder (the second was not shared).
 	const vaultExact = new Set(pairs.map((p) => p.vault));
+	// A name both sides have pairs by that name, below. Each text's names last first, taken from the end.
+	const newInVault = new Map<string, string[]>();
+	for (const [name, text] of [...vault].sort(([a], [b]) => (a < b ? 1 : -1))) {
+		if (vaultExact.has(name) || theirs.has(withoutNameControls(name))) continue;
+		const key = textKey(text);
+		const alike = newInVault.get(key);
+		if (alike) alike.push(name);
+		else newInVault.set(key, [name]);
+	}
+	for (const [name, text] of [...theirs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+		if (claudeExact.has(name) || vault.has(name)) continue;
+		const same = newInVault.get(textKey(text))?.pop();
+		if (same === undefined) continue;
+		claudeExact.add(name);
+		vaultExact.add(same);
+		vaultTaken.add(sameFileKey(same));
+		pairs.push({ vault: same, claude: name, base: null });
+	}
 	for (const name of [...vault.keys()].sort()) {
 		if (vaultExact.has(name)) continue;
 		vaultExact.add(name);
 		vaultTaken.add(sameFileKey(name));
 		// A vault name with a line break (made on Linux, or by a sync tool) goes without it: Claude Code's folder refuses such a name, and so no fact of the project was shared again.
 		const shareable = withoutNameControls(name);
-		const claude = theirs.has(shareable) && !claudeExact.has(shareable) ? shareable : free(new Set([...claudeTaken, ...theirsKeys]), shareable);
+		const claude = theirs.has(shareable) && !claudeExact.has(shareable) ? shareable : free(claudeTaken, shareable);
 		claudeTaken.add(sameFileKey(claude));
 		claudeExact.add(claude);
 		pairs.push({ vault: name, claude, base: null });

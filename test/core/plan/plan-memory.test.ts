@@ -298,6 +298,33 @@ describe("facts shared with Claude Code", () => {
 		expect([notes.writes, claude.writes]).toEqual([vaultWrites, claudeWrites]);
 	});
 
+	it("meets its facts again as one each after the state is lost: Claude Code's file and the vault's copy of it are paired by their text, not copied across as second facts (attack round 38)", async () => {
+		claude.files.set("feedback_testing.md", fact("Testing feedback", "Run the suite first"));
+		claude.files.set("reference_board.md", fact("Status board", "Grafana, staging"));
+		notes.files.set(`${folder}/tone.md`, fact("tone", "Plain words"));
+		await run();
+		const vaultNames = () => [...notes.files.keys()].sort();
+		const claudeNames = () => [...claude.files.keys()].sort();
+		const [inVault, inClaude] = [vaultNames(), claudeNames()];
+		// The state moved away, as a sync says to do with a damaged one; one copy edited meanwhile stays a fact of its own.
+		state = emptySyncState();
+		notes.files.set(`${folder}/status-board.md`, notes.files.get(`${folder}/status-board.md`)!.replace("Grafana", "Grafana 11"));
+		const r = await run();
+		expect(r.errors).toEqual([]);
+		expect(vaultNames()).toEqual([...inVault, `${folder}/reference_board.md`].sort());
+		expect(claudeNames()).toEqual([...inClaude, "status-board.md"].sort());
+		expect(claude.files.get("feedback_testing.md")).toBe(fact("Testing feedback", "Run the suite first"));
+		expect((await run()).written).toEqual([]);
+	});
+
+	it("names thousands of Claude Code facts of one name in the vault in linear time (each looked for a free number from 2 again)", async () => {
+		for (let i = 0; i < 8000; i++) claude.files.set(`f${i}.md`, fact("Same name", `Fact ${i}`));
+		const started = performance.now();
+		await run();
+		expect(performance.now() - started).toBeLessThan(6000);
+		expect(notes.files.has(`${folder}/same-name 8000.md`)).toBe(true);
+	});
+
 	it("follows edits and deletions either way", async () => {
 		claude.files.set("a.md", fact("a", "Fact a"));
 		claude.files.set("b.md", fact("b", "Fact b"));
