@@ -85,7 +85,8 @@ export class RecallTools {
 		return this.answer("get_session", async () => {
 			const { settings } = await this.ready(undefined, false);
 			const id = args.id.trim().replace(/^`|`$/g, "");
-			const session = this.store.sessions.byId(id);
+			// As given first: a file named with a blank at either end has it in its id.
+			const session = this.store.sessions.byId(args.id) ?? this.store.sessions.byId(id);
 			if (!session && this.store.unreadable !== undefined) throw new RecallToolError(unreadableState(this.store.unreadable), "state unreadable");
 			if (!session) {
 				const leftOut = otherReleaseNote(this.store.leftOut);

@@ -28,6 +28,7 @@ let client: Client;
 const A = "aaaaaaaa-1111-4111-8111-111111111111";
 const B = "bbbbbbbb-2222-4222-8222-222222222222";
 const C = "cccccccc-3333-4333-8333-333333333333";
+const SPACED = " padded-session-id ";
 const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
 function transcripts(claude: string) {
@@ -53,6 +54,8 @@ function transcripts(claude: string) {
 	);
 	const otherDir = join(claude, "projects", other.replace(/[^A-Za-z0-9]/g, "-"));
 	mkdirSync(otherDir, { recursive: true });
+	// A file named with blanks at either end (its name is its id): found as named.
+	writeFileSync(join(otherDir, `${SPACED}.jsonl`), jsonl([userText("Walk the padded folder", { sessionId: SPACED, cwd: other, timestamp: "2026-10-01T09:00:00.000Z" }), assistant(text("Walked it."), { sessionId: SPACED, cwd: other, timestamp: "2026-10-01T09:01:00.000Z", messageId: "msg_s1" })]));
 	writeFileSync(join(otherDir, `${C}.jsonl`), jsonl([userText("Tune the rate limiter of the search service", { sessionId: C, cwd: other, timestamp: "2026-11-23T09:00:00.000Z" }), assistant(text("The search rate limiter now allows 50 requests per second."), { sessionId: C, cwd: other, timestamp: "2026-11-23T09:01:00.000Z", messageId: "msg_c1" })]));
 }
 
@@ -125,6 +128,11 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		expect(latest).toContain(B);
 		expect(latest).not.toContain(SECRET);
 		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "invoice worker" } }))).not.toContain(SECRET);
+	});
+
+	it("get_session finds a session whose id begins or ends with a blank by that id, and by it trimmed when no other has it (attack round 38)", async () => {
+		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: SPACED } }))).toContain("Walk the padded folder");
+		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: ` \`${A}\` ` } }))).toContain("rate limiter");
 	});
 
 	it("get_session gives the session's digest by id or its start; full adds each task and the commands", async () => {
