@@ -92,7 +92,9 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		const settings = await options.loadSettings(join(folder, "data.json"), options.host ?? hostname());
 		const cwd = typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd();
 		const project = projectForCwd(settings.projects, cwd);
-		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, now };
+		// An excluded project stores nothing, even when it is enabled too; what was prepared for it stays until the next sync forgets it, and is not printed meanwhile.
+		const excluded = project !== undefined && (isExcluded(project.path, settings.excludedProjects) || isExcluded(cwd, settings.excludedProjects));
+		const ctx: HandlerContext = { ...options, name: name as HookName, vault, folder, stateDir: join(folder, "state"), input, settings, cwd, project, excluded, now };
 		const handled = await HANDLERS[name as HookName](ctx);
 		// What reaches the model and the terminal: terminal escapes and control characters from transcripts and facts aside, a bare CR shown (it overwrote the line before it).
 		const output = terminalText(handled.output);
@@ -120,6 +122,8 @@ interface HandlerContext extends HookRunOptions {
 	settings: Settings;
 	cwd: string;
 	project: ProjectSettings | undefined;
+	/** The project, or the folder the hook runs in, is excluded. */
+	excluded: boolean;
 	now: () => Date;
 }
 
@@ -160,9 +164,10 @@ const HANDLERS: Record<HookName, Handler> = {
 	 * Lazy mode: the facade, when the project's files could not take it (CLAUDE.md brings it
 	 * otherwise, and the model would read it twice). Only reads a file.
 	 */
-	"session-start": async ({ project, stateDir, input, cwd, settings }) => {
+	"session-start": async ({ project, excluded, stateDir, input, cwd, settings }) => {
 		const source = input.source === undefined ? "" : ` source=${logWord(input.source)}`;
 		if (!project) return { output: "", detail: source.trim() };
+		if (excluded) return { output: "", detail: `excluded${source}` };
 		if (project.mode !== "lazy") return { output: "", detail: `mode=eager${source}` };
 		const context = await readHookContext(stateDir, project.path);
 		if (!context) return { output: "", detail: `mode=lazy${source} no-context-yet` };
@@ -173,8 +178,9 @@ const HANDLERS: Record<HookName, Handler> = {
 	},
 
 	/** The packet and the facts recall picks, when the prompt asks for the past or is a multi-step task. */
-	"user-prompt-submit": async ({ project, stateDir, input, settings }) => {
+	"user-prompt-submit": async ({ project, excluded, stateDir, input, settings }) => {
 		if (!project) return { output: "" };
+		if (excluded) return { output: "", detail: "excluded" };
 		const prompt = typeof input.prompt === "string" ? input.prompt : "";
 		const decision = evaluateRecallTrigger(prompt, project.triggers ?? {});
 		const why = describe(decision);
@@ -208,10 +214,9 @@ const HANDLERS: Record<HookName, Handler> = {
 
 	/** A resume point for the facade from the end of the transcript, then the same background sync. */
 	"pre-compact": async (ctx) => {
-		const { project, input, stateDir, settings, now } = ctx;
+		const { project, excluded, input, stateDir, settings, now } = ctx;
 		const parts: string[] = input.trigger === undefined ? [] : [`trigger=${logWord(input.trigger)}`];
-		// An excluded project stores nothing, a checkpoint (its last prompt and reply) included, even when it is enabled too.
-		const excluded = project !== undefined && (isExcluded(project.path, settings.excludedProjects) || isExcluded(ctx.cwd, settings.excludedProjects));
+		// A checkpoint (its last prompt and reply) is stored too: not for an excluded project.
 		let transcript: string | undefined;
 		if (excluded) parts.push("checkpoint=excluded");
 		else if (project && typeof input.session_id === "string" && (transcript = ownTranscript(input)) !== undefined) {

@@ -4,8 +4,8 @@ import { join, resolve } from "node:path";
 import { redactionSpec, redactorFor } from "../core/ingest/redaction-policy";
 import { isWithin } from "../core/projects/project-identity";
 import { cutAtLine, entryOf, renderFacts, renderProjectContext, renderSearchHits, renderSession, RECALL_HEAD, RECALL_TEXT_MAX, type FactText } from "../core/recall/recall-text";
-import type { SessionFilter } from "../core/recall/session-search";
-import { DEFAULT_SETTINGS, type ProjectSettings, type Settings } from "../core/settings";
+import { isExcludedSession, type SessionFilter } from "../core/recall/session-search";
+import { DEFAULT_SETTINGS, isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import type { AgentId } from "../core/transcript/agents";
 import { appendHookLog } from "./hook-log";
 import { projectForCwd } from "./hook-project";
@@ -72,7 +72,7 @@ export class RecallTools {
 			const { settings, projects } = await this.ready(args.project);
 			// A day past the clock, as the context block has it: no session starts later (a line dated 2099 stayed on top of the latest for good).
 			const notAfter = new Date(this.now().getTime() + 86_400_000).toISOString();
-			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()), notAfter };
+			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()), notAfter, excluded: settings.excludedProjects };
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
 			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
@@ -86,7 +86,9 @@ export class RecallTools {
 			const { settings } = await this.ready(undefined, false);
 			const id = args.id.trim().replace(/^`|`$/g, "");
 			// As given first: a file named with a blank at either end has it in its id.
-			const session = this.store.sessions.byId(args.id) ?? this.store.sessions.byId(id);
+			const found = this.store.sessions.byId(args.id) ?? this.store.sessions.byId(id);
+			// Excluded since the last sync, which forgets it: not read meanwhile.
+			const session = found && !isExcludedSession(found, settings.excludedProjects) ? found : undefined;
 			if (!session && this.store.unreadable !== undefined) throw new RecallToolError(unreadableState(this.store.unreadable), "state unreadable");
 			if (!session) {
 				const leftOut = otherReleaseNote(this.store.leftOut);
@@ -183,7 +185,8 @@ export class RecallTools {
 
 	/** The enabled projects `project` names (by path, folder name or "all"), or the one the agent runs in. */
 	private enabledProjects(settings: Settings, project: string | undefined): ProjectSettings[] {
-		const enabled = settings.projects.filter((p) => p.enabled);
+		// An excluded project's facts and packet stay prepared until the next sync forgets them: not given meanwhile.
+		const enabled = settings.projects.filter((p) => p.enabled && !isExcluded(p.path, settings.excludedProjects));
 		if (project === undefined) {
 			const cwd = this.options.cwd;
 			const here = cwd === undefined ? undefined : projectForCwd(enabled, cwd);

@@ -327,6 +327,14 @@ describe("session-end and pre-compact", () => {
 		expect(logLines().join("\n")).not.toContain(token);
 	});
 
+	it("prints nothing prepared for a project excluded since the last sync, which has not forgotten it yet (attack round 38)", async () => {
+		writeProjects([{ path: api, mode: "lazy" }], { excludedProjects: [api] });
+		writeContext(api, { blockInFile: false });
+		expect(await runHook("session-start", options({ cwd: api, source: "startup" }))).toEqual({ output: "", ok: true });
+		expect(await runHook("user-prompt-submit", options({ cwd: join(api, "src"), prompt: "continue where we left off with the rate limiter" }))).toEqual({ output: "", ok: true });
+		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} excluded source=startup printed=0B`, `project=${api} excluded printed=0B`]);
+	});
+
 	it("pre-compact keeps no checkpoint of an excluded project, even one that is enabled too: an excluded project stores nothing", async () => {
 		writeProjects([{ path: api, mode: "lazy" }], { excludedProjects: [api] });
 		const transcript = join(dir, "claude", "projects", "-code-api", "s2.jsonl");

@@ -130,6 +130,23 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "invoice worker" } }))).not.toContain(SECRET);
 	});
 
+	it("gives nothing of a project excluded since the last sync, which has not forgotten it yet (attack round 38)", async () => {
+		const dataJson = join(pluginFolder(vault), "data.json");
+		const settings = readFileSync(dataJson, "utf8");
+		writeFileSync(dataJson, JSON.stringify({ ...JSON.parse(settings), excludedProjects: [project] }));
+		try {
+			const found = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "all" } }));
+			expect(found).toContain(C);
+			expect(found).not.toContain(A);
+			expect(textOf(await client.callTool({ name: "get_session", arguments: { id: A } }))).toContain("No session has the id");
+			expect(textOf(await client.callTool({ name: "recall_facts", arguments: { query: "login rate limiter" } }))).not.toContain("BODY-MARK");
+			expect(textOf(await client.callTool({ name: "project_context", arguments: {} }))).not.toContain("rate limiter");
+		} finally {
+			writeFileSync(dataJson, settings);
+		}
+		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: A } }))).toContain("rate limiter");
+	});
+
 	it("get_session finds a session whose id begins or ends with a blank by that id, and by it trimmed when no other has it (attack round 38)", async () => {
 		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: SPACED } }))).toContain("Walk the padded folder");
 		expect(textOf(await client.callTool({ name: "get_session", arguments: { id: ` \`${A}\` ` } }))).toContain("rate limiter");

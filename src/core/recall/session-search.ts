@@ -2,6 +2,7 @@ import { Bm25 } from "../memory/bm25";
 import { searchTerms } from "./search-terms";
 import type { StoredDigest } from "../digest/session-digest";
 import { codeUnitOrder } from "../text/code-unit-order";
+import { isExcluded } from "../settings";
 import { printable } from "../text/printable";
 import { agentOf, type AgentId } from "../transcript/agents";
 
@@ -33,6 +34,8 @@ export interface SessionFilter {
 	 * its own field) kept a session on top of the latest ones for good. The context block's rule.
 	 */
 	notAfter?: string;
+	/** The excluded projects (`Settings.excludedProjects`): their sessions stay in the state until the next sync forgets them, and are not listed meanwhile. */
+	excluded?: readonly string[];
 }
 
 export interface SessionHit {
@@ -177,7 +180,13 @@ export function searchText(s: SearchableSession): string {
 	return [d.title, ...d.asked, ...d.tasks.flatMap((t) => t.result), ...d.done, ...d.open, ...d.decisions, ...files, ...topics, d.branch ?? ""].join(".\n");
 }
 
+/** Whether a session is of an excluded project, by its identity or its path (as the sync forgets it). */
+export function isExcludedSession(s: Pick<SearchableSession, "projectKey" | "projectPath">, excluded: readonly string[]): boolean {
+	return excluded.length > 0 && ((s.projectKey !== undefined && isExcluded(s.projectKey, excluded)) || (s.projectPath !== undefined && isExcluded(s.projectPath, excluded)));
+}
+
 function matchesFilter(s: SearchableSession, filter: SessionFilter): boolean {
+	if (filter.excluded && isExcludedSession(s, filter.excluded)) return false;
 	if (filter.projects && !filter.projects.has(s.projectKey ?? s.project)) return false;
 	if (filter.agent && agentOf(s.digest) !== filter.agent) return false;
 	if (filter.notAfter !== undefined && (s.digest.startedAt ?? "") > filter.notAfter) return false;

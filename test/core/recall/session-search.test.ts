@@ -36,6 +36,13 @@ describe("SessionIndex", () => {
 		expect(i.search("kubernetes", {}, 5)).toEqual([]);
 	});
 
+	it("leaves out the sessions of an excluded project, by its identity or its path, in any spelling (attack round 38)", () => {
+		const i = index(limiter, cache, korean);
+		expect(i.search("", { excluded: ["/CODE/API"] }, 5).map((h) => h.session)).toEqual([korean]);
+		expect(i.search("", { excluded: ["/code/*"] }, 5)).toEqual([]);
+		expect(i.search("", { excluded: [] }, 5)).toHaveLength(3);
+	});
+
 	it("finds a session by its words in any Unicode spelling of them (decomposed, composed, full-width)", () => {
 		// A macOS paste gives `cafe\u0301`; a model's query `caf\u00e9`: the mark cut the word, and nothing was found.
 		const decomposed = session("dddddddd-4444", { title: "Fix the cafe\u0301 cre\u0300me page", endedAt: "2026-11-23T10:00:00Z" });
