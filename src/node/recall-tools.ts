@@ -92,6 +92,9 @@ export class RecallTools {
 			if (!session && this.store.unreadable !== undefined) throw new RecallToolError(unreadableState(this.store.unreadable), "state unreadable");
 			if (!session) {
 				const leftOut = otherReleaseNote(this.store.leftOut);
+				// Several ids begin so: the model is told to give more of it, not that there is none.
+				const shared = id.length >= 6 && !found && this.store.sessions.startingWith(id, 50).filter((s) => !isExcludedSession(s, settings.excludedProjects)).length > 1;
+				if (shared) throw new RecallToolError(`More than one session's id begins with ${JSON.stringify(id)}: give more of it, or the whole id search_sessions names.`, "ambiguous session id");
 				throw new RecallToolError(`No session has the id ${JSON.stringify(id)}${id.length < 6 ? " (give at least its first 6 characters)" : ""}. Find one with search_sessions: each result names its id.${leftOut ? ` ${leftOut}` : ""}`, "unknown session id");
 			}
 			const whole = args.detail === "full" ? await this.store.wholeDigest(session) : undefined;

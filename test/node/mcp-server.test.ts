@@ -28,6 +28,8 @@ let client: Client;
 const A = "aaaaaaaa-1111-4111-8111-111111111111";
 const B = "bbbbbbbb-2222-4222-8222-222222222222";
 const C = "cccccccc-3333-4333-8333-333333333333";
+/** A session whose id begins as C's does. */
+const C2 = "cccccccc-5555-4555-8555-555555555555";
 const SPACED = " padded-session-id ";
 const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -56,6 +58,7 @@ function transcripts(claude: string) {
 	mkdirSync(otherDir, { recursive: true });
 	// A file named with blanks at either end (its name is its id): found as named.
 	writeFileSync(join(otherDir, `${SPACED}.jsonl`), jsonl([userText("Walk the padded folder", { sessionId: SPACED, cwd: other, timestamp: "2026-10-01T09:00:00.000Z" }), assistant(text("Walked it."), { sessionId: SPACED, cwd: other, timestamp: "2026-10-01T09:01:00.000Z", messageId: "msg_s1" })]));
+	writeFileSync(join(otherDir, `${C2}.jsonl`), jsonl([userText("Warm the search cache at start", { sessionId: C2, cwd: other, timestamp: "2026-09-01T09:00:00.000Z" }), assistant(text("The cache is warmed at start."), { sessionId: C2, cwd: other, timestamp: "2026-09-01T09:01:00.000Z", messageId: "msg_c2" })]));
 	writeFileSync(join(otherDir, `${C}.jsonl`), jsonl([userText("Tune the rate limiter of the search service", { sessionId: C, cwd: other, timestamp: "2026-11-23T09:00:00.000Z" }), assistant(text("The search rate limiter now allows 50 requests per second."), { sessionId: C, cwd: other, timestamp: "2026-11-23T09:01:00.000Z", messageId: "msg_c1" })]));
 }
 
@@ -187,6 +190,8 @@ describe("ai-memory mcp, through the SDK's client", () => {
 			["project_context", { project: "nowhere" }, /No enabled project "nowhere"/],
 			// What the model passes is the model's: said back to it, never kept in hooks.log (see below).
 			["get_session", { id: "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8" }, /No session has the id "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"/],
+			// Two ids begin so: the model is asked for more of it, not told there is none.
+			["get_session", { id: "cccccccc" }, /More than one session's id begins with "cccccccc": give more of it/],
 			["search_sessions", { query: "x", project: "sk_live_abcdefghijklmnop1234" }, /No project "sk_live_abcdefghijklmnop1234"/],
 		];
 		for (const [name, args, message] of cases) {

@@ -107,13 +107,18 @@ export class SessionIndex implements SessionSearch {
 	byId(id: string): SearchableSession | undefined {
 		const exact = this.ids.get(id);
 		if (exact || id.length < 6) return exact;
-		let found: SearchableSession | undefined;
+		const found = this.startingWith(id, 2);
+		return found.length === 1 ? found[0] : undefined;
+	}
+
+	/** The sessions whose ids begin with `prefix`, at most `max` of them. */
+	startingWith(prefix: string, max: number): SearchableSession[] {
+		const found: SearchableSession[] = [];
 		for (const [sessionId, session] of this.ids) {
+			if (found.length >= max) break;
 			// Or as shown: the tools' answers go out without control characters (`printable`), so an id holding
 			// some (opencode's are free text) was listed as one no lookup found.
-			if (!sessionId.startsWith(id) && !printable(sessionId).startsWith(id)) continue;
-			if (found) return undefined;
-			found = session;
+			if (sessionId.startsWith(prefix) || printable(sessionId).startsWith(prefix)) found.push(session);
 		}
 		return found;
 	}

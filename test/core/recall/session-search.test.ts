@@ -98,6 +98,9 @@ describe("SessionIndex", () => {
 		const twins = index(session("dddddddd-1"), session("dddddddd-2"));
 		expect(twins.byId("dddddddd")).toBeUndefined();
 		expect(twins.byId("dddddddd-2")?.digest.sessionId).toBe("dddddddd-2");
+		expect(twins.startingWith("dddddddd", 5).map((s) => s.digest.sessionId).sort()).toEqual(["dddddddd-1", "dddddddd-2"]);
+		expect(twins.startingWith("dddddddd", 1)).toHaveLength(1);
+		expect(twins.startingWith("eeeeeeee", 5)).toEqual([]);
 	});
 
 	it("finds a session by its id as the tools show it, control characters left out (an opencode id is free text)", () => {
