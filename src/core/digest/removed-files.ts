@@ -1,13 +1,10 @@
 import { baseName } from "../notes/note-name";
 import type { ToolCall } from "../transcript/session-model";
 import { NAME_CHAR, namesFile } from "./refused-calls";
-import { commandsOf, type ShellWord } from "../text/shell-parts";
+import { commandsOf, gitCommand, programAt, withoutRedirects, type ShellWord } from "../text/shell-parts";
 
 /** A write or an edit of a file, by the tool's own name. */
 const WRITES = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-
-/** A redirection (`2>/dev/null`, `>`, `2>&1`): no argument of the command; one that ends on its operator takes the next word as its target. */
-const REDIRECT = /^\d*[<>]/;
 
 /**
  * The arguments of a command after its name, redirections left out; a word the shell expands (its
@@ -15,59 +12,69 @@ const REDIRECT = /^\d*[<>]/;
  */
 function argumentsOf(words: readonly ShellWord[], strict: boolean): string[] | undefined {
 	const args: string[] = [];
-	for (let i = 0; i < words.length; i++) {
-		const w = words[i];
-		if (w === undefined) continue;
-		if (!w.plain && REDIRECT.test(w.text)) {
-			if (/[<>&]$/.test(w.text)) i++;
-		} else if (w.plain) args.push(w.text);
+	for (const w of withoutRedirects(words)) {
+		if (w.plain) args.push(w.text);
 		else if (strict) return undefined;
 	}
 	return args;
 }
 
-/** What one command does to files: removes paths (a folder with all it holds when `recursive`), or moves one. */
-type Change = { removes: string; recursive: boolean } | { moves: string; to: string };
+/** What one command does to files: removes paths (a folder with all it holds when `recursive`), moves one, or makes a folder. */
+type Change = { removes: string; recursive: boolean } | { moves: string; to: string } | { makes: string };
 
-/** The operands of a command after its flags (`-rf`, `--force`; none after `--`), and whether a flag asks for recursion. */
-function operands(args: readonly string[]): { paths: string[]; recursive: boolean } {
+/** The operands of a command after its options (`-rf`, `--force`; none after `--`), and the options. */
+function operands(args: readonly string[]): { paths: string[]; options: string[] } {
 	const paths: string[] = [];
-	let recursive = false;
+	const options: string[] = [];
 	let flags = true;
 	for (const arg of args) {
 		if (flags && arg === "--") flags = false;
-		else if (flags && arg.startsWith("--")) recursive ||= arg === "--recursive";
-		else if (flags && arg.startsWith("-") && arg.length > 1) recursive ||= /[rR]/.test(arg);
+		else if (flags && arg.startsWith("-") && arg.length > 1) options.push(arg);
 		else paths.push(arg);
 	}
-	return { paths, recursive };
+	return { paths, options };
+}
+
+/** Whether options of `rm` ask for recursion (`-rf`, `--recursive`). */
+function isRecursive(options: readonly string[]): boolean {
+	return options.some((o) => o === "--recursive" || (!o.startsWith("--") && /[rR]/.test(o)));
 }
 
 /**
- * What a shell line does to files, in order: each `rm` and `git rm` (with `sudo`) of it removes
- * its operands (a word the shell expands left out); each `mv` and `git mv` of one file to another
- * moves it. A move of several, or with a word the shell expands, says nothing sure: left out.
+ * What a shell line does to files, in order: each `rm` and `git rm` (with `sudo`, `env`…) of it removes
+ * its operands (a word the shell expands left out), but `git rm --cached`, which only stops tracking them:
+ * they stay; each `mv` and `git mv` of one path to another moves it; each `mkdir` makes its folders.
+ * A move of several, or with a word the shell expands, says nothing sure: left out.
  * A relative path is taken from where an earlier absolute `cd` of the line went, else from the folder
  * the call ran the line in (`workdir`, Codex's) when given in full; after a `cd` to anywhere else, or under
- * a workdir not given in full, relative paths are not known and left out.
+ * a workdir not given in full, relative paths are not known and left out. A `git -C dir` takes them from `dir` there.
  */
 function changesOf(line: string, workdir?: string): Change[] {
 	const changes: Change[] = [];
 	// The folder the line is in: undefined where it started (not known here), null when not known at all.
 	let folder: string | null | undefined = !workdir ? undefined : workdir.startsWith("/") ? workdir.replace(/(?<=.)\/$/, "") : null;
-	const at = (path: string) => (path.startsWith("/") || folder === undefined ? path : folder === null ? undefined : `${folder}/${path.replace(/^\.\//, "")}`);
 	for (const command of commandsOf(line)) {
-		const words = command[0]?.text === "sudo" ? command.slice(1) : command;
-		const name = words[0]?.text === "git" ? `git ${words[1]?.text ?? ""}` : (words[0]?.text ?? "");
-		const rest = words.slice(name.startsWith("git ") ? 2 : 1);
+		const texts = command.map((w) => w.text);
+		const git = gitCommand(texts);
+		const start = git?.sub ?? programAt(texts);
+		const name = git === undefined ? (texts[start] ?? "") : `git ${texts[start] ?? ""}`;
+		const rest = command.slice(start + 1);
+		// `git -C dir`: its paths are taken from there; from a folder the shell expands, not known.
+		const within = git === undefined || command.slice(0, start).every((w) => w.plain) ? (git?.folders ?? []) : undefined;
+		const at = (path: string): string | undefined => {
+			if (within === undefined) return undefined;
+			const joined = [...within, path].reduce((from, step) => (step.startsWith("/") || from === "" ? step : `${from}/${step}`), "");
+			return joined.startsWith("/") || folder === undefined ? joined : folder === null ? undefined : `${folder}/${joined.replace(/^\.\//, "")}`;
+		};
 		if (name === "cd") {
 			const to = argumentsOf(rest, true);
 			folder = to?.length === 1 && to[0]?.startsWith("/") ? to[0].replace(/(?<=.)\/$/, "") : null;
 		} else if (name === "rm" || name === "git rm") {
-			const { paths, recursive } = operands(argumentsOf(rest, false) ?? []);
+			const { paths, options } = operands(argumentsOf(rest, false) ?? []);
+			if (name === "git rm" && options.includes("--cached")) continue;
 			for (const path of paths) {
 				const removes = at(path);
-				if (removes !== undefined) changes.push({ removes, recursive });
+				if (removes !== undefined) changes.push({ removes, recursive: isRecursive(options) });
 			}
 		} else if (name === "mv" || name === "git mv") {
 			const args = argumentsOf(rest, true);
@@ -76,7 +83,15 @@ function changesOf(line: string, workdir?: string): Change[] {
 			// Only flags that leave the operands' roles as they are (`-t dir`, `-T` change them).
 			const plainFlags = args?.every((a) => !a.startsWith("-") || a === "--" || /^-[fiknv]+$/.test(a)) ?? false;
 			if (plainFlags && paths.length === 2 && from !== undefined && to !== undefined) changes.push({ moves: from, to });
-		} else if (words.some((w) => w.text === "cd" || w.text === "pushd" || w.text === "popd")) folder = null; // a change of folder inside another command (`if …; then cd x`)
+		} else if (name === "mkdir") {
+			const args = argumentsOf(rest, false) ?? [];
+			// `-m 755`: a mode, no folder.
+			const made = operands(args.filter((a, i) => a !== "-m" && args[i - 1] !== "-m")).paths;
+			for (const path of made) {
+				const makes = at(path);
+				if (makes !== undefined) changes.push({ makes });
+			}
+		} else if (texts.some((w) => w === "cd" || w === "pushd" || w === "popd")) folder = null; // a change of folder inside another command (`if …; then cd x`)
 	}
 	return changes;
 }
@@ -136,6 +151,8 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 	const entries = new Entries(files);
 	const here = cwd === undefined ? undefined : `${cwd}/`;
 	const inProject = (path: string) => here !== undefined && path.startsWith(here);
+	// The folders `mkdir` made, by their paths in full: a folder moved to one goes inside it.
+	const madeFolders = new Set<string>();
 	for (const call of calls) {
 		if (call.result === undefined || call.result.isError) continue;
 		const path = call.input.file_path ?? call.input.notebook_path;
@@ -159,8 +176,21 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 							changed.add(e);
 						}
 					}
+				} else if ("makes" in change) {
+					const made = change.makes.startsWith("/") ? change.makes : here === undefined ? undefined : here + change.makes;
+					if (made !== undefined) madeFolders.add(normal(made));
 				} else {
 					const { moves, to } = change;
+					const folder = movedFolder(entries, moves, to, here, madeFolders);
+					if (folder !== undefined) {
+						for (const [e, path] of folder) {
+							const was = e.path;
+							entries.move(e, path);
+							entries.mark(e, inProject(was) && !inProject(path));
+							changed.add(e);
+						}
+						continue;
+					}
 					const into = to.endsWith("/") || to === "." || to === "..";
 					if (!into && !(hasExtension(to) && hasExtension(moves))) continue;
 					// A relative source is taken from where a written file of its path is, else from where the session ran; a relative target from the same folder.
@@ -175,7 +205,11 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 					if (entry !== undefined) {
 						entries.move(entry, moved);
 						entries.mark(entry, inProject(from) && !inProject(moved));
-					} else if (inProject(from) && inProject(moved)) entries.add(moved);
+					} else if (inProject(from) && inProject(moved)) {
+						const there = entries.first(entries.at(moved));
+						if (there === undefined) entries.add(moved);
+						else entries.mark(there, false);
+					}
 					for (const e of entries.at(moved)) changed.add(e);
 				}
 			}
@@ -183,14 +217,50 @@ export function touchedAtEnd(calls: readonly ToolCall[], files: readonly string[
 			for (const name of entries.goneNames.namedIn(call.input.command)) for (const e of entries.goneNamed(name)) if (!changed.has(e)) entries.mark(e, false);
 		}
 	}
-	return [...new Set(entries.all.filter((e) => !e.gone).map((e) => e.path))];
+	return [...new Set(entries.all.filter((e) => !e.gone && e.replaced === undefined).map((e) => e.path))];
 }
+
+/**
+ * The files under a folder a move (`mv`, `git mv`) took, each with its new path: undefined when its source is no
+ * folder the session is known to hold files in (a file, or not known), none when where they went is not known.
+ * A relative source is taken from where a folder of its path holds the session's files, else from where the
+ * session ran. A target that is a folder (`.`, one the session made or holds files in) takes the folder
+ * inside it; any other target is its new name, unless it ends with `/` (a folder there or not, it could be either).
+ */
+function movedFolder(entries: Entries, moves: string, to: string, here: string | undefined, made: ReadonlySet<string>): [Entry, string][] | undefined {
+	const bare = normal(moves.replace(/^\.\//, ""));
+	const near = entries.inFolder(lastPart(bare)).filter((e) => !e.gone);
+	if (near.length === 0) return undefined;
+	const base = placeOf(moves, near.map((e) => e.path), true) ?? here;
+	if (base === undefined) return undefined;
+	const from = normal(base + moves);
+	const under = near.filter((e) => e.path.startsWith(`${from}/`));
+	if (under.length === 0) return undefined;
+	const targetBase = to.startsWith("/") ? "" : moves.startsWith("/") ? here : base;
+	if (targetBase === undefined) return [];
+	const target = normal(targetBase + to);
+	if (target === from || target.startsWith(`${from}/`) || entries.at(target).some((e) => !e.gone)) return [];
+	const holds = (folder: string) => made.has(folder) || entries.inFolder(lastPart(folder)).some((e) => !e.gone && e.path.startsWith(`${folder}/`));
+	const into = to === "." || to === ".." || holds(target);
+	if (!into && to.endsWith("/")) return [];
+	const now = into ? `${target}/${lastPart(from)}` : target;
+	return under.map((e) => [e, now + e.path.slice(from.length)]);
+}
+
+/**
+ * How many of the session's files its commands look at in all, when looking for those a path may name: a hostile
+ * transcript removing or moving a folder of thousands, or one of thousands of files of one name, thousands of times
+ * took minutes. Past that, a command finds none of them (it changes nothing).
+ */
+const LOOKS_MAX = 200_000;
 
 interface Entry {
 	path: string;
 	gone: boolean;
 	/** Its place among the files, first written first. */
 	order: number;
+	/** Another was moved to its path, in its place. */
+	replaced?: true;
 }
 
 /** The part of a path after its last slash. */
@@ -212,6 +282,7 @@ class Entries {
 	private readonly byPath = new Map<string, Set<Entry>>();
 	private readonly byName = new Map<string, Set<Entry>>();
 	private readonly byFolder = new Map<string, Set<Entry>>();
+	private looksLeft = LOOKS_MAX;
 
 	constructor(paths: readonly string[]) {
 		for (const path of paths) this.add(path);
@@ -224,7 +295,14 @@ class Entries {
 		return entry;
 	}
 
+	/** Takes `entry` to `path`: what was there is replaced, and is no entry any more (a path has one). */
 	move(entry: Entry, path: string): void {
+		for (const other of this.at(path)) {
+			if (other === entry) continue;
+			this.mark(other, false);
+			this.index(other, false);
+			other.replaced = true;
+		}
 		const gone = entry.gone;
 		this.mark(entry, false);
 		this.index(entry, false);
@@ -253,14 +331,21 @@ class Entries {
 		return [...(this.gone.get(name) ?? [])];
 	}
 
-	/** Those whose name (after the last slash) is `name`. */
+	/** Those whose name (after the last slash) is `name` (see `looked`). */
 	named(name: string): Entry[] {
-		return [...(this.byName.get(name) ?? [])];
+		return this.looked(this.byName.get(name));
 	}
 
-	/** Those in a folder of that name, at any depth. */
+	/** Those in a folder of that name, at any depth (see `looked`). */
 	inFolder(name: string): Entry[] {
-		return [...(this.byFolder.get(name) ?? [])];
+		return this.looked(this.byFolder.get(name));
+	}
+
+	/** The entries of a set, while the session's commands have not looked at more than `LOOKS_MAX` in all; none after. */
+	private looked(found: ReadonlySet<Entry> | undefined): Entry[] {
+		if (found === undefined || found.size > this.looksLeft) return [];
+		this.looksLeft -= found.size;
+		return [...found];
 	}
 
 	/** Those at exactly `path`. */

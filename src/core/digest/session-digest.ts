@@ -170,8 +170,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 122: nor is an expectation said of nothing named ("It should work now", "They should be off now"; see `isHollow`).
  * 123: the sections of a document a reply lists are told as the writing its intro reports ("Created a guide at `x.md`").
  * 124: the items of the person's proposal told as carried out ("Your plan, implemented:") are results, as they were before 118.
+ * 125: shell lines are read as the shell reads them (see `commandsOf`) for the branches pushed too (`git -C dir push`, `env X=1 git push`; a push only named in quotes, a comment or a here-document is none); the files
+ *   touched follow a folder moved (`mv`, `git mv`) to its new place, and keep what `git rm --cached` only stopped tracking.
  */
-export const DIGEST_VERSION = 124;
+export const DIGEST_VERSION = 125;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -2,7 +2,7 @@ import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { commitOf } from "./work-signals";
 import { codeSpan } from "../text/code-spans";
-import { programName, shellParts } from "../text/shell-parts";
+import { GIT_VALUE_OPTIONS, programName, shellParts } from "../text/shell-parts";
 import { normalizeSlashes } from "../text/normalize-slashes";
 
 /** Tools that change a file in place, by any agent's fold (their names are Claude Code's). */
@@ -22,8 +22,7 @@ const NEVER_COMMITTED = /(?:^|\/)(?:\.env(?:\.[^/]*)?|node_modules\/.*|\.git\/.*
 
 const SHOWN = 3;
 
-/** Options of `git` itself, `git add` and `git commit` that take the next word as their value. */
-const GIT_VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+/** Options of `git add` and `git commit` that take the next word as their value (git's own: `GIT_VALUE_OPTIONS`). */
 const ADD_VALUE_OPTIONS = new Set(["--chmod"]);
 const COMMIT_VALUE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "-t", "--template", "--author", "--date", "--fixup", "--squash", "--cleanup", "--trailer"]);
 

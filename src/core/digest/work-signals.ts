@@ -1,5 +1,6 @@
 import { cutAtBoundary } from "./clause-cut";
 import type { ToolCall } from "../transcript/session-model";
+import { commandsOf, gitCommand, withoutRedirects } from "../text/shell-parts";
 
 /**
  * What a session's tool calls say in structure, before any prose: the todo list, the plan, the
@@ -243,13 +244,10 @@ export function pushesOf(calls: readonly ToolCall[]): Push[] {
 	const pushes = new Map<string, Push>();
 	for (const call of calls) {
 		if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result) continue;
-		const words = call.input.command.split(/\s+/);
-		const at = words.findIndex((w, i) => w === "git" && /^push(?:$|[;&|)])/.test(words[i + 1] ?? ""));
-		if (at < 0) continue;
-		let next = words[at + 1] === "push" ? at + 2 : words.length;
-		while (words[next]?.startsWith("-")) next++;
-		// The remote is the first word after the options, when it is a name (not `2>&1` nor `&&`).
-		const remote = /^[\w.-]+$/.test(words[next] ?? "") ? words[next] : undefined;
+		const remotes = pushRemotes(call.input.command);
+		if (remotes.length === 0) continue;
+		// Pushes of one line to different remotes: which ref went where is not told.
+		const remote = remotes.every((r) => r === remotes[0]) ? remotes[0] : undefined;
 		let toRemote = false;
 		for (const line of call.result.text.split("\n")) {
 			if (line.startsWith("To ")) toRemote = true;
@@ -262,6 +260,27 @@ export function pushesOf(calls: readonly ToolCall[]): Push[] {
 		}
 	}
 	return [...pushes.values()];
+}
+
+/** Options of `git push` that take the next word as their value. */
+const PUSH_VALUE_OPTIONS = new Set(["-o", "--push-option", "--repo", "--receive-pack", "--exec"]);
+
+/**
+ * The remote each `git push` of a command line names (`git -C app push -u origin main`), undefined for one that names
+ * none by a plain name (a bare `git push`, a URL, `$REMOTE`).
+ */
+function pushRemotes(line: string): (string | undefined)[] {
+	const remotes: (string | undefined)[] = [];
+	for (const command of commandsOf(line)) {
+		const git = gitCommand(command.map((w) => w.text));
+		if (git === undefined || command[git.sub]?.text !== "push") continue;
+		const args = withoutRedirects(command.slice(git.sub + 1));
+		let next = 0;
+		while (args[next]?.text.startsWith("-")) next += PUSH_VALUE_OPTIONS.has(args[next]?.text ?? "") ? 2 : 1;
+		const first = args[next];
+		remotes.push(first?.plain === true && /^[\w.-]+$/.test(first.text) ? first.text : undefined);
+	}
+	return remotes;
 }
 
 export interface PullRequest {

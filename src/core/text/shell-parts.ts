@@ -50,7 +50,12 @@ export function commandsOf(line: string): ShellWord[][] {
 				inWord = true;
 			}
 		} else if (c === " " || c === "\t") endWord();
-		else if (c === "\n" || c === ";" || c === "&" || c === "|") endCommand();
+		else if (c === "&" && ((inWord && (line[i - 1] === ">" || line[i - 1] === "<")) || line[i + 1] === ">")) {
+			// Part of a redirection (`2>&1`, `>&2`, `&>log`), not the end of a command.
+			text += c;
+			plain = false;
+			inWord = true;
+		} else if (c === "\n" || c === ";" || c === "&" || c === "|") endCommand();
 		else if (c === "#" && !inWord) while (i + 1 < line.length && line[i + 1] !== "\n") i++;
 		else if (c === "<" && line[i + 1] === "<") {
 			endCommand();
@@ -65,6 +70,21 @@ export function commandsOf(line: string): ShellWord[][] {
 	return commands;
 }
 
+/** A redirection's word (`2>/dev/null`, `>`, `2>&1`, `&>log`): no argument of the command. */
+const REDIRECT = /^(?:\d+|&)?[<>]/;
+
+/** The arguments among a command's words: its redirections left out, with the target of one that ends on its operator (`> out.txt`). */
+export function withoutRedirects(words: readonly ShellWord[]): ShellWord[] {
+	const out: ShellWord[] = [];
+	for (let i = 0; i < words.length; i++) {
+		const w = words[i];
+		if (w === undefined) continue;
+		if (w.plain || !REDIRECT.test(w.text)) out.push(w);
+		else if ("<>&".includes(w.text.at(-1) ?? "")) i++;
+	}
+	return out;
+}
+
 /** A command line cut into its simple commands, each a list of words, quotes taken off (see `commandsOf`). */
 export function shellParts(command: string): string[][] {
 	return commandsOf(command).map((words) => words.map((w) => w.text));
@@ -76,4 +96,48 @@ export function programName(word: string): string {
 	if (/^python[\d.]*$/.test(base)) return "python";
 	if (/^pip[\d.]*$/.test(base)) return "pip";
 	return base;
+}
+
+/** Programs that run the command given after them (`sudo`, `env`, `timeout 30`): the program that does the work is later. */
+const WRAPPERS = new Set(["sudo", "time", "env", "exec", "nohup", "command", "timeout", "xargs"]);
+
+/**
+ * Where the program of a simple command's words stands: after the wrappers that run it (`sudo`, `env`, `timeout 30`),
+ * their options and durations, and the variables set for it (`CI=1 npm test`, `env NO_COLOR=1 git push`).
+ * The words' length when there is none.
+ */
+export function programAt(words: readonly string[]): number {
+	let i = 0;
+	for (; i < words.length; i++) {
+		const w = words[i] ?? "";
+		if (!(WRAPPERS.has(w) || /^[A-Za-z_]\w*=/.test(w) || w.startsWith("-") || /^\d+[smh]?$/.test(w))) break;
+	}
+	return i;
+}
+
+/** Options of `git` itself that take the next word as their value (`git -C app`, `git -c user.name=x`). */
+export const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+
+/** A git command read from its words: its subcommand's place, and the folders its `-C` options name, in order. */
+export interface GitCommand {
+	sub: number;
+	folders: string[];
+}
+
+/**
+ * The git command a simple command's words run (`git push`, `sudo git -C app rm x`, `GIT_TRACE=1 git commit`):
+ * where its subcommand stands after git's own options, or undefined when its program is no git.
+ */
+export function gitCommand(words: readonly string[]): GitCommand | undefined {
+	const git = programAt(words);
+	if (programName(words[git] ?? "") !== "git") return undefined;
+	const folders: string[] = [];
+	let i = git + 1;
+	for (; i < words.length && (words[i] ?? "").startsWith("-"); i++) {
+		const option = words[i] ?? "";
+		if (!GIT_VALUE_OPTIONS.has(option)) continue;
+		if (option === "-C") folders.push(words[i + 1] ?? "");
+		i++;
+	}
+	return { sub: i, folders };
 }

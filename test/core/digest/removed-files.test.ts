@@ -9,10 +9,16 @@ const bash = (command: string, isError = false): ToolCall => ({ id: "", name: "B
 describe("removedBy", () => {
 	it("names the files each rm or git rm of a line removes, flags and globs left out", () => {
 		expect(removedBy("cd /srv/app && rm -f notes/plan.md 'draft.txt'")).toEqual(["plan.md", "draft.txt"]);
-		expect(removedBy("git rm --cached build.log; echo done")).toEqual(["build.log"]);
+		expect(removedBy("git rm build.log; echo done")).toEqual(["build.log"]);
+		expect(removedBy("env GIT_TRACE=0 git -C web rm -q --force old.css 2>&1")).toEqual(["old.css"]);
 		expect(removedBy("python3 gen.py && rm gen.py")).toEqual(["gen.py"]);
 		expect(removedBy("rm *.tmp")).toEqual([]);
 		expect(removedBy("npm run format")).toEqual([]);
+	});
+
+	it("does not count what git rm --cached stops tracking: the file stays", () => {
+		expect(removedBy("git rm --cached build.log; echo done")).toEqual([]);
+		expect(removedBy("git rm -r --cached -- .env.local")).toEqual([]);
 	});
 });
 
@@ -91,6 +97,33 @@ describe("touchedAtEnd", () => {
 		expect(touchedAtEnd([bash("mv /w/README.md /w/GUIDE.md"), write("/w/README.md")], written)).toEqual(["/w/lib/parse.ts", "/w/GUIDE.md", "/w/README.md"]);
 	});
 
+	it("keeps a file git rm --cached only stopped tracking", () => {
+		expect(touchedAtEnd([bash("git rm --cached /proj/src/app.ts && echo 'src/app.ts' >> .gitignore")], files)).toEqual(files);
+	});
+
+	it("takes the files a folder move carried to their new place", () => {
+		const written = ["/w/pkg/legacy/io.py", "/w/pkg/legacy/sub/fmt.py", "/w/pkg/legacy.md", "/w/notes.md"];
+		const after = (...paths: string[]) => [...paths, "/w/pkg/legacy.md", "/w/notes.md"];
+		// To a new name: the folder is renamed.
+		expect(touchedAtEnd([bash("git mv pkg/legacy pkg/compat")], written, "/w")).toEqual(after("/w/pkg/compat/io.py", "/w/pkg/compat/sub/fmt.py"));
+		expect(touchedAtEnd([bash("cd /w/pkg && mv ./legacy/ old")], written, "/w")).toEqual(after("/w/pkg/old/io.py", "/w/pkg/old/sub/fmt.py"));
+		// Into a folder known to be there (made, `.`, or holding the session's files): the folder goes inside it.
+		expect(touchedAtEnd([bash("mkdir -p -m 755 /w/attic && mv /w/pkg/legacy /w/attic")], written, "/w")).toEqual(after("/w/attic/legacy/io.py", "/w/attic/legacy/sub/fmt.py"));
+		expect(touchedAtEnd([bash("cd /w && mv pkg/legacy .")], written, "/w")).toEqual(after("/w/legacy/io.py", "/w/legacy/sub/fmt.py"));
+		expect(touchedAtEnd([bash("mv /w/pkg/legacy/sub /w/pkg")], written, "/w")).toEqual(after("/w/pkg/legacy/io.py", "/w/pkg/sub/fmt.py"));
+		// Out of the project: gone from it.
+		expect(touchedAtEnd([bash("mv /w/pkg/legacy /tmp/legacy-backup")], written, "/w")).toEqual(["/w/pkg/legacy.md", "/w/notes.md"]);
+	});
+
+	it("changes nothing for a folder move whose target could be a new name or a folder there", () => {
+		const written = ["/w/pkg/legacy/io.py", "/w/notes.md"];
+		for (const line of ["mv /w/pkg/legacy /w/archive/", "mv /w/pkg/legacy /w/pkg/legacy/inner", "mv /w/pkg/legacy $TARGET"]) {
+			expect(touchedAtEnd([bash(line)], written, "/w"), line).toEqual(written);
+		}
+		// No file moved is made up for a folder moved into another.
+		expect(touchedAtEnd([bash("mv pkg/legacy backups/")], written, "/w")).toEqual(written);
+	});
+
 	it("changes nothing for a move it cannot be sure of", () => {
 		const written = ["/w/lib/parse.ts"];
 		for (const line of ["mv lib/parse.ts lib/legacy", "mv lib/parse.ts $DEST/parse.ts", "mv lib/*.ts old/", "mv a.ts lib/parse.ts old/", "echo 'mv lib/parse.ts x.ts'", "cat <<EOF\nmv lib/parse.ts x.ts\nEOF", "mv -t old/ lib/parse.ts", "if [ -d lib ]; then cd lib; fi; mv parse.ts x.ts"]) {
@@ -116,6 +149,19 @@ describe("touchedAtEnd", () => {
 		expect(touched).toHaveLength(n / 2 + n);
 		expect(touched.slice(0, 2)).toEqual(["/w/gen/piece1.ts", "/w/gen/piece3.ts"]);
 		expect(touched.at(-1)).toBe(`/w/gen/old${n - 1}.ts`);
+	});
+	it("reads thousands of moves and removals of a folder of thousands of files, or onto one path, in linear time", () => {
+		const n = 20_000;
+		const written = Array.from({ length: n }, (_, i) => `/w/big/f${i}.ts`);
+		const sessions: [(i: number) => string, number][] = [
+			[(i) => (i % 2 === 0 ? "mv /w/big /w/huge" : "mv huge big"), n],
+			[() => "rm -r big", 0],
+			[(i) => `mv /w/big/f${i}.ts /w/one.ts`, 1],
+			[() => "mv /w/draft.ts /w/final.ts", n + 1],
+		];
+		const started = performance.now();
+		for (const [line, left] of sessions) expect(touchedAtEnd(Array.from({ length: n }, (_, i) => bash(line(i))), written, "/w")).toHaveLength(left);
+		expect(performance.now() - started).toBeLessThan(6000);
 	});
 });
 

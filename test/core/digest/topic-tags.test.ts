@@ -166,6 +166,11 @@ describe("commandSignals", () => {
 		["pnpm add -D tailwindcss", ["node", "tailwind"]],
 		["pip install fastapi==0.110 uvicorn", ["fastapi", "python"]],
 		["npm install left-pad", ["node"]],
+		// Read as the shell reads it: what quotes, comments and here-documents hold runs nothing.
+		['echo "done; cargo test next" && ls', []],
+		["cat > notes.md <<'EOF'\npytest -q\nEOF", []],
+		['git commit -m "fix: x | npm test"', ["git"]],
+		["env -i PATH=/bin CI=1 go test ./... 2>&1 | tail", ["go", "testing"]],
 	])("%s → %j", (command, names) => {
 		expect(commandSignals(command)).toEqual(names);
 	});

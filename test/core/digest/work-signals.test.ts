@@ -193,6 +193,31 @@ describe("pushesOf", () => {
 		expect(pushes).toEqual([]);
 	});
 
+	it("reads the push as the shell does: git's own options, wrappers, push options, redirections, several pushes", () => {
+		const pushed = (command: string) => pushesOf([call("Bash", { command }, { text: "To git.example.org:me/app.git\n * [new branch]      feat -> feat" })]);
+		expect(pushed("git -C services/api push -u upstream feat")).toEqual([{ branch: "feat", remote: "upstream" }]);
+		expect(pushed('env GIT_SSH_COMMAND="ssh -i ~/.ssh/deploy key" git push -o ci.skip upstream feat')).toEqual([{ branch: "feat", remote: "upstream" }]);
+		expect(pushed("cd app && git push 2>&1 | tail -n 3")).toEqual([{ branch: "feat" }]);
+		expect(pushed("git push >push.log 2>&1 upstream feat; cat push.log")).toEqual([{ branch: "feat", remote: "upstream" }]);
+		// Two pushes to two remotes: which ref went where is not told.
+		expect(pushed("git push upstream feat && git push mirror feat")).toEqual([{ branch: "feat" }]);
+		expect(pushed('git push "$REMOTE" feat')).toEqual([{ branch: "feat" }]);
+	});
+
+	it("counts no push a command only names, in quotes, a comment or a here-document", () => {
+		const shown = (command: string) => pushesOf([call("Bash", { command }, { text: "To git.example.org:me/app.git\n * [new branch]      feat -> feat" })]);
+		expect(shown("cat saved-output.txt # what git push printed")).toEqual([]);
+		expect(shown('echo "next: git push upstream feat" && cat saved-output.txt')).toEqual([]);
+		expect(shown("cat <<'EOF' > steps.md\ngit push upstream feat\nEOF\ncat saved-output.txt")).toEqual([]);
+	});
+
+	it("reads thousands of pushes in linear time", () => {
+		const calls = Array.from({ length: 20_000 }, (_, i) => call("Bash", { command: `cd app && git -C web push -o x origin b${i} 2>&1 | tail # ${"push ".repeat(20)}` }, { text: `To x\n * [new branch]      b${i} -> b${i}` }));
+		const started = performance.now();
+		expect(pushesOf(calls)).toHaveLength(20_000);
+		expect(performance.now() - started).toBeLessThan(3000);
+	});
+
 	it("reads a long line of output in linear time", () => {
 		const started = performance.now();
 		pushesOf([call("Bash", { command: "git push" }, { text: `To x\n${" ".repeat(100_000)}+${" ".repeat(100_000)}` }), call("Bash", { command: "git push" }, { text: `To x\n ${"a".repeat(100_000)}..` })]);

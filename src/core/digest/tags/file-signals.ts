@@ -3,7 +3,7 @@
  * Each function returns the names one item supports; the caller counts them.
  */
 import { packageTopic } from "./catalog";
-import { programName, shellParts } from "../../text/shell-parts";
+import { gitCommand, programAt, programName, shellParts } from "../../text/shell-parts";
 
 const EXTENSIONS: Record<string, string> = {
 	ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript",
@@ -140,16 +140,11 @@ const INSTALLS: Record<string, ReadonlySet<string>> = {
 	pip: new Set(["install"]), uv: new Set(["add", "pip"]), poetry: new Set(["add"]), cargo: new Set(["add"]), gem: new Set(["install"]), go: new Set(["get"]),
 };
 const RUNNERS = new Set(["npx", "bunx", "pnpx"]);
-const WRAPPERS = new Set(["sudo", "time", "env", "exec", "nohup", "command", "timeout", "xargs"]);
 
-/** Topic names one shell command supports: each `&&`/`;`/`|` part by its program and subcommand. */
+/** Topic names one shell command supports: each simple command of it (see `commandsOf`) by its program and subcommand. */
 export function commandSignals(command: string): string[] {
 	const found = new Set<string>();
-	for (const part of command.split(/&&|\|\||[;|\n]/)) {
-		const words = part.trim().split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
-		while (words.length > 0 && (WRAPPERS.has(words[0] ?? "") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? "") || /^-/.test(words[0] ?? "") || /^\d+[smh]?$/.test(words[0] ?? ""))) words.shift();
-		programSignals(words, found);
-	}
+	for (const words of shellParts(command)) programSignals(words.slice(programAt(words)), found);
 	return [...found].sort();
 }
 
@@ -209,10 +204,9 @@ export function gitRefs(command: string): string[] {
 	if (!GIT_WORD.test(command)) return [];
 	const refs: string[] = [];
 	for (const words of shellParts(command)) {
-		const git = words.findIndex((w) => programName(w) === "git");
-		if (git < 0) continue;
-		let i = git + 1;
-		while (i < words.length && (words[i] ?? "").startsWith("-")) i += VALUE_OPTIONS.has(words[i] ?? "") ? 2 : 1; // git -C dir …
+		const git = gitCommand(words);
+		if (git === undefined) continue;
+		const i = git.sub;
 		const sub = words[i] ?? "";
 		if (!REF_SUBCOMMANDS.has(sub)) continue;
 		const args: string[] = [];
