@@ -172,8 +172,10 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 124: the items of the person's proposal told as carried out ("Your plan, implemented:") are results, as they were before 118.
  * 125: shell lines are read as the shell reads them (see `commandsOf`) for the branches pushed too (`git -C dir push`, `env X=1 git push`; a push only named in quotes, a comment or a here-document is none); the files
  *   touched follow a folder moved (`mv`, `git mv`) to its new place, and keep what `git rm --cached` only stopped tracking.
+ * 126: a commit amends by its `--amend` option, read by the shell reader, not by a message that speaks of one (it took the commit before it off the list).
+ * 127: a check (tests, a build) is a command of the line that runs one, read by the shell reader: one only named (`echo npm test`, a here-document's text, a comment) ran nothing, and is no check that failed.
  */
-export const DIGEST_VERSION = 125;
+export const DIGEST_VERSION = 127;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

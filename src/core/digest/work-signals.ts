@@ -1,6 +1,6 @@
 import { cutAtBoundary } from "./clause-cut";
 import type { ToolCall } from "../transcript/session-model";
-import { commandsOf, gitCommand, withoutRedirects } from "../text/shell-parts";
+import { commandsOf, gitCommand, programAt, shellParts, withoutRedirects } from "../text/shell-parts";
 
 /**
  * What a session's tool calls say in structure, before any prose: the todo list, the plan, the
@@ -140,8 +140,25 @@ export function commitOf(call: ToolCall): Commit | undefined {
 	if (!subject) return undefined;
 	const hash = made?.[1] ?? /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
 	const body = message === undefined ? undefined : bodyOf(message);
-	const amends = /\bgit\s+(?:-C\s+\S+\s+)?commit\b[^\n;&|]*\s--amend\b/.test(call.input.command) ? { amends: true as const } : {};
+	const amends = isAmend(call.input.command) ? { amends: true as const } : {};
 	return body === undefined ? { subject, hash, ...amends } : { subject, hash, body, ...amends };
+}
+
+/** An amend on a line whose `git commit` the shell reader cannot read (clipped inside a quote): by its words as typed. */
+const CLIPPED_AMEND = /\bgit\s+(?:-C\s+\S+\s+)?commit\b[^\n;&|]*\s--amend\b/;
+
+/** Options of `git commit` whose value is the next word: a message that reads `--amend` is no amend. */
+const MESSAGE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "-t", "--template"]);
+
+/** Whether a command line's `git commit` amends (`--amend` among its options, not inside its message). */
+function isAmend(line: string): boolean {
+	const commits = commandsOf(line).flatMap((command) => {
+		const words = command.map((w) => w.text);
+		const git = gitCommand(words);
+		return git !== undefined && words[git.sub] === "commit" ? [words.slice(git.sub + 1)] : [];
+	});
+	if (commits.length === 0) return CLIPPED_AMEND.test(line);
+	return commits.some((args) => args.some((w, i) => w === "--amend" && !MESSAGE_OPTIONS.has(args[i - 1] ?? "")));
 }
 
 /**
@@ -324,10 +341,16 @@ export function checksOf(calls: readonly ToolCall[]): Check[] {
 const CHECK =
 	/(?:^|[\s;&|(])((?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|build|lint|typecheck|type-check|check|tsc|ci|e2e)[\w:-]*|(?:npx|pnpx|bunx|pnpm\s+exec|yarn)\s+(?:vitest|jest|mocha|tsc|eslint|playwright|ava|tap|biome)\b|(?:vitest|jest|pytest|mocha|phpunit|rspec|tox|nox|tsc|mypy|pyright|ruff\s+check)\b|python3?\s+-m\s+(?:pytest|unittest|mypy)|uv\s+run\s+(?:pytest|mypy|ruff)|go\s+(?:test|build|vet)|cargo\s+(?:test|build|check|clippy|nextest)|make(?:\s+(?:test|check|build|all|lint))?(?=\s*(?:$|[;&|)]))|(?:mise|just|task|turbo|nx|moon)\s+(?:run\s+)?(?:test|build|lint|check|fmt|typecheck|ci|e2e)[\w:-]*|(?:mvn|gradle|\.\/gradlew|dotnet|swift|mix|dune|stack|cabal|deno)\s+(?:test|build|verify|check|package))/;
 
-/** The check a command line runs (without its quoted arguments), or undefined. */
+/**
+ * The check a command line runs, or undefined: a simple command of it (see `commandsOf`) that starts with one, after
+ * its wrappers (`CI=1`, `timeout 60`). One only named (`echo npm test`, a message, a here-document's text) is none.
+ */
 export function checkCommand(command: string): string | undefined {
-	const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, '""');
-	return CHECK.exec(bare)?.[1]?.trim();
+	for (const words of shellParts(command)) {
+		const found = CHECK.exec(words.slice(programAt(words)).join(" "));
+		if (found?.index === 0) return found[1]?.trim();
+	}
+	return undefined;
 }
 
 /**

@@ -73,6 +73,15 @@ describe("commits", () => {
 		]);
 	});
 
+	it("tells an amend by its option, not by a message that speaks of one", () => {
+		const made = (command: string) => commitsOf([call("Bash", { command }, { text: "[main 5e6f7a8] Note it" })])[0]?.amends;
+		expect(made('git commit -m "Explain why the hook skips --amend runs"')).toBeUndefined();
+		expect(made('git commit -m --amend -m "Note it"')).toBeUndefined();
+		expect(made('git -C site commit -q --amend -m "Note it"')).toBe(true);
+		// Clipped inside its message: the amend is read from the words as typed.
+		expect(made('git commit --amend -m "Note it, and a long body that was cut…')).toBe(true);
+	});
+
 	it("keeps a commit message's body, and a pull request's description, for the choices they tell", () => {
 		const heredoc = "git add -A && git commit -m \"$(cat <<'EOF'\nUse one log file\n\nWrite every log to run.log instead of one per job.\n\nCo-Authored-By: Claude\nEOF\n)\"";
 		const [commit] = commitsOf([call("Bash", { command: heredoc }, { text: "[main 1a2b3c4] Use one log file" })]);
@@ -104,9 +113,13 @@ describe("checks", () => {
 		expect(checkCommand(command)).toBe(check);
 	});
 
-	it.each(["git status", "ls -la", 'git commit -m "make tests pass"', "cat Makefile", "echo npm test"])("%s is no check", (command) => {
-		if (command.startsWith("echo")) return; // quoted or echoed text is not a run; echo is the one accepted miss
+	it.each(["git status", "ls -la", 'git commit -m "make tests pass"', "cat Makefile", "echo npm test", "cat > ci.sh <<'EOF'\nnpm test\nEOF", "ls # then cargo test", "grep -n 'go test' Makefile"])("%s is no check", (command) => {
 		expect(checkCommand(command)).toBeUndefined();
+	});
+
+	it("finds a check after the wrappers that run it, in any command of a line", () => {
+		expect(checkCommand("cd web && CI=1 timeout 300 npx vitest run 2>&1 | tail -20")).toBe("npx vitest");
+		expect(checkCommand("ls; \\\n  cargo test --workspace")).toBe("cargo test");
 	});
 
 	it("records whether each check passed", () => {
