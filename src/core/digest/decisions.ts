@@ -19,8 +19,14 @@ const SPAN = String.raw`(?:[^.\n]|\.(?=\S))`;
 const INSTEAD_VERBS = String.raw`(?:use|using|used|switch to|move to|moved to|keep|keeping|kept|store|stored|storing|put|call|calling|called|rely on|relied on|add|added|write|wrote)`;
 /** How the way taken is named when it is told as the one to take: "the best fix", "the cleaner path", "the simpler way". */
 const FITTEST = String.raw`(?:best|right|simplest|cleanest|safest|easiest|better|cleaner|simpler|safer|easier|proper|correct)`;
+/**
+ * A choice its maker says was made on purpose: "I deliberately kept them out of the commit", "We
+ * intentionally do not cache the token". Said in the first person only: "the field was
+ * intentionally removed upstream" or "the user intentionally cleared it" tells what someone else did.
+ */
+const ON_PURPOSE = String.raw`(?:i|we)(?:'ve| have)?\s{1,4}(?:\*\*)?(?:deliberately|intentionally|purposely|purposefully)\s{1,4}\w+`;
 const CHOICE_EN = new RegExp(
-	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?${FITTEST} (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to)\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
+	String.raw`\b(?:decided|decide to|chose|choose to|opted|opt for|settled on|settle on|went with|go with|going with|stick with|sticking with|picked(?! up)|switch(?:e[sd]|ing)?(?:\s+${SPAN}{0,40}?\bfrom\s+${SPAN}{1,60}?)?\s+to|prefer(?:s|red)?\b${SPAN}{0,80}\bover|we(?:'ll| will) use|i(?:'ll| will| went to) use|${INSTEAD_VERBS}\s+${SPAN}{1,60}?\s+(?:instead of|rather than)|(?:the )?${FITTEST} (?:fix|approach|option|way|choice|solution|path) (?:is|was|here is) to|${ON_PURPOSE})\b|^no (?!(?:further )?action\b)(?:[\w-]+ ){1,3}(?:is |are )?(?:needed|required|necessary)\b`,
 	"i",
 );
 /**
@@ -152,6 +158,18 @@ function opensOnReason(text: string): boolean {
  * single-user, simplify access() to always grant"). Its diagnosis of the bug ("The hook called
  * the API instead of the cache") is told apart as a reply's is.
  */
+/**
+ * The means a change was built with, told with what it is for: "Messages use an upsert on
+ * (session, uuid) for idempotent re-sync", "The tail worker uses a 500 ms debounce so bursts
+ * ingest once". In a commit message or pull request this says how the change was made and why: a
+ * design choice, but the weakest kind (no way passed over, no reason beyond the use): told after
+ * the others. A subject of a few words, then "use(s)", a purpose after it; not "Updated X to use Y".
+ */
+const MEANS_CHOSEN = /^(?:[^:\n]{1,40}:\s+)?(?:the |each |all |every )?[\w`./-]+(?: (?!to\b)[\w`./-]+){0,3} (?:now )?uses? [^.\n]{3,120}?\b(?:for|to|so that|so)\b/i;
+/** A choice told only by the means it was built with (see `MEANS_CHOSEN`), which the session's other choices go before. */
+export function byMeansOnly(choice: string): boolean {
+	return MEANS_CHOSEN.test(choice) && !RECORD_CHOICE.test(choice) && !isDecision(choice) && !REASONED.test(choice);
+}
 const RECORD_CHOICE = new RegExp(
 	String.raw`\b(?:instead of|rather than|in favou?r of)\b|,\s+not\s+(?!just\b|only\b|yet\b|always\b|necessarily\b|all\b|even\b)|^(?:[^:\n]{1,40}:\s+)?(?:use|keep|make|move|switch|replace|remove|drop|choose|put|skip|leave)\b[^.\n]{3,140}?\b(?:because|since|so that|so|to avoid|to prevent)\b|^${REASON}(?:${AHEAD}|(?:use|keep|make|move|switch|replace|remove|drop|skip|simplify|store|write|treat|allow|disable|enable|always|never|default|prefer|pin|ignore|defer|add|avoid)\b)`,
 	"i",
@@ -392,6 +410,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 	const fromReplies: string[] = [];
 	// Told last: a way out is often the step a later summary tells as a choice in its own words.
 	const fromWaysOut: string[] = [];
+	const fromMeans: string[] = [];
 	const add = (found: string[], text: string) => void found.push(cutAtBoundary(text, 200));
 	// The user's own words: their choices count even when phrased as "let's…".
 	// Read with straight apostrophes: "we’ll use X" is "we'll use X" (the patterns spell "'").
@@ -408,7 +427,8 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		for (const unit of proseUnits(straightQuotes(record))) {
 			const text = unit.text;
 			// The choice first: it is cheap to look for, and most sentences of a message name none.
-			if ((RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text) && !diagnosed(text)) add(fromRecords, asResult(reasonLast(capitalize(choiceClause(text).replace(ALSO, "")))));
+			const strong = RECORD_CHOICE.test(text) || isDecision(text) || REASONED.test(text);
+			if ((strong || MEANS_CHOSEN.test(text)) && isStatement(text) && !TENTATIVE.test(text) && !WEIGHED.test(text) && !diagnosed(text)) add(strong ? fromRecords : fromMeans, asResult(reasonLast(capitalize(choiceClause(text).replace(ALSO, "")))));
 		}
 	}
 	// Most replies name no choice at all: only those that do are split into sentences.
@@ -433,7 +453,7 @@ export function decisionsOf({ prompts = [], records = [], replies = [] }: Choice
 		if (mayChooseWayOut) for (const way of waysOut(units)) add(fromWaysOut, way);
 	}
 	const out: { choice: string; words: Set<string> }[] = [];
-	for (const choice of [fromPrompts, fromRecords, fromReplies, fromWaysOut].flatMap(standing)) {
+	for (const choice of [fromPrompts, fromRecords, fromReplies, fromWaysOut, fromMeans].flatMap(standing)) {
 		if (out.length >= max) break;
 		const words = namingWords(choice);
 		if (!out.some((o) => sameChoice(o.choice, o.words, choice, words))) out.push({ choice, words });

@@ -5,7 +5,7 @@ import { errorsOf, promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } fr
 import { activeMinutes } from "./active-time";
 import { cutAtBoundary } from "./clause-cut";
 import { agreedProposals } from "./agreed-proposals";
-import { asChoice, decisionsOf, heldReplies, proposalsIn } from "./decisions";
+import { asChoice, byMeansOnly, decisionsOf, heldReplies, proposalsIn } from "./decisions";
 import { asResult } from "./as-result";
 import { isHollow } from "./hollow-claims";
 import { isNotResult, LINE_MARKUP, OPTION_LABEL } from "./not-results";
@@ -174,8 +174,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  *   touched follow a folder moved (`mv`, `git mv`) to its new place, and keep what `git rm --cached` only stopped tracking.
  * 126: a commit amends by its `--amend` option, read by the shell reader, not by a message that speaks of one (it took the commit before it off the list).
  * 127: a check (tests, a build) is a command of the line that runs one, read by the shell reader: one only named (`echo npm test`, a here-document's text, a comment) ran nothing, and is no check that failed.
+ * 128: a commit body's means told with its purpose ("Jobs use a lease row so …") is a choice, told after the rest; so is one its maker says was made on purpose ("I deliberately left …").
  */
-export const DIGEST_VERSION = 127;
+export const DIGEST_VERSION = 128;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -414,7 +415,9 @@ function decisionsIn(model: SessionModel, calls: readonly ToolCall[], typed: rea
 	// A prompt's choice is told marked as the user's (`asChoice`).
 	const typedChoice = (d: string) => d.startsWith("user chose: ");
 	const firm = new Set([...theirs, ...written]);
-	const told = unique(takingTurns([...theirs, ...stated.filter(typedChoice)], [...written, ...stated.filter((d) => !typedChoice(d))]));
+	// A choice told only by its means ("Messages use an upsert for idempotent re-sync") takes no turn: it comes after the rest.
+	const agents = stated.filter((d) => !typedChoice(d));
+	const told = unique([...takingTurns([...theirs, ...stated.filter(typedChoice)], [...written, ...agents.filter((d) => !byMeansOnly(d))]), ...agents.filter(byMeansOnly)]);
 	// The agent's wording of a choice the user made is told on the user's line (see `joinedChoices`), which stays firm.
 	// Nor is a choice of the agent's told twice, in two replies (see `saidOnce`); the user's own words stay.
 	const joined = joinedChoices(saidOnce(told, (d) => firm.has(d) || typedChoice(d)), typedChoice, (d) => firm.has(d));

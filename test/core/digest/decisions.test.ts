@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionsOf, heldReplies, reasonLast } from "../../../src/core/digest/decisions";
+import { byMeansOnly, decisionsOf, heldReplies, reasonLast } from "../../../src/core/digest/decisions";
 import type { SessionEvent } from "../../../src/core/transcript/session-model";
 
 describe("decisionsOf", () => {
@@ -208,6 +208,29 @@ describe("decisionsOf", () => {
 			"Unify the owner ids in create() and mkdir() to use getuid() instead of req.uid().",
 		]);
 		expect(decisionsOf({ records: ["- Billable cost, not raw tokens\n- Not just the proxy: the page checks the session too"] })).toEqual(["Billable cost, not raw tokens"]);
+	});
+
+	it("takes a commit body's means with its purpose as a choice, after the ones that name a way passed over or a reason", () => {
+		const records = [
+			"Jobs use a lease row in the queue table so a crashed worker's job is picked up again.",
+			// Telling what was updated to use something is a change, not the design it settled on.
+			"Updated the build script to use esbuild for bundling.",
+			"Cache the rendered pages on disk instead of in memory.",
+		];
+		expect(decisionsOf({ records })).toEqual(["Cache the rendered pages on disk instead of in memory.", "Jobs use a lease row in the queue table so a crashed worker's job is picked up again."]);
+		expect(byMeansOnly("Jobs use a lease row in the queue table so a crashed worker's job is picked up again.")).toBe(true);
+		expect(byMeansOnly("Cache the rendered pages on disk instead of in memory.")).toBe(false);
+	});
+
+	it("knows a choice its maker says was made on purpose, not what someone else did on purpose", () => {
+		const replies = [
+			"I deliberately left the old export command in place, so scripts that call it keep working.",
+			"We intentionally do not retry a failed upload.",
+			// Someone else's doing, told as the cause.
+			"The field was intentionally removed in the second version of the API.",
+			"The user has intentionally cleared the budget for that category.",
+		];
+		expect(decisionsOf({ replies })).toEqual(["I deliberately left the old export command in place, so scripts that call it keep working.", "We intentionally do not retry a failed upload."]);
 	});
 
 	it("passes over options laid out for someone to pick, by their label, their heading or their list's intro", () => {

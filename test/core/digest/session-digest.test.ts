@@ -790,6 +790,18 @@ describe("digestSession", () => {
 		expect(d.decisions.filter((c) => c.startsWith("user chose: "))).toHaveLength(3);
 	});
 
+	it("tells a choice told only by its means after the user's choices, taking no turn of theirs", () => {
+		const commit = "git commit -am \"$(cat <<'EOF'\nAdd the job queue\n\nWorkers use a lease column so a crashed worker's job is handed out again.\nEOF\n)\"";
+		const d = digestOf([
+			userText("Add a job queue. Let's use SQLite for it.", at(0)),
+			assistant(toolUse("b1", "Bash", { command: commit }), { ...at(1), messageId: "m1" }),
+			toolResult("b1", "[main 9a8b7c6] Add the job queue\n 3 files changed", at(1)),
+			userText("Let's keep the jobs table separate from the users table.", at(2)),
+			assistant(text("Moved the jobs into their own table."), { ...at(3), messageId: "m2" }),
+		]);
+		expect(d.decisions).toEqual(["user chose: let's use SQLite for it.", "user chose: let's keep the jobs table separate from the users table.", "Workers use a lease column so a crashed worker's job is handed out again."]);
+	});
+
 	it("keeps decisions stated as choices, with their reason, and no diagnosis", () => {
 		const d = digestOf([
 			userText("ok, fine, let's do vite", at(0)),
