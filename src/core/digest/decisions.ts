@@ -310,7 +310,8 @@ function unsettled(unit: ProseUnit, holds: boolean): boolean {
 }
 const CHOICE_KO = /하기로\s*(?:했|결정|합니다|하자)|(?:으로|로)\s*결정|대신\s*[^.]{0,40}(?:사용|쓰|선택)|선택했/;
 const CHOICE_JA = /ことにしました|ことにします|に決めました|に決定|を採用|代わりに[^。]{0,40}(?:使|採用)/;
-const CHOICE_ZH = /决定|改用|选择了|采用了|而不是|改成/;
+/** Chinese in either script: simplified (决定, 选择了, 采用了) and traditional (決定, 選擇了, 採用了); 改用, 而不是 and 改成 are written alike. */
+const CHOICE_ZH = /决定|決定|改用|选择了|選擇了|采用了|採用了|而不是|改成/;
 
 /** What a reply opens with before the choice itself: "ok, fine, let's do vite", "no, actually, use X instead" ("no" only set off: "no cache needed" is the choice). */
 const OPENING = String.raw`(?:(?:hey|hi|hello|ok(?:ay)?|fine|yes|yeah|sure|alright|right|hmm|great|cool|nope|nah|actually|wait|please|just)\b[\s,!.]*|no[,!.]+\s*)*`;

@@ -322,6 +322,11 @@ describe("decisionsOf", () => {
 		expect(decisionsOf({ replies: ["캐시는 Redis로 하기로 했습니다.", "設定はYAMLを採用しました。", "我们决定使用 SQLite。"] })).toHaveLength(3);
 		expect(decisionsOf({ replies: ["The handler returns early when the list is empty."] })).toEqual([]);
 	});
+
+	it("reads Chinese choices written in traditional characters as well as in simplified ones", () => {
+		const replies = ["我們決定把快取放在記憶體裡。", "最後選擇了 SQLite。", "前端採用了 Svelte。"];
+		expect(decisionsOf({ replies })).toEqual(replies);
+	});
 });
 
 describe("heldReplies", () => {
