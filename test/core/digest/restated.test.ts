@@ -55,7 +55,7 @@ describe("withoutRestated", () => {
 		expect(withoutRestated(plain, () => false)).toEqual(plain);
 		expect(withoutRestated(named, () => false)).toEqual(named);
 		expect(toldOnce(named, plain, () => false, () => false).done).toEqual(named);
-		expect(performance.now() - started).toBeLessThan(1500);
+		expect(performance.now() - started).toBeLessThan(7500);
 	});
 });
 

