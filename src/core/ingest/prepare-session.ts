@@ -59,15 +59,27 @@ export function promptFactQuotes(model: SessionModel): FactQuote[][] {
 		.map((p) => factQuotes(p.text));
 }
 
-/** What the user typed, as keyword material: the start of each prompt, a bounded amount in all (pasted logs are not topics). */
+/**
+ * What the user typed, as keyword material: the start of each prompt, a bounded amount in all (pasted logs are not topics).
+ * A slash command's arguments count when they are a request in words (`/review-pr check the retry logic`), not a
+ * setting (`/model opus`): a custom command is often how the whole task is asked.
+ */
 export function promptText(model: SessionModel): string[] {
 	const texts: string[] = [];
 	let budget = 6_000;
 	for (const p of promptsOf(model)) {
-		if (p.kind !== "prompt" || budget <= 0) continue;
-		const text = p.text.slice(0, Math.min(1_000, budget));
+		const typed = p.kind === "prompt" ? p.text : p.kind === "command" ? commandRequest(p.text) : undefined;
+		if (typed === undefined || budget <= 0) continue;
+		const text = typed.slice(0, Math.min(1_000, budget));
 		budget -= text.length;
 		texts.push(text);
 	}
 	return texts;
+}
+
+/** Words after a slash command's name that make a request: three words or more. */
+const COMMAND_REQUEST = /^\/\S+\s+(\S+(?:\s+\S+){2,}.*)$/s;
+
+function commandRequest(command: string): string | undefined {
+	return COMMAND_REQUEST.exec(command)?.[1];
 }
