@@ -177,8 +177,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 128: a commit body's means told with its purpose ("Jobs use a lease row so …") is a choice, told after the rest; so is one its maker says was made on purpose ("I deliberately left …").
  * 129: a choice in traditional Chinese characters (決定, 選擇了, 採用了) is read as its simplified spelling was.
  * 130: topic tags read a slash command's arguments of three words or more as a typed prompt (`/scaffold a booking calendar with Svelte`).
+ * 131: topic tags: a technical term of the catalog beyond the prompt keywords' quota takes a slot the other sources left free.
  */
-export const DIGEST_VERSION = 130;
+export const DIGEST_VERSION = 131;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

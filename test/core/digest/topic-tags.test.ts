@@ -317,6 +317,14 @@ describe("topicTags: combining sources", () => {
 		expect(topicTags({ project: "p", files, tools: [], prompts: goal }, STATS, { prefix: "ai/" })).toContain("ai/rust");
 	});
 
+	it("fills free slots with the catalog's technical terms beyond the keyword quota, never with ordinary words", () => {
+		const prompts = ["Put the quarterly ledger behind oauth, with pagination, a webhook and cors on the export", "The quarterly ledger export is slow", "Ledger totals are wrong too"];
+		// One keyword allowed: ledger; export, as ordinary a word, waits; the four technical terms take the free slots.
+		expect(topicTags({ project: "books", files: [], tools: [], prompts }, STATS, { prefix: "ai/", maxKeywords: 1 })).toEqual(["ai/project/books", "ai/ledger", "ai/oauth", "ai/pagination", "ai/webhook", "ai/cors"]);
+		// With no slot free the quota stands.
+		expect(topicTags({ project: "books", files: [], tools: [], prompts }, STATS, { prefix: "ai/", maxKeywords: 1, max: 2 })).toEqual(["ai/project/books", "ai/ledger", "ai/oauth"]);
+	});
+
 	it("drops a weak signal next to its tier's leader", () => {
 		const files = [...Array.from({ length: 10 }, (_, i) => `src/m${i}.py`), "scripts/one.sh"];
 		expect(topicTags({ project: "p", files, tools: [], prompts: [] }, STATS, { prefix: "ai/" })).toEqual(["ai/project/p", "ai/python"]);

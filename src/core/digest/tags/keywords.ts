@@ -304,7 +304,7 @@ function knownOrNamed(word: string, seen: ReadonlyMap<string, Seen>, corroborati
 let technical: ReadonlySet<string> | undefined;
 
 /** A known technical term (catalog.ts), compared normalized: `webhooks` and `Webhook` are `webhook`. */
-function isTechnicalTerm(term: string): boolean {
+export function isTechnicalTerm(term: string): boolean {
 	technical ??= new Set(TECHNICAL_TERMS.split(/\s+/).filter((t) => t !== "").map(catalogTerm));
 	return technical.has(term);
 }

@@ -7,7 +7,7 @@ import { Tier, isKnownTopic, tierOf } from "./catalog";
 import { codeUnitOrder } from "../../text/code-unit-order";
 import { commandSignals, fileSignals, gitRefs, toolSignals } from "./file-signals";
 import { ruleHits, ruleText, type KeywordRule } from "./keyword-rules";
-import { rankKeywords, termOccurrences, termOf, type KeywordStats, type TermOccurrence } from "./keywords";
+import { isTechnicalTerm, rankKeywords, termOccurrences, termOf, type KeywordStats, type TermOccurrence } from "./keywords";
 import { projectSlug, projectTagSlug, toTag } from "./tag-name";
 
 export interface TagInput {
@@ -124,6 +124,8 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 		signals.set(name, signal);
 	};
 	let keywords = 0;
+	// Technical terms past the keyword quota: they take the slots files, commands and tools leave free.
+	const spare: string[] = [];
 	// The project's name written apart (`Fund Wise` for FundWise) is still the project.
 	const squashed = projectSlug(input.project).replace(/-/g, "");
 	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, basis.notTopics, basis.branchWords);
@@ -135,10 +137,11 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 		else if (keywords < maxKeywords) {
 			keywords++;
 			ordered.push(...optional(toTag(prefix, term)));
-		}
+		} else if (isTechnicalTerm(term)) spare.push(...optional(toTag(prefix, term)));
 	}
 	for (const [name, weight] of basis.signals) bump(name, weight);
 	ordered.push(...rankSignals(signals).flatMap((name) => optional(toTag(prefix, name))));
+	ordered.push(...spare);
 
 	// A topic is never the project again, nor `project` (the parent of every project tag).
 	const topics = [...new Set(ordered)].filter((tag) => tag !== projectTag && tag !== family && !tag.startsWith(`${family}/`)).slice(0, max);
