@@ -178,8 +178,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 129: a choice in traditional Chinese characters (決定, 選擇了, 採用了) is read as its simplified spelling was.
  * 130: topic tags read a slash command's arguments of three words or more as a typed prompt (`/scaffold a booking calendar with Svelte`).
  * 131: topic tags: a technical term of the catalog beyond the prompt keywords' quota takes a slot the other sources left free.
+ * 132: a Justfile or a `just` command names just (a command runner, as a Makefile names make).
  */
-export const DIGEST_VERSION = 131;
+export const DIGEST_VERSION = 132;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -11,7 +11,7 @@ export type Tier = (typeof Tier)[keyof typeof Tier];
 const FRAMEWORKS = `nextjs nuxt vite tailwind astro angular svelte vue react remix webpack prisma django rails jupyter graphql
 docker kubernetes terraform github-actions gitlab-ci playwright postgresql mysql sqlite redis mongodb`;
 const LANGUAGES = `typescript javascript python rust go java kotlin swift ruby php csharp cpp c sql shell css html dart lua zig elixir haskell scala ocaml erlang julia powershell node deno`;
-const ACTIVITIES = `testing database linting docs git make claude-md research`;
+const ACTIVITIES = `testing database linting docs git make just claude-md research`;
 
 const TIERS = new Map<string, Tier>();
 for (const [names, tier] of [[FRAMEWORKS, Tier.Framework], [LANGUAGES, Tier.Language], [ACTIVITIES, Tier.Activity]] as const) {

@@ -26,7 +26,7 @@ const FILE_NAMES: Record<string, readonly string[]> = {
 	"pom.xml": ["java"], "build.gradle": ["java"], "build.gradle.kts": ["java"], "settings.gradle": ["java"], "settings.gradle.kts": ["java"],
 	gemfile: ["ruby"], "gemfile.lock": ["ruby"], rakefile: ["ruby"], "composer.json": ["php"], "cmakelists.txt": ["cpp"],
 	"angular.json": ["angular"], "chart.yaml": ["kubernetes"], "kustomization.yaml": ["kubernetes"], "schema.prisma": ["prisma", "database"],
-	".gitlab-ci.yml": ["gitlab-ci"], makefile: ["make"], gnumakefile: ["make"], ".gitignore": ["git"], ".gitattributes": ["git"],
+	".gitlab-ci.yml": ["gitlab-ci"], makefile: ["make"], gnumakefile: ["make"], justfile: ["just"], ".justfile": ["just"], ".gitignore": ["git"], ".gitattributes": ["git"],
 	"conftest.py": ["testing", "python"], "pytest.ini": ["testing", "python"], "biome.json": ["linting"], "ruff.toml": ["linting"], ".rubocop.yml": ["linting"], ".editorconfig": ["linting"],
 	"claude.md": ["claude-md"], "claude.local.md": ["claude-md"], "readme.md": ["docs"], "readme": ["docs"], "changelog.md": ["docs"], "contributing.md": ["docs"],
 };
@@ -120,7 +120,7 @@ const PROGRAMS: Record<string, readonly string[]> = {
 	dart: ["dart"], flutter: ["dart"], mix: ["elixir"], elixir: ["elixir"], iex: ["elixir"], ghc: ["haskell"], cabal: ["haskell"], stack: ["haskell"], zig: ["zig"], lua: ["lua"],
 	docker: ["docker"], "docker-compose": ["docker"], podman: ["docker"], kubectl: ["kubernetes"], helm: ["kubernetes"], minikube: ["kubernetes"], kind: ["kubernetes"], k9s: ["kubernetes"],
 	terraform: ["terraform"], tofu: ["terraform"], psql: ["postgresql", "database"], pg_dump: ["postgresql", "database"], mysql: ["mysql", "database"], sqlite3: ["sqlite", "database"], "redis-cli": ["redis"], mongosh: ["mongodb", "database"],
-	migrate: ["database"], prisma: ["prisma"], make: ["make"], gh: ["git"],
+	migrate: ["database"], prisma: ["prisma"], make: ["make"], just: ["just"], gh: ["git"],
 	brew: ["homebrew"], hyprctl: ["hyprland"], hypridle: ["hyprland"], hyprpaper: ["hyprland"], udevadm: ["udev"], supabase: ["supabase"], vercel: ["vercel"], streamlit: ["streamlit", "python"],
 };
 
