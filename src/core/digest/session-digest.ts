@@ -179,8 +179,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 130: topic tags read a slash command's arguments of three words or more as a typed prompt (`/scaffold a booking calendar with Svelte`).
  * 131: topic tags: a technical term of the catalog beyond the prompt keywords' quota takes a slot the other sources left free.
  * 132: a Justfile or a `just` command names just (a command runner, as a Makefile names make).
+ * 133: topic tags: more well-known tools, services, platforms and ciphers in the catalog's technical terms (credo, drizzle, sqs, amplitude, aes, macos…).
  */
-export const DIGEST_VERSION = 132;
+export const DIGEST_VERSION = 133;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -327,6 +327,12 @@ describe("topicTags: combining sources", () => {
 		expect(topicTags({ project: "books", files: [], tools: [], prompts }, STATS, { prefix: "ai/", maxKeywords: 1, max: 2 })).toEqual(["ai/project/books", "ai/ledger", "ai/oauth"]);
 	});
 
+	it("takes a well-known tool, service or platform named once at its word, as the catalog lists it", () => {
+		expect(tagsFor(["Wire credo and dialyzer into the umbrella app's checks"])).toEqual(expect.arrayContaining(["ai/credo", "ai/dialyzer"]));
+		expect(tagsFor(["Send the receipt through mailgun"])).toContain("ai/mailgun");
+		expect(tagsFor(["Store the refresh token in firestore"])).toContain("ai/firestore");
+	});
+
 	it("drops a weak signal next to its tier's leader", () => {
 		const files = [...Array.from({ length: 10 }, (_, i) => `src/m${i}.py`), "scripts/one.sh"];
 		expect(topicTags({ project: "p", files, tools: [], prompts: [] }, STATS, { prefix: "ai/" })).toEqual(["ai/project/p", "ai/python"]);

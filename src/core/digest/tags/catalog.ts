@@ -78,6 +78,13 @@ filesystem symlink socket tcp udp ipc terminal tui gui repl keybinding keyboard-
 android swiftui xcode
 hyprland waybar wayland udev fuse smb typeorm streamlit shadcn livekit webrtc solana posthog datadog sentry phoenix liveview ecto ember
 github-pages localstorage sessionstorage xterm ghostty kitty
+nestjs htmx sveltekit solidjs qwik ionic tanstack react-query hasura drizzle kysely knex sequelize mongoose celery sidekiq bullmq tokio actix axum serde
+credo dialyzer sobelow oban absinthe clippy rustfmt gofmt golangci-lint stylelint shellcheck hadolint llvm-cov
+conda virtualenv venv pyenv nvm direnv release-please semantic-release changesets renovate dependabot circleci jenkins buildkite
+grafana prometheus opentelemetry kibana splunk dynamodb sqs cloudwatch cloudfront fargate bigquery firestore
+amplitude mixpanel telegram whatsapp twilio sendgrid mailgun auth0 keycloak okta passkey webauthn totp
+aes rsa sha256 hmac gpg pgp ethereum solidity web3 nft blockchain stablecoin ffmpeg langchain llamaindex
+macos linux ubuntu debian fedora firefox safari chromium vivaldi
 페이지네이션 캐시 로그인 인증 배포 마이그레이션 리팩토링 로깅 암호화 알림
 ページネーション キャッシュ ログイン 認証 デプロイ マイグレーション リファクタリング バリデーション 暗号化 通知
 分页 缓存 登录 认证 部署 迁移 重构 日志 加密 验证码

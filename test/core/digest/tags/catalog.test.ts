@@ -8,6 +8,9 @@ describe("packageTopic", () => {
 		["react@18.3.1", "react"],
 		["fastapi==0.110", "fastapi"],
 		["livekit-client", "livekit"],
+		["@tanstack/react-query", "tanstack"],
+		["mongoose@8.2", "mongoose"],
+		["sequelize", "sequelize"],
 		["left-pad", undefined],
 		["@acme/internal-utils", undefined],
 	])("%s → %s", (spec, topic) => {
