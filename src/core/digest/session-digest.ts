@@ -180,8 +180,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 131: topic tags: a technical term of the catalog beyond the prompt keywords' quota takes a slot the other sources left free.
  * 132: a Justfile or a `just` command names just (a command runner, as a Makefile names make).
  * 133: topic tags: more well-known tools, services, platforms and ciphers in the catalog's technical terms (credo, drizzle, sqs, amplitude, aes, macos…).
+ * 134: a phrase of two technical terms said once (`macOS SMB`) does not replace one of them said more on its own (`smb`).
  */
-export const DIGEST_VERSION = 133;
+export const DIGEST_VERSION = 134;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

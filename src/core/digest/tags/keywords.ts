@@ -231,6 +231,9 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		// Checked last, for the few candidates that get this far: the costliest test.
 		if (!candidate.identifier && candidate.parts.some((w) => looksLikeTypo(w, stats))) continue;
 		if (candidate.parts.length > 1 && picked.some((p) => p.parts.length > 1 && p.parts.some((w) => candidate.parts.includes(w)))) continue;
+		// Two technical terms side by side are two topics: one said more on its own (`smb` throughout, `macOS SMB` once) is not
+		// replaced by the phrase, which would then stand for both and fall below the keyword quota.
+		if (candidate.parts.length > 1 && candidate.parts.every(isTechnicalTerm) && picked.some((p) => p.score > candidate.score && candidate.parts.includes(p.term))) continue;
 		for (let i = picked.length - 1; i >= 0; i--) if (candidate.parts.includes(picked[i]?.term ?? "")) picked.splice(i, 1);
 		picked.push(candidate);
 	}

@@ -209,6 +209,21 @@ describe("rankKeywords: a colour", () => {
 	});
 });
 
+describe("rankKeywords: two technical terms side by side", () => {
+	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
+	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
+
+	it("keep the one said throughout: the phrase said once gives way to it rather than replace it", () => {
+		const terms = picked(["The kafka consumer lags at night", "Kafka retries pile up after a deploy", "Could the sendgrid kafka bridge be the cause?"]);
+		expect(terms).toContain("kafka");
+		expect(terms).not.toContain("sendgrid-kafka");
+	});
+
+	it("still make a phrase that stands for both when they are said together as often (`login endpoint`)", () => {
+		expect(picked(["Throttle the login endpoint", "The login endpoint answers slowly"])).toContain("login-endpoint");
+	});
+});
+
 describe("rankKeywords: a word said mostly as a verb", () => {
 	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
 	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
