@@ -78,8 +78,8 @@ export function promptText(model: SessionModel): string[] {
 }
 
 /** Words after a slash command's name that make a request: three words or more. */
-const COMMAND_REQUEST = /^\/\S+\s+(\S+(?:\s+\S+){2,}.*)$/s;
-
 function commandRequest(command: string): string | undefined {
-	return COMMAND_REQUEST.exec(command)?.[1];
+	const name = /\s/.exec(command);
+	const args = name === null ? "" : command.slice(name.index).trim();
+	return args.split(/\s+/, 3).length === 3 ? args : undefined;
 }

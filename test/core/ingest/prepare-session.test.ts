@@ -16,7 +16,7 @@ describe("onlyRead", () => {
 describe("promptText", () => {
 	it("reads a slash command's arguments when they ask for something in words, not when they set a value", () => {
 		const model = parseTranscript(
-			jsonl([userText(command("scaffold", "a booking calendar with Svelte and SQLite")), userText(command("model", "sonnet")), userText("Now the reminders by email")]),
+			jsonl([userText(command("scaffold", "a booking calendar with Svelte and SQLite")), userText(command("model", "sonnet")), userText(command("add-dir", "../api  ../web")), userText("Now the reminders by email")]),
 			SESSION,
 		);
 		expect(promptText(model)).toEqual(["a booking calendar with Svelte and SQLite", "Now the reminders by email"]);
