@@ -11,6 +11,10 @@ import { cutAtBoundary } from "./clause-cut";
 const ACKNOWLEDGEMENT =
 	/^(?:ok(?:ay)?|k|yes|yeah|yep|yup|sure|no|nope|thanks?|thank you|thx|ty|cool|great|nice|perfect|awesome|good|lgtm|looks good|sounds good|go(?: on| ahead)?|continue|proceed|do it|carry on|keep going|next|done|right|correct|exactly|agreed|fine|please|please continue|please proceed|yes please|ok thanks|ok continue|go for it|ship it|👍|네|넵|예|응|좋아(?:요)?|좋습니다|감사합니다|고마워(?:요)?|계속(?:해(?:줘|주세요)?)?|진행(?:해(?:줘|주세요)?)?|확인|はい|ええ|ありがとう(?:ございます)?|続けて(?:ください)?|お願いします|いいね|了解|好的?|好的谢谢|谢谢|继续|繼續|可以|是的|对|對|行|要|開始|开始|好啊|好喔|沒問題|没问题|嗯|當然|当然)[\s.!?。！？~]*$/i;
 
+/** Praise of the work done, maybe with thanks ("Excellent work, thank you!", "Well done, thanks a lot"): it closes a task, asks for none. */
+const PRAISE =
+	/^(?:(?:really |very )?(?:excellent|great|nice|perfect|awesome|amazing|brilliant|fantastic|wonderful|superb|solid|good)(?: (?:work|job|stuff))?|well done)[\s,.!]{0,8}(?:(?:thank you|thanks|thx|ty|cheers)(?: (?:so much|a lot|very much))?[\s.!]{0,8})?$/i;
+
 /** The user's greeting and politeness before the request. */
 const OPENING = /^(?:(?:hey|hi|hello|yo|ok(?:ay)?|so|alright|right|now|well|great|cool|thanks|thank you|oh|ah|hmm|wait)\b[\s,!.]*(?:claude\b)?[\s,!.]*|claude[\s,!:]+)+/i;
 const POLITE = /^(?:(?:can|could|would|will) you(?: please)?|please|pls|let's|let us|i(?:'d| would) like you to|i want you to|i need you to|i(?:'d| would) like to|help me(?: to)?)\s+/i;
@@ -27,7 +31,7 @@ export function isAcknowledgement(prompt: string, replying = true): boolean {
 	const text = prompt.trim();
 	// A reply of a few words is short: a long prompt is never one (and is not split to find out).
 	if (text.length > 80) return false;
-	if (ACKNOWLEDGEMENT.test(text)) return true;
+	if (ACKNOWLEDGEMENT.test(text) || PRAISE.test(text)) return true;
 	const words = text.split(/\s+/).filter((w) => w !== "");
 	// A session's first words answer nothing: "Dark mode toggle" there is the request itself.
 	if (!replying && words.length > 1) return false;
@@ -136,8 +140,9 @@ function requestSentence(typed: string): string {
 	const back = at > 0 && DEICTIC.test(sentences[at] ?? "") && (sentences[at - 1]?.length ?? 0) <= 100 ? 1 : 0;
 	// Only the request's own sentence loses a preamble: the sentence taken back for its "this" is kept whole, or it went again.
 	const from = at < 0 ? masked : [...sentences.slice(at - back, at), withinSentence(sentences.slice(at).join(" "))].join(" ");
-	// "Why?" after the story is no request on its own: the story is what was asked.
-	return restore(stripAsk(from).split(/\s+/).length < 3 ? masked : from);
+	// "Why?" after the story is no request on its own, nor is "Let's start there first", whose words alone read as a reply: the story is what was asked.
+	const own = stripAsk(from);
+	return restore(own.split(/\s+/).length < 3 || isAcknowledgement(own) ? masked : from);
 }
 
 /** A sentence whose first words point back at what was said before it ("How do I handle this…", "Can you fix that?"). */

@@ -33,6 +33,19 @@ describe("requestOf", () => {
 		expect(requestOf("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.")).toBe("We are reviewing PR 102 - invoke the reviewer. Also fix the lint along the way.");
 	});
 
+	it("takes the story as the request when the request sentence after it reads alone as a reply", () => {
+		const prompt = "Two of the workers were stopped with `kill -9` before the deploy, and I suspect their locks were never released. Let's start there first";
+		expect(requestOf(prompt)).toBe(prompt);
+	});
+
+	it.each(["Excellent work, thank you!", "Well done, thanks a lot.", "Really nice job"])("praise of the work (%s) asks for nothing", (prompt) => {
+		expect(isAcknowledgement(prompt)).toBe(true);
+	});
+
+	it("keeps a request that follows praise", () => {
+		expect(requestOf("Good work, now add the tests")).toBe("Good work, now add the tests");
+	});
+
 	it("keeps a short question a question", () => {
 		expect(requestOf("did you push?")).toBe("Did you push");
 		expect(requestOf("why?")).toBeUndefined();
