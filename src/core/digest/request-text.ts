@@ -1,4 +1,4 @@
-import { outputMessage, pastedLines, shellCommand, typedBefore } from "../text/pasted-output";
+import { FIELD_LABEL, outputMessage, pastedLines, shellCommand, typedBefore } from "../text/pasted-output";
 import { cutAtBoundary } from "./clause-cut";
 
 /**
@@ -47,12 +47,23 @@ export function isAcknowledgement(prompt: string, replying = true): boolean {
  */
 export function requestOf(prompt: string, max = 160, replying = true): string | undefined {
 	if (isAcknowledgement(prompt, replying)) return undefined;
+	// A form's fields alone, in reply to the agent ("host:" / "db.example.com", "user:" / "admin"), give the values its work waits on: no request.
+	if (replying && onlyFields(prompt)) return undefined;
 	const plan = planHeading(prompt);
 	if (plan) return cutAtBoundary(plan, max);
 	const pasted = pastedSubject(prompt);
 	const own = typedRequest(typedPart(prompt), pasted, max, replying);
+	if (own !== undefined || pasted !== undefined) return own;
 	// A paste told by nothing (a form's fields) asks as it did before its lines were told apart: its work is not the earlier task's.
-	return own !== undefined || pasted !== undefined ? own : typedRequest(typedPart(prompt, false, false), undefined, max, replying);
+	return typedRequest(typedPart(prompt, false, false), undefined, max, replying);
+}
+
+/** A prompt of a form's fields and nothing else: each line a label alone or the one word under it, one of them data (see `pastedLines`). */
+function onlyFields(prompt: string): boolean {
+	const lines = requestLines(prompt).filter((l) => l.trim() !== "");
+	const kinds = pastedLines(lines);
+	if (!kinds.includes("field")) return false;
+	return lines.every((line, i) => kinds[i] === "field" || FIELD_LABEL.test(line) || (FIELD_LABEL.test(lines[i - 1] ?? "") && /^\s*\S+\s*$/.test(line)));
 }
 
 /** The request in the typed text, with what was pasted (`pastedSubject`) named when the words do not say what they are about. */

@@ -182,8 +182,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 133: topic tags: more well-known tools, services, platforms and ciphers in the catalog's technical terms (credo, drizzle, sqs, amplitude, aes, macos…).
  * 134: a phrase of two technical terms said once (`macOS SMB`) does not replace one of them said more on its own (`smb`).
  * 160: a request sentence that reads alone as a reply ("Let's start there first") leaves the story before it as what was asked, and praise of the work ("Excellent work, thank you!") asks for nothing.
+ * 161: a form's fields alone given in reply ("host:" / "db.example.com", "user:" / "admin") start no task: the work after them is the task's that asked for them.
  */
-export const DIGEST_VERSION = 160;
+export const DIGEST_VERSION = 161;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -167,7 +167,7 @@ const STAMP_ONLY = /^\s*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\
  * form or a dashboard, not the user's words. A typed heading over one word (`Goal:` / `Pagination`)
  * stays.
  */
-const FIELD_LABEL = /^\s*(?:REDACTED\s+)?[\p{L}][\p{L}\p{N} _-]{0,30}:\s*$/u;
+export const FIELD_LABEL = /^\s*(?:REDACTED\s+)?[\p{L}][\p{L}\p{N} _-]{0,30}:\s*$/u;
 const VALUE_ONLY = /^\s*(?=\S*[\d.@:])\S+\s*$/;
 
 /** A shorter message is cut out of no other line: it could be any few words. */

@@ -46,6 +46,13 @@ describe("requestOf", () => {
 		expect(requestOf("Good work, now add the tests")).toBe("Good work, now add the tests");
 	});
 
+	it("finds no request in a form's fields given in reply, but keeps one typed with them, and fields opening a session", () => {
+		const form = "server:\nmq.internal.example\n\nport:\n5671\n\nvhost:\nbilling\n\nlogin:\nworker";
+		expect(requestOf(form)).toBeUndefined();
+		expect(requestOf(`${form}\n\nconnect the consumer with these`)).toBeDefined();
+		expect(requestOf(form, 160, false)).toBeDefined();
+	});
+
 	it("keeps a short question a question", () => {
 		expect(requestOf("did you push?")).toBe("Did you push");
 		expect(requestOf("why?")).toBeUndefined();

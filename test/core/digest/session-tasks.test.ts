@@ -39,4 +39,14 @@ describe("sessionTasks", () => {
 		]);
 		expect(asks).toEqual(["/ship Only the api package", "/init"]);
 	});
+
+	it("leaves the work after a form's fields given in reply to the task that asked for them", () => {
+		const asks = asksOf([
+			userText("apply the schema migration to the staging database"),
+			assistant(text("Paste the connection details and I will apply it.")),
+			userText("host:\npg.staging.example\n\nport:\n6432\n\nuser:\nmigrator"),
+			assistant(text("Applied the migration to staging.")),
+		]);
+		expect(asks).toEqual(["Apply the schema migration to the staging database"]);
+	});
 });
