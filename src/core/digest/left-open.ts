@@ -1,3 +1,4 @@
+import { cutAtBoundary } from "./clause-cut";
 import { isListingField } from "./not-results";
 import type { ProseUnit } from "./prose";
 import { capitalize } from "./request-text";
@@ -25,6 +26,23 @@ export function leftToUser(asks: readonly (string | undefined)[]): (step: string
 
 /** A step a reply leaves to the user ("One thing left on your side: …", "you still need to …"): none the agent does next. */
 const THEIRS = /(?<!\b(?:nothing|none)(?:\s+(?:is|else|more))?\s+)\bleft (?:on|for) your (?:side|end)\b|\bfor you to do\b|\byou still need to\b|\byou\b[^.;]{0,80}\bmanually\b/i;
+
+/**
+ * A question left to the user, with the request it is about when it asks to pick among what the
+ * reply laid out and names nothing of the request ("Which direction do you prefer?" after "Reword the
+ * warning shown for a second session"): read in the next session, a choice among options no longer
+ * on screen says nothing of what is to be chosen. Other questions name their own subject ("Should I
+ * also migrate the old callers?"), and the last request may not be it.
+ */
+export function withItsRequest(question: string, ask: string | undefined): string {
+	if (ask === undefined || !/^(?:so,?\s+)?which\b/i.test(question)) return question;
+	const named = longWords(question);
+	if ([...longWords(ask)].some((w) => named.has(w))) return question;
+	return `${question} (about: ${cutAtBoundary(ask, REQUEST_SHOWN)})`;
+}
+
+/** How much of the request a question is about comes with it: enough to name it. */
+const REQUEST_SHOWN = 70;
 
 function longWords(text: string): Set<string> {
 	return new Set(text.toLowerCase().match(/\p{L}{5,}/gu) ?? []);

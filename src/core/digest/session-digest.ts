@@ -19,7 +19,7 @@ import { joinedChoices, saidOnce, toldOnce, withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
-import { leftOpen, leftToUser, ON_CONDITION } from "./left-open";
+import { leftOpen, leftToUser, ON_CONDITION, withItsRequest } from "./left-open";
 import { sessionTitle, shorten } from "./session-title";
 import { sessionTasks, type SessionTask } from "./session-tasks";
 import { usageDays, type UsageDay } from "./usage-days";
@@ -183,8 +183,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 134: a phrase of two technical terms said once (`macOS SMB`) does not replace one of them said more on its own (`smb`).
  * 160: a request sentence that reads alone as a reply ("Let's start there first") leaves the story before it as what was asked, and praise of the work ("Excellent work, thank you!") asks for nothing.
  * 161: a form's fields alone given in reply ("host:" / "db.example.com", "user:" / "admin") start no task: the work after them is the task's that asked for them.
+ * 162: a pick left to the user among the options laid out that names nothing of the request they answer ("Which direction do you prefer?") is told with that request.
  */
-export const DIGEST_VERSION = 161;
+export const DIGEST_VERSION = 162;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {
@@ -333,7 +334,7 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	for (const c of failingEarlier(checksOf(tasks.flatMap((t) => t.calls)), lastCheck)) open.push(`\`${oneLine(c.command, 60)}\` failed on its last run`);
 	const last = tasks[tasks.length - 1];
 	const question = last ? closingQuestion(last, statements) : undefined;
-	if (question) open.push(`asked: ${question}`);
+	if (question) open.push(`asked: ${withItsRequest(question, last?.ask)}`);
 	// What the last word proposes, nobody answering it, was neither done nor decided (a proposal holds only once answered).
 	const unanswered = lastWord(model);
 	if (unanswered) for (const p of proposalsIn(unanswered, statements.unitsOf(unanswered))) open.push(`proposed, not answered: ${cutAtBoundary(p, ITEM_MAX)}`);

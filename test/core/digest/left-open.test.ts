@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { leftOpen, leftToUser } from "../../../src/core/digest/left-open";
+import { leftOpen, leftToUser, withItsRequest } from "../../../src/core/digest/left-open";
 import type { ProseUnit } from "../../../src/core/digest/prose";
 
 describe("leftToUser", () => {
@@ -27,5 +27,19 @@ describe("leftOpen", () => {
 		expect(leftOpen(step("Open `http://localhost:8080`."))).toBeUndefined();
 		expect(leftOpen(step("Create a signing key named `release`"))).toBe("Create a signing key named `release`");
 		expect(leftOpen(step("Open https://dashboard.example.org/keys and revoke the old key"))).toBe("Open https://dashboard.example.org/keys and revoke the old key");
+	});
+});
+
+describe("withItsRequest", () => {
+	it("tells a pick among the options laid out that names nothing of the request with the request", () => {
+		expect(withItsRequest("Which one should I go with?", "Sketch three layouts for the invoice footer")).toBe(
+			"Which one should I go with? (about: Sketch three layouts for the invoice footer)",
+		);
+	});
+
+	it("leaves alone a question that names its subject, one that picks nothing among options, and one with no request before it", () => {
+		expect(withItsRequest("Which footer should keep the bank details?", "Sketch three layouts for the invoice footer")).toBe("Which footer should keep the bank details?");
+		expect(withItsRequest("Should I also add a dark theme?", "Sketch three layouts for the invoice footer")).toBe("Should I also add a dark theme?");
+		expect(withItsRequest("Which one should I go with?", undefined)).toBe("Which one should I go with?");
 	});
 });

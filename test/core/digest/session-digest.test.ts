@@ -610,7 +610,7 @@ describe("digestSession", () => {
 			assistant(text(reply), { ...at(2), messageId: "m2" }),
 		]);
 		expect(d.done).toEqual(["Fixed the typo in the banner."]);
-		expect(d.open).toEqual(["asked: Which one do you prefer?"]);
+		expect(d.open).toEqual(["asked: Which one do you prefer? (about: Reword the notice shown when another run is active)"]);
 	});
 
 	it("leaves open a closing question with its alternatives, not only its last \"Or …?\"", () => {
@@ -653,7 +653,7 @@ describe("digestSession", () => {
 		resetIds();
 		const options = "**Option A: Keep the banner**\n\nShown on every page.\n\n**Option B: Toast only (my recommendation)**\n\nThe changes from today:\n- Shorter text\n\nWhich one do you prefer?";
 		const o = digestOf([userText("Reword the sign-in notice", at(0)), assistant(text(options), { ...at(1), messageId: "m1" })]);
-		expect(o.open).toEqual(["asked: Which one do you prefer?", "proposed, not answered: Option B: Toast only (my recommendation)"]);
+		expect(o.open).toEqual(["asked: Which one do you prefer? (about: Reword the sign-in notice)", "proposed, not answered: Option B: Toast only (my recommendation)"]);
 	});
 
 	it("takes a last reply that answers in blocks alone as an answer, not as work cut off", () => {
