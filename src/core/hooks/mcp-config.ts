@@ -88,10 +88,48 @@ function parseJsonConfig(text: string | null): { ok: true; value: unknown } | { 
 
 // ---- Codex CLI's config.toml ----
 
-/** `[mcp_servers.ai-memory]` and its quoted forms; a line of its own. */
+/** `[mcp_servers.ai-memory]` and its quoted forms, or one of its sub-tables (`[mcp_servers.ai-memory.env]`, group 1); a line of its own. */
 function tableHeader(name: string): RegExp {
 	const escaped = name.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
-	return new RegExp(`^[ \\t]*\\[[ \\t]*mcp_servers[ \\t]*\\.[ \\t]*(?:${escaped}|"${escaped}"|'${escaped}')[ \\t]*\\][ \\t]*(?:#.*)?$`);
+	return new RegExp(`^[ \\t]*\\[[ \\t]*mcp_servers[ \\t]*\\.[ \\t]*(?:${escaped}|"${escaped}"|'${escaped}')[ \\t]*((?:\\.[^\\]]*)?)\\][ \\t]*(?:#.*)?$`);
+}
+
+/**
+ * Which lines start inside a multi-line string (`"""…"""`, `'''…'''`): a `[table]` line there is text,
+ * not a table (an `instructions` string quoting one ended our table early, or was taken for it).
+ * One pass over the characters.
+ */
+function insideStrings(lines: readonly string[]): boolean[] {
+	const inside: boolean[] = [];
+	let open: '"""' | "'''" | undefined;
+	for (const line of lines) {
+		inside.push(open !== undefined);
+		for (let i = 0; i < line.length; ) {
+			if (open === "'''") {
+				const at = line.indexOf(open, i);
+				if (at < 0) break;
+				for (i = at + 3; line[i] === "'"; i++);
+				open = undefined;
+			} else if (open === '"""') {
+				if (line[i] === "\\") i += 2;
+				else if (line.startsWith(open, i)) {
+					for (i += 3; line[i] === '"'; i++);
+					open = undefined;
+				} else i++;
+			} else if (line[i] === "#") break;
+			else if (line.startsWith('"""', i) || line.startsWith("'''", i)) {
+				open = line.startsWith('"""', i) ? '"""' : "'''";
+				i += 3;
+			} else if (line[i] === '"') {
+				for (i++; i < line.length && line[i] !== '"'; i += line[i] === "\\" ? 2 : 1);
+				i++;
+			} else if (line[i] === "'") {
+				const at = line.indexOf("'", i + 1);
+				i = at < 0 ? line.length : at + 1;
+			} else i++;
+		}
+	}
+	return inside;
 }
 
 /** A TOML basic string. */
@@ -120,27 +158,54 @@ export function codexTable(name: string, entry: McpEntry): string {
 }
 
 interface TomlBlock {
-	/** Line indexes: the header, and the first line after the table. */
-	start: number;
-	end: number;
+	/** Line ranges (the header, and the first line after the table) of our table and its sub-tables, in file order. */
+	ranges: { start: number; end: number; main: boolean; sub: string }[];
 	ours: boolean;
 }
 
-/** Where our table is, whether it is ours, or why the file cannot be edited safely. */
+/** Where our table and its sub-tables are, whether they are ours, or why the file cannot be edited safely. */
 function findTable(lines: readonly string[], name: string): { ok: true; block?: TomlBlock } | { ok: false; reason: string } {
 	const header = tableHeader(name);
+	const quoted = insideStrings(lines);
+	const isTable = (i: number) => !quoted[i] && /^[ \t]*\[/.test(lines[i]!);
 	// Servers given another way (`mcp_servers = {…}`, `[mcp_servers]` with dotted keys): a table of ours added beside them would make the file invalid.
-	const other = lines.findIndex((l) => /^[ \t]*mcp_servers[ \t]*(?:=|\.)/.test(l) || /^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(?:#.*)?$/.test(l) || /^[ \t]*\[\[[ \t]*mcp_servers\b/.test(l));
+	const other = lines.findIndex((l, i) => !quoted[i] && (/^[ \t]*mcp_servers[ \t]*(?:=|\.)/.test(l) || /^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(?:#.*)?$/.test(l) || /^[ \t]*\[\[[ \t]*mcp_servers\b/.test(l)));
 	if (other >= 0) return { ok: false, reason: `its line ${other + 1} defines mcp_servers in a form this installer does not edit; add the server with \`codex mcp add\`, or by hand; nothing was changed` };
-	const at = lines.findIndex((l) => header.test(l));
-	if (at < 0) return { ok: true };
-	let end = at + 1;
-	while (end < lines.length && !/^[ \t]*\[/.test(lines[end]!)) end++;
-	// Trailing blank lines and comments belong to whatever comes next.
-	while (end > at + 1 && /^[ \t]*(?:#.*)?$/.test(lines[end - 1]!)) end--;
-	const body = lines.slice(at + 1, end).join("\n");
-	const ours = body.includes(`${tomlString(MCP_MARK[0])}, ${tomlString(MCP_MARK[1])}]`);
-	return { ok: true, block: { start: at, end, ours } };
+	// Codex writes an entry's `env` as a sub-table of its own (`[mcp_servers.<name>.env]`) when it
+	// saves its servers (`codex mcp add` of another one): it goes with the table, or an uninstall left
+	// a server with no command, which Codex refuses at its start.
+	const ranges: TomlBlock["ranges"] = [];
+	for (let at = 0; at < lines.length; at++) {
+		const match = quoted[at] ? null : header.exec(lines[at]!);
+		if (!match) continue;
+		let end = at + 1;
+		while (end < lines.length && !isTable(end)) end++;
+		// Trailing blank lines and comments belong to whatever comes next.
+		while (end > at + 1 && /^[ \t]*(?:#.*)?$/.test(lines[end - 1]!)) end--;
+		ranges.push({ start: at, end, main: match[1] === "", sub: match[1]!.replace(/[ \t"']/g, "") });
+		at = end - 1;
+	}
+	if (ranges.length === 0) return { ok: true };
+	const main = ranges.find((r) => r.main);
+	const ours = main !== undefined && lines.slice(main.start + 1, main.end).join("\n").includes(`${tomlString(MCP_MARK[0])}, ${tomlString(MCP_MARK[1])}]`);
+	return { ok: true, block: { ranges, ours } };
+}
+
+/**
+ * The lines with our table replaced by `table` (undefined: removed) and its sub-tables removed,
+ * each removed one with the blank line the install put before it.
+ */
+function editRanges(lines: readonly string[], ranges: TomlBlock["ranges"], table?: string[]): string[] {
+	const kept = [...lines];
+	for (const { start, end, main } of [...ranges].reverse()) {
+		if (main && table) {
+			kept.splice(start, end - start, ...table);
+			continue;
+		}
+		kept.splice(start, end - start);
+		if (start > 0 && kept[start - 1] === "" && (start === kept.length - 1 || kept[start] === "")) kept.splice(start - 1, 1);
+	}
+	return kept;
 }
 
 /** Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). */
@@ -153,8 +218,10 @@ export function addCodexServer(text: string | null, name: string, entry: McpEntr
 	const table = codexTable(name, entry).replace(/\n/g, eol);
 	if (found.block) {
 		if (!found.block.ours) return { ok: false, reason: `it has an MCP server named "${name}" that is not ours; rename or remove it, then install again; nothing was changed` };
-		const replaced = [...lines.slice(0, found.block.start), ...table.split(eol).slice(0, -1), ...lines.slice(found.block.end)].join(eol);
-		return { ok: true, text: replaced, changed: replaced !== source };
+		// The same entry in Codex's own layout stays as Codex wrote it.
+		if (JSON.stringify(codexServerOf(text, name)) === JSON.stringify(entry)) return { ok: true, text: source, changed: false };
+		const out = editRanges(lines, found.block.ranges, table.split(eol).slice(0, -1)).join(eol);
+		return { ok: true, text: out, changed: out !== source };
 	}
 	const gap = source === "" ? "" : source.endsWith("\n") ? eol : `${eol}${eol}`;
 	return { ok: true, text: `${source}${gap}${table}`, changed: true };
@@ -167,10 +234,7 @@ export function removeCodexServer(text: string | null, name: string, before?: st
 	const lines = text.split(/\r?\n/);
 	const found = findTable(lines, name);
 	if (!found.ok || !found.block?.ours) return found.ok ? { ok: true, text, changed: false } : found;
-	const kept = [...lines.slice(0, found.block.start), ...lines.slice(found.block.end)];
-	// The blank line the install put before the table goes with it.
-	if (found.block.start > 0 && kept[found.block.start - 1] === "" && (found.block.start === kept.length - 1 || kept[found.block.start] === "")) kept.splice(found.block.start - 1, 1);
-	const out = kept.join(eol);
+	const out = editRanges(lines, found.block.ranges).join(eol);
 	if (before === null && out.trim() === "") return { ok: true, text: null, changed: true };
 	if (typeof before === "string" && out.trimEnd() === before.trimEnd()) return { ok: true, text: before, changed: before !== text };
 	return { ok: true, text: out, changed: out !== text };
@@ -182,10 +246,13 @@ export function codexServerOf(text: string | null, name: string): McpEntry | und
 	const lines = text.split(/\r?\n/);
 	const found = findTable(lines, name);
 	if (!found.ok || !found.block?.ours) return undefined;
-	const body = lines.slice(found.block.start + 1, found.block.end);
+	const bodyOf = (r: { start: number; end: number }) => lines.slice(r.start + 1, r.end);
+	const body = bodyOf(found.block.ranges.find((r) => r.main)!);
+	// `env` inline, as we write it, or as the sub-table Codex writes.
+	const envTable = found.block.ranges.find((r) => r.sub === ".env");
 	const command = body.map((l) => /^[ \t]*command[ \t]*=[ \t]*("(?:[^"\\]|\\.)*")/.exec(l)?.[1]).find(Boolean);
 	const args = body.map((l) => /^[ \t]*args[ \t]*=[ \t]*(\[.*\])[ \t]*$/.exec(l)?.[1]).find(Boolean);
-	const envLine = body.map((l) => /^[ \t]*env[ \t]*=[ \t]*\{(.*)\}[ \t]*$/.exec(l)?.[1]).find((v) => v !== undefined) ?? "";
+	const envLine = envTable ? bodyOf(envTable).join(", ") : (body.map((l) => /^[ \t]*env[ \t]*=[ \t]*\{(.*)\}[ \t]*$/.exec(l)?.[1]).find((v) => v !== undefined) ?? "");
 	try {
 		// Basic strings only, as codexTable writes them: their escapes are JSON's.
 		const env = Object.fromEntries([...envLine.matchAll(/([A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*")[ \t]*=[ \t]*("(?:[^"\\]|\\.)*")/g)].map((m) => [m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : m[1]!, JSON.parse(m[2]!) as string]));

@@ -93,4 +93,24 @@ describe("MCP servers in Codex CLI's config.toml", () => {
 		expect(ok(removeCodexServer(theirs, "ai-memory")).changed).toBe(false);
 		for (const other of ['mcp_servers = { x = { command = "y" } }\n', '[mcp_servers]\nx.command = "y"\n', 'mcp_servers.x.command = "y"\n']) expect(addCodexServer(other, "ai-memory", entry)).toMatchObject({ ok: false, reason: stringContaining("codex mcp add") });
 	});
+
+	it("takes the env sub-table Codex writes when it saves its servers as part of our entry", () => {
+		const codexSaved = `model = "o3"\n\n[mcp_servers.ai-memory]\ncommand = "/usr/bin/node"\nargs = ${JSON.stringify(entry.args).replace(/","/g, '", "')}\n\n[mcp_servers.ai-memory.env]\nNODE_OPTIONS = ""\n\n[mcp_servers.gh]\ncommand = "gh-mcp"\n`;
+		expect(codexServerOf(codexSaved, "ai-memory")).toEqual(entry);
+		// Already what install writes: left in Codex's layout.
+		expect(ok(addCodexServer(codexSaved, "ai-memory", entry)).changed).toBe(false);
+		const updated = ok(addCodexServer(codexSaved, "ai-memory", { ...entry, command: "/opt/node" })).text!;
+		expect(updated).toBe(`model = "o3"\n\n[mcp_servers.ai-memory]\ncommand = "/opt/node"\nargs = ${JSON.stringify(entry.args).replace(/","/g, '", "')}\nenv = { NODE_OPTIONS = "" }\n\n[mcp_servers.gh]\ncommand = "gh-mcp"\n`);
+		// Removing it takes the sub-table too: a left `[mcp_servers.ai-memory.env]` is a server with no command, which stops Codex.
+		expect(ok(removeCodexServer(codexSaved, "ai-memory")).text).toBe('model = "o3"\n\n[mcp_servers.gh]\ncommand = "gh-mcp"\n');
+	});
+
+	it("reads a table line inside a multi-line string as text", () => {
+		const user = 'note = """\n[mcp_servers.ai-memory]\nsay \\""" not the end\n"""\nother = \'\'\'\n[profiles.z]\n\'\'\'\n';
+		const added = ok(addCodexServer(user, "ai-memory", entry)).text!;
+		expect(added.startsWith(user)).toBe(true);
+		expect(codexServerOf(added, "ai-memory")).toEqual(entry);
+		expect(ok(removeCodexServer(added, "ai-memory", user)).text).toBe(user);
+		expect(addCodexServer('s = """\nmcp_servers = 1\n"""\n', "ai-memory", entry).ok).toBe(true);
+	});
 });
