@@ -38,7 +38,7 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
 		const ours = findOurs(groups);
 		if (ours.length === 1 && JSON.stringify(groups[ours[0]!.group]?.hooks?.[ours[0]!.hook]) === JSON.stringify(entry)) continue;
 		// Drop every entry of ours (stale paths, duplicates), then add the current one.
-		out = removeOurs(out, event);
+		out = removeOurs(out, event, false);
 		const now = groupsOf(parse(out) as unknown, event);
 		out = insertAt(out, ["hooks", event, now.length], { hooks: [entry] });
 	}
@@ -54,14 +54,15 @@ export function uninstallHooks(text: string | null, before?: string | null): { o
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
+	// What the file had before our install (`"hooks": {}`, an event's empty list) stays when emptied:
+	// it went, so the user's bytes never came back.
+	const original = before === undefined ? undefined : parseSettings(before);
+	const had = original?.ok && isRecord(original.value) && isRecord(original.value.hooks) ? original.value.hooks : undefined;
 	let out = text;
-	for (const event of HOOK_EVENTS) out = removeOurs(out, event);
+	for (const event of HOOK_EVENTS) out = removeOurs(out, event, had?.[event] !== undefined);
 	const after = parse(out) as { hooks?: Record<string, unknown> } | undefined;
-	if (after?.hooks && Object.keys(after.hooks).length === 0) out = removeAt(out, ["hooks"]);
-	if (before !== undefined) {
-		const original = parseSettings(before);
-		if (original.ok && sameJson(parse(out), original.value)) return { ok: true, text: before, changed: before !== text };
-	}
+	if (after?.hooks && Object.keys(after.hooks).length === 0 && !had) out = removeAt(out, ["hooks"]);
+	if (original?.ok && sameJson(parse(out), original.value)) return { ok: true, text: before ?? null, changed: before !== text };
 	return { ok: true, text: out, changed: out !== text };
 }
 
@@ -79,7 +80,7 @@ export function installedHooks(text: string | null): Partial<Record<HookEvent, s
 	return found;
 }
 
-function removeOurs(text: string, event: HookEvent): string {
+function removeOurs(text: string, event: HookEvent, keepList: boolean): string {
 	let out = text;
 	for (;;) {
 		const groups = groupsOf(parse(out) as unknown, event);
@@ -91,7 +92,7 @@ function removeOurs(text: string, event: HookEvent): string {
 		const next = removeAt(out, path);
 		// Nothing removed (the parse and the edit saw different lists): stop rather than try again for ever.
 		if (next === out) break;
-		out = onlyOurs && groups.length === 1 ? removeAt(next, ["hooks", event]) : next;
+		out = onlyOurs && groups.length === 1 && !keepList ? removeAt(next, ["hooks", event]) : next;
 	}
 	return out;
 }

@@ -1,4 +1,4 @@
-import { applyEdits, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { applyEdits, createScanner, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode, type SyntaxKind } from "jsonc-parser";
 
 /**
  * Edits of an agent's JSON settings that keep every other byte (Claude Code's `settings.json` and
@@ -88,7 +88,8 @@ function deepestContainer(node: JsonNode, offset: number): JsonNode | undefined 
 /**
  * Removes the property or item at `path` and nothing else: with the comma and line break before
  * it when it is the last one, else with those after it (the inverse of `insertAt`); an only child
- * leaves its container empty (`{}`).
+ * leaves its container empty (`{}`). A comment between it and its neighbour stays (Gemini CLI's
+ * settings may hold some): a comment after the comma before the last item was removed with it.
  */
 export function removeAt(text: string, path: JSONPath): string {
 	const root = parseTree(text);
@@ -99,13 +100,42 @@ export function removeAt(text: string, path: JSONPath): string {
 	const siblings = container?.children ?? [];
 	const at = siblings.indexOf(item);
 	if (!container || at < 0) return text;
-	let edit: Edit;
-	if (siblings.length === 1) edit = { offset: container.offset + 1, length: container.length - 2, content: "" };
+	const itemEnd = item.offset + item.length;
+	let edits: Edit[];
+	if (siblings.length === 1) edits = [{ offset: container.offset + 1, length: container.length - 2, content: "" }];
 	else if (at === siblings.length - 1) {
+		// The comma after the previous item goes; the blanks from the last comment (or the comma) on go with the item.
 		const previous = siblings[at - 1]!;
-		edit = { offset: previous.offset + previous.length, length: item.offset + item.length - (previous.offset + previous.length), content: "" };
-	} else edit = { offset: item.offset, length: siblings[at + 1]!.offset - item.offset, content: "" };
-	return applyEdits(text, [edit]);
+		const gap = tokensBetween(text, previous.offset + previous.length, item.offset);
+		const comma = gap.find((t) => t.kind === COMMA);
+		if (!comma) return text;
+		const lastComment = gap.filter(isComment).at(-1);
+		const from = lastComment ? lastComment.offset + lastComment.length : comma.offset + 1;
+		edits = [{ offset: comma.offset, length: 1, content: "" }, { offset: from, length: itemEnd - from, content: "" }];
+	} else {
+		// The item, its comma and the blanks after it, up to the next item or to a comment before it.
+		const gap = tokensBetween(text, itemEnd, siblings[at + 1]!.offset);
+		const firstKept = gap.find(isComment);
+		const to = firstKept ? firstKept.offset : siblings[at + 1]!.offset;
+		edits = [{ offset: item.offset, length: to - item.offset, content: "" }];
+	}
+	return applyEdits(text, edits);
+}
+
+/** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
+const COMMA = 5 as SyntaxKind;
+const LINE_COMMENT = 12 as SyntaxKind;
+const BLOCK_COMMENT = 13 as SyntaxKind;
+const EOF = 17 as SyntaxKind;
+const isComment = (t: { kind: SyntaxKind }) => t.kind === LINE_COMMENT || t.kind === BLOCK_COMMENT;
+
+/** The tokens (trivia included) from `from` up to `to`. */
+function tokensBetween(text: string, from: number, to: number): { kind: SyntaxKind; offset: number; length: number }[] {
+	const scanner = createScanner(text, false);
+	scanner.setPosition(from);
+	const tokens: { kind: SyntaxKind; offset: number; length: number }[] = [];
+	for (let kind = scanner.scan(); kind !== EOF && scanner.getTokenOffset() < to; kind = scanner.scan()) tokens.push({ kind, offset: scanner.getTokenOffset(), length: scanner.getTokenLength() });
+	return tokens;
 }
 
 /** The file's own indentation, so what we add looks like what was there. */

@@ -59,7 +59,12 @@ export function removeJsonServer(text: string | null, name: string, before?: str
 	if (!parsed.ok) return parsed;
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
 	let out = text;
-	if (isRecord(servers) && isOurEntry(servers[name])) out = removeAt(out, Object.keys(servers).length === 1 ? ["mcpServers"] : ["mcpServers", name]);
+	// An `mcpServers` the file had before our install stays, even empty (it went, so the user's bytes never came back).
+	const had = typeof before === "string" && (() => {
+		const original = parseJsonConfig(before);
+		return original.ok && isRecord(original.value) && original.value.mcpServers !== undefined;
+	})();
+	if (isRecord(servers) && isOurEntry(servers[name])) out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
 	if (before !== undefined) {
 		if (before === null) {
 			if (isRecord(parse(out)) && Object.keys(parse(out) as object).length === 0) return { ok: true, text: null, changed: true };

@@ -142,3 +142,14 @@ describe("fuzz: settings.json as people leave it", () => {
 		);
 	});
 });
+
+describe("hooks the user's file had before our install", () => {
+	it("an empty hooks object or event list stays, so the file comes back byte for byte after edits elsewhere", () => {
+		const user = '{\n  "hooks": {\n    "SessionStart": []\n  },\n  "model": "opus"\n}\n';
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		const edited = installed.text.replace('"opus"', '"sonnet"');
+		const removed = uninstallHooks(edited, user);
+		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
+	});
+});

@@ -52,4 +52,14 @@ describe("nesting depth", () => {
 		expect(nestingDepth(`{ // [[[[\n "a": 1 /* {{{{ */ }`)).toBe(1);
 		expect(parseJsonObject(`{"hooks": {}, "s": "${"[".repeat(5000)}"}`, "hooks", { comments: false }).ok).toBe(true);
 	});
+
+	it("removing an item keeps the comments between it and its neighbours", () => {
+		const last = '{\n  "theme": "dark", /* after theme */\n  "x": {"a": 1}\n}\n';
+		expect(removeAt(last, ["x"])).toBe('{\n  "theme": "dark" /* after theme */\n}\n');
+		expect(removeAt('{\n  "theme": "dark", // why\n  "x": 1\n}\n', ["x"])).toBe('{\n  "theme": "dark" // why\n}\n');
+		expect(removeAt('{\n  "x": 1,\n  // about y\n  "y": 2\n}\n', ["x"])).toBe('{\n  // about y\n  "y": 2\n}\n');
+		// Without comments, as before.
+		expect(removeAt('{\n  "a": 1,\n  "x": 2\n}\n', ["x"])).toBe('{\n  "a": 1\n}\n');
+		expect(removeAt('{\n  "x": 1,\n  "y": 2\n}\n', ["x"])).toBe('{\n  "y": 2\n}\n');
+	});
 });

@@ -114,3 +114,14 @@ describe("MCP servers in Codex CLI's config.toml", () => {
 		expect(addCodexServer('s = """\nmcp_servers = 1\n"""\n', "ai-memory", entry).ok).toBe(true);
 	});
 });
+
+describe("an mcpServers the user had before our install", () => {
+	it("stays, empty, and the file comes back byte for byte, its comments too", () => {
+		const user = '{\n  // theme\n  "theme": "GitHub", /* mine */\n  "mcpServers": {}\n}\n';
+		const added = ok(addJsonServer(user, "ai-memory", entry, "gemini")).text;
+		expect(ok(removeJsonServer(added, "ai-memory", user)).text).toBe(user);
+		// Edited meanwhile: only our entry goes.
+		const edited = added!.replace('"GitHub"', '"Dracula"');
+		expect(ok(removeJsonServer(edited, "ai-memory", user)).text).toBe(user.replace('"GitHub"', '"Dracula"'));
+	});
+});
