@@ -72,7 +72,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
 	const server = mcpScriptPath();
 	const mcp: McpStatus = await mcpServerStatus("claude-code", claudeUserConfigPath(claudeDir), server ? mcpEntry({ serverPath: server, vault: where.vault, configDir: options.configDir }) : { command: "", args: [], env: {} });
-	out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : mcp.outdated ? " (an earlier version's entry: run `ai-memory mcp install` again)" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
+	// A `.claude.json` that cannot be read (a folder, a FIFO) is said so: "not installed" sent the user to install into it.
+	if (!mcp.installed && mcp.error !== undefined) out.push(`MCP server for Claude Code (${mcp.configPath}): ${mcp.error}`);
+	else out.push(`MCP server: ${mcp.installed ? `installed for Claude Code in ${mcp.configPath}${mcp.current ? "" : mcp.outdated ? " (an earlier version's entry: run `ai-memory mcp install` again)" : " (another command: run `ai-memory mcp install` again)"}` : `not installed for Claude Code (${mcp.configPath}): \`ai-memory mcp install --vault ${JSON.stringify(where.vault)}\``}`);
 
 	const claudeSettings = await readClaudeSettings(join(claudeDir, "settings.json"));
 	const enabled = settings.projects.filter((p) => p.enabled);
@@ -125,9 +127,11 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	}
 
 	let context;
+	let unreadable = false;
 	try {
 		context = await readHookContext(stateDir, project.path);
 	} catch (error) {
+		unreadable = true;
 		lines.push(`  Hook context: ${error instanceof Error ? error.message : String(error)}`);
 	}
 	if (project.mode === "lazy") {
@@ -137,7 +141,8 @@ async function describeProject(project: ProjectSettings, settings: Settings, sta
 	}
 	const contextFile = hookContextPath(stateDir, project.path);
 	const written = await stat(contextFile).then((s) => s.mtime.toISOString(), () => undefined);
-	lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${count(context.recall.facts.length, "fact")} for recall` : ""})` : `none yet: run \`${syncCommand}\``}`);
+	// One that cannot be read is said above: "none yet" below it said the opposite.
+	if (!unreadable) lines.push(`  Hook context: ${written ? `${contextFile} (written ${written}${context ? `, ${count(context.recall.facts.length, "fact")} for recall` : ""})` : `none yet: run \`${syncCommand}\``}`);
 
 	const record = state.projects[key] ?? { folder: safeFileName(baseName(key), "Unknown project") };
 	lines.push(`  Identity: ${key}${record.folder ? ` (vault folder "${record.folder}")` : ""}, ${count(sessions, "session")} synced`);

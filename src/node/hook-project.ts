@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { readPlainFile } from "./confined-path";
-import { resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import { deviceIdOf, type ProjectSettings } from "../core/settings";
 import type { HookContext } from "../core/plan/hook-context";
 import { hookContextPath } from "./plugin-paths";
@@ -69,7 +69,10 @@ export async function readHookContext(stateDir: string, projectPath: string): Pr
 	try {
 		text = await readPlainFile(path);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return undefined;
+		// Node's "ENOTDIR: not a directory, open …" named no cause in doctor and hooks.log.
+		if (code === "ENOTDIR") throw new Error(`${path} cannot be read: a file is where one of its folders goes (${dirname(path)} or one above it); move that file away, and the next sync writes the hook contexts again`);
 		throw error;
 	}
 	// Damaged (a crash left it empty or zeroed): said with its path, as a wrong shape is; Node's own words

@@ -107,4 +107,22 @@ describe("ai-memory doctor", () => {
 		expect(r.status).toBe(0);
 		expect(r.stdout).toContain('  Problem: the notes folder "../out" leads out of the vault: set one inside it; no sync runs until it is fixed\n');
 	});
+
+	it("says in words that a file stands where the hook contexts' folder goes, and that .claude.json cannot be read, not that it is not installed", () => {
+		const project = join(dir, "ctx-app");
+		mkdirSync(project);
+		const vault = join(dir, "vault-ctx");
+		mkdirSync(vault);
+		const claude = join(dir, "claude-ctx");
+		mkdirSync(join(claude, ".claude.json"), { recursive: true });
+		expect(spawnSync(process.execPath, [cli, "projects", "add", project, "--vault", vault], { encoding: "utf8" }).status).toBe(0);
+		const state = join(vault, ".obsidian", "plugins", "ai-conversation-memory", "state");
+		mkdirSync(state, { recursive: true });
+		writeFileSync(join(state, "hooks"), "not a folder\n");
+		const r = spawnSync(process.execPath, [cli, "doctor", "--vault", vault, "--claude-dir", claude], { encoding: "utf8", timeout: 20_000, env: { ...process.env, CLAUDE_CONFIG_DIR: claude } });
+		expect(r.stdout).not.toContain("ENOTDIR");
+		expect(r.stdout).toMatch(/Hook context: .* cannot be read: a file is where one of its folders goes/);
+		expect(r.stdout).not.toContain("Hook context: none yet");
+		expect(r.stdout).toMatch(/MCP server for Claude Code \(.*\.claude\.json\): .*not a plain file \(a folder\)/);
+	});
 });
