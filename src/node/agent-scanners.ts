@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { aiderHistorySetting } from "../core/transcript/aider-config";
 import { startsAsAiderHistory } from "../core/transcript/aider-fold";
 import { hash53 } from "../core/transcript/hash";
-import { copiedName, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
+import { copiedName, oneFilePerSession, sameStamp, type TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
 import { trackedByGit } from "./git-tracked";
 import { child, continues, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
@@ -121,7 +121,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				const before = known?.get(path);
 				if (before && before.agent === "gemini-cli") {
 					const now = stamp(path, { ...base, kind: "session", fileId: before.fileId });
-					if (now && now.size === before.size && now.mtimeMs === before.mtimeMs && now.ino === before.ino) {
+					if (now && sameStamp(before, now)) {
 						found.push(now);
 						continue;
 					}
@@ -136,7 +136,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				if (!read) continue;
 				const { head, stats } = read;
 				const fileId = sessionIdOf(head) ?? entry.name.replace(/\.jsonl?$/, "");
-				const file = { path, ...base, kind: "session" as const, fileId, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino) };
+				const file = { path, ...base, kind: "session" as const, fileId, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino), ctimeMs: stats.ctimeMs };
 				if (whole && head.length === stats.size) {
 					prefetch.set(path, { bytes: head, ino: file.ino, mtimeMs: file.mtimeMs });
 					kept += head.length;
@@ -312,7 +312,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 				passed.push({ path, reason: "not read: the project's .aider.conf.yml names it as Aider's chat history, but Aider did not write it (it does not start with `# aider chat started at`)" });
 				continue;
 			}
-			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) });
+			found.push({ path, agent: "aider", cwd: project, projectDir: "aider", kind: "sessions", fileId: `aider-${hash53(project).toString(36)}`, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino), ctimeMs: s.ctimeMs });
 		} catch (error) {
 			// Unreadable: said; nothing when its folder is not there.
 			passCouldNotLook(passed, path, error);

@@ -123,11 +123,11 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
  * instead of 15–20, a tenth of a sync with nothing to do). Folders are still listed
  * asynchronously, so the event loop is held for one folder's stats at a time.
  */
-export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">): TranscriptFile | undefined {
+export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino" | "ctimeMs">): TranscriptFile | undefined {
 	try {
 		// Deleted between readdir and stat (Claude Code's cleanup): simply not there.
 		const s = statSync(path, { throwIfNoEntry: false });
-		return s === undefined ? undefined : { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
+		return s === undefined ? undefined : { path, ...info, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino), ctimeMs: s.ctimeMs };
 	} catch {
 		return undefined;
 	}
@@ -204,7 +204,7 @@ function lstatOrSay(path: string, passed: PassedOver[]): Stats | undefined {
 }
 
 /** A transcript at a place its agent names (Copilot's `events.jsonl`): stamped when it is a plain file, else named in `passed`. */
-export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino">, passed: PassedOver[]): TranscriptFile | undefined {
+export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino" | "ctimeMs">, passed: PassedOver[]): TranscriptFile | undefined {
 	const found = lstatOrSay(path, passed);
 	if (found === undefined) return undefined;
 	if (!found.isFile()) {

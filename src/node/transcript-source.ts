@@ -89,7 +89,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			if (sessions) return sessions.stat(file);
 			try {
 				const s = await stat(file.path);
-				return { ...file, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino) };
+				return { ...file, size: s.size, mtimeMs: s.mtimeMs, ino: Number(s.ino), ctimeMs: s.ctimeMs };
 			} catch {
 				return undefined;
 			}

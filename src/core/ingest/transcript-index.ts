@@ -14,7 +14,7 @@ import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, t
 import { isWarmupAgent } from "../transcript/session-queries";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { foldersPassedOver } from "../transcript/session-folder";
-import { diffScan, NO_START, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import { diffScan, NO_START, sameStamp, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 import type { DetailLevel } from "../settings";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -235,7 +235,7 @@ export class TranscriptIndex {
 			if (!known) continue;
 			const now = await this.source.stat(known);
 			if (!now) removed.push(path);
-			else if (now.size === known.size && now.mtimeMs === known.mtimeMs && now.ino === known.ino && !known.settling) unchanged++;
+			else if (sameStamp(known, now) && !known.settling) unchanged++;
 			else changed.push(now);
 		}
 		return this.readAll(changed, { removed, unchanged }, onRead, detail);
@@ -544,7 +544,7 @@ export class TranscriptIndex {
 		if (current) endRead(current.model);
 		for (const entry of entries) {
 			// A session started in this read has the file's stamp already; one that went on gets it.
-			if (entry.file.size !== file.size || entry.file.mtimeMs !== file.mtimeMs || entry.file.ino !== file.ino) entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
+			if (!sameStamp(entry.file, file) || entry.file.ctimeMs !== file.ctimeMs) entry.file = { ...entry.file, size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs };
 			entry.cursor = read.cursor;
 			if (spec) redactModelInPlace(entry.model, redactorFor(spec, entry.model.cwd));
 			this.entries.set(entry.file.path, entry);

@@ -29,6 +29,12 @@ export interface TranscriptFile {
 	mtimeMs: number;
 	ino: number;
 	/**
+	 * Its last status change (`ctimeMs`), which no program can set: a file rewritten in place with
+	 * its size and mtime put back (`touch -r`, a copy tool keeping times) changes only that. Stamps
+	 * stored before it was kept have none.
+	 */
+	ctimeMs?: number;
+	/**
 	 * For a session inside a database (opencode's `opencode.db`, where one file holds every
 	 * session): the stamp of the database's files when it was listed. A scan whose database is
 	 * still so gives the sessions known, without opening it.
@@ -102,7 +108,12 @@ function slug(key: string): string {
 	return String.fromCharCode(...codes);
 }
 
-export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "settling" | "metaStamp">;
+export type FileStamp = Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "ctimeMs" | "settling" | "metaStamp">;
+
+/** Whether a file is as it was stamped (its change time only when both stamps have one). */
+export function sameStamp(before: Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "ctimeMs">, now: Pick<TranscriptFile, "size" | "mtimeMs" | "ino" | "ctimeMs">): boolean {
+	return before.size === now.size && before.mtimeMs === now.mtimeMs && before.ino === now.ino && (before.ctimeMs === undefined || now.ctimeMs === undefined || before.ctimeMs === now.ctimeMs);
+}
 
 /** Where the last read of a transcript stopped; plain data, stored between runs. */
 export interface TailCursor {
@@ -156,7 +167,7 @@ export function diffScan(previous: ReadonlyMap<string, FileStamp>, current: read
 		present.add(file.path);
 		const before = previous.get(file.path);
 		if (!before) diff.added.push(file);
-		else if (before.size !== file.size || before.mtimeMs !== file.mtimeMs || before.ino !== file.ino || before.settling) diff.changed.push(file);
+		else if (!sameStamp(before, file) || before.settling) diff.changed.push(file);
 		else if (before.metaStamp !== file.metaStamp) diff.metaChanged.push(file);
 		else diff.unchanged.push(file);
 	}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyProjectFile, copiedName, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
+import { classifyProjectFile, copiedName, diffScan, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
 
 const history: TranscriptFile = { path: "/work/app/.aider.chat.history.md", agent: "aider", cwd: "/work/app", projectDir: "aider", kind: "sessions", fileId: "aider-app", size: 120, mtimeMs: 5, ino: 7 };
 
@@ -92,5 +92,16 @@ describe("oneFilePerSession", () => {
 		const one = file("s1 (conflicted copy).jsonl", "s1", "a\n");
 		const two = file("s1 2.jsonl", "s1", "a\nb\n");
 		expect(oneFilePerSession([two, one], [], continues)).toEqual([two]);
+	});
+});
+
+describe("diffScan", () => {
+	it("takes a file rewritten with its size and mtime put back for changed, by its change time; a stamp stored without one stays unchanged", () => {
+		const session: TranscriptFile = { ...history, path: "/c/projects/p/s.jsonl", agent: "claude-code", kind: "session", ctimeMs: 100 };
+		const rewritten = { ...session, ctimeMs: 250 };
+		expect(diffScan(new Map([[session.path, session]]), [rewritten]).changed).toEqual([rewritten]);
+		expect(diffScan(new Map([[session.path, session]]), [{ ...session }]).unchanged).toHaveLength(1);
+		const { ctimeMs: _none, ...older } = session;
+		expect(diffScan(new Map([[session.path, older]]), [rewritten]).unchanged).toHaveLength(1);
 	});
 });
