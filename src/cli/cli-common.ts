@@ -1,7 +1,7 @@
 import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { settingsProblem, type Settings } from "../core/settings";
 import { hostname } from "node:os";
-import { deviceClaudeDir } from "../node/claude-paths";
+import { claudeDirSlip, deviceClaudeDir } from "../node/claude-paths";
 import { loadSettings, parseDataJson } from "./settings-file";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
@@ -60,6 +60,8 @@ export { danglingLink, isDirectory, noFolder };
  */
 export async function notClaudeDir(given: string | undefined, used: string): Promise<string | undefined> {
 	const dir = given ? resolve(given) : used;
+	const slip = await claudeDirSlip(dir);
+	if (slip) return `${slip}; nothing was installed (check ${given ? "--claude-dir" : "CLAUDE_CONFIG_DIR"})`;
 	if (await isDirectory(dir)) return undefined;
 	if (given) return `${await noFolder("Claude Code's folder", dir)}; nothing was installed (check --claude-dir: Claude Code reads its settings in the folder it uses)`;
 	// Missing, it is made; anything else there (a file, a FIFO) was named as `settings.json`'s or `.claude.json`'s ENOTDIR.

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
-import { deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
+import { claudeDirSlip, deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
 import { FoldWorkerPool } from "../node/fold-worker-pool";
 import { agentRoots } from "../node/agent-homes";
 import { isAbsentFolder } from "../node/absent-folder";
@@ -47,6 +47,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (folders) return fail(`${folders} (in ${join(folder, "data.json")}); nothing was synced`);
 	// --claude-dir, else this machine's folder from the plugin's settings, else ~/.claude.
 	const claudeDir = options.claudeDir ? resolve(options.claudeDir) : deviceClaudeDir(settings);
+	const slip = await claudeDirSlip(claudeDir);
+	if (slip) return fail(`${slip}; nothing was synced (check ${options.claudeDir ? "--claude-dir" : "CLAUDE_CONFIG_DIR and the Claude Code folder in the plugin's settings"})`);
 	// A link leading nowhere (a drive not mounted), a file or a FIFO was read as a folder without transcripts: "no transcripts"
 	// (or "none of these folders exists: <it>/projects"), or a sync of the other agents alone without a word. Given by hand,
 	// it stops the sync; else the other agents are read, and it is said.
@@ -65,6 +67,8 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		if (looked.length === 0) return fail(`no agent's sessions to read: ${where.length === 0 ? `"agents" in ${join(folder, "data.json")} turns on none of ${Object.keys(AGENT_NAMES).join(", ")}` : "Aider's histories are read in the enabled projects, and none is enabled"}; nothing was synced`);
 		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${looked.join(", ")}`);
 	}
+	// Given by hand, a folder that is not there is a typo (or `'~/.claude'` quoted, which no shell expands): the other agents were read and the sync said "nothing to sync".
+	if (options.claudeDir && where.some(([agent]) => agent === "claude-code") && (await isAbsentFolder(claudeDir))) return fail(`${await noFolder("Claude Code's folder", claudeDir)}; nothing was synced (check --claude-dir)`);
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	// A vault with no state yet: a first sync, every transcript to fold.

@@ -83,6 +83,28 @@ describe("ai-memory sync: the bundle's patterns past ASCII, written as escapes b
 	});
 });
 
+describe("ai-memory sync and a Claude Code folder that cannot be one", () => {
+	it("stops, with a sentence and exit 2 (as for a vault not there), for a --claude-dir that is not there or is the transcripts folder, and for a relative CLAUDE_CONFIG_DIR", () => {
+		const root = join(dir, "claude-slips");
+		session(root, join(root, "app"));
+		mkdirSync(join(root, "vault", ".obsidian"), { recursive: true });
+		// Another agent's folder is there: the sync ran on it and said "nothing to sync".
+		mkdirSync(join(root, "codex", "sessions"), { recursive: true });
+		const env = { ...process.env, HOME: root, CODEX_HOME: join(root, "codex"), CLAUDE_CONFIG_DIR: "" };
+		const sync = (claudeDir: string[], extra: Record<string, string> = {}) => spawnSync(process.execPath, [cli, "sync", "--vault", join(root, "vault"), ...claudeDir], { cwd: root, encoding: "utf8", env: { ...env, ...extra } });
+		const missing = sync(["--claude-dir", "~/.claude"]);
+		expect(missing.status).toBe(2);
+		expect(missing.stderr).toContain("does not exist");
+		const transcripts = sync(["--claude-dir", join(root, "claude", "projects")]);
+		expect(transcripts.status).toBe(2);
+		expect(transcripts.stderr).toContain(`give the folder that holds it, ${join(root, "claude")}`);
+		const relative = sync([], { CLAUDE_CONFIG_DIR: "claude" });
+		expect(relative.status).toBe(2);
+		expect(relative.stderr).toContain("not a whole path");
+		expect(sync(["--claude-dir", join(root, "claude"), "--json"]).status).toBe(0);
+	});
+});
+
 describe("ai-memory sync on hostile names", () => {
 	it("writes the notes of a project whose folder name is 255 bytes of CJK (a name capped by characters alone is too long for the file system)", () => {
 		const root = join(dir, "long-name");
