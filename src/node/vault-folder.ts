@@ -156,11 +156,18 @@ export class VaultFolder implements NoteStore {
 		return made;
 	}
 
-	/** Every Markdown note below `folder`, hidden folders (`.obsidian`, `.trash`) and links to elsewhere left out. */
+	/**
+	 * Every Markdown note below `folder`, hidden folders (`.obsidian`, `.trash`) and links to elsewhere
+	 * left out, and so is a folder below that is a vault of its own (it holds `.obsidian`): its notes
+	 * are its own sync's, with the same `session_id`s when both read one Claude Code folder, and were
+	 * taken for this vault's moved notes (its project folder deleted to start over, this vault's sync
+	 * wrote into the other's notes from then on).
+	 */
 	async listTree(folder: string): Promise<string[]> {
 		const found: string[] = [];
 		const walk = async (dir: string): Promise<void> => {
 			const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+			if (dir !== this.root && entries.some((e) => e.name === ".obsidian" && e.isDirectory())) return;
 			for (const e of entries) {
 				if (e.name.startsWith(".")) continue;
 				const full = join(dir, e.name);

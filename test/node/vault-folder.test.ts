@@ -49,6 +49,24 @@ describe("VaultFolder: nothing outside the vault, no hang", () => {
 	});
 });
 
+describe("VaultFolder: a vault inside the vault", () => {
+	it("leaves out of the whole vault's listing a folder that is a vault of its own, with its notes", async () => {
+		const vault = join(dir, "Notes");
+		await mkdir(join(vault, ".obsidian"), { recursive: true });
+		await mkdir(join(vault, "AI Conversations", "app"), { recursive: true });
+		await writeFile(join(vault, "AI Conversations", "app", "mine.md"), "mine\n");
+		// ~/Notes/Work opened as a vault too: its own sync writes its notes, session ids and all.
+		await mkdir(join(vault, "Work", ".obsidian"), { recursive: true });
+		await mkdir(join(vault, "Work", "AI Conversations", "app"), { recursive: true });
+		await writeFile(join(vault, "Work", "AI Conversations", "app", "theirs.md"), "theirs\n");
+		await writeFile(join(vault, "Work", "plan.md"), "a plan\n");
+		const store = new VaultFolder(vault);
+		expect(await store.listTree("")).toEqual(["AI Conversations/app/mine.md"]);
+		// Listed as a vault of its own, it is whole.
+		expect(await new VaultFolder(join(vault, "Work")).listTree("")).toEqual(["AI Conversations/app/theirs.md", "plan.md"]);
+	});
+});
+
 describe("VaultFolder: a note made read-only", () => {
 	it("is left as it is, with a sentence, not replaced and made writable", async () => {
 		const vault = join(dir, "vault");
