@@ -67,6 +67,8 @@ export interface ProjectFiles {
 	realPath?(projectPath: string, fileName: string): Promise<string | undefined>;
 	/** Optional: whether a folder outside the project is there (another vault's notes folder a block names). */
 	folderExists?(path: string): Promise<boolean>;
+	/** Optional: whether `path` is `root` or inside it once links are followed (a vault reached through a link is the same vault). */
+	within?(path: string, root: string): Promise<boolean>;
 	/** Optional: whether the file is there and `write` would refuse it as read-only. */
 	readOnly?(projectPath: string, fileName: string): Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import { isDirectory } from "./absent-folder";
 import { access, constants, realpath, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import type { ProjectFiles } from "../core/ports";
 import { removeStaleTemps, replaceKeepingAppends, writeDurably } from "./atomic-write";
 import { ConfinedPathError, confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
@@ -9,6 +9,13 @@ import { ConfinedPathError, confinedFile, INSTRUCTION_FILE_MAX_BYTES, readPlainU
 export class ProjectFolderFiles implements ProjectFiles {
 	folderExists(path: string): Promise<boolean> {
 		return isDirectory(path);
+	}
+
+	async within(path: string, root: string): Promise<boolean> {
+		const [real, realRoot] = await Promise.all([realpath(path).catch(() => undefined), realpath(root).catch(() => undefined)]);
+		if (real === undefined || realRoot === undefined) return false;
+		const rel = relative(realRoot, real);
+		return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 	}
 
 	/** Refuses (throws) a file that leads outside the project or is no plain file: see `confinedFile`. */

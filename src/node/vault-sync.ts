@@ -39,6 +39,7 @@ export class VaultSync {
 	private readonly claudeDir: string;
 	private readonly stateDir: string;
 	private readonly projectsDir: string;
+	private readonly vaultPath: string | undefined;
 	/** Why no fact was shared with Claude Code's folder in the last run, when it was not its folder. */
 	private unshared: string | undefined;
 
@@ -56,6 +57,8 @@ export class VaultSync {
 		this.projectsDir = projectsDir;
 		// Its real path: what the facts were last shared with is told by this folder's name, the same through any link (the hook names it as the transcript's path does).
 		this.claudeDir = realPathOr(dirname(projectsDir));
+		// Its real path too: the block names the notes by it, and a vault synced through a link and through its folder rewrote the block at each change of spelling.
+		this.vaultPath = options.vaultPath === undefined ? undefined : realPathOr(options.vaultPath);
 		this.store = new StateFolder(stateDir);
 		this.index = openTranscriptIndex(projectsDir, this.store, () => redactionSpec(this.settings), options.pool, () => this.roots(this.settings));
 	}
@@ -141,7 +144,7 @@ export class VaultSync {
 			}
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
-		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.options.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
+		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
 	}
 }
 

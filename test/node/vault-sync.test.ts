@@ -326,6 +326,22 @@ describe("VaultSync", () => {
 		}
 	});
 
+	it("takes its own vault reached through a link for itself: the block is neither refused as another vault's nor rewritten for the spelling", async () => {
+		const real = join(root, "vault-real");
+		const link = join(root, "vault-link");
+		await mkdir(join(real, "AI Conversations", "shop-api"), { recursive: true });
+		await symlink(real, link);
+		const through = (vaultPath: string) => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath });
+		expect((await through(real).run(settings())).errors).toEqual([]);
+		const written = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
+		for (const vaultPath of [link, `${link}/`, real]) {
+			const report = await through(vaultPath).run(settings());
+			expect(report.errors).toEqual([]);
+			expect(report.contextWritten).toEqual([]);
+		}
+		expect(await readFile(join(projectPath, "CLAUDE.md"), "utf8")).toBe(written);
+	});
+
 	it("a session whose recorded folder is relative (`cwd: \".\"`) is not given to the repository the sync runs in", async () => {
 		await writeFile(transcript(C), jsonl([userText("Tidy the scripts", { sessionId: C, cwd: ".", timestamp: "2026-11-22T10:00:00.000Z" }), assistant(text("Tidied."), { sessionId: C, cwd: ".", timestamp: "2026-11-22T10:00:00.000Z", messageId: `msg_${C}` })]));
 		expect((await newSync().run(settings())).errors).toEqual([]);

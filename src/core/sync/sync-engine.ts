@@ -410,7 +410,8 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 				const file: ProjectFilesRead["files"][number] = { key, text };
 				found.files.push(file);
 				const owner = target ? otherVaultsNotes(text, deps.vaultPath) : undefined;
-				if (owner !== undefined && (await deps.projects.folderExists?.(owner))) file.otherVault = owner;
+				// The vault reached by another path (a link to it, its real folder) is this vault: its block was refused as another's.
+				if (owner !== undefined && (await deps.projects.folderExists?.(owner)) && !(deps.vaultPath !== undefined && (await deps.projects.within?.(owner, deps.vaultPath)))) file.otherVault = owner;
 				const path = await deps.projects.realPath?.(project.path, name);
 				if (path !== undefined && real.has(path)) file.sameAs = real.get(path)!;
 				else if (path !== undefined) real.set(path, name);
