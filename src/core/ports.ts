@@ -34,7 +34,7 @@ export interface NoteStore {
 	 * A move whose note is gone, or whose target exists already, is not made. Returns those made.
 	 */
 	move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]>;
-	/** Optional: the paths of every Markdown note below `folder` (`""`: the vault), hidden folders left out. */
+	/** Optional: the paths of every Markdown note below `folder` (`""`: the vault), hidden folders left out (and, on disk, a folder that is a vault of its own). */
 	listTree?(folder: string): Promise<string[]>;
 	/** Optional: whether `folder` is there, empty or not (`list` gives none for both). */
 	isFolder?(folder: string): Promise<boolean>;
