@@ -67,8 +67,14 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		if (looked.length === 0) return fail(`no agent's sessions to read: ${where.length === 0 ? `"agents" in ${join(folder, "data.json")} turns on none of ${Object.keys(AGENT_NAMES).join(", ")}` : "Aider's histories are read in the enabled projects, and none is enabled"}; nothing was synced`);
 		return fail(where.length === 1 && where[0]![0] === "claude-code" ? `no Claude Code transcripts at ${projectsDir}` : `no transcripts: none of these folders exists: ${looked.join(", ")}`);
 	}
-	// Given by hand, a folder that is not there is a typo (or `'~/.claude'` quoted, which no shell expands): the other agents were read and the sync said "nothing to sync".
-	if (options.claudeDir && where.some(([agent]) => agent === "claude-code") && (await isAbsentFolder(claudeDir))) return fail(`${await noFolder("Claude Code's folder", claudeDir)}; nothing was synced (check --claude-dir)`);
+	// Given by hand and not there, while other agents' folders are: said, not passed over in silence ("nothing to sync"). One
+	// that starts with a `~` no shell expanded (`'~/.claude'` quoted) is a slip: it stops the sync. Any other may be a folder
+	// Claude Code has not made yet (a person who began with another agent): the others are read.
+	if (options.claudeDir && where.some(([agent]) => agent === "claude-code") && (await isAbsentFolder(claudeDir))) {
+		const missing = await noFolder("Claude Code's folder", claudeDir);
+		if (/^~(?:[\\/]|$)/.test(options.claudeDir)) return fail(`${missing}: the \`~\` in --claude-dir was not expanded (it was quoted); nothing was synced`);
+		sayLine(process.stderr, `ai-memory: ${missing}: no Claude Code sessions were read (check --claude-dir); the other agents' were`);
+	}
 	// The built CLI has the worker script beside it: new transcripts are folded on every core.
 	const pool = FoldWorkerPool.at(join(__dirname, "fold-worker.cjs"));
 	// A vault with no state yet: a first sync, every transcript to fold.

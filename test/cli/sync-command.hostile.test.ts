@@ -84,7 +84,7 @@ describe("ai-memory sync: the bundle's patterns past ASCII, written as escapes b
 });
 
 describe("ai-memory sync and a Claude Code folder that cannot be one", () => {
-	it("stops, with a sentence and exit 2 (as for a vault not there), for a --claude-dir that is not there or is the transcripts folder, and for a relative CLAUDE_CONFIG_DIR", () => {
+	it("stops, with a sentence and exit 2 (as for a vault not there), for a --claude-dir with a `~` no shell expanded or that is the transcripts folder, and for a relative CLAUDE_CONFIG_DIR; says a whole path not there yet and reads the other agents", () => {
 		const root = join(dir, "claude-slips");
 		session(root, join(root, "app"));
 		mkdirSync(join(root, "vault", ".obsidian"), { recursive: true });
@@ -95,6 +95,11 @@ describe("ai-memory sync and a Claude Code folder that cannot be one", () => {
 		const missing = sync(["--claude-dir", "~/.claude"]);
 		expect(missing.status).toBe(2);
 		expect(missing.stderr).toContain("does not exist");
+		expect(missing.stderr).toContain("was not expanded");
+		// A whole path Claude Code has not made yet (a person who began with Codex): said, and the other agents are read.
+		const notYet = sync(["--claude-dir", join(root, "later", ".claude"), "--json"]);
+		expect(notYet.status).toBe(0);
+		expect(notYet.stderr).toContain("no Claude Code sessions were read (check --claude-dir)");
 		const transcripts = sync(["--claude-dir", join(root, "claude", "projects")]);
 		expect(transcripts.status).toBe(2);
 		expect(transcripts.stderr).toContain(`give the folder that holds it, ${join(root, "claude")}`);
