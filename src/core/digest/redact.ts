@@ -1668,6 +1668,9 @@ function valueLines(inner: string, least: number): boolean {
  */
 const TRIPLE_QUOTED_RE = /"""(?:[^"\\]|\\[^]|"(?!"")){0,1024}"""|'''(?:[^']|'(?!'')){0,1024}'''/y;
 
+/** The first word of the line after a key whose line ends at its separator, up to a blank or a quote. */
+const NEXT_LINE_WORD_RE = /[ \t]{0,64}([^\s"'`]{16,200})(?![^\s"'`])/y;
+
 /** What a call or an index follows: a name or a property chain (`getpass(`, `os.environ[`). */
 const IDENTIFIER_CHAIN_OR_NAME_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 /** A string literal's prefix in Python and others: `f"…"`, `rb'…'`. */
@@ -1727,6 +1730,22 @@ const ASSIGNMENT_RULE: Rule = {
 			if (below && !NESTED_ENTRY_RE.test(below.value) && below.value.split(/\s+/).length <= MAX_PLAIN_WORDS) {
 				if (isNotSecret(below.value, judged)) return { skipTo: below.end };
 				return { end: below.end, replacement: `${m[0]}${text.slice(valueStart, headerEnd)}\n${below.indent}${redactionMarker(kind)}`, kind };
+			}
+		}
+		if (!quoted && sep.trim() !== "=>") {
+			// A value a line break pushed to the next line's start (a prompt typed over two lines, a
+			// terminal's wrap): `API_KEY=` then the value. Only a random-looking first word counts: a
+			// `.env` key left empty has the next key below it.
+			// Only blanks up to the line's end (a bounded look: a long line of keys is not scanned at each).
+			let at = valueStart;
+			while (at - valueStart < 64 && (text[at] === " " || text[at] === "\t")) at++;
+			if (text[at] === "\n" || text[at] === "\r") {
+				NEXT_LINE_WORD_RE.lastIndex = afterNewline(text, at);
+				const word = NEXT_LINE_WORD_RE.exec(text);
+				if (word?.[1] !== undefined && looksRandom(word[1]) && !isNotSecret(word[1], judged)) {
+					const end = NEXT_LINE_WORD_RE.lastIndex;
+					return { end, replacement: text.slice(m.index, end - word[1].length) + redactionMarker(kind), kind };
+				}
 			}
 		}
 		TRIPLE_QUOTED_RE.lastIndex = valueStart;
@@ -2425,7 +2444,7 @@ function isSnowflakeBase64(part: string): boolean {
  * Raised when a rule's code changes (what its patterns' text does not show: a check of its matches),
  * or what of a model is redacted (`redact-model.ts`): a stored model is redacted again when loaded.
  */
-const RULES_REVISION = 12;
+const RULES_REVISION = 13;
 
 let rulesId: string | undefined;
 

@@ -1201,6 +1201,9 @@ describe("a value past its key's line", () => {
 		["a JSON key ending its line, the value not indented", `"client_secret":\n"${key}"`, `"client_secret":\n"${m("secret")}"`],
 		["a code assignment Prettier broke", `const apiKey =\n  "${key}";`, `const apiKey =\n  "${m("secret")}";`],
 		["an object property Prettier broke", `const config = {\n  clientSecret:\n    "${key}",\n  retries: 3,\n};`, `const config = {\n  clientSecret:\n    "${m("secret")}",\n  retries: 3,\n};`],
+		// A value a line break pushed to the next line's start (a prompt typed over two lines): a random-looking first word.
+		["a key's value at the next line's start", `set API_KEY=\n${key} in my env please`, `set API_KEY=\n${m("secret")} in my env please`],
+		["a password on the line after its key, CRLF", `DB_PASSWORD=\r\n${key}\r\nDB_USER=app`, `DB_PASSWORD=\r\n${m("password")}\r\nDB_USER=app`],
 		// Already so before: each key of pretty-printed JSON on a line of its own, a YAML block.
 		["pretty-printed JSON", `{\n  "user": "app",\n  "password": "${pw}"\n}`, `{\n  "user": "app",\n  "password": "${m("password")}"\n}`],
 		["a YAML block scalar", `token: |\n  ${key}\n  ${key}\nnext: 1`, `token: |\n  ${m("secret")}\nnext: 1`],
@@ -1226,6 +1229,11 @@ describe("a value past its key's line", () => {
 		'curl -s -X POST "$URL/auth/v1/admin/users" \\\n  -H "apikey: $SVC" -H "Authorization: Bearer $SVC"',
 		"node scripts/token-benchmark.mjs run \\\n  --execute \\\n  --replicates 3",
 		'echo "a\\\\\nb" && export API_KEY=\\\n  $API_KEY_FROM_VAULT',
+		// A `.env` key left empty: the next line is the next key, a comment, a path or a call.
+		"API_KEY=\nDB_HOST=localhost",
+		"SECRET_TOKEN=\n# filled in by CI",
+		"AUTH_TOKEN=\nsrc/components/AuthTokenField.tsx",
+		"const token =\n  computeTheHashValue(request)",
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
 	});
