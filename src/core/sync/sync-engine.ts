@@ -24,6 +24,7 @@ import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
 import { takesOccupied, twinsAFolder, unrecordedNotes, type UnrecordedNotes } from "./unrecorded-notes";
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
+import { redactionKey, redactionSpec, type RedactionSpec } from "../ingest/redaction-policy";
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 import type { ConversationText } from "../notes/conversation-text";
@@ -97,6 +98,30 @@ export async function runSync(deps: SyncDeps, options: SyncOptions = {}): Promis
 	return report;
 }
 
+/**
+ * Sessions whose notes were written under another redaction than today's (a pattern added, rules
+ * a newer release knows): their notes, names, titles and lists are made again, as a full sync
+ * would, or the secret stayed until the session changed. A project recorded without one (an
+ * older release) is taken as written under today's.
+ */
+export function underOtherRedaction(state: SyncState, spec: RedactionSpec): string[] {
+	return Object.entries(state.sessions)
+		.filter(([, r]) => {
+			const was = r.projectKey === undefined ? undefined : state.projects[r.projectKey]?.notesRedaction;
+			return was !== undefined && was !== redactionKey(spec, r.projectPath);
+		})
+		.map(([path]) => path);
+}
+
+/** Records on each project of `state` (in place) the redaction its sessions' notes are written under now. */
+export function recordNotesRedaction(state: SyncState, spec: RedactionSpec): void {
+	for (const r of Object.values(state.sessions)) {
+		const project = r.projectKey === undefined ? undefined : state.projects[r.projectKey];
+		const key = redactionKey(spec, r.projectPath);
+		if (r.projectKey !== undefined && project && project.notesRedaction !== key) state.projects[r.projectKey] = { ...project, notesRedaction: key };
+	}
+}
+
 /** Reads the transcripts and every text the plan needs, and plans the sync; writes nothing. */
 export async function planFromSources(deps: SyncDeps, options: SyncOptions = {}): Promise<PlannedSync> {
 	const { index, settings } = deps;
@@ -113,6 +138,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	// Sessions read by a sync of one project but of another project wait for the next sync.
 	// Sessions whose stored digest an older release made are digested again from their models.
 	const stale = Object.entries(start.sessions).filter(([, r]) => r.digest.version !== DIGEST_VERSION).map(([p]) => p);
+	stale.push(...underOtherRedaction(start, redactionSpec(settings)));
 	// No session recorded: a first sync, or `sync-state.json` lost while the list of transcripts read
 	// stayed. Every transcript known is planned, not only those read now: the index and context were
 	// rebuilt from the one session that changed.
@@ -192,6 +218,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	await index.whole(scope.render.filter((p) => !scope.ready.has(p) || (settings.detail !== "digest" && !conversations.has(p))));
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
+	recordNotesRedaction(plan.state, redactionSpec(settings));
 	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).filter((f) => f.standsFor === undefined || start.sessions[f.standsFor] === undefined).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
 }
 

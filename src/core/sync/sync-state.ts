@@ -78,6 +78,8 @@ export interface ProjectRecord {
 	memoryWith?: string;
 	/** The redaction its facts were last shared under (`redactionKey`): a stricter one redacts Claude Code's secrets out of the vault's copies. */
 	memoryRedaction?: string;
+	/** The redaction its sessions' notes were last written under (`redactionKey`): under another, they are written again. */
+	notesRedaction?: string;
 	/** Where the user moved the project's index note, when they did. */
 	indexPath?: string;
 	/** Where the user moved the project's context packet, when they did. */

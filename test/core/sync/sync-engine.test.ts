@@ -5,6 +5,7 @@ import type { ResolvedFolder } from "../../../src/core/projects/project-identity
 import { DEFAULT_PROJECT, migrateSettings, type ProjectSettings, type Settings } from "../../../src/core/settings";
 import { planFromSources, runSync, type SyncDeps } from "../../../src/core/sync/sync-engine";
 import { emptySyncState, type SyncState } from "../../../src/core/sync/sync-state";
+import { redactionSpec } from "../../../src/core/ingest/redaction-policy";
 import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
 import { FakeMemoryFolder } from "../../fakes/memory-folder";
 import { MemoryNotes } from "../../fakes/memory-notes";
@@ -864,5 +865,26 @@ describe("a session's day", () => {
 		expect(state.sessions[path]!.notePath).toBe(notePath);
 		expect([...notes.files.keys()].filter((p) => p.includes("Port the importer"))).toEqual([notePath]);
 		expect(notes.files.get(notePath)).toContain("And the exporter too");
+	});
+});
+
+describe("a redaction changed since the last sync", () => {
+	it("writes every session's note, name and index again under today's patterns, though no transcript changed", async () => {
+		// The index redacts with the settings of each sync, as the plugin's and the CLI's do.
+		let current = settings();
+		index = new TranscriptIndex(transcripts, undefined, () => redactionSpec(current));
+		session("/w/shop", "Ship ORDERX-4412 to the staging cluster", "2026-05-01T10:00:00.000Z");
+		expect((await runSync(deps(current))).errors).toEqual([]);
+		expect([...notes.files.keys()].some((p) => p.includes("ORDERX-4412"))).toBe(true);
+		const stricter = { ...settings(), redaction: { enabled: true, extraPatterns: ["ORDERX-[0-9]{4}"] } };
+		current = stricter;
+		expect((await runSync(deps(stricter))).errors).toEqual([]);
+		const everything = [...notes.files].map(([path, body]) => `${path}\n${body}`).join("\n");
+		expect(everything).not.toContain("ORDERX-4412");
+		expect(JSON.stringify(state)).not.toContain("ORDERX-4412");
+		// Once written under it, the same redaction plans nothing again.
+		const before = new Map(notes.files);
+		await runSync(deps(stricter));
+		expect(notes.files).toEqual(before);
 	});
 });
