@@ -57,8 +57,9 @@ export function sectionFile(file: TranscriptFile, key: string, path = sectionPat
 	// Written out, not spread: a file of thousands of sessions makes thousands of these, and spread
 	// copies each had a hidden class of its own (measured: nearly a tenth of what an Aider read kept).
 	// The fields such a file never has (Aider's history) are given only when it has them: six empty
-	// fields were six words of each session kept.
-	const section: TranscriptFile = { path, agent: file.agent, cwd: file.cwd, projectDir: file.projectDir, kind: "session", within: file.path, fileId: flat(file.fileId, "-", id === "" ? "start" : id), size: file.size, mtimeMs: file.mtimeMs, ino: file.ino };
+	// fields were six words of each session kept. The change time is the file's as the rest of its stamp (without it, each
+	// session read was copied again to be given it).
+	const section: TranscriptFile = { path, agent: file.agent, cwd: file.cwd, projectDir: file.projectDir, kind: "session", within: file.path, fileId: flat(file.fileId, "-", id === "" ? "start" : id), size: file.size, mtimeMs: file.mtimeMs, ino: file.ino, ctimeMs: file.ctimeMs };
 	if (file.parentSessionId !== undefined) section.parentSessionId = file.parentSessionId;
 	if (file.agentId !== undefined) section.agentId = file.agentId;
 	if (file.metaPath !== undefined) section.metaPath = file.metaPath;
