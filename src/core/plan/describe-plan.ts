@@ -22,7 +22,7 @@ export function describePlan(plan: SyncPlan): PlannedChange[] {
 			const merged = mergeNote(write.expected, rendered.frontmatter, noteBody(rendered), SESSION_NOTE_KEYS);
 			if (merged.ok && merged.text !== write.expected) changes.push({ action: action(merged.text, write.expected), target: write.path });
 		} else if (write.kind === "note") changes.push({ action: action(write.text, write.expected), target: write.path });
-		else if (write.kind === "claude-memory") changes.push({ action: action(write.text, write.expected), target: `${write.folder}/${write.name}` });
+		else if (write.kind === "claude-memory") changes.push({ action: action(write.text, write.expected), target: `${write.folder}/${write.shown ?? write.name}` });
 		else {
 			const result = write.remove ? removeMarkedBlock(write.expected ?? "") : upsertMarkedBlock(write.expected ?? "", write.block);
 			if (result.ok && result.changed) changes.push({ action: write.expected === null ? "create" : "update", target: `${write.projectPath.replace(/[\\/]+$/, "")}/${write.target}` });

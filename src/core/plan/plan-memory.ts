@@ -13,6 +13,7 @@ import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
 import { withoutNameControls } from "../text/name-controls";
 import { factsLeftBy } from "../projects/replaced-repository";
+import { claudeNamesByStored, storedFactName } from "../memory/stored-fact-name";
 
 const INDEX_FILE = "MEMORY.md";
 
@@ -102,19 +103,24 @@ function shownFact(fact: FactInfo, redact: (text: string) => string): FactInfo {
 	return { ...fact, name: printable(redact(fact.name)), description: printable(redact(fact.description)) };
 }
 
-/** A fact known to both sides: its file name in each (the vault's follows its `name`, so `[[name]]` links work). */
+/** A fact known to both sides: its file name in each (the vault's follows its `name`, so `[[name]]` links work), and its key in the state when it has one. */
 interface Pair {
 	vault: string;
 	claude: string;
 	base: string | null;
+	stored?: string;
 }
 
 function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string, redaction: string): void {
 	const claude = texts.claude!;
 	const known = (state.memory[key] ??= dict());
+	hideStoredNames(state, key, claude.path, redact);
+	const byStored = claudeNamesByStored([...claude.files.keys()].filter(isFactFile));
+	const rawOf = (stored: string) => byStored.get(stored) ?? stored;
 	// Facts a repository that had this path left in Claude Code's folder (kept by path) are not this project's.
-	const left = factsLeftBy(state, key, claude.path);
-	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name) && (!left.has(name) || name in known)));
+	const left = new Set([...factsLeftBy(state, key, claude.path)].map(rawOf));
+	const pairedBefore = new Set(Object.keys(known).map(rawOf));
+	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name) && (!left.has(name) || pairedBefore.has(name))));
 	const record = state.projects[key];
 	// What both sides held after the last sync holds only for the same two folders. A side that is
 	// gone (the memory folder setting changed, a folder moved) or another Claude Code folder (the
@@ -137,7 +143,7 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	const redacted = (text: string | null) => (text === null ? null : shown(text));
 	// Two files with the same text as the vault shows it are one fact, however each side named it.
 	const sameText = (text: string) => shown(withoutFlatProperties(text));
-	for (const paired of pairUp(known, vault, theirs, redact, sameText)) {
+	for (const paired of pairUp(known, byStored, vault, theirs, redact, sameText)) {
 		const pair = fresh ? { ...paired, base: null } : paired;
 		// The merge runs on Claude Code's form: the vault's flat copies of `metadata` keys are not a change.
 		const shownV = vault.get(pair.vault) ?? null;
@@ -156,9 +162,12 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		const toVaultText = (text: string | null) => (text === null ? null : toVault(text));
 		const toClaudeText = (text: string | null) => (text === null ? null : liveFact(restoreSecrets(text, [rawC, rawV], shown)));
 		const path = `${texts.folder}/${pair.vault}`;
-		const previous = known[pair.claude];
-		const onConflict = { kind: "memory-pair" as const, project: key, claude: pair.claude, ...(previous ? { previous } : {}) };
-		const toClaude = (text: string | null, expected: string | null): PlannedWrite => ({ kind: "claude-memory", projectPath, folder: claude.path, name: pair.claude, text, expected, onConflict });
+		const previous = pair.stored === undefined ? undefined : known[pair.stored];
+		const stored = storedFactName(pair.claude, redact);
+		const onConflict = { kind: "memory-pair" as const, project: key, claude: stored, ...(previous ? { previous } : {}) };
+		// Reported by a name without the secret Claude Code's may hold.
+		const shownName = redact(pair.claude);
+		const toClaude = (text: string | null, expected: string | null): PlannedWrite => ({ kind: "claude-memory", projectPath, folder: claude.path, name: pair.claude, ...(shownName === pair.claude ? {} : { shown: shownName }), text, expected, onConflict });
 		// The vault's copy holds a secret of Claude Code's that today's redaction knows (a copy made
 		// while redaction was off, or before a pattern): it is redacted, as "Rebuild all notes" does for notes.
 		const redactVaultCopy = (redactedV: string) => {
@@ -196,8 +205,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			vault.set(pair.vault, text);
 		}
 		if (claudeText !== null) claudeSide.set(pair.claude, claudeText);
-		if (merge.base === null) delete known[pair.claude];
-		else known[pair.claude] = { vault: pair.vault, base: merge.base };
+		if (pair.stored !== undefined) delete known[pair.stored];
+		if (merge.base !== null) known[stored] = { vault: pair.vault, base: merge.base };
 	}
 
 	const facts = [...claudeSide].map(([name, text]) => readFact(name, text));
@@ -206,6 +215,27 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	const updated = updateMemoryIndex(before, facts);
 	if (!updated.ok) out.errors.push(`${claude.path}/${INDEX_FILE} has ${updated.reason}; its index was not updated`);
 	else if (updated.changed) out.writes.push({ kind: "claude-memory", projectPath, folder: claude.path, name: INDEX_FILE, text: updated.text, expected: before });
+}
+
+/**
+ * The names of Claude Code's files the state keeps, as {@link storedFactName} keeps them: a name an
+ * older release kept, or one today's redaction catches since, is hashed. Its pair stays.
+ */
+function hideStoredNames(state: SyncState, key: string, folder: string, redact: (text: string) => string): void {
+	const known = state.memory[key]!;
+	for (const name of Object.keys(known)) {
+		const stored = storedFactName(name, redact);
+		if (stored === name || stored in known) continue;
+		known[stored] = known[name]!;
+		delete known[name];
+	}
+	// What a replaced repository left in this folder is kept by name too.
+	for (const [other, record] of Object.entries(state.projects)) {
+		const left = record.leftFacts;
+		if (left?.folder !== folder || !Array.isArray(left.names)) continue;
+		const names = left.names.map((name) => (typeof name === "string" ? storedFactName(name, redact) : name));
+		if (names.some((name, i) => name !== left.names[i])) state.projects[other] = { ...record, leftFacts: { ...left, names } };
+	}
 }
 
 /** The lines of `text` that `other` holds too and redaction changes: the other side's secrets. */
@@ -224,11 +254,13 @@ function sharedSecretLines(text: string, other: string, redact: (text: string) =
  * (`textKey`) is the same is one fact met again, paired: with the state lost or moved away, as a
  * sync says to do with a damaged one, every fact was copied back to the other side as a second one.
  */
-function pairUp(known: Record<string, { vault: string; base: string }>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string, textKey: (text: string) => string): Pair[] {
-	const pairs: Pair[] = Object.entries(known).map(([claude, k]) => ({ claude, vault: k.vault, base: k.base }));
+function pairUp(known: Record<string, { vault: string; base: string }>, byStored: ReadonlyMap<string, string>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string, textKey: (text: string) => string): Pair[] {
+	const pairs: Pair[] = Object.entries(known).map(([stored, k]) => ({ stored, claude: byStored.get(stored) ?? stored, vault: k.vault, base: k.base }));
+	// A name kept hashed whose file Claude Code deleted: written again (the vault's copy changed since), it is named after the vault's.
+	const unnamed = pairs.filter((p) => !byStored.has(p.stored!) && p.stored!.startsWith("#"));
 	const vaultTaken = new Set(pairs.map((p) => sameFileKey(p.vault)));
 	// Claude Code's names taken, theirs included: a new name from the vault meets none of them.
-	const claudeTaken = new Set([...pairs.map((p) => sameFileKey(p.claude)), ...[...theirs.keys()].map(sameFileKey)]);
+	const claudeTaken = new Set([...pairs.filter((p) => !unnamed.includes(p)).map((p) => sameFileKey(p.claude)), ...[...theirs.keys()].map(sameFileKey)]);
 	// Each name's next number goes on where it stopped: thousands of facts of one name looked from ` 2` again each time.
 	const tried = new Map<string, number>();
 	const free = (taken: Set<string>, name: string) => {
@@ -241,6 +273,7 @@ function pairUp(known: Record<string, { vault: string; base: string }>, vault: R
 		taken.add(sameFileKey(candidate));
 		return candidate;
 	};
+	for (const p of unnamed) p.claude = free(claudeTaken, withoutNameControls(p.vault));
 	// Claude Code's folder may hold names that differ only in case (`Style.md` beside `style.md`, on
 	// Linux): each is a fact of its own, paired by its exact name, and a new name never takes one of
 	// theirs without case or normalization (on macOS and Windows it would be the same file).

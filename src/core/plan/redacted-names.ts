@@ -1,4 +1,5 @@
 import { readFact } from "../memory/fact-file";
+import { claudeNamesByStored } from "../memory/stored-fact-name";
 import { slugOf } from "../memory/propose-facts";
 import type { SyncState } from "../sync/sync-state";
 import { sameFileKey } from "../text/same-file-key";
@@ -57,10 +58,12 @@ export function redactedRenames(state: SyncState, folders: readonly RedactableFo
 			out.push({ project: f.key, from: `${f.folder}/${INBOX}/${file}`, to: `${f.folder}/${INBOX}/${to}` });
 		}
 		if (!f.claude) continue;
+		const byStored = claudeNamesByStored(f.claude.keys());
 		for (const [claude, pair] of Object.entries(state.memory[f.key] ?? {})) {
-			const text = f.claude.get(claude);
-			if (text === undefined || !f.facts.has(pair.vault) || f.redact(text) === text) continue;
-			const name = readFact(claude, text).name;
+			const file = byStored.get(claude);
+			const text = file === undefined ? undefined : f.claude.get(file);
+			if (file === undefined || text === undefined || !f.facts.has(pair.vault) || f.redact(text) === text) continue;
+			const name = readFact(file, text).name;
 			const given = vaultNameOf(name);
 			const wanted = vaultNameOf(f.redact(name));
 			// As `pairUp` named it, a second one of that name with ` 2` after it.

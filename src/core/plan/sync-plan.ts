@@ -50,8 +50,8 @@ export type PlannedWrite =
 	| { kind: "note"; path: string; text: string | null; expected: string | null; what: WriteWhat; onConflict?: ConflictUndo }
 	/** A session note, rendered (and merged with `expected`) only when it is written. */
 	| { kind: "session-note"; path: string; render: () => SessionNoteText; expected: string | null; onConflict: ConflictUndo }
-	/** A file in a project's Claude Code memory folder; `text: null` deletes it. */
-	| { kind: "claude-memory"; projectPath: string; folder: string; name: string; text: string | null; expected: string | null; onConflict?: ConflictUndo }
+	/** A file in a project's Claude Code memory folder; `text: null` deletes it. `shown`: its name as reported, when its own holds a secret. */
+	| { kind: "claude-memory"; projectPath: string; folder: string; name: string; shown?: string; text: string | null; expected: string | null; onConflict?: ConflictUndo }
 	/** The marked block of an enabled project's CLAUDE.md: upserted into the file as it is when written. */
 	| { kind: "context-block"; projectPath: string; target: string; block: string; expected: string | null; remove?: boolean };
 

@@ -130,8 +130,8 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 				const folder = ports.claudeMemory?.(write.projectPath);
 				if (!folder) return;
 				const ok = write.text === null ? await folder.remove(write.name, write.expected ?? "") : await folder.write(write.name, write.text, write.expected);
-				if (ok) report.memoryWritten.push(`${folder.path}/${write.name}`);
-				else refused(`${folder.path}/${write.name}`, "merged");
+				if (ok) report.memoryWritten.push(`${folder.path}/${write.shown ?? write.name}`);
+				else refused(`${folder.path}/${write.shown ?? write.name}`, "merged");
 				return;
 			}
 			case "context-block":
@@ -142,9 +142,10 @@ async function applyWrite(write: PlannedWrite, ports: ApplyPorts, report: SyncRe
 		// Not written (a full disk, a read-only folder): whole files only, so nothing was lost; like a
 		// refused write, its part of the state is undone and the next sync does it.
 		// A fact is named in Claude Code's folder: "a.md in <project>" read as a file of the project.
-		const where = "path" in write ? write.path : write.kind === "claude-memory" ? `${write.folder}/${write.name}` : `${write.target} in ${write.projectPath}`;
-		// A refusal that is a sentence of its own, naming the file ("The memory file … is not a plain file; …"), is said as it is.
-		const reason = describeWriteError(error);
+		const where = "path" in write ? write.path : write.kind === "claude-memory" ? `${write.folder}/${write.shown ?? write.name}` : `${write.target} in ${write.projectPath}`;
+		// A refusal that is a sentence of its own, naming the file ("The memory file … is not a plain file; …"), is said as it is (with the name shown, never one holding a secret).
+		const said = describeWriteError(error);
+		const reason = write.kind === "claude-memory" && write.shown !== undefined ? said.split(write.name).join(write.shown) : said;
 		report.errors.push(/^[A-Z]/.test(reason) && reason.includes(where) ? `${reason}; the next sync tries again` : `${where}: not written, ${reason}; the next sync tries again`);
 		if ("onConflict" in write && write.onConflict) undo.push(write.onConflict);
 	}

@@ -64,6 +64,71 @@ describe("facts shared with Claude Code", () => {
 		expect(index && "text" in index ? index.text : "").not.toContain(token.slice(4, 14));
 	});
 
+	describe("a Claude Code file whose name holds a secret", () => {
+		const token = `ghp${"_"}Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2`;
+		const file = `reference_${token}.md`;
+		const redact = (t: string) => createRedactor().redact(t);
+		const stateText = () => JSON.stringify(state);
+
+		it("is kept in the state by a hash, met again at every sync, and reported by its redacted name", async () => {
+			claude.files.set(file, fact("staging", "The staging host"));
+			expect((await sync(claude, redact)).errors).toEqual([]);
+			expect(stateText()).not.toContain(token.slice(4, 20));
+			expect(notes.files.has(`${folder}/staging.md`)).toBe(true);
+			// Met again: nothing to do, nothing deleted on either side.
+			const again = await sync(claude, redact);
+			expect(again.written).toEqual([]);
+			expect(claude.files.has(file)).toBe(true);
+			// An edit in the vault goes to Claude Code's own file, under its own name; the report names it without the token.
+			notes.files.set(`${folder}/staging.md`, notes.files.get(`${folder}/staging.md`)!.replace("Body.", "Body, edited."));
+			const edited = await sync(claude, redact);
+			expect(claude.files.get(file)).toContain("Body, edited.");
+			expect(edited.written.join("\n")).toContain("reference_[redacted:github-token].md");
+			expect(edited.written.join("\n")).not.toContain(token.slice(4, 20));
+			expect(stateText()).not.toContain(token.slice(4, 20));
+			expect([...claude.files.keys()].sort()).toEqual(["MEMORY.md", file]);
+		});
+
+		it("is hashed in a state an older release wrote by name, and its pair stays: no fact copied twice or deleted", async () => {
+			claude.files.set(file, fact("staging", "The staging host"));
+			await sync(claude, (t) => t);
+			expect(stateText()).toContain(token);
+			const before = new Map(notes.files);
+			const { written } = await sync(claude, redact);
+			expect(stateText()).not.toContain(token.slice(4, 20));
+			expect(written).toEqual([]);
+			expect(notes.files).toEqual(before);
+			expect(claude.files.has(file)).toBe(true);
+			// Redaction turned off again: the hash still finds the file, nothing is deleted or copied again.
+			expect((await sync(claude, (t) => t)).written).toEqual([]);
+			expect(claude.files.has(file)).toBe(true);
+			expect(notes.files).toEqual(before);
+		});
+
+		it("deleted by Claude Code while the vault's copy was edited: written again under a name of the vault's, without the secret", async () => {
+			claude.files.set(file, fact("staging", "The staging host"));
+			await sync(claude, redact);
+			claude.files.delete(file);
+			notes.files.set(`${folder}/staging.md`, notes.files.get(`${folder}/staging.md`)!.replace("Body.", "Body, edited."));
+			await sync(claude, redact);
+			expect(claude.files.get("staging.md")).toContain("Body, edited.");
+			expect([...claude.files.keys()].join("\n")).not.toContain(token.slice(4, 20));
+			// Paired under that name from then on: nothing more to do.
+			expect((await sync(claude, redact)).written).toEqual([]);
+		});
+
+		it("is hashed among the names a replaced repository left, which stay left", async () => {
+			claude.files.set(file, fact("left", "The moved repository's fact"));
+			state.projects[`${KEY}@aaaaaaaaaaaa`] = { folder: "shop-api", replacedAt: KEY, leftFacts: { folder: claude.path, names: [file] } };
+			state.projects[KEY] = { folder: "shop-api (dev)" };
+			await sync(claude, redact);
+			expect(stateText()).not.toContain(token.slice(4, 20));
+			expect([...notes.files.keys()].filter((p) => !p.endsWith("MEMORY.md"))).toEqual([]);
+			await sync(claude, (t) => t);
+			expect([...notes.files.keys()].filter((p) => !p.endsWith("MEMORY.md"))).toEqual([]);
+		});
+	});
+
 	it("names a Claude Code fact's vault file after its redacted name, and never after a file name redaction would change: a file's name is shown as its text is", async () => {
 		const token = `ghp${"_"}A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`;
 		claude.files.set("db.md", fact("db password=Kq8vZz9xWw", "The staging database"));
