@@ -1,6 +1,7 @@
 import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { settingsProblem, type Settings } from "../core/settings";
 import { hostname } from "node:os";
+import { blockedAt } from "../node/absent-folder";
 import { claudeDirSlip, deviceClaudeDir } from "../node/claude-paths";
 import { loadSettings, parseDataJson } from "./settings-file";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
@@ -106,7 +107,10 @@ export async function readDataJson(path: string): Promise<unknown> {
 /** data.json's text (null: there is none) and its value; unreadable or not JSON throws (see `readDataJson`). */
 export async function readDataJsonText(path: string): Promise<{ text: string | null; raw: unknown }> {
 	// Missing is none; unreadable is not missing (what is written next would replace the user's settings).
-	const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+	const text = await readPlainFile(path).catch(async (error: NodeJS.ErrnoException) => {
+		// A folder above it that is none (`.obsidian` a file) is named: a bare ENOTDIR sent the user looking at data.json.
+		const blocked = error.code === "ENOTDIR" || error.code === "ENOENT" ? await blockedAt(path) : undefined;
+		if (blocked !== undefined) throw new Error(`the settings in ${path} cannot be read: ${blocked}; make it a folder again (nothing was changed)`);
 		if (error.code === "ENOENT") return null;
 		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was changed`);
 	});

@@ -1,5 +1,6 @@
 import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
+import { blockedAt } from "../node/absent-folder";
 import { withExclusionsHere } from "../node/exclusions";
 import { repeatedKeyProblem } from "../core/text/repeated-key";
 import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from "../core/settings";
@@ -11,7 +12,10 @@ import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from
  */
 export async function loadSettings(path: string, projects: readonly string[], host: string = hostname()): Promise<Settings> {
 	// Missing is the defaults; unreadable is not missing (the defaults would sync an excluded project).
-	const text = await readPlainFile(path).catch((error: NodeJS.ErrnoException) => {
+	const text = await readPlainFile(path).catch(async (error: NodeJS.ErrnoException) => {
+		// A folder above it that is none (`.obsidian` a file) is named: a bare ENOTDIR sent the user looking at data.json.
+		const blocked = error.code === "ENOTDIR" || error.code === "ENOENT" ? await blockedAt(path) : undefined;
+		if (blocked !== undefined) throw new Error(`the settings in ${path} cannot be read: ${blocked}; make it a folder again (nothing was synced)`);
 		if (error.code === "ENOENT") return undefined;
 		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was synced`);
 	});

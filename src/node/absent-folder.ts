@@ -54,3 +54,17 @@ export async function noFolder(what: string, path: string): Promise<string> {
 	if (found.startsWith("a link to ")) return `${what} ${path} is ${found}`;
 	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
 }
+
+/**
+ * Why `path` cannot be reached when the system says ENOTDIR (or ENOENT through a link to nothing):
+ * the folder above it that is none (`.obsidian` a file), in words; undefined when none is.
+ */
+export async function blockedAt(path: string): Promise<string | undefined> {
+	for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+		const found = await whatIsAt(dir);
+		if (found === "missing") continue;
+		if (found === "not a folder" || (await isDirectory(dir))) return undefined;
+		return found.startsWith("a link to ") ? `${dir} is ${found}` : `${dir} is ${found}, not a folder`;
+	}
+	return undefined;
+}

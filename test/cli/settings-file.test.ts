@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,19 @@ describe("the CLI's settings", () => {
 			await expect(loadSettings(locked, [])).rejects.toThrow(/cannot be read \(EACCES\)/);
 		}
 		expect((await loadSettings(join(dir, "missing.json"), [])).projects).toEqual([]);
+	});
+
+	it("names the folder above data.json that is none: `.obsidian` a file, or a link to nothing", async () => {
+		writeFileSync(join(dir, ".obsidian"), "");
+		const path = join(dir, ".obsidian", "plugins", "ai-conversation-memory", "data.json");
+		await expect(loadSettings(path, [])).rejects.toThrow(`${join(dir, ".obsidian")} is a file, not a folder; make it a folder again`);
+		await expect(readDataJson(path)).rejects.toThrow(/\.obsidian is a file, not a folder.*nothing was changed/);
+		rmSync(join(dir, ".obsidian"));
+		symlinkSync(join(dir, "gone"), join(dir, ".obsidian"));
+		await expect(loadSettings(path, [])).rejects.toThrow(`is a link to ${join(dir, "gone")}, which is not there`);
+		// No `.obsidian` at all is a vault never opened in Obsidian: the defaults.
+		rmSync(join(dir, ".obsidian"));
+		expect((await loadSettings(path, [])).projects).toEqual([]);
 	});
 
 	it("reads the plugin's data.json as this machine sees it: its own projects and folder only", async () => {
