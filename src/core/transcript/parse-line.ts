@@ -315,10 +315,19 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
 /**
  * A record's time, when it is one: an ISO-8601 date and time as Claude Code writes them. Anything
  * else is dropped here, at the source, because a time becomes part of a note's path
- * (`2026-01-15 Title.md`): `"../../x"`, `"2026/01/15"` or a newline must never reach one.
+ * (`2026-01-15 Title.md`): `"../../x"`, `"2026/01/15"` or a newline must never reach one. A time of
+ * another form (an offset, `+05:30`; no zone, read as local; no milliseconds) is given in the one
+ * form, UTC's, since the model orders times as text: `10:00+05:30` (04:30 UTC) sorted after
+ * `05:00Z`, so a session ended before it started (attack round 42). Its instant must be since 1970.
  */
 export function isoTime(value: unknown): string | undefined {
-	return typeof value === "string" && (isPlainUtcTime(value) || (ISO_TIME.test(value) && isRealTime(value) && !Number.isNaN(Date.parse(value)))) ? value : undefined;
+	if (typeof value !== "string") return undefined;
+	if (isPlainUtcTime(value)) return value;
+	if (!ISO_TIME.test(value) || !isRealTime(value)) return undefined;
+	const ms = Date.parse(value);
+	if (Number.isNaN(ms)) return undefined;
+	const utc = new Date(ms).toISOString();
+	return isPlainUtcTime(utc) ? utc : undefined;
 }
 
 /**

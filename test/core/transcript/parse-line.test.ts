@@ -185,7 +185,12 @@ describe("isoTime", () => {
 		const t = new Date(Date.UTC(y, mo - 1, d, h, mi, value[16] === ":" ? sec : 0));
 		return y >= 1970 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && (value[16] !== ":" || t.getUTCSeconds() === sec);
 	};
-	const byPattern = (value: string) => (PATTERN.test(value) && !Number.isNaN(Date.parse(value)) && real(value) ? value : undefined);
+	// ...given as toISOString writes it, its instant since 1970 and before 10000.
+	const byPattern = (value: string) => {
+		if (!PATTERN.test(value) || Number.isNaN(Date.parse(value)) || !real(value)) return undefined;
+		const utc = new Date(value).toISOString();
+		return /^\d{4}-/.test(utc) && utc >= "1970" ? utc : undefined;
+	};
 
 	it("takes a real time since 1970 of the pattern that Date.parse takes, the form toISOString writes most of all", () => {
 		const edges = ["2024-02-29T23:59:59.999Z", "2023-02-29T00:00:00.000Z", "2100-02-29T00:00:00.000Z", "2000-02-29T00:00:00.000Z", "2024-04-31T00:00:00.000Z", "2024-13-01T00:00:00.000Z", "2024-00-10T00:00:00.000Z", "2024-01-00T00:00:00.000Z", "2024-01-32T00:00:00.000Z", "2024-01-01T24:00:00.000Z", "2024-01-01T24:00:01.000Z", "2024-01-01T23:60:00.000Z", "2024-01-01T23:59:60.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2024-01-01T00:00:00.00aZ", "2024-01-01T00:00:00.000z", "2024-01-01 00:00:00.000Z", "2024-1-01T00:00:00.000ZZ", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123456Z", "2024-01-01T00:00:00.000+02:00", "2024-01-01T00:00", "+02024-01-01T00:00:00.000Z", "2024-02-30T10:00:00Z", "2023-02-29T00:00:00+02:00", "2024-04-31T10:00", "2024-01-01T23:59:60Z", "1969-12-31T23:59:59Z", "1970-01-01T00:00:00Z"];
@@ -201,6 +206,17 @@ describe("isoTime", () => {
 			{ numRuns: 20_000 },
 		);
 		expect([isoTime(20240101), isoTime(undefined), isoTime("../../x")]).toEqual([undefined, undefined, undefined]);
-		expect([isoTime("2024-02-30T10:00:00Z"), isoTime("0000-01-01T00:00:00.000Z"), isoTime("2024-02-29T10:00:00+01:00")]).toEqual([undefined, undefined, "2024-02-29T10:00:00+01:00"]);
+		expect([isoTime("2024-02-30T10:00:00Z"), isoTime("0000-01-01T00:00:00.000Z"), isoTime("2024-02-29T10:00:00+01:00")]).toEqual([undefined, undefined, "2024-02-29T09:00:00.000Z"]);
+	});
+
+	it("gives every time in UTC's one form, so that times order as text", () => {
+		// 10:00 at +05:30 is 04:30 UTC: as it was written it sorted after 05:00Z.
+		const [offset, utc] = [isoTime("2026-11-02T10:00:00.000+05:30"), isoTime("2026-11-02T05:00:00.000Z")];
+		expect(offset).toBe("2026-11-02T04:30:00.000Z");
+		expect(offset! < utc!).toBe(true);
+		expect([isoTime("2026-11-02T05:00:00Z"), isoTime("2026-11-02T05:00:00.5Z"), isoTime("2026-11-02T05:00-0100")]).toEqual(["2026-11-02T05:00:00.000Z", "2026-11-02T05:00:00.500Z", "2026-11-02T06:00:00.000Z"]);
+		// No zone is the local time, as Date reads it; an instant before 1970 is none.
+		expect(isoTime("2026-11-02T05:00:00")).toBe(new Date(2026, 10, 2, 5).toISOString());
+		expect(isoTime("1970-01-01T01:00:00+05:30")).toBeUndefined();
 	});
 });
