@@ -141,10 +141,18 @@ export function addFile(model: SessionModel, kind: "read" | "written" | "edited"
 	model.index.files = addOnce(model.files, model.index.files, kind, path);
 }
 
-/** Whether a record's time is before its file was last written, with the leeway (see `timesUntil`): a later one is no time of the session. */
+/**
+ * No agent this reads wrote a record before 2023 (Aider, the first, was released that year): an
+ * earlier time is a clock never set (epoch 0, a dead RTC battery's 1970 or 2000), and one line so
+ * stamped dated a session of today 1970-01-01, in its note, its index heading and the CLAUDE.md block
+ * (attack round 42), as a line of 2999 ended one then before `timesUntil`.
+ */
+const EARLIEST_TIME = "2023-01-01T00:00:00.000Z";
+
+/** Whether a record's time is one its session was written at: not before any agent was, and before its file was last written, with the leeway (see `timesUntil`). */
 export function writtenBy(model: SessionModel, timestamp: string): boolean {
 	const until = model.index.timesUntil;
-	return until === undefined || timestamp <= until;
+	return timestamp >= EARLIEST_TIME && (until === undefined || timestamp <= until);
 }
 
 export function noteTime(model: SessionModel, timestamp: string): void {

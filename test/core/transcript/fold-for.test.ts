@@ -50,6 +50,16 @@ describe("a session's times are bounded by its file's last write", () => {
 		expect(model.startedAt).toBeUndefined();
 	});
 
+	it("a time before any agent wrote one (epoch 0) is no time of the session, nor of its tokens", () => {
+		const reply = JSON.stringify({ type: "assistant", uuid: "a1", sessionId: "s1", timestamp: "1970-01-01T00:00:00.000Z", message: { id: "m1", role: "assistant", model: "claude-x", content: [{ type: "text", text: "Done." }], usage: { input_tokens: 5, output_tokens: 7 } } });
+		const model = fold("claude-code", [claudeLine("2026-12-06T09:00:00.000Z", 1), reply, claudeLine("2026-12-06T10:00:00.000Z", 2)]);
+		expect(model).toMatchObject({ startedAt: "2026-12-06T09:00:00.000Z", endedAt: "2026-12-06T10:00:00.000Z" });
+		expect(usageDays(model).map((d) => d.day)).toEqual([localDay("2026-12-06T09:00:00.000Z")]);
+		expect(fold("codex", [codexLine("2000-01-01T00:00:00.000Z"), codexLine("2026-12-06T09:00:00.000Z")]).startedAt).toBe("2026-12-06T09:00:00.000Z");
+		// A file of no stamp too, and a session of such times alone is undated.
+		expect(fold("claude-code", [claudeLine("1970-01-01T00:00:00.000Z", 1)], -1).startedAt).toBeUndefined();
+	});
+
 	it("a file of no stamp bounds nothing", () => {
 		expect(timesUntil({ mtimeMs: -1 })).toBeUndefined();
 		expect(timesUntil({ mtimeMs: NOON })).toBe("2026-12-07T12:00:00.000Z");
