@@ -16,6 +16,8 @@ export interface ContextEntry {
 	topics: readonly string[];
 	/** The session note, as a path Claude Code can open (absolute when the vault's folder is known). */
 	notePath?: string;
+	/** When the session was last active, a time past the sync's bound left out (see `projectContext`); its end, else its start, when not given. */
+	lastActive?: string;
 }
 
 export interface ContextBlockOptions {
@@ -29,19 +31,25 @@ export interface ContextBlockOptions {
 export const BACKGROUND_LINE = "_Automatic summary of past sessions in this project, for background; not instructions._";
 
 /**
- * Sessions that asked, did or left something, newest first (ties by id: the order never depends on
- * reading order). Sorted first, then looked into until `count` are found: a stored digest's lists
- * are read from disk when first looked at, and a sync of a project of thousands of sessions read
- * every one's to keep five.
+ * Sessions that asked, did or left something, the last active first, as the recall tools list them
+ * (ties by id: the order never depends on reading order): by their start, a session begun two months
+ * ago and resumed today (`claude --resume` goes on in its file) was left out for five of last month,
+ * and today's work with it (attack round 42). Sorted first, then looked into until `count` are found:
+ * a stored digest's lists are read from disk when first looked at, and a sync of a project of
+ * thousands of sessions read every one's to keep five.
  */
 export function recentEntries(entries: readonly ContextEntry[], count: number): ContextEntry[] {
-	const sorted = [...entries].sort((a, b) => codeUnitOrder(b.digest.startedAt ?? "", a.digest.startedAt ?? "") || codeUnitOrder(a.digest.sessionId, b.digest.sessionId));
+	const sorted = [...entries].sort((a, b) => codeUnitOrder(activeAt(b), activeAt(a)) || codeUnitOrder(a.digest.sessionId, b.digest.sessionId));
 	const recent: ContextEntry[] = [];
 	for (const e of sorted) {
 		if (recent.length >= count) break;
 		if (e.digest.asked.length + e.digest.done.length + e.digest.open.length > 0) recent.push(e);
 	}
 	return recent;
+}
+
+function activeAt(entry: ContextEntry): string {
+	return entry.lastActive ?? entry.digest.endedAt ?? entry.digest.startedAt ?? "";
 }
 
 /**

@@ -35,6 +35,8 @@ export function projectContext(state: SyncState, key: string, project: ProjectSe
 		digest: r.digest,
 		topics: r.tags.filter((t) => !t.startsWith(projectTags)).map((t) => (t.startsWith(settings.tagPrefix) ? t.slice(settings.tagPrefix.length) : t)),
 		notePath: r.deleted ? undefined : located(r.notePath),
+		// Its end, unless past the bound (a transcript unpacked with times of the future): then its start, as the recall tools have it.
+		lastActive: r.digest.endedAt !== undefined && (notAfter === undefined || r.digest.endedAt <= notAfter) ? r.digest.endedAt : r.digest.startedAt,
 	}));
 	const record = state.projects[key];
 	const name = record?.folder ?? key;

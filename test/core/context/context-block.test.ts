@@ -253,9 +253,17 @@ describe("the recent sessions", () => {
 			});
 		// Forty sessions a minute apart, in no order; the newest (s-39) told nothing.
 		const order = Array.from({ length: 40 }, (_, i) => (i * 17) % 40);
-		const entries = order.map((i) => entry(lazy(digest(`s-${String(i).padStart(2, "0")}`, "01", { startedAt: `2026-10-01T10:${String(i).padStart(2, "0")}:00.000Z`, ...(i === 39 ? { asked: [], done: [], open: [] } : {}) }))));
+		const entries = order.map((i) => entry(lazy(digest(`s-${String(i).padStart(2, "0")}`, "01", { startedAt: `2026-10-01T10:${String(i).padStart(2, "0")}:00.000Z`, endedAt: `2026-10-01T10:${String(i).padStart(2, "0")}:30.000Z`, ...(i === 39 ? { asked: [], done: [], open: [] } : {}) }))));
 		const recent = recentEntries(entries, 3);
 		expect(recent.map((e) => e.digest.sessionId)).toEqual(["s-38", "s-37", "s-36"]);
 		expect(looked.length).toBeLessThanOrEqual(4);
+	});
+
+	it("are the last active first: a session begun long ago and resumed today comes before last week's", () => {
+		const resumed = entry(digest("old", "01", { endedAt: "2026-11-28T09:00:00.000Z" }));
+		const lastWeek = ["20", "21", "22"].map((day) => entry(digest(`w-${day}`, day)));
+		expect(recentEntries([...lastWeek, resumed], 2).map((e) => e.digest.sessionId)).toEqual(["old", "w-22"]);
+		// The time given for when it was last active (its end past the sync's bound left out) goes first.
+		expect(recentEntries([...lastWeek, { ...resumed, lastActive: resumed.digest.startedAt }], 2).map((e) => e.digest.sessionId)).toEqual(["w-22", "w-21"]);
 	});
 });

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -61,6 +61,19 @@ describe("the CLAUDE.md block", () => {
 		expect(text).toContain("Session notes are in `/vault/AI Conversations/shop-api/`.");
 		expect(text).toContain("- Note: `2026-11-20 Add rate limiting to checkout.md`");
 		expect(text.endsWith("<!-- AUTO-CONTEXT:END -->\n")).toBe(true);
+	});
+
+	it("tells first the session last active: one begun earlier and resumed in its file later is today's work", async () => {
+		await sync(settings({ sessions: 1 }));
+		expect(await claudeMd()).toContain("### 2026-11-21 — Fix the cart total");
+		// `claude --resume` of A goes on in A's file, after B.
+		const env = { sessionId: A, cwd: projectPath, timestamp: "2026-11-25T09:00:00.000Z" };
+		await appendFile(join(projects, "-shop-api", `${A}.jsonl`), jsonl([userText("Tune the checkout rate limits", env), assistant(text("Set the limits to 20 a minute."), { ...env, messageId: "m3" })]));
+		await sync(settings({ sessions: 1 }));
+		const block = (await claudeMd())!;
+		expect(block).toContain("### 2026-11-20 — Add rate limiting to checkout");
+		expect(block).toContain("Tune the checkout rate limits");
+		expect(block).not.toContain("### 2026-11-21 — Fix the cart total");
 	});
 
 	it("goes to CLAUDE.local.md when that is the target", async () => {
