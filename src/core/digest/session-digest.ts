@@ -184,8 +184,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 160: a request sentence that reads alone as a reply ("Let's start there first") leaves the story before it as what was asked, and praise of the work ("Excellent work, thank you!") asks for nothing.
  * 161: a form's fields alone given in reply ("host:" / "db.example.com", "user:" / "admin") start no task: the work after them is the task's that asked for them.
  * 162: a pick left to the user among the options laid out that names nothing of the request they answer ("Which direction do you prefer?") is told with that request.
+ * 163: a technical term said more on its own is no longer replaced by a phrase of it and a plain word said less (`fuse`, not `fuse-rename`).
  */
-export const DIGEST_VERSION = 162;
+export const DIGEST_VERSION = 163;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

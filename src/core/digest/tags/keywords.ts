@@ -231,9 +231,10 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 		// Checked last, for the few candidates that get this far: the costliest test.
 		if (!candidate.identifier && candidate.parts.some((w) => looksLikeTypo(w, stats))) continue;
 		if (candidate.parts.length > 1 && picked.some((p) => p.parts.length > 1 && p.parts.some((w) => candidate.parts.includes(w)))) continue;
-		// Two technical terms side by side are two topics: one said more on its own (`smb` throughout, `macOS SMB` once) is not
-		// replaced by the phrase, which would then stand for both and fall below the keyword quota.
-		if (candidate.parts.length > 1 && candidate.parts.every(isTechnicalTerm) && picked.some((p) => p.score > candidate.score && candidate.parts.includes(p.term))) continue;
+		// A technical term said more on its own (`smb` throughout, `macOS SMB` once; `fuse` throughout, `FUSE rename` once) is
+		// not replaced by a phrase it is part of, unless the phrase names a topic itself (`github pages`): the phrase, weaker,
+		// would stand for it and the technology be lost.
+		if (candidate.parts.length > 1 && !isTechnicalTerm(candidate.term) && !isKnownTopic(candidate.term) && picked.some((p) => p.score > candidate.score && candidate.parts.includes(p.term) && isTechnicalTerm(p.term))) continue;
 		for (let i = picked.length - 1; i >= 0; i--) if (candidate.parts.includes(picked[i]?.term ?? "")) picked.splice(i, 1);
 		picked.push(candidate);
 	}

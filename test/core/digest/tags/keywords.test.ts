@@ -219,6 +219,17 @@ describe("rankKeywords: two technical terms side by side", () => {
 		expect(terms).not.toContain("sendgrid-kafka");
 	});
 
+	it("keep one said throughout next to a plain word: the phrase said less (`webhook signature`) does not stand for it", () => {
+		const terms = picked(["Our webhook fires twice per order", "The webhook retries never stop", "Is the webhook signature check the cause?", "Log the webhook signature too"]);
+		expect(terms).toContain("webhook");
+		expect(terms).not.toContain("webhook-signature");
+	});
+
+	it("give way to a phrase that is itself a technical term (`github pages` stands for github)", () => {
+		const terms = picked(["Publish the docs to GitHub pages", "GitHub pages shows a blank site", "Is it the GitHub token?"]);
+		expect(terms).toContain("github-page");
+	});
+
 	it("still make a phrase that stands for both when they are said together as often (`login endpoint`)", () => {
 		expect(picked(["Throttle the login endpoint", "The login endpoint answers slowly"])).toContain("login-endpoint");
 	});
