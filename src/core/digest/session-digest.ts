@@ -185,8 +185,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 161: a form's fields alone given in reply ("host:" / "db.example.com", "user:" / "admin") start no task: the work after them is the task's that asked for them.
  * 162: a pick left to the user among the options laid out that names nothing of the request they answer ("Which direction do you prefer?") is told with that request.
  * 163: a technical term said more on its own is no longer replaced by a phrase of it and a plain word said less (`fuse`, not `fuse-rename`).
+ * 164: the test runner a session ran (pytest, jest, vitest, mocha, rspec, cypress) is a topic, after the activity testing.
  */
-export const DIGEST_VERSION = 163;
+export const DIGEST_VERSION = 164;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -98,8 +98,8 @@ describe("fileSignals", () => {
 		["k8s/deployment.yaml", ["kubernetes"]],
 		["infra/main.tf", ["terraform"]],
 		["prisma/schema.prisma", ["database", "prisma"]],
-		["vitest.config.ts", ["testing", "typescript"]],
-		["jest.config.js", ["javascript", "testing"]],
+		["vitest.config.ts", ["testing", "typescript", "vitest"]],
+		["jest.config.js", ["javascript", "jest", "testing"]],
 		["src/cart.test.ts", ["testing", "typescript"]],
 		["src/cart.spec.js", ["javascript", "testing"]],
 		["tests/test_api.py", ["python", "testing"]],
@@ -142,11 +142,11 @@ describe("commandSignals", () => {
 		["pnpm run lint", ["linting", "node"]],
 		["yarn build", ["node"]],
 		["npx tsc --noEmit", ["node", "typescript"]],
-		["cd web && NODE_ENV=test npx vitest run", ["node", "testing"]],
+		["cd web && NODE_ENV=test npx vitest run", ["node", "testing", "vitest"]],
 		["cargo build --release", ["rust"]],
 		["cargo test", ["rust", "testing"]],
-		["pytest -q tests/", ["python", "testing"]],
-		["python -m pytest", ["python", "testing"]],
+		["pytest -q tests/", ["pytest", "python", "testing"]],
+		["python -m pytest", ["pytest", "python", "testing"]],
 		["/usr/bin/python3.12 manage.py migrate", ["python"]],
 		["go test ./...", ["go", "testing"]],
 		["docker compose up -d", ["docker"]],
@@ -338,13 +338,23 @@ describe("topicTags: combining sources", () => {
 		expect(topicTags({ project: "p", files, tools: [], prompts: [] }, STATS, { prefix: "ai/" })).toEqual(["ai/project/p", "ai/python"]);
 	});
 
-	it("keyword before framework before language before activity; known topics named in prompts join their category", () => {
+	it("keyword before framework before language before activity before test runner; known topics named in prompts join their category", () => {
 		const tags = topicTags(
 			{ project: "shop-api", files: ["src/cart.py", "Dockerfile"], tools: ["mcp__github__create_pull_request"], prompts: ["Add a refund flow to the checkout, with docker", "The refund flow must email the user"], commands: ["pytest"] },
 			STATS,
 			{ prefix: "ai/", max: 10 },
 		);
-		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/email", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing"]);
+		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/email", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing", "ai/pytest"]);
+	});
+
+	it("names the test runner the session ran, in a slot the other topics leave free", () => {
+		const session = { project: "ledger", files: ["ledger/rounding.py", "tests/test_rounding.py"], tools: [], prompts: ["Round the totals half to even"], commands: ["python -m pytest -x"] };
+		expect(topicTags(session, STATS, { prefix: "ai/" })).toContain("ai/pytest");
+		expect(topicTags({ ...session, files: ["web/rounding.ts", "web/rounding.test.ts"], commands: ["npx vitest run"] }, STATS, { prefix: "ai/" })).toContain("ai/vitest");
+		// With every slot taken, the activity stays and the runner gives way.
+		const full = topicTags(session, STATS, { prefix: "ai/", max: 2 });
+		expect(full).toContain("ai/testing");
+		expect(full).not.toContain("ai/pytest");
 	});
 
 	it("applies keyword rules first: Latin words on word boundaries, Korean as substrings", () => {

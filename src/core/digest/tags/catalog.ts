@@ -4,17 +4,21 @@
  * a file, a command or a prompt. The category only orders and groups the candidates.
  */
 
-/** Most specific first: a framework or tool before its language, a language before an activity. */
-export const Tier = { Rule: 0, Keyword: 1, Framework: 2, Language: 3, Activity: 4 } as const;
+/**
+ * Most specific first: a framework or tool before its language, a language before an activity. A test runner
+ * (`pytest`) comes after its activity: it tells how the testing was done, so it takes a slot only when one is free.
+ */
+export const Tier = { Rule: 0, Keyword: 1, Framework: 2, Language: 3, Activity: 4, Runner: 5 } as const;
 export type Tier = (typeof Tier)[keyof typeof Tier];
 
 const FRAMEWORKS = `nextjs nuxt vite tailwind astro angular svelte vue react remix webpack prisma django rails jupyter graphql
 docker kubernetes terraform github-actions gitlab-ci playwright postgresql mysql sqlite redis mongodb`;
 const LANGUAGES = `typescript javascript python rust go java kotlin swift ruby php csharp cpp c sql shell css html dart lua zig elixir haskell scala ocaml erlang julia powershell node deno`;
 const ACTIVITIES = `testing database linting docs git make just claude-md research`;
+const RUNNERS = `pytest jest vitest mocha rspec cypress`;
 
 const TIERS = new Map<string, Tier>();
-for (const [names, tier] of [[FRAMEWORKS, Tier.Framework], [LANGUAGES, Tier.Language], [ACTIVITIES, Tier.Activity]] as const) {
+for (const [names, tier] of [[FRAMEWORKS, Tier.Framework], [LANGUAGES, Tier.Language], [ACTIVITIES, Tier.Activity], [RUNNERS, Tier.Runner]] as const) {
 	for (const name of names.split(/\s+/)) if (name) TIERS.set(name, tier);
 }
 

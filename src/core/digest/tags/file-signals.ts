@@ -27,13 +27,13 @@ const FILE_NAMES: Record<string, readonly string[]> = {
 	gemfile: ["ruby"], "gemfile.lock": ["ruby"], rakefile: ["ruby"], "composer.json": ["php"], "cmakelists.txt": ["cpp"],
 	"angular.json": ["angular"], "chart.yaml": ["kubernetes"], "kustomization.yaml": ["kubernetes"], "schema.prisma": ["prisma", "database"],
 	".gitlab-ci.yml": ["gitlab-ci"], makefile: ["make"], gnumakefile: ["make"], justfile: ["just"], ".justfile": ["just"], ".gitignore": ["git"], ".gitattributes": ["git"],
-	"conftest.py": ["testing", "python"], "pytest.ini": ["testing", "python"], "biome.json": ["linting"], "ruff.toml": ["linting"], ".rubocop.yml": ["linting"], ".editorconfig": ["linting"],
+	"conftest.py": ["pytest", "testing", "python"], "pytest.ini": ["pytest", "testing", "python"], "biome.json": ["linting"], "ruff.toml": ["linting"], ".rubocop.yml": ["linting"], ".editorconfig": ["linting"],
 	"claude.md": ["claude-md"], "claude.local.md": ["claude-md"], "readme.md": ["docs"], "readme": ["docs"], "changelog.md": ["docs"], "contributing.md": ["docs"],
 };
 
 /** File names by their stem before the first dot: `next.config.mjs`, `tsconfig.build.json`, `.eslintrc.cjs`. */
 const FILE_STEMS: Record<string, readonly string[]> = {
-	"next.config": ["nextjs"], "nuxt.config": ["nuxt"], "vite.config": ["vite"], "vitest.config": ["testing"], "jest.config": ["testing"], "playwright.config": ["playwright", "testing"], "cypress.config": ["testing"],
+	"next.config": ["nextjs"], "nuxt.config": ["nuxt"], "vite.config": ["vite"], "vitest.config": ["vitest", "testing"], "jest.config": ["jest", "testing"], "playwright.config": ["playwright", "testing"], "cypress.config": ["cypress", "testing"],
 	"tailwind.config": ["tailwind"], "astro.config": ["astro"], "svelte.config": ["svelte"], "remix.config": ["remix"], "webpack.config": ["webpack"],
 	tsconfig: ["typescript"], "eslint.config": ["linting"], ".eslintrc": ["linting"], ".prettierrc": ["linting"], "prettier.config": ["linting"], requirements: ["python"],
 };
@@ -112,10 +112,10 @@ function layoutSignals(dirs: readonly string[], ext: string): string[] {
 /** What a program name (first word of a shell command) says. */
 const PROGRAMS: Record<string, readonly string[]> = {
 	npm: ["node"], pnpm: ["node"], yarn: ["node"], node: ["node"], bun: ["node"], npx: ["node"], bunx: ["node"], pnpx: ["node"], deno: ["deno"], tsc: ["typescript"], tsx: ["typescript"], "ts-node": ["typescript"],
-	vitest: ["testing"], jest: ["testing"], mocha: ["testing"], playwright: ["playwright", "testing"], cypress: ["testing"], eslint: ["linting"], prettier: ["linting"], biome: ["linting"],
-	python: ["python"], pip: ["python"], poetry: ["python"], uv: ["python"], pipenv: ["python"], pytest: ["testing", "python"], ruff: ["linting", "python"], black: ["linting", "python"], mypy: ["python"], flake8: ["linting", "python"], alembic: ["database", "python"], jupyter: ["jupyter"],
+	vitest: ["vitest", "testing"], jest: ["jest", "testing"], mocha: ["mocha", "testing"], playwright: ["playwright", "testing"], cypress: ["cypress", "testing"], eslint: ["linting"], prettier: ["linting"], biome: ["linting"],
+	python: ["python"], pip: ["python"], poetry: ["python"], uv: ["python"], pipenv: ["python"], pytest: ["pytest", "testing", "python"], ruff: ["linting", "python"], black: ["linting", "python"], mypy: ["python"], flake8: ["linting", "python"], alembic: ["database", "python"], jupyter: ["jupyter"],
 	cargo: ["rust"], rustc: ["rust"], rustup: ["rust"], go: ["go"], gofmt: ["go"], "golangci-lint": ["linting", "go"],
-	ruby: ["ruby"], gem: ["ruby"], bundle: ["ruby"], rake: ["ruby"], rails: ["rails", "ruby"], rspec: ["testing", "ruby"], rubocop: ["linting", "ruby"],
+	ruby: ["ruby"], gem: ["ruby"], bundle: ["ruby"], rake: ["ruby"], rails: ["rails", "ruby"], rspec: ["rspec", "testing", "ruby"], rubocop: ["linting", "ruby"],
 	mvn: ["java"], gradle: ["java"], gradlew: ["java"], java: ["java"], javac: ["java"], kotlinc: ["kotlin"], dotnet: ["csharp"], swift: ["swift"], php: ["php"], composer: ["php"],
 	dart: ["dart"], flutter: ["dart"], mix: ["elixir"], elixir: ["elixir"], iex: ["elixir"], ghc: ["haskell"], cabal: ["haskell"], stack: ["haskell"], zig: ["zig"], lua: ["lua"],
 	docker: ["docker"], "docker-compose": ["docker"], podman: ["docker"], kubectl: ["kubernetes"], helm: ["kubernetes"], minikube: ["kubernetes"], kind: ["kubernetes"], k9s: ["kubernetes"],

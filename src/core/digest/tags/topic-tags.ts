@@ -36,7 +36,7 @@ export interface TagInput {
 /** A topic named by the files, commands and tools of a session, with how often. */
 export type TopicSignal = readonly [name: string, weight: number];
 
-/** Files only read that an activity (testing, docs) needs when nothing else names it: one spec or README looked at is not the work. */
+/** Files only read that an activity (testing, docs) or a test runner needs when nothing else names it: one spec or README looked at is not the work. */
 const MIN_FILES_READ_FOR_ACTIVITY = 2;
 
 /** Topics from files, commands and tools: the part of the tags that needs no corpus. */
@@ -47,7 +47,7 @@ export function topicSignals(input: Pick<TagInput, "project" | "files" | "filesR
 	const readActivities = new Map<string, number>();
 	for (const file of new Set(input.files)) {
 		for (const name of fileSignals(file, input.project)) {
-			if (onlyRead.has(file) && tierOf(name) === Tier.Activity) readActivities.set(name, (readActivities.get(name) ?? 0) + 1);
+			if (onlyRead.has(file) && tierOf(name) >= Tier.Activity) readActivities.set(name, (readActivities.get(name) ?? 0) + 1);
 			else bump(name);
 		}
 	}
