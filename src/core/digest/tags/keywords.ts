@@ -256,14 +256,16 @@ interface Seen {
  * Whether a term is more than a word said once in passing: it comes back in another sentence or
  * prompt of the session (not as a verb, not in a copy of the same sentence, not within one pasted
  * later prompt), it is written as code
- * (an identifier), it is a known topic or technical term (catalog.ts), the session's branch names
- * it (`soph/add-agent-to-logging`), or other sessions share it as a compound (`token-usage`, not
+ * (an identifier), it is a known topic or technical term (catalog.ts) or a hyphenated name around one
+ * (`AES-CTR`), the session's branch names it (`soph/add-agent-to-logging`), or other sessions share it as a compound (`token-usage`, not
  * a single word: a single word other sessions use too is ordinary vocabulary).
  */
 function hasEvidence(term: string, seen: ReadonlyMap<string, Seen>, stats: KeywordStats, corroborating: ReadonlySet<string>): boolean {
 	const entry = seen.get(term);
 	if (entry && (entry.identifier || entry.sentences.size > 1)) return true;
 	if (isKnownTopic(term) || isTechnicalTerm(term) || corroborating.has(term)) return true;
+	// Written as one hyphenated name around a technical term (`AES-CTR`, `s3-presign`): a named variant of it.
+	if (entry?.parts === undefined && term.includes("-") && wordsOf(term).some((w) => isTechnicalTerm(w) || isKnownTopic(w))) return true;
 	return (stats.df.get(term) ?? 0) >= 2 && (entry?.parts !== undefined || term.includes("-"));
 }
 

@@ -260,3 +260,17 @@ describe("rankKeywords: a word said mostly as a verb", () => {
 		expect(rankKeywords(occurrences, buildKeywordStats([...OTHERS.map(keywordsOf), occurrences.map((o) => o.term)]), 10, new Set(), new Set(["rollover"])).map((k) => k.term)).toContain("rollover");
 	});
 });
+
+describe("rankKeywords: a hyphenated name around a technical term", () => {
+	const OTHERS = [["Add a footer to the invoice page"], ["The login form forgets the email"], ["Speed up the nightly export"]];
+	const picked = (prompts: string[]) => rankKeywords(termOccurrences(prompts), buildKeywordStats([...OTHERS, prompts].map(keywordsOf)), 10).map((k) => k.term);
+
+	it("is a topic said once: it names a variant of the technology (`RSA-OAEP`)", () => {
+		expect(picked(["Should the vault keys move to RSA-OAEP padding?"])).toContain("rsa-oaep");
+	});
+
+	it("needs evidence like any word when no part of it is technical (`night-shift`), or when it is two words apart (`rsa padding`)", () => {
+		expect(picked(["Should the rota get a night-shift column?"])).not.toContain("night-shift");
+		expect(picked(["Should the vault use rsa padding?"])).not.toContain("rsa-padding");
+	});
+});
