@@ -187,8 +187,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 163: a technical term said more on its own is no longer replaced by a phrase of it and a plain word said less (`fuse`, not `fuse-rename`).
  * 164: the test runner a session ran (pytest, jest, vitest, mocha, rspec, cypress) is a topic, after the activity testing.
  * 165: a hyphenated name around a technical term (`AES-CTR`) is a topic said once, as the term is.
+ * 166: a `<name>.controller.ts` or `.dto.ts` file names NestJS.
  */
-export const DIGEST_VERSION = 165;
+export const DIGEST_VERSION = 166;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -130,6 +130,13 @@ describe("fileSignals", () => {
 		expect(fileSignals("apps/desktop/src-tauri/src/main.rs")).toEqual(["rust", "tauri"]);
 	});
 
+	it("names NestJS by the kind its file names give a class: a controller, a DTO (not a module or service, which Angular has too)", () => {
+		expect(fileSignals("src/billing/invoices.controller.ts")).toEqual(["nestjs", "typescript"]);
+		expect(fileSignals("src/billing/dto/create-invoice.dto.ts")).toEqual(["nestjs", "typescript"]);
+		expect(fileSignals("src/billing/invoices.module.ts")).toEqual(["typescript"]);
+		expect(fileSignals("src/billing/invoices.service.ts")).toEqual(["typescript"]);
+	});
+
 	it("reads only the part of an absolute path below the project folder", () => {
 		expect(fileSignals("/home/me/test/shop-api/src/cart.ts", "shop-api")).toEqual(["typescript"]);
 		expect(fileSignals("/home/me/test/shop-api/src/cart.ts")).toEqual(["testing", "typescript"]);

@@ -79,7 +79,7 @@ export function fileSignals(path: string, project = ""): string[] {
 	if (dirs.some((d) => DOC_DIRS.has(d)) && /\.(md|mdx|rst|adoc|txt)$/.test(base)) add("docs");
 	if (dirs.some((d) => MIGRATION_DIRS.has(d))) add("database");
 	if (dirs.includes("prisma")) add(["prisma", "database"]);
-	add(layoutSignals(dirs, ext));
+	add(layoutSignals(dirs, ext, base));
 	const config = dirs.indexOf(".config");
 	if (config >= 0) add(CONFIG_DIRS[dirs[config + 1] ?? ""]);
 	if (/\.ya?ml$/.test(base)) {
@@ -93,12 +93,16 @@ export function fileSignals(path: string, project = ""): string[] {
 /** Folders of a Rails app's `app/` that hold Ruby code of the framework's kinds. */
 const RAILS_APP_DIRS = new Set(["controllers", "models", "helpers", "mailers", "jobs", "channels"]);
 
+/** NestJS names each class's file for its kind: `orders.controller.ts`, `create-order.dto.ts` (Angular's kinds are others). */
+const NEST_FILE = /\.(?:controller|dto)\.ts$/;
+
 /**
  * Frameworks a file's place says, where the framework lays out every app the same way: a Phoenix
  * app's web side under `lib/<app>_web` (its LiveViews in `live/` there, its templates `.heex`),
- * a Rails app's `app/controllers`, `app/models`… and `config/initializers`, a Tauri app's `src-tauri`.
+ * a Rails app's `app/controllers`, `app/models`… and `config/initializers`, a Tauri app's `src-tauri`,
+ * a NestJS app's `<name>.controller.ts`.
  */
-function layoutSignals(dirs: readonly string[], ext: string): string[] {
+function layoutSignals(dirs: readonly string[], ext: string, base: string): string[] {
 	const found: string[] = [];
 	const web = dirs.findIndex((d, i) => i > 0 && d.endsWith("_web") && (dirs[i - 1] === "lib" || dirs[i - 1] === "test"));
 	if (ext === "heex" || (web > 0 && /^(?:ex|exs|heex)$/.test(ext))) found.push("phoenix");
@@ -106,6 +110,7 @@ function layoutSignals(dirs: readonly string[], ext: string): string[] {
 	const app = dirs.indexOf("app");
 	if (ext === "rb" && ((app >= 0 && RAILS_APP_DIRS.has(dirs[app + 1] ?? "")) || dirs.some((d, i) => d === "config" && (dirs[i + 1] === "initializers" || dirs[i + 1] === "environments")))) found.push("rails");
 	if (dirs.includes("src-tauri")) found.push("tauri");
+	if (NEST_FILE.test(base)) found.push("nestjs");
 	return found;
 }
 
