@@ -188,8 +188,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 164: the test runner a session ran (pytest, jest, vitest, mocha, rspec, cypress) is a topic, after the activity testing.
  * 165: a hyphenated name around a technical term (`AES-CTR`) is a topic said once, as the term is.
  * 166: a `<name>.controller.ts` or `.dto.ts` file names NestJS.
+ * 167: `git worktree` and `git stash` are work with git, as `git commit` is.
  */
-export const DIGEST_VERSION = 166;
+export const DIGEST_VERSION = 167;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

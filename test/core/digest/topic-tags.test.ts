@@ -161,6 +161,8 @@ describe("commandSignals", () => {
 		["helm upgrade api ./chart", ["kubernetes"]],
 		["git commit -m 'wip' && git push", ["git"]],
 		["git status", []],
+		["git worktree add ../shop-review review/cart", ["git"]],
+		["git stash && git pull", ["git"]],
 		["terraform plan", ["terraform"]],
 		["psql -c 'select 1'", ["database", "postgresql"]],
 		["npx prisma migrate dev", ["database", "node", "prisma"]],

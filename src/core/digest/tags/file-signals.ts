@@ -131,7 +131,7 @@ const PROGRAMS: Record<string, readonly string[]> = {
 
 /** Subcommands that add a topic: `npm test`, `cargo test`, `git commit`, `prisma migrate`. */
 const SUBCOMMANDS: Record<string, Record<string, readonly string[]>> = {
-	git: { commit: ["git"], push: ["git"], rebase: ["git"], merge: ["git"], "cherry-pick": ["git"], revert: ["git"], tag: ["git"], bisect: ["git"] },
+	git: { commit: ["git"], push: ["git"], rebase: ["git"], merge: ["git"], "cherry-pick": ["git"], revert: ["git"], tag: ["git"], bisect: ["git"], worktree: ["git"], stash: ["git"] },
 	cargo: { test: ["testing"], nextest: ["testing"], clippy: ["linting"] },
 	go: { test: ["testing"], vet: ["linting"] },
 	mvn: { test: ["testing"] }, gradle: { test: ["testing"] }, gradlew: { test: ["testing"] }, dotnet: { test: ["testing"] }, swift: { test: ["testing"] }, mix: { test: ["testing"] }, flutter: { test: ["testing"] }, deno: { test: ["testing"], lint: ["linting"] },
