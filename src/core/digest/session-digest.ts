@@ -189,8 +189,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 165: a hyphenated name around a technical term (`AES-CTR`) is a topic said once, as the term is.
  * 166: a `<name>.controller.ts` or `.dto.ts` file names NestJS.
  * 167: `git worktree` and `git stash` are work with git, as `git commit` is.
+ * 168: the plain word of a phrase that gave way to its technical term goes with the phrase (`welcome` of `welcome email`).
  */
-export const DIGEST_VERSION = 167;
+export const DIGEST_VERSION = 168;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -225,16 +225,22 @@ export function rankKeywords(occurrences: readonly TermOccurrence[], stats: Keyw
 	}
 	scored.sort((a, b) => b.score - a.score || a.position - b.position);
 	const picked: ScoredKeyword[] = [];
+	// Plain words of a phrase that gave way to its technical term (`welcome` of `welcome email`): they only qualified it.
+	const qualifiers = new Set<string>();
 	for (const candidate of scored) {
 		if (picked.length >= limit) break;
-		if (picked.some((p) => p.term === candidate.term || p.parts.includes(candidate.term))) continue;
+		if (qualifiers.has(candidate.term) || picked.some((p) => p.term === candidate.term || p.parts.includes(candidate.term))) continue;
 		// Checked last, for the few candidates that get this far: the costliest test.
 		if (!candidate.identifier && candidate.parts.some((w) => looksLikeTypo(w, stats))) continue;
 		if (candidate.parts.length > 1 && picked.some((p) => p.parts.length > 1 && p.parts.some((w) => candidate.parts.includes(w)))) continue;
-		// A technical term said more on its own (`smb` throughout, `macOS SMB` once; `fuse` throughout, `FUSE rename` once) is
+		// A technical term said more on its own (`smb` throughout, `macOS SMB` once; `email` throughout, `welcome email` less) is
 		// not replaced by a phrase it is part of, unless the phrase names a topic itself (`github pages`): the phrase, weaker,
-		// would stand for it and the technology be lost.
-		if (candidate.parts.length > 1 && !isTechnicalTerm(candidate.term) && !isKnownTopic(candidate.term) && picked.some((p) => p.score > candidate.score && candidate.parts.includes(p.term) && isTechnicalTerm(p.term))) continue;
+		// would stand for it and the technology be lost. Its plain words go as they would have gone for the phrase.
+		if (candidate.parts.length > 1 && !isTechnicalTerm(candidate.term) && !isKnownTopic(candidate.term) && picked.some((p) => p.score > candidate.score && candidate.parts.includes(p.term) && isTechnicalTerm(p.term))) {
+			for (const word of candidate.parts) if (!isTechnicalTerm(word) && !isKnownTopic(word)) qualifiers.add(word);
+			for (let i = picked.length - 1; i >= 0; i--) if (qualifiers.has(picked[i]?.term ?? "")) picked.splice(i, 1);
+			continue;
+		}
 		for (let i = picked.length - 1; i >= 0; i--) if (candidate.parts.includes(picked[i]?.term ?? "")) picked.splice(i, 1);
 		picked.push(candidate);
 	}

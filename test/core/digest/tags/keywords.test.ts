@@ -225,6 +225,13 @@ describe("rankKeywords: two technical terms side by side", () => {
 		expect(terms).not.toContain("webhook-signature");
 	});
 
+	it("drop the plain word of such a phrase too: it only qualified the technical term (`signature` of `webhook signature`)", () => {
+		const terms = picked(["Our webhook fires twice per order", "The webhook retries never stop", "Is the webhook signature check the cause?", "Log the webhook signature too"]);
+		expect(terms).not.toContain("signature");
+		// Two technical terms are both kept.
+		expect(picked(["The kafka consumer lags at night", "Kafka retries pile up after a deploy", "Could the sendgrid kafka bridge be the cause?", "Sendgrid kafka again"])).toEqual(expect.arrayContaining(["kafka", "sendgrid"]));
+	});
+
 	it("give way to a phrase that is itself a technical term (`github pages` stands for github)", () => {
 		const terms = picked(["Publish the docs to GitHub pages", "GitHub pages shows a blank site", "Is it the GitHub token?"]);
 		expect(terms).toContain("github-page");
