@@ -356,6 +356,12 @@ describe("topicTags: combining sources", () => {
 		expect(tags).toEqual(["ai/project/shop-api", "ai/refund-flow", "ai/email", "ai/docker", "ai/python", "ai/mcp/github", "ai/testing", "ai/pytest"]);
 	});
 
+	it("names the activity a piece of its work belongs to (`docstring` is docs work), after the other topics", () => {
+		const tags = topicTags({ project: "ledger", files: ["ledger/rounding.py"], tools: [], prompts: ["Give the rounding module a docstring"] }, STATS, { prefix: "ai/" });
+		expect(tags).toEqual(["ai/project/ledger", "ai/docstring", "ai/python", "ai/docs"]);
+		expect(topicTags({ project: "ledger", files: [], tools: [], prompts: ["Should the ledger rewrite be done tdd style?"] }, STATS, { prefix: "ai/" })).toContain("ai/testing");
+	});
+
 	it("names the test runner the session ran, in a slot the other topics leave free", () => {
 		const session = { project: "ledger", files: ["ledger/rounding.py", "tests/test_rounding.py"], tools: [], prompts: ["Round the totals half to even"], commands: ["python -m pytest -x"] };
 		expect(topicTags(session, STATS, { prefix: "ai/" })).toContain("ai/pytest");

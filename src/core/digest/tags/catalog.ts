@@ -46,6 +46,11 @@ export const KEYWORD_ALIASES: ReadonlyMap<string, string> = new Map([
 	["github-action", "github-actions"], ["깃", "git"], ["ipynb", "jupyter"], ["bash", "shell"],
 ]);
 
+/** Technical terms that name a piece of an activity's work: a session about a docstring is documentation work too. */
+export const ACTIVITY_OF: ReadonlyMap<string, string> = new Map([
+	["docstring", "docs"], ["changelog", "docs"], ["unit-test", "testing"], ["integration-test", "testing"], ["e2e", "testing"], ["tdd", "testing"], ["mocking", "testing"],
+]);
+
 /**
  * Technical terms that are a topic on their own, even named once in passing (`pagination`,
  * `webhook`, `submodule`): unlike other prompt words, they need no repetition to become a tag.

@@ -3,7 +3,7 @@
  * specific first: user rules, prompt keywords, frameworks/tools, languages, activities.
  * Pure: no I/O, no clock, no randomness; the same input gives the same tags.
  */
-import { Tier, isKnownTopic, tierOf } from "./catalog";
+import { ACTIVITY_OF, Tier, isKnownTopic, tierOf } from "./catalog";
 import { codeUnitOrder } from "../../text/code-unit-order";
 import { commandSignals, fileSignals, gitRefs, toolSignals } from "./file-signals";
 import { ruleHits, ruleText, type KeywordRule } from "./keyword-rules";
@@ -131,6 +131,9 @@ export function topicTags(input: TagInput, stats: KeywordStats, options: TagOpti
 	const ranked = rankKeywords(input.occurrences ?? termOccurrences(input.prompts), stats, Number.POSITIVE_INFINITY, basis.notTopics, basis.branchWords);
 	for (const { term, goal } of ranked) {
 		if (term.includes("-") && term.replace(/-/g, "") === squashed) continue;
+		// A piece of an activity's work (`docstring`) names the activity as well, in its place among the activities.
+		const activity = ACTIVITY_OF.get(term);
+		if (activity !== undefined) bump(activity, 1, goal === true);
 		// Named in the goal, a known topic is kept however weak; named later only, it must stand up to
 		// its tier's leader like a file's topic (`I have both Node and Python` in a JavaScript session).
 		if (isKnownTopic(term)) bump(term, 1, goal === true);
