@@ -624,8 +624,11 @@ function push(tokens: Token[], token: Token): void {
 
 /** Kept terms in order; `undefined` where a dropped word breaks the phrase. */
 function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
-	for (const token of tokens) {
-		const terms = token.script === "latin" ? latinTerms(token.text, token.code === true) : token.script === "hangul" ? koreanTerm(token.text) : cjkTerm(token.text);
+	for (let index = 0; index < tokens.length; index++) {
+		const token = tokens[index];
+		if (token === undefined) continue;
+		const signIn = token.script === "latin" && token.code !== true ? signInTerm(token.text, tokens[index + 1]) : undefined;
+		const terms = signIn !== undefined ? [signIn] : token.script === "latin" ? latinTerms(token.text, token.code === true) : token.script === "hangul" ? koreanTerm(token.text) : cjkTerm(token.text);
 		if (terms.length === 0) {
 			yield undefined;
 			continue;
@@ -636,6 +639,13 @@ function* keptTerms(tokens: readonly Token[]): Generator<Kept | undefined> {
 			yield { term, script: token.script, gap: i === 0 && t.apart !== true ? token.gap : "break", endsPhrase: t.endsPhrase, known, sentence: token.sentence, identifier: t.identifier === true && !known, verb: token.verb === true };
 		}
 	}
+}
+
+/** `logging in` is signing in (`Please try logging in again`), not logging: login, and `logging out` logout. */
+function signInTerm(text: string, next: Token | undefined): Term | undefined {
+	if (text.length !== 7 || next === undefined || next.gap !== "space" || text.toLowerCase() !== "logging") return undefined;
+	const particle = next.text.toLowerCase();
+	return particle === "in" ? { term: "login", endsPhrase: true } : particle === "out" ? { term: "logout", endsPhrase: true } : undefined;
 }
 
 function phraseOf(previous: Kept, next: Kept): string | undefined {

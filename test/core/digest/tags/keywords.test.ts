@@ -50,6 +50,13 @@ describe("keywordsOf: names and phrases", () => {
 		expect(terms).toContain("scheduler");
 	});
 
+	it("reads `logging in` and `logging out` as signing in and out, not as logging", () => {
+		expect(keywordsOf(["The app says: please try logging in again"])).toContain("login");
+		expect(keywordsOf(["Logging out leaves the cart behind"])).toEqual(expect.arrayContaining(["logout", "cart"]));
+		expect(keywordsOf(["Move the request logging into middleware"])).toContain("logging");
+		expect(keywordsOf(["Our logging is too chatty"])).toContain("logging");
+	});
+
 	it("keeps a product name written in camel case whole", () => {
 		expect(keywordsOf(["Moving my laptop to NixOS"])).toContain("nixos");
 		expect(keywordsOf(["Send the traces to DataDog"])).toEqual(["send", "trace", "datadog"]);
