@@ -192,8 +192,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 168: the plain word of a phrase that gave way to its technical term goes with the phrase (`welcome` of `welcome email`).
  * 169: a piece of an activity's work named in the prompts (docstring, changelog; unit-test, e2e, tdd, mocking) names the activity (docs; testing) too.
  * 170: `logging in` / `logging out` in a prompt is login / logout, not logging.
+ * 171: `document` is a generic word, as note and report are: no tag alone.
  */
-export const DIGEST_VERSION = 170;
+export const DIGEST_VERSION = 171;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

@@ -60,7 +60,7 @@ content format style color colour size width height length count amount level de
 req res msg attr prop ctx cfg obj str val
 view display panel tab icon image picture layout template default value values
 session prompt conversation chat message reply response request input source target state status config configuration setting settings detail
-note comment description summary overview context plan approach solution strategy scenario sample demo draft copy report group team user
+note document comment description summary overview context plan approach solution strategy scenario sample demo draft copy report group team user
 people person member library system process environment setup machine program application app tool project repo repository workspace
 commit branch merge push pull diff checkout stash
 custom auto automatic manual separate additional extra entire complete basic advanced complex local remote global internal external public private

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isZhGeneric, isZhStop } from "../../../../src/core/digest/tags/stopwords";
+import { EN_GENERIC, isZhGeneric, isZhStop } from "../../../../src/core/digest/tags/stopwords";
 
 describe("isZhStop", () => {
 	it("knows a stop word in simplified and in traditional characters", () => {
@@ -23,5 +23,12 @@ describe("isZhGeneric", () => {
 	it("is not a stop word list, and leaves named things alone", () => {
 		expect(isZhStop("窗口")).toBe(false);
 		for (const word of ["分页", "數據庫", "缓存"]) expect(isZhGeneric(word)).toBe(false);
+	});
+});
+
+describe("EN_GENERIC", () => {
+	it("holds the nouns any session's writing uses (a note, a document, a report): no topic alone", () => {
+		for (const word of ["note", "document", "report", "summary"]) expect(EN_GENERIC.has(word)).toBe(true);
+		for (const word of ["invoice", "tokenizer"]) expect(EN_GENERIC.has(word)).toBe(false);
 	});
 });
