@@ -1,9 +1,10 @@
+import { dict } from "./dict";
 /**
  * What a failed write means, in words a person acts on: the disk, a read-only folder, a
  * permission. Writes are whole or not at all (temporary file, then rename), so each message can
  * say that nothing was lost.
  */
-const REASONS: Record<string, string> = {
+const REASONS: Record<string, string> = dict({
 	ENOSPC: "the disk is full (ENOSPC)",
 	EDQUOT: "the disk quota is used up (EDQUOT)",
 	EROFS: "the file system is read-only (EROFS)",
@@ -15,7 +16,7 @@ const REASONS: Record<string, string> = {
 	ELOOP: "a link there leads back to itself (ELOOP)",
 	ENOTDIR: "a file stands where a folder of the path should be (ENOTDIR)",
 	EFBIG: "the file is larger than this system lets a file be (EFBIG: a file size limit, `ulimit -f`)",
-};
+});
 
 /** The reason for a failed file operation, by its error code; other errors as their message. */
 export function describeWriteError(error: unknown): string {

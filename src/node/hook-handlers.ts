@@ -84,7 +84,7 @@ export async function runHook(name: string, options: HookRunOptions): Promise<Ho
 		else if (status === "error") (options.warn ?? ((line: string) => process.stderr.write(line)))(`ai-memory hook ${name}: ${detail}\n`);
 	};
 	try {
-		if (!(name in HOOK_NAMES)) throw new Error(`unknown hook "${name}" (expected ${Object.keys(HOOK_NAMES).join(", ")})`);
+		if (!Object.hasOwn(HOOK_NAMES, name)) throw new Error(`unknown hook "${name}" (expected ${Object.keys(HOOK_NAMES).join(", ")})`);
 		if (!options.vault || !folder) throw new Error("no --vault given");
 		const vault = resolve(options.vault);
 		if (!(await isDirectory(vault))) throw new Error(await noFolder("vault folder", vault));

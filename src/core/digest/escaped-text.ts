@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 /**
  * Text written inside another's escapes, decoded so the redaction rules read what it says: a JSON
  * string holding a file or more JSON (`API_KEY=abc\nSECRET_TOKEN=…` with `\n` two characters, as
@@ -71,8 +72,8 @@ function jsonEscapeAt(text: string, i: number): number {
 }
 const HEX4_RE = /^[0-9a-fA-F]{4}$/;
 
-const NAMED_ENTITIES: Readonly<Record<string, number>> = { lt: 0x3c, gt: 0x3e, amp: 0x26, quot: 0x22, apos: 0x27 };
-const ENTITY_NAMES: Readonly<Record<string, string>> = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" };
+const NAMED_ENTITIES: Readonly<Record<string, number>> = dict({ lt: 0x3c, gt: 0x3e, amp: 0x26, quot: 0x22, apos: 0x27 });
+const ENTITY_NAMES: Readonly<Record<string, string>> = dict({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" });
 const ENTITY_RE = /&(?:(lt|gt|amp|quot|apos)|#(\d{1,5})|#[xX]([0-9a-fA-F]{1,4}));/y;
 
 /**

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { cutAtBoundary } from "./clause-cut";
 import { stripMarkup } from "./narration";
 import type { SessionEvent } from "../transcript/session-model";
@@ -17,7 +18,7 @@ export interface PickedOption {
 /** "ok, the second one", "let's go with option 2", "b please", "first option sounds easy"; never a question. */
 const PICK =
 	/^(?:(?:ok(?:ay)?|yes|yeah|sure|fine|hmm|alright)\b[\s,!.]*)*(?:(?:let'?s|i'?ll|we'?ll)\s+)?(?:(?:go with|do|use|take|pick|try|choose)\s+)?(?:the\s+)?(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)(?:\s+(?:one|option|approach|way|choice)\b|(?=\s*(?:$|[.!]|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))|option\s*\(?([a-e1-9])\)?(?![\w-])|\(?([a-e1-9])\)?(?=\s*(?:$|[.!,]|option\b|please\b|sounds\b|is\b|looks\b|seems\b|works\b)))/i;
-const ORDINALS: Record<string, number> = { first: 0, "1st": 0, second: 1, "2nd": 1, third: 2, "3rd": 2, fourth: 3, "4th": 3, last: -1 };
+const ORDINALS: Record<string, number> = dict({ first: 0, "1st": 0, second: 1, "2nd": 1, third: 2, "3rd": 2, fourth: 3, "4th": 3, last: -1 });
 
 /** "Option B: …", "**Option 2** — …", "### Option C (extra field)". */
 const LABELED = /^(?:#{1,4}\s+)?(?:[-*]\s+)?\**option\s+\(?([a-e1-9])\)?\**\s*[:.)—–-]*\s*(.*)$/i;

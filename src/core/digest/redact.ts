@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 /**
  * Secret redaction for note bodies: API keys, tokens, private keys, credentials in URLs and
  * headers, `KEY=value` assignments whose key names a secret, and random-looking values named in
@@ -1276,7 +1277,7 @@ function opensslPasswd(args: CommandArg[]): ArgSecret[] {
  * Where each command keeps a password (or a key) among its arguments; `text` for what stands
  * between two arguments (7z's `-p"…"` is the switch and a quoted argument glued to it).
  */
-const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string) => ArgSecret[]>> = {
+const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string) => ArgSecret[]>> = dict({
 	// `rabbitmqctl [-n NODE] add_user|change_password|authenticate_user NAME PASSWORD` (no PASSWORD: it asks).
 	rabbitmqctl: (args) => {
 		let i = 0;
@@ -1433,7 +1434,7 @@ const COMMAND_SECRETS: Readonly<Record<string, (args: CommandArg[], text: string
 			const named = (a.value === "password" && args.slice(0, i).some((b) => b.value === "connect")) || /^[\w-]{1,40}\.(?:psk|password|wep-key[0-3]|leap-password|private-key-password)$/.test(a.value);
 			return named && !isOption(args[i + 1]) && !(plainWord(args[i + 1]) && plainWord(args[i + 2])) ? argSecret(args[i + 1]) : [];
 		}),
-};
+});
 /** The argument after an option (`--value X`; any case, as PowerShell reads `-string`), unless it is an option. */
 function optionArg(args: CommandArg[], option: string): CommandArg | undefined {
 	const at = args.findIndex((a) => a.value.toLowerCase() === option.toLowerCase());
@@ -1472,7 +1473,7 @@ function wordsAfterOptions(args: CommandArg[], takesValue: RegExp): CommandArg[]
 /** Commands whose secret is among their first ten arguments (a variable's name and value after a few options): no more are read, as a run of them would read 24 each. */
 const FEW_ARGS = new Set(["set", "setx", "setenv", "env", "user-secrets", "git"]);
 
-const COMMAND_ALIASES: Readonly<Record<string, string>> = { unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus", usermod: "useradd", mcli: "mc", pscp: "plink", psftp: "plink", putty: "plink" };
+const COMMAND_ALIASES: Readonly<Record<string, string>> = dict({ unzip: "zip", zipcloak: "zip", "7za": "7z", "7zr": "7z", "7zz": "7z", expdp: "sqlplus", impdp: "sqlplus", usermod: "useradd", mcli: "mc", pscp: "plink", psftp: "plink", putty: "plink" });
 
 /** The secrets among the arguments of `command` at `from` (see `COMMAND_SECRETS`) as one edit; a value found harmless stays. */
 function commandSecrets(text: string, command: string, from: number): (Edit & { kind: string }) | undefined {

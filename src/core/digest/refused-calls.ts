@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { pathInside } from "../text/path-inside";
 import type { ToolCall } from "../transcript/session-model";
 import { oneLine } from "./one-line";
@@ -8,7 +9,7 @@ import { baseName } from "../notes/note-name";
 const NOT_GRANTED = /\bbut you haven't granted it yet\b|\brequires approval\b|\bpermission to use \w+ has been denied\b/i;
 
 /** The tools whose refusal leaves the project unchanged, and what is then not done. */
-const UNDONE: Record<string, string> = { Write: "not written", Edit: "not edited", MultiEdit: "not edited", NotebookEdit: "not edited", Bash: "not run" };
+const UNDONE: Record<string, string> = dict({ Write: "not written", Edit: "not edited", MultiEdit: "not edited", NotebookEdit: "not edited", Bash: "not run" });
 
 /**
  * Writes, edits and commands the client refused for want of a permission, never done after in

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { graphemePrefix } from "../text/grapheme-cut";
 import { sessionDay } from "../text/local-date";
 import { withoutTags } from "../text/printable";
@@ -8,7 +9,7 @@ import { wellFormed } from "../text/well-formed";
 const FORBIDDEN = /[\\/:*?"<>|#^[\]]/g;
 
 /** What each forbidden character becomes: a look-alike or a neighbour that keeps the meaning ("quantity > 1" stays a comparison). */
-const SUBSTITUTE: Record<string, string> = {
+const SUBSTITUTE: Record<string, string> = dict({
 	"\\": "∖",
 	"/": "∕",
 	":": "꞉",
@@ -22,7 +23,7 @@ const SUBSTITUTE: Record<string, string> = {
 	"^": "＾",
 	"[": "(",
 	"]": ")",
-};
+});
 
 /** Control characters (C0, DEL and C1, whose CSI `U+009B` starts a terminal's escape as ESC `[` does), which no file name should hold. */
 function stripControls(text: string): string {

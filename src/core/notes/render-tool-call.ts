@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { oneLine } from "../digest/one-line";
 import type { DetailLevel } from "../settings";
 import { LIMITS } from "../transcript/fold";
@@ -228,7 +229,7 @@ function pathParts(call: ToolCall): string[] {
 }
 
 /** Fence languages by file extension (Obsidian highlights with Prism, which knows these names). */
-const LANGUAGES: Record<string, string> = {
+const LANGUAGES: Record<string, string> = dict({
 	ts: "ts",
 	mts: "ts",
 	cts: "ts",
@@ -279,9 +280,9 @@ const LANGUAGES: Record<string, string> = {
 	vue: "html",
 	graphql: "graphql",
 	diff: "diff",
-};
+});
 
-const FILE_NAMES: Record<string, string> = { dockerfile: "docker", makefile: "makefile" };
+const FILE_NAMES: Record<string, string> = dict({ dockerfile: "docker", makefile: "makefile" });
 
 /** The fence language for a path, from its extension; "" when unknown. */
 export function languageOf(path: string): string {

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 /**
  * Text in one case for search, so that a word is found however it is written: NFKC (one spelling
  * for what reads the same: `café` composed or decomposed, `ＡＰＩ` full-width), lower case, and the
@@ -17,4 +18,4 @@ export function foldCase(text: string): string {
 const NON_ASCII = /[\u0080-\uffff]/;
 /** What lower case leaves apart that full case folding makes one (`ẞ` is lower-cased to `ß` first). */
 const FOLDED_APART = /[ßςı]|i\u0307/g;
-const FOLD: Readonly<Record<string, string>> = { ß: "ss", ς: "σ", ı: "i", "i\u0307": "i" };
+const FOLD: Readonly<Record<string, string>> = dict({ ß: "ss", ς: "σ", ı: "i", "i\u0307": "i" });

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipField, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
@@ -62,7 +63,7 @@ function foldCodexValue(model: SessionModel, value: Record<string, unknown>, no:
 }
 
 /** The field holding an event's text, by its type: only these events are read for their text. */
-const EVENT_TEXT: Readonly<Record<string, string>> = { user_message: "message", agent_message: "message", agent_reasoning: "text", error: "message", stream_error: "message" };
+const EVENT_TEXT: Readonly<Record<string, string>> = dict({ user_message: "message", agent_message: "message", agent_reasoning: "text", error: "message", stream_error: "message" });
 
 /** Why an event's text cannot be read (there, and not text), or undefined. */
 function eventTextProblem(payload: Record<string, unknown>): string | undefined {

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { shown } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
@@ -65,7 +66,7 @@ function foldCopilotValue(model: SessionModel, value: Record<string, unknown>, n
 }
 
 /** The fields holding an event's text, by its type: only these events are read for their text. */
-const EVENT_TEXT: Readonly<Record<string, readonly string[]>> = { "user.message": ["content"], "assistant.message": ["content", "reasoningText"], "session.error": ["message"], "session.compaction_complete": ["summaryContent"] };
+const EVENT_TEXT: Readonly<Record<string, readonly string[]>> = dict({ "user.message": ["content"], "assistant.message": ["content", "reasoningText"], "session.error": ["message"], "session.compaction_complete": ["summaryContent"] });
 
 /** Why an event's text cannot be read (there, and not text), or undefined. A tool's output is its result's `content`, or its error's `message`. */
 function eventTextProblem(type: string, data: Record<string, unknown>): string | undefined {
@@ -124,7 +125,7 @@ function requestProblem(request: unknown, what: string): string | undefined {
 	return textFieldProblem(request, ["name"], what);
 }
 
-const TOOL_NAMES: Record<string, string> = { bash: "Bash", powershell: "Bash", view: "Read", create: "Write", edit: "Edit", task: "Task", web_fetch: "WebFetch", glob: "Glob", grep: "Grep" };
+const TOOL_NAMES: Record<string, string> = dict({ bash: "Bash", powershell: "Bash", view: "Read", create: "Write", edit: "Edit", task: "Task", web_fetch: "WebFetch", glob: "Glob", grep: "Grep" });
 
 function foldCall(model: SessionModel, request: Record<string, unknown>, messageId: string | undefined, timestamp: string | undefined, sidechain: string | undefined): void {
 	const id = typeof request.toolCallId === "string" ? request.toolCallId : `copilot-call-${model.counts.toolCalls + 1}`;

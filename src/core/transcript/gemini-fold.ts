@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import type { RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, eachObject, pushEvent } from "./model-building";
 import { isObject, isoTime } from "./parse-line";
@@ -337,7 +338,7 @@ function noteTokens(model: SessionModel, tokens: unknown): void {
 	model.tokens.output += tokenCount(tokens.output) + tokenCount(tokens.thoughts);
 }
 
-const TOOL_NAMES: Record<string, string> = { run_shell_command: "Bash", read_file: "Read", write_file: "Write", replace: "Edit", google_web_search: "WebSearch", web_fetch: "WebFetch", invoke_agent: "Task" };
+const TOOL_NAMES: Record<string, string> = dict({ run_shell_command: "Bash", read_file: "Read", write_file: "Write", replace: "Edit", google_web_search: "WebSearch", web_fetch: "WebFetch", invoke_agent: "Task" });
 
 function foldToolCall(model: SessionModel, raw: Record<string, unknown>, message: Message): void {
 	const id = typeof raw.id === "string" ? raw.id : `${message.id}-${model.counts.toolCalls}`;

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
@@ -138,7 +139,7 @@ function messageTextProblem(id: string, data: Record<string, unknown>): string |
 }
 
 /** The fields holding a part's text, by its type: only these are read for their text. A tool's are in its `state`. */
-const PART_TEXT: Readonly<Record<string, readonly string[]>> = { text: ["text"], reasoning: ["text"], subtask: ["description", "prompt"], tool: ["output", "error"] };
+const PART_TEXT: Readonly<Record<string, readonly string[]>> = dict({ text: ["text"], reasoning: ["text"], subtask: ["description", "prompt"], tool: ["output", "error"] });
 
 /** Why a part's text cannot be read (there, and not text), or undefined. */
 function partTextProblem(id: string, p: Record<string, unknown>): string | undefined {
@@ -384,7 +385,7 @@ function foldPart(model: SessionModel, state: OpencodeState, id: string, message
 	}
 }
 
-const TOOL_NAMES: Record<string, string> = {
+const TOOL_NAMES: Record<string, string> = dict({
 	bash: "Bash",
 	read: "Read",
 	write: "Write",
@@ -400,7 +401,7 @@ const TOOL_NAMES: Record<string, string> = {
 	todoread: "TodoRead",
 	webfetch: "WebFetch",
 	websearch: "WebSearch",
-};
+});
 
 function foldTool(model: SessionModel, partId: string, messageId: string, p: Record<string, unknown>, timestamp: string | undefined): void {
 	const original = typeof p.tool === "string" ? p.tool : "tool";

@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import type { UsageDay } from "../digest/usage-days";
 
 /** US dollars per million tokens. */
@@ -16,7 +17,7 @@ export interface ModelPrice {
  */
 export const PRICES_AS_OF = "2025-11-24";
 
-export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
+export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze(dict({
 	"claude-opus-4-5": { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
 	"claude-opus-4-1": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
 	"claude-opus-4": { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
@@ -33,7 +34,7 @@ export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
 	"gpt-5.1-codex": { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
 	"gemini-2.5-pro": { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
 	"gemini-2.5-flash": { input: 0.3, output: 2.5, cacheRead: 0.03, cacheWrite: 0 },
-});
+}));
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
@@ -44,7 +45,9 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
  */
 export function priceOf(model: string, overrides: PriceTable = {}): ModelPrice | undefined {
 	const bare = model.replace(/-\d{8}$/, "");
-	return overrides[model] ?? overrides[bare] ?? BUNDLED_PRICES[model] ?? BUNDLED_PRICES[bare];
+	// Own entries only: a model named `constructor` found the object's own function as its price.
+	const own = (table: PriceTable, name: string) => (Object.hasOwn(table, name) ? table[name] : undefined);
+	return own(overrides, model) ?? own(overrides, bare) ?? own(BUNDLED_PRICES, model) ?? own(BUNDLED_PRICES, bare);
 }
 
 /** The estimated cost of one day's tokens of one model, in dollars; undefined without a price. */

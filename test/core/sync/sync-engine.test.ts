@@ -411,6 +411,31 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(note)).toContain("**Commands run:**\n- `npm test -- --run parser`");
 	});
 
+	it("a session whose names are those of an object's own properties (a command `constructor`, a file `x.__proto__`, a model `toString`) syncs as any: the tables it is looked up in have no prototype", async () => {
+		const cwd = "/r/odd";
+		const id = "00000000-cccc-4000-8000-000000000001";
+		const env = { sessionId: id, cwd, timestamp: "2026-05-01T10:00:00.000Z" };
+		const file = transcripts.put("-r-odd", id, jsonl([
+			userText("Run constructor on the hasOwnProperty file and fix what fails", env),
+			assistant(toolUse("toolu_1", "Bash", { command: "constructor __proto__ && git constructor && pip install constructor" }), { ...env, messageId: "msg_a", model: "toString" }),
+			toolResult("toolu_1", "ok", env),
+			assistant(toolUse("toolu_2", "constructor", { file_path: "/r/odd/src/x.constructor" }), { ...env, messageId: "msg_b", model: "constructor" }),
+			toolResult("toolu_2", "refused", { ...env, isError: true }),
+			assistant(toolUse("toolu_3", "Write", { file_path: "/r/odd/constructor", content: "x" }), { ...env, messageId: "msg_c" }),
+			toolResult("toolu_3", "ok", env),
+			assistant(toolUse("toolu_4", "Read", { file_path: "/r/odd/__proto__/toString.valueOf" }), { ...env, messageId: "msg_d" }),
+			toolResult("toolu_4", "text", env),
+			assistant(text("Fixed it: the second choice was right."), { ...env, messageId: "msg_e" }),
+		]));
+		const report = await runSync(deps(settings([cwd])));
+		expect(report.errors).toEqual([]);
+		const note = notes.files.get(state.sessions[file]!.notePath)!;
+		expect(note).toContain("Fixed it");
+		expect(note).not.toMatch(/native code|\[object Object\]|function Object/);
+		expect(JSON.stringify(state.sessions[file]!.digest)).not.toMatch(/native code|function Object/);
+		expect(projects.files.get(`${cwd}/CLAUDE.md`) ?? "").not.toMatch(/native code|function Object/);
+	});
+
 	it("rebuilds a deleted note with the right neighbours and index entry, and the next sync changes nothing", async () => {
 		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costOf, priceOf } from "../../../src/core/usage/model-prices";
+import { costOf, priceOf, type PriceTable } from "../../../src/core/usage/model-prices";
 import { matchesFilter } from "../../../src/core/usage/session-filter";
 import { sessionRows, usageOnlyRows } from "../../../src/core/usage/session-rows";
 import { addDays, summarizeUsage, weekOf } from "../../../src/core/usage/usage-summary";
@@ -13,6 +13,12 @@ describe("prices", () => {
 	it("a dated model name finds its model's price; an unknown model has none; the user's table wins", () => {
 		expect(priceOf("claude-sonnet-4-5-20250929")).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
 		expect(priceOf("claude-opus-4-8")).toBeUndefined();
+		// A model named as an object's own property has no price, in the bundled table or the user's.
+		for (const model of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+			expect(priceOf(model)).toBeUndefined();
+			expect(priceOf(model, JSON.parse('{"claude-x": {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0}}') as PriceTable)).toBeUndefined();
+			expect(costOf({ model, input: 10, output: 10, cacheRead: 0, cacheWrite: 0 })).toBeUndefined();
+		}
 		expect(priceOf("claude-opus-4-8", { "claude-opus-4-8": { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } })?.output).toBe(2);
 		expect(costOf({ model: "claude-sonnet-4-5", input: 1e6, output: 1e6, cacheRead: 1e6, cacheWrite: 1e6 })).toBeCloseTo(22.05, 10);
 	});

@@ -1,3 +1,4 @@
+import { dict } from "../../dict";
 /**
  * Topic names read from what a session touched: file paths, shell commands and tool names.
  * Each function returns the names one item supports; the caller counts them.
@@ -5,7 +6,7 @@
 import { packageTopic } from "./catalog";
 import { gitCommand, programAt, programName, shellParts } from "../../text/shell-parts";
 
-const EXTENSIONS: Record<string, string> = {
+const EXTENSIONS: Record<string, string> = dict({
 	ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript",
 	js: "javascript", jsx: "javascript", mjs: "javascript", cjs: "javascript",
 	py: "python", pyi: "python", ipynb: "jupyter", rs: "rust", go: "go", java: "java", kt: "kotlin", kts: "kotlin", swift: "swift", rb: "ruby", php: "php", cs: "csharp",
@@ -14,10 +15,10 @@ const EXTENSIONS: Record<string, string> = {
 	css: "css", scss: "css", sass: "css", less: "css", html: "html", htm: "html",
 	vue: "vue", svelte: "svelte", astro: "astro", dart: "dart", lua: "lua", zig: "zig", ex: "elixir", exs: "elixir", hs: "haskell",
 	scala: "scala", ml: "ocaml", erl: "erlang", jl: "julia", tf: "terraform", tfvars: "terraform", prisma: "prisma", graphql: "graphql", gql: "graphql", mk: "make",
-};
+});
 
 /** Whole file names (lower-case). */
-const FILE_NAMES: Record<string, readonly string[]> = {
+const FILE_NAMES: Record<string, readonly string[]> = dict({
 	dockerfile: ["docker"], ".dockerignore": ["docker"], "docker-compose.yml": ["docker"], "docker-compose.yaml": ["docker"], "compose.yml": ["docker"], "compose.yaml": ["docker"],
 	"package.json": ["node"], "package-lock.json": ["node"], "pnpm-lock.yaml": ["node"], "pnpm-workspace.yaml": ["node"], "yarn.lock": ["node"], ".npmrc": ["node"], ".nvmrc": ["node"], "bun.lock": ["node"], "bun.lockb": ["node"],
 	"deno.json": ["deno"], "deno.jsonc": ["deno"],
@@ -29,19 +30,19 @@ const FILE_NAMES: Record<string, readonly string[]> = {
 	".gitlab-ci.yml": ["gitlab-ci"], makefile: ["make"], gnumakefile: ["make"], justfile: ["just"], ".justfile": ["just"], ".gitignore": ["git"], ".gitattributes": ["git"],
 	"conftest.py": ["pytest", "testing", "python"], "pytest.ini": ["pytest", "testing", "python"], "biome.json": ["linting"], "ruff.toml": ["linting"], ".rubocop.yml": ["linting"], ".editorconfig": ["linting"],
 	"claude.md": ["claude-md"], "claude.local.md": ["claude-md"], "readme.md": ["docs"], "readme": ["docs"], "changelog.md": ["docs"], "contributing.md": ["docs"],
-};
+});
 
 /** File names by their stem before the first dot: `next.config.mjs`, `tsconfig.build.json`, `.eslintrc.cjs`. */
-const FILE_STEMS: Record<string, readonly string[]> = {
+const FILE_STEMS: Record<string, readonly string[]> = dict({
 	"next.config": ["nextjs"], "nuxt.config": ["nuxt"], "vite.config": ["vite"], "vitest.config": ["vitest", "testing"], "jest.config": ["jest", "testing"], "playwright.config": ["playwright", "testing"], "cypress.config": ["cypress", "testing"],
 	"tailwind.config": ["tailwind"], "astro.config": ["astro"], "svelte.config": ["svelte"], "remix.config": ["remix"], "webpack.config": ["webpack"],
 	tsconfig: ["typescript"], "eslint.config": ["linting"], ".eslintrc": ["linting"], ".prettierrc": ["linting"], "prettier.config": ["linting"], requirements: ["python"],
-};
+});
 
 /** Folders under `.config/` (dotfiles) named for the program they configure. */
-const CONFIG_DIRS: Record<string, string> = {
+const CONFIG_DIRS: Record<string, string> = dict({
 	hypr: "hyprland", waybar: "waybar", nvim: "neovim", zellij: "zellij", ghostty: "ghostty", alacritty: "alacritty", kitty: "kitty", wezterm: "wezterm", tmux: "tmux", i3: "i3", sway: "sway", fish: "shell", zsh: "shell",
-};
+});
 
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "e2e", "testing"]);
 const DOC_DIRS = new Set(["docs", "doc", "documentation"]);
@@ -115,7 +116,7 @@ function layoutSignals(dirs: readonly string[], ext: string, base: string): stri
 }
 
 /** What a program name (first word of a shell command) says. */
-const PROGRAMS: Record<string, readonly string[]> = {
+const PROGRAMS: Record<string, readonly string[]> = dict({
 	npm: ["node"], pnpm: ["node"], yarn: ["node"], node: ["node"], bun: ["node"], npx: ["node"], bunx: ["node"], pnpx: ["node"], deno: ["deno"], tsc: ["typescript"], tsx: ["typescript"], "ts-node": ["typescript"],
 	vitest: ["vitest", "testing"], jest: ["jest", "testing"], mocha: ["mocha", "testing"], playwright: ["playwright", "testing"], cypress: ["cypress", "testing"], eslint: ["linting"], prettier: ["linting"], biome: ["linting"],
 	python: ["python"], pip: ["python"], poetry: ["python"], uv: ["python"], pipenv: ["python"], pytest: ["pytest", "testing", "python"], ruff: ["linting", "python"], black: ["linting", "python"], mypy: ["python"], flake8: ["linting", "python"], alembic: ["database", "python"], jupyter: ["jupyter"],
@@ -127,23 +128,23 @@ const PROGRAMS: Record<string, readonly string[]> = {
 	terraform: ["terraform"], tofu: ["terraform"], psql: ["postgresql", "database"], pg_dump: ["postgresql", "database"], mysql: ["mysql", "database"], sqlite3: ["sqlite", "database"], "redis-cli": ["redis"], mongosh: ["mongodb", "database"],
 	migrate: ["database"], prisma: ["prisma"], make: ["make"], just: ["just"], gh: ["git"],
 	brew: ["homebrew"], hyprctl: ["hyprland"], hypridle: ["hyprland"], hyprpaper: ["hyprland"], udevadm: ["udev"], supabase: ["supabase"], vercel: ["vercel"], streamlit: ["streamlit", "python"],
-};
+});
 
 /** Subcommands that add a topic: `npm test`, `cargo test`, `git commit`, `prisma migrate`. */
-const SUBCOMMANDS: Record<string, Record<string, readonly string[]>> = {
-	git: { commit: ["git"], push: ["git"], rebase: ["git"], merge: ["git"], "cherry-pick": ["git"], revert: ["git"], tag: ["git"], bisect: ["git"], worktree: ["git"], stash: ["git"] },
-	cargo: { test: ["testing"], nextest: ["testing"], clippy: ["linting"] },
-	go: { test: ["testing"], vet: ["linting"] },
-	mvn: { test: ["testing"] }, gradle: { test: ["testing"] }, gradlew: { test: ["testing"] }, dotnet: { test: ["testing"] }, swift: { test: ["testing"] }, mix: { test: ["testing"] }, flutter: { test: ["testing"] }, deno: { test: ["testing"], lint: ["linting"] },
-	prisma: { migrate: ["database"], db: ["database"] }, rails: { db: ["database"] }, bundle: { exec: [] },
-};
+const SUBCOMMANDS: Record<string, Record<string, readonly string[]>> = dict<Record<string, readonly string[]>>({
+	git: dict({ commit: ["git"], push: ["git"], rebase: ["git"], merge: ["git"], "cherry-pick": ["git"], revert: ["git"], tag: ["git"], bisect: ["git"], worktree: ["git"], stash: ["git"] }),
+	cargo: dict({ test: ["testing"], nextest: ["testing"], clippy: ["linting"] }),
+	go: dict({ test: ["testing"], vet: ["linting"] }),
+	mvn: dict({ test: ["testing"] }), gradle: dict({ test: ["testing"] }), gradlew: dict({ test: ["testing"] }), dotnet: dict({ test: ["testing"] }), swift: dict({ test: ["testing"] }), mix: dict({ test: ["testing"] }), flutter: dict({ test: ["testing"] }), deno: dict({ test: ["testing"], lint: ["linting"] }),
+	prisma: dict({ migrate: ["database"], db: ["database"] }), rails: dict({ db: ["database"] }), bundle: dict<readonly string[]>({ exec: [] }),
+});
 
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** `<program> <subcommand> <package>…` installs packages: `npm install @supabase/ssr`, `pip install fastapi`, `cargo add tokio`. */
-const INSTALLS: Record<string, ReadonlySet<string>> = {
+const INSTALLS: Record<string, ReadonlySet<string>> = dict({
 	npm: new Set(["install", "i", "add"]), pnpm: new Set(["add", "install", "i"]), yarn: new Set(["add"]), bun: new Set(["add", "install", "i"]),
 	pip: new Set(["install"]), uv: new Set(["add", "pip"]), poetry: new Set(["add"]), cargo: new Set(["add"]), gem: new Set(["install"]), go: new Set(["get"]),
-};
+});
 const RUNNERS = new Set(["npx", "bunx", "pnpx"]);
 
 /** Topic names one shell command supports: each simple command of it (see `commandsOf`) by its program and subcommand. */

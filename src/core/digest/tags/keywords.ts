@@ -1,3 +1,4 @@
+import { dict } from "../../dict";
 /**
  * Candidate keywords of a session's prompts and how much each stands out against all sessions.
  *
@@ -785,7 +786,7 @@ function latinWord(original: string): string | undefined {
 
 const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
-const IRREGULAR: Record<string, string> = { caches: "cache", cookies: "cookie", movies: "movie", indices: "index", aliases: "alias", statuses: "status", menus: "menu", data: "data", criteria: "criterion" };
+const IRREGULAR: Record<string, string> = dict({ caches: "cache", cookies: "cookie", movies: "movie", indices: "index", aliases: "alias", statuses: "status", menus: "menu", data: "data", criteria: "criterion" });
 
 /**
  * Light, deterministic plural stripping for lower-case ASCII words. Names of libraries that end in
