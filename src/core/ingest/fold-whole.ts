@@ -1,7 +1,7 @@
 import type { SubagentMeta } from "../transcript/link-subagents";
 import type { RawLine } from "../transcript/jsonl-lines";
 import { endRead, foldFor, sessionFor } from "../transcript/fold-for";
-import { serializeSession, type SerializedSession, type SessionEvent } from "../transcript/session-model";
+import { serializeSession, type SerializedSession, type SessionEvent, type SessionModel } from "../transcript/session-model";
 import { renderConversation } from "../notes/render-session-note";
 import type { ConversationText } from "../notes/conversation-text";
 import { printable } from "../text/printable";
@@ -117,8 +117,17 @@ export async function foldWholeTranscript(
 	endRead(model);
 	if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 	// Every prompt of a session read whole is new: the sentences that may be facts are found here too.
-	const prepared = file.kind === "session" ? { ...prepareSession(model, undefined, file.projectDir), factQuotes: promptFactQuotes(model) } : undefined;
+	const prepared = file.kind === "session" ? preparedAhead(model, file) : undefined;
 	// Printable here, where it is made: its bytes may go to the note as they are (see `ConversationText`).
 	const conversation = file.kind === "session" && detail !== undefined && detail !== "digest" ? printable(renderConversation({ file, model, subagents: [] }, detail)) : undefined;
 	return { cursor: result.cursor, bytesRead: result.bytesRead, model: serializeSession(model), prepared, ...(conversation === undefined ? {} : { conversation }) };
+}
+
+/** Its digest made ahead; one that fails is made again when the sync scopes its sessions, which says why and lets it wait (the read itself was good). */
+function preparedAhead(model: SessionModel, file: TranscriptFile): (PreparedSession & { factQuotes: ReturnType<typeof promptFactQuotes> }) | undefined {
+	try {
+		return { ...prepareSession(model, undefined, file.projectDir), factQuotes: promptFactQuotes(model) };
+	} catch {
+		return undefined;
+	}
 }

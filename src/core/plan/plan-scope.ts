@@ -48,6 +48,8 @@ export interface SessionScope {
 	retagged?: ReadonlyMap<string, string>;
 	/** Sub-agents that were sessions of their own and are in their session's note now: their records, gone from `state`. */
 	absorbed?: Absorbed[];
+	/** Sessions left out of this sync, each with why: their digest failed (they wait in `pending`). */
+	failed?: string[];
 }
 
 /** A sub-agent read before its session's transcript (a session of its own then), now linked to that session. */
@@ -157,13 +159,30 @@ export function scopeSessions(input: {
 	const only = input.project === undefined ? undefined : projectKeyOf(input.project, identities.get(input.project), repositories(), configured);
 	const inScope = (s: { file: TranscriptFile; model: SessionModel }) => only === undefined || comparablePath(keyOf.get(s.file.path)!) === comparablePath(only) || (s.model.cwd !== undefined && isWithin(s.model.cwd, input.project!));
 	const sessions = all.filter(inScope);
-	const live = sessions.filter((s) => !isEmptySession(s.model));
+	// One session whose digest throws (a fault hostile text found) is said and waits for the next sync; the others sync.
+	const ready = new Map<string, PreparedSession>();
+	const failed: string[] = [];
+	for (const session of sessions) {
+		if (isEmptySession(session.model)) continue;
+		const path = session.file.path;
+		try {
+			// Summaries read later in this run may title a session read earlier: digest again then.
+			let prepared = input.prepared.get(path);
+			const title = summaryTitle(state, session.model);
+			if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, agentModels(session));
+			else if (session.subagents.length > 0 || session.warmups) prepared = withSubagents(prepared, session.model, agentModels(session));
+			ready.set(path, prepared);
+		} catch (error) {
+			failed.push(`${path}: not summed up, so not synced (${error instanceof Error ? error.message : String(error)}); the next sync tries again`);
+		}
+	}
+	const live = sessions.filter((s) => ready.has(s.file.path));
 	// Warmups no session holds count on their own (usage only): those of no session here, and those of a session with nothing in it.
 	const warmups = [...(input.warmups ?? []), ...sessions.flatMap((s) => (s.warmups && isEmptySession(s.model) ? s.warmups : []))];
 	for (const w of warmups) keyOf.set(w.file.path, state.usageOnly[w.file.path]?.projectKey ?? keyOfCwd(w.model.cwd, w.file.path));
 	const allWarmups = warmups.filter((w) => !excluded(w));
 	const usageOnly = allWarmups.filter(inScope);
-	state.pending = [...all.filter((s) => !sessions.includes(s)), ...allWarmups.filter((w) => !usageOnly.includes(w))].map((s) => s.file.path);
+	state.pending = [...all.filter((s) => !sessions.includes(s)), ...allWarmups.filter((w) => !usageOnly.includes(w)), ...sessions.filter((s) => !isEmptySession(s.model) && !ready.has(s.file.path))].map((s) => s.file.path);
 	// Read anew while waiting: the sync of its project, which reads it as unchanged, must still know.
 	for (const path of state.pending) {
 		const record = state.sessions[path];
@@ -208,16 +227,6 @@ export function scopeSessions(input: {
 	}
 	const newcomers = new Set<string>();
 	const renamedHere = new Set<string>();
-	const ready = new Map<string, PreparedSession>();
-	for (const session of live) {
-		const path = session.file.path;
-		// Summaries read later in this run may title a session read earlier: digest again then.
-		let prepared = input.prepared.get(path);
-		const title = summaryTitle(state, session.model);
-		if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, agentModels(session));
-		else if (session.subagents.length > 0 || session.warmups) prepared = withSubagents(prepared, session.model, agentModels(session));
-		ready.set(path, prepared);
-	}
 	// Note paths in start order (then transcript path), whatever order the files were read in:
 	// of two sessions with one title the earlier gets the plain name, on every machine.
 	const byStart = [...live].sort((a, b) => codeUnitOrder(ready.get(a.file.path)!.digest.startedAt ?? "", ready.get(b.file.path)!.digest.startedAt ?? "") || codeUnitOrder(a.file.path, b.file.path));
@@ -301,7 +310,7 @@ export function scopeSessions(input: {
 	// Its project's index listed it.
 	for (const { record } of absorbed) if (record.projectKey) indexes.add(record.projectKey);
 	// In start order: what depends on the order (which of two sessions proposes a fact both state) never depends on the order files were read in.
-	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }), ...(absorbed.length === 0 ? {} : { absorbed }), ...(relocation.retagged.size === 0 ? {} : { retagged: relocation.retagged }) };
+	return { state, live: byStart, ready, render: [...render].sort(), indexes: [...indexes].sort(), moves, ...(only === undefined ? {} : { only }), ...(absorbed.length === 0 ? {} : { absorbed }), ...(relocation.retagged.size === 0 ? {} : { retagged: relocation.retagged }), ...(failed.length === 0 ? {} : { failed }) };
 }
 
 /** The sessions before and after `path` in its project's order (none when it is not in it). */

@@ -142,11 +142,24 @@ export function planSync(input: PlanInput): SyncPlan {
 	// The whole digest of each session to render: made this run, or made again from its model (a
 	// neighbour whose links change): the state keeps a short one. Its title stays the recorded one.
 	const whole = new Map<string, PreparedSession>();
+	// A session whose digest or tags fail (a fault hostile text found) is said, its note left as it is and written by a later sync; the others go on.
+	const notSummedUp = (path: string, error: unknown) => {
+		plan.errors.push(`${path}: not summed up, so its note is not written (${error instanceof Error ? error.message : String(error)}); the next sync tries again`);
+		const record = state.sessions[path];
+		if (record) state.sessions[path] = { ...record, dirty: true };
+		whole.delete(path);
+	};
 	for (const path of scope.render) {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
 		if (!session || !record) continue;
-		const made = scope.ready.get(path) ?? prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, agentModels(session));
+		let made = scope.ready.get(path);
+		try {
+			made ??= prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, agentModels(session));
+		} catch (error) {
+			notSummedUp(path, error);
+			continue;
+		}
 		whole.set(path, made.digest.title === record.digest.title ? made : { ...made, digest: { ...made.digest, title: record.digest.title } });
 	}
 	for (const path of scope.render) {
@@ -158,7 +171,13 @@ export function planSync(input: PlanInput): SyncPlan {
 		// Made ahead for this very digest and project name, or made now.
 		const ahead = input.tagBases?.get(path);
 		const basis = ahead && sameTagInput(ahead.digest, ready.digest) && ahead.project === record.project ? ahead.basis : undefined;
-		const tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
+		let tags: string[];
+		try {
+			tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
+		} catch (error) {
+			notSummedUp(path, error);
+			continue;
+		}
 		const current = before(record.notePath);
 		// Not read (a folder or a FIFO where the note is): written by the next sync that can read it, however long the session has ended.
 		if (!readable(record.notePath)) {

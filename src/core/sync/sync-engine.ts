@@ -219,7 +219,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
 	recordNotesRedaction(plan.state, redactionSpec(settings));
-	return { plan, transcriptsRead: read.updated.length, failed: read.failed.map((f) => `${f.path}: ${f.reason}`), readNotices: [...(read.passedOver ?? []).filter((f) => f.standsFor === undefined || start.sessions[f.standsFor] === undefined).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: [...read.failed.map((f) => `${f.path}: ${f.reason}`), ...(scope.failed ?? [])], readNotices: [...(read.passedOver ?? []).filter((f) => f.standsFor === undefined || start.sessions[f.standsFor] === undefined).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
 }
 
 function movedNotice(all: readonly TranscriptMove[]): string[] {
@@ -280,10 +280,15 @@ async function ingest(index: TranscriptIndex, state: SyncState, settings: Settin
 	const named = paths !== undefined && paths.length > 0 && (await Promise.all(paths.map((p) => index.knows(p)))).every(Boolean);
 	const onRead = (entry: IndexedTranscript) => {
 		if (entry.file.kind !== "session") return;
-		const ready = entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir);
-		prepared.set(entry.file.path, ready);
-		// The part of its tags that needs no other session, while other files are still being read.
-		tagBases.set(entry.file.path, sessionTagBasis({ file: entry.file, model: entry.model, subagents: [] }, ready, settings));
+		try {
+			const ready = entry.prepared ?? prepareSession(entry.model, undefined, entry.file.projectDir);
+			// The part of its tags that needs no other session, while other files are still being read.
+			tagBases.set(entry.file.path, sessionTagBasis({ file: entry.file, model: entry.model, subagents: [] }, ready, settings));
+			prepared.set(entry.file.path, ready);
+		} catch {
+			// Its read was good: its digest is made again when the sessions are scoped, which says why it failed.
+			return;
+		}
 		if (entry.conversation !== undefined) conversations.set(entry.file.path, entry.conversation);
 		else if (settings.detail !== "digest" && !isEmptySession(entry.model) && !index.mayHaveSubagents(entry.file)) {
 			conversations.set(entry.file.path, renderConversation({ file: entry.file, model: entry.model, subagents: [] }, settings.detail));
