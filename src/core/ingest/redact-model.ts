@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import type { SubagentMeta } from "../transcript/link-subagents";
 import type { SessionEvent, SessionModel } from "../transcript/session-model";
 
@@ -63,7 +64,7 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 }
 
 function redactedCounts(counts: Record<string, number>, redact: (text: string) => string): Record<string, number> {
-	const out: Record<string, number> = {};
+	const out: Record<string, number> = dict();
 	for (const [key, n] of Object.entries(counts)) out[redact(key)] = (out[redact(key)] ?? 0) + n;
 	return out;
 }
@@ -143,7 +144,8 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 	if (typeof value === "string") return value.length < 8 ? value : redact(value);
 	if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
 	if (typeof value === "object" && value !== null) {
-		const out: Record<string, unknown> = {};
+		// No prototype: a key `__proto__` set it (see `clipInput`).
+		const out: Record<string, unknown> = dict();
 		// Keys as well as values: an MCP tool's input is any JSON, and a key can be the secret (`{ "<token>": … }`).
 		for (const [key, item] of Object.entries(value)) out[key.length < 8 ? key : redact(key)] = typeof item === "string" && SECRET_KEY.test(key) ? redactLabelled(key, item, redact) : redactValue(item, redact);
 		return out;

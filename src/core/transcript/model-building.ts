@@ -1,3 +1,4 @@
+import { dict } from "../dict";
 import { NO_ITEMS, own, ownTypes, type SessionEvent, type SessionModel } from "./session-model";
 import { objectsOnOneLine, unreadable, withoutNuls, type RawLine } from "./jsonl-lines";
 import { isObject } from "./parse-line";
@@ -231,7 +232,8 @@ export function clipInput(model: SessionModel, value: unknown, depth: number, ke
 	}
 	if (isObject(value)) {
 		if (depth > 3) return "{…}";
-		const out: Record<string, unknown> = {};
+		// No prototype: a key `__proto__` (own in parsed JSON) set it, and the input seemed to hold fields it had not.
+		const out: Record<string, unknown> = dict();
 		for (const key of Object.keys(value)) out[key] = clipInput(model, value[key], depth + 1, key);
 		return out;
 	}

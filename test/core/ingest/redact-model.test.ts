@@ -19,6 +19,17 @@ describe("redactModelInPlace", () => {
 		redactModelInPlace(model, redact);
 		expect(JSON.stringify(serializeSession(model))).not.toContain(TOKEN.slice(4, 14));
 	});
+
+	it("keeps a tool input's key `__proto__` a key (as a stored model gives it back, parsed): no field seems to be there that is not", () => {
+		const model = foldInPieces(foldLines, "claude-code", jsonl([assistant(toolUse("toolu_1", "Read", { limit: 5 }), { messageId: "msg_1" })]));
+		const call = model.events.flatMap((e) => (e.kind === "tool" ? [e.call] : []))[0]!;
+		call.input = JSON.parse(`{"__proto__": {"file_path": "/etc/${TOKEN}"}, "limit": 5}`) as Record<string, unknown>;
+		redactModelInPlace(model, redact);
+		const after = model.events.flatMap((e) => (e.kind === "tool" ? [e.call] : []))[0]!;
+		expect(after.input.file_path).toBeUndefined();
+		expect(Object.keys(after.input).sort()).toEqual(["__proto__", "limit"]);
+		expect(JSON.stringify(after.input)).not.toContain(TOKEN.slice(4, 14));
+	});
 });
 
 describe("an event's texts", () => {

@@ -35,3 +35,14 @@ describe("a record's text fields", () => {
 		expect(textFieldProblem({ body: { text: "x" } }, ["body"], "the memo")).toBe("the memo's body is not text");
 	});
 });
+
+describe("a tool call's input", () => {
+	it("keeps a key `__proto__` as a key: the input never seems to hold a field it has not", () => {
+		const line = `{"type":"assistant","uuid":"u-proto","sessionId":"${SESSION}","timestamp":"2026-05-01T10:00:00.000Z","message":{"id":"msg_p","role":"assistant","content":[{"type":"tool_use","id":"toolu_p","name":"Read","input":{"__proto__":{"file_path":"/etc/passwd"},"limit":5}}]}}\n`;
+		const model = parseTranscript(line, "s");
+		const call = model.events.flatMap((e) => (e.kind === "tool" ? [e.call] : []))[0]!;
+		expect(call.input.file_path).toBeUndefined();
+		expect(Object.keys(call.input).sort()).toEqual(["__proto__", "limit"]);
+		expect(model.files.read).not.toContain("/etc/passwd");
+	});
+});
