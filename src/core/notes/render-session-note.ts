@@ -241,11 +241,17 @@ function callout(type: string, title: string, body: string): string {
  * Every line of `text` as a line of a quote: `> line`, or `>` for an empty one. A lone CR ends a
  * Markdown line too: every line ending counts, or text could leave the callout. Two passes over
  * the text, no array of its lines (tool output makes this a tenth of a session's rendering).
+ * Plain string searches where they do: a pattern led by `(^|\n)` was tried at every character
+ * (measured on every tool result of the bench tree: 183 ms to quote them, 130 ms this way).
  */
 export function quoteLines(text: string): string {
-	const quoted = `> ${text.replace(/\r\n|\r|\n/g, "\n> ")}`;
+	const lines = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+	const quoted = `> ${lines.replaceAll("\n", "\n> ")}`;
 	// Only `\n` ends a line of `quoted`, and each line starts with the `> ` put there.
-	return text === "" || /^[\r\n]|[\r\n]$|\n[\r\n]|\r\r/.test(text) ? quoted.replace(/(^|\n)> (?=\n|$)/g, "$1>") : quoted;
+	if (lines !== "" && lines.charCodeAt(0) !== 0x0a && !lines.endsWith("\n") && !lines.includes("\n\n")) return quoted;
+	const rest = quoted.replace(/\n> (?=\n|$)/g, "\n>");
+	// The first line has no `\n` before it: `> ` alone, or followed by one.
+	return rest.length === 2 || rest.charCodeAt(2) === 0x0a ? `>${rest.slice(2)}` : rest;
 }
 
 function code(text: string): string {
