@@ -58,6 +58,23 @@ function wordsOf(text: string): Words {
 	return { stems, names, acronyms, initials };
 }
 
+/** How an item's words are found: `wordsOf`, or the same remembered (`sameWords`). */
+type WordsOf = (text: string) => Words;
+
+/**
+ * `wordsOf`, each text's words found once: a digest compares its results with each other, then with
+ * what is left open, then with its choices, and found a result's words three times over. One per
+ * digest: what it holds goes with it.
+ */
+export function sameWords(): WordsOf {
+	const found = new Map<string, Words>();
+	return (text) => {
+		let words = found.get(text);
+		if (words === undefined) found.set(text, (words = wordsOf(text)));
+		return words;
+	};
+}
+
 function stemOf(word: string): string {
 	return word.replace(/(?<=\p{L}{3})s$/u, "").slice(0, 5);
 }
@@ -160,11 +177,11 @@ function indexed(all: readonly Words[]): WordIndex {
 }
 
 /** The items, each one that restates an item kept before it left out; `kept` items (commits, pull requests) always stay. */
-export function withoutRestated(items: readonly string[], kept: (item: string) => boolean): string[] {
+export function withoutRestated(items: readonly string[], kept: (item: string) => boolean, findWords: WordsOf = wordsOf): string[] {
 	const index = new WordIndex();
 	const out: string[] = [];
 	for (const item of items) {
-		const words = wordsOf(item);
+		const words = findWords(item);
 		if (kept(item) || !index.restated(words)) {
 			out.push(item);
 			index.add(words);
@@ -204,10 +221,10 @@ export function saidOnce(items: readonly string[], kept: (item: string) => boole
  * item (a commit, a pull request: the record itself) stays, and so does a `firm` item of the other
  * (what is left open; a choice the person made themselves, their word and not the agent's).
  */
-export function toldOnce(done: readonly string[], other: readonly string[], kept: (item: string) => boolean, firm: (item: string) => boolean): { done: string[]; other: string[] } {
-	const otherWords = other.map(wordsOf);
+export function toldOnce(done: readonly string[], other: readonly string[], kept: (item: string) => boolean, firm: (item: string) => boolean, findWords: WordsOf = wordsOf): { done: string[]; other: string[] } {
+	const otherWords = other.map((item) => findWords(item));
 	const others = indexed(otherWords);
-	const doneLeft = done.map((item) => ({ item, words: wordsOf(item) })).filter((d) => kept(d.item) || !others.restated(d.words));
+	const doneLeft = done.map((item) => ({ item, words: findWords(item) })).filter((d) => kept(d.item) || !others.restated(d.words));
 	const dones = indexed(doneLeft.map((d) => d.words));
 	return { done: doneLeft.map((d) => d.item), other: other.filter((o, i) => firm(o) || !dones.restated(otherWords[i]!)) };
 }

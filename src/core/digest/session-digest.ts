@@ -15,7 +15,7 @@ import { pickedOptions } from "./picked-options";
 import { decisionRecords, recordBodies } from "./recorded-decisions";
 import { claimsByReference, namesFile, refusedCalls } from "./refused-calls";
 import { removedLater, stillHolding, touchedAtEnd } from "./removed-files";
-import { joinedChoices, saidOnce, toldOnce, withoutRestated } from "./restated";
+import { joinedChoices, sameWords, saidOnce, toldOnce, withoutRestated } from "./restated";
 import { uncommittedFiles } from "./uncommitted";
 import { isQuestion, proseUnits, statementsOf, type ProseUnit } from "./prose";
 import { planHeading } from "./request-text";
@@ -375,11 +375,12 @@ export function digestSession(model: SessionModel, summaryTitle?: string, agents
 	const records = new Set(done.slice(0, checkAt));
 	const record = (d: string) => records.has(d);
 	const openItems = new Set(open);
-	const results = withoutRestated(unique(done).filter((d) => !openItems.has(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), record);
+	const words = sameWords();
+	const results = withoutRestated(unique(done).filter((d) => !openItems.has(d) && (COMMIT_OR_PR.test(d) || !refused.files.some((f) => namesFile(d, f)))), record, words);
 	// Nor is what Open or Decided tells in other words, nor a choice a result tells (see `toldOnce`): the capped packet has room for it once.
-	const notOpen = toldOnce(results, unique(open), record, () => true).done;
+	const notOpen = toldOnce(results, unique(open), record, () => true, words).done;
 	const decisions = decisionsIn(model, calls, typed, tasks, statements, recordBodies(commits, prs));
-	const once = toldOnce(notOpen, decisions.told, record, (d) => decisions.firm.has(d));
+	const once = toldOnce(notOpen, decisions.told, record, (d) => decisions.firm.has(d), words);
 	return {
 		version: DIGEST_VERSION,
 		sessionId: model.fileId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { joinedChoices, restates, saidOnce, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
+import { joinedChoices, restates, sameWords, saidOnce, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
 
 describe("restates", () => {
 	it("finds a todo that says again what a result told, in another tense and order", () => {
@@ -123,5 +123,18 @@ describe("withoutRestated and toldOnce, by their index", () => {
 			}),
 			{ numRuns: 500 },
 		);
+	});
+});
+
+describe("sameWords", () => {
+	it("finds a text's words once, and the comparisons made with them keep and leave out what they would otherwise", () => {
+		const words = sameWords();
+		expect(words("Moved the cache into store.ts")).toBe(words("Moved the cache into store.ts"));
+		const done = ["Moved the cache into store.ts", "Move the cache to store.ts", "Wrote the README", "Tests pass"];
+		const open = ["Write the README for the cache", "Tests still flaky on CI"];
+		const never = () => false;
+		expect(withoutRestated(done, never, words)).toEqual(withoutRestated(done, never));
+		expect(toldOnce(done, open, never, never, words)).toEqual(toldOnce(done, open, never, never));
+		expect(toldOnce(open, done, never, never, words)).toEqual(toldOnce(open, done, never, never));
 	});
 });
