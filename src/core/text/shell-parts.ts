@@ -115,9 +115,11 @@ export function shellParts(command: string): string[][] {
 
 /** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
 export function programName(word: string): string {
-	const base = (word.split("/").pop() ?? "").toLowerCase().replace(/\.exe$/, "");
-	if (/^python[\d.]*$/.test(base)) return "python";
-	if (/^pip[\d.]*$/.test(base)) return "pip";
+	// By index, not by a split and patterns: a digest asks this of every command's program, several times over.
+	const name = word.slice(word.lastIndexOf("/") + 1).toLowerCase();
+	const base = name.endsWith(".exe") ? name.slice(0, -4) : name;
+	if (base.startsWith("python") && /^python[\d.]*$/.test(base)) return "python";
+	if (base.startsWith("pip") && /^pip[\d.]*$/.test(base)) return "pip";
 	return base;
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commandsOf, gitCommand, programAt, shellParts, withoutRedirects } from "../../../src/core/text/shell-parts";
+import { commandsOf, gitCommand, programAt, programName, shellParts, withoutRedirects } from "../../../src/core/text/shell-parts";
 
 describe("commandsOf", () => {
 	it("keeps a redirection that joins or sends output by number in its command", () => {
@@ -100,6 +100,26 @@ function byCharacter(line: string): { text: string; plain: boolean }[][] {
 	if (quote === undefined) endCommand();
 	return commands;
 }
+
+describe("programName", () => {
+	it("names the program as its last path part, lower-cased, .exe off, python and pip without their versions", () => {
+		expect(["/usr/bin/python3.12", "./gradlew", "pip3", "C:/Tools/GIT.EXE", "bin/", "Python3.exe", "pipx", "python3-config"].map(programName)).toEqual(["python", "gradlew", "pip", "git", "", "python", "pipx", "python3-config"]);
+	});
+
+	it("reads any word as a split at its slashes and patterns would", () => {
+		const byPatterns = (word: string) => {
+			const base = (word.split("/").pop() ?? "").toLowerCase().replace(/\.exe$/, "");
+			return /^python[\d.]*$/.test(base) ? "python" : /^pip[\d.]*$/.test(base) ? "pip" : base;
+		};
+		const piece = fc.constantFrom("/", ".exe", ".EXE", "python", "PYTHON", "pip", "3", ".", "-", "x", "\u0130", "\n", "");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join("")), (word) => {
+				expect(programName(word)).toBe(byPatterns(word));
+			}),
+			{ numRuns: 5000 },
+		);
+	});
+});
 
 describe("withoutRedirects", () => {
 	it("leaves out redirections and the target of one that ends on its operator", () => {
