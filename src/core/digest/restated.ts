@@ -47,13 +47,16 @@ function wordsOf(text: string): Words {
 		const lower = token.toLowerCase();
 		initials += lower.charAt(0);
 		if (token === "" || FILLER.has(lower)) continue;
-		if (/^\p{Lu}{3,6}$/u.test(token)) acronyms.set(stemOf(lower), lower);
+		// Three to six capitals, two code units each at most: the pattern is tried on a word that long only.
+		if (token.length >= 3 && token.length <= 12 && /^\p{Lu}{3,6}$/u.test(token)) acronyms.set(stemOf(lower), lower);
 		if (NAME.test(token) || (/^\p{Lu}\p{Ll}/u.test(token) && withinSentence(text, match.index))) {
 			names.add(lower);
 			const last = token.slice(token.lastIndexOf(".") + 1);
 			if (last !== token && NAME.test(last)) names.add(last.toLowerCase());
 		}
-		for (const part of lower.split(/[._-]+/)) if (part !== "" && !FILLER.has(part)) stems.add(stemOf(part));
+		// A word of one part is its own stem's source, not a filler (left out above).
+		if (!/[._-]/.test(lower)) stems.add(stemOf(lower));
+		else for (const part of lower.split(/[._-]+/)) if (part !== "" && !FILLER.has(part)) stems.add(stemOf(part));
 	}
 	return { stems, names, acronyms, initials };
 }
@@ -76,7 +79,7 @@ export function sameWords(): WordsOf {
 }
 
 function stemOf(word: string): string {
-	return word.replace(/(?<=\p{L}{3})s$/u, "").slice(0, 5);
+	return (word.endsWith("s") ? word.replace(/(?<=\p{L}{3})s$/u, "") : word).slice(0, 5);
 }
 
 /** Whether a word at `at` follows another word of its sentence, not a stop, a colon or a dash that opens one. */

@@ -126,6 +126,18 @@ describe("withoutRestated and toldOnce, by their index", () => {
 	});
 });
 
+describe("restates, by the words of each side", () => {
+	it("reads an acronym of astral capitals, a plural, and a name of dashed or underscored parts", () => {
+		// Mathematical bold capitals are two code units each: six of them are twelve.
+		expect(restates("Checked the \u{1d400}\u{1d401}\u{1d402}\u{1d403}\u{1d404}\u{1d405} flags", "Checked all \u{1d400}\u{1d401}\u{1d402}\u{1d403}\u{1d404}\u{1d405} flags")).toBe(true);
+		expect(restates("Tokens rotated", "Rotated the token")).toBe(true);
+		expect(restates("Renamed render-queue module", "The module render_queue was renamed")).toBe(true);
+		expect(restates("PAT revoked today", "Revoked the personal access token today")).toBe(true);
+		expect(restates("Widgets cleaned", "Cleaned widget")).toBe(true);
+		expect(restates("Rotated the PATs weekly", "Personal Access Tokens rotated weekly")).toBe(false);
+	});
+});
+
 describe("sameWords", () => {
 	it("finds a text's words once, and the comparisons made with them keep and leave out what they would otherwise", () => {
 		const words = sameWords();
