@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import { setImmediate } from "node:timers";
 
 /**
@@ -60,4 +61,19 @@ function onlyRealErrors(stream: NodeJS.WriteStream): NodeJS.WriteStream {
 		if (stream !== process.stderr) process.stderr.write(`ai-memory: what it printed could not be written (${error.code ?? error.message})\n`);
 	});
 	return stream;
+}
+
+/**
+ * Whether stderr is a terminal, without making `process.stderr` (5 ms, see above): a pipe, a socket
+ * or a file is not, by one `fstat`; a character device may be (`/dev/null` is one too), asked of `tty`.
+ */
+export function stderrIsTerminal(): boolean {
+	let isDevice = false;
+	try {
+		isDevice = fstatSync(2).isCharacterDevice();
+	} catch {
+		return false;
+	}
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
+	return isDevice && (require("node:tty") as typeof import("node:tty")).isatty(2);
 }

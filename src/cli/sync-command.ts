@@ -1,3 +1,4 @@
+import { stderrIsTerminal } from "./closed-output";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
@@ -86,7 +87,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	let report;
 	try {
 		// Progress for a person at a terminal, on one line of stderr; never in --json or a pipe.
-		const tty = process.stderr.isTTY && !options.json;
+		const tty = !options.json && stderrIsTerminal();
 		const onProgress = tty ? (done: number, total: number) => process.stderr.write(`\rSyncing ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sessions…`) : undefined;
 		report = await sync.run(settings, { rebuild: options.full, onProgress });
 		if (tty) process.stderr.write("\r\x1b[K");

@@ -18,7 +18,8 @@ beforeAll(async () => {
 	// `exit`: prints 4 MiB and ends with exitWhenFlushed(3), a timer still set that would hold a natural end.
 	await writeFile(
 		entry,
-		`import { exitWhenFlushed, ignoreClosedOutput } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
+		`import { exitWhenFlushed, ignoreClosedOutput, stderrIsTerminal } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
+			`if (process.argv[2] === "tty") { process.stdout.write(String(stderrIsTerminal())); process.exit(0); }\n` +
 			`if (process.argv[2] === "hook") ignoreClosedOutput(true);\n` +
 			`else if (process.argv[2] !== "off") ignoreClosedOutput();\n` +
 			`if (process.argv[2] === "hook" || process.argv[3] === "full") setTimeout(() => process.stdout.write("context", () => void Promise.resolve().then(() => exitWhenFlushed(0))), 50);\nelse ` +
@@ -88,5 +89,30 @@ describe("exitWhenFlushed", () => {
 
 	it("ends with its code when the reader went away", async () => {
 		expect(await run("exit")).toEqual({ code: 3, stderr: "", stdout: 0 });
+	});
+});
+
+describe("whether stderr is a terminal", () => {
+	it("is asked of the file (never making process.stderr): a pipe, a file and /dev/null are none, a pseudo-terminal is one", async () => {
+		const ask = async (stderr: "pipe" | number) => {
+			const child = spawn(process.execPath, [script, "tty"], { stdio: ["ignore", "pipe", stderr] });
+			let out = "";
+			child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+			await once(child, "close");
+			return out;
+		};
+		expect(await ask("pipe")).toBe("false");
+		const file = await open(join(work, "stderr.txt"), "w");
+		expect(await ask(file.fd)).toBe("false");
+		await file.close();
+		const devNull = await open("/dev/null", "w");
+		expect(await ask(devNull.fd)).toBe("false");
+		await devNull.close();
+		// `script` (util-linux) gives the child a pseudo-terminal for every stream.
+		const tty = spawn("script", ["-qec", `${process.execPath} ${script} tty`, "/dev/null"], { stdio: ["ignore", "pipe", "ignore"] });
+		let seen = "";
+		tty.stdout.on("data", (d: Buffer) => (seen += d.toString()));
+		const [code] = (await once(tty, "close").catch(() => [127])) as [number | null];
+		if (code === 0) expect(seen.trim()).toBe("true");
 	});
 });
