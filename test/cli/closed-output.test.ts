@@ -97,7 +97,7 @@ describe("whether stderr is a terminal", () => {
 		const ask = async (stderr: "pipe" | number) => {
 			const child = spawn(process.execPath, [script, "tty"], { stdio: ["ignore", "pipe", stderr] });
 			let out = "";
-			child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+			child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
 			await once(child, "close");
 			return out;
 		};
