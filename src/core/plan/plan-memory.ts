@@ -257,10 +257,10 @@ function sharedSecretLines(text: string, other: string, redact: (text: string) =
 function pairUp(known: Record<string, { vault: string; base: string }>, byStored: ReadonlyMap<string, string>, vault: ReadonlyMap<string, string>, theirs: ReadonlyMap<string, string>, redact: (text: string) => string, textKey: (text: string) => string): Pair[] {
 	const pairs: Pair[] = Object.entries(known).map(([stored, k]) => ({ stored, claude: byStored.get(stored) ?? stored, vault: k.vault, base: k.base }));
 	// A name kept hashed whose file Claude Code deleted: written again (the vault's copy changed since), it is named after the vault's.
-	const unnamed = pairs.filter((p) => !byStored.has(p.stored!) && p.stored!.startsWith("#"));
+	const unnamed = new Set(pairs.filter((p) => !byStored.has(p.stored!) && p.stored!.startsWith("#")));
 	const vaultTaken = new Set(pairs.map((p) => sameFileKey(p.vault)));
 	// Claude Code's names taken, theirs included: a new name from the vault meets none of them.
-	const claudeTaken = new Set([...pairs.filter((p) => !unnamed.includes(p)).map((p) => sameFileKey(p.claude)), ...[...theirs.keys()].map(sameFileKey)]);
+	const claudeTaken = new Set([...pairs.filter((p) => !unnamed.has(p)).map((p) => sameFileKey(p.claude)), ...[...theirs.keys()].map(sameFileKey)]);
 	// Each name's next number goes on where it stopped: thousands of facts of one name looked from ` 2` again each time.
 	const tried = new Map<string, number>();
 	const free = (taken: Set<string>, name: string) => {

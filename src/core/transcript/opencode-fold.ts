@@ -1,5 +1,4 @@
-import { dict } from "../dict";
-import { shown } from "../dict";
+import { dict, shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
 import { isObject } from "./parse-line";
