@@ -13,6 +13,7 @@ import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
+import { blockOnFiles } from "../node/blocking-files";
 import { describePlan } from "../core/plan/describe-plan";
 import { count, describeSyncReport } from "../core/sync/sync-summary";
 import type { PlannedSync } from "../core/sync/sync-engine";
@@ -38,6 +39,7 @@ const LOCK_WAIT_MS = { cli: 10_000, hook: 120_000 };
 
 /** Runs one sync and prints a one-line result; returns the exit code. */
 export async function runSyncCommand(options: SyncOptions): Promise<number> {
+	blockOnFiles();
 	const vault = resolve(options.vault);
 	if (!(await isDirectory(vault))) return fail(await noFolder("vault folder", vault));
 	// A project named for this run that is not there would get no block, and the run would say nothing of it.

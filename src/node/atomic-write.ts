@@ -5,6 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { setTimeout } from "node:timers";
 import { currentThreadId } from "./thread-id";
 import { makeFolder } from "./make-folder";
+import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -29,6 +30,13 @@ function folderModeFor(mode: number | undefined): number | undefined {
  * state, where a lost write is redone by the next sync. Folders are made once per process.
  */
 export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
+	if (mayBlockOnFiles()) {
+		try {
+			return writeFileReplacingSync(path, typeof text === "string" ? text : [text], mode);
+		} catch (error) {
+			if (!outOfFiles(error)) throw error;
+		}
+	}
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		await makeFolder(dir, folderModeFor(mode));

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
+import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
 import { dirname, isAbsolute, relative } from "node:path";
 import { setTimeout } from "node:timers";
 
@@ -163,6 +164,13 @@ export async function readPlainFile(path: string): Promise<string> {
 
 /** The bytes of a plain file (see `openPlainFile`), refused past `maxBytes`. */
 export async function readPlainBytes(path: string, maxBytes = WHOLE_FILE_MAX_BYTES): Promise<Buffer> {
+	if (mayBlockOnFiles()) {
+		try {
+			return readPlainBytesSync(path, maxBytes);
+		} catch (error) {
+			if (!outOfFiles(error)) throw error;
+		}
+	}
 	const { handle, stats } = await openPlain(path);
 	try {
 		refuseLarger(path, stats.size, maxBytes);

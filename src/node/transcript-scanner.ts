@@ -1,5 +1,6 @@
-import { closeSync, lstatSync, readSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, lstatSync, readdirSync, readSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { mayBlockOnFiles } from "./blocking-files";
 import { join, sep } from "node:path";
 import { classifyProjectFile, oneFilePerSession, type TranscriptFile } from "../core/transcript/transcript-files";
 import type { PassedOverEntry } from "../core/ports";
@@ -121,7 +122,8 @@ async function scanSubagents(dir: string, projectDir: string, parentSessionId: s
  * A file's stamp, by a blocking `stat`: a few microseconds each from the page cache, against tens
  * for a promise and a thread-pool round trip (measured: the bench tree's 1,216 files in 5 ms
  * instead of 15–20, a tenth of a sync with nothing to do). Folders are still listed
- * asynchronously, so the event loop is held for one folder's stats at a time.
+ * asynchronously where the process may not block (Obsidian), so the event loop is held for one
+ * folder's stats at a time.
  */
 export function stamp(path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino" | "ctimeMs">): TranscriptFile | undefined {
 	try {
@@ -217,7 +219,7 @@ export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size
 /** A folder's entries; none when it is not there, or cannot be listed (then named in `passed`, when given). */
 export async function list(dir: string, passed?: PassedOver[]): Promise<Dirent[]> {
 	try {
-		return await readdir(dir, { withFileTypes: true });
+		return mayBlockOnFiles() ? readdirSync(dir, { withFileTypes: true }) : await readdir(dir, { withFileTypes: true });
 	} catch (error) {
 		passCouldNotLook(passed, dir, error);
 		return [];
