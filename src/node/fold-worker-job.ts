@@ -5,6 +5,7 @@ import { isSessionKeptOut, redactionKey, redactorFor } from "../core/ingest/reda
 import { keptOutOfStore } from "./kept-out";
 import { appendToPack } from "./model-pack";
 import { stampedFolded } from "../core/transcript/fold-revision";
+import { withFirstUuid } from "../core/transcript/transcript-files";
 import type { FoldJob } from "./fold-worker-pool";
 import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
 import { readMeta } from "./subagent-meta";
@@ -27,7 +28,7 @@ export async function runFoldJob(job: FoldJob, bytes?: { bytes: Buffer; ino: num
 	const read = job.file.metaPath ? await readMeta(job.file.metaPath) : undefined;
 	const meta = job.spec ? redactMeta(read, redactorFor(job.spec, result.model.cwd)) : read;
 	const redaction = redactionKey(job.spec, result.model.cwd);
-	const at = { ...appendToPack(job.packTo, storedJsonParts(stampedFolded(job.file), result.cursor, result.model, meta, redaction)), redaction };
+	const at = { ...appendToPack(job.packTo, storedJsonParts(withFirstUuid(stampedFolded(job.file), result.model.firstUuid), result.cursor, result.model, meta, redaction)), redaction };
 	if (job.detail !== undefined && job.file.kind === "session") return { ...result, model: partialModel(result.model), partial: true, saved: { meta, at } };
 	return { ...result, saved: { meta, at } };
 }

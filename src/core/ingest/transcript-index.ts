@@ -12,9 +12,10 @@ import { foldedBefore, stampedFolded } from "../transcript/fold-revision";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
+import { agentOf } from "../transcript/agents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { foldersPassedOver } from "../transcript/session-folder";
-import { diffScan, NO_START, sameStamp, sectionFile, sectionPath, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
+import { diffScan, NO_START, sameStamp, sectionFile, sectionPath, withFirstUuid, type FileStamp, type TailCursor, type TranscriptFile } from "../transcript/transcript-files";
 import type { DetailLevel } from "../settings";
 
 /** Files in flight: parsing one overlaps reading the next; with worker threads, several parse at once. */
@@ -214,6 +215,7 @@ export class TranscriptIndex {
 		// A sub-agent's meta file written after its transcript was read: only the meta is read (see `rereadMeta`).
 		const metaOnly = new Set(diff.metaChanged.filter((f) => f.kind === "subagent" && this.files.get(f.path)?.keptOut === undefined));
 		const read = await this.readAll([...diff.added, ...diff.changed, ...again, ...diff.metaChanged], { removed: diff.removed, unchanged }, onRead, detail, metaOnly);
+		await this.foldCopies(read, onRead, detail);
 		return { ...read, passedOver: [...(this.source.passedOver?.() ?? []), ...(this.store?.damaged?.() ?? []), ...secretNamed, ...foldersPassedOver(read.updated)] };
 	}
 
@@ -238,7 +240,80 @@ export class TranscriptIndex {
 			else if (sameStamp(known, now) && !known.settling) unchanged++;
 			else changed.push(now);
 		}
-		return this.readAll(changed, { removed, unchanged }, onRead, detail);
+		const read = await this.readAll(changed, { removed, unchanged }, onRead, detail);
+		await this.foldCopies(read, onRead, detail);
+		return read;
+	}
+
+	/**
+	 * An older Claude Code's `--resume` (and a resume that forks anyway) starts the new session's
+	 * file with the earlier session's lines, the same uuids, with no mark naming that session: its
+	 * note told the earlier session's prompts as its own, counted its tokens again, and the block
+	 * told its ask twice. Files of a project that start with the same uuid are told apart here,
+	 * after each read, whichever came first or on which thread: the one that ends first holds the
+	 * history (a copy ends with turns of its own after it); each later one is folded again with the
+	 * uuids of those before it taken as copied (see `foldCopied` in fold.ts), and reported read.
+	 * Only where a file read now starts like another: a look per file read, no model loaded else.
+	 * One folded so before is left as it is while those before it stay the same, their transcripts
+	 * purged or not (their models stay).
+	 */
+	private async foldCopies(read: RefreshResult, onRead: ((entry: IndexedTranscript) => void) | undefined, detail: DetailLevel | undefined): Promise<void> {
+		const wanted = new Set<string>();
+		const firsts = new Set<number>();
+		for (const entry of read.updated) {
+			const key = copyKey(entry.file);
+			if (key === undefined) continue;
+			wanted.add(key);
+			firsts.add(entry.file.firstUuid!);
+		}
+		if (wanted.size === 0) return;
+		// By two maps, never file by file against each other: a first sync reads thousands.
+		const groups = new Map<string, TranscriptFile[]>();
+		for (const file of this.files.values()) {
+			if (file.firstUuid === undefined || !firsts.has(file.firstUuid)) continue;
+			const key = copyKey(file);
+			if (key === undefined || !wanted.has(key)) continue;
+			const group = groups.get(key);
+			if (group) group.push(file);
+			else groups.set(key, [file]);
+		}
+		for (const files of groups.values()) {
+			if (files.length < 2) continue;
+			const entries: IndexedTranscript[] = [];
+			for (const file of files) {
+				const entry = await this.get(file.path);
+				if (entry) entries.push(entry);
+			}
+			// One told a copy before stays one (the session it copied may go on after it ends).
+			entries.sort((a, b) => Number(a.model.index.copyOf !== undefined) - Number(b.model.index.copyOf !== undefined) || codeUnitOrder(a.model.endedAt ?? "", b.model.endedAt ?? "") || codeUnitOrder(a.file.fileId, b.file.fileId));
+			const owners = new Map<number, string>();
+			const before: string[] = [];
+			for (const entry of entries) {
+				const id = entry.file.fileId;
+				// The same session at two paths (its folder moved): not a copy of itself.
+				const of = before.filter((b) => b !== id);
+				if ((entry.model.index.copyOf ?? []).join("\n") !== of.join("\n")) await this.foldAsCopy(entry.file.path, of, of.length === 0 ? undefined : owners, read, onRead, detail);
+				for (const key of entry.model.index.seenUuids) if (!owners.has(key)) owners.set(key, id);
+				if (!before.includes(id)) before.push(id);
+			}
+		}
+	}
+
+	/** Folds a file again from its start with `owners`' uuids as copied (see `foldCopies`), reported read in `read`. Left as it was when its transcript is gone. */
+	private async foldAsCopy(path: string, of: readonly string[], owners: ReadonlyMap<number, string> | undefined, read: RefreshResult, onRead: ((entry: IndexedTranscript) => void) | undefined, detail: DetailLevel | undefined): Promise<void> {
+		const file = this.files.get(path);
+		if (!file || (await this.source.stat(file)) === undefined) return;
+		const { entries, bytesRead } = await this.readFile(file, detail, { of, owners });
+		read.bytesRead += bytesRead;
+		for (const entry of entries) {
+			const at = read.updated.findIndex((e) => e.file.path === entry.file.path);
+			if (at >= 0) read.updated[at] = entry;
+			else {
+				read.updated.push(entry);
+				read.updated.sort((a, b) => codeUnitOrder(a.file.path, b.file.path));
+			}
+			onRead?.(entry);
+		}
 	}
 
 	/**
@@ -348,7 +423,8 @@ export class TranscriptIndex {
 		return result;
 	}
 
-	private async readFile(file: TranscriptFile, detail: DetailLevel | undefined): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
+	/** @param copies set when the file is folded as a copy of others (see `foldCopies`): from its start, on this thread. */
+	private async readFile(file: TranscriptFile, detail: DetailLevel | undefined, copies?: Copies): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
 		// Folded further from its whole model, never from a partial one. Most files are new: no
 		// promise is waited for them (two per file were a tenth of a read of many small files).
 		if (this.isPartial(file.path)) await this.load(file.path);
@@ -357,6 +433,7 @@ export class TranscriptIndex {
 		let model: SessionModel;
 		let read: { cursor: TailCursor; bytesRead: number };
 		// The file was read anew from its start (rewritten in place, truncated): the stored form before this one no longer describes it.
+		// (One folded again as a copy is reported so too: its note, named after the other session's ask, may take its own title.)
 		let readAnew = false;
 		let modelJson: string | undefined;
 		let prepared: PreparedSession | undefined;
@@ -365,11 +442,11 @@ export class TranscriptIndex {
 		let partial: true | undefined;
 		// A file whose lines change what earlier ones meant is folded anew (see `readsWhole`), and one an older fold made.
 		const before = this.files.get(file.path);
-		const anew = known !== undefined && (readsWhole(file) || (before !== undefined && foldedBefore(before)));
+		const anew = known !== undefined && (copies !== undefined || readsWhole(file) || (before !== undefined && foldedBefore(before)));
 		// What the model had counted before this read (the one read on is folded further in place; one
 		// folded anew, an opencode session read whole again, meets the same bad lines again).
 		const unreadBefore = known ? known.model.counts.malformed : 0;
-		if ((!known || anew) && this.source.foldWhole) {
+		if ((!known || anew) && this.source.foldWhole && copies === undefined) {
 			// A new file: folded, redacted, digested (and stored) on another thread, in parallel with others.
 			// A session's sub-agents are linked here, later: its conversation is rendered here then.
 			const conversationAt = file.kind === "session" && !this.mayHaveSubagents(file) ? detail : undefined;
@@ -384,7 +461,12 @@ export class TranscriptIndex {
 			model = restoreSession(folded.model);
 			read = folded;
 		} else {
-			let folding = known && !anew ? known.model : sessionFor(file);
+			const fresh = () => {
+				const model = sessionFor(file);
+				model.index.copied = copies?.owners;
+				return model;
+			};
+			let folding = known && !anew ? known.model : fresh();
 			const fold = foldFor(file);
 			read = await this.source.readAppended(
 				file.path,
@@ -392,24 +474,28 @@ export class TranscriptIndex {
 				(lines) => fold(folding, lines),
 				// Truncated or replaced: what was folded no longer describes the file.
 				() => {
-					folding = sessionFor(file);
+					folding = fresh();
 					readAnew = true;
 				},
 				file.size,
 				file.agent,
 			);
 			model = folding;
+			if (copies) {
+				model.index.copied = undefined;
+				model.index.copyOf = copies.of.length === 0 ? undefined : copies.of;
+			}
 			endRead(model);
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
 		}
 		// A last line left to settle: the file is read again at the next refresh, changed or not.
 		// The scan's stamp is kept as it is when it has no mark to drop (a copy per file, kept).
-		const plain = stampedFolded(file.settling ? withoutSettling(file) : file);
+		const plain = withFirstUuid(stampedFolded(file.settling ? withoutSettling(file) : file), model.index.firstUuid);
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;
 		const unread = model.counts.malformed - (readAnew ? 0 : unreadBefore);
-		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew ? { readAnew: true as const } : {}), ...(unread > 0 ? { unreadLines: unread } : {}) };
+		const entry: IndexedTranscript = { file: stamped, cursor: read.cursor, model, meta, prepared, ...(conversation === undefined ? {} : { conversation }), ...(partial ? { partial } : {}), ...(readAnew || copies ? { readAnew: true as const } : {}), ...(unread > 0 ? { unreadLines: unread } : {}) };
 		this.entries.set(file.path, entry);
 		this.files.set(file.path, stamped);
 		// An excluded project's sessions are folded for this run only: their models are never stored,
@@ -566,6 +652,17 @@ export class TranscriptIndex {
 		}
 		return { entries: entries.filter((e) => grew.has(e)), bytesRead: read.bytesRead };
 	}
+}
+
+/** What `readFile` folds a copy with (see `foldCopies`): the sessions before it, and their uuids' hashes with the session that holds each. */
+interface Copies {
+	of: readonly string[];
+	owners: ReadonlyMap<number, string> | undefined;
+}
+
+/** The files of one project that may be copies of one another (Claude Code's sessions that start with the same uuid); undefined for others. */
+function copyKey(file: TranscriptFile): string | undefined {
+	return file.firstUuid === undefined || file.kind !== "session" || agentOf(file) !== "claude-code" ? undefined : `${file.projectDir}\u0000${file.firstUuid}`;
 }
 
 function withoutSettling(file: TranscriptFile): TranscriptFile {

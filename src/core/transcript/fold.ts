@@ -49,6 +49,7 @@ function isParsed(line: ParsedLine): line is Extract<ParsedLine, { ok: true }> {
 }
 
 function foldRecord(model: SessionModel, record: TranscriptRecord): void {
+	let owner: string | undefined;
 	if ("uuid" in record && record.uuid !== undefined) {
 		// Resumed and forked sessions replay earlier lines with the same uuid: fold each once.
 		const key = hash53(record.uuid);
@@ -57,17 +58,41 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			return;
 		}
 		model.index.seenUuids.add(key);
+		model.index.firstUuid ??= key;
+		owner = model.index.copied?.get(key);
 	}
-	foldKind(model, record);
+	if (owner === undefined) foldKind(model, record);
+	else foldCopied(model, record, owner);
 	// The main thread's last record: a prompt with another parent may be a rewind (see rewind.ts).
 	if ("uuid" in record && record.uuid !== undefined && record.isSidechain !== true) model.index.lastUuid = record.uuid;
 }
 
-function foldKind(model: SessionModel, record: TranscriptRecord): void {
+/**
+ * A record an older `--resume` copied into this session's new file from another's (same uuid, no
+ * mark naming that session; see `TranscriptIndex.foldCopies`): as a fork's copied history, its
+ * prompts and replies give way to one `forked` event naming the session that holds them, its
+ * tokens are not counted again, and its other records (compactions, errors, bookkeeping) stay
+ * that session's. After a reply of its own, the session's from then on (see forked.ts).
+ */
+function foldCopied(model: SessionModel, record: TranscriptRecord, owner: string): void {
+	// Its times and session id are the other session's: this one starts at its own turn.
+	const ownTurn = model.index.ownReply === true;
+	if (record.type === "assistant") {
+		record.copiedFrom ??= owner;
+		foldKind(model, record, ownTurn);
+	} else if (record.type === "user") {
+		foldKind(model, record, ownTurn);
+		if (model.agentId === undefined) foldCopiedReply(model, owner, record.timestamp);
+	} else {
+		model.counts.duplicates++;
+	}
+}
+
+function foldKind(model: SessionModel, record: TranscriptRecord, ownTurn = true): void {
 	const counts = model.counts;
 	counts.records++;
-	if ("sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
-	if ("timestamp" in record && record.timestamp) noteTime(model, record.timestamp);
+	if (ownTurn && "sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
+	if (ownTurn && "timestamp" in record && record.timestamp) noteTime(model, record.timestamp);
 	switch (record.type) {
 		case "user":
 			noteEnvelope(model, record);

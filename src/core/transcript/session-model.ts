@@ -161,6 +161,12 @@ export interface SessionModel {
 export interface SessionIndex {
 	/** Hashes of the uuids folded so far (see `hash53`). */
 	seenUuids: Set<number>;
+	/** The hash of the first uuid folded: an older `--resume` starts its new file with the same (see `TranscriptIndex.foldCopies`). */
+	firstUuid: number | undefined;
+	/** While a copy is folded: the hashes of the uuids other files of its project hold, each with the session that holds it first. Not stored. */
+	copied: ReadonlyMap<number, string> | undefined;
+	/** The sessions this one was folded as a copy of (file ids, earliest first); absent: none. */
+	copyOf: readonly string[] | undefined;
 	/** Last usage seen per message, keyed by the hash of its id. */
 	usageByMessage: Map<number, MessageUsage>;
 	/** Sub-agents' messages the parent holds copies of (Claude Code 2.1's `agent_progress`), by the hash of their id. */
@@ -198,6 +204,10 @@ export interface SessionIndex {
 
 export type SerializedSession = Omit<SessionModel, "index"> & {
 	seenUuids: number[];
+	/** Absent in models stored before it was kept. */
+	firstUuid?: number;
+	/** Absent when none. */
+	copyOf?: readonly string[];
 	usageByMessage: [number, MessageUsage][];
 	/** Absent when empty, and in models stored before it was kept. */
 	agentUsageByMessage?: [number, MessageUsage][];
@@ -272,9 +282,12 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
+		firstUuid: fields.firstUuid,
+		copied: undefined,
+		copyOf: fields.copyOf,
 		usageByMessage: fields.usageByMessage,
 		agentUsageByMessage: fields.agentUsageByMessage,
 		calls: NO_CALLS,
@@ -399,6 +412,8 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 		},
 		indexOf({
 			seenUuids: indexesUuids(agent) ? new Set<number>() : NO_UUIDS,
+			firstUuid: undefined,
+			copyOf: undefined,
 			usageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
 			agentUsageByMessage: indexesUuids(agent) ? new Map<number, MessageUsage>() : NO_USAGE,
 			files: undefined,
@@ -418,6 +433,8 @@ export function serializeSession(model: SessionModel): SerializedSession {
 	return {
 		...rest,
 		seenUuids: [...index.seenUuids],
+		...(index.firstUuid === undefined ? {} : { firstUuid: index.firstUuid }),
+		...(index.copyOf === undefined ? {} : { copyOf: index.copyOf }),
 		usageByMessage: [...index.usageByMessage],
 		...(index.agentUsageByMessage.size > 0 ? { agentUsageByMessage: [...index.agentUsageByMessage] } : {}),
 		sidechain: index.sidechain,
@@ -433,6 +450,8 @@ export function restoreSession(data: SerializedSession): SessionModel {
 		data,
 		indexOf({
 			seenUuids: indexesUuids(data.agent) || data.seenUuids.length > 0 ? new Set(data.seenUuids) : NO_UUIDS,
+			firstUuid: data.firstUuid,
+			copyOf: data.copyOf,
 			usageByMessage: indexesUuids(data.agent) || data.usageByMessage.length > 0 ? new Map(data.usageByMessage) : NO_USAGE,
 			agentUsageByMessage: indexesUuids(data.agent) || (data.agentUsageByMessage?.length ?? 0) > 0 ? new Map(data.agentUsageByMessage ?? []) : NO_USAGE,
 			files: undefined,

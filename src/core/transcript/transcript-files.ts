@@ -46,6 +46,13 @@ export interface TranscriptFile {
 	settling?: true;
 	/** The revision of its agent's fold its model was made under (`foldRevision`); absent: 0. */
 	folded?: number;
+	/** Its model's `firstUuid` (Claude Code's sessions): files that start alike are found without loading their models (see `TranscriptIndex.foldCopies`). */
+	firstUuid?: number;
+}
+
+/** The stamp with its model's first uuid (the same object when it has it), as the model is stored with. */
+export function withFirstUuid<T extends Pick<TranscriptFile, "firstUuid">>(file: T, firstUuid: number | undefined): T {
+	return file.firstUuid === firstUuid ? file : { ...file, firstUuid };
 }
 
 /**

@@ -343,3 +343,103 @@ describe("the transcript index and a damaged store", () => {
 		expect(read.passedOver).toContainEqual({ path: "/state/transcripts.json", reason: "the list was cut short" });
 	});
 });
+
+describe("the transcript index and a resume copied into a new file", () => {
+	// An older client's `--resume`: the new file starts with the earlier session's lines, the same
+	// uuids, under the new id (or, `keepOld`, still under the earlier one), then the new turn.
+	const first = "00000000-ffff-4000-8000-00000000000a";
+	const second = "00000000-ffff-4000-8000-00000000000b";
+	const at = (sessionId: string, n: number, timestamp: string) => ({ sessionId, cwd: "/r/app", timestamp, uuid: `00000000-0000-4000-9000-${String(n).padStart(12, "0")}` });
+	const earlier = (sessionId: string) => [
+		userText("Rename the billing module to invoicing", at(sessionId, 1, "2026-10-01T09:00:00.000Z")),
+		assistant(text("Renamed it."), { ...at(sessionId, 2, "2026-10-01T09:02:00.000Z"), messageId: "msg_a1", usage: { input_tokens: 40, output_tokens: 4 } }),
+		userText("Fix the imports that broke", at(sessionId, 3, "2026-10-01T09:05:00.000Z")),
+		assistant(text("Fixed them."), { ...at(sessionId, 4, "2026-10-01T09:06:00.000Z"), messageId: "msg_a2", usage: { input_tokens: 60, output_tokens: 6 } }),
+	];
+	const copy = (keepOld: boolean) => [
+		...earlier(keepOld ? first : second),
+		userText("Add a changelog line for the rename", at(second, 11, "2026-10-02T14:00:00.000Z")),
+		assistant(text("Added it."), { ...at(second, 12, "2026-10-02T14:01:00.000Z"), messageId: "msg_b1", usage: { input_tokens: 7, output_tokens: 1 } }),
+	];
+	const promptsOf = (entry: { model: { events: { kind: string; text?: string }[] } } | undefined) => entry!.model.events.flatMap((e) => (e.kind === "prompt" ? [e.text] : []));
+	const expectOwnTurnOnly = (entry: Awaited<ReturnType<TranscriptIndex["get"]>>) => {
+		expect(promptsOf(entry)).toEqual(["Add a changelog line for the rename"]);
+		expect(entry!.model.counts.prompts).toBe(1);
+		expect(entry!.model.tokens.input).toBe(7);
+		expect(entry!.model.startedAt).toBe("2026-10-02T14:00:00.000Z");
+		expect(entry!.model.events[0]).toMatchObject({ kind: "forked", from: first, prompts: 2 });
+	};
+	const expectWhole = (entry: Awaited<ReturnType<TranscriptIndex["get"]>>) => {
+		expect(promptsOf(entry)).toEqual(["Rename the billing module to invoicing", "Fix the imports that broke"]);
+		expect(entry!.model.tokens.input).toBe(100);
+	};
+
+	for (const keepOld of [false, true]) {
+		const lines = keepOld ? " (its copied lines under the earlier id)" : "";
+		it(`a copy read in the same refresh as its original, each on a thread of its own, starts at its own turn${lines}`, async () => {
+			class Threads extends MemoryTranscripts {
+				async foldWhole(file: TranscriptFile, spec: RedactionSpec | undefined): Promise<FoldedWhole> {
+					return foldWholeTranscript(file, spec, (onLines, onRestart) => this.readAppended(file.path, undefined, onLines, onRestart));
+				}
+			}
+			const transcripts = new Threads();
+			const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+			const b = transcripts.put("-r-app", second, jsonl(copy(keepOld)));
+			const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+			const read = await index.refresh();
+			expect(read.updated.map((e) => e.file.path).sort()).toEqual([a, b].sort());
+			expectOwnTurnOnly(read.updated.find((e) => e.file.path === b));
+			expectOwnTurnOnly(await index.get(b));
+			expectWhole(await index.get(a));
+		});
+	}
+
+	it("a copy read before its original appears is folded again when it does, and reported read", async () => {
+		const transcripts = new MemoryTranscripts();
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const store = new MemoryTranscriptStore();
+		const alone = new TranscriptIndex(transcripts, store, () => spec([]));
+		await alone.refresh();
+		expect(promptsOf(await alone.get(b))).toHaveLength(3);
+		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		const read = await later.refresh();
+		expect(read.updated.map((e) => e.file.path).sort()).toEqual([a, b].sort());
+		expect(read.updated.find((e) => e.file.path === b)?.readAnew).toBe(true);
+		expectOwnTurnOnly(await later.get(b));
+		expectWhole(await later.get(a));
+		// Stored so: a run after it reads nothing again.
+		expect((await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh()).updated).toEqual([]);
+	});
+
+	it("a copy whose original was purged goes on from where it was, and is still its own when folded again from its start", async () => {
+		const transcripts = new MemoryTranscripts();
+		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		transcripts.purge(a);
+		transcripts.append(b, jsonl([userText("Bump the version too", at(second, 13, "2026-10-02T14:05:00.000Z")), assistant(text("Bumped."), { ...at(second, 14, "2026-10-02T14:06:00.000Z"), messageId: "msg_b2", usage: { input_tokens: 3, output_tokens: 1 } })]));
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		expect((await later.refresh()).updated.map((e) => e.file.path)).toEqual([b]);
+		const grown = await later.get(b);
+		expect(promptsOf(grown)).toEqual(["Add a changelog line for the rename", "Bump the version too"]);
+		expect(grown!.model.tokens.input).toBe(10);
+		// The original's model stays, as a purged transcript's does.
+		expectWhole(await later.get(a));
+		// Rewritten in place (the same lines), the copy is read from its start without the original's file: its model tells it.
+		transcripts.rewrite(b, `${jsonl(copy(false))}${jsonl([userText("Bump the version too", at(second, 13, "2026-10-02T14:05:00.000Z"))])}`);
+		const again = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		await again.refresh();
+		expect(promptsOf(await again.get(b))).toEqual(["Add a changelog line for the rename", "Bump the version too"]);
+	});
+
+	it("two sessions that only start with the same lines in different projects are left alone", async () => {
+		const transcripts = new MemoryTranscripts();
+		transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const b = transcripts.put("-r-other", second, jsonl(copy(false)));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expect(promptsOf(await index.get(b))).toHaveLength(3);
+	});
+});

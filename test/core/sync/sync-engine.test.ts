@@ -893,6 +893,30 @@ describe("a session's day", () => {
 	});
 });
 
+describe("a resume an older client copied into a new file", () => {
+	it("the copy's note, synced before its original's transcript appeared, takes its own turn, title and day; the block tells the earlier ask once", async () => {
+		const cwd = "/r/depot";
+		const [a, b] = ["0000000a-cccc-4000-8000-00000000000a", "0000000b-cccc-4000-8000-00000000000b"];
+		const line = (sessionId: string, n: number, timestamp: string) => ({ sessionId, cwd, timestamp, uuid: `0000000c-0000-4000-8000-${String(n).padStart(12, "0")}` });
+		const earlier = (sessionId: string) => [userText("Split the depot loader into stages", line(sessionId, 1, "2026-11-10T08:00:00.000Z")), assistant(text("Split it in three."), { ...line(sessionId, 2, "2026-11-10T08:03:00.000Z"), messageId: "msg_d1" })];
+		const copy = transcripts.put("-r-depot", b, jsonl([...earlier(b), userText("Give each stage a timeout", line(b, 9, "2026-11-12T16:00:00.000Z")), assistant(text("Each stage has one now."), { ...line(b, 10, "2026-11-12T16:02:00.000Z"), messageId: "msg_d2" })]));
+		await runSync(deps(settings([cwd])));
+		expect(state.sessions[copy]!.notePath).toContain("Split the depot loader");
+		const original = transcripts.put("-r-depot", a, jsonl(earlier(a)));
+		const report = await runSync(deps(settings([cwd])));
+		expect(report.errors).toEqual([]);
+		expect(state.sessions[copy]!.notePath).toBe("AI Conversations/depot/2026-11-12 Give each stage a timeout.md");
+		const note = notes.files.get(state.sessions[copy]!.notePath)!;
+		expect(note).toContain("prompts: 1\n");
+		expect(note.replace(/\[\[[^\]]*\]\]/g, "")).not.toContain("Split the depot loader");
+		expect(notes.files.get(state.sessions[original]!.notePath)).toContain("prompts: 1\n");
+		const block = projects.files.get(`${cwd}/CLAUDE.md`)!;
+		expect(block.match(/^### .*Split the depot loader/gm)).toHaveLength(1);
+		expect(block.match(/^### .*Give each stage a timeout/gm)).toHaveLength(1);
+		expect(sessionNotesIn("depot")).toHaveLength(2);
+	});
+});
+
 describe("a redaction changed since the last sync", () => {
 	it("writes every session's note, name and index again under today's patterns, though no transcript changed", async () => {
 		// The index redacts with the settings of each sync, as the plugin's and the CLI's do.

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { foldLine, foldLines, LIMITS } from "../../../src/core/transcript/fold";
+import { foldLine, foldLines, hash53, LIMITS } from "../../../src/core/transcript/fold";
 import { splitCompleteLines } from "../../../src/core/transcript/jsonl-lines";
 import { parseTranscript } from "../../fixtures/parse-transcript";
 import { createSession, restoreSession, type SerializedSession, serializeSession } from "../../../src/core/transcript/session-model";
@@ -348,6 +348,41 @@ describe("duplicates, unknowns and bad lines", () => {
 		expect(isEmptySession(parse([{ type: "file-history-snapshot", messageId: "m", snapshot: {}, isSnapshotUpdate: false }]))).toBe(true);
 		// Slash commands alone, with their local output: no note, no block entry.
 		expect(isEmptySession(parse([userText("<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"), userText("<local-command-stdout>Set model to opus</local-command-stdout>")]))).toBe(true);
+	});
+});
+
+describe("lines copied from another session's file (an older --resume)", () => {
+	const foldWithCopied = (records: unknown[], copied: Map<number, string>) => {
+		const model = createSession(SESSION);
+		model.index.copied = copied;
+		foldLines(model, splitCompleteLines(new TextEncoder().encode(jsonl(records)), 1).lines);
+		return model;
+	};
+
+	it("gives the other session's prompts, replies, tokens, times and bookkeeping back to it, down to an unanswered prompt", () => {
+		const theirs = [
+			userText("Sketch the cache layer", { uuid: "c-1", timestamp: "2026-09-01T08:00:00.000Z" }),
+			assistant(text("Sketched."), { uuid: "c-2", timestamp: "2026-09-01T08:01:00.000Z", messageId: "msg_c", usage: { input_tokens: 500, output_tokens: 5 } }),
+			system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 9000 } }, { uuid: "c-3", timestamp: "2026-09-01T08:02:00.000Z" }),
+			userText("And evictions?", { uuid: "c-4", timestamp: "2026-09-01T08:03:00.000Z" }),
+		];
+		const mine = [
+			userText("Make the TTL configurable", { uuid: "m-1", parentUuid: "c-4", timestamp: "2026-09-05T12:00:00.000Z" }),
+			assistant(text("Done."), { uuid: "m-2", timestamp: "2026-09-05T12:01:00.000Z", messageId: "msg_m", usage: { input_tokens: 20, output_tokens: 2 } }),
+		];
+		const other = "99999999-0000-4000-8000-000000000000";
+		const m = foldWithCopied([...theirs, ...mine], new Map(["c-1", "c-2", "c-3", "c-4"].map((u) => [hash53(u), other])));
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["Make the TTL configurable"]);
+		expect(m.events[0]).toMatchObject({ kind: "forked", from: other, prompts: 2 });
+		expect(m.counts).toMatchObject({ prompts: 1, compactions: 0 });
+		expect(m.tokens.input).toBe(20);
+		expect(m.startedAt).toBe("2026-09-05T12:00:00.000Z");
+		expect(m.index.firstUuid).toBe(hash53("c-1"));
+		// Without the other session's uuids, the same file is all this session's.
+		resetIds();
+		const alone = foldWithCopied([...theirs, ...mine], new Map());
+		expect(promptsOf(alone)).toHaveLength(3);
+		expect(alone.tokens.input).toBe(520);
 	});
 });
 
