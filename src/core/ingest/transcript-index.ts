@@ -12,6 +12,7 @@ import { foldedBefore, stampedFolded } from "../transcript/fold-revision";
 import { isBlank, type RawLine } from "../transcript/jsonl-lines";
 import { linkSubagents, parentIdOf, type SessionWithAgents, type SubagentMeta, type Warmup } from "../transcript/link-subagents";
 import { isWarmupAgent } from "../transcript/session-queries";
+import { hash53 } from "../transcript/hash";
 import { agentOf } from "../transcript/agents";
 import { restoreSession, serializeSession, type SessionModel } from "../transcript/session-model";
 import { foldersPassedOver } from "../transcript/session-folder";
@@ -287,23 +288,26 @@ export class TranscriptIndex {
 			// One told a copy before stays one (the session it copied may go on after it ends).
 			entries.sort((a, b) => Number(a.model.index.copyOf !== undefined) - Number(b.model.index.copyOf !== undefined) || codeUnitOrder(a.model.endedAt ?? "", b.model.endedAt ?? "") || codeUnitOrder(a.file.fileId, b.file.fileId));
 			const owners = new Map<number, string>();
-			const before: string[] = [];
+			const ids = new Set<string>();
+			let before: string | undefined;
 			for (const entry of entries) {
 				const id = entry.file.fileId;
-				// The same session at two paths (its folder moved): not a copy of itself.
-				const of = before.filter((b) => b !== id);
-				if ((entry.model.index.copyOf ?? []).join("\n") !== of.join("\n")) await this.foldAsCopy(entry.file.path, of, of.length === 0 ? undefined : owners, read, onRead, detail);
+				// The same session at two paths (its folder moved): the second is neither copied nor a copy.
+				if (ids.has(id)) continue;
+				if (entry.model.index.copyOf !== before) await this.foldAsCopy(entry.file.path, { of: before, owners: before === undefined ? undefined : owners }, read, onRead, detail);
 				for (const key of entry.model.index.seenUuids) if (!owners.has(key)) owners.set(key, id);
-				if (!before.includes(id)) before.push(id);
+				ids.add(id);
+				// The sessions before the next one, in order, as one hash: a list of them, kept on each, grew with the square of a group.
+				before = String(hash53(`${before ?? ""}\n${id}`));
 			}
 		}
 	}
 
 	/** Folds a file again from its start with `owners`' uuids as copied (see `foldCopies`), reported read in `read`. Left as it was when its transcript is gone. */
-	private async foldAsCopy(path: string, of: readonly string[], owners: ReadonlyMap<number, string> | undefined, read: RefreshResult, onRead: ((entry: IndexedTranscript) => void) | undefined, detail: DetailLevel | undefined): Promise<void> {
+	private async foldAsCopy(path: string, copies: Copies, read: RefreshResult, onRead: ((entry: IndexedTranscript) => void) | undefined, detail: DetailLevel | undefined): Promise<void> {
 		const file = this.files.get(path);
 		if (!file || (await this.source.stat(file)) === undefined) return;
-		const { entries, bytesRead } = await this.readFile(file, detail, { of, owners });
+		const { entries, bytesRead } = await this.readFile(file, detail, copies);
 		read.bytesRead += bytesRead;
 		for (const entry of entries) {
 			const at = read.updated.findIndex((e) => e.file.path === entry.file.path);
@@ -483,7 +487,7 @@ export class TranscriptIndex {
 			model = folding;
 			if (copies) {
 				model.index.copied = undefined;
-				model.index.copyOf = copies.of.length === 0 ? undefined : copies.of;
+				model.index.copyOf = copies.of;
 			}
 			endRead(model);
 			if (spec) redactModelInPlace(model, redactorFor(spec, model.cwd));
@@ -654,9 +658,9 @@ export class TranscriptIndex {
 	}
 }
 
-/** What `readFile` folds a copy with (see `foldCopies`): the sessions before it, and their uuids' hashes with the session that holds each. */
+/** What `readFile` folds a copy with (see `foldCopies`): the sessions before it (as `SessionIndex.copyOf` keeps them), and their uuids' hashes with the session that holds each. */
 interface Copies {
-	of: readonly string[];
+	of: string | undefined;
 	owners: ReadonlyMap<number, string> | undefined;
 }
 

@@ -165,8 +165,8 @@ export interface SessionIndex {
 	firstUuid: number | undefined;
 	/** While a copy is folded: the hashes of the uuids other files of its project hold, each with the session that holds it first. Not stored. */
 	copied: ReadonlyMap<number, string> | undefined;
-	/** The sessions this one was folded as a copy of (file ids, earliest first); absent: none. */
-	copyOf: readonly string[] | undefined;
+	/** The sessions this one was folded as a copy of, earliest first, as one hash of their file ids (see `TranscriptIndex.foldCopies`); absent: none. */
+	copyOf: string | undefined;
 	/** Last usage seen per message, keyed by the hash of its id. */
 	usageByMessage: Map<number, MessageUsage>;
 	/** Sub-agents' messages the parent holds copies of (Claude Code 2.1's `agent_progress`), by the hash of their id. */
@@ -207,7 +207,7 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	/** Absent in models stored before it was kept. */
 	firstUuid?: number;
 	/** Absent when none. */
-	copyOf?: readonly string[];
+	copyOf?: string;
 	usageByMessage: [number, MessageUsage][];
 	/** Absent when empty, and in models stored before it was kept. */
 	agentUsageByMessage?: [number, MessageUsage][];

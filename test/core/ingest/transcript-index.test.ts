@@ -434,6 +434,22 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expect(promptsOf(await again.get(b))).toEqual(["Add a changelog line for the rename", "Bump the version too"]);
 	});
 
+	it("a resume of a resume names the session it went on from, and each tells only its own turn", async () => {
+		const third = "00000000-ffff-4000-8000-00000000000c";
+		const transcripts = new MemoryTranscripts();
+		transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const ownOfThird = [userText("Now drop the old alias", at(third, 21, "2026-10-03T11:00:00.000Z")), assistant(text("Dropped."), { ...at(third, 22, "2026-10-03T11:01:00.000Z"), messageId: "msg_c1", usage: { input_tokens: 2, output_tokens: 1 } })];
+		const c = transcripts.put("-r-app", third, jsonl([...copy(false).map((line) => ({ ...line, sessionId: third })), ...ownOfThird]));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expectOwnTurnOnly(await index.get(b));
+		const last = await index.get(c);
+		expect(promptsOf(last)).toEqual(["Now drop the old alias"]);
+		expect(last!.model.tokens.input).toBe(2);
+		expect(last!.model.events[0]).toMatchObject({ kind: "forked", from: second, prompts: 3 });
+	});
+
 	it("two sessions that only start with the same lines in different projects are left alone", async () => {
 		const transcripts = new MemoryTranscripts();
 		transcripts.put("-r-app", first, jsonl(earlier(first)));
