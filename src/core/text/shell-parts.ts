@@ -20,7 +20,27 @@ for (const c of SPECIAL) CHAR_KIND[c.charCodeAt(0)] ||= 2;
  * characters are taken whole, not a character at a time (measured on every Bash command of the
  * bench tree, which a digest reads several times over: 17.5 ms a character at a time, 4.6 ms so).
  */
-export function commandsOf(line: string): ShellWord[][] {
+export function commandsOf(line: string): readonly (readonly ShellWord[])[] {
+	let commands = parsed.get(line);
+	if (commands === undefined) {
+		if (parsed.size >= PARSED_MAX) parsed.clear();
+		commands = parseCommands(line);
+		parsed.set(line, commands);
+	}
+	return commands;
+}
+
+/**
+ * The lines `commandsOf` cut lately, and their commands (read only by every caller): a digest
+ * asks for the commands of each Bash call from several of its parts (removed files, pushes,
+ * amends, signals, uncommitted work), and each asked again cost a parse of the line (measured on
+ * the bench tree's first sync: 46–79 ms a thread, 4–40 so). Emptied when
+ * full, so a thread that reads many sessions holds a bounded number.
+ */
+const parsed = new Map<string, ShellWord[][]>();
+const PARSED_MAX = 4096;
+
+function parseCommands(line: string): ShellWord[][] {
 	const commands: ShellWord[][] = [];
 	let words: ShellWord[] = [];
 	let text = "";

@@ -10,6 +10,15 @@ describe("commandsOf", () => {
 		expect(commandsOf("go vet 2>&1")[0]?.[2]).toEqual({ text: "2>&1", plain: false });
 	});
 
+	it("cuts a line asked for again only once, and still cuts it right once many others came between", () => {
+		const line = "cd /srv/app && rm -rf build | tee out.log";
+		const first = commandsOf(line);
+		expect(commandsOf(line)).toBe(first);
+		for (let i = 0; i < 10_000; i++) commandsOf(`echo ${i}`);
+		expect(commandsOf(line)).toEqual(first);
+		expect(shellParts(line)).toEqual([["cd", "/srv/app"], ["rm", "-rf", "build"], ["tee", "out.log"]]);
+	});
+
 	it("reads a line of thousands of redirections in one pass", () => {
 		const started = performance.now();
 		expect(commandsOf(`x${">&".repeat(100_000)}`)).toHaveLength(1);
