@@ -766,6 +766,25 @@ function identifierPart(part: string): string | undefined {
 }
 
 function latinWord(original: string): string | undefined {
+	// `null` for a word known to make no term.
+	const known = latinWords.get(original);
+	if (known !== undefined) return known ?? undefined;
+	if (latinWords.size >= LATIN_WORDS_MAX) latinWords.clear();
+	const term = latinWordOf(original);
+	latinWords.set(original, term ?? null);
+	return term;
+}
+
+/**
+ * The words `latinWord` read lately, and their terms: prompts repeat their words, and each read
+ * again cost a lower-cased copy and a dozen patterns (measured on the bench tree's first sync:
+ * 63–77 ms a thread, 20 so). Emptied when full, so a thread that reads many sessions holds a
+ * bounded number.
+ */
+const latinWords = new Map<string, string | null>();
+const LATIN_WORDS_MAX = 8192;
+
+function latinWordOf(original: string): string | undefined {
 	let word = original.toLowerCase().replace(/^['’_.]+|['’_.]+$/g, "");
 	if (KEYWORD_ALIASES.has(word)) return word;
 	if (EN_STOP.has(word)) return undefined;
