@@ -174,19 +174,33 @@ const MAX_DIFF_CELLS = 250_000;
 
 function middleDiff(a: readonly string[], b: readonly string[]): string[] {
 	if (a.length === 0 || b.length === 0 || a.length * b.length > MAX_DIFF_CELLS) return [...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)];
+	// Each line as a number, the same for equal lines: the table compares each line of one side
+	// with every line of the other, and two strings of one length are compared character by
+	// character (measured on edits of a hundred lines: half the time).
+	const ids = new Map<string, number>();
+	const idOf = (line: string) => {
+		let id = ids.get(line);
+		if (id === undefined) ids.set(line, (id = ids.size));
+		return id;
+	};
+	const x = Int32Array.from(a, idOf);
+	const y = Int32Array.from(b, idOf);
 	const width = b.length + 1;
 	// lcs[i * width + j]: the longest common subsequence of a[i..] and b[j..].
 	const lcs = new Uint32Array((a.length + 1) * width);
 	for (let i = a.length - 1; i >= 0; i--) {
+		const line = x[i];
+		const row = i * width;
+		const below = row + width;
 		for (let j = b.length - 1; j >= 0; j--) {
-			lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+			lcs[row + j] = line === y[j] ? lcs[below + j + 1]! + 1 : Math.max(lcs[below + j]!, lcs[row + j + 1]!);
 		}
 	}
 	const out: string[] = [];
 	let i = 0;
 	let j = 0;
 	while (i < a.length && j < b.length) {
-		if (a[i] === b[j]) {
+		if (x[i] === y[j]) {
 			out.push(` ${a[i]}`);
 			i++;
 			j++;
