@@ -81,4 +81,13 @@ describe("hollow claims", () => {
 	])("%s names more than the request did, or no end", (s, ask) => {
 		expect(isHollow(s, ask)).toBe(false);
 	});
+
+	it("judges each claim against its own request when requests alternate", () => {
+		const claim = "The KV-9 migration is complete.";
+		for (let round = 0; round < 3; round++) {
+			expect(isHollow(claim, "Start the KV-9 migration")).toBe(true);
+			expect(isHollow(claim, "Write the release notes")).toBe(false);
+			expect(isHollow(claim, "Start the KV-9 migration")).toBe(true);
+		}
+	});
 });
