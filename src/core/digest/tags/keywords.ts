@@ -739,7 +739,7 @@ const LANGUAGE_GLOBALS = new Set("console json math object array string number p
  * shadow-branch, `currentSessionID` → session-id). Nothing when a stop word is left (`WebSearch`),
  * or more than three words.
  */
-function identifierTerm(original: string): string | undefined {
+const identifierTerm = remembered((original) => {
 	const text = original.replace(/\(\)$/, "").replace(/^[-.'’_@#$]+|[-.'’_:,;]+$/g, "").replace(/^www\./i, "");
 	const alias = KEYWORD_ALIASES.get(text.toLowerCase());
 	if (alias) return alias;
@@ -757,7 +757,7 @@ function identifierTerm(original: string): string | undefined {
 	if (words.length === 0 || words.length > 3 || words.some((w) => w === undefined)) return undefined;
 	const term = words.join("-");
 	return term.length <= MAX_TERM_CHARS ? term : undefined;
-}
+});
 
 function identifierPart(part: string): string | undefined {
 	if (!/^\p{L}{2,}$/u.test(part) || EN_STOP.has(part)) return undefined;
@@ -765,26 +765,27 @@ function identifierPart(part: string): string | undefined {
 	return EN_STOP.has(word) ? undefined : word;
 }
 
-function latinWord(original: string): string | undefined {
-	// `null` for a word known to make no term.
-	const known = latinWords.get(original);
-	if (known !== undefined) return known ?? undefined;
-	if (latinWords.size >= LATIN_WORDS_MAX) latinWords.clear();
-	const term = latinWordOf(original);
-	latinWords.set(original, term ?? null);
-	return term;
-}
-
 /**
- * The words `latinWord` read lately, and their terms: prompts repeat their words, and each read
- * again cost a lower-cased copy and a dozen patterns (measured on the bench tree's first sync:
- * 63–77 ms a thread, 20 so). Emptied when full, so a thread that reads many sessions holds a
- * bounded number.
+ * A word's term (`latinWord`) or an identifier's (`identifierTerm`), kept once worked out:
+ * prompts repeat their words and names, and each read again cost a lower-cased copy and a dozen
+ * patterns (measured on the bench tree's first sync: `latinWord` 63–77 ms a thread, 20 so).
+ * Emptied when full, so a thread that reads many sessions holds a bounded number.
  */
-const latinWords = new Map<string, string | null>();
-const LATIN_WORDS_MAX = 8192;
+function remembered(of: (text: string) => string | undefined): (text: string) => string | undefined {
+	// `null` for a text known to make no term.
+	const terms = new Map<string, string | null>();
+	return (text) => {
+		const known = terms.get(text);
+		if (known !== undefined) return known ?? undefined;
+		if (terms.size >= REMEMBERED_MAX) terms.clear();
+		const term = of(text);
+		terms.set(text, term ?? null);
+		return term;
+	};
+}
+const REMEMBERED_MAX = 8192;
 
-function latinWordOf(original: string): string | undefined {
+const latinWord = remembered((original) => {
 	let word = original.toLowerCase().replace(/^['’_.]+|['’_.]+$/g, "");
 	if (KEYWORD_ALIASES.has(word)) return word;
 	if (EN_STOP.has(word)) return undefined;
@@ -801,7 +802,7 @@ function latinWordOf(original: string): string | undefined {
 	word = ACRONYM_PLURAL.test(original) ? word.slice(0, -1) : singular(word);
 	if (EN_STOP.has(word) || (word.length < 3 && !EN_SHORT_OK.has(word))) return undefined;
 	return word;
-}
+});
 
 const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
