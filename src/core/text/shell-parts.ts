@@ -129,9 +129,18 @@ export function withoutRedirects(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /** A command line cut into its simple commands, each a list of words, quotes taken off (see `commandsOf`). */
-export function shellParts(command: string): string[][] {
-	return commandsOf(command).map((words) => words.map((w) => w.text));
+export function shellParts(command: string): readonly (readonly string[])[] {
+	let parts = partsOf.get(command);
+	if (parts === undefined) {
+		if (partsOf.size >= PARSED_MAX) partsOf.clear();
+		parts = commandsOf(command).map((words) => words.map((w) => w.text));
+		partsOf.set(command, parts);
+	}
+	return parts;
 }
+
+/** The lines `shellParts` cut lately, as `parsed` keeps their words: asked for by as many parts of a digest. */
+const partsOf = new Map<string, string[][]>();
 
 /** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
 export function programName(word: string): string {

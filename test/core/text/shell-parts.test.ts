@@ -17,6 +17,7 @@ describe("commandsOf", () => {
 		for (let i = 0; i < 10_000; i++) commandsOf(`echo ${i}`);
 		expect(commandsOf(line)).toEqual(first);
 		expect(shellParts(line)).toEqual([["cd", "/srv/app"], ["rm", "-rf", "build"], ["tee", "out.log"]]);
+		expect(shellParts(line)).toBe(shellParts(line));
 	});
 
 	it("reads a line of thousands of redirections in one pass", () => {
