@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { joinedChoices, restates, sameWords, saidOnce, toldOnce, withoutRestated } from "../../../src/core/digest/restated";
+import { joinedChoices, restates, sameWords, saidOnce, toldOnce, trimmed, withoutRestated } from "../../../src/core/digest/restated";
 
 describe("restates", () => {
 	it("finds a todo that says again what a result told, in another tense and order", () => {
@@ -148,5 +148,15 @@ describe("sameWords", () => {
 		expect(withoutRestated(done, never, words)).toEqual(withoutRestated(done, never));
 		expect(toldOnce(done, open, never, never, words)).toEqual(toldOnce(done, open, never, never));
 		expect(toldOnce(open, done, never, never, words)).toEqual(toldOnce(open, done, never, never));
+	});
+});
+
+describe("trimmed", () => {
+	it("takes dots, dashes and underscores off a token's ends only", () => {
+		expect(trimmed("--dry-run")).toBe("dry-run");
+		expect(trimmed("__init__.py.")).toBe("init__.py");
+		expect(trimmed("._-")).toBe("");
+		expect(trimmed("v1.2")).toBe("v1.2");
+		expect(trimmed("…done…")).toBe("…done…");
 	});
 });
