@@ -218,10 +218,44 @@ function looksPasted(line: string): boolean {
 	if (/^[$%]\s/.test(t) || (COMMAND_WORD.test(t) && /\s--?\w|&&|\|/.test(t))) return true;
 	if (!/\s/.test(t) && /[/\\]/.test(t)) return true; // a path or a URL alone
 	if (/[{};]\s*$/.test(t) || /^["'][\w-]+["']\s*:/.test(t)) return true; // code, JSON
-	const letters = (t.match(/\p{L}/gu) ?? []).length;
-	const visible = t.replace(/\s/g, "").length;
+	const { letters, visible } = letterShare(t);
 	return visible > 0 && letters / visible < 0.5;
 }
+
+/**
+ * The letters of a text (`\p{L}`, by code point) and its code units that are no white space
+ * (`\s`), counted in one pass: every line of every prompt is judged so, and a match of each
+ * letter and a copy without the spaces cost an array and a string a line. Only a character past
+ * ASCII is given to the patterns.
+ */
+export function letterShare(text: string): { letters: number; visible: number } {
+	let letters = 0;
+	let visible = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c < 0x80) {
+			if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
+			visible++;
+			if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) letters++;
+			continue;
+		}
+		const point = text.codePointAt(i)!;
+		if (point > 0xffff) {
+			visible += 2;
+			if (LETTER.test(String.fromCodePoint(point))) letters++;
+			i++;
+			continue;
+		}
+		const char = text[i]!;
+		if (SPACE.test(char)) continue;
+		visible++;
+		if (LETTER.test(char)) letters++;
+	}
+	return { letters, visible };
+}
+
+const LETTER = /^\p{L}$/u;
+const SPACE = /^\s$/;
 
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|viz|mr|mrs|ms|dr|no|fig|eq)$/i;
 /** Korean sentence endings after which a new sentence may start without punctuation. */

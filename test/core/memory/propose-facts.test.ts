@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ExistingFact, type FactType, factQuotes, proposeFacts, sentencesOf, storedKey } from "../../../src/core/memory/propose-facts";
+import fc from "fast-check";
+import { type ExistingFact, type FactType, factQuotes, letterShare, proposeFacts, sentencesOf, storedKey } from "../../../src/core/memory/propose-facts";
 
 function propose(text: string, existing: ExistingFact[] = [], rejected?: Set<string>) {
 	return proposeFacts([{ text, index: 0, uuid: "u-0" }], existing, rejected);
@@ -320,5 +321,18 @@ describe("proposeFacts: duplicates, rejections, order", () => {
 		]);
 		expect(backward).toEqual(forward);
 		expect(proposeFacts(prompts, [])).toEqual(forward);
+	});
+});
+
+describe("letterShare", () => {
+	it("counts letters by code point and the code units that are no white space, in any script", () => {
+		expect(letterShare("ab 1\t\u00a0é𝒜")).toEqual({ letters: 4, visible: 6 });
+		const piece = fc.constantFrom("a", "Z", "1", " ", "\t", "\n", "\u00a0", "\u3000", "\ufeff", "é", "日", "한", "𝒜", "😀", "\ud800", "\udc00", "-", "{", "\u2028");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 20 }).map((p) => p.join("")), (text) => {
+				expect(letterShare(text)).toEqual({ letters: (text.match(/\p{L}/gu) ?? []).length, visible: text.replace(/\s/g, "").length });
+			}),
+			{ numRuns: 5_000 },
+		);
 	});
 });
