@@ -21,6 +21,8 @@ for (const c of SPECIAL) CHAR_KIND[c.charCodeAt(0)] ||= 2;
  * bench tree, which a digest reads several times over: 17.5 ms a character at a time, 4.6 ms so).
  */
 export function commandsOf(line: string): readonly (readonly ShellWord[])[] {
+	// A long line (a heredoc, a pasted script) is cut anew: kept, a few thousand of them would stay in a plugin's memory after its sync.
+	if (line.length > KEPT_LINE_MAX) return parseCommands(line);
 	let commands = parsed.get(line);
 	if (commands === undefined) {
 		if (parsed.size >= PARSED_MAX) parsed.clear();
@@ -39,6 +41,8 @@ export function commandsOf(line: string): readonly (readonly ShellWord[])[] {
  */
 const parsed = new Map<string, ShellWord[][]>();
 const PARSED_MAX = 4096;
+/** The longest line kept (most commands are a line of a hundred characters). */
+const KEPT_LINE_MAX = 1024;
 
 function parseCommands(line: string): ShellWord[][] {
 	const commands: ShellWord[][] = [];
@@ -130,6 +134,7 @@ export function withoutRedirects(words: readonly ShellWord[]): ShellWord[] {
 
 /** A command line cut into its simple commands, each a list of words, quotes taken off (see `commandsOf`). */
 export function shellParts(command: string): readonly (readonly string[])[] {
+	if (command.length > KEPT_LINE_MAX) return commandsOf(command).map((words) => words.map((w) => w.text));
 	let parts = partsOf.get(command);
 	if (parts === undefined) {
 		if (partsOf.size >= PARSED_MAX) partsOf.clear();

@@ -20,6 +20,15 @@ describe("commandsOf", () => {
 		expect(shellParts(line)).toBe(shellParts(line));
 	});
 
+	it("keeps no long line (a heredoc), and cuts it right each time", () => {
+		const line = `cat > notes.txt <<'EOF'\n${"a line of the heredoc\n".repeat(100)}EOF\ngit add notes.txt`;
+		const first = commandsOf(line);
+		expect(commandsOf(line)).not.toBe(first);
+		expect(commandsOf(line)).toEqual(first);
+		expect(shellParts(line)).not.toBe(shellParts(line));
+		expect(shellParts(line)).toEqual(first.map((words) => words.map((w) => w.text)));
+	});
+
 	it("reads a line of thousands of redirections in one pass", () => {
 		const started = performance.now();
 		expect(commandsOf(`x${">&".repeat(100_000)}`)).toHaveLength(1);
