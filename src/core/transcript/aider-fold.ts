@@ -52,6 +52,10 @@ const HEADER_PREFIX = "# aider chat started at ";
 
 /** The start of a session, when the line is one (`# aider chat started at <time>`): its time as written, or `no time`. */
 export function aiderSessionStart(line: RawLine): string | undefined {
+	// Asked of every line of the history: a line whose first character is none a start's can be
+	// (`#`, or the byte-order mark or NUL that `lineText` drops) is answered without its text made.
+	const first = (line.text ?? line.lossy)?.charCodeAt(0);
+	if (first !== 35 && first !== 0xfeff && first !== 0) return undefined;
 	const text = lineText(line);
 	if (text === null || !text.startsWith(HEADER_PREFIX)) return undefined;
 	// A start without its time still names its session: an empty key made it `<history>#`.

@@ -190,6 +190,11 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(aiderSessionStart({ no: 1, text: "\uFEFF# aider chat started at 2026-11-30 09:12:03" })).toBe("2026-11-30 09:12:03");
 		expect(aiderSessionStart({ no: 2, text: "## aider chat started at 2026-11-30 09:12:03" })).toBeUndefined();
 		expect(aiderSessionStart({ no: 2, text: null })).toBeUndefined();
+		// Answered from the first character for most lines: the starts it must still see are those behind NULs, or in a line of bad bytes.
+		expect(aiderSessionStart({ no: 7, text: "\u0000\u0000# aider chat started at 2026-11-30 09:12:03" })).toBe("2026-11-30 09:12:03");
+		expect(aiderSessionStart({ no: 7, text: null, lossy: "# aider chat started at 2026-11-30 09:12:03 \uFFFD" })).toBe("2026-11-30 09:12:03 \uFFFD");
+		expect(aiderSessionStart({ no: 7, text: " # aider chat started at 2026-11-30 09:12:03" })).toBeUndefined();
+		expect(aiderSessionStart({ no: 7, text: "" })).toBeUndefined();
 		const twice = Buffer.from("\n# aider chat started at 2026-11-30 09:12:03\n\n#### one  \n\n# aider chat started at 2026-11-30 09:12:03\n\n#### two  \n");
 		const sessions = await sessionsOf(twice);
 		expect(sessions.map((s) => [s.fileId, promptsOf(s).map((p) => p.text)])).toEqual([
