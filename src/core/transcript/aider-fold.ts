@@ -1,5 +1,5 @@
 import { afterNulRun, isBlank, mostlyNul, unreadable, type RawLine } from "./jsonl-lines";
-import { digitsAt } from "./parse-line";
+import { digitsAt, isoOfMs } from "./parse-line";
 import { addFile, addUnique, clip, LIMITS, markMalformed, pushEvent, writtenBy } from "./model-building";
 import type { OpenBlock, SessionModel, ToolCall } from "./session-model";
 
@@ -122,7 +122,7 @@ function foldStart(model: SessionModel, time: string): void {
 	const day = digitsAt(time, 8, 10);
 	const date = new Date(digitsAt(time, 0, 4), month - 1, day, digitsAt(time, 11, 13), digitsAt(time, 14, 16), digitsAt(time, 17, 19));
 	if (Number.isNaN(date.getTime()) || date.getMonth() !== month - 1 || date.getDate() !== day) return;
-	const iso = date.toISOString();
+	const iso = isoOfMs(date.getTime());
 	if (writtenBy(model, iso) && (model.startedAt === undefined || iso < model.startedAt)) model.startedAt = iso;
 }
 

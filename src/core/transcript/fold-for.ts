@@ -6,6 +6,7 @@ import { foldLines } from "./fold";
 import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
 import { foldOpencodeLines } from "./opencode-fold";
 import type { RawLine } from "./jsonl-lines";
+import { isoOfMs } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { compactLists, createSession, type SessionModel } from "./session-model";
 import type { TranscriptFile } from "./transcript-files";
@@ -24,7 +25,7 @@ export const CLOCK_SKEW_MS = 86_400_000;
 /** The latest time a record of the file can have, as an ISO string; none for a file of no stamp. */
 export function timesUntil(file: Pick<TranscriptFile, "mtimeMs">): string | undefined {
 	const ms = file.mtimeMs + CLOCK_SKEW_MS;
-	return file.mtimeMs > 0 && Number.isFinite(ms) && ms < 8.64e15 ? new Date(ms).toISOString() : undefined;
+	return file.mtimeMs > 0 && Number.isFinite(ms) && ms < 8.64e15 ? isoOfMs(ms) : undefined;
 }
 
 /** The fold for a file's agent, its times bounded by the file's stamp (see `timesUntil`). */

@@ -1,7 +1,7 @@
 import { dict, shown } from "../dict";
 import { unreadable, type RawLine } from "./jsonl-lines";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, textFieldProblem } from "./model-building";
-import { isObject } from "./parse-line";
+import { isObject, isoOfMs } from "./parse-line";
 import { noteFolder } from "./session-folder";
 import { ownCalls, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { tokenCount } from "./token-count";
@@ -31,8 +31,8 @@ export function foldOpencodeLines(model: SessionModel, lines: readonly RawLine[]
 	const state = stateOf(model);
 	for (const line of lines) foldOpencodeLine(model, state, line);
 	// The session's first and last times, made ISO once per batch (not for every row).
-	if (state.firstMs !== undefined) noteTime(model, new Date(state.firstMs).toISOString());
-	if (state.lastMs !== undefined) noteTime(model, new Date(state.lastMs).toISOString());
+	if (state.firstMs !== undefined) noteTime(model, isoOfMs(state.firstMs));
+	if (state.lastMs !== undefined) noteTime(model, isoOfMs(state.lastMs));
 }
 
 interface OpencodeState {
@@ -159,7 +159,7 @@ function msOf(value: unknown): number | undefined {
 /** Milliseconds since the epoch as an ISO time, when they are a plausible time. */
 function msTime(value: unknown): string | undefined {
 	const ms = msOf(value);
-	return ms === undefined ? undefined : new Date(ms).toISOString();
+	return ms === undefined ? undefined : isoOfMs(ms);
 }
 
 function noteMs(state: OpencodeState, ms: number | undefined): void {
@@ -171,7 +171,7 @@ function noteMs(state: OpencodeState, ms: number | undefined): void {
 /** A message's time as ISO, made once. */
 function messageTime(message: { ms?: number; iso?: string } | undefined): string | undefined {
 	if (message?.ms === undefined) return undefined;
-	message.iso ??= new Date(message.ms).toISOString();
+	message.iso ??= isoOfMs(message.ms);
 	return message.iso;
 }
 

@@ -326,7 +326,7 @@ export function isoTime(value: unknown): string | undefined {
 	if (!ISO_TIME.test(value) || !isRealTime(value)) return undefined;
 	const ms = Date.parse(value);
 	if (Number.isNaN(ms)) return undefined;
-	const utc = new Date(ms).toISOString();
+	const utc = isoOfMs(ms);
 	return isPlainUtcTime(utc) ? utc : undefined;
 }
 
@@ -350,6 +350,45 @@ function isRealTime(v: string): boolean {
 function isPlainUtcTime(v: string): boolean {
 	if (v.length !== 24 || v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 84 || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58 || v.charCodeAt(19) !== 46 || v.charCodeAt(23) !== 90) return false;
 	return isRealTime(v) && digitsAt(v, 20, 23) >= 0;
+}
+
+/** The last instant `isoOfMs` writes itself (9999-12-31T23:59:59.999Z); past it `toISOString` writes a six-digit year. */
+const LAST_ISO_MS = 253_402_300_799_999;
+
+/**
+ * `new Date(ms).toISOString()`, written from the number's digits: `toISOString` was most of what
+ * reading a time cost (measured: 0.5–1 µs each, a start line for each of Aider's sessions and each
+ * time opencode and Gemini CLI files are stamped with). From 1970 to 9999, else `toISOString`'s.
+ * One flat string (a template would keep its pieces: the time is kept in the model).
+ */
+export function isoOfMs(ms: number): string {
+	if (!(ms >= 0 && ms <= LAST_ISO_MS)) return new Date(ms).toISOString();
+	const t = Math.floor(ms);
+	const days = Math.floor(t / 86_400_000);
+	let rest = t - days * 86_400_000;
+	const hour = Math.floor(rest / 3_600_000);
+	rest -= hour * 3_600_000;
+	const minute = Math.floor(rest / 60_000);
+	rest -= minute * 60_000;
+	const second = Math.floor(rest / 1000);
+	const milli = rest - second * 1000;
+	// The civil date of a day number (Howard Hinnant's `civil_from_days`: eras of 400 years, years from March).
+	const z = days + 719_468;
+	const era = Math.floor(z / 146_097);
+	const dayOfEra = z - era * 146_097;
+	const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+	const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+	const fromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+	const day = dayOfYear - Math.floor((153 * fromMarch + 2) / 5) + 1;
+	const month = fromMarch < 10 ? fromMarch + 3 : fromMarch - 9;
+	const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+	const d = digitCode;
+	return String.fromCharCode(d(year, 1000), d(year, 100), d(year, 10), d(year, 1), 45, d(month, 10), d(month, 1), 45, d(day, 10), d(day, 1), 84, d(hour, 10), d(hour, 1), 58, d(minute, 10), d(minute, 1), 58, d(second, 10), d(second, 1), 46, d(milli, 100), d(milli, 10), d(milli, 1), 90);
+}
+
+/** The character code of the digit of `n` at `place` (1, 10, 100…). */
+function digitCode(n: number, place: number): number {
+	return 48 + (Math.floor(n / place) % 10);
 }
 
 /** The number the ASCII digits of `text` from `start` to `end` write; -1 if one is not a digit. */

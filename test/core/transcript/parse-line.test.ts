@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { isoTime, parseLine } from "../../../src/core/transcript/parse-line";
+import { isoOfMs, isoTime, parseLine } from "../../../src/core/transcript/parse-line";
 import type { TranscriptRecord } from "../../../src/core/transcript/records";
 import { assistant, system, text, thinking, toolResult, toolUse, userBlocks, userText } from "../../fixtures/lines";
 
@@ -218,5 +218,24 @@ describe("isoTime", () => {
 		// No zone is the local time, as Date reads it; an instant before 1970 is none.
 		expect(isoTime("2026-11-02T05:00:00")).toBe(new Date(2026, 10, 2, 5).toISOString());
 		expect(isoTime("1970-01-01T01:00:00+05:30")).toBeUndefined();
+	});
+});
+
+describe("isoOfMs", () => {
+	it("writes what toISOString writes, for every instant from 1970 to 9999", () => {
+		const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+		// The days a calendar gets wrong first: leap days, centuries (2100 is not a leap year, 2000 is), the ends of each range.
+		for (const ms of [0, 1, 999, 1000, 86_399_999, 86_400_000, Date.UTC(1972, 1, 29), Date.UTC(2000, 1, 29, 12), Date.UTC(2000, 2, 1), Date.UTC(2100, 1, 28, 23, 59, 59, 999), Date.UTC(2100, 2, 1), Date.UTC(2400, 1, 29), last]) {
+			expect(isoOfMs(ms)).toBe(new Date(ms).toISOString());
+		}
+		fc.assert(fc.property(fc.integer({ min: 0, max: last }), (ms) => isoOfMs(ms) === new Date(ms).toISOString()), { numRuns: 20_000 });
+		// Fractions of a millisecond are dropped, as Date drops them.
+		fc.assert(fc.property(fc.double({ min: 0, max: last, noNaN: true }), (ms) => isoOfMs(ms) === new Date(ms).toISOString()), { numRuns: 5_000 });
+	});
+
+	it("leaves an instant before 1970 or past 9999 to toISOString, and throws as it does for no instant", () => {
+		for (const ms of [-1, -86_400_001, Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), 8.64e15]) expect(isoOfMs(ms)).toBe(new Date(ms).toISOString());
+		expect(() => isoOfMs(Number.NaN)).toThrow(RangeError);
+		expect(() => isoOfMs(9e15)).toThrow(RangeError);
 	});
 });
