@@ -57,14 +57,16 @@ export async function generateTree(root: string, sources: SourceSession[], sessi
 		await mkdir(project, { recursive: true });
 		const id = randomUUID();
 		const oldId = /"sessionId":"([^"]+)"/.exec(source.text)?.[1];
-		const body = repeatWithFreshIds(source.text, repeat, oldId, id);
+		// Every session its own uuids, as real sessions have: replicas of one source in one folder
+		// sharing them read as an older `--resume`'s copies of one another (see `foldCopies`).
+		const body = repeatWithFreshIds(source.text, repeat, oldId, id, i + 1);
 		await writeFile(join(project, `${id}.jsonl`), body);
 		bytes += Buffer.byteLength(body);
 		files++;
 		for (const sub of source.subagents) {
 			const target = join(project, id, sub.rel);
 			await mkdir(join(target, ".."), { recursive: true });
-			const text = oldId ? sub.text.split(oldId).join(id) : sub.text;
+			const text = freshIds(oldId ? sub.text.split(oldId).join(id) : sub.text, (i + 1) * REPLICAS_MAX);
 			await writeFile(target, text);
 			bytes += Buffer.byteLength(text);
 			files++;
@@ -73,18 +75,20 @@ export async function generateTree(root: string, sources: SourceSession[], sessi
 	return { bytes, files };
 }
 
-function repeatWithFreshIds(text: string, times: number, oldId: string | undefined, newId: string): string {
+/** How many times a source may be repeated within one session: each session's rounds are its own (`session * REPLICAS_MAX + r`). */
+const REPLICAS_MAX = 1024;
+
+function repeatWithFreshIds(text: string, times: number, oldId: string | undefined, newId: string, session: number): string {
 	const base = oldId ? text.split(oldId).join(newId) : text;
-	if (times === 1) return base;
 	const parts: string[] = [];
-	for (let r = 0; r < times; r++) parts.push(r === 0 ? base : freshIds(base, r));
+	for (let r = 0; r < Math.min(times, REPLICAS_MAX); r++) parts.push(freshIds(base, session * REPLICAS_MAX + r));
 	return parts.join("");
 }
 
 /** Makes a replica's lines distinct: new uuids, message ids and tool ids, as a long session would have. */
 export function freshIds(text: string, round: number): string {
 	return text
-		.replace(/"(uuid|parentUuid|leafUuid|messageId)":"([0-9a-f]{8})/g, (_m, key: string, head: string) => `"${key}":"${(parseInt(head, 16) ^ round).toString(16).padStart(8, "0")}`)
+		.replace(/"(uuid|parentUuid|leafUuid|messageId)":"([0-9a-f]{8})/g, (_m, key: string, head: string) => `"${key}":"${((parseInt(head, 16) ^ round) >>> 0).toString(16).padStart(8, "0")}`)
 		.replace(/"id":"msg_/g, `"id":"msg_r${round}_`)
 		.replace(/toolu_/g, `toolu_r${round}_`);
 }

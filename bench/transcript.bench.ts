@@ -24,7 +24,8 @@ const MiB = 1024 * 1024;
 const repoRoot = resolve(__dirname, "..", "..");
 const work = process.env.BENCH_DIR ?? join(tmpdir(), "ai-memory-bench");
 const SOURCES = [join(repoRoot, "..", "shared", "corpus", "claude-transcripts"), join(repoRoot, "examples", "claude-projects")];
-const TREE = { sessions: 1000, bytes: 264 * MiB };
+// `ids`: each session's uuids its own (before, replicas of one source in one folder shared theirs).
+const TREE = { sessions: 1000, bytes: 264 * MiB, ids: "per-session" };
 const LONG_BYTES = 1024 * MiB;
 
 const mode = process.argv[2] ?? "tree";

@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { setImmediate } from "node:timers";
 
 /**
@@ -76,4 +76,26 @@ export function stderrIsTerminal(): boolean {
 	}
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (a `require`: the bundles run as scripts, see `node/code-cache`)
 	return isDevice && (require("node:tty") as typeof import("node:tty")).isatty(2);
+}
+
+/**
+ * Prints `text` on stdout at once, by the file, without making `process.stdout` (4 ms of every
+ * sync, see `ignoreClosedOutput`) and with nothing left to wait for at the exit. As the stream
+ * would: a reader gone (EPIPE; or no stdout at all, EBADF) drops it quietly, another failure is
+ * said on stderr and ends the command with 1. A stdout that would block (a non-blocking pipe
+ * that is full) gets the rest through the stream, which waits.
+ */
+export function printOut(text: string): void {
+	const bytes = Buffer.from(text, "utf8");
+	let at = 0;
+	try {
+		while (at < bytes.length) at += writeSync(1, bytes, at);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EAGAIN") process.stdout.write(bytes.subarray(at));
+		else if (code !== "EPIPE" && code !== "EBADF" && !dropAll) {
+			process.exitCode = 1;
+			process.stderr.write(`ai-memory: what it printed could not be written (${code ?? String(error)})\n`);
+		}
+	}
 }

@@ -1,4 +1,5 @@
-import { stderrIsTerminal } from "./closed-output";
+import { printOut, stderrIsTerminal } from "./closed-output";
+import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
@@ -103,10 +104,9 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	}
 	if (unmounted) report.notices.unshift(`${unmounted}: its sessions were not read`);
 	if (options.json) {
-		process.stdout.write(`${JSON.stringify(report)}\n`);
+		printOut(`${JSON.stringify(report)}\n`);
 	} else {
-		say(process.stdout, describeSyncReport(report));
-		for (const notice of report.notices) sayLine(process.stdout, `Note: ${notice}`);
+		printOut([`${terminalText(describeSyncReport(report))}\n`, ...report.notices.map((notice) => `${terminalLine(`Note: ${notice}`)}\n`)].join(""));
 		for (const error of report.errors) sayLine(process.stderr, `ai-memory: ${error}`);
 	}
 	return report.errors.length > 0 ? 1 : 0;

@@ -18,13 +18,15 @@ beforeAll(async () => {
 	// `exit`: prints 4 MiB and ends with exitWhenFlushed(3), a timer still set that would hold a natural end.
 	await writeFile(
 		entry,
-		`import { exitWhenFlushed, ignoreClosedOutput, stderrIsTerminal } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
+		`import { exitWhenFlushed, ignoreClosedOutput, printOut, stderrIsTerminal } from ${JSON.stringify(join(__dirname, "../../src/cli/closed-output"))};\n` +
 			`if (process.argv[2] === "tty") { process.stdout.write(String(stderrIsTerminal())); process.exit(0); }\n` +
+			// \`print\`: 4 MiB by printOut (a byte count in argv[3] for fewer), then exitWhenFlushed(0).
+			`if (process.argv[2] === "print") { ignoreClosedOutput(); setTimeout(() => { printOut("p".repeat(Number(process.argv[3] ?? 4 << 20))); exitWhenFlushed(0); }, 300); }\nelse {\n` +
 			`if (process.argv[2] === "hook") ignoreClosedOutput(true);\n` +
 			`else if (process.argv[2] !== "off") ignoreClosedOutput();\n` +
 			`if (process.argv[2] === "hook" || process.argv[3] === "full") setTimeout(() => process.stdout.write("context", () => void Promise.resolve().then(() => exitWhenFlushed(0))), 50);\nelse ` +
 			`if (process.argv[2] === "exit") { setInterval(() => undefined, 1000); setTimeout(() => { process.stdout.write("y".repeat(4 << 20)); exitWhenFlushed(3); }, 300); }\n` +
-			`else setTimeout(() => { process.stdout.write("x".repeat(1 << 20)); process.exitCode = 0; }, 300);\n`,
+			`else setTimeout(() => { process.stdout.write("x".repeat(1 << 20)); process.exitCode = 0; }, 300);\n}\n`,
 	);
 	script = join(work, "child.cjs");
 	await build({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", outfile: script, logLevel: "warning" });
@@ -34,7 +36,7 @@ afterAll(async () => {
 	await rm(work, { recursive: true, force: true });
 });
 
-async function run(mode: "on" | "off" | "exit", closed = true): Promise<{ code: number | null; stderr: string; stdout: number }> {
+async function run(mode: "on" | "off" | "exit" | "print", closed = true): Promise<{ code: number | null; stderr: string; stdout: number }> {
 	const child = spawn(process.execPath, [script, mode], { stdio: ["ignore", "pipe", "pipe"] });
 	let stdout = 0;
 	if (closed) child.stdout.destroy();
@@ -89,6 +91,29 @@ describe("exitWhenFlushed", () => {
 
 	it("ends with its code when the reader went away", async () => {
 		expect(await run("exit")).toEqual({ code: 3, stderr: "", stdout: 0 });
+	});
+});
+
+describe("printOut (the sync's report, without making process.stdout)", () => {
+	it("gets all of it to a slow reader, and ends with the exit code", async () => {
+		expect(await run("print", false)).toEqual({ code: 0, stderr: "", stdout: 4 << 20 });
+	});
+
+	it("drops it quietly when the reader went away", async () => {
+		expect(await run("print")).toEqual({ code: 0, stderr: "", stdout: 0 });
+	});
+
+	it.skipIf(!existsSync("/dev/full"))("says in a line that it could not be written, and exits 1 (a full disk: stdout to /dev/full)", async () => {
+		const full = await open("/dev/full", "w");
+		try {
+			const child = spawn(process.execPath, [script, "print", "100"], { stdio: ["ignore", full.fd, "pipe"] });
+			let stderr = "";
+			child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+			const [code] = (await once(child, "close")) as [number | null];
+			expect({ code, stderr }).toEqual({ code: 1, stderr: "ai-memory: what it printed could not be written (ENOSPC)\n" });
+		} finally {
+			await full.close();
+		}
 	});
 });
 
