@@ -66,6 +66,8 @@ export class TranscriptIndex {
 	private subagentParents = new Map<string, Set<string | undefined>>();
 	/** Files the store has a model for; others need no look there. */
 	private readonly stored = new Set<string>();
+	/** Files read since the last `foldCopies` that start with another uuid than before (new ones, rewritten ones): only they can make or change a group of copies. */
+	private readonly startedAnew = new Set<string>();
 	private knownLoaded = false;
 	/** The redaction the models held in memory were made under (see `redactHeldAgain`). */
 	private heldUnder: RedactionSpec | undefined;
@@ -261,7 +263,11 @@ export class TranscriptIndex {
 	private async foldCopies(read: RefreshResult, onRead: ((entry: IndexedTranscript) => void) | undefined, detail: DetailLevel | undefined): Promise<void> {
 		const wanted = new Set<string>();
 		const firsts = new Set<number>();
+		// A turn appended to a file of a group changes no group: its models are not loaded for it at every sync.
+		const joined = new Set(this.startedAnew);
+		this.startedAnew.clear();
 		for (const entry of read.updated) {
+			if (!joined.has(entry.file.path)) continue;
 			const key = copyKey(entry.file);
 			if (key === undefined) continue;
 			wanted.add(key);
@@ -495,6 +501,7 @@ export class TranscriptIndex {
 		// A last line left to settle: the file is read again at the next refresh, changed or not.
 		// The scan's stamp is kept as it is when it has no mark to drop (a copy per file, kept).
 		const plain = withFirstUuid(stampedFolded(file.settling ? withoutSettling(file) : file), model.index.firstUuid);
+		if (readAnew || before?.firstUuid !== plain.firstUuid) this.startedAnew.add(file.path);
 		const stamped: TranscriptFile = read.cursor.settling ? { ...plain, settling: true } : plain;
 		const metaRead = file.metaPath && !saved ? await this.source.readMeta(file.metaPath) : undefined;
 		const meta = saved ? saved.meta : metaRead ? (spec ? redactMeta(metaRead, redactorFor(spec, model.cwd)) : metaRead) : known?.meta;

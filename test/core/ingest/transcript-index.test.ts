@@ -450,6 +450,27 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expect(last!.model.events[0]).toMatchObject({ kind: "forked", from: second, prompts: 3 });
 	});
 
+	it("a turn appended to a copy loads no other session's model (its group is as it was)", async () => {
+		const transcripts = new MemoryTranscripts();
+		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		transcripts.append(b, jsonl([userText("Bump the version too", at(second, 13, "2026-10-02T14:05:00.000Z"))]));
+		const reopened = store.reopen();
+		const loaded: string[] = [];
+		const load = reopened.load.bind(reopened);
+		reopened.load = (path) => {
+			loaded.push(path);
+			return load(path);
+		};
+		const later = new TranscriptIndex(transcripts, reopened, () => spec([]));
+		expect((await later.refresh()).updated.map((e) => e.file.path)).toEqual([b]);
+		expect(loaded).toEqual([b]);
+		expect(promptsOf(await later.get(b))).toEqual(["Add a changelog line for the rename", "Bump the version too"]);
+		expectWhole(await later.get(a));
+	});
+
 	it("two sessions that only start with the same lines in different projects are left alone", async () => {
 		const transcripts = new MemoryTranscripts();
 		transcripts.put("-r-app", first, jsonl(earlier(first)));
