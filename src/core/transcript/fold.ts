@@ -58,13 +58,25 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			return;
 		}
 		model.index.seenUuids.add(key);
-		model.index.firstUuid ??= key;
+		model.index.firstUuid ??= firstRecordKey(record, record.uuid);
 		owner = model.index.copied?.get(key);
 	}
 	if (owner === undefined) foldKind(model, record);
 	else foldCopied(model, record, owner);
 	// The main thread's last record: a prompt with another parent may be a rewind (see rewind.ts).
 	if ("uuid" in record && record.uuid !== undefined && record.isSidechain !== true) model.index.lastUuid = record.uuid;
+}
+
+/**
+ * The first record of a file, as `TranscriptIndex.foldCopies` tells copies by it: its uuid with its
+ * time and content. An older `--resume` copies the line whole; sessions a script made from one
+ * template share their uuids (`<id prefix>-0000-…-000000000001`), not their prompt and time, and
+ * were taken for copies of one another by the uuid alone (attack rounds 37, 38, 39 and 41).
+ */
+function firstRecordKey(record: TranscriptRecord, uuid: string): number {
+	const time = "timestamp" in record ? (record.timestamp ?? "") : "";
+	const content = "content" in record ? record.content : undefined;
+	return hash53(`${uuid}\n${time}\n${JSON.stringify(content ?? null)}`);
 }
 
 /**

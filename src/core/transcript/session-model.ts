@@ -161,7 +161,7 @@ export interface SessionModel {
 export interface SessionIndex {
 	/** Hashes of the uuids folded so far (see `hash53`). */
 	seenUuids: Set<number>;
-	/** The hash of the first uuid folded: an older `--resume` starts its new file with the same (see `TranscriptIndex.foldCopies`). */
+	/** The hash of the first record folded (its uuid, time and content): an older `--resume` starts its new file with the same (see `TranscriptIndex.foldCopies`). */
 	firstUuid: number | undefined;
 	/** While a copy is folded: the hashes of the uuids other files of its project hold, each with the session that holds it first. Not stored. */
 	copied: ReadonlyMap<number, string> | undefined;

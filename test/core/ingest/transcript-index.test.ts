@@ -471,6 +471,23 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expectWhole(await later.get(a));
 	});
 
+	it("sessions made from one template (the same uuids, another prompt or time) are each their own", async () => {
+		const transcripts = new MemoryTranscripts();
+		const template = (sessionId: string, n: number) => [
+			userText(`Fix the parser bug number ${n}`, at(sessionId, 1, `2026-10-0${n}T09:00:00.000Z`)),
+			assistant(text(`Fixed bug ${n}.`), { ...at(sessionId, 2, `2026-10-0${n}T09:01:00.000Z`), messageId: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } }),
+		];
+		const a = transcripts.put("-r-app", first, jsonl(template(first, 1)));
+		const b = transcripts.put("-r-app", second, jsonl(template(second, 2)));
+		const c = transcripts.put("-r-app", "00000000-ffff-4000-8000-00000000000c", jsonl(template("00000000-ffff-4000-8000-00000000000c", 3).map((line, i) => (i === 0 ? { ...line, timestamp: "2026-10-01T09:00:00.000Z" } : line))));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expect(promptsOf(await index.get(a))).toEqual(["Fix the parser bug number 1"]);
+		expect(promptsOf(await index.get(b))).toEqual(["Fix the parser bug number 2"]);
+		// The same time as the first one's, another prompt.
+		expect(promptsOf(await index.get(c))).toEqual(["Fix the parser bug number 3"]);
+	});
+
 	it("two sessions that only start with the same lines in different projects are left alone", async () => {
 		const transcripts = new MemoryTranscripts();
 		transcripts.put("-r-app", first, jsonl(earlier(first)));

@@ -377,12 +377,18 @@ describe("lines copied from another session's file (an older --resume)", () => {
 		expect(m.counts).toMatchObject({ prompts: 1, compactions: 0 });
 		expect(m.tokens.input).toBe(20);
 		expect(m.startedAt).toBe("2026-09-05T12:00:00.000Z");
-		expect(m.index.firstUuid).toBe(hash53("c-1"));
 		// Without the other session's uuids, the same file is all this session's.
 		resetIds();
 		const alone = foldWithCopied([...theirs, ...mine], new Map());
 		expect(promptsOf(alone)).toHaveLength(3);
 		expect(alone.tokens.input).toBe(520);
+		// Told by its first record whole: the same line starts both; one of the same uuid with another prompt or time does not.
+		resetIds();
+		expect(foldWithCopied(theirs, new Map()).index.firstUuid).toBe(m.index.firstUuid);
+		resetIds();
+		expect(foldWithCopied([userText("Sketch the queue layer", { uuid: "c-1", timestamp: "2026-09-01T08:00:00.000Z" })], new Map()).index.firstUuid).not.toBe(m.index.firstUuid);
+		resetIds();
+		expect(foldWithCopied([userText("Sketch the cache layer", { uuid: "c-1", timestamp: "2026-09-02T08:00:00.000Z" })], new Map()).index.firstUuid).not.toBe(m.index.firstUuid);
 	});
 });
 
