@@ -471,6 +471,24 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expectWhole(await later.get(a));
 	});
 
+	it("a `--fork-session` copy (its copied replies marked, beside its parent) is told once, as the fork path tells it alone", async () => {
+		const transcripts = new MemoryTranscripts();
+		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+		// As Claude Code 2.1 writes a fork: the same uuids under the new id, each copied reply naming the session that made it, the copied prompts the fork's promptId.
+		const forked = copy(false).map((line, i) => (i >= 4 ? line : line.type === "assistant" ? { ...line, requestSessionId: first } : { ...line, promptId: "p-fork" }));
+		const b = transcripts.put("-r-app", second, jsonl(forked));
+		const both = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await both.refresh();
+		expectOwnTurnOnly(await both.get(b));
+		expectWhole(await both.get(a));
+		// The same as the fork read without its parent beside it.
+		const aloneTranscripts = new MemoryTranscripts();
+		const alone = aloneTranscripts.put("-r-app", second, jsonl(forked));
+		const index = new TranscriptIndex(aloneTranscripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expect((await both.get(b))!.model.events).toEqual((await index.get(alone))!.model.events);
+	});
+
 	it("sessions made from one template (the same uuids, another prompt or time) are each their own", async () => {
 		const transcripts = new MemoryTranscripts();
 		const template = (sessionId: string, n: number) => [
