@@ -300,9 +300,16 @@ export class TranscriptIndex {
 				const id = entry.file.fileId;
 				// The same session at two paths (its folder moved): the second is neither copied nor a copy.
 				if (ids.has(id)) continue;
+				ids.add(id);
+				// A copy goes on past what it copied (the turn it was resumed for). One that holds nothing
+				// the files before it do not is a replica (a script's sessions made from one file, a
+				// backup under another name): its own session, as it was before copies were told.
+				if (before !== undefined && !holdsMore(entry.model.index.seenUuids, owners)) {
+					if (entry.model.index.copyOf !== undefined) await this.foldAsCopy(entry.file.path, { of: undefined, owners: undefined }, read, onRead, detail);
+					continue;
+				}
 				if (entry.model.index.copyOf !== before) await this.foldAsCopy(entry.file.path, { of: before, owners: before === undefined ? undefined : owners }, read, onRead, detail);
 				for (const key of entry.model.index.seenUuids) if (!owners.has(key)) owners.set(key, id);
-				ids.add(id);
 				// The sessions before the next one, in order, as one hash: a list of them, kept on each, grew with the square of a group.
 				before = String(hash53(`${before ?? ""}\n${id}`));
 			}
@@ -669,6 +676,12 @@ export class TranscriptIndex {
 interface Copies {
 	of: string | undefined;
 	owners: ReadonlyMap<number, string> | undefined;
+}
+
+/** Whether a session holds a record none of `owners` does. */
+function holdsMore(seen: ReadonlySet<number>, owners: ReadonlyMap<number, string>): boolean {
+	for (const key of seen) if (!owners.has(key)) return true;
+	return false;
 }
 
 /** The files of one project that may be copies of one another (Claude Code's sessions that start with the same uuid); undefined for others. */

@@ -489,6 +489,23 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expect((await both.get(b))!.model.events).toEqual((await index.get(alone))!.model.events);
 	});
 
+	it("replicas of one session (its very lines under other ids, nothing of their own) are each their own session", async () => {
+		const transcripts = new MemoryTranscripts();
+		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
+		const b = transcripts.put("-r-app", second, jsonl(earlier(second)));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expectWhole(await index.get(a));
+		expectWhole(await index.get(b));
+		// Read afresh with a turn of its own after those lines, it is a copy: told from its own turn.
+		transcripts.append(b, jsonl(copy(false).slice(4)));
+		const store = new MemoryTranscriptStore();
+		const again = new TranscriptIndex(transcripts, store, () => spec([]));
+		await again.refresh();
+		expectOwnTurnOnly(await again.get(b));
+		expectWhole(await again.get(a));
+	});
+
 	it("sessions made from one template (the same uuids, another prompt or time) are each their own", async () => {
 		const transcripts = new MemoryTranscripts();
 		const template = (sessionId: string, n: number) => [
