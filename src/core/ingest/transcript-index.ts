@@ -252,7 +252,7 @@ export class TranscriptIndex {
 	 * An older Claude Code's `--resume` (and a resume that forks anyway) starts the new session's
 	 * file with the earlier session's lines, the same uuids, with no mark naming that session: its
 	 * note told the earlier session's prompts as its own, counted its tokens again, and the block
-	 * told its ask twice. Files of a project that start with the same uuid are told apart here,
+	 * told its ask twice. Files of a project that start with the same record (`firstRecordKey`) are told apart here,
 	 * after each read, whichever came first or on which thread: the one that ends first holds the
 	 * history (a copy ends with turns of its own after it); each later one is folded again with the
 	 * uuids of those before it taken as copied (see `foldCopied` in fold.ts), and reported read.
