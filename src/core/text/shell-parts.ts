@@ -1,8 +1,20 @@
+import { boundedMemo } from "./bounded-memo";
+
 /** A word of a shell command, quotes taken off; not `plain` when the shell would expand it (`$HOME`, `*.md`, `~/x`) or redirect (`2>/dev/null`). */
 export interface ShellWord {
 	text: string;
 	plain: boolean;
 }
+
+/**
+ * How many lines `commandsOf` and `shellParts` keep (read only by every caller): a digest asks for
+ * the commands of each Bash call from several of its parts (removed files, pushes, amends,
+ * signals, uncommitted work), and each asked again cost a parse of the line (measured on the
+ * bench tree's first sync: 46–79 ms a thread, 4–40 so). A long line (a heredoc, a pasted script)
+ * is cut anew: kept, a few thousand of them would stay in a plugin's memory after its sync.
+ */
+const KEPT_MAX = 4096;
+const KEPT_LINE_MAX = 1024;
 
 /** Characters that make an unquoted word something the shell expands or redirects: its text is not the path. */
 const SPECIAL = "$`*?[]{}~<>()!";
@@ -20,29 +32,7 @@ for (const c of SPECIAL) CHAR_KIND[c.charCodeAt(0)] ||= 2;
  * characters are taken whole, not a character at a time (measured on every Bash command of the
  * bench tree, which a digest reads several times over: 17.5 ms a character at a time, 4.6 ms so).
  */
-export function commandsOf(line: string): readonly (readonly ShellWord[])[] {
-	// A long line (a heredoc, a pasted script) is cut anew: kept, a few thousand of them would stay in a plugin's memory after its sync.
-	if (line.length > KEPT_LINE_MAX) return parseCommands(line);
-	let commands = parsed.get(line);
-	if (commands === undefined) {
-		if (parsed.size >= PARSED_MAX) parsed.clear();
-		commands = parseCommands(line);
-		parsed.set(line, commands);
-	}
-	return commands;
-}
-
-/**
- * The lines `commandsOf` cut lately, and their commands (read only by every caller): a digest
- * asks for the commands of each Bash call from several of its parts (removed files, pushes,
- * amends, signals, uncommitted work), and each asked again cost a parse of the line (measured on
- * the bench tree's first sync: 46–79 ms a thread, 4–40 so). Emptied when
- * full, so a thread that reads many sessions holds a bounded number.
- */
-const parsed = new Map<string, ShellWord[][]>();
-const PARSED_MAX = 4096;
-/** The longest line kept (most commands are a line of a hundred characters). */
-const KEPT_LINE_MAX = 1024;
+export const commandsOf: (line: string) => readonly (readonly ShellWord[])[] = boundedMemo(parseCommands, KEPT_MAX, KEPT_LINE_MAX);
 
 function parseCommands(line: string): ShellWord[][] {
 	const commands: ShellWord[][] = [];
@@ -133,19 +123,7 @@ export function withoutRedirects(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /** A command line cut into its simple commands, each a list of words, quotes taken off (see `commandsOf`). */
-export function shellParts(command: string): readonly (readonly string[])[] {
-	if (command.length > KEPT_LINE_MAX) return commandsOf(command).map((words) => words.map((w) => w.text));
-	let parts = partsOf.get(command);
-	if (parts === undefined) {
-		if (partsOf.size >= PARSED_MAX) partsOf.clear();
-		parts = commandsOf(command).map((words) => words.map((w) => w.text));
-		partsOf.set(command, parts);
-	}
-	return parts;
-}
-
-/** The lines `shellParts` cut lately, as `parsed` keeps their words: asked for by as many parts of a digest. */
-const partsOf = new Map<string, string[][]>();
+export const shellParts: (command: string) => readonly (readonly string[])[] = boundedMemo((command) => commandsOf(command).map((words) => words.map((w) => w.text)), KEPT_MAX, KEPT_LINE_MAX);
 
 /** `/usr/bin/python3.12` → `python`, `./gradlew` → `gradlew`, `pip3` → `pip`. */
 export function programName(word: string): string {

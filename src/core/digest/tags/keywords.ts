@@ -1,4 +1,5 @@
 import { dict } from "../../dict";
+import { boundedMemo } from "../../text/bounded-memo";
 /**
  * Candidate keywords of a session's prompts and how much each stands out against all sessions.
  *
@@ -733,13 +734,20 @@ const CODE_VERBS = new Set("get set has is are can should on handle use make cre
 const LANGUAGE_GLOBALS = new Set("console json math object array string number promise reflect symbol process window document globalthis navigator self os sys fs path util".split(" "));
 
 /**
+ * A word's term (`latinWord`) or an identifier's (`identifierTerm`), kept once worked out:
+ * prompts repeat their words and names, and each read again cost a lower-cased copy and a dozen
+ * patterns (measured on the bench tree's first sync: `latinWord` 63–77 ms a thread, 20 so).
+ */
+const REMEMBERED_MAX = 8192;
+
+/**
  * An identifier as a term: a dotted name by its first part (`tokenizer.css` → tokenizer,
  * `logging.Init` → logging), then camelCase and snake_case cut into words (`TokenUsage`,
  * `token_usage` → token-usage), leading verbs and stop words dropped (`hasShadowBranch` →
  * shadow-branch, `currentSessionID` → session-id). Nothing when a stop word is left (`WebSearch`),
  * or more than three words.
  */
-const identifierTerm = remembered((original) => {
+const identifierTerm = boundedMemo((original): string | undefined => {
 	const text = original.replace(/\(\)$/, "").replace(/^[-.'’_@#$]+|[-.'’_:,;]+$/g, "").replace(/^www\./i, "");
 	const alias = KEYWORD_ALIASES.get(text.toLowerCase());
 	if (alias) return alias;
@@ -757,7 +765,7 @@ const identifierTerm = remembered((original) => {
 	if (words.length === 0 || words.length > 3 || words.some((w) => w === undefined)) return undefined;
 	const term = words.join("-");
 	return term.length <= MAX_TERM_CHARS ? term : undefined;
-});
+}, REMEMBERED_MAX);
 
 function identifierPart(part: string): string | undefined {
 	if (!/^\p{L}{2,}$/u.test(part) || EN_STOP.has(part)) return undefined;
@@ -765,27 +773,7 @@ function identifierPart(part: string): string | undefined {
 	return EN_STOP.has(word) ? undefined : word;
 }
 
-/**
- * A word's term (`latinWord`) or an identifier's (`identifierTerm`), kept once worked out:
- * prompts repeat their words and names, and each read again cost a lower-cased copy and a dozen
- * patterns (measured on the bench tree's first sync: `latinWord` 63–77 ms a thread, 20 so).
- * Emptied when full, so a thread that reads many sessions holds a bounded number.
- */
-function remembered(of: (text: string) => string | undefined): (text: string) => string | undefined {
-	// `null` for a text known to make no term.
-	const terms = new Map<string, string | null>();
-	return (text) => {
-		const known = terms.get(text);
-		if (known !== undefined) return known ?? undefined;
-		if (terms.size >= REMEMBERED_MAX) terms.clear();
-		const term = of(text);
-		terms.set(text, term ?? null);
-		return term;
-	};
-}
-const REMEMBERED_MAX = 8192;
-
-const latinWord = remembered((original) => {
+const latinWord = boundedMemo((original): string | undefined => {
 	let word = original.toLowerCase().replace(/^['’_.]+|['’_.]+$/g, "");
 	if (KEYWORD_ALIASES.has(word)) return word;
 	if (EN_STOP.has(word)) return undefined;
@@ -802,7 +790,7 @@ const latinWord = remembered((original) => {
 	word = ACRONYM_PLURAL.test(original) ? word.slice(0, -1) : singular(word);
 	if (EN_STOP.has(word) || (word.length < 3 && !EN_SHORT_OK.has(word))) return undefined;
 	return word;
-});
+}, REMEMBERED_MAX);
 
 const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
