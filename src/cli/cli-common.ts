@@ -34,12 +34,22 @@ export function cliScriptPath(): string {
  * repository's file name retitled it and cleared the screen; a folder's bare CR overwrote the line).
  */
 export function say(stream: NodeJS.WritableStream, line: string): void {
-	stream.write(`${terminalText(line)}\n`);
+	stream.write(said(line));
 }
 
 /** `say` for a line that stays one (see `terminalLine`): a notice or an error, which names files. */
 export function sayLine(stream: NodeJS.WritableStream, line: string): void {
-	stream.write(`${terminalLine(line)}\n`);
+	stream.write(saidOnOneLine(line));
+}
+
+/** What `say` writes, for a command that prints it another way (see `printOut`). */
+export function said(line: string): string {
+	return `${terminalText(line)}\n`;
+}
+
+/** What `sayLine` writes. */
+export function saidOnOneLine(line: string): string {
+	return `${terminalLine(line)}\n`;
 }
 
 /** Prints `ai-memory: <reason>` and gives the exit code. */

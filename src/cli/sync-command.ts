@@ -1,8 +1,7 @@
 import { printOut, stderrIsTerminal } from "./closed-output";
-import { terminalLine, terminalText } from "../core/text/terminal-text";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { danglingLink, fail, isDirectory, noFolder, say, sayLine } from "./cli-common";
+import { danglingLink, fail, isDirectory, noFolder, said, saidOnOneLine, say, sayLine } from "./cli-common";
 import { loadSettings } from "./settings-file";
 import { foldersProblem } from "../core/settings";
 import { claudeDirSlip, deviceClaudeDir, claudeProjectsDir } from "../node/claude-paths";
@@ -106,7 +105,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (options.json) {
 		printOut(`${JSON.stringify(report)}\n`);
 	} else {
-		printOut([`${terminalText(describeSyncReport(report))}\n`, ...report.notices.map((notice) => `${terminalLine(`Note: ${notice}`)}\n`)].join(""));
+		printOut([said(describeSyncReport(report)), ...report.notices.map((notice) => saidOnOneLine(`Note: ${notice}`))].join(""));
 		for (const error of report.errors) sayLine(process.stderr, `ai-memory: ${error}`);
 	}
 	return report.errors.length > 0 ? 1 : 0;
