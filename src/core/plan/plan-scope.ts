@@ -162,13 +162,14 @@ export function scopeSessions(input: {
 	// One session whose digest throws (a fault hostile text found) is said and waits for the next sync; the others sync.
 	const ready = new Map<string, PreparedSession>();
 	const failed: string[] = [];
+	const titleOf = summaryTitles(state);
 	for (const session of sessions) {
 		if (isEmptySession(session.model)) continue;
 		const path = session.file.path;
 		try {
 			// Summaries read later in this run may title a session read earlier: digest again then.
 			let prepared = input.prepared.get(path);
-			const title = summaryTitle(state, session.model);
+			const title = titleOf(session.model);
 			if (!prepared || prepared.summaryTitle !== title) prepared = prepareSession(session.model, title, session.file.projectDir, agentModels(session));
 			else if (session.subagents.length > 0 || session.warmups) prepared = withSubagents(prepared, session.model, agentModels(session));
 			ready.set(path, prepared);
@@ -248,7 +249,7 @@ export function scopeSessions(input: {
 		// So does one whose transcript was rewritten without a word of its old title (`retitledNotePath`),
 		// and one named after its title before names were made quotable (`unquotableNotePath`).
 		const clean = existing
-			? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken) ?? unquotableNotePath(existing, taken) ?? (input.rewritten?.has(path) || existing.rewritten ? retitledNotePath(existing, digest, session.model, summaryTitle(state, session.model), taken) : undefined))
+			? (redactedNotePath(existing.notePath, redactorFor(spec, session.model.cwd), taken) ?? offReserved(existing.notePath, reserved, taken) ?? unquotableNotePath(existing, taken) ?? (input.rewritten?.has(path) || existing.rewritten ? retitledNotePath(existing, digest, session.model, titleOf(session.model), taken) : undefined))
 			: undefined;
 		if (clean !== undefined) {
 			moves.push({ from: notePath, to: clean });
@@ -281,7 +282,7 @@ export function scopeSessions(input: {
 	}
 	// The order the notes were written in: their links name their neighbours there, by title.
 	// Made only when a session needs it (a sort of every session: each appended turn paid for it).
-	let previousOrder: Map<string, string[]> | undefined;
+	let previousOrder: ProjectOrder | undefined;
 	const before = () => (previousOrder ??= projectOrder(input.state));
 	// A session retitled (`/rename`, a summary) or started at another time: the notes that link to
 	// it, before and after, link to it under its new title or in its new place.
@@ -314,7 +315,7 @@ export function scopeSessions(input: {
 }
 
 /** The sessions before and after `path` in its project's order (none when it is not in it). */
-function neighbours(order: ReadonlyMap<string, readonly string[]>, key: string | undefined, path: string): string[] {
+function neighbours(order: ProjectOrder, key: string | undefined, path: string): string[] {
 	const list = key === undefined ? [] : (order.get(key) ?? []);
 	const at = list.indexOf(path);
 	return at < 0 ? [] : [list[at - 1], list[at + 1]].filter((n): n is string => n !== undefined);
@@ -383,27 +384,68 @@ function identityRules(state: SyncState, settings: Settings, identities: Identit
 	return { keyOfCwd, repositories, configured };
 }
 
-/** Each project's sessions by start time (then transcript path), the user's deleted notes left out. */
-export function projectOrder(state: SyncState): Map<string, string[]> {
+/** A project's sessions in order (see `projectOrder`). */
+export interface ProjectOrder {
+	get(key: string): readonly string[] | undefined;
+}
+
+/**
+ * Each project's sessions by start time (then transcript path), the user's deleted notes left out.
+ * A project's are sorted when first asked for: a sync that renders one session's note sorts one
+ * project, not every project's sessions.
+ */
+export function projectOrder(state: SyncState): ProjectOrder {
 	const byProject = new Map<string, [string, SessionRecord][]>();
 	for (const entry of Object.entries(state.sessions)) {
 		if (entry[1].deleted || entry[1].projectKey === undefined) continue;
-		const list = byProject.get(entry[1].projectKey) ?? [];
-		list.push(entry);
-		byProject.set(entry[1].projectKey, list);
+		const list = byProject.get(entry[1].projectKey);
+		if (list) list.push(entry);
+		else byProject.set(entry[1].projectKey, [entry]);
 	}
 	const order = new Map<string, string[]>();
-	// Of two sessions started at once, by session id before path: a transcript moved to another
-	// folder keeps its place, so no note keeps a link to a neighbour it no longer has.
-	for (const [key, list] of byProject) order.set(key, list.sort(([pa, a], [pb, b]) => codeUnitOrder(a.digest.startedAt ?? "", b.digest.startedAt ?? "") || codeUnitOrder(a.digest.sessionId, b.digest.sessionId) || codeUnitOrder(pa, pb)).map(([p]) => p));
-	return order;
+	return {
+		get(key) {
+			const known = order.get(key);
+			if (known) return known;
+			const list = byProject.get(key);
+			if (!list) return undefined;
+			// Of two sessions started at once, by session id before path: a transcript moved to another
+			// folder keeps its place, so no note keeps a link to a neighbour it no longer has.
+			const sorted = list.sort(([pa, a], [pb, b]) => codeUnitOrder(a.digest.startedAt ?? "", b.digest.startedAt ?? "") || codeUnitOrder(a.digest.sessionId, b.digest.sessionId) || codeUnitOrder(pa, pb)).map(([p]) => p);
+			order.set(key, sorted);
+			return sorted;
+		},
+	};
 }
 
-/** The `summary` title of a session (a later session's compaction names an earlier one). */
-export function summaryTitle(state: SyncState, model: SessionModel): string | undefined {
-	let title: string | undefined;
-	for (const [key, text] of Object.entries(state.summaries)) if (model.index.seenUuids.has(Number(key))) title = text;
-	return title;
+/**
+ * The `summary` title of a session (a later session's compaction names an earlier one), for many
+ * sessions: the summaries' keys are read once (a first sync has hundreds of summaries and a
+ * thousand sessions). Of two summaries a session holds, the later one in `state.summaries` titles
+ * it; the text is read when asked for, so a summary redacted since is given redacted. Summaries
+ * added to the state after the first session asked about are not seen: make it again.
+ */
+export function summaryTitles(state: SyncState): (model: SessionModel) => string | undefined {
+	// Read at the first session asked about: a sync that reads none (nothing changed) reads no summary.
+	let keys: string[] | undefined;
+	let uuids: number[] = [];
+	const rank = new Map<number, number>();
+	return (model) => {
+		if (keys === undefined) {
+			keys = Object.keys(state.summaries);
+			uuids = keys.map(Number);
+			uuids.forEach((uuid, i) => rank.set(uuid, i));
+		}
+		const seen = model.index.seenUuids;
+		let best = -1;
+		// Whichever of the two is smaller is gone over.
+		if (seen.size < uuids.length) {
+			for (const uuid of seen) best = Math.max(best, rank.get(uuid) ?? -1);
+		} else {
+			for (let i = uuids.length - 1; i >= 0 && best < 0; i--) if (seen.has(uuids[i]!)) best = i;
+		}
+		return best < 0 ? undefined : state.summaries[keys[best]!];
+	};
 }
 
 /** The note's path with its name redacted, when redaction changes the name (a new unique path); else undefined. */

@@ -20,7 +20,7 @@ import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts, type SharedFolder } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
 import { reredactInbox, type RedactableFolder } from "./redacted-names";
-import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitle, type Identities, type SessionScope } from "./plan-scope";
+import { enabledProjects, excludedTranscripts, isExcludedProject, projectOrder, settingsKey, summaryTitles, type Identities, type SessionScope } from "./plan-scope";
 import type { TranscriptFile } from "../transcript/transcript-files";
 import { projectContext, recordsByProject } from "./project-context";
 import type { ConflictUndo, PlannedWrite, SyncPlan } from "./sync-plan";
@@ -149,13 +149,14 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (record) state.sessions[path] = { ...record, dirty: true };
 		whole.delete(path);
 	};
+	const titleOf = summaryTitles(state);
 	for (const path of scope.render) {
 		const session = byPath.get(path);
 		const record = state.sessions[path];
 		if (!session || !record) continue;
 		let made = scope.ready.get(path);
 		try {
-			made ??= prepareSession(session.model, summaryTitle(state, session.model), session.file.projectDir, agentModels(session));
+			made ??= prepareSession(session.model, titleOf(session.model), session.file.projectDir, agentModels(session));
 		} catch (error) {
 			notSummedUp(path, error);
 			continue;

@@ -7,7 +7,7 @@ import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from ".
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
 import type { SharedFolder } from "../plan/plan-memory";
-import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitle, type Identities, type SessionScope } from "../plan/plan-scope";
+import { copyState, enabledProjects, foldersToIdentify, migrateToIdentities, scopeSessions, settingsKey, summaryTitles, type Identities, type SessionScope } from "../plan/plan-scope";
 import { otherVaultsNotes, planSync, projectFileKey, redactableFolders, sessionTagBasis, type ExistingTexts, type SessionTagBasis } from "../plan/plan-sync";
 import { followRedactedRenames, redactedRenames } from "../plan/redacted-names";
 import { memoryPathOf, packetPathOf, indexPathOf } from "../plan/project-paths";
@@ -147,7 +147,8 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	let candidates = await index.sessions(paths);
 	// A session digested where it was folded and titled by a summary read since, or linked to a
 	// sub-agent after all, is digested again here: from its whole model.
-	const digestAgain = candidates.filter((s) => index.isPartial(s.file.path) && (s.subagents.length > 0 || s.warmups !== undefined || summaryTitle(start, s.model) !== prepared.get(s.file.path)?.summaryTitle));
+	const titleOf = summaryTitles(start);
+	const digestAgain = candidates.filter((s) => index.isPartial(s.file.path) && (s.subagents.length > 0 || s.warmups !== undefined || titleOf(s.model) !== prepared.get(s.file.path)?.summaryTitle));
 	if (digestAgain.length > 0) {
 		await index.whole(digestAgain.map((s) => s.file.path));
 		candidates = await index.sessions(paths);
