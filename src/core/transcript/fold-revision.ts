@@ -15,7 +15,8 @@ import type { TranscriptFile } from "./transcript-files";
 const FOLD_REVISIONS: Readonly<Record<AgentId, number>> = {
 	// 1: prompts typed in the TUI (`origin.kind: "human"`), forks' copied history, rewinds.
 	// 3: the first uuid kept on the stamp, so that an older `--resume`'s copy in a new file is found.
-	"claude-code": 3,
+	// 4: a compaction's replayed turns (same parent, time and text as the first time) counted once, no rewind.
+	"claude-code": 4,
 	codex: 1,
 	// 1: what a `$rewindTo` drops that the person typed.
 	"gemini-cli": 2,

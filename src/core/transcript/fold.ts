@@ -5,7 +5,7 @@ import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOper
 import { noteFolder } from "./session-folder";
 import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
-import { leaveBranchFor } from "./rewind";
+import { isReplayedMessage, isReplayedPrompt, isReplayedResults, leaveBranchFor } from "./rewind";
 import { foldCopiedReply } from "./forked";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, writtenBy } from "./model-building";
 export { hash53, LIMITS };
@@ -172,6 +172,7 @@ function foldUser(model: SessionModel, record: UserRecord): void {
 		foldUserText(model, record, record.content, 0, sidechainLine);
 		return;
 	}
+	if (model.index.replaying && !sidechainLine && isReplayedResults(model, resultIds(record.content))) return;
 	let text = "";
 	let images = 0;
 	for (const block of record.content) {
@@ -247,13 +248,15 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 			if (images === 0) return;
 			break;
 		case "interruption":
-			noteInterruption(model);
+			// One a compaction replays was noted when it was written first.
+			if (!model.index.replaying) noteInterruption(model);
 			return;
 		default:
 			break;
 	}
 	const kind = user.kind === "meta" ? "prompt" : user.kind;
 	const text = user.kind === "meta" ? "" : user.text;
+	if (model.agentId === undefined && isReplayedPrompt(model, record.parentUuid, record.timestamp, text)) return;
 	// A queued prompt written as a user line after all is no longer waiting.
 	const waiting = model.index.queued?.indexOf(text.trim()) ?? -1;
 	if (waiting >= 0) model.index.queued?.splice(waiting, 1);
@@ -337,6 +340,7 @@ function noteFiles(model: SessionModel, call: ToolCall): void {
 
 function foldAssistant(model: SessionModel, record: AssistantRecord): void {
 	if (record.copiedFrom !== undefined && model.agentId === undefined && foldCopiedReply(model, record.copiedFrom, record.timestamp)) return;
+	if (record.isSidechain !== true && isReplayedMessage(model, record.messageId)) return;
 	model.index.ownReply = true;
 	const counts = model.counts;
 	if (record.model && record.model !== "<synthetic>") addUnique(model, "models", record.model);
@@ -506,6 +510,13 @@ function noteEnvelope(model: SessionModel, record: Envelope): void {
 		addUnique(model, "branches", record.gitBranch);
 	}
 	if (record.version) addUnique(model, "versions", record.version);
+}
+
+/** The calls a user line's tool results answer. */
+function resultIds(blocks: ContentBlock[]): string[] {
+	const ids: string[] = [];
+	for (const block of blocks) if (block.type === "tool_result") ids.push(block.toolUseId);
+	return ids;
 }
 
 function joinText(blocks: ContentBlock[]): string {

@@ -1,3 +1,4 @@
+import { hash53 } from "./hash";
 import { pushEvent } from "./model-building";
 import type { SessionModel } from "./session-model";
 
@@ -42,10 +43,65 @@ export function leaveBranchFor(model: SessionModel, parentUuid: string | null | 
 }
 
 /**
+ * Claude Code's compaction writes earlier turns again after its summary (claude-code-log's dag.md,
+ * "Compaction replay"): new uuids, each record with its original's parent, time and content. A
+ * replayed prompt has a rewind's shape (a second prompt under one parent) and was read as one: the
+ * note listed prompts nobody left, the tasks followed the copies. A rewind's prompt is typed anew,
+ * with other text or at a later time. A replayed prompt adds nothing, and what is replayed with it
+ * neither (`isReplayedMessage`, `isReplayedResults`), until a record that is no copy ends the replay (`index.replaying`,
+ * stored with the model: a replay read over two syncs is one). Only the kept branch's prompts are
+ * found: their parents are in the map the rewinds use, a root prompt (no parent) under `ROOT`.
+ */
+export function isReplayedPrompt(model: SessionModel, parentUuid: string | null | undefined, timestamp: string | undefined, text: string): boolean {
+	const at = timestamp === undefined || parentUuid === model.index.lastUuid ? -1 : firstPromptWith(model, parentUuid ?? ROOT);
+	const original = at < 0 ? undefined : model.events[at];
+	const replayed = original?.kind === "prompt" && original.timestamp === timestamp && sameText(original.text, text, at < model.index.redactedEvents);
+	model.index.replaying = replayed ? true : undefined;
+	return replayed;
+}
+
+/** While a replay is read, an assistant line of a message already counted is a copy; one of another ends the replay. */
+export function isReplayedMessage(model: SessionModel, messageId: string | undefined): boolean {
+	return model.index.replaying === true && stillReplaying(model, messageId !== undefined && model.index.usageByMessage.has(hash53(messageId)));
+}
+
+/**
+ * While a replay is read, a line of tool results none of whose calls waits for one is a copy; one a
+ * call waits for ends the replay. A line of no results is left to the prompt's test.
+ */
+export function isReplayedResults(model: SessionModel, toolUseIds: readonly string[]): boolean {
+	return model.index.replaying === true && toolUseIds.length > 0 && stillReplaying(model, toolUseIds.every((id) => !waitsForResult(model, id)));
+}
+
+function stillReplaying(model: SessionModel, copy: boolean): boolean {
+	if (!copy) model.index.replaying = undefined;
+	return copy;
+}
+
+function waitsForResult(model: SessionModel, id: string): boolean {
+	const call = model.index.calls.get(id);
+	return call !== undefined && (call.elided === true || call.result === undefined);
+}
+
+/**
+ * The prompt's text as kept (clipped with a "…") is the start of the new one's. Redaction may have
+ * changed a kept one since (the fold does not know the rules): one that holds a redaction's marker
+ * is not compared, its parent and time (to the millisecond) tell.
+ */
+function sameText(kept: string, text: string, redacted: boolean): boolean {
+	if (kept === text) return true;
+	if (kept.endsWith("…") && text.startsWith(kept.slice(0, -1))) return true;
+	return redacted && kept.includes("[redacted:");
+}
+
+/** The key of the prompts with no parent (no uuid is empty). */
+const ROOT = "";
+
+/**
  * The place of the first typed prompt (a slash command the client runs itself, `/status`, is not
- * in the chain: the next prompt shares its parent) whose parent is `parent`, or -1. The map holds
- * the first place of each parent in the events up to `to`; one the events no longer hold there
- * (cut by a rewind) gives way to the next prompt added with that parent.
+ * in the chain: the next prompt shares its parent) whose parent is `parent` (`ROOT`: none), or -1.
+ * The map holds the first place of each parent in the events up to `to`; one the events no longer
+ * hold there (cut by a rewind) gives way to the next prompt added with that parent.
  */
 function firstPromptWith(model: SessionModel, parent: string): number {
 	const events = model.events;
@@ -53,9 +109,11 @@ function firstPromptWith(model: SessionModel, parent: string): number {
 	if (scan === undefined || scan.events !== events) scan = model.index.promptParents = { events, at: new Map(), to: 0 };
 	for (let i = Math.min(scan.to, events.length); i < events.length; i++) {
 		const event = events[i]!;
-		if (event.kind !== "prompt" || event.promptKind !== "prompt" || event.parent === undefined) continue;
-		const known = scan.at.get(event.parent);
-		if (known === undefined || !isPromptWith(events, known, event.parent)) scan.at.set(event.parent, i);
+		// A prompt handed over from the queue has neither parent nor uuid: no link of the chain.
+		if (event.kind !== "prompt" || event.promptKind !== "prompt" || (event.parent === undefined && event.uuid === undefined)) continue;
+		const parent = event.parent ?? ROOT;
+		const known = scan.at.get(parent);
+		if (known === undefined || !isPromptWith(events, known, parent)) scan.at.set(parent, i);
 	}
 	scan.to = events.length;
 	const at = scan.at.get(parent);
@@ -64,5 +122,5 @@ function firstPromptWith(model: SessionModel, parent: string): number {
 
 function isPromptWith(events: SessionModel["events"], at: number, parent: string): boolean {
 	const event = events[at];
-	return event !== undefined && event.kind === "prompt" && event.promptKind === "prompt" && event.parent === parent;
+	return event !== undefined && event.kind === "prompt" && event.promptKind === "prompt" && (event.parent ?? ROOT) === parent;
 }

@@ -190,6 +190,8 @@ export interface SessionIndex {
 	timesUntil: string | undefined;
 	/** The session has a reply of its own: a reply copied from another session is its own from then on (see forked.ts). Not stored. */
 	ownReply?: true;
+	/** A compaction's replay of earlier turns is being read: what it copies adds nothing (see `isReplayedPrompt`). */
+	replaying?: true;
 	/** The first place of each parent among the typed prompts of `events` up to `to` (see rewind.ts). Not stored. */
 	promptParents?: { events: readonly SessionEvent[]; at: Map<string, number>; to: number };
 	retainedChars: number;
@@ -216,6 +218,8 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	queued?: string[];
 	retainedChars: number;
 	redactedEvents?: number;
+	/** Absent when not replaying, and in models stored before it was kept. */
+	replaying?: true;
 };
 
 function emptyCounts(): SessionCounts {
@@ -282,7 +286,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "replaying" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
 		firstUuid: fields.firstUuid,
@@ -297,6 +301,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf"
 		queued: fields.queued,
 		lastUuid: undefined,
 		timesUntil: undefined,
+		replaying: fields.replaying,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
 		copyClips: fields.copyClips,
@@ -420,6 +425,7 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			sets: undefined,
 			sidechain: undefined,
 			queued: undefined,
+			replaying: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
 			copyClips,
@@ -441,6 +447,7 @@ export function serializeSession(model: SessionModel): SerializedSession {
 		...(index.queued && index.queued.length > 0 ? { queued: [...index.queued] } : {}),
 		retainedChars: index.retainedChars,
 		redactedEvents: index.redactedEvents,
+		...(index.replaying ? { replaying: true } : {}),
 	};
 }
 
@@ -458,6 +465,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			sets: undefined,
 			sidechain: data.sidechain,
 			queued: data.queued,
+			replaying: data.replaying,
 			retainedChars: data.retainedChars,
 			redactedEvents: data.redactedEvents ?? 0,
 			copyClips: true,

@@ -3,7 +3,7 @@ import { foldLine } from "../../../src/core/transcript/fold";
 import { restoreSession, serializeSession } from "../../../src/core/transcript/session-model";
 import { promptsOf } from "../../../src/core/transcript/session-queries";
 import { parseTranscript } from "../../fixtures/parse-transcript";
-import { assistant, jsonl, resetIds, SESSION, system, text, userText } from "../../fixtures/lines";
+import { assistant, jsonl, resetIds, SESSION, system, text, toolResult, toolUse, userText } from "../../fixtures/lines";
 
 /** A fold in one pass takes a few seconds on a busy machine; one that looks back at every line would take minutes. */
 const ONE_PASS_MS = 30_000;
@@ -88,4 +88,79 @@ describe("a rewind (an earlier prompt edited)", () => {
 		expect(rewound.kind === "rewound" && rewound.prompts.slice(0, 2)).toEqual(["try 0", "try 1"]);
 		expect(m.counts.prompts).toBe(2);
 	}, ONE_PASS_MS);
+});
+
+describe("a compaction's replay (earlier turns written again with new uuids)", () => {
+	const at = (minute: number) => `2026-11-20T10:${String(minute).padStart(2, "0")}:00.000Z`;
+	const ut = (uuid: string, parentUuid: string | null, prompt: string, minute: number) => userText(prompt, { uuid, parentUuid, timestamp: at(minute) });
+	const at2 = (uuid: string, parentUuid: string, reply: string, minute: number, messageId = `m-${uuid}`) =>
+		assistant(text(reply), { uuid, parentUuid, messageId, timestamp: at(minute), usage: { input_tokens: 100, output_tokens: 10 } });
+	const calls = (uuid: string, parentUuid: string, minute: number) =>
+		assistant(toolUse("t1", "Bash", { command: "npm test" }), { uuid, parentUuid, messageId: "m-tool", timestamp: at(minute), usage: { input_tokens: 100, output_tokens: 10 } });
+	const result = (uuid: string, parentUuid: string, minute: number) => toolResult("t1", "1 failed", { uuid, parentUuid, timestamp: at(minute), isError: true });
+
+	// Two turns (the second runs a tool), then the compaction: its boundary, its summary.
+	const turns = [
+		ut("u1", null, "parse the config file", 1),
+		at2("a1", "u1", "Parsed.", 2),
+		ut("u2", "a1", "run the tests", 3),
+		calls("a2", "u2", 4),
+		result("r2", "a2", 5),
+		at2("a3", "r2", "One test fails.", 6),
+	];
+	const compaction = [
+		system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 150000 }, logicalParentUuid: "a3" }, { uuid: "b1", parentUuid: null, timestamp: at(7) }),
+		userText("This session is being continued from a previous conversation.", { uuid: "s1", parentUuid: "b1", timestamp: at(7), isCompactSummary: true }),
+	];
+	// Each copy keeps its original's parent, time and content; only its uuid is new.
+	const replay = turns.map((line) => ({ ...line, uuid: `copy-${String(line.uuid)}` }));
+	const next = [ut("u3", "s1", "fix the failing test", 8), at2("a4", "u3", "Fixed.", 9)];
+	const lines = [...turns, ...compaction, ...replay, ...next];
+
+	it("counts the replayed turns once and tells no rewind", () => {
+		const m = parse(lines);
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["parse the config file", "run the tests", "fix the failing test"]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "prompt", "tool", "text", "compaction", "prompt", "text"]);
+		expect(m.counts).toMatchObject({ prompts: 3, toolCalls: 1, toolErrors: 1, assistantMessages: 4 });
+		expect(m.tokens.input).toBe(400);
+		expect(m.index.replaying).toBeUndefined();
+	});
+
+	it("reads the same when the model was stored before the compaction, or in the middle of the replay", () => {
+		const whole = parse(lines);
+		for (const cut of [turns.length, turns.length + compaction.length + 1, turns.length + compaction.length + 4]) {
+			const first = parse(lines.slice(0, cut));
+			const restored = restoreSession(structuredClone(serializeSession(first)));
+			lines.slice(cut).forEach((line, i) => foldLine(restored, { no: cut + i + 1, text: JSON.stringify(line) }));
+			expect(restored.events, `stored after line ${cut}`).toEqual(whole.events);
+			expect(restored.counts, `stored after line ${cut}`).toEqual(whole.counts);
+		}
+	});
+
+	it("stores a model read past the replay as before the mark was kept, and reads on from one", () => {
+		const stored = serializeSession(parse(lines.slice(0, -1)));
+		expect("replaying" in stored).toBe(false);
+		const restored = restoreSession(structuredClone(stored));
+		foldLine(restored, { no: lines.length, text: JSON.stringify(lines.at(-1)) });
+		expect(restored.events).toEqual(parse(lines).events);
+	});
+
+	it("still takes the same prompt sent again later for a rewind", () => {
+		// Esc Esc, then the same words typed again: a new time, so the turn after it is left.
+		const m = parse([...turns, ut("u4", "a1", "run the tests", 10), at2("a5", "u4", "All pass now.", 11)]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt", "text"]);
+		expect(m.events[2]).toMatchObject({ kind: "rewound", prompts: ["run the tests"] });
+		expect(m.counts.prompts).toBe(2);
+	});
+
+	it("still takes another prompt at the same time for a rewind", () => {
+		const m = parse([...turns, ut("u4", "a1", "run the linter", 3)]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt"]);
+	});
+
+	it("ends the replay at a reply of its own: a new message after copied prompt is kept", () => {
+		const m = parse([...turns.slice(0, 2), ...compaction, ...replay.slice(0, 1), at2("a9", "copy-u1", "Parsed again, differently.", 8)]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "compaction", "text"]);
+		expect(m.index.replaying).toBeUndefined();
+	});
 });
