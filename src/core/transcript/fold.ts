@@ -58,7 +58,7 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 			return;
 		}
 		model.index.seenUuids.add(key);
-		model.index.firstUuid ??= firstRecordKey(record, record.uuid);
+		if (record.type === "user" || record.type === "assistant") model.index.firstUuid ??= firstRecordKey(record, record.uuid);
 		owner = model.index.copied?.get(key);
 	}
 	if (owner === undefined) foldKind(model, record);
@@ -68,10 +68,12 @@ function foldRecord(model: SessionModel, record: TranscriptRecord): void {
 }
 
 /**
- * The first record of a file, as `TranscriptIndex.foldCopies` tells copies by it: its uuid with its
+ * The first message of a file, as `TranscriptIndex.foldCopies` tells copies by it: its uuid with its
  * time and content. An older `--resume` copies the line whole; sessions a script made from one
  * template share their uuids (`<id prefix>-0000-…-000000000001`), not their prompt and time, and
- * were taken for copies of one another by the uuid alone (attack rounds 37, 38, 39 and 41).
+ * were taken for copies of one another by the uuid alone (attack rounds 37, 38, 39 and 41). Not
+ * the first record of any kind: a resumed file that began with a line of its own (a hook's system
+ * line) before the copied ones was not told a copy (attack round 43).
  */
 function firstRecordKey(record: TranscriptRecord, uuid: string): number {
 	const time = "timestamp" in record ? (record.timestamp ?? "") : "";
@@ -104,15 +106,19 @@ function foldKind(model: SessionModel, record: TranscriptRecord, ownTurn = true)
 	const counts = model.counts;
 	counts.records++;
 	if (ownTurn && "sessionId" in record && record.sessionId) addUnique(model, "sessionIds", record.sessionId);
-	if (ownTurn && "timestamp" in record && record.timestamp) noteTime(model, record.timestamp);
+	const time = ownTurn && "timestamp" in record ? record.timestamp : undefined;
+	// A compaction's replayed line keeps its original's time: a fork's copied turns replayed are the other session's, long before this one began.
+	if (time && record.type !== "user" && record.type !== "assistant") noteTime(model, time);
 	switch (record.type) {
 		case "user":
 			noteEnvelope(model, record);
 			foldUser(model, record);
+			if (time && !model.index.replaying) noteTime(model, time);
 			return;
 		case "assistant":
 			noteEnvelope(model, record);
 			foldAssistant(model, record);
+			if (time && !model.index.replaying) noteTime(model, time);
 			return;
 		case "system":
 			noteEnvelope(model, record);
@@ -339,7 +345,7 @@ function noteFiles(model: SessionModel, call: ToolCall): void {
 }
 
 function foldAssistant(model: SessionModel, record: AssistantRecord): void {
-	if (record.copiedFrom !== undefined && model.agentId === undefined && foldCopiedReply(model, record.copiedFrom, record.timestamp)) return;
+	if (record.copiedFrom !== undefined && model.agentId === undefined && foldCopiedReply(model, record.copiedFrom, record.timestamp, record.messageId)) return;
 	if (record.isSidechain !== true && isReplayedMessage(model, record.messageId)) return;
 	model.index.ownReply = true;
 	const counts = model.counts;
@@ -420,7 +426,11 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 	if (id !== undefined) {
 		const before = model.index.usageByMessage.get(id);
 		if (before === undefined) model.counts.assistantMessages++;
-		if (!usage) return;
+		if (!usage) {
+			// Known all the same: its next lines are no other message, and a compaction's replay of it is a copy (see `isReplayedMessage`).
+			if (before === undefined) model.index.usageByMessage.set(id, messageUsage(model, NO_TOKENS, record.timestamp, undefined));
+			return;
+		}
 		if (before) {
 			tokens.input -= before.inputTokens;
 			tokens.output -= before.outputTokens;
@@ -439,6 +449,8 @@ function countUsage(model: SessionModel, record: AssistantRecord): void {
 	tokens.cacheCreation += usage.cacheCreationInputTokens;
 	tokens.cacheRead += usage.cacheReadInputTokens;
 }
+
+const NO_TOKENS: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
 
 /**
  * A message's usage as kept, its fields written out: a spread of `usage` cost several times more

@@ -1,4 +1,5 @@
 import { clip } from "./model-building";
+import { keepCopiedTurns } from "./rewind";
 import type { SessionModel } from "./session-model";
 
 /**
@@ -14,7 +15,7 @@ import type { SessionModel } from "./session-model";
  * a look per copied reply grew with the square in a file of many prompts, a reply, then many lines
  * naming another session.
  */
-export function foldCopiedReply(model: SessionModel, from: string, timestamp: string | undefined): boolean {
+export function foldCopiedReply(model: SessionModel, from: string, timestamp: string | undefined, messageId?: string): boolean {
 	const events = model.events;
 	if (model.index.ownReply || events.some((e) => e.kind === "text" || e.kind === "thinking" || e.kind === "tool" || e.kind === "error")) {
 		model.index.ownReply = true;
@@ -29,6 +30,8 @@ export function foldCopiedReply(model: SessionModel, from: string, timestamp: st
 			else model.counts.prompts--;
 		}
 	}
+	// A compaction may replay them: known still, they are not the fork's own then.
+	keepCopiedTurns(model, events, messageId);
 	// Rewinds, compactions and prompts of the copy: all in the parent's note.
 	// The id as the line gave it: a session id, unless the line lies.
 	model.events = [{ kind: "forked", from: clip(model, from, 100), prompts, timestamp }];

@@ -1,6 +1,6 @@
 import { hash53 } from "./hash";
 import { pushEvent } from "./model-building";
-import type { SessionModel } from "./session-model";
+import type { SessionEvent, SessionModel } from "./session-model";
 
 /**
  * Claude Code's rewind (Esc Esc, or an earlier prompt edited and sent again) leaves the branch it
@@ -55,14 +55,38 @@ export function leaveBranchFor(model: SessionModel, parentUuid: string | null | 
 export function isReplayedPrompt(model: SessionModel, parentUuid: string | null | undefined, timestamp: string | undefined, text: string): boolean {
 	const at = timestamp === undefined || parentUuid === model.index.lastUuid ? -1 : firstPromptWith(model, parentUuid ?? ROOT);
 	const original = at < 0 ? undefined : model.events[at];
-	const replayed = original?.kind === "prompt" && original.timestamp === timestamp && sameText(original.text, text, at < model.index.redactedEvents);
+	const replayed =
+		(original?.kind === "prompt" && original.timestamp === timestamp && sameText(original.text, text, at < model.index.redactedEvents)) ||
+		(timestamp !== undefined && model.index.copiedTurns?.has(promptKey(parentUuid, timestamp)) === true);
 	model.index.replaying = replayed ? true : undefined;
 	return replayed;
 }
 
-/** While a replay is read, an assistant line of a message already counted is a copy; one of another ends the replay. */
+/** While a replay is read, an assistant line of a message already counted, or copied from another session, is a copy; one of another ends the replay. */
 export function isReplayedMessage(model: SessionModel, messageId: string | undefined): boolean {
-	return model.index.replaying === true && stillReplaying(model, messageId !== undefined && model.index.usageByMessage.has(hash53(messageId)));
+	if (model.index.replaying !== true) return false;
+	const known = messageId !== undefined && (model.index.usageByMessage.has(hash53(messageId)) || model.index.copiedTurns?.has(messageKey(messageId)) === true);
+	return stillReplaying(model, known);
+}
+
+/**
+ * A fork's (or an older `--resume`'s) copied turns give way to one `forked` event (forked.ts), so a
+ * compaction's replay of them found no prompt to be a copy of: the fork's note told the other
+ * session's prompts as its own again, counted its tokens and put its ask in the block once more.
+ * What each copied turn is known by is kept instead: a prompt's parent and time, a reply's message.
+ */
+export function keepCopiedTurns(model: SessionModel, events: readonly SessionEvent[], messageId: string | undefined): void {
+	const keys = (model.index.copiedTurns ??= new Set());
+	for (const event of events) if (event.kind === "prompt" && event.timestamp !== undefined) keys.add(promptKey(event.parent, event.timestamp));
+	if (messageId !== undefined) keys.add(messageKey(messageId));
+}
+
+function promptKey(parent: string | null | undefined, timestamp: string): number {
+	return hash53(`p\n${parent ?? ROOT}\n${timestamp}`);
+}
+
+function messageKey(messageId: string): number {
+	return hash53(`m\n${messageId}`);
 }
 
 /**

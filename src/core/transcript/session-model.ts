@@ -192,6 +192,8 @@ export interface SessionIndex {
 	ownReply?: true;
 	/** A compaction's replay of earlier turns is being read: what it copies adds nothing (see `isReplayedPrompt`). */
 	replaying?: true;
+	/** Keys of the turns copied from another session that gave way to a `forked` event, for a replay of them (see `keepCopiedTurns` in rewind.ts); absent: none. */
+	copiedTurns?: Set<number>;
 	/** The first place of each parent among the typed prompts of `events` up to `to` (see rewind.ts). Not stored. */
 	promptParents?: { events: readonly SessionEvent[]; at: Map<string, number>; to: number };
 	retainedChars: number;
@@ -220,6 +222,8 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	redactedEvents?: number;
 	/** Absent when not replaying, and in models stored before it was kept. */
 	replaying?: true;
+	/** Absent when none, and in models stored before it was kept. */
+	copiedTurns?: number[];
 };
 
 function emptyCounts(): SessionCounts {
@@ -286,7 +290,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "replaying" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "replaying" | "copiedTurns" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
 		firstUuid: fields.firstUuid,
@@ -302,6 +306,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf"
 		lastUuid: undefined,
 		timesUntil: undefined,
 		replaying: fields.replaying,
+		copiedTurns: fields.copiedTurns,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
 		copyClips: fields.copyClips,
@@ -426,6 +431,7 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			sidechain: undefined,
 			queued: undefined,
 			replaying: undefined,
+			copiedTurns: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
 			copyClips,
@@ -448,6 +454,7 @@ export function serializeSession(model: SessionModel): SerializedSession {
 		retainedChars: index.retainedChars,
 		redactedEvents: index.redactedEvents,
 		...(index.replaying ? { replaying: true } : {}),
+		...(index.copiedTurns ? { copiedTurns: [...index.copiedTurns] } : {}),
 	};
 }
 
@@ -466,6 +473,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			sidechain: data.sidechain,
 			queued: data.queued,
 			replaying: data.replaying,
+			copiedTurns: data.copiedTurns === undefined ? undefined : new Set(data.copiedTurns),
 			retainedChars: data.retainedChars,
 			redactedEvents: data.redactedEvents ?? 0,
 			copyClips: true,

@@ -239,6 +239,28 @@ describe("assistant turns, tools and usage", () => {
 		]);
 		expect(m.models).toEqual([]);
 	});
+
+	it("knows a message whose lines carry no usage: one message, and a compaction's replay of it a copy", () => {
+		const bare = (line: Record<string, unknown>): Record<string, unknown> => {
+			const message = { ...(line.message as Record<string, unknown>) };
+			delete message.usage;
+			return { ...line, message };
+		};
+		const turn = [
+			userText("rename the flag", { uuid: "q1", parentUuid: null, timestamp: "2026-11-20T10:01:00.000Z" }),
+			bare(assistant(thinking("which flag"), { uuid: "q2", parentUuid: "q1", timestamp: "2026-11-20T10:02:00.000Z", messageId: "msg_bare" })),
+			bare(assistant(text("Renamed --fast to --quick."), { uuid: "q3", parentUuid: "q2", timestamp: "2026-11-20T10:02:00.000Z", messageId: "msg_bare" })),
+		];
+		const compaction = [
+			system("compact_boundary", { compactMetadata: { trigger: "auto", preTokens: 9000 }, logicalParentUuid: "q3" }, { uuid: "q4", parentUuid: null, timestamp: "2026-11-20T10:05:00.000Z" }),
+			userText("This session is being continued from a previous conversation.", { uuid: "q5", parentUuid: "q4", timestamp: "2026-11-20T10:05:00.000Z", isCompactSummary: true }),
+		];
+		const replay = turn.map((line) => ({ ...line, uuid: `again-${String(line.uuid)}` }));
+		const m = parse([...turn, ...compaction, ...replay, userText("and the docs", { uuid: "q6", parentUuid: "q5", timestamp: "2026-11-20T10:06:00.000Z" })]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "thinking", "text", "compaction", "prompt"]);
+		expect(m.counts).toMatchObject({ prompts: 2, assistantMessages: 1 });
+		expect(m.tokens.input).toBe(0);
+	});
 });
 
 describe("envelope facts", () => {
@@ -358,6 +380,35 @@ describe("lines copied from another session's file (an older --resume)", () => {
 		foldLines(model, splitCompleteLines(new TextEncoder().encode(jsonl(records)), 1).lines);
 		return model;
 	};
+
+	it("tells a copy that begins with a line of its own (a hook's system line) by its first message", () => {
+		const first = userText("Sketch the cache layer", { uuid: "c-1", timestamp: "2026-09-01T08:00:00.000Z" });
+		const own = system("informational", { content: "SessionStart hook ran" }, { uuid: "own-1", timestamp: "2026-09-05T11:59:00.000Z" });
+		const original = foldWithCopied([first], new Map()).index.firstUuid;
+		expect(original).toBeDefined();
+		expect(foldWithCopied([own, first], new Map()).index.firstUuid).toBe(original);
+	});
+
+	it("gives the other session's turns back when the copy's compaction writes them again with new uuids", () => {
+		const other = "99999999-0000-4000-8000-000000000000";
+		const theirs = [
+			userText("Sketch the cache layer", { uuid: "c-1", parentUuid: null, timestamp: "2026-09-01T08:00:00.000Z" }),
+			assistant(text("Sketched."), { uuid: "c-2", parentUuid: "c-1", timestamp: "2026-09-01T08:01:00.000Z", messageId: "msg_c", usage: { input_tokens: 500, output_tokens: 5 } }),
+		];
+		const mine = [
+			userText("Make the TTL configurable", { uuid: "m-1", parentUuid: "c-2", timestamp: "2026-09-05T12:00:00.000Z" }),
+			assistant(text("Done."), { uuid: "m-2", parentUuid: "m-1", timestamp: "2026-09-05T12:01:00.000Z", messageId: "msg_m", usage: { input_tokens: 20, output_tokens: 2 } }),
+			system("compact_boundary", { compactMetadata: { trigger: "manual", preTokens: 3000 }, logicalParentUuid: "m-2" }, { uuid: "m-3", parentUuid: null, timestamp: "2026-09-05T12:05:00.000Z" }),
+			userText("This session is being continued from a previous conversation.", { uuid: "m-4", parentUuid: "m-3", timestamp: "2026-09-05T12:05:00.000Z", isCompactSummary: true }),
+		];
+		const replay = [...theirs, ...mine.slice(0, 2)].map((line) => ({ ...line, uuid: `again-${String(line.uuid)}` }));
+		const m = foldWithCopied([...theirs, ...mine, ...replay], new Map(["c-1", "c-2"].map((u) => [hash53(u), other])));
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["Make the TTL configurable"]);
+		expect(m.events.map((e) => e.kind)).toEqual(["forked", "prompt", "text", "compaction"]);
+		expect(m.tokens.input).toBe(20);
+		// The replayed lines keep the other session's times: the copy still starts at its own turn.
+		expect(m.startedAt).toBe("2026-09-05T12:00:00.000Z");
+	});
 
 	it("gives the other session's prompts, replies, tokens, times and bookkeeping back to it, down to an unanswered prompt", () => {
 		const theirs = [
