@@ -5,7 +5,7 @@ import type { AssistantRecord, ContentBlock, Envelope, ProgressRecord, QueueOper
 import { noteFolder } from "./session-folder";
 import { ownCalls, own, type MessageUsage, type SessionEvent, type SessionModel, type ToolCall } from "./session-model";
 import { hash53 } from "./hash";
-import { isReplayedMessage, isReplayedPrompt, isReplayedResults, leaveBranchFor } from "./rewind";
+import { isReplayedMessage, isReplayedPrompt, isReplayedResults, leaveBranchFor, originalOf } from "./rewind";
 import { foldCopiedReply } from "./forked";
 import { addFile, addUnique, clip, clipInput, countUnknown, LIMITS, markMalformed, noteTime, pushEvent, noteInterruption, writtenBy } from "./model-building";
 export { hash53, LIMITS };
@@ -275,7 +275,8 @@ function foldUserText(model: SessionModel, record: UserRecord, raw: string, imag
 		promptKind: kind,
 		text: clip(model, text, LIMITS.prompt),
 		uuid: record.uuid,
-		parent: record.parentUuid ?? undefined,
+		// Under the original a copy stands for: a later rewind to either finds this prompt.
+		parent: originalOf(model, record.parentUuid) ?? undefined,
 		timestamp: record.timestamp,
 		images,
 	});

@@ -17,7 +17,7 @@ import type { SessionEvent, SessionModel } from "./session-model";
 export function leaveBranchFor(model: SessionModel, parentUuid: string | null | undefined, timestamp: string | undefined): void {
 	if (!parentUuid || parentUuid === model.index.lastUuid) return;
 	const events = model.events;
-	const at = firstPromptWith(model, parentUuid);
+	const at = firstPromptWith(model, originalOf(model, parentUuid));
 	if (at < 0) return;
 	// Rewound again at the same point: one list of what was left there, added to in place (copied
 	// each time, a file rewound 100,000 times at one point copied the list as often).
@@ -53,13 +53,26 @@ export function leaveBranchFor(model: SessionModel, parentUuid: string | null | 
  * found: their parents are in the map the rewinds use, a root prompt (no parent) under `ROOT`.
  */
 export function isReplayedPrompt(model: SessionModel, parentUuid: string | null | undefined, timestamp: string | undefined, text: string): boolean {
-	const at = timestamp === undefined || parentUuid === model.index.lastUuid ? -1 : firstPromptWith(model, parentUuid ?? ROOT);
+	const index = model.index;
+	const at = timestamp === undefined || parentUuid === index.lastUuid ? -1 : firstPromptWith(model, originalOf(model, parentUuid) ?? ROOT);
 	const original = at < 0 ? undefined : model.events[at];
 	const replayed =
-		(original?.kind === "prompt" && original.timestamp === timestamp && sameText(original.text, text, at < model.index.redactedEvents)) ||
-		(timestamp !== undefined && model.index.copiedTurns?.has(promptKey(parentUuid, timestamp)) === true);
-	model.index.replaying = replayed ? true : undefined;
+		(original?.kind === "prompt" && original.timestamp === timestamp && sameText(original.text, text, at < index.redactedEvents)) ||
+		(timestamp !== undefined && index.copiedTurns?.has(promptKey(parentUuid, timestamp)) === true);
+	// The copy just before a replayed prompt stands for the prompt's parent: the replay writes the chain in its order.
+	if (replayed && index.replaying && index.lastUuid !== undefined && parentUuid) (index.replayedAs ??= new Map()).set(index.lastUuid, parentUuid);
+	index.replaying = replayed ? true : undefined;
 	return replayed;
+}
+
+/**
+ * The record a compaction's copy stands for (see `isReplayedPrompt`), or the uuid itself. A rewind
+ * after the compaction names the copy of the reply it goes back to (the client holds the copies),
+ * while the prompts it leaves hang under the original: it was not seen, and the prompt it replaced
+ * stayed told as asked and done.
+ */
+export function originalOf<T extends string | null | undefined>(model: SessionModel, uuid: T): T | string {
+	return (uuid && model.index.replayedAs?.get(uuid)) || uuid;
 }
 
 /** While a replay is read, an assistant line of a message already counted, or copied from another session, is a copy; one of another ends the replay. */

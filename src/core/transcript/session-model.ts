@@ -192,6 +192,8 @@ export interface SessionIndex {
 	ownReply?: true;
 	/** A compaction's replay of earlier turns is being read: what it copies adds nothing (see `isReplayedPrompt`). */
 	replaying?: true;
+	/** A compaction's copies that stand for a record of the chain, by uuid (see `originalOf` in rewind.ts); absent: none. */
+	replayedAs?: Map<string, string>;
 	/** Keys of the turns copied from another session that gave way to a `forked` event, for a replay of them (see `keepCopiedTurns` in rewind.ts); absent: none. */
 	copiedTurns?: Set<number>;
 	/** The first place of each parent among the typed prompts of `events` up to `to` (see rewind.ts). Not stored. */
@@ -224,6 +226,8 @@ export type SerializedSession = Omit<SessionModel, "index"> & {
 	replaying?: true;
 	/** Absent when none, and in models stored before it was kept. */
 	copiedTurns?: number[];
+	/** Absent when none, and in models stored before it was kept. */
+	replayedAs?: [string, string][];
 };
 
 function emptyCounts(): SessionCounts {
@@ -290,7 +294,7 @@ function modelOf(data: Omit<SessionModel, "index">, index: SessionIndex): Sessio
 	};
 }
 
-function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "replaying" | "copiedTurns" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
+function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf" | "usageByMessage" | "agentUsageByMessage" | "files" | "sets" | "sidechain" | "queued" | "replaying" | "replayedAs" | "copiedTurns" | "retainedChars" | "redactedEvents" | "copyClips">): SessionIndex {
 	return {
 		seenUuids: fields.seenUuids,
 		firstUuid: fields.firstUuid,
@@ -306,6 +310,7 @@ function indexOf(fields: Pick<SessionIndex, "seenUuids" | "firstUuid" | "copyOf"
 		lastUuid: undefined,
 		timesUntil: undefined,
 		replaying: fields.replaying,
+		replayedAs: fields.replayedAs,
 		copiedTurns: fields.copiedTurns,
 		retainedChars: fields.retainedChars,
 		redactedEvents: fields.redactedEvents,
@@ -431,6 +436,7 @@ export function createSession(fileId: string, agentId?: string, copyClips = true
 			sidechain: undefined,
 			queued: undefined,
 			replaying: undefined,
+			replayedAs: undefined,
 			copiedTurns: undefined,
 			retainedChars: 0,
 			redactedEvents: 0,
@@ -455,6 +461,7 @@ export function serializeSession(model: SessionModel): SerializedSession {
 		redactedEvents: index.redactedEvents,
 		...(index.replaying ? { replaying: true } : {}),
 		...(index.copiedTurns ? { copiedTurns: [...index.copiedTurns] } : {}),
+		...(index.replayedAs ? { replayedAs: [...index.replayedAs] } : {}),
 	};
 }
 
@@ -474,6 +481,7 @@ export function restoreSession(data: SerializedSession): SessionModel {
 			queued: data.queued,
 			replaying: data.replaying,
 			copiedTurns: data.copiedTurns === undefined ? undefined : new Set(data.copiedTurns),
+			replayedAs: data.replayedAs === undefined ? undefined : new Map(data.replayedAs),
 			retainedChars: data.retainedChars,
 			redactedEvents: data.redactedEvents ?? 0,
 			copyClips: true,

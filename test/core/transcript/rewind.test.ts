@@ -158,6 +158,22 @@ describe("a compaction's replay (earlier turns written again with new uuids)", (
 		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt"]);
 	});
 
+	it("leaves the turn a rewind right after the replay goes back past, when it names the copy of the reply it goes back to", () => {
+		// Esc Esc to just after the first turn: the client holds the copies, so the new prompt hangs under copy-a1.
+		const redo = [ut("u5", "copy-a1", "skip the tests, document the config", 10), at2("a6", "u5", "Documented.", 11)];
+		const m = parse([...turns, ...compaction, ...replay, ...redo]);
+		expect(promptsOf(m).map((p) => p.text)).toEqual(["parse the config file", "skip the tests, document the config"]);
+		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "rewound", "prompt", "text"]);
+		expect(m.events[2]).toMatchObject({ kind: "rewound", prompts: ["run the tests"] });
+		// Stored in the middle of the replay, the same; and a second rewind to the copy finds the first's prompt.
+		const cut = turns.length + compaction.length + 3;
+		const all = [...turns, ...compaction, ...replay, ...redo, ut("u6", "copy-a1", "document it in the README", 12)];
+		const restored = restoreSession(structuredClone(serializeSession(parse(all.slice(0, cut)))));
+		all.slice(cut).forEach((line, i) => foldLine(restored, { no: cut + i + 1, text: JSON.stringify(line) }));
+		expect(promptsOf(restored).map((p) => p.text)).toEqual(["parse the config file", "document it in the README"]);
+		expect(restored.counts.prompts).toBe(2);
+	});
+
 	it("ends the replay at a reply of its own: a new message after copied prompt is kept", () => {
 		const m = parse([...turns.slice(0, 2), ...compaction, ...replay.slice(0, 1), at2("a9", "copy-u1", "Parsed again, differently.", 8)]);
 		expect(m.events.map((e) => e.kind)).toEqual(["prompt", "text", "compaction", "text"]);
