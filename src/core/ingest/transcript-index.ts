@@ -291,8 +291,11 @@ export class TranscriptIndex {
 				const entry = await this.get(file.path);
 				if (entry) entries.push(entry);
 			}
-			// One told a copy before stays one (the session it copied may go on after it ends).
-			entries.sort((a, b) => Number(a.model.index.copyOf !== undefined) - Number(b.model.index.copyOf !== undefined) || codeUnitOrder(a.model.endedAt ?? "", b.model.endedAt ?? "") || codeUnitOrder(a.file.fileId, b.file.fileId));
+			// One told a copy before stays one (the session it copied may go on after it ends). Of two
+			// read first together, the one that goes its own way later holds the history (`ownWayFrom`).
+			const own = new Map(entries.map((e) => [e, ownPrompts(e.model)]));
+			const ownWay = (x: IndexedTranscript, y: IndexedTranscript) => ownWayFrom(own.get(x)!, y.model.index.seenUuids);
+			entries.sort((a, b) => Number(a.model.index.copyOf !== undefined) - Number(b.model.index.copyOf !== undefined) || laterFirst(ownWay(a, b), ownWay(b, a)) || codeUnitOrder(a.model.endedAt ?? "", b.model.endedAt ?? "") || codeUnitOrder(a.file.fileId, b.file.fileId));
 			const owners = new Map<number, string>();
 			const ids = new Set<string>();
 			let before: string | undefined;
@@ -682,6 +685,34 @@ interface Copies {
 function holdsMore(seen: ReadonlySet<number>, owners: ReadonlyMap<number, string>): boolean {
 	for (const key of seen) if (!owners.has(key)) return true;
 	return false;
+}
+
+/** A session's typed prompts, each by its uuid's key with its time. */
+function ownPrompts(model: SessionModel): [key: number, time: string][] {
+	const prompts: [number, string][] = [];
+	for (const event of model.events) if (event.kind === "prompt" && event.uuid !== undefined && event.timestamp !== undefined) prompts.push([hash53(event.uuid), event.timestamp]);
+	return prompts;
+}
+
+/**
+ * When a session goes its own way from another file of its group: the time of its first prompt the
+ * other does not hold (undefined: none). A copy's own turns begin when it was resumed; the session
+ * it copied may go on in its own file later (a newer client resumes in place) and then end after
+ * the copy: by their ends alone, the original was taken for the copy (attack round 43). Between
+ * two files, so that a resume of a resume (which holds its source's own turn) sorts after it.
+ */
+function ownWayFrom(prompts: readonly [number, string][], other: ReadonlySet<number>): string | undefined {
+	let earliest: string | undefined;
+	for (const [key, time] of prompts) if (!other.has(key) && (earliest === undefined || codeUnitOrder(time, earliest) < 0)) earliest = time;
+	return earliest;
+}
+
+/** The later of two times first, none (never apart) before any. */
+function laterFirst(a: string | undefined, b: string | undefined): number {
+	if (a === b) return 0;
+	if (a === undefined) return -1;
+	if (b === undefined) return 1;
+	return codeUnitOrder(b, a);
 }
 
 /** The files of one project that may be copies of one another (Claude Code's sessions that start with the same uuid); undefined for others. */

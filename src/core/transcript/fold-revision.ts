@@ -16,7 +16,7 @@ const FOLD_REVISIONS: Readonly<Record<AgentId, number>> = {
 	// 1: prompts typed in the TUI (`origin.kind: "human"`), forks' copied history, rewinds.
 	// 3: the first uuid kept on the stamp, so that an older `--resume`'s copy in a new file is found.
 	// 4: a compaction's replayed turns (same parent, time and text as the first time) counted once, no rewind.
-	// 5: a fork's copied turns replayed by a compaction add nothing; a rewind to a replay's copy seen; a message without usage known; the first uuid kept is the first message's.
+	// 5: a fork's copied turns replayed by a compaction add nothing; a rewind to a replay's copy seen; a message without usage known; the first uuid kept is the first message's; of a copy and its original read first together, the one that goes its own way later is the original.
 	"claude-code": 5,
 	codex: 1,
 	// 1: what a `$rewindTo` drops that the person typed.

@@ -450,6 +450,43 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expect(last!.model.events[0]).toMatchObject({ kind: "forked", from: second, prompts: 3 });
 	});
 
+	// The earlier session resumed again later in its own file (a newer client resumes in place): it
+	// now ends after its copy, and both are read for the first time together.
+	const wentOn = [
+		userText("Now split the invoicing tests", at(first, 31, "2026-10-05T08:00:00.000Z")),
+		assistant(text("Split them."), { ...at(first, 32, "2026-10-05T08:01:00.000Z"), messageId: "msg_a3", usage: { input_tokens: 9, output_tokens: 1 } }),
+	];
+
+	it("an original that went on in its own file after its copy was made, both read first together, is still the original", async () => {
+		const transcripts = new MemoryTranscripts();
+		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...wentOn]));
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expectOwnTurnOnly(await index.get(b));
+		expect(promptsOf(await index.get(a))).toEqual(["Rename the billing module to invoicing", "Fix the imports that broke", "Now split the invoicing tests"]);
+		expect((await index.get(a))!.model.index.copyOf).toBeUndefined();
+	});
+
+	it("a resume of a resume, its first session gone on between them, gives each session only its own turns", async () => {
+		const third = "00000000-ffff-4000-8000-00000000000c";
+		const transcripts = new MemoryTranscripts();
+		// Gone on after the first copy's turn, before the second copy's.
+		const between = [
+			userText("Now split the invoicing tests", at(first, 31, "2026-10-02T20:00:00.000Z")),
+			assistant(text("Split them."), { ...at(first, 32, "2026-10-02T20:01:00.000Z"), messageId: "msg_a3", usage: { input_tokens: 9, output_tokens: 1 } }),
+		];
+		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...between]));
+		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
+		const ownOfThird = [userText("Now drop the old alias", at(third, 21, "2026-10-03T11:00:00.000Z")), assistant(text("Dropped."), { ...at(third, 22, "2026-10-03T11:01:00.000Z"), messageId: "msg_c1", usage: { input_tokens: 2, output_tokens: 1 } })];
+		const c = transcripts.put("-r-app", third, jsonl([...copy(false).map((line) => ({ ...line, sessionId: third })), ...ownOfThird]));
+		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
+		await index.refresh();
+		expect(promptsOf(await index.get(a))).toHaveLength(3);
+		expectOwnTurnOnly(await index.get(b));
+		expect(promptsOf(await index.get(c))).toEqual(["Now drop the old alias"]);
+	});
+
 	it("a turn appended to a copy loads no other session's model (its group is as it was)", async () => {
 		const transcripts = new MemoryTranscripts();
 		const a = transcripts.put("-r-app", first, jsonl(earlier(first)));
