@@ -14,6 +14,7 @@ import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
 import { VaultFolder } from "../node/vault-folder";
 import { blockOnFiles } from "../node/blocking-files";
+import { writeNothing } from "../node/code-cache";
 import { describePlan } from "../core/plan/describe-plan";
 import { count, describeSyncReport } from "../core/sync/sync-summary";
 import type { PlannedSync } from "../core/sync/sync-engine";
@@ -84,7 +85,11 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	if (!options.dryRun && !existsSync(join(folder, "state"))) pool?.warm();
 	const tool = options.by ?? "cli";
 	const waitMs = options.wait === undefined ? LOCK_WAIT_MS[tool] : Math.max(0, options.wait * 1000);
-	if (options.dryRun) return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
+	if (options.dryRun) {
+		// A dry run writes nothing anywhere, not even the code cache (`~/.cache/ai-memory`).
+		writeNothing();
+		return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
+	}
 	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs }, roots });
 	let report;
 	try {

@@ -36,6 +36,13 @@ export const CLI_V8_FLAGS = [
 const BATCH = Symbol.for("ai-memory.batch-run");
 const WHOLE_READS = Symbol.for("ai-memory.whole-reads");
 
+/** Set by a run that promises to write nothing (`sync --dry-run`): not even the code cache. */
+const WRITES_NOTHING = Symbol.for("ai-memory.writes-nothing");
+
+export function writeNothing(): void {
+	(process as unknown as Record<symbol, unknown>)[WRITES_NOTHING] = true;
+}
+
 export function markBatchRun(): void {
 	(process as unknown as Record<symbol, unknown>)[BATCH] = true;
 }
@@ -121,6 +128,7 @@ export function runWithCodeCache(source: string, hash: string, scope: CommonJsSc
 		const accepted = cachedData !== undefined && script.cachedDataRejected !== true;
 		// On "exit", which an explicit `process.exit` emits too (a sync ends that way: see `exitWhenFlushed`).
 		process.once("exit", () => {
+			if ((process as unknown as Record<symbol, unknown>)[WRITES_NOTHING] === true) return;
 			const kind = runKind();
 			if (accepted && !replaces(kind, made)) return;
 			writeCache(dir, bundle, name, Buffer.concat([Buffer.from([kind]), script.createCachedData()]));

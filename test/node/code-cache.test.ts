@@ -18,10 +18,11 @@ let runner: string;
 
 /** The child: runs `source` (a CommonJS bundle as text) through the cache in `dir`, as `cli-loader` does. */
 const CHILD = `
-const { runWithCodeCache, markBatchRun, markWholeRead } = require(process.argv[2]);
+const { runWithCodeCache, markBatchRun, markWholeRead, writeNothing } = require(process.argv[2]);
 const [, , , source, hash, dir, batch, end] = process.argv;
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
+if (batch === "nothing") writeNothing();
 if (batch === "batch" || batch === "first") markBatchRun();
 if (batch === "first") for (let i = 0; i < 20; i++) markWholeRead();
 process.stdout.write(String(bundled.exports.answer()));
@@ -45,9 +46,9 @@ afterAll(async () => {
 const wrapped = (body: string) => `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const SOURCE = wrapped("function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);");
 
-function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; nothing?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
-	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.nothing ? "nothing" : options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
 	expect(result.stderr).toBe("");
 	expect(result.status).toBe(0);
 	return result.stdout;
@@ -59,6 +60,15 @@ describe("code cache", () => {
 		await mkdir(dir);
 		expect(spawnSync("mkfifo", [join(dir, "cli-00aa.v8-cache")]).status).toBe(0);
 		expect(run(dir)).toBe("45");
+	});
+
+	it("is not made by a run that promised to write nothing (`sync --dry-run`)", async () => {
+		const dir = join(work, "nothing");
+		expect(run(dir, { nothing: true, exit: true })).toBe("45");
+		expect(existsSync(dir)).toBe(false);
+		// The next run makes it as ever.
+		expect(run(dir)).toBe("45");
+		expect(existsSync(join(dir, "cli-00aa.v8-cache"))).toBe(true);
 	});
 
 	it("is made by the first run and used, not rewritten, by the next", async () => {
