@@ -1,3 +1,4 @@
+import { REDACTION_MARKER } from "../text/redaction-marker";
 import { dict } from "../dict";
 /**
  * Secret redaction for note bodies: API keys, tokens, private keys, credentials in URLs and
@@ -64,10 +65,9 @@ export interface Redactor {
 
 /** The marker that replaces a secret. */
 function redactionMarker(kind: string): string {
-	return `[redacted:${kind}]`;
+	return `${REDACTION_MARKER}${kind}]`;
 }
 
-const MARKER_PREFIX = "[redacted:";
 const MARKER_RE = /\[redacted:[a-z0-9-]{1,40}\]/g;
 
 /** One replacement: text[start, end) becomes `replacement` (`start` is the match's, unless given: never before the previous edit's end). */
@@ -156,7 +156,7 @@ const CRYPT_HASH_RE = /^\$(?:1|2[abxy]|5|6|7|y|gy|md5|sha1|apr1)\$(?:[^\s$]{0,64
 function isNotSecret(value: string, kind: string): boolean {
 	// A value a clip cut short (`…` at its end) is judged by what is left of it: it may be a secret's start.
 	const v = value.trim().replace(/(?<=.{6})…$/u, "");
-	if (v === "" || v.includes(MARKER_PREFIX)) return true;
+	if (v === "" || v.includes(REDACTION_MARKER)) return true;
 	// cmd's `^`, PowerShell's backtick: a line's continuation, the value on the next line (see `redactContinued`).
 	if (v === "^" || v === "`") return true;
 	const first = v[0];
@@ -1243,7 +1243,7 @@ function htpasswdPassword(text: string, from: number): (Edit & { kind: string })
 	const at = i + (flags.includes("n") ? 1 : 2);
 	const password = args[at];
 	// What follows may be the next command (a line's end written `\n`), or a marker of a rule before.
-	if (password === undefined || password.value.startsWith("-") || args.slice(i, at + 1).some((a) => a.value.includes(MARKER_PREFIX))) return undefined;
+	if (password === undefined || password.value.startsWith("-") || args.slice(i, at + 1).some((a) => a.value.includes(REDACTION_MARKER))) return undefined;
 	if (args.slice(i, at + 1).every((a) => /^[a-z]{1,20}$/.test(a.value))) return undefined;
 	if (isNotSecret(password.value, "password")) return { skipTo: password.end };
 	return { start: password.start, end: password.end, replacement: redactionMarker("password"), kind: "password" };
@@ -1788,7 +1788,7 @@ const ASSIGNMENT_RULE: Rule = {
 		const quote = /^(?:\\"|["'`])/.exec(val)?.[0] ?? "";
 		const inner = quote === "" ? val : val.slice(quote.length, val.length - quote.length);
 		// A bare value glued to a marker is what is left of a token a rule before took.
-		if (quote === "" && text.startsWith(MARKER_PREFIX, valueStart + val.length)) return skip;
+		if (quote === "" && text.startsWith(REDACTION_MARKER, valueStart + val.length)) return skip;
 		if (quote === "") {
 			// Code rather than a value: a call, an index, a string prefix (f"…"), or `x = y;`. A quote
 			// after anything else closes a string the assignment is in (`-H "x-api-key: …"`, `'…?api_key=…'`).
@@ -2291,7 +2291,7 @@ function anyOf(found: ReadonlySet<string>, hints: ReadonlySet<string>): boolean 
 /** Marker spans in `text`, sorted, for keeping custom patterns off them. */
 function markerSpans(text: string): [number, number][] {
 	const spans: [number, number][] = [];
-	if (!text.includes(MARKER_PREFIX)) return spans;
+	if (!text.includes(REDACTION_MARKER)) return spans;
 	MARKER_RE.lastIndex = 0;
 	for (let m = MARKER_RE.exec(text); m !== null; m = MARKER_RE.exec(text)) spans.push([m.index, m.index + m[0].length]);
 	return spans;

@@ -1,10 +1,10 @@
+import { REDACTION_MARKER } from "../text/redaction-marker";
+
 /**
  * Facts pass between Claude Code's memory folder and the vault redacted: a secret in one never
  * reaches the other, the state, the hook context or recall. What goes back to a side gets that
  * side's own secrets back, line by line, so a redacted copy never overwrites one (`restoreSecrets`).
  */
-
-const MARKER = "[redacted:";
 
 /**
  * `text` (a redacted text) with each line that holds a marker replaced by the line of `sources`
@@ -13,7 +13,7 @@ const MARKER = "[redacted:";
  * differ); otherwise `text` as it is, so a merge never flips between the two on later syncs.
  */
 export function restoreSecrets(text: string, sources: readonly (string | null)[], redact: (text: string) => string): string {
-	if (!text.includes(MARKER)) return text;
+	if (!text.includes(REDACTION_MARKER)) return text;
 	const raw = new Map<string, string>();
 	for (const source of sources) {
 		if (source === null) continue;
@@ -25,7 +25,7 @@ export function restoreSecrets(text: string, sources: readonly (string | null)[]
 	if (raw.size === 0) return text;
 	const restored = text
 		.split("\n")
-		.map((line) => (line.includes(MARKER) ? (raw.get(line) ?? line) : line))
+		.map((line) => (line.includes(REDACTION_MARKER) ? (raw.get(line) ?? line) : line))
 		.join("\n");
 	return redact(restored) === text ? restored : text;
 }

@@ -1,3 +1,4 @@
+import { REDACTION_MARKER } from "../text/redaction-marker";
 import { dict } from "../dict";
 import { oneLine } from "../digest/one-line";
 import type { DetailLevel } from "../settings";
@@ -522,7 +523,7 @@ function clippedAt(text: unknown): number | undefined {
 	if (typeof text !== "string" || !text.endsWith("…")) return undefined;
 	const kept = text.length - 1;
 	for (const limit of [LIMITS.toolInputString, LIMITS.excerptWhenOverBudget]) {
-		if (kept === limit || (text.includes("[redacted:") && Math.abs(kept - limit) <= 100)) return limit;
+		if (kept === limit || (text.includes(REDACTION_MARKER) && Math.abs(kept - limit) <= 100)) return limit;
 	}
 	// A commit command or a plan is cut at a line's or a sentence's end in the latter half of its limit.
 	if (kept > LIMITS.recordInput / 2 && kept <= LIMITS.recordInput + 100) return LIMITS.recordInput;

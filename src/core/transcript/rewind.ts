@@ -1,3 +1,4 @@
+import { REDACTION_MARKER } from "../text/redaction-marker";
 import { hash53 } from "./hash";
 import { pushEvent } from "./model-building";
 import type { SessionEvent, SessionModel } from "./session-model";
@@ -128,7 +129,7 @@ function waitsForResult(model: SessionModel, id: string): boolean {
 function sameText(kept: string, text: string, redacted: boolean): boolean {
 	if (kept === text) return true;
 	if (kept.endsWith("…") && text.startsWith(kept.slice(0, -1))) return true;
-	return redacted && kept.includes("[redacted:");
+	return redacted && kept.includes(REDACTION_MARKER);
 }
 
 /** The key of the prompts with no parent (no uuid is empty). */
