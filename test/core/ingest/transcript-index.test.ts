@@ -434,12 +434,14 @@ describe("the transcript index and a resume copied into a new file", () => {
 		expect(promptsOf(await again.get(b))).toEqual(["Add a changelog line for the rename", "Bump the version too"]);
 	});
 
+	// A resume of the copy: its own turn after the copy's lines.
+	const third = "00000000-ffff-4000-8000-00000000000c";
+	const ownOfThird = [userText("Now drop the old alias", at(third, 21, "2026-10-03T11:00:00.000Z")), assistant(text("Dropped."), { ...at(third, 22, "2026-10-03T11:01:00.000Z"), messageId: "msg_c1", usage: { input_tokens: 2, output_tokens: 1 } })];
+
 	it("a resume of a resume names the session it went on from, and each tells only its own turn", async () => {
-		const third = "00000000-ffff-4000-8000-00000000000c";
 		const transcripts = new MemoryTranscripts();
 		transcripts.put("-r-app", first, jsonl(earlier(first)));
 		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
-		const ownOfThird = [userText("Now drop the old alias", at(third, 21, "2026-10-03T11:00:00.000Z")), assistant(text("Dropped."), { ...at(third, 22, "2026-10-03T11:01:00.000Z"), messageId: "msg_c1", usage: { input_tokens: 2, output_tokens: 1 } })];
 		const c = transcripts.put("-r-app", third, jsonl([...copy(false).map((line) => ({ ...line, sessionId: third })), ...ownOfThird]));
 		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
 		await index.refresh();
@@ -452,14 +454,14 @@ describe("the transcript index and a resume copied into a new file", () => {
 
 	// The earlier session resumed again later in its own file (a newer client resumes in place): it
 	// now ends after its copy, and both are read for the first time together.
-	const wentOn = [
-		userText("Now split the invoicing tests", at(first, 31, "2026-10-05T08:00:00.000Z")),
-		assistant(text("Split them."), { ...at(first, 32, "2026-10-05T08:01:00.000Z"), messageId: "msg_a3", usage: { input_tokens: 9, output_tokens: 1 } }),
+	const wentOn = (hour: string) => [
+		userText("Now split the invoicing tests", at(first, 31, `${hour}:00:00.000Z`)),
+		assistant(text("Split them."), { ...at(first, 32, `${hour}:01:00.000Z`), messageId: "msg_a3", usage: { input_tokens: 9, output_tokens: 1 } }),
 	];
 
 	it("an original that went on in its own file after its copy was made, both read first together, is still the original", async () => {
 		const transcripts = new MemoryTranscripts();
-		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...wentOn]));
+		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...wentOn("2026-10-05T08")]));
 		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
 		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
 		await index.refresh();
@@ -469,16 +471,10 @@ describe("the transcript index and a resume copied into a new file", () => {
 	});
 
 	it("a resume of a resume, its first session gone on between them, gives each session only its own turns", async () => {
-		const third = "00000000-ffff-4000-8000-00000000000c";
 		const transcripts = new MemoryTranscripts();
 		// Gone on after the first copy's turn, before the second copy's.
-		const between = [
-			userText("Now split the invoicing tests", at(first, 31, "2026-10-02T20:00:00.000Z")),
-			assistant(text("Split them."), { ...at(first, 32, "2026-10-02T20:01:00.000Z"), messageId: "msg_a3", usage: { input_tokens: 9, output_tokens: 1 } }),
-		];
-		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...between]));
+		const a = transcripts.put("-r-app", first, jsonl([...earlier(first), ...wentOn("2026-10-02T20")]));
 		const b = transcripts.put("-r-app", second, jsonl(copy(false)));
-		const ownOfThird = [userText("Now drop the old alias", at(third, 21, "2026-10-03T11:00:00.000Z")), assistant(text("Dropped."), { ...at(third, 22, "2026-10-03T11:01:00.000Z"), messageId: "msg_c1", usage: { input_tokens: 2, output_tokens: 1 } })];
 		const c = transcripts.put("-r-app", third, jsonl([...copy(false).map((line) => ({ ...line, sessionId: third })), ...ownOfThird]));
 		const index = new TranscriptIndex(transcripts, new MemoryTranscriptStore(), () => spec([]));
 		await index.refresh();
