@@ -39,5 +39,6 @@ export function foldedBefore(known: Pick<TranscriptFile, "agent" | "folded">): b
 /** The file's stamp marked with today's revision of its fold, as a model folded now is stored with (the same object when it is). */
 export function stampedFolded<T extends Pick<TranscriptFile, "agent" | "folded">>(file: T): T {
 	const revision = foldRevision(file);
-	return (file.folded ?? 0) === revision ? file : { ...file, folded: revision };
+	// Not `{ ...file, folded }`: V8 gives each copy spread so and then added to a hidden class of its own (one per file kept).
+	return (file.folded ?? 0) === revision ? file : Object.assign({}, file, { folded: revision });
 }

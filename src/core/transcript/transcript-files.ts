@@ -52,7 +52,8 @@ export interface TranscriptFile {
 
 /** The stamp with its model's first uuid (the same object when it has it), as the model is stored with. */
 export function withFirstUuid<T extends Pick<TranscriptFile, "firstUuid">>(file: T, firstUuid: number | undefined): T {
-	return file.firstUuid === firstUuid ? file : { ...file, firstUuid };
+	// Not `{ ...file, firstUuid }`: a hidden class per copy (see `stampedFolded`).
+	return file.firstUuid === firstUuid ? file : Object.assign({}, file, { firstUuid });
 }
 
 /**
