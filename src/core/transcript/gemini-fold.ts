@@ -20,12 +20,18 @@ import { tokenCount } from "./token-count";
  */
 export function foldGeminiLines(model: SessionModel, lines: readonly RawLine[]): void {
 	const state = stateOf(model);
+	// One callback for the batch, told each line's number: not a closure made per line.
+	let no = 0;
+	const fold = (value: Record<string, unknown>) => foldGeminiValue(model, state, value, no);
 	for (const line of lines) {
 		// An older CLI's chat (`session-*.json`) is one JSON object, pretty-printed: its lines are read whole, at the end.
 		// (Its first line is a lone `{`: a JSONL file's is a whole object.)
 		if (state.whole === undefined && line.no === 1 && line.text?.trim() === "{") state.whole = [];
 		if (state.whole !== undefined) state.whole.push(line.text ?? "");
-		else eachObject(model, line, (value) => foldGeminiValue(model, state, value, line.no));
+		else {
+			no = line.no;
+			eachObject(model, line, fold);
+		}
 	}
 	if (state.whole !== undefined) foldWhole(model, state, (value) => foldGeminiValue(model, state, value, 1));
 	rebuild(model, state);
@@ -187,8 +193,9 @@ function put(state: GeminiState, message: Message): void {
 }
 
 function clear(state: GeminiState): void {
-	state.messages.clear();
-	state.place.clear();
+	// A Map's `clear` makes it a new table even when empty (a resume's `$set` comes first in most files).
+	if (state.messages.size > 0) state.messages.clear();
+	if (state.place.size > 0) state.place.clear();
 	state.order.length = 0;
 }
 
@@ -223,7 +230,8 @@ function rewind(state: GeminiState, id: string): void {
 function rebuild(model: SessionModel, state: GeminiState): void {
 	const counts = model.counts;
 	model.events = NO_ITEMS;
-	model.index.calls.clear();
+	// Not cleared when empty: `clear` makes a new table (and the empty one is shared by every model).
+	if (model.index.calls.size > 0) model.index.calls.clear();
 	model.index.retainedChars = 0;
 	model.files = { read: NO_ITEMS, written: NO_ITEMS, edited: NO_ITEMS };
 	model.index.files = undefined;
@@ -231,13 +239,14 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 	Object.assign(counts, { prompts: 0, assistantMessages: 0, toolCalls: 0, toolErrors: 0, thinking: 0, apiErrors: 0, elidedEvents: 0, images: 0 });
 	model.index.redactedEvents = 0;
 	if (state.summary) model.aiTitle = state.summary;
-	const marks = new Map<string | undefined, string[][]>();
+	// Made only for a session that was rewound (most were not: a Map per file, and a look-up per message).
+	const marks = state.rewound.length === 0 ? undefined : new Map<string | undefined, string[][]>();
 	for (const mark of state.rewound) {
-		const list = marks.get(mark.after);
+		const list = marks!.get(mark.after);
 		if (list) list.push(mark.prompts);
-		else marks.set(mark.after, [mark.prompts]);
+		else marks!.set(mark.after, [mark.prompts]);
 	}
-	pushRewound(model, marks, undefined);
+	if (marks) pushRewound(model, marks, undefined);
 	for (const message of state.messages.values()) {
 		if (message.timestamp) noteTime(model, message.timestamp);
 		switch (message.type) {
@@ -255,10 +264,10 @@ function rebuild(model: SessionModel, state: GeminiState): void {
 				// `info` and `warning`: the CLI's own notices.
 				break;
 		}
-		pushRewound(model, marks, message.id);
+		if (marks) pushRewound(model, marks, message.id);
 	}
 	// After a message no longer there: at the end.
-	for (const after of marks.keys()) pushRewound(model, marks, after);
+	if (marks) for (const after of marks.keys()) pushRewound(model, marks, after);
 }
 
 /** The prompts rewinds took out after the message `after`, once. */
@@ -271,7 +280,15 @@ function pushRewound(model: SessionModel, marks: Map<string | undefined, string[
 function partsText(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
-	return content.flatMap((part) => (isObject(part) && typeof part.text === "string" && part.thought !== true ? [part.text] : [])).join("\n");
+	// A loop, not `flatMap` and `join`: an array per part, for the one text most messages hold (joined, several make one flat string).
+	let first: string | undefined;
+	let all: string[] | undefined;
+	for (const part of content) {
+		if (!isObject(part) || typeof part.text !== "string" || part.thought === true) continue;
+		if (first === undefined) first = part.text;
+		else (all ??= [first]).push(part.text);
+	}
+	return all ? all.join("\n") : (first ?? "");
 }
 
 /** Parts the CLI adds to a user message (the session's context, GEMINI.md for a sub-agent): not what the person typed. */
