@@ -111,12 +111,13 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		const chats = child(child(tmp, project.name), "chats");
 		const base = { agent: "gemini-cli" as const, projectDir: project.name, ...(cwd === undefined ? {} : { cwd }) };
 		const entries = await listOwn(chats, passed);
-		const names = new Set(entries.map((e) => e.name));
+		// Made when an older CLI's `.json` is met: a set of every name in each folder, for those few.
+		let names: Set<string> | undefined;
 		for (const entry of entries) {
 			if (!entry.isFile() && !entry.isDirectory() && (GEMINI_SESSION.test(entry.name) || entry.isSymbolicLink())) passed.push(passedOver(child(chats, entry.name), entry));
 			if (entry.isFile() && GEMINI_SESSION.test(entry.name)) {
 				// A `.json` of an older CLI is converted to a `.jsonl` of the same name when resumed: one of them is read.
-				if (entry.name.endsWith(".json") && names.has(`${entry.name}l`)) continue;
+				if (entry.name.endsWith(".json") && (names ??= new Set(entries.map((e) => e.name))).has(`${entry.name}l`)) continue;
 				const path = child(chats, entry.name);
 				const before = known?.get(path);
 				if (before && before.agent === "gemini-cli") {
@@ -136,7 +137,7 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 				if (!read) continue;
 				const { head, stats } = read;
 				const fileId = sessionIdOf(head) ?? entry.name.replace(/\.jsonl?$/, "");
-				const file = { path, ...base, kind: "session" as const, fileId, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino), ctimeMs: stats.ctimeMs };
+				const file = sessionStamp(path, base, fileId, stats);
 				if (whole && head.length === stats.size) {
 					prefetch.set(path, { bytes: head, ino: file.ino, mtimeMs: file.mtimeMs });
 					kept += head.length;
@@ -162,6 +163,17 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	}
 	// A conflict copy of a session file (or of a sub-agent's) beside it is the same session: one of the two is read.
 	return oneFilePerSession(all, passed, continues);
+}
+
+/**
+ * A session file's stamp, its fields written out in the order `{ path, ...base, … }` gives them:
+ * spread, `base` was copied property by property for each of thousands of files.
+ */
+function sessionStamp(path: string, base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, fileId: string, stats: Stats): TranscriptFile {
+	const { agent, projectDir, cwd } = base;
+	const { size, mtimeMs, ctimeMs } = stats;
+	const ino = Number(stats.ino);
+	return cwd === undefined ? { path, agent, projectDir, kind: "session", fileId, size, mtimeMs, ino, ctimeMs } : { path, agent, projectDir, cwd, kind: "session", fileId, size, mtimeMs, ino, ctimeMs };
 }
 
 function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[]): TranscriptFile[] {

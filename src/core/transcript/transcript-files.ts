@@ -233,7 +233,7 @@ export type Continues = (shorter: TranscriptFile, longer: TranscriptFile) => boo
 export function oneFilePerSession(files: readonly TranscriptFile[], passed: { path: string; reason: string }[], continues: Continues): TranscriptFile[] {
 	const groups = new Map<string, TranscriptFile[]>();
 	for (const file of files) {
-		const key = `${folderOf(file.path)}/${copiedName(baseName(file.path))}`;
+		const key = copyGroupKey(file.path);
 		const group = groups.get(key);
 		if (group) group.push(file);
 		else groups.set(key, [file]);
@@ -263,10 +263,18 @@ export function oneFilePerSession(files: readonly TranscriptFile[], passed: { pa
 	return files.filter((f) => !left.has(f));
 }
 
+/**
+ * `<folder>/<the name it copies>`: the path itself for a file that copies none in a folder named
+ * with `/` (nearly every one), no key made for it.
+ */
+function copyGroupKey(path: string): string {
+	const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+	const name = path.slice(cut + 1);
+	const copied = copiedName(name);
+	return copied === name && path.charCodeAt(cut) === 0x2f ? path : `${path.slice(0, cut)}/${copied}`;
+}
+
 function baseName(path: string): string {
 	return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
-function folderOf(path: string): string {
-	return path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
-}
