@@ -103,6 +103,27 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 	let slab = Buffer.allocUnsafe(0);
 	let used = 0;
 	const subagents: { at: number; files: Promise<TranscriptFile[]> }[] = [];
+	/** The file's first bytes (up to `bytes`) and stat; read whole into a slab, kept in `prefetch`. */
+	const readKept = (path: string, bytes: number): { head: Buffer; stats: Stats } | undefined => {
+		if (slab.length - used < PREFETCH_FILE_BYTES) {
+			slab = Buffer.allocUnsafe(SLAB_BYTES);
+			used = 0;
+		}
+		const read = readHead(path, bytes, slab, used);
+		if (read && read.head.length === read.stats.size) {
+			prefetch!.set(path, { bytes: read.head, ino: Number(read.stats.ino), mtimeMs: read.stats.mtimeMs });
+			kept += read.head.length;
+			used += read.head.length;
+		}
+		return read;
+	};
+	// A new sub-agent's file is read whole as a session's is, for the read that follows (measured: a
+	// stat here and the read's own open, stat and read of each were a twentieth of the bench's read).
+	const subagentStamp = (path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino" | "ctimeMs">): TranscriptFile | undefined => {
+		if (prefetch === undefined || kept >= PREFETCH_TOTAL_BYTES || known?.has(path)) return stamp(path, info);
+		const stats = readKept(path, PREFETCH_FILE_BYTES)?.stats;
+		return stats && { path, ...info, size: stats.size, mtimeMs: stats.mtimeMs, ino: Number(stats.ino), ctimeMs: stats.ctimeMs };
+	};
 	for (const project of await list(tmp, passed)) {
 		// A project's folder, or a session's folder of sub-agents (below), that is a link is not followed, and said, as Claude Code's.
 		if (project.isSymbolicLink()) passed.push(passedOver(child(tmp, project.name), project));
@@ -128,27 +149,15 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 					}
 				}
 				// The file's name has 8 characters of the session id; its first line has all of it (sub-agents name their parent by it).
-				const whole = prefetch !== undefined && kept < PREFETCH_TOTAL_BYTES;
-				if (whole && slab.length - used < PREFETCH_FILE_BYTES) {
-					slab = Buffer.allocUnsafe(SLAB_BYTES);
-					used = 0;
-				}
-				const read = readHead(path, whole ? PREFETCH_FILE_BYTES : 1024, whole ? slab : undefined, used);
+				const read = prefetch !== undefined && kept < PREFETCH_TOTAL_BYTES ? readKept(path, PREFETCH_FILE_BYTES) : readHead(path, ID_WINDOW, undefined, 0);
 				if (!read) continue;
-				const { head, stats } = read;
-				const fileId = sessionIdOf(head) ?? entry.name.replace(/\.jsonl?$/, "");
-				const file = sessionStamp(path, base, fileId, stats);
-				if (whole && head.length === stats.size) {
-					prefetch.set(path, { bytes: head, ino: file.ino, mtimeMs: file.mtimeMs });
-					kept += head.length;
-					used += head.length;
-				}
-				found.push(file);
+				const fileId = sessionIdOf(read.head) ?? entry.name.replace(/\.jsonl?$/, "");
+				found.push(sessionStamp(path, base, fileId, read.stats));
 			} else if (entry.isDirectory()) {
 				// A folder of sub-agents per session that had one: listed all at once, not one after
 				// another (measured: the bench's 1,643 such folders, waited for in turn, were nearly a fifth of its read).
 				const dir = child(chats, entry.name);
-				subagents.push({ at: found.length, files: list(dir, passed).then((agents) => subagentFiles(dir, agents, base, entry.name, passed)) });
+				subagents.push({ at: found.length, files: list(dir, passed).then((agents) => subagentFiles(dir, agents, base, entry.name, passed, subagentStamp)) });
 			}
 		}
 	}
@@ -176,7 +185,7 @@ function sessionStamp(path: string, base: Pick<TranscriptFile, "agent" | "projec
 	return cwd === undefined ? { path, agent, projectDir, kind: "session", fileId, size, mtimeMs, ino, ctimeMs } : { path, agent, projectDir, cwd, kind: "session", fileId, size, mtimeMs, ino, ctimeMs };
 }
 
-function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[]): TranscriptFile[] {
+function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile, "agent" | "projectDir" | "cwd">, parentSessionId: string, passed: PassedOver[], stampOf: typeof stamp): TranscriptFile[] {
 	const files: TranscriptFile[] = [];
 	for (const agent of agents) {
 		if (!agent.name.endsWith(".jsonl")) continue;
@@ -186,7 +195,7 @@ function subagentFiles(dir: string, agents: Dirent[], base: Pick<TranscriptFile,
 			continue;
 		}
 		const id = copiedName(agent.name).slice(0, -".jsonl".length);
-		const file = stamp(child(dir, agent.name), { ...base, kind: "subagent", fileId: id, agentId: id, parentSessionId });
+		const file = stampOf(child(dir, agent.name), { ...base, kind: "subagent", fileId: id, agentId: id, parentSessionId });
 		if (file) files.push(file);
 	}
 	return files;

@@ -261,7 +261,7 @@ describe("scanGemini, a file-sync tool's copies", () => {
 });
 
 describe("scanGemini, again and for a read", () => {
-	it("a file unchanged since the last scan keeps its id unopened; a new one is read whole for the fold, bytes as on disk", async () => {
+	it("a file unchanged since the last scan keeps its id unopened; a new one (a sub-agent's too) is read whole for the fold, bytes as on disk", async () => {
 		const home = join(FIXTURES, "gemini-cli", "0.61.0", "home");
 		const first = await scanGemini(home);
 		const session = first.find((f) => f.kind === "session")!;
@@ -273,8 +273,11 @@ describe("scanGemini, again and for a read", () => {
 		expect(prefetch.size).toBe(0);
 		const fresh = new Map<string, { bytes: Buffer; ino: number; mtimeMs: number }>();
 		await scanGemini(home, undefined, fresh);
-		expect(fresh.size).toBe(first.filter((f) => f.kind === "session").length);
+		// Sub-agents' files too: each new file is opened once, by the scan.
+		const subagent = first.find((f) => f.kind === "subagent")!;
+		expect(fresh.size).toBe(first.length);
 		expect(fresh.get(session.path)?.bytes.equals(readFileSync(session.path))).toBe(true);
+		expect(fresh.get(subagent.path)?.bytes.equals(readFileSync(subagent.path))).toBe(true);
 		// With the file's stamp: a last line without its newline is judged by it (see transcript-tail.ts).
 		expect(fresh.get(session.path)?.mtimeMs).toBe(session.mtimeMs);
 		expect(fresh.get(session.path)?.ino).toBe(session.ino);
