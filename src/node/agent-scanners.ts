@@ -117,8 +117,8 @@ export async function scanGemini(home: string, known?: ReadonlyMap<string, Trans
 		}
 		return read;
 	};
-	// A new sub-agent's file is read whole as a session's is, for the read that follows (measured: a
-	// stat here and the read's own open, stat and read of each were a twentieth of the bench's read).
+	// A new sub-agent's file is read whole as a session's is, for the read that follows: one open of
+	// it, not a stat here and then the read's own open, stat and read.
 	const subagentStamp = (path: string, info: Omit<TranscriptFile, "path" | "size" | "mtimeMs" | "ino" | "ctimeMs">): TranscriptFile | undefined => {
 		if (prefetch === undefined || kept >= PREFETCH_TOTAL_BYTES || known?.has(path)) return stamp(path, info);
 		const stats = readKept(path, PREFETCH_FILE_BYTES)?.stats;
