@@ -276,15 +276,18 @@ function pushRewound(model: SessionModel, marks: Map<string | undefined, string[
 	marks.delete(after);
 }
 
-/** Text of `content`: a string, or parts `[{text}]` (functionResponse parts are tool results, thought parts are not text). */
-function partsText(content: unknown): string {
+/**
+ * Text of `content`: a string, or parts `[{text}]` (functionResponse parts are tool results, thought parts are not text).
+ * `withoutInjected`: parts the CLI put in (`INJECTED`) left out too.
+ */
+function partsText(content: unknown, withoutInjected = false): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
 	// A loop, not `flatMap` and `join`: an array per part, for the one text most messages hold (joined, several make one flat string).
 	let first: string | undefined;
 	let all: string[] | undefined;
 	for (const part of content) {
-		if (!isObject(part) || typeof part.text !== "string" || part.thought === true) continue;
+		if (!isObject(part) || typeof part.text !== "string" || part.thought === true || (withoutInjected && INJECTED.test(part.text))) continue;
 		if (first === undefined) first = part.text;
 		else (all ??= [first]).push(part.text);
 	}
@@ -307,9 +310,7 @@ function foldUser(model: SessionModel, message: Message): void {
 /** What the person typed in a user message; undefined for a tool's result or what the CLI put in. */
 function typedText(message: Message): string | undefined {
 	// A tool's result comes back as a user message of functionResponse parts: it is in the call already.
-	const typed = typedContent(message);
-	const parts = Array.isArray(typed) ? typed.filter((part) => !(isObject(part) && typeof part.text === "string" && INJECTED.test(part.text))) : typed;
-	const text = partsText(parts);
+	const text = partsText(typedContent(message), true);
 	return text.trim() === "" || INJECTED.test(text) ? undefined : text;
 }
 
