@@ -1,5 +1,6 @@
 import type { RawLine } from "../core/transcript/jsonl-lines";
-import type { ReadOnlyDatabase, SqlValue } from "./sqlite-reader";
+import { textOf, type ReadOnlyDatabase, type SqlValue } from "./sqlite-reader";
+import { keptBytes, TextBytes, type KeptText } from "./text-bytes";
 
 /**
  * opencode's database (`<data dir>/opencode.db`, SQLite in WAL mode, 1.2 and later): its sessions
@@ -87,14 +88,21 @@ export interface SessionRows {
 	bytes: number;
 }
 
+/** A message's or part's row until its session's lines are made: its columns apart, its JSON's bytes kept (see `TextBytes`). */
+interface Row extends KeptText {
+	value: (string | number)[];
+}
+
 /**
- * The rows of the sessions `ids` as lines, by session: the session (with its project's worktree),
- * then each message by time, each followed by its parts in order. A session not in this database
- * has no entry. A few queries for all of them (through the indexes opencode keeps on `session_id`),
- * so reading a thousand sessions costs little more than reading their rows.
+ * The rows of the sessions `ids` as lines, by session, each session's made when it is asked for:
+ * the session (with its project's worktree), then each message by time, each followed by its parts
+ * in order. A session not in this database has no entry. A few queries for all of them (through the
+ * indexes opencode keeps on `session_id`), so reading a thousand sessions costs little more than
+ * reading their rows. Until then the rows' JSON is kept as bytes: a first sync holds every row of
+ * the database at once, and each session's strings are made as it is folded, and let go young.
  */
-export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[], whole = false): Promise<Map<string, SessionRows>> {
-	const out = new Map<string, SessionRows>();
+export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[], whole = false): Promise<Map<string, () => SessionRows>> {
+	const out = new Map<string, () => SessionRows>();
 	if (ids.length === 0) return out;
 	const { tables, sessionColumns, worktrees } = await shapeOf(db);
 	if (!tables.has("session")) return out;
@@ -108,78 +116,97 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	// Every session of the database (a first sync): no row need be told apart by its session.
 	const wanted = whole && !(known !== undefined && ids.length >= known.size && ids.every((id) => known.has(id))) ? new Set(ids) : undefined;
 	const sessions = known && ids.every((id) => known.has(id)) ? ids.map((id) => ({ ...known.get(id)! })) : await db.all(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params);
+	const rowsOf = new Map<string, { session: Record<string, SqlValue>; rows: Row[] }>();
 	for (const session of sessions) {
 		if (wanted && !wanted.has(String(session.id))) continue;
 		const project = worktrees.get(String(session.project_id));
 		if (project) Object.assign(session, project);
-		out.set(String(session.id), { lines: [{ no: 1, text: JSON.stringify(["session", plain(session)]) }], bytes: 0 });
+		rowsOf.set(String(session.id), { session, rows: [] });
 	}
-	// Parts first, by message: each message's line is followed by its parts', in id order (sorted
-	// here, per message: cheaper than SQLite sorting every part of the batch). Lines are kept as
-	// they are, nothing around them: a first sync holds every row of the database at once.
-	const parts = new Map<string, RawLine[]>();
+	const texts = new TextBytes();
+	// Parts first, by message: each message's row is followed by its parts', in id order (sorted
+	// here, per message: cheaper than SQLite sorting every part of the batch).
+	const parts = new Map<string, Row[]>();
 	const unsorted = new Set<string>();
 	if (tables.has("part")) {
 		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
-		await db.each(`SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`, params, (v) => {
+		const sql = `SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`;
+		const onRow = (v: SqlValue[]) => {
 			if (wanted && !wanted.has(String(v[3]))) return;
 			const messageId = String(v[0]);
 			const id = String(v[1]);
-			const line = rowLine(["part", id, messageId, 0, 0], typeof v[2] === "string" ? v[2] : "null");
+			const row = rowOf(texts, ["part", id, messageId, 0, 0], v[2]);
 			const list = parts.get(messageId);
-			if (!list) parts.set(messageId, [line]);
+			if (!list) parts.set(messageId, [row]);
 			else {
 				// Rows come in the order they were made, which is the ids' order: sorted only when not.
 				if (idOf(list[list.length - 1]!) > id) unsorted.add(messageId);
-				list.push(line);
+				list.push(row);
 			}
-		});
+		};
+		await db.each(sql, params, onRow, 2);
 	}
 	if (tables.has("message")) {
 		// By the index on (session_id, time_created, id), each session's messages in order; sorted
 		// here when not (an ORDER BY made SQLite sort the whole batch: twice the time, measured).
-		const messages = new Map<string, RawLine[]>();
-		await db.each(`SELECT session_id, id, time_created, data FROM message${where("session_id")}`, params, (v) => {
+		const messages = new Map<string, Row[]>();
+		const onRow = (v: SqlValue[]) => {
 			const sessionId = String(v[0]);
 			if (wanted && !wanted.has(sessionId)) return;
-			const line = rowLine(["message", String(v[1]), num(v[2]), 0], typeof v[3] === "string" ? v[3] : "null");
+			const row = rowOf(texts, ["message", String(v[1]), num(v[2]), 0], v[3]);
 			const list = messages.get(sessionId);
-			if (!list) messages.set(sessionId, [line]);
-			else list.push(line);
-		});
+			if (!list) messages.set(sessionId, [row]);
+			else list.push(row);
+		};
+		await db.each(`SELECT session_id, id, time_created, data FROM message${where("session_id")}`, params, onRow, 3);
 		for (const [sessionId, list] of messages) {
-			const rows = out.get(sessionId);
+			const rows = rowsOf.get(sessionId)?.rows;
 			if (!rows) continue;
 			if (list.some((m, i) => i > 0 && before(m, list[i - 1]!))) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 			for (const message of list) {
-				message.no = rows.lines.length + 1;
-				rows.lines.push(message);
-				rows.bytes += message.text?.length ?? 0;
+				rows.push(message);
 				const messageId = idOf(message);
 				const own = parts.get(messageId) ?? [];
 				if (unsorted.has(messageId)) own.sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
-				for (const part of own) {
-					part.no = rows.lines.length + 1;
-					rows.lines.push(part);
-					rows.bytes += part.text?.length ?? 0;
-				}
+				for (const part of own) rows.push(part);
 			}
 		}
 	}
+	for (const [id, { session, rows }] of rowsOf) out.set(id, () => linesOf(session, rows));
 	return out;
+}
+
+/** A session's lines: its rows, their JSON made text. */
+function linesOf(session: Record<string, SqlValue>, rows: readonly Row[]): SessionRows {
+	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", plain(session)]) }];
+	let bytes = 0;
+	for (const row of rows) {
+		const data = keptBytes(row);
+		const text = data === undefined ? "null" : textOf(data);
+		lines.push({ no: lines.length + 1, text, value: row.value });
+		bytes += text.length;
+	}
+	return { lines, bytes };
+}
+
+/** A row, its JSON's bytes (a view of SQLite's memory) copied; a value of another kind, or none, reads as `null`. */
+function rowOf(texts: TextBytes, value: (string | number)[], data: SqlValue | undefined): Row {
+	const row: Row = { value, chunk: undefined, at: 0, end: 0 };
+	if (data instanceof Uint8Array) texts.keep(data, row);
+	return row;
 }
 
 /** The sessions `sessionsLines` reads at once, at most. */
 export const BATCH_SIZE = 50;
 
-/** A row line's id (its second field). */
-function idOf(line: RawLine): string {
-	return line.value![1] as string;
+/** A row's id (its second field). */
+function idOf(row: Row): string {
+	return row.value[1] as string;
 }
 
 /** Message order, as opencode keeps it: by time, then id. */
-function before(a: RawLine, b: RawLine): boolean {
-	const [at, bt] = [a.value![2] as number, b.value![2] as number];
+function before(a: Row, b: Row): boolean {
+	const [at, bt] = [a.value[2] as number, b.value[2] as number];
 	return at < bt || (at === bt && idOf(a) < idOf(b));
 }
 

@@ -29,8 +29,8 @@ export class OpencodeSessions {
 	private readonly failures = new Map<string, string>();
 	/** Per database, the sessions the last scan found new or changed (and their weight): the sync reads them next, so they are read in batches. */
 	private readonly toRead = new Map<string, Map<string, number>>();
-	/** Sessions read in a batch and not handed over yet (or the batch under way), by id. */
-	private readonly batched = new Map<string, Promise<SessionRows | undefined>>();
+	/** Sessions read in a batch and not handed over yet: the batch (or the batch under way), by id. */
+	private readonly batched = new Map<string, Promise<Map<string, () => SessionRows>>>();
 
 	constructor(readonly dataDir: string) {}
 
@@ -148,10 +148,16 @@ export class OpencodeSessions {
 	 * for (the scan's new and changed ones) in a batch of its own.
 	 */
 	private fromDatabase(name: string, id: string): Promise<SessionRows | undefined> {
+		// Each session's part of a batch, its lines made as it is handed over (see `sessionsLines`), and let go (the next read of one reads it anew).
+		const take = (rows: Map<string, () => SessionRows>) => {
+			const mine = rows.get(id);
+			rows.delete(id);
+			return mine?.();
+		};
 		const ready = this.batched.get(id);
 		if (ready) {
 			this.batched.delete(id);
-			return ready;
+			return ready.then(take);
 		}
 		const pending = this.toRead.get(name) ?? new Map<string, number>();
 		const ids = [id];
@@ -168,15 +174,10 @@ export class OpencodeSessions {
 			pending.delete(other);
 		}
 		const batch = readDatabase(path, (db) => sessionsLines(db, ids, whole));
-		// Each session's part of it, handed over once and let go (the next read of one reads it anew).
-		const take = (rows: Map<string, SessionRows>, which: string) => {
-			const mine = rows.get(which);
-			rows.delete(which);
-			return mine;
-		};
-		for (const other of ids.slice(1)) this.batched.set(other, batch.then((rows) => take(rows, other)));
-		for (const other of ids.slice(1)) void this.batched.get(other)!.catch(() => undefined);
-		return batch.then((rows) => take(rows, id));
+		for (const other of ids.slice(1)) this.batched.set(other, batch);
+		// A failed batch fails each read of its sessions, and nothing else.
+		void batch.catch(() => undefined);
+		return batch.then(take);
 	}
 }
 

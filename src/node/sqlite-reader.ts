@@ -22,8 +22,13 @@ export type Row = Record<string, SqlValue>;
 export interface ReadOnlyDatabase {
 	/** Every row of a query, as objects by column name. */
 	all(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
-	/** Each row of a query in turn, as values by column position (no object per row), and the column names. */
-	each(sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: readonly string[]) => void): Promise<void>;
+	/**
+	 * Each row of a query in turn, as values by column position (no object per row), and the column
+	 * names. The text of column `bytesAt` comes as its UTF-8 bytes, a view of SQLite's memory good
+	 * until `onRow` returns (any other kind of value there as null): for a caller that keeps many
+	 * texts for later, as bytes off the heap (see `TextBytes`), read with `textOf`.
+	 */
+	each(sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: readonly string[]) => void, bytesAt?: number): Promise<void>;
 }
 
 /** A read that saw the database change under it (opencode checkpointed meanwhile): read again. */
@@ -193,13 +198,18 @@ function withPath(path: string, error: unknown): Error {
 
 const utf8 = new TextDecoder();
 
+/** A text from its UTF-8 bytes as `each` reads every other text (bytes that are not UTF-8 as U+FFFD). */
+export function textOf(bytes: Uint8Array): string {
+	return utf8.decode(bytes);
+}
+
 /**
  * A row's values, as `sqlite3.row` gives them, but a text read from SQLite's memory by its length:
  * `row` reads each text cell through wa-sqlite's generic call wrapper, which makes its converters
  * anew at each call (measured: a tenth of the opencode reader's time). All of a text is kept (the
  * wrapper stopped at a NUL in it); bytes that are not UTF-8 read as U+FFFD.
  */
-function rowOf(sqlite3: SQLiteAPI, cells: Cells, stmt: number): SqlValue[] {
+function rowOf(sqlite3: SQLiteAPI, cells: Cells, stmt: number, bytesAt: number): SqlValue[] {
 	const count = sqlite3.data_count(stmt);
 	const row: SqlValue[] = new Array<SqlValue>(count);
 	for (let i = 0; i < count; i++) {
@@ -208,7 +218,12 @@ function rowOf(sqlite3: SQLiteAPI, cells: Cells, stmt: number): SqlValue[] {
 			const at = cells._sqlite3_column_text(stmt, i);
 			const length = cells._sqlite3_column_bytes(stmt, i);
 			// The memory is looked up each time: it is a new buffer once SQLite's heap grows.
-			row[i] = utf8.decode(cells.HEAPU8.subarray(at, at + length));
+			const bytes = cells.HEAPU8.subarray(at, at + length);
+			row[i] = i === bytesAt ? bytes : utf8.decode(bytes);
+			continue;
+		}
+		if (i === bytesAt) {
+			row[i] = null;
 			continue;
 		}
 		const value = sqlite3.column(stmt, i) as SqlValue;
@@ -224,7 +239,7 @@ function rowOf(sqlite3: SQLiteAPI, cells: Cells, stmt: number): SqlValue[] {
  * compiled again (measured: preparing was most of a small query's cost).
  */
 function databaseOf(sqlite3: SQLiteAPI, cells: Cells, db: number, prepared: Map<string, number>): ReadOnlyDatabase {
-	const each = async (sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: string[]) => void): Promise<void> => {
+	const each = async (sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: string[]) => void, bytesAt = -1): Promise<void> => {
 		let stmt = prepared.get(sql);
 		if (stmt === undefined) {
 			for await (const made of sqlite3.statements(db, sql, { unscoped: true })) {
@@ -240,7 +255,7 @@ function databaseOf(sqlite3: SQLiteAPI, cells: Cells, db: number, prepared: Map<
 		}
 		if (params.length > 0) sqlite3.bind_collection(stmt, params as SQLiteCompatibleType);
 		const columns = sqlite3.column_names(stmt);
-		while ((await sqlite3.step(stmt)) === SQLite.SQLITE_ROW) onRow(rowOf(sqlite3, cells, stmt), columns);
+		while ((await sqlite3.step(stmt)) === SQLite.SQLITE_ROW) onRow(rowOf(sqlite3, cells, stmt, bytesAt), columns);
 	};
 	return {
 		each,

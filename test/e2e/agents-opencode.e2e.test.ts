@@ -96,7 +96,7 @@ describe("opencode and Claude Code share the project's history through its conte
 						const rows = await sessionsLines(d, listed.map((s) => s.id).slice(0, BATCH_SIZE));
 						for (const s of listed.slice(0, BATCH_SIZE)) {
 							const model = createSession(s.id, undefined, false, "opencode");
-							foldOpencodeLines(model, rows.get(s.id)?.lines ?? []);
+							foldOpencodeLines(model, rows.get(s.id)?.().lines ?? []);
 							if (model.counts.malformed > 0 || model.sessionIds[0] !== s.id) throw new Error(`bad rows: ${JSON.stringify(model.malformedLines)}`);
 						}
 					});

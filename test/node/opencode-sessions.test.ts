@@ -277,10 +277,10 @@ describe("sessionsLines", () => {
 			const few = await sessionsLines(db, ids.slice(0, 2), true);
 			expect(ids.length).toBeGreaterThan(2);
 			expect([...all.keys()].sort()).toEqual([...ids].sort());
-			for (const id of ids) expect(all.get(id), id).toEqual(batched.get(id));
+			for (const id of ids) expect(all.get(id)!(), id).toEqual(batched.get(id)!());
 			expect([...few.keys()]).toEqual(ids.slice(0, 2));
-			for (const id of ids.slice(0, 2)) expect(few.get(id)).toEqual(batched.get(id));
-			expect(batched.get(ids[0]!)!.lines.length).toBeGreaterThan(1);
+			for (const id of ids.slice(0, 2)) expect(few.get(id)!()).toEqual(batched.get(id)!());
+			expect(batched.get(ids[0]!)!().lines.length).toBeGreaterThan(1);
 		});
 	});
 });

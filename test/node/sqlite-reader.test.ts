@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SqliteImage } from "../../src/node/sqlite-image";
-import { closeDatabases, DatabaseChangedError, readDatabase } from "../../src/node/sqlite-reader";
+import { closeDatabases, DatabaseChangedError, readDatabase, textOf } from "../../src/node/sqlite-reader";
 
 /** Reading opencode's recorded database while it "changes": the view is read again, or the read says why not. */
 const FIXTURE = join(__dirname, "..", "fixtures", "agents", "opencode", "1.18.33", "data");
@@ -39,6 +39,21 @@ describe("readDatabase", () => {
 		expect(row).toEqual({ nul: "a\u0000b", bad: "\ufffdA", wide: "日本語 🎌", blob: new Uint8Array([1, 2]), n: 42, f: 1.5, z: null, big: 9007199254740993n });
 		// The blob is a copy: later reads reuse SQLite's memory under it.
 		expect((row!.blob as Uint8Array).buffer.byteLength).toBe(2);
+	});
+
+	it("gives one column's text as its UTF-8 bytes, good while the row is read, and any other value there as null", async () => {
+		const got: unknown[][] = [];
+		await readDatabase(db, (d) =>
+			d.each(
+				"SELECT 'a' AS t, x FROM (SELECT '日本 ✓' AS x UNION ALL SELECT 42 UNION ALL SELECT NULL UNION ALL SELECT x'0102')",
+				[],
+				(v) => got.push(v.map((x) => (x instanceof Uint8Array ? { bytes: textOf(x.slice()) } : x))),
+				1,
+			),
+		);
+		expect(got).toHaveLength(4);
+		expect(got.filter((v) => v[1] === null)).toHaveLength(3);
+		expect(got).toContainEqual(["a", { bytes: "日本 ✓" }]);
 	});
 
 	it("a database that changed during the read is read again, and the later read is what comes back", async () => {
