@@ -88,9 +88,15 @@ export interface SessionRows {
 	bytes: number;
 }
 
-/** A message's or part's row until its session's lines are made: its columns apart, its JSON's bytes kept (see `TextBytes`). */
+/**
+ * A message's or part's row until its session's lines are made: its columns, its JSON's bytes kept
+ * (see `TextBytes`). As few objects as can be: a first sync holds one for every row of the database.
+ */
 interface Row extends KeptText {
-	value: (string | number)[];
+	kind: "message" | "part";
+	id: string;
+	/** A message's time (`time_created`), a part's message. */
+	of: number | string;
 }
 
 /**
@@ -131,18 +137,21 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	if (tables.has("part")) {
 		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
 		const sql = `SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`;
+		// A message's parts mostly come one after another: its id is kept once, its list looked up once.
+		let last: { messageId: string; list: Row[] } | undefined;
 		const onRow = (v: SqlValue[]) => {
 			if (wanted && !wanted.has(String(v[3]))) return;
-			const messageId = String(v[0]);
 			const id = String(v[1]);
-			const row = rowOf(texts, ["part", id, messageId, 0, 0], v[2]);
-			const list = parts.get(messageId);
-			if (!list) parts.set(messageId, [row]);
-			else {
-				// Rows come in the order they were made, which is the ids' order: sorted only when not.
-				if (idOf(list[list.length - 1]!) > id) unsorted.add(messageId);
-				list.push(row);
+			if (last?.messageId !== v[0]) {
+				const messageId = String(v[0]);
+				const list = parts.get(messageId) ?? [];
+				if (list.length === 0) parts.set(messageId, list);
+				last = { messageId, list };
 			}
+			const { messageId, list } = last!;
+			// Rows come in the order they were made, which is the ids' order: sorted only when not.
+			if (list.length > 0 && list[list.length - 1]!.id > id) unsorted.add(messageId);
+			list.push(rowOf(texts, "part", id, messageId, v[2]));
 		};
 		await db.each(sql, params, onRow, 2);
 	}
@@ -153,7 +162,7 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 		const onRow = (v: SqlValue[]) => {
 			const sessionId = String(v[0]);
 			if (wanted && !wanted.has(sessionId)) return;
-			const row = rowOf(texts, ["message", String(v[1]), num(v[2]), 0], v[3]);
+			const row = rowOf(texts, "message", String(v[1]), num(v[2]), v[3]);
 			const list = messages.get(sessionId);
 			if (!list) messages.set(sessionId, [row]);
 			else list.push(row);
@@ -165,15 +174,19 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 			if (list.some((m, i) => i > 0 && before(m, list[i - 1]!))) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 			for (const message of list) {
 				rows.push(message);
-				const messageId = idOf(message);
-				const own = parts.get(messageId) ?? [];
-				if (unsorted.has(messageId)) own.sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
+				const own = parts.get(message.id) ?? [];
+				if (unsorted.has(message.id)) own.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 				for (const part of own) rows.push(part);
 			}
 		}
 	}
-	for (const [id, { session, rows }] of rowsOf) out.set(id, () => linesOf(session, rows));
+	for (const [id, { session, rows }] of rowsOf) out.set(id, linesLater(session, rows));
 	return out;
+}
+
+/** A session's lines, made when asked for. A function of its own: a function made here holds nothing of `sessionsLines`, whose maps hold every row. */
+function linesLater(session: Record<string, SqlValue>, rows: readonly Row[]): () => SessionRows {
+	return () => linesOf(session, rows);
 }
 
 /** A session's lines: its rows, their JSON made text. */
@@ -183,15 +196,15 @@ function linesOf(session: Record<string, SqlValue>, rows: readonly Row[]): Sessi
 	for (const row of rows) {
 		const data = keptBytes(row);
 		const text = data === undefined ? "null" : textOf(data);
-		lines.push({ no: lines.length + 1, text, value: row.value });
+		lines.push({ no: lines.length + 1, text, value: row.kind === "part" ? ["part", row.id, row.of, 0, 0] : ["message", row.id, row.of, 0] });
 		bytes += text.length;
 	}
 	return { lines, bytes };
 }
 
 /** A row, its JSON's bytes (a view of SQLite's memory) copied; a value of another kind, or none, reads as `null`. */
-function rowOf(texts: TextBytes, value: (string | number)[], data: SqlValue | undefined): Row {
-	const row: Row = { value, chunk: undefined, at: 0, end: 0 };
+function rowOf(texts: TextBytes, kind: Row["kind"], id: string, of: number | string, data: SqlValue | undefined): Row {
+	const row: Row = { kind, id, of, chunk: undefined, at: 0, end: 0 };
 	if (data instanceof Uint8Array) texts.keep(data, row);
 	return row;
 }
@@ -199,15 +212,10 @@ function rowOf(texts: TextBytes, value: (string | number)[], data: SqlValue | un
 /** The sessions `sessionsLines` reads at once, at most. */
 export const BATCH_SIZE = 50;
 
-/** A row's id (its second field). */
-function idOf(row: Row): string {
-	return row.value[1] as string;
-}
-
 /** Message order, as opencode keeps it: by time, then id. */
 function before(a: Row, b: Row): boolean {
-	const [at, bt] = [a.value[2] as number, b.value[2] as number];
-	return at < bt || (at === bt && idOf(a) < idOf(b));
+	const [at, bt] = [a.of as number, b.of as number];
+	return at < bt || (at === bt && a.id < b.id);
 }
 
 /** The session columns the fold reads (`opencode-fold.ts`), and its project's. */
