@@ -273,7 +273,7 @@ const ADDED = /^Added (.+?) to (?:the chat(?: \(read-only\))?\.?|read-only files
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
 const RUNNING = /^Running (.+)$/;
 const VERSION = /^Aider v(\S+)$/;
-const [APPLIED_PREFIX, CREATED_PREFIX, RUNNING_PREFIX, VERSION_PREFIX] = ["Applied edit to ", "Creating empty file ", "Running ", "Aider v"].map((p) => p.length) as [number, number, number, number];
+const [APPLIED_TEXT, CREATED_TEXT, RUNNING_TEXT, VERSION_TEXT] = ["Applied edit to ", "Creating empty file ", "Running ", "Aider v"] as const;
 const MODEL = /^(?:Main model|Model): (.+?) with \S+ edit format/;
 const MENTIONED = /^Add file to the chat\? \(Y\)es\/\(N\)o.*\]: ?([a-z]?)$/;
 const API_ERROR = /^litellm\.\w+(?:Error|Exception)\b/;
@@ -289,37 +289,39 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 	switch (text.charCodeAt(0)) {
 		case 65: // A
 			// A line that is a prefix and the rest: tested, and the rest cut (no match array made).
-			if (APPLIED.test(text)) {
-				const path = absolute(model, trimmedFrom(text, APPLIED_PREFIX));
+			// Each pattern tried only on a line that starts as it does (a pattern's call costs more than the check).
+			if (text.startsWith(APPLIED_TEXT) && APPLIED.test(text)) {
+				const path = absolute(model, trimmedFrom(text, APPLIED_TEXT.length));
 				addFile(model, "edited", path);
 				foldCall(model, "Edit", { file_path: path }, { isError: false, text });
-			} else if ((m = ADDED.exec(text))) {
+			} else if (text.startsWith("Added ") && (m = ADDED.exec(text))) {
 				if (!/^\d+ lines? of output$/.test(m[1]!)) addFile(model, "read", absolute(model, m[1]!.trim()));
-			} else if ((m = MENTIONED.exec(text))) {
+			} else if (text.startsWith("Add file to the chat? ") && (m = MENTIONED.exec(text))) {
 				// A file the request named, added when the person said yes (its name is the line before).
 				if (previous !== undefined && m[1] !== "n" && m[1] !== "s" && m[1] !== "d") addFile(model, "read", absolute(model, previous));
-			} else if (VERSION.test(text)) addUnique(model, "versions", text.slice(VERSION_PREFIX));
+			} else if (text.startsWith(VERSION_TEXT) && VERSION.test(text)) addUnique(model, "versions", text.slice(VERSION_TEXT.length));
 			return;
 		case 67: // C
-			if ((m = COST.exec(text))) {
+			if (text.startsWith("Cost: ") && (m = COST.exec(text))) {
 				// The session's figure is Aider's running total for the session.
 				const total = Number(m[2]);
 				if (Number.isFinite(total)) model.tokens.costUsd = total;
-			} else if ((m = COMMIT.exec(text))) {
+			} else if (text.startsWith("Commit ") && (m = COMMIT.exec(text))) {
 				// Aider commits with `git commit -m <message>`: the digest's commit, with its hash. Its result
-				// joined into one string (see `absolute`): pieces cut from the line kept the line.
-				foldCall(model, "Bash", { command: `git commit -m ${JSON.stringify(m[2]!)}` }, { isError: false, text: ["[", m[1], "] ", m[2]].join("") });
-			} else if (CREATED.test(text)) addFile(model, "written", absolute(model, trimmedFrom(text, CREATED_PREFIX)));
+				// and its command joined into one string each (see `absolute`): pieces cut from the line kept
+				// the line, and a template kept its pieces (a chain of three strings for each commit).
+				foldCall(model, "Bash", { command: ["git commit -m ", JSON.stringify(m[2]!)].join("") }, { isError: false, text: ["[", m[1], "] ", m[2]].join("") });
+			} else if (text.startsWith(CREATED_TEXT) && CREATED.test(text)) addFile(model, "written", absolute(model, trimmedFrom(text, CREATED_TEXT.length)));
 			return;
 		case 77: // M
-			if ((m = MODEL.exec(text))) addUnique(model, "models", m[1]!);
+			if ((m = MODEL.exec(text))) addUnique(model, "models", detached(m[1]!));
 			return;
 		case 82: // R
-			if (RUNNING.test(text)) foldCall(model, "Bash", { command: text.slice(RUNNING_PREFIX) }, undefined);
+			if (text.startsWith(RUNNING_TEXT) && RUNNING.test(text)) foldCall(model, "Bash", { command: text.slice(RUNNING_TEXT.length) }, undefined);
 			return;
 		case 84: // T
-			if ((m = TOKENS.exec(text))) {
-				const [sent, write, hit, received] = [m[1], m[2], m[3], m[4]].map(count) as [number, number, number, number];
+			if (text.startsWith("Tokens: ") && (m = TOKENS.exec(text))) {
+				const [sent, write, hit, received] = [count(m[1]), count(m[2]), count(m[3]), count(m[4])];
 				// `sent` is the whole prompt, the cached parts (which Aider names) in it.
 				model.tokens.input += Math.max(0, sent - write - hit);
 				model.tokens.cacheCreation += write;
@@ -341,6 +343,15 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 		default:
 			return;
 	}
+}
+
+/**
+ * `piece` as a string of its own: a piece cut from a line (a pattern's match) keeps the whole line
+ * alive for as long as the model keeps the piece (a model's name, the line's third, kept the line).
+ * V8 cuts pieces of 13 characters or more that way, and a join makes one flat string.
+ */
+function detached(piece: string): string {
+	return piece.length < 13 ? piece : [piece.charAt(0), piece.slice(1)].join("");
 }
 
 /** `2.1k` is 2,100 (Aider rounds to a tenth of a thousand, or a thousand past 10k); absent is 0. */
