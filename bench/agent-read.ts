@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FoldWorkerPool } from "../src/node/fold-worker-pool";
 import { exitWhenFlushed, ignoreClosedOutput } from "../src/cli/closed-output";
+import { blockOnFiles } from "../src/node/blocking-files";
 
 /**
  * One agent's reader as a process of its own (bench/out/agent-read.cjs <agent> <folder>): scans
@@ -16,6 +17,8 @@ import { exitWhenFlushed, ignoreClosedOutput } from "../src/cli/closed-output";
  * on the same files.
  */
 ignoreClosedOutput();
+// As the CLI's sync does at its start: its own files read and listed blocking.
+blockOnFiles();
 const [agent, folder, workers] = process.argv.slice(2) as [AgentId, string, string | undefined];
 const pool = workers === "--workers" ? FoldWorkerPool.at(join(__dirname, "fold-worker.cjs")) : undefined;
 // Aider's history is read in the projects' folders: each folder under the tree is a project.
