@@ -571,8 +571,14 @@ export class TranscriptIndex {
 	 * cursor and the list of its sessions. A replaced or truncated file starts over: sessions
 	 * found again (by their start) are folded anew, the others keep what was read of them.
 	 */
-	private async readSessions(file: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
-		const known = await this.get(file.path);
+	private async readSessions(scanned: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
+		const before = await this.get(scanned.path);
+		// Stamped with today's fold (as `readFile` stamps a file): unstamped, the file was taken for one
+		// an older fold made at every sync, and its model stored again, nothing changed. One an older
+		// fold did make is folded anew from its start, as any other agent's.
+		const file = stampedFolded(scanned);
+		const stamp = this.files.get(scanned.path);
+		const known = stamp !== undefined && foldedBefore(stamp) ? undefined : before;
 		const spec = this.redaction?.();
 		const startOf = sessionStartFor(file);
 		const fold = foldRangeFor(file);

@@ -292,6 +292,31 @@ describe("the transcript index and the fold's revision", () => {
 		expect([...store.shelf.models.values()].join("\n")).toContain("(kept)");
 		expect((await new TranscriptIndex(transcripts, store.reopen(), () => spec([])).refresh()).updated).toEqual([]);
 	});
+	it("a file of several sessions (Aider's history) is stamped with its fold's revision: a sync after, nothing changed, stores nothing; one an older fold made is folded anew", async () => {
+		const transcripts = new MemoryTranscripts();
+		const history = (first: string) => `\n# aider chat started at 2026-11-30 09:00:00\n\n#### ${first}  \n\nDone.\n`;
+		const path = transcripts.putAiderHistory("/r/app", history("Rename the cart module"));
+		const store = new MemoryTranscriptStore();
+		await new TranscriptIndex(transcripts, store, () => spec([])).refresh();
+		expect(store.shelf.files.get(path)?.folded).toBe(foldRevision({ agent: "aider" }));
+		let saves = 0;
+		const counting = store.reopen();
+		const save = counting.save.bind(counting);
+		counting.save = (entry, json) => {
+			saves++;
+			return save(entry, json);
+		};
+		expect((await new TranscriptIndex(transcripts, counting, () => spec([])).refresh()).updated).toEqual([]);
+		expect(saves).toBe(0);
+		// As an older fold left it: no revision on the stamp, and a session model that lost the prompt.
+		for (const [key, file] of store.shelf.files) store.shelf.files.set(key, { ...file, folded: undefined });
+		for (const [key, json] of store.shelf.models) store.shelf.models.set(key, json.replaceAll("Rename the cart module", "(lost)"));
+		const later = new TranscriptIndex(transcripts, store.reopen(), () => spec([]));
+		const read = await later.refresh();
+		expect(read.updated.map((e) => e.file.path)).toEqual([`${path}#2026-11-30 09:00:00`]);
+		expect(JSON.stringify(read.updated[0]!.model.events)).toContain("Rename the cart module");
+		expect(store.shelf.files.get(path)?.folded).toBe(foldRevision({ agent: "aider" }));
+	});
 	it("a session an older release ended in 2999 (a line stamped past its file's last write) is read again and ends when its file was written", async () => {
 		const transcripts = new MemoryTranscripts();
 		const path = transcripts.put("-r-app", id, jsonl([userText("Tidy the imports", env), assistant(text("Tidied."), { ...env, messageId: "msg_1", timestamp: "2999-01-01T00:00:00.000Z" })]));
