@@ -219,11 +219,30 @@ export function stampOwn(path: string, info: Omit<TranscriptFile, "path" | "size
 /** A folder's entries; none when it is not there, or cannot be listed (then named in `passed`, when given). */
 export async function list(dir: string, passed?: PassedOver[]): Promise<Dirent[]> {
 	try {
-		return mayBlockOnFiles() ? readdirSync(dir, { withFileTypes: true }) : await readdir(dir, { withFileTypes: true });
+		const entries = mayBlockOnFiles() ? readdirSync(dir, { withFileTypes: true }) : await readdir(dir, { withFileTypes: true });
+		return entries.some((e) => e.name.includes("\uFFFD")) ? entries.filter((e) => opensByName(dir, e.name, passed)) : entries;
 	} catch (error) {
 		passCouldNotLook(passed, dir, error);
 		return [];
 	}
+}
+
+const NOT_UTF8 = "not read: its name is not UTF-8 (Node lists such bytes as \uFFFD, and the name it lists opens nothing); rename it, and the next sync reads it";
+
+/**
+ * Whether a listed name holding U+FFFD is the entry's own: Node lists a byte that is not UTF-8 as
+ * U+FFFD, and that name opens nothing, so a transcript or a project folder so named was skipped
+ * as gone between the listing and its stat, with nothing said. Such an entry is named in `passed`.
+ */
+function opensByName(dir: string, name: string, passed: PassedOver[] | undefined): boolean {
+	if (!name.includes("\uFFFD")) return true;
+	try {
+		if (lstatSync(child(dir, name), { throwIfNoEntry: false }) !== undefined) return true;
+	} catch {
+		return true;
+	}
+	passed?.push({ path: child(dir, name), reason: NOT_UTF8 });
+	return false;
 }
 
 /**

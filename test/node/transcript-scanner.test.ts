@@ -44,6 +44,22 @@ describe("scanTranscripts: what it does not read", () => {
 	});
 });
 
+describe("scanTranscripts: names that are not UTF-8", () => {
+	it("names a transcript and a project folder whose names hold a byte that is not UTF-8, and reads one that holds U+FFFD itself", async () => {
+		const projects = join(root, "projects");
+		// Linux takes any byte but `/` and NUL; Node lists 0xE9 (Latin-1's é) as U+FFFD.
+		await writeFile(Buffer.concat([Buffer.from(join(projects, "-p", "caf")), Buffer.from([0xe9]), Buffer.from(".jsonl")]), "{}\n");
+		await mkdir(Buffer.concat([Buffer.from(join(projects, "-r")), Buffer.from([0xff])]));
+		// The character itself, written as UTF-8, is a name like any other.
+		await writeFile(join(projects, "-p", "bbbbbbbb-2222-4000-8000-00000000000\uFFFD.jsonl"), "{}\n");
+		const passed: PassedOver[] = [];
+		const files = await scanTranscripts(projects, passed);
+		expect(files.map((f) => f.path.slice(projects.length + 1)).sort()).toEqual([`-p/${ID}.jsonl`, "-p/bbbbbbbb-2222-4000-8000-00000000000\uFFFD.jsonl"]);
+		expect(passed.map((p) => p.path.slice(projects.length + 1)).sort()).toEqual(["-p/caf\uFFFD.jsonl", "-r\uFFFD"]);
+		expect(passed.every((p) => p.reason.includes("not UTF-8"))).toBe(true);
+	});
+});
+
 describe("scanTranscripts: a file-sync tool's copies", () => {
 	it("reads one file per session where a conflict copy lies beside a transcript, and names the other", async () => {
 		const dir = join(root, "projects", "-p");
