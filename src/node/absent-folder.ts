@@ -49,7 +49,7 @@ export async function whatIsAt(path: string): Promise<string> {
 /** Why `path` is no folder, in words: `vault folder /x does not exist`, `… is a file, not a folder`. */
 export async function noFolder(what: string, path: string): Promise<string> {
 	const found = await whatIsAt(path);
-	if (found === "missing") return `${what} ${path} does not exist`;
+	if (found === "missing") return `${what} ${path} does not exist${notUtf8Hint(path)}`;
 	// "a link to X, which is not there" says it all.
 	if (found.startsWith("a link to ")) return `${what} ${path} is ${found}`;
 	return found === "not a folder" ? `${what} ${path} is not a folder` : `${what} ${path} is ${found}, not a folder`;
@@ -67,4 +67,15 @@ export async function blockedAt(path: string): Promise<string | undefined> {
 		return found.startsWith("a link to ") ? `${dir} is ${found}` : `${dir} is ${found}, not a folder`;
 	}
 	return undefined;
+}
+
+/**
+ * What to add to "not there" when `path` holds U+FFFD: a byte that is not UTF-8 in a folder's name
+ * (Linux takes any byte) reaches Node's arguments so, and that name opens nothing. Told only "does
+ * not exist", the user who sees the folder is there has nothing to go on.
+ */
+export function notUtf8Hint(path: string): string {
+	return path.includes("\uFFFD")
+		? " (its path holds \uFFFD, which a byte that is not UTF-8 in a folder's name becomes when passed to this program, and that name opens nothing: rename the folder with UTF-8 characters)"
+		: "";
 }

@@ -1,4 +1,4 @@
-import { isDirectory } from "./absent-folder";
+import { isDirectory, notUtf8Hint } from "./absent-folder";
 import { dirname, normalize } from "node:path";
 import type { ProjectSettings } from "../core/settings";
 import { resolveProjectFolder } from "./project-resolver";
@@ -15,7 +15,7 @@ export async function checkProjectToAdd(path: string, projects: readonly Pick<Pr
 	const folder = normalize(path).replace(/(.)[\\/]+$/, "$1");
 	// Every session would be its session, and its CLAUDE.md every session's (`/`, `C:\`, a share's root).
 	if (dirname(folder) === folder) return { error: `${named(folder)} is the file system's root, not a project: add a repository's folder` };
-	if (!(await isDirectory(folder))) return { error: `no folder at ${named(folder)}` };
+	if (!(await isDirectory(folder))) return { error: `no folder at ${named(folder)}${notUtf8Hint(folder)}` };
 	const root = resolveProjectFolder(folder)?.root;
 	if (projects.some((p) => p.path === folder)) return { path: folder, root };
 	const same = projects.find((p) => resolveProjectFolder(p.path)?.root === root);

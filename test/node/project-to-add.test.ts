@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, parse } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,5 +28,13 @@ describe("checkProjectToAdd", () => {
 		const long = join(dir, "x".repeat(10_000));
 		const checked = await checkProjectToAdd(long, []);
 		expect("error" in checked && checked.error).toBe(`no folder at ${long.slice(0, 120)}…${long.slice(-120)}`);
+	});
+
+	it("says why a folder whose name is not UTF-8 opens nothing, rather than that it is not there", async () => {
+		const name = Buffer.concat([Buffer.from(join(dir, "caf")), Buffer.from([0xe9])]);
+		await mkdir(name);
+		// What Node's arguments make of the 0xE9 byte.
+		const checked = await checkProjectToAdd(name.toString(), []);
+		expect("error" in checked && checked.error).toContain("not UTF-8");
 	});
 });
