@@ -4,7 +4,7 @@ import { type RawLine, withoutNuls } from "../core/transcript/jsonl-lines";
 import { readPlainHeadSync } from "./confined-path";
 import { rowLine } from "./opencode-db";
 import { hasSettled } from "./transcript-tail";
-import { child, notPlainFile, passCouldNotLook, type PassedOver } from "./transcript-scanner";
+import { child, notPlainFile, opensByName, passCouldNotLook, type PassedOver } from "./transcript-scanner";
 
 /**
  * opencode's sessions before 1.2, as JSON files under `<data dir>/storage/`:
@@ -57,7 +57,7 @@ function names(dir: string, passed?: PassedOver[]): string[] {
 			passed?.push(notPlainFile(dir, found));
 			return [];
 		}
-		const entries = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".json"));
+		const entries = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".json") && opensByName(dir, entry.name, passed));
 		for (const entry of entries) if (!entry.isFile()) passed?.push(notPlainFile(child(dir, entry.name), entry));
 		return entries
 			.filter((entry) => entry.isFile())
@@ -83,7 +83,7 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 	const sessions = join(storage, "session");
 	let projects: string[];
 	try {
-		projects = readdirSync(sessions);
+		projects = readdirSync(sessions).filter((name) => opensByName(sessions, name, passed));
 	} catch (error) {
 		passCouldNotLook(passed, sessions, error);
 		return [];

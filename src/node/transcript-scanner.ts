@@ -234,7 +234,7 @@ const NOT_UTF8 = "not read: its name is not UTF-8 (Node lists such bytes as \uFF
  * U+FFFD, and that name opens nothing, so a transcript or a project folder so named was skipped
  * as gone between the listing and its stat, with nothing said. Such an entry is named in `passed`.
  */
-function opensByName(dir: string, name: string, passed: PassedOver[] | undefined): boolean {
+export function opensByName(dir: string, name: string, passed: PassedOver[] | undefined): boolean {
 	if (!name.includes("\uFFFD")) return true;
 	try {
 		if (lstatSync(child(dir, name), { throwIfNoEntry: false }) !== undefined) return true;

@@ -172,6 +172,21 @@ describe("OpencodeSessions", () => {
 		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`)).toEqual([join("storage", "session", project, "ses_utf16.json") + ": not read: it is not JSON"]);
 	});
 
+	it("a legacy session file or project folder named with a byte that is not UTF-8 is named, not skipped without a word", async () => {
+		withStorage();
+		const sessions = join(data, "storage", "session");
+		const project = readdirSync(sessions)[0]!;
+		// Node lists 0xE9 as U+FFFD, and that name opens nothing.
+		writeFileSync(Buffer.concat([Buffer.from(join(sessions, project, "ses_caf")), Buffer.from([0xe9]), Buffer.from(".json")]), "{}");
+		mkdirSync(Buffer.concat([Buffer.from(join(sessions, "prj_")), Buffer.from([0xff])]));
+		const passed: PassedOver[] = [];
+		await new OpencodeSessions(data).scan([], passed);
+		expect(passed.map((p) => `${p.path.slice(data.length + 1)}: ${p.reason.split(" (")[0]}`).sort()).toEqual([
+			join("storage", "session", project, "ses_caf\uFFFD.json") + ": not read: its name is not UTF-8",
+			join("storage", "session", "prj_\uFFFD") + ": not read: its name is not UTF-8",
+		]);
+	});
+
 	it.skipIf(process.platform === "win32")("a legacy session, message or part file that is a link (or a message folder that is one) is not read", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);
