@@ -196,7 +196,7 @@ function linesOf(session: Record<string, SqlValue>, rows: readonly Row[]): Sessi
 	for (const row of rows) {
 		const data = keptBytes(row);
 		const text = data === undefined ? "null" : textOf(data);
-		lines.push({ no: lines.length + 1, text, value: row.kind === "part" ? ["part", row.id, row.of, 0, 0] : ["message", row.id, row.of, 0] });
+		lines.push(rowLine(row.kind === "part" ? ["part", row.id, row.of, 0, 0] : ["message", row.id, row.of, 0], text, lines.length + 1));
 		bytes += text.length;
 	}
 	return { lines, bytes };
@@ -225,8 +225,8 @@ const SESSION_COLUMNS = ["id", "parent_id", "project_id", "directory", "title", 
  * A row as a line: its columns apart, its JSON as the text, parsed by the fold (once, and let go
  * with the row: parsed here, a batch of rows would outlive the young generation).
  */
-export function rowLine(columns: readonly (string | number)[], data: string): RawLine {
-	return { no: 0, text: data, value: columns };
+export function rowLine(columns: readonly (string | number)[], data: string, no: number): RawLine {
+	return { no, text: data, value: columns };
 }
 
 /** A row as JSON can hold it (integers past 2^53 as numbers; blobs left out). */

@@ -148,12 +148,12 @@ export function storageSessionLines(storage: string, session: Pick<StorageSessio
 		const id = name.slice(0, -".json".length);
 		const data = readText(join(messagesDir, name)) ?? "null";
 		bytes += data.length;
-		lines.push({ ...rowLine(["message", id, 0, 0], data), no: lines.length + 1 });
+		lines.push(rowLine(["message", id, 0, 0], data, lines.length + 1));
 		const partsDir = join(storage, "part", id);
 		for (const part of names(partsDir)) {
 			const partData = readText(join(partsDir, part)) ?? "null";
 			bytes += partData.length;
-			lines.push({ ...rowLine(["part", part.slice(0, -".json".length), id, 0, 0], partData), no: lines.length + 1 });
+			lines.push(rowLine(["part", part.slice(0, -".json".length), id, 0, 0], partData, lines.length + 1));
 		}
 	}
 	return { lines, bytes };

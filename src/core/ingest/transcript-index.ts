@@ -572,13 +572,12 @@ export class TranscriptIndex {
 	 * found again (by their start) are folded anew, the others keep what was read of them.
 	 */
 	private async readSessions(scanned: TranscriptFile): Promise<{ entries: IndexedTranscript[]; bytesRead: number }> {
-		const before = await this.get(scanned.path);
 		// Stamped with today's fold (as `readFile` stamps a file): unstamped, the file was taken for one
 		// an older fold made at every sync, and its model stored again, nothing changed. One an older
 		// fold did make is folded anew from its start, as any other agent's.
 		const file = stampedFolded(scanned);
-		const stamp = this.files.get(scanned.path);
-		const known = stamp !== undefined && foldedBefore(stamp) ? undefined : before;
+		const before = this.files.get(scanned.path);
+		const known = before !== undefined && foldedBefore(before) ? undefined : await this.get(scanned.path);
 		const spec = this.redaction?.();
 		const startOf = sessionStartFor(file);
 		const fold = foldRangeFor(file);
