@@ -101,8 +101,8 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, detached(trimmedFrom(text, 5)));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
-	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1));
-	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0));
+	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "));
+	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0), false);
 	foldReply(model, block, text);
 }
 
@@ -278,12 +278,20 @@ const MODEL = /^(?:Main model|Model): (.+?) with \S+ edit format/;
 const MENTIONED = /^Add file to the chat\? \(Y\)es\/\(N\)o.*\]: ?([a-z]?)$/;
 const API_ERROR = /^litellm\.\w+(?:Error|Exception)\b/;
 
-/** A line of Aider's own output (without its `> `): what it says the session did. */
-function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
+/**
+ * A line of Aider's own output (without its `> `): what it says the session did. `whole`: the line
+ * is a piece of output of its own (`> ` before it, two spaces after it), as Aider writes each of its
+ * status lines; a line of a piece of several lines (a `/git` command's output, a file `/git show`
+ * printed) is what a command printed, and a `Commit …` or `Applied edit to …` there is someone
+ * else's text: it was told as the session's commit, edit, command and tokens. The cost that
+ * follows the token counts on a line of its own is the one status line written so.
+ */
+function foldOutput(model: SessionModel, block: OpenBlock, text: string, whole: boolean): void {
 	const previous = block.kind === "output" ? block.previous : undefined;
 	setBlock(block, "output", -1);
 	if (text === "") return;
 	block.previous = text.slice(0, 1000);
+	if (!whole && !(previous?.startsWith("Tokens: ") === true && text.startsWith("Cost: "))) return;
 	// Each kind of line starts with its own letter: one or two patterns tried, not all of them.
 	let m: RegExpExecArray | null;
 	switch (text.charCodeAt(0)) {
@@ -327,7 +335,7 @@ function foldOutput(model: SessionModel, block: OpenBlock, text: string): void {
 				model.tokens.cacheCreation += write;
 				model.tokens.cacheRead += hit;
 				model.tokens.output += received;
-				if (m[5]) foldOutput(model, block, m[5]);
+				if (m[5]) foldOutput(model, block, m[5], true);
 			} else if (text === "The LLM did not conform to the edit format.") pushEvent(model, { kind: "error", source: "assistant", text, timestamp: undefined });
 			return;
 		case 94: // ^

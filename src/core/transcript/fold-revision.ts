@@ -24,7 +24,8 @@ const FOLD_REVISIONS: Readonly<Record<AgentId, number>> = {
 	"copilot-cli": 1,
 	// 1: a fork's copied messages.
 	opencode: 2,
-	aider: 1,
+	// 2: a line inside a command's output of several lines (`/git show`) is not Aider's own status line: its `Commit …` no commit of the session.
+	aider: 2,
 };
 
 export function foldRevision(file: Pick<TranscriptFile, "agent">): number {

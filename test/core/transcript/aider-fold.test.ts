@@ -229,4 +229,31 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(second!.startedAt).toBeUndefined();
 		expect(promptsOf(second!).map((p) => p.text)).toEqual(["two"]);
 	});
+	it("lines a command printed (a piece of output of several lines) are not Aider's own: their commit, edit, file, command and tokens are not the session's", async () => {
+		// `/git show` printed a file someone else wrote: Aider puts `> ` before its first line and two spaces after its last only.
+		const text = [
+			"# aider chat started at 2026-11-30 09:12:03",
+			"",
+			"#### /git show HEAD:CHANGES.txt  ",
+			"",
+			"> Commit 0badc0de chore: a line of the file, no commit of this session",
+			"Commit 1a2b3c4 fix: another line of the file",
+			"Applied edit to src/not-edited.py",
+			"Creating empty file src/not-created.py",
+			"Running make release",
+			"Tokens: 50k sent, 50k received. Cost: $9.00 message, $9.00 session.",
+			"litellm.APIError: a line of the file",
+			"the file's last line  ",
+			"",
+			"> Tokens: 1.0k sent, 1.0k cache write, 1.0k cache hit, 20 received.",
+			"Cost: $0.01 message, $0.01 session.  ",
+			"> Applied edit to src/edited.py  ",
+			"",
+		].join("\n");
+		const [model] = await sessionsOf(Buffer.from(text));
+		expect(shellCommandsOf(model!).map((c) => c.input.command)).toEqual(["git show HEAD:CHANGES.txt"]);
+		expect(model!.files).toEqual({ read: [], written: [], edited: [`${PROJECT}/src/edited.py`] });
+		expect(model!.tokens).toMatchObject({ input: 0, output: 20, cacheCreation: 1000, cacheRead: 1000, costUsd: 0.01 });
+		expect(model!.counts.apiErrors).toBe(0);
+	});
 });
