@@ -372,7 +372,8 @@ const TOKEN_RULES: readonly Rule[] = [
 	tokenRule(
 		"openai-api-key",
 		["sk-"],
-		/(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,300}/g,
+		// `sk-proj-`, `sk-svcacct-` and `sk-admin-` are long prefixes: glued to a name (`mcp__sk-proj-…` as a tool's name) still a key.
+		/(?:(?<![A-Za-z0-9])sk-(?:proj|svcacct|admin)-|(?<![A-Za-z0-9_-])sk-(?:None-)?)[A-Za-z0-9_-]{20,300}/g,
 		{ valid: (m) => !m.startsWith("sk-ant-") && randomLooking(m.slice(3)), cut: { start: /^sk-[A-Za-z0-9_-]{6,}$/, digit: true } },
 	),
 	tokenRule("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g, { cut: { start: /^(?:gh[pousr]_[A-Za-z0-9]{2,}|github_pat_[A-Za-z0-9_]{2,})$/ } }),
@@ -2448,7 +2449,7 @@ function isSnowflakeBase64(part: string): boolean {
  * Raised when a rule's code changes (what its patterns' text does not show: a check of its matches),
  * or what of a model is redacted (`redact-model.ts`): a stored model is redacted again when loaded.
  */
-const RULES_REVISION = 13;
+const RULES_REVISION = 14;
 
 let rulesId: string | undefined;
 
@@ -2519,9 +2520,13 @@ function redactCutToken(text: string, tally: (kind: string) => void): string {
 	return text;
 }
 
-/** Where the next part of a run of token characters starts: after its next `-`, `_`, `.` or `:`; -1 past the last. */
+/**
+ * Where the next part of a run of token characters starts: after its next `-`, `_`, `.` or `:`; -1
+ * past the last. The part at `from` may itself start with one (`mcp__sk-proj-…`: the token after a
+ * `__` was passed over).
+ */
 function nextStart(run: string, from: number): number {
-	for (let i = from + 1; i < run.length - 1; i++) {
+	for (let i = from; i < run.length - 1; i++) {
 		const c = run.charCodeAt(i);
 		if (c === 0x2d || c === 0x5f || c === 0x2e || c === 0x3a) return i + 1;
 	}

@@ -542,6 +542,7 @@ describe("redactSecrets: a token a clip cut short (`…` at the end)", () => {
 	it.each([
 		["the key is ghp_Zq8Xw2Vr5Ty7Ub3Nm9Lk1Jh4Gf6Ds0A…", `the key is ${m("github-token")}…`],
 		["model claude-ghp_Zq8Xw2Vr5T…", `model claude-${m("github-token")}…`],
+		["tool mcp__sk-proj-Qw3Er5Ty7U…", `tool mcp__${m("openai-api-key")}…`],
 		['"key": "sk-ant-api03-AbCdEf…', `"key": "${m("anthropic-api-key")}…`],
 		["creds AKIAIOSFODNN7E…", `creds ${m("aws-access-key")}…`],
 		["cut at once: ghp_Zq…", `cut at once: ${m("github-token")}…`],
@@ -1367,5 +1368,15 @@ describe("secrets inside escaped text", () => {
 		"https://example.com/search?q=reset&amp;token_type=bearer&amp;lang=en",
 	])("keeps #%#", (text) => {
 		expect(redactSecrets(text)).toBe(text);
+	});
+});
+
+describe("redactSecrets: an OpenAI key with a long prefix glued to a name", () => {
+	it("is a key after `_` or `-` (a tool named `mcp__sk-proj-…`, `key_sk-svcacct-…`); a bare `sk-` so glued is a slug's piece", () => {
+		const body = "Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4";
+		expect(redactSecrets(`mcp__sk-proj-${body}: cat notes`)).toBe(`mcp__${m("openai-api-key")}: cat notes`);
+		expect(redactSecrets(`key_sk-svcacct-${body}`)).toBe(`key_${m("openai-api-key")}`);
+		expect(redactSecrets(`run-sk-admin-${body}`)).toBe(`run-${m("openai-api-key")}`);
+		expect(redactSecrets(`task-sk-${body}`)).toBe(`task-sk-${body}`);
 	});
 });
