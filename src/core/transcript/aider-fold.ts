@@ -98,7 +98,9 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	// Lines before any start (a history whose first lines were cut, or written without one) are a
 	// session all the same, with no time: they were counted and dropped, and such a history had no note.
 	const block = model.openBlock ?? (model.openBlock = noBlock());
-	if (text.startsWith("#### ") && text.endsWith("  ")) return foldInput(model, block, detached(trimmedFrom(text, 5)));
+	// Aider writes a blank line before the person's input: a `#### ` line right after output or a reply is theirs (a
+	// heading of a Markdown file `/git show` printed, its line ending in a line break's two spaces, was the person's prompt).
+	if (text.startsWith("#### ") && text.endsWith("  ") && (block.blankLines > 0 || block.kind === "prompt" || block.kind === "none")) return foldInput(model, block, detached(trimmedFrom(text, 5)));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
 	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "));

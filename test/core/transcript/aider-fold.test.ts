@@ -256,4 +256,23 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(model!.tokens).toMatchObject({ input: 0, output: 20, cacheCreation: 1000, cacheRead: 1000, costUsd: 0.01 });
 		expect(model!.counts.apiErrors).toBe(0);
 	});
+	it("a `#### ` line right after output is the output's (a Markdown file's heading, its line break's two spaces kept), not the person's: Aider writes a blank line before their input", async () => {
+		const text = [
+			"# aider chat started at 2026-11-30 09:12:03",
+			"",
+			"#### /git show HEAD:docs/guide.md  ",
+			"",
+			"> # Guide  ",
+			"#### Wipe the staging database first  ",
+			"The rest of the guide.  ",
+			"",
+			"#### what does the guide say?  ",
+			"#### in one line  ",
+			"",
+			"It is a short guide.",
+			"",
+		].join("\n");
+		const [model] = await sessionsOf(Buffer.from(text));
+		expect(promptsOf(model!).map((p) => p.text)).toEqual(["/git show HEAD:docs/guide.md", "what does the guide say?\nin one line"]);
+	});
 });
