@@ -98,20 +98,30 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	// Lines before any start (a history whose first lines were cut, or written without one) are a
 	// session all the same, with no time: they were counted and dropped, and such a history had no note.
 	const block = model.openBlock ?? (model.openBlock = noBlock());
+	// A piece of output of several lines ends at the line Aider ended with two spaces: a blank line before it is the
+	// piece's too (a file `/git show` printed), and the lines after that blank were taken for the model's reply, told
+	// as what the session did. The person's input and Aider's next output after a blank line end it all the same.
+	if (block.kind === "output" && block.pieceOpen === true && !(block.blankLines > 0 && (text.startsWith("#### ") || text.startsWith("> ")) && text.endsWith("  "))) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false);
 	// Aider writes a blank line before the person's input: a `#### ` line right after output or a reply is theirs (a
 	// heading of a Markdown file `/git show` printed, its line ending in a line break's two spaces, was the person's prompt).
 	if (text.startsWith("#### ") && text.endsWith("  ") && (block.blankLines > 0 || block.kind === "prompt" || block.kind === "none")) return foldInput(model, block, detached(trimmedFrom(text, 5)));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
-	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldOutput(model, block, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "));
-	if (block.kind === "output" && block.blankLines === 0) return foldOutput(model, block, trimmedFrom(text, 0), false);
+	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldPieceLine(model, block, text, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "));
+	if (block.kind === "output" && block.blankLines === 0) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false);
 	foldReply(model, block, text);
+}
+
+/** A line of output (`line` as written, `text` without its `> ` and blanks): read, and whether its piece goes on past it. */
+function foldPieceLine(model: SessionModel, block: OpenBlock, line: string, text: string, whole: boolean): void {
+	foldOutput(model, block, text, whole);
+	block.pieceOpen = !line.endsWith("  ");
 }
 
 /** Where a session's fold stands before its first line. */
 function noBlock(): OpenBlock {
 	// `previous` there from the start: added later, it took the block a second store for its fields.
-	return { kind: "none", event: -1, blankLines: 0, previous: undefined };
+	return { kind: "none", event: -1, blankLines: 0, previous: undefined, pieceOpen: false };
 }
 
 /** `2024-08-05 19:33:06` in this machine's zone (where Aider wrote it), as an ISO time. */
@@ -201,6 +211,7 @@ function setBlock(block: OpenBlock, kind: OpenBlock["kind"], event: number): voi
 	block.event = event;
 	block.blankLines = 0;
 	block.previous = undefined;
+	block.pieceOpen = false;
 }
 
 /** The tags Aider puts around a model's reasoning (`<thinking-content-…>`), and the ones models use themselves. */

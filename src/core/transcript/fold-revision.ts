@@ -24,7 +24,7 @@ const FOLD_REVISIONS: Readonly<Record<AgentId, number>> = {
 	"copilot-cli": 1,
 	// 1: a fork's copied messages.
 	opencode: 2,
-	// 2: a line inside a command's output of several lines (`/git show`) is not Aider's own status line: its `Commit …` no commit of the session; a `#### ` line right after output is no prompt.
+	// 2: a line inside a command's output of several lines (`/git show`) is not Aider's own status line: its `Commit …` no commit of the session; a `#### ` line right after output is no prompt; a blank line inside a piece of output does not end it.
 	aider: 2,
 };
 

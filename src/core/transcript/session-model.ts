@@ -100,6 +100,8 @@ export interface OpenBlock {
 	blankLines: number;
 	/** The last line of output, which the next one may be about (`Add file to the chat?` after the file's name). */
 	previous?: string;
+	/** A piece of output of several lines has begun and not ended (no line of it has ended with Aider's two spaces yet). */
+	pieceOpen?: boolean;
 }
 
 export interface SessionFiles {

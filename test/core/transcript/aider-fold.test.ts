@@ -275,4 +275,28 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		const [model] = await sessionsOf(Buffer.from(text));
 		expect(promptsOf(model!).map((p) => p.text)).toEqual(["/git show HEAD:docs/guide.md", "what does the guide say?\nin one line"]);
 	});
+	it("a piece of output of several lines goes on past a blank line in it, to the line Aider ended with two spaces: what a file says after the blank is no reply of the model's", async () => {
+		const text = [
+			"# aider chat started at 2026-11-30 09:12:03",
+			"",
+			"#### /git show HEAD:RELEASE.txt  ",
+			"",
+			"> Release checklist",
+			"",
+			"Everything is shipped and signed off.",
+			"",
+			"last line of the file  ",
+			"",
+			"#### is it shipped?  ",
+			"",
+			"The file says so; I have not checked.",
+			"",
+			"> Tokens: 1.0k sent, 20 received.  ",
+			"",
+		].join("\n");
+		const [model] = await sessionsOf(Buffer.from(text));
+		expect(texts(model!, "text")).toEqual(["The file says so; I have not checked."]);
+		expect(promptsOf(model!).map((p) => p.text)).toEqual(["/git show HEAD:RELEASE.txt", "is it shipped?"]);
+		expect(model!.tokens.output).toBe(20);
+	});
 });
