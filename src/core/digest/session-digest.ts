@@ -193,8 +193,9 @@ import { checksOf, commitsOf, finalTodos, lastingCommits, planTitle, pullRequest
  * 169: a piece of an activity's work named in the prompts (docstring, changelog; unit-test, e2e, tdd, mocking) names the activity (docs; testing) too.
  * 170: `logging in` / `logging out` in a prompt is login / logout, not logging.
  * 171: `document` is a generic word, as note and report are: no tag alone.
+ * 172: a `[branch hash] subject` line is a commit only in the output of a git command that commits (not `git show`'s file, not `cat … && git status`).
  */
-export const DIGEST_VERSION = 171;
+export const DIGEST_VERSION = 172;
 
 /** One task of the session as the note shows it. */
 export interface TaskSummary {

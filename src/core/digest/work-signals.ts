@@ -136,12 +136,31 @@ export function commitOf(call: ToolCall): Commit | undefined {
 	if (call.name !== "Bash" || typeof call.input.command !== "string" || !call.result || call.result.isError) return undefined;
 	const made = MADE_COMMIT.exec(call.result.text);
 	const message = commitMessage(call.input.command);
-	const subject = subjectOf(message) ?? (made && /\bgit\b/.test(call.input.command) ? made[2]!.replace(/…$/, "").trim() || undefined : undefined);
+	const subject = subjectOf(message) ?? (made && printsCommits(call.input.command) ? made[2]!.replace(/…$/, "").trim() || undefined : undefined);
 	if (!subject) return undefined;
 	const hash = made?.[1] ?? /\[[^\]\n]*?([0-9a-f]{7,40})\]/.exec(call.result.text)?.[1];
 	const body = message === undefined ? undefined : bodyOf(message);
 	const amends = isAmend(call.input.command) ? { amends: true as const } : {};
 	return body === undefined ? { subject, hash, ...amends } : { subject, hash, body, ...amends };
+}
+
+/** The git commands that make commits and print `[branch hash] subject` for each. */
+const COMMITTING = new Set(["commit", "cherry-pick", "revert", "rebase", "merge", "am", "pull"]);
+
+/**
+ * Whether git's line for a commit in the command's output is one it made: the command runs a git
+ * command that commits, or was clipped before one. A command that only mentions git (`git show
+ * HEAD:ci.log`, `cat notes.txt && git status`) prints someone else's text: a `[main 1a2b3c4] …`
+ * line there was told as the session's commit.
+ */
+function printsCommits(command: string): boolean {
+	if (!/\bgit\b/.test(command)) return false;
+	if (command.endsWith("…")) return true;
+	return commandsOf(command).some((parts) => {
+		const words = parts.map((w) => w.text);
+		const git = gitCommand(words);
+		return git !== undefined && COMMITTING.has(words[git.sub] ?? "");
+	});
 }
 
 /** An amend on a line whose `git commit` the shell reader cannot read (clipped inside a quote): by its words as typed. */

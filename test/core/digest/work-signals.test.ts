@@ -73,6 +73,15 @@ describe("commits", () => {
 		]);
 	});
 
+	it("takes no commit from a line like git's in the output of a command that makes none, though it runs git", () => {
+		const commits = commitsOf([
+			call("Bash", { command: "git show HEAD:build/ci.txt" }, { text: "run 7\n[main 7c8d9e0] a line of a log kept in the repository" }),
+			call("Bash", { command: "cat CHANGES && git status --short" }, { text: "[dev 1f2e3d4] a line of the changes file\n M a.txt" }),
+			call("Bash", { command: "git cherry-pick 0a0b0c0d" }, { text: "[main 5a6b7c8] Port the fix\n 1 file changed" }),
+		]);
+		expect(commits).toEqual([{ subject: "Port the fix", hash: "5a6b7c8" }]);
+	});
+
 	it("tells an amend by its option, not by a message that speaks of one", () => {
 		const made = (command: string) => commitsOf([call("Bash", { command }, { text: "[main 5e6f7a8] Note it" })])[0]?.amends;
 		expect(made('git commit -m "Explain why the hook skips --amend runs"')).toBeUndefined();
