@@ -101,21 +101,30 @@ function foldAiderLine(model: SessionModel, line: RawLine): void {
 	// A piece of output of several lines ends at the line Aider ended with two spaces: a blank line before it is the
 	// piece's too (a file `/git show` printed), and the lines after that blank were taken for the model's reply, told
 	// as what the session did. The person's input and Aider's next output after a blank line end it all the same.
-	if (block.kind === "output" && block.pieceOpen === true && !(block.blankLines > 0 && (text.startsWith("#### ") || text.startsWith("> ")) && text.endsWith("  "))) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false);
+	if (block.kind === "output" && block.pieceOpen === true && !(block.blankLines > 0 && (text.startsWith("#### ") || text.startsWith("> ")) && text.endsWith("  "))) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false, false);
 	// Aider writes a blank line before the person's input: a `#### ` line right after output or a reply is theirs (a
 	// heading of a Markdown file `/git show` printed, its line ending in a line break's two spaces, was the person's prompt).
 	if (text.startsWith("#### ") && text.endsWith("  ") && (block.blankLines > 0 || block.kind === "prompt" || block.kind === "none")) return foldInput(model, block, detached(trimmedFrom(text, 5)));
 	const open = block.kind === "text" || block.kind === "thinking";
 	// Output written in one piece of several lines has `> ` on its first line only (and the two spaces on its last).
-	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldPieceLine(model, block, text, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "));
-	if (block.kind === "output" && block.blankLines === 0) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false);
+	if ((text.startsWith("> ") || text === ">") && (!open || text.endsWith("  ") || text.startsWith("> Tokens: "))) return foldPieceLine(model, block, text, trimmedFrom(text, 1), text.endsWith("  ") || text.startsWith("> Tokens: "), true);
+	if (block.kind === "output" && block.blankLines === 0) return foldPieceLine(model, block, text, trimmedFrom(text, 0), false, false);
 	foldReply(model, block, text);
 }
 
-/** A line of output (`line` as written, `text` without its `> ` and blanks): read, and whether its piece goes on past it. */
-function foldPieceLine(model: SessionModel, block: OpenBlock, line: string, text: string, whole: boolean): void {
-	foldOutput(model, block, text, whole);
-	block.pieceOpen = !line.endsWith("  ");
+/**
+ * A line of output (`line` as written, `text` without its `> ` and blanks): read, and whether its
+ * piece goes on past a blank line. Only a command's output (`/git`, `/run`: what the person's
+ * command printed) is held open so, and only its lines are not Aider's status: a history whose
+ * lines lost their two spaces (an editor that trims them) would otherwise have every line after
+ * Aider's first output taken for output, and no edit or commit of Aider's read.
+ */
+function foldPieceLine(model: SessionModel, block: OpenBlock, line: string, text: string, whole: boolean, first: boolean): void {
+	const command = first && block.kind === "prompt" && /^[/!]/.test(model.lastPrompt ?? "");
+	const goesOn = first ? command : block.pieceOpen === true;
+	// The first line of output elsewhere is Aider's own, two spaces or not (the same history, trimmed).
+	foldOutput(model, block, text, whole || (first && !command));
+	block.pieceOpen = goesOn && !line.endsWith("  ");
 }
 
 /** Where a session's fold stands before its first line. */

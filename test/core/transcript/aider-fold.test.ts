@@ -299,4 +299,10 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		expect(promptsOf(model!).map((p) => p.text)).toEqual(["/git show HEAD:RELEASE.txt", "is it shipped?"]);
 		expect(model!.tokens.output).toBe(20);
 	});
+	it("only a command's output is held open over a blank line: in a history whose two spaces an editor trimmed, the replies after Aider's output stay replies, its edits edits", async () => {
+		const text = ["# aider chat started at 2026-11-30 09:12:03", "", "> Aider v0.86.1", "> Main model: gpt-4.1 with diff edit format", "> Applied edit to src/a.py", "", "The model's reply.", ""].join("\n");
+		const [model] = await sessionsOf(Buffer.from(text));
+		expect(texts(model!, "text")).toEqual(["The model's reply."]);
+		expect(model!.files.edited).toEqual([`${PROJECT}/src/a.py`]);
+	});
 });
