@@ -1,6 +1,6 @@
 import type { RawLine } from "../core/transcript/jsonl-lines";
-import { textOf, type ReadOnlyDatabase, type SqlValue } from "./sqlite-reader";
-import { keptBytes, TextBytes, type KeptText } from "./text-bytes";
+import type { ReadOnlyDatabase, SqlValue } from "./sqlite-reader";
+import { keptText, TextBytes, type KeptText } from "./text-bytes";
 
 /**
  * opencode's database (`<data dir>/opencode.db`, SQLite in WAL mode, 1.2 and later): its sessions
@@ -32,8 +32,8 @@ interface Shape {
 	worktrees: Map<string, { worktree: SqlValue; vcs: SqlValue }>;
 }
 
-/** Each view's session rows, as its listing read them. */
-const listed = new WeakMap<ReadOnlyDatabase, Map<string, Record<string, SqlValue>>>();
+/** Each view's session rows (their `sessionColumns`' values), as its listing read them. */
+const listed = new WeakMap<ReadOnlyDatabase, Map<string, SqlValue[]>>();
 
 /** What a view of the database holds, looked up once per view (a view is one moment of the database). */
 const shapes = new WeakMap<ReadOnlyDatabase, Promise<Shape>>();
@@ -66,8 +66,9 @@ export async function listSessions(db: ReadOnlyDatabase): Promise<DbSession[]> {
 	if (tables.has("event_sequence")) await db.each("SELECT aggregate_id, seq FROM event_sequence", [], (v) => seqs.set(String(v[0]), num(v[1])));
 	const sessions: DbSession[] = [];
 	const { sessionColumns } = await shapeOf(db);
-	// The columns a session's first line holds, kept for reading its rows with this view.
-	const rows = new Map<string, Record<string, SqlValue>>();
+	// The columns a session's first line holds, kept for reading its rows with this view: the
+	// row's values as they came (see `sessionOf`).
+	const rows = new Map<string, SqlValue[]>();
 	listed.set(db, rows);
 	const at = (name: string) => sessionColumns.indexOf(name);
 	const [idAt, parentAt, updatedAt] = [at("id"), at("parent_id"), at("time_updated")];
@@ -75,9 +76,7 @@ export async function listSessions(db: ReadOnlyDatabase): Promise<DbSession[]> {
 		const id = str(v[idAt]);
 		if (id === undefined) return;
 		sessions.push({ id, parentId: str(v[parentAt]), updated: num(v[updatedAt]), seq: seqs.get(id) ?? -1 });
-		const row: Record<string, SqlValue> = {};
-		sessionColumns.forEach((c, i) => (row[c] = v[i] ?? null));
-		rows.set(id, row);
+		rows.set(id, v);
 	});
 	return sessions;
 }
@@ -121,13 +120,18 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	const known = listed.get(db);
 	// Every session of the database (a first sync): no row need be told apart by its session.
 	const wanted = whole && !(known !== undefined && ids.length >= known.size && ids.every((id) => known.has(id))) ? new Set(ids) : undefined;
-	const sessions = known && ids.every((id) => known.has(id)) ? ids.map((id) => ({ ...known.get(id)! })) : await db.all(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params);
-	const rowsOf = new Map<string, { session: Record<string, SqlValue>; rows: Row[] }>();
-	for (const session of sessions) {
-		if (wanted && !wanted.has(String(session.id))) continue;
-		const project = worktrees.get(String(session.project_id));
-		if (project) Object.assign(session, project);
-		rowsOf.set(String(session.id), { session, rows: [] });
+	let sessions: SqlValue[][];
+	if (known && ids.every((id) => known.has(id))) sessions = ids.map((id) => known.get(id)!);
+	else {
+		sessions = [];
+		await db.each(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params, (v) => sessions.push(v));
+	}
+	const [idAt, projectAt] = [sessionColumns.indexOf("id"), sessionColumns.indexOf("project_id")];
+	const rowsOf = new Map<string, { session: SessionRow; rows: Row[] }>();
+	for (const values of sessions) {
+		const id = String(values[idAt]);
+		if (wanted && !wanted.has(id)) continue;
+		rowsOf.set(id, { session: { columns: sessionColumns, values, project: worktrees.get(String(values[projectAt])) }, rows: [] });
 	}
 	const texts = new TextBytes();
 	// Parts first, by message: each message's row is followed by its parts', in id order (sorted
@@ -184,18 +188,24 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	return out;
 }
 
+/** A session's row as read (its values by `columns`), and its project's columns. */
+interface SessionRow {
+	columns: readonly string[];
+	values: readonly SqlValue[];
+	project: { worktree: SqlValue; vcs: SqlValue } | undefined;
+}
+
 /** A session's lines, made when asked for. A function of its own: a function made here holds nothing of `sessionsLines`, whose maps hold every row. */
-function linesLater(session: Record<string, SqlValue>, rows: readonly Row[]): () => SessionRows {
+function linesLater(session: SessionRow, rows: readonly Row[]): () => SessionRows {
 	return () => linesOf(session, rows);
 }
 
 /** A session's lines: its rows, their JSON made text. */
-function linesOf(session: Record<string, SqlValue>, rows: readonly Row[]): SessionRows {
-	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", plain(session)]) }];
+function linesOf(session: SessionRow, rows: readonly Row[]): SessionRows {
+	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", sessionOf(session)]) }];
 	let bytes = 0;
 	for (const row of rows) {
-		const data = keptBytes(row);
-		const text = data === undefined ? "null" : textOf(data);
+		const text = keptText(row) ?? "null";
 		lines.push(rowLine(row.kind === "part" ? ["part", row.id, row.of, 0, 0] : ["message", row.id, row.of, 0], text, lines.length + 1));
 		bytes += text.length;
 	}
@@ -229,10 +239,22 @@ export function rowLine(columns: readonly (string | number)[], data: string, no:
 	return { no, text: data, value: columns };
 }
 
-/** A row as JSON can hold it (integers past 2^53 as numbers; blobs left out). */
-function plain(row: Record<string, SqlValue>): Record<string, string | number | null> {
+/**
+ * A session's row as an object, its project's columns last, made field by field (a copy of the
+ * listing's object with the project's assigned to it cost 3 to 8 µs a session, measured).
+ */
+function sessionOf({ columns, values, project }: SessionRow): Record<string, string | number | null> {
 	const out: Record<string, string | number | null> = {};
-	for (const [key, value] of Object.entries(row)) out[key] = typeof value === "bigint" ? Number(value) : value instanceof Uint8Array ? null : value;
+	for (let i = 0; i < columns.length; i++) out[columns[i]!] = plain(values[i] ?? null);
+	if (project) {
+		out.worktree = plain(project.worktree);
+		out.vcs = plain(project.vcs);
+	}
 	return out;
+}
+
+/** A value as JSON can hold it (integers past 2^53 as numbers; blobs left out). */
+function plain(value: SqlValue): string | number | null {
+	return typeof value === "bigint" ? Number(value) : value instanceof Uint8Array ? null : value;
 }
 

@@ -26,7 +26,7 @@ export interface ReadOnlyDatabase {
 	 * Each row of a query in turn, as values by column position (no object per row), and the column
 	 * names. The text of column `bytesAt` comes as its UTF-8 bytes, a view of SQLite's memory good
 	 * until `onRow` returns (any other kind of value there as null): for a caller that keeps many
-	 * texts for later, as bytes off the heap (see `TextBytes`), read with `textOf`.
+	 * texts for later, as bytes off the heap (see `TextBytes`), decoded with `keptText`.
 	 */
 	each(sql: string, params: readonly SqlValue[], onRow: (values: SqlValue[], columns: readonly string[]) => void, bytesAt?: number): Promise<void>;
 }
@@ -198,10 +198,6 @@ function withPath(path: string, error: unknown): Error {
 
 const utf8 = new TextDecoder();
 
-/** A text from its UTF-8 bytes as `each` reads every other text (bytes that are not UTF-8 as U+FFFD). */
-export function textOf(bytes: Uint8Array): string {
-	return utf8.decode(bytes);
-}
 
 /**
  * A row's values, as `sqlite3.row` gives them, but a text read from SQLite's memory by its length:

@@ -5,13 +5,13 @@
  * collection time), where bytes in a few large buffers are not looked at.
  */
 export class TextBytes {
-	private chunk = new Uint8Array(0);
+	private chunk = Buffer.alloc(0);
 	private used = 0;
 
 	/** Copies `bytes` in, and says where they are kept. */
 	keep(bytes: Uint8Array, into: KeptText): void {
 		if (bytes.length > this.chunk.length - this.used) {
-			this.chunk = new Uint8Array(Math.max(CHUNK_BYTES, bytes.length));
+			this.chunk = Buffer.alloc(Math.max(CHUNK_BYTES, bytes.length));
 			this.used = 0;
 		}
 		this.chunk.set(bytes, this.used);
@@ -24,14 +24,21 @@ export class TextBytes {
 
 /** Where a text's bytes are kept (no chunk: none were). */
 export interface KeptText {
-	chunk: Uint8Array | undefined;
+	chunk: Buffer | undefined;
 	at: number;
 	end: number;
 }
 
-/** A text's bytes, as kept. */
-export function keptBytes(kept: KeptText): Uint8Array | undefined {
-	return kept.chunk?.subarray(kept.at, kept.end);
+/**
+ * A kept text, decoded as `TextDecoder` decodes it (a leading byte order mark dropped, bytes that
+ * are not UTF-8 as U+FFFD), straight from its buffer: no view made for each text, and none of the
+ * decoder's checks on each call.
+ */
+export function keptText(kept: KeptText): string | undefined {
+	const { chunk, at, end } = kept;
+	if (chunk === undefined) return undefined;
+	const bom = end - at >= 3 && chunk[at] === 0xef && chunk[at + 1] === 0xbb && chunk[at + 2] === 0xbf;
+	return chunk.toString("utf8", bom ? at + 3 : at, end);
 }
 
 /** Buffers of 1 MiB: few enough to cost nothing to look after, a text larger than that has its own. */

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SqliteImage } from "../../src/node/sqlite-image";
-import { closeDatabases, DatabaseChangedError, readDatabase, textOf } from "../../src/node/sqlite-reader";
+import { closeDatabases, DatabaseChangedError, readDatabase } from "../../src/node/sqlite-reader";
 
 /** Reading opencode's recorded database while it "changes": the view is read again, or the read says why not. */
 const FIXTURE = join(__dirname, "..", "fixtures", "agents", "opencode", "1.18.33", "data");
@@ -47,7 +47,7 @@ describe("readDatabase", () => {
 			d.each(
 				"SELECT 'a' AS t, x FROM (SELECT '日本 ✓' AS x UNION ALL SELECT 42 UNION ALL SELECT NULL UNION ALL SELECT x'0102')",
 				[],
-				(v) => got.push(v.map((x) => (x instanceof Uint8Array ? { bytes: textOf(x.slice()) } : x))),
+				(v) => got.push(v.map((x) => (x instanceof Uint8Array ? { bytes: new TextDecoder().decode(x) } : x))),
 				1,
 			),
 		);
