@@ -4,7 +4,7 @@ import { foldCodexLines } from "./codex-fold";
 import { foldCopilotLines } from "./copilot-fold";
 import { foldLines } from "./fold";
 import { endGeminiRead, foldGeminiLines } from "./gemini-fold";
-import { foldOpencodeLines } from "./opencode-fold";
+import { endOpencodeRead, foldOpencodeLines } from "./opencode-fold";
 import type { RawLine } from "./jsonl-lines";
 import { isoOfMs } from "./parse-line";
 import { noteFolder } from "./session-folder";
@@ -57,7 +57,9 @@ function agentFold(file: Pick<TranscriptFile, "agent">): LineFold {
 
 /** A file's read is done (all its lines folded): what its fold kept beside the model for the read goes. */
 export function endRead(model: SessionModel): void {
-	if (agentOf(model) === "gemini-cli") endGeminiRead(model);
+	const agent = agentOf(model);
+	if (agent === "gemini-cli") endGeminiRead(model);
+	else if (agent === "opencode") endOpencodeRead(model);
 	compactLists(model);
 }
 

@@ -53,6 +53,14 @@ interface OpencodeState {
 
 const STATES = new WeakMap<SessionModel, OpencodeState>();
 
+/**
+ * The session's read is done: what the fold kept beside its model goes (a changed session is read
+ * anew, into a new model). Kept, each message's role and time stayed as long as the model did.
+ */
+export function endOpencodeRead(model: SessionModel): void {
+	STATES.delete(model);
+}
+
 function stateOf(model: SessionModel): OpencodeState {
 	let state = STATES.get(model);
 	if (!state) {
