@@ -88,14 +88,19 @@ export interface SessionRows {
 }
 
 /**
- * A message's or part's row until its session's lines are made: its columns, its JSON's bytes kept
- * (see `TextBytes`). As few objects as can be: a first sync holds one for every row of the database.
+ * A part's row until its session's lines are made: its id, its JSON's bytes kept (see
+ * `TextBytes`). As few objects as can be: a first sync holds one for every row of the database.
  */
-interface Row extends KeptText {
-	kind: "message" | "part";
+interface PartRow extends KeptText {
 	id: string;
-	/** A message's time (`time_created`), a part's message. */
-	of: number | string;
+}
+
+/** A message's row, with its parts' (none: undefined), in the order read unless `unsorted`. */
+interface MessageRow extends PartRow {
+	/** `time_created`. */
+	time: number;
+	parts: PartRow[] | undefined;
+	unsorted: boolean;
 }
 
 /**
@@ -126,65 +131,60 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 		sessions = [];
 		await db.each(`SELECT ${sessionColumns.join(", ")} FROM session${where("id")}`, params, (v) => sessions.push(v));
 	}
-	const [idAt, projectAt] = [sessionColumns.indexOf("id"), sessionColumns.indexOf("project_id")];
-	const rowsOf = new Map<string, { session: SessionRow; rows: Row[] }>();
-	for (const values of sessions) {
-		const id = String(values[idAt]);
-		if (wanted && !wanted.has(id)) continue;
-		rowsOf.set(id, { session: { columns: sessionColumns, values, project: worktrees.get(String(values[projectAt])) }, rows: [] });
-	}
 	const texts = new TextBytes();
-	// Parts first, by message: each message's row is followed by its parts', in id order (sorted
-	// here, per message: cheaper than SQLite sorting every part of the batch).
-	const parts = new Map<string, Row[]>();
-	const unsorted = new Set<string>();
-	if (tables.has("part")) {
-		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
-		const sql = `SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`;
-		// A message's parts mostly come one after another: its id is kept once, its list looked up once.
-		let last: { messageId: string; list: Row[] } | undefined;
-		const onRow = (v: SqlValue[]) => {
-			if (wanted && !wanted.has(String(v[3]))) return;
-			const id = String(v[1]);
-			if (last?.messageId !== v[0]) {
-				const messageId = String(v[0]);
-				const list = parts.get(messageId) ?? [];
-				if (list.length === 0) parts.set(messageId, list);
-				last = { messageId, list };
-			}
-			const { messageId, list } = last!;
-			// Rows come in the order they were made, which is the ids' order: sorted only when not.
-			if (list.length > 0 && list[list.length - 1]!.id > id) unsorted.add(messageId);
-			list.push(rowOf(texts, "part", id, messageId, v[2]));
-		};
-		await db.each(sql, params, onRow, 2);
-	}
+	// Messages first: each session's in the order read, and each by its id, for its parts.
+	const messagesOf = new Map<string, MessageRow[]>();
+	const messages = new Map<string, MessageRow>();
 	if (tables.has("message")) {
-		// By the index on (session_id, time_created, id), each session's messages in order; sorted
-		// here when not (an ORDER BY made SQLite sort the whole batch: twice the time, measured).
-		const messages = new Map<string, Row[]>();
+		// A session's messages mostly come one after another: its list looked up once.
+		let last: { sessionId: string; list: MessageRow[] } | undefined;
 		const onRow = (v: SqlValue[]) => {
 			const sessionId = String(v[0]);
 			if (wanted && !wanted.has(sessionId)) return;
-			const row = rowOf(texts, "message", String(v[1]), num(v[2]), v[3]);
-			const list = messages.get(sessionId);
-			if (!list) messages.set(sessionId, [row]);
-			else list.push(row);
+			const message: MessageRow = { id: String(v[1]), time: num(v[2]), parts: undefined, unsorted: false, chunk: undefined, at: 0, end: 0 };
+			keep(texts, v[3], message);
+			messages.set(message.id, message);
+			if (last?.sessionId !== sessionId) {
+				let list = messagesOf.get(sessionId);
+				if (!list) messagesOf.set(sessionId, (list = []));
+				last = { sessionId, list };
+			}
+			last.list.push(message);
 		};
 		await db.each(`SELECT session_id, id, time_created, data FROM message${where("session_id")}`, params, onRow, 3);
-		for (const [sessionId, list] of messages) {
-			const rows = rowsOf.get(sessionId)?.rows;
-			if (!rows) continue;
-			if (list.some((m, i) => i > 0 && before(m, list[i - 1]!))) list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-			for (const message of list) {
-				rows.push(message);
-				const own = parts.get(message.id) ?? [];
-				if (unsorted.has(message.id)) own.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-				for (const part of own) rows.push(part);
-			}
-		}
 	}
-	for (const [id, { session, rows }] of rowsOf) out.set(id, linesLater(session, rows));
+	if (tables.has("part")) {
+		// The row times are left out: each part's own `time` is in its JSON (fewer columns to convert, row by row).
+		const sql = `SELECT message_id, id, data${wanted ? ", session_id" : ""} FROM part${where("session_id")}`;
+		// A message's parts mostly come one after another: their message looked up once. A part of
+		// no message read is never a line: its bytes are not kept.
+		let lastKey: SqlValue | undefined;
+		let message: MessageRow | undefined;
+		const onRow = (v: SqlValue[]) => {
+			if (wanted && !wanted.has(String(v[3]))) return;
+			if (lastKey === undefined || v[0] !== lastKey) {
+				lastKey = v[0];
+				message = messages.get(String(v[0]));
+			}
+			if (!message) return;
+			const part: PartRow = { id: String(v[1]), chunk: undefined, at: 0, end: 0 };
+			keep(texts, v[2], part);
+			const list = message.parts;
+			if (!list) message.parts = [part];
+			else {
+				// Rows come in the order they were made, which is the ids' order: sorted only when not.
+				if (list[list.length - 1]!.id > part.id) message.unsorted = true;
+				list.push(part);
+			}
+		};
+		await db.each(sql, params, onRow, 2);
+	}
+	const [idAt, projectAt] = [sessionColumns.indexOf("id"), sessionColumns.indexOf("project_id")];
+	for (const values of sessions) {
+		const id = String(values[idAt]);
+		if (wanted && !wanted.has(id)) continue;
+		out.set(id, linesLater({ columns: sessionColumns, values, project: worktrees.get(String(values[projectAt])) }, messagesOf.get(id) ?? []));
+	}
 	return out;
 }
 
@@ -196,36 +196,46 @@ interface SessionRow {
 }
 
 /** A session's lines, made when asked for. A function of its own: a function made here holds nothing of `sessionsLines`, whose maps hold every row. */
-function linesLater(session: SessionRow, rows: readonly Row[]): () => SessionRows {
-	return () => linesOf(session, rows);
+function linesLater(session: SessionRow, messages: MessageRow[]): () => SessionRows {
+	return () => linesOf(session, messages);
 }
 
-/** A session's lines: its rows, their JSON made text. */
-function linesOf(session: SessionRow, rows: readonly Row[]): SessionRows {
+/**
+ * A session's lines: its rows, their JSON made text, its messages by time and each message's parts
+ * by id (sorted here when they were not read so, each session's alone: an ORDER BY made SQLite
+ * sort the whole batch, twice the time, measured).
+ */
+function linesOf(session: SessionRow, messages: MessageRow[]): SessionRows {
 	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", sessionOf(session)]) }];
 	let bytes = 0;
-	for (const row of rows) {
-		const text = keptText(row) ?? "null";
-		lines.push(rowLine(row.kind === "part" ? ["part", row.id, row.of, 0, 0] : ["message", row.id, row.of, 0], text, lines.length + 1));
+	if (messages.some((m, i) => i > 0 && before(m, messages[i - 1]!))) messages.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+	for (const message of messages) {
+		const text = keptText(message) ?? "null";
+		lines.push(rowLine(["message", message.id, message.time, 0], text, lines.length + 1));
 		bytes += text.length;
+		const parts = message.parts;
+		if (!parts) continue;
+		if (message.unsorted) parts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		for (const part of parts) {
+			const partText = keptText(part) ?? "null";
+			lines.push(rowLine(["part", part.id, message.id, 0, 0], partText, lines.length + 1));
+			bytes += partText.length;
+		}
 	}
 	return { lines, bytes };
 }
 
-/** A row, its JSON's bytes (a view of SQLite's memory) copied; a value of another kind, or none, reads as `null`. */
-function rowOf(texts: TextBytes, kind: Row["kind"], id: string, of: number | string, data: SqlValue | undefined): Row {
-	const row: Row = { kind, id, of, chunk: undefined, at: 0, end: 0 };
-	if (data instanceof Uint8Array) texts.keep(data, row);
-	return row;
+/** A row's JSON's bytes (a view of SQLite's memory) copied into `texts`; a value of another kind, or none, reads as `null`. */
+function keep(texts: TextBytes, data: SqlValue | undefined, into: KeptText): void {
+	if (data instanceof Uint8Array) texts.keep(data, into);
 }
 
 /** The sessions `sessionsLines` reads at once, at most. */
 export const BATCH_SIZE = 50;
 
 /** Message order, as opencode keeps it: by time, then id. */
-function before(a: Row, b: Row): boolean {
-	const [at, bt] = [a.of as number, b.of as number];
-	return at < bt || (at === bt && a.id < b.id);
+function before(a: MessageRow, b: MessageRow): boolean {
+	return a.time < b.time || (a.time === b.time && a.id < b.id);
 }
 
 /** The session columns the fold reads (`opencode-fold.ts`), and its project's. */
