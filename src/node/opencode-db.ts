@@ -206,7 +206,8 @@ function linesLater(session: SessionRow, messages: MessageRow[]): () => SessionR
  * sort the whole batch, twice the time, measured).
  */
 function linesOf(session: SessionRow, messages: MessageRow[]): SessionRows {
-	const lines: RawLine[] = [{ no: 1, text: JSON.stringify(["session", sessionOf(session)]) }];
+	// The session's columns given as made, not written out as JSON for the fold to parse back.
+	const lines: RawLine[] = [{ no: 1, text: "", value: SESSION_FIELDS, parsed: sessionOf(session) }];
 	let bytes = 0;
 	if (messages.some((m, i) => i > 0 && before(m, messages[i - 1]!))) messages.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 	for (const message of messages) {
@@ -263,8 +264,15 @@ function sessionOf({ columns, values, project }: SessionRow): Record<string, str
 	return out;
 }
 
-/** A value as JSON can hold it (integers past 2^53 as numbers; blobs left out). */
+/** A session line's fields before its columns (see `rowLine`). */
+const SESSION_FIELDS = ["session"] as const;
+
+/**
+ * A value as JSON gives it back (integers past 2^53 as numbers; a number JSON cannot hold, and a
+ * blob, as null; -0 as 0).
+ */
 function plain(value: SqlValue): string | number | null {
+	if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null;
 	return typeof value === "bigint" ? Number(value) : value instanceof Uint8Array ? null : value;
 }
 

@@ -9,8 +9,7 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
  * message's parts not by id, and a part of a message that is not there. Only the queries the
  * reader makes are answered, each table's rows in the order stored.
  */
-function database(): ReadOnlyDatabase {
-	const session = ["ses_1", null, "prj_1", "/work", "A title", "1.2.0", 10, 20];
+function database(session: SqlValue[] = ["ses_1", null, "prj_1", "/work", "A title", "1.2.0", 10, 20]): ReadOnlyDatabase {
 	const messages: SqlValue[][] = [
 		["ses_1", "msg_b", 5, '{"n":"b"}'],
 		["ses_1", "msg_a", 3, '{"n":"a"}'],
@@ -45,7 +44,7 @@ describe("sessionsLines", () => {
 		const ids = (await listSessions(db)).map((s) => s.id);
 		for (const whole of [false, true]) {
 			const { lines, bytes } = (await sessionsLines(db, ids, whole)).get("ses_1")!();
-			expect(JSON.parse(lines[0]!.text!)).toEqual(["session", { id: "ses_1", parent_id: null, project_id: "prj_1", directory: "/work", title: "A title", version: "1.2.0", time_created: 10, time_updated: 20, worktree: "/work", vcs: "git" }]);
+			expect([...lines[0]!.value!, lines[0]!.parsed]).toEqual(["session", { id: "ses_1", parent_id: null, project_id: "prj_1", directory: "/work", title: "A title", version: "1.2.0", time_created: 10, time_updated: 20, worktree: "/work", vcs: "git" }]);
 			expect(lines.slice(1).map((l) => [l.no, ...l.value!, l.text])).toEqual([
 				[2, "message", "msg_a", 3, 0, '{"n":"a"}'],
 				[3, "part", "prt_1", "msg_a", 0, 0, '{"p":1}'],
@@ -58,5 +57,14 @@ describe("sessionsLines", () => {
 			]);
 			expect(bytes).toBe(lines.slice(1).reduce((n, l) => n + l.text!.length, 0));
 		}
+	});
+
+	it("gives a session's columns as JSON would give them back: a number it cannot hold as null, -0 as 0, a large integer as a number", async () => {
+		const db = database(["ses_1", null, "prj_1", "/work", "A title", 2n ** 60n, -0, Number.POSITIVE_INFINITY]);
+		const ids = (await listSessions(db)).map((s) => s.id);
+		const { parsed } = (await sessionsLines(db, ids)).get("ses_1")!().lines[0]!;
+		const columns = { id: "ses_1", parent_id: null, project_id: "prj_1", directory: "/work", title: "A title", version: 2 ** 60, time_created: -0, time_updated: Number.POSITIVE_INFINITY, worktree: "/work", vcs: "git" };
+		expect(Object.is((parsed as { time_created: number }).time_created, 0)).toBe(true);
+		expect(parsed).toEqual(JSON.parse(JSON.stringify(columns)));
 	});
 });

@@ -15,6 +15,11 @@ export interface RawLine {
 	 * row's JSON alone), so no line is made of them only to be taken apart again.
 	 */
 	value?: readonly unknown[];
+	/**
+	 * With `value`: the line's last field as the value the reader made of the row's columns (an
+	 * opencode session's), which `JSON.parse` of its text would give; `text` is not read then.
+	 */
+	parsed?: unknown;
 }
 
 export interface SplitResult {

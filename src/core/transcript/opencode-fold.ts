@@ -82,7 +82,7 @@ function foldOpencodeLine(model: SessionModel, state: OpencodeState, line: RawLi
 		fields = line.value;
 		apart = 1;
 		try {
-			data = JSON.parse(line.text);
+			data = line.parsed !== undefined ? line.parsed : JSON.parse(line.text);
 		} catch {
 			if (fields[0] === "message" && typeof fields[1] === "string") unreadMessage(state, fields[1]);
 			return markMalformed(model, line.no, `${shown(fields[0])} ${shown(fields[1])}: its data is not valid JSON`);
