@@ -89,18 +89,30 @@ export interface SessionRows {
 
 /**
  * A part's row until its session's lines are made: its id, its JSON's bytes kept (see
- * `TextBytes`). As few objects as can be: a first sync holds one for every row of the database.
+ * `TextBytes`), and its message's next part as read. As few objects as can be: a first sync holds
+ * one for every row of the database, and lists linked through the rows (an array grown by `push`
+ * holds room for 17: more than the rows themselves, a first sync's rows all outlive the young generation).
  */
 interface PartRow extends KeptText {
 	id: string;
+	next: PartRow | undefined;
 }
 
-/** A message's row, with its parts' (none: undefined), in the order read unless `unsorted`. */
-interface MessageRow extends PartRow {
+/** A message's row, its session's next message as read, and its parts as read: in id order unless `unsorted`. */
+interface MessageRow extends KeptText {
+	id: string;
 	/** `time_created`. */
 	time: number;
-	parts: PartRow[] | undefined;
+	next: MessageRow | undefined;
+	firstPart: PartRow | undefined;
+	lastPart: PartRow | undefined;
 	unsorted: boolean;
+}
+
+/** A session's messages as read (linked by `next`). */
+interface MessageList {
+	first: MessageRow;
+	last: MessageRow;
 }
 
 /**
@@ -133,23 +145,27 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	}
 	const texts = new TextBytes();
 	// Messages first: each session's in the order read, and each by its id, for its parts.
-	const messagesOf = new Map<string, MessageRow[]>();
+	const messagesOf = new Map<string, MessageList>();
 	const messages = new Map<string, MessageRow>();
 	if (tables.has("message")) {
 		// A session's messages mostly come one after another: its list looked up once.
-		let last: { sessionId: string; list: MessageRow[] } | undefined;
+		let lastSession: string | undefined;
+		let list: MessageList | undefined;
 		const onRow = (v: SqlValue[]) => {
 			const sessionId = String(v[0]);
 			if (wanted && !wanted.has(sessionId)) return;
-			const message: MessageRow = { id: String(v[1]), time: num(v[2]), parts: undefined, unsorted: false, chunk: undefined, at: 0, end: 0 };
+			const message: MessageRow = { id: String(v[1]), time: num(v[2]), next: undefined, firstPart: undefined, lastPart: undefined, unsorted: false, chunk: undefined, at: 0, end: 0 };
 			keep(texts, v[3], message);
 			messages.set(message.id, message);
-			if (last?.sessionId !== sessionId) {
-				let list = messagesOf.get(sessionId);
-				if (!list) messagesOf.set(sessionId, (list = []));
-				last = { sessionId, list };
+			if (sessionId !== lastSession) {
+				lastSession = sessionId;
+				list = messagesOf.get(sessionId);
 			}
-			last.list.push(message);
+			if (!list) messagesOf.set(sessionId, (list = { first: message, last: message }));
+			else {
+				list.last.next = message;
+				list.last = message;
+			}
 		};
 		await db.each(`SELECT session_id, id, time_created, data FROM message${where("session_id")}`, params, onRow, 3);
 	}
@@ -167,15 +183,16 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 				message = messages.get(String(v[0]));
 			}
 			if (!message) return;
-			const part: PartRow = { id: String(v[1]), chunk: undefined, at: 0, end: 0 };
+			const part: PartRow = { id: String(v[1]), next: undefined, chunk: undefined, at: 0, end: 0 };
 			keep(texts, v[2], part);
-			const list = message.parts;
-			if (!list) message.parts = [part];
+			const tail = message.lastPart;
+			if (!tail) message.firstPart = part;
 			else {
 				// Rows come in the order they were made, which is the ids' order: sorted only when not.
-				if (list[list.length - 1]!.id > part.id) message.unsorted = true;
-				list.push(part);
+				if (tail.id > part.id) message.unsorted = true;
+				tail.next = part;
 			}
+			message.lastPart = part;
 		};
 		await db.each(sql, params, onRow, 2);
 	}
@@ -183,7 +200,7 @@ export async function sessionsLines(db: ReadOnlyDatabase, ids: readonly string[]
 	for (const values of sessions) {
 		const id = String(values[idAt]);
 		if (wanted && !wanted.has(id)) continue;
-		out.set(id, linesLater({ columns: sessionColumns, values, project: worktrees.get(String(values[projectAt])) }, messagesOf.get(id) ?? []));
+		out.set(id, linesLater({ columns: sessionColumns, values, project: worktrees.get(String(values[projectAt])) }, messagesOf.get(id)));
 	}
 	return out;
 }
@@ -196,7 +213,7 @@ interface SessionRow {
 }
 
 /** A session's lines, made when asked for. A function of its own: a function made here holds nothing of `sessionsLines`, whose maps hold every row. */
-function linesLater(session: SessionRow, messages: MessageRow[]): () => SessionRows {
+function linesLater(session: SessionRow, messages: MessageList | undefined): () => SessionRows {
 	return () => linesOf(session, messages);
 }
 
@@ -205,17 +222,19 @@ function linesLater(session: SessionRow, messages: MessageRow[]): () => SessionR
  * by id (sorted here when they were not read so, each session's alone: an ORDER BY made SQLite
  * sort the whole batch, twice the time, measured).
  */
-function linesOf(session: SessionRow, messages: MessageRow[]): SessionRows {
+function linesOf(session: SessionRow, list: MessageList | undefined): SessionRows {
 	// The session's columns given as made, not written out as JSON for the fold to parse back.
 	const lines: RawLine[] = [{ no: 1, text: "", value: SESSION_FIELDS, parsed: sessionOf(session) }];
 	let bytes = 0;
+	const messages: MessageRow[] = [];
+	for (let m = list?.first; m; m = m.next) messages.push(m);
 	if (messages.some((m, i) => i > 0 && before(m, messages[i - 1]!))) messages.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 	for (const message of messages) {
 		const text = keptText(message) ?? "null";
 		lines.push(rowLine(["message", message.id, message.time, 0], text, lines.length + 1));
 		bytes += text.length;
-		const parts = message.parts;
-		if (!parts) continue;
+		const parts: PartRow[] = [];
+		for (let p = message.firstPart; p; p = p.next) parts.push(p);
 		if (message.unsorted) parts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 		for (const part of parts) {
 			const partText = keptText(part) ?? "null";
