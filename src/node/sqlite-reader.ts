@@ -198,7 +198,6 @@ function withPath(path: string, error: unknown): Error {
 
 const utf8 = new TextDecoder();
 
-
 /**
  * A row's values, as `sqlite3.row` gives them, but a text read from SQLite's memory by its length:
  * `row` reads each text cell through wa-sqlite's generic call wrapper, which makes its converters
