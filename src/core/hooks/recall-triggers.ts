@@ -191,10 +191,16 @@ function complexity(text: string): string | undefined {
 
 const LETTER = /\p{L}/gu;
 
+/**
+ * A URL: its scheme is held to 32 characters (real ones have a few). Unbounded, each word start of a
+ * pasted `a.b.c-d…` run scanned the rest of the run for `://`: 160 KB of it held the prompt hook 15 s.
+ */
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]{0,31}:\/\/\S+/g;
+
 /** Lines that read as sentences: URLs dropped, and lines that are mostly digits and symbols (logs, markup). */
 function prose(text: string): string {
 	return text
-		.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/g, " ")
+		.replace(URL_PATTERN, " ")
 		.split("\n")
 		.filter((line) => {
 			const chars = line.replace(/\s/g, "");

@@ -120,6 +120,17 @@ describe("recall triggers", () => {
 		expect(readTriggerSettings({ enabled: false, negatives: [] })).toEqual({ enabled: false });
 	});
 
+	it("takes no longer on a pasted run of dotted or dashed words, and still drops a URL from the prose", () => {
+		for (const unit of ["a.", "b-", "x+y."]) {
+			const started = performance.now();
+			evaluateRecallTrigger(unit.repeat(40_000));
+			expect(performance.now() - started).toBeLessThan(1000);
+		}
+		// A link's letters are no prose: the prompt is short, not "a long prompt".
+		expect(evaluateRecallTrigger(`see https://example.com/${"q".repeat(2000)}`)).toEqual({ fire: false, reason: "none" });
+		expect(evaluateRecallTrigger(`see git+ssh://example.com/${"q".repeat(2000)}`)).toEqual({ fire: false, reason: "none" });
+	});
+
 	it("costs next to nothing on a long prompt", () => {
 		const prompt = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(2000);
 		const started = performance.now();
