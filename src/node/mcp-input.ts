@@ -15,7 +15,7 @@ export interface RpcErrorReply {
  * The agent's requests as the SDK's stdio transport reads them, each line checked first. What the
  * transport cannot take is answered here with a JSON-RPC error instead of nothing: a line longer
  * than `MCP_LINE_MAX` (the SDK's buffer limit closed the transport, and the server ended without a
- * word; answered once it ends, with its id when its ends show it), a line that is not JSON, a batch,
+ * word; answered once it ends, with its id when its ends show it), a line that is not JSON (its id too), a batch,
  * or a message the SDK's own schema refuses (an id that is an object, null or 19.5, params that are
  * a string, no method: the SDK dropped them silently, and a client waited for ever). Valid lines pass on unchanged.
  */
@@ -26,14 +26,16 @@ export function guardedInput(input: Readable, reply: (message: RpcErrorReply) =>
 	/** The line being dropped: its first and last bytes, where its id is. */
 	let skipped: { head: Buffer; tail: Buffer } | undefined;
 	const line = (bytes: Buffer) => {
-		const text = bytes.toString("utf8").replace(/\r$/, "");
+		// A byte order mark before a message is no part of it (RFC 8259 lets a reader skip one): .NET's
+		// stdin writer starts the stream with one, and the client's initialize was refused as no JSON.
+		const text = bytes.toString("utf8").replace(/\r$/, "").replace(/^\uFEFF/, "");
 		if (text.trim() === "") return;
 		const problem = checkLine(text);
 		if (problem) reply(problem);
 		else out.write(`${text}\n`);
 	};
 	// Answered once the line has ended, with its id when its ends show it: a client waits for its own id, and an answer with none left it waiting for good.
-	const refuse = ({ head, tail }: { head: Buffer; tail: Buffer }) => reply(errorReply(idAtEnds(head, tail), -32600, `a request longer than ${MCP_LINE_MAX / 1024 / 1024} MiB is not read`));
+	const refuse = ({ head, tail }: { head: Buffer; tail: Buffer }) => reply(errorReply(idAtEnds(head.toString("utf8"), tail.toString("utf8")), -32600, `a request longer than ${MCP_LINE_MAX / 1024 / 1024} MiB is not read`));
 	input.on("data", (chunk: Buffer | string) => {
 		let bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
 		for (let newline = bytes.indexOf(0x0a); newline >= 0; newline = bytes.indexOf(0x0a)) {
@@ -94,9 +96,9 @@ const ID_AT_START = new RegExp(String.raw`^\s*\{(?:\s*"\w+"\s*:\s*"[^"\\]*"\s*,)
 /** Its own id as its last member (`…},"id":7}`, as the SDK's client writes it): only a top-level member ends the line with one brace. */
 const ID_AT_END = new RegExp(String.raw`,\s*"id"\s*:\s*${JSON_ID}\s*\}\s*$`);
 
-/** The id a line too long to read gives at its start or its end; null when neither shows one. */
-function idAtEnds(head: Buffer, tail: Buffer): string | number | null {
-	const found = ID_AT_START.exec(head.toString("utf8")) ?? ID_AT_END.exec(tail.toString("utf8"));
+/** The id a line too long or too broken to read gives at its start or its end; null when neither shows one. */
+function idAtEnds(head: string, tail: string): string | number | null {
+	const found = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail);
 	if (!found) return null;
 	try {
 		const id = JSON.parse(found[1]!) as unknown;
@@ -112,7 +114,8 @@ function checkLine(text: string): RpcErrorReply | undefined {
 	try {
 		value = JSON.parse(text);
 	} catch {
-		return errorReply(null, -32700, "not JSON");
+		// With the id its ends show (a trailing comma, a line cut short): a client waits for its own id, and one with none left it waiting for good.
+		return errorReply(idAtEnds(text.slice(0, ID_EDGE_BYTES), text.slice(-ID_EDGE_BYTES)), -32700, "not JSON");
 	}
 	if (Array.isArray(value)) return errorReply(null, -32600, "batches are not supported: send one request a line");
 	if (typeof value !== "object" || value === null) return errorReply(null, -32600, "not a JSON-RPC message (an object)");

@@ -33,6 +33,20 @@ describe("guardedInput", () => {
 		]);
 	});
 
+	it("skips a byte order mark before a message, and answers a broken line with the id its ends show", async () => {
+		const ping = '{"jsonrpc":"2.0","id":"first","method":"ping"}';
+		const broken = ['{"jsonrpc":"2.0","id":4,"method":"ping",}', '{"jsonrpc":"2.0","id":"cut","method":"tools/call","params":{"na', "{'jsonrpc':'2.0','method':'ping','id':12}", '{"method":"ping","id"6}'];
+		const { passed, replies } = await guard([Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${ping}\n${broken.join("\n")}\n`)])]);
+		expect(passed).toBe(`${ping}\n`);
+		// The last two show no id where a message keeps one (first after plain members, or last): null.
+		expect(replies.map((r) => [r.id, r.error.code])).toEqual([
+			[4, -32700],
+			["cut", -32700],
+			[null, -32700],
+			[null, -32700],
+		]);
+	});
+
 	it("answers a message the SDK's schema refuses, with its id when it has one: the SDK dropped each without a word", async () => {
 		const lines = [
 			{ jsonrpc: "2.0", id: 2, method: "tools/call", params: "str" },
