@@ -12,6 +12,7 @@ import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
+import { joinSyncQueue } from "../node/sync-queue";
 import { VaultFolder } from "../node/vault-folder";
 import { blockOnFiles } from "../node/blocking-files";
 import { writeNothing } from "../node/code-cache";
@@ -90,7 +91,14 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		writeNothing();
 		return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
 	}
-	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs }, roots });
+	// A hook's sync with another hook's already waiting for the lock: that one reads this session's changes too.
+	const place = tool === "hook" ? await joinSyncQueue(join(folder, "state")) : { leave: () => Promise.resolve() };
+	if (!place) {
+		await pool?.close();
+		printOut(options.json ? `${JSON.stringify({ queued: true })}\n` : "Another sync a hook started waits to run: it reads these sessions too.\n");
+		return 0;
+	}
+	const sync = new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault), { pool, vaultPath: resolve(vault), lock: { tool, waitMs, onLocked: () => place.leave() }, roots });
 	let report;
 	try {
 		// Progress for a person at a terminal, on one line of stderr; never in --json or a pipe.
@@ -104,6 +112,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		if (isFileSystemError(error)) return fail(`the sync stopped${pathOf(error)}: ${describeWriteError(error)}. Every file is written whole or not at all, so nothing was lost: fix that and sync again`, 1);
 		throw error;
 	} finally {
+		await place.leave();
 		await pool?.close();
 	}
 	if (unmounted) report.notices.unshift(`${unmounted}: its sessions were not read`);

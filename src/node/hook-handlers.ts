@@ -57,8 +57,8 @@ export interface HookRunOptions {
 	cliPath: string;
 	/** Reads data.json as this device sees it (the CLI's `loadSettings`); throws when it is not JSON. */
 	loadSettings: (dataJson: string, host: string) => Promise<Settings>;
-	/** Starts a detached `ai-memory sync` with these arguments. Default: a detached child of this Node. */
-	startSync?: (args: string[]) => void | Promise<void>;
+	/** Starts a detached `ai-memory sync` with these arguments; its pid, when known. Default: a detached child of this Node. */
+	startSync?: (args: string[]) => number | undefined | Promise<number | undefined>;
 	now?: () => Date;
 	/** This device's host name (settings are per device). */
 	host?: string;
@@ -244,13 +244,18 @@ async function redactionNow(settings: Settings, projectPath: string): Promise<(t
 }
 
 /** Starts `ai-memory sync` for the vault, detached; returns what the log says about it. */
-async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync }: HandlerContext): Promise<string> {
+async function backgroundSync({ input, settings, cwd, vault, configDir, cliPath, startSync, stateDir }: HandlerContext): Promise<string> {
 	if (isExcluded(cwd, settings.excludedProjects)) return "sync=excluded";
+	// One waiting for the lock reads this session as it is now: thirty sessions ending at once started thirty syncs.
+	const { joinSyncQueue } = await import("./sync-queue");
+	const place = await joinSyncQueue(stateDir);
+	if (!place) return "sync=queued";
 	const args = [cliPath, "sync", "--vault", vault, "--by", "hook"];
 	if (configDir && configDir !== ".obsidian") args.push("--config-dir", configDir);
 	const claudeDir = claudeDirOf(ownTranscript(input));
 	if (claudeDir) args.push("--claude-dir", claudeDir);
-	await (startSync ?? startDetached)(args);
+	const pid = await (startSync ?? startDetached)(args);
+	await (pid === undefined ? place.leave() : place.handTo(pid));
 	return "sync=started";
 }
 
@@ -277,8 +282,8 @@ export function claudeDirOf(transcriptPath: unknown): string | undefined {
 	return basename(projects) === "projects" ? dirname(projects) : undefined;
 }
 
-/** A child that outlives this process and Claude Code's hook timeout: own process group, no pipes. */
-function startDetached(args: string[]): Promise<void> {
+/** A child that outlives this process and Claude Code's hook timeout: own process group, no pipes. Its pid, once started. */
+function startDetached(args: string[]): number | undefined {
 	// Loaded here only: the hooks that print (on every prompt) never start a process. A `require`,
 	// not `import()`: the bundles run through V8's code cache, as a script (see `node/code-cache`).
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
@@ -286,7 +291,7 @@ function startDetached(args: string[]): Promise<void> {
 	const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", windowsHide: true });
 	child.on("error", () => undefined);
 	child.unref();
-	return Promise.resolve();
+	return child.pid;
 }
 
 function parseInput(stdin: string): HookInput {

@@ -308,7 +308,7 @@ function parseHolder(text: string): SyncLockHolder | undefined {
 }
 
 /** Whether a process of this host runs under `pid` (EPERM: it runs, under another user). */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
 	if (!Number.isInteger(pid) || pid <= 0) return false;
 	try {
 		process.kill(pid, 0);

@@ -51,7 +51,7 @@ export class VaultSync {
 		projectsDir: string,
 		stateDir: string,
 		private readonly notes: NoteStore,
-		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number; signal?: AbortSignal }; roots?: (settings: Settings) => AgentRoots } = {},
+		private readonly options: { pool?: FoldWorkerPool; vaultPath?: string; lock?: { tool: SyncTool; waitMs: number; signal?: AbortSignal; onLocked?: () => Promise<void> }; roots?: (settings: Settings) => AgentRoots } = {},
 	) {
 		this.stateDir = stateDir;
 		this.projectsDir = projectsDir;
@@ -86,6 +86,8 @@ export class VaultSync {
 		await makeFolder(this.stateDir, PRIVATE_FOLDER_MODE);
 		const lock = await acquireSyncLock(syncLockPath(this.stateDir), this.options.lock);
 		try {
+			// Before anything is read: what the caller waited for is now this sync's to read.
+			await this.options.lock.onLocked?.();
 			return await this.runUnlocked(settings, options);
 		} finally {
 			await lock.release();

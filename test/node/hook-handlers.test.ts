@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/cli/sync-command";
@@ -235,6 +235,19 @@ describe("user-prompt-submit", () => {
 });
 
 describe("session-end and pre-compact", () => {
+	it("starts no sync while another a hook started waits for the lock (it reads this session too), and one once that one has it", async () => {
+		writeProjects([{ path: api }]);
+		mkdirSync(stateDir, { recursive: true });
+		// A live process of this host waits in the place: the one that started this test.
+		writeFileSync(join(stateDir, "sync.queued"), `${process.ppid}\n${hostname()}\n`);
+		await runHook("session-end", options({ session_id: "s1", cwd: api, reason: "other" }));
+		expect(started).toEqual([]);
+		expect(logLines()[0]).toContain("sync=queued");
+		rmSync(join(stateDir, "sync.queued"));
+		await runHook("session-end", options({ session_id: "s1", cwd: api, reason: "other" }));
+		expect(started).toHaveLength(1);
+	});
+
 	it("session-end starts a detached sync of the vault, for the Claude Code folder the transcript is in", async () => {
 		writeProjects([{ path: api }]);
 		const transcript = join(dir, "claude", "projects", "-code-api", "s1.jsonl");
