@@ -4,7 +4,7 @@ import { mkdir, realpath } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { HookEvent } from "../core/hooks/hook-settings";
-import { evaluateRecallTrigger, type TriggerDecision } from "../core/hooks/recall-triggers";
+import { evaluateRecallTrigger, promptEnds, type TriggerDecision } from "../core/hooks/recall-triggers";
 import { isExcluded, type ProjectSettings, type Settings } from "../core/settings";
 import { appendHookLog, logDetail } from "./hook-log";
 import { projectForCwd, readHookContext } from "./hook-project";
@@ -181,7 +181,7 @@ const HANDLERS: Record<HookName, Handler> = {
 	"user-prompt-submit": async ({ project, excluded, stateDir, input, settings }) => {
 		if (!project) return { output: "" };
 		if (excluded) return { output: "", detail: "excluded" };
-		const prompt = typeof input.prompt === "string" ? input.prompt : "";
+		const prompt = promptEnds(typeof input.prompt === "string" ? input.prompt : "");
 		const decision = evaluateRecallTrigger(prompt, project.triggers ?? {});
 		const why = describe(decision);
 		if (!decision.fire) return { output: "", detail: why };

@@ -196,6 +196,14 @@ describe("user-prompt-submit", () => {
 		expect(logLines().map((l) => l.split("\t")[3])).toEqual([`project=${api} trigger=none printed=0B`, `project=${api} trigger=negative printed=0B`]);
 	});
 
+	it("weighs and recalls for the ends of a huge paste only, where the person's own words are", async () => {
+		// A negative phrase deep inside a pasted log is the log's, not the person's: no longer read.
+		const paste = `${"GET /health 200 ok\n".repeat(20_000)}fresh start of the worker\n${"GET /health 200 ok\n".repeat(20_000)}`;
+		const { output } = await runHook("user-prompt-submit", options({ cwd: api, prompt: `continue with the rate limiter, the log:\n${paste}what failed?` }));
+		expect(output).toContain(PACKET);
+		expect(output).toContain("login-rate-limit");
+	});
+
 	it("follows the project's triggers in data.json", async () => {
 		writeProjects([{ path: api, mode: "lazy", triggers: { enabled: false } }]);
 		expect((await runHook("user-prompt-submit", options({ cwd: api, prompt: "continue" }))).output).toBe("");

@@ -147,6 +147,18 @@ const MANY_CLAUSES = 6;
 /** Weighted length over which any prompt counts as complex. */
 const VERY_LONG_PROMPT = 1600;
 
+/** How much of each end of a long prompt the hook reads: what the person typed around a paste is there. */
+const PROMPT_END_CHARS = 32_768;
+
+/**
+ * A prompt of any length as the hook weighs it and recalls for it: its first and last 32 K
+ * characters. A 15 MB paste, split into lines and clauses and normalized whole, took the hook past
+ * 1 GB: under `ulimit -v` V8 ended it (exit 134, its heap on stderr, which Claude Code shows).
+ */
+export function promptEnds(prompt: string): string {
+	return prompt.length <= 2 * PROMPT_END_CHARS ? prompt : `${prompt.slice(0, PROMPT_END_CHARS)}\n${prompt.slice(-PROMPT_END_CHARS)}`;
+}
+
 export function evaluateRecallTrigger(prompt: string, settings: RecallTriggerSettings = {}): TriggerDecision {
 	if (settings.enabled === false) return { fire: false, reason: "disabled" };
 	const text = normalize(prompt);

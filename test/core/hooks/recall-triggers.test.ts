@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { evaluateRecallTrigger, readTriggerSettings } from "../../../src/core/hooks/recall-triggers";
+import { evaluateRecallTrigger, promptEnds, readTriggerSettings } from "../../../src/core/hooks/recall-triggers";
 
 const intents: [string, string][] = [
 	// English
@@ -129,6 +129,12 @@ describe("recall triggers", () => {
 		// A link's letters are no prose: the prompt is short, not "a long prompt".
 		expect(evaluateRecallTrigger(`see https://example.com/${"q".repeat(2000)}`)).toEqual({ fire: false, reason: "none" });
 		expect(evaluateRecallTrigger(`see git+ssh://example.com/${"q".repeat(2000)}`)).toEqual({ fire: false, reason: "none" });
+	});
+
+	it("keeps a long prompt's two ends for the hook, and a short one whole", () => {
+		expect(promptEnds("continue")).toBe("continue");
+		const ends = promptEnds(`${"a".repeat(40_000)}MIDDLE${"b".repeat(40_000)}`);
+		expect(ends).toBe(`${"a".repeat(32_768)}\n${"b".repeat(32_768)}`);
 	});
 
 	it("costs next to nothing on a long prompt", () => {
