@@ -23,9 +23,10 @@ const DEFAULT_MAX_AGE_MS = 150_000;
 
 export interface SyncQueueOptions {
 	maxAgeMs?: number;
-	/** For tests: this host's name and process id. */
+	/** For tests: this host's name and process id, and its parent's. */
 	host?: string;
 	pid?: number;
+	parentPid?: number;
 }
 
 /** The place taken: `leave` gives it up (again and again: once is enough); `handTo` gives it to the sync a hook started. */
@@ -44,7 +45,8 @@ const NO_PLACE: SyncQueuePlace = { leave: () => Promise.resolve(), handTo: () =>
  */
 export async function joinSyncQueue(stateDir: string, options: SyncQueueOptions = {}): Promise<SyncQueuePlace | undefined> {
 	const path = join(stateDir, QUEUE_FILE);
-	const text = `${options.pid ?? process.pid}\n${options.host ?? hostname()}\n`;
+	const host = options.host ?? hostname();
+	const text = `${options.pid ?? process.pid}\n${host}\n`;
 	for (let attempt = 0; attempt < 2; attempt++) {
 		try {
 			const handle = await open(path, "wx", 0o600);
@@ -57,8 +59,14 @@ export async function joinSyncQueue(stateDir: string, options: SyncQueueOptions 
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") return NO_PLACE;
 		}
-		// Handed to this process by the hook that started it.
-		if ((await readQueueText(path)) === text) return placeAt(path, text);
+		// Handed to this process by the hook that started it, or about to be: the hook writes the pid it
+		// started, and a busy machine may run this far first (then the place holds the hook's own).
+		const held = await readQueueText(path);
+		if (held === text) return placeAt(path, text);
+		if (held === `${options.parentPid ?? process.ppid}\n${host}\n`) {
+			await writeFile(path, text, { mode: 0o600 }).catch(() => undefined);
+			return placeAt(path, text);
+		}
 		if (!(await isStale(path, options))) return undefined;
 		await unlink(path).catch(() => undefined);
 	}

@@ -246,8 +246,8 @@ describe("session-end and pre-compact", () => {
 	it("starts no sync while another a hook started waits for the lock (it reads this session too), and one once that one has it", async () => {
 		writeProjects([{ path: api }]);
 		mkdirSync(stateDir, { recursive: true });
-		// A live process of this host waits in the place: the one that started this test.
-		writeFileSync(join(stateDir, "sync.queued"), `${process.ppid}\n${hostname()}\n`);
+		// A live process of this host waits in the place (init stands for it: always there, never this one's parent).
+		writeFileSync(join(stateDir, "sync.queued"), `1\n${hostname()}\n`);
 		await runHook("session-end", options({ session_id: "s1", cwd: api, reason: "other" }));
 		expect(started).toEqual([]);
 		expect(logLines()[0]).toContain("sync=queued");

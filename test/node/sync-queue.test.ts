@@ -35,6 +35,15 @@ describe("joinSyncQueue: one hook-started sync waits for the lock, the others le
 		expect(await joinSyncQueue(state, { host: "here", pid: 12 })).toBeDefined();
 	});
 
+	it("takes the place its hook holds still, before the hook has handed it over (a busy machine)", async () => {
+		await joinSyncQueue(state, { host: "here", pid: 20, parentPid: 1 });
+		const sync = await joinSyncQueue(state, { host: "here", pid: process.pid, parentPid: 20 });
+		expect(sync).toBeDefined();
+		expect(await readFile(join(state, "sync.queued"), "utf8")).toBe(`${process.pid}\nhere\n`);
+		// Any other process still finds it held.
+		expect(await joinSyncQueue(state, { host: "here", pid: 21, parentPid: 1 })).toBeUndefined();
+	});
+
 	it("takes over a place whose holder is gone or has waited longer than a wait can last", async () => {
 		await writeFile(join(state, "sync.queued"), "99999999\nhere\n");
 		expect(await joinSyncQueue(state, { host: "here", pid: 1 })).toBeDefined();
