@@ -1,16 +1,21 @@
-import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { joinSyncQueue } from "../../src/node/sync-queue";
 
+/** One folder for the file's tests, each test's state folder a new one inside it. */
+let root: string;
 let state: string;
+let made = 0;
+beforeAll(async () => {
+	root = await mkdtemp(join(tmpdir(), "sync-queue-"));
+});
 beforeEach(async () => {
-	state = await mkdtemp(join(tmpdir(), "sync-queue-"));
+	state = join(root, String(made++));
+	await mkdir(state);
 });
-afterEach(async () => {
-	await rm(state, { recursive: true, force: true });
-});
+afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe("joinSyncQueue: one hook-started sync waits for the lock, the others leave it that one", () => {
 	it("gives the place to one waiting sync at a time, and again once it is left", async () => {
