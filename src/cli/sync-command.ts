@@ -12,7 +12,7 @@ import { AGENT_NAMES, type AgentId } from "../core/transcript/agents";
 import { pluginFolder } from "../node/plugin-paths";
 import { VaultSync } from "../node/vault-sync";
 import { SyncLockBusyError } from "../node/sync-lock";
-import { joinSyncQueue } from "../node/sync-queue";
+import { joinSyncQueue, NO_PLACE } from "../node/sync-queue";
 import { VaultFolder } from "../node/vault-folder";
 import { blockOnFiles } from "../node/blocking-files";
 import { writeNothing } from "../node/code-cache";
@@ -92,7 +92,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 		return printPlan(await new VaultSync(projectsDir, join(folder, "state"), new VaultFolder(vault, { removeLeftovers: false }), { vaultPath: resolve(vault), roots }).plan(settings, { rebuild: options.full }), options.json === true);
 	}
 	// A hook's sync with another hook's already waiting for the lock: that one reads this session's changes too.
-	const place = tool === "hook" ? await joinSyncQueue(join(folder, "state")) : { leave: () => Promise.resolve() };
+	const place = tool === "hook" ? await joinSyncQueue(join(folder, "state")) : NO_PLACE;
 	if (!place) {
 		await pool?.close();
 		printOut(options.json ? `${JSON.stringify({ queued: true })}\n` : "Another sync a hook started waits to run: it reads these sessions too.\n");

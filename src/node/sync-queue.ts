@@ -35,8 +35,8 @@ export interface SyncQueuePlace {
 	handTo(pid: number): Promise<void>;
 }
 
-/** What a place that holds nothing does. */
-const NO_PLACE: SyncQueuePlace = { leave: () => Promise.resolve(), handTo: () => Promise.resolve() };
+/** What a place that holds nothing does (a sync that does not queue holds one). */
+export const NO_PLACE: SyncQueuePlace = { leave: () => Promise.resolve(), handTo: () => Promise.resolve() };
 
 /**
  * Takes the one place in line; undefined when a live sync already waits in it. A place that cannot
