@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writevSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writevSync } from "node:fs";
+import { randomInt } from "node:crypto";
 import { appendFile, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo, whenFilesFree } from "./confined-path";
 import { basename, dirname, join } from "node:path";
@@ -29,10 +30,10 @@ function folderModeFor(mode: number | undefined): number | undefined {
  * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
  * state, where a lost write is redone by the next sync. Folders are made once per process.
  */
-export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
+export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number, unchanged?: () => boolean): Promise<void> {
 	if (mayBlockOnFiles()) {
 		try {
-			return writeFileReplacingSync(path, typeof text === "string" ? text : [text], mode);
+			return writeFileReplacingSync(path, typeof text === "string" ? text : [text], mode, unchanged);
 		} catch (error) {
 			if (!outOfFiles(error)) throw error;
 		}
@@ -42,18 +43,32 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		await makeFolder(dir, folderModeFor(mode));
 		madeDirs.add(dir);
 	}
-	const temp = tempName(path);
+	let temp = tempName(path);
+	let made = false;
 	try {
-		const options = { encoding: typeof text === "string" ? ("utf8" as const) : null, ...(mode === undefined ? {} : { mode }) };
-		await whenFilesFree(() => writeFile(temp, text, options)).catch(async (error: NodeJS.ErrnoException) => {
+		// `wx`: a new file or none (see `tempName`).
+		const options = { encoding: typeof text === "string" ? ("utf8" as const) : null, flag: "wx", ...(mode === undefined ? {} : { mode }) };
+		const create = async (): Promise<void> => {
+			for (let tries = 1; ; tries++) {
+				try {
+					return await whenFilesFree(() => writeFile(temp, text, options));
+				} catch (error) {
+					if ((error as NodeJS.ErrnoException).code !== "EEXIST" || tries >= TEMP_TRIES) throw error;
+					temp = tempName(path, true);
+				}
+			}
+		};
+		await create().catch(async (error: NodeJS.ErrnoException) => {
 			if (error.code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			await makeFolder(dir, folderModeFor(mode));
-			await whenFilesFree(() => writeFile(temp, text, options));
+			await create();
 		});
+		made = true;
+		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
 		await rename(temp, path);
 	} catch (error) {
-		await rm(temp, { force: true }).catch(() => undefined);
+		if (made) await rm(temp, { force: true }).catch(() => undefined);
 		throw namedForTarget(error, temp, path);
 	}
 }
@@ -62,34 +77,47 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
  * The same, blocking: for worker threads, where blocking stalls no one and costs less. Parts are
  * written one after another. `mode`: exactly this mode, whatever the umask (a note keeps its own).
  */
-export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[], mode?: number): void {
+export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[], mode?: number, unchanged?: () => boolean): void {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		mkdirSync(dir, { recursive: true, mode: folderModeFor(mode) });
 		madeDirs.add(dir);
 	}
-	const temp = tempName(path);
+	let temp = tempName(path);
+	let made = false;
+	const create = (): void => {
+		for (let tries = 1; ; tries++) {
+			try {
+				return writeWhole(temp, text);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "EEXIST" || tries >= TEMP_TRIES) throw error;
+				temp = tempName(path, true);
+			}
+		}
+	};
 	try {
 		try {
-			writeWhole(temp, text);
+			create();
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
 			// The folder went away since it was made (the user deleted it): make it again.
 			mkdirSync(dir, { recursive: true, mode: folderModeFor(mode) });
-			writeWhole(temp, text);
+			create();
 		}
+		made = true;
 		if (mode !== undefined) chmodSync(temp, mode);
+		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
 		renameSync(temp, path);
 	} catch (error) {
-		rmSync(temp, { force: true });
+		if (made) rmSync(temp, { force: true });
 		throw namedForTarget(error, temp, path);
 	}
 }
 
-/** A new file holding `text`, or the parts one after another (no copy of them joined). */
+/** A new file holding `text`, or the parts one after another (no copy of them joined); never one already there (`wx`: a link is not followed). */
 function writeWhole(path: string, text: string | readonly Uint8Array[]): void {
-	if (typeof text === "string") return writeFileSync(path, text, "utf8");
-	const fd = openSync(path, "w");
+	if (typeof text === "string") return writeFileSync(path, text, { encoding: "utf8", flag: "wx" });
+	const fd = openSync(path, "wx");
 	try {
 		const total = text.reduce((n, part) => n + part.byteLength, 0);
 		// `writev` may write less than asked (a signal, a full pipe): what is left goes again.
@@ -117,7 +145,6 @@ function rest(parts: readonly Uint8Array[], n: number): Uint8Array[] {
 	return out;
 }
 
-/** Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed writer's leftover (`isStaleTemp`). */
 /**
  * A failed write names the file it was for, not our temporary file, which is gone by then: "the sync
  * stopped writing …/sync-state.json.12213-0.38.tmp" sent the user looking for a file that is not there.
@@ -130,8 +157,35 @@ function namedForTarget(error: unknown, temp: string, path: string): unknown {
 	return error;
 }
 
-export function tempName(path: string): string {
-	return `${path}.${process.pid}-${currentThreadId()}.${++counter}.tmp`;
+/**
+ * Unique per process, thread and write: worker threads have their own counter. Its pid tells a killed
+ * writer's leftover (`isStaleTemp`). The name can be guessed, so a temporary file is always made new
+ * (`wx`): a link planted under it (a vault synced from elsewhere, a hostile checkout) had our text
+ * written through it to wherever it led. Taken already, the next name is one no one can guess.
+ */
+export function tempName(path: string, unguessable = false): string {
+	counter += unguessable ? 1 + randomInt(2 ** 40) : 1;
+	return `${path}.${process.pid}-${currentThreadId()}.${counter}.tmp`;
+}
+
+/** How many names a temporary file is tried under before its write fails. */
+const TEMP_TRIES = 8;
+
+/**
+ * The file was replaced by another program since it was read (an editor that saves by writing a new
+ * file and renaming it over the old one, as vim, JetBrains IDEs and many tools do): ours would put
+ * their text away for good. The write is not done; the next sync does it.
+ */
+export class ReplacedMeanwhile extends Error {
+	constructor(readonly path: string) {
+		super(`${path} was replaced by another program while it was written`);
+	}
+}
+
+/** Whether `path` is still the file `read` was (the same inode), or still absent when it was. */
+function stillTheFile(path: string, read: { dev: number; ino: number } | undefined): boolean {
+	const now = statSync(path, { throwIfNoEntry: false });
+	return read === undefined ? now === undefined : now !== undefined && now.dev === read.dev && now.ino === read.ino;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -208,7 +262,7 @@ const EMPTIED_MS = 2_000;
  * @returns false when the file does not hold `expected` (nothing written), or when another
  * program rewrote it meanwhile (their text kept)
  */
-export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: () => Promise<void> | void, written?: string | Uint8Array): Promise<boolean> {
+export async function replaceKeepingAppends(path: string, expected: string | null, read: (bytes: Buffer) => string, replace: (unchanged: () => boolean) => Promise<void> | void, written?: string | Uint8Array): Promise<boolean> {
 	// A file not there is not opened to be told so (an error made for each of a thousand new notes, measured).
 	const old = !existsSync(path)
 		? undefined
@@ -219,7 +273,14 @@ export async function replaceKeepingAppends(path: string, expected: string | nul
 	try {
 		const bytes = old ? await old.readFile() : undefined;
 		if ((bytes === undefined ? null : read(bytes)) !== expected) return false;
-		await replace();
+		// Checked again right before the rename: a file renamed over this one since it was opened is newer than ours.
+		const id = old ? await old.stat() : undefined;
+		try {
+			await replace(() => stillTheFile(path, id));
+		} catch (error) {
+			if (error instanceof ReplacedMeanwhile) return false;
+			throw error;
+		}
 		if (old && bytes) return await carryLateWrites(old, bytes, path, typeof written === "string" ? Buffer.from(written, "utf8") : Buffer.from(written ?? []), 0);
 		return true;
 	} finally {
@@ -332,10 +393,19 @@ async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number)
  * file's mode and owner (when we may give it: root syncing a user's project), or the mode given, and reaches the disk
  * before the rename (this is the user's file: a crash must leave the old text or the new).
  */
-export async function writeDurably(target: string, text: string | Uint8Array, keep: { mode: number; owner?: { uid: number; gid: number } } | undefined): Promise<void> {
-	const temp = tempName(target);
+export async function writeDurably(target: string, text: string | Uint8Array, keep: { mode: number; owner?: { uid: number; gid: number } } | undefined, unchanged?: () => boolean): Promise<void> {
+	let temp = tempName(target);
+	let made = false;
 	try {
-		const handle = await open(temp, "wx", keep?.mode ?? 0o666);
+		let handle: FileHandle | undefined;
+		for (let tries = 1; !handle; tries++) {
+			handle = await open(temp, "wx", keep?.mode ?? 0o666).catch((error: NodeJS.ErrnoException) => {
+				if (error.code !== "EEXIST" || tries >= TEMP_TRIES) throw error;
+				temp = tempName(target, true);
+				return undefined;
+			});
+		}
+		made = true;
 		try {
 			await handle.writeFile(text, typeof text === "string" ? "utf8" : null);
 			if (keep) {
@@ -347,9 +417,10 @@ export async function writeDurably(target: string, text: string | Uint8Array, ke
 		} finally {
 			await handle.close();
 		}
+		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(target);
 		await rename(temp, target);
 	} catch (error) {
-		await rm(temp, { force: true }).catch(() => undefined);
+		if (made) await rm(temp, { force: true }).catch(() => undefined);
 		throw namedForTarget(error, temp, target);
 	}
 }

@@ -63,7 +63,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		const target = await this.fileOf(name);
 		// The model may write the fact while we replace it: compared just before the rename, and what
 		// reaches the old file meanwhile is carried over or given back (see `replaceKeepingAppends`).
-		return replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacing(target, text), text);
+		return replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), (unchanged) => writeFileReplacing(target, text, undefined, unchanged), text);
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {

@@ -181,7 +181,8 @@ function writeCache(dir: string, bundle: string, name: string, data: Buffer): vo
 		// that does not exist (a service's `/nonexistent`, a typo) was made, as root anywhere.
 		if (!existsSync(dirname(dirname(dir)))) return;
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
-		writeFileSync(temp, data, { mode: 0o600 });
+		// `wx`: never through a link left under its name.
+		writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
 		renameSync(temp, join(dir, name));
 		// Caches of other builds are of no more use.
 		for (const other of readdirSync(dir)) if (other.startsWith(`${bundle}-`) && /^[a-z]+-[0-9a-f]+\.v8-cache$/.test(other) && other !== name) rmSync(join(dir, other), { force: true });

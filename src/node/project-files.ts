@@ -51,7 +51,7 @@ export class ProjectFolderFiles implements ProjectFiles {
 			// another program appends meanwhile are carried into the new file (`replaceKeepingAppends`).
 			// Written to a temporary file with the existing file's mode and owner, then renamed.
 			const keep = existing && { mode: existing.mode & 0o7777, owner: { uid: existing.uid, gid: existing.gid } };
-			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeDurably(target, text, keep), text);
+			return await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), (unchanged) => writeDurably(target, text, keep, unchanged), text);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw new Error(`cannot write in ${projectPath}: the folder is read-only (${code})`);

@@ -51,7 +51,7 @@ export class VaultFolder implements NoteStore {
 		// Compared just before the rename (an edit saved since our read is not overwritten), and what
 		// is appended to the note meanwhile is carried into the new one (see `replaceKeepingAppends`).
 		// Blocking write: the CLI has nothing else to do meanwhile, and it costs half the CPU of async writes.
-		const written = await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), () => writeFileReplacingSync(target, text, mode === undefined ? undefined : mode & 0o7777), text);
+		const written = await replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), (unchanged) => writeFileReplacingSync(target, text, mode === undefined ? undefined : mode & 0o7777, unchanged), text);
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}
@@ -61,7 +61,7 @@ export class VaultFolder implements NoteStore {
 		await this.confine(target, path);
 		// As `write` with nothing expected: a file there since the plan was made is someone's, and stays.
 		const bytes = parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p));
-		const written = await replaceKeepingAppends(target, null, (b) => utf8Text(target, b), () => writeFileReplacingSync(target, bytes));
+		const written = await replaceKeepingAppends(target, null, (b) => utf8Text(target, b), (unchanged) => writeFileReplacingSync(target, bytes, undefined, unchanged));
 		if (written) (await this.listing(dirname(target))).add(basename(target));
 		return written;
 	}
