@@ -360,6 +360,57 @@ const mixedCase = (s: string): boolean => /[a-z]/.test(s) && /[A-Z]/.test(s);
 const randomLooking = (s: string): boolean => mixedCase(s) && /\d/.test(s);
 
 /**
+ * Round 46a: tokens of more services met in agent sessions, each by its documented prefix and shape
+ * (a bare one in prose, a command or a tool's output passed every other rule). A few short prefixes
+ * (`sl.`, `EAA`, `pat`, `st.`) want a long body, or a shape no word has, and a random-looking one.
+ */
+const ROUND_46A_TOKEN_RULES: readonly Rule[] = [
+	tokenRule("age-secret-key", ["age-secret-key-1"], /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g, { cut: { start: /^AGE-SECRET-KEY-1[0-9A-Z]{2,}$/ } }),
+	// Microsoft Entra (Azure AD) client secrets: three characters, a digit, `Q~`, then 31 to 34 (hints of three: `q~` alone ran on every string).
+	tokenRule("azure-client-secret", [..."0123456789"].map((d) => `${d}q~`), /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, { valid: (m) => randomLooking(m) }),
+	// An Azure SAS URL's signature (the rest of the URL says what it grants, not how).
+	valueRule("azure-sas-signature", ["sig="], /(?<pre>[?&]sig=)(?<val>(?:[A-Za-z0-9+/_-]|%2[bBfF]|%3[dD]){20,200})/g, (v) => /[a-z]/.test(v) && /[A-Z]/.test(v)),
+	valueRule("webhook-url", ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], /(?<pre>discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/)(?<val>[A-Za-z0-9_-]{40,100})/g),
+	valueRule("webhook-url", [".webhook.office.com/webhookb2/", "outlook.office.com/webhook/"], /(?<pre>(?:\.webhook\.office\.com\/webhookb2|outlook\.office\.com\/webhook)\/)(?<val>[A-Za-z0-9@/_-]{40,400})/g),
+	valueRule("webhook-url", ["hooks.zapier.com/hooks/catch/"], /(?<pre>hooks\.zapier\.com\/hooks\/catch\/)(?<val>\d{3,12}\/[A-Za-z0-9]{4,20})/g),
+	tokenRule("mailchimp-api-key", ["-us"], /(?<![A-Za-z0-9_-])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9_-])/g, { valid: (m) => /[a-f]/.test(m) && /\d/.test(m.slice(0, 32)) }),
+	tokenRule("sourcegraph-token", ["sgp_"], /(?<![A-Za-z0-9])sgp_(?:[A-Za-z0-9]{16}_)?[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { cut: { start: /^sgp_[0-9a-f]{6,}$/, digit: true } }),
+	tokenRule("rubygems-api-key", ["rubygems_"], /(?<![A-Za-z0-9])rubygems_[0-9a-f]{48}(?![A-Za-z0-9_-])/g, { cut: { start: /^rubygems_[0-9a-f]{2,}$/ } }),
+	tokenRule("dockerhub-token", ["dckr_pat_", "dckr_oat_"], /(?<![A-Za-z0-9])dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g, { cut: { start: /^dckr_(?:pat|oat)_[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("tavily-api-key", ["tvly-"], /(?<![A-Za-z0-9])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9_-])/g, { cut: { start: /^tvly-[A-Za-z0-9-]{2,}$/ } }),
+	tokenRule("square-token", ["eaaa", "sq0atp-", "sq0csp-"], /(?<![A-Za-z0-9_-])(?:EAAA[A-Za-z0-9_-]{60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_-])/g, { valid: (m) => m.startsWith("sq0") || randomLooking(m.slice(4)) }),
+	tokenRule("facebook-access-token", ["eaa"], /(?<![A-Za-z0-9_-])EAA[A-Za-z0-9]{90,400}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m.slice(3)) }),
+	tokenRule("planetscale-token", ["pscale_"], /(?<![A-Za-z0-9])pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}(?![A-Za-z0-9_-])/g, { cut: { start: /^pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{2,}$/ } }),
+	tokenRule("fly-token", ["fm1a_", "fm1r_", "fm2_"], /(?<![A-Za-z0-9])fm(?:1[ar]|2)_[A-Za-z0-9+/]{64,4096}={0,2}/g, { cut: { start: /^fm(?:1[ar]|2)_[A-Za-z0-9+/]{6,}$/ } }),
+	tokenRule("netlify-token", ["nfp_", "nfc_", "nfo_"], /(?<![A-Za-z0-9])nf[pco]_[A-Za-z0-9]{36,40}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m.slice(4)), cut: { start: /^nf[pco]_[A-Za-z0-9]{6,}$/, digit: true } }),
+	tokenRule("tailscale-key", ["tskey-"], /(?<![A-Za-z0-9])tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}(?![A-Za-z0-9_-])/g, { cut: { start: /^tskey-[a-z]+-[A-Za-z0-9-]{2,}$/ } }),
+	tokenRule("terraform-cloud-token", [".atlasv1."], /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,90}(?![A-Za-z0-9_-])/g),
+	tokenRule("infisical-token", ["st."], /(?<![A-Za-z0-9.])st\.[0-9a-f-]{8,40}\.[0-9a-f]{32}\.[0-9a-f]{32}(?![A-Za-z0-9_-])/g),
+	tokenRule("resend-api-key", ["re_"], /(?<![A-Za-z0-9_-])re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m.slice(3)) }),
+	tokenRule("dropbox-token", ["sl."], /(?<![A-Za-z0-9_.-])sl\.(?:u\.)?[A-Za-z0-9_-]{130,1500}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m) }),
+	tokenRule("contentful-token", ["cfpat-"], /(?<![A-Za-z0-9])CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, { cut: { start: /^CFPAT-[A-Za-z0-9_-]{2,}$/ } }),
+	tokenRule("typeform-token", ["tfp_"], /(?<![A-Za-z0-9])tfp_[A-Za-z0-9_.=-]{40,70}(?![A-Za-z0-9_.=-])/g, { valid: (m) => randomLooking(m.slice(4)), cut: { start: /^tfp_[A-Za-z0-9_.=-]{6,}$/, digit: true } }),
+	tokenRule("prefect-api-key", ["pnu_"], /(?<![A-Za-z0-9])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9_-])/g, { cut: { start: /^pnu_[A-Za-z0-9]{6,}$/, digit: true } }),
+	tokenRule("buildkite-token", ["bkua_"], /(?<![A-Za-z0-9])bkua_[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { cut: { start: /^bkua_[0-9a-f]{2,}$/ } }),
+	tokenRule("circleci-token", ["ccipat_"], /(?<![A-Za-z0-9])CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}(?![A-Za-z0-9_-])/g, { cut: { start: /^CCIPAT_[A-Za-z0-9_]{2,}$/ } }),
+	tokenRule("airtable-token", ["pat"], /(?<![A-Za-z0-9_-])pat[A-Za-z0-9]{14}\.[0-9a-f]{64}(?![A-Za-z0-9_-])/g),
+	tokenRule("mapbox-secret-token", ["sk.eyj"], /(?<![A-Za-z0-9])sk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])/g, { cut: { start: /^sk\.eyJ[A-Za-z0-9_.-]{2,}$/ } }),
+	tokenRule("bitbucket-app-password", ["atbb"], /(?<![A-Za-z0-9])ATBB[A-Za-z0-9_=.-]{28,40}(?![A-Za-z0-9_=.-])/g, { valid: (m) => randomLooking(m.slice(4)) }),
+	tokenRule("onepassword-service-token", ["ops_eyj"], /(?<![A-Za-z0-9])ops_eyJ[A-Za-z0-9+/=_-]{100,4096}/g, { cut: { start: /^ops_eyJ[A-Za-z0-9+/=_-]{2,}$/ } }),
+	tokenRule("firebase-server-key", [":apa91b"], /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}(?![A-Za-z0-9_-])/g),
+	tokenRule("google-refresh-token", ["1//0"], /(?<![A-Za-z0-9/:])1\/\/0[A-Za-z0-9_-]{40,512}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m.slice(4)) }),
+	// A Kubernetes bootstrap token (`kubeadm token create`, a kubeconfig's `token:`): six and sixteen of
+	// `[a-z0-9]`; each part holding a letter and a digit tells it from a host or file name.
+	tokenRule("kubernetes-bootstrap-token", ["."], /(?<![A-Za-z0-9_.-])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9_.-])/g, { valid: (m) => m.split(".").every((part) => /[a-z]/.test(part) && /\d/.test(part)) }),
+	// A JSON Web Key's private members (`d`, and an RSA key's primes and exponents).
+	valueRule("private-key", ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"'], /(?<pre>\\?"(?:d|p|q|dp|dq|qi)\\?"[ \t]*:[ \t]*\\?")(?<val>[A-Za-z0-9_-]{32,2048})(?=\\?")/g, (v) => randomLooking(v)),
+	// PuTTY's key file: its private part is the base64 lines after `Private-Lines: N`.
+	valueRule("private-key", ["private-lines:"], /(?<pre>Private-Lines:[ \t]*\d{1,3}\s+)(?<val>[A-Za-z0-9+/=]{16,128}(?:\s{1,4}[A-Za-z0-9+/=]{16,128}){0,63})/g),
+	// Password hashes of htpasswd and crypt(3), an offline guess away from the password (a hash in `useradd -p` was one already).
+	tokenRule("password", ["$apr1$", "$2a$", "$2b$", "$2y$", "$6$", "$5$"], /(?:\$apr1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}|\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}|\$[56]\$(?:rounds=\d{1,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86})(?![./0-9A-Za-z])/g),
+];
+
+/**
  * Anthropic, OpenAI, cloud and SaaS tokens with a recognisable prefix. Each starts after anything
  * but a letter or digit: a token glued to a name by `-` or `_` is still one (`claude-ghp_…` as a
  * model's name, `key_ghp_…` as a key of a tool's input were kept whole). The short prefixes
@@ -450,6 +501,7 @@ const TOKEN_RULES: readonly Rule[] = [
 		/(?<![A-Za-z0-9_])(?<pre>\\?["']?(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)\\?["']?[ \t]*[:=][ \t]*\\?["']?)(?<val>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
 	),
 	valueRule("azure-storage-key", ["accountkey="], /(?<pre>AccountKey=)(?<val>[A-Za-z0-9+/]{20,200}={0,2})/g),
+	...ROUND_46A_TOKEN_RULES,
 ];
 
 // Private keys ----------------------------------------------------------------------------------
@@ -2449,7 +2501,7 @@ function isSnowflakeBase64(part: string): boolean {
  * Raised when a rule's code changes (what its patterns' text does not show: a check of its matches),
  * or what of a model is redacted (`redact-model.ts`): a stored model is redacted again when loaded.
  */
-const RULES_REVISION = 14;
+const RULES_REVISION = 15;
 
 let rulesId: string | undefined;
 
