@@ -38,7 +38,7 @@ export async function confinedFile(root: string, path: string, what: string): Pr
 		if (link.isSymbolicLink()) throw new ConfinedPathError(`${what} is a link to nowhere (${error.code ?? error.message}); nothing was read or written`);
 		throw error;
 	});
-	if (!inside(real, realRoot)) throw new ConfinedPathError(`${what} is a link to ${real}, outside ${realRoot}; it is neither read nor written (point it inside the project, or remove the link)`);
+	if (!inside(real, realRoot)) throw new ConfinedPathError(`${what} is a link to ${real}, outside ${realRoot}; it is neither read nor written (point it inside ${realRoot}, or remove the link)`);
 	const target = await stat(real);
 	if (!target.isFile()) throw new ConfinedPathError(`${what} is not a plain file (${kindOf(target)}); it is neither read nor written`);
 	return real;

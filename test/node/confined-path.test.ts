@@ -81,3 +81,19 @@ describe("reads under a low limit of open files", () => {
 		expect(out).toBe("60 read");
 	});
 });
+
+describe("a link out names the place to point it in", () => {
+	it("a vault note linked out is told to point inside the vault, not 'the project' (round 46a)", async () => {
+		const base = await realpath(await mkdtemp(join(tmpdir(), "confined-msg-")));
+		try {
+			await mkdir(join(base, "vault"));
+			await writeFile(join(base, "outside.md"), "x");
+			await symlink(join(base, "outside.md"), join(base, "vault", "n.md"));
+			const error = await confinedFile(join(base, "vault"), join(base, "vault", "n.md"), "The note n.md").catch((e: Error) => e);
+			expect(String(error)).toContain(`(point it inside ${join(base, "vault")}, or remove the link)`);
+			expect(String(error)).not.toContain("inside the project");
+		} finally {
+			await rm(base, { recursive: true, force: true });
+		}
+	});
+});
