@@ -68,7 +68,8 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
 		await rename(temp, path);
 	} catch (error) {
-		if (made) await rm(temp, { force: true }).catch(() => undefined);
+		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
+		if (made || (error as NodeJS.ErrnoException).code !== "EEXIST") await rm(temp, { force: true }).catch(() => undefined);
 		throw namedForTarget(error, temp, path);
 	}
 }
@@ -109,7 +110,8 @@ export function writeFileReplacingSync(path: string, text: string | readonly Uin
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
 		renameSync(temp, path);
 	} catch (error) {
-		if (made) rmSync(temp, { force: true });
+		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
+		if (made || (error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(temp, { force: true });
 		throw namedForTarget(error, temp, path);
 	}
 }
