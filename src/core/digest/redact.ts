@@ -400,8 +400,9 @@ const ROUND_46A_TOKEN_RULES: readonly Rule[] = [
 	tokenRule("firebase-server-key", [":apa91b"], /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}(?![A-Za-z0-9_-])/g),
 	tokenRule("google-refresh-token", ["1//0"], /(?<![A-Za-z0-9/:])1\/\/0[A-Za-z0-9_-]{40,512}(?![A-Za-z0-9_-])/g, { valid: (m) => randomLooking(m.slice(4)) }),
 	// A Kubernetes bootstrap token (`kubeadm token create`, a kubeconfig's `token:`): six and sixteen of
-	// `[a-z0-9]`; each part holding a letter and a digit tells it from a host or file name.
-	tokenRule("kubernetes-bootstrap-token", ["."], /(?<![A-Za-z0-9_.-])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9_.-])/g, { valid: (m) => m.split(".").every((part) => /[a-z]/.test(part) && /\d/.test(part)) }),
+	// `[a-z0-9]`; its second part holding a letter and a digit tells it from a host or file name (the
+	// first, six characters, has no digit once in seven).
+	tokenRule("kubernetes-bootstrap-token", ["."], /(?<![A-Za-z0-9_.-])[a-z0-9]{6}\.[a-z0-9]{16}(?![A-Za-z0-9_.-])/g, { valid: (m) => /[a-z]/.test(m.slice(7)) && /\d/.test(m.slice(7)) }),
 	// A JSON Web Key's private members (`d`, and an RSA key's primes and exponents).
 	valueRule("private-key", ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"'], /(?<pre>\\?"(?:d|p|q|dp|dq|qi)\\?"[ \t]*:[ \t]*\\?")(?<val>[A-Za-z0-9_-]{32,2048})(?=\\?")/g, (v) => randomLooking(v)),
 	// PuTTY's key file: its private part is the base64 lines after `Private-Lines: N`.
