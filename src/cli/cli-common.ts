@@ -1,4 +1,5 @@
 import { terminalLine, terminalText } from "../core/text/terminal-text";
+import { jsonFault } from "../core/text/json-fault";
 import { settingsProblem, type Settings } from "../core/settings";
 import { hostname } from "node:os";
 import { blockedAt } from "../node/absent-folder";
@@ -129,7 +130,7 @@ export async function readDataJsonText(path: string): Promise<{ text: string | n
 	try {
 		raw = parseDataJson(text);
 	} catch (error) {
-		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
+		throw new Error(`the settings in ${path} are not valid JSON (${jsonFault(text, error)}); fix or remove the file`);
 	}
 	// Read as defaults, a wrong type would be listed so, and an edit would write the default back over it.
 	const problem = settingsProblem(raw);

@@ -2,6 +2,7 @@ import { readPlainFile } from "../node/confined-path";
 import { hostname } from "node:os";
 import { blockedAt } from "../node/absent-folder";
 import { withExclusionsHere } from "../node/exclusions";
+import { jsonFault } from "../core/text/json-fault";
 import { repeatedKeyProblem } from "../core/text/repeated-key";
 import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from "../core/settings";
 
@@ -24,7 +25,7 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 		raw = text === undefined ? undefined : parseDataJson(text);
 	} catch (error) {
 		// Syncing with default folders and no projects instead would put notes where the user did not ask.
-		throw new Error(`the settings in ${path} are not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or remove the file`);
+		throw new Error(`the settings in ${path} are not valid JSON (${jsonFault(text ?? "", error)}); fix or remove the file`);
 	}
 	// Wrong types in what keeps things out are not defaults either (see `settingsProblem`).
 	const problem = settingsProblem(raw);

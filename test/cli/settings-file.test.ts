@@ -90,6 +90,13 @@ describe("the CLI's settings", () => {
 		await expect(loadSettings(join(dir, "broken.json"), [])).rejects.toThrow(/broken\.json are not valid JSON/);
 	});
 
+	it("a broken data.json is told by the place of its fault, never by V8's quote of the text there (a redaction pattern is a secret word)", async () => {
+		writeFileSync(join(dir, "broken.json"), '{"redaction":{"enabled":true,"extraPatterns":["Qv9TopSecretWord8Hz", ]}}');
+		const error = await loadSettings(join(dir, "broken.json"), []).then(() => "", (e: Error) => e.message);
+		expect(error).toMatch(/are not valid JSON \(Unexpected token '\]' at line 1, column 70\); fix or remove the file$/);
+		expect(error).not.toMatch(/Word8|RET/);
+	});
+
 	it("JSON that is not the settings, or a wrong type in what keeps things out, is an error, not the defaults", async () => {
 		const cases: [string, RegExp][] = [
 			["null", /holds null/],
