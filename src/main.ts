@@ -7,6 +7,7 @@ import { DATA_JSON_LOCK } from "./node/plugin-paths";
 import { acquireSyncLock } from "./node/sync-lock";
 import { readPlainFile } from "./node/confined-path";
 import { repeatedKeyProblem } from "./core/text/repeated-key";
+import { jsonFault } from "./core/text/json-fault";
 import { checkClaudeDir, deviceClaudeDir, claudeProjectsDir } from "./node/claude-paths";
 import { checkProjectToAdd } from "./node/project-to-add";
 import { readPendingRenames, writePendingRenames } from "./node/pending-renames";
@@ -306,7 +307,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 			const problem = (raw === null ? undefined : await this.repeatedSettingsKey()) ?? settingsProblem(raw === null ? undefined : raw);
 			if (problem !== undefined) message = `AI conversation memory: its settings (data.json) are not valid, so nothing is synced: ${problem}. Fix the file.`;
 		} catch (error) {
-			message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${error instanceof Error ? error.message : String(error)}. Fix or remove the file.`;
+			message = `AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: ${await this.loadFault(error)}. Fix or remove the file.`;
 		}
 		if (message === undefined) return { raw };
 		this.log.add("problem", message);
@@ -315,6 +316,14 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		this.started = undefined;
 		await this.stopWatching();
 		return undefined;
+	}
+
+	/** Why `loadData` failed; for text that is not JSON, the place of the fault, not V8's quote of the text around it (the person's redaction patterns). */
+	private async loadFault(error: unknown): Promise<string> {
+		const vault = this.vaultPath();
+		if (!(error instanceof SyntaxError) || vault === undefined) return error instanceof Error ? error.message : String(error);
+		const text = await readPlainFile(join(vault, this.manifest.dir ?? "", "data.json")).catch(() => "");
+		return jsonFault(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, error);
 	}
 
 	/** Why data.json's text gives a key twice (see `repeatedKeyProblem`), or undefined; a file that cannot be read here is `loadData`'s to refuse. */
@@ -335,22 +344,38 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		// Not had in time (a command stuck): saved all the same, merged, as before the lock.
 		const lock = vault === undefined ? undefined : await acquireSyncLock(join(vault, this.manifest.dir ?? "", DATA_JSON_LOCK), { tool: "plugin", waitMs: 10_000 }).catch(() => undefined);
 		try {
-			const raw = (await this.loadData()) as unknown;
-			const newer = newerSettingsProblem(raw);
-			if (newer !== undefined) {
-				const message = `AI conversation memory: the settings were not saved: ${newer}.`;
-				this.log.add("problem", message);
-				new Notice(message);
+			let raw: unknown;
+			try {
+				raw = await this.loadData();
+			} catch (error) {
+				this.notSaved(`data.json cannot be read (${await this.loadFault(error)}); fix or remove the file, then change the setting again`);
 				return;
 			}
-			// A data.json that is not settings is no one's edit to keep.
-			const usable = raw !== null && raw !== undefined && settingsProblem(raw) === undefined;
-			const merged = usable ? mergeSettings(this.settings, settings, migrateSettings(raw, hostname()).settings) : settings;
+			const newer = newerSettingsProblem(raw);
+			if (newer !== undefined) {
+				this.notSaved(newer);
+				return;
+			}
+			// A data.json the plugin refuses is the person's hand edit, not to be written over: the tab
+			// shows the defaults then (nothing was read), and one toggle stored them, dropping their
+			// notes folder, exclusions and patterns, and the next sync took the excluded projects.
+			const problem = raw === null || raw === undefined ? undefined : ((await this.repeatedSettingsKey()) ?? settingsProblem(raw));
+			if (problem !== undefined) {
+				this.notSaved(`data.json is not valid (${problem}); fix the file, then change the setting again`);
+				return;
+			}
+			const merged = raw === null || raw === undefined ? settings : mergeSettings(this.settings, settings, migrateSettings(raw, hostname()).settings);
 			await this.saveData(storeSettings(merged, raw, hostname()));
 			await this.applySettings(merged);
 		} finally {
 			await lock?.release();
 		}
+	}
+
+	private notSaved(why: string): void {
+		const message = `AI conversation memory: the settings were not saved: ${why}.`;
+		this.log.add("problem", message);
+		new Notice(message);
 	}
 
 	/** New settings in force: another transcripts folder means another sync engine and watcher. */

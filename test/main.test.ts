@@ -169,6 +169,37 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(4);
 	});
 
+	it("saves nothing from the settings tab over a data.json it refused: the person's file stays, and no sync takes the defaults", async () => {
+		const data = { version: 2, notesFolder: "My Chats", excludedProjects: "/tmp/ai-memory-demo/shop-api", redaction: { enabled: true, extraPatterns: ["ACME-[0-9]+"] } };
+		const l = load(new Vault(), structuredClone(data));
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void> };
+		await plugin.saveSettings({ ...plugin.settings, detail: "full" });
+		expect(l.stub.data).toEqual(data);
+		expect(Notice.shown.at(-1)).toBe('AI conversation memory: the settings were not saved: data.json is not valid ("excludedProjects" is not a list of paths (["/path/one", "/path/two"])); fix the file, then change the setting again.');
+		await (run(l, "sync-ai-conversations") as Promise<void>);
+		await settle(l.plugin);
+		expect(l.vault.getFiles()).toEqual([]);
+		// Not JSON at all: the same, and no rejection left to the tab.
+		(l.plugin as unknown as { loadData(): Promise<unknown> }).loadData = () => Promise.reject(new SyntaxError("Unexpected end of JSON input"));
+		await plugin.saveSettings({ ...plugin.settings, detail: "full" });
+		expect(Notice.shown.at(-1)).toMatch(/^AI conversation memory: the settings were not saved: data\.json cannot be read \(Unexpected end of JSON input.*\); fix or remove the file, then change the setting again\.$/);
+		expect(l.stub.data).toEqual(data);
+		l.plugin.unload();
+	});
+
+	it("tells where data.json is not JSON without quoting its text there (a redaction pattern is a secret word)", async () => {
+		const text = '{"version":2,"redaction":{"enabled":true,"extraPatterns":["Qv9TopSecretWord8Hz", ]}}';
+		mkdirSync(join(vaultDir, pluginManifest.dir), { recursive: true });
+		writeFileSync(join(vaultDir, pluginManifest.dir, "data.json"), text);
+		const l = load();
+		(l.plugin as unknown as { loadData(): Promise<unknown> }).loadData = async () => JSON.parse(text) as unknown;
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		expect(Notice.shown.at(-1)).toBe("AI conversation memory: its settings (data.json) cannot be read, so nothing is synced: Unexpected token ']' at line 1, column 82. Fix or remove the file.");
+	});
+
 	it("data.json changed on disk into settings it cannot use: stops, says why, and starts again once they are right", async () => {
 		const l = load();
 		l.app.workspace.ready();
