@@ -82,9 +82,9 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	override onunload(): void {
 		this.unloading = true;
 		this.stopping.abort();
-		// The renames heard in the last moment are kept for the next start, and so is a folder or
+		// The renames heard in the last moment, and those a sync still waiting took, are kept for the next start, and so is a folder or
 		// pattern still being typed (saved when its field is left, which a quit may never do).
-		this.renames.flush();
+		this.renames.close();
 		void this.settingsTab?.flush();
 		void this.controller.stop();
 		void this.stopWatching();

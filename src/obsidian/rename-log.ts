@@ -6,6 +6,10 @@ export class RenameLog {
 	private moves: { from: string; to: string }[] = [];
 	/** A change is waiting to be told to `onChange`. */
 	private pending = false;
+	/** What running syncs took, by sync, until each is done. */
+	private readonly held: (readonly { from: string; to: string }[])[] = [];
+	/** The plugin was unloaded: nothing more is told. */
+	private closed = false;
 
 	/**
 	 * @param onChange given the renames waiting after a burst of changes (the plugin keeps them on
@@ -35,30 +39,54 @@ export class RenameLog {
 		this.own.delete(ownKey(from, to));
 	}
 
-	/** The renames so far, in order; the log is empty after. */
+	/**
+	 * The renames so far, in order; the log is empty after. They are still told to `onChange` until
+	 * the sync that took them says `done` (or puts them back): told as gone at once, a sync waiting
+	 * for the CLI's lock when Obsidian quit lost them for good, and the renamed note's session was
+	 * taken for one whose note the person deleted.
+	 */
 	take(): { from: string; to: string }[] {
 		const taken = this.moves;
 		this.moves = [];
-		if (taken.length > 0) this.changed();
+		if (taken.length > 0) this.held.push(taken);
 		return taken;
+	}
+
+	/** The sync that took `moves` applied them. */
+	done(moves: readonly { from: string; to: string }[]): void {
+		if (this.release(moves)) this.changed();
 	}
 
 	/** A sync that took them failed: they wait for the next one, before any made since. */
 	putBack(moves: readonly { from: string; to: string }[]): void {
+		this.release(moves);
 		if (moves.length === 0) return;
 		this.moves = [...moves, ...this.moves];
 		this.changed();
 	}
 
-	/** Tells `onChange` now of a change not told yet (the plugin is unloaded). */
+	/** Tells `onChange` now of a change not told yet. */
 	flush(): void {
-		if (!this.pending) return;
+		if (!this.pending || this.closed) return;
 		this.pending = false;
-		this.onChange?.(this.moves);
+		this.onChange?.([...this.held.flat(), ...this.moves]);
+	}
+
+	/** The plugin is unloaded: told once more (with those a running sync holds), then never again. */
+	close(): void {
+		if (this.held.length > 0) this.pending = true;
+		this.flush();
+		this.closed = true;
+	}
+
+	private release(moves: readonly { from: string; to: string }[]): boolean {
+		const i = this.held.indexOf(moves);
+		if (i >= 0) this.held.splice(i, 1);
+		return i >= 0;
 	}
 
 	private changed(): void {
-		if (!this.onChange || this.pending) return;
+		if (!this.onChange || this.pending || this.closed) return;
 		this.pending = true;
 		window.setTimeout(() => this.flush(), 0);
 	}

@@ -88,6 +88,7 @@ export class SyncController {
 				},
 			});
 			progress?.hide();
+			this.renames.done(renames);
 			this.report(report, job);
 			this.onSynced();
 			return report;

@@ -10,8 +10,10 @@ describe("RenameLog", () => {
 		expect(told).toEqual([]);
 		await new Promise((r) => setTimeout(r, 0));
 		expect(told).toEqual([3_000]);
-		// Taken by a sync: told that none wait.
-		expect(log.take()).toHaveLength(3_000);
+		// Taken by a sync, and done: told that none wait.
+		const taken = log.take();
+		expect(taken).toHaveLength(3_000);
+		log.done(taken);
 		await new Promise((r) => setTimeout(r, 0));
 		expect(told).toEqual([3_000, 0]);
 	});
@@ -24,5 +26,20 @@ describe("RenameLog", () => {
 		expect(told).toEqual([1]);
 		log.flush();
 		expect(told).toEqual([1]);
+	});
+
+	it("keeps telling the renames a sync took until it is done, so an unload while it waits for the lock keeps them, and tells nothing after", async () => {
+		const told: string[][] = [];
+		const log = new RenameLog((moves) => told.push(moves.map((m) => m.to)));
+		log.add("a.md", "Renamed by me.md");
+		await new Promise((r) => setTimeout(r, 0));
+		const taken = log.take();
+		log.add("b.md", "c.md");
+		log.close();
+		expect(told.at(-1)).toEqual(["Renamed by me.md", "c.md"]);
+		// The waiting sync gives up after the unload: nothing more is written.
+		log.putBack(taken);
+		await new Promise((r) => setTimeout(r, 0));
+		expect(told).toHaveLength(2);
 	});
 });
