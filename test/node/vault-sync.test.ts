@@ -649,6 +649,29 @@ describe("VaultSync and a person editing at the same time", () => {
 		expect(notes.files.get(path)).toContain("My edit, typed during the sync.");
 	});
 
+	it("gives a new note's path up to a file the person made there while the sync ran, and writes the note beside it next time", async () => {
+		await newSync().run(settings());
+		await writeFile(transcript(C), session(C, "Add a search endpoint", "Added GET /search.", "2026-11-22T10:00:00.000Z"));
+		const mine = "My own note, made in Obsidian under the name the sync was about to use.\n";
+		let path = "";
+		notes.beforeWrite = (p) => {
+			if (p.includes("Add a search endpoint") && !notes.files.has(p)) {
+				path = p;
+				notes.files.set(p, mine);
+			}
+		};
+		const r = await newSync().run(settings());
+		notes.beforeWrite = undefined;
+		expect(r.errors).toEqual([`${path}: it changed while the sync ran; it is left as it is and updated next time`]);
+		// Kept, the path made the next sync take the person's file for the note, "its markers removed", for good.
+		const next = await newSync().run(settings());
+		expect(next.errors).toEqual([]);
+		expect(notes.files.get(path)).toBe(mine);
+		const note = [...notes.files.keys()].find((k) => k.includes("Add a search endpoint") && k !== path)!;
+		expect(note).toBe(path.replace(/\.md$/, " (2).md"));
+		expect(notes.files.get(note)).toContain("Added GET /search.");
+	});
+
 	it("writes a project's index the next time when it was edited while the sync ran, though no session changed since", async () => {
 		await newSync().run(settings());
 		const index = "AI Conversations/shop-api/shop-api.md";

@@ -228,7 +228,7 @@ export function planSync(input: PlanInput): SyncPlan {
 			kind: "session-note",
 			path: record.notePath,
 			expected: current,
-			onConflict: { kind: "note-dirty", session: path, written: written.get(path) },
+			onConflict: { kind: "note-dirty", session: path, written: written.get(path), created: current === null || undefined },
 			render: () =>
 				renderSessionNote({
 					session,

@@ -34,8 +34,12 @@ export interface PlannedMove {
 
 /** What a refused write means for the next state. */
 export type ConflictUndo =
-	/** The session's note is done by the next sync (and counts as written only if it was before). */
-	| { kind: "note-dirty"; session: string; written?: boolean }
+	/**
+	 * The session's note is done by the next sync (and counts as written only if it was before).
+	 * `created`: the note was to be created where no file was; a file there now is the person's,
+	 * and a note never written gives up its path (see `undone`).
+	 */
+	| { kind: "note-dirty"; session: string; written?: boolean; created?: boolean }
 	/** A shared fact is merged again by the next sync, against the base it had. */
 	| { kind: "memory-pair"; project: string; claude: string; previous?: { vault: string; base: string } }
 	/** A proposed fact is proposed again by the next sync (its prompt weighed again). */

@@ -176,7 +176,13 @@ function undone(state: SyncState, undo: readonly ConflictUndo[]): SyncState {
 	for (const u of undo) {
 		if (u.kind === "note-dirty") {
 			const record = state.sessions[u.session];
-			if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
+			if (record && u.created && !u.written) {
+				// A note never written, whose create was refused (a file made there meanwhile, in Obsidian
+				// or by a tool): kept, its path made the next sync take the person's file for the note, its
+				// markers "removed", and the session had no note for good. It is planned anew, beside it.
+				delete state.sessions[u.session];
+				if (!state.pending.includes(u.session)) state.pending.push(u.session);
+			} else if (record) state.sessions[u.session] = { ...record, dirty: true, written: u.written };
 		} else if (u.kind === "base-unwritten") {
 			state.bases = state.bases?.filter((p) => p !== u.path);
 		} else if (u.kind === "index-stale") {
