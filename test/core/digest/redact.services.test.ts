@@ -92,4 +92,16 @@ describe("tokens of more services (round 46a)", () => {
 	])("keeps %s", (text) => {
 		expect(redact(text)).toBe(text);
 	});
+
+	it("keeps base64 that holds EAA… between its own characters (an image, a key file), which no token is", () => {
+		const blob = `${gen(ALNUM, 40)}/${"EAAB".repeat(30)}${gen(ALNUM, 40)}+${"EAAA".repeat(20)}${gen(ALNUM, 30)}`;
+		expect(redact(`data:image/png;base64,${blob}`)).toBe(`data:image/png;base64,${blob}`);
+	});
+
+	it("finds a bootstrap token from its dot, the six characters before it included, where a text names a token", () => {
+		expect(redact("kubeadm join --token ab3d9f.0123456789abcdef --discovery-token-ca-cert-hash sha256:x")).toBe(`kubeadm join --token ${m("kubernetes-bootstrap-token")} --discovery-token-ca-cert-hash sha256:x`);
+		// A file or host name of that shape in a text that names no token is no secret to look for (see the rule).
+		expect(redact("renamed ab3d9f.0123456789abcdef")).toBe("renamed ab3d9f.0123456789abcdef");
+		expect(redact("token x.ab3d9f.0123456789abcdef and ab3d9f.0123456789abcdeff")).toBe("token x.ab3d9f.0123456789abcdef and ab3d9f.0123456789abcdeff");
+	});
 });
