@@ -166,6 +166,8 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (!strings(raw.excludedProjects)) return `"excludedProjects" is not a list of paths (["/path/one", "/path/two"])`;
 	// Read as the default, a folder given as a list or a number sent the notes or the facts to a folder the user never named, without a word.
 	for (const key of ["notesFolder", "memoryFolder"] as const) if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== "string") return `"${key}" is not a folder's name in the vault (${JSON.stringify(DEFAULT_SETTINGS[key])})`;
+	// Read as the default, one agent given as a string (or an object of switches, or null) turned all six on: the sessions of agents turned off were synced.
+	if (raw.agents !== undefined && !strings(raw.agents)) return `"agents" is not a list of agents (["claude-code", "codex"])`;
 	if (raw.projects !== undefined && !Array.isArray(raw.projects)) return `"projects" is not a list of projects`;
 	if (raw.devices !== undefined && !isRecord(raw.devices)) return `"devices" is not an object of each device's projects`;
 	const redaction = raw.redaction;

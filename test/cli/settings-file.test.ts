@@ -109,6 +109,11 @@ describe("the CLI's settings", () => {
 			['{"redaction": {"extraPatterns": "ACME-[0-9]+"}}', /"extraPatterns" is not a list of patterns/],
 			['{"redaction": {"enabled": "yes"}}', /"enabled" is not true or false/],
 			['{"projects": "/home/me/app"}', /"projects" is not a list of projects/],
+			// Read as the default, these turned on every agent, so sessions of an agent turned off were synced.
+			['{"agents": "claude-code"}', /"agents" is not a list of agents/],
+			['{"agents": {"claude-code": true, "codex": false}}', /"agents" is not a list of agents/],
+			['{"agents": null}', /"agents" is not a list of agents/],
+			['{"agents": ["claude-code", 2]}', /"agents" is not a list of agents/],
 			// Read as the default, "false" enabled the project and shared its facts.
 			['{"projects": [{"path": "/p", "enabled": "false"}]}', /the project "\/p": "enabled" is "false", not true or false \(without quotes\)/],
 			['{"devices": {"laptop": {"projects": [{"path": "/p", "memorySharing": "false"}]}}}', /"memorySharing" is "false", not true or false/],
