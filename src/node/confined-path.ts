@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
 import { dirname, isAbsolute, relative } from "node:path";
@@ -65,6 +65,15 @@ function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): bool
 	return "not a regular file";
 }
 
+/**
+ * A socket cannot be opened at all (ENXIO), so it never reaches the check after the open: it is
+ * refused as a FIFO is, in words (a socket as data.json or settings.json said only "(ENXIO)").
+ */
+function socketRefusal(error: unknown, stats: Stats | undefined, path: string): unknown {
+	if ((error as NodeJS.ErrnoException).code !== "ENXIO" || !stats || stats.isFile()) return error;
+	return new ConfinedPathError(`${path} is not a plain file (${kindOf(stats)}); it is not read`);
+}
+
 /** Tries of an open refused for want of a file descriptor, and the wait before the first retry (doubled each time, ~5 s in all). */
 const FD_TRIES = 10;
 const FD_WAIT_MS = 5;
@@ -96,7 +105,9 @@ export async function openPlainFile(path: string): Promise<FileHandle> {
 }
 
 async function openPlain(path: string): Promise<{ handle: FileHandle; stats: Stats }> {
-	const handle = await whenFilesFree(() => open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK));
+	const handle = await whenFilesFree(() => open(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK)).catch(async (error: unknown) => {
+		throw socketRefusal(error, await stat(path).catch(() => undefined), path);
+	});
 	const stats = await handle.stat();
 	if (stats.isFile()) return { handle, stats };
 	await handle.close();
@@ -193,7 +204,12 @@ export async function readPlainFileIfThere(path: string): Promise<string | null>
  * wait for a writer forever) and refused, closed, unless it is a plain file. The caller closes `fd`.
  */
 export function openPlainFileSync(path: string): { fd: number; stats: Stats } {
-	const fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	let fd: number;
+	try {
+		fd = openSync(path, constants.O_NONBLOCK === undefined ? "r" : constants.O_RDONLY | constants.O_NONBLOCK);
+	} catch (error) {
+		throw socketRefusal(error, statSync(path, { throwIfNoEntry: false }), path);
+	}
 	const stats = fstatSync(fd);
 	if (!stats.isFile()) {
 		closeSync(fd);

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { underFileLimit } from "../fixtures/file-limit";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkpointFromTranscript } from "../../src/node/checkpoints";
@@ -33,6 +34,21 @@ describe("never a hang on a FIFO", () => {
 		await writeFile(join(dir, "plain.json"), "{}");
 		expect(await readPlainFile(join(dir, "plain.json"))).toBe("{}");
 		expect(readPlainBytesSync(join(dir, "plain.json")).toString()).toBe("{}");
+	});
+});
+
+describe("a socket in a file's place", () => {
+	it("is refused in words, as a FIFO is (its open fails, and only ENXIO was said)", async () => {
+		const path = join(dir, "data.json");
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(path, resolve));
+		try {
+			await expect(readPlainFile(path)).rejects.toThrow(/data\.json is not a plain file \(a socket\)/);
+			await expect(readPlainFileIfThere(path)).rejects.toThrow(/a socket/);
+			expect(() => readPlainBytesSync(path)).toThrow(/data\.json is not a plain file \(a socket\)/);
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 });
 
