@@ -3,6 +3,7 @@ import { unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeUserFile } from "./atomic-write";
+import { describeWriteError } from "../core/write-error";
 import { envFolder } from "./env-folder";
 import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, MCP_SERVER_NAME, removeCodexServer, removeJsonServer, type ConfigEdit, type McpEntry } from "../core/hooks/mcp-config";
 import { readText, removeIfUnchanged, writeIfUnchanged } from "./hook-install";
@@ -163,7 +164,8 @@ export async function mcpServerStatus(agent: McpAgent, configPath: string, expec
 	try {
 		text = await readText(configPath);
 	} catch (error) {
-		return { agent, configPath, installed: false, current: false, error: error instanceof Error ? error.message : String(error) };
+		// In words: `doctor` and `mcp status` printed "ENOTDIR: not a directory, open '…/.claude.json'" for a Claude Code folder given as a file.
+		return { agent, configPath, installed: false, current: false, error: describeWriteError(error) };
 	}
 	const check = add(agent, text, expected);
 	const entry = installedEntry(agent, text);

@@ -13,6 +13,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const entry = () => mcpEntry({ execPath: "/usr/bin/node", serverPath: "/opt/ai-memory/mcp.cjs", vault: join(dir, "Vault") });
 
 describe("the MCP server in the agents' user configuration", () => {
+	it("a configuration that cannot be read is said in words, not as Node's error", async () => {
+		writeFileSync(join(dir, "file"), "x");
+		const status = await mcpServerStatus("claude-code", claudeUserConfigPath(join(dir, "file")), entry());
+		expect(status).toMatchObject({ installed: false });
+		expect(status.error).toBe("a file stands where a folder of the path should be (ENOTDIR)");
+	});
+
 	it("finds Claude Code's .claude.json where the client does: beside ~/.claude, or in $CLAUDE_CONFIG_DIR", () => {
 		expect(claudeUserConfigPath("/home/me/.claude", {}, "/home/me")).toBe("/home/me/.claude.json");
 		expect(claudeUserConfigPath("/tmp/t/home/.claude", {}, "/home/me")).toBe("/tmp/t/home/.claude.json");
