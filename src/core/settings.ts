@@ -174,8 +174,10 @@ export function settingsProblem(raw: unknown): string | undefined {
 	if (redaction !== undefined && !isRecord(redaction)) return `"redaction" is not an object`;
 	if (isRecord(redaction) && redaction.enabled !== undefined && typeof redaction.enabled !== "boolean") return `"redaction"."enabled" is not true or false`;
 	if (isRecord(redaction) && !strings(redaction.extraPatterns)) return `"redaction"."extraPatterns" is not a list of patterns (["ACME-[0-9]+"])`;
-	for (const device of isRecord(raw.devices) ? Object.values(raw.devices) : []) {
-		const problem = isRecord(device) ? agentFoldersProblem(device) : undefined;
+	// The top level holds an older release's (version 1) Claude Code folder.
+	for (const device of [raw, ...(isRecord(raw.devices) ? Object.values(raw.devices) : [])]) {
+		// Skipped, a device's entry that is no object left this device on the default folders.
+		const problem = isRecord(device) ? agentFoldersProblem(device) : device === null ? undefined : `a device's entry is ${JSON.stringify(device)}, not an object of its folders and projects`;
 		if (problem !== undefined) return problem;
 	}
 	const lists = [raw.projects, ...(isRecord(raw.devices) ? Object.values(raw.devices).map((d) => (isRecord(d) ? d.projects : undefined)) : [])];
@@ -196,8 +198,12 @@ export function settingsProblem(raw: unknown): string | undefined {
  * facts into it. A leading `~` or `~/` is the home folder (`node/env-folder.ts`).
  */
 function agentFoldersProblem(device: Record<string, unknown>): string | undefined {
+	// Of another type, a folder was read as unset, so the agent's default folder was synced instead of the one named.
+	const agentDirs = device.agentDirs;
+	if (agentDirs !== undefined && agentDirs !== null && !isRecord(agentDirs)) return `"agentDirs" is ${JSON.stringify(agentDirs)}, not an object of each agent's folder ({"codex": "~/.codex"})`;
 	const folders: [string, unknown][] = [["claudeDir", device.claudeDir], ...(isRecord(device.agentDirs) ? Object.entries(device.agentDirs).map(([agent, dir]): [string, unknown] => [`agentDirs"."${agent}`, dir]) : [])];
 	for (const [key, value] of folders) {
+		if (value !== undefined && value !== null && typeof value !== "string") return `"${key}" is ${JSON.stringify(value)}, not a folder's whole path: write it as ${key === "claudeDir" ? "~/.claude" : "~/.codex"}, or remove it for the default`;
 		const dir = typeof value === "string" ? value.trim() : "";
 		if (dir === "" || isWholeFolderPath(dir)) continue;
 		return `"${key}" is ${JSON.stringify(value)}, not a folder's whole path (read from wherever the command runs, it named another folder each time; \`$HOME\` is not expanded there): write it as /home/you/.claude or ~/.claude`;

@@ -130,6 +130,12 @@ describe("the CLI's settings", () => {
 			['{"devices": {"laptop": {"claudeDir": ".claude"}}}', /"claudeDir" is "\.claude", not a folder's whole path/],
 			['{"devices": {"other": {"claudeDir": "~root/.claude"}}}', /"claudeDir" is "~root\/\.claude"/],
 			['{"devices": {"laptop": {"agentDirs": {"codex": "codex-home"}}}}', /"agentDirs"\."codex" is "codex-home", not a folder's whole path/],
+			// Read as unset, these synced the agent's default folder instead of the one named.
+			['{"devices": {"laptop": {"agentDirs": {"codex": 5}}}}', /"agentDirs"\."codex" is 5, not a folder's whole path/],
+			['{"devices": {"laptop": {"agentDirs": "/data/codex"}}}', /"agentDirs" is "\/data\/codex", not an object of each agent's folder/],
+			['{"devices": {"laptop": {"claudeDir": ["/data/claude"]}}}', /"claudeDir" is \["\/data\/claude"\], not a folder's whole path/],
+			['{"devices": {"laptop": "/data/claude"}}', /a device's entry is "\/data\/claude", not an object/],
+			['{"claudeDir": 7}', /"claudeDir" is 7, not a folder's whole path/],
 		];
 		for (const [text, problem] of cases) {
 			writeFileSync(join(dir, "odd.json"), text);
