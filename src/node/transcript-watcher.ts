@@ -114,6 +114,22 @@ export interface TranscriptWatcher {
 }
 
 const DEFAULT_POLL_MS = 2_000;
+/**
+ * Events in one burst past which the OS may have dropped some: Linux queues 16,384 inotify events
+ * by default (`max_queued_events`) and drops what comes past them while the process does not read
+ * (its thread busy: a long render in Obsidian), with nothing said that Node passes on; a quarter of
+ * that, counted as Node hears them (chokidar's raw events). After such a burst every session
+ * file the layout names is named (the sync reads only what grew): a change made in the storm, to
+ * another session, waited for that session's next change or the next start (attack round 46c).
+ */
+const STORM_EVENTS = 4_096;
+/**
+ * A root check this late means the thread was held that long (Obsidian's one thread, busy): what
+ * changed meanwhile waited in the kernel's queue, which may have overflowed. The burst heard after
+ * such a hold is taken as a storm too (the look costs a walk of the tree and a sync that reads only
+ * what grew).
+ */
+const STALL_MS = 500;
 /** projects/<project>/<session>/subagents/agent-*.jsonl is three folders below the root. */
 const MAX_DEPTH = 3;
 const WATCHED_FILE = /\.(?:jsonl|meta\.json)$/;
@@ -139,6 +155,10 @@ class Watcher implements TranscriptWatcher {
 	private readonly pollMs: number;
 	private reported: WatchMode | undefined;
 	private markReady: () => void = () => undefined;
+	/** Events heard since the last delivery (see `STORM_EVENTS`). */
+	private heard = 0;
+	/** The thread was held since the last delivery (see `STALL_MS`). */
+	private stalled = false;
 
 	constructor(
 		private readonly root: string,
@@ -219,6 +239,10 @@ class Watcher implements TranscriptWatcher {
 		const named = (path: string) => {
 			if (this.current === fsw && !this.closed && this.isSessionFile(path)) this.batch.add(path);
 		};
+		// Each event Node had from the OS, before chokidar throttles a file's changes (see `STORM_EVENTS`).
+		fsw.on("raw", () => {
+			if (this.current === fsw) this.heard++;
+		});
 		fsw.on("add", named);
 		fsw.on("change", named);
 		fsw.on("unlinkDir", (path) => {
@@ -251,8 +275,11 @@ class Watcher implements TranscriptWatcher {
 	 */
 	private guardRoot(fsw: FSWatcher, delay = this.pollMs): void {
 		this.clearRootCheck();
+		const due = Date.now() + delay;
 		this.rootCheck = setTimeout(() => {
 			this.rootCheck = undefined;
+			// Late: the thread was held (see `STALL_MS`).
+			if (Date.now() - due > STALL_MS) this.stalled = true;
 			void this.checkRoot(fsw);
 		}, delay);
 	}
@@ -283,18 +310,7 @@ class Watcher implements TranscriptWatcher {
 	 * entries to chokidar and names the transcripts among them.
 	 */
 	private async reconcile(fsw: FSWatcher): Promise<void> {
-		const entries: Array<{ path: string; dir: boolean }> = [];
-		const walk = async (dir: string): Promise<void> => {
-			const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
-			for (const child of children) {
-				const path = join(dir, child.name);
-				const kind = child.isDirectory() ? "dir" : child.isFile() ? "file" : undefined;
-				if (!kind || this.ignored(path, kind)) continue;
-				entries.push({ path, dir: kind === "dir" });
-				if (kind === "dir") await walk(path);
-			}
-		};
-		await walk(this.root);
+		const entries = await this.walk();
 		if (this.current !== fsw || this.closed) return;
 		const watched = fsw.getWatched();
 		const added: string[] = [];
@@ -307,6 +323,23 @@ class Watcher implements TranscriptWatcher {
 			}
 			if (!entry.dir) this.batch.add(entry.path);
 		}
+	}
+
+	/** Every folder and file under the root the layout keeps. */
+	private async walk(): Promise<Array<{ path: string; dir: boolean }>> {
+		const entries: Array<{ path: string; dir: boolean }> = [];
+		const walk = async (dir: string): Promise<void> => {
+			const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
+			for (const child of children) {
+				const path = join(dir, child.name);
+				const kind = child.isDirectory() ? "dir" : child.isFile() ? "file" : undefined;
+				if (!kind || this.ignored(path, kind)) continue;
+				entries.push({ path, dir: kind === "dir" });
+				if (kind === "dir") await walk(path);
+			}
+		};
+		await walk(this.root);
+		return entries;
 	}
 
 	/** Closes `fsw` and then runs `next`, once, unless closed meanwhile. */
@@ -335,6 +368,21 @@ class Watcher implements TranscriptWatcher {
 	}
 
 	private deliver(paths: string[]): void {
+		if (this.closed) return;
+		const storm = this.mode === "native" && (this.heard >= STORM_EVENTS || this.stalled);
+		this.heard = 0;
+		this.stalled = false;
+		if (storm) {
+			this.step(async () => {
+				const all = (await this.walk()).filter((e) => !e.dir && this.isSessionFile(e.path)).map((e) => e.path);
+				this.handOver([...new Set([...paths, ...all])]);
+			});
+			return;
+		}
+		this.handOver(paths);
+	}
+
+	private handOver(paths: string[]): void {
 		if (this.closed) return;
 		try {
 			this.options.onChange(paths.sort());

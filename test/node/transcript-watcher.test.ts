@@ -267,6 +267,64 @@ describe("watchTranscripts", { timeout: 60_000 }, () => {
 		expect(calls.flat()).not.toContain(join(folder, "known.jsonl"));
 	});
 
+	it("after a storm of events, as many as the OS may drop some of, names every session file (the quiet one's change was lost with them)", async () => {
+		const folder = await project("-home-me-shop", { "storm.jsonl": line(1), "quiet.jsonl": line(1) });
+		const quiet = join(folder, "quiet.jsonl");
+		let fsw: ReturnType<typeof watch> | undefined;
+		const { watcher: w, calls } = start({
+			// chokidar hears nothing of quiet.jsonl, as when its events were past the kernel's queue.
+			createWatcher: (path, options) => {
+				const ours = options.ignored as (p: string, s?: Stats) => boolean;
+				return (fsw = watch(path, { ...options, ignored: (p: string, s?: Stats) => p === quiet || ours(p, s) }));
+			},
+		});
+		await w.ready;
+		// The look after the start names it once (chokidar does not watch it): from then on only a storm can.
+		await vi.waitFor(() => expect(calls.flat()).toContain(quiet), WAIT);
+		const before = calls.length;
+		// What the kernel passed on of a storm of appends to one file: thousands of changes of it, and
+		// none of quiet.jsonl, whose append was among the events dropped.
+		await appendFile(quiet, line(2));
+		for (let i = 0; i < 5_000; i++) fsw!.emit("raw", "change", "storm.jsonl", {});
+		fsw!.emit("change", join(folder, "storm.jsonl"));
+		await vi.waitFor(() => expect(calls.slice(before).flat()).toContain(join(folder, "storm.jsonl")), WAIT);
+		expect(calls.slice(before).flat()).toContain(quiet);
+	});
+
+	it("after its thread was held while files changed, names every session file (the kernel may have dropped their events)", async () => {
+		const folder = await project("-home-me-shop", { "busy.jsonl": line(1), "quiet.jsonl": line(1) });
+		const quiet = join(folder, "quiet.jsonl");
+		const { watcher: w, calls } = start({
+			createWatcher: (path, options) => {
+				const ours = options.ignored as (p: string, s?: Stats) => boolean;
+				return watch(path, { ...options, ignored: (p: string, s?: Stats) => p === quiet || ours(p, s) });
+			},
+		});
+		await w.ready;
+		await vi.waitFor(() => expect(calls.flat()).toContain(quiet), WAIT);
+		const before = calls.length;
+		appendFileSync(quiet, line(2));
+		appendFileSync(join(folder, "busy.jsonl"), line(2));
+		// The thread held past a root check, as a long render holds Obsidian's.
+		const until = Date.now() + POLL_MS * 2 + 1_000;
+		while (Date.now() < until);
+		await vi.waitFor(() => expect(calls.slice(before).flat()).toContain(join(folder, "busy.jsonl")), WAIT);
+		expect(calls.slice(before).flat()).toContain(quiet);
+	});
+
+	it("names only the changed file after a burst the OS keeps whole", async () => {
+		const folder = await project("-home-me-shop", { "busy.jsonl": line(1), "other.jsonl": line(1) });
+		let fsw: ReturnType<typeof watch> | undefined;
+		const { watcher: w, calls } = start({
+			createWatcher: (path, options) => (fsw = watch(path, options)),
+		});
+		await w.ready;
+		for (let i = 0; i < 500; i++) fsw!.emit("raw", "change", "busy.jsonl", {});
+		fsw!.emit("change", join(folder, "busy.jsonl"));
+		await vi.waitFor(() => expect(calls.length).toBeGreaterThan(0), WAIT);
+		expect(calls).toEqual([[join(folder, "busy.jsonl")]]);
+	});
+
 	it("reports other watcher errors and a throwing onChange without stopping", async () => {
 		const folder = await project("-home-me-shop", { "s.jsonl": line(1) });
 		let first = true;
