@@ -1,28 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../../src/core/digest/redact";
+import { ALNUM, DIGITS, HEX, LOWER, tokenGenerator, UPPER } from "./seeded-tokens";
 
 // Round 46a: tokens of more services, bare in prose, commands and JSON (each passed every rule before).
-// Built at run time from a seeded generator, so no secret-looking literal sits in the repository.
+// Built at run time (see `seeded-tokens`), so no secret-looking literal sits in the repository.
 const redact = (text: string) => createRedactor().redact(text);
-let seed = 0x46a;
-function random(): number {
-	seed = (seed + 0x6d2b79f5) | 0;
-	let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-	t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-	return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGITS = "0123456789";
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = "0123456789abcdef";
-/** `n` characters of `alphabet`, its first three an upper, a lower and a digit when it has them (random-looking). */
-function gen(alphabet: string, n: number): string {
-	let out = "";
-	for (const cls of [UPPER, LOWER, DIGITS]) if ([...cls].some((c) => alphabet.includes(c)) && out.length < n) out += [...cls].filter((c) => alphabet.includes(c))[Math.floor(random() * 10) % [...cls].filter((c) => alphabet.includes(c)).length];
-	while (out.length < n) out += alphabet[Math.floor(random() * alphabet.length)];
-	return out;
-}
+const gen = tokenGenerator(0x46a);
 const m = (kind: string): string => `[redacted:${kind}]`;
 const jwkD = gen(ALNUM + "-_", 43);
 const puttyLine = gen(ALNUM, 44);
