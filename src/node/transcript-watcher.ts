@@ -157,8 +157,10 @@ class Watcher implements TranscriptWatcher {
 	private markReady: () => void = () => undefined;
 	/** Events heard since the last delivery (see `STORM_EVENTS`). */
 	private heard = 0;
-	/** The thread was held since the last delivery (see `STALL_MS`). */
-	private stalled = false;
+	/** When the first of them was heard. */
+	private firstHeardAt: number | undefined;
+	/** When a root check last found the thread had been held (see `STALL_MS`). */
+	private stalledAt = -Infinity;
 
 	constructor(
 		private readonly root: string,
@@ -241,7 +243,8 @@ class Watcher implements TranscriptWatcher {
 		};
 		// Each event Node had from the OS, before chokidar throttles a file's changes (see `STORM_EVENTS`).
 		fsw.on("raw", () => {
-			if (this.current === fsw) this.heard++;
+			if (this.current !== fsw) return;
+			if (this.heard++ === 0) this.firstHeardAt = Date.now();
 		});
 		fsw.on("add", named);
 		fsw.on("change", named);
@@ -279,7 +282,7 @@ class Watcher implements TranscriptWatcher {
 		this.rootCheck = setTimeout(() => {
 			this.rootCheck = undefined;
 			// Late: the thread was held (see `STALL_MS`).
-			if (Date.now() - due > STALL_MS) this.stalled = true;
+			if (Date.now() - due > STALL_MS) this.stalledAt = Date.now();
 			void this.checkRoot(fsw);
 		}, delay);
 	}
@@ -369,9 +372,12 @@ class Watcher implements TranscriptWatcher {
 
 	private deliver(paths: string[]): void {
 		if (this.closed) return;
-		const storm = this.mode === "native" && (this.heard >= STORM_EVENTS || this.stalled);
+		// A hold counts for the burst it let through, heard as it ended or after it began; one long
+		// before (Obsidian busy at its start) is no reason to look at every file at the next change.
+		const held = this.stalledAt >= (this.firstHeardAt ?? Date.now()) - STALL_MS;
+		const storm = this.mode === "native" && (this.heard >= STORM_EVENTS || held);
 		this.heard = 0;
-		this.stalled = false;
+		this.firstHeardAt = undefined;
 		if (storm) {
 			this.step(async () => {
 				const all = (await this.walk()).filter((e) => !e.dir && this.isSessionFile(e.path)).map((e) => e.path);

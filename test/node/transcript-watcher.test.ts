@@ -312,6 +312,21 @@ describe("watchTranscripts", { timeout: 60_000 }, () => {
 		expect(calls.slice(before).flat()).toContain(quiet);
 	});
 
+	it("after a hold long before a change, names only the changed file", async () => {
+		const folder = await project("-home-me-shop", { "busy.jsonl": line(1), "other.jsonl": line(1) });
+		const { watcher: w, calls } = start();
+		await w.ready;
+		await vi.waitFor(() => expect(w.mode).toBe("native"), WAIT);
+		// Held past a root check with nothing changing, then a change a while after.
+		const until = Date.now() + POLL_MS * 2 + 1_000;
+		while (Date.now() < until);
+		await new Promise((done) => setTimeout(done, 1_500));
+		const before = calls.length;
+		appendFileSync(join(folder, "busy.jsonl"), line(2));
+		await vi.waitFor(() => expect(calls.length).toBeGreaterThan(before), WAIT);
+		expect(calls.slice(before)).toEqual([[join(folder, "busy.jsonl")]]);
+	});
+
 	it("names only the changed file after a burst the OS keeps whole", async () => {
 		const folder = await project("-home-me-shop", { "busy.jsonl": line(1), "other.jsonl": line(1) });
 		let fsw: ReturnType<typeof watch> | undefined;
