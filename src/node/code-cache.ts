@@ -153,25 +153,60 @@ export function isBundleOf(loader: string, name: string): boolean {
 	return name.startsWith(`${base}.`) && /^\.[0-9a-f]{16}\.js$/.test(name.slice(base.length));
 }
 
+/**
+ * The rest of a bundle split in two (the hook's: see esbuild.config.mjs), beside its loader:
+ * `hook.cjs` runs `hook.<hash>.js`, which loads `hook.rest.<hash>.js` only when it needs a module
+ * it imports late (recall, redaction, a checkpoint, the sync queue).
+ */
+export function restPathFor(loader: string, hash: string): string {
+	return join(dirname(loader), `${basename(loader).replace(/\.c?js$/, "")}.rest.${hash}.js`);
+}
+
+/** Whether `name` is the rest of a bundle of the loader named `loader` (any build's). */
+export function isRestOf(loader: string, name: string): boolean {
+	const base = basename(loader).replace(/\.c?js$/, "");
+	return name.startsWith(`${base}.rest.`) && /^\.[0-9a-f]{16}\.js$/.test(name.slice(base.length + ".rest".length));
+}
+
 /** A loader's bundle could not be read: what to say instead of a stack trace. */
 export class MissingBundleError extends Error {}
+
+/** The rests loaded in this process, by path: each runs once, as a module does. */
+const rests = new Map<string, unknown>();
+
+/**
+ * The exports of the rest beside the loader (see `restPathFor`), run with a code cache of its
+ * own (`<cache>rest-<hash>`); called by the bundle's first part, whose `__filename` is its loader's.
+ * A rest that is missing or unreadable throws `MissingBundleError`, which names it.
+ */
+export function requireRest(hash: string, loader: string, require: NodeJS.Require, cache: string): unknown {
+	const path = restPathFor(loader, hash);
+	if (!rests.has(path)) {
+		const module = { exports: {} as unknown };
+		runWithCodeCache(readBundle(path, loader), hash, { filename: path, dirname: dirname(path), require, module }, codeCacheDir(), cache);
+		rests.set(path, module.exports);
+	}
+	return rests.get(path);
+}
+
+/** A bundle file's text (ASCII, see esbuild.config.mjs), or `MissingBundleError` naming it. */
+function readBundle(path: string, loader: string): string {
+	try {
+		// Latin-1: the build writes the bundle in ASCII, so each byte is a character, copied as it is
+		// into a one-byte string (no UTF-8 decoding; half the memory of a two-byte string).
+		return readPlainBytesSync(path).toString("latin1");
+	} catch (error) {
+		const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it is missing" : error instanceof Error ? error.message : String(error);
+		throw new MissingBundleError(`${path} holds the code of ${loader} and cannot be read (${why}): build again (npm run build:cli), or install the hooks again`);
+	}
+}
 
 /**
  * Runs the bundle beside the loader (see `bundlePathFor`) with the code cache. A bundle that is
  * missing or unreadable throws `MissingBundleError`, which names it.
  */
 export function runBundleBeside(hash: string, scope: CommonJsScope, dir: string = codeCacheDir(), bundle = "cli"): void {
-	const path = bundlePathFor(scope.filename, hash);
-	let source: string;
-	try {
-		// Latin-1: the build writes the bundle in ASCII, so each byte is a character, copied as it is
-		// into a one-byte string (no UTF-8 decoding; half the memory of a two-byte string).
-		source = readPlainBytesSync(path).toString("latin1");
-	} catch (error) {
-		const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it is missing" : error instanceof Error ? error.message : String(error);
-		throw new MissingBundleError(`${path} holds the code of ${scope.filename} and cannot be read (${why}): build again (npm run build:cli), or install the hooks again`);
-	}
-	runWithCodeCache(source, hash, scope, dir, bundle);
+	runWithCodeCache(readBundle(bundlePathFor(scope.filename, hash), scope.filename), hash, scope, dir, bundle);
 }
 
 function writeCache(dir: string, bundle: string, name: string, data: Buffer): void {

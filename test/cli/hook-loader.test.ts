@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../fixtures/built-cli";
 
 let dist: string;
+const repo = join(__dirname, "..", "..");
 let dir: string;
 
 beforeAll(() => {
@@ -17,11 +18,13 @@ afterAll(() => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-/** A built loader copied alone, or with its bundle, into a folder of its own. */
-function copied(script: "hook" | "cli", withBundle: boolean): string {
+/** A built loader copied alone, or with its bundle (and the bundle's rest), into a folder of its own. */
+function copied(script: "hook" | "cli", withBundle: boolean, withRest = withBundle): string {
 	const to = mkdtempSync(join(dir, `${script}-`));
 	copyFileSync(join(dist, `${script}.cjs`), join(to, `${script}.cjs`));
-	if (withBundle) for (const name of readdirSync(dist)) if (new RegExp(`^${script}\\.[0-9a-f]{16}\\.js$`).test(name)) copyFileSync(join(dist, name), join(to, name));
+	for (const name of readdirSync(dist)) {
+		if ((withBundle && new RegExp(`^${script}\\.[0-9a-f]{16}\\.js$`).test(name)) || (withRest && new RegExp(`^${script}\\.rest\\.[0-9a-f]{16}\\.js$`).test(name))) copyFileSync(join(dist, name), join(to, name));
+	}
 	return join(to, `${script}.cjs`);
 }
 
@@ -33,6 +36,34 @@ describe("the built loaders", () => {
 		expect(run.stdout).toBe("");
 		expect(run.stderr).toMatch(/^ai-memory hook: .*hook\.[0-9a-f]{16}\.js holds the code of .* \(it is missing\)/);
 		expect(run.stderr).not.toMatch(/\n\s+at /);
+	});
+
+	it("the hook's rest is read only by a hook that needs it: without it, recall fails open with a line in hooks.log naming it", () => {
+		const home = mkdtempSync(join(dir, "rest-"));
+		const project = join(home, "shop-api");
+		const vault = join(home, "vault");
+		const sessions = join(home, "claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(project);
+		mkdirSync(vault);
+		cpSync(join(repo, "examples", "claude-projects", "-tmp-ai-memory-demo-shop-api"), sessions, { recursive: true });
+		for (const name of readdirSync(sessions)) if (name.endsWith(".jsonl")) writeFileSync(join(sessions, name), readFileSync(join(sessions, name), "utf8").split("/tmp/ai-memory-demo/shop-api").join(project));
+		for (const args of [["projects", "add", project, "--mode", "lazy", "--vault", vault], ["sync", "--vault", vault, "--claude-dir", join(home, "claude")]]) {
+			const run = spawnSync(process.execPath, [join(dist, "cli.cjs"), ...args], { encoding: "utf8" });
+			expect(run.status, run.stderr).toBe(0);
+		}
+		const prompt = (hook: string, text: string) => spawnSync(process.execPath, [hook, "hook", "user-prompt-submit", "--vault", vault], { input: JSON.stringify({ session_id: "s1", cwd: project, prompt: text }), encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "off" } });
+		const log = () => readFileSync(join(vault, ".obsidian", "plugins", "ai-conversation-memory", "hooks.log"), "utf8").trimEnd().split("\n").at(-1) ?? "";
+		const firstPart = copied("hook", true, false);
+		const quiet = prompt(firstPart, "add a unit test for the parser");
+		expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, "", ""]);
+		expect(log()).toMatch(/\tok\t.*trigger=none printed=0B$/);
+		const fires = prompt(firstPart, "continue where we left off with the cart total");
+		expect([fires.status, fires.stdout]).toEqual([0, ""]);
+		expect(log()).toMatch(/\terror\t.*hook\.rest\.\u2026\.js holds the code of .*hook\.cjs and cannot be read \(it is missing\)/);
+		const whole = prompt(copied("hook", true), "continue where we left off with the cart total");
+		expect(whole.status).toBe(0);
+		expect(whole.stdout).toContain("cart total");
+		expect(log()).toMatch(/\tok\t.*trigger=intent facts=\d+ printed=\d+B$/);
 	});
 
 	it("the CLI without its bundle says so and exits 1; with it, it runs", () => {

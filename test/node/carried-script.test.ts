@@ -36,6 +36,16 @@ describe("writeCarriedScript", () => {
 		expect(spawnSync(process.execPath, [path], { encoding: "utf8" }).stdout).toBe("bundle b");
 	});
 
+	it("a script split in two: its rest is written too, and a new build's replaces the old one's", async () => {
+		const path = join(dir, "ai-memory-hook.cjs");
+		const restLoader = (hash: string, rest: string) => `const fs = require("fs"); process.stdout.write(fs.readFileSync(__dirname + "/ai-memory-hook.${hash}.js", "utf8") + fs.readFileSync(__dirname + "/ai-memory-hook.rest.${rest}.js", "utf8"));`;
+		await writeCarriedScript(path, { loader: restLoader("00000000000000aa", "00000000000000a1"), hash: "00000000000000aa", bundle: "first a,", rest: { hash: "00000000000000a1", bundle: " rest a" } });
+		expect(spawnSync(process.execPath, [path], { encoding: "utf8" }).stdout).toBe("first a, rest a");
+		await writeCarriedScript(path, { loader: restLoader("00000000000000bb", "00000000000000b1"), hash: "00000000000000bb", bundle: "first b,", rest: { hash: "00000000000000b1", bundle: " rest b" } });
+		expect((await readdir(dir)).sort()).toEqual(["ai-memory-hook.00000000000000bb.js", "ai-memory-hook.cjs", "ai-memory-hook.rest.00000000000000b1.js"]);
+		expect(spawnSync(process.execPath, [path], { encoding: "utf8" }).stdout).toBe("first b, rest b");
+	});
+
 	it("a script whole in its loader is written alone", async () => {
 		const path = join(dir, "ai-memory.cjs");
 		await writeCarriedScript(path, { loader: "process.stdout.write('whole')" });

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlePathFor, codeCacheDir, isBundleOf } from "../../src/node/code-cache";
+import { bundlePathFor, codeCacheDir, isBundleOf, isRestOf, restPathFor } from "../../src/node/code-cache";
 
 /**
  * The code cache as the CLI uses it, in real child processes (the cache is written when a process
@@ -175,7 +175,33 @@ describe("code cache", () => {
 		expect(spawnSync(process.execPath, [loader], { encoding: "utf8", timeout: 10_000 }).stderr).toContain("is not a plain file");
 	});
 
+	it("a bundle's rest is loaded when first asked for, once, with a cache of its own; a missing rest is named", async () => {
+		const dir = join(work, "rest");
+		await mkdir(dir);
+		const [, bundle] = runner.split("\u0000") as [string, string];
+		const cache = join(dir, "cache");
+		const loader = join(dir, "hook.cjs");
+		// The first part as the build makes it: each late import a `requireRest` of one of the rest's exports.
+		await writeFile(
+			loader,
+			`process.env.AI_MEMORY_CODE_CACHE = ${JSON.stringify(cache)}; const { requireRest, MissingBundleError } = require(${JSON.stringify(bundle)}); try { const a = requireRest("00000000000000bb", __filename, require, "hookrest").m0; const b = requireRest("00000000000000bb", __filename, require, "hookrest").m1; process.stdout.write(String(a.answer() + b.twice(1)) + " " + String(globalThis.restRuns)); } catch (e) { if (!(e instanceof MissingBundleError)) throw e; process.stderr.write(e.message); }`,
+		);
+		const missing = spawnSync(process.execPath, [loader], { encoding: "utf8" });
+		expect(missing.status).toBe(0);
+		expect(missing.stderr).toContain(`${join(dir, "hook.rest.00000000000000bb.js")} holds the code of ${loader} and cannot be read (it is missing)`);
+		await writeFile(restPathFor(loader, "00000000000000bb"), wrapped("globalThis.restRuns = (globalThis.restRuns ?? 0) + 1; exports.m0 = { answer: () => 40 }; exports.m1 = { twice: (n) => 2 * n };"));
+		// Run once though asked for twice.
+		expect(spawnSync(process.execPath, [loader], { encoding: "utf8" }).stdout).toBe("42 1");
+		expect(await readdir(cache)).toEqual(["hookrest-00000000000000bb.v8-cache"]);
+		expect(spawnSync(process.execPath, [loader], { encoding: "utf8" }).stdout).toBe("42 1");
+	});
+
 	it("names a loader's bundles by hash: cli.cjs runs cli.<hash>.js, and knows its own from other scripts'", () => {
+		expect(restPathFor("/d/hook.cjs", "0123456789abcdef")).toBe(join("/d", "hook.rest.0123456789abcdef.js"));
+		expect(isRestOf("/d/hook.cjs", "hook.rest.0123456789abcdef.js")).toBe(true);
+		expect(isRestOf("/d/hook.cjs", "hook.0123456789abcdef.js")).toBe(false);
+		expect(isBundleOf("/d/hook.cjs", "hook.rest.0123456789abcdef.js")).toBe(false);
+		expect(isRestOf("/d/ai-memory.cjs", "ai-memory-hook.rest.0123456789abcdef.js")).toBe(false);
 		expect(bundlePathFor("/d/cli.cjs", "0123456789abcdef")).toBe(join("/d", "cli.0123456789abcdef.js"));
 		expect(isBundleOf("/d/ai-memory.cjs", "ai-memory.0123456789abcdef.js")).toBe(true);
 		expect(isBundleOf("/d/ai-memory.cjs", "ai-memory-hook.0123456789abcdef.js")).toBe(false);
