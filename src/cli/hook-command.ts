@@ -1,6 +1,7 @@
-import { clearTimeout, setTimeout } from "node:timers";
+import { blockOnFiles } from "../node/blocking-files";
 import { runHook } from "../node/hook-handlers";
 import { cliScriptPath } from "./cli-common";
+import { readStdin } from "./hook-stdin";
 import { loadSettings } from "./settings-file";
 
 /**
@@ -26,7 +27,10 @@ const STDIN_TIMEOUT_MS = 3000;
 const STDIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export async function runHookCommand(name: string, options: HookCommandOptions): Promise<number> {
-	const stdin = await readStdin(STDIN_TIMEOUT_MS).catch(() => "");
+	// A hook waits on nothing but its few small files: read and written blocking, each a system call,
+	// not a thread-pool round trip (measured: 4 to 6 ms of every hook, of the 65 ms `node -e 0` takes).
+	blockOnFiles();
+	const stdin = await readStdin(STDIN_TIMEOUT_MS, STDIN_MAX_BYTES).catch(() => "");
 	const result = await runHook(name, {
 		vault: options.vault,
 		configDir: options.configDir,
@@ -36,26 +40,4 @@ export async function runHookCommand(name: string, options: HookCommandOptions):
 	});
 	if (result.output !== "") await new Promise<void>((done) => process.stdout.write(result.output, () => done()));
 	return 0;
-}
-
-function readStdin(timeoutMs: number): Promise<string> {
-	if (process.stdin.isTTY) return Promise.resolve("");
-	return new Promise((resolve) => {
-		const chunks: Buffer[] = [];
-		const finish = () => {
-			clearTimeout(timer);
-			process.stdin.removeAllListeners("data");
-			process.stdin.pause();
-			resolve(Buffer.concat(chunks).toString("utf8"));
-		};
-		const timer = setTimeout(finish, timeoutMs);
-		let bytes = 0;
-		process.stdin.on("data", (chunk: Buffer) => {
-			chunks.push(chunk);
-			bytes += chunk.length;
-			if (bytes > STDIN_MAX_BYTES) finish();
-		});
-		process.stdin.once("end", finish);
-		process.stdin.once("error", finish);
-	});
 }

@@ -1,8 +1,17 @@
+import { statSync } from "node:fs";
 import { lstat, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { mayBlockOnFiles } from "./blocking-files";
 
 /** Whether a folder is at `path`, links followed (a file, nothing, or no permission to look: no). */
 export async function isDirectory(path: string): Promise<boolean> {
+	if (mayBlockOnFiles()) {
+		try {
+			return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+		} catch {
+			return false;
+		}
+	}
 	return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 

@@ -1,5 +1,6 @@
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, writeFileSync, type Stats } from "node:fs";
 import { lstat, open, rename, unlink } from "node:fs/promises";
+import { mayBlockOnFiles } from "./blocking-files";
 import { openPlainFile, readUpTo } from "./confined-path";
 import { join } from "node:path";
 import { printable } from "../core/text/printable";
@@ -65,19 +66,35 @@ const APPEND = constants.O_NOFOLLOW === undefined ? "a" : constants.O_WRONLY | c
 export async function appendHookLog(pluginFolder: string, entry: HookLogEntry): Promise<void> {
 	const path = hookLogPath(pluginFolder);
 	try {
-		const handle = await open(path, APPEND, 0o644);
-		let after: { size: number; ino: number; dev: number };
-		try {
-			const before = await handle.stat();
-			if (!before.isFile()) return;
-			await handle.appendFile(formatHookLogLine(entry), "utf8");
-			after = await handle.stat();
-		} finally {
-			await handle.close();
-		}
-		if (after.size > MAX_BYTES) await turnOver(pluginFolder, after);
+		// A hook blocks on its files (see `blockOnFiles`): four thread-pool round trips were a twentieth of it.
+		const after = mayBlockOnFiles() ? appendNow(path, formatHookLogLine(entry)) : await appendLater(path, formatHookLogLine(entry));
+		if (after !== undefined && after.size > MAX_BYTES) await turnOver(pluginFolder, after);
 	} catch {
 		// Nowhere to write (or no plain file to write in): the run still answers.
+	}
+}
+
+/** The line appended, blocking; the file as it is then, or undefined when it is no plain file (nothing written). */
+function appendNow(path: string, line: string): Stats | undefined {
+	const fd = openSync(path, APPEND, 0o644);
+	try {
+		if (!fstatSync(fd).isFile()) return undefined;
+		writeFileSync(fd, line);
+		return fstatSync(fd);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** `appendNow` with promises (the MCP server, the plugin: no blocking there). */
+async function appendLater(path: string, line: string): Promise<Stats | undefined> {
+	const handle = await open(path, APPEND, 0o644);
+	try {
+		if (!(await handle.stat()).isFile()) return undefined;
+		await handle.appendFile(line, "utf8");
+		return await handle.stat();
+	} finally {
+		await handle.close();
 	}
 }
 

@@ -204,6 +204,14 @@ function complexity(text: string): string | undefined {
 const LETTER = /\p{L}/gu;
 
 /**
+ * Letters in `chars`: in ASCII the same count as `\p{L}`'s, without it (compiling `\p{L}` builds
+ * its Unicode set, a few milliseconds of a hook that runs on every prompt).
+ */
+function letterCount(chars: string): number {
+	return (isAscii(chars) ? chars.match(/[A-Za-z]/g) : chars.match(LETTER))?.length ?? 0;
+}
+
+/**
  * A URL: its scheme is held to 32 characters (real ones have a few). Unbounded, each word start of a
  * pasted `a.b.c-d…` run scanned the rest of the run for `://`: 160 KB of it held the prompt hook 15 s.
  */
@@ -216,7 +224,7 @@ function prose(text: string): string {
 		.split("\n")
 		.filter((line) => {
 			const chars = line.replace(/\s/g, "");
-			const letters = chars.match(LETTER)?.length ?? 0;
+			const letters = letterCount(chars);
 			return chars !== "" && letters / chars.length >= 0.7 && !/^\d{1,2}:\d\d/.test(line.trim());
 		})
 		.join("\n");
@@ -258,6 +266,8 @@ function firstMatch(text: string, patterns: readonly RegExp[]): string | undefin
 
 /** Characters, with a Han, kana or Hangul character counting for three (about one English word's worth). */
 function weightedLength(text: string): number {
+	// ASCII has none of them (and the pattern need not be compiled).
+	if (isAscii(text)) return text.length;
 	let n = 0;
 	for (const ch of text) n += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(ch) ? 3 : 1;
 	return n;
