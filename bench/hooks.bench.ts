@@ -38,10 +38,15 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 		const install = spawnSync(process.execPath, [cli, "hooks", "install", "--vault", vault, "--claude-dir", join(dir, "claude")], { encoding: "utf8" });
 		if (install.status !== 0) throw new Error(install.stderr);
 		const installed = (JSON.parse(readFileSync(join(dir, "claude", "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
-		// Past the variables the command sets for Node (`NODE_OPTIONS=`, set here too) and Node itself: its arguments.
+		// Past the variables the command sets for Node (`NODE_OPTIONS=`, `NODE_EXTRA_CA_CERTS=`) and Node itself:
+		// its arguments. The variables are set for every case here, `node -e 0` too: the same Node, started alike.
+		const commandEnv: Record<string, string> = {};
 		const argsOf = (event: string) => {
 			const words = shellWords(installed[event]![0]!.hooks[0]!.command);
-			while (/^[A-Za-z_]\w*=/.test(words[0] ?? "")) words.shift();
+			for (let word = words[0]; word !== undefined && /^[A-Za-z_]\w*=/.test(word); word = words[0]) {
+				commandEnv[word.slice(0, word.indexOf("="))] = word.slice(word.indexOf("=") + 1);
+				words.shift();
+			}
 			return words.slice(1);
 		};
 		const input = (event: string, extra: Record<string, unknown> = {}) => JSON.stringify({ session_id: "bench", transcript_path: transcript, cwd: project, hook_event_name: event, ...extra });
@@ -60,7 +65,7 @@ export function benchHooks(report: (rows: Row[]) => void): void {
 		const time = (i: number) => {
 			const [, args, stdin] = cases[i]!;
 			const start = performance.now();
-			const run = spawnSync(process.execPath, args, { input: stdin ?? "", encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+			const run = spawnSync(process.execPath, args, { input: stdin ?? "", encoding: "utf8", env: { ...process.env, ...commandEnv } });
 			times[i]!.push(performance.now() - start);
 			if (run.status !== 0) throw new Error(`${cases[i]![0]} exited ${run.status}: ${run.stderr}`);
 			printed[i] = run.stdout.length;

@@ -105,7 +105,7 @@ describe("ai-memory hooks", { timeout: 30_000 }, () => {
 		expect(install.status, install.stderr).toBe(0);
 		expect(install.stdout).toContain(`Your file as it was is in ${join(claudeDir, "settings.json.bak-ai-memory")}`);
 		const settings = readFileSync(join(claudeDir, "settings.json"), "utf8");
-		expect(settings).toContain(`${JSON.stringify(`NODE_OPTIONS= "${process.execPath}" "${cli}" hook session-end --vault "${vault}" --from ai-conversation-memory`)}`);
+		expect(settings).toContain(`${JSON.stringify(`NODE_OPTIONS= NODE_EXTRA_CA_CERTS= "${process.execPath}" "${cli}" hook session-end --vault "${vault}" --from ai-conversation-memory`)}`);
 		const status = run(["hooks", "status", "--vault", vault, "--claude-dir", claudeDir]);
 		expect(status.stdout.match(/installed \(this CLI, this vault\)/g)).toHaveLength(5);
 		expect(run(["hooks", "status", "--vault", join(dir, "code"), "--claude-dir", claudeDir]).stdout).toContain(`another vault: ${vault}`);

@@ -212,7 +212,7 @@ describe("hooks install / uninstall / status", () => {
 describe("hook commands", () => {
 	it("absolute, quoted for a POSIX shell, and marked as ours", () => {
 		const commands = hookCommands({ ...target, configDir: ".config" });
-		expect(commands.SessionStart).toBe(`NODE_OPTIONS= "/usr/bin/node" "/opt/ai memory/cli.cjs" hook session-start --vault "${join(dir, "My Vault")}" --config-dir ".config" --from ai-conversation-memory`);
+		expect(commands.SessionStart).toBe(`NODE_OPTIONS= NODE_EXTRA_CA_CERTS= "/usr/bin/node" "/opt/ai memory/cli.cjs" hook session-start --vault "${join(dir, "My Vault")}" --config-dir ".config" --from ai-conversation-memory`);
 		expect(commands.PreCompact).toContain(" hook pre-compact ");
 		expect(parseHookCommand(commands.UserPromptSubmit)).toEqual({ execPath: "/usr/bin/node", cliPath: "/opt/ai memory/cli.cjs", hook: "user-prompt-submit", vault: join(dir, "My Vault"), configDir: ".config" });
 	});
@@ -225,6 +225,14 @@ describe("hook commands", () => {
 			const run = spawnSync("sh", ["-c", commands.SessionStart], { env: { ...process.env, NODE_OPTIONS: options }, encoding: "utf8", timeout: 10_000 });
 			expect([options, run.status, run.stdout]).toEqual([options, 0, "hook ran"]);
 		}
+	});
+
+	it("run by a shell that names extra certificates (a company's proxy), Node loads none of them: no warning for one not there, and no time spent on them", () => {
+		const script = join(dir, "hook-script.cjs");
+		writeFileSync(script, 'process.stdout.write(String(process.env.NODE_EXTRA_CA_CERTS === ""));\n');
+		const commands = hookCommands({ ...target, execPath: process.execPath, hookPath: script });
+		const run = spawnSync("sh", ["-c", commands.UserPromptSubmit], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, "no-such-bundle.pem") }, encoding: "utf8", timeout: 10_000 });
+		expect([run.status, run.stdout, run.stderr]).toEqual([0, "true", ""]);
 	});
 
 	it("quoting survives every awkward character", () => {
