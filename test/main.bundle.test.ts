@@ -8,7 +8,7 @@
  * the notes, byte for byte as test/golden/notes/ holds them.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -145,6 +145,27 @@ describe("the built main.js in the obsidian stub", () => {
 		plugin.unload();
 		expect(app.workspace.listenerCount()).toBe(0);
 		expect(plugin.intervals.size).toBe(0);
+	}, 60_000);
+
+	it("'Install Claude Code hooks' writes the CLI and the hook beside the plugin, the hook's rest too, and the installed hook runs", async () => {
+		const vault = new Vault();
+		const app = stubApp(vault, vaultDir);
+		const plugin = new Plugin(app, { ...manifest, dir: ".obsidian/plugins/ai-conversation-memory" });
+		await plugin.onload();
+		app.workspace.ready();
+		await plugin.commands.find((c) => c.id === "install-claude-code-hooks")?.callback?.();
+		const pluginDir = join(vaultDir, ".obsidian", "plugins", "ai-conversation-memory");
+		await until("the hook commands in Claude Code's settings", () => existsSync(join(claudeDir, "settings.json")));
+		const written = readdirSync(pluginDir);
+		for (const name of [/^ai-memory\.cjs$/, /^ai-memory\.[0-9a-f]{16}\.js$/, /^ai-memory-hook\.cjs$/, /^ai-memory-hook\.[0-9a-f]{16}\.js$/, /^ai-memory-hook\.rest\.[0-9a-f]{16}\.js$/, /^re2js\.cjs$/]) expect(written.filter((f) => name.test(f)), String(name)).toHaveLength(1);
+		const command = (JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks.UserPromptSubmit![0]!.hooks[0]!.command;
+		expect(command).toContain("ai-memory-hook.cjs");
+		// A hook name it does not know, long enough that its log line goes through redaction: the rest is loaded for it.
+		const run = spawnSync("sh", ["-c", command.replace(" hook user-prompt-submit ", " hook an-event-of-a-later-claude-code ")], { input: "{}", encoding: "utf8", timeout: 20_000 });
+		expect([run.status, run.stdout, run.stderr]).toEqual([0, "", ""]);
+		expect(readFileSync(join(pluginDir, "hooks.log"), "utf8")).toContain('unknown hook "an-event-of-a-later-claude-code"');
+		await (plugin as unknown as { controller: { idle(): Promise<void> } }).controller.idle();
+		plugin.unload();
 	}, 60_000);
 
 	it("reads opencode's database (SQLite as WebAssembly inside main.js, WAL applied) in a window of its own", async () => {
