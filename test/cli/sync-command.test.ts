@@ -107,6 +107,28 @@ describe("ai-memory sync", () => {
 		expect(existsSync(left)).toBe(false);
 	});
 
+	it("a lazy project's sync with nothing to do says so too: its context packet, checked at every sync, is no note unchanged", () => {
+		// A project and a vault of its own: the other vault writes shop-api's block.
+		const home = join(dir, "lazy");
+		const project = join(home, "shop-api");
+		const vault = join(home, "vault");
+		const claude = join(home, "claude");
+		const sessions = join(claude, "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(project, { recursive: true });
+		mkdirSync(vault);
+		cpSync(join(repo, "examples", "claude-projects", "-tmp-ai-memory-demo-shop-api"), sessions, { recursive: true });
+		for (const f of readdirSync(sessions)) if (f.endsWith(".jsonl")) writeFileSync(join(sessions, f), readFileSync(join(sessions, f), "utf8").split("/tmp/ai-memory-demo/shop-api").join(project));
+		expect(run("projects", "add", project, "--vault", vault, "--mode", "lazy").status).toBe(0);
+		const first = run("sync", "--vault", vault, "--claude-dir", claude, "--json");
+		expect((JSON.parse(first.stdout) as { notesWritten: string[] }).notesWritten).toContain("AI Conversations/shop-api/shop-api context.md");
+		const again = run("sync", "--vault", vault, "--claude-dir", claude);
+		expect([again.stdout, again.stderr]).toEqual(["Nothing to sync: no transcript changed since the last sync, nothing written.\n", ""]);
+		// Deleted, the packet is written again (the facade points at it).
+		rmSync(join(vault, "AI Conversations", "shop-api", "shop-api context.md"));
+		expect(run("sync", "--vault", vault, "--claude-dir", claude).stdout).toBe("Synced: 1 note written.\n");
+		expect(existsSync(join(vault, "AI Conversations", "shop-api", "shop-api context.md"))).toBe(true);
+	});
+
 	it("--version prints the package's version", () => {
 		const version = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string }).version;
 		expect(run("--version")).toMatchObject({ status: 0, stdout: `${version}\n` });

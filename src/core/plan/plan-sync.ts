@@ -304,7 +304,9 @@ export function planSync(input: PlanInput): SyncPlan {
 		// Whether every file that gets the block will hold it: then the session start has it from there, and the hook prints nothing more.
 		let blockInFiles = true;
 		// The packet first: the facade points at it.
-		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note");
+		// Made again at every sync, as the block is: found current, it is no note "unchanged" (a lazy
+		// project's sync with nothing to do said "0 notes written, 1 unchanged" each time).
+		if (project.mode === "lazy") mergeInto(plan, context.packet.path, text(context.packet.path), context.packet.note, "note", undefined, false);
 		const files = blockFiles(project, existing);
 		for (const name of files) {
 			const fileKey = projectFileKey(project.path, name);
@@ -427,11 +429,11 @@ export function redactableFolders(state: SyncState, settings: Settings, identiti
 	});
 }
 
-/** A merged note write, or an unchanged count, or the reason it cannot be merged. */
-function mergeInto(plan: SyncPlan, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, what: "note" | "memory", onConflict?: ConflictUndo): void {
+/** A merged note write, or an unchanged count (`counted`: a note this sync had a reason to render), or the reason it cannot be merged. */
+function mergeInto(plan: SyncPlan, path: string, existing: string | null, rendered: { frontmatter: string; body: string }, what: "note" | "memory", onConflict?: ConflictUndo, counted = true): void {
 	const merged = mergeNote(existing, rendered.frontmatter, rendered.body);
 	if (!merged.ok) plan.errors.push(`${path}: ${merged.reason}`);
-	else if (merged.text === existing) plan.unchanged++;
+	else if (merged.text === existing) plan.unchanged += counted ? 1 : 0;
 	else plan.writes.push({ kind: "note", path, text: merged.text, expected: existing, what, ...(onConflict ? { onConflict } : {}) });
 }
 
