@@ -17,8 +17,8 @@ export function readStdin(timeoutMs: number, maxBytes: number): Promise<string> 
 	}
 	// A terminal is never closed by its writer; `/dev/null` says nothing; `/dev/zero` never ends.
 	if (stats.isCharacterDevice()) return Promise.resolve("");
-	if (stats.isFile()) return Promise.resolve(readNow(maxBytes));
-	if ((stats.isSocket() || stats.isFIFO()) && nonBlocking()) return polled(timeoutMs, maxBytes);
+	// A file never blocks; a socket or a FIFO, once made non-blocking, is read the same way.
+	if (stats.isFile() || ((stats.isSocket() || stats.isFIFO()) && nonBlocking())) return polled(timeoutMs, maxBytes);
 	return streamed(timeoutMs, maxBytes);
 }
 
@@ -43,25 +43,7 @@ function nonBlocking(): boolean {
 	}
 }
 
-/** A file given as stdin: read at once, no further than past `maxBytes`. */
-function readNow(maxBytes: number): string {
-	const chunks: Buffer[] = [];
-	let bytes = 0;
-	try {
-		for (;;) {
-			const chunk = Buffer.allocUnsafe(64 * 1024);
-			const n = readSync(0, chunk, 0, chunk.length, null);
-			if (n === 0) break;
-			chunks.push(chunk.subarray(0, n));
-			if ((bytes += n) > maxBytes) break;
-		}
-	} catch {
-		// What was read, as the stream gave it on an error.
-	}
-	return Buffer.concat(chunks).toString("utf8");
-}
-
-/** A non-blocking stdin, read as it comes: the next try 1 ms after an empty read, then 2, 4 … up to 20 ms. */
+/** Stdin that never blocks, read as it comes: the next try 1 ms after an empty read, then 2, 4 … up to 20 ms. */
 function polled(timeoutMs: number, maxBytes: number): Promise<string> {
 	return new Promise((resolve) => {
 		const chunks: Buffer[] = [];
