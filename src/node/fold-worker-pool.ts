@@ -7,7 +7,7 @@ import type { RedactionSpec } from "../core/ingest/redaction-policy";
 import type { DetailLevel } from "../core/settings";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainBytesSync } from "./confined-path";
-import { markBatchRun, markWholeRead } from "./code-cache";
+import { markBatchRun } from "./code-cache";
 import { runFoldJob } from "./fold-worker-job";
 
 export interface FoldJob {
@@ -115,7 +115,6 @@ export class FoldWorkerPool {
 
 	fold(file: TranscriptFile, spec: RedactionSpec | undefined, packTo?: string, detail?: DetailLevel): Promise<FoldedWhole> {
 		markBatchRun();
-		markWholeRead();
 		return new Promise((resolve, reject) => {
 			this.queue.push({ job: { id: ++this.seq, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, resolve, reject });
 			this.dispatch();

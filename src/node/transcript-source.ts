@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
+import { markWholeRead } from "./code-cache";
 import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
@@ -55,6 +56,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 					if (sessions) return foldWholeTranscript(file, spec, (onLines) => sessions.read(file.path, onLines), detail);
 					const whole = prefetched.get(file.path);
 					prefetched.delete(file.path);
+					markWholeRead();
 					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, whole) : pool.fold(file, spec, packTo, detail);
 				}
 			: undefined,
@@ -103,6 +105,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				return sessions.read(path, onLines);
 			}
 			pool?.batchStarted();
+			if (cursor === undefined) markWholeRead();
 			const whole = prefetched.get(path);
 			if (whole) {
 				prefetched.delete(path);

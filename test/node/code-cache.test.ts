@@ -18,14 +18,16 @@ let runner: string;
 
 /** The child: runs `source` (a CommonJS bundle as text) through the cache in `dir`, as `cli-loader` does. */
 const CHILD = `
-const { runWithCodeCache, markBatchRun, markWholeRead, writeNothing } = require(process.argv[2]);
-const [, , , source, hash, dir, batch, end] = process.argv;
+const { runWithCodeCache, markBatchRun, markWholeRead, writeNothing, setRunFlags } = require(process.argv[2]);
+const [, , , source, hash, dir, batch, end, flags] = process.argv;
+if (flags === "flags") setRunFlags();
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
 if (batch === "nothing") writeNothing();
 if (batch === "batch" || batch === "first") markBatchRun();
 if (batch === "first") for (let i = 0; i < 20; i++) markWholeRead();
 process.stdout.write(String(bundled.exports.answer()));
+if (process[Symbol.for("ai-memory.young-generation-grows")] === true) process.stdout.write(" grown");
 if (end === "exit") process.exit(0);
 `;
 
@@ -46,9 +48,9 @@ afterAll(async () => {
 const wrapped = (body: string) => `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const SOURCE = wrapped("function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);");
 
-function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; nothing?: boolean; exit?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; nothing?: boolean; exit?: boolean; flags?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
-	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.nothing ? "nothing" : options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.nothing ? "nothing" : options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : "", options.flags ? "flags" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
 	expect(result.stderr).toBe("");
 	expect(result.status).toBe(0);
 	return result.stdout;
@@ -90,6 +92,19 @@ describe("code cache", () => {
 		expect((await readFile(file))[0]).toBe(1);
 		expect(run(dir, { batch: true, exit: true })).toBe("45");
 		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
+	});
+
+	it("with the CLI's V8 flags, a first sync's young generation grows, and the cache it makes still holds for the next run", async () => {
+		const dir = join(work, "flags");
+		const file = join(dir, "cli-00aa.v8-cache");
+		expect(run(dir, { flags: true })).toBe("45");
+		// Many files read whole: the young generation may grow, and this run makes the cache again.
+		expect(run(dir, { flags: true, first: true, exit: true })).toBe("45 grown");
+		expect((await readFile(file))[0]).toBe(2);
+		const first = await stat(file);
+		// Made under the flags a run starts with (V8 checks a hash of every flag): taken, not made again.
+		expect(run(dir, { flags: true })).toBe("45");
+		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
 	});
 
 	it("is made again after the first run that read transcripts, then kept", async () => {
