@@ -44,6 +44,8 @@ import { mapConcurrently } from "../core/concurrently";
 export class StateFolder implements TranscriptStore {
 	/** Read once however many ask at once: a second read would replace the map the first one's callers added to. */
 	private files: Promise<Map<string, TranscriptFile>> | undefined;
+	/** `transcripts.json` as this run read or last wrote it, its entries frozen: unchanged, `flush` does not serialize it again. */
+	private filesOnDisk: Map<string, TranscriptFile> | undefined;
 	private readonly written = new Map<string, string>();
 	/** Model writes under way: a read goes on while the last model is written. */
 	private readonly pending = new Set<Promise<void>>();
@@ -205,8 +207,12 @@ export class StateFolder implements TranscriptStore {
 		}
 		// Before the list of transcripts: a model it lists is where the index says (or read again).
 		await this.writePacks();
-		const files = [...(await this.fileMap()).values()].sort((a, b) => codeUnitOrder(a.path, b.path));
-		await this.writeJson(join(this.dir, TRANSCRIPTS_FILE), files);
+		// Unchanged (no entry added, replaced or removed): 1,216 entries were half a megabyte of JSON made and compared at every sync.
+		const map = await this.fileMap();
+		if (!sameEntries(this.filesOnDisk, map)) {
+			await this.writeJson(join(this.dir, TRANSCRIPTS_FILE), [...map.values()].sort((a, b) => codeUnitOrder(a.path, b.path)));
+			this.filesOnDisk = frozenCopy(map);
+		}
 		// Merged checkpoints live in the state now.
 		await removeMergedCheckpoints(this.mergedCheckpoints);
 		this.mergedCheckpoints = new Map();
@@ -357,7 +363,10 @@ export class StateFolder implements TranscriptStore {
 			const problem = read.problem ?? (read.value !== undefined && !Array.isArray(read.value) ? "damaged" : undefined);
 			if (problem !== undefined) this.damagedFiles.push({ path, reason: `the list of transcripts read was ${problem}: every transcript was read again, and the file written anew` });
 			const list = read.value;
-			return new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
+			const map = new Map(Array.isArray(list) ? (list as TranscriptFile[]).filter((f) => typeof f?.path === "string").map((f) => [f.path, f]) : []);
+			// What the file holds, when it holds just these entries (none dropped as damaged, none a duplicate).
+			if (problem === undefined && read.text !== undefined && Array.isArray(list) && map.size === list.length) this.filesOnDisk = frozenCopy(map);
+			return map;
 		});
 		return this.files;
 	}
@@ -377,14 +386,17 @@ export class StateFolder implements TranscriptStore {
 
 	/**
 	 * Removes the packs a killed or failed run left: made by a process that is gone, and named by no
-	 * entry of `packs.json`. They only take room: on a full disk each failed sync left its packs,
+	 * entry of `packs.json` (nor by `packs.names.json`, while it holds: see `PACK_NAMES`). They only take room: on a full disk each failed sync left its packs,
 	 * and the next could never fit again. An index that cannot be read (damaged, no plain file)
 	 * keeps them all: it may name them. Called by a sync under the lock, before it reads the state.
 	 */
 	async removeLeftPacks(): Promise<void> {
 		const dir = this.modelsDir();
 		const names = await readdir(dir).catch(() => [] as string[]);
-		const left = names.filter((name) => isPackName(name) && !isOwnPack(name) && !processAlive(packPid(name)));
+		const gone = names.filter((name) => isPackName(name) && !isOwnPack(name) && !processAlive(packPid(name)));
+		if (gone.length === 0) return;
+		const listed = await listedPackNames(dir);
+		const left = gone.filter((name) => !listed.has(name));
 		if (left.length === 0) return;
 		const text = await readPlainFileIfThere(join(dir, PACK_INDEX)).catch(() => undefined);
 		if (text === undefined) return;
@@ -441,6 +453,7 @@ export class StateFolder implements TranscriptStore {
 		this.packIndexDamaged = false;
 		this.packs = Promise.resolve(merged);
 		const named = new Set(merged.entries().map(([, at]) => at.pack));
+		await listPackNames(this.modelsDir(), named);
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
 			if (!isPackName(name) || named.has(name) || (isOwnPack(name) && !this.packsToRemove.has(name))) continue;
 			leavePack(name);
@@ -497,6 +510,39 @@ export class StateFolder implements TranscriptStore {
 		}
 		await writeStateFile(path, text);
 		this.written.set(path, text);
+	}
+}
+
+/**
+ * Beside `packs.json`: the packs it names, and the stamp of the index they were taken from. A sync
+ * starts by removing the packs killed runs left (`removeLeftPacks`), and every pack a first sync
+ * made is of a process gone: this list tells the named ones without the index, a quarter of a
+ * megabyte of JSON for the bench tree. Trusted only to keep a pack, and only while the index is the
+ * very file it was made from (each write is a new file: another inode); a pack it does not name
+ * goes only when the index does not name it either.
+ */
+const PACK_NAMES = "packs.names.json";
+
+const indexStamp = (s: { ino: number; size: number; mtimeMs: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
+
+/** The packs `packs.names.json` names, when it was made from the index there now; none otherwise. */
+async function listedPackNames(models: string): Promise<ReadonlySet<string>> {
+	try {
+		const [index, text] = await Promise.all([stat(join(models, PACK_INDEX)), readPlainFile(join(models, PACK_NAMES))]);
+		const list = JSON.parse(text) as { index?: unknown; names?: unknown };
+		return list.index === indexStamp(index) && Array.isArray(list.names) ? new Set(list.names.filter(isPackName)) : new Set();
+	} catch {
+		return new Set();
+	}
+}
+
+/** Writes `packs.names.json` for the index just written; a failure only costs the next sync a read of the index. */
+async function listPackNames(models: string, named: ReadonlySet<string>): Promise<void> {
+	try {
+		const index = await stat(join(models, PACK_INDEX));
+		await writeStateFile(join(models, PACK_NAMES), JSON.stringify({ index: indexStamp(index), names: [...named].sort(codeUnitOrder) }));
+	} catch {
+		// Only speed.
 	}
 }
 
@@ -765,6 +811,19 @@ function isSessionFileName(name: unknown): name is string {
 function sameRecords(a: ReadonlyMap<string, SessionRecord>, b: ReadonlyMap<string, SessionRecord>): boolean {
 	if (a.size !== b.size) return false;
 	for (const [path, record] of b) if (a.get(path) !== record) return false;
+	return true;
+}
+
+/** A copy of the map with its entries frozen: an entry changed in place would throw, not go unwritten. */
+function frozenCopy(map: ReadonlyMap<string, TranscriptFile>): Map<string, TranscriptFile> {
+	for (const file of map.values()) Object.freeze(file);
+	return new Map(map);
+}
+
+/** Whether `now` holds the very entries of `before`, no more, no fewer. */
+function sameEntries(before: ReadonlyMap<string, TranscriptFile> | undefined, now: ReadonlyMap<string, TranscriptFile>): boolean {
+	if (before === undefined || before.size !== now.size) return false;
+	for (const [path, file] of now) if (before.get(path) !== file) return false;
 	return true;
 }
 

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -643,6 +643,88 @@ describe("state folder: packs a failed or killed run left", () => {
 		await rm(join(models, "packs.json"));
 		await new StateFolder(dir).removeLeftPacks();
 		expect((await readdir(models)).sort()).toEqual([live]);
+	});
+});
+
+describe("state folder: the packs the index names, listed beside it", () => {
+	const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
+	const file = (name: string) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size: 10, mtimeMs: 1, ino: 1 });
+
+	it("a flush that packed writes packs.names.json: the index's packs, with the index's stamp", async () => {
+		const store = new StateFolder(dir);
+		await store.saved(file("a"), appendToPack(store.packFolder(), JSON.stringify({ file: file("a"), cursor: { offset: 10, nextLineNo: 2, ino: 1, head: "" }, model: { fileId: "a" } })));
+		await store.flush(emptySyncState());
+		const models = join(dir, "models");
+		const index = JSON.parse(await readFile(join(models, "packs.json"), "utf8")) as Record<string, { pack: string }>;
+		const list = JSON.parse(await readFile(join(models, "packs.names.json"), "utf8")) as { index: string; names: string[] };
+		expect(list.names).toEqual([index[file("a").path]!.pack]);
+		const s = await stat(join(models, "packs.json"));
+		expect(list.index).toBe(`${s.ino}:${s.size}:${s.mtimeMs}`);
+	});
+
+	it("keeps a pack the list names while the index is the file it was made from; once the index changes, the index decides", async () => {
+		const models = join(dir, "models");
+		await mkdir(models, { recursive: true });
+		const pack = `pack-${deadPid()}-0-a1.jsonl`;
+		await writeFile(join(models, pack), "{}\n");
+		// An index that names no pack, and a list made from it that names this one: the list is what is read.
+		await writeFile(join(models, "packs.json"), "{}");
+		const s = await stat(join(models, "packs.json"));
+		await writeFile(join(models, "packs.names.json"), JSON.stringify({ index: `${s.ino}:${s.size}:${s.mtimeMs}`, names: [pack] }));
+		await new StateFolder(dir).removeLeftPacks();
+		expect(await readdir(models)).toContain(pack);
+		// The index written again (another stamp): the list no longer holds, and the index names no pack.
+		await writeFile(join(models, "packs.json"), "{ }");
+		await new StateFolder(dir).removeLeftPacks();
+		expect(await readdir(models)).not.toContain(pack);
+	});
+
+	it("a damaged list is passed over: the index decides", async () => {
+		const models = join(dir, "models");
+		await mkdir(models, { recursive: true });
+		const dead = deadPid();
+		const [named, left] = [`pack-${dead}-0-a1.jsonl`, `pack-${dead}-1-b2.jsonl`];
+		for (const name of [named, left]) await writeFile(join(models, name), "{}\n");
+		await writeFile(join(models, "packs.json"), JSON.stringify({ "/t/a.jsonl": { pack: named, offset: 0, length: 2 } }));
+		await writeFile(join(models, "packs.names.json"), "{ damaged");
+		await new StateFolder(dir).removeLeftPacks();
+		expect((await readdir(models)).filter((n) => n.startsWith("pack-"))).toEqual([named]);
+	});
+});
+
+describe("state folder: the list of transcripts read", () => {
+	const file = (name: string, size = 10) => ({ path: `/claude/projects/p/${name}.jsonl`, projectDir: "p", kind: "session" as const, fileId: name, size, mtimeMs: 1, ino: 1 });
+
+	it("is not written again by a run that changed none of its entries, and is by one that did", async () => {
+		const first = new StateFolder(dir);
+		await first.saved(file("a"));
+		await first.saved(file("b"));
+		await first.flush(emptySyncState());
+		const path = join(dir, "transcripts.json");
+		const written = await stat(path);
+		const quiet = new StateFolder(dir);
+		expect((await quiet.known()).map((f) => f.path).sort()).toEqual([file("a").path, file("b").path]);
+		await quiet.flush(emptySyncState());
+		expect((await stat(path)).ino).toBe(written.ino);
+		// One entry replaced (the transcript grew): written, with it.
+		const grown = new StateFolder(dir);
+		await grown.saved(file("b", 20));
+		await grown.flush(emptySyncState());
+		expect((await stat(path)).ino).not.toBe(written.ino);
+		expect((JSON.parse(await readFile(path, "utf8")) as { size: number }[]).map((f) => f.size)).toEqual([10, 20]);
+		// One removed: written too.
+		const forgot = new StateFolder(dir);
+		await forgot.forget(file("a").path);
+		await forgot.flush(emptySyncState());
+		expect((JSON.parse(await readFile(path, "utf8")) as { path: string }[]).map((f) => f.path)).toEqual([file("b").path]);
+	});
+
+	it("a list with an entry damaged is written anew without it, though nothing else changed", async () => {
+		await writeFile(join(dir, "transcripts.json"), JSON.stringify([file("a"), { nopath: true }]));
+		const store = new StateFolder(dir);
+		await store.known();
+		await store.flush(emptySyncState());
+		expect(JSON.parse(await readFile(join(dir, "transcripts.json"), "utf8"))).toEqual([file("a")]);
 	});
 });
 
