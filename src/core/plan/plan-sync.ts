@@ -2,7 +2,7 @@ import { notesFolderOfBlock } from "../context/context-block";
 import { isRootedPath } from "../projects/project-identity";
 import { BEGIN_MARKER, END_MARKER, linesOutsideBlock, markedBlockBody, removeMarkedBlock, upsertMarkedBlock } from "../text/marked-block";
 import { outsideCodeSpans } from "../text/code-spans";
-import { buildKeywordStats, tagBasis, topicTags, type TagBasis } from "../digest/topic-tags";
+import { buildKeywordStats, tagBasis, topicTags, type KeywordStats, type TagBasis } from "../digest/topic-tags";
 import { renderSessionsBase, sessionsBasePath } from "../notes/base-file";
 import { generatedProperty, holdsOnlyGenerated, mergeNote, ownAliasesInNote, tagsInNote } from "../notes/note-regions";
 import { renderProjectIndex } from "../notes/project-index-note";
@@ -137,7 +137,9 @@ export function planSync(input: PlanInput): SyncPlan {
 	const sessionIds = new Set(Object.values(state.sessions).map((r) => r.digest.sessionId));
 	/** Sessions whose note's name another session's note has now: not written this time. */
 	const heldByOther = new Set<string>();
-	const stats = buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords));
+	// Every session's keywords weigh each tag, counted when a note is first tagged (a sync with no note to render counted a thousand sessions' for nothing).
+	let stats: KeywordStats | undefined;
+	const keywordStats = () => (stats ??= buildKeywordStats(Object.values(state.sessions).map((r) => r.keywords)));
 	const byPath = new Map(input.sessions.map((s) => [s.file.path, s]));
 	// The whole digest of each session to render: made this run, or made again from its model (a
 	// neighbour whose links change): the state keeps a short one. Its title stays the recorded one.
@@ -174,7 +176,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		const basis = ahead && sameTagInput(ahead.digest, ready.digest) && ahead.project === record.project ? ahead.basis : undefined;
 		let tags: string[];
 		try {
-			tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, stats, tagOptions(settings), basis);
+			tags = topicTags({ ...tagInput(session, record, ready.digest), ...known }, keywordStats(), tagOptions(settings), basis);
 		} catch (error) {
 			notSummedUp(path, error);
 			continue;
