@@ -193,6 +193,8 @@ const ICLOUD_COPY = /^([^ ]+) \d+$/;
  * `<id> (conflicted copy).jsonl`, `<id> 2.jsonl` → `<id>.jsonl`); `name` itself when it is none.
  */
 export function copiedName(name: string): string {
+	// Every copy's suffix holds a space or "conflict": a name with neither (an id, nearly every name a scan meets) is its own.
+	if (!name.includes(" ") && !name.includes("conflict")) return name;
 	const dot = name.lastIndexOf(".");
 	const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
 	return `${conflictCopyOf(stem) ?? ICLOUD_COPY.exec(stem)?.[1] ?? stem}${extension}`;

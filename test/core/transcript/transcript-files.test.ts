@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { conflictCopyOf } from "../../../src/core/text/file-sync-copy";
 import { describe, expect, it } from "vitest";
 import { classifyProjectFile, copiedName, diffScan, oneFilePerSession, sectionFile, sectionPath, type TranscriptFile } from "../../../src/core/transcript/transcript-files";
 
@@ -47,6 +48,16 @@ describe("copiedName", () => {
 		expect(copiedName("session-2026-12-01T10-00-dddd4444 3.json")).toBe("session-2026-12-01T10-00-dddd4444.json");
 		expect(copiedName("session-2026-12-01T10-00-dddd4444.jsonl")).toBe("session-2026-12-01T10-00-dddd4444.jsonl");
 		expect(copiedName("two words 2.jsonl")).toBe("two words 2.jsonl");
+	});
+
+	it("knows every tool's copy, in any case the tool writes it, and takes a name with no space and no \"conflict\" for itself", () => {
+		const id = "9f1c2d3e-4b5a-6789-abcd-ef0123456789";
+		expect(copiedName(`${id}.sync-conflict-20261204-101010-ABCDEF7.jsonl`)).toBe(`${id}.jsonl`);
+		expect(copiedName(`${id} (Ann's Conflicted Copy 2026-12-04).jsonl`)).toBe(`${id}.jsonl`);
+		expect(copiedName(`${id}_conflict-20261204-101010.jsonl`)).toBe(`${id}.jsonl`);
+		expect(copiedName(`${id} 2.jsonl`)).toBe(`${id}.jsonl`);
+		// Whatever a name without those holds, no tool's suffix is at its end (as the shortcut takes it).
+		fc.assert(fc.property(fc.string({ maxLength: 60 }).filter((n) => !n.includes(" ") && !n.includes("conflict")), (stem) => conflictCopyOf(stem) === undefined && copiedName(`${stem}.jsonl`) === `${stem}.jsonl`));
 	});
 });
 
