@@ -57,6 +57,8 @@ export class StateFolder implements TranscriptStore {
 	private mergedCheckpoints: ReadonlyMap<string, string> = new Map();
 	/** The session files on disk as this run knows them, with the records each holds. */
 	private readonly sessionFiles = new Map<string, { records: Map<string, SessionRecord> }>();
+	/** The names `sync-state.json` lists, as read or last written, in its order. */
+	private namesInUse: string[] = [];
 	private generation = 0;
 	/** Where packed models are, as `models/packs.json` said when this run first looked (one read, however many ask at once). */
 	private packs: Promise<PackIndex> | undefined;
@@ -194,6 +196,7 @@ export class StateFolder implements TranscriptStore {
 		await Promise.all(this.pending);
 		this.throwFailedWrite();
 		const names = await this.writeSessionFiles(state.sessions, state.version === SYNC_STATE_VERSION);
+		this.namesInUse = names;
 		// A newer release's keys last, where they cannot stand for one this release writes.
 		await this.writeJson(join(this.dir, STATE_FILE), { ...state, sessions: undefined, carried: undefined, [SESSION_FILES]: names, ...state.carried });
 		// Only now that the list names the new files may the others go (those of a run killed before its list, too).
@@ -247,7 +250,8 @@ export class StateFolder implements TranscriptStore {
 		if (!Array.isArray(names)) return raw;
 		// No prototype: a damaged file's `__proto__` key is a record to refuse, not the map's prototype.
 		const sessions = dict<SessionRecord>();
-		const parts = await Promise.all(names.filter(isSessionFileName).map(async (name) => ({ name, part: await this.readStateJson(join(this.dir, SESSIONS_DIR, name), true) })));
+		const listed = names.filter(isSessionFileName);
+		const parts = await Promise.all(listed.map(async (name) => ({ name, part: await this.readStateJson(join(this.dir, SESSIONS_DIR, name), true) })));
 		for (const { name, part } of parts) {
 			const records = new Map<string, SessionRecord>();
 			checkSessionRecords(join(this.dir, SESSIONS_DIR, name), part!);
@@ -259,6 +263,7 @@ export class StateFolder implements TranscriptStore {
 			}
 			this.sessionFiles.set(name, { records });
 		}
+		this.namesInUse = listed;
 		return { ...rest, sessions };
 	}
 
@@ -295,6 +300,8 @@ export class StateFolder implements TranscriptStore {
 	 * version 1 state, which a release that does not know that file may read.
 	 */
 	private async writeSessionFiles(sessions: Record<string, SessionRecord>, apart: boolean): Promise<string[]> {
+		const unchanged = this.unchangedSessionFiles(sessions);
+		if (unchanged) return unchanged;
 		const byProject = new Map<string, Map<string, SessionRecord>>();
 		for (const [path, record] of Object.entries(sessions)) {
 			const key = record.projectKey ?? record.project;
@@ -330,6 +337,22 @@ export class StateFolder implements TranscriptStore {
 		// that names them is written after them all, so the order they land in does not matter.
 		const projects = [...byProject].sort(([a], [b]) => codeUnitOrder(a, b));
 		return mapConcurrently(projects, SESSION_FILE_WRITES, ([key, records]) => this.writeSessionFile(key, records, filesOf, apart));
+	}
+
+	/**
+	 * The session files in use, when they hold these very records, no more and no fewer (a sync that
+	 * changed no record): grouped and hashed by project for nothing, a thousand records were a few
+	 * milliseconds of every such sync. Undefined otherwise.
+	 */
+	private unchangedSessionFiles(sessions: Record<string, SessionRecord>): string[] | undefined {
+		let held = 0;
+		for (const { records } of this.sessionFiles.values()) {
+			for (const [path, record] of records) if (sessions[path] !== record) return undefined;
+			held += records.size;
+		}
+		let count = 0;
+		for (const path in sessions) if (Object.hasOwn(sessions, path)) count++;
+		return count === held && this.namesInUse.length === this.sessionFiles.size ? this.namesInUse : undefined;
 	}
 
 	/** One project's session files, unless a file holds these very records already; the name of the file in use. */

@@ -87,6 +87,26 @@ describe("state folder: session records a project a file", () => {
 		expect((await new StateFolder(dir).loadState()).sessions["/t/2.jsonl"]?.tags).toEqual(["x"]);
 	});
 
+	it("a sync that changed no record writes no session file and lists the same files in the same order; one record added is written", async () => {
+		const sessions: Record<string, SessionRecord> = {};
+		for (let i = 0; i < 12; i++) sessions[`/t/${i}.jsonl`] = record(`/w/p${i % 4}`, `s${i}`);
+		await new StateFolder(dir).flush({ ...emptySyncState(), sessions });
+		const names = await listed();
+		const stateFile = await stat(join(dir, "sync-state.json"));
+		const store = new StateFolder(dir);
+		const state = await store.loadState();
+		await store.flush(state);
+		// The same instance again (the plugin keeps one), then a new record.
+		await store.flush(state);
+		expect(await listed()).toEqual(names);
+		expect((await stat(join(dir, "sync-state.json"))).ino).toBe(stateFile.ino);
+		expect(await sessionFiles()).toEqual([...names].sort());
+		state.sessions["/t/new.jsonl"] = record("/w/p9", "new");
+		await store.flush(state);
+		expect(await listed()).toHaveLength(names.length + 1);
+		expect((await new StateFolder(dir).loadState()).sessions["/t/new.jsonl"]?.project).toBe("p9");
+	});
+
 	it("records read are frozen: a change must make a new record, or it would not be written", async () => {
 		await new StateFolder(dir).flush(stateWith({ "/t/1.jsonl": record("/w/api", "one") }));
 		const state = await new StateFolder(dir).loadState();
