@@ -1,11 +1,12 @@
 import { skipsBulk } from "./bulk-fields";
 import { statSync } from "node:fs";
+import { setTimeout } from "node:timers";
 import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
 import type { TranscriptFile } from "../core/transcript/transcript-files";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { markWholeRead } from "./code-cache";
-import { hasSettled, isDocument, readAppended, readWholeBytes } from "./transcript-tail";
+import { hasSettled, isDocument, readAppended, readWholeBytes, SETTLE_MS } from "./transcript-tail";
 import { runFoldJob } from "./fold-worker-job";
 import { readMeta } from "./subagent-meta";
 import { scanTranscripts, type PassedOver } from "./transcript-scanner";
@@ -33,6 +34,13 @@ export interface AgentRoots {
 	aider?: readonly string[];
 	/** opencode's data folder (`~/.local/share/opencode`). */
 	opencode?: string;
+}
+
+/** How long until a read's held-back last line has settled (see `SETTLE_MS`); undefined when it held none back. */
+function settlingFor(cursor: { settling?: true; mtimeMs?: number }): number | undefined {
+	if (cursor.settling !== true) return undefined;
+	const age = Date.now() - (cursor.mtimeMs ?? Date.now());
+	return Math.min(SETTLE_MS, Math.max(0, SETTLE_MS - age)) + 1;
 }
 
 /**
@@ -121,7 +129,15 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			const length = (size ?? statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) - (cursor?.offset ?? 0);
 			const small = length <= BLOCKING_READ_BYTES;
 			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small, skipBulk });
-			return { cursor: read.cursor, bytesRead: read.bytesRead };
+			const wait = settlingFor(read.cursor);
+			if (wait === undefined) return { cursor: read.cursor, bytesRead: read.bytesRead };
+			// A last line whole but without its `\n`, written a moment ago, is held back (it may be the
+			// first half of a write): the sync waits out that moment, once, and reads on from before it,
+			// so that it tells what the file holds now; a sync started right after such a write (a hook
+			// at a session's end, a transcript rewritten in place) left the line to the next sync.
+			await new Promise((done) => setTimeout(done, wait));
+			const more = await readAppended(path, read.cursor, onLines, { onRestart, blocking: small, skipBulk });
+			return { cursor: more.cursor, bytesRead: read.bytesRead + more.bytesRead };
 		},
 		readMeta,
 	};
