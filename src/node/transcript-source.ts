@@ -3,7 +3,8 @@ import { statSync } from "node:fs";
 import { setTimeout } from "node:timers";
 import { stat } from "node:fs/promises";
 import type { TranscriptSource } from "../core/ports";
-import type { TranscriptFile } from "../core/transcript/transcript-files";
+import type { TailCursor, TranscriptFile } from "../core/transcript/transcript-files";
+import type { RawLine } from "../core/transcript/jsonl-lines";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { markWholeRead } from "./code-cache";
 import { hasSettled, isDocument, readAppended, readWholeBytes, SETTLE_MS } from "./transcript-tail";
@@ -36,11 +37,20 @@ export interface AgentRoots {
 	opencode?: string;
 }
 
-/** How long until a read's held-back last line has settled (see `SETTLE_MS`); undefined when it held none back. */
-function settlingFor(cursor: { settling?: true; mtimeMs?: number }): number | undefined {
-	if (cursor.settling !== true) return undefined;
-	const age = Date.now() - (cursor.mtimeMs ?? Date.now());
-	return Math.min(SETTLE_MS, Math.max(0, SETTLE_MS - age)) + 1;
+/**
+ * A read that held back a last line whole but without its `\n`, written a moment ago (it may be
+ * the first half of a write, see `SETTLE_MS`), goes on once that moment is over, from before that
+ * line: the sync tells what the file holds now. Left to the next sync, a sync started right after
+ * such a write (a transcript rewritten in place, a hook at a session's end) told the old text. A
+ * file still being written then holds it back again, for the next read. Not a whole-file document
+ * (Gemini CLI's `.json`), which is read whole each time.
+ */
+async function readOnOnceSettled(path: string, read: { cursor: TailCursor; bytesRead: number }, onLines: (lines: RawLine[]) => void, options: { onRestart: () => void; blocking: boolean; skipBulk: boolean }): Promise<{ cursor: TailCursor; bytesRead: number }> {
+	if (read.cursor.settling !== true || isDocument(path)) return { cursor: read.cursor, bytesRead: read.bytesRead };
+	const age = Date.now() - (read.cursor.mtimeMs ?? Date.now());
+	await new Promise((done) => setTimeout(done, Math.min(SETTLE_MS, Math.max(0, SETTLE_MS - age)) + 1));
+	const more = await readAppended(path, read.cursor, onLines, options);
+	return { cursor: more.cursor, bytesRead: read.bytesRead + more.bytesRead };
 }
 
 /**
@@ -120,7 +130,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				// Read by the scan, at the stamp the caller has: a file read from its start is these bytes.
 				if (cursor === undefined) {
 					const read = readWholeBytes(whole.bytes, whole.ino, onLines, hasSettled(whole.mtimeMs), whole.mtimeMs, isDocument(path), skipBulk);
-					return { cursor: read.cursor, bytesRead: read.bytesRead };
+					return readOnOnceSettled(path, read, onLines, { onRestart, blocking: whole.bytes.length <= BLOCKING_READ_BYTES, skipBulk });
 				}
 			}
 			// What one read takes is read blocking: microseconds from the page cache, against a
@@ -129,15 +139,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 			const length = (size ?? statSync(path, { throwIfNoEntry: false })?.size ?? Number.POSITIVE_INFINITY) - (cursor?.offset ?? 0);
 			const small = length <= BLOCKING_READ_BYTES;
 			const read = await readAppended(path, cursor, onLines, { onRestart, blocking: small, skipBulk });
-			const wait = settlingFor(read.cursor);
-			if (wait === undefined) return { cursor: read.cursor, bytesRead: read.bytesRead };
-			// A last line whole but without its `\n`, written a moment ago, is held back (it may be the
-			// first half of a write): the sync waits out that moment, once, and reads on from before it,
-			// so that it tells what the file holds now; a sync started right after such a write (a hook
-			// at a session's end, a transcript rewritten in place) left the line to the next sync.
-			await new Promise((done) => setTimeout(done, wait));
-			const more = await readAppended(path, read.cursor, onLines, { onRestart, blocking: small, skipBulk });
-			return { cursor: more.cursor, bytesRead: read.bytesRead + more.bytesRead };
+			return readOnOnceSettled(path, read, onLines, { onRestart, blocking: small, skipBulk });
 		},
 		readMeta,
 	};
