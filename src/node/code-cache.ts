@@ -20,7 +20,7 @@ import { Script } from "node:vm";
  * V8 doubles the young generation whenever many objects survive a collection, as a state's
  * records do; on the machines measured each page a process touches for the first time costs about
  * 14 µs (3.5 ms a megabyte), and the grown young generation was megabytes of fresh pages. Kept at
- * its first size, a sync with nothing to do went 307 → 270 ms and one appended turn 395 → 352 ms.
+ * its first size, a sync with nothing to do went 301 → 263 ms and one appended turn 467 → 423 ms.
  * A run that reads many transcripts whole keeps many objects for long, where the small young
  * generation made Aider's reader 9% slower: there it grows as V8 would have it (`markWholeRead`).
  */

@@ -31,7 +31,7 @@ import { mapConcurrently } from "../core/concurrently";
  * one `models/<hash>.json` per transcript (cursor and folded model), so a run loads and writes
  * only what changed. Every write is atomic; an unchanged file is not rewritten. Models that worker
  * threads fold are appended to packs instead (`models/pack-*.jsonl`, see `appendToPack`), found by
- * `models/packs.json`; a model saved later goes to its own file and its pack entry is dropped, and
+ * `models/packs.json` (the packs it names listed beside it, `PACK_NAMES`); a model saved later goes to its own file and its pack entry is dropped, and
  * a pack no entry names any more is removed. A pack that held a model forgotten (an excluded
  * project) or redacted again (other redaction settings) is removed at once, its other models
  * moved to files of their own: no byte of those stays behind in it.
@@ -409,8 +409,8 @@ export class StateFolder implements TranscriptStore {
 
 	/**
 	 * Removes the packs a killed or failed run left: made by a process that is gone, and named by no
-	 * entry of `packs.json` (nor by `packs.names.json`, while it holds: see `PACK_NAMES`). They only take room: on a full disk each failed sync left its packs,
-	 * and the next could never fit again. An index that cannot be read (damaged, no plain file)
+	 * entry of `packs.json` (nor by `packs.names.json` while it holds, see `PACK_NAMES`). They only
+	 * take room: on a full disk each failed sync left its packs, and the next could never fit again. An index that cannot be read (damaged, no plain file)
 	 * keeps them all: it may name them. Called by a sync under the lock, before it reads the state.
 	 */
 	async removeLeftPacks(): Promise<void> {

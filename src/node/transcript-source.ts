@@ -70,11 +70,11 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
 		foldWhole: pool
 			? (file, spec, packTo, detail) => {
+					markWholeRead();
 					const sessions = opencodeOf(file.path);
 					if (sessions) return foldWholeTranscript(file, spec, (onLines) => sessions.read(file.path, onLines), detail);
 					const whole = prefetched.get(file.path);
 					prefetched.delete(file.path);
-					markWholeRead();
 					return file.size < FOLD_HERE_BYTES ? runFoldJob({ id: 0, file, spec, packTo, ...(detail === undefined ? {} : { detail }) }, whole) : pool.fold(file, spec, packTo, detail);
 				}
 			: undefined,
@@ -116,6 +116,8 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		},
 		async readAppended(path, cursor, onLines, onRestart, size, agent) {
 			const skipBulk = skipsBulk(agent);
+			// Each a transcript read whole (opencode's sessions are, each time: `readsWhole`), not from where the last sync stopped.
+			if (cursor === undefined || opencodeOf(path) !== undefined) markWholeRead();
 			const sessions = opencodeOf(path);
 			if (sessions) {
 				// Read whole each time (`readsWhole`): what was folded before is dropped first.
@@ -123,7 +125,6 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 				return sessions.read(path, onLines);
 			}
 			pool?.batchStarted();
-			if (cursor === undefined) markWholeRead();
 			const whole = prefetched.get(path);
 			if (whole) {
 				prefetched.delete(path);
