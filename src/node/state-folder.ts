@@ -421,6 +421,8 @@ export class StateFolder implements TranscriptStore {
 		const listed = await listedPackNames(dir);
 		const left = gone.filter((name) => !listed.has(name));
 		if (left.length === 0) return;
+		// The index's stamp before its text is read: the list made from that text below holds for that file only.
+		const read = await stat(join(dir, PACK_INDEX)).catch(() => undefined);
 		const text = await readPlainFileIfThere(join(dir, PACK_INDEX)).catch(() => undefined);
 		if (text === undefined) return;
 		let named: Set<string>;
@@ -430,6 +432,8 @@ export class StateFolder implements TranscriptStore {
 			return;
 		}
 		for (const name of left) if (!named.has(name)) await rm(join(dir, name), { force: true }).catch(() => undefined);
+		// A state whose index no sync of this release wrote (packs are written by first reads only) gets its list now.
+		if (read !== undefined && text !== null) await listPackNames(dir, named, read);
 	}
 
 	private packMap(): Promise<PackIndex> {
@@ -559,10 +563,13 @@ async function listedPackNames(models: string): Promise<ReadonlySet<string>> {
 	}
 }
 
-/** Writes `packs.names.json` for the index just written; a failure only costs the next sync a read of the index. */
-async function listPackNames(models: string, named: ReadonlySet<string>): Promise<void> {
+/**
+ * Writes `packs.names.json`: the packs the index named when it had stamp `index` (by default, as it
+ * is now: one just written); a failure only costs the next sync a read of the index.
+ */
+async function listPackNames(models: string, named: ReadonlySet<string>, read?: { ino: number; size: number; mtimeMs: number }): Promise<void> {
 	try {
-		const index = await stat(join(models, PACK_INDEX));
+		const index = read ?? (await stat(join(models, PACK_INDEX)));
 		await writeStateFile(join(models, PACK_NAMES), JSON.stringify({ index: indexStamp(index), names: [...named].sort(codeUnitOrder) }));
 	} catch {
 		// Only speed.

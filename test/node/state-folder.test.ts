@@ -653,7 +653,11 @@ describe("state folder: packs a failed or killed run left", () => {
 		for (const name of [named, left, live]) await writeFile(join(models, name), "{}\n");
 		await writeFile(join(models, "packs.json"), JSON.stringify({ "/t/a.jsonl": { pack: named, offset: 0, length: 2 } }));
 		await new StateFolder(dir).removeLeftPacks();
-		expect((await readdir(models)).sort()).toEqual([live, named, "packs.json"].sort());
+		// The index read, the packs it names are listed beside it for the next sync.
+		expect((await readdir(models)).sort()).toEqual([live, named, "packs.json", "packs.names.json"].sort());
+		const list = JSON.parse(await readFile(join(models, "packs.names.json"), "utf8")) as { index: string; names: string[] };
+		const index = await stat(join(models, "packs.json"));
+		expect(list).toEqual({ index: `${index.ino}:${index.size}:${index.mtimeMs}`, names: [named] });
 		// A damaged index may name any pack: none goes.
 		await writeFile(join(models, left), "{}\n");
 		await writeFile(join(models, "packs.json"), "{ damaged");
@@ -662,7 +666,7 @@ describe("state folder: packs a failed or killed run left", () => {
 		// No index at all (a first sync killed before it wrote one): nothing names them.
 		await rm(join(models, "packs.json"));
 		await new StateFolder(dir).removeLeftPacks();
-		expect((await readdir(models)).sort()).toEqual([live]);
+		expect((await readdir(models)).filter((n) => n.startsWith("pack-"))).toEqual([live]);
 	});
 });
 
