@@ -70,7 +70,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		// writes thousands of files of a few kilobytes: measured, the round trips were most of the time).
 		foldWhole: pool
 			? (file, spec, packTo, detail) => {
-					markWholeRead();
+					markWholeRead(file.size);
 					const sessions = opencodeOf(file.path);
 					if (sessions) return foldWholeTranscript(file, spec, (onLines) => sessions.read(file.path, onLines), detail);
 					const whole = prefetched.get(file.path);
@@ -117,7 +117,7 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		async readAppended(path, cursor, onLines, onRestart, size, agent) {
 			const skipBulk = skipsBulk(agent);
 			// Each a transcript read whole (opencode's sessions are, each time: `readsWhole`), not from where the last sync stopped.
-			if (cursor === undefined || opencodeOf(path) !== undefined) markWholeRead();
+			if (cursor === undefined || opencodeOf(path) !== undefined) markWholeRead(size);
 			const sessions = opencodeOf(path);
 			if (sessions) {
 				// Read whole each time (`readsWhole`): what was folded before is dropped first.

@@ -24,8 +24,10 @@ if (flags === "flags") setRunFlags();
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
 if (batch === "nothing") writeNothing();
-if (batch === "batch" || batch === "first") markBatchRun();
-if (batch === "first") for (let i = 0; i < 20; i++) markWholeRead();
+if (batch === "batch" || batch === "first" || batch === "light") markBatchRun();
+// A first sync that holds much (48 MB here) or little of what it read, a mebibyte a file.
+if (batch === "first") globalThis.held = Array.from({ length: 24 }, () => new Array(2 ** 18).fill(0.5));
+if (batch === "first" || batch === "light") for (let i = 0; i < 20; i++) markWholeRead(2 ** 20);
 process.stdout.write(String(bundled.exports.answer()));
 if (process[Symbol.for("ai-memory.young-generation-grows")] === true) process.stdout.write(" grown");
 if (end === "exit") process.exit(0);
@@ -48,9 +50,9 @@ afterAll(async () => {
 const wrapped = (body: string) => `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const SOURCE = wrapped("function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);");
 
-function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; nothing?: boolean; exit?: boolean; flags?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+function run(dir: string, options: { source?: string; hash?: string; batch?: boolean; first?: boolean; light?: boolean; nothing?: boolean; exit?: boolean; flags?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
 	const [child, bundle] = runner.split("\u0000") as [string, string];
-	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.nothing ? "nothing" : options.first ? "first" : options.batch ? "batch" : "", options.exit ? "exit" : "", options.flags ? "flags" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
+	const result = spawnSync(process.execPath, [child, bundle, options.source ?? SOURCE, options.hash ?? "00aa", dir, options.nothing ? "nothing" : options.first ? "first" : options.light ? "light" : options.batch ? "batch" : "", options.exit ? "exit" : "", options.flags ? "flags" : ""], { encoding: "utf8", env: { ...process.env, AI_MEMORY_CODE_CACHE: "", ...options.env } });
 	expect(result.stderr).toBe("");
 	expect(result.status).toBe(0);
 	return result.stdout;
@@ -105,6 +107,13 @@ describe("code cache", () => {
 		// Made under the flags a run starts with (V8 checks a hash of every flag): taken, not made again.
 		expect(run(dir, { flags: true })).toBe("45");
 		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
+	});
+
+	it("a first sync that holds little of what it read keeps its young generation small", async () => {
+		const dir = join(work, "light");
+		expect(run(dir, { flags: true, light: true, exit: true })).toBe("45");
+		// Still a first sync's cache.
+		expect((await readFile(join(dir, "cli-00aa.v8-cache")))[0]).toBe(2);
 	});
 
 	it("is made again after the first run that read transcripts, then kept", async () => {
