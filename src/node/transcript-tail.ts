@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { bulkSkippingDecoder } from "./bulk-fields";
 import { type LentLines, MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
@@ -302,9 +302,10 @@ interface ReadHandle {
  */
 function openBlocking(path: string): ReadHandle {
 	// Refused unless a plain file: a FIFO swapped in since the scan would wait forever.
-	const { fd } = openPlainFileSync(path);
+	const { fd, stats } = openPlainFileSync(path);
 	return {
-		stat: () => Promise.resolve(fstatSync(fd)),
+		// Its stat when opened: the file it is (a second `fstat` was a system call a file, thousands of files a scan).
+		stat: () => Promise.resolve(stats),
 		read: (buffer, offset, length, position) => Promise.resolve({ bytesRead: readSync(fd, buffer, offset, length, position) }),
 		close: () => Promise.resolve(closeSync(fd)),
 	};
