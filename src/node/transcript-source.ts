@@ -116,9 +116,9 @@ export function nodeTranscriptSource(root: string, pool?: FoldWorkerPool, roots:
 		},
 		async readAppended(path, cursor, onLines, onRestart, size, agent) {
 			const skipBulk = skipsBulk(agent);
-			// Each a transcript read whole (opencode's sessions are, each time: `readsWhole`), not from where the last sync stopped.
-			if (cursor === undefined || opencodeOf(path) !== undefined) markWholeRead(size);
 			const sessions = opencodeOf(path);
+			// Each a transcript read whole (opencode's sessions are, each time: `readsWhole`), not from where the last sync stopped.
+			if (cursor === undefined || sessions !== undefined) markWholeRead(size);
 			if (sessions) {
 				// Read whole each time (`readsWhole`): what was folded before is dropped first.
 				if (cursor !== undefined) onRestart();
