@@ -3,9 +3,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Script } from "node:vm";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlePathFor, codeCacheDir, isBundleOf, isRestOf, restPathFor } from "../../src/node/code-cache";
+import { bundlePathFor, cacheParts, codeCacheDir, isBundleOf, isRestOf, restPathFor } from "../../src/node/code-cache";
 
 /**
  * The code cache as the CLI uses it, in real child processes (the cache is written when a process
@@ -47,6 +48,9 @@ afterAll(async () => {
 	await rm(work, { recursive: true, force: true });
 });
 
+/** What made a cache file: its last byte (see `cacheParts`). */
+const madeBy = (file: Buffer) => file[file.length - 1];
+
 /** A bundle as the build writes it: the module's function (see `runWithCodeCache`). */
 const wrapped = (body: string) => `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 const SOURCE = wrapped("function f(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; } module.exports.answer = () => f(10);");
@@ -87,12 +91,27 @@ describe("code cache", () => {
 		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
 	});
 
+	it("holds V8's data from its first byte (V8 copies data that starts unaligned) and what made it in its last", async () => {
+		const dir = join(work, "layout");
+		run(dir, { batch: true });
+		const file = await readFile(join(dir, "cli-00aa.v8-cache"));
+		// V8's own header (its magic number and version hash) opens the file, as in a cache made here by the same Node.
+		expect(file.subarray(0, 8)).toEqual(new Script(SOURCE).createCachedData().subarray(0, 8));
+		expect(madeBy(file)).toBe(1);
+		const { cachedData, made } = cacheParts(file);
+		expect(made).toBe(1);
+		expect(cachedData?.byteOffset).toBe(file.byteOffset);
+		expect(cachedData?.length).toBe(file.length - 1);
+		expect(cacheParts(Buffer.from([1]))).toEqual({ cachedData: undefined, made: 0 });
+		expect(cacheParts(undefined)).toEqual({ cachedData: undefined, made: 0 });
+	});
+
 	it("is made by a run that ends with process.exit (as a sync does), and used by the next", async () => {
 		const dir = join(work, "exit");
 		expect(run(dir, { batch: true, exit: true })).toBe("45");
 		const file = join(dir, "cli-00aa.v8-cache");
 		const made = await stat(file);
-		expect((await readFile(file))[0]).toBe(1);
+		expect(madeBy(await readFile(file))).toBe(1);
 		expect(run(dir, { batch: true, exit: true })).toBe("45");
 		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
 	});
@@ -103,7 +122,7 @@ describe("code cache", () => {
 		expect(run(dir, { flags: true })).toBe("45");
 		// Many files read whole: the young generation may grow, and this run makes the cache again.
 		expect(run(dir, { flags: true, first: true, exit: true })).toBe("45 grown");
-		expect((await readFile(file))[0]).toBe(2);
+		expect(madeBy(await readFile(file))).toBe(2);
 		const first = await stat(file);
 		// Made under the flags a run starts with (V8 checks a hash of every flag): taken, not made again.
 		expect(run(dir, { flags: true })).toBe("45");
@@ -115,7 +134,7 @@ describe("code cache", () => {
 		const file = join(dir, "cli-00aa.v8-cache");
 		expect(run(dir, { flags: true, light: true, exit: true })).toBe("45 one thread");
 		// Still a first sync's cache, made under the loader's flags: the next run takes it.
-		expect((await readFile(file))[0]).toBe(2);
+		expect(madeBy(await readFile(file))).toBe(2);
 		const made = await stat(file);
 		expect(run(dir, { flags: true })).toBe("45");
 		expect((await stat(file)).mtimeMs).toBe(made.mtimeMs);
@@ -125,9 +144,9 @@ describe("code cache", () => {
 		const dir = join(work, "b");
 		run(dir);
 		const file = join(dir, "cli-00aa.v8-cache");
-		expect((await readFile(file))[0]).toBe(0);
+		expect(madeBy(await readFile(file))).toBe(0);
 		run(dir, { batch: true });
-		expect((await readFile(file))[0]).toBe(1);
+		expect(madeBy(await readFile(file))).toBe(1);
 		const batch = await stat(file);
 		run(dir);
 		run(dir, { batch: true });
@@ -139,14 +158,14 @@ describe("code cache", () => {
 		const file = join(dir, "cli-00aa.v8-cache");
 		run(dir);
 		run(dir, { first: true });
-		expect((await readFile(file))[0]).toBe(2);
+		expect(madeBy(await readFile(file))).toBe(2);
 		const first = await stat(file);
 		run(dir);
 		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
 		run(dir, { first: true });
 		expect((await stat(file)).mtimeMs).toBe(first.mtimeMs);
 		run(dir, { batch: true });
-		expect((await readFile(file))[0]).toBe(1);
+		expect(madeBy(await readFile(file))).toBe(1);
 		const appended = await stat(file);
 		run(dir, { first: true });
 		run(dir);
