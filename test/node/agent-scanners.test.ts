@@ -203,12 +203,21 @@ describe("scanGemini", () => {
 	});
 });
 
+/** A Gemini CLI home made for a test, with its project's `chats` folder, removed after. */
+async function inGeminiChats(prefix: string, test: (home: string, chats: string) => Promise<void>): Promise<void> {
+	const home = mkdtempSync(join(tmpdir(), prefix));
+	try {
+		const chats = join(home, "tmp", "proj", "chats");
+		mkdirSync(chats, { recursive: true });
+		await test(home, chats);
+	} finally {
+		rmSync(home, { recursive: true, force: true });
+	}
+}
+
 describe("scanGemini, the session id in a file's head", () => {
 	it("is read where Gemini CLI writes it (first), where an older CLI's JSON has it (after blanks), past a key that holds no id, and else taken from the name", async () => {
-		const home = mkdtempSync(join(tmpdir(), "gemini-ids-"));
-		try {
-			const chats = join(home, "tmp", "proj", "chats");
-			mkdirSync(chats, { recursive: true });
+		await inGeminiChats("gemini-ids-", async (home, chats) => {
 			const ids = ["aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"];
 			writeFileSync(join(chats, "session-2026-12-01T10-00-aaaa1111.jsonl"), `{"sessionId":"${ids[0]}","kind":"main"}\n`);
 			writeFileSync(join(chats, "session-2026-12-01T10-01-bbbb2222.json"), `{\n  "sessionId" : "${ids[1]}",\n  "messages": []\n}`);
@@ -216,18 +225,13 @@ describe("scanGemini, the session id in a file's head", () => {
 			writeFileSync(join(chats, "session-2026-12-01T10-03-dddd4444.jsonl"), `{"sessionId":"short"}\n`);
 			const files = await scanGemini(home);
 			expect(files.map((f) => f.fileId).sort()).toEqual([...ids, "session-2026-12-01T10-03-dddd4444"].sort());
-		} finally {
-			rmSync(home, { recursive: true, force: true });
-		}
+		});
 	});
 });
 
 describe("scanGemini, sub-agent folders", () => {
 	it("lists each session's sub-agents (all folders at once) in the place of its folder, as a listing in turn would", async () => {
-		const home = mkdtempSync(join(tmpdir(), "gemini-agents-"));
-		try {
-			const chats = join(home, "tmp", "proj", "chats");
-			mkdirSync(chats, { recursive: true });
+		await inGeminiChats("gemini-agents-", async (home, chats) => {
 			const parents = ["aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002", "cccc3333-0000-4000-8000-000000000003"];
 			for (const [i, parent] of parents.entries()) {
 				writeFileSync(join(chats, `session-2026-12-01T10-0${i}-${parent.slice(0, 8)}.jsonl`), `${JSON.stringify({ sessionId: parent, startTime: "2026-12-01T10:00:00.000Z" })}\n`);
@@ -247,17 +251,13 @@ describe("scanGemini, sub-agent folders", () => {
 			expect(agents).toHaveLength(6);
 			for (const agent of agents) expect(agent.path.startsWith(join(chats, agent.parentSessionId!))).toBe(true);
 			expect(files.filter((f) => f.kind === "session").map((f) => f.fileId).sort()).toEqual(parents);
-		} finally {
-			rmSync(home, { recursive: true, force: true });
-		}
+		});
 	});
 });
 
 describe("scanGemini, a file-sync tool's copies", () => {
 	it("reads one file of a session whose file has a conflict copy beside it, and of a sub-agent's, naming the other", async () => {
-		const home = mkdtempSync(join(tmpdir(), "gemini-copies-"));
-		try {
-			const chats = join(home, "tmp", "proj", "chats");
+		await inGeminiChats("gemini-copies-", async (home, chats) => {
 			const id = "dddd4444-0000-4000-8000-000000000004";
 			mkdirSync(join(chats, id), { recursive: true });
 			const first = `${JSON.stringify({ sessionId: id, startTime: "2026-12-01T10:00:00.000Z" })}\n`;
@@ -273,9 +273,7 @@ describe("scanGemini, a file-sync tool's copies", () => {
 			expect(files.map((f) => f.path.slice(chats.length + 1)).sort()).toEqual([join(id, "helper.jsonl"), "session-2026-12-01T10-00-dddd4444 (conflicted copy 2026-12-02).jsonl", "session-2026-12-02T09-00-dddd4444.jsonl"]);
 			expect(files.find((f) => f.kind === "subagent")?.agentId).toBe("helper");
 			expect(passed.map((p) => p.path.slice(chats.length + 1)).sort()).toEqual([join(id, "helper.sync-conflict-20261202-101010-ABCDEFG.jsonl"), "session-2026-12-01T10-00-dddd4444.jsonl"]);
-		} finally {
-			rmSync(home, { recursive: true, force: true });
-		}
+		});
 	});
 });
 
