@@ -132,7 +132,7 @@ function heldBytes(): number {
 }
 
 /**
- * What made a cache, its first byte: a run that read no transcript, one that read what was
+ * What made a cache, its last byte (`cacheParts`): a run that read no transcript, one that read what was
  * appended (and a few files whole: a session's end), one that read many whole (a first sync).
  */
 const MADE_BY_OTHER = 0;
