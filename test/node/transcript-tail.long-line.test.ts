@@ -82,3 +82,22 @@ describe("readAppended: a line longer than the limit", () => {
 		expect(model.malformedLines).toEqual([{ line: 1, reason: "longer than 64 MiB: skipped" }]);
 	});
 });
+
+describe("readAppended: lines longer than a chunk, one read after another and at once", () => {
+	const lettered = (letter: string, length: number) => `{"x":"${letter.repeat(length)}"}`;
+
+	it("each read has its own bytes, though the buffer grown for one long line serves the next", async () => {
+		// Each file: lines of many chunks, longest first, so a later line fits the buffer an earlier one grew.
+		const texts = ["a", "b", "c", "d"].map((l, i) => [lettered(l, 90 - i), short(i), lettered(l, 40 + i), lettered(l, 70)].join("\n") + "\n");
+		const files = texts.map((_, i) => join(dir, `s${i}.jsonl`));
+		await Promise.all(files.map((f, i) => writeFile(f, texts[i]!)));
+		const readOf = async (path: string) => {
+			const lines: RawLine[] = [];
+			await readAppended(path, undefined, (batch) => lines.push(...copies(batch)), { chunkBytes: 16, maxLineBytes: 100 });
+			return lines.map((l) => l.text).join("\n") + "\n";
+		};
+		// One after another, then all at once (their reads interleave at each chunk), twice.
+		for (const path of files) expect(await readOf(path)).toBe(texts[files.indexOf(path)]);
+		for (let round = 0; round < 2; round++) expect(await Promise.all(files.map(readOf))).toEqual(texts);
+	});
+});
