@@ -97,7 +97,7 @@ describe("readAppended: lines longer than a chunk, one read after another and at
 			return lines.map((l) => l.text).join("\n") + "\n";
 		};
 		// One after another, then all at once (their reads interleave at each chunk), twice.
-		for (const path of files) expect(await readOf(path)).toBe(texts[files.indexOf(path)]);
+		for (const [i, path] of files.entries()) expect(await readOf(path)).toBe(texts[i]);
 		for (let round = 0; round < 2; round++) expect(await Promise.all(files.map(readOf))).toEqual(texts);
 	});
 });
