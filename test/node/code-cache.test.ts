@@ -25,13 +25,12 @@ if (flags === "flags") setRunFlags();
 const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
 if (batch === "nothing") writeNothing();
-if (batch === "batch" || batch === "first" || batch === "light") markBatchRun();
+if (batch === "batch" || batch === "first" || batch === "light" || batch === "even") markBatchRun();
 // A first sync that holds much (48 MB here) or little of what it read, a mebibyte a file.
 if (batch === "first") globalThis.held = Array.from({ length: 24 }, () => new Array(2 ** 18).fill(0.5));
 if (batch === "first" || batch === "light") for (let i = 0; i < 20; i++) markWholeRead(2 ** 20);
 // One that holds more than the bound in the end (what V8 counts as used), but never more than it read: about a mebibyte for each.
 if (batch === "even") {
-	markBatchRun();
 	globalThis.held = [];
 	for (let i = 0; i < 60; i++) {
 		// 2^16 numbers: half a mebibyte kept, and as much left behind by fill (one array of 2^17 would be a dictionary, several times that).
