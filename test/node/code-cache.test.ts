@@ -26,7 +26,7 @@ const bundled = { exports: {} };
 runWithCodeCache(source, hash, { filename: __filename, dirname: __dirname, require, module: bundled }, dir);
 if (batch === "nothing") writeNothing();
 if (batch === "batch" || batch === "first" || batch === "light" || batch === "even") markBatchRun();
-// A first sync that holds much (48 MB here) or little of what it read, a mebibyte a file.
+// A first sync that holds much (24 arrays of 2^18 numbers, dictionaries: well over 48 MB) or little of what it read, a mebibyte a file.
 if (batch === "first") globalThis.held = Array.from({ length: 24 }, () => new Array(2 ** 18).fill(0.5));
 if (batch === "first" || batch === "light") for (let i = 0; i < 20; i++) markWholeRead(2 ** 20);
 // One that holds more than the bound in the end (what V8 counts as used), but never more than it read: about a mebibyte for each.
