@@ -1,7 +1,7 @@
 /**
  * Gemini CLI and Claude Code share one project history, end to end with BOTH real clients: Gemini CLI
  * 0.61.0 (`gemini -p`, against the Generative Language API stub in `harness/gemini-stub.ts`) and Claude
- * Code 2.1.332 (against the Messages API stub), with the built CLI syncing in between. Proves:
+ * Code 2.1.337 (against the Messages API stub), with the built CLI syncing in between. Proves:
  * 1. Gemini CLI → Claude Code: a Gemini session (a `read_file` call of README.md, then a reply) becomes
  *    a note with `agent: gemini-cli` in the project's folder, the project's CLAUDE.md block names it
  *    ("… (Gemini CLI)"), and the next real Claude Code session's request to the model holds that title.

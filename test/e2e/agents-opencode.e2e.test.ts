@@ -1,7 +1,7 @@
 /**
  * opencode and Claude Code share one project history, end to end with BOTH real clients: opencode
  * 1.18.33 (`opencode run`, against the Chat Completions stub in `harness/opencode-stub.ts`) and
- * Claude Code 2.1.332 (against the Messages API stub), with the built CLI syncing in between. Proves:
+ * Claude Code 2.1.337 (against the Messages API stub), with the built CLI syncing in between. Proves:
  * 1. opencode → Claude Code: an opencode session (a `read` call of README.md, then a reply), which
  *    opencode keeps in its SQLite database (WAL mode, never checkpointed on exit), becomes a note
  *    with `agent: opencode` in the project's folder, the project's CLAUDE.md block names it

@@ -1,7 +1,7 @@
 /**
  * Codex CLI and Claude Code share one project history, end to end with BOTH real clients: Codex CLI
  * 0.171.0 (`codex exec`, against the Responses API stub in `harness/codex-stub.ts`) and Claude Code
- * 2.1.332 (against the Messages API stub), with the built CLI syncing in between. Proves:
+ * 2.1.337 (against the Messages API stub), with the built CLI syncing in between. Proves:
  * 1. Codex → Claude Code: a Codex session (a `cat README.md` shell call, then a reply) becomes a note
  *    with `agent: codex` in the project's folder, the project's CLAUDE.md block names it
  *    ("… (Codex)"), and the next real Claude Code session's request to the model holds that title.

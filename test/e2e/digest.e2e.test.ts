@@ -8,7 +8,7 @@
  * the client refuses its Write, the reply claims the file, and the next session must read it open.
  * A last one commits, then changes one more file: the next session must read it left uncommitted.
  *
- * Which todo tool the pinned client (2.1.332) offers (see FINDINGS.md, "Todo / task tools"): none with
+ * Which todo tool the pinned client (2.1.337, as 2.1.332) offers (see FINDINGS.md, "Todo / task tools"): none with
  * the default model (claude-opus-5-5); `CLAUDE_CODE_ENABLE_TODO_TOOLS=1` (or an older model, e.g.
  * `--model claude-sonnet-4-6`) turns on the deferred `TaskCreate` / `TaskUpdate` / `TaskList` /
  * `TaskGet`, and with `CLAUDE_CODE_ENABLE_TASKS=false` as well the deferred `TodoWrite` instead. Both

@@ -10,7 +10,7 @@ import { parseTranscript } from "../fixtures/parse-transcript";
 import { promptsOf, shellCommandsOf, subagentCallsOf, toolCallsOf } from "../../src/core/transcript/session-queries";
 import { serializeSession } from "../../src/core/transcript/session-model";
 import { openTranscriptIndex } from "../../src/node/transcript-index";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, text, thinking, toolUse, type Stub } from "./harness/index.js";
+import { CLAUDE_CODE_VERSION, ensureClaudeCode, makeTempDir, runClaude, startStub, text, thinking, toolUse, type Stub } from "./harness/index.js";
 
 describe("transcript engine on real Claude Code transcripts", () => {
 	let stub: Stub;
@@ -72,7 +72,7 @@ describe("transcript engine on real Claude Code transcripts", () => {
 		const model = session!.model;
 		expect(model.cwd).toBe(cwd);
 		expect(model.sessionIds).toEqual([first.sessionId]);
-		expect(model.versions).toEqual(["2.1.332"]);
+		expect(model.versions).toEqual([CLAUDE_CODE_VERSION]);
 		expect(promptsOf(model).map((p) => `${p.kind}:${p.text}`)).toEqual(["prompt:Add a health check module", "prompt:What files are there now?", "command:/compact"]);
 		expect(toolCallsOf(model).map((c) => c.name)).toEqual(["Write", "Edit", "Bash", "Bash", "Agent"]);
 		expect(model.files).toEqual({ read: [], written: [file], edited: [file] });

@@ -1,5 +1,5 @@
 /**
- * Our Claude Code hooks, end to end with the REAL client (2.1.332) and the built CLI:
+ * Our Claude Code hooks, end to end with the REAL client (2.1.337) and the built CLI:
  * 1. `ai-memory projects add --mode lazy` and one past session synced (a fact in the vault's memory);
  * 2. `ai-memory hooks install` into the temp HOME's `.claude/settings.json` (a user file with its own
  *    keys, tabs and hooks), which the client then runs with their JSON on stdin;

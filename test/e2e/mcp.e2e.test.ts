@@ -1,5 +1,5 @@
 /**
- * The MCP server with the REAL Claude Code (2.1.332) and the built CLI:
+ * The MCP server with the REAL Claude Code (2.1.337) and the built CLI:
  * 1. a lazy project with one past session that committed (`git commit` in a Bash call), synced;
  * 2. `ai-memory hooks install` puts our hooks into settings.json and our server into the temp
  *    HOME's `.claude.json` (a user file with keys of its own), where `claude mcp add --scope user`
@@ -123,7 +123,9 @@ describe("the MCP server in the real Claude Code", () => {
 
 		// 2. Hooks and server installed; the real client lists the server, connected.
 		const userConfig = join(home, ".claude.json");
-		const before = '{\n  "numStartups": 7,\n  "theme": "dark"\n}\n';
+		// A person who runs Claude Code in the project has trusted its folder there: 2.1.337's
+		// `claude mcp list` checks no server in a folder not trusted ("Not checked (folder not trusted …)").
+		const before = `{\n  "numStartups": 7,\n  "theme": "dark",\n  "projects": {\n    ${JSON.stringify(cwd)}: {\n      "hasTrustDialogAccepted": true\n    }\n  }\n}\n`;
 		writeFileSync(userConfig, before);
 		run("hooks", "install", "--vault", vault, "--claude-dir", claudeDir);
 		const installed = JSON.parse(readFileSync(userConfig, "utf8")) as { numStartups: number; mcpServers: Record<string, { type: string; command: string; args: string[] }> };

@@ -1,5 +1,5 @@
 /**
- * Where the real Claude Code (2.1.332) reads a project's auto memory from, checked against
+ * Where the real Claude Code (2.1.337) reads a project's auto memory from, checked against
  * `claudeMemoryDir` (src/node/claude-memory-dir.ts): for each case a MEMORY.md with a unique marker is
  * put where `claudeMemoryDir` says, decoys where a wrong rule would look (the cwd's own transcript
  * folder, a parent folder, ...), and only the predicted one may reach the model. The system prompt's
@@ -12,10 +12,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeMemoryDir, encodeClaudeProjectDir } from "../../src/node/claude-memory-dir";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type Stub, requestText } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, memoryShown, runClaude, startStub, toolUse, type Stub, requestText } from "./harness/index.js";
 
 const hasGit = spawnSync("git", ["--version"]).status === 0;
-const CONTENTS = (dir: string) => `Contents of ${dir}/MEMORY.md (user's auto-memory, persists across conversations):\n\n`;
 
 function git(cwd: string, ...args: string[]): void {
 	execFileSync("git", ["-c", "user.email=e2e@example.com", "-c", "user.name=e2e", ...args], { cwd, stdio: "pipe" });
@@ -67,7 +66,7 @@ describe("auto-memory location: claudeMemoryDir agrees with the real Claude Code
 		decoys.forEach((d, i) => plant(d, `${label}-DECOY${i}`));
 		const { seen, toldDir } = await session(home, cwd);
 		expect(toldDir, label).toBe(predicted);
-		expect(seen, label).toContain(`${CONTENTS(predicted!)}- [${label}-HIT](${label}-HIT.md) — marker ${label}-HIT\n`);
+		expect(memoryShown(seen, predicted!), label).toBe(`- [${label}-HIT](${label}-HIT.md) — marker ${label}-HIT`);
 		expect(seen, label).not.toMatch(new RegExp(`marker ${label}-DECOY`));
 		return predicted!;
 	}
@@ -195,7 +194,7 @@ describe("auto-memory location: claudeMemoryDir agrees with the real Claude Code
 
 		stub.setScript({ rules: [], fallbackReply: "Done." });
 		const two = await session(home, cwd, "Which package manager?");
-		expect(two.seen).toContain(CONTENTS(dir) + index.trimEnd() + "\n</system-reminder>");
+		expect(memoryShown(two.seen, dir)).toBe(index.trimEnd());
 		expect(two.seen).not.toContain("Use pnpm for every install");
 	});
 });

@@ -22,14 +22,13 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withFlatProperties, withoutFlatProperties } from "../../src/core/memory/fact-properties";
 import { claudeMemoryDir } from "../../src/node/claude-memory-dir";
-import { ensureClaudeCode, makeTempDir, runClaude, startStub, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
+import { ensureClaudeCode, makeTempDir, memoryShown, runClaude, startStub, toolUse, type Stub, buildCli, requestText } from "./harness/index.js";
 
 const repo = resolve(__dirname, "..", "..");
 const cli = join(repo, "dist", "cli.cjs");
 const hasGit = spawnSync("git", ["--version"]).status === 0;
 const BEGIN = "<!-- AI-MEMORY:BEGIN -->";
 const END = "<!-- AI-MEMORY:END -->";
-const CONTENTS = (dir: string) => `Contents of ${dir}/MEMORY.md (user's auto-memory, persists across conversations):\n\n`;
 
 interface SyncReport {
 	transcriptsRead: number;
@@ -129,7 +128,7 @@ describe("facts shared between the vault and the real Claude Code's auto memory"
 		const { seen, toldDir } = await session("What do we know about deploys?");
 		expect(toldDir).toBe(memDir);
 		// The marker lines are HTML comments on lines of their own: the client strips them.
-		expect(seen).toContain(`${CONTENTS(memDir)}${DEPLOY_LINE}\n</system-reminder>`);
+		expect(memoryShown(seen, memDir)).toBe(DEPLOY_LINE);
 		expect(seen).not.toContain(BEGIN);
 		expect(seen).not.toContain(DEPLOY_BODY);
 		expect(seen).not.toContain("the database lives in fra");

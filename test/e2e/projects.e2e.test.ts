@@ -1,5 +1,5 @@
 /**
- * A project is its repository, end to end with the REAL Claude Code client (2.1.332) and the built CLI.
+ * A project is its repository, end to end with the REAL Claude Code client (2.1.337) and the built CLI.
  *
  * A git repository `repo` (one commit), a linked worktree of it (`git worktree add ../repo-wt -b
  * feature`) and a subfolder `repo/packages/core`: one real session in each, so three transcript

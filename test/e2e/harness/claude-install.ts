@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { installOnce, npmInstall } from "./npm-install.js";
 
 /** The one pinned Claude Code version the e2e tests run. */
-export const CLAUDE_CODE_VERSION = "2.1.332";
+export const CLAUDE_CODE_VERSION = "2.1.337";
 export const CLAUDE_CODE_PACKAGE = "@anthropic-ai/claude-code";
 
 /** Walk up from this file to the folder holding package.json (works from a bundle under .cache/ too). */

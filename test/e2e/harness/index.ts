@@ -14,3 +14,4 @@ export * from "./opencode-stub.js";
 export * from "./run-opencode.js";
 export * from "./claude-first.js";
 export * from "./detached-syncs.js";
+export * from "./memory-shown.js";
