@@ -171,12 +171,28 @@ function isAsciiSpace(c: number): boolean {
 const MODE_REQUEST = /^\/(?:ask|code|architect|context)\s+(\S[\s\S]*)$/;
 /** Commands that run a shell command: `/run`, `!`, `/test`, and `/git` (which runs git). */
 const SHELL_COMMAND = /^(?:\/(?:run|test)\s+|!)(\S[\s\S]*)$/;
-/** A question Aider answered itself for a group ("(A)ll" chosen before): written as input, not typed. */
-const AUTO_ANSWER = /\(Y\)es\/\(N\)o.*\]: ?\S*$/;
+/**
+ * A question Aider answered itself for a group ("(A)ll" chosen before): written as input, not typed.
+ * As `/\(Y\)es\/\(N\)o.*\]: ?\S*$/` reads it: the answer after the last `]:` that only non-blanks
+ * follow (a space between at most), a `(Y)es/(N)o` before it on the same line. Found by hand: that
+ * regex backtracked each `]:` against each `(Y)es/(N)o` and each character, and one typed line of
+ * 26 KB of them (a repository may ship its history) held the sync 39 s.
+ */
+export function isAutoAnswer(text: string): boolean {
+	let blank = text.length - 1;
+	while (blank >= 0 && !/\s/.test(text[blank]!)) blank--;
+	const last = text.lastIndexOf("]:");
+	const answer = last > blank ? last : text[blank] === " " && text.startsWith("]:", blank - 2) ? blank - 2 : -1;
+	if (answer < 0) return false;
+	let lineStart = answer;
+	while (lineStart > 0 && !/[\n\r\u2028\u2029]/.test(text[lineStart - 1]!)) lineStart--;
+	const question = text.indexOf("(Y)es/(N)o", lineStart);
+	return question >= 0 && question + 10 <= answer;
+}
 
 function foldInput(model: SessionModel, block: OpenBlock, text: string): void {
 	if (block.kind === "prompt" && block.blankLines === 0) return extendPrompt(model, block, text);
-	if (text === "<blank>" || (text.includes("(Y)es/(N)o") && AUTO_ANSWER.test(text))) {
+	if (text === "<blank>" || (text.includes("(Y)es/(N)o") && isAutoAnswer(text))) {
 		setBlock(block, "output", -1);
 		return;
 	}

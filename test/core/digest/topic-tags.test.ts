@@ -198,8 +198,19 @@ describe("toolSignals", () => {
 		["Task", []],
 		["Read", []],
 		["Bash", []],
+		["mcp__a_b_a_b__x", ["mcp/a_b"]],
+		["mcp__a_ab__x", ["mcp/a_ab"]],
+		["mcp__ab_a__x", ["mcp/ab_a"]],
+		["mcp___a__x", ["mcp/_a"]],
 	])("%s → %j", (tool, names) => {
 		expect(toolSignals(tool)).toEqual(names);
+	});
+
+	it("reads a server named twice as a back-reference did, in linear time on a name of a million characters (the regex took 24 s)", () => {
+		const start = performance.now();
+		expect(toolSignals(`mcp__${"a_".repeat(500_000)}b__search`)).toEqual([`mcp/${"a_".repeat(500_000)}b`]);
+		expect(toolSignals(`mcp__${"a_".repeat(250_000)}b_${"a_".repeat(250_000)}b__search`)).toEqual([`mcp/${"a_".repeat(250_000)}b`]);
+		expect(performance.now() - start).toBeLessThan(2000);
 	});
 });
 

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TranscriptIndex } from "../../../src/core/ingest/transcript-index";
-import { aiderSessionStart } from "../../../src/core/transcript/aider-fold";
+import fc from "fast-check";
+import { aiderSessionStart, isAutoAnswer } from "../../../src/core/transcript/aider-fold";
 import { serializeSession, type SessionModel } from "../../../src/core/transcript/session-model";
 import { promptsOf, shellCommandsOf, toolCallsOf } from "../../../src/core/transcript/session-queries";
 import { digestSession } from "../../../src/core/digest/session-digest";
@@ -304,5 +305,24 @@ describe("the Aider fold, on a history written the way Aider's source writes it"
 		const [model] = await sessionsOf(Buffer.from(text));
 		expect(texts(model!, "text")).toEqual(["The model's reply."]);
 		expect(model!.files.edited).toEqual([`${PROJECT}/src/a.py`]);
+	});
+});
+
+describe("Aider: an answer it gave itself", () => {
+	const OLD = /\(Y\)es\/\(N\)o.*\]: ?\S*$/;
+
+	it("is told as the regex told it, on any line of its pieces", () => {
+		const piece = fc.constantFrom("(Y)es/(N)o", "]:", " ", "\t", "\n", "\r", "x", "/", "[Yes]", "(Y)es", "]", ":");
+		fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((p) => p.join("")), (text) => isAutoAnswer(text) === OLD.test(text)), { numRuns: 5000 });
+		expect(isAutoAnswer("Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: a")).toBe(true);
+	});
+
+	it("is told in linear time on a typed line of 100,000 characters of questions and `]:` (the regex backtracked in cubic time)", async () => {
+		const line = `${"(Y)es/(N)o".repeat(5_000)}${"]:/".repeat(16_000)} x`;
+		const start = performance.now();
+		expect(isAutoAnswer(line)).toBe(false);
+		const [session] = await sessionsOf(Buffer.from(`\n# aider chat started at 2026-11-30 09:12:03\n\n#### ${line}  \n\nDone.\n`));
+		expect(performance.now() - start).toBeLessThan(3000);
+		expect(promptsOf(session!)).toHaveLength(1);
 	});
 });

@@ -146,6 +146,23 @@ describe("parseLine: what it never throws on", () => {
 		expect(parseLine(line)).toEqual({ ok: false, reason });
 	});
 
+	it.each([
+		[' \t{"a":1} \n {"b":2}\r\n', "two JSON objects on one line"],
+		["{}{", "invalid JSON"],
+		["}{}", "invalid JSON"],
+		["{}", "not two"],
+	])("tells two objects on one line only between outer braces: %j", (line, reason) => {
+		if (reason === "not two") expect(parseLine(line).ok).toBe(true);
+		else expect(parseLine(line)).toEqual({ ok: false, reason });
+	});
+
+	it("names a bad line of 400,000 `}{` in linear time (one regex over the line backtracked each `}` against each other)", () => {
+		const start = performance.now();
+		expect(parseLine(`{${"}{".repeat(200_000)}{`)).toEqual({ ok: false, reason: "invalid JSON" });
+		expect(parseLine(`{${"}{".repeat(200_000)}}`)).toEqual({ ok: false, reason: "two JSON objects on one line" });
+		expect(performance.now() - start).toBeLessThan(2000);
+	});
+
 	it("names a message whose content is neither text nor a list, which no turn can be made of", () => {
 		// Our own shape: a prompt nested as an object, as a damaged or hostile line may hold it.
 		for (const content of [{ nested: { deeper: "a prompt" } }, 7, true]) {

@@ -182,6 +182,19 @@ function add(found: Set<string>, name: string | undefined): void {
 /** MCP servers that come with the client itself and say nothing about the topic. */
 const BUILT_IN_MCP = new Set(["ide"]);
 
+/**
+ * `x_x` → `x` (a plugin's server named twice), as `/^(.+)_\1$/` read it: the halves meet at the
+ * middle `_` (the name holds no line break, which `.` would not take). That regex tried each `_`
+ * against the rest: a tool named `mcp__a_a_a_…` of 1 MB (the transcript's, never clipped) held
+ * the sync 24 s.
+ */
+function undoubled(name: string): string {
+	const mid = (name.length - 1) / 2;
+	if (mid < 1 || name[mid] !== "_") return name;
+	const half = name.slice(0, mid);
+	return half === name.slice(mid + 1) ? half : name;
+}
+
 /** Topic names one tool name supports: web tools → research, `mcp__<server>__<tool>` → `mcp/<server>`. */
 export function toolSignals(tool: string): string[] {
 	if (tool === "WebFetch" || tool === "WebSearch") return ["research"];
@@ -189,8 +202,7 @@ export function toolSignals(tool: string): string[] {
 	const mcp = /^mcp__(.+?)__/.exec(tool);
 	if (!mcp?.[1]) return [];
 	let server = mcp[1].toLowerCase().replace(/^plugin_/, "");
-	const half = /^(.+)_\1$/.exec(server);
-	if (half?.[1]) server = half[1];
+	server = undoubled(server);
 	server = server.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-+|-+$/g, "");
 	return server === "" || BUILT_IN_MCP.has(server) ? [] : [`mcp/${server}`];
 }
