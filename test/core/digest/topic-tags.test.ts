@@ -210,7 +210,7 @@ describe("toolSignals", () => {
 		const start = performance.now();
 		expect(toolSignals(`mcp__${"a_".repeat(500_000)}b__search`)).toEqual([`mcp/${"a_".repeat(500_000)}b`]);
 		expect(toolSignals(`mcp__${"a_".repeat(250_000)}b_${"a_".repeat(250_000)}b__search`)).toEqual([`mcp/${"a_".repeat(250_000)}b`]);
-		expect(performance.now() - start).toBeLessThan(2000);
+		expect(performance.now() - start).toBeLessThan(5_000);
 	});
 });
 

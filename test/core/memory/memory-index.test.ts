@@ -21,7 +21,7 @@ describe("MEMORY.md's links", () => {
 		const hostile = `# Memory\n- [Tests](feedback_tests.md) — mine\n${"](]".repeat(133_000)}\n`;
 		const start = performance.now();
 		const result = updateMemoryIndex(hostile, [{ file: "feedback_tests.md", name: "tests", description: "Run tests" }, { file: "pnpm.md", name: "pnpm", description: "Use pnpm" }]);
-		expect(performance.now() - start).toBeLessThan(2000);
+		expect(performance.now() - start).toBeLessThan(5_000);
 		if (!result.ok) throw new Error(result.reason);
 		// No room left in the file's load limit: the one fact it does not link is counted.
 		expect(result.text).toContain("…and 1 more fact");

@@ -160,7 +160,7 @@ describe("parseLine: what it never throws on", () => {
 		const start = performance.now();
 		expect(parseLine(`{${"}{".repeat(200_000)}{`)).toEqual({ ok: false, reason: "invalid JSON" });
 		expect(parseLine(`{${"}{".repeat(200_000)}}`)).toEqual({ ok: false, reason: "two JSON objects on one line" });
-		expect(performance.now() - start).toBeLessThan(2000);
+		expect(performance.now() - start).toBeLessThan(5_000);
 	});
 
 	it("names a message whose content is neither text nor a list, which no turn can be made of", () => {

@@ -15,7 +15,7 @@ describe("the client's injected context", () => {
 		const raw = `${"<ide_selection>".repeat(70_000)}<system-reminder>hi</system-reminder>\n</b> Fix the parser.`;
 		const start = performance.now();
 		const read = classifyUserText(raw);
-		expect(performance.now() - start).toBeLessThan(2000);
+		expect(performance.now() - start).toBeLessThan(5_000);
 		expect(read.kind).toBe("prompt");
 		expect(withoutInjected(raw)).toBe(`${"<ide_selection>".repeat(70_000)}\n</b> Fix the parser.`);
 	});
