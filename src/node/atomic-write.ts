@@ -6,6 +6,7 @@ import { setTimeout } from "node:timers";
 import { currentThreadId } from "./thread-id";
 import { makeFolder } from "./make-folder";
 import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
+import { checkWriteFence, outsideWriteFence } from "./write-fence";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -65,6 +66,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		});
 		made = true;
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
+		checkWriteFence();
 		await rename(temp, path);
 	} catch (error) {
 		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
@@ -107,6 +109,7 @@ export function writeFileReplacingSync(path: string, text: string | readonly Uin
 		made = true;
 		if (mode !== undefined) chmodSync(temp, mode);
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
+		checkWriteFence();
 		renameSync(temp, path);
 	} catch (error) {
 		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
@@ -387,7 +390,7 @@ async function carryLate(path: string, ours: Buffer, late: Buffer, depth: number
 async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number): Promise<void> {
 	const now = await readPlainBytes(path).catch(() => undefined);
 	if (now === undefined || !now.equals(ours)) return;
-	await writeFileReplacing(path, theirs, mode & 0o7777);
+	await outsideWriteFence(() => writeFileReplacing(path, theirs, mode & 0o7777));
 }
 
 /**
@@ -421,6 +424,7 @@ export async function writeDurably(target: string, text: string | Uint8Array, ke
 			await handle.close();
 		}
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(target);
+		checkWriteFence();
 		await rename(temp, target);
 	} catch (error) {
 		if (made) await rm(temp, { force: true }).catch(() => undefined);

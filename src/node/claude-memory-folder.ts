@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { hasNameControl } from "../core/text/name-controls";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacing } from "./atomic-write";
+import { checkWriteFence } from "./write-fence";
 import { ConfinedPathError, confinedFile, confinedFolder, INSTRUCTION_FILE_MAX_BYTES, readPlainUtf8IfThere, utf8Text } from "./confined-path";
 
 /**
@@ -70,6 +71,7 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		const target = await this.fileOf(name);
 		// A FIFO, a folder or a link out is refused (throws), not taken for no file.
 		if ((await readPlainUtf8IfThere(target, INSTRUCTION_FILE_MAX_BYTES)) !== expected) return false;
+		checkWriteFence();
 		await unlink(target);
 		return true;
 	}

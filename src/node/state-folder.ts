@@ -22,6 +22,7 @@ import { checkpointProblem, digestListsProblem, projectRecordProblem, sessionRec
 import { dict } from "../core/dict";
 import { catalogEntry, type CatalogEntry, type SessionSource } from "../core/usage/session-rows";
 import { mapConcurrently } from "../core/concurrently";
+import { checkWriteFence } from "./write-fence";
 
 /**
  * The sync's memory between runs, in the plugin's folder, shared by plugin and CLI:
@@ -159,6 +160,7 @@ export class StateFolder implements TranscriptStore {
 		}
 		const model = this.modelPath(path);
 		await this.lastWrite.get(model);
+		checkWriteFence();
 		await rm(model, { force: true });
 	}
 
@@ -167,6 +169,7 @@ export class StateFolder implements TranscriptStore {
 		const path = hookContextPath(this.dir, projectPath);
 		if (context !== null) return this.writeJson(path, context);
 		this.written.delete(path);
+		checkWriteFence();
 		await rm(path, { force: true });
 	}
 
@@ -203,6 +206,8 @@ export class StateFolder implements TranscriptStore {
 		const inUse = new Set(names);
 		for (const name of this.sessionFiles.keys()) if (!inUse.has(name)) this.sessionFiles.delete(name);
 		const present = await readdir(join(this.dir, SESSIONS_DIR)).catch(() => [] as string[]);
+		// Another sync's files, if this one lost the lock while stopped: its list names them.
+		checkWriteFence();
 		for (const name of present) if (isSessionFileName(name) && !inUse.has(name)) await rm(join(this.dir, SESSIONS_DIR, name), { force: true }).catch(() => undefined);
 		for (const folder of [CATALOG_DIR, LISTS_DIR]) {
 			const present = await readdir(join(this.dir, folder)).catch(() => [] as string[]);
@@ -431,6 +436,7 @@ export class StateFolder implements TranscriptStore {
 		} catch {
 			return;
 		}
+		checkWriteFence();
 		for (const name of left) if (!named.has(name)) await rm(join(dir, name), { force: true }).catch(() => undefined);
 		// A state whose index no sync of this release wrote (packs are written by first reads only) gets its list now.
 		if (read !== undefined && text !== null) await listPackNames(dir, named, read);
@@ -481,6 +487,7 @@ export class StateFolder implements TranscriptStore {
 		this.packs = Promise.resolve(merged);
 		const named = new Set(merged.entries().map(([, at]) => at.pack));
 		await listPackNames(this.modelsDir(), named);
+		checkWriteFence();
 		for (const name of await readdir(this.modelsDir()).catch(() => [] as string[])) {
 			if (!isPackName(name) || named.has(name) || (isOwnPack(name) && !this.packsToRemove.has(name))) continue;
 			leavePack(name);

@@ -1,5 +1,6 @@
+import { statSync, utimesSync } from "node:fs";
 import { lstat, open, unlink, utimes } from "node:fs/promises";
-import { openPlainFile, readUpTo } from "./confined-path";
+import { openPlainFile, readPlainBytesSync, readUpTo } from "./confined-path";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 // Node's timers, not the window's: this runs in the CLI and hooks too.
@@ -42,6 +43,18 @@ export class SyncLockBusyError extends Error {
 		readonly holder: SyncLockHolder | undefined,
 	) {
 		super(`another sync is running (${holder ? describeSyncLockHolder(holder) : `lock file ${path}`})`);
+	}
+}
+
+/**
+ * This process held the lock and no longer does: it was stopped (SIGSTOP, a suspended machine) past
+ * the lock's stale time, and another sync broke the lock and took it. Nothing more is written: the
+ * other sync writes what this one would have.
+ */
+export class SyncLockLostError extends Error {
+	override readonly name = "SyncLockLostError";
+	constructor(readonly path: string) {
+		super(`this sync was paused longer than its lock lasts (${path}), and another sync took the lock meanwhile: it stopped without writing more, the other sync does the rest`);
 	}
 }
 
@@ -148,6 +161,32 @@ export class SyncLock {
 			if (this.isStale(current) && (await this.breakStale(current))) continue;
 			if (Date.now() >= giveUpAt) throw new SyncLockBusyError(this.path, current.holder);
 			await sleep(Math.min(this.retryMs, Math.max(1, giveUpAt - Date.now())));
+		}
+	}
+
+	/**
+	 * Throws `SyncLockLostError` unless the lock file still holds this taking: called (blocking, a
+	 * small read) right before each write a sync commits, so a sync resumed after another took the
+	 * lock over writes nothing more. A holder whose file went unrefreshed for a fifth of the stale
+	 * time (its heartbeat could not run: the process was stopped, or its thread held) refreshes it
+	 * now, so no one breaks it between this check and the write.
+	 */
+	assertHeld(): void {
+		const ours = this.ours;
+		let text: string | undefined;
+		try {
+			text = readPlainBytesSync(this.path, LOCK_TEXT_MAX).toString("utf8");
+		} catch {
+			text = undefined;
+		}
+		if (!ours || text !== ours.text) throw new SyncLockLostError(this.path);
+		try {
+			if (Date.now() - statSync(this.path).mtimeMs > this.heartbeatMs) {
+				const now = new Date();
+				utimesSync(this.path, now, now);
+			}
+		} catch {
+			// Gone since the read: the next check says so.
 		}
 	}
 

@@ -67,6 +67,23 @@ export function hasSettled(mtimeMs: number, now = Date.now()): boolean {
 	return age >= SETTLE_MS || age < -SETTLE_MS;
 }
 
+/**
+ * How long a stamp in whole seconds may still change without showing: a file system that keeps
+ * seconds only (ext2/3 with small inodes, HFS+, some network mounts) or two (FAT) gives a file
+ * rewritten in place, same size, in the second of the read the very stamp it had (its change time
+ * too). Attack round 47b: such a rewrite was never read, the note kept the old words for good.
+ */
+const COARSE_STAMP_MS = 2_000;
+
+/**
+ * Whether a file read now may change again under the same stamp: its time is whole seconds (no
+ * finer clock kept it) and within `COARSE_STAMP_MS` of now. The read is marked `settling`, so the
+ * next sync reads it again, changed or not (as git treats a "racily clean" entry).
+ */
+export function racyStamp(mtimeMs: number, now = Date.now()): boolean {
+	return mtimeMs % 1000 === 0 && Math.abs(now - mtimeMs) < COARSE_STAMP_MS;
+}
+
 /** The line objects every read here lends to the batches it hands to `onLines` (see `LentLines`). */
 const lent: LentLines = [];
 
@@ -237,7 +254,7 @@ export async function readAppended(
 		}
 		// Still open: a line taken without its newline now, or before with nothing come since.
 		const stillOpen = last.text !== undefined || (start.open === true && offset === start.offset);
-		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling ? { settling: true as const } : {}), ...(skipping ? { skipping: true as const } : {}) };
+		const flags = { ...(stillOpen ? { open: true as const } : {}), ...(last.settling || racyStamp(stat.mtimeMs, options.now) ? { settling: true as const } : {}), ...(skipping ? { skipping: true as const } : {}) };
 		return {
 			cursor: { offset, nextLineNo: lineNo, ino, head: head.toString("base64"), tail: (await readBefore(handle, offset)).toString("base64"), ...(sum === undefined ? {} : { sum }), mtimeMs: stat.mtimeMs, ...flags },
 			restarted,
@@ -320,7 +337,7 @@ export function readWholeBytes(read: Buffer, ino: number, onLines: (lines: RawLi
 			? { offset, nextLineNo, ino, head, tail, sum, mtimeMs }
 			: { offset, nextLineNo, ino, head, tail, ...(sum === undefined ? {} : { sum }), ...(mtimeMs === undefined ? {} : { mtimeMs }) };
 	if (last.text !== undefined) cursor.open = true;
-	if (last.settling) cursor.settling = true;
+	if (last.settling || (mtimeMs !== undefined && racyStamp(mtimeMs))) cursor.settling = true;
 	return { cursor, restarted: false, bytesRead: read.length };
 }
 

@@ -17,6 +17,7 @@ import { repositoryFingerprint } from "./repository-fingerprint";
 import type { FoldWorkerPool } from "./fold-worker-pool";
 import { confineStateFolder, removeStateLeftovers, StateFolder } from "./state-folder";
 import { acquireSyncLock, syncLockPath, type SyncTool } from "./sync-lock";
+import { fencedNotes, withWriteFence } from "./write-fence";
 import { keptOutOfStore } from "./kept-out";
 import { readPendingRenames } from "./pending-renames";
 import { openTranscriptIndex } from "./transcript-index";
@@ -88,7 +89,8 @@ export class VaultSync {
 		try {
 			// Before anything is read: what the caller waited for is now this sync's to read.
 			await this.options.lock.onLocked?.();
-			return await this.runUnlocked(settings, options);
+			// Every write it commits first checks the lock is still its own (see `write-fence`).
+			return await withWriteFence(() => lock.assertHeld(), () => this.runUnlocked(settings, options));
 		} finally {
 			await lock.release();
 		}
@@ -146,7 +148,7 @@ export class VaultSync {
 			}
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
-		return { index, settings, state, notes: this.notes, projects: new ProjectFolderFiles(), vaultPath: this.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
+		return { index, settings, state, notes: fencedNotes(this.notes), projects: new ProjectFolderFiles(), vaultPath: this.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
 	}
 }
 

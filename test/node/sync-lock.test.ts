@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { acquireSyncLock, describeSyncLockHolder, SyncLock, SyncLockBusyError, syncLockPath, type SyncLockHolder } from "../../src/node/sync-lock";
+import { acquireSyncLock, describeSyncLockHolder, SyncLock, SyncLockBusyError, SyncLockLostError, syncLockPath, type SyncLockHolder } from "../../src/node/sync-lock";
 
 /**
  * Real contention: child Node processes take the same lock through the same module (bundled by
@@ -135,6 +135,22 @@ async function busyError(promise: Promise<unknown>): Promise<SyncLockBusyError> 
 }
 
 describe("SyncLock", () => {
+	it("assertHeld: passes while the file is its own, refreshing one its heartbeat could not (a stopped process); throws once another sync took it, or it was released", async () => {
+		const lock = await acquireSyncLock(lockPath, { tool: "cli", maxAgeMs: 30_000 });
+		expect(() => lock.assertHeld()).not.toThrow();
+		const old = new Date(Date.now() - 20_000);
+		await utimes(lockPath, old, old);
+		lock.assertHeld();
+		expect(Date.now() - (await stat(lockPath)).mtimeMs).toBeLessThan(5_000);
+		// Broken as stale by another sync while this process was stopped, and taken.
+		await writeFile(lockPath, `${JSON.stringify({ pid: process.pid + 1, host: hostname(), tool: "hook", since: new Date().toISOString(), token: "x" })}\n`);
+		expect(() => lock.assertHeld()).toThrow(SyncLockLostError);
+		await rm(lockPath);
+		expect(() => lock.assertHeld()).toThrow(SyncLockLostError);
+		await lock.release();
+		expect(() => lock.assertHeld()).toThrow(SyncLockLostError);
+	});
+
 	it("takes a free lock, writes who holds it, and release removes it", async () => {
 		const lock = new SyncLock(lockPath);
 		const holder = await lock.acquire({ tool: "plugin" });

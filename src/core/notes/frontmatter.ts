@@ -95,7 +95,10 @@ export function readFrontmatter(text: string, options: { parse?: boolean } = {})
 export function yamlProblem(yaml: string): string | undefined {
 	if (yaml.length > MAX_PARSED_YAML) return undefined;
 	const error = parseDocument(yaml, { logLevel: "silent" }).errors[0];
-	return error === undefined ? undefined : error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+	if (error === undefined) return undefined;
+	const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+	// The parser recurses per level and passes V8's own words on (15,000 nested brackets: the note said "Maximum call stack size exceeded"; attack round 47b).
+	return message.startsWith("Maximum call stack size exceeded") ? "nested too deep to be read" : message;
 }
 
 /** Properties larger than this are not parsed (see `readFrontmatter`): a fact's are a few hundred bytes. */

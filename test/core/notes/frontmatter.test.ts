@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFrontmatter, renderFrontmatter } from "../../../src/core/notes/frontmatter";
+import { readFrontmatter, renderFrontmatter, yamlProblem } from "../../../src/core/notes/frontmatter";
 import { baseName, MAX_NAME_BYTES, noteStem, safeFileName } from "../../../src/core/notes/note-name";
 import { inertMentions } from "../../../src/core/context/inert-mentions";
 import { codeSpan } from "../../../src/core/text/code-spans";
@@ -181,5 +181,14 @@ describe("readFrontmatter (gray-matter, YAML by the yaml package)", () => {
 		expect(readFrontmatter("---js\n{ a: (globalThis.frontmatterRan = true) }\n---\nbody")).toBeUndefined();
 		expect(readFrontmatter("---\n!!js/function 'function () { globalThis.frontmatterRan = true }'\n---\n")?.data).toEqual({});
 		expect(probe.frontmatterRan).toBeUndefined();
+	});
+});
+
+describe("yamlProblem", () => {
+	it("says properties nested deeper than the parser goes are nested too deep, not V8's \"Maximum call stack size exceeded\" (attack round 47b: 15,000 brackets in a note)", () => {
+		const deep = `deep: ${"[".repeat(15_000)}${"]".repeat(15_000)}`;
+		expect(yamlProblem(deep)).toBe("nested too deep to be read");
+		expect(yamlProblem("a: [1, 2]")).toBeUndefined();
+		expect(yamlProblem("a: 1\na: 2")).toMatch(/unique/i);
 	});
 });
