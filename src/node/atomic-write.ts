@@ -6,7 +6,7 @@ import { setTimeout } from "node:timers";
 import { currentThreadId } from "./thread-id";
 import { makeFolder } from "./make-folder";
 import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
-import { checkWriteFence, outsideWriteFence } from "./write-fence";
+import { checkWriteFence } from "./write-fence";
 
 let counter = 0;
 const madeDirs = new Set<string>();
@@ -30,10 +30,10 @@ function folderModeFor(mode: number | undefined): number | undefined {
  * fsync: a crash may lose the latest write, never leave half of one. For vault notes and sync
  * state, where a lost write is redone by the next sync. Folders are made once per process.
  */
-export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number, unchanged?: () => boolean): Promise<void> {
+export async function writeFileReplacing(path: string, text: string | Uint8Array, mode?: number, unchanged?: () => boolean, fenced = true): Promise<void> {
 	if (mayBlockOnFiles()) {
 		try {
-			return writeFileReplacingSync(path, typeof text === "string" ? text : [text], mode, unchanged);
+			return writeFileReplacingSync(path, typeof text === "string" ? text : [text], mode, unchanged, fenced);
 		} catch (error) {
 			if (!outOfFiles(error)) throw error;
 		}
@@ -66,7 +66,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
 		});
 		made = true;
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
-		checkWriteFence();
+		if (fenced) checkWriteFence();
 		await rename(temp, path);
 	} catch (error) {
 		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
@@ -79,7 +79,7 @@ export async function writeFileReplacing(path: string, text: string | Uint8Array
  * The same, blocking: for worker threads, where blocking stalls no one and costs less. Parts are
  * written one after another. `mode`: exactly this mode, whatever the umask (a note keeps its own).
  */
-export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[], mode?: number, unchanged?: () => boolean): void {
+export function writeFileReplacingSync(path: string, text: string | readonly Uint8Array[], mode?: number, unchanged?: () => boolean, fenced = true): void {
 	const dir = dirname(path);
 	if (!madeDirs.has(dir)) {
 		mkdirSync(dir, { recursive: true, mode: folderModeFor(mode) });
@@ -109,7 +109,7 @@ export function writeFileReplacingSync(path: string, text: string | readonly Uin
 		made = true;
 		if (mode !== undefined) chmodSync(temp, mode);
 		if (unchanged && !unchanged()) throw new ReplacedMeanwhile(path);
-		checkWriteFence();
+		if (fenced) checkWriteFence();
 		renameSync(temp, path);
 	} catch (error) {
 		// Ours to remove, half-written (a full disk) too; a name found taken is another's.
@@ -390,7 +390,8 @@ async function carryLate(path: string, ours: Buffer, late: Buffer, depth: number
 async function yieldTo(path: string, theirs: Buffer, ours: Buffer, mode: number): Promise<void> {
 	const now = await readPlainBytes(path).catch(() => undefined);
 	if (now === undefined || !now.equals(ours)) return;
-	await outsideWriteFence(() => writeFileReplacing(path, theirs, mode & 0o7777));
+	// Never held back by a lost lock (see `write-fence`): the bytes are the other program's.
+	await writeFileReplacing(path, theirs, mode & 0o7777, undefined, false);
 }
 
 /**

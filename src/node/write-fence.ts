@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { NoteStore } from "../core/ports";
 
 /**
@@ -6,25 +5,29 @@ import type { NoteStore } from "../core/ports";
  * still holds the lock. A sync stopped while holding it (SIGSTOP, a suspended laptop, a debugger)
  * past the lock's stale time finds, once resumed, another sync holding it: without the check it
  * went on writing beside that one (attack round 47b: session files of the other's state removed,
- * every later sync stopped on "the state lists it, and it is gone"). Carried by the async context,
- * so it holds for every write the sync makes however deep, and for no one else's in the process
- * (the plugin's settings, a hook's checkpoint).
+ * every later sync stopped on "the state lists it, and it is gone").
+ *
+ * Kept here for as long as the sync runs, not in an async context: `AsyncLocalStorage` on Node 24
+ * (the Electron of Obsidian 1.13) keeps its frame in a V8 slot that Chromium's task attribution
+ * writes too, and reading it crashed the renderer (s2b-dev/smart-second-brain#492). A process runs
+ * one sync at a time (the CLI one per run, the plugin one per vault window), so another write of the
+ * process is checked only while a sync runs, and refused only once that sync has lost its lock.
  */
-const fence = new AsyncLocalStorage<() => void>();
+let fences: readonly (() => void)[] = [];
 
-/** Runs `run` with `check` called before each write it commits; `check` throws to stop them. */
-export function withWriteFence<T>(check: () => void, run: () => Promise<T>): Promise<T> {
-	return fence.run(check, run);
+/** Runs `run` with `check` called before each write committed meanwhile; `check` throws to stop them. */
+export async function withWriteFence<T>(check: () => void, run: () => Promise<T>): Promise<T> {
+	fences = [...fences, check];
+	try {
+		return await run();
+	} finally {
+		fences = fences.filter((f) => f !== check);
+	}
 }
 
-/** Throws when the sync this runs in no longer holds its lock; nothing outside a fenced run. */
+/** Throws when a sync running in this process no longer holds its lock; nothing while none runs. */
 export function checkWriteFence(): void {
-	fence.getStore()?.();
-}
-
-/** Runs `run` unchecked: what gives another program's bytes back (see `yieldTo`) is never held back. */
-export function outsideWriteFence<T>(run: () => T): T {
-	return fence.exit(run);
+	for (const check of fences) check();
 }
 
 /**
