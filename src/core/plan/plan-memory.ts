@@ -12,7 +12,7 @@ import { restoreSecrets } from "../memory/redacted-copy";
 import type { SyncState } from "../sync/sync-state";
 import type { PlannedWrite } from "./sync-plan";
 import { withoutNameControls } from "../text/name-controls";
-import { factsLeftBy } from "../projects/replaced-repository";
+import { factsLeftBy, projectsThatLeftFacts } from "../projects/replaced-repository";
 import { claudeNamesByStored, storedFactName } from "../memory/stored-fact-name";
 
 const INDEX_FILE = "MEMORY.md";
@@ -69,11 +69,12 @@ function isSessionNote(text: string): boolean {
  * a secret either side holds; each write gets back the secrets of the file it replaces.
  * @param key the project's identity, which the pairs are kept under.
  * @param projectPath the enabled project's folder, which its Claude Code writes go with.
+ * @param leavers the projects that left facts behind (`projectsThatLeftFacts`), found once for all projects.
  */
-export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t, redaction = "off"): MemoryPlan {
+export function planProjectMemory(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, redact: (text: string) => string = (t) => t, redaction = "off", leavers: readonly string[] = projectsThatLeftFacts(state)): MemoryPlan {
 	const out: MemoryPlan = { facts: [], texts: new Map(), writes: [], errors: [], notices: [] };
 	const vault = new Map([...texts.vault].filter(([name, text]) => isFactFile(name) && !isSessionNote(text)));
-	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact, redaction);
+	if (texts.claude) shareFacts(texts, state, key, projectPath, vault, out, redact, redaction, leavers);
 	// The vault's copy shows `metadata.type` and `modified` flat too, for Obsidian's Properties view
 	// (an edit there goes into `metadata`): facts that lack it, or whose two values differ, are rewritten.
 	for (const [name, text] of vault) {
@@ -111,14 +112,14 @@ interface Pair {
 	stored?: string;
 }
 
-function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string, redaction: string): void {
+function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPath: string, vault: Map<string, string>, out: MemoryPlan, redact: (text: string) => string, redaction: string, leavers: readonly string[]): void {
 	const claude = texts.claude!;
 	const known = (state.memory[key] ??= dict());
-	hideStoredNames(state, key, claude.path, redact);
+	hideStoredNames(state, key, claude.path, redact, leavers);
 	const byStored = claudeNamesByStored([...claude.files.keys()].filter(isFactFile));
 	const rawOf = (stored: string) => byStored.get(stored) ?? stored;
 	// Facts a repository that had this path left in Claude Code's folder (kept by path) are not this project's.
-	const left = new Set([...factsLeftBy(state, key, claude.path)].map(rawOf));
+	const left = new Set([...factsLeftBy(state, key, claude.path, leavers)].map(rawOf));
 	const pairedBefore = new Set(Object.keys(known).map(rawOf));
 	const theirs = new Map([...claude.files].filter(([name]) => isFactFile(name) && (!left.has(name) || pairedBefore.has(name))));
 	const record = state.projects[key];
@@ -221,7 +222,7 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
  * The names of Claude Code's files the state keeps, as {@link storedFactName} keeps them: a name an
  * older release kept, or one today's redaction catches since, is hashed. Its pair stays.
  */
-function hideStoredNames(state: SyncState, key: string, folder: string, redact: (text: string) => string): void {
+function hideStoredNames(state: SyncState, key: string, folder: string, redact: (text: string) => string, leavers: readonly string[]): void {
 	const known = state.memory[key]!;
 	for (const name of Object.keys(known)) {
 		const stored = storedFactName(name, redact);
@@ -230,9 +231,10 @@ function hideStoredNames(state: SyncState, key: string, folder: string, redact: 
 		delete known[name];
 	}
 	// What a replaced repository left in this folder is kept by name too.
-	for (const [other, record] of Object.entries(state.projects)) {
-		const left = record.leftFacts;
-		if (left?.folder !== folder || !Array.isArray(left.names)) continue;
+	for (const other of leavers) {
+		const record = state.projects[other];
+		const left = record?.leftFacts;
+		if (!record || left?.folder !== folder || !Array.isArray(left.names)) continue;
 		const names = left.names.map((name) => (typeof name === "string" ? storedFactName(name, redact) : name));
 		if (names.some((name, i) => name !== left.names[i])) state.projects[other] = { ...record, leftFacts: { ...left, names } };
 	}

@@ -15,7 +15,7 @@ import type { SessionDigest } from "../digest/session-digest";
 import type { SessionRecord, SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
-import { recordedFingerprint } from "../projects/replaced-repository";
+import { projectsThatLeftFacts, recordedFingerprint } from "../projects/replaced-repository";
 import { indexPathOf, memoryPathOf } from "./project-paths";
 import { planProjectMemory, type MemoryTexts, type SharedFolder } from "./plan-memory";
 import { planProposals, type FolderTexts } from "./plan-proposals";
@@ -284,6 +284,7 @@ export function planSync(input: PlanInput): SyncPlan {
 	// Checked every time, not only when a session changed: the user may have edited CLAUDE.md or a fact.
 	const byProject = recordsByProject(state);
 	const redaction = redactionSpec(settings);
+	const leavers = projectsThatLeftFacts(state);
 	for (const project of enabledProjects(settings, input.identities, scope.only)) {
 		const key = settingsKey(project, input.identities);
 		const folder = memoryPath(state, settings, key);
@@ -292,7 +293,7 @@ export function planSync(input: PlanInput): SyncPlan {
 		if (unreadableMemory !== undefined) plan.errors.push(unreadableMemory);
 		// Unread, it is no side of a merge (read as empty, its facts would be deleted in Claude Code's folder).
 		const texts: MemoryTexts = { folder, vault: read?.facts ?? new Map(), ...(read?.absent ? { vaultAbsent: true } : {}), ...(unreadableMemory === undefined && project.memorySharing && existing.claudeMemory.has(project.path) ? { claude: existing.claudeMemory.get(project.path) } : {}) };
-		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redaction, project.path), redactionKey(redaction, project.path));
+		const memory = planProjectMemory(texts, state, key, project.path, redactorFor(redaction, project.path), redactionKey(redaction, project.path), leavers);
 		plan.writes.push(...memory.writes);
 		plan.errors.push(...memory.errors);
 		plan.notices.push(...memory.notices);

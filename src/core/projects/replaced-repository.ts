@@ -58,8 +58,22 @@ export function setAsideReplaced(state: SyncState, found: Iterable<ResolvedFolde
 }
 
 /** Claude Code's fact files in `folder` that another project left there when its path changed hands: not `key`'s to share. */
-export function factsLeftBy(state: Pick<SyncState, "projects">, key: string, folder: string): Set<string> {
-	return new Set(Object.entries(state.projects).flatMap(([other, p]) => (other !== key && p.leftFacts?.folder === folder && Array.isArray(p.leftFacts.names) ? p.leftFacts.names : [])));
+export function factsLeftBy(state: Pick<SyncState, "projects">, key: string, folder: string, leavers: readonly string[] = projectsThatLeftFacts(state)): Set<string> {
+	return new Set(
+		leavers.flatMap((other) => {
+			const p = state.projects[other];
+			return other !== key && p?.leftFacts?.folder === folder && Array.isArray(p.leftFacts.names) ? p.leftFacts.names : [];
+		}),
+	);
+}
+
+/**
+ * The projects whose records note facts they left behind (`leftFacts`): few, if any. Found once for
+ * a sync's facts, not once per project: each project's look through every record was quadratic
+ * (2,000 enabled projects: 1.5 s of a 5.5 s sync; attack round 47b).
+ */
+export function projectsThatLeftFacts(state: Pick<SyncState, "projects">): string[] {
+	return Object.keys(state.projects).filter((key) => state.projects[key]!.leftFacts !== undefined);
 }
 
 /** The fingerprint a project's record holds, if it is one (a state edited by hand may hold anything). */

@@ -50,6 +50,22 @@ describe("facts shared with Claude Code", () => {
 		expect(notes.files.has(`${folder}/roadmap.md`)).toBe(true);
 	});
 
+	it("looks only at the projects given as having left facts, not through every project's record (each project's look was quadratic)", async () => {
+		claude.files.set("roadmap.md", fact("roadmap", "The moved repository's plan"));
+		claude.files.set("tabs.md", fact("tabs", "Ours"));
+		const left = `${KEY}@aaaaaaaaaaaa`;
+		const records: SyncState["projects"] = { [left]: { folder: "shop-api", replacedAt: KEY, leftFacts: { folder: claude.path, names: ["roadmap.md"] } }, [KEY]: { folder: "shop-api (dev)" } };
+		// Thousands of enabled projects: every walk through all the records is a walk per project.
+		state.projects = new Proxy(records, {
+			ownKeys: () => {
+				throw new Error("walked every project's record");
+			},
+		});
+		const memory = planProjectMemory({ folder, vault: new Map(), claude: { path: claude.path, files: await claude.list() } }, state, KEY, KEY, undefined, undefined, [left]);
+		expect(memory.errors).toEqual([]);
+		expect(memory.facts.map((f) => f.file)).toEqual(["tabs.md"]);
+	});
+
 	it("redacts a fact's name and description as YAML reads them: an escape is a secret again once read, a control character a character", async () => {
 		const token = `ghp${"_"}A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`;
 		const escaped = token.replace("g", "\\x67");
