@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { lstat, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { mayBlockOnFiles } from "./blocking-files";
@@ -22,6 +22,13 @@ export async function isDirectory(path: string): Promise<boolean> {
  * copies on the other side were deleted too.
  */
 export async function isAbsentFolder(path: string): Promise<boolean> {
+	if (mayBlockOnFiles()) {
+		try {
+			return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+		} catch (error) {
+			return (error as NodeJS.ErrnoException).code === "ENOTDIR";
+		}
+	}
 	return lstat(path).then(
 		() => false,
 		(error: NodeJS.ErrnoException) => error.code === "ENOENT" || error.code === "ENOTDIR",

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { aiderHistorySetting } from "../core/transcript/aider-config";
@@ -325,6 +325,8 @@ function confinedName(project: string, name: string): string | undefined {
 export async function scanAider(projects: readonly string[], home?: string, passed: PassedOver[] = []): Promise<TranscriptFile[]> {
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
+		// A project folder not there has no history (nor a config to look for one by).
+		if (!statSync(project, { throwIfNoEntry: false })?.isDirectory()) continue;
 		const { name, byRepository } = aiderHistoryChoice(project, home);
 		const path = join(project, ...name.split("/"));
 		try {

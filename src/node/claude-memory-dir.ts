@@ -22,7 +22,7 @@
  * Not modelled: project/local/policy settings (they can also set both keys), `CLAUDE_CODE_SIMPLE`
  * (`--bare`), the remote/cowork overrides and `CLAUDE_CODE_PROJECT_DIR_NAME`.
  */
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { readPlainBytesSync, readPlainFileIfThere } from "./confined-path";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
@@ -141,7 +141,9 @@ function autoMemoryEnabled(settings: Record<string, unknown>, env: Record<string
 function hasGitEntry(dir: string): boolean {
 	const entry = join(dir, ".git");
 	try {
-		const link = lstatSync(entry);
+		// No error made for nothing there: the walk up from each enabled project asks at every level.
+		const link = lstatSync(entry, { throwIfNoEntry: false });
+		if (link === undefined) return false;
 		if (link.isDirectory() || link.isFile()) return true;
 		if (!link.isSymbolicLink()) return false;
 		const target = statSync(entry);
@@ -163,6 +165,8 @@ function readSmall(path: string): string | undefined {
 }
 
 function realpathOr(path: string): string {
+	// A folder not there (a project on a drive not mounted) costs no error.
+	if (!existsSync(path)) return path;
 	try {
 		return realpathSync(path);
 	} catch {

@@ -1,3 +1,4 @@
+import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { readdir, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -31,13 +32,19 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 	 * folder it cannot list: a fact left out would look deleted, and the vault's copy would go.
 	 */
 	async list(): Promise<Map<string, string>> {
-		await this.confineFolder();
-		const entries = await readdir(this.path, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
+		// The CLI tells no folder there by one blocking lstat, not a failed listing (a thousand enabled projects with no memory yet).
+		const entries = mayBlockOnFiles() && (await isAbsentFolder(this.path)) ? undefined : await readdir(this.path, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
 			// No folder yet is an empty one; a file, a FIFO or a dangling link there is not (see `isAbsentFolder`).
-			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(this.path))) return [];
+			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(this.path))) return undefined;
+			// Checked before the message: a link out of Claude Code's folder is said to be one.
+			await this.confineFolder();
 			if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`Claude Code's memory folder ${this.path} is ${await whatIsAt(this.path)}; make it a folder again`);
 			throw new Error(`Claude Code's memory folder ${this.path} cannot be listed (${error.code ?? error.message})`);
 		});
+		if (entries === undefined) return new Map();
+		// Checked once listed, before a file of it is read: no folder has nothing to lead out by, and a
+		// thousand enabled projects with no memory yet were a walk of real paths each, every sync.
+		await this.confineFolder();
 		// What a killed sync left half-written here goes (never renamed into place, it is no fact).
 		if (this.removeLeftovers) for (const entry of entries) if (entry.isFile() && isStaleTemp(entry.name)) await rm(join(this.path, entry.name), { force: true }).catch(() => undefined);
 		const found = new Map<string, string>();

@@ -113,6 +113,20 @@ export function markWholeRead(bytes = 0): void {
 }
 
 /**
+ * A run that holds much before it reads (a state of tens of thousands of projects or sessions) lets
+ * its young generation grow, as one that keeps much of what it reads does: kept small, thousands of
+ * collections copied what the run keeps anyway (100,000 enabled projects: 6,713 collections, 16 s
+ * of a 43 s sync). The bench tree's state is 17 MB held, under the bound, and runs as loaded.
+ */
+export function growYoungIfHolding(): void {
+	const shared = process as unknown as Record<symbol, Young | undefined>;
+	const young = shared[YOUNG];
+	if (young === undefined || young === Young.Grows || heldBytes() <= HELD_BEFORE_GROWTH) return;
+	setFlag(GROWING_YOUNG);
+	shared[YOUNG] = Young.Grows;
+}
+
+/**
  * What a run that reads many transcripts whole holds before its young generation may grow. Kept
  * small, what a run keeps is copied at more collections; grown, it is megabytes of pages touched
  * fresh. Which costs more is told by how much the run keeps, not how many files it reads: on the

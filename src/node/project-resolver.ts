@@ -23,7 +23,8 @@ export function resolveProjectFolder(folder: string): ResolvedFolder | undefined
 function realFolder(folder: string): string | undefined {
 	for (const spelling of new Set([folder, folder.normalize("NFC"), folder.normalize("NFD")])) {
 		try {
-			if (statSync(spelling).isDirectory()) return realpathSync(spelling);
+			// No error made for nothing there: every enabled project is resolved at each sync, and many may be gone.
+			if (statSync(spelling, { throwIfNoEntry: false })?.isDirectory()) return realpathSync(spelling);
 		} catch {
 			// Not there in this spelling.
 		}

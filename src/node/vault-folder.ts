@@ -1,3 +1,4 @@
+import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
 import { lstat, readdir, rename, rm } from "node:fs/promises";
@@ -69,13 +70,22 @@ export class VaultFolder implements NoteStore {
 	/** Throws when the folder leads out of the vault or cannot be listed: an unlisted fact would look deleted. */
 	async list(folder: string): Promise<string[]> {
 		const target = this.resolve(folder);
-		await confinedFolder(this.root, target, `The folder ${folder}`);
-		const entries = await readdir(target, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
+		// The CLI tells no folder there by one blocking lstat, not a failed listing (a thousand enabled projects with no facts).
+		const entries = mayBlockOnFiles() && (await isAbsentFolder(target)) ? undefined : await readdir(target, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
 			// No folder there yet is an empty one; a file, a FIFO or a dangling link there is not (see `isAbsentFolder`).
-			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(target))) return [];
+			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(target))) return undefined;
+			// Checked before the message: a link out of the vault is said to be one.
+			await confinedFolder(this.root, target, `The folder ${folder}`);
 			if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`The folder ${folder} is ${await whatIsAt(target)}; make it a folder again`);
 			throw new Error(`The folder ${folder} cannot be listed (${error.code ?? error.message})`);
 		});
+		if (entries === undefined) {
+			this.listings.set(target, Promise.resolve(new Set()));
+			return [];
+		}
+		// Checked once listed, before a name of it is given: nothing there has nothing to leave the vault by
+		// (a thousand enabled projects with no facts yet were a walk of real paths each, every sync).
+		await confinedFolder(this.root, target, `The folder ${folder}`);
 		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));
 		// Links and FIFOs too: reading them is refused, said, not taken for no file.
 		return entries

@@ -1,3 +1,4 @@
+import { growYoungIfHolding } from "./code-cache";
 import { withExclusionsHere } from "./exclusions";
 import { realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -7,6 +8,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../core/settings";
 import { redactionSpec } from "../core/ingest/redaction-policy";
 import { planFromSources, runSync, type PlannedSync, type SyncDeps, type SyncOptions, type SyncReport } from "../core/sync/sync-engine";
 import type { SyncState } from "../core/sync/sync-state";
+import type { HookContext } from "../core/plan/hook-context";
 import { TranscriptIndex } from "../core/ingest/transcript-index";
 import { discoverProjects, type DiscoveredProject } from "../core/projects/project-discovery";
 import { ClaudeMemoryFolder } from "./claude-memory-folder";
@@ -117,6 +119,7 @@ export class VaultSync {
 		await removeStateLeftovers(this.stateDir);
 		// The digests' lists read when asked for: no other sync removes their files while this one holds the lock.
 		const state = await this.store.loadState(true);
+		growYoungIfHolding();
 		// A CLI or hook sync takes the renames the plugin heard and no sync of its own took (Obsidian
 		// quit first): an index renamed then is not written again at its old place. They stay for
 		// the plugin, which passes its own: applied twice, a rename changes nothing more.
@@ -125,6 +128,16 @@ export class VaultSync {
 		await this.store.flush(state);
 		if (this.unshared !== undefined) report.notices.push(this.unshared);
 		return report;
+	}
+
+	/**
+	 * A project whose folder is not here (a drive not mounted, a folder moved away) keeps the hook
+	 * context it had: no session starts in it, and 100,000 such projects were as many files read
+	 * and compared at each sync. Written again once the folder is back; removed when kept out.
+	 */
+	private async writeHookContext(projectPath: string, context: HookContext | null): Promise<void> {
+		if (context !== null && !(await isDirectory(projectPath))) return;
+		await this.store.writeHookContext(projectPath, context);
 	}
 
 	/** @param removeLeftovers whether reading Claude Code's memory folders removes a killed run's temporary files (not in a dry run). */
@@ -148,7 +161,7 @@ export class VaultSync {
 			}
 			return new ClaudeMemoryFolder(dir, resolve(dir).startsWith(projects + sep) ? projects : dir, removeLeftovers);
 		};
-		return { index, settings, state, notes: fencedNotes(this.notes), projects: new ProjectFolderFiles(), vaultPath: this.vaultPath, claudeMemory, hookContext: (path, context) => this.store.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
+		return { index, settings, state, notes: fencedNotes(this.notes), projects: new ProjectFolderFiles(), vaultPath: this.vaultPath, claudeMemory, hookContext: (path, context) => this.writeHookContext(path, context), resolve: resolveProjectFolder, fingerprint: repositoryFingerprint, now: Date.now };
 	}
 }
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NOTE_MARKERS } from "../../src/core/notes/note-regions";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
 import { writeCheckpoint } from "../../src/node/checkpoints";
+import { hookContextPath } from "../../src/node/plugin-paths";
 import { VaultSync } from "../../src/node/vault-sync";
 import { MemoryNotes } from "../fakes/memory-notes";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
@@ -625,6 +626,30 @@ describe("VaultSync", () => {
 		}
 		expect(written.join("\n")).toContain("[redacted:");
 		for (const secret of secrets) expect(written.filter((w) => w.includes(secret))).toEqual([]);
+	});
+
+	it("keeps the hook context of a project whose folder is not here as it was, writes it once the folder is back, and removes it when the project is kept out", async () => {
+		const gone = join(root, "drive", "app");
+		const both = (kept: boolean) => settings({ projects: [{ path: projectPath, ...DEFAULT_PROJECT }, { path: gone, ...DEFAULT_PROJECT }], excludedProjects: kept ? [] : [gone] });
+		await newSync().run(both(true));
+		const state = join(root, "state");
+		expect(await readFile(hookContextPath(state, projectPath), "utf8")).toContain(projectPath);
+		// No session starts in a folder not there: nothing is written for it (100,000 such projects were as many files compared).
+		await expect(stat(hookContextPath(state, gone))).rejects.toMatchObject({ code: "ENOENT" });
+		await mkdir(gone, { recursive: true });
+		await appendFile(transcript(A), session(A, "One more step", "Done.", "2026-11-22T10:00:00.000Z"));
+		await newSync().run(both(true));
+		const written = await readFile(hookContextPath(state, gone), "utf8");
+		expect(written).toContain(gone);
+		// Gone again: the context it had stays (a drive unmounted is back with the same sessions).
+		await rm(gone, { recursive: true });
+		await appendFile(transcript(B), session(B, "And another", "Done too.", "2026-11-23T10:00:00.000Z"));
+		await newSync().run(both(true));
+		expect(await readFile(hookContextPath(state, gone), "utf8")).toBe(written);
+		// Kept out: removed, folder or no folder.
+		await appendFile(transcript(B), session(B, "Last one", "Done at last.", "2026-11-24T10:00:00.000Z"));
+		await newSync().run(both(false));
+		await expect(stat(hookContextPath(state, gone))).rejects.toMatchObject({ code: "ENOENT" });
 	});
 });
 

@@ -397,7 +397,8 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			const facts = await readFolder(notes, folder);
 			// Not there at all is not "every fact deleted" (see `planProjectMemory`).
 			const absent = facts.size === 0 && notes.isFolder !== undefined && !(await notes.isFolder(folder));
-			return { key, read: { facts, inbox: await readFolder(notes, `${folder}/${INBOX}`), ...(absent ? { absent } : {}) } };
+			// Nothing under a folder not there (a hundred thousand enabled projects with no facts yet).
+			return { key, read: { facts, inbox: absent ? new Map<string, string>() : await readFolder(notes, `${folder}/${INBOX}`), ...(absent ? { absent } : {}) } };
 		} catch (error) {
 			return { key, error: `${folder}: not read, so no fact of it is merged or shared this time: ${error instanceof Error ? error.message : String(error)}` };
 		}
