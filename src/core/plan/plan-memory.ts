@@ -210,7 +210,8 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 		// every edit with a `<%` was written twice, the second sync changing the vault's file alone).
 		if (!vaultWritten && shownV !== null && inertFact(shownV) !== shownV) {
 			// A copy an older release made (or an edit since): what would run in it is made inert; Claude Code's stays.
-			const text = inertFact(shownV);
+			// Its flat properties put in their place in the same write (the step below skips a fact written here).
+			const text = withFlatProperties(withoutFlatProperties(inertFact(shownV)));
 			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
 			vault.set(pair.vault, text);
 		}

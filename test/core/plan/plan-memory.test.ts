@@ -271,6 +271,12 @@ describe("facts shared with Claude Code", () => {
 		expect(notes.files.get(`${folder}/board.md`)).toContain("<\u200b% tp.date.now() %>");
 		// The second sync after the edit changed the vault's file alone.
 		expect((await run()).written).toEqual([]);
+		// With a property of theirs between ours and the flat ones, which the vault's copy puts after them: in the same write.
+		const edited = notes.files.get(`${folder}/board.md`)!.replace("\ntype: project\n", "\nmine: 1\ntype: project\n").replace("of mine.", "of mine, <% again %>.");
+		notes.files.set(`${folder}/board.md`, edited);
+		await run();
+		expect(notes.files.get(`${folder}/board.md`)).toContain("<\u200b% again %>");
+		expect((await run()).written).toEqual([]);
 	});
 
 	it("keeps Claude Code's bytes of a fact whose properties mix line endings: the second sync writes nothing (attack round 48b)", async () => {
