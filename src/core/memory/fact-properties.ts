@@ -14,6 +14,12 @@ export const FLAT_KEYS = ["type", "modified"] as const;
 interface Lines {
 	/** The frontmatter's lines, without the `---` lines. */
 	lines: string[];
+	/**
+	 * The line ending after each line but the last (whose ending is the tail's): each line keeps its
+	 * own, so mixed endings in a file of Claude Code's come back as they were (attack round 48b: they
+	 * came back as the first line's, and every next sync wrote Claude Code's file again).
+	 */
+	ends: string[];
 	/** Text before them (the opening `---` line) and after them (the closing line and the body). */
 	head: string;
 	tail: string;
@@ -23,11 +29,30 @@ interface Lines {
 function frontmatterLines(text: string): Lines | undefined {
 	const match = /^(\ufeff?---(\r?\n))([\s\S]*?)(\r?\n---[ \t]*(?:\r?\n[\s\S]*)?)$/.exec(text);
 	if (!match) return undefined;
-	return { head: match[1]!, eol: match[2]!, lines: match[3]!.split(/\r?\n/), tail: match[4]! };
+	const pieces = match[3]!.split(/(\r?\n)/);
+	const lines = pieces.filter((_, i) => i % 2 === 0);
+	const ends = pieces.filter((_, i) => i % 2 === 1);
+	return { head: match[1]!, eol: match[2]!, lines, ends, tail: match[4]! };
 }
 
 function join(parts: Lines): string {
-	return `${parts.head}${parts.lines.join(parts.eol)}${parts.tail}`;
+	return `${parts.head}${parts.lines.map((line, i) => `${line}${parts.ends[i] ?? ""}`).join("")}${parts.tail}`;
+}
+
+/** Inserts lines before line `at`, each ended as the line before them is (the file's first ending at the top). */
+function insertLines(parts: Lines, at: number, added: readonly string[]): void {
+	if (added.length === 0) return;
+	const eol = at > 0 ? (parts.ends[at - 1] ?? parts.eol) : parts.eol;
+	parts.lines.splice(at, 0, ...added);
+	// Inserted after the last line: the one before gets an ending, the new last one ends with the tail.
+	if (at >= parts.ends.length + 1) parts.ends.push(...added.map(() => eol));
+	else parts.ends.splice(at, 0, ...added.map(() => eol));
+}
+
+/** Removes line `at` with its ending (the last line: the one before it takes the tail's). */
+function removeLine(parts: Lines, at: number): void {
+	parts.lines.splice(at, 1);
+	parts.ends.splice(at < parts.ends.length ? at : at - 1, 1);
 }
 
 /** The `metadata:` block: its first and last line (indented lines under `metadata:` with nothing on its own line). */
@@ -63,7 +88,7 @@ export function withFlatProperties(text: string): string {
 		added.push(`${key}: ${valueOf(parts.lines[at]!)}`);
 	}
 	if (added.length === 0) return text;
-	parts.lines.splice(block.end + 1, 0, ...added);
+	insertLines(parts, block.end + 1, added);
 	return join(parts);
 }
 
@@ -86,12 +111,12 @@ export function withoutFlatProperties(text: string): string {
 		if (nested >= 0) {
 			const indent = /^[ \t]+/.exec(parts.lines[nested]!)![0];
 			if (valueOf(parts.lines[nested]!) !== value) parts.lines[nested] = `${indent}${key}: ${value}`;
-			parts.lines.splice(flat, 1);
+			removeLine(parts, flat);
 		} else {
 			const indent = /^[ \t]+/.exec(parts.lines[current.start + 1]!)![0];
-			parts.lines.splice(flat, 1);
+			removeLine(parts, flat);
 			const after = metadataBlock(parts.lines)!;
-			parts.lines.splice(after.end + 1, 0, `${indent}${key}: ${value}`);
+			insertLines(parts, after.end + 1, [`${indent}${key}: ${value}`]);
 		}
 		changed = true;
 	}

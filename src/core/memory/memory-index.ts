@@ -1,4 +1,4 @@
-import { upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
+import { textOutsideBlock, upsertMarkedBlock, type Markers, type UpsertResult } from "../text/marked-block";
 import { printable } from "../text/printable";
 import { hasNameControl } from "../text/name-controls";
 import { unimportable } from "../context/inert-mentions";
@@ -122,11 +122,14 @@ function decodeLink(link: string): string {
 	}
 }
 
+/**
+ * The text around the region the upsert replaces, found the way it finds it (marker lines outside
+ * fenced code): the markers quoted in a code block above the region were taken for it, so the
+ * region's own links counted as the person's, and every sync emptied or refilled it in turn
+ * (attack round 48b).
+ */
 function outsideRegion(text: string): string {
-	const begin = text.indexOf(INDEX_MARKERS.begin);
-	const end = text.indexOf(INDEX_MARKERS.end);
-	if (begin < 0 || end < begin) return text;
-	return text.slice(0, begin) + text.slice(end + INDEX_MARKERS.end.length);
+	return textOutsideBlock(text, INDEX_MARKERS);
 }
 
 function lineCount(text: string): number {

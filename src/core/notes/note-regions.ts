@@ -109,10 +109,19 @@ function listInNote(text: string | null, key: string): string[] {
 		let i = at + 1;
 		for (; i < lines.length && /^\s+-\s*/.test(lines[i]!); i++) values.push(lines[i]!.replace(/^\s+-\s*/, ""));
 		// A list not indented (`- a` under `tags:`, as many tools write it) or a comment among its
-		// items: read as YAML reads it (line by line, the items after either were lost).
-		if (i < lines.length && /^\s*[-#]/.test(lines[i]!)) return parsedList(text!, key) ?? values.map(unquote);
+		// items: read as YAML reads it (line by line, the items after either were lost). When the
+		// YAML cannot be read (an item not indented below indented ones), every item line is one:
+		// the rewrite writes them all, indented (attack round 48b: the ones after were dropped).
+		if (i < lines.length && /^\s*[-#]/.test(lines[i]!)) return parsedList(text!, key) ?? itemLines(lines, at + 1).map(unquote);
 	}
 	return values.map(unquote);
+}
+
+/** The items of a block list from line `from` on, indented or not, comments among them passed over. */
+function itemLines(lines: readonly string[], from: number): string[] {
+	const values: string[] = [];
+	for (let i = from; i < lines.length && /^\s*(-(\s|$)|#)/.test(lines[i]!); i++) if (!/^\s*#/.test(lines[i]!)) values.push(lines[i]!.replace(/^\s*-\s*/, ""));
+	return values;
 }
 
 /** The property as the YAML parser reads it, when it is a list or a value; undefined when the properties are not parsed (too large, not valid YAML). */
@@ -165,16 +174,17 @@ function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNo
 	let twice: string | undefined;
 	let keep = false;
 	for (const line of lines) {
-		const key = /^([^\s#:-][^:]*):/.exec(line)?.[1]?.trim();
+		// A key may start with `-` when no blank follows it (`-draft: yes`); `- x` is an item (attack round 48b: such a key below one of ours went with it).
+		const key = /^((?:-(?=[^\s:])|[^\s#:-])[^:]*):/.exec(line)?.[1]?.trim();
 		if (key !== undefined) keep = !generated.has(key);
 		// A line at the top level that is no property, no item and no comment is none of ours: a property whose name is still being typed (`rat`), which went with ours above it.
-		else if (/^[^\s#-]/.test(line)) keep = true;
+		else if (/^(?:-(?=\S)|[^\s#-])/.test(line)) keep = true;
 		if (key !== undefined && !keep) {
 			if (seen.has(key)) twice ??= key;
 			seen.add(key);
 		}
-		// A comment of the user's at the top level stays, wherever it was.
-		if (keep || (key === undefined && /^#/.test(line))) userFields.push(line);
+		// A comment stays, wherever it was: at the top level, or indented among the items of one of ours (round 48b: it went with them).
+		if (keep || (key === undefined && /^\s*#/.test(line))) userFields.push(line);
 	}
 	return { userFields, ...(twice !== undefined ? { twice } : {}), rest: split.body };
 }

@@ -177,15 +177,20 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			vault.set(pair.vault, text);
 		};
 		let claudeText = rawC;
+		let vaultWritten = false;
 		if (merge.action === "to-vault") {
 			const text = toVaultText(merge.text);
 			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
 			if (text === null) vault.delete(pair.vault);
 			else vault.set(pair.vault, text);
+			vaultWritten = true;
 		} else if (merge.action === "to-claude") {
 			claudeText = toClaudeText(merge.text);
 			out.writes.push(toClaude(claudeText, rawC));
-			if (copied.size > 0 && v !== null) redactVaultCopy(v);
+			if (copied.size > 0 && v !== null) {
+				redactVaultCopy(v);
+				vaultWritten = true;
+			}
 		} else if (merge.action === "conflict") {
 			const copyText = withFlatProperties(merge.claudeText);
 			// A copy there already is the user's to read (or edited by them): the next one goes beside it.
@@ -199,9 +204,14 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 			out.notices.push(`${path} was changed in the vault and by Claude Code: the vault's version is kept, Claude Code's is in ${copy}`);
 		} else if (copied.size > 0 && v !== null) {
 			redactVaultCopy(v);
-		} else if (shownV !== null && inertFact(shownV) !== shownV) {
+			vaultWritten = true;
+		}
+		// In the same sync as its edit went to Claude Code (attack round 48b: only the next one did, so
+		// every edit with a `<%` was written twice, the second sync changing the vault's file alone).
+		if (!vaultWritten && shownV !== null && inertFact(shownV) !== shownV) {
 			// A copy an older release made (or an edit since): what would run in it is made inert; Claude Code's stays.
-			const text = inertFact(shownV);
+			// Its flat properties put in their place in the same write (the step below skips a fact written here).
+			const text = withFlatProperties(withoutFlatProperties(inertFact(shownV)));
 			out.writes.push({ kind: "note", path, text, expected: shownV, what: "memory", onConflict });
 			vault.set(pair.vault, text);
 		}

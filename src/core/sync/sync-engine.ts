@@ -496,7 +496,10 @@ interface VaultSessionNotes {
  * packet and every note in it.
  */
 async function movedNotes(deps: SyncDeps, scope: SessionScope, texts: ReadonlyMap<string, string | null>, options: SyncOptions, vault: VaultSessionNotes): Promise<{ moves: PlannedMove[]; lost: string[] }> {
-	if (options.rebuild || !deps.notes.listTree) return { moves: [], lost: [] };
+	// A rebuild follows moved notes too: it writes again the notes the person deleted, and one moved
+	// while no sync looked was taken for deleted, written again beside theirs (attack round 48b: two
+	// notes for one session, the moved one with the person's words never updated again).
+	if (!deps.notes.listTree) return { moves: [], lost: [] };
 	const moved = new Set(scope.moves.map((m) => m.to));
 	// The notes rendered, and the other notes of their projects (the index and the neighbours link
 	// them: one renamed in its folder left those links on its old name), each told missing by its

@@ -105,6 +105,19 @@ export function linesOutsideBlock(text: string, marks: Markers = CONTEXT_MARKERS
 	return prose.filter((l) => l.line < begin!.line || l.line > end!.line).map((l) => l.content);
 }
 
+/**
+ * The text with its one block cut out, from the BEGIN marker to the end of the END marker (the
+ * line ending after it stays), found as `upsertMarkedBlock` finds them: marker lines outside
+ * fenced code. No block, or broken markers: the whole text.
+ */
+export function textOutsideBlock(text: string, marks: Markers = CONTEXT_MARKERS): string {
+	const [begin, end, ...more] = findMarkers(text, marks);
+	if (begin?.kind !== "begin" || end?.kind !== "end" || more.length > 0) return text;
+	const from = text.indexOf(marks.begin, begin.start);
+	const to = text.indexOf(marks.end, end.start) + marks.end.length;
+	return text.slice(0, from) + text.slice(to);
+}
+
 /** The text between the marker lines of the file's one block; undefined when it has none, or broken markers. */
 export function markedBlockBody(text: string, marks: Markers = CONTEXT_MARKERS): string | undefined {
 	const [begin, end, ...more] = findMarkers(text, marks);

@@ -27,3 +27,28 @@ describe("MEMORY.md's links", () => {
 		expect(result.text).toContain("…and 1 more fact");
 	});
 });
+
+describe("MEMORY.md with its markers quoted in a code block (attack round 48b)", () => {
+	const facts = [{ file: "a.md", name: "a", description: "Fact a" }, { file: "b.md", name: "b", description: "Fact b" }];
+	const block = (body: string) => `<!-- AI-MEMORY:BEGIN -->\n${body}<!-- AI-MEMORY:END -->\n`;
+	const list = "- [A](a.md) — Fact a\n- [B](b.md) — Fact b\n";
+
+	it("takes the region the upsert replaces, not the quote, and so writes the index once", () => {
+		const quoted = `\`\`\`\n${block("- [Old](old.md) — quoted\n")}\`\`\`\n\n${block(list)}`;
+		// The quoted markers were taken for the region: the region's own links counted as the person's, and it was emptied, then refilled, every sync.
+		expect(updateMemoryIndex(quoted, facts)).toEqual({ ok: true, text: quoted, changed: false });
+	});
+
+	it("comes to rest from a quote of the whole index: the next sync changes nothing", () => {
+		let text = `\`\`\`\n${block(list)}\`\`\`\n`;
+		const seen: string[] = [];
+		for (let i = 0; i < 4; i++) {
+			const r = updateMemoryIndex(text, facts);
+			if (!r.ok) throw new Error(r.reason);
+			seen.push(r.text);
+			text = r.text;
+		}
+		expect(new Set(seen.slice(1)).size).toBe(1);
+		expect(seen[0]).toContain("```\n<!-- AI-MEMORY:BEGIN -->\n- [A](a.md)");
+	});
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generatedProperty, holdsOnlyGenerated, mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS } from "../../../src/core/notes/note-regions";
+import { generatedProperty, holdsOnlyGenerated, mergeNote, NOTE_MARKERS, SESSION_NOTE_KEYS, tagsInNote } from "../../../src/core/notes/note-regions";
 
 const B = NOTE_MARKERS.begin;
 const E = NOTE_MARKERS.end;
@@ -83,6 +83,33 @@ describe("only the keys a note type writes are the sync's", () => {
 		const third = mergeNote(withBranch, "---\nsession_id: s1\n---\n", "body 3", SESSION_NOTE_KEYS);
 		expect(third.ok && third.text.includes("branch: old")).toBe(false);
 		expect(third.ok && third.text.includes(NOTE_MARKERS.begin)).toBe(true);
+	});
+});
+
+describe("a person's properties in every YAML shape (attack round 48b)", () => {
+	const ours = `---\nsession_id: s1\ntags:\n  - ai/x\naliases:\n  - Title\n---\n`;
+	const again = (existing: string) => {
+		const r = mergeNote(existing, ours, "new\n");
+		if (!r.ok) throw new Error(r.reason);
+		return r.text;
+	};
+
+	it("keeps a key that starts with `-` below one of ours (it went with ours)", () => {
+		const out = again(`---\nsession_id: s1\n-draft: yes\ntags:\n  - ai/x\n---\n${B}\nold\n${E}\n`);
+		expect(out).toContain("-draft: yes\n");
+		expect(again(out)).toBe(out);
+	});
+
+	it("keeps a comment indented among the items of one of ours, and one indented between properties", () => {
+		const out = again(`---\nsession_id: s1\n  # why this session matters\ntags:\n  - ai/x\n  # my tag comment\naliases:\n  - Title\n---\n${B}\nold\n${E}\n`);
+		expect(out).toContain("  # why this session matters\n");
+		expect(out).toContain("  # my tag comment\n");
+		expect(again(out)).toBe(out);
+	});
+
+	it("reads a tag typed without indent below indented ones (YAML that cannot be read): it is kept, not dropped", () => {
+		const note = `---\nsession_id: s1\ntags:\n  - ai/x\n- mine\n# a comment\n- also-mine\n---\n${B}\nold\n${E}\n`;
+		expect(tagsInNote(note)).toEqual(["ai/x", "mine", "also-mine"]);
 	});
 });
 

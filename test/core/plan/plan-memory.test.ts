@@ -260,6 +260,36 @@ describe("facts shared with Claude Code", () => {
 		expect((await run()).written).toEqual([]);
 	});
 
+	it("a person's edit in the vault with a `<%` goes to Claude Code as typed, and its vault copy is made inert in the same sync: the next writes nothing (attack round 48b)", async () => {
+		const original = withoutFlatProperties(fact("board", "The status board"));
+		claude.files.set("project_board.md", original);
+		await run();
+		const copy = notes.files.get(`${folder}/board.md`)!;
+		notes.files.set(`${folder}/board.md`, copy.replace("Body.", "Body, and <% tp.date.now() %> of mine."));
+		await run();
+		expect(claude.files.get("project_board.md")).toBe(original.replace("Body.", "Body, and <% tp.date.now() %> of mine."));
+		expect(notes.files.get(`${folder}/board.md`)).toContain("<\u200b% tp.date.now() %>");
+		// The second sync after the edit changed the vault's file alone.
+		expect((await run()).written).toEqual([]);
+		// With a property of theirs between ours and the flat ones, which the vault's copy puts after them: in the same write.
+		const edited = notes.files.get(`${folder}/board.md`)!.replace("\ntype: project\n", "\nmine: 1\ntype: project\n").replace("of mine.", "of mine, <% again %>.");
+		notes.files.set(`${folder}/board.md`, edited);
+		await run();
+		expect(notes.files.get(`${folder}/board.md`)).toContain("<\u200b% again %>");
+		expect((await run()).written).toEqual([]);
+	});
+
+	it("keeps Claude Code's bytes of a fact whose properties mix line endings: the second sync writes nothing (attack round 48b)", async () => {
+		const mixed = "---\r\nname: board\ndescription: The board\r\nmetadata:\n  type: project\r\n  modified: 2026-11-30T00:45:01.905Z\n---\nBody.\r\n";
+		claude.files.set("project_board.md", mixed);
+		await run();
+		expect(withoutFlatProperties(notes.files.get(`${folder}/board.md`)!)).toBe(mixed);
+		const writes = claude.writes;
+		expect((await run()).written).toEqual([]);
+		expect(claude.writes).toBe(writes);
+		expect(claude.files.get("project_board.md")).toBe(mixed);
+	});
+
 	it("a type changed in Obsidian's Properties view (the flat one) reaches Claude Code's metadata.type", async () => {
 		claude.files.set("project_db.md", "---\nname: payments-db\ndescription: Payments use Postgres 16\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-11-30T00:45:01.905Z\n---\nBody.\n");
 		await run();

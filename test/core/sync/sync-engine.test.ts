@@ -541,6 +541,24 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get("AI Conversations/shop/shop.md")).toContain("[[Archive/alpha|");
 	});
 
+	it("a rebuild follows a note moved while no sync looked: written where it is now, never a second note beside it (attack round 48b)", async () => {
+		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		session("/r/shop", "Beta task", "2026-07-02T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const alpha = sessionNotesIn("shop").find((p) => p.includes("Alpha"))!;
+		const id = state.sessions[path]!.digest.sessionId;
+		notes.files.set("Archive/alpha.md", `${notes.files.get(alpha)!}\nMy own words.\n`);
+		notes.files.delete(alpha);
+		const report = await runSync(deps(settings()), { rebuild: true });
+		expect(report.errors).toEqual([]);
+		// It was taken for deleted, and written again at its old place: two notes for one session.
+		expect(notes.files.has(alpha)).toBe(false);
+		expect(notes.files.get("Archive/alpha.md")).toContain("My own words.");
+		expect([...notes.files.keys()].filter((p) => notes.files.get(p)!.includes(`session_id: ${id}\n`))).toEqual(["Archive/alpha.md"]);
+		expect(notes.files.get(sessionNotesIn("shop").find((p) => p.includes("Beta"))!)).toContain("[[Archive/alpha|");
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
 	it("never takes a file-sync tool's conflict copy of a note for the session's moved note: the renamed note is followed, the copy left", async () => {
 		const path = session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
 		await runSync(deps(settings()));
