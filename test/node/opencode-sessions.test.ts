@@ -94,6 +94,25 @@ describe("OpencodeSessions", () => {
 		expect(legacy.filter((f) => f.kind === "subagent")).toHaveLength(1);
 	});
 
+	it.each(["null", "[]", "7", '"ses"', "true"])("a legacy session file of JSON that is no object (%s) is named and passed over; the other sessions are read (attack round 48a)", async (json) => {
+		withStorage();
+		const storage = join(data, "storage", "session");
+		const project = readdirSync(storage)[0]!;
+		const bad = join(storage, project, readdirSync(join(storage, project)).sort()[0]!);
+		writeFileSync(bad, json);
+		utimesSync(bad, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+		// The project's file too: its worktree is no object's field.
+		for (const name of readdirSync(join(data, "storage", "project"))) writeFileSync(join(data, "storage", "project", name), json);
+		const passed: PassedOver[] = [];
+		const sessions = new OpencodeSessions(data);
+		const files = await sessions.scan([], passed);
+		expect(files.filter((f) => f.projectDir === "storage")).toHaveLength(3);
+		expect(passed.map((p) => `${p.path}: ${p.reason}`)).toEqual([`${bad}: not read: its JSON is no object (opencode writes a session file as one)`]);
+		const lines: string[] = [];
+		await sessions.read(files.find((f) => f.projectDir === "storage" && f.kind === "session")!.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
+		expect(lines.length).toBeGreaterThan(1);
+	});
+
 	it("a legacy session's stamp moves when a part of its latest message changes", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);
