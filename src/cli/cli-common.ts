@@ -5,7 +5,7 @@ import { hostname } from "node:os";
 import { blockedAt } from "../node/absent-folder";
 import { claudeDirSlip, deviceClaudeDir } from "../node/claude-paths";
 import { loadSettings, parseDataJson } from "./settings-file";
-import { describeWriteError, isFileSystemError } from "../core/write-error";
+import { describeWriteError, isEngineError, isFileSystemError, UNEXPECTED_ERROR } from "../core/write-error";
 import { readPlainFile } from "../node/confined-path";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -161,5 +161,6 @@ export { count } from "../core/sync/sync-summary";
 export function errorSentence(error: unknown): string {
 	const path = (error as NodeJS.ErrnoException | undefined)?.path;
 	if (isFileSystemError(error) && typeof path === "string") return `${path}: ${describeWriteError(error)}`;
+	if (isEngineError(error)) return UNEXPECTED_ERROR;
 	return error instanceof Error ? error.message : String(error);
 }

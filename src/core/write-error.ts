@@ -18,13 +18,26 @@ const REASONS: Record<string, string> = dict({
 	EFBIG: "the file is larger than this system lets a file be (EFBIG: a file size limit, `ulimit -f`)",
 });
 
-/** The reason for a failed file operation, by its error code; other errors as their message. */
+/**
+ * What the user is told of an error of the JavaScript engine: a bug of ours on input it did not
+ * foresee, whose own words ("Cannot read properties of null (reading 'id')") are V8's and tell
+ * the person nothing to act on (one reached the sync's output; attack round 48a, by fuzzing).
+ */
+export const UNEXPECTED_ERROR = "an unexpected error in AI Conversation Memory (a bug: please report it)";
+
+/** The reason for a failed file operation, by its error code; the engine's errors as `UNEXPECTED_ERROR`; other errors as their message. */
 export function describeWriteError(error: unknown): string {
 	const code = codeOf(error);
 	// `mkdir -p` over a file says EEXIST of that file (ENOTDIR only of a folder below it).
 	if (code === "EEXIST" && typeof error === "object" && error !== null && "syscall" in error && error.syscall === "mkdir") return "a file stands where a folder of the path should be (EEXIST)";
 	if (code !== undefined && REASONS[code]) return REASONS[code];
+	if (isEngineError(error)) return UNEXPECTED_ERROR;
 	return error instanceof Error ? error.message : String(error);
+}
+
+/** A TypeError, RangeError or ReferenceError without a code: thrown by the engine, not by our own sentences (those are plain `Error`s). */
+export function isEngineError(error: unknown): boolean {
+	return (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError) && codeOf(error) === undefined;
 }
 
 /** Whether the error is one of the file system's (a full disk, a read-only folder): worth a sentence, not a stack. */

@@ -39,6 +39,22 @@ function readText(path: string): string | undefined {
 	}
 }
 
+/**
+ * A file's JSON when it is an object, "not JSON" when it is none, "no object" when it is JSON of
+ * another kind. Checked here, where the files come in: a session file holding `null` was read as
+ * an object, and the TypeError stopped the scan of every opencode session, said in V8's words
+ * (attack round 48a, found by fuzzing).
+ */
+function jsonObject(text: string): Record<string, unknown> | "not JSON" | "no object" {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return "not JSON";
+	}
+	return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : "no object";
+}
+
 /** A name of one folder entry: no separator, not `.` or `..`, no control character. */
 function isPlainName(name: string): boolean {
 	return name !== "" && name !== "." && name !== ".." && !/[\\/]/.test(name) && ![...name].some((c) => c.charCodeAt(0) < 0x20);
@@ -93,12 +109,10 @@ export function listStorageSessions(storage: string, passed?: PassedOver[]): Sto
 			const path = join(sessions, projectId, name);
 			const text = readText(path);
 			if (text === undefined) continue;
-			let info: { id?: unknown; parentID?: unknown };
-			try {
-				info = JSON.parse(text) as typeof info;
-			} catch {
-				// Half-written by opencode: the next scan sees it whole. Still not JSON once settled: said, or its session vanished unexplained.
-				if (hasSettled(mtime(path))) passed?.push({ path, reason: "not read: it is not JSON (opencode writes its session files as UTF-8 JSON)" });
+			const info = jsonObject(text);
+			if (typeof info === "string") {
+				// Half-written by opencode: the next scan sees it whole. Still not an object once settled: said, or its session vanished unexplained.
+				if (hasSettled(mtime(path))) passed?.push({ path, reason: info === "not JSON" ? "not read: it is not JSON (opencode writes its session files as UTF-8 JSON)" : "not read: its JSON is no object (opencode writes a session file as one)" });
 				continue;
 			}
 			// The id names folders (`message/<id>`): one that is a path (`../../..`) is not taken, the file's name is.
@@ -123,20 +137,12 @@ function column(value: unknown): string | number | null {
 export function storageSessionLines(storage: string, session: Pick<StorageSession, "id" | "path" | "projectId">): { lines: RawLine[]; bytes: number } | undefined {
 	const text = readText(session.path);
 	if (text === undefined) return undefined;
-	let info: Record<string, unknown>;
-	try {
-		info = JSON.parse(text) as Record<string, unknown>;
-	} catch {
-		return { lines: [{ no: 1, text: JSON.stringify(["session"]) }], bytes: text.length };
-	}
+	const info = jsonObject(text);
+	if (typeof info === "string") return { lines: [{ no: 1, text: JSON.stringify(["session"]) }], bytes: text.length };
 	const time = typeof info.time === "object" && info.time !== null ? (info.time as Record<string, unknown>) : {};
-	const project = readText(join(storage, "project", `${session.projectId}.json`));
-	let worktree: unknown;
-	try {
-		worktree = project === undefined ? undefined : (JSON.parse(project) as { worktree?: unknown }).worktree;
-	} catch {
-		worktree = undefined;
-	}
+	const projectText = readText(join(storage, "project", `${session.projectId}.json`));
+	const project = projectText === undefined ? undefined : jsonObject(projectText);
+	const worktree = typeof project === "object" ? project.worktree : undefined;
 	// The columns a database session has, from the file's fields: a column holds a string or a number,
 	// so another value is none (a title nested 100,000 deep overflowed the stack when the row was written out).
 	const row = { id: column(info.id) ?? session.id, parent_id: column(info.parentID), project_id: session.projectId, directory: column(info.directory), title: column(info.title), version: column(info.version), time_created: column(time.created), time_updated: column(time.updated), worktree: column(worktree) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeWriteError, isFileSystemError } from "../../src/core/write-error";
+import { describeWriteError, isFileSystemError, UNEXPECTED_ERROR } from "../../src/core/write-error";
 
 describe("describeWriteError", () => {
 	it("names what a person can act on, by the error's code; other errors keep their message", () => {
@@ -17,5 +17,19 @@ describe("describeWriteError", () => {
 		// A file where the notes folder goes: mkdir says EEXIST of it, not a raw "EEXIST: file already exists, mkdir '/v/Notes'".
 		expect(describeWriteError(Object.assign(new Error("EEXIST: file already exists, mkdir '/v/Notes'"), { code: "EEXIST", syscall: "mkdir" }))).toBe("a file stands where a folder of the path should be (EEXIST)");
 		expect(describeWriteError(Object.assign(new Error("EEXIST: file already exists, open '/v/a'"), { code: "EEXIST", syscall: "open" }))).toBe("EEXIST: file already exists, open '/v/a'");
+	});
+
+	it("says an error of the JavaScript engine (a bug of ours) without V8's words (attack round 48a)", () => {
+		let thrown: unknown;
+		try {
+			(JSON.parse("null") as { id: string }).id.trim();
+		} catch (error) {
+			thrown = error;
+		}
+		expect(String(thrown)).toContain("Cannot read properties of null");
+		expect(describeWriteError(thrown)).toBe(UNEXPECTED_ERROR);
+		expect(describeWriteError(new RangeError("Invalid string length"))).toBe(UNEXPECTED_ERROR);
+		// Node's own errors with a code keep their sentence (ERR_ ones say what to fix).
+		expect(describeWriteError(Object.assign(new TypeError("The \"path\" argument must be of type string"), { code: "ERR_INVALID_ARG_TYPE" }))).toContain("argument must be");
 	});
 });

@@ -94,6 +94,48 @@ describe("OpencodeSessions", () => {
 		expect(legacy.filter((f) => f.kind === "subagent")).toHaveLength(1);
 	});
 
+	it.each(["null", "[]", "7", '"ses"', "true"])("a legacy session file of JSON that is no object (%s) is named and passed over; the other sessions are read (attack round 48a)", async (json) => {
+		withStorage();
+		const storage = join(data, "storage", "session");
+		const project = readdirSync(storage)[0]!;
+		const bad = join(storage, project, readdirSync(join(storage, project)).sort()[0]!);
+		writeFileSync(bad, json);
+		utimesSync(bad, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+		// The project's file too: its worktree is no object's field.
+		for (const name of readdirSync(join(data, "storage", "project"))) writeFileSync(join(data, "storage", "project", name), json);
+		const passed: PassedOver[] = [];
+		const sessions = new OpencodeSessions(data);
+		const files = await sessions.scan([], passed);
+		expect(files.filter((f) => f.projectDir === "storage")).toHaveLength(3);
+		expect(passed.map((p) => `${p.path}: ${p.reason}`)).toEqual([`${bad}: not read: its JSON is no object (opencode writes a session file as one)`]);
+		const lines: string[] = [];
+		await sessions.read(files.find((f) => f.projectDir === "storage" && f.kind === "session")!.path, (read) => lines.push(...read.map((l) => l.text ?? "")));
+		expect(lines.length).toBeGreaterThan(1);
+	});
+
+	it("a legacy session and project file of any JSON shape (seeded, 40 cases): the scan and the read never throw, and the other sessions are listed", async () => {
+		withStorage();
+		const storage = join(data, "storage", "session");
+		const project = readdirSync(storage)[0]!;
+		const bad = join(storage, project, readdirSync(join(storage, project)).sort()[0]!);
+		const projectFile = join(data, "storage", "project", readdirSync(join(data, "storage", "project"))[0]!);
+		let seed = 48;
+		const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const values: unknown[] = [null, 0, -1, 1e308, "", "ses_x", "../..", [], [null], {}, true, { a: 1 }];
+		const any = (): unknown => values[Math.floor(next() * values.length)];
+		const field = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, next() < 0.5 ? any() : o[k]]));
+		const original = JSON.parse(readFileSync(bad, "utf8")) as Record<string, unknown>;
+		for (let i = 0; i < 40; i++) {
+			const session = next() < 0.3 ? any() : { ...original, ...field(original, ["id", "parentID", "title", "directory", "time", "version", "projectID"]) };
+			writeFileSync(bad, JSON.stringify(session));
+			writeFileSync(projectFile, JSON.stringify(next() < 0.5 ? any() : { worktree: any(), time: any() }));
+			const sessions = new OpencodeSessions(data);
+			const files = await sessions.scan([], []);
+			expect(files.filter((f) => f.projectDir === "storage" && f.container !== bad).length).toBe(3);
+			for (const f of files) await sessions.read(f.path, () => undefined);
+		}
+	});
+
 	it("a legacy session's stamp moves when a part of its latest message changes", async () => {
 		withStorage();
 		const sessions = new OpencodeSessions(data);

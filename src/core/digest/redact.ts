@@ -2517,7 +2517,7 @@ function isSnowflakeBase64(part: string): boolean {
  * Raised when a rule's code changes (what its patterns' text does not show: a check of its matches),
  * or what of a model is redacted (`redact-model.ts`): a stored model is redacted again when loaded.
  */
-const RULES_REVISION = 16;
+const RULES_REVISION = 17;
 
 let rulesId: string | undefined;
 

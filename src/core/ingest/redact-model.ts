@@ -31,6 +31,7 @@ export function redactModelInPlace(model: SessionModel, redact: (text: string) =
 	// all of them, every time (few, short, and redaction leaves its own markers alone).
 	for (const event of events) if (event.kind === "compaction" && event.summary) event.summary = redact(event.summary);
 	for (const summary of model.summaries) summary.text = redact(summary.text);
+	redactModelIds(model, redact);
 	// Why a line could not be read names what the line gave (an opencode row's id): at most 50, each time.
 	for (const malformed of model.malformedLines) malformed.reason = redact(malformed.reason);
 	if (model.lastPrompt) model.lastPrompt = redact(model.lastPrompt);
@@ -112,6 +113,22 @@ function redactEventIds(event: SessionEvent, redact: (text: string) => string): 
 			return;
 		default:
 			return;
+	}
+}
+
+/**
+ * The ids the stored model keeps beside its events (`redactEventIds`): a `summary` line's
+ * `leafUuid`, the Task call whose inline sidechain is being read, a compaction's copies and what
+ * they stand for. Each is any text the transcript's writer chose (a token as a `leafUuid` was
+ * stored whole in the state's packs; attack round 48a, found by fuzzing). Few: all of them each
+ * time. A summary whose leaf was a secret titles no session any more, which no real id meets.
+ */
+function redactModelIds(model: SessionModel, redact: (text: string) => string): void {
+	for (const summary of model.summaries) if (summary.leafUuid !== undefined) summary.leafUuid = redactId(summary.leafUuid, redact);
+	const index = model.index;
+	if (index.sidechain !== undefined) index.sidechain = redactId(index.sidechain, redact);
+	if (index.replayedAs && [...index.replayedAs].some(([copy, original]) => redactId(copy, redact) !== copy || redactId(original, redact) !== original)) {
+		index.replayedAs = new Map([...index.replayedAs].map(([copy, original]) => [redactId(copy, redact), redactId(original, redact)]));
 	}
 }
 

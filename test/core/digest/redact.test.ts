@@ -1059,6 +1059,8 @@ describe("secrets in encoded text", () => {
 		expect(builtinRulesId()).not.toBe("tya9dd");
 		// And before every text of a session's events was redacted (a compaction's trigger was kept).
 		expect(builtinRulesId()).not.toBe("1ymyv3v");
+		// And before the ids a model keeps beside its events were redacted (a summary's leafUuid; attack round 48a).
+		expect(builtinRulesId()).not.toBe("1gbyyok");
 		expect(builtinRulesId()).toBe(builtinRulesId());
 	});
 });

@@ -81,6 +81,33 @@ describe("the ids records give", () => {
 	});
 });
 
+describe("the ids the model keeps beside its events", () => {
+	it("are stored redacted: a summary's leafUuid, the Task call of an inline sidechain being read (attack round 48a, fuzzing)", () => {
+		const task = `${TOKEN.slice(0, 10)}Tt${TOKEN.slice(12)}`;
+		const lines = jsonl([
+			{ type: "summary", summary: "Timeline filter work", leafUuid: TOKEN },
+			userText("Find the slow query"),
+			assistant(toolUse(task, "Task", { description: "look", prompt: "Find the slow query in the orders code" }), { messageId: "msg_01abc" }),
+			userText("Find the slow query in the orders code", { isSidechain: true, parentUuid: null }),
+		]);
+		const model = foldInPieces(foldLines, "claude-code", lines);
+		const before = JSON.stringify(serializeSession(model));
+		expect(before).toContain(TOKEN);
+		expect(before).toContain(task);
+		redactModelInPlace(model, redact);
+		const stored = JSON.stringify(serializeSession(model));
+		for (const secret of [TOKEN, task]) expect(stored).not.toContain(secret.slice(4, 20));
+		expect(model.summaries).toEqual([expect.objectContaining({ text: "Timeline filter work" })]);
+	});
+
+	it("keep a real id as it is: a summary still titles the session holding its leaf", () => {
+		const leaf = "4ab7f788-23a2-4707-a5b6-e7034532fdbc";
+		const model = foldInPieces(foldLines, "claude-code", jsonl([{ type: "summary", summary: "Cart fix", leafUuid: leaf }, userText("Fix the cart")]));
+		redactModelInPlace(model, redact);
+		expect(model.summaries).toEqual([{ leafUuid: leaf, text: "Cart fix" }]);
+	});
+});
+
 describe("a tool's input", () => {
 	it("redacts a value under a key that names a secret, as `\"KEY\": \"value\"` is: alone it has no shape to tell it by", async () => {
 		const { createSession } = await import("../../../src/core/transcript/session-model");
