@@ -317,6 +317,15 @@ function confinedName(project: string, name: string): string | undefined {
 	}
 }
 
+/** A folder at `path`, links followed; nothing there, a file above it or no permission: no (and no error made for nothing there). */
+function isFolderHere(path: string): boolean {
+	try {
+		return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+	} catch {
+		return false;
+	}
+}
+
 /**
  * Aider: each enabled project's chat history (see `aiderHistoryName`), one file of all its
  * sessions (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO
@@ -326,7 +335,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
 		// A project folder not there has no history (nor a config to look for one by).
-		if (!statSync(project, { throwIfNoEntry: false })?.isDirectory()) continue;
+		if (!isFolderHere(project)) continue;
 		const { name, byRepository } = aiderHistoryChoice(project, home);
 		const path = join(project, ...name.split("/"));
 		try {

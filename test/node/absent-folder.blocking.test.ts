@@ -119,7 +119,9 @@ describe("scanAider, blocking", () => {
 		const project = join(dir, "app");
 		await mkdir(project);
 		await writeFile(join(project, ".aider.chat.history.md"), "# aider chat started at 2026-12-01 10:00:00\n\n#### hi\n");
-		const found = await scanAider([join(dir, "gone"), project], join(dir, "home"));
+		await writeFile(join(dir, "file"), "x");
+		// Not there, below a file (ENOTDIR), and there: only the last has a history, and the others stop nothing.
+		const found = await scanAider([join(dir, "gone"), join(dir, "file", "app"), project], join(dir, "home"));
 		expect(found.map((f) => f.path)).toEqual([join(project, ".aider.chat.history.md")]);
 	});
 });
