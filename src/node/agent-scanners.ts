@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, realpathSync, type Dirent, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { aiderHistorySetting } from "../core/transcript/aider-config";
@@ -6,6 +6,7 @@ import { startsAsAiderHistory } from "../core/transcript/aider-fold";
 import { hash53 } from "../core/transcript/hash";
 import { copiedName, oneFilePerSession, sameStamp, type TranscriptFile } from "../core/transcript/transcript-files";
 import { readPlainHeadAndStatSync, readPlainHeadSync } from "./confined-path";
+import { isDirectory } from "./absent-folder";
 import { trackedByGit } from "./git-tracked";
 import { child, continues, list, listOwn, notPlainFile, passCouldNotLook, passedOver, stamp, stampOwn, type PassedOver } from "./transcript-scanner";
 
@@ -317,15 +318,6 @@ function confinedName(project: string, name: string): string | undefined {
 	}
 }
 
-/** A folder at `path`, links followed; nothing there, a file above it or no permission: no (and no error made for nothing there). */
-function isFolderHere(path: string): boolean {
-	try {
-		return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-	} catch {
-		return false;
-	}
-}
-
 /**
  * Aider: each enabled project's chat history (see `aiderHistoryName`), one file of all its
  * sessions (`kind: "sessions"`, split by the transcript index). A plain file only: a link, a FIFO
@@ -335,7 +327,7 @@ export async function scanAider(projects: readonly string[], home?: string, pass
 	const found: TranscriptFile[] = [];
 	for (const project of new Set(projects)) {
 		// A project folder not there has no history (nor a config to look for one by).
-		if (!isFolderHere(project)) continue;
+		if (!(await isDirectory(project))) continue;
 		const { name, byRepository } = aiderHistoryChoice(project, home);
 		const path = join(project, ...name.split("/"));
 		try {

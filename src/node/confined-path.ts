@@ -1,7 +1,8 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
+import { isAbsentFolder } from "./absent-folder";
 import { dirname, isAbsolute, relative } from "node:path";
 import { setTimeout } from "node:timers";
 
@@ -49,22 +50,13 @@ export async function confinedFolder(root: string, folder: string, what: string)
 	for (let dir = folder; ; dir = dirname(dir)) {
 		// A realpath reads every part of the path as a link; nothing there fails it all the same, and
 		// an lstat says so in one call (10,000 enabled projects not there were 50 readlinks each a sync).
-		const there = mayBlockOnFiles() ? lstatThere(dir) : await lstat(dir).then(() => true, () => false);
-		const real = there ? await realpath(dir).catch(() => undefined) : undefined;
+		const real = (await isAbsentFolder(dir)) ? undefined : await realpath(dir).catch(() => undefined);
 		if (real !== undefined) {
 			const realRoot = await realpath(root);
 			if (!inside(real, realRoot)) throw new ConfinedPathError(`${what}: its folder leads to ${real}, outside ${realRoot}; nothing was read or written`);
 			return;
 		}
 		if (dirname(dir) === dir) return;
-	}
-}
-
-function lstatThere(path: string): boolean {
-	try {
-		return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-	} catch {
-		return false;
 	}
 }
 
