@@ -1,4 +1,4 @@
-import { FileSystemAdapter, Notice, Plugin, type TFile } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, TFolder, type TFile } from "obsidian";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { migrateSettings, newerSettingsProblem, settingsProblem, storeSettings, type Settings } from "./core/settings";
@@ -23,6 +23,7 @@ import { saveSelectionAsFact } from "./obsidian/save-fact-command";
 import { SettingsTab } from "./obsidian/settings-tab";
 import { StatusBar } from "./obsidian/status-bar";
 import { SyncController } from "./obsidian/sync-controller";
+import { DeletionLog } from "./obsidian/deletion-log";
 import { RenameLog } from "./obsidian/rename-log";
 import { SyncLog, SyncLogModal } from "./obsidian/sync-log";
 import { VaultNoteStore } from "./obsidian/vault-note-store";
@@ -40,6 +41,10 @@ export default class AiConversationMemoryPlugin extends Plugin {
 	override settings: Settings = migrateSettings(undefined).settings;
 	private readonly log = new SyncLog();
 	private readonly renames = new RenameLog((moves) => this.keepRenames(moves));
+	/** A note deleted: its neighbours and index link past it at the next sync, asked for at once when watching. */
+	private readonly deletions = new DeletionLog(() => {
+		if (this.settings.watch && !this.refused && !this.unloading && this.vaultPath() !== undefined) void this.started?.then((ok) => (ok ? this.controller.sync() : undefined));
+	});
 	private controller!: SyncController;
 	private syncer: VaultSync | undefined;
 	/** Settings read and the catch-up sync started; false: the settings could not be read (tried again at the next command). */
@@ -56,9 +61,10 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
-		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames, () => this.refreshSessionsViews());
+		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames, () => this.refreshSessionsViews(), this.deletions);
 		// A note or folder the user moves keeps its session, index, packet or fact.
 		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.renames.add(oldPath, file.path)));
+		this.registerEvent(this.app.vault.on("delete", (file) => this.deletions.add(file.path, file instanceof TFolder)));
 		this.addRibbonIcon("messages-square", "Sync AI conversations", () => void this.syncNow({ manual: true }));
 		// The view reads nothing until it opens (the sessions, then the search index in the background).
 		this.registerView(SESSIONS_VIEW_TYPE, (leaf) => new SessionsView(leaf, {
@@ -85,6 +91,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 		// The renames heard in the last moment, and those a sync still waiting took, are kept for the next start, and so is a folder or
 		// pattern still being typed (saved when its field is left, which a quit may never do).
 		this.renames.close();
+		this.deletions.close();
 		void this.settingsTab?.flush();
 		void this.controller.stop();
 		void this.stopWatching();

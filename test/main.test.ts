@@ -244,6 +244,56 @@ describe("the plugin", () => {
 		expect(sessionNotes(l.vault)).toHaveLength(4);
 	});
 
+	it("a session note deleted in Obsidian: at once, with no transcript changed, the notes beside it and the index link past it", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
+		const gone = notes[1]!;
+		const name = gone.path.slice(0, -3);
+		const index = "AI Conversations/shop-api/shop-api.md";
+		const linking = () => [...notes.filter((n) => n !== gone).map((n) => n.path), index].filter((p) => l.vault.cachedText(p)?.includes(`[[${name}`));
+		expect(linking().length).toBeGreaterThan(1);
+		await l.app.fileManager.trashFile(gone);
+		await new Promise((r) => setTimeout(r, 0));
+		await settle(l.plugin);
+		expect(linking()).toEqual([]);
+		expect(l.vault.getFileByPath(gone.path)).toBeNull();
+		expect(l.stub.statusBarItems[0]?.textContent).toMatch(/^AI memory: synced/);
+		// Deleted by the person, it stays so.
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(l.vault.getFileByPath(gone.path)).toBeNull();
+		l.plugin.unload();
+	});
+
+	it("with live watching off, a deletion asks for no sync; the next sync takes it, and a folder's deletion is one event for the notes below it", async () => {
+		const l = load();
+		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void>; controller: { sync(job?: object): Promise<unknown> } };
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		await plugin.saveSettings({ ...plugin.settings, watch: false });
+		const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
+		const index = "AI Conversations/shop-api/shop-api.md";
+		await l.vault.createFolder("Archive");
+		await l.app.fileManager.renameFile(notes[2]!, "Archive/kept a while.md");
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		let syncs = 0;
+		const sync = plugin.controller.sync.bind(plugin.controller);
+		plugin.controller.sync = (job?: object) => (syncs++, sync(job));
+		await l.app.fileManager.trashFile(l.vault.getFolderByPath("Archive")!);
+		await new Promise((r) => setTimeout(r, 0));
+		await settle(l.plugin);
+		expect(syncs).toBe(0);
+		expect(l.vault.cachedText(index)).toContain("[[Archive/kept a while");
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(l.vault.cachedText(index)).not.toContain("[[Archive/kept a while");
+		expect(Notice.shown.at(-1)).toMatch(/1 deleted by you and left so/);
+		l.plugin.unload();
+	});
+
 	it("follows a session note and the index the user moved: updated where they are now, never taken for deleted", async () => {
 		const l = load();
 		l.app.workspace.ready();

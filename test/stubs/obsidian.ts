@@ -136,7 +136,7 @@ export class Events {
 	}
 }
 
-/** An in-memory vault with the semantics of the calls the plugin makes; like the app's, it emits `rename`. */
+/** An in-memory vault with the semantics of the calls the plugin makes; like the app's, it emits `rename` and `delete`. */
 export class Vault extends Events {
 	adapter: FileSystemAdapter | object = {};
 	private readonly files = new Map<string, { file: TFile; data: string }>();
@@ -210,10 +210,19 @@ export class Vault extends Events {
 		return this.files.get(path)?.data;
 	}
 
-	/** Moves the file to the system trash or the vault's `.trash`; here it is simply gone. */
+	/**
+	 * Moves the file or folder to the system trash or the vault's `.trash`; here it is simply gone.
+	 * Like the app, it emits `delete`: for a folder, one event for the folder alone.
+	 */
 	async trash(file: TAbstractFile, _system: boolean): Promise<void> {
+		const below = (path: string) => path.startsWith(`${file.path}/`);
 		this.files.delete(file.path);
+		if (file instanceof TFolder) {
+			for (const path of [...this.files.keys()]) if (below(path)) this.files.delete(path);
+			for (const path of [...this.folders.keys()]) if (path === file.path || below(path)) this.folders.delete(path);
+		}
 		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
+		this.trigger("delete", file);
 	}
 }
 

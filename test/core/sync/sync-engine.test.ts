@@ -508,6 +508,52 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
+	it("a note deleted in the vault, as the plugin hears it, is noticed by the next sync though no transcript changed: the links and the index go past it", async () => {
+		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
+		notes.files.delete(beta);
+		// Unheard, nothing looks at it: the neighbours still link to it.
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Beta/);
+		const report = await runSync(deps(settings()), { deleted: [beta, "Elsewhere/not a note.md"] });
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual([beta]);
+		expect(notes.files.has(beta)).toBe(false);
+		expect(state.sessions[paths[1]!]!.deleted).toBe(true);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
+		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
+		// Heard again (a second event), it changes nothing more; the session grows, its note stays deleted.
+		expect((await runSync(deps(settings()), { deleted: [beta] })).notesWritten).toEqual([]);
+	});
+
+	it("a folder deleted in the vault takes each note below it, and a note deleted and made again is kept", async () => {
+		const paths = ["Alpha", "Beta", "Gamma", "Delta"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		const other = session("/r/cart", "Cart task", "2026-07-05T10:00:00.000Z");
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma, delta] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string, string];
+		// Gamma's note moved into a folder of the person's, followed there.
+		notes.files.set("Old/gamma.md", notes.files.get(gamma)!);
+		notes.files.delete(gamma);
+		await runSync(deps(settings()), { renames: [{ from: gamma, to: "Old/gamma.md" }] });
+		// Beta's note is deleted and made again at once (its text kept); the folder Gamma's note is in, deleted.
+		const betaText = notes.files.get(beta)!;
+		notes.files.delete(beta);
+		notes.files.set(beta, betaText);
+		notes.files.delete("Old/gamma.md");
+		const report = await runSync(deps(settings()), { deleted: [beta, "Old"] });
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual(["Old/gamma.md"]);
+		expect(state.sessions[paths[1]!]!.deleted).toBeFalsy();
+		expect(notes.files.get(beta)).toMatch(/Next: \[\[[^\]]*Delta/);
+		expect(notes.files.get(delta)).toMatch(/Previous: \[\[[^\]]*Beta/);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Beta/);
+		// The other project's note is not below the folder: untouched.
+		expect(state.sessions[other]!.deleted).toBeFalsy();
+		expect(notes.files.has(state.sessions[other]!.notePath)).toBe(true);
+	});
+
 	it("a neighbour rendered to link past a deleted note, whose own note the user moved, is followed there: never taken for deleted", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
