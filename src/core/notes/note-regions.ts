@@ -144,7 +144,7 @@ function unquote(value: string): string {
 }
 
 interface SplitNote {
-	/** Raw lines of properties we do not generate, in their order. */
+	/** Raw lines of properties we do not generate, in their order, each with its own line ending. */
 	userFields: string[];
 	/** A property we generate that the properties hold more than once (the second is a person's, which the rewrite would drop). */
 	twice?: string;
@@ -168,12 +168,15 @@ function brokenProperties(text: string, split: SplitNote, head: string): string 
 function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNote {
 	const split = readFrontmatter(text, { parse: false });
 	if (!split) return { userFields: [], rest: text };
-	const lines = split.yaml === "" ? [] : split.yaml.split(/\r?\n/);
+	// Each line with its ending (a file's lines may mix them): the last one's is the one before the closing `---`.
+	const lastEnd = /\r\n---(\r?\n)?$/.test(text.slice(0, text.length - split.body.length)) ? "\r\n" : "\n";
+	const lines = split.yaml === "" ? [] : `${split.yaml}${lastEnd}`.split(/(?<=\n)/);
 	const userFields: string[] = [];
 	const seen = new Set<string>();
 	let twice: string | undefined;
 	let keep = false;
-	for (const line of lines) {
+	for (const ended of lines) {
+		const line = ended.replace(/\r?\n$/, "");
 		// A key may start with `-` when no blank follows it (`-draft: yes`); `- x` is an item (attack round 48b: such a key below one of ours went with it).
 		const key = /^((?:-(?=[^\s:])|[^\s#:-])[^:]*):/.exec(line)?.[1]?.trim();
 		if (key !== undefined) keep = !generated.has(key);
@@ -184,16 +187,17 @@ function splitFrontmatter(text: string, generated: ReadonlySet<string>): SplitNo
 			seen.add(key);
 		}
 		// A comment stays, wherever it was: at the top level, or indented among the items of one of ours (round 48b: it went with them).
-		if (keep || (key === undefined && /^\s*#/.test(line))) userFields.push(line);
+		if (keep || (key === undefined && /^\s*#/.test(line))) userFields.push(ended);
 	}
 	return { userFields, ...(twice !== undefined ? { twice } : {}), rest: split.body };
 }
 
+/** Ours with the note's line ending, then the person's lines each with its own (round 48b: a CRLF line of theirs in a file whose first line ends in LF lost its CR). */
 function mergeFrontmatter(generated: string, userFields: readonly string[], eol: string): string {
 	const withEol = generated.replace(/\n/g, eol);
 	if (userFields.length === 0) return withEol;
 	const close = `---${eol}`;
-	return `${withEol.slice(0, withEol.length - close.length)}${userFields.join(eol)}${eol}${close}`;
+	return `${withEol.slice(0, withEol.length - close.length)}${userFields.join("")}${close}`;
 }
 
 /** The top-level keys of a generated frontmatter block. */

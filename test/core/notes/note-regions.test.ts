@@ -26,6 +26,17 @@ describe("mergeNote", () => {
 		expect(merged(existing, "a\nb\n")).toBe(`---\r\nsession_id: s1\r\ntags:\r\n  - ai/x\r\n---\r\n${B}\r\na\r\nb\r\n${E}\r\nmine\r\n`);
 	});
 
+	it("keeps each property line of the person's with its own ending when the note's lines mix them (round 48b: the first line's was given to all)", () => {
+		// A CRLF note whose first line ends in LF: ours take the first line's ending, the person's keep theirs, the last one's before `---` too.
+		const existing = `---\nsession_id: s1\r\nrating: 5\r\n# why\nmine: yes\r\ntags:\r\n  - ai/x\r\nmood: calm\r\n---\r\n${B}\r\nold\r\n${E}\r\n`;
+		const text = merged(existing);
+		expect(text).toBe(`---\nsession_id: s1\ntags:\n  - ai/x\nrating: 5\r\n# why\nmine: yes\r\nmood: calm\r\n---\n${B}\r\nnew body\r\n${E}\r\n`);
+		// Merged again, nothing changes.
+		expect(merged(text)).toBe(text);
+		// An LF note whose last property line ends in CRLF keeps that CR too.
+		expect(merged(`---\nsession_id: s1\nmood: calm\r\n---\n${B}\nold\n${E}\n`)).toBe(`---\nsession_id: s1\ntags:\n  - ai/x\nmood: calm\r\n---\n${B}\nnew body\n${E}\n`);
+	});
+
 	it("refuses, with a reason, a note whose markers were removed or broken", () => {
 		expect(mergeNote(`${fm("")}no markers any more\n`, fm(""), "x")).toEqual({ ok: false, reason: "its generated region markers were removed; it is left as you edited it", markersRemoved: true });
 		const broken = mergeNote(`${fm("")}${B}\nbody\n`, fm(""), "x");
