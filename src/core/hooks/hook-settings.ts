@@ -1,5 +1,4 @@
-import { parse } from "jsonc-parser";
-import { insertAt, isRecord, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * The Claude Code events our hooks answer. InstructionsLoaded (Claude Code 2.1.332 has it: a
@@ -39,7 +38,7 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
 		if (ours.length === 1 && JSON.stringify(groups[ours[0]!.group]?.hooks?.[ours[0]!.hook]) === JSON.stringify(entry)) continue;
 		// Drop every entry of ours (stale paths, duplicates), then add the current one.
 		out = removeOurs(out, event, false);
-		const now = groupsOf(parse(out) as unknown, event);
+		const now = groupsOf(parse(out), event);
 		out = insertAt(out, ["hooks", event, now.length], { hooks: [entry] });
 	}
 	return { ok: true, text: out, changed: out !== (text ?? "{}\n") };
@@ -54,6 +53,9 @@ export function uninstallHooks(text: string | null, before?: string | null): { o
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
+	// Nothing of ours: the file is the user's as it is. With no backup (`before` null) a `{}` of theirs
+	// was taken for the file our install made, and deleted; a `"hooks": {}` of theirs was removed.
+	if (HOOK_EVENTS.every((event) => findOurs(groupsOf(parsed.value, event)).length === 0)) return { ok: true, text, changed: false };
 	// What the file had before our install (`"hooks": {}`, an event's empty list) stays when emptied:
 	// it went, so the user's bytes never came back.
 	const original = before === undefined ? undefined : parseSettings(before);
@@ -83,7 +85,7 @@ export function installedHooks(text: string | null): Partial<Record<HookEvent, s
 function removeOurs(text: string, event: HookEvent, keepList: boolean): string {
 	let out = text;
 	for (;;) {
-		const groups = groupsOf(parse(out) as unknown, event);
+		const groups = groupsOf(parse(out), event);
 		const ours = findOurs(groups).at(-1);
 		if (!ours) break;
 		const group = groups[ours.group];

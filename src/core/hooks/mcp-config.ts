@@ -1,5 +1,4 @@
-import { parse } from "jsonc-parser";
-import { insertAt, isRecord, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * Our MCP server in each agent's user configuration, added and removed as text edits that keep
@@ -58,13 +57,15 @@ export function removeJsonServer(text: string | null, name: string, before?: str
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
+	// No server of ours: the file is the user's as it is (with no backup, a `{}` of theirs was taken for the file our install made, and deleted).
+	if (!isRecord(servers) || !isOurEntry(servers[name])) return { ok: true, text, changed: false };
 	let out = text;
 	// An `mcpServers` the file had before our install stays, even empty (it went, so the user's bytes never came back).
 	const had = typeof before === "string" && (() => {
 		const original = parseJsonConfig(before);
 		return original.ok && isRecord(original.value) && original.value.mcpServers !== undefined;
 	})();
-	if (isRecord(servers) && isOurEntry(servers[name])) out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
+	out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
 	if (before !== undefined) {
 		if (before === null) {
 			if (isRecord(parse(out)) && Object.keys(parse(out) as object).length === 0) return { ok: true, text: null, changed: true };

@@ -153,3 +153,21 @@ describe("hooks the user's file had before our install", () => {
 		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
 	});
 });
+
+describe("round 49b: a file with nothing of ours", () => {
+	it("uninstalling with no backup (never installed) leaves the user's `{}` and `\"hooks\": {}` as they are", () => {
+		for (const user of ["{}\n", '{"hooks":{}}', '{\n  "hooks": {},\n  "model": "opus"\n}\n'])
+			for (const before of [null, undefined]) expect(uninstallHooks(user, before)).toEqual({ ok: true, text: user, changed: false });
+	});
+
+	it("a `__proto__` key is a key like any other: it neither hides nor fakes our hooks", () => {
+		const fake = `{"__proto__": {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": ${JSON.stringify(commands.SessionStart)}}]}]}}}\n`;
+		expect(installedHooks(fake)).toEqual({});
+		const user = '{\n  "__proto__": {"model": "x"},\n  "model": "opus"\n}\n';
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installedHooks(installed.text)).toEqual(commands);
+		const removed = uninstallHooks(installed.text.replace('"opus"', '"sonnet"'), user);
+		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
+	});
+});

@@ -125,3 +125,18 @@ describe("an mcpServers the user had before our install", () => {
 		expect(ok(removeJsonServer(edited, "ai-memory", user)).text).toBe(user.replace('"GitHub"', '"Dracula"'));
 	});
 });
+
+describe("round 49b: a file with nothing of ours", () => {
+	it("removing with no backup (never installed) leaves the user's `{}` as it is", () => {
+		for (const user of ["{}\n", '{"mcpServers": {}}\n', '{\n  // mine\n}\n']) expect(removeJsonServer(user, "ai-memory", null)).toEqual({ ok: true, text: user, changed: false });
+	});
+
+	it("a `__proto__` key is a key like any other: it neither hides nor fakes our server", () => {
+		const ours = ok(addJsonServer(null, "ai-memory", entry, "claude")).text!;
+		const fake = `{"__proto__": ${ours.trim()}, "mcpServers": {"__proto__": ${JSON.stringify({ "ai-memory": { type: "stdio", ...entry } })}}}\n`;
+		expect(jsonServerOf(fake, "ai-memory")).toBeUndefined();
+		const added = ok(addJsonServer(fake, "ai-memory", entry, "claude"));
+		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(removeJsonServer(added.text, "ai-memory", fake)).text).toBe(fake);
+	});
+});
