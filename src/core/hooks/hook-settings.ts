@@ -30,7 +30,9 @@ interface MatcherGroup {
 export function installHooks(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>> = {}): HookEdit {
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
-	let out = text ?? "{}\n";
+	// A file of blanks is an empty one: a byte order mark alone (a `\uFEFF` trim takes) was left after the object we wrote, which made the file invalid JSON.
+	const base = text === null || text.trim() === "" ? "{}\n" : text;
+	let out = base;
 	for (const event of HOOK_EVENTS) {
 		const groups = groupsOf(parsed.value, event);
 		const entry: HookEntry = { type: "command", command: commands[event], ...(timeouts[event] === undefined ? {} : { timeout: timeouts[event] }) };
@@ -41,7 +43,7 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
 		const now = groupsOf(parse(out), event);
 		out = insertAt(out, ["hooks", event, now.length], { hooks: [entry] });
 	}
-	return { ok: true, text: out, changed: out !== (text ?? "{}\n") };
+	return { ok: true, text: out, changed: out !== (text ?? base) };
 }
 
 /**

@@ -171,3 +171,15 @@ describe("round 49b: a file with nothing of ours", () => {
 		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
 	});
 });
+
+describe("round 49b: a file of blanks", () => {
+	it.each(["\uFEFF", "\uFEFF\n", "  \n", "\r\n"])("is installed into as an empty file, and the result is JSON (%j)", (user) => {
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installedHooks(installed.text)).toEqual(commands);
+		expect(() => JSON.parse(installed.text) as unknown).not.toThrow();
+		expect(installHooks(installed.text, commands)).toMatchObject({ ok: true, changed: false });
+		const removed = uninstallHooks(installed.text, user);
+		expect(removed.ok && removed.text).toBe(user);
+	});
+});
