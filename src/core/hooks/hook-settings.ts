@@ -1,4 +1,4 @@
-import { insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { besideBom, insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * The Claude Code events our hooks answer. InstructionsLoaded (Claude Code 2.1.332 has it: a
@@ -28,6 +28,10 @@ interface MatcherGroup {
  * older install of ours is replaced. Invalid JSON stops with the reason and the line.
  */
 export function installHooks(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>> = {}): HookEdit {
+	return besideBom(text, (body) => installInto(body, commands, timeouts));
+}
+
+function installInto(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>>): HookEdit {
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
 	// A file of blanks is an empty one: a byte order mark alone (a `\uFEFF` trim takes) was left after the object we wrote, which made the file invalid JSON.
@@ -52,6 +56,10 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
  * what is left means the same as it, the user gets those exact bytes back (null: delete the file).
  */
 export function uninstallHooks(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
+	return besideBom(text, (body) => uninstallFrom(body, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function uninstallFrom(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;

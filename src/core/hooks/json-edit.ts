@@ -50,6 +50,19 @@ export function parseJson(text: string, errors: ParseError[] = [], options?: Par
 	return root[0];
 }
 
+const BOM = "\uFEFF";
+
+/**
+ * `edit` of the text after a byte order mark, the mark put back before what it gives: jsonc-parser
+ * reads the mark as a symbol, so an install refused such a file as "not valid JSON (InvalidSymbol at
+ * line 1)", a character no one sees, where Claude Code reads it.
+ */
+export function besideBom<T extends { ok: boolean; text?: string | null }>(text: string | null, edit: (body: string | null) => T): T {
+	if (!text?.startsWith(BOM)) return edit(text);
+	const done = edit(text.slice(1));
+	return done.ok && typeof done.text === "string" ? { ...done, text: BOM + done.text } : done;
+}
+
 export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
 /** Far deeper than any agent's settings; far shallower than what overflows the parser's stack. */
@@ -85,6 +98,8 @@ export function nestingDepth(text: string): number {
  * last of two, so an edit of the first would do nothing).
  */
 export function parseJsonObject(text: string | null, container: string, options: { comments: boolean }): ParsedObject {
+	// A byte order mark (Notepad, PowerShell 5.1) is no part of the JSON: Claude Code reads such a file.
+	if (text?.startsWith(BOM)) return parseJsonObject(text.slice(1), container, options);
 	if (text === null || text.trim() === "") return { ok: true, value: {} };
 	// jsonc-parser recurses once per level: 100,000 nested arrays gave "Maximum call stack size exceeded".
 	if (nestingDepth(text) > MAX_DEPTH) return { ok: false, reason: `it nests objects or arrays more than ${MAX_DEPTH} deep; nothing was changed` };

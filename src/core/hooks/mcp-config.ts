@@ -1,4 +1,4 @@
-import { insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { besideBom, insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * Our MCP server in each agent's user configuration, added and removed as text edits that keep
@@ -35,6 +35,10 @@ export function isOurEntry(value: unknown): boolean {
  * `shape` is what the agent writes itself: Claude Code adds `"type": "stdio"` and `"env": {}`.
  */
 export function addJsonServer(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
+	return besideBom(text, (body) => addTo(body, name, entry, shape));
+}
+
+function addTo(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;
 	const env = Object.keys(entry.env).length > 0 ? { env: entry.env } : {};
@@ -53,6 +57,10 @@ export function addJsonServer(text: string | null, name: string, entry: McpEntry
  * our install (null: there was none): when what is left means the same, those exact bytes.
  */
 export function removeJsonServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	return besideBom(text, (body) => removeFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function removeFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;

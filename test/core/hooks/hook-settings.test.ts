@@ -177,9 +177,25 @@ describe("round 49b: a file of blanks", () => {
 		const installed = installHooks(user, commands);
 		if (!installed.ok) throw new Error(installed.reason);
 		expect(installedHooks(installed.text)).toEqual(commands);
-		expect(() => JSON.parse(installed.text) as unknown).not.toThrow();
+		// Their mark stays first; after it, JSON.
+		expect(() => JSON.parse(installed.text.replace(/^\uFEFF/, "")) as unknown).not.toThrow();
 		expect(installHooks(installed.text, commands)).toMatchObject({ ok: true, changed: false });
 		const removed = uninstallHooks(installed.text, user);
 		expect(removed.ok && removed.text).toBe(user);
+	});
+});
+
+describe("round 49b: a byte order mark (Notepad, PowerShell 5.1)", () => {
+	it("is no part of the JSON: installed into (Claude Code reads such a file), kept, and the bytes come back", () => {
+		for (const user of ['\uFEFF{\r\n  "model": "opus"\r\n}\r\n', '\uFEFF{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}']) {
+			const installed = installHooks(user, commands);
+			if (!installed.ok) throw new Error(installed.reason);
+			expect(installed.text.startsWith("\uFEFF{")).toBe(true);
+			expect(installedHooks(installed.text)).toEqual(commands);
+			expect(installHooks(installed.text, commands)).toMatchObject({ ok: true, changed: false });
+			const removed = uninstallHooks(installed.text, user);
+			expect(removed.ok && removed.text).toBe(user);
+			expect(uninstallHooks(installed.text, null)).toMatchObject({ ok: true, text: user });
+		}
 	});
 });

@@ -140,3 +140,15 @@ describe("round 49b: a file with nothing of ours", () => {
 		expect(ok(removeJsonServer(added.text, "ai-memory", fake)).text).toBe(fake);
 	});
 });
+
+describe("round 49b: a byte order mark", () => {
+	it("is no part of the JSON: the server is added after it, read, and removed, the bytes back", () => {
+		const user = '\uFEFF{\n  "numStartups": 3\n}\n';
+		const added = ok(addJsonServer(user, "ai-memory", entry, "claude"));
+		expect(added.text!.startsWith('\uFEFF{\n  "numStartups": 3,')).toBe(true);
+		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(addJsonServer(added.text, "ai-memory", entry, "claude")).changed).toBe(false);
+		expect(ok(removeJsonServer(added.text, "ai-memory", user)).text).toBe(user);
+		expect(ok(removeJsonServer(added.text, "ai-memory")).text).toBe(user);
+	});
+});
