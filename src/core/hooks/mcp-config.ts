@@ -222,8 +222,16 @@ function editRanges(lines: readonly string[], ranges: TomlBlock["ranges"], table
 	return kept;
 }
 
-/** Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). */
+/**
+ * Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). After a
+ * byte order mark, which stays: before it, a table of ours on the first line was not found, and a
+ * second one added made the file invalid TOML, which stops Codex at its start.
+ */
 export function addCodexServer(text: string | null, name: string, entry: McpEntry): ConfigEdit {
+	return besideBom(text, (body) => addCodexTo(body, name, entry));
+}
+
+function addCodexTo(text: string | null, name: string, entry: McpEntry): ConfigEdit {
 	const source = text ?? "";
 	const eol = source.includes("\r\n") ? "\r\n" : "\n";
 	const lines = source.split(/\r?\n/);
@@ -243,6 +251,10 @@ export function addCodexServer(text: string | null, name: string, entry: McpEntr
 
 /** Removes our table; the file as it was before the install (`before`, null: none) when the rest is the same. */
 export function removeCodexServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	return besideBom(text, (body) => removeCodexFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function removeCodexFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const eol = text.includes("\r\n") ? "\r\n" : "\n";
 	const lines = text.split(/\r?\n/);
@@ -257,7 +269,7 @@ export function removeCodexServer(text: string | null, name: string, before?: st
 /** Our server's entry in Codex's `config.toml`, if there is one (its arguments as written). */
 export function codexServerOf(text: string | null, name: string): McpEntry | undefined {
 	if (text === null) return undefined;
-	const lines = text.split(/\r?\n/);
+	const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
 	const found = findTable(lines, name);
 	if (!found.ok || !found.block?.ours) return undefined;
 	const bodyOf = (r: { start: number; end: number }) => lines.slice(r.start + 1, r.end);
