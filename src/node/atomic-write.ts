@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writevSync } from "node:fs";
-import { appendFile, open, readdir, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
+import { appendFile, open, readdir, readlink, realpath, rename, rm, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { openPlainFile, readPlainBytes, readUpTo, whenFilesFree } from "./confined-path";
 import { basename, dirname, join } from "node:path";
 import { setTimeout } from "node:timers";
@@ -441,6 +441,10 @@ export async function writeDurably(target: string, text: string | Uint8Array, ke
  */
 export async function writeUserFile(path: string, text: string, newMode?: number): Promise<void> {
 	const target = await realpath(path).catch(() => path);
+	// A link to a file not there (a dotfiles folder not checked out): renamed over, the link was
+	// replaced by a file of ours and the person's link was gone.
+	const link = target === path ? await readlink(path).catch(() => undefined) : undefined;
+	if (link !== undefined) throw new Error(`${path} is a link to ${link}, which is not there; nothing was changed (restore that file, or remove the link, then run the command again)`);
 	const existing = await stat(target).catch(() => undefined);
 	await removeStaleTemps(target);
 	await writeDurably(target, text, existing ? { mode: existing.mode & 0o7777, owner: { uid: existing.uid, gid: existing.gid } } : newMode === undefined ? undefined : { mode: newMode });

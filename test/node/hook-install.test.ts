@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOOK_EVENTS, installedHooks } from "../../src/core/hooks/hook-settings";
+import { installMcpServer, mcpEntry } from "../../src/node/mcp-install";
 import { claudeHookStatus, hookCommands, installClaudeHooks, parseHookCommand, shellQuote, shellWords, uninstallClaudeHooks, type HookTarget } from "../../src/node/hook-install";
 
 let dir: string;
@@ -180,6 +181,21 @@ describe("hooks install / uninstall / status", () => {
 		expect(installedHooks(readFileSync(real, "utf8"))).toEqual(hookCommands(target));
 		await uninstallClaudeHooks(claudeDir);
 		expect(readFileSync(real, "utf8")).toBe(USER);
+	});
+
+	it("round 49b: a settings file that is a link to a file not there (dotfiles not checked out) is refused, the link kept (hooks and the MCP server)", async () => {
+		mkdirSync(claudeDir);
+		const missing = join(dir, "dotfiles", "settings.json");
+		symlinkSync(missing, settings);
+		await expect(installClaudeHooks(target)).rejects.toThrow(/is a link to .*dotfiles.*which is not there; nothing was changed/);
+		expect(lstatSync(settings).isSymbolicLink()).toBe(true);
+		expect(existsSync(missing)).toBe(false);
+		const config = join(dir, ".claude.json");
+		symlinkSync(missing, config);
+		await expect(installMcpServer("claude-code", config, mcpEntry({ serverPath: "/opt/mcp.cjs", vault: target.vault }))).rejects.toThrow(/is a link to .*which is not there/);
+		expect(lstatSync(config).isSymbolicLink()).toBe(true);
+		// Nothing of ours can be in it: uninstalling has nothing to do.
+		expect((await uninstallClaudeHooks(claudeDir)).changed).toBe(false);
 	});
 
 	it("keeps the file's mode, reaches it through a link, and removes what a killed install left beside it (its pid gone); another's temporary file stays", async () => {

@@ -1,5 +1,4 @@
-import { parse } from "jsonc-parser";
-import { insertAt, isRecord, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { besideBom, insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * The Claude Code events our hooks answer. InstructionsLoaded (Claude Code 2.1.332 has it: a
@@ -29,9 +28,15 @@ interface MatcherGroup {
  * older install of ours is replaced. Invalid JSON stops with the reason and the line.
  */
 export function installHooks(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>> = {}): HookEdit {
+	return besideBom(text, (body) => installInto(body, commands, timeouts));
+}
+
+function installInto(text: string | null, commands: Readonly<Record<HookEvent, string>>, timeouts: Partial<Record<HookEvent, number>>): HookEdit {
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
-	let out = text ?? "{}\n";
+	// A file of blanks is an empty one: a byte order mark alone (a `\uFEFF` trim takes) was left after the object we wrote, which made the file invalid JSON.
+	const base = text === null || text.trim() === "" ? "{}\n" : text;
+	let out = base;
 	for (const event of HOOK_EVENTS) {
 		const groups = groupsOf(parsed.value, event);
 		const entry: HookEntry = { type: "command", command: commands[event], ...(timeouts[event] === undefined ? {} : { timeout: timeouts[event] }) };
@@ -39,10 +44,10 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
 		if (ours.length === 1 && JSON.stringify(groups[ours[0]!.group]?.hooks?.[ours[0]!.hook]) === JSON.stringify(entry)) continue;
 		// Drop every entry of ours (stale paths, duplicates), then add the current one.
 		out = removeOurs(out, event, false);
-		const now = groupsOf(parse(out) as unknown, event);
+		const now = groupsOf(parse(out), event);
 		out = insertAt(out, ["hooks", event, now.length], { hooks: [entry] });
 	}
-	return { ok: true, text: out, changed: out !== (text ?? "{}\n") };
+	return { ok: true, text: out, changed: out !== (text ?? base) };
 }
 
 /**
@@ -51,9 +56,16 @@ export function installHooks(text: string | null, commands: Readonly<Record<Hook
  * what is left means the same as it, the user gets those exact bytes back (null: delete the file).
  */
 export function uninstallHooks(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
+	return besideBom(text, (body) => uninstallFrom(body, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function uninstallFrom(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseSettings(text);
 	if (!parsed.ok) return parsed;
+	// Nothing of ours: the file is the user's as it is. With no backup (`before` null) a `{}` of theirs
+	// was taken for the file our install made, and deleted; a `"hooks": {}` of theirs was removed.
+	if (HOOK_EVENTS.every((event) => findOurs(groupsOf(parsed.value, event)).length === 0)) return { ok: true, text, changed: false };
 	// What the file had before our install (`"hooks": {}`, an event's empty list) stays when emptied:
 	// it went, so the user's bytes never came back.
 	const original = before === undefined ? undefined : parseSettings(before);
@@ -83,7 +95,7 @@ export function installedHooks(text: string | null): Partial<Record<HookEvent, s
 function removeOurs(text: string, event: HookEvent, keepList: boolean): string {
 	let out = text;
 	for (;;) {
-		const groups = groupsOf(parse(out) as unknown, event);
+		const groups = groupsOf(parse(out), event);
 		const ours = findOurs(groups).at(-1);
 		if (!ours) break;
 		const group = groups[ours.group];

@@ -1,10 +1,67 @@
-import { applyEdits, createScanner, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, parse, parseTree, printParseErrorCode, type SyntaxKind } from "jsonc-parser";
+import { applyEdits, createScanner, type Edit, findNodeAtLocation, format, type FormattingOptions, type JSONPath, modify, type Node as JsonNode, type ParseError, type ParseOptions, parseTree, printParseErrorCode, type SyntaxKind, visit } from "jsonc-parser";
 
 /**
  * Edits of an agent's JSON settings that keep every other byte (Claude Code's `settings.json` and
  * `~/.claude.json`, Gemini CLI's `settings.json`): what the hooks and the MCP server install
  * share. The reasons read as the end of "<file> was left alone: …".
  */
+
+/**
+ * The value of JSON (or JSONC) text as `JSON.parse` makes it, which is how the agents read their
+ * files: every key an own property. jsonc-parser's `parse` assigns keys, so a `"__proto__"` key set
+ * the object's prototype instead: `{"__proto__": {"hooks": …}}` read as hooks installed, and the
+ * key was invisible to the comparisons that give back the user's bytes.
+ */
+export function parseJson(text: string, errors: ParseError[] = [], options?: ParseOptions): unknown {
+	const root: unknown[] = [];
+	let parent: Record<string, unknown> | unknown[] = root;
+	let key: string | null = null;
+	const parents: (Record<string, unknown> | unknown[])[] = [];
+	const onValue = (value: unknown) => {
+		if (Array.isArray(parent)) parent.push(value);
+		else if (key !== null) Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
+	};
+	const open = (container: Record<string, unknown> | unknown[]) => {
+		onValue(container);
+		parents.push(parent);
+		parent = container;
+		key = null;
+	};
+	const close = () => {
+		parent = parents.pop() ?? root;
+	};
+	visit(
+		text,
+		{
+			onObjectBegin: () => open({}),
+			onObjectProperty: (name) => {
+				key = name;
+			},
+			onObjectEnd: close,
+			onArrayBegin: () => open([]),
+			onArrayEnd: close,
+			onLiteralValue: onValue,
+			onError: (error, offset, length) => {
+				errors.push({ error, offset, length });
+			},
+		},
+		options,
+	);
+	return root[0];
+}
+
+const BOM = "\uFEFF";
+
+/**
+ * `edit` of the text after a byte order mark, the mark put back before what it gives: jsonc-parser
+ * reads the mark as a symbol, so an install refused such a file as "not valid JSON (InvalidSymbol at
+ * line 1)", a character no one sees, where Claude Code reads it.
+ */
+export function besideBom<T extends { ok: boolean; text?: string | null }>(text: string | null, edit: (body: string | null) => T): T {
+	if (!text?.startsWith(BOM)) return edit(text);
+	const done = edit(text.slice(1));
+	return done.ok && typeof done.text === "string" ? { ...done, text: BOM + done.text } : done;
+}
 
 export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
@@ -41,11 +98,13 @@ export function nestingDepth(text: string): number {
  * last of two, so an edit of the first would do nothing).
  */
 export function parseJsonObject(text: string | null, container: string, options: { comments: boolean }): ParsedObject {
+	// A byte order mark (Notepad, PowerShell 5.1) is no part of the JSON: Claude Code reads such a file.
+	if (text?.startsWith(BOM)) return parseJsonObject(text.slice(1), container, options);
 	if (text === null || text.trim() === "") return { ok: true, value: {} };
 	// jsonc-parser recurses once per level: 100,000 nested arrays gave "Maximum call stack size exceeded".
 	if (nestingDepth(text) > MAX_DEPTH) return { ok: false, reason: `it nests objects or arrays more than ${MAX_DEPTH} deep; nothing was changed` };
 	const errors: ParseError[] = [];
-	const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: !options.comments });
+	const value: unknown = parseJson(text, errors, { allowTrailingComma: false, disallowComments: !options.comments });
 	const first = errors[0];
 	if (first) return { ok: false, reason: `it is not valid JSON (${printParseErrorCode(first.error)} at line ${text.slice(0, first.offset).split("\n").length}); nothing was changed` };
 	if (!isRecord(value)) return { ok: false, reason: "it does not hold a JSON object; nothing was changed" };

@@ -1,5 +1,4 @@
-import { parse } from "jsonc-parser";
-import { insertAt, isRecord, parseJsonObject, removeAt, sameJson } from "./json-edit";
+import { besideBom, insertAt, isRecord, parseJson as parse, parseJsonObject, removeAt, sameJson } from "./json-edit";
 
 /**
  * Our MCP server in each agent's user configuration, added and removed as text edits that keep
@@ -36,6 +35,10 @@ export function isOurEntry(value: unknown): boolean {
  * `shape` is what the agent writes itself: Claude Code adds `"type": "stdio"` and `"env": {}`.
  */
 export function addJsonServer(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
+	return besideBom(text, (body) => addTo(body, name, entry, shape));
+}
+
+function addTo(text: string | null, name: string, entry: McpEntry, shape: "claude" | "gemini"): ConfigEdit {
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;
 	const env = Object.keys(entry.env).length > 0 ? { env: entry.env } : {};
@@ -54,17 +57,23 @@ export function addJsonServer(text: string | null, name: string, entry: McpEntry
  * our install (null: there was none): when what is left means the same, those exact bytes.
  */
 export function removeJsonServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	return besideBom(text, (body) => removeFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function removeFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const parsed = parseJsonConfig(text);
 	if (!parsed.ok) return parsed;
 	const servers = isRecord(parsed.value) ? parsed.value.mcpServers : undefined;
+	// No server of ours: the file is the user's as it is (with no backup, a `{}` of theirs was taken for the file our install made, and deleted).
+	if (!isRecord(servers) || !isOurEntry(servers[name])) return { ok: true, text, changed: false };
 	let out = text;
 	// An `mcpServers` the file had before our install stays, even empty (it went, so the user's bytes never came back).
 	const had = typeof before === "string" && (() => {
 		const original = parseJsonConfig(before);
 		return original.ok && isRecord(original.value) && original.value.mcpServers !== undefined;
 	})();
-	if (isRecord(servers) && isOurEntry(servers[name])) out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
+	out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
 	if (before !== undefined) {
 		if (before === null) {
 			if (isRecord(parse(out)) && Object.keys(parse(out) as object).length === 0) return { ok: true, text: null, changed: true };
@@ -213,8 +222,16 @@ function editRanges(lines: readonly string[], ranges: TomlBlock["ranges"], table
 	return kept;
 }
 
-/** Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). */
+/**
+ * Adds (or updates) our server in Codex's `config.toml` (text; null when there is none). After a
+ * byte order mark, which stays: before it, a table of ours on the first line was not found, and a
+ * second one added made the file invalid TOML, which stops Codex at its start.
+ */
 export function addCodexServer(text: string | null, name: string, entry: McpEntry): ConfigEdit {
+	return besideBom(text, (body) => addCodexTo(body, name, entry));
+}
+
+function addCodexTo(text: string | null, name: string, entry: McpEntry): ConfigEdit {
 	const source = text ?? "";
 	const eol = source.includes("\r\n") ? "\r\n" : "\n";
 	const lines = source.split(/\r?\n/);
@@ -234,6 +251,10 @@ export function addCodexServer(text: string | null, name: string, entry: McpEntr
 
 /** Removes our table; the file as it was before the install (`before`, null: none) when the rest is the same. */
 export function removeCodexServer(text: string | null, name: string, before?: string | null): ConfigEdit {
+	return besideBom(text, (body) => removeCodexFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+}
+
+function removeCodexFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
 	if (text === null) return { ok: true, text: null, changed: false };
 	const eol = text.includes("\r\n") ? "\r\n" : "\n";
 	const lines = text.split(/\r?\n/);
@@ -248,7 +269,7 @@ export function removeCodexServer(text: string | null, name: string, before?: st
 /** Our server's entry in Codex's `config.toml`, if there is one (its arguments as written). */
 export function codexServerOf(text: string | null, name: string): McpEntry | undefined {
 	if (text === null) return undefined;
-	const lines = text.split(/\r?\n/);
+	const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
 	const found = findTable(lines, name);
 	if (!found.ok || !found.block?.ours) return undefined;
 	const bodyOf = (r: { start: number; end: number }) => lines.slice(r.start + 1, r.end);

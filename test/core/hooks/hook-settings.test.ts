@@ -153,3 +153,49 @@ describe("hooks the user's file had before our install", () => {
 		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
 	});
 });
+
+describe("round 49b: a file with nothing of ours", () => {
+	it("uninstalling with no backup (never installed) leaves the user's `{}` and `\"hooks\": {}` as they are", () => {
+		for (const user of ["{}\n", '{"hooks":{}}', '{\n  "hooks": {},\n  "model": "opus"\n}\n'])
+			for (const before of [null, undefined]) expect(uninstallHooks(user, before)).toEqual({ ok: true, text: user, changed: false });
+	});
+
+	it("a `__proto__` key is a key like any other: it neither hides nor fakes our hooks", () => {
+		const fake = `{"__proto__": {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": ${JSON.stringify(commands.SessionStart)}}]}]}}}\n`;
+		expect(installedHooks(fake)).toEqual({});
+		const user = '{\n  "__proto__": {"model": "x"},\n  "model": "opus"\n}\n';
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installedHooks(installed.text)).toEqual(commands);
+		const removed = uninstallHooks(installed.text.replace('"opus"', '"sonnet"'), user);
+		expect(removed.ok && removed.text).toBe(user.replace('"opus"', '"sonnet"'));
+	});
+});
+
+describe("round 49b: a file of blanks", () => {
+	it.each(["\uFEFF", "\uFEFF\n", "  \n", "\r\n"])("is installed into as an empty file, and the result is JSON (%j)", (user) => {
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		expect(installedHooks(installed.text)).toEqual(commands);
+		// Their mark stays first; after it, JSON.
+		expect(() => JSON.parse(installed.text.replace(/^\uFEFF/, "")) as unknown).not.toThrow();
+		expect(installHooks(installed.text, commands)).toMatchObject({ ok: true, changed: false });
+		const removed = uninstallHooks(installed.text, user);
+		expect(removed.ok && removed.text).toBe(user);
+	});
+});
+
+describe("round 49b: a byte order mark (Notepad, PowerShell 5.1)", () => {
+	it("is no part of the JSON: installed into (Claude Code reads such a file), kept, and the bytes come back", () => {
+		for (const user of ['\uFEFF{\r\n  "model": "opus"\r\n}\r\n', '\uFEFF{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}}']) {
+			const installed = installHooks(user, commands);
+			if (!installed.ok) throw new Error(installed.reason);
+			expect(installed.text.startsWith("\uFEFF{")).toBe(true);
+			expect(installedHooks(installed.text)).toEqual(commands);
+			expect(installHooks(installed.text, commands)).toMatchObject({ ok: true, changed: false });
+			const removed = uninstallHooks(installed.text, user);
+			expect(removed.ok && removed.text).toBe(user);
+			expect(uninstallHooks(installed.text, null)).toMatchObject({ ok: true, text: user });
+		}
+	});
+});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addCodexServer, addJsonServer, codexServerOf, jsonServerOf, MCP_MARK, removeCodexServer, removeJsonServer } from "../../../src/core/hooks/mcp-config";
+import { addCodexServer, addJsonServer, codexServerOf, codexTable, jsonServerOf, MCP_MARK, removeCodexServer, removeJsonServer } from "../../../src/core/hooks/mcp-config";
 
 const entry = { command: "/usr/bin/node", args: ["/opt/ai memory/mcp.cjs", "mcp", "--vault", '/home/me/My "Vault"', ...MCP_MARK], env: { NODE_OPTIONS: "" } };
 /** What an earlier version wrote: no env, so an inherited NODE_OPTIONS reached the server. */
@@ -123,5 +123,47 @@ describe("an mcpServers the user had before our install", () => {
 		// Edited meanwhile: only our entry goes.
 		const edited = added!.replace('"GitHub"', '"Dracula"');
 		expect(ok(removeJsonServer(edited, "ai-memory", user)).text).toBe(user.replace('"GitHub"', '"Dracula"'));
+	});
+});
+
+describe("round 49b: a file with nothing of ours", () => {
+	it("removing with no backup (never installed) leaves the user's `{}` as it is", () => {
+		for (const user of ["{}\n", '{"mcpServers": {}}\n', '{\n  // mine\n}\n']) expect(removeJsonServer(user, "ai-memory", null)).toEqual({ ok: true, text: user, changed: false });
+	});
+
+	it("a `__proto__` key is a key like any other: it neither hides nor fakes our server", () => {
+		const ours = ok(addJsonServer(null, "ai-memory", entry, "claude")).text!;
+		const fake = `{"__proto__": ${ours.trim()}, "mcpServers": {"__proto__": ${JSON.stringify({ "ai-memory": { type: "stdio", ...entry } })}}}\n`;
+		expect(jsonServerOf(fake, "ai-memory")).toBeUndefined();
+		const added = ok(addJsonServer(fake, "ai-memory", entry, "claude"));
+		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(removeJsonServer(added.text, "ai-memory", fake)).text).toBe(fake);
+	});
+});
+
+describe("round 49b: a byte order mark", () => {
+	it("is no part of the JSON: the server is added after it, read, and removed, the bytes back", () => {
+		const user = '\uFEFF{\n  "numStartups": 3\n}\n';
+		const added = ok(addJsonServer(user, "ai-memory", entry, "claude"));
+		expect(added.text!.startsWith('\uFEFF{\n  "numStartups": 3,')).toBe(true);
+		expect(jsonServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(addJsonServer(added.text, "ai-memory", entry, "claude")).changed).toBe(false);
+		expect(ok(removeJsonServer(added.text, "ai-memory", user)).text).toBe(user);
+		expect(ok(removeJsonServer(added.text, "ai-memory")).text).toBe(user);
+	});
+});
+
+describe("round 49b: a byte order mark before Codex's config.toml", () => {
+	it("a table of ours on the first line is found after the mark: replaced, not added twice, and removed", () => {
+		const stale = { ...entry, args: ["/old/mcp.cjs", ...entry.args.slice(1)] };
+		const user = `\uFEFF${codexTable("ai-memory", stale)}\n[tui]\nnotifications = true\n`;
+		expect(codexServerOf(user, "ai-memory")).toEqual(stale);
+		const added = ok(addCodexServer(user, "ai-memory", entry));
+		expect(added.text!.startsWith("\uFEFF[mcp_servers.ai-memory]")).toBe(true);
+		expect(added.text!.match(/\[mcp_servers\.ai-memory\]/g)).toHaveLength(1);
+		expect(codexServerOf(added.text, "ai-memory")).toEqual(entry);
+		expect(ok(removeCodexServer(added.text, "ai-memory")).text).toBe("\uFEFF\n[tui]\nnotifications = true\n");
+		// Servers given inline behind the mark are still refused, not doubled.
+		expect(addCodexServer('\uFEFFmcp_servers = { x = { command = "y" } }\n', "ai-memory", entry).ok).toBe(false);
 	});
 });
