@@ -5,7 +5,9 @@ import type { PlannedMove } from "./sync-plan";
 /**
  * Renames and moves the user made in the vault (the plugin hears them), applied to the state in
  * place, so that a moved note keeps its session, index, packet or fact, and a moved folder keeps
- * its project: never taken for deleted. A folder's move carries everything below it.
+ * its project: never taken for deleted. A folder's move carries everything below it. A project's
+ * index, packet and notes folder are where the last sync placed them (`notesRoot`), whatever the
+ * notes folder setting says now.
  * @returns the transcript paths of the sessions whose notes moved (they and their neighbours are
  * rendered again: links to them changed).
  */
@@ -26,9 +28,12 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
 				const now = moved(`${memory}/${pair.vault}`);
 				if (now !== undefined && now.startsWith(`${memory}/`) && !now.slice(memory.length + 1).includes("/")) pair.vault = now.slice(memory.length + 1);
 			}
-			const index = moved(indexPathOf(project, folders.notes));
-			const packet = moved(packetPathOf(project, folders.notes));
-			const notes = moved(notesPathOf(project, folders.notes));
+			// Where its notes are: under the notes folder of the last sync. Taken from a setting changed
+			// since, a folder of the person's renamed then pinned the index to a place it never was.
+			const root = project.notesRoot ?? folders.notes;
+			const index = moved(indexPathOf(project, root));
+			const packet = moved(packetPathOf(project, root));
+			const notes = moved(notesPathOf(project, root));
 			const memoryNow = moved(memory);
 			if (index !== undefined) project.indexPath = index;
 			if (packet !== undefined) project.packetPath = packet;

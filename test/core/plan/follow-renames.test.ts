@@ -37,4 +37,41 @@ describe("followRenames", () => {
 		expect(state.projects["/r/cli"].memoryPath).toBe("AI Memory/cli tools");
 		expect(state.memory["/r/cli"]["b.md"]!.vault).toBe("b.md");
 	});
+
+	it("follows the index and notes folder from where the last sync placed them, not from a notes folder setting changed since (attack round 49a)", () => {
+		const state = emptySyncState();
+		state.projects["/r/cli"] = { folder: "cli", notesRoot: "AI Conversations" };
+		// The setting says "Mine/Chats" now; no sync placed anything there yet. The person renames "Mine".
+		followRenames(state, [{ from: "Mine", to: "Mine moved" }], { notes: "Mine/Chats", memory: "AI Memory" });
+		expect(state.projects["/r/cli"]).toEqual({ folder: "cli", notesRoot: "AI Conversations" });
+		followRenames(state, [{ from: "AI Conversations", to: "Archive" }], { notes: "Mine/Chats", memory: "AI Memory" });
+		expect(state.projects["/r/cli"]).toMatchObject({ notesPath: "Archive/cli", indexPath: "Archive/cli/cli.md", packetPath: "Archive/cli/cli context.md" });
+	});
+
+	it("seeded: a folder rename pins a project's index only to where its index was carried (never under the setting's folders it was not in)", () => {
+		let seed = 49;
+		const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+		const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+		const roots = ["AI Conversations", "Mine", "Mine/Chats", "Notes/Deep", "Caf\u00e9"];
+		for (let run = 0; run < 400; run++) {
+			const root = pick(roots);
+			const state = emptySyncState();
+			state.projects["/r/cli"] = { folder: "cli", notesRoot: root };
+			const renames = Array.from({ length: 1 + Math.floor(next() * 4) }, () => {
+				const from = pick([...roots, `${pick(roots)}/cli`]);
+				return { from, to: `${pick(["Moved", "Mine", "Archive/x"])}${Math.floor(next() * 3)}` };
+			});
+			followRenames(state, renames, { notes: pick(roots), memory: "AI Memory" });
+			// Where the index that the last sync placed went, rename after rename.
+			let where = `${root}/cli/cli.md`;
+			let carried = false;
+			for (const { from, to } of renames) {
+				if (where === from || where.startsWith(`${from}/`)) {
+					where = `${to}${where.slice(from.length)}`;
+					carried = true;
+				}
+			}
+			expect(state.projects["/r/cli"]!.indexPath, JSON.stringify({ root, renames })).toBe(carried ? where : undefined);
+		}
+	});
 });
