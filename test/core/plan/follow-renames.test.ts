@@ -71,7 +71,7 @@ describe("followRenames", () => {
 					carried = true;
 				}
 			}
-			expect(state.projects["/r/cli"]!.indexPath, JSON.stringify({ root, renames })).toBe(carried ? where : undefined);
+			expect(state.projects["/r/cli"].indexPath, JSON.stringify({ root, renames })).toBe(carried ? where : undefined);
 		}
 	});
 });
