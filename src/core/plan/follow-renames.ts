@@ -14,7 +14,10 @@ import type { PlannedMove } from "./sync-plan";
 export function followRenames(state: SyncState, renames: readonly PlannedMove[], folders: { notes: string; memory: string }): Set<string> {
 	const changed = new Set<string>();
 	for (const { from, to } of renames) {
-		const moved = (path: string): string | undefined => (path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : undefined);
+		const moved = (spelled: string): string | undefined => {
+			const path = vaultPath(spelled);
+			return path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : undefined;
+		};
 		for (const [key, record] of Object.entries(state.sessions)) {
 			const notePath = moved(record.notePath);
 			if (notePath === undefined) continue;
@@ -22,7 +25,7 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
 			changed.add(key);
 		}
 		for (const [key, project] of Object.entries(state.projects)) {
-			const memory = memoryPathOf(project, folders.memory);
+			const memory = vaultPath(memoryPathOf(project, folders.memory));
 			for (const pair of Object.values(state.memory[key] ?? {})) {
 				// A fact renamed in its folder stays paired with its Claude Code file.
 				const now = moved(`${memory}/${pair.vault}`);
@@ -53,10 +56,23 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
  */
 export function sessionsOfDeleted(state: SyncState, deleted: readonly string[]): string[] {
 	if (deleted.length === 0) return [];
-	const gone = new Set(deleted);
+	const gone = new Set(deleted.map(vaultPath));
 	const under = (path: string): boolean => {
 		for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (gone.has(path.slice(0, at))) return true;
 		return false;
 	};
-	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(r.notePath) || under(r.notePath))).map(([path]) => path);
+	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(vaultPath(r.notePath)) || under(vaultPath(r.notePath)))).map(([path]) => path);
+}
+
+/**
+ * A path as the vault names it. A notes folder set as the vault's top ("" or "/") or with a slash
+ * at its end ("x/") spells its paths "/x/a.md" and "x//a.md", which the store writes where the
+ * vault says "x/a.md": the renames and deletions Obsidian tells, in its spelling, matched none of
+ * them, and a renamed index or a deleted note was not followed (attack round 49a).
+ */
+export function vaultPath(path: string): string {
+	return path
+		.split("/")
+		.filter((part) => part !== "" && part !== ".")
+		.join("/");
 }

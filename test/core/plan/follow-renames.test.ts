@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { followRenames } from "../../../src/core/plan/follow-renames";
+import { followRenames, sessionsOfDeleted } from "../../../src/core/plan/follow-renames";
 import { emptySyncState, type SessionRecord } from "../../../src/core/sync/sync-state";
 
 const folders = { notes: "AI Conversations", memory: "AI Memory" };
@@ -72,6 +72,37 @@ describe("followRenames", () => {
 				}
 			}
 			expect(state.projects["/r/cli"].indexPath, JSON.stringify({ root, renames })).toBe(carried ? where : undefined);
+		}
+	});
+
+	it("matches the vault's spelling of a path when the notes folder is set as the vault's top or with a slash at its end (attack round 49a)", () => {
+		for (const [notes, at] of [["", "cli"], ["/", "cli"], ["x/", "x/cli"], ["./x", "x/cli"]] as const) {
+			const state = emptySyncState();
+			state.projects["/r/cli"] = { folder: "cli", notesRoot: notes };
+			state.sessions["/t/a.jsonl"] = record(`${notes}/cli/a.md`);
+			state.sessions["/t/b.jsonl"] = record(`${notes}/cli/b.md`);
+			// Obsidian tells a rename and a deletion in its own spelling: "cli/cli.md", never "/cli/cli.md".
+			followRenames(state, [{ from: `${at}/cli.md`, to: `${at}/CLI sessions.md` }, { from: `${at}/b.md`, to: `${at}/kept.md` }], { notes, memory: "AI Memory" });
+			expect(state.projects["/r/cli"].indexPath, notes).toBe(`${at}/CLI sessions.md`);
+			expect(state.sessions["/t/b.jsonl"].notePath, notes).toBe(`${at}/kept.md`);
+			expect(sessionsOfDeleted(state, [`${at}/a.md`]), notes).toEqual(["/t/a.jsonl"]);
+			expect(sessionsOfDeleted(state, [at]).sort(), notes).toEqual(["/t/a.jsonl", "/t/b.jsonl"]);
+		}
+	});
+
+	it("seeded: however the notes folder is spelled, a rename the vault tells of the index pins it there", () => {
+		let seed = 4901;
+		const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+		const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+		for (let run = 0; run < 300; run++) {
+			const folder = pick(["", "Notes", "Notes/AI", "Caf\u00e9/x"]);
+			const spelled = pick([folder, `${folder}/`, `./${folder}`, folder.replace("/", "//"), folder === "" ? "/" : `${folder}//`]);
+			const state = emptySyncState();
+			state.projects["/r/cli"] = { folder: "cli", notesRoot: spelled };
+			const vault = folder === "" ? "cli" : `${folder}/cli`;
+			const to = `${pick(["Mine", vault, "A/b"])}/${pick(["idx", "CLI sessions"])}.md`;
+			followRenames(state, [{ from: `${vault}/cli.md`, to }], { notes: spelled, memory: "AI Memory" });
+			expect(state.projects["/r/cli"].indexPath, JSON.stringify({ spelled, to })).toBe(to);
 		}
 	});
 });
