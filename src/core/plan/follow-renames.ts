@@ -1,4 +1,5 @@
-import type { SyncState } from "../sync/sync-state";
+import type { NoteStore } from "../ports";
+import type { ProjectRecord, SyncState } from "../sync/sync-state";
 import { indexPathOf, memoryPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import type { PlannedMove } from "./sync-plan";
 
@@ -75,4 +76,40 @@ export function vaultPath(path: string): string {
 		.split("/")
 		.filter((part) => part !== "" && part !== ".")
 		.join("/");
+}
+
+/**
+ * The places `followRenames` gave a project's index, context packet, notes folder and memory folder
+ * that hold nothing: a rename carries every path below a folder, also one where nothing of the
+ * project was (its folder deleted before, never made under a new notes folder), and the next sync
+ * made an index in a folder of the person's where none had been. Each goes back to where it was
+ * before the renames: what is in the vault decides. A packet follows a notes folder kept.
+ * @param before the projects as they were before `followRenames` changed `state` in place.
+ */
+export async function unpinAbsent(state: SyncState, before: Readonly<Record<string, ProjectRecord>>, notes: NoteStore): Promise<void> {
+	const fileThere = async (path: string): Promise<boolean> => {
+		try {
+			return (await notes.read(path)) !== null;
+		} catch {
+			// Something is there (a folder): not the sync's to call absent.
+			return true;
+		}
+	};
+	const folderThere = async (path: string): Promise<boolean> => (notes.isFolder ? notes.isFolder(path) : true);
+	for (const [key, project] of Object.entries(state.projects)) {
+		const was = before[key];
+		if (!was) continue;
+		const next: ProjectRecord = { ...project };
+		const moved = (field: "indexPath" | "packetPath" | "notesPath" | "memoryPath") => project[field] !== undefined && project[field] !== was[field];
+		const restore = (field: "indexPath" | "packetPath" | "notesPath" | "memoryPath") => {
+			if (was[field] === undefined) delete next[field];
+			else next[field] = was[field];
+		};
+		if (moved("notesPath") && !(await folderThere(project.notesPath!))) restore("notesPath");
+		if (moved("memoryPath") && !(await folderThere(project.memoryPath!))) restore("memoryPath");
+		if (moved("indexPath") && !(await fileThere(project.indexPath!))) restore("indexPath");
+		const packetWithFolder = next.notesPath !== undefined && next.notesPath !== was.notesPath && project.packetPath!.startsWith(`${next.notesPath}/`);
+		if (moved("packetPath") && !packetWithFolder && !(await fileThere(project.packetPath!))) restore("packetPath");
+		state.projects[key] = next;
+	}
 }
