@@ -1,18 +1,24 @@
-import type { SyncState } from "../sync/sync-state";
+import type { NoteStore } from "../ports";
+import type { ProjectRecord, SyncState } from "../sync/sync-state";
 import { indexPathOf, memoryPathOf, notesPathOf, packetPathOf } from "./project-paths";
 import type { PlannedMove } from "./sync-plan";
 
 /**
  * Renames and moves the user made in the vault (the plugin hears them), applied to the state in
  * place, so that a moved note keeps its session, index, packet or fact, and a moved folder keeps
- * its project: never taken for deleted. A folder's move carries everything below it.
+ * its project: never taken for deleted. A folder's move carries everything below it. A project's
+ * index, packet and notes folder are where the last sync placed them (`notesRoot`), whatever the
+ * notes folder setting says now.
  * @returns the transcript paths of the sessions whose notes moved (they and their neighbours are
  * rendered again: links to them changed).
  */
 export function followRenames(state: SyncState, renames: readonly PlannedMove[], folders: { notes: string; memory: string }): Set<string> {
 	const changed = new Set<string>();
 	for (const { from, to } of renames) {
-		const moved = (path: string): string | undefined => (path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : undefined);
+		const moved = (spelled: string): string | undefined => {
+			const path = vaultPath(spelled);
+			return path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : undefined;
+		};
 		for (const [key, record] of Object.entries(state.sessions)) {
 			const notePath = moved(record.notePath);
 			if (notePath === undefined) continue;
@@ -20,15 +26,18 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
 			changed.add(key);
 		}
 		for (const [key, project] of Object.entries(state.projects)) {
-			const memory = memoryPathOf(project, folders.memory);
+			const memory = vaultPath(memoryPathOf(project, folders.memory));
 			for (const pair of Object.values(state.memory[key] ?? {})) {
 				// A fact renamed in its folder stays paired with its Claude Code file.
 				const now = moved(`${memory}/${pair.vault}`);
 				if (now !== undefined && now.startsWith(`${memory}/`) && !now.slice(memory.length + 1).includes("/")) pair.vault = now.slice(memory.length + 1);
 			}
-			const index = moved(indexPathOf(project, folders.notes));
-			const packet = moved(packetPathOf(project, folders.notes));
-			const notes = moved(notesPathOf(project, folders.notes));
+			// Where its notes are: under the notes folder of the last sync. Taken from a setting changed
+			// since, a folder of the person's renamed then pinned the index to a place it never was.
+			const root = project.notesRoot ?? folders.notes;
+			const index = moved(indexPathOf(project, root));
+			const packet = moved(packetPathOf(project, root));
+			const notes = moved(notesPathOf(project, root));
 			const memoryNow = moved(memory);
 			if (index !== undefined) project.indexPath = index;
 			if (packet !== undefined) project.packetPath = packet;
@@ -48,10 +57,59 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
  */
 export function sessionsOfDeleted(state: SyncState, deleted: readonly string[]): string[] {
 	if (deleted.length === 0) return [];
-	const gone = new Set(deleted);
+	const gone = new Set(deleted.map(vaultPath));
 	const under = (path: string): boolean => {
 		for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (gone.has(path.slice(0, at))) return true;
 		return false;
 	};
-	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(r.notePath) || under(r.notePath))).map(([path]) => path);
+	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(vaultPath(r.notePath)) || under(vaultPath(r.notePath)))).map(([path]) => path);
+}
+
+/**
+ * A path as the vault names it. A notes folder set as the vault's top ("" or "/") or with a slash
+ * at its end ("x/") spells its paths "/x/a.md" and "x//a.md", which the store writes where the
+ * vault says "x/a.md": the renames and deletions Obsidian tells, in its spelling, matched none of
+ * them, and a renamed index or a deleted note was not followed (attack round 49a).
+ */
+export function vaultPath(path: string): string {
+	return path
+		.split("/")
+		.filter((part) => part !== "" && part !== ".")
+		.join("/");
+}
+
+/**
+ * The places `followRenames` gave a project's index, context packet, notes folder and memory folder
+ * that hold nothing: a rename carries every path below a folder, also one where nothing of the
+ * project was (its folder deleted before, never made under a new notes folder), and the next sync
+ * made an index in a folder of the person's where none had been. Each goes back to where it was
+ * before the renames: what is in the vault decides. A packet follows a notes folder kept.
+ * @param before the projects as they were before `followRenames` changed `state` in place.
+ */
+export async function unpinAbsent(state: SyncState, before: Readonly<Record<string, ProjectRecord>>, notes: NoteStore): Promise<void> {
+	const fileThere = async (path: string): Promise<boolean> => {
+		try {
+			return (await notes.read(path)) !== null;
+		} catch {
+			// Something is there (a folder): not the sync's to call absent.
+			return true;
+		}
+	};
+	const folderThere = async (path: string): Promise<boolean> => (notes.isFolder ? notes.isFolder(path) : true);
+	for (const [key, project] of Object.entries(state.projects)) {
+		const was = before[key];
+		if (!was) continue;
+		const next: ProjectRecord = { ...project };
+		const moved = (field: "indexPath" | "packetPath" | "notesPath" | "memoryPath") => project[field] !== undefined && project[field] !== was[field];
+		const restore = (field: "indexPath" | "packetPath" | "notesPath" | "memoryPath") => {
+			if (was[field] === undefined) delete next[field];
+			else next[field] = was[field];
+		};
+		if (moved("notesPath") && !(await folderThere(project.notesPath!))) restore("notesPath");
+		if (moved("memoryPath") && !(await folderThere(project.memoryPath!))) restore("memoryPath");
+		if (moved("indexPath") && !(await fileThere(project.indexPath!))) restore("indexPath");
+		const packetWithFolder = next.notesPath !== undefined && next.notesPath !== was.notesPath && project.packetPath!.startsWith(`${next.notesPath}/`);
+		if (moved("packetPath") && !packetWithFolder && !(await fileThere(project.packetPath!))) restore("packetPath");
+		state.projects[key] = next;
+	}
 }

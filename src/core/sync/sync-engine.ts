@@ -2,7 +2,7 @@ import { DIGEST_VERSION } from "../digest/session-digest";
 import { sessionsBasePath } from "../notes/base-file";
 import { generatedProperty } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
-import { followRenames, sessionsOfDeleted } from "../plan/follow-renames";
+import { followRenames, sessionsOfDeleted, unpinAbsent } from "../plan/follow-renames";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
@@ -129,7 +129,11 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const { index, settings } = deps;
 	const start = copyState(deps.state);
 	const folders = { notes: settings.notesFolder, memory: settings.memoryFolder };
-	const relinked = followRenames(start, options.renames ?? [], folders);
+	const heard = options.renames ?? [];
+	// `followRenames` changes the records in place: a copy of each, to tell what it pinned (none without renames: 100,000 projects copied at each sync).
+	const pinned = heard.length === 0 ? undefined : Object.fromEntries(Object.entries(start.projects).map(([key, project]) => [key, { ...project }]));
+	const relinked = followRenames(start, heard, folders);
+	if (pinned !== undefined) await unpinAbsent(start, pinned, deps.notes);
 	for (const path of sessionsOfDeleted(start, options.deleted ?? [])) relinked.add(path);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).

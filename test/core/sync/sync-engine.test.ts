@@ -528,6 +528,34 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()), { deleted: [beta] })).notesWritten).toEqual([]);
 	});
 
+	it("a folder renamed with nothing of a project in it any more pins nothing there: no index is made in a folder where none was (attack round 49a)", async () => {
+		session("/r/shop", "Alpha task", "2026-07-01T10:00:00.000Z");
+		await runSync(deps(settings()));
+		expect(notes.files.has("AI Conversations/shop/shop.md")).toBe(true);
+		// The person deletes the project's folder, then renames the notes folder (its Bases file moves with it).
+		for (const path of [...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/shop/"))) notes.files.delete(path);
+		for (const path of [...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/"))) {
+			notes.files.set(`Mine/inner/${path.slice("AI Conversations/".length)}`, notes.files.get(path)!);
+			notes.files.delete(path);
+		}
+		await runSync(deps(settings()), { deleted: ["AI Conversations/shop"], renames: [{ from: "AI Conversations", to: "Mine/inner" }] });
+		expect([...notes.files.keys()].filter((p) => p.startsWith("Mine/inner/shop"))).toEqual([]);
+		expect(state.projects["/r/shop"]?.indexPath).toBeUndefined();
+		expect(state.projects["/r/shop"]?.notesPath).toBeUndefined();
+		// Where something was carried, it is followed: the index moved with its folder.
+		await runSync(deps(settings()), { rebuild: true });
+		const index = "AI Conversations/shop/shop.md";
+		expect(notes.files.has(index)).toBe(true);
+		notes.files.set("Projects/shop/shop.md", notes.files.get(index)!);
+		notes.files.delete(index);
+		for (const path of [...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/shop/"))) {
+			notes.files.set(`Projects/shop/${path.slice("AI Conversations/shop/".length)}`, notes.files.get(path)!);
+			notes.files.delete(path);
+		}
+		await runSync(deps(settings()), { renames: [{ from: "AI Conversations/shop", to: "Projects/shop" }] });
+		expect(state.projects["/r/shop"]).toMatchObject({ indexPath: "Projects/shop/shop.md", notesPath: "Projects/shop" });
+	});
+
 	it("a folder deleted in the vault takes each note below it, and a note deleted and made again is kept", async () => {
 		const paths = ["Alpha", "Beta", "Gamma", "Delta"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		const other = session("/r/cart", "Cart task", "2026-07-05T10:00:00.000Z");
