@@ -19,7 +19,7 @@ export class VaultNoteStore implements NoteStore {
 	async move(moves: readonly { from: string; to: string }[]): Promise<{ from: string; to: string }[]> {
 		const made: { from: string; to: string }[] = [];
 		for (const move of moves) {
-			const file = this.vault.getFileByPath(normalizePath(move.from));
+			const file = this.fileAt(move.from);
 			const target = normalizePath(move.to);
 			if (!file || this.vault.getAbstractFileByPath(target)) continue;
 			await this.ensureFolder(target.split("/").slice(0, -1).join("/"));
@@ -48,7 +48,7 @@ export class VaultNoteStore implements NoteStore {
 	}
 
 	async remove(path: string, expected: string): Promise<boolean> {
-		const file = this.vault.getFileByPath(normalizePath(path));
+		const file = this.fileAt(path);
 		if (!file || (await this.vault.read(file)) !== expected) return false;
 		await this.trash(file);
 		return true;
@@ -56,7 +56,7 @@ export class VaultNoteStore implements NoteStore {
 
 	async read(path: string): Promise<string | null> {
 		const target = normalizePath(path);
-		const file = this.vault.getFileByPath(target);
+		const file = this.fileAt(path);
 		if (file) return this.vault.read(file);
 		// Not a note gone, which a new one would replace: a create there said only Obsidian's "File already exists." (the CLI says this).
 		if (this.vault.getFolderByPath(target)) throw new Error(`The note ${target} is not a plain file (a folder); it is neither read nor written`);
@@ -65,7 +65,7 @@ export class VaultNoteStore implements NoteStore {
 
 	async write(path: string, text: string, expected: string | null): Promise<boolean> {
 		const target = normalizePath(path);
-		const file = this.vault.getFileByPath(target);
+		const file = this.fileAt(path);
 		if (file) {
 			if (expected === null) return false;
 			// The check and the write happen in one step: an edit made since our read is never overwritten.
@@ -80,6 +80,15 @@ export class VaultNoteStore implements NoteStore {
 		await this.ensureFolder(target.split("/").slice(0, -1).join("/"));
 		await this.vault.create(target, text);
 		return true;
+	}
+
+	/**
+	 * The note at `path`: as `normalizePath` spells it, else as the vault does. A name in NFD (a file
+	 * manager on Linux named it so, and the vault told its rename so) is NFC once normalized, and
+	 * was not found under it: the note was taken for deleted by the person (attack round 49a).
+	 */
+	private fileAt(path: string): TFile | null {
+		return this.vault.getFileByPath(normalizePath(path)) ?? this.vault.getFileByPath(path);
 	}
 
 	private async ensureFolder(folder: string): Promise<void> {

@@ -22,6 +22,21 @@ describe("VaultNoteStore", () => {
 		expect(await store(vault).write("new.md", "x", "something")).toBe(false);
 	});
 
+	it("finds a note whose name is in NFD where the vault keeps it: read, replaced, moved and trashed there, never taken for gone (attack round 49a)", async () => {
+		const vault = new Vault();
+		await vault.createFolder("AI Conversations");
+		const nfd = "AI Conversations/Re\u0301sume\u0301 parser.md";
+		await vault.create(nfd, "v1");
+		expect(nfd.normalize("NFC")).not.toBe(nfd);
+		expect(await store(vault).read(nfd)).toBe("v1");
+		expect(await store(vault).write(nfd, "v2", "v1")).toBe(true);
+		expect(vault.getFiles().map((f) => f.path)).toEqual([nfd]);
+		expect(vault.cachedText(nfd)).toBe("v2");
+		expect(await store(vault).move([{ from: nfd, to: "AI Conversations/parser.md" }])).toHaveLength(1);
+		expect(await store(vault).remove("AI Conversations/parser.md", "v2")).toBe(true);
+		expect(vault.getFiles()).toEqual([]);
+	});
+
 	it("copes with two writes making the same folder at once", async () => {
 		const vault = new Vault();
 		const results = await Promise.all([store(vault).write("f/a.md", "a", null), store(vault).write("f/b.md", "b", null)]);
