@@ -68,10 +68,14 @@ function uninstallFrom(text: string | null, before?: string | null): { ok: true;
 	if (HOOK_EVENTS.every((event) => findOurs(groupsOf(parsed.value, event)).length === 0)) return { ok: true, text, changed: false };
 	// What the file had before our install (`"hooks": {}`, an event's empty list) stays when emptied:
 	// it went, so the user's bytes never came back.
+	// A list that held entries of ours alone (an older install's) was ours, not the user's: left as
+	// `[]` it was (attack round 49b), and the `"hooks"` that held only such lists too.
 	const original = before === undefined ? undefined : parseSettings(before);
-	const had = original?.ok && isRecord(original.value) && isRecord(original.value.hooks) ? original.value.hooks : undefined;
+	const hooksBefore = original?.ok && isRecord(original.value) && isRecord(original.value.hooks) ? original.value.hooks : undefined;
+	const theirs = (key: string) => hooksBefore?.[key] !== undefined && !(HOOK_EVENTS.includes(key as HookEvent) && onlyOurs(groupsOf(original?.ok ? original.value : undefined, key as HookEvent)));
+	const had = hooksBefore !== undefined && (Object.keys(hooksBefore).length === 0 || Object.keys(hooksBefore).some(theirs));
 	let out = text;
-	for (const event of HOOK_EVENTS) out = removeOurs(out, event, had?.[event] !== undefined);
+	for (const event of HOOK_EVENTS) out = removeOurs(out, event, theirs(event));
 	const after = parse(out) as { hooks?: Record<string, unknown> } | undefined;
 	if (after?.hooks && Object.keys(after.hooks).length === 0 && !had) out = removeAt(out, ["hooks"]);
 	if (original?.ok && sameJson(parse(out), original.value)) return { ok: true, text: before ?? null, changed: before !== text };
@@ -107,6 +111,12 @@ function removeOurs(text: string, event: HookEvent, keepList: boolean): string {
 		out = onlyOurs && groups.length === 1 && !keepList ? removeAt(next, ["hooks", event]) : next;
 	}
 	return out;
+}
+
+/** A list of matcher groups whose every entry is ours (none of the user's, not empty). */
+function onlyOurs(groups: readonly MatcherGroup[]): boolean {
+	const entries = groups.reduce((n, g) => n + (Array.isArray(g.hooks) ? g.hooks.length : 1), 0);
+	return entries > 0 && findOurs(groups).length === entries;
 }
 
 function findOurs(groups: readonly MatcherGroup[]): { group: number; hook: number }[] {

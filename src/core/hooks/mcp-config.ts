@@ -71,7 +71,9 @@ function removeFrom(text: string | null, name: string, before?: string | null): 
 	// An `mcpServers` the file had before our install stays, even empty (it went, so the user's bytes never came back).
 	const had = typeof before === "string" && (() => {
 		const original = parseJsonConfig(before);
-		return original.ok && isRecord(original.value) && original.value.mcpServers !== undefined;
+		const had = original.ok && isRecord(original.value) ? original.value.mcpServers : undefined;
+		// One that held only an older entry of ours was ours, not the user's: left as `{}` it was.
+		return had !== undefined && !(isRecord(had) && Object.keys(had).length === 1 && isOurEntry(had[name]));
 	})();
 	out = removeAt(out, Object.keys(servers).length === 1 && !had ? ["mcpServers"] : ["mcpServers", name]);
 	if (before !== undefined) {

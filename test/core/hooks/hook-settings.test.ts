@@ -144,6 +144,24 @@ describe("fuzz: settings.json as people leave it", () => {
 });
 
 describe("hooks the user's file had before our install", () => {
+	it("an event list that held only an older install of ours is no list of the user's: uninstall takes it, and `hooks` with it (round 49b left `[]`)", () => {
+		const oldOurs = (e: string) => `node /old/cli.cjs hook ${e} --vault /old/Vault --from ai-conversation-memory`;
+		const user = `{\n  "model": "opus",\n  "hooks": {\n    "SessionStart": [{"hooks": [{"type": "command", "command": "${oldOurs("session-start")}"}]}]\n  }\n}\n`;
+		const installed = installHooks(user, commands);
+		if (!installed.ok) throw new Error(installed.reason);
+		const edited = installed.text.replace('"opus"', '"sonnet"');
+		const removed = uninstallHooks(edited, user);
+		if (!removed.ok || removed.text === null) throw new Error("expected text");
+		expect(JSON.parse(removed.text)).toEqual({ model: "sonnet" });
+		// Beside a list of the user's, the other list goes and theirs stays, as does an empty list they had.
+		const mixed = `{\n  "hooks": {\n    "SessionStart": [{"hooks": [{"type": "command", "command": "${oldOurs("session-start")}"}]}],\n    "PreToolUse": [],\n    "Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]\n  },\n  "model": "opus"\n}\n`;
+		const both = installHooks(mixed, commands);
+		if (!both.ok) throw new Error(both.reason);
+		const left = uninstallHooks(both.text.replace('"opus"', '"sonnet"'), mixed);
+		if (!left.ok || left.text === null) throw new Error("expected text");
+		expect(JSON.parse(left.text)).toEqual({ hooks: { PreToolUse: [], Stop: [{ hooks: [{ type: "command", command: "echo mine" }] }] }, model: "sonnet" });
+	});
+
 	it("an empty hooks object or event list stays, so the file comes back byte for byte after edits elsewhere", () => {
 		const user = '{\n  "hooks": {\n    "SessionStart": []\n  },\n  "model": "opus"\n}\n';
 		const installed = installHooks(user, commands);

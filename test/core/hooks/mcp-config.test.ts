@@ -39,6 +39,15 @@ describe("MCP servers in JSON settings (Claude Code, Gemini CLI)", () => {
 		}
 	});
 
+	it("an `mcpServers` that held only an older entry of ours goes with it on removal; one the user had stays, even emptied", () => {
+		const old = JSON.stringify({ theme: "dark", mcpServers: { "ai-memory": older } }, null, 2);
+		const upgraded = ok(addJsonServer(old, "ai-memory", entry, "gemini"));
+		expect(JSON.parse(ok(removeJsonServer(upgraded.text!.replace('"dark"', '"light"'), "ai-memory", old)).text!)).toEqual({ theme: "light" });
+		const theirs = JSON.stringify({ theme: "dark", mcpServers: {} }, null, 2);
+		const added = ok(addJsonServer(theirs, "ai-memory", entry, "gemini"));
+		expect(JSON.parse(ok(removeJsonServer(added.text!.replace('"dark"', '"light"'), "ai-memory", theirs)).text!)).toEqual({ theme: "light", mcpServers: {} });
+	});
+
 	it("never touches a server of the same name that is not ours, and refuses what it cannot edit safely", () => {
 		const theirs = '{ "mcpServers": { "ai-memory": { "command": "their-server" } } }';
 		expect(addJsonServer(theirs, "ai-memory", entry, "claude")).toMatchObject({ ok: false, reason: stringContaining("not ours") });
