@@ -14,16 +14,19 @@ import type { PlannedMove } from "./sync-plan";
  */
 export function followRenames(state: SyncState, renames: readonly PlannedMove[], folders: { notes: string; memory: string }): Set<string> {
 	const changed = new Set<string>();
+	// Each note's path in the vault's spelling, listed once and kept as the renames move it: a folder of
+	// 3,000 notes renamed is 3,000 renames, and 10,000 sessions listed and spelled at each took 18 s.
+	const placed = renames.length === 0 ? [] : Object.entries(state.sessions).map(([key, record]) => ({ key, path: vaultPath(record.notePath) }));
 	for (const { from, to } of renames) {
-		const moved = (spelled: string): string | undefined => {
-			const path = vaultPath(spelled);
-			return path === from ? to : path.startsWith(`${from}/`) ? `${to}${path.slice(from.length)}` : undefined;
-		};
-		for (const [key, record] of Object.entries(state.sessions)) {
-			const notePath = moved(record.notePath);
+		const folder = `${from}/`;
+		const movedPath = (path: string): string | undefined => (path === from ? to : path.startsWith(folder) ? `${to}${path.slice(from.length)}` : undefined);
+		const moved = (spelled: string): string | undefined => movedPath(vaultPath(spelled));
+		for (const note of placed) {
+			const notePath = movedPath(note.path);
 			if (notePath === undefined) continue;
-			state.sessions[key] = { ...record, notePath, deleted: undefined };
-			changed.add(key);
+			note.path = notePath;
+			state.sessions[note.key] = { ...state.sessions[note.key]!, notePath, deleted: undefined };
+			changed.add(note.key);
 		}
 		for (const [key, project] of Object.entries(state.projects)) {
 			const memory = vaultPath(memoryPathOf(project, folders.memory));
@@ -65,6 +68,9 @@ export function sessionsOfDeleted(state: SyncState, deleted: readonly string[]):
 	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(vaultPath(r.notePath)) || under(vaultPath(r.notePath)))).map(([path]) => path);
 }
 
+/** An empty part, or a `.` part, anywhere in a path (`/x`, `x/`, `x//y`, `./x`, `x/./y`, `x/.`, `.`). */
+const ODD_SPELLING = /(?:^|\/)\.?(?:\/|$)/;
+
 /**
  * A path as the vault names it. A notes folder set as the vault's top ("" or "/") or with a slash
  * at its end ("x/") spells its paths "/x/a.md" and "x//a.md", which the store writes where the
@@ -72,6 +78,8 @@ export function sessionsOfDeleted(state: SyncState, deleted: readonly string[]):
  * them, and a renamed index or a deleted note was not followed (attack round 49a).
  */
 export function vaultPath(path: string): string {
+	// Most paths are spelled as the vault spells them: asked for each session at each rename (a folder of 3,000 notes renamed is 3,000 renames), they are not split.
+	if (!ODD_SPELLING.test(path)) return path;
 	return path
 		.split("/")
 		.filter((part) => part !== "" && part !== ".")
