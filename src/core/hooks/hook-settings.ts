@@ -71,8 +71,9 @@ function uninstallFrom(text: string | null, before?: string | null): { ok: true;
 	// A list that held entries of ours alone (an older install's) was ours, not the user's: left as
 	// `[]` it was (attack round 49b), and the `"hooks"` that held only such lists too.
 	const original = before === undefined ? undefined : parseSettings(before);
-	const hooksBefore = original?.ok && isRecord(original.value) && isRecord(original.value.hooks) ? original.value.hooks : undefined;
-	const theirs = (key: string) => hooksBefore?.[key] !== undefined && !(HOOK_EVENTS.includes(key as HookEvent) && onlyOurs(groupsOf(original?.ok ? original.value : undefined, key as HookEvent)));
+	const valueBefore = original?.ok ? original.value : undefined;
+	const hooksBefore = isRecord(valueBefore) && isRecord(valueBefore.hooks) ? valueBefore.hooks : undefined;
+	const theirs = (key: string) => hooksBefore?.[key] !== undefined && !(HOOK_EVENTS.includes(key as HookEvent) && onlyOurs(groupsOf(valueBefore, key as HookEvent)));
 	const had = hooksBefore !== undefined && (Object.keys(hooksBefore).length === 0 || Object.keys(hooksBefore).some(theirs));
 	let out = text;
 	for (const event of HOOK_EVENTS) out = removeOurs(out, event, theirs(event));
