@@ -47,8 +47,14 @@ export interface AgentRoots {
  */
 async function readOnOnceSettled(path: string, read: { cursor: TailCursor; bytesRead: number }, onLines: (lines: RawLine[]) => void, options: { onRestart: () => void; blocking: boolean; skipBulk: boolean }): Promise<{ cursor: TailCursor; bytesRead: number }> {
 	if (read.cursor.settling !== true || isDocument(path)) return { cursor: read.cursor, bytesRead: read.bytesRead };
-	const age = Date.now() - (read.cursor.mtimeMs ?? Date.now());
-	await new Promise((done) => setTimeout(done, Math.min(SETTLE_MS, Math.max(0, SETTLE_MS - age)) + 1));
+	// Waited until the clock says so, not once: a timer counts from the event loop's cached time,
+	// so after a long synchronous stretch (a busy machine) it fires early, and the read found the
+	// line still settling.
+	const mtimeMs = read.cursor.mtimeMs ?? Date.now();
+	while (!hasSettled(mtimeMs)) {
+		const age = Date.now() - mtimeMs;
+		await new Promise((done) => setTimeout(done, Math.min(2 * SETTLE_MS, Math.max(0, SETTLE_MS - age)) + 1));
+	}
 	const more = await readAppended(path, read.cursor, onLines, options);
 	return { cursor: more.cursor, bytesRead: read.bytesRead + more.bytesRead };
 }

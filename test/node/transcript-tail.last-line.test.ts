@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
+import timers from "node:timers";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentId } from "../../src/core/transcript/agents";
 import { serializeSession } from "../../src/core/transcript/session-model";
 import { openTranscriptIndex } from "../../src/node/transcript-index";
@@ -26,7 +28,11 @@ let dir: string;
 beforeEach(() => {
 	dir = mkdtempSync(join(tmpdir(), "last-line-"));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+	vi.restoreAllMocks();
+	syncBuiltinESMExports();
+	rmSync(dir, { recursive: true, force: true });
+});
 
 function copyHome(agent: AgentId, from: string, name: string): { roots: AgentRoots; transcript: string } {
 	const home = join(dir, name);
@@ -76,5 +82,17 @@ describe.each(homes)("%s: a last line without its newline", (agent, from) => {
 		expect(model).toEqual(expected);
 		// The last line counts in the model: the test would see it missing.
 		expect(withoutLast).not.toEqual(expected);
+	});
+
+	it("the wait holds when a timer fires early (a busy machine): the line is taken by the same read all the same", async () => {
+		const cut = copyHome(agent, from, "cut");
+		const text = readFileSync(cut.transcript, "utf8").replace(/\r?\n$/, "");
+		writeFileSync(cut.transcript, text);
+		// Each timer fires at half its time, as one counted from a stale loop time does.
+		const plain = timers.setTimeout;
+		vi.spyOn(timers, "setTimeout").mockImplementation(((done: () => void, ms?: number) => plain(done, (ms ?? 0) / 2)));
+		syncBuiltinESMExports();
+		const { entry } = await modelOf(cut.roots, agent, cut.transcript);
+		expect(entry.cursor.settling).toBeUndefined();
 	});
 });
