@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -235,19 +235,32 @@ describe("ai-memory sync on hostile names", () => {
 		writeFileSync(join(project, "CLAUDE.md"), mine);
 		const args = [cli, "sync", "--vault", join(root, "vault"), "--claude-dir", join(root, "claude"), "--project", project];
 		let caught = false;
-		for (let attempt = 0; attempt < 5 && !caught; attempt++) {
+		// The temporary file is told by the folder's watcher the moment it is made, and looked for
+		// between polls too: polling alone missed the write's window on a busy machine.
+		for (let attempt = 0; attempt < 12 && !caught; attempt++) {
 			writeFileSync(join(project, "CLAUDE.md"), `${mine}attempt ${attempt}\n`);
 			const child = spawn(process.execPath, args, { stdio: "ignore" });
 			const exited = once(child, "exit");
-			for (let i = 0; i < 5000 && child.exitCode === null; i++) {
-				if (readdirSync(project).some((n) => n.startsWith("CLAUDE.md."))) {
-					child.kill("SIGKILL");
-					caught = true;
-					break;
+			let killed = false;
+			const killNow = () => {
+				if (killed || child.exitCode !== null) return;
+				child.kill("SIGKILL");
+				killed = true;
+			};
+			const watcher = watch(project, (_event, name) => {
+				if (name?.startsWith("CLAUDE.md.")) killNow();
+			});
+			try {
+				for (let i = 0; i < 5000 && child.exitCode === null && !killed; i++) {
+					if (readdirSync(project).some((n) => n.startsWith("CLAUDE.md."))) killNow();
+					await new Promise((r) => setTimeout(r, 1));
 				}
-				await new Promise((r) => setTimeout(r, 1));
+				await exited;
+			} finally {
+				watcher.close();
 			}
-			await exited;
+			// Caught mid-write only when the half-written file is still there (a kill a moment late is tried again).
+			caught = killed && readdirSync(project).some((n) => n.startsWith("CLAUDE.md."));
 		}
 		expect(caught).toBe(true);
 		expect(readdirSync(project).filter((n) => n !== "CLAUDE.md")).toHaveLength(1);
