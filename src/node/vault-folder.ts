@@ -86,10 +86,13 @@ export class VaultFolder implements NoteStore {
 		// Checked once listed, before a name of it is given: nothing there has nothing to leave the vault by
 		// (a thousand enabled projects with no facts yet were a walk of real paths each, every sync).
 		await confinedFolder(this.root, target, `The folder ${folder}`);
-		this.listings.set(target, Promise.resolve(new Set(entries.map((e) => e.name))));
+		// What a killed sync left half-written goes as `listing` takes it: this listing stands for that one.
+		const stale = new Set(entries.filter((e) => isStaleTemp(e.name)).map((e) => e.name));
+		if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(target, name), { force: true }).catch(() => undefined);
+		this.listings.set(target, Promise.resolve(new Set(entries.filter((e) => !stale.has(e.name)).map((e) => e.name))));
 		// Links and FIFOs too: reading them is refused, said, not taken for no file.
 		return entries
-			.filter((e) => !e.isDirectory())
+			.filter((e) => !e.isDirectory() && !stale.has(e.name))
 			.map((e) => `${folder}/${e.name}`)
 			.sort();
 	}

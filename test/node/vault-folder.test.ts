@@ -123,6 +123,22 @@ describe("VaultFolder: what a killed sync leaves", () => {
 		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
 		expect((await readdir(folder)).sort()).toEqual([`b.md.${process.pid}-0.1.tmp`, "c.md", "notes.tmp"]);
 	});
+
+	it("removes them when the folder is first listed by `list` too (a sync lists its notes folders first), and lists none of them", async () => {
+		const folder = join(dir, "AI Conversations", "p");
+		await mkdir(folder, { recursive: true });
+		const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+		await writeFile(join(folder, `a.md.${dead}-0.3.tmp`), "half a note");
+		await writeFile(join(folder, "a.md"), "a");
+		const store = new VaultFolder(dir);
+		expect(await store.list("AI Conversations/p")).toEqual(["AI Conversations/p/a.md"]);
+		expect(await store.write("AI Conversations/p/c.md", "c", null)).toBe(true);
+		expect((await readdir(folder)).sort()).toEqual(["a.md", "c.md"]);
+		// A dry run's store removes nothing, and lists none the same.
+		await writeFile(join(folder, `b.md.${dead}-0.4.tmp`), "half a note");
+		expect(await new VaultFolder(dir, { removeLeftovers: false }).list("AI Conversations/p")).toEqual(["AI Conversations/p/a.md", "AI Conversations/p/c.md"]);
+		expect((await readdir(folder)).sort()).toEqual(["a.md", `b.md.${dead}-0.4.tmp`, "c.md"]);
+	});
 });
 
 describe("VaultFolder: a person typing meanwhile", () => {

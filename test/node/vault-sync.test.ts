@@ -307,8 +307,10 @@ describe("VaultSync", () => {
 
 	it("leaves the block another vault writes while that vault's notes are there: two vaults enabling one project replaced each other's at every sync", async () => {
 		const vaultOne = join(root, "vault-one");
-		const one = () => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath: vaultOne });
-		const two = () => new VaultSync(projects, join(root, "state-two"), new MemoryNotes(), { vaultPath: join(root, "vault-two") });
+		// Each vault's notes stay between its syncs, as its state does.
+		const [notesOne, notesTwo] = [new MemoryNotes(), new MemoryNotes()];
+		const one = () => new VaultSync(projects, join(root, "state-one"), notesOne, { vaultPath: vaultOne });
+		const two = () => new VaultSync(projects, join(root, "state-two"), notesTwo, { vaultPath: join(root, "vault-two") });
 		expect((await one().run(settings())).errors).toEqual([]);
 		const written = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
 		// Its notes folder is not on this machine (the vault moved): the block is this vault's to write.
@@ -332,7 +334,8 @@ describe("VaultSync", () => {
 		const link = join(root, "vault-link");
 		await mkdir(join(real, "AI Conversations", "shop-api"), { recursive: true });
 		await symlink(real, link);
-		const through = (vaultPath: string) => new VaultSync(projects, join(root, "state-one"), new MemoryNotes(), { vaultPath });
+		const vaultNotes = new MemoryNotes();
+		const through = (vaultPath: string) => new VaultSync(projects, join(root, "state-one"), vaultNotes, { vaultPath });
 		expect((await through(real).run(settings())).errors).toEqual([]);
 		const written = await readFile(join(projectPath, "CLAUDE.md"), "utf8");
 		for (const vaultPath of [link, `${link}/`, real]) {

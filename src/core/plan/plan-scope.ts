@@ -351,7 +351,7 @@ export function excludedTranscripts(state: SyncState, files: readonly Transcript
 	return [...gone].sort(codeUnitOrder);
 }
 
-function isExcludedRecord(record: Pick<SessionRecord, "projectKey" | "projectPath">, settings: Settings): boolean {
+export function isExcludedRecord(record: Pick<SessionRecord, "projectKey" | "projectPath">, settings: Settings): boolean {
 	return (record.projectKey !== undefined && isExcluded(record.projectKey, settings.excludedProjects)) || (record.projectPath !== undefined && isExcluded(record.projectPath, settings.excludedProjects));
 }
 

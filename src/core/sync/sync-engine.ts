@@ -3,6 +3,7 @@ import { sessionsBasePath } from "../notes/base-file";
 import { generatedProperty } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
 import { followRenames, sessionsOfDeleted, unpinAbsent } from "../plan/follow-renames";
+import { notesGone } from "../plan/notes-gone";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
 import type { HookContext } from "../plan/hook-context";
 import { INBOX } from "../plan/plan-proposals";
@@ -134,7 +135,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const pinned = heard.length === 0 ? undefined : Object.fromEntries(Object.entries(start.projects).map(([key, project]) => [key, { ...project }]));
 	const relinked = followRenames(start, heard, folders);
 	if (pinned !== undefined) await unpinAbsent(start, pinned, deps.notes);
-	for (const path of sessionsOfDeleted(start, options.deleted ?? [])) relinked.add(path);
+	for (const path of sessionsOfDeleted(start, [...(options.deleted ?? []), ...(await notesGone(start, deps.notes, settings))])) relinked.add(path);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
 	const transcriptMoves = read.removed.length === 0 ? [] : movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));

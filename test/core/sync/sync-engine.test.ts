@@ -443,7 +443,8 @@ describe("the notes follow the user and the plan", () => {
 		await runSync(deps(settings()));
 		const beta = sessionNotesIn("shop").find((p) => p.includes("Beta"))!;
 		notes.files.delete(beta);
-		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
+		// Deleted while nothing listened: the next sync's listing of the folder tells it.
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([beta]);
 		// The session grows while its note is deleted: it stays deleted.
 		const betaPath = Object.entries(state.sessions).find(([, r]) => r.notePath === beta)![0];
 		transcripts.append(betaPath, jsonl([userText("One more beta step", { sessionId: state.sessions[betaPath]!.digest.sessionId, cwd: "/r/shop", timestamp: "2026-07-02T11:00:00.000Z" })]));
@@ -508,12 +509,49 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
-	it("a note deleted in the vault, as the plugin hears it, is noticed by the next sync though no transcript changed: the links and the index go past it", async () => {
+	it("a note deleted while nothing listened (outside Obsidian, or with it closed) is noticed by the next sync though no transcript changed: the links and the index go past it", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
 		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
 		notes.files.delete(beta);
-		// Unheard, nothing looks at it: the neighbours still link to it.
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual([beta]);
+		expect(state.sessions[paths[1]!]!.deleted).toBe(true);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
+		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
+		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+	});
+
+	it("a note moved while nothing listened is followed where it is, its neighbours linking to it there; a note of a project excluded meanwhile is not written again", async () => {
+		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		const other = session("/r/quiet", "Quiet task", "2026-07-01T12:00:00.000Z");
+		await runSync(deps(settings()));
+		const [alpha, beta] = paths.map((p) => state.sessions[p]!.notePath) as [string, string];
+		notes.files.set("Mine/kept.md", notes.files.get(beta)!);
+		notes.files.delete(beta);
+		const quiet = state.sessions[other]!.notePath;
+		notes.files.delete(quiet);
+		const excluded = { ...settings(), excludedProjects: ["/r/quiet"] };
+		const report = await runSync(deps(excluded));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped).toEqual([]);
+		expect(state.sessions[paths[1]!]).toMatchObject({ notePath: "Mine/kept.md" });
+		expect(state.sessions[paths[1]!]!.deleted).toBeFalsy();
+		expect(notes.files.has(quiet)).toBe(false);
+		expect(notes.files.get(alpha)).toMatch(/Next: \[\[Mine\/kept\|Beta task\]\]/);
+		expect((await runSync(deps(excluded))).notesWritten).toEqual([]);
+	});
+
+	it("a note deleted in the vault, as the plugin hears it, is taken though its folder cannot be listed: the links and the index go past it", async () => {
+		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
+		notes.files.delete(beta);
+		// A folder that cannot be listed tells nothing: unheard, nothing looks at the note.
+		const list = notes.list.bind(notes);
+		notes.list = (folder) => (folder === "AI Conversations/shop" ? Promise.reject(new Error("EACCES")) : list(folder));
 		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
 		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Beta/);
 		const report = await runSync(deps(settings()), { deleted: [beta, "Elsewhere/not a note.md"] });
