@@ -11,7 +11,8 @@ export class TextBytes {
 	/** Copies `bytes` in, and says where they are kept. */
 	keep(bytes: Uint8Array, into: KeptText): void {
 		if (bytes.length > this.chunk.length - this.used) {
-			this.chunk = Buffer.alloc(Math.max(CHUNK_BYTES, bytes.length));
+			// Not zeroed first: only what `keep` copied in is ever read (zeroing was a second pass over each page).
+			this.chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes.length));
 			this.used = 0;
 		}
 		this.chunk.set(bytes, this.used);

@@ -119,4 +119,16 @@ describe("readDatabase", () => {
 		await expect(readDatabase(db, (d) => (calls++, d.all("SELECT x FROM nowhere")))).rejects.toThrow(`${db}: no such table: nowhere`);
 		expect(calls).toBe(1);
 	});
+
+	it("reads a text as TextDecoder does: a leading byte order mark dropped, one further on kept", async () => {
+		const [row] = await readDatabase(db, (d) => d.all("SELECT CAST(x'efbbbf6162' AS TEXT) AS lead, CAST(x'61efbbbf62' AS TEXT) AS inner"));
+		expect(row).toEqual({ lead: "ab", inner: "a\ufeffb" });
+	});
+
+	it("an error met while stepping through rows (after some were given) is thrown in SQLite's words, with the database named", async () => {
+		const seen: unknown[] = [];
+		const query = "SELECT json(x) FROM (SELECT '[1]' AS x UNION ALL SELECT '{')";
+		await expect(readDatabase(db, (d) => d.each(query, [], (values) => seen.push(values[0])))).rejects.toThrow(`${db}: malformed JSON`);
+		expect(seen).toEqual(["[1]"]);
+	});
 });
