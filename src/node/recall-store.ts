@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { digestSession, DIGEST_VERSION, type SessionDigest } from "../core/digest/session-digest";
 import { RecallIndex } from "../core/memory/recall";
 import type { HookContext } from "../core/plan/hook-context";
+import { readableSession } from "../core/recall/readable-session";
 import { SessionIndex, type SearchableSession } from "../core/recall/session-search";
 import type { ProjectRecord, SessionRecord } from "../core/sync/sync-state";
 import { restoreSession } from "../core/transcript/session-model";
@@ -79,20 +80,23 @@ export class RecallStore {
 			} else this.partlyRead.delete(name);
 			const records = read.records;
 			const keys: string[] = [];
-			const other: ReleaseCounts = { older: 0, newer: 0 };
+			const other: ReleaseCounts = { older: 0, newer: 0, damaged: 0 };
 			for (const [key, record] of Object.entries(records)) {
 				const release = releaseOf(record);
 				if (release !== "this") {
 					other[release]++;
 					continue;
 				}
-				const session = searchable(key, record);
-				if (!session) continue;
+				const session = readableSession(key, record);
+				if (!session) {
+					other.damaged++;
+					continue;
+				}
 				this.sessions.put(session);
 				keys.push(key);
 			}
 			this.files.set(name, keys);
-			if (other.older + other.newer > 0) this.otherRelease.set(name, other);
+			if (other.older + other.newer + other.damaged > 0) this.otherRelease.set(name, other);
 			else this.otherRelease.delete(name);
 		}
 		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
@@ -102,14 +106,16 @@ export class RecallStore {
 	/**
 	 * Sessions left out because another release digested them: an earlier one's (the next sync
 	 * digests them again; until then their stored form may not be the one this release reads) or
-	 * a newer one's (this release cannot read it). The tools say so: a search that finds nothing
-	 * while the state holds sessions read as if none had been recorded.
+	 * a newer one's (this release cannot read it); or because their record is damaged (a field of
+	 * another type). The tools say so: a search that finds nothing while the state holds sessions
+	 * read as if none had been recorded.
 	 */
 	get leftOut(): ReleaseCounts {
-		const total: ReleaseCounts = { older: 0, newer: 0 };
+		const total: ReleaseCounts = { older: 0, newer: 0, damaged: 0 };
 		for (const counts of this.otherRelease.values()) {
 			total.older += counts.older;
 			total.newer += counts.newer;
+			total.damaged += counts.damaged;
 		}
 		return total;
 	}
@@ -151,10 +157,11 @@ export class RecallStore {
 	}
 }
 
-/** Sessions of another release, left out (see `RecallStore.leftOut`). */
+/** Sessions of another release, or of a damaged record, left out (see `RecallStore.leftOut`). */
 export interface ReleaseCounts {
 	older: number;
 	newer: number;
+	damaged: number;
 }
 
 /** Whether this release digested the record, an earlier or a newer one (a record of no version is this one's to judge by its shape). */
@@ -162,13 +169,6 @@ function releaseOf(record: SessionRecord): "this" | "older" | "newer" {
 	const version = (record?.digest as { version?: unknown } | undefined)?.version;
 	if (typeof version !== "number" || version === DIGEST_VERSION) return "this";
 	return version > DIGEST_VERSION ? "newer" : "older";
-}
-
-/** A record as the index takes it; one of another digest version or shape is left out. */
-function searchable(key: string, record: SessionRecord): SearchableSession | undefined {
-	const d = record?.digest as Partial<SessionRecord["digest"]> | undefined;
-	if (!d || d.version !== DIGEST_VERSION || typeof d.sessionId !== "string" || !Array.isArray(d.asked) || !Array.isArray(d.done) || !Array.isArray(d.tasks)) return undefined;
-	return { key, project: record.project, projectKey: record.projectKey, projectPath: record.projectPath, notePath: record.notePath, deleted: record.deleted, tags: Array.isArray(record.tags) ? record.tags : [], digest: record.digest };
 }
 
 async function stampOf(path: string): Promise<string> {

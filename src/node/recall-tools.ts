@@ -45,11 +45,12 @@ export interface RecallToolsOptions {
 const unreadableState = (file: string) => `(The last sync's record of sessions, \`state/${file}\` in the plugin's folder, cannot be read: syncs stop on it too (\`ai-memory sync\` says how to recover: put back a good copy, or move the state folder away). Until then, sessions may be missing here.)`;
 
 /** What the tools say of sessions another release digested, left out (see `RecallStore.leftOut`); undefined when none. */
-export function otherReleaseNote({ older, newer }: ReleaseCounts): string | undefined {
+export function otherReleaseNote({ older, newer, damaged }: ReleaseCounts): string | undefined {
 	const said: string[] = [];
 	const sessions = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
 	if (newer > 0) said.push(`${sessions(newer)} recorded by a newer release of AI Conversation Memory ${newer === 1 ? "is" : "are"} left out here: update it on this machine too.`);
 	if (older > 0) said.push(`${sessions(older)} recorded by an earlier release ${older === 1 ? "is" : "are"} left out until the next sync brings ${older === 1 ? "it" : "them"} up to date (\`ai-memory sync\`, or "Sync AI conversations" in Obsidian).`);
+	if (damaged > 0) said.push(`${sessions(damaged)} whose record in the plugin's state is damaged (a field of another type) ${damaged === 1 ? "is" : "are"} left out here.`);
 	return said.length === 0 ? undefined : `(${said.join(" ")})`;
 }
 
