@@ -13,6 +13,8 @@ import { readSessionFile, readStoredState, StateFolder } from "./state-folder";
 
 /** The state's file that lists the session files. */
 const STATE_FILE = "sync-state.json";
+/** Reads of a state that syncs keep replacing meanwhile, at most: then what was read is said as it is. */
+const LOAD_TRIES = 3;
 
 /**
  * What the sync prepared, held in memory for a long-running reader (the MCP server): the session
@@ -48,18 +50,28 @@ export class RecallStore {
 	}
 
 	private async load(): Promise<void> {
+		for (let tries = 1; ; tries++) {
+			const stamp = await this.loadOnce();
+			// A sync replaced the state while its files were read: it removes the files the old one named, which read as damaged
+			// ("cannot be read: syncs stop on it too", for sessions that were there; attack round 50a). Read the new one.
+			if (this.unreadable === undefined || tries >= LOAD_TRIES || (await stampOf(join(this.stateDir, STATE_FILE))) === stamp) return;
+		}
+	}
+
+	/** Reads the state as it is now, when it changed; its stamp as read. */
+	private async loadOnce(): Promise<string> {
 		const stamp = await stampOf(join(this.stateDir, STATE_FILE));
-		if (stamp === this.stamp) return;
+		if (stamp === this.stamp) return stamp;
 		const stored = await readStoredState(this.stateDir);
 		this.unreadable = !stored && stamp !== "none" ? STATE_FILE : undefined;
 		if (!stored) {
-			if (stamp !== "none") return;
+			if (stamp !== "none") return stamp;
 			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);
 			this.files.clear();
 			this.otherRelease.clear();
 			this.projects = {};
 			this.stamp = stamp;
-			return;
+			return stamp;
 		}
 		// A state of an older release holds its sessions itself: one file of its own, read again whenever the state changes.
 		const inline = isRecord(stored.raw.sessions) ? (stored.raw.sessions as Record<string, SessionRecord>) : undefined;
@@ -101,6 +113,7 @@ export class RecallStore {
 		}
 		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
 		this.stamp = stamp;
+		return stamp;
 	}
 
 	/**
