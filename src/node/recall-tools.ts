@@ -76,7 +76,9 @@ export class RecallTools {
 			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()), notAfter, excluded: settings.excludedProjects };
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
-			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
+			// None since the date or of the agent asked for is not "no sessions recorded yet", which sent the model away from those there are.
+			const filtered = [args.agent === undefined ? undefined : `of ${args.agent}`, args.since === undefined ? undefined : `active since ${args.since.trim()}`].filter(Boolean).join(" ");
+			const text = hits.length === 0 && args.query.trim() === "" && filtered !== "" ? `${RECALL_HEAD}\n\nNo session ${filtered}.\n` : renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
 			const note = [projects.note, this.store.unreadable === undefined ? undefined : unreadableState(this.store.unreadable), otherReleaseNote(this.store.leftOut)].filter(Boolean).join(" ");
 			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD} ${note}`) : text, project: projects.label };
 		});
@@ -247,7 +249,10 @@ export function sinceOf(value: string, now: Date): string {
 	const relative = /^(\d{1,4})\s*([dw])$/i.exec(text);
 	if (relative) return new Date(now.getTime() - Number(relative[1]) * (relative[2]!.toLowerCase() === "w" ? 7 : 1) * 86_400_000).toISOString();
 	if (/^\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/.test(text) && !Number.isNaN(Date.parse(text.replace(" ", "T")))) {
-		return text.length === 10 ? text : new Date(Date.parse(text.replace(" ", "T"))).toISOString();
+		if (text.length === 10) return text;
+		// Compared as text: a time past the year 9999 in UTC (`9999-12-31T23:00-05:00`) is `+010000-…`, before every date, and listed every session.
+		const iso = new Date(Date.parse(text.replace(" ", "T"))).toISOString();
+		return iso.startsWith("+") ? "9999-12-31T23:59:59.999Z" : iso;
 	}
 	throw new RecallToolError(`since ${JSON.stringify(value)} is no date: give one like 2026-11-01, 2026-11-01T09:00Z, or days back like 7d (weeks: 2w).`, "since is no date");
 }

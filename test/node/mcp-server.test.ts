@@ -135,6 +135,18 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "invoice worker" } }))).not.toContain(SECRET);
 	});
 
+	it("lists no session for a time past the year 9999, and says none is since then or of that agent, not that none was recorded (attack round 50a)", async () => {
+		// `+010000-…` as text came before every date: every session was "active since" then.
+		for (const since of ["9999-12-31T23:59:59.999-23:59", "9999-12-31T20:00-05:00", "2999-01-01"]) {
+			const none = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", since, project: "all" } }));
+			expect(none, since).not.toContain(A);
+			expect(none, since).not.toContain("No sessions recorded yet");
+			expect(none, since).toContain(`No session active since ${since}.`);
+		}
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", agent: "aider" } }))).toContain("No session of aider.");
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", since: "2026-11-21" } }))).toContain(B);
+	});
+
 	it("gives nothing of a project excluded since the last sync, which has not forgotten it yet (attack round 38)", async () => {
 		const dataJson = join(pluginFolder(vault), "data.json");
 		const settings = readFileSync(dataJson, "utf8");
