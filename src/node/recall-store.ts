@@ -111,7 +111,8 @@ export class RecallStore {
 			if (other.older + other.newer + other.damaged > 0) this.otherRelease.set(name, other);
 			else this.otherRelease.delete(name);
 		}
-		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
+		// A project's record of another shape (its folder a number, null) is none: one made every tool that names a project fail (attack round 50a).
+		this.projects = isRecord(stored.raw.projects) ? (Object.fromEntries(Object.entries(stored.raw.projects).filter(([, p]) => isRecord(p) && typeof p.folder === "string")) as Record<string, ProjectRecord>) : {};
 		this.stamp = stamp;
 		return stamp;
 	}

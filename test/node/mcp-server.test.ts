@@ -415,6 +415,25 @@ describe("ai-memory mcp over a state with a field of another type (attack round 
 		}
 	});
 
+	it("finds a project by its name when another project's record is of another shape", async () => {
+		const reader = await readerOf("odd-project-vault", (state) => {
+			edit(join(state, "sync-state.json"), (doc) => {
+				const projects = doc.projects as Record<string, unknown>;
+				projects[other] = { ...(projects[other] as object), folder: 5 };
+				projects["/elsewhere"] = null;
+			});
+		});
+		try {
+			const found = await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "rate-api" } });
+			expect(found.isError).toBeFalsy();
+			expect(textOf(found)).toContain(A);
+			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "x", project: "nope" } }))).toContain('Known projects: "rate-api"');
+			expect(textOf(await reader.callTool({ name: "recall_facts", arguments: { query: "login rate limiter", project: "rate-api" } }))).toContain("BODY-MARK");
+		} finally {
+			await reader.close();
+		}
+	});
+
 	it("words a bug of ours as one, never in the engine's words", async () => {
 		const spy = vi.spyOn(RecallTools.prototype, "projectContext").mockRejectedValue(new TypeError("t.open is not iterable"));
 		try {
