@@ -86,7 +86,9 @@ export async function readHookContext(stateDir: string, projectPath: string): Pr
 	if (!isRecord(data) || data.version !== 1 || typeof data.facade !== "string" || typeof data.packet !== "string") throw new Error(`${path} is not a hook context this version reads`);
 	// Made for the repository that had the path, before another one was made there: none of it is this one's (the next sync makes its own).
 	if (typeof data.fingerprint === "string" && (await isOtherRepository(projectPath, data.fingerprint))) return undefined;
-	return { ...(data as HookContext), bodies: isRecord(data.bodies) ? data.bodies : {} };
+	// A body or the packet's path of another type (a hand edit, another release) is none: one body that was a number made every recall of the project fail (attack round 50a).
+	const bodies = isRecord(data.bodies) ? Object.fromEntries(Object.entries(data.bodies).filter(([, body]) => typeof body === "string")) : {};
+	return { ...(data as HookContext), packetPath: typeof data.packetPath === "string" ? data.packetPath : "", bodies };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { terminalText } from "../core/text/terminal-text";
+import { describeWriteError } from "../core/write-error";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { guardedInput } from "./mcp-input";
 import { OrderedStdioTransport } from "./mcp-stdio-transport";
@@ -92,13 +93,13 @@ export function recallServer(options: RecallToolsOptions): { server: McpServer; 
 	return { server, tools };
 }
 
-/** A tool's text, or its failure as a tool error: a question it cannot answer says why, anything else names itself. */
+/** A tool's text, or its failure as a tool error: a question it cannot answer says why, anything else names itself (a bug of ours in words, never V8's: the model was shown "t.open is not iterable"). */
 async function answer(run: () => Promise<string>): Promise<CallToolResult> {
 	try {
 		// What transcripts and facts put in it, terminal escapes and control characters aside, a bare CR shown (see `terminalText`).
 		return { content: [{ type: "text", text: terminalText(await run()) }] };
 	} catch (error) {
-		const message = error instanceof RecallToolError ? error.message : `${PLUGIN_ID} could not answer: ${error instanceof Error ? error.message : String(error)}`;
+		const message = error instanceof RecallToolError ? error.message : `${PLUGIN_ID} could not answer: ${describeWriteError(error)}`;
 		return { content: [{ type: "text", text: terminalText(message) }], isError: true };
 	}
 }

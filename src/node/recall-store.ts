@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { digestSession, DIGEST_VERSION, type SessionDigest } from "../core/digest/session-digest";
 import { RecallIndex } from "../core/memory/recall";
 import type { HookContext } from "../core/plan/hook-context";
+import { readableSession } from "../core/recall/readable-session";
 import { SessionIndex, type SearchableSession } from "../core/recall/session-search";
 import type { ProjectRecord, SessionRecord } from "../core/sync/sync-state";
 import { restoreSession } from "../core/transcript/session-model";
@@ -12,6 +13,8 @@ import { readSessionFile, readStoredState, StateFolder } from "./state-folder";
 
 /** The state's file that lists the session files. */
 const STATE_FILE = "sync-state.json";
+/** Reads of a state that syncs keep replacing meanwhile, at most: then what was read is said as it is. */
+const LOAD_TRIES = 3;
 
 /**
  * What the sync prepared, held in memory for a long-running reader (the MCP server): the session
@@ -47,18 +50,28 @@ export class RecallStore {
 	}
 
 	private async load(): Promise<void> {
+		for (let tries = 1; ; tries++) {
+			const stamp = await this.loadOnce();
+			// A sync replaced the state while its files were read: it removes the files the old one named, which read as damaged
+			// ("cannot be read: syncs stop on it too", for sessions that were there; attack round 50a). Read the new one.
+			if (this.unreadable === undefined || tries >= LOAD_TRIES || (await stampOf(join(this.stateDir, STATE_FILE))) === stamp) return;
+		}
+	}
+
+	/** Reads the state as it is now, when it changed; its stamp as read. */
+	private async loadOnce(): Promise<string> {
 		const stamp = await stampOf(join(this.stateDir, STATE_FILE));
-		if (stamp === this.stamp) return;
+		if (stamp === this.stamp) return stamp;
 		const stored = await readStoredState(this.stateDir);
 		this.unreadable = !stored && stamp !== "none" ? STATE_FILE : undefined;
 		if (!stored) {
-			if (stamp !== "none") return;
+			if (stamp !== "none") return stamp;
 			for (const keys of this.files.values()) for (const key of keys) this.sessions.delete(key);
 			this.files.clear();
 			this.otherRelease.clear();
 			this.projects = {};
 			this.stamp = stamp;
-			return;
+			return stamp;
 		}
 		// A state of an older release holds its sessions itself: one file of its own, read again whenever the state changes.
 		const inline = isRecord(stored.raw.sessions) ? (stored.raw.sessions as Record<string, SessionRecord>) : undefined;
@@ -79,37 +92,44 @@ export class RecallStore {
 			} else this.partlyRead.delete(name);
 			const records = read.records;
 			const keys: string[] = [];
-			const other: ReleaseCounts = { older: 0, newer: 0 };
+			const other: ReleaseCounts = { older: 0, newer: 0, damaged: 0 };
 			for (const [key, record] of Object.entries(records)) {
 				const release = releaseOf(record);
 				if (release !== "this") {
 					other[release]++;
 					continue;
 				}
-				const session = searchable(key, record);
-				if (!session) continue;
+				const session = readableSession(key, record);
+				if (!session) {
+					other.damaged++;
+					continue;
+				}
 				this.sessions.put(session);
 				keys.push(key);
 			}
 			this.files.set(name, keys);
-			if (other.older + other.newer > 0) this.otherRelease.set(name, other);
+			if (other.older + other.newer + other.damaged > 0) this.otherRelease.set(name, other);
 			else this.otherRelease.delete(name);
 		}
-		this.projects = isRecord(stored.raw.projects) ? (stored.raw.projects as Record<string, ProjectRecord>) : {};
+		// A project's record of another shape (its folder a number, null) is none: one made every tool that names a project fail (attack round 50a).
+		this.projects = isRecord(stored.raw.projects) ? (Object.fromEntries(Object.entries(stored.raw.projects).filter(([, p]) => isRecord(p) && typeof p.folder === "string")) as Record<string, ProjectRecord>) : {};
 		this.stamp = stamp;
+		return stamp;
 	}
 
 	/**
 	 * Sessions left out because another release digested them: an earlier one's (the next sync
 	 * digests them again; until then their stored form may not be the one this release reads) or
-	 * a newer one's (this release cannot read it). The tools say so: a search that finds nothing
-	 * while the state holds sessions read as if none had been recorded.
+	 * a newer one's (this release cannot read it); or because their record is damaged (a field of
+	 * another type). The tools say so: a search that finds nothing while the state holds sessions
+	 * read as if none had been recorded.
 	 */
 	get leftOut(): ReleaseCounts {
-		const total: ReleaseCounts = { older: 0, newer: 0 };
+		const total: ReleaseCounts = { older: 0, newer: 0, damaged: 0 };
 		for (const counts of this.otherRelease.values()) {
 			total.older += counts.older;
 			total.newer += counts.newer;
+			total.damaged += counts.damaged;
 		}
 		return total;
 	}
@@ -151,10 +171,11 @@ export class RecallStore {
 	}
 }
 
-/** Sessions of another release, left out (see `RecallStore.leftOut`). */
+/** Sessions of another release, or of a damaged record, left out (see `RecallStore.leftOut`). */
 export interface ReleaseCounts {
 	older: number;
 	newer: number;
+	damaged: number;
 }
 
 /** Whether this release digested the record, an earlier or a newer one (a record of no version is this one's to judge by its shape). */
@@ -162,13 +183,6 @@ function releaseOf(record: SessionRecord): "this" | "older" | "newer" {
 	const version = (record?.digest as { version?: unknown } | undefined)?.version;
 	if (typeof version !== "number" || version === DIGEST_VERSION) return "this";
 	return version > DIGEST_VERSION ? "newer" : "older";
-}
-
-/** A record as the index takes it; one of another digest version or shape is left out. */
-function searchable(key: string, record: SessionRecord): SearchableSession | undefined {
-	const d = record?.digest as Partial<SessionRecord["digest"]> | undefined;
-	if (!d || d.version !== DIGEST_VERSION || typeof d.sessionId !== "string" || !Array.isArray(d.asked) || !Array.isArray(d.done) || !Array.isArray(d.tasks)) return undefined;
-	return { key, project: record.project, projectKey: record.projectKey, projectPath: record.projectPath, notePath: record.notePath, deleted: record.deleted, tags: Array.isArray(record.tags) ? record.tags : [], digest: record.digest };
 }
 
 async function stampOf(path: string): Promise<string> {

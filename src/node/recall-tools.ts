@@ -45,11 +45,12 @@ export interface RecallToolsOptions {
 const unreadableState = (file: string) => `(The last sync's record of sessions, \`state/${file}\` in the plugin's folder, cannot be read: syncs stop on it too (\`ai-memory sync\` says how to recover: put back a good copy, or move the state folder away). Until then, sessions may be missing here.)`;
 
 /** What the tools say of sessions another release digested, left out (see `RecallStore.leftOut`); undefined when none. */
-export function otherReleaseNote({ older, newer }: ReleaseCounts): string | undefined {
+export function otherReleaseNote({ older, newer, damaged }: ReleaseCounts): string | undefined {
 	const said: string[] = [];
 	const sessions = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
 	if (newer > 0) said.push(`${sessions(newer)} recorded by a newer release of AI Conversation Memory ${newer === 1 ? "is" : "are"} left out here: update it on this machine too.`);
 	if (older > 0) said.push(`${sessions(older)} recorded by an earlier release ${older === 1 ? "is" : "are"} left out until the next sync brings ${older === 1 ? "it" : "them"} up to date (\`ai-memory sync\`, or "Sync AI conversations" in Obsidian).`);
+	if (damaged > 0) said.push(`${sessions(damaged)} whose record in the plugin's state is damaged (a field of another type) ${damaged === 1 ? "is" : "are"} left out here.`);
 	return said.length === 0 ? undefined : `(${said.join(" ")})`;
 }
 
@@ -75,7 +76,9 @@ export class RecallTools {
 			const filter: SessionFilter = { projects: projects.keys, agent: args.agent, since: args.since === undefined ? undefined : sinceOf(args.since, this.now()), notAfter, excluded: settings.excludedProjects };
 			const limit = Math.min(SEARCH_LIMIT_MAX, Math.max(1, Math.floor(args.limit ?? SEARCH_LIMIT_DEFAULT)));
 			const hits = this.store.sessions.search(args.query, filter, limit);
-			const text = renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
+			// None since the date or of the agent asked for is not "no sessions recorded yet", which sent the model away from those there are.
+			const filtered = [args.agent === undefined ? undefined : `of ${args.agent}`, args.since === undefined ? undefined : `active since ${args.since.trim()}`].filter(Boolean).join(" ");
+			const text = hits.length === 0 && args.query.trim() === "" && filtered !== "" ? `${RECALL_HEAD}\n\nNo session ${filtered}.\n` : renderSearchHits(args.query, hits, (s) => entryOf(s, settings.tagPrefix, this.located));
 			const note = [projects.note, this.store.unreadable === undefined ? undefined : unreadableState(this.store.unreadable), otherReleaseNote(this.store.leftOut)].filter(Boolean).join(" ");
 			return { text: note ? text.replace(RECALL_HEAD, `${RECALL_HEAD} ${note}`) : text, project: projects.label };
 		});
@@ -246,7 +249,10 @@ export function sinceOf(value: string, now: Date): string {
 	const relative = /^(\d{1,4})\s*([dw])$/i.exec(text);
 	if (relative) return new Date(now.getTime() - Number(relative[1]) * (relative[2]!.toLowerCase() === "w" ? 7 : 1) * 86_400_000).toISOString();
 	if (/^\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?$/.test(text) && !Number.isNaN(Date.parse(text.replace(" ", "T")))) {
-		return text.length === 10 ? text : new Date(Date.parse(text.replace(" ", "T"))).toISOString();
+		if (text.length === 10) return text;
+		// Compared as text: a time past the year 9999 in UTC (`9999-12-31T23:00-05:00`) is `+010000-…`, before every date, and listed every session.
+		const iso = new Date(Date.parse(text.replace(" ", "T"))).toISOString();
+		return iso.startsWith("+") ? "9999-12-31T23:59:59.999Z" : iso;
 	}
 	throw new RecallToolError(`since ${JSON.stringify(value)} is no date: give one like 2026-11-01, 2026-11-01T09:00Z, or days back like 7d (weeks: 2w).`, "since is no date");
 }

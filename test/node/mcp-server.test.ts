@@ -11,6 +11,8 @@ import { RECALL_TEXT_MAX } from "../../src/core/recall/recall-text";
 import { hookLogPath } from "../../src/node/hook-log";
 import { pluginFolder } from "../../src/node/plugin-paths";
 import { recallServer, RECALL_TOOL_NAMES } from "../../src/node/mcp-server";
+import { RecallTools } from "../../src/node/recall-tools";
+import { UNEXPECTED_ERROR } from "../../src/core/write-error";
 import { workingFolder } from "../../src/node/working-folder";
 import { assistant, jsonl, resetIds, text, toolResult, toolUse, userText } from "../fixtures/lines";
 
@@ -131,6 +133,18 @@ describe("ai-memory mcp, through the SDK's client", () => {
 		expect(latest).toContain(B);
 		expect(latest).not.toContain(SECRET);
 		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "invoice worker" } }))).not.toContain(SECRET);
+	});
+
+	it("lists no session for a time past the year 9999, and says none is since then or of that agent, not that none was recorded (attack round 50a)", async () => {
+		// `+010000-…` as text came before every date: every session was "active since" then.
+		for (const since of ["9999-12-31T23:59:59.999-23:59", "9999-12-31T20:00-05:00", "2999-01-01"]) {
+			const none = textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", since, project: "all" } }));
+			expect(none, since).not.toContain(A);
+			expect(none, since).not.toContain("No sessions recorded yet");
+			expect(none, since).toContain(`No session active since ${since}.`);
+		}
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", agent: "aider" } }))).toContain("No session of aider.");
+		expect(textOf(await client.callTool({ name: "search_sessions", arguments: { query: "", since: "2026-11-21" } }))).toContain(B);
 	});
 
 	it("gives nothing of a project excluded since the last sync, which has not forgotten it yet (attack round 38)", async () => {
@@ -336,6 +350,98 @@ describe("ai-memory mcp over sessions another release digested", () => {
 			expect(textOf(own)).not.toContain("recorded by");
 		} finally {
 			await reader.close();
+		}
+	});
+});
+
+describe("ai-memory mcp over a state with a field of another type (attack round 50a)", () => {
+	async function readerOf(name: string, damage: (state: string) => void): Promise<Client> {
+		const copy = join(dir, name);
+		cpSync(pluginFolder(vault), pluginFolder(copy), { recursive: true });
+		damage(join(pluginFolder(copy), "state"));
+		const { server } = recallServer({ vault: copy, cwd: project, loadSettings: (path, host) => loadSettings(path, [], host) });
+		const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+		await server.connect(serverSide);
+		const reader = new Client({ name: "test", version: "1" });
+		await reader.connect(clientSide);
+		return reader;
+	}
+	const edit = (file: string, change: (doc: Record<string, Record<string, unknown>>) => void) => {
+		const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>;
+		change(doc);
+		writeFileSync(file, JSON.stringify(doc));
+	};
+
+	it("leaves out a session whose record holds one, says so, and answers for the others (one made every search fail in V8's words)", async () => {
+		const reader = await readerOf("odd-session-vault", (state) => {
+			const name = readdirSync(join(state, "lists")).find((n) => readFileSync(join(state, "lists", n), "utf8").includes(A))!;
+			edit(join(state, "lists", name), (lists) => {
+				const key = Object.keys(lists).find((k) => k.includes(A))!;
+				lists[key]!.open = 5;
+			});
+		});
+		try {
+			const found = textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "all" } }));
+			expect(found).not.toContain("could not answer");
+			expect(found).not.toContain("is not iterable");
+			expect(found).toContain(C);
+			expect(found).toContain("1 session whose record in the plugin's state is damaged (a field of another type) is left out here.");
+			const other = await reader.callTool({ name: "get_session", arguments: { id: C } });
+			expect(other.isError).toBeFalsy();
+			expect(textOf(other)).toContain("search rate limiter");
+		} finally {
+			await reader.close();
+		}
+	});
+
+	it("recalls the other facts when one fact of the prepared context, or its body, is of another type", async () => {
+		const reader = await readerOf("odd-fact-vault", (state) => {
+			const name = readdirSync(join(state, "hooks")).find((n) => n.endsWith(".json"))!;
+			edit(join(state, "hooks", name), (context) => {
+				const recall = context.recall as { facts: { file: string; description: unknown }[] };
+				const limit = recall.facts.find((f) => f.file.includes("login-rate-limit"))!;
+				limit.description = 5;
+				(context.bodies as Record<string, unknown>)[limit.file] = { text: 5 };
+				const colours = recall.facts.find((f) => f.file.includes("terminal-colours"))!;
+				(context.bodies as Record<string, unknown>)[colours.file] = 7;
+			});
+		});
+		try {
+			const facts = textOf(await reader.callTool({ name: "recall_facts", arguments: { query: "deploy log errors red login rate limiter" } }));
+			expect(facts).not.toContain("could not answer");
+			expect(facts).toContain("terminal-colours");
+		} finally {
+			await reader.close();
+		}
+	});
+
+	it("finds a project by its name when another project's record is of another shape", async () => {
+		const reader = await readerOf("odd-project-vault", (state) => {
+			edit(join(state, "sync-state.json"), (doc) => {
+				const projects = doc.projects as Record<string, unknown>;
+				projects[other] = { ...(projects[other] as object), folder: 5 };
+				projects["/elsewhere"] = null;
+			});
+		});
+		try {
+			const found = await reader.callTool({ name: "search_sessions", arguments: { query: "rate limiter", project: "rate-api" } });
+			expect(found.isError).toBeFalsy();
+			expect(textOf(found)).toContain(A);
+			expect(textOf(await reader.callTool({ name: "search_sessions", arguments: { query: "x", project: "nope" } }))).toContain('Known projects: "rate-api"');
+			expect(textOf(await reader.callTool({ name: "recall_facts", arguments: { query: "login rate limiter", project: "rate-api" } }))).toContain("BODY-MARK");
+		} finally {
+			await reader.close();
+		}
+	});
+
+	it("words a bug of ours as one, never in the engine's words", async () => {
+		const spy = vi.spyOn(RecallTools.prototype, "projectContext").mockRejectedValue(new TypeError("t.open is not iterable"));
+		try {
+			const answer = await client.callTool({ name: "project_context", arguments: {} });
+			expect(answer.isError).toBe(true);
+			expect(textOf(answer)).toBe(`ai-conversation-memory could not answer: ${UNEXPECTED_ERROR}`);
+		} finally {
+			spy.mockRestore();
 		}
 	});
 });

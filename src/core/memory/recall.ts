@@ -48,9 +48,12 @@ export class RecallIndex {
 	static restore(data: unknown): RecallIndex {
 		const d = data as { version?: unknown; facts?: unknown; terms?: unknown } | undefined;
 		if ((d?.version !== RECALL_INDEX_VERSION && d?.version !== 1) || !Array.isArray(d.facts) || !Array.isArray(d.terms) || d.facts.length !== d.terms.length) return new RecallIndex([], []);
-		const facts = d.facts as FactInfo[];
-		if (d.version === RECALL_INDEX_VERSION) return new RecallIndex(facts, d.terms as string[][]);
-		return facts.every((f) => typeof f?.name === "string" && typeof f.description === "string") ? RecallIndex.build(facts) : new RecallIndex([], []);
+		// Only facts of the shape this writes, the others' terms built again: one fact whose description was
+		// a number made every recall of the project fail (attack round 50a), and a term that is no word matches nothing.
+		const facts = (d.facts as unknown[]).filter(isFactInfo);
+		const terms = d.terms as unknown[];
+		if (d.version === RECALL_INDEX_VERSION && facts.length === d.facts.length && terms.every((t) => Array.isArray(t) && t.every((w) => typeof w === "string"))) return new RecallIndex(facts, terms);
+		return RecallIndex.build(facts);
 	}
 
 	serialize(): SerializedRecallIndex {
@@ -67,4 +70,12 @@ export class RecallIndex {
 			.sort((a, b) => b.score - a.score || codeUnitOrder(b.fact.modified ?? "", a.fact.modified ?? "") || codeUnitOrder(a.fact.file, b.fact.file))
 			.slice(0, Math.max(0, limit));
 	}
+}
+
+/** A fact as the index stores it: what recall reads of it (name, description, file, type, modified), each of its type. */
+function isFactInfo(value: unknown): value is FactInfo {
+	if (typeof value !== "object" || value === null) return false;
+	const f = value as Partial<Record<keyof FactInfo, unknown>>;
+	const optionalString = (v: unknown) => v === undefined || typeof v === "string";
+	return typeof f.file === "string" && typeof f.name === "string" && typeof f.description === "string" && optionalString(f.type) && optionalString(f.modified);
 }

@@ -57,4 +57,17 @@ describe("recall", () => {
 		expect(restored.recall("payments database", 5)).toEqual(index.recall("payments database", 5));
 		expect(RecallIndex.restore({ version: 9 }).size).toBe(0);
 	});
+
+	it("leaves out a stored fact of another shape and recalls the others, its terms made again (attack round 50a)", () => {
+		// One fact whose description was a number made every recall of the project fail in the engine's words.
+		const stored = index.serialize() as unknown as { facts: Record<string, unknown>[]; terms: unknown[][] };
+		const odd = JSON.parse(JSON.stringify(stored)) as typeof stored;
+		odd.facts[0]!.description = 5;
+		const restored = RecallIndex.restore(odd);
+		expect(restored.size).toBe(stored.facts.length - 1);
+		expect(() => restored.recall("payments database deploy", 5)).not.toThrow();
+		const words = JSON.parse(JSON.stringify(stored)) as typeof stored;
+		words.terms[1] = [5, null];
+		expect(RecallIndex.restore(words).recall("payments database", 5)).toEqual(index.recall("payments database", 5));
+	});
 });
