@@ -462,6 +462,8 @@ function otherSpelling(path: string): string {
  * exclusion errs on the side of keeping out), nor `//`, `.` and `..` in either (see `normalizeSlashes`).
  */
 export function isExcluded(projectPath: string, patterns: readonly string[]): boolean {
+	// No exclusion (most settings): the path's spellings are not worked out for nothing, for every session at each sync.
+	if (patterns.length === 0) return false;
 	const written = sameFileKey(normalizeSlashes(projectPath));
 	const paths = new Set([written, otherSpelling(written)]);
 	for (const raw of patterns) {

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { lstat, open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { mayBlockOnFiles, outOfFiles } from "./blocking-files";
 import { isAbsentFolder } from "./absent-folder";
@@ -50,14 +50,19 @@ export async function confinedFolder(root: string, folder: string, what: string)
 	for (let dir = folder; ; dir = dirname(dir)) {
 		// A realpath reads every part of the path as a link; nothing there fails it all the same, and
 		// an lstat says so in one call (10,000 enabled projects not there were 50 readlinks each a sync).
-		const real = (await isAbsentFolder(dir)) ? undefined : await realpath(dir).catch(() => undefined);
+		const real = (await isAbsentFolder(dir)) ? undefined : await realpathOf(dir).catch(() => undefined);
 		if (real !== undefined) {
-			const realRoot = await realpath(root);
+			const realRoot = await realpathOf(root);
 			if (!inside(real, realRoot)) throw new ConfinedPathError(`${what}: its folder leads to ${real}, outside ${realRoot}; nothing was read or written`);
 			return;
 		}
 		if (dirname(dir) === dir) return;
 	}
+}
+
+/** A real path, blocking where the run may block on files (the CLI: two thread-pool round trips a folder listed were most of a listing's time). */
+function realpathOf(path: string): Promise<string> {
+	return mayBlockOnFiles() ? Promise.resolve().then(() => realpathSync.native(path)) : realpath(path);
 }
 
 function kindOf(s: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {

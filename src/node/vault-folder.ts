@@ -1,6 +1,6 @@
 import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
-import { existsSync, lstatSync, statSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
@@ -71,7 +71,9 @@ export class VaultFolder implements NoteStore {
 	async list(folder: string): Promise<string[]> {
 		const target = this.resolve(folder);
 		// The CLI tells no folder there by one blocking lstat, not a failed listing (a thousand enabled projects with no facts).
-		const entries = mayBlockOnFiles() && (await isAbsentFolder(target)) ? undefined : await readdir(target, { withFileTypes: true }).catch(async (error: NodeJS.ErrnoException) => {
+		// Blocking where the run may block on files, as the check before it (a thread-pool round trip a folder).
+		const listed = () => (mayBlockOnFiles() ? Promise.resolve().then(() => readdirSync(target, { withFileTypes: true })) : readdir(target, { withFileTypes: true }));
+		const entries = mayBlockOnFiles() && (await isAbsentFolder(target)) ? undefined : await listed().catch(async (error: NodeJS.ErrnoException) => {
 			// No folder there yet is an empty one; a file, a FIFO or a dangling link there is not (see `isAbsentFolder`).
 			if ((error.code === "ENOENT" || error.code === "ENOTDIR") && (await isAbsentFolder(target))) return undefined;
 			// Checked before the message: a link out of the vault is said to be one.

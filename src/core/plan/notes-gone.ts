@@ -26,9 +26,10 @@ export async function notesGone(state: SyncState, notes: Pick<NoteStore, "list">
 		[...byFolder].map(async ([folder, paths]) => {
 			const listed = await notes.list(folder).catch(() => undefined);
 			if (listed === undefined) return;
-			// In one spelling: a file system that gives names decomposed (macOS) lists a note recorded composed.
-			const there = new Set(listed.map((p) => p.normalize("NFC")));
-			for (const path of paths) if (!there.has(path.normalize("NFC"))) gone.push(path);
+			const there = new Set(listed);
+			// In one spelling, where not found as recorded: a file system that gives names decomposed (macOS) lists a note recorded composed.
+			let composed: Set<string> | undefined;
+			for (const path of paths) if (!there.has(path) && !(composed ??= new Set(listed.map((p) => p.normalize("NFC")))).has(path.normalize("NFC"))) gone.push(path);
 		}),
 	);
 	return gone;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { notesGone } from "../../../src/core/plan/notes-gone";
+import { migrateSettings } from "../../../src/core/settings";
+import { emptySyncState, type SessionRecord } from "../../../src/core/sync/sync-state";
+
+const record = (notePath: string, extra: Partial<SessionRecord> = {}): SessionRecord => ({ projectKey: "/r/cli", project: "cli", notePath, written: true, digest: {} as SessionRecord["digest"], tags: [], keywords: [], ...extra });
+const settings = migrateSettings({}).settings;
+
+/** Folders as a note store lists them, counting the listings; a folder named "locked" cannot be listed. */
+function store(files: string[]) {
+	const listed: string[] = [];
+	return {
+		listed,
+		list: async (folder: string) => {
+			listed.push(folder);
+			if (folder.endsWith("locked")) throw new Error("EACCES");
+			return files.filter((f) => f.startsWith(`${folder}/`) && !f.slice(folder.length + 1).includes("/"));
+		},
+	};
+}
+
+describe("notesGone", () => {
+	it("names the written notes their folder no longer holds, each folder listed once; not those never written, deleted already, or in a folder that cannot be listed", async () => {
+		const state = emptySyncState();
+		state.sessions["/t/a"] = record("AI Conversations/cli/a.md");
+		state.sessions["/t/b"] = record("AI Conversations/cli/b.md");
+		state.sessions["/t/c"] = record("AI Conversations/cli/c.md", { written: false });
+		state.sessions["/t/d"] = record("AI Conversations/cli/d.md", { deleted: true });
+		state.sessions["/t/e"] = record("AI Conversations/locked/e.md");
+		state.sessions["/t/f"] = record("Top.md");
+		const notes = store(["AI Conversations/cli/a.md"]);
+		expect((await notesGone(state, notes, settings)).sort()).toEqual(["AI Conversations/cli/b.md", "Top.md"]);
+		expect(notes.listed.sort()).toEqual(["", "AI Conversations/cli", "AI Conversations/locked"]);
+	});
+
+	it("finds a note recorded composed that the file system lists decomposed (macOS), and leaves out an excluded project's", async () => {
+		const state = emptySyncState();
+		state.sessions["/t/a"] = record("AI Conversations/cli/Café.md".normalize("NFC"));
+		state.sessions["/t/b"] = record("AI Conversations/cli/gone.md", { projectKey: "/r/private", projectPath: "/r/private" });
+		const notes = store(["AI Conversations/cli/Café.md".normalize("NFD")]);
+		expect(await notesGone(state, notes, { ...settings, excludedProjects: ["/r/private"] })).toEqual([]);
+		expect(await notesGone(state, notes, settings)).toEqual(["AI Conversations/cli/gone.md"]);
+	});
+});
