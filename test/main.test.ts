@@ -267,6 +267,25 @@ describe("the plugin", () => {
 		l.plugin.unload();
 	});
 
+	it("a session note deleted while Obsidian was closed (no event told of it): the next sync links past it, in the notes beside it and the index", async () => {
+		const l = load();
+		l.app.workspace.ready();
+		await settle(l.plugin);
+		const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
+		const gone = notes[2]!;
+		const name = gone.path.slice(0, -3);
+		const index = "AI Conversations/shop-api/shop-api.md";
+		const linking = () => [...notes.filter((n) => n !== gone).map((n) => n.path), index].filter((p) => l.vault.cachedText(p)?.includes(`[[${name}`));
+		expect(linking().length).toBeGreaterThan(1);
+		l.vault.goneWhileClosed(gone);
+		run(l, "sync-ai-conversations");
+		await settle(l.plugin);
+		expect(linking()).toEqual([]);
+		expect(l.vault.getFileByPath(gone.path)).toBeNull();
+		expect(Notice.shown.at(-1)).toMatch(/1 deleted by you and left so/);
+		l.plugin.unload();
+	});
+
 	it("with live watching off, a deletion asks for no sync; the next sync takes it, and a folder's deletion is one event for the notes below it", async () => {
 		const l = load();
 		const plugin = l.plugin as unknown as { settings: Settings; saveSettings(s: Settings): Promise<void>; controller: { sync(job?: object): Promise<unknown> } };

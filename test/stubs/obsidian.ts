@@ -224,6 +224,12 @@ export class Vault extends Events {
 		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
 		this.trigger("delete", file);
 	}
+
+	/** Test-only: a file that was gone when the app started (deleted while it was closed): its index lacks it, and no event told of it. */
+	goneWhileClosed(file: TFile): void {
+		this.files.delete(file.path);
+		if (file.parent) file.parent.children = file.parent.children.filter((c) => c !== file);
+	}
 }
 
 export class FileManager {
