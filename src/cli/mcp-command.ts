@@ -11,6 +11,6 @@ export async function runMcpServer(options: VaultOptions): Promise<number> {
 	if ("error" in where) return fail(where.error);
 	// Loaded here only: the SDK is most of this command's code.
 	const { serveRecall } = await import("../node/mcp-server");
-	await serveRecall({ vault: where.vault, configDir: options.configDir, cwd: workingFolder(), loadSettings: (path, host) => loadSettings(path, [], host) });
+	await serveRecall({ vault: where.vault, configDir: options.configDir, cwd: workingFolder(), loadSettings: (path, host) => loadSettings(path, [], host, "the recall tools answer once it is") });
 	return 0;
 }

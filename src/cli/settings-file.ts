@@ -10,15 +10,16 @@ import { DEFAULT_PROJECT, migrateSettings, settingsProblem, type Settings } from
  * The plugin's settings from the vault when present, as this machine sees them (its own projects
  * and Claude Code folder, keyed by host name as the plugin keys them); `--project` adds enabled
  * projects for this run. A data.json that is not JSON is an error, not an empty file.
+ * @param outcome what a refusal costs, said after what to do (the recall tools sync nothing: attack round 50a).
  */
-export async function loadSettings(path: string, projects: readonly string[], host: string = hostname()): Promise<Settings> {
+export async function loadSettings(path: string, projects: readonly string[], host: string = hostname(), outcome = "nothing was synced"): Promise<Settings> {
 	// Missing is the defaults; unreadable is not missing (the defaults would sync an excluded project).
 	const text = await readPlainFile(path).catch(async (error: NodeJS.ErrnoException) => {
 		// A folder above it that is none (`.obsidian` a file) is named: a bare ENOTDIR sent the user looking at data.json.
 		const blocked = error.code === "ENOTDIR" || error.code === "ENOENT" ? await blockedAt(path) : undefined;
-		if (blocked !== undefined) throw new Error(`the settings in ${path} cannot be read: ${blocked}; make it a folder again (nothing was synced)`);
+		if (blocked !== undefined) throw new Error(`the settings in ${path} cannot be read: ${blocked}; make it a folder again (${outcome})`);
 		if (error.code === "ENOENT") return undefined;
-		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); nothing was synced`);
+		throw new Error(`the settings in ${path} cannot be read (${error.code ?? error.message}); ${outcome}`);
 	});
 	let raw: unknown;
 	try {
@@ -29,7 +30,7 @@ export async function loadSettings(path: string, projects: readonly string[], ho
 	}
 	// Wrong types in what keeps things out are not defaults either (see `settingsProblem`).
 	const problem = settingsProblem(raw);
-	if (problem !== undefined) throw new Error(`the settings in ${path} are not valid: ${problem}; fix the file, nothing was synced`);
+	if (problem !== undefined) throw new Error(`the settings in ${path} are not valid: ${problem}; fix the file, ${outcome}`);
 	const { settings } = migrateSettings(raw, host);
 	for (const projectPath of projects) {
 		const existing = settings.projects.find((p) => p.path === projectPath);

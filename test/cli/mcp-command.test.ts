@@ -69,6 +69,22 @@ describe("ai-memory mcp over stdio", () => {
 		}
 	});
 
+	it("a data.json it cannot use is said in the tools' words: what to do and that the tools answer once it is, not that nothing was synced (attack round 50a)", async () => {
+		const other = join(dir, "bad-settings");
+		const plugin = join(other, ".obsidian", "plugins", "ai-conversation-memory");
+		mkdirSync(plugin, { recursive: true });
+		writeFileSync(join(plugin, "data.json"), JSON.stringify({ version: 2, projects: [{ path: project, enabled: "yes" }] }));
+		const client = await connect([mcp, "mcp", "--vault", other]);
+		try {
+			const answer = await client.callTool({ name: "search_sessions", arguments: { query: "cache" } });
+			expect(answer.isError).toBe(true);
+			expect(textOf(answer)).toMatch(/the settings in .*data\.json are not valid: .*; fix the file, the recall tools answer once it is/);
+			expect(textOf(answer)).not.toContain("synced");
+		} finally {
+			await client.close();
+		}
+	});
+
 	it("answers a line that is not JSON-RPC with an error and goes on, a request too long too; exits when its input closes", async () => {
 		const child = spawn(process.execPath, [mcp, "mcp", "--vault", vault], { cwd: project, stdio: ["pipe", "pipe", "pipe"] });
 		let out = "";

@@ -181,7 +181,7 @@ export type Checks = [
 	Expect<Conforms<Stub.FileSystemAdapter, Real.FileSystemAdapter>>,
 	// Partial: the stub's adapters carry only `getBasePath` (a desktop vault) or nothing (another
 	// platform); the plugin reads nothing else through `adapter`.
-	Expect<Conforms<Stub.Vault, Real.Vault, /* test-only: a note's text without awaiting; handlers attached */ "cachedText" | "listenerCount", "adapter">>,
+	Expect<Conforms<Stub.Vault, Real.Vault, /* test-only: a note's text without awaiting; handlers attached; a file gone unheard */ "cachedText" | "listenerCount" | "goneWhileClosed", "adapter">>,
 	Expect<Conforms<Stub.FileManager, Real.FileManager>>,
 	Expect<Conforms<Stub.MetadataCache, Real.MetadataCache>>,
 	Expect<Conforms<Stub.Workspace, Real.Workspace, /* test-only: the layout becomes ready; the open file; files opened */ "ready" | "listenerCount" | "activeFile" | "opened" | "openedSubpaths" | "app" | "viewCreators" | "leaves" | "openedLinks">>,
