@@ -184,8 +184,10 @@ export function settingsProblem(raw: unknown): string | undefined {
 	for (const list of lists) {
 		if (list !== undefined && !Array.isArray(list)) return `a device's "projects" is not a list of projects`;
 		for (const p of (list ?? []) as unknown[]) {
-			const problem = isRecord(p) ? projectProblem(p) : undefined;
-			if (problem !== undefined) return `the project ${JSON.stringify((p as Record<string, unknown>).path)}: ${problem}`;
+			// Passed over, a project written as its path alone or with a path of another type was not synced, and nothing said why (attack round 50a).
+			if (!isRecord(p)) return `a project is ${JSON.stringify(p)?.slice(0, 80)}, not an object with its "path" (as \`ai-memory projects add\` writes it)`;
+			const problem = projectProblem(p);
+			if (problem !== undefined) return `the project ${JSON.stringify(p.path)?.slice(0, 200)}: ${problem}`;
 		}
 	}
 	return undefined;
@@ -223,6 +225,7 @@ export function isWholeFolderPath(folder: string): boolean {
  * path that is not absolute.
  */
 function projectProblem(p: Record<string, unknown>): string | undefined {
+	if (p.path !== undefined && typeof p.path !== "string") return `its path is not a folder's path (a text: "/home/you/code/app")`;
 	// Resolved, a relative path was wherever the sync ran: the SessionEnd hook's sync, run in the session's folder, wrote CLAUDE.md into `<that folder>/<path>`.
 	if (typeof p.path === "string" && p.path.trim() !== "" && !isRootedPath(p.path.trim())) return `its path is not absolute (read from wherever the sync runs, it named another folder each time): write the folder's whole path, as \`ai-memory projects add\` does`;
 	for (const key of ["enabled", "memorySharing", "redaction"] as const) {

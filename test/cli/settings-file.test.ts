@@ -121,6 +121,11 @@ describe("the CLI's settings", () => {
 			['{"devices": {"laptop": {"projects": [{"path": "/p", "mode": "lazzy"}]}}}', /"mode" is "lazzy", not "eager" or "lazy"/],
 			['{"devices": {"laptop": {"projects": [{"path": "/p", "target": "AGENTS.md"}]}}}', /"target" is "AGENTS.md"/],
 			['{"devices": {"laptop": {"projects": "/p"}}}', /a device's "projects" is not a list of projects/],
+			// Passed over, these were not synced, and nothing said why (attack round 50a).
+			['{"devices": {"laptop": {"projects": ["/home/me/app"]}}}', /a project is "\/home\/me\/app", not an object with its "path"/],
+			['{"projects": [null]}', /a project is null, not an object with its "path"/],
+			['{"projects": [{"path": 42, "enabled": true}]}', /the project 42: its path is not a folder's path/],
+			['{"devices": {"laptop": {"projects": [{"path": ["/p"]}]}}}', /the project \["\/p"\]: its path is not a folder's path/],
 			// Resolved, it was wherever the sync ran: a SessionEnd hook's sync wrote CLAUDE.md into `<session folder>/app`.
 			['{"devices": {"laptop": {"projects": [{"path": "app"}]}}}', /the project "app": its path is not absolute \(read from wherever the sync runs, it named another folder each time\): write the folder's whole path/],
 			['{"devices": {"laptop": {"projects": [{"path": "./code/app"}]}}}', /the project "\.\/code\/app": its path is not absolute/],
