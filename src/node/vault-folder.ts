@@ -1,7 +1,7 @@
 import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
 import { existsSync, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
-import { lstat, readdir, rename, rm } from "node:fs/promises";
+import { lstat, readdir, realpath, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isStaleTemp, replaceKeepingAppends, writeFileReplacingSync } from "./atomic-write";
 import { confinedFile, confinedFolder, readPlainBytes, readPlainFile, utf8Text } from "./confined-path";
@@ -19,6 +19,8 @@ export class VaultFolder implements NoteStore {
 	private readonly listings = new Map<string, Promise<Set<string>>>();
 	/** Folders whose real path was checked to be inside the vault (see `confine`). */
 	private readonly confinedFolders = new Map<string, Promise<void>>();
+	/** The vault's real path, as `list` found it first. */
+	private realRoot: Promise<string> | undefined;
 
 	/** @param options.removeLeftovers whether listing a folder removes what killed runs left there (off for a dry run, which writes nothing). */
 	constructor(
@@ -87,7 +89,13 @@ export class VaultFolder implements NoteStore {
 		}
 		// Checked once listed, before a name of it is given: nothing there has nothing to leave the vault by
 		// (a thousand enabled projects with no facts yet were a walk of real paths each, every sync).
-		await confinedFolder(this.root, target, `The folder ${folder}`);
+		// The vault's own real path walked once for every folder listed (a sync lists each notes folder).
+		if (this.realRoot === undefined) {
+			this.realRoot = realpath(this.root);
+			// Awaited only where a folder is there to check: a vault not there is said elsewhere, not as an unhandled rejection.
+			this.realRoot.catch(() => undefined);
+		}
+		await confinedFolder(this.root, target, `The folder ${folder}`, this.realRoot);
 		// What a killed sync left half-written goes as `listing` takes it: this listing stands for that one.
 		const stale = new Set(entries.filter((e) => isStaleTemp(e.name)).map((e) => e.name));
 		if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(target, name), { force: true }).catch(() => undefined);
