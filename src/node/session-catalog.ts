@@ -22,7 +22,8 @@ export class SessionCatalog {
 	async rows(): Promise<CatalogRows> {
 		this.records = undefined;
 		const catalog = await this.folder.loadCatalog();
-		return { sessions: sessionRows(catalog.sessions), usageOnly: usageOnlyRows(catalog.usageOnly) };
+		const sessions = sessionRows(catalog.sessions);
+		return { sessions, usageOnly: usageOnlyRows(catalog.usageOnly), unreadable: Object.keys(catalog.sessions).length - sessions.length };
 	}
 
 	/** A session's search document: its digest, and its prompts and replies from its stored model when there is one. */

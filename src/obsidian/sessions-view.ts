@@ -50,6 +50,8 @@ export class SessionsView extends ItemView {
 	private rows: SessionRow[] = [];
 	/** Tokens no session holds: in the pictures, never in the list, its menus or search. */
 	private usageOnly: UsageOnlyRow[] = [];
+	/** Sessions of the state not of the shape the sync writes: left out, and said in the status line. */
+	private unreadable = 0;
 	private byId = new Map<string, SessionRow>();
 	private readonly index = new ConversationIndex();
 	/** Reads of the sessions asked for so far: only the latest one's answer is shown. */
@@ -134,6 +136,7 @@ export class SessionsView extends ItemView {
 		const read = await source.rows();
 		if (asked !== this.reads) return;
 		({ sessions: this.rows, usageOnly: this.usageOnly } = read);
+		this.unreadable = read.unreadable ?? 0;
 		this.byId = new Map(this.rows.map((r) => [r.id, r]));
 		this.renderFilters();
 		this.update();
@@ -262,7 +265,7 @@ export class SessionsView extends ItemView {
 			});
 		};
 		select("Project", choices.projects, this.filter.project, (v) => v, (v) => (this.filter.project = v));
-		select("Agent", choices.agents, this.filter.agent, (v) => AGENT_NAMES[v as AgentId] ?? v, (v) => (this.filter.agent = v as AgentId | undefined));
+		select("Agent", choices.agents, this.filter.agent, agentName, (v) => (this.filter.agent = v as AgentId | undefined));
 		// The most used tags: a menu of thousands helps nobody (search finds the others).
 		select("Tag", choices.tags.slice(0, MAX_TAGS), this.filter.tag, (v) => v, (v) => (this.filter.tag = v));
 		for (const [key, label] of [
@@ -280,6 +283,7 @@ export class SessionsView extends ItemView {
 
 	private renderStatus(shown: number): void {
 		const parts = [this.query.trim() === "" ? `${count(shown)} of ${count(this.rows.length)} sessions` : `${count(shown)} found`];
+		if (this.unreadable > 0) parts.push(`${count(this.unreadable)} left out: the plugin's state holds them in a shape this version does not read`);
 		if (this.indexing) parts.push(`indexing ${count(this.indexing.done)} of ${count(this.indexing.total)} for search`);
 		this.statusEl.setText(parts.join(" · "));
 	}
@@ -290,7 +294,7 @@ export class SessionsView extends ItemView {
 		top.createSpan({ cls: "acm-session-title", text: row.title });
 		top.createSpan({ cls: "acm-session-size", text: `${formatTokens(row.tokens)} tokens` });
 		const meta = el.createDiv({ cls: "acm-session-meta" });
-		meta.createSpan({ text: `${row.project} · ${AGENT_NAMES[row.agent] ?? row.agent}` });
+		meta.createSpan({ text: `${row.project} · ${agentName(row.agent)}` });
 		if (hit) meta.createSpan({ cls: "acm-session-snippet", text: `${hit.turn > 0 ? `turn ${hit.turn}: ` : ""}${hit.snippet}` });
 		else if (row.tags.length > 0) meta.createSpan({ cls: "acm-session-tags", text: row.tags.map((t) => `#${t}`).join(" ") });
 	}
@@ -319,6 +323,11 @@ export class SessionsView extends ItemView {
 /** What a session's search document depends on: a sync that changes it changes this. */
 function signature(row: SessionRow): string {
 	return `${row.title}\u0000${row.tokens}\u0000${row.prompts}\u0000${row.tags.join(",")}`;
+}
+
+/** An agent's name; an id this release does not know (a newer one's) as it is, never a property of every object (`constructor`). */
+function agentName(id: string): string {
+	return Object.hasOwn(AGENT_NAMES, id) ? AGENT_NAMES[id as AgentId] : id;
 }
 
 function count(n: number): string {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import AiConversationMemoryPlugin from "../../src/main";
 import { SESSIONS_VIEW_TYPE, SessionsView, type SessionsSource } from "../../src/obsidian/sessions-view";
 import type { SessionRow, UsageOnlyRow } from "../../src/core/usage/session-rows";
 import type { SearchDoc } from "../../src/core/search/conversation-index";
+import { SessionCatalog } from "../../src/node/session-catalog";
 
 const repo = resolve(__dirname, "..", "..");
 let claudeDir: string;
@@ -366,5 +367,50 @@ describe("the Sessions view's filters and list", () => {
 		expect(redrawn).toContain("heatmap");
 		expect(redrawn).toContain("top-tags");
 		expect(redrawn).not.toContain("top-files");
+	});
+});
+
+describe("the Sessions view on a state it cannot wholly read (attack round 50b)", () => {
+	function entry(extra: Record<string, unknown> = {}) {
+		return { title: "Fix login", project: "api", agent: "claude-code", started: "2026-01-05T10:00:00.000Z", day: "2026-01-05", activeMinutes: 12, prompts: 3, tags: ["ai/auth"], files: ["src/a.ts"], notePath: "AI Conversations/api/a.md", deleted: false, usage: [{ day: "2026-01-05", model: "claude-sonnet-4-5", input: 10, output: 20, cacheRead: 0, cacheWrite: 0 }], tokens: 30, ...extra };
+	}
+
+	async function openOnState(entries: Record<string, unknown>, prices = {}) {
+		const stateDir = join(vaultDir, "state");
+		mkdirSync(join(stateDir, "catalog"), { recursive: true });
+		writeFileSync(join(stateDir, "sync-state.json"), JSON.stringify({ version: 3, sessionFiles: ["p-1.json"] }));
+		writeFileSync(join(stateDir, "catalog", "p-1.json"), JSON.stringify(entries));
+		const errors: string[] = [];
+		const onError = (e: Event) => errors.push((e as ErrorEvent).message);
+		window.addEventListener("error", onError);
+		const view = new SessionsView(stubApp(new Vault(), vaultDir).workspace.getLeaf() as never, { source: () => new SessionCatalog(stateDir), prices: () => prices, writeDashboard: async () => "" });
+		await (view as unknown as { open(parent: Node): Promise<void> }).open(document.body);
+		await view.indexed;
+		view.contentEl.querySelector<HTMLElement>('[data-tab="pictures"]')!.click();
+		window.removeEventListener("error", onError);
+		return { view, errors };
+	}
+
+	it("an entry of another shape is left out and counted; the others are listed and every picture drawn", async () => {
+		// A `usage` of 5 (a hand edit, another release) made the pictures throw "row.usage is not iterable", and a day "2026-1-5" "Invalid time value".
+		const { view, errors } = await openOnState({ "/t/a.jsonl": entry(), "/t/b.jsonl": entry({ title: "Odd", usage: 5 }), "/t/c.jsonl": entry({ title: "Odd day", day: "2026-1-5" }), "/t/d.jsonl": entry({ title: "Newer agent", agent: "constructor" }) });
+		expect(errors).toEqual([]);
+		expect(view.contentEl.querySelector(".acm-sessions-status")!.textContent).toBe("2 of 2 sessions · 2 left out: the plugin's state holds them in a shape this version does not read");
+		expect(view.contentEl.querySelectorAll(".acm-sessions-pictures svg")).toHaveLength(14);
+		// An agent id this release does not know is shown as it is, never as a property of every object (`Object`'s source text).
+		const meta = Array.from(view.contentEl.querySelectorAll(".acm-session-meta")).map((m) => m.textContent);
+		expect(meta.some((m) => m.startsWith("api · constructor"))).toBe(true);
+		view.contentEl.querySelector<HTMLSelectElement>('[aria-label="Agent"]')!.dispatchEvent(new Event("focus"));
+		expect(Array.from(view.contentEl.querySelectorAll('[aria-label="Agent"] option')).map((o) => o.textContent)).toEqual(["All agents", "Claude Code", "constructor"]);
+	});
+
+	it("the pictures in the view hold the numbers the SVG files hold: never NaN, Infinity or an exponent", async () => {
+		const { view } = await openOnState({ "/t/a.jsonl": entry({ usage: [{ day: "2026-01-05", model: "claude-sonnet-4-5", input: Number.MAX_SAFE_INTEGER, output: 1, cacheRead: 0, cacheWrite: 0 }] }) }, { "claude-sonnet-4-5": { input: 1e308, output: 1, cacheRead: 0, cacheWrite: 0 } });
+		const svgs = Array.from(view.contentEl.querySelectorAll(".acm-sessions-pictures svg"));
+		expect(svgs).toHaveLength(14);
+		for (const el of svgs.flatMap((s) => [s, ...Array.from(s.querySelectorAll("*"))])) {
+			for (const a of Array.from(el.attributes)) expect(`${a.name}=${a.value}`).not.toMatch(/NaN|Infinity|\de[+-]\d/);
+			if (el.children.length === 0) expect(el.textContent).not.toMatch(/NaN|Infinity|\de[+-]\d/);
+		}
 	});
 });

@@ -73,16 +73,24 @@ export function dashboardCharts(summary: UsageSummary): Chart[] {
 	return charts;
 }
 
+/**
+ * A whole number with thousands separators, in digits however large (`String` writes 1e21 and up
+ * with an exponent); one past every number (a price of 1e308 a million tokens) is "∞", never
+ * JavaScript's "Infinity" or "NaN".
+ */
 export function count(n: number): string {
-	return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	if (!Number.isFinite(n)) return Number.isNaN(n) ? "?" : n > 0 ? "∞" : "-∞";
+	return BigInt(Math.round(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 export function minutes(n: number): string {
+	if (!Number.isFinite(n)) return `${count(n)} min`;
 	const m = Math.round(n);
-	return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+	return m < 60 ? `${count(m)} min` : `${count(Math.floor(m / 60))} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
 export function tokens(n: number): string {
+	if (!Number.isFinite(n) || n >= 1e18) return count(n);
 	if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
 	if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
 	if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
@@ -90,5 +98,5 @@ export function tokens(n: number): string {
 }
 
 export function dollars(n: number): string {
-	return n >= 100 ? `$${count(n)}` : `$${n.toFixed(2)}`;
+	return !Number.isFinite(n) || n >= 100 ? `$${count(n)}` : `$${n.toFixed(2)}`;
 }

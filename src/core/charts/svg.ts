@@ -19,6 +19,8 @@ export function el(tag: string, attrs: Record<string, string | number | undefine
 /** Numbers in at most two decimals, no trailing zeros, never `-0` or exponents: stable bytes. */
 export function num(n: number): string {
 	if (!Number.isFinite(n)) return "0";
+	// Past 2^53 a double holds no fraction, and from 1e21 `toFixed` writes an exponent, whose zeros the trim below cut (1e300 became "1e+3").
+	if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return BigInt(n).toString();
 	const r = Math.round(n * 100) / 100;
 	return (Object.is(r, -0) ? 0 : r).toFixed(2).replace(/\.?0+$/, "");
 }

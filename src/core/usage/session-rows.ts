@@ -5,6 +5,7 @@ import { codeUnitOrder } from "../text/code-unit-order";
 import { localDay } from "../text/local-date";
 import type { AgentId } from "../transcript/agents";
 import type { UsageOnlyRecord } from "../sync/sync-state";
+import { readableRow, readableUsageOnly } from "./readable-row";
 
 /** The part of a digest the list and the pictures read. */
 export type CatalogDigest = Pick<StoredDigest, "title" | "agent" | "projectPath" | "startedAt" | "activeMinutes" | "models" | "prompts" | "filesTouched" | "tokens" | "usage">;
@@ -60,6 +61,8 @@ export interface UsageOnlyRow {
 export interface CatalogRows {
 	sessions: SessionRow[];
 	usageOnly: UsageOnlyRow[];
+	/** Entries of the state not of the shape the sync writes, left out (the view says how many). */
+	unreadable?: number;
 }
 
 /** A session as the sync writes it for the view (`state/catalog/`): its row, worked out at sync time. */
@@ -91,16 +94,34 @@ export function catalogEntry(r: SessionSource): CatalogEntry {
 	};
 }
 
-/** The sessions newest first (then by title and key), from catalog entries or whole records. */
+/**
+ * The sessions newest first (then by title and key), from catalog entries or whole records; an
+ * entry not of the shape the sync writes is left out (`readableRow`), never a view that fails.
+ */
 export function sessionRows(records: Readonly<Record<string, SessionSource | CatalogEntry>>): SessionRow[] {
 	const rows: SessionRow[] = [];
-	for (const [id, r] of Object.entries(records)) rows.push({ id, ...("digest" in r ? catalogEntry(r) : r) });
+	for (const [id, r] of Object.entries(records)) {
+		const row = readableRow(id, isObject(r) && "digest" in r ? wholeRecordEntry(r as SessionSource) : r);
+		if (row) rows.push(row);
+	}
 	return rows.sort((a, b) => codeUnitOrder(b.started ?? "", a.started ?? "") || codeUnitOrder(a.title, b.title) || codeUnitOrder(a.id, b.id));
 }
 
 /** The usage-only records as rows, by transcript path (the order of the pictures' sums never depends on the state's). */
 export function usageOnlyRows(records: Readonly<Record<string, UsageOnlyRecord>>): UsageOnlyRow[] {
 	return Object.entries(records)
-		.map(([id, r]) => ({ id, project: r.project, agent: r.agent ?? "claude-code", day: localDay(r.startedAt), usage: r.usage }))
+		.flatMap(([id, r]) => readableUsageOnly({ id, project: r.project, agent: r.agent ?? "claude-code", day: localDay(typeof r.startedAt === "string" ? r.startedAt : undefined), usage: r.usage }) ?? [])
 		.sort((a, b) => codeUnitOrder(a.id, b.id));
+}
+
+/** A whole record's row, when its digest has the fields a row is made of (else nothing: `readableRow` refuses it). */
+function wholeRecordEntry(r: SessionSource): CatalogEntry | undefined {
+	const d: unknown = r.digest;
+	if (!isObject(d) || !Array.isArray(d.filesTouched) || !Array.isArray(d.models) || (d.startedAt !== undefined && typeof d.startedAt !== "string") || (d.projectPath !== undefined && typeof d.projectPath !== "string")) return undefined;
+	if (!d.filesTouched.every((f) => typeof f === "string") || (d.usage === undefined && !isObject(d.tokens))) return undefined;
+	return catalogEntry(r);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { barChart, rankChart } from "../../../src/core/charts/bar-chart";
-import { dashboardCharts } from "../../../src/core/charts/dashboard-charts";
+import { count, dashboardCharts, dollars, minutes, tokens } from "../../../src/core/charts/dashboard-charts";
 import { calendarHeatmap } from "../../../src/core/charts/heatmap";
 import { escapeXml, num, serializeSvg, type SvgNode } from "../../../src/core/charts/svg";
 import type { SessionRow } from "../../../src/core/usage/session-rows";
 import { summarizeUsage } from "../../../src/core/usage/usage-summary";
+import type { PriceTable } from "../../../src/core/usage/model-prices";
 
 function row(id: string, day: string, extra: Partial<SessionRow> = {}): SessionRow {
 	return { id, title: `Session ${id}`, project: "api", agent: "claude-code", started: `${day}T10:00:00.000Z`, day, activeMinutes: 30, prompts: 2, tags: ["ai/auth"], files: ["src/a.ts"], notePath: `AI Conversations/api/${id}.md`, deleted: false, usage: [{ day, model: "claude-sonnet-4-5", input: 1000, output: 2000, cacheRead: 50_000, cacheWrite: 4000 }], tokens: 57_000, ...extra };
@@ -87,6 +88,24 @@ describe("charts", () => {
 		const cost = serializeSvg(charts.find((c) => c.id === "cost-daily")!.svg);
 		expect(cost).toContain("Estimate from list prices as of");
 		expect(cost).toContain("no price for claude-opus-4-8");
+	});
+});
+
+describe("numbers past reason (attack round 50b)", () => {
+	it("no chart writes Infinity, NaN or an exponent: a price of 1e308 a million tokens, sessions of 2^53 tokens", () => {
+		const huge = Array.from({ length: 200 }, (_, i) => row(`h${i}`, "2026-01-05", { activeMinutes: Number.MAX_SAFE_INTEGER, tokens: Number.MAX_SAFE_INTEGER, usage: [{ day: "2026-01-05", model: "claude-sonnet-4-5", input: Number.MAX_SAFE_INTEGER, output: Number.MAX_SAFE_INTEGER, cacheRead: Number.MAX_SAFE_INTEGER, cacheWrite: Number.MAX_SAFE_INTEGER }] }));
+		for (const prices of [{}, { "claude-sonnet-4-5": { input: 1e308, output: 1e308, cacheRead: 1e308, cacheWrite: 1e308 } }] as PriceTable[]) {
+			for (const chart of dashboardCharts(summarizeUsage(huge, prices))) expect(serializeSvg(chart.svg)).not.toMatch(/NaN|Infinity|\de[+-]\d/);
+		}
+	});
+
+	it("num writes every finite number in digits (1e300 was \"1e+3\"), the formats never JavaScript's words", () => {
+		expect(num(1e300)).toBe(BigInt(1e300).toString());
+		expect(num(-1e21)).toBe("-1000000000000000000000");
+		expect(num(2 ** 60)).toBe("1152921504606846976");
+		for (const n of [Infinity, -Infinity, NaN, 1e308, 1e21, -5]) for (const format of [count, minutes, tokens, dollars]) expect(format(n)).not.toMatch(/NaN|Infinity|e[+-]\d/);
+		expect(count(1e21)).toBe("1,000,000,000,000,000,000,000");
+		expect(dollars(Infinity)).toBe("$∞");
 	});
 });
 
