@@ -1,6 +1,7 @@
 import { DIGEST_VERSION, type StoredDigest } from "../digest/session-digest";
 import type { SessionRecord } from "../sync/sync-state";
 import type { SearchableSession } from "./session-search";
+import { isBoolean, isObject, isString, isStrings, optional } from "../value-guards";
 
 /**
  * A session record of the state as the recall tools read it, or undefined when it is not of the
@@ -42,11 +43,4 @@ function readableDigest(value: unknown): StoredDigest | undefined {
 	return { ...(value as StoredDigest), ...lists, tasks: tasks as StoredDigest["tasks"], subagents: subagents as StoredDigest["subagents"] };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-const isString = (value: unknown): value is string => typeof value === "string";
-const isBoolean = (value: unknown): value is boolean => typeof value === "boolean";
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-const optional = (value: unknown, is: (v: unknown) => boolean) => value === undefined || is(value);

@@ -1,5 +1,6 @@
 import type { UsageDay } from "../digest/usage-days";
 import type { CatalogEntry, SessionRow, UsageOnlyRow } from "./session-rows";
+import { isBoolean, isObject, isString, isStrings, optional } from "../value-guards";
 
 /**
  * A catalog entry of the state as the Sessions view and the dashboard read it, or undefined when
@@ -40,10 +41,3 @@ export function isDay(value: unknown): value is string {
 }
 
 const isCount = (value: unknown): value is number => typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER;
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-const isString = (value: unknown): value is string => typeof value === "string";
-const isBoolean = (value: unknown): value is boolean => typeof value === "boolean";
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-const optional = (value: unknown, is: (v: unknown) => boolean) => value === undefined || is(value);

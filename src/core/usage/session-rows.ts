@@ -6,6 +6,7 @@ import { localDay } from "../text/local-date";
 import type { AgentId } from "../transcript/agents";
 import type { UsageOnlyRecord } from "../sync/sync-state";
 import { readableRow, readableUsageOnly } from "./readable-row";
+import { isObject } from "../value-guards";
 
 /** The part of a digest the list and the pictures read. */
 export type CatalogDigest = Pick<StoredDigest, "title" | "agent" | "projectPath" | "startedAt" | "activeMinutes" | "models" | "prompts" | "filesTouched" | "tokens" | "usage">;
@@ -120,8 +121,4 @@ function wholeRecordEntry(r: SessionSource): CatalogEntry | undefined {
 	if (!isObject(d) || !Array.isArray(d.filesTouched) || !Array.isArray(d.models) || (d.startedAt !== undefined && typeof d.startedAt !== "string") || (d.projectPath !== undefined && typeof d.projectPath !== "string")) return undefined;
 	if (!d.filesTouched.every((f) => typeof f === "string") || (d.usage === undefined && !isObject(d.tokens))) return undefined;
 	return catalogEntry(r);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
