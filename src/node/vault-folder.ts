@@ -96,13 +96,12 @@ export class VaultFolder implements NoteStore {
 			this.realRoot.catch(() => undefined);
 		}
 		await confinedFolder(this.root, target, `The folder ${folder}`, this.realRoot);
-		// What a killed sync left half-written goes as `listing` takes it: this listing stands for that one.
-		const stale = new Set(entries.filter((e) => isStaleTemp(e.name)).map((e) => e.name));
-		if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(target, name), { force: true }).catch(() => undefined);
-		this.listings.set(target, Promise.resolve(new Set(entries.filter((e) => !stale.has(e.name)).map((e) => e.name))));
+		// This listing stands for `listing`'s: what a killed sync left goes here as it would there.
+		const names = await this.withoutLeftovers(target, entries.map((e) => e.name));
+		this.listings.set(target, Promise.resolve(names));
 		// Links and FIFOs too: reading them is refused, said, not taken for no file.
 		return entries
-			.filter((e) => !e.isDirectory() && !stale.has(e.name))
+			.filter((e) => !e.isDirectory() && names.has(e.name))
 			.map((e) => `${folder}/${e.name}`)
 			.sort();
 	}
@@ -202,16 +201,18 @@ export class VaultFolder implements NoteStore {
 		return found.sort();
 	}
 
+	/** A folder's names but what a killed sync left half-written there, which goes now (it is no note either way; a dry run removes nothing). */
+	private async withoutLeftovers(folder: string, names: readonly string[]): Promise<Set<string>> {
+		const stale = new Set(names.filter((name) => isStaleTemp(name)));
+		if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(folder, name), { force: true }).catch(() => undefined);
+		return new Set(names.filter((name) => !stale.has(name)));
+	}
+
 	private listing(folder: string): Promise<Set<string>> {
 		let names = this.listings.get(folder);
 		if (!names) {
 			names = readdir(folder).then(
-				async (entries) => {
-					// What a killed sync left half-written here goes now (and is no note either way).
-					const stale = new Set(entries.filter((e) => isStaleTemp(e)));
-					if (this.options.removeLeftovers !== false) for (const name of stale) await rm(join(folder, name), { force: true }).catch(() => undefined);
-					return new Set(entries.filter((e) => !stale.has(e)));
-				},
+				(entries) => this.withoutLeftovers(folder, entries),
 				() => new Set<string>(),
 			);
 			this.listings.set(folder, names);
