@@ -3,6 +3,7 @@ import * as SQLite from "@journeyapps/wa-sqlite";
 import { FacadeVFS } from "@journeyapps/wa-sqlite/src/FacadeVFS.js";
 import { clearTimeout, setTimeout } from "node:timers";
 import { databaseStamp, SqliteImage } from "./sqlite-image";
+import { textIn } from "./text-bytes";
 
 /**
  * Queries over another program's SQLite database, read-only, in the plugin (Electron) and the CLI
@@ -201,18 +202,12 @@ function withPath(path: string, error: unknown): Error {
 /** SQLite's memory as a Buffer, made again when the memory grows (a new buffer then). */
 let heapView: { heap: ArrayBufferLike; bytes: Buffer } | undefined;
 
-/**
- * A text cell decoded where it is, as `TextDecoder` decodes it (a leading byte order mark dropped,
- * bytes that are not UTF-8 as U+FFFD): no view of it made first (one a cell was a twentieth of the
- * opencode reader's garbage).
- */
+/** A text cell decoded where it is (`textIn`): no view of it made first (one a cell was a twentieth of the opencode reader's garbage). */
 function textAt(cells: Cells, at: number, length: number): string {
 	// The memory is looked up each time: it is a new buffer once SQLite's heap grows.
 	const heap = cells.HEAPU8.buffer;
 	if (heapView?.heap !== heap) heapView = { heap, bytes: Buffer.from(heap) };
-	const bytes = heapView.bytes;
-	const bom = length >= 3 && bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
-	return bytes.toString("utf8", bom ? at + 3 : at, at + length);
+	return textIn(heapView.bytes, at, at + length);
 }
 
 /**

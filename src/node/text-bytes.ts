@@ -30,16 +30,20 @@ export interface KeptText {
 	end: number;
 }
 
-/**
- * A kept text, decoded as `TextDecoder` decodes it (a leading byte order mark dropped, bytes that
- * are not UTF-8 as U+FFFD), straight from its buffer: no view made for each text, and none of the
- * decoder's checks on each call.
- */
+/** A kept text, decoded (see `textIn`). */
 export function keptText(kept: KeptText): string | undefined {
 	const { chunk, at, end } = kept;
-	if (chunk === undefined) return undefined;
-	const bom = end - at >= 3 && chunk[at] === 0xef && chunk[at + 1] === 0xbb && chunk[at + 2] === 0xbf;
-	return chunk.toString("utf8", bom ? at + 3 : at, end);
+	return chunk === undefined ? undefined : textIn(chunk, at, end);
+}
+
+/**
+ * The UTF-8 text of `bytes` from `at` to `end`, decoded as `TextDecoder` decodes it (a leading byte
+ * order mark dropped, bytes that are not UTF-8 as U+FFFD), straight from the buffer: no view made
+ * for each text, and none of the decoder's checks on each call.
+ */
+export function textIn(bytes: Buffer, at: number, end: number): string {
+	const bom = end - at >= 3 && bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
+	return bytes.toString("utf8", bom ? at + 3 : at, end);
 }
 
 /** Buffers of 1 MiB: few enough to cost nothing to look after, a text larger than that has its own. */
