@@ -56,7 +56,7 @@ function installInto(text: string | null, commands: Readonly<Record<HookEvent, s
  * what is left means the same as it, the user gets those exact bytes back (null: delete the file).
  */
 export function uninstallHooks(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {
-	return besideBom(text, (body) => uninstallFrom(body, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+	return besideBom(text, uninstallFrom, before);
 }
 
 function uninstallFrom(text: string | null, before?: string | null): { ok: true; text: string | null; changed: boolean } | { ok: false; reason: string } {

@@ -57,9 +57,10 @@ const BOM = "\uFEFF";
  * reads the mark as a symbol, so an install refused such a file as "not valid JSON (InvalidSymbol at
  * line 1)", a character no one sees, where Claude Code reads it.
  */
-export function besideBom<T extends { ok: boolean; text?: string | null }>(text: string | null, edit: (body: string | null) => T): T {
-	if (!text?.startsWith(BOM)) return edit(text);
-	const done = edit(text.slice(1));
+export function besideBom<T extends { ok: boolean; text?: string | null }>(text: string | null, edit: (body: string | null, before?: string | null) => T, before?: string | null): T {
+	if (!text?.startsWith(BOM)) return edit(text, before);
+	// The file before the install (an uninstall's), compared with the body: its mark goes too.
+	const done = edit(text.slice(1), before?.startsWith(BOM) ? before.slice(1) : before);
 	return done.ok && typeof done.text === "string" ? { ...done, text: BOM + done.text } : done;
 }
 

@@ -57,7 +57,7 @@ function addTo(text: string | null, name: string, entry: McpEntry, shape: "claud
  * our install (null: there was none): when what is left means the same, those exact bytes.
  */
 export function removeJsonServer(text: string | null, name: string, before?: string | null): ConfigEdit {
-	return besideBom(text, (body) => removeFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+	return besideBom(text, (body, was) => removeFrom(body, name, was), before);
 }
 
 function removeFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
@@ -253,7 +253,7 @@ function addCodexTo(text: string | null, name: string, entry: McpEntry): ConfigE
 
 /** Removes our table; the file as it was before the install (`before`, null: none) when the rest is the same. */
 export function removeCodexServer(text: string | null, name: string, before?: string | null): ConfigEdit {
-	return besideBom(text, (body) => removeCodexFrom(body, name, text?.startsWith("\uFEFF") && before?.startsWith("\uFEFF") ? before.slice(1) : before));
+	return besideBom(text, (body, was) => removeCodexFrom(body, name, was), before);
 }
 
 function removeCodexFrom(text: string | null, name: string, before?: string | null): ConfigEdit {
