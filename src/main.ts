@@ -61,7 +61,7 @@ export default class AiConversationMemoryPlugin extends Plugin {
 
 	override onload(): void {
 		const status = new StatusBar(this.addStatusBarItem(), () => new SyncLogModal(this.app, this.log).open());
-		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames, () => this.refreshSessionsViews(), this.deletions);
+		this.controller = new SyncController(() => this.vaultSync(), () => this.settings, status, this.log, this.renames, () => this.refreshSessionsViews());
 		// A note or folder the user moves keeps its session, index, packet or fact.
 		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.renames.add(oldPath, file.path)));
 		this.registerEvent(this.app.vault.on("delete", (file) => this.deletions.add(file.path, file instanceof TFolder)));

@@ -6,7 +6,6 @@ import { mergeSyncJobs, SyncQueue, type SyncJob } from "../core/sync/sync-queue"
 import { count, describeSyncReport } from "../core/sync/sync-summary";
 import { SyncLockBusyError } from "../node/sync-lock";
 import type { VaultSync } from "../node/vault-sync";
-import { DeletionLog } from "./deletion-log";
 import type { RenameLog } from "./rename-log";
 import type { StatusBar } from "./status-bar";
 import type { SyncLog } from "./sync-log";
@@ -41,7 +40,6 @@ export class SyncController {
 		private readonly renames: RenameLog,
 		/** After each sync that finished (the Sessions view reads what it prepared). */
 		private readonly onSynced: () => void = () => undefined,
-		private readonly deletions: DeletionLog = new DeletionLog(),
 	) {}
 
 	/** Resolves with the report of the run that covered this request (undefined when stopped or failed). */
@@ -72,7 +70,6 @@ export class SyncController {
 		this.status.show({ state: "syncing" });
 		let progress: Notice | undefined;
 		const renames = this.renames.take();
-		const deleted = this.deletions.take();
 		try {
 			// A hand-edited data.json: one sentence, not a failure per note.
 			const folders = foldersProblem(this.settings());
@@ -82,7 +79,6 @@ export class SyncController {
 				project: job.project,
 				paths: job.paths,
 				renames,
-				deleted,
 				onProgress: (done, total) => {
 					this.status.show({ state: "syncing", done, total });
 					if (!job.manual || total < PROGRESS_AFTER) return;
@@ -99,7 +95,6 @@ export class SyncController {
 		} catch (error) {
 			progress?.hide();
 			this.renames.putBack(renames);
-			this.deletions.putBack(deleted);
 			if (error instanceof SyncLockBusyError && !job.manual) {
 				// The CLI or a hook is syncing the same vault. The change that asked may be the session's
 				// last (its turn reached no note until another came): asked for again in a while.

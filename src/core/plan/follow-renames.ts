@@ -51,23 +51,6 @@ export function followRenames(state: SyncState, renames: readonly PlannedMove[],
 	return changed;
 }
 
-/**
- * Notes and folders the user deleted in the vault (the plugin hears them): the sessions whose notes
- * were there. They are looked at by the sync that takes the deletions (a note gone is "deleted by
- * you", its neighbours and index link past it), not only by the next one in which a transcript of
- * their project changed: until then the index and the notes beside it named a note that is gone.
- * What is on disk decides; a note that is there after all (deleted, then made again) is kept.
- */
-export function sessionsOfDeleted(state: SyncState, deleted: readonly string[]): string[] {
-	if (deleted.length === 0) return [];
-	const gone = new Set(deleted.map(vaultPath));
-	const under = (path: string): boolean => {
-		for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (gone.has(path.slice(0, at))) return true;
-		return false;
-	};
-	return Object.entries(state.sessions).filter(([, r]) => !r.deleted && (gone.has(vaultPath(r.notePath)) || under(vaultPath(r.notePath)))).map(([path]) => path);
-}
-
 /** An empty part, or a `.` part, anywhere in a path (`/x`, `x/`, `x//y`, `./x`, `x/./y`, `x/.`, `.`). */
 const ODD_SPELLING = /(?:^|\/)\.?(?:\/|$)/;
 

@@ -2,7 +2,7 @@ import { DIGEST_VERSION } from "../digest/session-digest";
 import { sessionsBasePath } from "../notes/base-file";
 import { generatedProperty } from "../notes/note-regions";
 import { renderConversation } from "../notes/render-session-note";
-import { followRenames, sessionsOfDeleted, unpinAbsent } from "../plan/follow-renames";
+import { followRenames, unpinAbsent } from "../plan/follow-renames";
 import { notesGone } from "../plan/notes-gone";
 import { followMovedTranscripts, movedTranscripts, type TranscriptMove } from "../plan/moved-transcripts";
 import type { HookContext } from "../plan/hook-context";
@@ -43,8 +43,6 @@ export interface SyncOptions {
 	project?: string;
 	/** Notes and folders the user renamed or moved in the vault since the last sync (the plugin hears them). */
 	renames?: readonly PlannedMove[];
-	/** Notes and folders deleted in the vault since the last sync (the plugin hears them), after the renames. */
-	deleted?: readonly string[];
 	/** The transcripts that changed, as a watcher names them: only they are read, unless one is new. */
 	paths?: readonly string[];
 	/** Plan only: nothing is moved or written (the plan lists the moves a sync would make). */
@@ -135,7 +133,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const pinned = heard.length === 0 ? undefined : Object.fromEntries(Object.entries(start.projects).map(([key, project]) => [key, { ...project }]));
 	const relinked = followRenames(start, heard, folders);
 	if (pinned !== undefined) await unpinAbsent(start, pinned, deps.notes);
-	for (const path of sessionsOfDeleted(start, [...(options.deleted ?? []), ...(await notesGone(start, deps.notes, settings))])) relinked.add(path);
+	for (const path of await notesGone(start, deps.notes, settings)) relinked.add(path);
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
 	const transcriptMoves = read.removed.length === 0 ? [] : movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { vaultPath } from "../../../src/core/plan/follow-renames";
 import { notesGone } from "../../../src/core/plan/notes-gone";
 import { migrateSettings } from "../../../src/core/settings";
 import { emptySyncState, type SessionRecord } from "../../../src/core/sync/sync-state";
@@ -6,7 +7,7 @@ import { emptySyncState, type SessionRecord } from "../../../src/core/sync/sync-
 const record = (notePath: string, extra: Partial<SessionRecord> = {}): SessionRecord => ({ projectKey: "/r/cli", project: "cli", notePath, written: true, digest: {} as SessionRecord["digest"], tags: [], keywords: [], ...extra });
 const settings = migrateSettings({}).settings;
 
-/** Folders as a note store lists them, counting the listings; a folder named "locked" cannot be listed. */
+/** Folders as a note store lists them, in the vault's spelling whatever the folder's, counting the listings; a folder named "locked" cannot be listed. */
 function store(files: string[]) {
 	const listed: string[] = [];
 	return {
@@ -14,13 +15,14 @@ function store(files: string[]) {
 		list: async (folder: string) => {
 			listed.push(folder);
 			if (folder.endsWith("locked")) throw new Error("EACCES");
-			return files.filter((f) => f.startsWith(`${folder}/`) && !f.slice(folder.length + 1).includes("/"));
+			const at = vaultPath(folder);
+			return files.filter((f) => (at === "" ? !f.includes("/") : f.startsWith(`${at}/`) && !f.slice(at.length + 1).includes("/")));
 		},
 	};
 }
 
 describe("notesGone", () => {
-	it("names the written notes their folder no longer holds, each folder listed once; not those never written, deleted already, or in a folder that cannot be listed", async () => {
+	it("names the sessions whose written note their folder no longer holds, each folder listed once; not those never written, deleted already, or in a folder that cannot be listed", async () => {
 		const state = emptySyncState();
 		state.sessions["/t/a"] = record("AI Conversations/cli/a.md");
 		state.sessions["/t/b"] = record("AI Conversations/cli/b.md");
@@ -29,7 +31,7 @@ describe("notesGone", () => {
 		state.sessions["/t/e"] = record("AI Conversations/locked/e.md");
 		state.sessions["/t/f"] = record("Top.md");
 		const notes = store(["AI Conversations/cli/a.md"]);
-		expect((await notesGone(state, notes, settings)).sort()).toEqual(["AI Conversations/cli/b.md", "Top.md"]);
+		expect((await notesGone(state, notes, settings)).sort()).toEqual(["/t/b", "/t/f"]);
 		expect(notes.listed.sort()).toEqual(["", "AI Conversations/cli", "AI Conversations/locked"]);
 	});
 
@@ -39,6 +41,17 @@ describe("notesGone", () => {
 		state.sessions["/t/b"] = record("AI Conversations/cli/gone.md", { projectKey: "/r/private", projectPath: "/r/private" });
 		const notes = store(["AI Conversations/cli/Café.md".normalize("NFD")]);
 		expect(await notesGone(state, notes, { ...settings, excludedProjects: ["/r/private"] })).toEqual([]);
-		expect(await notesGone(state, notes, settings)).toEqual(["AI Conversations/cli/gone.md"]);
+		expect(await notesGone(state, notes, settings)).toEqual(["/t/b"]);
+	});
+
+	it("matches the vault's spelling of a note when the notes folder is set as the vault's top or with a slash at its end (attack round 49a)", async () => {
+		for (const [folder, at] of [["", "cli"], ["/", "cli"], ["x/", "x/cli"], ["./x", "x/cli"]] as const) {
+			const state = emptySyncState();
+			state.sessions["/t/a"] = record(`${folder}/cli/a.md`);
+			state.sessions["/t/b"] = record(`${folder}/cli/b.md`);
+			expect(await notesGone(state, store([`${at}/a.md`, `${at}/b.md`]), settings), folder).toEqual([]);
+			expect(await notesGone(state, store([`${at}/b.md`]), settings), folder).toEqual(["/t/a"]);
+			expect((await notesGone(state, store([]), settings)).sort(), folder).toEqual(["/t/a", "/t/b"]);
+		}
 	});
 });

@@ -544,17 +544,17 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(excluded))).notesWritten).toEqual([]);
 	});
 
-	it("a note deleted in the vault, as the plugin hears it, is taken though its folder cannot be listed: the links and the index go past it", async () => {
+	it("a folder that cannot be listed tells nothing of a note deleted in it; once it can be, the links and the index go past the note", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
 		const [alpha, beta, gamma] = paths.map((p) => state.sessions[p]!.notePath) as [string, string, string];
 		notes.files.delete(beta);
-		// A folder that cannot be listed tells nothing: unheard, nothing looks at the note.
 		const list = notes.list.bind(notes);
 		notes.list = (folder) => (folder === "AI Conversations/shop" ? Promise.reject(new Error("EACCES")) : list(folder));
 		expect((await runSync(deps(settings()))).notesSkipped).toEqual([]);
 		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Beta/);
-		const report = await runSync(deps(settings()), { deleted: [beta, "Elsewhere/not a note.md"] });
+		notes.list = list;
+		const report = await runSync(deps(settings()));
 		expect(report.errors).toEqual([]);
 		expect(report.notesSkipped).toEqual([beta]);
 		expect(notes.files.has(beta)).toBe(false);
@@ -562,8 +562,8 @@ describe("the notes follow the user and the plan", () => {
 		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
 		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
 		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
-		// Heard again (a second event), it changes nothing more; the session grows, its note stays deleted.
-		expect((await runSync(deps(settings()), { deleted: [beta] })).notesWritten).toEqual([]);
+		// Found again by the next sync, it changes nothing more.
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
 	});
 
 	it("a folder renamed with nothing of a project in it any more pins nothing there: no index is made in a folder where none was (attack round 49a)", async () => {
@@ -576,7 +576,7 @@ describe("the notes follow the user and the plan", () => {
 			notes.files.set(`Mine/inner/${path.slice("AI Conversations/".length)}`, notes.files.get(path)!);
 			notes.files.delete(path);
 		}
-		await runSync(deps(settings()), { deleted: ["AI Conversations/shop"], renames: [{ from: "AI Conversations", to: "Mine/inner" }] });
+		await runSync(deps(settings()), { renames: [{ from: "AI Conversations", to: "Mine/inner" }] });
 		expect([...notes.files.keys()].filter((p) => p.startsWith("Mine/inner/shop"))).toEqual([]);
 		expect(state.projects["/r/shop"]?.indexPath).toBeUndefined();
 		expect(state.projects["/r/shop"]?.notesPath).toBeUndefined();
@@ -608,7 +608,7 @@ describe("the notes follow the user and the plan", () => {
 		notes.files.delete(beta);
 		notes.files.set(beta, betaText);
 		notes.files.delete("Old/gamma.md");
-		const report = await runSync(deps(settings()), { deleted: [beta, "Old"] });
+		const report = await runSync(deps(settings()));
 		expect(report.errors).toEqual([]);
 		expect(report.notesSkipped).toEqual(["Old/gamma.md"]);
 		expect(state.sessions[paths[1]!]!.deleted).toBeFalsy();
