@@ -17,6 +17,7 @@ import { resolveProjectFolder } from "../node/project-resolver";
 import { fail, readDataJson, readDataJsonText, sayLine, suggestCommand, vaultFolders, type VaultOptions, errorSentence } from "./cli-common";
 import { makeFolder } from "../node/make-folder";
 import { DATA_JSON_LOCK } from "../node/plugin-paths";
+import { grouped } from "../core/text/grouped-number";
 
 /**
  * `ai-memory projects add|list|remove`: this device's projects in the plugin's data.json, as the
@@ -53,7 +54,7 @@ export async function runProjectsAdd(path: string, options: ProjectsOptions): Pr
 		const sessions = await knownSessions(projectPath, here, folder, deviceClaudeDir(settings));
 		const next =
 			sessions.synced > 0
-				? `The next sync writes its context from ${sessions.synced === 1 ? "its session" : `its ${sessions.synced.toLocaleString("en-US")} sessions`}.`
+				? `The next sync writes its context from ${sessions.synced === 1 ? "its session" : `its ${grouped(sessions.synced)} sessions`}.`
 				: sessions.transcripts
 					? "The next sync reads its sessions and writes its context."
 					: `No session of it is known yet (none in the vault's last sync, no Claude Code transcripts for it in ${sessions.claudeProjects}): ${files} get${contextFilesOf(project).length === 1 ? "s" : ""} the context block with its first session.`;

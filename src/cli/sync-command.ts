@@ -20,6 +20,7 @@ import { describePlan } from "../core/plan/describe-plan";
 import { count, describeSyncReport } from "../core/sync/sync-summary";
 import type { PlannedSync } from "../core/sync/sync-engine";
 import { describeWriteError, isFileSystemError } from "../core/write-error";
+import { grouped } from "../core/text/grouped-number";
 
 export interface SyncOptions {
 	vault: string;
@@ -103,7 +104,7 @@ export async function runSyncCommand(options: SyncOptions): Promise<number> {
 	try {
 		// Progress for a person at a terminal, on one line of stderr; never in --json or a pipe.
 		const tty = !options.json && stderrIsTerminal();
-		const onProgress = tty ? (done: number, total: number) => process.stderr.write(`\rSyncing ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sessions…`) : undefined;
+		const onProgress = tty ? (done: number, total: number) => process.stderr.write(`\rSyncing ${grouped(done)} of ${grouped(total)} sessions…`) : undefined;
 		report = await sync.run(settings, { rebuild: options.full, onProgress });
 		if (tty) process.stderr.write("\r\x1b[K");
 	} catch (error) {

@@ -9,6 +9,7 @@ import type { VaultSync } from "../node/vault-sync";
 import type { RenameLog } from "./rename-log";
 import type { StatusBar } from "./status-bar";
 import type { SyncLog } from "./sync-log";
+import { grouped } from "../core/text/grouped-number";
 
 /** Long manual syncs show their progress past this many notes. */
 const PROGRESS_AFTER = 50;
@@ -82,7 +83,7 @@ export class SyncController {
 				onProgress: (done, total) => {
 					this.status.show({ state: "syncing", done, total });
 					if (!job.manual || total < PROGRESS_AFTER) return;
-					const text = `Syncing ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} sessions`;
+					const text = `Syncing ${grouped(done)} of ${grouped(total)} sessions`;
 					if (progress) progress.setMessage(text);
 					else if (!this.stopped) progress = new Notice(text, 0);
 				},

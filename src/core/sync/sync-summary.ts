@@ -1,8 +1,9 @@
 import type { SyncReport } from "./apply-plan";
+import { grouped } from "../text/grouped-number";
 
 /** "1 note", "2 notes", "1,200 sessions"; `plural` for words that do not take an s. */
 export function count(n: number, word: string, plural = `${word}s`): string {
-	return `${n.toLocaleString("en-US")} ${n === 1 ? word : plural}`;
+	return `${grouped(n)} ${n === 1 ? word : plural}`;
 }
 
 /**
@@ -17,8 +18,8 @@ export function describeSyncReport(r: SyncReport): string {
 		return `Read ${count(r.transcriptsRead, "transcript")}; every note was already current, nothing written.`;
 	}
 	const parts = [`${count(r.notesWritten.length, "note")} written`];
-	if (r.notesUnchanged > 0) parts.push(`${r.notesUnchanged.toLocaleString("en-US")} unchanged`);
-	if (r.notesSkipped.length > 0) parts.push(`${r.notesSkipped.length.toLocaleString("en-US")} deleted by you and left so`);
+	if (r.notesUnchanged > 0) parts.push(`${grouped(r.notesUnchanged)} unchanged`);
+	if (r.notesSkipped.length > 0) parts.push(`${grouped(r.notesSkipped.length)} deleted by you and left so`);
 	if (r.notesMoved.length > 0) parts.push(`${count(r.notesMoved.length, "note")} moved`);
 	if (r.contextWritten.length > 0) parts.push(`${contextFiles(r.contextWritten)} updated`);
 	if (r.memoryWritten.length > 0) parts.push(`${count(r.memoryWritten.length, "memory file")} written`);
@@ -28,6 +29,6 @@ export function describeSyncReport(r: SyncReport): string {
 /** "1 CLAUDE.md", "2 CLAUDE.md files", "3 context files (AGENTS.md, CLAUDE.md)". */
 function contextFiles(paths: readonly string[]): string {
 	const names = [...new Set(paths.map((p) => p.split(/[\\/]/).at(-1) ?? p))].sort();
-	if (names.length === 1) return paths.length === 1 ? `1 ${names[0]}` : `${paths.length.toLocaleString("en-US")} ${names[0]} files`;
+	if (names.length === 1) return paths.length === 1 ? `1 ${names[0]}` : `${grouped(paths.length)} ${names[0]} files`;
 	return `${count(paths.length, "context file")} (${names.join(", ")})`;
 }

@@ -1,5 +1,6 @@
 import { addUnique, countUnknown } from "./model-building";
 import type { SessionModel } from "./session-model";
+import { grouped } from "../text/grouped-number";
 
 /**
  * The longest folder a transcript may give as its session's (Linux's `PATH_MAX`; macOS allows
@@ -33,6 +34,6 @@ export function folderPassedOver(model: SessionModel): boolean {
 export function foldersPassedOver(read: readonly { file: { path: string }; model: SessionModel }[]): { path: string; reason: string }[] {
 	// A loop, not `flatMap`: that made an empty list for each of the tens of thousands read.
 	const passed: { path: string; reason: string }[] = [];
-	for (const { file, model } of read) if (folderPassedOver(model)) passed.push({ path: file.path, reason: `its folder (cwd) is longer than any path (over ${MAX_FOLDER_CHARS.toLocaleString("en-US")} characters): not taken as the session's project` });
+	for (const { file, model } of read) if (folderPassedOver(model)) passed.push({ path: file.path, reason: `its folder (cwd) is longer than any path (over ${grouped(MAX_FOLDER_CHARS)} characters): not taken as the session's project` });
 	return passed;
 }
