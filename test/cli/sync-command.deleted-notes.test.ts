@@ -57,4 +57,39 @@ describe("ai-memory sync and notes deleted or moved outside Obsidian", () => {
 		const again = JSON.parse(sync().stdout) as { notesWritten: string[] };
 		expect(again.notesWritten).toEqual([]);
 	});
+
+	it("a note deleted before or while its project was excluded stays deleted when the exclusion is lifted, and the state folder keeps nothing of its sessions meanwhile", () => {
+		const project = join(dir, "quiet-room");
+		mkdirSync(project);
+		const claude = join(dir, "claude-quiet");
+		const folder = join(claude, "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+		mkdirSync(folder, { recursive: true });
+		const tasks = ["Alpha", "Beta", "Gamma"];
+		tasks.forEach((task, i) => {
+			const id = `21111111-2222-4333-8444-00000000000${i}`;
+			const env = { cwd: project, sessionId: id, timestamp: `2026-11-2${i}T10:00:00.000Z` };
+			writeFileSync(join(folder, `${id}.jsonl`), jsonl([userText(`${task} task for the invoice export`, env), assistant(text(`Done: ${task}.`), { ...env, messageId: `msg_${i}` })]));
+		});
+		const vault = join(dir, "vault-quiet");
+		const plugin = join(vault, ".obsidian", "plugins", "ai-conversation-memory");
+		mkdirSync(plugin, { recursive: true });
+		const sync = () => JSON.parse(spawnSync(process.execPath, [cli, "sync", "--vault", vault, "--claude-dir", claude, "--json"], { encoding: "utf8" }).stdout) as { notesSkipped: string[]; notesWritten: string[]; errors: string[] };
+		const exclude = (paths: string[]) => writeFileSync(join(plugin, "data.json"), JSON.stringify({ excludedProjects: paths }));
+		sync();
+		const notes = join(vault, "AI Conversations", "quiet-room");
+		const [alpha, beta, gamma] = tasks.map((task) => readdirSync(notes).find((n) => n.includes(task))!) as [string, string, string];
+		unlinkSync(join(notes, alpha));
+		sync();
+		exclude([project]);
+		sync();
+		unlinkSync(join(notes, beta));
+		const stored = readdirSync(join(plugin, "state"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+		for (const file of stored) expect(readFileSync(join(file.parentPath, file.name), "utf8")).not.toMatch(/invoice|Alpha|Beta|Gamma/);
+		exclude([]);
+		const report = sync();
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped.sort()).toEqual([`AI Conversations/quiet-room/${alpha}`, `AI Conversations/quiet-room/${beta}`].sort());
+		expect(readdirSync(notes).sort()).toEqual([gamma, "quiet-room.md"].sort());
+		expect(sync().notesWritten).toEqual([]);
+	});
 });

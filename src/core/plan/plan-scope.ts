@@ -8,7 +8,7 @@ import { chooseFolders, comparablePath, isRootedPath, isWithin, projectKeyOf, ty
 import { isExcluded, type ProjectSettings, type Settings } from "../settings";
 import type { PreparedSession } from "../ingest/prepare-session";
 import { prepareSession, withSubagents } from "../ingest/prepare-session";
-import { SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
+import { sessionMark, SYNC_STATE_VERSION, type SessionRecord, type SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents, type Warmup } from "../transcript/link-subagents";
 import { usageDays } from "../digest/usage-days";
 import { redactionSpec, redactorFor } from "../ingest/redaction-policy";
@@ -257,6 +257,9 @@ export function scopeSessions(input: {
 			renamedHere.add(path);
 		}
 		const record: SessionRecord = { ...existing, rewritten: undefined, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
+		// Its note was written before its project was excluded: taken as written, so that its absence
+		// is the user's deletion (and the note, found where it is, is written as any other).
+		if (!existing && writtenBefore(state, digest)) record.written = true;
 		state.sessions[path] = record;
 	}
 
@@ -319,6 +322,17 @@ function neighbours(order: ProjectOrder, key: string | undefined, path: string):
 	const list = key === undefined ? [] : (order.get(key) ?? []);
 	const at = list.indexOf(path);
 	return at < 0 ? [] : [list[at - 1], list[at + 1]].filter((n): n is string => n !== undefined);
+}
+
+/** Whether this session's note was written before its project was excluded (`SyncState.writtenBeforeExclusion`); the mark is used up. */
+function writtenBefore(state: SyncState, digest: { agent: SessionRecord["digest"]["agent"]; sessionId: string }): boolean {
+	const marks = state.writtenBeforeExclusion;
+	if (marks === undefined) return false;
+	const mark = sessionMark(digest.agent, digest.sessionId);
+	if (!marks.includes(mark)) return false;
+	const left = marks.filter((m) => m !== mark);
+	state.writtenBeforeExclusion = left.length > 0 ? left : undefined;
+	return true;
 }
 
 /**

@@ -12,7 +12,7 @@ import { onlyRead, prepareSession, promptText, type PreparedSession } from "../i
 import type { ConversationText } from "../notes/conversation-text";
 import { invalidRedactionPatterns, redactionKey, redactionSpec, redactorFor } from "../ingest/redaction-policy";
 import type { SessionDigest } from "../digest/session-digest";
-import type { SessionRecord, SyncState } from "../sync/sync-state";
+import { sessionMark, type SessionRecord, type SyncState } from "../sync/sync-state";
 import { agentModels, type SessionWithAgents } from "../transcript/link-subagents";
 import { hookContextOf } from "./hook-context";
 import { projectsThatLeftFacts, recordedFingerprint } from "../projects/replaced-repository";
@@ -92,14 +92,19 @@ export function planSync(input: PlanInput): SyncPlan {
 	for (const file of input.known ?? []) if (file.mtimeMs > newestWrite) newestWrite = file.mtimeMs;
 	const latest = Math.min(Number.isFinite(newestWrite) ? newestWrite : Number.POSITIVE_INFINITY, input.now ?? Number.POSITIVE_INFINITY);
 	const notAfter = Number.isFinite(latest) ? new Date(latest + 86_400_000).toISOString() : undefined;
+	const writtenMarks = new Set(state.writtenBeforeExclusion);
 	for (const path of forget) {
+		const record = state.sessions[path];
 		// Its checkpoint too (the last prompt and reply a pre-compact hook kept for the facade).
-		const sessionId = state.sessions[path]?.digest.sessionId;
+		const sessionId = record?.digest.sessionId;
 		if (sessionId !== undefined) delete state.checkpoints[sessionId];
+		// A note the user deleted stays deleted once the exclusion is lifted (see `writtenBeforeExclusion`).
+		if (record?.written === true) writtenMarks.add(sessionMark(record.digest.agent, record.digest.sessionId));
 		delete state.sessions[path];
 		delete state.usageOnly[path];
 	}
 	if (forget.length > 0) plan.forget = forget;
+	if (writtenMarks.size > 0) state.writtenBeforeExclusion = [...writtenMarks];
 	// Checkpoints were redacted by a hook with the settings of then: again with today's, in the state too.
 	if (Object.keys(state.checkpoints).length > 0) {
 		const projectOf = new Map(Object.values(state.sessions).map((r) => [r.digest.sessionId, r.projectPath]));

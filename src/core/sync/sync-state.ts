@@ -1,5 +1,6 @@
 import { dict } from "../dict";
 import { storedKey } from "../memory/propose-facts";
+import { hash53 } from "../transcript/hash";
 import type { Checkpoint } from "../context/lazy-context";
 import type { StoredDigest } from "../digest/session-digest";
 import type { UsageDay } from "../digest/usage-days";
@@ -112,6 +113,13 @@ export interface SyncState {
 	/** The Bases files written or found, by path: written once, then the person's (renamed, moved or deleted, none is written again). */
 	bases?: string[];
 	/**
+	 * Sessions whose notes were written before their project was excluded, which took their records
+	 * (`excludedTranscripts`): each as the hash of its session id (`sessionMark`), nothing of the
+	 * project stored. Lifting the exclusion reads them anew, and a note the user deleted, before or
+	 * since, stays deleted (not written again as a new session's).
+	 */
+	writtenBeforeExclusion?: string[];
+	/**
 	 * Keys of a state of this version that this release does not know, as stored: a newer release
 	 * adds a field without raising the version (as `usageOnly` and `bases` were added), and a sync
 	 * here wrote the state without it (its deleted Bases file written again there). Written back.
@@ -120,7 +128,7 @@ export interface SyncState {
 }
 
 /** The keys of a stored state this release reads (`sessionFiles` is the state folder's list of session files). */
-const KNOWN_STATE_KEYS = new Set(["version", "sessions", "projects", "summaries", "checkpoints", "memory", "proposed", "pending", "usageOnly", "bases", "sessionFiles"]);
+const KNOWN_STATE_KEYS = new Set(["version", "sessions", "projects", "summaries", "checkpoints", "memory", "proposed", "pending", "usageOnly", "bases", "writtenBeforeExclusion", "sessionFiles"]);
 
 /**
  * Version 3: version 2 (projects by identity) with the digests' lists in files of their own beside
@@ -164,6 +172,7 @@ export function restoreSyncState(raw: unknown): SyncState {
 		pending: Array.isArray(o.pending) ? o.pending.filter((p): p is string => typeof p === "string") : [],
 		usageOnly: usageOnlyOf(o.usageOnly),
 		...(Array.isArray(o.bases) ? { bases: o.bases.filter((p): p is string => typeof p === "string") } : {}),
+		...(Array.isArray(o.writtenBeforeExclusion) ? { writtenBeforeExclusion: o.writtenBeforeExclusion.filter((p): p is string => typeof p === "string") } : {}),
 		...carriedOf(raw as Record<string, unknown>),
 	};
 }
@@ -173,6 +182,14 @@ function carriedOf(raw: Record<string, unknown>): Pick<SyncState, "carried"> {
 	if (raw.version !== SYNC_STATE_VERSION) return {};
 	const unknown = Object.entries(raw).filter(([key]) => !KNOWN_STATE_KEYS.has(key));
 	return unknown.length > 0 ? { carried: Object.fromEntries(unknown) } : {};
+}
+
+/**
+ * What `writtenBeforeExclusion` keeps of a session: its id hashed (a session id can hold a path, as
+ * Aider's names its history), with the agent, whose ids are of different kinds.
+ */
+export function sessionMark(agent: string, sessionId: string): string {
+	return hash53(`${agent}\u0000${sessionId}`).toString(36);
 }
 
 /** Stored usage-only records, each as read or left out when it is not one (damaged: its tokens only go uncounted). */

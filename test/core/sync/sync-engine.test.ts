@@ -544,6 +544,35 @@ describe("the notes follow the user and the plan", () => {
 		expect((await runSync(deps(excluded))).notesWritten).toEqual([]);
 	});
 
+	it("a note the user deleted before or while its project was excluded stays deleted once the exclusion is lifted; the state kept nothing of its sessions meanwhile but hashes (attack round 49a's gap)", async () => {
+		const [first, second, third] = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/quiet", `${name} quiet task`, `2026-07-0${i + 1}T10:00:00.000Z`)) as [string, string, string];
+		await runSync(deps(settings()));
+		const [alpha, beta, gamma] = [first, second, third].map((p) => state.sessions[p]!.notePath) as [string, string, string];
+		notes.files.delete(alpha);
+		expect((await runSync(deps(settings()))).notesSkipped).toEqual([alpha]);
+		const excluded = { ...settings(), excludedProjects: ["/r/quiet"] };
+		await runSync(deps(excluded));
+		// Deleted while excluded, and one kept.
+		notes.files.delete(beta);
+		const stored = JSON.stringify({ ...state, projects: undefined, proposed: undefined });
+		expect(stored).not.toMatch(/quiet|Alpha|Beta|Gamma/i);
+		expect(state.writtenBeforeExclusion).toHaveLength(3);
+		const report = await runSync(deps(settings()));
+		expect(report.errors).toEqual([]);
+		expect(report.notesSkipped.sort()).toEqual([alpha, beta].sort());
+		expect(notes.files.has(alpha)).toBe(false);
+		expect(notes.files.has(beta)).toBe(false);
+		expect(notes.files.get(gamma)).toContain("Gamma quiet task");
+		expect(notes.files.get("AI Conversations/quiet/quiet.md")).not.toMatch(/Alpha|Beta/);
+		// Used up: nothing of them is kept for later.
+		expect(state.writtenBeforeExclusion).toBeUndefined();
+		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+		// As any deleted note, a full rebuild writes them again.
+		await runSync(deps(settings()), { rebuild: true });
+		expect(notes.files.has(alpha)).toBe(true);
+		expect(notes.files.has(beta)).toBe(true);
+	});
+
 	it("a folder that cannot be listed tells nothing of a note deleted in it; once it can be, the links and the index go past the note", async () => {
 		const paths = ["Alpha", "Beta", "Gamma"].map((name, i) => session("/r/shop", `${name} task`, `2026-07-0${i + 1}T10:00:00.000Z`));
 		await runSync(deps(settings()));
