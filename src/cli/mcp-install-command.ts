@@ -58,6 +58,7 @@ export async function runMcpInstall(options: McpInstallOptions & { vault: string
 		for (const r of results) {
 			const kept = r.created ? " The file is new: there was none." : r.backupWritten ? ` Your file as it was is in ${r.backupWritten}.` : "";
 			process.stdout.write(r.changed ? `Installed the MCP server "ai-memory" for ${AGENT_NAMES[r.agent]} in ${r.configPath}, for ${vault}.${kept} New sessions get its tools.\n` : `The MCP server in ${r.configPath} is installed already, for this CLI and ${vault}.\n`);
+			if (r.unreadable !== undefined) process.stderr.write(`${r.configPath}: ${r.unreadable}.\n`);
 		}
 	return 0;
 }
@@ -98,6 +99,6 @@ export async function runMcpStatus(options: McpInstallOptions & { vault: string 
 export function describeMcpStatus(statuses: Awaited<ReturnType<typeof mcpServerStatus>>[]): string[] {
 	return statuses.map((s) => {
 		const state = s.error && !s.installed ? `cannot be read: ${s.error.replace(/; nothing was changed$/, "")}` : !s.installed ? "not installed" : s.current ? "installed (this CLI, this vault)" : s.outdated ? "installed by an earlier version (an inherited NODE_OPTIONS reaches the server; run `ai-memory mcp install` again)" : `installed (another command: ${[s.entry?.command, ...(s.entry?.args ?? [])].join(" ")}; run \`ai-memory mcp install\` again)`;
-		return `  ${AGENT_NAMES[s.agent].padEnd(12)} ${state} — ${s.configPath}`;
+		return `  ${AGENT_NAMES[s.agent].padEnd(12)} ${state} — ${s.configPath}${s.unreadable === undefined ? "" : ` (${s.unreadable})`}`;
 	});
 }

@@ -84,10 +84,22 @@ export function installedEntry(agent: McpAgent, text: string | null): McpEntry |
 	return agent === "codex" ? codexServerOf(text, MCP_SERVER_NAME) : jsonServerOf(text, MCP_SERVER_NAME);
 }
 
+/**
+ * Why the agent itself will not read its file as it is, whatever we wrote into it: Gemini CLI
+ * (0.61.0) parses `settings.json` with `JSON.parse`, which a byte order mark stops (the file is
+ * kept as it is, mark and all: it is the person's). Undefined when nothing stops it.
+ */
+export function unreadableByAgent(agent: McpAgent, text: string | null): string | undefined {
+	if (agent !== "gemini-cli" || text?.charCodeAt(0) !== 0xfeff) return undefined;
+	return "Gemini CLI cannot read this file while it starts with a byte order mark (it takes none of its settings then): save it as UTF-8 without one";
+}
+
 export interface McpInstallResult {
 	agent: McpAgent;
 	configPath: string;
 	changed: boolean;
+	/** The agent will not read the file as it is (`unreadableByAgent`). */
+	unreadable?: string;
 	/** There was no such file: it was made for our server (and no backup was written). */
 	created?: boolean;
 	backupWritten?: string;
@@ -100,7 +112,9 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 		const text = await readText(configPath);
 		const edit = add(agent, text, entry);
 		if (!edit.ok) throw new Error(`${configPath}: ${edit.reason}`);
-		if (!edit.changed || edit.text === null) return { agent, configPath, changed: false };
+		const unreadable = unreadableByAgent(agent, text);
+		const said = unreadable === undefined ? {} : { unreadable };
+		if (!edit.changed || edit.text === null) return { agent, configPath, changed: false, ...said };
 		let backupWritten: string | undefined;
 		// The user's own file, taken before our first install (again once it holds nothing of ours).
 		// With no file there is nothing to keep: uninstalling removes the file again when only ours is in it.
@@ -115,7 +129,7 @@ export async function installMcpServer(agent: McpAgent, configPath: string, entr
 			await writeUserFile(configPath, edit.text, 0o600);
 			return { agent, configPath, changed: true, created: true };
 		}
-		if (await writeIfUnchanged(configPath, text, edit.text)) return { agent, configPath, changed: true, backupWritten };
+		if (await writeIfUnchanged(configPath, text, edit.text)) return { agent, configPath, changed: true, backupWritten, ...said };
 	}
 	throw new Error(`${configPath} kept changing while the MCP server was installed; nothing was changed, try again`);
 }
@@ -157,6 +171,8 @@ export interface McpStatus {
 	outdated?: boolean;
 	entry?: McpEntry;
 	error?: string;
+	/** The agent will not read the file as it is (`unreadableByAgent`). */
+	unreadable?: string;
 }
 
 export async function mcpServerStatus(agent: McpAgent, configPath: string, expected: McpEntry): Promise<McpStatus> {
@@ -171,5 +187,6 @@ export async function mcpServerStatus(agent: McpAgent, configPath: string, expec
 	const entry = installedEntry(agent, text);
 	const current = entry !== undefined && JSON.stringify(entry) === JSON.stringify(entryFor(agent, expected));
 	const outdated = entry !== undefined && !current && JSON.stringify([entry.command, entry.args]) === JSON.stringify([expected.command, expected.args]);
-	return { agent, configPath, installed: entry !== undefined, current, ...(outdated ? { outdated } : {}), entry, error: check.ok ? undefined : check.reason };
+	const unreadable = unreadableByAgent(agent, text);
+	return { agent, configPath, installed: entry !== undefined, current, ...(outdated ? { outdated } : {}), entry, error: check.ok ? undefined : check.reason, ...(unreadable === undefined ? {} : { unreadable }) };
 }

@@ -13,4 +13,9 @@ describe("mcp status lines", () => {
 		expect(older).toContain("mcp install` again");
 		expect(other).toContain("another command: /usr/bin/node /opt/mcp.cjs");
 	});
+
+	it("names what keeps the agent from reading its file", () => {
+		const [line] = describeMcpStatus([{ agent: "gemini-cli", configPath: "/h/.gemini/settings.json", installed: true, current: true, entry, unreadable: "Gemini CLI cannot read this file while it starts with a byte order mark" }]);
+		expect(line).toContain("installed (this CLI, this vault) — /h/.gemini/settings.json (Gemini CLI cannot read this file while it starts with a byte order mark)");
+	});
 });

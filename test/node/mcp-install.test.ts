@@ -20,6 +20,22 @@ describe("the MCP server in the agents' user configuration", () => {
 		expect(status.error).toBe("a file stands where a folder of the path should be (ENOTDIR)");
 	});
 
+	it("says that Gemini CLI will not read its settings.json while it starts with a byte order mark, and keeps the mark; another agent's file with one is read", async () => {
+		const path = join(dir, "settings.json");
+		writeFileSync(path, '\uFEFF{ "theme": "Default" }\n');
+		const installed = await installMcpServer("gemini-cli", path, entry());
+		expect(installed.changed).toBe(true);
+		expect(installed.unreadable).toMatch(/Gemini CLI cannot read this file while it starts with a byte order mark .*save it as UTF-8 without one/);
+		expect(readFileSync(path, "utf8").charCodeAt(0)).toBe(0xfeff);
+		expect((await installMcpServer("gemini-cli", path, entry())).unreadable).toBeDefined();
+		expect((await mcpServerStatus("gemini-cli", path, entry())).unreadable).toBeDefined();
+		writeFileSync(path, readFileSync(path, "utf8").slice(1));
+		expect((await mcpServerStatus("gemini-cli", path, entry())).unreadable).toBeUndefined();
+		const claude = join(dir, ".claude.json");
+		writeFileSync(claude, '\uFEFF{ "numStartups": 3 }\n');
+		expect((await installMcpServer("claude-code", claude, entry())).unreadable).toBeUndefined();
+	});
+
 	it("finds Claude Code's .claude.json where the client does: beside ~/.claude, or in $CLAUDE_CONFIG_DIR", () => {
 		expect(claudeUserConfigPath("/home/me/.claude", {}, "/home/me")).toBe("/home/me/.claude.json");
 		expect(claudeUserConfigPath("/tmp/t/home/.claude", {}, "/home/me")).toBe("/tmp/t/home/.claude.json");
