@@ -232,6 +232,7 @@ export function scopeSessions(input: {
 	// of two sessions with one title the earlier gets the plain name, on every machine.
 	const byStart = [...live].sort((a, b) => codeUnitOrder(ready.get(a.file.path)!.digest.startedAt ?? "", ready.get(b.file.path)!.digest.startedAt ?? "") || codeUnitOrder(a.file.path, b.file.path));
 	const spec = redactionSpec(settings);
+	const writtenBefore = markedWritten(state);
 	for (const session of byStart) {
 		const path = session.file.path;
 		const existing = state.sessions[path];
@@ -259,9 +260,10 @@ export function scopeSessions(input: {
 		const record: SessionRecord = { ...existing, rewritten: undefined, projectKey: key, project: project.folder, projectPath: digest.projectPath, notePath, digest, tags: existing?.tags ?? [], keywords: prepared.terms.map((t) => t.term) };
 		// Its note was written before its project was excluded: taken as written, so that its absence
 		// is the user's deletion (and the note, found where it is, is written as any other).
-		if (!existing && writtenBefore(state, digest)) record.written = true;
+		if (!existing && writtenBefore.usedUp(digest)) record.written = true;
 		state.sessions[path] = record;
 	}
+	writtenBefore.done();
 
 	// A session holding a warmup has its tokens in its usage now; one that holds none keeps them apart.
 	for (const session of live) for (const w of session.warmups ?? []) delete state.usageOnly[w.file.path];
@@ -324,15 +326,20 @@ function neighbours(order: ProjectOrder, key: string | undefined, path: string):
 	return at < 0 ? [] : [list[at - 1], list[at + 1]].filter((n): n is string => n !== undefined);
 }
 
-/** Whether this session's note was written before its project was excluded (`SyncState.writtenBeforeExclusion`); the mark is used up. */
-function writtenBefore(state: SyncState, digest: { agent: SessionRecord["digest"]["agent"]; sessionId: string }): boolean {
-	const marks = state.writtenBeforeExclusion;
-	if (marks === undefined) return false;
-	const mark = sessionMark(digest.agent, digest.sessionId);
-	if (!marks.includes(mark)) return false;
-	const left = marks.filter((m) => m !== mark);
-	state.writtenBeforeExclusion = left.length > 0 ? left : undefined;
-	return true;
+/**
+ * Whether a session's note was written before its project was excluded (`SyncState.writtenBeforeExclusion`),
+ * each mark used up as it is found and the state's list left with the others by `done` (a set, not
+ * the list searched: ten thousand sessions of a project read again after its exclusion are as many looks).
+ */
+function markedWritten(state: SyncState): { usedUp: (digest: { agent: SessionRecord["digest"]["agent"]; sessionId: string }) => boolean; done: () => void } {
+	if (state.writtenBeforeExclusion === undefined) return { usedUp: () => false, done: () => undefined };
+	const marks = new Set(state.writtenBeforeExclusion);
+	return {
+		usedUp: (digest) => marks.delete(sessionMark(digest.agent, digest.sessionId)),
+		done: () => {
+			state.writtenBeforeExclusion = marks.size > 0 ? [...marks] : undefined;
+		},
+	};
 }
 
 /**
