@@ -112,6 +112,29 @@ describe("VaultSync with Codex CLI, Gemini CLI, Copilot CLI and Aider", () => {
 		expect(codexNotes()[0]).toContain("cat README.md");
 	});
 
+	it("Codex: a rollout moved into archived_sessions/ before it had a note (no prompt yet) leaves no model behind at its old place", async () => {
+		// Attack round 51b: the old path's model stayed in the state for good, and the list of transcripts read named a file gone.
+		const day = join(root, "codex", "sessions", "2026", "12", "01");
+		const name = readdirSync(day)[0]!;
+		const whole = readFileSync(join(day, name), "utf8");
+		writeFileSync(join(day, name), `${whole.split("\n")[0]!}\n`);
+		await sync(settings({ agents: ["codex"] }));
+		const known = () => (JSON.parse(readFileSync(join(root, "state", "transcripts.json"), "utf8")) as { path: string }[]).map((f) => f.path);
+		expect(known()).toEqual([join(day, name)]);
+		const archive = join(root, "codex", "archived_sessions");
+		mkdirSync(archive);
+		writeFileSync(join(day, name), whole);
+		renameSync(join(day, name), join(archive, name));
+		const moved = await sync(settings({ agents: ["codex"] }));
+		expect(moved.errors).toEqual([]);
+		// It had no note to keep: none is said kept.
+		expect(moved.notices.join("\n")).not.toContain("found in a new place");
+		expect(known()).toEqual([join(archive, name)]);
+		expect([...notes.files.values()].filter((t) => agentOfNote(t) === "codex")).toHaveLength(1);
+		const models = JSON.stringify(readdirSync(join(root, "state", "models")).map((f) => readFileSync(join(root, "state", "models", f), "utf8")));
+		expect(models).not.toContain(join(day, name));
+	});
+
 	it("a Gemini CLI session that grows is read again whole: its turns each once", async () => {
 		await sync(settings({ agents: ["gemini-cli"] }));
 		const chats = join(root, "gemini", "tmp", "demo-project", "chats");

@@ -10,8 +10,8 @@ export interface TranscriptMove {
 }
 
 /**
- * Sessions whose transcript moved: read anew this sync at a path with no record, while a record's
- * transcript of the same agent and file id went in the same scan, the one such pair. The agent's
+ * Sessions whose transcript moved: read anew this sync at a path with no record, while a transcript
+ * of the same agent and file id went in the same scan (its record, if it has one, moves), the one such pair. The agent's
  * folder moved (another `CLAUDE_CONFIG_DIR`, a new home, a disk copied to another machine): taken
  * for new sessions, every note was written a second time as "… (2)". A copy that leaves the old
  * transcript in place is two transcripts, as before (but Codex's scan lists one file per session
@@ -24,9 +24,11 @@ export function movedTranscripts(state: SyncState, read: readonly TranscriptFile
 	const single = (f: TranscriptFile | undefined): f is TranscriptFile => f !== undefined && f.kind !== "sessions" && f.within === undefined && f.fileId !== "";
 	const recorded = (f: TranscriptFile) => f.kind === "subagent" || state.sessions[f.path] !== undefined;
 	const gone = new Map<string, string[]>();
+	// One with no record yet moved too (a rollout archived before its first prompt): nothing to carry, but its
+	// model at the old place is forgotten, where it stayed for good, a transcript gone (attack round 51b).
 	for (const path of removed) {
 		const file = known.get(path);
-		if (!single(file) || !recorded(file)) continue;
+		if (!single(file)) continue;
 		gone.set(key(file), [...(gone.get(key(file)) ?? []), path]);
 	}
 	if (gone.size === 0) return [];

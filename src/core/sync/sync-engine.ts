@@ -137,6 +137,8 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const { read, prepared, conversations, tagBases } = await ingest(index, start, settings, options.paths);
 	// Transcripts whose folder moved keep their sessions' records, so their notes (see `movedTranscripts`).
 	const transcriptMoves = read.removed.length === 0 ? [] : movedTranscripts(start, read.updated.map((e) => e.file), read.removed, new Map(index.knownFiles().map((f) => [f.path, f])));
+	// Said only of those with a note to keep: one moved before its first prompt has none.
+	const movesSaid = transcriptMoves.filter((m) => start.sessions[m.from] !== undefined);
 	followMovedTranscripts(start, transcriptMoves);
 	// The old place's model goes now: kept, it would be a session of its own (its sub-agents' parent, say).
 	if (transcriptMoves.length > 0) await index.forget(transcriptMoves.map((m) => m.from));
@@ -226,7 +228,7 @@ export async function planFromSources(deps: SyncDeps, options: SyncOptions = {})
 	const sessions = await index.sessions(scope.render);
 	const plan = planSync({ scope, sessions, existing, settings, identities, rebuild: options.rebuild, conversations, tagBases, vaultPath: deps.vaultPath, known: index.knownFiles(), now: deps.now?.() });
 	recordNotesRedaction(plan.state, redactionSpec(settings));
-	return { plan, transcriptsRead: read.updated.length, failed: [...read.failed.map((f) => `${f.path}: ${f.reason}`), ...(scope.failed ?? [])], readNotices: [...(read.passedOver ?? []).filter((f) => f.standsFor === undefined || start.sessions[f.standsFor] === undefined).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(transcriptMoves)], moved, moveErrors };
+	return { plan, transcriptsRead: read.updated.length, failed: [...read.failed.map((f) => `${f.path}: ${f.reason}`), ...(scope.failed ?? [])], readNotices: [...(read.passedOver ?? []).filter((f) => f.standsFor === undefined || start.sessions[f.standsFor] === undefined).map((f) => `${f.path}: ${f.reason}`), ...nothingReadable(read.updated), ...partlyReadable(read.updated), ...nothingKnown(read.updated), ...movedNotice(movesSaid)], moved, moveErrors };
 }
 
 function movedNotice(all: readonly TranscriptMove[]): string[] {

@@ -25,6 +25,15 @@ describe("movedTranscripts", () => {
 		expect(state.pending).toEqual(["/b/projects/-p/s1.jsonl"]);
 	});
 
+	it("pairs a transcript with no record yet with its new place too, so that its model at the old place is forgotten; no record moves", () => {
+		const state = emptySyncState();
+		const known = new Map([file("/a/sessions/r1.jsonl", "r1", { agent: "codex" }), file("/a/archived_sessions/r1.jsonl", "r1", { agent: "codex" })].map((f) => [f.path, f]));
+		const moves = movedTranscripts(state, [known.get("/a/archived_sessions/r1.jsonl")!], ["/a/sessions/r1.jsonl"], known);
+		expect(moves).toEqual([{ from: "/a/sessions/r1.jsonl", to: "/a/archived_sessions/r1.jsonl" }]);
+		followMovedTranscripts(state, moves);
+		expect(state.sessions).toEqual({});
+	});
+
 	it("pairs nothing when the old transcript is still there (a copy), when either side is two, across agents, or in a file of several sessions", () => {
 		const state = emptySyncState();
 		state.sessions["/a/s1.jsonl"] = record;
