@@ -1,6 +1,6 @@
 import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
-import { lstat, readdir, rm, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, realpath, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { hasNameControl } from "../core/text/name-controls";
@@ -65,6 +65,10 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 
 	async exists(): Promise<boolean> {
 		return isDirectory(this.path);
+	}
+
+	async realPath(): Promise<string | undefined> {
+		return realpath(this.path).catch(() => undefined);
 	}
 
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {

@@ -431,7 +431,9 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			try {
 				const files = await folder.list();
 				const absent = files.size === 0 && folder.exists !== undefined && !(await folder.exists());
-				found.claudeMemory = { path: folder.path, files, ...(absent ? { absent } : {}) };
+				// Asked only of a folder that is there: a thousand enabled projects with no memory yet walk no real path.
+				const real = absent ? undefined : await folder.realPath?.();
+				found.claudeMemory = { path: folder.path, files, ...(absent ? { absent } : {}), ...(real === undefined ? {} : { real }) };
 			} catch (error) {
 				found.memoryError = [folder.path, `not read, so no fact is shared with it: ${error instanceof Error ? error.message : String(error)}`];
 			}
