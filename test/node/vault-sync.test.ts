@@ -950,6 +950,16 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("edited");
 	});
 
+	it("a fact of Claude Code's that cannot be read is named redacted: a token in its file name reaches no error (attack round 51a)", async () => {
+		const memory = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await mkdir(memory, { recursive: true });
+		const key = `AKIA${"J4JJUHR7JVCXRDXG"}`;
+		await writeFile(join(memory, `reference_${key}.md`), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+		const report = await newSync().run(sharing());
+		expect(report.errors.join("\n")).toMatch(/not read, so no fact is shared with it: .*reference_\[redacted:aws-access-key\]\.md is not UTF-8/);
+		expect(JSON.stringify(report)).not.toContain(key.slice(4));
+	});
+
 	it("a memory folder swapped for a link to another folder is met as for the first time: no fact of the vault goes (attack round 51a)", async () => {
 		const enc = projectPath.replace(/[^A-Za-z0-9]/g, "-");
 		const memory = join(projects, enc, "memory");
