@@ -51,6 +51,8 @@ export interface MemoryFolder {
 	list(): Promise<Map<string, string>>;
 	/** Optional: whether the folder is there, empty or not. */
 	exists?(): Promise<boolean>;
+	/** Optional: the folder's real path (links followed), undefined when it is not there: the same path may lead to another folder. */
+	realPath?(): Promise<string | undefined>;
 	write(name: string, text: string, expected: string | null): Promise<boolean>;
 	remove(name: string, expected: string): Promise<boolean>;
 }

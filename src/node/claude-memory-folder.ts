@@ -1,6 +1,6 @@
 import { mayBlockOnFiles } from "./blocking-files";
 import { isAbsentFolder, isDirectory, whatIsAt } from "./absent-folder";
-import { readdir, rm, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, realpath, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoryFolder } from "../core/ports";
 import { hasNameControl } from "../core/text/name-controls";
@@ -67,11 +67,20 @@ export class ClaudeMemoryFolder implements MemoryFolder {
 		return isDirectory(this.path);
 	}
 
+	async realPath(): Promise<string | undefined> {
+		return realpath(this.path).catch(() => undefined);
+	}
+
 	async write(name: string, text: string, expected: string | null): Promise<boolean> {
 		const target = await this.fileOf(name);
+		// As the vault's notes (`VaultFolder.write`): a fact the person made read-only stays as it is (the
+		// rename replaced it, writable), and a rewrite keeps the file's mode (a private 0600 fact, secrets
+		// and all, came back 0644 under the usual umask: attack round 51a).
+		const mode = (await lstat(target).catch(() => undefined))?.mode;
+		if (expected !== null && mode !== undefined && (mode & 0o222) === 0) throw new Error(`The memory file ${target} is read-only; it is left as it is (make it writable for the sync to update it)`);
 		// The model may write the fact while we replace it: compared just before the rename, and what
 		// reaches the old file meanwhile is carried over or given back (see `replaceKeepingAppends`).
-		return replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), (unchanged) => writeFileReplacing(target, text, undefined, unchanged), text);
+		return replaceKeepingAppends(target, expected, (bytes) => utf8Text(target, bytes), (unchanged) => writeFileReplacing(target, text, mode === undefined ? undefined : mode & 0o7777, unchanged), text);
 	}
 
 	async remove(name: string, expected: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -95,6 +95,21 @@ describe("ClaudeMemoryFolder", () => {
 		await expect(folder.list()).rejects.toThrow(/MEMORY\.md is not UTF-8 \(perhaps Latin-1 or CESU-8\); it is left as it is/);
 		await expect(folder.write("MEMORY.md", "x\n", "# Memory index\nNotes for the caf\ufffd team\n")).rejects.toThrow(/not UTF-8/);
 		expect((await readFile(join(memory, "MEMORY.md"))).equals(latin1)).toBe(true);
+	});
+
+	it("a fact made read-only stays as it is, and a rewrite keeps a fact's mode (attack round 51a)", async () => {
+		await mkdir(memory, { recursive: true });
+		const folder = new ClaudeMemoryFolder(memory, projects);
+		await writeFile(join(memory, "private.md"), "A\n", { mode: 0o600 });
+		await chmod(join(memory, "private.md"), 0o600);
+		expect(await folder.write("private.md", "B\n", "A\n")).toBe(true);
+		expect(await readFile(join(memory, "private.md"), "utf8")).toBe("B\n");
+		expect((await stat(join(memory, "private.md"))).mode & 0o777).toBe(0o600);
+		await writeFile(join(memory, "kept.md"), "A\n");
+		await chmod(join(memory, "kept.md"), 0o444);
+		await expect(folder.write("kept.md", "B\n", "A\n")).rejects.toThrow(/The memory file .*kept\.md is read-only; it is left as it is/);
+		expect(await readFile(join(memory, "kept.md"), "utf8")).toBe("A\n");
+		expect((await stat(join(memory, "kept.md"))).mode & 0o777).toBe(0o444);
 	});
 
 	it("refuses names that would reach another folder", async () => {

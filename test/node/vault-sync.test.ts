@@ -1,4 +1,4 @@
-import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -948,6 +948,35 @@ describe("VaultSync and files that are not plain files", () => {
 		expect(notes.files.get("Facts/shop-api/use-pnpm.md")).toContain("We do use-pnpm, edited.");
 		expect(await readFile(join(memory, "use-pnpm.md"), "utf8")).toContain("edited");
 		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("edited");
+	});
+
+	it("a fact of Claude Code's that cannot be read is named redacted: a token in its file name reaches no error (attack round 51a)", async () => {
+		const memory = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await mkdir(memory, { recursive: true });
+		const key = `AKIA${"J4JJUHR7JVCXRDXG"}`;
+		await writeFile(join(memory, `reference_${key}.md`), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+		const report = await newSync().run(sharing());
+		expect(report.errors.join("\n")).toMatch(/not read, so no fact is shared with it: .*reference_\[redacted:aws-access-key\]\.md is not UTF-8/);
+		expect(JSON.stringify(report)).not.toContain(key.slice(4));
+	});
+
+	it("a memory folder swapped for a link to another folder is met as for the first time: no fact of the vault goes (attack round 51a)", async () => {
+		const enc = projectPath.replace(/[^A-Za-z0-9]/g, "-");
+		const memory = join(projects, enc, "memory");
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		const otherMemory = join(projects, "-other", "memory");
+		await mkdir(otherMemory, { recursive: true });
+		await writeFile(join(otherMemory, "tabs.md"), fact("tabs"));
+		await rename(memory, `${memory}.aside`);
+		await symlink(otherMemory, memory);
+		const report = await newSync().run(sharing());
+		expect(report.errors).toEqual([]);
+		expect(report.notices.join("\n")).toContain(`leads to ${await realpath(otherMemory)} this time`);
+		expect(notes.files.get("AI Memory/shop-api/use-pnpm.md")).toBe(fact("use-pnpm"));
+		expect(notes.files.has("AI Memory/shop-api/tabs.md")).toBe(true);
 	});
 
 	it("a Claude Code folder with no projects folder (a typo in claudeDir, the vault) is given no memory folder: no fact is shared with it, and the sync says so", async () => {

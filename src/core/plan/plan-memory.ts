@@ -29,11 +29,12 @@ export interface MemoryTexts {
 	vaultAbsent?: boolean;
 }
 
-/** Claude Code's memory folder as read: where, its `.md` files by name, and whether it is not there at all. */
+/** Claude Code's memory folder as read: where, its `.md` files by name, whether it is not there at all, and where it leads once links are followed. */
 export interface SharedFolder {
 	path: string;
 	files: ReadonlyMap<string, string>;
 	absent?: boolean;
+	real?: string;
 }
 
 export interface MemoryPlan {
@@ -127,17 +128,20 @@ function shareFacts(texts: MemoryTexts, state: SyncState, key: string, projectPa
 	// gone (the memory folder setting changed, a folder moved) or another Claude Code folder (the
 	// hook's sync with the ended session's `CLAUDE_CONFIG_DIR`) is met as for the first time: every
 	// fact goes where it is missing, none is deleted (read against the old base, all of them were).
-	const other = record?.memoryWith !== undefined && record.memoryWith !== claude.path;
+	// So is the same path led by a link to another folder (another project's memory): read against
+	// the old base, every fact of the vault looked deleted by Claude Code and went (attack round 51a).
+	const relinked = record?.memoryReal !== undefined && claude.real !== undefined && record.memoryReal !== claude.real && record.memoryWith === claude.path;
+	const other = (record?.memoryWith !== undefined && record.memoryWith !== claude.path) || relinked;
 	// The pairs of file names stay: a fact is still the same fact on both sides, only no text is taken for their common one.
 	const fresh = Object.keys(known).length > 0 && (texts.vaultAbsent === true || claude.absent === true || other);
 	if (fresh) {
-		const why = texts.vaultAbsent ? `the vault's memory folder ${texts.folder} is not there (moved, or the memory folder setting changed)` : claude.absent ? `Claude Code's memory folder ${claude.path} is not there` : `Claude Code's memory folder is ${claude.path} this time, not ${record?.memoryWith ?? ""} as last time`;
+		const why = texts.vaultAbsent ? `the vault's memory folder ${texts.folder} is not there (moved, or the memory folder setting changed)` : claude.absent ? `Claude Code's memory folder ${claude.path} is not there` : relinked ? `Claude Code's memory folder ${claude.path} leads to ${claude.real ?? ""} this time, not ${record?.memoryReal ?? ""} as last time` : `Claude Code's memory folder is ${claude.path} this time, not ${record?.memoryWith ?? ""} as last time`;
 		out.notices.push(`${why}: its facts were shared as for the first time, each copied where it was missing, none deleted`);
 	}
 	// Under a redaction other than the last one (turned on again, a pattern added, new rules), the
 	// vault's copies may hold secrets of Claude Code's that it did not know then.
 	const stricter = record !== undefined && record.memoryRedaction !== redaction && redaction !== "off";
-	if (record) state.projects[key] = { ...record, memoryWith: claude.path, memoryRedaction: redaction };
+	if (record) state.projects[key] = { ...record, memoryWith: claude.path, ...(claude.real === undefined ? {} : { memoryReal: claude.real }), memoryRedaction: redaction };
 	const claudeSide = new Map<string, string>();
 	// Compared and merged as the vault shows them: redacted, and inert (a fact the model wrote runs nothing in Obsidian).
 	const shown = (text: string) => inertFact(redact(text));

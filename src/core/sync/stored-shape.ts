@@ -90,7 +90,7 @@ const DIGEST_ITEMS: readonly [field: string, shape: Shape][] = [
 	["usage", shape({ day: "string", model: "string", input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, {})],
 ];
 const TOKENS = shape({ input: "number", output: "number", cacheRead: "number", cacheWrite: "number" }, { costUsd: "number" });
-const PROJECT_RECORD = shape({ folder: "string" }, { repository: "boolean", fingerprint: "string", replacedAt: "string", notesPath: "string", memoryPath: "string", notesRoot: "string", tagPrefixWith: "string", memoryWith: "string", memoryRedaction: "string", notesRedaction: "string", indexPath: "string", packetPath: "string", leftFacts: "object" });
+const PROJECT_RECORD = shape({ folder: "string" }, { repository: "boolean", fingerprint: "string", replacedAt: "string", notesPath: "string", memoryPath: "string", notesRoot: "string", tagPrefixWith: "string", memoryWith: "string", memoryReal: "string", memoryRedaction: "string", notesRedaction: "string", indexPath: "string", packetPath: "string", leftFacts: "object" });
 const LEFT_FACTS = shape({ folder: "string", names: "strings" }, {});
 const CHECKPOINT = shape({ text: "string" }, { at: "string" });
 const SHARED_FACT = shape({ vault: "string", base: "string" }, {});

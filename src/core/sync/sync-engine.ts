@@ -25,7 +25,7 @@ import { parentIdOf } from "../transcript/link-subagents";
 import { applyPlan, type SyncReport } from "./apply-plan";
 import { takesOccupied, twinsAFolder, unrecordedNotes, type UnrecordedNotes } from "./unrecorded-notes";
 import { prepareSession, type PreparedSession } from "../ingest/prepare-session";
-import { redactionKey, redactionSpec, type RedactionSpec } from "../ingest/redaction-policy";
+import { redactionKey, redactionSpec, redactorFor, type RedactionSpec } from "../ingest/redaction-policy";
 import type { SyncState } from "./sync-state";
 import type { IndexedTranscript, RefreshResult, TranscriptIndex } from "../ingest/transcript-index";
 import type { ConversationText } from "../notes/conversation-text";
@@ -433,9 +433,13 @@ async function readExisting(deps: SyncDeps, scope: SessionScope, identities: Ide
 			try {
 				const files = await folder.list();
 				const absent = files.size === 0 && folder.exists !== undefined && !(await folder.exists());
-				found.claudeMemory = { path: folder.path, files, ...(absent ? { absent } : {}) };
+				// Asked only of a folder that is there: a thousand enabled projects with no memory yet walk no real path.
+				const real = absent ? undefined : await folder.realPath?.();
+				found.claudeMemory = { path: folder.path, files, ...(absent ? { absent } : {}), ...(real === undefined ? {} : { real }) };
 			} catch (error) {
-				found.memoryError = [folder.path, `not read, so no fact is shared with it: ${error instanceof Error ? error.message : String(error)}`];
+				// Said with the project's redaction: the model names these files, and a token in a fact's name (`reference_AKIA….md`, not UTF-8) reached the terminal and the sync log whole (attack round 51a).
+				const said = redactorFor(redactionSpec(settings), project.path)(error instanceof Error ? error.message : String(error));
+				found.memoryError = [folder.path, `not read, so no fact is shared with it: ${said}`];
 			}
 		}
 		// Each file the block goes into; one that is a link to another of them (`CLAUDE.md → AGENTS.md`) is that one.

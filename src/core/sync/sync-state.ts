@@ -77,6 +77,8 @@ export interface ProjectRecord {
 	tagPrefixWith?: string;
 	/** The Claude Code memory folder its facts were last shared with (what `SyncState.memory` holds was both sides' there). */
 	memoryWith?: string;
+	/** Where that folder led once links were followed: the same path swapped for a link to another folder is another folder. */
+	memoryReal?: string;
 	/** The redaction its facts were last shared under (`redactionKey`): a stricter one redacts Claude Code's secrets out of the vault's copies. */
 	memoryRedaction?: string;
 	/** The redaction its sessions' notes were last written under (`redactionKey`): under another, they are written again. */

@@ -19,10 +19,10 @@ let state: SyncState;
 const fact = (name: string, description: string, body = "Body.\n") => renderFact({ name, description, type: "project" }, body);
 
 /** One memory sync as the engine does it: read both folders, plan, apply. */
-async function sync(shared: FakeMemoryFolder | undefined, redact?: (text: string) => string, redaction?: string) {
+async function sync(shared: FakeMemoryFolder | undefined, redact?: (text: string) => string, redaction?: string, real?: string) {
 	const vault = new Map<string, string>();
 	for (const path of await notes.list(folder)) vault.set(path.slice(folder.length + 1), notes.files.get(path)!);
-	const memory = planProjectMemory({ folder, vault, ...(shared ? { claude: { path: shared.path, files: await shared.list() } } : {}) }, state, KEY, "/home/dev/shop-api", redact, redaction);
+	const memory = planProjectMemory({ folder, vault, ...(shared ? { claude: { path: shared.path, files: await shared.list(), ...(real === undefined ? {} : { real }) } } : {}) }, state, KEY, "/home/dev/shop-api", redact, redaction);
 	const plan: SyncPlan = { moves: [], writes: memory.writes, hookContexts: [], state, unchanged: 0, skipped: [], errors: memory.errors, notices: memory.notices };
 	const { report } = await applyPlan(plan, { notes, projects: { read: async () => null, write: async () => true }, claudeMemory: () => shared }, 0);
 	return { facts: memory.facts, errors: report.errors, notices: report.notices, written: report.memoryWritten };
@@ -48,6 +48,25 @@ describe("facts shared with Claude Code", () => {
 		state.projects[`${KEY}@aaaaaaaaaaaa`]!.leftFacts = { folder: "/elsewhere/memory", names: ["roadmap.md"] };
 		await run();
 		expect(notes.files.has(`${folder}/roadmap.md`)).toBe(true);
+	});
+
+	it("a memory folder whose path leads to another folder this time (swapped for a link) is met as for the first time: no fact of the vault goes (attack round 51a)", async () => {
+		state.projects[KEY] = { folder: "shop-api" };
+		claude.files.set("tabs.md", fact("tabs", "Ours"));
+		await sync(claude, undefined, undefined, "/claude/projects/-home-dev-shop-api/memory");
+		expect(notes.files.has(`${folder}/tabs.md`)).toBe(true);
+		// The same path, now a link to another project's memory folder, which holds other facts.
+		claude.files.clear();
+		claude.files.set("other.md", fact("other", "Another project's"));
+		const { notices, errors } = await sync(claude, undefined, undefined, "/claude/projects/-other/memory");
+		expect(errors).toEqual([]);
+		expect(notes.files.get(`${folder}/tabs.md`)).toBe(fact("tabs", "Ours"));
+		expect(notes.files.has(`${folder}/other.md`)).toBe(true);
+		expect(notices.join("\n")).toContain("leads to /claude/projects/-other/memory this time, not /claude/projects/-home-dev-shop-api/memory as last time");
+		// Met again where it led last time, it is the same folder: a fact deleted there is deleted in the vault.
+		claude.files.delete("tabs.md");
+		await sync(claude, undefined, undefined, "/claude/projects/-other/memory");
+		expect(notes.files.has(`${folder}/tabs.md`)).toBe(false);
 	});
 
 	it("looks only at the projects given as having left facts, not through every project's record (each project's look was quadratic)", async () => {
