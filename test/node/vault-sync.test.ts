@@ -1,6 +1,6 @@
 import { appendFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NOTE_MARKERS } from "../../src/core/notes/note-regions";
 import { DEFAULT_PROJECT, migrateSettings, type Settings } from "../../src/core/settings";
@@ -868,6 +868,15 @@ describe("VaultSync and files that are not plain files", () => {
 	});
 
 	const fact = (name: string) => `---\nname: ${name}\ndescription: About ${name}\ntype: project\n---\nWe do ${name}.\n`;
+	/** The project's Claude Code memory folder with one fact, shared by a first sync: its path. */
+	const sharedOneFact = async () => {
+		const memory = join(projects, projectPath.replace(/[^A-Za-z0-9]/g, "-"), "memory");
+		await mkdir(memory, { recursive: true });
+		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
+		expect((await newSync().run(sharing())).errors).toEqual([]);
+		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		return memory;
+	};
 	const sharing = () => settings({ projects: [{ path: projectPath, ...DEFAULT_PROJECT, memorySharing: true }] });
 
 	it("a fact in Claude Code's memory that becomes a FIFO or a link is reported, and is not taken for deleted: the vault's copy stays", async () => {
@@ -917,12 +926,7 @@ describe("VaultSync and files that are not plain files", () => {
 	});
 
 	it("a memory folder that is not there is not every fact deleted: a memory folder setting changed, a folder moved, another Claude Code folder each share as for the first time", async () => {
-		const enc = projectPath.replace(/[^A-Za-z0-9]/g, "-");
-		const memory = join(projects, enc, "memory");
-		await mkdir(memory, { recursive: true });
-		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
-		expect((await newSync().run(sharing())).errors).toEqual([]);
-		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		const memory = await sharedOneFact();
 		// The setting changed (the settings tab offers it): the new folder is not there yet.
 		const moved = await newSync().run({ ...sharing(), memoryFolder: "Facts" });
 		expect(await readFile(join(memory, "use-pnpm.md"), "utf8")).toBe(fact("use-pnpm"));
@@ -939,7 +943,7 @@ describe("VaultSync and files that are not plain files", () => {
 		const otherProjects = join(root, "claude-work", "projects");
 		await mkdir(otherProjects, { recursive: true });
 		const other = () => new VaultSync(otherProjects, join(root, "state"), notes);
-		const otherMemory = join(otherProjects, enc, "memory");
+		const otherMemory = join(otherProjects, basename(dirname(memory)), "memory");
 		await other().run({ ...sharing(), memoryFolder: "Facts" });
 		expect(await readFile(join(otherMemory, "use-pnpm.md"), "utf8")).toContain("We do use-pnpm.");
 		notes.files.set("Facts/shop-api/use-pnpm.md", notes.files.get("Facts/shop-api/use-pnpm.md")!.replace("We do use-pnpm.", "We do use-pnpm, edited."));
@@ -961,12 +965,7 @@ describe("VaultSync and files that are not plain files", () => {
 	});
 
 	it("a memory folder swapped for a link to another folder is met as for the first time: no fact of the vault goes (attack round 51a)", async () => {
-		const enc = projectPath.replace(/[^A-Za-z0-9]/g, "-");
-		const memory = join(projects, enc, "memory");
-		await mkdir(memory, { recursive: true });
-		await writeFile(join(memory, "use-pnpm.md"), fact("use-pnpm"));
-		expect((await newSync().run(sharing())).errors).toEqual([]);
-		expect(notes.files.has("AI Memory/shop-api/use-pnpm.md")).toBe(true);
+		const memory = await sharedOneFact();
 		const otherMemory = join(projects, "-other", "memory");
 		await mkdir(otherMemory, { recursive: true });
 		await writeFile(join(otherMemory, "tabs.md"), fact("tabs"));
