@@ -85,6 +85,23 @@ async function waitFor(done: () => boolean, ms = 2_000): Promise<void> {
 
 const sessionNotes = (vault: Vault) => vault.getFiles().filter((f) => /AI Conversations\/shop-api\/2026-/.test(f.path));
 
+/**
+ * The plugin loaded and synced, the shop's session notes sorted by path, and the one at `at` to be
+ * lost: `linking` names the notes and the index that link to it (more than one, checked).
+ */
+async function loadedWithNoteToLose(at: number) {
+	const l = load();
+	l.app.workspace.ready();
+	await settle(l.plugin);
+	const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
+	const gone = notes[at]!;
+	const name = gone.path.slice(0, -3);
+	const index = "AI Conversations/shop-api/shop-api.md";
+	const linking = () => [...notes.filter((n) => n !== gone).map((n) => n.path), index].filter((p) => l.vault.cachedText(p)?.includes(`[[${name}`));
+	expect(linking().length).toBeGreaterThan(1);
+	return { l, gone, linking };
+}
+
 describe("the plugin", () => {
 	it("registers its commands, status bar and ribbon icon on load, with no default hotkey, and reads no file yet", () => {
 		const l = load();
@@ -245,15 +262,7 @@ describe("the plugin", () => {
 	});
 
 	it("a session note deleted in Obsidian: at once, with no transcript changed, the notes beside it and the index link past it", async () => {
-		const l = load();
-		l.app.workspace.ready();
-		await settle(l.plugin);
-		const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
-		const gone = notes[1]!;
-		const name = gone.path.slice(0, -3);
-		const index = "AI Conversations/shop-api/shop-api.md";
-		const linking = () => [...notes.filter((n) => n !== gone).map((n) => n.path), index].filter((p) => l.vault.cachedText(p)?.includes(`[[${name}`));
-		expect(linking().length).toBeGreaterThan(1);
+		const { l, gone, linking } = await loadedWithNoteToLose(1);
 		await l.app.fileManager.trashFile(gone);
 		await new Promise((r) => setTimeout(r, 0));
 		await settle(l.plugin);
@@ -268,15 +277,7 @@ describe("the plugin", () => {
 	});
 
 	it("a session note deleted while Obsidian was closed (no event told of it): the next sync links past it, in the notes beside it and the index", async () => {
-		const l = load();
-		l.app.workspace.ready();
-		await settle(l.plugin);
-		const notes = sessionNotes(l.vault).sort((a, b) => a.path.localeCompare(b.path));
-		const gone = notes[2]!;
-		const name = gone.path.slice(0, -3);
-		const index = "AI Conversations/shop-api/shop-api.md";
-		const linking = () => [...notes.filter((n) => n !== gone).map((n) => n.path), index].filter((p) => l.vault.cachedText(p)?.includes(`[[${name}`));
-		expect(linking().length).toBeGreaterThan(1);
+		const { l, gone, linking } = await loadedWithNoteToLose(2);
 		l.vault.goneWhileClosed(gone);
 		run(l, "sync-ai-conversations");
 		await settle(l.plugin);

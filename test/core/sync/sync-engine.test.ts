@@ -54,6 +54,17 @@ function memoryOf(path: string): FakeMemoryFolder {
 	return folder;
 }
 
+/**
+ * The shop's Beta note is gone and left so: Alpha and Gamma link past it, the index leaves it out,
+ * and the next sync, which finds it gone again, writes nothing.
+ */
+async function expectLinkedPastBeta(alpha: string, gamma: string): Promise<void> {
+	expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
+	expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
+	expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
+	expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+}
+
 const folders = () => [...new Set([...notes.files.keys()].filter((p) => p.startsWith("AI Conversations/") && p.split("/").length === 3).map((p) => p.split("/")[1]!))].sort();
 const sessionNotesIn = (folder: string) => [...notes.files.keys()].filter((p) => p.startsWith(`AI Conversations/${folder}/`) && /\/\d{4}-/.test(p));
 
@@ -503,10 +514,7 @@ describe("the notes follow the user and the plan", () => {
 		expect(report.errors).toEqual([]);
 		expect(report.notesSkipped).toEqual([beta]);
 		expect(notes.files.has(beta)).toBe(false);
-		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
-		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
-		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
-		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+		await expectLinkedPastBeta(alpha, gamma);
 	});
 
 	it("a note deleted while nothing listened (outside Obsidian, or with it closed) is noticed by the next sync though no transcript changed: the links and the index go past it", async () => {
@@ -518,10 +526,7 @@ describe("the notes follow the user and the plan", () => {
 		expect(report.errors).toEqual([]);
 		expect(report.notesSkipped).toEqual([beta]);
 		expect(state.sessions[paths[1]!]!.deleted).toBe(true);
-		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
-		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
-		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
-		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+		await expectLinkedPastBeta(alpha, gamma);
 	});
 
 	it("a note moved while nothing listened is followed where it is, its neighbours linking to it there; a note of a project excluded meanwhile is not written again", async () => {
@@ -588,11 +593,7 @@ describe("the notes follow the user and the plan", () => {
 		expect(report.notesSkipped).toEqual([beta]);
 		expect(notes.files.has(beta)).toBe(false);
 		expect(state.sessions[paths[1]!]!.deleted).toBe(true);
-		expect(notes.files.get(alpha)).toMatch(/Next: \[\[[^\]]*Gamma/);
-		expect(notes.files.get(gamma)).toMatch(/Previous: \[\[[^\]]*Alpha/);
-		expect(notes.files.get("AI Conversations/shop/shop.md")).not.toContain("Beta");
-		// Found again by the next sync, it changes nothing more.
-		expect((await runSync(deps(settings()))).notesWritten).toEqual([]);
+		await expectLinkedPastBeta(alpha, gamma);
 	});
 
 	it("a folder renamed with nothing of a project in it any more pins nothing there: no index is made in a folder where none was (attack round 49a)", async () => {
